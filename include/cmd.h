@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Subcommands. Each is its own file (src/cmd_<name>.c, tunnel/cmd_tunnel.c),
+ * parses its own options and returns the process exit status:
+ * 0 success, 1 the measurement or operation failed, 2 bad usage or input.
+ */
+#ifndef OVLPERF_CMD_H
+#define OVLPERF_CMD_H
+
+#define EXIT_USAGE 2
+
+int cmd_server(int argc, char **argv);
+int cmd_client(int argc, char **argv);
+int cmd_sweep(int argc, char **argv);
+int cmd_mtu(int argc, char **argv);
+int cmd_run(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+int cmd_lab(int argc, char **argv);
+int cmd_tunnel(int argc, char **argv);
+
+#endif

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The built-in overlay inside a lab: one `ovlperf tunnel up CONF` daemon per
+ * host, with freshly generated keys and configs in a private 0700 temporary
+ * directory, so that host B's overlay address is reachable from host A.
+ * Returns 0 or a negative errno.
+ */
+#ifndef OVLPERF_LAB_OVERLAY_H
+#define OVLPERF_LAB_OVERLAY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/socket.h>
+
+#include "lab.h"
+
+struct lab_overlay_spec {
+	unsigned link;		/* which underlay link carries the tunnel (usually 0) */
+	uint32_t mtu;		/* 0: underlay MTU minus overhead */
+	const char *cipher;	/* NULL: "auto" */
+	int underlay_family;	/* AF_INET (default) or AF_INET6 */
+	const char *extra;	/* extra "key = value" lines for [interface], or NULL */
+};
+
+struct lab_overlay;
+
+/* Starts the daemons in every host of the lab and waits until each device is up. */
+int lab_overlay_up(const struct lab *lab, const struct lab_overlay_spec *spec,
+		   struct lab_overlay **out);
+/* Stops the daemons (their devices go with them) and removes the key files. */
+int lab_overlay_down(struct lab_overlay *ov);
+/* Overlay address of host h (198.19.0.(h+1) or 2001:2:0:ff::(h+1)). */
+int lab_overlay_addr(const struct lab_overlay *ov, unsigned host, int family,
+		     struct sockaddr_storage *ss);
+/* Name of the TUN device in host h (e.g. "ovl0"). */
+const char *lab_overlay_ifname(const struct lab_overlay *ov, unsigned host);
+/* Whether the daemon in host h is still running. */
+bool lab_overlay_alive(const struct lab_overlay *ov, unsigned host);
+
+#endif

@@ -1,0 +1,139 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * One test: a TCP or UDP load between a client and an `ovlperf server`,
+ * described by struct load_spec and measured into struct load_result. The
+ * engine fills plain structs and never formats; printers render them
+ * (report_term.c, report_json.c ...). `ovlperf client`, `ovlperf sweep` and
+ * `ovlperf run` all go through load_run().
+ *
+ * Fields may be added; none is renamed or removed without bumping
+ * LOAD_JSON_SCHEMA (the JSON contract is documented in docs/json.md).
+ */
+#ifndef OVLPERF_LOAD_H
+#define OVLPERF_LOAD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/socket.h>
+
+#define LOAD_DEFAULT_PORT 5211
+#define LOAD_MAX_STREAMS 128
+#define LOAD_JSON_SCHEMA 1
+/* UDP payload carries at least the sequence header (see proto.h). */
+#define LOAD_UDP_MIN_LEN 32
+#define LOAD_UDP_MAX_LEN 65507
+#define LOAD_UDP_DEFAULT_LEN 1400
+#define LOAD_TCP_DEFAULT_LEN (128 * 1024)
+
+enum load_proto { LOAD_TCP = 1, LOAD_UDP = 2 };
+
+struct load_spec {
+	enum load_proto proto;
+	char host[256];		/* server name or address (the control connection) */
+	uint16_t port;		/* control port; 0: LOAD_DEFAULT_PORT */
+	int family;		/* AF_UNSPEC, AF_INET or AF_INET6 */
+	unsigned streams;	/* 1..LOAD_MAX_STREAMS */
+	uint64_t duration_ns;
+	uint64_t interval_ns;	/* 0: no interval reports */
+	uint64_t omit_ns;	/* warm-up excluded from the result (like iperf3 -O) */
+	uint64_t rate_bps;	/* UDP: total target across streams (0: 1 Mbit/s like iperf3);
+				 * TCP: 0 = unlimited */
+	uint32_t len;		/* UDP datagram payload / TCP write size; 0: default */
+	bool reverse;		/* server sends, client receives */
+	uint32_t mss;		/* TCP_MAXSEG to set; 0: kernel's */
+	bool udp_gso;		/* send with UDP_SEGMENT where the kernel has it */
+	bool udp_gro;		/* receive with UDP_GRO */
+	uint32_t sock_buf;	/* SO_SNDBUF/SO_RCVBUF request; 0: engine default (large) */
+	char psk_file[256];	/* "" : no authentication */
+	uint8_t dscp;
+};
+
+/* Fill a spec with iperf3-like defaults: TCP, 1 stream, 10 s, port 5211. */
+void load_spec_defaults(struct load_spec *spec);
+
+struct owd_summary {
+	bool valid;		/* false when no datagram arrived */
+	uint64_t min_ns, p50_ns, p99_ns, max_ns, mean_ns;
+};
+
+/* Where lost datagrams were lost: deltas of counters over the test. */
+struct loss_attrib {
+	uint64_t sender_sndbuf;		/* Udp SndbufErrors on the sending host */
+	uint64_t sender_link;		/* tx drops of the sender's interfaces */
+	uint64_t receiver_rcvbuf;	/* Udp RcvbufErrors on the receiving host */
+	uint64_t receiver_socket;	/* SO_RXQ_OVFL on the test sockets */
+	uint64_t receiver_inerrors;	/* Udp InErrors that are not RcvbufErrors */
+	uint64_t receiver_link;		/* rx drops of the receiver's interfaces */
+	uint64_t network;		/* the rest: lost on the path */
+};
+
+struct cpu_use {
+	double user_s, sys_s;	/* CPU seconds of the process over the test */
+	double wall_s;
+};
+
+struct udp_result {
+	uint64_t sent, received, lost, duplicates, reordered, malformed;
+	uint64_t target_bps;	/* what was asked for */
+	uint64_t achieved_bps;	/* offered rate really sent (payload bits / s) */
+	uint64_t received_bps;
+	uint64_t sent_pps, received_pps;
+	double jitter_ms;	/* RFC 3550 interarrival jitter */
+	struct owd_summary owd;
+	bool generator_limited;	/* the sender fell short of target_bps by > 1% */
+	struct loss_attrib loss_at;
+	uint32_t len;
+};
+
+struct tcp_info_summary {
+	uint32_t retransmits;	/* tcpi_total_retrans */
+	uint32_t rtt_us, rttvar_us;
+	uint32_t snd_mss, adv_mss, rcv_mss, pmtu;
+	uint32_t snd_cwnd;
+};
+
+struct tcp_result {
+	uint64_t bytes;
+	uint64_t goodput_bps;
+	struct tcp_info_summary sender;		/* from the sending end's TCP_INFO */
+	struct tcp_info_summary receiver;	/* from the receiving end */
+};
+
+struct load_stream_result {
+	uint64_t bytes;
+	uint64_t bps;
+	struct udp_result udp;		/* UDP only */
+	struct tcp_info_summary tcp_sender, tcp_receiver;	/* TCP only */
+};
+
+struct load_interval {
+	double start_s, end_s;
+	uint64_t bytes;
+	uint64_t bps;
+	uint64_t lost;		/* UDP */
+	uint32_t retransmits;	/* TCP */
+};
+
+struct load_result {
+	struct load_spec spec;
+	double duration_s;		/* measured, excluding omit */
+	struct udp_result udp;		/* sum over streams (proto == LOAD_UDP) */
+	struct tcp_result tcp;		/* sum over streams (proto == LOAD_TCP) */
+	struct cpu_use cpu_sender, cpu_receiver;
+	double sender_cpu_s_per_gbit, receiver_cpu_s_per_gbit;
+	unsigned nstreams;
+	struct load_stream_result *streams;	/* nstreams entries */
+	unsigned nintervals;
+	struct load_interval *intervals;
+	char local_addr[64], remote_addr[64];	/* the data path's addresses */
+	char error[256];			/* set when load_run fails */
+};
+
+/* Runs one test against a server. On failure returns a negative errno and
+ * leaves a sentence in res->error; what was measured before the failure is
+ * kept in res. The caller frees with load_result_free(). Polls
+ * interrupt_requested() and stops early (returning -EINTR) when set. */
+int load_run(const struct load_spec *spec, struct load_result *res);
+void load_result_free(struct load_result *res);
+
+#endif

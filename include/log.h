@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Logging to stderr. Results go to stdout through the report printers; these
+ * macros are for diagnostics only and carry the calling function's name.
+ */
+#ifndef OVLPERF_LOG_H
+#define OVLPERF_LOG_H
+
+enum log_level { LOG_ERR, LOG_WARN, LOG_INFO, LOG_DEBUG };
+
+/* Set once at start-up from -v/-q; the default is LOG_WARN. */
+void log_set_level(enum log_level level);
+enum log_level log_get_level(void);
+
+void log_msg(enum log_level level, const char *func, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+#define log_err(...) log_msg(LOG_ERR, __func__, __VA_ARGS__)
+#define log_warn(...) log_msg(LOG_WARN, __func__, __VA_ARGS__)
+#define log_info(...) log_msg(LOG_INFO, __func__, __VA_ARGS__)
+#define log_debug(...) log_msg(LOG_DEBUG, __func__, __VA_ARGS__)
+
+#endif

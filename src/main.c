@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: MIT
+/* ovlperf: only the table of subcommands lives here. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "log.h"
+#include "version.h"
+
+static const struct {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *help;
+} subcommands[] = {
+	{ "run", cmd_run, "compare underlay and overlays as a scenario describes (default: the lab)" },
+	{ "report", cmd_report, "re-render a results directory, or compare two" },
+	{ "server", cmd_server, "serve tests to ovlperf clients" },
+	{ "client", cmd_client, "run one TCP or UDP test against a server" },
+	{ "sweep", cmd_sweep, "sweep UDP offered rates against a server; find the loss knee" },
+	{ "mtu", cmd_mtu, "probe path MTU and TCP MSS on one or more paths" },
+	{ "lab", cmd_lab, "create or remove lab hosts (network namespaces)" },
+	{ "tunnel", cmd_tunnel, "the built-in encrypted overlay" },
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f, "Usage: ovlperf [-v|-q] <command> [options]\n\nCommands:\n");
+	for (size_t i = 0; i < sizeof(subcommands) / sizeof(subcommands[0]); i++)
+		fprintf(f, "  %-8s %s\n", subcommands[i].name, subcommands[i].help);
+	fprintf(f, "\n'ovlperf <command> --help' describes each command.\n");
+}
+
+int main(int argc, char **argv)
+{
+	int i = 1;
+
+	for (; i < argc && argv[i][0] == '-'; i++) {
+		if (!strcmp(argv[i], "-v"))
+			log_set_level(log_get_level() == LOG_INFO ? LOG_DEBUG : LOG_INFO);
+		else if (!strcmp(argv[i], "-q"))
+			log_set_level(LOG_ERR);
+		else if (!strcmp(argv[i], "--version")) {
+			printf("ovlperf %s\n", OVLPERF_VERSION);
+			return 0;
+		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			usage(stdout);
+			return 0;
+		} else {
+			fprintf(stderr, "ovlperf: unknown option '%s'\n", argv[i]);
+			usage(stderr);
+			return EXIT_USAGE;
+		}
+	}
+	if (i >= argc) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	for (size_t k = 0; k < sizeof(subcommands) / sizeof(subcommands[0]); k++)
+		if (!strcmp(argv[i], subcommands[k].name))
+			return subcommands[k].fn(argc - i, argv + i);
+	fprintf(stderr, "ovlperf: unknown command '%s'\n", argv[i]);
+	usage(stderr);
+	return EXIT_USAGE;
+}
