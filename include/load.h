@@ -46,6 +46,8 @@ struct load_spec {
 	uint32_t sock_buf;	/* SO_SNDBUF/SO_RCVBUF request; 0: engine default (large) */
 	char psk_file[256];	/* "" : no authentication */
 	uint8_t dscp;
+	char bind_addr[64];	/* local address for the client's sockets; "" : any */
+	uint32_t msg_timeout_ms;	/* control-message deadline; 0: 10 s */
 };
 
 /* Fill a spec with iperf3-like defaults: TCP, 1 stream, 10 s, port 5211. */
@@ -127,6 +129,23 @@ struct load_result {
 	struct load_interval *intervals;
 	char local_addr[64], remote_addr[64];	/* the data path's addresses */
 	char error[256];			/* set when load_run fails */
+	bool interrupted;		/* stopped early by a signal; partial figures */
+	bool owd_shared_clock;		/* both ends share CLOCK_MONOTONIC (same kernel):
+					 * one-way delay is exact; otherwise owd is invalid */
+	bool udp_gso_used, udp_gro_used;	/* what the sockets really got */
+	uint32_t rcvbuf_bytes;		/* effective SO_RCVBUF of the receiving sockets */
+	char server_version[32];
+};
+
+/* Live interval reports: called from load_run's thread after each interval
+ * (res->intervals[res->nintervals - 1] is the new one) so that a printer can
+ * show it at once. The measurement code never formats. */
+typedef void (*load_interval_fn)(const struct load_result *res, const struct load_interval *iv,
+				 void *arg);
+
+struct load_hooks {
+	load_interval_fn on_interval;	/* NULL: intervals are only stored */
+	void *arg;
 };
 
 /* Runs one test against a server. On failure returns a negative errno and
@@ -134,6 +153,12 @@ struct load_result {
  * kept in res. The caller frees with load_result_free(). Polls
  * interrupt_requested() and stops early (returning -EINTR) when set. */
 int load_run(const struct load_spec *spec, struct load_result *res);
+/* load_run with hooks (NULL hooks: same as load_run). */
+int load_run_hooks(const struct load_spec *spec, struct load_result *res,
+		   const struct load_hooks *hooks);
+/* Parses "10M", "1.5G", "800k" (decimal, bits or bytes as the caller means) into
+ * *out; false on garbage, overflow or a negative value. */
+bool load_parse_rate(const char *s, uint64_t *out);
 void load_result_free(struct load_result *res);
 
 #endif

@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Socket options the load engine sets and reads, each in one place so that the
+ * client and the server configure their ends identically. Functions return 0
+ * or a negative errno.
+ */
+#ifndef OVLPERF_SOCKOPT_H
+#define OVLPERF_SOCKOPT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "load.h"
+
+/* Engine default for socket buffers when the spec asks for none: large enough
+ * that a multi-Gbit/s UDP receiver never drops for want of buffer. */
+#define SOCKOPT_DEFAULT_BUF (32u << 20)
+
+/* Sets SO_SNDBUF/SO_RCVBUF to bytes (0: SOCKOPT_DEFAULT_BUF). Tries the
+ * *BUFFORCE variants first (root ignores net.core.*mem_max), then the plain
+ * ones. Never fails the test: a smaller buffer is logged. */
+void sockopt_set_bufs(int fd, uint32_t bytes, bool snd, bool rcv);
+/* Effective SO_RCVBUF (the kernel doubles requests; this is what it reports). */
+uint32_t sockopt_rcvbuf(int fd);
+
+/* TCP_INFO of a connected TCP socket into the engine's summary. */
+int sockopt_tcp_info(int fd, struct tcp_info_summary *out);
+int sockopt_set_mss(int fd, uint32_t mss);
+int sockopt_set_nodelay(int fd);
+/* IP_TOS / IPV6_TCLASS from a DSCP value (0..63). */
+int sockopt_set_dscp(int fd, int family, uint8_t dscp);
+
+/* UDP_SEGMENT per socket; false when the kernel refuses it. */
+bool sockopt_udp_gso(int fd, uint16_t segsize);
+/* UDP_GRO; false when the kernel refuses it. */
+bool sockopt_udp_gro(int fd);
+/* SO_RXQ_OVFL: each recvmsg carries the socket's drop count. */
+int sockopt_rxq_ovfl(int fd);
+/* SO_TIMESTAMPNS is not used: the datagram header carries the send time. */
+
+int sockopt_nonblock(int fd, bool on);
+int sockopt_reuseaddr(int fd);
+
+#endif

@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: MIT
+/* Address resolution, formatting and comparison for the load engine. */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "addr.h"
+#include "log.h"
+
+int addr_resolve(const char *host, uint16_t port, int family, bool passive,
+		 struct sockaddr_storage *ss, socklen_t *len)
+{
+	struct addrinfo hints, *res = NULL;
+	char portstr[8];
+	int rc;
+
+	memset(&hints, 0, sizeof(hints));
+	hints.ai_family = family;
+	hints.ai_socktype = SOCK_STREAM;
+	hints.ai_flags = AI_NUMERICSERV | (passive ? AI_PASSIVE : AI_ADDRCONFIG);
+	if (passive && (!host || !*host)) {
+		host = family == AF_INET ? "0.0.0.0" : "::";
+		hints.ai_flags |= AI_NUMERICHOST;
+	}
+	snprintf(portstr, sizeof(portstr), "%u", port);
+	rc = getaddrinfo(host, portstr, &hints, &res);
+	if (rc == EAI_ADDRFAMILY || rc == EAI_NONAME || rc == EAI_FAIL || rc == EAI_AGAIN) {
+		/* AI_ADDRCONFIG hides IPv6 in a namespace with only link-local
+		 * addresses configured; retry literally before giving up. */
+		hints.ai_flags &= ~AI_ADDRCONFIG;
+		rc = getaddrinfo(host, portstr, &hints, &res);
+	}
+	if (rc) {
+		log_err("cannot resolve '%s': %s", host, gai_strerror(rc));
+		return -EHOSTUNREACH;
+	}
+	if (res->ai_addrlen > sizeof(*ss)) {
+		freeaddrinfo(res);
+		return -EINVAL;
+	}
+	memset(ss, 0, sizeof(*ss));
+	memcpy(ss, res->ai_addr, res->ai_addrlen);
+	*len = res->ai_addrlen;
+	freeaddrinfo(res);
+	return 0;
+}
+
+socklen_t addr_len(const struct sockaddr_storage *ss)
+{
+	return ss->ss_family == AF_INET6 ? sizeof(struct sockaddr_in6)
+					 : sizeof(struct sockaddr_in);
+}
+
+uint16_t addr_port(const struct sockaddr_storage *ss)
+{
+	if (ss->ss_family == AF_INET6)
+		return ntohs(((const struct sockaddr_in6 *)ss)->sin6_port);
+	return ntohs(((const struct sockaddr_in *)ss)->sin_port);
+}
+
+void addr_set_port(struct sockaddr_storage *ss, uint16_t port)
+{
+	if (ss->ss_family == AF_INET6)
+		((struct sockaddr_in6 *)ss)->sin6_port = htons(port);
+	else
+		((struct sockaddr_in *)ss)->sin_port = htons(port);
+}
+
+void addr_unmap(struct sockaddr_storage *ss)
+{
+	struct sockaddr_in6 *s6 = (struct sockaddr_in6 *)ss;
+	struct sockaddr_in s4;
+
+	if (ss->ss_family != AF_INET6 || !IN6_IS_ADDR_V4MAPPED(&s6->sin6_addr))
+		return;
+	memset(&s4, 0, sizeof(s4));
+	s4.sin_family = AF_INET;
+	s4.sin_port = s6->sin6_port;
+	memcpy(&s4.sin_addr, &s6->sin6_addr.s6_addr[12], 4);
+	memset(ss, 0, sizeof(*ss));
+	memcpy(ss, &s4, sizeof(s4));
+}
+
+bool addr_same_host(const struct sockaddr_storage *a, const struct sockaddr_storage *b)
+{
+	struct sockaddr_storage x = *a, y = *b;
+
+	addr_unmap(&x);
+	addr_unmap(&y);
+	if (x.ss_family != y.ss_family)
+		return false;
+	if (x.ss_family == AF_INET)
+		return ((struct sockaddr_in *)&x)->sin_addr.s_addr ==
+		       ((struct sockaddr_in *)&y)->sin_addr.s_addr;
+	if (x.ss_family == AF_INET6)
+		return !memcmp(&((struct sockaddr_in6 *)&x)->sin6_addr,
+			       &((struct sockaddr_in6 *)&y)->sin6_addr, sizeof(struct in6_addr));
+	return false;
+}
+
+int addr_format(const struct sockaddr_storage *ss, bool with_port, char *buf, size_t size)
+{
+	char ip[INET6_ADDRSTRLEN];
+	const void *src;
+	int n;
+
+	if (ss->ss_family == AF_INET6)
+		src = &((const struct sockaddr_in6 *)ss)->sin6_addr;
+	else if (ss->ss_family == AF_INET)
+		src = &((const struct sockaddr_in *)ss)->sin_addr;
+	else
+		return -EAFNOSUPPORT;
+	if (!inet_ntop(ss->ss_family, src, ip, sizeof(ip)))
+		return -errno;
+	if (!with_port)
+		n = snprintf(buf, size, "%s", ip);
+	else if (ss->ss_family == AF_INET6)
+		n = snprintf(buf, size, "[%s]:%u", ip, addr_port(ss));
+	else
+		n = snprintf(buf, size, "%s:%u", ip, addr_port(ss));
+	return n < 0 || (size_t)n >= size ? -ENOSPC : 0;
+}

@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: MIT
+/* Socket options of the load engine's sockets. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <netinet/ip.h>
+#include <netinet/tcp.h>
+#include <netinet/udp.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include "log.h"
+#include "sockopt.h"
+
+#ifndef UDP_SEGMENT
+#define UDP_SEGMENT 103
+#endif
+#ifndef UDP_GRO
+#define UDP_GRO 104
+#endif
+
+static int setint(int fd, int level, int name, int val)
+{
+	return setsockopt(fd, level, name, &val, sizeof(val)) < 0 ? -errno : 0;
+}
+
+static void set_buf(int fd, int force_name, int name, uint32_t bytes, const char *what)
+{
+	int want = bytes > (uint32_t)INT32_MAX / 2 ? INT32_MAX / 2 : (int)bytes;
+
+	if (!setint(fd, SOL_SOCKET, force_name, want))
+		return;
+	if (setint(fd, SOL_SOCKET, name, want) < 0)
+		log_warn("%s %d: %s", what, want, strerror(errno));
+	else
+		log_debug("%s limited by net.core.*mem_max (not root?)", what);
+}
+
+void sockopt_set_bufs(int fd, uint32_t bytes, bool snd, bool rcv)
+{
+	if (!bytes)
+		bytes = SOCKOPT_DEFAULT_BUF;
+	if (snd)
+		set_buf(fd, SO_SNDBUFFORCE, SO_SNDBUF, bytes, "SO_SNDBUF");
+	if (rcv)
+		set_buf(fd, SO_RCVBUFFORCE, SO_RCVBUF, bytes, "SO_RCVBUF");
+}
+
+uint32_t sockopt_rcvbuf(int fd)
+{
+	int v = 0;
+	socklen_t l = sizeof(v);
+
+	if (getsockopt(fd, SOL_SOCKET, SO_RCVBUF, &v, &l) < 0 || v < 0)
+		return 0;
+	return (uint32_t)v;
+}
+
+int sockopt_tcp_info(int fd, struct tcp_info_summary *out)
+{
+	struct tcp_info ti;
+	socklen_t l = sizeof(ti);
+
+	memset(&ti, 0, sizeof(ti));
+	if (getsockopt(fd, IPPROTO_TCP, TCP_INFO, &ti, &l) < 0)
+		return -errno;
+	out->retransmits = ti.tcpi_total_retrans;
+	out->rtt_us = ti.tcpi_rtt;
+	out->rttvar_us = ti.tcpi_rttvar;
+	out->snd_mss = ti.tcpi_snd_mss;
+	out->adv_mss = ti.tcpi_advmss;
+	out->rcv_mss = ti.tcpi_rcv_mss;
+	out->pmtu = ti.tcpi_pmtu;
+	out->snd_cwnd = ti.tcpi_snd_cwnd;
+	return 0;
+}
+
+int sockopt_set_mss(int fd, uint32_t mss)
+{
+	if (!mss)
+		return 0;
+	if (mss > 65535)
+		return -EINVAL;
+	return setint(fd, IPPROTO_TCP, TCP_MAXSEG, (int)mss);
+}
+
+int sockopt_set_nodelay(int fd)
+{
+	return setint(fd, IPPROTO_TCP, TCP_NODELAY, 1);
+}
+
+int sockopt_set_dscp(int fd, int family, uint8_t dscp)
+{
+	if (!dscp)
+		return 0;
+	if (dscp > 63)
+		return -EINVAL;
+	if (family == AF_INET6)
+		return setint(fd, IPPROTO_IPV6, IPV6_TCLASS, dscp << 2);
+	return setint(fd, IPPROTO_IP, IP_TOS, dscp << 2);
+}
+
+bool sockopt_udp_gso(int fd, uint16_t segsize)
+{
+	return !setint(fd, IPPROTO_UDP, UDP_SEGMENT, segsize);
+}
+
+bool sockopt_udp_gro(int fd)
+{
+	return !setint(fd, IPPROTO_UDP, UDP_GRO, 1);
+}
+
+int sockopt_rxq_ovfl(int fd)
+{
+	return setint(fd, SOL_SOCKET, SO_RXQ_OVFL, 1);
+}
+
+int sockopt_nonblock(int fd, bool on)
+{
+	int fl = fcntl(fd, F_GETFL);
+
+	if (fl < 0)
+		return -errno;
+	fl = on ? fl | O_NONBLOCK : fl & ~O_NONBLOCK;
+	return fcntl(fd, F_SETFL, fl) < 0 ? -errno : 0;
+}
+
+int sockopt_reuseaddr(int fd)
+{
+	return setint(fd, SOL_SOCKET, SO_REUSEADDR, 1);
+}
