@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * TCP data streams of one test, shared by the client and the server: a
+ * sender thread writes large buffers until its end time, then shuts down its
+ * write side; a receiver thread reads until end of stream. Counters are
+ * atomics so the control thread can sample them for interval reports while the
+ * streams run. Nothing here formats or talks the control protocol.
+ */
+#ifndef OVLPERF_TCP_LOAD_H
+#define OVLPERF_TCP_LOAD_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "load.h"
+
+struct tcp_stream {
+	/* set by the owner before tcp_stream_start() */
+	int fd;
+	bool sender;
+	uint32_t len;		/* write/read size */
+	uint64_t rate_bps;	/* sender: 0 = as fast as possible */
+	uint64_t start_ns, omit_end_ns, end_ns;	/* this host's CLOCK_MONOTONIC */
+	const atomic_bool *stop;	/* owner sets it to end the stream early */
+
+	/* filled by the thread */
+	atomic_uint_fast64_t bytes;	/* moved so far (including omit) */
+	uint64_t bytes_at_omit;
+	uint64_t first_ns, last_ns;	/* receiver: first byte after omit, end of stream */
+	struct tcp_info_summary info;	/* TCP_INFO at the end */
+	struct cpu_use cpu;		/* of this thread */
+	int err;			/* 0 or negative errno */
+	bool eof;			/* receiver: orderly end of stream seen */
+
+	pthread_t thread;
+	bool running;
+};
+
+/* Starts the stream's thread. Returns 0 or a negative errno. */
+int tcp_stream_start(struct tcp_stream *st);
+/* Joins the thread (the owner sets *stop first to end it early). */
+void tcp_stream_join(struct tcp_stream *st);
+/* Bytes counted for the result (after omit). */
+uint64_t tcp_stream_bytes(const struct tcp_stream *st);
+
+#endif

@@ -1,0 +1,266 @@
+// SPDX-License-Identifier: MIT
+/* JSON rendering of one load test, schema LOAD_JSON_SCHEMA (docs/json.md).
+ * Built with cJSON only; numbers are JSON numbers (counters fit a double's
+ * 53-bit mantissa for any test shorter than centuries). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report_load.h"
+#include "version.h"
+
+static bool add_num(cJSON *o, const char *k, double v)
+{
+	return cJSON_AddNumberToObject(o, k, v) != NULL;
+}
+
+static cJSON *spec_json(const struct load_spec *s)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	if (!o)
+		return NULL;
+	cJSON_AddStringToObject(o, "protocol", s->proto == LOAD_UDP ? "udp" : "tcp");
+	cJSON_AddStringToObject(o, "host", s->host);
+	add_num(o, "port", s->port ? s->port : LOAD_DEFAULT_PORT);
+	cJSON_AddStringToObject(o, "family",
+				s->family == AF_INET ? "ipv4" : s->family == AF_INET6 ? "ipv6"
+										  : "any");
+	add_num(o, "streams", s->streams);
+	add_num(o, "duration_s", (double)s->duration_ns / 1e9);
+	add_num(o, "omit_s", (double)s->omit_ns / 1e9);
+	add_num(o, "interval_s", (double)s->interval_ns / 1e9);
+	add_num(o, "target_bps", (double)s->rate_bps);
+	add_num(o, "len", s->len);
+	cJSON_AddBoolToObject(o, "reverse", s->reverse);
+	add_num(o, "mss", s->mss);
+	cJSON_AddBoolToObject(o, "udp_gso", s->udp_gso);
+	cJSON_AddBoolToObject(o, "udp_gro", s->udp_gro);
+	add_num(o, "sock_buf", s->sock_buf);
+	add_num(o, "dscp", s->dscp);
+	cJSON_AddBoolToObject(o, "authenticated", s->psk_file[0] != 0);
+	return o;
+}
+
+static cJSON *tcp_info_json(const struct tcp_info_summary *t)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	if (!o)
+		return NULL;
+	add_num(o, "retransmits", t->retransmits);
+	add_num(o, "rtt_us", t->rtt_us);
+	add_num(o, "rttvar_us", t->rttvar_us);
+	add_num(o, "snd_mss", t->snd_mss);
+	add_num(o, "adv_mss", t->adv_mss);
+	add_num(o, "rcv_mss", t->rcv_mss);
+	add_num(o, "pmtu", t->pmtu);
+	add_num(o, "snd_cwnd", t->snd_cwnd);
+	return o;
+}
+
+static cJSON *tcp_json(const struct load_result *r)
+{
+	const struct tcp_result *t = &r->tcp;
+	cJSON *o = cJSON_CreateObject();
+
+	if (!o)
+		return NULL;
+	add_num(o, "bytes", (double)t->bytes);
+	add_num(o, "goodput_bps", (double)t->goodput_bps);
+	add_num(o, "retransmits", t->sender.retransmits);
+	add_num(o, "rtt_us", t->sender.rtt_us);
+	add_num(o, "rttvar_us", t->sender.rttvar_us);
+	add_num(o, "snd_mss", t->sender.snd_mss);
+	add_num(o, "adv_mss", t->sender.adv_mss);
+	add_num(o, "pmtu", t->sender.pmtu);
+	add_num(o, "snd_cwnd", t->sender.snd_cwnd);
+	cJSON_AddItemToObject(o, "sender", tcp_info_json(&t->sender));
+	cJSON_AddItemToObject(o, "receiver", tcp_info_json(&t->receiver));
+	return o;
+}
+
+static cJSON *owd_json(const struct owd_summary *w)
+{
+	cJSON *o;
+
+	if (!w->valid)
+		return cJSON_CreateNull();
+	o = cJSON_CreateObject();
+	if (!o)
+		return NULL;
+	add_num(o, "min", (double)w->min_ns / 1e3);
+	add_num(o, "p50", (double)w->p50_ns / 1e3);
+	add_num(o, "p99", (double)w->p99_ns / 1e3);
+	add_num(o, "max", (double)w->max_ns / 1e3);
+	add_num(o, "mean", (double)w->mean_ns / 1e3);
+	return o;
+}
+
+static cJSON *loss_at_json(const struct loss_attrib *l)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	if (!o)
+		return NULL;
+	add_num(o, "sender_sndbuf", (double)l->sender_sndbuf);
+	add_num(o, "sender_link", (double)l->sender_link);
+	add_num(o, "receiver_rcvbuf", (double)l->receiver_rcvbuf);
+	add_num(o, "receiver_socket", (double)l->receiver_socket);
+	add_num(o, "receiver_inerrors", (double)l->receiver_inerrors);
+	add_num(o, "receiver_link", (double)l->receiver_link);
+	add_num(o, "network", (double)l->network);
+	return o;
+}
+
+static cJSON *udp_json(const struct udp_result *u, bool with_loss_at)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	if (!o)
+		return NULL;
+	add_num(o, "sent", (double)u->sent);
+	add_num(o, "received", (double)u->received);
+	add_num(o, "lost", (double)u->lost);
+	add_num(o, "loss_pct", u->sent ? 100.0 * (double)u->lost / (double)u->sent : 0.0);
+	add_num(o, "duplicates", (double)u->duplicates);
+	add_num(o, "reordered", (double)u->reordered);
+	add_num(o, "malformed", (double)u->malformed);
+	add_num(o, "len", u->len);
+	add_num(o, "target_bps", (double)u->target_bps);
+	add_num(o, "achieved_bps", (double)u->achieved_bps);
+	add_num(o, "received_bps", (double)u->received_bps);
+	add_num(o, "sent_pps", (double)u->sent_pps);
+	add_num(o, "received_pps", (double)u->received_pps);
+	add_num(o, "jitter_ms", u->jitter_ms);
+	cJSON_AddItemToObject(o, "owd_us", owd_json(&u->owd));
+	cJSON_AddBoolToObject(o, "generator_limited", u->generator_limited);
+	if (with_loss_at)
+		cJSON_AddItemToObject(o, "loss_at", loss_at_json(&u->loss_at));
+	return o;
+}
+
+static cJSON *cpu_json(const struct cpu_use *c, double s_per_gbit)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	if (!o)
+		return NULL;
+	add_num(o, "user_s", c->user_s);
+	add_num(o, "sys_s", c->sys_s);
+	add_num(o, "wall_s", c->wall_s);
+	add_num(o, "s_per_gbit", s_per_gbit);
+	return o;
+}
+
+static cJSON *streams_json(const struct load_result *r)
+{
+	cJSON *a = cJSON_CreateArray();
+
+	if (!a)
+		return NULL;
+	for (unsigned i = 0; i < r->nstreams; i++) {
+		const struct load_stream_result *s = &r->streams[i];
+		cJSON *o = cJSON_CreateObject();
+
+		if (!o)
+			break;
+		add_num(o, "id", i + 1);
+		add_num(o, "bytes", (double)s->bytes);
+		add_num(o, "bps", (double)s->bps);
+		if (r->spec.proto == LOAD_UDP) {
+			cJSON_AddItemToObject(o, "udp", udp_json(&s->udp, false));
+		} else {
+			cJSON_AddItemToObject(o, "sender", tcp_info_json(&s->tcp_sender));
+			cJSON_AddItemToObject(o, "receiver", tcp_info_json(&s->tcp_receiver));
+		}
+		cJSON_AddItemToArray(a, o);
+	}
+	return a;
+}
+
+static cJSON *intervals_json(const struct load_result *r)
+{
+	cJSON *a = cJSON_CreateArray();
+
+	if (!a)
+		return NULL;
+	for (unsigned i = 0; i < r->nintervals; i++) {
+		const struct load_interval *iv = &r->intervals[i];
+		cJSON *o = cJSON_CreateObject();
+
+		if (!o)
+			break;
+		add_num(o, "start_s", iv->start_s);
+		add_num(o, "end_s", iv->end_s);
+		add_num(o, "bytes", (double)iv->bytes);
+		add_num(o, "bps", (double)iv->bps);
+		if (r->spec.proto == LOAD_UDP)
+			add_num(o, "lost", (double)iv->lost);
+		else
+			add_num(o, "retransmits", iv->retransmits);
+		cJSON_AddItemToArray(a, o);
+	}
+	return a;
+}
+
+cJSON *report_load_json(const struct load_result *r)
+{
+	cJSON *o = cJSON_CreateObject(), *cpu;
+
+	if (!o)
+		return NULL;
+	cJSON_AddStringToObject(o, "schema", "ovlperf.load");
+	add_num(o, "schema_version", LOAD_JSON_SCHEMA);
+	cJSON_AddStringToObject(o, "ovlperf_version", OVLPERF_VERSION);
+	cJSON_AddStringToObject(o, "server_version", r->server_version);
+	cJSON_AddItemToObject(o, "test", spec_json(&r->spec));
+	cJSON_AddStringToObject(o, "local_addr", r->local_addr);
+	cJSON_AddStringToObject(o, "remote_addr", r->remote_addr);
+	cJSON_AddBoolToObject(o, "interrupted", r->interrupted);
+	if (r->error[0])
+		cJSON_AddStringToObject(o, "error", r->error);
+	else
+		cJSON_AddNullToObject(o, "error");
+	add_num(o, "duration_s", r->duration_s);
+	if (r->spec.proto == LOAD_UDP) {
+		cJSON *u = udp_json(&r->udp, true);
+
+		if (u) {
+			cJSON_AddBoolToObject(u, "owd_shared_clock", r->owd_shared_clock);
+			cJSON_AddBoolToObject(u, "gso", r->udp_gso_used);
+			cJSON_AddBoolToObject(u, "gro", r->udp_gro_used);
+			add_num(u, "rcvbuf_bytes", r->rcvbuf_bytes);
+		}
+		cJSON_AddItemToObject(o, "udp", u);
+	} else {
+		cJSON_AddItemToObject(o, "tcp", tcp_json(r));
+	}
+	cpu = cJSON_AddObjectToObject(o, "cpu");
+	if (cpu) {
+		cJSON_AddItemToObject(cpu, "sender",
+				      cpu_json(&r->cpu_sender, r->sender_cpu_s_per_gbit));
+		cJSON_AddItemToObject(cpu, "receiver",
+				      cpu_json(&r->cpu_receiver, r->receiver_cpu_s_per_gbit));
+	}
+	cJSON_AddItemToObject(o, "streams", streams_json(r));
+	cJSON_AddItemToObject(o, "intervals", intervals_json(r));
+	return o;
+}
+
+int report_load_json_print(FILE *f, const struct load_result *res)
+{
+	cJSON *o = report_load_json(res);
+	char *s;
+
+	if (!o)
+		return -ENOMEM;
+	s = cJSON_Print(o);
+	cJSON_Delete(o);
+	if (!s)
+		return -ENOMEM;
+	fputs(s, f);
+	fputc('\n', f);
+	free(s);
+	return fflush(f) ? -errno : 0;
+}

@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: MIT
+/* Human tables of one load test. Rates are decimal (1 Mbit/s = 10^6 bit/s),
+ * byte counts decimal too (1 MB = 10^6 bytes), as network engineers read them. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "clock.h"
+#include "report_load.h"
+
+static const char *fmt_scaled(char *buf, size_t size, double v, const char *unit)
+{
+	static const char pre[] = " kMGT";
+	unsigned i = 0;
+
+	while (v >= 1000.0 && i < sizeof(pre) - 2) {
+		v /= 1000.0;
+		i++;
+	}
+	if (i == 0)
+		snprintf(buf, size, "%.0f %s", v, unit);
+	else
+		snprintf(buf, size, "%.*f %c%s", v < 10 ? 3 : v < 100 ? 2 : 1, v, pre[i], unit);
+	return buf;
+}
+
+static const char *fmt_bps(char *buf, size_t size, uint64_t bps)
+{
+	return fmt_scaled(buf, size, (double)bps, "bit/s");
+}
+
+static const char *fmt_bytes(char *buf, size_t size, uint64_t bytes)
+{
+	return fmt_scaled(buf, size, (double)bytes, "B");
+}
+
+void report_load_term_header(FILE *f, const struct load_spec *spec)
+{
+	char rate[32];
+
+	fprintf(f, "ovlperf %s test to %s port %u: %u stream%s, %.1f s", 
+		spec->proto == LOAD_UDP ? "UDP" : "TCP", spec->host,
+		spec->port ? spec->port : LOAD_DEFAULT_PORT, spec->streams,
+		spec->streams == 1 ? "" : "s", (double)spec->duration_ns / 1e9);
+	if (spec->omit_ns)
+		fprintf(f, " (+%.1f s omitted)", (double)spec->omit_ns / 1e9);
+	if (spec->proto == LOAD_UDP || spec->rate_bps)
+		fprintf(f, ", target %s", fmt_bps(rate, sizeof(rate), spec->rate_bps));
+	fprintf(f, ", %s\n", spec->reverse ? "reverse (server sends)" : "client sends");
+	fflush(f);
+}
+
+void report_load_term_interval(const struct load_result *res, const struct load_interval *iv,
+			       void *file)
+{
+	FILE *f = file ? file : stdout;
+	char b1[32], b2[32];
+
+	if (res->nintervals == 1) {
+		if (res->spec.proto == LOAD_UDP)
+			fprintf(f, "%-15s %12s %16s %10s\n", "interval [s]", "transfer", "bitrate",
+				"lost");
+		else
+			fprintf(f, "%-15s %12s %16s %10s\n", "interval [s]", "transfer", "bitrate",
+				"retr");
+	}
+	fprintf(f, "%6.2f-%-8.2f %12s %16s %10" PRIu64 "\n", iv->start_s, iv->end_s,
+		fmt_bytes(b1, sizeof(b1), iv->bytes), fmt_bps(b2, sizeof(b2), iv->bps),
+		res->spec.proto == LOAD_UDP ? iv->lost : (uint64_t)iv->retransmits);
+	fflush(f);
+}
+
+static void print_tcp_info(FILE *f, const char *who, const struct tcp_info_summary *t)
+{
+	fprintf(f,
+		"  TCP_INFO %-8s retransmits %u, rtt %u us (var %u), snd_mss %u, adv_mss %u, "
+		"rcv_mss %u, pmtu %u, cwnd %u\n",
+		who, t->retransmits, t->rtt_us, t->rttvar_us, t->snd_mss, t->adv_mss, t->rcv_mss,
+		t->pmtu, t->snd_cwnd);
+}
+
+static void print_tcp(FILE *f, const struct load_result *res)
+{
+	char b1[32], b2[32];
+
+	fprintf(f, "%-8s %12s %16s %8s %9s %8s %8s\n", "stream", "transfer", "goodput", "retr",
+		"rtt [us]", "snd_mss", "cwnd");
+	for (unsigned i = 0; i < res->nstreams; i++) {
+		const struct load_stream_result *s = &res->streams[i];
+
+		fprintf(f, "%-8u %12s %16s %8u %9u %8u %8u\n", i + 1,
+			fmt_bytes(b1, sizeof(b1), s->bytes), fmt_bps(b2, sizeof(b2), s->bps),
+			s->tcp_sender.retransmits, s->tcp_sender.rtt_us, s->tcp_sender.snd_mss,
+			s->tcp_sender.snd_cwnd);
+	}
+	fprintf(f, "%-8s %12s %16s %8u\n", "sum", fmt_bytes(b1, sizeof(b1), res->tcp.bytes),
+		fmt_bps(b2, sizeof(b2), res->tcp.goodput_bps), res->tcp.sender.retransmits);
+	print_tcp_info(f, "sender", &res->tcp.sender);
+	print_tcp_info(f, "receiver", &res->tcp.receiver);
+}
+
+static void print_owd(FILE *f, const struct load_result *res)
+{
+	const struct owd_summary *o = &res->udp.owd;
+
+	if (!o->valid) {
+		fprintf(f, "  one-way delay: n/a (%s)\n",
+			res->owd_shared_clock ? "nothing received" : "the ends do not share a clock");
+		return;
+	}
+	fprintf(f, "  one-way delay [us]: min %.1f  p50 %.1f  p99 %.1f  max %.1f  mean %.1f\n",
+		(double)o->min_ns / 1e3, (double)o->p50_ns / 1e3, (double)o->p99_ns / 1e3,
+		(double)o->max_ns / 1e3, (double)o->mean_ns / 1e3);
+}
+
+static void print_loss_at(FILE *f, const struct udp_result *u)
+{
+	const struct loss_attrib *l = &u->loss_at;
+
+	if (!u->lost && !l->receiver_rcvbuf && !l->receiver_socket && !l->sender_sndbuf)
+		return;
+	fprintf(f,
+		"  loss at: sender sndbuf %" PRIu64 ", sender link %" PRIu64
+		", receiver rcvbuf %" PRIu64 " (socket %" PRIu64 "), receiver inerrors %" PRIu64
+		", receiver link %" PRIu64 ", network %" PRIu64 "\n",
+		l->sender_sndbuf, l->sender_link, l->receiver_rcvbuf, l->receiver_socket,
+		l->receiver_inerrors, l->receiver_link, l->network);
+}
+
+static void print_udp(FILE *f, const struct load_result *res)
+{
+	const struct udp_result *u = &res->udp;
+	char b1[32], b2[32], b3[32];
+
+	fprintf(f, "%-8s %12s %12s %10s %8s %8s %16s %16s %10s\n", "stream", "sent", "received",
+		"lost", "dup", "reord", "achieved", "received", "jitter");
+	for (unsigned i = 0; i < res->nstreams; i++) {
+		const struct udp_result *s = &res->streams[i].udp;
+
+		fprintf(f,
+			"%-8u %12" PRIu64 " %12" PRIu64 " %10" PRIu64 " %8" PRIu64 " %8" PRIu64
+			" %16s %16s %7.3f ms\n",
+			i + 1, s->sent, s->received, s->lost, s->duplicates, s->reordered,
+			fmt_bps(b1, sizeof(b1), s->achieved_bps),
+			fmt_bps(b2, sizeof(b2), s->received_bps), s->jitter_ms);
+	}
+	fprintf(f,
+		"%-8s %12" PRIu64 " %12" PRIu64 " %10" PRIu64 " %8" PRIu64 " %8" PRIu64
+		" %16s %16s %7.3f ms\n",
+		"sum", u->sent, u->received, u->lost, u->duplicates, u->reordered,
+		fmt_bps(b1, sizeof(b1), u->achieved_bps), fmt_bps(b2, sizeof(b2), u->received_bps),
+		u->jitter_ms);
+	fprintf(f, "  loss %.4f %% of %" PRIu64 " datagrams of %u B; target %s, achieved %s%s\n",
+		u->sent ? 100.0 * (double)u->lost / (double)u->sent : 0.0, u->sent, u->len,
+		fmt_bps(b1, sizeof(b1), u->target_bps), fmt_bps(b3, sizeof(b3), u->achieved_bps),
+		u->generator_limited ? "  (GENERATOR LIMITED: the sender fell short of the target)"
+				     : "");
+	if (u->malformed)
+		fprintf(f, "  malformed datagrams dropped: %" PRIu64 "\n", u->malformed);
+	print_owd(f, res);
+	print_loss_at(f, u);
+	fprintf(f, "  offloads: GSO %s, GRO %s; receiver SO_RCVBUF %u B\n",
+		res->udp_gso_used ? "on" : "off", res->udp_gro_used ? "on" : "off",
+		res->rcvbuf_bytes);
+}
+
+static void print_cpu(FILE *f, const char *who, const struct cpu_use *c, double s_per_gbit)
+{
+	fprintf(f, "  CPU %-8s user %.2f s, sys %.2f s over %.2f s wall: %.3f CPU-s per Gbit\n",
+		who, c->user_s, c->sys_s, c->wall_s, s_per_gbit);
+}
+
+void report_load_term(FILE *f, const struct load_result *res)
+{
+	fprintf(f, "\n%s%s %s -> %s, %.2f s measured\n",
+		res->interrupted ? "INTERRUPTED: partial result. " : "",
+		res->spec.proto == LOAD_UDP ? "UDP" : "TCP",
+		res->spec.reverse ? res->remote_addr : res->local_addr,
+		res->spec.reverse ? res->local_addr : res->remote_addr, res->duration_s);
+	if (res->spec.proto == LOAD_UDP)
+		print_udp(f, res);
+	else
+		print_tcp(f, res);
+	print_cpu(f, "sender", &res->cpu_sender, res->sender_cpu_s_per_gbit);
+	print_cpu(f, "receiver", &res->cpu_receiver, res->receiver_cpu_s_per_gbit);
+	if (res->error[0])
+		fprintf(f, "  error: %s\n", res->error);
+	fflush(f);
+}

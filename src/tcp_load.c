@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: MIT
+/* TCP data streams: one thread per stream, blocking I/O with a short timeout
+ * so that the stop flag and the end time are noticed within ~100 ms. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "log.h"
+#include "sockopt.h"
+#include "tcp_load.h"
+
+#define POLL_MS 100
+/* A receiver whose sender never closes gives up this long after its end time. */
+#define RECV_GRACE_NS (5 * NSEC_PER_SEC)
+
+static double tv_s(const struct timeval *tv)
+{
+	return (double)tv->tv_sec + (double)tv->tv_usec / 1e6;
+}
+
+static void cpu_begin(struct rusage *ru)
+{
+	getrusage(RUSAGE_THREAD, ru);
+}
+
+static void cpu_end(const struct rusage *r0, uint64_t t0, struct cpu_use *cpu)
+{
+	struct rusage r1;
+
+	getrusage(RUSAGE_THREAD, &r1);
+	cpu->user_s = tv_s(&r1.ru_utime) - tv_s(&r0->ru_utime);
+	cpu->sys_s = tv_s(&r1.ru_stime) - tv_s(&r0->ru_stime);
+	cpu->wall_s = (double)(clock_now_ns() - t0) / 1e9;
+}
+
+static bool stopped(const struct tcp_stream *st)
+{
+	return st->stop && atomic_load_explicit(st->stop, memory_order_relaxed);
+}
+
+/* Blocking I/O (one syscall per buffer, as fast as it gets) that still wakes
+ * every POLL_MS to look at the stop flag and the clock. */
+static void set_timeouts(int fd)
+{
+	struct timeval tv = { .tv_sec = 0, .tv_usec = POLL_MS * 1000 };
+
+	sockopt_nonblock(fd, false);
+	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+}
+
+static void note_omit(struct tcp_stream *st, uint64_t now, uint64_t bytes, bool *passed)
+{
+	if (!*passed && now >= st->omit_end_ns) {
+		*passed = true;
+		st->bytes_at_omit = bytes;
+	}
+}
+
+static int send_loop(struct tcp_stream *st, uint8_t *buf)
+{
+	uint64_t total = 0, now = clock_now_ns();
+	bool omit_passed = st->omit_end_ns <= st->start_ns;
+
+	while (!stopped(st) && (now = clock_now_ns()) < st->end_ns) {
+		ssize_t n;
+
+		note_omit(st, now, total, &omit_passed);
+		if (st->rate_bps) {
+			/* absolute schedule: the write of byte `total` is due at ... */
+			uint64_t due = st->start_ns + total * 8 * NSEC_PER_SEC / st->rate_bps;
+			if (due > now) {
+				clock_sleep_until_ns(due < st->end_ns ? due : st->end_ns);
+				continue;
+			}
+		}
+		n = send(st->fd, buf, st->len, MSG_NOSIGNAL);
+		if (n < 0) {
+			if (errno == EAGAIN || errno == EINTR)
+				continue;
+			return -errno;
+		}
+		total += (uint64_t)n;
+		atomic_store_explicit(&st->bytes, total, memory_order_relaxed);
+	}
+	note_omit(st, clock_now_ns(), total, &omit_passed);
+	if (!omit_passed)
+		st->bytes_at_omit = total;
+	return 0;
+}
+
+static int recv_loop(struct tcp_stream *st, uint8_t *buf)
+{
+	uint64_t total = 0, now;
+	bool omit_passed = st->omit_end_ns <= st->start_ns;
+
+	if (omit_passed)
+		st->first_ns = st->omit_end_ns;
+	while (!stopped(st)) {
+		ssize_t n = recv(st->fd, buf, st->len, 0);
+
+		now = clock_now_ns();
+		if (n == 0) {
+			st->eof = true;
+			break;
+		}
+		if (n < 0) {
+			if (errno != EAGAIN && errno != EINTR)
+				return -errno;
+			if (now > st->end_ns + RECV_GRACE_NS)
+				return -ETIMEDOUT;
+			continue;
+		}
+		if (!omit_passed && now >= st->omit_end_ns) {
+			omit_passed = true;
+			st->bytes_at_omit = total;
+			st->first_ns = now;
+		}
+		total += (uint64_t)n;
+		st->last_ns = now;
+		atomic_store_explicit(&st->bytes, total, memory_order_relaxed);
+	}
+	if (!omit_passed) {
+		st->bytes_at_omit = total;
+		st->first_ns = st->last_ns;
+	}
+	return 0;
+}
+
+static void *stream_main(void *arg)
+{
+	struct tcp_stream *st = arg;
+	uint64_t t0 = clock_now_ns();
+	struct rusage r0;
+	uint8_t *buf;
+
+	cpu_begin(&r0);
+	set_timeouts(st->fd);
+	buf = malloc(st->len);
+	if (!buf) {
+		st->err = -ENOMEM;
+		return NULL;
+	}
+	/* Non-random but non-zero payload: compressing links must not flatter us. */
+	for (uint32_t i = 0; i < st->len; i++)
+		buf[i] = (uint8_t)(i * 2654435761u >> 24);
+	st->err = st->sender ? send_loop(st, buf) : recv_loop(st, buf);
+	/* TCP_INFO before the close: the sender's view includes every retransmit. */
+	sockopt_tcp_info(st->fd, &st->info);
+	if (st->sender)
+		shutdown(st->fd, SHUT_WR);
+	free(buf);
+	cpu_end(&r0, t0, &st->cpu);
+	return NULL;
+}
+
+int tcp_stream_start(struct tcp_stream *st)
+{
+	int rc;
+
+	if (!st->len)
+		st->len = LOAD_TCP_DEFAULT_LEN;
+	atomic_init(&st->bytes, 0);
+	st->err = 0;
+	rc = pthread_create(&st->thread, NULL, stream_main, st);
+	if (rc)
+		return -rc;
+	st->running = true;
+	return 0;
+}
+
+void tcp_stream_join(struct tcp_stream *st)
+{
+	if (!st->running)
+		return;
+	pthread_join(st->thread, NULL);
+	st->running = false;
+}
+
+uint64_t tcp_stream_bytes(const struct tcp_stream *st)
+{
+	uint64_t b = atomic_load_explicit(&st->bytes, memory_order_relaxed);
+
+	return b >= st->bytes_at_omit ? b - st->bytes_at_omit : 0;
+}
