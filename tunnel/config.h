@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The tunnel's INI configuration (libinih):
+ *
+ *   [interface]
+ *   private_key_file = a.key          ; 0600, relative to the config's directory
+ *   listen = 198.18.0.1:51900         ; or [2001:2::1]:51900, or a bare port
+ *   address = 198.19.0.1/24           ; repeatable / comma list; IPv4 and IPv6
+ *   mtu = 1420                        ; default: underlay MTU minus overhead
+ *   cipher = auto                     ; auto | aes256gcm | chacha20poly1305
+ *   name = ovl0                       ; device name (default ovl%d)
+ *   socket_buffer = 8388608           ; SO_SNDBUF/SO_RCVBUF request
+ *   batch = 64                        ; packets per recvmmsg/sendmmsg
+ *   [peer]                            ; one or more
+ *   public_key = <base64>
+ *   endpoint = 198.18.0.2:51900       ; optional; learned from authenticated packets
+ *   allowed_ips = 198.19.0.2/32, 2001:2:0:ff::2/128
+ *   preshared_key_file = psk.key      ; optional, 0600
+ *   persistent_keepalive = 25         ; seconds, optional
+ *
+ * Every error names the file, the line and the key.
+ */
+#ifndef OVLPERF_TUNNEL_CONFIG_H
+#define OVLPERF_TUNNEL_CONFIG_H
+
+#include <limits.h>
+#include <net/if.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/socket.h>
+
+#define CONFIG_KEY_LEN 32
+#define CONFIG_MAX_PEERS 256
+#define CONFIG_MAX_ADDRESSES 8
+#define CONFIG_MAX_ALLOWED 1024	/* allowed-IP prefixes over all peers */
+#define CONFIG_MAX_FILE (1024 * 1024)
+#define CONFIG_DEFAULT_SOCKBUF (8 * 1024 * 1024)
+#define CONFIG_DEFAULT_BATCH 64
+#define CONFIG_MAX_BATCH 256
+#define CONFIG_MIN_MTU 576
+#define CONFIG_MAX_MTU 65000
+#define CONFIG_ERR_LEN 512
+
+enum config_cipher { CONFIG_CIPHER_AUTO, CONFIG_CIPHER_AES256GCM, CONFIG_CIPHER_CHACHA20POLY1305 };
+
+struct config_prefix {
+	int family;		/* AF_INET or AF_INET6 */
+	uint8_t addr[16];	/* network byte order; host bits cleared for allowed_ips */
+	uint8_t cidr;
+};
+
+struct config_peer {
+	uint8_t public_key[CONFIG_KEY_LEN];
+	bool has_public_key;
+	char psk_file[PATH_MAX];	/* "" : none */
+	bool has_endpoint;
+	struct sockaddr_storage endpoint;
+	unsigned keepalive_s;		/* 0: off */
+	size_t first_allowed, nallowed;	/* slice of config.allowed */
+	unsigned line;			/* of its [peer] header */
+};
+
+struct config {
+	char path[PATH_MAX];
+	char private_key_file[PATH_MAX];
+	struct sockaddr_storage listen;	/* port 0 until set; family AF_UNSPEC = any */
+	bool has_listen;
+	struct config_prefix addresses[CONFIG_MAX_ADDRESSES];
+	size_t naddresses;
+	uint32_t mtu;			/* 0: underlay MTU minus overhead */
+	enum config_cipher cipher;
+	char ifname[IFNAMSIZ];		/* "" : ovl%d */
+	uint32_t sock_buf;
+	unsigned batch;
+	struct config_peer *peers;
+	size_t npeers;
+	struct config_prefix *allowed;
+	size_t nallowed;
+};
+
+/* Parses a file. On error returns a negative errno and leaves a sentence
+ * naming file, line and key in err. The caller frees with config_free()
+ * in both cases. */
+int config_load(const char *path, struct config *cfg, char *err, size_t errlen);
+/* Same from memory; name is used in messages and to resolve relative key paths. */
+int config_parse(const char *name, const char *text, size_t len, struct config *cfg, char *err,
+		 size_t errlen);
+void config_free(struct config *cfg);
+
+const char *config_cipher_name(enum config_cipher c);
+
+/* "198.18.0.2:51900", "[2001:2::2]:51900"; port required. */
+bool config_parse_endpoint(const char *s, struct sockaddr_storage *ss);
+/* "198.19.0.0/24", "2001:2::/48"; a bare address means /32 or /128. */
+bool config_parse_prefix(const char *s, struct config_prefix *p);
+/* Formats an address with its port ("[v6]:port" for IPv6) into buf. */
+int config_format_endpoint(const struct sockaddr_storage *ss, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,209 @@
+// SPDX-License-Identifier: MIT
+#include <errno.h>
+#include <linux/if.h>
+#include <linux/if_addr.h>
+#include <linux/if_link.h>
+#include <linux/rtnetlink.h>
+#include <netlink/errno.h>
+#include <netlink/netlink.h>
+#include <netlink/route/addr.h>
+#include <netlink/route/link.h>
+#include <netlink/route/link/inet6.h>
+#include <netlink/route/route.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <sys/socket.h>
+
+#include "log.h"
+#include "netlink.h"
+
+struct netlink {
+	struct nl_sock *sock;
+};
+
+int netlink_errno(int nle)
+{
+	static const struct {
+		int nle, err;
+	} map[] = {
+		{ NLE_EXIST, EEXIST },		{ NLE_NOMEM, ENOMEM },
+		{ NLE_PERM, EPERM },		{ NLE_INVAL, EINVAL },
+		{ NLE_NODEV, ENODEV },		{ NLE_OBJ_NOTFOUND, ENOENT },
+		{ NLE_BUSY, EBUSY },		{ NLE_AF_NOSUPPORT, EAFNOSUPPORT },
+		{ NLE_RANGE, ERANGE },		{ NLE_NOADDR, EADDRNOTAVAIL },
+		{ NLE_AGAIN, EAGAIN },		{ NLE_OPNOTSUPP, EOPNOTSUPP },
+		{ NLE_INTR, EINTR },		{ NLE_BAD_SOCK, EBADF },
+		{ NLE_MSGSIZE, EMSGSIZE },	{ NLE_NOACCESS, EACCES },
+		{ NLE_PROTO_MISMATCH, EPROTO },
+		{ NLE_NOATTR, ENOENT },		{ NLE_MSG_TOOSHORT, EPROTO },
+		{ NLE_MSG_TRUNC, EPROTO },	{ NLE_DUMP_INTR, EINTR },
+	};
+	int e = nle < 0 ? -nle : nle;
+
+	if (e == 0)
+		return 0;
+	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+		if (map[i].nle == e)
+			return -map[i].err;
+	return -EIO;
+}
+
+static int fail(const char *what, int nle)
+{
+	log_err("netlink: %s: %s", what, nl_geterror(nle));
+	return netlink_errno(nle);
+}
+
+int netlink_open(struct netlink **out)
+{
+	struct netlink *nl = calloc(1, sizeof(*nl));
+	int r;
+
+	if (!nl)
+		return -ENOMEM;
+	nl->sock = nl_socket_alloc();
+	if (!nl->sock) {
+		free(nl);
+		return -ENOMEM;
+	}
+	r = nl_connect(nl->sock, NETLINK_ROUTE);
+	if (r < 0) {
+		nl_socket_free(nl->sock);
+		free(nl);
+		return fail("connect", r);
+	}
+	*out = nl;
+	return 0;
+}
+
+void netlink_close(struct netlink *nl)
+{
+	if (!nl)
+		return;
+	nl_socket_free(nl->sock);
+	free(nl);
+}
+
+static int link_change(struct netlink *nl, int ifindex, uint32_t mtu, bool up, const char *what)
+{
+	struct rtnl_link *orig = NULL, *change = NULL;
+	int r = rtnl_link_get_kernel(nl->sock, ifindex, NULL, &orig);
+
+	if (r < 0)
+		return fail("get link", r);
+	change = rtnl_link_alloc();
+	if (!change) {
+		rtnl_link_put(orig);
+		return -ENOMEM;
+	}
+	if (mtu)
+		rtnl_link_set_mtu(change, mtu);
+	if (up) {
+		/* Must be set before the link first goes up to take effect. */
+		r = rtnl_link_inet6_set_addr_gen_mode(change, IN6_ADDR_GEN_MODE_NONE);
+		if (r < 0)
+			log_debug("cannot disable IPv6 link-local generation: %s", nl_geterror(r));
+		rtnl_link_set_flags(change, IFF_UP);
+	}
+	r = rtnl_link_change(nl->sock, orig, change, 0);
+	if (r < 0 && up) {
+		/* Kernels without IPv6 reject the inet6 attribute: retry without it. */
+		rtnl_link_put(change);
+		change = rtnl_link_alloc();
+		if (change) {
+			if (mtu)
+				rtnl_link_set_mtu(change, mtu);
+			rtnl_link_set_flags(change, IFF_UP);
+			r = rtnl_link_change(nl->sock, orig, change, 0);
+		} else {
+			r = -NLE_NOMEM;
+		}
+	}
+	rtnl_link_put(change);
+	rtnl_link_put(orig);
+	return r < 0 ? fail(what, r) : 0;
+}
+
+int netlink_link_up(struct netlink *nl, int ifindex, uint32_t mtu)
+{
+	return link_change(nl, ifindex, mtu, true, "set MTU and up");
+}
+
+int netlink_set_mtu(struct netlink *nl, int ifindex, uint32_t mtu)
+{
+	return link_change(nl, ifindex, mtu, false, "set MTU");
+}
+
+int netlink_get_mtu(struct netlink *nl, int ifindex)
+{
+	struct rtnl_link *link = NULL;
+	int r = rtnl_link_get_kernel(nl->sock, ifindex, NULL, &link);
+
+	if (r < 0)
+		return fail("get link", r);
+	r = (int)rtnl_link_get_mtu(link);
+	rtnl_link_put(link);
+	return r;
+}
+
+static struct nl_addr *make_addr(int family, const uint8_t *addr, unsigned prefixlen)
+{
+	struct nl_addr *a = nl_addr_build(family, addr, family == AF_INET ? 4 : 16);
+
+	if (a)
+		nl_addr_set_prefixlen(a, (int)prefixlen);
+	return a;
+}
+
+int netlink_add_address(struct netlink *nl, int ifindex, int family, const uint8_t *addr,
+			unsigned prefixlen)
+{
+	struct rtnl_addr *ra = rtnl_addr_alloc();
+	struct nl_addr *local = make_addr(family, addr, prefixlen);
+	int r = -NLE_NOMEM;
+
+	if (ra && local) {
+		rtnl_addr_set_ifindex(ra, ifindex);
+		rtnl_addr_set_family(ra, family);
+		r = rtnl_addr_set_local(ra, local);
+		if (family == AF_INET6)
+			rtnl_addr_set_flags(ra, IFA_F_NODAD);
+		if (r >= 0)
+			r = rtnl_addr_add(nl->sock, ra, 0);
+	}
+	nl_addr_put(local);
+	rtnl_addr_put(ra);
+	if (r == -NLE_EXIST)
+		return 0;
+	return r < 0 ? fail("add address", r) : 0;
+}
+
+int netlink_add_route(struct netlink *nl, int ifindex, int family, const uint8_t *addr,
+		      unsigned prefixlen)
+{
+	struct rtnl_route *route = rtnl_route_alloc();
+	struct rtnl_nexthop *nh = rtnl_route_nh_alloc();
+	struct nl_addr *dst = make_addr(family, addr, prefixlen);
+	int r = -NLE_NOMEM;
+
+	if (route && nh && dst) {
+		rtnl_route_set_family(route, (uint8_t)family);
+		rtnl_route_set_table(route, RT_TABLE_MAIN);
+		rtnl_route_set_scope(route, RT_SCOPE_LINK);
+		rtnl_route_set_protocol(route, RTPROT_STATIC);
+		rtnl_route_set_type(route, RTN_UNICAST);
+		r = rtnl_route_set_dst(route, dst);
+		rtnl_route_nh_set_ifindex(nh, ifindex);
+		rtnl_route_add_nexthop(route, nh);
+		nh = NULL; /* owned by the route now */
+		if (r >= 0)
+			r = rtnl_route_add(nl->sock, route, NLM_F_CREATE | NLM_F_EXCL);
+	}
+	if (nh)
+		rtnl_route_nh_free(nh);
+	nl_addr_put(dst);
+	rtnl_route_put(route);
+	if (r == -NLE_EXIST)
+		return 0;
+	return r < 0 ? fail("add route", r) : 0;
+}

@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: MIT
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/if_tun.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "log.h"
+#include "tun.h"
+
+static int tun_attach(const char *name, unsigned flags, struct ifreq *ifr)
+{
+	int fd = open("/dev/net/tun", O_RDWR | O_CLOEXEC | O_NONBLOCK);
+
+	if (fd < 0)
+		return -errno;
+	memset(ifr, 0, sizeof(*ifr));
+	ifr->ifr_flags = IFF_TUN | IFF_NO_PI;
+	if (flags & TUN_F_WANT_VNET_HDR)
+		ifr->ifr_flags |= IFF_VNET_HDR;
+	if (flags & TUN_F_WANT_MULTI_QUEUE)
+		ifr->ifr_flags |= IFF_MULTI_QUEUE;
+	snprintf(ifr->ifr_name, IFNAMSIZ, "%s", name && *name ? name : "ovl%d");
+	if (ioctl(fd, TUNSETIFF, ifr) < 0) {
+		int r = -errno;
+
+		close(fd);
+		return r;
+	}
+	return fd;
+}
+
+int tun_open(struct tun *tun, const char *name, unsigned flags)
+{
+	struct ifreq ifr;
+	int fd = tun_attach(name, flags, &ifr);
+
+	memset(tun, 0, sizeof(*tun));
+	tun->fd = -1;
+	if (fd < 0) {
+		log_err("cannot create TUN device '%s': %s", name && *name ? name : "ovl%d",
+			strerror(-fd));
+		return fd;
+	}
+	tun->fd = fd;
+	memcpy(tun->name, ifr.ifr_name, IFNAMSIZ);
+	tun->name[IFNAMSIZ - 1] = '\0';
+	tun->ifindex = (int)if_nametoindex(tun->name);
+	tun->vnet_hdr = (flags & TUN_F_WANT_VNET_HDR) != 0;
+	if (!tun->ifindex) {
+		int r = -errno;
+
+		tun_close(tun);
+		return r ? r : -ENODEV;
+	}
+	log_info("created TUN device %s (ifindex %d)", tun->name, tun->ifindex);
+	return 0;
+}
+
+int tun_open_queue(const struct tun *tun)
+{
+	struct ifreq ifr;
+
+	return tun_attach(tun->name,
+			  TUN_F_WANT_MULTI_QUEUE | (tun->vnet_hdr ? TUN_F_WANT_VNET_HDR : 0), &ifr);
+}
+
+void tun_close(struct tun *tun)
+{
+	if (tun->fd >= 0)
+		close(tun->fd);
+	tun->fd = -1;
+}
+
+ssize_t tun_read(const struct tun *tun, void *buf, size_t len)
+{
+	for (;;) {
+		ssize_t n = read(tun->fd, buf, len);
+
+		if (n >= 0)
+			return n;
+		if (errno == EINTR)
+			continue;
+		return errno == EAGAIN ? 0 : -errno;
+	}
+}
+
+int tun_write(const struct tun *tun, const void *buf, size_t len)
+{
+	for (;;) {
+		ssize_t n = write(tun->fd, buf, len);
+
+		if (n >= 0)
+			return 0;
+		if (errno != EINTR)
+			return -errno;
+	}
+}
