@@ -1,0 +1,264 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Scenario files: what `ovlperf run` compares, as an INI file (libinih).
+ * The parser fills a plain struct with fixed limits; nothing here touches
+ * the network. Every error names file, line, section and key:
+ *   scenarios/x.ini:12: [udp] sizes: '46,abc' is not a list of sizes
+ *
+ * Schema (every key optional unless marked "required"; units in brackets):
+ *
+ *   [scenario]  name (default: file name without .ini), description,
+ *               repetitions (1..100, default 3), duration [s|ms|m] (default
+ *               load duration, 10s), omit [duration] (warm-up excluded, 0),
+ *               interleave (bool, default yes: paths run A,B,A,B...)
+ *
+ *   Hosts: EITHER a lab (namespaces on this machine; the default when the
+ *   file has neither) OR one or more real hosts running `ovlperf server`.
+ *   [lab]       name (lab name, 1..12 chars [a-z0-9-], default "lab"),
+ *               hosts (2..8, default 2), client (host index, default 0),
+ *               server (host index, default 1),
+ *               and, for the one link 0<->1 when there is no [link.*]:
+ *               mtu (68..65535), rate [K/M/G bit/s] (tbf on both ends),
+ *               drop_pct (0..100, nftables numgen random drop, "1" or "1%"),
+ *               block_icmp (bool: drop ICMP frag-needed / packet-too-big)
+ *   [link.NAME] a, b (host indexes, required), mtu, rate, drop_pct, block_icmp
+ *               (several links; then [lab] must not carry link keys)
+ *   [host.NAME] address (required: name or address of the remote server),
+ *               port (control port, default 5211), psk_file
+ *
+ *   [path.NAME] one per path to compare, at least one; NAME [a-z0-9_-]{1,31}
+ *               type = underlay | builtin | external (required)
+ *               family = 4 | 6 (traffic address family, default 4)
+ *               link = NAME or index (lab: the link carrying it, default the
+ *                      first link between client and server)
+ *               host = NAME (remote: which [host.*], default the only one)
+ *               address = the far end's address (external: required, its
+ *                      overlay address; underlay on a remote host: optional
+ *                      override of the host's address). In a lab every
+ *                      address must lie in 198.18.0.0/15 or 2001:2::/48.
+ *               port (control port on this path; default the host's)
+ *               setup, teardown (external only: shell commands run before /
+ *                      after the path's loads; in a lab they run in the root
+ *                      namespace with OVLPERF_LAB, OVLPERF_NS_CLIENT,
+ *                      OVLPERF_NS_SERVER in the environment)
+ *               mtu (builtin: overlay MTU, default underlay minus overhead),
+ *               cipher (builtin, default "auto"),
+ *               underlay_family = 4 | 6 (builtin: family of the outer
+ *                      packets, default 4)
+ *               expect_mtu, expect_mss (what the MTU checks should find on
+ *                      this path; 0/absent: unknown, no verdict against it)
+ *
+ *   [tcp]       enabled (bool, default yes when the section exists),
+ *               streams = 1,5,10,20,50 (each 1..128, default 1),
+ *               duration, len [bytes, write size], mss, reverse (bool)
+ *   [udp]       enabled, sizes = 46,100,200,1400 (payload bytes, each
+ *               32..65507, default 1400), duration, rate (fixed-rate trial
+ *               for delay and CPU at a common load; 0: the suite picks it)
+ *   [sweep]     linear sweep per path and size: from, to, step (required,
+ *               rates with K/M/G), duration (per trial, default [udp]'s),
+ *               enabled
+ *   [knee]      NDR/PDR search per path and size: enabled (default yes when
+ *               the section exists), max_rate (required), min_rate (default
+ *               max_rate/1000), loss_goal (percent, default 0.5),
+ *               width_goal (percent, default 1), short (narrowing trial
+ *               duration, default 1s), final (confirmation trial duration,
+ *               default 5s), max_trials (default 60)
+ *   [mtu]       MTU/MSS checks (issue 5): enabled, base = 1200 | 576 | 68 or
+ *               any 68..65535 (default 1200), max (largest probe, 0: the
+ *               interface MTU), probes (per size, 1..20, default 3),
+ *               timeout (per probe, default 1s), mss (bool, TCP MSS check,
+ *               default yes), fragments (bool, watch IP fragment counters,
+ *               default yes)
+ *
+ * Booleans: yes/no, true/false, on/off, 1/0. Rates: "100M", "1.5G", "500k",
+ * "100Mbit", "1G bit/s"; decimal multiples, bits per second. Durations: "10",
+ * "10s", "500ms", "2m". Lines are at most SCN_LINE_MAX characters; a line
+ * continued by indentation is refused.
+ */
+#ifndef OVLPERF_SCENARIO_H
+#define OVLPERF_SCENARIO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lab.h"
+
+#define SCN_NAME_MAX 32		/* section name suffixes and [scenario] name, with NUL */
+#define SCN_TEXT_MAX 256	/* description, addresses, file names */
+#define SCN_CMD_MAX 256		/* setup / teardown commands */
+#define SCN_MAX_PATHS 8
+#define SCN_MAX_HOSTS 8		/* [host.*] sections */
+#define SCN_MAX_LIST 16		/* stream counts, datagram sizes */
+#define SCN_LINE_MAX 196	/* libinih's line buffer, less CR LF NUL */
+#define SCN_DEFAULT_REPETITIONS 3
+#define SCN_DEFAULT_DURATION_NS (10ULL * 1000000000ULL)
+#define SCN_DEFAULT_UDP_LEN 1400
+#define SCN_SWEEP_MAX_POINTS 200	/* linear sweep rows per path and size */
+
+enum scenario_path_type {
+	SCN_PATH_UNDERLAY = 1,	/* the hosts' plain addresses */
+	SCN_PATH_BUILTIN = 2,	/* ovlperf's own overlay, started by the run */
+	SCN_PATH_EXTERNAL = 3,	/* a VPN the user runs: the far end's overlay address */
+};
+
+struct scenario_link {
+	char name[SCN_NAME_MAX];	/* "" for the implicit link of [lab] */
+	unsigned line;			/* line of its section header (0: implicit) */
+	unsigned a, b;			/* host indexes */
+	uint32_t mtu;			/* 0: 1500 */
+	uint64_t rate_bps;		/* 0: unshaped */
+	double drop_pct;		/* percent, 0..100 */
+	bool block_icmp;
+};
+
+struct scenario_lab {
+	unsigned line;			/* line of [lab] (0: implicit default lab) */
+	char name[LAB_NAME_MAX + 1];
+	unsigned hosts;			/* 2..LAB_MAX_HOSTS */
+	unsigned client, server;	/* host indexes: the loads run client -> server */
+	unsigned nlinks;
+	struct scenario_link links[LAB_MAX_LINKS];
+};
+
+struct scenario_host {
+	char name[SCN_NAME_MAX];
+	unsigned line;
+	char address[SCN_TEXT_MAX];
+	uint16_t port;			/* 0: LOAD_DEFAULT_PORT */
+	char psk_file[SCN_TEXT_MAX];	/* "": no authentication */
+};
+
+struct scenario_path {
+	char name[SCN_NAME_MAX];
+	unsigned line;
+	enum scenario_path_type type;
+	int family;			/* AF_INET or AF_INET6: the test traffic */
+	unsigned link;			/* lab: index into lab.links */
+	unsigned host;			/* remote: index into hosts[] */
+	char address[SCN_TEXT_MAX];	/* "" unless given (see the schema) */
+	uint16_t port;			/* 0: the host's / LOAD_DEFAULT_PORT */
+	char setup[SCN_CMD_MAX];	/* external: "" when none */
+	char teardown[SCN_CMD_MAX];
+	uint32_t mtu;			/* builtin: 0 = underlay MTU minus overhead */
+	char cipher[SCN_NAME_MAX];	/* builtin: "" = auto */
+	int underlay_family;		/* builtin: AF_INET or AF_INET6 */
+	uint32_t expect_mtu;		/* 0: unknown */
+	uint32_t expect_mss;		/* 0: unknown */
+};
+
+struct scenario_tcp {
+	bool enabled;
+	unsigned line;
+	unsigned nstreams;
+	unsigned streams[SCN_MAX_LIST];	/* stream counts, in file order */
+	uint64_t duration_ns;
+	uint32_t len;			/* 0: LOAD_TCP_DEFAULT_LEN */
+	uint32_t mss;			/* 0: the kernel's */
+	bool reverse;
+};
+
+struct scenario_udp {
+	bool enabled;
+	unsigned line;
+	unsigned nsizes;
+	uint32_t sizes[SCN_MAX_LIST];	/* payload bytes, in file order */
+	uint64_t duration_ns;
+	uint64_t rate_bps;		/* fixed-rate trial; 0: chosen by the suite */
+};
+
+struct scenario_sweep {
+	bool enabled;
+	unsigned line;
+	uint64_t from_bps, to_bps, step_bps;
+	uint64_t duration_ns;		/* per trial */
+};
+
+struct scenario_knee {
+	bool enabled;
+	unsigned line;
+	uint64_t min_rate_bps, max_rate_bps;
+	double loss_goal;		/* ratio: 0.005 = 0.5 % (the file says percent) */
+	double width_goal;		/* ratio: 0.01 = 1 % */
+	uint64_t short_ns, final_ns;
+	unsigned max_trials;
+};
+
+struct scenario_mtu {
+	bool enabled;
+	unsigned line;
+	uint32_t base;			/* smallest size assumed to work (1200, 576, 68) */
+	uint32_t max;			/* largest probe; 0: the interface MTU */
+	unsigned probes;		/* probes per size */
+	uint64_t timeout_ns;		/* per probe */
+	bool mss;			/* check TCP MSS too */
+	bool fragments;			/* watch IP fragment counters */
+};
+
+struct scenario {
+	char file[SCN_TEXT_MAX];	/* as given to scenario_load() */
+	char name[SCN_NAME_MAX];
+	char description[SCN_TEXT_MAX];
+	unsigned repetitions;
+	uint64_t duration_ns;		/* default for [tcp] / [udp] durations */
+	uint64_t omit_ns;
+	bool interleave;
+
+	bool is_lab;			/* true: lab; false: hosts[] */
+	struct scenario_lab lab;
+	unsigned nhosts;
+	struct scenario_host hosts[SCN_MAX_HOSTS];
+
+	unsigned npaths;
+	struct scenario_path paths[SCN_MAX_PATHS];	/* in file order */
+
+	struct scenario_tcp tcp;
+	struct scenario_udp udp;
+	struct scenario_sweep sweep;
+	struct scenario_knee knee;
+	struct scenario_mtu mtu;
+};
+
+/* Sets every field to its default (a two-host lab, no paths, nothing enabled). */
+void scenario_defaults(struct scenario *scn);
+
+/* Parses and validates a scenario file. Returns 0, -EINVAL when the file is
+ * malformed or contradictory, or -errno when it cannot be read. On error,
+ * err receives every problem found, one per line, each as
+ * "FILE:LINE: [SECTION] KEY: what is wrong" (truncated to errlen). */
+int scenario_load(const char *file, struct scenario *scn, char *err, size_t errlen);
+
+/* The same on text in memory; name is the file name used in messages.
+ * The text need not be NUL-terminated: len bytes are read. */
+int scenario_parse(const char *name, const char *text, size_t len, struct scenario *scn,
+		   char *err, size_t errlen);
+
+/* Checks that a lab scenario only ever targets the benchmarking ranges
+ * 198.18.0.0/15 and 2001:2::/48 (every explicit path address). Returns 0 or
+ * -EINVAL with a sentence in err. A remote scenario passes. scenario_load()
+ * already applies it; `ovlperf run` calls it again right before sending. */
+int scenario_check_lab_targets(const struct scenario *scn, char *err, size_t errlen);
+
+/* Whether a numeric address lies in 198.18.0.0/15 or 2001:2::/48. */
+bool scenario_addr_is_benchmark(const char *addr);
+
+/* The lab to build for a lab scenario (name, hosts, links). */
+void scenario_lab_spec(const struct scenario *scn, struct lab_spec *spec);
+
+/* Index of a path by name, or -1. */
+int scenario_find_path(const struct scenario *scn, const char *name);
+
+const char *scenario_path_type_name(enum scenario_path_type type);
+
+/* Value parsers shared with the command lines (src/scenario_value.c).
+ * Each returns false on anything but a whole, in-range value. */
+bool scenario_parse_rate(const char *s, uint64_t *bps);		/* "100M" -> 100000000 */
+bool scenario_parse_duration(const char *s, uint64_t *ns);	/* "500ms", "10s", "2m", "10" */
+bool scenario_parse_bool(const char *s, bool *v);
+bool scenario_parse_percent(const char *s, double *pct);	/* "0.5", "0.5%" -> 0.5 */
+bool scenario_parse_uint(const char *s, uint64_t min, uint64_t max, uint64_t *v);
+/* "1,5,10": up to max values each in [min, lim]; returns false when empty. */
+bool scenario_parse_list(const char *s, uint64_t min, uint64_t lim, uint64_t *vals,
+			 unsigned max, unsigned *n);
+
+#endif
