@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * CPU time of the measuring process (or thread) over a test: snapshots of
+ * getrusage() and CLOCK_MONOTONIC, turned into struct cpu_use (load.h).
+ * A server running several tests at once should use CPUUSE_THREAD from the
+ * thread that does the test's work, or the figures include the other tests.
+ */
+#ifndef OVLPERF_CPUUSE_H
+#define OVLPERF_CPUUSE_H
+
+#include <stdint.h>
+
+#include "load.h"
+
+enum cpuuse_scope { CPUUSE_PROCESS = 0, CPUUSE_THREAD = 1 };
+
+struct cpuuse_snap {
+	uint64_t user_ns, sys_ns, wall_ns;
+};
+
+/* 0 or -errno. */
+int cpuuse_snapshot(enum cpuuse_scope scope, struct cpuuse_snap *s);
+/* b - a (negative steps give 0). */
+void cpuuse_delta(const struct cpuuse_snap *a, const struct cpuuse_snap *b, struct cpu_use *out);
+/* (user + sys) seconds per Gbit of bits moved; 0 when bits is 0. */
+double cpuuse_s_per_gbit(const struct cpu_use *u, uint64_t bits);
+/* Utilisation of one core in percent ((user + sys) / wall * 100); 0 if wall is 0. */
+double cpuuse_percent(const struct cpu_use *u);
+
+#endif

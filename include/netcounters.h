@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Host counters that say where UDP datagrams were dropped, read from the
+ * network namespace of the CALLING THREAD (/proc/thread-self/net/..., so a
+ * thread that entered a lab host with setns() reads that host's):
+ *   /proc/net/snmp   Udp: InDatagrams NoPorts InErrors OutDatagrams
+ *                         RcvbufErrors SndbufErrors InCsumErrors
+ *                    Ip:  ReasmReqds ReasmOKs ReasmFails FragOKs FragFails
+ *                         FragCreates
+ *   /proc/net/snmp6  Udp6* and Ip6Reasm* / Ip6Frag* (same fields)
+ *   /proc/net/dev    per interface rx/tx packets, errs, drop, fifo ...
+ *                    (the kernel prints rx_dropped + rx_missed_errors as
+ *                    "drop" and rx_fifo_errors as "fifo")
+ * The parsers take text buffers, so tests and fuzzers feed them samples.
+ *
+ * Linux counts a receive-buffer drop in both RcvbufErrors and InErrors, and
+ * a socket's SO_RXQ_OVFL (sk_drops) counts that socket's share of them.
+ */
+#ifndef OVLPERF_NETCOUNTERS_H
+#define OVLPERF_NETCOUNTERS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <net/if.h>
+
+#include "load.h"
+
+#define NETCOUNTERS_MAX_LINKS 64
+
+struct netcounters_udp {
+	bool valid; /* the table was present */
+	uint64_t in_datagrams, no_ports, in_errors, out_datagrams;
+	uint64_t rcvbuf_errors, sndbuf_errors, in_csum_errors;
+};
+
+struct netcounters_ip {
+	bool valid;
+	uint64_t reasm_reqds, reasm_oks, reasm_fails;
+	uint64_t frag_oks, frag_fails, frag_creates;
+	uint64_t out_no_routes, in_discards, out_discards;
+};
+
+struct netcounters_link {
+	char name[IFNAMSIZ];
+	uint64_t rx_bytes, rx_packets, rx_errs, rx_drop, rx_fifo, rx_frame;
+	uint64_t tx_bytes, tx_packets, tx_errs, tx_drop, tx_fifo, tx_colls, tx_carrier;
+};
+
+struct netcounters {
+	struct netcounters_udp udp, udp6;
+	struct netcounters_ip ip, ip6;
+	unsigned nlinks;
+	bool links_truncated; /* more than NETCOUNTERS_MAX_LINKS interfaces */
+	struct netcounters_link links[NETCOUNTERS_MAX_LINKS];
+};
+
+void netcounters_init(struct netcounters *nc);
+
+/* Parsers of the /proc text formats. Each fills only its own part of nc,
+ * ignores unknown fields and lines, and returns 0, or -EINVAL when the text
+ * is not that format at all (e.g. an Udp: header without its value line).
+ * A value that does not fit 64 bits is -ERANGE. */
+int netcounters_parse_snmp(const char *text, size_t len, struct netcounters *nc);
+int netcounters_parse_snmp6(const char *text, size_t len, struct netcounters *nc);
+int netcounters_parse_dev(const char *text, size_t len, struct netcounters *nc);
+
+/* Reads all three files of the calling thread's namespace. snmp6 is
+ * optional (no IPv6: udp6/ip6 stay invalid). 0 or -errno. */
+int netcounters_read(struct netcounters *nc);
+
+/* after - before, field by field (a counter that went backwards gives 0);
+ * links are matched by name, links absent from before count from 0. */
+void netcounters_delta(const struct netcounters *before, const struct netcounters *after,
+		       struct netcounters *delta);
+
+/* Sum of drops of the named interface, or of all but "lo" when ifname is
+ * NULL. rx: rx_drop + rx_fifo; tx: tx_drop + tx_fifo. */
+void netcounters_link_drops(const struct netcounters *nc, const char *ifname, uint64_t *rx,
+			    uint64_t *tx);
+
+/* The raw inputs of attribution, all deltas over the test. */
+struct loss_inputs {
+	uint64_t lost;		   /* datagrams the receiver found missing */
+	uint64_t sender_sndbuf;	   /* SndbufErrors (Udp or Udp6) on the sender */
+	uint64_t sender_link_tx;   /* tx drops of the sender's interfaces */
+	uint64_t receiver_rcvbuf;  /* RcvbufErrors on the receiver */
+	uint64_t receiver_inerrors; /* InErrors on the receiver (includes RcvbufErrors) */
+	uint64_t receiver_rxq_ovfl; /* SO_RXQ_OVFL summed over the test sockets */
+	uint64_t receiver_link_rx; /* rx drops of the receiver's interfaces */
+};
+
+/* Fills inputs from two deltas (either may be NULL: that side unknown);
+ * family selects Udp or Udp6; ifnames as for netcounters_link_drops(). */
+void netcounters_loss_inputs(const struct netcounters *sender_delta, const char *sender_if,
+			     const struct netcounters *receiver_delta, const char *receiver_if,
+			     int family, uint64_t rxq_ovfl, uint64_t lost,
+			     struct loss_inputs *in);
+
+/*
+ * Explains in->lost place by place, never more than was lost in total and
+ * never more than a counter says: first the test sockets' own overflow
+ * (exact), then along the path: sender SndbufErrors, sender link drops,
+ * receiver link drops, receiver RcvbufErrors beyond the sockets' own,
+ * receiver InErrors that are not RcvbufErrors. The remainder is "network".
+ * Host-wide counters may include other traffic; the cap keeps the sum exact.
+ */
+void netcounters_attribute(const struct loss_inputs *in, struct loss_attrib *out);
+
+#endif

@@ -1,0 +1,423 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Wire formats of the measurement engine: the control protocol between
+ * `ovlperf client` and `ovlperf server` (TCP) and the header every UDP test
+ * datagram carries. Nothing else in the tree knows an offset into these.
+ *
+ * Control protocol, version PROTO_VERSION
+ * ---------------------------------------
+ * Every message is a 12-byte header followed by a body, all big-endian:
+ *
+ *   0      4        6      8            12
+ *   +------+--------+------+------------+-------------------------+
+ *   | magic| version| type | body length| body (length bytes)     |
+ *   | OVLC |  u16   | u16  |    u32     |                         |
+ *   +------+--------+------+------------+-------------------------+
+ *
+ * A message whose length exceeds PROTO_MAX_BODY is refused before anything is
+ * allocated. Each type has a fixed body size, or a fixed part plus a counted
+ * array whose count must match the length exactly; decoders check the length
+ * against the type before reading a field. Text fields are at most
+ * PROTO_TEXT_MAX bytes, decoded NUL-terminated with non-printable bytes
+ * replaced by '?', so they can be logged safely.
+ *
+ * A session (c: client, s: server):
+ *   c->s HELLO             protocol version, capabilities, software version
+ *   s->c HELLO             the server's; PROTO_CAP_AUTH_REQUIRED when it wants a PSK
+ *   s->c AUTH_CHALLENGE    (only with a PSK) 32-byte server nonce
+ *   c->s AUTH_RESPONSE     client nonce + crypto_auth proof (see auth.h)
+ *   s->c AUTH_OK           the server's proof over the same nonces (mutual)
+ *   c->s TEST_REQUEST      what to run (TCP/UDP/MTU, streams, duration, rate ...)
+ *   s->c TEST_ACCEPT       test id, cookie, data ports, the server's limits
+ *     or TEST_REJECT       reason code + text; the connection stays usable
+ *   (data connections/datagrams carry the test id; see proto_data_hello)
+ *   c->s START             the measurement begins
+ *   s->c / c->s INTERVAL   optional per-interval figures from the receiving end
+ *   c->s STOP              the sender is done (or the client was interrupted)
+ *   both RESULTS           each end's own counters (sender and receiver views)
+ *   either ERROR           code + text; the sender of ERROR closes afterwards
+ *   MTU_PROBE_REQUEST / MTU_PROBE_REPLY carry an opaque body defined by mtu.c.
+ * A message of an unknown type is a protocol error (PROTO_E_TYPE).
+ *
+ * UDP test datagram
+ * -----------------
+ *   0      4       6       8        16         24       28      32
+ *   +------+-------+-------+--------+----------+--------+-------+---------+
+ *   | magic|stream | flags |  seq   | send_ts  | test id| rsvd  | padding |
+ *   | OVLD | u16   | u16   |  u64   |  u64 ns  |  u32   |  u32  |  ...    |
+ *   +------+-------+-------+--------+----------+--------+-------+---------+
+ * seq starts at 0 on every stream and increases by one per datagram.
+ * send_ts is the sender's CLOCK_MONOTONIC in ns: exact one-way delay when both
+ * ends share a kernel (the lab's namespaces), only relative across hosts.
+ */
+#ifndef OVLPERF_PROTO_H
+#define OVLPERF_PROTO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "load.h"
+
+#define PROTO_MAGIC 0x4f564c43u /* "OVLC" */
+#define PROTO_VERSION 1
+#define PROTO_HDR_LEN 12
+#define PROTO_MAX_BODY (64u * 1024u)
+#define PROTO_MAX_MSG (PROTO_HDR_LEN + PROTO_MAX_BODY)
+#define PROTO_TEXT_MAX 256
+#define PROTO_NONCE_LEN 32
+#define PROTO_MAC_LEN 32
+#define PROTO_COOKIE_LEN 16
+#define PROTO_SOFTWARE_LEN 32
+#define PROTO_MAX_STREAMS LOAD_MAX_STREAMS
+
+/* Documented negative codes; everything else negative is -errno. */
+enum proto_err {
+	PROTO_E_TRUNCATED = -1001, /* body shorter than its type needs */
+	PROTO_E_LENGTH = -1002,	   /* body length wrong for its type or count */
+	PROTO_E_TOOBIG = -1003,	   /* length field above PROTO_MAX_BODY */
+	PROTO_E_MAGIC = -1004,	   /* not an ovlperf control stream */
+	PROTO_E_VERSION = -1005,   /* peer speaks another protocol version */
+	PROTO_E_TYPE = -1006,	   /* unknown message type */
+	PROTO_E_VALUE = -1007,	   /* a field out of its documented range */
+	PROTO_E_EOF = -1008,	   /* peer closed between messages */
+	PROTO_E_EOF_PARTIAL = -1009, /* peer closed in the middle of a message */
+	PROTO_E_STALLED = -1010,   /* a message started but did not complete in time */
+	PROTO_E_NOSPACE = -1011,   /* encode buffer too small */
+};
+
+enum proto_type {
+	PROTO_HELLO = 1,
+	PROTO_AUTH_CHALLENGE = 2,
+	PROTO_AUTH_RESPONSE = 3,
+	PROTO_AUTH_OK = 4,
+	PROTO_TEST_REQUEST = 5,
+	PROTO_TEST_ACCEPT = 6,
+	PROTO_TEST_REJECT = 7,
+	PROTO_START = 8,
+	PROTO_INTERVAL = 9,
+	PROTO_STOP = 10,
+	PROTO_RESULTS = 11,
+	PROTO_ERROR = 12,
+	PROTO_MTU_PROBE_REQUEST = 13,
+	PROTO_MTU_PROBE_REPLY = 14,
+	PROTO_TYPE_MAX = 14,
+};
+
+/* ---- header and framing ------------------------------------------------ */
+
+struct proto_hdr {
+	uint16_t version;
+	uint16_t type;
+	uint32_t len; /* body length */
+};
+
+/* Checks magic, version, type and len <= PROTO_MAX_BODY of a 12-byte header.
+ * Returns 0 or PROTO_E_TRUNCATED/MAGIC/VERSION/TYPE/TOOBIG. */
+int proto_decode_hdr(const uint8_t *buf, size_t len, struct proto_hdr *hdr);
+/* Writes a header for a body of body_len bytes. */
+void proto_put_hdr(uint8_t buf[static PROTO_HDR_LEN], uint16_t type, uint32_t body_len);
+
+/* One complete message, as handed out by the reader or proto_parse(). */
+struct proto_msg {
+	uint16_t type;
+	const uint8_t *body; /* valid until the next call on the reader */
+	uint32_t len;
+};
+
+/* Parses one complete message (header + body, nothing more). 0 or negative. */
+int proto_parse(const uint8_t *buf, size_t len, struct proto_msg *msg);
+
+/*
+ * Incremental reader for a non-blocking stream socket, one per connection.
+ * It reads at most up to the end of the current message, so several clients
+ * can be served from one poll loop; a message that started but did not
+ * complete within a deadline is reported by proto_reader_stalled().
+ */
+struct proto_reader {
+	uint8_t *buf;	   /* PROTO_MAX_MSG bytes, allocated by init */
+	size_t have;	   /* bytes of the current message so far */
+	size_t want;	   /* header + body length once the header is in */
+	uint64_t start_ns; /* when the first byte of the current message came */
+	bool ready;	   /* a complete message is in buf (consumed by next call) */
+};
+
+int proto_reader_init(struct proto_reader *r);
+void proto_reader_free(struct proto_reader *r);
+/* Feeds bytes (the pure core, used by the fd reader and by the fuzzer).
+ * Consumes at most one message's worth: *used says how much of data was
+ * taken. Returns 1 with *msg filled when a message completed, 0 when more is
+ * needed, or a negative PROTO_E_* on a bad header (the stream is then unusable). */
+int proto_reader_push(struct proto_reader *r, const uint8_t *data, size_t len, size_t *used,
+		      uint64_t now_ns, struct proto_msg *msg);
+/* Reads from fd (non-blocking or not). Returns 1 with *msg filled, 0 when
+ * the socket has no more data now (EAGAIN), PROTO_E_EOF on a clean close
+ * between messages, PROTO_E_EOF_PARTIAL inside one, PROTO_E_* on a bad header
+ * or -errno. *msg->body is valid until the next call. */
+int proto_reader_read(struct proto_reader *r, int fd, uint64_t now_ns, struct proto_msg *msg);
+/* True when a message is partly read and began more than timeout_ns ago. */
+bool proto_reader_stalled(const struct proto_reader *r, uint64_t now_ns, uint64_t timeout_ns);
+/* True when a message is partly read. */
+bool proto_reader_partial(const struct proto_reader *r);
+
+/* Writes all of buf to fd, waiting with poll() on a non-blocking fd for at
+ * most timeout_ms in total. 0, -ETIMEDOUT or -errno. Retries on EINTR only
+ * while interrupt_requested() is false. */
+int proto_write_all(int fd, const uint8_t *buf, size_t len, int timeout_ms);
+
+/* ---- messages ---------------------------------------------------------- */
+
+#define PROTO_CAP_AUTH_REQUIRED (1u << 0) /* server: a PSK is required */
+#define PROTO_CAP_TCP (1u << 1)
+#define PROTO_CAP_UDP (1u << 2)
+#define PROTO_CAP_MTU (1u << 3)
+#define PROTO_CAP_REVERSE (1u << 4)
+#define PROTO_CAP_UDP_GSO (1u << 5)
+#define PROTO_CAP_UDP_GRO (1u << 6)
+
+#define PROTO_HELLO_LEN 40
+struct proto_hello {
+	uint16_t version; /* PROTO_VERSION of the sender */
+	uint32_t caps;	  /* PROTO_CAP_* */
+	char software[PROTO_SOFTWARE_LEN + 1]; /* "ovlperf 0.1.0" */
+};
+
+#define PROTO_AUTH_CHALLENGE_LEN PROTO_NONCE_LEN
+struct proto_auth_challenge {
+	uint8_t server_nonce[PROTO_NONCE_LEN];
+};
+
+#define PROTO_AUTH_RESPONSE_LEN (PROTO_NONCE_LEN + PROTO_MAC_LEN)
+struct proto_auth_response {
+	uint8_t client_nonce[PROTO_NONCE_LEN];
+	uint8_t mac[PROTO_MAC_LEN];
+};
+
+#define PROTO_AUTH_OK_LEN PROTO_MAC_LEN
+struct proto_auth_ok {
+	uint8_t mac[PROTO_MAC_LEN]; /* server's proof (auth_server_proof) */
+};
+
+enum proto_kind { PROTO_KIND_TCP = 1, PROTO_KIND_UDP = 2, PROTO_KIND_MTU = 3 };
+
+#define PROTO_REQ_REVERSE (1u << 0)
+#define PROTO_REQ_UDP_GSO (1u << 1)
+#define PROTO_REQ_UDP_GRO (1u << 2)
+#define PROTO_REQ_IPV6 (1u << 3) /* data path over IPv6 */
+
+#define PROTO_TEST_REQUEST_LEN 56
+struct proto_test_request {
+	uint8_t kind;	  /* enum proto_kind */
+	uint8_t dscp;	  /* 0..63 */
+	uint16_t flags;	  /* PROTO_REQ_* */
+	uint16_t streams; /* 1..PROTO_MAX_STREAMS */
+	uint16_t data_port; /* client's wish; 0: server chooses */
+	uint32_t len;	  /* UDP payload / TCP write size; 0 or LOAD_UDP_MIN_LEN.. */
+	uint32_t mss;	  /* TCP_MAXSEG; 0: kernel's */
+	uint32_t sock_buf; /* SO_SNDBUF/SO_RCVBUF; 0: engine default */
+	uint64_t duration_ns;
+	uint64_t omit_ns;
+	uint64_t interval_ns;
+	uint64_t rate_bps; /* total across streams; 0: unlimited (TCP) */
+};
+
+/* Fills a request from a load spec (kind TCP/UDP) and back. from_spec
+ * returns PROTO_E_VALUE if the spec does not fit the wire ranges. */
+int proto_test_request_from_spec(const struct load_spec *spec, struct proto_test_request *req);
+void proto_test_request_to_spec(const struct proto_test_request *req, struct load_spec *spec);
+
+#define PROTO_TEST_ACCEPT_FIXED_LEN 40
+struct proto_test_accept {
+	uint32_t test_id;
+	uint8_t cookie[PROTO_COOKIE_LEN]; /* random; data connections present it */
+	uint64_t max_duration_ns;	  /* the server's limits, for the client to show */
+	uint64_t max_rate_bps;
+	uint16_t max_streams;
+	uint16_t nports; /* 1 (all streams share a port) or streams */
+	uint16_t ports[PROTO_MAX_STREAMS];
+};
+
+/* TEST_REJECT and ERROR share a layout: u16 code, u16 text length, text. */
+enum proto_reason {
+	PROTO_R_UNSPEC = 0,
+	PROTO_R_BUSY = 1,	  /* too many tests at once */
+	PROTO_R_LIMIT_DURATION = 2,
+	PROTO_R_LIMIT_RATE = 3,
+	PROTO_R_LIMIT_STREAMS = 4,
+	PROTO_R_UNSUPPORTED = 5,  /* kind/flag the server cannot do */
+	PROTO_R_AUTH = 6,	  /* authentication failed or missing */
+	PROTO_R_BAD_MESSAGE = 7,  /* malformed or unexpected message */
+	PROTO_R_TIMEOUT = 8,	  /* a message stalled past its deadline */
+	PROTO_R_INTERNAL = 9,	  /* server-side failure (socket, memory) */
+	PROTO_R_INTERRUPTED = 10, /* the peer was stopped by a signal */
+	PROTO_R_VERSION = 11,	  /* protocol version mismatch */
+};
+#define PROTO_TEXT_FIXED_LEN 4
+struct proto_text {
+	uint16_t code; /* enum proto_reason */
+	char text[PROTO_TEXT_MAX + 1];
+};
+const char *proto_reason_str(uint16_t code);
+
+#define PROTO_START_LEN 8
+struct proto_start {
+	uint32_t test_id;
+	uint32_t reserved;
+};
+
+#define PROTO_STOP_LEN 16
+enum proto_stop_reason { PROTO_STOP_DONE = 0, PROTO_STOP_INTERRUPTED = 1, PROTO_STOP_ERROR = 2 };
+struct proto_stop {
+	uint32_t test_id;
+	uint16_t reason; /* enum proto_stop_reason */
+	uint64_t elapsed_ns;
+};
+
+#define PROTO_INTERVAL_LEN 56
+struct proto_interval {
+	uint32_t test_id;
+	uint32_t index;
+	uint64_t start_ns, end_ns; /* relative to START */
+	uint64_t bytes;
+	uint64_t packets;
+	uint64_t lost; /* UDP */
+	uint32_t retransmits; /* TCP */
+	uint32_t reserved;
+};
+
+/* Each end's own counters for one stream (or, as proto_results.total, all).
+ * Sender fields are zero in a receiver's record and vice versa. */
+#define PROTO_STREAM_STATS_LEN 176
+struct proto_stream_stats {
+	uint32_t stream_id;
+	uint32_t flags; /* PROTO_SS_* */
+	uint64_t bytes;
+	/* UDP sender */
+	uint64_t sent, send_shortfall, send_errors;
+	/* UDP receiver */
+	uint64_t received, lost, duplicates, reordered, late, malformed;
+	uint64_t jitter_ns;
+	uint64_t owd_min_ns, owd_p50_ns, owd_p99_ns, owd_max_ns, owd_mean_ns;
+	uint64_t rxq_ovfl; /* SO_RXQ_OVFL on this stream's socket */
+	/* TCP (TCP_INFO of this end) */
+	uint32_t tcp_retransmits, tcp_rtt_us, tcp_rttvar_us, tcp_snd_mss, tcp_adv_mss;
+	uint32_t tcp_rcv_mss, tcp_pmtu, tcp_snd_cwnd;
+};
+#define PROTO_SS_OWD_VALID (1u << 0)
+#define PROTO_SS_TCP_INFO (1u << 1)
+#define PROTO_SS_GSO (1u << 2) /* the socket really used UDP GSO */
+#define PROTO_SS_GRO (1u << 3)
+
+/* Host-wide counter deltas over the test at this end (netcounters.h). */
+struct proto_host_counters {
+	uint64_t udp_sndbuf_errors, udp_rcvbuf_errors, udp_in_errors;
+	uint64_t udp_in_datagrams, udp_out_datagrams;
+	uint64_t link_rx_drops, link_tx_drops;
+};
+
+enum proto_role { PROTO_ROLE_SENDER = 1, PROTO_ROLE_RECEIVER = 2 };
+
+#define PROTO_RESULTS_FIXED_LEN (48 + 56 + PROTO_STREAM_STATS_LEN)
+struct proto_results {
+	uint32_t test_id;
+	uint8_t role; /* enum proto_role */
+	uint8_t reserved;
+	uint16_t nstreams; /* entries in streams[] (0..PROTO_MAX_STREAMS) */
+	uint64_t duration_ns;
+	uint64_t cpu_user_ns, cpu_sys_ns, cpu_wall_ns;
+	uint32_t rcvbuf_bytes; /* effective SO_RCVBUF (receiver) */
+	uint32_t flags;	       /* PROTO_SS_GSO/GRO for the whole test */
+	struct proto_host_counters host;
+	struct proto_stream_stats total; /* merged over streams (percentiles too) */
+	struct proto_stream_stats streams[PROTO_MAX_STREAMS];
+};
+
+/* MTU_PROBE_* bodies are opaque here: 0..PROTO_MAX_BODY bytes owned by mtu.c. */
+
+/*
+ * Encoders write header + body into buf and return the message length, or
+ * PROTO_E_NOSPACE when cap is too small (PROTO_MAX_MSG always suffices), or
+ * PROTO_E_VALUE when a field is out of range (e.g. nstreams too large).
+ * Decoders take a message body (struct proto_msg's body/len), check the
+ * length against the type first, and return 0 or PROTO_E_LENGTH/VALUE.
+ */
+ssize_t proto_encode_hello(uint8_t *buf, size_t cap, const struct proto_hello *m);
+int proto_decode_hello(const uint8_t *body, size_t len, struct proto_hello *m);
+ssize_t proto_encode_auth_challenge(uint8_t *buf, size_t cap, const struct proto_auth_challenge *m);
+int proto_decode_auth_challenge(const uint8_t *body, size_t len, struct proto_auth_challenge *m);
+ssize_t proto_encode_auth_response(uint8_t *buf, size_t cap, const struct proto_auth_response *m);
+int proto_decode_auth_response(const uint8_t *body, size_t len, struct proto_auth_response *m);
+ssize_t proto_encode_auth_ok(uint8_t *buf, size_t cap, const struct proto_auth_ok *m);
+int proto_decode_auth_ok(const uint8_t *body, size_t len, struct proto_auth_ok *m);
+ssize_t proto_encode_test_request(uint8_t *buf, size_t cap, const struct proto_test_request *m);
+int proto_decode_test_request(const uint8_t *body, size_t len, struct proto_test_request *m);
+ssize_t proto_encode_test_accept(uint8_t *buf, size_t cap, const struct proto_test_accept *m);
+int proto_decode_test_accept(const uint8_t *body, size_t len, struct proto_test_accept *m);
+/* type is PROTO_TEST_REJECT or PROTO_ERROR; text longer than PROTO_TEXT_MAX is cut. */
+ssize_t proto_encode_text(uint8_t *buf, size_t cap, uint16_t type, uint16_t code,
+			  const char *text);
+int proto_decode_text(const uint8_t *body, size_t len, struct proto_text *m);
+ssize_t proto_encode_start(uint8_t *buf, size_t cap, const struct proto_start *m);
+int proto_decode_start(const uint8_t *body, size_t len, struct proto_start *m);
+ssize_t proto_encode_stop(uint8_t *buf, size_t cap, const struct proto_stop *m);
+int proto_decode_stop(const uint8_t *body, size_t len, struct proto_stop *m);
+ssize_t proto_encode_interval(uint8_t *buf, size_t cap, const struct proto_interval *m);
+int proto_decode_interval(const uint8_t *body, size_t len, struct proto_interval *m);
+/* struct proto_results is ~26 KiB: keep it off small stacks. */
+ssize_t proto_encode_results(uint8_t *buf, size_t cap, const struct proto_results *m);
+int proto_decode_results(const uint8_t *body, size_t len, struct proto_results *m);
+/* type is PROTO_MTU_PROBE_REQUEST or _REPLY; body copied verbatim. */
+ssize_t proto_encode_opaque(uint8_t *buf, size_t cap, uint16_t type, const uint8_t *body,
+			    size_t len);
+
+/* Message type name for logs ("TEST_REQUEST"), "unknown" otherwise. */
+const char *proto_type_name(uint16_t type);
+/* Message for a PROTO_E_* code or a -errno. */
+const char *proto_strerror(int err);
+
+/* ---- UDP test datagram ------------------------------------------------- */
+
+#define DGRAM_MAGIC 0x4f564c44u /* "OVLD" */
+#define DGRAM_HDR_LEN 32
+_Static_assert(DGRAM_HDR_LEN <= LOAD_UDP_MIN_LEN, "datagram header must fit the minimum length");
+
+#define DGRAM_F_OMIT (1u << 0) /* sent during the warm-up (omit) period */
+#define DGRAM_F_FIN (1u << 1)  /* end-of-stream marker; seq = datagrams sent */
+
+struct dgram_hdr {
+	uint16_t stream;
+	uint16_t flags; /* DGRAM_F_* */
+	uint64_t seq;
+	uint64_t send_ns;
+	uint32_t test_id;
+};
+
+/* Writes the header into the first DGRAM_HDR_LEN bytes of buf (len >= that;
+ * the rest is left as is). Returns 0 or -EINVAL when len is too short. */
+int dgram_put(uint8_t *buf, size_t len, const struct dgram_hdr *h);
+/* Updates only seq and send_ns of a header already written by dgram_put:
+ * the sender's hot path. */
+void dgram_restamp(uint8_t buf[static DGRAM_HDR_LEN], uint64_t seq, uint64_t send_ns);
+/* false when len < LOAD_UDP_MIN_LEN, the magic is wrong, or reserved flags
+ * are set: the caller counts it as malformed and trusts nothing in it. */
+bool dgram_parse(const uint8_t *buf, size_t len, struct dgram_hdr *h);
+
+/* ---- data connection greeting ------------------------------------------ */
+
+/* First bytes of every TCP data connection (and of a UDP stream's first
+ * "connect" datagram): which test and stream it belongs to. */
+#define PROTO_DATA_HELLO_LEN 28
+struct proto_data_hello {
+	uint32_t test_id;
+	uint16_t stream;
+	uint16_t reserved;
+	uint8_t cookie[PROTO_COOKIE_LEN];
+};
+/* Returns PROTO_DATA_HELLO_LEN or PROTO_E_NOSPACE. */
+ssize_t proto_encode_data_hello(uint8_t *buf, size_t cap, const struct proto_data_hello *m);
+/* 0 or PROTO_E_LENGTH/MAGIC (the first 4 bytes are the magic "OVLS"). */
+int proto_decode_data_hello(const uint8_t *buf, size_t len, struct proto_data_hello *m);
+#define PROTO_DATA_MAGIC 0x4f564c53u /* "OVLS" */
+
+#endif
