@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What an overlay costs: for each overlay path, every figure of the run set
+ * against the same figure on the underlay, as a ratio (overlay / underlay)
+ * and a delta (overlay - underlay). Pure arithmetic on the run model's
+ * aggregates, testable without a network.
+ */
+#ifndef OVLPERF_OVERHEAD_H
+#define OVLPERF_OVERHEAD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "results.h"
+
+enum overhead_metric {
+	OVERHEAD_TCP_GOODPUT = 0,	/* key: streams; bit/s */
+	OVERHEAD_UDP_NDR,		/* key: datagram size; bit/s */
+	OVERHEAD_UDP_PDR,		/* key: datagram size; bit/s */
+	OVERHEAD_OWD_P50,		/* key: datagram size; ms at the common load */
+	OVERHEAD_OWD_P99,		/* key: datagram size; ms at the common load */
+	OVERHEAD_CPU_PER_GBIT,		/* key: streams; CPU s/Gbit of the test processes */
+	OVERHEAD_HOST_CPU_PER_GBIT,	/* key: streams; CPU s/Gbit of the whole machine */
+	OVERHEAD_TCP_MSS,		/* key: streams; bytes */
+	OVERHEAD_METRIC_COUNT
+};
+
+struct overhead_row {
+	unsigned path;		/* the overlay path */
+	unsigned base_path;	/* the underlay */
+	enum overhead_metric metric;
+	unsigned key;		/* stream count or datagram size, as the metric says */
+	double base, value;
+	double ratio;		/* value / base; NAN when base is 0 */
+	double delta;		/* value - base */
+};
+
+struct overhead {
+	size_t n;
+	struct overhead_row *rows;
+};
+
+/* Rows for every overlay path and every figure both it and the underlay
+ * have. No underlay in the run: zero rows, return 0. 0 or -ENOMEM. */
+int overhead_compute(const struct results_run *run, const struct results_summary *sum,
+		     struct overhead *out);
+void overhead_free(struct overhead *o);
+
+/* Stable names for JSON and CSV ("tcp_goodput_bps", ...), a short label for
+ * tables ("TCP goodput") and what the key means ("streams" or "bytes"). */
+const char *overhead_metric_name(enum overhead_metric m);
+const char *overhead_metric_label(enum overhead_metric m);
+const char *overhead_metric_key(enum overhead_metric m);
+int overhead_metric_parse(const char *name);
+bool overhead_higher_is_better(enum overhead_metric m);
+
+/* The overlay's cost in percent, positive when the overlay is worse:
+ * 100 * (1 - ratio) for rates, 100 * (ratio - 1) for delay and CPU. NAN
+ * when the ratio is undefined; 0 for the MSS, which is not better or worse. */
+double overhead_cost_pct(const struct overhead_row *r);
+
+#endif

@@ -1,0 +1,235 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The run model: everything one `ovlperf run` measured. The run fills it,
+ * results_json.c writes it as run.json and reads it back, the printers
+ * (report_run_*.c, plot.c) and overhead.c only read it. The raw material is
+ * the list of trials (one load_run each) and the knee searches' outcomes;
+ * every figure in a report is derived from them by results_aggregate(), so
+ * `ovlperf report DIR` re-renders exactly what `ovlperf run` printed.
+ *
+ * The JSON schema is versioned (RESULTS_SCHEMA) and documented in
+ * results/README.md. Fields may be added; none is renamed or removed without
+ * bumping the version.
+ */
+#ifndef OVLPERF_RESULTS_H
+#define OVLPERF_RESULTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "load.h"
+
+#define RESULTS_SCHEMA 1
+#define RESULTS_NAME_MAX 48
+#define RESULTS_MAX_PATHS 8
+#define RESULTS_TEXT_MAX 256
+
+enum results_path_kind {
+	RESULTS_PATH_UNDERLAY = 1,
+	RESULTS_PATH_BUILTIN = 2,	/* our overlay, started and stopped by the run */
+	RESULTS_PATH_EXTERNAL = 3,	/* a VPN the user runs */
+};
+
+struct results_path {
+	char name[RESULTS_NAME_MAX];
+	enum results_path_kind kind;
+	char addr[64];		/* far end's data address */
+	uint32_t mtu;		/* MTU of the near end's interface; 0: unknown */
+};
+
+enum results_trial_kind {
+	RESULTS_TRIAL_TCP = 1,		/* TCP goodput at a stream count */
+	RESULTS_TRIAL_SWEEP = 2,	/* a point of a linear UDP sweep */
+	RESULTS_TRIAL_KNEE = 3,		/* one trial of a knee search */
+	RESULTS_TRIAL_DELAY = 4,	/* UDP at the common load, for one-way delay */
+};
+
+/* One load_run, with where it sat in the run. */
+struct results_trial {
+	unsigned seq;		/* 1-based order of execution */
+	unsigned path;		/* index into run->paths */
+	unsigned rep;		/* 0-based repetition */
+	enum results_trial_kind kind;
+	unsigned streams;
+	uint32_t len;		/* UDP datagram payload / TCP write size */
+	uint64_t target_bps;	/* UDP offered rate asked for; 0 for TCP */
+	double start_s;		/* since the start of the run */
+	double duration_s;	/* measured */
+	int status;		/* 0 or the negative errno load_run returned */
+	char error[RESULTS_TEXT_MAX];
+	struct udp_result udp;	/* UDP kinds */
+	struct tcp_result tcp;	/* TCP */
+	struct cpu_use cpu_sender, cpu_receiver;
+	double sender_cpu_s_per_gbit, receiver_cpu_s_per_gbit;
+	double host_cpu_s;	/* busy CPU seconds of the whole machine (lab runs) */
+};
+
+/* What a knee search found for one path and datagram size. */
+struct results_knee {
+	unsigned path;
+	uint32_t len;
+	unsigned rep;
+	bool found;			/* false: interrupted or no valid trial */
+	uint64_t ndr_lower_bps, ndr_upper_bps;	/* offered payload rate */
+	uint64_t pdr_lower_bps, pdr_upper_bps;
+	double pdr_goal_pct;		/* loss tolerated by the PDR */
+	double width_goal;		/* relative width goal of the search */
+	uint64_t max_rx_bps;		/* receive rate at the maximum offered rate */
+	unsigned trials;
+	double time_s;
+	struct loss_attrib loss_at;	/* loss at the first failing rate above the NDR */
+	uint64_t loss_at_bps;		/* that rate; 0: none failed */
+};
+
+enum results_verdict { RESULTS_OK = 0, RESULTS_WARN = 1, RESULTS_FAIL = 2 };
+
+/* One MTU / MSS check and its verdict (from the mtu module). */
+struct results_mtu_check {
+	unsigned path;
+	char check[RESULTS_NAME_MAX];
+	enum results_verdict verdict;
+	uint32_t value;			/* e.g. the probed MTU or MSS; 0: none */
+	char reason[RESULTS_TEXT_MAX];
+	char fix[RESULTS_TEXT_MAX];
+};
+
+struct results_host {
+	char kernel[RESULTS_TEXT_MAX];	/* uname: sysname release version machine */
+	char cpu[RESULTS_TEXT_MAX];	/* /proc/cpuinfo model name */
+	unsigned ncpu;
+	char hostname[64];
+};
+
+struct results_run {
+	unsigned schema;
+	char version[32];		/* ovlperf version that measured */
+	char scenario_name[RESULTS_NAME_MAX];
+	char scenario_file[RESULTS_TEXT_MAX];
+	char *scenario_text;		/* the scenario file verbatim (malloc'ed) */
+	char started_utc[32];		/* ISO 8601, e.g. 2026-11-30T09:20:00Z */
+	double duration_s;
+	bool complete;
+	char stop_reason[RESULTS_TEXT_MAX];	/* why an incomplete run stopped */
+	struct results_host host;
+	uint64_t delay_load_bps;	/* common load of the delay trials; 0: none */
+	double pdr_goal_pct;
+
+	unsigned npaths;
+	struct results_path paths[RESULTS_MAX_PATHS];
+
+	size_t ntrials, trials_cap;
+	struct results_trial *trials;
+	size_t nknees, knees_cap;
+	struct results_knee *knees;
+	size_t nmtu, mtu_cap;
+	struct results_mtu_check *mtu;
+};
+
+/* A figure over repetitions: median with its spread. */
+struct results_stat {
+	unsigned n;
+	double median, min, max;
+};
+
+/* Aggregates, derived from trials and knees by results_aggregate(). */
+struct results_tcp_point {
+	unsigned path, streams;
+	struct results_stat goodput_bps;
+	struct results_stat cpu_s_per_gbit;	/* sender + receiver process */
+	struct results_stat host_cpu_s_per_gbit; /* whole machine; n = 0 if unknown */
+	struct results_stat retransmits;
+	struct results_stat rtt_us;
+	uint32_t snd_mss;			/* most frequent sender MSS */
+};
+
+struct results_sweep_point {
+	unsigned path;
+	uint32_t len;
+	enum results_trial_kind kind;		/* SWEEP or KNEE (knee trials, by rate) */
+	uint64_t target_bps;
+	struct results_stat tx_bps, rx_bps, tx_pps, rx_pps, delivered_pct;
+	struct results_stat owd_p50_ms, owd_p99_ms;
+	unsigned generator_limited;		/* how many of the trials were */
+};
+
+struct results_knee_point {
+	unsigned path;
+	uint32_t len;
+	struct results_stat ndr_bps, pdr_bps;	/* lower bounds over repetitions */
+	uint64_t ndr_upper_bps, pdr_upper_bps;	/* from the median repetition */
+	unsigned trials;
+	double time_s;
+	uint64_t max_rx_bps;
+	struct loss_attrib loss_at;
+	uint64_t loss_at_bps;
+	unsigned found;				/* repetitions that found a knee */
+};
+
+struct results_delay_point {
+	unsigned path;
+	uint32_t len;
+	uint64_t load_bps;
+	struct results_stat p50_ms, p99_ms, delivered_pct;
+};
+
+struct results_summary {
+	size_t ntcp, nsweep, nknee, ndelay;
+	struct results_tcp_point *tcp;
+	struct results_sweep_point *sweep;
+	struct results_knee_point *knee;
+	struct results_delay_point *delay;
+};
+
+void results_init(struct results_run *run);
+void results_free(struct results_run *run);
+
+/* Fills host (uname, CPU model), version and schema. */
+void results_fill_host(struct results_run *run);
+
+int results_add_path(struct results_run *run, const char *name, enum results_path_kind kind,
+		     const char *addr, uint32_t mtu);
+/* Appends a zeroed trial and returns it, or NULL when out of memory. */
+struct results_trial *results_add_trial(struct results_run *run);
+/* Copies what a load_run measured into the trial. */
+void results_trial_from_load(struct results_trial *t, const struct load_result *res);
+struct results_knee *results_add_knee(struct results_run *run);
+struct results_mtu_check *results_add_mtu(struct results_run *run);
+
+/* The underlay path's index, or -1. */
+int results_underlay(const struct results_run *run);
+
+/* Median and min/max of n values (the array is sorted in place). */
+struct results_stat results_stat_of(double *v, size_t n);
+
+/* Delivered percentage of a UDP trial: received / sent. */
+double results_delivered_pct(const struct udp_result *u);
+
+int results_aggregate(const struct results_run *run, struct results_summary *sum);
+void results_summary_free(struct results_summary *sum);
+
+/* Lookups in a summary; NULL when absent. */
+const struct results_tcp_point *results_find_tcp(const struct results_summary *sum,
+						 unsigned path, unsigned streams);
+const struct results_knee_point *results_find_knee(const struct results_summary *sum,
+						   unsigned path, uint32_t len);
+const struct results_delay_point *results_find_delay(const struct results_summary *sum,
+						     unsigned path, uint32_t len);
+
+const char *results_path_kind_name(enum results_path_kind k);
+int results_path_kind_parse(const char *s);
+const char *results_trial_kind_name(enum results_trial_kind k);
+int results_trial_kind_parse(const char *s);
+const char *results_verdict_name(enum results_verdict v);
+int results_verdict_parse(const char *s);
+
+/* run.json: write atomically (temp file + rename) and read back. Reading
+ * checks the schema version and names the field that is missing or wrong in
+ * err. Both return 0 or a negative errno (-EINVAL for a malformed file). */
+int results_write_json(const struct results_run *run, const char *path);
+int results_read_json(const char *path, struct results_run *run, char *err, size_t errlen);
+/* The whole run as a JSON text (malloc'ed), summary and overhead included. */
+char *results_to_json(const struct results_run *run);
+int results_from_json(const char *text, struct results_run *run, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: MIT
+/* Overlay versus underlay: ratios and deltas of the run's median figures. */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "overhead.h"
+
+static const struct {
+	const char *name, *label, *key;
+	bool higher_better;
+} metrics[OVERHEAD_METRIC_COUNT] = {
+	[OVERHEAD_TCP_GOODPUT] = { "tcp_goodput_bps", "TCP goodput", "streams", true },
+	[OVERHEAD_UDP_NDR] = { "udp_ndr_bps", "UDP NDR", "bytes", true },
+	[OVERHEAD_UDP_PDR] = { "udp_pdr_bps", "UDP PDR", "bytes", true },
+	[OVERHEAD_OWD_P50] = { "owd_p50_ms", "delay p50", "bytes", false },
+	[OVERHEAD_OWD_P99] = { "owd_p99_ms", "delay p99", "bytes", false },
+	[OVERHEAD_CPU_PER_GBIT] = { "cpu_s_per_gbit", "CPU s/Gbit", "streams", false },
+	[OVERHEAD_HOST_CPU_PER_GBIT] = { "host_cpu_s_per_gbit", "host CPU s/Gbit", "streams",
+					 false },
+	[OVERHEAD_TCP_MSS] = { "tcp_mss", "TCP MSS", "streams", true },
+};
+
+const char *overhead_metric_name(enum overhead_metric m)
+{
+	return m < OVERHEAD_METRIC_COUNT ? metrics[m].name : "?";
+}
+
+const char *overhead_metric_label(enum overhead_metric m)
+{
+	return m < OVERHEAD_METRIC_COUNT ? metrics[m].label : "?";
+}
+
+const char *overhead_metric_key(enum overhead_metric m)
+{
+	return m < OVERHEAD_METRIC_COUNT ? metrics[m].key : "?";
+}
+
+bool overhead_higher_is_better(enum overhead_metric m)
+{
+	return m < OVERHEAD_METRIC_COUNT && metrics[m].higher_better;
+}
+
+int overhead_metric_parse(const char *name)
+{
+	for (int i = 0; i < OVERHEAD_METRIC_COUNT; i++)
+		if (name && !strcmp(metrics[i].name, name))
+			return i;
+	return -EINVAL;
+}
+
+double overhead_cost_pct(const struct overhead_row *r)
+{
+	if (r->metric == OVERHEAD_TCP_MSS)
+		return 0;
+	if (isnan(r->ratio))
+		return NAN;
+	return overhead_higher_is_better(r->metric) ? 100.0 * (1.0 - r->ratio)
+						    : 100.0 * (r->ratio - 1.0);
+}
+
+static int add(struct overhead *o, unsigned path, unsigned base_path, enum overhead_metric m,
+	       unsigned key, double base, double value)
+{
+	struct overhead_row *q = realloc(o->rows, (o->n + 1) * sizeof(*q));
+	struct overhead_row *r;
+
+	if (!q)
+		return -ENOMEM;
+	o->rows = q;
+	r = &q[o->n++];
+	r->path = path;
+	r->base_path = base_path;
+	r->metric = m;
+	r->key = key;
+	r->base = base;
+	r->value = value;
+	r->ratio = base != 0 ? value / base : NAN;
+	r->delta = value - base;
+	return 0;
+}
+
+static int tcp_rows(const struct results_summary *sum, unsigned path, unsigned u,
+		    struct overhead *o)
+{
+	int err = 0;
+
+	for (size_t i = 0; i < sum->ntcp && !err; i++) {
+		const struct results_tcp_point *p = &sum->tcp[i], *b;
+
+		if (p->path != path || !p->goodput_bps.n)
+			continue;
+		b = results_find_tcp(sum, u, p->streams);
+		if (!b || !b->goodput_bps.n)
+			continue;
+		err = add(o, path, u, OVERHEAD_TCP_GOODPUT, p->streams, b->goodput_bps.median,
+			  p->goodput_bps.median);
+		if (!err)
+			err = add(o, path, u, OVERHEAD_CPU_PER_GBIT, p->streams,
+				  b->cpu_s_per_gbit.median, p->cpu_s_per_gbit.median);
+		if (!err && p->host_cpu_s_per_gbit.n && b->host_cpu_s_per_gbit.n)
+			err = add(o, path, u, OVERHEAD_HOST_CPU_PER_GBIT, p->streams,
+				  b->host_cpu_s_per_gbit.median, p->host_cpu_s_per_gbit.median);
+		if (!err && p->snd_mss && b->snd_mss)
+			err = add(o, path, u, OVERHEAD_TCP_MSS, p->streams, b->snd_mss, p->snd_mss);
+	}
+	return err;
+}
+
+static int udp_rows(const struct results_summary *sum, unsigned path, unsigned u,
+		    struct overhead *o)
+{
+	int err = 0;
+
+	for (size_t i = 0; i < sum->nknee && !err; i++) {
+		const struct results_knee_point *p = &sum->knee[i], *b;
+
+		if (p->path != path || !p->ndr_bps.n)
+			continue;
+		b = results_find_knee(sum, u, p->len);
+		if (!b || !b->ndr_bps.n)
+			continue;
+		err = add(o, path, u, OVERHEAD_UDP_NDR, p->len, b->ndr_bps.median,
+			  p->ndr_bps.median);
+		if (!err)
+			err = add(o, path, u, OVERHEAD_UDP_PDR, p->len, b->pdr_bps.median,
+				  p->pdr_bps.median);
+	}
+	for (size_t i = 0; i < sum->ndelay && !err; i++) {
+		const struct results_delay_point *p = &sum->delay[i], *b;
+
+		if (p->path != path || !p->p50_ms.n)
+			continue;
+		b = results_find_delay(sum, u, p->len);
+		/* Only delays measured at the same offered load compare. */
+		if (!b || !b->p50_ms.n || b->load_bps != p->load_bps)
+			continue;
+		err = add(o, path, u, OVERHEAD_OWD_P50, p->len, b->p50_ms.median,
+			  p->p50_ms.median);
+		if (!err)
+			err = add(o, path, u, OVERHEAD_OWD_P99, p->len, b->p99_ms.median,
+				  p->p99_ms.median);
+	}
+	return err;
+}
+
+int overhead_compute(const struct results_run *run, const struct results_summary *sum,
+		     struct overhead *out)
+{
+	int u = results_underlay(run);
+	int err = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (u < 0)
+		return 0;
+	for (unsigned p = 0; p < run->npaths && !err; p++) {
+		if ((int)p == u || run->paths[p].kind == RESULTS_PATH_UNDERLAY)
+			continue;
+		err = tcp_rows(sum, p, (unsigned)u, out);
+		if (!err)
+			err = udp_rows(sum, p, (unsigned)u, out);
+	}
+	if (err)
+		overhead_free(out);
+	return err;
+}
+
+void overhead_free(struct overhead *o)
+{
+	free(o->rows);
+	memset(o, 0, sizeof(*o));
+}

@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: MIT
+/* The run model: construction, host facts, and the aggregates every report
+ * derives from the trials (medians over repetitions with min/max spread). */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "results.h"
+#include "version.h"
+
+void results_init(struct results_run *run)
+{
+	memset(run, 0, sizeof(*run));
+	run->schema = RESULTS_SCHEMA;
+	run->pdr_goal_pct = 0.5;
+	snprintf(run->version, sizeof(run->version), "%s", OVLPERF_VERSION);
+}
+
+void results_free(struct results_run *run)
+{
+	free(run->scenario_text);
+	free(run->trials);
+	free(run->knees);
+	free(run->mtu);
+	memset(run, 0, sizeof(*run));
+}
+
+static void cpu_model(char *buf, size_t len)
+{
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	char line[512];
+
+	snprintf(buf, len, "unknown");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		char *colon = strchr(line, ':');
+
+		if (strncmp(line, "model name", 10) || !colon)
+			continue;
+		colon++;
+		while (*colon == ' ' || *colon == '\t')
+			colon++;
+		colon[strcspn(colon, "\n")] = '\0';
+		snprintf(buf, len, "%s", colon);
+		break;
+	}
+	fclose(f);
+}
+
+void results_fill_host(struct results_run *run)
+{
+	struct utsname u;
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	run->schema = RESULTS_SCHEMA;
+	snprintf(run->version, sizeof(run->version), "%s", OVLPERF_VERSION);
+	/* A long kernel version string is cut, which is fine for a report. */
+	if (uname(&u) == 0 &&
+	    snprintf(run->host.kernel, sizeof(run->host.kernel), "%s %s %s %s", u.sysname,
+		     u.release, u.version, u.machine) >= (int)sizeof(run->host.kernel))
+		run->host.kernel[sizeof(run->host.kernel) - 1] = '\0';
+	cpu_model(run->host.cpu, sizeof(run->host.cpu));
+	run->host.ncpu = n > 0 ? (unsigned)n : 0;
+	if (gethostname(run->host.hostname, sizeof(run->host.hostname)) < 0)
+		run->host.hostname[0] = '\0';
+	run->host.hostname[sizeof(run->host.hostname) - 1] = '\0';
+}
+
+int results_add_path(struct results_run *run, const char *name, enum results_path_kind kind,
+		     const char *addr, uint32_t mtu)
+{
+	struct results_path *p;
+
+	if (run->npaths >= RESULTS_MAX_PATHS)
+		return -E2BIG;
+	p = &run->paths[run->npaths];
+	memset(p, 0, sizeof(*p));
+	snprintf(p->name, sizeof(p->name), "%s", name);
+	p->kind = kind;
+	snprintf(p->addr, sizeof(p->addr), "%s", addr ? addr : "");
+	p->mtu = mtu;
+	return (int)run->npaths++;
+}
+
+/* Grows *arr (of elem-sized items) so that one more fits; NULL on ENOMEM. */
+static void *grow(void **arr, size_t *n, size_t *cap, size_t elem)
+{
+	char *p;
+
+	if (*n == *cap) {
+		size_t ncap = *cap ? *cap * 2 : 16;
+		void *q = realloc(*arr, ncap * elem);
+
+		if (!q)
+			return NULL;
+		*arr = q;
+		*cap = ncap;
+	}
+	p = (char *)*arr + *n * elem;
+	memset(p, 0, elem);
+	(*n)++;
+	return p;
+}
+
+struct results_trial *results_add_trial(struct results_run *run)
+{
+	struct results_trial *t =
+		grow((void **)&run->trials, &run->ntrials, &run->trials_cap, sizeof(*t));
+
+	if (t)
+		t->seq = (unsigned)run->ntrials;
+	return t;
+}
+
+struct results_knee *results_add_knee(struct results_run *run)
+{
+	return grow((void **)&run->knees, &run->nknees, &run->knees_cap,
+		    sizeof(struct results_knee));
+}
+
+struct results_mtu_check *results_add_mtu(struct results_run *run)
+{
+	return grow((void **)&run->mtu, &run->nmtu, &run->mtu_cap,
+		    sizeof(struct results_mtu_check));
+}
+
+void results_trial_from_load(struct results_trial *t, const struct load_result *res)
+{
+	t->duration_s = res->duration_s;
+	t->udp = res->udp;
+	t->tcp = res->tcp;
+	t->cpu_sender = res->cpu_sender;
+	t->cpu_receiver = res->cpu_receiver;
+	t->sender_cpu_s_per_gbit = res->sender_cpu_s_per_gbit;
+	t->receiver_cpu_s_per_gbit = res->receiver_cpu_s_per_gbit;
+	if (res->error[0])
+		snprintf(t->error, sizeof(t->error), "%s", res->error);
+}
+
+int results_underlay(const struct results_run *run)
+{
+	for (unsigned i = 0; i < run->npaths; i++)
+		if (run->paths[i].kind == RESULTS_PATH_UNDERLAY)
+			return (int)i;
+	return -1;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+struct results_stat results_stat_of(double *v, size_t n)
+{
+	struct results_stat s = { 0 };
+
+	if (!n)
+		return s;
+	qsort(v, n, sizeof(*v), cmp_double);
+	s.n = (unsigned)n;
+	s.min = v[0];
+	s.max = v[n - 1];
+	s.median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	return s;
+}
+
+double results_delivered_pct(const struct udp_result *u)
+{
+	if (!u->sent)
+		return 0;
+	/* Duplicates must not lift delivery above what was sent. */
+	if (u->received >= u->sent)
+		return 100.0;
+	return 100.0 * (double)u->received / (double)u->sent;
+}
+
+static const char *const path_kinds[] = { NULL, "underlay", "builtin", "external" };
+static const char *const trial_kinds[] = { NULL, "tcp", "sweep", "knee", "delay" };
+static const char *const verdicts[] = { "OK", "WARN", "FAIL" };
+
+static int parse_name(const char *const *names, size_t n, const char *s)
+{
+	for (size_t i = 0; i < n; i++)
+		if (names[i] && s && !strcmp(names[i], s))
+			return (int)i;
+	return -EINVAL;
+}
+
+const char *results_path_kind_name(enum results_path_kind k)
+{
+	return k >= RESULTS_PATH_UNDERLAY && k <= RESULTS_PATH_EXTERNAL ? path_kinds[k] : "?";
+}
+
+int results_path_kind_parse(const char *s)
+{
+	return parse_name(path_kinds, 4, s);
+}
+
+const char *results_trial_kind_name(enum results_trial_kind k)
+{
+	return k >= RESULTS_TRIAL_TCP && k <= RESULTS_TRIAL_DELAY ? trial_kinds[k] : "?";
+}
+
+int results_trial_kind_parse(const char *s)
+{
+	return parse_name(trial_kinds, 5, s);
+}
+
+const char *results_verdict_name(enum results_verdict v)
+{
+	return v <= RESULTS_FAIL ? verdicts[v] : "?";
+}
+
+int results_verdict_parse(const char *s)
+{
+	return parse_name(verdicts, 3, s);
+}

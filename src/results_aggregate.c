@@ -1,0 +1,379 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Aggregates of a run: the trials of one figure (same path, kind, stream
+ * count or datagram size and offered rate) reduced to a median with its
+ * min/max spread. Failed trials (status != 0) are kept in run.json but never
+ * enter a figure. Pure functions of the run model, so `ovlperf report`
+ * reproduces `ovlperf run` exactly.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "results.h"
+
+static bool usable(const struct results_trial *t)
+{
+	return t->status == 0 && t->duration_s > 0;
+}
+
+static void *append(void **arr, size_t *n, size_t elem)
+{
+	void *q = realloc(*arr, (*n + 1) * elem);
+	char *p;
+
+	if (!q)
+		return NULL;
+	*arr = q;
+	p = (char *)q + *n * elem;
+	memset(p, 0, elem);
+	(*n)++;
+	return p;
+}
+
+static double gbit(uint64_t bps, double s)
+{
+	return (double)bps * s / 1e9;
+}
+
+static uint32_t mode_u32(const uint32_t *v, size_t n)
+{
+	uint32_t best = 0;
+	size_t best_n = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		size_t c = 0;
+
+		for (size_t j = 0; j < n; j++)
+			c += v[j] == v[i];
+		if (c > best_n || (c == best_n && v[i] > best)) {
+			best = v[i];
+			best_n = c;
+		}
+	}
+	return best;
+}
+
+static int tcp_point(const struct results_run *run, struct results_tcp_point *p, double *a,
+		     double *b, double *c, double *d, double *e, uint32_t *mss)
+{
+	size_t n = 0, nh = 0;
+
+	for (size_t i = 0; i < run->ntrials; i++) {
+		const struct results_trial *t = &run->trials[i];
+		double g;
+
+		if (t->kind != RESULTS_TRIAL_TCP || !usable(t) || t->path != p->path ||
+		    t->streams != p->streams)
+			continue;
+		g = gbit(t->tcp.goodput_bps, t->duration_s);
+		a[n] = (double)t->tcp.goodput_bps;
+		b[n] = t->sender_cpu_s_per_gbit + t->receiver_cpu_s_per_gbit;
+		d[n] = t->tcp.sender.retransmits;
+		e[n] = t->tcp.sender.rtt_us;
+		mss[n] = t->tcp.sender.snd_mss;
+		if (t->host_cpu_s > 0 && g > 0)
+			c[nh++] = t->host_cpu_s / g;
+		n++;
+	}
+	p->goodput_bps = results_stat_of(a, n);
+	p->cpu_s_per_gbit = results_stat_of(b, n);
+	p->host_cpu_s_per_gbit = results_stat_of(c, nh);
+	p->retransmits = results_stat_of(d, n);
+	p->rtt_us = results_stat_of(e, n);
+	p->snd_mss = mode_u32(mss, n);
+	return 0;
+}
+
+static bool same_udp_key(const struct results_trial *t, unsigned path, uint32_t len,
+			 enum results_trial_kind kind, uint64_t target)
+{
+	return t->kind == kind && t->path == path && t->len == len && t->target_bps == target;
+}
+
+static void sweep_point(const struct results_run *run, struct results_sweep_point *p,
+			double *v[7])
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < run->ntrials; i++) {
+		const struct results_trial *t = &run->trials[i];
+
+		if (!usable(t) || !same_udp_key(t, p->path, p->len, p->kind, p->target_bps))
+			continue;
+		v[0][n] = (double)t->udp.achieved_bps;
+		v[1][n] = (double)t->udp.received_bps;
+		v[2][n] = (double)t->udp.sent_pps;
+		v[3][n] = (double)t->udp.received_pps;
+		v[4][n] = results_delivered_pct(&t->udp);
+		v[5][n] = t->udp.owd.valid ? (double)t->udp.owd.p50_ns / 1e6 : 0;
+		v[6][n] = t->udp.owd.valid ? (double)t->udp.owd.p99_ns / 1e6 : 0;
+		p->generator_limited += t->udp.generator_limited;
+		n++;
+	}
+	p->tx_bps = results_stat_of(v[0], n);
+	p->rx_bps = results_stat_of(v[1], n);
+	p->tx_pps = results_stat_of(v[2], n);
+	p->rx_pps = results_stat_of(v[3], n);
+	p->delivered_pct = results_stat_of(v[4], n);
+	p->owd_p50_ms = results_stat_of(v[5], n);
+	p->owd_p99_ms = results_stat_of(v[6], n);
+}
+
+static void delay_point(const struct results_run *run, struct results_delay_point *p,
+			double *a, double *b, double *c)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < run->ntrials; i++) {
+		const struct results_trial *t = &run->trials[i];
+
+		if (!usable(t) || !same_udp_key(t, p->path, p->len, RESULTS_TRIAL_DELAY,
+						 p->load_bps) || !t->udp.owd.valid)
+			continue;
+		a[n] = (double)t->udp.owd.p50_ns / 1e6;
+		b[n] = (double)t->udp.owd.p99_ns / 1e6;
+		c[n] = results_delivered_pct(&t->udp);
+		n++;
+	}
+	p->p50_ms = results_stat_of(a, n);
+	p->p99_ms = results_stat_of(b, n);
+	p->delivered_pct = results_stat_of(c, n);
+}
+
+static double fabs_diff(uint64_t v, double ref)
+{
+	double d = (double)v - ref;
+
+	return d < 0 ? -d : d;
+}
+
+static void knee_point(const struct results_run *run, struct results_knee_point *p, double *a,
+		       double *b)
+{
+	const struct results_knee *med = NULL;
+	size_t n = 0;
+
+	for (size_t i = 0; i < run->nknees; i++) {
+		const struct results_knee *k = &run->knees[i];
+
+		if (k->path != p->path || k->len != p->len)
+			continue;
+		p->trials += k->trials;
+		p->time_s += k->time_s;
+		if (!k->found)
+			continue;
+		a[n] = (double)k->ndr_lower_bps;
+		b[n] = (double)k->pdr_lower_bps;
+		n++;
+		p->found++;
+	}
+	p->ndr_bps = results_stat_of(a, n);
+	p->pdr_bps = results_stat_of(b, n);
+	/* The repetition whose NDR is the median carries the bounds shown. */
+	for (size_t i = 0; i < run->nknees && n; i++) {
+		const struct results_knee *k = &run->knees[i];
+
+		if (k->path == p->path && k->len == p->len && k->found &&
+		    (!med || fabs_diff(k->ndr_lower_bps, p->ndr_bps.median) <
+				     fabs_diff(med->ndr_lower_bps, p->ndr_bps.median)))
+			med = k;
+	}
+	if (med) {
+		p->ndr_upper_bps = med->ndr_upper_bps;
+		p->pdr_upper_bps = med->pdr_upper_bps;
+		p->max_rx_bps = med->max_rx_bps;
+		p->loss_at = med->loss_at;
+		p->loss_at_bps = med->loss_at_bps;
+	}
+}
+
+static int cmp_tcp(const void *x, const void *y)
+{
+	const struct results_tcp_point *a = x, *b = y;
+
+	if (a->path != b->path)
+		return a->path < b->path ? -1 : 1;
+	return (a->streams > b->streams) - (a->streams < b->streams);
+}
+
+static int cmp_sweep(const void *x, const void *y)
+{
+	const struct results_sweep_point *a = x, *b = y;
+
+	if (a->path != b->path)
+		return a->path < b->path ? -1 : 1;
+	if (a->len != b->len)
+		return a->len < b->len ? -1 : 1;
+	if (a->kind != b->kind)
+		return a->kind < b->kind ? -1 : 1;
+	return (a->target_bps > b->target_bps) - (a->target_bps < b->target_bps);
+}
+
+static int cmp_knee(const void *x, const void *y)
+{
+	const struct results_knee_point *a = x, *b = y;
+
+	if (a->path != b->path)
+		return a->path < b->path ? -1 : 1;
+	return (a->len > b->len) - (a->len < b->len);
+}
+
+static int cmp_delay(const void *x, const void *y)
+{
+	const struct results_delay_point *a = x, *b = y;
+
+	if (a->path != b->path)
+		return a->path < b->path ? -1 : 1;
+	if (a->len != b->len)
+		return a->len < b->len ? -1 : 1;
+	return (a->load_bps > b->load_bps) - (a->load_bps < b->load_bps);
+}
+
+/* Collects the distinct figure keys of the trials, in one pass each. */
+static int collect_keys(const struct results_run *run, struct results_summary *sum)
+{
+	for (size_t i = 0; i < run->ntrials; i++) {
+		const struct results_trial *t = &run->trials[i];
+		bool seen = false;
+
+		if (!usable(t))
+			continue;
+		if (t->kind == RESULTS_TRIAL_TCP) {
+			struct results_tcp_point *p;
+
+			for (size_t j = 0; j < sum->ntcp && !seen; j++)
+				seen = sum->tcp[j].path == t->path && sum->tcp[j].streams == t->streams;
+			if (seen)
+				continue;
+			p = append((void **)&sum->tcp, &sum->ntcp, sizeof(*p));
+			if (!p)
+				return -ENOMEM;
+			p->path = t->path;
+			p->streams = t->streams;
+		} else if (t->kind == RESULTS_TRIAL_DELAY) {
+			struct results_delay_point *p;
+
+			for (size_t j = 0; j < sum->ndelay && !seen; j++)
+				seen = same_udp_key(t, sum->delay[j].path, sum->delay[j].len,
+						    RESULTS_TRIAL_DELAY, sum->delay[j].load_bps);
+			if (seen)
+				continue;
+			p = append((void **)&sum->delay, &sum->ndelay, sizeof(*p));
+			if (!p)
+				return -ENOMEM;
+			p->path = t->path;
+			p->len = t->len;
+			p->load_bps = t->target_bps;
+		} else {
+			struct results_sweep_point *p;
+
+			for (size_t j = 0; j < sum->nsweep && !seen; j++)
+				seen = same_udp_key(t, sum->sweep[j].path, sum->sweep[j].len,
+						    sum->sweep[j].kind, sum->sweep[j].target_bps);
+			if (seen)
+				continue;
+			p = append((void **)&sum->sweep, &sum->nsweep, sizeof(*p));
+			if (!p)
+				return -ENOMEM;
+			p->path = t->path;
+			p->len = t->len;
+			p->kind = t->kind;
+			p->target_bps = t->target_bps;
+		}
+	}
+	for (size_t i = 0; i < run->nknees; i++) {
+		const struct results_knee *k = &run->knees[i];
+		struct results_knee_point *p;
+		bool seen = false;
+
+		for (size_t j = 0; j < sum->nknee && !seen; j++)
+			seen = sum->knee[j].path == k->path && sum->knee[j].len == k->len;
+		if (seen)
+			continue;
+		p = append((void **)&sum->knee, &sum->nknee, sizeof(*p));
+		if (!p)
+			return -ENOMEM;
+		p->path = k->path;
+		p->len = k->len;
+	}
+	return 0;
+}
+
+int results_aggregate(const struct results_run *run, struct results_summary *sum)
+{
+	size_t cap = (run->ntrials > run->nknees ? run->ntrials : run->nknees) + 1;
+	double *buf = calloc(7 * cap, sizeof(double));
+	uint32_t *mss = calloc(cap, sizeof(uint32_t));
+	double *v[7];
+	int err;
+
+	memset(sum, 0, sizeof(*sum));
+	if (!buf || !mss) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (int i = 0; i < 7; i++)
+		v[i] = buf + (size_t)i * cap;
+	err = collect_keys(run, sum);
+	if (err)
+		goto out;
+	for (size_t i = 0; i < sum->ntcp; i++)
+		tcp_point(run, &sum->tcp[i], v[0], v[1], v[2], v[3], v[4], mss);
+	for (size_t i = 0; i < sum->nsweep; i++)
+		sweep_point(run, &sum->sweep[i], v);
+	for (size_t i = 0; i < sum->nknee; i++)
+		knee_point(run, &sum->knee[i], v[0], v[1]);
+	for (size_t i = 0; i < sum->ndelay; i++)
+		delay_point(run, &sum->delay[i], v[0], v[1], v[2]);
+	if (sum->ntcp)
+		qsort(sum->tcp, sum->ntcp, sizeof(*sum->tcp), cmp_tcp);
+	if (sum->nsweep)
+		qsort(sum->sweep, sum->nsweep, sizeof(*sum->sweep), cmp_sweep);
+	if (sum->nknee)
+		qsort(sum->knee, sum->nknee, sizeof(*sum->knee), cmp_knee);
+	if (sum->ndelay)
+		qsort(sum->delay, sum->ndelay, sizeof(*sum->delay), cmp_delay);
+out:
+	free(buf);
+	free(mss);
+	if (err)
+		results_summary_free(sum);
+	return err;
+}
+
+void results_summary_free(struct results_summary *sum)
+{
+	free(sum->tcp);
+	free(sum->sweep);
+	free(sum->knee);
+	free(sum->delay);
+	memset(sum, 0, sizeof(*sum));
+}
+
+const struct results_tcp_point *results_find_tcp(const struct results_summary *sum,
+						 unsigned path, unsigned streams)
+{
+	for (size_t i = 0; i < sum->ntcp; i++)
+		if (sum->tcp[i].path == path && sum->tcp[i].streams == streams)
+			return &sum->tcp[i];
+	return NULL;
+}
+
+const struct results_knee_point *results_find_knee(const struct results_summary *sum,
+						   unsigned path, uint32_t len)
+{
+	for (size_t i = 0; i < sum->nknee; i++)
+		if (sum->knee[i].path == path && sum->knee[i].len == len)
+			return &sum->knee[i];
+	return NULL;
+}
+
+const struct results_delay_point *results_find_delay(const struct results_summary *sum,
+						     unsigned path, uint32_t len)
+{
+	for (size_t i = 0; i < sum->ndelay; i++)
+		if (sum->delay[i].path == path && sum->delay[i].len == len)
+			return &sum->delay[i];
+	return NULL;
+}

@@ -1,0 +1,464 @@
+// SPDX-License-Identifier: MIT
+/*
+ * run.json: the run model as JSON (cJSON) and back. Plain numeric fields go
+ * through tables of (name, offset, type), so that writer and reader cannot
+ * drift apart. The "summary" and "overhead" sections are written for readers
+ * of the file; reading recomputes them from the trials instead of trusting
+ * them. Schema: results/README.md.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cJSON.h>
+
+#include "log.h"
+#include "overhead.h"
+#include "results.h"
+
+enum ftype { F_U64, F_U32, F_UINT, F_DBL, F_BOOL };
+
+struct field {
+	const char *name;
+	size_t off;
+	enum ftype type;
+};
+
+#define FLD(s, m, t) { #m, offsetof(s, m), t }
+
+static const struct field udp_fields[] = {
+	FLD(struct udp_result, sent, F_U64),
+	FLD(struct udp_result, received, F_U64),
+	FLD(struct udp_result, lost, F_U64),
+	FLD(struct udp_result, duplicates, F_U64),
+	FLD(struct udp_result, reordered, F_U64),
+	FLD(struct udp_result, malformed, F_U64),
+	FLD(struct udp_result, target_bps, F_U64),
+	FLD(struct udp_result, achieved_bps, F_U64),
+	FLD(struct udp_result, received_bps, F_U64),
+	FLD(struct udp_result, sent_pps, F_U64),
+	FLD(struct udp_result, received_pps, F_U64),
+	FLD(struct udp_result, jitter_ms, F_DBL),
+	FLD(struct udp_result, generator_limited, F_BOOL),
+	FLD(struct udp_result, len, F_U32),
+};
+
+static const struct field owd_fields[] = {
+	FLD(struct owd_summary, valid, F_BOOL),	 FLD(struct owd_summary, min_ns, F_U64),
+	FLD(struct owd_summary, p50_ns, F_U64),	 FLD(struct owd_summary, p99_ns, F_U64),
+	FLD(struct owd_summary, max_ns, F_U64),	 FLD(struct owd_summary, mean_ns, F_U64),
+};
+
+static const struct field loss_fields[] = {
+	FLD(struct loss_attrib, sender_sndbuf, F_U64),
+	FLD(struct loss_attrib, sender_link, F_U64),
+	FLD(struct loss_attrib, receiver_rcvbuf, F_U64),
+	FLD(struct loss_attrib, receiver_socket, F_U64),
+	FLD(struct loss_attrib, receiver_inerrors, F_U64),
+	FLD(struct loss_attrib, receiver_link, F_U64),
+	FLD(struct loss_attrib, network, F_U64),
+};
+
+static const struct field tcpinfo_fields[] = {
+	FLD(struct tcp_info_summary, retransmits, F_U32),
+	FLD(struct tcp_info_summary, rtt_us, F_U32),
+	FLD(struct tcp_info_summary, rttvar_us, F_U32),
+	FLD(struct tcp_info_summary, snd_mss, F_U32),
+	FLD(struct tcp_info_summary, adv_mss, F_U32),
+	FLD(struct tcp_info_summary, rcv_mss, F_U32),
+	FLD(struct tcp_info_summary, pmtu, F_U32),
+	FLD(struct tcp_info_summary, snd_cwnd, F_U32),
+};
+
+static const struct field cpu_fields[] = {
+	FLD(struct cpu_use, user_s, F_DBL),
+	FLD(struct cpu_use, sys_s, F_DBL),
+	FLD(struct cpu_use, wall_s, F_DBL),
+};
+
+static const struct field trial_fields[] = {
+	FLD(struct results_trial, seq, F_UINT),
+	FLD(struct results_trial, path, F_UINT),
+	FLD(struct results_trial, rep, F_UINT),
+	FLD(struct results_trial, streams, F_UINT),
+	FLD(struct results_trial, len, F_U32),
+	FLD(struct results_trial, target_bps, F_U64),
+	FLD(struct results_trial, start_s, F_DBL),
+	FLD(struct results_trial, duration_s, F_DBL),
+	FLD(struct results_trial, sender_cpu_s_per_gbit, F_DBL),
+	FLD(struct results_trial, receiver_cpu_s_per_gbit, F_DBL),
+	FLD(struct results_trial, host_cpu_s, F_DBL),
+};
+
+static const struct field knee_fields[] = {
+	FLD(struct results_knee, path, F_UINT),
+	FLD(struct results_knee, len, F_U32),
+	FLD(struct results_knee, rep, F_UINT),
+	FLD(struct results_knee, found, F_BOOL),
+	FLD(struct results_knee, ndr_lower_bps, F_U64),
+	FLD(struct results_knee, ndr_upper_bps, F_U64),
+	FLD(struct results_knee, pdr_lower_bps, F_U64),
+	FLD(struct results_knee, pdr_upper_bps, F_U64),
+	FLD(struct results_knee, pdr_goal_pct, F_DBL),
+	FLD(struct results_knee, width_goal, F_DBL),
+	FLD(struct results_knee, max_rx_bps, F_U64),
+	FLD(struct results_knee, trials, F_UINT),
+	FLD(struct results_knee, time_s, F_DBL),
+	FLD(struct results_knee, loss_at_bps, F_U64),
+};
+
+#define NF(a) (sizeof(a) / sizeof((a)[0]))
+
+static cJSON *put_fields(cJSON *obj, const void *base, const struct field *f, size_t n)
+{
+	for (size_t i = 0; i < n && obj; i++) {
+		const char *p = (const char *)base + f[i].off;
+		cJSON *v = NULL;
+
+		switch (f[i].type) {
+		case F_U64: v = cJSON_CreateNumber((double)*(const uint64_t *)p); break;
+		case F_U32: v = cJSON_CreateNumber(*(const uint32_t *)p); break;
+		case F_UINT: v = cJSON_CreateNumber(*(const unsigned *)p); break;
+		case F_DBL: {
+			double d = *(const double *)p;
+
+			v = cJSON_CreateNumber(isfinite(d) ? d : 0);
+			break;
+		}
+		case F_BOOL: v = cJSON_CreateBool(*(const bool *)p); break;
+		}
+		if (!v || !cJSON_AddItemToObject(obj, f[i].name, v)) {
+			cJSON_Delete(v);
+			return NULL;
+		}
+	}
+	return obj;
+}
+
+static cJSON *obj_of(const void *base, const struct field *f, size_t n)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	if (o && !put_fields(o, base, f, n)) {
+		cJSON_Delete(o);
+		return NULL;
+	}
+	return o;
+}
+
+/* Adds child under name; on failure deletes child and returns false. */
+static bool add_child(cJSON *parent, const char *name, cJSON *child)
+{
+	if (!child)
+		return false;
+	if (!cJSON_AddItemToObject(parent, name, child)) {
+		cJSON_Delete(child);
+		return false;
+	}
+	return true;
+}
+
+static bool add_str(cJSON *o, const char *name, const char *s)
+{
+	return cJSON_AddStringToObject(o, name, s ? s : "") != NULL;
+}
+
+static bool add_num(cJSON *o, const char *name, double v)
+{
+	return cJSON_AddNumberToObject(o, name, isfinite(v) ? v : 0) != NULL;
+}
+
+static cJSON *trial_json(const struct results_trial *t)
+{
+	cJSON *o = obj_of(t, trial_fields, NF(trial_fields)), *u;
+	bool ok = o && add_str(o, "kind", results_trial_kind_name(t->kind)) &&
+		  add_num(o, "status", t->status) && add_str(o, "error", t->error);
+
+	if (ok && t->kind != RESULTS_TRIAL_TCP) {
+		u = obj_of(&t->udp, udp_fields, NF(udp_fields));
+		ok = add_child(o, "udp", u) &&
+		     add_child(u, "owd", obj_of(&t->udp.owd, owd_fields, NF(owd_fields))) &&
+		     add_child(u, "loss_at", obj_of(&t->udp.loss_at, loss_fields, NF(loss_fields)));
+	} else if (ok) {
+		u = cJSON_CreateObject();
+		ok = add_child(o, "tcp", u) && add_num(u, "bytes", (double)t->tcp.bytes) &&
+		     add_num(u, "goodput_bps", (double)t->tcp.goodput_bps) &&
+		     add_child(u, "sender", obj_of(&t->tcp.sender, tcpinfo_fields,
+						   NF(tcpinfo_fields))) &&
+		     add_child(u, "receiver", obj_of(&t->tcp.receiver, tcpinfo_fields,
+						     NF(tcpinfo_fields)));
+	}
+	ok = ok && add_child(o, "cpu_sender", obj_of(&t->cpu_sender, cpu_fields, NF(cpu_fields))) &&
+	     add_child(o, "cpu_receiver", obj_of(&t->cpu_receiver, cpu_fields, NF(cpu_fields)));
+	if (!ok) {
+		cJSON_Delete(o);
+		return NULL;
+	}
+	return o;
+}
+
+static cJSON *stat_json(const struct results_stat *s)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	if (o && !(add_num(o, "n", s->n) && add_num(o, "median", s->median) &&
+		   add_num(o, "min", s->min) && add_num(o, "max", s->max))) {
+		cJSON_Delete(o);
+		return NULL;
+	}
+	return o;
+}
+
+static bool add_stat(cJSON *o, const char *name, const struct results_stat *s)
+{
+	return add_child(o, name, stat_json(s));
+}
+
+static bool add_array_item(cJSON *arr, cJSON *item)
+{
+	if (!item)
+		return false;
+	if (!cJSON_AddItemToArray(arr, item)) {
+		cJSON_Delete(item);
+		return false;
+	}
+	return true;
+}
+
+static bool summary_tcp(cJSON *arr, const struct results_run *run,
+			const struct results_summary *sum)
+{
+	for (size_t i = 0; i < sum->ntcp; i++) {
+		const struct results_tcp_point *p = &sum->tcp[i];
+		cJSON *o = cJSON_CreateObject();
+
+		if (!add_array_item(arr, o))
+			return false;
+		if (!(add_str(o, "path", run->paths[p->path].name) &&
+		      add_num(o, "streams", p->streams) &&
+		      add_stat(o, "goodput_bps", &p->goodput_bps) &&
+		      add_stat(o, "cpu_s_per_gbit", &p->cpu_s_per_gbit) &&
+		      add_stat(o, "host_cpu_s_per_gbit", &p->host_cpu_s_per_gbit) &&
+		      add_stat(o, "retransmits", &p->retransmits) &&
+		      add_stat(o, "rtt_us", &p->rtt_us) && add_num(o, "snd_mss", p->snd_mss)))
+			return false;
+	}
+	return true;
+}
+
+static bool summary_knee(cJSON *arr, const struct results_run *run,
+			 const struct results_summary *sum)
+{
+	for (size_t i = 0; i < sum->nknee; i++) {
+		const struct results_knee_point *p = &sum->knee[i];
+		cJSON *o = cJSON_CreateObject();
+
+		if (!add_array_item(arr, o))
+			return false;
+		if (!(add_str(o, "path", run->paths[p->path].name) && add_num(o, "len", p->len) &&
+		      add_stat(o, "ndr_bps", &p->ndr_bps) && add_stat(o, "pdr_bps", &p->pdr_bps) &&
+		      add_num(o, "ndr_upper_bps", (double)p->ndr_upper_bps) &&
+		      add_num(o, "pdr_upper_bps", (double)p->pdr_upper_bps) &&
+		      add_num(o, "ndr_pps", p->len ? p->ndr_bps.median / (8.0 * p->len) : 0) &&
+		      add_num(o, "trials", p->trials) && add_num(o, "time_s", p->time_s) &&
+		      add_num(o, "max_rx_bps", (double)p->max_rx_bps) &&
+		      add_num(o, "loss_at_bps", (double)p->loss_at_bps) &&
+		      add_child(o, "loss_at", obj_of(&p->loss_at, loss_fields, NF(loss_fields)))))
+			return false;
+	}
+	return true;
+}
+
+static bool summary_delay(cJSON *arr, const struct results_run *run,
+			  const struct results_summary *sum)
+{
+	for (size_t i = 0; i < sum->ndelay; i++) {
+		const struct results_delay_point *p = &sum->delay[i];
+		cJSON *o = cJSON_CreateObject();
+
+		if (!add_array_item(arr, o))
+			return false;
+		if (!(add_str(o, "path", run->paths[p->path].name) && add_num(o, "len", p->len) &&
+		      add_num(o, "load_bps", (double)p->load_bps) &&
+		      add_stat(o, "owd_p50_ms", &p->p50_ms) && add_stat(o, "owd_p99_ms", &p->p99_ms) &&
+		      add_stat(o, "delivered_pct", &p->delivered_pct)))
+			return false;
+	}
+	return true;
+}
+
+static bool overhead_json(cJSON *arr, const struct results_run *run, const struct overhead *ov)
+{
+	for (size_t i = 0; i < ov->n; i++) {
+		const struct overhead_row *r = &ov->rows[i];
+		cJSON *o = cJSON_CreateObject();
+		double cost = overhead_cost_pct(r);
+
+		if (!add_array_item(arr, o))
+			return false;
+		if (!(add_str(o, "path", run->paths[r->path].name) &&
+		      add_str(o, "versus", run->paths[r->base_path].name) &&
+		      add_str(o, "metric", overhead_metric_name(r->metric)) &&
+		      add_num(o, overhead_metric_key(r->metric), r->key) &&
+		      add_num(o, "underlay", r->base) && add_num(o, "overlay", r->value) &&
+		      (isnan(r->ratio) ? cJSON_AddNullToObject(o, "ratio") != NULL
+				       : add_num(o, "ratio", r->ratio)) &&
+		      add_num(o, "delta", r->delta) &&
+		      (isnan(cost) ? cJSON_AddNullToObject(o, "cost_pct") != NULL
+				   : add_num(o, "cost_pct", cost))))
+			return false;
+	}
+	return true;
+}
+
+static cJSON *array_in(cJSON *parent, const char *name)
+{
+	cJSON *a = cJSON_CreateArray();
+
+	return add_child(parent, name, a) ? a : NULL;
+}
+
+/* The derived sections: written for readers, recomputed when read. */
+static bool add_derived(cJSON *root, const struct results_run *run)
+{
+	struct results_summary sum;
+	struct overhead ov = { 0 };
+	cJSON *s = cJSON_CreateObject(), *tcp, *knee, *delay, *oh;
+	bool ok;
+
+	if (!add_child(root, "summary", s) || results_aggregate(run, &sum))
+		return false;
+	ok = overhead_compute(run, &sum, &ov) == 0;
+	tcp = ok ? array_in(s, "tcp") : NULL;
+	knee = tcp ? array_in(s, "udp_knee") : NULL;
+	delay = knee ? array_in(s, "delay") : NULL;
+	oh = delay ? array_in(root, "overhead") : NULL;
+	ok = oh && summary_tcp(tcp, run, &sum) && summary_knee(knee, run, &sum) &&
+	     summary_delay(delay, run, &sum) && overhead_json(oh, run, &ov);
+	overhead_free(&ov);
+	results_summary_free(&sum);
+	return ok;
+}
+
+static bool add_head(cJSON *root, const struct results_run *run)
+{
+	cJSON *sc = cJSON_CreateObject(), *host = cJSON_CreateObject();
+
+	if (!add_child(root, "scenario", sc)) {
+		cJSON_Delete(host);
+		return false;
+	}
+	return add_num(root, "schema", run->schema ? run->schema : RESULTS_SCHEMA) &&
+	       add_str(root, "tool", "ovlperf") && add_str(root, "version", run->version) &&
+	       cJSON_AddBoolToObject(root, "complete", run->complete) &&
+	       add_str(root, "stop_reason", run->stop_reason) &&
+	       add_str(root, "started_utc", run->started_utc) &&
+	       add_num(root, "duration_s", run->duration_s) &&
+	       add_num(root, "pdr_goal_pct", run->pdr_goal_pct) &&
+	       add_num(root, "delay_load_bps", (double)run->delay_load_bps) &&
+	       add_str(sc, "name", run->scenario_name) && add_str(sc, "file", run->scenario_file) &&
+	       add_str(sc, "text", run->scenario_text) && add_child(root, "host", host) &&
+	       add_str(host, "kernel", run->host.kernel) && add_str(host, "cpu", run->host.cpu) &&
+	       add_num(host, "ncpu", run->host.ncpu) && add_str(host, "hostname", run->host.hostname);
+}
+
+static bool add_lists(cJSON *root, const struct results_run *run)
+{
+	cJSON *paths = cJSON_CreateArray(), *trials = NULL, *knees = NULL, *mtu = NULL;
+
+	if (!add_child(root, "paths", paths))
+		return false;
+	for (unsigned i = 0; i < run->npaths; i++) {
+		const struct results_path *p = &run->paths[i];
+		cJSON *o = cJSON_CreateObject();
+
+		if (!add_array_item(paths, o) || !add_str(o, "name", p->name) ||
+		    !add_str(o, "kind", results_path_kind_name(p->kind)) ||
+		    !add_str(o, "addr", p->addr) || !add_num(o, "mtu", p->mtu))
+			return false;
+	}
+	trials = cJSON_CreateArray();
+	if (!add_child(root, "trials", trials))
+		return false;
+	for (size_t i = 0; i < run->ntrials; i++)
+		if (!add_array_item(trials, trial_json(&run->trials[i])))
+			return false;
+	knees = cJSON_CreateArray();
+	if (!add_child(root, "knees", knees))
+		return false;
+	for (size_t i = 0; i < run->nknees; i++) {
+		const struct results_knee *k = &run->knees[i];
+		cJSON *o = obj_of(k, knee_fields, NF(knee_fields));
+
+		if (!add_array_item(knees, o) ||
+		    !add_child(o, "loss_at", obj_of(&k->loss_at, loss_fields, NF(loss_fields))))
+			return false;
+	}
+	mtu = cJSON_CreateArray();
+	if (!add_child(root, "mtu", mtu))
+		return false;
+	for (size_t i = 0; i < run->nmtu; i++) {
+		const struct results_mtu_check *m = &run->mtu[i];
+		cJSON *o = cJSON_CreateObject();
+
+		if (!add_array_item(mtu, o) || !add_num(o, "path", m->path) ||
+		    !add_str(o, "check", m->check) ||
+		    !add_str(o, "verdict", results_verdict_name(m->verdict)) ||
+		    !add_num(o, "value", m->value) || !add_str(o, "reason", m->reason) ||
+		    !add_str(o, "fix", m->fix))
+			return false;
+	}
+	return true;
+}
+
+char *results_to_json(const struct results_run *run)
+{
+	cJSON *root = cJSON_CreateObject();
+	char *text = NULL;
+
+	if (root && add_head(root, run) && add_lists(root, run) && add_derived(root, run))
+		text = cJSON_Print(root);
+	cJSON_Delete(root);
+	return text;
+}
+
+int results_write_json(const struct results_run *run, const char *path)
+{
+	char tmp[4096];
+	char *text = results_to_json(run);
+	size_t len;
+	FILE *f;
+	int err = 0;
+
+	if (!text)
+		return -ENOMEM;
+	if (snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= (int)sizeof(tmp)) {
+		free(text);
+		return -ENAMETOOLONG;
+	}
+	f = fopen(tmp, "w");
+	if (!f) {
+		err = -errno;
+		free(text);
+		return err;
+	}
+	len = strlen(text);
+	if (fwrite(text, 1, len, f) != len || fputc('\n', f) == EOF)
+		err = -EIO;
+	if (fflush(f) || fsync(fileno(f)))
+		err = err ? err : -errno;
+	if (fclose(f) && !err)
+		err = -errno;
+	if (!err && rename(tmp, path) < 0)
+		err = -errno;
+	if (err)
+		unlink(tmp);
+	free(text);
+	return err;
+}

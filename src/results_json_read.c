@@ -1,0 +1,560 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Reading run.json back into the run model, for `ovlperf report`. The file
+ * may come from anywhere (an older or newer ovlperf, a hand edit), so every
+ * field is type-checked and an error names the field; fields added by later
+ * minor changes may be absent and read as 0.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cJSON.h>
+
+#include "results.h"
+
+enum ftype { F_U64, F_U32, F_UINT, F_DBL, F_BOOL };
+
+struct field {
+	const char *name;
+	size_t off;
+	enum ftype type;
+};
+
+#define FLD(s, m, t) { #m, offsetof(s, m), t }
+#define NF(a) (sizeof(a) / sizeof((a)[0]))
+
+/* The same tables as the writer's (results_json.c); a field added to one must
+ * be added to the other, which test_results' round trip checks. */
+static const struct field udp_fields[] = {
+	FLD(struct udp_result, sent, F_U64),
+	FLD(struct udp_result, received, F_U64),
+	FLD(struct udp_result, lost, F_U64),
+	FLD(struct udp_result, duplicates, F_U64),
+	FLD(struct udp_result, reordered, F_U64),
+	FLD(struct udp_result, malformed, F_U64),
+	FLD(struct udp_result, target_bps, F_U64),
+	FLD(struct udp_result, achieved_bps, F_U64),
+	FLD(struct udp_result, received_bps, F_U64),
+	FLD(struct udp_result, sent_pps, F_U64),
+	FLD(struct udp_result, received_pps, F_U64),
+	FLD(struct udp_result, jitter_ms, F_DBL),
+	FLD(struct udp_result, generator_limited, F_BOOL),
+	FLD(struct udp_result, len, F_U32),
+};
+
+static const struct field owd_fields[] = {
+	FLD(struct owd_summary, valid, F_BOOL),	 FLD(struct owd_summary, min_ns, F_U64),
+	FLD(struct owd_summary, p50_ns, F_U64),	 FLD(struct owd_summary, p99_ns, F_U64),
+	FLD(struct owd_summary, max_ns, F_U64),	 FLD(struct owd_summary, mean_ns, F_U64),
+};
+
+static const struct field loss_fields[] = {
+	FLD(struct loss_attrib, sender_sndbuf, F_U64),
+	FLD(struct loss_attrib, sender_link, F_U64),
+	FLD(struct loss_attrib, receiver_rcvbuf, F_U64),
+	FLD(struct loss_attrib, receiver_socket, F_U64),
+	FLD(struct loss_attrib, receiver_inerrors, F_U64),
+	FLD(struct loss_attrib, receiver_link, F_U64),
+	FLD(struct loss_attrib, network, F_U64),
+};
+
+static const struct field tcpinfo_fields[] = {
+	FLD(struct tcp_info_summary, retransmits, F_U32),
+	FLD(struct tcp_info_summary, rtt_us, F_U32),
+	FLD(struct tcp_info_summary, rttvar_us, F_U32),
+	FLD(struct tcp_info_summary, snd_mss, F_U32),
+	FLD(struct tcp_info_summary, adv_mss, F_U32),
+	FLD(struct tcp_info_summary, rcv_mss, F_U32),
+	FLD(struct tcp_info_summary, pmtu, F_U32),
+	FLD(struct tcp_info_summary, snd_cwnd, F_U32),
+};
+
+static const struct field cpu_fields[] = {
+	FLD(struct cpu_use, user_s, F_DBL),
+	FLD(struct cpu_use, sys_s, F_DBL),
+	FLD(struct cpu_use, wall_s, F_DBL),
+};
+
+static const struct field trial_fields[] = {
+	FLD(struct results_trial, seq, F_UINT),
+	FLD(struct results_trial, path, F_UINT),
+	FLD(struct results_trial, rep, F_UINT),
+	FLD(struct results_trial, streams, F_UINT),
+	FLD(struct results_trial, len, F_U32),
+	FLD(struct results_trial, target_bps, F_U64),
+	FLD(struct results_trial, start_s, F_DBL),
+	FLD(struct results_trial, duration_s, F_DBL),
+	FLD(struct results_trial, sender_cpu_s_per_gbit, F_DBL),
+	FLD(struct results_trial, receiver_cpu_s_per_gbit, F_DBL),
+	FLD(struct results_trial, host_cpu_s, F_DBL),
+};
+
+static const struct field knee_fields[] = {
+	FLD(struct results_knee, path, F_UINT),
+	FLD(struct results_knee, len, F_U32),
+	FLD(struct results_knee, rep, F_UINT),
+	FLD(struct results_knee, found, F_BOOL),
+	FLD(struct results_knee, ndr_lower_bps, F_U64),
+	FLD(struct results_knee, ndr_upper_bps, F_U64),
+	FLD(struct results_knee, pdr_lower_bps, F_U64),
+	FLD(struct results_knee, pdr_upper_bps, F_U64),
+	FLD(struct results_knee, pdr_goal_pct, F_DBL),
+	FLD(struct results_knee, width_goal, F_DBL),
+	FLD(struct results_knee, max_rx_bps, F_U64),
+	FLD(struct results_knee, trials, F_UINT),
+	FLD(struct results_knee, time_s, F_DBL),
+	FLD(struct results_knee, loss_at_bps, F_U64),
+};
+
+struct rd {
+	char *err;
+	size_t errlen;
+	char where[96];		/* e.g. "trials[3]" */
+};
+
+static int bad(struct rd *rd, const char *field, const char *what)
+{
+	snprintf(rd->err, rd->errlen, "%s%s%s: %s", rd->where, rd->where[0] ? "." : "", field,
+		 what);
+	return -EINVAL;
+}
+
+static int get_fields(struct rd *rd, const cJSON *obj, void *base, const struct field *f,
+		      size_t n)
+{
+	if (!cJSON_IsObject(obj))
+		return bad(rd, "(object)", "is not an object");
+	for (size_t i = 0; i < n; i++) {
+		const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, f[i].name);
+		char *p = (char *)base + f[i].off;
+		double d;
+
+		if (!v)
+			continue;
+		if (f[i].type == F_BOOL) {
+			if (!cJSON_IsBool(v))
+				return bad(rd, f[i].name, "must be true or false");
+			*(bool *)p = cJSON_IsTrue(v);
+			continue;
+		}
+		if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble))
+			return bad(rd, f[i].name, "must be a number");
+		d = v->valuedouble;
+		if (f[i].type != F_DBL && (d < 0 || d != floor(d)))
+			return bad(rd, f[i].name, "must be a non-negative integer");
+		switch (f[i].type) {
+		case F_U64:
+			if (d >= 18446744073709551616.0)
+				return bad(rd, f[i].name, "is out of range");
+			*(uint64_t *)p = (uint64_t)d;
+			break;
+		case F_U32:
+		case F_UINT:
+			if (d > UINT32_MAX)
+				return bad(rd, f[i].name, "is out of range");
+			if (f[i].type == F_U32)
+				*(uint32_t *)p = (uint32_t)d;
+			else
+				*(unsigned *)p = (unsigned)d;
+			break;
+		default:
+			*(double *)p = d;
+			break;
+		}
+	}
+	return 0;
+}
+
+/* Copies an optional string member; a present non-string is an error. */
+static int get_str(struct rd *rd, const cJSON *obj, const char *name, char *dst, size_t len,
+		   bool required)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, name);
+
+	if (!v) {
+		if (required)
+			return bad(rd, name, "is missing");
+		dst[0] = '\0';
+		return 0;
+	}
+	if (!cJSON_IsString(v))
+		return bad(rd, name, "must be a string");
+	snprintf(dst, len, "%s", v->valuestring);
+	return 0;
+}
+
+/* Descends into a member for error messages; returns the length to pop to. */
+static size_t push(struct rd *rd, const char *name)
+{
+	size_t l = strlen(rd->where);
+
+	snprintf(rd->where + l, sizeof(rd->where) - l, "%s%s", l ? "." : "", name);
+	return l;
+}
+
+static int get_sub(struct rd *rd, const cJSON *obj, const char *name, void *base,
+		   const struct field *f, size_t n)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, name);
+	size_t l;
+	int err;
+
+	if (!v)
+		return 0;
+	l = push(rd, name);
+	err = get_fields(rd, v, base, f, n);
+	rd->where[l] = '\0';
+	return err;
+}
+
+static int read_trial(struct rd *rd, const cJSON *o, const struct results_run *run,
+		      struct results_trial *t)
+{
+	const cJSON *udp = cJSON_GetObjectItemCaseSensitive(o, "udp");
+	const cJSON *tcp = cJSON_GetObjectItemCaseSensitive(o, "tcp");
+	const cJSON *st = cJSON_GetObjectItemCaseSensitive(o, "status");
+	char kind[16];
+	int err, k;
+
+	err = get_fields(rd, o, t, trial_fields, NF(trial_fields));
+	if (!err)
+		err = get_str(rd, o, "kind", kind, sizeof(kind), true);
+	if (!err)
+		err = get_str(rd, o, "error", t->error, sizeof(t->error), false);
+	if (err)
+		return err;
+	k = results_trial_kind_parse(kind);
+	if (k < 0)
+		return bad(rd, "kind", "must be tcp, sweep, knee or delay");
+	t->kind = (enum results_trial_kind)k;
+	if (t->path >= run->npaths)
+		return bad(rd, "path", "names no path of the run");
+	if (st && (!cJSON_IsNumber(st) || st->valuedouble > 0 || st->valuedouble < -4095))
+		return bad(rd, "status", "must be 0 or a negative errno");
+	t->status = st ? (int)st->valuedouble : 0;
+	if (udp) {
+		size_t l = push(rd, "udp");
+
+		err = get_sub(rd, udp, "owd", &t->udp.owd, owd_fields, NF(owd_fields));
+		if (!err)
+			err = get_sub(rd, udp, "loss_at", &t->udp.loss_at, loss_fields,
+				      NF(loss_fields));
+		rd->where[l] = '\0';
+		if (!err)
+			err = get_sub(rd, o, "udp", &t->udp, udp_fields, NF(udp_fields));
+	}
+	if (!err && tcp) {
+		static const struct field tf[] = {
+			FLD(struct tcp_result, bytes, F_U64),
+			FLD(struct tcp_result, goodput_bps, F_U64),
+		};
+		size_t l;
+
+		err = get_sub(rd, o, "tcp", &t->tcp, tf, NF(tf));
+		l = push(rd, "tcp");
+		if (!err)
+			err = get_sub(rd, tcp, "sender", &t->tcp.sender, tcpinfo_fields,
+				      NF(tcpinfo_fields));
+		if (!err)
+			err = get_sub(rd, tcp, "receiver", &t->tcp.receiver, tcpinfo_fields,
+				      NF(tcpinfo_fields));
+		rd->where[l] = '\0';
+	}
+	if (!err)
+		err = get_sub(rd, o, "cpu_sender", &t->cpu_sender, cpu_fields, NF(cpu_fields));
+	if (!err)
+		err = get_sub(rd, o, "cpu_receiver", &t->cpu_receiver, cpu_fields,
+			      NF(cpu_fields));
+	return err;
+}
+
+static int read_paths(struct rd *rd, const cJSON *root, struct results_run *run)
+{
+	const cJSON *paths = cJSON_GetObjectItemCaseSensitive(root, "paths"), *o;
+	int err = 0;
+
+	if (!cJSON_IsArray(paths))
+		return bad(rd, "paths", "is missing or not an array");
+	cJSON_ArrayForEach(o, paths) {
+		struct results_path *p;
+		char kind[16];
+		const cJSON *mtu;
+		int k;
+
+		if (run->npaths >= RESULTS_MAX_PATHS)
+			return bad(rd, "paths", "has too many entries");
+		snprintf(rd->where, sizeof(rd->where), "paths[%u]", run->npaths);
+		p = &run->paths[run->npaths];
+		if (!cJSON_IsObject(o))
+			return bad(rd, "(entry)", "is not an object");
+		err = get_str(rd, o, "name", p->name, sizeof(p->name), true);
+		if (!err)
+			err = get_str(rd, o, "kind", kind, sizeof(kind), true);
+		if (!err)
+			err = get_str(rd, o, "addr", p->addr, sizeof(p->addr), false);
+		if (err)
+			return err;
+		k = results_path_kind_parse(kind);
+		if (k < 0)
+			return bad(rd, "kind", "must be underlay, builtin or external");
+		p->kind = (enum results_path_kind)k;
+		mtu = cJSON_GetObjectItemCaseSensitive(o, "mtu");
+		if (mtu && (!cJSON_IsNumber(mtu) || mtu->valuedouble < 0 ||
+			    mtu->valuedouble > 65535))
+			return bad(rd, "mtu", "must be a number 0..65535");
+		p->mtu = mtu ? (uint32_t)mtu->valuedouble : 0;
+		run->npaths++;
+	}
+	rd->where[0] = '\0';
+	return 0;
+}
+
+static int read_trials(struct rd *rd, const cJSON *root, struct results_run *run)
+{
+	const cJSON *arr = cJSON_GetObjectItemCaseSensitive(root, "trials"), *o;
+	size_t i = 0;
+
+	if (!cJSON_IsArray(arr))
+		return bad(rd, "trials", "is missing or not an array");
+	cJSON_ArrayForEach(o, arr) {
+		struct results_trial *t = results_add_trial(run);
+		int err;
+
+		if (!t)
+			return -ENOMEM;
+		snprintf(rd->where, sizeof(rd->where), "trials[%zu]", i++);
+		err = read_trial(rd, o, run, t);
+		if (err)
+			return err;
+	}
+	rd->where[0] = '\0';
+	return 0;
+}
+
+static int read_knees(struct rd *rd, const cJSON *root, struct results_run *run)
+{
+	const cJSON *arr = cJSON_GetObjectItemCaseSensitive(root, "knees"), *o;
+	size_t i = 0;
+
+	if (!arr)
+		return 0;
+	if (!cJSON_IsArray(arr))
+		return bad(rd, "knees", "is not an array");
+	cJSON_ArrayForEach(o, arr) {
+		struct results_knee *k = results_add_knee(run);
+		int err;
+
+		if (!k)
+			return -ENOMEM;
+		snprintf(rd->where, sizeof(rd->where), "knees[%zu]", i++);
+		err = get_fields(rd, o, k, knee_fields, NF(knee_fields));
+		if (!err)
+			err = get_sub(rd, o, "loss_at", &k->loss_at, loss_fields, NF(loss_fields));
+		if (err)
+			return err;
+		if (k->path >= run->npaths)
+			return bad(rd, "path", "names no path of the run");
+	}
+	rd->where[0] = '\0';
+	return 0;
+}
+
+static int read_mtu(struct rd *rd, const cJSON *root, struct results_run *run)
+{
+	const cJSON *arr = cJSON_GetObjectItemCaseSensitive(root, "mtu"), *o;
+	static const struct field mf[] = {
+		FLD(struct results_mtu_check, path, F_UINT),
+		FLD(struct results_mtu_check, value, F_U32),
+	};
+	size_t i = 0;
+
+	if (!arr)
+		return 0;
+	if (!cJSON_IsArray(arr))
+		return bad(rd, "mtu", "is not an array");
+	cJSON_ArrayForEach(o, arr) {
+		struct results_mtu_check *m = results_add_mtu(run);
+		char verdict[8];
+		int err, v;
+
+		if (!m)
+			return -ENOMEM;
+		snprintf(rd->where, sizeof(rd->where), "mtu[%zu]", i++);
+		err = get_fields(rd, o, m, mf, NF(mf));
+		if (!err)
+			err = get_str(rd, o, "check", m->check, sizeof(m->check), true);
+		if (!err)
+			err = get_str(rd, o, "verdict", verdict, sizeof(verdict), true);
+		if (!err)
+			err = get_str(rd, o, "reason", m->reason, sizeof(m->reason), false);
+		if (!err)
+			err = get_str(rd, o, "fix", m->fix, sizeof(m->fix), false);
+		if (err)
+			return err;
+		v = results_verdict_parse(verdict);
+		if (v < 0)
+			return bad(rd, "verdict", "must be OK, WARN or FAIL");
+		m->verdict = (enum results_verdict)v;
+		if (m->path >= run->npaths)
+			return bad(rd, "path", "names no path of the run");
+	}
+	rd->where[0] = '\0';
+	return 0;
+}
+
+static int read_head(struct rd *rd, const cJSON *root, struct results_run *run)
+{
+	const cJSON *schema = cJSON_GetObjectItemCaseSensitive(root, "schema");
+	const cJSON *complete = cJSON_GetObjectItemCaseSensitive(root, "complete");
+	const cJSON *sc = cJSON_GetObjectItemCaseSensitive(root, "scenario");
+	const cJSON *host = cJSON_GetObjectItemCaseSensitive(root, "host"), *text;
+	static const struct field hf[] = {
+		FLD(struct results_run, duration_s, F_DBL),
+		FLD(struct results_run, pdr_goal_pct, F_DBL),
+		FLD(struct results_run, delay_load_bps, F_U64),
+	};
+	int err;
+
+	if (!cJSON_IsNumber(schema))
+		return bad(rd, "schema", "is missing: not an ovlperf run.json");
+	if (schema->valuedouble != RESULTS_SCHEMA) {
+		snprintf(rd->err, rd->errlen,
+			 "schema %g is not the version this ovlperf reads (%d)",
+			 schema->valuedouble, RESULTS_SCHEMA);
+		return -EINVAL;
+	}
+	if (!cJSON_IsBool(complete))
+		return bad(rd, "complete", "is missing or not true/false");
+	run->complete = cJSON_IsTrue(complete);
+	err = get_fields(rd, root, run, hf, NF(hf));
+	if (!err)
+		err = get_str(rd, root, "version", run->version, sizeof(run->version), false);
+	if (!err)
+		err = get_str(rd, root, "stop_reason", run->stop_reason, sizeof(run->stop_reason),
+			      false);
+	if (!err)
+		err = get_str(rd, root, "started_utc", run->started_utc, sizeof(run->started_utc),
+			      false);
+	if (err)
+		return err;
+	if (!cJSON_IsObject(sc))
+		return bad(rd, "scenario", "is missing or not an object");
+	snprintf(rd->where, sizeof(rd->where), "scenario");
+	err = get_str(rd, sc, "name", run->scenario_name, sizeof(run->scenario_name), true);
+	if (!err)
+		err = get_str(rd, sc, "file", run->scenario_file, sizeof(run->scenario_file), false);
+	text = cJSON_GetObjectItemCaseSensitive(sc, "text");
+	if (!err && cJSON_IsString(text)) {
+		run->scenario_text = strdup(text->valuestring);
+		if (!run->scenario_text)
+			return -ENOMEM;
+	}
+	if (err || !host)
+		goto out;
+	snprintf(rd->where, sizeof(rd->where), "host");
+	if (!cJSON_IsObject(host))
+		return bad(rd, "(object)", "is not an object");
+	err = get_str(rd, host, "kernel", run->host.kernel, sizeof(run->host.kernel), false);
+	if (!err)
+		err = get_str(rd, host, "cpu", run->host.cpu, sizeof(run->host.cpu), false);
+	if (!err)
+		err = get_str(rd, host, "hostname", run->host.hostname,
+			      sizeof(run->host.hostname), false);
+	if (!err) {
+		static const struct field nf[] = { FLD(struct results_host, ncpu, F_UINT) };
+
+		err = get_fields(rd, host, &run->host, nf, 1);
+	}
+out:
+	rd->where[0] = '\0';
+	return err;
+}
+
+int results_from_json(const char *text, struct results_run *run, char *err, size_t errlen)
+{
+	struct rd rd = { .err = err, .errlen = errlen };
+	cJSON *root;
+	int rc;
+
+	results_init(run);
+	if (errlen)
+		err[0] = '\0';
+	root = cJSON_Parse(text);
+	if (!root) {
+		const char *at = cJSON_GetErrorPtr();
+
+		snprintf(err, errlen, "not valid JSON (near byte %td)", at ? at - text : 0);
+		return -EINVAL;
+	}
+	if (!cJSON_IsObject(root)) {
+		cJSON_Delete(root);
+		snprintf(err, errlen, "not a JSON object");
+		return -EINVAL;
+	}
+	rc = read_head(&rd, root, run);
+	if (!rc)
+		rc = read_paths(&rd, root, run);
+	if (!rc)
+		rc = read_trials(&rd, root, run);
+	if (!rc)
+		rc = read_knees(&rd, root, run);
+	if (!rc)
+		rc = read_mtu(&rd, root, run);
+	cJSON_Delete(root);
+	if (rc) {
+		if (rc == -ENOMEM)
+			snprintf(err, errlen, "out of memory");
+		results_free(run);
+	}
+	return rc;
+}
+
+int results_read_json(const char *path, struct results_run *run, char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "r");
+	char *text = NULL;
+	size_t len = 0, cap = 0;
+	int rc;
+
+	results_init(run);
+	if (!f) {
+		rc = -errno;
+		snprintf(err, errlen, "%s: %s", path, strerror(-rc));
+		return rc;
+	}
+	for (;;) {
+		size_t got;
+
+		if (cap - len < 65536) {
+			char *q = realloc(text, cap + 65536 + 1);
+
+			if (!q) {
+				fclose(f);
+				free(text);
+				snprintf(err, errlen, "out of memory");
+				return -ENOMEM;
+			}
+			text = q;
+			cap += 65536;
+		}
+		got = fread(text + len, 1, cap - len, f);
+		len += got;
+		if (got == 0)
+			break;
+	}
+	rc = ferror(f) ? -EIO : 0;
+	fclose(f);
+	if (!rc) {
+		text[len] = '\0';
+		rc = results_from_json(text, run, err, errlen);
+	} else {
+		snprintf(err, errlen, "%s: read error", path);
+	}
+	free(text);
+	return rc;
+}

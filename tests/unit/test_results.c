@@ -1,0 +1,269 @@
+// SPDX-License-Identifier: MIT
+/* The run model: medians, aggregates, run.json round trip and its errors. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "results.h"
+#include "run_fixture.h"
+
+static void test_stat_median(void **state)
+{
+	static const struct {
+		double v[6];
+		size_t n;
+		double median, min, max;
+	} cases[] = {
+		{ { 5 }, 1, 5, 5, 5 },
+		{ { 3, 1, 2 }, 3, 2, 1, 3 },
+		{ { 4, 1, 3, 2 }, 4, 2.5, 1, 4 },
+		{ { 10, 10, 1, 10, 100 }, 5, 10, 1, 100 },
+		{ { -1, 7 }, 2, 3, -1, 7 },
+	};
+	struct results_stat s;
+	double none[1];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		double v[6];
+
+		memcpy(v, cases[i].v, sizeof(v));
+		s = results_stat_of(v, cases[i].n);
+		assert_int_equal(s.n, cases[i].n);
+		assert_true(s.median == cases[i].median);
+		assert_true(s.min == cases[i].min);
+		assert_true(s.max == cases[i].max);
+	}
+	s = results_stat_of(none, 0);
+	assert_int_equal(s.n, 0);
+}
+
+static void test_delivered(void **state)
+{
+	struct udp_result u = { .sent = 1000, .received = 990 };
+
+	(void)state;
+	assert_true(results_delivered_pct(&u) == 99.0);
+	u.received = 1003;	/* duplicates never lift delivery above 100 % */
+	assert_true(results_delivered_pct(&u) == 100.0);
+	u.sent = 0;
+	assert_true(results_delivered_pct(&u) == 0.0);
+}
+
+static void test_aggregate(void **state)
+{
+	struct results_run run;
+	struct results_summary sum;
+	const struct results_tcp_point *tp;
+	const struct results_knee_point *kp;
+	const struct results_delay_point *dp;
+
+	(void)state;
+	fixture_run(&run);
+	/* A failed trial must not enter any figure. */
+	{
+		struct results_trial *t = results_add_trial(&run);
+
+		t->kind = RESULTS_TRIAL_TCP;
+		t->path = 0;
+		t->streams = 1;
+		t->status = -ECONNREFUSED;
+		t->duration_s = 1;
+		t->tcp.goodput_bps = 1;
+	}
+	assert_int_equal(results_aggregate(&run, &sum), 0);
+	assert_int_equal(sum.ntcp, 4);
+	tp = results_find_tcp(&sum, 0, 1);
+	assert_non_null(tp);
+	assert_int_equal(tp->goodput_bps.n, 3);
+	assert_true(tp->goodput_bps.median == 950e6);
+	assert_true(tp->goodput_bps.min == 900e6);
+	assert_true(tp->goodput_bps.max == 1000e6);
+	assert_int_equal(tp->snd_mss, 1448);
+	tp = results_find_tcp(&sum, 1, 4);
+	assert_true(tp->goodput_bps.median == 500e6);
+	assert_true(tp->cpu_s_per_gbit.median == 4.0);
+	/* host CPU: cpu * 2 s * Gbit / (Gbit/s * 2 s) = cpu */
+	assert_true(tp->host_cpu_s_per_gbit.n == 3);
+	assert_true(tp->host_cpu_s_per_gbit.median > 3.999 && tp->host_cpu_s_per_gbit.median < 4.001);
+	assert_int_equal(tp->snd_mss, 1368);
+
+	kp = results_find_knee(&sum, 1, 1400);
+	assert_non_null(kp);
+	assert_true(kp->ndr_bps.median == 200e6);
+	assert_true(kp->pdr_bps.median == 220e6);
+	assert_int_equal(kp->ndr_upper_bps, 202000000);
+	assert_int_equal(kp->loss_at.receiver_rcvbuf, 7);
+	assert_null(results_find_knee(&sum, 1, 46));
+
+	dp = results_find_delay(&sum, 1, 1400);
+	assert_non_null(dp);
+	assert_int_equal(dp->p50_ms.n, 3);
+	assert_true(dp->p50_ms.median > 0.1499 && dp->p50_ms.median < 0.1501);
+	assert_int_equal(dp->load_bps, 100000000);
+
+	/* knee trials become sweep points sorted by rate, per path */
+	assert_int_equal(sum.nsweep, 5);
+	assert_int_equal(sum.sweep[0].path, 0);
+	assert_int_equal(sum.sweep[0].target_bps, 500000000);
+	assert_int_equal(sum.sweep[2].path, 1);
+	assert_int_equal(sum.sweep[2].target_bps, 200000000);
+	assert_true(sum.sweep[4].delivered_pct.median > 21.9 &&
+		    sum.sweep[4].delivered_pct.median < 22.1);
+	results_summary_free(&sum);
+	results_free(&run);
+}
+
+static char *tmpfile_path(void)
+{
+	static char path[64];
+	int fd;
+
+	snprintf(path, sizeof(path), "/tmp/test_results_XXXXXX");
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	close(fd);
+	return path;
+}
+
+static void test_round_trip(void **state)
+{
+	struct results_run a, b;
+	char err[256];
+	char *ja, *jb, *path = tmpfile_path();
+
+	(void)state;
+	fixture_run(&a);
+	a.trials[3].status = -ETIMEDOUT;
+	snprintf(a.trials[3].error, sizeof(a.trials[3].error), "server did not answer");
+	a.trials[5].udp.generator_limited = true;
+	a.complete = false;
+	snprintf(a.stop_reason, sizeof(a.stop_reason), "interrupted by signal 2");
+	assert_int_equal(results_write_json(&a, path), 0);
+	assert_int_equal(results_read_json(path, &b, err, sizeof(err)), 0);
+	assert_int_equal(b.npaths, 2);
+	assert_string_equal(b.paths[1].name, "overlay");
+	assert_int_equal(b.paths[1].kind, RESULTS_PATH_BUILTIN);
+	assert_int_equal(b.paths[1].mtu, 1420);
+	assert_int_equal(b.ntrials, a.ntrials);
+	assert_int_equal(b.nknees, 2);
+	assert_int_equal(b.nmtu, 1);
+	assert_false(b.complete);
+	assert_string_equal(b.stop_reason, "interrupted by signal 2");
+	assert_string_equal(b.host.cpu, "Test CPU \"quoted\" model");
+	assert_string_equal(b.scenario_text, a.scenario_text);
+	assert_int_equal(b.trials[3].status, -ETIMEDOUT);
+	assert_string_equal(b.trials[3].error, "server did not answer");
+	assert_int_equal(b.trials[0].tcp.goodput_bps, a.trials[0].tcp.goodput_bps);
+	assert_int_equal(b.trials[0].tcp.sender.snd_mss, 1448);
+	assert_int_equal(b.knees[1].loss_at.receiver_rcvbuf, 7);
+	assert_int_equal(b.mtu[0].verdict, RESULTS_WARN);
+	assert_string_equal(b.mtu[0].fix, a.mtu[0].fix);
+	/* Everything, including derived sections, survives a second trip. */
+	ja = results_to_json(&a);
+	jb = results_to_json(&b);
+	assert_non_null(ja);
+	assert_non_null(jb);
+	assert_string_equal(ja, jb);
+	free(ja);
+	free(jb);
+	unlink(path);
+	results_free(&a);
+	results_free(&b);
+}
+
+static void test_json_has_ratios(void **state)
+{
+	struct results_run a;
+	char *j;
+
+	(void)state;
+	fixture_run(&a);
+	j = results_to_json(&a);
+	assert_non_null(j);
+	assert_non_null(strstr(j, "\"overhead\""));
+	assert_non_null(strstr(j, "\"udp_ndr_bps\""));
+	assert_non_null(strstr(j, "\"ratio\":\t0.25"));
+	assert_non_null(strstr(j, "\"schema\":\t1"));
+	free(j);
+	results_free(&a);
+}
+
+static void test_read_errors(void **state)
+{
+	static const struct {
+		const char *text;
+		const char *expect;
+	} cases[] = {
+		{ "{", "not valid JSON" },
+		{ "[]", "not a JSON object" },
+		{ "{\"complete\":true}", "schema: is missing" },
+		{ "{\"schema\":99,\"complete\":true}", "schema 99" },
+		{ "{\"schema\":1}", "complete" },
+		{ "{\"schema\":1,\"complete\":true,\"scenario\":{\"name\":\"x\"}}", "paths" },
+		{ "{\"schema\":1,\"complete\":true,\"scenario\":{\"name\":\"x\"},"
+		  "\"paths\":[{\"name\":\"u\",\"kind\":\"tunnel\"}]}",
+		  "paths[0].kind" },
+		{ "{\"schema\":1,\"complete\":true,\"scenario\":{\"name\":\"x\"},"
+		  "\"paths\":[{\"name\":\"u\",\"kind\":\"underlay\"}],\"trials\":[{\"kind\":\"tcp\","
+		  "\"path\":3}]}",
+		  "trials[0].path" },
+		{ "{\"schema\":1,\"complete\":true,\"scenario\":{\"name\":\"x\"},"
+		  "\"paths\":[{\"name\":\"u\",\"kind\":\"underlay\"}],\"trials\":[{\"kind\":\"udp\","
+		  "\"path\":0}]}",
+		  "trials[0].kind" },
+		{ "{\"schema\":1,\"complete\":true,\"scenario\":{\"name\":\"x\"},"
+		  "\"paths\":[{\"name\":\"u\",\"kind\":\"underlay\"}],\"trials\":[{\"kind\":\"knee\","
+		  "\"path\":0,\"udp\":{\"sent\":-4}}]}",
+		  "trials[0].udp.sent" },
+		{ "{\"schema\":1,\"complete\":true,\"scenario\":{\"name\":\"x\"},"
+		  "\"paths\":[{\"name\":\"u\",\"kind\":\"underlay\"}],\"trials\":[{\"kind\":\"knee\","
+		  "\"path\":0,\"udp\":{\"owd\":{\"valid\":1}}}]}",
+		  "trials[0].udp.owd.valid" },
+		{ "{\"schema\":1,\"complete\":true,\"scenario\":{\"name\":\"x\"},"
+		  "\"paths\":[{\"name\":\"u\",\"kind\":\"underlay\"}],\"trials\":[],"
+		  "\"mtu\":[{\"path\":0,\"check\":\"pmtu\",\"verdict\":\"MAYBE\"}]}",
+		  "mtu[0].verdict" },
+	};
+	char err[256];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct results_run r;
+
+		assert_int_equal(results_from_json(cases[i].text, &r, err, sizeof(err)), -EINVAL);
+		if (!strstr(err, cases[i].expect))
+			fail_msg("case %zu: error '%s' does not name '%s'", i, err, cases[i].expect);
+	}
+}
+
+static void test_read_missing_file(void **state)
+{
+	struct results_run r;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(results_read_json("/nonexistent/run.json", &r, err, sizeof(err)),
+			 -ENOENT);
+	assert_non_null(strstr(err, "/nonexistent/run.json"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_stat_median),   cmocka_unit_test(test_delivered),
+		cmocka_unit_test(test_aggregate),     cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_json_has_ratios), cmocka_unit_test(test_read_errors),
+		cmocka_unit_test(test_read_missing_file),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
