@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: MIT
+/* Data-message AEAD: AES-256-GCM or ChaCha20-Poly1305, sealed in place. */
+#include <errno.h>
+#include <string.h>
+
+#include "aead.h"
+#include "bytes.h"
+
+bool aead_cipher_parse(const char *name, enum aead_cipher *out)
+{
+	if (!strcmp(name, "auto"))
+		*out = AEAD_AUTO;
+	else if (!strcmp(name, "aes256gcm") || !strcmp(name, "aes-256-gcm"))
+		*out = AEAD_AES256GCM;
+	else if (!strcmp(name, "chacha20poly1305") || !strcmp(name, "chacha20-poly1305"))
+		*out = AEAD_CHACHA20POLY1305;
+	else
+		return false;
+	return true;
+}
+
+const char *aead_cipher_name(enum aead_cipher cipher)
+{
+	switch (cipher) {
+	case AEAD_AES256GCM:
+		return "aes256gcm";
+	case AEAD_CHACHA20POLY1305:
+		return "chacha20poly1305";
+	case AEAD_AUTO:
+		break;
+	}
+	return "auto";
+}
+
+bool aead_aes_available(void)
+{
+	return crypto_aead_aes256gcm_is_available() != 0;
+}
+
+int aead_cipher_resolve(enum aead_cipher in, enum aead_cipher *out)
+{
+	switch (in) {
+	case AEAD_AUTO:
+		*out = aead_aes_available() ? AEAD_AES256GCM : AEAD_CHACHA20POLY1305;
+		return 0;
+	case AEAD_AES256GCM:
+		if (!aead_aes_available())
+			return -ENOTSUP;
+		*out = in;
+		return 0;
+	case AEAD_CHACHA20POLY1305:
+		*out = in;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+int aead_key_init(struct aead_key *k, enum aead_cipher cipher, const uint8_t key[static WIRE_KEY_LEN])
+{
+	k->cipher = cipher;
+	switch (cipher) {
+	case AEAD_AES256GCM:
+		if (!aead_aes_available())
+			return -ENOTSUP;
+		crypto_aead_aes256gcm_beforenm(&k->u.aes, key);
+		return 0;
+	case AEAD_CHACHA20POLY1305:
+		memcpy(k->u.chacha, key, WIRE_KEY_LEN);
+		return 0;
+	case AEAD_AUTO:
+		break;
+	}
+	return -EINVAL;
+}
+
+void aead_key_wipe(struct aead_key *k)
+{
+	sodium_memzero(k, sizeof(*k));
+}
+
+static void make_nonce(uint8_t nonce[12], uint64_t counter)
+{
+	memset(nonce, 0, 4);
+	put_le64(nonce + 4, counter);
+}
+
+void aead_seal(const struct aead_key *k, uint64_t counter, const uint8_t *ad, size_t adlen,
+	       uint8_t *buf, size_t len, uint8_t tag[static WIRE_TAG_LEN])
+{
+	uint8_t nonce[12];
+
+	make_nonce(nonce, counter);
+	if (k->cipher == AEAD_AES256GCM)
+		crypto_aead_aes256gcm_encrypt_detached_afternm(buf, tag, NULL, buf, len, ad, adlen,
+							       NULL, nonce, &k->u.aes);
+	else
+		crypto_aead_chacha20poly1305_ietf_encrypt_detached(buf, tag, NULL, buf, len, ad,
+								   adlen, NULL, nonce, k->u.chacha);
+}
+
+int aead_open(const struct aead_key *k, uint64_t counter, const uint8_t *ad, size_t adlen,
+	      uint8_t *buf, size_t len, const uint8_t tag[static WIRE_TAG_LEN])
+{
+	uint8_t nonce[12];
+	int rc;
+
+	make_nonce(nonce, counter);
+	if (k->cipher == AEAD_AES256GCM)
+		rc = crypto_aead_aes256gcm_decrypt_detached_afternm(buf, NULL, buf, len, tag, ad,
+								    adlen, nonce, &k->u.aes);
+	else if (k->cipher == AEAD_CHACHA20POLY1305)
+		rc = crypto_aead_chacha20poly1305_ietf_decrypt_detached(buf, NULL, buf, len, tag,
+									ad, adlen, nonce,
+									k->u.chacha);
+	else
+		rc = -1;
+	return rc == 0 ? 0 : -EBADMSG;
+}
