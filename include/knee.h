@@ -160,6 +160,7 @@ struct knee {
 	uint64_t mrr;
 	bool started;
 	bool finished;
+	bool abandoned;
 	uint64_t trial_ns;
 	unsigned ntrials;
 	struct knee_record trials[KNEE_MAX_TRIALS];

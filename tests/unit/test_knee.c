@@ -1,0 +1,479 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The knee search against simulated paths: a known loss curve (the SD-WAN
+ * field report: lossless to 110 Mbit/s, 7.5 % at 120, 44 % at 200) with
+ * seeded noise near the knee, a shaper, a generator that tops out below the
+ * knee, a lossless path, paths with loss at every rate, and loss that shows
+ * only in long trials. A plain binary search gives the trial count to beat.
+ */
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "knee.h"
+
+#define M 1000000ULL
+#define SEC 1000000000ULL
+
+enum curve { SDWAN, SHAPER, LOSSLESS, CONSTANT };
+
+struct simpath {
+	enum curve curve;
+	double knee;		/* SHAPER: capacity, bit/s */
+	double constant;	/* CONSTANT: loss ratio at every rate */
+	double gen_max;		/* generator tops out here (0: never) */
+	/* seeded noise: below the knee, in [noise_from, noise_to], a trial loses
+	 * a few packets with probability noise_p (long trials: noise_long_p) */
+	double noise_from, noise_to, noise_p, noise_long_p;
+	uint64_t rng;
+	unsigned trials;
+};
+
+static double rnd(struct simpath *p)
+{
+	/* xorshift64*: deterministic per seed */
+	p->rng ^= p->rng >> 12;
+	p->rng ^= p->rng << 25;
+	p->rng ^= p->rng >> 27;
+	return (double)((p->rng * 2685821657736338717ULL) >> 11) / (double)(1ULL << 53);
+}
+
+static double sdwan_loss(double r)
+{
+	double mb = r / 1e6;
+
+	if (mb <= 110)
+		return 0;
+	if (mb <= 120)
+		return 0.075 * (mb - 110) / 10;
+	if (mb <= 200)
+		return 0.075 + (0.44 - 0.075) * (mb - 120) / 80;
+	return 1 - 112.0 / mb;	/* the path delivers 112 Mbit/s at most */
+}
+
+static double path_loss(struct simpath *p, double r, uint64_t dur)
+{
+	double loss = 0;
+
+	switch (p->curve) {
+	case SDWAN:
+		loss = sdwan_loss(r);
+		break;
+	case SHAPER:
+		loss = r > p->knee ? 1 - p->knee / r : 0;
+		break;
+	case LOSSLESS:
+		break;
+	case CONSTANT:
+		loss = p->constant;
+		break;
+	}
+	if (loss == 0 && r >= p->noise_from && r <= p->noise_to) {
+		double prob = dur >= 5 * SEC && p->noise_long_p > 0 ? p->noise_long_p : p->noise_p;
+
+		if (rnd(p) < prob)
+			loss = 2e-5;
+	}
+	return loss;
+}
+
+static struct knee_measurement measure(struct simpath *p, const struct knee_trial *t)
+{
+	double r = (double)t->rate_bps;
+	double sent = p->gen_max > 0 && r > p->gen_max ? p->gen_max * (1 - 0.002 * rnd(p)) : r;
+	double loss = path_loss(p, sent, t->duration_ns);
+
+	p->trials++;
+	return (struct knee_measurement){ .offered_bps = t->rate_bps,
+					  .achieved_bps = (uint64_t)sent,
+					  .received_bps = (uint64_t)(sent * (1 - loss)),
+					  .loss_ratio = loss,
+					  .generator_limited = sent < 0.99 * r };
+}
+
+static void cfg_for(struct knee_config *c, uint64_t max)
+{
+	knee_config_defaults(c);
+	c->max_rate_bps = max;
+}
+
+static void search(struct simpath *p, const struct knee_config *cfg, struct knee *k,
+		   struct knee_result *res)
+{
+	struct knee_trial t;
+
+	assert_int_equal(knee_init(k, cfg), 0);
+	while (knee_next(k, &t)) {
+		struct knee_measurement m = measure(p, &t);
+
+		assert_true(t.rate_bps >= k->cfg.min_rate_bps);
+		assert_true(t.rate_bps <= cfg->max_rate_bps);
+		assert_int_equal(knee_record(k, &m), 0);
+	}
+	assert_true(knee_done(k));
+	knee_get_result(k, res);
+}
+
+/* No trial whose generator fell short ever stands as a lower bound (a pass). */
+static void assert_no_invalid_pass(const struct knee *k, const struct knee_result *res)
+{
+	unsigned n;
+	const struct knee_record *tr = knee_trials(k, &n);
+
+	assert_int_equal(n, res->ntrials);
+	for (unsigned i = 0; i < n; i++)
+		if (tr[i].m.generator_limited)
+			assert_int_equal(tr[i].verdict, KNEE_INVALID);
+	for (int t = 0; t < KNEE_NTARGETS; t++) {
+		const struct knee_bound *b = &res->bound[t];
+
+		if (b->lower_valid) {
+			assert_true(b->lower_trial >= 0 && (unsigned)b->lower_trial < n);
+			assert_false(tr[b->lower_trial].m.generator_limited);
+			assert_true(b->lower_final);
+		}
+	}
+}
+
+static void assert_found_within(const struct knee_bound *b, double lo, double hi, double w)
+{
+	assert_int_equal(b->outcome, KNEE_FOUND);
+	assert_true(b->lower_valid && b->upper_valid && b->lower_final && b->upper_final);
+	assert_true(b->lower_bps < b->upper_bps);
+	assert_true((double)(b->upper_bps - b->lower_bps) / (double)b->upper_bps <= w + 1e-9);
+	/* The true knee lies in [lo, hi]: a pass must not be above it... */
+	assert_true((double)b->lower_bps <= hi);
+	/* ...and the bounds are within the width goal of it. */
+	assert_true((double)b->lower_bps >= lo * (1 - w));
+	assert_true((double)b->upper_bps > lo);
+}
+
+/* Plain binary search (linear bisection of [min, max]) to the same width. */
+static unsigned binary_search_trials(struct simpath *p, const struct knee_config *cfg,
+				     double goal)
+{
+	double lo = (double)cfg->min_rate_bps, hi = (double)cfg->max_rate_bps;
+	unsigned n = 0;
+	struct knee_trial t = { .duration_ns = cfg->final_ns };
+
+	t.rate_bps = (uint64_t)hi;
+	n++;
+	if (measure(p, &t).loss_ratio <= goal)
+		return n;
+	while ((hi - lo) / hi > cfg->width_goal) {
+		double mid = (lo + hi) / 2;
+		struct knee_measurement m;
+
+		t.rate_bps = (uint64_t)mid;
+		m = measure(p, &t);
+		n++;
+		if (m.loss_ratio <= goal)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return n;
+}
+
+static void test_sdwan_curve(void **state)
+{
+	struct knee_config cfg;
+	struct knee k;
+	struct knee_result res;
+	struct simpath p = { .curve = SDWAN, .rng = 1 };
+	double pdr_true = (110 + 10 * (0.005 / 0.075)) * 1e6;
+	unsigned bin;
+
+	(void)state;
+	cfg_for(&cfg, 1000 * M);
+	search(&p, &cfg, &k, &res);
+	assert_true(res.done);
+	assert_no_invalid_pass(&k, &res);
+	assert_found_within(&res.bound[KNEE_NDR], 110e6, 110e6, cfg.width_goal);
+	assert_found_within(&res.bound[KNEE_PDR], pdr_true, pdr_true, cfg.width_goal);
+	assert_true(res.mrr_bps >= 111 * M && res.mrr_bps <= 113 * M);
+
+	bin = binary_search_trials(&p, &cfg, 0) + binary_search_trials(&p, &cfg, cfg.loss_goal);
+	print_message("sdwan: knee search %u trials, binary search %u\n", res.ntrials, bin);
+	assert_true(res.ntrials < bin);
+}
+
+/* Noise below the knee: the NDR may land anywhere in the noisy band but never
+ * above the knee, and every seed must finish within the width goal. */
+static void test_sdwan_noise(void **state)
+{
+	unsigned total = 0, total_bin = 0;
+
+	(void)state;
+	for (uint64_t seed = 1; seed <= 40; seed++) {
+		struct knee_config cfg;
+		struct knee k;
+		struct knee_result res;
+		struct simpath p = { .curve = SDWAN, .rng = seed * 7919,
+				     .noise_from = 104.5e6, .noise_to = 110e6, .noise_p = 0.3 };
+
+		cfg_for(&cfg, 1000 * M);
+		search(&p, &cfg, &k, &res);
+		assert_no_invalid_pass(&k, &res);
+		assert_found_within(&res.bound[KNEE_NDR], 104.5e6, 110e6, cfg.width_goal);
+		assert_found_within(&res.bound[KNEE_PDR], 110.66e6, 110.67e6, cfg.width_goal);
+		total += res.ntrials;
+		total_bin += binary_search_trials(&p, &cfg, 0) +
+			     binary_search_trials(&p, &cfg, cfg.loss_goal);
+	}
+	print_message("noisy sdwan, 40 seeds: knee search %u trials, binary search %u\n", total,
+		      total_bin);
+	assert_true(total < total_bin);
+}
+
+static void test_shapers(void **state)
+{
+	static const double caps[] = { 3e6, 47e6, 100e6, 333e6, 950e6 };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(caps) / sizeof(caps[0]); i++) {
+		struct knee_config cfg;
+		struct knee k;
+		struct knee_result res;
+		struct simpath p = { .curve = SHAPER, .knee = caps[i], .rng = 3 };
+		unsigned bin;
+
+		cfg_for(&cfg, 1000 * M);
+		search(&p, &cfg, &k, &res);
+		assert_no_invalid_pass(&k, &res);
+		assert_found_within(&res.bound[KNEE_NDR], caps[i], caps[i], cfg.width_goal);
+		assert_found_within(&res.bound[KNEE_PDR], caps[i] / 0.995, caps[i] / 0.995,
+				    cfg.width_goal);
+		bin = binary_search_trials(&p, &cfg, 0) +
+		      binary_search_trials(&p, &cfg, cfg.loss_goal);
+		assert_true(res.ntrials < bin);
+	}
+}
+
+/* Loss only in long trials between 100 and 110 Mbit/s: confirmations fail,
+ * the bounds move and the search goes on until the final trials agree. */
+static void test_confirmation_moves_bound(void **state)
+{
+	struct knee_config cfg;
+	struct knee k;
+	struct knee_result res;
+	struct simpath p = { .curve = SDWAN, .rng = 5, .noise_from = 100e6, .noise_to = 110e6,
+			     .noise_p = 0, .noise_long_p = 1 };
+	unsigned n, failed_confirm = 0;
+	const struct knee_record *tr;
+
+	(void)state;
+	cfg_for(&cfg, 1000 * M);
+	search(&p, &cfg, &k, &res);
+	assert_no_invalid_pass(&k, &res);
+	assert_found_within(&res.bound[KNEE_NDR], 100e6, 100e6, cfg.width_goal);
+	tr = knee_trials(&k, &n);
+	for (unsigned i = 0; i < n; i++)
+		if (tr[i].trial.phase == KNEE_PHASE_CONFIRM && tr[i].verdict != KNEE_PASS &&
+		    tr[i].trial.target == KNEE_NDR && tr[i].trial.rate_bps > 100 * M)
+			failed_confirm++;
+	assert_true(failed_confirm >= 1);
+}
+
+/* The generator tops out at 80 Mbit/s, below the 110 Mbit/s knee. */
+static void test_generator_limited(void **state)
+{
+	struct knee_config cfg;
+	struct knee k;
+	struct knee_result res;
+	struct simpath p = { .curve = SDWAN, .gen_max = 80e6, .rng = 11 };
+	unsigned n, invalid = 0;
+	const struct knee_record *tr;
+
+	(void)state;
+	cfg_for(&cfg, 1000 * M);
+	search(&p, &cfg, &k, &res);
+	assert_true(res.done);
+	assert_no_invalid_pass(&k, &res);
+	tr = knee_trials(&k, &n);
+	for (unsigned i = 0; i < n; i++)
+		invalid += tr[i].verdict == KNEE_INVALID;
+	assert_true(invalid >= 2);	/* the first trial and its retry at least */
+	assert_true(res.generator_limited);
+	/* sent < 99 % of the target is invalid: the true limit is about 80.8 */
+	assert_true((double)res.generator_limit_bps <= 80.8e6 / (1 - cfg.width_goal));
+	assert_true(res.ntrials <= 12);
+	for (int t = 0; t < KNEE_NTARGETS; t++) {
+		const struct knee_bound *b = &res.bound[t];
+
+		assert_int_equal(b->outcome, KNEE_GENERATOR_LIMIT);
+		assert_true(b->upper_is_generator_limit);
+		assert_true(b->lower_valid && b->lower_bps <= 81 * M);
+		assert_true(b->lower_bps >= 79 * M * (1 - cfg.width_goal));
+	}
+}
+
+/* Every trial is short of its target: nothing is ever a pass. */
+static void test_generator_always_short(void **state)
+{
+	struct knee_config cfg;
+	struct knee k;
+	struct knee_result res;
+	struct simpath p = { .curve = LOSSLESS, .gen_max = 0.5e6, .rng = 2 };
+
+	(void)state;
+	cfg_for(&cfg, 1000 * M);
+	cfg.min_rate_bps = 1 * M;
+	search(&p, &cfg, &k, &res);
+	assert_no_invalid_pass(&k, &res);
+	for (int t = 0; t < KNEE_NTARGETS; t++) {
+		assert_false(res.bound[t].lower_valid);
+		assert_int_equal(res.bound[t].outcome, KNEE_GENERATOR_LIMIT);
+	}
+}
+
+static void test_lossless_to_max(void **state)
+{
+	struct knee_config cfg;
+	struct knee k;
+	struct knee_result res;
+	struct simpath p = { .curve = LOSSLESS, .rng = 9 };
+
+	(void)state;
+	cfg_for(&cfg, 100 * M);
+	search(&p, &cfg, &k, &res);
+	for (int t = 0; t < KNEE_NTARGETS; t++) {
+		assert_int_equal(res.bound[t].outcome, KNEE_ABOVE_MAX);
+		assert_int_equal(res.bound[t].lower_bps, 100 * M);
+		assert_true(res.bound[t].lower_final);
+		assert_false(res.bound[t].upper_valid);
+	}
+	assert_int_equal(res.ntrials, 2);	/* the first trial and its confirmation */
+	assert_int_equal(res.trial_ns, cfg.short_ns + cfg.final_ns);
+}
+
+static void test_loss_everywhere(void **state)
+{
+	struct knee_config cfg;
+	struct knee k;
+	struct knee_result res;
+	struct simpath p = { .curve = CONSTANT, .constant = 0.01, .rng = 4 };
+
+	(void)state;
+	cfg_for(&cfg, 1000 * M);
+	search(&p, &cfg, &k, &res);
+	assert_true(res.done);
+	for (int t = 0; t < KNEE_NTARGETS; t++) {
+		assert_int_equal(res.bound[t].outcome, KNEE_BELOW_MIN);
+		assert_false(res.bound[t].lower_valid);
+		assert_int_equal(res.bound[t].upper_bps, cfg.max_rate_bps / 1000);
+		assert_true(res.bound[t].upper_final);
+	}
+	assert_true(res.ntrials < 30);
+}
+
+/* 0.3 % everywhere: no NDR above the minimum, PDR passes at max. */
+static void test_small_loss_everywhere(void **state)
+{
+	struct knee_config cfg;
+	struct knee k;
+	struct knee_result res;
+	struct simpath p = { .curve = CONSTANT, .constant = 0.003, .rng = 4 };
+
+	(void)state;
+	cfg_for(&cfg, 1000 * M);
+	search(&p, &cfg, &k, &res);
+	assert_int_equal(res.bound[KNEE_NDR].outcome, KNEE_BELOW_MIN);
+	assert_int_equal(res.bound[KNEE_PDR].outcome, KNEE_ABOVE_MAX);
+	assert_int_equal(res.bound[KNEE_PDR].lower_bps, 1000 * M);
+}
+
+static void test_trial_limit(void **state)
+{
+	struct knee_config cfg;
+	struct knee k;
+	struct knee_result res;
+	struct simpath p = { .curve = SDWAN, .rng = 1 };
+
+	(void)state;
+	cfg_for(&cfg, 1000 * M);
+	cfg.max_trials = 3;
+	search(&p, &cfg, &k, &res);
+	assert_int_equal(res.ntrials, 3);
+	assert_int_equal(res.bound[KNEE_NDR].outcome, KNEE_UNFINISHED);
+}
+
+static void test_api_misuse(void **state)
+{
+	struct knee_config cfg;
+	struct knee k;
+	struct knee_trial t1, t2;
+	struct knee_measurement m = { .loss_ratio = 0 };
+
+	(void)state;
+	knee_config_defaults(&cfg);
+	assert_int_equal(knee_init(&k, &cfg), -EINVAL);	/* no max rate */
+	cfg.max_rate_bps = 100 * M;
+	cfg.width_goal = 0;
+	assert_int_equal(knee_init(&k, &cfg), -EINVAL);
+	cfg.width_goal = 0.01;
+	cfg.final_ns = cfg.short_ns / 2;
+	assert_int_equal(knee_init(&k, &cfg), -EINVAL);
+	cfg.final_ns = 5 * SEC;
+	cfg.min_rate_bps = 200 * M;
+	assert_int_equal(knee_init(&k, &cfg), -EINVAL);
+	cfg.min_rate_bps = 0;
+	cfg.max_trials = KNEE_MAX_TRIALS + 1;
+	assert_int_equal(knee_init(&k, &cfg), -EINVAL);
+	cfg.max_trials = 0;
+	assert_int_equal(knee_init(&k, &cfg), 0);
+	assert_int_equal(knee_record(&k, &m), -EINVAL);	/* nothing pending */
+	assert_true(knee_next(&k, &t1));
+	assert_true(knee_next(&k, &t2));
+	assert_memory_equal(&t1, &t2, sizeof(t1));
+	assert_int_equal(t1.rate_bps, 100 * M);
+	assert_int_equal(t1.phase, KNEE_PHASE_MRR);
+	m.loss_ratio = 1.5;
+	assert_int_equal(knee_record(&k, &m), -EINVAL);
+	knee_abandon(&k);
+	assert_false(knee_next(&k, &t1));
+	assert_true(knee_done(&k));
+}
+
+static void test_classify(void **state)
+{
+	struct knee_measurement m = { .loss_ratio = 0 };
+
+	(void)state;
+	assert_int_equal(knee_classify(&m, 0.005), KNEE_PASS);
+	m.loss_ratio = 0.004;
+	assert_int_equal(knee_classify(&m, 0.005), KNEE_PASS_PDR);
+	m.loss_ratio = 0.006;
+	assert_int_equal(knee_classify(&m, 0.005), KNEE_FAIL);
+	m.loss_ratio = 0;
+	m.generator_limited = true;
+	assert_int_equal(knee_classify(&m, 0.005), KNEE_INVALID);
+	assert_string_equal(knee_target_name(KNEE_PDR), "PDR");
+	assert_string_equal(knee_outcome_name(KNEE_GENERATOR_LIMIT), "generator-limit");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_sdwan_curve),
+		cmocka_unit_test(test_sdwan_noise),
+		cmocka_unit_test(test_shapers),
+		cmocka_unit_test(test_confirmation_moves_bound),
+		cmocka_unit_test(test_generator_limited),
+		cmocka_unit_test(test_generator_always_short),
+		cmocka_unit_test(test_lossless_to_max),
+		cmocka_unit_test(test_loss_everywhere),
+		cmocka_unit_test(test_small_loss_everywhere),
+		cmocka_unit_test(test_trial_limit),
+		cmocka_unit_test(test_api_misuse),
+		cmocka_unit_test(test_classify),
+	};
+
+	return cmocka_run_group_tests_name("knee", tests, NULL, NULL);
+}
