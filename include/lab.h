@@ -13,12 +13,17 @@
  * created under /run/ovlperf/labs/<lab>; lab_down_by_name() removes only
  * namespaces listed there, so it never touches one it did not create.
  *
- * All functions return 0 or a negative errno.
+ * A host on two or more links forwards (IPv4 and IPv6) and every host gets
+ * routes to every link's subnets along the shortest path, so a chain
+ * h0 - h1 - h2 is routed end to end.
+ *
+ * All functions return 0 or a negative errno unless stated otherwise.
  */
 #ifndef OVLPERF_LAB_H
 #define OVLPERF_LAB_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/socket.h>
 #include <sys/types.h>
@@ -27,6 +32,16 @@
 #define LAB_MAX_HOSTS 8
 #define LAB_MAX_LINKS 8
 #define LAB_DEFAULT_NAME "lab"
+#define LAB_MTU_MIN 68
+#define LAB_MTU_MAX 65535
+#define LAB_DEFAULT_MTU 1500
+/* tbf via libnl takes a 32-bit byte rate: 2^31-1 B/s is about 17 Gbit/s. */
+#define LAB_RATE_MIN_BPS 8000ULL
+#define LAB_RATE_MAX_BPS 17000000000ULL
+/* Queue a tbf may hold, as the time to drain it at the shaped rate. */
+#define LAB_TBF_LATENCY_US 50000
+#define LAB_STATE_DIR "/run/ovlperf/labs"
+#define LAB_NETNS_DIR "/run/netns"
 
 struct lab_link_spec {
 	unsigned a, b;		/* host indexes */
@@ -47,6 +62,32 @@ struct lab;
 
 /* The common case: two hosts, one link with the given MTU (0: 1500). */
 void lab_spec_pair(struct lab_spec *spec, const char *name, uint32_t mtu);
+/* nhosts (2..LAB_MAX_HOSTS) in a chain: link i joins host i and host i+1. */
+void lab_spec_chain(struct lab_spec *spec, const char *name, unsigned nhosts, uint32_t mtu);
+
+/* Pure checks and the address plan (no system calls; unit-tested). */
+
+/* 1..LAB_NAME_MAX characters of [A-Za-z0-9_-], starting with a letter or digit. */
+bool lab_name_valid(const char *name);
+/* 0, or -EINVAL with a one-line reason in err (may be NULL). */
+int lab_spec_check(const struct lab_spec *spec, char *err, size_t errlen);
+/* "100M", "1.5G", "800k", "2500000" (bit/s, SI multipliers k M G T, an
+ * optional "bit" or "bps" after them). false on junk, overflow or negatives. */
+bool lab_parse_rate(const char *s, uint64_t *bps);
+/* Address of end (0 = a, 1 = b) of link l and its prefix length. */
+int lab_plan_addr(unsigned link, unsigned end, int family, struct sockaddr_storage *ss,
+		  unsigned *prefixlen);
+/* "ovp-<lab>-<h>"; -ENAMETOOLONG if it does not fit in len. */
+int lab_plan_netns_name(const char *lab, unsigned host, char *buf, size_t len);
+/* How host h reaches link l's subnet: 0 if h is on l (directly connected),
+ * 1 with *via_link and *via_end (the next hop is end via_end of via_link),
+ * -EHOSTUNREACH if l is not reachable from h. */
+int lab_plan_route(const struct lab_spec *spec, unsigned host, unsigned link,
+		   unsigned *via_link, unsigned *via_end);
+/* numgen threshold out of 10000 for a drop percentage (0.01 % resolution). */
+unsigned lab_plan_drop_threshold(double drop_pct);
+/* tbf bucket in bytes for a rate and MTU: max(1 ms of rate, 4 frames). */
+uint32_t lab_plan_tbf_burst(uint64_t rate_bps, uint32_t mtu);
 
 /* Creates namespaces, veth pairs, addresses (IPv4 and IPv6, with DAD disabled
  * so IPv6 is usable at once), loopback up, shaping and drop rules. On error
@@ -57,8 +98,35 @@ int lab_up(const struct lab_spec *spec, struct lab **out);
  * system side: a namespace already gone is not an error. */
 int lab_down(struct lab *lab);
 
-/* `ovlperf lab down NAME`: removes what the state file of NAME lists. */
+/* `ovlperf lab down NAME`: removes what the state file of NAME lists.
+ * -ENOENT if there is no such lab; -EPERM (after removing the rest) when a
+ * listed namespace is no longer the one ovlperf created: it is left alone. */
 int lab_down_by_name(const char *name);
+
+/* Attaches to a lab another process created (from its state file) without
+ * taking ownership: lab_close() frees the handle and leaves the lab up;
+ * lab_down() on it removes the lab. */
+int lab_open(const char *name, struct lab **out);
+void lab_close(struct lab *lab);
+
+/* Names of the labs recorded under LAB_STATE_DIR: calls fn for each. */
+int lab_list(int (*fn)(const char *name, void *arg), void *arg);
+
+/* What the kernel says about one interface of a host (for `lab show`). */
+#define LAB_IF_MAX_ADDRS 8
+struct lab_if_info {
+	char name[16];
+	unsigned ifindex;
+	uint32_t mtu;
+	bool up;
+	bool carrier;
+	char qdisc[16];
+	unsigned naddrs;
+	char addrs[LAB_IF_MAX_ADDRS][48];	/* "198.18.0.1/24" */
+};
+/* Fills up to max entries; *n is the number found (may exceed max). */
+int lab_host_interfaces(const struct lab *lab, unsigned host, struct lab_if_info *out,
+			size_t max, size_t *n);
 
 /* Moves the calling thread into host h's namespace, or back to the namespace
  * the process started in. */
@@ -81,7 +149,8 @@ const char *lab_host_ifname(const struct lab *lab, unsigned host, unsigned link)
 pid_t lab_spawn(const struct lab *lab, unsigned host, char *const argv[], int out_fd,
 		int err_fd);
 
-/* Sends SIGTERM, waits up to timeout_ms, then SIGKILL. Returns the exit status. */
+/* Sends SIGTERM, waits up to timeout_ms, then SIGKILL. Returns the exit
+ * status (0..255), 128 + signal if it died of a signal, or a negative errno. */
 int lab_reap(pid_t pid, unsigned timeout_ms);
 
 const struct lab_spec *lab_get_spec(const struct lab *lab);

@@ -1,12 +1,315 @@
 // SPDX-License-Identifier: MIT
+/* `ovlperf lab up|down|list|show`: lab hosts from the command line. */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "cmd.h"
+#include "interrupt.h"
+#include "lab.h"
+#include "log.h"
+
+static const char usage_text[] =
+	"Usage: ovlperf lab up [NAME] [--hosts N] [--mtu N] [--rate RATE] [--drop PCT]\n"
+	"                      [--block-icmp] [--force]\n"
+	"       ovlperf lab down [NAME]\n"
+	"       ovlperf lab list\n"
+	"       ovlperf lab show [NAME]\n"
+	"\n"
+	"Lab hosts are network namespaces ovp-NAME-0, ovp-NAME-1, ... joined in a chain\n"
+	"by veth links (link i: 198.18.i.0/24 and 2001:2:0:i::/64; interface ovp<i>).\n"
+	"NAME defaults to '" LAB_DEFAULT_NAME "'.\n"
+	"  --hosts N      number of hosts, 2.." "8" " (default 2)\n"
+	"  --mtu N        MTU of every link, 68..65535 (default 1500)\n"
+	"  --rate RATE    tbf rate limit on both ends of every link, e.g. 100M, 1.5G\n"
+	"  --drop PCT     drop PCT %% of packets leaving each end (nftables numgen)\n"
+	"  --block-icmp   drop ICMP fragmentation-needed / ICMPv6 packet-too-big\n"
+	"  --force        remove an existing lab of that NAME first\n";
+
+static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static int usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "ovlperf lab: ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\n(ovlperf lab --help for usage)\n");
+	return EXIT_USAGE;
+}
+
+static int fail(const char *what, const char *name, int rc)
+{
+	fprintf(stderr, "ovlperf lab: %s %s: %s\n", what, name, strerror(-rc));
+	return 1;
+}
+
+static void print_rate(uint64_t bps)
+{
+	if (bps >= 1000000000ULL)
+		printf("%g Gbit/s", (double)bps / 1e9);
+	else if (bps >= 1000000ULL)
+		printf("%g Mbit/s", (double)bps / 1e6);
+	else
+		printf("%g kbit/s", (double)bps / 1e3);
+}
+
+static void print_spec(const struct lab_spec *s)
+{
+	printf("lab %s: %u hosts, %u link%s\n", s->name, s->nhosts, s->nlinks,
+	       s->nlinks == 1 ? "" : "s");
+	for (unsigned l = 0; l < s->nlinks; l++) {
+		const struct lab_link_spec *k = &s->links[l];
+
+		printf("  link %u: host %u <-> host %u, ovp%u, mtu %u", l, k->a, k->b, l,
+		       k->mtu ? k->mtu : LAB_DEFAULT_MTU);
+		if (k->rate_bps) {
+			printf(", tbf ");
+			print_rate(k->rate_bps);
+		}
+		if (k->drop_pct > 0)
+			printf(", drop %.2f%%", k->drop_pct);
+		if (k->block_icmp_too_big)
+			printf(", ICMP too-big blocked");
+		printf("\n");
+	}
+}
+
+static int show_host(const struct lab *lab, unsigned h)
+{
+	struct lab_if_info ifs[16];
+	size_t n = 0;
+	int rc;
+
+	printf("  host %u: netns %s\n", h, lab_netns_name(lab, h));
+	rc = lab_host_interfaces(lab, h, ifs, sizeof(ifs) / sizeof(ifs[0]), &n);
+	if (rc)
+		return rc;
+	for (size_t i = 0; i < n && i < sizeof(ifs) / sizeof(ifs[0]); i++) {
+		printf("    %-8s %-4s mtu %-5u qdisc %-8s", ifs[i].name,
+		       ifs[i].up ? (ifs[i].carrier ? "UP" : "NO-CARRIER") : "DOWN", ifs[i].mtu,
+		       ifs[i].qdisc[0] ? ifs[i].qdisc : "-");
+		for (unsigned a = 0; a < ifs[i].naddrs; a++)
+			printf(" %s", ifs[i].addrs[a]);
+		printf("\n");
+	}
+	return 0;
+}
+
+static int show(const char *name)
+{
+	struct lab *lab;
+	int rc;
+
+	rc = lab_open(name, &lab);
+	if (rc == -ENOENT) {
+		fprintf(stderr, "ovlperf lab: no lab named %s (or it is incomplete)\n", name);
+		return 1;
+	}
+	if (rc)
+		return fail("cannot open lab", name, rc);
+	print_spec(lab_get_spec(lab));
+	for (unsigned h = 0; h < lab_get_spec(lab)->nhosts && !rc; h++)
+		rc = show_host(lab, h);
+	lab_close(lab);
+	return rc ? fail("cannot read lab", name, rc) : 0;
+}
+
+static int list_one(const char *name, void *arg)
+{
+	struct lab *lab;
+	int rc = lab_open(name, &lab);
+
+	(void)arg;
+	if (rc) {
+		printf("%-12s broken (%s): ovlperf lab down %s\n", name, strerror(-rc), name);
+		return 0;
+	}
+	printf("%-12s %u hosts, %u links\n", name, lab_get_spec(lab)->nhosts,
+	       lab_get_spec(lab)->nlinks);
+	lab_close(lab);
+	return 0;
+}
+
+struct up_opts {
+	const char *name;
+	unsigned hosts;
+	uint32_t mtu;
+	uint64_t rate;
+	double drop;
+	bool block_icmp, force;
+};
+
+static bool parse_uint(const char *s, unsigned long max, unsigned long *v)
+{
+	char *end;
+
+	if (!s || *s < '0' || *s > '9')
+		return false;
+	errno = 0;
+	*v = strtoul(s, &end, 10);
+	return !errno && !*end && *v <= max;
+}
+
+static int parse_up(int argc, char **argv, struct up_opts *o)
+{
+	static const struct option opts[] = {
+		{ "hosts", required_argument, NULL, 'n' }, { "mtu", required_argument, NULL, 'm' },
+		{ "rate", required_argument, NULL, 'r' },  { "drop", required_argument, NULL, 'd' },
+		{ "block-icmp", no_argument, NULL, 'b' },  { "force", no_argument, NULL, 'f' },
+		{ "help", no_argument, NULL, 'h' },	   { NULL, 0, NULL, 0 },
+	};
+	unsigned long v;
+	char *end;
+	int c;
+
+	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'n':
+			if (!parse_uint(optarg, LAB_MAX_HOSTS, &v) || v < 2)
+				return usage_error("--hosts '%s': expected 2..8", optarg);
+			o->hosts = (unsigned)v;
+			break;
+		case 'm':
+			if (!parse_uint(optarg, LAB_MTU_MAX, &v) || v < LAB_MTU_MIN)
+				return usage_error("--mtu '%s': expected 68..65535", optarg);
+			o->mtu = (uint32_t)v;
+			break;
+		case 'r':
+			if (!lab_parse_rate(optarg, &o->rate) || o->rate < LAB_RATE_MIN_BPS ||
+			    o->rate > LAB_RATE_MAX_BPS)
+				return usage_error("--rate '%s': expected 8k..17G bit/s (e.g. 100M, 1.5G)",
+						   optarg);
+			break;
+		case 'd':
+			errno = 0;
+			o->drop = strtod(optarg, &end);
+			if (errno || end == optarg || *end || !(o->drop >= 0.01 && o->drop <= 100))
+				return usage_error("--drop '%s': expected a percentage 0.01..100",
+						   optarg);
+			break;
+		case 'b':
+			o->block_icmp = true;
+			break;
+		case 'f':
+			o->force = true;
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			return -1;
+		default:
+			return EXIT_USAGE;
+		}
+	}
+	if (optind < argc)
+		o->name = argv[optind++];
+	if (optind < argc)
+		return usage_error("unexpected argument '%s'", argv[optind]);
+	return 0;
+}
+
+static int up(int argc, char **argv)
+{
+	struct up_opts o = { .name = LAB_DEFAULT_NAME, .hosts = 2 };
+	struct lab_spec spec;
+	struct lab *lab;
+	char err[160];
+	int rc;
+
+	rc = parse_up(argc, argv, &o);
+	if (rc)
+		return rc < 0 ? 0 : rc;
+	if (!lab_name_valid(o.name))
+		return usage_error("invalid lab name '%s': 1..12 of A-Z a-z 0-9 - _", o.name);
+	lab_spec_chain(&spec, o.name, o.hosts, o.mtu);
+	for (unsigned l = 0; l < spec.nlinks; l++) {
+		spec.links[l].rate_bps = o.rate;
+		spec.links[l].drop_pct = o.drop;
+		spec.links[l].block_icmp_too_big = o.block_icmp;
+	}
+	if (lab_spec_check(&spec, err, sizeof(err)))
+		return usage_error("%s", err);
+	interrupt_install();
+	if (o.force) {
+		rc = lab_down_by_name(o.name);
+		if (rc && rc != -ENOENT)
+			return fail("cannot remove the old lab", o.name, rc);
+	}
+	rc = lab_up(&spec, &lab);
+	if (rc == -EINTR) {
+		fprintf(stderr, "ovlperf lab: interrupted; lab %s removed\n", o.name);
+		return 1;
+	}
+	if (rc)
+		return fail("cannot bring up lab", o.name, rc);
+	print_spec(&spec);
+	for (unsigned h = 0; h < spec.nhosts && !rc; h++)
+		rc = show_host(lab, h);
+	/* The lab stays up after this process exits: `ovlperf lab down` removes it. */
+	lab_close(lab);
+	return 0;
+}
+
+static int name_arg(int argc, char **argv, const char **name)
+{
+	*name = LAB_DEFAULT_NAME;
+	if (argc > 3)
+		return usage_error("unexpected argument '%s'", argv[3]);
+	if (argc == 3)
+		*name = argv[2];
+	if (!lab_name_valid(*name))
+		return usage_error("invalid lab name '%s': 1..12 of A-Z a-z 0-9 - _", *name);
+	return 0;
+}
+
+static int down(int argc, char **argv)
+{
+	const char *name;
+	int rc = name_arg(argc, argv, &name);
+
+	if (rc)
+		return rc;
+	rc = lab_down_by_name(name);
+	if (rc == -ENOENT) {
+		fprintf(stderr, "ovlperf lab: no lab named %s\n", name);
+		return 1;
+	}
+	if (rc == -EPERM) {
+		fprintf(stderr, "ovlperf lab: lab %s removed, but a namespace it listed is no longer ovlperf's and was left alone\n",
+			name);
+		return 1;
+	}
+	return rc ? fail("cannot remove lab", name, rc) : 0;
+}
 
 int cmd_lab(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	fprintf(stderr, "ovlperf: 'lab' is not in this build yet\n");
-	return 1;
+	const char *name;
+	int rc;
+
+	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		fputs(usage_text, argc < 2 ? stderr : stdout);
+		return argc < 2 ? EXIT_USAGE : 0;
+	}
+	if (!strcmp(argv[1], "up"))
+		return up(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "down"))
+		return down(argc, argv);
+	if (!strcmp(argv[1], "show")) {
+		rc = name_arg(argc, argv, &name);
+		return rc ? rc : show(name);
+	}
+	if (!strcmp(argv[1], "list")) {
+		if (argc > 2)
+			return usage_error("unexpected argument '%s'", argv[2]);
+		rc = lab_list(list_one, NULL);
+		return rc ? fail("cannot list", LAB_STATE_DIR, rc) : 0;
+	}
+	return usage_error("unknown subcommand '%s' (up, down, list, show)", argv[1]);
 }

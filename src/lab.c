@@ -1,0 +1,460 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Lab hosts: lab_up() builds namespaces, veth links, addresses, routes,
+ * shaping and drop rules; lab_down() removes them. Every namespace is
+ * recorded in the state file before anything is put in it, so that a lab
+ * interrupted at any point (even by SIGKILL) can be removed by name.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "interrupt.h"
+#include "lab_int.h"
+#include "log.h"
+#include "netns.h"
+#include "nl_route.h"
+
+static struct lab *lab_alloc(void)
+{
+	struct lab *lab = calloc(1, sizeof(*lab));
+
+	if (!lab)
+		return NULL;
+	for (unsigned h = 0; h < LAB_MAX_HOSTS; h++)
+		lab->nsfd[h] = -1;
+	lab->orig_fd = -1;
+	return lab;
+}
+
+static void lab_free(struct lab *lab)
+{
+	for (unsigned h = 0; h < LAB_MAX_HOSTS; h++)
+		if (lab->nsfd[h] >= 0)
+			close(lab->nsfd[h]);
+	if (lab->orig_fd >= 0)
+		close(lab->orig_fd);
+	free(lab);
+}
+
+static void set_ifnames(struct lab *lab)
+{
+	for (unsigned l = 0; l < LAB_MAX_LINKS; l++)
+		snprintf(lab->ifname[l], sizeof(lab->ifname[l]), "ovp%u", l);
+}
+
+/* Removes the namespaces a state lists (newest first), then the state file.
+ * A namespace that is no longer ours is left alone and makes this -EPERM. */
+static int teardown(struct lab_state *st)
+{
+	int rc = 0;
+
+	for (unsigned i = st->nns; i-- > 0;) {
+		int r = netns_delete(st->ns[i].name, st->ns[i].ino);
+
+		if (r && !rc)
+			rc = r;
+		if (r && r != -EPERM)
+			log_err("removing namespace %s: %s", st->ns[i].name, strerror(-r));
+	}
+	if (rc && rc != -EPERM)
+		return rc;
+	{
+		int r = lab_state_remove(st->spec.name);
+
+		return rc ? rc : r;
+	}
+}
+
+static int make_host(struct lab *lab, unsigned h)
+{
+	struct lab_state *st = &lab->st;
+	char name[LAB_NETNS_NAME_MAX];
+	int rc;
+
+	rc = lab_plan_netns_name(st->spec.name, h, name, sizeof(name));
+	if (rc)
+		return rc;
+	rc = netns_claim(name);
+	if (rc == -EEXIST) {
+		log_err("namespace %s already exists and is not part of lab %s; not touching it",
+			name, st->spec.name);
+		return rc;
+	}
+	if (rc)
+		return rc;
+	snprintf(st->ns[st->nns].name, sizeof(st->ns[0].name), "%s", name);
+	st->ns[st->nns++].ino = 0;
+	rc = lab_state_save(st);
+	if (!rc)
+		rc = netns_mount(name, &st->ns[h].ino);
+	if (!rc)
+		rc = lab_state_save(st);
+	if (!rc) {
+		lab->nsfd[h] = netns_open(name);
+		rc = lab->nsfd[h] < 0 ? lab->nsfd[h] : 0;
+	}
+	if (rc)
+		log_err("creating namespace %s: %s", name, strerror(-rc));
+	return rc;
+}
+
+/* Runs fn in host h's namespace on the calling thread, then comes back. */
+static int in_host(struct lab *lab, unsigned h, int (*fn)(struct lab *, unsigned, void *),
+		   void *arg)
+{
+	int rc, back;
+
+	rc = netns_enter_fd(lab->nsfd[h]);
+	if (rc)
+		return rc;
+	rc = fn(lab, h, arg);
+	back = netns_enter_fd(lab->orig_fd);
+	if (back) {
+		log_err("cannot return to the original namespace: %s", strerror(-back));
+		return back;
+	}
+	return rc;
+}
+
+static int open_sock(struct lab *lab, unsigned h, void *arg)
+{
+	struct nl_sock **sk = arg;
+	int rc;
+
+	(void)lab;
+	rc = nlr_open(&sk[h]);
+	if (!rc)
+		rc = nlr_link_up(sk[h], "lo");
+	return rc;
+}
+
+static int host_sysctl_nft(struct lab *lab, unsigned h, void *arg)
+{
+	const struct lab_spec *spec = &lab->st.spec;
+	unsigned nl = 0;
+	int rc = 0;
+
+	(void)arg;
+	for (unsigned l = 0; l < spec->nlinks; l++)
+		nl += spec->links[l].a == h || spec->links[l].b == h;
+	if (nl > 1) {
+		rc = netns_sysctl("/proc/sys/net/ipv4/ip_forward", "1");
+		if (!rc)
+			rc = netns_sysctl("/proc/sys/net/ipv6/conf/all/forwarding", "1");
+		if (rc)
+			log_err("enabling forwarding in host %u: %s", h, strerror(-rc));
+	}
+	if (!rc)
+		rc = lab_nft_apply(spec, h);
+	return rc;
+}
+
+static int link_end_setup(struct lab *lab, struct nl_sock *sk, unsigned l, unsigned end)
+{
+	const struct lab_link_spec *k = &lab->st.spec.links[l];
+	const int fams[2] = { AF_INET, AF_INET6 };
+	uint32_t mtu = k->mtu ? k->mtu : LAB_DEFAULT_MTU;
+	int rc = 0;
+
+	for (unsigned f = 0; f < 2 && !rc; f++) {
+		struct sockaddr_storage ss;
+		unsigned plen;
+
+		rc = lab_plan_addr(l, end, fams[f], &ss, &plen);
+		if (!rc)
+			rc = nlr_addr_add(sk, lab->ifname[l], &ss, plen);
+	}
+	if (!rc && k->rate_bps) {
+		uint32_t burst = lab_plan_tbf_burst(k->rate_bps, mtu);
+		uint64_t limit = burst + k->rate_bps / 8 * LAB_TBF_LATENCY_US / 1000000;
+
+		rc = nlr_tbf_add(sk, lab->ifname[l], k->rate_bps, burst,
+				 limit > 0x7fffffff ? 0x7fffffff : (uint32_t)limit);
+	}
+	if (!rc)
+		rc = nlr_link_up(sk, lab->ifname[l]);
+	return rc;
+}
+
+static int make_link(struct lab *lab, struct nl_sock **sk, unsigned l)
+{
+	const struct lab_link_spec *k = &lab->st.spec.links[l];
+	uint32_t mtu = k->mtu ? k->mtu : LAB_DEFAULT_MTU;
+	int rc;
+
+	rc = nlr_veth_add(sk[k->a], lab->ifname[l], lab->ifname[l], lab->nsfd[k->b], mtu);
+	if (!rc)
+		rc = link_end_setup(lab, sk[k->a], l, 0);
+	if (!rc)
+		rc = link_end_setup(lab, sk[k->b], l, 1);
+	return rc;
+}
+
+static int add_routes(struct lab *lab, struct nl_sock **sk, unsigned h)
+{
+	const struct lab_spec *spec = &lab->st.spec;
+	const int fams[2] = { AF_INET, AF_INET6 };
+
+	for (unsigned l = 0; l < spec->nlinks; l++) {
+		unsigned via_link, via_end;
+		int rc = lab_plan_route(spec, h, l, &via_link, &via_end);
+
+		if (rc == -EHOSTUNREACH || rc == 0)
+			continue;
+		if (rc < 0)
+			return rc;
+		for (unsigned f = 0; f < 2; f++) {
+			struct sockaddr_storage dst, gw;
+			unsigned plen;
+
+			rc = lab_plan_addr(l, 0, fams[f], &dst, &plen);
+			if (!rc)
+				rc = lab_plan_addr(via_link, via_end, fams[f], &gw, NULL);
+			if (!rc)
+				rc = nlr_route_add(sk[h], &dst, plen, &gw);
+			if (rc)
+				return rc;
+		}
+	}
+	return 0;
+}
+
+static int check_interrupt(void)
+{
+	if (!interrupt_requested())
+		return 0;
+	log_warn("interrupted; removing what was made");
+	return -EINTR;
+}
+
+static int build(struct lab *lab)
+{
+	const struct lab_spec *spec = &lab->st.spec;
+	struct nl_sock *sk[LAB_MAX_HOSTS] = { NULL };
+	int rc = 0;
+
+	for (unsigned h = 0; h < spec->nhosts && !rc; h++) {
+		rc = check_interrupt();
+		if (!rc)
+			rc = make_host(lab, h);
+	}
+	for (unsigned h = 0; h < spec->nhosts && !rc; h++)
+		rc = in_host(lab, h, open_sock, sk);
+	for (unsigned l = 0; l < spec->nlinks && !rc; l++) {
+		rc = check_interrupt();
+		if (!rc)
+			rc = make_link(lab, sk, l);
+	}
+	for (unsigned h = 0; h < spec->nhosts && !rc; h++)
+		rc = add_routes(lab, sk, h);
+	for (unsigned h = 0; h < spec->nhosts && !rc; h++)
+		rc = in_host(lab, h, host_sysctl_nft, NULL);
+	if (!rc)
+		rc = check_interrupt();
+	for (unsigned h = 0; h < spec->nhosts; h++)
+		nlr_close(sk[h]);
+	return rc;
+}
+
+int lab_up(const struct lab_spec *spec, struct lab **out)
+{
+	char err[160];
+	struct lab *lab;
+	int rc;
+
+	*out = NULL;
+	if (lab_spec_check(spec, err, sizeof(err))) {
+		log_err("%s", err);
+		return -EINVAL;
+	}
+	lab = lab_alloc();
+	if (!lab)
+		return -ENOMEM;
+	lab->st.spec = *spec;
+	lab->st.pid = getpid();
+	set_ifnames(lab);
+	lab->orig_fd = netns_open(NULL);
+	if (lab->orig_fd < 0) {
+		rc = lab->orig_fd;
+		goto fail;
+	}
+	rc = lab_state_create(&lab->st);
+	if (rc == -EEXIST)
+		log_err("lab %s exists; remove it first (ovlperf lab down %s)", spec->name,
+			spec->name);
+	if (rc)
+		goto fail;
+	rc = build(lab);
+	if (rc) {
+		teardown(&lab->st);
+		goto fail;
+	}
+	*out = lab;
+	return 0;
+fail:
+	lab_free(lab);
+	return rc;
+}
+
+int lab_down(struct lab *lab)
+{
+	int rc;
+
+	if (!lab)
+		return 0;
+	/* Our descriptors would keep the namespaces alive after the unmount. */
+	for (unsigned h = 0; h < LAB_MAX_HOSTS; h++) {
+		if (lab->nsfd[h] >= 0)
+			close(lab->nsfd[h]);
+		lab->nsfd[h] = -1;
+	}
+	rc = teardown(&lab->st);
+	lab_free(lab);
+	return rc;
+}
+
+int lab_down_by_name(const char *name)
+{
+	struct lab_state st;
+	int rc;
+
+	if (!lab_name_valid(name))
+		return -EINVAL;
+	rc = lab_state_load(name, &st);
+	if (rc)
+		return rc;
+	return teardown(&st);
+}
+
+int lab_open(const char *name, struct lab **out)
+{
+	struct lab *lab;
+	int rc;
+
+	*out = NULL;
+	if (!lab_name_valid(name))
+		return -EINVAL;
+	lab = lab_alloc();
+	if (!lab)
+		return -ENOMEM;
+	set_ifnames(lab);
+	rc = lab_state_load(name, &lab->st);
+	if (!rc && lab->st.nns != lab->st.spec.nhosts)
+		rc = -ENOENT;
+	for (unsigned h = 0; !rc && h < lab->st.nns; h++) {
+		uint64_t ino;
+
+		rc = netns_ino(lab->st.ns[h].name, &ino);
+		if (!rc && ino != lab->st.ns[h].ino)
+			rc = -ESTALE;
+		if (!rc) {
+			lab->nsfd[h] = netns_open(lab->st.ns[h].name);
+			rc = lab->nsfd[h] < 0 ? lab->nsfd[h] : 0;
+		}
+	}
+	if (!rc) {
+		lab->orig_fd = netns_open(NULL);
+		rc = lab->orig_fd < 0 ? lab->orig_fd : 0;
+	}
+	if (rc) {
+		lab_free(lab);
+		return rc;
+	}
+	*out = lab;
+	return 0;
+}
+
+void lab_close(struct lab *lab)
+{
+	if (lab)
+		lab_free(lab);
+}
+
+const struct lab_spec *lab_get_spec(const struct lab *lab)
+{
+	return &lab->st.spec;
+}
+
+int lab_enter(const struct lab *lab, unsigned host)
+{
+	if (host >= lab->st.spec.nhosts)
+		return -EINVAL;
+	return netns_enter_fd(lab->nsfd[host]);
+}
+
+int lab_leave(const struct lab *lab)
+{
+	return netns_enter_fd(lab->orig_fd);
+}
+
+int lab_netns_fd(const struct lab *lab, unsigned host)
+{
+	int fd;
+
+	if (host >= lab->st.spec.nhosts)
+		return -EINVAL;
+	fd = fcntl(lab->nsfd[host], F_DUPFD_CLOEXEC, 0);
+	return fd < 0 ? -errno : fd;
+}
+
+const char *lab_netns_name(const struct lab *lab, unsigned host)
+{
+	return host < lab->st.nns ? lab->st.ns[host].name : NULL;
+}
+
+static int link_end(const struct lab *lab, unsigned host, unsigned link)
+{
+	const struct lab_spec *spec = &lab->st.spec;
+
+	if (link >= spec->nlinks || host >= spec->nhosts)
+		return -EINVAL;
+	if (spec->links[link].a == host)
+		return 0;
+	if (spec->links[link].b == host)
+		return 1;
+	return -EINVAL;
+}
+
+int lab_host_addr(const struct lab *lab, unsigned host, unsigned link, int family,
+		  struct sockaddr_storage *ss)
+{
+	int end = link_end(lab, host, link);
+
+	if (end < 0)
+		return end;
+	return lab_plan_addr(link, (unsigned)end, family, ss, NULL);
+}
+
+const char *lab_host_ifname(const struct lab *lab, unsigned host, unsigned link)
+{
+	return link_end(lab, host, link) < 0 ? NULL : lab->ifname[link];
+}
+
+static int list_ifs(struct lab *lab, unsigned h, void *arg)
+{
+	struct nl_sock **sk = arg;
+
+	(void)lab;
+	(void)h;
+	return nlr_open(sk);
+}
+
+int lab_host_interfaces(const struct lab *lab, unsigned host, struct lab_if_info *out,
+			size_t max, size_t *n)
+{
+	struct nl_sock *sk = NULL;
+	int rc;
+
+	if (host >= lab->st.spec.nhosts)
+		return -EINVAL;
+	rc = in_host((struct lab *)lab, host, list_ifs, &sk);
+	if (!rc)
+		rc = nlr_interfaces(sk, out, max, n);
+	nlr_close(sk);
+	return rc;
+}

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: MIT */
+/* Inside the lab module: the state file and the nftables rules. */
+#ifndef OVLPERF_LAB_INT_H
+#define OVLPERF_LAB_INT_H
+
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "lab.h"
+
+#define LAB_NETNS_NAME_MAX 32
+
+/* What /run/ovlperf/labs/<name> records: the spec, and each namespace made,
+ * with the inode it had (0 while only its name was claimed). */
+struct lab_state {
+	struct lab_spec spec;
+	pid_t pid;
+	unsigned nns;
+	struct {
+		char name[LAB_NETNS_NAME_MAX];
+		uint64_t ino;
+	} ns[LAB_MAX_HOSTS];
+};
+
+/* The handle behind struct lab (lab.c, lab_spawn.c). */
+struct lab {
+	struct lab_state st;	/* st.spec is the lab's spec; st.ns[h] host h */
+	int nsfd[LAB_MAX_HOSTS];	/* O_CLOEXEC, one per host */
+	int orig_fd;		/* namespace of the thread that made/opened the lab */
+	char ifname[LAB_MAX_LINKS][16];
+};
+
+/* Claims the lab's name: -EEXIST if a state file is already there. */
+int lab_state_create(const struct lab_state *st);
+/* Rewrites the state file atomically. */
+int lab_state_save(const struct lab_state *st);
+/* -ENOENT if there is no such lab, -EBADMSG if the file is not ours. */
+int lab_state_load(const char *name, struct lab_state *st);
+int lab_state_remove(const char *name);
+/* Serialization (pure, for the unit tests): returns bytes written or -errno. */
+int lab_state_format(const struct lab_state *st, char *buf, size_t len);
+int lab_state_parse(const char *text, struct lab_state *st);
+
+/* Installs table inet ovlperf in the calling thread's namespace for the
+ * links of `host` that have drop_pct or block_icmp_too_big. 0 if none. */
+int lab_nft_apply(const struct lab_spec *spec, unsigned host);
+/* The ruleset text for that host ("" when nothing is needed). */
+int lab_nft_ruleset(const struct lab_spec *spec, unsigned host, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,281 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The pure part of the lab: spec construction and checks, the address plan,
+ * routes between hosts, rate parsing. No system calls, so all of it is
+ * unit-tested without namespaces.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lab.h"
+
+void lab_spec_chain(struct lab_spec *spec, const char *name, unsigned nhosts, uint32_t mtu)
+{
+	memset(spec, 0, sizeof(*spec));
+	snprintf(spec->name, sizeof(spec->name), "%s", name ? name : LAB_DEFAULT_NAME);
+	spec->nhosts = nhosts;
+	spec->nlinks = nhosts > 1 ? nhosts - 1 : 0;
+	for (unsigned i = 0; i < spec->nlinks && i < LAB_MAX_LINKS; i++) {
+		spec->links[i].a = i;
+		spec->links[i].b = i + 1;
+		spec->links[i].mtu = mtu;
+	}
+}
+
+void lab_spec_pair(struct lab_spec *spec, const char *name, uint32_t mtu)
+{
+	lab_spec_chain(spec, name, 2, mtu);
+}
+
+bool lab_name_valid(const char *name)
+{
+	size_t len;
+
+	if (!name)
+		return false;
+	len = strlen(name);
+	if (len == 0 || len > LAB_NAME_MAX)
+		return false;
+	for (size_t i = 0; i < len; i++) {
+		char c = name[i];
+		bool alnum = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+			     (c >= '0' && c <= '9');
+
+		if (!alnum && (i == 0 || (c != '-' && c != '_')))
+			return false;
+	}
+	return true;
+}
+
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err && errlen) {
+		va_start(ap, fmt);
+		vsnprintf(err, errlen, fmt, ap);
+		va_end(ap);
+	}
+	return -EINVAL;
+}
+
+static int link_check(const struct lab_spec *spec, unsigned i, char *err, size_t errlen)
+{
+	const struct lab_link_spec *l = &spec->links[i];
+
+	if (l->a >= spec->nhosts || l->b >= spec->nhosts)
+		return fail(err, errlen, "link %u joins host %u and %u, but the lab has hosts 0..%u",
+			    i, l->a, l->b, spec->nhosts - 1);
+	if (l->a == l->b)
+		return fail(err, errlen, "link %u joins host %u to itself", i, l->a);
+	if (l->mtu && (l->mtu < LAB_MTU_MIN || l->mtu > LAB_MTU_MAX))
+		return fail(err, errlen, "link %u: MTU %u out of range %u..%u", i, l->mtu,
+			    LAB_MTU_MIN, LAB_MTU_MAX);
+	if (l->rate_bps && (l->rate_bps < LAB_RATE_MIN_BPS || l->rate_bps > LAB_RATE_MAX_BPS))
+		return fail(err, errlen, "link %u: rate %llu bit/s out of range %llu..%llu", i,
+			    (unsigned long long)l->rate_bps, LAB_RATE_MIN_BPS, LAB_RATE_MAX_BPS);
+	if (!(l->drop_pct >= 0.0 && l->drop_pct <= 100.0))
+		return fail(err, errlen, "link %u: drop %g%% out of range 0..100", i, l->drop_pct);
+	if (l->drop_pct > 0.0 && lab_plan_drop_threshold(l->drop_pct) == 0)
+		return fail(err, errlen, "link %u: drop %g%% is below the 0.01%% resolution", i,
+			    l->drop_pct);
+	return 0;
+}
+
+int lab_spec_check(const struct lab_spec *spec, char *err, size_t errlen)
+{
+	int rc;
+
+	if (!lab_name_valid(spec->name))
+		return fail(err, errlen,
+			    "lab name '%.*s' invalid: 1..%d of A-Z a-z 0-9 - _, starting alphanumeric",
+			    LAB_NAME_MAX + 1, spec->name, LAB_NAME_MAX);
+	if (spec->nhosts < 2 || spec->nhosts > LAB_MAX_HOSTS)
+		return fail(err, errlen, "%u hosts: a lab has 2..%d", spec->nhosts, LAB_MAX_HOSTS);
+	if (spec->nlinks < 1 || spec->nlinks > LAB_MAX_LINKS)
+		return fail(err, errlen, "%u links: a lab has 1..%d", spec->nlinks, LAB_MAX_LINKS);
+	for (unsigned i = 0; i < spec->nlinks; i++) {
+		rc = link_check(spec, i, err, errlen);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+static int mult(const char *s, double *m)
+{
+	static const struct {
+		char c;
+		double m;
+	} tab[] = { { 'k', 1e3 }, { 'K', 1e3 }, { 'm', 1e6 }, { 'M', 1e6 },
+		    { 'g', 1e9 }, { 'G', 1e9 }, { 't', 1e12 }, { 'T', 1e12 } };
+	size_t i;
+
+	*m = 1.0;
+	if (*s) {
+		for (i = 0; i < sizeof(tab) / sizeof(tab[0]); i++)
+			if (*s == tab[i].c)
+				break;
+		if (i < sizeof(tab) / sizeof(tab[0])) {
+			*m = tab[i].m;
+			s++;
+		}
+	}
+	if (*s == '\0' || !strcmp(s, "bit") || !strcmp(s, "bps") || !strcmp(s, "b"))
+		return 0;
+	return -1;
+}
+
+bool lab_parse_rate(const char *s, uint64_t *bps)
+{
+	char *end;
+	double v, m;
+
+	if (!s || !*s || !((*s >= '0' && *s <= '9') || *s == '.'))
+		return false;
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || mult(end, &m) < 0)
+		return false;
+	v *= m;
+	/* 2^64 bit/s is far beyond anything; refuse instead of wrapping. */
+	if (!isfinite(v) || v < 0 || v >= 18446744073709551616.0)
+		return false;
+	*bps = (uint64_t)llround(v);
+	return true;
+}
+
+int lab_plan_addr(unsigned link, unsigned end, int family, struct sockaddr_storage *ss,
+		  unsigned *prefixlen)
+{
+	if (link >= LAB_MAX_LINKS || end > 1)
+		return -EINVAL;
+	memset(ss, 0, sizeof(*ss));
+	if (family == AF_INET) {
+		struct sockaddr_in *sin = (struct sockaddr_in *)ss;
+
+		sin->sin_family = AF_INET;
+		/* 198.18.<link>.<end + 1> */
+		sin->sin_addr.s_addr = htonl((198u << 24) | (18u << 16) | (link << 8) | (end + 1));
+		if (prefixlen)
+			*prefixlen = 24;
+		return 0;
+	}
+	if (family == AF_INET6) {
+		struct sockaddr_in6 *sin6 = (struct sockaddr_in6 *)ss;
+		uint8_t *a = sin6->sin6_addr.s6_addr;
+
+		sin6->sin6_family = AF_INET6;
+		/* 2001:2:0:<link>::<end + 1> */
+		a[0] = 0x20;
+		a[1] = 0x01;
+		a[3] = 0x02;
+		a[6] = (uint8_t)(link >> 8);
+		a[7] = (uint8_t)link;
+		a[15] = (uint8_t)(end + 1);
+		if (prefixlen)
+			*prefixlen = 64;
+		return 0;
+	}
+	return -EAFNOSUPPORT;
+}
+
+int lab_plan_netns_name(const char *lab, unsigned host, char *buf, size_t len)
+{
+	int n = snprintf(buf, len, "ovp-%s-%u", lab, host);
+
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
+static bool on_link(const struct lab_spec *spec, unsigned host, unsigned link)
+{
+	return spec->links[link].a == host || spec->links[link].b == host;
+}
+
+/* Breadth-first search over hosts from `host`; first[] is the link taken
+ * first on the shortest path to each host, firstend[] the far end of it. */
+static void bfs(const struct lab_spec *spec, unsigned host, int first[], unsigned firstend[])
+{
+	unsigned queue[LAB_MAX_HOSTS], qh = 0, qt = 0;
+	bool seen[LAB_MAX_HOSTS] = { false };
+
+	for (unsigned h = 0; h < LAB_MAX_HOSTS; h++)
+		first[h] = -1;
+	seen[host] = true;
+	queue[qt++] = host;
+	while (qh < qt) {
+		unsigned u = queue[qh++];
+
+		for (unsigned l = 0; l < spec->nlinks; l++) {
+			unsigned v, vend;
+
+			if (!on_link(spec, u, l))
+				continue;
+			vend = spec->links[l].a == u ? 1 : 0;
+			v = vend ? spec->links[l].b : spec->links[l].a;
+			if (v >= LAB_MAX_HOSTS || seen[v])
+				continue;
+			seen[v] = true;
+			first[v] = u == host ? (int)l : first[u];
+			firstend[v] = u == host ? vend : firstend[u];
+			queue[qt++] = v;
+		}
+	}
+}
+
+int lab_plan_route(const struct lab_spec *spec, unsigned host, unsigned link,
+		   unsigned *via_link, unsigned *via_end)
+{
+	int first[LAB_MAX_HOSTS];
+	unsigned firstend[LAB_MAX_HOSTS] = { 0 };
+	unsigned ends[2], best = 0;
+	int found = -1;
+
+	if (host >= spec->nhosts || link >= spec->nlinks || spec->nhosts > LAB_MAX_HOSTS)
+		return -EINVAL;
+	if (on_link(spec, host, link))
+		return 0;
+	bfs(spec, host, first, firstend);
+	ends[0] = spec->links[link].a;
+	ends[1] = spec->links[link].b;
+	/* Either end of the link will do; the BFS order makes ends[0] first
+	 * when both are at the same distance, which keeps the plan stable. */
+	for (unsigned e = 0; e < 2; e++) {
+		if (ends[e] >= LAB_MAX_HOSTS || first[ends[e]] < 0)
+			continue;
+		if (found < 0) {
+			found = (int)e;
+			best = ends[e];
+		}
+	}
+	if (found < 0)
+		return -EHOSTUNREACH;
+	*via_link = (unsigned)first[best];
+	*via_end = firstend[best];
+	return 1;
+}
+
+unsigned lab_plan_drop_threshold(double drop_pct)
+{
+	if (!(drop_pct > 0.0))
+		return 0;
+	if (drop_pct >= 100.0)
+		return 10000;
+	return (unsigned)lround(drop_pct * 100.0);
+}
+
+uint32_t lab_plan_tbf_burst(uint64_t rate_bps, uint32_t mtu)
+{
+	uint64_t per_ms = rate_bps / 8 / 1000;
+	uint64_t frames = 4ULL * ((mtu ? mtu : LAB_DEFAULT_MTU) + 14);
+
+	return (uint32_t)(per_ms > frames ? per_ms : frames);
+}

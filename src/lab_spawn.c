@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Processes inside lab hosts: lab_spawn() forks, the child joins the host's
+ * network namespace and execs; lab_reap() stops and collects one. Anything
+ * a caller forgets is still killed by lab_down(), which stops every process
+ * in a namespace before removing it.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <sched.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "lab_int.h"
+#include "log.h"
+
+/* Between fork and exec: async-signal-safe calls only. */
+static void child(int nsfd, char *const argv[], int out_fd, int err_fd)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
+	struct sigaction sa;
+	sigset_t none;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = SIG_DFL;
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaction(sigs[i], &sa, NULL);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	if (setns(nsfd, CLONE_NEWNET) < 0)
+		_exit(127);
+	if (out_fd >= 0 && dup2(out_fd, STDOUT_FILENO) < 0)
+		_exit(127);
+	if (err_fd >= 0 && dup2(err_fd, STDERR_FILENO) < 0)
+		_exit(127);
+	execv(argv[0], argv);
+	_exit(127);
+}
+
+pid_t lab_spawn(const struct lab *lab, unsigned host, char *const argv[], int out_fd,
+		int err_fd)
+{
+	pid_t pid;
+
+	if (host >= lab->st.spec.nhosts || !argv || !argv[0])
+		return -EINVAL;
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (pid == 0)
+		child(lab->nsfd[host], argv, out_fd, err_fd);
+	log_debug("host %u: pid %d runs %s", host, (int)pid, argv[0]);
+	return pid;
+}
+
+static int status_of(int status)
+{
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return -ECHILD;
+}
+
+int lab_reap(pid_t pid, unsigned timeout_ms)
+{
+	struct timespec tick = { 0, 10 * 1000000L };
+	int status;
+	pid_t r;
+
+	if (pid <= 0)
+		return -EINVAL;
+	if (kill(pid, SIGTERM) < 0 && errno != ESRCH)
+		return -errno;
+	for (unsigned waited = 0;; waited += 10) {
+		r = waitpid(pid, &status, WNOHANG);
+		if (r == pid)
+			return status_of(status);
+		if (r < 0 && errno != EINTR)
+			return -errno;
+		if (waited >= timeout_ms)
+			break;
+		nanosleep(&tick, NULL);
+	}
+	log_warn("pid %d did not stop within %u ms; killing it", (int)pid, timeout_ms);
+	kill(pid, SIGKILL);
+	do
+		r = waitpid(pid, &status, 0);
+	while (r < 0 && errno == EINTR);
+	return r == pid ? status_of(status) : -errno;
+}

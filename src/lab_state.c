@@ -1,0 +1,268 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The lab state file, /run/ovlperf/labs/<name>: what a lab is and which
+ * namespaces ovlperf made for it. `lab down` removes only what is listed, and
+ * only when the namespace still has the inode it had when we made it.
+ *
+ *   ovlperf-lab 1
+ *   pid 1234
+ *   hosts 2
+ *   link 0 1 mtu 1500 rate 0 drop 0.00 block-icmp 0
+ *   netns ovp-lab-0 4026532345
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "lab_int.h"
+#include "log.h"
+
+#define MAGIC "ovlperf-lab 1"
+#define STATE_MAX 4096
+
+static int state_path(const char *name, char *buf, size_t len, const char *suffix)
+{
+	int n;
+
+	if (!lab_name_valid(name))
+		return -EINVAL;
+	n = snprintf(buf, len, "%s/%s%s", LAB_STATE_DIR, name, suffix);
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
+static int mkdirs(void)
+{
+	if (mkdir("/run/ovlperf", 0755) < 0 && errno != EEXIST)
+		return -errno;
+	if (mkdir(LAB_STATE_DIR, 0755) < 0 && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
+#define APPEND(...)                                                        \
+	do {                                                               \
+		int k_ = snprintf(buf + n, len - n, __VA_ARGS__);          \
+		if (k_ < 0 || (size_t)k_ >= len - n)                       \
+			return -ENOSPC;                                    \
+		n += (size_t)k_;                                           \
+	} while (0)
+
+int lab_state_format(const struct lab_state *st, char *buf, size_t len)
+{
+	const struct lab_spec *s = &st->spec;
+	size_t n = 0;
+
+	if (!len)
+		return -ENOSPC;
+	APPEND("%s\nname %s\npid %d\nhosts %u\n", MAGIC, s->name, (int)st->pid, s->nhosts);
+	for (unsigned i = 0; i < s->nlinks && i < LAB_MAX_LINKS; i++) {
+		const struct lab_link_spec *l = &s->links[i];
+
+		APPEND("link %u %u mtu %u rate %" PRIu64 " drop %.2f block-icmp %d\n", l->a, l->b,
+		       l->mtu, l->rate_bps, l->drop_pct, l->block_icmp_too_big ? 1 : 0);
+	}
+	for (unsigned i = 0; i < st->nns && i < LAB_MAX_HOSTS; i++)
+		APPEND("netns %s %" PRIu64 "\n", st->ns[i].name, st->ns[i].ino);
+	return (int)n;
+}
+
+static int parse_line(const char *line, struct lab_state *st)
+{
+	struct lab_spec *s = &st->spec;
+	char word[LAB_NETNS_NAME_MAX];
+	unsigned a, b, mtu, host;
+	uint64_t rate, ino;
+	double drop;
+	int pid, block, end = -1;
+
+	if (sscanf(line, "name %12s%n", s->name, &end) == 1 && line[end] == '\0')
+		return 0;
+	if (sscanf(line, "pid %d%n", &pid, &end) == 1 && line[end] == '\0') {
+		st->pid = pid;
+		return 0;
+	}
+	if (sscanf(line, "hosts %u%n", &host, &end) == 1 && line[end] == '\0') {
+		s->nhosts = host;
+		return 0;
+	}
+	if (sscanf(line, "link %u %u mtu %u rate %" SCNu64 " drop %lf block-icmp %d%n", &a, &b,
+		   &mtu, &rate, &drop, &block, &end) == 6 &&
+	    line[end] == '\0' && s->nlinks < LAB_MAX_LINKS) {
+		s->links[s->nlinks++] = (struct lab_link_spec){ .a = a, .b = b, .mtu = mtu,
+			.rate_bps = rate, .drop_pct = drop, .block_icmp_too_big = block != 0 };
+		return 0;
+	}
+	if (sscanf(line, "netns %31s %" SCNu64 "%n", word, &ino, &end) == 2 && line[end] == '\0' &&
+	    st->nns < LAB_MAX_HOSTS) {
+		snprintf(st->ns[st->nns].name, sizeof(st->ns[0].name), "%s", word);
+		st->ns[st->nns++].ino = ino;
+		return 0;
+	}
+	return -EBADMSG;
+}
+
+int lab_state_parse(const char *text, struct lab_state *st)
+{
+	char line[256];
+	const char *p = text, *nl;
+	size_t ln;
+	bool first = true;
+
+	memset(st, 0, sizeof(*st));
+	for (; *p; p = nl ? nl + 1 : p + ln) {
+		nl = strchr(p, '\n');
+		ln = nl ? (size_t)(nl - p) : strlen(p);
+		if (ln >= sizeof(line))
+			return -EBADMSG;
+		memcpy(line, p, ln);
+		line[ln] = '\0';
+		if (first) {
+			if (strcmp(line, MAGIC))
+				return -EBADMSG;
+			first = false;
+			continue;
+		}
+		if (ln && parse_line(line, st))
+			return -EBADMSG;
+		if (!nl)
+			break;
+	}
+	if (first || !lab_name_valid(st->spec.name))
+		return -EBADMSG;
+	/* Only our own naming scheme may be listed: never another namespace. */
+	for (unsigned i = 0; i < st->nns; i++) {
+		char want[LAB_NETNS_NAME_MAX];
+		bool known = false;
+
+		for (unsigned h = 0; h < LAB_MAX_HOSTS && !known; h++)
+			known = !lab_plan_netns_name(st->spec.name, h, want, sizeof(want)) &&
+				!strcmp(want, st->ns[i].name);
+		if (!known)
+			return -EBADMSG;
+	}
+	return 0;
+}
+
+static int write_all(int fd, const char *buf, size_t len)
+{
+	while (len) {
+		ssize_t k = write(fd, buf, len);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0)
+			return -errno;
+		buf += k;
+		len -= (size_t)k;
+	}
+	return 0;
+}
+
+static int write_file(const char *path, int flags, const struct lab_state *st)
+{
+	char buf[STATE_MAX];
+	int fd, rc, n;
+
+	n = lab_state_format(st, buf, sizeof(buf));
+	if (n < 0)
+		return n;
+	fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | flags, 0644);
+	if (fd < 0)
+		return -errno;
+	rc = write_all(fd, buf, (size_t)n);
+	if (close(fd) < 0 && !rc)
+		rc = -errno;
+	return rc;
+}
+
+int lab_state_create(const struct lab_state *st)
+{
+	char path[256];
+	int rc;
+
+	rc = state_path(st->spec.name, path, sizeof(path), "");
+	if (!rc)
+		rc = mkdirs();
+	if (rc)
+		return rc;
+	rc = write_file(path, O_EXCL, st);
+	if (rc && rc != -EEXIST)
+		unlink(path);
+	return rc;
+}
+
+int lab_state_save(const struct lab_state *st)
+{
+	char path[256], tmp[256];
+	int rc;
+
+	rc = state_path(st->spec.name, path, sizeof(path), "");
+	if (!rc)
+		rc = state_path(st->spec.name, tmp, sizeof(tmp), ".tmp");
+	if (rc)
+		return rc;
+	rc = write_file(tmp, O_TRUNC, st);
+	if (!rc && rename(tmp, path) < 0)
+		rc = -errno;
+	if (rc)
+		unlink(tmp);
+	return rc;
+}
+
+int lab_state_load(const char *name, struct lab_state *st)
+{
+	char path[256], buf[STATE_MAX];
+	ssize_t n;
+	int fd, rc;
+
+	rc = state_path(name, path, sizeof(path), "");
+	if (rc)
+		return rc;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, sizeof(buf) - 1);
+	rc = n < 0 ? -errno : 0;
+	close(fd);
+	if (rc)
+		return rc;
+	buf[n] = '\0';
+	rc = lab_state_parse(buf, st);
+	if (!rc && strcmp(st->spec.name, name))
+		rc = -EBADMSG;
+	if (rc)
+		log_err("%s is not a valid ovlperf lab state file", path);
+	return rc;
+}
+
+int lab_state_remove(const char *name)
+{
+	char path[256];
+	int rc;
+
+	rc = state_path(name, path, sizeof(path), "");
+	if (rc)
+		return rc;
+	return unlink(path) < 0 && errno != ENOENT ? -errno : 0;
+}
+
+int lab_list(int (*fn)(const char *name, void *arg), void *arg)
+{
+	DIR *d = opendir(LAB_STATE_DIR);
+	struct dirent *de;
+	int rc = 0;
+
+	if (!d)
+		return errno == ENOENT ? 0 : -errno;
+	while (!rc && (de = readdir(d)))
+		if (lab_name_valid(de->d_name))
+			rc = fn(de->d_name, arg);
+	closedir(d);
+	return rc;
+}

@@ -1,0 +1,322 @@
+// SPDX-License-Identifier: MIT
+/*
+ * libnl-route-3 for the lab. This file is the boundary where libnl's -NLE_*
+ * codes become -errno, with nl_geterror() logged once.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <linux/if.h>
+#include <linux/if_addr.h>
+#include <linux/pkt_sched.h>
+#include <linux/rtnetlink.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <netlink/errno.h>
+#include <netlink/netlink.h>
+#include <netlink/route/addr.h>
+#include <netlink/route/link.h>
+#include <netlink/route/link/veth.h>
+#include <netlink/route/qdisc.h>
+#include <netlink/route/qdisc/tbf.h>
+#include <netlink/route/route.h>
+#include <netlink/route/tc.h>
+
+#include "log.h"
+#include "nl_route.h"
+
+static int nle_to_errno(int nlerr)
+{
+	static const struct {
+		int nle, err;
+	} tab[] = {
+		{ NLE_INTR, EINTR },		{ NLE_BAD_SOCK, EBADF },
+		{ NLE_AGAIN, EAGAIN },		{ NLE_NOMEM, ENOMEM },
+		{ NLE_EXIST, EEXIST },		{ NLE_INVAL, EINVAL },
+		{ NLE_RANGE, ERANGE },		{ NLE_MSGSIZE, EMSGSIZE },
+		{ NLE_OPNOTSUPP, EOPNOTSUPP },	{ NLE_AF_NOSUPPORT, EAFNOSUPPORT },
+		{ NLE_OBJ_NOTFOUND, ENOENT },	{ NLE_NOATTR, ENOENT },
+		{ NLE_MISSING_ATTR, EINVAL },	{ NLE_AF_MISMATCH, EAFNOSUPPORT },
+		{ NLE_SEQ_MISMATCH, EPROTO },	{ NLE_MSG_OVERFLOW, EOVERFLOW },
+		{ NLE_MSG_TRUNC, EMSGSIZE },	{ NLE_NOADDR, EADDRNOTAVAIL },
+		{ NLE_SRCRT_NOSUPPORT, EOPNOTSUPP }, { NLE_MSG_TOOSHORT, EBADMSG },
+		{ NLE_MSGTYPE_NOSUPPORT, EOPNOTSUPP }, { NLE_OBJ_MISMATCH, EINVAL },
+		{ NLE_NOCACHE, ENOENT },	{ NLE_BUSY, EBUSY },
+		{ NLE_PROTO_MISMATCH, EPROTO },	{ NLE_NOACCESS, EACCES },
+		{ NLE_PERM, EPERM },		{ NLE_PKTLOC_FILE, ENOENT },
+		{ NLE_PARSE_ERR, EINVAL },	{ NLE_NODEV, ENODEV },
+		{ NLE_IMMUTABLE, EPERM },	{ NLE_DUMP_INTR, EINTR },
+		{ NLE_ATTRSIZE, EINVAL },
+	};
+	int e = nlerr < 0 ? -nlerr : nlerr;
+
+	for (size_t i = 0; i < sizeof(tab) / sizeof(tab[0]); i++)
+		if (tab[i].nle == e)
+			return -tab[i].err;
+	return -EIO;
+}
+
+int nlr_err(int nlerr, const char *what, const char *ifname)
+{
+	if (nlerr >= 0)
+		return 0;
+	log_err("%s%s%s: %s", what, ifname ? " " : "", ifname ? ifname : "", nl_geterror(nlerr));
+	return nle_to_errno(nlerr);
+}
+
+int nlr_open(struct nl_sock **out)
+{
+	struct nl_sock *sk = nl_socket_alloc();
+	int rc;
+
+	if (!sk)
+		return -ENOMEM;
+	rc = nl_connect(sk, NETLINK_ROUTE);
+	if (rc < 0) {
+		nl_socket_free(sk);
+		return nlr_err(rc, "netlink connect", NULL);
+	}
+	*out = sk;
+	return 0;
+}
+
+void nlr_close(struct nl_sock *sk)
+{
+	if (sk)
+		nl_socket_free(sk);
+}
+
+int nlr_veth_add(struct nl_sock *sk, const char *name, const char *peer_name, int peer_ns_fd,
+		 uint32_t mtu)
+{
+	struct rtnl_link *link = rtnl_link_veth_alloc(), *peer;
+	int rc;
+
+	if (!link)
+		return -ENOMEM;
+	peer = rtnl_link_veth_get_peer(link);
+	rtnl_link_set_name(link, name);
+	rtnl_link_set_mtu(link, mtu);
+	rtnl_link_set_name(peer, peer_name);
+	rtnl_link_set_mtu(peer, mtu);
+	rtnl_link_set_ns_fd(peer, peer_ns_fd);
+	rc = rtnl_link_add(sk, link, NLM_F_CREATE | NLM_F_EXCL);
+	rtnl_link_put(peer);
+	rtnl_link_veth_release(link);
+	return nlr_err(rc, "create veth", name);
+}
+
+static int ifindex_of(struct nl_sock *sk, const char *ifname)
+{
+	struct rtnl_link *link;
+	int rc, idx;
+
+	rc = rtnl_link_get_kernel(sk, 0, ifname, &link);
+	if (rc < 0)
+		return nlr_err(rc, "look up", ifname);
+	idx = rtnl_link_get_ifindex(link);
+	rtnl_link_put(link);
+	return idx > 0 ? idx : -ENODEV;
+}
+
+int nlr_link_up(struct nl_sock *sk, const char *ifname)
+{
+	struct rtnl_link *link, *change;
+	int rc;
+
+	rc = rtnl_link_get_kernel(sk, 0, ifname, &link);
+	if (rc < 0)
+		return nlr_err(rc, "look up", ifname);
+	change = rtnl_link_alloc();
+	if (!change) {
+		rtnl_link_put(link);
+		return -ENOMEM;
+	}
+	rtnl_link_set_flags(change, IFF_UP);
+	rc = rtnl_link_change(sk, link, change, 0);
+	rtnl_link_put(change);
+	rtnl_link_put(link);
+	return nlr_err(rc, "set up", ifname);
+}
+
+static struct nl_addr *to_nl_addr(const struct sockaddr_storage *ss, unsigned prefixlen)
+{
+	struct nl_addr *a;
+
+	if (ss->ss_family == AF_INET)
+		a = nl_addr_build(AF_INET, &((const struct sockaddr_in *)ss)->sin_addr, 4);
+	else if (ss->ss_family == AF_INET6)
+		a = nl_addr_build(AF_INET6, &((const struct sockaddr_in6 *)ss)->sin6_addr, 16);
+	else
+		return NULL;
+	if (a)
+		nl_addr_set_prefixlen(a, (int)prefixlen);
+	return a;
+}
+
+int nlr_addr_add(struct nl_sock *sk, const char *ifname, const struct sockaddr_storage *ss,
+		 unsigned prefixlen)
+{
+	struct rtnl_addr *addr;
+	struct nl_addr *local;
+	int idx, rc;
+
+	idx = ifindex_of(sk, ifname);
+	if (idx < 0)
+		return idx;
+	local = to_nl_addr(ss, prefixlen);
+	addr = rtnl_addr_alloc();
+	if (!local || !addr) {
+		nl_addr_put(local);
+		rtnl_addr_put(addr);
+		return -ENOMEM;
+	}
+	rtnl_addr_set_ifindex(addr, idx);
+	rc = rtnl_addr_set_local(addr, local);
+	/* IPv6 usable at once: no duplicate address detection. */
+	if (rc >= 0 && ss->ss_family == AF_INET6)
+		rtnl_addr_set_flags(addr, IFA_F_NODAD);
+	if (rc >= 0)
+		rc = rtnl_addr_add(sk, addr, 0);
+	nl_addr_put(local);
+	rtnl_addr_put(addr);
+	return nlr_err(rc, "add address on", ifname);
+}
+
+static void clear_host_bits(uint8_t *a, size_t len, unsigned prefixlen)
+{
+	for (size_t i = 0; i < len; i++) {
+		unsigned bit = (unsigned)i * 8;
+
+		if (bit >= prefixlen)
+			a[i] = 0;
+		else if (bit + 8 > prefixlen)
+			a[i] &= (uint8_t)(0xff << (8 - (prefixlen - bit)));
+	}
+}
+
+int nlr_route_add(struct nl_sock *sk, const struct sockaddr_storage *dst, unsigned prefixlen,
+		  const struct sockaddr_storage *gw)
+{
+	struct sockaddr_storage net = *dst;
+	struct rtnl_route *route = rtnl_route_alloc();
+	struct rtnl_nexthop *nh = rtnl_route_nh_alloc();
+	struct nl_addr *d, *g;
+	int rc;
+
+	if (net.ss_family == AF_INET)
+		clear_host_bits((uint8_t *)&((struct sockaddr_in *)&net)->sin_addr, 4, prefixlen);
+	else
+		clear_host_bits(((struct sockaddr_in6 *)&net)->sin6_addr.s6_addr, 16, prefixlen);
+	d = to_nl_addr(&net, prefixlen);
+	g = to_nl_addr(gw, gw->ss_family == AF_INET ? 32 : 128);
+	if (!route || !nh || !d || !g) {
+		rc = -NLE_NOMEM;
+		rtnl_route_nh_free(nh);
+		goto out;
+	}
+	rtnl_route_set_family(route, (uint8_t)net.ss_family);
+	rtnl_route_set_table(route, RT_TABLE_MAIN);
+	rtnl_route_set_protocol(route, RTPROT_STATIC);
+	rtnl_route_set_scope(route, RT_SCOPE_UNIVERSE);
+	rc = rtnl_route_set_dst(route, d);
+	if (rc < 0) {
+		rtnl_route_nh_free(nh);
+		goto out;
+	}
+	rtnl_route_nh_set_gateway(nh, g);
+	rtnl_route_add_nexthop(route, nh);
+	rc = rtnl_route_add(sk, route, NLM_F_CREATE | NLM_F_EXCL);
+out:
+	nl_addr_put(d);
+	nl_addr_put(g);
+	rtnl_route_put(route);
+	return nlr_err(rc, "add route", NULL);
+}
+
+int nlr_tbf_add(struct nl_sock *sk, const char *ifname, uint64_t rate_bps, uint32_t burst,
+		uint32_t limit)
+{
+	struct rtnl_qdisc *q;
+	uint64_t bytes = rate_bps / 8;
+	int idx, rc;
+
+	if (bytes == 0 || bytes > 0x7fffffff || burst > 0x7fffffff || limit > 0x7fffffff)
+		return -ERANGE;
+	idx = ifindex_of(sk, ifname);
+	if (idx < 0)
+		return idx;
+	q = rtnl_qdisc_alloc();
+	if (!q)
+		return -ENOMEM;
+	rtnl_tc_set_ifindex(TC_CAST(q), idx);
+	rtnl_tc_set_parent(TC_CAST(q), TC_H_ROOT);
+	rtnl_tc_set_handle(TC_CAST(q), TC_HANDLE(1, 0));
+	rc = rtnl_tc_set_kind(TC_CAST(q), "tbf");
+	if (rc >= 0) {
+		rtnl_qdisc_tbf_set_limit(q, (int)limit);
+		rtnl_qdisc_tbf_set_rate(q, (int)bytes, (int)burst, 0);
+		rc = rtnl_qdisc_add(sk, q, NLM_F_CREATE | NLM_F_REPLACE);
+	}
+	rtnl_qdisc_put(q);
+	return nlr_err(rc, "add tbf on", ifname);
+}
+
+static void add_addrs(struct nl_cache *addrs, struct lab_if_info *info)
+{
+	for (struct nl_object *o = nl_cache_get_first(addrs); o; o = nl_cache_get_next(o)) {
+		struct rtnl_addr *a = (struct rtnl_addr *)o;
+
+		if ((unsigned)rtnl_addr_get_ifindex(a) != info->ifindex ||
+		    info->naddrs >= LAB_IF_MAX_ADDRS)
+			continue;
+		nl_addr2str(rtnl_addr_get_local(a), info->addrs[info->naddrs],
+			    sizeof(info->addrs[0]));
+		info->naddrs++;
+	}
+}
+
+static void fill_info(struct rtnl_link *link, struct nl_cache *addrs, struct nl_cache *qdiscs,
+		      struct lab_if_info *info)
+{
+	struct rtnl_qdisc *q;
+	const char *name = rtnl_link_get_name(link);
+
+	memset(info, 0, sizeof(*info));
+	snprintf(info->name, sizeof(info->name), "%s", name ? name : "?");
+	info->ifindex = (unsigned)rtnl_link_get_ifindex(link);
+	info->mtu = rtnl_link_get_mtu(link);
+	info->up = rtnl_link_get_flags(link) & IFF_UP;
+	info->carrier = rtnl_link_get_flags(link) & IFF_LOWER_UP;
+	q = rtnl_qdisc_get(qdiscs, (int)info->ifindex, TC_H_ROOT);
+	if (q) {
+		snprintf(info->qdisc, sizeof(info->qdisc), "%s", rtnl_tc_get_kind(TC_CAST(q)));
+		rtnl_qdisc_put(q);
+	}
+	add_addrs(addrs, info);
+}
+
+int nlr_interfaces(struct nl_sock *sk, struct lab_if_info *out, size_t max, size_t *n)
+{
+	struct nl_cache *links = NULL, *addrs = NULL, *qdiscs = NULL;
+	int rc;
+
+	*n = 0;
+	rc = rtnl_link_alloc_cache(sk, AF_UNSPEC, &links);
+	if (rc >= 0)
+		rc = rtnl_addr_alloc_cache(sk, &addrs);
+	if (rc >= 0)
+		rc = rtnl_qdisc_alloc_cache(sk, &qdiscs);
+	if (rc < 0)
+		goto out;
+	for (struct nl_object *o = nl_cache_get_first(links); o; o = nl_cache_get_next(o)) {
+		if (*n < max)
+			fill_info((struct rtnl_link *)o, addrs, qdiscs, &out[*n]);
+		(*n)++;
+	}
+out:
+	nl_cache_free(qdiscs);
+	nl_cache_free(addrs);
+	nl_cache_free(links);
+	return nlr_err(rc, "list interfaces", NULL);
+}

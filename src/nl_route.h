@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The lab's use of libnl-route-3: veth pairs, link state, addresses, routes,
+ * tbf. A socket talks to the namespace its thread was in when nlr_open() ran.
+ * libnl's -NLE_* codes stop here: every function returns 0 or -errno and logs
+ * nl_geterror() for the failing operation.
+ */
+#ifndef OVLPERF_NL_ROUTE_H
+#define OVLPERF_NL_ROUTE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/socket.h>
+
+#include "lab.h"
+
+struct nl_sock;
+
+int nlr_open(struct nl_sock **out);
+void nlr_close(struct nl_sock *sk);
+/* libnl error to -errno (and one log line naming what failed). */
+int nlr_err(int nlerr, const char *what, const char *ifname);
+/* veth NAME here, its peer PEER_NAME created directly in the namespace
+ * peer_ns_fd, both with the given MTU. */
+int nlr_veth_add(struct nl_sock *sk, const char *name, const char *peer_name, int peer_ns_fd,
+		 uint32_t mtu);
+int nlr_link_up(struct nl_sock *sk, const char *ifname);
+int nlr_addr_add(struct nl_sock *sk, const char *ifname, const struct sockaddr_storage *ss,
+		 unsigned prefixlen);
+/* Route to dst/prefixlen (host bits are cleared) via gw. */
+int nlr_route_add(struct nl_sock *sk, const struct sockaddr_storage *dst, unsigned prefixlen,
+		  const struct sockaddr_storage *gw);
+/* Root tbf on ifname: rate in bit/s, bucket and limit in bytes. */
+int nlr_tbf_add(struct nl_sock *sk, const char *ifname, uint64_t rate_bps, uint32_t burst,
+		uint32_t limit);
+int nlr_interfaces(struct nl_sock *sk, struct lab_if_info *out, size_t max, size_t *n);
+
+#endif
