@@ -56,6 +56,7 @@ struct rxstats {
 	/* sequence window */
 	bool any;	     /* at least one datagram accepted */
 	uint64_t highest;    /* highest sequence seen */
+	uint64_t seq_span;   /* highest + 1; for a merged summary the sum over streams */
 	uint64_t bitmap[RXSTATS_WINDOW / 64]; /* bit (seq % WINDOW) set: seen */
 	/* jitter */
 	bool have_prev;
@@ -87,7 +88,10 @@ void rxstats_snapshot(const struct rxstats *st, struct rxstats_snapshot *snap);
 void rxstats_snapshot_delta(const struct rxstats_snapshot *a, const struct rxstats_snapshot *b,
 			    struct rxstats_snapshot *d);
 
-/* Final loss given the sender's count (0 if unknown). */
+/* Final loss given the sender's count (0 if unknown):
+ * max(sent, seq_span) - received. For a merged summary pass the sum of the
+ * streams' sent counts; that equals the sum of the per-stream losses as long
+ * as no stream saw a sequence at or above its sent count. */
 uint64_t rxstats_lost(const struct rxstats *st, uint64_t sent);
 
 /* Adds src's counters and histogram into dst; jitter becomes the mean of
