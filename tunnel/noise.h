@@ -109,14 +109,14 @@ int noise_create_initiation(const struct noise_local *l, const struct noise_remo
 
 /*
  * Responder, step 1: decrypts an initiation (mac1 already checked) far enough
- * to learn the initiator's static key and timestamp. Fills hs (state
+ * to learn the initiator's static key. Fills hs (state
  * NOISE_HS_CONSUMED_INITIATION, with remote_index) but the caller must then
  * find the peer by static_pub and call noise_finish_initiation(). 0 or
  * -EBADMSG.
  */
 int noise_consume_initiation(const struct noise_local *l, const uint8_t msg[static WIRE_INITIATION_LEN],
-			     struct noise_handshake *hs, uint8_t static_pub[static WIRE_KEY_LEN],
-			     uint8_t tai64n[static WIRE_TAI64N_LEN]) NOISE_WUR;
+			     struct noise_handshake *hs,
+			     uint8_t static_pub[static WIRE_KEY_LEN]) NOISE_WUR;
 
 /*
  * Responder, step 2, once the peer is known: mixes the static-static DH and
