@@ -78,7 +78,7 @@ struct mtu_outcome {
 	unsigned sent;		/* probes that left this host */
 	unsigned delivered;	/* probes the far end confirmed */
 	bool icmp;		/* an ICMP too-big came back for this size */
-	uint32_t icmp_mtu;	/* the MTU it announced (0: none or unknown) */
+	uint32_t icmp_mtu;	/* the MTU it (or the local refusal) announced; 0: unknown */
 	bool local_too_big;	/* the local stack refused the size (EMSGSIZE) */
 };
 
@@ -252,6 +252,7 @@ struct mtu_verdict {
 	char path[MTU_NAME_MAX];
 	char check[24];		/* "pmtu", "blackhole", "mss", "fragments", "tunnel", "expect" */
 	enum mtu_level level;
+	uint32_t value;		/* the figure judged (MTU, MSS, overhead ...); 0: none */
 	char reason[MTU_TEXT_MAX];
 	char fix[MTU_TEXT_MAX];	/* "" when there is nothing to do */
 };
