@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "load.h"
+#include "proto.h"
 
 struct tcp_stream {
 	/* set by the owner before tcp_stream_start() */
@@ -34,6 +35,7 @@ struct tcp_stream {
 	int err;			/* 0 or negative errno */
 	bool eof;			/* receiver: orderly end of stream seen */
 
+	atomic_bool finished;		/* the thread has returned its figures */
 	pthread_t thread;
 	bool running;
 };
@@ -44,5 +46,9 @@ int tcp_stream_start(struct tcp_stream *st);
 void tcp_stream_join(struct tcp_stream *st);
 /* Bytes counted for the result (after omit). */
 uint64_t tcp_stream_bytes(const struct tcp_stream *st);
+/* Cumulative figures over n streams for interval reports: bytes after omit;
+ * a sender adds its sockets' total retransmits. */
+void tcp_streams_sample(const struct tcp_stream *st, unsigned n, bool sender,
+			struct proto_interval *cum);
 
 #endif

@@ -144,6 +144,7 @@ static void *stream_main(void *arg)
 	buf = malloc(st->len);
 	if (!buf) {
 		st->err = -ENOMEM;
+		atomic_store(&st->finished, true);
 		return NULL;
 	}
 	/* Non-random but non-zero payload: compressing links must not flatter us. */
@@ -156,6 +157,7 @@ static void *stream_main(void *arg)
 		shutdown(st->fd, SHUT_WR);
 	free(buf);
 	cpu_end(&r0, t0, &st->cpu);
+	atomic_store(&st->finished, true);
 	return NULL;
 }
 
@@ -166,6 +168,7 @@ int tcp_stream_start(struct tcp_stream *st)
 	if (!st->len)
 		st->len = LOAD_TCP_DEFAULT_LEN;
 	atomic_init(&st->bytes, 0);
+	atomic_init(&st->finished, false);
 	st->err = 0;
 	rc = pthread_create(&st->thread, NULL, stream_main, st);
 	if (rc)
@@ -187,4 +190,17 @@ uint64_t tcp_stream_bytes(const struct tcp_stream *st)
 	uint64_t b = atomic_load_explicit(&st->bytes, memory_order_relaxed);
 
 	return b >= st->bytes_at_omit ? b - st->bytes_at_omit : 0;
+}
+
+void tcp_streams_sample(const struct tcp_stream *st, unsigned n, bool sender,
+			struct proto_interval *cum)
+{
+	memset(cum, 0, sizeof(*cum));
+	for (unsigned i = 0; i < n; i++) {
+		struct tcp_info_summary ti = { 0 };
+
+		cum->bytes += tcp_stream_bytes(&st[i]);
+		if (sender && st[i].running && sockopt_tcp_info(st[i].fd, &ti) == 0)
+			cum->retransmits += ti.retransmits;
+	}
 }

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * One end's own view of a test, in the wire form both ends exchange
+ * (struct proto_results): the server sends it in RESULTS, the client builds
+ * its own with the same code, and load_merge() combines the sender's and the
+ * receiver's views into a struct load_result.
+ *
+ * Host counters are read in the calling thread's network namespace before
+ * and after the test (netcounters.h).
+ */
+#ifndef OVLPERF_LOAD_SIDE_H
+#define OVLPERF_LOAD_SIDE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "load.h"
+#include "netcounters.h"
+#include "proto.h"
+#include "tcp_load.h"
+#include "udp_load.h"
+
+struct load_side {
+	int family;			/* of the data path: selects Udp or Udp6 */
+	struct netcounters before;	/* counters at the start */
+	bool have_before;
+};
+
+/* Snapshot of the host counters at the start of the test. */
+void load_side_begin(struct load_side *side, int family);
+
+/* Fill *out (role, streams, total, host deltas, CPU) from the streams of a
+ * finished test. out->test_id is left to the caller. */
+void load_side_tcp(struct load_side *side, const struct tcp_stream *st, unsigned n, bool sender,
+		   struct proto_results *out);
+void load_side_udp(struct load_side *side, const struct udp_stream *st, unsigned n, bool sender,
+		   struct proto_results *out);
+
+#endif

@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * UDP data streams of one test, shared by the client and the server.
+ *
+ * Sender: one thread per stream sends datagrams at absolute deadlines from
+ * the pacer (pacer.h), batched with sendmmsg() and, when the kernel has it,
+ * UDP GSO. A warm-up phase (omit) sends datagrams flagged DGRAM_F_OMIT with
+ * their own sequence space; the measured phase starts again at seq 0. After
+ * the last datagram a few DGRAM_F_FIN markers carry the count sent.
+ *
+ * Receiver: one thread per stream reads with recvmmsg() (and UDP GRO, split
+ * by the gso_size of the cmsg), feeds rxstats, and reads the socket's
+ * SO_RXQ_OVFL drop counter. The owner stops it (the stop flag) once the
+ * FIN was seen or a grace period passed.
+ *
+ * Counters read by the owner while the thread runs are atomics.
+ */
+#ifndef OVLPERF_UDP_LOAD_H
+#define OVLPERF_UDP_LOAD_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "load.h"
+#include "pacer.h"
+#include "proto.h"
+#include "rxstats.h"
+
+/* Datagrams per sendmmsg()/recvmmsg() call. */
+#define UDP_LOAD_BATCH 64
+
+struct udp_stream {
+	/* set by the owner before udp_stream_start() */
+	int fd;			/* connected to the peer's stream socket */
+	bool sender;
+	uint16_t id;		/* stream index, carried in every datagram */
+	uint32_t test_id;
+	uint32_t len;		/* payload bytes per datagram */
+	uint64_t rate_bps;	/* this stream's share of the target */
+	bool gso, gro;		/* asked for; cleared when the kernel refuses */
+	uint64_t start_ns, omit_end_ns, end_ns;
+	const atomic_bool *stop;
+
+	/* sender results */
+	atomic_uint_fast64_t sent;	/* measured-phase datagrams so far */
+	uint64_t shortfall;		/* slots the pacer skipped (measured phase) */
+	uint64_t send_errors;
+	uint64_t send_elapsed_ns;	/* measured phase: start to last send */
+	bool done_sending;
+
+	/* receiver results */
+	struct rxstats *rx;		/* allocated by udp_stream_start() */
+	atomic_uint_fast64_t rx_bytes, rx_packets, rx_lost;	/* for intervals */
+	atomic_bool fin_seen;
+	atomic_uint_fast64_t last_rx_ns;
+	uint64_t fin_count;		/* seq of the FIN: datagrams sent */
+	uint64_t omitted;		/* warm-up datagrams received (ignored) */
+	uint64_t foreign;		/* parsed but not of this test/stream */
+	uint32_t rxq_ovfl;		/* the socket's drop counter (last seen) */
+	uint32_t rxq_ovfl_start;
+
+	struct cpu_use cpu;
+	int err;
+	atomic_bool finished;		/* the thread has returned its figures */
+	pthread_t thread;
+	bool running;
+};
+
+/* Configures the socket for its role (buffers, GSO/GRO, SO_RXQ_OVFL) and
+ * starts the thread. 0 or a negative errno. */
+int udp_stream_start(struct udp_stream *st, uint32_t sock_buf);
+void udp_stream_join(struct udp_stream *st);
+void udp_stream_free(struct udp_stream *st);
+/* Cumulative figures of the measured phase over n streams, for interval
+ * reports (bytes, packets; lost for a receiver). */
+void udp_streams_sample(const struct udp_stream *st, unsigned n, bool sender,
+			struct proto_interval *cum);
+
+#endif

@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: MIT
+/* Sender's view + receiver's view -> struct load_result (client side). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cpuuse.h"
+#include "load_merge.h"
+#include "netcounters.h"
+#include "pacer.h"
+
+static uint64_t bps(uint64_t bytes, uint64_t ns)
+{
+	return ns ? (uint64_t)((double)bytes * 8.0 * 1e9 / (double)ns) : 0;
+}
+
+static void tcp_info_get(const struct proto_stream_stats *s, struct tcp_info_summary *t)
+{
+	t->retransmits = s->tcp_retransmits;
+	t->rtt_us = s->tcp_rtt_us;
+	t->rttvar_us = s->tcp_rttvar_us;
+	t->snd_mss = s->tcp_snd_mss;
+	t->adv_mss = s->tcp_adv_mss;
+	t->rcv_mss = s->tcp_rcv_mss;
+	t->pmtu = s->tcp_pmtu;
+	t->snd_cwnd = s->tcp_snd_cwnd;
+}
+
+static void merge_tcp(const struct proto_results *snd, const struct proto_results *rcv,
+		      struct load_result *res)
+{
+	/* Goodput is what arrived, over the receiver's measured time. */
+	uint64_t dur = rcv->duration_ns ? rcv->duration_ns : snd->duration_ns;
+
+	for (unsigned i = 0; i < res->nstreams; i++) {
+		struct load_stream_result *s = &res->streams[i];
+
+		s->bytes = i < rcv->nstreams ? rcv->streams[i].bytes : 0;
+		s->bps = bps(s->bytes, dur);
+		if (i < snd->nstreams)
+			tcp_info_get(&snd->streams[i], &s->tcp_sender);
+		if (i < rcv->nstreams)
+			tcp_info_get(&rcv->streams[i], &s->tcp_receiver);
+	}
+	res->tcp.bytes = rcv->total.bytes;
+	res->tcp.goodput_bps = bps(res->tcp.bytes, dur);
+	tcp_info_get(&snd->total, &res->tcp.sender);
+	tcp_info_get(&rcv->total, &res->tcp.receiver);
+	res->duration_s = (double)dur / 1e9;
+}
+
+static void owd_get(const struct proto_stream_stats *s, bool valid, struct owd_summary *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->valid = valid && (s->flags & PROTO_SS_OWD_VALID);
+	if (!o->valid)
+		return;
+	o->min_ns = s->owd_min_ns;
+	o->p50_ns = s->owd_p50_ns;
+	o->p99_ns = s->owd_p99_ns;
+	o->max_ns = s->owd_max_ns;
+	o->mean_ns = s->owd_mean_ns;
+}
+
+static void udp_one(const struct proto_stream_stats *snd, const struct proto_stream_stats *rcv,
+		    uint64_t target, uint32_t len, uint64_t dur, bool owd_valid,
+		    struct udp_result *u)
+{
+	u->len = len;
+	u->target_bps = target;
+	u->sent = snd->sent;
+	u->received = rcv->received;
+	/* received counts each sequence once, so sent = received + lost holds */
+	u->lost = u->sent > u->received ? u->sent - u->received : 0;
+	u->duplicates = rcv->duplicates;
+	u->reordered = rcv->reordered;
+	u->malformed = rcv->malformed;
+	u->achieved_bps = bps(u->sent * len, dur);
+	u->received_bps = bps(u->received * len, dur);
+	u->sent_pps = dur ? (uint64_t)((double)u->sent * 1e9 / (double)dur) : 0;
+	u->received_pps = dur ? (uint64_t)((double)u->received * 1e9 / (double)dur) : 0;
+	u->jitter_ms = (double)rcv->jitter_ns / 1e6;
+	owd_get(rcv, owd_valid, &u->owd);
+	u->generator_limited = pacer_generator_limited(target, u->achieved_bps);
+}
+
+static void loss_attribution(const struct proto_results *snd, const struct proto_results *rcv,
+			     struct udp_result *u)
+{
+	struct loss_inputs in = {
+		.lost = u->lost,
+		.sender_sndbuf = snd->host.udp_sndbuf_errors,
+		.sender_link_tx = snd->host.link_tx_drops,
+		.receiver_rcvbuf = rcv->host.udp_rcvbuf_errors,
+		.receiver_inerrors = rcv->host.udp_in_errors,
+		.receiver_rxq_ovfl = rcv->total.rxq_ovfl,
+		.receiver_link_rx = rcv->host.link_rx_drops,
+	};
+
+	netcounters_attribute(&in, &u->loss_at);
+}
+
+static void merge_udp(const struct proto_results *snd, const struct proto_results *rcv,
+		      bool owd_valid, struct load_result *res)
+{
+	const struct load_spec *sp = &res->spec;
+	uint64_t dur = snd->duration_ns, per = sp->rate_bps / (sp->streams ? sp->streams : 1);
+	static const struct proto_stream_stats none;
+
+	if (!dur)
+		dur = sp->duration_ns;
+	for (unsigned i = 0; i < res->nstreams; i++) {
+		struct load_stream_result *s = &res->streams[i];
+
+		udp_one(i < snd->nstreams ? &snd->streams[i] : &none,
+			i < rcv->nstreams ? &rcv->streams[i] : &none, per, sp->len, dur, owd_valid,
+			&s->udp);
+		s->bytes = s->udp.received * sp->len;
+		s->bps = s->udp.received_bps;
+	}
+	udp_one(&snd->total, &rcv->total, sp->rate_bps, sp->len, dur, owd_valid, &res->udp);
+	loss_attribution(snd, rcv, &res->udp);
+	res->udp_gso_used = snd->flags & PROTO_SS_GSO;
+	res->udp_gro_used = rcv->flags & PROTO_SS_GRO;
+	res->rcvbuf_bytes = rcv->rcvbuf_bytes;
+	res->duration_s = (double)dur / 1e9;
+}
+
+static void cpu_get(const struct proto_results *r, struct cpu_use *c)
+{
+	c->user_s = (double)r->cpu_user_ns / 1e9;
+	c->sys_s = (double)r->cpu_sys_ns / 1e9;
+	c->wall_s = (double)r->cpu_wall_ns / 1e9;
+}
+
+int load_merge(const struct proto_results *snd, const struct proto_results *rcv, bool owd_valid,
+	       struct load_result *res)
+{
+	uint64_t sent_bits, recv_bits;
+
+	res->nstreams = res->spec.streams;
+	free(res->streams);
+	res->streams = calloc(res->nstreams ? res->nstreams : 1, sizeof(*res->streams));
+	if (!res->streams)
+		return -ENOMEM;
+	if (res->spec.proto == LOAD_UDP) {
+		merge_udp(snd, rcv, owd_valid, res);
+		sent_bits = res->udp.sent * res->spec.len * 8;
+		recv_bits = res->udp.received * res->spec.len * 8;
+	} else {
+		merge_tcp(snd, rcv, res);
+		sent_bits = snd->total.bytes * 8;
+		recv_bits = res->tcp.bytes * 8;
+	}
+	cpu_get(snd, &res->cpu_sender);
+	cpu_get(rcv, &res->cpu_receiver);
+	res->sender_cpu_s_per_gbit = cpuuse_s_per_gbit(&res->cpu_sender, sent_bits);
+	res->receiver_cpu_s_per_gbit = cpuuse_s_per_gbit(&res->cpu_receiver, recv_bits);
+	return 0;
+}

@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: MIT
+/* One end's own results of a test, as exchanged in RESULTS. */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include "load_side.h"
+#include "log.h"
+#include "sockopt.h"
+
+void load_side_begin(struct load_side *side, int family)
+{
+	memset(side, 0, sizeof(*side));
+	side->family = family;
+	netcounters_init(&side->before);
+	side->have_before = netcounters_read(&side->before) == 0;
+	if (!side->have_before)
+		log_warn("host counters unreadable: loss will not be localised");
+}
+
+static void host_deltas(struct load_side *side, struct proto_results *out)
+{
+	struct netcounters *after = malloc(sizeof(*after)), *d = malloc(sizeof(*d));
+	const struct netcounters_udp *u;
+
+	if (!after || !d || !side->have_before)
+		goto out;
+	netcounters_init(after);
+	if (netcounters_read(after) < 0)
+		goto out;
+	netcounters_delta(&side->before, after, d);
+	u = side->family == AF_INET6 ? &d->udp6 : &d->udp;
+	out->host.udp_sndbuf_errors = u->sndbuf_errors;
+	out->host.udp_rcvbuf_errors = u->rcvbuf_errors;
+	out->host.udp_in_errors = u->in_errors;
+	out->host.udp_in_datagrams = u->in_datagrams;
+	out->host.udp_out_datagrams = u->out_datagrams;
+	netcounters_link_drops(d, NULL, &out->host.link_rx_drops, &out->host.link_tx_drops);
+out:
+	free(after);
+	free(d);
+}
+
+static void add_cpu(struct proto_results *out, const struct cpu_use *c)
+{
+	out->cpu_user_ns += (uint64_t)(c->user_s * 1e9);
+	out->cpu_sys_ns += (uint64_t)(c->sys_s * 1e9);
+	if ((uint64_t)(c->wall_s * 1e9) > out->cpu_wall_ns)
+		out->cpu_wall_ns = (uint64_t)(c->wall_s * 1e9);
+}
+
+static void tcp_info_put(struct proto_stream_stats *s, const struct tcp_info_summary *t)
+{
+	s->flags |= PROTO_SS_TCP_INFO;
+	s->tcp_retransmits = t->retransmits;
+	s->tcp_rtt_us = t->rtt_us;
+	s->tcp_rttvar_us = t->rttvar_us;
+	s->tcp_snd_mss = t->snd_mss;
+	s->tcp_adv_mss = t->adv_mss;
+	s->tcp_rcv_mss = t->rcv_mss;
+	s->tcp_pmtu = t->pmtu;
+	s->tcp_snd_cwnd = t->snd_cwnd;
+}
+
+/* Total over TCP streams: sums for counts, means for RTT, minimum for sizes. */
+static void tcp_total(struct proto_results *out)
+{
+	struct proto_stream_stats *t = &out->total;
+	uint64_t rtt = 0, rttvar = 0;
+
+	memset(t, 0, sizeof(*t));
+	t->flags = PROTO_SS_TCP_INFO;
+	for (unsigned i = 0; i < out->nstreams; i++) {
+		const struct proto_stream_stats *s = &out->streams[i];
+
+		t->bytes += s->bytes;
+		t->tcp_retransmits += s->tcp_retransmits;
+		t->tcp_snd_cwnd += s->tcp_snd_cwnd;
+		rtt += s->tcp_rtt_us;
+		rttvar += s->tcp_rttvar_us;
+#define MIN_NZ(f) if (s->f && (!t->f || s->f < t->f)) t->f = s->f
+		MIN_NZ(tcp_snd_mss);
+		MIN_NZ(tcp_adv_mss);
+		MIN_NZ(tcp_rcv_mss);
+		MIN_NZ(tcp_pmtu);
+#undef MIN_NZ
+	}
+	if (out->nstreams) {
+		t->tcp_rtt_us = (uint32_t)(rtt / out->nstreams);
+		t->tcp_rttvar_us = (uint32_t)(rttvar / out->nstreams);
+	}
+}
+
+void load_side_tcp(struct load_side *side, const struct tcp_stream *st, unsigned n, bool sender,
+		   struct proto_results *out)
+{
+	uint64_t dur = 0;
+
+	out->role = sender ? PROTO_ROLE_SENDER : PROTO_ROLE_RECEIVER;
+	out->nstreams = (uint16_t)n;
+	for (unsigned i = 0; i < n; i++) {
+		struct proto_stream_stats *s = &out->streams[i];
+		uint64_t d;
+
+		memset(s, 0, sizeof(*s));
+		s->stream_id = i;
+		s->bytes = tcp_stream_bytes(&st[i]);
+		tcp_info_put(s, &st[i].info);
+		add_cpu(out, &st[i].cpu);
+		d = sender ? st[i].end_ns - st[i].omit_end_ns
+			   : (st[i].last_ns > st[i].first_ns ? st[i].last_ns - st[i].first_ns : 0);
+		if (d > dur)
+			dur = d;
+	}
+	out->duration_ns = dur;
+	tcp_total(out);
+	host_deltas(side, out);
+}
+
+static void udp_sender_stats(const struct udp_stream *st, struct proto_stream_stats *s)
+{
+	s->sent = atomic_load(&st->sent);
+	s->bytes = s->sent * st->len;
+	s->send_shortfall = st->shortfall;
+	s->send_errors = st->send_errors;
+	if (st->gso)
+		s->flags |= PROTO_SS_GSO;
+}
+
+static void owd_put(struct proto_stream_stats *s, const struct rxstats *rx)
+{
+	struct owd_summary o;
+
+	rxstats_owd(rx, &o);
+	if (!o.valid || rx->owd_negative)
+		return;
+	s->flags |= PROTO_SS_OWD_VALID;
+	s->owd_min_ns = o.min_ns;
+	s->owd_p50_ns = o.p50_ns;
+	s->owd_p99_ns = o.p99_ns;
+	s->owd_max_ns = o.max_ns;
+	s->owd_mean_ns = o.mean_ns;
+}
+
+static void udp_receiver_stats(const struct udp_stream *st, const struct rxstats *rx,
+			       struct proto_stream_stats *s)
+{
+	s->received = rx->received;
+	s->bytes = rx->bytes;
+	s->lost = rxstats_lost(rx, st ? st->fin_count : 0);
+	s->duplicates = rx->duplicates;
+	s->reordered = rx->reordered;
+	s->late = rx->late;
+	s->malformed = rx->malformed;
+	s->jitter_ns = (uint64_t)rx->jitter_ns;
+	owd_put(s, rx);
+	if (st) {
+		s->rxq_ovfl = st->rxq_ovfl - st->rxq_ovfl_start;
+		if (st->gro)
+			s->flags |= PROTO_SS_GRO;
+	}
+}
+
+void load_side_udp(struct load_side *side, const struct udp_stream *st, unsigned n, bool sender,
+		   struct proto_results *out)
+{
+	struct rxstats *all = sender ? NULL : malloc(sizeof(*all));
+
+	out->role = sender ? PROTO_ROLE_SENDER : PROTO_ROLE_RECEIVER;
+	out->nstreams = (uint16_t)n;
+	memset(&out->total, 0, sizeof(out->total));
+	if (all)
+		rxstats_init(all);
+	for (unsigned i = 0; i < n; i++) {
+		struct proto_stream_stats *s = &out->streams[i];
+
+		memset(s, 0, sizeof(*s));
+		s->stream_id = i;
+		if (sender) {
+			udp_sender_stats(&st[i], s);
+			if (st[i].send_elapsed_ns > out->duration_ns)
+				out->duration_ns = st[i].send_elapsed_ns;
+			out->total.sent += s->sent;
+			out->total.bytes += s->bytes;
+			out->total.send_shortfall += s->send_shortfall;
+			out->total.send_errors += s->send_errors;
+		} else if (st[i].rx) {
+			udp_receiver_stats(&st[i], st[i].rx, s);
+			out->total.rxq_ovfl += s->rxq_ovfl;
+			out->total.lost += s->lost;
+			if (all)
+				rxstats_merge(all, st[i].rx);
+			out->rcvbuf_bytes = sockopt_rcvbuf(st[i].fd);
+		}
+		out->flags |= s->flags & (PROTO_SS_GSO | PROTO_SS_GRO);
+		add_cpu(out, &st[i].cpu);
+	}
+	if (all) {
+		uint64_t ovfl = out->total.rxq_ovfl, lost = out->total.lost;
+
+		udp_receiver_stats(NULL, all, &out->total);
+		out->total.rxq_ovfl = ovfl;
+		out->total.lost = lost;
+		out->total.flags |= out->flags;
+		free(all);
+	}
+	host_deltas(side, out);
+}

@@ -1,0 +1,421 @@
+// SPDX-License-Identifier: MIT
+/* UDP data streams: paced batched sender and batched receiver threads. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <netinet/in.h>
+#include <netinet/udp.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "cpuuse.h"
+#include "log.h"
+#include "proto.h"
+#include "sockopt.h"
+#include "udp_load.h"
+
+#ifndef UDP_GRO
+#define UDP_GRO 104
+#endif
+
+/* Lateness the pacer forgives before it skips slots (see pacer.h). */
+#define SEND_TOLERANCE_NS (1 * NSEC_PER_MSEC)
+/* At high rates, datagrams due within this window go out in one batch, so a
+ * batch is never a longer burst than this. */
+#define BURST_WINDOW_NS (40 * NSEC_PER_USEC)
+/* Sleep (rather than spin) when the next send is further away than this;
+ * wake this much early and spin the rest, absorbing the wake-up latency. */
+#define SLEEP_MIN_NS (100 * NSEC_PER_USEC)
+#define WAKE_EARLY_NS (60 * NSEC_PER_USEC)
+#define GSO_MAX_BYTES 65000u
+#define GSO_MAX_SEGS 64u
+#define FIN_COPIES 3
+#define RECV_GRO_BUF 65536u
+#define RECV_GRO_MSGS 16
+#define POLL_MS 100
+
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#endif
+}
+
+static bool stopped(const struct udp_stream *st)
+{
+	return st->stop && atomic_load_explicit(st->stop, memory_order_relaxed);
+}
+
+static void set_timeouts(int fd)
+{
+	struct timeval tv = { .tv_sec = 0, .tv_usec = POLL_MS * 1000 };
+
+	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+}
+
+/* ---- sender ---------------------------------------------------------- */
+
+struct sender {
+	struct udp_stream *st;
+	uint8_t *buf;		/* UDP_LOAD_BATCH datagrams back to back */
+	struct mmsghdr msgs[UDP_LOAD_BATCH];
+	struct iovec iov[UDP_LOAD_BATCH];
+	uint32_t segs_per_msg;	/* 1 without GSO */
+};
+
+/* Sends n datagrams already stamped in s->buf; returns how many went out. */
+static uint32_t send_batch(struct sender *s, uint32_t n)
+{
+	struct udp_stream *st = s->st;
+	uint32_t per = s->segs_per_msg, nmsg = (n + per - 1) / per, done = 0;
+
+	for (uint32_t m = 0; m < nmsg; m++) {
+		uint32_t segs = n - m * per < per ? n - m * per : per;
+
+		s->iov[m].iov_base = s->buf + (size_t)m * per * st->len;
+		s->iov[m].iov_len = (size_t)segs * st->len;
+		memset(&s->msgs[m].msg_hdr, 0, sizeof(s->msgs[m].msg_hdr));
+		s->msgs[m].msg_hdr.msg_iov = &s->iov[m];
+		s->msgs[m].msg_hdr.msg_iovlen = 1;
+	}
+	for (uint32_t m = 0; m < nmsg;) {
+		int r = sendmmsg(st->fd, s->msgs + m, nmsg - m, 0);
+
+		if (r < 0) {
+			if (errno == EINVAL && per > 1) {
+				/* GSO refused (e.g. segment above the MTU): go on without. */
+				log_info("stream %u: UDP GSO refused, sending without it", st->id);
+				st->gso = false;
+				s->segs_per_msg = 1;
+				setsockopt(st->fd, IPPROTO_UDP, UDP_SEGMENT, &(int){ 0 }, sizeof(int));
+				return done;
+			}
+			st->send_errors++;
+			if (errno != EAGAIN && errno != EINTR && errno != ENOBUFS &&
+			    errno != ECONNREFUSED)
+				st->err = -errno;
+			return done;
+		}
+		for (int k = 0; k < r; k++)
+			done += (uint32_t)(s->iov[m + k].iov_len / st->len);
+		m += (uint32_t)r;
+	}
+	return done;
+}
+
+/* Waits until `due` (CLOCK_MONOTONIC): sleeps for long gaps, spins short ones. */
+static void wait_until(const struct udp_stream *st, uint64_t due)
+{
+	uint64_t now = clock_now_ns();
+
+	if (due > now + SLEEP_MIN_NS)
+		clock_sleep_until_ns(due - WAKE_EARLY_NS);
+	while (clock_now_ns() < due && !stopped(st))
+		cpu_relax();
+}
+
+/* One phase of the schedule: [from, to) with the given flags. Returns the
+ * number of datagrams sent. */
+static uint64_t send_phase(struct sender *s, uint64_t from, uint64_t to, uint16_t flags,
+			   uint64_t *shortfall)
+{
+	struct udp_stream *st = s->st;
+	struct dgram_hdr h = { .stream = st->id, .flags = flags, .test_id = st->test_id };
+	uint64_t burst = 1, seq = 0, next;
+	struct pacer p;
+
+	if (to <= from || pacer_init(&p, from, to - from, st->rate_bps, st->len,
+				     SEND_TOLERANCE_NS) < 0)
+		return 0;
+	/* how many slots fit the burst window at this rate */
+	if (st->rate_bps)
+		burst = BURST_WINDOW_NS * st->rate_bps / ((uint64_t)st->len * 8 * NSEC_PER_SEC);
+	burst = burst < 1 ? 1 : burst > UDP_LOAD_BATCH ? UDP_LOAD_BATCH : burst;
+	for (uint32_t i = 0; i < UDP_LOAD_BATCH; i++)
+		dgram_put(s->buf + (size_t)i * st->len, st->len, &h);
+	while (!stopped(st) && !pacer_done(&p)) {
+		uint64_t now = clock_now_ns(), due = pacer_deadline(&p, p.next_slot + burst - 1);
+		uint32_t n;
+
+		if (due > now && due < to) {
+			wait_until(st, due);
+			continue;
+		}
+		n = pacer_next(&p, now, UDP_LOAD_BATCH, &next);
+		if (!n) {
+			if (next == UINT64_MAX)
+				break;
+			wait_until(st, next);
+			continue;
+		}
+		now = clock_now_ns();
+		for (uint32_t i = 0; i < n; i++)
+			dgram_restamp(s->buf + (size_t)i * st->len, seq + i, now);
+		n = send_batch(s, n);
+		pacer_consume(&p, n);
+		seq += n;
+		if (!(flags & DGRAM_F_OMIT)) {
+			atomic_store_explicit(&st->sent, seq, memory_order_relaxed);
+			st->send_elapsed_ns = clock_now_ns() - from;
+		}
+		if (st->err)
+			break;
+	}
+	*shortfall = pacer_shortfall(&p, clock_now_ns() < to ? clock_now_ns() : to);
+	return seq;
+}
+
+static void send_fin(struct sender *s, uint64_t count)
+{
+	struct udp_stream *st = s->st;
+	struct dgram_hdr h = { .stream = st->id, .flags = DGRAM_F_FIN, .seq = count,
+			       .send_ns = clock_now_ns(), .test_id = st->test_id };
+	uint8_t fin[LOAD_UDP_MIN_LEN] = { 0 };
+
+	dgram_put(fin, sizeof(fin), &h);
+	for (int i = 0; i < FIN_COPIES; i++) {
+		if (send(st->fd, fin, sizeof(fin), 0) < 0)
+			st->send_errors++;
+		clock_sleep_until_ns(clock_now_ns() + 200 * NSEC_PER_USEC);
+	}
+}
+
+static void run_sender(struct udp_stream *st)
+{
+	struct sender *s = calloc(1, sizeof(*s));
+	uint64_t omit_short = 0;
+
+	if (!s || !(s->buf = calloc(UDP_LOAD_BATCH, st->len))) {
+		st->err = -ENOMEM;
+		free(s);
+		return;
+	}
+	s->st = st;
+	s->segs_per_msg = 1;
+	if (st->gso) {
+		uint32_t per = GSO_MAX_BYTES / st->len;
+
+		per = per > GSO_MAX_SEGS ? GSO_MAX_SEGS : per;
+		if (per >= 2 && sockopt_udp_gso(st->fd, (uint16_t)st->len))
+			s->segs_per_msg = per;
+		else
+			st->gso = false;
+	}
+	if (st->omit_end_ns > st->start_ns)
+		send_phase(s, st->start_ns, st->omit_end_ns, DGRAM_F_OMIT, &omit_short);
+	send_phase(s, st->omit_end_ns, st->end_ns, 0, &st->shortfall);
+	st->done_sending = true;
+	send_fin(s, atomic_load(&st->sent));
+	free(s->buf);
+	free(s);
+}
+
+/* ---- receiver -------------------------------------------------------- */
+
+struct receiver {
+	struct udp_stream *st;
+	uint32_t msg_size, nmsg;
+	uint8_t *buf;
+	struct mmsghdr msgs[UDP_LOAD_BATCH];
+	struct iovec iov[UDP_LOAD_BATCH];
+	uint8_t ctrl[UDP_LOAD_BATCH][CMSG_SPACE(sizeof(int)) + CMSG_SPACE(sizeof(uint32_t))];
+};
+
+static void account(struct udp_stream *st, const uint8_t *p, size_t len, uint64_t now)
+{
+	struct dgram_hdr h;
+
+	if (!dgram_parse(p, len, &h)) {
+		struct proto_data_hello dh;
+
+		/* a repeated greeting of this stream is not malformed traffic */
+		if (proto_decode_data_hello(p, len, &dh) == 0 && dh.test_id == st->test_id)
+			return;
+		rxstats_malformed(st->rx);
+		return;
+	}
+	if (h.test_id != st->test_id || h.stream != st->id) {
+		st->foreign++;
+		return;
+	}
+	if (h.flags & DGRAM_F_FIN) {
+		st->fin_count = h.seq;
+		atomic_store(&st->fin_seen, true);
+	} else if (h.flags & DGRAM_F_OMIT) {
+		st->omitted++;
+	} else {
+		rxstats_add(st->rx, h.seq, h.send_ns, now, (uint32_t)len);
+	}
+}
+
+static void handle_msg(struct receiver *r, struct mmsghdr *m, uint64_t now)
+{
+	struct udp_stream *st = r->st;
+	const uint8_t *p = m->msg_hdr.msg_iov->iov_base;
+	size_t len = m->msg_len, seg = len;
+
+	for (struct cmsghdr *c = CMSG_FIRSTHDR(&m->msg_hdr); c; c = CMSG_NXTHDR(&m->msg_hdr, c)) {
+		if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SO_RXQ_OVFL) {
+			memcpy(&st->rxq_ovfl, CMSG_DATA(c), sizeof(uint32_t));
+		} else if (c->cmsg_level == IPPROTO_UDP && c->cmsg_type == UDP_GRO) {
+			int gs;
+
+			memcpy(&gs, CMSG_DATA(c), sizeof(gs));
+			if (gs > 0)
+				seg = (size_t)gs;
+		}
+	}
+	if (m->msg_hdr.msg_flags & MSG_TRUNC) {
+		rxstats_malformed(st->rx);
+		return;
+	}
+	for (size_t off = 0; off < len; off += seg)
+		account(st, p + off, len - off < seg ? len - off : seg, now);
+}
+
+static void publish(struct udp_stream *st, uint64_t now)
+{
+	struct rxstats_snapshot snap;
+
+	rxstats_snapshot(st->rx, &snap);
+	atomic_store_explicit(&st->rx_bytes, snap.bytes, memory_order_relaxed);
+	atomic_store_explicit(&st->rx_packets, snap.received, memory_order_relaxed);
+	atomic_store_explicit(&st->rx_lost, snap.lost_so_far, memory_order_relaxed);
+	atomic_store_explicit(&st->last_rx_ns, now, memory_order_relaxed);
+}
+
+static void setup_msgs(struct receiver *r)
+{
+	for (uint32_t i = 0; i < r->nmsg; i++) {
+		r->iov[i].iov_base = r->buf + (size_t)i * r->msg_size;
+		r->iov[i].iov_len = r->msg_size;
+		memset(&r->msgs[i].msg_hdr, 0, sizeof(r->msgs[i].msg_hdr));
+		r->msgs[i].msg_hdr.msg_iov = &r->iov[i];
+		r->msgs[i].msg_hdr.msg_iovlen = 1;
+		r->msgs[i].msg_hdr.msg_control = r->ctrl[i];
+		r->msgs[i].msg_hdr.msg_controllen = sizeof(r->ctrl[i]);
+	}
+}
+
+static void run_receiver(struct udp_stream *st)
+{
+	struct receiver *r = calloc(1, sizeof(*r));
+
+	if (!r) {
+		st->err = -ENOMEM;
+		return;
+	}
+	r->st = st;
+	r->msg_size = st->gro ? RECV_GRO_BUF : st->len + 1;	/* +1: see MSG_TRUNC */
+	r->nmsg = st->gro ? RECV_GRO_MSGS : UDP_LOAD_BATCH;
+	r->buf = malloc((size_t)r->msg_size * r->nmsg);
+	if (!r->buf) {
+		st->err = -ENOMEM;
+		free(r);
+		return;
+	}
+	while (!stopped(st)) {
+		int n;
+
+		setup_msgs(r);
+		n = recvmmsg(st->fd, r->msgs, r->nmsg, MSG_WAITFORONE, NULL);
+		if (n < 0) {
+			if (errno == EAGAIN || errno == EINTR || errno == ECONNREFUSED)
+				continue;
+			st->err = -errno;
+			break;
+		}
+		uint64_t now = clock_now_ns();
+
+		for (int i = 0; i < n; i++)
+			handle_msg(r, &r->msgs[i], now);
+		publish(st, now);
+	}
+	free(r->buf);
+	free(r);
+}
+
+/* ---- thread ---------------------------------------------------------- */
+
+static void *stream_main(void *arg)
+{
+	struct udp_stream *st = arg;
+	struct cpuuse_snap a, b;
+
+	cpuuse_snapshot(CPUUSE_THREAD, &a);
+	if (st->sender)
+		run_sender(st);
+	else
+		run_receiver(st);
+	cpuuse_snapshot(CPUUSE_THREAD, &b);
+	cpuuse_delta(&a, &b, &st->cpu);
+	atomic_store(&st->finished, true);
+	return NULL;
+}
+
+int udp_stream_start(struct udp_stream *st, uint32_t sock_buf)
+{
+	int rc;
+
+	atomic_init(&st->sent, 0);
+	atomic_init(&st->rx_bytes, 0);
+	atomic_init(&st->rx_packets, 0);
+	atomic_init(&st->rx_lost, 0);
+	atomic_init(&st->last_rx_ns, 0);
+	atomic_init(&st->fin_seen, false);
+	atomic_init(&st->finished, false);
+	st->err = 0;
+	sockopt_nonblock(st->fd, false);
+	set_timeouts(st->fd);
+	sockopt_set_bufs(st->fd, sock_buf, st->sender, !st->sender);
+	if (!st->sender) {
+		st->rx = malloc(sizeof(*st->rx));
+		if (!st->rx)
+			return -ENOMEM;
+		rxstats_init(st->rx);
+		sockopt_rxq_ovfl(st->fd);
+		if (st->gro && !sockopt_udp_gro(st->fd))
+			st->gro = false;
+	}
+	rc = pthread_create(&st->thread, NULL, stream_main, st);
+	if (rc)
+		return -rc;
+	st->running = true;
+	return 0;
+}
+
+void udp_stream_join(struct udp_stream *st)
+{
+	if (!st->running)
+		return;
+	pthread_join(st->thread, NULL);
+	st->running = false;
+}
+
+void udp_stream_free(struct udp_stream *st)
+{
+	free(st->rx);
+	st->rx = NULL;
+}
+
+void udp_streams_sample(const struct udp_stream *st, unsigned n, bool sender,
+			struct proto_interval *cum)
+{
+	memset(cum, 0, sizeof(*cum));
+	for (unsigned i = 0; i < n; i++) {
+		if (sender) {
+			uint64_t sent = atomic_load_explicit(&st[i].sent, memory_order_relaxed);
+
+			cum->packets += sent;
+			cum->bytes += sent * st[i].len;
+		} else {
+			cum->packets += atomic_load_explicit(&st[i].rx_packets, memory_order_relaxed);
+			cum->bytes += atomic_load_explicit(&st[i].rx_bytes, memory_order_relaxed);
+			cum->lost += atomic_load_explicit(&st[i].rx_lost, memory_order_relaxed);
+		}
+	}
+}
