@@ -83,6 +83,11 @@ void netcounters_link_drops(const struct netcounters *nc, const char *ifname, ui
 struct loss_inputs {
 	uint64_t lost;		   /* datagrams the receiver found missing */
 	uint64_t sender_sndbuf;	   /* SndbufErrors (Udp or Udp6) on the sender */
+	uint64_t sender_send_errors; /* sends that failed visibly (EAGAIN/ENOBUFS) and
+				      * were not counted as sent: the kernel counts
+				      * them in SndbufErrors too, so they explain no
+				      * loss. netcounters_loss_inputs() leaves it 0;
+				      * the sender sets it. */
 	uint64_t sender_link_tx;   /* tx drops of the sender's interfaces */
 	uint64_t receiver_rcvbuf;  /* RcvbufErrors on the receiver */
 	uint64_t receiver_inerrors; /* InErrors on the receiver (includes RcvbufErrors) */
@@ -100,10 +105,11 @@ void netcounters_loss_inputs(const struct netcounters *sender_delta, const char 
 /*
  * Explains in->lost place by place, never more than was lost in total and
  * never more than a counter says: first the test sockets' own overflow
- * (exact), then along the path: sender SndbufErrors, sender link drops,
- * receiver link drops, receiver RcvbufErrors beyond the sockets' own,
- * receiver InErrors that are not RcvbufErrors. The remainder is "network".
- * Host-wide counters may include other traffic; the cap keeps the sum exact.
+ * (exact), then along the path: sender SndbufErrors beyond the visible send
+ * errors (silent qdisc/driver drops), sender link tx drops, receiver link rx
+ * drops, receiver RcvbufErrors beyond the sockets' own, receiver InErrors
+ * beyond both. The remainder is "network". Host-wide counters may include
+ * other traffic; the cap keeps the sum equal to lost.
  */
 void netcounters_attribute(const struct loss_inputs *in, struct loss_attrib *out);
 
