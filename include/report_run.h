@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Printers of a run (the run model of results.h): the terminal summary
+ * (report_run_term.c), report.md (report_run_md.c), summary.csv
+ * (report_run_csv.c), the comparison of two runs (report_run_diff.c) and the
+ * SVG plots (plot.c, gnuplot). They only read; nothing here measures.
+ */
+#ifndef OVLPERF_REPORT_RUN_H
+#define OVLPERF_REPORT_RUN_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "overhead.h"
+#include "results.h"
+
+/* A run with its derived figures, computed once for all printers. */
+struct report_run {
+	const struct results_run *run;
+	struct results_summary sum;
+	struct overhead ov;
+};
+
+int report_run_prepare(struct report_run *rr, const struct results_run *run);
+void report_run_release(struct report_run *rr);
+
+/* Compact summary: TCP and UDP figures per path, overhead ratios, MTU
+ * verdicts; with sweeps, per path and size a table
+ * `offered | RX/TX pps | Mbit/s | delivered % |#####|`. */
+void report_run_term(FILE *f, const struct report_run *rr);
+/* Only the sweep tables. */
+void report_run_term_sweeps(FILE *f, const struct report_run *rr);
+
+#define PLOT_MAX 4
+#define PLOT_FILE_MAX 32
+
+/* The plots written into a results directory. */
+struct plot_set {
+	unsigned n;
+	char file[PLOT_MAX][PLOT_FILE_MAX];	/* e.g. "delivered.svg" */
+	char title[PLOT_MAX][64];
+	char note[128];		/* why plots are missing, or "" */
+};
+
+/* report.md: tables, the scenario, the host, MTU verdicts, every trial, and
+ * the plots in set linked. Returns 0 or -EIO. */
+int report_run_md(FILE *f, const struct report_run *rr, const struct plot_set *set);
+/* summary.csv: one row per figure and path. Returns 0 or -EIO. */
+int report_run_csv(FILE *f, const struct report_run *rr);
+
+/* `ovlperf report DIR1 DIR2`: the figures both runs have, with deltas. */
+void report_run_diff(FILE *f, const struct report_run *a, const struct report_run *b);
+
+/* Writes DIR/<name>.gp for each plot the run has data for (delivered % vs
+ * offered rate with the knees marked, TCP goodput vs streams, delay vs
+ * offered load) and renders it with gnuplot into DIR/<name>.svg. Plots that
+ * rendered are listed in set; without gnuplot set->note says so and 0 is
+ * returned (a run is not failed for its plots). */
+int plot_run(const struct report_run *rr, const char *dir, struct plot_set *set);
+
+/* Helpers shared by the printers. */
+/* "812.3 Mbit/s", "2.41 Gbit/s", "950 kbit/s" */
+void report_run_fmt_rate(char *buf, size_t len, double bps);
+/* "1.2M", "830k", "950" packets per second */
+void report_run_fmt_pps(char *buf, size_t len, double pps);
+/* "2m31s", "12.5s" */
+void report_run_fmt_time(char *buf, size_t len, double s);
+/* Where lost datagrams went, largest share first: "network 100%" or
+ * "receiver socket buffer 93%, network 7%"; "no loss counted" if none. */
+void report_run_loss_where(char *buf, size_t len, const struct loss_attrib *l);
+
+#endif

@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: MIT
+/*
+ * summary.csv: one row per figure, path and key, for spreadsheets:
+ *   metric,path,kind,streams,bytes,offered_bps,n,median,min,max,
+ *   underlay_median,ratio,cost_pct
+ * Rates in bit/s, delays in ms, CPU in s/Gbit. Empty cells where a column
+ * does not apply.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "report_run.h"
+
+/* Path names are [a-z0-9_-] by the scenario schema, but a run.json may come
+ * from anywhere: quote when a cell would need it (RFC 4180). */
+static void field(FILE *f, const char *s)
+{
+	if (!strpbrk(s, ",\"\n\r")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+static const struct overhead_row *ov_find(const struct report_run *rr, unsigned path,
+					  enum overhead_metric m, unsigned key)
+{
+	for (size_t i = 0; i < rr->ov.n; i++)
+		if (rr->ov.rows[i].path == path && rr->ov.rows[i].metric == m &&
+		    rr->ov.rows[i].key == key)
+			return &rr->ov.rows[i];
+	return NULL;
+}
+
+static void row(FILE *f, const struct report_run *rr, const char *metric, unsigned path,
+		unsigned streams, unsigned bytes, uint64_t offered, const struct results_stat *s,
+		const struct overhead_row *ov)
+{
+	const struct results_path *p = &rr->run->paths[path];
+
+	fprintf(f, "%s,", metric);
+	field(f, p->name);
+	fprintf(f, ",%s,", results_path_kind_name(p->kind));
+	if (streams)
+		fprintf(f, "%u", streams);
+	fputc(',', f);
+	if (bytes)
+		fprintf(f, "%u", bytes);
+	fputc(',', f);
+	if (offered)
+		fprintf(f, "%llu", (unsigned long long)offered);
+	fprintf(f, ",%u,%.10g,%.10g,%.10g,", s->n, s->median, s->min, s->max);
+	if (ov) {
+		double c = overhead_cost_pct(ov);
+
+		fprintf(f, "%.10g,", ov->base);
+		if (!isnan(ov->ratio))
+			fprintf(f, "%.6g", ov->ratio);
+		fputc(',', f);
+		if (!isnan(c) && ov->metric != OVERHEAD_TCP_MSS)
+			fprintf(f, "%.4g", c);
+	} else {
+		fputs(",,", f);
+	}
+	fputc('\n', f);
+}
+
+int report_run_csv(FILE *f, const struct report_run *rr)
+{
+	const struct results_summary *s = &rr->sum;
+
+	fprintf(f, "metric,path,kind,streams,bytes,offered_bps,n,median,min,max,"
+		   "underlay_median,ratio,cost_pct\n");
+	for (size_t i = 0; i < s->ntcp; i++) {
+		const struct results_tcp_point *p = &s->tcp[i];
+		struct results_stat mss = { .n = p->goodput_bps.n,
+					    .median = p->snd_mss,
+					    .min = p->snd_mss,
+					    .max = p->snd_mss };
+
+		row(f, rr, "tcp_goodput_bps", p->path, p->streams, 0, 0, &p->goodput_bps,
+		    ov_find(rr, p->path, OVERHEAD_TCP_GOODPUT, p->streams));
+		row(f, rr, "cpu_s_per_gbit", p->path, p->streams, 0, 0, &p->cpu_s_per_gbit,
+		    ov_find(rr, p->path, OVERHEAD_CPU_PER_GBIT, p->streams));
+		if (p->host_cpu_s_per_gbit.n)
+			row(f, rr, "host_cpu_s_per_gbit", p->path, p->streams, 0, 0,
+			    &p->host_cpu_s_per_gbit,
+			    ov_find(rr, p->path, OVERHEAD_HOST_CPU_PER_GBIT, p->streams));
+		row(f, rr, "tcp_retransmits", p->path, p->streams, 0, 0, &p->retransmits, NULL);
+		row(f, rr, "tcp_mss", p->path, p->streams, 0, 0, &mss,
+		    ov_find(rr, p->path, OVERHEAD_TCP_MSS, p->streams));
+	}
+	for (size_t i = 0; i < s->nknee; i++) {
+		const struct results_knee_point *p = &s->knee[i];
+
+		row(f, rr, "udp_ndr_bps", p->path, 0, p->len, 0, &p->ndr_bps,
+		    ov_find(rr, p->path, OVERHEAD_UDP_NDR, p->len));
+		row(f, rr, "udp_pdr_bps", p->path, 0, p->len, 0, &p->pdr_bps,
+		    ov_find(rr, p->path, OVERHEAD_UDP_PDR, p->len));
+	}
+	for (size_t i = 0; i < s->ndelay; i++) {
+		const struct results_delay_point *p = &s->delay[i];
+
+		row(f, rr, "owd_p50_ms", p->path, 0, p->len, p->load_bps, &p->p50_ms,
+		    ov_find(rr, p->path, OVERHEAD_OWD_P50, p->len));
+		row(f, rr, "owd_p99_ms", p->path, 0, p->len, p->load_bps, &p->p99_ms,
+		    ov_find(rr, p->path, OVERHEAD_OWD_P99, p->len));
+	}
+	for (size_t i = 0; i < s->nsweep; i++) {
+		const struct results_sweep_point *p = &s->sweep[i];
+		const char *m = p->kind == RESULTS_TRIAL_SWEEP ? "sweep_delivered_pct"
+							       : "knee_trial_delivered_pct";
+
+		row(f, rr, m, p->path, 0, p->len, p->target_bps, &p->delivered_pct, NULL);
+	}
+	return ferror(f) ? -EIO : 0;
+}

@@ -1,0 +1,274 @@
+// SPDX-License-Identifier: MIT
+/* report.md: the run as Markdown tables with the plots linked, the scenario
+ * verbatim and every trial, so that the file stands on its own. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "report_run.h"
+
+static const struct overhead_row *ov_find(const struct report_run *rr, unsigned path,
+					  enum overhead_metric m, unsigned key)
+{
+	for (size_t i = 0; i < rr->ov.n; i++)
+		if (rr->ov.rows[i].path == path && rr->ov.rows[i].metric == m &&
+		    rr->ov.rows[i].key == key)
+			return &rr->ov.rows[i];
+	return NULL;
+}
+
+/* Markdown table cells must not contain '|' or newlines. */
+static void cell(FILE *f, const char *s)
+{
+	for (; *s; s++)
+		fputc(*s == '|' || *s == '\n' ? ' ' : *s, f);
+}
+
+/* "median (min-max)" with prec decimals, the spread only when there is one. */
+static void spread(FILE *f, const struct results_stat *s, double scale, int prec)
+{
+	fprintf(f, "%.*f", prec, s->median / scale);
+	if (s->n > 1 && s->min != s->max)
+		fprintf(f, " (%.*f-%.*f)", prec, s->min / scale, prec, s->max / scale);
+}
+
+static void ratio(FILE *f, const struct overhead_row *r)
+{
+	if (!r || isnan(r->ratio))
+		fputs(" - |", f);
+	else
+		fprintf(f, " %.3f |", r->ratio);
+}
+
+static void head(FILE *f, const struct results_run *run)
+{
+	char t[32];
+
+	report_run_fmt_time(t, sizeof(t), run->duration_s);
+	fprintf(f, "# ovlperf run: %s\n\n", run->scenario_name);
+	if (!run->complete)
+		fprintf(f, "> **Incomplete run**: %s. The figures below are what was measured "
+			   "before it stopped.\n\n",
+			run->stop_reason[0] ? run->stop_reason : "stopped early");
+	fprintf(f, "| | |\n|---|---|\n");
+	fprintf(f, "| scenario | `%s` |\n| started (UTC) | %s |\n| duration | %s |\n",
+		run->scenario_file, run->started_utc, t);
+	fprintf(f, "| trials | %zu |\n| ovlperf | %s (run.json schema %u) |\n", run->ntrials,
+		run->version, run->schema);
+	fprintf(f, "| kernel | ");
+	cell(f, run->host.kernel);
+	fprintf(f, " |\n| CPU | ");
+	cell(f, run->host.cpu);
+	fprintf(f, " x %u |\n\n", run->host.ncpu);
+	fprintf(f, "## Paths\n\n| path | kind | far end | MTU |\n|---|---|---|---|\n");
+	for (unsigned i = 0; i < run->npaths; i++)
+		fprintf(f, "| %s | %s | %s | %u |\n", run->paths[i].name,
+			results_path_kind_name(run->paths[i].kind), run->paths[i].addr,
+			run->paths[i].mtu);
+}
+
+static void tcp(FILE *f, const struct report_run *rr)
+{
+	if (!rr->sum.ntcp)
+		return;
+	fprintf(f, "\n## TCP goodput\n\nMedian of the repetitions, (min-max) when they differ.\n\n");
+	fprintf(f, "| path | streams | goodput Mbit/s | vs underlay | MSS | retransmits | "
+		   "CPU s/Gbit | host CPU s/Gbit | RTT us |\n");
+	fprintf(f, "|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+	for (size_t i = 0; i < rr->sum.ntcp; i++) {
+		const struct results_tcp_point *p = &rr->sum.tcp[i];
+
+		fprintf(f, "| %s | %u | ", rr->run->paths[p->path].name, p->streams);
+		spread(f, &p->goodput_bps, 1e6, 1);
+		fputs(" |", f);
+		ratio(f, ov_find(rr, p->path, OVERHEAD_TCP_GOODPUT, p->streams));
+		fprintf(f, " %u | %.0f | %.3f | ", p->snd_mss, p->retransmits.median,
+			p->cpu_s_per_gbit.median);
+		if (p->host_cpu_s_per_gbit.n)
+			fprintf(f, "%.3f", p->host_cpu_s_per_gbit.median);
+		else
+			fputs("-", f);
+		fprintf(f, " | %.0f |\n", p->rtt_us.median);
+	}
+}
+
+static void knees(FILE *f, const struct report_run *rr)
+{
+	if (!rr->sum.nknee)
+		return;
+	fprintf(f, "\n## UDP loss knee\n\nNDR: highest offered rate with no loss. PDR: highest "
+		   "with loss at most %g %%. Lower bound (median over repetitions) and the upper "
+		   "bound the search measured to fail.\n\n",
+		rr->run->pdr_goal_pct);
+	fprintf(f, "| path | bytes | NDR Mbit/s | NDR upper | NDR kpps | vs underlay | PDR Mbit/s "
+		   "| PDR upper | vs underlay | trials | time s | loss above the NDR |\n");
+	fprintf(f, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
+	for (size_t i = 0; i < rr->sum.nknee; i++) {
+		const struct results_knee_point *p = &rr->sum.knee[i];
+		char where[128];
+
+		fprintf(f, "| %s | %u | ", rr->run->paths[p->path].name, p->len);
+		if (!p->found) {
+			fprintf(f, "not found | | | | | | | %u | %.1f | |\n", p->trials, p->time_s);
+			continue;
+		}
+		spread(f, &p->ndr_bps, 1e6, 1);
+		fprintf(f, " | %.1f | %.1f |", (double)p->ndr_upper_bps / 1e6,
+			p->ndr_bps.median / (8.0 * p->len) / 1e3);
+		ratio(f, ov_find(rr, p->path, OVERHEAD_UDP_NDR, p->len));
+		fputc(' ', f);
+		spread(f, &p->pdr_bps, 1e6, 1);
+		fprintf(f, " | %.1f |", (double)p->pdr_upper_bps / 1e6);
+		ratio(f, ov_find(rr, p->path, OVERHEAD_UDP_PDR, p->len));
+		report_run_loss_where(where, sizeof(where), &p->loss_at);
+		fprintf(f, " %u | %.1f | %s |\n", p->trials, p->time_s, where);
+	}
+}
+
+static void delays(FILE *f, const struct report_run *rr)
+{
+	if (!rr->sum.ndelay)
+		return;
+	fprintf(f, "\n## One-way delay at a common load\n\n");
+	fprintf(f, "| path | bytes | load Mbit/s | p50 ms | p99 ms | delivered %% | p50 vs underlay "
+		   "| p99 vs underlay |\n|---|---:|---:|---:|---:|---:|---:|---:|\n");
+	for (size_t i = 0; i < rr->sum.ndelay; i++) {
+		const struct results_delay_point *p = &rr->sum.delay[i];
+
+		fprintf(f, "| %s | %u | %.1f | ", rr->run->paths[p->path].name, p->len,
+			(double)p->load_bps / 1e6);
+		spread(f, &p->p50_ms, 1, 3);
+		fputs(" | ", f);
+		spread(f, &p->p99_ms, 1, 3);
+		fprintf(f, " | %.2f |", p->delivered_pct.median);
+		ratio(f, ov_find(rr, p->path, OVERHEAD_OWD_P50, p->len));
+		ratio(f, ov_find(rr, p->path, OVERHEAD_OWD_P99, p->len));
+		fputc('\n', f);
+	}
+}
+
+static void overhead(FILE *f, const struct report_run *rr)
+{
+	if (!rr->ov.n)
+		return;
+	fprintf(f, "\n## Overhead versus the underlay\n\nratio = overlay / underlay; cost > 0 "
+		   "means the overlay is worse (less throughput, more delay or CPU).\n\n");
+	fprintf(f, "| path | figure | at | underlay | overlay | ratio | delta | cost %% |\n");
+	fprintf(f, "|---|---|---:|---:|---:|---:|---:|---:|\n");
+	for (size_t i = 0; i < rr->ov.n; i++) {
+		const struct overhead_row *r = &rr->ov.rows[i];
+		double c = overhead_cost_pct(r);
+
+		fprintf(f, "| %s | %s | %u %s | %.6g | %.6g | ", rr->run->paths[r->path].name,
+			overhead_metric_label(r->metric), r->key, overhead_metric_key(r->metric),
+			r->base, r->value);
+		if (isnan(r->ratio))
+			fputs("- | ", f);
+		else
+			fprintf(f, "%.3f | ", r->ratio);
+		fprintf(f, "%.6g | ", r->delta);
+		if (isnan(c) || r->metric == OVERHEAD_TCP_MSS)
+			fputs("- |\n", f);
+		else
+			fprintf(f, "%+.1f |\n", c);
+	}
+}
+
+static void sweeps(FILE *f, const struct report_run *rr)
+{
+	const struct results_sweep_point *prev = NULL;
+
+	for (size_t i = 0; i < rr->sum.nsweep; i++) {
+		const struct results_sweep_point *p = &rr->sum.sweep[i];
+
+		if (!prev || prev->path != p->path || prev->len != p->len || prev->kind != p->kind) {
+			fprintf(f, "\n### %s, UDP %u B, %s\n\n", rr->run->paths[p->path].name,
+				p->len,
+				p->kind == RESULTS_TRIAL_SWEEP ? "linear sweep" : "knee search trials");
+			fprintf(f, "| offered Mbit/s | TX pps | RX pps | RX Mbit/s | delivered %% | "
+				   "OWD p50 ms | OWD p99 ms | note |\n");
+			fprintf(f, "|---:|---:|---:|---:|---:|---:|---:|---|\n");
+		}
+		prev = p;
+		fprintf(f, "| %.1f | %.0f | %.0f | %.1f | %.2f | %.3f | %.3f | %s |\n",
+			(double)p->target_bps / 1e6, p->tx_pps.median, p->rx_pps.median,
+			p->rx_bps.median / 1e6, p->delivered_pct.median, p->owd_p50_ms.median,
+			p->owd_p99_ms.median, p->generator_limited ? "generator short" : "");
+	}
+}
+
+static void mtu(FILE *f, const struct results_run *run)
+{
+	if (!run->nmtu)
+		return;
+	fprintf(f, "\n## MTU / MSS checks\n\n| path | check | verdict | value | reason | fix |\n"
+		   "|---|---|---|---:|---|---|\n");
+	for (size_t i = 0; i < run->nmtu; i++) {
+		const struct results_mtu_check *m = &run->mtu[i];
+
+		fprintf(f, "| %s | %s | **%s** | %u | ", run->paths[m->path].name, m->check,
+			results_verdict_name(m->verdict), m->value);
+		cell(f, m->reason);
+		fputs(" | ", f);
+		cell(f, m->fix);
+		fputs(" |\n", f);
+	}
+}
+
+static void trials(FILE *f, const struct results_run *run)
+{
+	fprintf(f, "\n## Every trial\n\nIn the order they ran (paths interleaved).\n\n");
+	fprintf(f, "| # | path | kind | rep | streams | bytes | offered Mbit/s | result | "
+		   "status |\n|---:|---|---|---:|---:|---:|---:|---|---|\n");
+	for (size_t i = 0; i < run->ntrials; i++) {
+		const struct results_trial *t = &run->trials[i];
+
+		fprintf(f, "| %u | %s | %s | %u | %u | %u | %.1f | ", t->seq,
+			run->paths[t->path].name, results_trial_kind_name(t->kind), t->rep + 1,
+			t->streams, t->len, (double)t->target_bps / 1e6);
+		if (t->kind == RESULTS_TRIAL_TCP)
+			fprintf(f, "%.1f Mbit/s, %u retrans", (double)t->tcp.goodput_bps / 1e6,
+				t->tcp.sender.retransmits);
+		else
+			fprintf(f, "%.2f %% delivered, %.1f Mbit/s%s",
+				results_delivered_pct(&t->udp), (double)t->udp.received_bps / 1e6,
+				t->udp.generator_limited ? ", generator short" : "");
+		fputs(" | ", f);
+		if (t->status)
+			cell(f, t->error[0] ? t->error : "failed");
+		else
+			fputs("ok", f);
+		fputs(" |\n", f);
+	}
+}
+
+int report_run_md(FILE *f, const struct report_run *rr, const struct plot_set *set)
+{
+	head(f, rr->run);
+	overhead(f, rr);
+	tcp(f, rr);
+	knees(f, rr);
+	delays(f, rr);
+	mtu(f, rr->run);
+	if (set && (set->n || set->note[0])) {
+		fprintf(f, "\n## Plots\n\n");
+		for (unsigned i = 0; i < set->n; i++)
+			fprintf(f, "![%s](%s)\n\n", set->title[i], set->file[i]);
+		if (set->note[0])
+			fprintf(f, "%s\n", set->note);
+	}
+	if (rr->sum.nsweep)
+		fprintf(f, "\n## UDP offered load\n");
+	sweeps(f, rr);
+	trials(f, rr->run);
+	if (rr->run->scenario_text) {
+		fprintf(f, "\n## Scenario\n\n```ini\n%s%s```\n", rr->run->scenario_text,
+			strlen(rr->run->scenario_text) &&
+					rr->run->scenario_text[strlen(rr->run->scenario_text) - 1] ==
+						'\n'
+				? ""
+				: "\n");
+	}
+	return ferror(f) ? -EIO : 0;
+}

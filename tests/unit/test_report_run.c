@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: MIT
+/* The run printers on a synthetic run: terminal, Markdown, CSV, comparison
+ * and the gnuplot SVGs. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "report_run.h"
+#include "run_fixture.h"
+
+typedef void (*printer)(FILE *f, const struct report_run *rr, const void *arg);
+
+static char *render(printer p, const struct report_run *rr, const void *arg)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	p(f, rr, arg);
+	fclose(f);
+	return buf;
+}
+
+static void p_term(FILE *f, const struct report_run *rr, const void *arg)
+{
+	(void)arg;
+	report_run_term(f, rr);
+}
+
+static void p_md(FILE *f, const struct report_run *rr, const void *arg)
+{
+	assert_int_equal(report_run_md(f, rr, arg), 0);
+}
+
+static void p_csv(FILE *f, const struct report_run *rr, const void *arg)
+{
+	(void)arg;
+	assert_int_equal(report_run_csv(f, rr), 0);
+}
+
+static void p_diff(FILE *f, const struct report_run *rr, const void *arg)
+{
+	report_run_diff(f, rr, arg);
+}
+
+static void contains(const char *text, const char *what)
+{
+	if (!strstr(text, what))
+		fail_msg("'%s' not found in:\n%s", what, text);
+}
+
+static void test_term(void **state)
+{
+	struct results_run run;
+	struct report_run rr;
+	char *t;
+
+	(void)state;
+	fixture_run(&run);
+	assert_int_equal(report_run_prepare(&rr, &run), 0);
+	t = render(p_term, &rr, NULL);
+	contains(t, "scenario 'fixture'");
+	contains(t, "950 Mbit/s [900-1000 M]");	/* median and spread */
+	contains(t, "x0.26");			/* 250/950 */
+	contains(t, "x0.25");			/* NDR 200/800 */
+	contains(t, "receiver socket buffer 70%, network 30%");
+	contains(t, "offered       ");
+	contains(t, "|####################|");	/* 100 % delivered */
+	contains(t, "|####                |");	/* 22 % delivered */
+	contains(t, "WARN");
+	free(t);
+	run.complete = false;
+	snprintf(run.stop_reason, sizeof(run.stop_reason), "interrupted (SIGINT)");
+	t = render(p_term, &rr, NULL);
+	contains(t, "INCOMPLETE");
+	contains(t, "stopped: interrupted (SIGINT)");
+	free(t);
+	report_run_release(&rr);
+	results_free(&run);
+}
+
+static void test_md_csv(void **state)
+{
+	struct results_run run;
+	struct report_run rr;
+	struct plot_set set = { .n = 1, .file = { "delivered.svg" }, .title = { "Delivered" } };
+	char *t;
+
+	(void)state;
+	fixture_run(&run);
+	assert_int_equal(report_run_prepare(&rr, &run), 0);
+	t = render(p_md, &rr, &set);
+	contains(t, "# ovlperf run: fixture");
+	contains(t, "![Delivered](delivered.svg)");
+	contains(t, "| overlay | 1 | 250.0 (200.0-300.0) | 0.263 |");
+	contains(t, "| overlay | 1400 | 200.0 | 202.0 | 17.9 | 0.250 |");
+	contains(t, "```ini\n[scenario]\nname = fixture\n```");
+	contains(t, "Test CPU \"quoted\" model");
+	free(t);
+	t = render(p_csv, &rr, NULL);
+	contains(t, "metric,path,kind,streams,bytes,offered_bps,n,median,min,max,");
+	contains(t, "udp_ndr_bps,overlay,builtin,,1400,,1,200000000,200000000,200000000,"
+		    "800000000,0.25,75\n");
+	contains(t, "tcp_goodput_bps,underlay,underlay,4,,,3,1900000000,1800000000,2000000000,,,\n");
+	contains(t, "owd_p99_ms,overlay,builtin,,1400,100000000,3,0.9,0.9,0.9,0.2,4.5,350\n");
+	free(t);
+	report_run_release(&rr);
+	results_free(&run);
+}
+
+static void test_diff(void **state)
+{
+	struct results_run a, b;
+	struct report_run ra, rb;
+	char *t;
+
+	(void)state;
+	fixture_run(&a);
+	fixture_run(&b);
+	b.knees[1].ndr_lower_bps = 300000000;	/* overlay NDR 200 -> 300 */
+	assert_int_equal(report_run_prepare(&ra, &a), 0);
+	assert_int_equal(report_run_prepare(&rb, &b), 0);
+	t = render(p_diff, &ra, &rb);
+	contains(t, "UDP NDR");
+	contains(t, "+50.0%");
+	contains(t, "100 Mbit/s");
+	free(t);
+	report_run_release(&ra);
+	report_run_release(&rb);
+	results_free(&a);
+	results_free(&b);
+}
+
+static bool have_gnuplot(void)
+{
+	return system("command -v gnuplot >/dev/null 2>&1") == 0;
+}
+
+static void test_plots(void **state)
+{
+	struct results_run run;
+	struct report_run rr;
+	struct plot_set set;
+	char dir[] = "/tmp/test_plot_XXXXXX", path[128], cmd[256];
+
+	(void)state;
+	if (!have_gnuplot())
+		skip();
+	assert_non_null(mkdtemp(dir));
+	fixture_run(&run);
+	assert_int_equal(report_run_prepare(&rr, &run), 0);
+	assert_int_equal(plot_run(&rr, dir, &set), 0);
+	assert_int_equal(set.n, 3);
+	for (unsigned i = 0; i < set.n; i++) {
+		FILE *f;
+		char *buf = calloc(1, 1 << 20);
+		size_t n;
+
+		snprintf(path, sizeof(path), "%s/%s", dir, set.file[i]);
+		f = fopen(path, "r");
+		assert_non_null(f);
+		n = fread(buf, 1, (1 << 20) - 1, f);
+		fclose(f);
+		assert_true(n > 100);
+		contains(buf, "<svg");
+		contains(buf, "</svg>");
+		if (!strcmp(set.file[i], "delivered.svg"))
+			contains(buf, "NDR overlay 1400 B: 200 Mbit/s");
+		free(buf);
+	}
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+	report_run_release(&rr);
+	results_free(&run);
+}
+
+static void test_fmt(void **state)
+{
+	char b[64];
+	struct loss_attrib none = { 0 }, net = { .network = 5 };
+
+	(void)state;
+	report_run_fmt_rate(b, sizeof(b), 812.34e6);
+	assert_string_equal(b, "812.3 Mbit/s");
+	report_run_fmt_rate(b, sizeof(b), 2.41e9);
+	assert_string_equal(b, "2.41 Gbit/s");
+	report_run_fmt_time(b, sizeof(b), 151);
+	assert_string_equal(b, "2m31s");
+	report_run_loss_where(b, sizeof(b), &none);
+	assert_string_equal(b, "no loss counted");
+	report_run_loss_where(b, sizeof(b), &net);
+	assert_string_equal(b, "network 100%");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_term), cmocka_unit_test(test_md_csv),
+		cmocka_unit_test(test_diff), cmocka_unit_test(test_plots),
+		cmocka_unit_test(test_fmt),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
