@@ -169,7 +169,7 @@ static int parse_up(int argc, char **argv, struct up_opts *o)
 	char *end;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'n':
 			if (!parse_uint(optarg, LAB_MAX_HOSTS, &v) || v < 2)

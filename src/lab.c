@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "interrupt.h"
@@ -133,25 +134,31 @@ static int open_sock(struct lab *lab, unsigned h, void *arg)
 	return rc;
 }
 
-static int host_sysctl_nft(struct lab *lab, unsigned h, void *arg)
+/* Before any link exists: a host on two or more links forwards. Turning
+ * forwarding on later makes the first neighbour solicitations go unanswered. */
+static int host_forwarding(struct lab *lab, unsigned h, void *arg)
 {
 	const struct lab_spec *spec = &lab->st.spec;
 	unsigned nl = 0;
-	int rc = 0;
+	int rc;
 
 	(void)arg;
 	for (unsigned l = 0; l < spec->nlinks; l++)
 		nl += spec->links[l].a == h || spec->links[l].b == h;
-	if (nl > 1) {
-		rc = netns_sysctl("/proc/sys/net/ipv4/ip_forward", "1");
-		if (!rc)
-			rc = netns_sysctl("/proc/sys/net/ipv6/conf/all/forwarding", "1");
-		if (rc)
-			log_err("enabling forwarding in host %u: %s", h, strerror(-rc));
-	}
+	if (nl < 2)
+		return 0;
+	rc = netns_sysctl("/proc/sys/net/ipv4/ip_forward", "1");
 	if (!rc)
-		rc = lab_nft_apply(spec, h);
+		rc = netns_sysctl("/proc/sys/net/ipv6/conf/all/forwarding", "1");
+	if (rc)
+		log_err("enabling forwarding in host %u: %s", h, strerror(-rc));
 	return rc;
+}
+
+static int host_nft(struct lab *lab, unsigned h, void *arg)
+{
+	(void)arg;
+	return lab_nft_apply(&lab->st.spec, h);
 }
 
 static int link_end_setup(struct lab *lab, struct nl_sock *sk, unsigned l, unsigned end)
@@ -224,8 +231,22 @@ static int add_routes(struct lab *lab, struct nl_sock **sk, unsigned h)
 	return 0;
 }
 
+/* Between steps: an interrupt unwinds everything. OVLPERF_LAB_STEP_DELAY_MS
+ * slows the steps down so that tests can interrupt a lab half-built. */
 static int check_interrupt(void)
 {
+	const char *delay = getenv("OVLPERF_LAB_STEP_DELAY_MS");
+
+	if (delay && !interrupt_requested()) {
+		long ms = strtol(delay, NULL, 10);
+		struct timespec ts = { 0, 0 };
+
+		if (ms > 0 && ms <= 10000) {
+			ts.tv_sec = ms / 1000;
+			ts.tv_nsec = (ms % 1000) * 1000000L;
+			nanosleep(&ts, NULL);
+		}
+	}
 	if (!interrupt_requested())
 		return 0;
 	log_warn("interrupted; removing what was made");
@@ -245,6 +266,8 @@ static int build(struct lab *lab)
 	}
 	for (unsigned h = 0; h < spec->nhosts && !rc; h++)
 		rc = in_host(lab, h, open_sock, sk);
+	for (unsigned h = 0; h < spec->nhosts && !rc; h++)
+		rc = in_host(lab, h, host_forwarding, NULL);
 	for (unsigned l = 0; l < spec->nlinks && !rc; l++) {
 		rc = check_interrupt();
 		if (!rc)
@@ -253,7 +276,7 @@ static int build(struct lab *lab)
 	for (unsigned h = 0; h < spec->nhosts && !rc; h++)
 		rc = add_routes(lab, sk, h);
 	for (unsigned h = 0; h < spec->nhosts && !rc; h++)
-		rc = in_host(lab, h, host_sysctl_nft, NULL);
+		rc = in_host(lab, h, host_nft, NULL);
 	if (!rc)
 		rc = check_interrupt();
 	for (unsigned h = 0; h < spec->nhosts; h++)

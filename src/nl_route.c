@@ -288,7 +288,7 @@ static void fill_info(struct rtnl_link *link, struct nl_cache *addrs, struct nl_
 	info->mtu = rtnl_link_get_mtu(link);
 	info->up = rtnl_link_get_flags(link) & IFF_UP;
 	info->carrier = rtnl_link_get_flags(link) & IFF_LOWER_UP;
-	q = rtnl_qdisc_get(qdiscs, (int)info->ifindex, TC_H_ROOT);
+	q = rtnl_qdisc_get_by_parent(qdiscs, (int)info->ifindex, TC_H_ROOT);
 	if (q) {
 		snprintf(info->qdisc, sizeof(info->qdisc), "%s", rtnl_tc_get_kind(TC_CAST(q)));
 		rtnl_qdisc_put(q);

@@ -1,0 +1,322 @@
+// SPDX-License-Identifier: MIT
+/* The pure part of the lab: names, spec checks, rates, the address plan,
+ * routes, the state file format and the nftables ruleset. */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "lab.h"
+#include "lab_int.h"
+
+static void test_names(void **state)
+{
+	static const struct {
+		const char *name;
+		bool ok;
+	} cases[] = {
+		{ "lab", true },	  { "lt", true },	 { "a", true },
+		{ "A-b_9", true },	  { "123456789012", true }, { "1234567890123", false },
+		{ "", false },		  { "-x", false },	 { "_x", false },
+		{ "a b", false },	  { "a/b", false },	 { "..", false },
+		{ "a.b", false },	  { "ü", false },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		if (lab_name_valid(cases[i].name) != cases[i].ok)
+			fail_msg("lab_name_valid(\"%s\") != %d", cases[i].name, cases[i].ok);
+	}
+	assert_false(lab_name_valid(NULL));
+}
+
+static void test_netns_name(void **state)
+{
+	char buf[32];
+
+	(void)state;
+	assert_int_equal(lab_plan_netns_name("lt", 0, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "ovp-lt-0");
+	assert_int_equal(lab_plan_netns_name("123456789012", 7, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "ovp-123456789012-7");
+	assert_int_equal(lab_plan_netns_name("lt", 0, buf, 8), -ENAMETOOLONG);
+}
+
+static void test_rates(void **state)
+{
+	static const struct {
+		const char *s;
+		bool ok;
+		uint64_t bps;
+	} cases[] = {
+		{ "100M", true, 100000000ULL },	 { "1G", true, 1000000000ULL },
+		{ "1.5G", true, 1500000000ULL }, { "800k", true, 800000ULL },
+		{ "800K", true, 800000ULL },	 { "2500000", true, 2500000ULL },
+		{ "10Mbit", true, 10000000ULL }, { "10mbps", true, 10000000ULL },
+		{ "2T", true, 2000000000000ULL }, { ".5M", true, 500000ULL },
+		{ "0", true, 0 },		 { "", false, 0 },
+		{ "M", false, 0 },		 { "-1M", false, 0 },
+		{ "1X", false, 0 },		 { "1MM", false, 0 },
+		{ "1 M", false, 0 },		 { "nan", false, 0 },
+		{ "inf", false, 0 },		 { "1e30", false, 0 },
+		{ "100Mbitz", false, 0 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		uint64_t v = 12345;
+		bool ok = lab_parse_rate(cases[i].s, &v);
+
+		if (ok != cases[i].ok)
+			fail_msg("lab_parse_rate(\"%s\") returned %d", cases[i].s, ok);
+		if (ok && v != cases[i].bps)
+			fail_msg("lab_parse_rate(\"%s\") = %llu", cases[i].s, (unsigned long long)v);
+	}
+	assert_false(lab_parse_rate(NULL, NULL));
+}
+
+static void check_addr(unsigned link, unsigned end, int family, const char *want,
+		       unsigned want_plen)
+{
+	struct sockaddr_storage ss;
+	char buf[INET6_ADDRSTRLEN];
+	unsigned plen = 0;
+	const void *a;
+
+	assert_int_equal(lab_plan_addr(link, end, family, &ss, &plen), 0);
+	assert_int_equal(ss.ss_family, family);
+	a = family == AF_INET ? (const void *)&((struct sockaddr_in *)&ss)->sin_addr :
+				(const void *)&((struct sockaddr_in6 *)&ss)->sin6_addr;
+	assert_non_null(inet_ntop(family, a, buf, sizeof(buf)));
+	assert_string_equal(buf, want);
+	assert_int_equal(plen, want_plen);
+}
+
+static void test_addr_plan(void **state)
+{
+	struct sockaddr_storage ss;
+
+	(void)state;
+	check_addr(0, 0, AF_INET, "198.18.0.1", 24);
+	check_addr(0, 1, AF_INET, "198.18.0.2", 24);
+	check_addr(7, 1, AF_INET, "198.18.7.2", 24);
+	check_addr(0, 0, AF_INET6, "2001:2::1", 64);
+	check_addr(0, 1, AF_INET6, "2001:2::2", 64);
+	check_addr(3, 0, AF_INET6, "2001:2:0:3::1", 64);
+	assert_int_equal(lab_plan_addr(LAB_MAX_LINKS, 0, AF_INET, &ss, NULL), -EINVAL);
+	assert_int_equal(lab_plan_addr(0, 2, AF_INET, &ss, NULL), -EINVAL);
+	assert_int_equal(lab_plan_addr(0, 0, AF_UNIX, &ss, NULL), -EAFNOSUPPORT);
+}
+
+static void test_spec_defaults(void **state)
+{
+	struct lab_spec s;
+
+	(void)state;
+	lab_spec_pair(&s, "lt", 0);
+	assert_string_equal(s.name, "lt");
+	assert_int_equal(s.nhosts, 2);
+	assert_int_equal(s.nlinks, 1);
+	assert_int_equal(s.links[0].a, 0);
+	assert_int_equal(s.links[0].b, 1);
+	assert_int_equal(lab_spec_check(&s, NULL, 0), 0);
+	lab_spec_chain(&s, "lt", 8, 9000);
+	assert_int_equal(s.nlinks, 7);
+	assert_int_equal(s.links[6].a, 6);
+	assert_int_equal(s.links[6].b, 7);
+	assert_int_equal(s.links[6].mtu, 9000);
+	assert_int_equal(lab_spec_check(&s, NULL, 0), 0);
+}
+
+/* Each case breaks one thing in a valid pair; the reason names it. */
+static void test_spec_check(void **state)
+{
+	static const struct {
+		const char *what;
+		int field;
+		double value;
+		const char *reason;
+	} cases[] = {
+		{ "MTU 67", 0, 67, "MTU 67" },		{ "MTU 65536", 0, 65536, "MTU 65536" },
+		{ "host b 2", 1, 2, "hosts 0..1" },	{ "self link", 2, 0, "to itself" },
+		{ "1 host", 3, 1, "1 hosts" },		{ "9 hosts", 3, 9, "9 hosts" },
+		{ "0 links", 4, 0, "0 links" },		{ "9 links", 4, 9, "9 links" },
+		{ "rate 1", 5, 1, "rate 1 bit/s" },	{ "rate 20G", 5, 2e10, "out of range" },
+		{ "drop -1", 6, -1, "drop -1%" },	{ "drop 101", 6, 101, "drop 101%" },
+		{ "drop 0.001", 6, 0.001, "resolution" },
+	};
+	struct lab_spec s;
+	char err[160];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		lab_spec_pair(&s, "lt", 1500);
+		switch (cases[i].field) {
+		case 0: s.links[0].mtu = (uint32_t)cases[i].value; break;
+		case 1: s.links[0].b = (unsigned)cases[i].value; break;
+		case 2: s.links[0].b = 0; break;
+		case 3: s.nhosts = (unsigned)cases[i].value; break;
+		case 4: s.nlinks = (unsigned)cases[i].value; break;
+		case 5: s.links[0].rate_bps = (uint64_t)cases[i].value; break;
+		default: s.links[0].drop_pct = cases[i].value; break;
+		}
+		err[0] = '\0';
+		if (lab_spec_check(&s, err, sizeof(err)) != -EINVAL)
+			fail_msg("%s accepted", cases[i].what);
+		if (!strstr(err, cases[i].reason))
+			fail_msg("%s: reason '%s' lacks '%s'", cases[i].what, err, cases[i].reason);
+	}
+	lab_spec_pair(&s, "lt", 68);
+	assert_int_equal(lab_spec_check(&s, NULL, 0), 0);
+	lab_spec_pair(&s, "lt", 65535);
+	s.links[0].rate_bps = LAB_RATE_MAX_BPS;
+	s.links[0].drop_pct = 100;
+	assert_int_equal(lab_spec_check(&s, NULL, 0), 0);
+	lab_spec_pair(&s, "bad name", 0);
+	assert_int_equal(lab_spec_check(&s, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "bad name"));
+}
+
+static void test_routes(void **state)
+{
+	struct lab_spec s;
+	unsigned via_link = 99, via_end = 99;
+
+	(void)state;
+	lab_spec_chain(&s, "lt", 4, 0);
+	/* host 0 is on link 0; link 2 (hosts 2-3) is reached via host 1 = link 0 end b */
+	assert_int_equal(lab_plan_route(&s, 0, 0, &via_link, &via_end), 0);
+	assert_int_equal(lab_plan_route(&s, 0, 2, &via_link, &via_end), 1);
+	assert_int_equal(via_link, 0);
+	assert_int_equal(via_end, 1);
+	/* host 3 reaches link 0 via host 2 = link 2 end a */
+	assert_int_equal(lab_plan_route(&s, 3, 0, &via_link, &via_end), 1);
+	assert_int_equal(via_link, 2);
+	assert_int_equal(via_end, 0);
+	/* two separate pairs: no way across */
+	s.nlinks = 2;
+	s.links[1].a = 2;
+	s.links[1].b = 3;
+	assert_int_equal(lab_plan_route(&s, 0, 1, &via_link, &via_end), -EHOSTUNREACH);
+	assert_int_equal(lab_plan_route(&s, 4, 0, &via_link, &via_end), -EINVAL);
+}
+
+static void test_drop_and_burst(void **state)
+{
+	(void)state;
+	assert_int_equal(lab_plan_drop_threshold(0), 0);
+	assert_int_equal(lab_plan_drop_threshold(5), 500);
+	assert_int_equal(lab_plan_drop_threshold(0.01), 1);
+	assert_int_equal(lab_plan_drop_threshold(0.004), 0);
+	assert_int_equal(lab_plan_drop_threshold(100), 10000);
+	assert_int_equal(lab_plan_drop_threshold(-3), 0);
+	/* 1 Gbit/s: 1 ms is 125000 bytes; 10 Mbit/s: four 1514-byte frames */
+	assert_int_equal(lab_plan_tbf_burst(1000000000ULL, 1500), 125000);
+	assert_int_equal(lab_plan_tbf_burst(10000000ULL, 1500), 4 * 1514);
+	assert_int_equal(lab_plan_tbf_burst(10000000ULL, 9000), 4 * 9014);
+	assert_int_equal(lab_plan_tbf_burst(10000000ULL, 0), 4 * 1514);
+}
+
+static void test_state_roundtrip(void **state)
+{
+	struct lab_state st, back;
+	char buf[4096];
+
+	(void)state;
+	memset(&st, 0, sizeof(st));
+	lab_spec_chain(&st.spec, "lt", 3, 9000);
+	st.spec.links[1].rate_bps = 100000000ULL;
+	st.spec.links[1].drop_pct = 2.5;
+	st.spec.links[1].block_icmp_too_big = true;
+	st.pid = 42;
+	st.nns = 2;
+	strcpy(st.ns[0].name, "ovp-lt-0");
+	st.ns[0].ino = 4026532177ULL;
+	strcpy(st.ns[1].name, "ovp-lt-1");
+	st.ns[1].ino = 0;
+	assert_true(lab_state_format(&st, buf, sizeof(buf)) > 0);
+	assert_int_equal(lab_state_parse(buf, &back), 0);
+	assert_string_equal(back.spec.name, "lt");
+	assert_int_equal(back.pid, 42);
+	assert_int_equal(back.spec.nhosts, 3);
+	assert_int_equal(back.spec.nlinks, 2);
+	assert_int_equal(back.spec.links[0].mtu, 9000);
+	assert_int_equal(back.spec.links[1].rate_bps, 100000000ULL);
+	assert_true(back.spec.links[1].drop_pct == 2.5);
+	assert_true(back.spec.links[1].block_icmp_too_big);
+	assert_int_equal(back.nns, 2);
+	assert_string_equal(back.ns[0].name, "ovp-lt-0");
+	assert_int_equal(back.ns[0].ino, 4026532177ULL);
+	assert_int_equal(back.ns[1].ino, 0);
+	assert_int_equal(lab_state_format(&st, buf, 20), -ENOSPC);
+}
+
+/* A state file may only list namespaces of its own lab's naming scheme. */
+static void test_state_rejects(void **state)
+{
+	static const char *bad[] = {
+		"",
+		"ovlperf-lab 2\nname lt\n",
+		"ovlperf-lab 1\nname lt\nnetns ovp-other-0 1\n",
+		"ovlperf-lab 1\nname lt\nnetns ovp-lt-9 1\n",
+		"ovlperf-lab 1\nname lt\nnetns ../../etc 1\n",
+		"ovlperf-lab 1\nname lt\nnetns ovp-lt-0\n",
+		"ovlperf-lab 1\nname lt\nhosts 2 3\n",
+		"ovlperf-lab 1\nname lt\nbogus\n",
+		"ovlperf-lab 1\nname bad/name\n",
+		"ovlperf-lab 1\nhosts 2\n",
+	};
+	struct lab_state st;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		if (lab_state_parse(bad[i], &st) != -EBADMSG)
+			fail_msg("accepted state %zu: %s", i, bad[i]);
+	assert_int_equal(lab_state_parse("ovlperf-lab 1\nname lt\nnetns ovp-lt-7 5\n", &st), 0);
+}
+
+static void test_nft_ruleset(void **state)
+{
+	struct lab_spec s;
+	char buf[4096];
+
+	(void)state;
+	lab_spec_chain(&s, "lt", 3, 0);
+	assert_int_equal(lab_nft_ruleset(&s, 0, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "");
+	s.links[1].drop_pct = 2.5;
+	/* host 0 is not on link 1: still nothing */
+	assert_int_equal(lab_nft_ruleset(&s, 0, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "");
+	assert_int_equal(lab_nft_ruleset(&s, 2, buf, sizeof(buf)), 0);
+	assert_non_null(strstr(buf, "table inet ovlperf"));
+	assert_non_null(strstr(buf, "oifname \"ovp1\" numgen random mod 10000 < 250 drop"));
+	assert_null(strstr(buf, "icmp"));
+	s.links[0].block_icmp_too_big = true;
+	assert_int_equal(lab_nft_ruleset(&s, 1, buf, sizeof(buf)), 0);
+	assert_non_null(strstr(buf, "oifname \"ovp0\" icmp type destination-unreachable icmp code frag-needed drop"));
+	assert_non_null(strstr(buf, "oifname \"ovp0\" icmpv6 type packet-too-big drop"));
+	assert_non_null(strstr(buf, "oifname \"ovp1\" numgen"));
+	assert_null(strstr(buf, "oifname \"ovp0\" numgen"));
+	assert_int_equal(lab_nft_ruleset(&s, 1, buf, 40), -ENOSPC);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_names),		cmocka_unit_test(test_netns_name),
+		cmocka_unit_test(test_rates),		cmocka_unit_test(test_addr_plan),
+		cmocka_unit_test(test_spec_defaults),	cmocka_unit_test(test_spec_check),
+		cmocka_unit_test(test_routes),		cmocka_unit_test(test_drop_and_burst),
+		cmocka_unit_test(test_state_roundtrip), cmocka_unit_test(test_state_rejects),
+		cmocka_unit_test(test_nft_ruleset),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
