@@ -244,22 +244,29 @@ ssize_t icmp_build_too_big(const uint8_t *pkt, size_t len, uint32_t mtu, const u
 	struct inner in;
 	int allowed;
 
-	if (!src || !out || !parse_inner(pkt, len, &in))
+	if (!out || !parse_inner(pkt, len, &in))
 		return -EINVAL;
 	if (in.version == 4) {
-		if (src_len != 4)
+		if (src && src_len != 4)
 			return -EINVAL;
 		if (!v4_reply_allowed(pkt, &in))
 			return 0;
+		if (!src)
+			src = pkt + 16;
 		if (out_cap < ICMP_V4_REPLY_MAX && out_cap < ICMP_IPV4_HDR_MIN + ICMP_HDR_LEN + in.len)
 			return -ENOSPC;
 		return (ssize_t)build_v4(pkt, &in, mtu, src, out);
 	}
-	if (src_len != 16)
+	if (src && src_len != 16)
 		return -EINVAL;
 	allowed = v6_reply_allowed(pkt, &in);
 	if (allowed <= 0)
 		return allowed;
+	if (!src) {
+		if (pkt[24] == 0xff)
+			return 0;
+		src = pkt + 24;
+	}
 	if (out_cap < ICMP_V6_REPLY_MAX && out_cap < ICMP_IPV6_HDR_LEN + ICMP_HDR_LEN + in.len)
 		return -ENOSPC;
 	return (ssize_t)build_v6(pkt, &in, mtu, src, out);

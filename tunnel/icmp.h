@@ -6,7 +6,7 @@
  * The data path (tunnel/), for each inner packet read from the TUN device:
  *
  *	if (icmp_needs_too_big(pkt, len, inner_mtu)) {
- *		n = icmp_build_too_big(pkt, len, inner_mtu, own_addr, own_len,
+ *		n = icmp_build_too_big(pkt, len, inner_mtu, NULL, 0,
  *				       reply, sizeof(reply));
  *		if (n > 0)
  *			write(tun_fd, reply, n);	// back to the local stack
@@ -17,15 +17,22 @@
  *	// underlay can carry is sent anyway (the outer packet may fragment)
  *
  * inner_mtu is the largest inner packet that still fits the underlay after
- * encapsulation (underlay path MTU minus the overlay's overhead). own_addr is
- * the tunnel's own address on the TUN device in the family of the packet (4
- * bytes for IPv4, 16 for IPv6): the reply looks like it came from the first
- * hop, as a router's would.
+ * encapsulation (underlay path MTU minus the overlay's overhead).
+ *
+ * The reply's source: pass NULL to use the inner packet's destination (the
+ * far side of the tunnel "answers"), which always routes back through the
+ * TUN device. Do not pass the TUN device's own local address: Linux drops an
+ * IPv4 packet arriving with a local source address as a martian (unless
+ * accept_local is set), and the too-big would be lost. An explicit source is
+ * for tunnels that own a separate, non-local address on the overlay.
  *
  * IPv6 never has a link MTU below 1280 (RFC 8200 section 5): when inner_mtu is
  * smaller, packets up to 1280 bytes must still be carried (the tunnel fragments
  * the outer packet), so the predicate uses max(inner_mtu, 1280) and so does the
  * MTU in the reply. For IPv4 the MTU is raised to at least 68 (RFC 791).
+ *
+ * IPv4 reply: 20-byte header (TOS 0xc0, DF, TTL 64) + ICMP 3/4 + quote.
+ * IPv6 reply: 40-byte header (hop limit 64) + ICMPv6 2/0 + quote.
  */
 #ifndef OVLPERF_ICMP_H
 #define OVLPERF_ICMP_H
@@ -64,12 +71,15 @@ bool icmp_needs_too_big(const uint8_t *pkt, size_t len, uint32_t mtu);
  * always enough): an IPv4 packet carrying ICMP type 3 code 4 with the next-hop
  * MTU, or an IPv6 packet carrying ICMPv6 type 2 with the MTU, from src (4 or
  * 16 bytes, the family of pkt) to pkt's source, quoting pkt as far as the
- * RFCs allow, with correct checksums.
+ * RFCs allow, with correct checksums. src NULL (src_len ignored): the source
+ * is pkt's destination.
  *
  * Returns the reply's length; 0 when no reply may be sent (pkt is itself an
  * ICMP error, a non-first IPv4 fragment, or comes from an address that is not
  * a single host: unspecified, multicast, broadcast, loopback); -EINVAL when
- * pkt is malformed or src has the wrong length; -ENOSPC when out is too small. */
+ * pkt is malformed, src has the wrong length or out is NULL; -ENOSPC when out
+ * is too small. Without src, a multicast destination gives 0 (it cannot be a
+ * source). */
 ssize_t icmp_build_too_big(const uint8_t *pkt, size_t len, uint32_t mtu, const uint8_t *src,
 			   size_t src_len, uint8_t *out, size_t out_cap);
 
