@@ -1,0 +1,175 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Lab hosts: namespaces, veth, IPv4/IPv6 addresses, MTU, routing, tbf, nftables
+# drop, teardown (processes inside killed), refusal to touch foreign
+# namespaces, and interrupted `lab up` leaving nothing. Labs: lt, lt2, lt3.
+. "$(dirname "$0")/lib.sh"
+
+ns_exists() { [ -e "/run/netns/$1" ]; }
+no_ns_of() { ! ls /run/netns 2>/dev/null | grep -q "^ovp-$1-"; }
+state_of() { echo "/run/ovlperf/labs/$1"; }
+# proc_gone PID: dead or a zombie, within 5 s (the lab kills with SIGTERM,
+# then SIGKILL after 2 s)
+proc_gone()
+{
+	local s
+	for _ in $(seq 50); do
+		s=$(awk '/^State:/{print $2}' "/proc/$1/status" 2>/dev/null || true)
+		[ -z "$s" ] || [ "$s" = Z ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+# rc_of CMD...: exit status, without set -e stopping the test
+rc_of() { local rc=0; "$@" >/dev/null 2>&1 || rc=$?; echo $rc; }
+
+for n in lt lt2 lt3; do
+	"$OVLPERF" lab down $n >/dev/null 2>&1 || true
+	on_exit "\"$OVLPERF\" lab down $n"
+done
+on_exit "ip netns del ovp-lt3-0; ip netns del ovp-lt3-1"
+
+# --- bad usage: exit 2, nothing created
+expect_eq "lab up --mtu 67" "$(rc_of "$OVLPERF" lab up lt --mtu 67)" 2
+expect_eq "lab up --mtu 65536" "$(rc_of "$OVLPERF" lab up lt --mtu 65536)" 2
+expect_eq "lab up --rate 1X" "$(rc_of "$OVLPERF" lab up lt --rate 1X)" 2
+expect_eq "lab up --hosts 9" "$(rc_of "$OVLPERF" lab up lt --hosts 9)" 2
+expect_eq "lab up --drop 101" "$(rc_of "$OVLPERF" lab up lt --drop 101)" 2
+expect_eq "lab up a/b" "$(rc_of "$OVLPERF" lab up a/b)" 2
+expect_eq "lab up 13-char name" "$(rc_of "$OVLPERF" lab up abcdefghijklm)" 2
+expect_eq "lab frobnicate" "$(rc_of "$OVLPERF" lab frobnicate)" 2
+no_ns_of lt || fail "bad usage left namespaces"
+ok "bad usage created nothing"
+
+# --- a pair with MTU 1400
+lab_pair lt 1400
+ns_exists "$A" && ns_exists "$B" || fail "namespaces $A $B missing"
+ok "namespaces $A and $B exist"
+[ -f "$(state_of lt)" ] || fail "no state file"
+ok "state file recorded"
+ip -n "$A" addr show dev ovp0 | grep -q "inet 198.18.0.1/24" || fail "A lacks 198.18.0.1/24"
+ip -n "$B" addr show dev ovp0 | grep -q "inet 198.18.0.2/24" || fail "B lacks 198.18.0.2/24"
+ip -n "$A" addr show dev ovp0 | grep -q "inet6 2001:2::1/64" || fail "A lacks 2001:2::1/64"
+ip -n "$B" addr show dev ovp0 | grep -q "inet6 2001:2::2/64" || fail "B lacks 2001:2::2/64"
+ok "IPv4 and IPv6 addresses on both ends"
+ip -n "$A" -6 addr show dev ovp0 | grep -q tentative && fail "IPv6 address still tentative (DAD on)"
+ok "IPv6 address usable at once (no DAD)"
+expect_eq "MTU of A's ovp0" "$(ip -n "$A" -o link show ovp0 | sed -n 's/.* mtu \([0-9]*\) .*/\1/p')" 1400
+ip -n "$A" -o link show lo | grep -q "UP" || fail "lo is down in A"
+ok "loopback up"
+in_a ping -c1 -W2 198.18.0.2 >/dev/null || fail "ping A->B over IPv4"
+ok "ping A->B IPv4"
+in_a ping -6 -c1 -W2 2001:2::2 >/dev/null || fail "ping A->B over IPv6"
+ok "ping A->B IPv6"
+in_a ping -c1 -W2 -M do -s 1372 198.18.0.2 >/dev/null || fail "1400-byte IPv4 packet did not pass"
+ok "IPv4 packet of exactly MTU 1400 passes"
+expect_eq "IPv4 packet of MTU+1 with DF" "$(rc_of in_a ping -c1 -W1 -M do -s 1373 198.18.0.2)" 1
+in_a ping -6 -c1 -W2 -M do -s 1352 2001:2::2 >/dev/null || fail "1400-byte IPv6 packet did not pass"
+ok "IPv6 packet of exactly MTU 1400 passes"
+expect_eq "IPv6 packet of MTU+1" "$(rc_of in_a ping -6 -c1 -W1 -M do -s 1353 2001:2::2)" 1
+show=$("$OVLPERF" lab show lt)
+grep -q "ovp-lt-1" <<<"$show" && grep -q "198.18.0.2/24" <<<"$show" && grep -q "2001:2::2/64" <<<"$show" ||
+	fail "lab show lacks host/addresses: $show"
+ok "lab show lists hosts and addresses"
+"$OVLPERF" lab list | grep -q "^lt " || fail "lab list lacks lt"
+ok "lab list shows lt"
+expect_eq "lab up of an existing lab" "$(rc_of "$OVLPERF" lab up lt)" 1
+ns_exists "$A" || fail "failed lab up removed the existing lab"
+ok "existing lab untouched by a refused lab up"
+
+# processes inside are stopped by lab down, even one that ignores SIGTERM
+in_b sleep 300 &
+p1=$!
+in_a bash -c 'trap "" TERM; sleep 300' &
+p2=$!
+on_exit "kill -9 $p1 $p2"
+sleep 0.3
+"$OVLPERF" lab down lt
+proc_gone $p1 || fail "process in B survived lab down"
+ok "process inside B killed by lab down"
+proc_gone $p2 || fail "SIGTERM-ignoring process in A survived lab down"
+ok "SIGTERM-ignoring process inside A killed by lab down"
+no_ns_of lt || fail "namespaces left after lab down"
+[ ! -e "$(state_of lt)" ] || fail "state file left after lab down"
+ok "lab down removed namespaces and state"
+expect_eq "lab down of a missing lab" "$(rc_of "$OVLPERF" lab down lt)" 1
+msg=$("$OVLPERF" lab down lt 2>&1 || true)
+grep -q "no lab named lt" <<<"$msg" || fail "no clear message for a missing lab: $msg"
+ok "missing lab: clear message"
+
+# --- three hosts in a chain: routed end to end, --force replaces
+"$OVLPERF" lab up lt --hosts 3 >/dev/null
+"$OVLPERF" lab up lt --hosts 3 --force >/dev/null || fail "lab up --force"
+ok "lab up --force replaces an existing lab"
+ip netns exec ovp-lt-0 ping -c1 -W3 198.18.1.2 >/dev/null || fail "routed IPv4 host 0 -> host 2"
+ok "routed IPv4 across 3 hosts"
+ip netns exec ovp-lt-0 ping -6 -c1 -W3 2001:2:0:1::2 >/dev/null || fail "routed IPv6 host 0 -> host 2"
+ok "routed IPv6 across 3 hosts"
+"$OVLPERF" lab down lt
+
+# --- shaping and deliberate loss
+"$OVLPERF" lab up lt2 --rate 100M --drop 50 --block-icmp >/dev/null
+for h in 0 1; do
+	tc -n ovp-lt2-$h qdisc show dev ovp0 | grep -q "tbf .*rate 100Mbit" ||
+		fail "no tbf 100Mbit in host $h: $(tc -n ovp-lt2-$h qdisc show dev ovp0)"
+	t=$(ip netns exec ovp-lt2-$h nft list table inet ovlperf) || fail "no nft table in host $h"
+	grep -q 'numgen random mod 10000 < 5000 drop' <<<"$t" || fail "no drop rule in host $h: $t"
+	grep -q 'icmpv6 type packet-too-big drop' <<<"$t" || fail "no ICMPv6 too-big rule in host $h"
+	grep -q 'icmp code frag-needed drop' <<<"$t" || fail "no ICMP frag-needed rule in host $h"
+done
+ok "tbf and nftables rules on both ends"
+# 50% each way: about 75% of 200 echoes lost; 50..95% is over 4 sigma wide.
+loss=$(ip netns exec ovp-lt2-0 ping -c 200 -i 0.002 -W 1 -q 198.18.0.2 2>/dev/null |
+	sed -n 's/.* \([0-9.]*\)% packet loss.*/\1/p')
+loss=${loss%.*}
+[ -n "$loss" ] && [ "$loss" -ge 50 ] && [ "$loss" -le 95 ] || fail "loss ${loss:-?}% not in 50..95"
+ok "random drop works (${loss}% of echoes lost, expected ~75%)"
+"$OVLPERF" lab down lt2
+no_ns_of lt2 || fail "lt2 left namespaces"
+ok "shaped lab removed"
+
+# --- Ctrl-C in the middle of lab up: nothing left
+OVLPERF_LAB_STEP_DELAY_MS=150 "$OVLPERF" lab up lt2 --hosts 8 >/dev/null 2>&1 &
+p=$!
+for _ in $(seq 100); do ns_exists ovp-lt2-1 && break; sleep 0.05; done
+ns_exists ovp-lt2-1 || fail "lab up lt2 did not start"
+kill -INT $p
+rc=0
+wait $p || rc=$?
+expect_eq "interrupted lab up exit status" "$rc" 1
+no_ns_of lt2 || fail "interrupted lab up left: $(ls /run/netns)"
+[ ! -e "$(state_of lt2)" ] || fail "interrupted lab up left its state file"
+ok "SIGINT during lab up left nothing"
+
+# --- SIGKILL in the middle of lab up: lab down still removes it all
+OVLPERF_LAB_STEP_DELAY_MS=150 "$OVLPERF" lab up lt2 --hosts 8 >/dev/null 2>&1 &
+p=$!
+for _ in $(seq 100); do ns_exists ovp-lt2-1 && break; sleep 0.05; done
+kill -KILL $p
+wait $p || true
+ns_exists ovp-lt2-0 || fail "killed lab up left nothing to clean (test did not test)"
+"$OVLPERF" lab down lt2 || fail "lab down after a killed lab up"
+no_ns_of lt2 || fail "lab down left: $(ls /run/netns)"
+ok "lab down removes a lab whose lab up was killed"
+
+# --- namespaces ovlperf did not create are never touched
+ip netns add ovp-lt3-0
+expect_eq "lab down of a lab that is only a foreign namespace" "$(rc_of "$OVLPERF" lab down lt3)" 1
+ns_exists ovp-lt3-0 || fail "lab down removed a foreign namespace"
+ok "lab down leaves a foreign ovp-lt3-0 alone"
+expect_eq "lab up over a foreign namespace" "$(rc_of "$OVLPERF" lab up lt3)" 1
+ns_exists ovp-lt3-0 || fail "lab up removed a foreign namespace"
+! ns_exists ovp-lt3-1 && [ ! -e "$(state_of lt3)" ] || fail "refused lab up left something"
+ok "lab up refuses a foreign namespace and leaves nothing"
+ip netns del ovp-lt3-0
+"$OVLPERF" lab up lt3 >/dev/null
+# replace one of ours by a foreign namespace of the same name
+ip netns del ovp-lt3-1
+ip netns add ovp-lt3-1
+expect_eq "lab down with a swapped namespace" "$(rc_of "$OVLPERF" lab down lt3)" 1
+ns_exists ovp-lt3-1 || fail "lab down removed the foreign ovp-lt3-1"
+ns_exists ovp-lt3-0 && fail "lab down left our own ovp-lt3-0"
+ok "lab down removes its own namespace but not a same-named foreign one"
+ip netns del ovp-lt3-1
+
+echo "$TEST_NAME: $CHECKS checks passed"
