@@ -31,7 +31,7 @@ struct parse {
 	size_t len, pos;
 	unsigned line;
 	enum section sect;
-	unsigned sect_line;
+	unsigned sect_line, iface_line;
 	bool seen_interface;
 };
 
@@ -424,6 +424,7 @@ static void begin_section(struct parse *p, const char *line)
 		if (p->seen_interface)
 			perr(p, NULL, "second [interface] section");
 		p->seen_interface = true;
+		p->iface_line = p->line;
 		p->sect = SECT_INTERFACE;
 	} else if (n == 4 && !strncasecmp(s, "peer", 4)) {
 		struct config_peer *grown;
@@ -511,7 +512,7 @@ static void check_config(struct parse *p)
 		perr(p, NULL, "no [interface] section");
 		return;
 	}
-	p->line = p->sect_line;
+	p->line = p->iface_line;
 	if (!cfg->private_key_file[0])
 		perr(p, "private_key_file", "missing in [interface]");
 	else if (!cfg->naddresses)
