@@ -22,14 +22,6 @@
 #include "lab_overlay.h"
 #include "log.h"
 
-/* Until tunnel/key.c lands in the tree (tunnel-proto), these resolve to NULL. */
-#pragma weak key_alloc
-#pragma weak key_free
-#pragma weak key_generate
-#pragma weak key_public
-#pragma weak key_write_file
-#pragma weak key_to_base64
-
 #define OVERLAY_PORT 51900
 #define OVERLAY_IFNAME "ovl0"
 #define OVERLAY_READY_TIMEOUT_MS 15000
@@ -116,8 +108,6 @@ static int endpoint_of(const struct lab *lab, const struct lab_overlay_spec *spe
 
 static int write_keys(struct lab_overlay *ov)
 {
-	if (!key_alloc || !key_write_file || !key_to_base64)
-		return -ENOSYS;
 	for (unsigned h = 0; h < ov->nhosts; h++) {
 		uint8_t *priv = key_alloc();
 		char path[128];
