@@ -63,6 +63,8 @@ int data_server_take(struct data_server *ds, unsigned i);
 void data_server_close(struct data_server *ds);
 
 /* ---- client side ---- */
+/* Non-blocking connect with a deadline (fd is left non-blocking). */
+int data_connect(int fd, const struct sockaddr_storage *to, int timeout_ms);
 /* Connects stream `stream` of the test to server:port. local_bind may be NULL.
  * *shared_clock (UDP, may be NULL) is set when the server's clock is ours. */
 int data_client_tcp(const struct sockaddr_storage *server, uint16_t port,

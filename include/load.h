@@ -134,7 +134,7 @@ struct load_result {
 					 * one-way delay is exact; otherwise owd is invalid */
 	bool udp_gso_used, udp_gro_used;	/* what the sockets really got */
 	uint32_t rcvbuf_bytes;		/* effective SO_RCVBUF of the receiving sockets */
-	char server_version[32];
+	char server_version[48];
 };
 
 /* Live interval reports: called from load_run's thread after each interval

@@ -1,12 +1,152 @@
 // SPDX-License-Identifier: MIT
+/* `ovlperf server`: options, then server_run(). */
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
 
 #include "cmd.h"
+#include "interrupt.h"
+#include "load.h"
+#include "log.h"
+#include "server.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: ovlperf server [options]\n"
+		"Serves TCP, UDP and MTU tests to `ovlperf client`, `sweep`, `mtu` and `run`.\n"
+		"Logs go to stderr (-v for one line per test).\n\n"
+		"  -p, --port PORT        control port (default %d)\n"
+		"  -B, --bind ADDR        listen on this address only (default: all, IPv4+IPv6)\n"
+		"  -4, -6                 IPv4 / IPv6 only\n"
+		"  -1, --one-off          serve one test, then exit\n"
+		"      --psk-file FILE    clients must prove this pre-shared key first\n"
+		"      --max-duration SEC longest test accepted, omit included (default 3600)\n"
+		"      --max-rate RATE    highest bit rate accepted (k/M/G; default none;\n"
+		"                         with a limit, unlimited TCP requests are refused)\n"
+		"      --max-streams N    most streams per test (default %d)\n"
+		"      --max-sessions N   control connections at once (default %d)\n"
+		"      --msg-timeout MS   a started message must complete within MS (default %u)\n"
+		"      --idle-timeout MS  longest silence between messages (default %u)\n",
+		LOAD_DEFAULT_PORT, LOAD_MAX_STREAMS, SERVER_DEFAULT_MAX_SESSIONS,
+		10000u, SERVER_DEFAULT_IDLE_MS);
+}
+
+static bool parse_ulong(const char *s, unsigned long min, unsigned long max, unsigned long *out)
+{
+	char *end;
+
+	if (!isdigit((unsigned char)*s))
+		return false;
+	errno = 0;
+	*out = strtoul(s, &end, 10);
+	return !errno && !*end && *out >= min && *out <= max;
+}
+
+enum { OPT_PSK = 256, OPT_MAXDUR, OPT_MAXRATE, OPT_MAXSTREAMS, OPT_MAXSESS, OPT_MSGTMO, OPT_IDLE };
+
+static const struct option options[] = {
+	{ "port", required_argument, NULL, 'p' },
+	{ "bind", required_argument, NULL, 'B' },
+	{ "one-off", no_argument, NULL, '1' },
+	{ "psk-file", required_argument, NULL, OPT_PSK },
+	{ "max-duration", required_argument, NULL, OPT_MAXDUR },
+	{ "max-rate", required_argument, NULL, OPT_MAXRATE },
+	{ "max-streams", required_argument, NULL, OPT_MAXSTREAMS },
+	{ "max-sessions", required_argument, NULL, OPT_MAXSESS },
+	{ "msg-timeout", required_argument, NULL, OPT_MSGTMO },
+	{ "idle-timeout", required_argument, NULL, OPT_IDLE },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static bool apply(struct server_config *cfg, int c, const char *arg)
+{
+	unsigned long v;
+	double d;
+	char *end;
+
+	switch (c) {
+	case 'p':
+		if (!parse_ulong(arg, 1, 65535, &v))
+			return false;
+		cfg->port = (uint16_t)v;
+		return true;
+	case 'B':
+		if (strlen(arg) >= sizeof(cfg->bind_addr))
+			return false;
+		strcpy(cfg->bind_addr, arg);	/* length checked above */
+		return true;
+	case '4': cfg->family = AF_INET; return true;
+	case '6': cfg->family = AF_INET6; return true;
+	case '1': cfg->one_shot = true; return true;
+	case OPT_PSK:
+		if (strlen(arg) >= sizeof(cfg->psk_file))
+			return false;
+		strcpy(cfg->psk_file, arg);	/* length checked above */
+		return true;
+	case OPT_MAXDUR:
+		errno = 0;
+		d = strtod(arg, &end);
+		if (errno || end == arg || *end || !isfinite(d) || d <= 0 || d > 1e7)
+			return false;
+		cfg->max_duration_ns = (uint64_t)llround(d * 1e9);
+		return true;
+	case OPT_MAXRATE: return load_parse_rate(arg, &cfg->max_rate_bps) && cfg->max_rate_bps;
+	case OPT_MAXSTREAMS:
+		if (!parse_ulong(arg, 1, LOAD_MAX_STREAMS, &v))
+			return false;
+		cfg->max_streams = (unsigned)v;
+		return true;
+	case OPT_MAXSESS:
+		if (!parse_ulong(arg, 1, 4096, &v))
+			return false;
+		cfg->max_sessions = (unsigned)v;
+		return true;
+	case OPT_MSGTMO:
+	case OPT_IDLE:
+		if (!parse_ulong(arg, 1, 3600000, &v))
+			return false;
+		if (c == OPT_MSGTMO)
+			cfg->msg_timeout_ms = (uint32_t)v;
+		else
+			cfg->idle_timeout_ms = (uint32_t)v;
+		return true;
+	default: return false;
+	}
+}
 
 int cmd_server(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	fprintf(stderr, "ovlperf: 'server' is not in this build yet\n");
-	return 1;
+	struct server_config cfg;
+	int c, rc;
+
+	server_config_defaults(&cfg);
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "p:B:461h", options, NULL)) != -1) {
+		if (c == 'h') {
+			usage(stdout);
+			return 0;
+		}
+		if (c == '?' || !apply(&cfg, c, optarg)) {
+			if (c != '?')
+				fprintf(stderr, "ovlperf server: bad value '%s'\n", optarg ? optarg : "");
+			usage(stderr);
+			return EXIT_USAGE;
+		}
+	}
+	if (optind != argc) {
+		fprintf(stderr, "ovlperf server: unexpected argument '%s'\n", argv[optind]);
+		return EXIT_USAGE;
+	}
+	interrupt_install();
+	rc = server_run(&cfg);
+	if (rc == -EACCES || rc == -EINVAL || rc == -ENOENT)
+		return EXIT_USAGE;
+	return rc < 0 ? 1 : 0;
 }

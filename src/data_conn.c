@@ -273,7 +273,7 @@ void data_server_close(struct data_server *ds)
 
 /* ---- client ---------------------------------------------------------- */
 
-static int connect_timeout(int fd, const struct sockaddr_storage *to, int timeout_ms)
+int data_connect(int fd, const struct sockaddr_storage *to, int timeout_ms)
 {
 	struct pollfd p = { .fd = fd, .events = POLLOUT };
 	int err = 0;
@@ -321,7 +321,7 @@ int data_client_tcp(const struct sockaddr_storage *server, uint16_t port,
 	if (fd < 0)
 		return fd;
 	addr_set_port(&to, port);
-	rc = connect_timeout(fd, &to, timeout_ms);
+	rc = data_connect(fd, &to, timeout_ms);
 	if (rc == 0 && proto_encode_data_hello(buf, sizeof(buf), hello) < 0)
 		rc = -EINVAL;
 	if (rc == 0)

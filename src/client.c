@@ -1,0 +1,511 @@
+// SPDX-License-Identifier: MIT
+/*
+ * load_run(): one test against an `ovlperf server`. Connects the control
+ * connection, proves the PSK, asks for the test, connects the data streams
+ * from the control connection's own source address, runs this end's
+ * streams, collects the server's RESULTS and merges both views.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "addr.h"
+#include "auth.h"
+#include "clock.h"
+#include "ctrl.h"
+#include "data_conn.h"
+#include "interrupt.h"
+#include "load_merge.h"
+#include "load_streams.h"
+#include "log.h"
+#include "version.h"
+
+#define CONNECT_TIMEOUT_MS 5000
+#define LOOP_SLICE_MS 50
+/* After STOP, the server drains and answers; a UDP receiver may wait up to
+ * LOAD_STREAMS_DRAIN_MAX_NS for its FINs first. */
+#define RESULTS_TIMEOUT_NS (LOAD_STREAMS_DRAIN_MAX_NS + 10 * NSEC_PER_SEC)
+#define INTERRUPT_RESULTS_TIMEOUT_NS (3 * NSEC_PER_SEC)
+
+struct client {
+	struct load_spec spec;		/* with defaults applied */
+	struct load_result *res;
+	const struct load_hooks *hooks;
+	struct ctrl c;
+	struct sockaddr_storage server, local;
+	struct proto_test_accept acc;
+	bool shared_clock;
+	bool have_server_results;
+	struct proto_results *mine, *theirs;
+	struct proto_interval retrans_prev;	/* forward TCP: local retransmit counts */
+};
+
+void load_spec_defaults(struct load_spec *spec)
+{
+	memset(spec, 0, sizeof(*spec));
+	spec->proto = LOAD_TCP;
+	spec->port = LOAD_DEFAULT_PORT;
+	spec->family = AF_UNSPEC;
+	spec->streams = 1;
+	spec->duration_ns = 10 * NSEC_PER_SEC;
+	spec->udp_gso = true;
+	spec->udp_gro = true;
+}
+
+void load_result_free(struct load_result *res)
+{
+	free(res->streams);
+	free(res->intervals);
+	res->streams = NULL;
+	res->intervals = NULL;
+	res->nstreams = 0;
+	res->nintervals = 0;
+}
+
+bool load_parse_rate(const char *s, uint64_t *out)
+{
+	static const char suffixes[] = "kmgt";
+	char *end;
+	double v, mult = 1;
+
+	if (!s || !*s || *s == '-')
+		return false;
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || !isfinite(v) || v < 0)
+		return false;
+	if (*end) {
+		const char *p = strchr(suffixes, tolower((unsigned char)*end));
+
+		if (!p || end[1])
+			return false;
+		mult = pow(1000.0, (double)(p - suffixes + 1));
+	}
+	v *= mult;
+	if (v >= 1.8e19)
+		return false;
+	*out = (uint64_t)llround(v);
+	return true;
+}
+
+static int fail(struct client *cl, int rc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static int fail(struct client *cl, int rc, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!cl->res->error[0]) {
+		va_start(ap, fmt);
+		vsnprintf(cl->res->error, sizeof(cl->res->error), fmt, ap);
+		va_end(ap);
+	}
+	return rc;
+}
+
+/* A message the server sent instead of what we expected: ERROR explains. */
+static int unexpected(struct client *cl, const struct proto_msg *m, const char *expect)
+{
+	struct proto_text t;
+
+	if ((m->type == PROTO_ERROR || m->type == PROTO_TEST_REJECT) &&
+	    proto_decode_text(m->body, m->len, &t) == 0) {
+		int rc = t.code == PROTO_R_AUTH ? -EACCES : t.code == PROTO_R_BUSY ? -EBUSY
+							    : -ECONNREFUSED;
+
+		return fail(cl, rc, "server %s: %s (%s)",
+			    m->type == PROTO_ERROR ? "error" : "refused the test", t.text,
+			    proto_reason_str(t.code));
+	}
+	return fail(cl, -EPROTO, "protocol error: expected %s, got %s", expect,
+		    proto_type_name(m->type));
+}
+
+static int recv_expect(struct client *cl, struct proto_msg *m, uint16_t type, const char *name)
+{
+	int rc = ctrl_recv(&cl->c, m, (int)(cl->c.msg_timeout_ns / NSEC_PER_MSEC), true);
+
+	if (rc == 0)
+		return fail(cl, -ETIMEDOUT, "no %s from the server within %u ms", name,
+			    (unsigned)(cl->c.msg_timeout_ns / NSEC_PER_MSEC));
+	if (rc < 0)
+		return fail(cl, rc, "waiting for %s: %s", name, proto_strerror(rc));
+	if (m->type != type)
+		return unexpected(cl, m, name);
+	return 0;
+}
+
+static int connect_control(struct client *cl)
+{
+	socklen_t len;
+	int fd, rc;
+
+	rc = addr_resolve(cl->spec.host, cl->spec.port, cl->spec.family, false, &cl->server, &len);
+	if (rc < 0)
+		return fail(cl, rc, "cannot resolve '%s'", cl->spec.host);
+	fd = socket(cl->server.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return fail(cl, -errno, "socket: %s", strerror(errno));
+	if (cl->spec.bind_addr[0]) {
+		struct sockaddr_storage b;
+
+		rc = addr_resolve(cl->spec.bind_addr, 0, cl->server.ss_family, true, &b, &len);
+		if (rc == 0 && bind(fd, (struct sockaddr *)&b, len) < 0)
+			rc = -errno;
+		if (rc < 0) {
+			close(fd);
+			return fail(cl, rc, "cannot bind to %s: %s", cl->spec.bind_addr, strerror(-rc));
+		}
+	}
+	rc = data_connect(fd, &cl->server, CONNECT_TIMEOUT_MS);
+	if (rc < 0) {
+		char a[80] = "";
+
+		addr_format(&cl->server, true, a, sizeof(a));
+		close(fd);
+		return fail(cl, rc, "cannot connect to %s: %s", a, strerror(-rc));
+	}
+	len = sizeof(cl->local);
+	getsockname(fd, (struct sockaddr *)&cl->local, &len);
+	addr_set_port(&cl->local, 0);
+	addr_format(&cl->local, false, cl->res->local_addr, sizeof(cl->res->local_addr));
+	addr_format(&cl->server, false, cl->res->remote_addr, sizeof(cl->res->remote_addr));
+	cl->spec.family = cl->server.ss_family;
+	cl->res->spec.family = cl->server.ss_family;
+	rc = ctrl_init(&cl->c, fd, cl->spec.msg_timeout_ms);
+	return rc < 0 ? fail(cl, rc, "out of memory") : 0;
+}
+
+static int authenticate(struct client *cl)
+{
+	struct proto_auth_challenge ch;
+	struct proto_auth_response resp;
+	struct proto_auth_ok ok;
+	struct auth_key *key = NULL;
+	struct proto_msg m;
+	char err[256];
+	int rc;
+
+	if (!cl->spec.psk_file[0])
+		return fail(cl, -EACCES, "the server requires a pre-shared key (--psk-file)");
+	rc = auth_key_load(cl->spec.psk_file, &key, err, sizeof(err));
+	if (rc < 0)
+		return fail(cl, rc, "%s", err);
+	rc = recv_expect(cl, &m, PROTO_AUTH_CHALLENGE, "AUTH_CHALLENGE");
+	if (rc == 0 && proto_decode_auth_challenge(m.body, m.len, &ch) < 0)
+		rc = fail(cl, -EPROTO, "malformed AUTH_CHALLENGE");
+	if (rc == 0) {
+		auth_nonce(resp.client_nonce);
+		auth_proof(key, AUTH_CLIENT, ch.server_nonce, resp.client_nonce, PROTO_VERSION,
+			   resp.mac);
+		rc = ctrl_send(&cl->c, proto_encode_auth_response(cl->c.out, PROTO_MAX_MSG, &resp));
+	}
+	if (rc == 0)
+		rc = recv_expect(cl, &m, PROTO_AUTH_OK, "AUTH_OK");
+	if (rc == 0 && (proto_decode_auth_ok(m.body, m.len, &ok) < 0 ||
+			auth_verify(key, AUTH_SERVER, ch.server_nonce, resp.client_nonce,
+				    PROTO_VERSION, ok.mac) < 0))
+		rc = fail(cl, -EACCES, "the server could not prove it holds the pre-shared key");
+	auth_key_free(key);
+	return rc;
+}
+
+static int handshake(struct client *cl)
+{
+	struct proto_hello h = { .version = PROTO_VERSION,
+				 .caps = PROTO_CAP_TCP | PROTO_CAP_UDP | PROTO_CAP_REVERSE };
+	struct proto_msg m;
+	int rc;
+
+	snprintf(h.software, sizeof(h.software), "ovlperf %s", OVLPERF_VERSION);
+	rc = ctrl_send(&cl->c, proto_encode_hello(cl->c.out, PROTO_MAX_MSG, &h));
+	if (rc < 0)
+		return fail(cl, rc, "sending HELLO: %s", proto_strerror(rc));
+	rc = recv_expect(cl, &m, PROTO_HELLO, "HELLO");
+	if (rc < 0)
+		return rc;
+	if (proto_decode_hello(m.body, m.len, &h) < 0)
+		return fail(cl, -EPROTO, "malformed HELLO from the server");
+	snprintf(cl->res->server_version, sizeof(cl->res->server_version), "%s", h.software);
+	if (h.caps & PROTO_CAP_AUTH_REQUIRED)
+		return authenticate(cl);
+	if (cl->spec.psk_file[0])
+		log_warn("the server does not ask for a pre-shared key");
+	return 0;
+}
+
+static int request(struct client *cl)
+{
+	struct proto_test_request req;
+	struct proto_msg m;
+	int rc = proto_test_request_from_spec(&cl->spec, &req);
+
+	if (rc < 0)
+		return fail(cl, -EINVAL, "the test does not fit the protocol's ranges");
+	rc = ctrl_send(&cl->c, proto_encode_test_request(cl->c.out, PROTO_MAX_MSG, &req));
+	if (rc < 0)
+		return fail(cl, rc, "sending TEST_REQUEST: %s", proto_strerror(rc));
+	rc = recv_expect(cl, &m, PROTO_TEST_ACCEPT, "TEST_ACCEPT");
+	if (rc < 0)
+		return rc;
+	if (proto_decode_test_accept(m.body, m.len, &cl->acc) < 0 ||
+	    (cl->acc.nports != 1 && cl->acc.nports != cl->spec.streams))
+		return fail(cl, -EPROTO, "malformed TEST_ACCEPT from the server");
+	return 0;
+}
+
+static int connect_streams(struct client *cl, int *fds)
+{
+	struct data_opts o = { .mss = cl->spec.mss, .sock_buf = cl->spec.sock_buf,
+			       .dscp = cl->spec.dscp };
+	int tmo = (int)(cl->c.msg_timeout_ns / NSEC_PER_MSEC);
+
+	cl->shared_clock = true;
+	for (unsigned i = 0; i < cl->spec.streams; i++) {
+		struct proto_data_hello h = { .test_id = cl->acc.test_id, .stream = (uint16_t)i };
+		uint16_t port = cl->acc.ports[cl->acc.nports == 1 ? 0 : i];
+		bool shared = false;
+
+		memcpy(h.cookie, cl->acc.cookie, sizeof(h.cookie));
+		if (cl->spec.proto == LOAD_UDP)
+			fds[i] = data_client_udp(&cl->server, port, &cl->local, &h, &o, tmo, &shared);
+		else
+			fds[i] = data_client_tcp(&cl->server, port, &cl->local, &h, &o, tmo);
+		cl->shared_clock = cl->shared_clock && shared;
+		if (fds[i] < 0) {
+			int rc = fds[i];
+
+			for (unsigned k = 0; k < i; k++)
+				close(fds[k]);
+			return fail(cl, rc, "data connection %u to port %u: %s", i + 1, port,
+				    strerror(-rc));
+		}
+	}
+	return 0;
+}
+
+static void add_interval(struct client *cl, const struct proto_interval *iv)
+{
+	struct load_result *res = cl->res;
+	struct load_interval *a = realloc(res->intervals, (res->nintervals + 1) * sizeof(*a));
+	double omit = (double)cl->spec.omit_ns / 1e9, len;
+
+	if (!a)
+		return;
+	res->intervals = a;
+	a += res->nintervals++;
+	a->start_s = (double)iv->start_ns / 1e9 - omit;
+	a->end_s = (double)iv->end_ns / 1e9 - omit;
+	len = a->end_s - a->start_s;
+	a->bytes = iv->bytes;
+	a->bps = len > 0 ? (uint64_t)((double)iv->bytes * 8 / len) : 0;
+	a->lost = iv->lost;
+	a->retransmits = iv->retransmits;
+	if (cl->hooks && cl->hooks->on_interval)
+		cl->hooks->on_interval(res, a, cl->hooks->arg);
+}
+
+/* The server (receiving end) reported an interval; a forward TCP test adds
+ * this end's retransmits over the same moment. */
+static void server_interval(struct client *cl, struct load_streams *ls, const struct proto_msg *m)
+{
+	struct proto_interval iv, cum;
+
+	if (proto_decode_interval(m->body, m->len, &iv) < 0 || iv.test_id != cl->acc.test_id)
+		return;
+	if (!ls->udp) {
+		tcp_streams_sample(ls->tcp, ls->n, true, &cum);
+		iv.retransmits = cum.retransmits - cl->retrans_prev.retransmits;
+		cl->retrans_prev = cum;
+	}
+	add_interval(cl, &iv);
+}
+
+static int send_stop(struct client *cl, uint16_t reason, const struct load_streams *ls)
+{
+	struct proto_stop s = { .test_id = cl->acc.test_id, .reason = reason,
+				.elapsed_ns = clock_now_ns() - ls->start_ns };
+
+	return ctrl_send(&cl->c, proto_encode_stop(cl->c.out, PROTO_MAX_MSG, &s));
+}
+
+/* Handles one control message during the test; 1 when RESULTS arrived. */
+static int on_message(struct client *cl, struct load_streams *ls, const struct proto_msg *m)
+{
+	if (m->type == PROTO_INTERVAL) {
+		server_interval(cl, ls, m);
+		return 0;
+	}
+	if (m->type != PROTO_RESULTS)
+		return unexpected(cl, m, "RESULTS");
+	if (proto_decode_results(m->body, m->len, cl->theirs) < 0 ||
+	    cl->theirs->test_id != cl->acc.test_id)
+		return fail(cl, -EPROTO, "malformed RESULTS from the server");
+	cl->have_server_results = true;
+	return 1;
+}
+
+static bool local_done(struct load_streams *ls, uint64_t now)
+{
+	if (ls->sender)
+		return load_streams_sender_done(ls);
+	return load_streams_receiver_done(ls, now, now >= ls->end_ns ? ls->end_ns : 0);
+}
+
+static int run_loop(struct client *cl, struct load_streams *ls)
+{
+	uint64_t stop_at = 0;
+
+	for (;;) {
+		uint64_t now = clock_now_ns(), tick = load_streams_next_tick(ls);
+		struct proto_msg m;
+		int rc;
+
+		if (!ls->sender && tick != UINT64_MAX && now >= tick) {
+			struct proto_interval iv;
+
+			load_streams_interval(ls, now, &iv);
+			add_interval(cl, &iv);
+			continue;
+		}
+		if (!stop_at && interrupt_requested()) {
+			cl->res->interrupted = true;
+			load_streams_stop(ls);
+			stop_at = now;
+			if (send_stop(cl, PROTO_STOP_INTERRUPTED, ls) < 0)
+				return -EINTR;
+		} else if (!stop_at && local_done(ls, now)) {
+			load_streams_stop(ls);
+			stop_at = now;
+			rc = send_stop(cl, PROTO_STOP_DONE, ls);
+			if (rc < 0)
+				return fail(cl, rc, "sending STOP: %s", proto_strerror(rc));
+		}
+		if (stop_at && now > stop_at + (cl->res->interrupted ? INTERRUPT_RESULTS_TIMEOUT_NS
+								   : RESULTS_TIMEOUT_NS))
+			return fail(cl, -ETIMEDOUT, "no RESULTS from the server");
+		rc = ctrl_recv(&cl->c, &m, LOOP_SLICE_MS, false);
+		if (rc == 1)
+			rc = on_message(cl, ls, &m);
+		else if (rc < 0)
+			rc = fail(cl, rc, "control connection: %s", proto_strerror(rc));
+		if (rc != 0)
+			return rc < 0 ? rc : 0;
+	}
+}
+
+static int measure(struct client *cl, int *fds)
+{
+	struct proto_start st = { .test_id = cl->acc.test_id };
+	struct load_streams ls;
+	static const struct proto_results none;
+	int rc;
+
+	rc = ctrl_send(&cl->c, proto_encode_start(cl->c.out, PROTO_MAX_MSG, &st));
+	if (rc < 0) {
+		for (unsigned i = 0; i < cl->spec.streams; i++)
+			close(fds[i]);
+		return fail(cl, rc, "sending START: %s", proto_strerror(rc));
+	}
+	rc = load_streams_start(&ls, &cl->spec, fds, !cl->spec.reverse, cl->acc.test_id);
+	if (rc < 0) {
+		load_streams_free(&ls);
+		return fail(cl, rc, "cannot start streams: %s", strerror(-rc));
+	}
+	rc = run_loop(cl, &ls);
+	load_streams_stop(&ls);
+	load_streams_results(&ls, cl->mine);
+	if (!rc && load_streams_error(&ls))
+		log_warn("a data stream failed: %s", strerror(-load_streams_error(&ls)));
+	load_streams_free(&ls);
+	if (cl->spec.reverse)
+		load_merge(cl->have_server_results ? cl->theirs : &none, cl->mine, cl->shared_clock,
+			   cl->res);
+	else
+		load_merge(cl->mine, cl->have_server_results ? cl->theirs : &none, cl->shared_clock,
+			   cl->res);
+	cl->res->owd_shared_clock = cl->shared_clock;
+	if (cl->res->interrupted)
+		return fail(cl, -EINTR, "interrupted: the figures cover only part of the test");
+	return rc;
+}
+
+static void apply_defaults(struct load_spec *s)
+{
+	if (!s->port)
+		s->port = LOAD_DEFAULT_PORT;
+	if (!s->streams)
+		s->streams = 1;
+	if (!s->len)
+		s->len = s->proto == LOAD_UDP ? LOAD_UDP_DEFAULT_LEN : LOAD_TCP_DEFAULT_LEN;
+	if (s->proto == LOAD_UDP && !s->rate_bps)
+		s->rate_bps = 1000000;
+}
+
+static int validate(struct client *cl)
+{
+	const struct load_spec *s = &cl->spec;
+
+	if (s->proto != LOAD_TCP && s->proto != LOAD_UDP)
+		return fail(cl, -EINVAL, "protocol must be TCP or UDP");
+	if (s->streams < 1 || s->streams > LOAD_MAX_STREAMS)
+		return fail(cl, -EINVAL, "streams must be 1..%d", LOAD_MAX_STREAMS);
+	if (!s->duration_ns)
+		return fail(cl, -EINVAL, "the duration must be above 0");
+	if (s->proto == LOAD_UDP && (s->len < LOAD_UDP_MIN_LEN || s->len > LOAD_UDP_MAX_LEN))
+		return fail(cl, -EINVAL, "UDP datagram length must be %d..%d bytes",
+			    LOAD_UDP_MIN_LEN, LOAD_UDP_MAX_LEN);
+	if (!s->host[0])
+		return fail(cl, -EINVAL, "no server given");
+	return 0;
+}
+
+int load_run_hooks(const struct load_spec *spec, struct load_result *res,
+		   const struct load_hooks *hooks)
+{
+	struct client *cl = calloc(1, sizeof(*cl));
+	int fds[LOAD_MAX_STREAMS];
+	int rc;
+
+	memset(res, 0, sizeof(*res));
+	res->spec = *spec;
+	if (!cl)
+		return -ENOMEM;
+	cl->c.fd = -1;
+	cl->spec = *spec;
+	apply_defaults(&cl->spec);
+	res->spec = cl->spec;
+	cl->res = res;
+	cl->hooks = hooks;
+	cl->mine = calloc(1, sizeof(*cl->mine));
+	cl->theirs = calloc(1, sizeof(*cl->theirs));
+	rc = !cl->mine || !cl->theirs ? -ENOMEM : validate(cl);
+	if (rc == 0)
+		rc = connect_control(cl);
+	if (rc == 0)
+		rc = handshake(cl);
+	if (rc == 0)
+		rc = request(cl);
+	if (rc == 0)
+		rc = connect_streams(cl, fds);
+	if (rc == 0)
+		rc = measure(cl, fds);
+	if (cl->c.out)
+		ctrl_free(&cl->c);
+	else if (cl->c.fd >= 0)
+		close(cl->c.fd);
+	free(cl->mine);
+	free(cl->theirs);
+	free(cl);
+	return rc;
+}
+
+int load_run(const struct load_spec *spec, struct load_result *res)
+{
+	return load_run_hooks(spec, res, NULL);
+}

@@ -1,0 +1,181 @@
+// SPDX-License-Identifier: MIT
+/* `ovlperf server`: the listener and one thread per control connection. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "addr.h"
+#include "clock.h"
+#include "interrupt.h"
+#include "load.h"
+#include "log.h"
+#include "server.h"
+#include "server_session.h"
+#include "sockopt.h"
+
+#define ACCEPT_POLL_MS 200
+#define DRAIN_WAIT_NS (5 * NSEC_PER_SEC)
+
+void server_config_defaults(struct server_config *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->port = LOAD_DEFAULT_PORT;
+	cfg->family = AF_UNSPEC;
+	cfg->max_duration_ns = SERVER_DEFAULT_MAX_DURATION_NS;
+	cfg->max_streams = LOAD_MAX_STREAMS;
+	cfg->max_sessions = SERVER_DEFAULT_MAX_SESSIONS;
+	cfg->msg_timeout_ms = CTRL_DEFAULT_MSG_TIMEOUT_MS;
+	cfg->idle_timeout_ms = SERVER_DEFAULT_IDLE_MS;
+}
+
+static int open_listener(const struct server_config *cfg)
+{
+	struct sockaddr_storage ss;
+	socklen_t len;
+	int fd, rc;
+
+	rc = addr_resolve(cfg->bind_addr, cfg->port ? cfg->port : LOAD_DEFAULT_PORT, cfg->family,
+			  true, &ss, &len);
+	if (rc < 0)
+		return rc;
+	fd = socket(ss.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	sockopt_reuseaddr(fd);
+	if (ss.ss_family == AF_INET6) {
+		int v6only = cfg->family == AF_INET6;
+
+		setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &v6only, sizeof(v6only));
+	}
+	if (bind(fd, (struct sockaddr *)&ss, len) < 0 || listen(fd, 64) < 0) {
+		rc = -errno;
+		log_err("cannot listen on port %u: %s", addr_port(&ss), strerror(-rc));
+		close(fd);
+		return rc;
+	}
+	sockopt_nonblock(fd, true);
+	log_info("listening on port %u (%s)", addr_port(&ss),
+		 ss.ss_family == AF_INET6 && cfg->family != AF_INET6 ? "IPv4 and IPv6"
+		 : ss.ss_family == AF_INET6			    ? "IPv6"
+								    : "IPv4");
+	return fd;
+}
+
+/* Too many sessions: say so in one non-blocking write and hang up. */
+static void refuse_busy(int fd, unsigned max)
+{
+	uint8_t buf[PROTO_HDR_LEN + PROTO_TEXT_FIXED_LEN + PROTO_TEXT_MAX];
+	char text[96];
+	ssize_t n;
+
+	snprintf(text, sizeof(text), "server busy: %u sessions already running", max);
+	n = proto_encode_text(buf, sizeof(buf), PROTO_ERROR, PROTO_R_BUSY, text);
+	if (n > 0 && send(fd, buf, (size_t)n, MSG_DONTWAIT | MSG_NOSIGNAL) < 0)
+		log_debug("busy reply not sent: %s", strerror(errno));
+	close(fd);
+}
+
+static void start_session(struct server_shared *sh, int fd, const struct sockaddr_storage *peer)
+{
+	struct session *s = calloc(1, sizeof(*s));
+	socklen_t l = sizeof(s->local);
+	pthread_attr_t attr;
+	pthread_t t;
+
+	if (!s || ctrl_init(&s->c, fd, sh->cfg->msg_timeout_ms) < 0) {
+		free(s);
+		close(fd);
+		return;
+	}
+	s->sh = sh;
+	s->peer = *peer;
+	getsockname(fd, (struct sockaddr *)&s->local, &l);
+	addr_unmap(&s->peer);
+	addr_unmap(&s->local);
+	addr_format(&s->peer, true, s->name, sizeof(s->name));
+	atomic_fetch_add(&sh->sessions, 1);
+	pthread_attr_init(&attr);
+	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+	if (pthread_create(&t, &attr, server_session_main, s) != 0) {
+		atomic_fetch_sub(&sh->sessions, 1);
+		ctrl_free(&s->c);
+		free(s);
+	}
+	pthread_attr_destroy(&attr);
+}
+
+static void accept_one(struct server_shared *sh, int lsn)
+{
+	struct sockaddr_storage peer;
+	socklen_t l = sizeof(peer);
+	int fd = accept4(lsn, (struct sockaddr *)&peer, &l, SOCK_CLOEXEC | SOCK_NONBLOCK);
+
+	if (fd < 0)
+		return;
+	if (atomic_load(&sh->sessions) >= sh->cfg->max_sessions) {
+		log_warn("refusing a connection: %u sessions running", sh->cfg->max_sessions);
+		refuse_busy(fd, sh->cfg->max_sessions);
+		return;
+	}
+	start_session(sh, fd, &peer);
+}
+
+static int load_key(const struct server_config *cfg, struct auth_key **key)
+{
+	char err[256];
+	int rc;
+
+	*key = NULL;
+	if (!cfg->psk_file[0])
+		return 0;
+	rc = auth_key_load(cfg->psk_file, key, err, sizeof(err));
+	if (rc < 0)
+		log_err("%s", err);
+	return rc;
+}
+
+int server_run(const struct server_config *cfg)
+{
+	struct server_shared *sh = calloc(1, sizeof(*sh));
+	uint64_t t0;
+	int lsn, rc;
+
+	if (!sh)
+		return -ENOMEM;
+	sh->cfg = cfg;
+	atomic_init(&sh->sessions, 0);
+	atomic_init(&sh->next_test_id, 1);
+	atomic_init(&sh->tests_done, 0);
+	atomic_init(&sh->stop, false);
+	rc = load_key(cfg, &sh->key);
+	if (rc < 0 || (lsn = open_listener(cfg)) < 0) {
+		auth_key_free(sh->key);
+		free(sh);
+		return rc < 0 ? rc : -EADDRINUSE;
+	}
+	while (!interrupt_requested() && !atomic_load(&sh->stop)) {
+		struct pollfd p = { .fd = lsn, .events = POLLIN };
+
+		if (poll(&p, 1, ACCEPT_POLL_MS) > 0)
+			accept_one(sh, lsn);
+	}
+	close(lsn);
+	/* sessions see interrupt_requested() and unwind; give them a moment */
+	t0 = clock_now_ns();
+	while (atomic_load(&sh->sessions) > 0 && clock_now_ns() - t0 < DRAIN_WAIT_NS)
+		clock_sleep_until_ns(clock_now_ns() + 20 * NSEC_PER_MSEC);
+	if (atomic_load(&sh->sessions) > 0) {
+		log_warn("%u sessions still running at exit", atomic_load(&sh->sessions));
+		return 0;	/* detached threads still use sh: leave it */
+	}
+	auth_key_free(sh->key);
+	free(sh);
+	return 0;
+}

@@ -1,0 +1,277 @@
+// SPDX-License-Identifier: MIT
+/*
+ * One TCP or UDP test at the server: limits, data connections from the
+ * client's address only, the measurement in either direction, RESULTS.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clock.h"
+#include "data_conn.h"
+#include "interrupt.h"
+#include "load_streams.h"
+#include "log.h"
+#include "server_session.h"
+
+#define SETUP_TIMEOUT_MS 10000
+#define DATA_HELLO_TIMEOUT_MS 2000
+#define TCP_MAX_LEN (16u << 20)
+#define MIN_INTERVAL_NS (10 * NSEC_PER_MSEC)
+/* A test whose client never says STOP is ended this long after its end. */
+#define STOP_GRACE_NS (30 * NSEC_PER_SEC)
+#define LOOP_SLICE_MS 50
+
+static int reject(struct session *s, uint16_t code, const char *text)
+{
+	log_warn("%s: test rejected: %s", s->name, text);
+	return ctrl_send(&s->c, proto_encode_text(s->c.out, PROTO_MAX_MSG, PROTO_TEST_REJECT,
+						  code, text));
+}
+
+/* 0 when the request fits the server's limits, else the reason code. */
+static uint16_t check_limits(const struct server_config *cfg, const struct proto_test_request *r,
+			     char *why, size_t n)
+{
+	if (r->streams > cfg->max_streams) {
+		snprintf(why, n, "%u streams asked; this server allows at most %u", r->streams,
+			 cfg->max_streams);
+		return PROTO_R_LIMIT_STREAMS;
+	}
+	if (!r->duration_ns) {
+		snprintf(why, n, "a test needs a duration above 0");
+		return PROTO_R_UNSPEC;
+	}
+	if (r->duration_ns > cfg->max_duration_ns ||
+	    r->omit_ns > cfg->max_duration_ns - r->duration_ns) {
+		snprintf(why, n, "%.1f s asked (omit included); this server allows at most %.1f s",
+			 (double)(r->duration_ns + r->omit_ns) / 1e9,
+			 (double)cfg->max_duration_ns / 1e9);
+		return PROTO_R_LIMIT_DURATION;
+	}
+	if (cfg->max_rate_bps && (!r->rate_bps || r->rate_bps > cfg->max_rate_bps)) {
+		snprintf(why, n, "%s rate asked; this server allows at most %" PRIu64 " bit/s (use -b)",
+			 r->rate_bps ? "a higher" : "an unlimited", cfg->max_rate_bps);
+		return PROTO_R_LIMIT_RATE;
+	}
+	if (r->kind == PROTO_KIND_TCP && r->len > TCP_MAX_LEN) {
+		snprintf(why, n, "TCP write size %u above %u bytes", r->len, TCP_MAX_LEN);
+		return PROTO_R_UNSPEC;
+	}
+	if (r->interval_ns && r->interval_ns < MIN_INTERVAL_NS) {
+		snprintf(why, n, "interval below 10 ms");
+		return PROTO_R_UNSPEC;
+	}
+	return 0;
+}
+
+static int send_accept(struct session *s, const struct data_server *ds)
+{
+	const struct server_config *cfg = s->sh->cfg;
+	struct proto_test_accept a = { .test_id = ds->test_id,
+				       .max_duration_ns = cfg->max_duration_ns,
+				       .max_rate_bps = cfg->max_rate_bps,
+				       .max_streams = (uint16_t)cfg->max_streams,
+				       .nports = (uint16_t)ds->nports };
+
+	memcpy(a.cookie, ds->cookie, sizeof(a.cookie));
+	for (unsigned i = 0; i < ds->nports; i++)
+		a.ports[i] = ds->ports[i];
+	return ctrl_send(&s->c, proto_encode_test_accept(s->c.out, PROTO_MAX_MSG, &a));
+}
+
+/* Until START: serves data connection greetings and watches the control
+ * connection. 0 on START with every stream connected, 1 when the client
+ * abandoned the test (STOP), negative on failure (the client was told). */
+static int wait_start(struct session *s, struct data_server *ds)
+{
+	uint64_t deadline = clock_now_ns() + SETUP_TIMEOUT_MS * NSEC_PER_MSEC;
+	struct pollfd pfd[1 + LOAD_MAX_STREAMS];
+
+	for (;;) {
+		unsigned n = 1 + data_server_pollfds(ds, pfd + 1, LOAD_MAX_STREAMS);
+		struct proto_start st;
+		struct proto_msg m;
+		int rc;
+
+		pfd[0] = (struct pollfd){ .fd = s->c.fd, .events = POLLIN };
+		if (poll(pfd, n, LOOP_SLICE_MS) < 0 && errno != EINTR)
+			return -errno;
+		data_server_handle(ds, pfd + 1, n - 1, DATA_HELLO_TIMEOUT_MS);
+		rc = ctrl_recv(&s->c, &m, 0, true);
+		if (rc == 1 && m.type == PROTO_STOP)
+			return 1;
+		if (rc == 1 && (m.type != PROTO_START || proto_decode_start(m.body, m.len, &st) < 0 ||
+				st.test_id != ds->test_id)) {
+			ctrl_send_text(&s->c, PROTO_ERROR, PROTO_R_BAD_MESSAGE,
+				       "expected START of test %u, got %s", ds->test_id,
+				       proto_type_name(m.type));
+			return -EPROTO;
+		}
+		if (rc == 1 && !data_server_complete(ds)) {
+			ctrl_send_text(&s->c, PROTO_ERROR, PROTO_R_BAD_MESSAGE,
+				       "START before all data connections arrived (%u of %u)",
+				       ds->nready, ds->streams);
+			return -EPROTO;
+		}
+		if (rc == 1)
+			return 0;
+		if (rc < 0) {
+			if (rc == PROTO_E_STALLED || rc == -EINTR)
+				ctrl_send_text(&s->c, PROTO_ERROR,
+					       rc == -EINTR ? PROTO_R_INTERRUPTED : PROTO_R_TIMEOUT,
+					       "%s", proto_strerror(rc));
+			return rc;
+		}
+		if (clock_now_ns() > deadline) {
+			ctrl_send_text(&s->c, PROTO_ERROR, PROTO_R_TIMEOUT,
+				       "data connections did not arrive within %u ms (%u of %u)",
+				       SETUP_TIMEOUT_MS, ds->nready, ds->streams);
+			return -ETIMEDOUT;
+		}
+	}
+}
+
+static int send_interval(struct session *s, struct load_streams *ls, uint32_t test_id)
+{
+	struct proto_interval iv;
+
+	load_streams_interval(ls, clock_now_ns(), &iv);
+	iv.test_id = test_id;
+	return ctrl_send(&s->c, proto_encode_interval(s->c.out, PROTO_MAX_MSG, &iv));
+}
+
+/* Runs the streams until this end's part is over and the client said STOP.
+ * 0, or negative when the control connection failed. */
+static int run_loop(struct session *s, struct load_streams *ls, uint32_t test_id)
+{
+	uint64_t stop_at = 0, hard_end = ls->end_ns + STOP_GRACE_NS;
+
+	for (;;) {
+		uint64_t now = clock_now_ns(), tick = load_streams_next_tick(ls);
+		struct proto_stop stop;
+		struct proto_msg m;
+		bool done;
+		int rc;
+
+		if (!ls->sender && tick != UINT64_MAX && now >= tick) {
+			if ((rc = send_interval(s, ls, test_id)) < 0)
+				return rc;
+			continue;
+		}
+		done = ls->sender ? load_streams_sender_done(ls)
+				  : load_streams_receiver_done(ls, now, stop_at);
+		if (done && stop_at)
+			return 0;
+		if (now > hard_end) {
+			log_warn("%s: test %u: no STOP from the client; ending it", s->name, test_id);
+			return 0;
+		}
+		uint64_t wait = ls->sender || tick == UINT64_MAX || tick <= now ? LOOP_SLICE_MS
+			       : (tick - now) / NSEC_PER_MSEC + 1;
+		rc = ctrl_recv(&s->c, &m, (int)(wait < LOOP_SLICE_MS ? wait : LOOP_SLICE_MS), true);
+		if (rc == 0)
+			continue;
+		if (rc < 0)
+			return rc;
+		if (m.type != PROTO_STOP || proto_decode_stop(m.body, m.len, &stop) < 0) {
+			ctrl_send_text(&s->c, PROTO_ERROR, PROTO_R_BAD_MESSAGE,
+				       "expected STOP, got %s", proto_type_name(m.type));
+			return -EPROTO;
+		}
+		stop_at = clock_now_ns();
+		if (stop.reason != PROTO_STOP_DONE)
+			atomic_store(&ls->stop, true);	/* interrupted: stop sending now */
+	}
+}
+
+static int send_results(struct session *s, struct load_streams *ls, uint32_t test_id)
+{
+	struct proto_results *r = calloc(1, sizeof(*r));
+	int rc;
+
+	if (!r)
+		return -ENOMEM;
+	load_streams_results(ls, r);
+	r->test_id = test_id;
+	rc = ctrl_send(&s->c, proto_encode_results(s->c.out, PROTO_MAX_MSG, r));
+	free(r);
+	return rc;
+}
+
+static int measure(struct session *s, struct data_server *ds, const struct load_spec *spec)
+{
+	int fds[LOAD_MAX_STREAMS];
+	struct load_streams ls;
+	int rc;
+
+	for (unsigned i = 0; i < ds->streams; i++)
+		fds[i] = data_server_take(ds, i);
+	data_server_close(ds);
+	rc = load_streams_start(&ls, spec, fds, spec->reverse, ds->test_id);
+	if (rc < 0) {
+		ctrl_send_text(&s->c, PROTO_ERROR, PROTO_R_INTERNAL, "cannot start streams: %s",
+			       strerror(-rc));
+		load_streams_free(&ls);
+		return rc;
+	}
+	rc = run_loop(s, &ls, ds->test_id);
+	load_streams_stop(&ls);
+	if (rc == 0 || rc == -EINTR) {
+		int r2 = send_results(s, &ls, ds->test_id);
+
+		if (rc == -EINTR)
+			ctrl_send_text(&s->c, PROTO_ERROR, PROTO_R_INTERRUPTED, "server shutting down");
+		rc = rc ? rc : r2;
+	}
+	load_streams_free(&ls);
+	return rc;
+}
+
+int server_test_run(struct session *s, const struct proto_test_request *req)
+{
+	const struct server_config *cfg = s->sh->cfg;
+	struct data_opts opts = { .mss = req->mss, .sock_buf = req->sock_buf, .dscp = req->dscp };
+	struct load_spec spec;
+	struct data_server ds;
+	char why[PROTO_TEXT_MAX];
+	uint16_t code;
+	int rc;
+
+	memset(&spec, 0, sizeof(spec));
+	proto_test_request_to_spec(req, &spec);
+	spec.family = s->local.ss_family;
+	if (!spec.len)
+		spec.len = spec.proto == LOAD_UDP ? LOAD_UDP_DEFAULT_LEN : LOAD_TCP_DEFAULT_LEN;
+	code = check_limits(cfg, req, why, sizeof(why));
+	if (!code && (req->flags & PROTO_REQ_IPV6) != (spec.family == AF_INET6 ? PROTO_REQ_IPV6 : 0)) {
+		snprintf(why, sizeof(why), "the data path must use the control connection's family");
+		code = PROTO_R_UNSUPPORTED;
+	}
+	if (code)
+		return reject(s, code, why) < 0 ? -EIO : 0;
+	rc = data_server_open(&ds, spec.proto == LOAD_UDP, spec.streams,
+			      atomic_fetch_add(&s->sh->next_test_id, 1), &s->local, &s->peer,
+			      req->data_port, &opts);
+	if (rc < 0) {
+		snprintf(why, sizeof(why), "cannot open data sockets: %s", strerror(-rc));
+		return reject(s, PROTO_R_INTERNAL, why) < 0 ? -EIO : 0;
+	}
+	log_info("%s: test %u: %s, %u stream(s), %.1f s, %s", s->name, ds.test_id,
+		 spec.proto == LOAD_UDP ? "UDP" : "TCP", spec.streams,
+		 (double)spec.duration_ns / 1e9, spec.reverse ? "server sends" : "client sends");
+	rc = send_accept(s, &ds);
+	if (rc == 0)
+		rc = wait_start(s, &ds);
+	if (rc != 0) {
+		data_server_close(&ds);
+		return rc > 0 ? 0 : rc;
+	}
+	rc = measure(s, &ds, &spec);
+	if (rc == 0)
+		log_info("%s: test %u done", s->name, ds.test_id);
+	return rc < 0 ? rc : 1;
+}
