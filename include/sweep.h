@@ -45,7 +45,7 @@ struct sweep_point {
 	enum knee_verdict verdict;
 	/* load_run() failed: rc < 0 and its sentence; the point is still listed */
 	int rc;
-	char error[128];
+	char error[256];
 };
 
 struct sweep_progress {
@@ -94,7 +94,9 @@ struct sweep_result {
 	char host[256];
 	unsigned npoints;
 	struct sweep_point *points;	/* npoints trials, in the order they ran */
+	uint64_t trial_ns;		/* linear: per trial; knee: short trials */
 	bool has_knee;
+	struct knee_config knee_cfg;	/* as given (min_rate 0: max/1000) */
 	struct knee_result knee;	/* mode == SWEEP_KNEE; trial indexes match points[] */
 	uint64_t elapsed_ns;
 	bool interrupted;		/* interrupt_requested() stopped it */

@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: MIT
+/*
+ * JSON printer of a sweep: the trials as points and, for a knee search, the
+ * NDR/PDR bounds. Rates in bit/s, durations in seconds, delays in
+ * microseconds; field names are part of the JSON contract (docs/json.md).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/socket.h>
+
+#include <cjson/cJSON.h>
+
+#include "sweep.h"
+
+static void num(cJSON *o, const char *k, double v)
+{
+	cJSON_AddNumberToObject(o, k, v);
+}
+
+static cJSON *loss_at_json(const struct loss_attrib *a)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	if (!o)
+		return NULL;
+	num(o, "network", (double)a->network);
+	num(o, "sender_sndbuf", (double)a->sender_sndbuf);
+	num(o, "sender_link", (double)a->sender_link);
+	num(o, "receiver_rcvbuf", (double)a->receiver_rcvbuf);
+	num(o, "receiver_socket", (double)a->receiver_socket);
+	num(o, "receiver_inerrors", (double)a->receiver_inerrors);
+	num(o, "receiver_link", (double)a->receiver_link);
+	return o;
+}
+
+static cJSON *point_json(const struct sweep_point *p, bool knee)
+{
+	cJSON *o = cJSON_CreateObject(), *owd;
+
+	if (!o)
+		return NULL;
+	num(o, "target_bps", (double)p->target_bps);
+	num(o, "duration_s", (double)p->duration_ns / 1e9);
+	num(o, "measured_s", p->duration_s);
+	num(o, "start_s", (double)p->start_ns / 1e9);
+	num(o, "achieved_bps", (double)p->achieved_bps);
+	num(o, "received_bps", (double)p->received_bps);
+	num(o, "sent_pps", (double)p->sent_pps);
+	num(o, "received_pps", (double)p->received_pps);
+	num(o, "sent", (double)p->sent);
+	num(o, "received", (double)p->received);
+	num(o, "lost", (double)p->lost);
+	num(o, "delivered_pct", p->delivered_pct);
+	num(o, "loss_ratio", p->loss_ratio);
+	cJSON_AddBoolToObject(o, "generator_limited", p->generator_limited);
+	cJSON_AddItemToObject(o, "loss_at", loss_at_json(&p->loss_at));
+	owd = cJSON_AddObjectToObject(o, "owd_us");
+	if (owd) {
+		cJSON_AddBoolToObject(owd, "valid", p->owd.valid);
+		num(owd, "min", (double)p->owd.min_ns / 1e3);
+		num(owd, "p50", (double)p->owd.p50_ns / 1e3);
+		num(owd, "p99", (double)p->owd.p99_ns / 1e3);
+		num(owd, "max", (double)p->owd.max_ns / 1e3);
+	}
+	num(o, "jitter_ms", p->jitter_ms);
+	num(o, "cpu_sender_s", p->cpu_sender.user_s + p->cpu_sender.sys_s);
+	num(o, "cpu_receiver_s", p->cpu_receiver.user_s + p->cpu_receiver.sys_s);
+	if (knee) {
+		cJSON_AddStringToObject(o, "phase", knee_phase_name(p->phase));
+		cJSON_AddStringToObject(o, "verdict", knee_verdict_name(p->verdict));
+	}
+	if (p->rc < 0)
+		cJSON_AddStringToObject(o, "error", p->error);
+	return o;
+}
+
+static cJSON *bound_json(const struct knee_bound *b)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	if (!o)
+		return NULL;
+	cJSON_AddStringToObject(o, "outcome", knee_outcome_name(b->outcome));
+	if (b->lower_valid)
+		num(o, "lower_bps", (double)b->lower_bps);
+	else
+		cJSON_AddNullToObject(o, "lower_bps");
+	if (b->upper_valid)
+		num(o, "upper_bps", (double)b->upper_bps);
+	else
+		cJSON_AddNullToObject(o, "upper_bps");
+	cJSON_AddBoolToObject(o, "lower_confirmed", b->lower_final);
+	cJSON_AddBoolToObject(o, "upper_confirmed", b->upper_final);
+	cJSON_AddBoolToObject(o, "upper_is_generator_limit", b->upper_is_generator_limit);
+	num(o, "lower_trial", b->lower_trial);
+	num(o, "upper_trial", b->upper_trial);
+	num(o, "upper_loss_ratio", b->upper_loss);
+	return o;
+}
+
+static cJSON *knee_json(const struct sweep_result *res)
+{
+	const struct knee_result *k = &res->knee;
+	cJSON *o = cJSON_CreateObject();
+
+	if (!o)
+		return NULL;
+	num(o, "max_rate_bps", (double)res->knee_cfg.max_rate_bps);
+	num(o, "min_rate_bps", (double)(res->knee_cfg.min_rate_bps ? res->knee_cfg.min_rate_bps
+								  : res->knee_cfg.max_rate_bps / 1000));
+	num(o, "loss_goal", res->knee_cfg.loss_goal);
+	num(o, "width_goal", res->knee_cfg.width_goal);
+	num(o, "short_s", (double)res->knee_cfg.short_ns / 1e9);
+	num(o, "final_s", (double)res->knee_cfg.final_ns / 1e9);
+	num(o, "mrr_bps", (double)k->mrr_bps);
+	num(o, "trials", k->ntrials);
+	num(o, "trial_s", (double)k->trial_ns / 1e9);
+	cJSON_AddBoolToObject(o, "done", k->done);
+	if (k->generator_limited)
+		num(o, "generator_limit_bps", (double)k->generator_limit_bps);
+	else
+		cJSON_AddNullToObject(o, "generator_limit_bps");
+	cJSON_AddItemToObject(o, "ndr", bound_json(&k->bound[KNEE_NDR]));
+	cJSON_AddItemToObject(o, "pdr", bound_json(&k->bound[KNEE_PDR]));
+	return o;
+}
+
+void *report_sweep_json_object(const struct sweep_result *res)
+{
+	cJSON *o = cJSON_CreateObject(), *pts;
+
+	if (!o)
+		return NULL;
+	cJSON_AddStringToObject(o, "mode", res->mode == SWEEP_KNEE ? "knee" : "linear");
+	cJSON_AddStringToObject(o, "path", res->label);
+	cJSON_AddStringToObject(o, "host", res->host);
+	num(o, "family", res->family == AF_INET6 ? 6 : res->family == AF_INET ? 4 : 0);
+	num(o, "len", res->len);
+	num(o, "trial_s", (double)res->trial_ns / 1e9);
+	num(o, "elapsed_s", (double)res->elapsed_ns / 1e9);
+	cJSON_AddBoolToObject(o, "interrupted", res->interrupted);
+	if (res->rc < 0 && res->error[0])
+		cJSON_AddStringToObject(o, "error", res->error);
+	else
+		cJSON_AddNullToObject(o, "error");
+	pts = cJSON_AddArrayToObject(o, "points");
+	for (unsigned i = 0; pts && i < res->npoints; i++)
+		cJSON_AddItemToArray(pts, point_json(&res->points[i], res->has_knee));
+	if (res->has_knee)
+		cJSON_AddItemToObject(o, "knee", knee_json(res));
+	return o;
+}
+
+int report_sweep_json(FILE *f, const struct sweep_result *res)
+{
+	cJSON *o = report_sweep_json_object(res);
+	char *text;
+	int rc = 0;
+
+	if (!o)
+		return -ENOMEM;
+	text = cJSON_Print(o);
+	cJSON_Delete(o);
+	if (!text)
+		return -ENOMEM;
+	if (fprintf(f, "%s\n", text) < 0)
+		rc = -EIO;
+	free(text);
+	return rc;
+}
