@@ -85,7 +85,7 @@ unsigned timers_tick(struct timers *t, uint64_t now, uint64_t jitter)
 		} else {
 			t->handshake_attempts++;
 			t->retransmit_at = now + REKEY_TIMEOUT_NS + jitter;
-			act |= TIMERS_SEND_INITIATION;
+			act |= TIMERS_RETRY_INITIATION;
 		}
 	}
 	if (due(t->keepalive_at, now)) {

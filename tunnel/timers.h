@@ -6,7 +6,8 @@
  * randomness for the retry jitter so tests are deterministic.
  *
  * Semantics follow WireGuard's timers.c: a handshake retransmit every
- * REKEY_TIMEOUT (+ jitter) until REKEY_ATTEMPT_TIME has passed; a keepalive
+ * REKEY_TIMEOUT (+ jitter), at most MAX_TIMER_HANDSHAKES retries (about
+ * REKEY_ATTEMPT_TIME), then give up; a keepalive
  * KEEPALIVE_TIMEOUT after receiving data if we sent nothing; a new handshake
  * when we sent data but heard nothing for KEEPALIVE_TIMEOUT + REKEY_TIMEOUT;
  * key material zeroed after 3 * REJECT_AFTER_TIME without a new session.
@@ -35,7 +36,8 @@
 
 /* Actions timers_tick() asks for (bit mask). */
 enum timers_action {
-	TIMERS_SEND_INITIATION = 1 << 0, /* (re)send a handshake initiation */
+	TIMERS_SEND_INITIATION = 1 << 0, /* start a new handshake */
+	TIMERS_RETRY_INITIATION = 1 << 4, /* retransmit: no answer within REKEY_TIMEOUT */
 	TIMERS_SEND_KEEPALIVE = 1 << 1,	 /* send an empty data message */
 	TIMERS_GIVE_UP = 1 << 2,	 /* handshake failed for REKEY_ATTEMPT_TIME: drop staged */
 	TIMERS_ZERO_KEYS = 1 << 3,	 /* wipe all keypairs and handshake state */

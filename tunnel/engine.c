@@ -1,0 +1,789 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The protocol engine: device and peer state, keypair life cycle, sealing
+ * (TX), staging and timers. The receive dispatcher is engine_rx.c.
+ * Threading rules are in engine.h; lock order is peer->lock, then the index
+ * table's lock.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sodium.h>
+
+#include "bytes.h"
+#include "clock.h"
+#include "engine_impl.h"
+#include "log.h"
+
+static const char *const drop_names[ENGINE_DROP__COUNT] = {
+	[ENGINE_DROP_NONE] = "none",
+	[ENGINE_DROP_MALFORMED] = "malformed",
+	[ENGINE_DROP_MAC1] = "bad_mac1",
+	[ENGINE_DROP_UNDER_LOAD] = "under_load",
+	[ENGINE_DROP_RATELIMIT] = "ratelimit",
+	[ENGINE_DROP_UNKNOWN_PEER] = "unknown_peer",
+	[ENGINE_DROP_HANDSHAKE] = "handshake_failed",
+	[ENGINE_DROP_TIMESTAMP] = "stale_timestamp",
+	[ENGINE_DROP_UNKNOWN_INDEX] = "unknown_index",
+	[ENGINE_DROP_STATE] = "no_pending_handshake",
+	[ENGINE_DROP_DECRYPT] = "decrypt",
+	[ENGINE_DROP_REPLAY] = "replay",
+	[ENGINE_DROP_KEY_EXPIRED] = "key_expired",
+	[ENGINE_DROP_BAD_INNER] = "bad_inner_packet",
+	[ENGINE_DROP_NO_SESSION] = "no_session",
+	[ENGINE_DROP_TOO_BIG] = "too_big",
+	[ENGINE_DROP_COOKIE] = "bad_cookie",
+	[ENGINE_DROP_NO_SLOT] = "no_slot",
+};
+
+const char *engine_drop_name(enum engine_drop d)
+{
+	return (unsigned)d < ENGINE_DROP__COUNT ? drop_names[d] : "?";
+}
+
+void engine_count_drop(struct engine *e, enum engine_drop d)
+{
+	if ((unsigned)d < ENGINE_DROP__COUNT)
+		atomic_fetch_add_explicit(&e->drops[d], 1, memory_order_relaxed);
+}
+
+void engine_rng(struct engine *e, void *buf, size_t len)
+{
+	if (e->rng)
+		e->rng(e->rng_ctx, buf, len);
+	else
+		randombytes_buf(buf, len);
+}
+
+void engine_rng_cb(void *ctx, void *buf, size_t len)
+{
+	engine_rng(ctx, buf, len);
+}
+
+static void result_reset(struct engine_result *res)
+{
+	res->op = ENGINE_DONE;
+	res->drop = ENGINE_DROP_NONE;
+	res->peer = NULL;
+	res->ctrl_to_source = false;
+	res->flush = false;
+	res->ctrl_len = 0;
+}
+
+/* ---- device ---- */
+
+static size_t pub_slot(const struct engine *e, const uint8_t pub[static WIRE_KEY_LEN])
+{
+	uint8_t h[crypto_shorthash_BYTES];
+	uint64_t v;
+
+	crypto_shorthash(h, pub, WIRE_KEY_LEN, e->hash_key);
+	memcpy(&v, h, sizeof(v));
+	return (size_t)v & e->by_pub_mask;
+}
+
+struct engine_peer *engine_peer_by_pub(struct engine *e, const uint8_t pub[static WIRE_KEY_LEN])
+{
+	size_t i = pub_slot(e, pub);
+
+	while (e->by_pub[i]) {
+		if (sodium_memcmp(e->by_pub[i]->remote.pub, pub, WIRE_KEY_LEN) == 0)
+			return e->by_pub[i];
+		i = (i + 1) & e->by_pub_mask;
+	}
+	return NULL;
+}
+
+int engine_new(const struct engine_config *cfg, struct engine **out)
+{
+	struct engine *e;
+	enum aead_cipher cipher;
+	size_t slots = 16;
+	int rc;
+
+	*out = NULL;
+	if (!cfg->private_key || cfg->mtu < 68 || cfg->mtu > WIRE_MAX_PLAINTEXT)
+		return -EINVAL;
+	rc = aead_cipher_resolve(cfg->cipher, &cipher);
+	if (rc < 0)
+		return rc;
+	e = calloc(1, sizeof(*e));
+	if (!e)
+		return -ENOMEM;
+	e->mtu = cfg->mtu;
+	e->max_peers = cfg->max_peers ? cfg->max_peers : 64;
+	e->rng = cfg->rng;
+	e->rng_ctx = cfg->rng_ctx;
+	e->tai64n = cfg->tai64n;
+	randombytes_buf(e->hash_key, sizeof(e->hash_key));
+	while (slots < 2 * e->max_peers)
+		slots <<= 1;
+	e->by_pub_mask = slots - 1;
+	e->by_pub = calloc(slots, sizeof(*e->by_pub));
+	e->peers = calloc(e->max_peers, sizeof(*e->peers));
+	e->local = sodium_malloc(sizeof(*e->local));
+	e->cookie = sodium_malloc(sizeof(*e->cookie));
+	e->rl = malloc(sizeof(*e->rl));
+	if (!e->by_pub || !e->peers || !e->local || !e->cookie || !e->rl) {
+		if (e->local)
+			sodium_memzero(e->local, sizeof(*e->local));
+		sodium_free(e->local);
+		sodium_free(e->cookie);
+		free(e->rl);
+		free(e->by_pub);
+		free(e->peers);
+		free(e);
+		return -ENOMEM;
+	}
+	rc = noise_local_init(e->local, cfg->private_key, cipher);
+	if (rc == 0)
+		rc = cookie_checker_init(e->cookie, e->local->pub);
+	if (rc == 0)
+		rc = ratelimit_init(e->rl);
+	if (rc == 0)
+		rc = index_table_init(&e->idx, e->max_peers * (ENGINE_KEYPAIRS + 1));
+	if (rc < 0) {
+		sodium_memzero(e->local, sizeof(*e->local));
+		sodium_free(e->local);
+		sodium_free(e->cookie);
+		free(e->rl);
+		free(e->by_pub);
+		free(e->peers);
+		free(e);
+		return rc;
+	}
+	*out = e;
+	return 0;
+}
+
+static void peer_free(struct engine_peer *p)
+{
+	pthread_mutex_destroy(&p->lock);
+	if (p->staged) {
+		sodium_memzero(p->staged, (size_t)p->e->mtu * ENGINE_STAGED_MAX);
+		free(p->staged);
+	}
+	sodium_free(p); /* wipes keys, handshake, psk */
+}
+
+void engine_free(struct engine *e)
+{
+	if (!e)
+		return;
+	for (size_t i = 0; i < e->npeers; i++)
+		peer_free(e->peers[i]);
+	index_table_destroy(&e->idx);
+	cookie_checker_destroy(e->cookie);
+	ratelimit_destroy(e->rl);
+	sodium_free(e->cookie);
+	sodium_free(e->local);
+	free(e->rl);
+	free(e->by_pub);
+	free(e->peers);
+	free(e);
+}
+
+enum aead_cipher engine_cipher(const struct engine *e)
+{
+	return e->local->cipher;
+}
+
+uint32_t engine_mtu(const struct engine *e)
+{
+	return e->mtu;
+}
+
+void engine_public_key(const struct engine *e, uint8_t pub[static WIRE_KEY_LEN])
+{
+	memcpy(pub, e->local->pub, WIRE_KEY_LEN);
+}
+
+void engine_force_load(struct engine *e, bool on)
+{
+	cookie_force_load(e->cookie, on);
+}
+
+void engine_stats(struct engine *e, struct engine_stats *st)
+{
+	memset(st, 0, sizeof(*st));
+	for (int i = 0; i < ENGINE_DROP__COUNT; i++)
+		st->drops[i] = atomic_load_explicit(&e->drops[i], memory_order_relaxed);
+	st->cookies_sent = atomic_load_explicit(&e->cookies_sent, memory_order_relaxed);
+	st->under_load = cookie_under_load(e->cookie, clock_now_ns());
+}
+
+/* ---- peers ---- */
+
+int engine_peer_add(struct engine *e, const struct engine_peer_config *pc, struct engine_peer **out)
+{
+	struct engine_peer *p;
+	size_t i;
+	int rc;
+
+	*out = NULL;
+	if (!pc->public_key || sodium_memcmp(pc->public_key, e->local->pub, WIRE_KEY_LEN) == 0)
+		return -EINVAL;
+	if (engine_peer_by_pub(e, pc->public_key))
+		return -EEXIST;
+	if (e->npeers >= e->max_peers)
+		return -ENOSPC;
+	p = sodium_malloc(sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	memset(p, 0, sizeof(*p));
+	p->e = e;
+	p->user = pc->user;
+	rc = noise_remote_init(&p->remote, e->local, pc->public_key, pc->psk);
+	if (rc < 0) {
+		sodium_free(p);
+		return rc;
+	}
+	p->staged = malloc((size_t)e->mtu * ENGINE_STAGED_MAX);
+	if (!p->staged) {
+		sodium_free(p);
+		return -ENOMEM;
+	}
+	rc = pthread_mutex_init(&p->lock, NULL);
+	if (rc) {
+		free(p->staged);
+		sodium_free(p);
+		return -rc;
+	}
+	cookie_maker_init(&p->cookie, pc->public_key);
+	timers_init(&p->timers, (uint64_t)pc->persistent_keepalive_s * NSEC_PER_SEC);
+	for (i = 0; i < ENGINE_KEYPAIRS; i++) {
+		p->kp[i].peer = p;
+		atomic_flag_clear(&p->kp[i].replay_busy);
+		atomic_store(&p->kp[i].state, KP_FREE);
+	}
+	i = pub_slot(e, pc->public_key);
+	while (e->by_pub[i])
+		i = (i + 1) & e->by_pub_mask;
+	e->by_pub[i] = p;
+	e->peers[e->npeers++] = p;
+	*out = p;
+	return 0;
+}
+
+void *engine_peer_user(const struct engine_peer *p)
+{
+	return p->user;
+}
+
+void engine_peer_public_key(const struct engine_peer *p, uint8_t pub[static WIRE_KEY_LEN])
+{
+	memcpy(pub, p->remote.pub, WIRE_KEY_LEN);
+}
+
+/* ---- keypairs ---- */
+
+static void keypair_wipe(struct keypair *kp)
+{
+	aead_key_wipe(&kp->send);
+	aead_key_wipe(&kp->recv);
+	replay_init(&kp->replay);
+	atomic_store(&kp->send_counter, 0);
+	kp->created = 0;
+	kp->local_index = kp->remote_index = 0;
+	atomic_store_explicit(&kp->state, KP_FREE, memory_order_release);
+}
+
+/* Whoever moves RELEASED -> WIPING wipes: the releaser or the last holder. */
+static void keypair_try_wipe(struct keypair *kp)
+{
+	int expect = KP_RELEASED;
+
+	if (atomic_load(&kp->refs) == 0 &&
+	    atomic_compare_exchange_strong(&kp->state, &expect, KP_WIPING))
+		keypair_wipe(kp);
+}
+
+static struct keypair *keypair_get(struct keypair *kp)
+{
+	atomic_fetch_add(&kp->refs, 1);
+	return kp;
+}
+
+void keypair_put(struct keypair *kp)
+{
+	if (atomic_fetch_sub(&kp->refs, 1) == 1)
+		keypair_try_wipe(kp);
+}
+
+/* Peer lock held. */
+static void keypair_release(struct engine_peer *p, struct keypair *kp)
+{
+	if (!kp)
+		return;
+	index_table_wrlock(&p->e->idx);
+	index_table_remove(&p->e->idx, kp->local_index);
+	atomic_store(&kp->state, KP_RELEASED);
+	index_table_unlock(&p->e->idx);
+	keypair_try_wipe(kp);
+}
+
+static struct keypair *keypair_alloc(struct engine_peer *p)
+{
+	for (int i = 0; i < ENGINE_KEYPAIRS; i++)
+		if (atomic_load_explicit(&p->kp[i].state, memory_order_acquire) == KP_FREE &&
+		    atomic_load(&p->kp[i].refs) == 0)
+			return &p->kp[i];
+	return NULL;
+}
+
+static bool keypair_usable(struct keypair *kp, uint64_t now)
+{
+	return kp && atomic_load_explicit(&kp->confirmed, memory_order_acquire) &&
+	       timers_keypair_valid(kp->created, now, atomic_load(&kp->send_counter));
+}
+
+/* Peer lock held: drop the pending handshake and its index. */
+void peer_handshake_clear(struct engine_peer *p)
+{
+	if (p->hs.state != NOISE_HS_ZEROED) {
+		index_table_wrlock(&p->e->idx);
+		index_table_remove(&p->e->idx, p->hs.local_index);
+		index_table_unlock(&p->e->idx);
+	}
+	sodium_memzero(&p->hs, sizeof(p->hs));
+}
+
+int peer_begin_session(struct engine_peer *p, struct noise_handshake *hs, uint64_t now)
+{
+	struct engine *e = p->e;
+	struct noise_keys keys;
+	struct keypair *kp = keypair_alloc(p);
+	uint32_t index = hs->local_index;
+	int rc;
+
+	if (!kp) {
+		peer_handshake_clear(p);
+		return -ENOSPC;
+	}
+	rc = noise_derive_keys(hs, &keys);
+	if (rc == 0)
+		rc = aead_key_init(&kp->send, e->local->cipher, keys.send);
+	if (rc == 0)
+		rc = aead_key_init(&kp->recv, e->local->cipher, keys.recv);
+	if (rc < 0) {
+		sodium_memzero(&keys, sizeof(keys));
+		keypair_wipe(kp);
+		index_table_wrlock(&e->idx);
+		index_table_remove(&e->idx, index);
+		index_table_unlock(&e->idx);
+		return rc;
+	}
+	replay_init(&kp->replay);
+	atomic_store(&kp->send_counter, 0);
+	kp->created = now;
+	kp->local_index = keys.local_index;
+	kp->remote_index = keys.remote_index;
+	kp->initiator = keys.initiator;
+	atomic_store(&kp->confirmed, keys.initiator);
+	atomic_store(&kp->lastminute, false);
+	sodium_memzero(&keys, sizeof(keys));
+	atomic_store_explicit(&kp->state, KP_LIVE, memory_order_release);
+	index_table_wrlock(&e->idx);
+	rc = index_table_replace(&e->idx, kp->local_index, INDEX_KEYPAIR, kp);
+	index_table_unlock(&e->idx);
+	if (rc < 0) {
+		atomic_store(&kp->state, KP_RELEASED);
+		keypair_try_wipe(kp);
+		return rc;
+	}
+
+	if (kp->initiator) {
+		if (p->next) {
+			keypair_release(p, p->previous);
+			p->previous = p->next;
+			p->next = NULL;
+			keypair_release(p, p->current);
+		} else {
+			keypair_release(p, p->previous);
+			p->previous = p->current;
+		}
+		p->current = kp;
+		timers_on_handshake_complete(&p->timers);
+	} else {
+		keypair_release(p, p->next);
+		p->next = kp;
+		keypair_release(p, p->previous);
+		p->previous = NULL;
+	}
+	timers_on_session_derived(&p->timers, now);
+	atomic_fetch_add(&p->handshakes, 1);
+	atomic_store(&p->last_handshake_realtime, clock_realtime_ns());
+	return 0;
+}
+
+void peer_confirm_next(struct engine_peer *p, struct keypair *kp)
+{
+	if (p->next != kp)
+		return;
+	keypair_release(p, p->previous);
+	p->previous = p->current;
+	p->current = kp;
+	p->next = NULL;
+	timers_on_handshake_complete(&p->timers);
+}
+
+static void zero_keys(struct engine_peer *p)
+{
+	keypair_release(p, p->current);
+	keypair_release(p, p->previous);
+	keypair_release(p, p->next);
+	p->current = p->previous = p->next = NULL;
+	peer_handshake_clear(p);
+}
+
+/* ---- sending ---- */
+
+/* Seals the plaintext at buf + 16 (len bytes) in place; returns the datagram length. */
+static size_t seal(struct keypair *kp, uint8_t *buf, size_t len, uint64_t counter, uint32_t mtu)
+{
+	size_t padded = wire_padded_len(len, mtu);
+	uint8_t *plain = buf + WIRE_DATA_HEADER_LEN;
+
+	memset(plain + len, 0, padded - len);
+	buf[0] = WIRE_TYPE_DATA;
+	buf[1] = buf[2] = buf[3] = 0;
+	put_le32(buf + WIRE_DATA_OFF_RECEIVER, kp->remote_index);
+	put_le64(buf + WIRE_DATA_OFF_COUNTER, counter);
+	aead_seal(&kp->send, counter, buf, WIRE_DATA_HEADER_LEN, plain, padded, plain + padded);
+	return WIRE_DATA_HEADER_LEN + padded + WIRE_TAG_LEN;
+}
+
+static bool fits(const struct engine_pkt *pkt, uint32_t mtu)
+{
+	return pkt->len <= mtu && pkt->cap >= WIRE_DATA_HEADER_LEN + wire_padded_len(pkt->len, mtu) +
+						   WIRE_TAG_LEN;
+}
+
+static void note_sent(struct engine_peer *p, uint64_t now, bool data)
+{
+	atomic_store_explicit(&p->ev_tx_any, now, memory_order_relaxed);
+	if (data)
+		atomic_store_explicit(&p->ev_tx_data, now, memory_order_relaxed);
+}
+
+/* Peer lock held: a keepalive with the current keypair into res->ctrl. */
+static bool seal_keepalive(struct engine_peer *p, uint64_t now, struct engine_result *res)
+{
+	struct keypair *kp = p->current;
+	uint64_t counter;
+
+	if (!keypair_usable(kp, now))
+		return false;
+	counter = atomic_fetch_add(&kp->send_counter, 1);
+	if (counter >= REJECT_AFTER_MESSAGES)
+		return false;
+	res->ctrl_len = seal(kp, res->ctrl, 0, counter, p->e->mtu);
+	res->ctrl_to_source = false;
+	note_sent(p, now, false);
+	return true;
+}
+
+void peer_send_initiation(struct engine_peer *p, uint64_t now, struct engine_result *res, bool retry)
+{
+	struct engine *e = p->e;
+	uint8_t e_priv[WIRE_KEY_LEN], ts[WIRE_TAI64N_LEN];
+	uint32_t index, r;
+	int rc;
+
+	if (!timers_initiation_allowed(atomic_load(&p->last_initiation_sent), now))
+		return;
+	peer_handshake_clear(p);
+	index_table_wrlock(&e->idx);
+	rc = index_table_insert(&e->idx, INDEX_HANDSHAKE, p, engine_rng_cb, e, &index);
+	index_table_unlock(&e->idx);
+	if (rc < 0) {
+		engine_count_drop(e, ENGINE_DROP_NO_SLOT);
+		return;
+	}
+	engine_rng(e, e_priv, sizeof(e_priv));
+	if (e->tai64n)
+		e->tai64n(e->rng_ctx, ts);
+	else
+		tai64n_now(ts);
+	rc = noise_create_initiation(e->local, &p->remote, &p->hs, index, e_priv, ts, res->ctrl);
+	sodium_memzero(e_priv, sizeof(e_priv));
+	if (rc < 0) {
+		index_table_wrlock(&e->idx);
+		index_table_remove(&e->idx, index);
+		index_table_unlock(&e->idx);
+		return;
+	}
+	cookie_add_macs(&p->cookie, res->ctrl, WIRE_INITIATION_LEN, now);
+	res->ctrl_len = WIRE_INITIATION_LEN;
+	res->ctrl_to_source = false;
+	atomic_store(&p->last_initiation_sent, now ? now : 1);
+	if (!retry)
+		p->timers.handshake_attempts = 0;
+	engine_rng(e, &r, sizeof(r));
+	timers_on_handshake_initiated(&p->timers, now, timers_jitter(r));
+	note_sent(p, now, false);
+}
+
+void peer_after_handshake(struct engine_peer *p, uint64_t now, struct engine_result *res)
+{
+	if (p->staged_count)
+		res->flush = true;
+	else
+		seal_keepalive(p, now, res);
+}
+
+/* Peer lock held: copies a plaintext into the staging ring (oldest dropped when full). */
+static void stage(struct engine_peer *p, const struct engine_pkt *pkt)
+{
+	unsigned slot;
+
+	if (p->staged_count == ENGINE_STAGED_MAX) {
+		p->staged_head = (p->staged_head + 1) % ENGINE_STAGED_MAX;
+		p->staged_count--;
+		engine_count_drop(p->e, ENGINE_DROP_NO_SESSION);
+	}
+	slot = (p->staged_head + p->staged_count) % ENGINE_STAGED_MAX;
+	memcpy(p->staged + (size_t)slot * p->e->mtu, pkt->buf + WIRE_DATA_HEADER_LEN, pkt->len);
+	p->staged_len[slot] = pkt->len;
+	p->staged_count++;
+}
+
+static void staged_clear(struct engine_peer *p)
+{
+	if (p->staged_count)
+		engine_count_drop(p->e, ENGINE_DROP_NO_SESSION);
+	p->staged_head = p->staged_count = 0;
+}
+
+size_t engine_encapsulate(struct engine_peer *p, struct engine_pkt *pkts, size_t n, uint64_t now,
+			  struct engine_result *res)
+{
+	struct engine *e = p->e;
+	struct keypair *kp;
+	uint64_t base, bytes = 0;
+	size_t i, j = 0, good = 0;
+	bool rekey;
+
+	result_reset(res);
+	for (i = 0; i < n; i++)
+		good += fits(&pkts[i], e->mtu);
+	pthread_mutex_lock(&p->lock);
+	kp = p->current;
+	if (keypair_usable(kp, now)) {
+		keypair_get(kp);
+	} else {
+		kp = NULL;
+		for (i = 0; i < n; i++)
+			if (fits(&pkts[i], e->mtu))
+				stage(p, &pkts[i]);
+		if (p->hs.state != NOISE_HS_CREATED_INITIATION)
+			peer_send_initiation(p, now, res, false);
+	}
+	pthread_mutex_unlock(&p->lock);
+	if (good < n) {
+		res->drop = ENGINE_DROP_TOO_BIG;
+		for (i = good; i < n; i++)
+			engine_count_drop(e, ENGINE_DROP_TOO_BIG);
+	}
+	if (!kp) {
+		res->op = res->ctrl_len ? ENGINE_DONE : ENGINE_DROP;
+		if (!res->ctrl_len && res->drop == ENGINE_DROP_NONE)
+			res->drop = ENGINE_DROP_NO_SESSION;
+		return 0;
+	}
+
+	base = atomic_fetch_add(&kp->send_counter, good);
+	for (i = 0; i < n; i++) {
+		if (!fits(&pkts[i], e->mtu))
+			continue;
+		if (base >= REJECT_AFTER_MESSAGES) {
+			engine_count_drop(e, ENGINE_DROP_KEY_EXPIRED);
+			continue;
+		}
+		bytes += pkts[i].len;
+		pkts[i].len = seal(kp, pkts[i].buf, pkts[i].len, base++, e->mtu);
+		if (j != i) {
+			struct engine_pkt t = pkts[j];
+
+			pkts[j] = pkts[i];
+			pkts[i] = t;
+		}
+		j++;
+	}
+	rekey = timers_want_rekey_on_send(kp->initiator, kp->created, now, base) &&
+		timers_initiation_allowed(atomic_load(&p->last_initiation_sent), now);
+	keypair_put(kp);
+	if (j) {
+		atomic_fetch_add_explicit(&p->tx_packets, j, memory_order_relaxed);
+		atomic_fetch_add_explicit(&p->tx_bytes, bytes, memory_order_relaxed);
+		note_sent(p, now, true);
+		res->op = ENGINE_TO_NETWORK;
+	} else {
+		res->op = ENGINE_DROP;
+	}
+	if (rekey) {
+		pthread_mutex_lock(&p->lock);
+		if (p->hs.state != NOISE_HS_CREATED_INITIATION)
+			peer_send_initiation(p, now, res, false);
+		pthread_mutex_unlock(&p->lock);
+	}
+	return j;
+}
+
+bool engine_flush(struct engine_peer *p, struct engine_pkt *pkt, uint64_t now)
+{
+	struct keypair *kp;
+	uint64_t counter;
+	size_t len;
+	unsigned slot;
+
+	pthread_mutex_lock(&p->lock);
+	kp = p->current;
+	if (!p->staged_count || !keypair_usable(kp, now)) {
+		pthread_mutex_unlock(&p->lock);
+		return false;
+	}
+	slot = p->staged_head;
+	len = p->staged_len[slot];
+	if (pkt->cap < WIRE_DATA_HEADER_LEN + wire_padded_len(len, p->e->mtu) + WIRE_TAG_LEN) {
+		pthread_mutex_unlock(&p->lock);
+		return false;
+	}
+	memcpy(pkt->buf + WIRE_DATA_HEADER_LEN, p->staged + (size_t)slot * p->e->mtu, len);
+	p->staged_head = (p->staged_head + 1) % ENGINE_STAGED_MAX;
+	p->staged_count--;
+	keypair_get(kp);
+	pthread_mutex_unlock(&p->lock);
+
+	counter = atomic_fetch_add(&kp->send_counter, 1);
+	if (counter >= REJECT_AFTER_MESSAGES) {
+		keypair_put(kp);
+		engine_count_drop(p->e, ENGINE_DROP_KEY_EXPIRED);
+		return false;
+	}
+	pkt->len = seal(kp, pkt->buf, len, counter, p->e->mtu);
+	keypair_put(kp);
+	atomic_fetch_add_explicit(&p->tx_packets, 1, memory_order_relaxed);
+	atomic_fetch_add_explicit(&p->tx_bytes, len, memory_order_relaxed);
+	note_sent(p, now, true);
+	return true;
+}
+
+void engine_initiate(struct engine_peer *p, uint64_t now, struct engine_result *res)
+{
+	result_reset(res);
+	pthread_mutex_lock(&p->lock);
+	if (p->hs.state != NOISE_HS_CREATED_INITIATION)
+		peer_send_initiation(p, now, res, false);
+	pthread_mutex_unlock(&p->lock);
+}
+
+/* ---- timers ---- */
+
+enum ev_kind { EV_TX_DATA, EV_TX_ANY, EV_RX_DATA, EV_RX_ANY };
+
+/* Peer lock held: feeds the data paths' latest events to the timers, oldest first. */
+static void fold_events(struct engine_peer *p, uint64_t jitter)
+{
+	struct {
+		uint64_t t;
+		enum ev_kind k;
+	} ev[4], tmp;
+	uint64_t *seen[4] = { &p->seen_tx_data, &p->seen_tx_any, &p->seen_rx_data, &p->seen_rx_any };
+	_Atomic uint64_t *src[4] = { &p->ev_tx_data, &p->ev_tx_any, &p->ev_rx_data, &p->ev_rx_any };
+	int n = 0;
+
+	for (int k = 0; k < 4; k++) {
+		uint64_t t = atomic_load_explicit(src[k], memory_order_relaxed);
+
+		if (t != *seen[k]) {
+			*seen[k] = t;
+			ev[n].t = t;
+			ev[n++].k = (enum ev_kind)k;
+		}
+	}
+	for (int a = 1; a < n; a++)
+		for (int b = a; b > 0 && ev[b - 1].t > ev[b].t; b--) {
+			tmp = ev[b];
+			ev[b] = ev[b - 1];
+			ev[b - 1] = tmp;
+		}
+	for (int a = 0; a < n; a++) {
+		switch (ev[a].k) {
+		case EV_TX_DATA:
+			timers_on_data_sent(&p->timers, ev[a].t, jitter);
+			break;
+		case EV_TX_ANY:
+			timers_on_any_authenticated_sent(&p->timers, ev[a].t);
+			timers_on_any_authenticated_traversal(&p->timers, ev[a].t);
+			break;
+		case EV_RX_DATA:
+			timers_on_data_received(&p->timers, ev[a].t);
+			break;
+		case EV_RX_ANY:
+			timers_on_any_authenticated_received(&p->timers, ev[a].t);
+			timers_on_any_authenticated_traversal(&p->timers, ev[a].t);
+			break;
+		}
+	}
+}
+
+void engine_update_timers(struct engine_peer *p, uint64_t now, struct engine_result *res)
+{
+	uint32_t r;
+	uint64_t jitter;
+	unsigned act;
+
+	result_reset(res);
+	engine_rng(p->e, &r, sizeof(r));
+	jitter = timers_jitter(r);
+	pthread_mutex_lock(&p->lock);
+	fold_events(p, jitter);
+	act = timers_tick(&p->timers, now, jitter);
+	if (act & TIMERS_ZERO_KEYS) {
+		zero_keys(p);
+		staged_clear(p);
+	}
+	if (act & TIMERS_GIVE_UP) {
+		staged_clear(p);
+		peer_handshake_clear(p);
+	}
+	if (act & (TIMERS_SEND_INITIATION | TIMERS_RETRY_INITIATION))
+		peer_send_initiation(p, now, res, !(act & TIMERS_SEND_INITIATION));
+	if (act & TIMERS_SEND_KEEPALIVE) {
+		if (res->ctrl_len)
+			p->timers.keepalive_at = now; /* one datagram per call: next tick */
+		else
+			seal_keepalive(p, now, res);
+	}
+	pthread_mutex_unlock(&p->lock);
+}
+
+uint64_t engine_peer_next_deadline(struct engine_peer *p)
+{
+	uint64_t d;
+
+	pthread_mutex_lock(&p->lock);
+	d = timers_next_deadline(&p->timers);
+	if (atomic_load(&p->ev_tx_data) != p->seen_tx_data ||
+	    atomic_load(&p->ev_tx_any) != p->seen_tx_any ||
+	    atomic_load(&p->ev_rx_data) != p->seen_rx_data ||
+	    atomic_load(&p->ev_rx_any) != p->seen_rx_any)
+		d = 0;
+	pthread_mutex_unlock(&p->lock);
+	return d;
+}
+
+void engine_peer_stats(struct engine_peer *p, struct engine_peer_stats *st)
+{
+	st->rx_packets = atomic_load(&p->rx_packets);
+	st->rx_bytes = atomic_load(&p->rx_bytes);
+	st->tx_packets = atomic_load(&p->tx_packets);
+	st->tx_bytes = atomic_load(&p->tx_bytes);
+	st->handshakes = atomic_load(&p->handshakes);
+	st->last_handshake_realtime_ns = atomic_load(&p->last_handshake_realtime);
+	pthread_mutex_lock(&p->lock);
+	st->has_session = keypair_usable(p->current, clock_now_ns());
+	pthread_mutex_unlock(&p->lock);
+}
