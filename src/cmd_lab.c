@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* `ovlperf lab up|down|list|show`: lab hosts from the command line. */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -7,18 +8,24 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <sodium.h>
 
 #include "cmd.h"
 #include "interrupt.h"
 #include "lab.h"
+#include "lab_overlay.h"
 #include "log.h"
 
 static const char usage_text[] =
 	"Usage: ovlperf lab up [NAME] [--hosts N] [--mtu N] [--rate RATE] [--drop PCT]\n"
-	"                      [--block-icmp] [--force]\n"
+	"                      [--block-icmp] [--force] [--overlay | --overlay6]\n"
 	"       ovlperf lab down [NAME]\n"
 	"       ovlperf lab list\n"
 	"       ovlperf lab show [NAME]\n"
+	"       ovlperf lab exec NAME HOST CMD [ARGS...]\n"
 	"\n"
 	"Lab hosts are network namespaces ovp-NAME-0, ovp-NAME-1, ... joined in a chain\n"
 	"by veth links (link i: 198.18.i.0/24 and 2001:2:0:i::/64; interface ovp<i>).\n"
@@ -28,7 +35,12 @@ static const char usage_text[] =
 	"  --rate RATE    tbf rate limit on both ends of every link, e.g. 100M, 1.5G\n"
 	"  --drop PCT     drop PCT %% of packets leaving each end (nftables numgen)\n"
 	"  --block-icmp   drop ICMP fragmentation-needed / ICMPv6 packet-too-big\n"
-	"  --force        remove an existing lab of that NAME first\n";
+	"  --force        remove an existing lab of that NAME first\n"
+	"  --overlay      also start the built-in overlay (ovl0, 198.19.0.h+1 and\n"
+	"                 2001:2:0:ff::h+1) over link 0's IPv4 addresses;\n"
+	"                 --overlay6 over its IPv6 addresses\n"
+	"'lab exec' runs CMD in host HOST (0, 1, ...) of lab NAME and returns its exit\n"
+	"status; an interrupt stops it (SIGTERM, then SIGKILL after 2 s).\n";
 
 static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
@@ -144,6 +156,7 @@ struct up_opts {
 	uint64_t rate;
 	double drop;
 	bool block_icmp, force;
+	int overlay_family;	/* 0: no overlay */
 };
 
 static bool parse_uint(const char *s, unsigned long max, unsigned long *v)
@@ -163,6 +176,7 @@ static int parse_up(int argc, char **argv, struct up_opts *o)
 		{ "hosts", required_argument, NULL, 'n' }, { "mtu", required_argument, NULL, 'm' },
 		{ "rate", required_argument, NULL, 'r' },  { "drop", required_argument, NULL, 'd' },
 		{ "block-icmp", no_argument, NULL, 'b' },  { "force", no_argument, NULL, 'f' },
+		{ "overlay", no_argument, NULL, 'o' },	   { "overlay6", no_argument, NULL, '6' },
 		{ "help", no_argument, NULL, 'h' },	   { NULL, 0, NULL, 0 },
 	};
 	unsigned long v;
@@ -200,6 +214,12 @@ static int parse_up(int argc, char **argv, struct up_opts *o)
 		case 'f':
 			o->force = true;
 			break;
+		case 'o':
+			o->overlay_family = AF_INET;
+			break;
+		case '6':
+			o->overlay_family = AF_INET6;
+			break;
 		case 'h':
 			fputs(usage_text, stdout);
 			return -1;
@@ -211,6 +231,34 @@ static int parse_up(int argc, char **argv, struct up_opts *o)
 		o->name = argv[optind++];
 	if (optind < argc)
 		return usage_error("unexpected argument '%s'", argv[optind]);
+	return 0;
+}
+
+/* The overlay daemons live in the lab's namespaces, so `lab down` stops them
+ * with everything else; the handle is deliberately not released here, since
+ * lab_overlay_down() would stop them now. */
+static int overlay_up(struct lab *lab, int family)
+{
+	struct lab_overlay_spec ospec = { .link = 0, .underlay_family = family };
+	struct lab_overlay *ov;
+	int rc;
+
+	/* Keys live in sodium_malloc memory, which needs the library initialised. */
+	if (sodium_init() < 0)
+		return -EIO;
+	rc = lab_overlay_up(lab, &ospec, &ov);
+	if (rc)
+		return rc;
+	for (unsigned h = 0; h < lab_get_spec(lab)->nhosts; h++) {
+		struct sockaddr_storage a4, a6;
+		char s4[INET6_ADDRSTRLEN] = "?", s6[INET6_ADDRSTRLEN] = "?";
+
+		if (!lab_overlay_addr(ov, h, AF_INET, &a4))
+			inet_ntop(AF_INET, &((struct sockaddr_in *)&a4)->sin_addr, s4, sizeof(s4));
+		if (!lab_overlay_addr(ov, h, AF_INET6, &a6))
+			inet_ntop(AF_INET6, &((struct sockaddr_in6 *)&a6)->sin6_addr, s6, sizeof(s6));
+		printf("overlay host %u: %s %s %s\n", h, lab_overlay_ifname(ov, h), s4, s6);
+	}
 	return 0;
 }
 
@@ -248,6 +296,13 @@ static int up(int argc, char **argv)
 	}
 	if (rc)
 		return fail("cannot bring up lab", o.name, rc);
+	if (o.overlay_family) {
+		rc = overlay_up(lab, o.overlay_family);
+		if (rc) {
+			lab_down(lab);
+			return fail("cannot start the overlay in lab", o.name, rc);
+		}
+	}
 	print_spec(&spec);
 	for (unsigned h = 0; h < spec.nhosts && !rc; h++)
 		rc = show_host(lab, h);
@@ -288,6 +343,76 @@ static int down(int argc, char **argv)
 	return rc ? fail("cannot remove lab", name, rc) : 0;
 }
 
+/* execv() needs a path: CMD as given if it has a '/', else the first
+ * executable of that name on $PATH. */
+static int find_exe(const char *cmd, char *buf, size_t len)
+{
+	const char *path = getenv("PATH");
+
+	if (strchr(cmd, '/'))
+		return snprintf(buf, len, "%s", cmd) < (int)len ? 0 : -ENAMETOOLONG;
+	if (!path)
+		path = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
+	while (*path) {
+		size_t n = strcspn(path, ":");
+		int k = snprintf(buf, len, "%.*s/%s", (int)n, n ? path : ".", cmd);
+
+		if (k > 0 && (size_t)k < len && access(buf, X_OK) == 0)
+			return 0;
+		path += n + (path[n] == ':');
+	}
+	return -ENOENT;
+}
+
+static int wait_child(pid_t pid)
+{
+	int status;
+
+	for (;;) {
+		pid_t r = waitpid(pid, &status, 0);
+
+		if (r == pid)
+			return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+		if (r < 0 && errno != EINTR)
+			return 1;
+		if (interrupt_requested())
+			return lab_reap(pid, 2000);
+	}
+}
+
+static int exec_in(int argc, char **argv)
+{
+	unsigned long host;
+	char exe[4096];
+	struct lab *lab;
+	pid_t pid;
+	int rc;
+
+	if (argc < 5)
+		return usage_error("lab exec NAME HOST CMD [ARGS...]");
+	if (!lab_name_valid(argv[2]))
+		return usage_error("invalid lab name '%s'", argv[2]);
+	if (!parse_uint(argv[3], LAB_MAX_HOSTS - 1, &host))
+		return usage_error("host '%s': expected 0..%d", argv[3], LAB_MAX_HOSTS - 1);
+	if (find_exe(argv[4], exe, sizeof(exe)))
+		return usage_error("%s: command not found", argv[4]);
+	rc = lab_open(argv[2], &lab);
+	if (rc)
+		return fail("cannot open lab", argv[2], rc);
+	if (host >= lab_get_spec(lab)->nhosts) {
+		lab_close(lab);
+		return usage_error("lab %s has no host %s", argv[2], argv[3]);
+	}
+	interrupt_install();
+	argv[4] = exe;
+	pid = lab_spawn(lab, (unsigned)host, argv + 4, -1, -1);
+	lab_close(lab);
+	if (pid < 0)
+		return fail("cannot start", argv[4], (int)pid);
+	rc = wait_child(pid);
+	return rc < 0 ? 1 : rc;
+}
+
 int cmd_lab(int argc, char **argv)
 {
 	const char *name;
@@ -305,6 +430,8 @@ int cmd_lab(int argc, char **argv)
 		rc = name_arg(argc, argv, &name);
 		return rc ? rc : show(name);
 	}
+	if (!strcmp(argv[1], "exec"))
+		return exec_in(argc, argv);
 	if (!strcmp(argv[1], "list")) {
 		if (argc > 2)
 			return usage_error("unexpected argument '%s'", argv[2]);

@@ -110,11 +110,11 @@ static int in_host(struct lab *lab, unsigned h, int (*fn)(struct lab *, unsigned
 {
 	int rc, back;
 
-	rc = netns_enter_fd(lab->nsfd[h]);
+	rc = lab_enter(lab, h);
 	if (rc)
 		return rc;
 	rc = fn(lab, h, arg);
-	back = netns_enter_fd(lab->orig_fd);
+	back = lab_leave(lab);
 	if (back) {
 		log_err("cannot return to the original namespace: %s", strerror(-back));
 		return back;
