@@ -8,6 +8,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <sodium.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -108,6 +109,8 @@ static int endpoint_of(const struct lab *lab, const struct lab_overlay_spec *spe
 
 static int write_keys(struct lab_overlay *ov)
 {
+	if (sodium_init() < 0)
+		return -EIO;
 	for (unsigned h = 0; h < ov->nhosts; h++) {
 		uint8_t *priv = key_alloc();
 		char path[128];

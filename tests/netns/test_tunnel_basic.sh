@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# The built-in overlay over an IPv4 underlay: ping (IPv4 and IPv6 overlay
+# addresses), a TCP transfer checked by SHA-256, no plaintext on the veth,
+# keys hidden in `tunnel show`, SIGINT removes the device, config errors
+# name file, line and key.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/tunnel_lib.sh"
+
+lab_pair tu
+tu_pair 4
+
+in_a ping -c 2 -i 0.2 -W 2 198.19.0.2 >/dev/null || fail "ping 198.19.0.2 through the overlay"
+ok "ping IPv4 overlay address over IPv4 underlay"
+in_a ping -6 -c 2 -i 0.2 -W 2 2001:2:0:ff::2 >/dev/null || fail "ping 2001:2:0:ff::2 through the overlay"
+ok "ping IPv6 overlay address over IPv4 underlay"
+expect_eq "tunnel MTU (1500 - 60)" "$(tu_show "$A" ovl0 mtu)" 1440
+
+# TCP: 8 MiB of random bytes, SHA-256 on both ends.
+head -c 8M /dev/urandom >"$TU_DIR/blob"
+want=$(sha256sum "$TU_DIR/blob" | cut -d' ' -f1)
+in_b python3 - "$TU_DIR/got" <<'PY' &
+import hashlib, socket, sys
+s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(("198.19.0.2", 5001)); s.listen(1); s.settimeout(20)
+c, _ = s.accept(); c.settimeout(20); h = hashlib.sha256()
+while True:
+    d = c.recv(1 << 16)
+    if not d: break
+    h.update(d)
+open(sys.argv[1], "w").write(h.hexdigest())
+PY
+srv=$!
+on_exit "kill $srv"
+for i in $(seq 50); do in_b ss -ltn | grep -q 198.19.0.2:5001 && break; sleep 0.1; done
+in_a python3 - "$TU_DIR/blob" <<'PY' || fail "TCP send through the overlay"
+import socket, sys
+s = socket.create_connection(("198.19.0.2", 5001), timeout=20)
+s.sendall(open(sys.argv[1], "rb").read()); s.close()
+PY
+wait $srv || fail "TCP receiver failed"
+expect_eq "SHA-256 of 8 MiB through the overlay" "$(cat "$TU_DIR/got")" "$want"
+expect_ge "peer rx_bytes on B" "$(tu_show "$B" ovl0 rx_bytes)" 8388608
+
+# A known payload crosses the overlay; it must show on the TUN, never on the veth.
+marker=OVLPERF-PLAINTEXT-MARKER-7f3a9c
+in_a timeout 10 tcpdump -i ovp0 -U -n -w "$TU_DIR/veth.pcap" udp 2>"$TU_DIR/td1" &
+td1=$!
+in_a timeout 10 tcpdump -i ovl0 -U -n -w "$TU_DIR/tun.pcap" 2>"$TU_DIR/td2" &
+td2=$!
+for i in $(seq 50); do grep -q listening "$TU_DIR/td1" && grep -q listening "$TU_DIR/td2" && break; sleep 0.1; done
+for i in 1 2 3; do
+	in_a python3 -c "import socket; s=socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.sendto(b'$marker' * 20, ('198.19.0.2', 9))"
+done
+sleep 0.5
+kill -INT $td1 $td2; wait $td1 $td2 || true
+tun_hits=$(grep -c -a "$marker" "$TU_DIR/tun.pcap" || true)
+veth_hits=$(grep -c -a "$marker" "$TU_DIR/veth.pcap" || true)
+expect_ge "marker seen on the TUN (the capture works)" "$tun_hits" 1
+veth_pkts=$(tcpdump -r "$TU_DIR/veth.pcap" -n 2>/dev/null | wc -l)
+expect_ge "encrypted datagrams captured on the veth" "$veth_pkts" 3
+expect_eq "plaintext marker on the veth" "$veth_hits" 0
+
+# Keys: hidden unless asked; the private key never in a plain show.
+priv=$(cat "$TU_DIR/a.key")
+in_a "$OVLPERF" tunnel show ovl0 >"$TU_DIR/show.txt"
+grep -q "private key: (hidden)" "$TU_DIR/show.txt" || fail "show does not hide the private key"
+grep -qF "$priv" "$TU_DIR/show.txt" && fail "show prints the private key"
+grep -q "latest handshake: [0-9]* seconds ago" "$TU_DIR/show.txt" || fail "show has no handshake time"
+ok "tunnel show hides keys, shows the handshake"
+[ "$(tu_show "$A" ovl0 private_key)" = "(hidden)" ] || fail "raw show leaks the key"
+in_a "$OVLPERF" tunnel show ovl0 --show-keys --raw | grep -qF "private_key=$priv" ||
+	fail "--show-keys does not show the key"
+ok "--show-keys shows the private key"
+
+# SIGINT (Ctrl-C) of `tunnel up` removes its device.
+kill -INT $PID_A
+wait $PID_A || fail "tunnel up exited non-zero after SIGINT"
+in_a ip link show ovl0 >/dev/null 2>&1 && fail "ovl0 still exists after SIGINT"
+ok "SIGINT: daemon exits 0 and ovl0 is gone"
+in_a "$OVLPERF" tunnel show ovl0 >/dev/null 2>&1 && fail "control socket still answers"
+ok "control socket gone"
+
+# `tunnel down` stops a daemon started with -d.
+in_a "$OVLPERF" tunnel up "$TU_DIR/a.conf" --name ovl1 -d --pid-file "$TU_DIR/a.pid" ||
+	fail "tunnel up -d"
+dpid=$(cat "$TU_DIR/a.pid")
+on_exit "kill $dpid"
+in_a ip link show ovl1 >/dev/null || fail "no ovl1 after tunnel up -d"
+in_a "$OVLPERF" tunnel down ovl1 || fail "tunnel down ovl1"
+in_a ip link show ovl1 >/dev/null 2>&1 && fail "ovl1 still exists after tunnel down"
+kill -0 "$dpid" 2>/dev/null && fail "daemon still running after tunnel down"
+ok "-d with --pid-file, then tunnel down removes the device"
+
+# A config error names file, line and key; nothing is created.
+printf '[interface]\nprivate_key_file = a.key\naddress = 198.19.0.1/24\nmtu = 1x\n' >"$TU_DIR/bad.conf"
+set +e
+in_a "$OVLPERF" tunnel up "$TU_DIR/bad.conf" --name ovlbad 2>"$TU_DIR/bad.err"
+rc=$?
+set -e
+expect_eq "exit status for a bad config" "$rc" 2
+grep -qF "$TU_DIR/bad.conf:4: key 'mtu': '1x' is not a number" "$TU_DIR/bad.err" ||
+	fail "error does not name file:line:key: $(cat "$TU_DIR/bad.err")"
+ok "config error names file, line and key"
+in_a ip link show ovlbad >/dev/null 2>&1 && fail "a refused config left a device"
+chmod 644 "$TU_DIR/a.key"
+set +e
+in_a "$OVLPERF" tunnel up "$TU_DIR/a.conf" --name ovlbad 2>"$TU_DIR/mode.err"
+rc=$?
+set -e
+[ "$rc" -ne 0 ] || fail "a 0644 key file was accepted"
+grep -q "a.key" "$TU_DIR/mode.err" || fail "key mode error does not name the file"
+in_a ip link show ovlbad >/dev/null 2>&1 && fail "a refused key left a device"
+ok "a key file readable by others is refused, naming the file"
+echo "$TEST_NAME: $CHECKS checks passed"

@@ -1,0 +1,142 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The tunnel device: a TUN interface, UDP sockets on the underlay and the
+ * protocol engine (engine.h) between them.
+ *
+ * Threads: TX (send.c) reads batches from the TUN, finds each packet's peer
+ * by allowed IPs, has the engine seal them and sends them with sendmmsg; RX
+ * (receive.c) reads batches with recvmmsg, has the engine open them, checks
+ * the inner source against the sending peer's allowed IPs and writes them to
+ * the TUN; the caller's thread (device_run) runs the timers and serves the
+ * control socket. Buffers are allocated once at start-up: nothing is
+ * allocated per packet.
+ *
+ * Too-big inner packets (RFC 1191/8201 through the overlay): each peer knows
+ * the largest inner packet that fits its underlay path (path MTU of the
+ * endpoint minus 60 or 80 bytes). A bigger IPv4 packet with DF, or IPv6
+ * packet, is answered through the TUN with ICMP "fragmentation needed" /
+ * ICMPv6 "packet too big" (icmp.h); a bigger one without DF is sent with the
+ * outer packet allowed to fragment. The underlay sockets set DF on
+ * everything else (IP_PMTUDISC_DO), so a path MTU drop shows up as EMSGSIZE:
+ * that packet goes out fragmented and the peer's path MTU is re-read.
+ */
+#ifndef OVLPERF_TUNNEL_DEVICE_H
+#define OVLPERF_TUNNEL_DEVICE_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/socket.h>
+
+#include "allowedips.h"
+#include "config.h"
+#include "engine.h"
+#include "tun.h"
+
+/* Device-side counters (the engine counts its own drops). */
+enum device_counter {
+	DEV_TUN_RX_PACKETS,	/* read from the TUN */
+	DEV_TUN_RX_READS,	/* read() calls that returned a packet */
+	DEV_TUN_TX_PACKETS,	/* written to the TUN */
+	DEV_UDP_TX_DATAGRAMS,
+	DEV_UDP_TX_CALLS,	/* sendmmsg/sendto calls */
+	DEV_UDP_RX_DATAGRAMS,
+	DEV_UDP_RX_CALLS,	/* recvmmsg calls that returned datagrams */
+	DEV_TOO_BIG_ICMP,	/* too-big replies written to the TUN */
+	DEV_OUTER_FRAGMENTED,	/* sent with the outer packet allowed to fragment */
+	DEV_PMTU_UPDATES,	/* a peer's path MTU changed */
+	DEV_ROAMED,		/* a peer's endpoint changed (authenticated packet) */
+	/* drops */
+	DEV_DROP_NO_ROUTE,	/* TUN packet to an address no peer is allowed for */
+	DEV_DROP_NO_ENDPOINT,	/* peer's endpoint unknown yet */
+	DEV_DROP_BAD_TUN_PACKET, /* not IPv4/IPv6 from the TUN */
+	DEV_DROP_TOO_BIG,	/* too big and no ICMP reply allowed / possible */
+	DEV_DROP_SOURCE_NOT_ALLOWED, /* decrypted source not in the sender's allowed IPs */
+	DEV_DROP_TRUNCATED,	/* underlay datagram larger than a buffer */
+	DEV_DROP_TUN_WRITE,	/* TUN write failed */
+	DEV_DROP_SEND,		/* sendmmsg/sendto failed */
+	DEV_C__COUNT
+};
+#define DEV_C_FIRST_DROP DEV_DROP_NO_ROUTE
+
+struct device;
+
+struct device_peer {
+	struct device *dev;
+	struct engine_peer *ep;
+	unsigned id;
+	uint8_t public_key[WIRE_KEY_LEN];
+	unsigned keepalive_s;
+	uint8_t *psk;			/* key_alloc() copy for show-keys, or NULL */
+	/* Endpoint: written by RX (roaming) under lock, read by everyone under lock. */
+	pthread_mutex_t lock;
+	bool has_endpoint;
+	struct sockaddr_storage endpoint;
+	int pmtu_fd;			/* UDP socket connected to the endpoint: IP_MTU */
+	_Atomic uint32_t inner_mtu;	/* largest inner packet that fits the path */
+	_Atomic bool pmtu_stale;
+};
+
+struct device_batch; /* per-thread buffers (send.c / receive.c) */
+
+struct device {
+	struct config *cfg;
+	struct engine *engine;
+	struct tun tun;
+	struct netlink *nl;
+	int sock[2];			/* [0] IPv4, [1] IPv6; -1 when absent */
+	pthread_mutex_t frag_lock;	/* DF toggling on the sockets */
+	int stop_fd;			/* eventfd: wakes the data-path threads */
+	_Atomic bool stopping;
+	_Atomic bool stop_requested;	/* "stop" on the control socket */
+	int control_fd;
+	char control_path[128];
+	struct allowedips table;
+	struct device_peer *peers;
+	size_t npeers;
+	uint32_t mtu;			/* TUN MTU */
+	size_t slot_size;
+	unsigned batch;
+	uint8_t public_key[WIRE_KEY_LEN];
+	uint8_t *private_key;		/* key_alloc() copy for show-keys */
+	pthread_t tx_thread, rx_thread;
+	bool threads_started;
+	_Atomic uint64_t counters[DEV_C__COUNT];
+};
+
+/* Loads keys, creates the engine, the TUN device (name: ifname, else the
+ * config's, else ovl%d), addresses, MTU, routes, sockets and the control
+ * socket. On error everything is undone and a reason logged. */
+int device_up(struct config *cfg, const char *ifname, struct device **out);
+/* Starts the two data-path threads and the first handshakes. */
+int device_start(struct device *dev);
+/* Timers and control socket until a signal (interrupt.h) or "stop". */
+int device_run(struct device *dev);
+/* Stops threads, closes the TUN (the device disappears), frees everything. */
+void device_down(struct device *dev);
+
+const char *device_counter_name(enum device_counter c);
+static inline void device_count(struct device *dev, enum device_counter c, uint64_t n)
+{
+	atomic_fetch_add_explicit(&dev->counters[c], n, memory_order_relaxed);
+}
+
+/* Shared by send.c and receive.c (device.c). */
+int device_sock_for(const struct device *dev, int family);
+socklen_t device_sockaddr_len(const struct sockaddr_storage *ss);
+/* Sends one datagram, with the outer packet allowed to fragment when
+ * allow_frag; on EMSGSIZE re-sends it that way and marks the peer's path MTU
+ * stale (a drop of the path MTU must not lose the packet). 0 or -errno. */
+int device_send_one(struct device *dev, struct device_peer *peer, const void *buf, size_t len,
+		    const struct sockaddr_storage *dst, bool allow_frag);
+/* Copies the peer's endpoint; false if it has none. */
+bool device_peer_endpoint(struct device_peer *peer, struct sockaddr_storage *out);
+/* Re-reads the peer's path MTU from its connected socket. */
+void device_peer_refresh_pmtu(struct device_peer *peer);
+
+void *device_tx_thread(void *arg);
+void *device_rx_thread(void *arg);
+
+#endif

@@ -1,0 +1,221 @@
+// SPDX-License-Identifier: MIT
+/*
+ * RX: UDP -> TUN. recvmmsg() a batch from each underlay socket; the engine
+ * dispatches each datagram (handshake, cookie, data) and opens data in
+ * place. Decrypted packets are checked against the sending peer's allowed
+ * IPs (cryptokey routing: a peer may only send from addresses it owns) and
+ * written to the TUN. A peer's endpoint moves to a datagram's source only
+ * when that datagram authenticated (roaming).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
+
+#include "clock.h"
+#include "device.h"
+#include "log.h"
+
+struct rx {
+	struct device *dev;
+	unsigned batch;
+	uint8_t *mem;
+	uint8_t *scratch;	/* one slot for staged packets flushed after a handshake */
+	struct mmsghdr *msgs;
+	struct iovec *iov;
+	struct sockaddr_storage *names;
+};
+
+static int rx_init(struct rx *rx, struct device *dev)
+{
+	unsigned b = dev->batch;
+
+	memset(rx, 0, sizeof(*rx));
+	rx->dev = dev;
+	rx->batch = b;
+	rx->mem = aligned_alloc(64, dev->slot_size * (b + 1));
+	rx->msgs = calloc(b, sizeof(*rx->msgs));
+	rx->iov = calloc(b, sizeof(*rx->iov));
+	rx->names = calloc(b, sizeof(*rx->names));
+	if (!rx->mem || !rx->msgs || !rx->iov || !rx->names)
+		return -ENOMEM;
+	rx->scratch = rx->mem + (size_t)b * dev->slot_size;
+	return 0;
+}
+
+static void rx_free(struct rx *rx)
+{
+	free(rx->mem);
+	free(rx->msgs);
+	free(rx->iov);
+	free(rx->names);
+}
+
+static void arm(struct rx *rx)
+{
+	for (unsigned i = 0; i < rx->batch; i++) {
+		rx->iov[i].iov_base = rx->mem + (size_t)i * rx->dev->slot_size;
+		rx->iov[i].iov_len = rx->dev->slot_size;
+		memset(&rx->msgs[i].msg_hdr, 0, sizeof(rx->msgs[i].msg_hdr));
+		rx->msgs[i].msg_hdr.msg_name = &rx->names[i];
+		rx->msgs[i].msg_hdr.msg_namelen = sizeof(rx->names[i]);
+		rx->msgs[i].msg_hdr.msg_iov = &rx->iov[i];
+		rx->msgs[i].msg_hdr.msg_iovlen = 1;
+	}
+}
+
+static bool same_addr(const struct sockaddr_storage *a, const struct sockaddr_storage *b)
+{
+	if (a->ss_family != b->ss_family)
+		return false;
+	if (a->ss_family == AF_INET) {
+		const struct sockaddr_in *x = (const void *)a, *y = (const void *)b;
+
+		return x->sin_port == y->sin_port && x->sin_addr.s_addr == y->sin_addr.s_addr;
+	}
+	const struct sockaddr_in6 *x = (const void *)a, *y = (const void *)b;
+
+	return x->sin6_port == y->sin6_port &&
+	       !memcmp(&x->sin6_addr, &y->sin6_addr, sizeof(x->sin6_addr));
+}
+
+/* Only this thread writes endpoints, so comparing without the lock is safe. */
+static void roam(struct device *dev, struct device_peer *peer, const struct sockaddr_storage *src)
+{
+	if (peer->has_endpoint && same_addr(&peer->endpoint, src))
+		return;
+	pthread_mutex_lock(&peer->lock);
+	peer->endpoint = *src;
+	peer->has_endpoint = true;
+	pthread_mutex_unlock(&peer->lock);
+	atomic_store(&peer->pmtu_stale, true);
+	device_count(dev, DEV_ROAMED, 1);
+}
+
+/* Whether the decrypted packet's source address belongs to peer. */
+static bool source_allowed(struct device *dev, struct device_peer *peer, const uint8_t *pkt,
+			   size_t len)
+{
+	unsigned v = len ? pkt[0] >> 4 : 0;
+
+	if (v == 4 && len >= 20)
+		return allowedips_lookup(&dev->table, AF_INET, pkt + 12) == peer;
+	if (v == 6 && len >= 40)
+		return allowedips_lookup(&dev->table, AF_INET6, pkt + 8) == peer;
+	return false;
+}
+
+static void flush_staged(struct rx *rx, struct device_peer *peer, uint64_t now)
+{
+	struct engine_pkt pkt = { .buf = rx->scratch, .cap = rx->dev->slot_size };
+	struct sockaddr_storage ep;
+
+	while (engine_flush(peer->ep, &pkt, now)) {
+		if (device_peer_endpoint(peer, &ep))
+			device_send_one(rx->dev, peer, pkt.buf, pkt.len, &ep, false);
+		else
+			device_count(rx->dev, DEV_DROP_NO_ENDPOINT, 1);
+		pkt.buf = rx->scratch;
+		pkt.cap = rx->dev->slot_size;
+	}
+}
+
+static void handle(struct rx *rx, unsigned i, uint64_t now)
+{
+	struct device *dev = rx->dev;
+	struct msghdr *h = &rx->msgs[i].msg_hdr;
+	const struct sockaddr_storage *src = &rx->names[i];
+	struct engine_pkt pkt = { .buf = rx->iov[i].iov_base, .len = rx->msgs[i].msg_len,
+				  .cap = dev->slot_size };
+	struct engine_result res;
+	struct device_peer *peer = NULL;
+	enum engine_op op;
+
+	if (h->msg_flags & MSG_TRUNC) {
+		device_count(dev, DEV_DROP_TRUNCATED, 1);
+		return;
+	}
+	memset(&res, 0, sizeof(res));
+	op = engine_receive(dev->engine, &pkt, (const struct sockaddr *)src, h->msg_namelen, now,
+			    &res);
+	if (res.peer) {
+		peer = engine_peer_user(res.peer);
+		roam(dev, peer, src);
+	}
+	if (res.ctrl_len) {
+		struct sockaddr_storage ep;
+
+		if (res.ctrl_to_source || !peer)
+			device_send_one(dev, peer, res.ctrl, res.ctrl_len, src, false);
+		else if (device_peer_endpoint(peer, &ep))
+			device_send_one(dev, peer, res.ctrl, res.ctrl_len, &ep, false);
+	}
+	if (op == ENGINE_TO_TUNNEL && peer) {
+		const uint8_t *inner = pkt.buf + ENGINE_HEADROOM;
+
+		if (!source_allowed(dev, peer, inner, pkt.len))
+			device_count(dev, DEV_DROP_SOURCE_NOT_ALLOWED, 1);
+		else if (tun_write(&dev->tun, inner, pkt.len) < 0)
+			device_count(dev, DEV_DROP_TUN_WRITE, 1);
+		else
+			device_count(dev, DEV_TUN_TX_PACKETS, 1);
+	}
+	if (res.flush && peer)
+		flush_staged(rx, peer, now);
+}
+
+static void drain(struct rx *rx, int fd)
+{
+	struct device *dev = rx->dev;
+
+	for (unsigned round = 0; round < 8 && !atomic_load(&dev->stopping); round++) {
+		int n;
+		uint64_t now;
+
+		arm(rx);
+		n = recvmmsg(fd, rx->msgs, rx->batch, MSG_DONTWAIT, NULL);
+		if (n <= 0) {
+			if (n < 0 && errno != EAGAIN && errno != EINTR)
+				log_debug("recvmmsg: %s", strerror(errno));
+			return;
+		}
+		device_count(dev, DEV_UDP_RX_CALLS, 1);
+		device_count(dev, DEV_UDP_RX_DATAGRAMS, (uint64_t)n);
+		now = clock_now_ns();
+		for (int i = 0; i < n; i++)
+			handle(rx, (unsigned)i, now);
+		if ((unsigned)n < rx->batch)
+			return;
+	}
+}
+
+void *device_rx_thread(void *arg)
+{
+	struct device *dev = arg;
+	struct rx rx;
+
+	if (rx_init(&rx, dev) < 0) {
+		log_err("RX: out of memory for %u buffers", dev->batch);
+		rx_free(&rx);
+		return NULL;
+	}
+	while (!atomic_load(&dev->stopping)) {
+		struct pollfd p[3] = { { .fd = dev->sock[0], .events = POLLIN },
+				       { .fd = dev->sock[1], .events = POLLIN },
+				       { .fd = dev->stop_fd, .events = POLLIN } };
+
+		if (poll(p, 3, -1) < 0 && errno != EINTR)
+			break;
+		if (p[2].revents)
+			break;
+		for (int s = 0; s < 2; s++)
+			if (p[s].revents & POLLIN)
+				drain(&rx, dev->sock[s]);
+	}
+	rx_free(&rx);
+	return NULL;
+}

@@ -1,0 +1,289 @@
+// SPDX-License-Identifier: MIT
+/*
+ * TX: TUN -> UDP. Reads up to a batch of packets (one read() each: a TUN
+ * without IFF_VNET_HDR has no batch read), finds each packet's peer by its
+ * destination, answers too-big packets with ICMP through the TUN, has the
+ * engine seal each run of packets for one peer in one call, and sends them
+ * with one sendmmsg(). Packets are read straight into their slot after the
+ * header room, so sealing happens in place, without a copy.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "device.h"
+#include "icmp.h"
+#include "log.h"
+
+struct tx_slot {
+	uint8_t *buf;		/* slot_size bytes; the packet at buf + ENGINE_HEADROOM */
+	size_t len;		/* plaintext length */
+	struct device_peer *peer; /* NULL: handled or dropped */
+	bool frag;		/* larger than the path: outer may fragment */
+};
+
+struct tx {
+	struct device *dev;
+	unsigned batch;
+	uint8_t *mem;
+	struct tx_slot *slots;
+	struct engine_pkt *pkts;
+	struct mmsghdr *msgs;
+	struct iovec *iov;
+	uint8_t icmp[ICMP_REPLY_MAX];
+};
+
+static int tx_init(struct tx *tx, struct device *dev)
+{
+	unsigned b = dev->batch;
+
+	memset(tx, 0, sizeof(*tx));
+	tx->dev = dev;
+	tx->batch = b;
+	tx->mem = aligned_alloc(64, dev->slot_size * b);
+	tx->slots = calloc(b, sizeof(*tx->slots));
+	tx->pkts = calloc(b, sizeof(*tx->pkts));
+	tx->msgs = calloc(b, sizeof(*tx->msgs));
+	tx->iov = calloc(b, sizeof(*tx->iov));
+	if (!tx->mem || !tx->slots || !tx->pkts || !tx->msgs || !tx->iov)
+		return -ENOMEM;
+	for (unsigned i = 0; i < b; i++)
+		tx->slots[i].buf = tx->mem + (size_t)i * dev->slot_size;
+	return 0;
+}
+
+static void tx_free(struct tx *tx)
+{
+	free(tx->mem);
+	free(tx->slots);
+	free(tx->pkts);
+	free(tx->msgs);
+	free(tx->iov);
+}
+
+/* Reads up to a batch; returns how many packets, 0 if none was waiting. */
+static unsigned read_batch(struct tx *tx)
+{
+	struct device *dev = tx->dev;
+	size_t room = dev->slot_size - ENGINE_HEADROOM - ENGINE_TAILROOM;
+	unsigned n = 0;
+
+	while (n < tx->batch) {
+		ssize_t r = tun_read(&dev->tun, tx->slots[n].buf + ENGINE_HEADROOM, room);
+
+		if (r <= 0) {
+			if (r < 0 && r != -EINTR)
+				log_debug("TUN read: %s", strerror((int)-r));
+			break;
+		}
+		tx->slots[n].len = (size_t)r;
+		n++;
+	}
+	device_count(dev, DEV_TUN_RX_READS, n);
+	device_count(dev, DEV_TUN_RX_PACKETS, n);
+	return n;
+}
+
+/* Too big for the peer's path: an ICMP reply into the TUN, or a fragmented outer packet.
+ * The reply comes "from" the inner destination: a local source would be dropped
+ * by the kernel as a martian. */
+static void too_big(struct tx *tx, struct tx_slot *s, uint32_t limit)
+{
+	struct device *dev = tx->dev;
+	const uint8_t *pkt = s->buf + ENGINE_HEADROOM;
+	ssize_t n;
+
+	if (!icmp_needs_too_big(pkt, s->len, limit)) {
+		s->frag = true; /* IPv4 without DF (or IPv6 up to 1280): outer fragments */
+		return;
+	}
+	s->peer = NULL;
+	n = icmp_build_too_big(pkt, s->len, limit, NULL, 0, tx->icmp, sizeof(tx->icmp));
+	if (n <= 0 || tun_write(&dev->tun, tx->icmp, (size_t)n) < 0) {
+		device_count(dev, DEV_DROP_TOO_BIG, 1);
+		return;
+	}
+	device_count(dev, DEV_TOO_BIG_ICMP, 1);
+}
+
+static void classify(struct tx *tx, unsigned n)
+{
+	struct device *dev = tx->dev;
+
+	for (unsigned i = 0; i < n; i++) {
+		struct tx_slot *s = &tx->slots[i];
+		const uint8_t *pkt = s->buf + ENGINE_HEADROOM;
+		unsigned v = s->len ? pkt[0] >> 4 : 0;
+		uint32_t limit;
+
+		s->peer = NULL;
+		s->frag = false;
+		if ((v == 4 && s->len >= 20) || (v == 6 && s->len >= 40)) {
+			s->peer = allowedips_lookup(&dev->table, v == 4 ? AF_INET : AF_INET6,
+						    v == 4 ? pkt + 16 : pkt + 24);
+			if (!s->peer)
+				device_count(dev, DEV_DROP_NO_ROUTE, 1);
+		} else {
+			device_count(dev, DEV_DROP_BAD_TUN_PACKET, 1);
+		}
+		if (!s->peer)
+			continue;
+		limit = atomic_load_explicit(&s->peer->inner_mtu, memory_order_relaxed);
+		if (limit && s->len > limit)
+			too_big(tx, s, limit);
+	}
+}
+
+static struct tx_slot *slot_of(struct tx *tx, const uint8_t *buf)
+{
+	return &tx->slots[(size_t)(buf - tx->mem) / tx->dev->slot_size];
+}
+
+/* Waits until the socket can take more (a full send buffer); false on stop. */
+static bool wait_writable(struct device *dev, int fd)
+{
+	struct pollfd p[2] = { { .fd = fd, .events = POLLOUT }, { .fd = dev->stop_fd, .events = POLLIN } };
+
+	return poll(p, 2, 100) >= 0 && !atomic_load(&dev->stopping);
+}
+
+/* Sends msgs[0..n) with sendmmsg; a message refused for its size goes out fragmented. */
+static void send_run(struct tx *tx, struct device_peer *peer, const struct sockaddr_storage *ep,
+		     unsigned n)
+{
+	struct device *dev = tx->dev;
+	int fd = device_sock_for(dev, ep->ss_family);
+	unsigned off = 0;
+
+	while (off < n) {
+		int r = sendmmsg(fd, tx->msgs + off, n - off, 0);
+
+		device_count(dev, DEV_UDP_TX_CALLS, 1);
+		if (r > 0) {
+			device_count(dev, DEV_UDP_TX_DATAGRAMS, (uint64_t)r);
+			off += (unsigned)r;
+			continue;
+		}
+		if (r < 0 && (errno == EAGAIN || errno == ENOBUFS) && wait_writable(dev, fd))
+			continue;
+		if (r < 0 && errno == EMSGSIZE) {
+			device_send_one(dev, peer, tx->iov[off].iov_base, tx->iov[off].iov_len, ep,
+					true);
+			atomic_store(&peer->pmtu_stale, true);
+		} else {
+			device_count(dev, DEV_DROP_SEND, 1);
+		}
+		off++;
+	}
+}
+
+/* Sends pkts[0..n) (sealed for peer): runs of sendmmsg, fragmentable ones alone. */
+static void send_sealed(struct tx *tx, struct device_peer *peer, size_t n)
+{
+	struct device *dev = tx->dev;
+	struct sockaddr_storage ep;
+	unsigned m = 0;
+
+	if (!device_peer_endpoint(peer, &ep) || device_sock_for(dev, ep.ss_family) < 0) {
+		device_count(dev, DEV_DROP_NO_ENDPOINT, n);
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct engine_pkt *p = &tx->pkts[i];
+
+		if (slot_of(tx, p->buf)->frag) {
+			send_run(tx, peer, &ep, m);
+			m = 0;
+			device_send_one(dev, peer, p->buf, p->len, &ep, true);
+			continue;
+		}
+		tx->iov[m].iov_base = p->buf;
+		tx->iov[m].iov_len = p->len;
+		memset(&tx->msgs[m], 0, sizeof(tx->msgs[m]));
+		tx->msgs[m].msg_hdr.msg_name = &ep;
+		tx->msgs[m].msg_hdr.msg_namelen = device_sockaddr_len(&ep);
+		tx->msgs[m].msg_hdr.msg_iov = &tx->iov[m];
+		tx->msgs[m].msg_hdr.msg_iovlen = 1;
+		m++;
+	}
+	send_run(tx, peer, &ep, m);
+}
+
+static void ctrl_to_endpoint(struct device *dev, struct device_peer *peer,
+			     const struct engine_result *res)
+{
+	struct sockaddr_storage ep;
+
+	if (!res->ctrl_len)
+		return;
+	if (device_peer_endpoint(peer, &ep))
+		device_send_one(dev, peer, res->ctrl, res->ctrl_len, &ep, false);
+	else
+		device_count(dev, DEV_DROP_NO_ENDPOINT, 1);
+}
+
+/* Seals and sends each run of consecutive packets for the same peer. */
+static void encrypt_and_send(struct tx *tx, unsigned n)
+{
+	uint64_t now = clock_now_ns();
+	unsigned i = 0;
+
+	while (i < n) {
+		struct device_peer *peer = tx->slots[i].peer;
+		struct engine_result res;
+		size_t k = 0, sealed;
+
+		if (!peer) {
+			i++;
+			continue;
+		}
+		for (; i < n && (tx->slots[i].peer == peer || !tx->slots[i].peer); i++) {
+			if (!tx->slots[i].peer)
+				continue;
+			tx->pkts[k].buf = tx->slots[i].buf;
+			tx->pkts[k].len = tx->slots[i].len;
+			tx->pkts[k].cap = tx->dev->slot_size;
+			k++;
+		}
+		memset(&res, 0, sizeof(res));
+		sealed = engine_encapsulate(peer->ep, tx->pkts, k, now, &res);
+		ctrl_to_endpoint(tx->dev, peer, &res);
+		if (sealed)
+			send_sealed(tx, peer, sealed);
+	}
+}
+
+void *device_tx_thread(void *arg)
+{
+	struct device *dev = arg;
+	struct tx tx;
+
+	if (tx_init(&tx, dev) < 0) {
+		log_err("TX: out of memory for %u buffers", dev->batch);
+		tx_free(&tx);
+		return NULL;
+	}
+	while (!atomic_load(&dev->stopping)) {
+		struct pollfd p[2] = { { .fd = dev->tun.fd, .events = POLLIN },
+				       { .fd = dev->stop_fd, .events = POLLIN } };
+		unsigned n;
+
+		if (poll(p, 2, -1) < 0 && errno != EINTR)
+			break;
+		if (p[1].revents)
+			break;
+		n = read_batch(&tx);
+		if (!n)
+			continue;
+		classify(&tx, n);
+		encrypt_and_send(&tx, n);
+	}
+	tx_free(&tx);
+	return NULL;
+}

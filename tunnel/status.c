@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: MIT
+#include <arpa/inet.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "device.h"
+#include "key.h"
+#include "status.h"
+
+struct out {
+	char *buf;
+	size_t cap, len;
+};
+
+static void put(struct out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void put(struct out *o, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (o->len + 1 >= o->cap)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(o->buf + o->len, o->cap - o->len, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		o->len = o->len + (size_t)n < o->cap ? o->len + (size_t)n : o->cap - 1;
+}
+
+static void put_prefix(void *ctx, int family, const uint8_t *addr, unsigned cidr)
+{
+	struct out *o = ctx;
+	char s[64];
+
+	inet_ntop(family, addr, s, sizeof(s));
+	put(o, "allowed_ip=%s/%u\n", s, cidr);
+}
+
+static void put_interface(struct out *o, struct device *dev, bool show_keys)
+{
+	struct engine_stats es;
+	char b64[KEY_B64_LEN + 1];
+	char listen[80];
+	unsigned with_hs = 0;
+
+	for (size_t i = 0; i < dev->npeers; i++) {
+		struct engine_peer_stats ps;
+
+		engine_peer_stats(dev->peers[i].ep, &ps);
+		with_hs += ps.last_handshake_realtime_ns != 0;
+	}
+	engine_stats(dev->engine, &es);
+	config_format_endpoint(&dev->cfg->listen, listen, sizeof(listen));
+	key_to_base64(b64, dev->public_key);
+	put(o, "interface=%s\npid=%d\npublic_key=%s\n", dev->tun.name, (int)getpid(), b64);
+	put(o, "private_key=%s\n", key_display(b64, dev->private_key, show_keys));
+	put(o, "listen=%s\n", dev->cfg->listen.ss_family == AF_UNSPEC ? "*" : listen);
+	put(o, "listen_port=%u\n", ntohs(((struct sockaddr_in *)&dev->cfg->listen)->sin_port));
+	put(o, "mtu=%u\ncipher=%s\nbatch=%u\n", dev->mtu, aead_cipher_name(engine_cipher(dev->engine)),
+	    dev->batch);
+	put(o, "peers=%zu\npeers_with_handshake=%u\n", dev->npeers, with_hs);
+	put(o, "under_load=%d\ncookies_sent=%" PRIu64 "\n", es.under_load, es.cookies_sent);
+	for (int c = 0; c < DEV_C_FIRST_DROP; c++)
+		put(o, "counter.%s=%" PRIu64 "\n", device_counter_name(c),
+		    atomic_load(&dev->counters[c]));
+	for (int c = DEV_C_FIRST_DROP; c < DEV_C__COUNT; c++)
+		put(o, "drop.%s=%" PRIu64 "\n", device_counter_name(c),
+		    atomic_load(&dev->counters[c]));
+	for (int d = ENGINE_DROP_NONE + 1; d < ENGINE_DROP__COUNT; d++)
+		put(o, "drop.%s=%" PRIu64 "\n", engine_drop_name(d), es.drops[d]);
+}
+
+static void put_peer(struct out *o, struct device_peer *p, bool show_keys)
+{
+	struct engine_peer_stats ps;
+	struct sockaddr_storage ep;
+	char b64[KEY_B64_LEN + 1], s[80];
+
+	engine_peer_stats(p->ep, &ps);
+	key_to_base64(b64, p->public_key);
+	put(o, "peer=%s\n", b64);
+	put(o, "preshared_key=%s\n", p->psk ? key_display(b64, p->psk, show_keys) : "(none)");
+	if (device_peer_endpoint(p, &ep)) {
+		config_format_endpoint(&ep, s, sizeof(s));
+		put(o, "endpoint=%s\n", s);
+	} else {
+		put(o, "endpoint=(none)\n");
+	}
+	allowedips_walk_peer(&p->dev->table, p, put_prefix, o);
+	put(o, "latest_handshake_ns=%" PRIu64 "\nhandshakes=%" PRIu64 "\nhas_session=%d\n",
+	    ps.last_handshake_realtime_ns, ps.handshakes, ps.has_session);
+	put(o, "rx_bytes=%" PRIu64 "\nrx_packets=%" PRIu64 "\n", ps.rx_bytes, ps.rx_packets);
+	put(o, "tx_bytes=%" PRIu64 "\ntx_packets=%" PRIu64 "\n", ps.tx_bytes, ps.tx_packets);
+	put(o, "path_inner_mtu=%u\npersistent_keepalive=%u\n", atomic_load(&p->inner_mtu),
+	    p->keepalive_s);
+}
+
+size_t status_format(struct device *dev, bool show_keys, char *buf, size_t cap)
+{
+	struct out o = { .buf = buf, .cap = cap };
+
+	if (cap)
+		buf[0] = '\0';
+	put_interface(&o, dev, show_keys);
+	for (size_t i = 0; i < dev->npeers; i++)
+		put_peer(&o, &dev->peers[i], show_keys);
+	return o.len;
+}
