@@ -34,7 +34,7 @@ enum results_path_kind {
 struct results_path {
 	char name[RESULTS_NAME_MAX];
 	enum results_path_kind kind;
-	char addr[64];		/* far end's data address */
+	char addr[RESULTS_TEXT_MAX];	/* far end's data address (or name) */
 	uint32_t mtu;		/* MTU of the near end's interface; 0: unknown */
 };
 
@@ -70,7 +70,10 @@ struct results_knee {
 	unsigned path;
 	uint32_t len;
 	unsigned rep;
-	bool found;			/* false: interrupted or no valid trial */
+	bool found;			/* an NDR lower bound was measured */
+	bool pdr_found;			/* a PDR lower bound was measured */
+	char ndr_outcome[24];		/* the search's word for each: "found", */
+	char pdr_outcome[24];		/* "above max", "below min", ... */
 	uint64_t ndr_lower_bps, ndr_upper_bps;	/* offered payload rate */
 	uint64_t pdr_lower_bps, pdr_upper_bps;
 	double pdr_goal_pct;		/* loss tolerated by the PDR */
@@ -163,7 +166,9 @@ struct results_knee_point {
 	uint64_t max_rx_bps;
 	struct loss_attrib loss_at;
 	uint64_t loss_at_bps;
-	unsigned found;				/* repetitions that found a knee */
+	unsigned found;				/* repetitions that found an NDR */
+	unsigned pdr_found;			/* ... and a PDR */
+	char ndr_outcome[24], pdr_outcome[24];	/* of the median repetition */
 };
 
 struct results_delay_point {

@@ -1,12 +1,122 @@
 // SPDX-License-Identifier: MIT
+/* `ovlperf report DIR` re-renders a run from its run.json; `ovlperf report
+ * DIR1 DIR2` compares two runs figure by figure. */
+#include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
 
 #include "cmd.h"
+#include "report_run.h"
+#include "results.h"
+#include "run.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f, "Usage: ovlperf report [options] DIR [DIR2]\n"
+		   "  DIR          a results directory (or its run.json): prints the summary and\n"
+		   "               rewrites summary.csv, report.md and the plots from run.json\n"
+		   "  DIR DIR2     compares two runs: every figure both have, with B - A\n\n"
+		   "  --no-write   only print (leave the directory as it is)\n"
+		   "  --no-plots   do not run gnuplot\n"
+		   "  -h, --help\n");
+}
+
+/* DIR or DIR/run.json -> the run.json path and the directory. */
+static int load(const char *arg, struct results_run *run, char *dir, size_t dirlen)
+{
+	char path[1200], err[512];
+	struct stat st;
+	int rc;
+
+	if (stat(arg, &st) == 0 && S_ISDIR(st.st_mode)) {
+		snprintf(path, sizeof(path), "%s/run.json", arg);
+		snprintf(dir, dirlen, "%s", arg);
+	} else {
+		const char *slash = strrchr(arg, '/');
+
+		snprintf(path, sizeof(path), "%s", arg);
+		if (slash)
+			snprintf(dir, dirlen, "%.*s", (int)(slash - arg), arg);
+		else
+			snprintf(dir, dirlen, ".");
+	}
+	rc = results_read_json(path, run, err, sizeof(err));
+	if (rc)
+		fprintf(stderr, "ovlperf report: %s: %s\n", path, err);
+	return rc;
+}
+
+static int compare(const char *a, const char *b)
+{
+	struct results_run ra, rb;
+	struct report_run pa, pb;
+	char da[1024], db[1024];
+	int rc;
+
+	if (load(a, &ra, da, sizeof(da)))
+		return EXIT_USAGE;
+	if (load(b, &rb, db, sizeof(db))) {
+		results_free(&ra);
+		return EXIT_USAGE;
+	}
+	rc = report_run_prepare(&pa, &ra);
+	if (!rc) {
+		rc = report_run_prepare(&pb, &rb);
+		if (!rc) {
+			printf("A = %s\nB = %s\n", da, db);
+			report_run_diff(stdout, &pa, &pb);
+			report_run_release(&pb);
+		}
+		report_run_release(&pa);
+	}
+	results_free(&ra);
+	results_free(&rb);
+	return rc ? 1 : 0;
+}
 
 int cmd_report(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	fprintf(stderr, "ovlperf: 'report' is not in this build yet\n");
-	return 1;
+	static const struct option opts[] = {
+		{ "no-write", no_argument, NULL, 'W' },
+		{ "no-plots", no_argument, NULL, 'P' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	bool write = true, plots = true;
+	struct results_run run;
+	char dir[1024];
+	int c, rc;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'W': write = false; break;
+		case 'P': plots = false; break;
+		case 'h': usage(stdout); return 0;
+		default: usage(stderr); return EXIT_USAGE;
+		}
+	}
+	if (argc - optind == 2)
+		return compare(argv[optind], argv[optind + 1]);
+	if (argc - optind != 1) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (load(argv[optind], &run, dir, sizeof(dir)))
+		return EXIT_USAGE;
+	if (write) {
+		rc = run_output_write(&run, dir, plots, stdout);
+	} else {
+		struct report_run rr;
+
+		rc = report_run_prepare(&rr, &run);
+		if (!rc) {
+			report_run_term(stdout, &rr);
+			report_run_release(&rr);
+		}
+	}
+	results_free(&run);
+	return rc ? 1 : 0;
 }

@@ -1,12 +1,133 @@
 // SPDX-License-Identifier: MIT
+/* `ovlperf run [SCENARIO]`: the comparison suite (run.h). */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "cmd.h"
+#include "interrupt.h"
+#include "log.h"
+#include "results.h"
+#include "run.h"
+#include "scenario.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: ovlperf run [options] [SCENARIO]\n"
+		"Compares the paths a scenario names (underlay, built-in overlay, external\n"
+		"VPNs) with identical TCP and UDP loads, interleaved, and reports what each\n"
+		"overlay costs. Without SCENARIO: %s (a lab on this machine).\n\n"
+		"  -o, --results DIR     parent of the results directory (default: %s)\n"
+		"      --out DIR         write the results exactly into DIR\n"
+		"  -r, --repetitions N   override the scenario's repetitions\n"
+		"      --no-plots        do not run gnuplot\n"
+		"      --no-progress     no progress line on stderr\n"
+		"  -h, --help\n\n"
+		"Writes <results>/<UTC time>-<scenario>/: run.json, summary.csv, report.md,\n"
+		"*.svg. Exit status: 0 complete, 1 the run failed (kept as incomplete),\n"
+		"2 bad usage or scenario, 128+N interrupted by signal N (kept as incomplete).\n",
+		RUN_DEFAULT_SCENARIO, RUN_DEFAULT_RESULTS);
+}
+
+static char *read_text(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m;
+	int c;
+
+	if (!f)
+		return NULL;
+	m = open_memstream(&buf, &len);
+	if (!m) {
+		fclose(f);
+		return NULL;
+	}
+	while ((c = fgetc(f)) != EOF)
+		fputc(c, m);
+	fclose(f);
+	fclose(m);
+	return buf;
+}
 
 int cmd_run(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	fprintf(stderr, "ovlperf: 'run' is not in this build yet\n");
-	return 1;
+	static const struct option opts[] = {
+		{ "results", required_argument, NULL, 'o' },
+		{ "out", required_argument, NULL, 'O' },
+		{ "repetitions", required_argument, NULL, 'r' },
+		{ "no-plots", no_argument, NULL, 'P' },
+		{ "no-progress", no_argument, NULL, 'N' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	struct run_options opt = { .progress = true };
+	struct scenario *scn;
+	struct results_run res;
+	const char *file = RUN_DEFAULT_SCENARIO;
+	char err[4096], dir[1024] = "";
+	char *text;
+	uint64_t v;
+	int c, rc;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "o:r:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'o': opt.results_root = optarg; break;
+		case 'O': opt.out_dir = optarg; break;
+		case 'r':
+			if (!scenario_parse_uint(optarg, 1, 100, &v)) {
+				fprintf(stderr, "ovlperf run: --repetitions must be 1..100\n");
+				return EXIT_USAGE;
+			}
+			opt.repetitions = (unsigned)v;
+			break;
+		case 'P': opt.no_plots = true; break;
+		case 'N': opt.progress = false; break;
+		case 'h': usage(stdout); return 0;
+		default: usage(stderr); return EXIT_USAGE;
+		}
+	}
+	if (optind < argc)
+		file = argv[optind++];
+	if (optind < argc) {
+		fprintf(stderr, "ovlperf run: one scenario at a time ('%s' is extra)\n", argv[optind]);
+		return EXIT_USAGE;
+	}
+	scn = calloc(1, sizeof(*scn));
+	if (!scn)
+		return 1;
+	rc = scenario_load(file, scn, err, sizeof(err));
+	if (rc) {
+		if (rc == -EINVAL)
+			fprintf(stderr, "%s", err);
+		else
+			fprintf(stderr, "ovlperf run: %s: %s\n", file, err[0] ? err : strerror(-rc));
+		free(scn);
+		return EXIT_USAGE;
+	}
+	if (scn->is_lab && geteuid() != 0) {
+		fprintf(stderr, "ovlperf run: %s builds a lab (network namespaces): run it as "
+				"root\n", file);
+		free(scn);
+		return 1;
+	}
+	text = read_text(file);
+	interrupt_install();
+	rc = run_scenario(scn, text, &opt, &res, dir, sizeof(dir));
+	free(text);
+	free(scn);
+	if (rc && res.stop_reason[0])
+		fprintf(stderr, "ovlperf run: stopped: %s%s%s\n", res.stop_reason,
+			dir[0] ? "; what was measured is in " : "", dir);
+	results_free(&res);
+	if (rc == -EINTR)
+		return 128 + (interrupt_signal() ? interrupt_signal() : SIGINT);
+	return rc ? 1 : 0;
 }

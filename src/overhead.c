@@ -123,7 +123,14 @@ static int udp_rows(const struct results_summary *sum, unsigned path, unsigned u
 			continue;
 		err = add(o, path, u, OVERHEAD_UDP_NDR, p->len, b->ndr_bps.median,
 			  p->ndr_bps.median);
-		if (!err)
+	}
+	for (size_t i = 0; i < sum->nknee && !err; i++) {
+		const struct results_knee_point *p = &sum->knee[i], *b;
+
+		if (p->path != path || !p->pdr_bps.n)
+			continue;
+		b = results_find_knee(sum, u, p->len);
+		if (b && b->pdr_bps.n)
 			err = add(o, path, u, OVERHEAD_UDP_PDR, p->len, b->pdr_bps.median,
 				  p->pdr_bps.median);
 	}

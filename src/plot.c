@@ -85,7 +85,7 @@ static int delivered_gp(FILE *f, const struct report_run *rr)
 		const struct results_knee_point *k = &s->knee[i];
 		double x = k->ndr_bps.median / 1e6;
 
-		if (!k->found)
+		if (!k->ndr_bps.n)
 			continue;
 		fprintf(f, "set arrow from %.6g, graph 0 to %.6g, graph 1 nohead dt 2 lw 1.5 "
 			   "lc rgb '%s'\n",

@@ -57,10 +57,12 @@ static void collect(const struct report_run *rr, struct figs *s)
 	for (size_t i = 0; i < rr->sum.nknee; i++) {
 		const struct results_knee_point *p = &rr->sum.knee[i];
 
-		if (!p->found)
-			continue;
-		add(s, "UDP NDR", run->paths[p->path].name, p->len, "B", p->ndr_bps.median, true);
-		add(s, "UDP PDR", run->paths[p->path].name, p->len, "B", p->pdr_bps.median, true);
+		if (p->ndr_bps.n)
+			add(s, "UDP NDR", run->paths[p->path].name, p->len, "B", p->ndr_bps.median,
+			    true);
+		if (p->pdr_bps.n)
+			add(s, "UDP PDR", run->paths[p->path].name, p->len, "B", p->pdr_bps.median,
+			    true);
 	}
 	for (size_t i = 0; i < rr->sum.ndelay; i++) {
 		const struct results_delay_point *p = &rr->sum.delay[i];

@@ -109,16 +109,19 @@ static void knees(FILE *f, const struct report_run *rr)
 		char where[128];
 
 		fprintf(f, "| %s | %u | ", rr->run->paths[p->path].name, p->len);
-		if (!p->found) {
-			fprintf(f, "not found | | | | | | | %u | %.1f | |\n", p->trials, p->time_s);
-			continue;
+		if (p->ndr_bps.n) {
+			spread(f, &p->ndr_bps, 1e6, 1);
+			fprintf(f, " | %.1f | %.1f |", (double)p->ndr_upper_bps / 1e6,
+				p->ndr_bps.median / (8.0 * p->len) / 1e3);
+		} else {
+			fprintf(f, "none (%s) | %.1f | |", p->ndr_outcome, (double)p->ndr_upper_bps / 1e6);
 		}
-		spread(f, &p->ndr_bps, 1e6, 1);
-		fprintf(f, " | %.1f | %.1f |", (double)p->ndr_upper_bps / 1e6,
-			p->ndr_bps.median / (8.0 * p->len) / 1e3);
 		ratio(f, ov_find(rr, p->path, OVERHEAD_UDP_NDR, p->len));
 		fputc(' ', f);
-		spread(f, &p->pdr_bps, 1e6, 1);
+		if (p->pdr_bps.n)
+			spread(f, &p->pdr_bps, 1e6, 1);
+		else
+			fprintf(f, "none (%s)", p->pdr_outcome);
 		fprintf(f, " | %.1f |", (double)p->pdr_upper_bps / 1e6);
 		ratio(f, ov_find(rr, p->path, OVERHEAD_UDP_PDR, p->len));
 		report_run_loss_where(where, sizeof(where), &p->loss_at);

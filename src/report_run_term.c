@@ -197,13 +197,14 @@ static void knee_table(FILE *f, const struct report_run *rr)
 		const struct results_knee_point *p = &rr->sum.knee[i];
 		char ndr[64], pdr[32], r1[16], r2[16], t[16], where[128];
 
-		if (!p->found) {
-			fprintf(f, "  %-12s %6u  no knee found (%u trials)\n",
-				run->paths[p->path].name, p->len, p->trials);
-			continue;
-		}
-		stat_rate(ndr, sizeof(ndr), &p->ndr_bps);
-		report_run_fmt_rate(pdr, sizeof(pdr), p->pdr_bps.median);
+		if (p->ndr_bps.n)
+			stat_rate(ndr, sizeof(ndr), &p->ndr_bps);
+		else
+			snprintf(ndr, sizeof(ndr), "none (%s)", p->ndr_outcome[0] ? p->ndr_outcome : "?");
+		if (p->pdr_bps.n)
+			report_run_fmt_rate(pdr, sizeof(pdr), p->pdr_bps.median);
+		else
+			snprintf(pdr, sizeof(pdr), "none (%s)", p->pdr_outcome[0] ? p->pdr_outcome : "?");
 		if ((int)p->path == u) {
 			snprintf(r1, sizeof(r1), "=");
 			snprintf(r2, sizeof(r2), "=");

@@ -7,6 +7,7 @@
  * reproduces `ovlperf run` exactly.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -148,43 +149,67 @@ static double fabs_diff(uint64_t v, double ref)
 	return d < 0 ? -d : d;
 }
 
+/* The repetition whose value is closest to the median carries the bounds. */
+static const struct results_knee *median_rep(const struct results_run *run,
+					     const struct results_knee_point *p, bool pdr)
+{
+	const struct results_knee *med = NULL;
+	double m = pdr ? p->pdr_bps.median : p->ndr_bps.median;
+
+	for (size_t i = 0; i < run->nknees; i++) {
+		const struct results_knee *k = &run->knees[i];
+		uint64_t v = pdr ? k->pdr_lower_bps : k->ndr_lower_bps;
+
+		if (k->path != p->path || k->len != p->len || !(pdr ? k->pdr_found : k->found))
+			continue;
+		if (!med || fabs_diff(v, m) <
+				    fabs_diff(pdr ? med->pdr_lower_bps : med->ndr_lower_bps, m))
+			med = k;
+	}
+	return med;
+}
+
 static void knee_point(const struct results_run *run, struct results_knee_point *p, double *a,
 		       double *b)
 {
-	const struct results_knee *med = NULL;
-	size_t n = 0;
+	const struct results_knee *med, *last = NULL;
+	size_t n = 0, np = 0;
 
 	for (size_t i = 0; i < run->nknees; i++) {
 		const struct results_knee *k = &run->knees[i];
 
 		if (k->path != p->path || k->len != p->len)
 			continue;
+		last = k;
 		p->trials += k->trials;
 		p->time_s += k->time_s;
-		if (!k->found)
-			continue;
-		a[n] = (double)k->ndr_lower_bps;
-		b[n] = (double)k->pdr_lower_bps;
-		n++;
-		p->found++;
+		if (k->found) {
+			a[n++] = (double)k->ndr_lower_bps;
+			p->found++;
+		}
+		if (k->pdr_found) {
+			b[np++] = (double)k->pdr_lower_bps;
+			p->pdr_found++;
+		}
 	}
 	p->ndr_bps = results_stat_of(a, n);
-	p->pdr_bps = results_stat_of(b, n);
-	/* The repetition whose NDR is the median carries the bounds shown. */
-	for (size_t i = 0; i < run->nknees && n; i++) {
-		const struct results_knee *k = &run->knees[i];
-
-		if (k->path == p->path && k->len == p->len && k->found &&
-		    (!med || fabs_diff(k->ndr_lower_bps, p->ndr_bps.median) <
-				     fabs_diff(med->ndr_lower_bps, p->ndr_bps.median)))
-			med = k;
-	}
+	p->pdr_bps = results_stat_of(b, np);
+	med = median_rep(run, p, false);
+	if (!med)
+		med = last;
 	if (med) {
 		p->ndr_upper_bps = med->ndr_upper_bps;
-		p->pdr_upper_bps = med->pdr_upper_bps;
 		p->max_rx_bps = med->max_rx_bps;
 		p->loss_at = med->loss_at;
 		p->loss_at_bps = med->loss_at_bps;
+		snprintf(p->ndr_outcome, sizeof(p->ndr_outcome), "%s", med->ndr_outcome);
+	}
+	med = median_rep(run, p, true);
+	if (!med)
+		med = last;
+	if (med) {
+		p->pdr_upper_bps = med->pdr_upper_bps;
+		snprintf(p->pdr_outcome, sizeof(p->pdr_outcome), "%s", med->pdr_outcome);
 	}
 }
 

@@ -101,6 +101,7 @@ static const struct field knee_fields[] = {
 	FLD(struct results_knee, len, F_U32),
 	FLD(struct results_knee, rep, F_UINT),
 	FLD(struct results_knee, found, F_BOOL),
+	FLD(struct results_knee, pdr_found, F_BOOL),
 	FLD(struct results_knee, ndr_lower_bps, F_U64),
 	FLD(struct results_knee, ndr_upper_bps, F_U64),
 	FLD(struct results_knee, pdr_lower_bps, F_U64),
@@ -262,6 +263,8 @@ static bool summary_knee(cJSON *arr, const struct results_run *run,
 		if (!add_array_item(arr, o))
 			return false;
 		if (!(add_str(o, "path", run->paths[p->path].name) && add_num(o, "len", p->len) &&
+		      add_str(o, "ndr_outcome", p->ndr_outcome) &&
+		      add_str(o, "pdr_outcome", p->pdr_outcome) &&
 		      add_stat(o, "ndr_bps", &p->ndr_bps) && add_stat(o, "pdr_bps", &p->pdr_bps) &&
 		      add_num(o, "ndr_upper_bps", (double)p->ndr_upper_bps) &&
 		      add_num(o, "pdr_upper_bps", (double)p->pdr_upper_bps) &&
@@ -396,7 +399,8 @@ static bool add_lists(cJSON *root, const struct results_run *run)
 		const struct results_knee *k = &run->knees[i];
 		cJSON *o = obj_of(k, knee_fields, NF(knee_fields));
 
-		if (!add_array_item(knees, o) ||
+		if (!add_array_item(knees, o) || !add_str(o, "ndr_outcome", k->ndr_outcome) ||
+		    !add_str(o, "pdr_outcome", k->pdr_outcome) ||
 		    !add_child(o, "loss_at", obj_of(&k->loss_at, loss_fields, NF(loss_fields))))
 			return false;
 	}

@@ -99,6 +99,7 @@ static const struct field knee_fields[] = {
 	FLD(struct results_knee, len, F_U32),
 	FLD(struct results_knee, rep, F_UINT),
 	FLD(struct results_knee, found, F_BOOL),
+	FLD(struct results_knee, pdr_found, F_BOOL),
 	FLD(struct results_knee, ndr_lower_bps, F_U64),
 	FLD(struct results_knee, ndr_upper_bps, F_U64),
 	FLD(struct results_knee, pdr_lower_bps, F_U64),
@@ -353,6 +354,12 @@ static int read_knees(struct rd *rd, const cJSON *root, struct results_run *run)
 			return -ENOMEM;
 		snprintf(rd->where, sizeof(rd->where), "knees[%zu]", i++);
 		err = get_fields(rd, o, k, knee_fields, NF(knee_fields));
+		if (!err)
+			err = get_str(rd, o, "ndr_outcome", k->ndr_outcome, sizeof(k->ndr_outcome),
+				      false);
+		if (!err)
+			err = get_str(rd, o, "pdr_outcome", k->pdr_outcome, sizeof(k->pdr_outcome),
+				      false);
 		if (!err)
 			err = get_sub(rd, o, "loss_at", &k->loss_at, loss_fields, NF(loss_fields));
 		if (err)

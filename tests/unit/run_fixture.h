@@ -15,6 +15,7 @@
 #ifndef RUN_FIXTURE_H
 #define RUN_FIXTURE_H
 
+#include <stdio.h>
 #include <string.h>
 
 #include "results.h"
@@ -81,6 +82,9 @@ static void fixture_knee(struct results_run *run, unsigned path, uint64_t ndr_mb
 	k->path = path;
 	k->len = 1400;
 	k->found = true;
+	k->pdr_found = true;
+	snprintf(k->ndr_outcome, sizeof(k->ndr_outcome), "found");
+	snprintf(k->pdr_outcome, sizeof(k->pdr_outcome), "found");
 	k->ndr_lower_bps = ndr_mbit * 1000000;
 	k->ndr_upper_bps = ndr_mbit * 1000000 * 101 / 100;
 	k->pdr_lower_bps = pdr_mbit * 1000000;

@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * `ovlperf run`: the comparison suite. A scenario (scenario.h) names the
+ * hosts, the paths and the loads; the run brings the paths up (lab, built-in
+ * overlay, external setup commands, the far end's server), runs identical
+ * loads on every path interleaved (A, B, A, B ...) for each repetition, and
+ * records every trial in the run model (results.h). The printers then write
+ * results/<UTC time>-<scenario>/: run.json, summary.csv, report.md, *.svg.
+ *
+ * The files:
+ *   run.c         run_scenario(): directories, order of phases, stopping
+ *   run_paths.c   bringing paths up and down, the server, health checks
+ *   run_trials.c  the trial plan: TCP, linear sweeps, knee searches, delay
+ *   run_output.c  writing the results directory (also for `ovlperf report`)
+ *
+ * Stopping: Ctrl-C (SIGINT/SIGTERM/SIGHUP through interrupt.h), a host or
+ * server that dies, or a path that stops answering ends the run at once.
+ * Everything the run created is removed (servers, tunnels, namespaces,
+ * external teardown commands run) and run.json keeps what was measured,
+ * marked "complete": false with the reason.
+ */
+#ifndef OVLPERF_RUN_H
+#define OVLPERF_RUN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#include "results.h"
+#include "scenario.h"
+
+#define RUN_DEFAULT_SCENARIO "scenarios/default.ini"
+#define RUN_DEFAULT_RESULTS "results"
+/* Consecutive failed trials on one path before the run stops. */
+#define RUN_MAX_PATH_FAILURES 2
+/* How long the far end's server may take to listen. */
+#define RUN_SERVER_WAIT_MS 5000
+/* Pause between trials so queues drain and the previous test's sockets close. */
+#define RUN_TRIAL_GAP_MS 200
+
+struct run_options {
+	const char *results_root;	/* NULL: RUN_DEFAULT_RESULTS */
+	const char *out_dir;		/* exact results directory; NULL: under the root */
+	bool progress;			/* progress line on stderr */
+	unsigned repetitions;		/* 0: the scenario's */
+	bool no_plots;			/* skip gnuplot */
+};
+
+/* Runs a parsed scenario (text: the file verbatim, for run.json). Fills res
+ * (the caller frees it with results_free()) and writes the results directory,
+ * whose path goes to dir. Returns 0 when the run completed, -EINTR when it
+ * was interrupted, another negative errno when it failed; in the last two
+ * cases res and run.json hold what was measured, complete = false. */
+int run_scenario(const struct scenario *scn, const char *text, const struct run_options *opt,
+		 struct results_run *res, char *dir, size_t dirlen);
+
+/* Writes summary.csv, report.md and the plots for res into dir, and prints
+ * the terminal summary to term (NULL: none). run.json is written by the run
+ * itself. 0 or a negative errno. */
+int run_output_write(const struct results_run *res, const char *dir, bool plots, FILE *term);
+
+/* ---- private to run*.c ---------------------------------------------------- */
+
+struct lab;
+struct lab_overlay;
+
+struct run_path {
+	const struct scenario_path *sp;
+	char addr[SCN_TEXT_MAX];	/* the far end's address for this path's loads */
+	uint16_t port;
+	char psk_file[SCN_TEXT_MAX];
+	bool setup_done;		/* external setup ran: teardown must run */
+	unsigned failures;		/* consecutive failed trials */
+};
+
+struct run {
+	const struct scenario *scn;
+	const struct run_options *opt;
+	struct results_run *res;
+	char dir[1024];
+	unsigned reps;
+
+	struct lab *lab;
+	struct lab_overlay *ov;
+	pid_t server;			/* in the lab's server host; 0: none */
+	bool entered;			/* this thread is in the client's namespace */
+	unsigned npaths;
+	struct run_path paths[SCN_MAX_PATHS];
+
+	uint64_t t0;			/* CLOCK_MONOTONIC start */
+	unsigned trial_no, trials_planned;
+	uint64_t time_planned_ns;	/* trial time still ahead (estimate) */
+	uint64_t overhead_ns;		/* measured per-trial cost beyond its duration */
+	unsigned overhead_n;
+
+	int stop;			/* 0, or why the run stops (negative errno) */
+	char stop_reason[RESULTS_TEXT_MAX];
+};
+
+int run_paths_up(struct run *r);
+void run_paths_down(struct run *r);
+/* 0 when the server and the overlay daemons are alive; else -EHOSTDOWN with
+ * the reason in r->stop_reason. */
+int run_paths_check(struct run *r);
+/* Moves this thread into the client's namespace (lab) or does nothing. */
+int run_paths_enter(struct run *r);
+void run_paths_leave(struct run *r);
+
+/* All phases of the trial plan. Returns 0, or r->stop when the run stopped. */
+int run_trials(struct run *r);
+
+/* Marks the run as stopping for a reason (the first reason wins). */
+void run_stop(struct run *r, int err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Writes run.json now (after every trial, so that even a killed run leaves
+ * what it measured). */
+int run_save(struct run *r);
+
+#endif

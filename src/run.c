@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: MIT
+/*
+ * run_scenario(): the suite's top level. Creates the results directory,
+ * brings the paths up, runs the trial plan from the client's namespace, and
+ * whatever happened (completion, Ctrl-C, a dead host) tears down what it
+ * created and writes what it measured.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "clock.h"
+#include "interrupt.h"
+#include "log.h"
+#include "run.h"
+
+void run_stop(struct run *r, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (r->stop)
+		return;
+	r->stop = err ? err : -ECANCELED;
+	va_start(ap, fmt);
+	vsnprintf(r->stop_reason, sizeof(r->stop_reason), fmt, ap);
+	va_end(ap);
+	log_info("run stops: %s", r->stop_reason);
+}
+
+int run_save(struct run *r)
+{
+	char path[1100];
+	int err;
+
+	r->res->duration_s = (double)(clock_now_ns() - r->t0) / 1e9;
+	snprintf(path, sizeof(path), "%s/run.json", r->dir);
+	err = results_write_json(r->res, path);
+	if (err)
+		log_err("cannot write %s: %s", path, strerror(-err));
+	return err;
+}
+
+static int mkdir_p(const char *dir)
+{
+	char tmp[1024];
+
+	if (snprintf(tmp, sizeof(tmp), "%s", dir) >= (int)sizeof(tmp))
+		return -ENAMETOOLONG;
+	for (char *p = tmp + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(tmp, 0755) < 0 && errno != EEXIST)
+			return -errno;
+		*p = '/';
+	}
+	if (mkdir(tmp, 0755) < 0 && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
+/* results/<UTC>-<name>, with -2, -3 ... when two runs start in one second. */
+static int make_dir(struct run *r, const char *name)
+{
+	const char *root = r->opt->results_root ? r->opt->results_root : RUN_DEFAULT_RESULTS;
+	time_t now = time(NULL);
+	struct tm tm;
+	char stamp[32];
+	int err;
+
+	if (r->opt->out_dir) {
+		if (snprintf(r->dir, sizeof(r->dir), "%s", r->opt->out_dir) >= (int)sizeof(r->dir))
+			return -ENAMETOOLONG;
+		return mkdir_p(r->dir);
+	}
+	gmtime_r(&now, &tm);
+	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
+	err = mkdir_p(root);
+	if (err)
+		return err;
+	for (unsigned i = 1; i < 100; i++) {
+		int n = i == 1 ? snprintf(r->dir, sizeof(r->dir), "%s/%s-%s", root, stamp, name)
+			       : snprintf(r->dir, sizeof(r->dir), "%s/%s-%s-%u", root, stamp, name, i);
+
+		if (n >= (int)sizeof(r->dir))
+			return -ENAMETOOLONG;
+		if (mkdir(r->dir, 0755) == 0)
+			return 0;
+		if (errno != EEXIST)
+			return -errno;
+	}
+	return -EEXIST;
+}
+
+static void init_model(struct run *r, const struct scenario *scn, const char *text)
+{
+	struct results_run *res = r->res;
+	time_t now = time(NULL);
+	struct tm tm;
+
+	results_init(res);
+	results_fill_host(res);
+	gmtime_r(&now, &tm);
+	strftime(res->started_utc, sizeof(res->started_utc), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	snprintf(res->scenario_name, sizeof(res->scenario_name), "%s", scn->name);
+	snprintf(res->scenario_file, sizeof(res->scenario_file), "%s", scn->file);
+	res->scenario_text = text ? strdup(text) : NULL;
+	res->pdr_goal_pct = scn->knee.enabled ? scn->knee.loss_goal * 100.0 : 0.5;
+	snprintf(res->stop_reason, sizeof(res->stop_reason), "running");
+	for (unsigned i = 0; i < scn->npaths; i++)
+		results_add_path(res, scn->paths[i].name,
+				 (enum results_path_kind)scn->paths[i].type, "", 0);
+}
+
+int run_scenario(const struct scenario *scn, const char *text, const struct run_options *opt,
+		 struct results_run *res, char *dir, size_t dirlen)
+{
+	struct run *r = calloc(1, sizeof(*r));
+	int err;
+
+	if (!r)
+		return -ENOMEM;
+	r->scn = scn;
+	r->opt = opt;
+	r->res = res;
+	r->t0 = clock_now_ns();
+	r->reps = opt->repetitions ? opt->repetitions : scn->repetitions;
+	if (!r->reps)
+		r->reps = SCN_DEFAULT_REPETITIONS;
+	init_model(r, scn, text);
+	err = make_dir(r, scn->name);
+	if (err) {
+		log_err("cannot create the results directory under %s: %s",
+			opt->results_root ? opt->results_root : RUN_DEFAULT_RESULTS, strerror(-err));
+		free(r);
+		return err;
+	}
+	snprintf(dir, dirlen, "%s", r->dir);
+	run_save(r);
+	err = run_paths_up(r);
+	if (err)
+		run_stop(r, err, "%s", r->stop_reason[0] ? r->stop_reason : strerror(-err));
+	if (!r->stop && interrupt_requested())
+		run_stop(r, -EINTR, "interrupted by signal %d while setting up",
+			 interrupt_signal());
+	if (!r->stop) {
+		err = run_paths_enter(r);
+		if (err)
+			run_stop(r, err, "cannot enter the client host: %s", strerror(-err));
+		else
+			run_trials(r);
+		run_paths_leave(r);
+	}
+	run_paths_down(r);
+	res->complete = r->stop == 0;
+	snprintf(res->stop_reason, sizeof(res->stop_reason), "%s", r->stop ? r->stop_reason : "");
+	run_save(r);
+	err = r->stop;
+	if (err == -EINTR || interrupt_requested())
+		err = -EINTR;
+	/* The summary is printed even for an interrupted run: what was measured
+	 * is worth seeing. Plots are skipped then, so Ctrl-C ends the run fast. */
+	run_output_write(res, r->dir, !opt->no_plots && err != -EINTR, stdout);
+	free(r);
+	return err;
+}

@@ -1,0 +1,380 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The paths of a run, up and down: in a lab, the namespaces (lab_up), the
+ * built-in overlay (lab_overlay_up), `ovlperf server` in the server host and
+ * the external paths' setup commands; on real hosts only the external
+ * commands. Everything brought up is recorded in struct run so that
+ * run_paths_down() removes exactly that, whatever stopped the run.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "interrupt.h"
+#include "lab.h"
+#include "lab_overlay.h"
+#include "load.h"
+#include "log.h"
+#include "run.h"
+
+extern char **environ;
+
+static int ss_to_str(const struct sockaddr_storage *ss, char *buf, size_t len)
+{
+	const void *a = ss->ss_family == AF_INET
+				? (const void *)&((const struct sockaddr_in *)ss)->sin_addr
+				: (const void *)&((const struct sockaddr_in6 *)ss)->sin6_addr;
+
+	return inet_ntop(ss->ss_family, a, buf, (socklen_t)len) ? 0 : -errno;
+}
+
+/* Whether a process in some namespace listens on TCP port: its own view of
+ * /proc/PID/net/tcp{,6} is that of its network namespace. */
+static bool listening(pid_t pid, uint16_t port)
+{
+	static const char *const files[] = { "tcp6", "tcp" };
+	char path[64], line[256];
+
+	for (size_t i = 0; i < 2; i++) {
+		FILE *f;
+
+		snprintf(path, sizeof(path), "/proc/%d/net/%s", (int)pid, files[i]);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		while (fgets(line, sizeof(line), f)) {
+			unsigned lport, st;
+			char *colon = strchr(line, ':');
+
+			/* "  0: 00000000:145B 00000000:0000 0A ..." local port, state */
+			if (!colon || !(colon = strchr(colon + 1, ':')))
+				continue;
+			if (sscanf(colon + 1, "%x %*s %x", &lport, &st) == 2 && lport == port &&
+			    st == 0x0A) {
+				fclose(f);
+				return true;
+			}
+		}
+		fclose(f);
+	}
+	return false;
+}
+
+static bool server_alive(struct run *r)
+{
+	int st;
+
+	if (r->server <= 0)
+		return false;
+	if (waitpid(r->server, &st, WNOHANG) == r->server) {
+		r->server = 0;	/* reaped: never signal a pid that may be reused */
+		return false;
+	}
+	return true;
+}
+
+static int start_server(struct run *r)
+{
+	char log_path[1100];
+	char *argv[] = { "/proc/self/exe", "server", NULL };
+	uint64_t deadline;
+	int fd;
+
+	snprintf(log_path, sizeof(log_path), "%s/server.log", r->dir);
+	fd = open(log_path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	r->server = lab_spawn(r->lab, r->scn->lab.server, argv, -1, fd);
+	if (fd >= 0)
+		close(fd);
+	if (r->server < 0) {
+		int err = (int)r->server;
+
+		r->server = 0;
+		run_stop(r, err, "cannot start the server in lab host %u: %s", r->scn->lab.server,
+			 strerror(-err));
+		return err;
+	}
+	deadline = clock_now_ns() + RUN_SERVER_WAIT_MS * NSEC_PER_MSEC;
+	while (!listening(r->server, LOAD_DEFAULT_PORT)) {
+		if (!server_alive(r)) {
+			run_stop(r, -EHOSTDOWN, "the server in lab host %u exited at start (see %s)",
+				 r->scn->lab.server, log_path);
+			return -EHOSTDOWN;
+		}
+		if (interrupt_requested())
+			return -EINTR;
+		if (clock_now_ns() > deadline) {
+			run_stop(r, -ETIMEDOUT, "the server in lab host %u did not listen on port "
+						"%u within %u ms (see %s)",
+				 r->scn->lab.server, LOAD_DEFAULT_PORT, RUN_SERVER_WAIT_MS, log_path);
+			return -ETIMEDOUT;
+		}
+		clock_sleep_until_ns(clock_now_ns() + 20 * NSEC_PER_MSEC);
+	}
+	return 0;
+}
+
+/* Runs an external path's setup or teardown command with /bin/sh in the root
+ * namespace; in a lab, OVLPERF_LAB / OVLPERF_NS_CLIENT / OVLPERF_NS_SERVER
+ * tell it where the hosts are. Returns the exit status or a negative errno. */
+static int shell(struct run *r, const char *cmd)
+{
+	char vars[3][128];
+	size_t n = 0;
+	char **envp;
+	pid_t pid;
+	int st;
+
+	while (environ[n])
+		n++;
+	envp = calloc(n + 4, sizeof(*envp));
+	if (!envp)
+		return -ENOMEM;
+	memcpy(envp, environ, n * sizeof(*envp));
+	if (r->lab) {
+		snprintf(vars[0], sizeof(vars[0]), "OVLPERF_LAB=%s", r->scn->lab.name);
+		snprintf(vars[1], sizeof(vars[1]), "OVLPERF_NS_CLIENT=%s",
+			 lab_netns_name(r->lab, r->scn->lab.client));
+		snprintf(vars[2], sizeof(vars[2]), "OVLPERF_NS_SERVER=%s",
+			 lab_netns_name(r->lab, r->scn->lab.server));
+		for (int i = 0; i < 3; i++)
+			envp[n++] = vars[i];
+	}
+	pid = fork();
+	if (pid < 0) {
+		free(envp);
+		return -errno;
+	}
+	if (pid == 0) {
+		execle("/bin/sh", "sh", "-c", cmd, (char *)NULL, envp);
+		_exit(127);
+	}
+	free(envp);
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return -errno;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+static int lab_address(struct run *r, struct run_path *p)
+{
+	const struct scenario_path *sp = p->sp;
+	struct sockaddr_storage ss;
+	int err;
+
+	if (sp->type == SCN_PATH_EXTERNAL) {
+		snprintf(p->addr, sizeof(p->addr), "%s", sp->address);
+		return 0;
+	}
+	if (sp->type == SCN_PATH_BUILTIN)
+		err = lab_overlay_addr(r->ov, r->scn->lab.server, sp->family, &ss);
+	else if (sp->address[0]) {
+		snprintf(p->addr, sizeof(p->addr), "%s", sp->address);
+		return 0;
+	} else
+		err = lab_host_addr(r->lab, r->scn->lab.server, sp->link, sp->family, &ss);
+	if (!err)
+		err = ss_to_str(&ss, p->addr, sizeof(p->addr));
+	if (err)
+		run_stop(r, err, "path %s: no address for lab host %u: %s", sp->name,
+			 r->scn->lab.server, strerror(-err));
+	return err;
+}
+
+static uint32_t path_mtu(const struct run *r, const struct scenario_path *sp)
+{
+	uint32_t link_mtu;
+
+	if (!r->lab || sp->link >= r->scn->lab.nlinks)
+		return 0;
+	link_mtu = r->scn->lab.links[sp->link].mtu ? r->scn->lab.links[sp->link].mtu : 1500;
+	if (sp->type == SCN_PATH_UNDERLAY)
+		return link_mtu;
+	if (sp->type == SCN_PATH_BUILTIN)
+		return sp->mtu ? sp->mtu : link_mtu - (sp->underlay_family == AF_INET6 ? 80 : 60);
+	return 0;
+}
+
+static int builtin_up(struct run *r)
+{
+	const struct scenario_path *b = NULL;
+	struct lab_overlay_spec os;
+	int err;
+
+	for (unsigned i = 0; i < r->scn->npaths; i++) {
+		if (r->scn->paths[i].type != SCN_PATH_BUILTIN)
+			continue;
+		if (b) {
+			run_stop(r, -EINVAL, "paths %s and %s: a lab carries one built-in overlay "
+					     "at a time (both would use 198.19.0.0/24)",
+				 b->name, r->scn->paths[i].name);
+			return -EINVAL;
+		}
+		b = &r->scn->paths[i];
+	}
+	if (!b)
+		return 0;
+	memset(&os, 0, sizeof(os));
+	os.link = b->link;
+	os.mtu = b->mtu;
+	os.cipher = b->cipher[0] ? b->cipher : NULL;
+	os.underlay_family = b->underlay_family ? b->underlay_family : AF_INET;
+	err = lab_overlay_up(r->lab, &os, &r->ov);
+	if (err) {
+		r->ov = NULL;
+		run_stop(r, err, "path %s: the built-in overlay did not come up: %s", b->name,
+			 strerror(-err));
+	}
+	return err;
+}
+
+static int lab_up_all(struct run *r)
+{
+	struct lab_spec spec;
+	int err;
+
+	scenario_lab_spec(r->scn, &spec);
+	/* A lab of this name left by a killed run: ovlperf created it, remove it. */
+	if (lab_down_by_name(spec.name) == 0)
+		log_warn("removed lab '%s' left behind by an earlier run", spec.name);
+	err = lab_up(&spec, &r->lab);
+	if (err) {
+		r->lab = NULL;
+		run_stop(r, err, "lab '%s' could not be built: %s", spec.name, strerror(-err));
+		return err;
+	}
+	err = builtin_up(r);
+	if (!err && !interrupt_requested())
+		err = start_server(r);
+	return err;
+}
+
+int run_paths_up(struct run *r)
+{
+	const struct scenario *scn = r->scn;
+	int err = 0;
+
+	r->npaths = scn->npaths;
+	for (unsigned i = 0; i < scn->npaths; i++)
+		r->paths[i].sp = &scn->paths[i];
+	if (scn->is_lab) {
+		char why[RESULTS_TEXT_MAX];
+
+		if (scenario_check_lab_targets(scn, why, sizeof(why))) {
+			run_stop(r, -EINVAL, "%s", why);
+			return -EINVAL;
+		}
+		err = lab_up_all(r);
+	}
+	for (unsigned i = 0; i < r->npaths && !err && !interrupt_requested(); i++) {
+		struct run_path *p = &r->paths[i];
+		const struct scenario_path *sp = p->sp;
+
+		if (scn->is_lab) {
+			err = lab_address(r, p);
+			p->port = LOAD_DEFAULT_PORT;
+		} else {
+			const struct scenario_host *h = &scn->hosts[sp->host];
+
+			if (sp->type == SCN_PATH_BUILTIN) {
+				run_stop(r, -EINVAL, "path %s: the built-in overlay runs in a lab "
+						     "only; on real hosts run it yourself and "
+						     "describe it as type = external",
+					 sp->name);
+				return -EINVAL;
+			}
+			snprintf(p->addr, sizeof(p->addr), "%s", sp->address[0] ? sp->address
+										 : h->address);
+			p->port = sp->port ? sp->port : h->port ? h->port : LOAD_DEFAULT_PORT;
+			snprintf(p->psk_file, sizeof(p->psk_file), "%s", h->psk_file);
+		}
+		if (err)
+			break;
+		snprintf(r->res->paths[i].addr, sizeof(r->res->paths[i].addr), "%s", p->addr);
+		r->res->paths[i].mtu = path_mtu(r, sp);
+		if (sp->type == SCN_PATH_EXTERNAL && sp->setup[0]) {
+			int st = shell(r, sp->setup);
+
+			p->setup_done = true;	/* a half-done setup still needs its teardown */
+			if (st != 0) {
+				run_stop(r, -EIO, "path %s: setup command exited with status %d",
+					 sp->name, st);
+				return -EIO;
+			}
+		}
+	}
+	return err;
+}
+
+int run_paths_enter(struct run *r)
+{
+	int err;
+
+	if (!r->lab)
+		return 0;
+	err = lab_enter(r->lab, r->scn->lab.client);
+	if (!err)
+		r->entered = true;
+	return err;
+}
+
+void run_paths_leave(struct run *r)
+{
+	if (r->entered && lab_leave(r->lab) == 0)
+		r->entered = false;
+}
+
+int run_paths_check(struct run *r)
+{
+	if (r->lab && !server_alive(r)) {
+		run_stop(r, -EHOSTDOWN, "the server in lab host %u exited (see %s/server.log)",
+			 r->scn->lab.server, r->dir);
+		return -EHOSTDOWN;
+	}
+	if (r->ov && (!lab_overlay_alive(r->ov, r->scn->lab.client) ||
+		      !lab_overlay_alive(r->ov, r->scn->lab.server))) {
+		run_stop(r, -EHOSTDOWN, "the built-in overlay's daemon exited");
+		return -EHOSTDOWN;
+	}
+	return 0;
+}
+
+void run_paths_down(struct run *r)
+{
+	int err;
+
+	run_paths_leave(r);
+	for (unsigned i = r->npaths; i-- > 0;) {
+		struct run_path *p = &r->paths[i];
+		int st;
+
+		if (!p->setup_done || !p->sp->teardown[0])
+			continue;
+		st = shell(r, p->sp->teardown);
+		if (st != 0)
+			log_warn("path %s: teardown command exited with status %d", p->sp->name, st);
+		p->setup_done = false;
+	}
+	if (r->server > 0) {
+		lab_reap(r->server, 2000);
+		r->server = 0;
+	}
+	if (r->ov) {
+		err = lab_overlay_down(r->ov);
+		if (err)
+			log_warn("overlay teardown: %s", strerror(-err));
+		r->ov = NULL;
+	}
+	if (r->lab) {
+		err = lab_down(r->lab);
+		if (err)
+			log_warn("lab teardown: %s", strerror(-err));
+		r->lab = NULL;
+	}
+}

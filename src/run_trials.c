@@ -1,0 +1,500 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The trial plan of a run. Identical loads on every path, interleaved
+ * (A, B, A, B ...) unless the scenario says interleave = no, so that drift of
+ * the machine over the run never favours one path:
+ *   1. TCP goodput, per repetition and stream count;
+ *   2. linear UDP sweeps, per repetition, size and offered rate;
+ *   3. knee searches (knee.h), one search per path, size and repetition, the
+ *      paths' searches advancing trial by trial side by side;
+ *   4. one-way delay at a common load (half the slowest path's NDR, or the
+ *      scenario's [udp] rate), per repetition and size.
+ * Every trial is one load_run() from the client's namespace, recorded in the
+ * run model at once and saved to run.json.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "interrupt.h"
+#include "knee.h"
+#include "load.h"
+#include "log.h"
+#include "report_run.h"
+#include "run.h"
+#include "sweep.h"
+
+struct trial_req {
+	unsigned path, rep;
+	enum results_trial_kind kind;
+	unsigned streams;
+	uint32_t len;
+	uint64_t rate_bps, duration_ns;
+	const char *phase;		/* knee phase name for the progress line, or NULL */
+};
+
+/* Busy CPU time of the whole machine (all namespaces share it), in seconds. */
+static bool host_busy_s(double *s)
+{
+	unsigned long long v[8] = { 0 };
+	long hz = sysconf(_SC_CLK_TCK);
+	FILE *f = fopen("/proc/stat", "r");
+	int n;
+
+	if (!f)
+		return false;
+	n = fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3],
+		   &v[4], &v[5], &v[6], &v[7]);
+	fclose(f);
+	if (n < 7 || hz <= 0)
+		return false;
+	/* user nice system [idle iowait] irq softirq steal */
+	*s = (double)(v[0] + v[1] + v[2] + v[5] + v[6] + v[7]) / (double)hz;
+	return true;
+}
+
+static uint32_t udp_size(const struct scenario *scn, unsigned i)
+{
+	return scn->udp.nsizes ? scn->udp.sizes[i] : SCN_DEFAULT_UDP_LEN;
+}
+
+static unsigned udp_nsizes(const struct scenario *scn)
+{
+	return scn->udp.nsizes ? scn->udp.nsizes : 1;
+}
+
+static uint64_t dur_or(uint64_t a, uint64_t b)
+{
+	return a ? a : b;
+}
+
+static uint64_t sat_sub(uint64_t a, uint64_t b)
+{
+	return a > b ? a - b : 0;
+}
+
+static void progress(struct run *r, const struct trial_req *q)
+{
+	bool tty = isatty(STDERR_FILENO);
+	uint64_t avg = r->overhead_n ? r->overhead_ns / r->overhead_n : 300 * NSEC_PER_MSEC;
+	unsigned total = r->trials_planned > r->trial_no ? r->trials_planned : r->trial_no;
+	uint64_t left = r->time_planned_ns + (uint64_t)(total - r->trial_no + 1) * avg;
+	char what[96], rate[32], t[32];
+
+	if (!r->opt->progress)
+		return;
+	if (q->kind == RESULTS_TRIAL_TCP) {
+		snprintf(what, sizeof(what), "TCP %u stream%s", q->streams, q->streams > 1 ? "s" : "");
+	} else {
+		report_run_fmt_rate(rate, sizeof(rate), (double)q->rate_bps);
+		snprintf(what, sizeof(what), "UDP %u B @ %s %s%s%s", q->len, rate,
+			 results_trial_kind_name(q->kind), q->phase ? " " : "",
+			 q->phase ? q->phase : "");
+	}
+	report_run_fmt_time(t, sizeof(t), (double)left / 1e9);
+	fprintf(stderr, "%s[%u/%u] %s: %s, rep %u, ~%s left%s", tty ? "\r\033[K" : "",
+		r->trial_no, total, r->paths[q->path].sp->name, what, q->rep + 1, t,
+		tty ? "" : "\n");
+	fflush(stderr);
+}
+
+static void account(struct run *r, const struct run_path *p, int rc, uint64_t wall_ns,
+		    uint64_t dur_ns)
+{
+	r->time_planned_ns = sat_sub(r->time_planned_ns, dur_ns);
+	if (wall_ns > dur_ns) {
+		r->overhead_ns += wall_ns - dur_ns;
+		r->overhead_n++;
+	}
+	if (interrupt_requested()) {
+		run_stop(r, -EINTR, "interrupted by signal %d", interrupt_signal());
+		return;
+	}
+	if (rc < 0 && run_paths_check(r) == 0 && p->failures >= RUN_MAX_PATH_FAILURES)
+		run_stop(r, -EHOSTUNREACH, "path %s: %u trials in a row failed, the last: %s",
+			 p->sp->name, p->failures, strerror(-rc));
+}
+
+/* Runs one trial and records it; *idx receives its index in res->trials and
+ * km (if not NULL) the knee measurement it stands for. Returns load_run's
+ * result, or -ENOMEM when the trial could not be recorded. */
+static int do_trial(struct run *r, const struct trial_req *q, struct knee_measurement *km,
+		    size_t *idx, uint64_t *wall)
+{
+	struct run_path *p = &r->paths[q->path];
+	struct load_spec spec;
+	struct load_result lr;
+	struct results_trial *t;
+	double cpu0 = 0, cpu1 = 0;
+	bool cpu_ok;
+	uint64_t start;
+	int rc;
+
+	load_spec_defaults(&spec);
+	spec.proto = q->kind == RESULTS_TRIAL_TCP ? LOAD_TCP : LOAD_UDP;
+	snprintf(spec.host, sizeof(spec.host), "%s", p->addr);
+	spec.port = p->port;
+	spec.family = p->sp->family;
+	spec.streams = q->streams;
+	spec.duration_ns = q->duration_ns;
+	spec.omit_ns = r->scn->omit_ns;
+	spec.rate_bps = q->rate_bps;
+	spec.len = q->len;
+	snprintf(spec.psk_file, sizeof(spec.psk_file), "%s", p->psk_file);
+	if (spec.proto == LOAD_TCP) {
+		spec.mss = r->scn->tcp.mss;
+		spec.reverse = r->scn->tcp.reverse;
+	}
+	r->trial_no++;
+	progress(r, q);
+	memset(&lr, 0, sizeof(lr));
+	start = clock_now_ns();
+	cpu_ok = r->lab && host_busy_s(&cpu0);
+	rc = load_run(&spec, &lr);
+	cpu_ok = cpu_ok && host_busy_s(&cpu1);
+	*wall = clock_now_ns() - start;
+	t = results_add_trial(r->res);
+	if (t) {
+		t->path = q->path;
+		t->rep = q->rep;
+		t->kind = q->kind;
+		t->streams = q->streams;
+		t->len = q->len;
+		t->target_bps = q->rate_bps;
+		t->start_s = (double)(start - r->t0) / 1e9;
+		results_trial_from_load(t, &lr);
+		t->status = rc < 0 ? rc : 0;
+		if (rc < 0 && !t->error[0])
+			snprintf(t->error, sizeof(t->error), "%s", strerror(-rc));
+		if (cpu_ok && cpu1 > cpu0)
+			t->host_cpu_s = cpu1 - cpu0;
+		*idx = r->res->ntrials - 1;
+	}
+	if (km && spec.proto == LOAD_UDP) {
+		struct sweep_point pt;
+
+		sweep_point_from_result(&lr, &pt);
+		sweep_point_to_knee(&pt, km);
+	}
+	load_result_free(&lr);
+	p->failures = rc < 0 ? p->failures + 1 : 0;
+	if (rc < 0 && rc != -EINTR)
+		log_warn("path %s: trial %u failed: %s", p->sp->name, r->trial_no,
+			 t && t->error[0] ? t->error : strerror(-rc));
+	account(r, p, rc, *wall, q->duration_ns);
+	run_save(r);
+	if (!r->stop)
+		clock_sleep_until_ns(clock_now_ns() + RUN_TRIAL_GAP_MS * NSEC_PER_MSEC);
+	if (!t)
+		return -ENOMEM;
+	return rc;
+}
+
+static int simple(struct run *r, struct trial_req *q)
+{
+	size_t idx;
+	uint64_t wall;
+
+	return do_trial(r, q, NULL, &idx, &wall);
+}
+
+/* Runs the same request on every path (interleaved) or path by path. */
+static void tcp_phase(struct run *r)
+{
+	const struct scenario *scn = r->scn;
+	struct trial_req q = { .kind = RESULTS_TRIAL_TCP,
+			       .len = scn->tcp.len,
+			       .duration_ns = dur_or(scn->tcp.duration_ns, scn->duration_ns) };
+	unsigned per_path = r->reps * scn->tcp.nstreams;
+
+	for (unsigned i = 0; i < per_path * r->npaths && !r->stop; i++) {
+		unsigned k = scn->interleave ? i / r->npaths : i % per_path;
+
+		q.path = scn->interleave ? i % r->npaths : i / per_path;
+		q.rep = k / scn->tcp.nstreams;
+		q.streams = scn->tcp.streams[k % scn->tcp.nstreams];
+		simple(r, &q);
+	}
+}
+
+static void sweep_phase(struct run *r)
+{
+	const struct scenario *scn = r->scn;
+	const struct scenario_sweep *sw = &scn->sweep;
+	unsigned npoints = sweep_linear_count(sw->from_bps, sw->to_bps, sw->step_bps);
+	unsigned nsizes = udp_nsizes(scn);
+	unsigned per_path = r->reps * nsizes * npoints;
+	struct trial_req q = { .kind = RESULTS_TRIAL_SWEEP,
+			       .streams = 1,
+			       .duration_ns = dur_or(sw->duration_ns,
+						     dur_or(scn->udp.duration_ns, scn->duration_ns)) };
+
+	for (unsigned i = 0; i < per_path * r->npaths && !r->stop; i++) {
+		unsigned k = scn->interleave ? i / r->npaths : i % per_path;
+
+		q.path = scn->interleave ? i % r->npaths : i / per_path;
+		q.rep = k / (nsizes * npoints);
+		q.len = udp_size(scn, (k / npoints) % nsizes);
+		q.rate_bps = sw->from_bps + (uint64_t)(k % npoints) * sw->step_bps;
+		simple(r, &q);
+	}
+}
+
+static void knee_cfg(const struct scenario *scn, struct knee_config *cfg)
+{
+	knee_config_defaults(cfg);
+	cfg->min_rate_bps = scn->knee.min_rate_bps;
+	cfg->max_rate_bps = scn->knee.max_rate_bps;
+	cfg->loss_goal = scn->knee.loss_goal;
+	cfg->width_goal = scn->knee.width_goal;
+	cfg->short_ns = scn->knee.short_ns;
+	cfg->final_ns = scn->knee.final_ns;
+	cfg->max_trials = scn->knee.max_trials;
+}
+
+/* One knee search of one path, with the run-trial index of each record. */
+struct knee_run {
+	struct knee k;
+	size_t map[KNEE_MAX_TRIALS];
+	unsigned nmap;
+	uint64_t wall_ns;
+	bool done;
+};
+
+static void knee_bound(const struct knee_bound *b, bool *found, uint64_t *lo, uint64_t *hi,
+		       char *outcome, size_t len)
+{
+	*found = b->outcome != KNEE_UNFINISHED && b->lower_valid;
+	*lo = b->lower_valid ? b->lower_bps : 0;
+	*hi = b->upper_valid ? b->upper_bps : 0;
+	snprintf(outcome, len, "%s", knee_outcome_name(b->outcome));
+}
+
+static void knee_store(struct run *r, unsigned path, uint32_t len, unsigned rep,
+		       const struct knee_run *kr, const struct knee_config *cfg)
+{
+	struct results_knee *k = results_add_knee(r->res);
+	struct knee_result res;
+	const struct knee_bound *ndr;
+
+	if (!k)
+		return;
+	knee_get_result(&kr->k, &res);
+	ndr = &res.bound[KNEE_NDR];
+	k->path = path;
+	k->len = len;
+	k->rep = rep;
+	knee_bound(ndr, &k->found, &k->ndr_lower_bps, &k->ndr_upper_bps, k->ndr_outcome,
+		   sizeof(k->ndr_outcome));
+	knee_bound(&res.bound[KNEE_PDR], &k->pdr_found, &k->pdr_lower_bps, &k->pdr_upper_bps,
+		   k->pdr_outcome, sizeof(k->pdr_outcome));
+	k->pdr_goal_pct = cfg->loss_goal * 100.0;
+	k->width_goal = cfg->width_goal;
+	k->max_rx_bps = res.mrr_bps;
+	k->trials = res.ntrials;
+	k->time_s = (double)kr->wall_ns / 1e9;
+	/* Where the loss went at the lowest rate that lost: the NDR's upper bound. */
+	if (ndr->upper_trial >= 0 && (unsigned)ndr->upper_trial < kr->nmap) {
+		const struct results_trial *t = &r->res->trials[kr->map[ndr->upper_trial]];
+
+		k->loss_at = t->udp.loss_at;
+		k->loss_at_bps = t->target_bps;
+	}
+}
+
+/* Advances path p's search by one trial; false when it is done. */
+static bool knee_step(struct run *r, struct knee_run *kr, unsigned p, unsigned rep, uint32_t len)
+{
+	struct knee_trial kt;
+	struct knee_measurement m;
+	struct trial_req q = { .path = p, .rep = rep, .kind = RESULTS_TRIAL_KNEE, .streams = 1,
+			       .len = len };
+	uint64_t wall = 0;
+	size_t idx = 0;
+	int rc;
+
+	if (kr->done || !knee_next(&kr->k, &kt)) {
+		kr->done = true;
+		return false;
+	}
+	q.rate_bps = kt.rate_bps;
+	q.duration_ns = kt.duration_ns;
+	q.phase = knee_phase_name(kt.phase);
+	memset(&m, 0, sizeof(m));
+	rc = do_trial(r, &q, &m, &idx, &wall);
+	kr->wall_ns += wall;
+	/* A failed load_run measured nothing: the search asks for it again. */
+	if (rc == 0 && kr->nmap < KNEE_MAX_TRIALS && knee_record(&kr->k, &m) == 0)
+		kr->map[kr->nmap++] = idx;
+	return true;
+}
+
+static void knee_round(struct run *r, struct knee_run *kr, unsigned rep, uint32_t len,
+		       const struct knee_config *cfg)
+{
+	unsigned est = knee_estimate_trials(cfg);
+	uint64_t est_ns = knee_estimate_ns(cfg);
+
+	for (unsigned p = 0; p < r->npaths; p++) {
+		memset(&kr[p], 0, sizeof(kr[p]));
+		knee_init(&kr[p].k, cfg);
+	}
+	for (bool any = true; any && !r->stop;) {
+		any = false;
+		for (unsigned p = 0; p < r->npaths && !r->stop; p++) {
+			bool more;
+
+			do
+				more = knee_step(r, &kr[p], p, rep, len);
+			while (more && !r->scn->interleave && !r->stop);
+			any |= more;
+		}
+	}
+	for (unsigned p = 0; p < r->npaths; p++) {
+		unsigned n;
+
+		if (!kr[p].done)
+			knee_abandon(&kr[p].k);
+		knee_store(r, p, len, rep, &kr[p], cfg);
+		/* Give back what the estimate planned beyond the trials it took. */
+		n = r->res->knees[r->res->nknees - 1].trials;
+		if (n < est && r->trials_planned >= est - n)
+			r->trials_planned -= est - n;
+		if (kr[p].wall_ns < est_ns)
+			r->time_planned_ns = sat_sub(r->time_planned_ns, est_ns - kr[p].wall_ns);
+	}
+	run_save(r);
+}
+
+static void knee_phase(struct run *r)
+{
+	struct knee_config cfg;
+	struct knee_run *kr;
+	struct knee probe;
+
+	knee_cfg(r->scn, &cfg);
+	if (knee_init(&probe, &cfg)) {
+		run_stop(r, -EINVAL, "%s:%u: [knee] settings the search refuses (max_rate, "
+				     "goals, durations)",
+			 r->scn->file, r->scn->knee.line);
+		return;
+	}
+	kr = calloc(r->npaths, sizeof(*kr));
+	if (!kr) {
+		run_stop(r, -ENOMEM, "out of memory");
+		return;
+	}
+	for (unsigned s = 0; s < udp_nsizes(r->scn) && !r->stop; s++)
+		for (unsigned rep = 0; rep < r->reps && !r->stop; rep++)
+			knee_round(r, kr, rep, udp_size(r->scn, s), &cfg);
+	free(kr);
+}
+
+/* The common load for the delay trials of one size: the scenario's [udp]
+ * rate, else half the lowest NDR (or PDR) any path reached, so every path
+ * carries it without loss. 0: no basis for one. */
+static uint64_t common_load(struct run *r, uint32_t len)
+{
+	struct results_summary sum;
+	uint64_t load = 0;
+
+	if (r->scn->udp.rate_bps)
+		return r->scn->udp.rate_bps;
+	if (results_aggregate(r->res, &sum))
+		return 0;
+	for (unsigned p = 0; p < r->npaths; p++) {
+		const struct results_knee_point *k = results_find_knee(&sum, p, len);
+		double v = 0;
+
+		if (k && k->ndr_bps.n)
+			v = k->ndr_bps.median;
+		else if (k && k->pdr_bps.n)
+			v = k->pdr_bps.median;
+		if (v > 0 && (!load || (uint64_t)(v / 2) < load))
+			load = (uint64_t)(v / 2);
+	}
+	results_summary_free(&sum);
+	return load;
+}
+
+static void delay_phase(struct run *r)
+{
+	const struct scenario *scn = r->scn;
+	struct trial_req q = { .kind = RESULTS_TRIAL_DELAY,
+			       .streams = 1,
+			       .duration_ns = dur_or(scn->udp.duration_ns, scn->duration_ns) };
+
+	for (unsigned s = 0; s < udp_nsizes(scn) && !r->stop; s++) {
+		q.len = udp_size(scn, s);
+		q.rate_bps = common_load(r, q.len);
+		if (!q.rate_bps) {
+			log_info("UDP %u B: no NDR/PDR and no [udp] rate: no delay trials", q.len);
+			r->trials_planned = sat_sub(r->trials_planned, r->reps * r->npaths);
+			continue;
+		}
+		r->res->delay_load_bps = q.rate_bps;
+		for (unsigned i = 0; i < r->reps * r->npaths && !r->stop; i++) {
+			unsigned k = scn->interleave ? i / r->npaths : i % r->reps;
+
+			q.path = scn->interleave ? i % r->npaths : i / r->reps;
+			q.rep = k;
+			simple(r, &q);
+		}
+	}
+}
+
+/* How many trials and how much trial time the plan holds (knee searches by
+ * the search's own estimate), for the progress line. */
+static void plan(struct run *r)
+{
+	const struct scenario *scn = r->scn;
+	uint64_t n, per = (uint64_t)r->reps * r->npaths;
+
+	if (scn->tcp.enabled) {
+		n = per * scn->tcp.nstreams;
+		r->trials_planned += (unsigned)n;
+		r->time_planned_ns += n * dur_or(scn->tcp.duration_ns, scn->duration_ns);
+	}
+	if (scn->sweep.enabled) {
+		n = per * udp_nsizes(scn) *
+		    sweep_linear_count(scn->sweep.from_bps, scn->sweep.to_bps, scn->sweep.step_bps);
+		r->trials_planned += (unsigned)n;
+		r->time_planned_ns +=
+			n * dur_or(scn->sweep.duration_ns,
+				   dur_or(scn->udp.duration_ns, scn->duration_ns));
+	}
+	if (scn->knee.enabled) {
+		struct knee_config cfg;
+
+		knee_cfg(scn, &cfg);
+		n = per * udp_nsizes(scn);
+		r->trials_planned += (unsigned)(n * knee_estimate_trials(&cfg));
+		r->time_planned_ns += n * knee_estimate_ns(&cfg);
+	}
+	if (scn->udp.enabled) {
+		n = per * udp_nsizes(scn);
+		r->trials_planned += (unsigned)n;
+		r->time_planned_ns += n * dur_or(scn->udp.duration_ns, scn->duration_ns);
+	}
+}
+
+int run_trials(struct run *r)
+{
+	const struct scenario *scn = r->scn;
+
+	plan(r);
+	if (scn->tcp.enabled && !r->stop)
+		tcp_phase(r);
+	if (scn->sweep.enabled && !r->stop)
+		sweep_phase(r);
+	if (scn->knee.enabled && !r->stop)
+		knee_phase(r);
+	if (scn->udp.enabled && !r->stop)
+		delay_phase(r);
+	if (r->opt->progress && isatty(STDERR_FILENO))
+		fprintf(stderr, "\r\033[K");
+	return r->stop;
+}
