@@ -1,12 +1,307 @@
 // SPDX-License-Identifier: MIT
+/* `ovlperf sweep HOST`: a linear UDP rate sweep or a knee (NDR/PDR) search. */
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include "cmd.h"
+#include "interrupt.h"
+#include "knee.h"
+#include "log.h"
+#include "scenario.h"
+#include "sweep.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: ovlperf sweep [options] HOST --from RATE --to RATE --step RATE\n"
+		"       ovlperf sweep [options] HOST --knee --max RATE\n"
+		"Sweeps UDP offered load against `ovlperf server` on HOST: linearly, printing\n"
+		"offered | TX pps | RX pps | Mbit/s | delivered %% per rate, or as a knee search\n"
+		"for the NDR (no loss) and PDR (loss within a goal), FD.io MLRsearch-style.\n"
+		"Rates in bit/s with k/M/G (decimal): 500k, 100M, 1.5G.\n\n"
+		"  --from R --to R --step R   linear sweep, both ends included\n"
+		"  --knee                     knee search (needs --max)\n"
+		"  --max R, --min R           knee: first trial rate; lowest rate (default max/1000)\n"
+		"  -t, --time DUR             linear: each trial (default 5s); knee: narrowing\n"
+		"                             trials (default 1s). DUR: 10, 10s, 500ms, 1m\n"
+		"  --final DUR                knee: confirmation trials (default 5s)\n"
+		"  --loss-goal PCT            knee: PDR loss tolerated (default 0.5)\n"
+		"  --width-goal PCT           knee: stop at this relative width (default 1)\n"
+		"  --max-trials N             knee: give up after N trials (default %d)\n"
+		"  --gap DUR                  pause between trials (default 500ms)\n"
+		"  -l, --length BYTES         UDP payload per datagram (default %d)\n"
+		"  -P, --parallel N           streams sharing the rate (default 1)\n"
+		"  -w, --window BYTES         socket buffers (K/M suffixes, binary)\n"
+		"  -4, -6                     IPv4 / IPv6 only\n"
+		"  -p, --port PORT            control port (default %d)\n"
+		"      --psk-file FILE        prove the server's pre-shared key\n"
+		"      --label NAME           path name shown in the report\n"
+		"      --no-progress          no progress lines on stderr\n"
+		"  -J, --json                 one JSON document on stdout\n",
+		KNEE_DEFAULT_MAX_TRIALS, LOAD_UDP_DEFAULT_LEN, LOAD_DEFAULT_PORT);
+}
+
+enum {
+	OPT_FROM = 256, OPT_TO, OPT_STEP, OPT_KNEE, OPT_MAX, OPT_MIN, OPT_FINAL, OPT_LOSS,
+	OPT_WIDTH, OPT_TRIALS, OPT_GAP, OPT_PSK, OPT_LABEL, OPT_NOPROGRESS,
+};
+
+static const struct option options[] = {
+	{ "from", required_argument, NULL, OPT_FROM },
+	{ "to", required_argument, NULL, OPT_TO },
+	{ "step", required_argument, NULL, OPT_STEP },
+	{ "knee", no_argument, NULL, OPT_KNEE },
+	{ "max", required_argument, NULL, OPT_MAX },
+	{ "min", required_argument, NULL, OPT_MIN },
+	{ "time", required_argument, NULL, 't' },
+	{ "final", required_argument, NULL, OPT_FINAL },
+	{ "loss-goal", required_argument, NULL, OPT_LOSS },
+	{ "width-goal", required_argument, NULL, OPT_WIDTH },
+	{ "max-trials", required_argument, NULL, OPT_TRIALS },
+	{ "gap", required_argument, NULL, OPT_GAP },
+	{ "length", required_argument, NULL, 'l' },
+	{ "parallel", required_argument, NULL, 'P' },
+	{ "window", required_argument, NULL, 'w' },
+	{ "port", required_argument, NULL, 'p' },
+	{ "psk-file", required_argument, NULL, OPT_PSK },
+	{ "label", required_argument, NULL, OPT_LABEL },
+	{ "no-progress", no_argument, NULL, OPT_NOPROGRESS },
+	{ "json", no_argument, NULL, 'J' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+struct opts {
+	struct sweep_spec spec;
+	bool linear_given[3];	/* from, to, step */
+	bool knee, max_given, time_given, final_given, json, progress;
+};
+
+/* Bytes with an optional binary K/M suffix. */
+static bool parse_bytes(const char *s, uint32_t *out)
+{
+	uint64_t v;
+	char num[24];
+	size_t n = strlen(s);
+	int shift = 0;
+
+	if (!n || n >= sizeof(num))
+		return false;
+	memcpy(num, s, n + 1);
+	if (tolower((unsigned char)num[n - 1]) == 'k' || tolower((unsigned char)num[n - 1]) == 'm') {
+		shift = tolower((unsigned char)num[n - 1]) == 'k' ? 10 : 20;
+		num[n - 1] = '\0';
+	}
+	if (!scenario_parse_uint(num, 1, UINT32_MAX >> shift, &v))
+		return false;
+	*out = (uint32_t)(v << shift);
+	return true;
+}
+
+static bool bad(const char *opt, const char *val, const char *what)
+{
+	fprintf(stderr, "ovlperf sweep: %s '%s': %s\n", opt, val, what);
+	return false;
+}
+
+static bool parse_option(struct opts *o, int c, const char *arg)
+{
+	struct sweep_spec *s = &o->spec;
+	uint64_t v;
+	double pct;
+
+	switch (c) {
+	case OPT_FROM:
+	case OPT_TO:
+	case OPT_STEP:
+	case OPT_MAX:
+	case OPT_MIN:
+		if (!scenario_parse_rate(arg, &v) || !v)
+			return bad("rate", arg, "not a rate (e.g. 500k, 100M, 1.5G)");
+		if (c == OPT_FROM || c == OPT_TO || c == OPT_STEP) {
+			o->linear_given[c - OPT_FROM] = true;
+			*(c == OPT_FROM ? &s->from_bps : c == OPT_TO ? &s->to_bps : &s->step_bps) = v;
+		} else if (c == OPT_MAX) {
+			o->max_given = true;
+			s->knee.max_rate_bps = v;
+		} else {
+			s->knee.min_rate_bps = v;
+		}
+		return true;
+	case 't':
+	case OPT_FINAL:
+	case OPT_GAP:
+		if (!scenario_parse_duration(arg, &v) || (c != OPT_GAP && !v))
+			return bad("duration", arg, "not a duration (e.g. 10, 10s, 500ms)");
+		if (c == 't') {
+			o->time_given = true;
+			s->trial_ns = v;
+			s->knee.short_ns = v;
+		} else if (c == OPT_FINAL) {
+			o->final_given = true;
+			s->knee.final_ns = v;
+		} else {
+			s->gap_ns = v;
+		}
+		return true;
+	case OPT_LOSS:
+	case OPT_WIDTH:
+		if (!scenario_parse_percent(arg, &pct))
+			return bad(c == OPT_LOSS ? "--loss-goal" : "--width-goal", arg,
+				   "not a percentage (0..100)");
+		*(c == OPT_LOSS ? &s->knee.loss_goal : &s->knee.width_goal) = pct / 100;
+		return true;
+	case OPT_TRIALS:
+		if (!scenario_parse_uint(arg, 1, KNEE_MAX_TRIALS, &v))
+			return bad("--max-trials", arg, "must be 1..128");
+		s->knee.max_trials = (unsigned)v;
+		return true;
+	case 'l':
+		if (!scenario_parse_uint(arg, LOAD_UDP_MIN_LEN, LOAD_UDP_MAX_LEN, &v))
+			return bad("--length", arg, "must be 32..65507");
+		s->load.len = (uint32_t)v;
+		return true;
+	case 'P':
+		if (!scenario_parse_uint(arg, 1, LOAD_MAX_STREAMS, &v))
+			return bad("--parallel", arg, "must be 1..128");
+		s->load.streams = (unsigned)v;
+		return true;
+	case 'w':
+		if (!parse_bytes(arg, &s->load.sock_buf))
+			return bad("--window", arg, "not a size (e.g. 4M)");
+		return true;
+	case 'p':
+		if (!scenario_parse_uint(arg, 1, 65535, &v))
+			return bad("--port", arg, "must be 1..65535");
+		s->load.port = (uint16_t)v;
+		return true;
+	case '4':
+	case '6':
+		s->load.family = c == '4' ? AF_INET : AF_INET6;
+		return true;
+	case OPT_PSK:
+		if (strlen(arg) >= sizeof(s->load.psk_file))
+			return bad("--psk-file", arg, "path too long");
+		snprintf(s->load.psk_file, sizeof(s->load.psk_file), "%s", arg);
+		return true;
+	case OPT_LABEL:
+		snprintf(s->label, sizeof(s->label), "%s", arg);
+		return true;
+	case OPT_KNEE:
+		o->knee = true;
+		return true;
+	case OPT_NOPROGRESS:
+		o->progress = false;
+		return true;
+	case 'J':
+		o->json = true;
+		return true;
+	}
+	return false;
+}
+
+/* Checks the combination of options; fills defaults that depend on the mode. */
+static bool finish_options(struct opts *o)
+{
+	struct sweep_spec *s = &o->spec;
+	bool any_linear = o->linear_given[0] || o->linear_given[1] || o->linear_given[2];
+	char err[256];
+
+	if (o->knee && any_linear) {
+		fprintf(stderr, "ovlperf sweep: --knee and --from/--to/--step do not mix\n");
+		return false;
+	}
+	if (o->knee) {
+		if (!o->max_given) {
+			fprintf(stderr, "ovlperf sweep: --knee needs --max RATE (the first trial)\n");
+			return false;
+		}
+		s->mode = SWEEP_KNEE;
+		if (!o->time_given)
+			s->knee.short_ns = KNEE_DEFAULT_SHORT_NS;
+		if (!o->final_given && s->knee.final_ns < s->knee.short_ns)
+			s->knee.final_ns = s->knee.short_ns;
+	} else if (any_linear) {
+		if (!o->linear_given[0] || !o->linear_given[1] || !o->linear_given[2]) {
+			fprintf(stderr, "ovlperf sweep: a linear sweep needs --from, --to and --step\n");
+			return false;
+		}
+		s->mode = SWEEP_LINEAR;
+	} else {
+		fprintf(stderr, "ovlperf sweep: say --from/--to/--step or --knee --max RATE\n");
+		return false;
+	}
+	if (sweep_spec_check(s, err, sizeof(err)) < 0) {
+		fprintf(stderr, "ovlperf sweep: %s\n", err);
+		return false;
+	}
+	return true;
+}
+
+static void show_progress(void *arg, const struct sweep_progress *p)
+{
+	bool tty = arg != NULL;
+
+	fprintf(stderr, "%strial %u of %s%u, %s%s%.2f Mbit/s for %.3g s%s%s, about %.0f s left%s",
+		tty ? "\r\033[K" : "", p->trial, p->mode == SWEEP_KNEE ? "~" : "", p->total,
+		p->label && p->label[0] ? p->label : "", p->label && p->label[0] ? ", " : "",
+		(double)p->rate_bps / 1e6, (double)p->duration_ns / 1e9,
+		p->mode == SWEEP_KNEE ? " " : "", p->mode == SWEEP_KNEE ? knee_phase_name(p->phase) : "",
+		(double)p->left_ns / 1e9, tty ? "" : "\n");
+	fflush(stderr);
+}
 
 int cmd_sweep(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	fprintf(stderr, "ovlperf: 'sweep' is not in this build yet\n");
-	return 1;
+	struct opts o = { .progress = true };
+	struct sweep_result res;
+	int c, rc;
+
+	sweep_spec_defaults(&o.spec);
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "t:l:P:w:p:46Jh", options, NULL)) != -1) {
+		if (c == 'h') {
+			usage(stdout);
+			return 0;
+		}
+		if (c == '?' || !parse_option(&o, c, optarg)) {
+			if (c == '?')
+				usage(stderr);
+			return EXIT_USAGE;
+		}
+	}
+	if (optind != argc - 1) {
+		fprintf(stderr, "ovlperf sweep: name one HOST\n");
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (strlen(argv[optind]) >= sizeof(o.spec.load.host)) {
+		fprintf(stderr, "ovlperf sweep: host name too long\n");
+		return EXIT_USAGE;
+	}
+	snprintf(o.spec.load.host, sizeof(o.spec.load.host), "%s", argv[optind]);
+	if (!finish_options(&o))
+		return EXIT_USAGE;
+	if (o.progress) {
+		o.spec.progress = show_progress;
+		o.spec.progress_arg = isatty(STDERR_FILENO) ? (void *)&o : NULL;
+	}
+	interrupt_install();
+	rc = sweep_run(&o.spec, &res);
+	if (o.progress && o.spec.progress_arg)
+		fprintf(stderr, "\r\033[K");
+	if (o.json)
+		report_sweep_json(stdout, &res);
+	else
+		report_sweep_term(stdout, &res);
+	if (rc < 0 && !res.interrupted)
+		log_err("sweep stopped: %s", res.error);
+	sweep_result_free(&res);
+	return rc < 0 ? 1 : 0;
 }

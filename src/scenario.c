@@ -172,6 +172,7 @@ struct section {
 	unsigned index;			/* link/host/path index */
 	const struct keydef *keys;
 	uint32_t seen;			/* bit i: keys[i] given */
+	uint32_t bad;			/* bit i: keys[i] given with a bad value */
 	unsigned key_line[MAX_KEYS];
 	char ref[SCN_NAME_MAX];		/* [path.*] link = / host = */
 };
@@ -188,6 +189,8 @@ struct parser {
 	char *err;
 	size_t errlen, errused;
 	unsigned nerr;
+	unsigned line_errors;		/* errors before validate(): skip whole-file checks */
+	bool lab_ok;			/* validate_lab() found nothing wrong */
 };
 
 static void verror(struct parser *p, unsigned line, const struct section *sec,
@@ -343,10 +346,6 @@ static bool screen_line(struct parser *p, const char *line, size_t len)
 		error_at(p, p->line, NULL, NULL, "line contains a NUL byte");
 		return false;
 	}
-	if (len > SCN_LINE_MAX) {
-		error_at(p, p->line, NULL, NULL, "line longer than %d characters", SCN_LINE_MAX);
-		return false;
-	}
 	while (i < len && (line[i] == ' ' || line[i] == '\t'))
 		i++;
 	if (i == len || line[i] == ';' || line[i] == '#')
@@ -422,9 +421,13 @@ static char *read_line(char *str, int num, void *stream)
 	take = len;
 	if (take && start[take - 1] == '\r')
 		take--;
-	if (take + 2 > (size_t)num || !screen_line(p, start, take)) {
-		if (take + 2 > (size_t)num && take <= SCN_LINE_MAX)
-			error_at(p, p->line, NULL, NULL, "line too long");
+	if (take > SCN_LINE_MAX || take + 2 > (size_t)num) {
+		error_at(p, p->line, NULL, NULL, "line longer than %d characters",
+			 take + 2 > (size_t)num && num - 2 < SCN_LINE_MAX ? num - 2 : SCN_LINE_MAX);
+		strcpy(str, "\n");
+		return str;
+	}
+	if (!screen_line(p, start, take)) {
 		strcpy(str, "\n");
 		return str;
 	}
@@ -705,6 +708,8 @@ static int on_key(void *user, const char *section, const char *name, const char 
 	if (set_value(p, sec, kd, value)) {
 		sec->seen |= 1u << i;
 		sec->key_line[i] = p->line;
+	} else {
+		sec->bad |= 1u << i;
 	}
 	return 1;
 }
@@ -748,6 +753,11 @@ static struct section *first_of(struct parser *p, enum kind kind)
 static void require(struct parser *p, const struct section *sec, const char *key,
 		    const char *why)
 {
+	int i = key_index(sec, key);
+
+	/* a key given with a bad value was reported already */
+	if (i >= 0 && (sec->bad & (1u << i)))
+		return;
 	if (!given(sec, key))
 		error_at(p, sec->line, sec, NULL, "missing required key '%s'%s", key, why);
 }
@@ -768,7 +778,6 @@ static void validate_lab(struct parser *p)
 			if (given(ls, link0[k]))
 				error_at(p, line_of(ls, link0[k]), ls, link0[k],
 					 "link settings go in the [link.*] sections when there are any");
-		memset(lab->links, 0, sizeof(lab->links));
 		for (unsigned i = 0; i < p->nsecs; i++) {
 			struct section *sec = &p->secs[i];
 			struct scenario_link *l = &lab->links[sec->index];
@@ -874,7 +883,7 @@ static void validate_paths(struct parser *p)
 	struct scenario *s = p->scn;
 
 	s->npaths = count_kind(p, K_PATH);
-	if (!s->npaths)
+	if (!s->npaths && !p->line_errors)
 		error_at(p, 0, NULL, NULL,
 			 "no [path.NAME] section: name at least one path to measure "
 			 "(e.g. [path.native] type = underlay)");
@@ -901,7 +910,7 @@ static void validate_paths(struct parser *p)
 			else if (l < 0 && given(sec, "link"))
 				error_at(p, line_of(sec, "link"), sec, "link", "no [link.%s] section",
 					 sec->ref);
-			else if (l < 0)
+			else if (l < 0 && p->lab_ok)
 				error_at(p, sec->line, sec, NULL,
 					 "no link joins client host %u and server host %u",
 					 s->lab.client, s->lab.server);
@@ -1037,7 +1046,7 @@ static void validate_loads(struct parser *p)
 		s->mtu.line = ms->line;
 	if (enabled_by_section(ms, &s->mtu.enabled) && s->mtu.max && s->mtu.max < s->mtu.base)
 		error_at(p, line_of(ms, "max"), ms, "max", "is below base (%u)", s->mtu.base);
-	if (!s->tcp.enabled && !s->udp.enabled && !s->mtu.enabled)
+	if (!s->tcp.enabled && !s->udp.enabled && !s->mtu.enabled && !p->line_errors)
 		error_at(p, ss ? ss->line : 0, ss, NULL,
 			 "nothing to measure: add a [tcp], [udp], [sweep], [knee] or [mtu] section");
 }
@@ -1059,6 +1068,7 @@ static void validate(struct parser *p)
 		}
 		s->name[n] = '\0';
 	}
+	p->line_errors = p->nerr;
 	s->nhosts = count_kind(p, K_HOST);
 	if (hs && (ls || lks)) {
 		struct section *lab = ls ? ls : lks;
@@ -1071,7 +1081,10 @@ static void validate(struct parser *p)
 	}
 	s->is_lab = !hs;
 	if (s->is_lab) {
+		unsigned before = p->nerr;
+
 		validate_lab(p);
+		p->lab_ok = p->nerr == before;
 	} else {
 		for (unsigned i = 0; i < p->nsecs; i++) {
 			struct section *sec = &p->secs[i];

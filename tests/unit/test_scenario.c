@@ -1,0 +1,487 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Scenario parser: every malformed file in tests/unit/scenarios/ gets an
+ * error naming file, line, section and key; valid text fills the struct as
+ * the schema says; value parsers and the benchmark-range check, table-driven.
+ */
+#include <errno.h>
+#include <glob.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include <cmocka.h>
+
+#include "scenario.h"
+
+static const char *scenario_dir(void)
+{
+	static char dir[512];
+	const char *slash = strrchr(__FILE__, '/');
+
+	snprintf(dir, sizeof(dir), "%.*sscenarios", slash ? (int)(slash - __FILE__ + 1) : 0,
+		 __FILE__);
+	return dir;
+}
+
+/* file, line (0: the message names no line), what follows "file:line: " */
+static const struct {
+	const char *file;
+	unsigned line;
+	const char *msg;
+} malformed[] = {
+	{ "unknown-section.ini", 3, "[bogus]: unknown section" },
+	{ "unknown-key.ini", 4, "[udp] sizez: unknown key (expected one of: enabled, sizes" },
+	{ "bad-sizes.ini", 4, "[udp] sizes: '46,abc' is not a list of sizes" },
+	{ "size-range.ini", 4, "[udp] sizes: 70000 is out of range (32..65507)" },
+	{ "bad-rate.ini", 6, "[sweep] from: 'fast' is not a rate" },
+	{ "bad-duration.ini", 4, "[tcp] duration: '10 minutes' is not a duration" },
+	{ "streams-range.ini", 4, "[tcp] streams: 500 is out of range (1..128)" },
+	{ "dup-path.ini", 7, "[path.overlay]: section given twice (first at line 3)" },
+	{ "dup-key.ini", 4, "[scenario] repetitions: given twice (first at line 2)" },
+	{ "missing-type.ini", 3, "[path.x]: missing required key 'type'" },
+	{ "missing-address.ini", 3, "[path.vpn]: missing required key 'address'" },
+	{ "lab-and-host.ini", 3, "[host.r]: a scenario runs either in a lab" },
+	{ "real-address.ini", 5, "[path.vpn] address: '10.1.2.3' is not in 198.18.0.0/15" },
+	{ "real-address6.ini", 5, "[path.vpn] address: '2001:db8::1' is not in 198.18.0.0/15" },
+	{ "hostname-in-lab.ini", 5, "[path.vpn] address: 'vpn.example.com' is not in" },
+	{ "builtin-remote.ini", 4, "[path.ovl] type: builtin paths need a lab" },
+	{ "sweep-order.ini", 7, "[sweep] to: is below from" },
+	{ "sweep-missing.ini", 5, "[sweep]: missing required key 'to'" },
+	{ "sweep-too-many.ini", 8, "[sweep] step: makes more than 200 trials" },
+	{ "knee-missing-max.ini", 5, "[knee]: missing required key 'max_rate'" },
+	{ "knee-final-short.ini", 8, "[knee] final: must not be shorter than short" },
+	{ "knee-min-max.ini", 7, "[knee] min_rate: must be below max_rate" },
+	{ "no-paths.ini", 0, "no [path.NAME] section" },
+	{ "bad-bool.ini", 2, "[scenario] interleave: 'maybe' is not yes or no" },
+	{ "no-equals.ini", 3, "expected 'key = value'" },
+	{ "long-line.ini", 4, "line longer than 196 characters" },
+	{ "continuation.ini", 3, "indented line (continuation lines are not supported)" },
+	{ "key-before-section.ini", 1, "repetitions: key before the first [section]" },
+	{ "link-keys-mixed.ini", 2, "[lab] mtu: link settings go in the [link.*] sections" },
+	{ "link-host-range.ini", 5, "[link.x] b: host 5 does not exist (hosts = 2)" },
+	{ "link-missing-end.ini", 1, "[link.x]: missing required key 'b'" },
+	{ "path-unknown-link.ini", 3, "[path.u] link: no [link.nowhere] section" },
+	{ "family-mismatch.ini", 6, "[path.v] address: is IPv6 but family = 4" },
+	{ "builtin-only-key.ini", 3, "[path.u] cipher: only for builtin paths" },
+	{ "setup-on-underlay.ini", 3, "[path.u] setup: only for external paths" },
+	{ "bad-path-type.ini", 2, "[path.u] type: 'wireguard' is not underlay, builtin or external" },
+	{ "bad-section-name.ini", 1, "[path.my path]: 'my path' is not a name" },
+	{ "mtu-max-below-base.ini", 5, "[mtu] max: is below base (1200)" },
+	{ "udp-disabled-sweep.ini", 4, "[udp] enabled: is no, but [sweep] sweeps UDP" },
+	{ "nothing.ini", 1, "[scenario]: nothing to measure" },
+	{ "loss-goal-range.ini", 7, "[knee] loss_goal: '150' is not a percentage" },
+	{ "lab-name.ini", 2, "[lab] name: 'My_Lab' is not a lab name" },
+	{ "remote-two-hosts.ini", 5, "[path.native]: name its host (host = NAME)" },
+	{ "remote-unknown-host.ini", 5, "[path.native] host: no [host.c] section" },
+	{ "no-close-bracket.ini", 3, "section header without ']'" },
+	{ "host-port.ini", 3, "[host.r] port: 70000 is out of range (1..65535)" },
+	{ "drop-pct.ini", 2, "[lab] drop_pct: '101' is not a percentage" },
+	{ "client-server-same.ini", 3, "[lab] server: the server must not be the client" },
+	{ "empty-value.ini", 4, "[scenario] name: is empty" },
+	{ "zero-duration.ini", 2, "[scenario] duration: must be above 0" },
+	{ "omit-too-long.ini", 3, "[scenario] omit: must be shorter than the duration" },
+	{ "width-goal.ini", 7, "[knee] width_goal: must be above 0 and below 50%" },
+	{ "host-in-lab-path.ini", 3, "[path.u] host: only for scenarios with [host.*] sections" },
+	{ "empty.ini", 0, "no [path.NAME] section" },
+	{ "nul-byte.ini", 4, "line contains a NUL byte" },
+};
+
+static void test_malformed_files(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(malformed) / sizeof(malformed[0]); i++) {
+		char path[600], want[700], err[4096];
+		struct scenario s;
+		int rc;
+
+		snprintf(path, sizeof(path), "%s/%s", scenario_dir(), malformed[i].file);
+		rc = scenario_load(path, &s, err, sizeof(err));
+		if (malformed[i].line)
+			snprintf(want, sizeof(want), "%s:%u: %s", path, malformed[i].line,
+				 malformed[i].msg);
+		else
+			snprintf(want, sizeof(want), "%s: %s", path, malformed[i].msg);
+		if (rc != -EINVAL || !strstr(err, want))
+			print_error("%s: rc %d, wanted\n  %s\ngot\n%s", malformed[i].file, rc, want, err);
+		assert_int_equal(rc, -EINVAL);
+		assert_non_null(strstr(err, want));
+	}
+}
+
+/* Every file in tests/unit/scenarios/ is in the table above. */
+static void test_malformed_all_listed(void **state)
+{
+	glob_t g;
+	char pattern[600];
+
+	(void)state;
+	snprintf(pattern, sizeof(pattern), "%s/*.ini", scenario_dir());
+	assert_int_equal(glob(pattern, 0, NULL, &g), 0);
+	assert_int_equal(g.gl_pathc, sizeof(malformed) / sizeof(malformed[0]));
+	globfree(&g);
+}
+
+static const char full[] =
+	"; a comment\n"
+	"[scenario]\n"
+	"name = sdwan\n"
+	"description = SD-WAN overlay against native\n"
+	"repetitions = 5\n"
+	"duration = 20s\n"
+	"interleave = no\n"
+	"\n"
+	"[lab]\n"
+	"name = sw\n"
+	"mtu = 9001\n"
+	"rate = 200M\n"
+	"drop_pct = 1%\n"
+	"block_icmp = yes\n"
+	"\n"
+	"[path.native]\n"
+	"type = underlay\n"
+	"[path.native6]\n"
+	"type = underlay\n"
+	"family = 6\n"
+	"[path.ovl]\n"
+	"type = builtin\n"
+	"mtu = 1420\n"
+	"cipher = chacha20poly1305\n"
+	"underlay_family = 6\n"
+	"expect_mtu = 8941\n"
+	"[path.wg]\n"
+	"type = external\n"
+	"address = 2001:2:0:ff::2 ; family inferred\n"
+	"setup = /usr/local/bin/wg-lab up\n"
+	"teardown = /usr/local/bin/wg-lab down\n"
+	"[tcp]\n"
+	"streams = 1, 5,10 ,20,50\n"
+	"mss = 1348\n"
+	"[udp]\n"
+	"sizes = 46,100,200,1400\n"
+	"duration = 3s\n"
+	"[sweep]\n"
+	"from = 100M\n"
+	"to = 900M\n"
+	"step = 100M\n"
+	"[knee]\n"
+	"max_rate = 1.5G\n"
+	"loss_goal = 0.1\n"
+	"short = 500ms\n"
+	"final = 2s\n"
+	"[mtu]\n"
+	"base = 576\n"
+	"probes = 5\n";
+
+static void test_full_scenario(void **state)
+{
+	struct scenario s;
+	struct lab_spec ls;
+	char err[2048];
+
+	(void)state;
+	assert_int_equal(scenario_parse("full.ini", full, strlen(full), &s, err, sizeof(err)), 0);
+	assert_string_equal(err, "");
+	assert_string_equal(s.name, "sdwan");
+	assert_int_equal(s.repetitions, 5);
+	assert_int_equal(s.duration_ns, 20000000000ULL);
+	assert_false(s.interleave);
+	assert_true(s.is_lab);
+	assert_string_equal(s.lab.name, "sw");
+	assert_int_equal(s.lab.nlinks, 1);
+	assert_int_equal(s.lab.links[0].mtu, 9001);
+	assert_int_equal(s.lab.links[0].rate_bps, 200000000ULL);
+	assert_true(s.lab.links[0].drop_pct == 1.0);
+	assert_true(s.lab.links[0].block_icmp);
+	assert_int_equal(s.npaths, 4);
+	assert_int_equal(scenario_find_path(&s, "ovl"), 2);
+	assert_int_equal(scenario_find_path(&s, "nope"), -1);
+	assert_int_equal(s.paths[0].type, SCN_PATH_UNDERLAY);
+	assert_int_equal(s.paths[0].family, AF_INET);
+	assert_int_equal(s.paths[1].family, AF_INET6);
+	assert_int_equal(s.paths[2].type, SCN_PATH_BUILTIN);
+	assert_int_equal(s.paths[2].mtu, 1420);
+	assert_int_equal(s.paths[2].underlay_family, AF_INET6);
+	assert_int_equal(s.paths[2].expect_mtu, 8941);
+	assert_string_equal(s.paths[2].cipher, "chacha20poly1305");
+	assert_int_equal(s.paths[3].type, SCN_PATH_EXTERNAL);
+	assert_int_equal(s.paths[3].family, AF_INET6);
+	assert_string_equal(s.paths[3].address, "2001:2:0:ff::2");
+	assert_string_equal(s.paths[3].setup, "/usr/local/bin/wg-lab up");
+	assert_int_equal(s.paths[3].line, 27);
+	assert_true(s.tcp.enabled);
+	assert_int_equal(s.tcp.nstreams, 5);
+	assert_int_equal(s.tcp.streams[4], 50);
+	assert_int_equal(s.tcp.mss, 1348);
+	assert_int_equal(s.tcp.duration_ns, 20000000000ULL);	/* from [scenario] */
+	assert_true(s.udp.enabled);
+	assert_int_equal(s.udp.nsizes, 4);
+	assert_int_equal(s.udp.sizes[0], 46);
+	assert_int_equal(s.udp.duration_ns, 3000000000ULL);
+	assert_true(s.sweep.enabled);
+	assert_int_equal(s.sweep.from_bps, 100000000ULL);
+	assert_int_equal(s.sweep.to_bps, 900000000ULL);
+	assert_int_equal(s.sweep.duration_ns, 3000000000ULL);	/* from [udp] */
+	assert_true(s.knee.enabled);
+	assert_int_equal(s.knee.max_rate_bps, 1500000000ULL);
+	assert_true(s.knee.loss_goal > 0.000999 && s.knee.loss_goal < 0.001001);
+	assert_true(s.knee.width_goal > 0.00999 && s.knee.width_goal < 0.01001);
+	assert_int_equal(s.knee.short_ns, 500000000ULL);
+	assert_int_equal(s.knee.final_ns, 2000000000ULL);
+	assert_true(s.mtu.enabled);
+	assert_int_equal(s.mtu.base, 576);
+	assert_int_equal(s.mtu.probes, 5);
+	assert_true(s.mtu.mss);
+	assert_int_equal(scenario_check_lab_targets(&s, err, sizeof(err)), 0);
+	scenario_lab_spec(&s, &ls);
+	assert_string_equal(ls.name, "sw");
+	assert_int_equal(ls.nhosts, 2);
+	assert_int_equal(ls.nlinks, 1);
+	assert_int_equal(ls.links[0].rate_bps, 200000000ULL);
+	assert_true(ls.links[0].block_icmp_too_big);
+	/* the safety net catches an address planted after parsing, too */
+	snprintf(s.paths[3].address, sizeof(s.paths[3].address), "192.168.1.1");
+	assert_int_equal(scenario_check_lab_targets(&s, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "full.ini:27: [path.wg] address: '192.168.1.1'"));
+}
+
+static void test_minimal_defaults(void **state)
+{
+	static const char text[] = "[path.native]\ntype = underlay\n[udp]\n";
+	struct scenario s;
+	char err[512];
+
+	(void)state;
+	assert_int_equal(scenario_parse("scenarios/minimal.ini", text, strlen(text), &s, err,
+					sizeof(err)), 0);
+	assert_string_equal(s.name, "minimal");
+	assert_int_equal(s.repetitions, 3);
+	assert_true(s.interleave);
+	assert_true(s.is_lab);
+	assert_string_equal(s.lab.name, "lab");
+	assert_int_equal(s.lab.nlinks, 1);
+	assert_int_equal(s.lab.links[0].a, 0);
+	assert_int_equal(s.lab.links[0].b, 1);
+	assert_false(s.tcp.enabled);
+	assert_true(s.udp.enabled);
+	assert_int_equal(s.udp.nsizes, 1);
+	assert_int_equal(s.udp.sizes[0], 1400);
+	assert_false(s.sweep.enabled);
+	assert_false(s.knee.enabled);
+	assert_false(s.mtu.enabled);
+}
+
+static void test_links_and_remote(void **state)
+{
+	static const char lab[] = "[lab]\nhosts = 3\nclient = 0\nserver = 2\n"
+				  "[link.a]\na = 0\nb = 1\n[link.b]\na = 0\nb = 2\nmtu = 1400\n"
+				  "[path.direct]\ntype = underlay\n"
+				  "[path.via]\ntype = underlay\nlink = a\n"
+				  "[tcp]\n";
+	static const char remote[] = "[host.dc1]\naddress = 192.0.2.10\nport = 6000\n"
+				     "psk_file = /etc/ovlperf/psk\n"
+				     "[host.dc2]\naddress = server.example.net\n"
+				     "[path.native]\ntype = underlay\nhost = dc2\n"
+				     "[path.vpn]\ntype = external\nhost = dc1\naddress = 10.8.0.1\n"
+				     "[tcp]\nstreams = 1,5\n";
+	struct scenario s;
+	char err[1024];
+
+	(void)state;
+	assert_int_equal(scenario_parse("lab.ini", lab, strlen(lab), &s, err, sizeof(err)), 0);
+	assert_int_equal(s.lab.nlinks, 2);
+	assert_string_equal(s.lab.links[1].name, "b");
+	assert_int_equal(s.lab.links[1].mtu, 1400);
+	assert_int_equal(s.paths[0].link, 1);	/* the link joining client 0 and server 2 */
+	assert_int_equal(s.paths[1].link, 0);
+
+	assert_int_equal(scenario_parse("remote.ini", remote, strlen(remote), &s, err,
+					sizeof(err)), 0);
+	assert_false(s.is_lab);
+	assert_int_equal(s.nhosts, 2);
+	assert_int_equal(s.hosts[0].port, 6000);
+	assert_string_equal(s.hosts[0].psk_file, "/etc/ovlperf/psk");
+	assert_int_equal(s.paths[0].host, 1);
+	assert_int_equal(s.paths[1].host, 0);
+	/* real addresses are fine on real hosts, never in a lab */
+	assert_string_equal(s.paths[1].address, "10.8.0.1");
+	assert_int_equal(scenario_check_lab_targets(&s, err, sizeof(err)), 0);
+}
+
+static void test_crlf_bom_and_comments(void **state)
+{
+	static const char text[] = "\xef\xbb\xbf# hash comment\r\n[scenario]\r\nname = crlf ; inline\r\n"
+				   "[path.u]\r\ntype = underlay\r\n[tcp]\r\n";
+	struct scenario s;
+	char err[512];
+
+	(void)state;
+	assert_int_equal(scenario_parse("crlf.ini", text, strlen(text), &s, err, sizeof(err)), 0);
+	assert_string_equal(s.name, "crlf");
+}
+
+/* Many errors: all listed (up to a cap), and a short buffer stays a string. */
+static void test_error_list(void **state)
+{
+	char text[4096] = "", small[40];
+	struct scenario s;
+	char err[8192];
+	size_t used = 0;
+
+	(void)state;
+	for (int i = 0; i < 40; i++)
+		used += (size_t)snprintf(text + used, sizeof(text) - used, "[bogus%d]\n", i);
+	assert_int_equal(scenario_parse("many.ini", text, used, &s, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "many.ini:1: [bogus0]: unknown section"));
+	assert_non_null(strstr(err, "too many errors"));
+	assert_null(strstr(err, "[bogus39]"));
+	memset(small, 'x', sizeof(small));
+	assert_int_equal(scenario_parse("many.ini", text, used, &s, small, sizeof(small)), -EINVAL);
+	assert_true(memchr(small, '\0', sizeof(small)) != NULL);
+	assert_int_equal(scenario_parse("many.ini", text, used, &s, NULL, 0), -EINVAL);
+}
+
+static void test_missing_file(void **state)
+{
+	struct scenario s;
+	char err[512];
+
+	(void)state;
+	assert_int_equal(scenario_load("/nonexistent/x.ini", &s, err, sizeof(err)), -ENOENT);
+	assert_non_null(strstr(err, "/nonexistent/x.ini: cannot read"));
+	assert_int_equal(scenario_load("/", &s, err, sizeof(err)), -EISDIR);
+}
+
+static void test_rates_durations(void **state)
+{
+	static const struct {
+		const char *s;
+		bool ok;
+		uint64_t bps;
+	} rates[] = {
+		{ "100M", true, 100000000ULL },	 { "1.5G", true, 1500000000ULL },
+		{ "500k", true, 500000 },	 { "500K", true, 500000 },
+		{ "100Mbit", true, 100000000ULL }, { "1 Gbit/s", true, 1000000000ULL },
+		{ "10bps", true, 10 },		 { "42", true, 42 },
+		{ ".5M", true, 500000 },	 { "", false, 0 },
+		{ "M", false, 0 },		 { "-1M", false, 0 },
+		{ "1e9", false, 0 },		 { "inf", false, 0 },
+		{ "nan", false, 0 },		 { "0x10", false, 0 },
+		{ "100Mx", false, 0 },		 { " 100M", false, 0 },
+		{ "1000T", false, 0 },		 { "1.2.3M", false, 0 },
+	};
+	static const struct {
+		const char *s;
+		bool ok;
+		uint64_t ns;
+	} durs[] = {
+		{ "10", true, 10000000000ULL }, { "10s", true, 10000000000ULL },
+		{ "500ms", true, 500000000ULL }, { "2m", true, 120000000000ULL },
+		{ "1.5s", true, 1500000000ULL }, { "250us", true, 250000 },
+		{ "1 min", true, 60000000000ULL }, { "10 minutes", false, 0 },
+		{ "-1", false, 0 },		{ "s", false, 0 },
+		{ "2d", false, 0 },		{ "100000m", false, 0 },
+	};
+	uint64_t v;
+	double pct;
+	bool b;
+	uint64_t list[SCN_MAX_LIST];
+	unsigned n;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(rates) / sizeof(rates[0]); i++) {
+		v = 0;
+		assert_int_equal(scenario_parse_rate(rates[i].s, &v), rates[i].ok);
+		if (rates[i].ok)
+			assert_int_equal(v, rates[i].bps);
+	}
+	for (size_t i = 0; i < sizeof(durs) / sizeof(durs[0]); i++) {
+		v = 0;
+		assert_int_equal(scenario_parse_duration(durs[i].s, &v), durs[i].ok);
+		if (durs[i].ok)
+			assert_int_equal(v, durs[i].ns);
+	}
+	assert_true(scenario_parse_percent("0.5%", &pct) && pct == 0.5);
+	assert_true(scenario_parse_percent("100", &pct) && pct == 100);
+	assert_false(scenario_parse_percent("100.1", &pct));
+	assert_false(scenario_parse_percent("5%%", &pct));
+	assert_true(scenario_parse_bool("On", &b) && b);
+	assert_true(scenario_parse_bool("0", &b) && !b);
+	assert_false(scenario_parse_bool("maybe", &b));
+	assert_true(scenario_parse_uint("65535", 1, 65535, &v) && v == 65535);
+	assert_false(scenario_parse_uint("65536", 1, 65535, &v));
+	assert_false(scenario_parse_uint("99999999999999999999999", 0, UINT64_MAX, &v));
+	assert_false(scenario_parse_uint("+1", 0, 10, &v));
+	assert_true(scenario_parse_list(" 1, 5 ,10", 1, 128, list, SCN_MAX_LIST, &n));
+	assert_int_equal(n, 3);
+	assert_int_equal(list[2], 10);
+	assert_false(scenario_parse_list("1,,5", 1, 128, list, SCN_MAX_LIST, &n));
+	assert_false(scenario_parse_list("1,5,", 1, 128, list, SCN_MAX_LIST, &n));
+	assert_false(scenario_parse_list("", 1, 128, list, SCN_MAX_LIST, &n));
+	assert_false(scenario_parse_list("1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17", 1, 128, list,
+					 SCN_MAX_LIST, &n));
+}
+
+static void test_benchmark_ranges(void **state)
+{
+	static const struct {
+		const char *a;
+		bool in;
+	} t[] = {
+		{ "198.18.0.1", true },	    { "198.19.255.254", true }, { "198.17.255.255", false },
+		{ "198.20.0.0", false },    { "10.0.0.1", false },	{ "192.0.2.1", false },
+		{ "2001:2::1", true },	    { "2001:2:0:ff::2", true }, { "2001:2:1::1", false },
+		{ "2001:db8::1", false },   { "::ffff:198.18.0.1", false }, { "fe80::1", false },
+		{ "lab-host", false },	    { "", false },		{ "198.18.0.1/24", false },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		assert_int_equal(scenario_addr_is_benchmark(t[i].a), t[i].in);
+}
+
+/* The scenarios the project ships (every .ini in scenarios/) all parse. */
+static void test_shipped_scenarios(void **state)
+{
+	glob_t g;
+	char err[4096];
+
+	(void)state;
+	if (glob("scenarios/*.ini", 0, NULL, &g) != 0) {
+		print_message("no scenarios/*.ini here (run from the repository root)\n");
+		return;
+	}
+	for (size_t i = 0; i < g.gl_pathc; i++) {
+		struct scenario s;
+		int rc = scenario_load(g.gl_pathv[i], &s, err, sizeof(err));
+
+		if (rc)
+			print_error("%s", err);
+		assert_int_equal(rc, 0);
+		assert_int_equal(scenario_check_lab_targets(&s, err, sizeof(err)), 0);
+	}
+	globfree(&g);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_malformed_files),
+		cmocka_unit_test(test_malformed_all_listed),
+		cmocka_unit_test(test_full_scenario),
+		cmocka_unit_test(test_minimal_defaults),
+		cmocka_unit_test(test_links_and_remote),
+		cmocka_unit_test(test_crlf_bom_and_comments),
+		cmocka_unit_test(test_error_list),
+		cmocka_unit_test(test_missing_file),
+		cmocka_unit_test(test_rates_durations),
+		cmocka_unit_test(test_benchmark_ranges),
+		cmocka_unit_test(test_shipped_scenarios),
+	};
+
+	return cmocka_run_group_tests_name("scenario", tests, NULL, NULL);
+}
