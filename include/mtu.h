@@ -198,12 +198,15 @@ struct mtu_path_result {
  * errno with a sentence in res->error; polls interrupt_requested(). */
 int mtu_probe_path(const struct mtu_probe_spec *spec, struct mtu_path_result *res);
 
-/* The TCP MSS check over an open session (mtu_probe.c calls it). ctrl is the
- * control socket, peer the server's TCP port address. */
+/* The TCP MSS check inside an open MTU session (mtu_probe.c calls it): a
+ * connection to peer (the server's TCP port from READY), a transfer both ways
+ * bounded by timeout_ns, TCP_INFO of this end, TCP_QUERY for the server's.
+ * A transfer that stalls is a result (completed = false), not an error.
+ * Returns 0, or a negative errno when the control session broke. */
+struct ctrl;
 struct sockaddr_storage;
-struct proto_reader;
-int mtu_tcp_check(int ctrl, struct proto_reader *rd, const struct sockaddr_storage *peer,
-		  uint64_t timeout_ns, struct mtu_tcp_result *res);
+int mtu_tcp_check(struct ctrl *c, const struct sockaddr_storage *peer, uint64_t timeout_ns,
+		  struct mtu_tcp_result *res);
 
 /* Expected tcpi_snd_mss on a path of MTU pmtu: pmtu - 40 (IPv4) / 60 (IPv6),
  * minus 12 with timestamps (1448 on 1500). */

@@ -6,13 +6,13 @@
  * for its duration and returns when the client says MTU_PROBE_DONE, closes
  * the connection, or interrupt_requested() becomes true.
  *
- * The server's part before the call: on a TEST_REQUEST of kind PROTO_KIND_MTU
- * it applies its usual checks (auth, busy) and answers TEST_ACCEPT (test id,
- * cookie, nports 1 with ports[0] 0: mtu_serve opens its own sockets) or
- * TEST_REJECT exactly as for other kinds; after an ACCEPT it calls mtu_serve()
- * with the TEST_REQUEST's body. Everything after that on the connection is
- * PROTO_MTU_PROBE_REQUEST / PROTO_MTU_PROBE_REPLY messages (bodies in
- * mtu_wire.h) until the client's DONE, and then mtu_serve() returns.
+ * The server's part before the call (src/server_session.c): after HELLO and
+ * authentication, a TEST_REQUEST of kind PROTO_KIND_MTU is not answered with
+ * TEST_ACCEPT; the server calls mtu_serve() at once and the session ends when
+ * it returns. Everything after the TEST_REQUEST on the connection is
+ * PROTO_MTU_PROBE_REQUEST (client) / PROTO_MTU_PROBE_REPLY (server) messages,
+ * bodies in mtu_wire.h, until the client's DONE. A server that cannot serve
+ * the session answers PROTO_ERROR instead of READY.
  *
  * mtu_serve() opens a UDP socket on the control connection's local address
  * (and a TCP listener when asked for the MSS check) and announces their ports;
@@ -29,7 +29,7 @@
 #include <sys/socket.h>
 
 /* ctrl_fd: the connected control socket, already past hello/auth and the
- * TEST_ACCEPT (blocking or not: mtu_serve polls it); client: the control
+ * TEST_REQUEST (blocking or not: mtu_serve polls it); client: the control
  * peer's address (probes must come from it; NULL: taken from getpeername);
  * req/req_len: the TEST_REQUEST body (may be NULL/0). The caller keeps
  * ownership of ctrl_fd and closes it after the return.

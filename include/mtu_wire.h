@@ -98,6 +98,10 @@ struct mtu_wire_report {
  * client: snd_mss, adv_mss, rcv_mss, pmtu (u32 each, 0 when no connection
  * was accepted), bytes u64 (received on the connection so far). */
 #define MTU_WIRE_TCP_REPORT_LEN 24
+/* The TCP check's transfer: the client sends MTU_WIRE_TCP_CLIENT_BYTES, the
+ * server MTU_WIRE_TCP_SERVER_BYTES, so both ends' MSS and PMTU are exercised. */
+#define MTU_WIRE_TCP_CLIENT_BYTES (1024u * 1024u)
+#define MTU_WIRE_TCP_SERVER_BYTES (512u * 1024u)
 struct mtu_wire_tcp_report {
 	uint32_t snd_mss, adv_mss, rcv_mss, pmtu;
 	uint64_t bytes;

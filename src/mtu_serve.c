@@ -39,7 +39,7 @@
 #define ROUNDS 8
 /* The server end of the TCP check sends this much, so that its own
  * tcpi_snd_mss / tcpi_pmtu reflect a real transfer. */
-#define TCP_SEND_BYTES (512u * 1024u)
+#define TCP_SEND_BYTES MTU_WIRE_TCP_SERVER_BYTES
 #define PROBE_BUF 65536
 
 struct round {

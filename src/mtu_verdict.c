@@ -1,0 +1,331 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Verdicts: OK / WARN / FAIL per path and check, each with the reason and,
+ * when something should change, the fix in words a user applies. Pure: reads
+ * the measured struct mtu_report and writes its verdicts[].
+ *
+ *   probe      the probing itself failed (server unreachable ...)
+ *   pmtu       the largest confirmed size against the interface MTU
+ *   blackhole  sizes above it vanish without ICMP too-big
+ *   fragments  IP fragment counters moved while probing
+ *   mss        TCP MSS on both ends against what the path MTU allows
+ *   tunnel     an overlay against its underlay (expected or inferred overhead)
+ *   expect     what a scenario said the path should have
+ */
+#include <netinet/in.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "mtu.h"
+
+static struct mtu_verdict *add(struct mtu_report *rep, const struct mtu_path_result *p,
+			       const char *check, enum mtu_level level, uint32_t value)
+{
+	struct mtu_verdict *v;
+
+	if (rep->nverdicts >= MTU_MAX_VERDICTS)
+		return NULL;
+	v = &rep->verdicts[rep->nverdicts++];
+	memset(v, 0, sizeof(*v));
+	snprintf(v->path, sizeof(v->path), "%s", p->spec.name);
+	snprintf(v->check, sizeof(v->check), "%s", check);
+	v->level = level;
+	v->value = value;
+	return v;
+}
+
+static void say(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static void say(char *buf, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, len, fmt, ap);
+	va_end(ap);
+}
+
+#define REASON(v, ...)                                                   \
+	do {                                                             \
+		if (v)                                                   \
+			say((v)->reason, sizeof((v)->reason), __VA_ARGS__); \
+	} while (0)
+#define FIX(v, ...)                                                \
+	do {                                                       \
+		if (v)                                             \
+			say((v)->fix, sizeof((v)->fix), __VA_ARGS__); \
+	} while (0)
+
+static bool is_overlay(const struct mtu_report *rep, unsigned i)
+{
+	return rep->roles[i].kind == MTU_PATH_BUILTIN || rep->roles[i].kind == MTU_PATH_EXTERNAL;
+}
+
+static const char *ifdesc(const struct mtu_report *rep, unsigned i)
+{
+	const struct mtu_path_result *p = &rep->paths[i];
+
+	if (is_overlay(rep, i))
+		return "the overlay interface";
+	return p->ifname[0] ? p->ifname : "the interface toward this path";
+}
+
+static bool timestamps(const struct mtu_path_result *p)
+{
+	/* Linux enables TCP timestamps by default; a measured connection says. */
+	return p->tcp.run && p->tcp.client.valid ? p->tcp.timestamps : true;
+}
+
+static void fix_set_mtu(struct mtu_verdict *v, const struct mtu_report *rep, unsigned i,
+			uint32_t mtu)
+{
+	const struct mtu_path_result *p = &rep->paths[i];
+
+	if (is_overlay(rep, i))
+		FIX(v, "set the overlay MTU to %u, or clamp MSS to %u on the overlay interface", mtu,
+		    mtu_expected_adv_mss(mtu, p->family));
+	else
+		FIX(v, "set the MTU of %s to %u, or clamp MSS to %u", ifdesc(rep, i), mtu,
+		    mtu_expected_adv_mss(mtu, p->family));
+}
+
+static void judge_pmtu(struct mtu_report *rep, unsigned i)
+{
+	const struct mtu_path_result *p = &rep->paths[i];
+	const struct mtu_search_result *s = &p->search;
+	const char *icmp = p->family == AF_INET6 ? "ICMPv6 packet-too-big" : "ICMP frag-needed";
+	struct mtu_verdict *v;
+
+	if (s->state == MTU_SEARCH_BASE_FAILED) {
+		v = add(rep, p, "pmtu", MTU_FAIL, 0);
+		REASON(v, "not one probe of %u bytes was delivered (%u sent)%s",
+		       p->records[0].size, s->probes_sent, s->icmp_seen ? "; ICMP too-big came back" : "");
+		if (s->icmp_mtu)
+			FIX(v, "the path says its MTU is %u: probe from a smaller base (--base 576 "
+			       "or 68) and lower the MTU to what it finds", s->icmp_mtu);
+		else
+			FIX(v, "check that UDP reaches the server; probe from a smaller base "
+			       "(--base 576 or 68)");
+		return;
+	}
+	if (s->state != MTU_SEARCH_DONE)
+		return;
+	if (s->reached_max || (p->if_mtu && s->pmtu >= p->if_mtu)) {
+		v = add(rep, p, "pmtu", MTU_OK, s->pmtu);
+		if (s->pmtu > 1500)
+			REASON(v, "jumbo path confirmed: MTU %u end to end, MSS %u", s->pmtu,
+			       mtu_expected_snd_mss(s->pmtu, p->family, timestamps(p)));
+		else
+			REASON(v, "path MTU %u confirmed, the full MTU of %s", s->pmtu, ifdesc(rep, i));
+		return;
+	}
+	if (s->blackhole) {
+		v = add(rep, p, "blackhole", MTU_FAIL, s->pmtu);
+		REASON(v, "packets of %u..%u bytes are black-holed: neither delivered nor "
+			  "answered by %s; the path MTU is %u",
+		       s->smallest_failed, p->if_mtu ? p->if_mtu : s->smallest_failed, icmp, s->pmtu);
+		fix_set_mtu(v, rep, i, s->pmtu);
+		return;
+	}
+	v = add(rep, p, "pmtu", MTU_WARN, s->pmtu);
+	REASON(v, "path MTU %u is below the %u of %s; %s arrives (MTU %u), so PMTU discovery "
+		  "works, at the cost of a lost first large packet per flow",
+	       s->pmtu, p->if_mtu, ifdesc(rep, i), icmp, s->icmp_mtu);
+	fix_set_mtu(v, rep, i, s->pmtu);
+}
+
+static void judge_fragments(struct mtu_report *rep, unsigned i)
+{
+	const struct mtu_path_result *p = &rep->paths[i];
+	uint64_t n = p->local_frag_creates + p->remote_reasm_reqds + p->reassembled;
+	struct mtu_verdict *v;
+
+	if (!p->frag_valid)
+		return;
+	if (!n) {
+		v = add(rep, p, "fragments", MTU_OK, 0);
+		REASON(v, "no IP fragments during the probes on either host");
+		return;
+	}
+	v = add(rep, p, "fragments", MTU_WARN, (uint32_t)n);
+	REASON(v, "IP fragmentation during the probes: %llu fragments created here, %llu "
+		  "received for reassembly at the far end, %u probes arrived reassembled",
+	       (unsigned long long)p->local_frag_creates, (unsigned long long)p->remote_reasm_reqds,
+	       p->reassembled);
+	if (is_overlay(rep, i) && rep->tunnels[i].valid)
+		FIX(v, "the tunnel fragments its outer packets: set the overlay MTU to %u",
+		    rep->tunnels[i].inner_expected);
+	else if (p->search.pmtu)
+		FIX(v, "something on the path fragments: keep packets at or below %u bytes",
+		    p->search.pmtu);
+}
+
+static void judge_mss(struct mtu_report *rep, unsigned i)
+{
+	const struct mtu_path_result *p = &rep->paths[i];
+	const struct mtu_tcp_result *t = &p->tcp;
+	uint32_t pmtu = p->search.pmtu, want, want_adv, adv;
+	struct mtu_verdict *v;
+
+	if (!t->run)
+		return;
+	if (!t->client.valid || !pmtu) {
+		v = add(rep, p, "mss", MTU_WARN, 0);
+		REASON(v, "TCP MSS not measured: %s", t->error[0] ? t->error : "no path MTU");
+		return;
+	}
+	want = mtu_expected_snd_mss(pmtu, p->family, t->timestamps);
+	want_adv = mtu_expected_adv_mss(pmtu, p->family);
+	adv = t->client.adv_mss > t->server.adv_mss ? t->client.adv_mss : t->server.adv_mss;
+	if (!t->completed) {
+		v = add(rep, p, "mss", MTU_FAIL, t->client.snd_mss);
+		REASON(v, "TCP with MSS %u stalls: the path MTU %u allows %u; %s",
+		       t->client.snd_mss, pmtu, want, t->error);
+		FIX(v, "clamp MSS to %u on %s (or set its MTU to %u)", want_adv, ifdesc(rep, i),
+		    pmtu);
+		return;
+	}
+	if (t->client_initial.snd_mss > want || adv > want_adv) {
+		v = add(rep, p, "mss", MTU_WARN, t->client.snd_mss);
+		REASON(v, "MSS larger than the path allows: advertised %u, %u at connect, the path "
+			  "MTU %u allows %u; PMTU discovery brought it to %u (server end %u)",
+		       adv, t->client_initial.snd_mss, pmtu, want, t->client.snd_mss,
+		       t->server.snd_mss);
+		FIX(v, "clamp MSS to %u on %s", want_adv, ifdesc(rep, i));
+		return;
+	}
+	if (t->client.snd_mss < want) {
+		v = add(rep, p, "mss", MTU_WARN, t->client.snd_mss);
+		REASON(v, "MSS %u is smaller than the path allows (%u on path MTU %u): %u bytes "
+			  "less payload per segment",
+		       t->client.snd_mss, want, pmtu, want - t->client.snd_mss);
+		FIX(v, "raise the MSS clamp or the MTU of %s: MSS %u fits", ifdesc(rep, i), want);
+		return;
+	}
+	v = add(rep, p, "mss", MTU_OK, t->client.snd_mss);
+	if (pmtu > 1500)
+		REASON(v, "jumbo path confirmed: MSS %u (server end %u)", t->client.snd_mss,
+		       t->server.snd_mss);
+	else
+		REASON(v, "MSS %u matches path MTU %u (server end %u)", t->client.snd_mss, pmtu,
+		       t->server.snd_mss);
+}
+
+static void judge_tunnel(struct mtu_report *rep, unsigned i)
+{
+	const struct mtu_path_result *p = &rep->paths[i];
+	const struct mtu_tunnel *t = &rep->tunnels[i];
+	bool builtin = rep->roles[i].kind == MTU_PATH_BUILTIN;
+	struct mtu_verdict *v;
+
+	if (!t->valid)
+		return;
+	if (t->overlay_if_mtu > t->inner_expected) {
+		v = add(rep, p, "tunnel", p->search.blackhole ? MTU_FAIL : MTU_WARN, t->overlay_if_mtu);
+		REASON(v, "overlay MTU %u is larger than the underlay can carry: underlay path MTU "
+			  "%u - %d bytes overhead = %u%s",
+		       t->overlay_if_mtu, t->underlay_pmtu,
+		       builtin ? (int)t->overhead_expected : t->overhead_inferred, t->inner_expected,
+		       p->search.blackhole ? "; larger packets vanish" : "");
+		FIX(v, "set the overlay MTU to %u, or clamp MSS to %u on the overlay interface",
+		    t->inner_expected, mtu_expected_adv_mss(t->inner_expected, p->family));
+		return;
+	}
+	if (builtin && t->overlay_pmtu < t->inner_expected) {
+		v = add(rep, p, "tunnel", MTU_WARN, t->overlay_pmtu);
+		REASON(v, "the overlay carries %u but the underlay allows %u (%u - %u): %u bytes "
+			  "per packet unused",
+		       t->overlay_pmtu, t->inner_expected, t->underlay_pmtu, t->overhead_expected,
+		       t->inner_expected - t->overlay_pmtu);
+		FIX(v, "set the overlay MTU to %u", t->inner_expected);
+		return;
+	}
+	v = add(rep, p, "tunnel", MTU_OK, (uint32_t)(t->overhead_inferred > 0 ? t->overhead_inferred : 0));
+	if (builtin)
+		REASON(v, "overlay MTU %u = underlay path MTU %u - %u bytes overhead", t->overlay_pmtu,
+		       t->underlay_pmtu, t->overhead_expected);
+	else
+		REASON(v, "overlay overhead %d bytes (underlay path MTU %u, overlay %u)",
+		       t->overhead_inferred, t->underlay_pmtu, t->overlay_pmtu);
+}
+
+static void judge_expect(struct mtu_report *rep, unsigned i)
+{
+	const struct mtu_path_result *p = &rep->paths[i];
+	struct mtu_verdict *v;
+
+	if (p->spec.expect_mtu) {
+		bool ok = p->search.pmtu == p->spec.expect_mtu;
+
+		v = add(rep, p, "expect", ok ? MTU_OK : MTU_FAIL, p->search.pmtu);
+		REASON(v, "path MTU %u, expected %u", p->search.pmtu, p->spec.expect_mtu);
+	}
+	if (p->spec.expect_mss && p->tcp.run) {
+		bool ok = p->tcp.client.snd_mss == p->spec.expect_mss;
+
+		v = add(rep, p, "expect", ok ? MTU_OK : MTU_FAIL, p->tcp.client.snd_mss);
+		REASON(v, "TCP MSS %u, expected %u", p->tcp.client.snd_mss, p->spec.expect_mss);
+	}
+}
+
+void mtu_verdicts(struct mtu_report *rep)
+{
+	rep->nverdicts = 0;
+	mtu_check_tunnels(rep);
+	for (unsigned i = 0; i < rep->npaths && i < MTU_MAX_PATHS; i++) {
+		const struct mtu_path_result *p = &rep->paths[i];
+
+		if (p->status) {
+			struct mtu_verdict *v = add(rep, p, "probe", MTU_FAIL, 0);
+
+			REASON(v, "%s", p->error[0] ? p->error : "probing failed");
+			FIX(v, "check that `ovlperf server` runs on %s and that its port is reachable",
+			    p->spec.host);
+			continue;
+		}
+		judge_pmtu(rep, i);
+		judge_fragments(rep, i);
+		judge_mss(rep, i);
+		judge_tunnel(rep, i);
+		judge_expect(rep, i);
+	}
+}
+
+enum mtu_level mtu_report_worst(const struct mtu_report *rep)
+{
+	enum mtu_level worst = MTU_OK;
+
+	for (unsigned i = 0; i < rep->nverdicts; i++)
+		if (rep->verdicts[i].level > worst)
+			worst = rep->verdicts[i].level;
+	return worst;
+}
+
+const char *mtu_level_name(enum mtu_level level)
+{
+	switch (level) {
+	case MTU_OK:
+		return "OK";
+	case MTU_WARN:
+		return "WARN";
+	case MTU_FAIL:
+		return "FAIL";
+	}
+	return "?";
+}
+
+const char *mtu_path_kind_name(enum mtu_path_kind kind)
+{
+	switch (kind) {
+	case MTU_PATH_PLAIN:
+		return "plain";
+	case MTU_PATH_UNDERLAY:
+		return "underlay";
+	case MTU_PATH_BUILTIN:
+		return "builtin";
+	case MTU_PATH_EXTERNAL:
+		return "external";
+	}
+	return "?";
+}

@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: MIT
+/* Terminal printer of `ovlperf mtu`: a table of paths, the TCP MSS per path,
+ * the tunnel relations, then the verdicts with their fixes. */
+#include <netinet/in.h>
+#include <stdio.h>
+
+#include "mtu.h"
+
+static const char *yesno(bool b)
+{
+	return b ? "yes" : "no";
+}
+
+static void print_paths(FILE *f, const struct mtu_report *rep)
+{
+	fprintf(f, "%-12s %-4s %-38s %-8s %6s %8s %5s %9s %7s %6s\n", "path", "ip", "local -> remote",
+		"iface", "if MTU", "path MTU", "ICMP", "blackhole", "probes", "rounds");
+	for (unsigned i = 0; i < rep->npaths; i++) {
+		const struct mtu_path_result *p = &rep->paths[i];
+		const struct mtu_search_result *s = &p->search;
+		char ends[96];
+
+		snprintf(ends, sizeof(ends), "%s -> %s", p->local_addr[0] ? p->local_addr : "?",
+			 p->remote_addr[0] ? p->remote_addr : p->spec.host);
+		if (p->status) {
+			fprintf(f, "%-12s %-4s %-38s error: %s\n", p->spec.name, "-", ends, p->error);
+			continue;
+		}
+		fprintf(f, "%-12s %-4s %-38s %-8s %6u %8u %5s %9s %3u/%-3u %6u\n", p->spec.name,
+			p->family == AF_INET6 ? "v6" : "v4", ends, p->ifname[0] ? p->ifname : "?",
+			p->if_mtu, s->pmtu, s->icmp_seen ? "yes" : "no", yesno(s->blackhole),
+			s->probes_delivered, s->probes_sent, s->rounds);
+	}
+}
+
+static void print_tcp(FILE *f, const struct mtu_report *rep)
+{
+	bool header = false;
+
+	for (unsigned i = 0; i < rep->npaths; i++) {
+		const struct mtu_path_result *p = &rep->paths[i];
+		const struct mtu_tcp_result *t = &p->tcp;
+
+		if (p->status || !t->run)
+			continue;
+		if (!header)
+			fprintf(f, "\nTCP MSS (snd_mss / advmss / pmtu)\n");
+		header = true;
+		fprintf(f, "%-12s client %u/%u/%u (at connect %u), server %u/%u/%u, expected %u%s%s\n",
+			p->spec.name, t->client.snd_mss, t->client.adv_mss, t->client.pmtu,
+			t->client_initial.snd_mss, t->server.snd_mss, t->server.adv_mss,
+			t->server.pmtu,
+			mtu_expected_snd_mss(p->search.pmtu, p->family, t->timestamps),
+			t->timestamps ? " (timestamps)" : "", t->completed ? "" : ", STALLED");
+	}
+}
+
+static void print_tunnels(FILE *f, const struct mtu_report *rep)
+{
+	bool header = false;
+
+	for (unsigned i = 0; i < rep->npaths; i++) {
+		const struct mtu_tunnel *t = &rep->tunnels[i];
+
+		if (!t->valid)
+			continue;
+		if (!header)
+			fprintf(f, "\nTunnels\n");
+		header = true;
+		fprintf(f, "%-12s over %-12s underlay %u, overlay %u (interface %u), overhead %d",
+			rep->paths[t->overlay].spec.name, rep->paths[t->underlay].spec.name,
+			t->underlay_pmtu, t->overlay_pmtu, t->overlay_if_mtu, t->overhead_inferred);
+		if (t->overhead_expected)
+			fprintf(f, " (expected %u, inner MTU %u)", t->overhead_expected,
+				t->inner_expected);
+		fprintf(f, "\n");
+	}
+}
+
+void mtu_report_print_term(FILE *f, const struct mtu_report *rep)
+{
+	print_paths(f, rep);
+	print_tcp(f, rep);
+	print_tunnels(f, rep);
+	fprintf(f, "\nVerdicts\n");
+	for (unsigned i = 0; i < rep->nverdicts; i++) {
+		const struct mtu_verdict *v = &rep->verdicts[i];
+
+		fprintf(f, "%-4s  %-12s %-9s %s\n", mtu_level_name(v->level), v->path, v->check,
+			v->reason);
+		if (v->fix[0])
+			fprintf(f, "%-4s  %-12s %-9s fix: %s\n", "", "", "", v->fix);
+	}
+	fprintf(f, "\nOverall: %s\n", mtu_level_name(mtu_report_worst(rep)));
+}
