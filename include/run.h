@@ -61,6 +61,10 @@ int run_scenario(const struct scenario *scn, const char *text, const struct run_
  * itself. 0 or a negative errno. */
 int run_output_write(const struct results_run *res, const char *dir, bool plots, FILE *term);
 
+/* Prints what a scenario will do: hosts, links, paths, and per phase the
+ * number of trials and the time they take (knee searches estimated). */
+void run_plan_describe(const struct scenario *scn, unsigned repetitions, FILE *f);
+
 /* ---- private to run*.c ---------------------------------------------------- */
 
 struct lab;

@@ -27,6 +27,7 @@ static void usage(FILE *f)
 		"  -r, --repetitions N   override the scenario's repetitions\n"
 		"      --no-plots        do not run gnuplot\n"
 		"      --no-progress     no progress line on stderr\n"
+		"  -n, --dry-run         check the scenario and print the plan; run nothing\n"
 		"  -h, --help\n\n"
 		"Writes <results>/<UTC time>-<scenario>/: run.json, summary.csv, report.md,\n"
 		"*.svg. Exit status: 0 complete, 1 the run failed (kept as incomplete),\n"
@@ -64,6 +65,7 @@ int cmd_run(int argc, char **argv)
 		{ "repetitions", required_argument, NULL, 'r' },
 		{ "no-plots", no_argument, NULL, 'P' },
 		{ "no-progress", no_argument, NULL, 'N' },
+		{ "dry-run", no_argument, NULL, 'n' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -71,13 +73,14 @@ int cmd_run(int argc, char **argv)
 	struct scenario *scn;
 	struct results_run res;
 	const char *file = RUN_DEFAULT_SCENARIO;
+	bool dry = false;
 	char err[4096], dir[1024] = "";
 	char *text;
 	uint64_t v;
 	int c, rc;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:r:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "o:r:nh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'o': opt.results_root = optarg; break;
 		case 'O': opt.out_dir = optarg; break;
@@ -90,6 +93,7 @@ int cmd_run(int argc, char **argv)
 			break;
 		case 'P': opt.no_plots = true; break;
 		case 'N': opt.progress = false; break;
+		case 'n': dry = true; break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return EXIT_USAGE;
 		}
@@ -111,6 +115,11 @@ int cmd_run(int argc, char **argv)
 			fprintf(stderr, "ovlperf run: %s: %s\n", file, err[0] ? err : strerror(-rc));
 		free(scn);
 		return EXIT_USAGE;
+	}
+	if (dry) {
+		run_plan_describe(scn, opt.repetitions, stdout);
+		free(scn);
+		return 0;
 	}
 	if (scn->is_lab && geteuid() != 0) {
 		fprintf(stderr, "ovlperf run: %s builds a lab (network namespaces): run it as "
