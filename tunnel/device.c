@@ -46,7 +46,7 @@ const char *device_counter_name(enum device_counter c)
 		[DEV_DROP_NO_ROUTE] = "no_route",
 		[DEV_DROP_NO_ENDPOINT] = "no_endpoint",
 		[DEV_DROP_BAD_TUN_PACKET] = "bad_tun_packet",
-		[DEV_DROP_TOO_BIG] = "too_big",
+		[DEV_DROP_TOO_BIG] = "too_big_no_reply",
 		[DEV_DROP_SOURCE_NOT_ALLOWED] = "source_not_allowed",
 		[DEV_DROP_TRUNCATED] = "truncated",
 		[DEV_DROP_TUN_WRITE] = "tun_write",
