@@ -9,6 +9,9 @@
  *                               2001:2:0:i::/64,    end a = ::1, end b = ::2
  *   built-in overlay:           198.19.0.0/24,      host h = 198.19.0.(h+1)
  *                               2001:2:0:ff::/64,   host h = ::(h+1)
+ * Link l's interface is "ovp<l>" on both ends, with interface index
+ * LAB_IFINDEX_BASE + 2l on end a and + 2l + 1 on end b; lab_up() returns once
+ * every one of them is operationally up.
  * Namespaces are named "ovp-<lab>-<h>" (h = 0, 1, ...). A lab records what it
  * created under /run/ovlperf/labs/<lab>; lab_down_by_name() removes only
  * namespaces listed there, so it never touches one it did not create.
@@ -40,6 +43,8 @@
 #define LAB_RATE_MAX_BPS 17000000000ULL
 /* Queue a tbf may hold, as the time to drain it at the shaped rate. */
 #define LAB_TBF_LATENCY_US 50000
+/* Interface index of link l's ends: a = BASE + 2l, b = BASE + 2l + 1. */
+#define LAB_IFINDEX_BASE 100
 #define LAB_STATE_DIR "/run/ovlperf/labs"
 #define LAB_NETNS_DIR "/run/netns"
 

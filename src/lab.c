@@ -194,7 +194,13 @@ static int make_link(struct lab *lab, struct nl_sock **sk, unsigned l)
 	uint32_t mtu = k->mtu ? k->mtu : LAB_DEFAULT_MTU;
 	int rc;
 
-	rc = nlr_veth_add(sk[k->a], lab->ifname[l], lab->ifname[l], lab->nsfd[k->b], mtu);
+	/* Distinct interface indexes on the two ends: when a veth's index equals
+	 * its peer's (both "2" in fresh namespaces), the kernel's linkwatch treats
+	 * its carrier change as non-urgent and delays it up to a second, and IPv6
+	 * on that end (link-local, multicast route, so neighbour discovery)
+	 * stays down meanwhile. */
+	rc = nlr_veth_add(sk[k->a], lab->ifname[l], LAB_IFINDEX_BASE + 2 * (int)l, lab->ifname[l],
+			  lab->nsfd[k->b], LAB_IFINDEX_BASE + 2 * (int)l + 1, mtu);
 	if (!rc)
 		rc = link_end_setup(lab, sk[k->a], l, 0);
 	if (!rc)
@@ -272,6 +278,11 @@ static int build(struct lab *lab)
 		rc = check_interrupt();
 		if (!rc)
 			rc = make_link(lab, sk, l);
+	}
+	for (unsigned l = 0; l < spec->nlinks && !rc; l++) {
+		rc = nlr_wait_oper_up(sk[spec->links[l].a], lab->ifname[l], 3000);
+		if (!rc)
+			rc = nlr_wait_oper_up(sk[spec->links[l].b], lab->ifname[l], 3000);
 	}
 	for (unsigned h = 0; h < spec->nhosts && !rc; h++)
 		rc = add_routes(lab, sk, h);

@@ -11,6 +11,7 @@
 #include <linux/rtnetlink.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include <netlink/errno.h>
 #include <netlink/netlink.h>
@@ -86,8 +87,8 @@ void nlr_close(struct nl_sock *sk)
 		nl_socket_free(sk);
 }
 
-int nlr_veth_add(struct nl_sock *sk, const char *name, const char *peer_name, int peer_ns_fd,
-		 uint32_t mtu)
+int nlr_veth_add(struct nl_sock *sk, const char *name, int ifindex, const char *peer_name,
+		 int peer_ns_fd, int peer_ifindex, uint32_t mtu)
 {
 	struct rtnl_link *link = rtnl_link_veth_alloc(), *peer;
 	int rc;
@@ -100,6 +101,10 @@ int nlr_veth_add(struct nl_sock *sk, const char *name, const char *peer_name, in
 	rtnl_link_set_name(peer, peer_name);
 	rtnl_link_set_mtu(peer, mtu);
 	rtnl_link_set_ns_fd(peer, peer_ns_fd);
+	if (ifindex > 0)
+		rtnl_link_set_ifindex(link, ifindex);
+	if (peer_ifindex > 0)
+		rtnl_link_set_ifindex(peer, peer_ifindex);
 	rc = rtnl_link_add(sk, link, NLM_F_CREATE | NLM_F_EXCL);
 	rtnl_link_put(peer);
 	rtnl_link_veth_release(link);
@@ -137,6 +142,29 @@ int nlr_link_up(struct nl_sock *sk, const char *ifname)
 	rtnl_link_put(change);
 	rtnl_link_put(link);
 	return nlr_err(rc, "set up", ifname);
+}
+
+int nlr_wait_oper_up(struct nl_sock *sk, const char *ifname, unsigned timeout_ms)
+{
+	struct timespec tick = { 0, 5 * 1000000L };
+
+	for (unsigned waited = 0;; waited += 5) {
+		struct rtnl_link *link;
+		uint8_t oper;
+		int rc = rtnl_link_get_kernel(sk, 0, ifname, &link);
+
+		if (rc < 0)
+			return nlr_err(rc, "look up", ifname);
+		oper = rtnl_link_get_operstate(link);
+		rtnl_link_put(link);
+		if (oper == IF_OPER_UP)
+			return 0;
+		if (waited >= timeout_ms)
+			break;
+		nanosleep(&tick, NULL);
+	}
+	log_err("%s: not operationally up after %u ms", ifname, timeout_ms);
+	return -ETIMEDOUT;
 }
 
 static struct nl_addr *to_nl_addr(const struct sockaddr_storage *ss, unsigned prefixlen)

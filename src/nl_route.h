@@ -22,10 +22,13 @@ void nlr_close(struct nl_sock *sk);
 /* libnl error to -errno (and one log line naming what failed). */
 int nlr_err(int nlerr, const char *what, const char *ifname);
 /* veth NAME here, its peer PEER_NAME created directly in the namespace
- * peer_ns_fd, both with the given MTU. */
-int nlr_veth_add(struct nl_sock *sk, const char *name, const char *peer_name, int peer_ns_fd,
-		 uint32_t mtu);
+ * peer_ns_fd, both with the given MTU and interface index (0: kernel's). */
+int nlr_veth_add(struct nl_sock *sk, const char *name, int ifindex, const char *peer_name,
+		 int peer_ns_fd, int peer_ifindex, uint32_t mtu);
 int nlr_link_up(struct nl_sock *sk, const char *ifname);
+/* Polls until the kernel reports the link operationally up (carrier seen
+ * by linkwatch, so IPv6 is configured on it); -ETIMEDOUT after timeout_ms. */
+int nlr_wait_oper_up(struct nl_sock *sk, const char *ifname, unsigned timeout_ms);
 int nlr_addr_add(struct nl_sock *sk, const char *ifname, const struct sockaddr_storage *ss,
 		 unsigned prefixlen);
 /* Route to dst/prefixlen (host bits are cleared) via gw. */

@@ -77,6 +77,23 @@ expect_eq "lab up of an existing lab" "$(rc_of "$OVLPERF" lab up lt)" 1
 ns_exists "$A" || fail "failed lab up removed the existing lab"
 ok "existing lab untouched by a refused lab up"
 
+# lab exec runs a command inside a host and passes its status back
+out=$("$OVLPERF" lab exec lt 1 ip -o -4 addr show dev ovp0)
+grep -q "198.18.0.2/24" <<<"$out" || fail "lab exec lt 1 did not run in host 1: $out"
+ok "lab exec runs in the chosen host"
+expect_eq "lab exec exit status" "$(rc_of "$OVLPERF" lab exec lt 0 sh -c 'exit 7')" 7
+expect_eq "lab exec on a host the lab lacks" "$(rc_of "$OVLPERF" lab exec lt 2 true)" 2
+"$OVLPERF" lab exec lt 1 sleep 300 &
+p=$!
+on_exit "kill -9 $p"
+for _ in $(seq 100); do [ -n "$(ip netns pids "$B")" ] && break; sleep 0.05; done
+[ -n "$(ip netns pids "$B")" ] || fail "lab exec did not start sleep in $B"
+kill -INT $p
+rc=0
+wait $p || rc=$?
+expect_eq "interrupted lab exec (child stopped by SIGTERM)" "$rc" 143
+expect_eq "processes left in $B after interrupted lab exec" "$(ip netns pids "$B" | wc -l)" 0
+
 # processes inside are stopped by lab down, even one that ignores SIGTERM
 in_b sleep 300 &
 p1=$!
@@ -101,6 +118,15 @@ ok "missing lab: clear message"
 "$OVLPERF" lab up lt --hosts 3 >/dev/null
 "$OVLPERF" lab up lt --hosts 3 --force >/dev/null || fail "lab up --force"
 ok "lab up --force replaces an existing lab"
+# IPv6 is configured on every lab interface by the time lab up returns
+# (link-local multicast route present), so the first packet needs no retry.
+for h in 0 1 2; do
+	for i in $(ip -n ovp-lt-$h -o link show | grep -o 'ovp[0-9]*@' | tr -d @); do
+		ip -n ovp-lt-$h -6 route show table local | grep -q "multicast ff00::/8 dev $i " ||
+			fail "host $h $i: no IPv6 multicast route yet"
+	done
+done
+ok "IPv6 ready on every interface when lab up returns"
 ip netns exec ovp-lt-0 ping -c1 -W3 198.18.1.2 >/dev/null || fail "routed IPv4 host 0 -> host 2"
 ok "routed IPv4 across 3 hosts"
 ip netns exec ovp-lt-0 ping -6 -c1 -W3 2001:2:0:1::2 >/dev/null || fail "routed IPv6 host 0 -> host 2"
