@@ -491,6 +491,16 @@ static int probe_session(struct prober *p, const struct mtu_probe_spec *spec)
 	if (getsockname(p->udp, (struct sockaddr *)&local, &sl) == 0)
 		addr_format(&local, false, res->local_addr, sizeof(res->local_addr));
 	res->if_mtu = mtu_socket_if_mtu(p->udp, res->ifname, sizeof(res->ifname));
+	/* TCP first: it must meet the path as applications do, before the
+	 * probes' ICMP too-bigs have filled the kernel's PMTU cache. */
+	if (spec->tcp_mss && ready.tcp_port) {
+		struct sockaddr_storage tcp_peer = server;
+
+		addr_set_port(&tcp_peer, ready.tcp_port);
+		rc = mtu_tcp_check(&p->c, &tcp_peer, spec->timeout_ns, &res->tcp);
+		if (rc < 0)
+			return fail(res, rc, "TCP check: %s", res->tcp.error);
+	}
 	frag_ok = spec->fragments && mtu_frag_counters_read(p->family, &before) == 0;
 	rc = search(p, spec);
 	if (rc < 0)
@@ -502,12 +512,6 @@ static int probe_session(struct prober *p, const struct mtu_probe_spec *spec)
 		res->remote_frag_creates = p->last.frag_creates - p->first.frag_creates;
 		res->remote_reasm_reqds = p->last.reasm_reqds - p->first.reasm_reqds;
 		res->reassembled = p->reassembled;
-	}
-	if (spec->tcp_mss && ready.tcp_port) {
-		addr_set_port(&server, ready.tcp_port);
-		rc = mtu_tcp_check(&p->c, &server, spec->timeout_ns, &res->tcp);
-		if (rc < 0)
-			return fail(res, rc, "TCP check: %s", res->tcp.error);
 	}
 	return send_op(p, MTU_OP_DONE, NULL, 0);
 }

@@ -44,8 +44,9 @@ static int read_info(int fd, struct mtu_tcp_end *end, bool *timestamps, uint64_t
 	end->pmtu = ti.tcpi_pmtu;
 	if (timestamps)
 		*timestamps = ti.tcpi_options & TCPI_OPT_TIMESTAMPS;
+	/* tcpi_bytes_acked counts the SYN's sequence number too. */
 	if (acked)
-		*acked = ti.tcpi_bytes_acked;
+		*acked = ti.tcpi_bytes_acked ? ti.tcpi_bytes_acked - 1 : 0;
 	return 0;
 }
 

@@ -186,7 +186,8 @@ static void judge_mss(struct mtu_report *rep, unsigned i)
 		    pmtu);
 		return;
 	}
-	if (t->client_initial.snd_mss > want || adv > want_adv) {
+	/* tcpi_advmss, like tcpi_snd_mss, is net of the timestamp option. */
+	if (t->client_initial.snd_mss > want || adv > want) {
 		v = add(rep, p, "mss", MTU_WARN, t->client.snd_mss);
 		REASON(v, "MSS larger than the path allows: advertised %u, %u at connect, the path "
 			  "MTU %u allows %u; PMTU discovery brought it to %u (server end %u)",
