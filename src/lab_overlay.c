@@ -242,6 +242,20 @@ static int spawn_all(struct lab_overlay *ov)
 	return 0;
 }
 
+static void remove_dir(const char *dir, unsigned nhosts)
+{
+	char path[128];
+
+	for (unsigned h = 0; h < nhosts; h++) {
+		snprintf(path, sizeof(path), "%s/host%u.key", dir, h);
+		unlink(path);
+		snprintf(path, sizeof(path), "%s/host%u.conf", dir, h);
+		unlink(path);
+	}
+	if (rmdir(dir) < 0 && errno != ENOENT)
+		log_warn("cannot remove %s: %s", dir, strerror(errno));
+}
+
 int lab_overlay_up(const struct lab *lab, const struct lab_overlay_spec *spec,
 		   struct lab_overlay **out)
 {
@@ -270,6 +284,9 @@ int lab_overlay_up(const struct lab *lab, const struct lab_overlay_spec *spec,
 		r = spawn_all(ov);
 	if (r == 0)
 		r = wait_ready(ov);
+	/* The daemons read their keys at start-up and need no file afterwards:
+	 * no secret stays on disk while the overlay runs. */
+	remove_dir(ov->dir, ov->nhosts);
 	if (r < 0) {
 		log_err("cannot start the built-in overlay: %s", strerror(-r));
 		lab_overlay_down(ov);
@@ -277,20 +294,6 @@ int lab_overlay_up(const struct lab *lab, const struct lab_overlay_spec *spec,
 	}
 	*out = ov;
 	return 0;
-}
-
-static void remove_dir(const char *dir, unsigned nhosts)
-{
-	char path[128];
-
-	for (unsigned h = 0; h < nhosts; h++) {
-		snprintf(path, sizeof(path), "%s/host%u.key", dir, h);
-		unlink(path);
-		snprintf(path, sizeof(path), "%s/host%u.conf", dir, h);
-		unlink(path);
-	}
-	if (rmdir(dir) < 0)
-		log_warn("cannot remove %s: %s", dir, strerror(errno));
 }
 
 int lab_overlay_down(struct lab_overlay *ov)
@@ -308,7 +311,6 @@ int lab_overlay_down(struct lab_overlay *ov)
 			r = st < 0 ? st : -ECHILD;
 		ov->pid[h] = 0;
 	}
-	remove_dir(ov->dir, ov->nhosts);
 	free(ov);
 	return r;
 }

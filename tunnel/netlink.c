@@ -84,7 +84,9 @@ void netlink_close(struct netlink *nl)
 	free(nl);
 }
 
-static int link_change(struct netlink *nl, int ifindex, uint32_t mtu, bool up, const char *what)
+/* One RTM_SETLINK: mtu (0: unchanged), IPv6 address generation off, up. */
+static int link_change(struct netlink *nl, int ifindex, uint32_t mtu, bool no_ll, bool up,
+		       const char *what)
 {
 	struct rtnl_link *orig = NULL, *change = NULL;
 	int r = rtnl_link_get_kernel(nl->sock, ifindex, NULL, &orig);
@@ -98,40 +100,36 @@ static int link_change(struct netlink *nl, int ifindex, uint32_t mtu, bool up, c
 	}
 	if (mtu)
 		rtnl_link_set_mtu(change, mtu);
-	if (up) {
-		/* Must be set before the link first goes up to take effect. */
+	if (no_ll)
 		r = rtnl_link_inet6_set_addr_gen_mode(change, IN6_ADDR_GEN_MODE_NONE);
-		if (r < 0)
-			log_debug("cannot disable IPv6 link-local generation: %s", nl_geterror(r));
+	if (up)
 		rtnl_link_set_flags(change, IFF_UP);
-	}
-	r = rtnl_link_change(nl->sock, orig, change, 0);
-	if (r < 0 && up) {
-		/* Kernels without IPv6 reject the inet6 attribute: retry without it. */
-		rtnl_link_put(change);
-		change = rtnl_link_alloc();
-		if (change) {
-			if (mtu)
-				rtnl_link_set_mtu(change, mtu);
-			rtnl_link_set_flags(change, IFF_UP);
-			r = rtnl_link_change(nl->sock, orig, change, 0);
-		} else {
-			r = -NLE_NOMEM;
-		}
-	}
+	if (r >= 0)
+		r = rtnl_link_change(nl->sock, orig, change, 0);
 	rtnl_link_put(change);
 	rtnl_link_put(orig);
+	if (r < 0 && no_ll) {
+		/* A kernel without IPv6 refuses the attribute: not an error. */
+		log_debug("cannot disable IPv6 link-local generation: %s", nl_geterror(r));
+		return 0;
+	}
 	return r < 0 ? fail(what, r) : 0;
 }
 
 int netlink_link_up(struct netlink *nl, int ifindex, uint32_t mtu)
 {
-	return link_change(nl, ifindex, mtu, true, "set MTU and up");
+	/* The kernel applies IFLA_AF_SPEC after the flags of the same message, so
+	 * the address generation mode must be set before the link goes up. */
+	int r = link_change(nl, ifindex, 0, true, false, "disable IPv6 link-local");
+
+	if (r == 0)
+		r = link_change(nl, ifindex, mtu, false, true, "set MTU and up");
+	return r;
 }
 
 int netlink_set_mtu(struct netlink *nl, int ifindex, uint32_t mtu)
 {
-	return link_change(nl, ifindex, mtu, false, "set MTU");
+	return link_change(nl, ifindex, mtu, false, false, "set MTU");
 }
 
 int netlink_get_mtu(struct netlink *nl, int ifindex)
