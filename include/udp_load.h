@@ -49,6 +49,7 @@ struct udp_stream {
 	uint64_t send_errors;
 	uint64_t send_elapsed_ns;	/* measured phase: start to last send */
 	bool done_sending;
+	bool realtime;			/* the sender thread got SCHED_FIFO */
 
 	/* receiver results */
 	struct rxstats *rx;		/* allocated by udp_stream_start() */
