@@ -155,10 +155,20 @@ static int host_forwarding(struct lab *lab, unsigned h, void *arg)
 	return rc;
 }
 
-static int host_nft(struct lab *lab, unsigned h, void *arg)
+/* Drop rules, and on lossy links no segmentation offloads, so that the
+ * random drop hits single packets rather than 64 KB aggregates. */
+static int host_loss(struct lab *lab, unsigned h, void *arg)
 {
+	const struct lab_spec *spec = &lab->st.spec;
+	int rc = 0;
+
 	(void)arg;
-	return lab_nft_apply(&lab->st.spec, h);
+	for (unsigned l = 0; l < spec->nlinks && !rc; l++)
+		if ((spec->links[l].a == h || spec->links[l].b == h) && spec->links[l].drop_pct > 0)
+			rc = lab_offload_off(lab->ifname[l]);
+	if (!rc)
+		rc = lab_nft_apply(spec, h);
+	return rc;
 }
 
 static int link_end_setup(struct lab *lab, struct nl_sock *sk, unsigned l, unsigned end)
@@ -287,7 +297,7 @@ static int build(struct lab *lab)
 	for (unsigned h = 0; h < spec->nhosts && !rc; h++)
 		rc = add_routes(lab, sk, h);
 	for (unsigned h = 0; h < spec->nhosts && !rc; h++)
-		rc = in_host(lab, h, host_nft, NULL);
+		rc = in_host(lab, h, host_loss, NULL);
 	if (!rc)
 		rc = check_interrupt();
 	for (unsigned h = 0; h < spec->nhosts; h++)

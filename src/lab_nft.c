@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
  * Deliberate loss and PMTU black holes on lab links, with nftables (no netem
- * here): in each end's namespace a table "inet ovlperf" whose postrouting
- * chain drops a random share of what leaves the link's interface, and,
- * optionally, ICMP "fragmentation needed" / ICMPv6 "packet too big". Egress
- * on both ends covers a->b and b->a; postrouting sees forwarded packets and
- * ICMP errors the host itself generates. The table goes with the namespace.
+ * here): in each end's namespace a table "inet ovlperf" whose prerouting
+ * chain drops a random share of what arrives on the link's interface, and,
+ * optionally, ICMP "fragmentation needed" / ICMPv6 "packet too big". Ingress
+ * on both ends covers a->b and b->a. Ingress rather than egress because the
+ * sender's veth has its segmentation offloads off (lab_offload.c), so what
+ * arrives is MTU-sized while what leaves the stack may be a 64 KB aggregate.
+ * The table goes with the namespace.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -39,16 +41,16 @@ int lab_nft_ruleset(const struct lab_spec *spec, unsigned host, char *buf, size_
 		if ((k->a != host && k->b != host) || (!thr && !k->block_icmp_too_big))
 			continue;
 		if (!any)
-			APPEND("table inet ovlperf {\n\tchain postrouting {\n"
-			       "\t\ttype filter hook postrouting priority 0; policy accept;\n");
+			APPEND("table inet ovlperf {\n\tchain prerouting {\n"
+			       "\t\ttype filter hook prerouting priority 0; policy accept;\n");
 		any = true;
 		if (k->block_icmp_too_big) {
-			APPEND("\t\toifname \"ovp%u\" icmp type destination-unreachable icmp code frag-needed drop\n",
+			APPEND("\t\tiifname \"ovp%u\" icmp type destination-unreachable icmp code frag-needed drop\n",
 			       l);
-			APPEND("\t\toifname \"ovp%u\" icmpv6 type packet-too-big drop\n", l);
+			APPEND("\t\tiifname \"ovp%u\" icmpv6 type packet-too-big drop\n", l);
 		}
 		if (thr)
-			APPEND("\t\toifname \"ovp%u\" numgen random mod 10000 < %u drop\n", l, thr);
+			APPEND("\t\tiifname \"ovp%u\" numgen random mod 10000 < %u drop\n", l, thr);
 	}
 	if (any)
 		APPEND("\t}\n}\n");

@@ -144,6 +144,15 @@ for h in 0 1; do
 	grep -q 'icmp code frag-needed drop' <<<"$t" || fail "no ICMP frag-needed rule in host $h"
 done
 ok "tbf and nftables rules on both ends"
+if command -v ethtool >/dev/null; then
+	for h in 0 1; do
+		f=$(ip netns exec ovp-lt2-$h ethtool -k ovp0)
+		grep -Eq "^(tcp-segmentation-offload|generic-segmentation-offload|generic-receive-offload): on" <<<"$f" &&
+			fail "segmentation offloads still on in host $h (drops would hit 64 KB aggregates)"
+		grep -q "tx-udp-segmentation: on" <<<"$f" && fail "UDP segmentation offload on in host $h"
+	done
+	ok "segmentation offloads off on the lossy link"
+fi
 # 50% each way: about 75% of 200 echoes lost; 50..95% is over 4 sigma wide.
 loss=$(ip netns exec ovp-lt2-0 ping -c 200 -i 0.002 -W 1 -q 198.18.0.2 2>/dev/null |
 	sed -n 's/.* \([0-9.]*\)% packet loss.*/\1/p')

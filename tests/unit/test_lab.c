@@ -296,14 +296,14 @@ static void test_nft_ruleset(void **state)
 	assert_string_equal(buf, "");
 	assert_int_equal(lab_nft_ruleset(&s, 2, buf, sizeof(buf)), 0);
 	assert_non_null(strstr(buf, "table inet ovlperf"));
-	assert_non_null(strstr(buf, "oifname \"ovp1\" numgen random mod 10000 < 250 drop"));
+	assert_non_null(strstr(buf, "iifname \"ovp1\" numgen random mod 10000 < 250 drop"));
 	assert_null(strstr(buf, "icmp"));
 	s.links[0].block_icmp_too_big = true;
 	assert_int_equal(lab_nft_ruleset(&s, 1, buf, sizeof(buf)), 0);
-	assert_non_null(strstr(buf, "oifname \"ovp0\" icmp type destination-unreachable icmp code frag-needed drop"));
-	assert_non_null(strstr(buf, "oifname \"ovp0\" icmpv6 type packet-too-big drop"));
-	assert_non_null(strstr(buf, "oifname \"ovp1\" numgen"));
-	assert_null(strstr(buf, "oifname \"ovp0\" numgen"));
+	assert_non_null(strstr(buf, "iifname \"ovp0\" icmp type destination-unreachable icmp code frag-needed drop"));
+	assert_non_null(strstr(buf, "iifname \"ovp0\" icmpv6 type packet-too-big drop"));
+	assert_non_null(strstr(buf, "iifname \"ovp1\" numgen"));
+	assert_null(strstr(buf, "iifname \"ovp0\" numgen"));
 	assert_int_equal(lab_nft_ruleset(&s, 1, buf, 40), -ENOSPC);
 }
 
