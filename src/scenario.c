@@ -193,6 +193,7 @@ struct parser {
 	bool lab_ok;			/* validate_lab() found nothing wrong */
 };
 
+__attribute__((format(printf, 5, 0)))
 static void verror(struct parser *p, unsigned line, const struct section *sec,
 		   const char *key, const char *fmt, va_list ap)
 {
