@@ -43,7 +43,8 @@ struct load_spec {
 	uint32_t mss;		/* TCP_MAXSEG to set; 0: kernel's */
 	bool udp_gso;		/* send with UDP_SEGMENT where the kernel has it */
 	bool udp_gro;		/* receive with UDP_GRO */
-	uint32_t sock_buf;	/* SO_SNDBUF/SO_RCVBUF request; 0: engine default (large) */
+	uint32_t sock_buf;	/* TCP: SO_SNDBUF/SO_RCVBUF of both ends (0: autotuning);
+				 * UDP: the receiver's SO_RCVBUF (0: engine default, large) */
 	char psk_file[256];	/* "" : no authentication */
 	uint8_t dscp;
 	char bind_addr[64];	/* local address for the client's sockets; "" : any */
@@ -95,7 +96,8 @@ struct tcp_info_summary {
 };
 
 struct tcp_result {
-	uint64_t bytes;
+	uint64_t bytes;		/* received after omit */
+	uint64_t sent_bytes;	/* written by the sender after omit */
 	uint64_t goodput_bps;
 	struct tcp_info_summary sender;		/* from the sending end's TCP_INFO */
 	struct tcp_info_summary receiver;	/* from the receiving end */

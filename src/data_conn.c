@@ -63,8 +63,8 @@ static int open_udp(struct data_server *ds, uint16_t want_port)
 			       &ds->ports[i]);
 		if (rc < 0)
 			return rc;
-		/* big receive buffer before the first datagram arrives */
-		sockopt_set_bufs(fd, ds->opts.sock_buf, true, true);
+		/* the receive buffer before the first datagram arrives */
+		sockopt_set_bufs(fd, ds->opts.sock_buf, false, true);
 		sockopt_nonblock(fd, true);
 	}
 	ds->nports = ds->streams;
@@ -170,7 +170,8 @@ static int read_hello(int fd, uint8_t *buf, int timeout_ms)
 	return 0;
 }
 
-static void accept_tcp(struct data_server *ds, int timeout_ms)
+/* Accepts one pending connection; false when none is left. */
+static bool accept_tcp(struct data_server *ds, int timeout_ms)
 {
 	struct sockaddr_storage from;
 	socklen_t l = sizeof(from);
@@ -179,23 +180,24 @@ static void accept_tcp(struct data_server *ds, int timeout_ms)
 	int fd = accept4(ds->lsn, (struct sockaddr *)&from, &l, SOCK_CLOEXEC | SOCK_NONBLOCK);
 
 	if (fd < 0)
-		return;
+		return false;
 	if (!addr_same_host(&from, &ds->peer)) {
 		ds->refused++;
 		log_warn("test %u: data connection from a foreign address refused", ds->test_id);
 		close(fd);
-		return;
+		return true;
 	}
 	if (read_hello(fd, buf, timeout_ms) < 0 || !hello_ok(ds, buf, sizeof(buf), &h) ||
 	    ds->ready[h.stream]) {
 		ds->refused++;
 		log_warn("test %u: data connection without a valid greeting refused", ds->test_id);
 		close(fd);
-		return;
+		return true;
 	}
 	ds->fds[h.stream] = fd;
 	ds->ready[h.stream] = true;
 	ds->nready++;
+	return true;
 }
 
 static void udp_hello(struct data_server *ds, unsigned i)
@@ -233,7 +235,9 @@ void data_server_handle(struct data_server *ds, const struct pollfd *pfd, unsign
 		if (!(pfd[k].revents & POLLIN))
 			continue;
 		if (!ds->udp) {
-			accept_tcp(ds, hello_timeout_ms);
+			/* drain the backlog: START may follow right behind */
+			while (ds->nready < ds->streams && accept_tcp(ds, hello_timeout_ms))
+				;
 			continue;
 		}
 		for (unsigned i = 0; i < ds->streams; i++)
@@ -300,7 +304,7 @@ static int client_socket(const struct sockaddr_storage *server,
 	if (fd < 0)
 		return fd;
 	if (udp)
-		sockopt_set_bufs(fd, opts->sock_buf, true, true);
+		sockopt_set_bufs(fd, opts->sock_buf, false, true);
 	if (local_bind && bind(fd, (const struct sockaddr *)local_bind, addr_len(local_bind)) < 0) {
 		int rc = -errno;
 

@@ -43,6 +43,7 @@ static void merge_tcp(const struct proto_results *snd, const struct proto_result
 			tcp_info_get(&rcv->streams[i], &s->tcp_receiver);
 	}
 	res->tcp.bytes = rcv->total.bytes;
+	res->tcp.sent_bytes = snd->total.bytes;
 	res->tcp.goodput_bps = bps(res->tcp.bytes, dur);
 	tcp_info_get(&snd->total, &res->tcp.sender);
 	tcp_info_get(&rcv->total, &res->tcp.receiver);

@@ -67,6 +67,7 @@ static cJSON *tcp_json(const struct load_result *r)
 	if (!o)
 		return NULL;
 	add_num(o, "bytes", (double)t->bytes);
+	add_num(o, "sent_bytes", (double)t->sent_bytes);
 	add_num(o, "goodput_bps", (double)t->goodput_bps);
 	add_num(o, "retransmits", t->sender.retransmits);
 	add_num(o, "rtt_us", t->sender.rtt_us);

@@ -52,8 +52,8 @@ static int recv_failed(struct session *s, int rc, uint32_t waited_ms, const char
 		return rc;
 	default:
 		log_warn("%s: %s", s->name, proto_strerror(rc));
-		if (rc != PROTO_E_EOF_PARTIAL && rc > -1100)
-			ctrl_send_text(c, PROTO_ERROR, PROTO_R_BAD_MESSAGE, "%s", proto_strerror(rc));
+		/* even a peer that closed its side may still read the reason */
+		ctrl_send_text(c, PROTO_ERROR, PROTO_R_BAD_MESSAGE, "%s", proto_strerror(rc));
 		return rc;
 	}
 }

@@ -83,6 +83,21 @@ static int send_accept(struct session *s, const struct data_server *ds)
 	return ctrl_send(&s->c, proto_encode_test_accept(s->c.out, PROTO_MAX_MSG, &a));
 }
 
+/* The client sends START once every stream of it is connected: what is
+ * still missing is in flight. Serve the data sockets a little longer. */
+static void finish_setup(struct data_server *ds)
+{
+	uint64_t end = clock_now_ns() + DATA_HELLO_TIMEOUT_MS * NSEC_PER_MSEC;
+	struct pollfd pfd[LOAD_MAX_STREAMS];
+
+	while (!data_server_complete(ds) && clock_now_ns() < end) {
+		unsigned n = data_server_pollfds(ds, pfd, LOAD_MAX_STREAMS);
+
+		if (poll(pfd, n, 10) > 0)
+			data_server_handle(ds, pfd, n, DATA_HELLO_TIMEOUT_MS);
+	}
+}
+
 /* Until START: serves data connection greetings and watches the control
  * connection. 0 on START with every stream connected, 1 when the client
  * abandoned the test (STOP), negative on failure (the client was told). */
@@ -111,6 +126,8 @@ static int wait_start(struct session *s, struct data_server *ds)
 				       proto_type_name(m.type));
 			return -EPROTO;
 		}
+		if (rc == 1 && !data_server_complete(ds))
+			finish_setup(ds);
 		if (rc == 1 && !data_server_complete(ds)) {
 			ctrl_send_text(&s->c, PROTO_ERROR, PROTO_R_BAD_MESSAGE,
 				       "START before all data connections arrived (%u of %u)",

@@ -393,7 +393,9 @@ int udp_stream_start(struct udp_stream *st, uint32_t sock_buf)
 	st->err = 0;
 	sockopt_nonblock(st->fd, false);
 	set_timeouts(st->fd);
-	sockopt_set_bufs(st->fd, sock_buf, st->sender, !st->sender);
+	/* sock_buf is the receiver's buffer (what decides UDP loss); a sender
+	 * always gets the engine default, so that -w never starves it */
+	sockopt_set_bufs(st->fd, st->sender ? 0 : sock_buf, st->sender, !st->sender);
 	if (!st->sender) {
 		st->rx = malloc(sizeof(*st->rx));
 		if (!st->rx)

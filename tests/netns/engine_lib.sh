@@ -1,0 +1,41 @@
+# SPDX-License-Identifier: MIT
+# Shared by the engine's netns tests: a server in host B, JSON checks.
+# Sourced after lib.sh.
+
+# start_server [ARGS...]: `ovlperf server` in host B, logs in $WORK/server.log
+start_server()
+{
+	in_b "$OVLPERF" -v server "$@" >>"$WORK/server.log" 2>&1 &
+	SERVER_PID=$!
+	on_exit "kill $SERVER_PID 2>/dev/null; wait $SERVER_PID 2>/dev/null"
+	# wait until it listens (no timing assertion: just readiness)
+	for _ in $(seq 1 50); do
+		in_b ss -ltn 2>/dev/null | grep -q ":${SERVER_PORT:-5211} " && return 0
+		sleep 0.1
+	done
+	fail "server did not start: $(cat "$WORK/server.log")"
+}
+
+stop_server()
+{
+	kill "$SERVER_PID" 2>/dev/null || true
+	wait "$SERVER_PID" 2>/dev/null || true
+}
+
+# client JSONFILE ARGS...: runs the client in host A with --json
+client()
+{
+	local out=$1
+	shift
+	in_a "$OVLPERF" client --json "$@" >"$out" 2>>"$WORK/client.log" ||
+		fail "client $* failed: $(tail -3 "$WORK/client.log")"
+}
+
+# py FILE EXPR: evaluates a Python expression over the JSON document d
+py() { python3 -c 'import json,sys
+d=json.load(open(sys.argv[1]))
+v=eval(sys.argv[2])
+print(str(v).lower() if isinstance(v,bool) else v)' "$1" "$2"; }
+
+WORK=$(mktemp -d /tmp/ovlperf-engine.XXXXXX)
+on_exit "rm -rf $WORK"
