@@ -47,17 +47,20 @@ static bool unwanted(const char *name)
 
 static int feature_count(int fd, const char *ifname, uint32_t *n)
 {
-	struct {
-		struct ethtool_sset_info hdr;
-		uint32_t len;
-	} info = { .hdr = { .cmd = ETHTOOL_GSSET_INFO, .sset_mask = 1ULL << ETH_SS_FEATURES } };
-	int rc = ethtool(fd, ifname, &info);
+	/* struct ethtool_sset_info ends in a flexible array: one entry here. */
+	uint64_t buf[(sizeof(struct ethtool_sset_info) + sizeof(uint32_t) + 7) / 8] = { 0 };
+	struct ethtool_sset_info *info = (struct ethtool_sset_info *)buf;
+	int rc;
 
+	info->cmd = ETHTOOL_GSSET_INFO;
+	info->sset_mask = 1ULL << ETH_SS_FEATURES;
+	rc = ethtool(fd, ifname, info);
 	if (rc)
 		return rc;
-	if (!(info.hdr.sset_mask & (1ULL << ETH_SS_FEATURES)) || info.len == 0 || info.len > 4096)
+	if (!(info->sset_mask & (1ULL << ETH_SS_FEATURES)) || info->data[0] == 0 ||
+	    info->data[0] > 4096)
 		return -EOPNOTSUPP;
-	*n = info.len;
+	*n = info->data[0];
 	return 0;
 }
 
