@@ -52,7 +52,8 @@ static void w64(struct wr *w, uint64_t v)
 
 static void wbytes(struct wr *w, const void *b, size_t n)
 {
-	memcpy(w->p + w->off, b, n);
+	if (n)	/* memcpy from NULL is undefined even for 0 bytes */
+		memcpy(w->p + w->off, b, n);
 	w->off += n;
 }
 
