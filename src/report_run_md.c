@@ -110,7 +110,11 @@ static void knees(FILE *f, const struct report_run *rr)
 
 		fprintf(f, "| %s | %u | ", rr->run->paths[p->path].name, p->len);
 		if (p->ndr_bps.n) {
+			if (strcmp(p->ndr_outcome, "found") && p->ndr_outcome[0])
+				fprintf(f, ">= ");
 			spread(f, &p->ndr_bps, 1e6, 1);
+			if (strcmp(p->ndr_outcome, "found") && p->ndr_outcome[0])
+				fprintf(f, " (%s)", p->ndr_outcome);
 			fprintf(f, " | %.1f | %.1f |", (double)p->ndr_upper_bps / 1e6,
 				p->ndr_bps.median / (8.0 * p->len) / 1e3);
 		} else {

@@ -183,6 +183,33 @@ static void tcp_table(FILE *f, const struct report_run *rr)
 	}
 }
 
+/* An NDR or PDR as the search ended: a value when it found a bound, else
+ * what limits it ("< 10 Mbit/s" below the minimum rate, ">= 2 Gbit/s" when
+ * even the maximum passed). */
+static void knee_cell(char *buf, size_t len, const struct results_stat *s, const char *outcome,
+		      uint64_t upper, bool spread)
+{
+	char v[64];
+
+	if (!s->n) {
+		if (!strcmp(outcome, "below-min") && upper) {
+			report_run_fmt_rate(v, sizeof(v), (double)upper);
+			snprintf(buf, len, "< %s (below-min)", v);
+		} else {
+			snprintf(buf, len, "none (%s)", outcome[0] ? outcome : "?");
+		}
+		return;
+	}
+	if (spread)
+		stat_rate(v, sizeof(v), s);
+	else
+		report_run_fmt_rate(v, sizeof(v), s->median);
+	if (!strcmp(outcome, "above-max") || !strcmp(outcome, "generator-limit"))
+		snprintf(buf, len, ">= %s (%s)", v, outcome);
+	else
+		snprintf(buf, len, "%s", v);
+}
+
 static void knee_table(FILE *f, const struct report_run *rr)
 {
 	const struct results_run *run = rr->run;
@@ -191,20 +218,14 @@ static void knee_table(FILE *f, const struct report_run *rr)
 	if (!rr->sum.nknee)
 		return;
 	fprintf(f, "\nUDP loss knee: NDR = no loss, PDR = loss <= %g%%\n", run->pdr_goal_pct);
-	fprintf(f, "  %-12s %6s  %-28s %8s  %-14s %8s  %6s %7s  %s\n", "path", "bytes", "NDR",
+	fprintf(f, "  %-12s %6s  %-28s %8s  %-20s %8s  %6s %7s  %s\n", "path", "bytes", "NDR",
 		"vs under", "PDR", "vs under", "trials", "time", "loss above the NDR");
 	for (size_t i = 0; i < rr->sum.nknee; i++) {
 		const struct results_knee_point *p = &rr->sum.knee[i];
-		char ndr[64], pdr[32], r1[16], r2[16], t[16], where[128];
+		char ndr[96], pdr[64], r1[16], r2[16], t[16], where[128];
 
-		if (p->ndr_bps.n)
-			stat_rate(ndr, sizeof(ndr), &p->ndr_bps);
-		else
-			snprintf(ndr, sizeof(ndr), "none (%s)", p->ndr_outcome[0] ? p->ndr_outcome : "?");
-		if (p->pdr_bps.n)
-			report_run_fmt_rate(pdr, sizeof(pdr), p->pdr_bps.median);
-		else
-			snprintf(pdr, sizeof(pdr), "none (%s)", p->pdr_outcome[0] ? p->pdr_outcome : "?");
+		knee_cell(ndr, sizeof(ndr), &p->ndr_bps, p->ndr_outcome, p->ndr_upper_bps, true);
+		knee_cell(pdr, sizeof(pdr), &p->pdr_bps, p->pdr_outcome, p->pdr_upper_bps, false);
 		if ((int)p->path == u) {
 			snprintf(r1, sizeof(r1), "=");
 			snprintf(r2, sizeof(r2), "=");
@@ -214,7 +235,7 @@ static void knee_table(FILE *f, const struct report_run *rr)
 		}
 		report_run_fmt_time(t, sizeof(t), p->time_s);
 		report_run_loss_where(where, sizeof(where), &p->loss_at);
-		fprintf(f, "  %-12s %6u  %-28s %8s  %-14s %8s  %6u %7s  %s\n",
+		fprintf(f, "  %-12s %6u  %-28s %8s  %-20s %8s  %6u %7s  %s\n",
 			run->paths[p->path].name, p->len, ndr, r1, pdr, r2, p->trials, t, where);
 	}
 }

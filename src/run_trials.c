@@ -57,6 +57,40 @@ static bool host_busy_s(double *s)
 	return true;
 }
 
+/* The machine's busy CPU over a trial's measured window: sampled at the
+ * first and the last interval report, so connection set-up and tear-down do
+ * not count, then scaled to the trial's measured duration. */
+struct host_cpu {
+	unsigned n;
+	double cpu_first, cpu_last;
+	double t_first, t_last;
+};
+
+static void host_cpu_interval(const struct load_result *res, const struct load_interval *iv,
+			      void *arg)
+{
+	struct host_cpu *hc = arg;
+	double s;
+
+	(void)res;
+	if (!host_busy_s(&s))
+		return;
+	if (!hc->n++) {
+		hc->cpu_first = s;
+		hc->t_first = iv->end_s;
+	} else {
+		hc->cpu_last = s;
+		hc->t_last = iv->end_s;
+	}
+}
+
+static double host_cpu_of(const struct host_cpu *hc, double duration_s)
+{
+	if (hc->n < 2 || hc->t_last <= hc->t_first || hc->cpu_last < hc->cpu_first)
+		return 0;
+	return (hc->cpu_last - hc->cpu_first) / (hc->t_last - hc->t_first) * duration_s;
+}
+
 static uint32_t udp_size(const struct scenario *scn, unsigned i)
 {
 	return scn->udp.nsizes ? scn->udp.sizes[i] : SCN_DEFAULT_UDP_LEN;
@@ -129,8 +163,8 @@ static int do_trial(struct run *r, const struct trial_req *q, struct knee_measur
 	struct load_spec spec;
 	struct load_result lr;
 	struct results_trial *t;
-	double cpu0 = 0, cpu1 = 0;
-	bool cpu_ok;
+	struct host_cpu hc;
+	struct load_hooks hooks = { 0 };
 	uint64_t start;
 	int rc;
 
@@ -152,10 +186,15 @@ static int do_trial(struct run *r, const struct trial_req *q, struct knee_measur
 	r->trial_no++;
 	progress(r, q);
 	memset(&lr, 0, sizeof(lr));
+	memset(&hc, 0, sizeof(hc));
+	if (r->lab) {
+		/* Interval reports bracket the measured window for host_cpu(). */
+		spec.interval_ns = q->duration_ns / 5 ? q->duration_ns / 5 : q->duration_ns;
+		hooks.on_interval = host_cpu_interval;
+		hooks.arg = &hc;
+	}
 	start = clock_now_ns();
-	cpu_ok = r->lab && host_busy_s(&cpu0);
-	rc = load_run(&spec, &lr);
-	cpu_ok = cpu_ok && host_busy_s(&cpu1);
+	rc = load_run_hooks(&spec, &lr, r->lab ? &hooks : NULL);
 	*wall = clock_now_ns() - start;
 	t = results_add_trial(r->res);
 	if (t) {
@@ -170,8 +209,7 @@ static int do_trial(struct run *r, const struct trial_req *q, struct knee_measur
 		t->status = rc < 0 ? rc : 0;
 		if (rc < 0 && !t->error[0])
 			snprintf(t->error, sizeof(t->error), "%s", strerror(-rc));
-		if (cpu_ok && cpu1 > cpu0)
-			t->host_cpu_s = cpu1 - cpu0;
+		t->host_cpu_s = host_cpu_of(&hc, lr.duration_s);
 		*idx = r->res->ntrials - 1;
 	}
 	if (km && spec.proto == LOAD_UDP) {
@@ -399,25 +437,27 @@ static void knee_phase(struct run *r)
  * carries it without loss. 0: no basis for one. */
 static uint64_t common_load(struct run *r, uint32_t len)
 {
-	struct results_summary sum;
 	uint64_t load = 0;
 
 	if (r->scn->udp.rate_bps)
 		return r->scn->udp.rate_bps;
-	if (results_aggregate(r->res, &sum))
-		return 0;
 	for (unsigned p = 0; p < r->npaths; p++) {
-		const struct results_knee_point *k = results_find_knee(&sum, p, len);
-		double v = 0;
+		uint64_t best = 0;
 
-		if (k && k->ndr_bps.n)
-			v = k->ndr_bps.median;
-		else if (k && k->pdr_bps.n)
-			v = k->pdr_bps.median;
-		if (v > 0 && (!load || (uint64_t)(v / 2) < load))
-			load = (uint64_t)(v / 2);
+		/* Per path the highest rate it carried: a confirmed NDR, else the
+		 * highest lossless (or PDR) rate an unfinished search saw. */
+		for (size_t i = 0; i < r->res->nknees; i++) {
+			const struct results_knee *k = &r->res->knees[i];
+			uint64_t v = k->ndr_lower_bps ? k->ndr_lower_bps : k->pdr_lower_bps;
+
+			if (k->path == p && k->len == len && v > best)
+				best = v;
+		}
+		if (!best)
+			continue;
+		if (!load || best / 2 < load)
+			load = best / 2;
 	}
-	results_summary_free(&sum);
 	return load;
 }
 
@@ -482,11 +522,48 @@ static void plan(struct run *r)
 	}
 }
 
+/* A short TCP test on each path before the plan: it proves the path and the
+ * far server answer (a dead VPN stops the run here with a clear reason, not
+ * mid-way) and warms neighbour caches and tunnel sessions so the first
+ * measured trial is not the slow one. Not recorded. */
+static void warm_up(struct run *r)
+{
+	for (unsigned p = 0; p < r->npaths && !r->stop; p++) {
+		struct load_spec spec;
+		struct load_result lr;
+		int rc = -EIO;
+
+		for (unsigned attempt = 0; attempt < 3 && rc && !interrupt_requested(); attempt++) {
+			load_spec_defaults(&spec);
+			spec.proto = LOAD_TCP;
+			snprintf(spec.host, sizeof(spec.host), "%s", r->paths[p].addr);
+			spec.port = r->paths[p].port;
+			spec.family = r->paths[p].sp->family;
+			spec.duration_ns = 200 * NSEC_PER_MSEC;
+			snprintf(spec.psk_file, sizeof(spec.psk_file), "%s", r->paths[p].psk_file);
+			memset(&lr, 0, sizeof(lr));
+			rc = load_run(&spec, &lr);
+			if (rc && !interrupt_requested())
+				log_info("path %s: warm-up attempt %u: %s", r->paths[p].sp->name,
+					 attempt + 1, lr.error[0] ? lr.error : strerror(-rc));
+			load_result_free(&lr);
+		}
+		if (interrupt_requested())
+			run_stop(r, -EINTR, "interrupted by signal %d", interrupt_signal());
+		else if (rc)
+			run_stop(r, -EHOSTUNREACH, "path %s: no test gets through to %s port %u",
+				 r->paths[p].sp->name, r->paths[p].addr, r->paths[p].port);
+		else
+			run_paths_check(r);
+	}
+}
+
 int run_trials(struct run *r)
 {
 	const struct scenario *scn = r->scn;
 
 	plan(r);
+	warm_up(r);
 	if (scn->tcp.enabled && !r->stop)
 		tcp_phase(r);
 	if (scn->sweep.enabled && !r->stop)

@@ -1,0 +1,125 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Stopping `ovlperf run` (issue 4 item 5): SIGINT in the middle of the trials,
+# SIGINT while the paths come up, and a far-end server that dies mid-run.
+# Each time: the documented exit status, no lab namespace, state file,
+# tunnel daemon or server left, and run.json kept with "complete": false,
+# the reason, and the trials measured before the stop.
+source "$(dirname "$0")/lib.sh"
+
+TAG="ovlperf-run-int-$$"
+OUT=$(mktemp -d /tmp/ovlperf-run-int.XXXXXX)
+on_exit "rm -rf '$OUT'"
+on_exit "\"$OVLPERF\" lab down ru2"
+on_exit "\"$OVLPERF\" lab down ru3"
+RUNPID=
+on_exit '[ -n "$RUNPID" ] && kill -KILL $RUNPID'
+
+tagged() { grep -l "OVLPERF_TEST_TAG=$TAG" /proc/[0-9]*/environ 2>/dev/null | grep -v "/proc/$$/" || true; }
+
+# scenario LAB: tiny.ini on another lab, with enough trials to interrupt.
+scenario()
+{
+	sed -e "s/^name = ru$/name = $1/" -e 's/^repetitions = 1$/repetitions = 3/' \
+		tests/netns/tiny.ini >"$OUT/$1.ini"
+}
+
+# trials_in DIR: trials recorded in DIR/run.json so far (0 if none yet)
+trials_in() { python3 -c 'import json,sys
+try: print(len(json.load(open(sys.argv[1]))["trials"]))
+except Exception: print(0)' "$1/run.json"; }
+
+# start LAB: runs the scenario in the background as RUNPID, results in $OUT/LAB
+start()
+{
+	scenario "$1"
+	OVLPERF_TEST_TAG=$TAG "$OVLPERF" run --no-progress --no-plots --out "$OUT/$1" "$OUT/$1.ini" \
+		>"$OUT/$1.stdout" 2>"$OUT/$1.stderr" &
+	RUNPID=$!
+}
+
+# finish: waits for the run; its exit status in rc
+finish()
+{
+	rc=0
+	wait "$RUNPID" || rc=$?
+	RUNPID=
+}
+
+check_clean()
+{
+	local lab=$1
+	expect_eq "$lab: namespaces left" "$(ip netns list 2>/dev/null | grep -c "^ovp-$lab-" || true)" 0
+	[ ! -e "/run/ovlperf/labs/$lab" ] || fail "$lab: lab state file left behind"
+	expect_eq "$lab: processes of the run left (server, tunnel daemons)" "$(tagged | wc -l)" 0
+}
+
+# 1. SIGINT after some trials.
+"$OVLPERF" lab down ru2 >/dev/null 2>&1 || true
+start ru2
+for _ in $(seq 1 300); do
+	[ "$(trials_in "$OUT/ru2")" -ge 4 ] && break
+	kill -0 "$RUNPID" 2>/dev/null || break
+	sleep 0.1
+done
+[ "$(trials_in "$OUT/ru2")" -ge 4 ] || fail "the run never reached 4 trials"
+# A tunnel daemon and the server run inside the lab now.
+[ "$(tagged | wc -l)" -ge 3 ] || fail "expected the server and 2 tunnel daemons while running"
+kill -INT "$RUNPID"
+finish
+expect_eq "mid-run SIGINT: exit status" "$rc" 130
+check_clean ru2
+python3 - "$OUT/ru2/run.json" <<'PY' || fail "run.json after SIGINT"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["complete"] is False, "complete must be false"
+assert "interrupted" in d["stop_reason"], d["stop_reason"]
+ok = [t for t in d["trials"] if t["status"] == 0]
+assert len(ok) >= 3, "measured trials kept: %d" % len(ok)
+assert any(t["kind"] == "tcp" for t in ok)
+PY
+ok "mid-run SIGINT: run.json kept, complete=false, reason, measured trials"
+grep -q "INCOMPLETE" "$OUT/ru2.stdout" || fail "the summary does not say INCOMPLETE"
+[ -s "$OUT/ru2/report.md" ] || fail "no report.md for the interrupted run"
+ok "interrupted run still prints its summary and writes report.md"
+
+# 2. SIGINT while the lab and the overlay come up.
+"$OVLPERF" lab down ru3 >/dev/null 2>&1 || true
+start ru3
+for _ in $(seq 1 100); do
+	ip netns list 2>/dev/null | grep -q '^ovp-ru3-' && break
+	sleep 0.02
+done
+kill -INT "$RUNPID"
+finish
+expect_eq "SIGINT during set-up: exit status" "$rc" 130
+check_clean ru3
+[ "$(json_get "$OUT/ru3/run.json" complete)" = false ] || fail "run.json complete after SIGINT in set-up"
+ok "SIGINT during set-up: run.json says incomplete"
+
+# 3. The far end's server dies mid-run: a failed host.
+rm -rf "$OUT/ru3"
+start ru3
+for _ in $(seq 1 300); do
+	[ "$(trials_in "$OUT/ru3")" -ge 2 ] && break
+	sleep 0.1
+done
+srv=
+for e in $(tagged); do
+	p=${e#/proc/}; p=${p%%/*}
+	tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null | grep -q ' server' && srv=$p
+done
+[ -n "$srv" ] || fail "no server process found in the lab"
+kill -KILL "$srv"
+finish
+expect_eq "dead server: exit status" "$rc" 1
+check_clean ru3
+python3 - "$OUT/ru3/run.json" <<'PY' || fail "run.json after the server died"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["complete"] is False
+assert "server" in d["stop_reason"], d["stop_reason"]
+assert sum(t["status"] == 0 for t in d["trials"]) >= 2
+PY
+ok "dead server: the run stops, says why, keeps what it measured"
+echo "$TEST_NAME: $CHECKS checks passed"
