@@ -16,11 +16,23 @@
  * Sizes are IP packet sizes (what an MTU limits): a probe of size S is a UDP
  * datagram of S - 28 (IPv4) or S - 48 (IPv6) payload bytes.
  *
- * For `ovlperf run` (the suite): fill one struct mtu_probe_spec per path
- * (mtu_probe_spec_from_scenario), call mtu_probe_path() from the client's
- * namespace for each, say in mtu_report.roles which path is an overlay over
- * which underlay, then mtu_verdicts(); print with mtu_report_print_term() or
- * embed mtu_report_to_json().
+ * For `ovlperf run` (the suite), when scn->mtu.enabled, after the paths are up:
+ *
+ *	struct mtu_report *rep = calloc(1, sizeof(*rep));
+ *	rep->npaths = scn->npaths;
+ *	for (i = 0; i < scn->npaths; i++) {
+ *		struct mtu_probe_spec spec;
+ *		mtu_spec_from_scenario(scn, i, far_addr_of_path_i, &spec);
+ *		mtu_probe_path(&spec, &rep->paths[i]);  // in the client's namespace,
+ *	}                                              // server running on the far end
+ *	mtu_roles_from_scenario(scn, rep);
+ *	mtu_verdicts(rep);
+ *	for each rep->verdicts[k]: results_mtu_check { .path =
+ *		mtu_report_find_path(rep, v->path), check, level (same 0/1/2 as
+ *		results_verdict), value, reason, fix }
+ *
+ * and print with mtu_report_print_term() or embed mtu_report_to_json().
+ * A failed probe is itself a verdict (check "probe", FAIL), never a crash.
  */
 #ifndef OVLPERF_MTU_H
 #define OVLPERF_MTU_H
@@ -277,6 +289,22 @@ void mtu_verdicts(struct mtu_report *rep);
 enum mtu_level mtu_report_worst(const struct mtu_report *rep);
 const char *mtu_level_name(enum mtu_level level);
 const char *mtu_path_kind_name(enum mtu_path_kind kind);
+
+/* ---- scenarios (pure; for `ovlperf run`) ---------------------------------- */
+
+struct scenario;
+/* The probe spec of scenario path i: name = the path's name, host = far_addr
+ * (the far end's address the suite uses for that path's loads), family,
+ * port/psk of its [host.*], base/max/probes/timeout/mss/fragments from
+ * [mtu], expect_mtu/expect_mss from the path. */
+void mtu_spec_from_scenario(const struct scenario *scn, unsigned i, const char *far_addr,
+			    struct mtu_probe_spec *spec);
+/* rep->roles[] for the scenario's paths, index for index: builtin and
+ * external paths ride on the underlay path of the same link (lab) or host
+ * (remote), preferring the outer family; builtin takes its configured MTU. */
+void mtu_roles_from_scenario(const struct scenario *scn, struct mtu_report *rep);
+/* Index of the path named name in rep, or -1 (verdicts name paths). */
+int mtu_report_find_path(const struct mtu_report *rep, const char *name);
 
 /* ---- printers ------------------------------------------------------------ */
 
