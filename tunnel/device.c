@@ -107,7 +107,7 @@ static int path_mtu(int *fd, const struct sockaddr_storage *ep)
 void device_peer_refresh_pmtu(struct device_peer *peer)
 {
 	struct sockaddr_storage ep;
-	uint32_t inner, old;
+	uint32_t inner, old, limit;
 	int mtu;
 
 	atomic_store(&peer->pmtu_stale, false);
@@ -136,12 +136,16 @@ void device_peer_refresh_pmtu(struct device_peer *peer)
 	}
 	inner = (uint32_t)mtu > overhead_for(ep.ss_family) ? (uint32_t)mtu - overhead_for(ep.ss_family)
 							      : 0;
+	limit = inner;
+	if (peer->dev->mtu && inner < peer->dev->mtu)
+		limit = inner & ~(uint32_t)(WIRE_PADDING - 1);
+	atomic_store(&peer->send_limit, limit);
 	old = atomic_exchange(&peer->inner_mtu, inner);
 	if (old != inner) {
 		if (old)
 			device_count(peer->dev, DEV_PMTU_UPDATES, 1);
-		log_info("peer %u: underlay path MTU %d, inner packets up to %u", peer->id, mtu,
-			 inner);
+		log_info("peer %u: underlay path MTU %d, inner packets up to %u (%u after padding)",
+			 peer->id, mtu, inner, limit);
 	}
 }
 
@@ -413,6 +417,8 @@ int device_up(struct config *cfg, const char *ifname, struct device **out)
 	if (r == 0) {
 		dev->mtu = choose_mtu(dev);
 		dev->slot_size = ENGINE_SLOT_SIZE(dev->mtu);
+		for (size_t i = 0; i < dev->npeers; i++)
+			device_peer_refresh_pmtu(&dev->peers[i]);
 		r = create_engine(dev);
 	}
 	if (r == 0)

@@ -75,7 +75,11 @@ struct device_peer {
 	bool has_endpoint;
 	struct sockaddr_storage endpoint;
 	int pmtu_fd;			/* UDP socket connected to the endpoint: IP_MTU */
-	_Atomic uint32_t inner_mtu;	/* largest inner packet that fits the path */
+	_Atomic uint32_t inner_mtu;	/* path MTU minus overhead (shown) */
+	/* Largest inner packet sent unfragmented: inner_mtu, or when that is below
+	 * the tunnel MTU, inner_mtu rounded down to the padding (16): the engine
+	 * pads up to the tunnel MTU, so 1340 bytes would become 1344 on the wire. */
+	_Atomic uint32_t send_limit;
 	_Atomic bool pmtu_stale;
 };
 

@@ -134,7 +134,7 @@ static void classify(struct tx *tx, unsigned n)
 		}
 		if (!s->peer)
 			continue;
-		limit = atomic_load_explicit(&s->peer->inner_mtu, memory_order_relaxed);
+		limit = atomic_load_explicit(&s->peer->send_limit, memory_order_relaxed);
 		if (limit && s->len > limit)
 			too_big(tx, s, limit);
 	}
@@ -173,9 +173,11 @@ static void send_run(struct tx *tx, struct device_peer *peer, const struct socka
 		if (r < 0 && (errno == EAGAIN || errno == ENOBUFS) && wait_writable(dev, fd))
 			continue;
 		if (r < 0 && errno == EMSGSIZE) {
+			/* The underlay learned a smaller path MTU: this one goes out
+			 * fragmented, the packets after it get the new inner limit. */
 			device_send_one(dev, peer, tx->iov[off].iov_base, tx->iov[off].iov_len, ep,
 					true);
-			atomic_store(&peer->pmtu_stale, true);
+			device_peer_refresh_pmtu(peer);
 		} else {
 			device_count(dev, DEV_DROP_SEND, 1);
 		}

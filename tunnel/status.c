@@ -97,8 +97,8 @@ static void put_peer(struct out *o, struct device_peer *p, bool show_keys)
 	    ps.last_handshake_realtime_ns, ps.handshakes, ps.has_session);
 	put(o, "rx_bytes=%" PRIu64 "\nrx_packets=%" PRIu64 "\n", ps.rx_bytes, ps.rx_packets);
 	put(o, "tx_bytes=%" PRIu64 "\ntx_packets=%" PRIu64 "\n", ps.tx_bytes, ps.tx_packets);
-	put(o, "path_inner_mtu=%u\npersistent_keepalive=%u\n", atomic_load(&p->inner_mtu),
-	    p->keepalive_s);
+	put(o, "path_inner_mtu=%u\nsend_limit=%u\npersistent_keepalive=%u\n",
+	    atomic_load(&p->inner_mtu), atomic_load(&p->send_limit), p->keepalive_s);
 }
 
 size_t status_format(struct device *dev, bool show_keys, char *buf, size_t cap)

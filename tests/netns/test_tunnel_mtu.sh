@@ -1,0 +1,122 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# The overlay over an IPv6 underlay, and too-big inner packets (issue 5 item 4):
+# an overlay MTU larger than the underlay can carry makes the tunnel answer
+# DF packets (and all IPv6 ones) with ICMP "fragmentation needed" / "packet
+# too big" carrying the right MTU, sends packets without DF fragmented, and a
+# TCP transfer converges through PMTU discovery. Then a chain lab where the
+# path MTU drops one hop away (learned from ICMP on the underlay). Finally
+# `ovlperf lab up --overlay6`: the lab's own overlay, default MTU 1500 - 80.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/tunnel_lib.sh"
+
+lab_pair tu2
+tu_pair 6 "mtu = 1500"
+expect_eq "configured overlay MTU" "$(tu_show "$A" ovl0 mtu)" 1500
+expect_eq "inner packets that fit the IPv6 underlay (1500 - 80)" "$(tu_show "$A" ovl0 path_inner_mtu)" 1420
+# Below the tunnel MTU the engine's padding (to 16, up to the tunnel MTU)
+# counts: 1420 would be padded to 1424, so too-big replies announce 1408.
+expect_eq "announced inner MTU (1420 rounded down to 16)" "$(tu_show "$A" ovl0 send_limit)" 1408
+in_a ping -c 2 -i 0.2 -W 2 198.19.0.2 >/dev/null || fail "ping IPv4 overlay over IPv6 underlay"
+ok "ping IPv4 overlay address over IPv6 underlay"
+in_a ping -6 -c 2 -i 0.2 -W 2 2001:2:0:ff::2 >/dev/null || fail "ping IPv6 overlay over IPv6 underlay"
+ok "ping IPv6 overlay address over IPv6 underlay"
+
+# IPv4 without DF, 1480 bytes (before any PMTU is cached for the overlay
+# address): sent with the outer packet fragmented, answered.
+frag0=$(tu_show "$A" ovl0 counter.outer_fragmented)
+in_a ping -M dont -s 1452 -c 2 -i 0.2 -W 2 198.19.0.2 >/dev/null || fail "1480-byte ping without DF lost"
+ok "IPv4 without DF larger than the path: delivered"
+expect_ge "outer packets sent fragmented" "$(( $(tu_show "$A" ovl0 counter.outer_fragmented) - frag0 ))" 2
+
+# IPv4 with DF, 1480 bytes: ICMP frag-needed with MTU 1408 from the tunnel.
+in_a ping -M do -s 1452 -c 1 -W 1 198.19.0.2 >"$TU_DIR/p1" 2>&1 || true
+expect_ge "too-big replies written to the TUN" "$(tu_show "$A" ovl0 counter.too_big_icmp_sent)" 1
+grep -q "mtu = 1408" "$TU_DIR/p1" ||
+	fail "no frag-needed with MTU 1408: $(cat "$TU_DIR/p1"; in_a ip route get 198.19.0.2)"
+ok "IPv4 DF: frag-needed with MTU 1408 reached the sender's stack"
+in_a ip route get 198.19.0.2 | grep -q "mtu 1408" || fail "route cache has no mtu 1408"
+ok "sender's route to 198.19.0.2 now has mtu 1408"
+
+# IPv6, 1500 bytes: packet too big with MTU 1408, then the sender fragments.
+icmp0=$(tu_show "$A" ovl0 counter.too_big_icmp_sent)
+in_a ping -6 -M do -s 1452 -c 1 -W 1 2001:2:0:ff::2 >/dev/null 2>&1 || true
+expect_ge "ICMPv6 packet-too-big replies" "$(( $(tu_show "$A" ovl0 counter.too_big_icmp_sent) - icmp0 ))" 1
+in_a ip -6 route get 2001:2:0:ff::2 | grep -q "mtu 1408" || fail "no IPv6 PMTU 1408: $(in_a ip -6 route get 2001:2:0:ff::2)"
+ok "sender's IPv6 route now has mtu 1408"
+in_a ping -6 -s 1452 -c 2 -i 0.2 -W 2 2001:2:0:ff::2 >/dev/null || fail "1500-byte IPv6 ping after PTB"
+ok "IPv6 1500-byte ping delivered after packet-too-big"
+
+# TCP through the too-large overlay MTU: PMTU discovery converges, content intact.
+tcp_sha()
+{
+	local addr=$1 port=$2
+	head -c 4M /dev/urandom >"$TU_DIR/blob"
+	in_b python3 - "$addr" "$port" "$TU_DIR/got" <<'PY' &
+import hashlib, socket, sys
+fam = socket.AF_INET6 if ":" in sys.argv[1] else socket.AF_INET
+s = socket.socket(fam); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind((sys.argv[1], int(sys.argv[2]))); s.listen(1); s.settimeout(20)
+c, _ = s.accept(); c.settimeout(20); h = hashlib.sha256()
+while True:
+    d = c.recv(1 << 16)
+    if not d: break
+    h.update(d)
+open(sys.argv[3], "w").write(h.hexdigest())
+PY
+	local srv=$!
+	for i in $(seq 50); do in_b ss -ltn | grep -q ":$port " && break; sleep 0.1; done
+	in_a python3 - "$addr" "$port" "$TU_DIR/blob" <<'PY' || fail "TCP send to $addr"
+import socket, sys
+s = socket.create_connection((sys.argv[1], int(sys.argv[2])), timeout=20)
+s.sendall(open(sys.argv[3], "rb").read()); s.close()
+PY
+	wait $srv || fail "TCP receiver on $addr failed"
+	[ "$(cat "$TU_DIR/got")" = "$(sha256sum "$TU_DIR/blob" | cut -d' ' -f1)" ] || fail "SHA-256 differs ($addr)"
+}
+in_a ip route flush cache
+in_a ip -6 route flush cache
+tcp_sha 198.19.0.2 5002
+ok "4 MiB TCP over IPv4 overlay with a too-large MTU: SHA-256 equal"
+tcp_sha 2001:2:0:ff::2 5003
+ok "4 MiB TCP over IPv6 overlay with a too-large MTU: SHA-256 equal"
+kill $PID_A $PID_B; wait $PID_A $PID_B || true
+
+# A chain h0 - h1 - h2; the tunnel joins h0 and h2; h1 -> h2 carries only 1400.
+"$OVLPERF" lab down tu2 >/dev/null
+"$OVLPERF" lab down tu2c >/dev/null 2>&1 || true
+"$OVLPERF" lab up tu2c --hosts 3 >/dev/null
+on_exit "\"$OVLPERF\" lab down tu2c"
+A=ovp-tu2c-0 B=ovp-tu2c-2
+ip netns exec ovp-tu2c-1 ip link set ovp1 mtu 1400
+ip netns exec ovp-tu2c-2 ip link set ovp1 mtu 1400
+tu_conf c0.conf a "198.18.0.1:51900" "198.19.0.1/24" b "198.18.1.2:51900" "198.19.0.3/32"
+# h2's own first hop is the 1400 link: give it the same MTU as h0 (the
+# receiver's MSS must not hide the problem).
+tu_conf c2.conf b "198.18.1.2:51900" "198.19.0.3/24" a "198.18.0.1:51900" "198.19.0.1/32" "mtu = 1440"
+tu_up "$A" c0.conf ovl0
+tu_up "$B" c2.conf ovl0
+tu_wait_handshake "$A" ovl0
+expect_eq "overlay MTU from the first hop (1500 - 60)" "$(tu_show "$A" ovl0 mtu)" 1440
+tcp_sha 198.19.0.3 5004
+ok "4 MiB TCP across a path MTU drop one hop away: SHA-256 equal"
+expect_eq "inner limit after the underlay learned PMTU 1400" "$(tu_show "$A" ovl0 path_inner_mtu)" 1340
+# Padding to 16 would make a 1340-byte packet 1344 on the wire: the tunnel
+# announces 1328 in its too-big replies.
+expect_eq "unfragmented limit after padding" "$(tu_show "$A" ovl0 send_limit)" 1328
+expect_ge "too-big replies for TCP segments" "$(tu_show "$A" ovl0 counter.too_big_icmp_sent)" 1
+expect_ge "segments sent before the PMTU was known (fragmented, not lost)" \
+	"$(tu_show "$A" ovl0 counter.outer_fragmented)" 1
+
+# The lab's own overlay over IPv6: ready with handshakes done, MTU 1500 - 80.
+"$OVLPERF" lab down tu2c >/dev/null
+"$OVLPERF" lab up tu2 --overlay6 >/dev/null || fail "lab up --overlay6"
+A=ovp-tu2-0 B=ovp-tu2-1
+expect_eq "lab overlay MTU over IPv6" "$(tu_show "$A" ovl0 mtu)" 1420
+expect_eq "lab overlay handshakes at start" "$(tu_show "$A" ovl0 peers_with_handshake)" 1
+in_a ping -c 1 -W 2 198.19.0.2 >/dev/null || fail "lab overlay: ping 198.19.0.2"
+in_b ping -6 -c 1 -W 2 2001:2:0:ff::1 >/dev/null || fail "lab overlay: ping 2001:2:0:ff::1"
+ok "lab up --overlay6: both overlay families reachable"
+ls /tmp | grep -q "^ovlperf-overlay-" && fail "lab overlay left key files in /tmp"
+ok "no key files left on disk"
+echo "$TEST_NAME: $CHECKS checks passed"
