@@ -151,12 +151,14 @@ struct knee_side {
 struct knee {
 	struct knee_config cfg;
 	struct knee_side side[KNEE_NTARGETS];
+	bool final_mode[KNEE_NTARGETS];	/* a confirmation failed: narrow with final trials */
 	struct knee_trial pending;
 	bool have_pending;	/* knee_next() handed out `pending`, not yet recorded */
 	bool retry;		/* the last trial was invalid: repeat it once */
 	uint64_t max_eff;	/* max_rate, lowered to the generator limit */
 	bool gen_limited;
 	uint64_t gen_limit;
+	unsigned gen_trial;	/* the trial that set gen_limit */
 	uint64_t mrr;
 	bool started;
 	bool finished;

@@ -131,7 +131,8 @@ static uint64_t narrow_rate(const struct knee *k, const struct knee_side *s)
 
 	if (s->lower_valid && s->upper_valid) {
 		double mid = sqrt((double)s->lower * (double)s->upper);
-		double aim = (double)s->upper * (1 - g);
+		/* any rate in [aim, reach] ends the search whichever way it goes */
+		double aim = (double)s->upper * (1 - g), reach = (double)s->lower / (1 - g);
 
 		/* Below a generator limit, aim just above what the generator
 		 * really sent there: the limit is close to it. */
@@ -140,9 +141,20 @@ static uint64_t narrow_rate(const struct knee *k, const struct knee_side *s)
 
 			if (hint < mid)
 				mid = hint;
+		} else if (s->upper_rx && (double)s->upper_rx < mid) {
+			/* The path delivered less than mid even when offered the
+			 * upper bound: the knee is likely just above the lower
+			 * bound. Step up from it, doubling the step each pass. */
+			double up = (double)s->lower / (1 - step_of(k, s->up_steps));
+
+			if (up < mid)
+				mid = up;
 		}
-		/* Within twice the goal, one trial finishes whichever way it goes. */
-		return clamp_between(aim <= mid ? aim : mid, s->lower, s->upper);
+		/* Within about twice the goal one trial finishes whichever way
+		 * it goes: aim at the middle of the rates that do. */
+		if (aim <= reach)
+			mid = sqrt(aim * reach);
+		return clamp_between(mid, s->lower, s->upper);
 	}
 	if (s->upper_valid) {
 		double rate = (double)s->upper * (1 - step_of(k, s->down_steps));
@@ -182,8 +194,10 @@ static bool pick(struct knee *k, struct knee_trial *t)
 		}
 	}
 	if (best >= 0) {
+		/* a target whose confirmation failed narrows with final trials */
 		*t = (struct knee_trial){ .rate_bps = narrow_rate(k, &k->side[best]),
-					  .duration_ns = k->cfg.short_ns,
+					  .duration_ns = k->final_mode[best] ? k->cfg.final_ns
+									     : k->cfg.short_ns,
 					  .phase = KNEE_PHASE_NARROW,
 					  .target = (enum knee_target)best };
 		return true;
@@ -236,148 +250,192 @@ bool knee_next(struct knee *k, struct knee_trial *t)
 	return true;
 }
 
-static void set_upper(struct knee_side *s, uint64_t rate, uint64_t dur, const struct knee_measurement *m,
-		      int idx, bool gen)
+enum outcome { OUT_NONE, OUT_PASS, OUT_FAIL };
+
+/* How trial i counts for target t. An invalid trial is a fail when it lost
+ * more than the goal anyway (at a rate lower than asked), else no result. */
+static enum outcome outcome_for(const struct knee *k, unsigned i, int t)
 {
-	s->upper_valid = true;
-	s->upper = rate;
-	s->upper_dur = dur;
-	s->upper_rx = gen ? m->achieved_bps : m->received_bps;
-	s->upper_loss = m->loss_ratio;
-	s->upper_trial = idx;
-	s->upper_gen = gen;
+	const struct knee_record *r = &k->trials[i];
+
+	if (r->m.loss_ratio > goal_of(k, t))
+		return OUT_FAIL;
+	return r->verdict == KNEE_INVALID ? OUT_NONE : OUT_PASS;
 }
 
-static void on_pass(struct knee_side *s, uint64_t rate, uint64_t dur,
-		    const struct knee_measurement *m, int idx)
+/* Whether trial j outranks trial i: longer, or as long and newer. */
+static bool outranks(const struct knee *k, unsigned j, unsigned i)
 {
-	if (s->upper_valid && rate >= s->upper) {
-		/* Contradicts the upper bound: the longer trial decides. */
-		if (!s->upper_gen && dur < s->upper_dur)
-			return;
-		s->upper_valid = false;
-		s->upper_gen = false;
-		s->upper_trial = -1;
-		s->up_steps = 0;
+	uint64_t dj = k->trials[j].trial.duration_ns, di = k->trials[i].trial.duration_ns;
+
+	return dj > di || (dj == di && j > i);
+}
+
+/* A fail is overridden by an outranking pass at the same or a higher rate, a
+ * pass by an outranking fail at the same or a lower rate: that is how a
+ * failed confirmation moves a bound, and how noise in short trials is
+ * outvoted by long ones. */
+static bool overridden(const struct knee *k, unsigned i, int t, enum outcome o)
+{
+	uint64_t rate = k->trials[i].trial.rate_bps;
+
+	for (unsigned j = 0; j < k->ntrials; j++) {
+		uint64_t rj = k->trials[j].trial.rate_bps;
+		enum outcome oj = outcome_for(k, j, t);
+
+		if (j == i || !outranks(k, j, i))
+			continue;
+		if (o == OUT_FAIL && oj == OUT_PASS && rj >= rate)
+			return true;
+		if (o == OUT_PASS && oj == OUT_FAIL && rj <= rate)
+			return true;
 	}
-	if (s->lower_valid && rate < s->lower)
+	return false;
+}
+
+/* Of two trials at candidate bounds, the better: the tighter rate, then the
+ * longer trial, then the newer one. */
+static bool better(const struct knee *k, int best, unsigned i, bool lower)
+{
+	const struct knee_trial *a, *b;
+
+	if (best < 0)
+		return true;
+	a = &k->trials[i].trial;
+	b = &k->trials[best].trial;
+	if (a->rate_bps != b->rate_bps)
+		return lower ? a->rate_bps > b->rate_bps : a->rate_bps < b->rate_bps;
+	return a->duration_ns != b->duration_ns ? a->duration_ns > b->duration_ns
+						 : i > (unsigned)best;
+}
+
+/* Derives target t's bounds from every trial so far. */
+static void recompute(struct knee *k, int t)
+{
+	struct knee_side *s = &k->side[t];
+	int lo = -1, up = -1;
+	unsigned passes = 0, fails = 0;
+
+	for (unsigned i = 0; i < k->ntrials; i++) {
+		enum outcome o = outcome_for(k, i, t);
+
+		/* Runs of passes and fails size the external search's steps; a
+		 * failed confirmation says nothing about how far off we are. */
+		if (o == OUT_PASS) {
+			passes++;
+			fails = 0;
+		} else if (o == OUT_FAIL) {
+			fails += k->trials[i].trial.phase != KNEE_PHASE_CONFIRM;
+			passes = 0;
+		}
+		if (o == OUT_NONE || overridden(k, i, t, o))
+			continue;
+		if (o == OUT_FAIL && better(k, up, i, false))
+			up = (int)i;
+		else if (o == OUT_PASS && better(k, lo, i, true))
+			lo = (int)i;
+	}
+	memset(s, 0, sizeof(*s));
+	s->lower_trial = s->upper_trial = -1;
+	s->down_steps = fails;
+	s->up_steps = passes ? passes - 1 : 0;
+	if (lo >= 0) {
+		s->lower_valid = true;
+		s->lower = k->trials[lo].trial.rate_bps;
+		s->lower_dur = k->trials[lo].trial.duration_ns;
+		s->lower_rx = k->trials[lo].m.received_bps;
+		s->lower_trial = lo;
+	}
+	if (up >= 0) {
+		s->upper_valid = true;
+		s->upper = k->trials[up].trial.rate_bps;
+		s->upper_dur = k->trials[up].trial.duration_ns;
+		s->upper_rx = k->trials[up].m.received_bps;
+		s->upper_loss = k->trials[up].m.loss_ratio;
+		s->upper_trial = up;
+	}
+	/* Above the generator's limit nothing can be measured: the limit is the
+	 * upper bound unless a loss was found below it or a valid pass above. */
+	if (k->gen_limited && (!s->upper_valid || s->upper > k->gen_limit) &&
+	    (!s->lower_valid || s->lower < k->gen_limit)) {
+		s->upper_valid = true;
+		s->upper_gen = true;
+		s->upper = k->gen_limit;
+		s->upper_dur = 0;
+		s->upper_rx = k->trials[k->gen_trial].m.achieved_bps;
+		s->upper_loss = k->trials[k->gen_trial].m.loss_ratio;
+		s->upper_trial = (int)k->gen_trial;
+	}
+}
+
+/* Whether a confirmation at `rate` moved the bound it was meant to confirm:
+ * short trials then overstate this target, so it narrows with final ones. */
+static bool confirm_failed(const struct knee_side *old, const struct knee_side *now,
+			   uint64_t rate)
+{
+	if (old->lower_valid && old->lower == rate)
+		return !now->lower_valid || now->lower != rate;
+	if (old->upper_valid && old->upper == rate)
+		return !now->upper_valid || now->upper != rate;
+	return false;
+}
+
+/* A trial the generator could not offer: retried once; invalid twice, its
+ * rate becomes the generator limit. Trials that lost more than every goal
+ * need no retry: they are fails whatever the generator did. */
+static void record_invalid(struct knee *k, unsigned idx)
+{
+	uint64_t rate = k->trials[idx].trial.rate_bps;
+
+	if (k->trials[idx].m.loss_ratio > k->cfg.loss_goal) {
+		k->retry = false;
 		return;
-	if (s->lower_valid && rate == s->lower) {
-		if (dur > s->lower_dur)
-			s->lower_dur = dur;
-	} else {
-		s->lower = rate;
-		s->lower_dur = dur;
 	}
-	s->lower_valid = true;
-	s->lower_rx = m->received_bps;
-	s->lower_trial = idx;
-	s->down_steps = 0;
-}
-
-static void on_fail(struct knee_side *s, uint64_t rate, uint64_t dur,
-		    const struct knee_measurement *m, int idx)
-{
-	if (s->lower_valid && rate <= s->lower) {
-		/* Contradicts the lower bound: the longer trial decides. */
-		if (dur < s->lower_dur)
-			return;
-		s->lower_valid = false;
-		s->lower_trial = -1;
-	}
-	if (!s->upper_valid || rate < s->upper || (s->upper_gen && rate <= s->upper))
-		set_upper(s, rate, dur, m, idx, false);
-	else if (rate == s->upper && !s->upper_gen) {
-		if (dur >= s->upper_dur)
-			set_upper(s, rate, dur, m, idx, false);
-	} else {
+	if (!k->retry) {
+		k->retry = true;
 		return;
 	}
-	if (!s->lower_valid)
-		s->down_steps++;
-	else
-		s->up_steps = 0;
-}
-
-/* The generator could not offer `rate` twice: nothing at or above it can be
- * measured. Every target without a lower upper bound gets it as its upper. */
-static void set_generator_limit(struct knee *k, uint64_t rate, uint64_t dur,
-				const struct knee_measurement *m, int idx)
-{
-	if (!k->gen_limited || rate < k->gen_limit)
+	k->retry = false;
+	if (!k->gen_limited || rate < k->gen_limit) {
 		k->gen_limit = rate;
+		k->gen_trial = idx;
+	}
 	k->gen_limited = true;
 	if (k->max_eff > rate)
 		k->max_eff = rate;
-	for (int t = 0; t < KNEE_NTARGETS; t++) {
-		struct knee_side *s = &k->side[t];
-
-		if (s->lower_valid && s->lower >= rate) {
-			s->lower_valid = false;
-			s->lower_trial = -1;
-		}
-		if (!s->upper_valid || s->upper > rate || (s->upper_gen && s->upper == rate))
-			set_upper(s, rate, dur, m, idx, true);
-	}
-}
-
-static void record_invalid(struct knee *k, uint64_t rate, uint64_t dur,
-			   const struct knee_measurement *m, int idx)
-{
-	bool undecided = false;
-
-	/* Loss above a goal at a rate lower than asked is a fail all the same. */
-	for (int t = 0; t < KNEE_NTARGETS; t++) {
-		if (m->loss_ratio > goal_of(k, t))
-			on_fail(&k->side[t], rate, dur, m, idx);
-		else
-			undecided = true;
-	}
-	if (!undecided) {
-		k->retry = false;
-		return;
-	}
-	if (k->retry) {
-		set_generator_limit(k, rate, dur, m, idx);
-		k->retry = false;
-	} else {
-		k->retry = true;
-	}
 }
 
 int knee_record(struct knee *k, const struct knee_measurement *m)
 {
 	struct knee_record *rec;
-	uint64_t rate, dur;
-	int idx;
+	unsigned idx;
 
 	if (!k->have_pending || !(m->loss_ratio >= 0 && m->loss_ratio <= 1))
 		return -EINVAL;
 	if (k->ntrials >= KNEE_MAX_TRIALS)
 		return -ENOSPC;
-	idx = (int)k->ntrials++;
+	idx = k->ntrials++;
 	rec = &k->trials[idx];
 	rec->trial = k->pending;
 	rec->m = *m;
 	rec->verdict = knee_classify(m, k->cfg.loss_goal);
 	k->have_pending = false;
-	rate = rec->trial.rate_bps;
-	dur = rec->trial.duration_ns;
-	k->trial_ns += m->duration_ns ? m->duration_ns : dur;
+	k->trial_ns += m->duration_ns ? m->duration_ns : rec->trial.duration_ns;
 	if (!k->started) {
 		k->started = true;
 		k->mrr = m->received_bps;
 	}
-	if (rec->verdict == KNEE_INVALID) {
-		record_invalid(k, rate, dur, m, idx);
-		return 0;
-	}
-	k->retry = false;
+	if (rec->verdict == KNEE_INVALID)
+		record_invalid(k, idx);
+	else
+		k->retry = false;
 	for (int t = 0; t < KNEE_NTARGETS; t++) {
-		if (m->loss_ratio <= goal_of(k, t))
-			on_pass(&k->side[t], rate, dur, m, idx);
-		else
-			on_fail(&k->side[t], rate, dur, m, idx);
+		struct knee_side old = k->side[t];
+
+		recompute(k, t);
+		if (rec->trial.phase == KNEE_PHASE_CONFIRM && confirm_failed(&old, &k->side[t],
+									     rec->trial.rate_bps))
+			k->final_mode[t] = true;
 	}
 	return 0;
 }

@@ -89,9 +89,9 @@ static void header(FILE *f, const struct sweep_result *res)
 static void rows(FILE *f, const struct sweep_result *res)
 {
 	bool knee = res->mode == SWEEP_KNEE, shortfall = false;
-	char a[24], b[48];
+	char a[24], b[24], c[48];
 
-	fprintf(f, "%s%10s | %9s | %9s | %8s | %11s | %-18s |\n", knee ? "  # phase   verdict  | " : "",
+	fprintf(f, "%s%10s | %9s | %9s | %8s | %11s | %-24s |\n", knee ? "  # phase   verdict  | " : "",
 		"offered", "TX pps", "RX pps", "Mbit/s", "delivered %", "loss at");
 	for (unsigned i = 0; i < res->npoints; i++) {
 		const struct sweep_point *p = &res->points[i];
@@ -104,10 +104,10 @@ static void rows(FILE *f, const struct sweep_result *res)
 			fprintf(f, " | error: %s\n", p->error);
 			continue;
 		}
-		fprintf(f, "%s| %9llu | %9llu | %8s | %11.2f | %-18s | ",
+		fprintf(f, "%s| %9llu | %9llu | %8s | %11.2f | %-24s | ",
 			p->generator_limited ? "*" : " ", (unsigned long long)p->sent_pps,
 			(unsigned long long)p->received_pps, mbit(p->received_bps, b),
-			p->delivered_pct, loss_where(&p->loss_at, b));
+			p->delivered_pct, loss_where(&p->loss_at, c));
 		bar(f, p->delivered_pct);
 		fputc('\n', f);
 		shortfall |= p->generator_limited;
