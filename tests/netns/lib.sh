@@ -26,19 +26,35 @@ expect_eq() { [ "$2" = "$3" ] || fail "$1: got '$2', expected '$3'"; ok "$1 = $3
 # expect_ge WHAT ACTUAL MIN
 expect_ge() { [ "$2" -ge "$3" ] || fail "$1: got $2, expected >= $3"; ok "$1 = $2 >= $3"; }
 
-# lab_pair NAME [MTU]: hosts ovp-NAME-0 and ovp-NAME-1, 198.18.0.1 <-> 198.18.0.2
-lab_pair()
+# has PATTERN CMD...: whether CMD's output (stdout and stderr) matches the
+# grep pattern. Use it instead of `CMD | grep -q`: under pipefail, grep -q
+# exits at the first match, the writer may die of SIGPIPE, and the check
+# fails at random.
+has() { local p=$1 out; shift; out=$("$@" 2>&1) || true; grep -q -- "$p" <<<"$out"; }
+
+# lab_make NAME [lab up options...]: a lab with any `ovlperf lab up` options
+# (--hosts N, --mtu N, --rate 100M, --drop PCT, --block-icmp, --overlay),
+# removed on exit. Hosts are ovp-NAME-0, ovp-NAME-1, ... in a chain; link i
+# is 198.18.i.1 <-> 198.18.i.2 (2001:2:0:i::1 <-> ::2) on interface ovp<i>.
+# A and B are hosts 0 and 1.
+lab_make()
 {
-	local name=$1 mtu=${2:-1500}
+	local name=$1
+	shift
 	"$OVLPERF" lab down "$name" >/dev/null 2>&1 || true
-	"$OVLPERF" lab up "$name" --mtu "$mtu" >/dev/null
 	on_exit "\"$OVLPERF\" lab down $name"
+	"$OVLPERF" lab up "$name" "$@" >/dev/null
 	A=ovp-$name-0
 	B=ovp-$name-1
 }
 
+# lab_pair NAME [MTU]: hosts ovp-NAME-0 and ovp-NAME-1, 198.18.0.1 <-> 198.18.0.2
+lab_pair() { lab_make "$1" --mtu "${2:-1500}"; }
+
 in_a() { ip netns exec "$A" "$@"; }
 in_b() { ip netns exec "$B" "$@"; }
+# in_host NAME H CMD...: run CMD in host H of lab NAME
+in_host() { local n=$1 h=$2; shift 2; ip netns exec "ovp-$n-$h" "$@"; }
 
 # jq-free JSON field read: json_get FILE PATH (python3 is on the machine)
 json_get() { python3 -c 'import json,sys

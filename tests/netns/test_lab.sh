@@ -6,7 +6,7 @@
 . "$(dirname "$0")/lib.sh"
 
 ns_exists() { [ -e "/run/netns/$1" ]; }
-no_ns_of() { ! ls /run/netns 2>/dev/null | grep -q "^ovp-$1-"; }
+no_ns_of() { ! compgen -G "/run/netns/ovp-$1-*" >/dev/null; }
 state_of() { echo "/run/ovlperf/labs/$1"; }
 # proc_gone PID: dead or a zombie, within 5 s (the lab kills with SIGTERM,
 # then SIGKILL after 2 s)
@@ -47,15 +47,15 @@ ns_exists "$A" && ns_exists "$B" || fail "namespaces $A $B missing"
 ok "namespaces $A and $B exist"
 [ -f "$(state_of lt)" ] || fail "no state file"
 ok "state file recorded"
-ip -n "$A" addr show dev ovp0 | grep -q "inet 198.18.0.1/24" || fail "A lacks 198.18.0.1/24"
-ip -n "$B" addr show dev ovp0 | grep -q "inet 198.18.0.2/24" || fail "B lacks 198.18.0.2/24"
-ip -n "$A" addr show dev ovp0 | grep -q "inet6 2001:2::1/64" || fail "A lacks 2001:2::1/64"
-ip -n "$B" addr show dev ovp0 | grep -q "inet6 2001:2::2/64" || fail "B lacks 2001:2::2/64"
+has "inet 198.18.0.1/24" ip -n "$A" addr show dev ovp0 || fail "A lacks 198.18.0.1/24"
+has "inet 198.18.0.2/24" ip -n "$B" addr show dev ovp0 || fail "B lacks 198.18.0.2/24"
+has "inet6 2001:2::1/64" ip -n "$A" addr show dev ovp0 || fail "A lacks 2001:2::1/64"
+has "inet6 2001:2::2/64" ip -n "$B" addr show dev ovp0 || fail "B lacks 2001:2::2/64"
 ok "IPv4 and IPv6 addresses on both ends"
-ip -n "$A" -6 addr show dev ovp0 | grep -q tentative && fail "IPv6 address still tentative (DAD on)"
+has tentative ip -n "$A" -6 addr show dev ovp0 && fail "IPv6 address still tentative (DAD on)"
 ok "IPv6 address usable at once (no DAD)"
 expect_eq "MTU of A's ovp0" "$(ip -n "$A" -o link show ovp0 | sed -n 's/.* mtu \([0-9]*\) .*/\1/p')" 1400
-ip -n "$A" -o link show lo | grep -q "UP" || fail "lo is down in A"
+has "<LOOPBACK,UP" ip -n "$A" -o link show lo || fail "lo is down in A"
 ok "loopback up"
 in_a ping -c1 -W2 198.18.0.2 >/dev/null || fail "ping A->B over IPv4"
 ok "ping A->B IPv4"
@@ -71,7 +71,7 @@ show=$("$OVLPERF" lab show lt)
 grep -q "ovp-lt-1" <<<"$show" && grep -q "198.18.0.2/24" <<<"$show" && grep -q "2001:2::2/64" <<<"$show" ||
 	fail "lab show lacks host/addresses: $show"
 ok "lab show lists hosts and addresses"
-"$OVLPERF" lab list | grep -q "^lt " || fail "lab list lacks lt"
+has "^lt " "$OVLPERF" lab list || fail "lab list lacks lt"
 ok "lab list shows lt"
 expect_eq "lab up of an existing lab" "$(rc_of "$OVLPERF" lab up lt)" 1
 ns_exists "$A" || fail "failed lab up removed the existing lab"
@@ -122,7 +122,7 @@ ok "lab up --force replaces an existing lab"
 # (link-local multicast route present), so the first packet needs no retry.
 for h in 0 1 2; do
 	for i in $(ip -n ovp-lt-$h -o link show | grep -o 'ovp[0-9]*@' | tr -d @); do
-		ip -n ovp-lt-$h -6 route show table local | grep -q "multicast ff00::/8 dev $i " ||
+		has "multicast ff00::/8 dev $i " ip -n ovp-lt-$h -6 route show table local ||
 			fail "host $h $i: no IPv6 multicast route yet"
 	done
 done
@@ -134,9 +134,9 @@ ok "routed IPv6 across 3 hosts"
 "$OVLPERF" lab down lt
 
 # --- shaping and deliberate loss
-"$OVLPERF" lab up lt2 --rate 100M --drop 50 --block-icmp >/dev/null
+lab_make lt2 --rate 100M --drop 50 --block-icmp
 for h in 0 1; do
-	tc -n ovp-lt2-$h qdisc show dev ovp0 | grep -q "tbf .*rate 100Mbit" ||
+	has "tbf .*rate 100Mbit" tc -n ovp-lt2-$h qdisc show dev ovp0 ||
 		fail "no tbf 100Mbit in host $h: $(tc -n ovp-lt2-$h qdisc show dev ovp0)"
 	t=$(ip netns exec ovp-lt2-$h nft list table inet ovlperf) || fail "no nft table in host $h"
 	grep -q 'numgen random mod 10000 < 5000 drop' <<<"$t" || fail "no drop rule in host $h: $t"
