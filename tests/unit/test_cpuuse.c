@@ -34,11 +34,12 @@ static void test_delta_and_ratios(void **state)
 	assert_true(cpuuse_percent(&u) == 0.0);
 }
 
+static volatile uint64_t spin_sink; /* keeps the spin loop from being optimised away */
+
 static void test_live(void **state)
 {
 	static const enum cpuuse_scope scopes[] = { CPUUSE_PROCESS, CPUUSE_THREAD };
 	struct cpuuse_snap a, b;
-	volatile uint64_t x = 0;
 	unsigned i;
 	uint64_t k;
 
@@ -48,7 +49,7 @@ static void test_live(void **state)
 		/* spin until the kernel has charged some CPU time (not a timing
 		 * assertion: the bound only keeps a broken clock from hanging) */
 		for (k = 0; k < 20000000000ULL; k++) {
-			x += k;
+			spin_sink += k;
 			if (k % 1000000 == 0) {
 				assert_int_equal(cpuuse_snapshot(scopes[i], &b), 0);
 				if (b.user_ns + b.sys_ns > a.user_ns + a.sys_ns)
