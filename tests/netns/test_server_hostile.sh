@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Bad input for `ovlperf server`: for each case, what was sent, what came
+# back (a clear ERROR or TEST_REJECT naming the reason), and that the server
+# still serves a normal test afterwards. A stalled client does not hold up
+# a test running at the same time.
+source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/engine_lib.sh"
+HOSTILE="python3 $(cd "$(dirname "$0")" && pwd)/hostile_client.py"
+
+lab_pair en3
+start_server --msg-timeout 1500 --idle-timeout 3000 --max-duration 10 --max-streams 8 \
+	--max-rate 2G
+
+still_serving() # CASE
+{
+	in_a "$OVLPERF" client 198.18.0.2 -u -b 1M -t 0.3 >/dev/null 2>>"$WORK/client.log" ||
+		fail "after '$1' the server no longer serves: $(tail -2 "$WORK/client.log")"
+	ok "after '$1': a normal test still runs"
+}
+
+# expect_reply CASE PATTERN [PORT]: sends the case, matches the reply
+expect_reply()
+{
+	local case=$1 pattern=$2 port=${3:-5211} got
+	got=$(in_a $HOSTILE "$case" 198.18.0.2 "$port" 2>&1 | tr '\n' '|')
+	echo "# $case -> $got"
+	[[ "$got" =~ $pattern ]] || fail "$case: got '$got', expected /$pattern/"
+	ok "$case: clear reply"
+}
+
+expect_reply garbage '^ERROR 7 .*(magic|not an ovlperf)'
+still_serving garbage
+expect_reply short-body '^ERROR 7 .*HELLO'
+still_serving short-body
+expect_reply truncated '^ERROR 7 .*'
+still_serving truncated
+expect_reply oversized '^ERROR 7 message length above the maximum'
+still_serving oversized
+expect_reply version '^ERROR 11 protocol version'
+still_serving version
+expect_reply unknown-type '^ERROR 7 '
+still_serving unknown-type
+expect_reply slow '^ERROR 8 message started but did not complete within 1500 ms'
+still_serving slow
+expect_reply silent '^ERROR 8 no HELLO within 3000 ms'
+still_serving silent
+expect_reply too-long '^REJECT 2 .*at most 10.0 s\|TEST_ACCEPT'
+expect_reply too-many-streams '^REJECT 4 100 streams asked; this server allows at most 8\|TEST_ACCEPT'
+expect_reply too-fast '^REJECT 3 a higher rate asked.*at most 2000000000 bit/s.*\|TEST_ACCEPT'
+expect_reply unlimited-tcp '^REJECT 3 an unlimited rate asked.*\|TEST_ACCEPT'
+still_serving limits
+expect_reply after-accept-garbage '^TEST_ACCEPT\|ERROR 7 expected START'
+still_serving after-accept-garbage
+
+# a stalled client holds its own session only: a test runs meanwhile
+in_a $HOSTILE slow 198.18.0.2 5211 >"$WORK/slow.txt" 2>&1 &
+slow_pid=$!
+on_exit "kill $slow_pid 2>/dev/null"
+client "$WORK/during.json" 198.18.0.2 -t 1 -P 2 -b 1G
+expect_eq "test during a stalled session" "$(py "$WORK/during.json" 'd["error"]')" "None"
+wait $slow_pid || true
+grep -q '^ERROR 8' "$WORK/slow.txt" || fail "stalled client: $(cat "$WORK/slow.txt")"
+ok "the stalled client got its timeout error"
+stop_server
+
+# with a pre-shared key nothing runs before the proof
+head -c 32 /dev/urandom | base64 >"$WORK/psk"
+head -c 32 /dev/urandom | base64 >"$WORK/wrong.psk"
+chmod 600 "$WORK/psk" "$WORK/wrong.psk"
+SERVER_PORT=5212 start_server -p 5212 --psk-file "$WORK/psk" --max-sessions 2
+expect_reply wrong-psk '^ERROR 6 authentication failed: wrong pre-shared key' 5212
+expect_reply request-no-auth '^ERROR 6 authentication required' 5212
+if in_a "$OVLPERF" client 198.18.0.2 -p 5212 -t 0.3 >/dev/null 2>"$WORK/nokey.txt"; then
+	fail "a client without the key ran a test"
+fi
+grep -q 'requires a pre-shared key' "$WORK/nokey.txt" || fail "no-key: $(cat "$WORK/nokey.txt")"
+ok "client without a key: told the server requires one"
+if in_a "$OVLPERF" client 198.18.0.2 -p 5212 -t 0.3 --psk-file "$WORK/wrong.psk" -R >/dev/null \
+	2>"$WORK/badkey.txt"; then
+	fail "a client with a wrong key ran a test"
+fi
+grep -q 'wrong pre-shared key' "$WORK/badkey.txt" || fail "wrong key: $(cat "$WORK/badkey.txt")"
+ok "client with a wrong key: refused before any load"
+client "$WORK/psk.json" 198.18.0.2 -p 5212 -t 0.5 -R --psk-file "$WORK/psk"
+expect_eq "with the key a reverse test runs" "$(py "$WORK/psk.json" 'd["test"]["authenticated"]')" "true"
+
+# too many sessions at once: a clear BUSY
+in_a $HOSTILE silent 198.18.0.2 5212 >/dev/null 2>&1 &
+s1=$!
+in_a $HOSTILE silent 198.18.0.2 5212 >/dev/null 2>&1 &
+s2=$!
+on_exit "kill $s1 $s2 2>/dev/null"
+for _ in $(seq 1 50); do	# readiness, not timing: both sessions established
+	[ "$(in_b ss -Htn state established '( sport = :5212 )' | wc -l)" -ge 2 ] && break
+	sleep 0.1
+done
+expect_reply garbage '^ERROR 1 server busy' 5212
+kill $s1 $s2 2>/dev/null || true
+echo "$TEST_NAME: $CHECKS checks passed"
