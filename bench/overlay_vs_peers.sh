@@ -1,0 +1,215 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Our overlay against the userspace VPNs people run, in ONE run on one lab
+# pair: native veth, ovlperf's built-in overlay, wireguard-go and OpenVPN 2.6
+# (static key, --disable-dco). For each path: TCP single-stream goodput, UDP
+# lossless rate (NDR, 1400-byte datagrams) and ping RTT; a table with ratios
+# against wireguard-go. The peers' setup lives here only, never in the product.
+#
+#   OVLPERF=build/ovlperf bash bench/overlay_vs_peers.sh [-t SEC] [--load ovlperf|iperf3]
+#                                                        [--paths "native ovl wg ovpn"]
+#
+# Targets (issue 3): ours >= 2x wireguard-go's TCP goodput, ping RTT no higher.
+# Needs root, wireguard-go, wireguard-tools, openvpn, iperf3 (make bench-deps).
+set -euo pipefail
+OVLPERF=${OVLPERF:-$PWD/ovlperf}
+LAB=${BENCH_LAB:-tu}
+T=5
+LOAD=auto
+PATHS="native ovl wg ovpn"
+while [ $# -gt 0 ]; do
+	case $1 in
+	-t) T=$2; shift 2 ;;
+	--load) LOAD=$2; shift 2 ;;
+	--paths) PATHS=$2; shift 2 ;;
+	*) echo "usage: $0 [-t SEC] [--load ovlperf|iperf3] [--paths LIST]" >&2; exit 2 ;;
+	esac
+done
+for tool in wireguard-go wg openvpn iperf3 ping; do
+	command -v $tool >/dev/null || { echo "bench: $tool missing (make bench-deps)" >&2; exit 1; }
+done
+
+A=ovp-$LAB-0 B=ovp-$LAB-1
+WORK=$(mktemp -d /tmp/ovlperf-bench-XXXXXX)
+chmod 700 "$WORK"
+declare -a CLEANUP=()
+cleanup()
+{
+	for ((i = ${#CLEANUP[@]} - 1; i >= 0; i--)); do eval "${CLEANUP[$i]}" >/dev/null 2>&1 || true; done
+	rm -rf "$WORK"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+in_a() { ip netns exec "$A" "$@"; }
+in_b() { ip netns exec "$B" "$@"; }
+log() { echo "bench: $*" >&2; }
+
+"$OVLPERF" lab down "$LAB" >/dev/null 2>&1 || true
+"$OVLPERF" lab up "$LAB" >/dev/null
+CLEANUP+=("\"$OVLPERF\" lab down $LAB")
+
+# ---- load generator: ovlperf's own engine when it runs here, else iperf3
+if [ "$LOAD" = auto ]; then
+	LOAD=iperf3
+	in_b "$OVLPERF" server -1 -B 198.18.0.2 -p 5299 >/dev/null 2>&1 &
+	sleep 0.3
+	in_a timeout 10 "$OVLPERF" client 198.18.0.2 -p 5299 -t 1 -J >"$WORK/probe.json" 2>/dev/null &&
+		python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$WORK/probe.json" 2>/dev/null &&
+		LOAD=ovlperf
+	wait || true
+fi
+log "load generator: $LOAD"
+if [ "$LOAD" = ovlperf ]; then
+	in_b "$OVLPERF" server >/dev/null 2>"$WORK/server.log" &
+	CLEANUP+=("kill $!")
+else
+	in_b iperf3 -s -D -I "$WORK/iperf3.pid" >/dev/null
+	CLEANUP+=("kill \$(cat $WORK/iperf3.pid)")
+fi
+sleep 0.5
+
+# ---- the overlays
+up_ovl()
+{
+	(umask 077
+	 "$OVLPERF" tunnel genkey >"$WORK/a.key"
+	 "$OVLPERF" tunnel genkey >"$WORK/b.key")
+	for s in a b; do "$OVLPERF" tunnel pubkey <"$WORK/$s.key" >"$WORK/$s.pub"; done
+	mk() { printf '[interface]\nprivate_key_file = %s.key\nlisten = %s:51900\naddress = %s/24\n[peer]\npublic_key = %s\nendpoint = %s:51900\nallowed_ips = %s/32\n' "$@"; }
+	mk a 198.18.0.1 198.19.0.1 "$(cat "$WORK/b.pub")" 198.18.0.2 198.19.0.2 >"$WORK/a.conf"
+	mk b 198.18.0.2 198.19.0.2 "$(cat "$WORK/a.pub")" 198.18.0.1 198.19.0.1 >"$WORK/b.conf"
+	in_a "$OVLPERF" tunnel up "$WORK/a.conf" --name ovl0 -d --pid-file "$WORK/ovl-a.pid"
+	CLEANUP+=("kill \$(cat $WORK/ovl-a.pid)")
+	in_b "$OVLPERF" tunnel up "$WORK/b.conf" --name ovl0 -d --pid-file "$WORK/ovl-b.pid"
+	CLEANUP+=("kill \$(cat $WORK/ovl-b.pid)")
+}
+
+# wireguard-go: unique lower-case names (its UAPI socket directory is shared by
+# all namespaces), configured with wg(8).
+WG_A=wg${LAB}a$$ WG_B=wg${LAB}b$$
+WG_A=${WG_A:0:15} WG_B=${WG_B:0:15}
+up_wg()
+{
+	(umask 077; wg genkey >"$WORK/wa.key"; wg genkey >"$WORK/wb.key")
+	in_a env WG_PROCESS_FOREGROUND=1 setsid wireguard-go -f "$WG_A" >"$WORK/wga.log" 2>&1 &
+	CLEANUP+=("kill $!; rm -f /var/run/wireguard/$WG_A.sock")
+	in_b env WG_PROCESS_FOREGROUND=1 setsid wireguard-go -f "$WG_B" >"$WORK/wgb.log" 2>&1 &
+	CLEANUP+=("kill $!; rm -f /var/run/wireguard/$WG_B.sock")
+	for i in $(seq 50); do [ -S /var/run/wireguard/$WG_A.sock ] && [ -S /var/run/wireguard/$WG_B.sock ] && break; sleep 0.1; done
+	in_a wg set "$WG_A" listen-port 51820 private-key "$WORK/wa.key" \
+		peer "$(wg pubkey <"$WORK/wb.key")" endpoint 198.18.0.2:51820 allowed-ips 198.19.1.2/32
+	in_b wg set "$WG_B" listen-port 51820 private-key "$WORK/wb.key" \
+		peer "$(wg pubkey <"$WORK/wa.key")" endpoint 198.18.0.1:51820 allowed-ips 198.19.1.1/32
+	in_a ip addr add 198.19.1.1/24 dev "$WG_A"
+	in_b ip addr add 198.19.1.2/24 dev "$WG_B"
+	in_a ip link set "$WG_A" mtu 1420 up
+	in_b ip link set "$WG_B" mtu 1420 up
+}
+
+# OpenVPN 2.6 point-to-point with a static key (AES-256-CBC + HMAC-SHA256),
+# userspace data channel (--disable-dco).
+up_ovpn()
+{
+	openvpn --genkey secret "$WORK/ovpn.key" >/dev/null 2>&1
+	local common="--dev-type tun --proto udp --secret $WORK/ovpn.key --cipher AES-256-CBC --auth SHA256 --disable-dco --verb 1 --ping 10 --persist-tun --allow-deprecated-insecure-static-crypto"
+	in_a openvpn --dev ovpn0 --local 198.18.0.1 --lport 1194 --remote 198.18.0.2 1194 \
+		--ifconfig 198.19.2.1 198.19.2.2 $common --daemon --writepid "$WORK/ovpn-a.pid" --log "$WORK/ovpn-a.log" ||
+	in_a openvpn --dev ovpn0 --local 198.18.0.1 --lport 1194 --remote 198.18.0.2 1194 \
+		--ifconfig 198.19.2.1 198.19.2.2 ${common% --allow*} --daemon --writepid "$WORK/ovpn-a.pid" --log "$WORK/ovpn-a.log"
+	CLEANUP+=("kill \$(cat $WORK/ovpn-a.pid)")
+	in_b openvpn --dev ovpn0 --local 198.18.0.2 --lport 1194 --remote 198.18.0.1 1194 \
+		--ifconfig 198.19.2.2 198.19.2.1 $common --daemon --writepid "$WORK/ovpn-b.pid" --log "$WORK/ovpn-b.log" ||
+	in_b openvpn --dev ovpn0 --local 198.18.0.2 --lport 1194 --remote 198.18.0.1 1194 \
+		--ifconfig 198.19.2.2 198.19.2.1 ${common% --allow*} --daemon --writepid "$WORK/ovpn-b.pid" --log "$WORK/ovpn-b.log"
+	CLEANUP+=("kill \$(cat $WORK/ovpn-b.pid)")
+}
+
+declare -A ADDR=([native]=198.18.0.2 [ovl]=198.19.0.2 [wg]=198.19.1.2 [ovpn]=198.19.2.2)
+declare -A NAME=([native]="native veth" [ovl]="ovlperf overlay" [wg]="wireguard-go" [ovpn]="OpenVPN 2.6")
+for p in $PATHS; do
+	case $p in
+	ovl) up_ovl ;;
+	wg) up_wg ;;
+	ovpn) up_ovpn ;;
+	esac
+done
+for p in $PATHS; do
+	for i in $(seq 100); do in_a ping -c 1 -W 1 "${ADDR[$p]}" >/dev/null 2>&1 && break; sleep 0.1; done
+	in_a ping -c 1 -W 2 "${ADDR[$p]}" >/dev/null || { log "${NAME[$p]}: ${ADDR[$p]} unreachable"; exit 1; }
+done
+
+# ---- measurements
+tcp_mbps()
+{
+	if [ "$LOAD" = ovlperf ]; then
+		in_a "$OVLPERF" client "$1" -t "$T" -O 1 -J 2>/dev/null |
+			python3 -c 'import json,sys; print("%.0f" % (json.load(sys.stdin)["tcp"]["goodput_bps"] / 1e6))'
+	else
+		in_a iperf3 -c "$1" -t "$T" -O 1 -J 2>/dev/null |
+			python3 -c 'import json,sys; print("%.0f" % (json.load(sys.stdin)["end"]["sum_received"]["bits_per_second"] / 1e6))'
+	fi
+}
+
+# Lossless rate: ovlperf's knee search, or a bisection with iperf3 trials.
+udp_lossless_once()
+{
+	in_a iperf3 -c "$1" -u -b "$2" -l 1400 -t 1 -J 2>/dev/null |
+		python3 -c 'import json,sys; e=json.load(sys.stdin)["end"]["sum"]; print(1 if e["lost_packets"] == 0 and e["packets"] > 0 else 0)'
+}
+udp_ndr_mbps()
+{
+	if [ "$LOAD" = ovlperf ]; then
+		in_a "$OVLPERF" sweep "$1" --knee --max 4G -t 500ms --final 2s --width-goal 5 \
+			--max-trials 16 --no-progress -J 2>/dev/null |
+			python3 -c 'import json,sys
+d = json.load(sys.stdin)
+def find(o):
+    if isinstance(o, dict):
+        for k, v in o.items():
+            if k in ("ndr_bps", "ndr") and isinstance(v, (int, float)): return v
+            r = find(v)
+            if r is not None: return r
+    if isinstance(o, list):
+        for v in o:
+            r = find(v)
+            if r is not None: return r
+print("%.0f" % ((find(d) or 0) / 1e6))'
+	else
+		local lo=0 hi=4000 mid
+		for _ in 1 2 3 4 5 6 7 8; do
+			mid=$(((lo + hi) / 2))
+			if [ "$(udp_lossless_once "$1" "${mid}M")" = 1 ]; then lo=$mid; else hi=$mid; fi
+		done
+		echo $lo
+	fi
+}
+
+rtt_ms()
+{
+	in_a ping -q -c 50 -i 0.02 "$1" | sed -n 's|.*= [0-9.]*/\([0-9.]*\)/.*|\1|p'
+}
+
+declare -A TCP UDP RTT
+for p in $PATHS; do
+	log "${NAME[$p]}: TCP ${T}s"
+	TCP[$p]=$(tcp_mbps "${ADDR[$p]}")
+	log "${NAME[$p]}: UDP lossless rate"
+	UDP[$p]=$(udp_ndr_mbps "${ADDR[$p]}")
+	RTT[$p]=$(rtt_ms "${ADDR[$p]}")
+done
+
+ratio() { python3 -c 'import sys; a, b = float(sys.argv[1] or 0), float(sys.argv[2] or 0); print("%.2fx" % (a / b) if b else "-")' "$1" "$2"; }
+printf '\n%-16s %12s %8s %14s %8s %10s %8s\n' path "TCP Mbit/s" "vs wg" "UDP NDR Mbit/s" "vs wg" "RTT ms" "vs wg"
+for p in $PATHS; do
+	printf '%-16s %12s %8s %14s %8s %10s %8s\n' "${NAME[$p]}" "${TCP[$p]}" "$(ratio "${TCP[$p]}" "${TCP[wg]:-}")" \
+		"${UDP[$p]}" "$(ratio "${UDP[$p]}" "${UDP[wg]:-}")" "${RTT[$p]}" "$(ratio "${RTT[$p]}" "${RTT[wg]:-}")"
+done
+echo "load: $LOAD, TCP ${T}s single stream, UDP 1400-byte datagrams, lab $LAB (veth, MTU 1500)"
+if [[ " $PATHS " == *" ovl "* && " $PATHS " == *" wg "* ]]; then
+	python3 - "${TCP[ovl]}" "${TCP[wg]}" "${RTT[ovl]}" "${RTT[wg]}" <<'PY'
+import sys
+t_o, t_w, r_o, r_w = map(float, sys.argv[1:])
+print("target TCP >= 2x wireguard-go: %s (%.2fx)" % ("met" if t_o >= 2 * t_w else "NOT met", t_o / t_w))
+print("target RTT <= wireguard-go:    %s (%.3f vs %.3f ms)" % ("met" if r_o <= r_w else "NOT met", r_o, r_w))
+PY
+fi
