@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# `ovlperf sweep` through a tbf-shaped lab link: the knee search's NDR lands
+# near the shaper's rate, a linear sweep prints one row per rate with the loss
+# above the shaper, IPv6 works, bad options are refused, Ctrl-C keeps what
+# was measured. Loose bands only: no timing is asserted.
+source "$(dirname "$0")/lib.sh"
+
+LAB=sw
+RATE_M=50
+OUT=$(mktemp -d)
+on_exit "rm -rf $OUT"
+
+"$OVLPERF" lab down $LAB >/dev/null 2>&1 || true
+"$OVLPERF" lab up $LAB --rate ${RATE_M}M >/dev/null
+on_exit "\"$OVLPERF\" lab down $LAB"
+A=ovp-$LAB-0
+B=ovp-$LAB-1
+
+ip netns exec "$B" "$OVLPERF" server >"$OUT/server.log" 2>&1 &
+SERVER=$!
+on_exit "kill $SERVER; wait $SERVER"
+for _ in $(seq 50); do
+	ip netns exec "$B" ss -Hltn 'sport = :5211' | grep -q . && break
+	sleep 0.1
+done
+
+# Usage errors exit 2 before sending anything.
+set +e
+in_a "$OVLPERF" sweep 198.18.0.2 --knee >/dev/null 2>"$OUT/err"; rc=$?
+set -e
+expect_eq "--knee without --max exits" "$rc" 2
+grep -q -- "--knee needs --max" "$OUT/err" || fail "no reason given: $(cat "$OUT/err")"
+set +e
+in_a "$OVLPERF" sweep 198.18.0.2 --from 100M --to 10M --step 10M >/dev/null 2>"$OUT/err"; rc=$?
+set -e
+expect_eq "from above to exits" "$rc" 2
+
+# Knee search, IPv4: short trials, JSON out.
+in_a "$OVLPERF" sweep 198.18.0.2 --knee --max 400M -t 500ms --final 1s --gap 200ms \
+	--label native --json >"$OUT/knee.json" 2>"$OUT/knee.err"
+python3 - "$OUT/knee.json" "$RATE_M" >"$OUT/knee.check" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+rate = float(sys.argv[2]) * 1e6
+k = d["knee"]
+ndr, pdr = k["ndr"], k["pdr"]
+print("outcome", ndr["outcome"], pdr["outcome"])
+print("ndr_lower", ndr["lower_bps"])
+print("ndr_ok", int(ndr["lower_bps"] is not None and 0.5 * rate < ndr["lower_bps"] < 1.1 * rate))
+print("pdr_ge_ndr", int(pdr["lower_bps"] is not None and pdr["lower_bps"] >= ndr["lower_bps"]))
+print("trials_match", int(k["trials"] == len(d["points"])))
+bad = [p for p in d["points"] if p["generator_limited"] and p["verdict"] != "invalid"]
+print("invalid_passes", len(bad))
+lt = d["points"][ndr["lower_trial"]]
+print("lower_trial_lossless", int(lt["lost"] == 0 and not lt["generator_limited"]))
+print("mrr_below_max", int(k["mrr_bps"] < 400e6))
+EOF
+cat "$OUT/knee.check"
+expect_eq "knee search finished" "$(awk '/^outcome/{print $2 == "found" && $3 == "found"}' "$OUT/knee.check")" 1
+expect_eq "NDR within (50%, 110%) of the ${RATE_M} Mbit/s shaper" "$(awk '/^ndr_ok/{print $2}' "$OUT/knee.check")" 1
+expect_eq "PDR at or above NDR" "$(awk '/^pdr_ge_ndr/{print $2}' "$OUT/knee.check")" 1
+expect_eq "one point per trial" "$(awk '/^trials_match/{print $2}' "$OUT/knee.check")" 1
+expect_eq "generator-limited trials counted as pass" "$(awk '/^invalid_passes/{print $2}' "$OUT/knee.check")" 0
+expect_eq "NDR lower bound trial lost nothing" "$(awk '/^lower_trial_lossless/{print $2}' "$OUT/knee.check")" 1
+expect_eq "MRR shows the shaper" "$(awk '/^mrr_below_max/{print $2}' "$OUT/knee.check")" 1
+grep -q "trial 1 of" "$OUT/knee.err" || fail "no progress lines on stderr"
+ok "progress lines on stderr"
+
+ROW='^ *[0-9.]+[* ]\|'	# a table row: offered rate, '*' when the sender fell short
+
+# Linear sweep, IPv6, terminal table: 10, 30, 50, 70 and 90 Mbit/s.
+in_a "$OVLPERF" sweep 2001:2::2 -6 --from 10M --to 90M --step 20M -t 500ms --gap 200ms \
+	--no-progress >"$OUT/linear.txt"
+cat "$OUT/linear.txt"
+grep -q "offered |    TX pps |    RX pps |   Mbit/s | delivered %" "$OUT/linear.txt" ||
+	fail "table header missing"
+ok "table header"
+rows=$(grep -cE "$ROW" "$OUT/linear.txt")
+expect_eq "linear rows" "$rows" 5
+expect_eq "offered column" "$(awk -F'|' '/^ *[0-9.]+[* ]\|/{gsub(/[ *]/, "", $1); printf "%s ", $1}' "$OUT/linear.txt")" \
+	"10.00 30.00 50.00 70.00 90.00 "
+# delivered % of the row well below the shaper and of the rows well above it
+low=$(awk -F'|' '$1 ~ /^ +10.00/{printf "%d", $5}' "$OUT/linear.txt")
+high=$(awk -F'|' '$1 ~ /^ +90.00/{printf "%d", $5}' "$OUT/linear.txt")
+expect_ge "delivered % at 10 Mbit/s" "$low" 99
+[ "$high" -lt 80 ] || fail "delivered % at 90 Mbit/s through a 50 Mbit/s shaper: $high"
+ok "delivered % at 90 Mbit/s = $high < 80"
+
+# Ctrl-C: the sweep stops, says so, and keeps the rows it measured.
+# (ip netns exec execs ovlperf, so $! is ovlperf itself)
+ip netns exec "$A" "$OVLPERF" sweep 198.18.0.2 --from 10M --to 40M --step 10M -t 1 \
+	--gap 100ms --no-progress >"$OUT/int.txt" 2>&1 &
+SW=$!
+sleep 1.6
+kill -INT $SW
+set +e
+wait $SW; rc=$?
+set -e
+expect_eq "interrupted sweep exits" "$rc" 1
+grep -q "^interrupted" "$OUT/int.txt" || fail "no 'interrupted' line: $(cat "$OUT/int.txt")"
+ok "interrupted sweep says so"
+expect_ge "rows kept after Ctrl-C" "$(grep -cE "$ROW" "$OUT/int.txt")" 1
+echo "$TEST_NAME: $CHECKS checks passed"
