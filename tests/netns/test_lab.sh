@@ -207,4 +207,19 @@ ns_exists ovp-lt3-0 && fail "lab down left our own ovp-lt3-0"
 ok "lab down removes its own namespace but not a same-named foreign one"
 ip netns del ovp-lt3-1
 
+# --- lab up --overlay: the built-in overlay's daemons run inside the hosts
+# and go with the lab
+lab_make lt --overlay
+has "inet 198.19.0.1/24" ip -n ovp-lt-0 addr show dev ovl0 || fail "no overlay address in host 0"
+has "inet 198.19.0.2/24" ip -n ovp-lt-1 addr show dev ovl0 || fail "no overlay address in host 1"
+ok "overlay devices and addresses in both hosts"
+# (traffic over the overlay is the tunnel's own netns tests' subject; here:
+# lab up starts it inside the hosts, lab down takes it away)
+daemons="$(ip netns pids ovp-lt-0) $(ip netns pids ovp-lt-1)"
+[ -n "${daemons// /}" ] || fail "no overlay daemon inside the hosts"
+"$OVLPERF" lab down lt
+for p in $daemons; do proc_gone "$p" || fail "overlay daemon $p survived lab down"; done
+no_ns_of lt || fail "overlay lab left namespaces"
+ok "lab down stopped the overlay daemons and removed the lab"
+
 echo "$TEST_NAME: $CHECKS checks passed"
