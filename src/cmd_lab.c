@@ -30,10 +30,11 @@ static const char usage_text[] =
 	"Lab hosts are network namespaces ovp-NAME-0, ovp-NAME-1, ... joined in a chain\n"
 	"by veth links (link i: 198.18.i.0/24 and 2001:2:0:i::/64; interface ovp<i>).\n"
 	"NAME defaults to '" LAB_DEFAULT_NAME "'.\n"
-	"  --hosts N      number of hosts, 2.." "8" " (default 2)\n"
+	"  --hosts N      number of hosts, 2..8 (default 2)\n"
 	"  --mtu N        MTU of every link, 68..65535 (default 1500)\n"
 	"  --rate RATE    tbf rate limit on both ends of every link, e.g. 100M, 1.5G\n"
-	"  --drop PCT     drop PCT %% of packets leaving each end (nftables numgen)\n"
+	"  --drop PCT     drop PCT % of the packets in each direction (0.01..100;\n"
+	"                 nftables numgen on ingress, segmentation offloads off)\n"
 	"  --block-icmp   drop ICMP fragmentation-needed / ICMPv6 packet-too-big\n"
 	"  --force        remove an existing lab of that NAME first\n"
 	"  --overlay      also start the built-in overlay (ovl0, 198.19.0.h+1 and\n"
@@ -294,6 +295,8 @@ static int up(int argc, char **argv)
 		fprintf(stderr, "ovlperf lab: interrupted; lab %s removed\n", o.name);
 		return 1;
 	}
+	if (rc == -EEXIST) /* lab_up said which name is taken and what to do */
+		return 1;
 	if (rc)
 		return fail("cannot bring up lab", o.name, rc);
 	if (o.overlay_family) {

@@ -329,7 +329,7 @@ int lab_up(const struct lab_spec *spec, struct lab **out)
 	}
 	rc = lab_state_create(&lab->st);
 	if (rc == -EEXIST)
-		log_err("lab %s exists; remove it first (ovlperf lab down %s)", spec->name,
+		log_err("lab %s exists; remove it first (ovlperf lab down %s) or use lab up --force", spec->name,
 			spec->name);
 	if (rc)
 		goto fail;
