@@ -31,13 +31,13 @@
 #include <sys/socket.h>
 #include <sys/types.h>
 
-#define LAB_NAME_MAX 12
-#define LAB_MAX_HOSTS 8
-#define LAB_MAX_LINKS 8
+#define LAB_NAME_MAX	 12
+#define LAB_MAX_HOSTS	 8
+#define LAB_MAX_LINKS	 8
 #define LAB_DEFAULT_NAME "lab"
-#define LAB_MTU_MIN 68
-#define LAB_MTU_MAX 65535
-#define LAB_DEFAULT_MTU 1500
+#define LAB_MTU_MIN	 68
+#define LAB_MTU_MAX	 65535
+#define LAB_DEFAULT_MTU	 1500
 /* tbf via libnl takes a 32-bit byte rate: 2^31-1 B/s is about 17 Gbit/s. */
 #define LAB_RATE_MIN_BPS 8000ULL
 #define LAB_RATE_MAX_BPS 17000000000ULL
@@ -45,21 +45,21 @@
 #define LAB_TBF_LATENCY_US 50000
 /* Interface index of link l's ends: a = BASE + 2l, b = BASE + 2l + 1. */
 #define LAB_IFINDEX_BASE 100
-#define LAB_STATE_DIR "/run/ovlperf/labs"
-#define LAB_NETNS_DIR "/run/netns"
+#define LAB_STATE_DIR	 "/run/ovlperf/labs"
+#define LAB_NETNS_DIR	 "/run/netns"
 
 struct lab_link_spec {
-	unsigned a, b;		/* host indexes */
-	uint32_t mtu;		/* 0: 1500 */
-	uint64_t rate_bps;	/* 0: unshaped; else a tbf on both ends' egress */
-	double drop_pct;	/* 0: none; else nftables "numgen random" drop, a->b and b->a */
+	unsigned a, b;		 /* host indexes */
+	uint32_t mtu;		 /* 0: 1500 */
+	uint64_t rate_bps;	 /* 0: unshaped; else a tbf on both ends' egress */
+	double drop_pct;	 /* 0: none; else random drop (nftables numgen) both ways */
 	bool block_icmp_too_big; /* drop ICMP frag-needed / packet-too-big on this link */
 };
 
 struct lab_spec {
 	char name[LAB_NAME_MAX + 1];
-	unsigned nhosts;	/* 2..LAB_MAX_HOSTS */
-	unsigned nlinks;	/* 1..LAB_MAX_LINKS */
+	unsigned nhosts; /* 2..LAB_MAX_HOSTS */
+	unsigned nlinks; /* 1..LAB_MAX_LINKS */
 	struct lab_link_spec links[LAB_MAX_LINKS];
 };
 
@@ -87,8 +87,8 @@ int lab_plan_netns_name(const char *lab, unsigned host, char *buf, size_t len);
 /* How host h reaches link l's subnet: 0 if h is on l (directly connected),
  * 1 with *via_link and *via_end (the next hop is end via_end of via_link),
  * -EHOSTUNREACH if l is not reachable from h. */
-int lab_plan_route(const struct lab_spec *spec, unsigned host, unsigned link,
-		   unsigned *via_link, unsigned *via_end);
+int lab_plan_route(const struct lab_spec *spec, unsigned host, unsigned link, unsigned *via_link,
+		   unsigned *via_end);
 /* numgen threshold out of 10000 for a drop percentage (0.01 % resolution). */
 unsigned lab_plan_drop_threshold(double drop_pct);
 /* tbf bucket in bytes for a rate and MTU: max(1 ms of rate, 4 frames). */
@@ -127,11 +127,11 @@ struct lab_if_info {
 	bool carrier;
 	char qdisc[16];
 	unsigned naddrs;
-	char addrs[LAB_IF_MAX_ADDRS][48];	/* "198.18.0.1/24" */
+	char addrs[LAB_IF_MAX_ADDRS][48]; /* "198.18.0.1/24" */
 };
 /* Fills up to max entries; *n is the number found (may exceed max). */
-int lab_host_interfaces(const struct lab *lab, unsigned host, struct lab_if_info *out,
-			size_t max, size_t *n);
+int lab_host_interfaces(const struct lab *lab, unsigned host, struct lab_if_info *out, size_t max,
+			size_t *n);
 
 /* Moves the calling thread into host h's namespace, or back to the namespace
  * the process started in. */
@@ -151,8 +151,7 @@ const char *lab_host_ifname(const struct lab *lab, unsigned host, unsigned link)
 /* fork(); the child enters host h's namespace and execv()s argv (argv[0] a
  * path; "/proc/self/exe" runs ovlperf itself). stdout/stderr are inherited
  * unless out_fd/err_fd >= 0. Returns the pid or a negative errno. */
-pid_t lab_spawn(const struct lab *lab, unsigned host, char *const argv[], int out_fd,
-		int err_fd);
+pid_t lab_spawn(const struct lab *lab, unsigned host, char *const argv[], int out_fd, int err_fd);
 
 /* Sends SIGTERM, waits up to timeout_ms, then SIGKILL. Returns the exit
  * status (0..255), 128 + signal if it died of a signal, or a negative errno. */

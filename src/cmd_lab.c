@@ -20,28 +20,28 @@
 #include "log.h"
 
 static const char usage_text[] =
-	"Usage: ovlperf lab up [NAME] [--hosts N] [--mtu N] [--rate RATE] [--drop PCT]\n"
-	"                      [--block-icmp] [--force] [--overlay | --overlay6]\n"
-	"       ovlperf lab down [NAME]\n"
-	"       ovlperf lab list\n"
-	"       ovlperf lab show [NAME]\n"
-	"       ovlperf lab exec NAME HOST CMD [ARGS...]\n"
-	"\n"
-	"Lab hosts are network namespaces ovp-NAME-0, ovp-NAME-1, ... joined in a chain\n"
-	"by veth links (link i: 198.18.i.0/24 and 2001:2:0:i::/64; interface ovp<i>).\n"
-	"NAME defaults to '" LAB_DEFAULT_NAME "'.\n"
-	"  --hosts N      number of hosts, 2..8 (default 2)\n"
-	"  --mtu N        MTU of every link, 68..65535 (default 1500)\n"
-	"  --rate RATE    tbf rate limit on both ends of every link, e.g. 100M, 1.5G\n"
-	"  --drop PCT     drop PCT % of the packets in each direction (0.01..100;\n"
-	"                 nftables numgen on ingress, segmentation offloads off)\n"
-	"  --block-icmp   drop ICMP fragmentation-needed / ICMPv6 packet-too-big\n"
-	"  --force        remove an existing lab of that NAME first\n"
-	"  --overlay      also start the built-in overlay (ovl0, 198.19.0.h+1 and\n"
-	"                 2001:2:0:ff::h+1) over link 0's IPv4 addresses;\n"
-	"                 --overlay6 over its IPv6 addresses\n"
-	"'lab exec' runs CMD in host HOST (0, 1, ...) of lab NAME and returns its exit\n"
-	"status; an interrupt stops it (SIGTERM, then SIGKILL after 2 s).\n";
+    "Usage: ovlperf lab up [NAME] [--hosts N] [--mtu N] [--rate RATE] [--drop PCT]\n"
+    "                      [--block-icmp] [--force] [--overlay | --overlay6]\n"
+    "       ovlperf lab down [NAME]\n"
+    "       ovlperf lab list\n"
+    "       ovlperf lab show [NAME]\n"
+    "       ovlperf lab exec NAME HOST CMD [ARGS...]\n"
+    "\n"
+    "Lab hosts are network namespaces ovp-NAME-0, ovp-NAME-1, ... joined in a chain\n"
+    "by veth links (link i: 198.18.i.0/24 and 2001:2:0:i::/64; interface ovp<i>).\n"
+    "NAME defaults to '" LAB_DEFAULT_NAME "'.\n"
+    "  --hosts N      number of hosts, 2..8 (default 2)\n"
+    "  --mtu N        MTU of every link, 68..65535 (default 1500)\n"
+    "  --rate RATE    tbf rate limit on both ends of every link, e.g. 100M, 1.5G\n"
+    "  --drop PCT     drop PCT % of the packets in each direction (0.01..100;\n"
+    "                 nftables numgen on ingress, segmentation offloads off)\n"
+    "  --block-icmp   drop ICMP fragmentation-needed / ICMPv6 packet-too-big\n"
+    "  --force        remove an existing lab of that NAME first\n"
+    "  --overlay      also start the built-in overlay (ovl0, 198.19.0.h+1 and\n"
+    "                 2001:2:0:ff::h+1) over link 0's IPv4 addresses;\n"
+    "                 --overlay6 over its IPv6 addresses\n"
+    "'lab exec' runs CMD in host HOST (0, 1, ...) of lab NAME and returns its exit\n"
+    "status; an interrupt stops it (SIGTERM, then SIGKILL after 2 s).\n";
 
 static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
@@ -157,7 +157,7 @@ struct up_opts {
 	uint64_t rate;
 	double drop;
 	bool block_icmp, force;
-	int overlay_family;	/* 0: no overlay */
+	int overlay_family; /* 0: no overlay */
 };
 
 static bool parse_uint(const char *s, unsigned long max, unsigned long *v)
@@ -174,11 +174,11 @@ static bool parse_uint(const char *s, unsigned long max, unsigned long *v)
 static int parse_up(int argc, char **argv, struct up_opts *o)
 {
 	static const struct option opts[] = {
-		{ "hosts", required_argument, NULL, 'n' }, { "mtu", required_argument, NULL, 'm' },
-		{ "rate", required_argument, NULL, 'r' },  { "drop", required_argument, NULL, 'd' },
-		{ "block-icmp", no_argument, NULL, 'b' },  { "force", no_argument, NULL, 'f' },
-		{ "overlay", no_argument, NULL, 'o' },	   { "overlay6", no_argument, NULL, '6' },
-		{ "help", no_argument, NULL, 'h' },	   { NULL, 0, NULL, 0 },
+	    {"hosts", required_argument, NULL, 'n'}, {"mtu", required_argument, NULL, 'm'},
+	    {"rate", required_argument, NULL, 'r'},  {"drop", required_argument, NULL, 'd'},
+	    {"block-icmp", no_argument, NULL, 'b'},  {"force", no_argument, NULL, 'f'},
+	    {"overlay", no_argument, NULL, 'o'},     {"overlay6", no_argument, NULL, '6'},
+	    {"help", no_argument, NULL, 'h'},	     {NULL, 0, NULL, 0},
 	};
 	unsigned long v;
 	char *end;
@@ -199,8 +199,9 @@ static int parse_up(int argc, char **argv, struct up_opts *o)
 		case 'r':
 			if (!lab_parse_rate(optarg, &o->rate) || o->rate < LAB_RATE_MIN_BPS ||
 			    o->rate > LAB_RATE_MAX_BPS)
-				return usage_error("--rate '%s': expected 8k..17G bit/s (e.g. 100M, 1.5G)",
-						   optarg);
+				return usage_error(
+				    "--rate '%s': expected 8k..17G bit/s (e.g. 100M, 1.5G)",
+				    optarg);
 			break;
 		case 'd':
 			errno = 0;
@@ -240,7 +241,7 @@ static int parse_up(int argc, char **argv, struct up_opts *o)
  * lab_overlay_down() would stop them now. */
 static int overlay_up(struct lab *lab, int family)
 {
-	struct lab_overlay_spec ospec = { .link = 0, .underlay_family = family };
+	struct lab_overlay_spec ospec = {.link = 0, .underlay_family = family};
 	struct lab_overlay *ov;
 	int rc;
 
@@ -257,7 +258,8 @@ static int overlay_up(struct lab *lab, int family)
 		if (!lab_overlay_addr(ov, h, AF_INET, &a4))
 			inet_ntop(AF_INET, &((struct sockaddr_in *)&a4)->sin_addr, s4, sizeof(s4));
 		if (!lab_overlay_addr(ov, h, AF_INET6, &a6))
-			inet_ntop(AF_INET6, &((struct sockaddr_in6 *)&a6)->sin6_addr, s6, sizeof(s6));
+			inet_ntop(AF_INET6, &((struct sockaddr_in6 *)&a6)->sin6_addr, s6,
+				  sizeof(s6));
 		printf("overlay host %u: %s %s %s\n", h, lab_overlay_ifname(ov, h), s4, s6);
 	}
 	return 0;
@@ -265,7 +267,7 @@ static int overlay_up(struct lab *lab, int family)
 
 static int up(int argc, char **argv)
 {
-	struct up_opts o = { .name = LAB_DEFAULT_NAME, .hosts = 2 };
+	struct up_opts o = {.name = LAB_DEFAULT_NAME, .hosts = 2};
 	struct lab_spec spec;
 	struct lab *lab;
 	char err[160];
@@ -339,7 +341,9 @@ static int down(int argc, char **argv)
 		return 1;
 	}
 	if (rc == -EPERM) {
-		fprintf(stderr, "ovlperf lab: lab %s removed, but a namespace it listed is no longer ovlperf's and was left alone\n",
+		fprintf(stderr,
+			"ovlperf lab: lab %s removed, but a namespace it listed is no longer "
+			"ovlperf's and was left alone\n",
 			name);
 		return 1;
 	}

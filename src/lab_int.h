@@ -24,9 +24,9 @@ struct lab_state {
 
 /* The handle behind struct lab (lab.c, lab_spawn.c). */
 struct lab {
-	struct lab_state st;	/* st.spec is the lab's spec; st.ns[h] host h */
-	int nsfd[LAB_MAX_HOSTS];	/* O_CLOEXEC, one per host */
-	int orig_fd;		/* namespace of the thread that made/opened the lab */
+	struct lab_state st;	 /* st.spec is the lab's spec; st.ns[h] host h */
+	int nsfd[LAB_MAX_HOSTS]; /* O_CLOEXEC, one per host */
+	int orig_fd;		 /* namespace of the thread that made/opened the lab */
 	char ifname[LAB_MAX_LINKS][16];
 };
 

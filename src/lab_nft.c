@@ -18,12 +18,12 @@
 #include "lab_int.h"
 #include "log.h"
 
-#define APPEND(...)                                                        \
-	do {                                                               \
-		int k_ = snprintf(buf + n, len - n, __VA_ARGS__);          \
-		if (k_ < 0 || (size_t)k_ >= len - n)                       \
-			return -ENOSPC;                                    \
-		n += (size_t)k_;                                           \
+#define APPEND(...)                                                                                \
+	do {                                                                                       \
+		int k_ = snprintf(buf + n, len - n, __VA_ARGS__);                                  \
+		if (k_ < 0 || (size_t)k_ >= len - n)                                               \
+			return -ENOSPC;                                                            \
+		n += (size_t)k_;                                                                   \
 	} while (0)
 
 int lab_nft_ruleset(const struct lab_spec *spec, unsigned host, char *buf, size_t len)
@@ -45,7 +45,8 @@ int lab_nft_ruleset(const struct lab_spec *spec, unsigned host, char *buf, size_
 			       "\t\ttype filter hook prerouting priority 0; policy accept;\n");
 		any = true;
 		if (k->block_icmp_too_big) {
-			APPEND("\t\tiifname \"ovp%u\" icmp type destination-unreachable icmp code frag-needed drop\n",
+			APPEND("\t\tiifname \"ovp%u\" icmp type destination-unreachable icmp code "
+			       "frag-needed drop\n",
 			       l);
 			APPEND("\t\tiifname \"ovp%u\" icmpv6 type packet-too-big drop\n", l);
 		}

@@ -43,8 +43,8 @@ bool lab_name_valid(const char *name)
 		return false;
 	for (size_t i = 0; i < len; i++) {
 		char c = name[i];
-		bool alnum = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-			     (c >= '0' && c <= '9');
+		bool alnum =
+		    (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
 
 		if (!alnum && (i == 0 || (c != '-' && c != '_')))
 			return false;
@@ -53,7 +53,7 @@ bool lab_name_valid(const char *name)
 }
 
 static int fail(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 
 static int fail(char *err, size_t errlen, const char *fmt, ...)
 {
@@ -72,8 +72,9 @@ static int link_check(const struct lab_spec *spec, unsigned i, char *err, size_t
 	const struct lab_link_spec *l = &spec->links[i];
 
 	if (l->a >= spec->nhosts || l->b >= spec->nhosts)
-		return fail(err, errlen, "link %u joins host %u and %u, but the lab has hosts 0..%u",
-			    i, l->a, l->b, spec->nhosts - 1);
+		return fail(err, errlen,
+			    "link %u joins host %u and %u, but the lab has hosts 0..%u", i, l->a,
+			    l->b, spec->nhosts - 1);
 	if (l->a == l->b)
 		return fail(err, errlen, "link %u joins host %u to itself", i, l->a);
 	if (l->mtu && (l->mtu < LAB_MTU_MIN || l->mtu > LAB_MTU_MAX))
@@ -95,9 +96,10 @@ int lab_spec_check(const struct lab_spec *spec, char *err, size_t errlen)
 	int rc;
 
 	if (!lab_name_valid(spec->name))
-		return fail(err, errlen,
-			    "lab name '%.*s' invalid: 1..%d of A-Z a-z 0-9 - _, starting alphanumeric",
-			    LAB_NAME_MAX + 1, spec->name, LAB_NAME_MAX);
+		return fail(
+		    err, errlen,
+		    "lab name '%.*s' invalid: 1..%d of A-Z a-z 0-9 - _, starting alphanumeric",
+		    LAB_NAME_MAX + 1, spec->name, LAB_NAME_MAX);
 	if (spec->nhosts < 2 || spec->nhosts > LAB_MAX_HOSTS)
 		return fail(err, errlen, "%u hosts: a lab has 2..%d", spec->nhosts, LAB_MAX_HOSTS);
 	if (spec->nlinks < 1 || spec->nlinks > LAB_MAX_LINKS)
@@ -115,8 +117,8 @@ static int mult(const char *s, double *m)
 	static const struct {
 		char c;
 		double m;
-	} tab[] = { { 'k', 1e3 }, { 'K', 1e3 }, { 'm', 1e6 }, { 'M', 1e6 },
-		    { 'g', 1e9 }, { 'G', 1e9 }, { 't', 1e12 }, { 'T', 1e12 } };
+	} tab[] = {{'k', 1e3}, {'K', 1e3}, {'m', 1e6},	{'M', 1e6},
+		   {'g', 1e9}, {'G', 1e9}, {'t', 1e12}, {'T', 1e12}};
 	size_t i;
 
 	*m = 1.0;
@@ -205,7 +207,7 @@ static bool on_link(const struct lab_spec *spec, unsigned host, unsigned link)
 static void bfs(const struct lab_spec *spec, unsigned host, int first[], unsigned firstend[])
 {
 	unsigned queue[LAB_MAX_HOSTS], qh = 0, qt = 0;
-	bool seen[LAB_MAX_HOSTS] = { false };
+	bool seen[LAB_MAX_HOSTS] = {false};
 
 	for (unsigned h = 0; h < LAB_MAX_HOSTS; h++)
 		first[h] = -1;
@@ -231,11 +233,11 @@ static void bfs(const struct lab_spec *spec, unsigned host, int first[], unsigne
 	}
 }
 
-int lab_plan_route(const struct lab_spec *spec, unsigned host, unsigned link,
-		   unsigned *via_link, unsigned *via_end)
+int lab_plan_route(const struct lab_spec *spec, unsigned host, unsigned link, unsigned *via_link,
+		   unsigned *via_end)
 {
 	int first[LAB_MAX_HOSTS];
-	unsigned firstend[LAB_MAX_HOSTS] = { 0 };
+	unsigned firstend[LAB_MAX_HOSTS] = {0};
 	unsigned ends[2], best = 0;
 	int found = -1;
 

@@ -23,7 +23,7 @@
 #include "lab_int.h"
 #include "log.h"
 
-#define MAGIC "ovlperf-lab 1"
+#define MAGIC	  "ovlperf-lab 1"
 #define STATE_MAX 4096
 
 static int state_path(const char *name, char *buf, size_t len, const char *suffix)
@@ -45,12 +45,12 @@ static int mkdirs(void)
 	return 0;
 }
 
-#define APPEND(...)                                                        \
-	do {                                                               \
-		int k_ = snprintf(buf + n, len - n, __VA_ARGS__);          \
-		if (k_ < 0 || (size_t)k_ >= len - n)                       \
-			return -ENOSPC;                                    \
-		n += (size_t)k_;                                           \
+#define APPEND(...)                                                                                \
+	do {                                                                                       \
+		int k_ = snprintf(buf + n, len - n, __VA_ARGS__);                                  \
+		if (k_ < 0 || (size_t)k_ >= len - n)                                               \
+			return -ENOSPC;                                                            \
+		n += (size_t)k_;                                                                   \
 	} while (0)
 
 int lab_state_format(const struct lab_state *st, char *buf, size_t len)
@@ -94,8 +94,12 @@ static int parse_line(const char *line, struct lab_state *st)
 	if (sscanf(line, "link %u %u mtu %u rate %" SCNu64 " drop %lf block-icmp %d%n", &a, &b,
 		   &mtu, &rate, &drop, &block, &end) == 6 &&
 	    line[end] == '\0' && s->nlinks < LAB_MAX_LINKS) {
-		s->links[s->nlinks++] = (struct lab_link_spec){ .a = a, .b = b, .mtu = mtu,
-			.rate_bps = rate, .drop_pct = drop, .block_icmp_too_big = block != 0 };
+		s->links[s->nlinks++] = (struct lab_link_spec){.a = a,
+							       .b = b,
+							       .mtu = mtu,
+							       .rate_bps = rate,
+							       .drop_pct = drop,
+							       .block_icmp_too_big = block != 0};
 		return 0;
 	}
 	if (sscanf(line, "netns %31s %" SCNu64 "%n", word, &ino, &end) == 2 && line[end] == '\0' &&

@@ -21,11 +21,11 @@ static void test_names(void **state)
 		const char *name;
 		bool ok;
 	} cases[] = {
-		{ "lab", true },	  { "lt", true },	 { "a", true },
-		{ "A-b_9", true },	  { "123456789012", true }, { "1234567890123", false },
-		{ "", false },		  { "-x", false },	 { "_x", false },
-		{ "a b", false },	  { "a/b", false },	 { "..", false },
-		{ "a.b", false },	  { "ü", false },
+	    {"lab", true},   {"lt", true},	     {"a", true},
+	    {"A-b_9", true}, {"123456789012", true}, {"1234567890123", false},
+	    {"", false},     {"-x", false},	     {"_x", false},
+	    {"a b", false},  {"a/b", false},	     {"..", false},
+	    {"a.b", false},  {"ü", false},
 	};
 
 	(void)state;
@@ -55,17 +55,27 @@ static void test_rates(void **state)
 		bool ok;
 		uint64_t bps;
 	} cases[] = {
-		{ "100M", true, 100000000ULL },	 { "1G", true, 1000000000ULL },
-		{ "1.5G", true, 1500000000ULL }, { "800k", true, 800000ULL },
-		{ "800K", true, 800000ULL },	 { "2500000", true, 2500000ULL },
-		{ "10Mbit", true, 10000000ULL }, { "10mbps", true, 10000000ULL },
-		{ "2T", true, 2000000000000ULL }, { ".5M", true, 500000ULL },
-		{ "0", true, 0 },		 { "", false, 0 },
-		{ "M", false, 0 },		 { "-1M", false, 0 },
-		{ "1X", false, 0 },		 { "1MM", false, 0 },
-		{ "1 M", false, 0 },		 { "nan", false, 0 },
-		{ "inf", false, 0 },		 { "1e30", false, 0 },
-		{ "100Mbitz", false, 0 },
+	    {"100M", true, 100000000ULL},
+	    {"1G", true, 1000000000ULL},
+	    {"1.5G", true, 1500000000ULL},
+	    {"800k", true, 800000ULL},
+	    {"800K", true, 800000ULL},
+	    {"2500000", true, 2500000ULL},
+	    {"10Mbit", true, 10000000ULL},
+	    {"10mbps", true, 10000000ULL},
+	    {"2T", true, 2000000000000ULL},
+	    {".5M", true, 500000ULL},
+	    {"0", true, 0},
+	    {"", false, 0},
+	    {"M", false, 0},
+	    {"-1M", false, 0},
+	    {"1X", false, 0},
+	    {"1MM", false, 0},
+	    {"1 M", false, 0},
+	    {"nan", false, 0},
+	    {"inf", false, 0},
+	    {"1e30", false, 0},
+	    {"100Mbitz", false, 0},
 	};
 
 	(void)state;
@@ -76,7 +86,8 @@ static void test_rates(void **state)
 		if (ok != cases[i].ok)
 			fail_msg("lab_parse_rate(\"%s\") returned %d", cases[i].s, ok);
 		if (ok && v != cases[i].bps)
-			fail_msg("lab_parse_rate(\"%s\") = %llu", cases[i].s, (unsigned long long)v);
+			fail_msg("lab_parse_rate(\"%s\") = %llu", cases[i].s,
+				 (unsigned long long)v);
 	}
 	assert_false(lab_parse_rate(NULL, NULL));
 }
@@ -91,8 +102,8 @@ static void check_addr(unsigned link, unsigned end, int family, const char *want
 
 	assert_int_equal(lab_plan_addr(link, end, family, &ss, &plen), 0);
 	assert_int_equal(ss.ss_family, family);
-	a = family == AF_INET ? (const void *)&((struct sockaddr_in *)&ss)->sin_addr :
-				(const void *)&((struct sockaddr_in6 *)&ss)->sin6_addr;
+	a = family == AF_INET ? (const void *)&((struct sockaddr_in *)&ss)->sin_addr
+			      : (const void *)&((struct sockaddr_in6 *)&ss)->sin6_addr;
 	assert_non_null(inet_ntop(family, a, buf, sizeof(buf)));
 	assert_string_equal(buf, want);
 	assert_int_equal(plen, want_plen);
@@ -143,13 +154,19 @@ static void test_spec_check(void **state)
 		double value;
 		const char *reason;
 	} cases[] = {
-		{ "MTU 67", 0, 67, "MTU 67" },		{ "MTU 65536", 0, 65536, "MTU 65536" },
-		{ "host b 2", 1, 2, "hosts 0..1" },	{ "self link", 2, 0, "to itself" },
-		{ "1 host", 3, 1, "1 hosts" },		{ "9 hosts", 3, 9, "9 hosts" },
-		{ "0 links", 4, 0, "0 links" },		{ "9 links", 4, 9, "9 links" },
-		{ "rate 1", 5, 1, "rate 1 bit/s" },	{ "rate 20G", 5, 2e10, "out of range" },
-		{ "drop -1", 6, -1, "drop -1%" },	{ "drop 101", 6, 101, "drop 101%" },
-		{ "drop 0.001", 6, 0.001, "resolution" },
+	    {"MTU 67", 0, 67, "MTU 67"},
+	    {"MTU 65536", 0, 65536, "MTU 65536"},
+	    {"host b 2", 1, 2, "hosts 0..1"},
+	    {"self link", 2, 0, "to itself"},
+	    {"1 host", 3, 1, "1 hosts"},
+	    {"9 hosts", 3, 9, "9 hosts"},
+	    {"0 links", 4, 0, "0 links"},
+	    {"9 links", 4, 9, "9 links"},
+	    {"rate 1", 5, 1, "rate 1 bit/s"},
+	    {"rate 20G", 5, 2e10, "out of range"},
+	    {"drop -1", 6, -1, "drop -1%"},
+	    {"drop 101", 6, 101, "drop 101%"},
+	    {"drop 0.001", 6, 0.001, "resolution"},
 	};
 	struct lab_spec s;
 	char err[160];
@@ -158,13 +175,27 @@ static void test_spec_check(void **state)
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		lab_spec_pair(&s, "lt", 1500);
 		switch (cases[i].field) {
-		case 0: s.links[0].mtu = (uint32_t)cases[i].value; break;
-		case 1: s.links[0].b = (unsigned)cases[i].value; break;
-		case 2: s.links[0].b = 0; break;
-		case 3: s.nhosts = (unsigned)cases[i].value; break;
-		case 4: s.nlinks = (unsigned)cases[i].value; break;
-		case 5: s.links[0].rate_bps = (uint64_t)cases[i].value; break;
-		default: s.links[0].drop_pct = cases[i].value; break;
+		case 0:
+			s.links[0].mtu = (uint32_t)cases[i].value;
+			break;
+		case 1:
+			s.links[0].b = (unsigned)cases[i].value;
+			break;
+		case 2:
+			s.links[0].b = 0;
+			break;
+		case 3:
+			s.nhosts = (unsigned)cases[i].value;
+			break;
+		case 4:
+			s.nlinks = (unsigned)cases[i].value;
+			break;
+		case 5:
+			s.links[0].rate_bps = (uint64_t)cases[i].value;
+			break;
+		default:
+			s.links[0].drop_pct = cases[i].value;
+			break;
 		}
 		err[0] = '\0';
 		if (lab_spec_check(&s, err, sizeof(err)) != -EINVAL)
@@ -261,16 +292,16 @@ static void test_state_roundtrip(void **state)
 static void test_state_rejects(void **state)
 {
 	static const char *bad[] = {
-		"",
-		"ovlperf-lab 2\nname lt\n",
-		"ovlperf-lab 1\nname lt\nnetns ovp-other-0 1\n",
-		"ovlperf-lab 1\nname lt\nnetns ovp-lt-9 1\n",
-		"ovlperf-lab 1\nname lt\nnetns ../../etc 1\n",
-		"ovlperf-lab 1\nname lt\nnetns ovp-lt-0\n",
-		"ovlperf-lab 1\nname lt\nhosts 2 3\n",
-		"ovlperf-lab 1\nname lt\nbogus\n",
-		"ovlperf-lab 1\nname bad/name\n",
-		"ovlperf-lab 1\nhosts 2\n",
+	    "",
+	    "ovlperf-lab 2\nname lt\n",
+	    "ovlperf-lab 1\nname lt\nnetns ovp-other-0 1\n",
+	    "ovlperf-lab 1\nname lt\nnetns ovp-lt-9 1\n",
+	    "ovlperf-lab 1\nname lt\nnetns ../../etc 1\n",
+	    "ovlperf-lab 1\nname lt\nnetns ovp-lt-0\n",
+	    "ovlperf-lab 1\nname lt\nhosts 2 3\n",
+	    "ovlperf-lab 1\nname lt\nbogus\n",
+	    "ovlperf-lab 1\nname bad/name\n",
+	    "ovlperf-lab 1\nhosts 2\n",
 	};
 	struct lab_state st;
 
@@ -300,7 +331,8 @@ static void test_nft_ruleset(void **state)
 	assert_null(strstr(buf, "icmp"));
 	s.links[0].block_icmp_too_big = true;
 	assert_int_equal(lab_nft_ruleset(&s, 1, buf, sizeof(buf)), 0);
-	assert_non_null(strstr(buf, "iifname \"ovp0\" icmp type destination-unreachable icmp code frag-needed drop"));
+	assert_non_null(strstr(
+	    buf, "iifname \"ovp0\" icmp type destination-unreachable icmp code frag-needed drop"));
 	assert_non_null(strstr(buf, "iifname \"ovp0\" icmpv6 type packet-too-big drop"));
 	assert_non_null(strstr(buf, "iifname \"ovp1\" numgen"));
 	assert_null(strstr(buf, "iifname \"ovp0\" numgen"));
@@ -310,12 +342,12 @@ static void test_nft_ruleset(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_names),		cmocka_unit_test(test_netns_name),
-		cmocka_unit_test(test_rates),		cmocka_unit_test(test_addr_plan),
-		cmocka_unit_test(test_spec_defaults),	cmocka_unit_test(test_spec_check),
-		cmocka_unit_test(test_routes),		cmocka_unit_test(test_drop_and_burst),
-		cmocka_unit_test(test_state_roundtrip), cmocka_unit_test(test_state_rejects),
-		cmocka_unit_test(test_nft_ruleset),
+	    cmocka_unit_test(test_names),	    cmocka_unit_test(test_netns_name),
+	    cmocka_unit_test(test_rates),	    cmocka_unit_test(test_addr_plan),
+	    cmocka_unit_test(test_spec_defaults),   cmocka_unit_test(test_spec_check),
+	    cmocka_unit_test(test_routes),	    cmocka_unit_test(test_drop_and_burst),
+	    cmocka_unit_test(test_state_roundtrip), cmocka_unit_test(test_state_rejects),
+	    cmocka_unit_test(test_nft_ruleset),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
