@@ -186,6 +186,17 @@ struct mtu_frag_counters {
 	uint64_t frag_creates;	/* fragments this host created */
 };
 
+/* One round WITHOUT DF at the interface MTU, after a search that found the
+ * path narrower: what the path does with traffic that may be fragmented. */
+struct mtu_nodf {
+	bool run;
+	uint32_t size;
+	unsigned sent, delivered;
+	unsigned reassembled;		/* arrived in IP fragments at the far end */
+	uint64_t local_frag_creates;	/* fragments this host made meanwhile */
+	uint64_t remote_reasm_reqds;	/* fragments the far end received meanwhile */
+};
+
 struct mtu_path_result {
 	struct mtu_probe_spec spec;
 	int status;			/* 0 or a negative errno */
@@ -202,6 +213,7 @@ struct mtu_path_result {
 	uint64_t local_frag_creates, local_reasm_reqds;	/* deltas over the probes */
 	uint64_t remote_frag_creates, remote_reasm_reqds;
 	unsigned reassembled;		/* probes the far end received in fragments */
+	struct mtu_nodf nodf;
 	struct mtu_tcp_result tcp;
 	double duration_s;
 };

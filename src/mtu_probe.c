@@ -369,14 +369,31 @@ static int send_probe(struct prober *p, uint32_t size, unsigned index, bool *icm
 	return 0;
 }
 
-static int run_round(struct prober *p, const struct mtu_step *st, struct mtu_outcome *o)
+/* Asks the server which probes of the current round arrived. */
+static int query_round(struct prober *p, unsigned sent, struct mtu_wire_report *rep)
 {
 	uint8_t q[MTU_WIRE_QUERY_LEN];
-	struct mtu_wire_query qu;
-	struct mtu_wire_report rep;
-	uint32_t local_mtu = 0;
+	struct mtu_wire_query qu = { .round = p->round, .sent = (uint16_t)sent,
+				     .wait_ms = sent ? p->wait_ms : 0 };
 	const uint8_t *body;
 	size_t len;
+	int rc;
+
+	mtu_wire_put_query(q, &qu);
+	rc = send_op(p, MTU_OP_QUERY, q, sizeof(q));
+	if (rc == 0)
+		rc = recv_op(p, MTU_OP_REPORT, &body, &len, p->wait_ms + REPLY_SLACK_MS);
+	if (rc < 0)
+		return rc;
+	if (!mtu_wire_get_report(body, len, rep) || rep->round != p->round)
+		return fail(p->res, -EPROTO, "malformed REPORT from the server");
+	return 0;
+}
+
+static int run_round(struct prober *p, const struct mtu_step *st, struct mtu_outcome *o)
+{
+	struct mtu_wire_report rep;
+	uint32_t local_mtu = 0;
 	int rc;
 
 	memset(o, 0, sizeof(*o));
@@ -394,16 +411,9 @@ static int run_round(struct prober *p, const struct mtu_step *st, struct mtu_out
 		}
 		o->sent++;
 	}
-	qu = (struct mtu_wire_query){ .round = p->round, .sent = (uint16_t)o->sent,
-				      .wait_ms = o->sent ? p->wait_ms : 0 };
-	mtu_wire_put_query(q, &qu);
-	rc = send_op(p, MTU_OP_QUERY, q, sizeof(q));
-	if (rc == 0)
-		rc = recv_op(p, MTU_OP_REPORT, &body, &len, p->wait_ms + REPLY_SLACK_MS);
+	rc = query_round(p, o->sent, &rep);
 	if (rc < 0)
 		return rc;
-	if (!mtu_wire_get_report(body, len, &rep) || rep.round != p->round)
-		return fail(p->res, -EPROTO, "malformed REPORT from the server");
 	o->delivered = (unsigned)__builtin_popcount(rep.mask & ((1u << st->count) - 1));
 	p->reassembled += rep.reassembled;
 	if (!p->have_first_report)
@@ -460,6 +470,56 @@ static int search(struct prober *p, const struct mtu_probe_spec *spec)
 	return rc;
 }
 
+/* After the search, when sizes above the path MTU fail: the same size
+ * again WITHOUT DF, to see what the path does with traffic that may be
+ * fragmented. Fragments made on this host (a tunnel fragmenting its outer
+ * packets, or the stack using a learned PMTU) move the local counters;
+ * fragments the far end reassembles move its counters; a probe that arrives
+ * in pieces (IP_RECVFRAGSIZE at the server) was fragmented on the way. */
+static int nodf_round(struct prober *p, const struct sockaddr_storage *dst, unsigned count)
+{
+	struct mtu_nodf *n = &p->res->nodf;
+	struct mtu_frag_counters before = { 0 }, after = { 0 };
+	struct mtu_wire_report prev = p->last, rep;
+	size_t hdr = p->family == AF_INET6 ? V6_UDP_HDR : V4_UDP_HDR;
+	int dont = p->family == AF_INET6 ? IPV6_PMTUDISC_DONT : IP_PMTUDISC_DONT;
+	int fd, rc;
+
+	fd = socket(p->family, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (fd < 0)
+		return -errno;
+	if (setsockopt(fd, p->family == AF_INET6 ? IPPROTO_IPV6 : IPPROTO_IP,
+		       p->family == AF_INET6 ? IPV6_MTU_DISCOVER : IP_MTU_DISCOVER, &dont,
+		       sizeof(dont)) < 0 ||
+	    connect(fd, (const struct sockaddr *)dst, addr_len(dst)) < 0) {
+		rc = -errno;
+		close(fd);
+		return rc;
+	}
+	n->run = true;
+	n->size = p->res->if_mtu;
+	p->round++;
+	mtu_frag_counters_read(p->family, &before);
+	for (unsigned i = 0; i < count; i++) {
+		struct mtu_wire_probe pr = { .token = p->token, .round = p->round,
+					     .index = (uint16_t)i, .size = n->size };
+
+		mtu_wire_put_probe(p->buf, &pr);
+		if (send(fd, p->buf, n->size - hdr, 0) >= 0)
+			n->sent++;
+	}
+	close(fd);
+	rc = query_round(p, n->sent, &rep);
+	if (rc < 0)
+		return rc;
+	mtu_frag_counters_read(p->family, &after);
+	n->delivered = (unsigned)__builtin_popcount(rep.mask);
+	n->reassembled = rep.reassembled;
+	n->local_frag_creates = after.frag_creates - before.frag_creates;
+	n->remote_reasm_reqds = rep.reasm_reqds - prev.reasm_reqds;
+	return 0;
+}
+
 static void close_prober(struct prober *p)
 {
 	if (p->udp >= 0)
@@ -512,6 +572,17 @@ static int probe_session(struct prober *p, const struct mtu_probe_spec *spec)
 		res->remote_frag_creates = p->last.frag_creates - p->first.frag_creates;
 		res->remote_reasm_reqds = p->last.reasm_reqds - p->first.reasm_reqds;
 		res->reassembled = p->reassembled;
+	}
+	if (frag_ok && res->search.state == MTU_SEARCH_DONE && res->search.pmtu < res->if_mtu &&
+	    p->have_first_report) {
+		struct sockaddr_storage dst;
+		socklen_t dl = sizeof(dst);
+
+		if (getpeername(p->udp, (struct sockaddr *)&dst, &dl) == 0) {
+			rc = nodf_round(p, &dst, spec->probes ? spec->probes : MTU_DEFAULT_PROBES);
+			if (rc < 0)
+				return rc;
+		}
 	}
 	return send_op(p, MTU_OP_DONE, NULL, 0);
 }

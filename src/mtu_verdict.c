@@ -7,7 +7,8 @@
  *   probe      the probing itself failed (server unreachable ...)
  *   pmtu       the largest confirmed size against the interface MTU
  *   blackhole  sizes above it vanish without ICMP too-big
- *   fragments  IP fragment counters moved while probing
+ *   fragments  IP fragment counters moved while the DF probes ran
+ *   nodf       what happens above the path MTU without DF (fragments or loss)
  *   mss        TCP MSS on both ends against what the path MTU allows
  *   tunnel     an overlay against its underlay (expected or inferred overhead)
  *   expect     what a scenario said the path should have
@@ -135,30 +136,74 @@ static void judge_pmtu(struct mtu_report *rep, unsigned i)
 	fix_set_mtu(v, rep, i, s->pmtu);
 }
 
-static void judge_fragments(struct mtu_report *rep, unsigned i)
+/* The probes carry DF, so IP fragments while they ran mean something on the
+ * way (a tunnel ignoring DF on its outer packets) fragments anyway. */
+static void judge_df_fragments(struct mtu_report *rep, unsigned i)
 {
 	const struct mtu_path_result *p = &rep->paths[i];
 	uint64_t n = p->local_frag_creates + p->remote_reasm_reqds + p->reassembled;
 	struct mtu_verdict *v;
 
-	if (!p->frag_valid)
-		return;
 	if (!n) {
 		v = add(rep, p, "fragments", MTU_OK, 0);
-		REASON(v, "no IP fragments during the probes on either host");
+		REASON(v, "no IP fragments while the DF probes ran, on either host");
 		return;
 	}
 	v = add(rep, p, "fragments", MTU_WARN, (uint32_t)n);
-	REASON(v, "IP fragmentation during the probes: %llu fragments created here, %llu "
-		  "received for reassembly at the far end, %u probes arrived reassembled",
+	REASON(v, "IP fragments while the DF probes ran: %llu created here, %llu received for "
+		  "reassembly at the far end, %u probes arrived in fragments: something "
+		  "encapsulates them without DF and fragments the outer packets",
 	       (unsigned long long)p->local_frag_creates, (unsigned long long)p->remote_reasm_reqds,
 	       p->reassembled);
 	if (is_overlay(rep, i) && rep->tunnels[i].valid)
-		FIX(v, "the tunnel fragments its outer packets: set the overlay MTU to %u",
+		FIX(v, "set the overlay MTU to %u so that encapsulated packets fit",
 		    rep->tunnels[i].inner_expected);
 	else if (p->search.pmtu)
-		FIX(v, "something on the path fragments: keep packets at or below %u bytes",
-		    p->search.pmtu);
+		FIX(v, "keep packets at or below %u bytes (set the MTU of %s to %u)", p->search.pmtu,
+		    ifdesc(rep, i), p->search.pmtu);
+}
+
+/* Packets above the path MTU without DF: carried in fragments, or lost. */
+static void judge_nodf(struct mtu_report *rep, unsigned i)
+{
+	const struct mtu_path_result *p = &rep->paths[i];
+	const struct mtu_nodf *n = &p->nodf;
+	struct mtu_verdict *v;
+
+	if (!n->run || !n->sent)
+		return;
+	if (!n->delivered) {
+		v = add(rep, p, "nodf", MTU_WARN, n->size);
+		REASON(v, "%u-byte packets without DF are lost too: nothing on the path fragments "
+			  "them (%llu fragments made here)",
+		       n->size, (unsigned long long)n->local_frag_creates);
+		fix_set_mtu(v, rep, i, p->search.pmtu);
+		return;
+	}
+	v = add(rep, p, "nodf", MTU_WARN, n->size);
+	if (n->reassembled)
+		REASON(v, "%u-byte packets without DF arrive in IP fragments (%u of %u reassembled "
+			  "at the far end, %llu fragments made here, %llu received there): "
+			  "fragmentation costs throughput and loses whole packets with any "
+			  "fragment",
+		       n->size, n->reassembled, n->delivered,
+		       (unsigned long long)n->local_frag_creates,
+		       (unsigned long long)n->remote_reasm_reqds);
+	else
+		REASON(v, "%u-byte packets without DF are carried by fragmenting the outer "
+			  "packets (%llu fragments made here, %llu received at the far end)",
+		       n->size, (unsigned long long)n->local_frag_creates,
+		       (unsigned long long)n->remote_reasm_reqds);
+	fix_set_mtu(v, rep, i, is_overlay(rep, i) && rep->tunnels[i].valid
+				       ? rep->tunnels[i].inner_expected
+				       : p->search.pmtu);
+}
+
+static void judge_fragments(struct mtu_report *rep, unsigned i)
+{
+	if (rep->paths[i].frag_valid)
+		judge_df_fragments(rep, i);
+	judge_nodf(rep, i);
 }
 
 static void judge_mss(struct mtu_report *rep, unsigned i)

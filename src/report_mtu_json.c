@@ -11,6 +11,8 @@
  *                  fragments: {local_created, local_reassembly,
  *                              remote_created, remote_reassembly, reassembled}
  *                             or null,
+ *                  nodf: {size, sent, delivered, reassembled, local_created,
+ *                         remote_reassembly} or null (the round without DF),
  *                  tcp: {completed, timestamps, bytes_sent, bytes_acked,
  *                        bytes_received, expected_snd_mss,
  *                        client: {snd_mss, adv_mss, rcv_mss, pmtu},
@@ -79,6 +81,22 @@ static cJSON *frag_json(const struct mtu_path_result *p)
 	return o;
 }
 
+static cJSON *nodf_json(const struct mtu_nodf *n)
+{
+	cJSON *o;
+
+	if (!n->run)
+		return cJSON_CreateNull();
+	o = cJSON_CreateObject();
+	cJSON_AddNumberToObject(o, "size", n->size);
+	cJSON_AddNumberToObject(o, "sent", n->sent);
+	cJSON_AddNumberToObject(o, "delivered", n->delivered);
+	cJSON_AddNumberToObject(o, "reassembled", n->reassembled);
+	cJSON_AddNumberToObject(o, "local_created", (double)n->local_frag_creates);
+	cJSON_AddNumberToObject(o, "remote_reassembly", (double)n->remote_reasm_reqds);
+	return o;
+}
+
 static cJSON *rounds_json(const struct mtu_path_result *p)
 {
 	cJSON *a = cJSON_CreateArray();
@@ -129,6 +147,7 @@ static cJSON *path_json(const struct mtu_report *rep, unsigned i)
 	cJSON_AddNumberToObject(o, "duration_s", p->duration_s);
 	cJSON_AddItemToObject(o, "rounds_detail", rounds_json(p));
 	cJSON_AddItemToObject(o, "fragments", frag_json(p));
+	cJSON_AddItemToObject(o, "nodf", nodf_json(&p->nodf));
 	cJSON_AddItemToObject(o, "tcp", tcp_json(p));
 	return o;
 }

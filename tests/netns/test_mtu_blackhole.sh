@@ -31,6 +31,10 @@ ok "blackhole reason names 1401..1500 and the fix"
 expect_eq "TCP transfer completed" "$(json_get "$J" paths.0.tcp.completed)" false
 expect_eq "TCP MSS that stalls" "$(json_get "$J" paths.0.tcp.client.snd_mss)" 1448
 expect_eq "mss verdict" "$(mt_verdict "$J" "$B4" mss)" FAIL
+# The black hole only swallows DF: a router fragments the same size without DF.
+expect_eq "no-DF probes delivered" "$(json_get "$J" paths.0.nodf.delivered)" 3
+expect_eq "no-DF probes reassembled" "$(json_get "$J" paths.0.nodf.reassembled)" 3
+expect_eq "no-DF fragments made on the client" "$(json_get "$J" paths.0.nodf.local_created)" 0
 
 mt_probe "$MT_DIR/v6.json" "$A" "$B6"
 J=$MT_DIR/v6.json
@@ -65,6 +69,11 @@ expect_eq "overlay: tunnel verdict" "$(mt_verdict "$J" overlay tunnel)" FAIL
 mt_reason "$J" overlay tunnel | grep -q "set the overlay MTU to 1340" ||
 	fail "tunnel fix: $(mt_reason "$J" overlay tunnel)"
 ok "tunnel fix: set the overlay MTU to 1340"
+# The tunnel sends its outer packets with DF: inner packets without DF that
+# fit the overlay MTU but not the path are lost as well.
+expect_eq "overlay: no-DF inner size" "$(json_get "$J" paths.1.nodf.size)" 1440
+expect_eq "overlay: no-DF inner delivered" "$(json_get "$J" paths.1.nodf.delivered)" 0
+expect_eq "overlay: nodf verdict" "$(mt_verdict "$J" overlay nodf)" WARN
 
 mt_probe "$MT_DIR/ov6.json" "$A" 2001:2:0:ff::2
 expect_eq "overlay: inner IPv6 path MTU (padding included)" "$(json_get "$MT_DIR/ov6.json" paths.0.pmtu)" 1328

@@ -32,6 +32,9 @@ expect_eq "mss verdict" "$(mt_verdict "$J" 198.19.0.2 mss)" WARN
 expect_eq "inner path MTU" "$(json_get "$J" paths.0.pmtu)" 1440
 expect_eq "ICMP from the tunnel seen by the probes" "$(json_get "$J" paths.0.icmp_seen)" true
 expect_eq "ICMP announced MTU" "$(json_get "$J" paths.0.icmp_mtu)" 1440
+# Without DF, 1500-byte inner packets still arrive (in fragments).
+expect_eq "no-DF inner probes delivered" "$(json_get "$J" paths.0.nodf.delivered)" 3
+expect_eq "nodf verdict" "$(mt_verdict "$J" 198.19.0.2 nodf)" WARN
 
 # Underlay and overlay together: the tunnel verdict.
 mt_probe "$MT_DIR/both.json" "$A" 198.18.0.2 198.19.0.2 --tunnel builtin

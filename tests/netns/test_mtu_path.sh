@@ -34,6 +34,12 @@ expect_eq "mss verdict" "$(mt_verdict "$J" "$B4" mss)" WARN
 mt_reason "$J" "$B4" mss | grep -q "clamp MSS to 1360" || fail "mss fix: $(mt_reason "$J" "$B4" mss)"
 ok "mss fix: clamp MSS to 1360"
 expect_eq "no fragments (DF probes)" "$(mt_verdict "$J" "$B4" fragments)" OK
+# Without DF the same 1500 bytes arrive, in fragments.
+expect_eq "no-DF round size" "$(json_get "$J" paths.0.nodf.size)" 1500
+expect_eq "no-DF probes delivered" "$(json_get "$J" paths.0.nodf.delivered)" 3
+expect_eq "no-DF probes reassembled at the far end" "$(json_get "$J" paths.0.nodf.reassembled)" 3
+expect_ge "fragments received by the far end" "$(json_get "$J" paths.0.nodf.remote_reassembly)" 6
+expect_eq "nodf verdict" "$(mt_verdict "$J" "$B4" nodf)" WARN
 
 mt_probe "$MT_DIR/v6.json" "$A" "$B6" --tcp-mss
 J=$MT_DIR/v6.json

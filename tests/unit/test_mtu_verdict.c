@@ -238,7 +238,7 @@ static void test_fragments_expect_errors(void **state)
 	p->nrecords = 1;
 	p->records[0].size = 1200;
 	mtu_verdicts(r);
-	expect_verdict(r, "frag", "fragments", MTU_WARN, "4 fragments created here",
+	expect_verdict(r, "frag", "fragments", MTU_WARN, "4 created here, 4 received",
 		       "keep packets at or below 1500");
 	expect_verdict(r, "frag", "expect", MTU_FAIL, "path MTU 1500, expected 1400", NULL);
 	expect_verdict(r, "clean", "fragments", MTU_OK, NULL, NULL);
@@ -248,6 +248,33 @@ static void test_fragments_expect_errors(void **state)
 	expect_verdict(r, "base", "pmtu", MTU_FAIL, "not one probe of 1200 bytes",
 		       "the path says its MTU is 1000");
 	assert_string_equal(mtu_level_name(mtu_report_worst(r)), "FAIL");
+	free(r);
+}
+
+static void test_nodf(void **state)
+{
+	struct mtu_report *r = new_report();
+	struct mtu_path_result *p;
+
+	(void)state;
+	p = path(r, "routers", AF_INET, 1500, 1400, false);
+	p->nodf = (struct mtu_nodf){ .run = true, .size = 1500, .sent = 3, .delivered = 3,
+				     .reassembled = 3, .remote_reasm_reqds = 6 };
+	p = path(r, "lost", AF_INET, 1500, 1400, false);
+	p->nodf = (struct mtu_nodf){ .run = true, .size = 1500, .sent = 3 };
+	path(r, "tunnel-under", AF_INET, 1500, 1500, false);
+	p = path(r, "tunnel", AF_INET, 1500, 1440, true);
+	p->nodf = (struct mtu_nodf){ .run = true, .size = 1500, .sent = 3, .delivered = 3,
+				     .local_frag_creates = 6, .remote_reasm_reqds = 6 };
+	r->roles[3] = (struct mtu_path_role){ .kind = MTU_PATH_BUILTIN, .underlay = 2,
+					      .underlay_family = AF_INET };
+	mtu_verdicts(r);
+	expect_verdict(r, "routers", "nodf", MTU_WARN, "arrive in IP fragments (3 of 3 reassembled",
+		       "set the MTU of eth0 to 1400");
+	expect_verdict(r, "lost", "nodf", MTU_WARN, "without DF are lost too", "1400");
+	expect_verdict(r, "tunnel", "nodf", MTU_WARN, "fragmenting the outer packets (6 fragments",
+		       "set the overlay MTU to 1440");
+	assert_null(find(r, "tunnel-under", "nodf"));
 	free(r);
 }
 
@@ -357,7 +384,7 @@ int main(void)
 		cmocka_unit_test(test_clean_and_jumbo),	 cmocka_unit_test(test_narrow_paths),
 		cmocka_unit_test(test_mss_small),	 cmocka_unit_test(test_builtin_overlay),
 		cmocka_unit_test(test_external_overlay), cmocka_unit_test(test_fragments_expect_errors),
-		cmocka_unit_test(test_expected_mss),	 cmocka_unit_test(test_scenario_helpers),
+		cmocka_unit_test(test_nodf),		 cmocka_unit_test(test_expected_mss),	 cmocka_unit_test(test_scenario_helpers),
 		cmocka_unit_test(test_wire),
 	};
 
