@@ -11,6 +11,7 @@
  *   run.c         run_scenario(): directories, order of phases, stopping
  *   run_paths.c   bringing paths up and down, the server, health checks
  *   run_trials.c  the trial plan: TCP, linear sweeps, knee searches, delay
+ *   run_mtu.c     the MTU / MSS checks and their verdicts (mtu.h)
  *   run_output.c  writing the results directory (also for `ovlperf report`)
  *
  * Stopping: Ctrl-C (SIGINT/SIGTERM/SIGHUP through interrupt.h), a host or
@@ -111,6 +112,9 @@ int run_paths_check(struct run *r);
 /* Moves this thread into the client's namespace (lab) or does nothing. */
 int run_paths_enter(struct run *r);
 void run_paths_leave(struct run *r);
+
+/* The MTU / MSS checks of every path (scenario [mtu]), into r->res->mtu. */
+void run_mtu_checks(struct run *r);
 
 /* All phases of the trial plan. Returns 0, or r->stop when the run stopped. */
 int run_trials(struct run *r);

@@ -234,15 +234,43 @@ static int builtin_up(struct run *r)
 	return err;
 }
 
+/* A lab of this name already recorded: left behind by a killed run when the
+ * process that built it is gone (then it is removed), in use otherwise. */
+static int stale_lab(struct run *r, const char *name)
+{
+	char path[128], line[128];
+	FILE *f;
+	int pid = 0;
+
+	snprintf(path, sizeof(path), "%s/%s", LAB_STATE_DIR, name);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "pid %d", &pid) == 1)
+			break;
+	fclose(f);
+	if (pid > 0 && (kill(pid, 0) == 0 || errno != ESRCH)) {
+		run_stop(r, -EBUSY, "lab '%s' is in use by process %d (another run?); choose "
+				    "another [lab] name or stop that process",
+			 name, pid);
+		return -EBUSY;
+	}
+	if (lab_down_by_name(name) == 0)
+		log_warn("removed lab '%s' left behind by an earlier run (process %d is gone)",
+			 name, pid);
+	return 0;
+}
+
 static int lab_up_all(struct run *r)
 {
 	struct lab_spec spec;
 	int err;
 
 	scenario_lab_spec(r->scn, &spec);
-	/* A lab of this name left by a killed run: ovlperf created it, remove it. */
-	if (lab_down_by_name(spec.name) == 0)
-		log_warn("removed lab '%s' left behind by an earlier run", spec.name);
+	err = stale_lab(r, spec.name);
+	if (err)
+		return err;
 	err = lab_up(&spec, &r->lab);
 	if (err) {
 		r->lab = NULL;

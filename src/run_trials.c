@@ -564,6 +564,8 @@ int run_trials(struct run *r)
 
 	plan(r);
 	warm_up(r);
+	if (scn->mtu.enabled && !r->stop)
+		run_mtu_checks(r);
 	if (scn->tcp.enabled && !r->stop)
 		tcp_phase(r);
 	if (scn->sweep.enabled && !r->stop)

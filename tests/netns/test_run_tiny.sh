@@ -57,10 +57,15 @@ for m in ("tcp_goodput_bps", "udp_pdr_bps", "tcp_mss", "owd_p50_ms"):
     need((m, "overlay") in metrics, "overhead ratio " + m)
 mss = [o for o in d["overhead"] if o["metric"] == "tcp_mss"][0]
 need(mss["underlay"] == 1448 and mss["overlay"] < 1448, "MSS 1448 on the underlay, less inside")
+v = {(d["paths"][m["path"]]["name"], m["check"]): m for m in d["mtu"]}
+need(v[("underlay", "pmtu")]["verdict"] == "OK" and v[("underlay", "pmtu")]["value"] == 1500,
+     "underlay PMTU 1500 OK")
+need(v[("overlay", "pmtu")]["value"] == 1440, "overlay PMTU 1440 (1500 - 60)")
+need(v[("overlay", "tunnel")]["verdict"] == "OK", "tunnel verdict OK")
 print("run.json: %d trials, knees %s" % (len(d["trials"]),
       {n: (k["ndr_bps"]["median"], k["pdr_bps"]["median"]) for n, k in knees.items()}))
 PY
-ok "run.json: complete, both paths, interleaved, PDR/NDR per path, overhead ratios, MSS"
+ok "run.json: complete, both paths, interleaved, PDR/NDR per path, overhead ratios, MSS, MTU verdicts"
 
 nsvg=0
 for svg in "$OUT"/r/*.svg; do
@@ -77,6 +82,7 @@ ok "report.md links the plots; the knee is marked"
 grep -q '^udp_pdr_bps,overlay,builtin,,1400,' "$OUT/r/summary.csv" || fail "summary.csv lacks the overlay PDR"
 grep -q 'Overhead versus the underlay' "$OUT/stdout" || fail "no overhead table on stdout"
 grep -q 'offered       | RX/TX pps' "$OUT/stdout" || fail "no sweep table on stdout"
+grep -q 'MTU / MSS checks' "$OUT/stdout" || fail "no MTU verdicts on stdout"
 ok "summary.csv rows; terminal summary with overhead and offered-load tables"
 
 expect_eq "lab namespaces left" "$(ip netns list 2>/dev/null | grep -c '^ovp-ru-' || true)" 0
