@@ -1,0 +1,196 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Merging the sender's and the receiver's views of a test (load_merge.c),
+ * table-driven: sent from the sender, received/duplicates/reordered from the
+ * receiver, lost = sent - received, rates over the sender's time, loss
+ * attribution from both ends' counters, TCP goodput from the receiver; and
+ * the rate parser of the command line.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "load_merge.h"
+
+static struct proto_results *new_results(uint8_t role)
+{
+	struct proto_results *r = calloc(1, sizeof(*r));
+
+	assert_non_null(r);
+	r->role = role;
+	return r;
+}
+
+struct udp_case {
+	const char *name;
+	uint64_t sent, received, dups, reordered;
+	uint64_t rxq_ovfl, rcvbuf_errors, sndbuf_errors;
+	uint64_t want_lost, want_socket, want_sndbuf, want_network;
+	bool want_limited;	/* 1 Gbit/s target, sender time 1 s, 1000 B */
+};
+
+static const struct udp_case udp_cases[] = {
+	{ "clean", 125000, 125000, 0, 0, 0, 0, 0, 0, 0, 0, 0, false },
+	{ "path loss", 125000, 120000, 0, 0, 0, 0, 0, 5000, 0, 0, 5000, false },
+	{ "receiver socket", 125000, 100000, 0, 0, 25000, 25000, 0, 25000, 25000, 0, 0, false },
+	{ "mixed", 125000, 110000, 0, 0, 10000, 10000, 2000, 15000, 10000, 2000, 3000, false },
+	{ "dups and reorder do not hide loss", 125000, 124000, 50, 70, 0, 0, 0, 1000, 0, 0,
+	  1000, false },
+	{ "generator short", 120000, 120000, 0, 0, 0, 0, 0, 0, 0, 0, 0, true },
+	{ "counters above loss are capped", 125000, 124990, 0, 0, 0, 500, 0, 10, 0, 0, 0, false },
+};
+
+static void test_udp_table(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(udp_cases) / sizeof(udp_cases[0]); i++) {
+		const struct udp_case *c = &udp_cases[i];
+		struct proto_results *snd = new_results(PROTO_ROLE_SENDER);
+		struct proto_results *rcv = new_results(PROTO_ROLE_RECEIVER);
+		struct load_result res;
+		const struct loss_attrib *l = &res.udp.loss_at;
+
+		memset(&res, 0, sizeof(res));
+		res.spec.proto = LOAD_UDP;
+		res.spec.streams = 1;
+		res.spec.len = 1000;
+		res.spec.rate_bps = 1000000000;
+		snd->nstreams = rcv->nstreams = 1;
+		snd->duration_ns = 1000000000;
+		snd->streams[0].sent = snd->total.sent = c->sent;
+		snd->host.udp_sndbuf_errors = c->sndbuf_errors;
+		rcv->streams[0].received = rcv->total.received = c->received;
+		rcv->streams[0].duplicates = rcv->total.duplicates = c->dups;
+		rcv->streams[0].reordered = rcv->total.reordered = c->reordered;
+		rcv->streams[0].rxq_ovfl = rcv->total.rxq_ovfl = c->rxq_ovfl;
+		rcv->host.udp_rcvbuf_errors = c->rcvbuf_errors;
+		rcv->host.udp_in_errors = c->rcvbuf_errors;
+		assert_int_equal(load_merge(snd, rcv, true, &res), 0);
+		print_message("case %s\n", c->name);
+		assert_int_equal(res.udp.sent, c->sent);
+		assert_int_equal(res.udp.received, c->received);
+		assert_int_equal(res.udp.lost, c->want_lost);
+		assert_int_equal(res.udp.sent, res.udp.received + res.udp.lost);
+		assert_int_equal(res.udp.duplicates, c->dups);
+		assert_int_equal(res.udp.reordered, c->reordered);
+		assert_int_equal(res.udp.achieved_bps, c->sent * 8000);
+		assert_int_equal(res.udp.received_bps, c->received * 8000);
+		assert_int_equal(res.udp.generator_limited, c->want_limited);
+		assert_int_equal(l->receiver_socket, c->want_socket);
+		assert_int_equal(l->sender_sndbuf, c->want_sndbuf);
+		assert_int_equal(l->network, c->want_network);
+		assert_int_equal(l->sender_sndbuf + l->sender_link + l->receiver_rcvbuf +
+					 l->receiver_socket + l->receiver_inerrors +
+					 l->receiver_link + l->network,
+				 c->want_lost);
+		assert_int_equal(res.nstreams, 1);
+		assert_int_equal(res.streams[0].udp.lost, c->want_lost);
+		load_result_free(&res);
+		free(snd);
+		free(rcv);
+	}
+}
+
+static void test_owd_needs_shared_clock(void **state)
+{
+	struct proto_results *snd = new_results(PROTO_ROLE_SENDER);
+	struct proto_results *rcv = new_results(PROTO_ROLE_RECEIVER);
+	struct load_result res;
+
+	(void)state;
+	memset(&res, 0, sizeof(res));
+	res.spec.proto = LOAD_UDP;
+	res.spec.streams = 1;
+	res.spec.len = 100;
+	rcv->total.flags = PROTO_SS_OWD_VALID;
+	rcv->total.owd_min_ns = 5000;
+	rcv->total.owd_p50_ns = 9000;
+	assert_int_equal(load_merge(snd, rcv, true, &res), 0);
+	assert_true(res.udp.owd.valid);
+	assert_int_equal(res.udp.owd.p50_ns, 9000);
+	assert_int_equal(load_merge(snd, rcv, false, &res), 0);
+	assert_false(res.udp.owd.valid);
+	load_result_free(&res);
+	free(snd);
+	free(rcv);
+}
+
+static void test_tcp(void **state)
+{
+	struct proto_results *snd = new_results(PROTO_ROLE_SENDER);
+	struct proto_results *rcv = new_results(PROTO_ROLE_RECEIVER);
+	struct load_result res;
+
+	(void)state;
+	memset(&res, 0, sizeof(res));
+	res.spec.proto = LOAD_TCP;
+	res.spec.streams = 2;
+	snd->nstreams = rcv->nstreams = 2;
+	snd->duration_ns = 2000000000;
+	rcv->duration_ns = 1000000000;	/* goodput over the receiver's time */
+	rcv->streams[0].bytes = 1000;
+	rcv->streams[1].bytes = 3000;
+	rcv->total.bytes = 4000;
+	snd->total.bytes = 4000;
+	snd->total.tcp_retransmits = 7;
+	snd->total.tcp_snd_mss = 1448;
+	snd->streams[1].tcp_snd_mss = 1448;
+	rcv->total.tcp_rcv_mss = 1448;
+	snd->cpu_sys_ns = 1000000000;
+	assert_int_equal(load_merge(snd, rcv, true, &res), 0);
+	assert_int_equal(res.tcp.bytes, 4000);
+	assert_int_equal(res.tcp.sent_bytes, 4000);
+	assert_int_equal(res.tcp.goodput_bps, 32000);
+	assert_int_equal(res.streams[1].bps, 24000);
+	assert_int_equal(res.tcp.sender.retransmits, 7);
+	assert_int_equal(res.tcp.sender.snd_mss, 1448);
+	assert_int_equal(res.tcp.receiver.rcv_mss, 1448);
+	assert_int_equal(res.streams[1].tcp_sender.snd_mss, 1448);
+	/* 1 CPU second for 32000 bits */
+	assert_true(res.sender_cpu_s_per_gbit > 31249.0 && res.sender_cpu_s_per_gbit < 31251.0);
+	load_result_free(&res);
+	free(snd);
+	free(rcv);
+}
+
+static void test_parse_rate(void **state)
+{
+	static const struct {
+		const char *in;
+		bool ok;
+		uint64_t want;
+	} cases[] = {
+		{ "10M", true, 10000000 },   { "1.5G", true, 1500000000 }, { "800k", true, 800000 },
+		{ "2500", true, 2500 },	     { "1t", true, 1000000000000 }, { "0", true, 0 },
+		{ "", false, 0 },	     { "-5M", false, 0 },	    { "10X", false, 0 },
+		{ "10MM", false, 0 },	     { "abc", false, 0 },	    { "1e30", false, 0 },
+		{ "nan", false, 0 },	     { "5M ", false, 0 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		uint64_t v = 0;
+
+		print_message("rate '%s'\n", cases[i].in);
+		assert_int_equal(load_parse_rate(cases[i].in, &v), cases[i].ok);
+		if (cases[i].ok)
+			assert_int_equal(v, cases[i].want);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_udp_table),
+		cmocka_unit_test(test_owd_needs_shared_clock),
+		cmocka_unit_test(test_tcp),
+		cmocka_unit_test(test_parse_rate),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
