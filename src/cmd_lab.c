@@ -16,6 +16,7 @@
 #include "cmd.h"
 #include "interrupt.h"
 #include "lab.h"
+#include "lab_int.h"
 #include "lab_overlay.h"
 #include "log.h"
 
@@ -115,7 +116,19 @@ static int show_host(const struct lab *lab, unsigned h)
 	return 0;
 }
 
-static int show(const char *name)
+static int show_json(const struct lab *lab)
+{
+	char *text;
+	int rc = lab_json(lab, &text);
+
+	if (rc)
+		return rc;
+	puts(text);
+	free(text);
+	return 0;
+}
+
+static int show(const char *name, bool json)
 {
 	struct lab *lab;
 	int rc;
@@ -127,9 +140,13 @@ static int show(const char *name)
 	}
 	if (rc)
 		return fail("cannot open lab", name, rc);
-	print_spec(lab_get_spec(lab));
-	for (unsigned h = 0; h < lab_get_spec(lab)->nhosts && !rc; h++)
-		rc = show_host(lab, h);
+	if (json) {
+		rc = show_json(lab);
+	} else {
+		print_spec(lab_get_spec(lab));
+		for (unsigned h = 0; h < lab_get_spec(lab)->nhosts && !rc; h++)
+			rc = show_host(lab, h);
+	}
 	lab_close(lab);
 	return rc ? fail("cannot read lab", name, rc) : 0;
 }
@@ -434,8 +451,10 @@ int cmd_lab(int argc, char **argv)
 	if (!strcmp(argv[1], "down"))
 		return down(argc, argv);
 	if (!strcmp(argv[1], "show")) {
-		rc = name_arg(argc, argv, &name);
-		return rc ? rc : show(name);
+		bool json = argc > 2 && !strcmp(argv[argc - 1], "--json");
+
+		rc = name_arg(argc - json, argv, &name);
+		return rc ? rc : show(name, json);
 	}
 	if (!strcmp(argv[1], "exec"))
 		return exec_in(argc, argv);

@@ -71,6 +71,16 @@ show=$("$OVLPERF" lab show lt)
 grep -q "ovp-lt-1" <<<"$show" && grep -q "198.18.0.2/24" <<<"$show" && grep -q "2001:2::2/64" <<<"$show" ||
 	fail "lab show lacks host/addresses: $show"
 ok "lab show lists hosts and addresses"
+js=$(mktemp)
+on_exit "rm -f $js"
+"$OVLPERF" lab show lt --json >"$js"
+expect_eq "lab show --json: link 0 MTU" "$(json_get "$js" links.0.mtu)" 1400
+expect_eq "lab show --json: host 1 netns" "$(json_get "$js" hosts.1.netns)" ovp-lt-1
+addrs=$(python3 -c 'import json,sys
+d=json.load(open(sys.argv[1]))
+print(" ".join(a for i in d["hosts"][1]["interfaces"] if i["name"]=="ovp0" for a in i["addresses"]))' "$js")
+grep -q "198.18.0.2/24" <<<"$addrs" && grep -q "2001:2::2/64" <<<"$addrs" || fail "JSON addresses of host 1: $addrs"
+ok "lab show --json lists host 1's addresses"
 has "^lt " "$OVLPERF" lab list || fail "lab list lacks lt"
 ok "lab list shows lt"
 expect_eq "lab up of an existing lab" "$(rc_of "$OVLPERF" lab up lt)" 1

@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: MIT
+/*
+ * `ovlperf lab show --json`: the lab's spec and, per host, what the kernel
+ * reports about its interfaces. Schema "ovlperf-lab" version 1:
+ *   { "schema": "ovlperf-lab", "version": 1, "name": "lab",
+ *     "links": [ { "index", "a", "b", "ifname", "mtu", "rate_bps", "drop_pct",
+ *                  "block_icmp_too_big" } ],
+ *     "hosts": [ { "index", "netns",
+ *                  "interfaces": [ { "name", "ifindex", "mtu", "up", "carrier",
+ *                                    "qdisc", "addresses": [ "198.18.0.1/24" ] } ] } ] }
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <cjson/cJSON.h>
+
+#include "lab_int.h"
+
+static cJSON *links_json(const struct lab_spec *s)
+{
+	cJSON *arr = cJSON_CreateArray();
+
+	for (unsigned l = 0; arr && l < s->nlinks; l++) {
+		const struct lab_link_spec *k = &s->links[l];
+		cJSON *o = cJSON_CreateObject();
+		char ifname[16];
+
+		if (!o || !cJSON_AddItemToArray(arr, o))
+			goto fail;
+		snprintf(ifname, sizeof(ifname), "ovp%u", l);
+		if (!cJSON_AddNumberToObject(o, "index", l) ||
+		    !cJSON_AddNumberToObject(o, "a", k->a) ||
+		    !cJSON_AddNumberToObject(o, "b", k->b) ||
+		    !cJSON_AddStringToObject(o, "ifname", ifname) ||
+		    !cJSON_AddNumberToObject(o, "mtu", k->mtu ? k->mtu : LAB_DEFAULT_MTU) ||
+		    !cJSON_AddNumberToObject(o, "rate_bps", (double)k->rate_bps) ||
+		    !cJSON_AddNumberToObject(o, "drop_pct", k->drop_pct) ||
+		    !cJSON_AddBoolToObject(o, "block_icmp_too_big", k->block_icmp_too_big))
+			goto fail;
+	}
+	return arr;
+fail:
+	cJSON_Delete(arr);
+	return NULL;
+}
+
+static cJSON *if_json(const struct lab_if_info *in)
+{
+	cJSON *o = cJSON_CreateObject(), *addrs;
+
+	if (!o || !cJSON_AddStringToObject(o, "name", in->name) ||
+	    !cJSON_AddNumberToObject(o, "ifindex", in->ifindex) ||
+	    !cJSON_AddNumberToObject(o, "mtu", in->mtu) ||
+	    !cJSON_AddBoolToObject(o, "up", in->up) ||
+	    !cJSON_AddBoolToObject(o, "carrier", in->carrier) ||
+	    !cJSON_AddStringToObject(o, "qdisc", in->qdisc) ||
+	    !(addrs = cJSON_AddArrayToObject(o, "addresses")))
+		goto fail;
+	for (unsigned a = 0; a < in->naddrs && a < LAB_IF_MAX_ADDRS; a++) {
+		cJSON *s = cJSON_CreateString(in->addrs[a]);
+
+		if (!s || !cJSON_AddItemToArray(addrs, s)) {
+			cJSON_Delete(s);
+			goto fail;
+		}
+	}
+	return o;
+fail:
+	cJSON_Delete(o);
+	return NULL;
+}
+
+static int host_json(const struct lab *lab, unsigned h, cJSON *hosts)
+{
+	struct lab_if_info ifs[16];
+	cJSON *o = cJSON_CreateObject(), *arr;
+	size_t n = 0;
+	int rc;
+
+	if (!o || !cJSON_AddItemToArray(hosts, o))
+		return -ENOMEM;
+	if (!cJSON_AddNumberToObject(o, "index", h) ||
+	    !cJSON_AddStringToObject(o, "netns", lab_netns_name(lab, h)) ||
+	    !(arr = cJSON_AddArrayToObject(o, "interfaces")))
+		return -ENOMEM;
+	rc = lab_host_interfaces(lab, h, ifs, sizeof(ifs) / sizeof(ifs[0]), &n);
+	for (size_t i = 0; !rc && i < n && i < sizeof(ifs) / sizeof(ifs[0]); i++) {
+		cJSON *in = if_json(&ifs[i]);
+
+		if (!in || !cJSON_AddItemToArray(arr, in)) {
+			cJSON_Delete(in);
+			rc = -ENOMEM;
+		}
+	}
+	return rc;
+}
+
+int lab_json(const struct lab *lab, char **out)
+{
+	const struct lab_spec *s = lab_get_spec(lab);
+	cJSON *root = cJSON_CreateObject(), *links, *hosts;
+	int rc = -ENOMEM;
+
+	*out = NULL;
+	if (!root || !cJSON_AddStringToObject(root, "schema", "ovlperf-lab") ||
+	    !cJSON_AddNumberToObject(root, "version", LAB_JSON_VERSION) ||
+	    !cJSON_AddStringToObject(root, "name", s->name))
+		goto out;
+	links = links_json(s);
+	if (!links || !cJSON_AddItemToObject(root, "links", links)) {
+		cJSON_Delete(links);
+		goto out;
+	}
+	hosts = cJSON_AddArrayToObject(root, "hosts");
+	if (!hosts)
+		goto out;
+	rc = 0;
+	for (unsigned h = 0; !rc && h < s->nhosts; h++)
+		rc = host_json(lab, h, hosts);
+	if (!rc) {
+		*out = cJSON_Print(root);
+		rc = *out ? 0 : -ENOMEM;
+	}
+out:
+	cJSON_Delete(root);
+	return rc;
+}
