@@ -490,8 +490,9 @@ int device_start(struct device *dev)
 	dev->threads_started = true;
 	for (size_t i = 0; i < dev->npeers; i++) {
 		struct engine_result res;
+		struct sockaddr_storage ep;
 
-		if (!dev->peers[i].has_endpoint)
+		if (!device_peer_endpoint(&dev->peers[i], &ep))
 			continue;
 		memset(&res, 0, sizeof(res));
 		engine_initiate(dev->peers[i].ep, now, &res);

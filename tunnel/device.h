@@ -19,6 +19,22 @@
  * outer packet allowed to fragment. The underlay sockets set DF on
  * everything else (IP_PMTUDISC_DO), so a path MTU drop shows up as EMSGSIZE:
  * that packet goes out fragmented and the peer's path MTU is re-read.
+ *
+ * Buffers, and where issue 6 (offloads) plugs in. Each data-path thread owns
+ * `batch` slots of slot_size = ENGINE_SLOT_SIZE(mtu) bytes, 64-byte aligned:
+ * [16 header | plaintext | pad + tag]. TX reads a packet to slot + 16 and the
+ * engine seals it in place; RX receives a datagram at slot + 0 and the engine
+ * leaves the plaintext at slot + 16. With IFF_VNET_HDR, TX reads a TSO
+ * super-packet (virtio_net_hdr + up to 64 KiB) into one per-thread 64 KiB
+ * buffer and segments it straight into consecutive slots, so sealing and
+ * sending stay as they are; for UDP_SEGMENT the slots are laid out with the
+ * engine's GSO stride (engine.h) so one sendmsg() carries up to 64 segments.
+ * RX with UDP_GRO receives up to 64 KiB of equal-size datagrams per recvmmsg
+ * entry (64 KiB entries instead of slots), splits them by gso_size into
+ * engine_pkts without copying, and coalesces consecutive TCP segments into a
+ * super-packet whose virtio_net_hdr goes in the 16 free bytes before the
+ * first plaintext. IFF_MULTI_QUEUE adds one TUN queue, one SO_REUSEPORT
+ * socket and one such pair of threads per worker (tun_open_queue()).
  */
 #ifndef OVLPERF_TUNNEL_DEVICE_H
 #define OVLPERF_TUNNEL_DEVICE_H

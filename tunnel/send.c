@@ -274,17 +274,19 @@ void *device_tx_thread(void *arg)
 	while (!atomic_load(&dev->stopping)) {
 		struct pollfd p[2] = { { .fd = dev->tun.fd, .events = POLLIN },
 				       { .fd = dev->stop_fd, .events = POLLIN } };
-		unsigned n;
+		/* Read first, sleep only on an empty queue: under load the read that
+		 * ends a batch with EAGAIN replaces a poll() per batch. */
+		unsigned n = read_batch(&tx);
 
+		if (n) {
+			classify(&tx, n);
+			encrypt_and_send(&tx, n);
+			continue;
+		}
 		if (poll(p, 2, -1) < 0 && errno != EINTR)
 			break;
 		if (p[1].revents)
 			break;
-		n = read_batch(&tx);
-		if (!n)
-			continue;
-		classify(&tx, n);
-		encrypt_and_send(&tx, n);
 	}
 	tx_free(&tx);
 	return NULL;
