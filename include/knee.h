@@ -45,56 +45,56 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define KNEE_MAX_TRIALS 128
-#define KNEE_DEFAULT_LOSS_GOAL 0.005	/* 0.5 % */
-#define KNEE_DEFAULT_WIDTH_GOAL 0.01	/* 1 % */
-#define KNEE_DEFAULT_SHORT_NS (1ULL * 1000000000ULL)
-#define KNEE_DEFAULT_FINAL_NS (5ULL * 1000000000ULL)
+#define KNEE_MAX_TRIALS		128
+#define KNEE_DEFAULT_LOSS_GOAL	0.005 /* 0.5 % */
+#define KNEE_DEFAULT_WIDTH_GOAL 0.01  /* 1 % */
+#define KNEE_DEFAULT_SHORT_NS	(1ULL * 1000000000ULL)
+#define KNEE_DEFAULT_FINAL_NS	(5ULL * 1000000000ULL)
 #define KNEE_DEFAULT_MAX_TRIALS 60
 
 enum knee_target { KNEE_NDR = 0, KNEE_PDR = 1, KNEE_NTARGETS = 2 };
 
 struct knee_config {
-	uint64_t min_rate_bps;	/* lowest rate tried; 0: max_rate_bps / 1000 */
-	uint64_t max_rate_bps;	/* first trial; required */
-	double loss_goal;	/* PDR: loss ratio tolerated, 0 <= goal < 1 */
-	double width_goal;	/* relative width to stop at, 0 < goal < 0.5 */
-	uint64_t short_ns;	/* narrowing trial duration */
-	uint64_t final_ns;	/* confirmation trial duration (>= short_ns) */
-	unsigned max_trials;	/* 1..KNEE_MAX_TRIALS */
+	uint64_t min_rate_bps; /* lowest rate tried; 0: max_rate_bps / 1000 */
+	uint64_t max_rate_bps; /* first trial; required */
+	double loss_goal;      /* PDR: loss ratio tolerated, 0 <= goal < 1 */
+	double width_goal;     /* relative width to stop at, 0 < goal < 0.5 */
+	uint64_t short_ns;     /* narrowing trial duration */
+	uint64_t final_ns;     /* confirmation trial duration (>= short_ns) */
+	unsigned max_trials;   /* 1..KNEE_MAX_TRIALS */
 };
 
 enum knee_phase {
-	KNEE_PHASE_MRR = 1,	/* the first trial, at max_rate */
-	KNEE_PHASE_NARROW,	/* short trials */
-	KNEE_PHASE_CONFIRM,	/* final-duration trials */
-	KNEE_PHASE_RETRY,	/* repeat of an invalid (generator-limited) trial */
+	KNEE_PHASE_MRR = 1, /* the first trial, at max_rate */
+	KNEE_PHASE_NARROW,  /* short trials */
+	KNEE_PHASE_CONFIRM, /* final-duration trials */
+	KNEE_PHASE_RETRY,   /* repeat of an invalid (generator-limited) trial */
 };
 
 /* What knee_next() asks for. */
 struct knee_trial {
-	uint64_t rate_bps;	/* offered load: target across streams */
+	uint64_t rate_bps; /* offered load: target across streams */
 	uint64_t duration_ns;
 	enum knee_phase phase;
-	enum knee_target target;	/* the target this trial is chosen for */
+	enum knee_target target; /* the target this trial is chosen for */
 };
 
 /* What the caller measured. loss_ratio = (sent - received) / sent over the
  * measured interval (0 when nothing was sent is treated as invalid). */
 struct knee_measurement {
-	uint64_t offered_bps;	/* = the trial's rate_bps */
-	uint64_t achieved_bps;	/* what the generator really sent */
+	uint64_t offered_bps;  /* = the trial's rate_bps */
+	uint64_t achieved_bps; /* what the generator really sent */
 	uint64_t received_bps;
 	double loss_ratio;
 	bool generator_limited;
-	uint64_t duration_ns;	/* measured; 0: the trial's duration */
+	uint64_t duration_ns; /* measured; 0: the trial's duration */
 };
 
 enum knee_verdict {
-	KNEE_PASS = 1,		/* no loss: passes NDR and PDR */
-	KNEE_PASS_PDR,		/* loss within the goal: passes PDR, fails NDR */
-	KNEE_FAIL,		/* loss above the goal */
-	KNEE_INVALID,		/* generator fell short: no pass for any target */
+	KNEE_PASS = 1, /* no loss: passes NDR and PDR */
+	KNEE_PASS_PDR, /* loss within the goal: passes PDR, fails NDR */
+	KNEE_FAIL,     /* loss above the goal */
+	KNEE_INVALID,  /* generator fell short: no pass for any target */
 };
 
 /* One trial as recorded, in order. */
@@ -105,33 +105,33 @@ struct knee_record {
 };
 
 enum knee_outcome {
-	KNEE_UNFINISHED = 0,	/* trial limit reached or search abandoned */
-	KNEE_FOUND,		/* lower and upper confirmed within the width goal */
-	KNEE_ABOVE_MAX,		/* passes at max_rate: lower = max_rate, no upper */
-	KNEE_BELOW_MIN,		/* fails at min_rate: upper = min_rate, no lower */
-	KNEE_GENERATOR_LIMIT,	/* passes up to where the generator falls short */
+	KNEE_UNFINISHED = 0,  /* trial limit reached or search abandoned */
+	KNEE_FOUND,	      /* lower and upper confirmed within the width goal */
+	KNEE_ABOVE_MAX,	      /* passes at max_rate: lower = max_rate, no upper */
+	KNEE_BELOW_MIN,	      /* fails at min_rate: upper = min_rate, no lower */
+	KNEE_GENERATOR_LIMIT, /* passes up to where the generator falls short */
 };
 
 struct knee_bound {
 	enum knee_outcome outcome;
 	bool lower_valid, upper_valid;
-	uint64_t lower_bps;		/* highest rate measured to pass */
-	uint64_t upper_bps;		/* lowest rate measured to fail */
-	bool lower_final, upper_final;	/* measured with final_ns trials */
-	bool upper_is_generator_limit;	/* upper is where the generator fell short */
-	int lower_trial, upper_trial;	/* index into the trial list, or -1 */
-	uint64_t lower_rx_bps;		/* receive rate at the lower bound */
-	double upper_loss;		/* loss ratio measured at the upper bound */
+	uint64_t lower_bps;	       /* highest rate measured to pass */
+	uint64_t upper_bps;	       /* lowest rate measured to fail */
+	bool lower_final, upper_final; /* measured with final_ns trials */
+	bool upper_is_generator_limit; /* upper is where the generator fell short */
+	int lower_trial, upper_trial;  /* index into the trial list, or -1 */
+	uint64_t lower_rx_bps;	       /* receive rate at the lower bound */
+	double upper_loss;	       /* loss ratio measured at the upper bound */
 };
 
 struct knee_result {
-	struct knee_bound bound[KNEE_NTARGETS];	/* [KNEE_NDR], [KNEE_PDR] */
-	uint64_t mrr_bps;		/* receive rate of the first trial */
-	bool generator_limited;		/* a generator limit was found */
-	uint64_t generator_limit_bps;	/* lowest rate the generator could not offer */
+	struct knee_bound bound[KNEE_NTARGETS]; /* [KNEE_NDR], [KNEE_PDR] */
+	uint64_t mrr_bps;			/* receive rate of the first trial */
+	bool generator_limited;			/* a generator limit was found */
+	uint64_t generator_limit_bps;		/* lowest rate the generator could not offer */
 	unsigned ntrials;
-	uint64_t trial_ns;		/* sum of trial durations (measured if given) */
-	bool done;			/* false: stopped early (limit or interrupt) */
+	uint64_t trial_ns; /* sum of trial durations (measured if given) */
+	bool done;	   /* false: stopped early (limit or interrupt) */
 };
 
 /* The search state: a plain struct, no allocation. Fields are private to
@@ -145,20 +145,20 @@ struct knee_side {
 	uint64_t lower_rx;
 	int lower_trial, upper_trial;
 	bool upper_gen;
-	unsigned down_steps, up_steps;	/* consecutive external-search steps */
+	unsigned down_steps, up_steps; /* consecutive external-search steps */
 };
 
 struct knee {
 	struct knee_config cfg;
 	struct knee_side side[KNEE_NTARGETS];
-	bool final_mode[KNEE_NTARGETS];	/* a confirmation failed: narrow with final trials */
+	bool final_mode[KNEE_NTARGETS]; /* a confirmation failed: narrow with final trials */
 	struct knee_trial pending;
-	bool have_pending;	/* knee_next() handed out `pending`, not yet recorded */
-	bool retry;		/* the last trial was invalid: repeat it once */
-	uint64_t max_eff;	/* max_rate, lowered to the generator limit */
+	bool have_pending; /* knee_next() handed out `pending`, not yet recorded */
+	bool retry;	   /* the last trial was invalid: repeat it once */
+	uint64_t max_eff;  /* max_rate, lowered to the generator limit */
 	bool gen_limited;
 	uint64_t gen_limit;
-	unsigned gen_trial;	/* the trial that set gen_limit */
+	unsigned gen_trial; /* the trial that set gen_limit */
 	uint64_t mrr;
 	bool started;
 	bool finished;
@@ -203,7 +203,7 @@ enum knee_verdict knee_classify(const struct knee_measurement *m, double loss_go
 unsigned knee_estimate_trials(const struct knee_config *cfg);
 uint64_t knee_estimate_ns(const struct knee_config *cfg);
 
-const char *knee_target_name(enum knee_target t);	/* "NDR", "PDR" */
+const char *knee_target_name(enum knee_target t); /* "NDR", "PDR" */
 const char *knee_outcome_name(enum knee_outcome o);
 const char *knee_phase_name(enum knee_phase p);
 const char *knee_verdict_name(enum knee_verdict v);

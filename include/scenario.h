@@ -84,39 +84,39 @@
 
 #include "lab.h"
 
-#define SCN_NAME_MAX 32		/* section name suffixes and [scenario] name, with NUL */
-#define SCN_TEXT_MAX 256	/* description, addresses, file names */
-#define SCN_CMD_MAX 256		/* setup / teardown commands */
-#define SCN_MAX_PATHS 8
-#define SCN_MAX_HOSTS 8		/* [host.*] sections */
-#define SCN_MAX_LIST 16		/* stream counts, datagram sizes */
-#define SCN_LINE_MAX 196	/* libinih's line buffer, less CR LF NUL */
+#define SCN_NAME_MAX		32  /* section name suffixes and [scenario] name, with NUL */
+#define SCN_TEXT_MAX		256 /* description, addresses, file names */
+#define SCN_CMD_MAX		256 /* setup / teardown commands */
+#define SCN_MAX_PATHS		8
+#define SCN_MAX_HOSTS		8   /* [host.*] sections */
+#define SCN_MAX_LIST		16  /* stream counts, datagram sizes */
+#define SCN_LINE_MAX		196 /* libinih's line buffer, less CR LF NUL */
 #define SCN_DEFAULT_REPETITIONS 3
 #define SCN_DEFAULT_DURATION_NS (10ULL * 1000000000ULL)
-#define SCN_DEFAULT_UDP_LEN 1400
-#define SCN_SWEEP_MAX_POINTS 200	/* linear sweep rows per path and size */
+#define SCN_DEFAULT_UDP_LEN	1400
+#define SCN_SWEEP_MAX_POINTS	200 /* linear sweep rows per path and size */
 
 enum scenario_path_type {
-	SCN_PATH_UNDERLAY = 1,	/* the hosts' plain addresses */
-	SCN_PATH_BUILTIN = 2,	/* ovlperf's own overlay, started by the run */
-	SCN_PATH_EXTERNAL = 3,	/* a VPN the user runs: the far end's overlay address */
+	SCN_PATH_UNDERLAY = 1, /* the hosts' plain addresses */
+	SCN_PATH_BUILTIN = 2,  /* ovlperf's own overlay, started by the run */
+	SCN_PATH_EXTERNAL = 3, /* a VPN the user runs: the far end's overlay address */
 };
 
 struct scenario_link {
-	char name[SCN_NAME_MAX];	/* "" for the implicit link of [lab] */
-	unsigned line;			/* line of its section header (0: implicit) */
-	unsigned a, b;			/* host indexes */
-	uint32_t mtu;			/* 0: 1500 */
-	uint64_t rate_bps;		/* 0: unshaped */
-	double drop_pct;		/* percent, 0..100 */
+	char name[SCN_NAME_MAX]; /* "" for the implicit link of [lab] */
+	unsigned line;		 /* line of its section header (0: implicit) */
+	unsigned a, b;		 /* host indexes */
+	uint32_t mtu;		 /* 0: 1500 */
+	uint64_t rate_bps;	 /* 0: unshaped */
+	double drop_pct;	 /* percent, 0..100 */
 	bool block_icmp;
 };
 
 struct scenario_lab {
-	unsigned line;			/* line of [lab] (0: implicit default lab) */
+	unsigned line; /* line of [lab] (0: implicit default lab) */
 	char name[LAB_NAME_MAX + 1];
-	unsigned hosts;			/* 2..LAB_MAX_HOSTS */
-	unsigned client, server;	/* host indexes: the loads run client -> server */
+	unsigned hosts;		 /* 2..LAB_MAX_HOSTS */
+	unsigned client, server; /* host indexes: the loads run client -> server */
 	unsigned nlinks;
 	struct scenario_link links[LAB_MAX_LINKS];
 };
@@ -125,36 +125,36 @@ struct scenario_host {
 	char name[SCN_NAME_MAX];
 	unsigned line;
 	char address[SCN_TEXT_MAX];
-	uint16_t port;			/* 0: LOAD_DEFAULT_PORT */
-	char psk_file[SCN_TEXT_MAX];	/* "": no authentication */
+	uint16_t port;		     /* 0: LOAD_DEFAULT_PORT */
+	char psk_file[SCN_TEXT_MAX]; /* "": no authentication */
 };
 
 struct scenario_path {
 	char name[SCN_NAME_MAX];
 	unsigned line;
 	enum scenario_path_type type;
-	int family;			/* AF_INET or AF_INET6: the test traffic */
-	unsigned link;			/* lab: index into lab.links */
-	unsigned host;			/* remote: index into hosts[] */
-	char address[SCN_TEXT_MAX];	/* "" unless given (see the schema) */
-	uint16_t port;			/* 0: the host's / LOAD_DEFAULT_PORT */
-	char setup[SCN_CMD_MAX];	/* external: "" when none */
+	int family;		    /* AF_INET or AF_INET6: the test traffic */
+	unsigned link;		    /* lab: index into lab.links */
+	unsigned host;		    /* remote: index into hosts[] */
+	char address[SCN_TEXT_MAX]; /* "" unless given (see the schema) */
+	uint16_t port;		    /* 0: the host's / LOAD_DEFAULT_PORT */
+	char setup[SCN_CMD_MAX];    /* external: "" when none */
 	char teardown[SCN_CMD_MAX];
-	uint32_t mtu;			/* builtin: 0 = underlay MTU minus overhead */
-	char cipher[SCN_NAME_MAX];	/* builtin: "" = auto */
-	int underlay_family;		/* builtin: AF_INET or AF_INET6 */
-	uint32_t expect_mtu;		/* 0: unknown */
-	uint32_t expect_mss;		/* 0: unknown */
+	uint32_t mtu;		   /* builtin: 0 = underlay MTU minus overhead */
+	char cipher[SCN_NAME_MAX]; /* builtin: "" = auto */
+	int underlay_family;	   /* builtin: AF_INET or AF_INET6 */
+	uint32_t expect_mtu;	   /* 0: unknown */
+	uint32_t expect_mss;	   /* 0: unknown */
 };
 
 struct scenario_tcp {
 	bool enabled;
 	unsigned line;
 	unsigned nstreams;
-	unsigned streams[SCN_MAX_LIST];	/* stream counts, in file order */
+	unsigned streams[SCN_MAX_LIST]; /* stream counts, in file order */
 	uint64_t duration_ns;
-	uint32_t len;			/* 0: LOAD_TCP_DEFAULT_LEN */
-	uint32_t mss;			/* 0: the kernel's */
+	uint32_t len; /* 0: LOAD_TCP_DEFAULT_LEN */
+	uint32_t mss; /* 0: the kernel's */
 	bool reverse;
 };
 
@@ -162,24 +162,24 @@ struct scenario_udp {
 	bool enabled;
 	unsigned line;
 	unsigned nsizes;
-	uint32_t sizes[SCN_MAX_LIST];	/* payload bytes, in file order */
+	uint32_t sizes[SCN_MAX_LIST]; /* payload bytes, in file order */
 	uint64_t duration_ns;
-	uint64_t rate_bps;		/* fixed-rate trial; 0: chosen by the suite */
+	uint64_t rate_bps; /* fixed-rate trial; 0: chosen by the suite */
 };
 
 struct scenario_sweep {
 	bool enabled;
 	unsigned line;
 	uint64_t from_bps, to_bps, step_bps;
-	uint64_t duration_ns;		/* per trial */
+	uint64_t duration_ns; /* per trial */
 };
 
 struct scenario_knee {
 	bool enabled;
 	unsigned line;
 	uint64_t min_rate_bps, max_rate_bps;
-	double loss_goal;		/* ratio: 0.005 = 0.5 % (the file says percent) */
-	double width_goal;		/* ratio: 0.01 = 1 % */
+	double loss_goal;  /* ratio: 0.005 = 0.5 % (the file says percent) */
+	double width_goal; /* ratio: 0.01 = 1 % */
 	uint64_t short_ns, final_ns;
 	unsigned max_trials;
 };
@@ -187,30 +187,30 @@ struct scenario_knee {
 struct scenario_mtu {
 	bool enabled;
 	unsigned line;
-	uint32_t base;			/* smallest size assumed to work (1200, 576, 68) */
-	uint32_t max;			/* largest probe; 0: the interface MTU */
-	unsigned probes;		/* probes per size */
-	uint64_t timeout_ns;		/* per probe */
-	bool mss;			/* check TCP MSS too */
-	bool fragments;			/* watch IP fragment counters */
+	uint32_t base;	     /* smallest size assumed to work (1200, 576, 68) */
+	uint32_t max;	     /* largest probe; 0: the interface MTU */
+	unsigned probes;     /* probes per size */
+	uint64_t timeout_ns; /* per probe */
+	bool mss;	     /* check TCP MSS too */
+	bool fragments;	     /* watch IP fragment counters */
 };
 
 struct scenario {
-	char file[SCN_TEXT_MAX];	/* as given to scenario_load() */
+	char file[SCN_TEXT_MAX]; /* as given to scenario_load() */
 	char name[SCN_NAME_MAX];
 	char description[SCN_TEXT_MAX];
 	unsigned repetitions;
-	uint64_t duration_ns;		/* default for [tcp] / [udp] durations */
+	uint64_t duration_ns; /* default for [tcp] / [udp] durations */
 	uint64_t omit_ns;
 	bool interleave;
 
-	bool is_lab;			/* true: lab; false: hosts[] */
+	bool is_lab; /* true: lab; false: hosts[] */
 	struct scenario_lab lab;
 	unsigned nhosts;
 	struct scenario_host hosts[SCN_MAX_HOSTS];
 
 	unsigned npaths;
-	struct scenario_path paths[SCN_MAX_PATHS];	/* in file order */
+	struct scenario_path paths[SCN_MAX_PATHS]; /* in file order */
 
 	struct scenario_tcp tcp;
 	struct scenario_udp udp;
@@ -230,8 +230,8 @@ int scenario_load(const char *file, struct scenario *scn, char *err, size_t errl
 
 /* The same on text in memory; name is the file name used in messages.
  * The text need not be NUL-terminated: len bytes are read. */
-int scenario_parse(const char *name, const char *text, size_t len, struct scenario *scn,
-		   char *err, size_t errlen);
+int scenario_parse(const char *name, const char *text, size_t len, struct scenario *scn, char *err,
+		   size_t errlen);
 
 /* Checks that a lab scenario only ever targets the benchmarking ranges
  * 198.18.0.0/15 and 2001:2::/48 (every explicit path address). Returns 0 or
@@ -252,13 +252,13 @@ const char *scenario_path_type_name(enum scenario_path_type type);
 
 /* Value parsers shared with the command lines (src/scenario_value.c).
  * Each returns false on anything but a whole, in-range value. */
-bool scenario_parse_rate(const char *s, uint64_t *bps);		/* "100M" -> 100000000 */
-bool scenario_parse_duration(const char *s, uint64_t *ns);	/* "500ms", "10s", "2m", "10" */
+bool scenario_parse_rate(const char *s, uint64_t *bps);	   /* "100M" -> 100000000 */
+bool scenario_parse_duration(const char *s, uint64_t *ns); /* "500ms", "10s", "2m", "10" */
 bool scenario_parse_bool(const char *s, bool *v);
-bool scenario_parse_percent(const char *s, double *pct);	/* "0.5", "0.5%" -> 0.5 */
+bool scenario_parse_percent(const char *s, double *pct); /* "0.5", "0.5%" -> 0.5 */
 bool scenario_parse_uint(const char *s, uint64_t min, uint64_t max, uint64_t *v);
 /* "1,5,10": up to max values each in [min, lim]; returns false when empty. */
-bool scenario_parse_list(const char *s, uint64_t min, uint64_t lim, uint64_t *vals,
-			 unsigned max, unsigned *n);
+bool scenario_parse_list(const char *s, uint64_t min, uint64_t lim, uint64_t *vals, unsigned max,
+			 unsigned *n);
 
 #endif

@@ -18,28 +18,28 @@
 #include "knee.h"
 #include "load.h"
 
-#define SWEEP_LABEL_MAX 32
-#define SWEEP_MAX_POINTS 512	/* linear rows or knee trials in one sweep */
+#define SWEEP_LABEL_MAX	 32
+#define SWEEP_MAX_POINTS 512 /* linear rows or knee trials in one sweep */
 
 enum sweep_mode { SWEEP_LINEAR = 1, SWEEP_KNEE = 2 };
 
 /* One trial, summarised from its struct load_result. */
 struct sweep_point {
-	uint64_t target_bps;	/* offered load asked for */
-	uint64_t duration_ns;	/* asked for */
-	double duration_s;	/* measured */
-	uint64_t achieved_bps;	/* really sent (payload bits/s) */
+	uint64_t target_bps;   /* offered load asked for */
+	uint64_t duration_ns;  /* asked for */
+	double duration_s;     /* measured */
+	uint64_t achieved_bps; /* really sent (payload bits/s) */
 	uint64_t received_bps;
 	uint64_t sent_pps, received_pps;
 	uint64_t sent, received, lost;
-	double delivered_pct;	/* 100 * received / sent */
-	double loss_ratio;	/* (sent - received) / sent, duplicates excluded */
+	double delivered_pct; /* 100 * received / sent */
+	double loss_ratio;    /* (sent - received) / sent, duplicates excluded */
 	bool generator_limited;
-	struct loss_attrib loss_at;	/* where the loss happened */
+	struct loss_attrib loss_at; /* where the loss happened */
 	struct owd_summary owd;
 	double jitter_ms;
 	struct cpu_use cpu_sender, cpu_receiver;
-	uint64_t start_ns;	/* since the sweep started */
+	uint64_t start_ns; /* since the sweep started */
 	/* knee searches only: */
 	enum knee_phase phase;
 	enum knee_verdict verdict;
@@ -49,58 +49,57 @@ struct sweep_point {
 };
 
 struct sweep_progress {
-	unsigned trial;		/* 1-based number of the trial about to run */
-	unsigned total;		/* linear: exact; knee: an estimate (knee_estimate_trials) */
-	const char *label;	/* path name */
+	unsigned trial;	   /* 1-based number of the trial about to run */
+	unsigned total;	   /* linear: exact; knee: an estimate (knee_estimate_trials) */
+	const char *label; /* path name */
 	uint32_t len;
 	uint64_t rate_bps;
 	uint64_t duration_ns;
 	uint64_t elapsed_ns;
-	uint64_t left_ns;	/* estimate, including this trial */
+	uint64_t left_ns; /* estimate, including this trial */
 	enum sweep_mode mode;
-	enum knee_phase phase;	/* knee only */
+	enum knee_phase phase; /* knee only */
 };
 
 typedef void (*sweep_progress_fn)(void *arg, const struct sweep_progress *p);
 /* Runs one trial; load_run() in production. Same contract as load_run(). */
-typedef int (*sweep_runner_fn)(void *arg, const struct load_spec *spec,
-			       struct load_result *res);
+typedef int (*sweep_runner_fn)(void *arg, const struct load_spec *spec, struct load_result *res);
 
 struct sweep_spec {
 	/* Template for every trial: host, port, family, len (the datagram size),
 	 * streams, psk_file... proto is forced to UDP; rate_bps and duration_ns
 	 * are set per trial. */
 	struct load_spec load;
-	char label[SWEEP_LABEL_MAX];	/* path name, for progress and reports */
+	char label[SWEEP_LABEL_MAX]; /* path name, for progress and reports */
 	enum sweep_mode mode;
 	/* linear: rates from, from + step, ... up to and including to */
 	uint64_t from_bps, to_bps, step_bps;
-	uint64_t trial_ns;		/* linear: duration of each trial */
+	uint64_t trial_ns; /* linear: duration of each trial */
 	/* knee */
 	struct knee_config knee;
-	uint64_t gap_ns;		/* pause between trials to let queues drain */
-	bool stop_on_error;		/* stop at the first failed load_run (else record and go on) */
-	sweep_progress_fn progress;	/* NULL: none */
+	uint64_t gap_ns;	    /* pause between trials to let queues drain */
+	bool stop_on_error;	    /* stop at the first failed load_run (else record and go on) */
+	sweep_progress_fn progress; /* NULL: none */
 	void *progress_arg;
-	sweep_runner_fn runner;		/* NULL: load_run */
+	sweep_runner_fn runner; /* NULL: load_run */
 	void *runner_arg;
 };
 
 struct sweep_result {
 	enum sweep_mode mode;
 	char label[SWEEP_LABEL_MAX];
-	uint32_t len;			/* datagram payload size */
+	uint32_t len; /* datagram payload size */
 	int family;
 	char host[256];
 	unsigned npoints;
-	struct sweep_point *points;	/* npoints trials, in the order they ran */
-	uint64_t trial_ns;		/* linear: per trial; knee: short trials */
+	struct sweep_point *points; /* npoints trials, in the order they ran */
+	uint64_t trial_ns;	    /* linear: per trial; knee: short trials */
 	bool has_knee;
-	struct knee_config knee_cfg;	/* as given (min_rate 0: max/1000) */
-	struct knee_result knee;	/* mode == SWEEP_KNEE; trial indexes match points[] */
+	struct knee_config knee_cfg; /* as given (min_rate 0: max/1000) */
+	struct knee_result knee;     /* mode == SWEEP_KNEE; trial indexes match points[] */
 	uint64_t elapsed_ns;
-	bool interrupted;		/* interrupt_requested() stopped it */
-	int rc;				/* 0, or the error that stopped it */
+	bool interrupted; /* interrupt_requested() stopped it */
+	int rc;		  /* 0, or the error that stopped it */
 	char error[256];
 };
 

@@ -37,7 +37,8 @@ static int check_config(struct knee_config *c)
 		log_debug("min rate must be below max rate");
 		return -EINVAL;
 	}
-	if (!(c->loss_goal >= 0 && c->loss_goal < 1) || !(c->width_goal > 0 && c->width_goal < 0.5)) {
+	if (!(c->loss_goal >= 0 && c->loss_goal < 1) ||
+	    !(c->width_goal > 0 && c->width_goal < 0.5)) {
 		log_debug("loss goal must be in [0, 1), width goal in (0, 0.5)");
 		return -EINVAL;
 	}
@@ -195,11 +196,11 @@ static bool pick(struct knee *k, struct knee_trial *t)
 	}
 	if (best >= 0) {
 		/* a target whose confirmation failed narrows with final trials */
-		*t = (struct knee_trial){ .rate_bps = narrow_rate(k, &k->side[best]),
-					  .duration_ns = k->final_mode[best] ? k->cfg.final_ns
-									     : k->cfg.short_ns,
-					  .phase = KNEE_PHASE_NARROW,
-					  .target = (enum knee_target)best };
+		*t = (struct knee_trial){.rate_bps = narrow_rate(k, &k->side[best]),
+					 .duration_ns = k->final_mode[best] ? k->cfg.final_ns
+									    : k->cfg.short_ns,
+					 .phase = KNEE_PHASE_NARROW,
+					 .target = (enum knee_target)best};
 		return true;
 	}
 	for (int i = 0; i < KNEE_NTARGETS; i++) {
@@ -211,10 +212,10 @@ static bool pick(struct knee *k, struct knee_trial *t)
 		else if (s->upper_valid && !s->upper_gen && s->upper_dur < k->cfg.final_ns)
 			rate = s->upper;
 		if (rate) {
-			*t = (struct knee_trial){ .rate_bps = rate,
-						  .duration_ns = k->cfg.final_ns,
-						  .phase = KNEE_PHASE_CONFIRM,
-						  .target = (enum knee_target)i };
+			*t = (struct knee_trial){.rate_bps = rate,
+						 .duration_ns = k->cfg.final_ns,
+						 .phase = KNEE_PHASE_CONFIRM,
+						 .target = (enum knee_target)i};
 			return true;
 		}
 	}
@@ -234,10 +235,10 @@ bool knee_next(struct knee *k, struct knee_trial *t)
 		return false;
 	}
 	if (!k->started) {
-		*t = (struct knee_trial){ .rate_bps = k->max_eff,
-					  .duration_ns = k->cfg.short_ns,
-					  .phase = KNEE_PHASE_MRR,
-					  .target = KNEE_PDR };
+		*t = (struct knee_trial){.rate_bps = k->max_eff,
+					 .duration_ns = k->cfg.short_ns,
+					 .phase = KNEE_PHASE_MRR,
+					 .target = KNEE_PDR};
 	} else if (k->retry) {
 		*t = k->trials[k->ntrials - 1].trial;
 		t->phase = KNEE_PHASE_RETRY;
@@ -306,7 +307,7 @@ static bool better(const struct knee *k, int best, unsigned i, bool lower)
 	if (a->rate_bps != b->rate_bps)
 		return lower ? a->rate_bps > b->rate_bps : a->rate_bps < b->rate_bps;
 	return a->duration_ns != b->duration_ns ? a->duration_ns > b->duration_ns
-						 : i > (unsigned)best;
+						: i > (unsigned)best;
 }
 
 /* Derives target t's bounds from every trial so far. */
@@ -370,8 +371,7 @@ static void recompute(struct knee *k, int t)
 
 /* Whether a confirmation at `rate` moved the bound it was meant to confirm:
  * short trials then overstate this target, so it narrows with final ones. */
-static bool confirm_failed(const struct knee_side *old, const struct knee_side *now,
-			   uint64_t rate)
+static bool confirm_failed(const struct knee_side *old, const struct knee_side *now, uint64_t rate)
 {
 	if (old->lower_valid && old->lower == rate)
 		return !now->lower_valid || now->lower != rate;
@@ -433,8 +433,8 @@ int knee_record(struct knee *k, const struct knee_measurement *m)
 		struct knee_side old = k->side[t];
 
 		recompute(k, t);
-		if (rec->trial.phase == KNEE_PHASE_CONFIRM && confirm_failed(&old, &k->side[t],
-									     rec->trial.rate_bps))
+		if (rec->trial.phase == KNEE_PHASE_CONFIRM &&
+		    confirm_failed(&old, &k->side[t], rec->trial.rate_bps))
 			k->final_mode[t] = true;
 	}
 	return 0;

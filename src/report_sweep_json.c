@@ -107,8 +107,9 @@ static cJSON *knee_json(const struct sweep_result *res)
 	if (!o)
 		return NULL;
 	num(o, "max_rate_bps", (double)res->knee_cfg.max_rate_bps);
-	num(o, "min_rate_bps", (double)(res->knee_cfg.min_rate_bps ? res->knee_cfg.min_rate_bps
-								  : res->knee_cfg.max_rate_bps / 1000));
+	num(o, "min_rate_bps",
+	    (double)(res->knee_cfg.min_rate_bps ? res->knee_cfg.min_rate_bps
+						: res->knee_cfg.max_rate_bps / 1000));
 	num(o, "loss_goal", res->knee_cfg.loss_goal);
 	num(o, "width_goal", res->knee_cfg.width_goal);
 	num(o, "short_s", (double)res->knee_cfg.short_ns / 1e9);

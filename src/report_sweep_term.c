@@ -26,13 +26,10 @@ static const char *loss_where(const struct loss_attrib *a, char buf[static 48])
 	const struct {
 		const char *name;
 		uint64_t n;
-	} at[] = { { "network", a->network },
-		   { "sndbuf", a->sender_sndbuf },
-		   { "tx-link", a->sender_link },
-		   { "rcvbuf", a->receiver_rcvbuf },
-		   { "socket", a->receiver_socket },
-		   { "inerrors", a->receiver_inerrors },
-		   { "rx-link", a->receiver_link } };
+	} at[] = {{"network", a->network},	  {"sndbuf", a->sender_sndbuf},
+		  {"tx-link", a->sender_link},	  {"rcvbuf", a->receiver_rcvbuf},
+		  {"socket", a->receiver_socket}, {"inerrors", a->receiver_inerrors},
+		  {"rx-link", a->receiver_link}};
 	size_t n = sizeof(at) / sizeof(at[0]), first = n, second = n;
 	uint64_t total = 0;
 
@@ -50,7 +47,8 @@ static const char *loss_where(const struct loss_attrib *a, char buf[static 48])
 		return buf;
 	}
 	if (second == n)
-		snprintf(buf, 48, "%s %.0f%%", at[first].name, 100.0 * (double)at[first].n / (double)total);
+		snprintf(buf, 48, "%s %.0f%%", at[first].name,
+			 100.0 * (double)at[first].n / (double)total);
 	else
 		snprintf(buf, 48, "%s %.0f%%, %s %.0f%%", at[first].name,
 			 100.0 * (double)at[first].n / (double)total, at[second].name,
@@ -75,8 +73,9 @@ static void header(FILE *f, const struct sweep_result *res)
 	const char *fam = res->family == AF_INET6 ? " (IPv6)" : "";
 
 	if (res->mode == SWEEP_KNEE)
-		fprintf(f, "UDP knee search to %s%s%s%s, %u-byte datagrams, max %s Mbit/s, "
-			   "loss goal %.3g %%, width goal %.3g %%\n",
+		fprintf(f,
+			"UDP knee search to %s%s%s%s, %u-byte datagrams, max %s Mbit/s, "
+			"loss goal %.3g %%, width goal %.3g %%\n",
 			res->host, fam, res->label[0] ? ", path " : "", res->label, res->len,
 			mbit(res->knee_cfg.max_rate_bps, a), res->knee_cfg.loss_goal * 100,
 			res->knee_cfg.width_goal * 100);
@@ -91,8 +90,9 @@ static void rows(FILE *f, const struct sweep_result *res)
 	bool knee = res->mode == SWEEP_KNEE, shortfall = false;
 	char a[24], b[24], c[48];
 
-	fprintf(f, "%s%10s | %9s | %9s | %8s | %11s | %-24s |\n", knee ? "  # phase   verdict  | " : "",
-		"offered", "TX pps", "RX pps", "Mbit/s", "delivered %", "loss at");
+	fprintf(f, "%s%10s | %9s | %9s | %8s | %11s | %-24s |\n",
+		knee ? "  # phase   verdict  | " : "", "offered", "TX pps", "RX pps", "Mbit/s",
+		"delivered %", "loss at");
 	for (unsigned i = 0; i < res->npoints; i++) {
 		const struct sweep_point *p = &res->points[i];
 
@@ -161,7 +161,8 @@ static void knee_summary(FILE *f, const struct sweep_result *res)
 		const struct sweep_point *p = &res->points[ndr->upper_trial];
 
 		if (p->lost)
-			fprintf(f, "  loss at the NDR upper bound: %s\n", loss_where(&p->loss_at, b));
+			fprintf(f, "  loss at the NDR upper bound: %s\n",
+				loss_where(&p->loss_at, b));
 	}
 }
 

@@ -28,25 +28,37 @@
 #include "scenario.h"
 
 #define MAX_SECTIONS 48
-#define MAX_KEYS 16		/* per section kind */
-#define MAX_ERRORS 24
+#define MAX_KEYS     16 /* per section kind */
+#define MAX_ERRORS   24
 #define SCN_FILE_MAX (1 << 20)
 
-enum kind { K_NONE, K_SCENARIO, K_LAB, K_LINK, K_HOST, K_PATH, K_TCP, K_UDP, K_SWEEP, K_KNEE, K_MTU };
+enum kind {
+	K_NONE,
+	K_SCENARIO,
+	K_LAB,
+	K_LINK,
+	K_HOST,
+	K_PATH,
+	K_TCP,
+	K_UDP,
+	K_SWEEP,
+	K_KNEE,
+	K_MTU
+};
 
 enum vtype {
-	T_TEXT,		/* printable text, no control characters */
-	T_WORD,		/* text without blanks (addresses, names) */
+	T_TEXT, /* printable text, no control characters */
+	T_WORD, /* text without blanks (addresses, names) */
 	T_LABNAME,
-	T_UINT,		/* stored by the field's size */
+	T_UINT, /* stored by the field's size */
 	T_RATE,
 	T_DUR,
 	T_BOOL,
-	T_PCT,		/* percent, stored as percent */
-	T_RATIO,	/* percent, stored as a ratio */
+	T_PCT,	 /* percent, stored as percent */
+	T_RATIO, /* percent, stored as a ratio */
 	T_FAMILY,
 	T_PATHTYPE,
-	T_REF,		/* a link or host name, resolved after parsing */
+	T_REF, /* a link or host name, resolved after parsing */
 	T_STREAMS,
 	T_SIZES,
 };
@@ -56,125 +68,138 @@ struct keydef {
 	enum vtype type;
 	size_t off, size;
 	uint64_t min, max;
-	bool link0;	/* [lab]'s keys for its implicit single link */
+	bool link0; /* [lab]'s keys for its implicit single link */
 };
 
-#define KEY(n, t, st, f, lo, hi) { n, t, offsetof(st, f), sizeof(((st *)0)->f), lo, hi, false }
-#define KEY0(n, t, f, lo, hi)                                                              \
-	{ n, t, offsetof(struct scenario_link, f), sizeof(((struct scenario_link *)0)->f), lo, \
-	  hi, true }
-#define REF(n) { n, T_REF, 0, 0, 0, 0, false }
+#define KEY(n, t, st, f, lo, hi)                                                                   \
+	{                                                                                          \
+		n, t, offsetof(st, f), sizeof(((st *)0)->f), lo, hi, false                         \
+	}
+#define KEY0(n, t, f, lo, hi)                                                                      \
+	{                                                                                          \
+		n, t, offsetof(struct scenario_link, f), sizeof(((struct scenario_link *)0)->f),   \
+		    lo, hi, true                                                                   \
+	}
+#define REF(n)                                                                                     \
+	{                                                                                          \
+		n, T_REF, 0, 0, 0, 0, false                                                        \
+	}
 
 static const struct keydef scenario_keys[] = {
-	KEY("name", T_WORD, struct scenario, name, 0, 0),
-	KEY("description", T_TEXT, struct scenario, description, 0, 0),
-	KEY("repetitions", T_UINT, struct scenario, repetitions, 1, 100),
-	KEY("duration", T_DUR, struct scenario, duration_ns, 0, 0),
-	KEY("omit", T_DUR, struct scenario, omit_ns, 0, 0),
-	KEY("interleave", T_BOOL, struct scenario, interleave, 0, 0),
-	{ 0 } };
+    KEY("name", T_WORD, struct scenario, name, 0, 0),
+    KEY("description", T_TEXT, struct scenario, description, 0, 0),
+    KEY("repetitions", T_UINT, struct scenario, repetitions, 1, 100),
+    KEY("duration", T_DUR, struct scenario, duration_ns, 0, 0),
+    KEY("omit", T_DUR, struct scenario, omit_ns, 0, 0),
+    KEY("interleave", T_BOOL, struct scenario, interleave, 0, 0),
+    {0}};
 static const struct keydef lab_keys[] = {
-	KEY("name", T_LABNAME, struct scenario_lab, name, 0, 0),
-	KEY("hosts", T_UINT, struct scenario_lab, hosts, 2, LAB_MAX_HOSTS),
-	KEY("client", T_UINT, struct scenario_lab, client, 0, LAB_MAX_HOSTS - 1),
-	KEY("server", T_UINT, struct scenario_lab, server, 0, LAB_MAX_HOSTS - 1),
-	KEY0("mtu", T_UINT, mtu, 68, 65535),
-	KEY0("rate", T_RATE, rate_bps, 1000, 0),
-	KEY0("drop_pct", T_PCT, drop_pct, 0, 0),
-	KEY0("block_icmp", T_BOOL, block_icmp, 0, 0),
-	{ 0 } };
+    KEY("name", T_LABNAME, struct scenario_lab, name, 0, 0),
+    KEY("hosts", T_UINT, struct scenario_lab, hosts, 2, LAB_MAX_HOSTS),
+    KEY("client", T_UINT, struct scenario_lab, client, 0, LAB_MAX_HOSTS - 1),
+    KEY("server", T_UINT, struct scenario_lab, server, 0, LAB_MAX_HOSTS - 1),
+    KEY0("mtu", T_UINT, mtu, 68, 65535),
+    KEY0("rate", T_RATE, rate_bps, 1000, 0),
+    KEY0("drop_pct", T_PCT, drop_pct, 0, 0),
+    KEY0("block_icmp", T_BOOL, block_icmp, 0, 0),
+    {0}};
 static const struct keydef link_keys[] = {
-	KEY("a", T_UINT, struct scenario_link, a, 0, LAB_MAX_HOSTS - 1),
-	KEY("b", T_UINT, struct scenario_link, b, 0, LAB_MAX_HOSTS - 1),
-	KEY("mtu", T_UINT, struct scenario_link, mtu, 68, 65535),
-	KEY("rate", T_RATE, struct scenario_link, rate_bps, 1000, 0),
-	KEY("drop_pct", T_PCT, struct scenario_link, drop_pct, 0, 0),
-	KEY("block_icmp", T_BOOL, struct scenario_link, block_icmp, 0, 0),
-	{ 0 } };
+    KEY("a", T_UINT, struct scenario_link, a, 0, LAB_MAX_HOSTS - 1),
+    KEY("b", T_UINT, struct scenario_link, b, 0, LAB_MAX_HOSTS - 1),
+    KEY("mtu", T_UINT, struct scenario_link, mtu, 68, 65535),
+    KEY("rate", T_RATE, struct scenario_link, rate_bps, 1000, 0),
+    KEY("drop_pct", T_PCT, struct scenario_link, drop_pct, 0, 0),
+    KEY("block_icmp", T_BOOL, struct scenario_link, block_icmp, 0, 0),
+    {0}};
 static const struct keydef host_keys[] = {
-	KEY("address", T_WORD, struct scenario_host, address, 0, 0),
-	KEY("port", T_UINT, struct scenario_host, port, 1, 65535),
-	KEY("psk_file", T_WORD, struct scenario_host, psk_file, 0, 0),
-	{ 0 } };
+    KEY("address", T_WORD, struct scenario_host, address, 0, 0),
+    KEY("port", T_UINT, struct scenario_host, port, 1, 65535),
+    KEY("psk_file", T_WORD, struct scenario_host, psk_file, 0, 0),
+    {0}};
 static const struct keydef path_keys[] = {
-	KEY("type", T_PATHTYPE, struct scenario_path, type, 0, 0),
-	KEY("family", T_FAMILY, struct scenario_path, family, 0, 0),
-	REF("link"),
-	REF("host"),
-	KEY("address", T_WORD, struct scenario_path, address, 0, 0),
-	KEY("port", T_UINT, struct scenario_path, port, 1, 65535),
-	KEY("setup", T_TEXT, struct scenario_path, setup, 0, 0),
-	KEY("teardown", T_TEXT, struct scenario_path, teardown, 0, 0),
-	KEY("mtu", T_UINT, struct scenario_path, mtu, 68, 65535),
-	KEY("cipher", T_WORD, struct scenario_path, cipher, 0, 0),
-	KEY("underlay_family", T_FAMILY, struct scenario_path, underlay_family, 0, 0),
-	KEY("expect_mtu", T_UINT, struct scenario_path, expect_mtu, 68, 65535),
-	KEY("expect_mss", T_UINT, struct scenario_path, expect_mss, 1, 65535),
-	{ 0 } };
+    KEY("type", T_PATHTYPE, struct scenario_path, type, 0, 0),
+    KEY("family", T_FAMILY, struct scenario_path, family, 0, 0),
+    REF("link"),
+    REF("host"),
+    KEY("address", T_WORD, struct scenario_path, address, 0, 0),
+    KEY("port", T_UINT, struct scenario_path, port, 1, 65535),
+    KEY("setup", T_TEXT, struct scenario_path, setup, 0, 0),
+    KEY("teardown", T_TEXT, struct scenario_path, teardown, 0, 0),
+    KEY("mtu", T_UINT, struct scenario_path, mtu, 68, 65535),
+    KEY("cipher", T_WORD, struct scenario_path, cipher, 0, 0),
+    KEY("underlay_family", T_FAMILY, struct scenario_path, underlay_family, 0, 0),
+    KEY("expect_mtu", T_UINT, struct scenario_path, expect_mtu, 68, 65535),
+    KEY("expect_mss", T_UINT, struct scenario_path, expect_mss, 1, 65535),
+    {0}};
 static const struct keydef tcp_keys[] = {
-	KEY("enabled", T_BOOL, struct scenario_tcp, enabled, 0, 0),
-	{ "streams", T_STREAMS, 0, 0, 1, LOAD_MAX_STREAMS, false },
-	KEY("duration", T_DUR, struct scenario_tcp, duration_ns, 0, 0),
-	KEY("len", T_UINT, struct scenario_tcp, len, 1, 16 << 20),
-	KEY("mss", T_UINT, struct scenario_tcp, mss, 88, 65495),
-	KEY("reverse", T_BOOL, struct scenario_tcp, reverse, 0, 0),
-	{ 0 } };
+    KEY("enabled", T_BOOL, struct scenario_tcp, enabled, 0, 0),
+    {"streams", T_STREAMS, 0, 0, 1, LOAD_MAX_STREAMS, false},
+    KEY("duration", T_DUR, struct scenario_tcp, duration_ns, 0, 0),
+    KEY("len", T_UINT, struct scenario_tcp, len, 1, 16 << 20),
+    KEY("mss", T_UINT, struct scenario_tcp, mss, 88, 65495),
+    KEY("reverse", T_BOOL, struct scenario_tcp, reverse, 0, 0),
+    {0}};
 static const struct keydef udp_keys[] = {
-	KEY("enabled", T_BOOL, struct scenario_udp, enabled, 0, 0),
-	{ "sizes", T_SIZES, 0, 0, LOAD_UDP_MIN_LEN, LOAD_UDP_MAX_LEN, false },
-	KEY("duration", T_DUR, struct scenario_udp, duration_ns, 0, 0),
-	KEY("rate", T_RATE, struct scenario_udp, rate_bps, 0, 0),
-	{ 0 } };
+    KEY("enabled", T_BOOL, struct scenario_udp, enabled, 0, 0),
+    {"sizes", T_SIZES, 0, 0, LOAD_UDP_MIN_LEN, LOAD_UDP_MAX_LEN, false},
+    KEY("duration", T_DUR, struct scenario_udp, duration_ns, 0, 0),
+    KEY("rate", T_RATE, struct scenario_udp, rate_bps, 0, 0),
+    {0}};
 static const struct keydef sweep_keys[] = {
-	KEY("enabled", T_BOOL, struct scenario_sweep, enabled, 0, 0),
-	KEY("from", T_RATE, struct scenario_sweep, from_bps, 1000, 0),
-	KEY("to", T_RATE, struct scenario_sweep, to_bps, 1000, 0),
-	KEY("step", T_RATE, struct scenario_sweep, step_bps, 1000, 0),
-	KEY("duration", T_DUR, struct scenario_sweep, duration_ns, 0, 0),
-	{ 0 } };
+    KEY("enabled", T_BOOL, struct scenario_sweep, enabled, 0, 0),
+    KEY("from", T_RATE, struct scenario_sweep, from_bps, 1000, 0),
+    KEY("to", T_RATE, struct scenario_sweep, to_bps, 1000, 0),
+    KEY("step", T_RATE, struct scenario_sweep, step_bps, 1000, 0),
+    KEY("duration", T_DUR, struct scenario_sweep, duration_ns, 0, 0),
+    {0}};
 static const struct keydef knee_keys[] = {
-	KEY("enabled", T_BOOL, struct scenario_knee, enabled, 0, 0),
-	KEY("min_rate", T_RATE, struct scenario_knee, min_rate_bps, 1000, 0),
-	KEY("max_rate", T_RATE, struct scenario_knee, max_rate_bps, 1000, 0),
-	KEY("loss_goal", T_RATIO, struct scenario_knee, loss_goal, 0, 0),
-	KEY("width_goal", T_RATIO, struct scenario_knee, width_goal, 0, 0),
-	KEY("short", T_DUR, struct scenario_knee, short_ns, 0, 0),
-	KEY("final", T_DUR, struct scenario_knee, final_ns, 0, 0),
-	KEY("max_trials", T_UINT, struct scenario_knee, max_trials, 1, KNEE_MAX_TRIALS),
-	{ 0 } };
+    KEY("enabled", T_BOOL, struct scenario_knee, enabled, 0, 0),
+    KEY("min_rate", T_RATE, struct scenario_knee, min_rate_bps, 1000, 0),
+    KEY("max_rate", T_RATE, struct scenario_knee, max_rate_bps, 1000, 0),
+    KEY("loss_goal", T_RATIO, struct scenario_knee, loss_goal, 0, 0),
+    KEY("width_goal", T_RATIO, struct scenario_knee, width_goal, 0, 0),
+    KEY("short", T_DUR, struct scenario_knee, short_ns, 0, 0),
+    KEY("final", T_DUR, struct scenario_knee, final_ns, 0, 0),
+    KEY("max_trials", T_UINT, struct scenario_knee, max_trials, 1, KNEE_MAX_TRIALS),
+    {0}};
 static const struct keydef mtu_keys[] = {
-	KEY("enabled", T_BOOL, struct scenario_mtu, enabled, 0, 0),
-	KEY("base", T_UINT, struct scenario_mtu, base, 68, 65535),
-	KEY("max", T_UINT, struct scenario_mtu, max, 0, 65535),
-	KEY("probes", T_UINT, struct scenario_mtu, probes, 1, 20),
-	KEY("timeout", T_DUR, struct scenario_mtu, timeout_ns, 0, 0),
-	KEY("mss", T_BOOL, struct scenario_mtu, mss, 0, 0),
-	KEY("fragments", T_BOOL, struct scenario_mtu, fragments, 0, 0),
-	{ 0 } };
+    KEY("enabled", T_BOOL, struct scenario_mtu, enabled, 0, 0),
+    KEY("base", T_UINT, struct scenario_mtu, base, 68, 65535),
+    KEY("max", T_UINT, struct scenario_mtu, max, 0, 65535),
+    KEY("probes", T_UINT, struct scenario_mtu, probes, 1, 20),
+    KEY("timeout", T_DUR, struct scenario_mtu, timeout_ns, 0, 0),
+    KEY("mss", T_BOOL, struct scenario_mtu, mss, 0, 0),
+    KEY("fragments", T_BOOL, struct scenario_mtu, fragments, 0, 0),
+    {0}};
 
 static const struct {
-	const char *name;	/* "path." for prefixed kinds */
+	const char *name; /* "path." for prefixed kinds */
 	enum kind kind;
 	bool named;
 	const struct keydef *keys;
 } kinds[] = {
-	{ "scenario", K_SCENARIO, false, scenario_keys }, { "lab", K_LAB, false, lab_keys },
-	{ "link.", K_LINK, true, link_keys },		   { "host.", K_HOST, true, host_keys },
-	{ "path.", K_PATH, true, path_keys },		   { "tcp", K_TCP, false, tcp_keys },
-	{ "udp", K_UDP, false, udp_keys },		   { "sweep", K_SWEEP, false, sweep_keys },
-	{ "knee", K_KNEE, false, knee_keys },		   { "mtu", K_MTU, false, mtu_keys },
+    {"scenario", K_SCENARIO, false, scenario_keys},
+    {"lab", K_LAB, false, lab_keys},
+    {"link.", K_LINK, true, link_keys},
+    {"host.", K_HOST, true, host_keys},
+    {"path.", K_PATH, true, path_keys},
+    {"tcp", K_TCP, false, tcp_keys},
+    {"udp", K_UDP, false, udp_keys},
+    {"sweep", K_SWEEP, false, sweep_keys},
+    {"knee", K_KNEE, false, knee_keys},
+    {"mtu", K_MTU, false, mtu_keys},
 };
 
 struct section {
 	char name[SCN_NAME_MAX + 16];
 	unsigned line;
 	enum kind kind;
-	unsigned index;			/* link/host/path index */
+	unsigned index; /* link/host/path index */
 	const struct keydef *keys;
-	uint32_t seen;			/* bit i: keys[i] given */
-	uint32_t bad;			/* bit i: keys[i] given with a bad value */
+	uint32_t seen; /* bit i: keys[i] given */
+	uint32_t bad;  /* bit i: keys[i] given with a bad value */
 	unsigned key_line[MAX_KEYS];
-	char ref[SCN_NAME_MAX];		/* [path.*] link = / host = */
+	char ref[SCN_NAME_MAX]; /* [path.*] link = / host = */
 };
 
 struct parser {
@@ -184,18 +209,18 @@ struct parser {
 	unsigned line;
 	struct section secs[MAX_SECTIONS];
 	unsigned nsecs;
-	struct section *cur;		/* NULL: keys are ignored (bad section) */
+	struct section *cur; /* NULL: keys are ignored (bad section) */
 	bool in_section;
 	char *err;
 	size_t errlen, errused;
 	unsigned nerr;
-	unsigned line_errors;		/* errors before validate(): skip whole-file checks */
-	bool lab_ok;			/* validate_lab() found nothing wrong */
+	unsigned line_errors; /* errors before validate(): skip whole-file checks */
+	bool lab_ok;	      /* validate_lab() found nothing wrong */
 };
 
-__attribute__((format(printf, 5, 0)))
-static void verror(struct parser *p, unsigned line, const struct section *sec,
-		   const char *key, const char *fmt, va_list ap)
+__attribute__((format(printf, 5, 0))) static void verror(struct parser *p, unsigned line,
+							 const struct section *sec, const char *key,
+							 const char *fmt, va_list ap)
 {
 	char msg[256], where[96] = "", full[640];
 	size_t room, n;
@@ -215,7 +240,8 @@ static void verror(struct parser *p, unsigned line, const struct section *sec,
 		else if (key)
 			snprintf(where, sizeof(where), "%s: ", key);
 		if (line)
-			snprintf(full, sizeof(full), "%s:%u: %s%s\n", p->scn->file, line, where, msg);
+			snprintf(full, sizeof(full), "%s:%u: %s%s\n", p->scn->file, line, where,
+				 msg);
 		else
 			snprintf(full, sizeof(full), "%s: %s%s\n", p->scn->file, where, msg);
 	}
@@ -320,10 +346,11 @@ static void on_section(struct parser *p, const char *name)
 		if ((sec->kind == K_PATH && sec->index >= SCN_MAX_PATHS) ||
 		    (sec->kind == K_HOST && sec->index >= SCN_MAX_HOSTS) ||
 		    (sec->kind == K_LINK && sec->index >= LAB_MAX_LINKS)) {
-			error_at(p, p->line, NULL, NULL, "[%s]: too many [%s*] sections (at most %d)",
-				 name, kinds[i].name,
-				 sec->kind == K_PATH ? SCN_MAX_PATHS
-				 : sec->kind == K_HOST ? SCN_MAX_HOSTS : LAB_MAX_LINKS);
+			error_at(p, p->line, NULL, NULL,
+				 "[%s]: too many [%s*] sections (at most %d)", name, kinds[i].name,
+				 sec->kind == K_PATH   ? SCN_MAX_PATHS
+				 : sec->kind == K_HOST ? SCN_MAX_HOSTS
+						       : LAB_MAX_LINKS);
 			return;
 		}
 		p->nsecs++;
@@ -492,8 +519,8 @@ static bool set_text(struct parser *p, const struct section *sec, const struct k
 
 	for (const char *c = v; *c; c++) {
 		if ((unsigned char)*c < 0x20 || *c == 0x7f || (word && (*c == ' ' || *c == '\t'))) {
-			error_at(p, p->line, sec, kd->name, word ? "must be one word" :
-				 "contains a control character");
+			error_at(p, p->line, sec, kd->name,
+				 word ? "must be one word" : "contains a control character");
 			return false;
 		}
 	}
@@ -508,7 +535,8 @@ static bool set_text(struct parser *p, const struct section *sec, const struct k
 	}
 	if (kd->type == T_LABNAME) {
 		for (const char *c = v; *c; c++) {
-			if (!islower((unsigned char)*c) && !isdigit((unsigned char)*c) && *c != '-') {
+			if (!islower((unsigned char)*c) && !isdigit((unsigned char)*c) &&
+			    *c != '-') {
 				error_at(p, p->line, sec, kd->name,
 					 "'%s' is not a lab name (1 to %d of a-z 0-9 -)", v,
 					 LAB_NAME_MAX);
@@ -566,8 +594,7 @@ static bool set_family(int *field, const char *v)
 	return false;
 }
 
-static bool set_value(struct parser *p, struct section *sec, const struct keydef *kd,
-		      const char *v)
+static bool set_value(struct parser *p, struct section *sec, const struct keydef *kd, const char *v)
 {
 	void *obj = section_object(p, sec, kd->link0);
 	char *field = (char *)obj + kd->off;
@@ -642,7 +669,7 @@ static bool set_value(struct parser *p, struct section *sec, const struct keydef
 		}
 		return true;
 	case T_PATHTYPE: {
-		static const char *const names[] = { "underlay", "builtin", "external" };
+		static const char *const names[] = {"underlay", "builtin", "external"};
 
 		for (int i = 0; i < 3; i++) {
 			if (!strcasecmp(v, names[i])) {
@@ -652,8 +679,8 @@ static bool set_value(struct parser *p, struct section *sec, const struct keydef
 				return true;
 			}
 		}
-		error_at(p, p->line, sec, kd->name,
-			 "'%s' is not underlay, builtin or external", quote(v, q));
+		error_at(p, p->line, sec, kd->name, "'%s' is not underlay, builtin or external",
+			 quote(v, q));
 		return false;
 	}
 	case T_REF:
@@ -684,7 +711,7 @@ static int on_key(void *user, const char *section, const char *name, const char 
 		return 1;
 	}
 	if (!sec || strcasecmp(sec->name, section))
-		return 1;	/* the section was reported already */
+		return 1; /* the section was reported already */
 	for (i = 0, kd = sec->keys; kd->name; kd++, i++)
 		if (!strcasecmp(kd->name, name))
 			break;
@@ -714,7 +741,6 @@ static int on_key(void *user, const char *section, const char *name, const char 
 	}
 	return 1;
 }
-
 
 /* --- after the last line: what needs the whole file --- */
 
@@ -751,8 +777,7 @@ static struct section *first_of(struct parser *p, enum kind kind)
 	return NULL;
 }
 
-static void require(struct parser *p, const struct section *sec, const char *key,
-		    const char *why)
+static void require(struct parser *p, const struct section *sec, const char *key, const char *why)
 {
 	int i = key_index(sec, key);
 
@@ -773,12 +798,13 @@ static void validate_lab(struct parser *p)
 	if (ls)
 		lab->line = ls->line;
 	if (nlinks) {
-		static const char *const link0[] = { "mtu", "rate", "drop_pct", "block_icmp" };
+		static const char *const link0[] = {"mtu", "rate", "drop_pct", "block_icmp"};
 
 		for (int k = 0; ls && k < 4; k++)
 			if (given(ls, link0[k]))
-				error_at(p, line_of(ls, link0[k]), ls, link0[k],
-					 "link settings go in the [link.*] sections when there are any");
+				error_at(
+				    p, line_of(ls, link0[k]), ls, link0[k],
+				    "link settings go in the [link.*] sections when there are any");
 		for (unsigned i = 0; i < p->nsecs; i++) {
 			struct section *sec = &p->secs[i];
 			struct scenario_link *l = &lab->links[sec->index];
@@ -806,22 +832,24 @@ static void validate_lab(struct parser *p)
 			continue;
 		l = &lab->links[sec->index];
 		if (given(sec, "a") && l->a >= lab->hosts)
-			error_at(p, line_of(sec, "a"), sec, "a", "host %u does not exist (hosts = %u)",
-				 l->a, lab->hosts);
+			error_at(p, line_of(sec, "a"), sec, "a",
+				 "host %u does not exist (hosts = %u)", l->a, lab->hosts);
 		if (given(sec, "b") && l->b >= lab->hosts)
-			error_at(p, line_of(sec, "b"), sec, "b", "host %u does not exist (hosts = %u)",
-				 l->b, lab->hosts);
+			error_at(p, line_of(sec, "b"), sec, "b",
+				 "host %u does not exist (hosts = %u)", l->b, lab->hosts);
 		if (given(sec, "a") && given(sec, "b") && l->a == l->b)
-			error_at(p, line_of(sec, "b"), sec, "b", "a link joins two different hosts");
+			error_at(p, line_of(sec, "b"), sec, "b",
+				 "a link joins two different hosts");
 	}
 	if (lab->client >= lab->hosts)
-		error_at(p, line_of(ls, "client"), ls, "client", "host %u does not exist (hosts = %u)",
-			 lab->client, lab->hosts);
+		error_at(p, line_of(ls, "client"), ls, "client",
+			 "host %u does not exist (hosts = %u)", lab->client, lab->hosts);
 	else if (lab->server >= lab->hosts)
-		error_at(p, line_of(ls, "server"), ls, "server", "host %u does not exist (hosts = %u)",
-			 lab->server, lab->hosts);
+		error_at(p, line_of(ls, "server"), ls, "server",
+			 "host %u does not exist (hosts = %u)", lab->server, lab->hosts);
 	else if (lab->client == lab->server)
-		error_at(p, line_of(ls, "server"), ls, "server", "the server must not be the client");
+		error_at(p, line_of(ls, "server"), ls, "server",
+			 "the server must not be the client");
 }
 
 /* Index of the link named (or numbered) ref, or of the first link joining
@@ -856,8 +884,8 @@ static int numeric_family(const char *addr)
 
 static void validate_path_keys(struct parser *p, struct section *sec, struct scenario_path *ps)
 {
-	static const char *const builtin_only[] = { "mtu", "cipher", "underlay_family" };
-	static const char *const external_only[] = { "setup", "teardown" };
+	static const char *const builtin_only[] = {"mtu", "cipher", "underlay_family"};
+	static const char *const external_only[] = {"setup", "teardown"};
 	int fam = numeric_family(ps->address);
 
 	for (int k = 0; k < 3; k++)
@@ -909,8 +937,8 @@ static void validate_paths(struct parser *p)
 				error_at(p, line_of(sec, "host"), sec, "host",
 					 "only for scenarios with [host.*] sections");
 			else if (l < 0 && given(sec, "link"))
-				error_at(p, line_of(sec, "link"), sec, "link", "no [link.%s] section",
-					 sec->ref);
+				error_at(p, line_of(sec, "link"), sec, "link",
+					 "no [link.%s] section", sec->ref);
 			else if (l < 0 && p->lab_ok)
 				error_at(p, sec->line, sec, NULL,
 					 "no link joins client host %u and server host %u",
@@ -937,19 +965,20 @@ static void validate_paths(struct parser *p)
 			snprintf(hname, sizeof(hname), "host.%s", sec->ref);
 			hs = find_section(p, hname);
 			if (!hs || hs->kind != K_HOST)
-				error_at(p, line_of(sec, "host"), sec, "host", "no [host.%s] section",
-					 sec->ref);
+				error_at(p, line_of(sec, "host"), sec, "host",
+					 "no [host.%s] section", sec->ref);
 			else
 				ps->host = hs->index;
 		} else if (s->nhosts > 1) {
 			error_at(p, sec->line, sec, NULL,
-				 "name its host (host = NAME): the scenario has %u hosts", s->nhosts);
+				 "name its host (host = NAME): the scenario has %u hosts",
+				 s->nhosts);
 		}
 	}
 }
 
-static void validate_durations(struct parser *p, struct section *sec, const char *key,
-			       uint64_t *ns, uint64_t dflt)
+static void validate_durations(struct parser *p, struct section *sec, const char *key, uint64_t *ns,
+			       uint64_t dflt)
 {
 	if (sec && given(sec, key)) {
 		if (!*ns)
@@ -1023,8 +1052,8 @@ static void validate_loads(struct parser *p)
 		s->tcp.streams[0] = 1;
 	}
 	if (us && given(us, "enabled") && !s->udp.enabled && (sweep || knee))
-		error_at(p, line_of(us, "enabled"), us, "enabled",
-			 "is no, but [%s] sweeps UDP", sweep ? "sweep" : "knee");
+		error_at(p, line_of(us, "enabled"), us, "enabled", "is no, but [%s] sweeps UDP",
+			 sweep ? "sweep" : "knee");
 	if (!enabled_by_section(us, &s->udp.enabled) && (sweep || knee))
 		s->udp.enabled = true;
 	if (us)
@@ -1048,8 +1077,9 @@ static void validate_loads(struct parser *p)
 	if (enabled_by_section(ms, &s->mtu.enabled) && s->mtu.max && s->mtu.max < s->mtu.base)
 		error_at(p, line_of(ms, "max"), ms, "max", "is below base (%u)", s->mtu.base);
 	if (!s->tcp.enabled && !s->udp.enabled && !s->mtu.enabled && !p->line_errors)
-		error_at(p, ss ? ss->line : 0, ss, NULL,
-			 "nothing to measure: add a [tcp], [udp], [sweep], [knee] or [mtu] section");
+		error_at(
+		    p, ss ? ss->line : 0, ss, NULL,
+		    "nothing to measure: add a [tcp], [udp], [sweep], [knee] or [mtu] section");
 }
 
 static void validate(struct parser *p)
@@ -1131,8 +1161,8 @@ void scenario_defaults(struct scenario *scn)
 	scn->mtu.fragments = true;
 }
 
-int scenario_parse(const char *name, const char *text, size_t len, struct scenario *scn,
-		   char *err, size_t errlen)
+int scenario_parse(const char *name, const char *text, size_t len, struct scenario *scn, char *err,
+		   size_t errlen)
 {
 	struct parser *p;
 	int rc;
@@ -1209,12 +1239,12 @@ void scenario_lab_spec(const struct scenario *scn, struct lab_spec *spec)
 	for (unsigned i = 0; i < scn->lab.nlinks && i < LAB_MAX_LINKS; i++) {
 		const struct scenario_link *l = &scn->lab.links[i];
 
-		spec->links[i] = (struct lab_link_spec){ .a = l->a,
-							 .b = l->b,
-							 .mtu = l->mtu,
-							 .rate_bps = l->rate_bps,
-							 .drop_pct = l->drop_pct,
-							 .block_icmp_too_big = l->block_icmp };
+		spec->links[i] = (struct lab_link_spec){.a = l->a,
+							.b = l->b,
+							.mtu = l->mtu,
+							.rate_bps = l->rate_bps,
+							.drop_pct = l->drop_pct,
+							.block_icmp_too_big = l->block_icmp};
 	}
 }
 

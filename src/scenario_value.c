@@ -12,7 +12,7 @@
 
 #include "scenario.h"
 
-#define RATE_MAX_BPS 100e12	/* 100 Tbit/s: anything above is a typo */
+#define RATE_MAX_BPS   100e12 /* 100 Tbit/s: anything above is a typo */
 #define DURATION_MAX_S (24.0 * 3600)
 
 /* A non-negative decimal number "12", "1.5", ".5"; *end after it. */
@@ -54,8 +54,8 @@ bool scenario_parse_rate(const char *s, uint64_t *bps)
 	static const struct {
 		char c;
 		double mult;
-	} prefixes[] = { { 'k', 1e3 }, { 'm', 1e6 }, { 'g', 1e9 }, { 't', 1e12 } };
-	static const char *const units[] = { "", "bit/s", "bits/s", "bit", "bits", "bps", "b/s" };
+	} prefixes[] = {{'k', 1e3}, {'m', 1e6}, {'g', 1e9}, {'t', 1e12}};
+	static const char *const units[] = {"", "bit/s", "bits/s", "bit", "bits", "bps", "b/s"};
 	const char *end;
 	double v;
 
@@ -85,8 +85,8 @@ bool scenario_parse_duration(const char *s, uint64_t *ns)
 	static const struct {
 		const char *unit;
 		double sec;
-	} units[] = { { "", 1 },     { "s", 1 },       { "sec", 1 }, { "ms", 1e-3 },
-		      { "us", 1e-6 }, { "m", 60 },     { "min", 60 } };
+	} units[] = {{"", 1},	   {"s", 1},  {"sec", 1}, {"ms", 1e-3},
+		     {"us", 1e-6}, {"m", 60}, {"min", 60}};
 	const char *end;
 	double v;
 
@@ -108,8 +108,8 @@ bool scenario_parse_duration(const char *s, uint64_t *ns)
 
 bool scenario_parse_bool(const char *s, bool *v)
 {
-	static const char *const yes[] = { "yes", "true", "on", "1" };
-	static const char *const no[] = { "no", "false", "off", "0" };
+	static const char *const yes[] = {"yes", "true", "on", "1"};
+	static const char *const no[] = {"no", "false", "off", "0"};
 
 	for (size_t i = 0; i < 4; i++) {
 		if (!strcasecmp(s, yes[i])) {
@@ -159,8 +159,8 @@ bool scenario_parse_uint(const char *s, uint64_t min, uint64_t max, uint64_t *v)
 	return true;
 }
 
-bool scenario_parse_list(const char *s, uint64_t min, uint64_t lim, uint64_t *vals,
-			 unsigned max, unsigned *n)
+bool scenario_parse_list(const char *s, uint64_t min, uint64_t lim, uint64_t *vals, unsigned max,
+			 unsigned *n)
 {
 	unsigned count = 0;
 

@@ -22,19 +22,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (!copy)
 		return 0;
-	memcpy(copy, data, size);	/* exact size, so ASan sees any overread */
+	memcpy(copy, data, size); /* exact size, so ASan sees any overread */
 	rc = scenario_parse("fuzz.ini", copy, size, &s, err, sizeof(err));
 	if (rc != 0 && rc != -EINVAL)
 		abort();
 	if (!memchr(err, '\0', sizeof(err)))
 		abort();
 	if (rc == -EINVAL && !err[0])
-		abort();	/* a refusal always says why */
+		abort(); /* a refusal always says why */
 	if (rc == 0) {
 		if (s.npaths < 1 || s.npaths > SCN_MAX_PATHS)
 			abort();
 		if (s.is_lab && scenario_check_lab_targets(&s, err, sizeof(err)))
-			abort();	/* the parser let a real address into a lab */
+			abort(); /* the parser let a real address into a lab */
 		for (unsigned i = 0; i < s.npaths; i++)
 			if (!memchr(s.paths[i].address, '\0', sizeof(s.paths[i].address)))
 				abort();

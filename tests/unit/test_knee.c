@@ -18,16 +18,16 @@
 
 #include "knee.h"
 
-#define M 1000000ULL
+#define M   1000000ULL
 #define SEC 1000000000ULL
 
 enum curve { SDWAN, SHAPER, LOSSLESS, CONSTANT };
 
 struct simpath {
 	enum curve curve;
-	double knee;		/* SHAPER: capacity, bit/s */
-	double constant;	/* CONSTANT: loss ratio at every rate */
-	double gen_max;		/* generator tops out here (0: never) */
+	double knee;	 /* SHAPER: capacity, bit/s */
+	double constant; /* CONSTANT: loss ratio at every rate */
+	double gen_max;	 /* generator tops out here (0: never) */
 	/* seeded noise: below the knee, in [noise_from, noise_to], a trial loses
 	 * a few packets with probability noise_p (long trials: noise_long_p) */
 	double noise_from, noise_to, noise_p, noise_long_p;
@@ -54,7 +54,7 @@ static double sdwan_loss(double r)
 		return 0.075 * (mb - 110) / 10;
 	if (mb <= 200)
 		return 0.075 + (0.44 - 0.075) * (mb - 120) / 80;
-	return 1 - 112.0 / mb;	/* the path delivers 112 Mbit/s at most */
+	return 1 - 112.0 / mb; /* the path delivers 112 Mbit/s at most */
 }
 
 static double path_loss(struct simpath *p, double r, uint64_t dur)
@@ -90,11 +90,11 @@ static struct knee_measurement measure(struct simpath *p, const struct knee_tria
 	double loss = path_loss(p, sent, t->duration_ns);
 
 	p->trials++;
-	return (struct knee_measurement){ .offered_bps = t->rate_bps,
-					  .achieved_bps = (uint64_t)sent,
-					  .received_bps = (uint64_t)(sent * (1 - loss)),
-					  .loss_ratio = loss,
-					  .generator_limited = sent < 0.99 * r };
+	return (struct knee_measurement){.offered_bps = t->rate_bps,
+					 .achieved_bps = (uint64_t)sent,
+					 .received_bps = (uint64_t)(sent * (1 - loss)),
+					 .loss_ratio = loss,
+					 .generator_limited = sent < 0.99 * r};
 }
 
 static void cfg_for(struct knee_config *c, uint64_t max)
@@ -155,12 +155,11 @@ static void assert_found_within(const struct knee_bound *b, double lo, double hi
 }
 
 /* Plain binary search (linear bisection of [min, max]) to the same width. */
-static unsigned binary_search_trials(struct simpath *p, const struct knee_config *cfg,
-				     double goal)
+static unsigned binary_search_trials(struct simpath *p, const struct knee_config *cfg, double goal)
 {
 	double lo = (double)cfg->min_rate_bps, hi = (double)cfg->max_rate_bps;
 	unsigned n = 0;
-	struct knee_trial t = { .duration_ns = cfg->final_ns };
+	struct knee_trial t = {.duration_ns = cfg->final_ns};
 
 	t.rate_bps = (uint64_t)hi;
 	n++;
@@ -186,7 +185,7 @@ static void test_sdwan_curve(void **state)
 	struct knee_config cfg;
 	struct knee k;
 	struct knee_result res;
-	struct simpath p = { .curve = SDWAN, .rng = 1 };
+	struct simpath p = {.curve = SDWAN, .rng = 1};
 	double pdr_true = (110 + 10 * (0.005 / 0.075)) * 1e6;
 	unsigned bin;
 
@@ -215,8 +214,11 @@ static void test_sdwan_noise(void **state)
 		struct knee_config cfg;
 		struct knee k;
 		struct knee_result res;
-		struct simpath p = { .curve = SDWAN, .rng = seed * 7919,
-				     .noise_from = 104.5e6, .noise_to = 110e6, .noise_p = 0.3 };
+		struct simpath p = {.curve = SDWAN,
+				    .rng = seed * 7919,
+				    .noise_from = 104.5e6,
+				    .noise_to = 110e6,
+				    .noise_p = 0.3};
 
 		cfg_for(&cfg, 1000 * M);
 		search(&p, &cfg, &k, &res);
@@ -234,14 +236,14 @@ static void test_sdwan_noise(void **state)
 
 static void test_shapers(void **state)
 {
-	static const double caps[] = { 3e6, 47e6, 100e6, 333e6, 950e6 };
+	static const double caps[] = {3e6, 47e6, 100e6, 333e6, 950e6};
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(caps) / sizeof(caps[0]); i++) {
 		struct knee_config cfg;
 		struct knee k;
 		struct knee_result res;
-		struct simpath p = { .curve = SHAPER, .knee = caps[i], .rng = 3 };
+		struct simpath p = {.curve = SHAPER, .knee = caps[i], .rng = 3};
 		unsigned bin;
 
 		cfg_for(&cfg, 1000 * M);
@@ -267,8 +269,12 @@ static void test_confirmation_moves_bound(void **state)
 	struct knee_config cfg;
 	struct knee k;
 	struct knee_result res;
-	struct simpath p = { .curve = SDWAN, .rng = 5, .noise_from = 100e6, .noise_to = 110e6,
-			     .noise_p = 0, .noise_long_p = 1 };
+	struct simpath p = {.curve = SDWAN,
+			    .rng = 5,
+			    .noise_from = 100e6,
+			    .noise_to = 110e6,
+			    .noise_p = 0,
+			    .noise_long_p = 1};
 	unsigned n, failed_confirm = 0;
 	const struct knee_record *tr;
 
@@ -291,7 +297,7 @@ static void test_generator_limited(void **state)
 	struct knee_config cfg;
 	struct knee k;
 	struct knee_result res;
-	struct simpath p = { .curve = SDWAN, .gen_max = 80e6, .rng = 11 };
+	struct simpath p = {.curve = SDWAN, .gen_max = 80e6, .rng = 11};
 	unsigned n, invalid = 0;
 	const struct knee_record *tr;
 
@@ -303,7 +309,7 @@ static void test_generator_limited(void **state)
 	tr = knee_trials(&k, &n);
 	for (unsigned i = 0; i < n; i++)
 		invalid += tr[i].verdict == KNEE_INVALID;
-	assert_true(invalid >= 2);	/* the first trial and its retry at least */
+	assert_true(invalid >= 2); /* the first trial and its retry at least */
 	assert_true(res.generator_limited);
 	/* sent < 99 % of the target is invalid: the true limit is about 80.8 */
 	assert_true((double)res.generator_limit_bps <= 80.8e6 / (1 - cfg.width_goal));
@@ -324,7 +330,7 @@ static void test_generator_always_short(void **state)
 	struct knee_config cfg;
 	struct knee k;
 	struct knee_result res;
-	struct simpath p = { .curve = LOSSLESS, .gen_max = 0.5e6, .rng = 2 };
+	struct simpath p = {.curve = LOSSLESS, .gen_max = 0.5e6, .rng = 2};
 
 	(void)state;
 	cfg_for(&cfg, 1000 * M);
@@ -342,7 +348,7 @@ static void test_lossless_to_max(void **state)
 	struct knee_config cfg;
 	struct knee k;
 	struct knee_result res;
-	struct simpath p = { .curve = LOSSLESS, .rng = 9 };
+	struct simpath p = {.curve = LOSSLESS, .rng = 9};
 
 	(void)state;
 	cfg_for(&cfg, 100 * M);
@@ -353,7 +359,7 @@ static void test_lossless_to_max(void **state)
 		assert_true(res.bound[t].lower_final);
 		assert_false(res.bound[t].upper_valid);
 	}
-	assert_int_equal(res.ntrials, 2);	/* the first trial and its confirmation */
+	assert_int_equal(res.ntrials, 2); /* the first trial and its confirmation */
 	assert_int_equal(res.trial_ns, cfg.short_ns + cfg.final_ns);
 }
 
@@ -362,7 +368,7 @@ static void test_loss_everywhere(void **state)
 	struct knee_config cfg;
 	struct knee k;
 	struct knee_result res;
-	struct simpath p = { .curve = CONSTANT, .constant = 0.01, .rng = 4 };
+	struct simpath p = {.curve = CONSTANT, .constant = 0.01, .rng = 4};
 
 	(void)state;
 	cfg_for(&cfg, 1000 * M);
@@ -383,7 +389,7 @@ static void test_small_loss_everywhere(void **state)
 	struct knee_config cfg;
 	struct knee k;
 	struct knee_result res;
-	struct simpath p = { .curve = CONSTANT, .constant = 0.003, .rng = 4 };
+	struct simpath p = {.curve = CONSTANT, .constant = 0.003, .rng = 4};
 
 	(void)state;
 	cfg_for(&cfg, 1000 * M);
@@ -398,7 +404,7 @@ static void test_trial_limit(void **state)
 	struct knee_config cfg;
 	struct knee k;
 	struct knee_result res;
-	struct simpath p = { .curve = SDWAN, .rng = 1 };
+	struct simpath p = {.curve = SDWAN, .rng = 1};
 
 	(void)state;
 	cfg_for(&cfg, 1000 * M);
@@ -413,11 +419,11 @@ static void test_api_misuse(void **state)
 	struct knee_config cfg;
 	struct knee k;
 	struct knee_trial t1, t2;
-	struct knee_measurement m = { .loss_ratio = 0 };
+	struct knee_measurement m = {.loss_ratio = 0};
 
 	(void)state;
 	knee_config_defaults(&cfg);
-	assert_int_equal(knee_init(&k, &cfg), -EINVAL);	/* no max rate */
+	assert_int_equal(knee_init(&k, &cfg), -EINVAL); /* no max rate */
 	cfg.max_rate_bps = 100 * M;
 	cfg.width_goal = 0;
 	assert_int_equal(knee_init(&k, &cfg), -EINVAL);
@@ -432,7 +438,7 @@ static void test_api_misuse(void **state)
 	assert_int_equal(knee_init(&k, &cfg), -EINVAL);
 	cfg.max_trials = 0;
 	assert_int_equal(knee_init(&k, &cfg), 0);
-	assert_int_equal(knee_record(&k, &m), -EINVAL);	/* nothing pending */
+	assert_int_equal(knee_record(&k, &m), -EINVAL); /* nothing pending */
 	assert_true(knee_next(&k, &t1));
 	assert_true(knee_next(&k, &t2));
 	assert_memory_equal(&t1, &t2, sizeof(t1));
@@ -447,7 +453,7 @@ static void test_api_misuse(void **state)
 
 static void test_classify(void **state)
 {
-	struct knee_measurement m = { .loss_ratio = 0 };
+	struct knee_measurement m = {.loss_ratio = 0};
 
 	(void)state;
 	assert_int_equal(knee_classify(&m, 0.005), KNEE_PASS);
@@ -465,18 +471,18 @@ static void test_classify(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_sdwan_curve),
-		cmocka_unit_test(test_sdwan_noise),
-		cmocka_unit_test(test_shapers),
-		cmocka_unit_test(test_confirmation_moves_bound),
-		cmocka_unit_test(test_generator_limited),
-		cmocka_unit_test(test_generator_always_short),
-		cmocka_unit_test(test_lossless_to_max),
-		cmocka_unit_test(test_loss_everywhere),
-		cmocka_unit_test(test_small_loss_everywhere),
-		cmocka_unit_test(test_trial_limit),
-		cmocka_unit_test(test_api_misuse),
-		cmocka_unit_test(test_classify),
+	    cmocka_unit_test(test_sdwan_curve),
+	    cmocka_unit_test(test_sdwan_noise),
+	    cmocka_unit_test(test_shapers),
+	    cmocka_unit_test(test_confirmation_moves_bound),
+	    cmocka_unit_test(test_generator_limited),
+	    cmocka_unit_test(test_generator_always_short),
+	    cmocka_unit_test(test_lossless_to_max),
+	    cmocka_unit_test(test_loss_everywhere),
+	    cmocka_unit_test(test_small_loss_everywhere),
+	    cmocka_unit_test(test_trial_limit),
+	    cmocka_unit_test(test_api_misuse),
+	    cmocka_unit_test(test_classify),
 	};
 
 	return cmocka_run_group_tests_name("knee", tests, NULL, NULL);
