@@ -13,8 +13,11 @@
  * LAB_IFINDEX_BASE + 2l on end a and + 2l + 1 on end b; lab_up() returns once
  * every one of them is operationally up.
  * Namespaces are named "ovp-<lab>-<h>" (h = 0, 1, ...). A lab records what it
- * created under /run/ovlperf/labs/<lab>; lab_down_by_name() removes only
- * namespaces listed there, so it never touches one it did not create.
+ * created under /run/ovlperf/labs/<lab> (a text file, "ovlperf-lab 1" then
+ * "name", "pid" of the creator, "hosts", one "link" and one "netns NAME INODE"
+ * line each); lab_down_by_name() removes only namespaces listed there, and
+ * only while they still have the recorded inode, so it never touches one it
+ * did not create.
  *
  * A host on two or more links forwards (IPv4 and IPv6) and every host gets
  * routes to every link's subnets along the shortest path, so a chain
@@ -107,6 +110,10 @@ int lab_down(struct lab *lab);
  * -ENOENT if there is no such lab; -EPERM (after removing the rest) when a
  * listed namespace is no longer the one ovlperf created: it is left alone. */
 int lab_down_by_name(const char *name);
+
+/* The process that created lab NAME (the "pid" line of its state file), to
+ * tell a lab in use from one left behind. -ENOENT if there is no such lab. */
+int lab_creator_pid(const char *name, pid_t *pid);
 
 /* Attaches to a lab another process created (from its state file) without
  * taking ownership: lab_close() frees the handle and leaves the lab up;

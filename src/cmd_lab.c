@@ -352,6 +352,9 @@ static int down(int argc, char **argv)
 
 	if (rc)
 		return rc;
+	/* An interrupt must not cut the teardown short: the flag it sets is
+	 * ignored here, and the removal runs to its end. */
+	interrupt_install();
 	rc = lab_down_by_name(name);
 	if (rc == -ENOENT) {
 		fprintf(stderr, "ovlperf lab: no lab named %s\n", name);

@@ -270,3 +270,13 @@ int lab_list(int (*fn)(const char *name, void *arg), void *arg)
 	closedir(d);
 	return rc;
 }
+
+int lab_creator_pid(const char *name, pid_t *pid)
+{
+	struct lab_state st;
+	int rc = lab_state_load(name, &st);
+
+	if (!rc)
+		*pid = st.pid;
+	return rc;
+}
