@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 /* The pure part of the lab: names, spec checks, rates, the address plan,
  * routes, the state file format and the nftables ruleset. */
+#define _GNU_SOURCE
 #include <arpa/inet.h>
+#include <signal.h>
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -11,6 +13,11 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <fcntl.h>
+#include <net/if.h>
+#include <netinet/in.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "lab.h"
 #include "lab_int.h"
@@ -339,15 +346,164 @@ static void test_nft_ruleset(void **state)
 	assert_int_equal(lab_nft_ruleset(&s, 1, buf, 40), -ENOSPC);
 }
 
+static bool bind_ok(int family, const char *addr)
+{
+	struct sockaddr_storage ss;
+	socklen_t len;
+	int fd, rc;
+
+	memset(&ss, 0, sizeof(ss));
+	if (family == AF_INET) {
+		((struct sockaddr_in *)&ss)->sin_family = AF_INET;
+		inet_pton(AF_INET, addr, &((struct sockaddr_in *)&ss)->sin_addr);
+		len = sizeof(struct sockaddr_in);
+	} else {
+		((struct sockaddr_in6 *)&ss)->sin6_family = AF_INET6;
+		inet_pton(AF_INET6, addr, &((struct sockaddr_in6 *)&ss)->sin6_addr);
+		len = sizeof(struct sockaddr_in6);
+	}
+	fd = socket(family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	assert_true(fd >= 0);
+	rc = bind(fd, (struct sockaddr *)&ss, len);
+	close(fd);
+	return rc == 0;
+}
+
+/* What a child started with lab_spawn() writes on its stdout. */
+static void spawn_output(const struct lab *lab, unsigned host, char *const argv[], char *buf,
+			 size_t len, int *status)
+{
+	int p[2];
+	ssize_t n, got = 0;
+	pid_t pid;
+
+	assert_int_equal(pipe2(p, O_CLOEXEC), 0);
+	pid = lab_spawn(lab, host, argv, p[1], -1);
+	close(p[1]);
+	assert_true(pid > 0);
+	while ((n = read(p[0], buf + got, len - 1 - (size_t)got)) > 0)
+		got += n;
+	buf[got] = '\0';
+	close(p[0]);
+	*status = lab_reap(pid, 2000);
+}
+
+/* A child that ignores SIGTERM (once it says so) needs lab_reap's SIGKILL. */
+static int stubborn_reap(const struct lab *lab, char *const argv[])
+{
+	char line[16] = "";
+	int p[2];
+	pid_t pid;
+	FILE *f;
+
+	assert_int_equal(pipe2(p, O_CLOEXEC), 0);
+	pid = lab_spawn(lab, 0, argv, p[1], -1);
+	close(p[1]);
+	assert_true(pid > 0);
+	f = fdopen(p[0], "r");
+	assert_non_null(f);
+	assert_non_null(fgets(line, sizeof(line), f));
+	fclose(f);
+	assert_string_equal(line, "ready\n");
+	return lab_reap(pid, 300);
+}
+
+static int remove_lt3(void **state)
+{
+	(void)state;
+	if (geteuid() == 0)
+		lab_down_by_name("lt3");
+	return 0;
+}
+
+/* The C API the other modules use, on a real lab. Needs root (skipped
+ * otherwise); uses lab name "lt3". */
+static void test_api_in_namespaces(void **state)
+{
+	char *ipargv[] = {"/bin/sh", "-c", "ip -o -4 addr show dev ovp0", NULL};
+	char *sleeper[] = {"/bin/sleep", "30", NULL};
+	char *stubborn[] = {"/bin/sh", "-c",
+			    "trap '' TERM; echo ready; while :; do sleep 0.05; done", NULL};
+	struct sockaddr_storage ss;
+	struct lab *lab, *again, *opened;
+	struct lab_spec s;
+	struct stat st1, st2;
+	char buf[512];
+	int fd, status;
+
+	(void)state;
+	if (geteuid() != 0)
+		skip();
+	lab_down_by_name("lt3");
+	lab_spec_pair(&s, "lt3", 1400);
+	s.links[0].a = 5; /* invalid: nothing may be created */
+	assert_int_equal(lab_up(&s, &lab), -EINVAL);
+	assert_int_equal(stat("/run/netns/ovp-lt3-0", &st1), -1);
+	lab_spec_pair(&s, "lt3", 1400);
+	assert_int_equal(lab_up(&s, &lab), 0);
+	assert_int_equal(lab_up(&s, &again), -EEXIST);
+
+	assert_string_equal(lab_netns_name(lab, 1), "ovp-lt3-1");
+	assert_string_equal(lab_host_ifname(lab, 1, 0), "ovp0");
+	assert_null(lab_host_ifname(lab, 2, 0));
+	assert_int_equal(lab_host_addr(lab, 1, 0, AF_INET6, &ss), 0);
+	assert_int_equal(((struct sockaddr_in6 *)&ss)->sin6_addr.s6_addr[15], 2);
+	assert_int_equal(lab_get_spec(lab)->links[0].mtu, 1400);
+
+	/* lab_enter moves only this thread; lab_leave brings it back */
+	assert_false(bind_ok(AF_INET, "198.18.0.1"));
+	assert_int_equal(lab_enter(lab, 0), 0);
+	assert_true(bind_ok(AF_INET, "198.18.0.1"));
+	assert_true(bind_ok(AF_INET6, "2001:2::1"));
+	assert_false(bind_ok(AF_INET, "198.18.0.2"));
+	assert_int_equal(if_nametoindex("ovp0"), LAB_IFINDEX_BASE);
+	assert_int_equal(lab_leave(lab), 0);
+	assert_false(bind_ok(AF_INET, "198.18.0.1"));
+	assert_int_equal(lab_enter(lab, 7), -EINVAL);
+
+	fd = lab_netns_fd(lab, 0);
+	assert_true(fd >= 0);
+	assert_int_equal(fstat(fd, &st1), 0);
+	assert_int_equal(stat("/run/netns/ovp-lt3-0", &st2), 0);
+	assert_int_equal(st1.st_ino, st2.st_ino);
+	close(fd);
+
+	spawn_output(lab, 1, ipargv, buf, sizeof(buf), &status);
+	assert_non_null(strstr(buf, "198.18.0.2/24"));
+	assert_int_equal(status, 0);
+	status = lab_reap(lab_spawn(lab, 0, sleeper, -1, -1), 1000);
+	assert_int_equal(status, 128 + SIGTERM);
+	status = stubborn_reap(lab, stubborn);
+	assert_int_equal(status, 128 + SIGKILL);
+
+	assert_int_equal(lab_open("lt3", &opened), 0);
+	assert_int_equal(lab_get_spec(opened)->nhosts, 2);
+	assert_string_equal(lab_netns_name(opened, 0), "ovp-lt3-0");
+	lab_close(opened);
+	assert_int_equal(stat("/run/netns/ovp-lt3-0", &st1), 0);
+
+	assert_int_equal(lab_down(lab), 0);
+	assert_int_equal(stat("/run/netns/ovp-lt3-0", &st1), -1);
+	assert_int_equal(stat("/run/netns/ovp-lt3-1", &st1), -1);
+	assert_int_equal(lab_down_by_name("lt3"), -ENOENT);
+	assert_int_equal(lab_open("lt3", &opened), -ENOENT);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_names),	    cmocka_unit_test(test_netns_name),
-	    cmocka_unit_test(test_rates),	    cmocka_unit_test(test_addr_plan),
-	    cmocka_unit_test(test_spec_defaults),   cmocka_unit_test(test_spec_check),
-	    cmocka_unit_test(test_routes),	    cmocka_unit_test(test_drop_and_burst),
-	    cmocka_unit_test(test_state_roundtrip), cmocka_unit_test(test_state_rejects),
+	    cmocka_unit_test(test_names),
+	    cmocka_unit_test(test_netns_name),
+	    cmocka_unit_test(test_rates),
+	    cmocka_unit_test(test_addr_plan),
+	    cmocka_unit_test(test_spec_defaults),
+	    cmocka_unit_test(test_spec_check),
+	    cmocka_unit_test(test_routes),
+	    cmocka_unit_test(test_drop_and_burst),
+	    cmocka_unit_test(test_state_roundtrip),
+	    cmocka_unit_test(test_state_rejects),
 	    cmocka_unit_test(test_nft_ruleset),
+	    cmocka_unit_test_teardown(test_api_in_namespaces, remove_lt3),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
