@@ -98,12 +98,18 @@ unsigned lab_plan_drop_threshold(double drop_pct);
 uint32_t lab_plan_tbf_burst(uint64_t rate_bps, uint32_t mtu);
 
 /* Creates namespaces, veth pairs, addresses (IPv4 and IPv6, with DAD disabled
- * so IPv6 is usable at once), loopback up, shaping and drop rules. On error
- * everything created so far is removed. */
+ * so IPv6 is usable at once), loopback up, routes, shaping and drop rules.
+ * On error, or when interrupt_requested() turns true between steps (-EINTR),
+ * everything created so far is removed. -EEXIST if lab spec->name exists or
+ * one of its namespace names is taken (nothing is touched then). Lossy links
+ * (drop_pct) have their veths' segmentation offloads off, so the drop hits
+ * single packets rather than 64 KB aggregates. */
 int lab_up(const struct lab_spec *spec, struct lab **out);
 
-/* Removes everything lab_up created and frees the handle. Idempotent on the
- * system side: a namespace already gone is not an error. */
+/* Removes everything lab_up created and frees the handle: every process still
+ * inside a host is sent SIGTERM, then SIGKILL after 2 s (tunnel daemons,
+ * servers). Idempotent on the system side: a namespace already gone is not an
+ * error. */
 int lab_down(struct lab *lab);
 
 /* `ovlperf lab down NAME`: removes what the state file of NAME lists.
@@ -141,7 +147,8 @@ int lab_host_interfaces(const struct lab *lab, unsigned host, struct lab_if_info
 			size_t *n);
 
 /* Moves the calling thread into host h's namespace, or back to the namespace
- * the process started in. */
+ * of the thread that made (lab_up) or opened (lab_open) the lab. Sockets keep
+ * the namespace they were created in after lab_leave(). */
 int lab_enter(const struct lab *lab, unsigned host);
 int lab_leave(const struct lab *lab);
 
