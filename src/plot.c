@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,6 +66,19 @@ static void series_title(char *buf, size_t len, const struct results_run *run,
 		 p->kind == RESULTS_TRIAL_SWEEP ? " sweep" : "");
 }
 
+static bool wide_range(const struct results_summary *s)
+{
+	uint64_t lo = UINT64_MAX, hi = 0;
+
+	for (size_t i = 0; i < s->nsweep; i++) {
+		if (s->sweep[i].target_bps < lo)
+			lo = s->sweep[i].target_bps;
+		if (s->sweep[i].target_bps > hi)
+			hi = s->sweep[i].target_bps;
+	}
+	return lo && hi / lo >= 10;
+}
+
 static int delivered_gp(FILE *f, const struct report_run *rr)
 {
 	const struct results_summary *s = &rr->sum;
@@ -73,7 +87,12 @@ static int delivered_gp(FILE *f, const struct report_run *rr)
 
 	preamble(f, "delivered.svg", "Delivered vs offered load (knees marked)",
 		 "offered rate (Mbit/s)", "delivered (%)");
-	fprintf(f, "set yrange [0:105]\nset xrange [0:*]\n");
+	fprintf(f, "set yrange [0:105]\n");
+	/* Knee searches probe in log space over decades: a log axis shows them. */
+	if (wide_range(s))
+		fprintf(f, "set logscale x\nset xrange [*:*]\n");
+	else
+		fprintf(f, "set xrange [0:*]\n");
 	for (size_t i = 0; i < s->nsweep; i = series_end(s, i), nseries++) {
 		fprintf(f, "$s%u << EOD\n", nseries);
 		for (size_t j = i; j < series_end(s, i); j++)
@@ -101,8 +120,12 @@ static int delivered_gp(FILE *f, const struct report_run *rr)
 	nseries = 0;
 	for (size_t i = 0; i < s->nsweep; i = series_end(s, i), nseries++) {
 		series_title(t, sizeof(t), rr->run, &s->sweep[i]);
-		fprintf(f, "%s$s%u using 1:2 with linespoints pt 7 ps 0.6 lw 2 lc rgb '%s' title ",
-			nseries ? ", \\\n     " : "", nseries, COLOR(s->sweep[i].path));
+		/* A linear sweep is a curve; knee trials are scattered probes. */
+		fprintf(f, "%s$s%u using 1:2 with %s lc rgb '%s' title ",
+			nseries ? ", \\\n     " : "", nseries,
+			s->sweep[i].kind == RESULTS_TRIAL_SWEEP ? "linespoints pt 7 ps 0.6 lw 2"
+								: "points pt 7 ps 0.8",
+			COLOR(s->sweep[i].path));
 		gp_str(f, t);
 	}
 	fputc('\n', f);
@@ -171,9 +194,13 @@ static int delay_gp(FILE *f, const struct report_run *rr)
 
 	if (!has_delay(rr))
 		return -ENODATA;
-	preamble(f, "delay.svg", "One-way delay vs offered load (p50 solid, p99 dashed)",
+	preamble(f, "delay.svg", "One-way delay vs offered load (p50 filled, p99 open)",
 		 "offered rate (Mbit/s)", "one-way delay (ms)");
-	fprintf(f, "set logscale y\nset xrange [0:*]\n");
+	fprintf(f, "set logscale y\n");
+	if (wide_range(s))
+		fprintf(f, "set logscale x\nset xrange [*:*]\n");
+	else
+		fprintf(f, "set xrange [0:*]\n");
 	for (size_t i = 0; i < s->nsweep; i = series_end(s, i), nseries++) {
 		fprintf(f, "$d%u << EOD\n", nseries);
 		for (size_t j = i; j < series_end(s, i); j++)
@@ -193,12 +220,15 @@ static int delay_gp(FILE *f, const struct report_run *rr)
 	nseries = 0;
 	for (size_t i = 0; i < s->nsweep; i = series_end(s, i), nseries++) {
 		series_title(t, sizeof(t), rr->run, &s->sweep[i]);
-		fprintf(f, "%s$d%u using 1:2 with linespoints pt 7 ps 0.5 lw 2 lc rgb '%s' title ",
-			n++ ? ", \\\n     " : "", nseries, COLOR(s->sweep[i].path));
+		bool lin = s->sweep[i].kind == RESULTS_TRIAL_SWEEP;
+
+		fprintf(f, "%s$d%u using 1:2 with %s lc rgb '%s' title ", n++ ? ", \\\n     " : "",
+			nseries, lin ? "linespoints pt 7 ps 0.5 lw 2" : "points pt 7 ps 0.6",
+			COLOR(s->sweep[i].path));
 		gp_str(f, t);
-		fprintf(f, ", \\\n     $d%u using 1:3 with linespoints pt 6 ps 0.5 dt 2 lc rgb '%s' "
-			   "notitle",
-			nseries, COLOR(s->sweep[i].path));
+		fprintf(f, ", \\\n     $d%u using 1:3 with %s lc rgb '%s' notitle", nseries,
+			lin ? "linespoints pt 6 ps 0.5 dt 2" : "points pt 6 ps 0.6",
+			COLOR(s->sweep[i].path));
 	}
 	if (s->ndelay)
 		fprintf(f, "%s$common using 1:2:4 with points pt 5 ps 1.2 lc rgb variable "

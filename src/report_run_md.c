@@ -155,6 +155,37 @@ static void delays(FILE *f, const struct report_run *rr)
 	}
 }
 
+/* A figure with its unit: Mbit/s for rates, ms, s/Gbit, bytes. */
+static void metric_value(char *buf, size_t len, enum overhead_metric m, double v, bool sign)
+{
+	const char *unit = "s/Gbit";
+	int prec = 3;
+
+	switch (m) {
+	case OVERHEAD_TCP_GOODPUT:
+	case OVERHEAD_UDP_NDR:
+	case OVERHEAD_UDP_PDR:
+		v /= 1e6;
+		prec = 1;
+		unit = "Mbit/s";
+		break;
+	case OVERHEAD_OWD_P50:
+	case OVERHEAD_OWD_P99:
+		unit = "ms";
+		break;
+	case OVERHEAD_TCP_MSS:
+		prec = 0;
+		unit = "B";
+		break;
+	default:
+		break;
+	}
+	if (sign)
+		snprintf(buf, len, "%+.*f %s", prec, v, unit);
+	else
+		snprintf(buf, len, "%.*f %s", prec, v, unit);
+}
+
 static void overhead(FILE *f, const struct report_run *rr)
 {
 	if (!rr->ov.n)
@@ -167,14 +198,19 @@ static void overhead(FILE *f, const struct report_run *rr)
 		const struct overhead_row *r = &rr->ov.rows[i];
 		double c = overhead_cost_pct(r);
 
-		fprintf(f, "| %s | %s | %u %s | %.6g | %.6g | ", rr->run->paths[r->path].name,
-			overhead_metric_label(r->metric), r->key, overhead_metric_key(r->metric),
-			r->base, r->value);
+		char b[32], v[32], d[32];
+
+		metric_value(b, sizeof(b), r->metric, r->base, false);
+		metric_value(v, sizeof(v), r->metric, r->value, false);
+		metric_value(d, sizeof(d), r->metric, r->delta, true);
+		fprintf(f, "| %s | %s | %u %s | %s | %s | ", rr->run->paths[r->path].name,
+			overhead_metric_label(r->metric), r->key, overhead_metric_key(r->metric), b,
+			v);
 		if (isnan(r->ratio))
 			fputs("- | ", f);
 		else
 			fprintf(f, "%.3f | ", r->ratio);
-		fprintf(f, "%.6g | ", r->delta);
+		fprintf(f, "%s | ", d);
 		if (isnan(c) || r->metric == OVERHEAD_TCP_MSS)
 			fputs("- |\n", f);
 		else

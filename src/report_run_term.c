@@ -99,26 +99,6 @@ void report_run_loss_where(char *buf, size_t len, const struct loss_attrib *l)
 	}
 }
 
-static void stat_rate(char *buf, size_t len, const struct results_stat *s)
-{
-	char m[32], lo[32], hi[32];
-
-	if (!s->n) {
-		snprintf(buf, len, "-");
-		return;
-	}
-	report_run_fmt_rate(m, sizeof(m), s->median);
-	if (s->n == 1 || s->min == s->max) {
-		snprintf(buf, len, "%s", m);
-		return;
-	}
-	snprintf(lo, sizeof(lo), "%.4g", s->min / 1e6);
-	snprintf(hi, sizeof(hi), "%.4g", s->max / 1e6);
-	/* A cut figure in a table is acceptable; the return value says so. */
-	if (snprintf(buf, len, "%s [%s-%s M]", m, lo, hi) >= (int)len)
-		buf[len - 1] = '\0';
-}
-
 static const struct overhead_row *ov_find(const struct report_run *rr, unsigned path,
 					  enum overhead_metric m, unsigned key)
 {
@@ -127,14 +107,6 @@ static const struct overhead_row *ov_find(const struct report_run *rr, unsigned 
 		    rr->ov.rows[i].key == key)
 			return &rr->ov.rows[i];
 	return NULL;
-}
-
-static void ratio_text(char *buf, size_t len, const struct overhead_row *r)
-{
-	if (!r || isnan(r->ratio))
-		snprintf(buf, len, "-");
-	else
-		snprintf(buf, len, "x%.2f", r->ratio);
 }
 
 static void head(FILE *f, const struct results_run *run)
@@ -155,144 +127,276 @@ static void head(FILE *f, const struct results_run *run)
 			run->paths[i].mtu ? "  mtu " : "", run->paths[i].mtu);
 }
 
-static void tcp_table(FILE *f, const struct report_run *rr)
+/* ---- the compact summary: one row per figure, one column per path ---- */
+
+struct row {
+	char label[40];
+	char val[RESULTS_MAX_PATHS][48];
+	char ratio[RESULTS_MAX_PATHS][16];
+};
+
+/* 9.46G, 486M, 950k: rates in a narrow column. */
+static void short_rate(char *buf, size_t len, double bps)
 {
-	const struct results_run *run = rr->run;
-	int u = results_underlay(run);
+	if (bps >= 1e9)
+		snprintf(buf, len, "%.3gG", bps / 1e9);
+	else if (bps >= 1e6)
+		snprintf(buf, len, "%.3gM", bps / 1e6);
+	else
+		snprintf(buf, len, "%.3gk", bps / 1e3);
+}
 
-	if (!rr->sum.ntcp)
+static void rate_cell(char *buf, size_t len, const struct results_stat *s)
+{
+	char m[16], lo[16], hi[16];
+
+	short_rate(m, sizeof(m), s->median);
+	if (s->n < 2 || s->min == s->max) {
+		snprintf(buf, len, "%s", m);
 		return;
-	fprintf(f, "\nTCP goodput, median [min-max] of the repetitions\n");
-	fprintf(f, "  %-12s %7s  %-30s %8s  %5s  %7s  %s\n", "path", "streams", "goodput",
-		"vs under", "MSS", "retrans", "CPU s/Gbit");
-	for (size_t i = 0; i < rr->sum.ntcp; i++) {
-		const struct results_tcp_point *p = &rr->sum.tcp[i];
-		char g[64], r[16];
+	}
+	short_rate(lo, sizeof(lo), s->min);
+	short_rate(hi, sizeof(hi), s->max);
+	if (snprintf(buf, len, "%s [%s-%s]", m, lo, hi) >= (int)len)
+		buf[len - 1] = '\0';
+}
 
-		stat_rate(g, sizeof(g), &p->goodput_bps);
-		if ((int)p->path == u)
-			snprintf(r, sizeof(r), "=");
-		else
-			ratio_text(r, sizeof(r), ov_find(rr, p->path, OVERHEAD_TCP_GOODPUT, p->streams));
-		fprintf(f, "  %-12s %7u  %-30s %8s  %5u  %7.0f  %.2f", run->paths[p->path].name,
-			p->streams, g, r, p->snd_mss, p->retransmits.median,
-			p->cpu_s_per_gbit.median);
-		if (p->host_cpu_s_per_gbit.n)
-			fprintf(f, " (host %.2f)", p->host_cpu_s_per_gbit.median);
-		fputc('\n', f);
+static void print_row(FILE *f, const struct report_run *rr, const struct row *w)
+{
+	fprintf(f, "  %-22s", w->label);
+	for (unsigned p = 0; p < rr->run->npaths; p++)
+		fprintf(f, " %-22s %-6s", w->val[p][0] ? w->val[p] : "-", w->ratio[p]);
+	fputc('\n', f);
+}
+
+static void set_ratio(struct row *w, const struct report_run *rr, unsigned p,
+		      enum overhead_metric m, unsigned key)
+{
+	const struct overhead_row *o = ov_find(rr, p, m, key);
+
+	if (o && m == OVERHEAD_TCP_MSS)
+		snprintf(w->ratio[p], sizeof(w->ratio[p]), "%+.0f", o->delta);
+	else if (o && !isnan(o->ratio))
+		snprintf(w->ratio[p], sizeof(w->ratio[p]), "x%.2f", o->ratio);
+}
+
+static bool seen_streams(const struct results_summary *s, size_t i)
+{
+	for (size_t j = 0; j < i; j++)
+		if (s->tcp[j].streams == s->tcp[i].streams)
+			return true;
+	return false;
+}
+
+static void summary_tcp(FILE *f, const struct report_run *rr)
+{
+	const struct results_summary *s = &rr->sum;
+
+	for (size_t i = 0; i < s->ntcp; i++) {
+		unsigned n = s->tcp[i].streams;
+		struct row g = { 0 }, c = { 0 }, h = { 0 };
+
+		if (seen_streams(s, i))
+			continue;
+		snprintf(g.label, sizeof(g.label), "TCP %u stream%s", n, n > 1 ? "s" : "");
+		snprintf(c.label, sizeof(c.label), "  CPU s/Gbit");
+		snprintf(h.label, sizeof(h.label), "  host CPU s/Gbit");
+		for (unsigned p = 0; p < rr->run->npaths; p++) {
+			const struct results_tcp_point *t = results_find_tcp(s, p, n);
+
+			if (!t)
+				continue;
+			rate_cell(g.val[p], sizeof(g.val[p]), &t->goodput_bps);
+			snprintf(c.val[p], sizeof(c.val[p]), "%.3g", t->cpu_s_per_gbit.median);
+			if (t->host_cpu_s_per_gbit.n)
+				snprintf(h.val[p], sizeof(h.val[p]), "%.3g",
+					 t->host_cpu_s_per_gbit.median);
+			set_ratio(&g, rr, p, OVERHEAD_TCP_GOODPUT, n);
+			set_ratio(&c, rr, p, OVERHEAD_CPU_PER_GBIT, n);
+			set_ratio(&h, rr, p, OVERHEAD_HOST_CPU_PER_GBIT, n);
+		}
+		print_row(f, rr, &g);
+		print_row(f, rr, &c);
+		print_row(f, rr, &h);
+	}
+	if (s->ntcp) {
+		struct row m = { 0 };
+
+		snprintf(m.label, sizeof(m.label), "TCP MSS");
+		for (unsigned p = 0; p < rr->run->npaths; p++) {
+			const struct results_tcp_point *t = results_find_tcp(s, p, s->tcp[0].streams);
+
+			if (t && t->snd_mss)
+				snprintf(m.val[p], sizeof(m.val[p]), "%u", t->snd_mss);
+			set_ratio(&m, rr, p, OVERHEAD_TCP_MSS, s->tcp[0].streams);
+		}
+		print_row(f, rr, &m);
 	}
 }
 
-/* An NDR or PDR as the search ended: a value when it found a bound, else
- * what limits it ("< 10 Mbit/s" below the minimum rate, ">= 2 Gbit/s" when
- * even the maximum passed). */
-static void knee_cell(char *buf, size_t len, const struct results_stat *s, const char *outcome,
-		      uint64_t upper, bool spread)
+static void knee_value(char *buf, size_t len, const struct results_stat *s, const char *outcome,
+		       uint64_t upper)
 {
-	char v[64];
+	char v[40];
 
 	if (!s->n) {
 		if (!strcmp(outcome, "below-min") && upper) {
-			report_run_fmt_rate(v, sizeof(v), (double)upper);
-			snprintf(buf, len, "< %s (below-min)", v);
+			short_rate(v, sizeof(v), (double)upper);
+			snprintf(buf, len, "< %s", v);
 		} else {
-			snprintf(buf, len, "none (%s)", outcome[0] ? outcome : "?");
+			snprintf(buf, len, "(%s)", outcome[0] ? outcome : "none");
 		}
 		return;
 	}
-	if (spread)
-		stat_rate(v, sizeof(v), s);
+	rate_cell(v, sizeof(v), s);
+	snprintf(buf, len, "%s%s", strcmp(outcome, "above-max") &&
+					   strcmp(outcome, "generator-limit") ? "" : ">= ", v);
+}
+
+static void summary_udp(FILE *f, const struct report_run *rr)
+{
+	const struct results_summary *s = &rr->sum;
+
+	for (size_t i = 0; i < s->nknee; i++) {
+		uint32_t len = s->knee[i].len;
+		struct row n = { 0 }, d = { 0 };
+		bool dup = false;
+
+		for (size_t j = 0; j < i; j++)
+			dup |= s->knee[j].len == len;
+		if (dup)
+			continue;
+		snprintf(n.label, sizeof(n.label), "UDP %u B NDR", len);
+		snprintf(d.label, sizeof(d.label), "UDP %u B PDR %g%%", len, rr->run->pdr_goal_pct);
+		for (unsigned p = 0; p < rr->run->npaths; p++) {
+			const struct results_knee_point *k = results_find_knee(s, p, len);
+
+			if (!k)
+				continue;
+			knee_value(n.val[p], sizeof(n.val[p]), &k->ndr_bps, k->ndr_outcome,
+				   k->ndr_upper_bps);
+			knee_value(d.val[p], sizeof(d.val[p]), &k->pdr_bps, k->pdr_outcome,
+				   k->pdr_upper_bps);
+			set_ratio(&n, rr, p, OVERHEAD_UDP_NDR, len);
+			set_ratio(&d, rr, p, OVERHEAD_UDP_PDR, len);
+		}
+		print_row(f, rr, &n);
+		print_row(f, rr, &d);
+	}
+	for (size_t i = 0; i < s->ndelay; i++) {
+		const struct results_delay_point *dp = &s->delay[i];
+		struct row w = { 0 };
+		char load[16];
+		bool dup = false;
+
+		for (size_t j = 0; j < i; j++)
+			dup |= s->delay[j].len == dp->len;
+		if (dup)
+			continue;
+		short_rate(load, sizeof(load), (double)dp->load_bps);
+		snprintf(w.label, sizeof(w.label), "delay ms @%s p50/p99", load);
+		for (unsigned p = 0; p < rr->run->npaths; p++) {
+			const struct results_delay_point *x = results_find_delay(s, p, dp->len);
+			const struct overhead_row *a = ov_find(rr, p, OVERHEAD_OWD_P50, dp->len);
+			const struct overhead_row *b = ov_find(rr, p, OVERHEAD_OWD_P99, dp->len);
+
+			if (x && x->p50_ms.n)
+				snprintf(w.val[p], sizeof(w.val[p]), "%.3g / %.3g", x->p50_ms.median,
+					 x->p99_ms.median);
+			if (a && b && !isnan(a->ratio) && !isnan(b->ratio))
+				snprintf(w.ratio[p], sizeof(w.ratio[p]), "x%.1f/%.1f", a->ratio,
+					 b->ratio);
+		}
+		print_row(f, rr, &w);
+	}
+}
+
+static void summary_mtu(FILE *f, const struct report_run *rr)
+{
+	const struct results_run *run = rr->run;
+	struct row w = { 0 };
+
+	if (!run->nmtu)
+		return;
+	snprintf(w.label, sizeof(w.label), "MTU / MSS checks");
+	for (unsigned p = 0; p < run->npaths; p++) {
+		enum results_verdict worst = RESULTS_OK;
+		unsigned n = 0, bad = 0;
+
+		for (size_t i = 0; i < run->nmtu; i++) {
+			if (run->mtu[i].path != p)
+				continue;
+			n++;
+			bad += run->mtu[i].verdict != RESULTS_OK;
+			if (run->mtu[i].verdict > worst)
+				worst = run->mtu[i].verdict;
+		}
+		if (n)
+			snprintf(w.val[p], sizeof(w.val[p]), "%s (%u/%u OK)",
+				 results_verdict_name(worst), n - bad, n);
+	}
+	print_row(f, rr, &w);
+}
+
+static void summary(FILE *f, const struct report_run *rr)
+{
+	const struct results_run *run = rr->run;
+	unsigned reps = 0;
+
+	for (size_t i = 0; i < run->ntrials; i++)
+		if (run->trials[i].rep + 1 > reps)
+			reps = run->trials[i].rep + 1;
+	fprintf(f, "\nSummary: medians of %u repetition%s [min-max]; xR = path / underlay\n",
+		reps, reps == 1 ? "" : "s");
+	fprintf(f, "  %-22s", "");
+	for (unsigned p = 0; p < run->npaths; p++)
+		fprintf(f, " %-29s", run->paths[p].name);
+	fputc('\n', f);
+	summary_tcp(f, rr);
+	summary_udp(f, rr);
+	summary_mtu(f, rr);
+}
+
+/* "7.11G..7.41G": the bounds the search measured (median repetition), with
+ * what stopped it when it is not a plain find. */
+static void bounds(char *buf, size_t len, const struct results_stat *s, uint64_t upper,
+		   const char *outcome)
+{
+	char lo[16] = "?", hi[16] = "?";
+
+	if (s->n)
+		short_rate(lo, sizeof(lo), s->median);
+	if (upper)
+		short_rate(hi, sizeof(hi), (double)upper);
+	if (!strcmp(outcome, "found"))
+		snprintf(buf, len, "%s..%s", lo, hi);
+	else if (!strcmp(outcome, "below-min"))
+		snprintf(buf, len, "< %s (below-min)", hi);
 	else
-		report_run_fmt_rate(v, sizeof(v), s->median);
-	if (!strcmp(outcome, "above-max") || !strcmp(outcome, "generator-limit"))
-		snprintf(buf, len, ">= %s (%s)", v, outcome);
-	else
-		snprintf(buf, len, "%s", v);
+		snprintf(buf, len, "%s%s.. (%s)", s->n ? ">= " : "", s->n ? lo : "", outcome);
 }
 
 static void knee_table(FILE *f, const struct report_run *rr)
 {
 	const struct results_run *run = rr->run;
-	int u = results_underlay(run);
 
 	if (!rr->sum.nknee)
 		return;
-	fprintf(f, "\nUDP loss knee: NDR = no loss, PDR = loss <= %g%%\n", run->pdr_goal_pct);
-	fprintf(f, "  %-12s %6s  %-28s %8s  %-20s %8s  %6s %7s  %s\n", "path", "bytes", "NDR",
-		"vs under", "PDR", "vs under", "trials", "time", "loss above the NDR");
+	fprintf(f, "\nUDP loss knee (NDR = no loss, PDR = loss <= %g%%): bounds, effort, where the "
+		   "loss was\n",
+		run->pdr_goal_pct);
+	fprintf(f, "  %-12s %6s  %-24s %-24s %6s %7s  %s\n", "path", "bytes", "NDR lower..upper",
+		"PDR lower..upper", "trials", "time", "loss above the NDR");
 	for (size_t i = 0; i < rr->sum.nknee; i++) {
 		const struct results_knee_point *p = &rr->sum.knee[i];
-		char ndr[96], pdr[64], r1[16], r2[16], t[16], where[128];
+		char ndr[64], pdr[64], t[16], where[128];
 
-		knee_cell(ndr, sizeof(ndr), &p->ndr_bps, p->ndr_outcome, p->ndr_upper_bps, true);
-		knee_cell(pdr, sizeof(pdr), &p->pdr_bps, p->pdr_outcome, p->pdr_upper_bps, false);
-		if ((int)p->path == u) {
-			snprintf(r1, sizeof(r1), "=");
-			snprintf(r2, sizeof(r2), "=");
-		} else {
-			ratio_text(r1, sizeof(r1), ov_find(rr, p->path, OVERHEAD_UDP_NDR, p->len));
-			ratio_text(r2, sizeof(r2), ov_find(rr, p->path, OVERHEAD_UDP_PDR, p->len));
-		}
+		bounds(ndr, sizeof(ndr), &p->ndr_bps, p->ndr_upper_bps, p->ndr_outcome);
+		bounds(pdr, sizeof(pdr), &p->pdr_bps, p->pdr_upper_bps, p->pdr_outcome);
 		report_run_fmt_time(t, sizeof(t), p->time_s);
 		report_run_loss_where(where, sizeof(where), &p->loss_at);
-		fprintf(f, "  %-12s %6u  %-28s %8s  %-20s %8s  %6u %7s  %s\n",
-			run->paths[p->path].name, p->len, ndr, r1, pdr, r2, p->trials, t, where);
-	}
-}
-
-static void delay_table(FILE *f, const struct report_run *rr)
-{
-	const struct results_run *run = rr->run;
-
-	if (!rr->sum.ndelay)
-		return;
-	fprintf(f, "\nOne-way delay at a common load\n");
-	fprintf(f, "  %-12s %6s  %-14s %10s %10s  %s\n", "path", "bytes", "load", "p50 ms",
-		"p99 ms", "vs under (p50/p99)");
-	for (size_t i = 0; i < rr->sum.ndelay; i++) {
-		const struct results_delay_point *p = &rr->sum.delay[i];
-		char load[32], r1[16], r2[16];
-
-		report_run_fmt_rate(load, sizeof(load), (double)p->load_bps);
-		ratio_text(r1, sizeof(r1), ov_find(rr, p->path, OVERHEAD_OWD_P50, p->len));
-		ratio_text(r2, sizeof(r2), ov_find(rr, p->path, OVERHEAD_OWD_P99, p->len));
-		fprintf(f, "  %-12s %6u  %-14s %10.3f %10.3f  %s / %s\n", run->paths[p->path].name,
-			p->len, load, p->p50_ms.median, p->p99_ms.median, r1, r2);
-	}
-}
-
-static void overhead_table(FILE *f, const struct report_run *rr)
-{
-	const struct results_run *run = rr->run;
-
-	if (!rr->ov.n)
-		return;
-	fprintf(f, "\nOverhead versus the underlay (cost > 0: the overlay is worse)\n");
-	fprintf(f, "  %-12s %-16s %9s  %14s %14s %7s %8s\n", "path", "figure", "at", "underlay",
-		"overlay", "ratio", "cost");
-	for (size_t i = 0; i < rr->ov.n; i++) {
-		const struct overhead_row *r = &rr->ov.rows[i];
-		char at[24], b[32], v[32], cost[16];
-		double c = overhead_cost_pct(r);
-
-		snprintf(at, sizeof(at), "%u %s", r->key,
-			 !strcmp(overhead_metric_key(r->metric), "streams") ? "str" : "B");
-		if (r->metric == OVERHEAD_TCP_GOODPUT || r->metric == OVERHEAD_UDP_NDR ||
-		    r->metric == OVERHEAD_UDP_PDR) {
-			report_run_fmt_rate(b, sizeof(b), r->base);
-			report_run_fmt_rate(v, sizeof(v), r->value);
-		} else {
-			snprintf(b, sizeof(b), "%.4g", r->base);
-			snprintf(v, sizeof(v), "%.4g", r->value);
-		}
-		if (r->metric == OVERHEAD_TCP_MSS)
-			snprintf(cost, sizeof(cost), "%+.0f B", r->delta);
-		else if (isnan(c))
-			snprintf(cost, sizeof(cost), "-");
-		else
-			snprintf(cost, sizeof(cost), "%+.1f%%", c);
-		fprintf(f, "  %-12s %-16s %9s  %14s %14s %7.3f %8s\n", run->paths[r->path].name,
-			overhead_metric_label(r->metric), at, b, v, r->ratio, cost);
+		fprintf(f, "  %-12s %6u  %-24s %-24s %6u %7s  %s\n", run->paths[p->path].name,
+			p->len, ndr, pdr, p->trials, t, where);
 	}
 }
 
@@ -352,10 +456,8 @@ void report_run_term_sweeps(FILE *f, const struct report_run *rr)
 void report_run_term(FILE *f, const struct report_run *rr)
 {
 	head(f, rr->run);
-	tcp_table(f, rr);
+	summary(f, rr);
 	knee_table(f, rr);
-	delay_table(f, rr);
-	overhead_table(f, rr);
 	mtu_table(f, rr->run);
 	report_run_term_sweeps(f, rr);
 }

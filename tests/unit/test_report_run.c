@@ -70,9 +70,12 @@ static void test_term(void **state)
 	assert_int_equal(report_run_prepare(&rr, &run), 0);
 	t = render(p_term, &rr, NULL);
 	contains(t, "scenario 'fixture'");
-	contains(t, "950 Mbit/s [900-1000 M]");	/* median and spread */
-	contains(t, "x0.26");			/* 250/950 */
-	contains(t, "x0.25");			/* NDR 200/800 */
+	contains(t, "950M [900M-1G]");		/* median and spread */
+	contains(t, "250M [200M-300M]       x0.26");	/* 250/950 */
+	contains(t, "200M                   x0.25");	/* NDR 200/800 */
+	contains(t, "1368                   -80");	/* MSS delta */
+	contains(t, "0.15 / 0.9             x3.0/4.5");	/* delay at the common load */
+	contains(t, "200M..202M               220M..222M");	/* knee bounds */
 	contains(t, "receiver socket buffer 70%, network 30%");
 	contains(t, "offered       ");
 	contains(t, "|####################|");	/* 100 % delivered */
