@@ -141,6 +141,22 @@ ip netns exec ovp-lt-0 ping -c1 -W3 198.18.1.2 >/dev/null || fail "routed IPv4 h
 ok "routed IPv4 across 3 hosts"
 ip netns exec ovp-lt-0 ping -6 -c1 -W3 2001:2:0:1::2 >/dev/null || fail "routed IPv6 host 0 -> host 2"
 ok "routed IPv6 across 3 hosts"
+# PMTU errors: the router (host 1) reports a too-small next link, unless
+# --block-icmp makes the path a black hole
+for h in 1 2; do ip -n ovp-lt-$h link set ovp1 mtu 1280; done
+has "Frag needed and DF set (mtu = 1280)" in_host lt 0 ping -M do -s 1372 -c1 -W1 198.18.1.2 ||
+	fail "no ICMP frag-needed from the router"
+has "Packet too big: mtu=1280" in_host lt 0 ping -6 -M do -s 1352 -c1 -W1 2001:2:0:1::2 ||
+	fail "no ICMPv6 packet-too-big from the router"
+ok "router reports PMTU (IPv4 and IPv6) without --block-icmp"
+"$OVLPERF" lab up lt --hosts 3 --block-icmp --force >/dev/null
+for h in 1 2; do ip -n ovp-lt-$h link set ovp1 mtu 1280; done
+has "Frag needed" in_host lt 0 ping -M do -s 1372 -c1 -W1 198.18.1.2 &&
+	fail "ICMP frag-needed got through --block-icmp"
+has "Packet too big" in_host lt 0 ping -6 -M do -s 1352 -c1 -W1 2001:2:0:1::2 &&
+	fail "ICMPv6 packet-too-big got through --block-icmp"
+in_host lt 0 ping -c1 -W2 198.18.1.2 >/dev/null || fail "small packets must still pass with --block-icmp"
+ok "--block-icmp makes a PMTU black hole (IPv4 and IPv6), small packets pass"
 "$OVLPERF" lab down lt
 
 # --- shaping and deliberate loss
