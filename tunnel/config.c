@@ -349,6 +349,9 @@ static void interface_key(struct parse *p, const char *name, const char *val)
 	} else if (key_is(name, "socket_buffer")) {
 		if (!parse_u32(val, 65536, 1U << 30, &cfg->sock_buf))
 			perr(p, name, "'%s' is not a byte count in 65536..1073741824", val);
+	} else if (key_is(name, "txqueuelen")) {
+		if (!parse_u32(val, 16, 100000, &cfg->txqueuelen))
+			perr(p, name, "'%s' is not a number in 16..100000", val);
 	} else if (key_is(name, "batch")) {
 		if (!parse_u32(val, 1, CONFIG_MAX_BATCH, &v))
 			perr(p, name, "'%s' is not a number in 1..%d", val, CONFIG_MAX_BATCH);
@@ -535,6 +538,7 @@ int config_parse(const char *name, const char *text, size_t len, struct config *
 	snprintf(cfg->path, sizeof(cfg->path), "%s", name);
 	cfg->sock_buf = CONFIG_DEFAULT_SOCKBUF;
 	cfg->batch = CONFIG_DEFAULT_BATCH;
+	cfg->txqueuelen = CONFIG_DEFAULT_TXQUEUELEN;
 	if (slash && (size_t)(slash - name) < sizeof(p.dir))
 		snprintf(p.dir, sizeof(p.dir), "%.*s", (int)(slash - name), name);
 	if (err && errlen)

@@ -11,6 +11,7 @@
  *   name = ovl0                       ; device name (default ovl%d)
  *   socket_buffer = 8388608           ; SO_SNDBUF/SO_RCVBUF request
  *   batch = 64                        ; packets per recvmmsg/sendmmsg
+ *   txqueuelen = 1000                 ; TUN queue length (packets)
  *   [peer]                            ; one or more
  *   public_key = <base64>
  *   endpoint = 198.18.0.2:51900       ; optional; learned from authenticated packets
@@ -38,6 +39,9 @@
 #define CONFIG_DEFAULT_SOCKBUF (8 * 1024 * 1024)
 #define CONFIG_DEFAULT_BATCH 64
 #define CONFIG_MAX_BATCH 256
+/* The TUN's queue towards the daemon: 500 (the kernel's) drops bursts while
+ * the TX thread waits for a core, and TCP takes every drop as congestion. */
+#define CONFIG_DEFAULT_TXQUEUELEN 1000
 #define CONFIG_MIN_MTU 576
 #define CONFIG_MAX_MTU 65000
 #define CONFIG_ERR_LEN 512
@@ -73,6 +77,7 @@ struct config {
 	char ifname[IFNAMSIZ];		/* "" : ovl%d */
 	uint32_t sock_buf;
 	unsigned batch;
+	uint32_t txqueuelen;
 	struct config_peer *peers;
 	size_t npeers;
 	struct config_prefix *allowed;

@@ -387,7 +387,7 @@ static int setup_link(struct device *dev)
 		r = netlink_add_address(dev->nl, dev->tun.ifindex, a->family, a->addr, a->cidr);
 	}
 	if (r == 0)
-		r = netlink_link_up(dev->nl, dev->tun.ifindex, dev->mtu);
+		r = netlink_link_up(dev->nl, dev->tun.ifindex, dev->mtu, cfg->txqueuelen);
 	for (size_t i = 0; i < cfg->nallowed && r == 0; i++) {
 		struct config_prefix *a = &cfg->allowed[i];
 

@@ -85,8 +85,8 @@ void netlink_close(struct netlink *nl)
 }
 
 /* One RTM_SETLINK: mtu (0: unchanged), IPv6 address generation off, up. */
-static int link_change(struct netlink *nl, int ifindex, uint32_t mtu, bool no_ll, bool up,
-		       const char *what)
+static int link_change(struct netlink *nl, int ifindex, uint32_t mtu, uint32_t txqlen, bool no_ll,
+		       bool up, const char *what)
 {
 	struct rtnl_link *orig = NULL, *change = NULL;
 	int r = rtnl_link_get_kernel(nl->sock, ifindex, NULL, &orig);
@@ -100,6 +100,8 @@ static int link_change(struct netlink *nl, int ifindex, uint32_t mtu, bool no_ll
 	}
 	if (mtu)
 		rtnl_link_set_mtu(change, mtu);
+	if (txqlen)
+		rtnl_link_set_txqlen(change, txqlen);
 	if (no_ll)
 		r = rtnl_link_inet6_set_addr_gen_mode(change, IN6_ADDR_GEN_MODE_NONE);
 	if (up)
@@ -116,20 +118,20 @@ static int link_change(struct netlink *nl, int ifindex, uint32_t mtu, bool no_ll
 	return r < 0 ? fail(what, r) : 0;
 }
 
-int netlink_link_up(struct netlink *nl, int ifindex, uint32_t mtu)
+int netlink_link_up(struct netlink *nl, int ifindex, uint32_t mtu, uint32_t txqlen)
 {
 	/* The kernel applies IFLA_AF_SPEC after the flags of the same message, so
 	 * the address generation mode must be set before the link goes up. */
-	int r = link_change(nl, ifindex, 0, true, false, "disable IPv6 link-local");
+	int r = link_change(nl, ifindex, 0, 0, true, false, "disable IPv6 link-local");
 
 	if (r == 0)
-		r = link_change(nl, ifindex, mtu, false, true, "set MTU and up");
+		r = link_change(nl, ifindex, mtu, txqlen, false, true, "set MTU and up");
 	return r;
 }
 
 int netlink_set_mtu(struct netlink *nl, int ifindex, uint32_t mtu)
 {
-	return link_change(nl, ifindex, mtu, false, false, "set MTU");
+	return link_change(nl, ifindex, mtu, 0, false, false, "set MTU");
 }
 
 int netlink_get_mtu(struct netlink *nl, int ifindex)
