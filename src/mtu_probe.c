@@ -202,8 +202,11 @@ static int send_op(struct prober *p, enum mtu_wire_op op, const uint8_t *body, s
 	uint8_t b[MTU_WIRE_OP_LEN + 32];
 	int rc;
 
+	if (len > sizeof(b) - MTU_WIRE_OP_LEN)
+		return fail(p->res, -EINVAL, "MTU message body too long");
 	mtu_wire_put_op(b, op);
-	memcpy(b + MTU_WIRE_OP_LEN, body, len);
+	if (len)
+		memcpy(b + MTU_WIRE_OP_LEN, body, len);
 	rc = ctrl_send(&p->c, proto_encode_opaque(p->c.out, PROTO_MAX_MSG, PROTO_MTU_PROBE_REQUEST,
 						  b, MTU_WIRE_OP_LEN + len));
 	return rc < 0 ? fail(p->res, rc, "control connection: %s", proto_strerror(rc)) : 0;
