@@ -352,6 +352,10 @@ int lab_down(struct lab *lab)
 
 	if (!lab)
 		return 0;
+	/* A caller that forgot lab_leave() would keep a host's namespace alive
+	 * (and sit in it); a thread already outside is unaffected. */
+	if (lab->orig_fd >= 0)
+		lab_leave(lab);
 	/* Our descriptors would keep the namespaces alive after the unmount. */
 	for (unsigned h = 0; h < LAB_MAX_HOSTS; h++) {
 		if (lab->nsfd[h] >= 0)
