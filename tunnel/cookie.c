@@ -90,7 +90,8 @@ static void make_cookie(struct cookie_checker *c, uint8_t out[static WIRE_COOKIE
 	size_t alen = source_bytes(src, srclen, addr);
 
 	pthread_mutex_lock(&c->lock);
-	if (c->secret_birth == 0 || now - c->secret_birth >= COOKIE_SECRET_MAX_AGE_NS) {
+	if (c->secret_birth == 0 || (now > c->secret_birth &&
+				     now - c->secret_birth >= COOKIE_SECRET_MAX_AGE_NS)) {
 		randombytes_buf(c->secret, sizeof(c->secret));
 		c->secret_birth = now ? now : 1;
 	}
@@ -153,7 +154,7 @@ void cookie_add_macs(struct cookie_maker *m, uint8_t *msg, size_t len, uint64_t 
 	mac(msg + off1, m->mac1_key, sizeof(m->mac1_key), msg, off1);
 	memcpy(m->last_mac1, msg + off1, WIRE_MAC_LEN);
 	m->have_last_mac1 = true;
-	if (m->cookie_birth &&
+	if (m->cookie_birth && now >= m->cookie_birth &&
 	    now - m->cookie_birth < COOKIE_SECRET_MAX_AGE_NS - COOKIE_SECRET_LATENCY_NS)
 		mac(msg + off2, m->cookie, sizeof(m->cookie), msg, off2);
 	else
@@ -188,7 +189,7 @@ void cookie_note_handshake(struct cookie_checker *c, uint64_t now)
 	uint64_t start = atomic_load_explicit(&c->load_window_start, memory_order_relaxed);
 	uint32_t n;
 
-	if (now - start >= NSEC_PER_SEC) {
+	if (now > start && now - start >= NSEC_PER_SEC) {
 		atomic_store_explicit(&c->load_window_start, now, memory_order_relaxed);
 		atomic_store_explicit(&c->load_count, 0, memory_order_relaxed);
 	}

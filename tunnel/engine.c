@@ -572,6 +572,8 @@ size_t engine_encapsulate(struct engine_peer *p, struct engine_pkt *pkts, size_t
 	kp = p->current;
 	if (keypair_usable(kp, now)) {
 		keypair_get(kp);
+		/* Packets staged before this session and not yet flushed: ask for it. */
+		res->flush = p->staged_count > 0;
 	} else {
 		kp = NULL;
 		for (i = 0; i < n; i++)

@@ -182,6 +182,8 @@ void engine_peer_public_key(const struct engine_peer *p, uint8_t pub[static WIRE
  * a handshake initiation is put in res->ctrl. A packet over the MTU or its
  * buffer is dropped (res->drop = ENGINE_DROP_TOO_BIG) and the rest are still
  * sealed: on return, pkts[0..ret) are exactly the sealed ones, in order.
+ * res->flush: older staged packets are still waiting; send them first or
+ * right after (engine_flush()) from this thread.
  */
 size_t engine_encapsulate(struct engine_peer *p, struct engine_pkt *pkts, size_t n, uint64_t now,
 			  struct engine_result *res);

@@ -241,7 +241,7 @@ static void after_auth(struct engine_peer *p, struct keypair *kp, uint64_t now,
 		pthread_mutex_unlock(&p->lock);
 	}
 	/* Pre-check without the lock; the timers' own flag is checked under it. */
-	if (kp->initiator && now - kp->created > REKEY_ON_RECV_AGE_NS &&
+	if (kp->initiator && timers_age(now, kp->created) > REKEY_ON_RECV_AGE_NS &&
 	    !atomic_exchange(&kp->lastminute, true)) {
 		pthread_mutex_lock(&p->lock);
 		if (p->current == kp && !p->timers.sent_lastminute_handshake &&
@@ -279,7 +279,7 @@ static enum engine_op rx_data(struct engine *e, struct engine_pkt *pkt, uint64_t
 	if (!kp)
 		return drop(e, res, ENGINE_DROP_UNKNOWN_INDEX);
 	p = kp->peer;
-	if (now - kp->created >= REJECT_AFTER_TIME_NS) {
+	if (timers_age(now, kp->created) >= REJECT_AFTER_TIME_NS) {
 		why = ENGINE_DROP_KEY_EXPIRED;
 		goto out;
 	}

@@ -17,7 +17,7 @@ _Static_assert((RATELIMIT_BUCKETS & (RATELIMIT_BUCKETS - 1)) == 0, "power of two
 
 bool ratelimit_peer_allow(struct ratelimit_peer *rl, uint64_t now)
 {
-	if (rl->last_ns && now - rl->last_ns < PEER_INTERVAL_NS)
+	if (rl->last_ns && (now < rl->last_ns || now - rl->last_ns < PEER_INTERVAL_NS))
 		return false;
 	rl->last_ns = now ? now : 1;
 	return true;

@@ -125,20 +125,23 @@ uint64_t timers_next_deadline(const struct timers *t)
 
 bool timers_keypair_valid(uint64_t created, uint64_t now, uint64_t counter)
 {
-	return counter < REJECT_AFTER_MESSAGES && now - created < REJECT_AFTER_TIME_NS;
+	return counter < REJECT_AFTER_MESSAGES && timers_age(now, created) < REJECT_AFTER_TIME_NS;
 }
 
 bool timers_want_rekey_on_send(bool initiator, uint64_t created, uint64_t now, uint64_t counter)
 {
-	return counter > REKEY_AFTER_MESSAGES || (initiator && now - created > REKEY_AFTER_TIME_NS);
+	return counter > REKEY_AFTER_MESSAGES ||
+	       (initiator && timers_age(now, created) > REKEY_AFTER_TIME_NS);
 }
 
 bool timers_want_rekey_on_recv(const struct timers *t, bool initiator, uint64_t created, uint64_t now)
 {
-	return initiator && !t->sent_lastminute_handshake && now - created > REKEY_ON_RECV_AGE_NS;
+	return initiator && !t->sent_lastminute_handshake &&
+	       timers_age(now, created) > REKEY_ON_RECV_AGE_NS;
 }
 
 bool timers_initiation_allowed(uint64_t last_initiation_sent, uint64_t now)
 {
-	return last_initiation_sent == 0 || now - last_initiation_sent >= REKEY_TIMEOUT_NS;
+	return last_initiation_sent == 0 || (now >= last_initiation_sent &&
+					    now - last_initiation_sent >= REKEY_TIMEOUT_NS);
 }

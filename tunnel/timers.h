@@ -79,6 +79,15 @@ unsigned timers_tick(struct timers *t, uint64_t now, uint64_t jitter);
 /* Earliest armed deadline, or UINT64_MAX: when to call timers_tick() next. */
 uint64_t timers_next_deadline(const struct timers *t);
 
+/*
+ * Time elapsed from then to now, 0 if then is later: threads read the clock
+ * at different moments, so a keypair may be "born" after a sender's now.
+ */
+static inline uint64_t timers_age(uint64_t now, uint64_t then)
+{
+	return now > then ? now - then : 0;
+}
+
 /* Keypair decisions (created = the keypair's birth time). */
 /* May this keypair still encrypt or accept packets? */
 bool timers_keypair_valid(uint64_t created, uint64_t now, uint64_t counter);

@@ -723,6 +723,57 @@ static void test_give_up(void **state)
 	node_free(&b);
 }
 
+/* Threads read the clock at different moments: a keypair born "after" now is fresh. */
+static void test_now_before_birth(void **state)
+{
+	struct node a, b;
+	uint8_t d[BUF], buf[BUF];
+	struct engine_result res;
+	struct engine_pkt pkt;
+	size_t len;
+
+	(void)state;
+	pair_setup(&a, &b);
+	handshake(&a, &b, T0);
+	len = seal_one(&a, 64, 7, T0 - NSEC_PER_MSEC, d);
+	assert_int_equal(deliver(&b, &a, d, len, T0 - 2 * NSEC_PER_MSEC, &res, buf, &pkt),
+			 ENGINE_TO_TUNNEL);
+	assert_int_equal(res.ctrl_len, 0);
+	node_free(&a);
+	node_free(&b);
+}
+
+/* A session completes while packets are still staged: the next send asks for a flush. */
+static void test_flush_requested_on_send(void **state)
+{
+	struct node a, b;
+	static uint8_t s[2][BUF];
+	uint8_t init[WIRE_INITIATION_LEN], buf[BUF];
+	struct engine_result res, r2;
+	struct engine_pkt pkt, p0 = { .buf = s[0], .len = 60, .cap = BUF };
+
+	(void)state;
+	pair_setup(&a, &b);
+	make_ip(s[0] + ENGINE_HEADROOM, 60, 1);
+	assert_int_equal(engine_encapsulate(a.peer, &p0, 1, T0, &res), 0);
+	memcpy(init, res.ctrl, sizeof(init));
+	assert_int_equal(deliver(&b, &a, init, sizeof(init), T0, &res, buf, &pkt), ENGINE_DONE);
+	assert_int_equal(deliver(&a, &b, res.ctrl, res.ctrl_len, T0, &r2, buf, &pkt), ENGINE_DONE);
+	assert_true(r2.flush); /* suppose the receive thread did not flush yet */
+	p0 = (struct engine_pkt){ .buf = s[1], .len = 60, .cap = BUF };
+	make_ip(s[1] + ENGINE_HEADROOM, 60, 2);
+	assert_int_equal(engine_encapsulate(a.peer, &p0, 1, T0, &res), 1);
+	assert_true(res.flush);
+	p0 = (struct engine_pkt){ .buf = s[0], .cap = BUF };
+	assert_true(engine_flush(a.peer, &p0, T0));
+	p0 = (struct engine_pkt){ .buf = s[1], .len = 60, .cap = BUF };
+	make_ip(s[1] + ENGINE_HEADROOM, 60, 3);
+	assert_int_equal(engine_encapsulate(a.peer, &p0, 1, T0, &res), 1);
+	assert_false(res.flush);
+	node_free(&a);
+	node_free(&b);
+}
+
 static void seq_rng(void *ctx, void *buf, size_t len)
 {
 	uint32_t *state = ctx;
@@ -808,6 +859,8 @@ int main(void)
 		cmocka_unit_test(test_cookie_flow),
 		cmocka_unit_test(test_give_up),
 		cmocka_unit_test(test_index_table),
+		cmocka_unit_test(test_now_before_birth),
+		cmocka_unit_test(test_flush_requested_on_send),
 	};
 
 	if (sodium_init() < 0)
