@@ -52,10 +52,10 @@ static void set_ifnames(struct lab *lab)
  * A namespace that is no longer ours is left alone and makes this -EPERM. */
 static int teardown(struct lab_state *st)
 {
-	int rc = 0;
+	int rc = 0, r;
 
 	for (unsigned i = st->nns; i-- > 0;) {
-		int r = netns_delete(st->ns[i].name, st->ns[i].ino);
+		r = netns_delete(st->ns[i].name, st->ns[i].ino);
 
 		if (r && !rc)
 			rc = r;
@@ -64,17 +64,15 @@ static int teardown(struct lab_state *st)
 	}
 	if (rc && rc != -EPERM)
 		return rc;
-	{
-		int r = lab_state_remove(st->spec.name);
-
-		return rc ? rc : r;
-	}
+	r = lab_state_remove(st->spec.name);
+	return rc ? rc : r;
 }
 
 static int make_host(struct lab *lab, unsigned h)
 {
 	struct lab_state *st = &lab->st;
 	char name[LAB_NETNS_NAME_MAX];
+	unsigned i;
 	int rc;
 
 	rc = lab_plan_netns_name(st->spec.name, h, name, sizeof(name));
@@ -88,11 +86,13 @@ static int make_host(struct lab *lab, unsigned h)
 	}
 	if (rc)
 		return rc;
-	snprintf(st->ns[st->nns].name, sizeof(st->ns[0].name), "%s", name);
-	st->ns[st->nns++].ino = 0;
+	/* Recorded before it exists, so that even a killed lab up can be undone. */
+	i = st->nns++;
+	snprintf(st->ns[i].name, sizeof(st->ns[i].name), "%s", name);
+	st->ns[i].ino = 0;
 	rc = lab_state_save(st);
 	if (!rc)
-		rc = netns_mount(name, &st->ns[h].ino);
+		rc = netns_mount(name, &st->ns[i].ino);
 	if (!rc)
 		rc = lab_state_save(st);
 	if (!rc) {
@@ -105,8 +105,8 @@ static int make_host(struct lab *lab, unsigned h)
 }
 
 /* Runs fn in host h's namespace on the calling thread, then comes back. */
-static int in_host(struct lab *lab, unsigned h, int (*fn)(struct lab *, unsigned, void *),
-		   void *arg)
+static int in_host(const struct lab *lab, unsigned h,
+		   int (*fn)(const struct lab *, unsigned, void *), void *arg)
 {
 	int rc, back;
 
@@ -122,7 +122,7 @@ static int in_host(struct lab *lab, unsigned h, int (*fn)(struct lab *, unsigned
 	return rc;
 }
 
-static int open_sock(struct lab *lab, unsigned h, void *arg)
+static int open_sock(const struct lab *lab, unsigned h, void *arg)
 {
 	struct nl_sock **sk = arg;
 	int rc;
@@ -134,9 +134,9 @@ static int open_sock(struct lab *lab, unsigned h, void *arg)
 	return rc;
 }
 
-/* Before any link exists: a host on two or more links forwards. Turning
- * forwarding on later makes the first neighbour solicitations go unanswered. */
-static int host_forwarding(struct lab *lab, unsigned h, void *arg)
+/* A host on two or more links forwards; set before its links exist, so that
+ * they come up in router mode rather than switching later. */
+static int host_forwarding(const struct lab *lab, unsigned h, void *arg)
 {
 	const struct lab_spec *spec = &lab->st.spec;
 	unsigned nl = 0;
@@ -157,7 +157,7 @@ static int host_forwarding(struct lab *lab, unsigned h, void *arg)
 
 /* Drop rules, and on lossy links no segmentation offloads, so that the
  * random drop hits single packets rather than 64 KB aggregates. */
-static int host_loss(struct lab *lab, unsigned h, void *arg)
+static int host_loss(const struct lab *lab, unsigned h, void *arg)
 {
 	const struct lab_spec *spec = &lab->st.spec;
 	int rc = 0;
@@ -484,7 +484,7 @@ const char *lab_host_ifname(const struct lab *lab, unsigned host, unsigned link)
 	return link_end(lab, host, link) < 0 ? NULL : lab->ifname[link];
 }
 
-static int list_ifs(struct lab *lab, unsigned h, void *arg)
+static int list_ifs(const struct lab *lab, unsigned h, void *arg)
 {
 	struct nl_sock **sk = arg;
 
@@ -501,7 +501,7 @@ int lab_host_interfaces(const struct lab *lab, unsigned host, struct lab_if_info
 
 	if (host >= lab->st.spec.nhosts)
 		return -EINVAL;
-	rc = in_host((struct lab *)lab, host, list_ifs, &sk);
+	rc = in_host(lab, host, list_ifs, &sk);
 	if (!rc)
 		rc = nlr_interfaces(sk, out, max, n);
 	nlr_close(sk);
