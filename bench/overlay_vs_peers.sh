@@ -189,22 +189,59 @@ rtt_ms()
 	in_a ping -q -c 50 -i 0.02 "$1" | sed -n 's|.*= [0-9.]*/\([0-9.]*\)/.*|\1|p'
 }
 
-declare -A TCP UDP RTT
+# The overlay's own processes (both ends), for CPU seconds per GB moved.
+daemon_pids()
+{
+	case $1 in
+	ovl) cat "$WORK/ovl-a.pid" "$WORK/ovl-b.pid" ;;
+	wg) pgrep -f "wireguard-go -f $WG_[AB]" ;;
+	ovpn) cat "$WORK/ovpn-a.pid" "$WORK/ovpn-b.pid" ;;
+	esac
+}
+cpu_ticks()
+{
+	local t=0 pid
+	for pid in "$@"; do
+		[ -r /proc/$pid/stat ] && t=$((t + $(awk '{print $14 + $15}' /proc/$pid/stat)))
+	done
+	echo $t
+}
+
+declare -A TCP UDP RTT CPU
+HZ=$(getconf CLK_TCK)
 for p in $PATHS; do
 	log "${NAME[$p]}: TCP ${T}s"
+	pids=$(daemon_pids $p | tr '\n' ' ')
+	c0=$(cpu_ticks $pids)
 	TCP[$p]=$(tcp_mbps "${ADDR[$p]}")
+	c1=$(cpu_ticks $pids)
+	# -O 1: the client ran T + 1 seconds at about the measured goodput.
+	CPU[$p]=$(python3 -c 'import sys; t, hz, mbps, sec = map(float, sys.argv[1:]); gb = mbps * sec / 8e3
+print("%.1f" % (t / hz / gb) if t > 0 and gb > 0 else "-")' "$((c1 - c0))" "$HZ" "${TCP[$p]:-0}" "$((T + 1))")
 	log "${NAME[$p]}: UDP lossless rate"
 	UDP[$p]=$(udp_ndr_mbps "${ADDR[$p]}")
 	RTT[$p]=$(rtt_ms "${ADDR[$p]}")
 done
 
-ratio() { python3 -c 'import sys; a, b = float(sys.argv[1] or 0), float(sys.argv[2] or 0); print("%.2fx" % (a / b) if b else "-")' "$1" "$2"; }
-printf '\n%-16s %12s %8s %14s %8s %10s %8s\n' path "TCP Mbit/s" "vs wg" "UDP NDR Mbit/s" "vs wg" "RTT ms" "vs wg"
+ratio()
+{
+	python3 -c 'import sys
+try: a, b = float(sys.argv[1]), float(sys.argv[2])
+except ValueError: a = b = 0
+print("%.2fx" % (a / b) if a and b else "-")' "$1" "$2"
+}
+printf '\n%-16s %10s %7s %14s %7s %8s %7s %12s %7s\n' path "TCP Mbit/s" "vs wg" "UDP NDR Mbit/s" "vs wg" \
+	"RTT ms" "vs wg" "CPU s/GB" "vs wg"
 for p in $PATHS; do
-	printf '%-16s %12s %8s %14s %8s %10s %8s\n' "${NAME[$p]}" "${TCP[$p]}" "$(ratio "${TCP[$p]}" "${TCP[wg]:-}")" \
-		"${UDP[$p]}" "$(ratio "${UDP[$p]}" "${UDP[wg]:-}")" "${RTT[$p]}" "$(ratio "${RTT[$p]}" "${RTT[wg]:-}")"
+	printf '%-16s %10s %7s %14s %7s %8s %7s %12s %7s\n' "${NAME[$p]}" \
+		"${TCP[$p]}" "$(ratio "${TCP[$p]}" "${TCP[wg]:-}")" \
+		"${UDP[$p]}" "$(ratio "${UDP[$p]}" "${UDP[wg]:-}")" \
+		"${RTT[$p]}" "$(ratio "${RTT[$p]}" "${RTT[wg]:-}")" \
+		"${CPU[$p]}" "$(ratio "${CPU[$p]}" "${CPU[wg]:-}")"
 done
-echo "load: $LOAD, TCP ${T}s single stream, UDP 1400-byte datagrams, lab $LAB (veth, MTU 1500)"
+echo "load: $LOAD, TCP ${T}s single stream, UDP 1400-byte datagrams, lab $LAB (veth, MTU 1500);"
+echo "CPU s/GB: user+system seconds of the overlay's processes at both ends per GB of TCP goodput"
+echo "(the cost of the design, less sensitive than goodput to other load on the machine: $(cut -d' ' -f1-3 /proc/loadavg))"
 if [[ " $PATHS " == *" ovl "* && " $PATHS " == *" wg "* ]]; then
 	python3 - "${TCP[ovl]}" "${TCP[wg]}" "${RTT[ovl]}" "${RTT[wg]}" <<'PY'
 import sys

@@ -482,9 +482,11 @@ static char *reader(char *str, int num, void *stream)
 	memcpy(str, s, n);
 	str[n] = '\n';
 	str[n + 1] = '\0';
+	/* Look at the terminated copy: the input buffer has no NUL at its end. */
+	s = str;
 	while (*s == ' ' || *s == '\t')
 		s++;
-	if (n && *s == '[' && !p->rc)
+	if (*s == '[' && !p->rc)
 		begin_section(p, s);
 	return str;
 }
