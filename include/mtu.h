@@ -16,7 +16,8 @@
  * Sizes are IP packet sizes (what an MTU limits): a probe of size S is a UDP
  * datagram of S - 28 (IPv4) or S - 48 (IPv6) payload bytes.
  *
- * For `ovlperf run` (the suite), when scn->mtu.enabled, after the paths are up:
+ * For `ovlperf run` (the suite): mtu_suite_run() below does all of this in
+ * one call. Piece by piece, when scn->mtu.enabled, after the paths are up:
  *
  *	struct mtu_report *rep = calloc(1, sizeof(*rep));
  *	rep->npaths = scn->npaths;
@@ -317,6 +318,18 @@ void mtu_spec_from_scenario(const struct scenario *scn, unsigned i, const char *
 void mtu_roles_from_scenario(const struct scenario *scn, struct mtu_report *rep);
 /* Index of the path named name in rep, or -1 (verdicts name paths). */
 int mtu_report_find_path(const struct mtu_report *rep, const char *name);
+
+/* The whole MTU step of `ovlperf run` in one call (src/mtu_suite.c): when
+ * scn->mtu.enabled, probes every path i at far_addr[i] from the calling
+ * thread's namespace (the client's; servers running), judges, and appends
+ * every verdict to run->mtu (results_add_mtu; run may be NULL). *out (may be
+ * NULL) receives the report for printing, freed by the caller with free().
+ * Returns the worst level (MTU_OK/WARN/FAIL, 0 when [mtu] is off) or a
+ * negative errno (-EINTR, -ENOMEM). A path that cannot be probed is a FAIL
+ * verdict ("probe"), not an error. */
+struct results_run;
+int mtu_suite_run(const struct scenario *scn, const char *const far_addr[],
+		  struct results_run *run, struct mtu_report **out);
 
 /* ---- printers ------------------------------------------------------------ */
 

@@ -19,6 +19,7 @@
 
 #include "mtu.h"
 #include "mtu_wire.h"
+#include "results.h"
 #include "scenario.h"
 
 static struct mtu_report *new_report(void)
@@ -332,6 +333,45 @@ static void test_scenario_helpers(void **state)
 	free(scn);
 }
 
+/* The suite's one call: with no server (loopback port 1 refuses at once)
+ * every path becomes a "probe" FAIL, recorded in the run model. */
+static void test_suite_run(void **state)
+{
+	static const char text[] = "[host.far]\naddress = 127.0.0.1\nport = 1\n"
+				   "[path.under]\ntype = underlay\n"
+				   "[path.vpn]\ntype = external\naddress = 127.0.0.1\n"
+				   "[mtu]\nmss = no\n";
+	const char *addrs[] = { "127.0.0.1", "127.0.0.1" };
+	struct scenario *scn = calloc(1, sizeof(*scn));
+	struct results_run run;
+	struct mtu_report *rep = NULL;
+	char err[512] = "";
+
+	(void)state;
+	assert_non_null(scn);
+	if (scenario_parse("s.ini", text, sizeof(text) - 1, scn, err, sizeof(err)) != 0)
+		fail_msg("%s", err);
+	results_init(&run);
+	assert_int_equal(mtu_suite_run(scn, addrs, &run, &rep), MTU_FAIL);
+	assert_non_null(rep);
+	assert_int_equal(rep->npaths, 2);
+	assert_int_equal(run.nmtu, 2);
+	assert_int_equal(run.mtu[1].path, 1);
+	assert_string_equal(run.mtu[1].check, "probe");
+	assert_int_equal(run.mtu[1].verdict, RESULTS_FAIL);
+	assert_non_null(strstr(run.mtu[0].reason, "cannot reach the server 127.0.0.1"));
+	free(rep);
+	results_free(&run);
+	/* [mtu] off: nothing probed, nothing recorded */
+	scn->mtu.enabled = false;
+	results_init(&run);
+	assert_int_equal(mtu_suite_run(scn, addrs, &run, &rep), 0);
+	assert_null(rep);
+	assert_int_equal(run.nmtu, 0);
+	results_free(&run);
+	free(scn);
+}
+
 static void test_wire(void **state)
 {
 	uint8_t b[64];
@@ -385,7 +425,7 @@ int main(void)
 		cmocka_unit_test(test_mss_small),	 cmocka_unit_test(test_builtin_overlay),
 		cmocka_unit_test(test_external_overlay), cmocka_unit_test(test_fragments_expect_errors),
 		cmocka_unit_test(test_nodf),		 cmocka_unit_test(test_expected_mss),	 cmocka_unit_test(test_scenario_helpers),
-		cmocka_unit_test(test_wire),
+		cmocka_unit_test(test_suite_run),	 cmocka_unit_test(test_wire),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
