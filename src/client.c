@@ -392,6 +392,12 @@ static int run_loop(struct client *cl, struct load_streams *ls)
 		rc = ctrl_recv(&cl->c, &m, LOOP_SLICE_MS, false);
 		if (rc == 1)
 			rc = on_message(cl, ls, &m);
+		if (rc == 1 && !stop_at) {
+			/* RESULTS before our STOP: the server cut the test short */
+			cl->res->interrupted = true;
+			return fail(cl, -ECONNABORTED,
+				    "the server ended the test early: the figures cover only part of it");
+		}
 		else if (rc < 0)
 			rc = fail(cl, rc, "control connection: %s", proto_strerror(rc));
 		if (rc != 0)
@@ -431,7 +437,7 @@ static int measure(struct client *cl, int *fds)
 			   cl->res);
 	cl->res->owd_shared_clock = cl->shared_clock;
 	if (cl->res->interrupted)
-		return fail(cl, -EINTR, "interrupted: the figures cover only part of the test");
+		return fail(cl, rc ? rc : -EINTR, "interrupted: the figures cover only part of the test");
 	return rc;
 }
 
