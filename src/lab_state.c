@@ -137,17 +137,16 @@ int lab_state_parse(const char *text, struct lab_state *st)
 		if (!nl)
 			break;
 	}
-	if (first || !lab_name_valid(st->spec.name))
+	/* Written by lab_up() from a checked spec: anything else is not ours. */
+	if (first || lab_spec_check(&st->spec, NULL, 0) || st->nns > st->spec.nhosts)
 		return -EBADMSG;
-	/* Only our own naming scheme may be listed: never another namespace. */
+	/* Only our own names, in the order lab_up() makes them: entry i is host
+	 * i's "ovp-<lab>-<i>", never another namespace. */
 	for (unsigned i = 0; i < st->nns; i++) {
 		char want[LAB_NETNS_NAME_MAX];
-		bool known = false;
 
-		for (unsigned h = 0; h < LAB_MAX_HOSTS && !known; h++)
-			known = !lab_plan_netns_name(st->spec.name, h, want, sizeof(want)) &&
-				!strcmp(want, st->ns[i].name);
-		if (!known)
+		if (lab_plan_netns_name(st->spec.name, i, want, sizeof(want)) ||
+		    strcmp(want, st->ns[i].name))
 			return -EBADMSG;
 	}
 	return 0;

@@ -296,19 +296,32 @@ static void test_state_roundtrip(void **state)
 }
 
 /* A state file may only list namespaces of its own lab's naming scheme. */
+#define STATE_HEAD "ovlperf-lab 1\nname lt\nhosts 2\n"
+#define STATE_LINK "link 0 1 mtu 0 rate 0 drop 0.00 block-icmp 0\n"
+
+/* A state file may only list namespaces of its own lab's naming scheme, for
+ * a spec lab_up() would have accepted. Each bad case differs from a good
+ * file in one place. */
 static void test_state_rejects(void **state)
 {
 	static const char *bad[] = {
 	    "",
-	    "ovlperf-lab 2\nname lt\n",
-	    "ovlperf-lab 1\nname lt\nnetns ovp-other-0 1\n",
-	    "ovlperf-lab 1\nname lt\nnetns ovp-lt-9 1\n",
-	    "ovlperf-lab 1\nname lt\nnetns ../../etc 1\n",
-	    "ovlperf-lab 1\nname lt\nnetns ovp-lt-0\n",
-	    "ovlperf-lab 1\nname lt\nhosts 2 3\n",
-	    "ovlperf-lab 1\nname lt\nbogus\n",
-	    "ovlperf-lab 1\nname bad/name\n",
-	    "ovlperf-lab 1\nhosts 2\n",
+	    "ovlperf-lab 2\nname lt\nhosts 2\n" STATE_LINK,
+	    STATE_HEAD STATE_LINK "netns ovp-other-0 1\n",
+	    STATE_HEAD STATE_LINK "netns ovp-lt-2 1\n",
+	    STATE_HEAD STATE_LINK "netns ../../etc 1\n",
+	    STATE_HEAD STATE_LINK "netns ovp-lt-0\n",
+	    STATE_HEAD STATE_LINK "netns ovp-lt-0 1\nnetns ovp-lt-1 2\nnetns ovp-lt-1 3\n",
+	    STATE_HEAD STATE_LINK "netns ovp-lt-1 1\n",
+	    STATE_HEAD STATE_LINK "netns ovp-lt-0 1\nnetns ovp-lt-0 2\n",
+	    STATE_HEAD STATE_LINK "bogus\n",
+	    STATE_HEAD STATE_LINK "hosts 2 3\n",
+	    "ovlperf-lab 1\nname bad/name\nhosts 2\n" STATE_LINK,
+	    "ovlperf-lab 1\nhosts 2\n" STATE_LINK,
+	    "ovlperf-lab 1\nname lt\nhosts 100\n" STATE_LINK,
+	    STATE_HEAD "link 0 5 mtu 0 rate 0 drop 0.00 block-icmp 0\n",
+	    STATE_HEAD "link 0 1 mtu 50 rate 0 drop 0.00 block-icmp 0\n",
+	    STATE_HEAD,
 	};
 	struct lab_state st;
 
@@ -316,7 +329,16 @@ static void test_state_rejects(void **state)
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
 		if (lab_state_parse(bad[i], &st) != -EBADMSG)
 			fail_msg("accepted state %zu: %s", i, bad[i]);
-	assert_int_equal(lab_state_parse("ovlperf-lab 1\nname lt\nnetns ovp-lt-7 5\n", &st), 0);
+	assert_int_equal(lab_state_parse(STATE_HEAD STATE_LINK "netns ovp-lt-0 1\n"
+							       "netns ovp-lt-1 0\n",
+					 &st),
+			 0);
+	assert_int_equal(st.nns, 2);
+	assert_int_equal(lab_state_parse("ovlperf-lab 1\nname lt\nhosts 8\n"
+					 "link 0 7 mtu 0 rate 0 drop 0.00 block-icmp 0\n"
+					 "netns ovp-lt-0 5\n",
+					 &st),
+			 0);
 }
 
 static void test_nft_ruleset(void **state)
