@@ -91,6 +91,16 @@ static void fix_set_mtu(struct mtu_verdict *v, const struct mtu_report *rep, uns
 		    mtu_expected_adv_mss(mtu, p->family));
 }
 
+/* Where the limit sits, when the far end's own interface explains it. */
+static const char *where(const struct mtu_path_result *p)
+{
+	if (p->server_if_mtu && p->server_if_mtu == p->search.pmtu)
+		return " (the far end's interface MTU: the limit is at its end)";
+	if (p->server_if_mtu && p->server_if_mtu > p->search.pmtu)
+		return " (both ends' interfaces are larger: the limit is on the way)";
+	return "";
+}
+
 static void judge_pmtu(struct mtu_report *rep, unsigned i)
 {
 	const struct mtu_path_result *p = &rep->paths[i];
@@ -124,15 +134,16 @@ static void judge_pmtu(struct mtu_report *rep, unsigned i)
 	if (s->blackhole) {
 		v = add(rep, p, "blackhole", MTU_FAIL, s->pmtu);
 		REASON(v, "packets of %u..%u bytes are black-holed: neither delivered nor "
-			  "answered by %s; the path MTU is %u",
-		       s->smallest_failed, p->if_mtu ? p->if_mtu : s->smallest_failed, icmp, s->pmtu);
+			  "answered by %s; the path MTU is %u%s",
+		       s->smallest_failed, p->if_mtu ? p->if_mtu : s->smallest_failed, icmp, s->pmtu,
+		       where(p));
 		fix_set_mtu(v, rep, i, s->pmtu);
 		return;
 	}
 	v = add(rep, p, "pmtu", MTU_WARN, s->pmtu);
 	REASON(v, "path MTU %u is below the %u of %s; %s arrives (MTU %u), so PMTU discovery "
-		  "works, at the cost of a lost first large packet per flow",
-	       s->pmtu, p->if_mtu, ifdesc(rep, i), icmp, s->icmp_mtu);
+		  "works, at the cost of a lost first large packet per flow%s",
+	       s->pmtu, p->if_mtu, ifdesc(rep, i), icmp, s->icmp_mtu, where(p));
 	fix_set_mtu(v, rep, i, s->pmtu);
 }
 

@@ -3,6 +3,7 @@
  * the tunnel relations, then the verdicts with their fixes. */
 #include <netinet/in.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "mtu.h"
 
@@ -11,10 +12,24 @@ static const char *yesno(bool b)
 	return b ? "yes" : "no";
 }
 
+/* Width of the path-name column: the longest name, at least "path". */
+static int name_width(const struct mtu_report *rep)
+{
+	size_t w = 8;
+
+	for (unsigned i = 0; i < rep->npaths; i++)
+		if (strlen(rep->paths[i].spec.name) > w)
+			w = strlen(rep->paths[i].spec.name);
+	return (int)w;
+}
+
 static void print_paths(FILE *f, const struct mtu_report *rep)
 {
-	fprintf(f, "%-12s %-4s %-38s %-8s %6s %8s %5s %9s %7s %6s\n", "path", "ip", "local -> remote",
-		"iface", "if MTU", "path MTU", "ICMP", "blackhole", "probes", "rounds");
+	int w = name_width(rep);
+
+	fprintf(f, "%-*s %-4s %-38s %-8s %6s %8s %5s %9s %7s %6s\n", w, "path", "ip",
+		"local -> remote", "iface", "if MTU", "path MTU", "ICMP", "blackhole", "probes",
+		"rounds");
 	for (unsigned i = 0; i < rep->npaths; i++) {
 		const struct mtu_path_result *p = &rep->paths[i];
 		const struct mtu_search_result *s = &p->search;
@@ -23,10 +38,10 @@ static void print_paths(FILE *f, const struct mtu_report *rep)
 		snprintf(ends, sizeof(ends), "%s -> %s", p->local_addr[0] ? p->local_addr : "?",
 			 p->remote_addr[0] ? p->remote_addr : p->spec.host);
 		if (p->status) {
-			fprintf(f, "%-12s %-4s %-38s error: %s\n", p->spec.name, "-", ends, p->error);
+			fprintf(f, "%-*s %-4s %-38s error: %s\n", w, p->spec.name, "-", ends, p->error);
 			continue;
 		}
-		fprintf(f, "%-12s %-4s %-38s %-8s %6u %8u %5s %9s %3u/%-3u %6u\n", p->spec.name,
+		fprintf(f, "%-*s %-4s %-38s %-8s %6u %8u %5s %9s %3u/%-3u %6u\n", w, p->spec.name,
 			p->family == AF_INET6 ? "v6" : "v4", ends, p->ifname[0] ? p->ifname : "?",
 			p->if_mtu, s->pmtu, s->icmp_seen ? "yes" : "no", yesno(s->blackhole),
 			s->probes_delivered, s->probes_sent, s->rounds);
@@ -46,8 +61,8 @@ static void print_tcp(FILE *f, const struct mtu_report *rep)
 		if (!header)
 			fprintf(f, "\nTCP MSS (snd_mss / advmss / pmtu)\n");
 		header = true;
-		fprintf(f, "%-12s client %u/%u/%u (at connect %u), server %u/%u/%u, expected %u%s%s\n",
-			p->spec.name, t->client.snd_mss, t->client.adv_mss, t->client.pmtu,
+		fprintf(f, "%-*s client %u/%u/%u (at connect %u), server %u/%u/%u, expected %u%s%s\n",
+			name_width(rep), p->spec.name, t->client.snd_mss, t->client.adv_mss, t->client.pmtu,
 			t->client_initial.snd_mss, t->server.snd_mss, t->server.adv_mss,
 			t->server.pmtu,
 			mtu_expected_snd_mss(p->search.pmtu, p->family, t->timestamps),
@@ -86,10 +101,10 @@ void mtu_report_print_term(FILE *f, const struct mtu_report *rep)
 	for (unsigned i = 0; i < rep->nverdicts; i++) {
 		const struct mtu_verdict *v = &rep->verdicts[i];
 
-		fprintf(f, "%-4s  %-12s %-9s %s\n", mtu_level_name(v->level), v->path, v->check,
-			v->reason);
+		fprintf(f, "%-4s  %-*s %-9s %s\n", mtu_level_name(v->level), name_width(rep), v->path,
+			v->check, v->reason);
 		if (v->fix[0])
-			fprintf(f, "%-4s  %-12s %-9s fix: %s\n", "", "", "", v->fix);
+			fprintf(f, "%-4s  %-*s %-9s fix: %s\n", "", name_width(rep), "", "", v->fix);
 	}
 	fprintf(f, "\nOverall: %s\n", mtu_level_name(mtu_report_worst(rep)));
 }

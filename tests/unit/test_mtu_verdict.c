@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <cJSON.h>
 #include <cmocka.h>
 
 #include "mtu.h"
@@ -333,6 +334,41 @@ static void test_scenario_helpers(void **state)
 	free(scn);
 }
 
+static void test_printers(void **state)
+{
+	struct mtu_report *r = new_report();
+	struct mtu_path_result *p;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+	cJSON *j;
+
+	(void)state;
+	p = path(r, "a-rather-long-path-name", AF_INET, 1500, 1400, true);
+	tcp(p, true, 1448, 1348, 1448);
+	p->server_if_mtu = 1400;
+	mtu_verdicts(r);
+	f = open_memstream(&text, &len);
+	assert_non_null(f);
+	mtu_report_print_term(f, r);
+	fclose(f);
+	assert_non_null(strstr(text, "a-rather-long-path-name v4"));
+	assert_non_null(strstr(text, "fix: set the MTU of eth0 to 1400, or clamp MSS to 1360"));
+	assert_non_null(strstr(text, "the limit is at its end"));
+	assert_non_null(strstr(text, "Overall: WARN"));
+	free(text);
+	j = mtu_report_to_json(r);
+	assert_non_null(j);
+	assert_string_equal(cJSON_GetObjectItem(j, "worst")->valuestring, "WARN");
+	assert_int_equal(cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(j, "paths"), 0),
+					     "pmtu")->valueint, 1400);
+	assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(j, "verdicts")), (int)r->nverdicts);
+	assert_true(cJSON_IsNull(cJSON_GetObjectItem(
+		cJSON_GetArrayItem(cJSON_GetObjectItem(j, "paths"), 0), "nodf")));
+	cJSON_Delete(j);
+	free(r);
+}
+
 /* The suite's one call: with no server (loopback port 1 refuses at once)
  * every path becomes a "probe" FAIL, recorded in the run model. */
 static void test_suite_run(void **state)
@@ -425,7 +461,8 @@ int main(void)
 		cmocka_unit_test(test_mss_small),	 cmocka_unit_test(test_builtin_overlay),
 		cmocka_unit_test(test_external_overlay), cmocka_unit_test(test_fragments_expect_errors),
 		cmocka_unit_test(test_nodf),		 cmocka_unit_test(test_expected_mss),	 cmocka_unit_test(test_scenario_helpers),
-		cmocka_unit_test(test_suite_run),	 cmocka_unit_test(test_wire),
+		cmocka_unit_test(test_printers),	 cmocka_unit_test(test_suite_run),
+		cmocka_unit_test(test_wire),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
