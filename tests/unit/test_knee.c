@@ -21,7 +21,7 @@
 #define M   1000000ULL
 #define SEC 1000000000ULL
 
-enum curve { SDWAN, SHAPER, LOSSLESS, CONSTANT };
+enum curve { SDWAN, SHAPER, LOSSLESS, CONSTANT, SHAPED_LOSSY };
 
 struct simpath {
 	enum curve curve;
@@ -72,6 +72,9 @@ static double path_loss(struct simpath *p, double r, uint64_t dur)
 		break;
 	case CONSTANT:
 		loss = p->constant;
+		break;
+	case SHAPED_LOSSY:
+		loss = 1 - (1 - p->constant) * (r > p->knee ? p->knee / r : 1);
 		break;
 	}
 	if (loss == 0 && r >= p->noise_from && r <= p->noise_to) {
@@ -399,6 +402,25 @@ static void test_small_loss_everywhere(void **state)
 	assert_int_equal(res.bound[KNEE_PDR].lower_bps, 1000 * M);
 }
 
+/* 0.1 % random loss on a 200 Mbit/s shaper: no NDR above the minimum, the
+ * PDR where the shaper's loss brings the total to the goal. */
+static void test_shaper_with_random_loss(void **state)
+{
+	struct knee_config cfg;
+	struct knee k;
+	struct knee_result res;
+	struct simpath p = { .curve = SHAPED_LOSSY, .knee = 200e6, .constant = 0.001, .rng = 8 };
+	double pdr = 200e6 * 0.999 / 0.995;
+
+	(void)state;
+	cfg_for(&cfg, 1000 * M);
+	search(&p, &cfg, &k, &res);
+	assert_true(res.done);
+	assert_int_equal(res.bound[KNEE_NDR].outcome, KNEE_BELOW_MIN);
+	assert_found_within(&res.bound[KNEE_PDR], pdr, pdr, cfg.width_goal);
+	print_message("shaper with 0.1%% loss: %u trials\n", res.ntrials);
+}
+
 static void test_trial_limit(void **state)
 {
 	struct knee_config cfg;
@@ -480,6 +502,7 @@ int main(void)
 	    cmocka_unit_test(test_lossless_to_max),
 	    cmocka_unit_test(test_loss_everywhere),
 	    cmocka_unit_test(test_small_loss_everywhere),
+	    cmocka_unit_test(test_shaper_with_random_loss),
 	    cmocka_unit_test(test_trial_limit),
 	    cmocka_unit_test(test_api_misuse),
 	    cmocka_unit_test(test_classify),
