@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "clock.h"
 #include "load.h"
 #include "load_side.h"
 #include "proto.h"
@@ -22,6 +23,7 @@
  * or for this long without datagrams, and at most LOAD_STREAMS_DRAIN_MAX_NS. */
 #define LOAD_STREAMS_QUIET_NS (300 * NSEC_PER_MSEC)
 #define LOAD_STREAMS_DRAIN_MAX_NS (5 * NSEC_PER_SEC)
+#define LOAD_STREAMS_FIN_QUIET_NS (20 * NSEC_PER_MSEC)
 
 struct load_streams {
 	bool udp, sender;

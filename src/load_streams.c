@@ -165,7 +165,11 @@ bool load_streams_receiver_done(const struct load_streams *ls, uint64_t now,
 		all_fin = all_fin && atomic_load(&ls->us[i].fin_seen);
 		last_rx = t > last_rx ? t : last_rx;
 	}
-	if (all_fin || now >= sender_done_ns + LOAD_STREAMS_DRAIN_MAX_NS)
+	/* After the FINs, a little quiet: a datagram the sender sent just
+	 * before its FIN from another CPU may arrive just after it. */
+	if (all_fin && now >= last_rx + LOAD_STREAMS_FIN_QUIET_NS)
+		return true;
+	if (now >= sender_done_ns + LOAD_STREAMS_DRAIN_MAX_NS)
 		return true;
 	return now >= sender_done_ns + LOAD_STREAMS_QUIET_NS &&
 	       now >= last_rx + LOAD_STREAMS_QUIET_NS;

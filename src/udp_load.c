@@ -132,6 +132,10 @@ static uint64_t send_phase(struct sender *s, uint64_t from, uint64_t to, uint16_
 	uint64_t burst = 1, seq = 0, next;
 	struct pacer p;
 
+	/* a schedule starts when this thread is ready: thread start-up must
+	 * not count as a stall of the first slots */
+	if (clock_now_ns() > from)
+		from = clock_now_ns();
 	if (to <= from || pacer_init(&p, from, to - from, st->rate_bps, st->len,
 				     SEND_TOLERANCE_NS) < 0)
 		return 0;
@@ -167,13 +171,16 @@ static uint64_t send_phase(struct sender *s, uint64_t from, uint64_t to, uint16_
 		n = send_batch(s, n);
 		pacer_consume(&p, n);
 		seq += n;
-		if (!(flags & DGRAM_F_OMIT)) {
+		if (!(flags & DGRAM_F_OMIT))
 			atomic_store_explicit(&st->sent, seq, memory_order_relaxed);
-			st->send_elapsed_ns = clock_now_ns() - from;
-		}
 		if (st->err)
 			break;
 	}
+	/* the rate is over the whole phase (or up to an early stop), not up to
+	 * the last datagram, so that few datagrams do not inflate it */
+	if (!(flags & DGRAM_F_OMIT))
+		st->send_elapsed_ns = (pacer_done(&p) || clock_now_ns() >= to ? to : clock_now_ns()) -
+				      from;
 	*shortfall = pacer_shortfall(&p, clock_now_ns() < to ? clock_now_ns() : to);
 	log_debug("stream %u%s: sent %" PRIu64 ", skipped %" PRIu64 " in %" PRIu64
 		  " stalls, max late %" PRIu64 " us, send errors %" PRIu64 ", err %d%s",
