@@ -117,9 +117,10 @@ static void rows(FILE *f, const struct sweep_result *res)
 		fprintf(f, "* the sender fell short of the offered rate: not a valid trial\n");
 }
 
-static void bound(FILE *f, const char *name, const struct knee_bound *bd)
+static void bound(FILE *f, const char *name, const struct knee_bound *bd, uint32_t len)
 {
 	char a[24], b[24];
+	double bits = 8.0 * (len ? len : 1);
 
 	fprintf(f, "  %s  ", name);
 	if (bd->lower_valid)
@@ -131,7 +132,10 @@ static void bound(FILE *f, const char *name, const struct knee_bound *bd)
 		fprintf(f, "%s", mbit(bd->upper_bps, b));
 	else
 		fprintf(f, "-");
-	fprintf(f, " Mbit/s  %s", knee_outcome_name(bd->outcome));
+	fprintf(f, " Mbit/s");
+	if (bd->lower_valid)
+		fprintf(f, " (%.0f pps)", (double)bd->lower_bps / bits);
+	fprintf(f, "  %s", knee_outcome_name(bd->outcome));
 	if (bd->lower_valid && bd->upper_valid && bd->upper_bps)
 		fprintf(f, ", width %.2f %%",
 			100.0 * (double)(bd->upper_bps - bd->lower_bps) / (double)bd->upper_bps);
@@ -151,8 +155,8 @@ static void knee_summary(FILE *f, const struct sweep_result *res)
 	fprintf(f, "\nKnee%s: %u trials, %.1f s of trials (%.1f s in all), MRR %s Mbit/s\n",
 		k->done ? "" : " (search not finished)", k->ntrials, (double)k->trial_ns / 1e9,
 		(double)res->elapsed_ns / 1e9, mbit(k->mrr_bps, a));
-	bound(f, "NDR", ndr);
-	bound(f, "PDR", &k->bound[KNEE_PDR]);
+	bound(f, "NDR", ndr, res->len);
+	bound(f, "PDR", &k->bound[KNEE_PDR], res->len);
 	if (k->generator_limited)
 		fprintf(f, "  the sender could not offer %s Mbit/s: results above it are unknown\n",
 			mbit(k->generator_limit_bps, a));
