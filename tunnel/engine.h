@@ -30,6 +30,10 @@
  * one super-packet can be laid out back to back with a stride of
  * ENGINE_HEADROOM + wire_padded_len(mss_payload, mtu) + WIRE_TAG_LEN: all
  * equal-size segments then produce equal-size datagrams, contiguous.
+ * On the way in (UDP GRO), each segment of a coalesced datagram is opened in
+ * place like any datagram; merging consecutive TCP segments back into one
+ * super-packet needs no copy either: writev() to the TUN with iovecs over
+ * each segment's payload (after the first one's headers).
  *
  * THREADS. One thread may call engine_encapsulate()/engine_flush() (TX) while
  * another calls engine_receive() (RX) and any thread engine_update_timers():
@@ -126,9 +130,10 @@ struct engine_pkt {
 };
 
 /*
- * What to do besides the data path. ctrl_len > 0: send ctrl (a handshake
- * message, cookie reply or keepalive) as one datagram to the peer's endpoint,
- * or to the source of the received datagram when ctrl_to_source.
+ * What to do besides the data path. ctrl_len > 0 (whatever op is, including
+ * ENGINE_DROP for a cookie reply): send ctrl (a handshake message, cookie
+ * reply or keepalive) as one datagram to the peer's endpoint, or to the
+ * source of the received datagram when ctrl_to_source.
  */
 struct engine_result {
 	enum engine_op op;
