@@ -111,16 +111,15 @@ up_wg()
 up_ovpn()
 {
 	openvpn --genkey secret "$WORK/ovpn.key" >/dev/null 2>&1
-	local common="--dev-type tun --proto udp --secret $WORK/ovpn.key --cipher AES-256-CBC --auth SHA256 --disable-dco --verb 1 --ping 10 --persist-tun --allow-deprecated-insecure-static-crypto"
+	local common="--dev-type tun --proto udp --secret $WORK/ovpn.key --cipher AES-256-CBC --auth SHA256 --disable-dco --verb 1 --ping 10 --persist-tun"
+	# 2.7 wants static-key mode confirmed; 2.6 does not know the option.
+	openvpn --help 2>/dev/null | grep -q allow-deprecated-insecure-static-crypto &&
+		common="$common --allow-deprecated-insecure-static-crypto"
 	in_a openvpn --dev ovpn0 --local 198.18.0.1 --lport 1194 --remote 198.18.0.2 1194 \
-		--ifconfig 198.19.2.1 198.19.2.2 $common --daemon --writepid "$WORK/ovpn-a.pid" --log "$WORK/ovpn-a.log" ||
-	in_a openvpn --dev ovpn0 --local 198.18.0.1 --lport 1194 --remote 198.18.0.2 1194 \
-		--ifconfig 198.19.2.1 198.19.2.2 ${common% --allow*} --daemon --writepid "$WORK/ovpn-a.pid" --log "$WORK/ovpn-a.log"
+		--ifconfig 198.19.2.1 198.19.2.2 $common --daemon --writepid "$WORK/ovpn-a.pid" --log "$WORK/ovpn-a.log"
 	CLEANUP+=("kill \$(cat $WORK/ovpn-a.pid)")
 	in_b openvpn --dev ovpn0 --local 198.18.0.2 --lport 1194 --remote 198.18.0.1 1194 \
-		--ifconfig 198.19.2.2 198.19.2.1 $common --daemon --writepid "$WORK/ovpn-b.pid" --log "$WORK/ovpn-b.log" ||
-	in_b openvpn --dev ovpn0 --local 198.18.0.2 --lport 1194 --remote 198.18.0.1 1194 \
-		--ifconfig 198.19.2.2 198.19.2.1 ${common% --allow*} --daemon --writepid "$WORK/ovpn-b.pid" --log "$WORK/ovpn-b.log"
+		--ifconfig 198.19.2.2 198.19.2.1 $common --daemon --writepid "$WORK/ovpn-b.pid" --log "$WORK/ovpn-b.log"
 	CLEANUP+=("kill \$(cat $WORK/ovpn-b.pid)")
 }
 
@@ -162,18 +161,9 @@ udp_ndr_mbps()
 		in_a "$OVLPERF" sweep "$1" --knee --max 4G -t 500ms --final 2s --width-goal 5 \
 			--max-trials 16 --no-progress -J 2>/dev/null |
 			python3 -c 'import json,sys
-d = json.load(sys.stdin)
-def find(o):
-    if isinstance(o, dict):
-        for k, v in o.items():
-            if k in ("ndr_bps", "ndr") and isinstance(v, (int, float)): return v
-            r = find(v)
-            if r is not None: return r
-    if isinstance(o, list):
-        for v in o:
-            r = find(v)
-            if r is not None: return r
-print("%.0f" % ((find(d) or 0) / 1e6))'
+ndr = json.load(sys.stdin)["knee"]["ndr"]
+print("%.0f" % ((ndr.get("lower_bps") or 0) / 1e6) if ndr.get("outcome") != "above-max"
+      else "%.0f+" % (ndr["lower_bps"] / 1e6))'
 	else
 		local lo=0 hi=4000 mid
 		for _ in 1 2 3 4 5 6 7 8; do
@@ -194,7 +184,7 @@ daemon_pids()
 {
 	case $1 in
 	ovl) cat "$WORK/ovl-a.pid" "$WORK/ovl-b.pid" ;;
-	wg) pgrep -f "wireguard-go -f $WG_[AB]" ;;
+	wg) pgrep -f "wireguard-go -f ($WG_A|$WG_B)\$" ;;
 	ovpn) cat "$WORK/ovpn-a.pid" "$WORK/ovpn-b.pid" ;;
 	esac
 }
@@ -227,7 +217,9 @@ ratio()
 {
 	python3 -c 'import sys
 try: a, b = float(sys.argv[1]), float(sys.argv[2])
-except ValueError: a = b = 0
+except ValueError:
+    try: a, b = float(sys.argv[1].rstrip("+")), float(sys.argv[2].rstrip("+"))
+    except ValueError: a = b = 0
 print("%.2fx" % (a / b) if a and b else "-")' "$1" "$2"
 }
 printf '\n%-16s %10s %7s %14s %7s %8s %7s %12s %7s\n' path "TCP Mbit/s" "vs wg" "UDP NDR Mbit/s" "vs wg" \
