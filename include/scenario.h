@@ -17,7 +17,8 @@
  *   [lab]       name (lab name, 1..12 chars [a-z0-9-], default "lab"),
  *               hosts (2..8, default 2), client (host index, default 0),
  *               server (host index, default 1),
- *               and, for the one link 0<->1 when there is no [link.*]:
+ *               and, for the chain of links 0-1, 1-2, ... built when there
+ *               is no [link.*] (as `ovlperf lab up --hosts N` does):
  *               mtu (68..65535), rate [K/M/G bit/s] (tbf on both ends),
  *               drop_pct (0..100, nftables numgen random drop, "1" or "1%"),
  *               block_icmp (bool: drop ICMP frag-needed / packet-too-big)
@@ -29,8 +30,9 @@
  *   [path.NAME] one per path to compare, at least one; NAME [a-z0-9_-]{1,31}
  *               type = underlay | builtin | external (required)
  *               family = 4 | 6 (traffic address family, default 4)
- *               link = NAME or index (lab: the link carrying it, default the
- *                      first link between client and server)
+ *               link = NAME or index (lab: the link whose server-side
+ *                      address the path targets; default the first link
+ *                      joining client and server, else the server's first)
  *               host = NAME (remote: which [host.*], default the only one)
  *               address = the far end's address (external: required, its
  *                      overlay address; underlay on a remote host: optional
@@ -38,7 +40,8 @@
  *                      address must lie in 198.18.0.0/15 or 2001:2::/48.
  *               port (control port on this path; default the host's)
  *               setup, teardown (external only: shell commands run before /
- *                      after the path's loads; in a lab they run in the root
+ *                      after the path's loads (one line: for more, call a
+ *                      script); in a lab they run in the root
  *                      namespace with OVLPERF_LAB, OVLPERF_NS_CLIENT,
  *                      OVLPERF_NS_SERVER in the environment)
  *               mtu (builtin: overlay MTU, default underlay minus overhead),

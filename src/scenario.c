@@ -820,9 +820,16 @@ static void validate_lab(struct parser *p)
 		}
 		lab->nlinks = j;
 	} else {
-		lab->nlinks = 1;
-		lab->links[0].a = 0;
-		lab->links[0].b = 1;
+		/* like `ovlperf lab up --hosts N`: a chain 0-1, 1-2, ... whose
+		 * links all carry [lab]'s link settings */
+		struct scenario_link l0 = lab->links[0];
+
+		lab->nlinks = lab->hosts - 1;
+		for (unsigned i = 0; i < lab->nlinks; i++) {
+			lab->links[i] = l0;
+			lab->links[i].a = i;
+			lab->links[i].b = i + 1;
+		}
 	}
 	for (unsigned i = 0; i < p->nsecs; i++) {
 		struct section *sec = &p->secs[i];
@@ -852,8 +859,14 @@ static void validate_lab(struct parser *p)
 			 "the server must not be the client");
 }
 
-/* Index of the link named (or numbered) ref, or of the first link joining
- * client and server when ref is empty; -1 if none. */
+static bool touches(const struct scenario_link *l, unsigned host)
+{
+	return l->a == host || l->b == host;
+}
+
+/* Index of the link named (or numbered) ref; when ref is empty, of the first
+ * link joining client and server, else of the first link of the server (the
+ * lab routes between hosts); -1 if none. */
 static int find_link(const struct scenario_lab *lab, const char *ref)
 {
 	uint64_t idx;
@@ -862,12 +875,14 @@ static int find_link(const struct scenario_lab *lab, const char *ref)
 		const struct scenario_link *l = &lab->links[i];
 
 		if (ref[0] ? !strcmp(l->name, ref)
-			   : ((l->a == lab->client && l->b == lab->server) ||
-			      (l->a == lab->server && l->b == lab->client)))
+			   : touches(l, lab->client) && touches(l, lab->server))
 			return (int)i;
 	}
-	if (ref[0] && scenario_parse_uint(ref, 0, lab->nlinks - 1, &idx))
-		return (int)idx;
+	if (ref[0])
+		return scenario_parse_uint(ref, 0, lab->nlinks - 1, &idx) ? (int)idx : -1;
+	for (unsigned i = 0; i < lab->nlinks; i++)
+		if (touches(&lab->links[i], lab->server))
+			return (int)i;
 	return -1;
 }
 
@@ -941,8 +956,8 @@ static void validate_paths(struct parser *p)
 					 "no [link.%s] section", sec->ref);
 			else if (l < 0 && p->lab_ok)
 				error_at(p, sec->line, sec, NULL,
-					 "no link joins client host %u and server host %u",
-					 s->lab.client, s->lab.server);
+					 "no link reaches server host %u (client host %u)",
+					 s->lab.server, s->lab.client);
 			else
 				ps->link = (unsigned)l;
 			if (ps->address[0] && !scenario_addr_is_benchmark(ps->address))

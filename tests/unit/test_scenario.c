@@ -282,6 +282,8 @@ static void test_links_and_remote(void **state)
 				  "[path.direct]\ntype = underlay\n"
 				  "[path.via]\ntype = underlay\nlink = a\n"
 				  "[tcp]\n";
+	static const char chain[] = "[lab]\nhosts = 3\nserver = 2\nmtu = 9000\nrate = 300M\n"
+				    "[path.routed]\ntype = underlay\n[tcp]\n";
 	static const char remote[] = "[host.dc1]\naddress = 192.0.2.10\nport = 6000\n"
 				     "psk_file = /etc/ovlperf/psk\n"
 				     "[host.dc2]\naddress = server.example.net\n"
@@ -298,6 +300,16 @@ static void test_links_and_remote(void **state)
 	assert_int_equal(s.lab.links[1].mtu, 1400);
 	assert_int_equal(s.paths[0].link, 1); /* the link joining client 0 and server 2 */
 	assert_int_equal(s.paths[1].link, 0);
+
+	/* no [link.*]: a chain like `lab up --hosts 3`, the server's link chosen */
+	assert_int_equal(scenario_parse("chain.ini", chain, strlen(chain), &s, err, sizeof(err)),
+			 0);
+	assert_int_equal(s.lab.nlinks, 2);
+	assert_int_equal(s.lab.links[1].a, 1);
+	assert_int_equal(s.lab.links[1].b, 2);
+	assert_int_equal(s.lab.links[1].rate_bps, 300000000ULL);
+	assert_int_equal(s.lab.links[0].mtu, 9000);
+	assert_int_equal(s.paths[0].link, 1);
 
 	assert_int_equal(scenario_parse("remote.ini", remote, strlen(remote), &s, err, sizeof(err)),
 			 0);
