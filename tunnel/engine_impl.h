@@ -89,9 +89,15 @@ struct engine {
 	_Atomic uint64_t cookies_sent;
 };
 
-/* engine.c, for engine_rx.c */
+/* engine.c and engine_tx.c, shared with each other and engine_rx.c */
 struct engine_peer *engine_peer_by_pub(struct engine *e, const uint8_t pub[static WIRE_KEY_LEN]);
+struct keypair *keypair_get(struct keypair *kp);
 void keypair_put(struct keypair *kp);
+/* Current keypair confirmed, not expired by age or counter. */
+bool keypair_usable(struct keypair *kp, uint64_t now);
+/* Peer lock held: release every keypair and the pending handshake. */
+void peer_zero_keys(struct engine_peer *p);
+void engine_result_reset(struct engine_result *res);
 /* Peer lock held: a new keypair from completed handshake hs. 0 or -errno. */
 int peer_begin_session(struct engine_peer *p, struct noise_handshake *hs, uint64_t now);
 /* Peer lock held: the responder's keypair kp was used by the initiator. */

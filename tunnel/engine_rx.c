@@ -26,16 +26,6 @@ static enum engine_op drop(struct engine *e, struct engine_result *res, enum eng
 	return ENGINE_DROP;
 }
 
-static void result_reset(struct engine_result *res)
-{
-	res->op = ENGINE_DONE;
-	res->drop = ENGINE_DROP_NONE;
-	res->peer = NULL;
-	res->ctrl_to_source = false;
-	res->flush = false;
-	res->ctrl_len = 0;
-}
-
 /*
  * mac1, and under load mac2 and the source's rate. ENGINE_DONE to go on,
  * else the drop (with a cookie reply in res->ctrl when mac2 was missing).
@@ -326,7 +316,7 @@ out:
 enum engine_op engine_receive(struct engine *e, struct engine_pkt *pkt, const struct sockaddr *src,
 			      socklen_t srclen, uint64_t now, struct engine_result *res)
 {
-	result_reset(res);
+	engine_result_reset(res);
 	switch (wire_msg_type(pkt->buf, pkt->len)) {
 	case WIRE_TYPE_INITIATION:
 		return rx_initiation(e, pkt->buf, src, srclen, now, res);
