@@ -231,6 +231,23 @@ static int open_socket(struct device *dev, int family, const struct sockaddr_sto
 	return fd;
 }
 
+/* A peer whose endpoint's family has no socket could never be reached. */
+static int check_endpoints(struct device *dev)
+{
+	for (size_t i = 0; i < dev->npeers; i++) {
+		const struct config_peer *cp = &dev->cfg->peers[i];
+
+		if (cp->has_endpoint && device_sock_for(dev, cp->endpoint.ss_family) < 0) {
+			log_err("%s:%u: key 'endpoint': an %s endpoint, but 'listen' is %s only",
+				dev->cfg->path, cp->line,
+				cp->endpoint.ss_family == AF_INET6 ? "IPv6" : "IPv4",
+				cp->endpoint.ss_family == AF_INET6 ? "IPv4" : "IPv6");
+			return -EAFNOSUPPORT;
+		}
+	}
+	return 0;
+}
+
 static int open_sockets(struct device *dev)
 {
 	const struct sockaddr_storage *l = &dev->cfg->listen;
@@ -424,6 +441,8 @@ int device_up(struct config *cfg, const char *ifname, struct device **out)
 	if (r == 0)
 		r = open_sockets(dev);
 	if (r == 0)
+		r = check_endpoints(dev);
+	if (r == 0)
 		r = tun_open(&dev->tun, ifname && *ifname ? ifname : cfg->ifname, 0);
 	if (r == 0 && (r = control_path(0, dev->tun.name, dev->control_path,
 					sizeof(dev->control_path))) == 0) {
@@ -514,7 +533,8 @@ static void serve_control(struct device *dev)
 		return;
 	pfd.fd = fd;
 	pfd.events = POLLIN;
-	n = poll(&pfd, 1, 1000) == 1 ? recv(fd, cmd, sizeof(cmd) - 1, 0) : -1;
+	/* The timers wait while a client dawdles: give it 200 ms to ask. */
+	n = poll(&pfd, 1, 200) == 1 ? recv(fd, cmd, sizeof(cmd) - 1, 0) : -1;
 	if (n <= 0)
 		goto out;
 	cmd[n] = '\0';

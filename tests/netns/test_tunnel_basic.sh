@@ -103,6 +103,16 @@ grep -qF "$TU_DIR/bad.conf:4: key 'mtu': '1x' is not a number" "$TU_DIR/bad.err"
 	fail "error does not name file:line:key: $(cat "$TU_DIR/bad.err")"
 ok "config error names file, line and key"
 in_a ip link show ovlbad >/dev/null 2>&1 && fail "a refused config left a device"
+tu_conf mixed.conf a "198.18.0.1:51900" "198.19.0.1/24" b "[2001:2::2]:51900" "198.19.0.2/32"
+set +e
+in_a "$OVLPERF" tunnel up "$TU_DIR/mixed.conf" --name ovlbad 2>"$TU_DIR/mixed.err"
+rc=$?
+set -e
+[ "$rc" -ne 0 ] || fail "an IPv6 endpoint with an IPv4-only listen was accepted"
+grep -qF "$TU_DIR/mixed.conf:6: key 'endpoint': an IPv6 endpoint, but 'listen' is IPv4 only" \
+	"$TU_DIR/mixed.err" || fail "unreachable endpoint error: $(cat "$TU_DIR/mixed.err")"
+in_a ip link show ovlbad >/dev/null 2>&1 && fail "a refused endpoint left a device"
+ok "an endpoint the listen address cannot reach is refused, naming file, line and key"
 chmod 644 "$TU_DIR/a.key"
 set +e
 in_a "$OVLPERF" tunnel up "$TU_DIR/a.conf" --name ovlbad 2>"$TU_DIR/mode.err"
