@@ -331,8 +331,8 @@ void engine_update_timers(struct engine_peer *p, uint64_t now, struct engine_res
 	if (act & TIMERS_SEND_KEEPALIVE) {
 		if (res->ctrl_len)
 			p->timers.keepalive_at = now; /* one datagram per call: next tick */
-		else
-			seal_keepalive(p, now, res);
+		else if (!seal_keepalive(p, now, res) && p->hs.state != NOISE_HS_CREATED_INITIATION)
+			peer_send_initiation(p, now, res, false); /* no session: make one (as WireGuard) */
 	}
 	pthread_mutex_unlock(&p->lock);
 }

@@ -701,6 +701,33 @@ static void test_cookie_flow(void **state)
 	node_free(&b);
 }
 
+/* A persistent keepalive with no session starts a handshake; with one, it is a keepalive. */
+static void test_persistent_keepalive(void **state)
+{
+	struct node a, b;
+	struct engine_peer_config pc;
+	struct engine_result res;
+
+	(void)state;
+	node_init(&a, 1, AEAD_AUTO);
+	node_init(&b, 2, AEAD_AUTO);
+	pc = (struct engine_peer_config){ .public_key = b.pub, .persistent_keepalive_s = 25 };
+	assert_int_equal(engine_peer_add(a.e, &pc, &a.peer), 0);
+	pc = (struct engine_peer_config){ .public_key = a.pub };
+	assert_int_equal(engine_peer_add(b.e, &pc, &b.peer), 0);
+	handshake(&a, &b, T0);
+	engine_update_timers(a.peer, T0, &res);
+	engine_update_timers(a.peer, T0 + 25 * NSEC_PER_SEC - 1, &res);
+	assert_int_equal(res.ctrl_len, 0);
+	engine_update_timers(a.peer, T0 + 25 * NSEC_PER_SEC, &res);
+	assert_int_equal(res.ctrl_len, WIRE_DATA_MIN_LEN);
+	/* Long after the session expired (keys zeroed), the next one initiates. */
+	engine_update_timers(a.peer, T0 + 3 * REJECT_AFTER_TIME_NS + NSEC_PER_SEC, &res);
+	assert_int_equal(res.ctrl_len, WIRE_INITIATION_LEN);
+	node_free(&a);
+	node_free(&b);
+}
+
 static void test_give_up(void **state)
 {
 	struct node a, b;
@@ -857,6 +884,7 @@ int main(void)
 		cmocka_unit_test(test_rekey_and_expiry),
 		cmocka_unit_test(test_counter_limit),
 		cmocka_unit_test(test_cookie_flow),
+		cmocka_unit_test(test_persistent_keepalive),
 		cmocka_unit_test(test_give_up),
 		cmocka_unit_test(test_index_table),
 		cmocka_unit_test(test_now_before_birth),
