@@ -37,5 +37,19 @@ d=json.load(open(sys.argv[1]))
 v=eval(sys.argv[2])
 print(str(v).lower() if isinstance(v,bool) else v)' "$1" "$2"; }
 
+# pyv FILE EXPR...: several expressions in one python start (it is slow on a
+# loaded box); the values land in the array V, one per expression.
+pyv()
+{
+	local f=$1
+	shift
+	mapfile -t V < <(python3 -c 'import json,sys
+d=json.load(open(sys.argv[1]))
+for e in sys.argv[2:]:
+    v=eval(e)
+    print(str(v).lower() if isinstance(v,bool) else v)' "$f" "$@")
+	[ "${#V[@]}" -eq "$#" ] || fail "$f: could not evaluate $*"
+}
+
 WORK=$(mktemp -d /tmp/ovlperf-engine.XXXXXX)
 on_exit "rm -rf $WORK"

@@ -12,19 +12,25 @@ start_server
 check_tcp() # FILE STREAMS MSS
 {
 	local f=$1 n=$2 mss=$3
-	expect_eq "$f: streams" "$(py "$f" 'len(d["streams"])')" "$n"
-	expect_eq "$f: error" "$(py "$f" 'd["error"]')" "None"
-	expect_ge "$f: bytes" "$(py "$f" 'd["tcp"]["bytes"]')" 1
+	pyv "$f" 'len(d["streams"])' 'd["error"]' 'd["tcp"]["bytes"]' 'd["tcp"]["sent_bytes"]' \
+		'sum(s["bytes"] for s in d["streams"])' 'all(s["bytes"] > 0 for s in d["streams"])' \
+		'd["tcp"]["snd_mss"]' 'd["tcp"]["receiver"]["rcv_mss"]' 'd["tcp"]["pmtu"]' \
+		'all(s[k] > 0 for s in (d["tcp"]["sender"], d["tcp"]["receiver"]) for k in ("rtt_us","snd_mss","adv_mss","rcv_mss","pmtu","snd_cwnd"))' \
+		'all(s["sender"]["snd_mss"] > 0 and s["receiver"]["rcv_mss"] > 0 for s in d["streams"])' \
+		'd["cpu"]["sender"]["sys_s"] + d["cpu"]["sender"]["user_s"] > 0'
+	expect_eq "$f: streams" "${V[0]}" "$n"
+	expect_eq "$f: error" "${V[1]}" "None"
+	expect_ge "$f: bytes" "${V[2]}" 1
 	# every byte written arrived (no omit, clean end of stream)
-	expect_eq "$f: sent = received" "$(py "$f" 'd["tcp"]["sent_bytes"]')" "$(py "$f" 'd["tcp"]["bytes"]')"
-	expect_eq "$f: sum of streams" "$(py "$f" 'sum(s["bytes"] for s in d["streams"])')" "$(py "$f" 'd["tcp"]["bytes"]')"
-	expect_eq "$f: every stream moved data" "$(py "$f" 'all(s["bytes"] > 0 for s in d["streams"])')" "true"
-	expect_eq "$f: sender snd_mss" "$(py "$f" 'd["tcp"]["snd_mss"]')" "$mss"
-	expect_eq "$f: receiver rcv_mss" "$(py "$f" 'd["tcp"]["receiver"]["rcv_mss"]')" "$mss"
-	expect_eq "$f: pmtu" "$(py "$f" 'd["tcp"]["pmtu"]')" 1500
-	expect_eq "$f: TCP_INFO non-zero at both ends" "$(py "$f" 'all(s[k] > 0 for s in (d["tcp"]["sender"], d["tcp"]["receiver"]) for k in ("rtt_us","snd_mss","adv_mss","rcv_mss","pmtu","snd_cwnd"))')" "true"
-	expect_eq "$f: per-stream TCP_INFO" "$(py "$f" 'all(s["sender"]["snd_mss"] > 0 and s["receiver"]["rcv_mss"] > 0 for s in d["streams"])')" "true"
-	expect_eq "$f: CPU measured" "$(py "$f" 'd["cpu"]["sender"]["sys_s"] + d["cpu"]["sender"]["user_s"] > 0')" "true"
+	expect_eq "$f: sent = received" "${V[3]}" "${V[2]}"
+	expect_eq "$f: sum of streams" "${V[4]}" "${V[2]}"
+	expect_eq "$f: every stream moved data" "${V[5]}" "true"
+	expect_eq "$f: sender snd_mss" "${V[6]}" "$mss"
+	expect_eq "$f: receiver rcv_mss" "${V[7]}" "$mss"
+	expect_eq "$f: pmtu" "${V[8]}" 1500
+	expect_eq "$f: TCP_INFO non-zero at both ends" "${V[9]}" "true"
+	expect_eq "$f: per-stream TCP_INFO" "${V[10]}" "true"
+	expect_eq "$f: CPU measured" "${V[11]}" "true"
 }
 
 client "$WORK/fwd4.json" 198.18.0.2 -t 1 -P 4

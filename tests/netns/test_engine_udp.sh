@@ -14,25 +14,28 @@ start_server
 check_counts() # FILE
 {
 	local f=$1
-	expect_eq "$f: error" "$(py "$f" 'd["error"]')" "None"
-	expect_ge "$f: sent" "$(py "$f" 'd["udp"]["sent"]')" 1
-	expect_eq "$f: sent = received + lost" "$(py "$f" 'd["udp"]["sent"]')" \
-		"$(py "$f" 'd["udp"]["received"] + d["udp"]["lost"]')"
-	expect_eq "$f: streams add up" "$(py "$f" 'sum(s["udp"]["sent"] for s in d["streams"])')" \
-		"$(py "$f" 'd["udp"]["sent"]')"
-	expect_eq "$f: loss_at sums to lost" "$(py "$f" 'sum(d["udp"]["loss_at"].values())')" \
-		"$(py "$f" 'd["udp"]["lost"]')"
-	expect_eq "$f: no malformed" "$(py "$f" 'd["udp"]["malformed"]')" 0
+	pyv "$f" 'd["error"]' 'd["udp"]["sent"]' 'd["udp"]["received"] + d["udp"]["lost"]' \
+		'sum(s["udp"]["sent"] for s in d["streams"])' 'sum(d["udp"]["loss_at"].values())' \
+		'd["udp"]["lost"]' 'd["udp"]["malformed"]'
+	expect_eq "$f: error" "${V[0]}" "None"
+	expect_ge "$f: sent" "${V[1]}" 1
+	expect_eq "$f: sent = received + lost" "${V[1]}" "${V[2]}"
+	expect_eq "$f: streams add up" "${V[3]}" "${V[1]}"
+	expect_eq "$f: loss_at sums to lost" "${V[4]}" "${V[5]}"
+	expect_eq "$f: no malformed" "${V[6]}" 0
 }
 
 check_clean() # FILE
 {
 	local f=$1
 	check_counts "$f"
-	expect_eq "$f: lost" "$(py "$f" 'd["udp"]["lost"]')" 0
-	expect_eq "$f: duplicates" "$(py "$f" 'd["udp"]["duplicates"]')" 0
-	expect_eq "$f: one-way delay exact (shared clock)" "$(py "$f" 'd["udp"]["owd_shared_clock"] and d["udp"]["owd_us"]["min"] > 0 and d["udp"]["owd_us"]["min"] <= d["udp"]["owd_us"]["p50"] <= d["udp"]["owd_us"]["p99"] <= d["udp"]["owd_us"]["max"]')" "true"
-	expect_eq "$f: receiver counted bytes" "$(py "$f" 'sum(s["bytes"] for s in d["streams"]) == d["udp"]["received"] * d["udp"]["len"]')" "true"
+	pyv "$f" 'd["udp"]["lost"]' 'd["udp"]["duplicates"]' \
+		'd["udp"]["owd_shared_clock"] and d["udp"]["owd_us"]["min"] > 0 and d["udp"]["owd_us"]["min"] <= d["udp"]["owd_us"]["p50"] <= d["udp"]["owd_us"]["p99"] <= d["udp"]["owd_us"]["max"]' \
+		'sum(s["bytes"] for s in d["streams"]) == d["udp"]["received"] * d["udp"]["len"]'
+	expect_eq "$f: lost" "${V[0]}" 0
+	expect_eq "$f: duplicates" "${V[1]}" 0
+	expect_eq "$f: one-way delay exact (shared clock)" "${V[2]}" "true"
+	expect_eq "$f: receiver counted bytes" "${V[3]}" "true"
 }
 
 client "$WORK/v4.json" 198.18.0.2 -u -b 20M -t 1
