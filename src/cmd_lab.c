@@ -60,7 +60,10 @@ static int usage_error(const char *fmt, ...)
 
 static int fail(const char *what, const char *name, int rc)
 {
-	fprintf(stderr, "ovlperf lab: %s %s: %s\n", what, name, strerror(-rc));
+	fprintf(stderr, "ovlperf lab: %s %s: %s%s\n", what, name, strerror(-rc),
+		rc == -EPERM || rc == -EACCES
+		    ? " (lab hosts need root: CAP_SYS_ADMIN, CAP_NET_ADMIN)"
+		    : "");
 	return 1;
 }
 
