@@ -93,6 +93,8 @@ struct mtu_outcome {
 	bool icmp;		/* an ICMP too-big came back for this size */
 	uint32_t icmp_mtu;	/* the MTU it (or the local refusal) announced; 0: unknown */
 	bool local_too_big;	/* the local stack refused the size (EMSGSIZE) */
+	bool fragmented;	/* IP fragment counters moved during the round (not
+				 * used by the search; recorded for the report) */
 };
 
 /* One round, for the report. */
@@ -102,6 +104,7 @@ struct mtu_probe_record {
 	bool icmp;
 	uint32_t icmp_mtu;
 	bool local_too_big;
+	bool fragmented;
 };
 
 struct mtu_search {
@@ -214,6 +217,11 @@ struct mtu_path_result {
 	uint64_t local_frag_creates, local_reasm_reqds;	/* deltas over the probes */
 	uint64_t remote_frag_creates, remote_reasm_reqds;
 	unsigned reassembled;		/* probes the far end received in fragments */
+	/* When DF probes got through only because something (a tunnel ignoring
+	 * DF) fragmented the packets carrying them: a second search that counts
+	 * a fragmented round as a failure finds what fits unfragmented. */
+	bool fragmenting;		/* some delivered round was fragmented */
+	struct mtu_search_result nofrag;	/* valid when fragmenting */
 	struct mtu_nodf nodf;
 	struct mtu_tcp_result tcp;
 	double duration_s;
@@ -238,6 +246,11 @@ int mtu_tcp_check(struct ctrl *c, const struct sockaddr_storage *peer, uint64_t 
 uint32_t mtu_expected_snd_mss(uint32_t pmtu, int family, bool timestamps);
 /* The MSS to clamp to (the SYN option value): pmtu - 40 / 60. */
 uint32_t mtu_expected_adv_mss(uint32_t pmtu, int family);
+
+/* The largest size a path carries without fragmenting anything: the second
+ * search's answer when the first one saw fragments, else the path MTU (0:
+ * unknown). */
+uint32_t mtu_path_unfragmented(const struct mtu_path_result *p);
 
 /* The calling thread's namespace's IP fragment counters for family. */
 int mtu_frag_counters_read(int family, struct mtu_frag_counters *out);

@@ -142,6 +142,15 @@ uint32_t mtu_socket_if_mtu(int fd, char *ifname, size_t ifname_len)
 	return v > 0 ? (uint32_t)v : 0;
 }
 
+uint32_t mtu_path_unfragmented(const struct mtu_path_result *p)
+{
+	if (p->fragmenting && p->nofrag.state == MTU_SEARCH_DONE)
+		return p->nofrag.pmtu;
+	if (p->fragmenting)
+		return 0;
+	return p->search.pmtu;
+}
+
 static void check_one(struct mtu_report *rep, unsigned i)
 {
 	const struct mtu_path_role *role = &rep->roles[i];
@@ -154,25 +163,25 @@ static void check_one(struct mtu_report *rep, unsigned i)
 	if (role->underlay < 0 || (unsigned)role->underlay >= rep->npaths)
 		return;
 	un = &rep->paths[role->underlay];
-	if (ov->status || un->status || !ov->search.pmtu || !un->search.pmtu)
+	if (ov->status || un->status || !mtu_path_unfragmented(ov) || !mtu_path_unfragmented(un))
 		return;
 	t->valid = true;
 	t->overlay = i;
 	t->underlay = (unsigned)role->underlay;
-	t->underlay_pmtu = un->search.pmtu;
-	t->overlay_pmtu = ov->search.pmtu;
-	t->overhead_inferred = (int32_t)un->search.pmtu - (int32_t)ov->search.pmtu;
+	t->underlay_pmtu = mtu_path_unfragmented(un);
+	t->overlay_pmtu = mtu_path_unfragmented(ov);
+	t->overhead_inferred = (int32_t)t->underlay_pmtu - (int32_t)t->overlay_pmtu;
 	t->overlay_if_mtu = role->overlay_mtu ? role->overlay_mtu : ov->if_mtu;
 	if (role->kind == MTU_PATH_BUILTIN) {
 		t->overhead_expected = role->underlay_family == AF_INET6 ? MTU_BUILTIN_OVERHEAD_V6
 									 : MTU_BUILTIN_OVERHEAD_V4;
-		t->inner_expected = un->search.pmtu > t->overhead_expected
-					    ? un->search.pmtu - t->overhead_expected
+		t->inner_expected = t->underlay_pmtu > t->overhead_expected
+					    ? t->underlay_pmtu - t->overhead_expected
 					    : 0;
 	} else {
 		/* Without knowing the VPN's encapsulation, what the overlay
-		 * delivers is what fits. */
-		t->inner_expected = ov->search.pmtu;
+		 * delivers unfragmented is what fits. */
+		t->inner_expected = t->overlay_pmtu;
 	}
 }
 

@@ -47,6 +47,8 @@ struct prober {
 	uint16_t wait_ms;
 	uint8_t *buf;
 	bool late_icmp;
+	bool watch_frags;	/* read the fragment counters around every round */
+	bool drop_fragmented;	/* the second search: a fragmented round failed */
 	bool have_first_report;
 	struct mtu_wire_report first, last;
 	unsigned reassembled;
@@ -395,7 +397,9 @@ static int query_round(struct prober *p, unsigned sent, struct mtu_wire_report *
 
 static int run_round(struct prober *p, const struct mtu_step *st, struct mtu_outcome *o)
 {
-	struct mtu_wire_report rep;
+	struct mtu_frag_counters before = { 0 }, after = { 0 };
+	struct mtu_wire_report rep, prev = p->last;
+	bool counted = p->watch_frags && mtu_frag_counters_read(p->family, &before) == 0;
 	uint32_t local_mtu = 0;
 	int rc;
 
@@ -419,6 +423,10 @@ static int run_round(struct prober *p, const struct mtu_step *st, struct mtu_out
 		return rc;
 	o->delivered = (unsigned)__builtin_popcount(rep.mask & ((1u << st->count) - 1));
 	p->reassembled += rep.reassembled;
+	if (counted && mtu_frag_counters_read(p->family, &after) == 0)
+		o->fragmented = after.frag_creates != before.frag_creates ||
+				(p->have_first_report && rep.reasm_reqds != prev.reasm_reqds) ||
+				rep.reassembled;
 	if (!p->have_first_report)
 		p->first = rep;
 	p->have_first_report = true;
@@ -429,12 +437,13 @@ static int run_round(struct prober *p, const struct mtu_step *st, struct mtu_out
 	return 0;
 }
 
-static int search(struct prober *p, const struct mtu_probe_spec *spec)
+static int search(struct prober *p, const struct mtu_probe_spec *spec, uint32_t max,
+		  struct mtu_search_result *out)
 {
 	struct mtu_path_result *res = p->res;
 	struct mtu_search *s = calloc(1, sizeof(*s));
 	struct mtu_search_cfg cfg = { .base = spec->base ? spec->base : MTU_DEFAULT_BASE,
-				      .max = spec->max ? spec->max : res->if_mtu,
+				      .max = max,
 				      .probes = spec->probes ? spec->probes : MTU_DEFAULT_PROBES };
 	uint32_t min_size = (p->family == AF_INET6 ? V6_UDP_HDR : V4_UDP_HDR) +
 			    MTU_WIRE_PROBE_HDR_LEN;
@@ -459,16 +468,21 @@ static int search(struct prober *p, const struct mtu_probe_spec *spec)
 			break;
 		}
 		rc = run_round(p, &st, &o);
+		if (rc == 0 && p->drop_fragmented && o.fragmented)
+			o.delivered = 0;
 		if (rc == 0)
 			mtu_search_feed(s, &o);
 	}
-	mtu_search_result(s, &res->search);
-	if (p->late_icmp && !res->search.icmp_seen) {
-		res->search.icmp_seen = true;
-		res->search.blackhole = false;
+	mtu_search_result(s, out);
+	if (p->late_icmp && !out->icmp_seen) {
+		out->icmp_seen = true;
+		out->blackhole = false;
 	}
-	res->nrecords = s->nrecords;
-	memcpy(res->records, s->records, sizeof(res->records[0]) * s->nrecords);
+	for (unsigned i = 0; i < s->nrecords && res->nrecords < MTU_MAX_RECORDS; i++) {
+		res->records[res->nrecords++] = s->records[i];
+		if (s->records[i].delivered && s->records[i].fragmented)
+			res->fragmenting = true;
+	}
 	free(s);
 	return rc;
 }
@@ -565,9 +579,18 @@ static int probe_session(struct prober *p, const struct mtu_probe_spec *spec)
 			return fail(res, rc, "TCP check: %s", res->tcp.error);
 	}
 	frag_ok = spec->fragments && mtu_frag_counters_read(p->family, &before) == 0;
-	rc = search(p, spec);
+	p->watch_frags = frag_ok;
+	rc = search(p, spec, spec->max ? spec->max : res->if_mtu, &res->search);
 	if (rc < 0)
 		return rc;
+	if (res->fragmenting && res->search.state == MTU_SEARCH_DONE) {
+		/* Delivered only in fragments above some size: find that size. */
+		p->drop_fragmented = true;
+		rc = search(p, spec, res->search.pmtu, &res->nofrag);
+		p->drop_fragmented = false;
+		if (rc < 0)
+			return rc;
+	}
 	if (frag_ok && mtu_frag_counters_read(p->family, &after) == 0 && p->have_first_report) {
 		res->frag_valid = true;
 		res->local_frag_creates = after.frag_creates - before.frag_creates;

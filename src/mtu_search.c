@@ -122,6 +122,7 @@ static void record(struct mtu_search *s, const struct mtu_outcome *o)
 	r->icmp = o->icmp;
 	r->icmp_mtu = o->icmp_mtu;
 	r->local_too_big = o->local_too_big;
+	r->fragmented = o->fragmented;
 }
 
 void mtu_search_feed(struct mtu_search *s, const struct mtu_outcome *o)

@@ -124,7 +124,11 @@ static void judge_pmtu(struct mtu_report *rep, unsigned i)
 		return;
 	if (s->reached_max || (p->if_mtu && s->pmtu >= p->if_mtu)) {
 		v = add(rep, p, "pmtu", MTU_OK, s->pmtu);
-		if (s->pmtu > 1500)
+		if (p->fragmenting)
+			REASON(v, "%u bytes get through, the full MTU of %s, but above %u only in "
+				  "fragments (see fragments)",
+			       s->pmtu, ifdesc(rep, i), mtu_path_unfragmented(p));
+		else if (s->pmtu > 1500)
 			REASON(v, "jumbo path confirmed: MTU %u end to end, MSS %u", s->pmtu,
 			       mtu_expected_snd_mss(s->pmtu, p->family, timestamps(p)));
 		else
@@ -158,6 +162,22 @@ static void judge_df_fragments(struct mtu_report *rep, unsigned i)
 	if (!n) {
 		v = add(rep, p, "fragments", MTU_OK, 0);
 		REASON(v, "no IP fragments while the DF probes ran, on either host");
+		return;
+	}
+	if (p->fragmenting && p->nofrag.state == MTU_SEARCH_DONE) {
+		uint32_t fit = p->nofrag.pmtu;
+
+		v = add(rep, p, "fragments", MTU_WARN, fit);
+		REASON(v, "DF probes of %u..%u bytes got through only because the packets carrying "
+			  "them were fragmented (%llu fragments made here, %llu reassembled at the "
+			  "far end): without fragmentation the path carries %u",
+		       fit + 1, p->search.pmtu, (unsigned long long)p->local_frag_creates,
+		       (unsigned long long)p->remote_reasm_reqds, fit);
+		if (is_overlay(rep, i))
+			FIX(v, "set the overlay MTU to %u (or clamp MSS to %u on the overlay "
+			       "interface)", fit, mtu_expected_adv_mss(fit, p->family));
+		else
+			fix_set_mtu(v, rep, i, fit);
 		return;
 	}
 	v = add(rep, p, "fragments", MTU_WARN, (uint32_t)n);
@@ -221,7 +241,8 @@ static void judge_mss(struct mtu_report *rep, unsigned i)
 {
 	const struct mtu_path_result *p = &rep->paths[i];
 	const struct mtu_tcp_result *t = &p->tcp;
-	uint32_t pmtu = p->search.pmtu, want, want_adv, adv;
+	/* What passes without fragmentation is what TCP should be sized for. */
+	uint32_t pmtu = mtu_path_unfragmented(p), want, want_adv, adv;
 	struct mtu_verdict *v;
 
 	if (!t->run)
@@ -302,6 +323,10 @@ static void judge_tunnel(struct mtu_report *rep, unsigned i)
 	if (builtin)
 		REASON(v, "overlay MTU %u = underlay path MTU %u - %u bytes overhead", t->overlay_pmtu,
 		       t->underlay_pmtu, t->overhead_expected);
+	else if (p->search.reached_max && !p->fragmenting)
+		/* The overlay's own MTU stopped the search, not the underlay. */
+		REASON(v, "overlay MTU %u fits the underlay path MTU %u: overhead at most %d bytes",
+		       t->overlay_pmtu, t->underlay_pmtu, t->overhead_inferred);
 	else
 		REASON(v, "overlay overhead %d bytes (underlay path MTU %u, overlay %u)",
 		       t->overhead_inferred, t->underlay_pmtu, t->overlay_pmtu);

@@ -7,12 +7,15 @@
  *                  reached_max, icmp_seen, icmp_mtu, blackhole, loss_seen,
  *                  rounds, probes_sent, probes_delivered, duration_s,
  *                  rounds_detail: [ {size, sent, delivered, icmp, icmp_mtu,
- *                                    local_too_big} ],
+ *                                    local_too_big, fragmented} ],
  *                  fragments: {local_created, local_reassembly,
  *                              remote_created, remote_reassembly, reassembled}
  *                             or null,
  *                  nodf: {size, sent, delivered, reassembled, local_created,
  *                         remote_reassembly} or null (the round without DF),
+ *                  fragmenting, unfragmented_pmtu,
+ *                  unfragmented: {state, pmtu, smallest_failed, rounds} or null
+ *                         (the second search when DF probes were fragmented),
  *                  tcp: {completed, timestamps, bytes_sent, bytes_acked,
  *                        bytes_received, expected_snd_mss,
  *                        client: {snd_mss, adv_mss, rcv_mss, pmtu},
@@ -111,6 +114,7 @@ static cJSON *rounds_json(const struct mtu_path_result *p)
 		cJSON_AddBoolToObject(o, "icmp", r->icmp);
 		cJSON_AddNumberToObject(o, "icmp_mtu", r->icmp_mtu);
 		cJSON_AddBoolToObject(o, "local_too_big", r->local_too_big);
+		cJSON_AddBoolToObject(o, "fragmented", r->fragmented);
 		cJSON_AddItemToArray(a, o);
 	}
 	return a;
@@ -148,6 +152,18 @@ static cJSON *path_json(const struct mtu_report *rep, unsigned i)
 	cJSON_AddItemToObject(o, "rounds_detail", rounds_json(p));
 	cJSON_AddItemToObject(o, "fragments", frag_json(p));
 	cJSON_AddItemToObject(o, "nodf", nodf_json(&p->nodf));
+	cJSON_AddBoolToObject(o, "fragmenting", p->fragmenting);
+	cJSON_AddNumberToObject(o, "unfragmented_pmtu", mtu_path_unfragmented(p));
+	if (p->fragmenting) {
+		cJSON *n = cJSON_AddObjectToObject(o, "unfragmented");
+
+		cJSON_AddStringToObject(n, "state", mtu_search_state_name(p->nofrag.state));
+		cJSON_AddNumberToObject(n, "pmtu", p->nofrag.pmtu);
+		cJSON_AddNumberToObject(n, "smallest_failed", p->nofrag.smallest_failed);
+		cJSON_AddNumberToObject(n, "rounds", p->nofrag.rounds);
+	} else {
+		cJSON_AddNullToObject(o, "unfragmented");
+	}
 	cJSON_AddItemToObject(o, "tcp", tcp_json(p));
 	return o;
 }

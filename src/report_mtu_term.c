@@ -27,9 +27,9 @@ static void print_paths(FILE *f, const struct mtu_report *rep)
 {
 	int w = name_width(rep);
 
-	fprintf(f, "%-*s %-4s %-38s %-8s %6s %8s %5s %9s %7s %6s\n", w, "path", "ip",
-		"local -> remote", "iface", "if MTU", "path MTU", "ICMP", "blackhole", "probes",
-		"rounds");
+	fprintf(f, "%-*s %-4s %-38s %-8s %6s %8s %7s %5s %9s %7s %6s\n", w, "path", "ip",
+		"local -> remote", "iface", "if MTU", "path MTU", "no-frag", "ICMP", "blackhole",
+		"probes", "rounds");
 	for (unsigned i = 0; i < rep->npaths; i++) {
 		const struct mtu_path_result *p = &rep->paths[i];
 		const struct mtu_search_result *s = &p->search;
@@ -41,10 +41,12 @@ static void print_paths(FILE *f, const struct mtu_report *rep)
 			fprintf(f, "%-*s %-4s %-38s error: %s\n", w, p->spec.name, "-", ends, p->error);
 			continue;
 		}
-		fprintf(f, "%-*s %-4s %-38s %-8s %6u %8u %5s %9s %3u/%-3u %6u\n", w, p->spec.name,
-			p->family == AF_INET6 ? "v6" : "v4", ends, p->ifname[0] ? p->ifname : "?",
-			p->if_mtu, s->pmtu, s->icmp_seen ? "yes" : "no", yesno(s->blackhole),
-			s->probes_delivered, s->probes_sent, s->rounds);
+		fprintf(f, "%-*s %-4s %-38s %-8s %6u %8u %7u %5s %9s %3u/%-3u %6u\n", w,
+			p->spec.name, p->family == AF_INET6 ? "v6" : "v4", ends,
+			p->ifname[0] ? p->ifname : "?", p->if_mtu, s->pmtu, mtu_path_unfragmented(p),
+			s->icmp_seen ? "yes" : "no", yesno(s->blackhole),
+			s->probes_delivered + p->nofrag.probes_delivered,
+			s->probes_sent + p->nofrag.probes_sent, s->rounds + p->nofrag.rounds);
 	}
 }
 

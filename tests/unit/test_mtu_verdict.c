@@ -199,8 +199,32 @@ static void test_external_overlay(void **state)
 	path(r, "wg", AF_INET, 1420, 1420, false);
 	r->roles[1] = (struct mtu_path_role){ .kind = MTU_PATH_EXTERNAL, .underlay = 0 };
 	mtu_verdicts(r);
-	expect_verdict(r, "wg", "tunnel", MTU_OK, "overlay overhead 80 bytes", NULL);
+	expect_verdict(r, "wg", "tunnel", MTU_OK, "fits the underlay path MTU 1500: overhead at most 80",
+		       NULL);
 	assert_int_equal(find(r, "wg", "tunnel")->value, 80);
+	/* limited by the path, not the interface: the overhead is measured */
+	r->paths[1].if_mtu = 1500;
+	r->paths[1].search.reached_max = false;
+	r->paths[1].search.icmp_seen = true;
+	r->roles[1].overlay_mtu = 1420;
+	mtu_verdicts(r);
+	expect_verdict(r, "wg", "tunnel", MTU_OK, "overlay overhead 80 bytes", NULL);
+	/* fragmenting: the unfragmented size counts */
+	memset(r, 0, sizeof(*r));
+	path(r, "under", AF_INET, 1500, 1500, false);
+	path(r, "frag", AF_INET, 1500, 1500, false);
+	r->paths[1].fragmenting = true;
+	r->paths[1].frag_valid = true;
+	r->paths[1].local_frag_creates = 54;
+	r->paths[1].nofrag = (struct mtu_search_result){ .state = MTU_SEARCH_DONE, .pmtu = 1440 };
+	r->roles[1] = (struct mtu_path_role){ .kind = MTU_PATH_EXTERNAL, .underlay = 0 };
+	mtu_verdicts(r);
+	assert_int_equal(r->tunnels[1].overhead_inferred, 60);
+	expect_verdict(r, "frag", "fragments", MTU_WARN, "1441..1500 bytes got through only",
+		       "set the overlay MTU to 1440");
+	expect_verdict(r, "frag", "tunnel", MTU_WARN, "1500 - 60 bytes overhead = 1440",
+		       "set the overlay MTU to 1440");
+	expect_verdict(r, "frag", "pmtu", MTU_OK, "above 1440 only in fragments", NULL);
 	/* an external overlay whose interface promises more than it carries */
 	memset(r, 0, sizeof(*r));
 	path(r, "under", AF_INET, 1500, 1500, false);
