@@ -29,6 +29,7 @@ struct tcp_stream {
 	/* filled by the thread */
 	atomic_uint_fast64_t bytes;	/* moved so far (including omit) */
 	uint64_t bytes_at_omit;
+	uint32_t retrans_at_omit;	/* sender: tcpi_total_retrans when omit ended */
 	uint64_t first_ns, last_ns;	/* receiver: first byte after omit, end of stream */
 	struct tcp_info_summary info;	/* TCP_INFO at the end */
 	struct cpu_use cpu;		/* of this thread */

@@ -56,9 +56,14 @@ static void set_timeouts(int fd)
 
 static void note_omit(struct tcp_stream *st, uint64_t now, uint64_t bytes, bool *passed)
 {
+	struct tcp_info_summary ti = { 0 };
+
 	if (!*passed && now >= st->omit_end_ns) {
 		*passed = true;
 		st->bytes_at_omit = bytes;
+		/* retransmits of the warm-up are not the test's */
+		if (st->omit_end_ns > st->start_ns && sockopt_tcp_info(st->fd, &ti) == 0)
+			st->retrans_at_omit = ti.retransmits;
 	}
 }
 
@@ -153,6 +158,8 @@ static void *stream_main(void *arg)
 	st->err = st->sender ? send_loop(st, buf) : recv_loop(st, buf);
 	/* TCP_INFO before the close: the sender's view includes every retransmit. */
 	sockopt_tcp_info(st->fd, &st->info);
+	st->info.retransmits -= st->retrans_at_omit < st->info.retransmits ? st->retrans_at_omit
+									 : st->info.retransmits;
 	if (st->sender)
 		shutdown(st->fd, SHUT_WR);
 	free(buf);
@@ -200,7 +207,8 @@ void tcp_streams_sample(const struct tcp_stream *st, unsigned n, bool sender,
 		struct tcp_info_summary ti = { 0 };
 
 		cum->bytes += tcp_stream_bytes(&st[i]);
-		if (sender && st[i].running && sockopt_tcp_info(st[i].fd, &ti) == 0)
-			cum->retransmits += ti.retransmits;
+		if (sender && st[i].running && sockopt_tcp_info(st[i].fd, &ti) == 0 &&
+		    ti.retransmits >= st[i].retrans_at_omit)
+			cum->retransmits += ti.retransmits - st[i].retrans_at_omit;
 	}
 }
