@@ -36,6 +36,18 @@ expect_eq "no-DF probes delivered" "$(json_get "$J" paths.0.nodf.delivered)" 3
 expect_eq "no-DF probes reassembled" "$(json_get "$J" paths.0.nodf.reassembled)" 3
 expect_eq "no-DF fragments made on the client" "$(json_get "$J" paths.0.nodf.local_created)" 0
 
+# Ctrl-C while TCP stalls: the run stops, says so, and still prints what it has.
+ip netns exec "$A" "$OVLPERF" mtu --json "$B4" --tcp-mss --timeout 5s >"$MT_DIR/int.json" \
+	2>"$MT_DIR/int.err" &
+int_pid=$!
+on_exit "kill $int_pid"
+for i in $(seq 50); do in_a ss -tn | grep -q ESTAB && break; sleep 0.1; done
+kill -INT $int_pid
+rc=0
+wait $int_pid || rc=$?
+expect_eq "interrupted: exit status" "$rc" 1
+expect_eq "interrupted: path status (-EINTR)" "$(json_get "$MT_DIR/int.json" paths.0.status)" -4
+
 mt_probe "$MT_DIR/v6.json" "$A" "$B6"
 J=$MT_DIR/v6.json
 expect_eq "IPv6 probed path MTU" "$(json_get "$J" paths.0.pmtu)" 1400
