@@ -113,9 +113,13 @@ static void *mount_thread(void *arg)
 		return NULL;
 	}
 	/* Addresses then work at once: no duplicate address detection on the
-	 * interfaces made later in this namespace (they inherit "default"). */
+	 * interfaces made later in this namespace (they inherit "default").
+	 * No router solicitations or advertisements either: lab links carry
+	 * only what the tests send (and what they count). */
 	if (netns_sysctl("/proc/sys/net/ipv6/conf/default/accept_dad", "0") ||
-	    netns_sysctl("/proc/sys/net/ipv6/conf/all/accept_dad", "0"))
+	    netns_sysctl("/proc/sys/net/ipv6/conf/all/accept_dad", "0") ||
+	    netns_sysctl("/proc/sys/net/ipv6/conf/default/router_solicitations", "0") ||
+	    netns_sysctl("/proc/sys/net/ipv6/conf/default/accept_ra", "0"))
 		log_debug("no IPv6 sysctls in %s; relying on IFA_F_NODAD", job->path);
 	job->rc = 0;
 	return NULL;
