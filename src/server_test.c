@@ -237,6 +237,9 @@ static int measure(struct session *s, struct data_server *ds, const struct load_
 	}
 	rc = run_loop(s, &ls, ds->test_id);
 	load_streams_stop(&ls);
+	if (rc < 0 && rc != -EINTR)
+		log_warn("%s: test %u aborted: %s", s->name, ds->test_id,
+			 rc == PROTO_E_EOF ? "the client went away" : proto_strerror(rc));
 	if (rc == 0 || rc == -EINTR) {
 		int r2 = send_results(s, &ls, ds->test_id);
 
