@@ -82,6 +82,12 @@ int lab_spec_check(const struct lab_spec *spec, char *err, size_t errlen);
 /* "100M", "1.5G", "800k", "2500000" (bit/s, SI multipliers k M G T, an
  * optional "bit" or "bps" after them). false on junk, overflow or negatives. */
 bool lab_parse_rate(const char *s, uint64_t *bps);
+/* "0.5", "5%": a drop percentage 0..100. */
+bool lab_parse_pct(const char *s, double *pct);
+/* Applies one `--link` option, "L:key=value[,key=value...]" with keys mtu,
+ * rate, drop and block-icmp (alone, or =0/=1), to spec->links[L]. 0, or
+ * -EINVAL with the reason in err. The spec is checked as a whole later. */
+int lab_parse_link_opt(const char *s, struct lab_spec *spec, char *err, size_t errlen);
 /* Address of end (0 = a, 1 = b) of link l and its prefix length. */
 int lab_plan_addr(unsigned link, unsigned end, int family, struct sockaddr_storage *ss,
 		  unsigned *prefixlen);

@@ -22,7 +22,8 @@
 
 static const char usage_text[] =
     "Usage: ovlperf lab up [NAME] [--hosts N] [--mtu N] [--rate RATE] [--drop PCT]\n"
-    "                      [--block-icmp] [--force] [--overlay | --overlay6]\n"
+    "                      [--block-icmp] [--link L:KEY=VALUE,...] [--force]\n"
+    "                      [--overlay | --overlay6]\n"
     "       ovlperf lab down [NAME]\n"
     "       ovlperf lab list\n"
     "       ovlperf lab show [NAME]\n"
@@ -37,6 +38,9 @@ static const char usage_text[] =
     "  --drop PCT     drop PCT % of the packets in each direction (0.01..100;\n"
     "                 nftables numgen on ingress, segmentation offloads off)\n"
     "  --block-icmp   drop ICMP fragmentation-needed / ICMPv6 packet-too-big\n"
+    "  --link L:K=V,.. settings of link L alone, applied after the options above:\n"
+    "                 mtu=N, rate=RATE, drop=PCT, block-icmp\n"
+    "                 (e.g. --hosts 3 --link 1:mtu=1280,block-icmp)\n"
     "  --force        remove an existing lab of that NAME first\n"
     "  --overlay      also start the built-in overlay (ovl0, 198.19.0.h+1 and\n"
     "                 2001:2:0:ff::h+1) over link 0's IPv4 addresses;\n"
@@ -178,6 +182,8 @@ struct up_opts {
 	double drop;
 	bool block_icmp, force;
 	int overlay_family; /* 0: no overlay */
+	unsigned nlinkopts;
+	const char *linkopts[2 * LAB_MAX_LINKS]; /* --link, applied in order */
 };
 
 static bool parse_uint(const char *s, unsigned long max, unsigned long *v)
@@ -194,14 +200,19 @@ static bool parse_uint(const char *s, unsigned long max, unsigned long *v)
 static int parse_up(int argc, char **argv, struct up_opts *o)
 {
 	static const struct option opts[] = {
-	    {"hosts", required_argument, NULL, 'n'}, {"mtu", required_argument, NULL, 'm'},
-	    {"rate", required_argument, NULL, 'r'},  {"drop", required_argument, NULL, 'd'},
-	    {"block-icmp", no_argument, NULL, 'b'},  {"force", no_argument, NULL, 'f'},
-	    {"overlay", no_argument, NULL, 'o'},     {"overlay6", no_argument, NULL, '6'},
-	    {"help", no_argument, NULL, 'h'},	     {NULL, 0, NULL, 0},
+	    {"hosts", required_argument, NULL, 'n'},
+	    {"mtu", required_argument, NULL, 'm'},
+	    {"rate", required_argument, NULL, 'r'},
+	    {"drop", required_argument, NULL, 'd'},
+	    {"block-icmp", no_argument, NULL, 'b'},
+	    {"force", no_argument, NULL, 'f'},
+	    {"overlay", no_argument, NULL, 'o'},
+	    {"overlay6", no_argument, NULL, '6'},
+	    {"link", required_argument, NULL, 'L'},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
 	};
 	unsigned long v;
-	char *end;
 	int c;
 
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
@@ -224,11 +235,15 @@ static int parse_up(int argc, char **argv, struct up_opts *o)
 				    optarg);
 			break;
 		case 'd':
-			errno = 0;
-			o->drop = strtod(optarg, &end);
-			if (errno || end == optarg || *end || !(o->drop >= 0.01 && o->drop <= 100))
+			if (!lab_parse_pct(optarg, &o->drop) || o->drop < 0.01)
 				return usage_error("--drop '%s': expected a percentage 0.01..100",
 						   optarg);
+			break;
+		case 'L':
+			if (o->nlinkopts >= sizeof(o->linkopts) / sizeof(o->linkopts[0]))
+				return usage_error("too many --link options (at most %zu)",
+						   sizeof(o->linkopts) / sizeof(o->linkopts[0]));
+			o->linkopts[o->nlinkopts++] = optarg;
 			break;
 		case 'b':
 			o->block_icmp = true;
@@ -327,6 +342,9 @@ static int up(int argc, char **argv)
 		spec.links[l].drop_pct = o.drop;
 		spec.links[l].block_icmp_too_big = o.block_icmp;
 	}
+	for (unsigned i = 0; i < o.nlinkopts; i++)
+		if (lab_parse_link_opt(o.linkopts[i], &spec, err, sizeof(err)))
+			return usage_error("%s", err);
 	if (lab_spec_check(&spec, err, sizeof(err)))
 		return usage_error("%s", err);
 	interrupt_install();

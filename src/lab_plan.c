@@ -155,6 +155,90 @@ bool lab_parse_rate(const char *s, uint64_t *bps)
 	return true;
 }
 
+bool lab_parse_pct(const char *s, double *pct)
+{
+	char *end;
+	double v;
+
+	if (!s || !((*s >= '0' && *s <= '9') || *s == '.'))
+		return false;
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || (*end && strcmp(end, "%")) || !(v >= 0.0 && v <= 100.0))
+		return false;
+	*pct = v;
+	return true;
+}
+
+/* One "key=value" (or bare "block-icmp") of a --link option. */
+static int link_kv(const char *kv, size_t len, struct lab_link_spec *l, char *err, size_t errlen)
+{
+	char key[16], val[32];
+	const char *eq = memchr(kv, '=', len);
+	size_t klen = eq ? (size_t)(eq - kv) : len, vlen = eq ? len - klen - 1 : 0;
+	unsigned long n;
+	char *end;
+
+	if (klen == 0 || klen >= sizeof(key) || vlen >= sizeof(val))
+		return fail(err, errlen, "bad --link item '%.*s'", (int)len, kv);
+	memcpy(key, kv, klen);
+	key[klen] = '\0';
+	memcpy(val, eq ? eq + 1 : "", vlen);
+	val[vlen] = '\0';
+	if (!strcmp(key, "block-icmp") && (!eq || !strcmp(val, "1") || !strcmp(val, "0"))) {
+		l->block_icmp_too_big = !eq || val[0] == '1';
+		return 0;
+	}
+	if (!eq)
+		return fail(err, errlen, "--link: '%s' needs a value", key);
+	if (!strcmp(key, "mtu")) {
+		errno = 0;
+		n = strtoul(val, &end, 10);
+		if (errno || end == val || *end || val[0] == '-' || n > LAB_MTU_MAX)
+			return fail(err, errlen, "--link: mtu '%s' is not a number up to %u", val,
+				    LAB_MTU_MAX);
+		l->mtu = (uint32_t)n;
+		return 0;
+	}
+	if (!strcmp(key, "rate"))
+		return lab_parse_rate(val, &l->rate_bps)
+			   ? 0
+			   : fail(err, errlen, "--link: rate '%s' (expected e.g. 100M, 1.5G)", val);
+	if (!strcmp(key, "drop"))
+		return lab_parse_pct(val, &l->drop_pct)
+			   ? 0
+			   : fail(err, errlen, "--link: drop '%s' is not a percentage 0..100", val);
+	return fail(err, errlen, "--link: unknown key '%s' (mtu, rate, drop, block-icmp)", key);
+}
+
+int lab_parse_link_opt(const char *s, struct lab_spec *spec, char *err, size_t errlen)
+{
+	const char *p;
+	unsigned long link;
+	char *end;
+	int rc;
+
+	errno = 0;
+	link = strtoul(s, &end, 10);
+	if (errno || end == s || *end != ':' || s[0] == '-')
+		return fail(err, errlen, "--link '%s': expected L:key=value[,key=value...]", s);
+	if (link >= spec->nlinks)
+		return fail(err, errlen, "--link '%s': the lab has links 0..%u", s,
+			    spec->nlinks ? spec->nlinks - 1 : 0);
+	p = end + 1;
+	if (!*p)
+		return fail(err, errlen, "--link '%s': nothing to set", s);
+	while (*p) {
+		size_t len = strcspn(p, ",");
+
+		rc = link_kv(p, len, &spec->links[link], err, errlen);
+		if (rc)
+			return rc;
+		p += len + (p[len] == ',');
+	}
+	return 0;
+}
+
 int lab_plan_addr(unsigned link, unsigned end, int family, struct sockaddr_storage *ss,
 		  unsigned *prefixlen)
 {

@@ -38,6 +38,8 @@ expect_eq "lab up --drop 101" "$(rc_of "$OVLPERF" lab up lt --drop 101)" 2
 expect_eq "lab up a/b" "$(rc_of "$OVLPERF" lab up a/b)" 2
 expect_eq "lab up 13-char name" "$(rc_of "$OVLPERF" lab up abcdefghijklm)" 2
 expect_eq "lab frobnicate" "$(rc_of "$OVLPERF" lab frobnicate)" 2
+expect_eq "lab up --link 1:mtu=1280 (no link 1)" "$(rc_of "$OVLPERF" lab up lt --link 1:mtu=1280)" 2
+expect_eq "lab up --link 0:mtu=60" "$(rc_of "$OVLPERF" lab up lt --link 0:mtu=60)" 2
 no_ns_of lt || fail "bad usage left namespaces"
 ok "bad usage created nothing"
 
@@ -128,8 +130,12 @@ ok "missing lab: clear message"
 
 # --- three hosts in a chain: routed end to end, --force replaces
 "$OVLPERF" lab up lt --hosts 3 >/dev/null
-"$OVLPERF" lab up lt --hosts 3 --force >/dev/null || fail "lab up --force"
+"$OVLPERF" lab up lt --hosts 3 --link 1:mtu=1280 --force >/dev/null || fail "lab up --force"
 ok "lab up --force replaces an existing lab"
+expect_eq "MTU of link 1 in host 2 (--link 1:mtu=1280)" \
+	"$(ip -n ovp-lt-2 -o link show ovp1 | sed -n 's/.* mtu \([0-9]*\) .*/\1/p')" 1280
+expect_eq "MTU of link 0 in host 1" \
+	"$(ip -n ovp-lt-1 -o link show ovp0 | sed -n 's/.* mtu \([0-9]*\) .*/\1/p')" 1500
 # IPv6 is configured on every lab interface by the time lab up returns
 # (link-local multicast route present), so the first packet needs no retry.
 for h in 0 1 2; do
@@ -143,22 +149,20 @@ ip netns exec ovp-lt-0 ping -c1 -W3 198.18.1.2 >/dev/null || fail "routed IPv4 h
 ok "routed IPv4 across 3 hosts"
 ip netns exec ovp-lt-0 ping -6 -c1 -W3 2001:2:0:1::2 >/dev/null || fail "routed IPv6 host 0 -> host 2"
 ok "routed IPv6 across 3 hosts"
-# PMTU errors: the router (host 1) reports a too-small next link, unless
-# --block-icmp makes the path a black hole
-for h in 1 2; do ip -n ovp-lt-$h link set ovp1 mtu 1280; done
+# PMTU errors: the router (host 1) reports the too-small next link, unless
+# blocking ICMP too-big on link 0 makes the path a black hole
 has "Frag needed and DF set (mtu = 1280)" in_host lt 0 ping -M do -s 1372 -c1 -W1 198.18.1.2 ||
 	fail "no ICMP frag-needed from the router"
 has "Packet too big: mtu=1280" in_host lt 0 ping -6 -M do -s 1352 -c1 -W1 2001:2:0:1::2 ||
 	fail "no ICMPv6 packet-too-big from the router"
-ok "router reports PMTU (IPv4 and IPv6) without --block-icmp"
-"$OVLPERF" lab up lt --hosts 3 --block-icmp --force >/dev/null
-for h in 1 2; do ip -n ovp-lt-$h link set ovp1 mtu 1280; done
+ok "router reports PMTU (IPv4 and IPv6) when ICMP is not blocked"
+"$OVLPERF" lab up lt --hosts 3 --link 1:mtu=1280 --link 0:block-icmp --force >/dev/null
 has "Frag needed" in_host lt 0 ping -M do -s 1372 -c1 -W1 198.18.1.2 &&
 	fail "ICMP frag-needed got through --block-icmp"
 has "Packet too big" in_host lt 0 ping -6 -M do -s 1352 -c1 -W1 2001:2:0:1::2 &&
-	fail "ICMPv6 packet-too-big got through --block-icmp"
-in_host lt 0 ping -c1 -W2 198.18.1.2 >/dev/null || fail "small packets must still pass with --block-icmp"
-ok "--block-icmp makes a PMTU black hole (IPv4 and IPv6), small packets pass"
+	fail "ICMPv6 packet-too-big got through the ICMP block"
+in_host lt 0 ping -c1 -W2 198.18.1.2 >/dev/null || fail "small packets must still pass with ICMP blocked"
+ok "--link 0:block-icmp makes a PMTU black hole (IPv4 and IPv6), small packets pass"
 "$OVLPERF" lab down lt
 
 # --- shaping and deliberate loss

@@ -99,6 +99,67 @@ static void test_rates(void **state)
 	assert_false(lab_parse_rate(NULL, NULL));
 }
 
+static void test_pct(void **state)
+{
+	double v = -1;
+
+	(void)state;
+	assert_true(lab_parse_pct("5", &v) && v == 5.0);
+	assert_true(lab_parse_pct("0.5%", &v) && v == 0.5);
+	assert_true(lab_parse_pct("100", &v) && v == 100.0);
+	assert_true(lab_parse_pct("0", &v) && v == 0.0);
+	assert_false(lab_parse_pct("100.01", &v));
+	assert_false(lab_parse_pct("-1", &v));
+	assert_false(lab_parse_pct("5%%", &v));
+	assert_false(lab_parse_pct("", &v));
+	assert_false(lab_parse_pct("nan", &v));
+	assert_false(lab_parse_pct("5x", &v));
+}
+
+static void test_link_opts(void **state)
+{
+	static const struct {
+		const char *opt;
+		const char *reason; /* NULL: accepted */
+	} bad[] = {
+	    {"2:mtu=1280", "links 0..1"},      {"1", "expected L:"},
+	    {"x:mtu=1", "expected L:"},	       {"-1:mtu=1", "expected L:"},
+	    {"1:", "nothing to set"},	       {"1:mtu", "needs a value"},
+	    {"1:mtu=abc", "mtu 'abc'"},	       {"1:mtu=-5", "mtu '-5'"},
+	    {"1:mtu=70000", "mtu '70000'"},    {"1:rate=fast", "rate 'fast'"},
+	    {"1:drop=101", "drop '101'"},      {"1:color=red", "unknown key"},
+	    {"1:block-icmp=2", "unknown key"}, {"1:mtu=1280,,rate=1M", "bad --link item"},
+	};
+	struct lab_spec s;
+	char err[160];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		lab_spec_chain(&s, "lt", 3, 0);
+		err[0] = '\0';
+		if (lab_parse_link_opt(bad[i].opt, &s, err, sizeof(err)) != -EINVAL)
+			fail_msg("--link %s accepted", bad[i].opt);
+		if (!strstr(err, bad[i].reason))
+			fail_msg("--link %s: reason '%s' lacks '%s'", bad[i].opt, err,
+				 bad[i].reason);
+	}
+	lab_spec_chain(&s, "lt", 3, 9000);
+	assert_int_equal(
+	    lab_parse_link_opt("1:mtu=1280,rate=1.5G,drop=2.5%,block-icmp", &s, err, sizeof(err)),
+	    0);
+	assert_int_equal(s.links[1].mtu, 1280);
+	assert_int_equal(s.links[1].rate_bps, 1500000000ULL);
+	assert_true(s.links[1].drop_pct == 2.5);
+	assert_true(s.links[1].block_icmp_too_big);
+	/* link 0 untouched */
+	assert_int_equal(s.links[0].mtu, 9000);
+	assert_int_equal(s.links[0].rate_bps, 0);
+	assert_false(s.links[0].block_icmp_too_big);
+	assert_int_equal(lab_parse_link_opt("1:block-icmp=0", &s, err, sizeof(err)), 0);
+	assert_false(s.links[1].block_icmp_too_big);
+	assert_int_equal(lab_spec_check(&s, NULL, 0), 0);
+}
+
 static void check_addr(unsigned link, unsigned end, int family, const char *want,
 		       unsigned want_plen)
 {
@@ -526,6 +587,8 @@ int main(void)
 	    cmocka_unit_test(test_names),
 	    cmocka_unit_test(test_netns_name),
 	    cmocka_unit_test(test_rates),
+	    cmocka_unit_test(test_pct),
+	    cmocka_unit_test(test_link_opts),
 	    cmocka_unit_test(test_addr_plan),
 	    cmocka_unit_test(test_spec_defaults),
 	    cmocka_unit_test(test_spec_check),
