@@ -47,6 +47,8 @@ struct udp_stream {
 	atomic_uint_fast64_t sent;	/* measured-phase datagrams so far */
 	uint64_t shortfall;		/* slots the pacer skipped (measured phase) */
 	uint64_t send_errors;
+	uint64_t send_msgs;		/* packets handed to the kernel (a GSO one
+					 * carries several datagrams) */
 	uint64_t send_elapsed_ns;	/* measured phase: start to last send */
 	bool done_sending;
 	bool realtime;			/* the sender thread got SCHED_FIFO */
@@ -61,6 +63,8 @@ struct udp_stream {
 	uint64_t foreign;		/* parsed but not of this test/stream */
 	uint32_t rxq_ovfl;		/* the socket's drop counter (last seen) */
 	uint32_t rxq_ovfl_start;
+	uint64_t rx_skbs, rx_segs;	/* packets read and the datagrams in them
+					 * (several per packet with GRO) */
 
 	struct cpu_use cpu;
 	int err;

@@ -18,6 +18,14 @@ void load_side_begin(struct load_side *side, int family)
 		log_warn("host counters unreadable: loss will not be localised");
 }
 
+/* Kernel drop counters count packets; with GSO/GRO a packet carries several
+ * datagrams. Scale by the mean datagrams per packet this end saw (x1000
+ * fixed point), so that every place is counted in datagrams. */
+static uint64_t scale(uint64_t packets, uint64_t per_mille)
+{
+	return per_mille ? (packets * per_mille + 500) / 1000 : packets;
+}
+
 static void host_deltas(struct load_side *side, struct proto_results *out)
 {
 	struct netcounters *after = malloc(sizeof(*after)), *d = malloc(sizeof(*d));
@@ -36,6 +44,11 @@ static void host_deltas(struct load_side *side, struct proto_results *out)
 	out->host.udp_in_datagrams = u->in_datagrams;
 	out->host.udp_out_datagrams = u->out_datagrams;
 	netcounters_link_drops(d, NULL, &out->host.link_rx_drops, &out->host.link_tx_drops);
+	out->host.udp_sndbuf_errors = scale(out->host.udp_sndbuf_errors, side->per_mille);
+	out->host.udp_rcvbuf_errors = scale(out->host.udp_rcvbuf_errors, side->per_mille);
+	out->host.udp_in_errors = scale(out->host.udp_in_errors, side->per_mille);
+	out->host.link_rx_drops = scale(out->host.link_rx_drops, side->per_mille);
+	out->host.link_tx_drops = scale(out->host.link_tx_drops, side->per_mille);
 out:
 	free(after);
 	free(d);
@@ -155,7 +168,8 @@ static void udp_receiver_stats(const struct udp_stream *st, const struct rxstats
 	s->jitter_ns = (uint64_t)rx->jitter_ns;
 	owd_put(s, rx);
 	if (st) {
-		s->rxq_ovfl = st->rxq_ovfl - st->rxq_ovfl_start;
+		s->rxq_ovfl = scale(st->rxq_ovfl - st->rxq_ovfl_start,
+				    st->rx_skbs ? st->rx_segs * 1000 / st->rx_skbs : 0);
 		if (st->gro)
 			s->flags |= PROTO_SS_GRO;
 	}
@@ -165,6 +179,7 @@ void load_side_udp(struct load_side *side, const struct udp_stream *st, unsigned
 		   struct proto_results *out)
 {
 	struct rxstats *all = sender ? NULL : malloc(sizeof(*all));
+	uint64_t pkts = 0, dgrams = 0;
 
 	out->role = sender ? PROTO_ROLE_SENDER : PROTO_ROLE_RECEIVER;
 	out->nstreams = (uint16_t)n;
@@ -194,7 +209,11 @@ void load_side_udp(struct load_side *side, const struct udp_stream *st, unsigned
 		}
 		out->flags |= s->flags & (PROTO_SS_GSO | PROTO_SS_GRO);
 		add_cpu(out, &st[i].cpu);
+		pkts += sender ? st[i].send_msgs : st[i].rx_skbs;
+		dgrams += sender ? s->sent : st[i].rx_segs;
 	}
+	if (out->flags & (PROTO_SS_GSO | PROTO_SS_GRO) && pkts)
+		side->per_mille = dgrams * 1000 / pkts;
 	if (all) {
 		uint64_t ovfl = out->total.rxq_ovfl, lost = out->total.lost;
 

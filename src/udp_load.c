@@ -107,6 +107,7 @@ static uint32_t send_batch(struct sender *s, uint32_t n)
 		for (int k = 0; k < r; k++)
 			done += (uint32_t)(s->iov[m + k].iov_len / st->len);
 		m += (uint32_t)r;
+		st->send_msgs += (uint64_t)r;
 	}
 	return done;
 }
@@ -302,6 +303,8 @@ static void handle_msg(struct receiver *r, struct mmsghdr *m, uint64_t now)
 		rxstats_malformed(st->rx);
 		return;
 	}
+	st->rx_skbs++;
+	st->rx_segs += (len + seg - 1) / seg;
 	for (size_t off = 0; off < len; off += seg)
 		account(st, p + off, len - off < seg ? len - off : seg, now);
 }
