@@ -3,7 +3,8 @@
  * Deliberate loss and PMTU black holes on lab links, with nftables (no netem
  * here): in each end's namespace a table "inet ovlperf" whose prerouting
  * chain drops a random share of what arrives on the link's interface, and,
- * optionally, ICMP "fragmentation needed" / ICMPv6 "packet too big". Ingress
+ * optionally, ICMP "fragmentation needed" / ICMPv6 "packet too big"
+ * (neighbour discovery is never dropped, like ARP). Ingress
  * on both ends covers a->b and b->a. Ingress rather than egress because the
  * sender's veth has its segmentation offloads off (lab_offload.c), so what
  * arrives is MTU-sized while what leaves the stack may be a 64 KB aggregate.
@@ -50,8 +51,13 @@ int lab_nft_ruleset(const struct lab_spec *spec, unsigned host, char *buf, size_
 			       l);
 			APPEND("\t\tiifname \"ovp%u\" icmpv6 type packet-too-big drop\n", l);
 		}
+		/* Neighbour discovery is spared, as ARP is (not in the inet family):
+		 * the loss is the tests' packets', and IPv4 and IPv6 see the same. */
 		if (thr)
-			APPEND("\t\tiifname \"ovp%u\" numgen random mod 10000 < %u drop\n", l, thr);
+			APPEND("\t\tiifname \"ovp%u\" icmpv6 type { nd-neighbor-solicit, "
+			       "nd-neighbor-advert } accept\n"
+			       "\t\tiifname \"ovp%u\" numgen random mod 10000 < %u drop\n",
+			       l, l, thr);
 	}
 	if (any)
 		APPEND("\t}\n}\n");

@@ -418,7 +418,11 @@ static void test_nft_ruleset(void **state)
 	assert_int_equal(lab_nft_ruleset(&s, 2, buf, sizeof(buf)), 0);
 	assert_non_null(strstr(buf, "table inet ovlperf"));
 	assert_non_null(strstr(buf, "iifname \"ovp1\" numgen random mod 10000 < 250 drop"));
-	assert_null(strstr(buf, "icmp"));
+	assert_non_null(strstr(buf, "iifname \"ovp1\" icmpv6 type { nd-neighbor-solicit, "
+				    "nd-neighbor-advert } accept\n"
+				    "\t\tiifname \"ovp1\" numgen"));
+	assert_null(strstr(buf, "packet-too-big"));
+	assert_null(strstr(buf, "frag-needed"));
 	s.links[0].block_icmp_too_big = true;
 	assert_int_equal(lab_nft_ruleset(&s, 1, buf, sizeof(buf)), 0);
 	assert_non_null(strstr(
