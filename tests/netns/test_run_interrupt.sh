@@ -17,11 +17,21 @@ on_exit '[ -n "$RUNPID" ] && kill -KILL $RUNPID'
 
 tagged() { grep -l "OVLPERF_TEST_TAG=$TAG" /proc/[0-9]*/environ 2>/dev/null | grep -v "/proc/$$/" || true; }
 
-# scenario LAB: tiny.ini on another lab, with enough trials to interrupt.
+# scenario LAB: tiny.ini on another lab, with enough trials to interrupt,
+# plus an "external" path (the far host's underlay address standing in for a
+# VPN) whose setup and teardown commands leave marks in $OUT/LAB.ext-*.
 scenario()
 {
 	sed -e "s/^name = ru$/name = $1/" -e 's/^repetitions = 1$/repetitions = 3/' \
 		tests/netns/tiny.ini >"$OUT/$1.ini"
+	cat >>"$OUT/$1.ini" <<-INI
+
+	[path.vpn]
+	type = external
+	address = 198.18.0.2
+	setup = echo "\$OVLPERF_LAB \$OVLPERF_NS_CLIENT \$OVLPERF_NS_SERVER" > $OUT/$1.ext-up
+	teardown = touch $OUT/$1.ext-down
+	INI
 }
 
 # trials_in DIR: trials recorded in DIR/run.json so far (0 if none yet)
@@ -79,6 +89,9 @@ assert len(ok) >= 3, "measured trials kept: %d" % len(ok)
 assert any(t["kind"] == "tcp" for t in ok)
 PY
 ok "mid-run SIGINT: run.json kept, complete=false, reason, measured trials"
+expect_eq "external setup ran with the lab's names" "$(cat "$OUT/ru2.ext-up")" "ru2 ovp-ru2-0 ovp-ru2-1"
+[ -e "$OUT/ru2.ext-down" ] || fail "the external path's teardown did not run after SIGINT"
+ok "external path: teardown ran after SIGINT"
 grep -q "INCOMPLETE" "$OUT/ru2.stdout" || fail "the summary does not say INCOMPLETE"
 [ -s "$OUT/ru2/report.md" ] || fail "no report.md for the interrupted run"
 ok "interrupted run still prints its summary and writes report.md"
@@ -98,7 +111,7 @@ check_clean ru3
 ok "SIGINT during set-up: run.json says incomplete"
 
 # 3. The far end's server dies mid-run: a failed host.
-rm -rf "$OUT/ru3"
+rm -rf "$OUT/ru3" "$OUT"/ru3.ext-*
 start ru3
 for _ in $(seq 1 300); do
 	[ "$(trials_in "$OUT/ru3")" -ge 2 ] && break
@@ -122,4 +135,6 @@ assert "server" in d["stop_reason"], d["stop_reason"]
 assert sum(t["status"] == 0 for t in d["trials"]) >= 2
 PY
 ok "dead server: the run stops, says why, keeps what it measured"
+[ -e "$OUT/ru3.ext-down" ] || fail "the external path's teardown did not run after the failure"
+ok "external path: teardown ran after the failure"
 echo "$TEST_NAME: $CHECKS checks passed"
