@@ -160,7 +160,14 @@ int noise_local_init(struct noise_local *l, const uint8_t priv[static WIRE_KEY_L
 	n = snprintf((char *)prologue, sizeof(prologue), "%s %s", WIRE_IDENTIFIER, name);
 	if (n < 0 || (size_t)n >= sizeof(prologue))
 		return -EINVAL;
-	noise_hash(l->ck0, (const uint8_t *)WIRE_CONSTRUCTION, strlen(WIRE_CONSTRUCTION), NULL, 0);
+	/*
+	 * Noise InitializeSymmetric: a name no longer than HASHLEN is used as is,
+	 * zero-padded (WireGuard hashes its name only because it is longer than
+	 * BLAKE2s's 32 bytes); then MixHash(prologue).
+	 */
+	_Static_assert(sizeof(WIRE_CONSTRUCTION) - 1 <= WIRE_HASH_LEN, "name fits HASHLEN");
+	memset(l->ck0, 0, WIRE_HASH_LEN);
+	memcpy(l->ck0, WIRE_CONSTRUCTION, strlen(WIRE_CONSTRUCTION));
 	noise_hash(l->h0, l->ck0, WIRE_HASH_LEN, prologue, (size_t)n);
 	noise_hash(l->h_local, l->h0, WIRE_HASH_LEN, l->pub, WIRE_KEY_LEN);
 	return 0;

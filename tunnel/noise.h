@@ -4,7 +4,9 @@
  * WireGuard's protocol (whitepaper section 5.4) with BLAKE2b (HASHLEN 64,
  * BLOCKLEN 128) and our own construction/identifier strings (wire.h):
  *
- *   ck = HASH(CONSTRUCTION); h = HASH(ck || IDENTIFIER " " cipher);
+ *   ck = CONSTRUCTION zero-padded to 64 bytes (Noise InitializeSymmetric:
+ *        the name is not longer than HASHLEN); h = HASH(ck || IDENTIFIER " "
+ *        cipher) (MixHash(prologue));
  *   h = HASH(h || S_pub_responder)  (IK pre-message)
  *   initiation: e, es, s, ss, {timestamp}
  *   response:   e, ee, se, psk, {}
@@ -38,7 +40,7 @@ struct noise_local {
 	uint8_t priv[WIRE_KEY_LEN];
 	uint8_t pub[WIRE_KEY_LEN];
 	enum aead_cipher cipher;	/* resolved; bound into the prologue */
-	uint8_t ck0[WIRE_HASH_LEN];	/* HASH(CONSTRUCTION) */
+	uint8_t ck0[WIRE_HASH_LEN];	/* CONSTRUCTION, zero-padded */
 	uint8_t h0[WIRE_HASH_LEN];	/* HASH(ck0 || prologue) */
 	uint8_t h_local[WIRE_HASH_LEN];	/* HASH(h0 || pub): as a responder */
 };

@@ -18,7 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Noise protocol name, hashed into the initial chaining key. */
+/* Noise protocol name: the initial chaining key and hash, zero-padded to 64 bytes. */
 #define WIRE_CONSTRUCTION "Noise_IKpsk2_25519_ChaChaPoly_BLAKE2b"
 /*
  * Prologue: this identifier followed by one space and the data cipher's name

@@ -78,7 +78,7 @@ I_IDX, R_IDX = 0x11223344, 0x55667788
 def handshake(cipher, psk):
     spub_i, spub_r = pub(S_I), pub(S_R)
     prologue = IDENTIFIER + b" " + cipher
-    ck = HASH(CONSTRUCTION)
+    ck = CONSTRUCTION.ljust(64, b"\0")  # Noise: a name <= HASHLEN is padded, not hashed
     h = HASH(ck, prologue)
     h = HASH(h, spub_r)
     # initiation
