@@ -42,6 +42,7 @@ struct data_server {
 	int lsn;		/* TCP listener, -1 for UDP */
 	int *fds;		/* per stream: TCP connection or UDP socket */
 	bool *ready;		/* UDP socket connected / TCP stream accepted */
+	bool *data_seen;	/* UDP: a test datagram is waiting (not consumed) */
 	uint16_t *ports;	/* UDP: one per stream; TCP: ports[0] */
 	unsigned nports;
 	unsigned nready;

@@ -106,8 +106,9 @@ int data_server_open(struct data_server *ds, bool udp, unsigned streams, uint32_
 	randombytes_buf(ds->cookie, sizeof(ds->cookie));
 	ds->fds = malloc(streams * sizeof(*ds->fds));
 	ds->ready = calloc(streams, sizeof(*ds->ready));
+	ds->data_seen = calloc(streams, sizeof(*ds->data_seen));
 	ds->ports = calloc(streams, sizeof(*ds->ports));
-	if (!ds->fds || !ds->ready || !ds->ports) {
+	if (!ds->fds || !ds->ready || !ds->ports || !ds->data_seen) {
 		data_server_close(ds);
 		return -ENOMEM;
 	}
@@ -128,9 +129,11 @@ unsigned data_server_pollfds(const struct data_server *ds, struct pollfd *pfd, u
 			pfd[n++] = (struct pollfd){ .fd = ds->lsn, .events = POLLIN };
 		return n;
 	}
-	/* ready UDP sockets stay watched: a lost echo makes the client retry */
+	/* ready UDP sockets stay watched (a lost echo makes the client retry)
+	 * until test datagrams show the client has started */
 	for (unsigned i = 0; i < ds->streams && n < max; i++)
-		pfd[n++] = (struct pollfd){ .fd = ds->fds[i], .events = POLLIN };
+		if (!ds->data_seen[i])
+			pfd[n++] = (struct pollfd){ .fd = ds->fds[i], .events = POLLIN };
 	return n;
 }
 
@@ -206,12 +209,22 @@ static void udp_hello(struct data_server *ds, unsigned i)
 	struct sockaddr_storage from;
 	socklen_t l = sizeof(from);
 	struct proto_data_hello h;
-	ssize_t n = recvfrom(ds->fds[i], buf, sizeof(buf), MSG_DONTWAIT, (struct sockaddr *)&from, &l);
+	/* peek first: on a connected stream the client's first test datagram
+	 * may come before its START is read, and must stay for the receiver */
+	ssize_t n = recvfrom(ds->fds[i], buf, sizeof(buf), MSG_DONTWAIT | MSG_PEEK,
+			     (struct sockaddr *)&from, &l);
+	bool hello;
 
 	if (n < 0)
 		return;
-	if (!addr_same_host(&from, &ds->peer) || !hello_ok(ds, buf, (size_t)n, &h) ||
-	    h.stream != i) {
+	hello = addr_same_host(&from, &ds->peer) && hello_ok(ds, buf, (size_t)n, &h) &&
+		h.stream == i;
+	if (!hello && ds->ready[i]) {
+		ds->data_seen[i] = true;	/* the test has begun on this stream */
+		return;
+	}
+	recv(ds->fds[i], buf, sizeof(buf), MSG_DONTWAIT);
+	if (!hello) {
 		ds->refused++;
 		return;
 	}
@@ -269,9 +282,11 @@ void data_server_close(struct data_server *ds)
 			close(ds->fds[i]);
 	free(ds->fds);
 	free(ds->ready);
+	free(ds->data_seen);
 	free(ds->ports);
 	ds->fds = NULL;
 	ds->ready = NULL;
+	ds->data_seen = NULL;
 	ds->ports = NULL;
 }
 
