@@ -27,6 +27,12 @@
 #include "status.h"
 
 #define DEVICE_PMTU_REFRESH_NS NSEC_PER_SEC
+/* Two ends started together must not both initiate: each would answer the
+ * other's initiation, replacing its own, and both would sit on unconfirmed
+ * responder sessions until a retry 5 s later. The end with the larger public
+ * key waits this long and initiates only if no handshake happened meanwhile
+ * (a restarted end still initiates, 1 s late). */
+#define DEVICE_INITIATE_DEFER_NS NSEC_PER_SEC
 #define DEVICE_DEFAULT_UNDERLAY_MTU 1500
 
 const char *device_counter_name(enum device_counter c)
@@ -508,14 +514,19 @@ int device_start(struct device *dev)
 		return -r;
 	dev->threads_started = true;
 	for (size_t i = 0; i < dev->npeers; i++) {
+		struct device_peer *p = &dev->peers[i];
 		struct engine_result res;
 		struct sockaddr_storage ep;
 
-		if (!device_peer_endpoint(&dev->peers[i], &ep))
+		if (!device_peer_endpoint(p, &ep))
 			continue;
+		if (memcmp(dev->public_key, p->public_key, WIRE_KEY_LEN) > 0) {
+			p->initiate_at = now + DEVICE_INITIATE_DEFER_NS;
+			continue;
+		}
 		memset(&res, 0, sizeof(res));
-		engine_initiate(dev->peers[i].ep, now, &res);
-		send_ctrl(dev, &dev->peers[i], &res);
+		engine_initiate(p->ep, now, &res);
+		send_ctrl(dev, p, &res);
 	}
 	return 0;
 }
@@ -574,6 +585,16 @@ static void run_timers(struct device *dev, uint64_t now, uint64_t *next_pmtu)
 		memset(&res, 0, sizeof(res));
 		engine_update_timers(p->ep, now, &res);
 		send_ctrl(dev, p, &res);
+		if (p->initiate_at && now >= p->initiate_at) {
+			struct engine_peer_stats st;
+
+			p->initiate_at = 0;
+			engine_peer_stats(p->ep, &st);
+			memset(&res, 0, sizeof(res));
+			if (!st.last_handshake_realtime_ns)
+				engine_initiate(p->ep, now, &res);
+			send_ctrl(dev, p, &res);
+		}
 		if (pmtu_due || atomic_load(&p->pmtu_stale))
 			device_peer_refresh_pmtu(p);
 	}

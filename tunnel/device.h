@@ -97,6 +97,7 @@ struct device_peer {
 	 * pads up to the tunnel MTU, so 1340 bytes would become 1344 on the wire. */
 	_Atomic uint32_t send_limit;
 	_Atomic bool pmtu_stale;
+	uint64_t initiate_at;		/* deferred first handshake (device_run), 0: none */
 };
 
 struct device_batch; /* per-thread buffers (send.c / receive.c) */
