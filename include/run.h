@@ -115,6 +115,8 @@ void run_paths_leave(struct run *r);
 
 /* The MTU / MSS checks of every path (scenario [mtu]), into r->res->mtu. */
 void run_mtu_checks(struct run *r);
+/* Verdicts for UDP sizes that do not fit a path's known MTU (no traffic). */
+void run_size_checks(struct run *r);
 
 /* All phases of the trial plan. Returns 0, or r->stop when the run stopped. */
 int run_trials(struct run *r);

@@ -217,7 +217,12 @@ static void summary_tcp(FILE *f, const struct report_run *rr)
 		}
 		print_row(f, rr, &g);
 		print_row(f, rr, &c);
-		print_row(f, rr, &h);
+		/* The machine's CPU is known in a lab only. */
+		for (unsigned p = 0; p < rr->run->npaths; p++)
+			if (h.val[p][0]) {
+				print_row(f, rr, &h);
+				break;
+			}
 	}
 	if (s->ntcp) {
 		struct row m = { 0 };
@@ -372,8 +377,10 @@ static void bounds(char *buf, size_t len, const struct results_stat *s, uint64_t
 		snprintf(buf, len, "%s..%s", lo, hi);
 	else if (!strcmp(outcome, "below-min"))
 		snprintf(buf, len, "< %s (below-min)", hi);
+	else if (s->n)
+		snprintf(buf, len, ">= %s (%s)", lo, outcome);
 	else
-		snprintf(buf, len, "%s%s.. (%s)", s->n ? ">= " : "", s->n ? lo : "", outcome);
+		snprintf(buf, len, "(%s)", outcome[0] ? outcome : "none");
 }
 
 static void knee_table(FILE *f, const struct report_run *rr)

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include "interrupt.h"
@@ -76,4 +77,45 @@ void run_mtu_checks(struct run *r)
 		run_save(r);
 	}
 	free(rep);
+}
+
+/* UDP datagrams that cannot fit a path: payload + IP and UDP headers above
+ * the MTU the run knows for it (lab paths). They are refused (EMSGSIZE) or
+ * fragmented, and a "loss knee" measured with them means nothing: say so
+ * before the first trial, in the log and as a verdict in the report. */
+void run_size_checks(struct run *r)
+{
+	const struct scenario *scn = r->scn;
+	unsigned nsizes = scn->udp.nsizes ? scn->udp.nsizes : 1;
+
+	if (!scn->knee.enabled && !scn->sweep.enabled && !scn->udp.enabled)
+		return;
+	for (unsigned p = 0; p < r->npaths; p++) {
+		uint32_t mtu = r->res->paths[p].mtu;
+		unsigned hdr = r->paths[p].sp->family == AF_INET6 ? 48 : 28;
+
+		for (unsigned i = 0; i < nsizes && mtu; i++) {
+			uint32_t len = scn->udp.nsizes ? scn->udp.sizes[i] : SCN_DEFAULT_UDP_LEN;
+			struct results_mtu_check *m;
+
+			if (len + hdr <= mtu)
+				continue;
+			log_warn("path %s: %u-byte UDP payloads make %u-byte IPv%c packets, above "
+				 "its MTU %u: they will be refused or fragmented",
+				 r->paths[p].sp->name, len, len + hdr, hdr == 48 ? '6' : '4', mtu);
+			m = results_add_mtu(r->res);
+			if (!m)
+				return;
+			m->path = p;
+			snprintf(m->check, sizeof(m->check), "udp-size");
+			m->verdict = RESULTS_FAIL;
+			m->value = len + hdr;
+			snprintf(m->reason, sizeof(m->reason),
+				 "%u-byte UDP payloads are %u-byte packets, above the path MTU %u",
+				 len, len + hdr, mtu);
+			snprintf(m->fix, sizeof(m->fix),
+				 "use UDP sizes up to %u on this path, or raise its MTU to %u",
+				 mtu - hdr, len + hdr);
+		}
+	}
 }

@@ -563,6 +563,7 @@ int run_trials(struct run *r)
 	const struct scenario *scn = r->scn;
 
 	plan(r);
+	run_size_checks(r);
 	warm_up(r);
 	if (scn->mtu.enabled && !r->stop)
 		run_mtu_checks(r);
