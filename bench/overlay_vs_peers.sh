@@ -160,11 +160,11 @@ tcp_mbps()
 udp_trial()
 {
 	if [ "$LOAD" = ovlperf ]; then
-		in_a "$OVLPERF" client "$1" -u -b "$2" -l 1400 -t 1 -J 2>/dev/null |
+		in_a "$OVLPERF" client "$1" -u -b "$2" -l 1372 -t 1 -J 2>/dev/null |
 			python3 -c 'import json,sys; u=json.load(sys.stdin)["udp"]
 print("%d %.0f" % (u["lost"] == 0 and u["received"] > 0, u["received_bps"] / 1e6))'
 	else
-		in_a iperf3 -c "$1" -u -b "$2" -l 1400 -t 1 -J 2>/dev/null |
+		in_a iperf3 -c "$1" -u -b "$2" -l 1372 -t 1 -J 2>/dev/null |
 			python3 -c 'import json,sys; e=json.load(sys.stdin)["end"]["sum"]
 print("%d %.0f" % (e["lost_packets"] == 0 and e["packets"] > 0, e["bits_per_second"] * (1 - e["lost_percent"] / 100) / 1e6))'
 	fi
@@ -211,6 +211,8 @@ cpu_ticks()
 declare -A TCP UDP RTT CPU TICKS MB
 HZ=$(getconf CLK_TCK)
 for p in $PATHS; do TCP[$p]=0; TICKS[$p]=0; MB[$p]=0; done
+# Idle RTT first, before any load has filled a queue.
+for p in $PATHS; do RTT[$p]=$(rtt_ms "${ADDR[$p]}"); done
 for r in $(seq "$ROUNDS"); do
 	for p in $PATHS; do
 		log "${NAME[$p]}: TCP ${T}s (round $r of $ROUNDS)"
@@ -229,7 +231,6 @@ for p in $PATHS; do
 print("%.1f" % (t / hz / (mb / 1e3)) if t > 0 and mb > 0 else "-")' "${TICKS[$p]}" "$HZ" "${MB[$p]}")
 	log "${NAME[$p]}: UDP lossless rate"
 	UDP[$p]=$(udp_ndr_mbps "${ADDR[$p]}" "$([ $p = native ] && echo 8000 || echo 2000)")
-	RTT[$p]=$(rtt_ms "${ADDR[$p]}")
 done
 
 ratio()
@@ -250,7 +251,7 @@ for p in $PATHS; do
 		"${RTT[$p]}" "$(ratio "${RTT[$p]}" "${RTT[wg]:-}")" \
 		"${CPU[$p]}" "$(ratio "${CPU[$p]}" "${CPU[wg]:-}")"
 done
-echo "load: $LOAD; TCP single stream, best of $ROUNDS rounds of ${T}s; UDP 1400-byte datagrams; lab $LAB (veth, MTU 1500)"
+echo "load: $LOAD; TCP single stream, best of $ROUNDS rounds of ${T}s; UDP 1400-byte IPv4 packets (1372-byte payload: fits wireguard-go's MTU 1420); lab $LAB (veth, MTU 1500)"
 echo "CPU s/GB: user+system seconds of the overlay's processes at both ends per GB of TCP goodput"
 echo "(the cost of the design, less sensitive than goodput to other load on the machine: $(cut -d' ' -f1-3 /proc/loadavg))"
 if [[ " $PATHS " == *" ovl "* && " $PATHS " == *" wg "* ]]; then
