@@ -78,14 +78,22 @@ static bool timestamps(const struct mtu_path_result *p)
 	return p->tcp.run && p->tcp.client.valid ? p->tcp.timestamps : true;
 }
 
+/* fits: the largest packet that got through. For our overlay the MTU to set
+ * is the underlay's minus the overhead (at that MTU its padding stops at the
+ * MTU), while an MSS clamp with the MTU unchanged must keep padded packets
+ * small enough: it follows what got through. */
 static void fix_set_mtu(struct mtu_verdict *v, const struct mtu_report *rep, unsigned i,
-			uint32_t mtu)
+			uint32_t fits)
 {
 	const struct mtu_path_result *p = &rep->paths[i];
+	const struct mtu_tunnel *t = &rep->tunnels[i];
+	uint32_t mtu = fits;
 
+	if (rep->roles[i].kind == MTU_PATH_BUILTIN && t->valid && t->inner_expected)
+		mtu = t->inner_expected;
 	if (is_overlay(rep, i))
 		FIX(v, "set the overlay MTU to %u, or clamp MSS to %u on the overlay interface", mtu,
-		    mtu_expected_adv_mss(mtu, p->family));
+		    mtu_expected_adv_mss(mtu < fits ? mtu : fits, p->family));
 	else
 		FIX(v, "set the MTU of %s to %u, or clamp MSS to %u", ifdesc(rep, i), mtu,
 		    mtu_expected_adv_mss(mtu, p->family));
@@ -307,7 +315,10 @@ static void judge_tunnel(struct mtu_report *rep, unsigned i)
 		       builtin ? (int)t->overhead_expected : t->overhead_inferred, t->inner_expected,
 		       p->search.blackhole ? "; larger packets vanish" : "");
 		FIX(v, "set the overlay MTU to %u, or clamp MSS to %u on the overlay interface",
-		    t->inner_expected, mtu_expected_adv_mss(t->inner_expected, p->family));
+		    t->inner_expected,
+		    mtu_expected_adv_mss(t->overlay_pmtu < t->inner_expected ? t->overlay_pmtu
+									     : t->inner_expected,
+					 p->family));
 		return;
 	}
 	if (builtin && t->overlay_pmtu < t->inner_expected) {
