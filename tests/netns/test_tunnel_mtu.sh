@@ -83,19 +83,18 @@ ok "4 MiB TCP over IPv6 overlay with a too-large MTU: SHA-256 equal"
 kill $PID_A $PID_B; wait $PID_A $PID_B || true
 
 # A chain h0 - h1 - h2; the tunnel joins h0 and h2; h1 -> h2 carries only 1400.
-"$OVLPERF" lab down tu2 >/dev/null
-"$OVLPERF" lab down tu2c >/dev/null 2>&1 || true
-"$OVLPERF" lab up tu2c --hosts 3 >/dev/null
-on_exit "\"$OVLPERF\" lab down tu2c"
-A=ovp-tu2c-0 B=ovp-tu2c-2
-ip netns exec ovp-tu2c-1 ip link set ovp1 mtu 1400
-ip netns exec ovp-tu2c-2 ip link set ovp1 mtu 1400
+"$OVLPERF" lab up tu2 --hosts 3 --force >/dev/null
+A=ovp-tu2-0 B=ovp-tu2-2
+ip netns exec ovp-tu2-1 ip link set ovp1 mtu 1400
+ip netns exec ovp-tu2-2 ip link set ovp1 mtu 1400
 tu_conf c0.conf a "198.18.0.1:51900" "198.19.0.1/24" b "198.18.1.2:51900" "198.19.0.3/32"
 # h2's own first hop is the 1400 link: give it the same MTU as h0 (the
 # receiver's MSS must not hide the problem).
 tu_conf c2.conf b "198.18.1.2:51900" "198.19.0.3/24" a "198.18.0.1:51900" "198.19.0.1/32" "mtu = 1440"
 tu_up "$A" c0.conf ovl0
+PID_A=$TU_PID
 tu_up "$B" c2.conf ovl0
+PID_B=$TU_PID
 tu_wait_handshake "$A" ovl0
 expect_eq "overlay MTU from the first hop (1500 - 60)" "$(tu_show "$A" ovl0 mtu)" 1440
 tcp_sha 198.19.0.3 5004
@@ -109,8 +108,8 @@ expect_ge "segments sent before the PMTU was known (fragmented, not lost)" \
 	"$(tu_show "$A" ovl0 counter.outer_fragmented)" 1
 
 # The lab's own overlay over IPv6: ready with handshakes done, MTU 1500 - 80.
-"$OVLPERF" lab down tu2c >/dev/null
-"$OVLPERF" lab up tu2 --overlay6 >/dev/null || fail "lab up --overlay6"
+kill $PID_A $PID_B; wait $PID_A $PID_B || true
+"$OVLPERF" lab up tu2 --overlay6 --force >/dev/null || fail "lab up --overlay6"
 A=ovp-tu2-0 B=ovp-tu2-1
 expect_eq "lab overlay MTU over IPv6" "$(tu_show "$A" ovl0 mtu)" 1420
 expect_eq "lab overlay handshakes at start" "$(tu_show "$A" ovl0 peers_with_handshake)" 1
