@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -161,15 +162,20 @@ static int show(const char *name, bool json)
 static int list_one(const char *name, void *arg)
 {
 	struct lab *lab;
+	pid_t pid = 0;
 	int rc = lab_open(name, &lab);
+	bool alive;
 
 	(void)arg;
+	lab_creator_pid(name, &pid);
+	alive = pid > 0 && (kill(pid, 0) == 0 || errno == EPERM);
 	if (rc) {
 		printf("%-12s broken (%s): ovlperf lab down %s\n", name, strerror(-rc), name);
 		return 0;
 	}
-	printf("%-12s %u hosts, %u links\n", name, lab_get_spec(lab)->nhosts,
-	       lab_get_spec(lab)->nlinks);
+	printf("%-12s %u hosts, %u link%s, made by pid %d (%s)\n", name, lab_get_spec(lab)->nhosts,
+	       lab_get_spec(lab)->nlinks, lab_get_spec(lab)->nlinks == 1 ? "" : "s", (int)pid,
+	       alive ? "running" : "exited");
 	lab_close(lab);
 	return 0;
 }
@@ -392,13 +398,14 @@ static int name_arg(int argc, char **argv, const char **name)
 static int down(int argc, char **argv)
 {
 	const char *name;
-	int rc = name_arg(argc, argv, &name);
+	int rc;
 
-	if (rc)
-		return rc;
 	/* An interrupt must not cut the teardown short: the flag it sets is
 	 * ignored here, and the removal runs to its end. */
 	interrupt_install();
+	rc = name_arg(argc, argv, &name);
+	if (rc)
+		return rc;
 	rc = lab_down_by_name(name);
 	if (rc == -ENOENT) {
 		fprintf(stderr, "ovlperf lab: no lab named %s\n", name);
