@@ -40,8 +40,12 @@
  *  - the sending counter is an atomic fetch-add per batch;
  *  - keypairs come from a fixed per-peer pool; the peer's mutex is held only
  *    to take a reference on the current keypair (once per encapsulate call,
- *    i.e. per batch) and during handshake processing; a keypair slot is
- *    reused only when unreferenced and removed from the index table;
+ *    i.e. per batch), when a new session is first used or due for renewal,
+ *    and for handshake messages and timers, never per received data packet;
+ *    a keypair slot is reused only when unreferenced and out of the index
+ *    table (RCU-like: RX holds a reference while it opens a packet);
+ *  - data-path events reach the timers through per-peer atomic timestamps
+ *    that engine_update_timers() folds in under the lock;
  *  - the receiver-index table is read under a read lock (RX, per datagram)
  *    and written under the write lock (handshakes only);
  *  - one keypair's replay window is updated under a per-keypair spin flag.
