@@ -54,6 +54,9 @@ s = socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_RAW)
 for p in pkts:
     for _ in range(3):
         s.sendto(p, (socket.inet_ntoa(p[16:20]), 0))
+    # once more from another source port: a replay must not move the endpoint
+    hl = (p[0] & 15) * 4
+    s.sendto(p[:hl] + struct.pack(">H", 40000) + p[hl + 2:], (socket.inet_ntoa(p[16:20]), 0))
 print(len(pkts))
 PY
 )
@@ -62,7 +65,9 @@ wait $rcv || true
 expect_eq "copies of the marker datagram delivered" "$(tail -1 "$TU_DIR/recv.out")" 1
 replay1=$(tu_show "$B" ovl0 drop.replay)
 [ "$((replay1 - replay0))" -ge 3 ] || in_b "$OVLPERF" tunnel show ovl0 --raw | grep -v "=0$" >&2
-expect_ge "replay drops on B" "$((replay1 - replay0))" "$((injected * 3))"
+expect_ge "replay drops on B" "$((replay1 - replay0))" "$((injected * 4))"
+expect_eq "B's endpoint for A after replays from another port" "$(tu_show "$B" ovl0 endpoint)" 198.18.0.1:51900
+expect_eq "B's endpoint changes" "$(tu_show "$B" ovl0 counter.endpoint_changes)" 0
 
 # --- a stranger: a key B does not know; B must answer nothing at all
 tu_key x
@@ -81,6 +86,24 @@ expect_ge "stranger's initiations reached B and were dropped" "$((unknown1 - unk
 expect_eq "datagrams B sent to the stranger" "$(tcpdump -r "$TU_DIR/answer.pcap" -n 2>/dev/null | wc -l)" 0
 expect_eq "stranger's handshakes" "$(tu_show "$A" ovlx peers_with_handshake)" 0
 kill $XPID; wait $XPID || true
+
+# --- roaming: A comes back on another port; B follows only once A authenticates
+kill -TERM $PID_A
+wait $PID_A || true
+sed 's/^listen = 198.18.0.1:51900/listen = 198.18.0.1:51901/' "$TU_DIR/a.conf" >"$TU_DIR/a2.conf"
+tu_up "$A" a2.conf ovl0
+PID_A=$TU_PID
+for i in $(seq 30); do in_a ping -c 1 -W 1 198.19.0.2 >/dev/null 2>&1 && break; done
+in_a ping -c 2 -i 0.2 -W 1 198.19.0.2 >/dev/null || fail "no traffic after A moved to port 51901"
+expect_eq "B's endpoint for A after A roamed" "$(tu_show "$B" ovl0 endpoint)" 198.18.0.1:51901
+expect_ge "B's endpoint changes" "$(tu_show "$B" ovl0 counter.endpoint_changes)" 1
+# and back to the port B's configuration names, for the restart below
+kill -TERM $PID_A
+wait $PID_A || true
+tu_up "$A" a.conf ovl0
+PID_A=$TU_PID
+for i in $(seq 30); do in_a ping -c 1 -W 1 198.19.0.2 >/dev/null 2>&1 && break; done
+expect_eq "B's endpoint for A after A came back" "$(tu_show "$B" ovl0 endpoint)" 198.18.0.1:51900
 
 # --- restart B: A recovers without anything done to it
 kill -TERM $PID_B
