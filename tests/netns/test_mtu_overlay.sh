@@ -52,7 +52,11 @@ mt_probe "$MT_DIR/v6.json" "$A" 2001:2:0:ff::2
 expect_eq "inner IPv6 path MTU" "$(json_get "$MT_DIR/v6.json" paths.0.pmtu)" 1440
 expect_eq "ICMPv6 packet-too-big from the tunnel" "$(json_get "$MT_DIR/v6.json" paths.0.icmp_seen)" true
 
-# Without DF a 1472-byte datagram (1500 on the wire) is carried, not dropped.
+# Without DF a 1472-byte datagram (1500 on the wire) is carried, not dropped:
+# with the learned PMTU forgotten, it reaches the tunnel whole and the tunnel
+# fragments the outer packet.
+in_a ip route flush cache
+frag_before=$(tu_show "$A" ovl0 counter.outer_fragmented)
 in_b python3 - "$MT_DIR/got" <<'PY' &
 import socket, sys
 s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
@@ -72,4 +76,6 @@ for _ in range(5):
 PY
 wait $rx || fail "no datagram without DF arrived"
 expect_eq "1472-byte datagram without DF carried" "$(cat "$MT_DIR/got")" 1472
+expect_ge "outer packets fragmented by the tunnel" "$(tu_show "$A" ovl0 counter.outer_fragmented)" \
+	$((frag_before + 1))
 echo "$TEST_NAME: $CHECKS checks passed"
