@@ -51,7 +51,7 @@ struct udp_stream {
 					 * carries several datagrams) */
 	uint64_t send_elapsed_ns;	/* measured phase: start to last send */
 	bool done_sending;
-	bool realtime;			/* the sender thread got SCHED_FIFO */
+	bool realtime;			/* the stream's thread got SCHED_FIFO */
 
 	/* receiver results */
 	struct rxstats *rx;		/* allocated by udp_stream_start() */
