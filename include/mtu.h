@@ -272,7 +272,8 @@ enum mtu_path_kind {
 struct mtu_path_role {
 	enum mtu_path_kind kind;
 	int underlay;		/* index of the underlay path, -1: none probed */
-	int underlay_family;	/* builtin: AF_INET or AF_INET6 outer packets */
+	int underlay_family;	/* builtin: AF_INET or AF_INET6 outer packets
+				 * (0: the underlay path's family) */
 	uint32_t overlay_mtu;	/* the overlay interface's configured MTU (0: if_mtu) */
 };
 

@@ -39,7 +39,8 @@ static const char usage_text[] =
 	"  --tunnel KIND       two hosts: HOST is the server's underlay address, HOST2 its\n"
 	"                      overlay address; KIND builtin (overhead 60/80 bytes) or\n"
 	"                      external (overhead inferred)\n"
-	"  --underlay-family 4|6   builtin tunnel: family of the outer packets (default 4)\n"
+	"  --underlay-family 4|6   builtin tunnel: family of the outer packets (default:\n"
+	"                      that of HOST)\n"
 	"  --expect-mtu N, --expect-mss N   FAIL unless every path measures this\n"
 	"  --psk-file FILE     pre-shared key of the server\n"
 	"  --json              JSON on stdout instead of the table\n"
@@ -220,7 +221,7 @@ static void setup_path(struct mtu_report *rep, const struct opts *o, unsigned i,
 int cmd_mtu(int argc, char **argv)
 {
 	struct mtu_report *rep;
-	struct opts o = { .underlay_family = AF_INET };
+	struct opts o = { .underlay_family = 0 };
 	bool failed = false;
 	int rc;
 

@@ -173,8 +173,11 @@ static void check_one(struct mtu_report *rep, unsigned i)
 	t->overhead_inferred = (int32_t)t->underlay_pmtu - (int32_t)t->overlay_pmtu;
 	t->overlay_if_mtu = role->overlay_mtu ? role->overlay_mtu : ov->if_mtu;
 	if (role->kind == MTU_PATH_BUILTIN) {
-		t->overhead_expected = role->underlay_family == AF_INET6 ? MTU_BUILTIN_OVERHEAD_V6
-									 : MTU_BUILTIN_OVERHEAD_V4;
+		/* Unsaid, the outer packets travel like the underlay probes. */
+		int outer = role->underlay_family ? role->underlay_family : un->family;
+
+		t->overhead_expected = outer == AF_INET6 ? MTU_BUILTIN_OVERHEAD_V6
+							 : MTU_BUILTIN_OVERHEAD_V4;
 		t->inner_expected = t->underlay_pmtu > t->overhead_expected
 					    ? t->underlay_pmtu - t->overhead_expected
 					    : 0;

@@ -3,7 +3,8 @@
 # A jumbo path, MTU 9001 end to end (the cloud case): `ovlperf mtu` must
 # confirm exactly 9001 over IPv4 and IPv6 and TCP MSS 9001 - 52 = 8949
 # (IPv6: 8929), verdict "jumbo path confirmed". The built-in overlay on it
-# gets 9001 - 60 = 8941 and the tunnel verdict is OK.
+# gets 9001 - 60 = 8941 over IPv4 and 9001 - 80 = 8921 over IPv6, and the
+# tunnel verdict is OK.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/mtu_lib.sh"
 . "$(dirname "$0")/tunnel_lib.sh"
@@ -40,4 +41,18 @@ J=$MT_DIR/ov.json
 expect_eq "overlay inner path MTU" "$(json_get "$J" paths.1.pmtu)" 8941
 expect_eq "tunnel verdict" "$(mt_verdict "$J" overlay tunnel)" OK
 expect_eq "worst verdict" "$(json_get "$J" worst)" OK
+
+# The overlay over the IPv6 underlay: 80 bytes of overhead.
+kill $PID_A $PID_B
+wait $PID_A $PID_B || true
+tu_pair 6
+expect_eq "overlay MTU over IPv6 (9001 - 80)" "$(tu_show "$A" ovl0 mtu)" 8921
+mt_probe "$MT_DIR/ov6.json" "$A" 2001:2::2 198.19.0.2 --tunnel builtin
+J=$MT_DIR/ov6.json
+expect_eq "IPv6 underlay: inner path MTU" "$(json_get "$J" paths.1.pmtu)" 8921
+expect_eq "IPv6 underlay: overhead expected" "$(json_get "$J" tunnels.0.overhead_expected)" 80
+expect_eq "IPv6 underlay: tunnel verdict" "$(mt_verdict "$J" overlay tunnel)" OK
+# the same probe judged as if the outer packets were IPv4 must object
+mt_probe "$MT_DIR/ov6x.json" "$A" 2001:2::2 198.19.0.2 --tunnel builtin --underlay-family 4
+expect_eq "wrong underlay family: tunnel verdict" "$(mt_verdict "$MT_DIR/ov6x.json" overlay tunnel)" WARN
 echo "$TEST_NAME: $CHECKS checks passed"

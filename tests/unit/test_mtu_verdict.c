@@ -181,6 +181,13 @@ static void test_builtin_overlay(void **state)
 	mtu_verdicts(r);
 	expect_verdict(r, "over", "tunnel", MTU_OK, "overlay MTU 1420 = underlay path MTU 1500 - 80",
 		       NULL);
+	/* unsaid, the outer family is the underlay probe's */
+	r->roles[1].underlay_family = 0;
+	mtu_verdicts(r);
+	assert_int_equal(r->tunnels[1].overhead_expected, 80);
+	r->paths[0].family = AF_INET;
+	mtu_verdicts(r);
+	assert_int_equal(r->tunnels[1].overhead_expected, 60);
 	/* too small: the overlay wastes bytes */
 	memset(r, 0, sizeof(*r));
 	path(r, "under", AF_INET, 1500, 1500, false);
