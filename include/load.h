@@ -49,6 +49,9 @@ struct load_spec {
 	uint8_t dscp;
 	char bind_addr[64];	/* local address for the client's sockets; "" : any */
 	uint32_t msg_timeout_ms;	/* control-message deadline; 0: 10 s */
+	bool no_realtime;	/* UDP threads of this end stay SCHED_OTHER (by default,
+				 * as root, they run SCHED_FIFO so that the engine is not
+				 * the bottleneck on a busy host) */
 };
 
 /* Fill a spec with iperf3-like defaults: TCP, 1 stream, 10 s, port 5211. */

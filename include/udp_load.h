@@ -40,6 +40,8 @@ struct udp_stream {
 	uint32_t len;		/* payload bytes per datagram */
 	uint64_t rate_bps;	/* this stream's share of the target */
 	bool gso, gro;		/* asked for; cleared when the kernel refuses */
+	bool no_realtime;	/* never SCHED_FIFO (e.g. beside a userspace VPN
+				 * that must not be starved on few cores) */
 	uint64_t start_ns, omit_end_ns, end_ns;
 	const atomic_bool *stop;
 

@@ -34,6 +34,8 @@ static void usage(FILE *f)
 		"  -w, --window BYTES   socket buffers (K/M suffixes, binary): TCP both ends'\n"
 		"                       (default autotuning), UDP the receiver's (default 32M)\n"
 		"      --no-gso, --no-gro  do not use UDP GSO / GRO (on where the kernel has them)\n"
+		"      --no-rt          keep this end's UDP threads SCHED_OTHER (default as root:\n"
+		"                       SCHED_FIFO, so a busy host does not distort the pacing)\n"
 		"  -4, -6               IPv4 / IPv6 only\n"
 		"  -p, --port PORT      control port (default %d)\n"
 		"  -B, --bind ADDR      local address\n"
@@ -93,7 +95,8 @@ static bool parse_uint(const char *s, unsigned long max, unsigned long *out)
 	return !errno && !*end && *out <= max;
 }
 
-enum { OPT_TCP = 256, OPT_NO_GSO, OPT_NO_GRO, OPT_GSO, OPT_GRO, OPT_PSK, OPT_DSCP, OPT_MSGTMO };
+enum { OPT_TCP = 256, OPT_NO_GSO, OPT_NO_GRO, OPT_GSO, OPT_GRO, OPT_PSK, OPT_DSCP, OPT_MSGTMO,
+       OPT_NO_RT };
 
 static const struct option options[] = {
 	{ "udp", no_argument, NULL, 'u' },	    { "tcp", no_argument, NULL, OPT_TCP },
@@ -107,6 +110,7 @@ static const struct option options[] = {
 	{ "bind", required_argument, NULL, 'B' },     { "dscp", required_argument, NULL, OPT_DSCP },
 	{ "psk-file", required_argument, NULL, OPT_PSK },
 	{ "msg-timeout", required_argument, NULL, OPT_MSGTMO },
+	{ "no-rt", no_argument, NULL, OPT_NO_RT },
 	{ "json", no_argument, NULL, 'J' },	    { "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -153,6 +157,7 @@ static bool apply(struct load_spec *s, int c, const char *arg, bool *json)
 	case 'w': return parse_size(arg, 1u << 30, &s->sock_buf) && s->sock_buf;
 	case OPT_NO_GSO: s->udp_gso = false; return true;
 	case OPT_NO_GRO: s->udp_gro = false; return true;
+	case OPT_NO_RT: s->no_realtime = true; return true;
 	case OPT_GSO: s->udp_gso = true; return true;
 	case OPT_GRO: s->udp_gro = true; return true;
 	case '4': s->family = AF_INET; return true;

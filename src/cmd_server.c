@@ -32,7 +32,9 @@ static void usage(FILE *f)
 		"      --max-streams N    most streams per test (default %d)\n"
 		"      --max-sessions N   control connections at once (default %d)\n"
 		"      --msg-timeout MS   a started message must complete within MS (default %u)\n"
-		"      --idle-timeout MS  longest silence between messages (default %u)\n",
+		"      --idle-timeout MS  longest silence between messages (default %u)\n"
+		"      --no-rt            keep UDP test threads SCHED_OTHER (default as root:\n"
+		"                         SCHED_FIFO, so a busy host does not distort the test)\n",
 		LOAD_DEFAULT_PORT, LOAD_MAX_STREAMS, SERVER_DEFAULT_MAX_SESSIONS,
 		10000u, SERVER_DEFAULT_IDLE_MS);
 }
@@ -48,7 +50,8 @@ static bool parse_ulong(const char *s, unsigned long min, unsigned long max, uns
 	return !errno && !*end && *out >= min && *out <= max;
 }
 
-enum { OPT_PSK = 256, OPT_MAXDUR, OPT_MAXRATE, OPT_MAXSTREAMS, OPT_MAXSESS, OPT_MSGTMO, OPT_IDLE };
+enum { OPT_PSK = 256, OPT_MAXDUR, OPT_MAXRATE, OPT_MAXSTREAMS, OPT_MAXSESS, OPT_MSGTMO, OPT_IDLE,
+       OPT_NO_RT };
 
 static const struct option options[] = {
 	{ "port", required_argument, NULL, 'p' },
@@ -61,6 +64,7 @@ static const struct option options[] = {
 	{ "max-sessions", required_argument, NULL, OPT_MAXSESS },
 	{ "msg-timeout", required_argument, NULL, OPT_MSGTMO },
 	{ "idle-timeout", required_argument, NULL, OPT_IDLE },
+	{ "no-rt", no_argument, NULL, OPT_NO_RT },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -85,6 +89,7 @@ static bool apply(struct server_config *cfg, int c, const char *arg)
 	case '4': cfg->family = AF_INET; return true;
 	case '6': cfg->family = AF_INET6; return true;
 	case '1': cfg->one_shot = true; return true;
+	case OPT_NO_RT: cfg->no_realtime = true; return true;
 	case OPT_PSK:
 		if (strlen(arg) >= sizeof(cfg->psk_file))
 			return false;

@@ -68,6 +68,7 @@ static int start_udp(struct load_streams *ls, const struct load_spec *spec, int 
 		st->rate_bps = rate;
 		st->gso = spec->udp_gso;
 		st->gro = spec->udp_gro;
+		st->no_realtime = spec->no_realtime;
 		st->start_ns = ls->start_ns;
 		st->omit_end_ns = ls->omit_end_ns;
 		st->end_ns = ls->end_ns;

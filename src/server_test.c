@@ -264,6 +264,7 @@ int server_test_run(struct session *s, const struct proto_test_request *req)
 	memset(&spec, 0, sizeof(spec));
 	proto_test_request_to_spec(req, &spec);
 	spec.family = s->local.ss_family;
+	spec.no_realtime = cfg->no_realtime;
 	if (!spec.len)
 		spec.len = spec.proto == LOAD_UDP ? LOAD_UDP_DEFAULT_LEN : LOAD_TCP_DEFAULT_LEN;
 	code = check_limits(cfg, req, why, sizeof(why));

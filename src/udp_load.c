@@ -222,7 +222,7 @@ static void run_sender(struct udp_stream *st)
 	/* A paced sender preempted by an ordinary task for a time slice (ms)
 	 * would skip slots: as root, run the pacing thread SCHED_FIFO. It
 	 * sleeps between bursts, and RT throttling keeps the box usable. */
-	if (st->rate_bps &&
+	if (st->rate_bps && !st->no_realtime &&
 	    pthread_setschedparam(pthread_self(), SCHED_FIFO,
 				  &(struct sched_param){ .sched_priority = 1 }) == 0)
 		st->realtime = true;
@@ -346,7 +346,8 @@ static void run_receiver(struct udp_stream *st)
 	 * overflows its buffer at multi-Gbit/s: the loss would be the
 	 * engine's, not the path's. It blocks in recvmmsg, so SCHED_FIFO
 	 * costs nothing when idle. */
-	if (pthread_setschedparam(pthread_self(), SCHED_FIFO,
+	if (!st->no_realtime &&
+	    pthread_setschedparam(pthread_self(), SCHED_FIFO,
 				  &(struct sched_param){ .sched_priority = 1 }) == 0)
 		st->realtime = true;
 	r->msg_size = st->gro ? RECV_GRO_BUF : st->len + 1;	/* +1: see MSG_TRUNC */
