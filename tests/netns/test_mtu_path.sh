@@ -72,6 +72,20 @@ mt_probe "$MT_DIR/none.json" "$A" 198.18.0.2 --port 5999
 expect_eq "unreachable server verdict" "$(mt_verdict "$MT_DIR/none.json" 198.18.0.2 probe)" FAIL
 expect_eq "unreachable server exit status" "$MT_RC" 1
 
+# A server that wants a pre-shared key.
+(umask 077 && head -c 32 /dev/urandom | base64 >"$MT_DIR/psk")
+ip netns exec "$B" "$OVLPERF" server -p 5212 --psk-file "$MT_DIR/psk" >>"$MT_DIR/psk-server.log" 2>&1 &
+psk_pid=$!
+on_exit "kill $psk_pid; wait $psk_pid"
+for i in $(seq 50); do in_b ss -ltn | grep -q ':5212 ' && break; sleep 0.1; done
+mt_probe "$MT_DIR/psk.json" "$A" "$B4" -p 5212 --psk-file "$MT_DIR/psk"
+expect_eq "with the key: path MTU" "$(json_get "$MT_DIR/psk.json" paths.0.pmtu)" 1400
+mt_probe "$MT_DIR/nopsk.json" "$A" "$B4" -p 5212
+expect_eq "without the key: probe verdict" "$(mt_verdict "$MT_DIR/nopsk.json" "$B4" probe)" FAIL
+mt_reason "$MT_DIR/nopsk.json" "$B4" probe | grep -q "requires a pre-shared key" ||
+	fail "without the key: $(mt_reason "$MT_DIR/nopsk.json" "$B4" probe)"
+ok "without the key: the server requires a pre-shared key"
+
 rc=0
 in_a "$OVLPERF" mtu "$B4" --probes 99 >/dev/null 2>&1 || rc=$?
 expect_eq "bad --probes exit status" "$rc" 2
