@@ -29,6 +29,7 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "load.h"
 #include "results.h"
 #include "scenario.h"
 
@@ -41,12 +42,22 @@
 /* Pause between trials so queues drain and the previous test's sockets close. */
 #define RUN_TRIAL_GAP_MS 200
 
+/* Runs one load test: load_run_hooks() in production, a simulated path in
+ * the unit tests (same contract). */
+typedef int (*run_runner_fn)(void *arg, const struct load_spec *spec, struct load_result *res,
+			     const struct load_hooks *hooks);
+
 struct run_options {
 	const char *results_root;	/* NULL: RUN_DEFAULT_RESULTS */
 	const char *out_dir;		/* exact results directory; NULL: under the root */
 	bool progress;			/* progress line on stderr */
 	unsigned repetitions;		/* 0: the scenario's */
 	bool no_plots;			/* skip gnuplot */
+	FILE *term;			/* the summary at the end; NULL: stdout */
+	bool no_summary;		/* print no summary at all */
+	run_runner_fn runner;		/* NULL: load_run_hooks */
+	void *runner_arg;
+	bool no_gap;			/* no RUN_TRIAL_GAP_MS pause (simulated paths) */
 };
 
 /* Runs a parsed scenario (text: the file verbatim, for run.json). Fills res

@@ -164,7 +164,8 @@ int run_scenario(const struct scenario *scn, const char *text, const struct run_
 		err = -EINTR;
 	/* The summary is printed even for an interrupted run: what was measured
 	 * is worth seeing. Plots are skipped then, so Ctrl-C ends the run fast. */
-	run_output_write(res, r->dir, !opt->no_plots && err != -EINTR, stdout);
+	run_output_write(res, r->dir, !opt->no_plots && err != -EINTR,
+			 opt->no_summary ? NULL : opt->term ? opt->term : stdout);
 	free(r);
 	return err;
 }

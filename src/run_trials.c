@@ -91,6 +91,14 @@ static double host_cpu_of(const struct host_cpu *hc, double duration_s)
 	return (hc->cpu_last - hc->cpu_first) / (hc->t_last - hc->t_first) * duration_s;
 }
 
+static int run_load(struct run *r, const struct load_spec *spec, struct load_result *lr,
+		    const struct load_hooks *hooks)
+{
+	if (r->opt->runner)
+		return r->opt->runner(r->opt->runner_arg, spec, lr, hooks);
+	return load_run_hooks(spec, lr, hooks);
+}
+
 static uint32_t udp_size(const struct scenario *scn, unsigned i)
 {
 	return scn->udp.nsizes ? scn->udp.sizes[i] : SCN_DEFAULT_UDP_LEN;
@@ -194,7 +202,7 @@ static int do_trial(struct run *r, const struct trial_req *q, struct knee_measur
 		hooks.arg = &hc;
 	}
 	start = clock_now_ns();
-	rc = load_run_hooks(&spec, &lr, r->lab ? &hooks : NULL);
+	rc = run_load(r, &spec, &lr, r->lab ? &hooks : NULL);
 	*wall = clock_now_ns() - start;
 	t = results_add_trial(r->res);
 	if (t) {
@@ -225,7 +233,7 @@ static int do_trial(struct run *r, const struct trial_req *q, struct knee_measur
 			 t && t->error[0] ? t->error : strerror(-rc));
 	account(r, p, rc, *wall, q->duration_ns);
 	run_save(r);
-	if (!r->stop)
+	if (!r->stop && !r->opt->no_gap)
 		clock_sleep_until_ns(clock_now_ns() + RUN_TRIAL_GAP_MS * NSEC_PER_MSEC);
 	if (!t)
 		return -ENOMEM;
@@ -542,7 +550,7 @@ static void warm_up(struct run *r)
 			spec.duration_ns = 200 * NSEC_PER_MSEC;
 			snprintf(spec.psk_file, sizeof(spec.psk_file), "%s", r->paths[p].psk_file);
 			memset(&lr, 0, sizeof(lr));
-			rc = load_run(&spec, &lr);
+			rc = run_load(r, &spec, &lr, NULL);
 			if (rc && !interrupt_requested())
 				log_info("path %s: warm-up attempt %u: %s", r->paths[p].sp->name,
 					 attempt + 1, lr.error[0] ? lr.error : strerror(-rc));

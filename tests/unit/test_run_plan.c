@@ -1,0 +1,314 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The suite's orchestration against simulated paths (no sockets, no lab):
+ * run_scenario() on a two-host scenario whose loads go to a fake runner that
+ * models an underlay of 1 Gbit/s and a VPN of 250 Mbit/s. Checks the trial
+ * plan (interleaving, repetitions, phases), that the knee search lands on
+ * the simulated knees, the overhead ratios, the common delay load, run.json
+ * on disk, and how the run stops: interrupted, a path that fails, a path
+ * that never answers.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "interrupt.h"
+#include "results.h"
+#include "run.h"
+#include "scenario.h"
+
+#define UNDERLAY_BPS 1000000000.0
+#define VPN_BPS 250000000.0
+
+static const char scenario_text[] =
+	"[scenario]\nname = sim\nrepetitions = 2\nduration = 1s\n\n"
+	"[host.far]\naddress = 192.0.2.10\n\n"
+	"[path.underlay]\ntype = underlay\n\n"
+	"[path.vpn]\ntype = external\naddress = 203.0.113.10\n\n"
+	"[tcp]\nstreams = 1,4\n\n[udp]\nsizes = 1400\n\n"
+	"[knee]\nmax_rate = 2G\nwidth_goal = 1\nshort = 1s\nfinal = 5s\n";
+
+struct call {
+	bool vpn;
+	enum load_proto proto;
+	unsigned streams;
+	uint64_t rate;
+	uint64_t duration_ns;
+};
+
+struct sim {
+	unsigned ncalls;
+	struct call calls[512];
+	unsigned interrupt_at;	/* raise the interrupt at this call (0: never) */
+	bool vpn_fails_after_warmup;
+	bool vpn_never_answers;
+};
+
+static int sim_run(void *arg, const struct load_spec *spec, struct load_result *res,
+		   const struct load_hooks *hooks)
+{
+	struct sim *s = arg;
+	bool vpn = !strcmp(spec->host, "203.0.113.10");
+	double cap = vpn ? VPN_BPS : UNDERLAY_BPS, dur = (double)spec->duration_ns / 1e9;
+	struct call *c = &s->calls[s->ncalls < 512 ? s->ncalls : 511];
+
+	(void)hooks;
+	memset(res, 0, sizeof(*res));
+	res->spec = *spec;
+	*c = (struct call){ vpn, spec->proto, spec->streams, spec->rate_bps, spec->duration_ns };
+	s->ncalls++;
+	if (s->interrupt_at && s->ncalls == s->interrupt_at) {
+		interrupt_raise();
+		snprintf(res->error, sizeof(res->error), "interrupted");
+		return -EINTR;
+	}
+	if (vpn && (s->vpn_never_answers || (s->vpn_fails_after_warmup && s->ncalls > 2))) {
+		snprintf(res->error, sizeof(res->error), "cannot connect to %.64s: refused",
+			 spec->host);
+		return -ECONNREFUSED;
+	}
+	res->duration_s = dur;
+	res->cpu_sender.sys_s = dur * (vpn ? 0.4 : 0.2);
+	if (spec->proto == LOAD_TCP) {
+		res->tcp.goodput_bps = (uint64_t)(cap * (vpn ? 0.9 : 0.95));
+		res->tcp.bytes = (uint64_t)((double)res->tcp.goodput_bps * dur / 8);
+		res->tcp.sender.snd_mss = vpn ? 1368 : 1448;
+		res->sender_cpu_s_per_gbit = vpn ? 2.0 : 0.5;
+	} else {
+		struct udp_result *u = &res->udp;
+		double off = (double)spec->rate_bps, rx = off < cap ? off : cap;
+		double bits = spec->len * 8.0;
+
+		u->len = spec->len;
+		u->target_bps = spec->rate_bps;
+		u->achieved_bps = spec->rate_bps;
+		u->sent = (uint64_t)(off * dur / bits);
+		u->received = (uint64_t)(rx * dur / bits);
+		u->lost = u->sent - u->received;
+		u->received_bps = (uint64_t)rx;
+		u->sent_pps = (uint64_t)(off / bits);
+		u->received_pps = (uint64_t)(rx / bits);
+		u->owd.valid = true;
+		u->owd.p50_ns = vpn ? 300000 : 100000;
+		u->owd.p99_ns = u->owd.p50_ns * (off > cap ? 50 : 2);
+		u->loss_at.network = u->lost;
+	}
+	return 0;
+}
+
+static void load_scenario(struct scenario *scn)
+{
+	char err[1024];
+
+	if (scenario_parse("sim.ini", scenario_text, strlen(scenario_text), scn, err,
+			   sizeof(err)))
+		fail_msg("scenario: %s", err);
+}
+
+static int run_sim(struct sim *s, struct results_run *res, char *dir, size_t dirlen,
+		   char *tmpl)
+{
+	static struct scenario scn;
+	struct run_options opt = { .runner = sim_run, .runner_arg = s, .no_plots = true,
+				   .no_summary = true, .no_gap = true };
+
+	load_scenario(&scn);
+	assert_non_null(mkdtemp(tmpl));
+	opt.results_root = tmpl;
+	return run_scenario(&scn, scenario_text, &opt, res, dir, dirlen);
+}
+
+static void rm_rf(const char *dir)
+{
+	char cmd[256];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
+static const struct results_knee *knee_of(const struct results_run *res, unsigned path)
+{
+	for (size_t i = 0; i < res->nknees; i++)
+		if (res->knees[i].path == path)
+			return &res->knees[i];
+	return NULL;
+}
+
+static void test_plan_and_figures(void **state)
+{
+	static struct sim s;
+	struct results_run res, back;
+	char dir[1024], tmpl[] = "/tmp/test_run_plan_XXXXXX", path[1100], err[256];
+	unsigned tcp = 0, knee_alternations = 0;
+
+	(void)state;
+	assert_int_equal(run_sim(&s, &res, dir, sizeof(dir), tmpl), 0);
+	assert_true(res.complete);
+	assert_int_equal(res.npaths, 2);
+	assert_string_equal(res.paths[1].addr, "203.0.113.10");
+	/* Two warm-up tests (one per path) come first and are not recorded. */
+	assert_int_equal(s.ncalls, res.ntrials + 2);
+	assert_true(s.calls[0].proto == LOAD_TCP && !s.calls[0].vpn && s.calls[1].vpn);
+	/* TCP: 2 reps x streams 1,4 x 2 paths, interleaved A,B,A,B. */
+	for (size_t i = 0; i < res.ntrials; i++) {
+		const struct results_trial *t = &res.trials[i];
+
+		if (t->kind != RESULTS_TRIAL_TCP)
+			continue;
+		assert_int_equal(t->path, tcp % 2);
+		assert_int_equal(t->streams, (tcp / 2) % 2 ? 4 : 1);
+		assert_int_equal(t->rep, tcp / 4);
+		tcp++;
+	}
+	assert_int_equal(tcp, 8);
+	/* Knee trials of the two paths alternate while both searches run. */
+	for (size_t i = 1; i < res.ntrials; i++)
+		if (res.trials[i].kind == RESULTS_TRIAL_KNEE &&
+		    res.trials[i - 1].kind == RESULTS_TRIAL_KNEE &&
+		    res.trials[i].path != res.trials[i - 1].path)
+			knee_alternations++;
+	assert_true(knee_alternations >= 10);
+	/* Two searches per path (repetitions), each on its simulated knee. */
+	assert_int_equal(res.nknees, 4);
+	for (size_t i = 0; i < res.nknees; i++) {
+		const struct results_knee *k = &res.knees[i];
+		double cap = k->path ? VPN_BPS : UNDERLAY_BPS;
+
+		assert_true(k->found && k->pdr_found);
+		assert_string_equal(k->ndr_outcome, "found");
+		if ((double)k->ndr_lower_bps > cap || (double)k->ndr_lower_bps < cap * 0.99)
+			fail_msg("path %u NDR %llu, knee at %.0f", k->path,
+				 (unsigned long long)k->ndr_lower_bps, cap);
+		assert_true((double)k->ndr_upper_bps > cap);
+		assert_true(k->loss_at.network > 0);	/* attributed where the sim lost it */
+		assert_true(k->trials > 2 && k->trials <= 60);
+	}
+	/* The common load: half the slower path's NDR, on both paths. */
+	assert_true((double)res.delay_load_bps <= VPN_BPS / 2 &&
+		    (double)res.delay_load_bps >= VPN_BPS / 2 * 0.99);
+	(void)knee_of;
+	snprintf(path, sizeof(path), "%s/run.json", dir);
+	assert_int_equal(results_read_json(path, &back, err, sizeof(err)), 0);
+	assert_true(back.complete);
+	assert_int_equal(back.ntrials, res.ntrials);
+	{
+		struct results_summary sum;
+		const struct results_knee_point *kp;
+		const struct results_delay_point *dp;
+
+		assert_int_equal(results_aggregate(&back, &sum), 0);
+		kp = results_find_knee(&sum, 1, 1400);
+		assert_int_equal(kp->ndr_bps.n, 2);
+		dp = results_find_delay(&sum, 1, 1400);
+		assert_int_equal(dp->p50_ms.n, 2);
+		assert_true(dp->p50_ms.median > 0.2999 && dp->p50_ms.median < 0.3001);
+		results_summary_free(&sum);
+	}
+	results_free(&back);
+	results_free(&res);
+	rm_rf(tmpl);
+}
+
+/* Runs the simulation in a child (the interrupt flag cannot be cleared) and
+ * returns what run_scenario returned there, as an exit code. */
+static void test_interrupted(void **state)
+{
+	char tmpl[] = "/tmp/test_run_plan_XXXXXX";
+	pid_t pid;
+	int st;
+
+	(void)state;
+	assert_non_null(mkdtemp(tmpl));
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		static struct sim s = { .interrupt_at = 9 };
+		static struct scenario scn;
+		struct run_options opt = { .runner = sim_run, .runner_arg = &s, .no_plots = true,
+					   .no_summary = true, .no_gap = true,
+					   .out_dir = tmpl };
+		struct results_run res;
+		char dir[1024];
+		int rc;
+
+		load_scenario(&scn);
+		rc = run_scenario(&scn, scenario_text, &opt, &res, dir, sizeof(dir));
+		/* 7 measured trials (calls 3..8), the interrupted one recorded failed */
+		_exit(rc == -EINTR && !res.complete && res.ntrials == 7 &&
+				      res.trials[6].status == -EINTR &&
+				      strstr(res.stop_reason, "interrupted")
+			      ? 0
+			      : 1);
+	}
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 0);
+	{
+		struct results_run back;
+		char path[128], err[256];
+
+		snprintf(path, sizeof(path), "%s/run.json", tmpl);
+		assert_int_equal(results_read_json(path, &back, err, sizeof(err)), 0);
+		assert_false(back.complete);
+		assert_int_equal(back.ntrials, 7);
+		assert_non_null(strstr(back.stop_reason, "interrupted"));
+		results_free(&back);
+	}
+	rm_rf(tmpl);
+}
+
+static void test_path_fails(void **state)
+{
+	static struct sim s = { .vpn_fails_after_warmup = true };
+	struct results_run res;
+	char dir[1024], tmpl[] = "/tmp/test_run_plan_XXXXXX";
+
+	(void)state;
+	assert_int_equal(run_sim(&s, &res, dir, sizeof(dir), tmpl), -EHOSTUNREACH);
+	assert_false(res.complete);
+	assert_non_null(strstr(res.stop_reason, "path vpn: 2 trials in a row failed"));
+	/* A,B(fail),A,B(fail): the second failure stops the run. */
+	assert_int_equal(res.ntrials, 4);
+	assert_int_equal(res.trials[0].status, 0);
+	assert_int_equal(res.trials[3].status, -ECONNREFUSED);
+	assert_non_null(strstr(res.trials[3].error, "refused"));
+	results_free(&res);
+	rm_rf(tmpl);
+}
+
+static void test_path_never_answers(void **state)
+{
+	static struct sim s = { .vpn_never_answers = true };
+	struct results_run res;
+	char dir[1024], tmpl[] = "/tmp/test_run_plan_XXXXXX";
+
+	(void)state;
+	assert_int_equal(run_sim(&s, &res, dir, sizeof(dir), tmpl), -EHOSTUNREACH);
+	assert_false(res.complete);
+	assert_non_null(strstr(res.stop_reason, "path vpn: no test gets through to 203.0.113.10"));
+	assert_int_equal(res.ntrials, 0);
+	assert_int_equal(s.ncalls, 1 + 3);	/* underlay warm-up, 3 attempts on vpn */
+	results_free(&res);
+	rm_rf(tmpl);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_plan_and_figures),
+		cmocka_unit_test(test_path_fails),
+		cmocka_unit_test(test_path_never_answers),
+		cmocka_unit_test(test_interrupted),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
