@@ -35,6 +35,34 @@ static void usage(FILE *f)
 		RUN_DEFAULT_SCENARIO, RUN_DEFAULT_RESULTS);
 }
 
+/* Without an argument the default scenario is looked up in the current
+ * directory, then next to the binary and one level up (./ovlperf and
+ * build-x/ovlperf in a source tree). */
+static const char *default_scenario(char *buf, size_t len)
+{
+	char exe[768];
+	ssize_t n;
+	char *slash;
+
+	if (access(RUN_DEFAULT_SCENARIO, R_OK) == 0)
+		return RUN_DEFAULT_SCENARIO;
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n <= 0)
+		return RUN_DEFAULT_SCENARIO;
+	exe[n] = '\0';
+	slash = strrchr(exe, '/');
+	if (!slash)
+		return RUN_DEFAULT_SCENARIO;
+	*slash = '\0';
+	snprintf(buf, len, "%s/%s", exe, RUN_DEFAULT_SCENARIO);
+	if (access(buf, R_OK) == 0)
+		return buf;
+	snprintf(buf, len, "%s/../%s", exe, RUN_DEFAULT_SCENARIO);
+	if (access(buf, R_OK) == 0)
+		return buf;
+	return RUN_DEFAULT_SCENARIO;
+}
+
 static char *read_text(const char *path)
 {
 	FILE *f = fopen(path, "r");
@@ -72,7 +100,8 @@ int cmd_run(int argc, char **argv)
 	struct run_options opt = { .progress = true };
 	struct scenario *scn;
 	struct results_run res;
-	const char *file = RUN_DEFAULT_SCENARIO;
+	const char *file = NULL;
+	char defpath[1024];
 	bool dry = false;
 	char err[4096], dir[1024] = "";
 	char *text;
@@ -100,6 +129,8 @@ int cmd_run(int argc, char **argv)
 	}
 	if (optind < argc)
 		file = argv[optind++];
+	else
+		file = default_scenario(defpath, sizeof(defpath));
 	if (optind < argc) {
 		fprintf(stderr, "ovlperf run: one scenario at a time ('%s' is extra)\n", argv[optind]);
 		return EXIT_USAGE;

@@ -135,14 +135,6 @@ static void rm_rf(const char *dir)
 	assert_int_equal(system(cmd), 0);
 }
 
-static const struct results_knee *knee_of(const struct results_run *res, unsigned path)
-{
-	for (size_t i = 0; i < res->nknees; i++)
-		if (res->knees[i].path == path)
-			return &res->knees[i];
-	return NULL;
-}
-
 static void test_plan_and_figures(void **state)
 {
 	static struct sim s;
@@ -195,7 +187,6 @@ static void test_plan_and_figures(void **state)
 	/* The common load: half the slower path's NDR, on both paths. */
 	assert_true((double)res.delay_load_bps <= VPN_BPS / 2 &&
 		    (double)res.delay_load_bps >= VPN_BPS / 2 * 0.99);
-	(void)knee_of;
 	snprintf(path, sizeof(path), "%s/run.json", dir);
 	assert_int_equal(results_read_json(path, &back, err, sizeof(err)), 0);
 	assert_true(back.complete);
