@@ -40,11 +40,23 @@ static const struct overhead_row *ov_find(const struct report_run *rr, unsigned 
 	return NULL;
 }
 
+/* prec 0: an integer; else up to prec significant digits, no exponent for
+ * ordinary magnitudes. */
+static const char *num(char *buf, size_t len, double v, int prec)
+{
+	if (prec == 0)
+		snprintf(buf, len, "%.0f", v);
+	else
+		snprintf(buf, len, "%.*g", prec + 4, v);
+	return buf;
+}
+
 static void row(FILE *f, const struct report_run *rr, const char *metric, unsigned path,
 		unsigned streams, unsigned bytes, uint64_t offered, const struct results_stat *s,
 		const struct overhead_row *ov)
 {
 	const struct results_path *p = &rr->run->paths[path];
+	char a[48];
 
 	fprintf(f, "%s,", metric);
 	field(f, p->name);
@@ -57,11 +69,16 @@ static void row(FILE *f, const struct report_run *rr, const char *metric, unsign
 	fputc(',', f);
 	if (offered)
 		fprintf(f, "%llu", (unsigned long long)offered);
-	fprintf(f, ",%u,%.10g,%.10g,%.10g,", s->n, s->median, s->min, s->max);
+	/* Rates as whole bit/s (a spreadsheet should not get 1.09e+10). */
+	int prec = strstr(metric, "_bps") ? 0 : 6;
+
+	fprintf(f, ",%u,%s,", s->n, num(a, sizeof(a), s->median, prec));
+	fprintf(f, "%s,", num(a, sizeof(a), s->min, prec));
+	fprintf(f, "%s,", num(a, sizeof(a), s->max, prec));
 	if (ov) {
 		double c = overhead_cost_pct(ov);
 
-		fprintf(f, "%.10g,", ov->base);
+		fprintf(f, "%s,", num(a, sizeof(a), ov->base, prec));
 		if (!isnan(ov->ratio))
 			fprintf(f, "%.6g", ov->ratio);
 		fputc(',', f);
