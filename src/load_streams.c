@@ -91,7 +91,11 @@ int load_streams_start(struct load_streams *ls, const struct load_spec *spec, in
 	ls->sender = sender;
 	ls->n = spec->streams;
 	load_side_begin(&ls->side, spec->family);
-	ls->start_ns = clock_now_ns();
+	/* Every stream starts at the same moment, a little ahead, once all
+	 * threads are up: with many streams, thread start-up would otherwise
+	 * eat the first slots of the last ones. */
+	ls->start_ns = clock_now_ns() + LOAD_STREAMS_START_DELAY_NS +
+		       (uint64_t)ls->n * LOAD_STREAMS_START_PER_STREAM_NS;
 	ls->omit_end_ns = ls->start_ns + spec->omit_ns;
 	ls->end_ns = ls->omit_end_ns + spec->duration_ns;
 	ls->interval_ns = spec->interval_ns;

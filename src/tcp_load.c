@@ -155,6 +155,8 @@ static void *stream_main(void *arg)
 	/* Non-random but non-zero payload: compressing links must not flatter us. */
 	for (uint32_t i = 0; i < st->len; i++)
 		buf[i] = (uint8_t)(i * 2654435761u >> 24);
+	if (st->sender)
+		clock_sleep_until_ns(st->start_ns);	/* all streams together */
 	st->err = st->sender ? send_loop(st, buf) : recv_loop(st, buf);
 	/* TCP_INFO before the close: the sender's view includes every retransmit. */
 	sockopt_tcp_info(st->fd, &st->info);

@@ -235,6 +235,7 @@ static void run_sender(struct udp_stream *st)
 		else
 			st->gso = false;
 	}
+	clock_sleep_until_ns(st->start_ns);
 	if (st->omit_end_ns > st->start_ns)
 		send_phase(s, st->start_ns, st->omit_end_ns, DGRAM_F_OMIT, &omit_short);
 	send_phase(s, st->omit_end_ns, st->end_ns, 0, &st->shortfall);
