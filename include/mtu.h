@@ -48,7 +48,9 @@
 #define MTU_MAX_PROBES 20
 #define MTU_DEFAULT_TIMEOUT_NS (1000ULL * 1000000ULL)
 #define MTU_MIN_SIZE 68		/* RFC 791 */
-#define MTU_MAX_SIZE 65535
+/* The largest IP packet: IPv4 65535; IPv6 40 + 65535 (without jumbograms). */
+#define MTU_MAX_SIZE_V4 65535
+#define MTU_MAX_SIZE 65575
 #define MTU_MAX_RECORDS 64	/* search rounds kept for the report */
 #define MTU_MAX_PATHS 8
 #define MTU_MAX_VERDICTS 48

@@ -104,10 +104,10 @@ static int parse_opt(int c, const char *arg, struct opts *o)
 		return 0;
 	case OPT_BASE:
 		return parse_u32(arg, MTU_MIN_SIZE, MTU_MAX_SIZE, &s->base) ? 0
-			: usage_error("--base wants 68..65535, not", arg);
+			: usage_error("--base wants 68..65575, not", arg);
 	case OPT_MAX:
 		return parse_u32(arg, MTU_MIN_SIZE, MTU_MAX_SIZE, &s->max) ? 0
-			: usage_error("--max wants 68..65535, not", arg);
+			: usage_error("--max wants 68..65575, not", arg);
 	case OPT_PROBES:
 		if (!parse_u32(arg, 1, MTU_MAX_PROBES, &v))
 			return usage_error("--probes wants 1..20, not", arg);
@@ -138,7 +138,7 @@ static int parse_opt(int c, const char *arg, struct opts *o)
 		return 0;
 	case OPT_EXPECT_MTU:
 		return parse_u32(arg, MTU_MIN_SIZE, MTU_MAX_SIZE, &s->expect_mtu) ? 0
-			: usage_error("--expect-mtu wants 68..65535, not", arg);
+			: usage_error("--expect-mtu wants 68..65575, not", arg);
 	case OPT_EXPECT_MSS:
 		return parse_u32(arg, 1, MTU_MAX_SIZE, &s->expect_mss) ? 0
 			: usage_error("--expect-mss wants a size, not", arg);

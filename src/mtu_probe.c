@@ -454,6 +454,8 @@ static int search(struct prober *p, const struct mtu_probe_spec *spec, uint32_t 
 		return fail(res, -ENOMEM, "out of memory");
 	if (cfg.probes > MTU_WIRE_MAX_ROUND)
 		cfg.probes = MTU_WIRE_MAX_ROUND;
+	if (p->family == AF_INET && cfg.max > MTU_MAX_SIZE_V4)
+		cfg.max = MTU_MAX_SIZE_V4;
 	if (cfg.base < min_size)
 		cfg.base = min_size;
 	if (!cfg.max || !mtu_search_init(s, &cfg)) {
@@ -515,6 +517,8 @@ static int nodf_round(struct prober *p, const struct sockaddr_storage *dst, unsi
 	}
 	n->run = true;
 	n->size = p->res->if_mtu;
+	if (p->family == AF_INET && n->size > MTU_MAX_SIZE_V4)
+		n->size = MTU_MAX_SIZE_V4;
 	p->round++;
 	mtu_frag_counters_read(p->family, &before);
 	for (unsigned i = 0; i < count; i++) {
@@ -599,8 +603,9 @@ static int probe_session(struct prober *p, const struct mtu_probe_spec *spec)
 		res->remote_reasm_reqds = p->last.reasm_reqds - p->first.reasm_reqds;
 		res->reassembled = p->reassembled;
 	}
-	if (frag_ok && res->search.state == MTU_SEARCH_DONE && res->search.pmtu < res->if_mtu &&
-	    p->have_first_report) {
+	/* Only when a size the interface sends failed on the path. */
+	if (frag_ok && res->search.state == MTU_SEARCH_DONE && res->search.smallest_failed &&
+	    res->search.smallest_failed <= res->if_mtu && p->have_first_report) {
 		struct sockaddr_storage dst;
 		socklen_t dl = sizeof(dst);
 
