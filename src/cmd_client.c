@@ -203,13 +203,13 @@ int cmd_client(int argc, char **argv)
 			if (c != '?')
 				fprintf(stderr, "ovlperf client: bad value '%s' for -%c\n",
 					optarg ? optarg : "", c < 256 ? c : '-');
-			usage(stderr);
+			fprintf(stderr, "see 'ovlperf client --help'\n");
 			return EXIT_USAGE;
 		}
 	}
 	if (optind != argc - 1 || !copy_str(spec.host, sizeof(spec.host), argv[optind])) {
 		fprintf(stderr, "ovlperf client: give exactly one server HOST\n");
-		usage(stderr);
+		fprintf(stderr, "see 'ovlperf client --help'\n");
 		return EXIT_USAGE;
 	}
 	interrupt_install();

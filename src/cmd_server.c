@@ -141,7 +141,7 @@ int cmd_server(int argc, char **argv)
 		if (c == '?' || !apply(&cfg, c, optarg)) {
 			if (c != '?')
 				fprintf(stderr, "ovlperf server: bad value '%s'\n", optarg ? optarg : "");
-			usage(stderr);
+			fprintf(stderr, "see 'ovlperf server --help'\n");
 			return EXIT_USAGE;
 		}
 	}
