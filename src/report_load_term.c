@@ -13,7 +13,7 @@ static const char *fmt_scaled(char *buf, size_t size, double v, const char *unit
 	static const char pre[] = " kMGT";
 	unsigned i = 0;
 
-	while (v >= 1000.0 && i < sizeof(pre) - 2) {
+	while (v >= 999.95 && i < sizeof(pre) - 2) {	/* 999.96 is "1.000 k", not "1000.0" */
 		v /= 1000.0;
 		i++;
 	}
