@@ -3,6 +3,7 @@
  * share. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "report_run.h"
@@ -431,6 +432,73 @@ static void bar(FILE *f, double pct)
 	fputc('|', f);
 }
 
+static void sweep_head(FILE *f, const char *path, uint32_t len, const char *what)
+{
+	fprintf(f, "\n%s, UDP %u B, %s\n", path, len, what);
+	fprintf(f, "  %-14s| %-19s| %9s | %11s |%-20s|\n", "offered", "RX/TX pps", "Mbit/s",
+		"delivered %", "");
+}
+
+static void sweep_row(FILE *f, double target, double rx_pps, double tx_pps, double rx_bps,
+		      double pct, bool short_gen)
+{
+	char off[32], tx[24], rx[24];
+
+	report_run_fmt_rate(off, sizeof(off), target);
+	report_run_fmt_pps(rx, sizeof(rx), rx_pps);
+	report_run_fmt_pps(tx, sizeof(tx), tx_pps);
+	fprintf(f, "  %-14s| %8s / %-8s| %9.1f | %11.2f ", off, rx, tx, rx_bps / 1e6, pct);
+	bar(f, pct);
+	if (short_gen)
+		fprintf(f, " generator short");
+	fputc('\n', f);
+}
+
+static int cmp_target(const void *a, const void *b)
+{
+	const struct results_trial *x = *(const struct results_trial *const *)a;
+	const struct results_trial *y = *(const struct results_trial *const *)b;
+
+	if (x->target_bps != y->target_bps)
+		return x->target_bps < y->target_bps ? -1 : 1;
+	return (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+/* A knee search's trials of the first repetition, by offered rate: one
+ * search is readable; all of them (every repetition) are in report.md. */
+static void knee_trials(FILE *f, const struct report_run *rr, unsigned path, uint32_t len)
+{
+	const struct results_run *run = rr->run;
+	const struct results_trial **v = calloc(run->ntrials ? run->ntrials : 1, sizeof(*v));
+	unsigned reps = 0;
+	size_t n = 0;
+	char what[64];
+
+	if (!v)
+		return;
+	for (size_t i = 0; i < run->ntrials; i++) {
+		const struct results_trial *t = &run->trials[i];
+
+		if (t->kind != RESULTS_TRIAL_KNEE || t->path != path || t->len != len)
+			continue;
+		if (t->rep + 1 > reps)
+			reps = t->rep + 1;
+		if (t->rep == 0 && t->status == 0)
+			v[n++] = t;
+	}
+	qsort(v, n, sizeof(*v), cmp_target);
+	if (reps > 1)
+		snprintf(what, sizeof(what), "knee search (repetition 1 of %u) by rate", reps);
+	else
+		snprintf(what, sizeof(what), "knee search trials by rate");
+	sweep_head(f, run->paths[path].name, len, what);
+	for (size_t i = 0; i < n; i++)
+		sweep_row(f, (double)v[i]->target_bps, (double)v[i]->udp.received_pps,
+			  (double)v[i]->udp.sent_pps, (double)v[i]->udp.received_bps,
+			  results_delivered_pct(&v[i]->udp), v[i]->udp.generator_limited);
+	free(v);
+}
+
 void report_run_term_sweeps(FILE *f, const struct report_run *rr)
 {
 	const struct results_run *run = rr->run;
@@ -438,25 +506,19 @@ void report_run_term_sweeps(FILE *f, const struct report_run *rr)
 
 	for (size_t i = 0; i < rr->sum.nsweep; i++) {
 		const struct results_sweep_point *p = &rr->sum.sweep[i];
-		char off[32], tx[24], rx[24];
+		bool first = !prev || prev->path != p->path || prev->len != p->len ||
+			     prev->kind != p->kind;
 
-		if (!prev || prev->path != p->path || prev->len != p->len || prev->kind != p->kind) {
-			fprintf(f, "\n%s, UDP %u B, %s\n", run->paths[p->path].name, p->len,
-				p->kind == RESULTS_TRIAL_SWEEP ? "linear sweep"
-							       : "knee search trials by rate");
-			fprintf(f, "  %-14s| %-19s| %9s | %11s |%-20s|\n", "offered",
-				"RX/TX pps", "Mbit/s", "delivered %", "");
-		}
 		prev = p;
-		report_run_fmt_rate(off, sizeof(off), (double)p->target_bps);
-		report_run_fmt_pps(rx, sizeof(rx), p->rx_pps.median);
-		report_run_fmt_pps(tx, sizeof(tx), p->tx_pps.median);
-		fprintf(f, "  %-14s| %8s / %-8s| %9.1f | %11.2f ", off, rx, tx,
-			p->rx_bps.median / 1e6, p->delivered_pct.median);
-		bar(f, p->delivered_pct.median);
-		if (p->generator_limited)
-			fprintf(f, " generator short");
-		fputc('\n', f);
+		if (p->kind == RESULTS_TRIAL_KNEE) {
+			if (first)
+				knee_trials(f, rr, p->path, p->len);
+			continue;
+		}
+		if (first)
+			sweep_head(f, run->paths[p->path].name, p->len, "linear sweep");
+		sweep_row(f, (double)p->target_bps, p->rx_pps.median, p->tx_pps.median,
+			  p->rx_bps.median, p->delivered_pct.median, p->generator_limited);
 	}
 }
 
