@@ -318,6 +318,10 @@ static void server_interval(struct client *cl, struct load_streams *ls, const st
 
 	if (proto_decode_interval(m->body, m->len, &iv) < 0 || iv.test_id != cl->acc.test_id)
 		return;
+	/* no more than the test can have: a bad server cannot grow our memory */
+	if (!cl->spec.interval_ns ||
+	    cl->res->nintervals > cl->spec.duration_ns / cl->spec.interval_ns + 2)
+		return;
 	if (!ls->udp) {
 		tcp_streams_sample(ls->tcp, ls->n, true, &cum);
 		iv.retransmits = cum.retransmits - cl->retrans_prev.retransmits;
