@@ -35,12 +35,12 @@ tu_up()
 {
 	local ns=$1 conf=$2 dev=$3 i
 	ip netns exec "$ns" "$OVLPERF" tunnel up "$TU_DIR/$conf" --name "$dev" \
-		2>>"$TU_DIR/$dev-$ns.log" &
+		2>>"${TU_LOG_DIR:-$TU_DIR}/$dev-$ns.log" &
 	TU_PID=$!
 	on_exit "kill $TU_PID; wait $TU_PID"
 	for i in $(seq 100); do
 		ip netns exec "$ns" "$OVLPERF" tunnel show "$dev" --raw >/dev/null 2>&1 && return 0
-		kill -0 $TU_PID 2>/dev/null || { cat "$TU_DIR/$dev-$ns.log" >&2; fail "tunnel up $conf exited"; }
+		kill -0 $TU_PID 2>/dev/null || { cat "${TU_LOG_DIR:-$TU_DIR}/$dev-$ns.log" >&2; fail "tunnel up $conf exited"; }
 		sleep 0.1
 	done
 	fail "tunnel $dev in $ns does not answer"
