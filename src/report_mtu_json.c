@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * JSON printer of `ovlperf mtu` (and the "mtu" part of a run's report):
- *   { "schema": 1, "worst": "OK|WARN|FAIL",
+ * JSON printer of `ovlperf mtu --json` (contract: docs/mtu.md). Fields are
+ * only added within a schema_version:
+ *   { "schema": "ovlperf.mtu", "schema_version": 1, "ovlperf_version",
+ *     "worst": "OK|WARN|FAIL",
  *     "paths": [ { name, host, family, local, remote, ifname, if_mtu,
  *                  server_if_mtu, status, error, pmtu, state, smallest_failed,
  *                  reached_max, icmp_seen, icmp_mtu, blackhole, loss_seen,
@@ -33,8 +35,10 @@
 #include <cJSON.h>
 
 #include "mtu.h"
+#include "version.h"
 
-#define MTU_JSON_SCHEMA 1
+#define MTU_JSON_SCHEMA "ovlperf.mtu"
+#define MTU_JSON_SCHEMA_VERSION 1
 
 static cJSON *tcp_end(const struct mtu_tcp_end *e)
 {
@@ -202,7 +206,9 @@ struct cJSON *mtu_report_to_json(const struct mtu_report *rep)
 
 	if (!root)
 		return NULL;
-	cJSON_AddNumberToObject(root, "schema", MTU_JSON_SCHEMA);
+	cJSON_AddStringToObject(root, "schema", MTU_JSON_SCHEMA);
+	cJSON_AddNumberToObject(root, "schema_version", MTU_JSON_SCHEMA_VERSION);
+	cJSON_AddStringToObject(root, "ovlperf_version", OVLPERF_VERSION);
 	cJSON_AddStringToObject(root, "worst", mtu_level_name(mtu_report_worst(rep)));
 	paths = cJSON_AddArrayToObject(root, "paths");
 	tunnels = cJSON_AddArrayToObject(root, "tunnels");
