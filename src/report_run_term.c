@@ -300,7 +300,7 @@ static void summary_udp(FILE *f, const struct report_run *rr)
 		if (dup)
 			continue;
 		short_rate(load, sizeof(load), (double)dp->load_bps);
-		snprintf(w.label, sizeof(w.label), "delay ms @%s p50/p99", load);
+		snprintf(w.label, sizeof(w.label), "delay %uB @%s", dp->len, load);
 		for (unsigned p = 0; p < rr->run->npaths; p++) {
 			const struct results_delay_point *x = results_find_delay(s, p, dp->len);
 			const struct overhead_row *a = ov_find(rr, p, OVERHEAD_OWD_P50, dp->len);
@@ -326,20 +326,29 @@ static void summary_mtu(FILE *f, const struct report_run *rr)
 		return;
 	snprintf(w.label, sizeof(w.label), "MTU / MSS checks");
 	for (unsigned p = 0; p < run->npaths; p++) {
-		enum results_verdict worst = RESULTS_OK;
+		const struct results_mtu_check *worst = NULL;
 		unsigned n = 0, bad = 0;
 
 		for (size_t i = 0; i < run->nmtu; i++) {
-			if (run->mtu[i].path != p)
+			const struct results_mtu_check *m = &run->mtu[i];
+
+			if (m->path != p)
 				continue;
 			n++;
-			bad += run->mtu[i].verdict != RESULTS_OK;
-			if (run->mtu[i].verdict > worst)
-				worst = run->mtu[i].verdict;
+			bad += m->verdict != RESULTS_OK;
+			if (!worst || m->verdict > worst->verdict)
+				worst = m;
 		}
-		if (n)
-			snprintf(w.val[p], sizeof(w.val[p]), "%s (%u/%u OK)",
-				 results_verdict_name(worst), n - bad, n);
+		if (!n)
+			continue;
+		if (!bad)
+			snprintf(w.val[p], sizeof(w.val[p]), "OK (%u checks)", n);
+		else if (bad == 1)
+			snprintf(w.val[p], sizeof(w.val[p]), "%.4s %.24s",
+				 results_verdict_name(worst->verdict), worst->check);
+		else
+			snprintf(w.val[p], sizeof(w.val[p]), "%.4s %.24s +%u",
+				 results_verdict_name(worst->verdict), worst->check, bad - 1);
 	}
 	print_row(f, rr, &w);
 }
@@ -352,7 +361,8 @@ static void summary(FILE *f, const struct report_run *rr)
 	for (size_t i = 0; i < run->ntrials; i++)
 		if (run->trials[i].rep + 1 > reps)
 			reps = run->trials[i].rep + 1;
-	fprintf(f, "\nSummary: medians of %u repetition%s [min-max]; xR = path / underlay\n",
+	fprintf(f, "\nSummary: medians of %u repetition%s [min-max]; xR = path / underlay; "
+		   "delay: one-way p50 / p99 ms\n",
 		reps, reps == 1 ? "" : "s");
 	fprintf(f, "  %-22s", "");
 	for (unsigned p = 0; p < run->npaths; p++)

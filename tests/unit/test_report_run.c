@@ -80,7 +80,8 @@ static void test_term(void **state)
 	contains(t, "offered       ");
 	contains(t, "|####################|");	/* 100 % delivered */
 	contains(t, "|####                |");	/* 22 % delivered */
-	contains(t, "WARN");
+	contains(t, "WARN pmtu");
+	contains(t, "delay 1400B @100M");
 	free(t);
 	run.complete = false;
 	snprintf(run.stop_reason, sizeof(run.stop_reason), "interrupted (SIGINT)");
