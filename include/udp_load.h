@@ -80,6 +80,12 @@ struct udp_stream {
 int udp_stream_start(struct udp_stream *st, uint32_t sock_buf);
 void udp_stream_join(struct udp_stream *st);
 void udp_stream_free(struct udp_stream *st);
+/* One received packet (len bytes, datagrams of seg bytes each when GRO
+ * coalesced it, seg 0: one datagram) into the stream's statistics; what
+ * does not parse, or belongs to another test or stream, is counted and
+ * dropped. The receiver thread's path, exposed for the fuzzer. */
+void udp_stream_rx_packet(struct udp_stream *st, const uint8_t *p, size_t len, size_t seg,
+			  uint64_t now);
 /* Cumulative figures of the measured phase over n streams, for interval
  * reports (bytes, packets; lost for a receiver). */
 void udp_streams_sample(const struct udp_stream *st, unsigned n, bool sender,

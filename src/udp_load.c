@@ -304,6 +304,16 @@ static void handle_msg(struct receiver *r, struct mmsghdr *m, uint64_t now)
 		rxstats_malformed(st->rx);
 		return;
 	}
+	udp_stream_rx_packet(st, p, len, seg, now);
+}
+
+void udp_stream_rx_packet(struct udp_stream *st, const uint8_t *p, size_t len, size_t seg,
+			  uint64_t now)
+{
+	if (!seg || seg > len)
+		seg = len;
+	if (!len)
+		return;
 	st->rx_skbs++;
 	st->rx_segs += (len + seg - 1) / seg;
 	for (size_t off = 0; off < len; off += seg)
