@@ -71,16 +71,21 @@ struct sender {
 	uint32_t segs_per_msg;	/* 1 without GSO */
 };
 
-/* Sends n datagrams already stamped in s->buf; returns how many went out. */
-static uint32_t send_batch(struct sender *s, uint32_t n)
+/* Sends datagrams first..n-1 already stamped in s->buf; returns how many
+ * went out. */
+static uint32_t send_batch_from(struct sender *s, uint32_t n, uint32_t first)
 {
 	struct udp_stream *st = s->st;
-	uint32_t per = s->segs_per_msg, nmsg = (n + per - 1) / per, done = 0;
+	uint32_t per = s->segs_per_msg, nmsg, done = 0;
 
+	if (first >= n)
+		return 0;
+	n -= first;
+	nmsg = (n + per - 1) / per;
 	for (uint32_t m = 0; m < nmsg; m++) {
 		uint32_t segs = n - m * per < per ? n - m * per : per;
 
-		s->iov[m].iov_base = s->buf + (size_t)m * per * st->len;
+		s->iov[m].iov_base = s->buf + ((size_t)first + (size_t)m * per) * st->len;
 		s->iov[m].iov_len = (size_t)segs * st->len;
 		memset(&s->msgs[m].msg_hdr, 0, sizeof(s->msgs[m].msg_hdr));
 		s->msgs[m].msg_hdr.msg_iov = &s->iov[m];
@@ -90,13 +95,15 @@ static uint32_t send_batch(struct sender *s, uint32_t n)
 		int r = sendmmsg(st->fd, s->msgs + m, nmsg - m, 0);
 
 		if (r < 0) {
-			if (errno == EINVAL && per > 1) {
-				/* GSO refused (e.g. segment above the MTU): go on without. */
+			if ((errno == EINVAL || errno == EMSGSIZE) && per > 1) {
+				/* GSO refused (a segment above the MTU, which the
+				 * kernel would have to fragment): go on without. */
 				log_info("stream %u: UDP GSO refused, sending without it", st->id);
 				st->gso = false;
 				s->segs_per_msg = 1;
 				setsockopt(st->fd, IPPROTO_UDP, UDP_SEGMENT, &(int){ 0 }, sizeof(int));
-				return done;
+				/* the rest of this batch at once, one datagram each */
+				return done + send_batch_from(s, first + n, first + done);
 			}
 			st->send_errors++;
 			if (errno != EAGAIN && errno != EINTR && errno != ENOBUFS &&
@@ -110,6 +117,11 @@ static uint32_t send_batch(struct sender *s, uint32_t n)
 		st->send_msgs += (uint64_t)r;
 	}
 	return done;
+}
+
+static uint32_t send_batch(struct sender *s, uint32_t n)
+{
+	return send_batch_from(s, n, 0);
 }
 
 /* Waits until `due` (CLOCK_MONOTONIC): sleeps for long gaps, spins short ones. */
