@@ -4,6 +4,24 @@
 # back (a clear ERROR or TEST_REJECT naming the reason), and that the server
 # still serves a normal test afterwards. A stalled client does not hold up
 # a test running at the same time.
+#
+#  case (hostile_client.py)  sent                                   reply (code, text)
+#  garbage                   "GET / HTTP/1.1..."                    ERROR 7 not an ovlperf control connection (bad magic)
+#  short-body                HELLO with a 4-byte body               ERROR 7 malformed HELLO: message length does not match its type
+#  truncated                 header for 40 bytes, 10 sent, EOF      ERROR 7 peer closed the connection in the middle of a message
+#  oversized                 length field 0xffffffff                ERROR 7 message length above the maximum of 65536 bytes
+#  version                   protocol version 99                    ERROR 11 protocol version not supported; this server speaks version 1
+#  unknown-type              message type 200                       ERROR 7 unknown message type
+#  slow                      HELLO at one byte per 0.4 s            ERROR 8 message started but did not complete within 1500 ms
+#  silent                    nothing                                ERROR 8 no HELLO within 3000 ms
+#  too-long                  3600 s test (limit 10 s)               REJECT 2 ...; the session then runs a valid request
+#  too-many-streams          100 streams (limit 8)                  REJECT 4 100 streams asked; this server allows at most 8
+#  too-fast                  UDP at 1 Tbit/s (limit 2G)             REJECT 3 a higher rate asked; ... at most 2000000000 bit/s (use -b)
+#  unlimited-tcp             TCP without -b (limit 2G)              REJECT 3 an unlimited rate asked; ...
+#  after-accept-garbage      HELLO instead of START                 ERROR 7 expected START of test N, got HELLO
+#  wrong-psk                 random AUTH_RESPONSE                   ERROR 6 authentication failed: wrong pre-shared key
+#  request-no-auth           reverse TEST_REQUEST before the proof  ERROR 6 authentication required: ... before TEST_REQUEST
+#  (third session, limit 2)  anything                               ERROR 1 server busy: 2 sessions already running
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/engine_lib.sh"
 HOSTILE="python3 $(cd "$(dirname "$0")" && pwd)/hostile_client.py"
