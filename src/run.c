@@ -96,6 +96,12 @@ static int make_dir(struct run *r, const char *name)
 	return -EEXIST;
 }
 
+/* The scenario's path types are the run model's path kinds, value for value. */
+_Static_assert((int)SCN_PATH_UNDERLAY == (int)RESULTS_PATH_UNDERLAY &&
+		       (int)SCN_PATH_BUILTIN == (int)RESULTS_PATH_BUILTIN &&
+		       (int)SCN_PATH_EXTERNAL == (int)RESULTS_PATH_EXTERNAL,
+	       "path kinds");
+
 static void init_model(struct run *r, const struct scenario *scn, const char *text)
 {
 	struct results_run *res = r->res;
@@ -122,6 +128,7 @@ int run_scenario(const struct scenario *scn, const char *text, const struct run_
 	struct run *r = calloc(1, sizeof(*r));
 	int err;
 
+	results_init(res);
 	if (!r)
 		return -ENOMEM;
 	r->scn = scn;
@@ -142,11 +149,11 @@ int run_scenario(const struct scenario *scn, const char *text, const struct run_
 	snprintf(dir, dirlen, "%s", r->dir);
 	run_save(r);
 	err = run_paths_up(r);
-	if (err)
-		run_stop(r, err, "%s", r->stop_reason[0] ? r->stop_reason : strerror(-err));
-	if (!r->stop && interrupt_requested())
+	if (interrupt_requested())
 		run_stop(r, -EINTR, "interrupted by signal %d while setting up",
 			 interrupt_signal());
+	else if (err)
+		run_stop(r, err, "setting up the paths failed: %s", strerror(-err));
 	if (!r->stop) {
 		err = run_paths_enter(r);
 		if (err)

@@ -530,37 +530,57 @@ static void plan(struct run *r)
 	}
 }
 
-/* A short TCP test on each path before the plan: it proves the path and the
- * far server answer (a dead VPN stops the run here with a clear reason, not
- * mid-way) and warms neighbour caches and tunnel sessions so the first
- * measured trial is not the slow one. Not recorded. */
+/* A short, slow UDP test on each path before the plan: it proves that the
+ * far server answers and that datagrams arrive (a dead VPN or a black-holed
+ * path stops the run here with a clear reason, not mid-way), and warms
+ * neighbour caches and tunnel sessions so the first measured trial is not
+ * the slow one. Not recorded. */
+static int warm_once(struct run *r, unsigned p, char *why, size_t len)
+{
+	struct load_spec spec;
+	struct load_result lr;
+	int rc;
+
+	load_spec_defaults(&spec);
+	spec.proto = LOAD_UDP;
+	snprintf(spec.host, sizeof(spec.host), "%s", r->paths[p].addr);
+	spec.port = r->paths[p].port;
+	spec.family = r->paths[p].sp->family;
+	spec.duration_ns = 200 * NSEC_PER_MSEC;
+	spec.rate_bps = 10000000;
+	spec.len = 512;		/* fits any path an IP network must carry */
+	snprintf(spec.psk_file, sizeof(spec.psk_file), "%s", r->paths[p].psk_file);
+	memset(&lr, 0, sizeof(lr));
+	rc = run_load(r, &spec, &lr, NULL);
+	if (rc)
+		snprintf(why, len, "%s", lr.error[0] ? lr.error : strerror(-rc));
+	else if (!lr.udp.received) {
+		snprintf(why, len, "the server answers but none of %llu datagrams arrived",
+			 (unsigned long long)lr.udp.sent);
+		rc = -EHOSTUNREACH;
+	}
+	load_result_free(&lr);
+	return rc;
+}
+
 static void warm_up(struct run *r)
 {
+	char why[RESULTS_TEXT_MAX] = "";
+
 	for (unsigned p = 0; p < r->npaths && !r->stop; p++) {
-		struct load_spec spec;
-		struct load_result lr;
 		int rc = -EIO;
 
 		for (unsigned attempt = 0; attempt < 3 && rc && !interrupt_requested(); attempt++) {
-			load_spec_defaults(&spec);
-			spec.proto = LOAD_TCP;
-			snprintf(spec.host, sizeof(spec.host), "%s", r->paths[p].addr);
-			spec.port = r->paths[p].port;
-			spec.family = r->paths[p].sp->family;
-			spec.duration_ns = 200 * NSEC_PER_MSEC;
-			snprintf(spec.psk_file, sizeof(spec.psk_file), "%s", r->paths[p].psk_file);
-			memset(&lr, 0, sizeof(lr));
-			rc = run_load(r, &spec, &lr, NULL);
+			rc = warm_once(r, p, why, sizeof(why));
 			if (rc && !interrupt_requested())
 				log_info("path %s: warm-up attempt %u: %s", r->paths[p].sp->name,
-					 attempt + 1, lr.error[0] ? lr.error : strerror(-rc));
-			load_result_free(&lr);
+					 attempt + 1, why);
 		}
 		if (interrupt_requested())
 			run_stop(r, -EINTR, "interrupted by signal %d", interrupt_signal());
 		else if (rc)
-			run_stop(r, -EHOSTUNREACH, "path %s: no test gets through to %s port %u",
-				 r->paths[p].sp->name, r->paths[p].addr, r->paths[p].port);
+			run_stop(r, -EHOSTUNREACH, "path %s: no test gets through to %s port %u: %s",
+				 r->paths[p].sp->name, r->paths[p].addr, r->paths[p].port, why);
 		else
 			run_paths_check(r);
 	}

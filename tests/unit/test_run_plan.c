@@ -51,6 +51,7 @@ struct sim {
 	unsigned interrupt_at;	/* raise the interrupt at this call (0: never) */
 	bool vpn_fails_after_warmup;
 	bool vpn_never_answers;
+	bool vpn_blackhole;	/* answers on the control connection, delivers nothing */
 };
 
 static int sim_run(void *arg, const struct load_spec *spec, struct load_result *res,
@@ -86,6 +87,9 @@ static int sim_run(void *arg, const struct load_spec *spec, struct load_result *
 	} else {
 		struct udp_result *u = &res->udp;
 		double off = (double)spec->rate_bps, rx = off < cap ? off : cap;
+
+		if (vpn && s->vpn_blackhole)
+			rx = 0;
 		double bits = spec->len * 8.0;
 
 		u->len = spec->len;
@@ -149,7 +153,7 @@ static void test_plan_and_figures(void **state)
 	assert_string_equal(res.paths[1].addr, "203.0.113.10");
 	/* Two warm-up tests (one per path) come first and are not recorded. */
 	assert_int_equal(s.ncalls, res.ntrials + 2);
-	assert_true(s.calls[0].proto == LOAD_TCP && !s.calls[0].vpn && s.calls[1].vpn);
+	assert_true(s.calls[0].proto == LOAD_UDP && !s.calls[0].vpn && s.calls[1].vpn);
 	/* TCP: 2 reps x streams 1,4 x 2 paths, interleaved A,B,A,B. */
 	for (size_t i = 0; i < res.ntrials; i++) {
 		const struct results_trial *t = &res.trials[i];
@@ -292,12 +296,27 @@ static void test_path_never_answers(void **state)
 	rm_rf(tmpl);
 }
 
+static void test_path_blackholed(void **state)
+{
+	static struct sim s = { .vpn_blackhole = true };
+	struct results_run res;
+	char dir[1024], tmpl[] = "/tmp/test_run_plan_XXXXXX";
+
+	(void)state;
+	assert_int_equal(run_sim(&s, &res, dir, sizeof(dir), tmpl), -EHOSTUNREACH);
+	assert_non_null(strstr(res.stop_reason, "the server answers but none of"));
+	assert_int_equal(res.ntrials, 0);
+	results_free(&res);
+	rm_rf(tmpl);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_plan_and_figures),
 		cmocka_unit_test(test_path_fails),
 		cmocka_unit_test(test_path_never_answers),
+		cmocka_unit_test(test_path_blackholed),
 		cmocka_unit_test(test_interrupted),
 	};
 
