@@ -114,6 +114,11 @@ static int recv_type(struct prober *p, uint16_t want, struct proto_msg *m, int w
 {
 	int rc = ctrl_recv(&p->c, m, wait_ms, true);
 
+	/* A server that acknowledges the MTU request with TEST_ACCEPT before
+	 * the session (mtu_serve.h says it need not) is fine too. */
+	if (rc == 1 && m->type == PROTO_TEST_ACCEPT && want == PROTO_MTU_PROBE_REPLY)
+		rc = ctrl_recv(&p->c, m, wait_ms, true);
+
 	if (rc == 0)
 		return fail(p->res, -ETIMEDOUT, "the server did not answer within %d ms", wait_ms);
 	if (rc < 0)
