@@ -354,21 +354,28 @@ static int on_message(struct client *cl, struct load_streams *ls, const struct p
 	return 1;
 }
 
-static bool local_done(struct load_streams *ls, uint64_t now)
+/* This end's part is over (or it was interrupted): say STOP. A sender
+ * stops its threads first (they send their FINs); a receiver keeps reading
+ * until the FINs or a quiet moment, so nothing in flight is counted lost. */
+static int stop_local(struct client *cl, struct load_streams *ls, bool interrupted)
 {
+	int rc;
+
 	if (ls->sender)
-		return load_streams_sender_done(ls);
-	return load_streams_receiver_done(ls, now, now >= ls->end_ns ? ls->end_ns : 0);
+		load_streams_stop(ls);
+	rc = send_stop(cl, interrupted ? PROTO_STOP_INTERRUPTED : PROTO_STOP_DONE, ls);
+	return rc < 0 ? fail(cl, rc, "sending STOP: %s", proto_strerror(rc)) : 0;
 }
 
 static int run_loop(struct client *cl, struct load_streams *ls)
 {
 	uint64_t stop_at = 0;
+	bool drained = ls->sender;
 
 	for (;;) {
 		uint64_t now = clock_now_ns(), tick = load_streams_next_tick(ls);
 		struct proto_msg m;
-		int rc;
+		int rc = 0;
 
 		if (!ls->sender && tick != UINT64_MAX && now >= tick) {
 			struct proto_interval iv;
@@ -379,33 +386,34 @@ static int run_loop(struct client *cl, struct load_streams *ls)
 		}
 		if (!stop_at && interrupt_requested()) {
 			cl->res->interrupted = true;
-			load_streams_stop(ls);
 			stop_at = now;
-			if (send_stop(cl, PROTO_STOP_INTERRUPTED, ls) < 0)
-				return -EINTR;
-		} else if (!stop_at && local_done(ls, now)) {
-			load_streams_stop(ls);
+			rc = stop_local(cl, ls, true);
+		} else if (!stop_at && (ls->sender ? load_streams_sender_done(ls) : now >= ls->end_ns)) {
 			stop_at = now;
-			rc = send_stop(cl, PROTO_STOP_DONE, ls);
-			if (rc < 0)
-				return fail(cl, rc, "sending STOP: %s", proto_strerror(rc));
+			rc = stop_local(cl, ls, false);
 		}
+		if (rc < 0)
+			return rc;
+		if (stop_at && !drained && load_streams_receiver_done(ls, now, stop_at)) {
+			load_streams_stop(ls);
+			drained = true;
+		}
+		if (drained && cl->have_server_results)
+			return 0;
 		if (stop_at && now > stop_at + (cl->res->interrupted ? INTERRUPT_RESULTS_TIMEOUT_NS
 								   : RESULTS_TIMEOUT_NS))
 			return fail(cl, -ETIMEDOUT, "no RESULTS from the server");
 		rc = ctrl_recv(&cl->c, &m, LOOP_SLICE_MS, false);
-		if (rc == 1)
-			rc = on_message(cl, ls, &m);
-		if (rc == 1 && !stop_at) {
+		if (rc < 0)
+			return fail(cl, rc, "control connection: %s", proto_strerror(rc));
+		if (rc == 1 && (rc = on_message(cl, ls, &m)) < 0)
+			return rc;
+		if (cl->have_server_results && !stop_at) {
 			/* RESULTS before our STOP: the server cut the test short */
 			cl->res->interrupted = true;
 			return fail(cl, -ECONNABORTED,
 				    "the server ended the test early: the figures cover only part of it");
 		}
-		else if (rc < 0)
-			rc = fail(cl, rc, "control connection: %s", proto_strerror(rc));
-		if (rc != 0)
-			return rc < 0 ? rc : 0;
 	}
 }
 

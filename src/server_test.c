@@ -200,8 +200,10 @@ static int run_loop(struct session *s, struct load_streams *ls, uint32_t test_id
 			return -EPROTO;
 		}
 		stop_at = clock_now_ns();
-		if (stop.reason != PROTO_STOP_DONE)
-			atomic_store(&ls->stop, true);	/* interrupted: stop sending now */
+		/* interrupted: a sender stops now; a receiver still drains what
+		 * is in flight (FINs or a quiet moment), like after DONE */
+		if (stop.reason != PROTO_STOP_DONE && ls->sender)
+			atomic_store(&ls->stop, true);
 	}
 }
 
