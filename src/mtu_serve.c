@@ -59,6 +59,7 @@ struct session {
 	struct mtu_wire_query query;
 	uint64_t query_deadline;
 	uint64_t tcp_rx, tcp_tx;
+	bool tcp_closed;	/* the client's end is closed: no more polling */
 	uint8_t *buf;
 };
 
@@ -286,11 +287,15 @@ static void tcp_io(struct session *s, short revents)
 {
 	ssize_t n;
 
-	if (revents & POLLIN) {
+	if (revents & (POLLIN | POLLHUP | POLLERR)) {
 		while ((n = recv(s->tcp, s->buf, PROBE_BUF, MSG_DONTWAIT)) > 0)
 			s->tcp_rx += (uint64_t)n;
+		/* The client closed (or broke) it: keep the socket for TCP_INFO,
+		 * stop polling it so the loop does not spin on the EOF. */
+		if (n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK))
+			s->tcp_closed = true;
 	}
-	if ((revents & POLLOUT) && s->tcp_tx < TCP_SEND_BYTES) {
+	if ((revents & POLLOUT) && !s->tcp_closed && s->tcp_tx < TCP_SEND_BYTES) {
 		size_t want = TCP_SEND_BYTES - s->tcp_tx;
 
 		memset(s->buf, 0x5a, want < PROBE_BUF ? want : PROBE_BUF);
@@ -313,7 +318,8 @@ static int serve_loop(struct session *s)
 	for (;;) {
 		struct pollfd pf[4] = {
 			{ s->ctrl, POLLIN, 0 }, { s->udp, POLLIN, 0 }, { s->lsn, POLLIN, 0 },
-			{ s->tcp, (short)(POLLIN | (s->tcp_tx < TCP_SEND_BYTES ? POLLOUT : 0)), 0 },
+			{ s->tcp_closed ? -1 : s->tcp,
+			  (short)(POLLIN | (s->tcp_tx < TCP_SEND_BYTES ? POLLOUT : 0)), 0 },
 		};
 		struct proto_msg m;
 		uint64_t now;
