@@ -43,19 +43,19 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#define MTU_DEFAULT_BASE 1200
-#define MTU_DEFAULT_PROBES 3
-#define MTU_MAX_PROBES 20
+#define MTU_DEFAULT_BASE       1200
+#define MTU_DEFAULT_PROBES     3
+#define MTU_MAX_PROBES	       20
 #define MTU_DEFAULT_TIMEOUT_NS (1000ULL * 1000000ULL)
-#define MTU_MIN_SIZE 68		/* RFC 791 */
+#define MTU_MIN_SIZE	       68 /* RFC 791 */
 /* The largest IP packet: IPv4 65535; IPv6 40 + 65535 (without jumbograms). */
-#define MTU_MAX_SIZE_V4 65535
-#define MTU_MAX_SIZE 65575
-#define MTU_MAX_RECORDS 64	/* search rounds kept for the report */
-#define MTU_MAX_PATHS 8
+#define MTU_MAX_SIZE_V4	 65535
+#define MTU_MAX_SIZE	 65575
+#define MTU_MAX_RECORDS	 64 /* search rounds kept for the report */
+#define MTU_MAX_PATHS	 8
 #define MTU_MAX_VERDICTS 48
-#define MTU_NAME_MAX 48
-#define MTU_TEXT_MAX 256
+#define MTU_NAME_MAX	 48
+#define MTU_TEXT_MAX	 256
 
 /* Header bytes between an IP packet and its TCP payload, without options. */
 #define MTU_TCP_V4_OVERHEAD 40
@@ -69,16 +69,16 @@
 /* ---- search (pure) ------------------------------------------------------ */
 
 struct mtu_search_cfg {
-	uint32_t base;		/* smallest size assumed to work, probed first */
-	uint32_t max;		/* largest size to try: the interface MTU */
-	unsigned probes;	/* probes per size and round (1..MTU_MAX_PROBES) */
+	uint32_t base;	 /* smallest size assumed to work, probed first */
+	uint32_t max;	 /* largest size to try: the interface MTU */
+	unsigned probes; /* probes per size and round (1..MTU_MAX_PROBES) */
 };
 
 enum mtu_search_state {
 	MTU_SEARCH_BASE = 1,	/* confirming the base size */
 	MTU_SEARCH_RUNNING,	/* between the confirmed size and the failed one */
 	MTU_SEARCH_DONE,	/* the largest deliverable size is known */
-	MTU_SEARCH_BASE_FAILED,	/* not even the base size is delivered */
+	MTU_SEARCH_BASE_FAILED, /* not even the base size is delivered */
 };
 
 /* What the driver must do next: send count probes of size bytes. */
@@ -90,13 +90,13 @@ struct mtu_step {
 /* What happened to one round of probes. */
 struct mtu_outcome {
 	uint32_t size;
-	unsigned sent;		/* probes that left this host */
-	unsigned delivered;	/* probes the far end confirmed */
-	bool icmp;		/* an ICMP too-big came back for this size */
-	uint32_t icmp_mtu;	/* the MTU it (or the local refusal) announced; 0: unknown */
-	bool local_too_big;	/* the local stack refused the size (EMSGSIZE) */
-	bool fragmented;	/* IP fragment counters moved during the round (not
-				 * used by the search; recorded for the report) */
+	unsigned sent;	    /* probes that left this host */
+	unsigned delivered; /* probes the far end confirmed */
+	bool icmp;	    /* an ICMP too-big came back for this size */
+	uint32_t icmp_mtu;  /* the MTU it (or the local refusal) announced; 0: unknown */
+	bool local_too_big; /* the local stack refused the size (EMSGSIZE) */
+	bool fragmented;    /* IP fragment counters moved during the round (not
+			     * used by the search; recorded for the report) */
 };
 
 /* One round, for the report. */
@@ -112,29 +112,29 @@ struct mtu_probe_record {
 struct mtu_search {
 	struct mtu_search_cfg cfg;
 	enum mtu_search_state state;
-	uint32_t lo;		/* largest confirmed size (0: none yet) */
-	uint32_t hi;		/* smallest failed size (cfg.max + 1: none yet) */
-	uint32_t cur;		/* size being probed */
+	uint32_t lo;  /* largest confirmed size (0: none yet) */
+	uint32_t hi;  /* smallest failed size (cfg.max + 1: none yet) */
+	uint32_t cur; /* size being probed */
 	unsigned cur_sent, cur_delivered;
-	uint32_t hint;		/* size an ICMP suggested, probed next (0: none) */
-	uint32_t verify_above;	/* after a hinted size is confirmed: probe it + 1 */
-	bool loss_seen;		/* probes were lost at a size that was delivered */
+	uint32_t hint;	       /* size an ICMP suggested, probed next (0: none) */
+	uint32_t verify_above; /* after a hinted size is confirmed: probe it + 1 */
+	bool loss_seen;	       /* probes were lost at a size that was delivered */
 	bool icmp_seen;
-	uint32_t icmp_mtu_min;	/* smallest MTU an ICMP announced (0: none) */
-	unsigned silent_failures;	/* failed sizes with no ICMP and no local refusal */
-	unsigned icmp_failures;		/* failed sizes with an ICMP */
+	uint32_t icmp_mtu_min;	  /* smallest MTU an ICMP announced (0: none) */
+	unsigned silent_failures; /* failed sizes with no ICMP and no local refusal */
+	unsigned icmp_failures;	  /* failed sizes with an ICMP */
 	unsigned rounds, probes_sent, probes_delivered;
 	unsigned nrecords;
 	struct mtu_probe_record records[MTU_MAX_RECORDS];
 };
 
 struct mtu_search_result {
-	enum mtu_search_state state;	/* DONE or BASE_FAILED (or unfinished) */
-	uint32_t pmtu;		/* largest confirmed size (0: none) */
-	uint32_t smallest_failed;	/* 0: every size up to max was delivered */
-	bool reached_max;	/* pmtu == cfg.max */
+	enum mtu_search_state state; /* DONE or BASE_FAILED (or unfinished) */
+	uint32_t pmtu;		     /* largest confirmed size (0: none) */
+	uint32_t smallest_failed;    /* 0: every size up to max was delivered */
+	bool reached_max;	     /* pmtu == cfg.max */
 	bool icmp_seen;
-	uint32_t icmp_mtu;	/* smallest announced (0: none) */
+	uint32_t icmp_mtu; /* smallest announced (0: none) */
 	/* Sizes above pmtu were neither delivered nor answered by ICMP. */
 	bool blackhole;
 	bool loss_seen;
@@ -155,18 +155,18 @@ const char *mtu_search_state_name(enum mtu_search_state st);
 /* ---- measurement -------------------------------------------------------- */
 
 struct mtu_probe_spec {
-	char name[MTU_NAME_MAX];	/* label in reports: "underlay", "overlay" ... */
-	char host[256];			/* the far end's `ovlperf server` */
-	uint16_t port;			/* 0: LOAD_DEFAULT_PORT */
-	int family;			/* AF_UNSPEC, AF_INET, AF_INET6 */
-	uint32_t base;			/* 0: MTU_DEFAULT_BASE */
-	uint32_t max;			/* 0: the interface MTU */
-	unsigned probes;		/* 0: MTU_DEFAULT_PROBES */
-	uint64_t timeout_ns;		/* longest wait for a round; 0: default */
-	bool tcp_mss;			/* run the TCP MSS check */
-	bool fragments;			/* watch the IP fragment counters */
+	char name[MTU_NAME_MAX]; /* label in reports: "underlay", "overlay" ... */
+	char host[256];		 /* the far end's `ovlperf server` */
+	uint16_t port;		 /* 0: LOAD_DEFAULT_PORT */
+	int family;		 /* AF_UNSPEC, AF_INET, AF_INET6 */
+	uint32_t base;		 /* 0: MTU_DEFAULT_BASE */
+	uint32_t max;		 /* 0: the interface MTU */
+	unsigned probes;	 /* 0: MTU_DEFAULT_PROBES */
+	uint64_t timeout_ns;	 /* longest wait for a round; 0: default */
+	bool tcp_mss;		 /* run the TCP MSS check */
+	bool fragments;		 /* watch the IP fragment counters */
 	char psk_file[256];
-	uint32_t expect_mtu, expect_mss;	/* 0: unknown */
+	uint32_t expect_mtu, expect_mss; /* 0: unknown */
 };
 
 void mtu_probe_spec_defaults(struct mtu_probe_spec *spec);
@@ -177,19 +177,19 @@ struct mtu_tcp_end {
 };
 
 struct mtu_tcp_result {
-	bool run;			/* the check was attempted */
-	bool completed;			/* the transfer finished both ways */
-	bool timestamps;		/* the connection uses TCP timestamps */
+	bool run;	 /* the check was attempted */
+	bool completed;	 /* the transfer finished both ways */
+	bool timestamps; /* the connection uses TCP timestamps */
 	uint64_t bytes_sent, bytes_acked, bytes_received;
-	struct mtu_tcp_end client_initial;	/* right after connect */
-	struct mtu_tcp_end client;		/* after the transfer */
-	struct mtu_tcp_end server;		/* after the transfer */
+	struct mtu_tcp_end client_initial; /* right after connect */
+	struct mtu_tcp_end client;	   /* after the transfer */
+	struct mtu_tcp_end server;	   /* after the transfer */
 	char error[MTU_TEXT_MAX];
 };
 
 struct mtu_frag_counters {
-	uint64_t reasm_reqds;	/* fragments received for reassembly */
-	uint64_t frag_creates;	/* fragments this host created */
+	uint64_t reasm_reqds;  /* fragments received for reassembly */
+	uint64_t frag_creates; /* fragments this host created */
 };
 
 /* One round WITHOUT DF at the interface MTU, after a search that found the
@@ -198,32 +198,32 @@ struct mtu_nodf {
 	bool run;
 	uint32_t size;
 	unsigned sent, delivered;
-	unsigned reassembled;		/* arrived in IP fragments at the far end */
-	uint64_t local_frag_creates;	/* fragments this host made meanwhile */
-	uint64_t remote_reasm_reqds;	/* fragments the far end received meanwhile */
+	unsigned reassembled;	     /* arrived in IP fragments at the far end */
+	uint64_t local_frag_creates; /* fragments this host made meanwhile */
+	uint64_t remote_reasm_reqds; /* fragments the far end received meanwhile */
 };
 
 struct mtu_path_result {
 	struct mtu_probe_spec spec;
-	int status;			/* 0 or a negative errno */
+	int status; /* 0 or a negative errno */
 	char error[MTU_TEXT_MAX];
-	int family;			/* of the probes */
+	int family; /* of the probes */
 	char local_addr[64], remote_addr[64];
-	char ifname[32];		/* local interface toward the far end */
-	uint32_t if_mtu;		/* its MTU */
-	uint32_t server_if_mtu;		/* the far end's (0: unknown) */
+	char ifname[32];	/* local interface toward the far end */
+	uint32_t if_mtu;	/* its MTU */
+	uint32_t server_if_mtu; /* the far end's (0: unknown) */
 	struct mtu_search_result search;
 	unsigned nrecords;
 	struct mtu_probe_record records[MTU_MAX_RECORDS];
 	bool frag_valid;
-	uint64_t local_frag_creates, local_reasm_reqds;	/* deltas over the probes */
+	uint64_t local_frag_creates, local_reasm_reqds; /* deltas over the probes */
 	uint64_t remote_frag_creates, remote_reasm_reqds;
-	unsigned reassembled;		/* probes the far end received in fragments */
+	unsigned reassembled; /* probes the far end received in fragments */
 	/* When DF probes got through only because something (a tunnel ignoring
 	 * DF) fragmented the packets carrying them: a second search that counts
 	 * a fragmented round as a failure finds what fits unfragmented. */
-	bool fragmenting;		/* some delivered round was fragmented */
-	struct mtu_search_result nofrag;	/* valid when fragmenting */
+	bool fragmenting;		 /* some delivered round was fragmented */
+	struct mtu_search_result nofrag; /* valid when fragmenting */
 	struct mtu_nodf nodf;
 	struct mtu_tcp_result tcp;
 	double duration_s;
@@ -265,28 +265,28 @@ uint32_t mtu_local_if_mtu(int fd);
 /* ---- tunnel relations and verdicts (pure) -------------------------------- */
 
 enum mtu_path_kind {
-	MTU_PATH_PLAIN = 0,	/* a path on its own (no overlay relation) */
+	MTU_PATH_PLAIN = 0, /* a path on its own (no overlay relation) */
 	MTU_PATH_UNDERLAY,
-	MTU_PATH_BUILTIN,	/* our overlay over roles[].underlay */
-	MTU_PATH_EXTERNAL,	/* someone's overlay over roles[].underlay */
+	MTU_PATH_BUILTIN,  /* our overlay over roles[].underlay */
+	MTU_PATH_EXTERNAL, /* someone's overlay over roles[].underlay */
 };
 
 struct mtu_path_role {
 	enum mtu_path_kind kind;
-	int underlay;		/* index of the underlay path, -1: none probed */
-	int underlay_family;	/* builtin: AF_INET or AF_INET6 outer packets
-				 * (0: the underlay path's family) */
-	uint32_t overlay_mtu;	/* the overlay interface's configured MTU (0: if_mtu) */
+	int underlay;	      /* index of the underlay path, -1: none probed */
+	int underlay_family;  /* builtin: AF_INET or AF_INET6 outer packets
+			       * (0: the underlay path's family) */
+	uint32_t overlay_mtu; /* the overlay interface's configured MTU (0: if_mtu) */
 };
 
 /* What the overlay and underlay probes say about each other. */
 struct mtu_tunnel {
 	bool valid;
-	unsigned overlay, underlay;	/* path indexes */
+	unsigned overlay, underlay; /* path indexes */
 	uint32_t underlay_pmtu, overlay_pmtu;
-	uint32_t overhead_expected;	/* builtin: 60 / 80; external: 0 */
-	int32_t overhead_inferred;	/* underlay_pmtu - overlay_pmtu */
-	uint32_t inner_expected;	/* the overlay MTU that fits the underlay */
+	uint32_t overhead_expected; /* builtin: 60 / 80; external: 0 */
+	int32_t overhead_inferred;  /* underlay_pmtu - overlay_pmtu */
+	uint32_t inner_expected;    /* the overlay MTU that fits the underlay */
 	uint32_t overlay_if_mtu;
 };
 
@@ -294,18 +294,18 @@ enum mtu_level { MTU_OK = 0, MTU_WARN = 1, MTU_FAIL = 2 };
 
 struct mtu_verdict {
 	char path[MTU_NAME_MAX];
-	char check[24];		/* "pmtu", "blackhole", "mss", "fragments", "tunnel", "expect" */
+	char check[24]; /* "pmtu", "blackhole", "mss", "fragments", "tunnel", "expect" */
 	enum mtu_level level;
-	uint32_t value;		/* the figure judged (MTU, MSS, overhead ...); 0: none */
+	uint32_t value; /* the figure judged (MTU, MSS, overhead ...); 0: none */
 	char reason[MTU_TEXT_MAX];
-	char fix[MTU_TEXT_MAX];	/* "" when there is nothing to do */
+	char fix[MTU_TEXT_MAX]; /* "" when there is nothing to do */
 };
 
 struct mtu_report {
 	unsigned npaths;
 	struct mtu_path_result paths[MTU_MAX_PATHS];
 	struct mtu_path_role roles[MTU_MAX_PATHS];
-	struct mtu_tunnel tunnels[MTU_MAX_PATHS];	/* per overlay path */
+	struct mtu_tunnel tunnels[MTU_MAX_PATHS]; /* per overlay path */
 	unsigned nverdicts;
 	struct mtu_verdict verdicts[MTU_MAX_VERDICTS];
 };
@@ -344,8 +344,8 @@ int mtu_report_find_path(const struct mtu_report *rep, const char *name);
  * negative errno (-EINTR, -ENOMEM). A path that cannot be probed is a FAIL
  * verdict ("probe"), not an error. */
 struct results_run;
-int mtu_suite_run(const struct scenario *scn, const char *const far_addr[],
-		  struct results_run *run, struct mtu_report **out);
+int mtu_suite_run(const struct scenario *scn, const char *const far_addr[], struct results_run *run,
+		  struct mtu_report **out);
 
 /* ---- printers ------------------------------------------------------------ */
 

@@ -24,7 +24,7 @@
 #include <stdint.h>
 
 #define MTU_WIRE_VERSION 1
-#define MTU_WIRE_MAGIC 0x4f564d50u	/* "OVMP" */
+#define MTU_WIRE_MAGIC	 0x4f564d50u /* "OVMP" */
 /* Probes of one round: one bit each in the report's mask. */
 #define MTU_WIRE_MAX_ROUND 32
 
@@ -45,13 +45,13 @@ size_t mtu_wire_put_op(uint8_t out[static MTU_WIRE_OP_LEN], enum mtu_wire_op op)
  * the op's own decoder then checks the rest. */
 bool mtu_wire_get_op(const uint8_t *buf, size_t len, enum mtu_wire_op *op);
 
-#define MTU_WIRE_F_TCP 0x01	/* the client wants the TCP MSS check */
+#define MTU_WIRE_F_TCP 0x01 /* the client wants the TCP MSS check */
 
 /* OPEN (after the op header): version u8, flags u8, family u8 (4|6), reserved u8, token u64. */
 #define MTU_WIRE_REQUEST_LEN 12
 struct mtu_wire_request {
 	uint8_t version, flags, family;
-	uint64_t token;		/* random; every probe carries it */
+	uint64_t token; /* random; every probe carries it */
 };
 
 /* READY, server -> client: udp_port u16, tcp_port u16 (0: none),
@@ -76,7 +76,7 @@ struct mtu_wire_probe {
 
 /* QUERY, client -> server: round u32, sent u16, wait_ms u16 (how
  * long the server waits for probes of the round that are still missing). */
-#define MTU_WIRE_QUERY_LEN 8
+#define MTU_WIRE_QUERY_LEN   8
 #define MTU_WIRE_MAX_WAIT_MS 5000
 struct mtu_wire_query {
 	uint32_t round;
@@ -109,7 +109,8 @@ struct mtu_wire_tcp_report {
 
 /* Bodies below are the part after the op header; callers write the op
  * header first (mtu_wire_put_op) and pass buf + MTU_WIRE_OP_LEN. */
-void mtu_wire_put_request(uint8_t out[static MTU_WIRE_REQUEST_LEN], const struct mtu_wire_request *r);
+void mtu_wire_put_request(uint8_t out[static MTU_WIRE_REQUEST_LEN],
+			  const struct mtu_wire_request *r);
 bool mtu_wire_get_request(const uint8_t *buf, size_t len, struct mtu_wire_request *r);
 void mtu_wire_put_ready(uint8_t out[static MTU_WIRE_READY_LEN], const struct mtu_wire_ready *r);
 bool mtu_wire_get_ready(const uint8_t *buf, size_t len, struct mtu_wire_ready *r);

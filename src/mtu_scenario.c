@@ -26,7 +26,8 @@ void mtu_spec_from_scenario(const struct scenario *scn, unsigned i, const char *
 	else if (!scn->is_lab && sp->host < scn->nhosts)
 		spec->port = scn->hosts[sp->host].port;
 	if (!scn->is_lab && sp->host < scn->nhosts)
-		snprintf(spec->psk_file, sizeof(spec->psk_file), "%s", scn->hosts[sp->host].psk_file);
+		snprintf(spec->psk_file, sizeof(spec->psk_file), "%s",
+			 scn->hosts[sp->host].psk_file);
 	if (m->base)
 		spec->base = m->base;
 	spec->max = m->max;
@@ -67,8 +68,8 @@ void mtu_roles_from_scenario(const struct scenario *scn, struct mtu_report *rep)
 		const struct scenario_path *sp = &scn->paths[i];
 		struct mtu_path_role *r = &rep->roles[i];
 
-		*r = (struct mtu_path_role){ .kind = MTU_PATH_UNDERLAY, .underlay = -1,
-					     .underlay_family = AF_INET };
+		*r = (struct mtu_path_role){
+		    .kind = MTU_PATH_UNDERLAY, .underlay = -1, .underlay_family = AF_INET};
 		if (sp->type == SCN_PATH_BUILTIN) {
 			r->kind = MTU_PATH_BUILTIN;
 			r->underlay_family = sp->underlay_family ? sp->underlay_family : AF_INET;

@@ -5,9 +5,9 @@
  * largest confirmed size and the smallest failed one. A size is confirmed by
  * one delivered probe; it fails on an ICMP too-big or a local refusal, or
  * when two rounds of probes went unconfirmed, so a single lost probe (or a
- * whole round lost in a burst) is never a verdict. An ICMP too-big is only a hint (RFC 8899 4.6): the size it
- * announces is probed next and the size above it too, so a wrong hint cannot
- * make the answer wrong.
+ * whole round lost in a burst) is never a verdict. An ICMP too-big is only a hint (RFC 8899 4.6):
+ * the size it announces is probed next and the size above it too, so a wrong hint cannot make the
+ * answer wrong.
  *
  * Pure: no sockets, no clock. The driver asks mtu_search_next() what to send
  * and feeds the outcome back; tests drive it with simulated paths.

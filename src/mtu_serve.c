@@ -32,7 +32,7 @@
 #endif
 
 /* No message from the client for this long ends the session. */
-#define IDLE_TIMEOUT_NS (30 * NSEC_PER_SEC)
+#define IDLE_TIMEOUT_NS	 (30 * NSEC_PER_SEC)
 #define STALL_TIMEOUT_NS (5 * NSEC_PER_SEC)
 #define WRITE_TIMEOUT_MS 5000
 /* Rounds remembered: a probe of an older round arriving late is ignored. */
@@ -40,7 +40,7 @@
 /* The server end of the TCP check sends this much, so that its own
  * tcpi_snd_mss / tcpi_pmtu reflect a real transfer. */
 #define TCP_SEND_BYTES MTU_WIRE_TCP_SERVER_BYTES
-#define PROBE_BUF 65536
+#define PROBE_BUF      65536
 
 struct round {
 	uint32_t id;
@@ -59,7 +59,7 @@ struct session {
 	struct mtu_wire_query query;
 	uint64_t query_deadline;
 	uint64_t tcp_rx, tcp_tx;
-	bool tcp_closed;	/* the client's end is closed: no more polling */
+	bool tcp_closed; /* the client's end is closed: no more polling */
 	uint8_t *buf;
 };
 
@@ -82,7 +82,7 @@ static struct round *round_get(struct session *s, uint32_t id, bool create)
 	/* A late probe of a round older than the slot's must not reset it. */
 	if (!create || (r->used && id < r->id))
 		return NULL;
-	*r = (struct round){ .id = id, .used = true };
+	*r = (struct round){.id = id, .used = true};
 	return r;
 }
 
@@ -130,7 +130,7 @@ static int open_sockets(struct session *s, bool want_tcp, struct mtu_wire_ready 
 static int on_open(struct session *s, const uint8_t *body, size_t len)
 {
 	struct mtu_wire_request rq;
-	struct mtu_wire_ready ready = { 0 };
+	struct mtu_wire_ready ready = {0};
 	uint8_t out[MTU_WIRE_OP_LEN + MTU_WIRE_READY_LEN];
 	int err;
 
@@ -144,8 +144,8 @@ static int on_open(struct session *s, const uint8_t *body, size_t len)
 		return err;
 	}
 	if ((rq.family == 4) != (s->family == AF_INET))
-		log_warn("client asked for IPv%u probes over an IPv%u control connection", rq.family,
-			 s->family == AF_INET ? 4 : 6);
+		log_warn("client asked for IPv%u probes over an IPv%u control connection",
+			 rq.family, s->family == AF_INET ? 4 : 6);
 	mtu_wire_put_op(out, MTU_OP_READY);
 	mtu_wire_put_ready(out + MTU_WIRE_OP_LEN, &ready);
 	return send_reply(s->ctrl, out, sizeof(out));
@@ -154,8 +154,8 @@ static int on_open(struct session *s, const uint8_t *body, size_t len)
 static int send_report(struct session *s)
 {
 	struct round *r = round_get(s, s->query.round, false);
-	struct mtu_wire_report rep = { .round = s->query.round };
-	struct mtu_frag_counters fc = { 0 };
+	struct mtu_wire_report rep = {.round = s->query.round};
+	struct mtu_frag_counters fc = {0};
 	uint8_t out[MTU_WIRE_OP_LEN + MTU_WIRE_REPORT_LEN];
 
 	if (r) {
@@ -183,7 +183,7 @@ static bool query_satisfied(struct session *s, uint64_t now)
 
 static int on_tcp_query(struct session *s)
 {
-	struct mtu_wire_tcp_report rep = { .bytes = s->tcp_rx };
+	struct mtu_wire_tcp_report rep = {.bytes = s->tcp_rx};
 	struct tcp_info_summary ti;
 	uint8_t out[MTU_WIRE_OP_LEN + MTU_WIRE_TCP_REPORT_LEN];
 
@@ -246,10 +246,13 @@ static void drain_udp(struct session *s)
 			char buf[CMSG_SPACE(sizeof(int)) * 2];
 			struct cmsghdr align;
 		} cm;
-		struct iovec iov = { s->buf, PROBE_BUF };
-		struct msghdr mh = { .msg_name = &from, .msg_namelen = sizeof(from),
-				     .msg_iov = &iov, .msg_iovlen = 1,
-				     .msg_control = cm.buf, .msg_controllen = sizeof(cm.buf) };
+		struct iovec iov = {s->buf, PROBE_BUF};
+		struct msghdr mh = {.msg_name = &from,
+				    .msg_namelen = sizeof(from),
+				    .msg_iov = &iov,
+				    .msg_iovlen = 1,
+				    .msg_control = cm.buf,
+				    .msg_controllen = sizeof(cm.buf)};
 		struct mtu_wire_probe p;
 		struct round *r;
 		ssize_t n = recvmsg(s->udp, &mh, MSG_DONTWAIT);
@@ -317,9 +320,11 @@ static int serve_loop(struct session *s)
 		return err;
 	for (;;) {
 		struct pollfd pf[4] = {
-			{ s->ctrl, POLLIN, 0 }, { s->udp, POLLIN, 0 }, { s->lsn, POLLIN, 0 },
-			{ s->tcp_closed ? -1 : s->tcp,
-			  (short)(POLLIN | (s->tcp_tx < TCP_SEND_BYTES ? POLLOUT : 0)), 0 },
+		    {s->ctrl, POLLIN, 0},
+		    {s->udp, POLLIN, 0},
+		    {s->lsn, POLLIN, 0},
+		    {s->tcp_closed ? -1 : s->tcp,
+		     (short)(POLLIN | (s->tcp_tx < TCP_SEND_BYTES ? POLLOUT : 0)), 0},
 		};
 		struct proto_msg m;
 		uint64_t now;
@@ -350,7 +355,8 @@ static int serve_loop(struct session *s)
 		}
 		if (s->query_pending && query_satisfied(s, now) && (err = send_report(s)) < 0)
 			break;
-		if (now - last > IDLE_TIMEOUT_NS || proto_reader_stalled(&rd, now, STALL_TIMEOUT_NS)) {
+		if (now - last > IDLE_TIMEOUT_NS ||
+		    proto_reader_stalled(&rd, now, STALL_TIMEOUT_NS)) {
 			err = -ETIMEDOUT;
 			break;
 		}
@@ -362,7 +368,7 @@ static int serve_loop(struct session *s)
 int mtu_serve(int ctrl_fd, const struct sockaddr_storage *client, const uint8_t *req,
 	      size_t req_len)
 {
-	struct session s = { .ctrl = ctrl_fd, .udp = -1, .lsn = -1, .tcp = -1 };
+	struct session s = {.ctrl = ctrl_fd, .udp = -1, .lsn = -1, .tcp = -1};
 	int err;
 
 	(void)req;

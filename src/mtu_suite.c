@@ -36,8 +36,8 @@ static int record(const struct mtu_report *rep, struct results_run *run)
 	return 0;
 }
 
-int mtu_suite_run(const struct scenario *scn, const char *const far_addr[],
-		  struct results_run *run, struct mtu_report **out)
+int mtu_suite_run(const struct scenario *scn, const char *const far_addr[], struct results_run *run,
+		  struct mtu_report **out)
 {
 	struct mtu_report *rep;
 	int rc = 0;

@@ -27,7 +27,7 @@
 #define CONNECT_TIMEOUT_MS 3000
 /* A transfer gets at least this long before it is called stalled. */
 #define MIN_TRANSFER_NS (2 * NSEC_PER_SEC)
-#define IO_BUF (64 * 1024)
+#define IO_BUF		(64 * 1024)
 
 static int read_info(int fd, struct mtu_tcp_end *end, bool *timestamps, uint64_t *acked)
 {
@@ -65,7 +65,7 @@ static int tcp_connect(const struct sockaddr_storage *peer)
 		close(fd);
 		return rc;
 	}
-	p = (struct pollfd){ .fd = fd, .events = POLLOUT };
+	p = (struct pollfd){.fd = fd, .events = POLLOUT};
 	rc = poll(&p, 1, CONNECT_TIMEOUT_MS);
 	if (rc <= 0 || getsockopt(fd, SOL_SOCKET, SO_ERROR, &soerr, &sl) < 0 || soerr) {
 		close(fd);
@@ -84,7 +84,7 @@ static void transfer(int fd, uint64_t deadline, struct mtu_tcp_result *res)
 		return;
 	memset(buf, 0x3c, IO_BUF);
 	while (!interrupt_requested() && clock_now_ns() < deadline) {
-		struct pollfd p = { .fd = fd, .events = POLLIN };
+		struct pollfd p = {.fd = fd, .events = POLLIN};
 		struct mtu_tcp_end end;
 		ssize_t n;
 
@@ -101,7 +101,8 @@ static void transfer(int fd, uint64_t deadline, struct mtu_tcp_result *res)
 		if (p.revents & POLLOUT) {
 			size_t want = MTU_WIRE_TCP_CLIENT_BYTES - res->bytes_sent;
 
-			n = send(fd, buf, want < IO_BUF ? want : IO_BUF, MSG_DONTWAIT | MSG_NOSIGNAL);
+			n = send(fd, buf, want < IO_BUF ? want : IO_BUF,
+				 MSG_DONTWAIT | MSG_NOSIGNAL);
 			if (n > 0)
 				res->bytes_sent += (uint64_t)n;
 		}
@@ -125,8 +126,8 @@ static int server_end(struct ctrl *c, struct mtu_tcp_result *res)
 	int rc;
 
 	mtu_wire_put_op(b, MTU_OP_TCP_QUERY);
-	rc = ctrl_send(c, proto_encode_opaque(c->out, PROTO_MAX_MSG, PROTO_MTU_PROBE_REQUEST, b,
-					      sizeof(b)));
+	rc = ctrl_send(
+	    c, proto_encode_opaque(c->out, PROTO_MAX_MSG, PROTO_MTU_PROBE_REQUEST, b, sizeof(b)));
 	if (rc < 0)
 		return rc;
 	rc = ctrl_recv(c, &m, CTRL_DEFAULT_MSG_TIMEOUT_MS, true);
@@ -138,9 +139,11 @@ static int server_end(struct ctrl *c, struct mtu_tcp_result *res)
 	    op != MTU_OP_TCP_REPORT ||
 	    !mtu_wire_get_tcp_report(m.body + MTU_WIRE_OP_LEN, m.len - MTU_WIRE_OP_LEN, &rep))
 		return -EPROTO;
-	res->server = (struct mtu_tcp_end){ .valid = rep.snd_mss != 0, .snd_mss = rep.snd_mss,
-					    .adv_mss = rep.adv_mss, .rcv_mss = rep.rcv_mss,
-					    .pmtu = rep.pmtu };
+	res->server = (struct mtu_tcp_end){.valid = rep.snd_mss != 0,
+					   .snd_mss = rep.snd_mss,
+					   .adv_mss = rep.adv_mss,
+					   .rcv_mss = rep.rcv_mss,
+					   .pmtu = rep.pmtu};
 	return 0;
 }
 

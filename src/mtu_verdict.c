@@ -47,15 +47,15 @@ static void say(char *buf, size_t len, const char *fmt, ...)
 	va_end(ap);
 }
 
-#define REASON(v, ...)                                                   \
-	do {                                                             \
-		if (v)                                                   \
-			say((v)->reason, sizeof((v)->reason), __VA_ARGS__); \
+#define REASON(v, ...)                                                                             \
+	do {                                                                                       \
+		if (v)                                                                             \
+			say((v)->reason, sizeof((v)->reason), __VA_ARGS__);                        \
 	} while (0)
-#define FIX(v, ...)                                                \
-	do {                                                       \
-		if (v)                                             \
-			say((v)->fix, sizeof((v)->fix), __VA_ARGS__); \
+#define FIX(v, ...)                                                                                \
+	do {                                                                                       \
+		if (v)                                                                             \
+			say((v)->fix, sizeof((v)->fix), __VA_ARGS__);                              \
 	} while (0)
 
 static bool is_overlay(const struct mtu_report *rep, unsigned i)
@@ -92,8 +92,8 @@ static void fix_set_mtu(struct mtu_verdict *v, const struct mtu_report *rep, uns
 	if (rep->roles[i].kind == MTU_PATH_BUILTIN && t->valid && t->inner_expected)
 		mtu = t->inner_expected;
 	if (is_overlay(rep, i))
-		FIX(v, "set the overlay MTU to %u, or clamp MSS to %u on the overlay interface", mtu,
-		    mtu_expected_adv_mss(mtu < fits ? mtu : fits, p->family));
+		FIX(v, "set the overlay MTU to %u, or clamp MSS to %u on the overlay interface",
+		    mtu, mtu_expected_adv_mss(mtu < fits ? mtu : fits, p->family));
 	else
 		FIX(v, "set the MTU of %s to %u, or clamp MSS to %u", ifdesc(rep, i), mtu,
 		    mtu_expected_adv_mss(mtu, p->family));
@@ -118,11 +118,13 @@ static void judge_pmtu(struct mtu_report *rep, unsigned i)
 
 	if (s->state == MTU_SEARCH_BASE_FAILED) {
 		v = add(rep, p, "pmtu", MTU_FAIL, 0);
-		REASON(v, "not one probe of %u bytes was delivered (%u sent)%s",
-		       p->records[0].size, s->probes_sent, s->icmp_seen ? "; ICMP too-big came back" : "");
+		REASON(v, "not one probe of %u bytes was delivered (%u sent)%s", p->records[0].size,
+		       s->probes_sent, s->icmp_seen ? "; ICMP too-big came back" : "");
 		if (s->icmp_mtu)
-			FIX(v, "the path says its MTU is %u: probe from a smaller base (--base 576 "
-			       "or 68) and lower the MTU to what it finds", s->icmp_mtu);
+			FIX(v,
+			    "the path says its MTU is %u: probe from a smaller base (--base 576 "
+			    "or 68) and lower the MTU to what it finds",
+			    s->icmp_mtu);
 		else
 			FIX(v, "check that UDP reaches the server; probe from a smaller base "
 			       "(--base 576 or 68)");
@@ -133,28 +135,32 @@ static void judge_pmtu(struct mtu_report *rep, unsigned i)
 	if (s->reached_max || (p->if_mtu && s->pmtu >= p->if_mtu)) {
 		v = add(rep, p, "pmtu", MTU_OK, s->pmtu);
 		if (p->fragmenting)
-			REASON(v, "%u bytes get through, the full MTU of %s, but above %u only in "
-				  "fragments (see fragments)",
+			REASON(v,
+			       "%u bytes get through, the full MTU of %s, but above %u only in "
+			       "fragments (see fragments)",
 			       s->pmtu, ifdesc(rep, i), mtu_path_unfragmented(p));
 		else if (s->pmtu > 1500)
 			REASON(v, "jumbo path confirmed: MTU %u end to end, MSS %u", s->pmtu,
 			       mtu_expected_snd_mss(s->pmtu, p->family, timestamps(p)));
 		else
-			REASON(v, "path MTU %u confirmed, the full MTU of %s", s->pmtu, ifdesc(rep, i));
+			REASON(v, "path MTU %u confirmed, the full MTU of %s", s->pmtu,
+			       ifdesc(rep, i));
 		return;
 	}
 	if (s->blackhole) {
 		v = add(rep, p, "blackhole", MTU_FAIL, s->pmtu);
-		REASON(v, "packets of %u..%u bytes are black-holed: neither delivered nor "
-			  "answered by %s; the path MTU is %u%s",
-		       s->smallest_failed, p->if_mtu ? p->if_mtu : s->smallest_failed, icmp, s->pmtu,
-		       where(p));
+		REASON(v,
+		       "packets of %u..%u bytes are black-holed: neither delivered nor "
+		       "answered by %s; the path MTU is %u%s",
+		       s->smallest_failed, p->if_mtu ? p->if_mtu : s->smallest_failed, icmp,
+		       s->pmtu, where(p));
 		fix_set_mtu(v, rep, i, s->pmtu);
 		return;
 	}
 	v = add(rep, p, "pmtu", MTU_WARN, s->pmtu);
-	REASON(v, "path MTU %u is below the %u of %s; %s arrives (MTU %u), so PMTU discovery "
-		  "works, at the cost of a lost first large packet per flow%s",
+	REASON(v,
+	       "path MTU %u is below the %u of %s; %s arrives (MTU %u), so PMTU discovery "
+	       "works, at the cost of a lost first large packet per flow%s",
 	       s->pmtu, p->if_mtu, ifdesc(rep, i), icmp, s->icmp_mtu, where(p));
 	fix_set_mtu(v, rep, i, s->pmtu);
 }
@@ -176,30 +182,34 @@ static void judge_df_fragments(struct mtu_report *rep, unsigned i)
 		uint32_t fit = p->nofrag.pmtu;
 
 		v = add(rep, p, "fragments", MTU_WARN, fit);
-		REASON(v, "DF probes of %u..%u bytes got through only because the packets carrying "
-			  "them were fragmented (%llu fragments made here, %llu reassembled at the "
-			  "far end): without fragmentation the path carries %u",
+		REASON(v,
+		       "DF probes of %u..%u bytes got through only because the packets carrying "
+		       "them were fragmented (%llu fragments made here, %llu reassembled at the "
+		       "far end): without fragmentation the path carries %u",
 		       fit + 1, p->search.pmtu, (unsigned long long)p->local_frag_creates,
 		       (unsigned long long)p->remote_reasm_reqds, fit);
 		if (is_overlay(rep, i))
-			FIX(v, "set the overlay MTU to %u (or clamp MSS to %u on the overlay "
-			       "interface)", fit, mtu_expected_adv_mss(fit, p->family));
+			FIX(v,
+			    "set the overlay MTU to %u (or clamp MSS to %u on the overlay "
+			    "interface)",
+			    fit, mtu_expected_adv_mss(fit, p->family));
 		else
 			fix_set_mtu(v, rep, i, fit);
 		return;
 	}
 	v = add(rep, p, "fragments", MTU_WARN, (uint32_t)n);
-	REASON(v, "IP fragments while the DF probes ran: %llu created here, %llu received for "
-		  "reassembly at the far end, %u probes arrived in fragments: something "
-		  "encapsulates them without DF and fragments the outer packets",
+	REASON(v,
+	       "IP fragments while the DF probes ran: %llu created here, %llu received for "
+	       "reassembly at the far end, %u probes arrived in fragments: something "
+	       "encapsulates them without DF and fragments the outer packets",
 	       (unsigned long long)p->local_frag_creates, (unsigned long long)p->remote_reasm_reqds,
 	       p->reassembled);
 	if (is_overlay(rep, i) && rep->tunnels[i].valid)
 		FIX(v, "set the overlay MTU to %u so that encapsulated packets fit",
 		    rep->tunnels[i].inner_expected);
 	else if (p->search.pmtu)
-		FIX(v, "keep packets at or below %u bytes (set the MTU of %s to %u)", p->search.pmtu,
-		    ifdesc(rep, i), p->search.pmtu);
+		FIX(v, "keep packets at or below %u bytes (set the MTU of %s to %u)",
+		    p->search.pmtu, ifdesc(rep, i), p->search.pmtu);
 }
 
 /* Packets above the path MTU without DF: carried in fragments, or lost. */
@@ -213,29 +223,32 @@ static void judge_nodf(struct mtu_report *rep, unsigned i)
 		return;
 	if (!n->delivered) {
 		v = add(rep, p, "nodf", MTU_WARN, n->size);
-		REASON(v, "%u-byte packets without DF are lost too: nothing on the path fragments "
-			  "them (%llu fragments made here)",
+		REASON(v,
+		       "%u-byte packets without DF are lost too: nothing on the path fragments "
+		       "them (%llu fragments made here)",
 		       n->size, (unsigned long long)n->local_frag_creates);
 		fix_set_mtu(v, rep, i, p->search.pmtu);
 		return;
 	}
 	v = add(rep, p, "nodf", MTU_WARN, n->size);
 	if (n->reassembled)
-		REASON(v, "%u-byte packets without DF arrive in IP fragments (%u of %u reassembled "
-			  "at the far end, %llu fragments made here, %llu received there): "
-			  "fragmentation costs throughput and loses whole packets with any "
-			  "fragment",
+		REASON(v,
+		       "%u-byte packets without DF arrive in IP fragments (%u of %u reassembled "
+		       "at the far end, %llu fragments made here, %llu received there): "
+		       "fragmentation costs throughput and loses whole packets with any "
+		       "fragment",
 		       n->size, n->reassembled, n->delivered,
 		       (unsigned long long)n->local_frag_creates,
 		       (unsigned long long)n->remote_reasm_reqds);
 	else
-		REASON(v, "%u-byte packets without DF are carried by fragmenting the outer "
-			  "packets (%llu fragments made here, %llu received at the far end)",
+		REASON(v,
+		       "%u-byte packets without DF are carried by fragmenting the outer "
+		       "packets (%llu fragments made here, %llu received at the far end)",
 		       n->size, (unsigned long long)n->local_frag_creates,
 		       (unsigned long long)n->remote_reasm_reqds);
-	fix_set_mtu(v, rep, i, is_overlay(rep, i) && rep->tunnels[i].valid
-				       ? rep->tunnels[i].inner_expected
-				       : p->search.pmtu);
+	fix_set_mtu(v, rep, i,
+		    is_overlay(rep, i) && rep->tunnels[i].valid ? rep->tunnels[i].inner_expected
+								: p->search.pmtu);
 }
 
 static void judge_fragments(struct mtu_report *rep, unsigned i)
@@ -274,8 +287,9 @@ static void judge_mss(struct mtu_report *rep, unsigned i)
 	/* tcpi_advmss, like tcpi_snd_mss, is net of the timestamp option. */
 	if (t->client_initial.snd_mss > want || adv > want) {
 		v = add(rep, p, "mss", MTU_WARN, t->client.snd_mss);
-		REASON(v, "MSS larger than the path allows: advertised %u, %u at connect, the path "
-			  "MTU %u allows %u; PMTU discovery brought it to %u (server end %u)",
+		REASON(v,
+		       "MSS larger than the path allows: advertised %u, %u at connect, the path "
+		       "MTU %u allows %u; PMTU discovery brought it to %u (server end %u)",
 		       adv, t->client_initial.snd_mss, pmtu, want, t->client.snd_mss,
 		       t->server.snd_mss);
 		FIX(v, "clamp MSS to %u on %s", want_adv, ifdesc(rep, i));
@@ -283,8 +297,9 @@ static void judge_mss(struct mtu_report *rep, unsigned i)
 	}
 	if (t->client.snd_mss < want) {
 		v = add(rep, p, "mss", MTU_WARN, t->client.snd_mss);
-		REASON(v, "MSS %u is smaller than the path allows (%u on path MTU %u): %u bytes "
-			  "less payload per segment",
+		REASON(v,
+		       "MSS %u is smaller than the path allows (%u on path MTU %u): %u bytes "
+		       "less payload per segment",
 		       t->client.snd_mss, want, pmtu, want - t->client.snd_mss);
 		FIX(v, "raise the MSS clamp or the MTU of %s: MSS %u fits", ifdesc(rep, i), want);
 		return;
@@ -308,12 +323,14 @@ static void judge_tunnel(struct mtu_report *rep, unsigned i)
 	if (!t->valid)
 		return;
 	if (t->overlay_if_mtu > t->inner_expected) {
-		v = add(rep, p, "tunnel", p->search.blackhole ? MTU_FAIL : MTU_WARN, t->overlay_if_mtu);
-		REASON(v, "overlay MTU %u is larger than the underlay can carry: underlay path MTU "
-			  "%u - %d bytes overhead = %u%s",
+		v = add(rep, p, "tunnel", p->search.blackhole ? MTU_FAIL : MTU_WARN,
+			t->overlay_if_mtu);
+		REASON(v,
+		       "overlay MTU %u is larger than the underlay can carry: underlay path MTU "
+		       "%u - %d bytes overhead = %u%s",
 		       t->overlay_if_mtu, t->underlay_pmtu,
-		       builtin ? (int)t->overhead_expected : t->overhead_inferred, t->inner_expected,
-		       p->search.blackhole ? "; larger packets vanish" : "");
+		       builtin ? (int)t->overhead_expected : t->overhead_inferred,
+		       t->inner_expected, p->search.blackhole ? "; larger packets vanish" : "");
 		FIX(v, "set the overlay MTU to %u, or clamp MSS to %u on the overlay interface",
 		    t->inner_expected,
 		    mtu_expected_adv_mss(t->overlay_pmtu < t->inner_expected ? t->overlay_pmtu
@@ -323,17 +340,19 @@ static void judge_tunnel(struct mtu_report *rep, unsigned i)
 	}
 	if (builtin && t->overlay_pmtu < t->inner_expected) {
 		v = add(rep, p, "tunnel", MTU_WARN, t->overlay_pmtu);
-		REASON(v, "the overlay carries %u but the underlay allows %u (%u - %u): %u bytes "
-			  "per packet unused",
+		REASON(v,
+		       "the overlay carries %u but the underlay allows %u (%u - %u): %u bytes "
+		       "per packet unused",
 		       t->overlay_pmtu, t->inner_expected, t->underlay_pmtu, t->overhead_expected,
 		       t->inner_expected - t->overlay_pmtu);
 		FIX(v, "set the overlay MTU to %u", t->inner_expected);
 		return;
 	}
-	v = add(rep, p, "tunnel", MTU_OK, (uint32_t)(t->overhead_inferred > 0 ? t->overhead_inferred : 0));
+	v = add(rep, p, "tunnel", MTU_OK,
+		(uint32_t)(t->overhead_inferred > 0 ? t->overhead_inferred : 0));
 	if (builtin)
-		REASON(v, "overlay MTU %u = underlay path MTU %u - %u bytes overhead", t->overlay_pmtu,
-		       t->underlay_pmtu, t->overhead_expected);
+		REASON(v, "overlay MTU %u = underlay path MTU %u - %u bytes overhead",
+		       t->overlay_pmtu, t->underlay_pmtu, t->overhead_expected);
 	else if (p->search.reached_max && !p->fragmenting)
 		/* The overlay's own MTU stopped the search, not the underlay. */
 		REASON(v, "overlay MTU %u fits the underlay path MTU %u: overhead at most %d bytes",
@@ -373,7 +392,8 @@ void mtu_verdicts(struct mtu_report *rep)
 			struct mtu_verdict *v = add(rep, p, "probe", MTU_FAIL, 0);
 
 			REASON(v, "%s", p->error[0] ? p->error : "probing failed");
-			FIX(v, "check that `ovlperf server` runs on %s and that its port is reachable",
+			FIX(v,
+			    "check that `ovlperf server` runs on %s and that its port is reachable",
 			    p->spec.host);
 			continue;
 		}

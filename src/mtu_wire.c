@@ -22,7 +22,8 @@ bool mtu_wire_get_op(const uint8_t *buf, size_t len, enum mtu_wire_op *op)
 	return true;
 }
 
-void mtu_wire_put_request(uint8_t out[static MTU_WIRE_REQUEST_LEN], const struct mtu_wire_request *r)
+void mtu_wire_put_request(uint8_t out[static MTU_WIRE_REQUEST_LEN],
+			  const struct mtu_wire_request *r)
 {
 	out[0] = r->version;
 	out[1] = r->flags;

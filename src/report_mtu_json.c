@@ -37,7 +37,7 @@
 #include "mtu.h"
 #include "version.h"
 
-#define MTU_JSON_SCHEMA "ovlperf.mtu"
+#define MTU_JSON_SCHEMA		"ovlperf.mtu"
 #define MTU_JSON_SCHEMA_VERSION 1
 
 static cJSON *tcp_end(const struct mtu_tcp_end *e)

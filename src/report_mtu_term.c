@@ -38,13 +38,14 @@ static void print_paths(FILE *f, const struct mtu_report *rep)
 		snprintf(ends, sizeof(ends), "%s -> %s", p->local_addr[0] ? p->local_addr : "?",
 			 p->remote_addr[0] ? p->remote_addr : p->spec.host);
 		if (p->status) {
-			fprintf(f, "%-*s %-4s %-38s error: %s\n", w, p->spec.name, "-", ends, p->error);
+			fprintf(f, "%-*s %-4s %-38s error: %s\n", w, p->spec.name, "-", ends,
+				p->error);
 			continue;
 		}
 		fprintf(f, "%-*s %-4s %-38s %-8s %6u %8u %7u %5s %9s %3u/%-3u %6u\n", w,
 			p->spec.name, p->family == AF_INET6 ? "v6" : "v4", ends,
-			p->ifname[0] ? p->ifname : "?", p->if_mtu, s->pmtu, mtu_path_unfragmented(p),
-			s->icmp_seen ? "yes" : "no", yesno(s->blackhole),
+			p->ifname[0] ? p->ifname : "?", p->if_mtu, s->pmtu,
+			mtu_path_unfragmented(p), s->icmp_seen ? "yes" : "no", yesno(s->blackhole),
 			s->probes_delivered + p->nofrag.probes_delivered,
 			s->probes_sent + p->nofrag.probes_sent, s->rounds + p->nofrag.rounds);
 	}
@@ -63,12 +64,12 @@ static void print_tcp(FILE *f, const struct mtu_report *rep)
 		if (!header)
 			fprintf(f, "\nTCP MSS (snd_mss / advmss / pmtu)\n");
 		header = true;
-		fprintf(f, "%-*s client %u/%u/%u (at connect %u), server %u/%u/%u, expected %u%s%s\n",
-			name_width(rep), p->spec.name, t->client.snd_mss, t->client.adv_mss, t->client.pmtu,
-			t->client_initial.snd_mss, t->server.snd_mss, t->server.adv_mss,
-			t->server.pmtu,
-			mtu_expected_snd_mss(p->search.pmtu, p->family, t->timestamps),
-			t->timestamps ? " (timestamps)" : "", t->completed ? "" : ", STALLED");
+		fprintf(
+		    f, "%-*s client %u/%u/%u (at connect %u), server %u/%u/%u, expected %u%s%s\n",
+		    name_width(rep), p->spec.name, t->client.snd_mss, t->client.adv_mss,
+		    t->client.pmtu, t->client_initial.snd_mss, t->server.snd_mss, t->server.adv_mss,
+		    t->server.pmtu, mtu_expected_snd_mss(p->search.pmtu, p->family, t->timestamps),
+		    t->timestamps ? " (timestamps)" : "", t->completed ? "" : ", STALLED");
 	}
 }
 
@@ -103,10 +104,11 @@ void mtu_report_print_term(FILE *f, const struct mtu_report *rep)
 	for (unsigned i = 0; i < rep->nverdicts; i++) {
 		const struct mtu_verdict *v = &rep->verdicts[i];
 
-		fprintf(f, "%-4s  %-*s %-9s %s\n", mtu_level_name(v->level), name_width(rep), v->path,
-			v->check, v->reason);
+		fprintf(f, "%-4s  %-*s %-9s %s\n", mtu_level_name(v->level), name_width(rep),
+			v->path, v->check, v->reason);
 		if (v->fix[0])
-			fprintf(f, "%-4s  %-*s %-9s fix: %s\n", "", name_width(rep), "", "", v->fix);
+			fprintf(f, "%-4s  %-*s %-9s fix: %s\n", "", name_width(rep), "", "",
+				v->fix);
 	}
 	fprintf(f, "\nOverall: %s\n", mtu_level_name(mtu_report_worst(rep)));
 }

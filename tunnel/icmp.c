@@ -10,19 +10,19 @@
 #include "bytes.h"
 #include "icmp.h"
 
-#define IPPROTO_ICMP_ 1
+#define IPPROTO_ICMP_	1
 #define IPPROTO_ICMPV6_ 58
-#define V4_DF 0x4000
-#define V4_MF 0x2000
-#define V4_OFFSET_MASK 0x1fff
-#define REPLY_TTL 64
+#define V4_DF		0x4000
+#define V4_MF		0x2000
+#define V4_OFFSET_MASK	0x1fff
+#define REPLY_TTL	64
 /* Precedence "internetwork control" (CS6), as routers mark ICMP errors. */
 #define REPLY_TOS 0xc0
 
 struct inner {
-	int version;	/* 4 or 6 */
-	size_t len;	/* packet length from its header (trailing bytes ignored) */
-	size_t hlen;	/* IPv4 header length */
+	int version; /* 4 or 6 */
+	size_t len;  /* packet length from its header (trailing bytes ignored) */
+	size_t hlen; /* IPv4 header length */
 };
 
 static bool parse_inner(const uint8_t *pkt, size_t len, struct inner *in)
@@ -135,7 +135,7 @@ static bool is_v6_ext(uint8_t nh)
  * loopback or multicast source. Returns 1 allowed, 0 not, -EINVAL malformed. */
 static int v6_reply_allowed(const uint8_t *pkt, const struct inner *in)
 {
-	static const uint8_t loopback[16] = { [15] = 1 };
+	static const uint8_t loopback[16] = {[15] = 1};
 	static const uint8_t unspec[16];
 	uint8_t nh = pkt[6];
 	size_t off = ICMP_IPV6_HDR_LEN;
@@ -169,8 +169,8 @@ static int v6_reply_allowed(const uint8_t *pkt, const struct inner *in)
 	return 1;
 }
 
-static size_t build_v4(const uint8_t *pkt, const struct inner *in, uint32_t mtu,
-		       const uint8_t *src, uint8_t *out)
+static size_t build_v4(const uint8_t *pkt, const struct inner *in, uint32_t mtu, const uint8_t *src,
+		       uint8_t *out)
 {
 	size_t quote = in->len;
 	size_t total;
@@ -203,15 +203,15 @@ static size_t build_v4(const uint8_t *pkt, const struct inner *in, uint32_t mtu,
 
 static uint32_t v6_pseudo_sum(const uint8_t *src, const uint8_t *dst, uint32_t ulen)
 {
-	uint8_t tail[8] = { 0 };
+	uint8_t tail[8] = {0};
 
 	put_be32(tail, ulen);
 	tail[7] = IPPROTO_ICMPV6_;
 	return sum16(tail, sizeof(tail), sum16(dst, 16, sum16(src, 16, 0)));
 }
 
-static size_t build_v6(const uint8_t *pkt, const struct inner *in, uint32_t mtu,
-		       const uint8_t *src, uint8_t *out)
+static size_t build_v6(const uint8_t *pkt, const struct inner *in, uint32_t mtu, const uint8_t *src,
+		       uint8_t *out)
 {
 	size_t quote = in->len;
 	size_t plen;
@@ -253,7 +253,8 @@ ssize_t icmp_build_too_big(const uint8_t *pkt, size_t len, uint32_t mtu, const u
 			return 0;
 		if (!src)
 			src = pkt + 16;
-		if (out_cap < ICMP_V4_REPLY_MAX && out_cap < ICMP_IPV4_HDR_MIN + ICMP_HDR_LEN + in.len)
+		if (out_cap < ICMP_V4_REPLY_MAX &&
+		    out_cap < ICMP_IPV4_HDR_MIN + ICMP_HDR_LEN + in.len)
 			return -ENOSPC;
 		return (ssize_t)build_v4(pkt, &in, mtu, src, out);
 	}

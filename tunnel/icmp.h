@@ -47,16 +47,16 @@
  * error quotes as much as fits without exceeding the IPv6 minimum MTU. */
 #define ICMP_V4_REPLY_MAX 576
 #define ICMP_V6_REPLY_MAX 1280
-#define ICMP_REPLY_MAX ICMP_V6_REPLY_MAX
+#define ICMP_REPLY_MAX	  ICMP_V6_REPLY_MAX
 
 #define ICMP_IPV4_HDR_MIN 20
 #define ICMP_IPV6_HDR_LEN 40
-#define ICMP_HDR_LEN 8
-#define ICMP_V4_MIN_MTU 68
-#define ICMP_V6_MIN_MTU 1280
+#define ICMP_HDR_LEN	  8
+#define ICMP_V4_MIN_MTU	  68
+#define ICMP_V6_MIN_MTU	  1280
 
 /* ICMPv4 destination unreachable / fragmentation needed (RFC 792, RFC 1191). */
-#define ICMP_V4_TYPE_UNREACH 3
+#define ICMP_V4_TYPE_UNREACH	 3
 #define ICMP_V4_CODE_FRAG_NEEDED 4
 /* ICMPv6 packet too big (RFC 4443 3.2). */
 #define ICMP_V6_TYPE_TOO_BIG 2

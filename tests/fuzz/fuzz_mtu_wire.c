@@ -10,15 +10,15 @@
 
 #include "mtu_wire.h"
 
-#define ROUNDTRIP(T, GET, PUT, LEN)                                   \
-	do {                                                          \
-		struct T v;                                           \
-		uint8_t out[LEN];                                     \
-		if (GET(body, len, &v)) {                             \
-			PUT(out, &v);                                 \
-			if (len != LEN || memcmp(out, body, LEN))     \
-				abort();                              \
-		}                                             \
+#define ROUNDTRIP(T, GET, PUT, LEN)                                                                \
+	do {                                                                                       \
+		struct T v;                                                                        \
+		uint8_t out[LEN];                                                                  \
+		if (GET(body, len, &v)) {                                                          \
+			PUT(out, &v);                                                              \
+			if (len != LEN || memcmp(out, body, LEN))                                  \
+				abort();                                                           \
+		}                                                                                  \
 	} while (0)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -33,7 +33,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	body = data + MTU_WIRE_OP_LEN;
 	len = size - MTU_WIRE_OP_LEN;
-	ROUNDTRIP(mtu_wire_request, mtu_wire_get_request, mtu_wire_put_request, MTU_WIRE_REQUEST_LEN);
+	ROUNDTRIP(mtu_wire_request, mtu_wire_get_request, mtu_wire_put_request,
+		  MTU_WIRE_REQUEST_LEN);
 	ROUNDTRIP(mtu_wire_ready, mtu_wire_get_ready, mtu_wire_put_ready, MTU_WIRE_READY_LEN);
 	ROUNDTRIP(mtu_wire_query, mtu_wire_get_query, mtu_wire_put_query, MTU_WIRE_QUERY_LEN);
 	ROUNDTRIP(mtu_wire_tcp_report, mtu_wire_get_tcp_report, mtu_wire_put_tcp_report,
@@ -42,7 +43,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		/* the report has 4 reserved bytes that decode ignores */
 		struct mtu_wire_report v;
 
-		if (mtu_wire_get_report(body, len, &v) && (v.received > 32 || v.reassembled > v.received))
+		if (mtu_wire_get_report(body, len, &v) &&
+		    (v.received > 32 || v.reassembled > v.received))
 			abort();
 	}
 	return 0;

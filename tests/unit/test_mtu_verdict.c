@@ -49,7 +49,7 @@ static struct mtu_path_result *path(struct mtu_report *r, const char *name, int 
 	p->search.icmp_seen = icmp;
 	p->search.icmp_mtu = icmp ? pmtu : 0;
 	p->search.blackhole = pmtu != if_mtu && !icmp;
-	r->roles[r->npaths] = (struct mtu_path_role){ .kind = MTU_PATH_PLAIN, .underlay = -1 };
+	r->roles[r->npaths] = (struct mtu_path_role){.kind = MTU_PATH_PLAIN, .underlay = -1};
 	r->npaths++;
 	return p;
 }
@@ -83,9 +83,9 @@ static void tcp(struct mtu_path_result *p, bool completed, uint32_t initial, uin
 	p->tcp.run = true;
 	p->tcp.completed = completed;
 	p->tcp.timestamps = true;
-	p->tcp.client_initial = (struct mtu_tcp_end){ true, initial, adv, 0, 0 };
-	p->tcp.client = (struct mtu_tcp_end){ true, final, adv, 0, p->search.pmtu };
-	p->tcp.server = (struct mtu_tcp_end){ true, final, adv, 0, p->search.pmtu };
+	p->tcp.client_initial = (struct mtu_tcp_end){true, initial, adv, 0, 0};
+	p->tcp.client = (struct mtu_tcp_end){true, final, adv, 0, p->search.pmtu};
+	p->tcp.server = (struct mtu_tcp_end){true, final, adv, 0, p->search.pmtu};
 	if (!completed)
 		snprintf(p->tcp.error, sizeof(p->tcp.error), "transfer stalled");
 }
@@ -101,8 +101,8 @@ static void test_clean_and_jumbo(void **state)
 	mtu_verdicts(r);
 	expect_verdict(r, "plain", "pmtu", MTU_OK, "path MTU 1500 confirmed", NULL);
 	expect_verdict(r, "plain", "mss", MTU_OK, "MSS 1448 matches path MTU 1500", NULL);
-	expect_verdict(r, "jumbo", "pmtu", MTU_OK, "jumbo path confirmed: MTU 9001 end to end, MSS 8949",
-		       NULL);
+	expect_verdict(r, "jumbo", "pmtu", MTU_OK,
+		       "jumbo path confirmed: MTU 9001 end to end, MSS 8949", NULL);
 	expect_verdict(r, "jumbo", "mss", MTU_OK, "jumbo path confirmed: MSS 8949", NULL);
 	expect_verdict(r, "jumbo6", "pmtu", MTU_OK, "MSS 8929", NULL);
 	assert_int_equal(mtu_report_worst(r), MTU_OK);
@@ -140,8 +140,8 @@ static void test_mss_small(void **state)
 	/* the SD-WAN field report: 1348 through the overlay where 1448 fits */
 	tcp(path(r, "sdwan", AF_INET, 1500, 1500, false), true, 1348, 1348, 1348);
 	mtu_verdicts(r);
-	expect_verdict(r, "sdwan", "mss", MTU_WARN, "MSS 1348 is smaller than the path allows (1448",
-		       "MSS 1448 fits");
+	expect_verdict(r, "sdwan", "mss", MTU_WARN,
+		       "MSS 1348 is smaller than the path allows (1448", "MSS 1448 fits");
 	free(r);
 }
 
@@ -155,15 +155,16 @@ static void test_builtin_overlay(void **state)
 	path(r, "under", AF_INET, 1500, 1400, false);
 	ov = path(r, "over", AF_INET, 1440, 1328, false);
 	r->roles[0].kind = MTU_PATH_UNDERLAY;
-	r->roles[1] = (struct mtu_path_role){ .kind = MTU_PATH_BUILTIN, .underlay = 0,
-					      .underlay_family = AF_INET };
+	r->roles[1] = (struct mtu_path_role){
+	    .kind = MTU_PATH_BUILTIN, .underlay = 0, .underlay_family = AF_INET};
 	mtu_verdicts(r);
 	assert_true(r->tunnels[1].valid);
 	assert_int_equal(r->tunnels[1].inner_expected, 1340);
 	assert_int_equal(r->tunnels[1].overhead_inferred, 72);
 	/* the MTU to set is 1500 - 60; an MSS clamp must keep padded packets
 	 * at what got through (1328) */
-	expect_verdict(r, "over", "tunnel", MTU_FAIL, "overlay MTU 1440 is larger than the underlay",
+	expect_verdict(r, "over", "tunnel", MTU_FAIL,
+		       "overlay MTU 1440 is larger than the underlay",
 		       "set the overlay MTU to 1340, or clamp MSS to 1288");
 	expect_verdict(r, "over", "blackhole", MTU_FAIL, NULL,
 		       "set the overlay MTU to 1340, or clamp MSS to 1288");
@@ -176,11 +177,11 @@ static void test_builtin_overlay(void **state)
 	memset(r, 0, sizeof(*r));
 	path(r, "under", AF_INET6, 1500, 1500, false);
 	path(r, "over", AF_INET, 1420, 1420, false);
-	r->roles[1] = (struct mtu_path_role){ .kind = MTU_PATH_BUILTIN, .underlay = 0,
-					      .underlay_family = AF_INET6 };
+	r->roles[1] = (struct mtu_path_role){
+	    .kind = MTU_PATH_BUILTIN, .underlay = 0, .underlay_family = AF_INET6};
 	mtu_verdicts(r);
-	expect_verdict(r, "over", "tunnel", MTU_OK, "overlay MTU 1420 = underlay path MTU 1500 - 80",
-		       NULL);
+	expect_verdict(r, "over", "tunnel", MTU_OK,
+		       "overlay MTU 1420 = underlay path MTU 1500 - 80", NULL);
 	/* unsaid, the outer family is the underlay probe's */
 	r->roles[1].underlay_family = 0;
 	mtu_verdicts(r);
@@ -192,8 +193,8 @@ static void test_builtin_overlay(void **state)
 	memset(r, 0, sizeof(*r));
 	path(r, "under", AF_INET, 1500, 1500, false);
 	path(r, "over", AF_INET, 1380, 1380, false);
-	r->roles[1] = (struct mtu_path_role){ .kind = MTU_PATH_BUILTIN, .underlay = 0,
-					      .underlay_family = AF_INET };
+	r->roles[1] = (struct mtu_path_role){
+	    .kind = MTU_PATH_BUILTIN, .underlay = 0, .underlay_family = AF_INET};
 	mtu_verdicts(r);
 	expect_verdict(r, "over", "tunnel", MTU_WARN, "60 bytes per packet unused",
 		       "set the overlay MTU to 1440");
@@ -207,10 +208,10 @@ static void test_external_overlay(void **state)
 	(void)state;
 	path(r, "under", AF_INET, 1500, 1500, false);
 	path(r, "wg", AF_INET, 1420, 1420, false);
-	r->roles[1] = (struct mtu_path_role){ .kind = MTU_PATH_EXTERNAL, .underlay = 0 };
+	r->roles[1] = (struct mtu_path_role){.kind = MTU_PATH_EXTERNAL, .underlay = 0};
 	mtu_verdicts(r);
-	expect_verdict(r, "wg", "tunnel", MTU_OK, "fits the underlay path MTU 1500: overhead at most 80",
-		       NULL);
+	expect_verdict(r, "wg", "tunnel", MTU_OK,
+		       "fits the underlay path MTU 1500: overhead at most 80", NULL);
 	assert_int_equal(find(r, "wg", "tunnel")->value, 80);
 	/* limited by the path, not the interface: the overhead is measured */
 	r->paths[1].if_mtu = 1500;
@@ -226,8 +227,8 @@ static void test_external_overlay(void **state)
 	r->paths[1].fragmenting = true;
 	r->paths[1].frag_valid = true;
 	r->paths[1].local_frag_creates = 54;
-	r->paths[1].nofrag = (struct mtu_search_result){ .state = MTU_SEARCH_DONE, .pmtu = 1440 };
-	r->roles[1] = (struct mtu_path_role){ .kind = MTU_PATH_EXTERNAL, .underlay = 0 };
+	r->paths[1].nofrag = (struct mtu_search_result){.state = MTU_SEARCH_DONE, .pmtu = 1440};
+	r->roles[1] = (struct mtu_path_role){.kind = MTU_PATH_EXTERNAL, .underlay = 0};
 	mtu_verdicts(r);
 	assert_int_equal(r->tunnels[1].overhead_inferred, 60);
 	expect_verdict(r, "frag", "fragments", MTU_WARN, "1441..1500 bytes got through only",
@@ -239,7 +240,7 @@ static void test_external_overlay(void **state)
 	memset(r, 0, sizeof(*r));
 	path(r, "under", AF_INET, 1500, 1500, false);
 	path(r, "vpn", AF_INET, 1500, 1400, false);
-	r->roles[1] = (struct mtu_path_role){ .kind = MTU_PATH_EXTERNAL, .underlay = 0 };
+	r->roles[1] = (struct mtu_path_role){.kind = MTU_PATH_EXTERNAL, .underlay = 0};
 	mtu_verdicts(r);
 	expect_verdict(r, "vpn", "tunnel", MTU_FAIL, "overlay MTU 1500 is larger",
 		       "set the overlay MTU to 1400");
@@ -294,16 +295,24 @@ static void test_nodf(void **state)
 
 	(void)state;
 	p = path(r, "routers", AF_INET, 1500, 1400, false);
-	p->nodf = (struct mtu_nodf){ .run = true, .size = 1500, .sent = 3, .delivered = 3,
-				     .reassembled = 3, .remote_reasm_reqds = 6 };
+	p->nodf = (struct mtu_nodf){.run = true,
+				    .size = 1500,
+				    .sent = 3,
+				    .delivered = 3,
+				    .reassembled = 3,
+				    .remote_reasm_reqds = 6};
 	p = path(r, "lost", AF_INET, 1500, 1400, false);
-	p->nodf = (struct mtu_nodf){ .run = true, .size = 1500, .sent = 3 };
+	p->nodf = (struct mtu_nodf){.run = true, .size = 1500, .sent = 3};
 	path(r, "tunnel-under", AF_INET, 1500, 1500, false);
 	p = path(r, "tunnel", AF_INET, 1500, 1440, true);
-	p->nodf = (struct mtu_nodf){ .run = true, .size = 1500, .sent = 3, .delivered = 3,
-				     .local_frag_creates = 6, .remote_reasm_reqds = 6 };
-	r->roles[3] = (struct mtu_path_role){ .kind = MTU_PATH_BUILTIN, .underlay = 2,
-					      .underlay_family = AF_INET };
+	p->nodf = (struct mtu_nodf){.run = true,
+				    .size = 1500,
+				    .sent = 3,
+				    .delivered = 3,
+				    .local_frag_creates = 6,
+				    .remote_reasm_reqds = 6};
+	r->roles[3] = (struct mtu_path_role){
+	    .kind = MTU_PATH_BUILTIN, .underlay = 2, .underlay_family = AF_INET};
 	mtu_verdicts(r);
 	expect_verdict(r, "routers", "nodf", MTU_WARN, "arrive in IP fragments (3 of 3 reassembled",
 		       "set the MTU of eth0 to 1400");
@@ -358,10 +367,10 @@ static void test_scenario_helpers(void **state)
 	mtu_roles_from_scenario(scn, r);
 	assert_int_equal(r->roles[0].kind, MTU_PATH_UNDERLAY);
 	assert_int_equal(r->roles[2].kind, MTU_PATH_BUILTIN);
-	assert_int_equal(r->roles[2].underlay, 1);	/* the IPv6 underlay */
+	assert_int_equal(r->roles[2].underlay, 1); /* the IPv6 underlay */
 	assert_int_equal(r->roles[2].overlay_mtu, 1400);
 	assert_int_equal(r->roles[3].kind, MTU_PATH_EXTERNAL);
-	assert_int_equal(r->roles[3].underlay, 0);	/* same family: IPv4 */
+	assert_int_equal(r->roles[3].underlay, 0); /* same family: IPv4 */
 	assert_int_equal(mtu_report_find_path(r, "vpn"), 3);
 	assert_int_equal(mtu_report_find_path(r, "nope"), -1);
 	free(r);
@@ -394,11 +403,13 @@ static void test_printers(void **state)
 	j = mtu_report_to_json(r);
 	assert_non_null(j);
 	assert_string_equal(cJSON_GetObjectItem(j, "worst")->valuestring, "WARN");
-	assert_int_equal(cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(j, "paths"), 0),
-					     "pmtu")->valueint, 1400);
+	assert_int_equal(
+	    cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(j, "paths"), 0), "pmtu")
+		->valueint,
+	    1400);
 	assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(j, "verdicts")), (int)r->nverdicts);
-	assert_true(cJSON_IsNull(cJSON_GetObjectItem(
-		cJSON_GetArrayItem(cJSON_GetObjectItem(j, "paths"), 0), "nodf")));
+	assert_true(cJSON_IsNull(
+	    cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(j, "paths"), 0), "nodf")));
 	cJSON_Delete(j);
 	free(r);
 }
@@ -411,7 +422,7 @@ static void test_suite_run(void **state)
 				   "[path.under]\ntype = underlay\n"
 				   "[path.vpn]\ntype = external\naddress = 127.0.0.1\n"
 				   "[mtu]\nmss = no\n";
-	const char *addrs[] = { "127.0.0.1", "127.0.0.1" };
+	const char *addrs[] = {"127.0.0.1", "127.0.0.1"};
 	struct scenario *scn = calloc(1, sizeof(*scn));
 	struct results_run run;
 	struct mtu_report *rep = NULL;
@@ -445,10 +456,11 @@ static void test_suite_run(void **state)
 static void test_wire(void **state)
 {
 	uint8_t b[64];
-	struct mtu_wire_request rq = { MTU_WIRE_VERSION, MTU_WIRE_F_TCP, 6, 0x0102030405060708ULL }, rq2;
-	struct mtu_wire_report rp = { 7, 3, 1, 0x7, 11, 22 }, rp2;
-	struct mtu_wire_probe pr = { 0xabcdefULL, 9, 31, 1400 }, pr2;
-	struct mtu_wire_query q = { 5, 3, 20 }, q2;
+	struct mtu_wire_request rq = {MTU_WIRE_VERSION, MTU_WIRE_F_TCP, 6, 0x0102030405060708ULL},
+				rq2;
+	struct mtu_wire_report rp = {7, 3, 1, 0x7, 11, 22}, rp2;
+	struct mtu_wire_probe pr = {0xabcdefULL, 9, 31, 1400}, pr2;
+	struct mtu_wire_query q = {5, 3, 20}, q2;
 	enum mtu_wire_op op;
 
 	(void)state;
@@ -457,19 +469,19 @@ static void test_wire(void **state)
 	assert_int_equal(rq2.token, rq.token);
 	assert_int_equal(rq2.family, 6);
 	assert_false(mtu_wire_get_request(b, MTU_WIRE_REQUEST_LEN - 1, &rq2));
-	b[2] = 5;	/* family 5 */
+	b[2] = 5; /* family 5 */
 	assert_false(mtu_wire_get_request(b, MTU_WIRE_REQUEST_LEN, &rq2));
 	mtu_wire_put_report(b, &rp);
 	assert_true(mtu_wire_get_report(b, MTU_WIRE_REPORT_LEN, &rp2));
 	assert_int_equal(rp2.mask, 7);
 	assert_int_equal(rp2.frag_creates, 22);
-	b[5] = 40;	/* received 40 > 32 probes */
+	b[5] = 40; /* received 40 > 32 probes */
 	assert_false(mtu_wire_get_report(b, MTU_WIRE_REPORT_LEN, &rp2));
 	mtu_wire_put_probe(b, &pr);
 	assert_true(mtu_wire_get_probe(b, MTU_WIRE_PROBE_HDR_LEN, &pr2));
 	assert_int_equal(pr2.index, 31);
 	assert_int_equal(pr2.size, 1400);
-	b[0] ^= 1;	/* magic */
+	b[0] ^= 1; /* magic */
 	assert_false(mtu_wire_get_probe(b, MTU_WIRE_PROBE_HDR_LEN, &pr2));
 	mtu_wire_put_query(b, &q);
 	assert_true(mtu_wire_get_query(b, MTU_WIRE_QUERY_LEN, &q2));
@@ -491,12 +503,18 @@ static void test_wire(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_clean_and_jumbo),	 cmocka_unit_test(test_narrow_paths),
-		cmocka_unit_test(test_mss_small),	 cmocka_unit_test(test_builtin_overlay),
-		cmocka_unit_test(test_external_overlay), cmocka_unit_test(test_fragments_expect_errors),
-		cmocka_unit_test(test_nodf),		 cmocka_unit_test(test_expected_mss),	 cmocka_unit_test(test_scenario_helpers),
-		cmocka_unit_test(test_printers),	 cmocka_unit_test(test_suite_run),
-		cmocka_unit_test(test_wire),
+	    cmocka_unit_test(test_clean_and_jumbo),
+	    cmocka_unit_test(test_narrow_paths),
+	    cmocka_unit_test(test_mss_small),
+	    cmocka_unit_test(test_builtin_overlay),
+	    cmocka_unit_test(test_external_overlay),
+	    cmocka_unit_test(test_fragments_expect_errors),
+	    cmocka_unit_test(test_nodf),
+	    cmocka_unit_test(test_expected_mss),
+	    cmocka_unit_test(test_scenario_helpers),
+	    cmocka_unit_test(test_printers),
+	    cmocka_unit_test(test_suite_run),
+	    cmocka_unit_test(test_wire),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
