@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: MIT
+#include <errno.h>
+#include <linux/virtio_net.h>
+#include <string.h>
+
+#include "bytes.h"
+#include "gso.h"
+
+#define TCP_FIN 0x01
+#define TCP_PSH 0x08
+#define TCP_CWR 0x80
+#define PROTO_TCP 6
+
+void gso_hdr_parse(const uint8_t b[static GSO_VNET_HDR_LEN], struct gso_hdr *h)
+{
+	h->flags = b[0];
+	h->gso_type = b[1];
+	h->hdr_len = (uint16_t)(b[2] | b[3] << 8);
+	h->gso_size = (uint16_t)(b[4] | b[5] << 8);
+	h->csum_start = (uint16_t)(b[6] | b[7] << 8);
+	h->csum_offset = (uint16_t)(b[8] | b[9] << 8);
+}
+
+void gso_hdr_put_plain(uint8_t b[static GSO_VNET_HDR_LEN], bool data_valid)
+{
+	memset(b, 0, GSO_VNET_HDR_LEN);
+	if (data_valid)
+		b[0] = VIRTIO_NET_HDR_F_DATA_VALID;
+}
+
+uint32_t gso_csum_add(const uint8_t *buf, size_t len, uint32_t sum)
+{
+	uint64_t s = sum;
+	size_t i;
+
+	for (i = 0; i + 1 < len; i += 2)
+		s += (uint32_t)buf[i] << 8 | buf[i + 1];
+	if (len & 1)
+		s += (uint32_t)buf[len - 1] << 8;
+	while (s >> 32)
+		s = (s & 0xffffffffu) + (s >> 32);
+	return (uint32_t)s;
+}
+
+uint16_t gso_csum_fold(uint32_t sum)
+{
+	while (sum >> 16)
+		sum = (sum & 0xffff) + (sum >> 16);
+	return (uint16_t)sum;
+}
+
+/* Completes a partial checksum: the field holds the pseudo-header sum. */
+static int finish_csum(const struct gso_hdr *h, uint8_t *buf, size_t len)
+{
+	size_t at = (size_t)h->csum_start + h->csum_offset;
+	uint16_t c;
+
+	if (h->csum_start >= len || at + 2 > len)
+		return -EINVAL;
+	c = (uint16_t)~gso_csum_fold(gso_csum_add(buf + h->csum_start, len - h->csum_start, 0));
+	put_be16(buf + at, c ? c : 0xffff); /* UDP: 0 means "no checksum" */
+	return 0;
+}
+
+struct tcp_layout {
+	bool v6;
+	size_t ip_hl, tcp_hl, hdr;
+};
+
+static int parse_tcp(const uint8_t *pkt, size_t len, struct tcp_layout *t)
+{
+	if (len < 1)
+		return -EINVAL;
+	t->v6 = pkt[0] >> 4 == 6;
+	if (pkt[0] >> 4 == 4) {
+		if (len < 20 || pkt[9] != PROTO_TCP)
+			return -EINVAL;
+		t->ip_hl = (size_t)(pkt[0] & 0x0f) * 4;
+		if (t->ip_hl < 20)
+			return -EINVAL;
+	} else if (t->v6) {
+		if (len < 40 || pkt[6] != PROTO_TCP) /* extension headers: not offloaded */
+			return -EINVAL;
+		t->ip_hl = 40;
+	} else {
+		return -EINVAL;
+	}
+	if (len < t->ip_hl + 20)
+		return -EINVAL;
+	t->tcp_hl = (size_t)(pkt[t->ip_hl + 12] >> 4) * 4;
+	t->hdr = t->ip_hl + t->tcp_hl;
+	return t->tcp_hl >= 20 && t->hdr <= len ? 0 : -EINVAL;
+}
+
+static void fix_segment(const struct tcp_layout *t, uint8_t *b, size_t chunk, size_t i, size_t n,
+			uint32_t seq, uint16_t id, uint16_t mss)
+{
+	uint8_t *tcp = b + t->ip_hl;
+	size_t tcp_len = t->tcp_hl + chunk;
+	uint8_t pseudo[40];
+	uint32_t sum;
+
+	if (!t->v6) {
+		put_be16(b + 2, (uint16_t)(t->ip_hl + tcp_len));
+		put_be16(b + 4, (uint16_t)(id + i));
+		put_be16(b + 10, 0);
+		put_be16(b + 10, (uint16_t)~gso_csum_fold(gso_csum_add(b, t->ip_hl, 0)));
+		memcpy(pseudo, b + 12, 8);
+		pseudo[8] = 0;
+		pseudo[9] = PROTO_TCP;
+		put_be16(pseudo + 10, (uint16_t)tcp_len);
+		sum = gso_csum_add(pseudo, 12, 0);
+	} else {
+		put_be16(b + 4, (uint16_t)tcp_len);
+		memcpy(pseudo, b + 8, 32);
+		put_be32(pseudo + 32, (uint32_t)tcp_len);
+		memset(pseudo + 36, 0, 3);
+		pseudo[39] = PROTO_TCP;
+		sum = gso_csum_add(pseudo, 40, 0);
+	}
+	put_be32(tcp + 4, seq + (uint32_t)(i * mss));
+	if (i + 1 < n)
+		tcp[13] &= (uint8_t)~(TCP_FIN | TCP_PSH);
+	if (i > 0)
+		tcp[13] &= (uint8_t)~TCP_CWR;
+	put_be16(tcp + 16, 0);
+	put_be16(tcp + 16, (uint16_t)~gso_csum_fold(gso_csum_add(tcp, tcp_len, sum)));
+}
+
+int gso_split(const struct gso_hdr *h, const uint8_t *pkt, size_t len, uint8_t *const *bufs,
+	      size_t cap, size_t nbufs, size_t *lens)
+{
+	uint8_t type = h->gso_type & (uint8_t)~VIRTIO_NET_HDR_GSO_ECN;
+	struct tcp_layout t;
+	size_t payload, n;
+	uint32_t seq;
+	uint16_t id;
+	int r;
+
+	if (nbufs < 1)
+		return -ENOSPC;
+	if (type == VIRTIO_NET_HDR_GSO_NONE) {
+		if (len > cap)
+			return -ENOSPC;
+		memcpy(bufs[0], pkt, len);
+		lens[0] = len;
+		if ((h->flags & VIRTIO_NET_HDR_F_NEEDS_CSUM) && (r = finish_csum(h, bufs[0], len)) < 0)
+			return r;
+		return 1;
+	}
+	if (type != VIRTIO_NET_HDR_GSO_TCPV4 && type != VIRTIO_NET_HDR_GSO_TCPV6)
+		return -EINVAL;
+	if ((r = parse_tcp(pkt, len, &t)) < 0 || t.v6 != (type == VIRTIO_NET_HDR_GSO_TCPV6) ||
+	    h->gso_size == 0)
+		return -EINVAL;
+	payload = len - t.hdr;
+	n = payload ? (payload + h->gso_size - 1) / h->gso_size : 1;
+	if (n > nbufs || t.hdr + (payload < h->gso_size ? payload : h->gso_size) > cap)
+		return -ENOSPC;
+	seq = get_be32(pkt + t.ip_hl + 4);
+	id = t.v6 ? 0 : get_be16(pkt + 4);
+	for (size_t i = 0; i < n; i++) {
+		size_t off = i * h->gso_size;
+		size_t chunk = payload - off < h->gso_size ? payload - off : h->gso_size;
+
+		memcpy(bufs[i], pkt, t.hdr);
+		memcpy(bufs[i] + t.hdr, pkt + t.hdr + off, chunk);
+		fix_segment(&t, bufs[i], chunk, i, n, seq, id, h->gso_size);
+		lens[i] = t.hdr + chunk;
+	}
+	return (int)n;
+}
