@@ -11,13 +11,13 @@ source "$(dirname "$0")/engine_lib.sh"
 lab_pair en2
 start_server
 
-check_counts() # FILE
+check_counts() # FILE [EXPECTED_ERROR_PREFIX]
 {
-	local f=$1
-	pyv "$f" 'd["error"]' 'd["udp"]["sent"]' 'd["udp"]["received"] + d["udp"]["lost"]' \
+	local f=$1 want=${2:-None}
+	pyv "$f" 'str(d["error"])[:'"${#want}"']' 'd["udp"]["sent"]' 'd["udp"]["received"] + d["udp"]["lost"]' \
 		'sum(s["udp"]["sent"] for s in d["streams"])' 'sum(d["udp"]["loss_at"].values())' \
 		'd["udp"]["lost"]' 'd["udp"]["malformed"]'
-	expect_eq "$f: error" "${V[0]}" "None"
+	expect_eq "$f: error" "${V[0]}" "$want"
 	expect_ge "$f: sent" "${V[1]}" 1
 	expect_eq "$f: sent = received + lost" "${V[1]}" "${V[2]}"
 	expect_eq "$f: streams add up" "${V[3]}" "${V[1]}"
@@ -55,6 +55,23 @@ check_clean "$WORK/omit.json"
 sent=$(py "$WORK/omit.json" 'd["udp"]["sent"]')
 [ "$sent" -le 1800 ] || fail "omit: $sent datagrams counted for 1 s at 20M"
 ok "omit: $sent datagrams counted"
+
+# Ctrl-C in the middle: what was measured is reported, marked interrupted,
+# and the receiving end drained what was in flight (no false loss)
+# (ip netns exec execs the client: $! is the client itself)
+ip netns exec "$A" "$OVLPERF" client 198.18.0.2 -u -b 50M -t 10 -R --json >"$WORK/intr.json" \
+	2>>"$WORK/client.log" &
+cpid=$!
+sleep 1
+kill -INT $cpid
+rc=0
+wait $cpid || rc=$?
+expect_eq "interrupted client exit status" "$rc" 1
+check_counts "$WORK/intr.json" "interrupted"
+pyv "$WORK/intr.json" 'd["interrupted"]' 'd["udp"]["lost"]' 'd["duration_s"] < 9'
+expect_eq "marked interrupted" "${V[0]}" "true"
+expect_eq "interrupted: no false loss" "${V[1]}" 0
+expect_eq "interrupted: partial duration" "${V[2]}" "true"
 
 # 5 % random drop of UDP at the receiver's input: loss on the path
 in_b nft -f - <<'NFT'
