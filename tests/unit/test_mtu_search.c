@@ -140,6 +140,25 @@ static void test_narrow_paths(void **state)
 	}
 }
 
+/* Every path MTU between the base and the interface MTU, with and without
+ * ICMP, with and without an ICMP that announces too little: always exact. */
+static void test_every_pmtu(void **state)
+{
+	(void)state;
+	for (uint32_t pmtu = 1200; pmtu <= 1500; pmtu++) {
+		for (int mode = 0; mode < 3; mode++) {
+			struct simpath p = { .pmtu = pmtu, .icmp = mode > 0,
+					     .icmp_says = mode == 2 ? pmtu - pmtu % 64 : 0 };
+			struct mtu_search_result r;
+
+			drive(&p, &cfg1500, &r);
+			if (r.pmtu != pmtu || r.blackhole != (mode == 0 && pmtu < 1500))
+				fail_msg("pmtu %u mode %d: got %u blackhole %d", pmtu, mode, r.pmtu,
+					 r.blackhole);
+		}
+	}
+}
+
 static void test_icmp_hint_is_fast(void **state)
 {
 	struct simpath p = {.pmtu = 1400, .icmp = true};
@@ -308,6 +327,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_clean_path),
+	    cmocka_unit_test(test_every_pmtu),
 	    cmocka_unit_test(test_narrow_paths),
 	    cmocka_unit_test(test_icmp_hint_is_fast),
 	    cmocka_unit_test(test_blackhole_binary),
