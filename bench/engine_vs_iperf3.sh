@@ -9,7 +9,8 @@
 # Prints a table with ratios. Speed is only ever compared side by side here,
 # never asserted in tests. Needs root and iperf3 (`make bench-deps`).
 #   OVLPERF=./ovlperf bash bench/engine_vs_iperf3.sh
-#   T=2 RUNS=3 OFFLOADS_TOO=1 ...  (probe duration, TCP runs, also search without GSO/GRO)
+#   T=2 RUNS=3 OFFLOADS_TOO=1 ...  (probe duration, TCP runs; OFFLOADS_TOO=1 also
+#   searches ovlperf without GSO/GRO and iperf3 with -w 4M)
 set -euo pipefail
 OVLPERF=${OVLPERF:-$PWD/ovlperf}
 T=${T:-2}
@@ -114,6 +115,9 @@ rows.append(("UDP 1400 B lossless rate (achieved >= 99 %)", ovl_knee, ipf_knee))
 if os.environ.get("OFFLOADS_TOO") == "1":
     nooff = search(lambda r: ovl_udp(r, ("--no-gso", "--no-gro")))
     rows.append(("  same, ovlperf without GSO/GRO", nooff, ipf_knee))
+    # iperf3 tuned as its users do when it loses: a 4 MB socket buffer
+    ipf_w = search(lambda r: iperf_udp(r, ("-w", "4M")))
+    rows.append(("  same, iperf3 -w 4M (ovlperf default)", ovl_knee, ipf_w))
 
 def tcp(cmd):
     d = run(cmd)
