@@ -39,6 +39,8 @@
 #define RUN_MAX_PATH_FAILURES 2
 /* How long the far end's server may take to listen. */
 #define RUN_SERVER_WAIT_MS 5000
+/* Longest an external path's setup or teardown command may run. */
+#define RUN_COMMAND_TIMEOUT_S 120
 /* Pause between trials so queues drain and the previous test's sockets close. */
 #define RUN_TRIAL_GAP_MS 200
 

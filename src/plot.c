@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -250,6 +251,7 @@ static int render(const char *dir, const char *gp)
 	if (pid == 0) {
 		int fd;
 
+		signal(SIGPIPE, SIG_DFL);
 		if (chdir(dir) < 0)
 			_exit(126);
 		fd = open("plot.log", O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);

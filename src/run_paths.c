@@ -120,6 +120,39 @@ static int start_server(struct run *r)
 	return 0;
 }
 
+/* Waits for a setup/teardown command. Ctrl-C arriving while it runs stops it
+ * (SIGTERM to its process group, SIGKILL 5 s later), as does running longer
+ * than RUN_COMMAND_TIMEOUT_S; a teardown that starts after Ctrl-C runs to
+ * its end. Returns the exit status, 128 + signal, or a negative errno. */
+static int wait_command(pid_t pid, const char *cmd)
+{
+	bool was_interrupted = interrupt_requested();
+	uint64_t start = clock_now_ns(), term_at = 0;
+	int st;
+
+	for (;;) {
+		pid_t w = waitpid(pid, &st, WNOHANG);
+		uint64_t now = clock_now_ns();
+
+		if (w == pid)
+			break;
+		if (w < 0 && errno != EINTR)
+			return -errno;
+		if (!term_at && ((!was_interrupted && interrupt_requested()) ||
+				 now - start > RUN_COMMAND_TIMEOUT_S * NSEC_PER_SEC)) {
+			if (!interrupt_requested())
+				log_warn("'%s' still runs after %u s: stopping it", cmd,
+					 RUN_COMMAND_TIMEOUT_S);
+			kill(-pid, SIGTERM);
+			term_at = now;
+		} else if (term_at && now - term_at > 5 * NSEC_PER_SEC) {
+			kill(-pid, SIGKILL);
+		}
+		clock_sleep_until_ns(now + 20 * NSEC_PER_MSEC);
+	}
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
 /* Runs an external path's setup or teardown command with /bin/sh in the root
  * namespace; in a lab, OVLPERF_LAB / OVLPERF_NS_CLIENT / OVLPERF_NS_SERVER
  * tell it where the hosts are. Returns the exit status or a negative errno. */
@@ -129,7 +162,6 @@ static int shell(struct run *r, const char *cmd)
 	size_t n = 0;
 	char **envp;
 	pid_t pid;
-	int st;
 
 	while (environ[n])
 		n++;
@@ -152,14 +184,15 @@ static int shell(struct run *r, const char *cmd)
 		return -errno;
 	}
 	if (pid == 0) {
+		/* Its own process group, so that it can be stopped with everything
+		 * it started; and SIGPIPE as a shell script expects it. */
+		setpgid(0, 0);
+		signal(SIGPIPE, SIG_DFL);
 		execle("/bin/sh", "sh", "-c", cmd, (char *)NULL, envp);
 		_exit(127);
 	}
 	free(envp);
-	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR)
-			return -errno;
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	return wait_command(pid, cmd);
 }
 
 static int lab_address(struct run *r, struct run_path *p)
@@ -228,8 +261,9 @@ static int builtin_up(struct run *r)
 	err = lab_overlay_up(r->lab, &os, &r->ov);
 	if (err) {
 		r->ov = NULL;
-		run_stop(r, err, "path %s: the built-in overlay did not come up: %s", b->name,
-			 strerror(-err));
+		if (!interrupt_requested())
+			run_stop(r, err, "path %s: the built-in overlay did not come up: %s",
+				 b->name, strerror(-err));
 	}
 	return err;
 }
@@ -274,7 +308,9 @@ static int lab_up_all(struct run *r)
 	err = lab_up(&spec, &r->lab);
 	if (err) {
 		r->lab = NULL;
-		run_stop(r, err, "lab '%s' could not be built: %s", spec.name, strerror(-err));
+		if (!interrupt_requested())
+			run_stop(r, err, "lab '%s' could not be built: %s", spec.name,
+				 strerror(-err));
 		return err;
 	}
 	err = builtin_up(r);
@@ -330,6 +366,8 @@ int run_paths_up(struct run *r)
 			int st = shell(r, sp->setup);
 
 			p->setup_done = true;	/* a half-done setup still needs its teardown */
+			if (interrupt_requested())
+				return -EINTR;	/* run_scenario says so */
 			if (st != 0) {
 				run_stop(r, -EIO, "path %s: setup command exited with status %d",
 					 sp->name, st);

@@ -20,8 +20,10 @@ tagged() { grep -l "OVLPERF_TEST_TAG=$TAG" /proc/[0-9]*/environ 2>/dev/null | gr
 # scenario LAB: tiny.ini on another lab, with enough trials to interrupt,
 # plus an "external" path (the far host's underlay address standing in for a
 # VPN) whose setup and teardown commands leave marks in $OUT/LAB.ext-*.
+# A second argument replaces the setup command.
 scenario()
 {
+	local setup=${2:-"echo \"\$OVLPERF_LAB \$OVLPERF_NS_CLIENT \$OVLPERF_NS_SERVER\" > $OUT/$1.ext-up"}
 	sed -e "s/^name = ru$/name = $1/" -e 's/^repetitions = 1$/repetitions = 3/' \
 		tests/netns/tiny.ini >"$OUT/$1.ini"
 	cat >>"$OUT/$1.ini" <<-INI
@@ -29,7 +31,7 @@ scenario()
 	[path.vpn]
 	type = external
 	address = 198.18.0.2
-	setup = echo "\$OVLPERF_LAB \$OVLPERF_NS_CLIENT \$OVLPERF_NS_SERVER" > $OUT/$1.ext-up
+	setup = $setup
 	teardown = touch $OUT/$1.ext-down
 	INI
 }
@@ -39,10 +41,10 @@ trials_in() { python3 -c 'import json,sys
 try: print(len(json.load(open(sys.argv[1]))["trials"]))
 except Exception: print(0)' "$1/run.json"; }
 
-# start LAB: runs the scenario in the background as RUNPID, results in $OUT/LAB
+# start LAB [SETUP]: runs the scenario in the background as RUNPID, results in $OUT/LAB
 start()
 {
-	scenario "$1"
+	scenario "$@"
 	OVLPERF_TEST_TAG=$TAG "$OVLPERF" run --no-progress --no-plots --out "$OUT/$1" "$OUT/$1.ini" \
 		>"$OUT/$1.stdout" 2>"$OUT/$1.stderr" &
 	RUNPID=$!
@@ -96,19 +98,24 @@ grep -q "INCOMPLETE" "$OUT/ru2.stdout" || fail "the summary does not say INCOMPL
 [ -s "$OUT/ru2/report.md" ] || fail "no report.md for the interrupted run"
 ok "interrupted run still prints its summary and writes report.md"
 
-# 2. SIGINT while the lab and the overlay come up.
+# 2. SIGINT while the paths come up: an external path's setup command hangs.
 "$OVLPERF" lab down ru3 >/dev/null 2>&1 || true
-start ru3
-for _ in $(seq 1 100); do
-	ip netns list 2>/dev/null | grep -q '^ovp-ru3-' && break
-	sleep 0.02
+start ru3 "sleep 60"
+for _ in $(seq 1 300); do
+	for e in $(tagged); do
+		p=${e#/proc/}; p=${p%%/*}
+		tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null | grep -q '^sleep 60' && break 2
+	done
+	sleep 0.05
 done
 kill -INT "$RUNPID"
 finish
 expect_eq "SIGINT during set-up: exit status" "$rc" 130
 check_clean ru3
 [ "$(json_get "$OUT/ru3/run.json" complete)" = false ] || fail "run.json complete after SIGINT in set-up"
-ok "SIGINT during set-up: run.json says incomplete"
+grep -q "while setting up" "$OUT/ru3/run.json" || fail "stop reason does not say set-up"
+[ -e "$OUT/ru3.ext-down" ] || fail "teardown did not run after an interrupted setup"
+ok "SIGINT during a hanging setup: stopped, torn down, run.json incomplete"
 
 # 3. The far end's server dies mid-run: a failed host.
 rm -rf "$OUT/ru3" "$OUT"/ru3.ext-*
