@@ -259,6 +259,39 @@ static void knee_value(char *buf, size_t len, const struct results_stat *s, cons
 					   strcmp(outcome, "generator-limit") ? "" : ">= ", v);
 }
 
+/* When the underlay's NDR or PDR is only a lower bound (it passed at
+ * max_rate or the sender ran out first), an overlay's ratio against it is
+ * an upper bound: marked "*", explained under the table. */
+static void bound_mark(struct row *w, const struct report_run *rr, unsigned p, uint32_t len,
+		       bool pdr)
+{
+	int u = results_underlay(rr->run);
+	const struct results_knee_point *b;
+	const char *outcome;
+	size_t l = strlen(w->ratio[p]);
+
+	if (u < 0 || (int)p == u || !l || l + 2 > sizeof(w->ratio[p]))
+		return;
+	b = results_find_knee(&rr->sum, (unsigned)u, len);
+	outcome = b ? (pdr ? b->pdr_outcome : b->ndr_outcome) : "";
+	if (!strcmp(outcome, "above-max") || !strcmp(outcome, "generator-limit"))
+		memcpy(w->ratio[p] + l, "*", 2);
+}
+
+static bool any_bound_mark(const struct report_run *rr)
+{
+	int u = results_underlay(rr->run);
+
+	for (size_t i = 0; u >= 0 && i < rr->sum.nknee; i++) {
+		const struct results_knee_point *k = &rr->sum.knee[i];
+
+		if (k->path == (unsigned)u && (!strcmp(k->ndr_outcome, "above-max") ||
+					       !strcmp(k->ndr_outcome, "generator-limit")))
+			return rr->run->npaths > 1;
+	}
+	return false;
+}
+
 static void summary_udp(FILE *f, const struct report_run *rr)
 {
 	const struct results_summary *s = &rr->sum;
@@ -285,6 +318,8 @@ static void summary_udp(FILE *f, const struct report_run *rr)
 				   k->pdr_upper_bps);
 			set_ratio(&n, rr, p, OVERHEAD_UDP_NDR, len);
 			set_ratio(&d, rr, p, OVERHEAD_UDP_PDR, len);
+			bound_mark(&n, rr, p, len, false);
+			bound_mark(&d, rr, p, len, true);
 		}
 		print_row(f, rr, &n);
 		print_row(f, rr, &d);
@@ -371,6 +406,9 @@ static void summary(FILE *f, const struct report_run *rr)
 	summary_tcp(f, rr);
 	summary_udp(f, rr);
 	summary_mtu(f, rr);
+	if (any_bound_mark(rr))
+		fprintf(f, "  * the underlay passed at the knee search's max_rate (or its sender ran "
+			   "out first): its rate is a lower bound, the ratio an upper one\n");
 }
 
 /* "7.11G..7.41G": the bounds the search measured (median repetition), with
