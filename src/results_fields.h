@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The plain numeric fields of run.json as (name, offset, type) tables,
+ * shared by the writer (results_json.c) and the reader
+ * (results_json_read.c) so that the two cannot drift apart. Private to
+ * those two files.
+ */
+#ifndef OVLPERF_RESULTS_FIELDS_H
+#define OVLPERF_RESULTS_FIELDS_H
+
+#include <stddef.h>
+
+#include "results.h"
+
+enum ftype { F_U64, F_U32, F_UINT, F_DBL, F_BOOL };
+
+struct field {
+	const char *name;
+	size_t off;
+	enum ftype type;
+};
+
+#define FLD(s, m, t) { #m, offsetof(s, m), t }
+
+static const struct field udp_fields[] = {
+	FLD(struct udp_result, sent, F_U64),
+	FLD(struct udp_result, received, F_U64),
+	FLD(struct udp_result, lost, F_U64),
+	FLD(struct udp_result, duplicates, F_U64),
+	FLD(struct udp_result, reordered, F_U64),
+	FLD(struct udp_result, malformed, F_U64),
+	FLD(struct udp_result, target_bps, F_U64),
+	FLD(struct udp_result, achieved_bps, F_U64),
+	FLD(struct udp_result, received_bps, F_U64),
+	FLD(struct udp_result, sent_pps, F_U64),
+	FLD(struct udp_result, received_pps, F_U64),
+	FLD(struct udp_result, jitter_ms, F_DBL),
+	FLD(struct udp_result, generator_limited, F_BOOL),
+	FLD(struct udp_result, len, F_U32),
+};
+
+static const struct field owd_fields[] = {
+	FLD(struct owd_summary, valid, F_BOOL),	 FLD(struct owd_summary, min_ns, F_U64),
+	FLD(struct owd_summary, p50_ns, F_U64),	 FLD(struct owd_summary, p99_ns, F_U64),
+	FLD(struct owd_summary, max_ns, F_U64),	 FLD(struct owd_summary, mean_ns, F_U64),
+};
+
+static const struct field loss_fields[] = {
+	FLD(struct loss_attrib, sender_sndbuf, F_U64),
+	FLD(struct loss_attrib, sender_link, F_U64),
+	FLD(struct loss_attrib, receiver_rcvbuf, F_U64),
+	FLD(struct loss_attrib, receiver_socket, F_U64),
+	FLD(struct loss_attrib, receiver_inerrors, F_U64),
+	FLD(struct loss_attrib, receiver_link, F_U64),
+	FLD(struct loss_attrib, network, F_U64),
+};
+
+static const struct field tcpinfo_fields[] = {
+	FLD(struct tcp_info_summary, retransmits, F_U32),
+	FLD(struct tcp_info_summary, rtt_us, F_U32),
+	FLD(struct tcp_info_summary, rttvar_us, F_U32),
+	FLD(struct tcp_info_summary, snd_mss, F_U32),
+	FLD(struct tcp_info_summary, adv_mss, F_U32),
+	FLD(struct tcp_info_summary, rcv_mss, F_U32),
+	FLD(struct tcp_info_summary, pmtu, F_U32),
+	FLD(struct tcp_info_summary, snd_cwnd, F_U32),
+};
+
+static const struct field cpu_fields[] = {
+	FLD(struct cpu_use, user_s, F_DBL),
+	FLD(struct cpu_use, sys_s, F_DBL),
+	FLD(struct cpu_use, wall_s, F_DBL),
+};
+
+static const struct field trial_fields[] = {
+	FLD(struct results_trial, seq, F_UINT),
+	FLD(struct results_trial, path, F_UINT),
+	FLD(struct results_trial, rep, F_UINT),
+	FLD(struct results_trial, streams, F_UINT),
+	FLD(struct results_trial, len, F_U32),
+	FLD(struct results_trial, target_bps, F_U64),
+	FLD(struct results_trial, start_s, F_DBL),
+	FLD(struct results_trial, duration_s, F_DBL),
+	FLD(struct results_trial, sender_cpu_s_per_gbit, F_DBL),
+	FLD(struct results_trial, receiver_cpu_s_per_gbit, F_DBL),
+	FLD(struct results_trial, host_cpu_s, F_DBL),
+};
+
+static const struct field knee_fields[] = {
+	FLD(struct results_knee, path, F_UINT),
+	FLD(struct results_knee, len, F_U32),
+	FLD(struct results_knee, rep, F_UINT),
+	FLD(struct results_knee, found, F_BOOL),
+	FLD(struct results_knee, pdr_found, F_BOOL),
+	FLD(struct results_knee, ndr_lower_bps, F_U64),
+	FLD(struct results_knee, ndr_upper_bps, F_U64),
+	FLD(struct results_knee, pdr_lower_bps, F_U64),
+	FLD(struct results_knee, pdr_upper_bps, F_U64),
+	FLD(struct results_knee, pdr_goal_pct, F_DBL),
+	FLD(struct results_knee, width_goal, F_DBL),
+	FLD(struct results_knee, max_rx_bps, F_U64),
+	FLD(struct results_knee, trials, F_UINT),
+	FLD(struct results_knee, time_s, F_DBL),
+	FLD(struct results_knee, loss_at_bps, F_U64),
+};
+
+#define NF(a) (sizeof(a) / sizeof((a)[0]))
+
+#endif
