@@ -150,6 +150,45 @@ def main():
         m = read_msg(s)
         print(describe(m))
         return
+    elif case in ("foreign-tcp", "foreign-udp"):
+        # the right test id and cookie, but from another address of this host:
+        # the server must refuse it (TCP: closed; UDP: no answer), then START fails
+        foreign = sys.argv[4]
+        udp = case == "foreign-udp"
+        after_hello(s)
+        s.sendall(request(kind=2 if udp else 1, duration_s=1, rate=10**6))
+        m = read_msg(s)
+        if m is None or m[0] != ACCEPT:
+            print("NO-ACCEPT", describe(m))
+            sys.exit(1)
+        test_id = struct.unpack(">I", m[1][:4])[0]
+        cookie = m[1][4:20]
+        port = struct.unpack(">H", m[1][40:42])[0]  # after the 40-byte fixed part
+        hello_bytes = struct.pack(">IIHH", 0x4F564C53, test_id, 0, 0) + cookie
+        fam = socket.AF_INET6 if ":" in host else socket.AF_INET
+        d = socket.socket(fam, socket.SOCK_DGRAM if udp else socket.SOCK_STREAM)
+        d.bind((foreign, 0))
+        d.settimeout(2)
+        d.connect((host, port))
+        verdict = "DATA-ACCEPTED"
+        try:
+            if udp:
+                for _ in range(3):
+                    d.send(hello_bytes)
+                    try:
+                        d.recv(100)
+                        break
+                    except socket.timeout:
+                        verdict = "DATA-IGNORED"
+            else:
+                d.sendall(hello_bytes)
+                verdict = "DATA-CLOSED" if d.recv(1) == b"" else "DATA-ACCEPTED"
+        except (ConnectionResetError, BrokenPipeError):
+            verdict = "DATA-CLOSED"
+        except socket.timeout:
+            verdict = "DATA-ACCEPTED"  # kept open without a word: not refused
+        print(verdict)
+        s.sendall(msg(8, struct.pack(">II", test_id, 0)))  # START
     elif case == "after-accept-garbage":  # accepted test, then nonsense instead of START
         after_hello(s)
         s.sendall(request(kind=2, duration_s=1, rate=10**6))

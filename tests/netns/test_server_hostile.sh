@@ -21,6 +21,7 @@
 #  after-accept-garbage      HELLO instead of START                 ERROR 7 expected START of test N, got HELLO
 #  wrong-psk                 random AUTH_RESPONSE                   ERROR 6 authentication failed: wrong pre-shared key
 #  request-no-auth           reverse TEST_REQUEST before the proof  ERROR 6 authentication required: ... before TEST_REQUEST
+#  foreign-tcp/-udp          valid data greeting from 198.18.0.3    TCP closed / UDP unanswered; START: ERROR 7 START before all data connections arrived
 #  (third session, limit 2)  anything                               ERROR 1 server busy: 2 sessions already running
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/engine_lib.sh"
@@ -41,7 +42,7 @@ still_serving() # CASE
 expect_reply()
 {
 	local case=$1 pattern=$2 port=${3:-5211} got
-	got=$(in_a $HOSTILE "$case" 198.18.0.2 "$port" 2>&1 | tr '\n' '|')
+	got=$(in_a $HOSTILE "$case" 198.18.0.2 "$port" 2>&1 | tr '\n' '|' || true)
 	echo "# $case -> $got"
 	[[ "$got" =~ $pattern ]] || fail "$case: got '$got', expected /$pattern/"
 	ok "$case: clear reply"
@@ -70,6 +71,20 @@ expect_reply unlimited-tcp '^REJECT 3 an unlimited rate asked.*\|TEST_ACCEPT'
 still_serving limits
 expect_reply after-accept-garbage '^TEST_ACCEPT\|ERROR 7 expected START'
 still_serving after-accept-garbage
+
+# data connections from another address than the control connection's: refused
+in_a ip addr add 198.18.0.3/24 dev ovp0
+expect_reply_foreign() # CASE PATTERN
+{
+	local got
+	got=$(in_a $HOSTILE "$1" 198.18.0.2 5211 198.18.0.3 2>&1 | tr '\n' '|' || true)
+	echo "# $1 -> $got"
+	[[ "$got" =~ $2 ]] || fail "$1: got '$got', expected /$2/"
+	ok "$1: refused"
+}
+expect_reply_foreign foreign-tcp '^DATA-CLOSED\|ERROR 7 START before all data connections arrived \(0 of 1\)'
+expect_reply_foreign foreign-udp '^DATA-IGNORED\|ERROR 7 START before all data connections arrived \(0 of 1\)'
+still_serving foreign-data
 
 # a stalled client holds its own session only: a test runs meanwhile
 in_a $HOSTILE slow 198.18.0.2 5211 >"$WORK/slow.txt" 2>&1 &
