@@ -72,7 +72,10 @@ static void tcp(FILE *f, const struct report_run *rr)
 {
 	if (!rr->sum.ntcp)
 		return;
-	fprintf(f, "\n## TCP goodput\n\nMedian of the repetitions, (min-max) when they differ.\n\n");
+	fprintf(f, "\n## TCP goodput\n\nMedian of the repetitions, (min-max) when they differ. "
+		   "CPU s/Gbit: the test's sender and receiver processes per Gbit moved; host CPU "
+		   "s/Gbit: the whole machine's busy time over the measured window (lab runs), "
+		   "which includes the overlay's daemons and the kernel's packet work.\n\n");
 	fprintf(f, "| path | streams | goodput Mbit/s | vs underlay | MSS | retransmits | "
 		   "CPU s/Gbit | host CPU s/Gbit | RTT us |\n");
 	fprintf(f, "|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
