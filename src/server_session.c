@@ -146,9 +146,12 @@ static int serve_mtu(struct session *s)
 	log_info("%s: MTU probing session", s->name);
 	/* mtu_serve reads the control socket itself from here on */
 	rc = mtu_serve(s->c.fd, &s->peer, NULL, 0);
-	if (rc < 0 && rc != -EINTR)
-		log_warn("%s: MTU session: %s", s->name, strerror(-rc));
-	return -ECONNRESET;	/* the session ends with the MTU session */
+	if (rc < 0 && rc != -EINTR) {
+		log_warn("%s: MTU session: %s", s->name, proto_strerror(rc));
+		return rc;
+	}
+	log_info("%s: MTU session done", s->name);
+	return PROTO_E_EOF;	/* the session ends with the MTU session */
 }
 
 static int serve_requests(struct session *s, bool *ran)
