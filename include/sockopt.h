@@ -15,6 +15,16 @@
 /* Engine default for socket buffers when the spec asks for none: large enough
  * that a multi-Gbit/s UDP receiver never drops for want of buffer. */
 #define SOCKOPT_DEFAULT_BUF (32u << 20)
+/* What one test's UDP receive buffers may add up to by default (the kernel
+ * doubles each), and the most a client may ask a server for per socket. */
+#define SOCKOPT_UDP_TEST_BUF_TOTAL (256u << 20)
+#define SOCKOPT_UDP_MIN_DEFAULT_BUF (4u << 20)
+#define SOCKOPT_MAX_REQUEST_BUF (64u << 20)
+
+/* The UDP receive buffer of each of n streams when none is asked for:
+ * SOCKOPT_DEFAULT_BUF, shared down to 4 MiB when many streams would
+ * together pin more than SOCKOPT_UDP_TEST_BUF_TOTAL. */
+uint32_t sockopt_udp_default_buf(unsigned streams);
 
 /* Sets SO_SNDBUF/SO_RCVBUF to bytes (0: SOCKOPT_DEFAULT_BUF). Tries the
  * *BUFFORCE variants first (root ignores net.core.*mem_max), then the plain

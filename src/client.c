@@ -24,6 +24,7 @@
 #include "load_merge.h"
 #include "load_streams.h"
 #include "log.h"
+#include "sockopt.h"
 #include "version.h"
 
 #define CONNECT_TIMEOUT_MS 5000
@@ -261,7 +262,10 @@ static int request(struct client *cl)
 
 static int connect_streams(struct client *cl, int *fds)
 {
-	struct data_opts o = { .mss = cl->spec.mss, .sock_buf = cl->spec.sock_buf,
+	struct data_opts o = { .mss = cl->spec.mss,
+			       .sock_buf = cl->spec.sock_buf || cl->spec.proto != LOAD_UDP
+						   ? cl->spec.sock_buf
+						   : sockopt_udp_default_buf(cl->spec.streams),
 			       .dscp = cl->spec.dscp };
 	int tmo = (int)(cl->c.msg_timeout_ns / NSEC_PER_MSEC);
 

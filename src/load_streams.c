@@ -8,6 +8,7 @@
 #include "clock.h"
 #include "load_streams.h"
 #include "log.h"
+#include "sockopt.h"
 
 static void close_fds(int *fds, unsigned from, unsigned n)
 {
@@ -73,7 +74,8 @@ static int start_udp(struct load_streams *ls, const struct load_spec *spec, int 
 		st->omit_end_ns = ls->omit_end_ns;
 		st->end_ns = ls->end_ns;
 		st->stop = &ls->stop;
-		rc = udp_stream_start(st, spec->sock_buf);
+		rc = udp_stream_start(st, spec->sock_buf ? spec->sock_buf
+							 : sockopt_udp_default_buf(ls->n));
 		if (rc < 0)
 			return rc;
 	}

@@ -16,6 +16,7 @@
 #include "load_streams.h"
 #include "log.h"
 #include "server_session.h"
+#include "sockopt.h"
 
 #define SETUP_TIMEOUT_MS 10000
 #define DATA_HELLO_TIMEOUT_MS 2000
@@ -267,6 +268,12 @@ int server_test_run(struct session *s, const struct proto_test_request *req)
 	proto_test_request_to_spec(req, &spec);
 	spec.family = s->local.ss_family;
 	spec.no_realtime = cfg->no_realtime;
+	/* a client cannot make the server pin more than this per socket */
+	if (spec.sock_buf > SOCKOPT_MAX_REQUEST_BUF)
+		spec.sock_buf = SOCKOPT_MAX_REQUEST_BUF;
+	if (!spec.sock_buf && spec.proto == LOAD_UDP)
+		spec.sock_buf = sockopt_udp_default_buf(spec.streams);
+	opts.sock_buf = spec.sock_buf;
 	if (!spec.len)
 		spec.len = spec.proto == LOAD_UDP ? LOAD_UDP_DEFAULT_LEN : LOAD_TCP_DEFAULT_LEN;
 	code = check_limits(cfg, req, why, sizeof(why));

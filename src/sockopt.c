@@ -130,3 +130,12 @@ int sockopt_reuseaddr(int fd)
 {
 	return setint(fd, SOL_SOCKET, SO_REUSEADDR, 1);
 }
+
+uint32_t sockopt_udp_default_buf(unsigned streams)
+{
+	uint32_t share = SOCKOPT_UDP_TEST_BUF_TOTAL / (streams ? streams : 1);
+
+	if (share > SOCKOPT_DEFAULT_BUF)
+		return SOCKOPT_DEFAULT_BUF;
+	return share < SOCKOPT_UDP_MIN_DEFAULT_BUF ? SOCKOPT_UDP_MIN_DEFAULT_BUF : share;
+}
