@@ -28,18 +28,40 @@ void gso_hdr_put_plain(uint8_t b[static GSO_VNET_HDR_LEN], bool data_valid)
 		b[0] = VIRTIO_NET_HDR_F_DATA_VALID;
 }
 
+/* RFC 1071: the ones'-complement sum does not depend on byte order, so sum
+ * native 32-bit words into 64 bits and swap once at the end (RFC 1071 2(B)). */
 uint32_t gso_csum_add(const uint8_t *buf, size_t len, uint32_t sum)
 {
-	uint64_t s = sum;
-	size_t i;
+	uint64_t acc = 0;
+	size_t i = 0;
+	uint32_t w;
+	uint16_t folded;
 
-	for (i = 0; i + 1 < len; i += 2)
-		s += (uint32_t)buf[i] << 8 | buf[i + 1];
-	if (len & 1)
-		s += (uint32_t)buf[len - 1] << 8;
-	while (s >> 32)
-		s = (s & 0xffffffffu) + (s >> 32);
-	return (uint32_t)s;
+	for (; i + 4 <= len; i += 4) {
+		memcpy(&w, buf + i, 4);
+		acc += w;
+	}
+	if (i + 2 <= len) {
+		uint16_t h;
+
+		memcpy(&h, buf + i, 2);
+		acc += h;
+		i += 2;
+	}
+	if (i < len) {
+		uint8_t last[2] = { buf[i], 0 };
+		uint16_t h;
+
+		memcpy(&h, last, 2);
+		acc += h;
+	}
+	while (acc >> 16)
+		acc = (acc & 0xffff) + (acc >> 16);
+	folded = (uint16_t)acc;
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	folded = (uint16_t)(folded << 8 | folded >> 8);
+#endif
+	return sum + folded;
 }
 
 uint16_t gso_csum_fold(uint32_t sum)
