@@ -28,7 +28,7 @@
 #include "version.h"
 
 #define CONNECT_TIMEOUT_MS 5000
-#define LOOP_SLICE_MS 50
+#define LOOP_SLICE_MS 10	/* how soon the end of a stream is noticed */
 /* After STOP, the server drains and answers; a UDP receiver may wait up to
  * LOAD_STREAMS_DRAIN_MAX_NS for its FINs first. */
 #define RESULTS_TIMEOUT_NS (LOAD_STREAMS_DRAIN_MAX_NS + 10 * NSEC_PER_SEC)

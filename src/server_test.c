@@ -24,7 +24,7 @@
 #define MIN_INTERVAL_NS (10 * NSEC_PER_MSEC)
 /* A test whose client never says STOP is ended this long after its end. */
 #define STOP_GRACE_NS (30 * NSEC_PER_SEC)
-#define LOOP_SLICE_MS 50
+#define LOOP_SLICE_MS 10	/* how soon the end of a stream is noticed */
 
 static int reject(struct session *s, uint16_t code, const char *text)
 {

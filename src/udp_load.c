@@ -39,7 +39,7 @@
 #define FIN_COPIES 3
 #define RECV_GRO_BUF 65536u
 #define RECV_GRO_MSGS 16
-#define POLL_MS 100
+#define POLL_MS 10	/* a stopped receiver notices within this */
 
 static inline void cpu_relax(void)
 {
