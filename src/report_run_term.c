@@ -352,6 +352,64 @@ static void summary_udp(FILE *f, const struct report_run *rr)
 	}
 }
 
+/* A linear sweep in two figures per path: the highest offered rate that
+ * arrived without loss, and the most that arrived at any rate. */
+static void sweep_figures(const struct results_summary *s, unsigned path, uint32_t len,
+			  double *lossless, double *max_rx)
+{
+	*lossless = 0;
+	*max_rx = 0;
+	for (size_t i = 0; i < s->nsweep; i++) {
+		const struct results_sweep_point *p = &s->sweep[i];
+
+		if (p->path != path || p->len != len || p->kind != RESULTS_TRIAL_SWEEP)
+			continue;
+		if (p->delivered_pct.median >= 100.0 && !p->generator_limited &&
+		    (double)p->target_bps > *lossless)
+			*lossless = (double)p->target_bps;
+		if (p->rx_bps.median > *max_rx)
+			*max_rx = p->rx_bps.median;
+	}
+}
+
+static void summary_sweep(FILE *f, const struct report_run *rr)
+{
+	const struct results_summary *s = &rr->sum;
+	int u = results_underlay(rr->run);
+
+	for (size_t i = 0; i < s->nsweep; i++) {
+		uint32_t len = s->sweep[i].len;
+		struct row a = { 0 }, b = { 0 };
+		double ul = 0, um = 0;
+		bool dup = s->sweep[i].kind != RESULTS_TRIAL_SWEEP;
+
+		for (size_t j = 0; j < i && !dup; j++)
+			dup = s->sweep[j].kind == RESULTS_TRIAL_SWEEP && s->sweep[j].len == len;
+		if (dup)
+			continue;
+		snprintf(a.label, sizeof(a.label), "sweep %uB lossless to", len);
+		snprintf(b.label, sizeof(b.label), "sweep %uB most RX", len);
+		if (u >= 0)
+			sweep_figures(s, (unsigned)u, len, &ul, &um);
+		for (unsigned p = 0; p < rr->run->npaths; p++) {
+			double l, m;
+
+			sweep_figures(s, p, len, &l, &m);
+			if (l > 0)
+				short_rate(a.val[p], sizeof(a.val[p]), l);
+			else
+				snprintf(a.val[p], sizeof(a.val[p]), "(none)");
+			short_rate(b.val[p], sizeof(b.val[p]), m);
+			if ((int)p != u && ul > 0 && l > 0)
+				snprintf(a.ratio[p], sizeof(a.ratio[p]), "x%.2f", l / ul);
+			if ((int)p != u && um > 0)
+				snprintf(b.ratio[p], sizeof(b.ratio[p]), "x%.2f", m / um);
+		}
+		print_row(f, rr, &a);
+		print_row(f, rr, &b);
+	}
+}
+
 static void summary_mtu(FILE *f, const struct report_run *rr)
 {
 	const struct results_run *run = rr->run;
@@ -405,6 +463,7 @@ static void summary(FILE *f, const struct report_run *rr)
 	fputc('\n', f);
 	summary_tcp(f, rr);
 	summary_udp(f, rr);
+	summary_sweep(f, rr);
 	summary_mtu(f, rr);
 	if (any_bound_mark(rr))
 		fprintf(f, "  * the underlay passed at the knee search's max_rate (or its sender ran "

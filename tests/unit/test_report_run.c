@@ -188,6 +188,29 @@ static void test_plots(void **state)
 	results_free(&run);
 }
 
+static void test_sweep_summary(void **state)
+{
+	struct results_run run;
+	struct report_run rr;
+	char *t;
+
+	(void)state;
+	fixture_run(&run);
+	/* underlay lossless to 300M, overlay to 100M and at most 150M received */
+	fixture_udp(&run, 0, RESULTS_TRIAL_SWEEP, 100, 100.0, 0.1, 0.2);
+	fixture_udp(&run, 1, RESULTS_TRIAL_SWEEP, 100, 100.0, 0.1, 0.2);
+	fixture_udp(&run, 0, RESULTS_TRIAL_SWEEP, 300, 100.0, 0.1, 0.2);
+	fixture_udp(&run, 1, RESULTS_TRIAL_SWEEP, 300, 50.0, 0.1, 0.2);
+	assert_int_equal(report_run_prepare(&rr, &run), 0);
+	t = render(p_term, &rr, NULL);
+	contains(t, "sweep 1400B lossless to 300M                          100M                   x0.33");
+	contains(t, "sweep 1400B most RX    300M                          150M                   x0.50");
+	contains(t, "UDP 1400 B, linear sweep");
+	free(t);
+	report_run_release(&rr);
+	results_free(&run);
+}
+
 static void test_fmt(void **state)
 {
 	char b[64];
@@ -211,7 +234,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_term), cmocka_unit_test(test_md_csv),
 		cmocka_unit_test(test_diff), cmocka_unit_test(test_plots),
-		cmocka_unit_test(test_fmt),
+		cmocka_unit_test(test_sweep_summary), cmocka_unit_test(test_fmt),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
