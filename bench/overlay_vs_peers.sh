@@ -7,7 +7,10 @@
 # against wireguard-go. The peers' setup lives here only, never in the product.
 #
 #   OVLPERF=build/ovlperf bash bench/overlay_vs_peers.sh [-t SEC] [--rounds N]
-#                       [--load ovlperf|iperf3] [--paths "native ovl wg ovpn"]
+#                       [--load ovlperf|iperf3] [--paths "native ovl ovltso wg ovpn"]
+#
+# ovl is the overlay as issue 3 built it (offload = off); ovltso the same with
+# the TUN's TSO and checksum offload on (issue 6, step 1: TX segmentation).
 #
 # TCP runs ROUNDS times per path, the paths taking turns, and the best round
 # counts: a burst of other load on the machine then hits every path alike.
@@ -20,7 +23,7 @@ LAB=${BENCH_LAB:-tu}
 T=5
 ROUNDS=2
 LOAD=auto
-PATHS="native ovl wg ovpn"
+PATHS="native ovl ovltso wg ovpn"
 while [ $# -gt 0 ]; do
 	case $1 in
 	-t) T=$2; shift 2 ;;
@@ -74,19 +77,21 @@ fi
 sleep 0.5
 
 # ---- the overlays
+# up_ovl TAG DEV SUBNET PORT OFFLOAD: a pair of our daemons (keys made here)
 up_ovl()
 {
+	local tag=$1 dev=$2 net=$3 port=$4 off=$5 s
 	(umask 077
-	 "$OVLPERF" tunnel genkey >"$WORK/a.key"
-	 "$OVLPERF" tunnel genkey >"$WORK/b.key")
-	for s in a b; do "$OVLPERF" tunnel pubkey <"$WORK/$s.key" >"$WORK/$s.pub"; done
-	mk() { printf '[interface]\nprivate_key_file = %s.key\nlisten = %s:51900\naddress = %s/24\n[peer]\npublic_key = %s\nendpoint = %s:51900\nallowed_ips = %s/32\n' "$@"; }
-	mk a 198.18.0.1 198.19.0.1 "$(cat "$WORK/b.pub")" 198.18.0.2 198.19.0.2 >"$WORK/a.conf"
-	mk b 198.18.0.2 198.19.0.2 "$(cat "$WORK/a.pub")" 198.18.0.1 198.19.0.1 >"$WORK/b.conf"
-	in_a "$OVLPERF" tunnel up "$WORK/a.conf" --name ovl0 -d --pid-file "$WORK/ovl-a.pid"
-	CLEANUP+=("kill \$(cat $WORK/ovl-a.pid)")
-	in_b "$OVLPERF" tunnel up "$WORK/b.conf" --name ovl0 -d --pid-file "$WORK/ovl-b.pid"
-	CLEANUP+=("kill \$(cat $WORK/ovl-b.pid)")
+	 "$OVLPERF" tunnel genkey >"$WORK/$tag-a.key"
+	 "$OVLPERF" tunnel genkey >"$WORK/$tag-b.key")
+	for s in a b; do "$OVLPERF" tunnel pubkey <"$WORK/$tag-$s.key" >"$WORK/$tag-$s.pub"; done
+	mk() { printf '[interface]\nprivate_key_file = %s.key\nlisten = %s:%s\naddress = %s/24\noffload = %s\n[peer]\npublic_key = %s\nendpoint = %s:%s\nallowed_ips = %s/32\n' "$@"; }
+	mk "$tag-a" 198.18.0.1 "$port" "$net.1" "$off" "$(cat "$WORK/$tag-b.pub")" 198.18.0.2 "$port" "$net.2" >"$WORK/$tag-a.conf"
+	mk "$tag-b" 198.18.0.2 "$port" "$net.2" "$off" "$(cat "$WORK/$tag-a.pub")" 198.18.0.1 "$port" "$net.1" >"$WORK/$tag-b.conf"
+	in_a "$OVLPERF" tunnel up "$WORK/$tag-a.conf" --name "$dev" -d --pid-file "$WORK/$tag-a.pid"
+	CLEANUP+=("kill \$(cat $WORK/$tag-a.pid)")
+	in_b "$OVLPERF" tunnel up "$WORK/$tag-b.conf" --name "$dev" -d --pid-file "$WORK/$tag-b.pid"
+	CLEANUP+=("kill \$(cat $WORK/$tag-b.pid)")
 }
 
 # wireguard-go: unique lower-case names (its UAPI socket directory is shared by
@@ -128,11 +133,14 @@ up_ovpn()
 	CLEANUP+=("kill \$(cat $WORK/ovpn-b.pid)")
 }
 
-declare -A ADDR=([native]=198.18.0.2 [ovl]=198.19.0.2 [wg]=198.19.1.2 [ovpn]=198.19.2.2)
-declare -A NAME=([native]="native veth" [ovl]="ovlperf overlay" [wg]="wireguard-go" [ovpn]="OpenVPN 2.6")
+declare -A ADDR=([native]=198.18.0.2 [ovl]=198.19.0.2 [ovltso]=198.19.3.2 [wg]=198.19.1.2
+	[ovpn]=198.19.2.2)
+declare -A NAME=([native]="native veth" [ovl]="ovlperf overlay" [ovltso]="ovlperf +TSO"
+	[wg]="wireguard-go" [ovpn]="OpenVPN 2.6")
 for p in $PATHS; do
 	case $p in
-	ovl) up_ovl ;;
+	ovl) up_ovl ovl ovl0 198.19.0 51900 off ;;
+	ovltso) up_ovl ovltso ovl1 198.19.3 51902 on ;;
 	wg) up_wg ;;
 	ovpn) up_ovpn ;;
 	esac
@@ -194,7 +202,7 @@ rtt_ms()
 daemon_pids()
 {
 	case $1 in
-	ovl) cat "$WORK/ovl-a.pid" "$WORK/ovl-b.pid" ;;
+	ovl | ovltso) cat "$WORK/$1-a.pid" "$WORK/$1-b.pid" ;;
 	wg) pgrep -f "wireguard-go -f ($WG_A|$WG_B)\$" ;;
 	ovpn) cat "$WORK/ovpn-a.pid" "$WORK/ovpn-b.pid" ;;
 	esac
@@ -254,11 +262,14 @@ done
 echo "load: $LOAD; TCP single stream, best of $ROUNDS rounds of ${T}s; UDP 1400-byte IPv4 packets (1372-byte payload: fits wireguard-go's MTU 1420); lab $LAB (veth, MTU 1500)"
 echo "CPU s/GB: user+system seconds of the overlay's processes at both ends per GB of TCP goodput"
 echo "(the cost of the design, less sensitive than goodput to other load on the machine: $(cut -d' ' -f1-3 /proc/loadavg))"
-if [[ " $PATHS " == *" ovl "* && " $PATHS " == *" wg "* ]]; then
-	python3 - "${TCP[ovl]}" "${TCP[wg]}" "${RTT[ovl]}" "${RTT[wg]}" <<'PY'
+for o in ovl ovltso; do
+	[[ " $PATHS " == *" $o "* && " $PATHS " == *" wg "* ]] || continue
+	python3 - "${NAME[$o]}" "${TCP[$o]}" "${TCP[wg]}" "${RTT[$o]}" "${RTT[wg]}" <<'PY'
 import sys
-t_o, t_w, r_o, r_w = map(float, sys.argv[1:])
-print("target TCP >= 2x wireguard-go: %s (%.2fx)" % ("met" if t_o >= 2 * t_w else "NOT met", t_o / t_w))
-print("target RTT <= wireguard-go:    %s (%.3f vs %.3f ms)" % ("met" if r_o <= r_w else "NOT met", r_o, r_w))
+name = sys.argv[1]
+t_o, t_w, r_o, r_w = map(float, sys.argv[2:])
+print("%s: target TCP >= 2x wireguard-go: %s (%.2fx); RTT <= wireguard-go: %s (%.3f vs %.3f ms)" % (
+    name, "met" if t_o >= 2 * t_w else "NOT met", t_o / t_w,
+    "met" if r_o <= r_w else "NOT met", r_o, r_w))
 PY
-fi
+done

@@ -349,6 +349,13 @@ static void interface_key(struct parse *p, const char *name, const char *val)
 	} else if (key_is(name, "socket_buffer")) {
 		if (!parse_u32(val, 65536, 1U << 30, &cfg->sock_buf))
 			perr(p, name, "'%s' is not a byte count in 65536..1073741824", val);
+	} else if (key_is(name, "offload")) {
+		if (!strcasecmp(val, "on") || !strcasecmp(val, "yes") || !strcmp(val, "1"))
+			cfg->offload = true;
+		else if (!strcasecmp(val, "off") || !strcasecmp(val, "no") || !strcmp(val, "0"))
+			cfg->offload = false;
+		else
+			perr(p, name, "'%s' is not on or off", val);
 	} else if (key_is(name, "txqueuelen")) {
 		if (!parse_u32(val, 16, 100000, &cfg->txqueuelen))
 			perr(p, name, "'%s' is not a number in 16..100000", val);
@@ -541,6 +548,7 @@ int config_parse(const char *name, const char *text, size_t len, struct config *
 	cfg->sock_buf = CONFIG_DEFAULT_SOCKBUF;
 	cfg->batch = CONFIG_DEFAULT_BATCH;
 	cfg->txqueuelen = CONFIG_DEFAULT_TXQUEUELEN;
+	cfg->offload = CONFIG_DEFAULT_OFFLOAD;
 	if (slash && (size_t)(slash - name) < sizeof(p.dir))
 		snprintf(p.dir, sizeof(p.dir), "%.*s", (int)(slash - name), name);
 	if (err && errlen)

@@ -449,7 +449,8 @@ int device_up(struct config *cfg, const char *ifname, struct device **out)
 	if (r == 0)
 		r = check_endpoints(dev);
 	if (r == 0)
-		r = tun_open(&dev->tun, ifname && *ifname ? ifname : cfg->ifname, 0);
+		r = tun_open(&dev->tun, ifname && *ifname ? ifname : cfg->ifname,
+			     cfg->offload ? TUN_F_WANT_VNET_HDR : 0);
 	if (r == 0 && (r = control_path(0, dev->tun.name, dev->control_path,
 					sizeof(dev->control_path))) == 0) {
 		dev->control_fd = control_listen(dev->control_path);

@@ -18,6 +18,7 @@
 
 #include "clock.h"
 #include "device.h"
+#include "gso.h"
 #include "log.h"
 
 struct rx {
@@ -157,9 +158,14 @@ static void handle(struct rx *rx, unsigned i, uint64_t now)
 	if (op == ENGINE_TO_TUNNEL && peer) {
 		const uint8_t *inner = pkt.buf + ENGINE_HEADROOM;
 
+		size_t vh = dev->tun.vnet_hdr ? GSO_VNET_HDR_LEN : 0;
+
+		/* The engine leaves ENGINE_HEADROOM free bytes before the plaintext. */
+		if (vh)
+			gso_hdr_put_plain(pkt.buf + ENGINE_HEADROOM - vh, true);
 		if (!source_allowed(dev, peer, inner, pkt.len))
 			device_count(dev, DEV_DROP_SOURCE_NOT_ALLOWED, 1);
-		else if (tun_write(&dev->tun, inner, pkt.len) < 0)
+		else if (tun_write(&dev->tun, inner - vh, pkt.len + vh) < 0)
 			device_count(dev, DEV_DROP_TUN_WRITE, 1);
 		else
 			device_count(dev, DEV_TUN_TX_PACKETS, 1);

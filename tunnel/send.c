@@ -18,6 +18,7 @@
 
 #include "clock.h"
 #include "device.h"
+#include "gso.h"
 #include "icmp.h"
 #include "log.h"
 
@@ -30,31 +31,43 @@ struct tx_slot {
 
 struct tx {
 	struct device *dev;
-	unsigned batch;
+	unsigned batch;		/* TUN reads per round */
+	unsigned nslots;	/* batch, plus room for one super-packet's segments */
 	uint8_t *mem;
+	uint8_t *super;		/* vnet header + a TSO super-packet, or NULL */
+	uint8_t **segbufs;	/* gso_split() targets: slot + ENGINE_HEADROOM */
+	size_t *seglens;
 	struct tx_slot *slots;
 	struct engine_pkt *pkts;
 	struct mmsghdr *msgs;
 	struct iovec *iov;
-	uint8_t icmp[ICMP_REPLY_MAX];
+	uint8_t icmp[GSO_VNET_HDR_LEN + ICMP_REPLY_MAX];
 };
 
 static int tx_init(struct tx *tx, struct device *dev)
 {
-	unsigned b = dev->batch;
+	unsigned b = dev->tun.vnet_hdr ? dev->batch + GSO_MAX_SEGS : dev->batch;
 
 	memset(tx, 0, sizeof(*tx));
 	tx->dev = dev;
-	tx->batch = b;
+	tx->batch = dev->batch;
+	tx->nslots = b;
 	tx->mem = aligned_alloc(64, dev->slot_size * b);
 	tx->slots = calloc(b, sizeof(*tx->slots));
 	tx->pkts = calloc(b, sizeof(*tx->pkts));
 	tx->msgs = calloc(b, sizeof(*tx->msgs));
 	tx->iov = calloc(b, sizeof(*tx->iov));
-	if (!tx->mem || !tx->slots || !tx->pkts || !tx->msgs || !tx->iov)
+	tx->segbufs = calloc(b, sizeof(*tx->segbufs));
+	tx->seglens = calloc(b, sizeof(*tx->seglens));
+	if (dev->tun.vnet_hdr)
+		tx->super = malloc(GSO_VNET_HDR_LEN + GSO_MAX_PACKET);
+	if (!tx->mem || !tx->slots || !tx->pkts || !tx->msgs || !tx->iov || !tx->segbufs ||
+	    !tx->seglens || (dev->tun.vnet_hdr && !tx->super))
 		return -ENOMEM;
-	for (unsigned i = 0; i < b; i++)
+	for (unsigned i = 0; i < b; i++) {
 		tx->slots[i].buf = tx->mem + (size_t)i * dev->slot_size;
+		tx->segbufs[i] = tx->slots[i].buf + ENGINE_HEADROOM;
+	}
 	return 0;
 }
 
@@ -65,6 +78,44 @@ static void tx_free(struct tx *tx)
 	free(tx->pkts);
 	free(tx->msgs);
 	free(tx->iov);
+	free(tx->segbufs);
+	free(tx->seglens);
+	free(tx->super);
+}
+
+/* With IFF_VNET_HDR: each read may be a TSO super-packet, segmented into slots. */
+static unsigned read_batch_vnet(struct tx *tx)
+{
+	struct device *dev = tx->dev;
+	size_t room = dev->slot_size - ENGINE_HEADROOM - ENGINE_TAILROOM;
+	unsigned n = 0, reads = 0;
+
+	while (reads < tx->batch && n + GSO_MAX_SEGS <= tx->nslots) {
+		ssize_t r = tun_read(&dev->tun, tx->super, GSO_VNET_HDR_LEN + GSO_MAX_PACKET);
+		struct gso_hdr h;
+		int k;
+
+		if (r <= 0)
+			break;
+		reads++;
+		if (r < GSO_VNET_HDR_LEN) {
+			device_count(dev, DEV_DROP_BAD_TUN_PACKET, 1);
+			continue;
+		}
+		gso_hdr_parse(tx->super, &h);
+		k = gso_split(&h, tx->super + GSO_VNET_HDR_LEN, (size_t)r - GSO_VNET_HDR_LEN,
+			      tx->segbufs + n, room, tx->nslots - n, tx->seglens + n);
+		if (k < 0) {
+			device_count(dev, DEV_DROP_BAD_TUN_PACKET, 1);
+			continue;
+		}
+		for (int i = 0; i < k; i++)
+			tx->slots[n + i].len = tx->seglens[n + i];
+		n += (unsigned)k;
+	}
+	device_count(dev, DEV_TUN_RX_READS, reads);
+	device_count(dev, DEV_TUN_RX_PACKETS, n);
+	return n;
 }
 
 /* Reads up to a batch; returns how many packets, 0 if none was waiting. */
@@ -104,8 +155,14 @@ static void too_big(struct tx *tx, struct tx_slot *s, uint32_t limit)
 		return;
 	}
 	s->peer = NULL;
-	n = icmp_build_too_big(pkt, s->len, limit, NULL, 0, tx->icmp, sizeof(tx->icmp));
-	if (n <= 0 || tun_write(&dev->tun, tx->icmp, (size_t)n) < 0) {
+	n = icmp_build_too_big(pkt, s->len, limit, NULL, 0, tx->icmp + GSO_VNET_HDR_LEN,
+			       sizeof(tx->icmp) - GSO_VNET_HDR_LEN);
+	if (n > 0 && dev->tun.vnet_hdr) {
+		gso_hdr_put_plain(tx->icmp, false);
+		n += GSO_VNET_HDR_LEN;
+	}
+	if (n <= 0 || tun_write(&dev->tun, dev->tun.vnet_hdr ? tx->icmp : tx->icmp + GSO_VNET_HDR_LEN,
+				(size_t)n) < 0) {
 		device_count(dev, DEV_DROP_TOO_BIG, 1);
 		return;
 	}
@@ -276,7 +333,7 @@ void *device_tx_thread(void *arg)
 				       { .fd = dev->stop_fd, .events = POLLIN } };
 		/* Read first, sleep only on an empty queue: under load the read that
 		 * ends a batch with EAGAIN replaces a poll() per batch. */
-		unsigned n = read_batch(&tx);
+		unsigned n = dev->tun.vnet_hdr ? read_batch_vnet(&tx) : read_batch(&tx);
 
 		if (n) {
 			classify(&tx, n);

@@ -49,6 +49,17 @@ int tun_open(struct tun *tun, const char *name, unsigned flags)
 	tun->name[IFNAMSIZ - 1] = '\0';
 	tun->ifindex = (int)if_nametoindex(tun->name);
 	tun->vnet_hdr = (flags & TUN_F_WANT_VNET_HDR) != 0;
+	if (tun->vnet_hdr) {
+		/* TSO super-packets and partial checksums: the TX thread segments
+		 * and completes them (gso.c). Without it the header stays, plain. */
+		unsigned want = TUN_F_CSUM | TUN_F_TSO4 | TUN_F_TSO6 | TUN_F_TSO_ECN;
+		int hdrsz = 10;
+
+		if (ioctl(fd, TUNSETVNETHDRSZ, &hdrsz) == 0 && ioctl(fd, TUNSETOFFLOAD, want) == 0)
+			tun->offloads = want;
+		else
+			log_warn("%s: TUN offloads refused (%s): no TSO", tun->name, strerror(errno));
+	}
 	if (!tun->ifindex) {
 		int r = -errno;
 

@@ -19,7 +19,8 @@ struct tun {
 	int fd;
 	char name[IFNAMSIZ];
 	int ifindex;
-	bool vnet_hdr;
+	bool vnet_hdr;		/* every read and write starts with a virtio_net_hdr */
+	unsigned offloads;	/* TUN_F_* the kernel accepted */
 };
 
 /* Opens /dev/net/tun as IFF_TUN|IFF_NO_PI, non-blocking, with a name pattern

@@ -109,7 +109,8 @@ in_a "$OVLPERF" tunnel up "$TU_DIR/mixed.conf" --name ovlbad 2>"$TU_DIR/mixed.er
 rc=$?
 set -e
 [ "$rc" -ne 0 ] || fail "an IPv6 endpoint with an IPv4-only listen was accepted"
-grep -qF "$TU_DIR/mixed.conf:6: key 'endpoint': an IPv6 endpoint, but 'listen' is IPv4 only" \
+peer_line=$(grep -n '^\[peer\]' "$TU_DIR/mixed.conf" | cut -d: -f1)
+grep -qF "$TU_DIR/mixed.conf:$peer_line: key 'endpoint': an IPv6 endpoint, but 'listen' is IPv4 only" \
 	"$TU_DIR/mixed.err" || fail "unreachable endpoint error: $(cat "$TU_DIR/mixed.err")"
 in_a ip link show ovlbad >/dev/null 2>&1 && fail "a refused endpoint left a device"
 ok "an endpoint the listen address cannot reach is refused, naming file, line and key"

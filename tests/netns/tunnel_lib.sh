@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: MIT
 # Helpers for tests/netns/test_tunnel_*.sh (sourced after lib.sh).
+# TU_EXTRA="offload = on" adds [interface] lines to every config written here.
 # Keys and configs go to a private directory removed on exit; every daemon
 # started here is stopped on exit (its TUN device goes with it).
 
@@ -23,6 +24,7 @@ private_key_file = $2.key
 listen = $3
 address = $4
 ${8:-}
+${TU_EXTRA:-}
 [peer]
 public_key = $(cat "$TU_DIR/$5.pub")
 endpoint = $6
