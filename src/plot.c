@@ -152,6 +152,17 @@ static int tcp_gp(FILE *f, const struct report_run *rr)
 			fprintf(f, "%s%u", n++ ? ", " : "", s->tcp[i].streams);
 	}
 	fprintf(f, ")\nset offsets graph 0.05, graph 0.05, 0, 0\n");
+	/* 1, 5, 10, 20, 50 streams spread evenly on a log axis. */
+	{
+		unsigned lo = UINT32_MAX, hi = 0;
+
+		for (size_t i = 0; i < s->ntcp; i++) {
+			lo = s->tcp[i].streams < lo ? s->tcp[i].streams : lo;
+			hi = s->tcp[i].streams > hi ? s->tcp[i].streams : hi;
+		}
+		if (hi >= 10 * lo)
+			fprintf(f, "set logscale x\n");
+	}
 	for (unsigned p = 0; p < rr->run->npaths; p++) {
 		fprintf(f, "$t%u << EOD\n", p);
 		for (size_t i = 0; i < s->ntcp; i++)
