@@ -25,7 +25,7 @@
 #define LOAD_STREAMS_DRAIN_MAX_NS (5 * NSEC_PER_SEC)
 #define LOAD_STREAMS_FIN_QUIET_NS (20 * NSEC_PER_MSEC)
 /* The measurement begins this long after load_streams_start(). */
-#define LOAD_STREAMS_START_DELAY_NS (2 * NSEC_PER_MSEC)
+#define LOAD_STREAMS_START_DELAY_NS (5 * NSEC_PER_MSEC)
 #define LOAD_STREAMS_START_PER_STREAM_NS (200 * NSEC_PER_USEC)
 
 struct load_streams {

@@ -25,8 +25,13 @@
 #define UDP_GRO 104
 #endif
 
-/* Lateness the pacer forgives before it skips slots (see pacer.h). */
-#define SEND_TOLERANCE_NS (1 * NSEC_PER_MSEC)
+/* Lateness the pacer forgives before it skips slots (see pacer.h): at
+ * least 1 ms (a wake-up on a busy host), and up to 8 slots at low rates,
+ * where one slot is already more than a millisecond; never above 10 ms.
+ * What is forgiven goes out at once, so the catch-up is at most that. */
+#define SEND_TOLERANCE_MIN_NS (1 * NSEC_PER_MSEC)
+#define SEND_TOLERANCE_MAX_NS (10 * NSEC_PER_MSEC)
+#define SEND_TOLERANCE_SLOTS 8
 /* At high rates, datagrams due within this window go out in one batch, so a
  * batch is never a longer burst than this. */
 #define BURST_WINDOW_NS (100 * NSEC_PER_USEC)
@@ -135,6 +140,18 @@ static void wait_until(const struct udp_stream *st, uint64_t due)
 		cpu_relax();
 }
 
+static uint64_t tolerance(const struct udp_stream *st)
+{
+	uint64_t slot, t;
+
+	if (!st->rate_bps)
+		return SEND_TOLERANCE_MIN_NS;
+	slot = (uint64_t)st->len * 8 * NSEC_PER_SEC / st->rate_bps;
+	t = slot > SEND_TOLERANCE_MAX_NS / SEND_TOLERANCE_SLOTS ? SEND_TOLERANCE_MAX_NS
+								   : slot * SEND_TOLERANCE_SLOTS;
+	return t < SEND_TOLERANCE_MIN_NS ? SEND_TOLERANCE_MIN_NS : t;
+}
+
 /* One phase of the schedule: [from, to) with the given flags. Returns the
  * number of datagrams sent. */
 static uint64_t send_phase(struct sender *s, uint64_t from, uint64_t to, uint16_t flags,
@@ -150,7 +167,7 @@ static uint64_t send_phase(struct sender *s, uint64_t from, uint64_t to, uint16_
 	if (clock_now_ns() > from)
 		from = clock_now_ns();
 	if (to <= from || pacer_init(&p, from, to - from, st->rate_bps, st->len,
-				     SEND_TOLERANCE_NS) < 0)
+				     tolerance(st)) < 0)
 		return 0;
 	/* Slots per burst: enough that bursts are at least BURST_WINDOW_NS
 	 * apart, so the thread sleeps between them instead of spinning (a
