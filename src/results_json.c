@@ -204,7 +204,23 @@ static bool summary_delay(cJSON *arr, const struct results_run *run,
 	return true;
 }
 
-static bool overhead_json(cJSON *arr, const struct results_run *run, const struct overhead *ov)
+/* For NDR/PDR rows: how the underlay's search ended. Anything but "found"
+ * ("above-max", "generator-limit") makes its figure a lower bound and the
+ * ratio an upper one. */
+static const char *base_outcome(const struct results_summary *sum, const struct overhead_row *r)
+{
+	const struct results_knee_point *k;
+
+	if (r->metric != OVERHEAD_UDP_NDR && r->metric != OVERHEAD_UDP_PDR)
+		return NULL;
+	k = results_find_knee(sum, r->base_path, r->key);
+	if (!k)
+		return NULL;
+	return r->metric == OVERHEAD_UDP_NDR ? k->ndr_outcome : k->pdr_outcome;
+}
+
+static bool overhead_json(cJSON *arr, const struct results_run *run, const struct overhead *ov,
+			  const struct results_summary *sum)
 {
 	for (size_t i = 0; i < ov->n; i++) {
 		const struct overhead_row *r = &ov->rows[i];
@@ -223,6 +239,8 @@ static bool overhead_json(cJSON *arr, const struct results_run *run, const struc
 		      add_num(o, "delta", r->delta) &&
 		      (isnan(cost) ? cJSON_AddNullToObject(o, "cost_pct") != NULL
 				   : add_num(o, "cost_pct", cost))))
+			return false;
+		if (base_outcome(sum, r) && !add_str(o, "underlay_outcome", base_outcome(sum, r)))
 			return false;
 	}
 	return true;
@@ -251,7 +269,7 @@ static bool add_derived(cJSON *root, const struct results_run *run)
 	delay = knee ? array_in(s, "delay") : NULL;
 	oh = delay ? array_in(root, "overhead") : NULL;
 	ok = oh && summary_tcp(tcp, run, &sum) && summary_knee(knee, run, &sum) &&
-	     summary_delay(delay, run, &sum) && overhead_json(oh, run, &ov);
+	     summary_delay(delay, run, &sum) && overhead_json(oh, run, &ov, &sum);
 	overhead_free(&ov);
 	results_summary_free(&sum);
 	return ok;

@@ -193,6 +193,7 @@ static void test_json_has_ratios(void **state)
 	assert_non_null(strstr(j, "\"udp_ndr_bps\""));
 	assert_non_null(strstr(j, "\"ratio\":\t0.25"));
 	assert_non_null(strstr(j, "\"schema\":\t1"));
+	assert_non_null(strstr(j, "\"underlay_outcome\":\t\"found\""));
 	free(j);
 	results_free(&a);
 }
