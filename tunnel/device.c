@@ -41,6 +41,7 @@ const char *device_counter_name(enum device_counter c)
 		[DEV_TUN_RX_PACKETS] = "tun_rx_packets",
 		[DEV_TUN_RX_READS] = "tun_rx_reads",
 		[DEV_TUN_TX_PACKETS] = "tun_tx_packets",
+		[DEV_TUN_TX_WRITES] = "tun_tx_writes",
 		[DEV_UDP_TX_DATAGRAMS] = "udp_tx_datagrams",
 		[DEV_UDP_TX_CALLS] = "udp_tx_calls",
 		[DEV_UDP_RX_DATAGRAMS] = "udp_rx_datagrams",

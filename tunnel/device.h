@@ -56,6 +56,7 @@ enum device_counter {
 	DEV_TUN_RX_PACKETS,	/* read from the TUN */
 	DEV_TUN_RX_READS,	/* read() calls that returned a packet */
 	DEV_TUN_TX_PACKETS,	/* written to the TUN */
+	DEV_TUN_TX_WRITES,	/* write() calls (fewer with coalescing) */
 	DEV_UDP_TX_DATAGRAMS,
 	DEV_UDP_TX_CALLS,	/* sendmmsg/sendto calls */
 	DEV_UDP_RX_DATAGRAMS,

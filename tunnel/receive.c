@@ -18,6 +18,7 @@
 
 #include "clock.h"
 #include "device.h"
+#include "gro.h"
 #include "gso.h"
 #include "log.h"
 
@@ -29,6 +30,8 @@ struct rx {
 	struct mmsghdr *msgs;
 	struct iovec *iov;
 	struct sockaddr_storage *names;
+	struct gro gro;		/* with IFF_VNET_HDR: the super-packet being built */
+	uint8_t *gro_buf;
 };
 
 static int rx_init(struct rx *rx, struct device *dev)
@@ -42,7 +45,11 @@ static int rx_init(struct rx *rx, struct device *dev)
 	rx->msgs = calloc(b, sizeof(*rx->msgs));
 	rx->iov = calloc(b, sizeof(*rx->iov));
 	rx->names = calloc(b, sizeof(*rx->names));
-	if (!rx->mem || !rx->msgs || !rx->iov || !rx->names)
+	if (dev->tun.vnet_hdr) {
+		rx->gro_buf = malloc(GSO_VNET_HDR_LEN + GSO_MAX_PACKET);
+		gro_init(&rx->gro, rx->gro_buf);
+	}
+	if (!rx->mem || !rx->msgs || !rx->iov || !rx->names || (dev->tun.vnet_hdr && !rx->gro_buf))
 		return -ENOMEM;
 	rx->scratch = rx->mem + (size_t)b * dev->slot_size;
 	return 0;
@@ -54,6 +61,40 @@ static void rx_free(struct rx *rx)
 	free(rx->msgs);
 	free(rx->iov);
 	free(rx->names);
+	free(rx->gro_buf);
+}
+
+static void gro_write(struct rx *rx)
+{
+	const uint8_t *out;
+	size_t n = gro_flush(&rx->gro, &out);
+
+	if (!n)
+		return;
+	if (tun_write(&rx->dev->tun, out, n) < 0)
+		device_count(rx->dev, DEV_DROP_TUN_WRITE, 1);
+	else
+		device_count(rx->dev, DEV_TUN_TX_WRITES, 1);
+}
+
+/* With IFF_VNET_HDR: coalesce TCP segments of one flow, write the rest as is. */
+static void to_tun_vnet(struct rx *rx, uint8_t *inner, size_t len)
+{
+	struct device *dev = rx->dev;
+
+	if (gro_append(&rx->gro, inner, len))
+		return;
+	gro_write(rx);
+	if (gro_can_start(inner, len)) {
+		gro_start(&rx->gro, inner, len);
+		return;
+	}
+	/* The engine leaves ENGINE_HEADROOM free bytes before the plaintext. */
+	gso_hdr_put_plain(inner - GSO_VNET_HDR_LEN, true);
+	if (tun_write(&dev->tun, inner - GSO_VNET_HDR_LEN, len + GSO_VNET_HDR_LEN) < 0)
+		device_count(dev, DEV_DROP_TUN_WRITE, 1);
+	else
+		device_count(dev, DEV_TUN_TX_WRITES, 1);
 }
 
 static void arm(struct rx *rx)
@@ -156,19 +197,19 @@ static void handle(struct rx *rx, unsigned i, uint64_t now)
 			device_send_one(dev, peer, res.ctrl, res.ctrl_len, &ep, false);
 	}
 	if (op == ENGINE_TO_TUNNEL && peer) {
-		const uint8_t *inner = pkt.buf + ENGINE_HEADROOM;
+		uint8_t *inner = pkt.buf + ENGINE_HEADROOM;
 
-		size_t vh = dev->tun.vnet_hdr ? GSO_VNET_HDR_LEN : 0;
-
-		/* The engine leaves ENGINE_HEADROOM free bytes before the plaintext. */
-		if (vh)
-			gso_hdr_put_plain(pkt.buf + ENGINE_HEADROOM - vh, true);
-		if (!source_allowed(dev, peer, inner, pkt.len))
+		if (!source_allowed(dev, peer, inner, pkt.len)) {
 			device_count(dev, DEV_DROP_SOURCE_NOT_ALLOWED, 1);
-		else if (tun_write(&dev->tun, inner - vh, pkt.len + vh) < 0)
-			device_count(dev, DEV_DROP_TUN_WRITE, 1);
-		else
+		} else if (dev->tun.vnet_hdr) {
 			device_count(dev, DEV_TUN_TX_PACKETS, 1);
+			to_tun_vnet(rx, inner, pkt.len);
+		} else if (tun_write(&dev->tun, inner, pkt.len) < 0) {
+			device_count(dev, DEV_DROP_TUN_WRITE, 1);
+		} else {
+			device_count(dev, DEV_TUN_TX_PACKETS, 1);
+			device_count(dev, DEV_TUN_TX_WRITES, 1);
+		}
 	}
 	if (res.flush && peer)
 		flush_staged(rx, peer, now);
@@ -194,6 +235,8 @@ static void drain(struct rx *rx, int fd)
 		now = clock_now_ns();
 		for (int i = 0; i < n; i++)
 			handle(rx, (unsigned)i, now);
+		if (dev->tun.vnet_hdr)
+			gro_write(rx); /* never hold a segment past its batch */
 		if ((unsigned)n < rx->batch)
 			return;
 	}

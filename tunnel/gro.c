@@ -1,0 +1,177 @@
+// SPDX-License-Identifier: MIT
+#include <linux/virtio_net.h>
+#include <string.h>
+
+#include "bytes.h"
+#include "gro.h"
+
+#define TCP_FIN 0x01
+#define TCP_SYN 0x02
+#define TCP_RST 0x04
+#define TCP_PSH 0x08
+#define TCP_ACK 0x10
+#define TCP_URG 0x20
+#define TCP_ECE 0x40
+#define TCP_CWR 0x80
+
+void gro_init(struct gro *g, uint8_t *buf)
+{
+	memset(g, 0, sizeof(*g));
+	g->buf = buf;
+}
+
+struct seg {
+	bool v6;
+	size_t ip_hl, tcp_hl, hdr, payload;
+	const uint8_t *tcp;
+};
+
+static bool parse(const uint8_t *p, size_t len, struct seg *s)
+{
+	size_t total;
+
+	if (len < 1)
+		return false;
+	s->v6 = p[0] >> 4 == 6;
+	if (p[0] == 0x45) { /* IPv4 without options */
+		if (len < 20 || p[9] != 6 || (get_be16(p + 6) & 0x3fff)) /* MF or offset */
+			return false;
+		total = get_be16(p + 2);
+		s->ip_hl = 20;
+	} else if (s->v6) {
+		if (len < 40 || p[6] != 6)
+			return false;
+		total = 40 + (size_t)get_be16(p + 4);
+		s->ip_hl = 40;
+	} else {
+		return false;
+	}
+	if (total != len || len < s->ip_hl + 20)
+		return false;
+	s->tcp = p + s->ip_hl;
+	s->tcp_hl = (size_t)(s->tcp[12] >> 4) * 4;
+	s->hdr = s->ip_hl + s->tcp_hl;
+	if (s->tcp_hl < 20 || s->hdr > len)
+		return false;
+	s->payload = len - s->hdr;
+	/* Data with ACK, maybe PSH: nothing else coalesces. */
+	return s->payload > 0 && (s->tcp[13] & ~(TCP_PSH)) == TCP_ACK;
+}
+
+bool gro_can_start(const uint8_t *pkt, size_t len)
+{
+	struct seg s;
+
+	return parse(pkt, len, &s);
+}
+
+void gro_start(struct gro *g, const uint8_t *pkt, size_t len)
+{
+	struct seg s;
+
+	parse(pkt, len, &s);
+	memcpy(g->buf + GSO_VNET_HDR_LEN, pkt, len);
+	g->len = len;
+	g->ip_hl = s.ip_hl;
+	g->hdr = s.hdr;
+	g->v6 = s.v6;
+	g->gso_size = (uint16_t)s.payload;
+	g->segs = 1;
+	g->next_seq = get_be32(s.tcp + 4) + (uint32_t)s.payload;
+	g->closed = (s.tcp[13] & TCP_PSH) != 0;
+}
+
+/* Same flow and same headers but for the fields a segment may change. */
+static bool same_flow(const struct gro *g, const uint8_t *p, const struct seg *s)
+{
+	const uint8_t *h = g->buf + GSO_VNET_HDR_LEN;
+	const uint8_t *ht = h + g->ip_hl;
+
+	if (s->v6 != g->v6 || s->hdr != g->hdr)
+		return false;
+	if (!s->v6) {
+		/* version/IHL, TOS; TTL, protocol; addresses. Not length, ID, checksum. */
+		if (h[0] != p[0] || h[1] != p[1] || h[8] != p[8] || memcmp(h + 12, p + 12, 8) ||
+		    (h[6] & 0x40) != (p[6] & 0x40))
+			return false;
+	} else if (memcmp(h, p, 4) || h[7] != p[7] || memcmp(h + 8, p + 8, 32)) {
+		return false; /* version, class, flow label; hop limit; addresses */
+	}
+	/* ports; ack; data offset and flags (PSH aside); window; urgent; options */
+	return !memcmp(ht, s->tcp, 4) && !memcmp(ht + 8, s->tcp + 8, 5) &&
+	       (ht[13] & ~TCP_PSH) == (s->tcp[13] & ~TCP_PSH) && !memcmp(ht + 14, s->tcp + 14, 2) &&
+	       !memcmp(ht + 18, s->tcp + 18, 2) && !memcmp(ht + 20, s->tcp + 20, g->hdr - g->ip_hl - 20);
+}
+
+bool gro_append(struct gro *g, const uint8_t *pkt, size_t len)
+{
+	struct seg s;
+
+	if (!g->len || g->closed || !parse(pkt, len, &s) || !same_flow(g, pkt, &s))
+		return false;
+	if (get_be32(s.tcp + 4) != g->next_seq || s.payload > g->gso_size ||
+	    g->len + s.payload > GSO_MAX_PACKET || g->segs >= GSO_MAX_SEGS)
+		return false;
+	memcpy(g->buf + GSO_VNET_HDR_LEN + g->len, pkt + s.hdr, s.payload);
+	g->len += s.payload;
+	g->segs++;
+	g->next_seq += (uint32_t)s.payload;
+	if (s.tcp[13] & TCP_PSH) {
+		/* PSH on the last segment: the super-packet carries it. */
+		g->buf[GSO_VNET_HDR_LEN + g->ip_hl + 13] |= TCP_PSH;
+		g->closed = true;
+	}
+	if (s.payload < g->gso_size)
+		g->closed = true;
+	return true;
+}
+
+size_t gro_flush(struct gro *g, const uint8_t **out)
+{
+	uint8_t *vh = g->buf, *p = g->buf + GSO_VNET_HDR_LEN, *tcp;
+	size_t len = g->len, tcp_len;
+	uint8_t pseudo[40];
+	uint32_t sum;
+
+	if (!len)
+		return 0;
+	*out = vh;
+	g->len = 0;
+	if (g->segs == 1) {
+		gso_hdr_put_plain(vh, true);
+		return GSO_VNET_HDR_LEN + len;
+	}
+	tcp = p + g->ip_hl;
+	tcp_len = len - g->ip_hl;
+	if (!g->v6) {
+		put_be16(p + 2, (uint16_t)len);
+		put_be16(p + 10, 0);
+		put_be16(p + 10, (uint16_t)~gso_csum_fold(gso_csum_add(p, 20, 0)));
+		memcpy(pseudo, p + 12, 8);
+		pseudo[8] = 0;
+		pseudo[9] = 6;
+		put_be16(pseudo + 10, (uint16_t)tcp_len);
+		sum = gso_csum_add(pseudo, 12, 0);
+	} else {
+		put_be16(p + 4, (uint16_t)tcp_len);
+		memcpy(pseudo, p + 8, 32);
+		put_be32(pseudo + 32, (uint32_t)tcp_len);
+		memset(pseudo + 36, 0, 3);
+		pseudo[39] = 6;
+		sum = gso_csum_add(pseudo, 40, 0);
+	}
+	/* Partial checksum, as a stack hands to a NIC: the pseudo-header sum. */
+	put_be16(tcp + 16, gso_csum_fold(sum));
+	memset(vh, 0, GSO_VNET_HDR_LEN);
+	vh[0] = VIRTIO_NET_HDR_F_NEEDS_CSUM;
+	vh[1] = g->v6 ? VIRTIO_NET_HDR_GSO_TCPV6 : VIRTIO_NET_HDR_GSO_TCPV4;
+	vh[2] = (uint8_t)g->hdr;
+	vh[3] = (uint8_t)(g->hdr >> 8);
+	vh[4] = (uint8_t)g->gso_size;
+	vh[5] = (uint8_t)(g->gso_size >> 8);
+	vh[6] = (uint8_t)g->ip_hl;
+	vh[7] = 0;
+	vh[8] = 16;
+	vh[9] = 0;
+	return GSO_VNET_HDR_LEN + len;
+}
