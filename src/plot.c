@@ -80,6 +80,21 @@ static bool wide_range(const struct results_summary *s)
 	return lo && hi / lo >= 10;
 }
 
+static bool right_half(const struct results_summary *s, double bps)
+{
+	double lo = 0, hi = 0;
+
+	for (size_t i = 0; i < s->nsweep; i++) {
+		double v = (double)s->sweep[i].target_bps;
+
+		lo = !lo || v < lo ? v : lo;
+		hi = v > hi ? v : hi;
+	}
+	if (!lo)
+		return false;
+	return wide_range(s) ? bps * bps > lo * hi : 2 * bps > lo + hi;
+}
+
 static int delivered_gp(FILE *f, const struct report_run *rr)
 {
 	const struct results_summary *s = &rr->sum;
@@ -104,18 +119,23 @@ static int delivered_gp(FILE *f, const struct report_run *rr)
 	for (size_t i = 0; i < s->nknee; i++) {
 		const struct results_knee_point *k = &s->knee[i];
 		double x = k->ndr_bps.median / 1e6;
+		bool bound = strcmp(k->ndr_outcome, "found") && k->ndr_outcome[0];
+		char v[32];
 
 		if (!k->ndr_bps.n)
 			continue;
 		fprintf(f, "set arrow from %.6g, graph 0 to %.6g, graph 1 nohead dt 2 lw 1.5 "
 			   "lc rgb '%s'\n",
 			x, x, COLOR(k->path));
-		snprintf(t, sizeof(t), "NDR %s %u B: %.4g Mbit/s", rr->run->paths[k->path].name,
-			 k->len, x);
+		report_run_fmt_rate(v, sizeof(v), k->ndr_bps.median);
+		snprintf(t, sizeof(t), "NDR %s %u B: %s%s", rr->run->paths[k->path].name, k->len,
+			 bound ? ">= " : "", v);
 		fprintf(f, "set label ");
 		gp_str(f, t);
-		fprintf(f, " at %.6g, graph %.2f left offset 0.5,0 tc rgb '%s'\n", x,
-			0.08 + 0.07 * (double)i, COLOR(k->path));
+		/* Labels of knees in the right half of the axis go left of their line. */
+		fprintf(f, " at %.6g, graph %.2f %s tc rgb '%s'\n", x, 0.08 + 0.07 * (double)i,
+			right_half(s, k->ndr_bps.median) ? "right offset -0.5,0" : "left offset 0.5,0",
+			COLOR(k->path));
 	}
 	fprintf(f, "plot ");
 	nseries = 0;
