@@ -5,6 +5,7 @@
  * whatever happened (completion, Ctrl-C, a dead host) tears down what it
  * created and writes what it measured.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -69,7 +70,7 @@ static int make_dir(struct run *r, const char *name)
 	const char *root = r->opt->results_root ? r->opt->results_root : RUN_DEFAULT_RESULTS;
 	time_t now = time(NULL);
 	struct tm tm;
-	char stamp[32];
+	char stamp[32], safe[RESULTS_NAME_MAX];
 	int err;
 
 	if (r->opt->out_dir) {
@@ -79,6 +80,14 @@ static int make_dir(struct run *r, const char *name)
 	}
 	gmtime_r(&now, &tm);
 	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
+	/* The name becomes part of a path: keep it to one harmless component. */
+	snprintf(safe, sizeof(safe), "%s", name[0] ? name : "run");
+	for (char *c = safe; *c; c++)
+		if (!isalnum((unsigned char)*c) && *c != '-' && *c != '_' && *c != '.')
+			*c = '_';
+	if (safe[0] == '.')
+		safe[0] = '_';
+	name = safe;
 	err = mkdir_p(root);
 	if (err)
 		return err;
