@@ -101,4 +101,54 @@ ok "ovlperf report DIR re-renders the same summary and files"
 grep -q 'UDP PDR' "$OUT/cmp.out" || fail "comparison lacks UDP PDR"
 grep -Eq '^\s+TCP goodput\s+overlay .*\+0\.0%' "$OUT/cmp.out" || fail "self-comparison is not +0.0%"
 ok "ovlperf report DIR DIR compares figure by figure"
+# Real hosts instead of a lab: a server on this machine's loopback, reached
+# over IPv4 and IPv6 as a [host.*] scenario (no namespaces, no overlay).
+PORT=$((20000 + $$ % 20000))
+"$OVLPERF" server -p "$PORT" 2>"$OUT/lo-server.log" &
+SRV=$!
+on_exit "kill $SRV"
+for _ in $(seq 1 100); do
+	ss -ltn 2>/dev/null | grep -q ":$PORT " && break
+	sleep 0.05
+done
+cat >"$OUT/lo.ini" <<INI
+[scenario]
+name = loopback
+repetitions = 2
+duration = 300ms
+
+[host.self]
+address = 127.0.0.1
+port = $PORT
+
+[path.v4]
+type = underlay
+
+[path.v6]
+type = external
+address = ::1
+family = 6
+
+[tcp]
+streams = 1
+
+[udp]
+sizes = 1000
+rate = 20M
+INI
+rc=0
+"$OVLPERF" run --no-progress --no-plots --out "$OUT/lo" "$OUT/lo.ini" >"$OUT/lo.out" 2>"$OUT/lo.err" || rc=$?
+[ "$rc" -eq 0 ] || { cat "$OUT/lo.err" >&2; fail "loopback run exited $rc"; }
+python3 - "$OUT/lo/run.json" <<'PY' || fail "loopback run.json"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["complete"] is True
+assert [p["addr"] for p in d["paths"]] == ["127.0.0.1", "::1"]
+ok = [t for t in d["trials"] if t["status"] == 0]
+assert len(ok) == 8, len(ok)    # 2 reps x (TCP + delay) x 2 paths
+assert all(t["host_cpu_s"] == 0 for t in ok), "host CPU is a lab figure"
+delay = [t for t in ok if t["kind"] == "delay"]
+assert {t["target_bps"] for t in delay} == {20000000}
+PY
+ok "a [host.*] scenario against a server on loopback (IPv4 and IPv6 paths)"
 echo "$TEST_NAME: $CHECKS checks passed"
