@@ -12,7 +12,7 @@
  *   socket_buffer = 8388608           ; SO_SNDBUF/SO_RCVBUF request
  *   batch = 64                        ; packets per recvmmsg/sendmmsg
  *   txqueuelen = 1000                 ; TUN queue length (packets)
- *   offload = on                      ; TUN TSO + checksum offload (on | off)
+ *   offload = on                      ; TUN TSO/checksum offload + coalescing (default on)
  *   [peer]                            ; one or more
  *   public_key = <base64>
  *   endpoint = 198.18.0.2:51900       ; optional; learned from authenticated packets
@@ -43,7 +43,7 @@
 /* The TUN's queue towards the daemon: 500 (the kernel's) drops bursts while
  * the TX thread waits for a core, and TCP takes every drop as congestion. */
 #define CONFIG_DEFAULT_TXQUEUELEN 1000
-#define CONFIG_DEFAULT_OFFLOAD false
+#define CONFIG_DEFAULT_OFFLOAD true
 #define CONFIG_MIN_MTU 576
 #define CONFIG_MAX_MTU 65000
 #define CONFIG_ERR_LEN 512

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # The built-in overlay over an IPv4 underlay: ping (IPv4 and IPv6 overlay
-# addresses), a TCP transfer checked by SHA-256, no plaintext on the veth,
+# addresses), a TCP transfer checked by SHA-256 (with TUN offloads, the
+# default, or TU_EXTRA="offload = off"), no plaintext on the veth,
 # keys hidden in `tunnel show`, SIGINT removes the device, config errors
 # name file, line and key.
 . "$(dirname "$0")/lib.sh"
@@ -41,6 +42,17 @@ PY
 wait $srv || fail "TCP receiver failed"
 expect_eq "SHA-256 of 8 MiB through the overlay" "$(cat "$TU_DIR/got")" "$want"
 expect_ge "peer rx_bytes on B" "$(tu_show "$B" ovl0 rx_bytes)" 8388608
+if [ "${TU_EXTRA:-}" != "offload = off" ]; then
+	# TSO: A's kernel handed over super-packets; coalescing: B wrote fewer than it got.
+	reads=$(tu_show "$A" ovl0 counter.tun_rx_reads)
+	pkts=$(tu_show "$A" ovl0 counter.tun_rx_packets)
+	[ "$reads" -lt "$pkts" ] || fail "no TSO super-packet read on A ($reads reads, $pkts packets)"
+	ok "TSO on A: $pkts packets from $reads reads"
+	writes=$(tu_show "$B" ovl0 counter.tun_tx_writes)
+	pkts=$(tu_show "$B" ovl0 counter.tun_tx_packets)
+	[ "$writes" -lt "$pkts" ] || fail "no coalescing on B ($writes writes, $pkts packets)"
+	ok "coalescing on B: $pkts packets in $writes writes"
+fi
 
 # A known payload crosses the overlay; it must show on the TUN, never on the veth.
 marker=OVLPERF-PLAINTEXT-MARKER-7f3a9c

@@ -1,0 +1,5 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# test_tunnel_basic.sh again with the TUN offloads off (offload = off): one
+# packet per read and per write, the issue-3 data path.
+TU_EXTRA="offload = off" exec bash "$(dirname "$0")/test_tunnel_basic.sh"
