@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
- * The MTU and MSS checks of a run (issue 5, mtu.h): each path probed from
- * the client's namespace against the far end's server, overlays judged
- * against their underlay, and every verdict recorded in the run model so
- * that the terminal summary, report.md and run.json carry them.
+ * The MTU and MSS checks of a run (issue 5, mtu.h's mtu_suite_run): each
+ * path probed from the client's namespace against the far end's server,
+ * overlays judged against their underlay, and every verdict recorded in the
+ * run model so that the terminal summary, report.md and run.json carry
+ * them. Also the UDP sizes that cannot fit a path, judged before any trial.
  */
 #include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -17,66 +17,31 @@
 #include "mtu.h"
 #include "run.h"
 
-static void record(struct run *r, const struct mtu_report *rep)
-{
-	for (unsigned k = 0; k < rep->nverdicts; k++) {
-		const struct mtu_verdict *v = &rep->verdicts[k];
-		int p = mtu_report_find_path(rep, v->path);
-		struct results_mtu_check *m;
-
-		if (p < 0)
-			continue;
-		m = results_add_mtu(r->res);
-		if (!m)
-			return;
-		m->path = (unsigned)p;
-		snprintf(m->check, sizeof(m->check), "%s", v->check);
-		m->verdict = v->level == MTU_FAIL   ? RESULTS_FAIL
-			     : v->level == MTU_WARN ? RESULTS_WARN
-						    : RESULTS_OK;
-		m->value = v->value;
-		snprintf(m->reason, sizeof(m->reason), "%s", v->reason);
-		snprintf(m->fix, sizeof(m->fix), "%s", v->fix);
-	}
-}
-
 void run_mtu_checks(struct run *r)
 {
-	struct mtu_report *rep = calloc(1, sizeof(*rep));
+	const char *far[SCN_MAX_PATHS];
+	int rc;
 
-	if (!rep) {
-		run_stop(r, -ENOMEM, "out of memory");
+	for (unsigned i = 0; i < r->npaths; i++)
+		far[i] = r->paths[i].addr;
+	if (r->opt->progress)
+		fprintf(stderr, "%sMTU and MSS checks on %u paths%s",
+			isatty(STDERR_FILENO) ? "\r\033[K" : "", r->npaths,
+			isatty(STDERR_FILENO) ? "" : "\n");
+	/* Probes every path from this thread (the client's namespace) and adds
+	 * the verdicts to the run model; a path that cannot be probed is a
+	 * FAIL verdict of its own, not the end of the run. */
+	rc = mtu_suite_run(r->scn, far, r->res, NULL);
+	if (rc == -EINTR || interrupt_requested()) {
+		run_stop(r, -EINTR, "interrupted by signal %d", interrupt_signal());
 		return;
 	}
-	rep->npaths = r->npaths < MTU_MAX_PATHS ? r->npaths : MTU_MAX_PATHS;
-	for (unsigned i = 0; i < rep->npaths && !r->stop; i++) {
-		struct mtu_probe_spec spec;
-		int rc;
-
-		mtu_spec_from_scenario(r->scn, i, r->paths[i].addr, &spec);
-		spec.port = r->paths[i].port;
-		if (r->opt->progress)
-			fprintf(stderr, "%sMTU and MSS checks: path %s%s",
-				isatty(STDERR_FILENO) ? "\r\033[K" : "", r->paths[i].sp->name,
-				isatty(STDERR_FILENO) ? "" : "\n");
-		rc = mtu_probe_path(&spec, &rep->paths[i]);
-		if (interrupt_requested()) {
-			run_stop(r, -EINTR, "interrupted by signal %d", interrupt_signal());
-			break;
-		}
-		/* A failed probe is a verdict of its own, not the end of the run. */
-		if (rc)
-			log_warn("path %s: MTU probe: %s", r->paths[i].sp->name,
-				 rep->paths[i].error[0] ? rep->paths[i].error : strerror(-rc));
-		run_paths_check(r);
+	if (rc < 0) {
+		run_stop(r, rc, "MTU checks: %s", strerror(-rc));
+		return;
 	}
-	if (!r->stop) {
-		mtu_roles_from_scenario(r->scn, rep);
-		mtu_verdicts(rep);
-		record(r, rep);
-		run_save(r);
-	}
-	free(rep);
+	run_paths_check(r);
+	run_save(r);
 }
 
 /* UDP datagrams that cannot fit a path: payload + IP and UDP headers above

@@ -83,7 +83,7 @@ static bool server_alive(struct run *r)
 static int start_server(struct run *r)
 {
 	char log_path[1100];
-	char *argv[] = { "/proc/self/exe", "server", NULL };
+	char *argv[] = { "/proc/self/exe", "server", r->no_realtime ? "--no-rt" : NULL, NULL };
 	uint64_t deadline;
 	int fd;
 
@@ -272,27 +272,19 @@ static int builtin_up(struct run *r)
  * process that built it is gone (then it is removed), in use otherwise. */
 static int stale_lab(struct run *r, const char *name)
 {
-	char path[128], line[128];
-	FILE *f;
-	int pid = 0;
+	pid_t pid = 0;
 
-	snprintf(path, sizeof(path), "%s/%s", LAB_STATE_DIR, name);
-	f = fopen(path, "r");
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "pid %d", &pid) == 1)
-			break;
-	fclose(f);
+	if (lab_creator_pid(name, &pid) < 0)
+		return 0;	/* no such lab */
 	if (pid > 0 && (kill(pid, 0) == 0 || errno != ESRCH)) {
 		run_stop(r, -EBUSY, "lab '%s' is in use by process %d (another run?); choose "
 				    "another [lab] name or stop that process",
-			 name, pid);
+			 name, (int)pid);
 		return -EBUSY;
 	}
 	if (lab_down_by_name(name) == 0)
 		log_warn("removed lab '%s' left behind by an earlier run (process %d is gone)",
-			 name, pid);
+			 name, (int)pid);
 	return 0;
 }
 
@@ -302,6 +294,12 @@ static int lab_up_all(struct run *r)
 	int err;
 
 	scenario_lab_spec(r->scn, &spec);
+	/* A userspace overlay shares the lab machine's cores with the test: a
+	 * SCHED_FIFO sender would starve its daemons and measure that instead. */
+	for (unsigned i = 0; i < r->scn->npaths; i++)
+		r->no_realtime |= r->scn->paths[i].type != SCN_PATH_UNDERLAY;
+	if (r->no_realtime)
+		log_info("an overlay shares this machine: test threads stay SCHED_OTHER");
 	err = stale_lab(r, spec.name);
 	if (err)
 		return err;
