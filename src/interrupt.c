@@ -1,15 +1,19 @@
 // SPDX-License-Identifier: MIT
 #include <errno.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <string.h>
 
 #include "interrupt.h"
 
-static volatile sig_atomic_t received;
+/* Written by the handler, read by every thread: a lock-free atomic is both
+ * async-signal-safe and free of data races. */
+static atomic_int received;
+_Static_assert(ATOMIC_INT_LOCK_FREE == 2, "the signal flag must be lock-free");
 
 static void on_signal(int sig)
 {
-	received = sig;
+	atomic_store_explicit(&received, sig, memory_order_relaxed);
 }
 
 int interrupt_install(void)
@@ -32,15 +36,15 @@ int interrupt_install(void)
 
 bool interrupt_requested(void)
 {
-	return received != 0;
+	return atomic_load_explicit(&received, memory_order_relaxed) != 0;
 }
 
 int interrupt_signal(void)
 {
-	return received;
+	return atomic_load_explicit(&received, memory_order_relaxed);
 }
 
 void interrupt_raise(void)
 {
-	received = SIGTERM;
+	atomic_store_explicit(&received, SIGTERM, memory_order_relaxed);
 }
