@@ -91,6 +91,8 @@ static void loss_attribution(const struct proto_results *snd, const struct proto
 	struct loss_inputs in = {
 		.lost = u->lost,
 		.sender_sndbuf = snd->host.udp_sndbuf_errors,
+		/* failed sends were never counted as sent: they explain no loss */
+		.sender_send_errors = snd->total.send_errors,
 		.sender_link_tx = snd->host.link_tx_drops,
 		.receiver_rcvbuf = rcv->host.udp_rcvbuf_errors,
 		.receiver_inerrors = rcv->host.udp_in_errors,
