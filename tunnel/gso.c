@@ -159,6 +159,8 @@ int gso_split(const struct gso_hdr *h, const uint8_t *pkt, size_t len, uint8_t *
 	uint16_t id;
 	int r;
 
+	if (len == 0)
+		return -EINVAL;
 	if (nbufs < 1)
 		return -ENOSPC;
 	if (type == VIRTIO_NET_HDR_GSO_NONE) {
