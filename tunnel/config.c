@@ -356,6 +356,13 @@ static void interface_key(struct parse *p, const char *name, const char *val)
 			cfg->offload = false;
 		else
 			perr(p, name, "'%s' is not on or off", val);
+	} else if (key_is(name, "sandbox")) {
+		if (!strcasecmp(val, "on") || !strcasecmp(val, "yes") || !strcmp(val, "1"))
+			cfg->sandbox_off = false;
+		else if (!strcasecmp(val, "off") || !strcasecmp(val, "no") || !strcmp(val, "0"))
+			cfg->sandbox_off = true;
+		else
+			perr(p, name, "'%s' is not on or off", val);
 	} else if (key_is(name, "txqueuelen")) {
 		if (!parse_u32(val, 16, 100000, &cfg->txqueuelen))
 			perr(p, name, "'%s' is not a number in 16..100000", val);

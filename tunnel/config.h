@@ -13,6 +13,7 @@
  *   batch = 64                        ; packets per recvmmsg/sendmmsg
  *   txqueuelen = 1000                 ; TUN queue length (packets)
  *   offload = on                      ; TUN TSO/checksum offload + coalescing (default on)
+ *   sandbox = on                      ; after set-up: no capabilities, seccomp (sandbox.h)
  *   [peer]                            ; one or more
  *   public_key = <base64>
  *   endpoint = 198.18.0.2:51900       ; optional; learned from authenticated packets
@@ -81,6 +82,7 @@ struct config {
 	unsigned batch;
 	uint32_t txqueuelen;
 	bool offload;			/* TUN TSO/checksum offload (IFF_VNET_HDR) */
+	bool sandbox_off;		/* "sandbox = off": keep privileges (debugging) */
 	struct config_peer *peers;
 	size_t npeers;
 	struct config_prefix *allowed;
