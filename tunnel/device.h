@@ -20,21 +20,21 @@
  * everything else (IP_PMTUDISC_DO), so a path MTU drop shows up as EMSGSIZE:
  * that packet goes out fragmented and the peer's path MTU is re-read.
  *
- * Buffers, and where issue 6 (offloads) plugs in. Each data-path thread owns
- * `batch` slots of slot_size = ENGINE_SLOT_SIZE(mtu) bytes, 64-byte aligned:
- * [16 header | plaintext | pad + tag]. TX reads a packet to slot + 16 and the
+ * Buffers. Each data-path thread owns `batch` slots (TX: plus GSO_MAX_SEGS
+ * with offloads) of slot_size = ENGINE_SLOT_SIZE(mtu) bytes, 64-byte aligned:
+ * [16 header | plaintext | pad + tag]. TX puts a packet at slot + 16 and the
  * engine seals it in place; RX receives a datagram at slot + 0 and the engine
- * leaves the plaintext at slot + 16. With IFF_VNET_HDR, TX reads a TSO
- * super-packet (virtio_net_hdr + up to 64 KiB) into one per-thread 64 KiB
- * buffer and segments it straight into consecutive slots, so sealing and
- * sending stay as they are; for UDP_SEGMENT the slots are laid out with the
- * engine's GSO stride (engine.h) so one sendmsg() carries up to 64 segments.
- * RX with UDP_GRO receives up to 64 KiB of equal-size datagrams per recvmmsg
- * entry (64 KiB entries instead of slots), splits them by gso_size into
- * engine_pkts without copying, and coalesces consecutive TCP segments into a
- * super-packet whose virtio_net_hdr goes in the 16 free bytes before the
- * first plaintext. IFF_MULTI_QUEUE adds one TUN queue, one SO_REUSEPORT
- * socket and one such pair of threads per worker (tun_open_queue()).
+ * leaves the plaintext at slot + 16.
+ *
+ * Offloads (offload = on, the default; issue 6 steps 1-2): the TUN has
+ * IFF_VNET_HDR with TSO4/TSO6/CSUM. TX reads a super-packet (virtio_net_hdr +
+ * up to 64 KiB) into one per-thread buffer and gso.c segments it straight
+ * into consecutive slots, so sealing and sendmmsg stay as they are. RX
+ * coalesces consecutive TCP segments of a flow (gro.c) and writes one
+ * super-packet per run. Still to come: UDP_SEGMENT sends (slots laid out with
+ * the engine's GSO stride, engine.h), UDP_GRO receives (64 KiB recvmmsg
+ * entries split by gso_size), and IFF_MULTI_QUEUE with one TUN queue, one
+ * SO_REUSEPORT socket and one pair of threads per worker (tun_open_queue()).
  */
 #ifndef OVLPERF_TUNNEL_DEVICE_H
 #define OVLPERF_TUNNEL_DEVICE_H

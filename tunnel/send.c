@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
- * TX: TUN -> UDP. Reads up to a batch of packets (one read() each: a TUN
- * without IFF_VNET_HDR has no batch read), finds each packet's peer by its
- * destination, answers too-big packets with ICMP through the TUN, has the
- * engine seal each run of packets for one peer in one call, and sends them
- * with one sendmmsg(). Packets are read straight into their slot after the
- * header room, so sealing happens in place, without a copy.
+ * TX: TUN -> UDP. Reads up to a batch of packets (one read() each; with
+ * offloads a read may bring a TSO super-packet, which gso.c segments into
+ * slots), finds each packet's peer by its destination, answers too-big
+ * packets with ICMP through the TUN, has the engine seal each run of packets
+ * for one peer in one call, and sends them with one sendmmsg(). Without
+ * offloads packets are read straight into their slot after the header room;
+ * either way sealing happens in place.
  */
 #define _GNU_SOURCE
 #include <errno.h>
