@@ -463,6 +463,7 @@ int device_up(struct config *cfg, const char *ifname, struct device **out)
 	}
 	if (r == 0)
 		r = setup_link(dev);
+	atomic_store(&dev->udp_gso, cfg->offload);
 	if (r == 0) {
 		dev->stop_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 		if (dev->stop_fd < 0)

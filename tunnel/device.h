@@ -113,6 +113,7 @@ struct device {
 	int stop_fd;			/* eventfd: wakes the data-path threads */
 	_Atomic bool stopping;
 	_Atomic bool stop_requested;	/* "stop" on the control socket */
+	_Atomic bool udp_gso;		/* send runs with UDP_SEGMENT (offload = on) */
 	int control_fd;
 	char control_path[128];
 	struct allowedips table;

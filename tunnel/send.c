@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
+#include <netinet/udp.h>
 #include <unistd.h>
 
 #include "clock.h"
@@ -212,12 +213,11 @@ static bool wait_writable(struct device *dev, int fd)
 }
 
 /* Sends msgs[0..n) with sendmmsg; a message refused for its size goes out fragmented. */
-static void send_run(struct tx *tx, struct device_peer *peer, const struct sockaddr_storage *ep,
-		     unsigned n)
+static void send_mmsg(struct tx *tx, struct device_peer *peer, const struct sockaddr_storage *ep,
+		      unsigned off, unsigned n)
 {
 	struct device *dev = tx->dev;
 	int fd = device_sock_for(dev, ep->ss_family);
-	unsigned off = 0;
 
 	while (off < n) {
 		int r = sendmmsg(fd, tx->msgs + off, n - off, 0);
@@ -241,6 +241,86 @@ static void send_run(struct tx *tx, struct device_peer *peer, const struct socka
 		}
 		off++;
 	}
+}
+
+/* One sendmsg() with UDP_SEGMENT for iov[j..k): equal sizes, the last may be
+ * shorter. False when the kernel refuses (the caller falls back to sendmmsg). */
+static bool send_gso(struct tx *tx, const struct sockaddr_storage *ep, unsigned j, unsigned k,
+		     size_t size)
+{
+	struct device *dev = tx->dev;
+	int fd = device_sock_for(dev, ep->ss_family);
+	union {
+		char buf[CMSG_SPACE(sizeof(uint16_t))];
+		struct cmsghdr align;
+	} ctrl;
+	struct msghdr mh = { .msg_name = (void *)ep, .msg_namelen = device_sockaddr_len(ep),
+			     .msg_iov = tx->iov + j, .msg_iovlen = k - j,
+			     .msg_control = ctrl.buf, .msg_controllen = sizeof(ctrl.buf) };
+	struct cmsghdr *cm;
+	uint16_t gs = (uint16_t)size;
+
+	memset(&ctrl, 0, sizeof(ctrl));
+	cm = CMSG_FIRSTHDR(&mh);
+	cm->cmsg_level = SOL_UDP;
+	cm->cmsg_type = UDP_SEGMENT;
+	cm->cmsg_len = CMSG_LEN(sizeof(gs));
+	memcpy(CMSG_DATA(cm), &gs, sizeof(gs));
+	for (;;) {
+		ssize_t r = sendmsg(fd, &mh, 0);
+
+		device_count(dev, DEV_UDP_TX_CALLS, 1);
+		if (r >= 0) {
+			device_count(dev, DEV_UDP_TX_DATAGRAMS, k - j);
+			return true;
+		}
+		if ((errno == EAGAIN || errno == ENOBUFS) && wait_writable(dev, fd))
+			continue;
+		if (errno == EIO || errno == EOPNOTSUPP || errno == ENOPROTOOPT) {
+			/* No UDP GSO on this path (e.g. no checksum offload): stop trying. */
+			log_info("UDP GSO refused (%s): sendmmsg from now on", strerror(errno));
+			atomic_store(&dev->udp_gso, false);
+		}
+		return false; /* EMSGSIZE, EINVAL (segment over the MTU) ...: per datagram */
+	}
+}
+
+/* Sends msgs[0..n): runs of equal-size datagrams with UDP GSO where it works,
+ * the rest with sendmmsg. */
+static void send_run(struct tx *tx, struct device_peer *peer, const struct sockaddr_storage *ep,
+		     unsigned n)
+{
+	/* UDP_MAX_SEGMENTS on older kernels; the payload of one IPv6 UDP datagram. */
+	const unsigned max_segs = 64;
+	const size_t max_bytes = 65535 - 40 - 8;
+	unsigned j = 0, plain = 0;
+
+	if (!atomic_load_explicit(&tx->dev->udp_gso, memory_order_relaxed)) {
+		send_mmsg(tx, peer, ep, 0, n);
+		return;
+	}
+	while (j < n) {
+		size_t size = tx->iov[j].iov_len, total = size;
+		unsigned k = j + 1;
+
+		while (k < n && k - j < max_segs && tx->iov[k].iov_len == size &&
+		       total + size <= max_bytes)
+			total += tx->iov[k++].iov_len;
+		if (k < n && k - j < max_segs && tx->iov[k].iov_len < size &&
+		    total + tx->iov[k].iov_len <= max_bytes)
+			k++; /* a shorter last segment */
+		if (k - j < 2) {
+			j = k; /* left for sendmmsg, with its neighbours */
+			continue;
+		}
+		if (plain < j)
+			send_mmsg(tx, peer, ep, plain, j);
+		if (!send_gso(tx, ep, j, k, size))
+			send_mmsg(tx, peer, ep, j, k);
+		j = plain = k;
+	}
+	if (plain < n)
+		send_mmsg(tx, peer, ep, plain, n);
 }
 
 /* Sends pkts[0..n) (sealed for peer): runs of sendmmsg, fragmentable ones alone. */
