@@ -7,10 +7,11 @@
 # against wireguard-go. The peers' setup lives here only, never in the product.
 #
 #   OVLPERF=build/ovlperf bash bench/overlay_vs_peers.sh [-t SEC] [--rounds N]
-#                       [--load ovlperf|iperf3] [--paths "native ovl ovltso wg ovpn"]
+#                       [--load ovlperf|iperf3] [--paths "native ovl ovlplain wg ovpn"]
 #
-# ovl is the overlay as issue 3 built it (offload = off); ovltso the same with
-# the TUN's TSO and checksum offload on (issue 6, step 1: TX segmentation).
+# ovl is our overlay as configured by default (offload = on: TUN TSO in, TCP
+# coalescing out, UDP GSO on the underlay); ovlplain the same with offload =
+# off (one packet per read, write and datagram: the issue-3 data path).
 #
 # TCP runs ROUNDS times per path, the paths taking turns, and the best round
 # counts: a burst of other load on the machine then hits every path alike.
@@ -23,7 +24,7 @@ LAB=${BENCH_LAB:-tu}
 T=5
 ROUNDS=2
 LOAD=auto
-PATHS="native ovl ovltso wg ovpn"
+PATHS="native ovl ovlplain wg ovpn"
 while [ $# -gt 0 ]; do
 	case $1 in
 	-t) T=$2; shift 2 ;;
@@ -133,14 +134,14 @@ up_ovpn()
 	CLEANUP+=("kill \$(cat $WORK/ovpn-b.pid)")
 }
 
-declare -A ADDR=([native]=198.18.0.2 [ovl]=198.19.0.2 [ovltso]=198.19.3.2 [wg]=198.19.1.2
+declare -A ADDR=([native]=198.18.0.2 [ovl]=198.19.0.2 [ovlplain]=198.19.3.2 [wg]=198.19.1.2
 	[ovpn]=198.19.2.2)
-declare -A NAME=([native]="native veth" [ovl]="ovlperf overlay" [ovltso]="ovlperf +TSO"
+declare -A NAME=([native]="native veth" [ovl]="ovlperf" [ovlplain]="ovlperf no-offl"
 	[wg]="wireguard-go" [ovpn]="OpenVPN 2.6")
 for p in $PATHS; do
 	case $p in
-	ovl) up_ovl ovl ovl0 198.19.0 51900 off ;;
-	ovltso) up_ovl ovltso ovl1 198.19.3 51902 on ;;
+	ovl) up_ovl ovl ovl0 198.19.0 51900 on ;;
+	ovlplain) up_ovl ovlplain ovl1 198.19.3 51902 off ;;
 	wg) up_wg ;;
 	ovpn) up_ovpn ;;
 	esac
@@ -202,7 +203,7 @@ rtt_ms()
 daemon_pids()
 {
 	case $1 in
-	ovl | ovltso) cat "$WORK/$1-a.pid" "$WORK/$1-b.pid" ;;
+	ovl | ovlplain) cat "$WORK/$1-a.pid" "$WORK/$1-b.pid" ;;
 	wg) pgrep -f "wireguard-go -f ($WG_A|$WG_B)\$" ;;
 	ovpn) cat "$WORK/ovpn-a.pid" "$WORK/ovpn-b.pid" ;;
 	esac
@@ -262,7 +263,7 @@ done
 echo "load: $LOAD; TCP single stream, best of $ROUNDS rounds of ${T}s; UDP 1400-byte IPv4 packets (1372-byte payload: fits wireguard-go's MTU 1420); lab $LAB (veth, MTU 1500)"
 echo "CPU s/GB: user+system seconds of the overlay's processes at both ends per GB of TCP goodput"
 echo "(the cost of the design, less sensitive than goodput to other load on the machine: $(cut -d' ' -f1-3 /proc/loadavg))"
-for o in ovl ovltso; do
+for o in ovl ovlplain; do
 	[[ " $PATHS " == *" $o "* && " $PATHS " == *" wg "* ]] || continue
 	python3 - "${NAME[$o]}" "${TCP[$o]}" "${TCP[wg]}" "${RTT[$o]}" "${RTT[wg]}" <<'PY'
 import sys
