@@ -408,8 +408,11 @@ static int run_loop(struct client *cl, struct load_streams *ls)
 								   : RESULTS_TIMEOUT_NS))
 			return fail(cl, -ETIMEDOUT, "no RESULTS from the server");
 		rc = ctrl_recv(&cl->c, &m, LOOP_SLICE_MS, false);
-		if (rc < 0)
+		if (rc < 0) {
+			/* the server is gone mid-test: what we have covers part of it */
+			cl->res->interrupted = true;
 			return fail(cl, rc, "control connection: %s", proto_strerror(rc));
+		}
 		if (rc == 1 && (rc = on_message(cl, ls, &m)) < 0)
 			return rc;
 		if (cl->have_server_results && !stop_at) {
