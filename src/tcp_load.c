@@ -71,6 +71,7 @@ static int send_loop(struct tcp_stream *st, uint8_t *buf)
 {
 	uint64_t total = 0, now = clock_now_ns();
 	bool omit_passed = st->omit_end_ns <= st->start_ns;
+	int rc = 0;
 
 	while (!stopped(st) && (now = clock_now_ns()) < st->end_ns) {
 		ssize_t n;
@@ -88,15 +89,21 @@ static int send_loop(struct tcp_stream *st, uint8_t *buf)
 		if (n < 0) {
 			if (errno == EAGAIN || errno == EINTR)
 				continue;
-			return -errno;
+			rc = -errno;
+			break;
 		}
 		total += (uint64_t)n;
 		atomic_store_explicit(&st->bytes, total, memory_order_relaxed);
 	}
-	note_omit(st, clock_now_ns(), total, &omit_passed);
+	now = clock_now_ns();
+	note_omit(st, now, total, &omit_passed);
 	if (!omit_passed)
 		st->bytes_at_omit = total;
-	return 0;
+	/* Stopped or failed early: the sender's duration is what it really sent
+	 * for (it is the test's duration when the receiver's figures are lost). */
+	if (now < st->end_ns)
+		st->end_ns = now;
+	return rc;
 }
 
 static int recv_loop(struct tcp_stream *st, uint8_t *buf)
