@@ -110,8 +110,10 @@ static void merge_udp(const struct proto_results *snd, const struct proto_result
 	uint64_t dur = snd->duration_ns, per = sp->rate_bps / (sp->streams ? sp->streams : 1);
 	static const struct proto_stream_stats none;
 
+	/* No sender's figures (the server died in a reverse test): the
+	 * receiving threads' wall time is the time really measured. */
 	if (!dur)
-		dur = sp->duration_ns;
+		dur = rcv->cpu_wall_ns ? rcv->cpu_wall_ns : sp->duration_ns;
 	for (unsigned i = 0; i < res->nstreams; i++) {
 		struct load_stream_result *s = &res->streams[i];
 
