@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# The server SIGKILLed in the middle of a 10 s test (issue 7 item 3), for TCP
+# and UDP, client sending and receiving (-R): the client exits non-zero well
+# before the test's end with a clear error on stderr, and --json still prints
+# one document with the partial figures this end has (bytes or datagrams it
+# sent or received, the interval reports so far), "interrupted": true, the
+# error, and a duration that is the time really measured, not the asked 10 s.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/engine_lib.sh"
+
+lab_pair fc
+
+# case NAME FIELD-EXPR ARGS...: FIELD-EXPR (python over d) must be > 0
+case_kill()
+{
+	local name=$1 expr=$2 rc=0
+	shift 2
+	# started directly (not through a shell function) so $! is the server
+	ip netns exec "$B" "$OVLPERF" server >"$WORK/server.log" 2>&1 &
+	SERVER_PID=$!
+	on_exit "kill $SERVER_PID"
+	for _ in $(seq 50); do in_b ss -ltn | grep -q ':5211 ' && break; sleep 0.1; done
+	# The bound: a client still running 8 s after the kill would be hung.
+	in_a timeout 20 "$OVLPERF" client --json 198.18.0.2 -t 10 -i 0.5 "$@" \
+		>"$WORK/$name.json" 2>"$WORK/$name.err" &
+	local cpid=$!
+	on_exit "kill $cpid"
+	sleep 1.5
+	kill -KILL "$SERVER_PID"
+	wait "$SERVER_PID" 2>/dev/null || true
+	wait "$cpid" || rc=$?
+	[ "$rc" -ne 0 ] || fail "$name: the client exited 0 after the server died"
+	[ "$rc" -ne 124 ] || fail "$name: the client was still running 18 s after the server died"
+	ok "$name: client exit status $rc (not 0, not hung)"
+	grep -q "error: control connection: peer closed\|error: control connection: .*reset" \
+		"$WORK/$name.err" || fail "$name: stderr: $(cat "$WORK/$name.err")"
+	ok "$name: stderr says the control connection was lost"
+	pyv "$WORK/$name.json" 'd["schema"]' 'd["interrupted"]' '"control connection" in d["error"]' \
+		'd["test"]["duration_s"]' '0 < d["duration_s"] < 9' "$expr > 0" 'len(d["intervals"]) > 0' \
+		'd["cpu"]["sender" if not d["test"]["reverse"] else "receiver"]["wall_s"] > 0'
+	expect_eq "$name: JSON document with its error and interrupted" \
+		"${V[0]} ${V[1]} ${V[2]} ${V[3]}" "ovlperf.load true true 10"
+	expect_eq "$name: measured duration below the 10 s asked" "${V[4]}" true
+	expect_eq "$name: partial figure $expr kept" "${V[5]}" true
+	expect_eq "$name: interval reports kept" "${V[6]}" true
+	expect_eq "$name: this end's CPU use kept" "${V[7]}" true
+}
+
+case_kill tcp 'd["tcp"]["sent_bytes"]' -b 100M
+case_kill tcp-reverse 'd["tcp"]["bytes"]' -R -b 100M
+case_kill udp 'd["udp"]["sent"]' -u -b 20M
+case_kill udp-reverse 'd["udp"]["received"]' -u -R -b 20M
+
+# A new server on the same port serves a full test (nothing held the port).
+: >"$WORK/server.log"
+start_server
+client "$WORK/after.json" 198.18.0.2 -u -b 5M -t 0.5
+pyv "$WORK/after.json" 'd["error"]' 'd["udp"]["lost"]' 'd["udp"]["sent"] > 0'
+expect_eq "a new server serves a clean test" "${V[*]}" "None 0 true"
+echo "$TEST_NAME: $CHECKS checks passed"
