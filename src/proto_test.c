@@ -1,0 +1,334 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Codecs of the messages that describe a test (layouts in proto.h): the
+ * client's TEST_REQUEST (and its mapping from / to a load_spec), the
+ * server's TEST_ACCEPT, and the RESULTS of each side. Lengths are checked
+ * against the type before any field is read.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "bytes.h"
+#include "load.h"
+#include "proto.h"
+#include "proto_int.h"
+
+_Static_assert(PROTO_RESULTS_FIXED_LEN + PROTO_MAX_STREAMS * PROTO_STREAM_STATS_LEN <=
+		       PROTO_MAX_BODY,
+	       "RESULTS for every stream fits one message");
+_Static_assert(PROTO_TEST_ACCEPT_FIXED_LEN + PROTO_MAX_STREAMS * 2 <= PROTO_MAX_BODY,
+	       "TEST_ACCEPT fits");
+
+/* ---- TEST_REQUEST ------------------------------------------------------ */
+
+static bool request_valid(const struct proto_test_request *m)
+{
+	if (m->kind < PROTO_KIND_TCP || m->kind > PROTO_KIND_MTU)
+		return false;
+	if (m->dscp > 63)
+		return false;
+	if (m->flags & ~(uint16_t)(PROTO_REQ_REVERSE | PROTO_REQ_UDP_GSO | PROTO_REQ_UDP_GRO |
+				   PROTO_REQ_IPV6))
+		return false;
+	if (m->streams < 1 || m->streams > PROTO_MAX_STREAMS)
+		return false;
+	if (m->kind == PROTO_KIND_UDP && m->len != 0 &&
+	    (m->len < LOAD_UDP_MIN_LEN || m->len > LOAD_UDP_MAX_LEN))
+		return false;
+	return true;
+}
+
+ssize_t proto_encode_test_request(uint8_t *buf, size_t cap, const struct proto_test_request *m)
+{
+	struct wr w;
+	ssize_t n;
+
+	if (!request_valid(m))
+		return PROTO_E_VALUE;
+	n = begin(buf, cap, PROTO_TEST_REQUEST, PROTO_TEST_REQUEST_LEN, &w);
+	if (n < 0)
+		return n;
+	w8(&w, m->kind);
+	w8(&w, m->dscp);
+	w16(&w, m->flags);
+	w16(&w, m->streams);
+	w16(&w, m->data_port);
+	w32(&w, m->len);
+	w32(&w, m->mss);
+	w32(&w, m->sock_buf);
+	w32(&w, 0);
+	w64(&w, m->duration_ns);
+	w64(&w, m->omit_ns);
+	w64(&w, m->interval_ns);
+	w64(&w, m->rate_bps);
+	return n;
+}
+
+int proto_decode_test_request(const uint8_t *body, size_t len, struct proto_test_request *m)
+{
+	struct rd r = { body, 0 };
+	int ret = fixed_len(len, PROTO_TEST_REQUEST_LEN);
+
+	if (ret < 0)
+		return ret;
+	m->kind = r8(&r);
+	m->dscp = r8(&r);
+	m->flags = r16(&r);
+	m->streams = r16(&r);
+	m->data_port = r16(&r);
+	m->len = r32(&r);
+	m->mss = r32(&r);
+	m->sock_buf = r32(&r);
+	(void)r32(&r);
+	m->duration_ns = r64(&r);
+	m->omit_ns = r64(&r);
+	m->interval_ns = r64(&r);
+	m->rate_bps = r64(&r);
+	return request_valid(m) ? 0 : PROTO_E_VALUE;
+}
+
+int proto_test_request_from_spec(const struct load_spec *spec, struct proto_test_request *req)
+{
+	memset(req, 0, sizeof(*req));
+	if (spec->proto != LOAD_TCP && spec->proto != LOAD_UDP)
+		return PROTO_E_VALUE;
+	req->kind = spec->proto == LOAD_TCP ? PROTO_KIND_TCP : PROTO_KIND_UDP;
+	req->dscp = spec->dscp;
+	req->flags = (uint16_t)((spec->reverse ? PROTO_REQ_REVERSE : 0) |
+				(spec->udp_gso ? PROTO_REQ_UDP_GSO : 0) |
+				(spec->udp_gro ? PROTO_REQ_UDP_GRO : 0) |
+				(spec->family == AF_INET6 ? PROTO_REQ_IPV6 : 0));
+	if (spec->streams > PROTO_MAX_STREAMS)
+		return PROTO_E_VALUE;
+	req->streams = (uint16_t)spec->streams;
+	req->len = spec->len;
+	req->mss = spec->mss;
+	req->sock_buf = spec->sock_buf;
+	req->duration_ns = spec->duration_ns;
+	req->omit_ns = spec->omit_ns;
+	req->interval_ns = spec->interval_ns;
+	req->rate_bps = spec->rate_bps;
+	return request_valid(req) ? 0 : PROTO_E_VALUE;
+}
+
+void proto_test_request_to_spec(const struct proto_test_request *req, struct load_spec *spec)
+{
+	spec->proto = req->kind == PROTO_KIND_UDP ? LOAD_UDP : LOAD_TCP;
+	spec->dscp = req->dscp;
+	spec->reverse = req->flags & PROTO_REQ_REVERSE;
+	spec->udp_gso = req->flags & PROTO_REQ_UDP_GSO;
+	spec->udp_gro = req->flags & PROTO_REQ_UDP_GRO;
+	spec->family = req->flags & PROTO_REQ_IPV6 ? AF_INET6 : AF_INET;
+	spec->streams = req->streams;
+	spec->len = req->len;
+	spec->mss = req->mss;
+	spec->sock_buf = req->sock_buf;
+	spec->duration_ns = req->duration_ns;
+	spec->omit_ns = req->omit_ns;
+	spec->interval_ns = req->interval_ns;
+	spec->rate_bps = req->rate_bps;
+}
+
+/* ---- TEST_ACCEPT ------------------------------------------------------- */
+
+ssize_t proto_encode_test_accept(uint8_t *buf, size_t cap, const struct proto_test_accept *m)
+{
+	struct wr w;
+	ssize_t n;
+	unsigned i;
+
+	if (m->nports < 1 || m->nports > PROTO_MAX_STREAMS)
+		return PROTO_E_VALUE;
+	n = begin(buf, cap, PROTO_TEST_ACCEPT, PROTO_TEST_ACCEPT_FIXED_LEN + 2u * m->nports, &w);
+	if (n < 0)
+		return n;
+	w32(&w, m->test_id);
+	wbytes(&w, m->cookie, PROTO_COOKIE_LEN);
+	w64(&w, m->max_duration_ns);
+	w64(&w, m->max_rate_bps);
+	w16(&w, m->max_streams);
+	w16(&w, m->nports);
+	for (i = 0; i < m->nports; i++)
+		w16(&w, m->ports[i]);
+	return n;
+}
+
+int proto_decode_test_accept(const uint8_t *body, size_t len, struct proto_test_accept *m)
+{
+	struct rd r = { body, 0 };
+	unsigned i;
+
+	if (len < PROTO_TEST_ACCEPT_FIXED_LEN)
+		return PROTO_E_LENGTH;
+	m->test_id = r32(&r);
+	rbytes(&r, m->cookie, PROTO_COOKIE_LEN);
+	m->max_duration_ns = r64(&r);
+	m->max_rate_bps = r64(&r);
+	m->max_streams = r16(&r);
+	m->nports = r16(&r);
+	/* The count must account for the length exactly, and be in range. */
+	if (m->nports < 1 || m->nports > PROTO_MAX_STREAMS)
+		return PROTO_E_VALUE;
+	if (len != PROTO_TEST_ACCEPT_FIXED_LEN + 2u * m->nports)
+		return PROTO_E_LENGTH;
+	for (i = 0; i < m->nports; i++) {
+		m->ports[i] = r16(&r);
+		if (m->ports[i] == 0)
+			return PROTO_E_VALUE;
+	}
+	return 0;
+}
+
+/* ---- RESULTS ------------------------------------------------------------ */
+
+static void put_stream(struct wr *w, const struct proto_stream_stats *s)
+{
+	w32(w, s->stream_id);
+	w32(w, s->flags);
+	w64(w, s->bytes);
+	w64(w, s->sent);
+	w64(w, s->send_shortfall);
+	w64(w, s->send_errors);
+	w64(w, s->received);
+	w64(w, s->lost);
+	w64(w, s->duplicates);
+	w64(w, s->reordered);
+	w64(w, s->late);
+	w64(w, s->malformed);
+	w64(w, s->jitter_ns);
+	w64(w, s->owd_min_ns);
+	w64(w, s->owd_p50_ns);
+	w64(w, s->owd_p99_ns);
+	w64(w, s->owd_max_ns);
+	w64(w, s->owd_mean_ns);
+	w64(w, s->rxq_ovfl);
+	w32(w, s->tcp_retransmits);
+	w32(w, s->tcp_rtt_us);
+	w32(w, s->tcp_rttvar_us);
+	w32(w, s->tcp_snd_mss);
+	w32(w, s->tcp_adv_mss);
+	w32(w, s->tcp_rcv_mss);
+	w32(w, s->tcp_pmtu);
+	w32(w, s->tcp_snd_cwnd);
+}
+
+static void get_stream(struct rd *r, struct proto_stream_stats *s)
+{
+	s->stream_id = r32(r);
+	s->flags = r32(r);
+	s->bytes = r64(r);
+	s->sent = r64(r);
+	s->send_shortfall = r64(r);
+	s->send_errors = r64(r);
+	s->received = r64(r);
+	s->lost = r64(r);
+	s->duplicates = r64(r);
+	s->reordered = r64(r);
+	s->late = r64(r);
+	s->malformed = r64(r);
+	s->jitter_ns = r64(r);
+	s->owd_min_ns = r64(r);
+	s->owd_p50_ns = r64(r);
+	s->owd_p99_ns = r64(r);
+	s->owd_max_ns = r64(r);
+	s->owd_mean_ns = r64(r);
+	s->rxq_ovfl = r64(r);
+	s->tcp_retransmits = r32(r);
+	s->tcp_rtt_us = r32(r);
+	s->tcp_rttvar_us = r32(r);
+	s->tcp_snd_mss = r32(r);
+	s->tcp_adv_mss = r32(r);
+	s->tcp_rcv_mss = r32(r);
+	s->tcp_pmtu = r32(r);
+	s->tcp_snd_cwnd = r32(r);
+}
+
+static bool stream_valid(const struct proto_stream_stats *s)
+{
+	const uint32_t known = PROTO_SS_OWD_VALID | PROTO_SS_TCP_INFO | PROTO_SS_GSO | PROTO_SS_GRO;
+
+	if (s->flags & ~known)
+		return false;
+	if ((s->flags & PROTO_SS_OWD_VALID) &&
+	    (s->owd_min_ns > s->owd_p50_ns || s->owd_p50_ns > s->owd_p99_ns ||
+	     s->owd_p99_ns > s->owd_max_ns))
+		return false;
+	return true;
+}
+
+ssize_t proto_encode_results(uint8_t *buf, size_t cap, const struct proto_results *m)
+{
+	struct wr w;
+	ssize_t n;
+	unsigned i;
+
+	if (m->nstreams > PROTO_MAX_STREAMS ||
+	    (m->role != PROTO_ROLE_SENDER && m->role != PROTO_ROLE_RECEIVER))
+		return PROTO_E_VALUE;
+	n = begin(buf, cap, PROTO_RESULTS,
+		  PROTO_RESULTS_FIXED_LEN + (size_t)m->nstreams * PROTO_STREAM_STATS_LEN, &w);
+	if (n < 0)
+		return n;
+	w32(&w, m->test_id);
+	w8(&w, m->role);
+	w8(&w, 0);
+	w16(&w, m->nstreams);
+	w64(&w, m->duration_ns);
+	w64(&w, m->cpu_user_ns);
+	w64(&w, m->cpu_sys_ns);
+	w64(&w, m->cpu_wall_ns);
+	w32(&w, m->rcvbuf_bytes);
+	w32(&w, m->flags);
+	w64(&w, m->host.udp_sndbuf_errors);
+	w64(&w, m->host.udp_rcvbuf_errors);
+	w64(&w, m->host.udp_in_errors);
+	w64(&w, m->host.udp_in_datagrams);
+	w64(&w, m->host.udp_out_datagrams);
+	w64(&w, m->host.link_rx_drops);
+	w64(&w, m->host.link_tx_drops);
+	put_stream(&w, &m->total);
+	for (i = 0; i < m->nstreams; i++)
+		put_stream(&w, &m->streams[i]);
+	return n;
+}
+
+int proto_decode_results(const uint8_t *body, size_t len, struct proto_results *m)
+{
+	struct rd r = { body, 0 };
+	unsigned i;
+
+	if (len < PROTO_RESULTS_FIXED_LEN)
+		return PROTO_E_LENGTH;
+	m->test_id = r32(&r);
+	m->role = r8(&r);
+	m->reserved = r8(&r);
+	m->nstreams = r16(&r);
+	if (m->nstreams > PROTO_MAX_STREAMS)
+		return PROTO_E_VALUE;
+	if (len != PROTO_RESULTS_FIXED_LEN + (size_t)m->nstreams * PROTO_STREAM_STATS_LEN)
+		return PROTO_E_LENGTH;
+	if (m->role != PROTO_ROLE_SENDER && m->role != PROTO_ROLE_RECEIVER)
+		return PROTO_E_VALUE;
+	m->duration_ns = r64(&r);
+	m->cpu_user_ns = r64(&r);
+	m->cpu_sys_ns = r64(&r);
+	m->cpu_wall_ns = r64(&r);
+	m->rcvbuf_bytes = r32(&r);
+	m->flags = r32(&r);
+	m->host.udp_sndbuf_errors = r64(&r);
+	m->host.udp_rcvbuf_errors = r64(&r);
+	m->host.udp_in_errors = r64(&r);
+	m->host.udp_in_datagrams = r64(&r);
+	m->host.udp_out_datagrams = r64(&r);
+	m->host.link_rx_drops = r64(&r);
+	m->host.link_tx_drops = r64(&r);
+	get_stream(&r, &m->total);
+	if (!stream_valid(&m->total))
+		return PROTO_E_VALUE;
+	for (i = 0; i < m->nstreams; i++) {
+		get_stream(&r, &m->streams[i]);
+		if (!stream_valid(&m->streams[i]))
+			return PROTO_E_VALUE;
+	}
+	return 0;
+}
