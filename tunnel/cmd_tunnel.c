@@ -24,6 +24,7 @@
 #include "interrupt.h"
 #include "key.h"
 #include "log.h"
+#include "sandbox.h"
 
 static void usage(FILE *f)
 {
@@ -145,6 +146,7 @@ static int cmd_up(int argc, char **argv)
 	char err[CONFIG_ERR_LEN];
 	struct config cfg;
 	struct device *dev = NULL;
+	struct sandbox sb = { 0 };
 	bool daemon = false;
 	int ready_fd = -1, c, r;
 
@@ -188,11 +190,16 @@ static int cmd_up(int argc, char **argv)
 		return 1;
 	}
 	r = device_up(&cfg, name, &dev);
+	/* Privileges go before the threads exist (they inherit none); the
+	 * seccomp filter follows the start-up report (sandbox.h). */
+	if (r == 0)
+		r = sandbox_prepare(&sb, !cfg.sandbox_off);
 	if (r == 0)
 		r = device_start(dev);
 	if (r < 0) {
 		fprintf(stderr, "ovlperf: tunnel up: %s: %s\n", argv[optind], strerror(-r));
 		report_ready(&ready_fd, 1);
+		sandbox_release(&sb);
 		device_down(dev);
 		config_free(&cfg);
 		if (pid_file)
@@ -201,7 +208,9 @@ static int cmd_up(int argc, char **argv)
 	}
 	log_info("%s up (%s)", dev->tun.name, argv[optind]);
 	report_ready(&ready_fd, 0);
-	r = device_run(dev);
+	r = sandbox_enter(&sb);
+	if (r == 0)
+		r = device_run(dev);
 	device_down(dev);
 	config_free(&cfg);
 	if (pid_file)
