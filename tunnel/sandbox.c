@@ -36,11 +36,13 @@ static const char *const syscalls[] = {
 	/* time, locks, threads ending */
 	"clock_gettime", "clock_nanosleep", "nanosleep", "gettimeofday", "futex", "sched_yield",
 	"getpid", "gettid", "rt_sigprocmask", "madvise", "exit",
+	/* a thread created just before the filter registers itself after it */
+	"rseq", "set_robust_list",
 	/* glibc malloc in the control path (status replies); libsodium random */
 	"mmap", "munmap", "mremap", "mprotect", "brk", "getrandom",
 	/* shutdown: close the TUN (the kernel removes the device) and sockets,
-	 * unlink the control socket and the pid file */
-	"close", "unlink", "unlinkat", "exit_group",
+	 * unlink the control socket and the pid file, sodium_free() the keys */
+	"close", "unlink", "unlinkat", "munlock", "exit_group",
 	/* signals (SIGINT/SIGTERM set the interrupt flag) */
 	"rt_sigreturn", "restart_syscall",
 };
