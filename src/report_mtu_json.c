@@ -28,12 +28,11 @@
  *                    inner_expected } ],
  *     "verdicts": [ { path, check, level, value, reason, fix } ] }
  */
-#include <errno.h>
 #include <netinet/in.h>
-#include <stdlib.h>
 
 #include <cJSON.h>
 
+#include "json_out.h"
 #include "mtu.h"
 #include "version.h"
 
@@ -229,18 +228,5 @@ struct cJSON *mtu_report_to_json(const struct mtu_report *rep)
 
 int mtu_report_print_json(FILE *f, const struct mtu_report *rep)
 {
-	cJSON *root = mtu_report_to_json(rep);
-	char *text;
-	int rc = 0;
-
-	if (!root)
-		return -ENOMEM;
-	text = cJSON_Print(root);
-	cJSON_Delete(root);
-	if (!text)
-		return -ENOMEM;
-	if (fprintf(f, "%s\n", text) < 0)
-		rc = -EIO;
-	free(text);
-	return rc;
+	return json_out_print(f, mtu_report_to_json(rep));
 }

@@ -4,13 +4,12 @@
  * NDR/PDR bounds. Rates in bit/s, durations in seconds, delays in
  * microseconds; field names are part of the JSON contract (docs/json.md).
  */
-#include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <sys/socket.h>
 
 #include <cjson/cJSON.h>
 
+#include "json_out.h"
 #include "sweep.h"
 
 static void num(cJSON *o, const char *k, double v)
@@ -155,18 +154,5 @@ void *report_sweep_json_object(const struct sweep_result *res)
 
 int report_sweep_json(FILE *f, const struct sweep_result *res)
 {
-	cJSON *o = report_sweep_json_object(res);
-	char *text;
-	int rc = 0;
-
-	if (!o)
-		return -ENOMEM;
-	text = cJSON_Print(o);
-	cJSON_Delete(o);
-	if (!text)
-		return -ENOMEM;
-	if (fprintf(f, "%s\n", text) < 0)
-		rc = -EIO;
-	free(text);
-	return rc;
+	return json_out_print(f, report_sweep_json_object(res));
 }

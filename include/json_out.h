@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Printing a cJSON document as the one result on a stream.
+ */
+#ifndef OVLPERF_JSON_OUT_H
+#define OVLPERF_JSON_OUT_H
+
+#include <stdio.h>
+
+#include <cjson/cJSON.h>
+
+/* Prints root (indented, one trailing newline) on f and frees it; root may
+ * be NULL (the builder ran out of memory). Returns 0, -ENOMEM or -EIO. */
+int json_out_print(FILE *f, cJSON *root);
+
+#endif
