@@ -3,12 +3,24 @@
 #ifndef OVLPERF_LAB_INT_H
 #define OVLPERF_LAB_INT_H
 
+#include <errno.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 #include "lab.h"
 
 #define LAB_NETNS_NAME_MAX 32
+
+/* Appends printf-style text to buf (len bytes, n used so far, both in scope)
+ * inside a function that returns -ENOSPC when the text does not fit. */
+#define LAB_APPEND(...)                                                                            \
+	do {                                                                                       \
+		int k_ = snprintf(buf + n, len - n, __VA_ARGS__);                                  \
+		if (k_ < 0 || (size_t)k_ >= len - n)                                               \
+			return -ENOSPC;                                                            \
+		n += (size_t)k_;                                                                   \
+	} while (0)
 
 /* What /run/ovlperf/labs/<name> records: the spec, and each namespace made,
  * with the inode it had (0 while only its name was claimed). */

@@ -19,14 +19,6 @@
 #include "lab_int.h"
 #include "log.h"
 
-#define APPEND(...)                                                                                \
-	do {                                                                                       \
-		int k_ = snprintf(buf + n, len - n, __VA_ARGS__);                                  \
-		if (k_ < 0 || (size_t)k_ >= len - n)                                               \
-			return -ENOSPC;                                                            \
-		n += (size_t)k_;                                                                   \
-	} while (0)
-
 int lab_nft_ruleset(const struct lab_spec *spec, unsigned host, char *buf, size_t len)
 {
 	size_t n = 0;
@@ -42,25 +34,26 @@ int lab_nft_ruleset(const struct lab_spec *spec, unsigned host, char *buf, size_
 		if ((k->a != host && k->b != host) || (!thr && !k->block_icmp_too_big))
 			continue;
 		if (!any)
-			APPEND("table inet ovlperf {\n\tchain prerouting {\n"
-			       "\t\ttype filter hook prerouting priority 0; policy accept;\n");
+			LAB_APPEND("table inet ovlperf {\n\tchain prerouting {\n"
+				   "\t\ttype filter hook prerouting priority 0; policy accept;\n");
 		any = true;
 		if (k->block_icmp_too_big) {
-			APPEND("\t\tiifname \"ovp%u\" icmp type destination-unreachable icmp code "
-			       "frag-needed drop\n",
-			       l);
-			APPEND("\t\tiifname \"ovp%u\" icmpv6 type packet-too-big drop\n", l);
+			LAB_APPEND(
+			    "\t\tiifname \"ovp%u\" icmp type destination-unreachable icmp code "
+			    "frag-needed drop\n",
+			    l);
+			LAB_APPEND("\t\tiifname \"ovp%u\" icmpv6 type packet-too-big drop\n", l);
 		}
 		/* Neighbour discovery is spared, as ARP is (not in the inet family):
 		 * the loss is the tests' packets', and IPv4 and IPv6 see the same. */
 		if (thr)
-			APPEND("\t\tiifname \"ovp%u\" icmpv6 type { nd-neighbor-solicit, "
-			       "nd-neighbor-advert } accept\n"
-			       "\t\tiifname \"ovp%u\" numgen random mod 10000 < %u drop\n",
-			       l, l, thr);
+			LAB_APPEND("\t\tiifname \"ovp%u\" icmpv6 type { nd-neighbor-solicit, "
+				   "nd-neighbor-advert } accept\n"
+				   "\t\tiifname \"ovp%u\" numgen random mod 10000 < %u drop\n",
+				   l, l, thr);
 	}
 	if (any)
-		APPEND("\t}\n}\n");
+		LAB_APPEND("\t}\n}\n");
 	return 0;
 }
 

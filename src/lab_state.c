@@ -45,14 +45,6 @@ static int mkdirs(void)
 	return 0;
 }
 
-#define APPEND(...)                                                                                \
-	do {                                                                                       \
-		int k_ = snprintf(buf + n, len - n, __VA_ARGS__);                                  \
-		if (k_ < 0 || (size_t)k_ >= len - n)                                               \
-			return -ENOSPC;                                                            \
-		n += (size_t)k_;                                                                   \
-	} while (0)
-
 int lab_state_format(const struct lab_state *st, char *buf, size_t len)
 {
 	const struct lab_spec *s = &st->spec;
@@ -60,15 +52,15 @@ int lab_state_format(const struct lab_state *st, char *buf, size_t len)
 
 	if (!len)
 		return -ENOSPC;
-	APPEND("%s\nname %s\npid %d\nhosts %u\n", MAGIC, s->name, (int)st->pid, s->nhosts);
+	LAB_APPEND("%s\nname %s\npid %d\nhosts %u\n", MAGIC, s->name, (int)st->pid, s->nhosts);
 	for (unsigned i = 0; i < s->nlinks && i < LAB_MAX_LINKS; i++) {
 		const struct lab_link_spec *l = &s->links[i];
 
-		APPEND("link %u %u mtu %u rate %" PRIu64 " drop %.2f block-icmp %d\n", l->a, l->b,
-		       l->mtu, l->rate_bps, l->drop_pct, l->block_icmp_too_big ? 1 : 0);
+		LAB_APPEND("link %u %u mtu %u rate %" PRIu64 " drop %.2f block-icmp %d\n", l->a,
+			   l->b, l->mtu, l->rate_bps, l->drop_pct, l->block_icmp_too_big ? 1 : 0);
 	}
 	for (unsigned i = 0; i < st->nns && i < LAB_MAX_HOSTS; i++)
-		APPEND("netns %s %" PRIu64 "\n", st->ns[i].name, st->ns[i].ino);
+		LAB_APPEND("netns %s %" PRIu64 "\n", st->ns[i].name, st->ns[i].ino);
 	return (int)n;
 }
 
