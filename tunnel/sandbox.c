@@ -20,6 +20,22 @@
 #include "log.h"
 #include "sandbox.h"
 
+/* Sanitizer runtimes make system calls of their own at any time: a new
+ * thread's set-up, LeakSanitizer's exit check (clone, ptrace, /proc),
+ * spawning the symbolizer for a report. Killing the process there would
+ * lose the report, so sanitizer builds log by default (OVLPERF_SECCOMP=kill
+ * still kills); release builds kill. */
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define SANDBOX_SANITIZER 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define SANDBOX_SANITIZER 1
+#endif
+#endif
+#ifndef SANDBOX_SANITIZER
+#define SANDBOX_SANITIZER 0
+#endif
+
 /* Everything the daemon's threads call after sandbox_enter(), found with
  * strace -f -c on a daemon under TCP/UDP traffic, `tunnel show`, rekeys,
  * roaming and shutdown (SIGTERM, "stop"), with offloads on and off. Calls
@@ -47,13 +63,22 @@ static const char *const syscalls[] = {
 	"rt_sigreturn", "restart_syscall",
 };
 
+enum sandbox_action sandbox_default_action(void)
+{
+	return SANDBOX_SANITIZER ? SANDBOX_LOG : SANDBOX_KILL;
+}
+
 int sandbox_action_from_env(enum sandbox_action *out)
 {
 	const char *v = getenv("OVLPERF_SECCOMP");
 
-	*out = SANDBOX_KILL;
-	if (!v || !*v || !strcmp(v, "kill"))
+	*out = sandbox_default_action();
+	if (!v || !*v)
 		return 0;
+	if (!strcmp(v, "kill")) {
+		*out = SANDBOX_KILL;
+		return 0;
+	}
 	if (!strcmp(v, "log")) {
 		*out = SANDBOX_LOG;
 		return 0;

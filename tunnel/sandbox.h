@@ -31,6 +31,7 @@
  * variable OVLPERF_SECCOMP=log makes a call outside the list succeed and be
  * logged by the kernel (audit "type=1326" lines in dmesg / journalctl -k)
  * instead of killing the process: that is how to find a missing entry.
+ * Sanitizer builds log by default (sandbox_default_action()).
  */
 #ifndef OVLPERF_TUNNEL_SANDBOX_H
 #define OVLPERF_TUNNEL_SANDBOX_H
@@ -48,8 +49,12 @@ struct sandbox {
 	void *filter;	/* scmp_filter_ctx until loaded */
 };
 
-/* The action OVLPERF_SECCOMP asks for: "log" or unset/"kill". -EINVAL for
- * anything else (a typo must not silently weaken the sandbox). */
+/* SANDBOX_KILL; SANDBOX_LOG in ASan/TSan builds, whose runtimes make calls
+ * of their own (a leak check at exit, reports): they keep caps dropped and
+ * the filter, and a refused call shows in the kernel log. */
+enum sandbox_action sandbox_default_action(void);
+/* The action OVLPERF_SECCOMP asks for: "kill", "log", or unset (the default
+ * above). -EINVAL for anything else (a typo must not silently weaken it). */
 int sandbox_action_from_env(enum sandbox_action *out);
 
 /* Step 1 (see above). enabled = false makes both steps no-ops. 0 or -errno,

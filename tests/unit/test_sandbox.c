@@ -130,6 +130,14 @@ static void test_forbidden_calls_kill(void **state)
 				 forbidden[i].name);
 }
 
+/* Sanitizer runtimes make calls of their own (sandbox.c): the cases that
+ * need a child to live on under a killing filter only run in release builds. */
+static void skip_if_sanitized(void)
+{
+	if (sandbox_default_action() != SANDBOX_KILL)
+		skip();
+}
+
 /* ---- what the daemon does after set-up ---- */
 
 static void *thread_ends(void *arg)
@@ -189,6 +197,7 @@ static int child_allowed(void *arg)
 static void test_allowed_calls_live(void **state)
 {
 	(void)state;
+	skip_if_sanitized();
 	assert_exit_0(in_child(child_allowed, NULL), "the daemon's calls under the filter");
 }
 
@@ -203,6 +212,7 @@ static int child_abort(void *arg)
 static void test_abort_is_sigabrt(void **state)
 {
 	(void)state;
+	skip_if_sanitized();
 	assert_killed_by(in_child(child_abort, NULL), SIGABRT, "abort() under the filter");
 }
 
@@ -227,7 +237,7 @@ static void test_env_switch(void **state)
 	(void)state;
 	unsetenv("OVLPERF_SECCOMP");
 	assert_int_equal(sandbox_action_from_env(&a), 0);
-	assert_int_equal(a, SANDBOX_KILL);
+	assert_int_equal(a, sandbox_default_action());
 	setenv("OVLPERF_SECCOMP", "log", 1);
 	assert_int_equal(sandbox_action_from_env(&a), 0);
 	assert_int_equal(a, SANDBOX_LOG);
@@ -236,7 +246,7 @@ static void test_env_switch(void **state)
 	assert_int_equal(a, SANDBOX_KILL);
 	setenv("OVLPERF_SECCOMP", "lgo", 1);
 	assert_int_equal(sandbox_action_from_env(&a), -EINVAL);
-	assert_int_equal(a, SANDBOX_KILL);
+	assert_int_equal(a, sandbox_default_action());
 	unsetenv("OVLPERF_SECCOMP");
 }
 
@@ -324,7 +334,7 @@ static int child_daemon_order(void *arg)
 	char c = 'f';
 
 	(void)arg;
-	unsetenv("OVLPERF_SECCOMP");
+	setenv("OVLPERF_SECCOMP", "kill", 1); /* also in sanitizer builds */
 	if (pipe(p) < 0)
 		return 2;
 	block_fd = p[0];
