@@ -95,6 +95,19 @@ bool load_parse_rate(const char *s, uint64_t *out)
 	return true;
 }
 
+bool load_parse_seconds(const char *s, uint64_t *ns)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || *end || !isfinite(v) || v < 0 || v > 1e7)
+		return false;
+	*ns = (uint64_t)llround(v * 1e9);
+	return true;
+}
+
 static int fail(struct client *cl, int rc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 static int fail(struct client *cl, int rc, const char *fmt, ...)

@@ -3,7 +3,6 @@
 #include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +14,7 @@
 #include "load.h"
 #include "log.h"
 #include "report_load.h"
+#include "scenario.h"
 
 static void usage(FILE *f)
 {
@@ -46,19 +46,6 @@ static void usage(FILE *f)
 		LOAD_MAX_STREAMS, LOAD_UDP_DEFAULT_LEN, LOAD_TCP_DEFAULT_LEN, LOAD_DEFAULT_PORT);
 }
 
-static bool parse_seconds(const char *s, uint64_t *ns)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || end == s || *end || !isfinite(v) || v < 0 || v > 1e7)
-		return false;
-	*ns = (uint64_t)llround(v * 1e9);
-	return true;
-}
-
 /* Bytes with optional binary K/M/G suffix. */
 static bool parse_size(const char *s, uint64_t max, uint32_t *out)
 {
@@ -82,17 +69,6 @@ static bool parse_size(const char *s, uint64_t max, uint32_t *out)
 		return false;
 	*out = (uint32_t)(v << shift);
 	return true;
-}
-
-static bool parse_uint(const char *s, unsigned long max, unsigned long *out)
-{
-	char *end;
-
-	if (!isdigit((unsigned char)*s))
-		return false;
-	errno = 0;
-	*out = strtoul(s, &end, 10);
-	return !errno && !*end && *out <= max;
 }
 
 enum { OPT_TCP = 256, OPT_NO_GSO, OPT_NO_GRO, OPT_GSO, OPT_GRO, OPT_PSK, OPT_DSCP, OPT_MSGTMO,
@@ -128,20 +104,20 @@ static bool copy_str(char *dst, size_t size, const char *src)
 /* One option into the spec; false with a message on bad input. */
 static bool apply(struct load_spec *s, int c, const char *arg, bool *json)
 {
-	unsigned long v;
+	uint64_t v;
 	uint32_t sz;
 
 	switch (c) {
 	case 'u': s->proto = LOAD_UDP; return true;
 	case OPT_TCP: s->proto = LOAD_TCP; return true;
 	case 'P':
-		if (!parse_uint(arg, LOAD_MAX_STREAMS, &v) || !v)
+		if (!scenario_parse_uint(arg, 0, LOAD_MAX_STREAMS, &v) || !v)
 			return false;
 		s->streams = (unsigned)v;
 		return true;
-	case 't': return parse_seconds(arg, &s->duration_ns) && s->duration_ns;
-	case 'i': return parse_seconds(arg, &s->interval_ns);
-	case 'O': return parse_seconds(arg, &s->omit_ns);
+	case 't': return load_parse_seconds(arg, &s->duration_ns) && s->duration_ns;
+	case 'i': return load_parse_seconds(arg, &s->interval_ns);
+	case 'O': return load_parse_seconds(arg, &s->omit_ns);
 	case 'b': return load_parse_rate(arg, &s->rate_bps);
 	case 'l':
 		if (!parse_size(arg, 16u << 20, &sz) || !sz)
@@ -150,7 +126,7 @@ static bool apply(struct load_spec *s, int c, const char *arg, bool *json)
 		return true;
 	case 'R': s->reverse = true; return true;
 	case 'M':
-		if (!parse_uint(arg, 65535, &v) || v < 88)
+		if (!scenario_parse_uint(arg, 0, 65535, &v) || v < 88)
 			return false;
 		s->mss = (uint32_t)v;
 		return true;
@@ -163,19 +139,19 @@ static bool apply(struct load_spec *s, int c, const char *arg, bool *json)
 	case '4': s->family = AF_INET; return true;
 	case '6': s->family = AF_INET6; return true;
 	case 'p':
-		if (!parse_uint(arg, 65535, &v) || !v)
+		if (!scenario_parse_uint(arg, 0, 65535, &v) || !v)
 			return false;
 		s->port = (uint16_t)v;
 		return true;
 	case 'B': return copy_str(s->bind_addr, sizeof(s->bind_addr), arg);
 	case OPT_DSCP:
-		if (!parse_uint(arg, 63, &v))
+		if (!scenario_parse_uint(arg, 0, 63, &v))
 			return false;
 		s->dscp = (uint8_t)v;
 		return true;
 	case OPT_PSK: return copy_str(s->psk_file, sizeof(s->psk_file), arg);
 	case OPT_MSGTMO:
-		if (!parse_uint(arg, 3600000, &v) || !v)
+		if (!scenario_parse_uint(arg, 0, 3600000, &v) || !v)
 			return false;
 		s->msg_timeout_ms = (uint32_t)v;
 		return true;

@@ -20,6 +20,7 @@
 #include "lab_int.h"
 #include "lab_overlay.h"
 #include "log.h"
+#include "scenario.h"
 
 static const char usage_text[] =
     "Usage: ovlperf lab up [NAME] [--hosts N] [--mtu N] [--rate RATE] [--drop PCT]\n"
@@ -192,17 +193,6 @@ struct up_opts {
 	const char *linkopts[2 * LAB_MAX_LINKS]; /* --link, applied in order */
 };
 
-static bool parse_uint(const char *s, unsigned long max, unsigned long *v)
-{
-	char *end;
-
-	if (!s || *s < '0' || *s > '9')
-		return false;
-	errno = 0;
-	*v = strtoul(s, &end, 10);
-	return !errno && !*end && *v <= max;
-}
-
 static int parse_up(int argc, char **argv, struct up_opts *o)
 {
 	static const struct option opts[] = {
@@ -218,18 +208,18 @@ static int parse_up(int argc, char **argv, struct up_opts *o)
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
 	};
-	unsigned long v;
+	uint64_t v;
 	int c;
 
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'n':
-			if (!parse_uint(optarg, LAB_MAX_HOSTS, &v) || v < 2)
+			if (!scenario_parse_uint(optarg, 0, LAB_MAX_HOSTS, &v) || v < 2)
 				return usage_error("--hosts '%s': expected 2..8", optarg);
 			o->hosts = (unsigned)v;
 			break;
 		case 'm':
-			if (!parse_uint(optarg, LAB_MTU_MAX, &v) || v < LAB_MTU_MIN)
+			if (!scenario_parse_uint(optarg, 0, LAB_MTU_MAX, &v) || v < LAB_MTU_MIN)
 				return usage_error("--mtu '%s': expected 68..65535", optarg);
 			o->mtu = (uint32_t)v;
 			break;
@@ -460,7 +450,7 @@ static int wait_child(pid_t pid)
 
 static int exec_in(int argc, char **argv)
 {
-	unsigned long host;
+	uint64_t host;
 	char exe[4096];
 	struct lab *lab;
 	pid_t pid;
@@ -470,7 +460,7 @@ static int exec_in(int argc, char **argv)
 		return usage_error("lab exec NAME HOST CMD [ARGS...]");
 	if (!lab_name_valid(argv[2]))
 		return usage_error("invalid lab name '%s'", argv[2]);
-	if (!parse_uint(argv[3], LAB_MAX_HOSTS - 1, &host))
+	if (!scenario_parse_uint(argv[3], 0, LAB_MAX_HOSTS - 1, &host))
 		return usage_error("host '%s': expected 0..%d", argv[3], LAB_MAX_HOSTS - 1);
 	if (find_exe(argv[4], exe, sizeof(exe)))
 		return usage_error("%s: command not found", argv[4]);

@@ -1,9 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* `ovlperf server`: options, then server_run(). */
-#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +11,7 @@
 #include "interrupt.h"
 #include "load.h"
 #include "log.h"
+#include "scenario.h"
 #include "server.h"
 
 static void usage(FILE *f)
@@ -39,17 +38,6 @@ static void usage(FILE *f)
 		10000u, SERVER_DEFAULT_IDLE_MS);
 }
 
-static bool parse_ulong(const char *s, unsigned long min, unsigned long max, unsigned long *out)
-{
-	char *end;
-
-	if (!isdigit((unsigned char)*s))
-		return false;
-	errno = 0;
-	*out = strtoul(s, &end, 10);
-	return !errno && !*end && *out >= min && *out <= max;
-}
-
 enum { OPT_PSK = 256, OPT_MAXDUR, OPT_MAXRATE, OPT_MAXSTREAMS, OPT_MAXSESS, OPT_MSGTMO, OPT_IDLE,
        OPT_NO_RT };
 
@@ -71,13 +59,11 @@ static const struct option options[] = {
 
 static bool apply(struct server_config *cfg, int c, const char *arg)
 {
-	unsigned long v;
-	double d;
-	char *end;
+	uint64_t v;
 
 	switch (c) {
 	case 'p':
-		if (!parse_ulong(arg, 1, 65535, &v))
+		if (!scenario_parse_uint(arg, 1, 65535, &v))
 			return false;
 		cfg->port = (uint16_t)v;
 		return true;
@@ -96,26 +82,21 @@ static bool apply(struct server_config *cfg, int c, const char *arg)
 		strcpy(cfg->psk_file, arg);	/* length checked above */
 		return true;
 	case OPT_MAXDUR:
-		errno = 0;
-		d = strtod(arg, &end);
-		if (errno || end == arg || *end || !isfinite(d) || d <= 0 || d > 1e7)
-			return false;
-		cfg->max_duration_ns = (uint64_t)llround(d * 1e9);
-		return true;
+		return load_parse_seconds(arg, &cfg->max_duration_ns) && cfg->max_duration_ns;
 	case OPT_MAXRATE: return load_parse_rate(arg, &cfg->max_rate_bps) && cfg->max_rate_bps;
 	case OPT_MAXSTREAMS:
-		if (!parse_ulong(arg, 1, LOAD_MAX_STREAMS, &v))
+		if (!scenario_parse_uint(arg, 1, LOAD_MAX_STREAMS, &v))
 			return false;
 		cfg->max_streams = (unsigned)v;
 		return true;
 	case OPT_MAXSESS:
-		if (!parse_ulong(arg, 1, 4096, &v))
+		if (!scenario_parse_uint(arg, 1, 4096, &v))
 			return false;
 		cfg->max_sessions = (unsigned)v;
 		return true;
 	case OPT_MSGTMO:
 	case OPT_IDLE:
-		if (!parse_ulong(arg, 1, 3600000, &v))
+		if (!scenario_parse_uint(arg, 1, 3600000, &v))
 			return false;
 		if (c == OPT_MSGTMO)
 			cfg->msg_timeout_ms = (uint32_t)v;
