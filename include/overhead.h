@@ -45,6 +45,9 @@ struct overhead {
 int overhead_compute(const struct results_run *run, const struct results_summary *sum,
 		     struct overhead *out);
 void overhead_free(struct overhead *o);
+/* The row of one path, figure and key (streams or bytes), or NULL. */
+const struct overhead_row *overhead_find(const struct overhead *o, unsigned path,
+					 enum overhead_metric m, unsigned key);
 
 /* Stable names for JSON and CSV ("tcp_goodput_bps", ...), a short label for
  * tables ("TCP goodput") and what the key means ("streams" or "bytes"). */

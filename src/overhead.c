@@ -173,6 +173,15 @@ int overhead_compute(const struct results_run *run, const struct results_summary
 	return err;
 }
 
+const struct overhead_row *overhead_find(const struct overhead *o, unsigned path,
+					 enum overhead_metric m, unsigned key)
+{
+	for (size_t i = 0; i < o->n; i++)
+		if (o->rows[i].path == path && o->rows[i].metric == m && o->rows[i].key == key)
+			return &o->rows[i];
+	return NULL;
+}
+
 void overhead_free(struct overhead *o)
 {
 	free(o->rows);

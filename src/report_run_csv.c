@@ -30,16 +30,6 @@ static void field(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-static const struct overhead_row *ov_find(const struct report_run *rr, unsigned path,
-					  enum overhead_metric m, unsigned key)
-{
-	for (size_t i = 0; i < rr->ov.n; i++)
-		if (rr->ov.rows[i].path == path && rr->ov.rows[i].metric == m &&
-		    rr->ov.rows[i].key == key)
-			return &rr->ov.rows[i];
-	return NULL;
-}
-
 /* prec 0: an integer; else up to prec significant digits, no exponent for
  * ordinary magnitudes. */
 static const char *num(char *buf, size_t len, double v, int prec)
@@ -104,32 +94,33 @@ int report_run_csv(FILE *f, const struct report_run *rr)
 					    .max = p->snd_mss };
 
 		row(f, rr, "tcp_goodput_bps", p->path, p->streams, 0, 0, &p->goodput_bps,
-		    ov_find(rr, p->path, OVERHEAD_TCP_GOODPUT, p->streams));
+		    overhead_find(&rr->ov, p->path, OVERHEAD_TCP_GOODPUT, p->streams));
 		row(f, rr, "cpu_s_per_gbit", p->path, p->streams, 0, 0, &p->cpu_s_per_gbit,
-		    ov_find(rr, p->path, OVERHEAD_CPU_PER_GBIT, p->streams));
+		    overhead_find(&rr->ov, p->path, OVERHEAD_CPU_PER_GBIT, p->streams));
 		if (p->host_cpu_s_per_gbit.n)
 			row(f, rr, "host_cpu_s_per_gbit", p->path, p->streams, 0, 0,
 			    &p->host_cpu_s_per_gbit,
-			    ov_find(rr, p->path, OVERHEAD_HOST_CPU_PER_GBIT, p->streams));
+			    overhead_find(&rr->ov, p->path, OVERHEAD_HOST_CPU_PER_GBIT,
+					  p->streams));
 		row(f, rr, "tcp_retransmits", p->path, p->streams, 0, 0, &p->retransmits, NULL);
 		row(f, rr, "tcp_mss", p->path, p->streams, 0, 0, &mss,
-		    ov_find(rr, p->path, OVERHEAD_TCP_MSS, p->streams));
+		    overhead_find(&rr->ov, p->path, OVERHEAD_TCP_MSS, p->streams));
 	}
 	for (size_t i = 0; i < s->nknee; i++) {
 		const struct results_knee_point *p = &s->knee[i];
 
 		row(f, rr, "udp_ndr_bps", p->path, 0, p->len, 0, &p->ndr_bps,
-		    ov_find(rr, p->path, OVERHEAD_UDP_NDR, p->len));
+		    overhead_find(&rr->ov, p->path, OVERHEAD_UDP_NDR, p->len));
 		row(f, rr, "udp_pdr_bps", p->path, 0, p->len, 0, &p->pdr_bps,
-		    ov_find(rr, p->path, OVERHEAD_UDP_PDR, p->len));
+		    overhead_find(&rr->ov, p->path, OVERHEAD_UDP_PDR, p->len));
 	}
 	for (size_t i = 0; i < s->ndelay; i++) {
 		const struct results_delay_point *p = &s->delay[i];
 
 		row(f, rr, "owd_p50_ms", p->path, 0, p->len, p->load_bps, &p->p50_ms,
-		    ov_find(rr, p->path, OVERHEAD_OWD_P50, p->len));
+		    overhead_find(&rr->ov, p->path, OVERHEAD_OWD_P50, p->len));
 		row(f, rr, "owd_p99_ms", p->path, 0, p->len, p->load_bps, &p->p99_ms,
-		    ov_find(rr, p->path, OVERHEAD_OWD_P99, p->len));
+		    overhead_find(&rr->ov, p->path, OVERHEAD_OWD_P99, p->len));
 	}
 	for (size_t i = 0; i < s->nsweep; i++) {
 		const struct results_sweep_point *p = &s->sweep[i];

@@ -8,16 +8,6 @@
 
 #include "report_run.h"
 
-static const struct overhead_row *ov_find(const struct report_run *rr, unsigned path,
-					  enum overhead_metric m, unsigned key)
-{
-	for (size_t i = 0; i < rr->ov.n; i++)
-		if (rr->ov.rows[i].path == path && rr->ov.rows[i].metric == m &&
-		    rr->ov.rows[i].key == key)
-			return &rr->ov.rows[i];
-	return NULL;
-}
-
 /* Markdown table cells must not contain '|' or newlines. */
 static void cell(FILE *f, const char *s)
 {
@@ -85,7 +75,7 @@ static void tcp(FILE *f, const struct report_run *rr)
 		fprintf(f, "| %s | %u | ", rr->run->paths[p->path].name, p->streams);
 		spread(f, &p->goodput_bps, 1e6, 1);
 		fputs(" |", f);
-		ratio(f, ov_find(rr, p->path, OVERHEAD_TCP_GOODPUT, p->streams));
+		ratio(f, overhead_find(&rr->ov, p->path, OVERHEAD_TCP_GOODPUT, p->streams));
 		fprintf(f, " %u | %.0f | %.3f | ", p->snd_mss, p->retransmits.median,
 			p->cpu_s_per_gbit.median);
 		if (p->host_cpu_s_per_gbit.n)
@@ -123,14 +113,14 @@ static void knees(FILE *f, const struct report_run *rr)
 		} else {
 			fprintf(f, "none (%s) | %.1f | |", p->ndr_outcome, (double)p->ndr_upper_bps / 1e6);
 		}
-		ratio(f, ov_find(rr, p->path, OVERHEAD_UDP_NDR, p->len));
+		ratio(f, overhead_find(&rr->ov, p->path, OVERHEAD_UDP_NDR, p->len));
 		fputc(' ', f);
 		if (p->pdr_bps.n)
 			spread(f, &p->pdr_bps, 1e6, 1);
 		else
 			fprintf(f, "none (%s)", p->pdr_outcome);
 		fprintf(f, " | %.1f |", (double)p->pdr_upper_bps / 1e6);
-		ratio(f, ov_find(rr, p->path, OVERHEAD_UDP_PDR, p->len));
+		ratio(f, overhead_find(&rr->ov, p->path, OVERHEAD_UDP_PDR, p->len));
 		report_run_loss_where(where, sizeof(where), &p->loss_at);
 		fprintf(f, " %u | %.1f | %s |\n", p->trials, p->time_s, where);
 	}
@@ -152,8 +142,8 @@ static void delays(FILE *f, const struct report_run *rr)
 		fputs(" | ", f);
 		spread(f, &p->p99_ms, 1, 3);
 		fprintf(f, " | %.2f |", p->delivered_pct.median);
-		ratio(f, ov_find(rr, p->path, OVERHEAD_OWD_P50, p->len));
-		ratio(f, ov_find(rr, p->path, OVERHEAD_OWD_P99, p->len));
+		ratio(f, overhead_find(&rr->ov, p->path, OVERHEAD_OWD_P50, p->len));
+		ratio(f, overhead_find(&rr->ov, p->path, OVERHEAD_OWD_P99, p->len));
 		fputc('\n', f);
 	}
 }

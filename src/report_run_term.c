@@ -100,16 +100,6 @@ void report_run_loss_where(char *buf, size_t len, const struct loss_attrib *l)
 	}
 }
 
-static const struct overhead_row *ov_find(const struct report_run *rr, unsigned path,
-					  enum overhead_metric m, unsigned key)
-{
-	for (size_t i = 0; i < rr->ov.n; i++)
-		if (rr->ov.rows[i].path == path && rr->ov.rows[i].metric == m &&
-		    rr->ov.rows[i].key == key)
-			return &rr->ov.rows[i];
-	return NULL;
-}
-
 static void head(FILE *f, const struct results_run *run)
 {
 	char t[32];
@@ -173,7 +163,7 @@ static void print_row(FILE *f, const struct report_run *rr, const struct row *w)
 static void set_ratio(struct row *w, const struct report_run *rr, unsigned p,
 		      enum overhead_metric m, unsigned key)
 {
-	const struct overhead_row *o = ov_find(rr, p, m, key);
+	const struct overhead_row *o = overhead_find(&rr->ov, p, m, key);
 
 	if (o && m == OVERHEAD_TCP_MSS)
 		snprintf(w->ratio[p], sizeof(w->ratio[p]), "%+.0f", o->delta);
@@ -338,8 +328,10 @@ static void summary_udp(FILE *f, const struct report_run *rr)
 		snprintf(w.label, sizeof(w.label), "delay %uB @%s", dp->len, load);
 		for (unsigned p = 0; p < rr->run->npaths; p++) {
 			const struct results_delay_point *x = results_find_delay(s, p, dp->len);
-			const struct overhead_row *a = ov_find(rr, p, OVERHEAD_OWD_P50, dp->len);
-			const struct overhead_row *b = ov_find(rr, p, OVERHEAD_OWD_P99, dp->len);
+			const struct overhead_row *a =
+			    overhead_find(&rr->ov, p, OVERHEAD_OWD_P50, dp->len);
+			const struct overhead_row *b =
+			    overhead_find(&rr->ov, p, OVERHEAD_OWD_P99, dp->len);
 
 			if (x && x->p50_ms.n)
 				snprintf(w.val[p], sizeof(w.val[p]), "%.3g / %.3g", x->p50_ms.median,
