@@ -33,6 +33,7 @@ struct parse {
 	enum section sect;
 	unsigned sect_line, iface_line;
 	bool seen_interface;
+	bool set_tso, set_coalesce, set_udp_gso; /* else they follow 'offload' */
 };
 
 static void perr(struct parse *p, const char *key, const char *fmt, ...)
@@ -306,6 +307,16 @@ static void add_allowed(struct parse *p, const char *key, const char *item)
 	cfg->peers[cfg->npeers - 1].nallowed++;
 }
 
+static void parse_switch(struct parse *p, const char *name, const char *val, bool *out)
+{
+	if (!strcasecmp(val, "on") || !strcasecmp(val, "yes") || !strcmp(val, "1"))
+		*out = true;
+	else if (!strcasecmp(val, "off") || !strcasecmp(val, "no") || !strcmp(val, "0"))
+		*out = false;
+	else
+		perr(p, name, "'%s' is not on or off", val);
+}
+
 static bool key_is(const char *name, const char *want)
 {
 	return !strcasecmp(name, want);
@@ -350,12 +361,16 @@ static void interface_key(struct parse *p, const char *name, const char *val)
 		if (!parse_u32(val, 65536, 1U << 30, &cfg->sock_buf))
 			perr(p, name, "'%s' is not a byte count in 65536..1073741824", val);
 	} else if (key_is(name, "offload")) {
-		if (!strcasecmp(val, "on") || !strcasecmp(val, "yes") || !strcmp(val, "1"))
-			cfg->offload = true;
-		else if (!strcasecmp(val, "off") || !strcasecmp(val, "no") || !strcmp(val, "0"))
-			cfg->offload = false;
-		else
-			perr(p, name, "'%s' is not on or off", val);
+		parse_switch(p, name, val, &cfg->offload);
+	} else if (key_is(name, "tso")) {
+		parse_switch(p, name, val, &cfg->tso);
+		p->set_tso = true;
+	} else if (key_is(name, "coalesce")) {
+		parse_switch(p, name, val, &cfg->coalesce);
+		p->set_coalesce = true;
+	} else if (key_is(name, "udp_gso")) {
+		parse_switch(p, name, val, &cfg->udp_gso);
+		p->set_udp_gso = true;
 	} else if (key_is(name, "sandbox")) {
 		if (!strcasecmp(val, "on") || !strcasecmp(val, "yes") || !strcmp(val, "1"))
 			cfg->sandbox_off = false;
@@ -570,6 +585,12 @@ int config_parse(const char *name, const char *text, size_t len, struct config *
 		perr(&p, NULL, "cannot parse (out of memory)");
 		p.rc = -ENOMEM;
 	}
+	if (!p.set_tso)
+		cfg->tso = cfg->offload;
+	if (!p.set_coalesce)
+		cfg->coalesce = cfg->offload;
+	if (!p.set_udp_gso)
+		cfg->udp_gso = cfg->offload;
 	check_config(&p);
 	return p.rc;
 }

@@ -12,7 +12,10 @@
  *   socket_buffer = 8388608           ; SO_SNDBUF/SO_RCVBUF request
  *   batch = 64                        ; packets per recvmmsg/sendmmsg
  *   txqueuelen = 1000                 ; TUN queue length (packets)
- *   offload = on                      ; TUN TSO/checksum offload + coalescing (default on)
+ *   offload = on                      ; default of the three below (default on)
+ *   tso = on                          ; TUN hands over TSO super-packets + partial checksums
+ *   coalesce = on                     ; RX writes coalesced TCP super-packets to the TUN
+ *   udp_gso = on                      ; TX sends runs of datagrams with UDP_SEGMENT
  *   sandbox = on                      ; after set-up: no capabilities, seccomp (sandbox.h)
  *   [peer]                            ; one or more
  *   public_key = <base64>
@@ -81,7 +84,8 @@ struct config {
 	uint32_t sock_buf;
 	unsigned batch;
 	uint32_t txqueuelen;
-	bool offload;			/* TUN TSO/checksum offload (IFF_VNET_HDR) */
+	bool offload;			/* default of tso, coalesce, udp_gso */
+	bool tso, coalesce, udp_gso;	/* each offload on its own (issue 6 item 5) */
 	bool sandbox_off;		/* "sandbox = off": keep privileges (debugging) */
 	struct config_peer *peers;
 	size_t npeers;

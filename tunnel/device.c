@@ -451,7 +451,8 @@ int device_up(struct config *cfg, const char *ifname, struct device **out)
 		r = check_endpoints(dev);
 	if (r == 0)
 		r = tun_open(&dev->tun, ifname && *ifname ? ifname : cfg->ifname,
-			     cfg->offload ? TUN_F_WANT_VNET_HDR : 0);
+			     (cfg->tso || cfg->coalesce ? TUN_F_WANT_VNET_HDR : 0) |
+				     (cfg->tso ? TUN_F_WANT_TSO : 0));
 	if (r == 0 && (r = control_path(0, dev->tun.name, dev->control_path,
 					sizeof(dev->control_path))) == 0) {
 		dev->control_fd = control_listen(dev->control_path);
@@ -463,7 +464,7 @@ int device_up(struct config *cfg, const char *ifname, struct device **out)
 	}
 	if (r == 0)
 		r = setup_link(dev);
-	atomic_store(&dev->udp_gso, cfg->offload);
+	atomic_store(&dev->udp_gso, cfg->udp_gso);
 	if (r == 0) {
 		dev->stop_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 		if (dev->stop_fd < 0)

@@ -82,10 +82,10 @@ static void to_tun_vnet(struct rx *rx, uint8_t *inner, size_t len)
 {
 	struct device *dev = rx->dev;
 
-	if (gro_append(&rx->gro, inner, len))
+	if (dev->cfg->coalesce && gro_append(&rx->gro, inner, len))
 		return;
 	gro_write(rx);
-	if (gro_can_start(inner, len)) {
+	if (dev->cfg->coalesce && gro_can_start(inner, len)) {
 		gro_start(&rx->gro, inner, len);
 		return;
 	}

@@ -49,7 +49,7 @@ int tun_open(struct tun *tun, const char *name, unsigned flags)
 	tun->name[IFNAMSIZ - 1] = '\0';
 	tun->ifindex = (int)if_nametoindex(tun->name);
 	tun->vnet_hdr = (flags & TUN_F_WANT_VNET_HDR) != 0;
-	if (tun->vnet_hdr) {
+	if (tun->vnet_hdr && (flags & TUN_F_WANT_TSO)) {
 		/* TSO super-packets and partial checksums: the TX thread segments
 		 * and completes them (gso.c). Without it the header stays, plain. */
 		unsigned want = TUN_F_CSUM | TUN_F_TSO4 | TUN_F_TSO6 | TUN_F_TSO_ECN;

@@ -14,6 +14,7 @@
 
 #define TUN_F_WANT_VNET_HDR 0x1	/* IFF_VNET_HDR (issue 6) */
 #define TUN_F_WANT_MULTI_QUEUE 0x2
+#define TUN_F_WANT_TSO 0x4		/* TUNSETOFFLOAD CSUM|TSO4|TSO6|TSO_ECN (needs VNET_HDR) */
 
 struct tun {
 	int fd;

@@ -42,12 +42,15 @@ PY
 wait $srv || fail "TCP receiver failed"
 expect_eq "SHA-256 of 8 MiB through the overlay" "$(cat "$TU_DIR/got")" "$want"
 expect_ge "peer rx_bytes on B" "$(tu_show "$B" ovl0 rx_bytes)" 8388608
-if [ "${TU_EXTRA:-}" != "offload = off" ]; then
-	# TSO: A's kernel handed over super-packets; coalescing: B wrote fewer than it got.
+# TSO: A's kernel handed over super-packets; coalescing: B wrote fewer than it got.
+off() { [[ "${TU_EXTRA:-}" == *"offload = off"* || "${TU_EXTRA:-}" == *"$1 = off"* ]]; }
+if ! off tso; then
 	reads=$(tu_show "$A" ovl0 counter.tun_rx_reads)
 	pkts=$(tu_show "$A" ovl0 counter.tun_rx_packets)
 	[ "$reads" -lt "$pkts" ] || fail "no TSO super-packet read on A ($reads reads, $pkts packets)"
 	ok "TSO on A: $pkts packets from $reads reads"
+fi
+if ! off coalesce; then
 	writes=$(tu_show "$B" ovl0 counter.tun_tx_writes)
 	pkts=$(tu_show "$B" ovl0 counter.tun_tx_packets)
 	[ "$writes" -lt "$pkts" ] || fail "no coalescing on B ($writes writes, $pkts packets)"

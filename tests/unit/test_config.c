@@ -4,6 +4,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
+#include <stdbool.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -71,6 +72,41 @@ static void test_good(void **state)
 	assert_int_equal(c.peers[1].keepalive_s, 25);
 	assert_int_equal(c.peers[1].public_key[0], 1);
 	assert_int_equal(c.sock_buf, CONFIG_DEFAULT_SOCKBUF);
+	config_free(&c);
+}
+
+/* 'offload' sets the default of each switch; an explicit switch wins in any order. */
+static void test_offload_switches(void **state)
+{
+	static const struct {
+		const char *lines;
+		bool tso, coalesce, udp_gso;
+	} cases[] = {
+		{ "", true, true, true },
+		{ "offload = off\n", false, false, false },
+		{ "tso = off\n", false, true, true },
+		{ "udp_gso = off\noffload = on\n", true, true, false },
+		{ "coalesce = on\noffload = off\n", false, true, false },
+	};
+	char text[512], err[CONFIG_ERR_LEN];
+	struct config c;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		snprintf(text, sizeof(text),
+			 "[interface]\nprivate_key_file=k\naddress=198.19.0.1/24\n%s"
+			 "[peer]\npublic_key=" K1 "\nallowed_ips=198.19.0.2\n",
+			 cases[i].lines);
+		assert_int_equal(config_parse("t.conf", text, strlen(text), &c, err, sizeof(err)), 0);
+		if (c.tso != cases[i].tso || c.coalesce != cases[i].coalesce ||
+		    c.udp_gso != cases[i].udp_gso)
+			fail_msg("case %zu: tso %d coalesce %d udp_gso %d", i, c.tso, c.coalesce,
+				 c.udp_gso);
+		config_free(&c);
+	}
+	snprintf(text, sizeof(text), "[interface]\ntso = maybe\n");
+	assert_int_equal(config_parse("t.conf", text, strlen(text), &c, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "t.conf:2: key 'tso': 'maybe' is not on or off");
 	config_free(&c);
 }
 
@@ -198,6 +234,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_good),
 		cmocka_unit_test(test_listen_forms),
+		cmocka_unit_test(test_offload_switches),
 		cmocka_unit_test(test_bad),
 		cmocka_unit_test(test_long_line_and_nul),
 		cmocka_unit_test(test_load_missing_file),
