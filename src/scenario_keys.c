@@ -331,20 +331,14 @@ static bool set_family(int *field, const char *v)
 	return false;
 }
 
-static bool set_value(struct parser *p, struct section *sec, const struct keydef *kd, const char *v)
+/* A whole number, a rate or a duration. */
+static bool set_number(struct parser *p, const struct section *sec, const struct keydef *kd,
+		       char *field, const char *v)
 {
-	void *obj = section_object(p, sec, kd->link0);
-	char *field = (char *)obj + kd->off;
 	uint64_t u;
-	double d;
-	bool b;
 	char q[64];
 
 	switch (kd->type) {
-	case T_TEXT:
-	case T_WORD:
-	case T_LABNAME:
-		return set_text(p, sec, kd, field, v);
 	case T_UINT:
 		if (!scenario_parse_uint(v, 0, UINT64_MAX, &u)) {
 			scn_error_at(p, p->line, sec, kd->name, "'%s' is not a whole number",
@@ -383,6 +377,48 @@ static bool set_value(struct parser *p, struct section *sec, const struct keydef
 		}
 		memcpy(field, &u, sizeof(u));
 		return true;
+	default:
+		break;
+	}
+	return false;
+}
+
+static bool set_path_type(struct parser *p, const struct section *sec, const struct keydef *kd,
+			  char *field, const char *v)
+{
+	static const char *const names[] = {"underlay", "builtin", "external"};
+	char q[64];
+
+	for (int i = 0; i < 3; i++) {
+		if (!strcasecmp(v, names[i])) {
+			enum scenario_path_type t = (enum scenario_path_type)(i + 1);
+
+			memcpy(field, &t, sizeof(t));
+			return true;
+		}
+	}
+	scn_error_at(p, p->line, sec, kd->name, "'%s' is not underlay, builtin or external",
+		     scn_quote(v, q));
+	return false;
+}
+
+static bool set_value(struct parser *p, struct section *sec, const struct keydef *kd, const char *v)
+{
+	void *obj = section_object(p, sec, kd->link0);
+	char *field = (char *)obj + kd->off;
+	double d;
+	bool b;
+	char q[64];
+
+	switch (kd->type) {
+	case T_TEXT:
+	case T_WORD:
+	case T_LABNAME:
+		return set_text(p, sec, kd, field, v);
+	case T_UINT:
+	case T_RATE:
+	case T_DUR:
+		return set_number(p, sec, kd, field, v);
 	case T_BOOL:
 		if (!scenario_parse_bool(v, &b)) {
 			scn_error_at(p, p->line, sec, kd->name, "'%s' is not yes or no",
@@ -410,21 +446,8 @@ static bool set_value(struct parser *p, struct section *sec, const struct keydef
 			return false;
 		}
 		return true;
-	case T_PATHTYPE: {
-		static const char *const names[] = {"underlay", "builtin", "external"};
-
-		for (int i = 0; i < 3; i++) {
-			if (!strcasecmp(v, names[i])) {
-				enum scenario_path_type t = (enum scenario_path_type)(i + 1);
-
-				memcpy(field, &t, sizeof(t));
-				return true;
-			}
-		}
-		scn_error_at(p, p->line, sec, kd->name, "'%s' is not underlay, builtin or external",
-			     scn_quote(v, q));
-		return false;
-	}
+	case T_PATHTYPE:
+		return set_path_type(p, sec, kd, field, v);
 	case T_REF:
 		if (!valid_name(v, sizeof(sec->ref))) {
 			scn_error_at(p, p->line, sec, kd->name, "'%s' is not a name",
