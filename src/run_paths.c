@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -36,11 +37,18 @@ static int ss_to_str(const struct sockaddr_storage *ss, char *buf, size_t len)
 }
 
 /* Whether a process in some namespace listens on TCP port: its own view of
- * /proc/PID/net/tcp{,6} is that of its network namespace. */
-static bool listening(pid_t pid, uint16_t port)
+ * /proc/PID/net/tcp{,6} is that of its network namespace. Only once it is in
+ * the namespace netns_ino: between fork and setns the child still sees ours,
+ * where another program may listen on the same port. */
+static bool listening(pid_t pid, uint16_t port, ino_t netns_ino)
 {
 	static const char *const files[] = { "tcp6", "tcp" };
 	char path[64], line[256];
+	struct stat ns;
+
+	snprintf(path, sizeof(path), "/proc/%d/ns/net", (int)pid);
+	if (stat(path, &ns) < 0 || ns.st_ino != netns_ino)
+		return false;
 
 	for (size_t i = 0; i < 2; i++) {
 		FILE *f;
@@ -85,6 +93,7 @@ static int start_server(struct run *r)
 	char log_path[1100];
 	char *argv[] = { "/proc/self/exe", "server", r->no_realtime ? "--no-rt" : NULL, NULL };
 	uint64_t deadline;
+	struct stat ns;
 	int fd;
 
 	snprintf(log_path, sizeof(log_path), "%s/server.log", r->dir);
@@ -100,8 +109,13 @@ static int start_server(struct run *r)
 			 strerror(-err));
 		return err;
 	}
+	fd = lab_netns_fd(r->lab, r->scn->lab.server);
+	if (fd < 0 || fstat(fd, &ns) < 0)
+		ns.st_ino = 0;
+	if (fd >= 0)
+		close(fd);
 	deadline = clock_now_ns() + RUN_SERVER_WAIT_MS * NSEC_PER_MSEC;
-	while (!listening(r->server, LOAD_DEFAULT_PORT)) {
+	while (!listening(r->server, LOAD_DEFAULT_PORT, ns.st_ino)) {
 		if (!server_alive(r)) {
 			run_stop(r, -EHOSTDOWN, "the server in lab host %u exited at start (see %s)",
 				 r->scn->lab.server, log_path);
