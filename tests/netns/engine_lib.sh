@@ -5,7 +5,9 @@
 # start_server [ARGS...]: `ovlperf server` in host B, logs in $WORK/server.log
 start_server()
 {
-	in_b "$OVLPERF" -v server "$@" >>"$WORK/server.log" 2>&1 &
+	# not through in_b: a backgrounded function is a subshell, and $! would be
+	# that subshell, so stop_server would leave the server itself running
+	ip netns exec "$B" "$OVLPERF" -v server "$@" >>"$WORK/server.log" 2>&1 &
 	SERVER_PID=$!
 	on_exit "kill $SERVER_PID 2>/dev/null; wait $SERVER_PID 2>/dev/null"
 	# wait until it listens (no timing assertion: just readiness)
