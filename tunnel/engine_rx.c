@@ -57,6 +57,25 @@ static enum engine_op gate(struct engine *e, const uint8_t *msg, size_t len, uin
 	return ENGINE_DONE;
 }
 
+/*
+ * Crossed initiations: both ends initiated at about the same moment. If each
+ * answered the other, both would hold only unconfirmed responder sessions,
+ * neither could send, and their retries (REKEY_TIMEOUT later, at about the
+ * same moment again) could cross once more. One end must win: the one whose
+ * public key sorts higher keeps its own fresh initiation and ignores theirs;
+ * the other answers it. Only an initiation of ours younger than half of
+ * REKEY_TIMEOUT counts, so an end whose own initiations never get through
+ * still accepts the peer's for most of every retry period.
+ */
+static bool keep_own_initiation(const struct engine *e, const struct engine_peer *p,
+				uint64_t now)
+{
+	uint64_t sent = atomic_load_explicit(&p->last_initiation_sent, memory_order_relaxed);
+
+	return p->hs.state == NOISE_HS_CREATED_INITIATION && now - sent < REKEY_TIMEOUT_NS / 2 &&
+	       memcmp(e->local->pub, p->remote.pub, WIRE_KEY_LEN) > 0;
+}
+
 static enum engine_op rx_initiation(struct engine *e, const uint8_t *msg, const struct sockaddr *src,
 				    socklen_t srclen, uint64_t now, struct engine_result *res)
 {
@@ -89,6 +108,12 @@ static enum engine_op rx_initiation(struct engine *e, const uint8_t *msg, const 
 	}
 	if (!ratelimit_peer_allow(&p->rl, now)) {
 		why = ENGINE_DROP_RATELIMIT;
+		goto out;
+	}
+	if (keep_own_initiation(e, p, now)) {
+		/* not a drop: the peer will answer ours; its timestamp is not
+		 * recorded, so a retry of this initiation stays acceptable */
+		res->ctrl_len = 0;
 		goto out;
 	}
 	memcpy(p->latest_timestamp, ts, sizeof(ts));

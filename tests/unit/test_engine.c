@@ -590,6 +590,59 @@ static void test_keepalive_and_new_handshake(void **state)
 	node_free(&b);
 }
 
+/*
+ * Both ends initiate at the same moment and the initiations cross. The end
+ * whose public key sorts higher keeps its own and ignores theirs; the other
+ * answers, so one handshake completes at once and both ends can send
+ * without waiting for a retry. Once the higher end's own initiation is
+ * older than half of REKEY_TIMEOUT it answers the peer's like any other.
+ */
+static void test_crossed_initiations(void **state)
+{
+	struct node a, b, *hi, *lo;
+	struct engine_result rh, rl, r1, r2, r3;
+	uint8_t buf[BUF], d[BUF];
+	struct engine_pkt pkt;
+	size_t len;
+
+	(void)state;
+	pair_setup(&a, &b);
+	hi = memcmp(a.pub, b.pub, 32) > 0 ? &a : &b;
+	lo = hi == &a ? &b : &a;
+	engine_initiate(hi->peer, T0, &rh);
+	engine_initiate(lo->peer, T0, &rl);
+	assert_int_equal(rh.ctrl_len, WIRE_INITIATION_LEN);
+	assert_int_equal(rl.ctrl_len, WIRE_INITIATION_LEN);
+	/* crossing: each receives the other's initiation */
+	assert_int_equal(deliver(hi, lo, rl.ctrl, rl.ctrl_len, T0, &r1, buf, &pkt), ENGINE_DONE);
+	assert_int_equal(r1.ctrl_len, 0);
+	assert_int_equal(deliver(lo, hi, rh.ctrl, rh.ctrl_len, T0, &r2, buf, &pkt), ENGINE_DONE);
+	assert_int_equal(r2.ctrl_len, WIRE_RESPONSE_LEN);
+	assert_int_equal(deliver(hi, lo, r2.ctrl, r2.ctrl_len, T0, &r3, buf, &pkt), ENGINE_DONE);
+	assert_ptr_equal(r3.peer, hi->peer);
+	assert_int_equal(r3.ctrl_len, WIRE_DATA_MIN_LEN);
+	assert_int_equal(deliver(lo, hi, r3.ctrl, r3.ctrl_len, T0, &r1, buf, &pkt), ENGINE_DONE);
+	/* both directions carry data now, no timer needed */
+	len = seal_one(hi, 100, 7, T0, d);
+	assert_int_equal(deliver(lo, hi, d, len, T0, &r1, buf, &pkt), ENGINE_TO_TUNNEL);
+	len = seal_one(lo, 100, 8, T0, d);
+	assert_int_equal(deliver(hi, lo, d, len, T0, &r1, buf, &pkt), ENGINE_TO_TUNNEL);
+	node_free(&a);
+	node_free(&b);
+
+	/* a stale initiation of the higher end does not block the peer's */
+	pair_setup(&a, &b);
+	hi = memcmp(a.pub, b.pub, 32) > 0 ? &a : &b;
+	lo = hi == &a ? &b : &a;
+	engine_initiate(hi->peer, T0, &rh);
+	engine_initiate(lo->peer, T0 + REKEY_TIMEOUT_NS / 2, &rl);
+	assert_int_equal(deliver(hi, lo, rl.ctrl, rl.ctrl_len, T0 + REKEY_TIMEOUT_NS / 2, &r1, buf,
+				 &pkt), ENGINE_DONE);
+	assert_int_equal(r1.ctrl_len, WIRE_RESPONSE_LEN);
+	node_free(&a);
+	node_free(&b);
+}
+
 static void test_rekey_and_expiry(void **state)
 {
 	struct node a, b;
@@ -889,6 +942,7 @@ int main(void)
 		cmocka_unit_test(test_index_table),
 		cmocka_unit_test(test_now_before_birth),
 		cmocka_unit_test(test_flush_requested_on_send),
+		cmocka_unit_test(test_crossed_initiations),
 	};
 
 	if (sodium_init() < 0)
