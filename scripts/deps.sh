@@ -7,6 +7,7 @@ set -euo pipefail
 test_pkgs=(build-essential pkg-config clang libclang-rt-14-dev
 	libsodium-dev libnl-3-dev libnl-route-3-dev libcmocka-dev libinih-dev
 	libcjson-dev libnftables-dev libcap-ng-dev libseccomp-dev nftables iproute2 iputils-ping gnuplot-nox tcpdump procps
+	python3 bc ethtool
 	wireguard-go wireguard-tools)
 bench_pkgs=(iperf3 wireguard-go wireguard-tools openvpn)
 want=("${test_pkgs[@]}")
