@@ -111,6 +111,18 @@ static int path_mtu(int *fd, const struct sockaddr_storage *ep)
 	return mtu;
 }
 
+/* The engine's padding cap for peer: min(link MTU, inner path MTU). */
+static void device_peer_set_pad(struct device_peer *peer)
+{
+	uint32_t link = atomic_load(&peer->dev->link_mtu), inner = atomic_load(&peer->inner_mtu);
+	uint32_t cap = link;
+
+	if (inner && (!cap || inner < cap))
+		cap = inner;
+	if (peer->ep)
+		engine_peer_set_pad_mtu(peer->ep, cap);
+}
+
 void device_peer_refresh_pmtu(struct device_peer *peer)
 {
 	struct sockaddr_storage ep;
@@ -143,16 +155,17 @@ void device_peer_refresh_pmtu(struct device_peer *peer)
 	}
 	inner = (uint32_t)mtu > overhead_for(ep.ss_family) ? (uint32_t)mtu - overhead_for(ep.ss_family)
 							      : 0;
+	/* Padding stops at the smaller of the device's current MTU and the path's
+	 * inner MTU, so a packet that fits the path still fits once padded. */
 	limit = inner;
-	if (peer->dev->mtu && inner < peer->dev->mtu)
-		limit = inner & ~(uint32_t)(WIRE_PADDING - 1);
-	atomic_store(&peer->send_limit, limit);
 	old = atomic_exchange(&peer->inner_mtu, inner);
+	device_peer_set_pad(peer);
+	atomic_store(&peer->send_limit, limit);
 	if (old != inner) {
 		if (old)
 			device_count(peer->dev, DEV_PMTU_UPDATES, 1);
-		log_info("peer %u: underlay path MTU %d, inner packets up to %u (%u after padding)",
-			 peer->id, mtu, inner, limit);
+		log_info("peer %u: underlay path MTU %d, inner packets up to %u", peer->id, mtu,
+			 inner);
 	}
 }
 
@@ -444,6 +457,9 @@ int device_up(struct config *cfg, const char *ifname, struct device **out)
 		for (size_t i = 0; i < dev->npeers; i++)
 			device_peer_refresh_pmtu(&dev->peers[i]);
 		r = create_engine(dev);
+		atomic_store(&dev->link_mtu, dev->mtu);
+		for (size_t i = 0; r == 0 && i < dev->npeers; i++)
+			device_peer_set_pad(&dev->peers[i]);
 	}
 	if (r == 0)
 		r = open_sockets(dev);
@@ -578,9 +594,28 @@ out:
 	close(fd);
 }
 
+/* `ip link set DEV mtu N` since start-up: padding must follow it (a packet
+ * of the new MTU must not grow past it on the wire). Above the start-up MTU
+ * the engine still refuses packets larger than its buffers were sized for. */
+static void check_link_mtu(struct device *dev)
+{
+	int m = netlink_get_mtu(dev->nl, dev->tun.ifindex);
+
+	if (m <= 0 || (uint32_t)m == atomic_load(&dev->link_mtu))
+		return;
+	log_info("%s: MTU now %d%s", dev->tun.name, m,
+		 (uint32_t)m > dev->mtu ? " (packets above the start-up MTU are dropped)" : "");
+	atomic_store(&dev->link_mtu, (uint32_t)m);
+	for (size_t i = 0; i < dev->npeers; i++)
+		device_peer_set_pad(&dev->peers[i]);
+}
+
 static void run_timers(struct device *dev, uint64_t now, uint64_t *next_pmtu)
 {
 	bool pmtu_due = now >= *next_pmtu;
+
+	if (pmtu_due && dev->nl)
+		check_link_mtu(dev);
 
 	for (size_t i = 0; i < dev->npeers; i++) {
 		struct device_peer *p = &dev->peers[i];

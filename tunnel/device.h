@@ -93,9 +93,8 @@ struct device_peer {
 	struct sockaddr_storage endpoint;
 	int pmtu_fd;			/* UDP socket connected to the endpoint: IP_MTU */
 	_Atomic uint32_t inner_mtu;	/* path MTU minus overhead (shown) */
-	/* Largest inner packet sent unfragmented: inner_mtu, or when that is below
-	 * the tunnel MTU, inner_mtu rounded down to the padding (16): the engine
-	 * pads up to the tunnel MTU, so 1340 bytes would become 1344 on the wire. */
+	/* Largest inner packet sent unfragmented: inner_mtu (the engine's padding
+	 * stops at min(link_mtu, inner_mtu): engine_peer_set_pad_mtu()). */
 	_Atomic uint32_t send_limit;
 	_Atomic bool pmtu_stale;
 	uint64_t initiate_at;		/* deferred first handshake (device_run), 0: none */
@@ -119,7 +118,8 @@ struct device {
 	struct allowedips table;
 	struct device_peer *peers;
 	size_t npeers;
-	uint32_t mtu;			/* TUN MTU */
+	uint32_t mtu;			/* TUN MTU at start-up: buffers are sized for it */
+	_Atomic uint32_t link_mtu;	/* TUN MTU now (re-read every second): padding cap */
 	size_t slot_size;
 	unsigned batch;
 	uint8_t public_key[WIRE_KEY_LEN];

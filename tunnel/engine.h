@@ -181,6 +181,13 @@ void engine_public_key(const struct engine *e, uint8_t pub[static WIRE_KEY_LEN])
 int engine_peer_add(struct engine *e, const struct engine_peer_config *pc, struct engine_peer **out)
 	__attribute__((warn_unused_result));
 void *engine_peer_user(const struct engine_peer *p);
+/* Padding (to 16 bytes) of packets sealed for p stops at mtu, so that a
+ * packet that fits a smaller MTU than the engine's (the device's MTU lowered
+ * since start-up, or the peer's path MTU less overhead) still fits it once
+ * padded. 0 restores the engine's MTU. Any thread, any time. */
+void engine_peer_set_pad_mtu(struct engine_peer *p, uint32_t mtu);
+/* Where padding stops for p now: min(engine mtu, the value set above). */
+uint32_t engine_peer_pad_mtu(const struct engine_peer *p);
 void engine_peer_public_key(const struct engine_peer *p, uint8_t pub[static WIRE_KEY_LEN]);
 
 /*

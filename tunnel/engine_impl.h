@@ -68,6 +68,9 @@ struct engine_peer {
 	/* Stats. */
 	_Atomic uint64_t rx_packets, rx_bytes, tx_packets, tx_bytes, handshakes;
 	_Atomic uint64_t last_handshake_realtime;
+	/* Padding never goes past this (0: the engine's mtu): the device's current
+	 * MTU or the peer's path MTU less overhead, whichever is smaller. */
+	_Atomic uint32_t pad_mtu;
 	void *user;
 };
 

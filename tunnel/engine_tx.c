@@ -14,6 +14,18 @@
 
 /* ---- sending ---- */
 
+uint32_t engine_peer_pad_mtu(const struct engine_peer *p)
+{
+	uint32_t m = atomic_load_explicit(&p->pad_mtu, memory_order_relaxed);
+
+	return m && m < p->e->mtu ? m : p->e->mtu;
+}
+
+void engine_peer_set_pad_mtu(struct engine_peer *p, uint32_t mtu)
+{
+	atomic_store_explicit(&p->pad_mtu, mtu, memory_order_relaxed);
+}
+
 /* Seals the plaintext at buf + 16 (len bytes) in place; returns the datagram length. */
 static size_t seal(struct keypair *kp, uint8_t *buf, size_t len, uint64_t counter, uint32_t mtu)
 {
@@ -53,7 +65,7 @@ static bool seal_keepalive(struct engine_peer *p, uint64_t now, struct engine_re
 	counter = atomic_fetch_add(&kp->send_counter, 1);
 	if (counter >= REJECT_AFTER_MESSAGES)
 		return false;
-	res->ctrl_len = seal(kp, res->ctrl, 0, counter, p->e->mtu);
+	res->ctrl_len = seal(kp, res->ctrl, 0, counter, engine_peer_pad_mtu(p));
 	res->ctrl_to_source = false;
 	note_sent(p, now, false);
 	return true;
@@ -138,6 +150,7 @@ size_t engine_encapsulate(struct engine_peer *p, struct engine_pkt *pkts, size_t
 	struct keypair *kp;
 	uint64_t base, bytes = 0;
 	size_t i, j = 0, good = 0;
+	uint32_t pad = engine_peer_pad_mtu(p);
 	bool rekey;
 
 	engine_result_reset(res);
@@ -179,7 +192,7 @@ size_t engine_encapsulate(struct engine_peer *p, struct engine_pkt *pkts, size_t
 			continue;
 		}
 		bytes += pkts[i].len;
-		pkts[i].len = seal(kp, pkts[i].buf, pkts[i].len, base++, e->mtu);
+		pkts[i].len = seal(kp, pkts[i].buf, pkts[i].len, base++, pad);
 		if (j != i) {
 			struct engine_pkt t = pkts[j];
 
@@ -239,7 +252,7 @@ bool engine_flush(struct engine_peer *p, struct engine_pkt *pkt, uint64_t now)
 		engine_count_drop(p->e, ENGINE_DROP_KEY_EXPIRED);
 		return false;
 	}
-	pkt->len = seal(kp, pkt->buf, len, counter, p->e->mtu);
+	pkt->len = seal(kp, pkt->buf, len, counter, engine_peer_pad_mtu(p));
 	keypair_put(kp);
 	atomic_fetch_add_explicit(&p->tx_packets, 1, memory_order_relaxed);
 	atomic_fetch_add_explicit(&p->tx_bytes, len, memory_order_relaxed);

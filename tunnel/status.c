@@ -62,6 +62,7 @@ static void put_interface(struct out *o, struct device *dev, bool show_keys)
 	put(o, "private_key=%s\n", key_display(b64, dev->private_key, show_keys));
 	put(o, "listen=%s\n", dev->cfg->listen.ss_family == AF_UNSPEC ? "*" : listen);
 	put(o, "listen_port=%u\n", ntohs(((struct sockaddr_in *)&dev->cfg->listen)->sin_port));
+	put(o, "link_mtu=%u\n", atomic_load(&dev->link_mtu));
 	put(o, "mtu=%u\ncipher=%s\nbatch=%u\n", dev->mtu, aead_cipher_name(engine_cipher(dev->engine)),
 	    dev->batch);
 	put(o, "peers=%zu\npeers_with_handshake=%u\n", dev->npeers, with_hs);
@@ -97,8 +98,9 @@ static void put_peer(struct out *o, struct device_peer *p, bool show_keys)
 	    ps.last_handshake_realtime_ns, ps.handshakes, ps.has_session);
 	put(o, "rx_bytes=%" PRIu64 "\nrx_packets=%" PRIu64 "\n", ps.rx_bytes, ps.rx_packets);
 	put(o, "tx_bytes=%" PRIu64 "\ntx_packets=%" PRIu64 "\n", ps.tx_bytes, ps.tx_packets);
-	put(o, "path_inner_mtu=%u\nsend_limit=%u\npersistent_keepalive=%u\n",
-	    atomic_load(&p->inner_mtu), atomic_load(&p->send_limit), p->keepalive_s);
+	put(o, "path_inner_mtu=%u\nsend_limit=%u\npad_mtu=%u\npersistent_keepalive=%u\n",
+	    atomic_load(&p->inner_mtu), atomic_load(&p->send_limit), engine_peer_pad_mtu(p->ep),
+	    p->keepalive_s);
 }
 
 size_t status_format(struct device *dev, bool show_keys, char *buf, size_t cap)

@@ -14,9 +14,10 @@ lab_pair tu2
 tu_pair 6 "mtu = 1500"
 expect_eq "configured overlay MTU" "$(tu_show "$A" ovl0 mtu)" 1500
 expect_eq "inner packets that fit the IPv6 underlay (1500 - 80)" "$(tu_show "$A" ovl0 path_inner_mtu)" 1420
-# Below the tunnel MTU the engine's padding (to 16, up to the tunnel MTU)
-# counts: 1420 would be padded to 1424, so too-big replies announce 1408.
-expect_eq "announced inner MTU (1420 rounded down to 16)" "$(tu_show "$A" ovl0 send_limit)" 1408
+# Padding (to 16) stops at the path's inner MTU: 1420 stays 1420 on the wire,
+# so too-big replies announce all of it.
+expect_eq "announced inner MTU" "$(tu_show "$A" ovl0 send_limit)" 1420
+expect_eq "padding cap (path inner MTU below the tunnel MTU)" "$(tu_show "$A" ovl0 pad_mtu)" 1420
 in_a ping -c 2 -i 0.2 -W 2 198.19.0.2 >/dev/null || fail "ping IPv4 overlay over IPv6 underlay"
 ok "ping IPv4 overlay address over IPv6 underlay"
 in_a ping -6 -c 2 -i 0.2 -W 2 2001:2:0:ff::2 >/dev/null || fail "ping IPv6 overlay over IPv6 underlay"
@@ -29,21 +30,21 @@ in_a ping -M dont -s 1452 -c 2 -i 0.2 -W 2 198.19.0.2 >/dev/null || fail "1480-b
 ok "IPv4 without DF larger than the path: delivered"
 expect_ge "outer packets sent fragmented" "$(( $(tu_show "$A" ovl0 counter.outer_fragmented) - frag0 ))" 2
 
-# IPv4 with DF, 1480 bytes: ICMP frag-needed with MTU 1408 from the tunnel.
+# IPv4 with DF, 1480 bytes: ICMP frag-needed with MTU 1420 from the tunnel.
 in_a ping -M do -s 1452 -c 1 -W 1 198.19.0.2 >"$TU_DIR/p1" 2>&1 || true
 expect_ge "too-big replies written to the TUN" "$(tu_show "$A" ovl0 counter.too_big_icmp_sent)" 1
-grep -q "mtu = 1408" "$TU_DIR/p1" ||
-	fail "no frag-needed with MTU 1408: $(cat "$TU_DIR/p1"; in_a ip route get 198.19.0.2)"
-ok "IPv4 DF: frag-needed with MTU 1408 reached the sender's stack"
-in_a ip route get 198.19.0.2 | grep -q "mtu 1408" || fail "route cache has no mtu 1408"
-ok "sender's route to 198.19.0.2 now has mtu 1408"
+grep -q "mtu = 1420" "$TU_DIR/p1" ||
+	fail "no frag-needed with MTU 1420: $(cat "$TU_DIR/p1"; in_a ip route get 198.19.0.2)"
+ok "IPv4 DF: frag-needed with MTU 1420 reached the sender's stack"
+in_a ip route get 198.19.0.2 | grep -q "mtu 1420" || fail "route cache has no mtu 1420"
+ok "sender's route to 198.19.0.2 now has mtu 1420"
 
-# IPv6, 1500 bytes: packet too big with MTU 1408, then the sender fragments.
+# IPv6, 1500 bytes: packet too big with MTU 1420, then the sender fragments.
 icmp0=$(tu_show "$A" ovl0 counter.too_big_icmp_sent)
 in_a ping -6 -M do -s 1452 -c 1 -W 1 2001:2:0:ff::2 >/dev/null 2>&1 || true
 expect_ge "ICMPv6 packet-too-big replies" "$(( $(tu_show "$A" ovl0 counter.too_big_icmp_sent) - icmp0 ))" 1
-in_a ip -6 route get 2001:2:0:ff::2 | grep -q "mtu 1408" || fail "no IPv6 PMTU 1408: $(in_a ip -6 route get 2001:2:0:ff::2)"
-ok "sender's IPv6 route now has mtu 1408"
+in_a ip -6 route get 2001:2:0:ff::2 | grep -q "mtu 1420" || fail "no IPv6 PMTU 1420: $(in_a ip -6 route get 2001:2:0:ff::2)"
+ok "sender's IPv6 route now has mtu 1420"
 in_a ping -6 -s 1452 -c 2 -i 0.2 -W 2 2001:2:0:ff::2 >/dev/null || fail "1500-byte IPv6 ping after PTB"
 ok "IPv6 1500-byte ping delivered after packet-too-big"
 
@@ -97,12 +98,26 @@ tu_up "$B" c2.conf ovl0
 PID_B=$TU_PID
 tu_wait_handshake "$A" ovl0
 expect_eq "overlay MTU from the first hop (1500 - 60)" "$(tu_show "$A" ovl0 mtu)" 1440
+# The user fits the overlay to the 1400 path by hand (nothing learned yet):
+# padding must follow the new MTU, so a 1340-byte packet is 1400 on the wire
+# (padded to 1344 it would be 1404: dropped one hop away, ICMP, fragments).
+in_a ip link set ovl0 mtu 1340
+for i in $(seq 30); do [ "$(tu_show "$A" ovl0 pad_mtu)" = 1340 ] && break; sleep 0.1; done
+expect_eq "padding cap after ip link set ovl0 mtu 1340" "$(tu_show "$A" ovl0 pad_mtu)" 1340
+frag0=$(tu_show "$A" ovl0 counter.outer_fragmented)
+in_a ping -M do -s 1312 -c 2 -i 0.2 -W 2 198.19.0.3 >/dev/null || fail "1340-byte DF ping at MTU 1340 lost"
+ok "1340-byte DF ping through a 1400-byte path at overlay MTU 1340"
+expect_eq "no outer fragments at MTU 1340" "$(( $(tu_show "$A" ovl0 counter.outer_fragmented) - frag0 ))" 0
+expect_eq "path MTU still the first hop's (no 1404-byte packet hit the 1400 hop)" \
+	"$(tu_show "$A" ovl0 path_inner_mtu)" 1440
+in_a ip link set ovl0 mtu 1440
+for i in $(seq 30); do [ "$(tu_show "$A" ovl0 pad_mtu)" = 1440 ] && break; sleep 0.1; done
 tcp_sha 198.19.0.3 5004
 ok "4 MiB TCP across a path MTU drop one hop away: SHA-256 equal"
 expect_eq "inner limit after the underlay learned PMTU 1400" "$(tu_show "$A" ovl0 path_inner_mtu)" 1340
-# Padding to 16 would make a 1340-byte packet 1344 on the wire: the tunnel
-# announces 1328 in its too-big replies.
-expect_eq "unfragmented limit after padding" "$(tu_show "$A" ovl0 send_limit)" 1328
+# Padding stops at 1340 (not 1344): the tunnel announces 1340 in its too-big replies.
+expect_eq "unfragmented limit (padding capped at the path)" "$(tu_show "$A" ovl0 send_limit)" 1340
+expect_eq "padding cap follows the learned path MTU" "$(tu_show "$A" ovl0 pad_mtu)" 1340
 expect_ge "too-big replies for TCP segments" "$(tu_show "$A" ovl0 counter.too_big_icmp_sent)" 1
 expect_ge "segments sent before the PMTU was known (fragmented, not lost)" \
 	"$(tu_show "$A" ovl0 counter.outer_fragmented)" 1
