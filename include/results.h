@@ -83,6 +83,7 @@ struct results_knee {
 	double time_s;
 	struct loss_attrib loss_at;	/* loss at the first failing rate above the NDR */
 	uint64_t loss_at_bps;		/* that rate; 0: none failed */
+	char stopped[RESULTS_TEXT_MAX];	/* why the search was cut short; "": it was not */
 };
 
 enum results_verdict { RESULTS_OK = 0, RESULTS_WARN = 1, RESULTS_FAIL = 2 };

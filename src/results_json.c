@@ -327,6 +327,7 @@ static bool add_lists(cJSON *root, const struct results_run *run)
 
 		if (!add_array_item(knees, o) || !add_str(o, "ndr_outcome", k->ndr_outcome) ||
 		    !add_str(o, "pdr_outcome", k->pdr_outcome) ||
+		    (k->stopped[0] && !add_str(o, "stopped", k->stopped)) ||
 		    !add_child(o, "loss_at", obj_of(&k->loss_at, loss_fields, NF(loss_fields))))
 			return false;
 	}

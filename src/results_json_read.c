@@ -267,6 +267,8 @@ static int read_knees(struct rd *rd, const cJSON *root, struct results_run *run)
 			err = get_str(rd, o, "pdr_outcome", k->pdr_outcome, sizeof(k->pdr_outcome),
 				      false);
 		if (!err)
+			err = get_str(rd, o, "stopped", k->stopped, sizeof(k->stopped), false);
+		if (!err)
 			err = get_sub(rd, o, "loss_at", &k->loss_at, loss_fields, NF(loss_fields));
 		if (err)
 			return err;

@@ -228,7 +228,10 @@ static int do_trial(struct run *r, const struct trial_req *q, struct knee_measur
 		sweep_point_to_knee(&pt, km);
 	}
 	load_result_free(&lr);
-	p->failures = rc < 0 ? p->failures + 1 : 0;
+	/* knee_step() bounds its own failed trials: it ends that path's search,
+	 * not the run */
+	if (q->kind != RESULTS_TRIAL_KNEE || rc >= 0 || rc == -EINTR)
+		p->failures = rc < 0 ? p->failures + 1 : 0;
 	if (rc < 0 && rc != -EINTR)
 		log_warn("path %s: trial %u failed: %s", p->sp->name, r->trial_no,
 			 t && t->error[0] ? t->error : strerror(-rc));
@@ -309,8 +312,17 @@ struct knee_run {
 	size_t map[KNEE_MAX_TRIALS];
 	unsigned nmap;
 	uint64_t wall_ns;
+	unsigned unrecorded;	/* trials in a row the search could not count */
+	char stopped[RESULTS_TEXT_MAX];
 	bool done;
 };
+
+/* A trial the search cannot count (load_run failed, or it measured nothing
+ * the search accepts) is asked again once, as sweep.c does; a second one in
+ * a row ends this path's search. Without the bound a path whose trials fail
+ * without stopping the run (they return 0 with nothing in them, or fail at
+ * one rate only) is asked the same trial forever. */
+#define KNEE_MAX_UNRECORDED 2
 
 static void knee_bound(const struct knee_bound *b, bool *found, uint64_t *lo, uint64_t *hi,
 		       char *outcome, size_t len)
@@ -342,6 +354,7 @@ static void knee_store(struct run *r, unsigned path, uint32_t len, unsigned rep,
 	k->pdr_goal_pct = cfg->loss_goal * 100.0;
 	k->width_goal = cfg->width_goal;
 	k->max_rx_bps = res.mrr_bps;
+	snprintf(k->stopped, sizeof(k->stopped), "%s", kr->stopped);
 	k->trials = res.ntrials;
 	k->time_s = (double)kr->wall_ns / 1e9;
 	/* Where the loss went at the lowest rate that lost: the NDR's upper bound. */
@@ -374,10 +387,22 @@ static bool knee_step(struct run *r, struct knee_run *kr, unsigned p, unsigned r
 	memset(&m, 0, sizeof(m));
 	rc = do_trial(r, &q, &m, &idx, &wall);
 	kr->wall_ns += wall;
-	/* A failed load_run measured nothing: the search asks for it again. */
-	if (rc == 0 && kr->nmap < KNEE_MAX_TRIALS && knee_record(&kr->k, &m) == 0)
+	if (rc == 0 && kr->nmap < KNEE_MAX_TRIALS && knee_record(&kr->k, &m) == 0) {
 		kr->map[kr->nmap++] = idx;
-	return true;
+		kr->unrecorded = 0;
+		return true;
+	}
+	/* A failed trial measured nothing: the search asks for it again, once. */
+	if (++kr->unrecorded < KNEE_MAX_UNRECORDED || r->stop)
+		return true;
+	snprintf(kr->stopped, sizeof(kr->stopped),
+		 "%u trials in a row at %.1f Mbit/s could not be counted, the last: %s",
+		 kr->unrecorded, (double)kt.rate_bps / 1e6,
+		 rc < 0 ? strerror(-rc) : "it measured nothing the search accepts");
+	log_warn("path %s: knee search stopped: %s", r->paths[p].sp->name, kr->stopped);
+	kr->done = true;
+	knee_abandon(&kr->k);
+	return false;
 }
 
 static void knee_round(struct run *r, struct knee_run *kr, unsigned rep, uint32_t len,

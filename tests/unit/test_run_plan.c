@@ -52,6 +52,8 @@ struct sim {
 	bool vpn_fails_after_warmup;
 	bool vpn_never_answers;
 	bool vpn_blackhole;	/* answers on the control connection, delivers nothing */
+	uint64_t vpn_udp_max;	/* the vpn's server refuses UDP above this (0: none) */
+	unsigned refused;	/* trials it refused */
 };
 
 static int sim_run(void *arg, const struct load_spec *spec, struct load_result *res,
@@ -71,6 +73,16 @@ static int sim_run(void *arg, const struct load_spec *spec, struct load_result *
 		interrupt_raise();
 		snprintf(res->error, sizeof(res->error), "interrupted");
 		return -EINTR;
+	}
+	if (s->ncalls > 400) {
+		/* a search that never ends: stop it so that the test fails, not hangs */
+		interrupt_raise();
+		return -EINTR;
+	}
+	if (vpn && s->vpn_udp_max && spec->proto == LOAD_UDP && spec->rate_bps > s->vpn_udp_max) {
+		s->refused++;
+		snprintf(res->error, sizeof(res->error), "the server refuses rates above its limit");
+		return -EPERM;
 	}
 	if (vpn && (s->vpn_never_answers || (s->vpn_fails_after_warmup && s->ncalls > 2))) {
 		snprintf(res->error, sizeof(res->error), "cannot connect to %.64s: refused",
@@ -310,6 +322,56 @@ static void test_path_blackholed(void **state)
 	rm_rf(tmpl);
 }
 
+/* A knee trial that keeps failing (here the vpn's server refuses the search's
+ * maximum rate) is tried once more, then that path's search stops with the
+ * reason in run.json; the run goes on. */
+static void test_knee_trial_keeps_failing(void **state)
+{
+	static struct sim s = { .vpn_udp_max = 1000000000 };
+	struct results_run res;
+	char dir[1024], tmpl[] = "/tmp/test_run_plan_XXXXXX";
+	const struct results_knee *ul = NULL, *vpn = NULL;
+
+	(void)state;
+	assert_int_equal(run_sim(&s, &res, dir, sizeof(dir), tmpl), 0);
+	assert_true(res.complete);
+	assert_int_equal(s.refused, 2 * 2);	/* twice per repetition */
+	for (size_t i = 0; i < res.nknees; i++) {
+		if (res.knees[i].path == 0 && !ul)
+			ul = &res.knees[i];
+		if (res.knees[i].path == 1 && !vpn)
+			vpn = &res.knees[i];
+	}
+	assert_non_null(ul);
+	assert_non_null(vpn);
+	assert_string_equal(ul->stopped, "");
+	assert_true(ul->found);
+	assert_non_null(strstr(vpn->stopped, "2 trials in a row at 2000.0 Mbit/s"));
+	assert_non_null(strstr(vpn->stopped, "Operation not permitted"));
+	assert_false(vpn->found);
+	results_free(&res);
+	/* and run.json says so */
+	{
+		char path[1100], *text;
+		FILE *f;
+		long n;
+
+		snprintf(path, sizeof(path), "%s/run.json", dir);
+		f = fopen(path, "r");
+		assert_non_null(f);
+		fseek(f, 0, SEEK_END);
+		n = ftell(f);
+		rewind(f);
+		text = calloc(1, (size_t)n + 1);
+		assert_int_equal(fread(text, 1, (size_t)n, f), (size_t)n);
+		fclose(f);
+		assert_non_null(strstr(text, "\"stopped\":"));
+		assert_non_null(strstr(text, "2 trials in a row at 2000.0 Mbit/s"));
+		free(text);
+	}
+	rm_rf(tmpl);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -317,6 +379,7 @@ int main(void)
 		cmocka_unit_test(test_path_fails),
 		cmocka_unit_test(test_path_never_answers),
 		cmocka_unit_test(test_path_blackholed),
+		cmocka_unit_test(test_knee_trial_keeps_failing),
 		cmocka_unit_test(test_interrupted),
 	};
 
