@@ -22,6 +22,7 @@ tu_pair 4 "" # keys a, b; daemons ovl0 in A (PID_A) and B (PID_B)
 kill_restart()
 {
 	local ns=$1 var=$2 conf=$3
+	KILLED_AT=$(fa_progress)
 	kill -KILL "${!var}"
 	wait "${!var}" 2>/dev/null || true
 	for _ in $(seq 50); do ip -n "$ns" link show ovl0 >/dev/null 2>&1 || break; sleep 0.1; done
@@ -37,7 +38,8 @@ fa_recv "$B" 198.19.0.2 5001
 fa_send "$A" 198.19.0.2 5001 2000000
 fa_wait_progress 1000000
 kill_restart "$A" PID_A a.conf
-at=$(fa_progress)
+at=$KILLED_AT
+[ "$at" -lt 6291456 ] || fail "the transfer was over before the kill"
 fa_finish "sender's daemon killed at $at bytes"
 expect_ge "handshakes completed by the restarted daemon in A" \
 	"$(tu_show "$A" ovl0 peers_with_handshake)" 1
@@ -48,7 +50,8 @@ fa_recv "$B" 198.19.0.2 5002
 fa_send "$A" 198.19.0.2 5002 2000000
 fa_wait_progress 1000000
 kill_restart "$B" PID_B b.conf
-at=$(fa_progress)
+at=$KILLED_AT
+[ "$at" -lt 6291456 ] || fail "the transfer was over before the kill"
 fa_finish "receiver's daemon killed at $at bytes"
 
 # 3. the underlay link down 5 s (on A's side), then up
