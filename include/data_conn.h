@@ -47,6 +47,7 @@ struct data_server {
 	unsigned nports;
 	unsigned nready;
 	unsigned refused;	/* connections/datagrams not accepted */
+	bool ack_hello;		/* TCP: echo each registered greeting (PROTO_CAP_DATA_ACK) */
 };
 
 /* Opens the test's data sockets; want_port 0: ephemeral. */
@@ -67,10 +68,12 @@ void data_server_close(struct data_server *ds);
 /* Non-blocking connect with a deadline (fd is left non-blocking). */
 int data_connect(int fd, const struct sockaddr_storage *to, int timeout_ms);
 /* Connects stream `stream` of the test to server:port. local_bind may be NULL.
- * *shared_clock (UDP, may be NULL) is set when the server's clock is ours. */
+ * *shared_clock (UDP, may be NULL) is set when the server's clock is ours.
+ * TCP with wait_ack: returns only once the server echoed the greeting, that
+ * is registered the connection (PROTO_CAP_DATA_ACK). */
 int data_client_tcp(const struct sockaddr_storage *server, uint16_t port,
 		    const struct sockaddr_storage *local_bind, const struct proto_data_hello *hello,
-		    const struct data_opts *opts, int timeout_ms);
+		    const struct data_opts *opts, int timeout_ms, bool wait_ack);
 int data_client_udp(const struct sockaddr_storage *server, uint16_t port,
 		    const struct sockaddr_storage *local_bind, const struct proto_data_hello *hello,
 		    const struct data_opts *opts, int timeout_ms, bool *shared_clock);

@@ -30,7 +30,9 @@
  *   c->s TEST_REQUEST      what to run (TCP/UDP/MTU, streams, duration, rate ...)
  *   s->c TEST_ACCEPT       test id, cookie, data ports, the server's limits
  *     or TEST_REJECT       reason code + text; the connection stays usable
- *   (data connections/datagrams carry the test id; see proto_data_hello)
+ *   (data connections/datagrams carry the test id; see proto_data_hello;
+ *    with PROTO_CAP_DATA_ACK on both sides the server echoes each TCP data
+ *    greeting once registered, and the client waits for every echo)
  *   c->s START             the measurement begins
  *   s->c / c->s INTERVAL   optional per-interval figures from the receiving end
  *   c->s STOP              the sender is done (or the client was interrupted)
@@ -175,6 +177,10 @@ int proto_write_all(int fd, const uint8_t *buf, size_t len, int timeout_ms);
 #define PROTO_CAP_REVERSE (1u << 4)
 #define PROTO_CAP_UDP_GSO (1u << 5)
 #define PROTO_CAP_UDP_GRO (1u << 6)
+/* Both ends: the server echoes a TCP data connection's greeting once it has
+ * registered that connection, and the client sends START only when every
+ * echo is back (without it a greeting the network delays arrives after START). */
+#define PROTO_CAP_DATA_ACK (1u << 7)
 
 #define PROTO_HELLO_LEN 40
 struct proto_hello {

@@ -27,6 +27,7 @@ struct session {
 	char name[80];			/* "[2001:2::1]:40000" for logs */
 	struct server_shared *sh;
 	bool authed;
+	bool data_ack;			/* the client has PROTO_CAP_DATA_ACK */
 };
 
 /* Thread entry: serves one control connection, frees the session. */

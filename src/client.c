@@ -43,6 +43,7 @@ struct client {
 	struct proto_test_accept acc;
 	bool shared_clock;
 	bool have_server_results;
+	bool data_ack;			/* the server has PROTO_CAP_DATA_ACK */
 	struct proto_results *mine, *theirs;
 	struct proto_interval retrans_prev;	/* forward TCP: local retransmit counts */
 };
@@ -232,7 +233,8 @@ static int authenticate(struct client *cl)
 static int handshake(struct client *cl)
 {
 	struct proto_hello h = { .version = PROTO_VERSION,
-				 .caps = PROTO_CAP_TCP | PROTO_CAP_UDP | PROTO_CAP_REVERSE };
+				 .caps = PROTO_CAP_TCP | PROTO_CAP_UDP | PROTO_CAP_REVERSE |
+					 PROTO_CAP_DATA_ACK };
 	struct proto_msg m;
 	int rc;
 
@@ -246,6 +248,7 @@ static int handshake(struct client *cl)
 	if (proto_decode_hello(m.body, m.len, &h) < 0)
 		return fail(cl, -EPROTO, "malformed HELLO from the server");
 	snprintf(cl->res->server_version, sizeof(cl->res->server_version), "%s", h.software);
+	cl->data_ack = h.caps & PROTO_CAP_DATA_ACK;
 	if (h.caps & PROTO_CAP_AUTH_REQUIRED)
 		return authenticate(cl);
 	if (cl->spec.psk_file[0])
@@ -292,7 +295,8 @@ static int connect_streams(struct client *cl, int *fds)
 		if (cl->spec.proto == LOAD_UDP)
 			fds[i] = data_client_udp(&cl->server, port, &cl->local, &h, &o, tmo, &shared);
 		else
-			fds[i] = data_client_tcp(&cl->server, port, &cl->local, &h, &o, tmo);
+			fds[i] = data_client_tcp(&cl->server, port, &cl->local, &h, &o, tmo,
+						 cl->data_ack);
 		cl->shared_clock = cl->shared_clock && shared;
 		if (fds[i] < 0) {
 			int rc = fds[i];

@@ -197,6 +197,16 @@ static bool accept_tcp(struct data_server *ds, int timeout_ms)
 		close(fd);
 		return true;
 	}
+	/* the echo tells the client this stream is registered: it sends START
+	 * only when all are (28 bytes into a new socket's empty buffer) */
+	if (ds->ack_hello && send(fd, buf, sizeof(buf), MSG_DONTWAIT | MSG_NOSIGNAL) !=
+				     (ssize_t)sizeof(buf)) {
+		ds->refused++;
+		log_warn("test %u: cannot acknowledge data connection %u: %s", ds->test_id,
+			 h.stream + 1u, strerror(errno));
+		close(fd);
+		return true;
+	}
 	ds->fds[h.stream] = fd;
 	ds->ready[h.stream] = true;
 	ds->nready++;
@@ -331,10 +341,10 @@ static int client_socket(const struct sockaddr_storage *server,
 
 int data_client_tcp(const struct sockaddr_storage *server, uint16_t port,
 		    const struct sockaddr_storage *local_bind, const struct proto_data_hello *hello,
-		    const struct data_opts *opts, int timeout_ms)
+		    const struct data_opts *opts, int timeout_ms, bool wait_ack)
 {
 	struct sockaddr_storage to = *server;
-	uint8_t buf[PROTO_DATA_HELLO_LEN];
+	uint8_t buf[PROTO_DATA_HELLO_LEN], echo[PROTO_DATA_HELLO_LEN];
 	int fd = client_socket(server, local_bind, false, opts), rc;
 
 	if (fd < 0)
@@ -345,6 +355,12 @@ int data_client_tcp(const struct sockaddr_storage *server, uint16_t port,
 		rc = -EINVAL;
 	if (rc == 0)
 		rc = proto_write_all(fd, buf, sizeof(buf), timeout_ms);
+	/* connect() returns at the SYN-ACK: the server may not have the
+	 * connection (nor the greeting) yet; its echo says it has */
+	if (rc == 0 && wait_ack)
+		rc = read_hello(fd, echo, timeout_ms);
+	if (rc == 0 && wait_ack && sodium_memcmp(echo, buf, sizeof(buf)) != 0)
+		rc = -EPROTO;
 	if (rc < 0) {
 		close(fd);
 		return rc;

@@ -89,10 +89,11 @@ static int hello(struct session *s)
 	if (rc < 0)
 		return bad_message(s, "malformed", &m, rc);
 	log_info("%s: client %s, protocol %u", s->name, h.software, h.version);
+	s->data_ack = h.caps & PROTO_CAP_DATA_ACK;
 	h = (struct proto_hello){ .version = PROTO_VERSION,
 				  .caps = PROTO_CAP_TCP | PROTO_CAP_UDP | PROTO_CAP_MTU |
 					  PROTO_CAP_REVERSE | PROTO_CAP_UDP_GSO |
-					  PROTO_CAP_UDP_GRO };
+					  PROTO_CAP_UDP_GRO | PROTO_CAP_DATA_ACK };
 	if (s->sh->key)
 		h.caps |= PROTO_CAP_AUTH_REQUIRED;
 	snprintf(h.software, sizeof(h.software), "ovlperf %s", OVLPERF_VERSION);

@@ -293,6 +293,7 @@ int server_test_run(struct session *s, const struct proto_test_request *req)
 	log_info("%s: test %u: %s, %u stream(s), %.1f s, %s", s->name, ds.test_id,
 		 spec.proto == LOAD_UDP ? "UDP" : "TCP", spec.streams,
 		 (double)spec.duration_ns / 1e9, spec.reverse ? "server sends" : "client sends");
+	ds.ack_hello = s->data_ack;
 	rc = send_accept(s, &ds);
 	if (rc == 0)
 		rc = wait_start(s, &ds);
