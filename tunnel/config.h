@@ -16,6 +16,7 @@
  *   tso = on                          ; TUN hands over TSO super-packets + partial checksums
  *   coalesce = on                     ; RX writes coalesced TCP super-packets to the TUN
  *   udp_gso = on                      ; TX sends runs of datagrams with UDP_SEGMENT
+ *   udp_gro = on                      ; RX receives UDP_GRO super-datagrams, split by segment size
  *   sandbox = on                      ; after set-up: no capabilities, seccomp (sandbox.h)
  *   [peer]                            ; one or more
  *   public_key = <base64>
@@ -84,8 +85,9 @@ struct config {
 	uint32_t sock_buf;
 	unsigned batch;
 	uint32_t txqueuelen;
-	bool offload;			/* default of tso, coalesce, udp_gso */
+	bool offload;			/* default of tso, coalesce, udp_gso, udp_gro */
 	bool tso, coalesce, udp_gso;	/* each offload on its own (issue 6 item 5) */
+	bool udp_gro;
 	bool sandbox_off;		/* "sandbox = off": keep privileges (debugging) */
 	struct config_peer *peers;
 	size_t npeers;

@@ -8,6 +8,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
+#include <netinet/udp.h>
 #include <poll.h>
 #include <signal.h>
 #include <sodium.h>
@@ -46,6 +47,7 @@ const char *device_counter_name(enum device_counter c)
 		[DEV_UDP_TX_CALLS] = "udp_tx_calls",
 		[DEV_UDP_RX_DATAGRAMS] = "udp_rx_datagrams",
 		[DEV_UDP_RX_CALLS] = "udp_rx_calls",
+		[DEV_UDP_RX_GRO_BUFFERS] = "udp_rx_gro_buffers",
 		[DEV_TOO_BIG_ICMP] = "too_big_icmp_sent",
 		[DEV_OUTER_FRAGMENTED] = "outer_fragmented",
 		[DEV_PMTU_UPDATES] = "pmtu_updates",
@@ -56,6 +58,7 @@ const char *device_counter_name(enum device_counter c)
 		[DEV_DROP_TOO_BIG] = "too_big_no_reply",
 		[DEV_DROP_SOURCE_NOT_ALLOWED] = "source_not_allowed",
 		[DEV_DROP_TRUNCATED] = "truncated",
+		[DEV_DROP_BAD_GRO] = "bad_gro_segment_size",
 		[DEV_DROP_TUN_WRITE] = "tun_write",
 		[DEV_DROP_SEND] = "send_error",
 	};
@@ -291,7 +294,20 @@ static int open_sockets(struct device *dev)
 			return fd;
 		}
 		dev->sock[i] = fd;
+		if (dev->cfg->udp_gro) {
+			int one = 1;
+
+			/* Datagrams of one flow arrive as one buffer (split in receive.c). */
+			if (setsockopt(fd, SOL_UDP, UDP_GRO, &one, sizeof(one)) == 0)
+				dev->udp_gro[i] = true;
+			else
+				log_warn("UDP GRO refused on the %s socket (%s): one datagram per buffer",
+					 family == AF_INET ? "IPv4" : "IPv6", strerror(errno));
+		}
 	}
+	if (dev->udp_gro[0] || dev->udp_gro[1])
+		log_info("underlay: UDP GRO on (%s%s%s)", dev->udp_gro[0] ? "IPv4" : "",
+			 dev->udp_gro[0] && dev->udp_gro[1] ? ", " : "", dev->udp_gro[1] ? "IPv6" : "");
 	return 0;
 }
 

@@ -31,10 +31,12 @@
  * up to 64 KiB) into one per-thread buffer and gso.c segments it straight
  * into consecutive slots, so sealing and sendmmsg stay as they are. RX
  * coalesces consecutive TCP segments of a flow (gro.c) and writes one
- * super-packet per run. Still to come: UDP_SEGMENT sends (slots laid out with
- * the engine's GSO stride, engine.h), UDP_GRO receives (64 KiB recvmmsg
- * entries split by gso_size), and IFF_MULTI_QUEUE with one TUN queue, one
- * SO_REUSEPORT socket and one pair of threads per worker (tun_open_queue()).
+ * super-packet per run. TX sends runs of equal-size datagrams with
+ * UDP_SEGMENT (udp_gso). RX with UDP_GRO (udp_gro): each recvmmsg entry is
+ * a 64 KiB buffer (mmap()ed once) that may hold many datagrams of one
+ * sender, split by the gso_size control message (gro.h) and opened in place.
+ * Still to come: IFF_MULTI_QUEUE with one TUN queue, one SO_REUSEPORT socket
+ * and one pair of threads per worker (tun_open_queue()).
  */
 #ifndef OVLPERF_TUNNEL_DEVICE_H
 #define OVLPERF_TUNNEL_DEVICE_H
@@ -59,8 +61,9 @@ enum device_counter {
 	DEV_TUN_TX_WRITES,	/* write() calls (fewer with coalescing) */
 	DEV_UDP_TX_DATAGRAMS,
 	DEV_UDP_TX_CALLS,	/* sendmmsg/sendto calls */
-	DEV_UDP_RX_DATAGRAMS,
+	DEV_UDP_RX_DATAGRAMS,	/* after splitting UDP_GRO buffers */
 	DEV_UDP_RX_CALLS,	/* recvmmsg calls that returned datagrams */
+	DEV_UDP_RX_GRO_BUFFERS,	/* UDP_GRO buffers holding more than one datagram */
 	DEV_TOO_BIG_ICMP,	/* too-big replies written to the TUN */
 	DEV_OUTER_FRAGMENTED,	/* sent with the outer packet allowed to fragment */
 	DEV_PMTU_UPDATES,	/* a peer's path MTU changed */
@@ -72,6 +75,7 @@ enum device_counter {
 	DEV_DROP_TOO_BIG,	/* too big and no ICMP reply allowed / possible */
 	DEV_DROP_SOURCE_NOT_ALLOWED, /* decrypted source not in the sender's allowed IPs */
 	DEV_DROP_TRUNCATED,	/* underlay datagram larger than a buffer */
+	DEV_DROP_BAD_GRO,	/* UDP_GRO buffer with a truncated or zero segment size */
 	DEV_DROP_TUN_WRITE,	/* TUN write failed */
 	DEV_DROP_SEND,		/* sendmmsg/sendto failed */
 	DEV_C__COUNT
@@ -113,6 +117,7 @@ struct device {
 	_Atomic bool stopping;
 	_Atomic bool stop_requested;	/* "stop" on the control socket */
 	_Atomic bool udp_gso;		/* send runs with UDP_SEGMENT (offload = on) */
+	bool udp_gro[2];		/* sock[i] has UDP_GRO (udp_gro = on, kernel agreed) */
 	int control_fd;
 	char control_path[128];
 	struct allowedips table;

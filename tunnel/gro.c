@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
+#include <errno.h>
+#include <netinet/udp.h>
 #include <linux/virtio_net.h>
 #include <string.h>
+#include <sys/socket.h>
 
 #include "bytes.h"
 #include "gro.h"
@@ -174,4 +177,63 @@ size_t gro_flush(struct gro *g, const uint8_t **out)
 	vh[8] = 16;
 	vh[9] = 0;
 	return GSO_VNET_HDR_LEN + len;
+}
+
+int gro_udp_gso_size(const void *control, size_t len)
+{
+	const uint8_t *c = control;
+	size_t off = 0;
+
+	/* The CMSG_* macros trust cmsg_len; walk by hand with bounds checks. */
+	while (len - off >= sizeof(struct cmsghdr)) {
+		struct cmsghdr h;
+		size_t data, clen;
+
+		memcpy(&h, c + off, sizeof(h));
+		clen = h.cmsg_len;
+		if (clen < CMSG_LEN(0) || clen > len - off)
+			return h.cmsg_level == SOL_UDP && h.cmsg_type == UDP_GRO ? -EINVAL : 0;
+		data = clen - CMSG_LEN(0);
+		if (h.cmsg_level == SOL_UDP && h.cmsg_type == UDP_GRO) {
+			int v;
+			uint16_t v16;
+
+			if (data >= sizeof(v)) {
+				memcpy(&v, c + off + CMSG_LEN(0), sizeof(v));
+			} else if (data >= sizeof(v16)) {
+				memcpy(&v16, c + off + CMSG_LEN(0), sizeof(v16));
+				v = v16;
+			} else {
+				return -EINVAL;
+			}
+			return v > 0 && v <= 65535 ? v : -EINVAL;
+		}
+		clen = CMSG_ALIGN(clen);
+		if (clen > len - off)
+			break;
+		off += clen;
+	}
+	return 0;
+}
+
+size_t gro_udp_count(size_t len, size_t gso_size)
+{
+	if (!gso_size || gso_size >= len)
+		return 1;
+	return (len + gso_size - 1) / gso_size;
+}
+
+size_t gro_udp_segment(size_t len, size_t gso_size, size_t i, size_t *off)
+{
+	size_t o;
+
+	if (i >= gro_udp_count(len, gso_size))
+		return 0;
+	if (!gso_size || gso_size >= len) {
+		*off = 0;
+		return len;
+	}
+	o = i * gso_size;
+	*off = o;
+	return len - o < gso_size ? len - o : gso_size;
 }

@@ -43,4 +43,22 @@ void gro_start(struct gro *g, const uint8_t *pkt, size_t len);
  * included) and empties g; *out points to them. 0 when empty. */
 size_t gro_flush(struct gro *g, const uint8_t **out);
 
+/*
+ * UDP_GRO on the underlay socket: the kernel may hand over several datagrams
+ * of one flow as one buffer, each gso_size bytes but the last (which may be
+ * shorter), with the size in a (SOL_UDP, UDP_GRO) control message.
+ */
+
+/* The segment size from the control bytes of a recvmsg: 0 when there is no
+ * UDP_GRO message (one datagram), -EINVAL when one is there but truncated or
+ * carries 0 (treat the buffer as malformed and drop it). Accepts the kernel's
+ * int and a 16-bit value. Walks headers only inside control/len. */
+int gro_udp_gso_size(const void *control, size_t len);
+/* Number of datagrams in a buffer of len bytes cut every gso_size bytes (the
+ * last one shorter when len is not a multiple); gso_size 0: one datagram. */
+size_t gro_udp_count(size_t len, size_t gso_size);
+/* Datagram i of that buffer: its offset, and its length as return value
+ * (0 when i is out of range). */
+size_t gro_udp_segment(size_t len, size_t gso_size, size_t i, size_t *off);
+
 #endif

@@ -2,7 +2,11 @@
 /*
  * RX: UDP -> TUN. recvmmsg() a batch from each underlay socket; the engine
  * dispatches each datagram (handshake, cookie, data) and opens data in
- * place. Decrypted packets are checked against the sending peer's allowed
+ * place. With UDP_GRO on a socket (udp_gro = on) each batch entry is a
+ * 64 KiB buffer that may hold many datagrams of one sender cut every
+ * gso_size bytes (control message; gro.h splits it): each is opened in
+ * place inside the buffer, so a run of TCP segments from one super-datagram
+ * goes on to be coalesced (gro.c) into one TUN write. Decrypted packets are checked against the sending peer's allowed
  * IPs (cryptokey routing: a peer may only send from addresses it owns) and
  * written to the TUN. A peer's endpoint moves to a datagram's source only
  * when that datagram authenticated (roaming).
@@ -10,9 +14,11 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <netinet/in.h>
+#include <netinet/udp.h>
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
 
@@ -22,10 +28,18 @@
 #include "gso.h"
 #include "log.h"
 
+/* A datagram buffer with UDP_GRO: the largest UDP payload, rounded to 64. */
+#define RX_GRO_BUF_SIZE ((size_t)65536)
+#define RX_CTRL_SIZE 64	/* CMSG_SPACE(sizeof(int)) with room to spare */
+
 struct rx {
 	struct device *dev;
 	unsigned batch;
-	uint8_t *mem;
+	size_t buf_size;	/* per entry: slot_size, or RX_GRO_BUF_SIZE with UDP_GRO */
+	bool udp_gro;		/* some socket has UDP_GRO */
+	uint8_t *mem;		/* mmap()ed: batch entries, then the scratch slot */
+	size_t mem_len;
+	uint8_t *ctrl;		/* batch * RX_CTRL_SIZE control bytes (UDP_GRO) */
 	uint8_t *scratch;	/* one slot for staged packets flushed after a handshake */
 	struct mmsghdr *msgs;
 	struct iovec *iov;
@@ -41,7 +55,16 @@ static int rx_init(struct rx *rx, struct device *dev)
 	memset(rx, 0, sizeof(*rx));
 	rx->dev = dev;
 	rx->batch = b;
-	rx->mem = aligned_alloc(64, dev->slot_size * (b + 1));
+	rx->udp_gro = dev->udp_gro[0] || dev->udp_gro[1];
+	rx->buf_size = rx->udp_gro && dev->slot_size < RX_GRO_BUF_SIZE ? RX_GRO_BUF_SIZE : dev->slot_size;
+	/* mmap, not malloc: freeing megabytes from a thread's malloc arena makes
+	 * glibc read /proc/sys/vm/overcommit_memory, which the sandbox forbids. */
+	rx->mem_len = rx->buf_size * b + dev->slot_size;
+	rx->mem = mmap(NULL, rx->mem_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (rx->mem == MAP_FAILED)
+		rx->mem = NULL;
+	if (rx->udp_gro)
+		rx->ctrl = aligned_alloc(64, (size_t)b * RX_CTRL_SIZE);
 	rx->msgs = calloc(b, sizeof(*rx->msgs));
 	rx->iov = calloc(b, sizeof(*rx->iov));
 	rx->names = calloc(b, sizeof(*rx->names));
@@ -49,15 +72,18 @@ static int rx_init(struct rx *rx, struct device *dev)
 		rx->gro_buf = malloc(GSO_VNET_HDR_LEN + GSO_MAX_PACKET);
 		gro_init(&rx->gro, rx->gro_buf);
 	}
-	if (!rx->mem || !rx->msgs || !rx->iov || !rx->names || (dev->tun.vnet_hdr && !rx->gro_buf))
+	if (!rx->mem || !rx->msgs || !rx->iov || !rx->names || (dev->tun.vnet_hdr && !rx->gro_buf) ||
+	    (rx->udp_gro && !rx->ctrl))
 		return -ENOMEM;
-	rx->scratch = rx->mem + (size_t)b * dev->slot_size;
+	rx->scratch = rx->mem + (size_t)b * rx->buf_size;
 	return 0;
 }
 
 static void rx_free(struct rx *rx)
 {
-	free(rx->mem);
+	if (rx->mem)
+		munmap(rx->mem, rx->mem_len);
+	free(rx->ctrl);
 	free(rx->msgs);
 	free(rx->iov);
 	free(rx->names);
@@ -100,13 +126,17 @@ static void to_tun_vnet(struct rx *rx, uint8_t *inner, size_t len)
 static void arm(struct rx *rx)
 {
 	for (unsigned i = 0; i < rx->batch; i++) {
-		rx->iov[i].iov_base = rx->mem + (size_t)i * rx->dev->slot_size;
-		rx->iov[i].iov_len = rx->dev->slot_size;
+		rx->iov[i].iov_base = rx->mem + (size_t)i * rx->buf_size;
+		rx->iov[i].iov_len = rx->buf_size;
 		memset(&rx->msgs[i].msg_hdr, 0, sizeof(rx->msgs[i].msg_hdr));
 		rx->msgs[i].msg_hdr.msg_name = &rx->names[i];
 		rx->msgs[i].msg_hdr.msg_namelen = sizeof(rx->names[i]);
 		rx->msgs[i].msg_hdr.msg_iov = &rx->iov[i];
 		rx->msgs[i].msg_hdr.msg_iovlen = 1;
+		if (rx->udp_gro) {
+			rx->msgs[i].msg_hdr.msg_control = rx->ctrl + (size_t)i * RX_CTRL_SIZE;
+			rx->msgs[i].msg_hdr.msg_controllen = RX_CTRL_SIZE;
+		}
 	}
 }
 
@@ -166,24 +196,19 @@ static void flush_staged(struct rx *rx, struct device_peer *peer, uint64_t now)
 	}
 }
 
-static void handle(struct rx *rx, unsigned i, uint64_t now)
+/* One underlay datagram of len bytes at buf (a slot, or a segment inside a
+ * UDP_GRO buffer: opened in place, the plaintext stays inside it). */
+static void handle_one(struct rx *rx, uint8_t *buf, size_t len, const struct sockaddr_storage *src,
+		       socklen_t srclen, uint64_t now)
 {
 	struct device *dev = rx->dev;
-	struct msghdr *h = &rx->msgs[i].msg_hdr;
-	const struct sockaddr_storage *src = &rx->names[i];
-	struct engine_pkt pkt = { .buf = rx->iov[i].iov_base, .len = rx->msgs[i].msg_len,
-				  .cap = dev->slot_size };
+	struct engine_pkt pkt = { .buf = buf, .len = len, .cap = len };
 	struct engine_result res;
 	struct device_peer *peer = NULL;
 	enum engine_op op;
 
-	if (h->msg_flags & MSG_TRUNC) {
-		device_count(dev, DEV_DROP_TRUNCATED, 1);
-		return;
-	}
 	memset(&res, 0, sizeof(res));
-	op = engine_receive(dev->engine, &pkt, (const struct sockaddr *)src, h->msg_namelen, now,
-			    &res);
+	op = engine_receive(dev->engine, &pkt, (const struct sockaddr *)src, srclen, now, &res);
 	if (res.peer) {
 		peer = engine_peer_user(res.peer);
 		roam(dev, peer, src);
@@ -215,6 +240,38 @@ static void handle(struct rx *rx, unsigned i, uint64_t now)
 		flush_staged(rx, peer, now);
 }
 
+/* Entry i of the batch: one datagram, or with UDP_GRO possibly many. */
+static void handle(struct rx *rx, unsigned i, uint64_t now)
+{
+	struct device *dev = rx->dev;
+	struct msghdr *h = &rx->msgs[i].msg_hdr;
+	uint8_t *buf = rx->iov[i].iov_base;
+	size_t len = rx->msgs[i].msg_len, n = 1, off;
+	int gs = 0;
+
+	if (h->msg_flags & MSG_TRUNC) {
+		device_count(dev, DEV_DROP_TRUNCATED, 1);
+		return;
+	}
+	if (rx->udp_gro) {
+		gs = (h->msg_flags & MSG_CTRUNC) ? -EINVAL
+						 : gro_udp_gso_size(h->msg_control, h->msg_controllen);
+		if (gs < 0) {
+			device_count(dev, DEV_DROP_BAD_GRO, 1);
+			return;
+		}
+		n = gro_udp_count(len, (size_t)gs);
+		if (n > 1)
+			device_count(dev, DEV_UDP_RX_GRO_BUFFERS, 1);
+	}
+	device_count(dev, DEV_UDP_RX_DATAGRAMS, n);
+	for (size_t k = 0; k < n; k++) {
+		size_t l = gro_udp_segment(len, (size_t)gs, k, &off);
+
+		handle_one(rx, buf + off, l, &rx->names[i], h->msg_namelen, now);
+	}
+}
+
 static void drain(struct rx *rx, int fd)
 {
 	struct device *dev = rx->dev;
@@ -231,7 +288,6 @@ static void drain(struct rx *rx, int fd)
 			return;
 		}
 		device_count(dev, DEV_UDP_RX_CALLS, 1);
-		device_count(dev, DEV_UDP_RX_DATAGRAMS, (uint64_t)n);
 		now = clock_now_ns();
 		for (int i = 0; i < n; i++)
 			handle(rx, (unsigned)i, now);

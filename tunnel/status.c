@@ -65,6 +65,10 @@ static void put_interface(struct out *o, struct device *dev, bool show_keys)
 	put(o, "link_mtu=%u\n", atomic_load(&dev->link_mtu));
 	put(o, "mtu=%u\ncipher=%s\nbatch=%u\n", dev->mtu, aead_cipher_name(engine_cipher(dev->engine)),
 	    dev->batch);
+	put(o, "tso=%s\ncoalesce=%s\nudp_gso=%s\nudp_gro=%s\n", dev->tun.offloads ? "on" : "off",
+	    dev->tun.vnet_hdr && dev->cfg->coalesce ? "on" : "off",
+	    atomic_load(&dev->udp_gso) ? "on" : "off",
+	    dev->udp_gro[0] || dev->udp_gro[1] ? "on" : "off");
 	put(o, "peers=%zu\npeers_with_handshake=%u\n", dev->npeers, with_hs);
 	put(o, "under_load=%d\ncookies_sent=%" PRIu64 "\n", es.under_load, es.cookies_sent);
 	for (int c = 0; c < DEV_C_FIRST_DROP; c++)

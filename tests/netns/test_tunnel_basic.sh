@@ -56,6 +56,19 @@ if ! off coalesce; then
 	[ "$writes" -lt "$pkts" ] || fail "no coalescing on B ($writes writes, $pkts packets)"
 	ok "coalescing on B: $pkts packets in $writes writes"
 fi
+# UDP GSO on A's socket and UDP GRO on B's: super-datagrams cross the veth
+# whole and B splits them (more datagrams than buffers received).
+if ! off udp_gro && ! off udp_gso; then
+	expect_eq "UDP GRO enabled on B" "$(tu_show "$B" ovl0 udp_gro)" on
+	expect_ge "UDP GRO buffers with several datagrams on B" "$(tu_show "$B" ovl0 counter.udp_rx_gro_buffers)" 1
+	calls=$(tu_show "$B" ovl0 counter.udp_rx_calls)
+	dgrams=$(tu_show "$B" ovl0 counter.udp_rx_datagrams)
+	[ "$calls" -lt "$dgrams" ] || fail "no batching on B's receive ($calls calls, $dgrams datagrams)"
+	ok "UDP receive on B: $dgrams datagrams in $calls calls"
+	expect_eq "no malformed GRO buffers on B" "$(tu_show "$B" ovl0 drop.bad_gro_segment_size)" 0
+else
+	expect_eq "no UDP GRO buffers on B with it off" "$(tu_show "$B" ovl0 counter.udp_rx_gro_buffers)" 0
+fi
 
 # A known payload crosses the overlay; it must show on the TUN, never on the veth.
 marker=OVLPERF-PLAINTEXT-MARKER-7f3a9c

@@ -11,6 +11,8 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <netinet/udp.h>
+#include <sys/socket.h>
 
 #include "bytes.h"
 #include "gro.h"
@@ -172,12 +174,104 @@ static void test_not_merged(void **state)
 	assert_false(gro_can_start(seg[0], lens[0]));
 }
 
+/* A control buffer holding one message (level, type, data of dlen bytes)
+ * whose cmsg_len claims clen (0: the right one). */
+static size_t put_cmsg(uint8_t *buf, size_t cap, int level, int type, const void *data, size_t dlen,
+		       size_t clen)
+{
+	struct cmsghdr h = { .cmsg_len = clen ? clen : CMSG_LEN(dlen), .cmsg_level = level,
+			     .cmsg_type = type };
+
+	assert_true(CMSG_SPACE(dlen) <= cap);
+	memset(buf, 0, CMSG_SPACE(dlen));
+	memcpy(buf, &h, sizeof(h));
+	memcpy(buf + CMSG_LEN(0), data, dlen);
+	return CMSG_SPACE(dlen);
+}
+
+static void test_udp_gso_size(void **state)
+{
+	uint8_t c[128];
+	int v = 1372, zero = 0, big = 70000, ts = 1;
+	uint16_t v16 = 1372;
+	size_t n, m;
+
+	(void)state;
+	assert_int_equal(gro_udp_gso_size(NULL, 0), 0);
+	n = put_cmsg(c, sizeof(c), SOL_UDP, UDP_GRO, &v, sizeof(v), 0);
+	assert_int_equal(gro_udp_gso_size(c, n), 1372);
+	n = put_cmsg(c, sizeof(c), SOL_UDP, UDP_GRO, &v16, sizeof(v16), 0);
+	assert_int_equal(gro_udp_gso_size(c, n), 1372); /* a 16-bit value */
+	/* gso_size 0 or past 64 KiB: malformed. */
+	n = put_cmsg(c, sizeof(c), SOL_UDP, UDP_GRO, &zero, sizeof(zero), 0);
+	assert_int_equal(gro_udp_gso_size(c, n), -EINVAL);
+	n = put_cmsg(c, sizeof(c), SOL_UDP, UDP_GRO, &big, sizeof(big), 0);
+	assert_int_equal(gro_udp_gso_size(c, n), -EINVAL);
+	/* Truncated: one byte of data; cmsg_len past the buffer; buffer cut. */
+	n = put_cmsg(c, sizeof(c), SOL_UDP, UDP_GRO, &v, 1, 0);
+	assert_int_equal(gro_udp_gso_size(c, n), -EINVAL);
+	n = put_cmsg(c, sizeof(c), SOL_UDP, UDP_GRO, &v, sizeof(v), 1000);
+	assert_int_equal(gro_udp_gso_size(c, n), -EINVAL);
+	n = put_cmsg(c, sizeof(c), SOL_UDP, UDP_GRO, &v, sizeof(v), 0);
+	assert_int_equal(gro_udp_gso_size(c, CMSG_LEN(0) + 1), -EINVAL);
+	assert_int_equal(gro_udp_gso_size(c, sizeof(struct cmsghdr) - 1), 0); /* no header */
+	/* Another message only; another first, then UDP_GRO. */
+	n = put_cmsg(c, sizeof(c), SOL_SOCKET, SO_TIMESTAMP, &ts, sizeof(ts), 0);
+	assert_int_equal(gro_udp_gso_size(c, n), 0);
+	m = put_cmsg(c + n, sizeof(c) - n, SOL_UDP, UDP_GRO, &v, sizeof(v), 0);
+	assert_int_equal(gro_udp_gso_size(c, n + m), 1372);
+	/* A message whose cmsg_len is below a header: stop, nothing found. */
+	n = put_cmsg(c, sizeof(c), SOL_SOCKET, SO_TIMESTAMP, &ts, sizeof(ts), 4);
+	assert_int_equal(gro_udp_gso_size(c, n), 0);
+}
+
+static void test_udp_split(void **state)
+{
+	size_t off = 99, total = 0, n;
+
+	(void)state;
+	/* gso_size 0 (no UDP_GRO message): the whole buffer is one datagram. */
+	assert_int_equal(gro_udp_count(1500, 0), 1);
+	assert_int_equal(gro_udp_segment(1500, 0, 0, &off), 1500);
+	assert_int_equal(off, 0);
+	assert_int_equal(gro_udp_segment(1500, 0, 1, &off), 0);
+	/* gso_size at or above the length: one datagram. */
+	assert_int_equal(gro_udp_count(1372, 1372), 1);
+	assert_int_equal(gro_udp_count(100, 1372), 1);
+	assert_int_equal(gro_udp_segment(100, 1372, 0, &off), 100);
+	/* Exact multiple: equal segments. */
+	assert_int_equal(gro_udp_count(3 * 1372, 1372), 3);
+	assert_int_equal(gro_udp_segment(3 * 1372, 1372, 2, &off), 1372);
+	assert_int_equal(off, 2 * 1372);
+	assert_int_equal(gro_udp_segment(3 * 1372, 1372, 3, &off), 0);
+	/* The last one short, down to a single byte. */
+	assert_int_equal(gro_udp_count(2 * 1372 + 1, 1372), 3);
+	assert_int_equal(gro_udp_segment(2 * 1372 + 1, 1372, 2, &off), 1);
+	assert_int_equal(off, 2 * 1372);
+	/* 64 KiB of 1372-byte datagrams: the pieces add up, in order, no gap. */
+	n = gro_udp_count(65507, 1372);
+	assert_int_equal(n, 48);
+	for (size_t i = 0; i < n; i++) {
+		size_t l = gro_udp_segment(65507, 1372, i, &off);
+
+		assert_int_equal(off, total);
+		assert_true(l > 0 && l <= 1372);
+		total += l;
+	}
+	assert_int_equal(total, 65507);
+	/* An empty buffer is still one (empty) datagram for the engine to drop. */
+	assert_int_equal(gro_udp_count(0, 1372), 1);
+	assert_int_equal(gro_udp_segment(0, 1372, 0, &off), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_round_trip4),
 		cmocka_unit_test(test_round_trip6),
 		cmocka_unit_test(test_not_merged),
+		cmocka_unit_test(test_udp_gso_size),
+		cmocka_unit_test(test_udp_split),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
