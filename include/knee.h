@@ -29,7 +29,10 @@
  *     shorter one) and narrowing resumes.
  *  4. A target is done when both bounds are confirmed and
  *     (upper - lower) / upper <= width_goal, or when it passes at max_rate,
- *     fails at min_rate, or reaches the generator's limit.
+ *     fails at min_rate in a full-length trial (in two, when it passed at a
+ *     higher rate: one hiccup does not outvote every pass above it), or
+ *     reaches the generator's limit. A trial outvoted by a longer one
+ *     outvotes nothing itself.
  *
  * A trial whose generator fell short of its target (generator_limited) is
  * invalid and never a pass. If it lost more than a target's goal anyway it

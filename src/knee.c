@@ -177,6 +177,8 @@ static uint64_t narrow_rate(const struct knee *k, const struct knee_side *s)
 	return k->max_eff;
 }
 
+static bool below_min_unconfirmed(const struct knee *k, int t);
+
 static bool pick(struct knee *k, struct knee_trial *t)
 {
 	double widest = -1;
@@ -210,6 +212,8 @@ static bool pick(struct knee *k, struct knee_trial *t)
 		if (s->lower_valid && s->lower_dur < k->cfg.final_ns)
 			rate = s->lower;
 		else if (s->upper_valid && !s->upper_gen && s->upper_dur < k->cfg.final_ns)
+			rate = s->upper;
+		else if (below_min_unconfirmed(k, i))
 			rate = s->upper;
 		if (rate) {
 			*t = (struct knee_trial){.rate_bps = rate,
@@ -272,26 +276,71 @@ static bool outranks(const struct knee *k, unsigned j, unsigned i)
 	return dj > di || (dj == di && j > i);
 }
 
-/* A fail is overridden by an outranking pass at the same or a higher rate, a
- * pass by an outranking fail at the same or a lower rate: that is how a
- * failed confirmation moves a bound, and how noise in short trials is
- * outvoted by long ones. */
-static bool overridden(const struct knee *k, unsigned i, int t, enum outcome o)
+/* A target left with a fail at min_rate as its only bound although it
+ * passed at higher rates: one trial (a hiccup, noise on a lossy path, a
+ * confirmation made for the other target) outvotes all of them. "Below min"
+ * then needs a second full-length fail at min_rate; until there is one, that
+ * rate is tried again. With no pass above, one full-length fail suffices. */
+static bool below_min_unconfirmed(const struct knee *k, int t)
 {
-	uint64_t rate = k->trials[i].trial.rate_bps;
+	const struct knee_side *s = &k->side[t];
+	unsigned long_fails = 0;
+	bool passed_above = false;
 
-	for (unsigned j = 0; j < k->ntrials; j++) {
-		uint64_t rj = k->trials[j].trial.rate_bps;
-		enum outcome oj = outcome_for(k, j, t);
+	if (!s->upper_valid || s->lower_valid || s->upper_gen || s->upper > k->cfg.min_rate_bps)
+		return false;
+	for (unsigned i = 0; i < k->ntrials; i++) {
+		const struct knee_trial *tr = &k->trials[i].trial;
+		enum outcome o = outcome_for(k, i, t);
 
-		if (j == i || !outranks(k, j, i))
-			continue;
-		if (o == OUT_FAIL && oj == OUT_PASS && rj >= rate)
-			return true;
-		if (o == OUT_PASS && oj == OUT_FAIL && rj <= rate)
-			return true;
+		if (o == OUT_PASS && tr->rate_bps > s->upper)
+			passed_above = true;
+		else if (o == OUT_FAIL && tr->rate_bps == s->upper &&
+			 tr->duration_ns >= k->cfg.final_ns)
+			long_fails++;
 	}
-	return false;
+	return passed_above && long_fails < 2;
+}
+
+/* Which trials stand for target t: a fail is outvoted by an outranking pass
+ * at the same or a higher rate, a pass by an outranking fail at the same or a
+ * lower rate (that is how a failed confirmation moves a bound, and how noise
+ * in short trials is outvoted by long ones), and a trial that is itself
+ * outvoted outvotes nothing: a repeat that passes where one long trial
+ * failed restores the passes above that the failure had outvoted. Decided
+ * from the highest-ranked trial down. */
+static void standing(const struct knee *k, int t, bool *st)
+{
+	unsigned order[KNEE_MAX_TRIALS], n = k->ntrials;
+
+	for (unsigned i = 0; i < n; i++) {
+		unsigned p = i;
+
+		/* insertion sort, highest rank first */
+		while (p > 0 && outranks(k, i, order[p - 1])) {
+			order[p] = order[p - 1];
+			p--;
+		}
+		order[p] = i;
+	}
+	for (unsigned p = 0; p < n; p++) {
+		unsigned i = order[p];
+		uint64_t rate = k->trials[i].trial.rate_bps;
+		enum outcome o = outcome_for(k, i, t);
+
+		st[i] = true;
+		for (unsigned q = 0; q < p && st[i]; q++) {
+			unsigned j = order[q];
+			uint64_t rj = k->trials[j].trial.rate_bps;
+			enum outcome oj = outcome_for(k, j, t);
+
+			if (!st[j])
+				continue;
+			if ((o == OUT_FAIL && oj == OUT_PASS && rj >= rate) ||
+			    (o == OUT_PASS && oj == OUT_FAIL && rj <= rate))
+				st[i] = false;
+		}
+	}
 }
 
 /* Of two trials at candidate bounds, the better: the tighter rate, then the
@@ -316,7 +365,9 @@ static void recompute(struct knee *k, int t)
 	struct knee_side *s = &k->side[t];
 	int lo = -1, up = -1;
 	unsigned passes = 0, fails = 0;
+	bool st[KNEE_MAX_TRIALS];
 
+	standing(k, t, st);
 	for (unsigned i = 0; i < k->ntrials; i++) {
 		enum outcome o = outcome_for(k, i, t);
 
@@ -329,7 +380,7 @@ static void recompute(struct knee *k, int t)
 			fails += k->trials[i].trial.phase != KNEE_PHASE_CONFIRM;
 			passes = 0;
 		}
-		if (o == OUT_NONE || overridden(k, i, t, o))
+		if (o == OUT_NONE || !st[i])
 			continue;
 		if (o == OUT_FAIL && better(k, up, i, false))
 			up = (int)i;
@@ -467,7 +518,9 @@ static enum knee_outcome outcome_of(const struct knee *k, const struct knee_side
 	if (lo_ok && !s->upper_valid && s->lower >= k->max_eff)
 		return k->gen_limited ? KNEE_GENERATOR_LIMIT : KNEE_ABOVE_MAX;
 	if (up_ok && !s->lower_valid && s->upper <= k->cfg.min_rate_bps)
-		return s->upper_gen ? KNEE_GENERATOR_LIMIT : KNEE_BELOW_MIN;
+		return s->upper_gen		       ? KNEE_GENERATOR_LIMIT
+		       : below_min_unconfirmed(k, (int)(s - k->side)) ? KNEE_UNFINISHED
+								 : KNEE_BELOW_MIN;
 	return KNEE_UNFINISHED;
 }
 
