@@ -43,6 +43,8 @@ struct load_spec {
 	uint32_t mss;		/* TCP_MAXSEG to set; 0: kernel's */
 	bool udp_gso;		/* send with UDP_SEGMENT where the kernel has it */
 	bool udp_gro;		/* receive with UDP_GRO */
+	bool dont_fragment;	/* UDP: DF on every datagram; one above the path MTU
+				 * is an error, never fragments (iperf3 --dont-fragment) */
 	uint32_t sock_buf;	/* TCP: SO_SNDBUF/SO_RCVBUF of both ends (0: autotuning);
 				 * UDP: the receiver's SO_RCVBUF (0: engine default, large) */
 	char psk_file[256];	/* "" : no authentication */
@@ -89,6 +91,10 @@ struct udp_result {
 	bool generator_limited;	/* the sender fell short of target_bps by > 1% */
 	struct loss_attrib loss_at;
 	uint32_t len;
+	uint32_t path_mtu;	/* the client's path MTU for the test (the lower of
+				 * before and after: ICMP may lower it); 0 unknown */
+	uint32_t fragments;	/* IP fragments per datagram at path_mtu (1: none) */
+	bool dont_fragment;	/* DF was set: fragments is then always 1 */
 };
 
 struct tcp_info_summary {

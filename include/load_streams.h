@@ -60,6 +60,8 @@ bool load_streams_receiver_done(const struct load_streams *ls, uint64_t now,
 void load_streams_stop(struct load_streams *ls);
 /* This end's figures (after load_streams_stop). */
 void load_streams_results(struct load_streams *ls, struct proto_results *out);
+/* The lowest path MTU the streams' sockets had at their end (0 unknown). */
+uint32_t load_streams_path_mtu(const struct load_streams *ls);
 /* First error of a stream thread, 0 if none. */
 int load_streams_error(const struct load_streams *ls);
 void load_streams_free(struct load_streams *ls);

@@ -211,6 +211,7 @@ enum proto_kind { PROTO_KIND_TCP = 1, PROTO_KIND_UDP = 2, PROTO_KIND_MTU = 3 };
 #define PROTO_REQ_UDP_GSO (1u << 1)
 #define PROTO_REQ_UDP_GRO (1u << 2)
 #define PROTO_REQ_IPV6 (1u << 3) /* data path over IPv6 */
+#define PROTO_REQ_DONT_FRAG (1u << 4) /* UDP: DF on every datagram */
 
 #define PROTO_TEST_REQUEST_LEN 56
 struct proto_test_request {

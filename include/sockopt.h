@@ -33,6 +33,18 @@ void sockopt_set_bufs(int fd, uint32_t bytes, bool snd, bool rcv);
 /* Effective SO_RCVBUF (the kernel doubles requests; this is what it reports). */
 uint32_t sockopt_rcvbuf(int fd);
 
+/* UDP sender: DF on every datagram (IP_PMTUDISC_DO, IPV6_DONTFRAG), so one
+ * above the path MTU fails with EMSGSIZE; or the kernel's default
+ * (IP_PMTUDISC_WANT: DF while a datagram fits, fragments when not). */
+int sockopt_dont_fragment(int fd, bool on);
+/* The path MTU a connected socket's route knows now (IP_MTU / IPV6_MTU:
+ * the device MTU or a smaller one learned from ICMP); 0 unknown. */
+uint32_t sockopt_path_mtu(int fd);
+/* IP + UDP header bytes of a datagram on this socket's family (28 or 48). */
+unsigned sockopt_udp_overhead(int fd);
+/* The name of the interface holding the socket's local address ("" if none). */
+void sockopt_local_ifname(int fd, char *name, size_t len);
+
 /* TCP_INFO of a connected TCP socket into the engine's summary. */
 int sockopt_tcp_info(int fd, struct tcp_info_summary *out);
 int sockopt_set_mss(int fd, uint32_t mss);

@@ -40,6 +40,7 @@ struct udp_stream {
 	uint32_t len;		/* payload bytes per datagram */
 	uint64_t rate_bps;	/* this stream's share of the target */
 	bool gso, gro;		/* asked for; cleared when the kernel refuses */
+	bool dont_fragment;	/* sender: DF set, EMSGSIZE ends the stream */
 	bool no_realtime;	/* never SCHED_FIFO (e.g. beside a userspace VPN
 				 * that must not be starved on few cores) */
 	uint64_t start_ns, omit_end_ns, end_ns;
@@ -54,6 +55,9 @@ struct udp_stream {
 	uint64_t send_elapsed_ns;	/* measured phase: start to last send */
 	bool done_sending;
 	bool realtime;			/* the stream's thread got SCHED_FIFO */
+	uint64_t pmtu_errors;		/* EMSGSIZE from an ICMP "too big" without DF
+					 * (the kernel fragments from then on) */
+	uint32_t path_mtu;		/* the socket's path MTU when the thread ended */
 
 	/* receiver results */
 	struct rxstats *rx;		/* allocated by udp_stream_start() */
@@ -74,6 +78,13 @@ struct udp_stream {
 	pthread_t thread;
 	bool running;
 };
+
+/* IP fragments a datagram of len payload bytes makes at path MTU mtu with
+ * hdr bytes of IP + UDP header (28 IPv4, 48 IPv6); 1 when it fits. */
+unsigned udp_fragments(uint32_t len, uint32_t mtu, unsigned hdr);
+/* The error for a datagram too big for the path with DF set: "datagram of
+ * 2000 B does not fit the path MTU 1500 via ovp0 ...; use -l 1472 or less ...". */
+void udp_fit_error(char *buf, size_t n, uint32_t len, uint32_t mtu, unsigned hdr, const char *dev);
 
 /* Configures the socket for its role (buffers, GSO/GRO, SO_RXQ_OVFL) and
  * starts the thread. 0 or a negative errno. */

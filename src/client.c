@@ -8,6 +8,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <net/if.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +26,7 @@
 #include "load_streams.h"
 #include "log.h"
 #include "sockopt.h"
+#include "udp_load.h"
 #include "version.h"
 
 #define CONNECT_TIMEOUT_MS 5000
@@ -44,6 +46,9 @@ struct client {
 	bool shared_clock;
 	bool have_server_results;
 	bool data_ack;			/* the server has PROTO_CAP_DATA_ACK */
+	uint32_t path_mtu;		/* UDP: the data socket's path MTU before START */
+	unsigned udp_hdr;		/* UDP: IP + UDP header bytes (28 or 48) */
+	char dev[IF_NAMESIZE];		/* UDP: interface of the local address */
 	struct proto_results *mine, *theirs;
 	struct proto_interval retrans_prev;	/* forward TCP: local retransmit counts */
 };
@@ -276,6 +281,8 @@ static int request(struct client *cl)
 	return 0;
 }
 
+static int check_fit(struct client *cl, int fd);
+
 static int connect_streams(struct client *cl, int *fds)
 {
 	struct data_opts o = { .mss = cl->spec.mss,
@@ -307,7 +314,61 @@ static int connect_streams(struct client *cl, int *fds)
 				    strerror(-rc));
 		}
 	}
+	if (cl->spec.proto == LOAD_UDP && check_fit(cl, fds[0]) < 0) {
+		for (unsigned i = 0; i < cl->spec.streams; i++)
+			close(fds[i]);
+		return -EMSGSIZE;
+	}
 	return 0;
+}
+
+/* Whether a datagram fits the path: with --dont-fragment one that does not
+ * is refused here, before anything is sent; without it the kernel will
+ * fragment each datagram, which the result reports. */
+static int check_fit(struct client *cl, int fd)
+{
+	uint32_t len = cl->spec.len, mtu = sockopt_path_mtu(fd);
+	unsigned hdr = sockopt_udp_overhead(fd);
+	char msg[256];
+
+	cl->path_mtu = mtu;
+	cl->udp_hdr = hdr;
+	sockopt_local_ifname(fd, cl->dev, sizeof(cl->dev));
+	cl->res->udp.len = len;
+	cl->res->udp.path_mtu = mtu;
+	cl->res->udp.fragments = cl->spec.dont_fragment ? 1 : udp_fragments(len, mtu, hdr);
+	cl->res->udp.dont_fragment = cl->spec.dont_fragment;
+	if (!mtu || len + hdr <= mtu)
+		return 0;
+	if (cl->spec.dont_fragment) {
+		udp_fit_error(msg, sizeof(msg), len, mtu, hdr, cl->dev);
+		return fail(cl, -EMSGSIZE, "%s", msg);
+	}
+	log_warn("%u-byte datagrams make %u-byte IPv%c packets, above the path MTU %u%s%s: each "
+		 "leaves as %u IP fragments (one lost fragment loses the datagram); -l %u or "
+		 "less avoids it, --dont-fragment refuses it",
+		 len, len + hdr, hdr == 48 ? '6' : '4', mtu, cl->dev[0] ? " via " : "", cl->dev,
+		 udp_fragments(len, mtu, hdr), mtu - hdr);
+	return 0;
+}
+
+/* The path MTU the test really had (ICMP may have lowered it during the
+ * test) and what it did to the datagrams. */
+static void udp_path_result(struct client *cl, uint32_t end_mtu)
+{
+	struct udp_result *u = &cl->res->udp;
+	uint32_t mtu = cl->path_mtu;
+	unsigned frags;
+
+	if (end_mtu && (!mtu || end_mtu < mtu))
+		mtu = end_mtu;
+	frags = cl->spec.dont_fragment ? 1 : udp_fragments(cl->spec.len, mtu, cl->udp_hdr);
+	if (frags > 1 && udp_fragments(cl->spec.len, cl->path_mtu, cl->udp_hdr) == 1)
+		log_warn("the path MTU fell to %u during the test: the %u-byte datagrams left as "
+			 "%u IP fragments each from then on", mtu, cl->spec.len, frags);
+	u->path_mtu = mtu;
+	u->fragments = frags;
+	u->dont_fragment = cl->spec.dont_fragment;
 }
 
 static void add_interval(struct client *cl, const struct proto_interval *iv)
@@ -446,7 +507,8 @@ static int measure(struct client *cl, int *fds)
 	struct proto_start st = { .test_id = cl->acc.test_id };
 	struct load_streams ls;
 	static const struct proto_results none;
-	int rc;
+	uint32_t end_mtu;
+	int rc, serr;
 
 	rc = ctrl_send(&cl->c, proto_encode_start(cl->c.out, PROTO_MAX_MSG, &st));
 	if (rc < 0) {
@@ -462,8 +524,8 @@ static int measure(struct client *cl, int *fds)
 	rc = run_loop(cl, &ls);
 	load_streams_stop(&ls);
 	load_streams_results(&ls, cl->mine);
-	if (!rc && load_streams_error(&ls))
-		log_warn("a data stream failed: %s", strerror(-load_streams_error(&ls)));
+	serr = load_streams_error(&ls);
+	end_mtu = load_streams_path_mtu(&ls);
 	load_streams_free(&ls);
 	if (cl->spec.reverse)
 		load_merge(cl->have_server_results ? cl->theirs : &none, cl->mine, cl->shared_clock,
@@ -472,6 +534,19 @@ static int measure(struct client *cl, int *fds)
 		load_merge(cl->mine, cl->have_server_results ? cl->theirs : &none, cl->shared_clock,
 			   cl->res);
 	cl->res->owd_shared_clock = cl->shared_clock;
+	if (cl->spec.proto == LOAD_UDP)
+		udp_path_result(cl, end_mtu);
+	/* a stream that failed is the test's error, not a log line beside a
+	 * result that looks clean */
+	if (!rc && serr == -EMSGSIZE && cl->spec.proto == LOAD_UDP) {
+		char msg[256];
+
+		udp_fit_error(msg, sizeof(msg), cl->spec.len, cl->res->udp.path_mtu, cl->udp_hdr,
+			      cl->dev);
+		rc = fail(cl, serr, "%s", msg);
+	} else if (!rc && serr) {
+		rc = fail(cl, serr, "a data stream failed: %s", strerror(-serr));
+	}
 	if (cl->res->interrupted)
 		return fail(cl, rc ? rc : -EINTR, "interrupted: the figures cover only part of the test");
 	return rc;

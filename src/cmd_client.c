@@ -34,6 +34,9 @@ static void usage(FILE *f)
 		"  -w, --window BYTES   socket buffers (K/M suffixes, binary): TCP both ends'\n"
 		"                       (default autotuning), UDP the receiver's (default 32M)\n"
 		"      --no-gso, --no-gro  do not use UDP GSO / GRO (on where the kernel has them)\n"
+		"      --dont-fragment  UDP: set DF; a datagram above the path MTU is an error.\n"
+		"                       Without it the kernel fragments such datagrams (reported\n"
+		"                       as fragments per datagram, with a warning)\n"
 		"      --no-rt          keep this end's UDP threads SCHED_OTHER (default as root:\n"
 		"                       SCHED_FIFO, so a busy host does not distort the pacing)\n"
 		"  -4, -6               IPv4 / IPv6 only\n"
@@ -71,7 +74,7 @@ static bool parse_size(const char *s, uint64_t max, uint32_t *out)
 	return true;
 }
 
-enum { OPT_TCP = 256, OPT_NO_GSO, OPT_NO_GRO, OPT_GSO, OPT_GRO, OPT_PSK, OPT_DSCP, OPT_MSGTMO,
+enum { OPT_TCP = 256, OPT_DF, OPT_NO_GSO, OPT_NO_GRO, OPT_GSO, OPT_GRO, OPT_PSK, OPT_DSCP, OPT_MSGTMO,
        OPT_NO_RT };
 
 static const struct option options[] = {
@@ -87,6 +90,7 @@ static const struct option options[] = {
 	{ "psk-file", required_argument, NULL, OPT_PSK },
 	{ "msg-timeout", required_argument, NULL, OPT_MSGTMO },
 	{ "no-rt", no_argument, NULL, OPT_NO_RT },
+	{ "dont-fragment", no_argument, NULL, OPT_DF },
 	{ "json", no_argument, NULL, 'J' },	    { "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -134,6 +138,7 @@ static bool apply(struct load_spec *s, int c, const char *arg, bool *json)
 	case OPT_NO_GSO: s->udp_gso = false; return true;
 	case OPT_NO_GRO: s->udp_gro = false; return true;
 	case OPT_NO_RT: s->no_realtime = true; return true;
+	case OPT_DF: s->dont_fragment = true; return true;
 	case OPT_GSO: s->udp_gso = true; return true;
 	case OPT_GRO: s->udp_gro = true; return true;
 	case '4': s->family = AF_INET; return true;

@@ -69,6 +69,7 @@ static int start_udp(struct load_streams *ls, const struct load_spec *spec, int 
 		st->rate_bps = rate;
 		st->gso = spec->udp_gso;
 		st->gro = spec->udp_gro;
+		st->dont_fragment = spec->dont_fragment;
 		st->no_realtime = spec->no_realtime;
 		st->start_ns = ls->start_ns;
 		st->omit_end_ns = ls->omit_end_ns;
@@ -199,6 +200,16 @@ void load_streams_results(struct load_streams *ls, struct proto_results *out)
 		load_side_udp(&ls->side, ls->us, ls->n, ls->sender, out);
 	else
 		load_side_tcp(&ls->side, ls->tcp, ls->n, ls->sender, out);
+}
+
+uint32_t load_streams_path_mtu(const struct load_streams *ls)
+{
+	uint32_t mtu = 0;
+
+	for (unsigned i = 0; ls->udp && ls->us && i < ls->n; i++)
+		if (ls->us[i].path_mtu && (!mtu || ls->us[i].path_mtu < mtu))
+			mtu = ls->us[i].path_mtu;
+	return mtu;
 }
 
 int load_streams_error(const struct load_streams *ls)

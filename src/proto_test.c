@@ -28,7 +28,7 @@ static bool request_valid(const struct proto_test_request *m)
 	if (m->dscp > 63)
 		return false;
 	if (m->flags & ~(uint16_t)(PROTO_REQ_REVERSE | PROTO_REQ_UDP_GSO | PROTO_REQ_UDP_GRO |
-				   PROTO_REQ_IPV6))
+				   PROTO_REQ_IPV6 | PROTO_REQ_DONT_FRAG))
 		return false;
 	if (m->streams < 1 || m->streams > PROTO_MAX_STREAMS)
 		return false;
@@ -97,7 +97,8 @@ int proto_test_request_from_spec(const struct load_spec *spec, struct proto_test
 	req->flags = (uint16_t)((spec->reverse ? PROTO_REQ_REVERSE : 0) |
 				(spec->udp_gso ? PROTO_REQ_UDP_GSO : 0) |
 				(spec->udp_gro ? PROTO_REQ_UDP_GRO : 0) |
-				(spec->family == AF_INET6 ? PROTO_REQ_IPV6 : 0));
+				(spec->family == AF_INET6 ? PROTO_REQ_IPV6 : 0) |
+				(spec->dont_fragment ? PROTO_REQ_DONT_FRAG : 0));
 	if (spec->streams > PROTO_MAX_STREAMS)
 		return PROTO_E_VALUE;
 	req->streams = (uint16_t)spec->streams;
@@ -118,6 +119,7 @@ void proto_test_request_to_spec(const struct proto_test_request *req, struct loa
 	spec->reverse = req->flags & PROTO_REQ_REVERSE;
 	spec->udp_gso = req->flags & PROTO_REQ_UDP_GSO;
 	spec->udp_gro = req->flags & PROTO_REQ_UDP_GRO;
+	spec->dont_fragment = req->flags & PROTO_REQ_DONT_FRAG;
 	spec->family = req->flags & PROTO_REQ_IPV6 ? AF_INET6 : AF_INET;
 	spec->streams = req->streams;
 	spec->len = req->len;

@@ -232,6 +232,9 @@ cJSON *report_load_json(const struct load_result *r)
 			cJSON_AddBoolToObject(u, "gso", r->udp_gso_used);
 			cJSON_AddBoolToObject(u, "gro", r->udp_gro_used);
 			add_num(u, "rcvbuf_bytes", r->rcvbuf_bytes);
+			add_num(u, "path_mtu", r->udp.path_mtu);
+			add_num(u, "fragments", r->udp.fragments);
+			cJSON_AddBoolToObject(u, "dont_fragment", r->udp.dont_fragment);
 		}
 		cJSON_AddItemToObject(o, "udp", u);
 	} else {

@@ -162,6 +162,9 @@ static void print_udp(FILE *f, const struct load_result *res)
 	fprintf(f, "  offloads: GSO %s, GRO %s; receiver SO_RCVBUF %u B\n",
 		res->udp_gso_used ? "on" : "off", res->udp_gro_used ? "on" : "off",
 		res->rcvbuf_bytes);
+	if (u->fragments > 1)
+		fprintf(f, "  FRAGMENTED: each %u-B datagram left as %u IP fragments (path MTU %u)\n",
+			u->len, u->fragments, u->path_mtu);
 }
 
 static void print_cpu(FILE *f, const char *who, const struct cpu_use *c, double s_per_gbit)

@@ -5,10 +5,12 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <net/if.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "clock.h"
 #include "data_conn.h"
@@ -17,6 +19,7 @@
 #include "log.h"
 #include "server_session.h"
 #include "sockopt.h"
+#include "udp_load.h"
 
 #define SETUP_TIMEOUT_MS 10000
 #define DATA_HELLO_TIMEOUT_MS 2000
@@ -222,8 +225,27 @@ static int send_results(struct session *s, struct load_streams *ls, uint32_t tes
 	return rc;
 }
 
+/* Reverse UDP with DF: a datagram above our path MTU (mtu; 0: read it from
+ * fd) is the test's error, told to the client, never a silent stream end. */
+static int df_refuse(struct session *s, const struct load_spec *spec, int fd, uint32_t mtu)
+{
+	unsigned hdr = sockopt_udp_overhead(fd);
+	char dev[IF_NAMESIZE], msg[256];
+
+	if (!mtu)
+		mtu = sockopt_path_mtu(fd);
+	if (!mtu || spec->len + hdr <= mtu)
+		return 0;
+	sockopt_local_ifname(fd, dev, sizeof(dev));
+	udp_fit_error(msg, sizeof(msg), spec->len, mtu, hdr, dev);
+	log_warn("%s: %s", s->name, msg);
+	ctrl_send_text(&s->c, PROTO_ERROR, PROTO_R_UNSPEC, "server: %s", msg);
+	return -EMSGSIZE;
+}
+
 static int measure(struct session *s, struct data_server *ds, const struct load_spec *spec)
 {
+	bool df_sender = spec->proto == LOAD_UDP && spec->reverse && spec->dont_fragment;
 	int fds[LOAD_MAX_STREAMS];
 	struct load_streams ls;
 	int rc;
@@ -231,6 +253,11 @@ static int measure(struct session *s, struct data_server *ds, const struct load_
 	for (unsigned i = 0; i < ds->streams; i++)
 		fds[i] = data_server_take(ds, i);
 	data_server_close(ds);
+	if (df_sender && (rc = df_refuse(s, spec, fds[0], 0)) < 0) {
+		for (unsigned i = 0; i < ds->streams; i++)
+			close(fds[i]);
+		return rc;
+	}
 	rc = load_streams_start(&ls, spec, fds, spec->reverse, ds->test_id);
 	if (rc < 0) {
 		ctrl_send_text(&s->c, PROTO_ERROR, PROTO_R_INTERNAL, "cannot start streams: %s",
@@ -240,6 +267,12 @@ static int measure(struct session *s, struct data_server *ds, const struct load_
 	}
 	rc = run_loop(s, &ls, ds->test_id);
 	load_streams_stop(&ls);
+	/* the path MTU fell below the datagrams during the test (ICMP) */
+	if (df_sender && rc == 0 && load_streams_error(&ls) == -EMSGSIZE &&
+	    (rc = df_refuse(s, spec, ls.us[0].fd, load_streams_path_mtu(&ls))) < 0) {
+		load_streams_free(&ls);
+		return rc;
+	}
 	if (rc < 0 && rc != -EINTR)
 		log_warn("%s: test %u aborted: %s", s->name, ds->test_id,
 			 rc == PROTO_E_EOF ? "the client went away" : proto_strerror(rc));

@@ -3,10 +3,12 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <ifaddrs.h>
 #include <netinet/in.h>
 #include <netinet/ip.h>
 #include <netinet/tcp.h>
 #include <netinet/udp.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
 
@@ -99,6 +101,74 @@ int sockopt_set_dscp(int fd, int family, uint8_t dscp)
 	if (family == AF_INET6)
 		return setint(fd, IPPROTO_IPV6, IPV6_TCLASS, dscp << 2);
 	return setint(fd, IPPROTO_IP, IP_TOS, dscp << 2);
+}
+
+static int family_of(int fd)
+{
+	struct sockaddr_storage ss;
+	socklen_t l = sizeof(ss);
+
+	if (getsockname(fd, (struct sockaddr *)&ss, &l) < 0)
+		return AF_UNSPEC;
+	if (ss.ss_family == AF_INET6 &&
+	    IN6_IS_ADDR_V4MAPPED(&((struct sockaddr_in6 *)&ss)->sin6_addr))
+		return AF_INET;
+	return ss.ss_family;
+}
+
+int sockopt_dont_fragment(int fd, bool on)
+{
+	if (family_of(fd) == AF_INET6) {
+		int rc = setint(fd, IPPROTO_IPV6, IPV6_MTU_DISCOVER,
+				on ? IPV6_PMTUDISC_DO : IPV6_PMTUDISC_WANT);
+
+		return rc ? rc : setint(fd, IPPROTO_IPV6, IPV6_DONTFRAG, on);
+	}
+	return setint(fd, IPPROTO_IP, IP_MTU_DISCOVER, on ? IP_PMTUDISC_DO : IP_PMTUDISC_WANT);
+}
+
+uint32_t sockopt_path_mtu(int fd)
+{
+	int mtu = 0;
+	socklen_t l = sizeof(mtu);
+	bool v6 = family_of(fd) == AF_INET6;
+
+	if (getsockopt(fd, v6 ? IPPROTO_IPV6 : IPPROTO_IP, v6 ? IPV6_MTU : IP_MTU, &mtu, &l) < 0 ||
+	    mtu <= 0)
+		return 0;
+	return (uint32_t)mtu;
+}
+
+unsigned sockopt_udp_overhead(int fd)
+{
+	return family_of(fd) == AF_INET6 ? 48 : 28;
+}
+
+void sockopt_local_ifname(int fd, char *name, size_t len)
+{
+	struct sockaddr_storage ss;
+	socklen_t l = sizeof(ss);
+	struct ifaddrs *ifa, *i;
+
+	name[0] = '\0';
+	if (getsockname(fd, (struct sockaddr *)&ss, &l) < 0 || getifaddrs(&ifa) < 0)
+		return;
+	for (i = ifa; i; i = i->ifa_next) {
+		const struct sockaddr *a = i->ifa_addr;
+
+		if (!a || a->sa_family != ss.ss_family)
+			continue;
+		if ((a->sa_family == AF_INET &&
+		     ((const struct sockaddr_in *)a)->sin_addr.s_addr ==
+			     ((struct sockaddr_in *)&ss)->sin_addr.s_addr) ||
+		    (a->sa_family == AF_INET6 &&
+		     !memcmp(&((const struct sockaddr_in6 *)a)->sin6_addr,
+			     &((struct sockaddr_in6 *)&ss)->sin6_addr, sizeof(struct in6_addr)))) {
+			snprintf(name, len, "%s", i->ifa_name);
+			break;
+		}
+	}
+	freeifaddrs(ifa);
 }
 
 bool sockopt_udp_gso(int fd, uint16_t segsize)

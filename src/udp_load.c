@@ -7,6 +7,7 @@
 #include <sched.h>
 #include <netinet/in.h>
 #include <netinet/udp.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -82,6 +83,7 @@ static uint32_t send_batch_from(struct sender *s, uint32_t n, uint32_t first)
 {
 	struct udp_stream *st = s->st;
 	uint32_t per = s->segs_per_msg, nmsg, done = 0;
+	bool retried = false;
 
 	if (first >= n)
 		return 0;
@@ -100,6 +102,14 @@ static uint32_t send_batch_from(struct sender *s, uint32_t n, uint32_t first)
 		int r = sendmmsg(st->fd, s->msgs + m, nmsg - m, 0);
 
 		if (r < 0) {
+			if (errno == EMSGSIZE && per == 1 && !st->dont_fragment && !retried) {
+				/* An ICMP "too big" for an earlier datagram, reported
+				 * on this call: the kernel fragments at the new path
+				 * MTU from now on. Not the stream's end. */
+				st->pmtu_errors++;
+				retried = true;
+				continue;
+			}
 			if ((errno == EINVAL || errno == EMSGSIZE) && per > 1) {
 				/* GSO refused (a segment above the MTU, which the
 				 * kernel would have to fragment): go on without. */
@@ -419,6 +429,29 @@ static void run_receiver(struct udp_stream *st)
 	free(r);
 }
 
+/* ---- path MTU ------------------------------------------------------- */
+
+unsigned udp_fragments(uint32_t len, uint32_t mtu, unsigned hdr)
+{
+	/* each fragment but the last carries a multiple of 8 bytes of the
+	 * UDP datagram (header included); IPv6 adds an 8-byte fragment header */
+	unsigned ip = hdr == 48 ? 40 + 8 : 20;
+	uint64_t per;
+
+	if (!mtu || (uint64_t)len + hdr <= mtu || mtu <= ip + 8)
+		return 1;
+	per = (mtu - ip) & ~7u;
+	return (unsigned)(((uint64_t)len + 8 + per - 1) / per);
+}
+
+void udp_fit_error(char *buf, size_t n, uint32_t len, uint32_t mtu, unsigned hdr, const char *dev)
+{
+	snprintf(buf, n, "datagram of %u B does not fit the path MTU %u%s%s (%u-byte IPv%c packets); "
+		 "use -l %u or less, or leave out --dont-fragment to measure it fragmented",
+		 len, mtu, dev && dev[0] ? " via " : "", dev ? dev : "", len + hdr,
+		 hdr == 48 ? '6' : '4', mtu > hdr ? mtu - hdr : 0);
+}
+
 /* ---- thread ---------------------------------------------------------- */
 
 static void *stream_main(void *arg)
@@ -433,6 +466,7 @@ static void *stream_main(void *arg)
 		run_receiver(st);
 	cpuuse_snapshot(CPUUSE_THREAD, &b);
 	cpuuse_delta(&a, &b, &st->cpu);
+	st->path_mtu = sockopt_path_mtu(st->fd);
 	atomic_store(&st->finished, true);
 	return NULL;
 }
@@ -454,6 +488,9 @@ int udp_stream_start(struct udp_stream *st, uint32_t sock_buf)
 	/* sock_buf is the receiver's buffer (what decides UDP loss); a sender
 	 * always gets the engine default, so that -w never starves it */
 	sockopt_set_bufs(st->fd, st->sender ? 0 : sock_buf, st->sender, !st->sender);
+	if (st->sender && sockopt_dont_fragment(st->fd, st->dont_fragment) < 0 &&
+	    st->dont_fragment)
+		return -EOPNOTSUPP;
 	if (!st->sender) {
 		st->rx = malloc(sizeof(*st->rx));
 		if (!st->rx)

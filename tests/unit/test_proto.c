@@ -441,7 +441,7 @@ static void test_values_out_of_range(void **state)
 		{ 0, 1, 0 },			     /* kind */
 		{ 0, 1, 4 },			     /* kind */
 		{ 1, 1, 64 },			     /* dscp */
-		{ 2, 2, 0x10 },			     /* unknown flag */
+		{ 2, 2, 0x20 },			     /* unknown flag (0x10: DONT_FRAG) */
 		{ 4, 2, 0 },			     /* streams */
 		{ 4, 2, PROTO_MAX_STREAMS + 1 },     /* streams */
 	};
