@@ -388,6 +388,10 @@ static void interface_key(struct parse *p, const char *name, const char *val)
 		if (!parse_u32(val, 1, CONFIG_MAX_BATCH, &v))
 			perr(p, name, "'%s' is not a number in 1..%d", val, CONFIG_MAX_BATCH);
 		cfg->batch = v;
+	} else if (key_is(name, "workers")) {
+		if (!parse_u32(val, 1, CONFIG_MAX_WORKERS, &v))
+			perr(p, name, "'%s' is not a number in 1..%d", val, CONFIG_MAX_WORKERS);
+		cfg->workers = v;
 	} else {
 		perr(p, name, "unknown key in [interface]");
 	}
@@ -572,6 +576,7 @@ int config_parse(const char *name, const char *text, size_t len, struct config *
 	snprintf(cfg->path, sizeof(cfg->path), "%s", name);
 	cfg->sock_buf = CONFIG_DEFAULT_SOCKBUF;
 	cfg->batch = CONFIG_DEFAULT_BATCH;
+	cfg->workers = CONFIG_DEFAULT_WORKERS;
 	cfg->txqueuelen = CONFIG_DEFAULT_TXQUEUELEN;
 	cfg->offload = CONFIG_DEFAULT_OFFLOAD;
 	if (slash && (size_t)(slash - name) < sizeof(p.dir))

@@ -11,6 +11,7 @@
  *   name = ovl0                       ; device name (default ovl%d)
  *   socket_buffer = 8388608           ; SO_SNDBUF/SO_RCVBUF request
  *   batch = 64                        ; packets per recvmmsg/sendmmsg
+ *   workers = 2                       ; TUN queues / SO_REUSEPORT sockets / thread pairs (<= cores)
  *   txqueuelen = 1000                 ; TUN queue length (packets)
  *   offload = on                      ; default of the three below (default on)
  *   tso = on                          ; TUN hands over TSO super-packets + partial checksums
@@ -45,6 +46,8 @@
 #define CONFIG_DEFAULT_SOCKBUF (8 * 1024 * 1024)
 #define CONFIG_DEFAULT_BATCH 64
 #define CONFIG_MAX_BATCH 256
+#define CONFIG_DEFAULT_WORKERS 2
+#define CONFIG_MAX_WORKERS 64
 /* The TUN's queue towards the daemon: 500 (the kernel's) drops bursts while
  * the TX thread waits for a core, and TCP takes every drop as congestion. */
 #define CONFIG_DEFAULT_TXQUEUELEN 1000
@@ -84,6 +87,7 @@ struct config {
 	char ifname[IFNAMSIZ];		/* "" : ovl%d */
 	uint32_t sock_buf;
 	unsigned batch;
+	unsigned workers;		/* asked for; the device uses min(this, online cores) */
 	uint32_t txqueuelen;
 	bool offload;			/* default of tso, coalesce, udp_gso, udp_gro */
 	bool tso, coalesce, udp_gso;	/* each offload on its own (issue 6 item 5) */

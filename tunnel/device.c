@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "clock.h"
@@ -64,6 +65,19 @@ const char *device_counter_name(enum device_counter c)
 	};
 
 	return c < DEV_C__COUNT && names[c] ? names[c] : "?";
+}
+
+void *device_mem_alloc(size_t len)
+{
+	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	return p == MAP_FAILED ? NULL : p;
+}
+
+void device_mem_free(void *p, size_t len)
+{
+	if (p)
+		munmap(p, len);
 }
 
 socklen_t device_sockaddr_len(const struct sockaddr_storage *ss)
@@ -242,6 +256,12 @@ static int open_socket(struct device *dev, int family, const struct sockaddr_sto
 		return -errno;
 	if (family == AF_INET6)
 		setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof(one));
+	/* Workers share the port: the kernel spreads datagrams by 4-tuple hash. */
+	if (dev->nworkers > 1 && setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &one, sizeof(one)) < 0) {
+		r = -errno;
+		close(fd);
+		return r;
+	}
 	if (setsockopt(fd, family == AF_INET6 ? IPPROTO_IPV6 : IPPROTO_IP,
 		       family == AF_INET6 ? IPV6_MTU_DISCOVER : IP_MTU_DISCOVER, &pmtu,
 		       sizeof(pmtu)) < 0 ||
@@ -271,7 +291,22 @@ static int check_endpoints(struct device *dev)
 	return 0;
 }
 
-static int open_sockets(struct device *dev)
+/* Datagrams of one flow arrive as one buffer (split in receive.c). */
+static bool enable_gro(int fd, int family, bool quiet)
+{
+	int one = 1;
+
+	if (setsockopt(fd, SOL_UDP, UDP_GRO, &one, sizeof(one)) == 0)
+		return true;
+	if (!quiet)
+		log_warn("UDP GRO refused on the %s socket (%s): one datagram per buffer",
+			 family == AF_INET ? "IPv4" : "IPv6", strerror(errno));
+	return false;
+}
+
+/* Worker w's sockets: worker 0's bound to 'listen', the others to the same
+ * address and port (an ephemeral port is the one worker 0 got). */
+static int open_worker_sockets(struct device *dev, struct device_worker *w)
 {
 	const struct sockaddr_storage *l = &dev->cfg->listen;
 	char buf[80];
@@ -279,35 +314,94 @@ static int open_sockets(struct device *dev)
 
 	for (int i = 0; i < 2; i++) {
 		int family = i ? AF_INET6 : AF_INET;
+		struct sockaddr_storage at = *l;
 
 		if (l->ss_family != AF_UNSPEC && l->ss_family != family)
 			continue;
-		fd = open_socket(dev, family, l);
+		if (w->id > 0) {
+			struct sockaddr_storage got;
+			socklen_t gl = sizeof(got);
+
+			if (dev->workers[0].sock[i] < 0)
+				continue;
+			if (getsockname(dev->workers[0].sock[i], (struct sockaddr *)&got, &gl) < 0)
+				return -errno;
+			/* Same port offset in sin and sin6; the address stays as configured. */
+			((struct sockaddr_in *)&at)->sin_port = ((struct sockaddr_in *)&got)->sin_port;
+		}
+		fd = open_socket(dev, family, &at);
 		if (fd < 0) {
 			config_format_endpoint(l, buf, sizeof(buf));
 			/* "listen = PORT" on a host without IPv6 is fine with IPv4 alone. */
-			if (l->ss_family == AF_UNSPEC && family == AF_INET6 && fd == -EAFNOSUPPORT)
+			if (w->id == 0 && l->ss_family == AF_UNSPEC && family == AF_INET6 &&
+			    fd == -EAFNOSUPPORT)
 				continue;
-			log_err("%s: cannot listen on %s (%s): %s", dev->cfg->path,
+			log_err("%s: cannot listen on %s (%s%s): %s", dev->cfg->path,
 				l->ss_family == AF_UNSPEC ? "all addresses" : buf,
-				family == AF_INET ? "IPv4" : "IPv6", strerror(-fd));
+				family == AF_INET ? "IPv4" : "IPv6",
+				w->id ? ", another worker's socket" : "", strerror(-fd));
 			return fd;
 		}
-		dev->sock[i] = fd;
-		if (dev->cfg->udp_gro) {
-			int one = 1;
-
-			/* Datagrams of one flow arrive as one buffer (split in receive.c). */
-			if (setsockopt(fd, SOL_UDP, UDP_GRO, &one, sizeof(one)) == 0)
-				dev->udp_gro[i] = true;
-			else
-				log_warn("UDP GRO refused on the %s socket (%s): one datagram per buffer",
-					 family == AF_INET ? "IPv4" : "IPv6", strerror(errno));
-		}
+		w->sock[i] = fd;
+		if (dev->cfg->udp_gro)
+			w->udp_gro[i] = enable_gro(fd, family, w->id > 0);
 	}
-	if (dev->udp_gro[0] || dev->udp_gro[1])
-		log_info("underlay: UDP GRO on (%s%s%s)", dev->udp_gro[0] ? "IPv4" : "",
-			 dev->udp_gro[0] && dev->udp_gro[1] ? ", " : "", dev->udp_gro[1] ? "IPv6" : "");
+	return 0;
+}
+
+static int open_sockets(struct device *dev)
+{
+	int r = 0;
+
+	for (unsigned k = 0; k < dev->nworkers && r == 0; k++)
+		r = open_worker_sockets(dev, &dev->workers[k]);
+	dev->sock[0] = dev->workers[0].sock[0];
+	dev->sock[1] = dev->workers[0].sock[1];
+	if (r == 0 && (dev->workers[0].udp_gro[0] || dev->workers[0].udp_gro[1]))
+		log_info("underlay: UDP GRO on (%s%s%s)", dev->workers[0].udp_gro[0] ? "IPv4" : "",
+			 dev->workers[0].udp_gro[0] && dev->workers[0].udp_gro[1] ? ", " : "",
+			 dev->workers[0].udp_gro[1] ? "IPv6" : "");
+	return r;
+}
+
+/* workers = min(config, online cores), and 1 when IFF_MULTI_QUEUE is refused. */
+static int init_workers(struct device *dev)
+{
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+	unsigned n = dev->cfg->workers ? dev->cfg->workers : 1;
+
+	if (cores > 0 && (unsigned long)cores < n)
+		n = (unsigned)cores;
+	dev->workers = calloc(n, sizeof(*dev->workers));
+	if (!dev->workers)
+		return -ENOMEM;
+	dev->nworkers = n;
+	for (unsigned k = 0; k < n; k++) {
+		dev->workers[k].dev = dev;
+		dev->workers[k].id = k;
+		dev->workers[k].sock[0] = dev->workers[k].sock[1] = -1;
+		dev->workers[k].tun.fd = -1;
+	}
+	return 0;
+}
+
+/* Queues 1..n-1 of the multi-queue TUN (queue 0 is dev->tun). */
+static int open_queues(struct device *dev)
+{
+	dev->workers[0].tun = dev->tun;
+	for (unsigned k = 1; k < dev->nworkers; k++) {
+		int fd = tun_open_queue(&dev->tun);
+
+		if (fd < 0) {
+			log_err("%s: cannot open TUN queue %u: %s", dev->tun.name, k, strerror(-fd));
+			return fd;
+		}
+		dev->workers[k].tun = dev->tun;
+		dev->workers[k].tun.fd = fd;
+	}
+	if (dev->nworkers > 1)
+		log_info("%s: %u workers (TUN queues, SO_REUSEPORT sockets, thread pairs)",
+			 dev->tun.name, dev->nworkers);
 	return 0;
 }
 
@@ -466,7 +560,9 @@ int device_up(struct config *cfg, const char *ifname, struct device **out)
 	dev->batch = cfg->batch;
 	pthread_mutex_init(&dev->frag_lock, NULL);
 	allowedips_init(&dev->table);
-	r = init_peers(dev);
+	r = init_workers(dev);
+	if (r == 0)
+		r = init_peers(dev);
 	if (r == 0) {
 		dev->mtu = choose_mtu(dev);
 		dev->slot_size = ENGINE_SLOT_SIZE(dev->mtu);
@@ -484,7 +580,10 @@ int device_up(struct config *cfg, const char *ifname, struct device **out)
 	if (r == 0)
 		r = tun_open(&dev->tun, ifname && *ifname ? ifname : cfg->ifname,
 			     (cfg->tso || cfg->coalesce ? TUN_F_WANT_VNET_HDR : 0) |
-				     (cfg->tso ? TUN_F_WANT_TSO : 0));
+				     (cfg->tso ? TUN_F_WANT_TSO : 0) |
+				     (dev->nworkers > 1 ? TUN_F_WANT_MULTI_QUEUE : 0));
+	if (r == 0)
+		r = open_queues(dev);
 	if (r == 0 && (r = control_path(0, dev->tun.name, dev->control_path,
 					sizeof(dev->control_path))) == 0) {
 		dev->control_fd = control_listen(dev->control_path);
@@ -524,6 +623,27 @@ static void send_ctrl(struct device *dev, struct device_peer *peer, const struct
 	device_send_one(dev, peer, res->ctrl, res->ctrl_len, &ep, false);
 }
 
+static void stop_threads(struct device *dev)
+{
+	uint64_t one = 1;
+
+	if (!dev->threads_started)
+		return;
+	atomic_store(&dev->stopping, true);
+	if (write(dev->stop_fd, &one, sizeof(one)) < 0)
+		log_warn("cannot wake the data-path threads");
+	for (unsigned k = 0; k < dev->nworkers; k++) {
+		struct device_worker *w = &dev->workers[k];
+
+		if (w->tx_started)
+			pthread_join(w->tx_thread, NULL);
+		if (w->rx_started)
+			pthread_join(w->rx_thread, NULL);
+		w->tx_started = w->rx_started = false;
+	}
+	dev->threads_started = false;
+}
+
 int device_start(struct device *dev)
 {
 	sigset_t all, old;
@@ -533,22 +653,23 @@ int device_start(struct device *dev)
 	/* The data path must never take SIGINT/SIGTERM: device_run's poll does. */
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, &old);
-	r = pthread_create(&dev->tx_thread, NULL, device_tx_thread, dev);
-	if (r == 0) {
-		r = pthread_create(&dev->rx_thread, NULL, device_rx_thread, dev);
-		if (r != 0) {
-			atomic_store(&dev->stopping, true);
-			uint64_t one = 1;
+	r = 0;
+	for (unsigned k = 0; k < dev->nworkers && r == 0; k++) {
+		struct device_worker *w = &dev->workers[k];
 
-			if (write(dev->stop_fd, &one, sizeof(one)) < 0)
-				log_warn("cannot wake the TX thread");
-			pthread_join(dev->tx_thread, NULL);
+		r = pthread_create(&w->tx_thread, NULL, device_tx_thread, w);
+		w->tx_started = r == 0;
+		if (r == 0) {
+			r = pthread_create(&w->rx_thread, NULL, device_rx_thread, w);
+			w->rx_started = r == 0;
 		}
 	}
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	if (r != 0)
-		return -r;
 	dev->threads_started = true;
+	if (r != 0) {
+		stop_threads(dev);
+		return -r;
+	}
 	for (size_t i = 0; i < dev->npeers; i++) {
 		struct device_peer *p = &dev->peers[i];
 		struct engine_result res;
@@ -678,24 +799,20 @@ int device_run(struct device *dev)
 
 void device_down(struct device *dev)
 {
-	uint64_t one = 1;
-
 	if (!dev)
 		return;
-	if (dev->threads_started) {
-		atomic_store(&dev->stopping, true);
-		if (write(dev->stop_fd, &one, sizeof(one)) < 0)
-			log_warn("cannot wake the data-path threads");
-		pthread_join(dev->tx_thread, NULL);
-		pthread_join(dev->rx_thread, NULL);
-	}
+	stop_threads(dev);
 	/* Closing the last descriptor of a non-persistent TUN removes the device;
 	 * the control socket goes last, so "gone" means the device is gone too. */
+	for (unsigned k = 1; k < dev->nworkers; k++)
+		tun_close(&dev->workers[k].tun);
 	tun_close(&dev->tun);
 	netlink_close(dev->nl);
-	for (int i = 0; i < 2; i++)
-		if (dev->sock[i] >= 0)
-			close(dev->sock[i]);
+	for (unsigned k = 0; k < dev->nworkers; k++)
+		for (int i = 0; i < 2; i++)
+			if (dev->workers[k].sock[i] >= 0)
+				close(dev->workers[k].sock[i]);
+	free(dev->workers);
 	if (dev->stop_fd >= 0)
 		close(dev->stop_fd);
 	if (dev->engine)

@@ -35,8 +35,9 @@
  * UDP_SEGMENT (udp_gso). RX with UDP_GRO (udp_gro): each recvmmsg entry is
  * a 64 KiB buffer (mmap()ed once) that may hold many datagrams of one
  * sender, split by the gso_size control message (gro.h) and opened in place.
- * Still to come: IFF_MULTI_QUEUE with one TUN queue, one SO_REUSEPORT socket
- * and one pair of threads per worker (tun_open_queue()).
+ * Multi-core (workers = N): IFF_MULTI_QUEUE, one TUN queue, one SO_REUSEPORT
+ * socket per family and one TX/RX thread pair per worker (struct
+ * device_worker).
  */
 #ifndef OVLPERF_TUNNEL_DEVICE_H
 #define OVLPERF_TUNNEL_DEVICE_H
@@ -46,6 +47,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <netinet/in.h>
 #include <sys/socket.h>
 
 #include "allowedips.h"
@@ -106,18 +108,34 @@ struct device_peer {
 
 struct device_batch; /* per-thread buffers (send.c / receive.c) */
 
+/* One worker: a TUN queue, a UDP socket per family (one SO_REUSEPORT group
+ * per family across workers) and a TX and an RX thread. Worker 0 uses the
+ * device's own TUN descriptor and sockets. The kernel picks the TUN queue by
+ * flow hash and the reuseport socket by 4-tuple hash: one inner flow stays
+ * on one TX thread, and all traffic from one peer endpoint on one RX thread
+ * (several peers, or several inner flows on TX, spread). */
+struct device_worker {
+	struct device *dev;
+	unsigned id;
+	struct tun tun;			/* copy of dev->tun with this queue's fd */
+	int sock[2];
+	bool udp_gro[2];		/* sock[i] has UDP_GRO (udp_gro = on, kernel agreed) */
+	pthread_t tx_thread, rx_thread;
+	bool tx_started, rx_started;
+	_Atomic uint64_t tun_rx_packets, udp_rx_datagrams; /* this worker's share */
+};
+
 struct device {
 	struct config *cfg;
 	struct engine *engine;
 	struct tun tun;
 	struct netlink *nl;
-	int sock[2];			/* [0] IPv4, [1] IPv6; -1 when absent */
+	int sock[2];			/* [0] IPv4, [1] IPv6; -1 when absent (worker 0's) */
 	pthread_mutex_t frag_lock;	/* DF toggling on the sockets */
 	int stop_fd;			/* eventfd: wakes the data-path threads */
 	_Atomic bool stopping;
 	_Atomic bool stop_requested;	/* "stop" on the control socket */
 	_Atomic bool udp_gso;		/* send runs with UDP_SEGMENT (offload = on) */
-	bool udp_gro[2];		/* sock[i] has UDP_GRO (udp_gro = on, kernel agreed) */
 	int control_fd;
 	char control_path[128];
 	struct allowedips table;
@@ -129,7 +147,8 @@ struct device {
 	unsigned batch;
 	uint8_t public_key[WIRE_KEY_LEN];
 	uint8_t *private_key;		/* key_alloc() copy for show-keys */
-	pthread_t tx_thread, rx_thread;
+	struct device_worker *workers;
+	unsigned nworkers;		/* min(config workers, online cores) */
 	bool threads_started;
 	_Atomic uint64_t counters[DEV_C__COUNT];
 };
@@ -153,6 +172,10 @@ static inline void device_count(struct device *dev, enum device_counter c, uint6
 
 /* Shared by send.c and receive.c (device.c). */
 int device_sock_for(const struct device *dev, int family);
+static inline int device_worker_sock(const struct device_worker *w, int family)
+{
+	return w->sock[family == AF_INET6 ? 1 : 0];
+}
 socklen_t device_sockaddr_len(const struct sockaddr_storage *ss);
 /* Sends one datagram, with the outer packet allowed to fragment when
  * allow_frag; on EMSGSIZE re-sends it that way and marks the peer's path MTU
@@ -164,6 +187,13 @@ bool device_peer_endpoint(struct device_peer *peer, struct sockaddr_storage *out
 /* Re-reads the peer's path MTU from its connected socket. */
 void device_peer_refresh_pmtu(struct device_peer *peer);
 
+/* Data-path buffers: mmap()ed, page-aligned, zeroed; NULL on failure. Not
+ * malloc: freeing megabytes from a thread's arena makes glibc read
+ * /proc/sys/vm/overcommit_memory, which the sandbox forbids. free(NULL) ok. */
+void *device_mem_alloc(size_t len);
+void device_mem_free(void *p, size_t len);
+
+/* arg: a struct device_worker. */
 void *device_tx_thread(void *arg);
 void *device_rx_thread(void *arg);
 

@@ -18,10 +18,10 @@
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
 
+#include "bytes.h"
 #include "clock.h"
 #include "device.h"
 #include "gro.h"
@@ -34,6 +34,7 @@
 
 struct rx {
 	struct device *dev;
+	struct device_worker *w;	/* this thread's TUN queue and sockets */
 	unsigned batch;
 	size_t buf_size;	/* per entry: slot_size, or RX_GRO_BUF_SIZE with UDP_GRO */
 	bool udp_gro;		/* some socket has UDP_GRO */
@@ -48,28 +49,26 @@ struct rx {
 	uint8_t *gro_buf;
 };
 
-static int rx_init(struct rx *rx, struct device *dev)
+static int rx_init(struct rx *rx, struct device_worker *w)
 {
+	struct device *dev = w->dev;
 	unsigned b = dev->batch;
 
 	memset(rx, 0, sizeof(*rx));
 	rx->dev = dev;
+	rx->w = w;
 	rx->batch = b;
-	rx->udp_gro = dev->udp_gro[0] || dev->udp_gro[1];
+	rx->udp_gro = w->udp_gro[0] || w->udp_gro[1];
 	rx->buf_size = rx->udp_gro && dev->slot_size < RX_GRO_BUF_SIZE ? RX_GRO_BUF_SIZE : dev->slot_size;
-	/* mmap, not malloc: freeing megabytes from a thread's malloc arena makes
-	 * glibc read /proc/sys/vm/overcommit_memory, which the sandbox forbids. */
 	rx->mem_len = rx->buf_size * b + dev->slot_size;
-	rx->mem = mmap(NULL, rx->mem_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (rx->mem == MAP_FAILED)
-		rx->mem = NULL;
+	rx->mem = device_mem_alloc(rx->mem_len);
 	if (rx->udp_gro)
 		rx->ctrl = aligned_alloc(64, (size_t)b * RX_CTRL_SIZE);
 	rx->msgs = calloc(b, sizeof(*rx->msgs));
 	rx->iov = calloc(b, sizeof(*rx->iov));
 	rx->names = calloc(b, sizeof(*rx->names));
 	if (dev->tun.vnet_hdr) {
-		rx->gro_buf = malloc(GSO_VNET_HDR_LEN + GSO_MAX_PACKET);
+		rx->gro_buf = device_mem_alloc(GSO_VNET_HDR_LEN + GSO_MAX_PACKET);
 		gro_init(&rx->gro, rx->gro_buf);
 	}
 	if (!rx->mem || !rx->msgs || !rx->iov || !rx->names || (dev->tun.vnet_hdr && !rx->gro_buf) ||
@@ -81,13 +80,50 @@ static int rx_init(struct rx *rx, struct device *dev)
 
 static void rx_free(struct rx *rx)
 {
-	if (rx->mem)
-		munmap(rx->mem, rx->mem_len);
+	device_mem_free(rx->mem, rx->mem_len);
 	free(rx->ctrl);
 	free(rx->msgs);
 	free(rx->iov);
 	free(rx->names);
-	free(rx->gro_buf);
+	device_mem_free(rx->gro_buf, GSO_VNET_HDR_LEN + GSO_MAX_PACKET);
+}
+
+/*
+ * The TUN queue a packet is written to. A multi-queue TUN remembers, per
+ * flow, the queue its packets were last written to and sends that flow's
+ * packets out through the same queue (tun automq). Written from this
+ * worker's queue, every flow of a peer (whose datagrams all reach one
+ * SO_REUSEPORT socket) would come back to this worker's TX thread; written
+ * to the queue picked by a symmetric hash of the inner addresses and ports,
+ * the flows spread over the workers' TX threads, each flow on one (in order).
+ */
+static const struct tun *tun_for(struct rx *rx, const uint8_t *p, size_t len)
+{
+	struct device *dev = rx->dev;
+	uint32_t h = 0;
+	size_t l4 = 0, alen = 0, aoff = 0;
+	unsigned proto = 0;
+
+	if (dev->nworkers < 2 || !len)
+		return &rx->w->tun;
+	if (p[0] >> 4 == 4 && len >= 20) {
+		aoff = 12, alen = 4, proto = p[9];
+		l4 = (size_t)(p[0] & 15) * 4;
+		if (get_be16(p + 6) & 0x3fff)
+			proto = 0; /* fragments: addresses only */
+	} else if (p[0] >> 4 == 6 && len >= 40) {
+		aoff = 8, alen = 16, proto = p[6], l4 = 40;
+	} else {
+		return &rx->w->tun;
+	}
+	for (size_t i = 0; i < alen; i += 4) /* symmetric: a sum over both addresses */
+		h += get_be32(p + aoff + i) + get_be32(p + aoff + alen + i);
+	if ((proto == 6 || proto == 17) && len >= l4 + 4)
+		h += (uint32_t)get_be16(p + l4) + get_be16(p + l4 + 2);
+	h ^= h >> 16;
+	h *= 0x45d9f3bu;
+	h ^= h >> 16;
+	return &dev->workers[h % dev->nworkers].tun;
 }
 
 static void gro_write(struct rx *rx)
@@ -97,7 +133,7 @@ static void gro_write(struct rx *rx)
 
 	if (!n)
 		return;
-	if (tun_write(&rx->dev->tun, out, n) < 0)
+	if (tun_write(tun_for(rx, out + GSO_VNET_HDR_LEN, n - GSO_VNET_HDR_LEN), out, n) < 0)
 		device_count(rx->dev, DEV_DROP_TUN_WRITE, 1);
 	else
 		device_count(rx->dev, DEV_TUN_TX_WRITES, 1);
@@ -117,7 +153,7 @@ static void to_tun_vnet(struct rx *rx, uint8_t *inner, size_t len)
 	}
 	/* The engine leaves ENGINE_HEADROOM free bytes before the plaintext. */
 	gso_hdr_put_plain(inner - GSO_VNET_HDR_LEN, true);
-	if (tun_write(&dev->tun, inner - GSO_VNET_HDR_LEN, len + GSO_VNET_HDR_LEN) < 0)
+	if (tun_write(tun_for(rx, inner, len), inner - GSO_VNET_HDR_LEN, len + GSO_VNET_HDR_LEN) < 0)
 		device_count(dev, DEV_DROP_TUN_WRITE, 1);
 	else
 		device_count(dev, DEV_TUN_TX_WRITES, 1);
@@ -155,11 +191,21 @@ static bool same_addr(const struct sockaddr_storage *a, const struct sockaddr_st
 	       !memcmp(&x->sin6_addr, &y->sin6_addr, sizeof(x->sin6_addr));
 }
 
-/* Only this thread writes endpoints, so comparing without the lock is safe. */
+/* With one worker only this thread writes endpoints, so comparing without
+ * the lock is safe; with several, RX threads compare under the lock. */
 static void roam(struct device *dev, struct device_peer *peer, const struct sockaddr_storage *src)
 {
-	if (peer->has_endpoint && same_addr(&peer->endpoint, src))
+	if (dev->nworkers > 1) {
+		bool same;
+
+		pthread_mutex_lock(&peer->lock);
+		same = peer->has_endpoint && same_addr(&peer->endpoint, src);
+		pthread_mutex_unlock(&peer->lock);
+		if (same)
+			return;
+	} else if (peer->has_endpoint && same_addr(&peer->endpoint, src)) {
 		return;
+	}
 	pthread_mutex_lock(&peer->lock);
 	peer->endpoint = *src;
 	peer->has_endpoint = true;
@@ -229,7 +275,7 @@ static void handle_one(struct rx *rx, uint8_t *buf, size_t len, const struct soc
 		} else if (dev->tun.vnet_hdr) {
 			device_count(dev, DEV_TUN_TX_PACKETS, 1);
 			to_tun_vnet(rx, inner, pkt.len);
-		} else if (tun_write(&dev->tun, inner, pkt.len) < 0) {
+		} else if (tun_write(tun_for(rx, inner, pkt.len), inner, pkt.len) < 0) {
 			device_count(dev, DEV_DROP_TUN_WRITE, 1);
 		} else {
 			device_count(dev, DEV_TUN_TX_PACKETS, 1);
@@ -265,6 +311,7 @@ static void handle(struct rx *rx, unsigned i, uint64_t now)
 			device_count(dev, DEV_UDP_RX_GRO_BUFFERS, 1);
 	}
 	device_count(dev, DEV_UDP_RX_DATAGRAMS, n);
+	atomic_fetch_add_explicit(&rx->w->udp_rx_datagrams, n, memory_order_relaxed);
 	for (size_t k = 0; k < n; k++) {
 		size_t l = gro_udp_segment(len, (size_t)gs, k, &off);
 
@@ -300,17 +347,18 @@ static void drain(struct rx *rx, int fd)
 
 void *device_rx_thread(void *arg)
 {
-	struct device *dev = arg;
+	struct device_worker *w = arg;
+	struct device *dev = w->dev;
 	struct rx rx;
 
-	if (rx_init(&rx, dev) < 0) {
+	if (rx_init(&rx, w) < 0) {
 		log_err("RX: out of memory for %u buffers", dev->batch);
 		rx_free(&rx);
 		return NULL;
 	}
 	while (!atomic_load(&dev->stopping)) {
-		struct pollfd p[3] = { { .fd = dev->sock[0], .events = POLLIN },
-				       { .fd = dev->sock[1], .events = POLLIN },
+		struct pollfd p[3] = { { .fd = w->sock[0], .events = POLLIN },
+				       { .fd = w->sock[1], .events = POLLIN },
 				       { .fd = dev->stop_fd, .events = POLLIN } };
 
 		if (poll(p, 3, -1) < 0 && errno != EINTR)
@@ -319,7 +367,7 @@ void *device_rx_thread(void *arg)
 			break;
 		for (int s = 0; s < 2; s++)
 			if (p[s].revents & POLLIN)
-				drain(&rx, dev->sock[s]);
+				drain(&rx, w->sock[s]);
 	}
 	rx_free(&rx);
 	return NULL;

@@ -33,6 +33,7 @@ struct tx_slot {
 
 struct tx {
 	struct device *dev;
+	struct device_worker *w;	/* this thread's TUN queue and sockets */
 	unsigned batch;		/* TUN reads per round */
 	unsigned nslots;	/* batch, plus room for one super-packet's segments */
 	uint8_t *mem;
@@ -46,15 +47,17 @@ struct tx {
 	uint8_t icmp[GSO_VNET_HDR_LEN + ICMP_REPLY_MAX];
 };
 
-static int tx_init(struct tx *tx, struct device *dev)
+static int tx_init(struct tx *tx, struct device_worker *w)
 {
+	struct device *dev = w->dev;
 	unsigned b = dev->tun.vnet_hdr ? dev->batch + GSO_MAX_SEGS : dev->batch;
 
 	memset(tx, 0, sizeof(*tx));
 	tx->dev = dev;
+	tx->w = w;
 	tx->batch = dev->batch;
 	tx->nslots = b;
-	tx->mem = aligned_alloc(64, dev->slot_size * b);
+	tx->mem = device_mem_alloc(dev->slot_size * b);
 	tx->slots = calloc(b, sizeof(*tx->slots));
 	tx->pkts = calloc(b, sizeof(*tx->pkts));
 	tx->msgs = calloc(b, sizeof(*tx->msgs));
@@ -62,7 +65,7 @@ static int tx_init(struct tx *tx, struct device *dev)
 	tx->segbufs = calloc(b, sizeof(*tx->segbufs));
 	tx->seglens = calloc(b, sizeof(*tx->seglens));
 	if (dev->tun.vnet_hdr)
-		tx->super = malloc(GSO_VNET_HDR_LEN + GSO_MAX_PACKET);
+		tx->super = device_mem_alloc(GSO_VNET_HDR_LEN + GSO_MAX_PACKET);
 	if (!tx->mem || !tx->slots || !tx->pkts || !tx->msgs || !tx->iov || !tx->segbufs ||
 	    !tx->seglens || (dev->tun.vnet_hdr && !tx->super))
 		return -ENOMEM;
@@ -75,14 +78,14 @@ static int tx_init(struct tx *tx, struct device *dev)
 
 static void tx_free(struct tx *tx)
 {
-	free(tx->mem);
+	device_mem_free(tx->mem, tx->dev->slot_size * tx->nslots);
 	free(tx->slots);
 	free(tx->pkts);
 	free(tx->msgs);
 	free(tx->iov);
 	free(tx->segbufs);
 	free(tx->seglens);
-	free(tx->super);
+	device_mem_free(tx->super, GSO_VNET_HDR_LEN + GSO_MAX_PACKET);
 }
 
 /* With IFF_VNET_HDR: each read may be a TSO super-packet, segmented into slots. */
@@ -93,7 +96,7 @@ static unsigned read_batch_vnet(struct tx *tx)
 	unsigned n = 0, reads = 0;
 
 	while (reads < tx->batch && n + GSO_MAX_SEGS <= tx->nslots) {
-		ssize_t r = tun_read(&dev->tun, tx->super, GSO_VNET_HDR_LEN + GSO_MAX_PACKET);
+		ssize_t r = tun_read(&tx->w->tun, tx->super, GSO_VNET_HDR_LEN + GSO_MAX_PACKET);
 		struct gso_hdr h;
 		int k;
 
@@ -117,6 +120,7 @@ static unsigned read_batch_vnet(struct tx *tx)
 	}
 	device_count(dev, DEV_TUN_RX_READS, reads);
 	device_count(dev, DEV_TUN_RX_PACKETS, n);
+	atomic_fetch_add_explicit(&tx->w->tun_rx_packets, n, memory_order_relaxed);
 	return n;
 }
 
@@ -128,7 +132,7 @@ static unsigned read_batch(struct tx *tx)
 	unsigned n = 0;
 
 	while (n < tx->batch) {
-		ssize_t r = tun_read(&dev->tun, tx->slots[n].buf + ENGINE_HEADROOM, room);
+		ssize_t r = tun_read(&tx->w->tun, tx->slots[n].buf + ENGINE_HEADROOM, room);
 
 		if (r <= 0) {
 			if (r < 0 && r != -EINTR)
@@ -140,6 +144,7 @@ static unsigned read_batch(struct tx *tx)
 	}
 	device_count(dev, DEV_TUN_RX_READS, n);
 	device_count(dev, DEV_TUN_RX_PACKETS, n);
+	atomic_fetch_add_explicit(&tx->w->tun_rx_packets, n, memory_order_relaxed);
 	return n;
 }
 
@@ -163,7 +168,7 @@ static void too_big(struct tx *tx, struct tx_slot *s, uint32_t limit)
 		gso_hdr_put_plain(tx->icmp, false);
 		n += GSO_VNET_HDR_LEN;
 	}
-	if (n <= 0 || tun_write(&dev->tun, dev->tun.vnet_hdr ? tx->icmp : tx->icmp + GSO_VNET_HDR_LEN,
+	if (n <= 0 || tun_write(&tx->w->tun, dev->tun.vnet_hdr ? tx->icmp : tx->icmp + GSO_VNET_HDR_LEN,
 				(size_t)n) < 0) {
 		device_count(dev, DEV_DROP_TOO_BIG, 1);
 		return;
@@ -217,7 +222,7 @@ static void send_mmsg(struct tx *tx, struct device_peer *peer, const struct sock
 		      unsigned off, unsigned n)
 {
 	struct device *dev = tx->dev;
-	int fd = device_sock_for(dev, ep->ss_family);
+	int fd = device_worker_sock(tx->w, ep->ss_family);
 
 	while (off < n) {
 		int r = sendmmsg(fd, tx->msgs + off, n - off, 0);
@@ -249,7 +254,7 @@ static bool send_gso(struct tx *tx, const struct sockaddr_storage *ep, unsigned 
 		     size_t size)
 {
 	struct device *dev = tx->dev;
-	int fd = device_sock_for(dev, ep->ss_family);
+	int fd = device_worker_sock(tx->w, ep->ss_family);
 	union {
 		char buf[CMSG_SPACE(sizeof(uint16_t))];
 		struct cmsghdr align;
@@ -401,16 +406,17 @@ static void encrypt_and_send(struct tx *tx, unsigned n)
 
 void *device_tx_thread(void *arg)
 {
-	struct device *dev = arg;
+	struct device_worker *w = arg;
+	struct device *dev = w->dev;
 	struct tx tx;
 
-	if (tx_init(&tx, dev) < 0) {
+	if (tx_init(&tx, w) < 0) {
 		log_err("TX: out of memory for %u buffers", dev->batch);
 		tx_free(&tx);
 		return NULL;
 	}
 	while (!atomic_load(&dev->stopping)) {
-		struct pollfd p[2] = { { .fd = dev->tun.fd, .events = POLLIN },
+		struct pollfd p[2] = { { .fd = w->tun.fd, .events = POLLIN },
 				       { .fd = dev->stop_fd, .events = POLLIN } };
 		/* Read first, sleep only on an empty queue: under load the read that
 		 * ends a batch with EAGAIN replaces a poll() per batch. */

@@ -68,7 +68,12 @@ static void put_interface(struct out *o, struct device *dev, bool show_keys)
 	put(o, "tso=%s\ncoalesce=%s\nudp_gso=%s\nudp_gro=%s\n", dev->tun.offloads ? "on" : "off",
 	    dev->tun.vnet_hdr && dev->cfg->coalesce ? "on" : "off",
 	    atomic_load(&dev->udp_gso) ? "on" : "off",
-	    dev->udp_gro[0] || dev->udp_gro[1] ? "on" : "off");
+	    dev->workers[0].udp_gro[0] || dev->workers[0].udp_gro[1] ? "on" : "off");
+	put(o, "workers=%u\n", dev->nworkers);
+	for (unsigned k = 0; k < dev->nworkers; k++)
+		put(o, "worker.%u.tun_rx_packets=%" PRIu64 "\nworker.%u.udp_rx_datagrams=%" PRIu64 "\n", k,
+		    atomic_load(&dev->workers[k].tun_rx_packets), k,
+		    atomic_load(&dev->workers[k].udp_rx_datagrams));
 	put(o, "peers=%zu\npeers_with_handshake=%u\n", dev->npeers, with_hs);
 	put(o, "under_load=%d\ncookies_sent=%" PRIu64 "\n", es.under_load, es.cookies_sent);
 	for (int c = 0; c < DEV_C_FIRST_DROP; c++)

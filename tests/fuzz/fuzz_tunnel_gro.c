@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 /* libFuzzer: a stream of decrypted packets (2-byte length, then the packet)
- * through the receive coalescer, as receive.c drives it. */
+ * through the receive coalescer, as receive.c drives it; and the same bytes
+ * as the control messages of a UDP_GRO receive, whose segment size then
+ * splits a buffer of the input's length (the pieces must tile it exactly). */
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -20,10 +22,35 @@ static void flush(struct gro *g, size_t *total)
 	*total += n ? n - GSO_VNET_HDR_LEN : 0;
 }
 
+static void udp_split(const uint8_t *data, size_t size)
+{
+	int gs = gro_udp_gso_size(data, size);
+	size_t n, off, total = 0;
+
+	if (gs < 0 && gs != -22 /* EINVAL */)
+		__builtin_trap();
+	if (gs < 0)
+		return;
+	if (gs > 65535)
+		__builtin_trap();
+	n = gro_udp_count(size, (size_t)gs);
+	for (size_t i = 0; i < n; i++) {
+		size_t l = gro_udp_segment(size, (size_t)gs, i, &off);
+
+		if (off != total || (gs && l > (size_t)gs) || (l == 0 && size))
+			__builtin_trap();
+		total += l;
+	}
+	if (total != size || gro_udp_segment(size, (size_t)gs, n, &off) != 0)
+		__builtin_trap();
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct gro g;
 	size_t in = 0, out = 0;
+
+	udp_split(data, size);
 
 	gro_init(&g, buf);
 	while (size >= 2) {

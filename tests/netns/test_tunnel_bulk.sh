@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Bulk TCP through the built-in overlay (issue 6): BULK_MIB (256 MiB, or
+# 1 GiB with TU_BIG=1) of pseudo-random bytes, the receiver's SHA-256 equal
+# to the sender's, with every offload on (TSO, coalescing, UDP GSO, UDP GRO,
+# 2 workers) and again with them all off (offload = off, workers = 1).
+# With 2 workers, 16 parallel flows leave A's kernel on both TUN queues.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/tunnel_lib.sh"
+
+BULK_MIB=${BULK_MIB:-$([ "${TU_BIG:-0}" = 1 ] && echo 1024 || echo 256)}
+
+# sha_transfer PORT MIB STREAMS: STREAMS TCP connections to B's overlay
+# address carrying MIB MiB in all; fails unless every receiver's SHA-256
+# equals its sender's. Sender bytes: a 4 MiB random pool read at offsets
+# that change per chunk (no period a coalescing bug could hide in).
+sha_transfer()
+{
+	local port=$1 mib=$2 streams=$3 srv i
+	in_b python3 - "$port" "$streams" "$TU_DIR/recv" <<'PY' &
+import hashlib, socket, sys, threading
+port, n, out = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(("198.19.0.2", port)); s.listen(n); s.settimeout(60)
+res = {}
+def serve(c):
+    c.settimeout(60); h = hashlib.sha256(); idx = c.recv(4, socket.MSG_WAITALL)
+    while True:
+        d = c.recv(1 << 20)
+        if not d: break
+        h.update(d)
+    res[int.from_bytes(idx, "big")] = h.hexdigest()
+ts = []
+for _ in range(n):
+    c, _ = s.accept(); t = threading.Thread(target=serve, args=(c,)); t.start(); ts.append(t)
+for t in ts: t.join()
+open(out, "w").write("\n".join(res[k] for k in sorted(res)) + "\n")
+PY
+	srv=$!
+	on_exit "kill $srv 2>/dev/null"
+	for i in $(seq 50); do in_b ss -ltn | grep -q "198.19.0.2:$port" && break; sleep 0.1; done
+	in_a python3 - "$port" "$mib" "$streams" "$TU_DIR/sent" <<'PY' || fail "TCP send through the overlay"
+import hashlib, os, socket, sys, threading
+port, mib, n, out = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+pool = os.urandom(4 << 20) * 2
+per = (mib << 20) // n
+res = {}
+def send(k):
+    s = socket.create_connection(("198.19.0.2", port), timeout=60)
+    s.sendall(k.to_bytes(4, "big")); h = hashlib.sha256(); left = per; i = k
+    while left:
+        off = (i * 1048573) % (4 << 20); i += 1
+        chunk = memoryview(pool)[off:off + min(left, 1 << 20)]
+        s.sendall(chunk); h.update(chunk); left -= len(chunk)
+    s.close(); res[k] = h.hexdigest()
+ts = [threading.Thread(target=send, args=(k,)) for k in range(n)]
+for t in ts: t.start()
+for t in ts: t.join()
+if len(res) != n: sys.exit(1)
+open(out, "w").write("\n".join(res[k] for k in sorted(res)) + "\n")
+PY
+	wait $srv || fail "TCP receiver failed"
+	[ "$(wc -l <"$TU_DIR/sent")" = "$streams" ] || fail "sender wrote $(wc -l <"$TU_DIR/sent") digests"
+	cmp -s "$TU_DIR/sent" "$TU_DIR/recv" ||
+		fail "SHA-256 differ: sent $(tr '\n' ' ' <"$TU_DIR/sent") received $(tr '\n' ' ' <"$TU_DIR/recv")"
+}
+
+lab_pair sp
+tu_pair 4 "workers = 2"
+expect_eq "UDP GRO on B" "$(tu_show "$B" ovl0 udp_gro)" on
+expect_eq "TSO on A" "$(tu_show "$A" ovl0 tso)" on
+t0=$(date +%s.%N)
+sha_transfer 5101 "$BULK_MIB" 1
+ok "$BULK_MIB MiB TCP, offloads on: SHA-256 equal ($(python3 -c "print(round($(date +%s.%N)-$t0,1))") s)"
+expect_ge "UDP GRO buffers on B" "$(tu_show "$B" ovl0 counter.udp_rx_gro_buffers)" 1
+expect_eq "tun write drops on B" "$(tu_show "$B" ovl0 drop.tun_write)" 0
+workers=$(tu_show "$A" ovl0 workers)
+if [ "$workers" -ge 2 ]; then
+	q0=$(tu_show "$A" ovl0 worker.0.tun_rx_packets) q1=$(tu_show "$A" ovl0 worker.1.tun_rx_packets)
+	sha_transfer 5102 32 16
+	ok "16 parallel flows, 32 MiB: SHA-256 equal per flow"
+	d0=$(( $(tu_show "$A" ovl0 worker.0.tun_rx_packets) - q0 ))
+	d1=$(( $(tu_show "$A" ovl0 worker.1.tun_rx_packets) - q1 ))
+	[ "$d0" -gt 0 ] && [ "$d1" -gt 0 ] || fail "16 flows on one TUN queue only ($d0 / $d1 packets)"
+	ok "16 flows spread over both TUN queues on A ($d0 / $d1 packets)"
+else
+	ok "one core online: one worker, multi-queue not exercised"
+fi
+
+kill "$PID_A" "$PID_B"; wait "$PID_A" "$PID_B" || true
+tu_pair 4 "offload = off
+workers = 1"
+expect_eq "UDP GRO off on B" "$(tu_show "$B" ovl0 udp_gro)" off
+expect_eq "one worker" "$(tu_show "$A" ovl0 workers)" 1
+t0=$(date +%s.%N)
+sha_transfer 5103 "$BULK_MIB" 1
+ok "$BULK_MIB MiB TCP, offloads off: SHA-256 equal ($(python3 -c "print(round($(date +%s.%N)-$t0,1))") s)"
+expect_eq "one write per packet on B with coalescing off" \
+	"$(tu_show "$B" ovl0 counter.tun_tx_writes)" "$(tu_show "$B" ovl0 counter.tun_tx_packets)"
+echo "$TEST_NAME: $CHECKS checks passed"
