@@ -49,6 +49,10 @@ const char *device_counter_name(enum device_counter c)
 		[DEV_UDP_RX_DATAGRAMS] = "udp_rx_datagrams",
 		[DEV_UDP_RX_CALLS] = "udp_rx_calls",
 		[DEV_UDP_RX_GRO_BUFFERS] = "udp_rx_gro_buffers",
+		[DEV_TUN_RX_BYTES] = "tun_rx_bytes",
+		[DEV_TUN_TX_BYTES] = "tun_tx_bytes",
+		[DEV_UDP_TX_BYTES] = "udp_tx_bytes",
+		[DEV_UDP_RX_BYTES] = "udp_rx_bytes",
 		[DEV_TOO_BIG_ICMP] = "too_big_icmp_sent",
 		[DEV_OUTER_FRAGMENTED] = "outer_fragmented",
 		[DEV_PMTU_UPDATES] = "pmtu_updates",
@@ -222,6 +226,7 @@ int device_send_one(struct device *dev, struct device_peer *peer, const void *bu
 		return r;
 	}
 	device_count(dev, DEV_UDP_TX_DATAGRAMS, 1);
+	device_count(dev, DEV_UDP_TX_BYTES, len);
 	return 0;
 }
 

@@ -66,6 +66,10 @@ enum device_counter {
 	DEV_UDP_RX_DATAGRAMS,	/* after splitting UDP_GRO buffers */
 	DEV_UDP_RX_CALLS,	/* recvmmsg calls that returned datagrams */
 	DEV_UDP_RX_GRO_BUFFERS,	/* UDP_GRO buffers holding more than one datagram */
+	DEV_TUN_RX_BYTES,	/* inner bytes read from the TUN (vnet headers not counted) */
+	DEV_TUN_TX_BYTES,	/* inner bytes written to the TUN */
+	DEV_UDP_TX_BYTES,	/* UDP payload bytes sent on the underlay */
+	DEV_UDP_RX_BYTES,	/* UDP payload bytes received on the underlay */
 	DEV_TOO_BIG_ICMP,	/* too-big replies written to the TUN */
 	DEV_OUTER_FRAGMENTED,	/* sent with the outer packet allowed to fragment */
 	DEV_PMTU_UPDATES,	/* a peer's path MTU changed */

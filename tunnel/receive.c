@@ -133,10 +133,12 @@ static void gro_write(struct rx *rx)
 
 	if (!n)
 		return;
-	if (tun_write(tun_for(rx, out + GSO_VNET_HDR_LEN, n - GSO_VNET_HDR_LEN), out, n) < 0)
+	if (tun_write(tun_for(rx, out + GSO_VNET_HDR_LEN, n - GSO_VNET_HDR_LEN), out, n) < 0) {
 		device_count(rx->dev, DEV_DROP_TUN_WRITE, 1);
-	else
+	} else {
 		device_count(rx->dev, DEV_TUN_TX_WRITES, 1);
+		device_count(rx->dev, DEV_TUN_TX_BYTES, n - GSO_VNET_HDR_LEN);
+	}
 }
 
 /* With IFF_VNET_HDR: coalesce TCP segments of one flow, write the rest as is. */
@@ -153,10 +155,12 @@ static void to_tun_vnet(struct rx *rx, uint8_t *inner, size_t len)
 	}
 	/* The engine leaves ENGINE_HEADROOM free bytes before the plaintext. */
 	gso_hdr_put_plain(inner - GSO_VNET_HDR_LEN, true);
-	if (tun_write(tun_for(rx, inner, len), inner - GSO_VNET_HDR_LEN, len + GSO_VNET_HDR_LEN) < 0)
+	if (tun_write(tun_for(rx, inner, len), inner - GSO_VNET_HDR_LEN, len + GSO_VNET_HDR_LEN) < 0) {
 		device_count(dev, DEV_DROP_TUN_WRITE, 1);
-	else
+	} else {
 		device_count(dev, DEV_TUN_TX_WRITES, 1);
+		device_count(dev, DEV_TUN_TX_BYTES, len);
+	}
 }
 
 static void arm(struct rx *rx)
@@ -280,6 +284,7 @@ static void handle_one(struct rx *rx, uint8_t *buf, size_t len, const struct soc
 		} else {
 			device_count(dev, DEV_TUN_TX_PACKETS, 1);
 			device_count(dev, DEV_TUN_TX_WRITES, 1);
+			device_count(dev, DEV_TUN_TX_BYTES, pkt.len);
 		}
 	}
 	if (res.flush && peer)
@@ -311,6 +316,7 @@ static void handle(struct rx *rx, unsigned i, uint64_t now)
 			device_count(dev, DEV_UDP_RX_GRO_BUFFERS, 1);
 	}
 	device_count(dev, DEV_UDP_RX_DATAGRAMS, n);
+	device_count(dev, DEV_UDP_RX_BYTES, len);
 	atomic_fetch_add_explicit(&rx->w->udp_rx_datagrams, n, memory_order_relaxed);
 	for (size_t k = 0; k < n; k++) {
 		size_t l = gro_udp_segment(len, (size_t)gs, k, &off);

@@ -94,6 +94,7 @@ static unsigned read_batch_vnet(struct tx *tx)
 	struct device *dev = tx->dev;
 	size_t room = dev->slot_size - ENGINE_HEADROOM - ENGINE_TAILROOM;
 	unsigned n = 0, reads = 0;
+	uint64_t bytes = 0;
 
 	while (reads < tx->batch && n + GSO_MAX_SEGS <= tx->nslots) {
 		ssize_t r = tun_read(&tx->w->tun, tx->super, GSO_VNET_HDR_LEN + GSO_MAX_PACKET);
@@ -107,6 +108,7 @@ static unsigned read_batch_vnet(struct tx *tx)
 			device_count(dev, DEV_DROP_BAD_TUN_PACKET, 1);
 			continue;
 		}
+		bytes += (uint64_t)r - GSO_VNET_HDR_LEN;
 		gso_hdr_parse(tx->super, &h);
 		k = gso_split(&h, tx->super + GSO_VNET_HDR_LEN, (size_t)r - GSO_VNET_HDR_LEN,
 			      tx->segbufs + n, room, tx->nslots - n, tx->seglens + n);
@@ -120,6 +122,7 @@ static unsigned read_batch_vnet(struct tx *tx)
 	}
 	device_count(dev, DEV_TUN_RX_READS, reads);
 	device_count(dev, DEV_TUN_RX_PACKETS, n);
+	device_count(dev, DEV_TUN_RX_BYTES, bytes);
 	atomic_fetch_add_explicit(&tx->w->tun_rx_packets, n, memory_order_relaxed);
 	return n;
 }
@@ -130,6 +133,7 @@ static unsigned read_batch(struct tx *tx)
 	struct device *dev = tx->dev;
 	size_t room = dev->slot_size - ENGINE_HEADROOM - ENGINE_TAILROOM;
 	unsigned n = 0;
+	uint64_t bytes = 0;
 
 	while (n < tx->batch) {
 		ssize_t r = tun_read(&tx->w->tun, tx->slots[n].buf + ENGINE_HEADROOM, room);
@@ -140,10 +144,12 @@ static unsigned read_batch(struct tx *tx)
 			break;
 		}
 		tx->slots[n].len = (size_t)r;
+		bytes += (uint64_t)r;
 		n++;
 	}
 	device_count(dev, DEV_TUN_RX_READS, n);
 	device_count(dev, DEV_TUN_RX_PACKETS, n);
+	device_count(dev, DEV_TUN_RX_BYTES, bytes);
 	atomic_fetch_add_explicit(&tx->w->tun_rx_packets, n, memory_order_relaxed);
 	return n;
 }
@@ -217,6 +223,15 @@ static bool wait_writable(struct device *dev, int fd)
 	return poll(p, 2, 100) >= 0 && !atomic_load(&dev->stopping);
 }
 
+static uint64_t iov_bytes(const struct tx *tx, unsigned from, unsigned to)
+{
+	uint64_t b = 0;
+
+	for (unsigned i = from; i < to; i++)
+		b += tx->iov[i].iov_len;
+	return b;
+}
+
 /* Sends msgs[0..n) with sendmmsg; a message refused for its size goes out fragmented. */
 static void send_mmsg(struct tx *tx, struct device_peer *peer, const struct sockaddr_storage *ep,
 		      unsigned off, unsigned n)
@@ -230,6 +245,7 @@ static void send_mmsg(struct tx *tx, struct device_peer *peer, const struct sock
 		device_count(dev, DEV_UDP_TX_CALLS, 1);
 		if (r > 0) {
 			device_count(dev, DEV_UDP_TX_DATAGRAMS, (uint64_t)r);
+			device_count(dev, DEV_UDP_TX_BYTES, iov_bytes(tx, off, off + (unsigned)r));
 			off += (unsigned)r;
 			continue;
 		}
@@ -277,6 +293,7 @@ static bool send_gso(struct tx *tx, const struct sockaddr_storage *ep, unsigned 
 		device_count(dev, DEV_UDP_TX_CALLS, 1);
 		if (r >= 0) {
 			device_count(dev, DEV_UDP_TX_DATAGRAMS, k - j);
+			device_count(dev, DEV_UDP_TX_BYTES, iov_bytes(tx, j, k));
 			return true;
 		}
 		if ((errno == EAGAIN || errno == ENOBUFS) && wait_writable(dev, fd))

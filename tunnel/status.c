@@ -42,12 +42,21 @@ static void put_prefix(void *ctx, int family, const uint8_t *addr, unsigned cidr
 	put(o, "allowed_ip=%s/%u\n", s, cidr);
 }
 
+/* "per.NAME=N.NN": num/den with two decimals, 0.00 when den is 0. */
+static void put_ratio(struct out *o, const char *name, uint64_t num, uint64_t den)
+{
+	uint64_t hundredths = den ? (num * 100 + den / 2) / den : 0;
+
+	put(o, "per.%s=%" PRIu64 ".%02u\n", name, hundredths / 100, (unsigned)(hundredths % 100));
+}
+
 static void put_interface(struct out *o, struct device *dev, bool show_keys)
 {
 	struct engine_stats es;
 	char b64[KEY_B64_LEN + 1];
 	char listen[80];
 	unsigned with_hs = 0;
+	uint64_t c[DEV_C__COUNT];
 
 	for (size_t i = 0; i < dev->npeers; i++) {
 		struct engine_peer_stats ps;
@@ -76,12 +85,20 @@ static void put_interface(struct out *o, struct device *dev, bool show_keys)
 		    atomic_load(&dev->workers[k].udp_rx_datagrams));
 	put(o, "peers=%zu\npeers_with_handshake=%u\n", dev->npeers, with_hs);
 	put(o, "under_load=%d\ncookies_sent=%" PRIu64 "\n", es.under_load, es.cookies_sent);
-	for (int c = 0; c < DEV_C_FIRST_DROP; c++)
-		put(o, "counter.%s=%" PRIu64 "\n", device_counter_name(c),
-		    atomic_load(&dev->counters[c]));
-	for (int c = DEV_C_FIRST_DROP; c < DEV_C__COUNT; c++)
-		put(o, "drop.%s=%" PRIu64 "\n", device_counter_name(c),
-		    atomic_load(&dev->counters[c]));
+	for (int k = 0; k < DEV_C__COUNT; k++)
+		c[k] = atomic_load(&dev->counters[k]);
+	for (int k = 0; k < DEV_C_FIRST_DROP; k++)
+		put(o, "counter.%s=%" PRIu64 "\n", device_counter_name(k), c[k]);
+	/* What batching buys: data-moving system calls and packets per call, per
+	 * direction (TX: TUN -> UDP, RX: UDP -> TUN). */
+	put_ratio(o, "tx_tun_packets_per_read", c[DEV_TUN_RX_PACKETS], c[DEV_TUN_RX_READS]);
+	put_ratio(o, "tx_udp_datagrams_per_call", c[DEV_UDP_TX_DATAGRAMS], c[DEV_UDP_TX_CALLS]);
+	put_ratio(o, "rx_udp_datagrams_per_call", c[DEV_UDP_RX_DATAGRAMS], c[DEV_UDP_RX_CALLS]);
+	put_ratio(o, "rx_tun_packets_per_write", c[DEV_TUN_TX_PACKETS], c[DEV_TUN_TX_WRITES]);
+	put(o, "syscalls.tx=%" PRIu64 "\nsyscalls.rx=%" PRIu64 "\n",
+	    c[DEV_TUN_RX_READS] + c[DEV_UDP_TX_CALLS], c[DEV_UDP_RX_CALLS] + c[DEV_TUN_TX_WRITES]);
+	for (int k = DEV_C_FIRST_DROP; k < DEV_C__COUNT; k++)
+		put(o, "drop.%s=%" PRIu64 "\n", device_counter_name(k), c[k]);
 	for (int d = ENGINE_DROP_NONE + 1; d < ENGINE_DROP__COUNT; d++)
 		put(o, "drop.%s=%" PRIu64 "\n", engine_drop_name(d), es.drops[d]);
 }

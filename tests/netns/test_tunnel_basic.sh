@@ -42,6 +42,10 @@ PY
 wait $srv || fail "TCP receiver failed"
 expect_eq "SHA-256 of 8 MiB through the overlay" "$(cat "$TU_DIR/got")" "$want"
 expect_ge "peer rx_bytes on B" "$(tu_show "$B" ovl0 rx_bytes)" 8388608
+tun_bytes=$(tu_show "$B" ovl0 counter.tun_tx_bytes)
+expect_ge "bytes written to B's TUN" "$tun_bytes" 8388608
+expect_ge "underlay bytes received by B (sealed: more)" "$(tu_show "$B" ovl0 counter.udp_rx_bytes)" "$tun_bytes"
+expect_ge "bytes read from A's TUN" "$(tu_show "$A" ovl0 counter.tun_rx_bytes)" 8388608
 # TSO: A's kernel handed over super-packets; coalescing: B wrote fewer than it got.
 off() { [[ "${TU_EXTRA:-}" == *"offload = off"* || "${TU_EXTRA:-}" == *"$1 = off"* ]]; }
 if ! off tso; then
