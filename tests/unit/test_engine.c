@@ -241,6 +241,42 @@ static void test_too_big_and_buffer(void **state)
 	node_free(&b);
 }
 
+/* Padding (to 16) stops at the pad MTU set for the peer (the device's MTU
+ * lowered at run time, or the path's inner MTU), never above the engine's. */
+static void test_pad_mtu(void **state)
+{
+	struct node a, b;
+	uint8_t buf[BUF], rbuf[BUF];
+	struct engine_result res;
+	struct engine_pkt pkt;
+	size_t n;
+
+	(void)state;
+	pair_setup(&a, &b);
+	handshake(&a, &b, T0);
+	assert_int_equal(engine_peer_pad_mtu(a.peer), 1420);
+	assert_int_equal(seal_one(&a, 1340, 1, T0, buf), 16 + 1344 + 16); /* padded past 1340 */
+	engine_peer_set_pad_mtu(a.peer, 1340);
+	assert_int_equal(engine_peer_pad_mtu(a.peer), 1340);
+	n = seal_one(&a, 1340, 2, T0, buf);
+	assert_int_equal(n, 16 + 1340 + 16); /* 1400 on an IPv4 underlay, not 1404 */
+	assert_int_equal(deliver(&b, &a, buf, n, T0, &res, rbuf, &pkt), ENGINE_TO_TUNNEL);
+	assert_int_equal(pkt.len, 1340);
+	assert_int_equal(seal_one(&a, 1329, 3, T0, buf), 16 + 1340 + 16);
+	assert_int_equal(seal_one(&a, 1300, 4, T0, buf), 16 + 1312 + 16); /* below: still 16 */
+	assert_int_equal(seal_one(&a, 0 + 20, 5, T0, buf), 16 + 32 + 16);
+	/* Above the engine's MTU, or 0: the engine's MTU. */
+	engine_peer_set_pad_mtu(a.peer, 9000);
+	assert_int_equal(engine_peer_pad_mtu(a.peer), 1420);
+	assert_int_equal(seal_one(&a, 1410, 6, T0, buf), 16 + 1420 + 16);
+	engine_peer_set_pad_mtu(a.peer, 0);
+	assert_int_equal(engine_peer_pad_mtu(a.peer), 1420);
+	/* The other direction keeps its own cap. */
+	assert_int_equal(engine_peer_pad_mtu(b.peer), 1420);
+	node_free(&a);
+	node_free(&b);
+}
+
 /* Every single-bit flip of msg[0..bits/8) is dropped with no answer. */
 static void flip_all(struct node *to, const struct node *from, const uint8_t *msg, size_t len,
 		     size_t from_bit, size_t to_bit, uint64_t now, bool allow_cookie)
@@ -924,6 +960,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_full_flow),
 		cmocka_unit_test(test_too_big_and_buffer),
+		cmocka_unit_test(test_pad_mtu),
 		cmocka_unit_test(test_flip_initiation),
 		cmocka_unit_test(test_flip_response),
 		cmocka_unit_test(test_flip_data_and_replay),
