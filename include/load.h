@@ -95,6 +95,14 @@ struct udp_result {
 				 * before and after: ICMP may lower it); 0 unknown */
 	uint32_t fragments;	/* IP fragments per datagram at path_mtu (1: none) */
 	bool dont_fragment;	/* DF was set: fragments is then always 1 */
+	/* Why a sender fell short (known when the client sent): datagrams
+	 * (slots) the pacer gave up because the thread woke late or was
+	 * preempted (a busy host), because its previous send call was busy in
+	 * the kernel's send path (local qdisc, softirq work on that CPU), or
+	 * slept there (blocked by the local queue / send buffer); and send
+	 * calls the local queue refused (EAGAIN/ENOBUFS). */
+	bool sender_diag;
+	uint64_t skipped_late_wakeup, skipped_slow_send, skipped_blocked_send, send_refused;
 };
 
 struct tcp_info_summary {

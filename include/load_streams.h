@@ -62,6 +62,10 @@ void load_streams_stop(struct load_streams *ls);
 void load_streams_results(struct load_streams *ls, struct proto_results *out);
 /* The lowest path MTU the streams' sockets had at their end (0 unknown). */
 uint32_t load_streams_path_mtu(const struct load_streams *ls);
+/* A UDP sender's skipped slots by cause and its refused sends (sums over
+ * streams; zeros on a receiving end). */
+void load_streams_sender_diag(const struct load_streams *ls, uint64_t *late_wakeup,
+			      uint64_t *slow_send, uint64_t *blocked_send, uint64_t *refused);
 /* First error of a stream thread, 0 if none. */
 int load_streams_error(const struct load_streams *ls);
 void load_streams_free(struct load_streams *ls);

@@ -55,6 +55,13 @@ struct udp_stream {
 	uint64_t send_elapsed_ns;	/* measured phase: start to last send */
 	bool done_sending;
 	bool realtime;			/* the stream's thread got SCHED_FIFO */
+	/* slots the pacer gave up (measured phase), by what made it late: the
+	 * thread woke late or was preempted (a busy host), the previous send
+	 * call was busy in the kernel's send path on this CPU (the local qdisc,
+	 * softirq work such as a shaper's dequeue and veth rx), or it slept
+	 * there (the local queue / send buffer full) */
+	uint64_t skipped_late_wakeup, skipped_slow_send, skipped_blocked_send;
+	uint64_t send_refused;		/* EAGAIN/ENOBUFS: the local queue refused */
 	uint64_t pmtu_errors;		/* EMSGSIZE from an ICMP "too big" without DF
 					 * (the kernel fragments from then on) */
 	uint32_t path_mtu;		/* the socket's path MTU when the thread ended */

@@ -507,6 +507,7 @@ static int measure(struct client *cl, int *fds)
 	struct proto_start st = { .test_id = cl->acc.test_id };
 	struct load_streams ls;
 	static const struct proto_results none;
+	uint64_t wake, slow, blocked, refused;
 	uint32_t end_mtu;
 	int rc, serr;
 
@@ -526,6 +527,7 @@ static int measure(struct client *cl, int *fds)
 	load_streams_results(&ls, cl->mine);
 	serr = load_streams_error(&ls);
 	end_mtu = load_streams_path_mtu(&ls);
+	load_streams_sender_diag(&ls, &wake, &slow, &blocked, &refused);
 	load_streams_free(&ls);
 	if (cl->spec.reverse)
 		load_merge(cl->have_server_results ? cl->theirs : &none, cl->mine, cl->shared_clock,
@@ -534,8 +536,14 @@ static int measure(struct client *cl, int *fds)
 		load_merge(cl->mine, cl->have_server_results ? cl->theirs : &none, cl->shared_clock,
 			   cl->res);
 	cl->res->owd_shared_clock = cl->shared_clock;
-	if (cl->spec.proto == LOAD_UDP)
+	if (cl->spec.proto == LOAD_UDP) {
 		udp_path_result(cl, end_mtu);
+		cl->res->udp.sender_diag = !cl->spec.reverse;
+		cl->res->udp.skipped_late_wakeup = wake;
+		cl->res->udp.skipped_slow_send = slow;
+		cl->res->udp.skipped_blocked_send = blocked;
+		cl->res->udp.send_refused = refused;
+	}
 	/* a stream that failed is the test's error, not a log line beside a
 	 * result that looks clean */
 	if (!rc && serr == -EMSGSIZE && cl->spec.proto == LOAD_UDP) {

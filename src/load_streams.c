@@ -212,6 +212,18 @@ uint32_t load_streams_path_mtu(const struct load_streams *ls)
 	return mtu;
 }
 
+void load_streams_sender_diag(const struct load_streams *ls, uint64_t *late_wakeup,
+			      uint64_t *slow_send, uint64_t *blocked_send, uint64_t *refused)
+{
+	*late_wakeup = *slow_send = *blocked_send = *refused = 0;
+	for (unsigned i = 0; ls->udp && ls->sender && ls->us && i < ls->n; i++) {
+		*late_wakeup += ls->us[i].skipped_late_wakeup;
+		*slow_send += ls->us[i].skipped_slow_send;
+		*blocked_send += ls->us[i].skipped_blocked_send;
+		*refused += ls->us[i].send_refused;
+	}
+}
+
 int load_streams_error(const struct load_streams *ls)
 {
 	for (unsigned i = 0; i < ls->n; i++) {

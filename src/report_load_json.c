@@ -235,6 +235,18 @@ cJSON *report_load_json(const struct load_result *r)
 			add_num(u, "path_mtu", r->udp.path_mtu);
 			add_num(u, "fragments", r->udp.fragments);
 			cJSON_AddBoolToObject(u, "dont_fragment", r->udp.dont_fragment);
+			if (r->udp.sender_diag) {
+				cJSON *sf = cJSON_AddObjectToObject(u, "shortfall");
+
+				if (sf) {
+					add_num(sf, "late_wakeup", r->udp.skipped_late_wakeup);
+					add_num(sf, "slow_send", r->udp.skipped_slow_send);
+					add_num(sf, "blocked_send", r->udp.skipped_blocked_send);
+					add_num(sf, "send_refused", r->udp.send_refused);
+				}
+			} else {
+				cJSON_AddNullToObject(u, "shortfall");
+			}
 		}
 		cJSON_AddItemToObject(o, "udp", u);
 	} else {

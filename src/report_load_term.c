@@ -155,6 +155,14 @@ static void print_udp(FILE *f, const struct load_result *res)
 		fmt_bps(b1, sizeof(b1), u->target_bps), fmt_bps(b3, sizeof(b3), u->achieved_bps),
 		u->generator_limited ? "  (GENERATOR LIMITED: the sender fell short of the target)"
 				     : "");
+	if (u->sender_diag && (u->skipped_late_wakeup || u->skipped_slow_send ||
+			       u->skipped_blocked_send || u->send_refused))
+		fprintf(f, "  sender: datagrams skipped: %" PRIu64 " after late wake-ups (this host "
+			   "did not run the sender on time), %" PRIu64 " after slow send calls (the "
+			   "kernel's send path: local qdisc, softirq work), %" PRIu64 " blocked by "
+			   "the local queue; %" PRIu64 " sends refused by it\n",
+			u->skipped_late_wakeup, u->skipped_slow_send, u->skipped_blocked_send,
+			u->send_refused);
 	if (u->malformed)
 		fprintf(f, "  malformed datagrams dropped: %" PRIu64 "\n", u->malformed);
 	print_owd(f, res);

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -121,6 +122,8 @@ static uint32_t send_batch_from(struct sender *s, uint32_t n, uint32_t first)
 				return done + send_batch_from(s, first + n, first + done);
 			}
 			st->send_errors++;
+			if (errno == EAGAIN || errno == ENOBUFS)
+				st->send_refused++;
 			if (errno != EAGAIN && errno != EINTR && errno != ENOBUFS &&
 			    errno != ECONNREFUSED)
 				st->err = -errno;
@@ -162,6 +165,41 @@ static uint64_t tolerance(const struct udp_stream *st)
 	return t < SEND_TOLERANCE_MIN_NS ? SEND_TOLERANCE_MIN_NS : t;
 }
 
+/* How the last send call went: its wall time, and whether the thread was
+ * switched out during it, voluntarily (it slept: the socket's send buffer
+ * or the local queue was full) or not (preempted by another task). */
+struct send_call {
+	uint64_t ns;
+	bool slept, preempted;
+};
+
+static void thread_switches(long *vol, long *invol)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_THREAD, &ru) == 0) {
+		*vol = ru.ru_nvcsw;
+		*invol = ru.ru_nivcsw;
+	}
+}
+
+/* Slots given up: the schedule was `late` behind when the thread got to
+ * send. When most of that went into the previous send call, that call held
+ * the sender: asleep on the local queue (blocked_send), or busy in the
+ * kernel's send path (slow_send: qdisc, softirq work on this CPU); when it
+ * was preempted there, or the time went elsewhere, this host did not run
+ * the thread on time (late_wakeup). */
+static void blame_skip(struct udp_stream *st, uint64_t slots, uint64_t late,
+		       const struct send_call *c)
+{
+	if (c->ns * 2 < late || c->preempted)
+		st->skipped_late_wakeup += slots;
+	else if (c->slept)
+		st->skipped_blocked_send += slots;
+	else
+		st->skipped_slow_send += slots;
+}
+
 /* One phase of the schedule: [from, to) with the given flags. Returns the
  * number of datagrams sent. */
 static uint64_t send_phase(struct sender *s, uint64_t from, uint64_t to, uint16_t flags,
@@ -170,6 +208,7 @@ static uint64_t send_phase(struct sender *s, uint64_t from, uint64_t to, uint16_
 	struct udp_stream *st = s->st;
 	struct dgram_hdr h = { .stream = st->id, .flags = flags, .test_id = st->test_id };
 	uint64_t burst = 1, seq = 0, next;
+	struct send_call call = { 0 };
 	struct pacer p;
 
 	/* a schedule starts when this thread is ready: thread start-up must
@@ -198,7 +237,16 @@ static uint64_t send_phase(struct sender *s, uint64_t from, uint64_t to, uint16_
 			wait_until(st, due);
 			continue;
 		}
-		n = pacer_next(&p, now, UDP_LOAD_BATCH, &next);
+		{
+			uint64_t skipped = p.skipped, slot_due = pacer_deadline(&p, p.next_slot);
+
+			n = pacer_next(&p, now, UDP_LOAD_BATCH, &next);
+			if (p.skipped > skipped && !(flags & DGRAM_F_OMIT)) {
+				blame_skip(st, p.skipped - skipped, now > slot_due ? now - slot_due : 0,
+					   &call);
+				call = (struct send_call){ 0 };
+			}
+		}
 		if (!n) {
 			if (next == UINT64_MAX)
 				break;
@@ -208,7 +256,15 @@ static uint64_t send_phase(struct sender *s, uint64_t from, uint64_t to, uint16_
 		now = clock_now_ns();
 		for (uint32_t i = 0; i < n; i++)
 			dgram_restamp(s->buf + (size_t)i * st->len, seq + i, now);
-		n = send_batch(s, n);
+		{
+			long v0 = 0, i0 = 0, v1 = 0, i1 = 0;
+
+			thread_switches(&v0, &i0);
+			n = send_batch(s, n);
+			thread_switches(&v1, &i1);
+			call = (struct send_call){ .ns = clock_now_ns() - now, .slept = v1 > v0,
+						   .preempted = i1 > i0 };
+		}
 		pacer_consume(&p, n);
 		seq += n;
 		if (!(flags & DGRAM_F_OMIT))
@@ -223,9 +279,13 @@ static uint64_t send_phase(struct sender *s, uint64_t from, uint64_t to, uint16_
 				      from;
 	*shortfall = pacer_shortfall(&p, clock_now_ns() < to ? clock_now_ns() : to);
 	log_debug("stream %u%s: sent %" PRIu64 ", skipped %" PRIu64 " in %" PRIu64
-		  " stalls, max late %" PRIu64 " us, send errors %" PRIu64 ", err %d%s",
+		  " stalls (%" PRIu64 " late wake-up, %" PRIu64 " slow send, %" PRIu64
+		  " blocked send), max late %" PRIu64
+		  " us, send errors %" PRIu64 " (%" PRIu64 " refused), err %d%s",
 		  st->id, flags & DGRAM_F_OMIT ? " (omit)" : "", seq, p.skipped, p.stalls,
-		  p.max_late_ns / 1000, st->send_errors, st->err, st->realtime ? ", SCHED_FIFO" : "");
+		  st->skipped_late_wakeup, st->skipped_slow_send, st->skipped_blocked_send,
+		  p.max_late_ns / 1000,
+		  st->send_errors, st->send_refused, st->err, st->realtime ? ", SCHED_FIFO" : "");
 	return seq;
 }
 
