@@ -45,11 +45,15 @@ $(O)/tests/%: tests/unit/%.c $(LIBOBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIBOBJ) $(LIBS) $(shell pkg-config --libs cmocka)
 
-# The README's test command. Installs what is missing, then runs every layer.
+# The README's test command. Installs what is missing, then runs every layer:
+# unit tests, the same under ASan/UBSan, each fuzzer briefly on its seeds, and
+# the network-namespace tests.
+JOBS        ?= $(shell nproc 2>/dev/null || echo 2)
+CHECK_FUZZ_SECONDS ?= 5
 check: deps
-	$(MAKE) all unit
-	$(MAKE) asan
-	$(MAKE) fuzz-smoke
+	$(MAKE) -j$(JOBS) all unit
+	$(MAKE) -j$(JOBS) asan
+	$(MAKE) -j$(JOBS) fuzz-smoke FUZZ_SECONDS=$(CHECK_FUZZ_SECONDS)
 	$(MAKE) netns
 
 unit: $(UNIT_BIN)
