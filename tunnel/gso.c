@@ -10,6 +10,10 @@
 #define TCP_PSH 0x08
 #define TCP_CWR 0x80
 #define PROTO_TCP 6
+#define PROTO_UDP 17
+#ifndef VIRTIO_NET_HDR_GSO_UDP_L4
+#define VIRTIO_NET_HDR_GSO_UDP_L4 5
+#endif
 
 void gso_hdr_parse(const uint8_t b[static GSO_VNET_HDR_LEN], struct gso_hdr *h)
 {
@@ -149,6 +153,66 @@ static void fix_segment(const struct tcp_layout *t, uint8_t *b, size_t chunk, si
 	put_be16(tcp + 16, (uint16_t)~gso_csum_fold(gso_csum_add(tcp, tcp_len, sum)));
 }
 
+/* A UDP super-packet (USO): IPv4 without fragments or IPv6 without extension
+ * headers, then an 8-byte UDP header. */
+static int parse_udp(const uint8_t *pkt, size_t len, struct tcp_layout *t)
+{
+	if (len < 1)
+		return -EINVAL;
+	t->v6 = pkt[0] >> 4 == 6;
+	if (pkt[0] >> 4 == 4) {
+		if (len < 20 || pkt[9] != PROTO_UDP || (get_be16(pkt + 6) & 0x3fff))
+			return -EINVAL;
+		t->ip_hl = (size_t)(pkt[0] & 0x0f) * 4;
+		if (t->ip_hl < 20)
+			return -EINVAL;
+	} else if (t->v6) {
+		if (len < 40 || pkt[6] != PROTO_UDP)
+			return -EINVAL;
+		t->ip_hl = 40;
+	} else {
+		return -EINVAL;
+	}
+	t->tcp_hl = 8;
+	t->hdr = t->ip_hl + 8;
+	return t->hdr <= len ? 0 : -EINVAL;
+}
+
+/* Segment i of a UDP super-packet: IP length (and IPv4 ID + i, header
+ * checksum), UDP length and a full UDP checksum (0 sent as 0xffff). */
+static void fix_udp_segment(const struct tcp_layout *t, uint8_t *b, size_t chunk, size_t i,
+			    uint16_t id)
+{
+	uint8_t *udp = b + t->ip_hl;
+	size_t udp_len = 8 + chunk;
+	uint8_t pseudo[40];
+	uint32_t sum;
+	uint16_t c;
+
+	if (!t->v6) {
+		put_be16(b + 2, (uint16_t)(t->ip_hl + udp_len));
+		put_be16(b + 4, (uint16_t)(id + i));
+		put_be16(b + 10, 0);
+		put_be16(b + 10, (uint16_t)~gso_csum_fold(gso_csum_add(b, t->ip_hl, 0)));
+		memcpy(pseudo, b + 12, 8);
+		pseudo[8] = 0;
+		pseudo[9] = PROTO_UDP;
+		put_be16(pseudo + 10, (uint16_t)udp_len);
+		sum = gso_csum_add(pseudo, 12, 0);
+	} else {
+		put_be16(b + 4, (uint16_t)udp_len);
+		memcpy(pseudo, b + 8, 32);
+		put_be32(pseudo + 32, (uint32_t)udp_len);
+		memset(pseudo + 36, 0, 3);
+		pseudo[39] = PROTO_UDP;
+		sum = gso_csum_add(pseudo, 40, 0);
+	}
+	put_be16(udp + 4, (uint16_t)udp_len);
+	put_be16(udp + 6, 0);
+	c = (uint16_t)~gso_csum_fold(gso_csum_add(udp, udp_len, sum));
+	put_be16(udp + 6, c ? c : 0xffff);
+}
+
 int gso_split(const struct gso_hdr *h, const uint8_t *pkt, size_t len, uint8_t *const *bufs,
 	      size_t cap, size_t nbufs, size_t *lens)
 {
@@ -171,6 +235,25 @@ int gso_split(const struct gso_hdr *h, const uint8_t *pkt, size_t len, uint8_t *
 		if ((h->flags & VIRTIO_NET_HDR_F_NEEDS_CSUM) && (r = finish_csum(h, bufs[0], len)) < 0)
 			return r;
 		return 1;
+	}
+	if (type == VIRTIO_NET_HDR_GSO_UDP_L4) {
+		if ((r = parse_udp(pkt, len, &t)) < 0 || h->gso_size == 0)
+			return -EINVAL;
+		payload = len - t.hdr;
+		n = payload ? (payload + h->gso_size - 1) / h->gso_size : 1;
+		if (n > nbufs || t.hdr + (payload < h->gso_size ? payload : h->gso_size) > cap)
+			return -ENOSPC;
+		id = t.v6 ? 0 : get_be16(pkt + 4);
+		for (size_t i = 0; i < n; i++) {
+			size_t off = i * h->gso_size;
+			size_t chunk = payload - off < h->gso_size ? payload - off : h->gso_size;
+
+			memcpy(bufs[i], pkt, t.hdr);
+			memcpy(bufs[i] + t.hdr, pkt + t.hdr + off, chunk);
+			fix_udp_segment(&t, bufs[i], chunk, i, id);
+			lens[i] = t.hdr + chunk;
+		}
+		return (int)n;
 	}
 	if (type != VIRTIO_NET_HDR_GSO_TCPV4 && type != VIRTIO_NET_HDR_GSO_TCPV6)
 		return -EINVAL;

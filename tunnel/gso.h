@@ -5,7 +5,9 @@
  * packets of the tunnel MTU, done in userspace as a NIC would: per segment
  * the IPv4 total length, identification (+1 each) and header checksum, the
  * IPv6 payload length, the TCP sequence number, FIN/PSH only on the last
- * segment, CWR only on the first, and a full TCP checksum. A packet without
+ * segment, CWR only on the first, and a full TCP checksum. A UDP super-packet
+ * (USO, VIRTIO_NET_HDR_GSO_UDP_L4) becomes datagrams of gso_size payload
+ * bytes, each with its IP and UDP length and a full UDP checksum. A packet without
  * GSO but with VIRTIO_NET_HDR_F_NEEDS_CSUM gets its checksum completed.
  * Pure functions over caller buffers: no allocation, no system call.
  */

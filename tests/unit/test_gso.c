@@ -207,6 +207,120 @@ static void test_needs_csum_udp(void **state)
 	assert_int_equal(verify(pseudo, 12, seg_mem[0] + 20, sizeof(udp)), 0xffff);
 }
 
+#ifndef VIRTIO_NET_HDR_GSO_UDP_L4
+#define VIRTIO_NET_HDR_GSO_UDP_L4 5
+#endif
+
+/* A UDP super-packet (USO) of `payload` bytes. */
+static size_t build_udp(bool v6, size_t payload)
+{
+	size_t ip = v6 ? 40 : 20;
+	uint8_t *u = pkt + ip;
+
+	memset(pkt, 0, ip + 8);
+	if (v6) {
+		pkt[0] = 0x60;
+		put_be16(pkt + 4, (uint16_t)(8 + payload));
+		pkt[6] = 17;
+		pkt[7] = 64;
+		pkt[8] = 0x20, pkt[9] = 0x01, pkt[11] = 0x02, pkt[23] = 1;
+		pkt[24] = 0x20, pkt[25] = 0x01, pkt[27] = 0x02, pkt[39] = 2;
+	} else {
+		pkt[0] = 0x45;
+		put_be16(pkt + 2, (uint16_t)(ip + 8 + payload));
+		put_be16(pkt + 4, 0xfffe);
+		pkt[6] = 0x40;
+		pkt[8] = 64;
+		pkt[9] = 17;
+		put_be32(pkt + 12, 0xC6130001);
+		put_be32(pkt + 16, 0xC6130002);
+	}
+	put_be16(u, 40000);
+	put_be16(u + 2, 5201);
+	put_be16(u + 4, (uint16_t)(8 + payload));
+	for (size_t i = 0; i < payload; i++)
+		pkt[ip + 8 + i] = (uint8_t)(i * 13 + 5);
+	return ip + 8 + payload;
+}
+
+/* USO: gso_size-byte datagrams, the last shorter, each with its own IP and
+ * UDP length, IPv4 ID + i and a UDP checksum that verifies. */
+static void check_udp_segments(bool v6)
+{
+	const size_t seg = 1372, payload = 3 * 1372 + 100;
+	size_t len = build_udp(v6, payload), ip = v6 ? 40 : 20, hdr = ip + 8, off = 0;
+	uint8_t *bufs[8];
+	size_t lens[8];
+	struct gso_hdr h = { .gso_type = VIRTIO_NET_HDR_GSO_UDP_L4, .hdr_len = (uint16_t)hdr,
+			     .gso_size = (uint16_t)seg, .flags = VIRTIO_NET_HDR_F_NEEDS_CSUM,
+			     .csum_start = (uint16_t)ip, .csum_offset = 6 };
+	int n;
+
+	for (int i = 0; i < 8; i++)
+		bufs[i] = seg_mem[i];
+	n = gso_split(&h, pkt, len, bufs, sizeof(seg_mem[0]), 8, lens);
+	assert_int_equal(n, 4);
+	for (int i = 0; i < n; i++) {
+		uint8_t *b = bufs[i], *u = b + ip, pseudo[40];
+		size_t chunk = i < 3 ? seg : 100, udp_len = 8 + chunk;
+
+		assert_int_equal(lens[i], hdr + chunk);
+		assert_int_equal(get_be16(u + 4), udp_len);
+		assert_int_equal(get_be16(u), 40000);
+		assert_int_not_equal(get_be16(u + 6), 0);
+		if (v6) {
+			assert_int_equal(get_be16(b + 4), udp_len);
+			memcpy(pseudo, b + 8, 32);
+			put_be32(pseudo + 32, (uint32_t)udp_len);
+			memset(pseudo + 36, 0, 3);
+			pseudo[39] = 17;
+			assert_int_equal(verify(pseudo, 40, u, udp_len), 0xffff);
+		} else {
+			assert_int_equal(get_be16(b + 2), ip + udp_len);
+			assert_int_equal(get_be16(b + 4), (uint16_t)(0xfffe + i));
+			assert_int_equal(verify(b, 20, NULL, 0), 0xffff);
+			memcpy(pseudo, b + 12, 8);
+			pseudo[8] = 0;
+			pseudo[9] = 17;
+			put_be16(pseudo + 10, (uint16_t)udp_len);
+			assert_int_equal(verify(pseudo, 12, u, udp_len), 0xffff);
+		}
+		assert_memory_equal(b + hdr, pkt + hdr + off, chunk);
+		off += chunk;
+	}
+	assert_int_equal(off, payload);
+}
+
+static void test_udp4(void **state)
+{
+	(void)state;
+	check_udp_segments(false);
+}
+
+static void test_udp6(void **state)
+{
+	uint8_t *bufs[8];
+	size_t lens[8], len;
+	struct gso_hdr h = { .gso_type = VIRTIO_NET_HDR_GSO_UDP_L4, .gso_size = 1372 };
+
+	(void)state;
+	check_udp_segments(true);
+	for (int i = 0; i < 8; i++)
+		bufs[i] = seg_mem[i];
+	/* Refused: gso_size 0, not UDP, an IPv4 fragment, too many segments. */
+	len = build_udp(false, 4000);
+	h.gso_size = 0;
+	assert_int_equal(gso_split(&h, pkt, len, bufs, sizeof(seg_mem[0]), 8, lens), -EINVAL);
+	h.gso_size = 1372;
+	assert_int_equal(gso_split(&h, pkt, len, bufs, sizeof(seg_mem[0]), 2, lens), -ENOSPC);
+	pkt[6] |= 0x20; /* MF */
+	assert_int_equal(gso_split(&h, pkt, len, bufs, sizeof(seg_mem[0]), 8, lens), -EINVAL);
+	len = build_udp(false, 4000);
+	pkt[9] = 6;
+	assert_int_equal(gso_split(&h, pkt, len, bufs, sizeof(seg_mem[0]), 8, lens), -EINVAL);
+	assert_int_equal(gso_split(&h, pkt, 27, bufs, sizeof(seg_mem[0]), 8, lens), -EINVAL);
+}
+
 static void test_refused(void **state)
 {
 	uint8_t *bufs[8];
@@ -261,6 +375,7 @@ int main(void)
 		cmocka_unit_test(test_single_segment), cmocka_unit_test(test_needs_csum_udp),
 		cmocka_unit_test(test_refused),	      cmocka_unit_test(test_vnet_hdr),
 		cmocka_unit_test(test_csum_vs_reference),
+		cmocka_unit_test(test_udp4), cmocka_unit_test(test_udp6),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
