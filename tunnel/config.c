@@ -33,7 +33,7 @@ struct parse {
 	enum section sect;
 	unsigned sect_line, iface_line;
 	bool seen_interface;
-	bool set_tso, set_coalesce, set_udp_gso, set_udp_gro; /* else they follow 'offload' */
+	bool set_tso, set_coalesce, set_udp_gso, set_udp_gro, set_uso; /* else they follow 'offload' */
 };
 
 static void perr(struct parse *p, const char *key, const char *fmt, ...)
@@ -371,6 +371,9 @@ static void interface_key(struct parse *p, const char *name, const char *val)
 	} else if (key_is(name, "udp_gso")) {
 		parse_switch(p, name, val, &cfg->udp_gso);
 		p->set_udp_gso = true;
+	} else if (key_is(name, "uso")) {
+		parse_switch(p, name, val, &cfg->uso);
+		p->set_uso = true;
 	} else if (key_is(name, "udp_gro")) {
 		parse_switch(p, name, val, &cfg->udp_gro);
 		p->set_udp_gro = true;
@@ -601,6 +604,8 @@ int config_parse(const char *name, const char *text, size_t len, struct config *
 		cfg->udp_gso = cfg->offload;
 	if (!p.set_udp_gro)
 		cfg->udp_gro = cfg->offload;
+	if (!p.set_uso)
+		cfg->uso = cfg->offload;
 	check_config(&p);
 	return p.rc;
 }

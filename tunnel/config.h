@@ -18,6 +18,7 @@
  *   coalesce = on                     ; RX writes coalesced TCP super-packets to the TUN
  *   udp_gso = on                      ; TX sends runs of datagrams with UDP_SEGMENT
  *   udp_gro = on                      ; RX receives UDP_GRO super-datagrams, split by segment size
+ *   uso = on                          ; TUN hands over UDP super-packets too (with tso; kernel 6.2+)
  *   sandbox = on                      ; after set-up: no capabilities, seccomp (sandbox.h)
  *   [peer]                            ; one or more
  *   public_key = <base64>
@@ -91,7 +92,7 @@ struct config {
 	uint32_t txqueuelen;
 	bool offload;			/* default of tso, coalesce, udp_gso, udp_gro */
 	bool tso, coalesce, udp_gso;	/* each offload on its own (issue 6 item 5) */
-	bool udp_gro;
+	bool udp_gro, uso;
 	bool sandbox_off;		/* "sandbox = off": keep privileges (debugging) */
 	struct config_peer *peers;
 	size_t npeers;

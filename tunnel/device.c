@@ -586,6 +586,7 @@ int device_up(struct config *cfg, const char *ifname, struct device **out)
 		r = tun_open(&dev->tun, ifname && *ifname ? ifname : cfg->ifname,
 			     (cfg->tso || cfg->coalesce ? TUN_F_WANT_VNET_HDR : 0) |
 				     (cfg->tso ? TUN_F_WANT_TSO : 0) |
+				     (cfg->tso && cfg->uso ? TUN_F_WANT_USO : 0) |
 				     (dev->nworkers > 1 ? TUN_F_WANT_MULTI_QUEUE : 0));
 	if (r == 0)
 		r = open_queues(dev);

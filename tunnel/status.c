@@ -78,6 +78,7 @@ static void put_interface(struct out *o, struct device *dev, bool show_keys)
 	    dev->tun.vnet_hdr && dev->cfg->coalesce ? "on" : "off",
 	    atomic_load(&dev->udp_gso) ? "on" : "off",
 	    dev->workers[0].udp_gro[0] || dev->workers[0].udp_gro[1] ? "on" : "off");
+	put(o, "uso=%s\n", dev->tun.offloads & 0x60 ? "on" : "off"); /* TUN_F_USO4|USO6 */
 	put(o, "workers=%u\n", dev->nworkers);
 	for (unsigned k = 0; k < dev->nworkers; k++)
 		put(o, "worker.%u.tun_rx_packets=%" PRIu64 "\nworker.%u.udp_rx_datagrams=%" PRIu64 "\n", k,

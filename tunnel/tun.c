@@ -10,6 +10,15 @@
 #include "log.h"
 #include "tun.h"
 
+/* linux/if_tun.h from 6.2 on; older headers lack them (the kernel says no). */
+#ifdef TUN_F_USO4
+#define TUN_USO4 TUN_F_USO4
+#define TUN_USO6 TUN_F_USO6
+#else
+#define TUN_USO4 0x20
+#define TUN_USO6 0x40
+#endif
+
 static int tun_attach(const char *name, unsigned flags, struct ifreq *ifr)
 {
 	int fd = open("/dev/net/tun", O_RDWR | O_CLOEXEC | O_NONBLOCK);
@@ -53,12 +62,23 @@ int tun_open(struct tun *tun, const char *name, unsigned flags)
 		/* TSO super-packets and partial checksums: the TX thread segments
 		 * and completes them (gso.c). Without it the header stays, plain. */
 		unsigned want = TUN_F_CSUM | TUN_F_TSO4 | TUN_F_TSO6 | TUN_F_TSO_ECN;
+		unsigned uso = TUN_USO4 | TUN_USO6;
 		int hdrsz = 10;
 
-		if (ioctl(fd, TUNSETVNETHDRSZ, &hdrsz) == 0 && ioctl(fd, TUNSETOFFLOAD, want) == 0)
-			tun->offloads = want;
-		else
+		if (ioctl(fd, TUNSETVNETHDRSZ, &hdrsz) < 0) {
 			log_warn("%s: TUN offloads refused (%s): no TSO", tun->name, strerror(errno));
+		} else if ((flags & TUN_F_WANT_USO) && ioctl(fd, TUNSETOFFLOAD, want | uso) == 0) {
+			tun->offloads = want | uso;
+		} else if (ioctl(fd, TUNSETOFFLOAD, want) == 0) {
+			tun->offloads = want;
+			if (flags & TUN_F_WANT_USO)
+				log_info("%s: no UDP segmentation offload (USO) on this kernel", tun->name);
+		} else {
+			log_warn("%s: TUN offloads refused (%s): no TSO", tun->name, strerror(errno));
+		}
+		if (tun->offloads)
+			log_info("%s: TUN offloads: checksum, TSO4/6%s", tun->name,
+				 tun->offloads & uso ? ", USO4/6" : "");
 	}
 	if (!tun->ifindex) {
 		int r = -errno;

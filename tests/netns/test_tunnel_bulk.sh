@@ -3,8 +3,9 @@
 # Bulk TCP through the built-in overlay (issue 6): BULK_MIB (1 GiB; 6 s with
 # offloads, 23 s without on the lab pair; TU_BIG=0 for 256 MiB when time is
 # short) of pseudo-random bytes, the receiver's SHA-256 equal
-# to the sender's, with every offload on (TSO, coalescing, UDP GSO, UDP GRO,
-# 2 workers) and again with them all off (offload = off, workers = 1).
+# to the sender's, with every offload on (TSO, USO, coalescing, UDP GSO, UDP
+# GRO, 2 workers) and again with them all off (offload = off, workers = 1).
+# UDP with GSO from ovlperf's load generator crosses as USO super-packets.
 # With 2 workers, 16 parallel flows leave A's kernel on both TUN queues.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/tunnel_lib.sh"
@@ -88,11 +89,32 @@ else
 	ok "one core online: one worker, multi-queue not exercised"
 fi
 
+# UDP with GSO from the load generator: A's TUN hands over UDP super-packets
+# (USO) where the kernel has it; either way every datagram arrives intact.
+uso=$(tu_show "$A" ovl0 uso)
+in_b "$OVLPERF" server -1 -B 198.19.0.2 -p 5104 >/dev/null 2>&1 &
+on_exit "kill $! 2>/dev/null"
+for i in $(seq 50); do in_b ss -ltn | grep -q "198.19.0.2:5104" && break; sleep 0.1; done
+r0=$(tu_show "$A" ovl0 counter.tun_rx_reads) p0=$(tu_show "$A" ovl0 counter.tun_rx_packets)
+in_a "$OVLPERF" client 198.19.0.2 -p 5104 -u -b 200M -l 1372 -t 2 -J >"$TU_DIR/udp.json" ||
+	fail "UDP load through the overlay"
+got=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["udp"]["received"])' "$TU_DIR/udp.json")
+expect_ge "UDP datagrams received through the overlay" "$got" 1000
+reads=$(( $(tu_show "$A" ovl0 counter.tun_rx_reads) - r0 )) pkts=$(( $(tu_show "$A" ovl0 counter.tun_rx_packets) - p0 ))
+if [ "$uso" = on ]; then
+	[ "$reads" -lt "$pkts" ] || fail "USO on but no UDP super-packet read on A ($reads reads, $pkts packets)"
+	ok "USO on A: $pkts packets from $reads reads"
+else
+	ok "no USO on this kernel: $pkts packets from $reads reads"
+fi
+expect_eq "no malformed TUN packets on A" "$(tu_show "$A" ovl0 drop.bad_tun_packet)" 0
+
 kill "$PID_A" "$PID_B"; wait "$PID_A" "$PID_B" || true
 tu_pair 4 "offload = off
 workers = 1"
 expect_eq "UDP GRO off on B" "$(tu_show "$B" ovl0 udp_gro)" off
 expect_eq "one worker" "$(tu_show "$A" ovl0 workers)" 1
+expect_eq "no USO with offload = off" "$(tu_show "$A" ovl0 uso)" off
 t0=$(date +%s.%N)
 sha_transfer 5103 "$BULK_MIB" 1
 ok "$BULK_MIB MiB TCP, offloads off: SHA-256 equal ($(python3 -c "print(round($(date +%s.%N)-$t0,1))") s)"
