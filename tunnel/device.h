@@ -3,13 +3,14 @@
  * The tunnel device: a TUN interface, UDP sockets on the underlay and the
  * protocol engine (engine.h) between them.
  *
- * Threads: TX (send.c) reads batches from the TUN, finds each packet's peer
+ * Threads, per worker (struct device_worker; one with workers = 1): TX
+ * (send.c) reads batches from its TUN queue, finds each packet's peer
  * by allowed IPs, has the engine seal them and sends them with sendmmsg; RX
  * (receive.c) reads batches with recvmmsg, has the engine open them, checks
  * the inner source against the sending peer's allowed IPs and writes them to
- * the TUN; the caller's thread (device_run) runs the timers and serves the
- * control socket. Buffers are allocated once at start-up: nothing is
- * allocated per packet.
+ * the TUN; the caller's thread (device_run) runs the timers, re-reads the
+ * TUN's MTU (padding follows it) and serves the control socket. Buffers are
+ * allocated once at start-up: nothing is allocated per packet.
  *
  * Too-big inner packets (RFC 1191/8201 through the overlay): each peer knows
  * the largest inner packet that fits its underlay path (path MTU of the
