@@ -19,4 +19,8 @@ for t in tests/netns/test_*.sh; do
 done
 [ ${#failed[@]} -gt 0 ] && printf 'FAILED: %s\n' "${failed[@]}" >&2
 echo "netns: $pass passed, $fail failed"
+if [ $((pass + fail)) -eq 0 ]; then
+	echo "no netns test matched${NETNS_ONLY:+ NETNS_ONLY=$NETNS_ONLY}" >&2
+	exit 1
+fi
 [ "$fail" -eq 0 ]
