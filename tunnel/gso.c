@@ -118,32 +118,40 @@ static int parse_tcp(const uint8_t *pkt, size_t len, struct tcp_layout *t)
 	return t->tcp_hl >= 20 && t->hdr <= len ? 0 : -EINVAL;
 }
 
-static void fix_segment(const struct tcp_layout *t, uint8_t *b, size_t chunk, size_t i, size_t n,
-			uint32_t seq, uint16_t id, uint16_t mss)
+/* Segment i's IP header for an l4_len-byte transport payload: IPv4 total
+ * length, ID + i and header checksum, or the IPv6 payload length. Returns the
+ * partial sum of the transport checksum's pseudo-header. */
+static uint32_t fix_ip(const struct tcp_layout *t, uint8_t *b, size_t l4_len, size_t i,
+		       uint16_t id, uint8_t proto)
 {
-	uint8_t *tcp = b + t->ip_hl;
-	size_t tcp_len = t->tcp_hl + chunk;
 	uint8_t pseudo[40];
-	uint32_t sum;
 
 	if (!t->v6) {
-		put_be16(b + 2, (uint16_t)(t->ip_hl + tcp_len));
+		put_be16(b + 2, (uint16_t)(t->ip_hl + l4_len));
 		put_be16(b + 4, (uint16_t)(id + i));
 		put_be16(b + 10, 0);
 		put_be16(b + 10, (uint16_t)~gso_csum_fold(gso_csum_add(b, t->ip_hl, 0)));
 		memcpy(pseudo, b + 12, 8);
 		pseudo[8] = 0;
-		pseudo[9] = PROTO_TCP;
-		put_be16(pseudo + 10, (uint16_t)tcp_len);
-		sum = gso_csum_add(pseudo, 12, 0);
-	} else {
-		put_be16(b + 4, (uint16_t)tcp_len);
-		memcpy(pseudo, b + 8, 32);
-		put_be32(pseudo + 32, (uint32_t)tcp_len);
-		memset(pseudo + 36, 0, 3);
-		pseudo[39] = PROTO_TCP;
-		sum = gso_csum_add(pseudo, 40, 0);
+		pseudo[9] = proto;
+		put_be16(pseudo + 10, (uint16_t)l4_len);
+		return gso_csum_add(pseudo, 12, 0);
 	}
+	put_be16(b + 4, (uint16_t)l4_len);
+	memcpy(pseudo, b + 8, 32);
+	put_be32(pseudo + 32, (uint32_t)l4_len);
+	memset(pseudo + 36, 0, 3);
+	pseudo[39] = proto;
+	return gso_csum_add(pseudo, 40, 0);
+}
+
+static void fix_segment(const struct tcp_layout *t, uint8_t *b, size_t chunk, size_t i, size_t n,
+			uint32_t seq, uint16_t id, uint16_t mss)
+{
+	uint8_t *tcp = b + t->ip_hl;
+	size_t tcp_len = t->tcp_hl + chunk;
+	uint32_t sum = fix_ip(t, b, tcp_len, i, id, PROTO_TCP);
+
 	put_be32(tcp + 4, seq + (uint32_t)(i * mss));
 	if (i + 1 < n)
 		tcp[13] &= (uint8_t)~(TCP_FIN | TCP_PSH);
@@ -185,28 +193,9 @@ static void fix_udp_segment(const struct tcp_layout *t, uint8_t *b, size_t chunk
 {
 	uint8_t *udp = b + t->ip_hl;
 	size_t udp_len = 8 + chunk;
-	uint8_t pseudo[40];
-	uint32_t sum;
+	uint32_t sum = fix_ip(t, b, udp_len, i, id, PROTO_UDP);
 	uint16_t c;
 
-	if (!t->v6) {
-		put_be16(b + 2, (uint16_t)(t->ip_hl + udp_len));
-		put_be16(b + 4, (uint16_t)(id + i));
-		put_be16(b + 10, 0);
-		put_be16(b + 10, (uint16_t)~gso_csum_fold(gso_csum_add(b, t->ip_hl, 0)));
-		memcpy(pseudo, b + 12, 8);
-		pseudo[8] = 0;
-		pseudo[9] = PROTO_UDP;
-		put_be16(pseudo + 10, (uint16_t)udp_len);
-		sum = gso_csum_add(pseudo, 12, 0);
-	} else {
-		put_be16(b + 4, (uint16_t)udp_len);
-		memcpy(pseudo, b + 8, 32);
-		put_be32(pseudo + 32, (uint32_t)udp_len);
-		memset(pseudo + 36, 0, 3);
-		pseudo[39] = PROTO_UDP;
-		sum = gso_csum_add(pseudo, 40, 0);
-	}
 	put_be16(udp + 4, (uint16_t)udp_len);
 	put_be16(udp + 6, 0);
 	c = (uint16_t)~gso_csum_fold(gso_csum_add(udp, udp_len, sum));
