@@ -69,14 +69,15 @@ netns: $(BIN)
 # (their runtimes make calls of their own), so `check` also runs the privilege
 # test with the release binary, where the filter kills.
 netns-asan:
-	$(MAKE) asan
+	+$(ASAN_MAKE) build-asan/ovlperf
 	@OVLPERF=$(abspath build-asan/ovlperf) bash tests/netns/run.sh
 
 # Unit tests again under AddressSanitizer and UBSan, in their own build directory.
-asan:
-	$(MAKE) O=build-asan BIN=build-asan/ovlperf CC=clang \
+ASAN_MAKE = $(MAKE) O=build-asan BIN=build-asan/ovlperf CC=clang \
 	  CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
-	  LDFLAGS="-fsanitize=address,undefined" build-asan/ovlperf unit
+	  LDFLAGS="-fsanitize=address,undefined"
+asan:
+	+$(ASAN_MAKE) build-asan/ovlperf unit
 
 FUZZ_O    := build-fuzz
 FUZZ_CFLAGS := -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer
