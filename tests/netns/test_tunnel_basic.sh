@@ -18,29 +18,8 @@ ok "ping IPv6 overlay address over IPv4 underlay"
 expect_eq "tunnel MTU (1500 - 60)" "$(tu_show "$A" ovl0 mtu)" 1440
 
 # TCP: 8 MiB of random bytes, SHA-256 on both ends.
-head -c 8M /dev/urandom >"$TU_DIR/blob"
-want=$(sha256sum "$TU_DIR/blob" | cut -d' ' -f1)
-in_b python3 - "$TU_DIR/got" <<'PY' &
-import hashlib, socket, sys
-s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-s.bind(("198.19.0.2", 5001)); s.listen(1); s.settimeout(20)
-c, _ = s.accept(); c.settimeout(20); h = hashlib.sha256()
-while True:
-    d = c.recv(1 << 16)
-    if not d: break
-    h.update(d)
-open(sys.argv[1], "w").write(h.hexdigest())
-PY
-srv=$!
-on_exit "kill $srv"
-for i in $(seq 50); do in_b ss -ltn | grep -q 198.19.0.2:5001 && break; sleep 0.1; done
-in_a python3 - "$TU_DIR/blob" <<'PY' || fail "TCP send through the overlay"
-import socket, sys
-s = socket.create_connection(("198.19.0.2", 5001), timeout=20)
-s.sendall(open(sys.argv[1], "rb").read()); s.close()
-PY
-wait $srv || fail "TCP receiver failed"
-expect_eq "SHA-256 of 8 MiB through the overlay" "$(cat "$TU_DIR/got")" "$want"
+tu_tcp_sha 198.19.0.2 5001 8 "the overlay"
+ok "SHA-256 of 8 MiB through the overlay equal"
 expect_ge "peer rx_bytes on B" "$(tu_show "$B" ovl0 rx_bytes)" 8388608
 tun_bytes=$(tu_show "$B" ovl0 counter.tun_tx_bytes)
 expect_ge "bytes written to B's TUN" "$tun_bytes" 8388608

@@ -49,37 +49,11 @@ in_a ping -6 -s 1452 -c 2 -i 0.2 -W 2 2001:2:0:ff::2 >/dev/null || fail "1500-by
 ok "IPv6 1500-byte ping delivered after packet-too-big"
 
 # TCP through the too-large overlay MTU: PMTU discovery converges, content intact.
-tcp_sha()
-{
-	local addr=$1 port=$2
-	head -c 4M /dev/urandom >"$TU_DIR/blob"
-	in_b python3 - "$addr" "$port" "$TU_DIR/got" <<'PY' &
-import hashlib, socket, sys
-fam = socket.AF_INET6 if ":" in sys.argv[1] else socket.AF_INET
-s = socket.socket(fam); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-s.bind((sys.argv[1], int(sys.argv[2]))); s.listen(1); s.settimeout(20)
-c, _ = s.accept(); c.settimeout(20); h = hashlib.sha256()
-while True:
-    d = c.recv(1 << 16)
-    if not d: break
-    h.update(d)
-open(sys.argv[3], "w").write(h.hexdigest())
-PY
-	local srv=$!
-	for i in $(seq 50); do in_b ss -ltn | grep -q ":$port " && break; sleep 0.1; done
-	in_a python3 - "$addr" "$port" "$TU_DIR/blob" <<'PY' || fail "TCP send to $addr"
-import socket, sys
-s = socket.create_connection((sys.argv[1], int(sys.argv[2])), timeout=20)
-s.sendall(open(sys.argv[3], "rb").read()); s.close()
-PY
-	wait $srv || fail "TCP receiver on $addr failed"
-	[ "$(cat "$TU_DIR/got")" = "$(sha256sum "$TU_DIR/blob" | cut -d' ' -f1)" ] || fail "SHA-256 differs ($addr)"
-}
 in_a ip route flush cache
 in_a ip -6 route flush cache
-tcp_sha 198.19.0.2 5002
+tu_tcp_sha 198.19.0.2 5002 4
 ok "4 MiB TCP over IPv4 overlay with a too-large MTU: SHA-256 equal"
-tcp_sha 2001:2:0:ff::2 5003
+tu_tcp_sha 2001:2:0:ff::2 5003 4
 ok "4 MiB TCP over IPv6 overlay with a too-large MTU: SHA-256 equal"
 kill $PID_A $PID_B; wait $PID_A $PID_B || true
 
@@ -112,7 +86,7 @@ expect_eq "path MTU still the first hop's (no 1404-byte packet hit the 1400 hop)
 	"$(tu_show "$A" ovl0 path_inner_mtu)" 1440
 in_a ip link set ovl0 mtu 1440
 for i in $(seq 30); do [ "$(tu_show "$A" ovl0 pad_mtu)" = 1440 ] && break; sleep 0.1; done
-tcp_sha 198.19.0.3 5004
+tu_tcp_sha 198.19.0.3 5004 4
 ok "4 MiB TCP across a path MTU drop one hop away: SHA-256 equal"
 expect_eq "inner limit after the underlay learned PMTU 1400" "$(tu_show "$A" ovl0 path_inner_mtu)" 1340
 # Padding stops at 1340 (not 1344): the tunnel announces 1340 in its too-big replies.

@@ -41,29 +41,8 @@ in_a ping -6 -c 2 -i 0.2 -W 2 2001:2:0:ff::2 >/dev/null || fail "ping -6 through
 ok "ping IPv6 overlay address"
 
 # TCP: 4 MiB, SHA-256 on both ends.
-head -c 4M /dev/urandom >"$TU_DIR/blob"
-want=$(sha256sum "$TU_DIR/blob" | cut -d' ' -f1)
-in_b python3 - "$TU_DIR/got" <<'PY' &
-import hashlib, socket, sys
-s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-s.bind(("198.19.0.2", 5002)); s.listen(1); s.settimeout(20)
-c, _ = s.accept(); c.settimeout(20); h = hashlib.sha256()
-while True:
-    d = c.recv(1 << 16)
-    if not d: break
-    h.update(d)
-open(sys.argv[1], "w").write(h.hexdigest())
-PY
-srv=$!
-on_exit "kill $srv"
-for i in $(seq 50); do in_b ss -ltn | grep -q 198.19.0.2:5002 && break; sleep 0.1; done
-in_a python3 - "$TU_DIR/blob" <<'PY' || fail "TCP send through the sandboxed overlay"
-import socket, sys
-s = socket.create_connection(("198.19.0.2", 5002), timeout=20)
-s.sendall(open(sys.argv[1], "rb").read()); s.close()
-PY
-wait $srv || fail "TCP receiver failed"
-expect_eq "SHA-256 of 4 MiB through the sandboxed overlay" "$(cat "$TU_DIR/got")" "$want"
+tu_tcp_sha 198.19.0.2 5002 4 "the sandboxed overlay"
+ok "SHA-256 of 4 MiB through the sandboxed overlay equal"
 
 # The control socket: show (with the peer's handshake), show-keys.
 in_a "$OVLPERF" tunnel show ovl0 >"$TU_DIR/show.txt" || fail "tunnel show on a sandboxed daemon"

@@ -84,3 +84,35 @@ tu_pair()
 	tu_wait_handshake "$A" ovl0
 	tu_wait_handshake "$B" ovl0
 }
+
+# tu_tcp_sha ADDR PORT MIB [LABEL]: MIB of random bytes over TCP from host A
+# to ADDR:PORT in host B (IPv4 or IPv6); fails unless B's SHA-256 of what it
+# received equals the sender's.
+tu_tcp_sha()
+{
+	local addr=$1 port=$2 mib=$3 label=${4:-$1} srv i
+	head -c "${mib}M" /dev/urandom >"$TU_DIR/blob"
+	in_b python3 - "$addr" "$port" "$TU_DIR/got" <<'PY' &
+import hashlib, socket, sys
+fam = socket.AF_INET6 if ":" in sys.argv[1] else socket.AF_INET
+s = socket.socket(fam); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind((sys.argv[1], int(sys.argv[2]))); s.listen(1); s.settimeout(20)
+c, _ = s.accept(); c.settimeout(20); h = hashlib.sha256()
+while True:
+    d = c.recv(1 << 16)
+    if not d: break
+    h.update(d)
+open(sys.argv[3], "w").write(h.hexdigest())
+PY
+	srv=$!
+	on_exit "kill $srv"
+	for i in $(seq 50); do in_b ss -ltn | grep -q ":$port " && break; sleep 0.1; done
+	in_a python3 - "$addr" "$port" "$TU_DIR/blob" <<'PY' || fail "TCP send to $label"
+import socket, sys
+s = socket.create_connection((sys.argv[1], int(sys.argv[2])), timeout=20)
+s.sendall(open(sys.argv[3], "rb").read()); s.close()
+PY
+	wait $srv || fail "TCP receiver on $label failed"
+	[ "$(cat "$TU_DIR/got")" = "$(sha256sum "$TU_DIR/blob" | cut -d' ' -f1)" ] ||
+		fail "SHA-256 differs ($label)"
+}
