@@ -149,6 +149,10 @@ struct load_result {
 	char local_addr[64], remote_addr[64];	/* the data path's addresses */
 	char error[256];			/* set when load_run fails */
 	bool interrupted;		/* stopped early by a signal; partial figures */
+	bool peer_missing;		/* the test ran but the server's RESULTS never came
+					 * (it died, the connection broke): the far end's
+					 * figures are unknown, not zero, and the printers
+					 * show them as unknown */
 	bool owd_shared_clock;		/* both ends share CLOCK_MONOTONIC (same kernel):
 					 * one-way delay is exact; otherwise owd is invalid */
 	bool udp_gso_used, udp_gro_used;	/* what the sockets really got */

@@ -536,6 +536,7 @@ static int measure(struct client *cl, int *fds)
 		load_merge(cl->mine, cl->have_server_results ? cl->theirs : &none, cl->shared_clock,
 			   cl->res);
 	cl->res->owd_shared_clock = cl->shared_clock;
+	cl->res->peer_missing = !cl->have_server_results;
 	if (cl->spec.proto == LOAD_UDP) {
 		udp_path_result(cl, end_mtu);
 		cl->res->udp.sender_diag = !cl->spec.reverse;

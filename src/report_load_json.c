@@ -205,6 +205,56 @@ static cJSON *intervals_json(const struct load_result *r)
 	return a;
 }
 
+/* Figures only one end measures. When the test ran but the server's RESULTS
+ * never came (res->peer_missing), the server's end's figures are unknown:
+ * they become null, not the zeros (or the 100 % loss) the merge leaves.
+ * "lost", "loss_pct" and "loss_at" need both ends. Lists end with NULL. */
+static const char *const udp_by_receiver[] = {
+	"received", "lost", "loss_pct", "duplicates", "reordered", "malformed",
+	"received_bps", "received_pps", "jitter_ms", "owd_us", "loss_at", "rcvbuf_bytes",
+	"gro", NULL,
+};
+static const char *const udp_by_sender[] = {
+	"sent", "lost", "loss_pct", "achieved_bps", "sent_pps", "loss_at", "generator_limited",
+	"gso", NULL,
+};
+static const char *const tcp_by_receiver[] = { "bytes", "goodput_bps", "receiver", NULL };
+static const char *const tcp_by_sender[] = {
+	"sent_bytes", "retransmits", "rtt_us", "rttvar_us", "snd_mss", "adv_mss", "pmtu",
+	"snd_cwnd", "sender", NULL,
+};
+static const char *const by_receiver[] = { "receiver", NULL };
+static const char *const by_sender[] = { "sender", NULL };
+static const char *const stream_by_receiver[] = { "bytes", "bps", NULL };
+
+static void set_null(cJSON *o, const char *const *keys)
+{
+	for (; o && *keys; keys++)
+		if (cJSON_HasObjectItem(o, *keys))
+			cJSON_ReplaceItemInObjectCaseSensitive(o, *keys, cJSON_CreateNull());
+}
+
+static void peer_unknown(cJSON *o, const struct load_result *r)
+{
+	/* The server is the receiver unless the test is reversed. */
+	bool peer_receives = !r->spec.reverse, udp = r->spec.proto == LOAD_UDP;
+	const char *const *summary = udp ? (peer_receives ? udp_by_receiver : udp_by_sender)
+					 : (peer_receives ? tcp_by_receiver : tcp_by_sender);
+	const char *const *end = peer_receives ? by_receiver : by_sender;
+	cJSON *s;
+
+	set_null(cJSON_GetObjectItemCaseSensitive(o, udp ? "udp" : "tcp"), summary);
+	set_null(cJSON_GetObjectItemCaseSensitive(o, "cpu"), end);
+	cJSON_ArrayForEach(s, cJSON_GetObjectItemCaseSensitive(o, "streams")) {
+		if (udp)
+			set_null(cJSON_GetObjectItemCaseSensitive(s, "udp"), summary);
+		else
+			set_null(s, end);
+		if (peer_receives)
+			set_null(s, stream_by_receiver);
+	}
+}
+
 cJSON *report_load_json(const struct load_result *r)
 {
 	cJSON *o = cJSON_CreateObject(), *cpu;
@@ -219,6 +269,7 @@ cJSON *report_load_json(const struct load_result *r)
 	cJSON_AddStringToObject(o, "local_addr", r->local_addr);
 	cJSON_AddStringToObject(o, "remote_addr", r->remote_addr);
 	cJSON_AddBoolToObject(o, "interrupted", r->interrupted);
+	cJSON_AddBoolToObject(o, "peer_missing", r->peer_missing);
 	if (r->error[0])
 		cJSON_AddStringToObject(o, "error", r->error);
 	else
@@ -261,6 +312,8 @@ cJSON *report_load_json(const struct load_result *r)
 	}
 	cJSON_AddItemToObject(o, "streams", streams_json(r));
 	cJSON_AddItemToObject(o, "intervals", intervals_json(r));
+	if (r->peer_missing)
+		peer_unknown(o, r);
 	return o;
 }
 

@@ -188,6 +188,15 @@ void report_load_term(FILE *f, const struct load_result *res)
 		res->spec.proto == LOAD_UDP ? "UDP" : "TCP",
 		res->spec.reverse ? res->remote_addr : res->local_addr,
 		res->spec.reverse ? res->local_addr : res->remote_addr, res->duration_s);
+	if (res->peer_missing)
+		fprintf(f, "  UNKNOWN: the server's results never arrived, so the %s's figures "
+			   "below (%s, its CPU) are not measurements: read them as unknown, not 0\n",
+			res->spec.reverse ? "sender" : "receiver",
+			res->spec.proto == LOAD_UDP ?
+				(res->spec.reverse ? "sent, lost, loss, achieved rate" :
+						     "received, lost, loss, jitter, one-way delay") :
+				(res->spec.reverse ? "sent bytes, retransmits, RTT, cwnd" :
+						     "bytes received, goodput"));
 	if (res->spec.proto == LOAD_UDP)
 		print_udp(f, res);
 	else
