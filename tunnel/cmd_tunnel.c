@@ -249,13 +249,13 @@ static void print_ago(uint64_t realtime_ns)
 static void pretty(const char *reply)
 {
 	const char *s = reply;
-	char rx[32] = "", drops[2048] = "";
+	char rx[32] = "", drops[2048] = "", line[512];
 	size_t dl = 0;
 
 	while (*s) {
 		const char *eol = strchr(s, '\n');
 		size_t ll = eol ? (size_t)(eol - s) : strlen(s);
-		char line[512], *v;
+		char *v;
 
 		snprintf(line, sizeof(line), "%.*s", (int)(ll < 511 ? ll : 511), s);
 		s += ll + (eol ? 1 : 0);
@@ -294,6 +294,7 @@ static void pretty(const char *reply)
 	}
 	if (drops[0])
 		printf("%s\n", drops);
+	sodium_memzero(line, sizeof(line)); /* a key line with --show-keys */
 }
 
 struct show_ctx {

@@ -7,6 +7,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <sodium.h>
+
 #include "config.h"
 #include "device.h"
 #include "key.h"
@@ -102,6 +104,7 @@ static void put_interface(struct out *o, struct device *dev, bool show_keys)
 		put(o, "drop.%s=%" PRIu64 "\n", device_counter_name(k), c[k]);
 	for (int d = ENGINE_DROP_NONE + 1; d < ENGINE_DROP__COUNT; d++)
 		put(o, "drop.%s=%" PRIu64 "\n", engine_drop_name(d), es.drops[d]);
+	sodium_memzero(b64, sizeof(b64)); /* held the private key with show_keys */
 }
 
 static void put_peer(struct out *o, struct device_peer *p, bool show_keys)
@@ -128,6 +131,7 @@ static void put_peer(struct out *o, struct device_peer *p, bool show_keys)
 	put(o, "path_inner_mtu=%u\nsend_limit=%u\npad_mtu=%u\npersistent_keepalive=%u\n",
 	    atomic_load(&p->inner_mtu), atomic_load(&p->send_limit), engine_peer_pad_mtu(p->ep),
 	    p->keepalive_s);
+	sodium_memzero(b64, sizeof(b64)); /* held the preshared key with show_keys */
 }
 
 size_t status_format(struct device *dev, bool show_keys, char *buf, size_t cap)
