@@ -75,7 +75,13 @@ void *device_mem_alloc(size_t len)
 {
 	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
-	return p == MAP_FAILED ? NULL : p;
+	if (p == MAP_FAILED)
+		return NULL;
+	/* Plaintext packets pass through here: never into a core file (the
+	 * sandbox makes the whole process non-dumpable; this also holds with
+	 * "sandbox = off"). Best effort: a kernel without it still works. */
+	madvise(p, len, MADV_DONTDUMP);
+	return p;
 }
 
 void device_mem_free(void *p, size_t len)

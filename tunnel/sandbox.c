@@ -232,6 +232,37 @@ int sandbox_threads_with_caps(void)
 	return n;
 }
 
+/* Set once sandbox_prepare() made the process non-dumpable. */
+static bool not_dumpable;
+
+/* No core dump, and no reading of the daemon's memory (/proc/PID/mem,
+ * environ, ptrace) by a process without CAP_SYS_PTRACE, even one running as
+ * the same uid: keys live in guarded pages, but plaintext packets pass
+ * through ordinary buffers. Not in sanitizer builds, whose LeakSanitizer
+ * attaches to the threads with ptrace at exit from a capability-less
+ * helper and would fail. */
+static int no_dump(void)
+{
+	if (SANDBOX_SANITIZER) {
+		log_info("sandbox: sanitizer build, the process stays dumpable (LeakSanitizer "
+			 "needs ptrace)");
+		return 0;
+	}
+	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0) {
+		int r = -errno;
+
+		log_err("sandbox: PR_SET_DUMPABLE: %s", strerror(-r));
+		return r;
+	}
+	not_dumpable = true;
+	return 0;
+}
+
+bool sandbox_dumpable(void)
+{
+	return !not_dumpable;
+}
+
 int sandbox_prepare(struct sandbox *sb, bool enabled)
 {
 	scmp_filter_ctx ctx;
@@ -250,6 +281,8 @@ int sandbox_prepare(struct sandbox *sb, bool enabled)
 	}
 	if (r == 0)
 		r = sandbox_drop_capabilities();
+	if (r == 0)
+		r = no_dump();
 	if (r == 0)
 		r = build_filter(sb->action, true, &ctx);
 	if (r < 0)

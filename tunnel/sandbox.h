@@ -8,8 +8,11 @@
  *   device_up()           TUN, addresses, MTU, routes, sockets, control socket
  *   sandbox_prepare()     drops every capability (effective, permitted,
  *                         inheritable, ambient, bounding), locks the securebits
- *                         so uid 0 cannot regain them, sets no_new_privs and
- *                         builds the seccomp allowlist (not loaded yet)
+ *                         so uid 0 cannot regain them, sets no_new_privs,
+ *                         makes the process non-dumpable (no core file; its
+ *                         memory unreadable without CAP_SYS_PTRACE; not in
+ *                         sanitizer builds) and builds the seccomp allowlist
+ *                         (not loaded yet)
  *   device_start()        data-path threads: born without capabilities
  *   sandbox_enter()       checks that no thread kept a capability, then loads
  *                         the allowlist into every thread (TSYNC)
@@ -64,6 +67,9 @@ int sandbox_prepare(struct sandbox *sb, bool enabled);
 int sandbox_enter(struct sandbox *sb);
 /* Frees a prepared filter that was never entered (error paths). */
 void sandbox_release(struct sandbox *sb);
+/* false once sandbox_prepare() made the process non-dumpable (`tunnel show`
+ * reports it as dumpable=0). */
+bool sandbox_dumpable(void);
 
 /* The pieces, for tests. */
 /* Drops all capabilities of the calling thread, locks them, sets no_new_privs. */

@@ -12,6 +12,7 @@
 #include "config.h"
 #include "device.h"
 #include "key.h"
+#include "sandbox.h"
 #include "status.h"
 
 struct out {
@@ -81,6 +82,7 @@ static void put_interface(struct out *o, struct device *dev, bool show_keys)
 	    atomic_load(&dev->udp_gso) ? "on" : "off",
 	    dev->workers[0].udp_gro[0] || dev->workers[0].udp_gro[1] ? "on" : "off");
 	put(o, "uso=%s\n", dev->tun.offloads & 0x60 ? "on" : "off"); /* TUN_F_USO4|USO6 */
+	put(o, "dumpable=%d\n", sandbox_dumpable());
 	put(o, "workers=%u\n", dev->nworkers);
 	for (unsigned k = 0; k < dev->nworkers; k++)
 		put(o, "worker.%u.tun_rx_packets=%" PRIu64 "\nworker.%u.udp_rx_datagrams=%" PRIu64 "\n", k,
