@@ -190,6 +190,11 @@ static int cmd_up(int argc, char **argv)
 		return 1;
 	}
 	r = device_up(&cfg, name, &dev);
+	/* The two files removed at exit, the only ones the filter lets it remove. */
+	if (r == 0 && !cfg.sandbox_off && dev->control_path[0])
+		r = sandbox_allow_unlink(dev->control_path);
+	if (r == 0 && !cfg.sandbox_off && pid_file)
+		r = sandbox_allow_unlink(pid_file);
 	/* Privileges go before the threads exist (they inherit none); the
 	 * seccomp filter follows the start-up report (sandbox.h). */
 	if (r == 0)
@@ -214,7 +219,7 @@ static int cmd_up(int argc, char **argv)
 	device_down(dev);
 	config_free(&cfg);
 	if (pid_file)
-		unlink(pid_file);
+		sandbox_unlink(pid_file);
 	return r < 0 ? 1 : 0;
 }
 

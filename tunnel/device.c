@@ -26,6 +26,7 @@
 #include "key.h"
 #include "log.h"
 #include "netlink.h"
+#include "sandbox.h"
 #include "status.h"
 
 #define DEVICE_PMTU_REFRESH_NS NSEC_PER_SEC
@@ -839,7 +840,7 @@ void device_down(struct device *dev)
 	key_free(dev->private_key);
 	if (dev->control_fd >= 0) {
 		close(dev->control_fd);
-		unlink(dev->control_path);
+		sandbox_unlink(dev->control_path); /* unlinkat() under the filter */
 	}
 	allowedips_free(&dev->table);
 	pthread_mutex_destroy(&dev->frag_lock);

@@ -7,6 +7,7 @@
 #include <cap-ng.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <seccomp.h>
 #include <stdio.h>
@@ -57,8 +58,9 @@ static const char *const syscalls[] = {
 	/* glibc malloc in the control path (status replies); libsodium random */
 	"mmap", "munmap", "mremap", "mprotect", "brk", "getrandom",
 	/* shutdown: close the TUN (the kernel removes the device) and sockets,
-	 * unlink the control socket and the pid file, sodium_free() the keys */
-	"close", "unlink", "unlinkat", "munlock", "exit_group",
+	 * sodium_free() the keys; removing the control socket and the pid file
+	 * is unlinkat() in their directories only (add_restricted()) */
+	"close", "munlock", "exit_group",
 	/* signals (SIGINT/SIGTERM set the interrupt flag) */
 	"rt_sigreturn", "restart_syscall",
 };
@@ -119,13 +121,69 @@ int sandbox_drop_capabilities(void)
 	return 0;
 }
 
+/* Files the daemon removes at exit (its control socket, its pid file): the
+ * directory of each is opened (O_PATH) before the filter, and the filter
+ * allows unlinkat() with exactly those directory descriptors, so a
+ * compromised daemon cannot remove anything outside them (plain unlink()
+ * and unlinkat(AT_FDCWD, ...) are refused). */
+#define SANDBOX_MAX_UNLINK 4
+static struct {
+	char path[256];
+	const char *base; /* into path */
+	int dirfd;
+} unlinkable[SANDBOX_MAX_UNLINK];
+static size_t nunlinkable;
+
+int sandbox_allow_unlink(const char *path)
+{
+	char dir[256];
+	const char *slash = strrchr(path, '/');
+	size_t dl = slash ? (size_t)(slash - path) : 0;
+	int fd;
+
+	if (nunlinkable == SANDBOX_MAX_UNLINK)
+		return -ENOSPC;
+	if (!*path || strlen(path) >= sizeof(unlinkable[0].path) || (slash && !slash[1]))
+		return -EINVAL;
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else if (dl == 0)
+		snprintf(dir, sizeof(dir), "/");
+	else
+		snprintf(dir, sizeof(dir), "%.*s", (int)dl, path);
+	fd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	snprintf(unlinkable[nunlinkable].path, sizeof(unlinkable[0].path), "%s", path);
+	unlinkable[nunlinkable].base = unlinkable[nunlinkable].path + (slash ? dl + 1 : 0);
+	unlinkable[nunlinkable].dirfd = fd;
+	nunlinkable++;
+	return 0;
+}
+
+int sandbox_unlink(const char *path)
+{
+	for (size_t i = 0; i < nunlinkable; i++)
+		if (!strcmp(unlinkable[i].path, path))
+			return unlinkat(unlinkable[i].dirfd, unlinkable[i].base, 0) < 0 ? -errno : 0;
+	return unlink(path) < 0 ? -errno : 0;
+}
+
 /* socket(): only UDP over IPv4/IPv6 (path-MTU look-ups); tgkill(): only to
- * this process (abort() must still end in SIGABRT, e.g. a FORTIFY check). */
+ * this process (abort() must still end in SIGABRT, e.g. a FORTIFY check);
+ * unlinkat(): only in the directories sandbox_allow_unlink() opened. */
 static int add_restricted(scmp_filter_ctx ctx)
 {
 	static const int families[] = { AF_INET, AF_INET6 };
 	static const int protos[] = { 0, IPPROTO_UDP };
 	int r;
+
+	for (size_t i = 0; i < nunlinkable; i++) {
+		r = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(unlinkat), 1,
+				     SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)unlinkable[i].dirfd));
+		if (r < 0)
+			return r;
+	}
 
 	for (size_t f = 0; f < 2; f++)
 		for (size_t p = 0; p < 2; p++) {

@@ -22,7 +22,9 @@
  * TUN and its sockets, opens UDP sockets for path-MTU look-ups, accepts on
  * its control socket and, at exit, closes the TUN (the kernel removes the
  * device) and unlinks its socket and pid file (the daemon stays uid 0, owner
- * of those directories). Netlink is used only in device_up().
+ * of those directories; the filter allows unlinkat() only with the two
+ * directory descriptors sandbox_allow_unlink() opened). Netlink is used only
+ * in device_up().
  *
  * The allowlist (sandbox.c, syscalls[]) is what strace -f shows a daemon
  * doing under traffic, `tunnel show`, rekeying and shutdown. Code that runs
@@ -67,6 +69,13 @@ int sandbox_prepare(struct sandbox *sb, bool enabled);
 int sandbox_enter(struct sandbox *sb);
 /* Frees a prepared filter that was never entered (error paths). */
 void sandbox_release(struct sandbox *sb);
+/* Before sandbox_prepare(): PATH (the control socket, the pid file) is to be
+ * removed after the filter is in: its directory is opened now and the filter
+ * allows unlinkat() in it, and nowhere else. 0 or -errno. */
+int sandbox_allow_unlink(const char *path);
+/* Removes PATH: through its directory if sandbox_allow_unlink() had it, else
+ * unlink(). 0 or -errno. */
+int sandbox_unlink(const char *path);
 /* false once sandbox_prepare() made the process non-dumpable (`tunnel show`
  * reports it as dumpable=0). */
 bool sandbox_dumpable(void);

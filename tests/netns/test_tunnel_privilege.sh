@@ -77,6 +77,12 @@ set -e
 expect_eq "exit status after SIGTERM" "$rc" 0
 in_a ip link show ovl0 >/dev/null 2>&1 && fail "ovl0 still exists after SIGTERM"
 in_a "$OVLPERF" tunnel show ovl0 >/dev/null 2>&1 && fail "control socket still answers"
+# The socket file itself is removed (by unlinkat() in its directory, the
+# only removal the filter allows), not just silent.
+sock=/run/ovlperf/tunnel/$(in_a stat -L -c %i /proc/self/ns/net).ovl0.sock
+[ -e "$sock" ] && fail "control socket file $sock left behind"
+sock_b=/run/ovlperf/tunnel/$(in_b stat -L -c %i /proc/self/ns/net).ovl0.sock
+[ -S "$sock_b" ] || fail "no socket file $sock_b for the running daemon B (wrong path?)"
 ok "SIGTERM: ovl0 and its control socket are gone"
 
 # -d with a pid file, then `tunnel down` through the control socket.

@@ -7,7 +7,8 @@
  *    tgkill of another process, ioctl, setuid, mount...);
  *  - a child doing what the daemon does after set-up (pipes, poll, time,
  *    malloc, getrandom, a UDP socket connected for a path-MTU look-up,
- *    setsockopt DF, unlink, a thread ending) exits 0;
+ *    setsockopt DF, removing a file registered with sandbox_allow_unlink(),
+ *    a thread ending) exits 0, while unlink/unlinkat by path and rename kill;
  *  - abort() still ends in SIGABRT (tgkill of itself is allowed);
  *  - OVLPERF_SECCOMP=log: the same forbidden call is let through;
  *  - capabilities: gone (a raw socket is refused), bounding set empty,
@@ -99,6 +100,11 @@ static long do_mount(void) { return syscall(SYS_mount, "none", "/mnt", "tmpfs", 
 static long do_bind(void) { return syscall(SYS_bind, 0, NULL, 0); }
 static long do_prctl(void) { return syscall(SYS_prctl, PR_SET_DUMPABLE, 1, 0, 0, 0); }
 static long do_getppid(void) { return syscall(SYS_getppid); }
+/* Removing files: only unlinkat() in a directory sandbox_allow_unlink()
+ * opened (the child has none), never by path. */
+static long do_unlink(void) { return syscall(SYS_unlink, "/nonexistent/ovlperf"); }
+static long do_unlinkat_cwd(void) { return syscall(SYS_unlinkat, AT_FDCWD, "/nonexistent/x", 0); }
+static long do_rename(void) { return syscall(SYS_rename, "/nonexistent/a", "/nonexistent/b"); }
 
 static const struct forbidden forbidden[] = {
 	{ "execve", do_execve },	   { "openat", do_openat },
@@ -109,7 +115,8 @@ static const struct forbidden forbidden[] = {
 	{ "tgkill other", do_tgkill_other }, { "ioctl", do_ioctl },
 	{ "setuid", do_setuid },	   { "mount", do_mount },
 	{ "bind", do_bind },		   { "prctl", do_prctl },
-	{ "getppid", do_getppid },
+	{ "getppid", do_getppid },	   { "unlink", do_unlink },
+	{ "unlinkat AT_FDCWD", do_unlinkat_cwd }, { "rename", do_rename },
 };
 
 static int child_forbidden(void *arg)
@@ -164,6 +171,8 @@ static int child_allowed(void *arg)
 	if (fd < 0 || pipe(p) < 0 || pthread_create(&t, NULL, thread_ends, NULL) != 0)
 		return 2;
 	close(fd);
+	if (sandbox_allow_unlink(path) < 0)
+		return 4;
 	if (sandbox_load_filter(SANDBOX_KILL, true) < 0)
 		return 3;
 	if (pthread_join(t, NULL) != 0)
@@ -189,7 +198,7 @@ static int child_allowed(void *arg)
 	if (send(s, &c, 1, 0) != 1)
 		return 15;
 	close(s);
-	if (unlink(path) < 0)
+	if (sandbox_unlink(path) < 0)
 		return 16;
 	return 0;
 }
