@@ -23,8 +23,9 @@
  * its control socket and, at exit, closes the TUN (the kernel removes the
  * device) and unlinks its socket and pid file (the daemon stays uid 0, owner
  * of those directories; the filter allows unlinkat() only with the two
- * directory descriptors sandbox_allow_unlink() opened). Netlink is used only
- * in device_up().
+ * directory descriptors sandbox_allow_unlink() opened). Netlink changes
+ * things only in device_up(); after it, the same socket only reads the TUN's
+ * MTU (a GETLINK request, which needs no capability).
  *
  * The allowlist (sandbox.c, syscalls[]) is what strace -f shows a daemon
  * doing under traffic, `tunnel show`, rekeying and shutdown. Code that runs
