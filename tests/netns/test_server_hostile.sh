@@ -12,7 +12,7 @@
 #  oversized                 length field 0xffffffff                ERROR 7 message length above the maximum of 65536 bytes
 #  version                   protocol version 99                    ERROR 11 protocol version not supported; this server speaks version 1
 #  unknown-type              message type 200                       ERROR 7 unknown message type
-#  slow                      HELLO at one byte per 0.4 s            ERROR 8 message started but did not complete within 1500 ms
+#  slow                      HELLO at one byte per second           ERROR 8 message started but did not complete within 1500 ms
 #  silent                    nothing                                ERROR 8 no HELLO within 3000 ms
 #  too-long                  3600 s test (limit 10 s)               REJECT 2 ...; the session then runs a valid request
 #  too-many-streams          100 streams (limit 8)                  REJECT 4 100 streams asked; this server allows at most 8
