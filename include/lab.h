@@ -79,9 +79,6 @@ void lab_spec_chain(struct lab_spec *spec, const char *name, unsigned nhosts, ui
 bool lab_name_valid(const char *name);
 /* 0, or -EINVAL with a one-line reason in err (may be NULL). */
 int lab_spec_check(const struct lab_spec *spec, char *err, size_t errlen);
-/* "100M", "1.5G", "800k", "2500000" (bit/s, SI multipliers k M G T, an
- * optional "bit" or "bps" after them). false on junk, overflow or negatives. */
-bool lab_parse_rate(const char *s, uint64_t *bps);
 /* "0.5", "5%": a drop percentage 0..100. */
 bool lab_parse_pct(const char *s, double *pct);
 /* Applies one `--link` option, "L:key=value[,key=value...]" with keys mtu,

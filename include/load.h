@@ -179,9 +179,6 @@ int load_run(const struct load_spec *spec, struct load_result *res);
 /* load_run with hooks (NULL hooks: same as load_run). */
 int load_run_hooks(const struct load_spec *spec, struct load_result *res,
 		   const struct load_hooks *hooks);
-/* Parses "10M", "1.5G", "800k" (decimal, bits or bytes as the caller means) into
- * *out; false on garbage, overflow or a negative value. */
-bool load_parse_rate(const char *s, uint64_t *out);
 /* Parses seconds as the client and server options take them ("10", "0.5",
  * "1e-3"; 0..1e7) into nanoseconds; false on anything else. */
 bool load_parse_seconds(const char *s, uint64_t *ns);

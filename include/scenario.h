@@ -255,7 +255,6 @@ const char *scenario_path_type_name(enum scenario_path_type type);
 
 /* Value parsers shared with the command lines (src/scenario_value.c).
  * Each returns false on anything but a whole, in-range value. */
-bool scenario_parse_rate(const char *s, uint64_t *bps);	   /* "100M" -> 100000000 */
 bool scenario_parse_duration(const char *s, uint64_t *ns); /* "500ms", "10s", "2m", "10" */
 bool scenario_parse_bool(const char *s, bool *v);
 bool scenario_parse_percent(const char *s, double *pct); /* "0.5", "0.5%" -> 0.5 */

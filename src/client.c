@@ -25,6 +25,7 @@
 #include "load_merge.h"
 #include "load_streams.h"
 #include "log.h"
+#include "rate.h"
 #include "sockopt.h"
 #include "udp_load.h"
 #include "version.h"
@@ -73,32 +74,6 @@ void load_result_free(struct load_result *res)
 	res->intervals = NULL;
 	res->nstreams = 0;
 	res->nintervals = 0;
-}
-
-bool load_parse_rate(const char *s, uint64_t *out)
-{
-	static const char suffixes[] = "kmgt";
-	char *end;
-	double v, mult = 1;
-
-	if (!s || !*s || *s == '-')
-		return false;
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || end == s || !isfinite(v) || v < 0)
-		return false;
-	if (*end) {
-		const char *p = strchr(suffixes, tolower((unsigned char)*end));
-
-		if (!p || end[1])
-			return false;
-		mult = pow(1000.0, (double)(p - suffixes + 1));
-	}
-	v *= mult;
-	if (v >= 1.8e19)
-		return false;
-	*out = (uint64_t)llround(v);
-	return true;
 }
 
 bool load_parse_seconds(const char *s, uint64_t *ns)

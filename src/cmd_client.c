@@ -13,6 +13,7 @@
 #include "interrupt.h"
 #include "load.h"
 #include "log.h"
+#include "rate.h"
 #include "report_load.h"
 #include "scenario.h"
 
@@ -122,7 +123,7 @@ static bool apply(struct load_spec *s, int c, const char *arg, bool *json)
 	case 't': return load_parse_seconds(arg, &s->duration_ns) && s->duration_ns;
 	case 'i': return load_parse_seconds(arg, &s->interval_ns);
 	case 'O': return load_parse_seconds(arg, &s->omit_ns);
-	case 'b': return load_parse_rate(arg, &s->rate_bps);
+	case 'b': return rate_parse(arg, &s->rate_bps);
 	case 'l':
 		if (!parse_size(arg, 16u << 20, &sz) || !sz)
 			return false;

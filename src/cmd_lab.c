@@ -20,6 +20,7 @@
 #include "lab_int.h"
 #include "lab_overlay.h"
 #include "log.h"
+#include "rate.h"
 #include "scenario.h"
 
 static const char usage_text[] =
@@ -224,7 +225,7 @@ static int parse_up(int argc, char **argv, struct up_opts *o)
 			o->mtu = (uint32_t)v;
 			break;
 		case 'r':
-			if (!lab_parse_rate(optarg, &o->rate) || o->rate < LAB_RATE_MIN_BPS ||
+			if (!rate_parse(optarg, &o->rate) || o->rate < LAB_RATE_MIN_BPS ||
 			    o->rate > LAB_RATE_MAX_BPS)
 				return usage_error(
 				    "--rate '%s': expected 8k..17G bit/s (e.g. 100M, 1.5G)",

@@ -11,6 +11,7 @@
 #include "interrupt.h"
 #include "load.h"
 #include "log.h"
+#include "rate.h"
 #include "scenario.h"
 #include "server.h"
 
@@ -83,7 +84,7 @@ static bool apply(struct server_config *cfg, int c, const char *arg)
 		return true;
 	case OPT_MAXDUR:
 		return load_parse_seconds(arg, &cfg->max_duration_ns) && cfg->max_duration_ns;
-	case OPT_MAXRATE: return load_parse_rate(arg, &cfg->max_rate_bps) && cfg->max_rate_bps;
+	case OPT_MAXRATE: return rate_parse(arg, &cfg->max_rate_bps) && cfg->max_rate_bps;
 	case OPT_MAXSTREAMS:
 		if (!scenario_parse_uint(arg, 1, LOAD_MAX_STREAMS, &v))
 			return false;

@@ -13,6 +13,7 @@
 #include "interrupt.h"
 #include "knee.h"
 #include "log.h"
+#include "rate.h"
 #include "scenario.h"
 #include "sweep.h"
 
@@ -136,7 +137,7 @@ static bool parse_option(struct opts *o, int c, const char *arg)
 	case OPT_STEP:
 	case OPT_MAX:
 	case OPT_MIN:
-		if (!scenario_parse_rate(arg, &v) || !v)
+		if (!rate_parse(arg, &v) || !v)
 			return bad("rate", arg, "not a rate (e.g. 500k, 100M, 1.5G)");
 		if (c == OPT_FROM || c == OPT_TO || c == OPT_STEP) {
 			o->linear_given[c - OPT_FROM] = true;

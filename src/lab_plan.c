@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "lab.h"
+#include "rate.h"
 
 void lab_spec_chain(struct lab_spec *spec, const char *name, unsigned nhosts, uint32_t mtu)
 {
@@ -112,49 +113,6 @@ int lab_spec_check(const struct lab_spec *spec, char *err, size_t errlen)
 	return 0;
 }
 
-static int mult(const char *s, double *m)
-{
-	static const struct {
-		char c;
-		double m;
-	} tab[] = {{'k', 1e3}, {'K', 1e3}, {'m', 1e6},	{'M', 1e6},
-		   {'g', 1e9}, {'G', 1e9}, {'t', 1e12}, {'T', 1e12}};
-	size_t i;
-
-	*m = 1.0;
-	if (*s) {
-		for (i = 0; i < sizeof(tab) / sizeof(tab[0]); i++)
-			if (*s == tab[i].c)
-				break;
-		if (i < sizeof(tab) / sizeof(tab[0])) {
-			*m = tab[i].m;
-			s++;
-		}
-	}
-	if (*s == '\0' || !strcmp(s, "bit") || !strcmp(s, "bps") || !strcmp(s, "b"))
-		return 0;
-	return -1;
-}
-
-bool lab_parse_rate(const char *s, uint64_t *bps)
-{
-	char *end;
-	double v, m;
-
-	if (!s || !*s || !((*s >= '0' && *s <= '9') || *s == '.'))
-		return false;
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || end == s || mult(end, &m) < 0)
-		return false;
-	v *= m;
-	/* 2^64 bit/s is far beyond anything; refuse instead of wrapping. */
-	if (!isfinite(v) || v < 0 || v >= 18446744073709551616.0)
-		return false;
-	*bps = (uint64_t)llround(v);
-	return true;
-}
-
 bool lab_parse_pct(const char *s, double *pct)
 {
 	char *end;
@@ -201,7 +159,7 @@ static int link_kv(const char *kv, size_t len, struct lab_link_spec *l, char *er
 		return 0;
 	}
 	if (!strcmp(key, "rate"))
-		return lab_parse_rate(val, &l->rate_bps)
+		return rate_parse(val, &l->rate_bps)
 			   ? 0
 			   : fail(err, errlen, "--link: rate '%s' (expected e.g. 100M, 1.5G)", val);
 	if (!strcmp(key, "drop"))

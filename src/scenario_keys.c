@@ -14,6 +14,7 @@
 
 #include "knee.h"
 #include "load.h"
+#include "rate.h"
 #include "scenario_int.h"
 
 #define KEY(n, t, st, f, lo, hi)                                                                   \
@@ -354,7 +355,7 @@ static bool set_number(struct parser *p, const struct section *sec, const struct
 		store_uint(field, kd->size, u);
 		return true;
 	case T_RATE:
-		if (!scenario_parse_rate(v, &u)) {
+		if (!rate_parse(v, &u)) {
 			scn_error_at(p, p->line, sec, kd->name,
 				     "'%s' is not a rate (bit/s, e.g. 500k, 100M, 1.5G)",
 				     scn_quote(v, q));

@@ -10,9 +10,9 @@
 #include <string.h>
 #include <strings.h>
 
+#include "rate.h"
 #include "scenario.h"
 
-#define RATE_MAX_BPS   100e12 /* 100 Tbit/s: anything above is a typo */
 #define DURATION_MAX_S (24.0 * 3600)
 
 /* A non-negative decimal number "12", "1.5", ".5"; *end after it. */
@@ -47,37 +47,6 @@ static const char *skip_blanks(const char *s)
 	while (*s == ' ' || *s == '\t')
 		s++;
 	return s;
-}
-
-bool scenario_parse_rate(const char *s, uint64_t *bps)
-{
-	static const struct {
-		char c;
-		double mult;
-	} prefixes[] = {{'k', 1e3}, {'m', 1e6}, {'g', 1e9}, {'t', 1e12}};
-	static const char *const units[] = {"", "bit/s", "bits/s", "bit", "bits", "bps", "b/s"};
-	const char *end;
-	double v;
-
-	if (!parse_decimal(s, &v, &end))
-		return false;
-	end = skip_blanks(end);
-	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++) {
-		if (tolower((unsigned char)*end) == prefixes[i].c) {
-			v *= prefixes[i].mult;
-			end++;
-			break;
-		}
-	}
-	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
-		if (!strcasecmp(end, units[i])) {
-			if (v > RATE_MAX_BPS)
-				return false;
-			*bps = (uint64_t)(v + 0.5);
-			return true;
-		}
-	}
-	return false;
 }
 
 bool scenario_parse_duration(const char *s, uint64_t *ns)

@@ -55,50 +55,6 @@ static void test_netns_name(void **state)
 	assert_int_equal(lab_plan_netns_name("lt", 0, buf, 8), -ENAMETOOLONG);
 }
 
-static void test_rates(void **state)
-{
-	static const struct {
-		const char *s;
-		bool ok;
-		uint64_t bps;
-	} cases[] = {
-	    {"100M", true, 100000000ULL},
-	    {"1G", true, 1000000000ULL},
-	    {"1.5G", true, 1500000000ULL},
-	    {"800k", true, 800000ULL},
-	    {"800K", true, 800000ULL},
-	    {"2500000", true, 2500000ULL},
-	    {"10Mbit", true, 10000000ULL},
-	    {"10mbps", true, 10000000ULL},
-	    {"2T", true, 2000000000000ULL},
-	    {".5M", true, 500000ULL},
-	    {"0", true, 0},
-	    {"", false, 0},
-	    {"M", false, 0},
-	    {"-1M", false, 0},
-	    {"1X", false, 0},
-	    {"1MM", false, 0},
-	    {"1 M", false, 0},
-	    {"nan", false, 0},
-	    {"inf", false, 0},
-	    {"1e30", false, 0},
-	    {"100Mbitz", false, 0},
-	};
-
-	(void)state;
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		uint64_t v = 12345;
-		bool ok = lab_parse_rate(cases[i].s, &v);
-
-		if (ok != cases[i].ok)
-			fail_msg("lab_parse_rate(\"%s\") returned %d", cases[i].s, ok);
-		if (ok && v != cases[i].bps)
-			fail_msg("lab_parse_rate(\"%s\") = %llu", cases[i].s,
-				 (unsigned long long)v);
-	}
-	assert_false(lab_parse_rate(NULL, NULL));
-}
-
 static void test_pct(void **state)
 {
 	double v = -1;
@@ -590,7 +546,6 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_names),
 	    cmocka_unit_test(test_netns_name),
-	    cmocka_unit_test(test_rates),
 	    cmocka_unit_test(test_pct),
 	    cmocka_unit_test(test_link_opts),
 	    cmocka_unit_test(test_addr_plan),

@@ -158,38 +158,12 @@ static void test_tcp(void **state)
 	free(rcv);
 }
 
-static void test_parse_rate(void **state)
-{
-	static const struct {
-		const char *in;
-		bool ok;
-		uint64_t want;
-	} cases[] = {
-		{ "10M", true, 10000000 },   { "1.5G", true, 1500000000 }, { "800k", true, 800000 },
-		{ "2500", true, 2500 },	     { "1t", true, 1000000000000 }, { "0", true, 0 },
-		{ "", false, 0 },	     { "-5M", false, 0 },	    { "10X", false, 0 },
-		{ "10MM", false, 0 },	     { "abc", false, 0 },	    { "1e30", false, 0 },
-		{ "nan", false, 0 },	     { "5M ", false, 0 },
-	};
-
-	(void)state;
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		uint64_t v = 0;
-
-		print_message("rate '%s'\n", cases[i].in);
-		assert_int_equal(load_parse_rate(cases[i].in, &v), cases[i].ok);
-		if (cases[i].ok)
-			assert_int_equal(v, cases[i].want);
-	}
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_udp_table),
 		cmocka_unit_test(test_owd_needs_shared_clock),
 		cmocka_unit_test(test_tcp),
-		cmocka_unit_test(test_parse_rate),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
