@@ -8,6 +8,12 @@
  * on both ends covers a->b and b->a. Ingress rather than egress because the
  * sender's veth has its segmentation offloads off (lab_offload.c), so what
  * arrives is MTU-sized while what leaves the stack may be a 64 KB aggregate.
+ *
+ * A black hole at link L must also stop the too-big messages link L causes:
+ * the host at L's entry, forwarding a packet too large for L, sends them
+ * back out of its *other* links, where no ingress rule of L sees them. So
+ * the ends of L also drop, in their output hook (where kernel-generated ICMP
+ * passes), the too-big messages they send that announce L's MTU.
  * The table goes with the namespace.
  */
 #include <errno.h>
@@ -19,10 +25,49 @@
 #include "lab_int.h"
 #include "log.h"
 
+/* The output chain: too-big messages this host would send for the links it
+ * ends that have block-icmp (each link's MTU once). */
+static int output_chain(const struct lab_spec *spec, unsigned host, char *buf, size_t len,
+			size_t *np)
+{
+	size_t n = *np;
+	bool any = false;
+
+	for (unsigned l = 0; l < spec->nlinks; l++) {
+		const struct lab_link_spec *k = &spec->links[l];
+		uint32_t mtu = k->mtu ? k->mtu : 1500;
+		bool seen = false;
+
+		if ((k->a != host && k->b != host) || !k->block_icmp_too_big)
+			continue;
+		for (unsigned j = 0; j < l; j++) {
+			const struct lab_link_spec *o = &spec->links[j];
+
+			seen |= (o->a == host || o->b == host) && o->block_icmp_too_big &&
+				(o->mtu ? o->mtu : 1500) == mtu;
+		}
+		if (seen)
+			continue;
+		if (!any)
+			LAB_APPEND("\tchain output {\n"
+				   "\t\ttype filter hook output priority 0; policy accept;\n");
+		any = true;
+		LAB_APPEND("\t\ticmp type destination-unreachable icmp code frag-needed "
+			   "icmp mtu %u drop\n"
+			   "\t\ticmpv6 type packet-too-big icmpv6 mtu %u drop\n",
+			   mtu, mtu);
+	}
+	if (any)
+		LAB_APPEND("\t}\n");
+	*np = n;
+	return 0;
+}
+
 int lab_nft_ruleset(const struct lab_spec *spec, unsigned host, char *buf, size_t len)
 {
 	size_t n = 0;
 	bool any = false;
+	int rc;
 
 	if (!len)
 		return -ENOSPC;
@@ -52,8 +97,13 @@ int lab_nft_ruleset(const struct lab_spec *spec, unsigned host, char *buf, size_
 				   "\t\tiifname \"ovp%u\" numgen random mod 10000 < %u drop\n",
 				   l, l, thr);
 	}
-	if (any)
-		LAB_APPEND("\t}\n}\n");
+	if (!any)
+		return 0;
+	LAB_APPEND("\t}\n");
+	rc = output_chain(spec, host, buf, len, &n);
+	if (rc)
+		return rc;
+	LAB_APPEND("}\n");
 	return 0;
 }
 

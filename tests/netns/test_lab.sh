@@ -163,6 +163,16 @@ has "Packet too big" in_host lt 0 ping -6 -M do -s 1352 -c1 -W1 2001:2:0:1::2 &&
 	fail "ICMPv6 packet-too-big got through the ICMP block"
 in_host lt 0 ping -c1 -W2 198.18.1.2 >/dev/null || fail "small packets must still pass with ICMP blocked"
 ok "--link 0:block-icmp makes a PMTU black hole (IPv4 and IPv6), small packets pass"
+# Blocking on the narrow link itself: the router at its entry sends the
+# too-big back over link 0, where only its output rule can stop it.
+"$OVLPERF" lab up lt --hosts 3 --link 1:mtu=1280,block-icmp --force >/dev/null
+has "Frag needed" in_host lt 0 ping -M do -s 1372 -c1 -W1 198.18.1.2 &&
+	fail "ICMP frag-needed got through --link 1:block-icmp"
+has "Packet too big" in_host lt 0 ping -6 -M do -s 1352 -c1 -W1 2001:2:0:1::2 &&
+	fail "ICMPv6 packet-too-big got through --link 1:block-icmp"
+in_host lt 0 ping -c1 -W2 198.18.1.2 >/dev/null || fail "small packets must still pass with ICMP blocked"
+in_host lt 0 ping -M do -s 1252 -c1 -W2 198.18.1.2 >/dev/null || fail "1280-byte packets must pass"
+ok "--link 1:mtu=1280,block-icmp (the narrow link itself) makes a PMTU black hole too"
 "$OVLPERF" lab down lt
 
 # --- shaping and deliberate loss

@@ -386,7 +386,32 @@ static void test_nft_ruleset(void **state)
 	assert_non_null(strstr(buf, "iifname \"ovp0\" icmpv6 type packet-too-big drop"));
 	assert_non_null(strstr(buf, "iifname \"ovp1\" numgen"));
 	assert_null(strstr(buf, "iifname \"ovp0\" numgen"));
+	/* ... and host 1 does not send the too-big messages link 0 causes */
+	assert_non_null(strstr(buf, "\tchain output {\n\t\ttype filter hook output priority 0; "
+				    "policy accept;\n\t\ticmp type destination-unreachable icmp code "
+				    "frag-needed icmp mtu 1500 drop\n\t\ticmpv6 type packet-too-big "
+				    "icmpv6 mtu 1500 drop\n\t}\n}\n"));
 	assert_int_equal(lab_nft_ruleset(&s, 1, buf, 40), -ENOSPC);
+
+	/* A narrow link 1 with block-icmp: its entry (host 1) drops what it would
+	 * send back over link 0 announcing 1280; host 0, on link 0 only, has no
+	 * rule at all; one rule per MTU when two links block the same size. */
+	lab_spec_chain(&s, "lt", 3, 0);
+	s.links[1].mtu = 1280;
+	s.links[1].block_icmp_too_big = true;
+	assert_int_equal(lab_nft_ruleset(&s, 0, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "");
+	for (unsigned h = 1; h <= 2; h++) {
+		assert_int_equal(lab_nft_ruleset(&s, h, buf, sizeof(buf)), 0);
+		assert_non_null(strstr(buf, "icmp code frag-needed icmp mtu 1280 drop\n"));
+		assert_non_null(strstr(buf, "icmpv6 type packet-too-big icmpv6 mtu 1280 drop\n"));
+		assert_null(strstr(buf, "mtu 1500"));
+	}
+	lab_spec_chain(&s, "lt", 3, 0);
+	s.links[0].block_icmp_too_big = s.links[1].block_icmp_too_big = true;
+	assert_int_equal(lab_nft_ruleset(&s, 1, buf, sizeof(buf)), 0);
+	assert_non_null(strstr(buf, "icmp mtu 1500 drop"));
+	assert_null(strstr(strstr(buf, "icmp mtu 1500 drop") + 1, "icmp mtu 1500 drop"));
 }
 
 static bool bind_ok(int family, const char *addr)
