@@ -31,7 +31,7 @@ UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(O)/tests/%)
 FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
 
-.PHONY: all check unit netns netns-asan asan fuzz fuzz-smoke bench clean deps bench-deps demo format
+.PHONY: all check unit netns netns-asan asan fuzz fuzz-smoke fuzz-long bench clean deps bench-deps demo format
 all: $(BIN)
 
 $(BIN): $(OBJ)
@@ -92,6 +92,14 @@ $(O)/fuzz/%: tests/fuzz/%.c $(LIBOBJ)
 FUZZ_SECONDS ?= 20
 fuzz-smoke: fuzz
 	@bash tests/fuzz/run.sh $(FUZZ_O)/fuzz $(FUZZ_SECONDS)
+
+# A long campaign (not in check): every harness FUZZ_LONG_SECONDS of wall
+# clock, FUZZ_JOBS at a time, on copies of the seeds; results/fuzz-long/
+# summary.md has runs, coverage, corpus growth and CPU seconds per harness.
+FUZZ_LONG_SECONDS ?= 1800
+FUZZ_JOBS ?= 2
+fuzz-long: fuzz
+	@bash tests/fuzz/long.sh $(FUZZ_O)/fuzz $(FUZZ_LONG_SECONDS) $(FUZZ_JOBS) results/fuzz-long
 
 bench: $(BIN) bench-deps
 	@for b in bench/*.sh; do echo "== $$b"; OVLPERF=$(abspath $(BIN)) bash $$b || exit 1; done
