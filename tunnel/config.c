@@ -339,6 +339,10 @@ static void interface_key(struct parse *p, const char *name, const char *val)
 		if (!parse_u32(val, CONFIG_MIN_MTU, CONFIG_MAX_MTU, &cfg->mtu))
 			perr(p, name, "'%s' is not a number in %d..%d", val, CONFIG_MIN_MTU,
 			     CONFIG_MAX_MTU);
+	} else if (key_is(name, "max_mtu")) {
+		if (!parse_u32(val, CONFIG_MIN_MTU, CONFIG_MAX_MTU, &cfg->max_mtu))
+			perr(p, name, "'%s' is not a number in %d..%d", val, CONFIG_MIN_MTU,
+			     CONFIG_MAX_MTU);
 	} else if (key_is(name, "cipher")) {
 		if (!strcasecmp(val, "auto"))
 			cfg->cipher = CONFIG_CIPHER_AUTO;

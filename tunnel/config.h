@@ -84,6 +84,8 @@ struct config {
 	struct config_prefix addresses[CONFIG_MAX_ADDRESSES];
 	size_t naddresses;
 	uint32_t mtu;			/* 0: underlay MTU minus overhead */
+	uint32_t max_mtu;		/* highest MTU the TUN may be raised to while up
+					 * (buffers are sized for it); 0: the start MTU */
 	enum config_cipher cipher;
 	char ifname[IFNAMSIZ];		/* "" : ovl%d */
 	uint32_t sock_buf;

@@ -520,7 +520,7 @@ static int create_engine(struct device *dev)
 	}
 	ec.private_key = priv;
 	ec.cipher = cipher_of(dev->cfg->cipher);
-	ec.mtu = dev->mtu;
+	ec.mtu = dev->max_mtu;
 	ec.max_peers = (uint32_t)dev->npeers;
 	dev->private_key = priv;
 	r = engine_new(&ec, &dev->engine);
@@ -577,7 +577,8 @@ int device_up(struct config *cfg, const char *ifname, struct device **out)
 		r = init_peers(dev);
 	if (r == 0) {
 		dev->mtu = choose_mtu(dev);
-		dev->slot_size = ENGINE_SLOT_SIZE(dev->mtu);
+		dev->max_mtu = cfg->max_mtu > dev->mtu ? cfg->max_mtu : dev->mtu;
+		dev->slot_size = ENGINE_SLOT_SIZE(dev->max_mtu);
 		for (size_t i = 0; i < dev->npeers; i++)
 			device_peer_refresh_pmtu(&dev->peers[i]);
 		r = create_engine(dev);
@@ -745,16 +746,20 @@ out:
 }
 
 /* `ip link set DEV mtu N` since start-up: padding must follow it (a packet
- * of the new MTU must not grow past it on the wire). Above the start-up MTU
- * the engine still refuses packets larger than its buffers were sized for. */
+ * of the new MTU must not grow past it on the wire). Up to max_mtu the
+ * buffers hold the larger packets; above it they are dropped (too big). */
 static void check_link_mtu(struct device *dev)
 {
 	int m = netlink_get_mtu(dev->nl, dev->tun.ifindex);
 
 	if (m <= 0 || (uint32_t)m == atomic_load(&dev->link_mtu))
 		return;
-	log_info("%s: MTU now %d%s", dev->tun.name, m,
-		 (uint32_t)m > dev->mtu ? " (packets above the start-up MTU are dropped)" : "");
+	if ((uint32_t)m > dev->max_mtu)
+		log_warn("%s: MTU now %d, above max_mtu %u: packets larger than %u are dropped "
+			 "(set max_mtu in [interface] of %s)",
+			 dev->tun.name, m, dev->max_mtu, dev->max_mtu, dev->cfg->path);
+	else
+		log_info("%s: MTU now %d", dev->tun.name, m);
 	atomic_store(&dev->link_mtu, (uint32_t)m);
 	for (size_t i = 0; i < dev->npeers; i++)
 		device_peer_set_pad(&dev->peers[i]);

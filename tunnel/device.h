@@ -146,7 +146,9 @@ struct device {
 	struct allowedips table;
 	struct device_peer *peers;
 	size_t npeers;
-	uint32_t mtu;			/* TUN MTU at start-up: buffers are sized for it */
+	uint32_t mtu;			/* TUN MTU at start-up */
+	uint32_t max_mtu;		/* buffers (and the engine) are sized for it:
+					 * max(mtu, configured max_mtu) */
 	_Atomic uint32_t link_mtu;	/* TUN MTU now (re-read every second): padding cap */
 	size_t slot_size;
 	unsigned batch;

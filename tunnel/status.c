@@ -75,6 +75,7 @@ static void put_interface(struct out *o, struct device *dev, bool show_keys)
 	put(o, "listen=%s\n", dev->cfg->listen.ss_family == AF_UNSPEC ? "*" : listen);
 	put(o, "listen_port=%u\n", ntohs(((struct sockaddr_in *)&dev->cfg->listen)->sin_port));
 	put(o, "link_mtu=%u\n", atomic_load(&dev->link_mtu));
+	put(o, "max_mtu=%u\n", dev->max_mtu);
 	put(o, "mtu=%u\ncipher=%s\nbatch=%u\n", dev->mtu, aead_cipher_name(engine_cipher(dev->engine)),
 	    dev->batch);
 	put(o, "tso=%s\ncoalesce=%s\nudp_gso=%s\nudp_gro=%s\n", dev->tun.offloads ? "on" : "off",

@@ -25,6 +25,7 @@ static const char good[] = "; a comment\n"
 			   "listen = 198.18.0.1:51900\n"
 			   "address = 198.19.0.1/24, 2001:2:0:ff::1/64\n"
 			   "mtu = 1420 ; inline comment\n"
+			   "max_mtu = 9000\n"
 			   "cipher = chacha20poly1305\n"
 			   "\n"
 			   "[peer]\n"
@@ -55,10 +56,11 @@ static void test_good(void **state)
 	assert_int_equal(c.addresses[0].addr[3], 1); /* host bits kept on addresses */
 	assert_int_equal(c.addresses[1].family, AF_INET6);
 	assert_int_equal(c.mtu, 1420);
+	assert_int_equal(c.max_mtu, 9000);
 	assert_int_equal(c.cipher, CONFIG_CIPHER_CHACHA20POLY1305);
 	assert_int_equal(c.npeers, 2);
 	assert_int_equal(c.peers[0].nallowed, 3);
-	assert_int_equal(c.peers[0].line, 9);
+	assert_int_equal(c.peers[0].line, 10);
 	/* 10.9.8.7/8 is stored as 10.0.0.0/8 */
 	assert_int_equal(c.allowed[2].addr[0], 10);
 	assert_int_equal(c.allowed[2].addr[1], 0);
@@ -147,6 +149,7 @@ static const struct {
 	  "t.conf:2: key 'listen': '2001:2::1:51900' is not ADDRESS:PORT, [IPV6]:PORT or PORT" },
 	{ "[interface]\nmtu=70000\n", "t.conf:2: key 'mtu': '70000' is not a number in 576..65000" },
 	{ "[interface]\n\n\nmtu=12x\n", "t.conf:4: key 'mtu': '12x' is not a number in 576..65000" },
+	{ "[interface]\nmax_mtu=100\n", "t.conf:2: key 'max_mtu': '100' is not a number in 576..65000" },
 	{ "[interface]\ncipher=rot13\n",
 	  "t.conf:2: key 'cipher': 'rot13' is not auto, aes256gcm or chacha20poly1305" },
 	{ "[interface]\naddress=198.19.0.1\n",
