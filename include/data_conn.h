@@ -23,6 +23,7 @@
 #include <sys/socket.h>
 
 #include "load.h"
+#include "owd_clock.h"
 #include "proto.h"
 
 struct data_opts {
@@ -68,7 +69,7 @@ void data_server_close(struct data_server *ds);
 /* Non-blocking connect with a deadline (fd is left non-blocking). */
 int data_connect(int fd, const struct sockaddr_storage *to, int timeout_ms);
 /* Connects stream `stream` of the test to server:port. local_bind may be NULL.
- * *shared_clock (UDP, may be NULL) is set when the server's clock is ours.
+ * *sample (UDP, may be NULL) gets the greeting's timed echo (owd_clock.h).
  * TCP with wait_ack: returns only once the server echoed the greeting, that
  * is registered the connection (PROTO_CAP_DATA_ACK). */
 int data_client_tcp(const struct sockaddr_storage *server, uint16_t port,
@@ -76,6 +77,6 @@ int data_client_tcp(const struct sockaddr_storage *server, uint16_t port,
 		    const struct data_opts *opts, int timeout_ms, bool wait_ack);
 int data_client_udp(const struct sockaddr_storage *server, uint16_t port,
 		    const struct sockaddr_storage *local_bind, const struct proto_data_hello *hello,
-		    const struct data_opts *opts, int timeout_ms, bool *shared_clock);
+		    const struct data_opts *opts, int timeout_ms, struct owd_clock_sample *sample);
 
 #endif

@@ -62,6 +62,9 @@ void load_spec_defaults(struct load_spec *spec);
 struct owd_summary {
 	bool valid;		/* false when no datagram arrived */
 	uint64_t min_ns, p50_ns, p99_ns, max_ns, mean_ns;
+	uint64_t error_ns;	/* 0: exact (the ends share a clock); else each
+				 * value is an upper bound, at most this much
+				 * above the true delay (owd_clock.h) */
 };
 
 /* Where lost datagrams were lost: deltas of counters over the test. */
@@ -154,7 +157,8 @@ struct load_result {
 					 * figures are unknown, not zero, and the printers
 					 * show them as unknown */
 	bool owd_shared_clock;		/* both ends share CLOCK_MONOTONIC (same kernel):
-					 * one-way delay is exact; otherwise owd is invalid */
+					 * one-way delay is exact; otherwise it is an
+					 * upper bound (udp.owd.error_ns) */
 	bool udp_gso_used, udp_gro_used;	/* what the sockets really got */
 	uint32_t rcvbuf_bytes;		/* effective SO_RCVBUF of the receiving sockets */
 	char server_version[48];

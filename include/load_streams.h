@@ -43,9 +43,11 @@ struct load_streams {
 };
 
 /* Takes ownership of fds[0..spec->streams). Starts the threads with the
- * measurement beginning now. 0 or a negative errno (the fds are closed). */
+ * measurement beginning now. clock_shift_ns: what UDP streams add to the
+ * timestamps that cross hosts (owd_clock_shift(); 0 on the server, which
+ * keeps its own clock). 0 or a negative errno (the fds are closed). */
 int load_streams_start(struct load_streams *ls, const struct load_spec *spec, int *fds,
-		       bool sender, uint32_t test_id);
+		       bool sender, uint32_t test_id, int64_t clock_shift_ns);
 /* When the next interval report is due (UINT64_MAX: none). */
 uint64_t load_streams_next_tick(const struct load_streams *ls);
 /* The interval that just ended (call at or after next_tick); advances it. */

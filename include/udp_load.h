@@ -45,6 +45,9 @@ struct udp_stream {
 				 * that must not be starved on few cores) */
 	uint64_t start_ns, omit_end_ns, end_ns;
 	const atomic_bool *stop;
+	int64_t clock_shift_ns;	/* added to the timestamps that cross hosts: a
+				 * sender's stamps, a receiver's reading of them
+				 * (owd_clock.h); 0 when the ends share a clock */
 
 	/* sender results */
 	atomic_uint_fast64_t sent;	/* measured-phase datagrams so far */

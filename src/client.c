@@ -25,6 +25,7 @@
 #include "load_merge.h"
 #include "load_streams.h"
 #include "log.h"
+#include "owd_clock.h"
 #include "rate.h"
 #include "sockopt.h"
 #include "udp_load.h"
@@ -44,7 +45,7 @@ struct client {
 	struct ctrl c;
 	struct sockaddr_storage server, local;
 	struct proto_test_accept acc;
-	bool shared_clock;
+	struct owd_clock clock;		/* UDP: the server's clock against ours */
 	bool have_server_results;
 	bool data_ack;			/* the server has PROTO_CAP_DATA_ACK */
 	uint32_t path_mtu;		/* UDP: the data socket's path MTU before START */
@@ -267,19 +268,20 @@ static int connect_streams(struct client *cl, int *fds)
 			       .dscp = cl->spec.dscp };
 	int tmo = (int)(cl->c.msg_timeout_ns / NSEC_PER_MSEC);
 
-	cl->shared_clock = true;
+	owd_clock_init(&cl->clock);
 	for (unsigned i = 0; i < cl->spec.streams; i++) {
 		struct proto_data_hello h = { .test_id = cl->acc.test_id, .stream = (uint16_t)i };
 		uint16_t port = cl->acc.ports[cl->acc.nports == 1 ? 0 : i];
-		bool shared = false;
+		struct owd_clock_sample sample = { 0 };
 
 		memcpy(h.cookie, cl->acc.cookie, sizeof(h.cookie));
 		if (cl->spec.proto == LOAD_UDP)
-			fds[i] = data_client_udp(&cl->server, port, &cl->local, &h, &o, tmo, &shared);
+			fds[i] = data_client_udp(&cl->server, port, &cl->local, &h, &o, tmo, &sample);
 		else
 			fds[i] = data_client_tcp(&cl->server, port, &cl->local, &h, &o, tmo,
 						 cl->data_ack);
-		cl->shared_clock = cl->shared_clock && shared;
+		if (fds[i] >= 0 && cl->spec.proto == LOAD_UDP)
+			owd_clock_add(&cl->clock, &sample);
 		if (fds[i] < 0) {
 			int rc = fds[i];
 
@@ -484,6 +486,7 @@ static int measure(struct client *cl, int *fds)
 	static const struct proto_results none;
 	uint64_t wake, slow, blocked, refused;
 	uint32_t end_mtu;
+	bool owd_ok = owd_clock_usable(&cl->clock);
 	int rc, serr;
 
 	rc = ctrl_send(&cl->c, proto_encode_start(cl->c.out, PROTO_MAX_MSG, &st));
@@ -492,7 +495,8 @@ static int measure(struct client *cl, int *fds)
 			close(fds[i]);
 		return fail(cl, rc, "sending START: %s", proto_strerror(rc));
 	}
-	rc = load_streams_start(&ls, &cl->spec, fds, !cl->spec.reverse, cl->acc.test_id);
+	rc = load_streams_start(&ls, &cl->spec, fds, !cl->spec.reverse, cl->acc.test_id,
+				owd_clock_shift(&cl->clock, !cl->spec.reverse));
 	if (rc < 0) {
 		load_streams_free(&ls);
 		return fail(cl, rc, "cannot start streams: %s", strerror(-rc));
@@ -505,12 +509,18 @@ static int measure(struct client *cl, int *fds)
 	load_streams_sender_diag(&ls, &wake, &slow, &blocked, &refused);
 	load_streams_free(&ls);
 	if (cl->spec.reverse)
-		load_merge(cl->have_server_results ? cl->theirs : &none, cl->mine, cl->shared_clock,
-			   cl->res);
+		load_merge(cl->have_server_results ? cl->theirs : &none, cl->mine, owd_ok, cl->res);
 	else
-		load_merge(cl->mine, cl->have_server_results ? cl->theirs : &none, cl->shared_clock,
-			   cl->res);
-	cl->res->owd_shared_clock = cl->shared_clock;
+		load_merge(cl->mine, cl->have_server_results ? cl->theirs : &none, owd_ok, cl->res);
+	cl->res->owd_shared_clock = cl->clock.shared;
+	if (cl->spec.proto == LOAD_UDP) {
+		uint64_t err = owd_clock_error(&cl->clock);
+
+		cl->res->udp.owd.error_ns = cl->res->udp.owd.valid ? err : 0;
+		for (unsigned i = 0; i < cl->res->nstreams; i++)
+			cl->res->streams[i].udp.owd.error_ns =
+				cl->res->streams[i].udp.owd.valid ? err : 0;
+	}
 	cl->res->peer_missing = !cl->have_server_results;
 	if (cl->spec.proto == LOAD_UDP) {
 		udp_path_result(cl, end_mtu);

@@ -370,7 +370,8 @@ int data_client_tcp(const struct sockaddr_storage *server, uint16_t port,
 }
 
 /* Waits for the server's echo; 1 got it, 0 not yet, negative error. */
-static int udp_echo(int fd, const struct proto_data_hello *hello, uint64_t t0, bool *shared)
+static int udp_echo(int fd, const struct proto_data_hello *hello, uint64_t t0,
+		    struct owd_clock_sample *sample)
 {
 	struct pollfd p = { .fd = fd, .events = POLLIN };
 	uint8_t buf[256];
@@ -385,17 +386,15 @@ static int udp_echo(int fd, const struct proto_data_hello *hello, uint64_t t0, b
 	if (!dgram_parse(buf, (size_t)n, &h) || h.test_id != hello->test_id ||
 	    h.stream != hello->stream)
 		return 0;
-	if (shared) {
-		uint64_t t1 = clock_now_ns();
-
-		*shared = h.send_ns >= t0 && h.send_ns <= t1;
-	}
+	if (sample)
+		*sample = (struct owd_clock_sample){ .t0 = t0, .t1 = clock_now_ns(),
+						     .peer_ns = h.send_ns };
 	return 1;
 }
 
 int data_client_udp(const struct sockaddr_storage *server, uint16_t port,
 		    const struct sockaddr_storage *local_bind, const struct proto_data_hello *hello,
-		    const struct data_opts *opts, int timeout_ms, bool *shared_clock)
+		    const struct data_opts *opts, int timeout_ms, struct owd_clock_sample *sample)
 {
 	struct sockaddr_storage to = *server;
 	uint8_t buf[PROTO_DATA_HELLO_LEN];
@@ -415,7 +414,7 @@ int data_client_udp(const struct sockaddr_storage *server, uint16_t port,
 		uint64_t t0 = clock_now_ns();
 
 		send(fd, buf, sizeof(buf), 0);
-		rc = udp_echo(fd, hello, t0, shared_clock);
+		rc = udp_echo(fd, hello, t0, sample);
 		if (rc != 0)
 			break;
 		rc = -ETIMEDOUT;

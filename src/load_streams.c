@@ -47,7 +47,7 @@ static int start_tcp(struct load_streams *ls, const struct load_spec *spec, int 
 }
 
 static int start_udp(struct load_streams *ls, const struct load_spec *spec, int *fds,
-		     uint32_t test_id)
+		     uint32_t test_id, int64_t clock_shift_ns)
 {
 	uint64_t rate = spec->rate_bps / ls->n;
 
@@ -75,6 +75,7 @@ static int start_udp(struct load_streams *ls, const struct load_spec *spec, int 
 		st->omit_end_ns = ls->omit_end_ns;
 		st->end_ns = ls->end_ns;
 		st->stop = &ls->stop;
+		st->clock_shift_ns = clock_shift_ns;
 		rc = udp_stream_start(st, spec->sock_buf ? spec->sock_buf
 							 : sockopt_udp_default_buf(ls->n));
 		if (rc < 0)
@@ -84,7 +85,7 @@ static int start_udp(struct load_streams *ls, const struct load_spec *spec, int 
 }
 
 int load_streams_start(struct load_streams *ls, const struct load_spec *spec, int *fds,
-		       bool sender, uint32_t test_id)
+		       bool sender, uint32_t test_id, int64_t clock_shift_ns)
 {
 	int rc;
 
@@ -103,7 +104,7 @@ int load_streams_start(struct load_streams *ls, const struct load_spec *spec, in
 	ls->end_ns = ls->omit_end_ns + spec->duration_ns;
 	ls->interval_ns = spec->interval_ns;
 	ls->next_tick_ns = spec->interval_ns ? ls->omit_end_ns + spec->interval_ns : UINT64_MAX;
-	rc = ls->udp ? start_udp(ls, spec, fds, test_id) : start_tcp(ls, spec, fds);
+	rc = ls->udp ? start_udp(ls, spec, fds, test_id, clock_shift_ns) : start_tcp(ls, spec, fds);
 	if (rc < 0) {
 		close_fds(fds, 0, ls->n);
 		load_streams_stop(ls);

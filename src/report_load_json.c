@@ -280,6 +280,7 @@ cJSON *report_load_json(const struct load_result *r)
 
 		if (u) {
 			cJSON_AddBoolToObject(u, "owd_shared_clock", r->owd_shared_clock);
+			add_num(u, "owd_error_us", (double)r->udp.owd.error_ns / 1e3);
 			cJSON_AddBoolToObject(u, "gso", r->udp_gso_used);
 			cJSON_AddBoolToObject(u, "gro", r->udp_gro_used);
 			add_num(u, "rcvbuf_bytes", r->rcvbuf_bytes);

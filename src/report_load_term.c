@@ -104,13 +104,16 @@ static void print_owd(FILE *f, const struct load_result *res)
 	const struct owd_summary *o = &res->udp.owd;
 
 	if (!o->valid) {
-		fprintf(f, "  one-way delay: n/a (%s)\n",
-			res->owd_shared_clock ? "nothing received" : "the ends do not share a clock");
+		fprintf(f, "  one-way delay: n/a (nothing received)\n");
 		return;
 	}
 	fprintf(f, "  one-way delay [us]: min %.1f  p50 %.1f  p99 %.1f  max %.1f  mean %.1f\n",
 		(double)o->min_ns / 1e3, (double)o->p50_ns / 1e3, (double)o->p99_ns / 1e3,
 		(double)o->max_ns / 1e3, (double)o->mean_ns / 1e3);
+	if (!res->owd_shared_clock)
+		fprintf(f, "    (the ends do not share a clock: each value is at most %.1f us above "
+			   "the true delay; p99 - min = %.1f us is queueing, not offset)\n",
+			(double)o->error_ns / 1e3, (double)(o->p99_ns - o->min_ns) / 1e3);
 }
 
 static void print_loss_at(FILE *f, const struct udp_result *u)

@@ -61,6 +61,7 @@ static cJSON *point_json(const struct sweep_point *p, bool knee)
 		num(owd, "p50", (double)p->owd.p50_ns / 1e3);
 		num(owd, "p99", (double)p->owd.p99_ns / 1e3);
 		num(owd, "max", (double)p->owd.max_ns / 1e3);
+		num(owd, "error", (double)p->owd.error_ns / 1e3);
 	}
 	num(o, "jitter_ms", p->jitter_ms);
 	num(o, "cpu_sender_s", p->cpu_sender.user_s + p->cpu_sender.sys_s);

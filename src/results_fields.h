@@ -43,6 +43,7 @@ static const struct field owd_fields[] = {
 	FLD(struct owd_summary, valid, F_BOOL),	 FLD(struct owd_summary, min_ns, F_U64),
 	FLD(struct owd_summary, p50_ns, F_U64),	 FLD(struct owd_summary, p99_ns, F_U64),
 	FLD(struct owd_summary, max_ns, F_U64),	 FLD(struct owd_summary, mean_ns, F_U64),
+	FLD(struct owd_summary, error_ns, F_U64),
 };
 
 static const struct field loss_fields[] = {

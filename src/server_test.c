@@ -258,7 +258,7 @@ static int measure(struct session *s, struct data_server *ds, const struct load_
 			close(fds[i]);
 		return rc;
 	}
-	rc = load_streams_start(&ls, spec, fds, spec->reverse, ds->test_id);
+	rc = load_streams_start(&ls, spec, fds, spec->reverse, ds->test_id, 0);
 	if (rc < 0) {
 		ctrl_send_text(&s->c, PROTO_ERROR, PROTO_R_INTERNAL, "cannot start streams: %s",
 			       strerror(-rc));

@@ -255,7 +255,8 @@ static uint64_t send_phase(struct sender *s, uint64_t from, uint64_t to, uint16_
 		}
 		now = clock_now_ns();
 		for (uint32_t i = 0; i < n; i++)
-			dgram_restamp(s->buf + (size_t)i * st->len, seq + i, now);
+			dgram_restamp(s->buf + (size_t)i * st->len, seq + i,
+				      now + (uint64_t)st->clock_shift_ns);
 		{
 			long v0 = 0, i0 = 0, v1 = 0, i1 = 0;
 
@@ -293,7 +294,8 @@ static void send_fin(struct sender *s, uint64_t count)
 {
 	struct udp_stream *st = s->st;
 	struct dgram_hdr h = { .stream = st->id, .flags = DGRAM_F_FIN, .seq = count,
-			       .send_ns = clock_now_ns(), .test_id = st->test_id };
+			       .send_ns = clock_now_ns() + (uint64_t)st->clock_shift_ns,
+			       .test_id = st->test_id };
 	uint8_t fin[LOAD_UDP_MIN_LEN] = { 0 };
 
 	dgram_put(fin, sizeof(fin), &h);
@@ -378,7 +380,8 @@ static void account(struct udp_stream *st, const uint8_t *p, size_t len, uint64_
 	} else if (h.flags & DGRAM_F_OMIT) {
 		st->omitted++;
 	} else {
-		rxstats_add(st->rx, h.seq, h.send_ns, now, (uint32_t)len);
+		rxstats_add(st->rx, h.seq, h.send_ns + (uint64_t)st->clock_shift_ns, now,
+			    (uint32_t)len);
 	}
 }
 

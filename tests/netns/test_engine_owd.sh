@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# One-way delay when the two ends do not share a clock. The server runs in a
+# time namespace whose CLOCK_MONOTONIC is 5000 s ahead of the client's (then
+# 3000 s behind), as a server on another host would be. The client must see
+# that the clocks differ, estimate the offset from the UDP greeting's timed
+# echo, and report delays that are upper bounds within owd_error_us of the
+# truth (tests/unit/test_owd_clock.c proves the bound): here that means
+# positive, ordered, and nowhere near the 5000 s offset, in both directions
+# and both families. With the shared clock the error is 0.
+source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/engine_lib.sh"
+
+lab_pair ow
+has "monotonic" unshare --help || fail "unshare has no --monotonic (util-linux too old)"
+
+# server_skewed SECONDS: the server with its monotonic clock SECONDS off ours.
+# unshare forks the server (a time namespace applies to children only) and
+# ignores SIGTERM itself, so stop_skewed signals the server, its child.
+server_skewed()
+{
+	ip netns exec "$B" unshare --time --fork --kill-child --monotonic "$1" \
+		"$OVLPERF" -v server >>"$WORK/server.log" 2>&1 &
+	SERVER_PID=$!
+	on_exit "pkill -TERM -P $SERVER_PID 2>/dev/null; kill -KILL $SERVER_PID 2>/dev/null"
+	for _ in $(seq 1 50); do
+		in_b ss -ltn 2>/dev/null | grep -q ":5211 " && return 0
+		sleep 0.1
+	done
+	fail "skewed server did not start: $(cat "$WORK/server.log")"
+}
+
+stop_skewed()
+{
+	pkill -TERM -P "$SERVER_PID" 2>/dev/null || true
+	wait "$SERVER_PID" 2>/dev/null || true
+}
+
+# check_owd FILE SHARED: one-way delay present, ordered, an upper bound
+check_owd()
+{
+	local f=$1 shared=$2
+	pyv "$f" 'd["error"]' 'd["udp"]["lost"]' 'd["udp"]["owd_shared_clock"]' \
+		'd["udp"]["owd_us"] is not None' \
+		'0 < d["udp"]["owd_us"]["min"] <= d["udp"]["owd_us"]["p50"] <= d["udp"]["owd_us"]["p99"] <= d["udp"]["owd_us"]["max"]' \
+		'd["udp"]["owd_us"]["max"] < 1e6' \
+		'(d["udp"]["owd_error_us"] == 0) == d["udp"]["owd_shared_clock"]'
+	expect_eq "$f: clean test" "${V[0]} ${V[1]}" "None 0"
+	expect_eq "$f: shared clock detected" "${V[2]}" "$shared"
+	expect_eq "$f: one-way delay reported" "${V[3]}" true
+	expect_eq "$f: delays positive and ordered (min <= p50 <= p99 <= max)" "${V[4]}" true
+	expect_eq "$f: the clock offset is removed (all delays under 1 s, offset 5000 s)" "${V[5]}" true
+	expect_eq "$f: owd_error_us is 0 exactly when the clock is shared" "${V[6]}" true
+}
+
+start_server
+client "$WORK/shared.json" 198.18.0.2 -u -b 20M -t 1
+check_owd "$WORK/shared.json" true
+stop_server
+
+server_skewed 5000
+client "$WORK/ahead.json" 198.18.0.2 -u -b 20M -t 1
+check_owd "$WORK/ahead.json" false
+client "$WORK/ahead-r.json" 198.18.0.2 -u -b 20M -t 1 -R -P 2
+check_owd "$WORK/ahead-r.json" false
+client "$WORK/ahead6.json" 2001:2::2 -u -b 20M -t 1 -P 3
+check_owd "$WORK/ahead6.json" false
+in_a "$OVLPERF" client 198.18.0.2 -u -b 5M -t 0.5 >"$WORK/term.txt" 2>&1 ||
+	fail "terminal client: $(tail -3 "$WORK/term.txt")"
+grep -q "the ends do not share a clock: each value is at most .* us above the true delay" \
+	"$WORK/term.txt" || fail "terminal report: $(cat "$WORK/term.txt")"
+ok "the terminal report says the delays are upper bounds and by how much"
+stop_skewed
+
+server_skewed -3000
+client "$WORK/behind.json" 198.18.0.2 -u -b 20M -t 1
+check_owd "$WORK/behind.json" false
+client "$WORK/behind-r.json" 198.18.0.2 -u -b 20M -t 1 -R
+check_owd "$WORK/behind-r.json" false
+stop_skewed
+echo "$TEST_NAME: $CHECKS checks passed"
