@@ -20,7 +20,9 @@ static void usage(FILE *f)
 	fprintf(f,
 		"Usage: ovlperf server [options]\n"
 		"Serves TCP, UDP and MTU tests to `ovlperf client`, `sweep`, `mtu` and `run`.\n"
-		"Logs go to stderr (-v for one line per test).\n\n"
+		"Logs go to stderr (-v for one line per test). When it stops it logs one stats\n"
+		"line: sessions, tests, and every refusal counted by reason (bad_message,\n"
+		"timeout, auth, limit_*, busy, ...) and refused foreign data.\n\n"
 		"  -p, --port PORT        control port (default %d)\n"
 		"  -B, --bind ADDR        listen on this address only (default: all, IPv4+IPv6)\n"
 		"  -4, -6                 IPv4 / IPv6 only\n"

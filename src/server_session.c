@@ -6,6 +6,7 @@
  * nothing a client sends can hold up another session.
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,18 @@
 #include "server_session.h"
 #include "version.h"
 
+int session_refuse(struct session *s, uint16_t type, uint16_t reason, const char *fmt, ...)
+{
+	char text[PROTO_TEXT_MAX + 1];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	server_stats_refused(s->sh, reason);
+	return ctrl_send_text(&s->c, type, reason, "%s", text);
+}
+
 /* Answers a failed receive with the reason and returns a negative code. */
 static int recv_failed(struct session *s, int rc, uint32_t waited_ms, const char *expect)
 {
@@ -25,35 +38,35 @@ static int recv_failed(struct session *s, int rc, uint32_t waited_ms, const char
 	switch (rc) {
 	case 0:
 		log_warn("%s: no %s within %u ms", s->name, expect, waited_ms);
-		ctrl_send_text(c, PROTO_ERROR, PROTO_R_TIMEOUT, "no %s within %u ms", expect,
+		session_refuse(s, PROTO_ERROR, PROTO_R_TIMEOUT, "no %s within %u ms", expect,
 			       waited_ms);
 		return -ETIMEDOUT;
 	case PROTO_E_STALLED:
 		log_warn("%s: a message stalled (not complete within %u ms)", s->name, tmo);
-		ctrl_send_text(c, PROTO_ERROR, PROTO_R_TIMEOUT,
+		session_refuse(s, PROTO_ERROR, PROTO_R_TIMEOUT,
 			       "message started but did not complete within %u ms", tmo);
 		return -ETIMEDOUT;
 	case PROTO_E_EOF:
 		log_info("%s: closed", s->name);
 		return rc;
 	case -EINTR:
-		ctrl_send_text(c, PROTO_ERROR, PROTO_R_INTERRUPTED, "server shutting down");
+		session_refuse(s, PROTO_ERROR, PROTO_R_INTERRUPTED, "server shutting down");
 		return rc;
 	case PROTO_E_VERSION:
 		log_warn("%s: %s", s->name, proto_strerror(rc));
-		ctrl_send_text(c, PROTO_ERROR, PROTO_R_VERSION,
+		session_refuse(s, PROTO_ERROR, PROTO_R_VERSION,
 			       "protocol version not supported; this server speaks version %u",
 			       PROTO_VERSION);
 		return rc;
 	case PROTO_E_TOOBIG:
 		log_warn("%s: %s", s->name, proto_strerror(rc));
-		ctrl_send_text(c, PROTO_ERROR, PROTO_R_BAD_MESSAGE,
+		session_refuse(s, PROTO_ERROR, PROTO_R_BAD_MESSAGE,
 			       "message length above the maximum of %u bytes", PROTO_MAX_BODY);
 		return rc;
 	default:
 		log_warn("%s: %s", s->name, proto_strerror(rc));
 		/* even a peer that closed its side may still read the reason */
-		ctrl_send_text(c, PROTO_ERROR, PROTO_R_BAD_MESSAGE, "%s", proto_strerror(rc));
+		session_refuse(s, PROTO_ERROR, PROTO_R_BAD_MESSAGE, "%s", proto_strerror(rc));
 		return rc;
 	}
 }
@@ -69,7 +82,7 @@ static int recv_msg(struct session *s, struct proto_msg *m, uint32_t wait_ms, co
 static int bad_message(struct session *s, const char *what, const struct proto_msg *m, int rc)
 {
 	log_warn("%s: %s %s: %s", s->name, what, proto_type_name(m->type), proto_strerror(rc));
-	ctrl_send_text(&s->c, PROTO_ERROR, PROTO_R_BAD_MESSAGE, "%s %s: %s", what,
+	session_refuse(s, PROTO_ERROR, PROTO_R_BAD_MESSAGE, "%s %s: %s", what,
 		       proto_type_name(m->type), proto_strerror(rc));
 	return rc < 0 ? rc : -EPROTO;
 }
@@ -118,7 +131,7 @@ static int authenticate(struct session *s)
 		return rc;
 	if (m.type != PROTO_AUTH_RESPONSE) {
 		log_warn("%s: %s before authentication: refused", s->name, proto_type_name(m.type));
-		ctrl_send_text(&s->c, PROTO_ERROR, PROTO_R_AUTH,
+		session_refuse(s, PROTO_ERROR, PROTO_R_AUTH,
 			       "authentication required: this server needs the pre-shared key "
 			       "(--psk-file) before %s",
 			       proto_type_name(m.type));
@@ -130,7 +143,7 @@ static int authenticate(struct session *s)
 	if (auth_verify(s->sh->key, AUTH_CLIENT, ch.server_nonce, resp.client_nonce,
 			PROTO_VERSION, resp.mac) < 0) {
 		log_warn("%s: wrong pre-shared key", s->name);
-		ctrl_send_text(&s->c, PROTO_ERROR, PROTO_R_AUTH,
+		session_refuse(s, PROTO_ERROR, PROTO_R_AUTH,
 			       "authentication failed: wrong pre-shared key");
 		return -EACCES;
 	}

@@ -32,8 +32,7 @@
 static int reject(struct session *s, uint16_t code, const char *text)
 {
 	log_warn("%s: test rejected: %s", s->name, text);
-	return ctrl_send(&s->c, proto_encode_text(s->c.out, PROTO_MAX_MSG, PROTO_TEST_REJECT,
-						  code, text));
+	return session_refuse(s, PROTO_TEST_REJECT, code, "%s", text);
 }
 
 /* 0 when the request fits the server's limits, else the reason code. */
@@ -125,7 +124,7 @@ static int wait_start(struct session *s, struct data_server *ds)
 			return 1;
 		if (rc == 1 && (m.type != PROTO_START || proto_decode_start(m.body, m.len, &st) < 0 ||
 				st.test_id != ds->test_id)) {
-			ctrl_send_text(&s->c, PROTO_ERROR, PROTO_R_BAD_MESSAGE,
+			session_refuse(s, PROTO_ERROR, PROTO_R_BAD_MESSAGE,
 				       "expected START of test %u, got %s", ds->test_id,
 				       proto_type_name(m.type));
 			return -EPROTO;
@@ -133,7 +132,7 @@ static int wait_start(struct session *s, struct data_server *ds)
 		if (rc == 1 && !data_server_complete(ds))
 			finish_setup(ds);
 		if (rc == 1 && !data_server_complete(ds)) {
-			ctrl_send_text(&s->c, PROTO_ERROR, PROTO_R_BAD_MESSAGE,
+			session_refuse(s, PROTO_ERROR, PROTO_R_BAD_MESSAGE,
 				       "START before all data connections arrived (%u of %u)",
 				       ds->nready, ds->streams);
 			return -EPROTO;
@@ -142,13 +141,13 @@ static int wait_start(struct session *s, struct data_server *ds)
 			return 0;
 		if (rc < 0) {
 			if (rc == PROTO_E_STALLED || rc == -EINTR)
-				ctrl_send_text(&s->c, PROTO_ERROR,
+				session_refuse(s, PROTO_ERROR,
 					       rc == -EINTR ? PROTO_R_INTERRUPTED : PROTO_R_TIMEOUT,
 					       "%s", proto_strerror(rc));
 			return rc;
 		}
 		if (clock_now_ns() > deadline) {
-			ctrl_send_text(&s->c, PROTO_ERROR, PROTO_R_TIMEOUT,
+			session_refuse(s, PROTO_ERROR, PROTO_R_TIMEOUT,
 				       "data connections did not arrive within %u ms (%u of %u)",
 				       SETUP_TIMEOUT_MS, ds->nready, ds->streams);
 			return -ETIMEDOUT;
@@ -199,7 +198,7 @@ static int run_loop(struct session *s, struct load_streams *ls, uint32_t test_id
 		if (rc < 0)
 			return rc;
 		if (m.type != PROTO_STOP || proto_decode_stop(m.body, m.len, &stop) < 0) {
-			ctrl_send_text(&s->c, PROTO_ERROR, PROTO_R_BAD_MESSAGE,
+			session_refuse(s, PROTO_ERROR, PROTO_R_BAD_MESSAGE,
 				       "expected STOP, got %s", proto_type_name(m.type));
 			return -EPROTO;
 		}
@@ -239,7 +238,7 @@ static int df_refuse(struct session *s, const struct load_spec *spec, int fd, ui
 	sockopt_local_ifname(fd, dev, sizeof(dev));
 	udp_fit_error(msg, sizeof(msg), spec->len, mtu, hdr, dev);
 	log_warn("%s: %s", s->name, msg);
-	ctrl_send_text(&s->c, PROTO_ERROR, PROTO_R_UNSPEC, "server: %s", msg);
+	session_refuse(s, PROTO_ERROR, PROTO_R_UNSPEC, "server: %s", msg);
 	return -EMSGSIZE;
 }
 
@@ -260,7 +259,7 @@ static int measure(struct session *s, struct data_server *ds, const struct load_
 	}
 	rc = load_streams_start(&ls, spec, fds, spec->reverse, ds->test_id, 0);
 	if (rc < 0) {
-		ctrl_send_text(&s->c, PROTO_ERROR, PROTO_R_INTERNAL, "cannot start streams: %s",
+		session_refuse(s, PROTO_ERROR, PROTO_R_INTERNAL, "cannot start streams: %s",
 			       strerror(-rc));
 		load_streams_free(&ls);
 		return rc;
@@ -280,7 +279,7 @@ static int measure(struct session *s, struct data_server *ds, const struct load_
 		int r2 = send_results(s, &ls, ds->test_id);
 
 		if (rc == -EINTR)
-			ctrl_send_text(&s->c, PROTO_ERROR, PROTO_R_INTERRUPTED, "server shutting down");
+			session_refuse(s, PROTO_ERROR, PROTO_R_INTERRUPTED, "server shutting down");
 		rc = rc ? rc : r2;
 	}
 	load_streams_free(&ls);
@@ -332,10 +331,14 @@ int server_test_run(struct session *s, const struct proto_test_request *req)
 		rc = wait_start(s, &ds);
 	if (rc != 0) {
 		data_server_close(&ds);
+		atomic_fetch_add(&s->sh->stats.foreign_data, ds.refused);
 		return rc > 0 ? 0 : rc;
 	}
 	rc = measure(s, &ds, &spec);
-	if (rc == 0)
+	atomic_fetch_add(&s->sh->stats.foreign_data, ds.refused);
+	if (rc == 0) {
+		atomic_fetch_add(&s->sh->stats.tests, 1);
 		log_info("%s: test %u done", s->name, ds.test_id);
+	}
 	return rc < 0 ? rc : 1;
 }

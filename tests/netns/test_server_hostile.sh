@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: MIT
 # Bad input for `ovlperf server`: for each case, what was sent, what came
 # back (a clear ERROR or TEST_REJECT naming the reason), and that the server
-# still serves a normal test afterwards. A stalled client does not hold up
-# a test running at the same time.
+# still serves a normal test afterwards, and each refusal is counted by
+# reason in the stats line the server logs when it stops. A stalled client
+# does not hold up a test running at the same time.
 #
 #  case (hostile_client.py)  sent                                   reply (code, text)
 #  garbage                   "GET / HTTP/1.1..."                    ERROR 7 not an ovlperf control connection (bad magic)
@@ -97,6 +98,22 @@ grep -q '^ERROR 8' "$WORK/slow.txt" || fail "stalled client: $(cat "$WORK/slow.t
 ok "the stalled client got its timeout error"
 stop_server
 
+# Every refusal above is counted by reason in the line the server logs when it
+# stops: 8 malformed (garbage, short-body, truncated, oversized, unknown-type,
+# after-accept-garbage, foreign-tcp, foreign-udp), 3 timeouts (slow, silent,
+# the stalled client), 1 version, limits 1 + 2 + 1, and the foreign data.
+stat_of() { sed -n "s/.*stats: .* $2=\([0-9]*\).*/\1/p" "$1" | tail -1; }
+grep -q "stats: sessions=" "$WORK/server.log" || fail "no stats line: $(tail -3 "$WORK/server.log")"
+for kv in bad_message=8 timeout=3 version=1 limit_duration=1 limit_rate=2 limit_streams=1 \
+	auth=0 busy=0 internal=0; do
+	expect_eq "counted refusals: ${kv%=*}" "$(stat_of "$WORK/server.log" "${kv%=*}")" "${kv#*=}"
+done
+expect_ge "counted foreign data connections and datagrams" \
+	"$(stat_of "$WORK/server.log" foreign_data)" 2
+expect_ge "counted tests run to their end (one after each case)" \
+	"$(stat_of "$WORK/server.log" tests)" 11
+: >"$WORK/server.log"
+
 # with a pre-shared key nothing runs before the proof
 head -c 32 /dev/urandom | base64 >"$WORK/psk"
 head -c 32 /dev/urandom | base64 >"$WORK/wrong.psk"
@@ -130,4 +147,8 @@ for _ in $(seq 1 50); do	# readiness, not timing: both sessions established
 done
 expect_reply garbage '^ERROR 1 server busy' 5212
 kill $s1 $s2 2>/dev/null || true
+wait $s1 $s2 2>/dev/null || true
+stop_server
+expect_eq "counted: busy" "$(stat_of "$WORK/server.log" busy)" 1
+expect_ge "counted: failed or missing proofs of the key" "$(stat_of "$WORK/server.log" auth)" 3
 echo "$TEST_NAME: $CHECKS checks passed"
