@@ -50,7 +50,9 @@
  *   +------+-------+-------+--------+----------+--------+-------+---------+
  * seq starts at 0 on every stream and increases by one per datagram.
  * send_ts is the sender's CLOCK_MONOTONIC in ns: exact one-way delay when both
- * ends share a kernel (the lab's namespaces), only relative across hosts.
+ * ends share a kernel (the lab's namespaces). Across hosts the client shifts
+ * the stamps it writes or reads by the clock offset estimated from the
+ * greeting's echo (owd_clock.h); the server never shifts.
  */
 #ifndef OVLPERF_PROTO_H
 #define OVLPERF_PROTO_H
