@@ -127,6 +127,9 @@ int sandbox_drop_capabilities(void)
  * compromised daemon cannot remove anything outside them (plain unlink()
  * and unlinkat(AT_FDCWD, ...) are refused). */
 #define SANDBOX_MAX_UNLINK 4
+/* Globals, against the house rule: the filter they feed is process-wide, and
+ * the exit paths that remove the files (device_down, cmd_up) hold no sandbox
+ * handle. Written before the filter and threads exist, read-only after. */
 static struct {
 	char path[256];
 	const char *base; /* into path */
@@ -290,7 +293,9 @@ int sandbox_threads_with_caps(void)
 	return n;
 }
 
-/* Set once sandbox_prepare() made the process non-dumpable. */
+/* Set once sandbox_prepare() made the process non-dumpable. A global, against
+ * the house rule, because it mirrors process-wide kernel state that the
+ * filter forbids asking for again (prctl) when `tunnel show` reports it. */
 static bool not_dumpable;
 
 /* No core dump, and no reading of the daemon's memory (/proc/PID/mem,
