@@ -181,6 +181,9 @@ struct results_delay_point {
 
 struct results_summary {
 	size_t ntcp, nsweep, nknee, ndelay;
+	double owd_error_ms;	/* largest one-way delay error of any trial: 0 when
+				 * every delay is exact (one clock), else they are
+				 * upper bounds (owd_summary.error_ns) */
 	struct results_tcp_point *tcp;
 	struct results_sweep_point *sweep;
 	struct results_knee_point *knee;

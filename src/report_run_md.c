@@ -146,6 +146,11 @@ static void delays(FILE *f, const struct report_run *rr)
 		ratio(f, overhead_find(&rr->ov, p->path, OVERHEAD_OWD_P99, p->len));
 		fputc('\n', f);
 	}
+	if (rr->sum.owd_error_ms > 0)
+		fprintf(f, "\nThe hosts do not share a clock: each delay is an upper bound, at most "
+			   "%.3f ms above the true one-way delay (the clock offset is estimated from "
+			   "a timed echo; differences between delays are not affected).\n",
+			rr->sum.owd_error_ms);
 }
 
 /* A figure with its unit: Mbit/s for rates, ms, s/Gbit, bytes. */

@@ -449,6 +449,10 @@ static void summary(FILE *f, const struct report_run *rr)
 	fprintf(f, "\nSummary: medians of %u repetition%s [min-max]; xR = path / underlay; "
 		   "delay: one-way p50 / p99 ms\n",
 		reps, reps == 1 ? "" : "s");
+	if (rr->sum.owd_error_ms > 0)
+		fprintf(f, "  (clocks not shared: delays are upper bounds, at most %.3f ms above "
+			   "the true ones)\n",
+			rr->sum.owd_error_ms);
 	fprintf(f, "  %-22s", "");
 	for (unsigned p = 0; p < run->npaths; p++)
 		fprintf(f, " %-29s", run->paths[p].name);

@@ -351,6 +351,10 @@ int results_aggregate(const struct results_run *run, struct results_summary *sum
 		knee_point(run, &sum->knee[i], v[0], v[1]);
 	for (size_t i = 0; i < sum->ndelay; i++)
 		delay_point(run, &sum->delay[i], v[0], v[1], v[2]);
+	for (size_t i = 0; i < run->ntrials; i++)
+		if (usable(&run->trials[i]) && run->trials[i].udp.owd.valid &&
+		    (double)run->trials[i].udp.owd.error_ns / 1e6 > sum->owd_error_ms)
+			sum->owd_error_ms = (double)run->trials[i].udp.owd.error_ns / 1e6;
 	if (sum->ntcp)
 		qsort(sum->tcp, sum->ntcp, sizeof(*sum->tcp), cmp_tcp);
 	if (sum->nsweep)

@@ -269,7 +269,8 @@ static bool add_derived(cJSON *root, const struct results_run *run)
 	delay = knee ? array_in(s, "delay") : NULL;
 	oh = delay ? array_in(root, "overhead") : NULL;
 	ok = oh && summary_tcp(tcp, run, &sum) && summary_knee(knee, run, &sum) &&
-	     summary_delay(delay, run, &sum) && overhead_json(oh, run, &ov, &sum);
+	     summary_delay(delay, run, &sum) && add_num(s, "owd_error_ms", sum.owd_error_ms) &&
+	     overhead_json(oh, run, &ov, &sum);
 	overhead_free(&ov);
 	results_summary_free(&sum);
 	return ok;

@@ -118,6 +118,42 @@ static void test_md_csv(void **state)
 	contains(t, "tcp_goodput_bps,underlay,underlay,4,,,3,1900000000,1800000000,2000000000,,,\n");
 	contains(t, "owd_p99_ms,overlay,builtin,,1400,100000000,3,0.9,0.9,0.9,0.2,4.5,350\n");
 	free(t);
+	/* one clock: no word about upper bounds */
+	t = render(p_md, &rr, &set);
+	assert_null(strstr(t, "do not share a clock"));
+	free(t);
+	report_run_release(&rr);
+	results_free(&run);
+}
+
+/* Hosts whose clocks differ: the reports say the delays are upper bounds and
+ * by how much at most (the largest error of any trial). */
+static void test_owd_upper_bound(void **state)
+{
+	struct results_run run;
+	struct report_run rr;
+	struct plot_set set = { .n = 0 };
+	bool first = true;
+	char *t;
+
+	(void)state;
+	fixture_run(&run);
+	for (size_t i = 0; i < run.ntrials; i++)
+		if (run.trials[i].udp.owd.valid) {
+			run.trials[i].udp.owd.error_ns = first ? 480000 : 250000;
+			first = false;
+		}
+	assert_false(first);
+	assert_int_equal(report_run_prepare(&rr, &run), 0);
+	assert_true(rr.sum.owd_error_ms > 0.4799 && rr.sum.owd_error_ms < 0.4801);
+	t = render(p_md, &rr, &set);
+	contains(t, "The hosts do not share a clock: each delay is an upper bound, at most 0.480 ms "
+		    "above the true one-way delay");
+	free(t);
+	t = render(p_term, &rr, NULL);
+	contains(t, "(clocks not shared: delays are upper bounds, at most 0.480 ms above the true "
+		    "ones)");
+	free(t);
 	report_run_release(&rr);
 	results_free(&run);
 }
@@ -233,6 +269,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_term), cmocka_unit_test(test_md_csv),
+		cmocka_unit_test(test_owd_upper_bound),
 		cmocka_unit_test(test_diff), cmocka_unit_test(test_plots),
 		cmocka_unit_test(test_sweep_summary), cmocka_unit_test(test_fmt),
 	};
