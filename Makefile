@@ -31,7 +31,7 @@ UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(O)/tests/%)
 FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
 
-.PHONY: all check unit netns netns-asan asan fuzz fuzz-smoke fuzz-long bench clean deps bench-deps demo format
+.PHONY: all check unit netns netns-asan asan fuzz fuzz-smoke fuzz-long fuzz-merge bench clean deps bench-deps demo format
 all: $(BIN)
 
 $(BIN): $(OBJ)
@@ -100,6 +100,17 @@ FUZZ_LONG_SECONDS ?= 1800
 FUZZ_JOBS ?= 2
 fuzz-long: fuzz
 	@bash tests/fuzz/long.sh $(FUZZ_O)/fuzz $(FUZZ_LONG_SECONDS) $(FUZZ_JOBS) results/fuzz-long
+
+# After a campaign: adds to the committed seeds (tests/fuzz/corpus/NAME) the
+# inputs of results/fuzz-long/corpus/NAME that reach coverage they lack, so
+# the short runs in check start where the long ones got to.
+fuzz-merge: fuzz
+	@for f in $(FUZZ_SRC:tests/fuzz/%.c=$(FUZZ_O)/fuzz/%); do \
+		n=$$(basename $$f); [ -d results/fuzz-long/corpus/$$n ] || continue; \
+		mkdir -p tests/fuzz/corpus/$$n; \
+		$$f -merge=1 tests/fuzz/corpus/$$n results/fuzz-long/corpus/$$n 2>&1 | \
+			sed -n "s/^MERGE-OUTER: \([0-9]* new files.*\)/$$n: \1/p" || exit 1; \
+	done
 
 bench: $(BIN) bench-deps
 	@for b in bench/*.sh; do echo "== $$b"; OVLPERF=$(abspath $(BIN)) bash $$b || exit 1; done
