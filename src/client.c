@@ -26,7 +26,6 @@
 #include "load_streams.h"
 #include "log.h"
 #include "owd_clock.h"
-#include "rate.h"
 #include "sockopt.h"
 #include "udp_load.h"
 #include "version.h"
