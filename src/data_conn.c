@@ -398,7 +398,7 @@ int data_client_udp(const struct sockaddr_storage *server, uint16_t port,
 {
 	struct sockaddr_storage to = *server;
 	uint8_t buf[PROTO_DATA_HELLO_LEN];
-	uint64_t end = clock_now_ns() + (uint64_t)timeout_ms * NSEC_PER_MSEC;
+	uint64_t end = clock_now_ns() + (uint64_t)timeout_ms * NSEC_PER_MSEC, t0;
 	int fd = client_socket(server, local_bind, true, opts), rc = -ETIMEDOUT;
 
 	if (fd < 0)
@@ -410,9 +410,11 @@ int data_client_udp(const struct sockaddr_storage *server, uint16_t port,
 		close(fd);
 		return rc ? rc : -EINVAL;
 	}
-	for (int i = 0; i < UDP_HELLO_TRIES && clock_now_ns() < end; i++) {
-		uint64_t t0 = clock_now_ns();
+	/* The echo may answer an earlier try: the first send starts the interval
+	 * in which the server stamped it (owd_clock.h needs it to hold the stamp). */
+	t0 = clock_now_ns();
 
+	for (int i = 0; i < UDP_HELLO_TRIES && clock_now_ns() < end; i++) {
 		send(fd, buf, sizeof(buf), 0);
 		rc = udp_echo(fd, hello, t0, sample);
 		if (rc != 0)
