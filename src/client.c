@@ -34,7 +34,6 @@
 #define LOOP_SLICE_MS 10	/* how soon the end of a stream is noticed */
 /* After STOP, the server drains and answers; a UDP receiver may wait up to
  * LOAD_STREAMS_DRAIN_MAX_NS for its FINs first. */
-#define RESULTS_TIMEOUT_NS (LOAD_STREAMS_DRAIN_MAX_NS + 10 * NSEC_PER_SEC)
 #define INTERRUPT_RESULTS_TIMEOUT_NS (3 * NSEC_PER_SEC)
 
 struct client {
@@ -458,8 +457,12 @@ static int run_loop(struct client *cl, struct load_streams *ls)
 		}
 		if (drained && cl->have_server_results)
 			return 0;
-		if (stop_at && now > stop_at + (cl->res->interrupted ? INTERRUPT_RESULTS_TIMEOUT_NS
-								   : RESULTS_TIMEOUT_NS))
+		/* RESULTS may take the drain plus one control-message deadline
+		 * (--msg-timeout): on a lossy path TCP backs off for seconds */
+		if (stop_at &&
+		    now > stop_at + (cl->res->interrupted
+					     ? INTERRUPT_RESULTS_TIMEOUT_NS
+					     : LOAD_STREAMS_DRAIN_MAX_NS + cl->c.msg_timeout_ns))
 			return fail(cl, -ETIMEDOUT, "no RESULTS from the server");
 		rc = ctrl_recv(&cl->c, &m, LOOP_SLICE_MS, false);
 		if (rc < 0) {
