@@ -1,8 +1,16 @@
 # SPDX-License-Identifier: MIT
-# One Makefile for the whole tree. Every .c under src/ and tunnel/ is part of the
-# binary; every tests/unit/test_*.c is a cmocka test linked with all of it except
-# main.c; every tests/fuzz/fuzz_*.c is a libFuzzer harness. Adding a file needs no
+# One Makefile for the whole tree. Every .c under src/ (one folder per
+# subsystem, docs/architecture.md) and tunnel/ is part of the binary; every
+# tests/unit/test_*.c is a cmocka test linked with all of it except main.c;
+# every tests/fuzz/fuzz_*.c is a libFuzzer harness. Adding a file needs no
 # edit here.
+#
+# Private stays private: a source file is compiled with include/ (the
+# contracts between subsystems) on its include path and nothing else, so it
+# sees its own folder's headers (the compiler looks beside the file first)
+# and no other folder's. `make layout-check` refuses an #include that climbs
+# out of its folder with a path. Tests and fuzz harnesses are white-box and
+# see every folder.
 #
 # O=DIR builds into DIR (default build/), so several builds can share one tree:
 #   make O=build-lab BIN=build-lab/ovlperf
@@ -16,22 +24,25 @@ WARN     := -Wall -Wextra -Wshadow -Wformat=2 -Wpointer-arith -Wimplicit-fallthr
             -Wno-missing-field-initializers
 HARDEN   := -D_FORTIFY_SOURCE=2 -fstack-protector-strong
 CFLAGS   ?= -O2 -g
-ALL_CFLAGS = -std=gnu11 $(WARN) $(HARDEN) $(CFLAGS) -Iinclude -Itunnel -Isrc -MMD -MP \
+BASE_CFLAGS = -std=gnu11 $(WARN) $(HARDEN) $(CFLAGS) -MMD -MP \
             $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+ALL_CFLAGS = $(BASE_CFLAGS) -Iinclude
+SUBSYSTEMS := $(sort $(dir $(wildcard src/*/*.c))) tunnel/
+TEST_CFLAGS = $(ALL_CFLAGS) $(SUBSYSTEMS:%=-I%)
 ifneq ($(CI),)
 ALL_CFLAGS += -Werror
 endif
 ALL_LDFLAGS = -Wl,-z,relro,-z,now $(LDFLAGS)
 LIBS     = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lpthread -lm
 
-SRC      := $(wildcard src/*.c tunnel/*.c)
+SRC      := $(wildcard src/*.c src/*/*.c tunnel/*.c)
 OBJ      := $(SRC:%.c=$(O)/%.o)
 LIBOBJ   := $(filter-out $(O)/src/main.o,$(OBJ))
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(O)/tests/%)
 FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
 
-.PHONY: all check unit netns netns-asan asan fuzz fuzz-smoke fuzz-long fuzz-merge bench clean deps bench-deps demo format
+.PHONY: format-check layout-check all check unit netns netns-asan asan fuzz fuzz-smoke fuzz-long fuzz-merge bench clean deps bench-deps demo format
 all: $(BIN)
 
 $(BIN): $(OBJ)
@@ -43,7 +54,7 @@ $(O)/%.o: %.c
 
 $(O)/tests/%: tests/unit/%.c $(LIBOBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIBOBJ) $(LIBS) $(shell pkg-config --libs cmocka)
+	$(CC) $(TEST_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIBOBJ) $(LIBS) $(shell pkg-config --libs cmocka)
 
 # The README's test command. Installs what is missing, then runs every layer:
 # unit tests, the same under ASan/UBSan, each fuzzer briefly on its seeds, and
@@ -86,7 +97,7 @@ fuzz:
 fuzz-bins: $(FUZZ_SRC:tests/fuzz/%.c=$(O)/fuzz/%)
 $(O)/fuzz/%: tests/fuzz/%.c $(LIBOBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer,address,undefined -o $@ $< $(LIBOBJ) $(LIBS)
+	$(CC) $(TEST_CFLAGS) -fsanitize=fuzzer,address,undefined -o $@ $< $(LIBOBJ) $(LIBS)
 
 # Each harness for a short time on its committed seed corpus (FUZZ_SECONDS each).
 FUZZ_SECONDS ?= 20
@@ -124,8 +135,19 @@ deps:
 bench-deps:
 	@bash scripts/deps.sh bench
 
+FORMAT_FILES = $(SRC) $(wildcard include/*.h tunnel/*.h src/*/*.h tests/unit/*.c tests/unit/*.h tests/fuzz/*.c bench/*.c)
 format:
-	clang-format -i $(SRC) $(wildcard include/*.h tunnel/*.h src/*.h tests/unit/*.c tests/fuzz/*.c)
+	clang-format -i $(FORMAT_FILES)
+
+# The tree as .clang-format says; fails naming the files that drifted.
+format-check:
+	@bad=$$(for f in $(FORMAT_FILES); do clang-format --dry-run -Werror $$f >/dev/null 2>&1 || echo $$f; done); \
+	if [ -n "$$bad" ]; then echo "format-check: not formatted (make format):" $$bad >&2; exit 1; fi
+
+# No #include reaches into another folder by a path ("../lab/lab_int.h").
+layout-check:
+	@bad=$$(grep -n '^[[:space:]]*#[[:space:]]*include[[:space:]]*"[^"]*/' $(SRC) $(wildcard include/*.h src/*/*.h tunnel/*.h)); \
+	if [ -n "$$bad" ]; then echo "layout-check: an include climbs out of its folder:" >&2; echo "$$bad" >&2; exit 1; fi
 
 clean:
 	rm -rf build build-* $(BIN)

@@ -176,4 +176,9 @@ int lab_reap(pid_t pid, unsigned timeout_ms);
 
 const struct lab_spec *lab_get_spec(const struct lab *lab);
 
+/* `lab show --json` text (schema "ovlperf-lab", LAB_JSON_VERSION); the
+ * caller frees *out. */
+#define LAB_JSON_VERSION 1
+int lab_json(const struct lab *lab, char **out);
+
 #endif

@@ -17,7 +17,6 @@
 #include "cmd.h"
 #include "interrupt.h"
 #include "lab.h"
-#include "lab_int.h"
 #include "lab_overlay.h"
 #include "log.h"
 #include "rate.h"

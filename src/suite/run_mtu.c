@@ -15,7 +15,7 @@
 #include "interrupt.h"
 #include "log.h"
 #include "mtu.h"
-#include "run.h"
+#include "run_int.h"
 
 void run_mtu_checks(struct run *r)
 {

@@ -23,7 +23,7 @@
 #include "lab_overlay.h"
 #include "load.h"
 #include "log.h"
-#include "run.h"
+#include "run_int.h"
 
 extern char **environ;
 

@@ -25,7 +25,7 @@
 #include "load.h"
 #include "log.h"
 #include "report_run.h"
-#include "run.h"
+#include "run_int.h"
 #include "sweep.h"
 
 struct trial_req {

@@ -59,10 +59,6 @@ int lab_nft_apply(const struct lab_spec *spec, unsigned host);
 /* The ruleset text for that host ("" when nothing is needed). */
 int lab_nft_ruleset(const struct lab_spec *spec, unsigned host, char *buf, size_t len);
 
-/* `lab show --json` text (schema "ovlperf-lab", LAB_JSON_VERSION); the
- * caller frees *out. */
-#define LAB_JSON_VERSION 1
-int lab_json(const struct lab *lab, char **out);
 
 /* TSO, GSO and GRO off on ifname in the calling thread's namespace. */
 int lab_offload_off(const char *ifname);

@@ -17,7 +17,7 @@
 #include "clock.h"
 #include "interrupt.h"
 #include "log.h"
-#include "run.h"
+#include "run_int.h"
 
 void run_stop(struct run *r, int err, const char *fmt, ...)
 {

@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The suite's inside: the state of one `ovlperf run` shared by run.c,
+ * run_paths.c, run_trials.c and run_mtu.c. Private to src/suite/.
+ */
+#ifndef OVLPERF_RUN_INT_H
+#define OVLPERF_RUN_INT_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "results.h"
+#include "run.h"
+#include "scenario.h"
+
+struct lab;
+struct lab_overlay;
+
+struct run_path {
+	const struct scenario_path *sp;
+	char addr[SCN_TEXT_MAX];	/* the far end's address for this path's loads */
+	uint16_t port;
+	char psk_file[SCN_TEXT_MAX];
+	bool setup_done;		/* external setup ran: teardown must run */
+	unsigned failures;		/* consecutive failed trials */
+};
+
+struct run {
+	const struct scenario *scn;
+	const struct run_options *opt;
+	struct results_run *res;
+	char dir[1024];
+	unsigned reps;
+
+	struct lab *lab;
+	struct lab_overlay *ov;
+	pid_t server;			/* in the lab's server host; 0: none */
+	bool no_realtime;		/* lab with an overlay: test threads SCHED_OTHER */
+	bool entered;			/* this thread is in the client's namespace */
+	unsigned npaths;
+	struct run_path paths[SCN_MAX_PATHS];
+
+	uint64_t t0;			/* CLOCK_MONOTONIC start */
+	unsigned trial_no, trials_planned;
+	uint64_t time_planned_ns;	/* trial time still ahead (estimate) */
+	uint64_t overhead_ns;		/* measured per-trial cost beyond its duration */
+	unsigned overhead_n;
+
+	int stop;			/* 0, or why the run stops (negative errno) */
+	char stop_reason[RESULTS_TEXT_MAX];
+};
+
+int run_paths_up(struct run *r);
+void run_paths_down(struct run *r);
+/* 0 when the server and the overlay daemons are alive; else -EHOSTDOWN with
+ * the reason in r->stop_reason. */
+int run_paths_check(struct run *r);
+/* Moves this thread into the client's namespace (lab) or does nothing. */
+int run_paths_enter(struct run *r);
+void run_paths_leave(struct run *r);
+
+/* The MTU / MSS checks of every path (scenario [mtu]), into r->res->mtu. */
+void run_mtu_checks(struct run *r);
+/* Verdicts for UDP sizes that do not fit a path's known MTU (no traffic). */
+void run_size_checks(struct run *r);
+
+/* All phases of the trial plan. Returns 0, or r->stop when the run stopped. */
+int run_trials(struct run *r);
+
+/* Marks the run as stopping for a reason (the first reason wins). */
+void run_stop(struct run *r, int err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Writes run.json now (after every trial, so that even a killed run leaves
+ * what it measured). */
+int run_save(struct run *r);
+
+#endif
