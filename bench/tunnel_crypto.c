@@ -10,8 +10,8 @@
  *
  * Build and run (from the repository root):
  *   cc -O2 -std=gnu11 -Iinclude -Itunnel bench/tunnel_crypto.c \
- *      tunnel/{aead,replay,tai64n,timers,ratelimit,key,noise,cookie,index_table,engine,engine_tx,engine_rx}.c \
- *      src/log.c $(pkg-config --cflags --libs libsodium) -lpthread -o /tmp/tunnel_crypto
+ *      tunnel/{aead,replay,tai64n,timers,ratelimit,key,noise,cookie,index_table,engine,engine_tx,engine_rx}.c
+ * \ src/log.c $(pkg-config --cflags --libs libsodium) -lpthread -o /tmp/tunnel_crypto
  *   /tmp/tunnel_crypto [seconds per line, default 1]
  */
 #include <netinet/in.h>
@@ -27,9 +27,9 @@
 #include "engine.h"
 #include "key.h"
 
-#define PKT 1420
+#define PKT   1420
 #define BATCH 64
-#define SLOT 2048
+#define SLOT  2048
 
 /*
  * Durations are this thread's CPU time, not wall time: the machine is shared,
@@ -60,10 +60,11 @@ static void bench_oneshot(enum aead_cipher c, double secs)
 		for (int i = 0; i < 64; i++, n++) {
 			put_le64(nonce + 4, n);
 			if (c == AEAD_AES256GCM)
-				crypto_aead_aes256gcm_encrypt(out, &olen, m, PKT, ad, 16, NULL, nonce, key);
+				crypto_aead_aes256gcm_encrypt(out, &olen, m, PKT, ad, 16, NULL,
+							      nonce, key);
 			else
-				crypto_aead_chacha20poly1305_ietf_encrypt(out, &olen, m, PKT, ad, 16, NULL,
-									  nonce, key);
+				crypto_aead_chacha20poly1305_ietf_encrypt(out, &olen, m, PKT, ad,
+									  16, NULL, nonce, key);
 		}
 		now = cpu_ns();
 	} while (now < end);
@@ -165,8 +166,8 @@ static void bench_engine(enum aead_cipher c, double secs)
 		t1 = cpu_ns();
 		for (int i = 0; i < BATCH; i++) {
 			p = pkts[i];
-			if (engine_receive(b, &p, (struct sockaddr *)&src, sizeof(src), wall, &res) !=
-			    ENGINE_TO_TUNNEL)
+			if (engine_receive(b, &p, (struct sockaddr *)&src, sizeof(src), wall,
+					   &res) != ENGINE_TO_TUNNEL)
 				dropped++;
 		}
 		t2 = cpu_ns();
@@ -189,7 +190,8 @@ int main(int argc, char **argv)
 
 	if (sodium_init() < 0)
 		return 1;
-	printf("1420-byte packets, per core (thread CPU time), %.1f s per line, plaintext Gbit/s\n", secs);
+	printf("1420-byte packets, per core (thread CPU time), %.1f s per line, plaintext Gbit/s\n",
+	       secs);
 	for (int c = AEAD_AES256GCM; c <= AEAD_CHACHA20POLY1305; c++) {
 		if (c == AEAD_AES256GCM && !aead_aes_available()) {
 			printf("aes256gcm: not available on this CPU\n");

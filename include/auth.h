@@ -20,9 +20,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define AUTH_KEY_LEN 32
+#define AUTH_KEY_LEN   32
 #define AUTH_NONCE_LEN 32
-#define AUTH_MAC_LEN 32
+#define AUTH_MAC_LEN   32
 
 struct auth_key; /* opaque, in sodium_malloc memory */
 

@@ -8,7 +8,7 @@
 
 #define NSEC_PER_USEC 1000ULL
 #define NSEC_PER_MSEC 1000000ULL
-#define NSEC_PER_SEC 1000000000ULL
+#define NSEC_PER_SEC  1000000000ULL
 
 static inline uint64_t clock_now_ns(void)
 {

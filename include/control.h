@@ -14,9 +14,9 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#define CONTROL_DIR "/run/ovlperf/tunnel"
+#define CONTROL_DIR	  "/run/ovlperf/tunnel"
 #define CONTROL_REPLY_MAX (256 * 1024)
-#define CONTROL_CMD_MAX 64
+#define CONTROL_CMD_MAX	  64
 
 /* Inode of the calling thread's network namespace, or of an nsfs fd. */
 int control_netns_ino(int nsfd, uint64_t *ino);

@@ -20,7 +20,7 @@
 struct ctrl {
 	int fd;
 	struct proto_reader rd;
-	uint8_t *out;			/* PROTO_MAX_MSG bytes for encoders */
+	uint8_t *out; /* PROTO_MAX_MSG bytes for encoders */
 	uint64_t msg_timeout_ns;
 	int write_timeout_ms;
 };

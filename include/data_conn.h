@@ -27,8 +27,8 @@
 #include "proto.h"
 
 struct data_opts {
-	uint32_t mss;		/* TCP_MAXSEG (0: kernel's) */
-	uint32_t sock_buf;	/* TCP: 0 = autotuning; UDP: 0 = engine default */
+	uint32_t mss;	   /* TCP_MAXSEG (0: kernel's) */
+	uint32_t sock_buf; /* TCP: 0 = autotuning; UDP: 0 = engine default */
 	uint8_t dscp;
 };
 
@@ -40,15 +40,15 @@ struct data_server {
 	uint8_t cookie[PROTO_COOKIE_LEN];
 	struct sockaddr_storage local, peer;
 	struct data_opts opts;
-	int lsn;		/* TCP listener, -1 for UDP */
-	int *fds;		/* per stream: TCP connection or UDP socket */
-	bool *ready;		/* UDP socket connected / TCP stream accepted */
-	bool *data_seen;	/* UDP: a test datagram is waiting (not consumed) */
-	uint16_t *ports;	/* UDP: one per stream; TCP: ports[0] */
+	int lsn;	 /* TCP listener, -1 for UDP */
+	int *fds;	 /* per stream: TCP connection or UDP socket */
+	bool *ready;	 /* UDP socket connected / TCP stream accepted */
+	bool *data_seen; /* UDP: a test datagram is waiting (not consumed) */
+	uint16_t *ports; /* UDP: one per stream; TCP: ports[0] */
 	unsigned nports;
 	unsigned nready;
-	unsigned refused;	/* connections/datagrams not accepted */
-	bool ack_hello;		/* TCP: echo each registered greeting (PROTO_CAP_DATA_ACK) */
+	unsigned refused; /* connections/datagrams not accepted */
+	bool ack_hello;	  /* TCP: echo each registered greeting (PROTO_CAP_DATA_ACK) */
 };
 
 /* Opens the test's data sockets; want_port 0: ephemeral. */

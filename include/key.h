@@ -12,9 +12,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define KEY_LEN 32
+#define KEY_LEN	    32
 #define KEY_B64_LEN 44 /* characters, without the terminating NUL */
-#define KEY_HIDDEN "(hidden)"
+#define KEY_HIDDEN  "(hidden)"
 
 /* Decodes exactly one 44-character base64 key (surrounding whitespace allowed). */
 bool key_from_base64(uint8_t key[static KEY_LEN], const char *b64)

@@ -15,11 +15,11 @@
 #include "lab.h"
 
 struct lab_overlay_spec {
-	unsigned link;		/* which underlay link carries the tunnel (usually 0) */
-	uint32_t mtu;		/* 0: underlay MTU minus overhead */
-	const char *cipher;	/* NULL: "auto" */
-	int underlay_family;	/* AF_INET (default) or AF_INET6 */
-	const char *extra;	/* extra "key = value" lines for [interface], or NULL */
+	unsigned link;	     /* which underlay link carries the tunnel (usually 0) */
+	uint32_t mtu;	     /* 0: underlay MTU minus overhead */
+	const char *cipher;  /* NULL: "auto" */
+	int underlay_family; /* AF_INET (default) or AF_INET6 */
+	const char *extra;   /* extra "key = value" lines for [interface], or NULL */
 };
 
 struct lab_overlay;

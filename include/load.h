@@ -17,11 +17,11 @@
 #include <sys/socket.h>
 
 #define LOAD_DEFAULT_PORT 5211
-#define LOAD_MAX_STREAMS 128
-#define LOAD_JSON_SCHEMA 1
+#define LOAD_MAX_STREAMS  128
+#define LOAD_JSON_SCHEMA  1
 /* UDP payload carries at least the sequence header (see proto.h). */
-#define LOAD_UDP_MIN_LEN 32
-#define LOAD_UDP_MAX_LEN 65507
+#define LOAD_UDP_MIN_LEN     32
+#define LOAD_UDP_MAX_LEN     65507
 #define LOAD_UDP_DEFAULT_LEN 1400
 #define LOAD_TCP_DEFAULT_LEN (128 * 1024)
 
@@ -29,75 +29,75 @@ enum load_proto { LOAD_TCP = 1, LOAD_UDP = 2 };
 
 struct load_spec {
 	enum load_proto proto;
-	char host[256];		/* server name or address (the control connection) */
-	uint16_t port;		/* control port; 0: LOAD_DEFAULT_PORT */
-	int family;		/* AF_UNSPEC, AF_INET or AF_INET6 */
-	unsigned streams;	/* 1..LOAD_MAX_STREAMS */
+	char host[256];	  /* server name or address (the control connection) */
+	uint16_t port;	  /* control port; 0: LOAD_DEFAULT_PORT */
+	int family;	  /* AF_UNSPEC, AF_INET or AF_INET6 */
+	unsigned streams; /* 1..LOAD_MAX_STREAMS */
 	uint64_t duration_ns;
-	uint64_t interval_ns;	/* 0: no interval reports */
-	uint64_t omit_ns;	/* warm-up excluded from the result (like iperf3 -O) */
-	uint64_t rate_bps;	/* UDP: total target across streams (0: 1 Mbit/s like iperf3);
-				 * TCP: 0 = unlimited */
-	uint32_t len;		/* UDP datagram payload / TCP write size; 0: default */
-	bool reverse;		/* server sends, client receives */
-	uint32_t mss;		/* TCP_MAXSEG to set; 0: kernel's */
-	bool udp_gso;		/* send with UDP_SEGMENT where the kernel has it */
-	bool udp_gro;		/* receive with UDP_GRO */
-	bool dont_fragment;	/* UDP: DF on every datagram; one above the path MTU
-				 * is an error, never fragments (iperf3 --dont-fragment) */
-	uint32_t sock_buf;	/* TCP: SO_SNDBUF/SO_RCVBUF of both ends (0: autotuning);
-				 * UDP: the receiver's SO_RCVBUF (0: engine default, large) */
-	char psk_file[256];	/* "" : no authentication */
+	uint64_t interval_ns; /* 0: no interval reports */
+	uint64_t omit_ns;     /* warm-up excluded from the result (like iperf3 -O) */
+	uint64_t rate_bps;    /* UDP: total target across streams (0: 1 Mbit/s like iperf3);
+			       * TCP: 0 = unlimited */
+	uint32_t len;	      /* UDP datagram payload / TCP write size; 0: default */
+	bool reverse;	      /* server sends, client receives */
+	uint32_t mss;	      /* TCP_MAXSEG to set; 0: kernel's */
+	bool udp_gso;	      /* send with UDP_SEGMENT where the kernel has it */
+	bool udp_gro;	      /* receive with UDP_GRO */
+	bool dont_fragment;   /* UDP: DF on every datagram; one above the path MTU
+			       * is an error, never fragments (iperf3 --dont-fragment) */
+	uint32_t sock_buf;    /* TCP: SO_SNDBUF/SO_RCVBUF of both ends (0: autotuning);
+			       * UDP: the receiver's SO_RCVBUF (0: engine default, large) */
+	char psk_file[256];   /* "" : no authentication */
 	uint8_t dscp;
-	char bind_addr[64];	/* local address for the client's sockets; "" : any */
-	uint32_t msg_timeout_ms;	/* control-message deadline; 0: 10 s */
-	bool no_realtime;	/* UDP threads of this end stay SCHED_OTHER (by default,
-				 * as root, they run SCHED_FIFO so that the engine is not
-				 * the bottleneck on a busy host) */
+	char bind_addr[64];	 /* local address for the client's sockets; "" : any */
+	uint32_t msg_timeout_ms; /* control-message deadline; 0: 10 s */
+	bool no_realtime;	 /* UDP threads of this end stay SCHED_OTHER (by default,
+				  * as root, they run SCHED_FIFO so that the engine is not
+				  * the bottleneck on a busy host) */
 };
 
 /* Fill a spec with iperf3-like defaults: TCP, 1 stream, 10 s, port 5211. */
 void load_spec_defaults(struct load_spec *spec);
 
 struct owd_summary {
-	bool valid;		/* false when no datagram arrived */
+	bool valid; /* false when no datagram arrived */
 	uint64_t min_ns, p50_ns, p99_ns, max_ns, mean_ns;
-	uint64_t error_ns;	/* 0: exact (the ends share a clock); else each
-				 * value is an upper bound, at most this much
-				 * above the true delay (owd_clock.h) */
+	uint64_t error_ns; /* 0: exact (the ends share a clock); else each
+			    * value is an upper bound, at most this much
+			    * above the true delay (owd_clock.h) */
 };
 
 /* Where lost datagrams were lost: deltas of counters over the test. */
 struct loss_attrib {
-	uint64_t sender_sndbuf;		/* Udp SndbufErrors on the sending host */
-	uint64_t sender_link;		/* tx drops of the sender's interfaces */
-	uint64_t receiver_rcvbuf;	/* Udp RcvbufErrors on the receiving host */
-	uint64_t receiver_socket;	/* SO_RXQ_OVFL on the test sockets */
-	uint64_t receiver_inerrors;	/* Udp InErrors that are not RcvbufErrors */
-	uint64_t receiver_link;		/* rx drops of the receiver's interfaces */
-	uint64_t network;		/* the rest: lost on the path */
+	uint64_t sender_sndbuf;	    /* Udp SndbufErrors on the sending host */
+	uint64_t sender_link;	    /* tx drops of the sender's interfaces */
+	uint64_t receiver_rcvbuf;   /* Udp RcvbufErrors on the receiving host */
+	uint64_t receiver_socket;   /* SO_RXQ_OVFL on the test sockets */
+	uint64_t receiver_inerrors; /* Udp InErrors that are not RcvbufErrors */
+	uint64_t receiver_link;	    /* rx drops of the receiver's interfaces */
+	uint64_t network;	    /* the rest: lost on the path */
 };
 
 struct cpu_use {
-	double user_s, sys_s;	/* CPU seconds of the process over the test */
+	double user_s, sys_s; /* CPU seconds of the process over the test */
 	double wall_s;
 };
 
 struct udp_result {
 	uint64_t sent, received, lost, duplicates, reordered, malformed;
-	uint64_t target_bps;	/* what was asked for */
-	uint64_t achieved_bps;	/* offered rate really sent (payload bits / s) */
+	uint64_t target_bps;   /* what was asked for */
+	uint64_t achieved_bps; /* offered rate really sent (payload bits / s) */
 	uint64_t received_bps;
 	uint64_t sent_pps, received_pps;
-	double jitter_ms;	/* RFC 3550 interarrival jitter */
+	double jitter_ms; /* RFC 3550 interarrival jitter */
 	struct owd_summary owd;
-	bool generator_limited;	/* the sender fell short of target_bps by > 1% */
+	bool generator_limited; /* the sender fell short of target_bps by > 1% */
 	struct loss_attrib loss_at;
 	uint32_t len;
-	uint32_t path_mtu;	/* the client's path MTU for the test (the lower of
-				 * before and after: ICMP may lower it); 0 unknown */
-	uint32_t fragments;	/* IP fragments per datagram at path_mtu (1: none) */
-	bool dont_fragment;	/* DF was set: fragments is then always 1 */
+	uint32_t path_mtu;  /* the client's path MTU for the test (the lower of
+			     * before and after: ICMP may lower it); 0 unknown */
+	uint32_t fragments; /* IP fragments per datagram at path_mtu (1: none) */
+	bool dont_fragment; /* DF was set: fragments is then always 1 */
 	/* Why a sender fell short (known when the client sent): datagrams
 	 * (slots) the pacer gave up because the thread woke late or was
 	 * preempted (a busy host), because its previous send call was busy in
@@ -109,58 +109,58 @@ struct udp_result {
 };
 
 struct tcp_info_summary {
-	uint32_t retransmits;	/* tcpi_total_retrans */
+	uint32_t retransmits; /* tcpi_total_retrans */
 	uint32_t rtt_us, rttvar_us;
 	uint32_t snd_mss, adv_mss, rcv_mss, pmtu;
 	uint32_t snd_cwnd;
 };
 
 struct tcp_result {
-	uint64_t bytes;		/* received after omit */
-	uint64_t sent_bytes;	/* written by the sender after omit */
+	uint64_t bytes;	     /* received after omit */
+	uint64_t sent_bytes; /* written by the sender after omit */
 	uint64_t goodput_bps;
-	struct tcp_info_summary sender;		/* from the sending end's TCP_INFO */
-	struct tcp_info_summary receiver;	/* from the receiving end */
+	struct tcp_info_summary sender;	  /* from the sending end's TCP_INFO */
+	struct tcp_info_summary receiver; /* from the receiving end */
 };
 
 struct load_stream_result {
 	uint64_t bytes;
 	uint64_t bps;
-	struct udp_result udp;		/* UDP only */
-	struct tcp_info_summary tcp_sender, tcp_receiver;	/* TCP only */
+	struct udp_result udp;				  /* UDP only */
+	struct tcp_info_summary tcp_sender, tcp_receiver; /* TCP only */
 };
 
 struct load_interval {
 	double start_s, end_s;
 	uint64_t bytes;
 	uint64_t bps;
-	uint64_t lost;		/* UDP */
-	uint32_t retransmits;	/* TCP */
+	uint64_t lost;	      /* UDP */
+	uint32_t retransmits; /* TCP */
 };
 
 struct load_result {
 	struct load_spec spec;
-	double duration_s;		/* measured, excluding omit */
-	struct udp_result udp;		/* sum over streams (proto == LOAD_UDP) */
-	struct tcp_result tcp;		/* sum over streams (proto == LOAD_TCP) */
+	double duration_s;     /* measured, excluding omit */
+	struct udp_result udp; /* sum over streams (proto == LOAD_UDP) */
+	struct tcp_result tcp; /* sum over streams (proto == LOAD_TCP) */
 	struct cpu_use cpu_sender, cpu_receiver;
 	double sender_cpu_s_per_gbit, receiver_cpu_s_per_gbit;
 	unsigned nstreams;
-	struct load_stream_result *streams;	/* nstreams entries */
+	struct load_stream_result *streams; /* nstreams entries */
 	unsigned nintervals;
 	struct load_interval *intervals;
-	char local_addr[64], remote_addr[64];	/* the data path's addresses */
-	char error[256];			/* set when load_run fails */
-	bool interrupted;		/* stopped early by a signal; partial figures */
-	bool peer_missing;		/* the test ran but the server's RESULTS never came
-					 * (it died, the connection broke): the far end's
-					 * figures are unknown, not zero, and the printers
-					 * show them as unknown */
-	bool owd_shared_clock;		/* both ends share CLOCK_MONOTONIC (same kernel):
-					 * one-way delay is exact; otherwise it is an
-					 * upper bound (udp.owd.error_ns) */
-	bool udp_gso_used, udp_gro_used;	/* what the sockets really got */
-	uint32_t rcvbuf_bytes;		/* effective SO_RCVBUF of the receiving sockets */
+	char local_addr[64], remote_addr[64]; /* the data path's addresses */
+	char error[256];		      /* set when load_run fails */
+	bool interrupted;		      /* stopped early by a signal; partial figures */
+	bool peer_missing;		      /* the test ran but the server's RESULTS never came
+					       * (it died, the connection broke): the far end's
+					       * figures are unknown, not zero, and the printers
+					       * show them as unknown */
+	bool owd_shared_clock;		      /* both ends share CLOCK_MONOTONIC (same kernel):
+					       * one-way delay is exact; otherwise it is an
+					       * upper bound (udp.owd.error_ns) */
+	bool udp_gso_used, udp_gro_used;      /* what the sockets really got */
+	uint32_t rcvbuf_bytes;		      /* effective SO_RCVBUF of the receiving sockets */
 	char server_version[48];
 };
 
@@ -171,7 +171,7 @@ typedef void (*load_interval_fn)(const struct load_result *res, const struct loa
 				 void *arg);
 
 struct load_hooks {
-	load_interval_fn on_interval;	/* NULL: intervals are only stored */
+	load_interval_fn on_interval; /* NULL: intervals are only stored */
 	void *arg;
 };
 

@@ -15,9 +15,9 @@ enum log_level log_get_level(void);
 void log_msg(enum log_level level, const char *func, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-#define log_err(...) log_msg(LOG_ERR, __func__, __VA_ARGS__)
-#define log_warn(...) log_msg(LOG_WARN, __func__, __VA_ARGS__)
-#define log_info(...) log_msg(LOG_INFO, __func__, __VA_ARGS__)
+#define log_err(...)   log_msg(LOG_ERR, __func__, __VA_ARGS__)
+#define log_warn(...)  log_msg(LOG_WARN, __func__, __VA_ARGS__)
+#define log_info(...)  log_msg(LOG_INFO, __func__, __VA_ARGS__)
 #define log_debug(...) log_msg(LOG_DEBUG, __func__, __VA_ARGS__)
 
 #endif

@@ -81,26 +81,25 @@ void netcounters_link_drops(const struct netcounters *nc, const char *ifname, ui
 
 /* The raw inputs of attribution, all deltas over the test. */
 struct loss_inputs {
-	uint64_t lost;		   /* datagrams the receiver found missing */
-	uint64_t sender_sndbuf;	   /* SndbufErrors (Udp or Udp6) on the sender */
+	uint64_t lost;		     /* datagrams the receiver found missing */
+	uint64_t sender_sndbuf;	     /* SndbufErrors (Udp or Udp6) on the sender */
 	uint64_t sender_send_errors; /* sends that failed visibly (EAGAIN/ENOBUFS) and
 				      * were not counted as sent: the kernel counts
 				      * them in SndbufErrors too, so they explain no
 				      * loss. netcounters_loss_inputs() leaves it 0;
 				      * the sender sets it. */
-	uint64_t sender_link_tx;   /* tx drops of the sender's interfaces */
-	uint64_t receiver_rcvbuf;  /* RcvbufErrors on the receiver */
-	uint64_t receiver_inerrors; /* InErrors on the receiver (includes RcvbufErrors) */
-	uint64_t receiver_rxq_ovfl; /* SO_RXQ_OVFL summed over the test sockets */
-	uint64_t receiver_link_rx; /* rx drops of the receiver's interfaces */
+	uint64_t sender_link_tx;     /* tx drops of the sender's interfaces */
+	uint64_t receiver_rcvbuf;    /* RcvbufErrors on the receiver */
+	uint64_t receiver_inerrors;  /* InErrors on the receiver (includes RcvbufErrors) */
+	uint64_t receiver_rxq_ovfl;  /* SO_RXQ_OVFL summed over the test sockets */
+	uint64_t receiver_link_rx;   /* rx drops of the receiver's interfaces */
 };
 
 /* Fills inputs from two deltas (either may be NULL: that side unknown);
  * family selects Udp or Udp6; ifnames as for netcounters_link_drops(). */
 void netcounters_loss_inputs(const struct netcounters *sender_delta, const char *sender_if,
 			     const struct netcounters *receiver_delta, const char *receiver_if,
-			     int family, uint64_t rxq_ovfl, uint64_t lost,
-			     struct loss_inputs *in);
+			     int family, uint64_t rxq_ovfl, uint64_t lost, struct loss_inputs *in);
 
 /*
  * Explains in->lost place by place, never more than was lost in total and

@@ -14,25 +14,25 @@
 #include "results.h"
 
 enum overhead_metric {
-	OVERHEAD_TCP_GOODPUT = 0,	/* key: streams; bit/s */
-	OVERHEAD_UDP_NDR,		/* key: datagram size; bit/s */
-	OVERHEAD_UDP_PDR,		/* key: datagram size; bit/s */
-	OVERHEAD_OWD_P50,		/* key: datagram size; ms at the common load */
-	OVERHEAD_OWD_P99,		/* key: datagram size; ms at the common load */
-	OVERHEAD_CPU_PER_GBIT,		/* key: streams; CPU s/Gbit of the test processes */
-	OVERHEAD_HOST_CPU_PER_GBIT,	/* key: streams; CPU s/Gbit of the whole machine */
-	OVERHEAD_TCP_MSS,		/* key: streams; bytes */
+	OVERHEAD_TCP_GOODPUT = 0,   /* key: streams; bit/s */
+	OVERHEAD_UDP_NDR,	    /* key: datagram size; bit/s */
+	OVERHEAD_UDP_PDR,	    /* key: datagram size; bit/s */
+	OVERHEAD_OWD_P50,	    /* key: datagram size; ms at the common load */
+	OVERHEAD_OWD_P99,	    /* key: datagram size; ms at the common load */
+	OVERHEAD_CPU_PER_GBIT,	    /* key: streams; CPU s/Gbit of the test processes */
+	OVERHEAD_HOST_CPU_PER_GBIT, /* key: streams; CPU s/Gbit of the whole machine */
+	OVERHEAD_TCP_MSS,	    /* key: streams; bytes */
 	OVERHEAD_METRIC_COUNT
 };
 
 struct overhead_row {
-	unsigned path;		/* the overlay path */
-	unsigned base_path;	/* the underlay */
+	unsigned path;	    /* the overlay path */
+	unsigned base_path; /* the underlay */
 	enum overhead_metric metric;
-	unsigned key;		/* stream count or datagram size, as the metric says */
+	unsigned key; /* stream count or datagram size, as the metric says */
 	double base, value;
-	double ratio;		/* value / base; NAN when base is 0 */
-	double delta;		/* value - base */
+	double ratio; /* value / base; NAN when base is 0 */
+	double delta; /* value - base */
 };
 
 struct overhead {

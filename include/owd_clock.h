@@ -26,15 +26,15 @@
 #include <stdint.h>
 
 struct owd_clock_sample {
-	uint64_t t0, t1;	/* this host: greeting sent, echo received */
-	uint64_t peer_ns;	/* the peer's stamp in the echo */
+	uint64_t t0, t1;  /* this host: greeting sent, echo received */
+	uint64_t peer_ns; /* the peer's stamp in the echo */
 };
 
 struct owd_clock {
 	unsigned samples;
-	bool shared;		/* every peer stamp inside its [t0, t1] */
-	int64_t offset_ns;	/* peer clock minus ours (best sample) */
-	uint64_t error_ns;	/* |true offset - offset_ns| <= error_ns */
+	bool shared;	   /* every peer stamp inside its [t0, t1] */
+	int64_t offset_ns; /* peer clock minus ours (best sample) */
+	uint64_t error_ns; /* |true offset - offset_ns| <= error_ns */
 };
 
 void owd_clock_init(struct owd_clock *c);

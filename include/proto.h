@@ -64,31 +64,31 @@
 
 #include "load.h"
 
-#define PROTO_MAGIC 0x4f564c43u /* "OVLC" */
-#define PROTO_VERSION 1
-#define PROTO_HDR_LEN 12
-#define PROTO_MAX_BODY (64u * 1024u)
-#define PROTO_MAX_MSG (PROTO_HDR_LEN + PROTO_MAX_BODY)
-#define PROTO_TEXT_MAX 256
-#define PROTO_NONCE_LEN 32
-#define PROTO_MAC_LEN 32
-#define PROTO_COOKIE_LEN 16
+#define PROTO_MAGIC	   0x4f564c43u /* "OVLC" */
+#define PROTO_VERSION	   1
+#define PROTO_HDR_LEN	   12
+#define PROTO_MAX_BODY	   (64u * 1024u)
+#define PROTO_MAX_MSG	   (PROTO_HDR_LEN + PROTO_MAX_BODY)
+#define PROTO_TEXT_MAX	   256
+#define PROTO_NONCE_LEN	   32
+#define PROTO_MAC_LEN	   32
+#define PROTO_COOKIE_LEN   16
 #define PROTO_SOFTWARE_LEN 32
-#define PROTO_MAX_STREAMS LOAD_MAX_STREAMS
+#define PROTO_MAX_STREAMS  LOAD_MAX_STREAMS
 
 /* Documented negative codes; everything else negative is -errno. */
 enum proto_err {
-	PROTO_E_TRUNCATED = -1001, /* body shorter than its type needs */
-	PROTO_E_LENGTH = -1002,	   /* body length wrong for its type or count */
-	PROTO_E_TOOBIG = -1003,	   /* length field above PROTO_MAX_BODY */
-	PROTO_E_MAGIC = -1004,	   /* not an ovlperf control stream */
-	PROTO_E_VERSION = -1005,   /* peer speaks another protocol version */
-	PROTO_E_TYPE = -1006,	   /* unknown message type */
-	PROTO_E_VALUE = -1007,	   /* a field out of its documented range */
-	PROTO_E_EOF = -1008,	   /* peer closed between messages */
+	PROTO_E_TRUNCATED = -1001,   /* body shorter than its type needs */
+	PROTO_E_LENGTH = -1002,	     /* body length wrong for its type or count */
+	PROTO_E_TOOBIG = -1003,	     /* length field above PROTO_MAX_BODY */
+	PROTO_E_MAGIC = -1004,	     /* not an ovlperf control stream */
+	PROTO_E_VERSION = -1005,     /* peer speaks another protocol version */
+	PROTO_E_TYPE = -1006,	     /* unknown message type */
+	PROTO_E_VALUE = -1007,	     /* a field out of its documented range */
+	PROTO_E_EOF = -1008,	     /* peer closed between messages */
 	PROTO_E_EOF_PARTIAL = -1009, /* peer closed in the middle of a message */
-	PROTO_E_STALLED = -1010,   /* a message started but did not complete in time */
-	PROTO_E_NOSPACE = -1011,   /* encode buffer too small */
+	PROTO_E_STALLED = -1010,     /* a message started but did not complete in time */
+	PROTO_E_NOSPACE = -1011,     /* encode buffer too small */
 };
 
 enum proto_type {
@@ -173,12 +173,12 @@ int proto_write_all(int fd, const uint8_t *buf, size_t len, int timeout_ms);
 /* ---- messages ---------------------------------------------------------- */
 
 #define PROTO_CAP_AUTH_REQUIRED (1u << 0) /* server: a PSK is required */
-#define PROTO_CAP_TCP (1u << 1)
-#define PROTO_CAP_UDP (1u << 2)
-#define PROTO_CAP_MTU (1u << 3)
-#define PROTO_CAP_REVERSE (1u << 4)
-#define PROTO_CAP_UDP_GSO (1u << 5)
-#define PROTO_CAP_UDP_GRO (1u << 6)
+#define PROTO_CAP_TCP		(1u << 1)
+#define PROTO_CAP_UDP		(1u << 2)
+#define PROTO_CAP_MTU		(1u << 3)
+#define PROTO_CAP_REVERSE	(1u << 4)
+#define PROTO_CAP_UDP_GSO	(1u << 5)
+#define PROTO_CAP_UDP_GRO	(1u << 6)
 /* Both ends: the server echoes a TCP data connection's greeting once it has
  * registered that connection, and the client sends START only when every
  * echo is back (without it a greeting the network delays arrives after START). */
@@ -186,8 +186,8 @@ int proto_write_all(int fd, const uint8_t *buf, size_t len, int timeout_ms);
 
 #define PROTO_HELLO_LEN 40
 struct proto_hello {
-	uint16_t version; /* PROTO_VERSION of the sender */
-	uint32_t caps;	  /* PROTO_CAP_* */
+	uint16_t version;		       /* PROTO_VERSION of the sender */
+	uint32_t caps;			       /* PROTO_CAP_* */
 	char software[PROTO_SOFTWARE_LEN + 1]; /* "ovlperf 0.1.0" */
 };
 
@@ -209,22 +209,22 @@ struct proto_auth_ok {
 
 enum proto_kind { PROTO_KIND_TCP = 1, PROTO_KIND_UDP = 2, PROTO_KIND_MTU = 3 };
 
-#define PROTO_REQ_REVERSE (1u << 0)
-#define PROTO_REQ_UDP_GSO (1u << 1)
-#define PROTO_REQ_UDP_GRO (1u << 2)
-#define PROTO_REQ_IPV6 (1u << 3) /* data path over IPv6 */
+#define PROTO_REQ_REVERSE   (1u << 0)
+#define PROTO_REQ_UDP_GSO   (1u << 1)
+#define PROTO_REQ_UDP_GRO   (1u << 2)
+#define PROTO_REQ_IPV6	    (1u << 3) /* data path over IPv6 */
 #define PROTO_REQ_DONT_FRAG (1u << 4) /* UDP: DF on every datagram */
 
 #define PROTO_TEST_REQUEST_LEN 56
 struct proto_test_request {
-	uint8_t kind;	  /* enum proto_kind */
-	uint8_t dscp;	  /* 0..63 */
-	uint16_t flags;	  /* PROTO_REQ_* */
-	uint16_t streams; /* 1..PROTO_MAX_STREAMS */
+	uint8_t kind;	    /* enum proto_kind */
+	uint8_t dscp;	    /* 0..63 */
+	uint16_t flags;	    /* PROTO_REQ_* */
+	uint16_t streams;   /* 1..PROTO_MAX_STREAMS */
 	uint16_t data_port; /* client's wish; 0: server chooses */
-	uint32_t len;	  /* UDP payload / TCP write size; 0 or LOAD_UDP_MIN_LEN.. */
-	uint32_t mss;	  /* TCP_MAXSEG; 0: kernel's */
-	uint32_t sock_buf; /* SO_SNDBUF/SO_RCVBUF; 0: engine default */
+	uint32_t len;	    /* UDP payload / TCP write size; 0 or LOAD_UDP_MIN_LEN.. */
+	uint32_t mss;	    /* TCP_MAXSEG; 0: kernel's */
+	uint32_t sock_buf;  /* SO_SNDBUF/SO_RCVBUF; 0: engine default */
 	uint64_t duration_ns;
 	uint64_t omit_ns;
 	uint64_t interval_ns;
@@ -250,7 +250,7 @@ struct proto_test_accept {
 /* TEST_REJECT and ERROR share a layout: u16 code, u16 text length, text. */
 enum proto_reason {
 	PROTO_R_UNSPEC = 0,
-	PROTO_R_BUSY = 1,	  /* too many tests at once */
+	PROTO_R_BUSY = 1, /* too many tests at once */
 	PROTO_R_LIMIT_DURATION = 2,
 	PROTO_R_LIMIT_RATE = 3,
 	PROTO_R_LIMIT_STREAMS = 4,
@@ -290,7 +290,7 @@ struct proto_interval {
 	uint64_t start_ns, end_ns; /* relative to START */
 	uint64_t bytes;
 	uint64_t packets;
-	uint64_t lost; /* UDP */
+	uint64_t lost;	      /* UDP */
 	uint32_t retransmits; /* TCP */
 	uint32_t reserved;
 };
@@ -314,9 +314,9 @@ struct proto_stream_stats {
 	uint32_t tcp_rcv_mss, tcp_pmtu, tcp_snd_cwnd;
 };
 #define PROTO_SS_OWD_VALID (1u << 0)
-#define PROTO_SS_TCP_INFO (1u << 1)
-#define PROTO_SS_GSO (1u << 2) /* the socket really used UDP GSO */
-#define PROTO_SS_GRO (1u << 3)
+#define PROTO_SS_TCP_INFO  (1u << 1)
+#define PROTO_SS_GSO	   (1u << 2) /* the socket really used UDP GSO */
+#define PROTO_SS_GRO	   (1u << 3)
 
 /* Host-wide counter deltas over the test at this end (netcounters.h). */
 struct proto_host_counters {
@@ -364,8 +364,7 @@ int proto_decode_test_request(const uint8_t *body, size_t len, struct proto_test
 ssize_t proto_encode_test_accept(uint8_t *buf, size_t cap, const struct proto_test_accept *m);
 int proto_decode_test_accept(const uint8_t *body, size_t len, struct proto_test_accept *m);
 /* type is PROTO_TEST_REJECT or PROTO_ERROR; text longer than PROTO_TEXT_MAX is cut. */
-ssize_t proto_encode_text(uint8_t *buf, size_t cap, uint16_t type, uint16_t code,
-			  const char *text);
+ssize_t proto_encode_text(uint8_t *buf, size_t cap, uint16_t type, uint16_t code, const char *text);
 int proto_decode_text(const uint8_t *body, size_t len, struct proto_text *m);
 ssize_t proto_encode_start(uint8_t *buf, size_t cap, const struct proto_start *m);
 int proto_decode_start(const uint8_t *body, size_t len, struct proto_start *m);
@@ -387,12 +386,12 @@ const char *proto_strerror(int err);
 
 /* ---- UDP test datagram ------------------------------------------------- */
 
-#define DGRAM_MAGIC 0x4f564c44u /* "OVLD" */
+#define DGRAM_MAGIC   0x4f564c44u /* "OVLD" */
 #define DGRAM_HDR_LEN 32
 _Static_assert(DGRAM_HDR_LEN <= LOAD_UDP_MIN_LEN, "datagram header must fit the minimum length");
 
 #define DGRAM_F_OMIT (1u << 0) /* sent during the warm-up (omit) period */
-#define DGRAM_F_FIN (1u << 1)  /* end-of-stream marker; seq = datagrams sent */
+#define DGRAM_F_FIN  (1u << 1) /* end-of-stream marker; seq = datagrams sent */
 
 struct dgram_hdr {
 	uint16_t stream;

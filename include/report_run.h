@@ -31,15 +31,15 @@ void report_run_term(FILE *f, const struct report_run *rr);
 /* Only the sweep tables. */
 void report_run_term_sweeps(FILE *f, const struct report_run *rr);
 
-#define PLOT_MAX 4
+#define PLOT_MAX      4
 #define PLOT_FILE_MAX 32
 
 /* The plots written into a results directory. */
 struct plot_set {
 	unsigned n;
-	char file[PLOT_MAX][PLOT_FILE_MAX];	/* e.g. "delivered.svg" */
+	char file[PLOT_MAX][PLOT_FILE_MAX]; /* e.g. "delivered.svg" */
 	char title[PLOT_MAX][64];
-	char note[128];		/* why plots are missing, or "" */
+	char note[128]; /* why plots are missing, or "" */
 };
 
 /* report.md: tables, the scenario, the host, MTU verdicts, every trial, and

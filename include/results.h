@@ -20,49 +20,49 @@
 
 #include "load.h"
 
-#define RESULTS_SCHEMA 1
-#define RESULTS_NAME_MAX 48
+#define RESULTS_SCHEMA	  1
+#define RESULTS_NAME_MAX  48
 #define RESULTS_MAX_PATHS 8
-#define RESULTS_TEXT_MAX 256
+#define RESULTS_TEXT_MAX  256
 
 enum results_path_kind {
 	RESULTS_PATH_UNDERLAY = 1,
-	RESULTS_PATH_BUILTIN = 2,	/* our overlay, started and stopped by the run */
-	RESULTS_PATH_EXTERNAL = 3,	/* a VPN the user runs */
+	RESULTS_PATH_BUILTIN = 2,  /* our overlay, started and stopped by the run */
+	RESULTS_PATH_EXTERNAL = 3, /* a VPN the user runs */
 };
 
 struct results_path {
 	char name[RESULTS_NAME_MAX];
 	enum results_path_kind kind;
-	char addr[RESULTS_TEXT_MAX];	/* far end's data address (or name) */
-	uint32_t mtu;		/* MTU of the near end's interface; 0: unknown */
+	char addr[RESULTS_TEXT_MAX]; /* far end's data address (or name) */
+	uint32_t mtu;		     /* MTU of the near end's interface; 0: unknown */
 };
 
 enum results_trial_kind {
-	RESULTS_TRIAL_TCP = 1,		/* TCP goodput at a stream count */
-	RESULTS_TRIAL_SWEEP = 2,	/* a point of a linear UDP sweep */
-	RESULTS_TRIAL_KNEE = 3,		/* one trial of a knee search */
-	RESULTS_TRIAL_DELAY = 4,	/* UDP at the common load, for one-way delay */
+	RESULTS_TRIAL_TCP = 1,	 /* TCP goodput at a stream count */
+	RESULTS_TRIAL_SWEEP = 2, /* a point of a linear UDP sweep */
+	RESULTS_TRIAL_KNEE = 3,	 /* one trial of a knee search */
+	RESULTS_TRIAL_DELAY = 4, /* UDP at the common load, for one-way delay */
 };
 
 /* One load_run, with where it sat in the run. */
 struct results_trial {
-	unsigned seq;		/* 1-based order of execution */
-	unsigned path;		/* index into run->paths */
-	unsigned rep;		/* 0-based repetition */
+	unsigned seq;  /* 1-based order of execution */
+	unsigned path; /* index into run->paths */
+	unsigned rep;  /* 0-based repetition */
 	enum results_trial_kind kind;
 	unsigned streams;
-	uint32_t len;		/* UDP datagram payload / TCP write size */
-	uint64_t target_bps;	/* UDP offered rate asked for; 0 for TCP */
-	double start_s;		/* since the start of the run */
-	double duration_s;	/* measured */
-	int status;		/* 0 or the negative errno load_run returned */
+	uint32_t len;	     /* UDP datagram payload / TCP write size */
+	uint64_t target_bps; /* UDP offered rate asked for; 0 for TCP */
+	double start_s;	     /* since the start of the run */
+	double duration_s;   /* measured */
+	int status;	     /* 0 or the negative errno load_run returned */
 	char error[RESULTS_TEXT_MAX];
-	struct udp_result udp;	/* UDP kinds */
-	struct tcp_result tcp;	/* TCP */
+	struct udp_result udp; /* UDP kinds */
+	struct tcp_result tcp; /* TCP */
 	struct cpu_use cpu_sender, cpu_receiver;
 	double sender_cpu_s_per_gbit, receiver_cpu_s_per_gbit;
-	double host_cpu_s;	/* busy CPU seconds of the whole machine (lab runs) */
+	double host_cpu_s; /* busy CPU seconds of the whole machine (lab runs) */
 };
 
 /* What a knee search found for one path and datagram size. */
@@ -70,20 +70,20 @@ struct results_knee {
 	unsigned path;
 	uint32_t len;
 	unsigned rep;
-	bool found;			/* an NDR lower bound was measured */
-	bool pdr_found;			/* a PDR lower bound was measured */
-	char ndr_outcome[24];		/* the search's word for each: "found", */
-	char pdr_outcome[24];		/* "above max", "below min", ... */
-	uint64_t ndr_lower_bps, ndr_upper_bps;	/* offered payload rate */
+	bool found;			       /* an NDR lower bound was measured */
+	bool pdr_found;			       /* a PDR lower bound was measured */
+	char ndr_outcome[24];		       /* the search's word for each: "found", */
+	char pdr_outcome[24];		       /* "above max", "below min", ... */
+	uint64_t ndr_lower_bps, ndr_upper_bps; /* offered payload rate */
 	uint64_t pdr_lower_bps, pdr_upper_bps;
-	double pdr_goal_pct;		/* loss tolerated by the PDR */
-	double width_goal;		/* relative width goal of the search */
-	uint64_t max_rx_bps;		/* receive rate at the maximum offered rate */
+	double pdr_goal_pct; /* loss tolerated by the PDR */
+	double width_goal;   /* relative width goal of the search */
+	uint64_t max_rx_bps; /* receive rate at the maximum offered rate */
 	unsigned trials;
 	double time_s;
 	struct loss_attrib loss_at;	/* loss at the first failing rate above the NDR */
 	uint64_t loss_at_bps;		/* that rate; 0: none failed */
-	char stopped[RESULTS_TEXT_MAX];	/* why the search was cut short; "": it was not */
+	char stopped[RESULTS_TEXT_MAX]; /* why the search was cut short; "": it was not */
 };
 
 enum results_verdict { RESULTS_OK = 0, RESULTS_WARN = 1, RESULTS_FAIL = 2 };
@@ -93,30 +93,30 @@ struct results_mtu_check {
 	unsigned path;
 	char check[RESULTS_NAME_MAX];
 	enum results_verdict verdict;
-	uint32_t value;			/* e.g. the probed MTU or MSS; 0: none */
+	uint32_t value; /* e.g. the probed MTU or MSS; 0: none */
 	char reason[RESULTS_TEXT_MAX];
 	char fix[RESULTS_TEXT_MAX];
 };
 
 struct results_host {
-	char kernel[RESULTS_TEXT_MAX];	/* uname: sysname release version machine */
-	char cpu[RESULTS_TEXT_MAX];	/* /proc/cpuinfo model name */
+	char kernel[RESULTS_TEXT_MAX]; /* uname: sysname release version machine */
+	char cpu[RESULTS_TEXT_MAX];    /* /proc/cpuinfo model name */
 	unsigned ncpu;
 	char hostname[64];
 };
 
 struct results_run {
 	unsigned schema;
-	char version[32];		/* ovlperf version that measured */
+	char version[32]; /* ovlperf version that measured */
 	char scenario_name[RESULTS_NAME_MAX];
 	char scenario_file[RESULTS_TEXT_MAX];
-	char *scenario_text;		/* the scenario file verbatim (malloc'ed) */
-	char started_utc[32];		/* ISO 8601, e.g. 2026-11-30T09:20:00Z */
+	char *scenario_text;  /* the scenario file verbatim (malloc'ed) */
+	char started_utc[32]; /* ISO 8601, e.g. 2026-11-30T09:20:00Z */
 	double duration_s;
 	bool complete;
-	char stop_reason[RESULTS_TEXT_MAX];	/* why an incomplete run stopped */
+	char stop_reason[RESULTS_TEXT_MAX]; /* why an incomplete run stopped */
 	struct results_host host;
-	uint64_t delay_load_bps;	/* common load of the delay trials; 0: none */
+	uint64_t delay_load_bps; /* common load of the delay trials; 0: none */
 	double pdr_goal_pct;
 
 	unsigned npaths;
@@ -140,36 +140,36 @@ struct results_stat {
 struct results_tcp_point {
 	unsigned path, streams;
 	struct results_stat goodput_bps;
-	struct results_stat cpu_s_per_gbit;	/* sender + receiver process */
+	struct results_stat cpu_s_per_gbit;	 /* sender + receiver process */
 	struct results_stat host_cpu_s_per_gbit; /* whole machine; n = 0 if unknown */
 	struct results_stat retransmits;
 	struct results_stat rtt_us;
-	uint32_t snd_mss;			/* most frequent sender MSS */
+	uint32_t snd_mss; /* most frequent sender MSS */
 };
 
 struct results_sweep_point {
 	unsigned path;
 	uint32_t len;
-	enum results_trial_kind kind;		/* SWEEP or KNEE (knee trials, by rate) */
+	enum results_trial_kind kind; /* SWEEP or KNEE (knee trials, by rate) */
 	uint64_t target_bps;
 	struct results_stat tx_bps, rx_bps, tx_pps, rx_pps, delivered_pct;
 	struct results_stat owd_p50_ms, owd_p99_ms;
-	unsigned generator_limited;		/* how many of the trials were */
+	unsigned generator_limited; /* how many of the trials were */
 };
 
 struct results_knee_point {
 	unsigned path;
 	uint32_t len;
-	struct results_stat ndr_bps, pdr_bps;	/* lower bounds over repetitions */
-	uint64_t ndr_upper_bps, pdr_upper_bps;	/* from the median repetition */
+	struct results_stat ndr_bps, pdr_bps;  /* lower bounds over repetitions */
+	uint64_t ndr_upper_bps, pdr_upper_bps; /* from the median repetition */
 	unsigned trials;
 	double time_s;
 	uint64_t max_rx_bps;
 	struct loss_attrib loss_at;
 	uint64_t loss_at_bps;
-	unsigned found;				/* repetitions that found an NDR */
-	unsigned pdr_found;			/* ... and a PDR */
-	char ndr_outcome[24], pdr_outcome[24];	/* of the median repetition */
+	unsigned found;			       /* repetitions that found an NDR */
+	unsigned pdr_found;		       /* ... and a PDR */
+	char ndr_outcome[24], pdr_outcome[24]; /* of the median repetition */
 };
 
 struct results_delay_point {
@@ -181,9 +181,9 @@ struct results_delay_point {
 
 struct results_summary {
 	size_t ntcp, nsweep, nknee, ndelay;
-	double owd_error_ms;	/* largest one-way delay error of any trial: 0 when
-				 * every delay is exact (one clock), else they are
-				 * upper bounds (owd_summary.error_ns) */
+	double owd_error_ms; /* largest one-way delay error of any trial: 0 when
+			      * every delay is exact (one clock), else they are
+			      * upper bounds (owd_summary.error_ns) */
 	struct results_tcp_point *tcp;
 	struct results_sweep_point *sweep;
 	struct results_knee_point *knee;
@@ -218,10 +218,10 @@ int results_aggregate(const struct results_run *run, struct results_summary *sum
 void results_summary_free(struct results_summary *sum);
 
 /* Lookups in a summary; NULL when absent. */
-const struct results_tcp_point *results_find_tcp(const struct results_summary *sum,
-						 unsigned path, unsigned streams);
-const struct results_knee_point *results_find_knee(const struct results_summary *sum,
-						   unsigned path, uint32_t len);
+const struct results_tcp_point *results_find_tcp(const struct results_summary *sum, unsigned path,
+						 unsigned streams);
+const struct results_knee_point *results_find_knee(const struct results_summary *sum, unsigned path,
+						   uint32_t len);
 const struct results_delay_point *results_find_delay(const struct results_summary *sum,
 						     unsigned path, uint32_t len);
 

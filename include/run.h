@@ -34,7 +34,7 @@
 #include "scenario.h"
 
 #define RUN_DEFAULT_SCENARIO "scenarios/default.ini"
-#define RUN_DEFAULT_RESULTS "results"
+#define RUN_DEFAULT_RESULTS  "results"
 /* Consecutive failed trials on one path before the run stops. */
 #define RUN_MAX_PATH_FAILURES 2
 /* How long the far end's server may take to listen. */
@@ -50,16 +50,16 @@ typedef int (*run_runner_fn)(void *arg, const struct load_spec *spec, struct loa
 			     const struct load_hooks *hooks);
 
 struct run_options {
-	const char *results_root;	/* NULL: RUN_DEFAULT_RESULTS */
-	const char *out_dir;		/* exact results directory; NULL: under the root */
-	bool progress;			/* progress line on stderr */
-	unsigned repetitions;		/* 0: the scenario's */
-	bool no_plots;			/* skip gnuplot */
-	FILE *term;			/* the summary at the end; NULL: stdout */
-	bool no_summary;		/* print no summary at all */
-	run_runner_fn runner;		/* NULL: load_run_hooks */
+	const char *results_root; /* NULL: RUN_DEFAULT_RESULTS */
+	const char *out_dir;	  /* exact results directory; NULL: under the root */
+	bool progress;		  /* progress line on stderr */
+	unsigned repetitions;	  /* 0: the scenario's */
+	bool no_plots;		  /* skip gnuplot */
+	FILE *term;		  /* the summary at the end; NULL: stdout */
+	bool no_summary;	  /* print no summary at all */
+	run_runner_fn runner;	  /* NULL: load_run_hooks */
 	void *runner_arg;
-	bool no_gap;			/* no RUN_TRIAL_GAP_MS pause (simulated paths) */
+	bool no_gap; /* no RUN_TRIAL_GAP_MS pause (simulated paths) */
 };
 
 /* Runs a parsed scenario (text: the file verbatim, for run.json). Fills res

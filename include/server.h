@@ -12,23 +12,23 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define SERVER_DEFAULT_MAX_SESSIONS 16
+#define SERVER_DEFAULT_MAX_SESSIONS    16
 #define SERVER_DEFAULT_MAX_DURATION_NS (3600ULL * 1000000000ULL)
-#define SERVER_DEFAULT_IDLE_MS 30000u
+#define SERVER_DEFAULT_IDLE_MS	       30000u
 
 struct server_config {
-	char bind_addr[64];	/* "" : every address (dual stack) */
-	uint16_t port;		/* 0: LOAD_DEFAULT_PORT */
-	int family;		/* AF_UNSPEC, AF_INET or AF_INET6 */
-	uint64_t max_duration_ns;	/* per test, omit included */
-	uint64_t max_rate_bps;	/* 0: no limit */
-	unsigned max_streams;	/* 1..LOAD_MAX_STREAMS */
-	unsigned max_sessions;	/* control connections at once */
-	char psk_file[256];	/* "" : no authentication */
-	bool one_shot;		/* serve one test, then exit */
-	uint32_t msg_timeout_ms; /* a started message must complete within this */
+	char bind_addr[64];	  /* "" : every address (dual stack) */
+	uint16_t port;		  /* 0: LOAD_DEFAULT_PORT */
+	int family;		  /* AF_UNSPEC, AF_INET or AF_INET6 */
+	uint64_t max_duration_ns; /* per test, omit included */
+	uint64_t max_rate_bps;	  /* 0: no limit */
+	unsigned max_streams;	  /* 1..LOAD_MAX_STREAMS */
+	unsigned max_sessions;	  /* control connections at once */
+	char psk_file[256];	  /* "" : no authentication */
+	bool one_shot;		  /* serve one test, then exit */
+	uint32_t msg_timeout_ms;  /* a started message must complete within this */
 	uint32_t idle_timeout_ms; /* a session may stay silent between messages this long */
-	bool no_realtime;	/* UDP test threads stay SCHED_OTHER */
+	bool no_realtime;	  /* UDP test threads stay SCHED_OTHER */
 };
 
 void server_config_defaults(struct server_config *cfg);

@@ -17,9 +17,9 @@
 #define SOCKOPT_DEFAULT_BUF (32u << 20)
 /* What one test's UDP receive buffers may add up to by default (the kernel
  * doubles each), and the most a client may ask a server for per socket. */
-#define SOCKOPT_UDP_TEST_BUF_TOTAL (256u << 20)
+#define SOCKOPT_UDP_TEST_BUF_TOTAL  (256u << 20)
 #define SOCKOPT_UDP_MIN_DEFAULT_BUF (4u << 20)
-#define SOCKOPT_MAX_REQUEST_BUF (64u << 20)
+#define SOCKOPT_MAX_REQUEST_BUF	    (64u << 20)
 
 /* The UDP receive buffer of each of n streams when none is asked for:
  * SOCKOPT_DEFAULT_BUF, shared down to 4 MiB when many streams would

@@ -4,7 +4,7 @@
 # deps.sh test   what building and `make check` need
 # deps.sh bench  peers for bench/ as well
 set -euo pipefail
-test_pkgs=(build-essential pkg-config clang libclang-rt-14-dev
+test_pkgs=(build-essential pkg-config clang clang-format libclang-rt-14-dev
 	libsodium-dev libnl-3-dev libnl-route-3-dev libcmocka-dev libinih-dev
 	libcjson-dev libnftables-dev libcap-ng-dev libseccomp-dev nftables iproute2 iputils-ping gnuplot-nox tcpdump procps
 	python3 bc ethtool

@@ -13,7 +13,8 @@ static const struct {
 	int (*fn)(int argc, char **argv);
 	const char *help;
 } subcommands[] = {
-	{ "run", cmd_run, "compare underlay and overlays as a scenario describes (default: the lab)" },
+	{ "run", cmd_run,
+	  "compare underlay and overlays as a scenario describes (default: the lab)" },
 	{ "report", cmd_report, "re-render a results directory, or compare two" },
 	{ "server", cmd_server, "serve tests to ovlperf clients" },
 	{ "client", cmd_client, "run one TCP or UDP test against a server" },

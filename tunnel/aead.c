@@ -55,7 +55,8 @@ int aead_cipher_resolve(enum aead_cipher in, enum aead_cipher *out)
 	return -EINVAL;
 }
 
-int aead_key_init(struct aead_key *k, enum aead_cipher cipher, const uint8_t key[static WIRE_KEY_LEN])
+int aead_key_init(struct aead_key *k, enum aead_cipher cipher,
+		  const uint8_t key[static WIRE_KEY_LEN])
 {
 	k->cipher = cipher;
 	switch (cipher) {
@@ -109,9 +110,8 @@ int aead_open(const struct aead_key *k, uint64_t counter, const uint8_t *ad, siz
 		rc = crypto_aead_aes256gcm_decrypt_detached_afternm(buf, NULL, buf, len, tag, ad,
 								    adlen, nonce, &k->u.aes);
 	else if (k->cipher == AEAD_CHACHA20POLY1305)
-		rc = crypto_aead_chacha20poly1305_ietf_decrypt_detached(buf, NULL, buf, len, tag,
-									ad, adlen, nonce,
-									k->u.chacha);
+		rc = crypto_aead_chacha20poly1305_ietf_decrypt_detached(
+			buf, NULL, buf, len, tag, ad, adlen, nonce, k->u.chacha);
 	else
 		rc = -1;
 	return rc == 0 ? 0 : -EBADMSG;

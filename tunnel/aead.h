@@ -24,7 +24,7 @@
 #include "wire.h"
 
 enum aead_cipher {
-	AEAD_AUTO = 0,		/* only before aead_cipher_resolve() */
+	AEAD_AUTO = 0, /* only before aead_cipher_resolve() */
 	AEAD_AES256GCM = 1,
 	AEAD_CHACHA20POLY1305 = 2,
 };
@@ -50,7 +50,8 @@ bool aead_aes_available(void);
 int aead_cipher_resolve(enum aead_cipher in, enum aead_cipher *out);
 
 /* Expands key (32 bytes) for cipher (resolved). 0, -EINVAL or -ENOTSUP. */
-int aead_key_init(struct aead_key *k, enum aead_cipher cipher, const uint8_t key[static WIRE_KEY_LEN]);
+int aead_key_init(struct aead_key *k, enum aead_cipher cipher,
+		  const uint8_t key[static WIRE_KEY_LEN]);
 void aead_key_wipe(struct aead_key *k);
 
 /*

@@ -16,8 +16,8 @@
 
 struct allowedips_node {
 	struct allowedips_node *child[2];
-	void *peer;		/* NULL: an inner node that only joins branches */
-	uint8_t key[16];	/* host bits beyond cidr are zero */
+	void *peer;	 /* NULL: an inner node that only joins branches */
+	uint8_t key[16]; /* host bits beyond cidr are zero */
 	unsigned cidr;
 };
 
@@ -48,7 +48,7 @@ static void masked(uint8_t out[16], const uint8_t *addr, unsigned bits, unsigned
 	memset(out, 0, 16);
 	memcpy(out, addr, bits / 8);
 	for (unsigned i = cidr; i < bits; i++)
-		out[i / 8] &= (uint8_t)~(0x80 >> (i % 8));
+		out[i / 8] &= (uint8_t) ~(0x80 >> (i % 8));
 }
 
 static bool node_contains(const struct allowedips_node *n, const uint8_t *addr)
@@ -194,8 +194,9 @@ size_t allowedips_remove_peer(struct allowedips *t, void *peer)
 
 void *allowedips_lookup(const struct allowedips *t, int family, const uint8_t *addr)
 {
-	const struct allowedips_node *n = family == AF_INET ? t->root4
-					  : family == AF_INET6 ? t->root6 : NULL;
+	const struct allowedips_node *n = family == AF_INET    ? t->root4
+					  : family == AF_INET6 ? t->root6
+							       : NULL;
 	void *best = NULL;
 
 	while (n && node_contains(n, addr)) {

@@ -33,7 +33,8 @@ struct parse {
 	enum section sect;
 	unsigned sect_line, iface_line;
 	bool seen_interface;
-	bool set_tso, set_coalesce, set_udp_gso, set_udp_gro, set_uso; /* else they follow 'offload' */
+	bool set_tso, set_coalesce, set_udp_gso, set_udp_gro,
+		set_uso; /* else they follow 'offload' */
 };
 
 static void perr(struct parse *p, const char *key, const char *fmt, ...)
@@ -412,9 +413,8 @@ static void peer_key(struct parse *p, const char *name, const char *val)
 	if (key_is(name, "public_key")) {
 		size_t n = 0;
 
-		if (sodium_base642bin(peer->public_key, sizeof(peer->public_key), val,
-				      strlen(val), " \t", &n, NULL,
-				      sodium_base64_VARIANT_ORIGINAL) ||
+		if (sodium_base642bin(peer->public_key, sizeof(peer->public_key), val, strlen(val),
+				      " \t", &n, NULL, sodium_base64_VARIANT_ORIGINAL) ||
 		    n != CONFIG_KEY_LEN)
 			perr(p, name, "not a base64 32-byte key");
 		else
@@ -574,8 +574,9 @@ static void check_config(struct parse *p)
 int config_parse(const char *name, const char *text, size_t len, struct config *cfg, char *err,
 		 size_t errlen)
 {
-	struct parse p = { .cfg = cfg, .name = name, .err = err, .errlen = errlen,
-			   .buf = text, .len = len };
+	struct parse p = {
+		.cfg = cfg, .name = name, .err = err, .errlen = errlen, .buf = text, .len = len
+	};
 	const char *slash = strrchr(name, '/');
 	int r;
 

@@ -18,13 +18,11 @@
  *   coalesce = on                     ; RX writes coalesced TCP super-packets to the TUN
  *   udp_gso = on                      ; TX sends runs of datagrams with UDP_SEGMENT
  *   udp_gro = on                      ; RX receives UDP_GRO super-datagrams, split by segment size
- *   uso = on                          ; TUN hands over UDP super-packets too (with tso; kernel 6.2+)
- *   sandbox = on                      ; after set-up: no capabilities, seccomp (sandbox.h)
- *   [peer]                            ; one or more
- *   public_key = <base64>
- *   endpoint = 198.18.0.2:51900       ; optional; learned from authenticated packets
- *   allowed_ips = 198.19.0.2/32, 2001:2:0:ff::2/128
- *   preshared_key_file = psk.key      ; optional, 0600
+ *   uso = on                          ; TUN hands over UDP super-packets too (with tso;
+ * kernel 6.2+) sandbox = on                      ; after set-up: no capabilities, seccomp
+ * (sandbox.h) [peer]                            ; one or more public_key = <base64> endpoint =
+ * 198.18.0.2:51900       ; optional; learned from authenticated packets allowed_ips =
+ * 198.19.0.2/32, 2001:2:0:ff::2/128 preshared_key_file = psk.key      ; optional, 0600
  *   persistent_keepalive = 25         ; seconds, optional
  *
  * Every error names the file, the line and the key.
@@ -39,63 +37,63 @@
 #include <stdint.h>
 #include <sys/socket.h>
 
-#define CONFIG_KEY_LEN 32
-#define CONFIG_MAX_PEERS 256
-#define CONFIG_MAX_ADDRESSES 8
-#define CONFIG_MAX_ALLOWED 1024	/* allowed-IP prefixes over all peers */
-#define CONFIG_MAX_FILE (1024 * 1024)
+#define CONFIG_KEY_LEN	       32
+#define CONFIG_MAX_PEERS       256
+#define CONFIG_MAX_ADDRESSES   8
+#define CONFIG_MAX_ALLOWED     1024 /* allowed-IP prefixes over all peers */
+#define CONFIG_MAX_FILE	       (1024 * 1024)
 #define CONFIG_DEFAULT_SOCKBUF (8 * 1024 * 1024)
-#define CONFIG_DEFAULT_BATCH 64
-#define CONFIG_MAX_BATCH 256
+#define CONFIG_DEFAULT_BATCH   64
+#define CONFIG_MAX_BATCH       256
 #define CONFIG_DEFAULT_WORKERS 2
-#define CONFIG_MAX_WORKERS 64
+#define CONFIG_MAX_WORKERS     64
 /* The TUN's queue towards the daemon: 500 (the kernel's) drops bursts while
  * the TX thread waits for a core, and TCP takes every drop as congestion. */
 #define CONFIG_DEFAULT_TXQUEUELEN 1000
-#define CONFIG_DEFAULT_OFFLOAD true
-#define CONFIG_MIN_MTU 576
-#define CONFIG_MAX_MTU 65000
-#define CONFIG_ERR_LEN 512
+#define CONFIG_DEFAULT_OFFLOAD	  true
+#define CONFIG_MIN_MTU		  576
+#define CONFIG_MAX_MTU		  65000
+#define CONFIG_ERR_LEN		  512
 
 enum config_cipher { CONFIG_CIPHER_AUTO, CONFIG_CIPHER_AES256GCM, CONFIG_CIPHER_CHACHA20POLY1305 };
 
 struct config_prefix {
-	int family;		/* AF_INET or AF_INET6 */
-	uint8_t addr[16];	/* network byte order; host bits cleared for allowed_ips */
+	int family;	  /* AF_INET or AF_INET6 */
+	uint8_t addr[16]; /* network byte order; host bits cleared for allowed_ips */
 	uint8_t cidr;
 };
 
 struct config_peer {
 	uint8_t public_key[CONFIG_KEY_LEN];
 	bool has_public_key;
-	char psk_file[PATH_MAX];	/* "" : none */
+	char psk_file[PATH_MAX]; /* "" : none */
 	bool has_endpoint;
 	struct sockaddr_storage endpoint;
 	unsigned keepalive_s;		/* 0: off */
-	size_t first_allowed, nallowed;	/* slice of config.allowed */
+	size_t first_allowed, nallowed; /* slice of config.allowed */
 	unsigned line;			/* of its [peer] header */
 };
 
 struct config {
 	char path[PATH_MAX];
 	char private_key_file[PATH_MAX];
-	struct sockaddr_storage listen;	/* port 0 until set; family AF_UNSPEC = any */
+	struct sockaddr_storage listen; /* port 0 until set; family AF_UNSPEC = any */
 	bool has_listen;
 	struct config_prefix addresses[CONFIG_MAX_ADDRESSES];
 	size_t naddresses;
-	uint32_t mtu;			/* 0: underlay MTU minus overhead */
-	uint32_t max_mtu;		/* highest MTU the TUN may be raised to while up
-					 * (buffers are sized for it); 0: the start MTU */
+	uint32_t mtu;	  /* 0: underlay MTU minus overhead */
+	uint32_t max_mtu; /* highest MTU the TUN may be raised to while up
+			   * (buffers are sized for it); 0: the start MTU */
 	enum config_cipher cipher;
-	char ifname[IFNAMSIZ];		/* "" : ovl%d */
+	char ifname[IFNAMSIZ]; /* "" : ovl%d */
 	uint32_t sock_buf;
 	unsigned batch;
-	unsigned workers;		/* asked for; the device uses min(this, online cores) */
+	unsigned workers; /* asked for; the device uses min(this, online cores) */
 	uint32_t txqueuelen;
-	bool offload;			/* default of tso, coalesce, udp_gso, udp_gro */
-	bool tso, coalesce, udp_gso;	/* each offload on its own (issue 6 item 5) */
+	bool offload;		     /* default of tso, coalesce, udp_gso, udp_gro */
+	bool tso, coalesce, udp_gso; /* each offload on its own (issue 6 item 5) */
 	bool udp_gro, uso;
-	bool sandbox_off;		/* "sandbox = off": keep privileges (debugging) */
+	bool sandbox_off; /* "sandbox = off": keep privileges (debugging) */
 	struct config_peer *peers;
 	size_t npeers;
 	struct config_prefix *allowed;

@@ -90,8 +90,8 @@ static void make_cookie(struct cookie_checker *c, uint8_t out[static WIRE_COOKIE
 	size_t alen = source_bytes(src, srclen, addr);
 
 	pthread_mutex_lock(&c->lock);
-	if (c->secret_birth == 0 || (now > c->secret_birth &&
-				     now - c->secret_birth >= COOKIE_SECRET_MAX_AGE_NS)) {
+	if (c->secret_birth == 0 ||
+	    (now > c->secret_birth && now - c->secret_birth >= COOKIE_SECRET_MAX_AGE_NS)) {
 		randombytes_buf(c->secret, sizeof(c->secret));
 		c->secret_birth = now ? now : 1;
 	}
@@ -100,8 +100,8 @@ static void make_cookie(struct cookie_checker *c, uint8_t out[static WIRE_COOKIE
 }
 
 enum cookie_verdict cookie_validate(struct cookie_checker *c, const uint8_t *msg, size_t len,
-				    const struct sockaddr *src, socklen_t srclen,
-				    bool check_mac2, uint64_t now)
+				    const struct sockaddr *src, socklen_t srclen, bool check_mac2,
+				    uint64_t now)
 {
 	uint8_t want[WIRE_MAC_LEN], cookie[WIRE_COOKIE_LEN];
 	size_t off1, off2;
@@ -126,9 +126,9 @@ out:
 	return v;
 }
 
-int cookie_create_reply(struct cookie_checker *c, const uint8_t *msg, size_t len,
-			uint32_t receiver, const struct sockaddr *src, socklen_t srclen,
-			uint64_t now, uint8_t out[static WIRE_COOKIE_REPLY_LEN])
+int cookie_create_reply(struct cookie_checker *c, const uint8_t *msg, size_t len, uint32_t receiver,
+			const struct sockaddr *src, socklen_t srclen, uint64_t now,
+			uint8_t out[static WIRE_COOKIE_REPLY_LEN])
 {
 	uint8_t cookie[WIRE_COOKIE_LEN];
 
@@ -141,8 +141,8 @@ int cookie_create_reply(struct cookie_checker *c, const uint8_t *msg, size_t len
 	make_cookie(c, cookie, src, srclen, now);
 	crypto_aead_xchacha20poly1305_ietf_encrypt(out + WIRE_COOKIE_OFF_COOKIE, NULL, cookie,
 						   sizeof(cookie), msg + len - 2 * WIRE_MAC_LEN,
-						   WIRE_MAC_LEN, NULL,
-						   out + WIRE_COOKIE_OFF_NONCE, c->reply_key);
+						   WIRE_MAC_LEN, NULL, out + WIRE_COOKIE_OFF_NONCE,
+						   c->reply_key);
 	sodium_memzero(cookie, sizeof(cookie));
 	return 0;
 }
@@ -169,12 +169,10 @@ int cookie_consume_reply(struct cookie_maker *m, const uint8_t msg[static WIRE_C
 
 	if (!m->have_last_mac1)
 		return -EBADMSG;
-	if (crypto_aead_xchacha20poly1305_ietf_decrypt(cookie, NULL, NULL,
-						       msg + WIRE_COOKIE_OFF_COOKIE,
-						       WIRE_COOKIE_LEN + WIRE_TAG_LEN,
-						       m->last_mac1, WIRE_MAC_LEN,
-						       msg + WIRE_COOKIE_OFF_NONCE,
-						       m->reply_key) == 0) {
+	if (crypto_aead_xchacha20poly1305_ietf_decrypt(
+		    cookie, NULL, NULL, msg + WIRE_COOKIE_OFF_COOKIE,
+		    WIRE_COOKIE_LEN + WIRE_TAG_LEN, m->last_mac1, WIRE_MAC_LEN,
+		    msg + WIRE_COOKIE_OFF_NONCE, m->reply_key) == 0) {
 		memcpy(m->cookie, cookie, sizeof(cookie));
 		m->cookie_birth = now ? now : 1;
 		m->have_last_mac1 = false;

@@ -90,17 +90,16 @@ void cookie_maker_wipe(struct cookie_maker *m);
  * source (only address and port are used).
  */
 enum cookie_verdict cookie_validate(struct cookie_checker *c, const uint8_t *msg, size_t len,
-				    const struct sockaddr *src, socklen_t srclen,
-				    bool check_mac2, uint64_t now)
-	__attribute__((warn_unused_result));
+				    const struct sockaddr *src, socklen_t srclen, bool check_mac2,
+				    uint64_t now) __attribute__((warn_unused_result));
 
 /*
  * Builds the cookie reply to msg (an initiation or response that failed the
  * mac2 check under load) into out. receiver: msg's sender index. 0 or -errno.
  */
-int cookie_create_reply(struct cookie_checker *c, const uint8_t *msg, size_t len,
-			uint32_t receiver, const struct sockaddr *src, socklen_t srclen,
-			uint64_t now, uint8_t out[static WIRE_COOKIE_REPLY_LEN]);
+int cookie_create_reply(struct cookie_checker *c, const uint8_t *msg, size_t len, uint32_t receiver,
+			const struct sockaddr *src, socklen_t srclen, uint64_t now,
+			uint8_t out[static WIRE_COOKIE_REPLY_LEN]);
 
 /* Writes mac1 and mac2 into a handshake message we are about to send. */
 void cookie_add_macs(struct cookie_maker *m, uint8_t *msg, size_t len, uint64_t now);

@@ -35,7 +35,7 @@
  * responder sessions until a retry 5 s later. The end with the larger public
  * key waits this long and initiates only if no handshake happened meanwhile
  * (a restarted end still initiates, 1 s late). */
-#define DEVICE_INITIATE_DEFER_NS NSEC_PER_SEC
+#define DEVICE_INITIATE_DEFER_NS    NSEC_PER_SEC
 #define DEVICE_DEFAULT_UNDERLAY_MTU 1500
 
 const char *device_counter_name(enum device_counter c)
@@ -181,8 +181,9 @@ void device_peer_refresh_pmtu(struct device_peer *peer)
 		log_debug("peer %u: cannot read path MTU: %s", peer->id, strerror(-mtu));
 		return;
 	}
-	inner = (uint32_t)mtu > overhead_for(ep.ss_family) ? (uint32_t)mtu - overhead_for(ep.ss_family)
-							      : 0;
+	inner = (uint32_t)mtu > overhead_for(ep.ss_family)
+			? (uint32_t)mtu - overhead_for(ep.ss_family)
+			: 0;
 	/* Padding stops at the smaller of the device's current MTU and the path's
 	 * inner MTU, so a packet that fits the path still fits once padded. */
 	limit = inner;
@@ -203,7 +204,8 @@ int device_send_one(struct device *dev, struct device_peer *peer, const void *bu
 	int fd = device_sock_for(dev, dst->ss_family);
 	int v6 = dst->ss_family == AF_INET6;
 	int lvl = v6 ? IPPROTO_IPV6 : IPPROTO_IP, opt = v6 ? IPV6_MTU_DISCOVER : IP_MTU_DISCOVER;
-	int dont = v6 ? IPV6_PMTUDISC_DONT : IP_PMTUDISC_DONT, doit = v6 ? IPV6_PMTUDISC_DO : IP_PMTUDISC_DO;
+	int dont = v6 ? IPV6_PMTUDISC_DONT : IP_PMTUDISC_DONT,
+	    doit = v6 ? IPV6_PMTUDISC_DO : IP_PMTUDISC_DO;
 	ssize_t n;
 
 	if (fd < 0) {
@@ -212,7 +214,8 @@ int device_send_one(struct device *dev, struct device_peer *peer, const void *bu
 	}
 	device_count(dev, DEV_UDP_TX_CALLS, 1);
 	n = allow_frag ? -1
-		       : sendto(fd, buf, len, 0, (const struct sockaddr *)dst, device_sockaddr_len(dst));
+		       : sendto(fd, buf, len, 0, (const struct sockaddr *)dst,
+				device_sockaddr_len(dst));
 	if (allow_frag || (n < 0 && errno == EMSGSIZE)) {
 		/* Too big for the path: deliver it with the outer packet fragmented. */
 		if (peer && !allow_frag)
@@ -339,7 +342,8 @@ static int open_worker_sockets(struct device *dev, struct device_worker *w)
 			if (getsockname(dev->workers[0].sock[i], (struct sockaddr *)&got, &gl) < 0)
 				return -errno;
 			/* Same port offset in sin and sin6; the address stays as configured. */
-			((struct sockaddr_in *)&at)->sin_port = ((struct sockaddr_in *)&got)->sin_port;
+			((struct sockaddr_in *)&at)->sin_port =
+				((struct sockaddr_in *)&got)->sin_port;
 		}
 		fd = open_socket(dev, family, &at);
 		if (fd < 0) {
@@ -405,7 +409,8 @@ static int open_queues(struct device *dev)
 		int fd = tun_open_queue(&dev->tun);
 
 		if (fd < 0) {
-			log_err("%s: cannot open TUN queue %u: %s", dev->tun.name, k, strerror(-fd));
+			log_err("%s: cannot open TUN queue %u: %s", dev->tun.name, k,
+				strerror(-fd));
 			return fd;
 		}
 		dev->workers[k].tun = dev->tun;
@@ -440,7 +445,7 @@ static uint32_t choose_mtu(struct device *dev)
 
 static enum aead_cipher cipher_of(enum config_cipher c)
 {
-	return c == CONFIG_CIPHER_AES256GCM	       ? AEAD_AES256GCM
+	return c == CONFIG_CIPHER_AES256GCM	     ? AEAD_AES256GCM
 	       : c == CONFIG_CIPHER_CHACHA20POLY1305 ? AEAD_CHACHA20POLY1305
 						     : AEAD_AUTO;
 }

@@ -58,15 +58,15 @@
 
 /* Device-side counters (the engine counts its own drops). */
 enum device_counter {
-	DEV_TUN_RX_PACKETS,	/* read from the TUN */
-	DEV_TUN_RX_READS,	/* read() calls that returned a packet */
-	DEV_TUN_TX_PACKETS,	/* written to the TUN */
-	DEV_TUN_TX_WRITES,	/* write() calls (fewer with coalescing) */
+	DEV_TUN_RX_PACKETS, /* read from the TUN */
+	DEV_TUN_RX_READS,   /* read() calls that returned a packet */
+	DEV_TUN_TX_PACKETS, /* written to the TUN */
+	DEV_TUN_TX_WRITES,  /* write() calls (fewer with coalescing) */
 	DEV_UDP_TX_DATAGRAMS,
 	DEV_UDP_TX_CALLS,	/* sendmmsg/sendto calls */
 	DEV_UDP_RX_DATAGRAMS,	/* after splitting UDP_GRO buffers */
 	DEV_UDP_RX_CALLS,	/* recvmmsg calls that returned datagrams */
-	DEV_UDP_RX_GRO_BUFFERS,	/* UDP_GRO buffers holding more than one datagram */
+	DEV_UDP_RX_GRO_BUFFERS, /* UDP_GRO buffers holding more than one datagram */
 	DEV_TUN_RX_BYTES,	/* inner bytes read from the TUN (vnet headers not counted) */
 	DEV_TUN_TX_BYTES,	/* inner bytes written to the TUN */
 	DEV_UDP_TX_BYTES,	/* UDP payload bytes sent on the underlay */
@@ -76,15 +76,15 @@ enum device_counter {
 	DEV_PMTU_UPDATES,	/* a peer's path MTU changed */
 	DEV_ROAMED,		/* a peer's endpoint changed (authenticated packet) */
 	/* drops */
-	DEV_DROP_NO_ROUTE,	/* TUN packet to an address no peer is allowed for */
-	DEV_DROP_NO_ENDPOINT,	/* peer's endpoint unknown yet */
-	DEV_DROP_BAD_TUN_PACKET, /* not IPv4/IPv6 from the TUN */
-	DEV_DROP_TOO_BIG,	/* too big and no ICMP reply allowed / possible */
+	DEV_DROP_NO_ROUTE,	     /* TUN packet to an address no peer is allowed for */
+	DEV_DROP_NO_ENDPOINT,	     /* peer's endpoint unknown yet */
+	DEV_DROP_BAD_TUN_PACKET,     /* not IPv4/IPv6 from the TUN */
+	DEV_DROP_TOO_BIG,	     /* too big and no ICMP reply allowed / possible */
 	DEV_DROP_SOURCE_NOT_ALLOWED, /* decrypted source not in the sender's allowed IPs */
-	DEV_DROP_TRUNCATED,	/* underlay datagram larger than a buffer */
-	DEV_DROP_BAD_GRO,	/* UDP_GRO buffer with a truncated or zero segment size */
-	DEV_DROP_TUN_WRITE,	/* TUN write failed */
-	DEV_DROP_SEND,		/* sendmmsg/sendto failed */
+	DEV_DROP_TRUNCATED,	     /* underlay datagram larger than a buffer */
+	DEV_DROP_BAD_GRO,	     /* UDP_GRO buffer with a truncated or zero segment size */
+	DEV_DROP_TUN_WRITE,	     /* TUN write failed */
+	DEV_DROP_SEND,		     /* sendmmsg/sendto failed */
 	DEV_C__COUNT
 };
 #define DEV_C_FIRST_DROP DEV_DROP_NO_ROUTE
@@ -97,18 +97,18 @@ struct device_peer {
 	unsigned id;
 	uint8_t public_key[WIRE_KEY_LEN];
 	unsigned keepalive_s;
-	uint8_t *psk;			/* key_alloc() copy for show-keys, or NULL */
+	uint8_t *psk; /* key_alloc() copy for show-keys, or NULL */
 	/* Endpoint: written by RX (roaming) under lock, read by everyone under lock. */
 	pthread_mutex_t lock;
 	bool has_endpoint;
 	struct sockaddr_storage endpoint;
-	int pmtu_fd;			/* UDP socket connected to the endpoint: IP_MTU */
-	_Atomic uint32_t inner_mtu;	/* path MTU minus overhead (shown) */
+	int pmtu_fd;		    /* UDP socket connected to the endpoint: IP_MTU */
+	_Atomic uint32_t inner_mtu; /* path MTU minus overhead (shown) */
 	/* Largest inner packet sent unfragmented: inner_mtu (the engine's padding
 	 * stops at min(link_mtu, inner_mtu): engine_peer_set_pad_mtu()). */
 	_Atomic uint32_t send_limit;
 	_Atomic bool pmtu_stale;
-	uint64_t initiate_at;		/* deferred first handshake (device_run), 0: none */
+	uint64_t initiate_at; /* deferred first handshake (device_run), 0: none */
 };
 
 struct device_batch; /* per-thread buffers (send.c / receive.c) */
@@ -122,9 +122,9 @@ struct device_batch; /* per-thread buffers (send.c / receive.c) */
 struct device_worker {
 	struct device *dev;
 	unsigned id;
-	struct tun tun;			/* copy of dev->tun with this queue's fd */
+	struct tun tun; /* copy of dev->tun with this queue's fd */
 	int sock[2];
-	bool udp_gro[2];		/* sock[i] has UDP_GRO (udp_gro = on, kernel agreed) */
+	bool udp_gro[2]; /* sock[i] has UDP_GRO (udp_gro = on, kernel agreed) */
 	pthread_t tx_thread, rx_thread;
 	bool tx_started, rx_started;
 	_Atomic uint64_t tun_rx_packets, udp_rx_datagrams; /* this worker's share */
@@ -135,27 +135,27 @@ struct device {
 	struct engine *engine;
 	struct tun tun;
 	struct netlink *nl;
-	int sock[2];			/* [0] IPv4, [1] IPv6; -1 when absent (worker 0's) */
-	pthread_mutex_t frag_lock;	/* DF toggling on the sockets */
-	int stop_fd;			/* eventfd: wakes the data-path threads */
+	int sock[2];		   /* [0] IPv4, [1] IPv6; -1 when absent (worker 0's) */
+	pthread_mutex_t frag_lock; /* DF toggling on the sockets */
+	int stop_fd;		   /* eventfd: wakes the data-path threads */
 	_Atomic bool stopping;
-	_Atomic bool stop_requested;	/* "stop" on the control socket */
-	_Atomic bool udp_gso;		/* send runs with UDP_SEGMENT (offload = on) */
+	_Atomic bool stop_requested; /* "stop" on the control socket */
+	_Atomic bool udp_gso;	     /* send runs with UDP_SEGMENT (offload = on) */
 	int control_fd;
 	char control_path[128];
 	struct allowedips table;
 	struct device_peer *peers;
 	size_t npeers;
-	uint32_t mtu;			/* TUN MTU at start-up */
-	uint32_t max_mtu;		/* buffers (and the engine) are sized for it:
-					 * max(mtu, configured max_mtu) */
-	_Atomic uint32_t link_mtu;	/* TUN MTU now (re-read every second): padding cap */
+	uint32_t mtu;		   /* TUN MTU at start-up */
+	uint32_t max_mtu;	   /* buffers (and the engine) are sized for it:
+				    * max(mtu, configured max_mtu) */
+	_Atomic uint32_t link_mtu; /* TUN MTU now (re-read every second): padding cap */
 	size_t slot_size;
 	unsigned batch;
 	uint8_t public_key[WIRE_KEY_LEN];
-	uint8_t *private_key;		/* key_alloc() copy for show-keys */
+	uint8_t *private_key; /* key_alloc() copy for show-keys */
 	struct device_worker *workers;
-	unsigned nworkers;		/* min(config workers, online cores) */
+	unsigned nworkers; /* min(config workers, online cores) */
 	bool threads_started;
 	_Atomic uint64_t counters[DEV_C__COUNT];
 };

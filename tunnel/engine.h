@@ -69,7 +69,7 @@
 #define ENGINE_HEADROOM WIRE_DATA_HEADER_LEN
 #define ENGINE_TAILROOM (WIRE_PADDING - 1 + WIRE_TAG_LEN)
 /* A buffer that fits any message for a tunnel MTU (also a handshake message). */
-#define ENGINE_SLOT_SIZE(mtu) \
+#define ENGINE_SLOT_SIZE(mtu)                                                                      \
 	(((size_t)(mtu) + ENGINE_HEADROOM + ENGINE_TAILROOM + WIRE_CTRL_MAX_LEN + 63) & ~(size_t)63)
 /* Plaintext packets kept per peer while its handshake completes. */
 #define ENGINE_STAGED_MAX 32
@@ -80,10 +80,10 @@ struct engine;
 struct engine_peer;
 
 struct engine_config {
-	const uint8_t *private_key;	/* KEY_LEN bytes; copied */
-	enum aead_cipher cipher;	/* AEAD_AUTO resolved by engine_new() */
-	uint32_t mtu;			/* tunnel MTU: largest plaintext; padding stays within */
-	uint32_t max_peers;		/* sizes the tables; 0 = 64 */
+	const uint8_t *private_key; /* KEY_LEN bytes; copied */
+	enum aead_cipher cipher;    /* AEAD_AUTO resolved by engine_new() */
+	uint32_t mtu;		    /* tunnel MTU: largest plaintext; padding stays within */
+	uint32_t max_peers;	    /* sizes the tables; 0 = 64 */
 	/* Tests only: deterministic randomness (ephemeral keys, indexes, jitter). */
 	void (*rng)(void *ctx, void *buf, size_t len);
 	void *rng_ctx;
@@ -92,17 +92,17 @@ struct engine_config {
 };
 
 struct engine_peer_config {
-	const uint8_t *public_key;	/* KEY_LEN bytes */
-	const uint8_t *psk;		/* KEY_LEN bytes or NULL */
+	const uint8_t *public_key;	 /* KEY_LEN bytes */
+	const uint8_t *psk;		 /* KEY_LEN bytes or NULL */
 	uint32_t persistent_keepalive_s; /* 0 = off */
-	void *user;			/* the device's peer, returned by engine_peer_user() */
+	void *user;			 /* the device's peer, returned by engine_peer_user() */
 };
 
 enum engine_op {
-	ENGINE_DONE = 0,	/* nothing for the data path (see ctrl_len) */
-	ENGINE_TO_NETWORK,	/* send the packet(s) to the peer's endpoint */
-	ENGINE_TO_TUNNEL,	/* write the plaintext to the TUN device */
-	ENGINE_DROP,		/* drop; count by reason; say nothing to the sender */
+	ENGINE_DONE = 0,   /* nothing for the data path (see ctrl_len) */
+	ENGINE_TO_NETWORK, /* send the packet(s) to the peer's endpoint */
+	ENGINE_TO_TUNNEL,  /* write the plaintext to the TUN device */
+	ENGINE_DROP,	   /* drop; count by reason; say nothing to the sender */
 };
 
 enum engine_drop {
@@ -149,17 +149,17 @@ struct engine_result {
 	 */
 	struct engine_peer *peer;
 	bool ctrl_to_source;
-	bool flush;		/* staged packets may go: loop engine_flush() */
+	bool flush; /* staged packets may go: loop engine_flush() */
 	size_t ctrl_len;
 	uint8_t ctrl[WIRE_CTRL_MAX_LEN];
 };
 
 struct engine_peer_stats {
-	uint64_t rx_packets, rx_bytes;	/* plaintext delivered */
-	uint64_t tx_packets, tx_bytes;	/* plaintext sealed */
-	uint64_t handshakes;		/* sessions derived */
+	uint64_t rx_packets, rx_bytes;	     /* plaintext delivered */
+	uint64_t tx_packets, tx_bytes;	     /* plaintext sealed */
+	uint64_t handshakes;		     /* sessions derived */
 	uint64_t last_handshake_realtime_ns; /* 0 = never */
-	bool has_session;		/* a current keypair is usable */
+	bool has_session;		     /* a current keypair is usable */
 };
 
 struct engine_stats {
@@ -168,7 +168,8 @@ struct engine_stats {
 	bool under_load;
 };
 
-/* Needs sodium_init() done. 0, -EINVAL (bad key/config), -ENOTSUP (AES asked, no AES-NI), -ENOMEM. */
+/* Needs sodium_init() done. 0, -EINVAL (bad key/config), -ENOTSUP (AES asked, no AES-NI), -ENOMEM.
+ */
 int engine_new(const struct engine_config *cfg, struct engine **out)
 	__attribute__((warn_unused_result));
 /* Wipes every secret and frees every peer. No other call may be in flight. */

@@ -22,9 +22,9 @@
 #define ENGINE_KEYPAIRS 8
 
 enum kp_state {
-	KP_FREE = 0,	/* wiped, reusable */
-	KP_LIVE,	/* current, previous or next; in the index table */
-	KP_RELEASED,	/* out of the table; wiped when the last reference goes */
+	KP_FREE = 0, /* wiped, reusable */
+	KP_LIVE,     /* current, previous or next; in the index table */
+	KP_RELEASED, /* out of the table; wiped when the last reference goes */
 	KP_WIPING,
 };
 
@@ -35,9 +35,9 @@ struct keypair {
 	struct replay replay;
 	atomic_flag replay_busy;
 	_Atomic uint32_t refs;
-	_Atomic int state;		/* enum kp_state */
-	_Atomic bool confirmed;		/* responder: the initiator used it */
-	_Atomic bool lastminute;	/* rekey-on-receive already asked */
+	_Atomic int state;	 /* enum kp_state */
+	_Atomic bool confirmed;	 /* responder: the initiator used it */
+	_Atomic bool lastminute; /* rekey-on-receive already asked */
 	uint64_t created;
 	uint32_t local_index;
 	uint32_t remote_index;
@@ -75,13 +75,13 @@ struct engine_peer {
 };
 
 struct engine {
-	struct noise_local *local;	/* sodium_malloc */
-	struct cookie_checker *cookie;	/* sodium_malloc */
+	struct noise_local *local;     /* sodium_malloc */
+	struct cookie_checker *cookie; /* sodium_malloc */
 	struct ratelimit *rl;
 	struct index_table idx;
 	struct engine_peer **peers;
 	size_t npeers, max_peers;
-	struct engine_peer **by_pub;	/* open addressing by SipHash of the key */
+	struct engine_peer **by_pub; /* open addressing by SipHash of the key */
 	size_t by_pub_mask;
 	uint8_t hash_key[16];
 	uint32_t mtu;
@@ -106,7 +106,8 @@ int peer_begin_session(struct engine_peer *p, struct noise_handshake *hs, uint64
 /* Peer lock held: the responder's keypair kp was used by the initiator. */
 void peer_confirm_next(struct engine_peer *p, struct keypair *kp);
 /* Peer lock held: new initiation into res->ctrl (unless rate limited). */
-void peer_send_initiation(struct engine_peer *p, uint64_t now, struct engine_result *res, bool retry);
+void peer_send_initiation(struct engine_peer *p, uint64_t now, struct engine_result *res,
+			  bool retry);
 /* Peer lock held: a keepalive (or the first staged packet) into res->ctrl / flush. */
 void peer_after_handshake(struct engine_peer *p, uint64_t now, struct engine_result *res);
 /* Peer lock held: forget the pending handshake and its index. */

@@ -45,7 +45,8 @@ static enum engine_op gate(struct engine *e, const uint8_t *msg, size_t len, uin
 	if (!under)
 		return ENGINE_DONE;
 	if (v != COOKIE_MAC2_OK) {
-		if (cookie_create_reply(e->cookie, msg, len, sender, src, srclen, now, res->ctrl) == 0) {
+		if (cookie_create_reply(e->cookie, msg, len, sender, src, srclen, now, res->ctrl) ==
+		    0) {
 			res->ctrl_len = WIRE_COOKIE_REPLY_LEN;
 			res->ctrl_to_source = true;
 			atomic_fetch_add_explicit(&e->cookies_sent, 1, memory_order_relaxed);
@@ -67,8 +68,7 @@ static enum engine_op gate(struct engine *e, const uint8_t *msg, size_t len, uin
  * REKEY_TIMEOUT counts, so an end whose own initiations never get through
  * still accepts the peer's for most of every retry period.
  */
-static bool keep_own_initiation(const struct engine *e, const struct engine_peer *p,
-				uint64_t now)
+static bool keep_own_initiation(const struct engine *e, const struct engine_peer *p, uint64_t now)
 {
 	uint64_t sent = atomic_load_explicit(&p->last_initiation_sent, memory_order_relaxed);
 
@@ -76,8 +76,9 @@ static bool keep_own_initiation(const struct engine *e, const struct engine_peer
 	       memcmp(e->local->pub, p->remote.pub, WIRE_KEY_LEN) > 0;
 }
 
-static enum engine_op rx_initiation(struct engine *e, const uint8_t *msg, const struct sockaddr *src,
-				    socklen_t srclen, uint64_t now, struct engine_result *res)
+static enum engine_op rx_initiation(struct engine *e, const uint8_t *msg,
+				    const struct sockaddr *src, socklen_t srclen, uint64_t now,
+				    struct engine_result *res)
 {
 	struct noise_handshake hs;
 	uint8_t spub[WIRE_KEY_LEN], ts[WIRE_TAI64N_LEN], e_priv[WIRE_KEY_LEN];
@@ -305,7 +306,8 @@ static enum engine_op rx_data(struct engine *e, struct engine_pkt *pkt, uint64_t
 		why = ENGINE_DROP_REPLAY;
 		goto out;
 	}
-	if (aead_open(&kp->recv, counter, buf, WIRE_DATA_HEADER_LEN, plain, ctlen, plain + ctlen) < 0) {
+	if (aead_open(&kp->recv, counter, buf, WIRE_DATA_HEADER_LEN, plain, ctlen, plain + ctlen) <
+	    0) {
 		why = ENGINE_DROP_DECRYPT;
 		goto out;
 	}

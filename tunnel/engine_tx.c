@@ -43,8 +43,8 @@ static size_t seal(struct keypair *kp, uint8_t *buf, size_t len, uint64_t counte
 
 static bool fits(const struct engine_pkt *pkt, uint32_t mtu)
 {
-	return pkt->len <= mtu && pkt->cap >= WIRE_DATA_HEADER_LEN + wire_padded_len(pkt->len, mtu) +
-						   WIRE_TAG_LEN;
+	return pkt->len <= mtu &&
+	       pkt->cap >= WIRE_DATA_HEADER_LEN + wire_padded_len(pkt->len, mtu) + WIRE_TAG_LEN;
 }
 
 static void note_sent(struct engine_peer *p, uint64_t now, bool data)
@@ -71,7 +71,8 @@ static bool seal_keepalive(struct engine_peer *p, uint64_t now, struct engine_re
 	return true;
 }
 
-void peer_send_initiation(struct engine_peer *p, uint64_t now, struct engine_result *res, bool retry)
+void peer_send_initiation(struct engine_peer *p, uint64_t now, struct engine_result *res,
+			  bool retry)
 {
 	struct engine *e = p->e;
 	uint8_t e_priv[WIRE_KEY_LEN], ts[WIRE_TAI64N_LEN];
@@ -280,7 +281,8 @@ static void fold_events(struct engine_peer *p, uint64_t jitter)
 		uint64_t t;
 		enum ev_kind k;
 	} ev[4], tmp;
-	uint64_t *seen[4] = { &p->seen_tx_data, &p->seen_tx_any, &p->seen_rx_data, &p->seen_rx_any };
+	uint64_t *seen[4] = { &p->seen_tx_data, &p->seen_tx_any, &p->seen_rx_data,
+			      &p->seen_rx_any };
 	_Atomic uint64_t *src[4] = { &p->ev_tx_data, &p->ev_tx_any, &p->ev_rx_data, &p->ev_rx_any };
 	int n = 0;
 
@@ -345,7 +347,8 @@ void engine_update_timers(struct engine_peer *p, uint64_t now, struct engine_res
 		if (res->ctrl_len)
 			p->timers.keepalive_at = now; /* one datagram per call: next tick */
 		else if (!seal_keepalive(p, now, res) && p->hs.state != NOISE_HS_CREATED_INITIATION)
-			peer_send_initiation(p, now, res, false); /* no session: make one (as WireGuard) */
+			peer_send_initiation(p, now, res,
+					     false); /* no session: make one (as WireGuard) */
 	}
 	pthread_mutex_unlock(&p->lock);
 }

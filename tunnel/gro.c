@@ -36,7 +36,7 @@ static bool parse(const uint8_t *p, size_t len, struct seg *s)
 	if (len < 1)
 		return false;
 	s->v6 = p[0] >> 4 == 6;
-	if (p[0] == 0x45) { /* IPv4 without options */
+	if (p[0] == 0x45) {						 /* IPv4 without options */
 		if (len < 20 || p[9] != 6 || (get_be16(p + 6) & 0x3fff)) /* MF or offset */
 			return false;
 		total = get_be16(p + 2);
@@ -103,7 +103,8 @@ static bool same_flow(const struct gro *g, const uint8_t *p, const struct seg *s
 	/* ports; ack; data offset and flags (PSH aside); window; urgent; options */
 	return !memcmp(ht, s->tcp, 4) && !memcmp(ht + 8, s->tcp + 8, 5) &&
 	       (ht[13] & ~TCP_PSH) == (s->tcp[13] & ~TCP_PSH) && !memcmp(ht + 14, s->tcp + 14, 2) &&
-	       !memcmp(ht + 18, s->tcp + 18, 2) && !memcmp(ht + 20, s->tcp + 20, g->hdr - g->ip_hl - 20);
+	       !memcmp(ht + 18, s->tcp + 18, 2) &&
+	       !memcmp(ht + 20, s->tcp + 20, g->hdr - g->ip_hl - 20);
 }
 
 bool gro_append(struct gro *g, const uint8_t *pkt, size_t len)

@@ -20,14 +20,14 @@
 #include "gso.h"
 
 struct gro {
-	uint8_t *buf;		/* GSO_VNET_HDR_LEN + GSO_MAX_PACKET bytes */
-	size_t len;		/* bytes of packet after the vnet header; 0: empty */
-	size_t ip_hl, hdr;	/* IP header length; IP + TCP header length */
+	uint8_t *buf;	   /* GSO_VNET_HDR_LEN + GSO_MAX_PACKET bytes */
+	size_t len;	   /* bytes of packet after the vnet header; 0: empty */
+	size_t ip_hl, hdr; /* IP header length; IP + TCP header length */
 	bool v6;
 	uint16_t gso_size;
 	unsigned segs;
 	uint32_t next_seq;
-	bool closed;		/* the last segment was short or had PSH */
+	bool closed; /* the last segment was short or had PSH */
 };
 
 /* buf: GSO_VNET_HDR_LEN + GSO_MAX_PACKET bytes owned by the caller. */

@@ -6,9 +6,9 @@
 #include "bytes.h"
 #include "gso.h"
 
-#define TCP_FIN 0x01
-#define TCP_PSH 0x08
-#define TCP_CWR 0x80
+#define TCP_FIN	  0x01
+#define TCP_PSH	  0x08
+#define TCP_CWR	  0x80
 #define PROTO_TCP 6
 #define PROTO_UDP 17
 #ifndef VIRTIO_NET_HDR_GSO_UDP_L4
@@ -121,8 +121,8 @@ static int parse_tcp(const uint8_t *pkt, size_t len, struct tcp_layout *t)
 /* Segment i's IP header for an l4_len-byte transport payload: IPv4 total
  * length, ID + i and header checksum, or the IPv6 payload length. Returns the
  * partial sum of the transport checksum's pseudo-header. */
-static uint32_t fix_ip(const struct tcp_layout *t, uint8_t *b, size_t l4_len, size_t i,
-		       uint16_t id, uint8_t proto)
+static uint32_t fix_ip(const struct tcp_layout *t, uint8_t *b, size_t l4_len, size_t i, uint16_t id,
+		       uint8_t proto)
 {
 	uint8_t pseudo[40];
 
@@ -154,7 +154,7 @@ static void fix_segment(const struct tcp_layout *t, uint8_t *b, size_t chunk, si
 
 	put_be32(tcp + 4, seq + (uint32_t)(i * mss));
 	if (i + 1 < n)
-		tcp[13] &= (uint8_t)~(TCP_FIN | TCP_PSH);
+		tcp[13] &= (uint8_t) ~(TCP_FIN | TCP_PSH);
 	if (i > 0)
 		tcp[13] &= (uint8_t)~TCP_CWR;
 	put_be16(tcp + 16, 0);
@@ -221,7 +221,8 @@ int gso_split(const struct gso_hdr *h, const uint8_t *pkt, size_t len, uint8_t *
 			return -ENOSPC;
 		memcpy(bufs[0], pkt, len);
 		lens[0] = len;
-		if ((h->flags & VIRTIO_NET_HDR_F_NEEDS_CSUM) && (r = finish_csum(h, bufs[0], len)) < 0)
+		if ((h->flags & VIRTIO_NET_HDR_F_NEEDS_CSUM) &&
+		    (r = finish_csum(h, bufs[0], len)) < 0)
 			return r;
 		return 1;
 	}

@@ -18,13 +18,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define GSO_VNET_HDR_LEN 10	/* struct virtio_net_hdr, little-endian on x86 */
-#define GSO_MAX_PACKET 65535	/* largest super-packet the TUN hands over */
-#define GSO_MAX_SEGS 256	/* segments of one super-packet we accept */
+#define GSO_VNET_HDR_LEN 10    /* struct virtio_net_hdr, little-endian on x86 */
+#define GSO_MAX_PACKET	 65535 /* largest super-packet the TUN hands over */
+#define GSO_MAX_SEGS	 256   /* segments of one super-packet we accept */
 
 struct gso_hdr {
-	uint8_t flags;		/* VIRTIO_NET_HDR_F_* */
-	uint8_t gso_type;	/* VIRTIO_NET_HDR_GSO_* (ECN bit included) */
+	uint8_t flags;	  /* VIRTIO_NET_HDR_F_* */
+	uint8_t gso_type; /* VIRTIO_NET_HDR_GSO_* (ECN bit included) */
 	uint16_t hdr_len, gso_size, csum_start, csum_offset;
 };
 

@@ -135,7 +135,7 @@ static bool is_v6_ext(uint8_t nh)
  * loopback or multicast source. Returns 1 allowed, 0 not, -EINVAL malformed. */
 static int v6_reply_allowed(const uint8_t *pkt, const struct inner *in)
 {
-	static const uint8_t loopback[16] = {[15] = 1};
+	static const uint8_t loopback[16] = { [15] = 1 };
 	static const uint8_t unspec[16];
 	uint8_t nh = pkt[6];
 	size_t off = ICMP_IPV6_HDR_LEN;
@@ -203,7 +203,7 @@ static size_t build_v4(const uint8_t *pkt, const struct inner *in, uint32_t mtu,
 
 static uint32_t v6_pseudo_sum(const uint8_t *src, const uint8_t *dst, uint32_t ulen)
 {
-	uint8_t tail[8] = {0};
+	uint8_t tail[8] = { 0 };
 
 	put_be32(tail, ulen);
 	tail[7] = IPPROTO_ICMPV6_;

@@ -31,9 +31,9 @@ struct index_entry {
 struct index_table {
 	pthread_rwlock_t lock;
 	struct index_entry *slots;
-	size_t mask;	/* slots - 1 */
+	size_t mask; /* slots - 1 */
 	size_t count;
-	size_t max;	/* count never exceeds this (half the slots) */
+	size_t max; /* count never exceeds this (half the slots) */
 };
 
 /* Room for at least max_entries live entries. 0 or -errno. */

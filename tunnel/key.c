@@ -117,7 +117,8 @@ int key_read_file(const char *path, uint8_t **out)
 	if (st.st_mode & 077) {
 		rc = -EPERM;
 		log_err("%s: key file mode %04o gives access to group or others; "
-			"chmod 600 it", path, (unsigned)(st.st_mode & 07777));
+			"chmod 600 it",
+			path, (unsigned)(st.st_mode & 07777));
 		goto out;
 	}
 	text = sodium_malloc(KEY_FILE_MAX + 1);

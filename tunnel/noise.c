@@ -13,8 +13,8 @@
 #include "bytes.h"
 #include "noise.h"
 
-void noise_hash(uint8_t out[static WIRE_HASH_LEN], const uint8_t *a, size_t alen,
-		const uint8_t *b, size_t blen)
+void noise_hash(uint8_t out[static WIRE_HASH_LEN], const uint8_t *a, size_t alen, const uint8_t *b,
+		size_t blen)
 {
 	crypto_generichash_state st;
 
@@ -105,8 +105,8 @@ static void mix_key(uint8_t ck[static WIRE_HASH_LEN], uint8_t k[static WIRE_KEY_
 }
 
 /* MixKey with an X25519 result; false for an all-zero (low-order) result. */
-static bool mix_dh(uint8_t ck[static WIRE_HASH_LEN], uint8_t *k, const uint8_t priv[static WIRE_KEY_LEN],
-		   const uint8_t pub[static WIRE_KEY_LEN])
+static bool mix_dh(uint8_t ck[static WIRE_HASH_LEN], uint8_t *k,
+		   const uint8_t priv[static WIRE_KEY_LEN], const uint8_t pub[static WIRE_KEY_LEN])
 {
 	uint8_t dh[WIRE_KEY_LEN];
 
@@ -230,7 +230,8 @@ out:
 	return rc;
 }
 
-int noise_consume_initiation(const struct noise_local *l, const uint8_t msg[static WIRE_INITIATION_LEN],
+int noise_consume_initiation(const struct noise_local *l,
+			     const uint8_t msg[static WIRE_INITIATION_LEN],
 			     struct noise_handshake *hs, uint8_t static_pub[static WIRE_KEY_LEN])
 {
 	uint8_t k[WIRE_KEY_LEN];
@@ -260,7 +261,8 @@ out:
 	return rc;
 }
 
-int noise_finish_initiation(const struct noise_remote *r, const uint8_t msg[static WIRE_INITIATION_LEN],
+int noise_finish_initiation(const struct noise_remote *r,
+			    const uint8_t msg[static WIRE_INITIATION_LEN],
 			    struct noise_handshake *hs, uint8_t tai64n[static WIRE_TAI64N_LEN])
 {
 	uint8_t k[WIRE_KEY_LEN];

@@ -42,33 +42,33 @@ struct noise_local {
 	enum aead_cipher cipher;	/* resolved; bound into the prologue */
 	uint8_t ck0[WIRE_HASH_LEN];	/* CONSTRUCTION, zero-padded */
 	uint8_t h0[WIRE_HASH_LEN];	/* HASH(ck0 || prologue) */
-	uint8_t h_local[WIRE_HASH_LEN];	/* HASH(h0 || pub): as a responder */
+	uint8_t h_local[WIRE_HASH_LEN]; /* HASH(h0 || pub): as a responder */
 };
 
 /* What we know of one peer. */
 struct noise_remote {
 	uint8_t pub[WIRE_KEY_LEN];
-	uint8_t psk[WIRE_KEY_LEN];	/* zeros when none */
-	uint8_t ss[WIRE_KEY_LEN];	/* DH(our priv, their pub), precomputed */
+	uint8_t psk[WIRE_KEY_LEN];	 /* zeros when none */
+	uint8_t ss[WIRE_KEY_LEN];	 /* DH(our priv, their pub), precomputed */
 	uint8_t h_remote[WIRE_HASH_LEN]; /* HASH(h0 || pub): as an initiator */
 };
 
 enum noise_hs_state {
 	NOISE_HS_ZEROED = 0,
-	NOISE_HS_CREATED_INITIATION,	/* initiator, waiting for the response */
-	NOISE_HS_CONSUMED_INITIATION,	/* responder, about to answer */
-	NOISE_HS_CREATED_RESPONSE,	/* responder, keys derivable */
-	NOISE_HS_CONSUMED_RESPONSE,	/* initiator, keys derivable */
+	NOISE_HS_CREATED_INITIATION,  /* initiator, waiting for the response */
+	NOISE_HS_CONSUMED_INITIATION, /* responder, about to answer */
+	NOISE_HS_CREATED_RESPONSE,    /* responder, keys derivable */
+	NOISE_HS_CONSUMED_RESPONSE,   /* initiator, keys derivable */
 };
 
 /* One handshake in flight. */
 struct noise_handshake {
 	enum noise_hs_state state;
-	uint32_t local_index;	/* our sender index */
-	uint32_t remote_index;	/* theirs */
+	uint32_t local_index;  /* our sender index */
+	uint32_t remote_index; /* theirs */
 	uint8_t e_priv[WIRE_KEY_LEN];
 	uint8_t e_pub[WIRE_KEY_LEN];
-	uint8_t re[WIRE_KEY_LEN];	/* their ephemeral */
+	uint8_t re[WIRE_KEY_LEN]; /* their ephemeral */
 	uint8_t h[WIRE_HASH_LEN];
 	uint8_t ck[WIRE_HASH_LEN];
 };
@@ -83,8 +83,8 @@ struct noise_keys {
 };
 
 /* Primitives (exposed for known-answer tests). */
-void noise_hash(uint8_t out[static WIRE_HASH_LEN], const uint8_t *a, size_t alen,
-		const uint8_t *b, size_t blen);
+void noise_hash(uint8_t out[static WIRE_HASH_LEN], const uint8_t *a, size_t alen, const uint8_t *b,
+		size_t blen);
 void noise_hmac(uint8_t out[static WIRE_HASH_LEN], const uint8_t *key, size_t keylen,
 		const uint8_t *in, size_t inlen);
 /* Noise HKDF: n (1..3) outputs of WIRE_HASH_LEN bytes; out2/out3 may be NULL. */
@@ -116,7 +116,8 @@ int noise_create_initiation(const struct noise_local *l, const struct noise_remo
  * find the peer by static_pub and call noise_finish_initiation(). 0 or
  * -EBADMSG.
  */
-int noise_consume_initiation(const struct noise_local *l, const uint8_t msg[static WIRE_INITIATION_LEN],
+int noise_consume_initiation(const struct noise_local *l,
+			     const uint8_t msg[static WIRE_INITIATION_LEN],
 			     struct noise_handshake *hs,
 			     uint8_t static_pub[static WIRE_KEY_LEN]) NOISE_WUR;
 
@@ -124,8 +125,10 @@ int noise_consume_initiation(const struct noise_local *l, const uint8_t msg[stat
  * Responder, step 2, once the peer is known: mixes the static-static DH and
  * verifies the encrypted timestamp. 0 or -EBADMSG (hs is then wiped).
  */
-int noise_finish_initiation(const struct noise_remote *r, const uint8_t msg[static WIRE_INITIATION_LEN],
-			    struct noise_handshake *hs, uint8_t tai64n[static WIRE_TAI64N_LEN]) NOISE_WUR;
+int noise_finish_initiation(const struct noise_remote *r,
+			    const uint8_t msg[static WIRE_INITIATION_LEN],
+			    struct noise_handshake *hs,
+			    uint8_t tai64n[static WIRE_TAI64N_LEN]) NOISE_WUR;
 
 /*
  * Responder: builds the response to a consumed initiation into msg (all but
@@ -143,7 +146,8 @@ int noise_create_response(const struct noise_local *l, const struct noise_remote
  * cannot kill a pending handshake). 0 or -EBADMSG.
  */
 int noise_consume_response(const struct noise_local *l, const struct noise_remote *r,
-			   struct noise_handshake *hs, const uint8_t msg[static WIRE_RESPONSE_LEN]) NOISE_WUR;
+			   struct noise_handshake *hs,
+			   const uint8_t msg[static WIRE_RESPONSE_LEN]) NOISE_WUR;
 
 /*
  * Derives the transport keys of a handshake in CREATED_RESPONSE or

@@ -26,10 +26,10 @@
 #include <stdint.h>
 #include <sys/socket.h>
 
-#define RATELIMIT_PEER_PER_SEC 50
+#define RATELIMIT_PEER_PER_SEC	 50
 #define RATELIMIT_SOURCE_PER_SEC 20
-#define RATELIMIT_SOURCE_BURST 5
-#define RATELIMIT_BUCKETS 8192
+#define RATELIMIT_SOURCE_BURST	 5
+#define RATELIMIT_BUCKETS	 8192
 
 /* Per peer: last initiation consumed. */
 struct ratelimit_peer {

@@ -6,8 +6,8 @@
  * 64 KiB buffer that may hold many datagrams of one sender cut every
  * gso_size bytes (control message; gro.h splits it): each is opened in
  * place inside the buffer, so a run of TCP segments from one super-datagram
- * goes on to be coalesced (gro.c) into one TUN write. Decrypted packets are checked against the sending peer's allowed
- * IPs (cryptokey routing: a peer may only send from addresses it owns) and
+ * goes on to be coalesced (gro.c) into one TUN write. Decrypted packets are checked against the
+ * sending peer's allowed IPs (cryptokey routing: a peer may only send from addresses it owns) and
  * written to the TUN. A peer's endpoint moves to a datagram's source only
  * when that datagram authenticated (roaming).
  */
@@ -30,22 +30,22 @@
 
 /* A datagram buffer with UDP_GRO: the largest UDP payload, rounded to 64. */
 #define RX_GRO_BUF_SIZE ((size_t)65536)
-#define RX_CTRL_SIZE 64	/* CMSG_SPACE(sizeof(int)) with room to spare */
+#define RX_CTRL_SIZE	64 /* CMSG_SPACE(sizeof(int)) with room to spare */
 
 struct rx {
 	struct device *dev;
-	struct device_worker *w;	/* this thread's TUN queue and sockets */
+	struct device_worker *w; /* this thread's TUN queue and sockets */
 	unsigned batch;
-	size_t buf_size;	/* per entry: slot_size, or RX_GRO_BUF_SIZE with UDP_GRO */
-	bool udp_gro;		/* some socket has UDP_GRO */
-	uint8_t *mem;		/* mmap()ed: batch entries, then the scratch slot */
+	size_t buf_size; /* per entry: slot_size, or RX_GRO_BUF_SIZE with UDP_GRO */
+	bool udp_gro;	 /* some socket has UDP_GRO */
+	uint8_t *mem;	 /* mmap()ed: batch entries, then the scratch slot */
 	size_t mem_len;
-	uint8_t *ctrl;		/* batch * RX_CTRL_SIZE control bytes (UDP_GRO) */
-	uint8_t *scratch;	/* one slot for staged packets flushed after a handshake */
+	uint8_t *ctrl;	  /* batch * RX_CTRL_SIZE control bytes (UDP_GRO) */
+	uint8_t *scratch; /* one slot for staged packets flushed after a handshake */
 	struct mmsghdr *msgs;
 	struct iovec *iov;
 	struct sockaddr_storage *names;
-	struct gro gro;		/* with IFF_VNET_HDR: the super-packet being built */
+	struct gro gro; /* with IFF_VNET_HDR: the super-packet being built */
 	uint8_t *gro_buf;
 };
 
@@ -59,7 +59,8 @@ static int rx_init(struct rx *rx, struct device_worker *w)
 	rx->w = w;
 	rx->batch = b;
 	rx->udp_gro = w->udp_gro[0] || w->udp_gro[1];
-	rx->buf_size = rx->udp_gro && dev->slot_size < RX_GRO_BUF_SIZE ? RX_GRO_BUF_SIZE : dev->slot_size;
+	rx->buf_size =
+		rx->udp_gro && dev->slot_size < RX_GRO_BUF_SIZE ? RX_GRO_BUF_SIZE : dev->slot_size;
 	rx->mem_len = rx->buf_size * b + dev->slot_size;
 	rx->mem = device_mem_alloc(rx->mem_len);
 	if (rx->udp_gro)
@@ -71,8 +72,8 @@ static int rx_init(struct rx *rx, struct device_worker *w)
 		rx->gro_buf = device_mem_alloc(GSO_VNET_HDR_LEN + GSO_MAX_PACKET);
 		gro_init(&rx->gro, rx->gro_buf);
 	}
-	if (!rx->mem || !rx->msgs || !rx->iov || !rx->names || (dev->tun.vnet_hdr && !rx->gro_buf) ||
-	    (rx->udp_gro && !rx->ctrl))
+	if (!rx->mem || !rx->msgs || !rx->iov || !rx->names ||
+	    (dev->tun.vnet_hdr && !rx->gro_buf) || (rx->udp_gro && !rx->ctrl))
 		return -ENOMEM;
 	rx->scratch = rx->mem + (size_t)b * rx->buf_size;
 	return 0;
@@ -155,7 +156,8 @@ static void to_tun_vnet(struct rx *rx, uint8_t *inner, size_t len)
 	}
 	/* The engine leaves ENGINE_HEADROOM free bytes before the plaintext. */
 	gso_hdr_put_plain(inner - GSO_VNET_HDR_LEN, true);
-	if (tun_write(tun_for(rx, inner, len), inner - GSO_VNET_HDR_LEN, len + GSO_VNET_HDR_LEN) < 0) {
+	if (tun_write(tun_for(rx, inner, len), inner - GSO_VNET_HDR_LEN, len + GSO_VNET_HDR_LEN) <
+	    0) {
 		device_count(dev, DEV_DROP_TUN_WRITE, 1);
 	} else {
 		device_count(dev, DEV_TUN_TX_WRITES, 1);
@@ -305,8 +307,9 @@ static void handle(struct rx *rx, unsigned i, uint64_t now)
 		return;
 	}
 	if (rx->udp_gro) {
-		gs = (h->msg_flags & MSG_CTRUNC) ? -EINVAL
-						 : gro_udp_gso_size(h->msg_control, h->msg_controllen);
+		gs = (h->msg_flags & MSG_CTRUNC)
+			     ? -EINVAL
+			     : gro_udp_gso_size(h->msg_control, h->msg_controllen);
 		if (gs < 0) {
 			device_count(dev, DEV_DROP_BAD_GRO, 1);
 			return;

@@ -17,7 +17,7 @@
 #include <stdint.h>
 
 #define REPLAY_WORD_BITS 64
-#define REPLAY_WORDS 64 /* 4096 bits in the ring */
+#define REPLAY_WORDS	 64 /* 4096 bits in the ring */
 #define REPLAY_RING_BITS (REPLAY_WORDS * REPLAY_WORD_BITS)
 /* Counters accepted behind the newest: the ring less one word (RFC 6479). */
 #define REPLAY_WINDOW_SIZE (REPLAY_RING_BITS - REPLAY_WORD_BITS)
@@ -26,7 +26,7 @@ _Static_assert((REPLAY_WORDS & (REPLAY_WORDS - 1)) == 0, "power of two words");
 _Static_assert(REPLAY_WINDOW_SIZE >= 2048, "window of at least 2048 packets");
 
 struct replay {
-	uint64_t greatest;	/* newest counter accepted + 1; 0 = none yet */
+	uint64_t greatest; /* newest counter accepted + 1; 0 = none yet */
 	uint64_t ring[REPLAY_WORDS];
 };
 

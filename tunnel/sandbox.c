@@ -43,26 +43,57 @@
  * with arguments worth restricting are added in add_restricted(). */
 static const char *const syscalls[] = {
 	/* data path: TUN and UDP batches, the stop eventfd */
-	"read", "write", "readv", "writev", "recvmmsg", "sendmmsg", "recvmsg", "sendmsg",
-	"recvfrom", "sendto", "poll", "ppoll",
+	"read",
+	"write",
+	"readv",
+	"writev",
+	"recvmmsg",
+	"sendmmsg",
+	"recvmsg",
+	"sendmsg",
+	"recvfrom",
+	"sendto",
+	"poll",
+	"ppoll",
 	/* control socket (accept4, then recv/send above) */
 	"accept4",
 	/* path MTU look-ups: a UDP socket (socket() in add_restricted) connected
 	 * to the endpoint; DF toggling for outer fragmentation */
-	"connect", "getsockname", "getsockopt", "setsockopt",
+	"connect",
+	"getsockname",
+	"getsockopt",
+	"setsockopt",
 	/* time, locks, threads ending */
-	"clock_gettime", "clock_nanosleep", "nanosleep", "gettimeofday", "futex", "sched_yield",
-	"getpid", "gettid", "rt_sigprocmask", "madvise", "exit",
+	"clock_gettime",
+	"clock_nanosleep",
+	"nanosleep",
+	"gettimeofday",
+	"futex",
+	"sched_yield",
+	"getpid",
+	"gettid",
+	"rt_sigprocmask",
+	"madvise",
+	"exit",
 	/* a thread created just before the filter registers itself after it */
-	"rseq", "set_robust_list",
+	"rseq",
+	"set_robust_list",
 	/* glibc malloc in the control path (status replies); libsodium random */
-	"mmap", "munmap", "mremap", "mprotect", "brk", "getrandom",
+	"mmap",
+	"munmap",
+	"mremap",
+	"mprotect",
+	"brk",
+	"getrandom",
 	/* shutdown: close the TUN (the kernel removes the device) and sockets,
 	 * sodium_free() the keys; removing the control socket and the pid file
 	 * is unlinkat() in their directories only (add_restricted()) */
-	"close", "munlock", "exit_group",
+	"close",
+	"munlock",
+	"exit_group",
 	/* signals (SIGINT/SIGTERM set the interrupt flag) */
-	"rt_sigreturn", "restart_syscall",
+	"rt_sigreturn",
+	"restart_syscall",
 };
 
 enum sandbox_action sandbox_default_action(void)
@@ -98,7 +129,8 @@ int sandbox_drop_capabilities(void)
 	/* Bounding set and securebits need CAP_SETPCAP: we have it as root. */
 	if (capng_have_capability(CAPNG_EFFECTIVE, CAP_SETPCAP)) {
 		if (capng_lock() < 0) {
-			log_err("sandbox: cannot lock the securebits (uid 0 could regain capabilities)");
+			log_err("sandbox: cannot lock the securebits (uid 0 could regain "
+				"capabilities)");
 			return -EPERM;
 		}
 		sel = CAPNG_SELECT_ALL;
@@ -114,7 +146,8 @@ int sandbox_drop_capabilities(void)
 		log_err("sandbox: no_new_privs: %s", strerror(-r));
 		return r;
 	}
-	if (capng_get_caps_process() < 0 || capng_have_capabilities(CAPNG_SELECT_CAPS) != CAPNG_NONE) {
+	if (capng_get_caps_process() < 0 ||
+	    capng_have_capabilities(CAPNG_SELECT_CAPS) != CAPNG_NONE) {
 		log_err("sandbox: capabilities still present after dropping them");
 		return -EPERM;
 	}
@@ -168,7 +201,8 @@ int sandbox_unlink(const char *path)
 {
 	for (size_t i = 0; i < nunlinkable; i++)
 		if (!strcmp(unlinkable[i].path, path))
-			return unlinkat(unlinkable[i].dirfd, unlinkable[i].base, 0) < 0 ? -errno : 0;
+			return unlinkat(unlinkable[i].dirfd, unlinkable[i].base, 0) < 0 ? -errno
+											: 0;
 	return unlink(path) < 0 ? -errno : 0;
 }
 
@@ -333,13 +367,15 @@ int sandbox_prepare(struct sandbox *sb, bool enabled)
 
 	memset(sb, 0, sizeof(*sb));
 	if (!enabled) {
-		log_warn("sandbox = off: the daemon keeps its capabilities and has no seccomp filter");
+		log_warn("sandbox = off: the daemon keeps its capabilities and has no seccomp "
+			 "filter");
 		return 0;
 	}
 	r = sandbox_action_from_env(&sb->action);
 	if (r == 0 && prctl(PR_GET_SECCOMP, 0, 0, 0, 0) < 0) {
 		r = -errno;
-		log_err("sandbox: this kernel has no seccomp (%s); set 'sandbox = off' to run anyway",
+		log_err("sandbox: this kernel has no seccomp (%s); set 'sandbox = off' to run "
+			"anyway",
 			strerror(-r));
 	}
 	if (r == 0)

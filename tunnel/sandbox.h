@@ -45,14 +45,14 @@
 #include <stdbool.h>
 
 enum sandbox_action {
-	SANDBOX_KILL,	/* a syscall outside the list kills the process (SIGSYS) */
-	SANDBOX_LOG,	/* it is allowed and logged by the kernel (debugging) */
+	SANDBOX_KILL, /* a syscall outside the list kills the process (SIGSYS) */
+	SANDBOX_LOG,  /* it is allowed and logged by the kernel (debugging) */
 };
 
 struct sandbox {
 	bool enabled;
 	enum sandbox_action action;
-	void *filter;	/* scmp_filter_ctx until loaded */
+	void *filter; /* scmp_filter_ctx until loaded */
 };
 
 /* SANDBOX_KILL; SANDBOX_LOG in ASan/TSan builds, whose runtimes make calls

@@ -25,20 +25,20 @@
 #include "log.h"
 
 struct tx_slot {
-	uint8_t *buf;		/* slot_size bytes; the packet at buf + ENGINE_HEADROOM */
-	size_t len;		/* plaintext length */
+	uint8_t *buf;		  /* slot_size bytes; the packet at buf + ENGINE_HEADROOM */
+	size_t len;		  /* plaintext length */
 	struct device_peer *peer; /* NULL: handled or dropped */
-	bool frag;		/* larger than the path: outer may fragment */
+	bool frag;		  /* larger than the path: outer may fragment */
 };
 
 struct tx {
 	struct device *dev;
-	struct device_worker *w;	/* this thread's TUN queue and sockets */
-	unsigned batch;		/* TUN reads per round */
-	unsigned nslots;	/* batch, plus room for one super-packet's segments */
+	struct device_worker *w; /* this thread's TUN queue and sockets */
+	unsigned batch;		 /* TUN reads per round */
+	unsigned nslots;	 /* batch, plus room for one super-packet's segments */
 	uint8_t *mem;
-	uint8_t *super;		/* vnet header + a TSO super-packet, or NULL */
-	uint8_t **segbufs;	/* gso_split() targets: slot + ENGINE_HEADROOM */
+	uint8_t *super;	   /* vnet header + a TSO super-packet, or NULL */
+	uint8_t **segbufs; /* gso_split() targets: slot + ENGINE_HEADROOM */
 	size_t *seglens;
 	struct tx_slot *slots;
 	struct engine_pkt *pkts;
@@ -174,8 +174,9 @@ static void too_big(struct tx *tx, struct tx_slot *s, uint32_t limit)
 		gso_hdr_put_plain(tx->icmp, false);
 		n += GSO_VNET_HDR_LEN;
 	}
-	if (n <= 0 || tun_write(&tx->w->tun, dev->tun.vnet_hdr ? tx->icmp : tx->icmp + GSO_VNET_HDR_LEN,
-				(size_t)n) < 0) {
+	if (n <= 0 ||
+	    tun_write(&tx->w->tun, dev->tun.vnet_hdr ? tx->icmp : tx->icmp + GSO_VNET_HDR_LEN,
+		      (size_t)n) < 0) {
 		device_count(dev, DEV_DROP_TOO_BIG, 1);
 		return;
 	}
@@ -218,7 +219,8 @@ static struct tx_slot *slot_of(struct tx *tx, const uint8_t *buf)
 /* Waits until the socket can take more (a full send buffer); false on stop. */
 static bool wait_writable(struct device *dev, int fd)
 {
-	struct pollfd p[2] = { { .fd = fd, .events = POLLOUT }, { .fd = dev->stop_fd, .events = POLLIN } };
+	struct pollfd p[2] = { { .fd = fd, .events = POLLOUT },
+			       { .fd = dev->stop_fd, .events = POLLIN } };
 
 	return poll(p, 2, 100) >= 0 && !atomic_load(&dev->stopping);
 }
@@ -275,9 +277,12 @@ static bool send_gso(struct tx *tx, const struct sockaddr_storage *ep, unsigned 
 		char buf[CMSG_SPACE(sizeof(uint16_t))];
 		struct cmsghdr align;
 	} ctrl;
-	struct msghdr mh = { .msg_name = (void *)ep, .msg_namelen = device_sockaddr_len(ep),
-			     .msg_iov = tx->iov + j, .msg_iovlen = k - j,
-			     .msg_control = ctrl.buf, .msg_controllen = sizeof(ctrl.buf) };
+	struct msghdr mh = { .msg_name = (void *)ep,
+			     .msg_namelen = device_sockaddr_len(ep),
+			     .msg_iov = tx->iov + j,
+			     .msg_iovlen = k - j,
+			     .msg_control = ctrl.buf,
+			     .msg_controllen = sizeof(ctrl.buf) };
 	struct cmsghdr *cm;
 	uint16_t gs = (uint16_t)size;
 

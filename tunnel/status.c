@@ -76,8 +76,8 @@ static void put_interface(struct out *o, struct device *dev, bool show_keys)
 	put(o, "listen_port=%u\n", ntohs(((struct sockaddr_in *)&dev->cfg->listen)->sin_port));
 	put(o, "link_mtu=%u\n", atomic_load(&dev->link_mtu));
 	put(o, "max_mtu=%u\n", dev->max_mtu);
-	put(o, "mtu=%u\ncipher=%s\nbatch=%u\n", dev->mtu, aead_cipher_name(engine_cipher(dev->engine)),
-	    dev->batch);
+	put(o, "mtu=%u\ncipher=%s\nbatch=%u\n", dev->mtu,
+	    aead_cipher_name(engine_cipher(dev->engine)), dev->batch);
 	put(o, "tso=%s\ncoalesce=%s\nudp_gso=%s\nudp_gro=%s\n", dev->tun.offloads ? "on" : "off",
 	    dev->tun.vnet_hdr && dev->cfg->coalesce ? "on" : "off",
 	    atomic_load(&dev->udp_gso) ? "on" : "off",
@@ -86,8 +86,10 @@ static void put_interface(struct out *o, struct device *dev, bool show_keys)
 	put(o, "dumpable=%d\n", sandbox_dumpable());
 	put(o, "workers=%u\n", dev->nworkers);
 	for (unsigned k = 0; k < dev->nworkers; k++)
-		put(o, "worker.%u.tun_rx_packets=%" PRIu64 "\nworker.%u.udp_rx_datagrams=%" PRIu64 "\n", k,
-		    atomic_load(&dev->workers[k].tun_rx_packets), k,
+		put(o,
+		    "worker.%u.tun_rx_packets=%" PRIu64 "\nworker.%u.udp_rx_datagrams=%" PRIu64
+		    "\n",
+		    k, atomic_load(&dev->workers[k].tun_rx_packets), k,
 		    atomic_load(&dev->workers[k].udp_rx_datagrams));
 	put(o, "peers=%zu\npeers_with_handshake=%u\n", dev->npeers, with_hs);
 	put(o, "under_load=%d\ncookies_sent=%" PRIu64 "\n", es.under_load, es.cookies_sent);

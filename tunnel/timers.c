@@ -134,7 +134,8 @@ bool timers_want_rekey_on_send(bool initiator, uint64_t created, uint64_t now, u
 	       (initiator && timers_age(now, created) > REKEY_AFTER_TIME_NS);
 }
 
-bool timers_want_rekey_on_recv(const struct timers *t, bool initiator, uint64_t created, uint64_t now)
+bool timers_want_rekey_on_recv(const struct timers *t, bool initiator, uint64_t created,
+			       uint64_t now)
 {
 	return initiator && !t->sent_lastminute_handshake &&
 	       timers_age(now, created) > REKEY_ON_RECV_AGE_NS;
@@ -142,6 +143,6 @@ bool timers_want_rekey_on_recv(const struct timers *t, bool initiator, uint64_t 
 
 bool timers_initiation_allowed(uint64_t last_initiation_sent, uint64_t now)
 {
-	return last_initiation_sent == 0 || (now >= last_initiation_sent &&
-					    now - last_initiation_sent >= REKEY_TIMEOUT_NS);
+	return last_initiation_sent == 0 ||
+	       (now >= last_initiation_sent && now - last_initiation_sent >= REKEY_TIMEOUT_NS);
 }

@@ -22,34 +22,34 @@
 
 #include "clock.h"
 
-#define REKEY_AFTER_MESSAGES (1ULL << 60)
-#define REJECT_AFTER_MESSAGES (UINT64_MAX - (1ULL << 13)) /* 2^64 - 2^13 - 1 */
-#define REKEY_AFTER_TIME_NS (120 * NSEC_PER_SEC)
-#define REJECT_AFTER_TIME_NS (180 * NSEC_PER_SEC)
-#define REKEY_ATTEMPT_TIME_NS (90 * NSEC_PER_SEC)
-#define REKEY_TIMEOUT_NS (5 * NSEC_PER_SEC)
-#define KEEPALIVE_TIMEOUT_NS (10 * NSEC_PER_SEC)
+#define REKEY_AFTER_MESSAGES	    (1ULL << 60)
+#define REJECT_AFTER_MESSAGES	    (UINT64_MAX - (1ULL << 13)) /* 2^64 - 2^13 - 1 */
+#define REKEY_AFTER_TIME_NS	    (120 * NSEC_PER_SEC)
+#define REJECT_AFTER_TIME_NS	    (180 * NSEC_PER_SEC)
+#define REKEY_ATTEMPT_TIME_NS	    (90 * NSEC_PER_SEC)
+#define REKEY_TIMEOUT_NS	    (5 * NSEC_PER_SEC)
+#define KEEPALIVE_TIMEOUT_NS	    (10 * NSEC_PER_SEC)
 #define REKEY_TIMEOUT_JITTER_MAX_NS (NSEC_PER_SEC / 3)
-#define MAX_TIMER_HANDSHAKES (REKEY_ATTEMPT_TIME_NS / REKEY_TIMEOUT_NS)
+#define MAX_TIMER_HANDSHAKES	    (REKEY_ATTEMPT_TIME_NS / REKEY_TIMEOUT_NS)
 /* The initiator renews a receiving session this old before it expires. */
 #define REKEY_ON_RECV_AGE_NS (REJECT_AFTER_TIME_NS - KEEPALIVE_TIMEOUT_NS - REKEY_TIMEOUT_NS)
 
 /* Actions timers_tick() asks for (bit mask). */
 enum timers_action {
-	TIMERS_SEND_INITIATION = 1 << 0, /* start a new handshake */
+	TIMERS_SEND_INITIATION = 1 << 0,  /* start a new handshake */
 	TIMERS_RETRY_INITIATION = 1 << 4, /* retransmit: no answer within REKEY_TIMEOUT */
-	TIMERS_SEND_KEEPALIVE = 1 << 1,	 /* send an empty data message */
-	TIMERS_GIVE_UP = 1 << 2,	 /* handshake failed for REKEY_ATTEMPT_TIME: drop staged */
-	TIMERS_ZERO_KEYS = 1 << 3,	 /* wipe all keypairs and handshake state */
+	TIMERS_SEND_KEEPALIVE = 1 << 1,	  /* send an empty data message */
+	TIMERS_GIVE_UP = 1 << 2,	  /* handshake failed for REKEY_ATTEMPT_TIME: drop staged */
+	TIMERS_ZERO_KEYS = 1 << 3,	  /* wipe all keypairs and handshake state */
 };
 
 /* Deadlines in ns; 0 = timer not armed. */
 struct timers {
-	uint64_t retransmit_at;	/* handshake retransmit */
-	uint64_t keepalive_at;	/* send keepalive */
+	uint64_t retransmit_at;	   /* handshake retransmit */
+	uint64_t keepalive_at;	   /* send keepalive */
 	uint64_t new_handshake_at; /* sent data, heard nothing */
 	uint64_t zero_keys_at;
-	uint64_t persistent_at;	/* persistent keepalive, if configured */
+	uint64_t persistent_at;	      /* persistent keepalive, if configured */
 	uint64_t persistent_interval; /* ns, 0 = off */
 	uint32_t handshake_attempts;
 	bool need_another_keepalive;
@@ -94,7 +94,8 @@ bool timers_keypair_valid(uint64_t created, uint64_t now, uint64_t counter);
 /* After sending with a keypair: should the initiator start a new handshake? */
 bool timers_want_rekey_on_send(bool initiator, uint64_t created, uint64_t now, uint64_t counter);
 /* After receiving on the current keypair (once per keypair: sent_lastminute_handshake). */
-bool timers_want_rekey_on_recv(const struct timers *t, bool initiator, uint64_t created, uint64_t now);
+bool timers_want_rekey_on_recv(const struct timers *t, bool initiator, uint64_t created,
+			       uint64_t now);
 /* An initiator sends a new initiation at most once per REKEY_TIMEOUT. */
 bool timers_initiation_allowed(uint64_t last_initiation_sent, uint64_t now);
 

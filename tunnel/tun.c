@@ -66,15 +66,18 @@ int tun_open(struct tun *tun, const char *name, unsigned flags)
 		int hdrsz = 10;
 
 		if (ioctl(fd, TUNSETVNETHDRSZ, &hdrsz) < 0) {
-			log_warn("%s: TUN offloads refused (%s): no TSO", tun->name, strerror(errno));
+			log_warn("%s: TUN offloads refused (%s): no TSO", tun->name,
+				 strerror(errno));
 		} else if ((flags & TUN_F_WANT_USO) && ioctl(fd, TUNSETOFFLOAD, want | uso) == 0) {
 			tun->offloads = want | uso;
 		} else if (ioctl(fd, TUNSETOFFLOAD, want) == 0) {
 			tun->offloads = want;
 			if (flags & TUN_F_WANT_USO)
-				log_info("%s: no UDP segmentation offload (USO) on this kernel", tun->name);
+				log_info("%s: no UDP segmentation offload (USO) on this kernel",
+					 tun->name);
 		} else {
-			log_warn("%s: TUN offloads refused (%s): no TSO", tun->name, strerror(errno));
+			log_warn("%s: TUN offloads refused (%s): no TSO", tun->name,
+				 strerror(errno));
 		}
 		if (tun->offloads)
 			log_info("%s: TUN offloads: checksum, TSO4/6%s", tun->name,

@@ -12,17 +12,17 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#define TUN_F_WANT_VNET_HDR 0x1	/* IFF_VNET_HDR (issue 6) */
+#define TUN_F_WANT_VNET_HDR    0x1 /* IFF_VNET_HDR (issue 6) */
 #define TUN_F_WANT_MULTI_QUEUE 0x2
-#define TUN_F_WANT_TSO 0x4		/* TUNSETOFFLOAD CSUM|TSO4|TSO6|TSO_ECN (needs VNET_HDR) */
-#define TUN_F_WANT_USO 0x8		/* and USO4|USO6 where the kernel has them (6.2+) */
+#define TUN_F_WANT_TSO	       0x4 /* TUNSETOFFLOAD CSUM|TSO4|TSO6|TSO_ECN (needs VNET_HDR) */
+#define TUN_F_WANT_USO	       0x8 /* and USO4|USO6 where the kernel has them (6.2+) */
 
 struct tun {
 	int fd;
 	char name[IFNAMSIZ];
 	int ifindex;
-	bool vnet_hdr;		/* every read and write starts with a virtio_net_hdr */
-	unsigned offloads;	/* TUN_F_* the kernel accepted (linux/if_tun.h values) */
+	bool vnet_hdr;	   /* every read and write starts with a virtio_net_hdr */
+	unsigned offloads; /* TUN_F_* the kernel accepted (linux/if_tun.h values) */
 };
 
 /* Opens /dev/net/tun as IFF_TUN|IFF_NO_PI, non-blocking, with a name pattern

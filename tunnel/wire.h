@@ -25,18 +25,18 @@
  * ("aes256gcm" or "chacha20poly1305"), so two ends configured with different
  * data ciphers fail the handshake instead of exchanging undecryptable data.
  */
-#define WIRE_IDENTIFIER "ovlperf tunnel v1"
-#define WIRE_LABEL_MAC1 "mac1----"
+#define WIRE_IDENTIFIER	  "ovlperf tunnel v1"
+#define WIRE_LABEL_MAC1	  "mac1----"
 #define WIRE_LABEL_COOKIE "cookie--"
 
 /* Primitive sizes. */
-#define WIRE_KEY_LEN 32		/* X25519 keys, ChaCha20/AES-256 keys, psk */
-#define WIRE_HASH_LEN 64	/* BLAKE2b-512: Noise HASHLEN */
-#define WIRE_HASH_BLOCK_LEN 128 /* BLAKE2b block: Noise BLOCKLEN, HMAC pad */
-#define WIRE_TAG_LEN 16		/* Poly1305 / GCM tag */
-#define WIRE_TAI64N_LEN 12
-#define WIRE_MAC_LEN 16		/* mac1, mac2 and cookie value */
-#define WIRE_COOKIE_LEN 16
+#define WIRE_KEY_LEN	      32  /* X25519 keys, ChaCha20/AES-256 keys, psk */
+#define WIRE_HASH_LEN	      64  /* BLAKE2b-512: Noise HASHLEN */
+#define WIRE_HASH_BLOCK_LEN   128 /* BLAKE2b block: Noise BLOCKLEN, HMAC pad */
+#define WIRE_TAG_LEN	      16  /* Poly1305 / GCM tag */
+#define WIRE_TAI64N_LEN	      12
+#define WIRE_MAC_LEN	      16 /* mac1, mac2 and cookie value */
+#define WIRE_COOKIE_LEN	      16
 #define WIRE_COOKIE_NONCE_LEN 24 /* XChaCha20-Poly1305 */
 
 /* Message types: first byte; the three following bytes are reserved (zero). */
@@ -52,35 +52,35 @@ enum wire_type {
  *   type(1) reserved(3) sender(4) ephemeral(32) static(32+16) timestamp(12+16)
  *   mac1(16) mac2(16)
  */
-#define WIRE_INIT_OFF_SENDER 4
+#define WIRE_INIT_OFF_SENDER	4
 #define WIRE_INIT_OFF_EPHEMERAL 8
-#define WIRE_INIT_OFF_STATIC 40
+#define WIRE_INIT_OFF_STATIC	40
 #define WIRE_INIT_OFF_TIMESTAMP 88
-#define WIRE_INIT_OFF_MAC1 116
-#define WIRE_INIT_OFF_MAC2 132
-#define WIRE_INITIATION_LEN 148
+#define WIRE_INIT_OFF_MAC1	116
+#define WIRE_INIT_OFF_MAC2	132
+#define WIRE_INITIATION_LEN	148
 
 /*
  * Handshake response (92 bytes):
  *   type(1) reserved(3) sender(4) receiver(4) ephemeral(32) empty(0+16)
  *   mac1(16) mac2(16)
  */
-#define WIRE_RESP_OFF_SENDER 4
-#define WIRE_RESP_OFF_RECEIVER 8
+#define WIRE_RESP_OFF_SENDER	4
+#define WIRE_RESP_OFF_RECEIVER	8
 #define WIRE_RESP_OFF_EPHEMERAL 12
-#define WIRE_RESP_OFF_EMPTY 44
-#define WIRE_RESP_OFF_MAC1 60
-#define WIRE_RESP_OFF_MAC2 76
-#define WIRE_RESPONSE_LEN 92
+#define WIRE_RESP_OFF_EMPTY	44
+#define WIRE_RESP_OFF_MAC1	60
+#define WIRE_RESP_OFF_MAC2	76
+#define WIRE_RESPONSE_LEN	92
 
 /*
  * Cookie reply (64 bytes):
  *   type(1) reserved(3) receiver(4) nonce(24) cookie(16+16)
  */
 #define WIRE_COOKIE_OFF_RECEIVER 4
-#define WIRE_COOKIE_OFF_NONCE 8
-#define WIRE_COOKIE_OFF_COOKIE 32
-#define WIRE_COOKIE_REPLY_LEN 64
+#define WIRE_COOKIE_OFF_NONCE	 8
+#define WIRE_COOKIE_OFF_COOKIE	 32
+#define WIRE_COOKIE_REPLY_LEN	 64
 
 /*
  * Data message (32 bytes minimum; 32 is a keepalive):
@@ -91,10 +91,10 @@ enum wire_type {
  * the tunnel MTU).
  */
 #define WIRE_DATA_OFF_RECEIVER 4
-#define WIRE_DATA_OFF_COUNTER 8
-#define WIRE_DATA_HEADER_LEN 16
-#define WIRE_DATA_MIN_LEN (WIRE_DATA_HEADER_LEN + WIRE_TAG_LEN)
-#define WIRE_PADDING 16
+#define WIRE_DATA_OFF_COUNTER  8
+#define WIRE_DATA_HEADER_LEN   16
+#define WIRE_DATA_MIN_LEN      (WIRE_DATA_HEADER_LEN + WIRE_TAG_LEN)
+#define WIRE_PADDING	       16
 /* Bytes a data message adds around its plaintext at most. */
 #define WIRE_DATA_OVERHEAD (WIRE_DATA_HEADER_LEN + WIRE_PADDING - 1 + WIRE_TAG_LEN)
 /* Underlay overhead per packet: IPv6 (40) + UDP (8) + header + tag = 80. */

@@ -51,8 +51,7 @@ int addr_resolve(const char *host, uint16_t port, int family, bool passive,
 
 socklen_t addr_len(const struct sockaddr_storage *ss)
 {
-	return ss->ss_family == AF_INET6 ? sizeof(struct sockaddr_in6)
-					 : sizeof(struct sockaddr_in);
+	return ss->ss_family == AF_INET6 ? sizeof(struct sockaddr_in6) : sizeof(struct sockaddr_in);
 }
 
 uint16_t addr_port(const struct sockaddr_storage *ss)

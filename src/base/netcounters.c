@@ -19,19 +19,25 @@ struct field {
 	size_t off;
 };
 
-#define UDP_F(n, m) { n, offsetof(struct netcounters_udp, m) }
+#define UDP_F(n, m)                                                                                \
+	{                                                                                          \
+		n, offsetof(struct netcounters_udp, m)                                             \
+	}
 static const struct field udp_fields[] = {
-	UDP_F("InDatagrams", in_datagrams),   UDP_F("NoPorts", no_ports),
-	UDP_F("InErrors", in_errors),	      UDP_F("OutDatagrams", out_datagrams),
-	UDP_F("RcvbufErrors", rcvbuf_errors), UDP_F("SndbufErrors", sndbuf_errors),
+	UDP_F("InDatagrams", in_datagrams),    UDP_F("NoPorts", no_ports),
+	UDP_F("InErrors", in_errors),	       UDP_F("OutDatagrams", out_datagrams),
+	UDP_F("RcvbufErrors", rcvbuf_errors),  UDP_F("SndbufErrors", sndbuf_errors),
 	UDP_F("InCsumErrors", in_csum_errors),
 };
 
-#define IP_F(n, m) { n, offsetof(struct netcounters_ip, m) }
+#define IP_F(n, m)                                                                                 \
+	{                                                                                          \
+		n, offsetof(struct netcounters_ip, m)                                              \
+	}
 static const struct field ip_fields[] = {
-	IP_F("ReasmReqds", reasm_reqds),     IP_F("ReasmOKs", reasm_oks),
-	IP_F("ReasmFails", reasm_fails),     IP_F("FragOKs", frag_oks),
-	IP_F("FragFails", frag_fails),	     IP_F("FragCreates", frag_creates),
+	IP_F("ReasmReqds", reasm_reqds),    IP_F("ReasmOKs", reasm_oks),
+	IP_F("ReasmFails", reasm_fails),    IP_F("FragOKs", frag_oks),
+	IP_F("FragFails", frag_fails),	    IP_F("FragCreates", frag_creates),
 	IP_F("OutNoRoutes", out_no_routes), IP_F("InDiscards", in_discards),
 	IP_F("OutDiscards", out_discards),
 };
@@ -254,10 +260,10 @@ int netcounters_parse_snmp6(const char *text, size_t len, struct netcounters *nc
 static int parse_dev_line(struct span rest, struct netcounters_link *l)
 {
 	uint64_t *const f[] = {
-		&l->rx_bytes,  &l->rx_packets, &l->rx_errs, &l->rx_drop,  &l->rx_fifo,
-		&l->rx_frame,  NULL,	       NULL,	    &l->tx_bytes, &l->tx_packets,
-		&l->tx_errs,   &l->tx_drop,    &l->tx_fifo, &l->tx_colls, &l->tx_carrier,
-		NULL,
+		&l->rx_bytes, &l->rx_packets, &l->rx_errs,    &l->rx_drop,
+		&l->rx_fifo,  &l->rx_frame,   NULL,	      NULL,
+		&l->tx_bytes, &l->tx_packets, &l->tx_errs,    &l->tx_drop,
+		&l->tx_fifo,  &l->tx_colls,   &l->tx_carrier, NULL,
 	};
 	struct span tok;
 	uint64_t v;
@@ -521,8 +527,7 @@ static void udp_of(const struct netcounters *nc, int family, struct netcounters_
 
 void netcounters_loss_inputs(const struct netcounters *sender_delta, const char *sender_if,
 			     const struct netcounters *receiver_delta, const char *receiver_if,
-			     int family, uint64_t rxq_ovfl, uint64_t lost,
-			     struct loss_inputs *in)
+			     int family, uint64_t rxq_ovfl, uint64_t lost, struct loss_inputs *in)
 {
 	struct netcounters_udp u;
 	uint64_t rx, tx;

@@ -34,7 +34,8 @@ static void usage(FILE *f)
 		"  -M, --mss BYTES      TCP_MAXSEG of the test connections\n"
 		"  -w, --window BYTES   socket buffers (K/M suffixes, binary): TCP both ends'\n"
 		"                       (default autotuning), UDP the receiver's (default 32M)\n"
-		"      --no-gso, --no-gro  do not use UDP GSO / GRO (on where the kernel has them)\n"
+		"      --no-gso, --no-gro  do not use UDP GSO / GRO (on where the kernel has "
+		"them)\n"
 		"      --dont-fragment  UDP: set DF; a datagram above the path MTU is an error.\n"
 		"                       Without it the kernel fragments such datagrams (reported\n"
 		"                       as fragments per datagram, with a warning)\n"
@@ -65,10 +66,20 @@ static bool parse_size(const char *s, uint64_t max, uint32_t *out)
 	if (errno)
 		return false;
 	switch (tolower((unsigned char)*end)) {
-	case 'k': shift = 10; end++; break;
-	case 'm': shift = 20; end++; break;
-	case 'g': shift = 30; end++; break;
-	default: break;
+	case 'k':
+		shift = 10;
+		end++;
+		break;
+	case 'm':
+		shift = 20;
+		end++;
+		break;
+	case 'g':
+		shift = 30;
+		end++;
+		break;
+	default:
+		break;
 	}
 	if (*end || v > (max >> shift))
 		return false;
@@ -76,24 +87,44 @@ static bool parse_size(const char *s, uint64_t max, uint32_t *out)
 	return true;
 }
 
-enum { OPT_TCP = 256, OPT_DF, OPT_NO_GSO, OPT_NO_GRO, OPT_GSO, OPT_GRO, OPT_PSK, OPT_DSCP, OPT_MSGTMO,
-       OPT_NO_RT };
+enum {
+	OPT_TCP = 256,
+	OPT_DF,
+	OPT_NO_GSO,
+	OPT_NO_GRO,
+	OPT_GSO,
+	OPT_GRO,
+	OPT_PSK,
+	OPT_DSCP,
+	OPT_MSGTMO,
+	OPT_NO_RT
+};
 
 static const struct option options[] = {
-	{ "udp", no_argument, NULL, 'u' },	    { "tcp", no_argument, NULL, OPT_TCP },
-	{ "parallel", required_argument, NULL, 'P' }, { "time", required_argument, NULL, 't' },
-	{ "interval", required_argument, NULL, 'i' }, { "omit", required_argument, NULL, 'O' },
-	{ "bitrate", required_argument, NULL, 'b' },  { "length", required_argument, NULL, 'l' },
-	{ "reverse", no_argument, NULL, 'R' },	    { "mss", required_argument, NULL, 'M' },
-	{ "window", required_argument, NULL, 'w' },   { "no-gso", no_argument, NULL, OPT_NO_GSO },
-	{ "no-gro", no_argument, NULL, OPT_NO_GRO },  { "gso", no_argument, NULL, OPT_GSO },
-	{ "gro", no_argument, NULL, OPT_GRO },	    { "port", required_argument, NULL, 'p' },
-	{ "bind", required_argument, NULL, 'B' },     { "dscp", required_argument, NULL, OPT_DSCP },
+	{ "udp", no_argument, NULL, 'u' },
+	{ "tcp", no_argument, NULL, OPT_TCP },
+	{ "parallel", required_argument, NULL, 'P' },
+	{ "time", required_argument, NULL, 't' },
+	{ "interval", required_argument, NULL, 'i' },
+	{ "omit", required_argument, NULL, 'O' },
+	{ "bitrate", required_argument, NULL, 'b' },
+	{ "length", required_argument, NULL, 'l' },
+	{ "reverse", no_argument, NULL, 'R' },
+	{ "mss", required_argument, NULL, 'M' },
+	{ "window", required_argument, NULL, 'w' },
+	{ "no-gso", no_argument, NULL, OPT_NO_GSO },
+	{ "no-gro", no_argument, NULL, OPT_NO_GRO },
+	{ "gso", no_argument, NULL, OPT_GSO },
+	{ "gro", no_argument, NULL, OPT_GRO },
+	{ "port", required_argument, NULL, 'p' },
+	{ "bind", required_argument, NULL, 'B' },
+	{ "dscp", required_argument, NULL, OPT_DSCP },
 	{ "psk-file", required_argument, NULL, OPT_PSK },
 	{ "msg-timeout", required_argument, NULL, OPT_MSGTMO },
 	{ "no-rt", no_argument, NULL, OPT_NO_RT },
 	{ "dont-fragment", no_argument, NULL, OPT_DF },
-	{ "json", no_argument, NULL, 'J' },	    { "help", no_argument, NULL, 'h' },
+	{ "json", no_argument, NULL, 'J' },
+	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -114,56 +145,88 @@ static bool apply(struct load_spec *s, int c, const char *arg, bool *json)
 	uint32_t sz;
 
 	switch (c) {
-	case 'u': s->proto = LOAD_UDP; return true;
-	case OPT_TCP: s->proto = LOAD_TCP; return true;
+	case 'u':
+		s->proto = LOAD_UDP;
+		return true;
+	case OPT_TCP:
+		s->proto = LOAD_TCP;
+		return true;
 	case 'P':
 		if (!scenario_parse_uint(arg, 0, LOAD_MAX_STREAMS, &v) || !v)
 			return false;
 		s->streams = (unsigned)v;
 		return true;
-	case 't': return load_parse_seconds(arg, &s->duration_ns) && s->duration_ns;
-	case 'i': return load_parse_seconds(arg, &s->interval_ns);
-	case 'O': return load_parse_seconds(arg, &s->omit_ns);
-	case 'b': return rate_parse(arg, &s->rate_bps);
+	case 't':
+		return load_parse_seconds(arg, &s->duration_ns) && s->duration_ns;
+	case 'i':
+		return load_parse_seconds(arg, &s->interval_ns);
+	case 'O':
+		return load_parse_seconds(arg, &s->omit_ns);
+	case 'b':
+		return rate_parse(arg, &s->rate_bps);
 	case 'l':
 		if (!parse_size(arg, 16u << 20, &sz) || !sz)
 			return false;
 		s->len = sz;
 		return true;
-	case 'R': s->reverse = true; return true;
+	case 'R':
+		s->reverse = true;
+		return true;
 	case 'M':
 		if (!scenario_parse_uint(arg, 0, 65535, &v) || v < 88)
 			return false;
 		s->mss = (uint32_t)v;
 		return true;
-	case 'w': return parse_size(arg, 1u << 30, &s->sock_buf) && s->sock_buf;
-	case OPT_NO_GSO: s->udp_gso = false; return true;
-	case OPT_NO_GRO: s->udp_gro = false; return true;
-	case OPT_NO_RT: s->no_realtime = true; return true;
-	case OPT_DF: s->dont_fragment = true; return true;
-	case OPT_GSO: s->udp_gso = true; return true;
-	case OPT_GRO: s->udp_gro = true; return true;
-	case '4': s->family = AF_INET; return true;
-	case '6': s->family = AF_INET6; return true;
+	case 'w':
+		return parse_size(arg, 1u << 30, &s->sock_buf) && s->sock_buf;
+	case OPT_NO_GSO:
+		s->udp_gso = false;
+		return true;
+	case OPT_NO_GRO:
+		s->udp_gro = false;
+		return true;
+	case OPT_NO_RT:
+		s->no_realtime = true;
+		return true;
+	case OPT_DF:
+		s->dont_fragment = true;
+		return true;
+	case OPT_GSO:
+		s->udp_gso = true;
+		return true;
+	case OPT_GRO:
+		s->udp_gro = true;
+		return true;
+	case '4':
+		s->family = AF_INET;
+		return true;
+	case '6':
+		s->family = AF_INET6;
+		return true;
 	case 'p':
 		if (!scenario_parse_uint(arg, 0, 65535, &v) || !v)
 			return false;
 		s->port = (uint16_t)v;
 		return true;
-	case 'B': return copy_str(s->bind_addr, sizeof(s->bind_addr), arg);
+	case 'B':
+		return copy_str(s->bind_addr, sizeof(s->bind_addr), arg);
 	case OPT_DSCP:
 		if (!scenario_parse_uint(arg, 0, 63, &v))
 			return false;
 		s->dscp = (uint8_t)v;
 		return true;
-	case OPT_PSK: return copy_str(s->psk_file, sizeof(s->psk_file), arg);
+	case OPT_PSK:
+		return copy_str(s->psk_file, sizeof(s->psk_file), arg);
 	case OPT_MSGTMO:
 		if (!scenario_parse_uint(arg, 0, 3600000, &v) || !v)
 			return false;
 		s->msg_timeout_ms = (uint32_t)v;
 		return true;
-	case 'J': *json = true; return true;
-	default: return false;
+	case 'J':
+		*json = true;
+		return true;
+	default:
+		return false;
 	}
 }
 

@@ -23,32 +23,32 @@
 #include "scenario.h"
 
 static const char usage_text[] =
-    "Usage: ovlperf lab up [NAME] [--hosts N] [--mtu N] [--rate RATE] [--drop PCT]\n"
-    "                      [--block-icmp] [--link L:KEY=VALUE,...] [--force]\n"
-    "                      [--overlay | --overlay6]\n"
-    "       ovlperf lab down [NAME]\n"
-    "       ovlperf lab list\n"
-    "       ovlperf lab show [NAME]\n"
-    "       ovlperf lab exec NAME HOST CMD [ARGS...]\n"
-    "\n"
-    "Lab hosts are network namespaces ovp-NAME-0, ovp-NAME-1, ... joined in a chain\n"
-    "by veth links (link i: 198.18.i.0/24 and 2001:2:0:i::/64; interface ovp<i>).\n"
-    "NAME defaults to '" LAB_DEFAULT_NAME "'.\n"
-    "  --hosts N      number of hosts, 2..8 (default 2)\n"
-    "  --mtu N        MTU of every link, 68..65535 (default 1500)\n"
-    "  --rate RATE    tbf rate limit on both ends of every link, e.g. 100M, 1.5G\n"
-    "  --drop PCT     drop PCT % of the packets in each direction (0.01..100;\n"
-    "                 nftables numgen on ingress, segmentation offloads off)\n"
-    "  --block-icmp   drop ICMP fragmentation-needed / ICMPv6 packet-too-big\n"
-    "  --link L:K=V,.. settings of link L alone, applied after the options above:\n"
-    "                 mtu=N, rate=RATE, drop=PCT, block-icmp\n"
-    "                 (e.g. --hosts 3 --link 1:mtu=1280,block-icmp)\n"
-    "  --force        remove an existing lab of that NAME first\n"
-    "  --overlay      also start the built-in overlay (ovl0, 198.19.0.h+1 and\n"
-    "                 2001:2:0:ff::h+1) over link 0's IPv4 addresses;\n"
-    "                 --overlay6 over its IPv6 addresses\n"
-    "'lab exec' runs CMD in host HOST (0, 1, ...) of lab NAME and returns its exit\n"
-    "status; an interrupt stops it (SIGTERM, then SIGKILL after 2 s).\n";
+	"Usage: ovlperf lab up [NAME] [--hosts N] [--mtu N] [--rate RATE] [--drop PCT]\n"
+	"                      [--block-icmp] [--link L:KEY=VALUE,...] [--force]\n"
+	"                      [--overlay | --overlay6]\n"
+	"       ovlperf lab down [NAME]\n"
+	"       ovlperf lab list\n"
+	"       ovlperf lab show [NAME]\n"
+	"       ovlperf lab exec NAME HOST CMD [ARGS...]\n"
+	"\n"
+	"Lab hosts are network namespaces ovp-NAME-0, ovp-NAME-1, ... joined in a chain\n"
+	"by veth links (link i: 198.18.i.0/24 and 2001:2:0:i::/64; interface ovp<i>).\n"
+	"NAME defaults to '" LAB_DEFAULT_NAME "'.\n"
+	"  --hosts N      number of hosts, 2..8 (default 2)\n"
+	"  --mtu N        MTU of every link, 68..65535 (default 1500)\n"
+	"  --rate RATE    tbf rate limit on both ends of every link, e.g. 100M, 1.5G\n"
+	"  --drop PCT     drop PCT % of the packets in each direction (0.01..100;\n"
+	"                 nftables numgen on ingress, segmentation offloads off)\n"
+	"  --block-icmp   drop ICMP fragmentation-needed / ICMPv6 packet-too-big\n"
+	"  --link L:K=V,.. settings of link L alone, applied after the options above:\n"
+	"                 mtu=N, rate=RATE, drop=PCT, block-icmp\n"
+	"                 (e.g. --hosts 3 --link 1:mtu=1280,block-icmp)\n"
+	"  --force        remove an existing lab of that NAME first\n"
+	"  --overlay      also start the built-in overlay (ovl0, 198.19.0.h+1 and\n"
+	"                 2001:2:0:ff::h+1) over link 0's IPv4 addresses;\n"
+	"                 --overlay6 over its IPv6 addresses\n"
+	"'lab exec' runs CMD in host HOST (0, 1, ...) of lab NAME and returns its exit\n"
+	"status; an interrupt stops it (SIGTERM, then SIGKILL after 2 s).\n";
 
 static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
@@ -68,8 +68,8 @@ static int fail(const char *what, const char *name, int rc)
 {
 	fprintf(stderr, "ovlperf lab: %s %s: %s%s\n", what, name, strerror(-rc),
 		rc == -EPERM || rc == -EACCES
-		    ? " (lab hosts need root: CAP_SYS_ADMIN, CAP_NET_ADMIN)"
-		    : "");
+			? " (lab hosts need root: CAP_SYS_ADMIN, CAP_NET_ADMIN)"
+			: "");
 	return 1;
 }
 
@@ -196,17 +196,17 @@ struct up_opts {
 static int parse_up(int argc, char **argv, struct up_opts *o)
 {
 	static const struct option opts[] = {
-	    {"hosts", required_argument, NULL, 'n'},
-	    {"mtu", required_argument, NULL, 'm'},
-	    {"rate", required_argument, NULL, 'r'},
-	    {"drop", required_argument, NULL, 'd'},
-	    {"block-icmp", no_argument, NULL, 'b'},
-	    {"force", no_argument, NULL, 'f'},
-	    {"overlay", no_argument, NULL, 'o'},
-	    {"overlay6", no_argument, NULL, '6'},
-	    {"link", required_argument, NULL, 'L'},
-	    {"help", no_argument, NULL, 'h'},
-	    {NULL, 0, NULL, 0},
+		{ "hosts", required_argument, NULL, 'n' },
+		{ "mtu", required_argument, NULL, 'm' },
+		{ "rate", required_argument, NULL, 'r' },
+		{ "drop", required_argument, NULL, 'd' },
+		{ "block-icmp", no_argument, NULL, 'b' },
+		{ "force", no_argument, NULL, 'f' },
+		{ "overlay", no_argument, NULL, 'o' },
+		{ "overlay6", no_argument, NULL, '6' },
+		{ "link", required_argument, NULL, 'L' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
 	};
 	uint64_t v;
 	int c;
@@ -227,8 +227,8 @@ static int parse_up(int argc, char **argv, struct up_opts *o)
 			if (!rate_parse(optarg, &o->rate) || o->rate < LAB_RATE_MIN_BPS ||
 			    o->rate > LAB_RATE_MAX_BPS)
 				return usage_error(
-				    "--rate '%s': expected 8k..17G bit/s (e.g. 100M, 1.5G)",
-				    optarg);
+					"--rate '%s': expected 8k..17G bit/s (e.g. 100M, 1.5G)",
+					optarg);
 			break;
 		case 'd':
 			if (!lab_parse_pct(optarg, &o->drop) || o->drop < 0.01)
@@ -294,7 +294,7 @@ static void keep(void *p)
  * lab_overlay_down() would stop them now. */
 static int overlay_up(struct lab *lab, int family)
 {
-	struct lab_overlay_spec ospec = {.link = 0, .underlay_family = family};
+	struct lab_overlay_spec ospec = { .link = 0, .underlay_family = family };
 	struct lab_overlay *ov;
 	int rc;
 
@@ -321,7 +321,7 @@ static int overlay_up(struct lab *lab, int family)
 
 static int up(int argc, char **argv)
 {
-	struct up_opts o = {.name = LAB_DEFAULT_NAME, .hosts = 2};
+	struct up_opts o = { .name = LAB_DEFAULT_NAME, .hosts = 2 };
 	struct lab_spec spec;
 	struct lab *lab;
 	char err[160];

@@ -15,37 +15,37 @@
 #include "scenario.h"
 
 static const char usage_text[] =
-    "Usage: ovlperf mtu HOST [HOST2 ...] [options]\n"
-    "\n"
-    "Probes the path MTU to each HOST running `ovlperf server`: UDP probes with DF set,\n"
-    "each confirmed by the server over the control connection (never inferred from\n"
-    "ICMP), several per size, searching from a safe base up to the interface MTU.\n"
-    "Reports the largest size that gets through, whether ICMP too-big comes back,\n"
-    "whether larger packets are black-holed, IP fragmentation seen on either host\n"
-    "(and then the largest size that passes unfragmented), what happens above the\n"
-    "path MTU without DF, and with --tcp-mss the TCP MSS of a real connection on\n"
-    "both ends. Each path and check gets a verdict (OK / WARN / FAIL) with the\n"
-    "fix to apply. The far end runs `ovlperf server`.\n"
-    "\n"
-    "  -4, -6              IPv4 / IPv6 only\n"
-    "  -p, --port PORT     server control port (default 5211)\n"
-    "  --base N            first size, assumed to work: 1200 (default), 576, 68 ...\n"
-    "  --max N             largest size to try (default: the interface MTU)\n"
-    "  --probes N          probes per size and round, 1..20 (default 3)\n"
-    "  --timeout DUR       longest wait for a round's probes (default 1s)\n"
-    "  --tcp-mss           also measure TCP MSS on both ends of a connection\n"
-    "  --no-fragments      do not watch the IP fragment counters (they are host-wide:\n"
-    "                      other traffic fragmenting at the same moment counts too)\n"
-    "  --tunnel KIND       two hosts: HOST is the server's underlay address, HOST2 its\n"
-    "                      overlay address; KIND builtin (overhead 60/80 bytes) or\n"
-    "                      external (overhead inferred)\n"
-    "  --underlay-family 4|6   builtin tunnel: family of the outer packets (default:\n"
-    "                      that of HOST)\n"
-    "  --expect-mtu N, --expect-mss N   FAIL unless every path measures this\n"
-    "  --psk-file FILE     pre-shared key of the server\n"
-    "  --json              JSON on stdout instead of the table\n"
-    "\n"
-    "Exit status: 0 no FAIL verdict, 1 a FAIL verdict or a probe error, 2 bad usage.\n";
+	"Usage: ovlperf mtu HOST [HOST2 ...] [options]\n"
+	"\n"
+	"Probes the path MTU to each HOST running `ovlperf server`: UDP probes with DF set,\n"
+	"each confirmed by the server over the control connection (never inferred from\n"
+	"ICMP), several per size, searching from a safe base up to the interface MTU.\n"
+	"Reports the largest size that gets through, whether ICMP too-big comes back,\n"
+	"whether larger packets are black-holed, IP fragmentation seen on either host\n"
+	"(and then the largest size that passes unfragmented), what happens above the\n"
+	"path MTU without DF, and with --tcp-mss the TCP MSS of a real connection on\n"
+	"both ends. Each path and check gets a verdict (OK / WARN / FAIL) with the\n"
+	"fix to apply. The far end runs `ovlperf server`.\n"
+	"\n"
+	"  -4, -6              IPv4 / IPv6 only\n"
+	"  -p, --port PORT     server control port (default 5211)\n"
+	"  --base N            first size, assumed to work: 1200 (default), 576, 68 ...\n"
+	"  --max N             largest size to try (default: the interface MTU)\n"
+	"  --probes N          probes per size and round, 1..20 (default 3)\n"
+	"  --timeout DUR       longest wait for a round's probes (default 1s)\n"
+	"  --tcp-mss           also measure TCP MSS on both ends of a connection\n"
+	"  --no-fragments      do not watch the IP fragment counters (they are host-wide:\n"
+	"                      other traffic fragmenting at the same moment counts too)\n"
+	"  --tunnel KIND       two hosts: HOST is the server's underlay address, HOST2 its\n"
+	"                      overlay address; KIND builtin (overhead 60/80 bytes) or\n"
+	"                      external (overhead inferred)\n"
+	"  --underlay-family 4|6   builtin tunnel: family of the outer packets (default:\n"
+	"                      that of HOST)\n"
+	"  --expect-mtu N, --expect-mss N   FAIL unless every path measures this\n"
+	"  --psk-file FILE     pre-shared key of the server\n"
+	"  --json              JSON on stdout instead of the table\n"
+	"\n"
+	"Exit status: 0 no FAIL verdict, 1 a FAIL verdict or a probe error, 2 bad usage.\n";
 
 enum {
 	OPT_BASE = 256,
@@ -104,12 +104,12 @@ static int parse_opt(int c, const char *arg, struct opts *o)
 		return 0;
 	case OPT_BASE:
 		return parse_u32(arg, MTU_MIN_SIZE, MTU_MAX_SIZE, &s->base)
-			   ? 0
-			   : usage_error("--base wants 68..65575, not", arg);
+			       ? 0
+			       : usage_error("--base wants 68..65575, not", arg);
 	case OPT_MAX:
 		return parse_u32(arg, MTU_MIN_SIZE, MTU_MAX_SIZE, &s->max)
-			   ? 0
-			   : usage_error("--max wants 68..65575, not", arg);
+			       ? 0
+			       : usage_error("--max wants 68..65575, not", arg);
 	case OPT_PROBES:
 		if (!parse_u32(arg, 1, MTU_MAX_PROBES, &v))
 			return usage_error("--probes wants 1..20, not", arg);
@@ -140,12 +140,12 @@ static int parse_opt(int c, const char *arg, struct opts *o)
 		return 0;
 	case OPT_EXPECT_MTU:
 		return parse_u32(arg, MTU_MIN_SIZE, MTU_MAX_SIZE, &s->expect_mtu)
-			   ? 0
-			   : usage_error("--expect-mtu wants 68..65575, not", arg);
+			       ? 0
+			       : usage_error("--expect-mtu wants 68..65575, not", arg);
 	case OPT_EXPECT_MSS:
 		return parse_u32(arg, 1, MTU_MAX_SIZE, &s->expect_mss)
-			   ? 0
-			   : usage_error("--expect-mss wants a size, not", arg);
+			       ? 0
+			       : usage_error("--expect-mss wants a size, not", arg);
 	case OPT_PSK:
 		if (strlen(arg) >= sizeof(s->psk_file))
 			return usage_error("file name too long", arg);
@@ -162,21 +162,21 @@ static int parse_opt(int c, const char *arg, struct opts *o)
 static int parse(int argc, char **argv, struct opts *o)
 {
 	static const struct option lo[] = {
-	    {"port", required_argument, NULL, 'p'},
-	    {"base", required_argument, NULL, OPT_BASE},
-	    {"max", required_argument, NULL, OPT_MAX},
-	    {"probes", required_argument, NULL, OPT_PROBES},
-	    {"timeout", required_argument, NULL, OPT_TIMEOUT},
-	    {"tcp-mss", no_argument, NULL, OPT_TCP_MSS},
-	    {"no-fragments", no_argument, NULL, OPT_NO_FRAG},
-	    {"tunnel", required_argument, NULL, OPT_TUNNEL},
-	    {"underlay-family", required_argument, NULL, OPT_UNDERLAY_FAMILY},
-	    {"expect-mtu", required_argument, NULL, OPT_EXPECT_MTU},
-	    {"expect-mss", required_argument, NULL, OPT_EXPECT_MSS},
-	    {"psk-file", required_argument, NULL, OPT_PSK},
-	    {"json", no_argument, NULL, OPT_JSON},
-	    {"help", no_argument, NULL, 'h'},
-	    {NULL, 0, NULL, 0},
+		{ "port", required_argument, NULL, 'p' },
+		{ "base", required_argument, NULL, OPT_BASE },
+		{ "max", required_argument, NULL, OPT_MAX },
+		{ "probes", required_argument, NULL, OPT_PROBES },
+		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+		{ "tcp-mss", no_argument, NULL, OPT_TCP_MSS },
+		{ "no-fragments", no_argument, NULL, OPT_NO_FRAG },
+		{ "tunnel", required_argument, NULL, OPT_TUNNEL },
+		{ "underlay-family", required_argument, NULL, OPT_UNDERLAY_FAMILY },
+		{ "expect-mtu", required_argument, NULL, OPT_EXPECT_MTU },
+		{ "expect-mss", required_argument, NULL, OPT_EXPECT_MSS },
+		{ "psk-file", required_argument, NULL, OPT_PSK },
+		{ "json", no_argument, NULL, OPT_JSON },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
 	};
 	int c, rc;
 
@@ -214,18 +214,19 @@ static void setup_path(struct mtu_report *rep, const struct opts *o, unsigned i,
 		snprintf(s->name, sizeof(s->name), "%s", i == 0 ? "underlay" : "overlay");
 	else
 		snprintf(s->name, sizeof(s->name), "%s", host);
-	rep->roles[i] = (struct mtu_path_role){.kind = MTU_PATH_PLAIN, .underlay = -1};
+	rep->roles[i] = (struct mtu_path_role){ .kind = MTU_PATH_PLAIN, .underlay = -1 };
 	if (o->tunnel && i == 0)
 		rep->roles[i].kind = MTU_PATH_UNDERLAY;
 	if (o->tunnel && i == 1)
-		rep->roles[i] = (struct mtu_path_role){
-		    .kind = o->tunnel, .underlay = 0, .underlay_family = o->underlay_family};
+		rep->roles[i] = (struct mtu_path_role){ .kind = o->tunnel,
+							.underlay = 0,
+							.underlay_family = o->underlay_family };
 }
 
 int cmd_mtu(int argc, char **argv)
 {
 	struct mtu_report *rep;
-	struct opts o = {.underlay_family = 0};
+	struct opts o = { .underlay_family = 0 };
 	bool failed = false;
 	int rc;
 

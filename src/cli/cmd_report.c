@@ -92,10 +92,18 @@ int cmd_report(int argc, char **argv)
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c) {
-		case 'W': write = false; break;
-		case 'P': plots = false; break;
-		case 'h': usage(stdout); return 0;
-		default: usage(stderr); return EXIT_USAGE;
+		case 'W':
+			write = false;
+			break;
+		case 'P':
+			plots = false;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return EXIT_USAGE;
 		}
 	}
 	if (argc - optind == 2)

@@ -111,8 +111,12 @@ int cmd_run(int argc, char **argv)
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "o:r:nh", opts, NULL)) != -1) {
 		switch (c) {
-		case 'o': opt.results_root = optarg; break;
-		case 'O': opt.out_dir = optarg; break;
+		case 'o':
+			opt.results_root = optarg;
+			break;
+		case 'O':
+			opt.out_dir = optarg;
+			break;
 		case 'r':
 			if (!scenario_parse_uint(optarg, 1, 100, &v)) {
 				fprintf(stderr, "ovlperf run: --repetitions must be 1..100\n");
@@ -120,11 +124,21 @@ int cmd_run(int argc, char **argv)
 			}
 			opt.repetitions = (unsigned)v;
 			break;
-		case 'P': opt.no_plots = true; break;
-		case 'N': opt.progress = false; break;
-		case 'n': dry = true; break;
-		case 'h': usage(stdout); return 0;
-		default: usage(stderr); return EXIT_USAGE;
+		case 'P':
+			opt.no_plots = true;
+			break;
+		case 'N':
+			opt.progress = false;
+			break;
+		case 'n':
+			dry = true;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return EXIT_USAGE;
 		}
 	}
 	if (optind < argc)
@@ -132,7 +146,8 @@ int cmd_run(int argc, char **argv)
 	else
 		file = default_scenario(defpath, sizeof(defpath));
 	if (optind < argc) {
-		fprintf(stderr, "ovlperf run: one scenario at a time ('%s' is extra)\n", argv[optind]);
+		fprintf(stderr, "ovlperf run: one scenario at a time ('%s' is extra)\n",
+			argv[optind]);
 		return EXIT_USAGE;
 	}
 	scn = calloc(1, sizeof(*scn));
@@ -143,7 +158,8 @@ int cmd_run(int argc, char **argv)
 		if (rc == -EINVAL)
 			fprintf(stderr, "%s", err);
 		else
-			fprintf(stderr, "ovlperf run: %s: %s\n", file, err[0] ? err : strerror(-rc));
+			fprintf(stderr, "ovlperf run: %s: %s\n", file,
+				err[0] ? err : strerror(-rc));
 		free(scn);
 		return EXIT_USAGE;
 	}
@@ -153,8 +169,10 @@ int cmd_run(int argc, char **argv)
 		return 0;
 	}
 	if (scn->is_lab && geteuid() != 0) {
-		fprintf(stderr, "ovlperf run: %s builds a lab (network namespaces): run it as "
-				"root\n", file);
+		fprintf(stderr,
+			"ovlperf run: %s builds a lab (network namespaces): run it as "
+			"root\n",
+			file);
 		free(scn);
 		return 1;
 	}

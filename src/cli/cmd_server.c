@@ -37,12 +37,20 @@ static void usage(FILE *f)
 		"      --idle-timeout MS  longest silence between messages (default %u)\n"
 		"      --no-rt            keep UDP test threads SCHED_OTHER (default as root:\n"
 		"                         SCHED_FIFO, so a busy host does not distort the test)\n",
-		LOAD_DEFAULT_PORT, LOAD_MAX_STREAMS, SERVER_DEFAULT_MAX_SESSIONS,
-		10000u, SERVER_DEFAULT_IDLE_MS);
+		LOAD_DEFAULT_PORT, LOAD_MAX_STREAMS, SERVER_DEFAULT_MAX_SESSIONS, 10000u,
+		SERVER_DEFAULT_IDLE_MS);
 }
 
-enum { OPT_PSK = 256, OPT_MAXDUR, OPT_MAXRATE, OPT_MAXSTREAMS, OPT_MAXSESS, OPT_MSGTMO, OPT_IDLE,
-       OPT_NO_RT };
+enum {
+	OPT_PSK = 256,
+	OPT_MAXDUR,
+	OPT_MAXRATE,
+	OPT_MAXSTREAMS,
+	OPT_MAXSESS,
+	OPT_MSGTMO,
+	OPT_IDLE,
+	OPT_NO_RT
+};
 
 static const struct option options[] = {
 	{ "port", required_argument, NULL, 'p' },
@@ -73,20 +81,29 @@ static bool apply(struct server_config *cfg, int c, const char *arg)
 	case 'B':
 		if (strlen(arg) >= sizeof(cfg->bind_addr))
 			return false;
-		strcpy(cfg->bind_addr, arg);	/* length checked above */
+		strcpy(cfg->bind_addr, arg); /* length checked above */
 		return true;
-	case '4': cfg->family = AF_INET; return true;
-	case '6': cfg->family = AF_INET6; return true;
-	case '1': cfg->one_shot = true; return true;
-	case OPT_NO_RT: cfg->no_realtime = true; return true;
+	case '4':
+		cfg->family = AF_INET;
+		return true;
+	case '6':
+		cfg->family = AF_INET6;
+		return true;
+	case '1':
+		cfg->one_shot = true;
+		return true;
+	case OPT_NO_RT:
+		cfg->no_realtime = true;
+		return true;
 	case OPT_PSK:
 		if (strlen(arg) >= sizeof(cfg->psk_file))
 			return false;
-		strcpy(cfg->psk_file, arg);	/* length checked above */
+		strcpy(cfg->psk_file, arg); /* length checked above */
 		return true;
 	case OPT_MAXDUR:
 		return load_parse_seconds(arg, &cfg->max_duration_ns) && cfg->max_duration_ns;
-	case OPT_MAXRATE: return rate_parse(arg, &cfg->max_rate_bps) && cfg->max_rate_bps;
+	case OPT_MAXRATE:
+		return rate_parse(arg, &cfg->max_rate_bps) && cfg->max_rate_bps;
 	case OPT_MAXSTREAMS:
 		if (!scenario_parse_uint(arg, 1, LOAD_MAX_STREAMS, &v))
 			return false;
@@ -106,7 +123,8 @@ static bool apply(struct server_config *cfg, int c, const char *arg)
 		else
 			cfg->idle_timeout_ms = (uint32_t)v;
 		return true;
-	default: return false;
+	default:
+		return false;
 	}
 }
 
@@ -124,7 +142,8 @@ int cmd_server(int argc, char **argv)
 		}
 		if (c == '?' || !apply(&cfg, c, optarg)) {
 			if (c != '?')
-				fprintf(stderr, "ovlperf server: bad value '%s'\n", optarg ? optarg : "");
+				fprintf(stderr, "ovlperf server: bad value '%s'\n",
+					optarg ? optarg : "");
 			fprintf(stderr, "see 'ovlperf server --help'\n");
 			return EXIT_USAGE;
 		}

@@ -19,34 +19,34 @@
 
 static void usage(FILE *f)
 {
-	fprintf(
-	    f,
-	    "Usage: ovlperf sweep [options] HOST --from RATE --to RATE --step RATE\n"
-	    "       ovlperf sweep [options] HOST --knee --max RATE\n"
-	    "Sweeps UDP offered load against `ovlperf server` on HOST: linearly, printing\n"
-	    "offered | TX pps | RX pps | Mbit/s | delivered %% per rate, or as a knee search\n"
-	    "for the NDR (no loss) and PDR (loss within a goal), FD.io MLRsearch-style.\n"
-	    "Rates in bit/s with k/M/G (decimal): 500k, 100M, 1.5G.\n\n"
-	    "  --from R --to R --step R   linear sweep, both ends included\n"
-	    "  --knee                     knee search (needs --max)\n"
-	    "  --max R, --min R           knee: first trial rate; lowest rate (default max/1000)\n"
-	    "  -t, --time DUR             linear: each trial (default 5s); knee: narrowing\n"
-	    "                             trials (default 1s). DUR: 10, 10s, 500ms, 1m\n"
-	    "  --final DUR                knee: confirmation trials (default 5s)\n"
-	    "  --loss-goal PCT            knee: PDR loss tolerated (default 0.5)\n"
-	    "  --width-goal PCT           knee: stop at this relative width (default 1)\n"
-	    "  --max-trials N             knee: give up after N trials (default %d)\n"
-	    "  --gap DUR                  pause between trials (default 500ms)\n"
-	    "  -l, --length BYTES         UDP payload per datagram (default %d)\n"
-	    "  -P, --parallel N           streams sharing the rate (default 1)\n"
-	    "  -w, --window BYTES         socket buffers (K/M suffixes, binary)\n"
-	    "  -4, -6                     IPv4 / IPv6 only\n"
-	    "  -p, --port PORT            control port (default %d)\n"
-	    "      --psk-file FILE        prove the server's pre-shared key\n"
-	    "      --label NAME           path name shown in the report\n"
-	    "      --no-progress          no progress lines on stderr\n"
-	    "  -J, --json                 one JSON document on stdout\n",
-	    KNEE_DEFAULT_MAX_TRIALS, LOAD_UDP_DEFAULT_LEN, LOAD_DEFAULT_PORT);
+	fprintf(f,
+		"Usage: ovlperf sweep [options] HOST --from RATE --to RATE --step RATE\n"
+		"       ovlperf sweep [options] HOST --knee --max RATE\n"
+		"Sweeps UDP offered load against `ovlperf server` on HOST: linearly, printing\n"
+		"offered | TX pps | RX pps | Mbit/s | delivered %% per rate, or as a knee search\n"
+		"for the NDR (no loss) and PDR (loss within a goal), FD.io MLRsearch-style.\n"
+		"Rates in bit/s with k/M/G (decimal): 500k, 100M, 1.5G.\n\n"
+		"  --from R --to R --step R   linear sweep, both ends included\n"
+		"  --knee                     knee search (needs --max)\n"
+		"  --max R, --min R           knee: first trial rate; lowest rate (default "
+		"max/1000)\n"
+		"  -t, --time DUR             linear: each trial (default 5s); knee: narrowing\n"
+		"                             trials (default 1s). DUR: 10, 10s, 500ms, 1m\n"
+		"  --final DUR                knee: confirmation trials (default 5s)\n"
+		"  --loss-goal PCT            knee: PDR loss tolerated (default 0.5)\n"
+		"  --width-goal PCT           knee: stop at this relative width (default 1)\n"
+		"  --max-trials N             knee: give up after N trials (default %d)\n"
+		"  --gap DUR                  pause between trials (default 500ms)\n"
+		"  -l, --length BYTES         UDP payload per datagram (default %d)\n"
+		"  -P, --parallel N           streams sharing the rate (default 1)\n"
+		"  -w, --window BYTES         socket buffers (K/M suffixes, binary)\n"
+		"  -4, -6                     IPv4 / IPv6 only\n"
+		"  -p, --port PORT            control port (default %d)\n"
+		"      --psk-file FILE        prove the server's pre-shared key\n"
+		"      --label NAME           path name shown in the report\n"
+		"      --no-progress          no progress lines on stderr\n"
+		"  -J, --json                 one JSON document on stdout\n",
+		KNEE_DEFAULT_MAX_TRIALS, LOAD_UDP_DEFAULT_LEN, LOAD_DEFAULT_PORT);
 }
 
 enum {
@@ -67,28 +67,28 @@ enum {
 };
 
 static const struct option options[] = {
-    {"from", required_argument, NULL, OPT_FROM},
-    {"to", required_argument, NULL, OPT_TO},
-    {"step", required_argument, NULL, OPT_STEP},
-    {"knee", no_argument, NULL, OPT_KNEE},
-    {"max", required_argument, NULL, OPT_MAX},
-    {"min", required_argument, NULL, OPT_MIN},
-    {"time", required_argument, NULL, 't'},
-    {"final", required_argument, NULL, OPT_FINAL},
-    {"loss-goal", required_argument, NULL, OPT_LOSS},
-    {"width-goal", required_argument, NULL, OPT_WIDTH},
-    {"max-trials", required_argument, NULL, OPT_TRIALS},
-    {"gap", required_argument, NULL, OPT_GAP},
-    {"length", required_argument, NULL, 'l'},
-    {"parallel", required_argument, NULL, 'P'},
-    {"window", required_argument, NULL, 'w'},
-    {"port", required_argument, NULL, 'p'},
-    {"psk-file", required_argument, NULL, OPT_PSK},
-    {"label", required_argument, NULL, OPT_LABEL},
-    {"no-progress", no_argument, NULL, OPT_NOPROGRESS},
-    {"json", no_argument, NULL, 'J'},
-    {"help", no_argument, NULL, 'h'},
-    {NULL, 0, NULL, 0},
+	{ "from", required_argument, NULL, OPT_FROM },
+	{ "to", required_argument, NULL, OPT_TO },
+	{ "step", required_argument, NULL, OPT_STEP },
+	{ "knee", no_argument, NULL, OPT_KNEE },
+	{ "max", required_argument, NULL, OPT_MAX },
+	{ "min", required_argument, NULL, OPT_MIN },
+	{ "time", required_argument, NULL, 't' },
+	{ "final", required_argument, NULL, OPT_FINAL },
+	{ "loss-goal", required_argument, NULL, OPT_LOSS },
+	{ "width-goal", required_argument, NULL, OPT_WIDTH },
+	{ "max-trials", required_argument, NULL, OPT_TRIALS },
+	{ "gap", required_argument, NULL, OPT_GAP },
+	{ "length", required_argument, NULL, 'l' },
+	{ "parallel", required_argument, NULL, 'P' },
+	{ "window", required_argument, NULL, 'w' },
+	{ "port", required_argument, NULL, 'p' },
+	{ "psk-file", required_argument, NULL, OPT_PSK },
+	{ "label", required_argument, NULL, OPT_LABEL },
+	{ "no-progress", no_argument, NULL, OPT_NOPROGRESS },
+	{ "json", no_argument, NULL, 'J' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
 };
 
 struct opts {
@@ -279,7 +279,7 @@ static void show_progress(void *arg, const struct sweep_progress *p)
 
 int cmd_sweep(int argc, char **argv)
 {
-	struct opts o = {.progress = true};
+	struct opts o = { .progress = true };
 	struct sweep_result res;
 	int c, rc;
 

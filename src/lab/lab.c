@@ -174,7 +174,7 @@ static int host_loss(const struct lab *lab, unsigned h, void *arg)
 static int link_end_setup(struct lab *lab, struct nl_sock *sk, unsigned l, unsigned end)
 {
 	const struct lab_link_spec *k = &lab->st.spec.links[l];
-	const int fams[2] = {AF_INET, AF_INET6};
+	const int fams[2] = { AF_INET, AF_INET6 };
 	uint32_t mtu = k->mtu ? k->mtu : LAB_DEFAULT_MTU;
 	int rc = 0;
 
@@ -221,7 +221,7 @@ static int make_link(struct lab *lab, struct nl_sock **sk, unsigned l)
 static int add_routes(struct lab *lab, struct nl_sock **sk, unsigned h)
 {
 	const struct lab_spec *spec = &lab->st.spec;
-	const int fams[2] = {AF_INET, AF_INET6};
+	const int fams[2] = { AF_INET, AF_INET6 };
 
 	for (unsigned l = 0; l < spec->nlinks; l++) {
 		unsigned via_link, via_end;
@@ -255,7 +255,7 @@ static int check_interrupt(void)
 
 	if (delay && !interrupt_requested()) {
 		long ms = strtol(delay, NULL, 10);
-		struct timespec ts = {0, 0};
+		struct timespec ts = { 0, 0 };
 
 		if (ms > 0 && ms <= 10000) {
 			ts.tv_sec = ms / 1000;
@@ -272,7 +272,7 @@ static int check_interrupt(void)
 static int build(struct lab *lab)
 {
 	const struct lab_spec *spec = &lab->st.spec;
-	struct nl_sock *sk[LAB_MAX_HOSTS] = {NULL};
+	struct nl_sock *sk[LAB_MAX_HOSTS] = { NULL };
 	int rc = 0;
 
 	for (unsigned h = 0; h < spec->nhosts && !rc; h++) {
@@ -329,9 +329,9 @@ int lab_up(const struct lab_spec *spec, struct lab **out)
 	}
 	rc = lab_state_create(&lab->st);
 	if (rc == -EEXIST)
-		log_err(
-		    "lab %s exists; remove it first (ovlperf lab down %s) or use lab up --force",
-		    spec->name, spec->name);
+		log_err("lab %s exists; remove it first (ovlperf lab down %s) or use lab up "
+			"--force",
+			spec->name, spec->name);
 	if (rc)
 		goto fail;
 	rc = build(lab);

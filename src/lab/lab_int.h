@@ -59,7 +59,6 @@ int lab_nft_apply(const struct lab_spec *spec, unsigned host);
 /* The ruleset text for that host ("" when nothing is needed). */
 int lab_nft_ruleset(const struct lab_spec *spec, unsigned host, char *buf, size_t len);
 
-
 /* TSO, GSO and GRO off on ifname in the calling thread's namespace. */
 int lab_offload_off(const char *ifname);
 

@@ -84,9 +84,9 @@ int lab_nft_ruleset(const struct lab_spec *spec, unsigned host, char *buf, size_
 		any = true;
 		if (k->block_icmp_too_big) {
 			LAB_APPEND(
-			    "\t\tiifname \"ovp%u\" icmp type destination-unreachable icmp code "
-			    "frag-needed drop\n",
-			    l);
+				"\t\tiifname \"ovp%u\" icmp type destination-unreachable icmp code "
+				"frag-needed drop\n",
+				l);
 			LAB_APPEND("\t\tiifname \"ovp%u\" icmpv6 type packet-too-big drop\n", l);
 		}
 		/* Neighbour discovery is spared, as ARP is (not in the inet family):

@@ -48,7 +48,7 @@ static bool unwanted(const char *name)
 static int feature_count(int fd, const char *ifname, uint32_t *n)
 {
 	/* struct ethtool_sset_info ends in a flexible array: one entry here. */
-	uint64_t buf[(sizeof(struct ethtool_sset_info) + sizeof(uint32_t) + 7) / 8] = {0};
+	uint64_t buf[(sizeof(struct ethtool_sset_info) + sizeof(uint32_t) + 7) / 8] = { 0 };
 	struct ethtool_sset_info *info = (struct ethtool_sset_info *)buf;
 	int rc;
 

@@ -23,10 +23,10 @@
 #include "lab_overlay.h"
 #include "log.h"
 
-#define OVERLAY_PORT 51900
-#define OVERLAY_IFNAME "ovl0"
+#define OVERLAY_PORT		 51900
+#define OVERLAY_IFNAME		 "ovl0"
 #define OVERLAY_READY_TIMEOUT_MS 15000
-#define OVERLAY_STOP_TIMEOUT_MS 5000
+#define OVERLAY_STOP_TIMEOUT_MS	 5000
 
 struct lab_overlay {
 	const struct lab *lab;
@@ -208,8 +208,8 @@ static int wait_ready(struct lab_overlay *ov)
 		if (interrupt_requested())
 			return -EINTR;
 		if (clock_now_ns() > deadline) {
-			log_err("overlay: %u of %u hosts completed their handshakes in %u ms", ready,
-				ov->nhosts, OVERLAY_READY_TIMEOUT_MS);
+			log_err("overlay: %u of %u hosts completed their handshakes in %u ms",
+				ready, ov->nhosts, OVERLAY_READY_TIMEOUT_MS);
 			return -ETIMEDOUT;
 		}
 		usleep(50 * 1000);

@@ -45,7 +45,7 @@ bool lab_name_valid(const char *name)
 	for (size_t i = 0; i < len; i++) {
 		char c = name[i];
 		bool alnum =
-		    (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+			(c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
 
 		if (!alnum && (i == 0 || (c != '-' && c != '_')))
 			return false;
@@ -54,7 +54,7 @@ bool lab_name_valid(const char *name)
 }
 
 static int fail(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+	__attribute__((format(printf, 3, 4)));
 
 static int fail(char *err, size_t errlen, const char *fmt, ...)
 {
@@ -98,9 +98,9 @@ int lab_spec_check(const struct lab_spec *spec, char *err, size_t errlen)
 
 	if (!lab_name_valid(spec->name))
 		return fail(
-		    err, errlen,
-		    "lab name '%.*s' invalid: 1..%d of A-Z a-z 0-9 - _, starting alphanumeric",
-		    LAB_NAME_MAX + 1, spec->name, LAB_NAME_MAX);
+			err, errlen,
+			"lab name '%.*s' invalid: 1..%d of A-Z a-z 0-9 - _, starting alphanumeric",
+			LAB_NAME_MAX + 1, spec->name, LAB_NAME_MAX);
 	if (spec->nhosts < 2 || spec->nhosts > LAB_MAX_HOSTS)
 		return fail(err, errlen, "%u hosts: a lab has 2..%d", spec->nhosts, LAB_MAX_HOSTS);
 	if (spec->nlinks < 1 || spec->nlinks > LAB_MAX_LINKS)
@@ -160,12 +160,14 @@ static int link_kv(const char *kv, size_t len, struct lab_link_spec *l, char *er
 	}
 	if (!strcmp(key, "rate"))
 		return rate_parse(val, &l->rate_bps)
-			   ? 0
-			   : fail(err, errlen, "--link: rate '%s' (expected e.g. 100M, 1.5G)", val);
+			       ? 0
+			       : fail(err, errlen, "--link: rate '%s' (expected e.g. 100M, 1.5G)",
+				      val);
 	if (!strcmp(key, "drop"))
 		return lab_parse_pct(val, &l->drop_pct)
-			   ? 0
-			   : fail(err, errlen, "--link: drop '%s' is not a percentage 0..100", val);
+			       ? 0
+			       : fail(err, errlen, "--link: drop '%s' is not a percentage 0..100",
+				      val);
 	return fail(err, errlen, "--link: unknown key '%s' (mtu, rate, drop, block-icmp)", key);
 }
 
@@ -249,7 +251,7 @@ static bool on_link(const struct lab_spec *spec, unsigned host, unsigned link)
 static void bfs(const struct lab_spec *spec, unsigned host, int first[], unsigned firstend[])
 {
 	unsigned queue[LAB_MAX_HOSTS], qh = 0, qt = 0;
-	bool seen[LAB_MAX_HOSTS] = {false};
+	bool seen[LAB_MAX_HOSTS] = { false };
 
 	for (unsigned h = 0; h < LAB_MAX_HOSTS; h++)
 		first[h] = -1;
@@ -279,7 +281,7 @@ int lab_plan_route(const struct lab_spec *spec, unsigned host, unsigned link, un
 		   unsigned *via_end)
 {
 	int first[LAB_MAX_HOSTS];
-	unsigned firstend[LAB_MAX_HOSTS] = {0};
+	unsigned firstend[LAB_MAX_HOSTS] = { 0 };
 	unsigned ends[2], best = 0;
 	int found = -1;
 

@@ -20,7 +20,7 @@
 /* Between fork and exec: async-signal-safe calls only. */
 static void child(int nsfd, char *const argv[], int out_fd, int err_fd)
 {
-	static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
 	struct sigaction sa;
 	sigset_t none;
 
@@ -66,7 +66,7 @@ static int status_of(int status)
 
 int lab_reap(pid_t pid, unsigned timeout_ms)
 {
-	struct timespec tick = {0, 10 * 1000000L};
+	struct timespec tick = { 0, 10 * 1000000L };
 	int status;
 	pid_t r;
 

@@ -86,12 +86,12 @@ static int parse_line(const char *line, struct lab_state *st)
 	if (sscanf(line, "link %u %u mtu %u rate %" SCNu64 " drop %lf block-icmp %d%n", &a, &b,
 		   &mtu, &rate, &drop, &block, &end) == 6 &&
 	    line[end] == '\0' && s->nlinks < LAB_MAX_LINKS) {
-		s->links[s->nlinks++] = (struct lab_link_spec){.a = a,
-							       .b = b,
-							       .mtu = mtu,
-							       .rate_bps = rate,
-							       .drop_pct = drop,
-							       .block_icmp_too_big = block != 0};
+		s->links[s->nlinks++] = (struct lab_link_spec){ .a = a,
+								.b = b,
+								.mtu = mtu,
+								.rate_bps = rate,
+								.drop_pct = drop,
+								.block_icmp_too_big = block != 0 };
 		return 0;
 	}
 	if (sscanf(line, "netns %31s %" SCNu64 "%n", word, &ino, &end) == 2 && line[end] == '\0' &&

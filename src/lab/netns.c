@@ -127,7 +127,7 @@ static void *mount_thread(void *arg)
 
 int netns_mount(const char *name, uint64_t *ino)
 {
-	struct mount_job job = {.rc = -EIO};
+	struct mount_job job = { .rc = -EIO };
 	char path[256];
 	pthread_t t;
 	int rc;
@@ -195,7 +195,7 @@ static size_t procs_in(dev_t dev, ino_t ino, pid_t *pids, size_t max)
 
 static void sleep_ms(unsigned ms)
 {
-	struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
 
 	/* An interrupted sleep only shortens one poll interval. */
 	nanosleep(&ts, NULL);

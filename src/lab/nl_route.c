@@ -31,39 +31,39 @@ static int nle_to_errno(int nlerr)
 	static const struct {
 		int nle, err;
 	} tab[] = {
-	    {NLE_INTR, EINTR},
-	    {NLE_BAD_SOCK, EBADF},
-	    {NLE_AGAIN, EAGAIN},
-	    {NLE_NOMEM, ENOMEM},
-	    {NLE_EXIST, EEXIST},
-	    {NLE_INVAL, EINVAL},
-	    {NLE_RANGE, ERANGE},
-	    {NLE_MSGSIZE, EMSGSIZE},
-	    {NLE_OPNOTSUPP, EOPNOTSUPP},
-	    {NLE_AF_NOSUPPORT, EAFNOSUPPORT},
-	    {NLE_OBJ_NOTFOUND, ENOENT},
-	    {NLE_NOATTR, ENOENT},
-	    {NLE_MISSING_ATTR, EINVAL},
-	    {NLE_AF_MISMATCH, EAFNOSUPPORT},
-	    {NLE_SEQ_MISMATCH, EPROTO},
-	    {NLE_MSG_OVERFLOW, EOVERFLOW},
-	    {NLE_MSG_TRUNC, EMSGSIZE},
-	    {NLE_NOADDR, EADDRNOTAVAIL},
-	    {NLE_SRCRT_NOSUPPORT, EOPNOTSUPP},
-	    {NLE_MSG_TOOSHORT, EBADMSG},
-	    {NLE_MSGTYPE_NOSUPPORT, EOPNOTSUPP},
-	    {NLE_OBJ_MISMATCH, EINVAL},
-	    {NLE_NOCACHE, ENOENT},
-	    {NLE_BUSY, EBUSY},
-	    {NLE_PROTO_MISMATCH, EPROTO},
-	    {NLE_NOACCESS, EACCES},
-	    {NLE_PERM, EPERM},
-	    {NLE_PKTLOC_FILE, ENOENT},
-	    {NLE_PARSE_ERR, EINVAL},
-	    {NLE_NODEV, ENODEV},
-	    {NLE_IMMUTABLE, EPERM},
-	    {NLE_DUMP_INTR, EINTR},
-	    {NLE_ATTRSIZE, EINVAL},
+		{ NLE_INTR, EINTR },
+		{ NLE_BAD_SOCK, EBADF },
+		{ NLE_AGAIN, EAGAIN },
+		{ NLE_NOMEM, ENOMEM },
+		{ NLE_EXIST, EEXIST },
+		{ NLE_INVAL, EINVAL },
+		{ NLE_RANGE, ERANGE },
+		{ NLE_MSGSIZE, EMSGSIZE },
+		{ NLE_OPNOTSUPP, EOPNOTSUPP },
+		{ NLE_AF_NOSUPPORT, EAFNOSUPPORT },
+		{ NLE_OBJ_NOTFOUND, ENOENT },
+		{ NLE_NOATTR, ENOENT },
+		{ NLE_MISSING_ATTR, EINVAL },
+		{ NLE_AF_MISMATCH, EAFNOSUPPORT },
+		{ NLE_SEQ_MISMATCH, EPROTO },
+		{ NLE_MSG_OVERFLOW, EOVERFLOW },
+		{ NLE_MSG_TRUNC, EMSGSIZE },
+		{ NLE_NOADDR, EADDRNOTAVAIL },
+		{ NLE_SRCRT_NOSUPPORT, EOPNOTSUPP },
+		{ NLE_MSG_TOOSHORT, EBADMSG },
+		{ NLE_MSGTYPE_NOSUPPORT, EOPNOTSUPP },
+		{ NLE_OBJ_MISMATCH, EINVAL },
+		{ NLE_NOCACHE, ENOENT },
+		{ NLE_BUSY, EBUSY },
+		{ NLE_PROTO_MISMATCH, EPROTO },
+		{ NLE_NOACCESS, EACCES },
+		{ NLE_PERM, EPERM },
+		{ NLE_PKTLOC_FILE, ENOENT },
+		{ NLE_PARSE_ERR, EINVAL },
+		{ NLE_NODEV, ENODEV },
+		{ NLE_IMMUTABLE, EPERM },
+		{ NLE_DUMP_INTR, EINTR },
+		{ NLE_ATTRSIZE, EINVAL },
 	};
 	int e = nlerr < 0 ? -nlerr : nlerr;
 
@@ -162,7 +162,7 @@ int nlr_link_up(struct nl_sock *sk, const char *ifname)
 
 int nlr_wait_oper_up(struct nl_sock *sk, const char *ifname, unsigned timeout_ms)
 {
-	struct timespec tick = {0, 5 * 1000000L};
+	struct timespec tick = { 0, 5 * 1000000L };
 
 	for (unsigned waited = 0;; waited += 5) {
 		struct rtnl_link *link;

@@ -31,26 +31,26 @@
 #include "version.h"
 
 #define CONNECT_TIMEOUT_MS 5000
-#define LOOP_SLICE_MS 10	/* how soon the end of a stream is noticed */
+#define LOOP_SLICE_MS	   10 /* how soon the end of a stream is noticed */
 /* After STOP, the server drains and answers; a UDP receiver may wait up to
  * LOAD_STREAMS_DRAIN_MAX_NS for its FINs first. */
 #define INTERRUPT_RESULTS_TIMEOUT_NS (3 * NSEC_PER_SEC)
 
 struct client {
-	struct load_spec spec;		/* with defaults applied */
+	struct load_spec spec; /* with defaults applied */
 	struct load_result *res;
 	const struct load_hooks *hooks;
 	struct ctrl c;
 	struct sockaddr_storage server, local;
 	struct proto_test_accept acc;
-	struct owd_clock clock;		/* UDP: the server's clock against ours */
+	struct owd_clock clock; /* UDP: the server's clock against ours */
 	bool have_server_results;
-	bool data_ack;			/* the server has PROTO_CAP_DATA_ACK */
-	uint32_t path_mtu;		/* UDP: the data socket's path MTU before START */
-	unsigned udp_hdr;		/* UDP: IP + UDP header bytes (28 or 48) */
-	char dev[IF_NAMESIZE];		/* UDP: interface of the local address */
+	bool data_ack;	       /* the server has PROTO_CAP_DATA_ACK */
+	uint32_t path_mtu;     /* UDP: the data socket's path MTU before START */
+	unsigned udp_hdr;      /* UDP: IP + UDP header bytes (28 or 48) */
+	char dev[IF_NAMESIZE]; /* UDP: interface of the local address */
 	struct proto_results *mine, *theirs;
-	struct proto_interval retrans_prev;	/* forward TCP: local retransmit counts */
+	struct proto_interval retrans_prev; /* forward TCP: local retransmit counts */
 };
 
 void load_spec_defaults(struct load_spec *spec)
@@ -88,7 +88,8 @@ bool load_parse_seconds(const char *s, uint64_t *ns)
 	return true;
 }
 
-static int fail(struct client *cl, int rc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int fail(struct client *cl, int rc, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 static int fail(struct client *cl, int rc, const char *fmt, ...)
 {
@@ -109,8 +110,9 @@ static int unexpected(struct client *cl, const struct proto_msg *m, const char *
 
 	if ((m->type == PROTO_ERROR || m->type == PROTO_TEST_REJECT) &&
 	    proto_decode_text(m->body, m->len, &t) == 0) {
-		int rc = t.code == PROTO_R_AUTH ? -EACCES : t.code == PROTO_R_BUSY ? -EBUSY
-							    : -ECONNREFUSED;
+		int rc = t.code == PROTO_R_AUTH	  ? -EACCES
+			 : t.code == PROTO_R_BUSY ? -EBUSY
+						  : -ECONNREFUSED;
 
 		return fail(cl, rc, "server %s: %s (%s)",
 			    m->type == PROTO_ERROR ? "error" : "refused the test", t.text,
@@ -153,7 +155,8 @@ static int connect_control(struct client *cl)
 			rc = -errno;
 		if (rc < 0) {
 			close(fd);
-			return fail(cl, rc, "cannot bind to %s: %s", cl->spec.bind_addr, strerror(-rc));
+			return fail(cl, rc, "cannot bind to %s: %s", cl->spec.bind_addr,
+				    strerror(-rc));
 		}
 	}
 	rc = data_connect(fd, &cl->server, CONNECT_TIMEOUT_MS);
@@ -274,7 +277,8 @@ static int connect_streams(struct client *cl, int *fds)
 
 		memcpy(h.cookie, cl->acc.cookie, sizeof(h.cookie));
 		if (cl->spec.proto == LOAD_UDP)
-			fds[i] = data_client_udp(&cl->server, port, &cl->local, &h, &o, tmo, &sample);
+			fds[i] = data_client_udp(&cl->server, port, &cl->local, &h, &o, tmo,
+						 &sample);
 		else
 			fds[i] = data_client_tcp(&cl->server, port, &cl->local, &h, &o, tmo,
 						 cl->data_ack);
@@ -340,7 +344,8 @@ static void udp_path_result(struct client *cl, uint32_t end_mtu)
 	frags = cl->spec.dont_fragment ? 1 : udp_fragments(cl->spec.len, mtu, cl->udp_hdr);
 	if (frags > 1 && udp_fragments(cl->spec.len, cl->path_mtu, cl->udp_hdr) == 1)
 		log_warn("the path MTU fell to %u during the test: the %u-byte datagrams left as "
-			 "%u IP fragments each from then on", mtu, cl->spec.len, frags);
+			 "%u IP fragments each from then on",
+			 mtu, cl->spec.len, frags);
 	u->path_mtu = mtu;
 	u->fragments = frags;
 	u->dont_fragment = cl->spec.dont_fragment;
@@ -389,7 +394,8 @@ static void server_interval(struct client *cl, struct load_streams *ls, const st
 
 static int send_stop(struct client *cl, uint16_t reason, const struct load_streams *ls)
 {
-	struct proto_stop s = { .test_id = cl->acc.test_id, .reason = reason,
+	struct proto_stop s = { .test_id = cl->acc.test_id,
+				.reason = reason,
 				.elapsed_ns = clock_now_ns() - ls->start_ns };
 
 	return ctrl_send(&cl->c, proto_encode_stop(cl->c.out, PROTO_MAX_MSG, &s));
@@ -445,7 +451,8 @@ static int run_loop(struct client *cl, struct load_streams *ls)
 			cl->res->interrupted = true;
 			stop_at = now;
 			rc = stop_local(cl, ls, true);
-		} else if (!stop_at && (ls->sender ? load_streams_sender_done(ls) : now >= ls->end_ns)) {
+		} else if (!stop_at &&
+			   (ls->sender ? load_streams_sender_done(ls) : now >= ls->end_ns)) {
 			stop_at = now;
 			rc = stop_local(cl, ls, false);
 		}
@@ -476,7 +483,8 @@ static int run_loop(struct client *cl, struct load_streams *ls)
 			/* RESULTS before our STOP: the server cut the test short */
 			cl->res->interrupted = true;
 			return fail(cl, -ECONNABORTED,
-				    "the server ended the test early: the figures cover only part of it");
+				    "the server ended the test early: the figures cover only part "
+				    "of it");
 		}
 	}
 }
@@ -544,7 +552,8 @@ static int measure(struct client *cl, int *fds)
 		rc = fail(cl, serr, "a data stream failed: %s", strerror(-serr));
 	}
 	if (cl->res->interrupted)
-		return fail(cl, rc ? rc : -EINTR, "interrupted: the figures cover only part of the test");
+		return fail(cl, rc ? rc : -EINTR,
+			    "interrupted: the figures cover only part of the test");
 	return rc;
 }
 

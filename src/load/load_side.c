@@ -91,7 +91,9 @@ static void tcp_total(struct proto_results *out)
 		t->tcp_snd_cwnd += s->tcp_snd_cwnd;
 		rtt += s->tcp_rtt_us;
 		rttvar += s->tcp_rttvar_us;
-#define MIN_NZ(f) if (s->f && (!t->f || s->f < t->f)) t->f = s->f
+#define MIN_NZ(f)                                                                                  \
+	if (s->f && (!t->f || s->f < t->f))                                                        \
+	t->f = s->f
 		MIN_NZ(tcp_snd_mss);
 		MIN_NZ(tcp_adv_mss);
 		MIN_NZ(tcp_rcv_mss);

@@ -21,11 +21,11 @@
 #include "udp_load.h"
 
 struct load_side {
-	int family;			/* of the data path: selects Udp or Udp6 */
-	struct netcounters before;	/* counters at the start */
+	int family;		   /* of the data path: selects Udp or Udp6 */
+	struct netcounters before; /* counters at the start */
 	bool have_before;
-	uint64_t per_mille;		/* datagrams per kernel packet x1000 (GSO/GRO);
-					 * 0: one each */
+	uint64_t per_mille; /* datagrams per kernel packet x1000 (GSO/GRO);
+			     * 0: one each */
 };
 
 /* Snapshot of the host counters at the start of the test. */

@@ -84,8 +84,8 @@ static int start_udp(struct load_streams *ls, const struct load_spec *spec, int 
 	return 0;
 }
 
-int load_streams_start(struct load_streams *ls, const struct load_spec *spec, int *fds,
-		       bool sender, uint32_t test_id, int64_t clock_shift_ns)
+int load_streams_start(struct load_streams *ls, const struct load_spec *spec, int *fds, bool sender,
+		       uint32_t test_id, int64_t clock_shift_ns)
 {
 	int rc;
 
@@ -150,7 +150,8 @@ void load_streams_interval(struct load_streams *ls, uint64_t now, struct proto_i
 bool load_streams_sender_done(const struct load_streams *ls)
 {
 	for (unsigned i = 0; i < ls->n; i++) {
-		bool f = ls->udp ? atomic_load(&ls->us[i].finished) : atomic_load(&ls->tcp[i].finished);
+		bool f = ls->udp ? atomic_load(&ls->us[i].finished)
+				 : atomic_load(&ls->tcp[i].finished);
 
 		if (!f)
 			return false;
@@ -165,7 +166,7 @@ bool load_streams_receiver_done(const struct load_streams *ls, uint64_t now,
 	bool all_fin = true;
 
 	if (!ls->udp)
-		return load_streams_sender_done(ls);	/* every stream saw its EOF */
+		return load_streams_sender_done(ls); /* every stream saw its EOF */
 	if (!sender_done_ns)
 		return false;
 	for (unsigned i = 0; i < ls->n; i++) {

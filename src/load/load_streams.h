@@ -21,11 +21,11 @@
 
 /* After the sender finished, a UDP receiver waits for every stream's FIN,
  * or for this long without datagrams, and at most LOAD_STREAMS_DRAIN_MAX_NS. */
-#define LOAD_STREAMS_QUIET_NS (300 * NSEC_PER_MSEC)
+#define LOAD_STREAMS_QUIET_NS	  (300 * NSEC_PER_MSEC)
 #define LOAD_STREAMS_DRAIN_MAX_NS (5 * NSEC_PER_SEC)
 #define LOAD_STREAMS_FIN_QUIET_NS (20 * NSEC_PER_MSEC)
 /* The measurement begins this long after load_streams_start(). */
-#define LOAD_STREAMS_START_DELAY_NS (5 * NSEC_PER_MSEC)
+#define LOAD_STREAMS_START_DELAY_NS	 (5 * NSEC_PER_MSEC)
 #define LOAD_STREAMS_START_PER_STREAM_NS (200 * NSEC_PER_USEC)
 
 struct load_streams {
@@ -46,8 +46,8 @@ struct load_streams {
  * measurement beginning now. clock_shift_ns: what UDP streams add to the
  * timestamps that cross hosts (owd_clock_shift(); 0 on the server, which
  * keeps its own clock). 0 or a negative errno (the fds are closed). */
-int load_streams_start(struct load_streams *ls, const struct load_spec *spec, int *fds,
-		       bool sender, uint32_t test_id, int64_t clock_shift_ns);
+int load_streams_start(struct load_streams *ls, const struct load_spec *spec, int *fds, bool sender,
+		       uint32_t test_id, int64_t clock_shift_ns);
 /* When the next interval report is due (UINT64_MAX: none). */
 uint64_t load_streams_next_tick(const struct load_streams *ls);
 /* The interval that just ended (call at or after next_tick); advances it. */

@@ -41,7 +41,8 @@ int pacer_init(struct pacer *p, uint64_t start_ns, uint64_t duration_ns, uint64_
 		.total = UINT64_MAX,
 	};
 	if (duration_ns) {
-		p->end_ns = duration_ns > UINT64_MAX - start_ns ? UINT64_MAX : start_ns + duration_ns;
+		p->end_ns =
+			duration_ns > UINT64_MAX - start_ns ? UINT64_MAX : start_ns + duration_ns;
 		if (rate_bps)
 			p->total = slots_before(p, p->end_ns);
 	}

@@ -26,23 +26,23 @@
 
 struct pacer {
 	uint64_t start_ns;
-	uint64_t end_ns;	 /* no slot at or after this; UINT64_MAX: open-ended */
-	uint64_t rate_bps;	 /* 0: unpaced (every call says batch_max are due) */
-	uint32_t unit_bytes;	 /* bytes per slot (datagram payload / write size) */
+	uint64_t end_ns;     /* no slot at or after this; UINT64_MAX: open-ended */
+	uint64_t rate_bps;   /* 0: unpaced (every call says batch_max are due) */
+	uint32_t unit_bytes; /* bytes per slot (datagram payload / write size) */
 	uint64_t tolerance_ns;
-	uint64_t total;		 /* slots before end_ns (UINT64_MAX: open-ended) */
-	uint64_t next_slot;	 /* first slot neither sent nor skipped */
-	uint32_t due;		 /* slots handed out by the last pacer_next() */
-	uint64_t due_now_ns;	 /* the time of that call */
+	uint64_t total;	     /* slots before end_ns (UINT64_MAX: open-ended) */
+	uint64_t next_slot;  /* first slot neither sent nor skipped */
+	uint32_t due;	     /* slots handed out by the last pacer_next() */
+	uint64_t due_now_ns; /* the time of that call */
 	/* what happened so far */
-	uint64_t sent;		 /* slots consumed by pacer_consume() */
-	uint64_t skipped;	 /* slots given up because the sender was late */
-	uint64_t stalls;	 /* times pacer_next() had to skip slots */
-	uint64_t max_late_ns;	 /* largest lateness seen of a slot that was sent */
+	uint64_t sent;	      /* slots consumed by pacer_consume() */
+	uint64_t skipped;     /* slots given up because the sender was late */
+	uint64_t stalls;      /* times pacer_next() had to skip slots */
+	uint64_t max_late_ns; /* largest lateness seen of a slot that was sent */
 };
 
-#define PACER_MAX_UNIT (16u << 20)	 /* bytes per slot */
-#define PACER_MAX_RATE (1ULL << 50)	 /* bit/s, keeps the integer maths exact */
+#define PACER_MAX_UNIT (16u << 20)  /* bytes per slot */
+#define PACER_MAX_RATE (1ULL << 50) /* bit/s, keeps the integer maths exact */
 
 /* rate_bps 0 = unpaced; duration_ns 0 = open-ended; tolerance_ns 0 means
  * PACER_DEFAULT_TOLERANCE_NS. Returns 0 or -EINVAL (unit_bytes 0 or above

@@ -190,8 +190,7 @@ static void count_arrival(struct rxstats *st, uint64_t send_ns, uint64_t recv_ns
 	}
 }
 
-void rxstats_add(struct rxstats *st, uint64_t seq, uint64_t send_ns, uint64_t recv_ns,
-		 uint32_t len)
+void rxstats_add(struct rxstats *st, uint64_t seq, uint64_t send_ns, uint64_t recv_ns, uint32_t len)
 {
 	if (!st->any) {
 		st->any = true;
@@ -313,8 +312,8 @@ void rxstats_result(const struct rxstats *st, uint64_t sent, uint64_t duration_n
 	out->malformed = st->malformed;
 	out->jitter_ms = st->jitter_ns / 1e6;
 	if (duration_ns) {
-		out->received_bps = (uint64_t)((unsigned __int128)st->bytes * 8u * NSEC_PER_SEC /
-					       duration_ns);
+		out->received_bps =
+			(uint64_t)((unsigned __int128)st->bytes * 8u * NSEC_PER_SEC / duration_ns);
 		out->received_pps =
 			(uint64_t)((unsigned __int128)st->received * NSEC_PER_SEC / duration_ns);
 	} else {

@@ -31,8 +31,8 @@
 
 #include "load.h"
 
-#define RXSTATS_WINDOW 65536u /* sequence numbers tracked below the highest */
-#define RXSTATS_SUB_BITS 6
+#define RXSTATS_WINDOW	    65536u /* sequence numbers tracked below the highest */
+#define RXSTATS_SUB_BITS    6
 #define RXSTATS_SUB_BUCKETS (1u << RXSTATS_SUB_BITS)
 /* values < SUB_BUCKETS exact, then SUB_BUCKETS per power of two up to 2^63 */
 #define RXSTATS_OWD_BUCKETS (RXSTATS_SUB_BUCKETS * (64 - RXSTATS_SUB_BITS + 1))
@@ -54,9 +54,9 @@ struct rxstats {
 	uint64_t malformed;  /* rxstats_malformed() calls */
 	uint64_t owd_negative;
 	/* sequence window */
-	bool any;	     /* at least one datagram accepted */
-	uint64_t highest;    /* highest sequence seen */
-	uint64_t seq_span;   /* highest + 1; for a merged summary the sum over streams */
+	bool any;	   /* at least one datagram accepted */
+	uint64_t highest;  /* highest sequence seen */
+	uint64_t seq_span; /* highest + 1; for a merged summary the sum over streams */
 	uint64_t bitmap[RXSTATS_WINDOW / 64]; /* bit (seq % WINDOW) set: seen */
 	/* jitter */
 	bool have_prev;

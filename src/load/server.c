@@ -22,7 +22,7 @@
 #include "sockopt.h"
 
 #define ACCEPT_POLL_MS 200
-#define DRAIN_WAIT_NS (5 * NSEC_PER_SEC)
+#define DRAIN_WAIT_NS  (5 * NSEC_PER_SEC)
 
 void server_config_defaults(struct server_config *cfg)
 {
@@ -64,8 +64,8 @@ static int open_listener(const struct server_config *cfg)
 	sockopt_nonblock(fd, true);
 	log_info("listening on port %u (%s)", addr_port(&ss),
 		 ss.ss_family == AF_INET6 && cfg->family != AF_INET6 ? "IPv4 and IPv6"
-		 : ss.ss_family == AF_INET6			    ? "IPv6"
-								    : "IPv4");
+		 : ss.ss_family == AF_INET6			     ? "IPv6"
+								     : "IPv4");
 	return fd;
 }
 
@@ -220,7 +220,7 @@ int server_run(const struct server_config *cfg)
 	server_stats_log(sh);
 	if (atomic_load(&sh->sessions) > 0) {
 		log_warn("%u sessions still running at exit", atomic_load(&sh->sessions));
-		return 0;	/* detached threads still use sh: leave it */
+		return 0; /* detached threads still use sh: leave it */
 	}
 	auth_key_free(sh->key);
 	free(sh);

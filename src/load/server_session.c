@@ -140,8 +140,8 @@ static int authenticate(struct session *s)
 	rc = proto_decode_auth_response(m.body, m.len, &resp);
 	if (rc < 0)
 		return bad_message(s, "malformed", &m, rc);
-	if (auth_verify(s->sh->key, AUTH_CLIENT, ch.server_nonce, resp.client_nonce,
-			PROTO_VERSION, resp.mac) < 0) {
+	if (auth_verify(s->sh->key, AUTH_CLIENT, ch.server_nonce, resp.client_nonce, PROTO_VERSION,
+			resp.mac) < 0) {
 		log_warn("%s: wrong pre-shared key", s->name);
 		session_refuse(s, PROTO_ERROR, PROTO_R_AUTH,
 			       "authentication failed: wrong pre-shared key");
@@ -165,7 +165,7 @@ static int serve_mtu(struct session *s)
 		return rc;
 	}
 	log_info("%s: MTU session done", s->name);
-	return PROTO_E_EOF;	/* the session ends with the MTU session */
+	return PROTO_E_EOF; /* the session ends with the MTU session */
 }
 
 static int serve_requests(struct session *s, bool *ran)

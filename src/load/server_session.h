@@ -16,30 +16,30 @@
  * (server_stats_log()): the operator's view of hostile or broken clients. */
 #define SERVER_REASONS (PROTO_R_VERSION + 1)
 struct server_stats {
-	atomic_uint_fast64_t sessions;		/* control connections served */
-	atomic_uint_fast64_t tests;		/* tests that ran to their end */
-	atomic_uint_fast64_t foreign_data;	/* data connections/datagrams refused
-						 * (other address, bad greeting) */
-	atomic_uint_fast64_t refused[SERVER_REASONS];	/* ERROR/REJECT sent, by reason */
+	atomic_uint_fast64_t sessions;		      /* control connections served */
+	atomic_uint_fast64_t tests;		      /* tests that ran to their end */
+	atomic_uint_fast64_t foreign_data;	      /* data connections/datagrams refused
+						       * (other address, bad greeting) */
+	atomic_uint_fast64_t refused[SERVER_REASONS]; /* ERROR/REJECT sent, by reason */
 };
 
 struct server_shared {
 	struct server_stats stats;
 	const struct server_config *cfg;
-	struct auth_key *key;		/* NULL: no PSK */
-	atomic_uint sessions;		/* running session threads */
+	struct auth_key *key; /* NULL: no PSK */
+	atomic_uint sessions; /* running session threads */
 	atomic_uint next_test_id;
-	atomic_uint tests_done;		/* for one_shot */
-	atomic_bool stop;		/* one_shot reached: stop accepting */
+	atomic_uint tests_done; /* for one_shot */
+	atomic_bool stop;	/* one_shot reached: stop accepting */
 };
 
 struct session {
 	struct ctrl c;
 	struct sockaddr_storage peer, local;
-	char name[80];			/* "[2001:2::1]:40000" for logs */
+	char name[80]; /* "[2001:2::1]:40000" for logs */
 	struct server_shared *sh;
 	bool authed;
-	bool data_ack;			/* the client has PROTO_CAP_DATA_ACK */
+	bool data_ack; /* the client has PROTO_CAP_DATA_ACK */
 };
 
 /* Tells the client why (an ERROR, or a TEST_REJECT that leaves the session

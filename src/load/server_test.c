@@ -21,13 +21,13 @@
 #include "sockopt.h"
 #include "udp_load.h"
 
-#define SETUP_TIMEOUT_MS 10000
+#define SETUP_TIMEOUT_MS      10000
 #define DATA_HELLO_TIMEOUT_MS 2000
-#define TCP_MAX_LEN (16u << 20)
-#define MIN_INTERVAL_NS (10 * NSEC_PER_MSEC)
+#define TCP_MAX_LEN	      (16u << 20)
+#define MIN_INTERVAL_NS	      (10 * NSEC_PER_MSEC)
 /* A test whose client never says STOP is ended this long after its end. */
 #define STOP_GRACE_NS (30 * NSEC_PER_SEC)
-#define LOOP_SLICE_MS 10	/* how soon the end of a stream is noticed */
+#define LOOP_SLICE_MS 10 /* how soon the end of a stream is noticed */
 
 static int reject(struct session *s, uint16_t code, const char *text)
 {
@@ -56,7 +56,8 @@ static uint16_t check_limits(const struct server_config *cfg, const struct proto
 		return PROTO_R_LIMIT_DURATION;
 	}
 	if (cfg->max_rate_bps && (!r->rate_bps || r->rate_bps > cfg->max_rate_bps)) {
-		snprintf(why, n, "%s rate asked; this server allows at most %" PRIu64 " bit/s (use -b)",
+		snprintf(why, n,
+			 "%s rate asked; this server allows at most %" PRIu64 " bit/s (use -b)",
 			 r->rate_bps ? "a higher" : "an unlimited", cfg->max_rate_bps);
 		return PROTO_R_LIMIT_RATE;
 	}
@@ -122,8 +123,9 @@ static int wait_start(struct session *s, struct data_server *ds)
 		rc = ctrl_recv(&s->c, &m, 0, true);
 		if (rc == 1 && m.type == PROTO_STOP)
 			return 1;
-		if (rc == 1 && (m.type != PROTO_START || proto_decode_start(m.body, m.len, &st) < 0 ||
-				st.test_id != ds->test_id)) {
+		if (rc == 1 &&
+		    (m.type != PROTO_START || proto_decode_start(m.body, m.len, &st) < 0 ||
+		     st.test_id != ds->test_id)) {
 			session_refuse(s, PROTO_ERROR, PROTO_R_BAD_MESSAGE,
 				       "expected START of test %u, got %s", ds->test_id,
 				       proto_type_name(m.type));
@@ -187,19 +189,21 @@ static int run_loop(struct session *s, struct load_streams *ls, uint32_t test_id
 		if (done && stop_at)
 			return 0;
 		if (now > hard_end) {
-			log_warn("%s: test %u: no STOP from the client; ending it", s->name, test_id);
+			log_warn("%s: test %u: no STOP from the client; ending it", s->name,
+				 test_id);
 			return 0;
 		}
-		uint64_t wait = ls->sender || tick == UINT64_MAX || tick <= now ? LOOP_SLICE_MS
-			       : (tick - now) / NSEC_PER_MSEC + 1;
+		uint64_t wait = ls->sender || tick == UINT64_MAX || tick <= now
+					? LOOP_SLICE_MS
+					: (tick - now) / NSEC_PER_MSEC + 1;
 		rc = ctrl_recv(&s->c, &m, (int)(wait < LOOP_SLICE_MS ? wait : LOOP_SLICE_MS), true);
 		if (rc == 0)
 			continue;
 		if (rc < 0)
 			return rc;
 		if (m.type != PROTO_STOP || proto_decode_stop(m.body, m.len, &stop) < 0) {
-			session_refuse(s, PROTO_ERROR, PROTO_R_BAD_MESSAGE,
-				       "expected STOP, got %s", proto_type_name(m.type));
+			session_refuse(s, PROTO_ERROR, PROTO_R_BAD_MESSAGE, "expected STOP, got %s",
+				       proto_type_name(m.type));
 			return -EPROTO;
 		}
 		stop_at = clock_now_ns();
@@ -309,8 +313,10 @@ int server_test_run(struct session *s, const struct proto_test_request *req)
 	if (!spec.len)
 		spec.len = spec.proto == LOAD_UDP ? LOAD_UDP_DEFAULT_LEN : LOAD_TCP_DEFAULT_LEN;
 	code = check_limits(cfg, req, why, sizeof(why));
-	if (!code && (req->flags & PROTO_REQ_IPV6) != (spec.family == AF_INET6 ? PROTO_REQ_IPV6 : 0)) {
-		snprintf(why, sizeof(why), "the data path must use the control connection's family");
+	if (!code &&
+	    (req->flags & PROTO_REQ_IPV6) != (spec.family == AF_INET6 ? PROTO_REQ_IPV6 : 0)) {
+		snprintf(why, sizeof(why),
+			 "the data path must use the control connection's family");
 		code = PROTO_R_UNSUPPORTED;
 	}
 	if (code)

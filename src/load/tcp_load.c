@@ -163,12 +163,12 @@ static void *stream_main(void *arg)
 	for (uint32_t i = 0; i < st->len; i++)
 		buf[i] = (uint8_t)(i * 2654435761u >> 24);
 	if (st->sender)
-		clock_sleep_until_ns(st->start_ns);	/* all streams together */
+		clock_sleep_until_ns(st->start_ns); /* all streams together */
 	st->err = st->sender ? send_loop(st, buf) : recv_loop(st, buf);
 	/* TCP_INFO before the close: the sender's view includes every retransmit. */
 	sockopt_tcp_info(st->fd, &st->info);
 	st->info.retransmits -= st->retrans_at_omit < st->info.retransmits ? st->retrans_at_omit
-									 : st->info.retransmits;
+									   : st->info.retransmits;
 	if (st->sender)
 		shutdown(st->fd, SHUT_WR);
 	free(buf);

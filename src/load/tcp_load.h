@@ -21,22 +21,22 @@ struct tcp_stream {
 	/* set by the owner before tcp_stream_start() */
 	int fd;
 	bool sender;
-	uint32_t len;		/* write/read size */
-	uint64_t rate_bps;	/* sender: 0 = as fast as possible */
-	uint64_t start_ns, omit_end_ns, end_ns;	/* this host's CLOCK_MONOTONIC */
-	const atomic_bool *stop;	/* owner sets it to end the stream early */
+	uint32_t len;				/* write/read size */
+	uint64_t rate_bps;			/* sender: 0 = as fast as possible */
+	uint64_t start_ns, omit_end_ns, end_ns; /* this host's CLOCK_MONOTONIC */
+	const atomic_bool *stop;		/* owner sets it to end the stream early */
 
 	/* filled by the thread */
-	atomic_uint_fast64_t bytes;	/* moved so far (including omit) */
+	atomic_uint_fast64_t bytes; /* moved so far (including omit) */
 	uint64_t bytes_at_omit;
-	uint32_t retrans_at_omit;	/* sender: tcpi_total_retrans when omit ended */
-	uint64_t first_ns, last_ns;	/* receiver: first byte after omit, end of stream */
-	struct tcp_info_summary info;	/* TCP_INFO at the end */
-	struct cpu_use cpu;		/* of this thread */
-	int err;			/* 0 or negative errno */
-	bool eof;			/* receiver: orderly end of stream seen */
+	uint32_t retrans_at_omit;     /* sender: tcpi_total_retrans when omit ended */
+	uint64_t first_ns, last_ns;   /* receiver: first byte after omit, end of stream */
+	struct tcp_info_summary info; /* TCP_INFO at the end */
+	struct cpu_use cpu;	      /* of this thread */
+	int err;		      /* 0 or negative errno */
+	bool eof;		      /* receiver: orderly end of stream seen */
 
-	atomic_bool finished;		/* the thread has returned its figures */
+	atomic_bool finished; /* the thread has returned its figures */
 	pthread_t thread;
 	bool running;
 };

@@ -33,20 +33,20 @@
  * What is forgiven goes out at once, so the catch-up is at most that. */
 #define SEND_TOLERANCE_MIN_NS (1 * NSEC_PER_MSEC)
 #define SEND_TOLERANCE_MAX_NS (10 * NSEC_PER_MSEC)
-#define SEND_TOLERANCE_SLOTS 8
+#define SEND_TOLERANCE_SLOTS  8
 /* At high rates, datagrams due within this window go out in one batch, so a
  * batch is never a longer burst than this. */
 #define BURST_WINDOW_NS (100 * NSEC_PER_USEC)
 /* Sleep (rather than spin) when the next send is further away than this;
  * wake this much early and spin the rest, absorbing the wake-up latency. */
-#define SLEEP_MIN_NS (30 * NSEC_PER_USEC)
+#define SLEEP_MIN_NS  (30 * NSEC_PER_USEC)
 #define WAKE_EARLY_NS (10 * NSEC_PER_USEC)
 #define GSO_MAX_BYTES 65000u
-#define GSO_MAX_SEGS 64u
-#define FIN_COPIES 3
-#define RECV_GRO_BUF 65536u
+#define GSO_MAX_SEGS  64u
+#define FIN_COPIES    3
+#define RECV_GRO_BUF  65536u
 #define RECV_GRO_MSGS 16
-#define POLL_MS 10	/* a stopped receiver notices within this */
+#define POLL_MS	      10 /* a stopped receiver notices within this */
 
 static inline void cpu_relax(void)
 {
@@ -72,10 +72,10 @@ static void set_timeouts(int fd)
 
 struct sender {
 	struct udp_stream *st;
-	uint8_t *buf;		/* UDP_LOAD_BATCH datagrams back to back */
+	uint8_t *buf; /* UDP_LOAD_BATCH datagrams back to back */
 	struct mmsghdr msgs[UDP_LOAD_BATCH];
 	struct iovec iov[UDP_LOAD_BATCH];
-	uint32_t segs_per_msg;	/* 1 without GSO */
+	uint32_t segs_per_msg; /* 1 without GSO */
 };
 
 /* Sends datagrams first..n-1 already stamped in s->buf; returns how many
@@ -117,7 +117,8 @@ static uint32_t send_batch_from(struct sender *s, uint32_t n, uint32_t first)
 				log_info("stream %u: UDP GSO refused, sending without it", st->id);
 				st->gso = false;
 				s->segs_per_msg = 1;
-				setsockopt(st->fd, IPPROTO_UDP, UDP_SEGMENT, &(int){ 0 }, sizeof(int));
+				setsockopt(st->fd, IPPROTO_UDP, UDP_SEGMENT, &(int){ 0 },
+					   sizeof(int));
 				/* the rest of this batch at once, one datagram each */
 				return done + send_batch_from(s, first + n, first + done);
 			}
@@ -161,7 +162,7 @@ static uint64_t tolerance(const struct udp_stream *st)
 		return SEND_TOLERANCE_MIN_NS;
 	slot = (uint64_t)st->len * 8 * NSEC_PER_SEC / st->rate_bps;
 	t = slot > SEND_TOLERANCE_MAX_NS / SEND_TOLERANCE_SLOTS ? SEND_TOLERANCE_MAX_NS
-								   : slot * SEND_TOLERANCE_SLOTS;
+								: slot * SEND_TOLERANCE_SLOTS;
 	return t < SEND_TOLERANCE_MIN_NS ? SEND_TOLERANCE_MIN_NS : t;
 }
 
@@ -215,8 +216,7 @@ static uint64_t send_phase(struct sender *s, uint64_t from, uint64_t to, uint16_
 	 * not count as a stall of the first slots */
 	if (clock_now_ns() > from)
 		from = clock_now_ns();
-	if (to <= from || pacer_init(&p, from, to - from, st->rate_bps, st->len,
-				     tolerance(st)) < 0)
+	if (to <= from || pacer_init(&p, from, to - from, st->rate_bps, st->len, tolerance(st)) < 0)
 		return 0;
 	/* Slots per burst: enough that bursts are at least BURST_WINDOW_NS
 	 * apart, so the thread sleeps between them instead of spinning (a
@@ -242,8 +242,8 @@ static uint64_t send_phase(struct sender *s, uint64_t from, uint64_t to, uint16_
 
 			n = pacer_next(&p, now, UDP_LOAD_BATCH, &next);
 			if (p.skipped > skipped && !(flags & DGRAM_F_OMIT)) {
-				blame_skip(st, p.skipped - skipped, now > slot_due ? now - slot_due : 0,
-					   &call);
+				blame_skip(st, p.skipped - skipped,
+					   now > slot_due ? now - slot_due : 0, &call);
 				call = (struct send_call){ 0 };
 			}
 		}
@@ -263,7 +263,8 @@ static uint64_t send_phase(struct sender *s, uint64_t from, uint64_t to, uint16_
 			thread_switches(&v0, &i0);
 			n = send_batch(s, n);
 			thread_switches(&v1, &i1);
-			call = (struct send_call){ .ns = clock_now_ns() - now, .slept = v1 > v0,
+			call = (struct send_call){ .ns = clock_now_ns() - now,
+						   .slept = v1 > v0,
 						   .preempted = i1 > i0 };
 		}
 		pacer_consume(&p, n);
@@ -276,24 +277,26 @@ static uint64_t send_phase(struct sender *s, uint64_t from, uint64_t to, uint16_
 	/* the rate is over the whole phase (or up to an early stop), not up to
 	 * the last datagram, so that few datagrams do not inflate it */
 	if (!(flags & DGRAM_F_OMIT))
-		st->send_elapsed_ns = (pacer_done(&p) || clock_now_ns() >= to ? to : clock_now_ns()) -
-				      from;
+		st->send_elapsed_ns =
+			(pacer_done(&p) || clock_now_ns() >= to ? to : clock_now_ns()) - from;
 	*shortfall = pacer_shortfall(&p, clock_now_ns() < to ? clock_now_ns() : to);
 	log_debug("stream %u%s: sent %" PRIu64 ", skipped %" PRIu64 " in %" PRIu64
 		  " stalls (%" PRIu64 " late wake-up, %" PRIu64 " slow send, %" PRIu64
-		  " blocked send), max late %" PRIu64
-		  " us, send errors %" PRIu64 " (%" PRIu64 " refused), err %d%s",
+		  " blocked send), max late %" PRIu64 " us, send errors %" PRIu64 " (%" PRIu64
+		  " refused), err %d%s",
 		  st->id, flags & DGRAM_F_OMIT ? " (omit)" : "", seq, p.skipped, p.stalls,
 		  st->skipped_late_wakeup, st->skipped_slow_send, st->skipped_blocked_send,
-		  p.max_late_ns / 1000,
-		  st->send_errors, st->send_refused, st->err, st->realtime ? ", SCHED_FIFO" : "");
+		  p.max_late_ns / 1000, st->send_errors, st->send_refused, st->err,
+		  st->realtime ? ", SCHED_FIFO" : "");
 	return seq;
 }
 
 static void send_fin(struct sender *s, uint64_t count)
 {
 	struct udp_stream *st = s->st;
-	struct dgram_hdr h = { .stream = st->id, .flags = DGRAM_F_FIN, .seq = count,
+	struct dgram_hdr h = { .stream = st->id,
+			       .flags = DGRAM_F_FIN,
+			       .seq = count,
 			       .send_ns = clock_now_ns() + (uint64_t)st->clock_shift_ns,
 			       .test_id = st->test_id };
 	uint8_t fin[LOAD_UDP_MIN_LEN] = { 0 };
@@ -463,7 +466,7 @@ static void run_receiver(struct udp_stream *st)
 	    pthread_setschedparam(pthread_self(), SCHED_FIFO,
 				  &(struct sched_param){ .sched_priority = 1 }) == 0)
 		st->realtime = true;
-	r->msg_size = st->gro ? RECV_GRO_BUF : st->len + 1;	/* +1: see MSG_TRUNC */
+	r->msg_size = st->gro ? RECV_GRO_BUF : st->len + 1; /* +1: see MSG_TRUNC */
 	r->nmsg = st->gro ? RECV_GRO_MSGS : UDP_LOAD_BATCH;
 	r->buf = malloc((size_t)r->msg_size * r->nmsg);
 	if (!r->buf) {
@@ -509,7 +512,8 @@ unsigned udp_fragments(uint32_t len, uint32_t mtu, unsigned hdr)
 
 void udp_fit_error(char *buf, size_t n, uint32_t len, uint32_t mtu, unsigned hdr, const char *dev)
 {
-	snprintf(buf, n, "datagram of %u B does not fit the path MTU %u%s%s (%u-byte IPv%c packets); "
+	snprintf(buf, n,
+		 "datagram of %u B does not fit the path MTU %u%s%s (%u-byte IPv%c packets); "
 		 "use -l %u or less, or leave out --dont-fragment to measure it fragmented",
 		 len, mtu, dev && dev[0] ? " via " : "", dev ? dev : "", len + hdr,
 		 hdr == 48 ? '6' : '4', mtu > hdr ? mtu - hdr : 0);
@@ -551,8 +555,7 @@ int udp_stream_start(struct udp_stream *st, uint32_t sock_buf)
 	/* sock_buf is the receiver's buffer (what decides UDP loss); a sender
 	 * always gets the engine default, so that -w never starves it */
 	sockopt_set_bufs(st->fd, st->sender ? 0 : sock_buf, st->sender, !st->sender);
-	if (st->sender && sockopt_dont_fragment(st->fd, st->dont_fragment) < 0 &&
-	    st->dont_fragment)
+	if (st->sender && sockopt_dont_fragment(st->fd, st->dont_fragment) < 0 && st->dont_fragment)
 		return -EOPNOTSUPP;
 	if (!st->sender) {
 		st->rx = malloc(sizeof(*st->rx));
@@ -595,7 +598,8 @@ void udp_streams_sample(const struct udp_stream *st, unsigned n, bool sender,
 			cum->packets += sent;
 			cum->bytes += sent * st[i].len;
 		} else {
-			cum->packets += atomic_load_explicit(&st[i].rx_packets, memory_order_relaxed);
+			cum->packets +=
+				atomic_load_explicit(&st[i].rx_packets, memory_order_relaxed);
 			cum->bytes += atomic_load_explicit(&st[i].rx_bytes, memory_order_relaxed);
 			cum->lost += atomic_load_explicit(&st[i].rx_lost, memory_order_relaxed);
 		}

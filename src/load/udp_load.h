@@ -33,58 +33,58 @@
 
 struct udp_stream {
 	/* set by the owner before udp_stream_start() */
-	int fd;			/* connected to the peer's stream socket */
+	int fd; /* connected to the peer's stream socket */
 	bool sender;
-	uint16_t id;		/* stream index, carried in every datagram */
+	uint16_t id; /* stream index, carried in every datagram */
 	uint32_t test_id;
-	uint32_t len;		/* payload bytes per datagram */
-	uint64_t rate_bps;	/* this stream's share of the target */
-	bool gso, gro;		/* asked for; cleared when the kernel refuses */
-	bool dont_fragment;	/* sender: DF set, EMSGSIZE ends the stream */
-	bool no_realtime;	/* never SCHED_FIFO (e.g. beside a userspace VPN
-				 * that must not be starved on few cores) */
+	uint32_t len;	    /* payload bytes per datagram */
+	uint64_t rate_bps;  /* this stream's share of the target */
+	bool gso, gro;	    /* asked for; cleared when the kernel refuses */
+	bool dont_fragment; /* sender: DF set, EMSGSIZE ends the stream */
+	bool no_realtime;   /* never SCHED_FIFO (e.g. beside a userspace VPN
+			     * that must not be starved on few cores) */
 	uint64_t start_ns, omit_end_ns, end_ns;
 	const atomic_bool *stop;
-	int64_t clock_shift_ns;	/* added to the timestamps that cross hosts: a
+	int64_t clock_shift_ns; /* added to the timestamps that cross hosts: a
 				 * sender's stamps, a receiver's reading of them
 				 * (owd_clock.h); 0 when the ends share a clock */
 
 	/* sender results */
-	atomic_uint_fast64_t sent;	/* measured-phase datagrams so far */
-	uint64_t shortfall;		/* slots the pacer skipped (measured phase) */
+	atomic_uint_fast64_t sent; /* measured-phase datagrams so far */
+	uint64_t shortfall;	   /* slots the pacer skipped (measured phase) */
 	uint64_t send_errors;
-	uint64_t send_msgs;		/* packets handed to the kernel (a GSO one
-					 * carries several datagrams) */
-	uint64_t send_elapsed_ns;	/* measured phase: start to last send */
+	uint64_t send_msgs;	  /* packets handed to the kernel (a GSO one
+				   * carries several datagrams) */
+	uint64_t send_elapsed_ns; /* measured phase: start to last send */
 	bool done_sending;
-	bool realtime;			/* the stream's thread got SCHED_FIFO */
+	bool realtime; /* the stream's thread got SCHED_FIFO */
 	/* slots the pacer gave up (measured phase), by what made it late: the
 	 * thread woke late or was preempted (a busy host), the previous send
 	 * call was busy in the kernel's send path on this CPU (the local qdisc,
 	 * softirq work such as a shaper's dequeue and veth rx), or it slept
 	 * there (the local queue / send buffer full) */
 	uint64_t skipped_late_wakeup, skipped_slow_send, skipped_blocked_send;
-	uint64_t send_refused;		/* EAGAIN/ENOBUFS: the local queue refused */
-	uint64_t pmtu_errors;		/* EMSGSIZE from an ICMP "too big" without DF
-					 * (the kernel fragments from then on) */
-	uint32_t path_mtu;		/* the socket's path MTU when the thread ended */
+	uint64_t send_refused; /* EAGAIN/ENOBUFS: the local queue refused */
+	uint64_t pmtu_errors;  /* EMSGSIZE from an ICMP "too big" without DF
+				* (the kernel fragments from then on) */
+	uint32_t path_mtu;     /* the socket's path MTU when the thread ended */
 
 	/* receiver results */
-	struct rxstats *rx;		/* allocated by udp_stream_start() */
-	atomic_uint_fast64_t rx_bytes, rx_packets, rx_lost;	/* for intervals */
+	struct rxstats *rx;				    /* allocated by udp_stream_start() */
+	atomic_uint_fast64_t rx_bytes, rx_packets, rx_lost; /* for intervals */
 	atomic_bool fin_seen;
 	atomic_uint_fast64_t last_rx_ns;
-	uint64_t fin_count;		/* seq of the FIN: datagrams sent */
-	uint64_t omitted;		/* warm-up datagrams received (ignored) */
-	uint64_t foreign;		/* parsed but not of this test/stream */
-	uint32_t rxq_ovfl;		/* the socket's drop counter (last seen) */
+	uint64_t fin_count; /* seq of the FIN: datagrams sent */
+	uint64_t omitted;   /* warm-up datagrams received (ignored) */
+	uint64_t foreign;   /* parsed but not of this test/stream */
+	uint32_t rxq_ovfl;  /* the socket's drop counter (last seen) */
 	uint32_t rxq_ovfl_start;
-	uint64_t rx_skbs, rx_segs;	/* packets read and the datagrams in them
-					 * (several per packet with GRO) */
+	uint64_t rx_skbs, rx_segs; /* packets read and the datagrams in them
+				    * (several per packet with GRO) */
 
 	struct cpu_use cpu;
 	int err;
-	atomic_bool finished;		/* the thread has returned its figures */
+	atomic_bool finished; /* the thread has returned its figures */
 	pthread_t thread;
 	bool running;
 };

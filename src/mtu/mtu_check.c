@@ -70,7 +70,7 @@ static bool same_ip(const struct sockaddr *a, const struct sockaddr_storage *b)
 
 static uint32_t ifname_mtu(const char *name)
 {
-	struct ifreq ifr = {0};
+	struct ifreq ifr = { 0 };
 	uint32_t mtu = 0;
 	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 
@@ -177,10 +177,10 @@ static void check_one(struct mtu_report *rep, unsigned i)
 		int outer = role->underlay_family ? role->underlay_family : un->family;
 
 		t->overhead_expected =
-		    outer == AF_INET6 ? MTU_BUILTIN_OVERHEAD_V6 : MTU_BUILTIN_OVERHEAD_V4;
+			outer == AF_INET6 ? MTU_BUILTIN_OVERHEAD_V6 : MTU_BUILTIN_OVERHEAD_V4;
 		t->inner_expected = t->underlay_pmtu > t->overhead_expected
-					? t->underlay_pmtu - t->overhead_expected
-					: 0;
+					    ? t->underlay_pmtu - t->overhead_expected
+					    : 0;
 	} else {
 		/* Without knowing the VPN's encapsulation, what the overlay
 		 * delivers unfragmented is what fits. */

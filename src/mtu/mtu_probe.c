@@ -56,7 +56,7 @@ struct prober {
 };
 
 static int fail(struct mtu_path_result *res, int err, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+	__attribute__((format(printf, 3, 4)));
 
 static int fail(struct mtu_path_result *res, int err, const char *fmt, ...)
 {
@@ -98,7 +98,7 @@ static int connect_ctrl(const struct mtu_probe_spec *spec, struct sockaddr_stora
 		close(fd);
 		return rc;
 	}
-	p = (struct pollfd){.fd = fd, .events = POLLOUT};
+	p = (struct pollfd){ .fd = fd, .events = POLLOUT };
 	rc = poll(&p, 1, CONNECT_TIMEOUT_MS);
 	sl = sizeof(soerr);
 	if (rc <= 0 || getsockopt(fd, SOL_SOCKET, SO_ERROR, &soerr, &sl) < 0 || soerr) {
@@ -124,7 +124,7 @@ static int recv_type(struct prober *p, uint16_t want, struct proto_msg *m, int w
 	if (rc < 0)
 		return fail(p->res, rc, "control connection: %s", proto_strerror(rc));
 	if (m->type == PROTO_ERROR || m->type == PROTO_TEST_REJECT) {
-		struct proto_text t = {0};
+		struct proto_text t = { 0 };
 
 		proto_decode_text(m->body, m->len, &t);
 		return fail(p->res, -ECONNREFUSED, "the server refused: %s (%s)", t.text,
@@ -174,8 +174,8 @@ static int authenticate(struct prober *p, const char *psk_file)
  * round trip on the way, for the probe wait. */
 static int handshake(struct prober *p, const struct mtu_probe_spec *spec, uint64_t *rtt_ns)
 {
-	struct proto_hello h = {.version = PROTO_VERSION, .caps = PROTO_CAP_MTU};
-	struct proto_test_request rq = {.kind = PROTO_KIND_MTU, .streams = 1};
+	struct proto_hello h = { .version = PROTO_VERSION, .caps = PROTO_CAP_MTU };
+	struct proto_test_request rq = { .kind = PROTO_KIND_MTU, .streams = 1 };
 	struct proto_msg m;
 	uint64_t t0 = clock_now_ns();
 	int rc;
@@ -239,7 +239,7 @@ static int recv_op(struct prober *p, enum mtu_wire_op want, const uint8_t **body
 static int open_session(struct prober *p, const struct mtu_probe_spec *spec,
 			struct sockaddr_storage *server, struct mtu_wire_ready *ready)
 {
-	struct mtu_wire_request rq = {.version = MTU_WIRE_VERSION};
+	struct mtu_wire_request rq = { .version = MTU_WIRE_VERSION };
 	uint8_t b[MTU_WIRE_REQUEST_LEN], rnd[AUTH_NONCE_LEN];
 	const uint8_t *body;
 	size_t len;
@@ -295,7 +295,7 @@ static int open_udp(struct prober *p, const struct sockaddr_storage *server, uin
 	if (p->family == AF_INET6) {
 		probe = IPV6_PMTUDISC_PROBE;
 		if (setsockopt(p->udp, IPPROTO_IPV6, IPV6_MTU_DISCOVER, &probe, sizeof(probe)) <
-			0 ||
+			    0 ||
 		    setsockopt(p->udp, IPPROTO_IPV6, IPV6_RECVERR, &one, sizeof(one)) < 0 ||
 		    setsockopt(p->udp, IPPROTO_IPV6, IPV6_DONTFRAG, &one, sizeof(one)) < 0)
 			return -errno;
@@ -321,11 +321,11 @@ static void drain_errors(struct prober *p, bool *icmp, uint32_t *icmp_mtu, uint3
 			struct cmsghdr align;
 		} cm;
 		uint8_t data[64];
-		struct iovec iov = {data, sizeof(data)};
-		struct msghdr mh = {.msg_iov = &iov,
-				    .msg_iovlen = 1,
-				    .msg_control = cm.buf,
-				    .msg_controllen = sizeof(cm.buf)};
+		struct iovec iov = { data, sizeof(data) };
+		struct msghdr mh = { .msg_iov = &iov,
+				     .msg_iovlen = 1,
+				     .msg_control = cm.buf,
+				     .msg_controllen = sizeof(cm.buf) };
 		ssize_t n = recvmsg(p->udp, &mh, MSG_ERRQUEUE | MSG_DONTWAIT);
 		struct mtu_wire_probe pr;
 		bool ours;
@@ -364,7 +364,8 @@ static int send_probe(struct prober *p, uint32_t size, unsigned index, bool *icm
 {
 	size_t hdr = p->family == AF_INET6 ? V6_UDP_HDR : V4_UDP_HDR;
 	struct mtu_wire_probe pr = {
-	    .token = p->token, .round = p->round, .index = (uint16_t)index, .size = size};
+		.token = p->token, .round = p->round, .index = (uint16_t)index, .size = size
+	};
 
 	mtu_wire_put_probe(p->buf, &pr);
 	for (int attempt = 0; attempt < 3; attempt++) {
@@ -386,8 +387,9 @@ static int send_probe(struct prober *p, uint32_t size, unsigned index, bool *icm
 static int query_round(struct prober *p, unsigned sent, struct mtu_wire_report *rep)
 {
 	uint8_t q[MTU_WIRE_QUERY_LEN];
-	struct mtu_wire_query qu = {
-	    .round = p->round, .sent = (uint16_t)sent, .wait_ms = sent ? p->wait_ms : 0};
+	struct mtu_wire_query qu = { .round = p->round,
+				     .sent = (uint16_t)sent,
+				     .wait_ms = sent ? p->wait_ms : 0 };
 	const uint8_t *body;
 	size_t len;
 	int rc;
@@ -405,7 +407,7 @@ static int query_round(struct prober *p, unsigned sent, struct mtu_wire_report *
 
 static int run_round(struct prober *p, const struct mtu_step *st, struct mtu_outcome *o)
 {
-	struct mtu_frag_counters before = {0}, after = {0};
+	struct mtu_frag_counters before = { 0 }, after = { 0 };
 	struct mtu_wire_report rep, prev = p->last;
 	bool counted = p->watch_frags && mtu_frag_counters_read(p->family, &before) == 0;
 	uint32_t local_mtu = 0;
@@ -452,11 +454,11 @@ static int search(struct prober *p, const struct mtu_probe_spec *spec, uint32_t 
 {
 	struct mtu_path_result *res = p->res;
 	struct mtu_search *s = calloc(1, sizeof(*s));
-	struct mtu_search_cfg cfg = {.base = spec->base ? spec->base : MTU_DEFAULT_BASE,
-				     .max = max,
-				     .probes = spec->probes ? spec->probes : MTU_DEFAULT_PROBES};
+	struct mtu_search_cfg cfg = { .base = spec->base ? spec->base : MTU_DEFAULT_BASE,
+				      .max = max,
+				      .probes = spec->probes ? spec->probes : MTU_DEFAULT_PROBES };
 	uint32_t min_size =
-	    (p->family == AF_INET6 ? V6_UDP_HDR : V4_UDP_HDR) + MTU_WIRE_PROBE_HDR_LEN;
+		(p->family == AF_INET6 ? V6_UDP_HDR : V4_UDP_HDR) + MTU_WIRE_PROBE_HDR_LEN;
 	struct mtu_step st;
 	int rc = 0;
 
@@ -508,7 +510,7 @@ static int search(struct prober *p, const struct mtu_probe_spec *spec, uint32_t 
 static int nodf_round(struct prober *p, const struct sockaddr_storage *dst, unsigned count)
 {
 	struct mtu_nodf *n = &p->res->nodf;
-	struct mtu_frag_counters before = {0}, after = {0};
+	struct mtu_frag_counters before = { 0 }, after = { 0 };
 	struct mtu_wire_report prev = p->last, rep;
 	size_t hdr = p->family == AF_INET6 ? V6_UDP_HDR : V4_UDP_HDR;
 	int dont = p->family == AF_INET6 ? IPV6_PMTUDISC_DONT : IP_PMTUDISC_DONT;
@@ -533,7 +535,8 @@ static int nodf_round(struct prober *p, const struct sockaddr_storage *dst, unsi
 	mtu_frag_counters_read(p->family, &before);
 	for (unsigned i = 0; i < count; i++) {
 		struct mtu_wire_probe pr = {
-		    .token = p->token, .round = p->round, .index = (uint16_t)i, .size = n->size};
+			.token = p->token, .round = p->round, .index = (uint16_t)i, .size = n->size
+		};
 
 		mtu_wire_put_probe(p->buf, &pr);
 		if (send(fd, p->buf, n->size - hdr, 0) >= 0)
@@ -563,7 +566,7 @@ static void close_prober(struct prober *p)
 static int probe_session(struct prober *p, const struct mtu_probe_spec *spec)
 {
 	struct mtu_path_result *res = p->res;
-	struct mtu_frag_counters before = {0}, after = {0};
+	struct mtu_frag_counters before = { 0 }, after = { 0 };
 	struct sockaddr_storage server, local;
 	socklen_t sl = sizeof(local);
 	struct mtu_wire_ready ready;
@@ -630,7 +633,7 @@ static int probe_session(struct prober *p, const struct mtu_probe_spec *spec)
 
 int mtu_probe_path(const struct mtu_probe_spec *spec, struct mtu_path_result *res)
 {
-	struct prober p = {.udp = -1, .res = res};
+	struct prober p = { .udp = -1, .res = res };
 	uint64_t t0 = clock_now_ns();
 	int rc;
 

@@ -68,8 +68,9 @@ void mtu_roles_from_scenario(const struct scenario *scn, struct mtu_report *rep)
 		const struct scenario_path *sp = &scn->paths[i];
 		struct mtu_path_role *r = &rep->roles[i];
 
-		*r = (struct mtu_path_role){
-		    .kind = MTU_PATH_UNDERLAY, .underlay = -1, .underlay_family = AF_INET};
+		*r = (struct mtu_path_role){ .kind = MTU_PATH_UNDERLAY,
+					     .underlay = -1,
+					     .underlay_family = AF_INET };
 		if (sp->type == SCN_PATH_BUILTIN) {
 			r->kind = MTU_PATH_BUILTIN;
 			r->underlay_family = sp->underlay_family ? sp->underlay_family : AF_INET;

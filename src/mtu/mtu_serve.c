@@ -82,7 +82,7 @@ static struct round *round_get(struct session *s, uint32_t id, bool create)
 	/* A late probe of a round older than the slot's must not reset it. */
 	if (!create || (r->used && id < r->id))
 		return NULL;
-	*r = (struct round){.id = id, .used = true};
+	*r = (struct round){ .id = id, .used = true };
 	return r;
 }
 
@@ -130,7 +130,7 @@ static int open_sockets(struct session *s, bool want_tcp, struct mtu_wire_ready 
 static int on_open(struct session *s, const uint8_t *body, size_t len)
 {
 	struct mtu_wire_request rq;
-	struct mtu_wire_ready ready = {0};
+	struct mtu_wire_ready ready = { 0 };
 	uint8_t out[MTU_WIRE_OP_LEN + MTU_WIRE_READY_LEN];
 	int err;
 
@@ -154,8 +154,8 @@ static int on_open(struct session *s, const uint8_t *body, size_t len)
 static int send_report(struct session *s)
 {
 	struct round *r = round_get(s, s->query.round, false);
-	struct mtu_wire_report rep = {.round = s->query.round};
-	struct mtu_frag_counters fc = {0};
+	struct mtu_wire_report rep = { .round = s->query.round };
+	struct mtu_frag_counters fc = { 0 };
 	uint8_t out[MTU_WIRE_OP_LEN + MTU_WIRE_REPORT_LEN];
 
 	if (r) {
@@ -183,7 +183,7 @@ static bool query_satisfied(struct session *s, uint64_t now)
 
 static int on_tcp_query(struct session *s)
 {
-	struct mtu_wire_tcp_report rep = {.bytes = s->tcp_rx};
+	struct mtu_wire_tcp_report rep = { .bytes = s->tcp_rx };
 	struct tcp_info_summary ti;
 	uint8_t out[MTU_WIRE_OP_LEN + MTU_WIRE_TCP_REPORT_LEN];
 
@@ -246,13 +246,13 @@ static void drain_udp(struct session *s)
 			char buf[CMSG_SPACE(sizeof(int)) * 2];
 			struct cmsghdr align;
 		} cm;
-		struct iovec iov = {s->buf, PROBE_BUF};
-		struct msghdr mh = {.msg_name = &from,
-				    .msg_namelen = sizeof(from),
-				    .msg_iov = &iov,
-				    .msg_iovlen = 1,
-				    .msg_control = cm.buf,
-				    .msg_controllen = sizeof(cm.buf)};
+		struct iovec iov = { s->buf, PROBE_BUF };
+		struct msghdr mh = { .msg_name = &from,
+				     .msg_namelen = sizeof(from),
+				     .msg_iov = &iov,
+				     .msg_iovlen = 1,
+				     .msg_control = cm.buf,
+				     .msg_controllen = sizeof(cm.buf) };
 		struct mtu_wire_probe p;
 		struct round *r;
 		ssize_t n = recvmsg(s->udp, &mh, MSG_DONTWAIT);
@@ -320,11 +320,11 @@ static int serve_loop(struct session *s)
 		return err;
 	for (;;) {
 		struct pollfd pf[4] = {
-		    {s->ctrl, POLLIN, 0},
-		    {s->udp, POLLIN, 0},
-		    {s->lsn, POLLIN, 0},
-		    {s->tcp_closed ? -1 : s->tcp,
-		     (short)(POLLIN | (s->tcp_tx < TCP_SEND_BYTES ? POLLOUT : 0)), 0},
+			{ s->ctrl, POLLIN, 0 },
+			{ s->udp, POLLIN, 0 },
+			{ s->lsn, POLLIN, 0 },
+			{ s->tcp_closed ? -1 : s->tcp,
+			  (short)(POLLIN | (s->tcp_tx < TCP_SEND_BYTES ? POLLOUT : 0)), 0 },
 		};
 		struct proto_msg m;
 		uint64_t now;
@@ -368,7 +368,7 @@ static int serve_loop(struct session *s)
 int mtu_serve(int ctrl_fd, const struct sockaddr_storage *client, const uint8_t *req,
 	      size_t req_len)
 {
-	struct session s = {.ctrl = ctrl_fd, .udp = -1, .lsn = -1, .tcp = -1};
+	struct session s = { .ctrl = ctrl_fd, .udp = -1, .lsn = -1, .tcp = -1 };
 	int err;
 
 	(void)req;

@@ -65,7 +65,7 @@ static int tcp_connect(const struct sockaddr_storage *peer)
 		close(fd);
 		return rc;
 	}
-	p = (struct pollfd){.fd = fd, .events = POLLOUT};
+	p = (struct pollfd){ .fd = fd, .events = POLLOUT };
 	rc = poll(&p, 1, CONNECT_TIMEOUT_MS);
 	if (rc <= 0 || getsockopt(fd, SOL_SOCKET, SO_ERROR, &soerr, &sl) < 0 || soerr) {
 		close(fd);
@@ -84,7 +84,7 @@ static void transfer(int fd, uint64_t deadline, struct mtu_tcp_result *res)
 		return;
 	memset(buf, 0x3c, IO_BUF);
 	while (!interrupt_requested() && clock_now_ns() < deadline) {
-		struct pollfd p = {.fd = fd, .events = POLLIN};
+		struct pollfd p = { .fd = fd, .events = POLLIN };
 		struct mtu_tcp_end end;
 		ssize_t n;
 
@@ -126,8 +126,8 @@ static int server_end(struct ctrl *c, struct mtu_tcp_result *res)
 	int rc;
 
 	mtu_wire_put_op(b, MTU_OP_TCP_QUERY);
-	rc = ctrl_send(
-	    c, proto_encode_opaque(c->out, PROTO_MAX_MSG, PROTO_MTU_PROBE_REQUEST, b, sizeof(b)));
+	rc = ctrl_send(c, proto_encode_opaque(c->out, PROTO_MAX_MSG, PROTO_MTU_PROBE_REQUEST, b,
+					      sizeof(b)));
 	if (rc < 0)
 		return rc;
 	rc = ctrl_recv(c, &m, CTRL_DEFAULT_MSG_TIMEOUT_MS, true);
@@ -139,11 +139,11 @@ static int server_end(struct ctrl *c, struct mtu_tcp_result *res)
 	    op != MTU_OP_TCP_REPORT ||
 	    !mtu_wire_get_tcp_report(m.body + MTU_WIRE_OP_LEN, m.len - MTU_WIRE_OP_LEN, &rep))
 		return -EPROTO;
-	res->server = (struct mtu_tcp_end){.valid = rep.snd_mss != 0,
-					   .snd_mss = rep.snd_mss,
-					   .adv_mss = rep.adv_mss,
-					   .rcv_mss = rep.rcv_mss,
-					   .pmtu = rep.pmtu};
+	res->server = (struct mtu_tcp_end){ .valid = rep.snd_mss != 0,
+					    .snd_mss = rep.snd_mss,
+					    .adv_mss = rep.adv_mss,
+					    .rcv_mss = rep.rcv_mss,
+					    .pmtu = rep.pmtu };
 	return 0;
 }
 

@@ -102,8 +102,8 @@ static int check_file(int fd, const char *path, char *err, size_t errlen)
 	return 0;
 }
 
-static int read_key_file(int fd, const char *path, char *buf, size_t cap, size_t *len,
-			 char *err, size_t errlen)
+static int read_key_file(int fd, const char *path, char *buf, size_t cap, size_t *len, char *err,
+			 size_t errlen)
 {
 	ssize_t n;
 

@@ -19,8 +19,9 @@ int ctrl_init(struct ctrl *c, int fd, uint32_t msg_timeout_ms)
 	int rc;
 
 	c->fd = fd;
-	c->msg_timeout_ns = (uint64_t)(msg_timeout_ms ? msg_timeout_ms : CTRL_DEFAULT_MSG_TIMEOUT_MS) *
-			    NSEC_PER_MSEC;
+	c->msg_timeout_ns =
+		(uint64_t)(msg_timeout_ms ? msg_timeout_ms : CTRL_DEFAULT_MSG_TIMEOUT_MS) *
+		NSEC_PER_MSEC;
 	c->write_timeout_ms = (int)(c->msg_timeout_ns / NSEC_PER_MSEC);
 	c->out = malloc(PROTO_MAX_MSG);
 	if (!c->out)
@@ -49,8 +50,8 @@ void ctrl_free(struct ctrl *c)
 
 int ctrl_recv(struct ctrl *c, struct proto_msg *msg, int wait_ms, bool check_intr)
 {
-	uint64_t deadline = wait_ms < 0 ? UINT64_MAX
-					: clock_now_ns() + (uint64_t)wait_ms * NSEC_PER_MSEC;
+	uint64_t deadline =
+		wait_ms < 0 ? UINT64_MAX : clock_now_ns() + (uint64_t)wait_ms * NSEC_PER_MSEC;
 
 	for (;;) {
 		uint64_t now = clock_now_ns(), until = deadline;
@@ -67,7 +68,8 @@ int ctrl_recv(struct ctrl *c, struct proto_msg *msg, int wait_ms, bool check_int
 			until = c->rd.start_ns + c->msg_timeout_ns;
 		if (now >= deadline)
 			return 0;
-		uint64_t left_ms = until > now ? (until - now + NSEC_PER_MSEC - 1) / NSEC_PER_MSEC : 0;
+		uint64_t left_ms =
+			until > now ? (until - now + NSEC_PER_MSEC - 1) / NSEC_PER_MSEC : 0;
 		rc = poll(&p, 1, left_ms > POLL_SLICE_MS ? POLL_SLICE_MS : (int)left_ms);
 		if (rc < 0 && errno != EINTR)
 			return -errno;

@@ -16,7 +16,7 @@
 #include "log.h"
 #include "sockopt.h"
 
-#define UDP_HELLO_TRIES 40
+#define UDP_HELLO_TRIES	  40
 #define UDP_HELLO_WAIT_MS 100
 
 static int new_socket(const struct sockaddr_storage *local, bool udp, const struct data_opts *o)
@@ -199,8 +199,8 @@ static bool accept_tcp(struct data_server *ds, int timeout_ms)
 	}
 	/* the echo tells the client this stream is registered: it sends START
 	 * only when all are (28 bytes into a new socket's empty buffer) */
-	if (ds->ack_hello && send(fd, buf, sizeof(buf), MSG_DONTWAIT | MSG_NOSIGNAL) !=
-				     (ssize_t)sizeof(buf)) {
+	if (ds->ack_hello &&
+	    send(fd, buf, sizeof(buf), MSG_DONTWAIT | MSG_NOSIGNAL) != (ssize_t)sizeof(buf)) {
 		ds->refused++;
 		log_warn("test %u: cannot acknowledge data connection %u: %s", ds->test_id,
 			 h.stream + 1u, strerror(errno));
@@ -230,7 +230,7 @@ static void udp_hello(struct data_server *ds, unsigned i)
 	hello = addr_same_host(&from, &ds->peer) && hello_ok(ds, buf, (size_t)n, &h) &&
 		h.stream == i;
 	if (!hello && ds->ready[i]) {
-		ds->data_seen[i] = true;	/* the test has begun on this stream */
+		ds->data_seen[i] = true; /* the test has begun on this stream */
 		return;
 	}
 	recv(ds->fds[i], buf, sizeof(buf), MSG_DONTWAIT);
@@ -246,8 +246,10 @@ static void udp_hello(struct data_server *ds, unsigned i)
 	}
 	/* flagged OMIT: a late copy reaching a running receiver is ignored */
 	dgram_put(echo, sizeof(echo),
-		  &(struct dgram_hdr){ .stream = (uint16_t)i, .flags = DGRAM_F_OMIT,
-				       .send_ns = clock_now_ns(), .test_id = ds->test_id });
+		  &(struct dgram_hdr){ .stream = (uint16_t)i,
+				       .flags = DGRAM_F_OMIT,
+				       .send_ns = clock_now_ns(),
+				       .test_id = ds->test_id });
 	send(ds->fds[i], echo, sizeof(echo), MSG_DONTWAIT);
 }
 
@@ -387,7 +389,8 @@ static int udp_echo(int fd, const struct proto_data_hello *hello, uint64_t t0,
 	    h.stream != hello->stream)
 		return 0;
 	if (sample)
-		*sample = (struct owd_clock_sample){ .t0 = t0, .t1 = clock_now_ns(),
+		*sample = (struct owd_clock_sample){ .t0 = t0,
+						     .t1 = clock_now_ns(),
 						     .peer_ns = h.send_ns };
 	return 1;
 }

@@ -35,8 +35,7 @@ static size_t reader_need(const struct proto_reader *r)
 }
 
 /* Accounts for n bytes just placed at buf + have (n <= reader_need()). */
-static int reader_advance(struct proto_reader *r, size_t n, uint64_t now_ns,
-			  struct proto_msg *msg)
+static int reader_advance(struct proto_reader *r, size_t n, uint64_t now_ns, struct proto_msg *msg)
 {
 	struct proto_hdr h;
 	int ret;
@@ -145,7 +144,8 @@ static int wait_writable(int fd, uint64_t deadline_ns)
 
 int proto_write_all(int fd, const uint8_t *buf, size_t len, int timeout_ms)
 {
-	uint64_t deadline = clock_now_ns() + (uint64_t)(timeout_ms > 0 ? timeout_ms : 0) * NSEC_PER_MSEC;
+	uint64_t deadline =
+		clock_now_ns() + (uint64_t)(timeout_ms > 0 ? timeout_ms : 0) * NSEC_PER_MSEC;
 	size_t off = 0;
 	ssize_t n;
 	int ret;

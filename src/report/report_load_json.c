@@ -24,8 +24,9 @@ static cJSON *spec_json(const struct load_spec *s)
 	cJSON_AddStringToObject(o, "host", s->host);
 	add_num(o, "port", s->port ? s->port : LOAD_DEFAULT_PORT);
 	cJSON_AddStringToObject(o, "family",
-				s->family == AF_INET ? "ipv4" : s->family == AF_INET6 ? "ipv6"
-										  : "any");
+				s->family == AF_INET	? "ipv4"
+				: s->family == AF_INET6 ? "ipv6"
+							: "any");
 	add_num(o, "streams", s->streams);
 	add_num(o, "duration_s", (double)s->duration_ns / 1e9);
 	add_num(o, "omit_s", (double)s->omit_ns / 1e9);
@@ -210,18 +211,18 @@ static cJSON *intervals_json(const struct load_result *r)
  * they become null, not the zeros (or the 100 % loss) the merge leaves.
  * "lost", "loss_pct" and "loss_at" need both ends. Lists end with NULL. */
 static const char *const udp_by_receiver[] = {
-	"received", "lost", "loss_pct", "duplicates", "reordered", "malformed",
-	"received_bps", "received_pps", "jitter_ms", "owd_us", "loss_at", "rcvbuf_bytes",
-	"gro", NULL,
+	"received",  "lost",	     "loss_pct",     "duplicates", "reordered",
+	"malformed", "received_bps", "received_pps", "jitter_ms",  "owd_us",
+	"loss_at",   "rcvbuf_bytes", "gro",	     NULL,
 };
 static const char *const udp_by_sender[] = {
 	"sent", "lost", "loss_pct", "achieved_bps", "sent_pps", "loss_at", "generator_limited",
-	"gso", NULL,
+	"gso",	NULL,
 };
 static const char *const tcp_by_receiver[] = { "bytes", "goodput_bps", "receiver", NULL };
 static const char *const tcp_by_sender[] = {
-	"sent_bytes", "retransmits", "rtt_us", "rttvar_us", "snd_mss", "adv_mss", "pmtu",
-	"snd_cwnd", "sender", NULL,
+	"sent_bytes", "retransmits", "rtt_us",	 "rttvar_us", "snd_mss",
+	"adv_mss",    "pmtu",	     "snd_cwnd", "sender",    NULL,
 };
 static const char *const by_receiver[] = { "receiver", NULL };
 static const char *const by_sender[] = { "sender", NULL };
@@ -245,7 +246,8 @@ static void peer_unknown(cJSON *o, const struct load_result *r)
 
 	set_null(cJSON_GetObjectItemCaseSensitive(o, udp ? "udp" : "tcp"), summary);
 	set_null(cJSON_GetObjectItemCaseSensitive(o, "cpu"), end);
-	cJSON_ArrayForEach(s, cJSON_GetObjectItemCaseSensitive(o, "streams")) {
+	cJSON_ArrayForEach(s, cJSON_GetObjectItemCaseSensitive(o, "streams"))
+	{
 		if (udp)
 			set_null(cJSON_GetObjectItemCaseSensitive(s, "udp"), summary);
 		else

@@ -13,7 +13,7 @@ static const char *fmt_scaled(char *buf, size_t size, double v, const char *unit
 	static const char pre[] = " kMGT";
 	unsigned i = 0;
 
-	while (v >= 999.95 && i < sizeof(pre) - 2) {	/* 999.96 is "1.000 k", not "1000.0" */
+	while (v >= 999.95 && i < sizeof(pre) - 2) { /* 999.96 is "1.000 k", not "1000.0" */
 		v /= 1000.0;
 		i++;
 	}
@@ -38,7 +38,7 @@ void report_load_term_header(FILE *f, const struct load_spec *spec)
 {
 	char rate[32];
 
-	fprintf(f, "ovlperf %s test to %s port %u: %u stream%s, %.1f s", 
+	fprintf(f, "ovlperf %s test to %s port %u: %u stream%s, %.1f s",
 		spec->proto == LOAD_UDP ? "UDP" : "TCP", spec->host,
 		spec->port ? spec->port : LOAD_DEFAULT_PORT, spec->streams,
 		spec->streams == 1 ? "" : "s", (double)spec->duration_ns / 1e9);
@@ -111,8 +111,9 @@ static void print_owd(FILE *f, const struct load_result *res)
 		(double)o->min_ns / 1e3, (double)o->p50_ns / 1e3, (double)o->p99_ns / 1e3,
 		(double)o->max_ns / 1e3, (double)o->mean_ns / 1e3);
 	if (!res->owd_shared_clock)
-		fprintf(f, "    (the ends do not share a clock: each value is at most %.1f us above "
-			   "the true delay; p99 - min = %.1f us is queueing, not offset)\n",
+		fprintf(f,
+			"    (the ends do not share a clock: each value is at most %.1f us above "
+			"the true delay; p99 - min = %.1f us is queueing, not offset)\n",
 			(double)o->error_ns / 1e3, (double)(o->p99_ns - o->min_ns) / 1e3);
 }
 
@@ -160,10 +161,11 @@ static void print_udp(FILE *f, const struct load_result *res)
 				     : "");
 	if (u->sender_diag && (u->skipped_late_wakeup || u->skipped_slow_send ||
 			       u->skipped_blocked_send || u->send_refused))
-		fprintf(f, "  sender: datagrams skipped: %" PRIu64 " after late wake-ups (this host "
-			   "did not run the sender on time), %" PRIu64 " after slow send calls (the "
-			   "kernel's send path: local qdisc, softirq work), %" PRIu64 " blocked by "
-			   "the local queue; %" PRIu64 " sends refused by it\n",
+		fprintf(f,
+			"  sender: datagrams skipped: %" PRIu64 " after late wake-ups (this host "
+			"did not run the sender on time), %" PRIu64 " after slow send calls (the "
+			"kernel's send path: local qdisc, softirq work), %" PRIu64 " blocked by "
+			"the local queue; %" PRIu64 " sends refused by it\n",
 			u->skipped_late_wakeup, u->skipped_slow_send, u->skipped_blocked_send,
 			u->send_refused);
 	if (u->malformed)
@@ -174,7 +176,8 @@ static void print_udp(FILE *f, const struct load_result *res)
 		res->udp_gso_used ? "on" : "off", res->udp_gro_used ? "on" : "off",
 		res->rcvbuf_bytes);
 	if (u->fragments > 1)
-		fprintf(f, "  FRAGMENTED: each %u-B datagram left as %u IP fragments (path MTU %u)\n",
+		fprintf(f,
+			"  FRAGMENTED: each %u-B datagram left as %u IP fragments (path MTU %u)\n",
 			u->len, u->fragments, u->path_mtu);
 }
 
@@ -192,14 +195,16 @@ void report_load_term(FILE *f, const struct load_result *res)
 		res->spec.reverse ? res->remote_addr : res->local_addr,
 		res->spec.reverse ? res->local_addr : res->remote_addr, res->duration_s);
 	if (res->peer_missing)
-		fprintf(f, "  UNKNOWN: the server's results never arrived, so the %s's figures "
-			   "below (%s, its CPU) are not measurements: read them as unknown, not 0\n",
+		fprintf(f,
+			"  UNKNOWN: the server's results never arrived, so the %s's figures "
+			"below (%s, its CPU) are not measurements: read them as unknown, not 0\n",
 			res->spec.reverse ? "sender" : "receiver",
-			res->spec.proto == LOAD_UDP ?
-				(res->spec.reverse ? "sent, lost, loss, achieved rate" :
-						     "received, lost, loss, jitter, one-way delay") :
-				(res->spec.reverse ? "sent bytes, retransmits, RTT, cwnd" :
-						     "bytes received, goodput"));
+			res->spec.proto == LOAD_UDP
+				? (res->spec.reverse
+					   ? "sent, lost, loss, achieved rate"
+					   : "received, lost, loss, jitter, one-way delay")
+				: (res->spec.reverse ? "sent bytes, retransmits, RTT, cwnd"
+						     : "bytes received, goodput"));
 	if (res->spec.proto == LOAD_UDP)
 		print_udp(f, res);
 	else

@@ -64,12 +64,13 @@ static void print_tcp(FILE *f, const struct mtu_report *rep)
 		if (!header)
 			fprintf(f, "\nTCP MSS (snd_mss / advmss / pmtu)\n");
 		header = true;
-		fprintf(
-		    f, "%-*s client %u/%u/%u (at connect %u), server %u/%u/%u, expected %u%s%s\n",
-		    name_width(rep), p->spec.name, t->client.snd_mss, t->client.adv_mss,
-		    t->client.pmtu, t->client_initial.snd_mss, t->server.snd_mss, t->server.adv_mss,
-		    t->server.pmtu, mtu_expected_snd_mss(p->search.pmtu, p->family, t->timestamps),
-		    t->timestamps ? " (timestamps)" : "", t->completed ? "" : ", STALLED");
+		fprintf(f,
+			"%-*s client %u/%u/%u (at connect %u), server %u/%u/%u, expected %u%s%s\n",
+			name_width(rep), p->spec.name, t->client.snd_mss, t->client.adv_mss,
+			t->client.pmtu, t->client_initial.snd_mss, t->server.snd_mss,
+			t->server.adv_mss, t->server.pmtu,
+			mtu_expected_snd_mss(p->search.pmtu, p->family, t->timestamps),
+			t->timestamps ? " (timestamps)" : "", t->completed ? "" : ", STALLED");
 	}
 }
 

@@ -12,12 +12,12 @@
 #include "report_run.h"
 
 struct fig {
-	char what[32];		/* "TCP goodput", "UDP NDR", "ratio TCP goodput" ... */
+	char what[32]; /* "TCP goodput", "UDP NDR", "ratio TCP goodput" ... */
 	char path[RESULTS_NAME_MAX];
 	unsigned key;
-	const char *unit;	/* "streams" / "B" */
+	const char *unit; /* "streams" / "B" */
 	double v;
-	bool rate;		/* print as a rate */
+	bool rate; /* print as a rate */
 };
 
 struct figs {
@@ -25,13 +25,13 @@ struct figs {
 	struct fig *f;
 };
 
-static void add(struct figs *s, const char *what, const char *path, unsigned key,
-		const char *unit, double v, bool rate)
+static void add(struct figs *s, const char *what, const char *path, unsigned key, const char *unit,
+		double v, bool rate)
 {
 	struct fig *q = realloc(s->f, (s->n + 1) * sizeof(*q));
 
 	if (!q)
-		return;	/* a comparison missing a row beats none at all */
+		return; /* a comparison missing a row beats none at all */
 	s->f = q;
 	q = &s->f[s->n++];
 	snprintf(q->what, sizeof(q->what), "%s", what);

@@ -38,8 +38,9 @@ static void head(FILE *f, const struct results_run *run)
 	report_run_fmt_time(t, sizeof(t), run->duration_s);
 	fprintf(f, "# ovlperf run: %s\n\n", run->scenario_name);
 	if (!run->complete)
-		fprintf(f, "> **Incomplete run**: %s. The figures below are what was measured "
-			   "before it stopped.\n\n",
+		fprintf(f,
+			"> **Incomplete run**: %s. The figures below are what was measured "
+			"before it stopped.\n\n",
 			run->stop_reason[0] ? run->stop_reason : "stopped early");
 	fprintf(f, "| | |\n|---|---|\n");
 	fprintf(f, "| scenario | `%s` |\n| started (UTC) | %s |\n| duration | %s |\n",
@@ -90,9 +91,10 @@ static void knees(FILE *f, const struct report_run *rr)
 {
 	if (!rr->sum.nknee)
 		return;
-	fprintf(f, "\n## UDP loss knee\n\nNDR: highest offered rate with no loss. PDR: highest "
-		   "with loss at most %g %%. Lower bound (median over repetitions) and the upper "
-		   "bound the search measured to fail.\n\n",
+	fprintf(f,
+		"\n## UDP loss knee\n\nNDR: highest offered rate with no loss. PDR: highest "
+		"with loss at most %g %%. Lower bound (median over repetitions) and the upper "
+		"bound the search measured to fail.\n\n",
 		rr->run->pdr_goal_pct);
 	fprintf(f, "| path | bytes | NDR Mbit/s | NDR upper | NDR kpps | vs underlay | PDR Mbit/s "
 		   "| PDR upper | vs underlay | trials | time s | loss above the NDR |\n");
@@ -111,7 +113,8 @@ static void knees(FILE *f, const struct report_run *rr)
 			fprintf(f, " | %.1f | %.1f |", (double)p->ndr_upper_bps / 1e6,
 				p->ndr_bps.median / (8.0 * p->len) / 1e3);
 		} else {
-			fprintf(f, "none (%s) | %.1f | |", p->ndr_outcome, (double)p->ndr_upper_bps / 1e6);
+			fprintf(f, "none (%s) | %.1f | |", p->ndr_outcome,
+				(double)p->ndr_upper_bps / 1e6);
 		}
 		ratio(f, overhead_find(&rr->ov, p->path, OVERHEAD_UDP_NDR, p->len));
 		fputc(' ', f);
@@ -131,8 +134,9 @@ static void delays(FILE *f, const struct report_run *rr)
 	if (!rr->sum.ndelay)
 		return;
 	fprintf(f, "\n## One-way delay at a common load\n\n");
-	fprintf(f, "| path | bytes | load Mbit/s | p50 ms | p99 ms | delivered %% | p50 vs underlay "
-		   "| p99 vs underlay |\n|---|---:|---:|---:|---:|---:|---:|---:|\n");
+	fprintf(f,
+		"| path | bytes | load Mbit/s | p50 ms | p99 ms | delivered %% | p50 vs underlay "
+		"| p99 vs underlay |\n|---|---:|---:|---:|---:|---:|---:|---:|\n");
 	for (size_t i = 0; i < rr->sum.ndelay; i++) {
 		const struct results_delay_point *p = &rr->sum.delay[i];
 
@@ -147,9 +151,10 @@ static void delays(FILE *f, const struct report_run *rr)
 		fputc('\n', f);
 	}
 	if (rr->sum.owd_error_ms > 0)
-		fprintf(f, "\nThe hosts do not share a clock: each delay is an upper bound, at most "
-			   "%.3f ms above the true one-way delay (the clock offset is estimated from "
-			   "a timed echo; differences between delays are not affected).\n",
+		fprintf(f,
+			"\nThe hosts do not share a clock: each delay is an upper bound, at most "
+			"%.3f ms above the true one-way delay (the clock offset is estimated from "
+			"a timed echo; differences between delays are not affected).\n",
 			rr->sum.owd_error_ms);
 }
 
@@ -223,12 +228,15 @@ static void sweeps(FILE *f, const struct report_run *rr)
 	for (size_t i = 0; i < rr->sum.nsweep; i++) {
 		const struct results_sweep_point *p = &rr->sum.sweep[i];
 
-		if (!prev || prev->path != p->path || prev->len != p->len || prev->kind != p->kind) {
+		if (!prev || prev->path != p->path || prev->len != p->len ||
+		    prev->kind != p->kind) {
 			fprintf(f, "\n### %s, UDP %u B, %s\n\n", rr->run->paths[p->path].name,
 				p->len,
-				p->kind == RESULTS_TRIAL_SWEEP ? "linear sweep" : "knee search trials");
-			fprintf(f, "| offered Mbit/s | TX pps | RX pps | RX Mbit/s | delivered %% | "
-				   "OWD p50 ms | OWD p99 ms | note |\n");
+				p->kind == RESULTS_TRIAL_SWEEP ? "linear sweep"
+							       : "knee search trials");
+			fprintf(f,
+				"| offered Mbit/s | TX pps | RX pps | RX Mbit/s | delivered %% | "
+				"OWD p50 ms | OWD p99 ms | note |\n");
 			fprintf(f, "|---:|---:|---:|---:|---:|---:|---:|---|\n");
 		}
 		prev = p;
@@ -306,8 +314,8 @@ int report_run_md(FILE *f, const struct report_run *rr, const struct plot_set *s
 	if (rr->run->scenario_text) {
 		fprintf(f, "\n## Scenario\n\n```ini\n%s%s```\n", rr->run->scenario_text,
 			strlen(rr->run->scenario_text) &&
-					rr->run->scenario_text[strlen(rr->run->scenario_text) - 1] ==
-						'\n'
+					rr->run->scenario_text[strlen(rr->run->scenario_text) -
+							       1] == '\n'
 				? ""
 				: "\n");
 	}

@@ -110,8 +110,8 @@ static void head(FILE *f, const struct results_run *run)
 		run->ntrials, t, run->complete ? "" : ", INCOMPLETE");
 	if (!run->complete)
 		fprintf(f, "  stopped: %s\n", run->stop_reason[0] ? run->stop_reason : "unknown");
-	fprintf(f, "  %s | %s x%u | started %s\n", run->host.kernel, run->host.cpu,
-		run->host.ncpu, run->started_utc);
+	fprintf(f, "  %s | %s x%u | started %s\n", run->host.kernel, run->host.cpu, run->host.ncpu,
+		run->started_utc);
 	for (unsigned i = 0; i < run->npaths; i++)
 		fprintf(f, "  path %-12s %-8s %s%s%.0u\n", run->paths[i].name,
 			results_path_kind_name(run->paths[i].kind), run->paths[i].addr,
@@ -220,7 +220,8 @@ static void summary_tcp(FILE *f, const struct report_run *rr)
 
 		snprintf(m.label, sizeof(m.label), "TCP MSS");
 		for (unsigned p = 0; p < rr->run->npaths; p++) {
-			const struct results_tcp_point *t = results_find_tcp(s, p, s->tcp[0].streams);
+			const struct results_tcp_point *t =
+				results_find_tcp(s, p, s->tcp[0].streams);
 
 			if (t && t->snd_mss)
 				snprintf(m.val[p], sizeof(m.val[p]), "%u", t->snd_mss);
@@ -245,8 +246,9 @@ static void knee_value(char *buf, size_t len, const struct results_stat *s, cons
 		return;
 	}
 	rate_cell(v, sizeof(v), s);
-	snprintf(buf, len, "%s%s", strcmp(outcome, "above-max") &&
-					   strcmp(outcome, "generator-limit") ? "" : ">= ", v);
+	snprintf(
+		buf, len, "%s%s",
+		strcmp(outcome, "above-max") && strcmp(outcome, "generator-limit") ? "" : ">= ", v);
 }
 
 /* When the underlay's NDR or PDR is only a lower bound (it passed at
@@ -329,13 +331,13 @@ static void summary_udp(FILE *f, const struct report_run *rr)
 		for (unsigned p = 0; p < rr->run->npaths; p++) {
 			const struct results_delay_point *x = results_find_delay(s, p, dp->len);
 			const struct overhead_row *a =
-			    overhead_find(&rr->ov, p, OVERHEAD_OWD_P50, dp->len);
+				overhead_find(&rr->ov, p, OVERHEAD_OWD_P50, dp->len);
 			const struct overhead_row *b =
-			    overhead_find(&rr->ov, p, OVERHEAD_OWD_P99, dp->len);
+				overhead_find(&rr->ov, p, OVERHEAD_OWD_P99, dp->len);
 
 			if (x && x->p50_ms.n)
-				snprintf(w.val[p], sizeof(w.val[p]), "%.3g / %.3g", x->p50_ms.median,
-					 x->p99_ms.median);
+				snprintf(w.val[p], sizeof(w.val[p]), "%.3g / %.3g",
+					 x->p50_ms.median, x->p99_ms.median);
 			if (a && b && !isnan(a->ratio) && !isnan(b->ratio))
 				snprintf(w.ratio[p], sizeof(w.ratio[p]), "x%.1f/%.1f", a->ratio,
 					 b->ratio);
@@ -446,12 +448,14 @@ static void summary(FILE *f, const struct report_run *rr)
 	for (size_t i = 0; i < run->ntrials; i++)
 		if (run->trials[i].rep + 1 > reps)
 			reps = run->trials[i].rep + 1;
-	fprintf(f, "\nSummary: medians of %u repetition%s [min-max]; xR = path / underlay; "
-		   "delay: one-way p50 / p99 ms\n",
+	fprintf(f,
+		"\nSummary: medians of %u repetition%s [min-max]; xR = path / underlay; "
+		"delay: one-way p50 / p99 ms\n",
 		reps, reps == 1 ? "" : "s");
 	if (rr->sum.owd_error_ms > 0)
-		fprintf(f, "  (clocks not shared: delays are upper bounds, at most %.3f ms above "
-			   "the true ones)\n",
+		fprintf(f,
+			"  (clocks not shared: delays are upper bounds, at most %.3f ms above "
+			"the true ones)\n",
 			rr->sum.owd_error_ms);
 	fprintf(f, "  %-22s", "");
 	for (unsigned p = 0; p < run->npaths; p++)
@@ -462,8 +466,9 @@ static void summary(FILE *f, const struct report_run *rr)
 	summary_sweep(f, rr);
 	summary_mtu(f, rr);
 	if (any_bound_mark(rr))
-		fprintf(f, "  * the underlay passed at the knee search's max_rate (or its sender ran "
-			   "out first): its rate is a lower bound, the ratio an upper one\n");
+		fprintf(f,
+			"  * the underlay passed at the knee search's max_rate (or its sender ran "
+			"out first): its rate is a lower bound, the ratio an upper one\n");
 }
 
 /* "7.11G..7.41G": the bounds the search measured (median repetition), with
@@ -493,8 +498,9 @@ static void knee_table(FILE *f, const struct report_run *rr)
 
 	if (!rr->sum.nknee)
 		return;
-	fprintf(f, "\nUDP loss knee (NDR = no loss, PDR = loss <= %g%%): bounds, effort, where the "
-		   "loss was\n",
+	fprintf(f,
+		"\nUDP loss knee (NDR = no loss, PDR = loss <= %g%%): bounds, effort, where the "
+		"loss was\n",
 		run->pdr_goal_pct);
 	fprintf(f, "  %-12s %6s  %-24s %-24s %6s %7s  %s\n", "path", "bytes", "NDR lower..upper",
 		"PDR lower..upper", "trials", "time", "loss above the NDR");

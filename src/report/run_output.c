@@ -48,8 +48,9 @@ int run_output_write(const struct results_run *res, const char *dir, bool plots,
 		if (err)
 			log_warn("plots: %s", strerror(-err));
 	} else {
-		snprintf(set.note, sizeof(set.note), "Plots were not rendered for this run "
-						     "(`ovlperf report DIR` renders them).");
+		snprintf(set.note, sizeof(set.note),
+			 "Plots were not rendered for this run "
+			 "(`ovlperf report DIR` renders them).");
 	}
 	err = write_file(dir, "summary.csv", &rr, NULL);
 	e2 = write_file(dir, "report.md", &rr, &set);

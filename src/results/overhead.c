@@ -143,8 +143,7 @@ static int udp_rows(const struct results_summary *sum, unsigned path, unsigned u
 		/* Only delays measured at the same offered load compare. */
 		if (!b || !b->p50_ms.n || b->load_bps != p->load_bps)
 			continue;
-		err = add(o, path, u, OVERHEAD_OWD_P50, p->len, b->p50_ms.median,
-			  p->p50_ms.median);
+		err = add(o, path, u, OVERHEAD_OWD_P50, p->len, b->p50_ms.median, p->p50_ms.median);
 		if (!err)
 			err = add(o, path, u, OVERHEAD_OWD_P99, p->len, b->p99_ms.median,
 				  p->p99_ms.median);

@@ -92,8 +92,7 @@ static bool same_udp_key(const struct results_trial *t, unsigned path, uint32_t 
 	return t->kind == kind && t->path == path && t->len == len && t->target_bps == target;
 }
 
-static void sweep_point(const struct results_run *run, struct results_sweep_point *p,
-			double *v[7])
+static void sweep_point(const struct results_run *run, struct results_sweep_point *p, double *v[7])
 {
 	size_t n = 0;
 
@@ -121,16 +120,17 @@ static void sweep_point(const struct results_run *run, struct results_sweep_poin
 	p->owd_p99_ms = results_stat_of(v[6], n);
 }
 
-static void delay_point(const struct results_run *run, struct results_delay_point *p,
-			double *a, double *b, double *c)
+static void delay_point(const struct results_run *run, struct results_delay_point *p, double *a,
+			double *b, double *c)
 {
 	size_t n = 0;
 
 	for (size_t i = 0; i < run->ntrials; i++) {
 		const struct results_trial *t = &run->trials[i];
 
-		if (!usable(t) || !same_udp_key(t, p->path, p->len, RESULTS_TRIAL_DELAY,
-						 p->load_bps) || !t->udp.owd.valid)
+		if (!usable(t) ||
+		    !same_udp_key(t, p->path, p->len, RESULTS_TRIAL_DELAY, p->load_bps) ||
+		    !t->udp.owd.valid)
 			continue;
 		a[n] = (double)t->udp.owd.p50_ns / 1e6;
 		b[n] = (double)t->udp.owd.p99_ns / 1e6;
@@ -162,8 +162,8 @@ static const struct results_knee *median_rep(const struct results_run *run,
 
 		if (k->path != p->path || k->len != p->len || !(pdr ? k->pdr_found : k->found))
 			continue;
-		if (!med || fabs_diff(v, m) <
-				    fabs_diff(pdr ? med->pdr_lower_bps : med->ndr_lower_bps, m))
+		if (!med ||
+		    fabs_diff(v, m) < fabs_diff(pdr ? med->pdr_lower_bps : med->ndr_lower_bps, m))
 			med = k;
 	}
 	return med;
@@ -268,7 +268,8 @@ static int collect_keys(const struct results_run *run, struct results_summary *s
 			struct results_tcp_point *p;
 
 			for (size_t j = 0; j < sum->ntcp && !seen; j++)
-				seen = sum->tcp[j].path == t->path && sum->tcp[j].streams == t->streams;
+				seen = sum->tcp[j].path == t->path &&
+				       sum->tcp[j].streams == t->streams;
 			if (seen)
 				continue;
 			p = append((void **)&sum->tcp, &sum->ntcp, sizeof(*p));
@@ -380,8 +381,8 @@ void results_summary_free(struct results_summary *sum)
 	memset(sum, 0, sizeof(*sum));
 }
 
-const struct results_tcp_point *results_find_tcp(const struct results_summary *sum,
-						 unsigned path, unsigned streams)
+const struct results_tcp_point *results_find_tcp(const struct results_summary *sum, unsigned path,
+						 unsigned streams)
 {
 	for (size_t i = 0; i < sum->ntcp; i++)
 		if (sum->tcp[i].path == path && sum->tcp[i].streams == streams)
@@ -389,8 +390,8 @@ const struct results_tcp_point *results_find_tcp(const struct results_summary *s
 	return NULL;
 }
 
-const struct results_knee_point *results_find_knee(const struct results_summary *sum,
-						   unsigned path, uint32_t len)
+const struct results_knee_point *results_find_knee(const struct results_summary *sum, unsigned path,
+						   uint32_t len)
 {
 	for (size_t i = 0; i < sum->nknee; i++)
 		if (sum->knee[i].path == path && sum->knee[i].len == len)

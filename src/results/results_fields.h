@@ -20,7 +20,10 @@ struct field {
 	enum ftype type;
 };
 
-#define FLD(s, m, t) { #m, offsetof(s, m), t }
+#define FLD(s, m, t)                                                                               \
+	{                                                                                          \
+#m, offsetof(s, m), t                                                              \
+	}
 
 static const struct field udp_fields[] = {
 	FLD(struct udp_result, sent, F_U64),
@@ -40,9 +43,9 @@ static const struct field udp_fields[] = {
 };
 
 static const struct field owd_fields[] = {
-	FLD(struct owd_summary, valid, F_BOOL),	 FLD(struct owd_summary, min_ns, F_U64),
-	FLD(struct owd_summary, p50_ns, F_U64),	 FLD(struct owd_summary, p99_ns, F_U64),
-	FLD(struct owd_summary, max_ns, F_U64),	 FLD(struct owd_summary, mean_ns, F_U64),
+	FLD(struct owd_summary, valid, F_BOOL),	  FLD(struct owd_summary, min_ns, F_U64),
+	FLD(struct owd_summary, p50_ns, F_U64),	  FLD(struct owd_summary, p99_ns, F_U64),
+	FLD(struct owd_summary, max_ns, F_U64),	  FLD(struct owd_summary, mean_ns, F_U64),
 	FLD(struct owd_summary, error_ns, F_U64),
 };
 

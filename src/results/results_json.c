@@ -23,7 +23,6 @@
 #include "results.h"
 #include "results_fields.h"
 
-
 static cJSON *put_fields(cJSON *obj, const void *base, const struct field *f, size_t n)
 {
 	for (size_t i = 0; i < n && obj; i++) {
@@ -31,16 +30,24 @@ static cJSON *put_fields(cJSON *obj, const void *base, const struct field *f, si
 		cJSON *v = NULL;
 
 		switch (f[i].type) {
-		case F_U64: v = cJSON_CreateNumber((double)*(const uint64_t *)p); break;
-		case F_U32: v = cJSON_CreateNumber(*(const uint32_t *)p); break;
-		case F_UINT: v = cJSON_CreateNumber(*(const unsigned *)p); break;
+		case F_U64:
+			v = cJSON_CreateNumber((double)*(const uint64_t *)p);
+			break;
+		case F_U32:
+			v = cJSON_CreateNumber(*(const uint32_t *)p);
+			break;
+		case F_UINT:
+			v = cJSON_CreateNumber(*(const unsigned *)p);
+			break;
 		case F_DBL: {
 			double d = *(const double *)p;
 
 			v = cJSON_CreateNumber(isfinite(d) ? d : 0);
 			break;
 		}
-		case F_BOOL: v = cJSON_CreateBool(*(const bool *)p); break;
+		case F_BOOL:
+			v = cJSON_CreateBool(*(const bool *)p);
+			break;
 		}
 		if (!v || !cJSON_AddItemToObject(obj, f[i].name, v)) {
 			cJSON_Delete(v);
@@ -98,10 +105,10 @@ static cJSON *trial_json(const struct results_trial *t)
 		u = cJSON_CreateObject();
 		ok = add_child(o, "tcp", u) && add_num(u, "bytes", (double)t->tcp.bytes) &&
 		     add_num(u, "goodput_bps", (double)t->tcp.goodput_bps) &&
-		     add_child(u, "sender", obj_of(&t->tcp.sender, tcpinfo_fields,
-						   NF(tcpinfo_fields))) &&
-		     add_child(u, "receiver", obj_of(&t->tcp.receiver, tcpinfo_fields,
-						     NF(tcpinfo_fields)));
+		     add_child(u, "sender",
+			       obj_of(&t->tcp.sender, tcpinfo_fields, NF(tcpinfo_fields))) &&
+		     add_child(u, "receiver",
+			       obj_of(&t->tcp.receiver, tcpinfo_fields, NF(tcpinfo_fields)));
 	}
 	ok = ok && add_child(o, "cpu_sender", obj_of(&t->cpu_sender, cpu_fields, NF(cpu_fields))) &&
 	     add_child(o, "cpu_receiver", obj_of(&t->cpu_receiver, cpu_fields, NF(cpu_fields)));
@@ -197,7 +204,8 @@ static bool summary_delay(cJSON *arr, const struct results_run *run,
 			return false;
 		if (!(add_str(o, "path", run->paths[p->path].name) && add_num(o, "len", p->len) &&
 		      add_num(o, "load_bps", (double)p->load_bps) &&
-		      add_stat(o, "owd_p50_ms", &p->p50_ms) && add_stat(o, "owd_p99_ms", &p->p99_ms) &&
+		      add_stat(o, "owd_p50_ms", &p->p50_ms) &&
+		      add_stat(o, "owd_p99_ms", &p->p99_ms) &&
 		      add_stat(o, "delivered_pct", &p->delivered_pct)))
 			return false;
 	}
@@ -295,7 +303,8 @@ static bool add_head(cJSON *root, const struct results_run *run)
 	       add_str(sc, "name", run->scenario_name) && add_str(sc, "file", run->scenario_file) &&
 	       add_str(sc, "text", run->scenario_text) && add_child(root, "host", host) &&
 	       add_str(host, "kernel", run->host.kernel) && add_str(host, "cpu", run->host.cpu) &&
-	       add_num(host, "ncpu", run->host.ncpu) && add_str(host, "hostname", run->host.hostname);
+	       add_num(host, "ncpu", run->host.ncpu) &&
+	       add_str(host, "hostname", run->host.hostname);
 }
 
 static bool add_lists(cJSON *root, const struct results_run *run)

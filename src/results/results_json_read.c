@@ -21,7 +21,7 @@
 struct rd {
 	char *err;
 	size_t errlen;
-	char where[96];		/* e.g. "trials[3]" */
+	char where[96]; /* e.g. "trials[3]" */
 };
 
 static int bad(struct rd *rd, const char *field, const char *what)
@@ -31,8 +31,7 @@ static int bad(struct rd *rd, const char *field, const char *what)
 	return -EINVAL;
 }
 
-static int get_fields(struct rd *rd, const cJSON *obj, void *base, const struct field *f,
-		      size_t n)
+static int get_fields(struct rd *rd, const cJSON *obj, void *base, const struct field *f, size_t n)
 {
 	if (!cJSON_IsObject(obj))
 		return bad(rd, "(object)", "is not an object");
@@ -175,8 +174,7 @@ static int read_trial(struct rd *rd, const cJSON *o, const struct results_run *r
 	if (!err)
 		err = get_sub(rd, o, "cpu_sender", &t->cpu_sender, cpu_fields, NF(cpu_fields));
 	if (!err)
-		err = get_sub(rd, o, "cpu_receiver", &t->cpu_receiver, cpu_fields,
-			      NF(cpu_fields));
+		err = get_sub(rd, o, "cpu_receiver", &t->cpu_receiver, cpu_fields, NF(cpu_fields));
 	return err;
 }
 
@@ -187,7 +185,8 @@ static int read_paths(struct rd *rd, const cJSON *root, struct results_run *run)
 
 	if (!cJSON_IsArray(paths))
 		return bad(rd, "paths", "is missing or not an array");
-	cJSON_ArrayForEach(o, paths) {
+	cJSON_ArrayForEach(o, paths)
+	{
 		struct results_path *p;
 		char kind[16];
 		const cJSON *mtu;
@@ -211,8 +210,8 @@ static int read_paths(struct rd *rd, const cJSON *root, struct results_run *run)
 			return bad(rd, "kind", "must be underlay, builtin or external");
 		p->kind = (enum results_path_kind)k;
 		mtu = cJSON_GetObjectItemCaseSensitive(o, "mtu");
-		if (mtu && (!cJSON_IsNumber(mtu) || mtu->valuedouble < 0 ||
-			    mtu->valuedouble > 65535))
+		if (mtu &&
+		    (!cJSON_IsNumber(mtu) || mtu->valuedouble < 0 || mtu->valuedouble > 65535))
 			return bad(rd, "mtu", "must be a number 0..65535");
 		p->mtu = mtu ? (uint32_t)mtu->valuedouble : 0;
 		run->npaths++;
@@ -228,7 +227,8 @@ static int read_trials(struct rd *rd, const cJSON *root, struct results_run *run
 
 	if (!cJSON_IsArray(arr))
 		return bad(rd, "trials", "is missing or not an array");
-	cJSON_ArrayForEach(o, arr) {
+	cJSON_ArrayForEach(o, arr)
+	{
 		struct results_trial *t = results_add_trial(run);
 		int err;
 
@@ -252,7 +252,8 @@ static int read_knees(struct rd *rd, const cJSON *root, struct results_run *run)
 		return 0;
 	if (!cJSON_IsArray(arr))
 		return bad(rd, "knees", "is not an array");
-	cJSON_ArrayForEach(o, arr) {
+	cJSON_ArrayForEach(o, arr)
+	{
 		struct results_knee *k = results_add_knee(run);
 		int err;
 
@@ -292,7 +293,8 @@ static int read_mtu(struct rd *rd, const cJSON *root, struct results_run *run)
 		return 0;
 	if (!cJSON_IsArray(arr))
 		return bad(rd, "mtu", "is not an array");
-	cJSON_ArrayForEach(o, arr) {
+	cJSON_ArrayForEach(o, arr)
+	{
 		struct results_mtu_check *m = results_add_mtu(run);
 		char verdict[8];
 		int err, v;
@@ -362,7 +364,8 @@ static int read_head(struct rd *rd, const cJSON *root, struct results_run *run)
 	snprintf(rd->where, sizeof(rd->where), "scenario");
 	err = get_str(rd, sc, "name", run->scenario_name, sizeof(run->scenario_name), true);
 	if (!err)
-		err = get_str(rd, sc, "file", run->scenario_file, sizeof(run->scenario_file), false);
+		err = get_str(rd, sc, "file", run->scenario_file, sizeof(run->scenario_file),
+			      false);
 	text = cJSON_GetObjectItemCaseSensitive(sc, "text");
 	if (!err && cJSON_IsString(text)) {
 		run->scenario_text = strdup(text->valuestring);
@@ -378,8 +381,8 @@ static int read_head(struct rd *rd, const cJSON *root, struct results_run *run)
 	if (!err)
 		err = get_str(rd, host, "cpu", run->host.cpu, sizeof(run->host.cpu), false);
 	if (!err)
-		err = get_str(rd, host, "hostname", run->host.hostname,
-			      sizeof(run->host.hostname), false);
+		err = get_str(rd, host, "hostname", run->host.hostname, sizeof(run->host.hostname),
+			      false);
 	if (!err) {
 		static const struct field nf[] = { FLD(struct results_host, ncpu, F_UINT) };
 

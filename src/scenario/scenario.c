@@ -132,12 +132,12 @@ void scenario_lab_spec(const struct scenario *scn, struct lab_spec *spec)
 	for (unsigned i = 0; i < scn->lab.nlinks && i < LAB_MAX_LINKS; i++) {
 		const struct scenario_link *l = &scn->lab.links[i];
 
-		spec->links[i] = (struct lab_link_spec){.a = l->a,
-							.b = l->b,
-							.mtu = l->mtu,
-							.rate_bps = l->rate_bps,
-							.drop_pct = l->drop_pct,
-							.block_icmp_too_big = l->block_icmp};
+		spec->links[i] = (struct lab_link_spec){ .a = l->a,
+							 .b = l->b,
+							 .mtu = l->mtu,
+							 .rate_bps = l->rate_bps,
+							 .drop_pct = l->drop_pct,
+							 .block_icmp_too_big = l->block_icmp };
 	}
 }
 

@@ -32,11 +32,11 @@ int scenario_check_lab_targets(const struct scenario *scn, char *err, size_t err
 
 		if (p->address[0] && !scenario_addr_is_benchmark(p->address)) {
 			if (err && errlen)
-				snprintf(
-				    err, errlen,
-				    "%s:%u: [path.%s] address: '%.64s' is outside 198.18.0.0/15 "
-				    "and 2001:2::/48; a lab scenario sends nowhere else",
-				    scn->file, p->line, p->name, p->address);
+				snprintf(err, errlen,
+					 "%s:%u: [path.%s] address: '%.64s' is outside "
+					 "198.18.0.0/15 "
+					 "and 2001:2::/48; a lab scenario sends nowhere else",
+					 scn->file, p->line, p->name, p->address);
 			return -EINVAL;
 		}
 	}

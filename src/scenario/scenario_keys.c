@@ -24,7 +24,7 @@
 #define KEY0(n, t, f, lo, hi)                                                                      \
 	{                                                                                          \
 		n, t, offsetof(struct scenario_link, f), sizeof(((struct scenario_link *)0)->f),   \
-		    lo, hi, true                                                                   \
+			lo, hi, true                                                               \
 	}
 #define REF(n)                                                                                     \
 	{                                                                                          \
@@ -32,91 +32,101 @@
 	}
 
 static const struct keydef scenario_keys[] = {
-    KEY("name", T_WORD, struct scenario, name, 0, 0),
-    KEY("description", T_TEXT, struct scenario, description, 0, 0),
-    KEY("repetitions", T_UINT, struct scenario, repetitions, 1, 100),
-    KEY("duration", T_DUR, struct scenario, duration_ns, 0, 0),
-    KEY("omit", T_DUR, struct scenario, omit_ns, 0, 0),
-    KEY("interleave", T_BOOL, struct scenario, interleave, 0, 0),
-    {0}};
+	KEY("name", T_WORD, struct scenario, name, 0, 0),
+	KEY("description", T_TEXT, struct scenario, description, 0, 0),
+	KEY("repetitions", T_UINT, struct scenario, repetitions, 1, 100),
+	KEY("duration", T_DUR, struct scenario, duration_ns, 0, 0),
+	KEY("omit", T_DUR, struct scenario, omit_ns, 0, 0),
+	KEY("interleave", T_BOOL, struct scenario, interleave, 0, 0),
+	{ 0 }
+};
 static const struct keydef lab_keys[] = {
-    KEY("name", T_LABNAME, struct scenario_lab, name, 0, 0),
-    KEY("hosts", T_UINT, struct scenario_lab, hosts, 2, LAB_MAX_HOSTS),
-    KEY("client", T_UINT, struct scenario_lab, client, 0, LAB_MAX_HOSTS - 1),
-    KEY("server", T_UINT, struct scenario_lab, server, 0, LAB_MAX_HOSTS - 1),
-    KEY0("mtu", T_UINT, mtu, 68, 65535),
-    KEY0("rate", T_RATE, rate_bps, 1000, 0),
-    KEY0("drop_pct", T_PCT, drop_pct, 0, 0),
-    KEY0("block_icmp", T_BOOL, block_icmp, 0, 0),
-    {0}};
+	KEY("name", T_LABNAME, struct scenario_lab, name, 0, 0),
+	KEY("hosts", T_UINT, struct scenario_lab, hosts, 2, LAB_MAX_HOSTS),
+	KEY("client", T_UINT, struct scenario_lab, client, 0, LAB_MAX_HOSTS - 1),
+	KEY("server", T_UINT, struct scenario_lab, server, 0, LAB_MAX_HOSTS - 1),
+	KEY0("mtu", T_UINT, mtu, 68, 65535),
+	KEY0("rate", T_RATE, rate_bps, 1000, 0),
+	KEY0("drop_pct", T_PCT, drop_pct, 0, 0),
+	KEY0("block_icmp", T_BOOL, block_icmp, 0, 0),
+	{ 0 }
+};
 static const struct keydef link_keys[] = {
-    KEY("a", T_UINT, struct scenario_link, a, 0, LAB_MAX_HOSTS - 1),
-    KEY("b", T_UINT, struct scenario_link, b, 0, LAB_MAX_HOSTS - 1),
-    KEY("mtu", T_UINT, struct scenario_link, mtu, 68, 65535),
-    KEY("rate", T_RATE, struct scenario_link, rate_bps, 1000, 0),
-    KEY("drop_pct", T_PCT, struct scenario_link, drop_pct, 0, 0),
-    KEY("block_icmp", T_BOOL, struct scenario_link, block_icmp, 0, 0),
-    {0}};
+	KEY("a", T_UINT, struct scenario_link, a, 0, LAB_MAX_HOSTS - 1),
+	KEY("b", T_UINT, struct scenario_link, b, 0, LAB_MAX_HOSTS - 1),
+	KEY("mtu", T_UINT, struct scenario_link, mtu, 68, 65535),
+	KEY("rate", T_RATE, struct scenario_link, rate_bps, 1000, 0),
+	KEY("drop_pct", T_PCT, struct scenario_link, drop_pct, 0, 0),
+	KEY("block_icmp", T_BOOL, struct scenario_link, block_icmp, 0, 0),
+	{ 0 }
+};
 static const struct keydef host_keys[] = {
-    KEY("address", T_WORD, struct scenario_host, address, 0, 0),
-    KEY("port", T_UINT, struct scenario_host, port, 1, 65535),
-    KEY("psk_file", T_WORD, struct scenario_host, psk_file, 0, 0),
-    {0}};
+	KEY("address", T_WORD, struct scenario_host, address, 0, 0),
+	KEY("port", T_UINT, struct scenario_host, port, 1, 65535),
+	KEY("psk_file", T_WORD, struct scenario_host, psk_file, 0, 0),
+	{ 0 }
+};
 static const struct keydef path_keys[] = {
-    KEY("type", T_PATHTYPE, struct scenario_path, type, 0, 0),
-    KEY("family", T_FAMILY, struct scenario_path, family, 0, 0),
-    REF("link"),
-    REF("host"),
-    KEY("address", T_WORD, struct scenario_path, address, 0, 0),
-    KEY("port", T_UINT, struct scenario_path, port, 1, 65535),
-    KEY("setup", T_TEXT, struct scenario_path, setup, 0, 0),
-    KEY("teardown", T_TEXT, struct scenario_path, teardown, 0, 0),
-    KEY("mtu", T_UINT, struct scenario_path, mtu, 68, 65535),
-    KEY("cipher", T_WORD, struct scenario_path, cipher, 0, 0),
-    KEY("underlay_family", T_FAMILY, struct scenario_path, underlay_family, 0, 0),
-    KEY("expect_mtu", T_UINT, struct scenario_path, expect_mtu, 68, 65535),
-    KEY("expect_mss", T_UINT, struct scenario_path, expect_mss, 1, 65535),
-    {0}};
+	KEY("type", T_PATHTYPE, struct scenario_path, type, 0, 0),
+	KEY("family", T_FAMILY, struct scenario_path, family, 0, 0),
+	REF("link"),
+	REF("host"),
+	KEY("address", T_WORD, struct scenario_path, address, 0, 0),
+	KEY("port", T_UINT, struct scenario_path, port, 1, 65535),
+	KEY("setup", T_TEXT, struct scenario_path, setup, 0, 0),
+	KEY("teardown", T_TEXT, struct scenario_path, teardown, 0, 0),
+	KEY("mtu", T_UINT, struct scenario_path, mtu, 68, 65535),
+	KEY("cipher", T_WORD, struct scenario_path, cipher, 0, 0),
+	KEY("underlay_family", T_FAMILY, struct scenario_path, underlay_family, 0, 0),
+	KEY("expect_mtu", T_UINT, struct scenario_path, expect_mtu, 68, 65535),
+	KEY("expect_mss", T_UINT, struct scenario_path, expect_mss, 1, 65535),
+	{ 0 }
+};
 static const struct keydef tcp_keys[] = {
-    KEY("enabled", T_BOOL, struct scenario_tcp, enabled, 0, 0),
-    {"streams", T_STREAMS, 0, 0, 1, LOAD_MAX_STREAMS, false},
-    KEY("duration", T_DUR, struct scenario_tcp, duration_ns, 0, 0),
-    KEY("len", T_UINT, struct scenario_tcp, len, 1, 16 << 20),
-    KEY("mss", T_UINT, struct scenario_tcp, mss, 88, 65495),
-    KEY("reverse", T_BOOL, struct scenario_tcp, reverse, 0, 0),
-    {0}};
+	KEY("enabled", T_BOOL, struct scenario_tcp, enabled, 0, 0),
+	{ "streams", T_STREAMS, 0, 0, 1, LOAD_MAX_STREAMS, false },
+	KEY("duration", T_DUR, struct scenario_tcp, duration_ns, 0, 0),
+	KEY("len", T_UINT, struct scenario_tcp, len, 1, 16 << 20),
+	KEY("mss", T_UINT, struct scenario_tcp, mss, 88, 65495),
+	KEY("reverse", T_BOOL, struct scenario_tcp, reverse, 0, 0),
+	{ 0 }
+};
 static const struct keydef udp_keys[] = {
-    KEY("enabled", T_BOOL, struct scenario_udp, enabled, 0, 0),
-    {"sizes", T_SIZES, 0, 0, LOAD_UDP_MIN_LEN, LOAD_UDP_MAX_LEN, false},
-    KEY("duration", T_DUR, struct scenario_udp, duration_ns, 0, 0),
-    KEY("rate", T_RATE, struct scenario_udp, rate_bps, 0, 0),
-    {0}};
+	KEY("enabled", T_BOOL, struct scenario_udp, enabled, 0, 0),
+	{ "sizes", T_SIZES, 0, 0, LOAD_UDP_MIN_LEN, LOAD_UDP_MAX_LEN, false },
+	KEY("duration", T_DUR, struct scenario_udp, duration_ns, 0, 0),
+	KEY("rate", T_RATE, struct scenario_udp, rate_bps, 0, 0),
+	{ 0 }
+};
 static const struct keydef sweep_keys[] = {
-    KEY("enabled", T_BOOL, struct scenario_sweep, enabled, 0, 0),
-    KEY("from", T_RATE, struct scenario_sweep, from_bps, 1000, 0),
-    KEY("to", T_RATE, struct scenario_sweep, to_bps, 1000, 0),
-    KEY("step", T_RATE, struct scenario_sweep, step_bps, 1000, 0),
-    KEY("duration", T_DUR, struct scenario_sweep, duration_ns, 0, 0),
-    {0}};
+	KEY("enabled", T_BOOL, struct scenario_sweep, enabled, 0, 0),
+	KEY("from", T_RATE, struct scenario_sweep, from_bps, 1000, 0),
+	KEY("to", T_RATE, struct scenario_sweep, to_bps, 1000, 0),
+	KEY("step", T_RATE, struct scenario_sweep, step_bps, 1000, 0),
+	KEY("duration", T_DUR, struct scenario_sweep, duration_ns, 0, 0),
+	{ 0 }
+};
 static const struct keydef knee_keys[] = {
-    KEY("enabled", T_BOOL, struct scenario_knee, enabled, 0, 0),
-    KEY("min_rate", T_RATE, struct scenario_knee, min_rate_bps, 1000, 0),
-    KEY("max_rate", T_RATE, struct scenario_knee, max_rate_bps, 1000, 0),
-    KEY("loss_goal", T_RATIO, struct scenario_knee, loss_goal, 0, 0),
-    KEY("width_goal", T_RATIO, struct scenario_knee, width_goal, 0, 0),
-    KEY("short", T_DUR, struct scenario_knee, short_ns, 0, 0),
-    KEY("final", T_DUR, struct scenario_knee, final_ns, 0, 0),
-    KEY("max_trials", T_UINT, struct scenario_knee, max_trials, 1, KNEE_MAX_TRIALS),
-    {0}};
+	KEY("enabled", T_BOOL, struct scenario_knee, enabled, 0, 0),
+	KEY("min_rate", T_RATE, struct scenario_knee, min_rate_bps, 1000, 0),
+	KEY("max_rate", T_RATE, struct scenario_knee, max_rate_bps, 1000, 0),
+	KEY("loss_goal", T_RATIO, struct scenario_knee, loss_goal, 0, 0),
+	KEY("width_goal", T_RATIO, struct scenario_knee, width_goal, 0, 0),
+	KEY("short", T_DUR, struct scenario_knee, short_ns, 0, 0),
+	KEY("final", T_DUR, struct scenario_knee, final_ns, 0, 0),
+	KEY("max_trials", T_UINT, struct scenario_knee, max_trials, 1, KNEE_MAX_TRIALS),
+	{ 0 }
+};
 static const struct keydef mtu_keys[] = {
-    KEY("enabled", T_BOOL, struct scenario_mtu, enabled, 0, 0),
-    KEY("base", T_UINT, struct scenario_mtu, base, 68, 65535),
-    KEY("max", T_UINT, struct scenario_mtu, max, 0, 65535),
-    KEY("probes", T_UINT, struct scenario_mtu, probes, 1, 20),
-    KEY("timeout", T_DUR, struct scenario_mtu, timeout_ns, 0, 0),
-    KEY("mss", T_BOOL, struct scenario_mtu, mss, 0, 0),
-    KEY("fragments", T_BOOL, struct scenario_mtu, fragments, 0, 0),
-    {0}};
+	KEY("enabled", T_BOOL, struct scenario_mtu, enabled, 0, 0),
+	KEY("base", T_UINT, struct scenario_mtu, base, 68, 65535),
+	KEY("max", T_UINT, struct scenario_mtu, max, 0, 65535),
+	KEY("probes", T_UINT, struct scenario_mtu, probes, 1, 20),
+	KEY("timeout", T_DUR, struct scenario_mtu, timeout_ns, 0, 0),
+	KEY("mss", T_BOOL, struct scenario_mtu, mss, 0, 0),
+	KEY("fragments", T_BOOL, struct scenario_mtu, fragments, 0, 0),
+	{ 0 }
+};
 
 static const struct {
 	const char *name; /* "path." for prefixed kinds */
@@ -124,16 +134,16 @@ static const struct {
 	bool named;
 	const struct keydef *keys;
 } kinds[] = {
-    {"scenario", K_SCENARIO, false, scenario_keys},
-    {"lab", K_LAB, false, lab_keys},
-    {"link.", K_LINK, true, link_keys},
-    {"host.", K_HOST, true, host_keys},
-    {"path.", K_PATH, true, path_keys},
-    {"tcp", K_TCP, false, tcp_keys},
-    {"udp", K_UDP, false, udp_keys},
-    {"sweep", K_SWEEP, false, sweep_keys},
-    {"knee", K_KNEE, false, knee_keys},
-    {"mtu", K_MTU, false, mtu_keys},
+	{ "scenario", K_SCENARIO, false, scenario_keys },
+	{ "lab", K_LAB, false, lab_keys },
+	{ "link.", K_LINK, true, link_keys },
+	{ "host.", K_HOST, true, host_keys },
+	{ "path.", K_PATH, true, path_keys },
+	{ "tcp", K_TCP, false, tcp_keys },
+	{ "udp", K_UDP, false, udp_keys },
+	{ "sweep", K_SWEEP, false, sweep_keys },
+	{ "knee", K_KNEE, false, knee_keys },
+	{ "mtu", K_MTU, false, mtu_keys },
 };
 
 static bool valid_name(const char *s, size_t max)
@@ -387,7 +397,7 @@ static bool set_number(struct parser *p, const struct section *sec, const struct
 static bool set_path_type(struct parser *p, const struct section *sec, const struct keydef *kd,
 			  char *field, const char *v)
 {
-	static const char *const names[] = {"underlay", "builtin", "external"};
+	static const char *const names[] = { "underlay", "builtin", "external" };
 	char q[64];
 
 	for (int i = 0; i < 3; i++) {

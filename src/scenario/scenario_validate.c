@@ -23,13 +23,13 @@ static void validate_lab(struct parser *p)
 	if (ls)
 		lab->line = ls->line;
 	if (nlinks) {
-		static const char *const link0[] = {"mtu", "rate", "drop_pct", "block_icmp"};
+		static const char *const link0[] = { "mtu", "rate", "drop_pct", "block_icmp" };
 
 		for (int k = 0; ls && k < 4; k++)
 			if (scn_given(ls, link0[k]))
-				scn_error_at(
-				    p, scn_line_of(ls, link0[k]), ls, link0[k],
-				    "link settings go in the [link.*] sections when there are any");
+				scn_error_at(p, scn_line_of(ls, link0[k]), ls, link0[k],
+					     "link settings go in the [link.*] sections when there "
+					     "are any");
 		for (unsigned i = 0; i < p->nsecs; i++) {
 			struct section *sec = &p->secs[i];
 			struct scenario_link *l = &lab->links[sec->index];
@@ -124,8 +124,8 @@ static int numeric_family(const char *addr)
 
 static void validate_path_keys(struct parser *p, struct section *sec, struct scenario_path *ps)
 {
-	static const char *const builtin_only[] = {"mtu", "cipher", "underlay_family"};
-	static const char *const external_only[] = {"setup", "teardown"};
+	static const char *const builtin_only[] = { "mtu", "cipher", "underlay_family" };
+	static const char *const external_only[] = { "setup", "teardown" };
 	int fam = numeric_family(ps->address);
 
 	for (int k = 0; k < 3; k++)
@@ -195,9 +195,9 @@ static void validate_paths(struct parser *p)
 		}
 		if (ps->type == SCN_PATH_BUILTIN)
 			scn_error_at(
-			    p, scn_line_of(sec, "type"), sec, "type",
-			    "builtin paths need a lab: ovlperf starts its own overlay only in "
-			    "lab hosts (use external for a tunnel you run)");
+				p, scn_line_of(sec, "type"), sec, "type",
+				"builtin paths need a lab: ovlperf starts its own overlay only in "
+				"lab hosts (use external for a tunnel you run)");
 		if (scn_given(sec, "link"))
 			scn_error_at(p, scn_line_of(sec, "link"), sec, "link",
 				     "only for lab scenarios");
@@ -326,8 +326,8 @@ static void validate_loads(struct parser *p)
 			     s->mtu.base);
 	if (!s->tcp.enabled && !s->udp.enabled && !s->mtu.enabled && !p->line_errors)
 		scn_error_at(
-		    p, ss ? ss->line : 0, ss, NULL,
-		    "nothing to measure: add a [tcp], [udp], [sweep], [knee] or [mtu] section");
+			p, ss ? ss->line : 0, ss, NULL,
+			"nothing to measure: add a [tcp], [udp], [sweep], [knee] or [mtu] section");
 }
 
 void scn_validate(struct parser *p)

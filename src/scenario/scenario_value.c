@@ -54,8 +54,8 @@ bool scenario_parse_duration(const char *s, uint64_t *ns)
 	static const struct {
 		const char *unit;
 		double sec;
-	} units[] = {{"", 1},	   {"s", 1},  {"sec", 1}, {"ms", 1e-3},
-		     {"us", 1e-6}, {"m", 60}, {"min", 60}};
+	} units[] = { { "", 1 },      { "s", 1 },  { "sec", 1 }, { "ms", 1e-3 },
+		      { "us", 1e-6 }, { "m", 60 }, { "min", 60 } };
 	const char *end;
 	double v;
 
@@ -77,8 +77,8 @@ bool scenario_parse_duration(const char *s, uint64_t *ns)
 
 bool scenario_parse_bool(const char *s, bool *v)
 {
-	static const char *const yes[] = {"yes", "true", "on", "1"};
-	static const char *const no[] = {"no", "false", "off", "0"};
+	static const char *const yes[] = { "yes", "true", "on", "1" };
+	static const char *const no[] = { "no", "false", "off", "0" };
 
 	for (size_t i = 0; i < 4; i++) {
 		if (!strcasecmp(s, yes[i])) {

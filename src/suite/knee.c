@@ -198,11 +198,11 @@ static bool pick(struct knee *k, struct knee_trial *t)
 	}
 	if (best >= 0) {
 		/* a target whose confirmation failed narrows with final trials */
-		*t = (struct knee_trial){.rate_bps = narrow_rate(k, &k->side[best]),
-					 .duration_ns = k->final_mode[best] ? k->cfg.final_ns
-									    : k->cfg.short_ns,
-					 .phase = KNEE_PHASE_NARROW,
-					 .target = (enum knee_target)best};
+		*t = (struct knee_trial){ .rate_bps = narrow_rate(k, &k->side[best]),
+					  .duration_ns = k->final_mode[best] ? k->cfg.final_ns
+									     : k->cfg.short_ns,
+					  .phase = KNEE_PHASE_NARROW,
+					  .target = (enum knee_target)best };
 		return true;
 	}
 	for (int i = 0; i < KNEE_NTARGETS; i++) {
@@ -216,10 +216,10 @@ static bool pick(struct knee *k, struct knee_trial *t)
 		else if (below_min_unconfirmed(k, i))
 			rate = s->upper;
 		if (rate) {
-			*t = (struct knee_trial){.rate_bps = rate,
-						 .duration_ns = k->cfg.final_ns,
-						 .phase = KNEE_PHASE_CONFIRM,
-						 .target = (enum knee_target)i};
+			*t = (struct knee_trial){ .rate_bps = rate,
+						  .duration_ns = k->cfg.final_ns,
+						  .phase = KNEE_PHASE_CONFIRM,
+						  .target = (enum knee_target)i };
 			return true;
 		}
 	}
@@ -239,10 +239,10 @@ bool knee_next(struct knee *k, struct knee_trial *t)
 		return false;
 	}
 	if (!k->started) {
-		*t = (struct knee_trial){.rate_bps = k->max_eff,
-					 .duration_ns = k->cfg.short_ns,
-					 .phase = KNEE_PHASE_MRR,
-					 .target = KNEE_PDR};
+		*t = (struct knee_trial){ .rate_bps = k->max_eff,
+					  .duration_ns = k->cfg.short_ns,
+					  .phase = KNEE_PHASE_MRR,
+					  .target = KNEE_PDR };
 	} else if (k->retry) {
 		*t = k->trials[k->ntrials - 1].trial;
 		t->phase = KNEE_PHASE_RETRY;
@@ -518,9 +518,9 @@ static enum knee_outcome outcome_of(const struct knee *k, const struct knee_side
 	if (lo_ok && !s->upper_valid && s->lower >= k->max_eff)
 		return k->gen_limited ? KNEE_GENERATOR_LIMIT : KNEE_ABOVE_MAX;
 	if (up_ok && !s->lower_valid && s->upper <= k->cfg.min_rate_bps)
-		return s->upper_gen		       ? KNEE_GENERATOR_LIMIT
+		return s->upper_gen				      ? KNEE_GENERATOR_LIMIT
 		       : below_min_unconfirmed(k, (int)(s - k->side)) ? KNEE_UNFINISHED
-								 : KNEE_BELOW_MIN;
+								      : KNEE_BELOW_MIN;
 	return KNEE_UNFINISHED;
 }
 

@@ -93,7 +93,8 @@ static int make_dir(struct run *r, const char *name)
 		return err;
 	for (unsigned i = 1; i < 100; i++) {
 		int n = i == 1 ? snprintf(r->dir, sizeof(r->dir), "%s/%s-%s", root, stamp, name)
-			       : snprintf(r->dir, sizeof(r->dir), "%s/%s-%s-%u", root, stamp, name, i);
+			       : snprintf(r->dir, sizeof(r->dir), "%s/%s-%s-%u", root, stamp, name,
+					  i);
 
 		if (n >= (int)sizeof(r->dir))
 			return -ENAMETOOLONG;
@@ -151,7 +152,8 @@ int run_scenario(const struct scenario *scn, const char *text, const struct run_
 	err = make_dir(r, scn->name);
 	if (err) {
 		log_err("cannot create the results directory under %s: %s",
-			opt->results_root ? opt->results_root : RUN_DEFAULT_RESULTS, strerror(-err));
+			opt->results_root ? opt->results_root : RUN_DEFAULT_RESULTS,
+			strerror(-err));
 		free(r);
 		return err;
 	}
@@ -181,7 +183,9 @@ int run_scenario(const struct scenario *scn, const char *text, const struct run_
 	/* The summary is printed even for an interrupted run: what was measured
 	 * is worth seeing. Plots are skipped then, so Ctrl-C ends the run fast. */
 	run_output_write(res, r->dir, !opt->no_plots && err != -EINTR,
-			 opt->no_summary ? NULL : opt->term ? opt->term : stdout);
+			 opt->no_summary ? NULL
+			 : opt->term	 ? opt->term
+					 : stdout);
 	free(r);
 	return err;
 }

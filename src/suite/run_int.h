@@ -20,11 +20,11 @@ struct lab_overlay;
 
 struct run_path {
 	const struct scenario_path *sp;
-	char addr[SCN_TEXT_MAX];	/* the far end's address for this path's loads */
+	char addr[SCN_TEXT_MAX]; /* the far end's address for this path's loads */
 	uint16_t port;
 	char psk_file[SCN_TEXT_MAX];
-	bool setup_done;		/* external setup ran: teardown must run */
-	unsigned failures;		/* consecutive failed trials */
+	bool setup_done;   /* external setup ran: teardown must run */
+	unsigned failures; /* consecutive failed trials */
 };
 
 struct run {
@@ -36,19 +36,19 @@ struct run {
 
 	struct lab *lab;
 	struct lab_overlay *ov;
-	pid_t server;			/* in the lab's server host; 0: none */
-	bool no_realtime;		/* lab with an overlay: test threads SCHED_OTHER */
-	bool entered;			/* this thread is in the client's namespace */
+	pid_t server;	  /* in the lab's server host; 0: none */
+	bool no_realtime; /* lab with an overlay: test threads SCHED_OTHER */
+	bool entered;	  /* this thread is in the client's namespace */
 	unsigned npaths;
 	struct run_path paths[SCN_MAX_PATHS];
 
-	uint64_t t0;			/* CLOCK_MONOTONIC start */
+	uint64_t t0; /* CLOCK_MONOTONIC start */
 	unsigned trial_no, trials_planned;
-	uint64_t time_planned_ns;	/* trial time still ahead (estimate) */
-	uint64_t overhead_ns;		/* measured per-trial cost beyond its duration */
+	uint64_t time_planned_ns; /* trial time still ahead (estimate) */
+	uint64_t overhead_ns;	  /* measured per-trial cost beyond its duration */
 	unsigned overhead_n;
 
-	int stop;			/* 0, or why the run stops (negative errno) */
+	int stop; /* 0, or why the run stops (negative errno) */
 	char stop_reason[RESULTS_TEXT_MAX];
 };
 

@@ -82,7 +82,7 @@ static bool server_alive(struct run *r)
 	if (r->server <= 0)
 		return false;
 	if (waitpid(r->server, &st, WNOHANG) == r->server) {
-		r->server = 0;	/* reaped: never signal a pid that may be reused */
+		r->server = 0; /* reaped: never signal a pid that may be reused */
 		return false;
 	}
 	return true;
@@ -117,16 +117,19 @@ static int start_server(struct run *r)
 	deadline = clock_now_ns() + RUN_SERVER_WAIT_MS * NSEC_PER_MSEC;
 	while (!listening(r->server, LOAD_DEFAULT_PORT, ns.st_ino)) {
 		if (!server_alive(r)) {
-			run_stop(r, -EHOSTDOWN, "the server in lab host %u exited at start (see %s)",
+			run_stop(r, -EHOSTDOWN,
+				 "the server in lab host %u exited at start (see %s)",
 				 r->scn->lab.server, log_path);
 			return -EHOSTDOWN;
 		}
 		if (interrupt_requested())
 			return -EINTR;
 		if (clock_now_ns() > deadline) {
-			run_stop(r, -ETIMEDOUT, "the server in lab host %u did not listen on port "
-						"%u within %u ms (see %s)",
-				 r->scn->lab.server, LOAD_DEFAULT_PORT, RUN_SERVER_WAIT_MS, log_path);
+			run_stop(r, -ETIMEDOUT,
+				 "the server in lab host %u did not listen on port "
+				 "%u within %u ms (see %s)",
+				 r->scn->lab.server, LOAD_DEFAULT_PORT, RUN_SERVER_WAIT_MS,
+				 log_path);
 			return -ETIMEDOUT;
 		}
 		clock_sleep_until_ns(clock_now_ns() + 20 * NSEC_PER_MSEC);
@@ -258,8 +261,9 @@ static int builtin_up(struct run *r)
 		if (r->scn->paths[i].type != SCN_PATH_BUILTIN)
 			continue;
 		if (b) {
-			run_stop(r, -EINVAL, "paths %s and %s: a lab carries one built-in overlay "
-					     "at a time (both would use 198.19.0.0/24)",
+			run_stop(r, -EINVAL,
+				 "paths %s and %s: a lab carries one built-in overlay "
+				 "at a time (both would use 198.19.0.0/24)",
 				 b->name, r->scn->paths[i].name);
 			return -EINVAL;
 		}
@@ -289,10 +293,11 @@ static int stale_lab(struct run *r, const char *name)
 	pid_t pid = 0;
 
 	if (lab_creator_pid(name, &pid) < 0)
-		return 0;	/* no such lab */
+		return 0; /* no such lab */
 	if (pid > 0 && (kill(pid, 0) == 0 || errno != ESRCH)) {
-		run_stop(r, -EBUSY, "lab '%s' is in use by process %d (another run?); choose "
-				    "another [lab] name or stop that process",
+		run_stop(r, -EBUSY,
+			 "lab '%s' is in use by process %d (another run?); choose "
+			 "another [lab] name or stop that process",
 			 name, (int)pid);
 		return -EBUSY;
 	}
@@ -359,14 +364,15 @@ int run_paths_up(struct run *r)
 			const struct scenario_host *h = &scn->hosts[sp->host];
 
 			if (sp->type == SCN_PATH_BUILTIN) {
-				run_stop(r, -EINVAL, "path %s: the built-in overlay runs in a lab "
-						     "only; on real hosts run it yourself and "
-						     "describe it as type = external",
+				run_stop(r, -EINVAL,
+					 "path %s: the built-in overlay runs in a lab "
+					 "only; on real hosts run it yourself and "
+					 "describe it as type = external",
 					 sp->name);
 				return -EINVAL;
 			}
-			snprintf(p->addr, sizeof(p->addr), "%s", sp->address[0] ? sp->address
-										 : h->address);
+			snprintf(p->addr, sizeof(p->addr), "%s",
+				 sp->address[0] ? sp->address : h->address);
 			p->port = sp->port ? sp->port : h->port ? h->port : LOAD_DEFAULT_PORT;
 			snprintf(p->psk_file, sizeof(p->psk_file), "%s", h->psk_file);
 		}
@@ -377,9 +383,9 @@ int run_paths_up(struct run *r)
 		if (sp->type == SCN_PATH_EXTERNAL && sp->setup[0]) {
 			int st = shell(r, sp->setup);
 
-			p->setup_done = true;	/* a half-done setup still needs its teardown */
+			p->setup_done = true; /* a half-done setup still needs its teardown */
 			if (interrupt_requested())
-				return -EINTR;	/* run_scenario says so */
+				return -EINTR; /* run_scenario says so */
 			if (st != 0) {
 				run_stop(r, -EIO, "path %s: setup command exited with status %d",
 					 sp->name, st);
@@ -436,7 +442,8 @@ void run_paths_down(struct run *r)
 			continue;
 		st = shell(r, p->sp->teardown);
 		if (st != 0)
-			log_warn("path %s: teardown command exited with status %d", p->sp->name, st);
+			log_warn("path %s: teardown command exited with status %d", p->sp->name,
+				 st);
 		p->setup_done = false;
 	}
 	if (r->server > 0) {

@@ -34,7 +34,7 @@ struct trial_req {
 	unsigned streams;
 	uint32_t len;
 	uint64_t rate_bps, duration_ns;
-	const char *phase;		/* knee phase name for the progress line, or NULL */
+	const char *phase; /* knee phase name for the progress line, or NULL */
 };
 
 /* Busy CPU time of the whole machine (all namespaces share it), in seconds. */
@@ -130,7 +130,8 @@ static void progress(struct run *r, const struct trial_req *q)
 	if (!r->opt->progress)
 		return;
 	if (q->kind == RESULTS_TRIAL_TCP) {
-		snprintf(what, sizeof(what), "TCP %u stream%s", q->streams, q->streams > 1 ? "s" : "");
+		snprintf(what, sizeof(what), "TCP %u stream%s", q->streams,
+			 q->streams > 1 ? "s" : "");
 	} else {
 		report_run_fmt_rate(rate, sizeof(rate), (double)q->rate_bps);
 		snprintf(what, sizeof(what), "UDP %u B @ %s %s%s%s", q->len, rate,
@@ -138,9 +139,8 @@ static void progress(struct run *r, const struct trial_req *q)
 			 q->phase ? q->phase : "");
 	}
 	report_run_fmt_time(t, sizeof(t), (double)left / 1e9);
-	fprintf(stderr, "%s[%u/%u] %s: %s, rep %u, ~%s left%s", tty ? "\r\033[K" : "",
-		r->trial_no, total, r->paths[q->path].sp->name, what, q->rep + 1, t,
-		tty ? "" : "\n");
+	fprintf(stderr, "%s[%u/%u] %s: %s, rep %u, ~%s left%s", tty ? "\r\033[K" : "", r->trial_no,
+		total, r->paths[q->path].sp->name, what, q->rep + 1, t, tty ? "" : "\n");
 	fflush(stderr);
 }
 
@@ -280,8 +280,8 @@ static void sweep_phase(struct run *r)
 	unsigned per_path = r->reps * nsizes * npoints;
 	struct trial_req q = { .kind = RESULTS_TRIAL_SWEEP,
 			       .streams = 1,
-			       .duration_ns = dur_or(sw->duration_ns,
-						     dur_or(scn->udp.duration_ns, scn->duration_ns)) };
+			       .duration_ns = dur_or(sw->duration_ns, dur_or(scn->udp.duration_ns,
+									     scn->duration_ns)) };
 
 	for (unsigned i = 0; i < per_path * r->npaths && !r->stop; i++) {
 		unsigned k = scn->interleave ? i / r->npaths : i % per_path;
@@ -312,7 +312,7 @@ struct knee_run {
 	size_t map[KNEE_MAX_TRIALS];
 	unsigned nmap;
 	uint64_t wall_ns;
-	unsigned unrecorded;	/* trials in a row the search could not count */
+	unsigned unrecorded; /* trials in a row the search could not count */
 	char stopped[RESULTS_TEXT_MAX];
 	bool done;
 };
@@ -371,8 +371,9 @@ static bool knee_step(struct run *r, struct knee_run *kr, unsigned p, unsigned r
 {
 	struct knee_trial kt;
 	struct knee_measurement m;
-	struct trial_req q = { .path = p, .rep = rep, .kind = RESULTS_TRIAL_KNEE, .streams = 1,
-			       .len = len };
+	struct trial_req q = {
+		.path = p, .rep = rep, .kind = RESULTS_TRIAL_KNEE, .streams = 1, .len = len
+	};
 	uint64_t wall = 0;
 	size_t idx = 0;
 	int rc;
@@ -450,8 +451,9 @@ static void knee_phase(struct run *r)
 
 	knee_cfg(r->scn, &cfg);
 	if (knee_init(&probe, &cfg)) {
-		run_stop(r, -EINVAL, "%s:%u: [knee] settings the search refuses (max_rate, "
-				     "goals, durations)",
+		run_stop(r, -EINVAL,
+			 "%s:%u: [knee] settings the search refuses (max_rate, "
+			 "goals, durations)",
 			 r->scn->file, r->scn->knee.line);
 		return;
 	}
@@ -537,9 +539,8 @@ static void plan(struct run *r)
 		n = per * udp_nsizes(scn) *
 		    sweep_linear_count(scn->sweep.from_bps, scn->sweep.to_bps, scn->sweep.step_bps);
 		r->trials_planned += (unsigned)n;
-		r->time_planned_ns +=
-			n * dur_or(scn->sweep.duration_ns,
-				   dur_or(scn->udp.duration_ns, scn->duration_ns));
+		r->time_planned_ns += n * dur_or(scn->sweep.duration_ns,
+						 dur_or(scn->udp.duration_ns, scn->duration_ns));
 	}
 	if (scn->knee.enabled) {
 		struct knee_config cfg;
@@ -574,7 +575,7 @@ static int warm_once(struct run *r, unsigned p, char *why, size_t len)
 	spec.family = r->paths[p].sp->family;
 	spec.duration_ns = 200 * NSEC_PER_MSEC;
 	spec.rate_bps = 10000000;
-	spec.len = 512;		/* fits any path an IP network must carry */
+	spec.len = 512; /* fits any path an IP network must carry */
 	spec.no_realtime = r->no_realtime;
 	snprintf(spec.psk_file, sizeof(spec.psk_file), "%s", r->paths[p].psk_file);
 	memset(&lr, 0, sizeof(lr));
@@ -606,7 +607,8 @@ static void warm_up(struct run *r)
 		if (interrupt_requested())
 			run_stop(r, -EINTR, "interrupted by signal %d", interrupt_signal());
 		else if (rc)
-			run_stop(r, -EHOSTUNREACH, "path %s: no test gets through to %s port %u: %s",
+			run_stop(r, -EHOSTUNREACH,
+				 "path %s: no test gets through to %s port %u: %s",
 				 r->paths[p].sp->name, r->paths[p].addr, r->paths[p].port, why);
 		else
 			run_paths_check(r);
@@ -645,7 +647,8 @@ static void describe_phase(FILE *f, const char *what, uint64_t trials, uint64_t 
 
 void run_plan_describe(const struct scenario *scn, unsigned reps, FILE *f)
 {
-	struct run r = { .scn = scn, .reps = reps ? reps : scn->repetitions,
+	struct run r = { .scn = scn,
+			 .reps = reps ? reps : scn->repetitions,
 			 .npaths = scn->npaths };
 	uint64_t per = (uint64_t)r.reps * scn->npaths, n;
 	char what[96], a[32], b[32];
@@ -667,7 +670,8 @@ void run_plan_describe(const struct scenario *scn, unsigned reps, FILE *f)
 	for (unsigned i = 0; i < scn->npaths; i++)
 		fprintf(f, "  path %-12s %-8s %s%s\n", scn->paths[i].name,
 			scenario_path_type_name(scn->paths[i].type),
-			scn->paths[i].family == AF_INET6 ? "IPv6 " : "IPv4 ", scn->paths[i].address);
+			scn->paths[i].family == AF_INET6 ? "IPv6 " : "IPv4 ",
+			scn->paths[i].address);
 	fprintf(f, "plan: %u repetition%s, paths %s\n", r.reps, r.reps > 1 ? "s" : "",
 		scn->interleave ? "interleaved" : "one after the other");
 	if (scn->tcp.enabled) {

@@ -116,12 +116,12 @@ void sweep_point_from_result(const struct load_result *res, struct sweep_point *
 
 void sweep_point_to_knee(const struct sweep_point *pt, struct knee_measurement *m)
 {
-	*m = (struct knee_measurement){.offered_bps = pt->target_bps,
-				       .achieved_bps = pt->achieved_bps,
-				       .received_bps = pt->received_bps,
-				       .loss_ratio = pt->loss_ratio,
-				       .generator_limited = pt->generator_limited,
-				       .duration_ns = (uint64_t)(pt->duration_s * 1e9)};
+	*m = (struct knee_measurement){ .offered_bps = pt->target_bps,
+					.achieved_bps = pt->achieved_bps,
+					.received_bps = pt->received_bps,
+					.loss_ratio = pt->loss_ratio,
+					.generator_limited = pt->generator_limited,
+					.duration_ns = (uint64_t)(pt->duration_s * 1e9) };
 }
 
 int sweep_trial(const struct sweep_spec *spec, uint64_t rate_bps, uint64_t duration_ns,
@@ -179,16 +179,16 @@ static void progress(const struct sweep_spec *spec, const struct sweep_result *r
 		     unsigned total, uint64_t rate, uint64_t dur, uint64_t left, uint64_t t0,
 		     enum knee_phase phase)
 {
-	struct sweep_progress p = {.trial = trial,
-				   .total = total < trial ? trial : total,
-				   .label = spec->label,
-				   .len = res->len,
-				   .rate_bps = rate,
-				   .duration_ns = dur,
-				   .elapsed_ns = clock_now_ns() - t0,
-				   .left_ns = left < dur ? dur : left,
-				   .mode = spec->mode,
-				   .phase = phase};
+	struct sweep_progress p = { .trial = trial,
+				    .total = total < trial ? trial : total,
+				    .label = spec->label,
+				    .len = res->len,
+				    .rate_bps = rate,
+				    .duration_ns = dur,
+				    .elapsed_ns = clock_now_ns() - t0,
+				    .left_ns = left < dur ? dur : left,
+				    .mode = spec->mode,
+				    .phase = phase };
 
 	if (spec->progress)
 		spec->progress(spec->progress_arg, &p);

@@ -14,8 +14,8 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static const uint8_t src4[4] = {198, 19, 0, 1};
-	static const uint8_t src6[16] = {0x20, 0x01, 0, 2, 0, 0, 0, 0xff, [15] = 1};
+	static const uint8_t src4[4] = { 198, 19, 0, 1 };
+	static const uint8_t src6[16] = { 0x20, 0x01, 0, 2, 0, 0, 0, 0xff, [15] = 1 };
 	uint8_t out[ICMP_REPLY_MAX];
 	uint32_t mtu, got;
 	ssize_t n;

@@ -17,7 +17,9 @@ static struct netcounters a, b, d;
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	int (*parse[])(const char *, size_t, struct netcounters *) = {
-		netcounters_parse_snmp, netcounters_parse_snmp6, netcounters_parse_dev,
+		netcounters_parse_snmp,
+		netcounters_parse_snmp6,
+		netcounters_parse_dev,
 	};
 	struct loss_inputs in;
 	struct loss_attrib at;

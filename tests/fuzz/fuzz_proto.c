@@ -62,8 +62,8 @@ static void decode(const struct proto_msg *m)
 			ssize_t n = proto_encode_test_request(out, sizeof(out), &u.q);
 
 			reencode(n, m->type);
-			if (proto_decode_test_request(out + PROTO_HDR_LEN, (size_t)n - PROTO_HDR_LEN,
-						      &v.q) != 0 ||
+			if (proto_decode_test_request(out + PROTO_HDR_LEN,
+						      (size_t)n - PROTO_HDR_LEN, &v.q) != 0 ||
 			    v.q.rate_bps != u.q.rate_bps || v.q.streams != u.q.streams ||
 			    v.q.flags != u.q.flags || v.q.len != u.q.len)
 				abort();

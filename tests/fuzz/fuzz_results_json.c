@@ -75,7 +75,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		results_free(&b);
 		results_free(&a);
 	} else if (!err[0]) {
-		abort();	/* a refusal always says why */
+		abort(); /* a refusal always says why */
 	}
 	free(text);
 	return 0;

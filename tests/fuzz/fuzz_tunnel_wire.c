@@ -62,8 +62,12 @@ static void det_tai64n(void *ctx, uint8_t out[WIRE_TAI64N_LEN])
 static struct engine *make_engine(const uint8_t *priv, const uint8_t *peer_priv, struct det *d,
 				  struct engine_peer **peer)
 {
-	struct engine_config cfg = { .private_key = priv, .cipher = AEAD_CHACHA20POLY1305,
-				     .mtu = 1420, .max_peers = 2, .rng = det_rng, .rng_ctx = d,
+	struct engine_config cfg = { .private_key = priv,
+				     .cipher = AEAD_CHACHA20POLY1305,
+				     .mtu = 1420,
+				     .max_peers = 2,
+				     .rng = det_rng,
+				     .rng_ctx = d,
 				     .tai64n = det_tai64n };
 	struct engine_peer_config pc = { 0 };
 	uint8_t pub[32];
@@ -94,7 +98,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct engine_peer *peer;
 	struct engine *e;
 	struct sockaddr_in6 s6 = { .sin6_family = AF_INET6, .sin6_port = htons(51900) };
-	struct sockaddr_in s4 = { .sin_family = AF_INET, .sin_port = htons(51900),
+	struct sockaddr_in s4 = { .sin_family = AF_INET,
+				  .sin_port = htons(51900),
 				  .sin_addr.s_addr = htonl(0xc6120002) };
 	struct engine_result res;
 	uint64_t now = 1000ULL * 1000000000ULL;
@@ -183,7 +188,8 @@ int main(int argc, char **argv)
 	struct engine_peer *pi, *pr;
 	struct engine *ei, *er;
 	struct engine_result res;
-	struct sockaddr_in s4 = { .sin_family = AF_INET, .sin_port = htons(51900),
+	struct sockaddr_in s4 = { .sin_family = AF_INET,
+				  .sin_port = htons(51900),
 				  .sin_addr.s_addr = htonl(0xc6120001) };
 	uint64_t now = 1000ULL * 1000000000ULL;
 	static uint8_t init[WIRE_INITIATION_LEN], resp[WIRE_RESPONSE_LEN], ka[64], d1[2048],

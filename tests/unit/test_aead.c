@@ -37,15 +37,17 @@ static void roundtrip(enum aead_cipher c)
 		/* Same result as the one-shot API with the 4-zero-byte + LE64 nonce. */
 		put_le64(nonce + 4, counter);
 		if (c == AEAD_AES256GCM)
-			crypto_aead_aes256gcm_encrypt(ref, &reflen, orig, len, ad, sizeof(ad), NULL, nonce, key);
+			crypto_aead_aes256gcm_encrypt(ref, &reflen, orig, len, ad, sizeof(ad), NULL,
+						      nonce, key);
 		else
-			crypto_aead_chacha20poly1305_ietf_encrypt(ref, &reflen, orig, len, ad, sizeof(ad),
-								  NULL, nonce, key);
+			crypto_aead_chacha20poly1305_ietf_encrypt(ref, &reflen, orig, len, ad,
+								  sizeof(ad), NULL, nonce, key);
 		assert_int_equal(reflen, len + 16);
 		assert_memory_equal(ref, buf, len);
 		assert_memory_equal(ref + len, tag, 16);
 		/* Tampering anywhere fails. */
-		assert_int_equal(aead_open(k, counter + 1, ad, sizeof(ad), buf, len, tag), -EBADMSG);
+		assert_int_equal(aead_open(k, counter + 1, ad, sizeof(ad), buf, len, tag),
+				 -EBADMSG);
 		memcpy(buf, ref, len);
 		ad[3] ^= 0x10;
 		assert_int_equal(aead_open(k, counter, ad, sizeof(ad), buf, len, tag), -EBADMSG);
@@ -57,7 +59,8 @@ static void roundtrip(enum aead_cipher c)
 		if (len) {
 			memcpy(buf, ref, len);
 			buf[len / 2] ^= 1;
-			assert_int_equal(aead_open(k, counter, ad, sizeof(ad), buf, len, tag), -EBADMSG);
+			assert_int_equal(aead_open(k, counter, ad, sizeof(ad), buf, len, tag),
+					 -EBADMSG);
 		}
 		memcpy(buf, ref, len);
 		assert_int_equal(aead_open(k, counter, ad, sizeof(ad), buf, len, tag), 0);

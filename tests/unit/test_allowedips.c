@@ -42,9 +42,9 @@ static void test_table(void **state)
 		const char *addr;
 		int peer; /* -1: none */
 	} cases[] = {
-		{ "198.19.0.2", 1 },	{ "198.19.0.3", 0 },	{ "198.19.1.1", 2 },
-		{ "198.19.1.128", 3 },	{ "198.19.1.129", 3 },	{ "198.18.0.1", 4 },
-		{ "10.1.2.3", 4 },	{ "0.0.0.0", 4 },	{ "255.255.255.255", 4 },
+		{ "198.19.0.2", 1 },	 { "198.19.0.3", 0 },	  { "198.19.1.1", 2 },
+		{ "198.19.1.128", 3 },	 { "198.19.1.129", 3 },	  { "198.18.0.1", 4 },
+		{ "10.1.2.3", 4 },	 { "0.0.0.0", 4 },	  { "255.255.255.255", 4 },
 		{ "2001:2:0:ff::2", 5 }, { "2001:2:0:ff::3", 6 }, { "2001:2:0:fe::1", -1 },
 		{ "2001:3::1", -1 },
 	};
@@ -120,7 +120,7 @@ static void random_round(int family, unsigned seed)
 		for (unsigned b = 0; b < bytes; b++)
 			x.addr[b] = (uint8_t)(b < bytes - 2 ? 0xc6 : rand() % 4);
 		for (unsigned b = x.cidr; b < bits; b++)
-			x.addr[b / 8] &= (uint8_t)~(0x80 >> (b % 8));
+			x.addr[b / 8] &= (uint8_t) ~(0x80 >> (b % 8));
 		assert_int_equal(allowedips_insert(&t, family, x.addr, x.cidr, x.peer), 0);
 		for (j = 0; j < n; j++)
 			if (e[j].cidr == x.cidr && !memcmp(e[j].addr, x.addr, bytes))

@@ -115,8 +115,8 @@ static void test_nonce_and_key_len(void **state)
 }
 
 /* Writes content to a fresh file with mode and loads it. */
-static int load(const char *content, size_t len, mode_t mode, char *err, size_t errlen,
-		char *path, size_t pathlen)
+static int load(const char *content, size_t len, mode_t mode, char *err, size_t errlen, char *path,
+		size_t pathlen)
 {
 	struct auth_key *k = NULL;
 	int fd, ret;
@@ -163,8 +163,10 @@ static void test_key_files(void **state)
 		{ "", 0600, -EINVAL },
 		{ "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8\n", 0600, -EINVAL }, /* 43 */
 		{ "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh!=\n", 0600, -EINVAL },
-		{ "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e\n", 0600, -EINVAL },
-		{ "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1g\n", 0600, -EINVAL },
+		{ "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e\n", 0600,
+		  -EINVAL },
+		{ "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1g\n", 0600,
+		  -EINVAL },
 		{ " AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=\n", 0600, -EINVAL },
 		{ "correct horse battery staple\n", 0600, -EINVAL },
 	};
@@ -189,9 +191,9 @@ static void test_key_files(void **state)
 			 -EINVAL);
 	assert_non_null(strstr(err, "too long"));
 
-	assert_int_equal(auth_key_load("/nonexistent/psk", &(struct auth_key *){ NULL }, err,
-				       sizeof(err)),
-			 -ENOENT);
+	assert_int_equal(
+		auth_key_load("/nonexistent/psk", &(struct auth_key *){ NULL }, err, sizeof(err)),
+		-ENOENT);
 	assert_non_null(strstr(err, "/nonexistent/psk"));
 	assert_int_equal(auth_key_load("/tmp", &(struct auth_key *){ NULL }, err, sizeof(err)),
 			 -EINVAL);

@@ -99,7 +99,8 @@ static void test_offload_switches(void **state)
 			 "[interface]\nprivate_key_file=k\naddress=198.19.0.1/24\n%s"
 			 "[peer]\npublic_key=" K1 "\nallowed_ips=198.19.0.2\n",
 			 cases[i].lines);
-		assert_int_equal(config_parse("t.conf", text, strlen(text), &c, err, sizeof(err)), 0);
+		assert_int_equal(config_parse("t.conf", text, strlen(text), &c, err, sizeof(err)),
+				 0);
 		if (c.tso != cases[i].tso || c.coalesce != cases[i].coalesce ||
 		    c.udp_gso != cases[i].udp_gso)
 			fail_msg("case %zu: tso %d coalesce %d udp_gso %d", i, c.tso, c.coalesce,
@@ -130,7 +131,8 @@ static void test_listen_forms(void **state)
 			 "[interface]\nprivate_key_file=k\nlisten=%s\naddress=2001:2:0:ff::1/64\n"
 			 "[peer]\npublic_key=" K1 "\nallowed_ips=2001:2:0:ff::2/128\n",
 			 ok[i].val);
-		assert_int_equal(config_parse("t.conf", text, strlen(text), &c, err, sizeof(err)), 0);
+		assert_int_equal(config_parse("t.conf", text, strlen(text), &c, err, sizeof(err)),
+				 0);
 		assert_int_equal(c.listen.ss_family, ok[i].family);
 		assert_int_equal(ntohs(((struct sockaddr_in *)&c.listen)->sin_port), ok[i].port);
 		assert_string_equal(c.private_key_file, "k");
@@ -147,16 +149,20 @@ static const struct {
 	  "t.conf:3: key 'listen': '198.18.0.1' is not ADDRESS:PORT, [IPV6]:PORT or PORT" },
 	{ "[interface]\nlisten=2001:2::1:51900\n",
 	  "t.conf:2: key 'listen': '2001:2::1:51900' is not ADDRESS:PORT, [IPV6]:PORT or PORT" },
-	{ "[interface]\nmtu=70000\n", "t.conf:2: key 'mtu': '70000' is not a number in 576..65000" },
-	{ "[interface]\n\n\nmtu=12x\n", "t.conf:4: key 'mtu': '12x' is not a number in 576..65000" },
-	{ "[interface]\nmax_mtu=100\n", "t.conf:2: key 'max_mtu': '100' is not a number in 576..65000" },
+	{ "[interface]\nmtu=70000\n",
+	  "t.conf:2: key 'mtu': '70000' is not a number in 576..65000" },
+	{ "[interface]\n\n\nmtu=12x\n",
+	  "t.conf:4: key 'mtu': '12x' is not a number in 576..65000" },
+	{ "[interface]\nmax_mtu=100\n",
+	  "t.conf:2: key 'max_mtu': '100' is not a number in 576..65000" },
 	{ "[interface]\ncipher=rot13\n",
 	  "t.conf:2: key 'cipher': 'rot13' is not auto, aes256gcm or chacha20poly1305" },
 	{ "[interface]\naddress=198.19.0.1\n",
 	  "t.conf:2: key 'address': '198.19.0.1' is not an address/prefix (e.g. 198.19.0.1/24)" },
-	{ "[interface]\naddress=198.19.0.1/33\n",
-	  "t.conf:2: key 'address': '198.19.0.1/33' is not an address/prefix (e.g. 198.19.0.1/24)" },
-	{ "[interface]\nadress=198.19.0.1/24\n", "t.conf:2: key 'adress': unknown key in [interface]" },
+	{ "[interface]\naddress=198.19.0.1/33\n", "t.conf:2: key 'address': '198.19.0.1/33' is not "
+						  "an address/prefix (e.g. 198.19.0.1/24)" },
+	{ "[interface]\nadress=198.19.0.1/24\n",
+	  "t.conf:2: key 'adress': unknown key in [interface]" },
 	{ "[peer]\npublic_key=abc\n", "t.conf:2: key 'public_key': not a base64 32-byte key" },
 	{ "[peer]\nallowed_ips=198.19.0.2/32,,198.19.0.3/32\n",
 	  "t.conf:2: key 'allowed_ips': empty item in list" },
@@ -168,12 +174,14 @@ static const struct {
 	  "t.conf:2: key 'persistent_keepalive': '-1' is not seconds in 0..65535" },
 	{ "mtu=1420\n", "t.conf:1: key 'mtu': key outside of an [interface] or [peer] section" },
 	{ "[interface]\n[interface]\n", "t.conf:2: second [interface] section" },
-	{ "[interfaces]\n", "t.conf:1: unknown section '[interfaces]' (expected [interface] or [peer])" },
+	{ "[interfaces]\n",
+	  "t.conf:1: unknown section '[interfaces]' (expected [interface] or [peer])" },
 	{ "[interface]\nthis line has no equals sign\n",
 	  "t.conf:2: syntax error (expected '[section]' or 'key = value')" },
 	{ "[interface]\nlisten=1\n", "t.conf:1: key 'private_key_file': missing in [interface]" },
 	{ "[interface]\nprivate_key_file=k\n", "t.conf:1: key 'address': missing in [interface]" },
-	{ "[interface]\nprivate_key_file=k\naddress=198.19.0.1/24\n", "t.conf:1: no [peer] section" },
+	{ "[interface]\nprivate_key_file=k\naddress=198.19.0.1/24\n",
+	  "t.conf:1: no [peer] section" },
 	{ "[interface]\nprivate_key_file=k\naddress=198.19.0.1/24\n[peer]\nendpoint=198.18.0.2:1\n",
 	  "t.conf:4: key 'public_key': missing in this [peer] section" },
 	{ "[interface]\nprivate_key_file=k\naddress=198.19.0.1/24\n[peer]\npublic_key=" K1 "\n",
@@ -193,7 +201,8 @@ static void test_bad(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		int r = config_parse("t.conf", bad[i].text, strlen(bad[i].text), &c, err, sizeof(err));
+		int r = config_parse("t.conf", bad[i].text, strlen(bad[i].text), &c, err,
+				     sizeof(err));
 
 		if (r != -EINVAL || strcmp(err, bad[i].err))
 			fail_msg("case %zu: r=%d err='%s', expected '%s'", i, r, err, bad[i].err);

@@ -75,7 +75,9 @@ static void get_cookie(struct fixture *f, uint64_t now)
 
 	cookie_add_macs(f->mk, f->msg, sizeof(f->msg), now);
 	assert_int_equal(cookie_create_reply(f->chk, f->msg, sizeof(f->msg), 0x1234,
-					     (struct sockaddr *)&f->src, sizeof(f->src), now, reply), 0);
+					     (struct sockaddr *)&f->src, sizeof(f->src), now,
+					     reply),
+			 0);
 	assert_int_equal(reply[0], WIRE_TYPE_COOKIE);
 	assert_int_equal(cookie_consume_reply(f->mk, reply, now), 0);
 	/* Only once: the maker forgets its last mac1 after a consumed reply. */
@@ -130,12 +132,14 @@ static void test_mac2(void **state)
 	assert_int_equal(check(f, f->msg, true, T0), COOKIE_MAC1_OK);
 	f->src.sin6_port = htons(51900);
 	/* The maker stops using its cookie before the checker's secret rotates. */
-	cookie_add_macs(f->mk, f->msg, sizeof(f->msg), T0 + COOKIE_SECRET_MAX_AGE_NS - COOKIE_SECRET_LATENCY_NS);
+	cookie_add_macs(f->mk, f->msg, sizeof(f->msg),
+			T0 + COOKIE_SECRET_MAX_AGE_NS - COOKIE_SECRET_LATENCY_NS);
 	assert_int_equal(check(f, f->msg, true, T0), COOKIE_MAC1_OK);
 	/* The secret rotates: an old cookie stops working. */
 	get_cookie(f, T0 + NSEC_PER_SEC);
 	assert_int_equal(check(f, f->msg, true, T0 + NSEC_PER_SEC), COOKIE_MAC2_OK);
-	assert_int_equal(check(f, f->msg, true, T0 + 10 * COOKIE_SECRET_MAX_AGE_NS), COOKIE_MAC1_OK);
+	assert_int_equal(check(f, f->msg, true, T0 + 10 * COOKIE_SECRET_MAX_AGE_NS),
+			 COOKIE_MAC1_OK);
 }
 
 static void test_reply_binding(void **state)
@@ -147,12 +151,14 @@ static void test_reply_binding(void **state)
 	/* A reply to a message we did not send (different mac1) does not decrypt. */
 	memcpy(other, f->msg, sizeof(other));
 	other[WIRE_INIT_OFF_MAC1] ^= 1;
-	assert_int_equal(cookie_create_reply(f->chk, other, sizeof(other), 1, (struct sockaddr *)&f->src,
-					     sizeof(f->src), T0, reply), 0);
+	assert_int_equal(cookie_create_reply(f->chk, other, sizeof(other), 1,
+					     (struct sockaddr *)&f->src, sizeof(f->src), T0, reply),
+			 0);
 	assert_int_equal(cookie_consume_reply(f->mk, reply, T0), -EBADMSG);
 	/* Every bit of a good reply's nonce and ciphertext matters. */
-	assert_int_equal(cookie_create_reply(f->chk, f->msg, sizeof(f->msg), 1, (struct sockaddr *)&f->src,
-					     sizeof(f->src), T0, reply), 0);
+	assert_int_equal(cookie_create_reply(f->chk, f->msg, sizeof(f->msg), 1,
+					     (struct sockaddr *)&f->src, sizeof(f->src), T0, reply),
+			 0);
 	for (size_t bit = WIRE_COOKIE_OFF_NONCE * 8; bit < WIRE_COOKIE_REPLY_LEN * 8; bit++) {
 		reply[bit / 8] ^= (uint8_t)(1u << (bit % 8));
 		if (cookie_consume_reply(f->mk, reply, T0) != -EBADMSG)
@@ -200,10 +206,8 @@ static void test_labels(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_mac1),
-		cmocka_unit_test(test_mac2),
-		cmocka_unit_test(test_reply_binding),
-		cmocka_unit_test(test_load),
+		cmocka_unit_test(test_mac1),	      cmocka_unit_test(test_mac2),
+		cmocka_unit_test(test_reply_binding), cmocka_unit_test(test_load),
 		cmocka_unit_test(test_labels),
 	};
 

@@ -13,9 +13,11 @@
 
 static void test_delta_and_ratios(void **state)
 {
-	const struct cpuuse_snap a = { .user_ns = 1000000000ULL, .sys_ns = 500000000ULL,
+	const struct cpuuse_snap a = { .user_ns = 1000000000ULL,
+				       .sys_ns = 500000000ULL,
 				       .wall_ns = 10000000000ULL };
-	const struct cpuuse_snap b = { .user_ns = 3000000000ULL, .sys_ns = 1500000000ULL,
+	const struct cpuuse_snap b = { .user_ns = 3000000000ULL,
+				       .sys_ns = 1500000000ULL,
 				       .wall_ns = 14000000000ULL };
 	struct cpu_use u;
 

@@ -29,7 +29,7 @@ static int setup(void **state)
 	int sv[2];
 
 	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
-	assert_int_equal(ctrl_init(&p.c, sv[0], 50), 0);	/* 50 ms per message */
+	assert_int_equal(ctrl_init(&p.c, sv[0], 50), 0); /* 50 ms per message */
 	p.peer = sv[1];
 	*state = &p;
 	return 0;
@@ -87,7 +87,7 @@ static void test_stalled_message(void **state)
 	struct proto_msg m;
 	int rc;
 
-	send_hello(p->peer, 7);	/* part of the header only */
+	send_hello(p->peer, 7); /* part of the header only */
 	/* the caller would wait 5 s, but the message deadline is 50 ms */
 	rc = ctrl_recv(&p->c, &m, 5000, false);
 	assert_int_equal(rc, PROTO_E_STALLED);
@@ -121,7 +121,7 @@ static void test_oversized_refused(void **state)
 	uint8_t hdr[PROTO_HDR_LEN];
 
 	proto_put_hdr(hdr, PROTO_HELLO, 0);
-	hdr[8] = hdr[9] = hdr[10] = hdr[11] = 0xff;	/* 4 GiB body */
+	hdr[8] = hdr[9] = hdr[10] = hdr[11] = 0xff; /* 4 GiB body */
 	assert_int_equal(write(p->peer, hdr, sizeof(hdr)), (ssize_t)sizeof(hdr));
 	assert_int_equal(ctrl_recv(&p->c, &m, 1000, false), PROTO_E_TOOBIG);
 }
@@ -135,7 +135,7 @@ static void test_text_reply(void **state)
 	ssize_t n;
 
 	assert_int_equal(ctrl_send_text(&p->c, PROTO_TEST_REJECT, PROTO_R_LIMIT_STREAMS,
-					 "%u streams asked; at most %u", 100u, 8u),
+					"%u streams asked; at most %u", 100u, 8u),
 			 0);
 	n = read(p->peer, buf, sizeof(buf));
 	assert_true(n > PROTO_HDR_LEN);

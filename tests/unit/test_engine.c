@@ -26,7 +26,7 @@
 
 /* Test time starts at the real monotonic clock: engine_peer_stats() reads it. */
 static uint64_t t0_base;
-#define T0 t0_base
+#define T0  t0_base
 #define BUF 2048
 
 struct node {
@@ -53,8 +53,12 @@ static void real_rng(void *ctx, void *buf, size_t len)
 static void node_init(struct node *n, uint8_t host, enum aead_cipher cipher)
 {
 	uint8_t priv[32];
-	struct engine_config cfg = { .private_key = priv, .cipher = cipher, .mtu = 1420,
-				     .max_peers = 4, .rng = real_rng, .rng_ctx = n,
+	struct engine_config cfg = { .private_key = priv,
+				     .cipher = cipher,
+				     .mtu = 1420,
+				     .max_peers = 4,
+				     .rng = real_rng,
+				     .rng_ctx = n,
 				     .tai64n = fake_tai64n };
 
 	memset(n, 0, sizeof(*n));
@@ -83,8 +87,8 @@ static void node_free(struct node *n)
 }
 
 /* Delivers a copy of msg from `from` to `to`; the copy stays in buf. */
-static enum engine_op deliver(struct node *to, const struct node *from, const uint8_t *msg, size_t len,
-			      uint64_t now, struct engine_result *res, uint8_t buf[BUF],
+static enum engine_op deliver(struct node *to, const struct node *from, const uint8_t *msg,
+			      size_t len, uint64_t now, struct engine_result *res, uint8_t buf[BUF],
 			      struct engine_pkt *pkt)
 {
 	memcpy(buf, msg, len);
@@ -154,7 +158,8 @@ static void test_full_flow(void **state)
 	pair_setup(&a, &b);
 	/* Three packets before any session: staged, and an initiation goes out. */
 	for (int i = 0; i < 3; i++) {
-		pkts[i] = (struct engine_pkt){ .buf = slots[i], .len = 100 + (size_t)i, .cap = BUF };
+		pkts[i] =
+			(struct engine_pkt){ .buf = slots[i], .len = 100 + (size_t)i, .cap = BUF };
 		make_ip(slots[i] + ENGINE_HEADROOM, pkts[i].len, (uint8_t)i);
 	}
 	assert_int_equal(engine_encapsulate(a.peer, pkts, 3, T0, &res), 0);
@@ -176,7 +181,8 @@ static void test_full_flow(void **state)
 		struct engine_pkt out = { .buf = slots[7], .cap = BUF };
 
 		assert_true(engine_flush(a.peer, &out, T0));
-		assert_int_equal(deliver(&b, &a, out.buf, out.len, T0, &res, buf, &pkt), ENGINE_TO_TUNNEL);
+		assert_int_equal(deliver(&b, &a, out.buf, out.len, T0, &res, buf, &pkt),
+				 ENGINE_TO_TUNNEL);
 		assert_ptr_equal(res.peer, b.peer);
 		assert_ptr_equal(engine_peer_user(res.peer), &a);
 		assert_int_equal(pkt.len, 100 + (size_t)i);
@@ -189,7 +195,9 @@ static void test_full_flow(void **state)
 	}
 	/* b's session is confirmed: a batch of 8 back, all sizes around the padding. */
 	for (int i = 0; i < 8; i++) {
-		pkts[i] = (struct engine_pkt){ .buf = slots[i], .len = 20 + (size_t)i * 181, .cap = BUF };
+		pkts[i] = (struct engine_pkt){ .buf = slots[i],
+					       .len = 20 + (size_t)i * 181,
+					       .cap = BUF };
 		make_ip(slots[i] + ENGINE_HEADROOM, pkts[i].len, (uint8_t)(0x80 + i));
 	}
 	n = engine_encapsulate(b.peer, pkts, 8, T0 + 1, &res);
@@ -223,8 +231,8 @@ static void test_too_big_and_buffer(void **state)
 	struct node a, b;
 	static uint8_t s0[BUF], s1[BUF], s2[BUF];
 	struct engine_pkt pkts[3] = {
-		{ .buf = s0, .len = 1421, .cap = BUF },	 /* over the MTU */
-		{ .buf = s1, .len = 1420, .cap = BUF },	 /* exactly the MTU: no padding beyond */
+		{ .buf = s0, .len = 1421, .cap = BUF },	    /* over the MTU */
+		{ .buf = s1, .len = 1420, .cap = BUF },	    /* exactly the MTU: no padding beyond */
 		{ .buf = s2, .len = 100, .cap = 16 + 100 }, /* no tailroom */
 	};
 	struct engine_result res;
@@ -293,8 +301,8 @@ static void flip_all(struct node *to, const struct node *from, const uint8_t *ms
 			fail_msg("bit %zu of a %zu-byte message accepted", bit, len);
 		assert_null(res.peer);
 		if (allow_cookie)
-			assert_true(res.ctrl_len == 0 || (res.ctrl_len == WIRE_COOKIE_REPLY_LEN &&
-							  res.ctrl_to_source));
+			assert_true(res.ctrl_len == 0 ||
+				    (res.ctrl_len == WIRE_COOKIE_REPLY_LEN && res.ctrl_to_source));
 		else
 			assert_int_equal(res.ctrl_len, 0);
 	}
@@ -333,11 +341,13 @@ static void test_flip_initiation(void **state)
 	flip_all(&b, &a, init, sizeof(init), WIRE_INIT_OFF_MAC2 * 8, WIRE_INITIATION_LEN * 8,
 		 T0 + 7 * NSEC_PER_SEC, true);
 	/* The untouched message still works: nothing above changed b's state. */
-	assert_int_equal(deliver(&b, &a, init, sizeof(init), T0 + 7 * NSEC_PER_SEC, &res, buf, &pkt),
-			 ENGINE_DONE);
+	assert_int_equal(
+		deliver(&b, &a, init, sizeof(init), T0 + 7 * NSEC_PER_SEC, &res, buf, &pkt),
+		ENGINE_DONE);
 	assert_int_equal(res.ctrl_len, WIRE_RESPONSE_LEN);
-	assert_int_equal(deliver(&a, &b, res.ctrl, res.ctrl_len, T0 + 7 * NSEC_PER_SEC, &r2, buf, &pkt),
-			 ENGINE_DONE);
+	assert_int_equal(
+		deliver(&a, &b, res.ctrl, res.ctrl_len, T0 + 7 * NSEC_PER_SEC, &r2, buf, &pkt),
+		ENGINE_DONE);
 	assert_ptr_equal(r2.peer, a.peer);
 	node_free(&a);
 	node_free(&b);
@@ -389,7 +399,8 @@ static void test_flip_data_and_replay(void **state)
 	assert_int_equal(res.drop, ENGINE_DROP_REPLAY);
 	assert_null(res.peer);
 	/* Truncated: shorter than a header and tag, or tag cut. */
-	assert_int_equal(deliver(&b, &a, d, WIRE_DATA_MIN_LEN - 1, T0, &res, buf, &pkt), ENGINE_DROP);
+	assert_int_equal(deliver(&b, &a, d, WIRE_DATA_MIN_LEN - 1, T0, &res, buf, &pkt),
+			 ENGINE_DROP);
 	assert_int_equal(res.drop, ENGINE_DROP_MALFORMED);
 	len = seal_one(&a, 100, 0x5b, T0, d);
 	assert_int_equal(deliver(&b, &a, d, len - 1, T0, &res, buf, &pkt), ENGINE_DROP);
@@ -413,9 +424,11 @@ static void test_reorder_inside_window(void **state)
 	for (int i = 0; i < 64; i++)
 		len[i] = seal_one(&a, 60, (uint8_t)i, T0, d[i]);
 	for (int i = 63; i >= 0; i -= 2)
-		assert_int_equal(deliver(&b, &a, d[i], len[i], T0, &res, buf, &pkt), ENGINE_TO_TUNNEL);
+		assert_int_equal(deliver(&b, &a, d[i], len[i], T0, &res, buf, &pkt),
+				 ENGINE_TO_TUNNEL);
 	for (int i = 0; i < 64; i += 2)
-		assert_int_equal(deliver(&b, &a, d[i], len[i], T0, &res, buf, &pkt), ENGINE_TO_TUNNEL);
+		assert_int_equal(deliver(&b, &a, d[i], len[i], T0, &res, buf, &pkt),
+				 ENGINE_TO_TUNNEL);
 	for (int i = 0; i < 64; i++)
 		assert_int_equal(deliver(&b, &a, d[i], len[i], T0, &res, buf, &pkt), ENGINE_DROP);
 	node_free(&a);
@@ -564,7 +577,9 @@ static void test_cipher_mismatch(void **state)
 		/* Without AES-NI an aes256gcm config is refused outright. */
 		uint8_t priv[32];
 		struct engine *e;
-		struct engine_config cfg = { .private_key = priv, .cipher = AEAD_AES256GCM, .mtu = 1420 };
+		struct engine_config cfg = { .private_key = priv,
+					     .cipher = AEAD_AES256GCM,
+					     .mtu = 1420 };
 
 		key_generate(priv);
 		assert_int_equal(engine_new(&cfg, &e), -ENOTSUP);
@@ -605,7 +620,8 @@ static void test_keepalive_and_new_handshake(void **state)
 	engine_update_timers(a.peer, T0, &res);
 	engine_update_timers(b.peer, T0, &res);
 	len = seal_one(&a, 80, 1, T0 + NSEC_PER_SEC, d);
-	assert_int_equal(deliver(&b, &a, d, len, T0 + NSEC_PER_SEC, &res, buf, &pkt), ENGINE_TO_TUNNEL);
+	assert_int_equal(deliver(&b, &a, d, len, T0 + NSEC_PER_SEC, &res, buf, &pkt),
+			 ENGINE_TO_TUNNEL);
 	engine_update_timers(a.peer, T0 + NSEC_PER_SEC, &res);
 	assert_int_equal(res.ctrl_len, 0);
 	engine_update_timers(b.peer, T0 + NSEC_PER_SEC, &res);
@@ -616,11 +632,13 @@ static void test_keepalive_and_new_handshake(void **state)
 	engine_update_timers(b.peer, T0 + NSEC_PER_SEC + KEEPALIVE_TIMEOUT_NS, &res);
 	assert_int_equal(res.ctrl_len, WIRE_DATA_MIN_LEN);
 	/* The keepalive is lost; a heard nothing for KEEPALIVE + REKEY_TIMEOUT (+ jitter). */
-	engine_update_timers(a.peer, T0 + NSEC_PER_SEC + KEEPALIVE_TIMEOUT_NS + REKEY_TIMEOUT_NS - 1,
-			     &res);
+	engine_update_timers(a.peer,
+			     T0 + NSEC_PER_SEC + KEEPALIVE_TIMEOUT_NS + REKEY_TIMEOUT_NS - 1, &res);
 	assert_int_equal(res.ctrl_len, 0);
-	engine_update_timers(a.peer, T0 + NSEC_PER_SEC + KEEPALIVE_TIMEOUT_NS + REKEY_TIMEOUT_NS +
-					     REKEY_TIMEOUT_JITTER_MAX_NS, &res);
+	engine_update_timers(a.peer,
+			     T0 + NSEC_PER_SEC + KEEPALIVE_TIMEOUT_NS + REKEY_TIMEOUT_NS +
+				     REKEY_TIMEOUT_JITTER_MAX_NS,
+			     &res);
 	assert_int_equal(res.ctrl_len, WIRE_INITIATION_LEN);
 	node_free(&a);
 	node_free(&b);
@@ -672,8 +690,9 @@ static void test_crossed_initiations(void **state)
 	lo = hi == &a ? &b : &a;
 	engine_initiate(hi->peer, T0, &rh);
 	engine_initiate(lo->peer, T0 + REKEY_TIMEOUT_NS / 2, &rl);
-	assert_int_equal(deliver(hi, lo, rl.ctrl, rl.ctrl_len, T0 + REKEY_TIMEOUT_NS / 2, &r1, buf,
-				 &pkt), ENGINE_DONE);
+	assert_int_equal(
+		deliver(hi, lo, rl.ctrl, rl.ctrl_len, T0 + REKEY_TIMEOUT_NS / 2, &r1, buf, &pkt),
+		ENGINE_DONE);
 	assert_int_equal(r1.ctrl_len, WIRE_RESPONSE_LEN);
 	node_free(&a);
 	node_free(&b);
@@ -694,17 +713,20 @@ static void test_rekey_and_expiry(void **state)
 	/* Past REKEY_AFTER_TIME: still sealed, and the initiator starts a handshake. */
 	pkt = (struct engine_pkt){ .buf = d, .len = 80, .cap = BUF };
 	make_ip(d + ENGINE_HEADROOM, 80, 2);
-	assert_int_equal(engine_encapsulate(a.peer, &pkt, 1, T0 + REKEY_AFTER_TIME_NS + 1, &res), 1);
+	assert_int_equal(engine_encapsulate(a.peer, &pkt, 1, T0 + REKEY_AFTER_TIME_NS + 1, &res),
+			 1);
 	assert_int_equal(res.ctrl_len, WIRE_INITIATION_LEN);
 	/* ... not again within REKEY_TIMEOUT. */
 	pkt = (struct engine_pkt){ .buf = d, .len = 80, .cap = BUF };
 	make_ip(d + ENGINE_HEADROOM, 80, 2);
-	assert_int_equal(engine_encapsulate(a.peer, &pkt, 1, T0 + REKEY_AFTER_TIME_NS + 2, &res), 1);
+	assert_int_equal(engine_encapsulate(a.peer, &pkt, 1, T0 + REKEY_AFTER_TIME_NS + 2, &res),
+			 1);
 	assert_int_equal(res.ctrl_len, 0);
 	/* The responder never initiates on age alone. */
 	pkt = (struct engine_pkt){ .buf = d, .len = 80, .cap = BUF };
 	make_ip(d + ENGINE_HEADROOM, 80, 3);
-	assert_int_equal(engine_encapsulate(b.peer, &pkt, 1, T0 + REKEY_AFTER_TIME_NS + 1, &res), 1);
+	assert_int_equal(engine_encapsulate(b.peer, &pkt, 1, T0 + REKEY_AFTER_TIME_NS + 1, &res),
+			 1);
 	assert_int_equal(res.ctrl_len, 0);
 	/* Past REJECT_AFTER_TIME: nothing sealed, nothing accepted with that key. */
 	pkt = (struct engine_pkt){ .buf = d, .len = 80, .cap = BUF };
@@ -738,7 +760,8 @@ static void test_counter_limit(void **state)
 	assert_int_equal(engine_encapsulate(a.peer, pkts, 3, T0, &res), 1);
 	assert_int_equal(get_le64(pkts[0].buf + WIRE_DATA_OFF_COUNTER), REJECT_AFTER_MESSAGES - 1);
 	/* b accepts the last counter below the limit... */
-	assert_int_equal(deliver(&b, &a, pkts[0].buf, pkts[0].len, T0, &res, buf, &pkt), ENGINE_TO_TUNNEL);
+	assert_int_equal(deliver(&b, &a, pkts[0].buf, pkts[0].len, T0, &res, buf, &pkt),
+			 ENGINE_TO_TUNNEL);
 	/* ... and a now needs a new session. */
 	pkts[0] = (struct engine_pkt){ .buf = s[0], .len = 60, .cap = BUF };
 	make_ip(s[0] + ENGINE_HEADROOM, 60, 9);
@@ -911,7 +934,8 @@ static void test_index_table(void **state)
 	(void)state;
 	assert_int_equal(index_table_init(&t, N), 0);
 	for (int i = 0; i < N; i++) {
-		assert_int_equal(index_table_insert(&t, INDEX_KEYPAIR, &idx[i], seq_rng, &rs, &idx[i]), 0);
+		assert_int_equal(
+			index_table_insert(&t, INDEX_KEYPAIR, &idx[i], seq_rng, &rs, &idx[i]), 0);
 		live[i] = true;
 		order[i] = i;
 	}
@@ -922,8 +946,10 @@ static void test_index_table(void **state)
 
 		while (t.count < t.max)
 			assert_int_equal(index_table_insert(&t, INDEX_HANDSHAKE, &t, seq_rng, &rs,
-							    &extra[n++]), 0);
-		assert_int_equal(index_table_insert(&t, INDEX_KEYPAIR, &t, seq_rng, &rs, &x), -ENOSPC);
+							    &extra[n++]),
+					 0);
+		assert_int_equal(index_table_insert(&t, INDEX_KEYPAIR, &t, seq_rng, &rs, &x),
+				 -ENOSPC);
 		while (n)
 			index_table_remove(&t, extra[--n]);
 		assert_int_equal(t.count, N);

@@ -25,7 +25,8 @@
 #if defined(__SANITIZE_ADDRESS__)
 #define NO_INTERPOSE 1
 #elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || __has_feature(memory_sanitizer)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) ||                         \
+	__has_feature(memory_sanitizer)
 #define NO_INTERPOSE 1
 #endif
 #endif
@@ -100,7 +101,8 @@ static void test_no_allocation(void **state)
 {
 	struct side a, b;
 	uint8_t ka[32], kb[32];
-	struct engine_config ca = { .private_key = ka, .mtu = 1420 }, cb = { .private_key = kb, .mtu = 1420 };
+	struct engine_config ca = { .private_key = ka, .mtu = 1420 },
+			     cb = { .private_key = kb, .mtu = 1420 };
 	static uint8_t slots[16][BUF];
 	struct engine_pkt pkts[16];
 	struct engine_result res;
@@ -117,15 +119,19 @@ static void test_no_allocation(void **state)
 	assert_int_equal(engine_new(&cb, &b.e), 0);
 	engine_public_key(a.e, a.pub);
 	engine_public_key(b.e, b.pub);
-	assert_int_equal(engine_peer_add(a.e, &(struct engine_peer_config){ .public_key = b.pub }, &a.p), 0);
-	assert_int_equal(engine_peer_add(b.e, &(struct engine_peer_config){ .public_key = a.pub }, &b.p), 0);
+	assert_int_equal(
+		engine_peer_add(a.e, &(struct engine_peer_config){ .public_key = b.pub }, &a.p), 0);
+	assert_int_equal(
+		engine_peer_add(b.e, &(struct engine_peer_config){ .public_key = a.pub }, &b.p), 0);
 
 	atomic_store(&counting, true);
 	for (int round = 0; round < 4000; round++, now += 100 * NSEC_PER_MSEC) {
 		size_t n;
 
 		for (int i = 0; i < 16; i++) {
-			pkts[i] = (struct engine_pkt){ .buf = slots[i], .len = 40 + (size_t)i * 80, .cap = BUF };
+			pkts[i] = (struct engine_pkt){ .buf = slots[i],
+						       .len = 40 + (size_t)i * 80,
+						       .cap = BUF };
 			memset(slots[i] + ENGINE_HEADROOM, i, pkts[i].len);
 			slots[i][ENGINE_HEADROOM] = 0x45;
 			put_be16(slots[i] + ENGINE_HEADROOM + 2, (uint16_t)pkts[i].len);
@@ -135,11 +141,12 @@ static void test_no_allocation(void **state)
 			uint8_t ctrl[WIRE_CTRL_MAX_LEN];
 
 			memcpy(ctrl, res.ctrl, res.ctrl_len);
-			deliver(round % 2 ? &a : &b, ctrl, res.ctrl_len, now, round % 2 ? &b : &a, &delivered);
+			deliver(round % 2 ? &a : &b, ctrl, res.ctrl_len, now, round % 2 ? &b : &a,
+				&delivered);
 		}
 		for (size_t i = 0; i < n; i++, sent++)
-			deliver(round % 2 ? &a : &b, pkts[i].buf, pkts[i].len, now, round % 2 ? &b : &a,
-				&delivered);
+			deliver(round % 2 ? &a : &b, pkts[i].buf, pkts[i].len, now,
+				round % 2 ? &b : &a, &delivered);
 		engine_update_timers(a.p, now, &res);
 		if (res.ctrl_len)
 			deliver(&b, res.ctrl, res.ctrl_len, now, &a, &delivered);
@@ -153,7 +160,8 @@ static void test_no_allocation(void **state)
 
 		engine_peer_stats(a.p, &st);
 		print_message("  %d sealed, %d delivered, %llu sessions, %ld allocations\n", sent,
-			      delivered, (unsigned long long)st.handshakes, atomic_load(&allocations));
+			      delivered, (unsigned long long)st.handshakes,
+			      atomic_load(&allocations));
 		/* 400 simulated seconds: several rekeys happened inside the window. */
 		assert_true(st.handshakes >= 3);
 	}

@@ -27,10 +27,10 @@
 #include "key.h"
 #include "timers.h"
 
-#define QN 1024
-#define BUF 1600
-#define ITER 6000 /* batches of 8; 50 ms of simulated time each: 300 s */
-#define STEP (50 * NSEC_PER_MSEC)
+#define QN	1024
+#define BUF	1600
+#define ITER	6000 /* batches of 8; 50 ms of simulated time each: 300 s */
+#define STEP	(50 * NSEC_PER_MSEC)
 #define SEQ_MAX (ITER * 8 * 4)
 
 struct queue {
@@ -148,7 +148,9 @@ static void *a_tx(void *arg)
 		while (q_count(w->to_b) > QN / 2)
 			sched_yield(); /* let b catch up; b never blocks */
 		for (uint32_t j = 0; j < 8; j++) {
-			pkts[j] = (struct engine_pkt){ .buf = slots[j], .len = 60 + j * 150, .cap = BUF };
+			pkts[j] = (struct engine_pkt){ .buf = slots[j],
+						       .len = 60 + j * 150,
+						       .cap = BUF };
 			make_pkt(slots[j] + ENGINE_HEADROOM, pkts[j].len, seq++);
 		}
 		n = engine_encapsulate(w->ab, pkts, 8, now, &res);
@@ -254,7 +256,8 @@ static void test_threads(void **state)
 {
 	struct world *w = calloc(1, sizeof(*w));
 	uint8_t ka[32], kb[32], pa[32], pb[32];
-	struct engine_config ca = { .private_key = ka, .mtu = 1420 }, cb = { .private_key = kb, .mtu = 1420 };
+	struct engine_config ca = { .private_key = ka, .mtu = 1420 },
+			     cb = { .private_key = kb, .mtu = 1420 };
 	struct engine_peer_stats st;
 	struct rx_arg ra, rb;
 	pthread_t t[4];
@@ -273,8 +276,10 @@ static void test_threads(void **state)
 	assert_int_equal(engine_new(&cb, &w->b), 0);
 	engine_public_key(w->a, pa);
 	engine_public_key(w->b, pb);
-	assert_int_equal(engine_peer_add(w->a, &(struct engine_peer_config){ .public_key = pb }, &w->ab), 0);
-	assert_int_equal(engine_peer_add(w->b, &(struct engine_peer_config){ .public_key = pa }, &w->ba), 0);
+	assert_int_equal(
+		engine_peer_add(w->a, &(struct engine_peer_config){ .public_key = pb }, &w->ab), 0);
+	assert_int_equal(
+		engine_peer_add(w->b, &(struct engine_peer_config){ .public_key = pa }, &w->ba), 0);
 	ra = (struct rx_arg){ .w = w, .e = w->a, .in = w->to_a, .back = w->to_b, .is_b = false };
 	rb = (struct rx_arg){ .w = w, .e = w->b, .in = w->to_b, .back = w->to_a, .is_b = true };
 	pthread_create(&t[0], NULL, rx, &ra);

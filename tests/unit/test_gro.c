@@ -19,7 +19,7 @@
 #include "gso.h"
 
 #define PAYLOAD 5000
-#define MSS 1388
+#define MSS	1388
 
 static uint8_t super[GSO_MAX_PACKET], seg[8][2048], grobuf[GSO_VNET_HDR_LEN + GSO_MAX_PACKET];
 
@@ -112,7 +112,8 @@ static void round_trip(bool v6)
 		for (int i = 0; i < 8; i++)
 			bufs[i] = seg[i];
 		memcpy(super, out, hdr + PAYLOAD);
-		assert_int_equal(gso_split(&h, super, hdr + PAYLOAD, bufs, sizeof(seg[0]), 8, lens2), 4);
+		assert_int_equal(
+			gso_split(&h, super, hdr + PAYLOAD, bufs, sizeof(seg[0]), 8, lens2), 4);
 		assert_memory_equal(lens2, lens, sizeof(size_t) * 4);
 	}
 	assert_int_equal(gro_flush(&g, &out), 0);
@@ -179,7 +180,8 @@ static void test_not_merged(void **state)
 static size_t put_cmsg(uint8_t *buf, size_t cap, int level, int type, const void *data, size_t dlen,
 		       size_t clen)
 {
-	struct cmsghdr h = { .cmsg_len = clen ? clen : CMSG_LEN(dlen), .cmsg_level = level,
+	struct cmsghdr h = { .cmsg_len = clen ? clen : CMSG_LEN(dlen),
+			     .cmsg_level = level,
 			     .cmsg_type = type };
 
 	assert_true(CMSG_SPACE(dlen) <= cap);
@@ -267,10 +269,8 @@ static void test_udp_split(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_round_trip4),
-		cmocka_unit_test(test_round_trip6),
-		cmocka_unit_test(test_not_merged),
-		cmocka_unit_test(test_udp_gso_size),
+		cmocka_unit_test(test_round_trip4), cmocka_unit_test(test_round_trip6),
+		cmocka_unit_test(test_not_merged),  cmocka_unit_test(test_udp_gso_size),
 		cmocka_unit_test(test_udp_split),
 	};
 

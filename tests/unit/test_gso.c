@@ -17,7 +17,7 @@
 #include "gso.h"
 
 #define PAYLOAD 4000
-#define MSS 1388
+#define MSS	1388
 
 static uint8_t pkt[GSO_MAX_PACKET];
 static uint8_t seg_mem[8][2048];
@@ -58,7 +58,8 @@ static void test_csum_vs_reference(void **state)
 			    ref_fold(ref_add(buf + off, len, 0x1234)))
 				fail_msg("offset %zu length %zu", off, len);
 	memset(buf, 0xff, sizeof(buf));
-	assert_int_equal(gso_csum_fold(gso_csum_add(buf, 2000, 0)), ref_fold(ref_add(buf, 2000, 0)));
+	assert_int_equal(gso_csum_fold(gso_csum_add(buf, 2000, 0)),
+			 ref_fold(ref_add(buf, 2000, 0)));
 }
 
 static size_t build_tcp(bool v6, uint8_t flags, size_t payload)
@@ -103,8 +104,10 @@ static void check_segments(bool v6, uint8_t flags)
 	uint8_t *bufs[8];
 	size_t lens[8], off = 0;
 	struct gso_hdr h = { .gso_type = v6 ? VIRTIO_NET_HDR_GSO_TCPV6 : VIRTIO_NET_HDR_GSO_TCPV4,
-			     .hdr_len = (uint16_t)hdr, .gso_size = MSS,
-			     .flags = VIRTIO_NET_HDR_F_NEEDS_CSUM, .csum_start = (uint16_t)ip,
+			     .hdr_len = (uint16_t)hdr,
+			     .gso_size = MSS,
+			     .flags = VIRTIO_NET_HDR_F_NEEDS_CSUM,
+			     .csum_start = (uint16_t)ip,
 			     .csum_offset = 16 };
 	int n;
 
@@ -184,7 +187,9 @@ static void test_needs_csum_udp(void **state)
 	uint8_t udp[8 + 101], pseudo[12], ipv4[20] = { 0x45 };
 	uint8_t *bufs[1] = { seg_mem[0] };
 	size_t lens[1], len = 20 + sizeof(udp);
-	struct gso_hdr h = { .flags = VIRTIO_NET_HDR_F_NEEDS_CSUM, .csum_start = 20, .csum_offset = 6 };
+	struct gso_hdr h = { .flags = VIRTIO_NET_HDR_F_NEEDS_CSUM,
+			     .csum_start = 20,
+			     .csum_offset = 6 };
 
 	(void)state;
 	put_be32(ipv4 + 12, 0xC6130001);
@@ -251,9 +256,12 @@ static void check_udp_segments(bool v6)
 	size_t len = build_udp(v6, payload), ip = v6 ? 40 : 20, hdr = ip + 8, off = 0;
 	uint8_t *bufs[8];
 	size_t lens[8];
-	struct gso_hdr h = { .gso_type = VIRTIO_NET_HDR_GSO_UDP_L4, .hdr_len = (uint16_t)hdr,
-			     .gso_size = (uint16_t)seg, .flags = VIRTIO_NET_HDR_F_NEEDS_CSUM,
-			     .csum_start = (uint16_t)ip, .csum_offset = 6 };
+	struct gso_hdr h = { .gso_type = VIRTIO_NET_HDR_GSO_UDP_L4,
+			     .hdr_len = (uint16_t)hdr,
+			     .gso_size = (uint16_t)seg,
+			     .flags = VIRTIO_NET_HDR_F_NEEDS_CSUM,
+			     .csum_start = (uint16_t)ip,
+			     .csum_offset = 6 };
 	int n;
 
 	for (int i = 0; i < 8; i++)
@@ -329,7 +337,8 @@ static void test_refused(void **state)
 	struct gso_hdr udp = { .gso_type = VIRTIO_NET_HDR_GSO_UDP, .gso_size = MSS };
 	struct gso_hdr zero = { .gso_type = VIRTIO_NET_HDR_GSO_TCPV4 };
 	struct gso_hdr v6 = { .gso_type = VIRTIO_NET_HDR_GSO_TCPV6, .gso_size = MSS };
-	struct gso_hdr bad_csum = { .flags = VIRTIO_NET_HDR_F_NEEDS_CSUM, .csum_start = 60,
+	struct gso_hdr bad_csum = { .flags = VIRTIO_NET_HDR_F_NEEDS_CSUM,
+				    .csum_start = 60,
 				    .csum_offset = 16 };
 
 	(void)state;
@@ -371,11 +380,15 @@ static void test_vnet_hdr(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_tcp4),	      cmocka_unit_test(test_tcp6),
-		cmocka_unit_test(test_single_segment), cmocka_unit_test(test_needs_csum_udp),
-		cmocka_unit_test(test_refused),	      cmocka_unit_test(test_vnet_hdr),
+		cmocka_unit_test(test_tcp4),
+		cmocka_unit_test(test_tcp6),
+		cmocka_unit_test(test_single_segment),
+		cmocka_unit_test(test_needs_csum_udp),
+		cmocka_unit_test(test_refused),
+		cmocka_unit_test(test_vnet_hdr),
 		cmocka_unit_test(test_csum_vs_reference),
-		cmocka_unit_test(test_udp4), cmocka_unit_test(test_udp6),
+		cmocka_unit_test(test_udp4),
+		cmocka_unit_test(test_udp6),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

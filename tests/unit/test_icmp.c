@@ -17,11 +17,11 @@
 
 #include "icmp.h"
 
-static const uint8_t v4_tun[4] = {198, 19, 0, 1};
-static const uint8_t v4_a[4] = {198, 19, 0, 1}, v4_b[4] = {198, 19, 0, 2};
-static const uint8_t v6_tun[16] = {0x20, 0x01, 0, 2, 0, 0, 0, 0xff, [15] = 1};
-static const uint8_t v6_a[16] = {0x20, 0x01, 0, 2, 0, 0, 0, 0xff, [15] = 1};
-static const uint8_t v6_b[16] = {0x20, 0x01, 0, 2, 0, 0, 0, 0xff, [15] = 2};
+static const uint8_t v4_tun[4] = { 198, 19, 0, 1 };
+static const uint8_t v4_a[4] = { 198, 19, 0, 1 }, v4_b[4] = { 198, 19, 0, 2 };
+static const uint8_t v6_tun[16] = { 0x20, 0x01, 0, 2, 0, 0, 0, 0xff, [15] = 1 };
+static const uint8_t v6_a[16] = { 0x20, 0x01, 0, 2, 0, 0, 0, 0xff, [15] = 1 };
+static const uint8_t v6_b[16] = { 0x20, 0x01, 0, 2, 0, 0, 0, 0xff, [15] = 2 };
 
 /* Independent one's-complement sum: 32-bit big-endian words into 64 bits. */
 static uint16_t ref_csum(const uint8_t *p, size_t len, uint64_t sum)
@@ -146,7 +146,7 @@ static void check_v4_reply(const uint8_t *in, size_t in_len, const uint8_t *r, s
 static void test_v4_reply(void **state)
 {
 	static uint8_t p[9100], r[ICMP_REPLY_MAX];
-	static const size_t sizes[] = {100, 547, 548, 549, 1500, 9001};
+	static const size_t sizes[] = { 100, 547, 548, 549, 1500, 9001 };
 	uint32_t mtu = 0;
 
 	(void)state;
@@ -193,7 +193,7 @@ static void check_v6_reply(const uint8_t *in, size_t in_len, const uint8_t *r, s
 static void test_v6_reply(void **state)
 {
 	static uint8_t p[9100], r[ICMP_REPLY_MAX];
-	static const size_t sizes[] = {100, 1231, 1232, 1233, 1500, 9001};
+	static const size_t sizes[] = { 100, 1231, 1232, 1233, 1500, 9001 };
 	uint32_t mtu = 0;
 
 	(void)state;
@@ -213,7 +213,7 @@ static void test_v6_reply(void **state)
 	check_v6_reply(p, 1500, r, icmp_build_too_big(p, 1500, 1000, v6_tun, 16, r, sizeof(r)),
 		       1280);
 	/* a multicast destination still gets a too-big (RFC 4443 2.4 e.2) */
-	make_v6(p, 1500, 17, v6_a, (const uint8_t[16]){0xff, 0x02, [15] = 1});
+	make_v6(p, 1500, 17, v6_a, (const uint8_t[16]){ 0xff, 0x02, [15] = 1 });
 	assert_int_equal(icmp_build_too_big(p, 1500, 1420, v6_tun, 16, r, sizeof(r)), 1280);
 	/* an echo request behind a hop-by-hop header is answered */
 	make_v6(p, 1500, 0, v6_a, v6_b);
@@ -264,7 +264,7 @@ static void test_default_source(void **state)
 	assert_memory_equal(r + 24, v6_a, 16);
 	assert_int_equal(ref_csum(r + 40, 1240, ref_pseudo6(r + 8, r + 24, 1240)), 0);
 	/* a multicast destination cannot be a source: no reply without one */
-	make_v6(p, 1500, 17, v6_a, (const uint8_t[16]){0xff, 0x02, [15] = 1});
+	make_v6(p, 1500, 17, v6_a, (const uint8_t[16]){ 0xff, 0x02, [15] = 1 });
 	assert_int_equal(icmp_build_too_big(p, 1500, 1420, NULL, 0, r, sizeof(r)), 0);
 }
 
@@ -284,15 +284,15 @@ static void test_no_reply(void **state)
 	p[7] = 0x10;
 	assert_int_equal(icmp_build_too_big(p, 1500, 1400, v4_tun, 4, r, sizeof(r)), 0);
 	/* sources that are not one host, destinations that are many */
-	make_v4(p, 1500, true, 17, (const uint8_t[4]){0, 0, 0, 0}, v4_b);
+	make_v4(p, 1500, true, 17, (const uint8_t[4]){ 0, 0, 0, 0 }, v4_b);
 	assert_int_equal(icmp_build_too_big(p, 1500, 1400, v4_tun, 4, r, sizeof(r)), 0);
-	make_v4(p, 1500, true, 17, (const uint8_t[4]){224, 0, 0, 5}, v4_b);
+	make_v4(p, 1500, true, 17, (const uint8_t[4]){ 224, 0, 0, 5 }, v4_b);
 	assert_int_equal(icmp_build_too_big(p, 1500, 1400, v4_tun, 4, r, sizeof(r)), 0);
-	make_v4(p, 1500, true, 17, (const uint8_t[4]){127, 0, 0, 1}, v4_b);
+	make_v4(p, 1500, true, 17, (const uint8_t[4]){ 127, 0, 0, 1 }, v4_b);
 	assert_int_equal(icmp_build_too_big(p, 1500, 1400, v4_tun, 4, r, sizeof(r)), 0);
-	make_v4(p, 1500, true, 17, v4_a, (const uint8_t[4]){255, 255, 255, 255});
+	make_v4(p, 1500, true, 17, v4_a, (const uint8_t[4]){ 255, 255, 255, 255 });
 	assert_int_equal(icmp_build_too_big(p, 1500, 1400, v4_tun, 4, r, sizeof(r)), 0);
-	make_v4(p, 1500, true, 17, v4_a, (const uint8_t[4]){239, 1, 2, 3});
+	make_v4(p, 1500, true, 17, v4_a, (const uint8_t[4]){ 239, 1, 2, 3 });
 	assert_int_equal(icmp_build_too_big(p, 1500, 1400, v4_tun, 4, r, sizeof(r)), 0);
 	/* IPv6: an ICMPv6 error, directly and behind a destination-options header */
 	make_v6(p, 1500, 58, v6_a, v6_b);
@@ -303,11 +303,11 @@ static void test_no_reply(void **state)
 	p[41] = 0;
 	p[48] = 2;
 	assert_int_equal(icmp_build_too_big(p, 1500, 1400, v6_tun, 16, r, sizeof(r)), 0);
-	make_v6(p, 1500, 17, (const uint8_t[16]){0}, v6_b);
+	make_v6(p, 1500, 17, (const uint8_t[16]){ 0 }, v6_b);
 	assert_int_equal(icmp_build_too_big(p, 1500, 1400, v6_tun, 16, r, sizeof(r)), 0);
-	make_v6(p, 1500, 17, (const uint8_t[16]){0xff, 0x02, [15] = 1}, v6_b);
+	make_v6(p, 1500, 17, (const uint8_t[16]){ 0xff, 0x02, [15] = 1 }, v6_b);
 	assert_int_equal(icmp_build_too_big(p, 1500, 1400, v6_tun, 16, r, sizeof(r)), 0);
-	make_v6(p, 1500, 17, (const uint8_t[16]){[15] = 1}, v6_b);
+	make_v6(p, 1500, 17, (const uint8_t[16]){ [15] = 1 }, v6_b);
 	assert_int_equal(icmp_build_too_big(p, 1500, 1400, v6_tun, 16, r, sizeof(r)), 0);
 }
 
@@ -332,13 +332,13 @@ static void test_bad_arguments(void **state)
 	/* a small reply fits a small buffer */
 	make_v4(p, 100, true, 17, v4_a, v4_b);
 	assert_int_equal(icmp_build_too_big(p, 100, 80, v4_tun, 4, r, 128), 128);
-	assert_false(icmp_parse_too_big(r, 27, (uint32_t[1]){0}));
+	assert_false(icmp_parse_too_big(r, 27, (uint32_t[1]){ 0 }));
 }
 
 static void test_checksum_api(void **state)
 {
 	/* RFC 1071's example words 0001 f203 f4f5 f6f7 sum to ddf2; ~ = 220d */
-	static const uint8_t rfc[] = {0x00, 0x01, 0xf2, 0x03, 0xf4, 0xf5, 0xf6, 0xf7};
+	static const uint8_t rfc[] = { 0x00, 0x01, 0xf2, 0x03, 0xf4, 0xf5, 0xf6, 0xf7 };
 	static uint8_t big[70000];
 
 	(void)state;
@@ -352,10 +352,10 @@ static void test_checksum_api(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_predicate),	   cmocka_unit_test(test_v4_reply),
-	    cmocka_unit_test(test_v6_reply),	   cmocka_unit_test(test_known_answers),
-	    cmocka_unit_test(test_default_source), cmocka_unit_test(test_no_reply),
-	    cmocka_unit_test(test_bad_arguments),  cmocka_unit_test(test_checksum_api),
+		cmocka_unit_test(test_predicate),      cmocka_unit_test(test_v4_reply),
+		cmocka_unit_test(test_v6_reply),       cmocka_unit_test(test_known_answers),
+		cmocka_unit_test(test_default_source), cmocka_unit_test(test_no_reply),
+		cmocka_unit_test(test_bad_arguments),  cmocka_unit_test(test_checksum_api),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

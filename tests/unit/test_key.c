@@ -61,10 +61,10 @@ static void test_generate_public(void **state)
 	size_t n;
 
 	(void)state;
-	sodium_hex2bin(priv, 32, "77076d0a7318a57d3c16c17251b26645df4c2f87ebc0992ab177fba51db92c2a", 64,
-		       NULL, &n, NULL);
-	sodium_hex2bin(want, 32, "8520f0098930a754748b7ddcb43ef75a0dbf3a0d26381af4eba4a98eaa9b4e6a", 64,
-		       NULL, &n, NULL);
+	sodium_hex2bin(priv, 32, "77076d0a7318a57d3c16c17251b26645df4c2f87ebc0992ab177fba51db92c2a",
+		       64, NULL, &n, NULL);
+	sodium_hex2bin(want, 32, "8520f0098930a754748b7ddcb43ef75a0dbf3a0d26381af4eba4a98eaa9b4e6a",
+		       64, NULL, &n, NULL);
 	assert_int_equal(key_public(pub, priv), 0);
 	assert_memory_equal(pub, want, 32);
 	for (int i = 0; i < 50; i++) {
@@ -100,7 +100,8 @@ static void test_key_file(void **state)
 		{ "YJt1SOdT1OyPlP0W1/2XKpwJ8Kxb3xd0yNSAKOwRmWQ=\n", 0604, -EPERM },
 		{ "YJt1SOdT1OyPlP0W1/2XKpwJ8Kxb3xd0yNSAKOwRmWQ=\n", 0601, -EPERM },
 		{ "not a key\n", 0600, -EINVAL },
-		{ "YJt1SOdT1OyPlP0W1/2XKpwJ8Kxb3xd0yNSAKOwRmWQ=\nYJt1SOdT1OyPlP0W1/2XKpwJ8Kxb3xd0yNSAKOwRmWQ=\n",
+		{ "YJt1SOdT1OyPlP0W1/2XKpwJ8Kxb3xd0yNSAKOwRmWQ=\nYJt1SOdT1OyPlP0W1/"
+		  "2XKpwJ8Kxb3xd0yNSAKOwRmWQ=\n",
 		  0600, -EINVAL },
 		{ "", 0600, -EINVAL },
 	};

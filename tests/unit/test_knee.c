@@ -97,11 +97,11 @@ static struct knee_measurement measure(struct simpath *p, const struct knee_tria
 	p->trials++;
 	if (p->spike_trial && p->trials == p->spike_trial)
 		loss = p->spike_loss;
-	return (struct knee_measurement){.offered_bps = t->rate_bps,
-					 .achieved_bps = (uint64_t)sent,
-					 .received_bps = (uint64_t)(sent * (1 - loss)),
-					 .loss_ratio = loss,
-					 .generator_limited = sent < 0.99 * r};
+	return (struct knee_measurement){ .offered_bps = t->rate_bps,
+					  .achieved_bps = (uint64_t)sent,
+					  .received_bps = (uint64_t)(sent * (1 - loss)),
+					  .loss_ratio = loss,
+					  .generator_limited = sent < 0.99 * r };
 }
 
 static void cfg_for(struct knee_config *c, uint64_t max)
@@ -166,7 +166,7 @@ static unsigned binary_search_trials(struct simpath *p, const struct knee_config
 {
 	double lo = (double)cfg->min_rate_bps, hi = (double)cfg->max_rate_bps;
 	unsigned n = 0;
-	struct knee_trial t = {.duration_ns = cfg->final_ns};
+	struct knee_trial t = { .duration_ns = cfg->final_ns };
 
 	t.rate_bps = (uint64_t)hi;
 	n++;
@@ -192,7 +192,7 @@ static void test_sdwan_curve(void **state)
 	struct knee_config cfg;
 	struct knee k;
 	struct knee_result res;
-	struct simpath p = {.curve = SDWAN, .rng = 1};
+	struct simpath p = { .curve = SDWAN, .rng = 1 };
 	double pdr_true = (110 + 10 * (0.005 / 0.075)) * 1e6;
 	unsigned bin;
 
@@ -221,11 +221,11 @@ static void test_sdwan_noise(void **state)
 		struct knee_config cfg;
 		struct knee k;
 		struct knee_result res;
-		struct simpath p = {.curve = SDWAN,
-				    .rng = seed * 7919,
-				    .noise_from = 104.5e6,
-				    .noise_to = 110e6,
-				    .noise_p = 0.3};
+		struct simpath p = { .curve = SDWAN,
+				     .rng = seed * 7919,
+				     .noise_from = 104.5e6,
+				     .noise_to = 110e6,
+				     .noise_p = 0.3 };
 
 		cfg_for(&cfg, 1000 * M);
 		search(&p, &cfg, &k, &res);
@@ -243,14 +243,14 @@ static void test_sdwan_noise(void **state)
 
 static void test_shapers(void **state)
 {
-	static const double caps[] = {3e6, 47e6, 100e6, 333e6, 950e6};
+	static const double caps[] = { 3e6, 47e6, 100e6, 333e6, 950e6 };
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(caps) / sizeof(caps[0]); i++) {
 		struct knee_config cfg;
 		struct knee k;
 		struct knee_result res;
-		struct simpath p = {.curve = SHAPER, .knee = caps[i], .rng = 3};
+		struct simpath p = { .curve = SHAPER, .knee = caps[i], .rng = 3 };
 		unsigned bin;
 
 		cfg_for(&cfg, 1000 * M);
@@ -276,12 +276,12 @@ static void test_confirmation_moves_bound(void **state)
 	struct knee_config cfg;
 	struct knee k;
 	struct knee_result res;
-	struct simpath p = {.curve = SDWAN,
-			    .rng = 5,
-			    .noise_from = 100e6,
-			    .noise_to = 110e6,
-			    .noise_p = 0,
-			    .noise_long_p = 1};
+	struct simpath p = { .curve = SDWAN,
+			     .rng = 5,
+			     .noise_from = 100e6,
+			     .noise_to = 110e6,
+			     .noise_p = 0,
+			     .noise_long_p = 1 };
 	unsigned n, failed_confirm = 0;
 	const struct knee_record *tr;
 
@@ -304,7 +304,7 @@ static void test_generator_limited(void **state)
 	struct knee_config cfg;
 	struct knee k;
 	struct knee_result res;
-	struct simpath p = {.curve = SDWAN, .gen_max = 80e6, .rng = 11};
+	struct simpath p = { .curve = SDWAN, .gen_max = 80e6, .rng = 11 };
 	unsigned n, invalid = 0;
 	const struct knee_record *tr;
 
@@ -337,7 +337,7 @@ static void test_generator_always_short(void **state)
 	struct knee_config cfg;
 	struct knee k;
 	struct knee_result res;
-	struct simpath p = {.curve = LOSSLESS, .gen_max = 0.5e6, .rng = 2};
+	struct simpath p = { .curve = LOSSLESS, .gen_max = 0.5e6, .rng = 2 };
 
 	(void)state;
 	cfg_for(&cfg, 1000 * M);
@@ -355,7 +355,7 @@ static void test_lossless_to_max(void **state)
 	struct knee_config cfg;
 	struct knee k;
 	struct knee_result res;
-	struct simpath p = {.curve = LOSSLESS, .rng = 9};
+	struct simpath p = { .curve = LOSSLESS, .rng = 9 };
 
 	(void)state;
 	cfg_for(&cfg, 100 * M);
@@ -375,7 +375,7 @@ static void test_loss_everywhere(void **state)
 	struct knee_config cfg;
 	struct knee k;
 	struct knee_result res;
-	struct simpath p = {.curve = CONSTANT, .constant = 0.01, .rng = 4};
+	struct simpath p = { .curve = CONSTANT, .constant = 0.01, .rng = 4 };
 
 	(void)state;
 	cfg_for(&cfg, 1000 * M);
@@ -396,7 +396,7 @@ static void test_small_loss_everywhere(void **state)
 	struct knee_config cfg;
 	struct knee k;
 	struct knee_result res;
-	struct simpath p = {.curve = CONSTANT, .constant = 0.003, .rng = 4};
+	struct simpath p = { .curve = CONSTANT, .constant = 0.003, .rng = 4 };
 
 	(void)state;
 	cfg_for(&cfg, 1000 * M);
@@ -447,15 +447,20 @@ static void test_lossy_hiccup(void **state)
 	cfg.short_ns = 1 * SEC;
 	cfg.final_ns = 2 * SEC;
 	for (unsigned spike = 1; spike <= 24; spike++) {
-		struct simpath p = { .curve = SHAPED_LOSSY, .knee = 300e6, .constant = 0.01,
-				     .rng = 3, .spike_trial = spike, .spike_loss = 0.06 };
+		struct simpath p = { .curve = SHAPED_LOSSY,
+				     .knee = 300e6,
+				     .constant = 0.01,
+				     .rng = 3,
+				     .spike_trial = spike,
+				     .spike_loss = 0.06 };
 		const struct knee_bound *b = &res.bound[KNEE_PDR];
 
 		search(&p, &cfg, &k, &res);
 		if (b->outcome != KNEE_FOUND || b->lower_bps < 0.9 * pdr || b->lower_bps > pdr)
 			fail_msg("hiccup at trial %u: PDR %s [%.1f, %.1f] Mbit/s, expected "
-				 "found near %.1f", spike, knee_outcome_name(b->outcome),
-				 (double)b->lower_bps / 1e6, (double)b->upper_bps / 1e6, pdr / 1e6);
+				 "found near %.1f",
+				 spike, knee_outcome_name(b->outcome), (double)b->lower_bps / 1e6,
+				 (double)b->upper_bps / 1e6, pdr / 1e6);
 		assert_int_equal(res.bound[KNEE_NDR].outcome, KNEE_BELOW_MIN);
 	}
 	{
@@ -472,7 +477,7 @@ static void test_trial_limit(void **state)
 	struct knee_config cfg;
 	struct knee k;
 	struct knee_result res;
-	struct simpath p = {.curve = SDWAN, .rng = 1};
+	struct simpath p = { .curve = SDWAN, .rng = 1 };
 
 	(void)state;
 	cfg_for(&cfg, 1000 * M);
@@ -487,7 +492,7 @@ static void test_api_misuse(void **state)
 	struct knee_config cfg;
 	struct knee k;
 	struct knee_trial t1, t2;
-	struct knee_measurement m = {.loss_ratio = 0};
+	struct knee_measurement m = { .loss_ratio = 0 };
 
 	(void)state;
 	knee_config_defaults(&cfg);
@@ -521,7 +526,7 @@ static void test_api_misuse(void **state)
 
 static void test_classify(void **state)
 {
-	struct knee_measurement m = {.loss_ratio = 0};
+	struct knee_measurement m = { .loss_ratio = 0 };
 
 	(void)state;
 	assert_int_equal(knee_classify(&m, 0.005), KNEE_PASS);
@@ -539,20 +544,20 @@ static void test_classify(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_sdwan_curve),
-	    cmocka_unit_test(test_sdwan_noise),
-	    cmocka_unit_test(test_shapers),
-	    cmocka_unit_test(test_confirmation_moves_bound),
-	    cmocka_unit_test(test_generator_limited),
-	    cmocka_unit_test(test_generator_always_short),
-	    cmocka_unit_test(test_lossless_to_max),
-	    cmocka_unit_test(test_loss_everywhere),
-	    cmocka_unit_test(test_small_loss_everywhere),
-	    cmocka_unit_test(test_shaper_with_random_loss),
-	    cmocka_unit_test(test_lossy_hiccup),
-	    cmocka_unit_test(test_trial_limit),
-	    cmocka_unit_test(test_api_misuse),
-	    cmocka_unit_test(test_classify),
+		cmocka_unit_test(test_sdwan_curve),
+		cmocka_unit_test(test_sdwan_noise),
+		cmocka_unit_test(test_shapers),
+		cmocka_unit_test(test_confirmation_moves_bound),
+		cmocka_unit_test(test_generator_limited),
+		cmocka_unit_test(test_generator_always_short),
+		cmocka_unit_test(test_lossless_to_max),
+		cmocka_unit_test(test_loss_everywhere),
+		cmocka_unit_test(test_small_loss_everywhere),
+		cmocka_unit_test(test_shaper_with_random_loss),
+		cmocka_unit_test(test_lossy_hiccup),
+		cmocka_unit_test(test_trial_limit),
+		cmocka_unit_test(test_api_misuse),
+		cmocka_unit_test(test_classify),
 	};
 
 	return cmocka_run_group_tests_name("knee", tests, NULL, NULL);

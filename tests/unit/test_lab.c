@@ -28,11 +28,11 @@ static void test_names(void **state)
 		const char *name;
 		bool ok;
 	} cases[] = {
-	    {"lab", true},   {"lt", true},	     {"a", true},
-	    {"A-b_9", true}, {"123456789012", true}, {"1234567890123", false},
-	    {"", false},     {"-x", false},	     {"_x", false},
-	    {"a b", false},  {"a/b", false},	     {"..", false},
-	    {"a.b", false},  {"ü", false},
+		{ "lab", true },   { "lt", true },	     { "a", true },
+		{ "A-b_9", true }, { "123456789012", true }, { "1234567890123", false },
+		{ "", false },	   { "-x", false },	     { "_x", false },
+		{ "a b", false },  { "a/b", false },	     { "..", false },
+		{ "a.b", false },  { "ü", false },
 	};
 
 	(void)state;
@@ -78,13 +78,13 @@ static void test_link_opts(void **state)
 		const char *opt;
 		const char *reason; /* NULL: accepted */
 	} bad[] = {
-	    {"2:mtu=1280", "links 0..1"},      {"1", "expected L:"},
-	    {"x:mtu=1", "expected L:"},	       {"-1:mtu=1", "expected L:"},
-	    {"1:", "nothing to set"},	       {"1:mtu", "needs a value"},
-	    {"1:mtu=abc", "mtu 'abc'"},	       {"1:mtu=-5", "mtu '-5'"},
-	    {"1:mtu=70000", "mtu '70000'"},    {"1:rate=fast", "rate 'fast'"},
-	    {"1:drop=101", "drop '101'"},      {"1:color=red", "unknown key"},
-	    {"1:block-icmp=2", "unknown key"}, {"1:mtu=1280,,rate=1M", "bad --link item"},
+		{ "2:mtu=1280", "links 0..1" },	     { "1", "expected L:" },
+		{ "x:mtu=1", "expected L:" },	     { "-1:mtu=1", "expected L:" },
+		{ "1:", "nothing to set" },	     { "1:mtu", "needs a value" },
+		{ "1:mtu=abc", "mtu 'abc'" },	     { "1:mtu=-5", "mtu '-5'" },
+		{ "1:mtu=70000", "mtu '70000'" },    { "1:rate=fast", "rate 'fast'" },
+		{ "1:drop=101", "drop '101'" },	     { "1:color=red", "unknown key" },
+		{ "1:block-icmp=2", "unknown key" }, { "1:mtu=1280,,rate=1M", "bad --link item" },
 	};
 	struct lab_spec s;
 	char err[160];
@@ -100,9 +100,9 @@ static void test_link_opts(void **state)
 				 bad[i].reason);
 	}
 	lab_spec_chain(&s, "lt", 3, 9000);
-	assert_int_equal(
-	    lab_parse_link_opt("1:mtu=1280,rate=1.5G,drop=2.5%,block-icmp", &s, err, sizeof(err)),
-	    0);
+	assert_int_equal(lab_parse_link_opt("1:mtu=1280,rate=1.5G,drop=2.5%,block-icmp", &s, err,
+					    sizeof(err)),
+			 0);
 	assert_int_equal(s.links[1].mtu, 1280);
 	assert_int_equal(s.links[1].rate_bps, 1500000000ULL);
 	assert_true(s.links[1].drop_pct == 2.5);
@@ -178,19 +178,19 @@ static void test_spec_check(void **state)
 		double value;
 		const char *reason;
 	} cases[] = {
-	    {"MTU 67", 0, 67, "MTU 67"},
-	    {"MTU 65536", 0, 65536, "MTU 65536"},
-	    {"host b 2", 1, 2, "hosts 0..1"},
-	    {"self link", 2, 0, "to itself"},
-	    {"1 host", 3, 1, "1 hosts"},
-	    {"9 hosts", 3, 9, "9 hosts"},
-	    {"0 links", 4, 0, "0 links"},
-	    {"9 links", 4, 9, "9 links"},
-	    {"rate 1", 5, 1, "rate 1 bit/s"},
-	    {"rate 20G", 5, 2e10, "out of range"},
-	    {"drop -1", 6, -1, "drop -1%"},
-	    {"drop 101", 6, 101, "drop 101%"},
-	    {"drop 0.001", 6, 0.001, "resolution"},
+		{ "MTU 67", 0, 67, "MTU 67" },
+		{ "MTU 65536", 0, 65536, "MTU 65536" },
+		{ "host b 2", 1, 2, "hosts 0..1" },
+		{ "self link", 2, 0, "to itself" },
+		{ "1 host", 3, 1, "1 hosts" },
+		{ "9 hosts", 3, 9, "9 hosts" },
+		{ "0 links", 4, 0, "0 links" },
+		{ "9 links", 4, 9, "9 links" },
+		{ "rate 1", 5, 1, "rate 1 bit/s" },
+		{ "rate 20G", 5, 2e10, "out of range" },
+		{ "drop -1", 6, -1, "drop -1%" },
+		{ "drop 101", 6, 101, "drop 101%" },
+		{ "drop 0.001", 6, 0.001, "resolution" },
 	};
 	struct lab_spec s;
 	char err[160];
@@ -322,23 +322,23 @@ static void test_state_roundtrip(void **state)
 static void test_state_rejects(void **state)
 {
 	static const char *bad[] = {
-	    "",
-	    "ovlperf-lab 2\nname lt\nhosts 2\n" STATE_LINK,
-	    STATE_HEAD STATE_LINK "netns ovp-other-0 1\n",
-	    STATE_HEAD STATE_LINK "netns ovp-lt-2 1\n",
-	    STATE_HEAD STATE_LINK "netns ../../etc 1\n",
-	    STATE_HEAD STATE_LINK "netns ovp-lt-0\n",
-	    STATE_HEAD STATE_LINK "netns ovp-lt-0 1\nnetns ovp-lt-1 2\nnetns ovp-lt-1 3\n",
-	    STATE_HEAD STATE_LINK "netns ovp-lt-1 1\n",
-	    STATE_HEAD STATE_LINK "netns ovp-lt-0 1\nnetns ovp-lt-0 2\n",
-	    STATE_HEAD STATE_LINK "bogus\n",
-	    STATE_HEAD STATE_LINK "hosts 2 3\n",
-	    "ovlperf-lab 1\nname bad/name\nhosts 2\n" STATE_LINK,
-	    "ovlperf-lab 1\nhosts 2\n" STATE_LINK,
-	    "ovlperf-lab 1\nname lt\nhosts 100\n" STATE_LINK,
-	    STATE_HEAD "link 0 5 mtu 0 rate 0 drop 0.00 block-icmp 0\n",
-	    STATE_HEAD "link 0 1 mtu 50 rate 0 drop 0.00 block-icmp 0\n",
-	    STATE_HEAD,
+		"",
+		"ovlperf-lab 2\nname lt\nhosts 2\n" STATE_LINK,
+		STATE_HEAD STATE_LINK "netns ovp-other-0 1\n",
+		STATE_HEAD STATE_LINK "netns ovp-lt-2 1\n",
+		STATE_HEAD STATE_LINK "netns ../../etc 1\n",
+		STATE_HEAD STATE_LINK "netns ovp-lt-0\n",
+		STATE_HEAD STATE_LINK "netns ovp-lt-0 1\nnetns ovp-lt-1 2\nnetns ovp-lt-1 3\n",
+		STATE_HEAD STATE_LINK "netns ovp-lt-1 1\n",
+		STATE_HEAD STATE_LINK "netns ovp-lt-0 1\nnetns ovp-lt-0 2\n",
+		STATE_HEAD STATE_LINK "bogus\n",
+		STATE_HEAD STATE_LINK "hosts 2 3\n",
+		"ovlperf-lab 1\nname bad/name\nhosts 2\n" STATE_LINK,
+		"ovlperf-lab 1\nhosts 2\n" STATE_LINK,
+		"ovlperf-lab 1\nname lt\nhosts 100\n" STATE_LINK,
+		STATE_HEAD "link 0 5 mtu 0 rate 0 drop 0.00 block-icmp 0\n",
+		STATE_HEAD "link 0 1 mtu 50 rate 0 drop 0.00 block-icmp 0\n",
+		STATE_HEAD,
 	};
 	struct lab_state st;
 
@@ -382,15 +382,17 @@ static void test_nft_ruleset(void **state)
 	s.links[0].block_icmp_too_big = true;
 	assert_int_equal(lab_nft_ruleset(&s, 1, buf, sizeof(buf)), 0);
 	assert_non_null(strstr(
-	    buf, "iifname \"ovp0\" icmp type destination-unreachable icmp code frag-needed drop"));
+		buf,
+		"iifname \"ovp0\" icmp type destination-unreachable icmp code frag-needed drop"));
 	assert_non_null(strstr(buf, "iifname \"ovp0\" icmpv6 type packet-too-big drop"));
 	assert_non_null(strstr(buf, "iifname \"ovp1\" numgen"));
 	assert_null(strstr(buf, "iifname \"ovp0\" numgen"));
 	/* ... and host 1 does not send the too-big messages link 0 causes */
-	assert_non_null(strstr(buf, "\tchain output {\n\t\ttype filter hook output priority 0; "
-				    "policy accept;\n\t\ticmp type destination-unreachable icmp code "
-				    "frag-needed icmp mtu 1500 drop\n\t\ticmpv6 type packet-too-big "
-				    "icmpv6 mtu 1500 drop\n\t}\n}\n"));
+	assert_non_null(strstr(buf,
+			       "\tchain output {\n\t\ttype filter hook output priority 0; "
+			       "policy accept;\n\t\ticmp type destination-unreachable icmp code "
+			       "frag-needed icmp mtu 1500 drop\n\t\ticmpv6 type packet-too-big "
+			       "icmpv6 mtu 1500 drop\n\t}\n}\n"));
 	assert_int_equal(lab_nft_ruleset(&s, 1, buf, 40), -ENOSPC);
 
 	/* A narrow link 1 with block-icmp: its entry (host 1) drops what it would
@@ -489,10 +491,10 @@ static int remove_lab(void **state)
  * "lt3" free (skipped otherwise: it is never taken from someone else). */
 static void test_api_in_namespaces(void **state)
 {
-	char *ipargv[] = {"/bin/sh", "-c", "ip -o -4 addr show dev ovp0", NULL};
-	char *sleeper[] = {"/bin/sleep", "30", NULL};
-	char *stubborn[] = {"/bin/sh", "-c",
-			    "trap '' TERM; echo ready; while :; do sleep 0.05; done", NULL};
+	char *ipargv[] = { "/bin/sh", "-c", "ip -o -4 addr show dev ovp0", NULL };
+	char *sleeper[] = { "/bin/sleep", "30", NULL };
+	char *stubborn[] = { "/bin/sh", "-c",
+			     "trap '' TERM; echo ready; while :; do sleep 0.05; done", NULL };
 	struct sockaddr_storage ss;
 	struct lab *lab, *again, *opened;
 	struct lab_spec s;
@@ -569,19 +571,19 @@ static void test_api_in_namespaces(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_names),
-	    cmocka_unit_test(test_netns_name),
-	    cmocka_unit_test(test_pct),
-	    cmocka_unit_test(test_link_opts),
-	    cmocka_unit_test(test_addr_plan),
-	    cmocka_unit_test(test_spec_defaults),
-	    cmocka_unit_test(test_spec_check),
-	    cmocka_unit_test(test_routes),
-	    cmocka_unit_test(test_drop_and_burst),
-	    cmocka_unit_test(test_state_roundtrip),
-	    cmocka_unit_test(test_state_rejects),
-	    cmocka_unit_test(test_nft_ruleset),
-	    cmocka_unit_test_teardown(test_api_in_namespaces, remove_lab),
+		cmocka_unit_test(test_names),
+		cmocka_unit_test(test_netns_name),
+		cmocka_unit_test(test_pct),
+		cmocka_unit_test(test_link_opts),
+		cmocka_unit_test(test_addr_plan),
+		cmocka_unit_test(test_spec_defaults),
+		cmocka_unit_test(test_spec_check),
+		cmocka_unit_test(test_routes),
+		cmocka_unit_test(test_drop_and_burst),
+		cmocka_unit_test(test_state_roundtrip),
+		cmocka_unit_test(test_state_rejects),
+		cmocka_unit_test(test_nft_ruleset),
+		cmocka_unit_test_teardown(test_api_in_namespaces, remove_lab),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

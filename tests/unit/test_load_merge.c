@@ -31,7 +31,7 @@ struct udp_case {
 	uint64_t sent, received, dups, reordered;
 	uint64_t rxq_ovfl, rcvbuf_errors, sndbuf_errors;
 	uint64_t want_lost, want_socket, want_sndbuf, want_network;
-	bool want_limited;	/* 1 Gbit/s target, sender time 1 s, 1000 B */
+	bool want_limited; /* 1 Gbit/s target, sender time 1 s, 1000 B */
 };
 
 static const struct udp_case udp_cases[] = {
@@ -39,8 +39,8 @@ static const struct udp_case udp_cases[] = {
 	{ "path loss", 125000, 120000, 0, 0, 0, 0, 0, 5000, 0, 0, 5000, false },
 	{ "receiver socket", 125000, 100000, 0, 0, 25000, 25000, 0, 25000, 25000, 0, 0, false },
 	{ "mixed", 125000, 110000, 0, 0, 10000, 10000, 2000, 15000, 10000, 2000, 3000, false },
-	{ "dups and reorder do not hide loss", 125000, 124000, 50, 70, 0, 0, 0, 1000, 0, 0,
-	  1000, false },
+	{ "dups and reorder do not hide loss", 125000, 124000, 50, 70, 0, 0, 0, 1000, 0, 0, 1000,
+	  false },
 	{ "generator short", 120000, 120000, 0, 0, 0, 0, 0, 0, 0, 0, 0, true },
 	{ "counters above loss are capped", 125000, 124990, 0, 0, 0, 500, 0, 10, 0, 0, 0, false },
 };
@@ -132,7 +132,7 @@ static void test_tcp(void **state)
 	res.spec.streams = 2;
 	snd->nstreams = rcv->nstreams = 2;
 	snd->duration_ns = 2000000000;
-	rcv->duration_ns = 1000000000;	/* goodput over the receiver's time */
+	rcv->duration_ns = 1000000000; /* goodput over the receiver's time */
 	rcv->streams[0].bytes = 1000;
 	rcv->streams[1].bytes = 3000;
 	rcv->total.bytes = 4000;

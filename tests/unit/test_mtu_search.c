@@ -46,7 +46,7 @@ static unsigned drive(struct simpath *p, const struct mtu_search_cfg *cfg,
 
 	assert_true(mtu_search_init(&s, cfg));
 	while (mtu_search_next(&s, &st)) {
-		struct mtu_outcome o = {.size = st.size};
+		struct mtu_outcome o = { .size = st.size };
 
 		assert_true(++rounds < 100);
 		if (p->if_mtu && st.size > p->if_mtu) {
@@ -82,11 +82,11 @@ static unsigned drive(struct simpath *p, const struct mtu_search_cfg *cfg,
 	return rounds;
 }
 
-static const struct mtu_search_cfg cfg1500 = {.base = 1200, .max = 1500, .probes = 3};
+static const struct mtu_search_cfg cfg1500 = { .base = 1200, .max = 1500, .probes = 3 };
 
 static void test_clean_path(void **state)
 {
-	struct simpath p = {.pmtu = 1500, .icmp = true};
+	struct simpath p = { .pmtu = 1500, .icmp = true };
 	struct mtu_search_result r;
 
 	(void)state;
@@ -109,25 +109,26 @@ struct narrow_case {
 static void test_narrow_paths(void **state)
 {
 	static const struct narrow_case cases[] = {
-	    {1400, true, 0},
-	    {1400, false, 0},
-	    {1420, true, 0},
-	    {1201, false, 0},
-	    {1499, false, 0},
-	    {1499, true, 0},
-	    {1337, false, 0},
-	    {1200, false, 0},
-	    /* ICMP announcing too little, too much, or nonsense */
-	    {1400, true, 1300},
-	    {1400, true, 1450},
-	    {1400, true, 9000},
-	    {1400, true, 60},
+		{ 1400, true, 0 },
+		{ 1400, false, 0 },
+		{ 1420, true, 0 },
+		{ 1201, false, 0 },
+		{ 1499, false, 0 },
+		{ 1499, true, 0 },
+		{ 1337, false, 0 },
+		{ 1200, false, 0 },
+		/* ICMP announcing too little, too much, or nonsense */
+		{ 1400, true, 1300 },
+		{ 1400, true, 1450 },
+		{ 1400, true, 9000 },
+		{ 1400, true, 60 },
 	};
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct simpath p = {
-		    .pmtu = cases[i].pmtu, .icmp = cases[i].icmp, .icmp_says = cases[i].icmp_says};
+		struct simpath p = { .pmtu = cases[i].pmtu,
+				     .icmp = cases[i].icmp,
+				     .icmp_says = cases[i].icmp_says };
 		struct mtu_search_result r;
 
 		drive(&p, &cfg1500, &r);
@@ -147,7 +148,8 @@ static void test_every_pmtu(void **state)
 	(void)state;
 	for (uint32_t pmtu = 1200; pmtu <= 1500; pmtu++) {
 		for (int mode = 0; mode < 3; mode++) {
-			struct simpath p = { .pmtu = pmtu, .icmp = mode > 0,
+			struct simpath p = { .pmtu = pmtu,
+					     .icmp = mode > 0,
 					     .icmp_says = mode == 2 ? pmtu - pmtu % 64 : 0 };
 			struct mtu_search_result r;
 
@@ -161,7 +163,7 @@ static void test_every_pmtu(void **state)
 
 static void test_icmp_hint_is_fast(void **state)
 {
-	struct simpath p = {.pmtu = 1400, .icmp = true};
+	struct simpath p = { .pmtu = 1400, .icmp = true };
 	struct mtu_search_result r;
 
 	(void)state;
@@ -173,7 +175,7 @@ static void test_icmp_hint_is_fast(void **state)
 
 static void test_blackhole_binary(void **state)
 {
-	struct simpath p = {.pmtu = 1400, .icmp = false};
+	struct simpath p = { .pmtu = 1400, .icmp = false };
 	struct mtu_search_result r;
 	unsigned rounds = drive(&p, &cfg1500, &r);
 
@@ -187,11 +189,11 @@ static void test_blackhole_binary(void **state)
 
 static void test_single_losses(void **state)
 {
-	static const uint32_t pmtus[] = {1500, 1400, 1250, 1473};
+	static const uint32_t pmtus[] = { 1500, 1400, 1250, 1473 };
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(pmtus) / sizeof(pmtus[0]); i++) {
-		struct simpath p = {.pmtu = pmtus[i], .lose_first_of_round = 1};
+		struct simpath p = { .pmtu = pmtus[i], .lose_first_of_round = 1 };
 		struct mtu_search_result r;
 
 		drive(&p, &cfg1500, &r);
@@ -215,7 +217,7 @@ static void test_random_loss(void **state)
 	 * whole rounds (6 probes) lost at a deliverable size, 0.2^6 per size.
 	 * Allow a couple in 200 seeded runs. */
 	for (unsigned i = 0; i < runs; i++) {
-		struct simpath p = {.pmtu = 1400, .loss = 0.2, .rng = 0x9e3779b97f4a7c15ULL + i};
+		struct simpath p = { .pmtu = 1400, .loss = 0.2, .rng = 0x9e3779b97f4a7c15ULL + i };
 		struct mtu_search_result r;
 
 		drive(&p, &cfg1500, &r);
@@ -227,8 +229,8 @@ static void test_random_loss(void **state)
 
 static void test_local_refusal(void **state)
 {
-	struct mtu_search_cfg cfg = {.base = 1200, .max = 1600, .probes = 3};
-	struct simpath p = {.pmtu = 1600, .if_mtu = 1500};
+	struct mtu_search_cfg cfg = { .base = 1200, .max = 1600, .probes = 3 };
+	struct simpath p = { .pmtu = 1600, .if_mtu = 1500 };
 	struct mtu_search_result r;
 
 	(void)state;
@@ -240,8 +242,8 @@ static void test_local_refusal(void **state)
 
 static void test_jumbo(void **state)
 {
-	struct mtu_search_cfg cfg = {.base = 1200, .max = 9001, .probes = 3};
-	struct simpath p = {.pmtu = 9001};
+	struct mtu_search_cfg cfg = { .base = 1200, .max = 9001, .probes = 3 };
+	struct simpath p = { .pmtu = 9001 };
 	struct mtu_search_result r;
 
 	(void)state;
@@ -258,7 +260,7 @@ static void test_jumbo(void **state)
 
 static void test_bases(void **state)
 {
-	struct simpath p = {.pmtu = 1000};
+	struct simpath p = { .pmtu = 1000 };
 	struct mtu_search_result r;
 	struct mtu_search_cfg cfg = cfg1500;
 
@@ -291,7 +293,7 @@ static void test_bases(void **state)
 
 static void test_dead_path(void **state)
 {
-	struct simpath p = {.pmtu = 0};
+	struct simpath p = { .pmtu = 0 };
 	struct mtu_search_result r;
 
 	(void)state;
@@ -304,9 +306,9 @@ static void test_dead_path(void **state)
 static void test_api_edges(void **state)
 {
 	struct mtu_search s;
-	struct mtu_search_cfg bad = {.base = 1200, .max = 60, .probes = 3};
+	struct mtu_search_cfg bad = { .base = 1200, .max = 60, .probes = 3 };
 	struct mtu_step st;
-	struct mtu_outcome wrong = {.size = 1300, .sent = 3, .delivered = 3};
+	struct mtu_outcome wrong = { .size = 1300, .sent = 3, .delivered = 3 };
 
 	(void)state;
 	assert_false(mtu_search_init(&s, &bad));
@@ -326,18 +328,18 @@ static void test_api_edges(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_clean_path),
-	    cmocka_unit_test(test_every_pmtu),
-	    cmocka_unit_test(test_narrow_paths),
-	    cmocka_unit_test(test_icmp_hint_is_fast),
-	    cmocka_unit_test(test_blackhole_binary),
-	    cmocka_unit_test(test_single_losses),
-	    cmocka_unit_test(test_random_loss),
-	    cmocka_unit_test(test_local_refusal),
-	    cmocka_unit_test(test_jumbo),
-	    cmocka_unit_test(test_bases),
-	    cmocka_unit_test(test_dead_path),
-	    cmocka_unit_test(test_api_edges),
+		cmocka_unit_test(test_clean_path),
+		cmocka_unit_test(test_every_pmtu),
+		cmocka_unit_test(test_narrow_paths),
+		cmocka_unit_test(test_icmp_hint_is_fast),
+		cmocka_unit_test(test_blackhole_binary),
+		cmocka_unit_test(test_single_losses),
+		cmocka_unit_test(test_random_loss),
+		cmocka_unit_test(test_local_refusal),
+		cmocka_unit_test(test_jumbo),
+		cmocka_unit_test(test_bases),
+		cmocka_unit_test(test_dead_path),
+		cmocka_unit_test(test_api_edges),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -46,7 +46,8 @@ static void *serve(void *arg)
 static int setup(void **state)
 {
 	static struct fixture f;
-	struct sockaddr_in sin = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+	struct sockaddr_in sin = { .sin_family = AF_INET,
+				   .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
 	socklen_t sl = sizeof(sin);
 	int lsn = socket(AF_INET, SOCK_STREAM, 0);
 
@@ -102,7 +103,7 @@ static const uint8_t *recv_op(struct fixture *f, enum mtu_wire_op want, size_t *
 {
 	struct proto_msg m;
 	enum mtu_wire_op op;
-	struct pollfd p = {.fd = f->client, .events = POLLIN};
+	struct pollfd p = { .fd = f->client, .events = POLLIN };
 
 	for (;;) {
 		int rc = proto_reader_read(&f->rd, f->client, clock_now_ns(), &m);
@@ -121,7 +122,7 @@ static const uint8_t *recv_op(struct fixture *f, enum mtu_wire_op want, size_t *
 
 static struct mtu_wire_ready open_session(struct fixture *f, uint64_t token, bool tcp)
 {
-	struct mtu_wire_request rq = {MTU_WIRE_VERSION, tcp ? MTU_WIRE_F_TCP : 0, 4, token};
+	struct mtu_wire_request rq = { MTU_WIRE_VERSION, tcp ? MTU_WIRE_F_TCP : 0, 4, token };
 	struct mtu_wire_ready ready;
 	uint8_t b[MTU_WIRE_REQUEST_LEN];
 	const uint8_t *body;
@@ -138,10 +139,10 @@ static struct mtu_wire_ready open_session(struct fixture *f, uint64_t token, boo
 
 static void probe(int udp, uint16_t port, uint64_t token, uint32_t round, uint16_t index)
 {
-	struct sockaddr_in sin = {.sin_family = AF_INET,
-				  .sin_port = htons(port),
-				  .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
-	struct mtu_wire_probe p = {token, round, index, 1000};
+	struct sockaddr_in sin = { .sin_family = AF_INET,
+				   .sin_port = htons(port),
+				   .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	struct mtu_wire_probe p = { token, round, index, 1000 };
 	uint8_t buf[1000 - 28];
 
 	memset(buf, 0, sizeof(buf));
@@ -153,7 +154,7 @@ static void probe(int udp, uint16_t port, uint64_t token, uint32_t round, uint16
 static struct mtu_wire_report query(struct fixture *f, uint32_t round, uint16_t sent,
 				    uint16_t wait_ms)
 {
-	struct mtu_wire_query q = {round, sent, wait_ms};
+	struct mtu_wire_query q = { round, sent, wait_ms };
 	struct mtu_wire_report rep;
 	uint8_t b[MTU_WIRE_QUERY_LEN];
 	const uint8_t *body;
@@ -219,9 +220,9 @@ static void test_tcp_check(void **state)
 {
 	struct fixture *f = *state;
 	struct mtu_wire_ready ready = open_session(f, 7, true);
-	struct sockaddr_in sin = {.sin_family = AF_INET,
-				  .sin_port = htons(ready.tcp_port),
-				  .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+	struct sockaddr_in sin = { .sin_family = AF_INET,
+				   .sin_port = htons(ready.tcp_port),
+				   .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
 	struct mtu_wire_tcp_report tr;
 	uint8_t buf[65536];
 	uint64_t got = 0;
@@ -251,7 +252,7 @@ static void test_tcp_check(void **state)
 static void test_query_before_open(void **state)
 {
 	struct fixture *f = *state;
-	uint8_t b[MTU_WIRE_QUERY_LEN] = {0};
+	uint8_t b[MTU_WIRE_QUERY_LEN] = { 0 };
 
 	send_op(f, MTU_OP_QUERY, b, sizeof(b));
 	finish(f, -EPROTO);
@@ -270,7 +271,7 @@ static void test_wrong_type(void **state)
 static void test_bad_bodies(void **state)
 {
 	struct fixture *f = *state;
-	uint8_t b[MTU_WIRE_QUERY_LEN + 1] = {0};
+	uint8_t b[MTU_WIRE_QUERY_LEN + 1] = { 0 };
 
 	open_session(f, 1, false);
 	send_op(f, MTU_OP_QUERY, b, sizeof(b)); /* one byte too long */
@@ -280,7 +281,7 @@ static void test_bad_bodies(void **state)
 static void test_second_open(void **state)
 {
 	struct fixture *f = *state;
-	struct mtu_wire_request rq = {MTU_WIRE_VERSION, 0, 4, 5};
+	struct mtu_wire_request rq = { MTU_WIRE_VERSION, 0, 4, 5 };
 	uint8_t b[MTU_WIRE_REQUEST_LEN];
 
 	open_session(f, 5, false);
@@ -301,13 +302,13 @@ static void test_client_leaves(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test_setup_teardown(test_rounds, setup, teardown),
-	    cmocka_unit_test_setup_teardown(test_tcp_check, setup, teardown),
-	    cmocka_unit_test_setup_teardown(test_query_before_open, setup, teardown),
-	    cmocka_unit_test_setup_teardown(test_wrong_type, setup, teardown),
-	    cmocka_unit_test_setup_teardown(test_bad_bodies, setup, teardown),
-	    cmocka_unit_test_setup_teardown(test_second_open, setup, teardown),
-	    cmocka_unit_test_setup_teardown(test_client_leaves, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_rounds, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_tcp_check, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_query_before_open, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_wrong_type, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_bad_bodies, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_second_open, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_client_leaves, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -49,7 +49,7 @@ static struct mtu_path_result *path(struct mtu_report *r, const char *name, int 
 	p->search.icmp_seen = icmp;
 	p->search.icmp_mtu = icmp ? pmtu : 0;
 	p->search.blackhole = pmtu != if_mtu && !icmp;
-	r->roles[r->npaths] = (struct mtu_path_role){.kind = MTU_PATH_PLAIN, .underlay = -1};
+	r->roles[r->npaths] = (struct mtu_path_role){ .kind = MTU_PATH_PLAIN, .underlay = -1 };
 	r->npaths++;
 	return p;
 }
@@ -83,9 +83,9 @@ static void tcp(struct mtu_path_result *p, bool completed, uint32_t initial, uin
 	p->tcp.run = true;
 	p->tcp.completed = completed;
 	p->tcp.timestamps = true;
-	p->tcp.client_initial = (struct mtu_tcp_end){true, initial, adv, 0, 0};
-	p->tcp.client = (struct mtu_tcp_end){true, final, adv, 0, p->search.pmtu};
-	p->tcp.server = (struct mtu_tcp_end){true, final, adv, 0, p->search.pmtu};
+	p->tcp.client_initial = (struct mtu_tcp_end){ true, initial, adv, 0, 0 };
+	p->tcp.client = (struct mtu_tcp_end){ true, final, adv, 0, p->search.pmtu };
+	p->tcp.server = (struct mtu_tcp_end){ true, final, adv, 0, p->search.pmtu };
 	if (!completed)
 		snprintf(p->tcp.error, sizeof(p->tcp.error), "transfer stalled");
 }
@@ -155,8 +155,9 @@ static void test_builtin_overlay(void **state)
 	path(r, "under", AF_INET, 1500, 1400, false);
 	ov = path(r, "over", AF_INET, 1440, 1328, false);
 	r->roles[0].kind = MTU_PATH_UNDERLAY;
-	r->roles[1] = (struct mtu_path_role){
-	    .kind = MTU_PATH_BUILTIN, .underlay = 0, .underlay_family = AF_INET};
+	r->roles[1] = (struct mtu_path_role){ .kind = MTU_PATH_BUILTIN,
+					      .underlay = 0,
+					      .underlay_family = AF_INET };
 	mtu_verdicts(r);
 	assert_true(r->tunnels[1].valid);
 	assert_int_equal(r->tunnels[1].inner_expected, 1340);
@@ -177,8 +178,9 @@ static void test_builtin_overlay(void **state)
 	memset(r, 0, sizeof(*r));
 	path(r, "under", AF_INET6, 1500, 1500, false);
 	path(r, "over", AF_INET, 1420, 1420, false);
-	r->roles[1] = (struct mtu_path_role){
-	    .kind = MTU_PATH_BUILTIN, .underlay = 0, .underlay_family = AF_INET6};
+	r->roles[1] = (struct mtu_path_role){ .kind = MTU_PATH_BUILTIN,
+					      .underlay = 0,
+					      .underlay_family = AF_INET6 };
 	mtu_verdicts(r);
 	expect_verdict(r, "over", "tunnel", MTU_OK,
 		       "overlay MTU 1420 = underlay path MTU 1500 - 80", NULL);
@@ -193,8 +195,9 @@ static void test_builtin_overlay(void **state)
 	memset(r, 0, sizeof(*r));
 	path(r, "under", AF_INET, 1500, 1500, false);
 	path(r, "over", AF_INET, 1380, 1380, false);
-	r->roles[1] = (struct mtu_path_role){
-	    .kind = MTU_PATH_BUILTIN, .underlay = 0, .underlay_family = AF_INET};
+	r->roles[1] = (struct mtu_path_role){ .kind = MTU_PATH_BUILTIN,
+					      .underlay = 0,
+					      .underlay_family = AF_INET };
 	mtu_verdicts(r);
 	expect_verdict(r, "over", "tunnel", MTU_WARN, "60 bytes per packet unused",
 		       "set the overlay MTU to 1440");
@@ -208,7 +211,7 @@ static void test_external_overlay(void **state)
 	(void)state;
 	path(r, "under", AF_INET, 1500, 1500, false);
 	path(r, "wg", AF_INET, 1420, 1420, false);
-	r->roles[1] = (struct mtu_path_role){.kind = MTU_PATH_EXTERNAL, .underlay = 0};
+	r->roles[1] = (struct mtu_path_role){ .kind = MTU_PATH_EXTERNAL, .underlay = 0 };
 	mtu_verdicts(r);
 	expect_verdict(r, "wg", "tunnel", MTU_OK,
 		       "fits the underlay path MTU 1500: overhead at most 80", NULL);
@@ -227,8 +230,8 @@ static void test_external_overlay(void **state)
 	r->paths[1].fragmenting = true;
 	r->paths[1].frag_valid = true;
 	r->paths[1].local_frag_creates = 54;
-	r->paths[1].nofrag = (struct mtu_search_result){.state = MTU_SEARCH_DONE, .pmtu = 1440};
-	r->roles[1] = (struct mtu_path_role){.kind = MTU_PATH_EXTERNAL, .underlay = 0};
+	r->paths[1].nofrag = (struct mtu_search_result){ .state = MTU_SEARCH_DONE, .pmtu = 1440 };
+	r->roles[1] = (struct mtu_path_role){ .kind = MTU_PATH_EXTERNAL, .underlay = 0 };
 	mtu_verdicts(r);
 	assert_int_equal(r->tunnels[1].overhead_inferred, 60);
 	expect_verdict(r, "frag", "fragments", MTU_WARN, "1441..1500 bytes got through only",
@@ -240,7 +243,7 @@ static void test_external_overlay(void **state)
 	memset(r, 0, sizeof(*r));
 	path(r, "under", AF_INET, 1500, 1500, false);
 	path(r, "vpn", AF_INET, 1500, 1400, false);
-	r->roles[1] = (struct mtu_path_role){.kind = MTU_PATH_EXTERNAL, .underlay = 0};
+	r->roles[1] = (struct mtu_path_role){ .kind = MTU_PATH_EXTERNAL, .underlay = 0 };
 	mtu_verdicts(r);
 	expect_verdict(r, "vpn", "tunnel", MTU_FAIL, "overlay MTU 1500 is larger",
 		       "set the overlay MTU to 1400");
@@ -295,24 +298,25 @@ static void test_nodf(void **state)
 
 	(void)state;
 	p = path(r, "routers", AF_INET, 1500, 1400, false);
-	p->nodf = (struct mtu_nodf){.run = true,
-				    .size = 1500,
-				    .sent = 3,
-				    .delivered = 3,
-				    .reassembled = 3,
-				    .remote_reasm_reqds = 6};
+	p->nodf = (struct mtu_nodf){ .run = true,
+				     .size = 1500,
+				     .sent = 3,
+				     .delivered = 3,
+				     .reassembled = 3,
+				     .remote_reasm_reqds = 6 };
 	p = path(r, "lost", AF_INET, 1500, 1400, false);
-	p->nodf = (struct mtu_nodf){.run = true, .size = 1500, .sent = 3};
+	p->nodf = (struct mtu_nodf){ .run = true, .size = 1500, .sent = 3 };
 	path(r, "tunnel-under", AF_INET, 1500, 1500, false);
 	p = path(r, "tunnel", AF_INET, 1500, 1440, true);
-	p->nodf = (struct mtu_nodf){.run = true,
-				    .size = 1500,
-				    .sent = 3,
-				    .delivered = 3,
-				    .local_frag_creates = 6,
-				    .remote_reasm_reqds = 6};
-	r->roles[3] = (struct mtu_path_role){
-	    .kind = MTU_PATH_BUILTIN, .underlay = 2, .underlay_family = AF_INET};
+	p->nodf = (struct mtu_nodf){ .run = true,
+				     .size = 1500,
+				     .sent = 3,
+				     .delivered = 3,
+				     .local_frag_creates = 6,
+				     .remote_reasm_reqds = 6 };
+	r->roles[3] = (struct mtu_path_role){ .kind = MTU_PATH_BUILTIN,
+					      .underlay = 2,
+					      .underlay_family = AF_INET };
 	mtu_verdicts(r);
 	expect_verdict(r, "routers", "nodf", MTU_WARN, "arrive in IP fragments (3 of 3 reassembled",
 		       "set the MTU of eth0 to 1400");
@@ -404,12 +408,12 @@ static void test_printers(void **state)
 	assert_non_null(j);
 	assert_string_equal(cJSON_GetObjectItem(j, "worst")->valuestring, "WARN");
 	assert_int_equal(
-	    cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(j, "paths"), 0), "pmtu")
-		->valueint,
-	    1400);
+		cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(j, "paths"), 0), "pmtu")
+			->valueint,
+		1400);
 	assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(j, "verdicts")), (int)r->nverdicts);
-	assert_true(cJSON_IsNull(
-	    cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(j, "paths"), 0), "nodf")));
+	assert_true(cJSON_IsNull(cJSON_GetObjectItem(
+		cJSON_GetArrayItem(cJSON_GetObjectItem(j, "paths"), 0), "nodf")));
 	cJSON_Delete(j);
 	free(r);
 }
@@ -422,7 +426,7 @@ static void test_suite_run(void **state)
 				   "[path.under]\ntype = underlay\n"
 				   "[path.vpn]\ntype = external\naddress = 127.0.0.1\n"
 				   "[mtu]\nmss = no\n";
-	const char *addrs[] = {"127.0.0.1", "127.0.0.1"};
+	const char *addrs[] = { "127.0.0.1", "127.0.0.1" };
 	struct scenario *scn = calloc(1, sizeof(*scn));
 	struct results_run run;
 	struct mtu_report *rep = NULL;
@@ -456,11 +460,11 @@ static void test_suite_run(void **state)
 static void test_wire(void **state)
 {
 	uint8_t b[64];
-	struct mtu_wire_request rq = {MTU_WIRE_VERSION, MTU_WIRE_F_TCP, 6, 0x0102030405060708ULL},
+	struct mtu_wire_request rq = { MTU_WIRE_VERSION, MTU_WIRE_F_TCP, 6, 0x0102030405060708ULL },
 				rq2;
-	struct mtu_wire_report rp = {7, 3, 1, 0x7, 11, 22}, rp2;
-	struct mtu_wire_probe pr = {0xabcdefULL, 9, 31, 1400}, pr2;
-	struct mtu_wire_query q = {5, 3, 20}, q2;
+	struct mtu_wire_report rp = { 7, 3, 1, 0x7, 11, 22 }, rp2;
+	struct mtu_wire_probe pr = { 0xabcdefULL, 9, 31, 1400 }, pr2;
+	struct mtu_wire_query q = { 5, 3, 20 }, q2;
 	enum mtu_wire_op op;
 
 	(void)state;
@@ -503,18 +507,18 @@ static void test_wire(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_clean_and_jumbo),
-	    cmocka_unit_test(test_narrow_paths),
-	    cmocka_unit_test(test_mss_small),
-	    cmocka_unit_test(test_builtin_overlay),
-	    cmocka_unit_test(test_external_overlay),
-	    cmocka_unit_test(test_fragments_expect_errors),
-	    cmocka_unit_test(test_nodf),
-	    cmocka_unit_test(test_expected_mss),
-	    cmocka_unit_test(test_scenario_helpers),
-	    cmocka_unit_test(test_printers),
-	    cmocka_unit_test(test_suite_run),
-	    cmocka_unit_test(test_wire),
+		cmocka_unit_test(test_clean_and_jumbo),
+		cmocka_unit_test(test_narrow_paths),
+		cmocka_unit_test(test_mss_small),
+		cmocka_unit_test(test_builtin_overlay),
+		cmocka_unit_test(test_external_overlay),
+		cmocka_unit_test(test_fragments_expect_errors),
+		cmocka_unit_test(test_nodf),
+		cmocka_unit_test(test_expected_mss),
+		cmocka_unit_test(test_scenario_helpers),
+		cmocka_unit_test(test_printers),
+		cmocka_unit_test(test_suite_run),
+		cmocka_unit_test(test_wire),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -50,33 +50,32 @@ static const char snmp_old[] =
 	"Udp: InDatagrams NoPorts InErrors OutDatagrams RcvbufErrors SndbufErrors\n"
 	"Udp: 10 1 2 20 1 3\n";
 
-static const char snmp6_sample[] =
-	"Ip6InReceives                   \t5531\n"
-	"Ip6InHdrErrors                  \t0\n"
-	"Ip6InDiscards                   \t3\n"
-	"Ip6OutDiscards                  \t1\n"
-	"Ip6OutNoRoutes                  \t12\n"
-	"Ip6ReasmTimeout                 \t0\n"
-	"Ip6ReasmReqds                   \t24\n"
-	"Ip6ReasmOKs                     \t8\n"
-	"Ip6ReasmFails                   \t0\n"
-	"Ip6FragOKs                      \t5\n"
-	"Ip6FragFails                    \t2\n"
-	"Ip6FragCreates                  \t15\n"
-	"Ip6InOctets                     \t18446744073709551615\n"
-	"Icmp6InMsgs                     \t14\n"
-	"Icmp6OutType135                 \t3\n"
-	"Udp6InDatagrams                 \t300\n"
-	"Udp6NoPorts                     \t1\n"
-	"Udp6InErrors                    \t9\n"
-	"Udp6OutDatagrams                \t310\n"
-	"Udp6RcvbufErrors                \t8\n"
-	"Udp6SndbufErrors                \t4\n"
-	"Udp6InCsumErrors                \t1\n"
-	"Udp6IgnoredMulti                \t0\n"
-	"Udp6MemErrors                   \t0\n"
-	"UdpLite6InDatagrams             \t0\n"
-	"UdpLite6InErrors                \t77\n";
+static const char snmp6_sample[] = "Ip6InReceives                   \t5531\n"
+				   "Ip6InHdrErrors                  \t0\n"
+				   "Ip6InDiscards                   \t3\n"
+				   "Ip6OutDiscards                  \t1\n"
+				   "Ip6OutNoRoutes                  \t12\n"
+				   "Ip6ReasmTimeout                 \t0\n"
+				   "Ip6ReasmReqds                   \t24\n"
+				   "Ip6ReasmOKs                     \t8\n"
+				   "Ip6ReasmFails                   \t0\n"
+				   "Ip6FragOKs                      \t5\n"
+				   "Ip6FragFails                    \t2\n"
+				   "Ip6FragCreates                  \t15\n"
+				   "Ip6InOctets                     \t18446744073709551615\n"
+				   "Icmp6InMsgs                     \t14\n"
+				   "Icmp6OutType135                 \t3\n"
+				   "Udp6InDatagrams                 \t300\n"
+				   "Udp6NoPorts                     \t1\n"
+				   "Udp6InErrors                    \t9\n"
+				   "Udp6OutDatagrams                \t310\n"
+				   "Udp6RcvbufErrors                \t8\n"
+				   "Udp6SndbufErrors                \t4\n"
+				   "Udp6InCsumErrors                \t1\n"
+				   "Udp6IgnoredMulti                \t0\n"
+				   "Udp6MemErrors                   \t0\n"
+				   "UdpLite6InDatagrams             \t0\n"
+				   "UdpLite6InErrors                \t77\n";
 
 static const char dev_sample[] =
 	"Inter-|   Receive                                                |  Transmit\n"
@@ -133,13 +132,13 @@ static void test_parse_snmp_malformed(void **state)
 	} cases[] = {
 		{ "", -EINVAL },
 		{ "\n\n", -EINVAL },
-		{ "Udp: InDatagrams NoPorts\n", -EINVAL },			/* no value line */
-		{ "Udp: InDatagrams NoPorts\nIp: 1 2\n", -EINVAL },		/* wrong pair */
-		{ "Udp: InDatagrams NoPorts\nUdp: 1\n", -EINVAL },		/* count */
-		{ "Udp: InDatagrams NoPorts\nUdp: 1 2 3\n", -EINVAL },		/* count */
-		{ "Udp: InDatagrams NoPorts\nUdp: 1 x\n", -EINVAL },		/* number */
-		{ "Udp: InDatagrams NoPorts\nUdp: -1 2\n", -EINVAL },		/* negative */
-		{ "Udp: InDatagrams\nUdp: 18446744073709551616\n", -ERANGE },	/* 2^64 */
+		{ "Udp: InDatagrams NoPorts\n", -EINVAL },		      /* no value line */
+		{ "Udp: InDatagrams NoPorts\nIp: 1 2\n", -EINVAL },	      /* wrong pair */
+		{ "Udp: InDatagrams NoPorts\nUdp: 1\n", -EINVAL },	      /* count */
+		{ "Udp: InDatagrams NoPorts\nUdp: 1 2 3\n", -EINVAL },	      /* count */
+		{ "Udp: InDatagrams NoPorts\nUdp: 1 x\n", -EINVAL },	      /* number */
+		{ "Udp: InDatagrams NoPorts\nUdp: -1 2\n", -EINVAL },	      /* negative */
+		{ "Udp: InDatagrams\nUdp: 18446744073709551616\n", -ERANGE }, /* 2^64 */
 		{ "Udp: InDatagrams\nUdp: 18446744073709551615\n", 0 },
 		{ "garbage without colon\n", -EINVAL },
 		{ ": x\n: 1\n", -EINVAL },
@@ -160,7 +159,10 @@ static void test_parse_snmp_malformed(void **state)
 static void test_parse_snmp6(void **state)
 {
 	static const char *const bad[] = {
-		"", "Udp6InDatagrams\n", "Udp6InDatagrams 1 2\n", "Udp6InDatagrams x\n",
+		"",
+		"Udp6InDatagrams\n",
+		"Udp6InDatagrams 1 2\n",
+		"Udp6InDatagrams x\n",
 		"Udp6InDatagrams 99999999999999999999\n",
 	};
 	struct netcounters nc;
@@ -343,18 +345,35 @@ static const struct attrib_case attrib_cases[] = {
 	  { .lost = 50, .sender_sndbuf = 30, .sender_send_errors = 10 },
 	  { .sender_sndbuf = 20, .network = 30 } },
 	{ "visible send errors explain nothing",
-	  { .lost = 50, .sender_sndbuf = 10, .sender_send_errors = 12 }, { .network = 50 } },
-	{ "links", { .lost = 20, .sender_link_tx = 5, .receiver_link_rx = 7 },
+	  { .lost = 50, .sender_sndbuf = 10, .sender_send_errors = 12 },
+	  { .network = 50 } },
+	{ "links",
+	  { .lost = 20, .sender_link_tx = 5, .receiver_link_rx = 7 },
 	  { .sender_link = 5, .receiver_link = 7, .network = 8 } },
 	{ "counters with other traffic: capped in path order",
-	  { .lost = 10, .receiver_rxq_ovfl = 4, .sender_sndbuf = 3, .sender_link_tx = 100,
-	    .receiver_link_rx = 100, .receiver_rcvbuf = 1000, .receiver_inerrors = 5000 },
+	  { .lost = 10,
+	    .receiver_rxq_ovfl = 4,
+	    .sender_sndbuf = 3,
+	    .sender_link_tx = 100,
+	    .receiver_link_rx = 100,
+	    .receiver_rcvbuf = 1000,
+	    .receiver_inerrors = 5000 },
 	  { .receiver_socket = 4, .sender_sndbuf = 3, .sender_link = 3 } },
 	{ "everything at once",
-	  { .lost = 1000, .receiver_rxq_ovfl = 100, .sender_sndbuf = 50, .sender_link_tx = 25,
-	    .receiver_link_rx = 25, .receiver_rcvbuf = 300, .receiver_inerrors = 350 },
-	  { .receiver_socket = 100, .sender_sndbuf = 50, .sender_link = 25, .receiver_link = 25,
-	    .receiver_rcvbuf = 200, .receiver_inerrors = 50, .network = 550 } },
+	  { .lost = 1000,
+	    .receiver_rxq_ovfl = 100,
+	    .sender_sndbuf = 50,
+	    .sender_link_tx = 25,
+	    .receiver_link_rx = 25,
+	    .receiver_rcvbuf = 300,
+	    .receiver_inerrors = 350 },
+	  { .receiver_socket = 100,
+	    .sender_sndbuf = 50,
+	    .sender_link = 25,
+	    .receiver_link = 25,
+	    .receiver_rcvbuf = 200,
+	    .receiver_inerrors = 50,
+	    .network = 550 } },
 };
 
 static uint64_t attrib_sum(const struct loss_attrib *a)
@@ -405,10 +424,14 @@ static void test_attribution_invariants(void **state)
 	for (k = 0; k < 100000; k++) {
 		uint64_t m = k % 2 ? 1000 : UINT64_MAX;
 		struct loss_inputs in = {
-			.lost = rng(&s) % m, .sender_sndbuf = rng(&s) % m,
-			.sender_send_errors = rng(&s) % m, .sender_link_tx = rng(&s) % m,
-			.receiver_rcvbuf = rng(&s) % m, .receiver_inerrors = rng(&s) % m,
-			.receiver_rxq_ovfl = rng(&s) % m, .receiver_link_rx = rng(&s) % m,
+			.lost = rng(&s) % m,
+			.sender_sndbuf = rng(&s) % m,
+			.sender_send_errors = rng(&s) % m,
+			.sender_link_tx = rng(&s) % m,
+			.receiver_rcvbuf = rng(&s) % m,
+			.receiver_inerrors = rng(&s) % m,
+			.receiver_rxq_ovfl = rng(&s) % m,
+			.receiver_link_rx = rng(&s) % m,
 		};
 		struct loss_attrib a;
 

@@ -42,8 +42,9 @@ static void assert_hex(const uint8_t *got, size_t len, const char *hex)
 static void test_blake2b_empty(void **state)
 {
 	/* Published BLAKE2b-512("") (RFC 7693 test suite). */
-	static const char *published = "786a02f742015903c6c6fd852552d272912f4740e15847618a86e217f71f5419"
-				       "d25e1031afee585313896444934eb04b903a685b1448b755d56f701afe9be2ce";
+	static const char *published =
+		"786a02f742015903c6c6fd852552d272912f4740e15847618a86e217f71f5419"
+		"d25e1031afee585313896444934eb04b903a685b1448b755d56f701afe9be2ce";
 	uint8_t h[WIRE_HASH_LEN];
 
 	(void)state;
@@ -83,7 +84,8 @@ static void test_hmac_hkdf(void **state)
 {
 	static uint8_t longkey[200], ck[64];
 	const struct hmac_case cases[] = {
-		{ (const uint8_t *)"key", 3, "The quick brown fox jumps over the lazy dog", KAT_HMAC_1 },
+		{ (const uint8_t *)"key", 3, "The quick brown fox jumps over the lazy dog",
+		  KAT_HMAC_1 },
 		{ longkey, sizeof(longkey), "data", KAT_HMAC_LONGKEY },
 	};
 	uint8_t out[WIRE_HASH_LEN], o1[WIRE_HASH_LEN], o2[WIRE_HASH_LEN], o3[WIRE_HASH_LEN];
@@ -109,13 +111,13 @@ static void test_hmac_hkdf(void **state)
 
 /* Both ends of a deterministic handshake. */
 struct pair {
-	struct noise_local *li, *lr;	/* initiator, responder */
-	struct noise_remote *ri, *rr;	/* at the initiator: the responder; and vice versa */
+	struct noise_local *li, *lr;  /* initiator, responder */
+	struct noise_remote *ri, *rr; /* at the initiator: the responder; and vice versa */
 	struct noise_handshake *hi, *hr;
 };
 
-static void pair_init(struct pair *p, enum aead_cipher ci, enum aead_cipher cr, const uint8_t *psk_i,
-		      const uint8_t *psk_r)
+static void pair_init(struct pair *p, enum aead_cipher ci, enum aead_cipher cr,
+		      const uint8_t *psk_i, const uint8_t *psk_r)
 {
 	uint8_t si[32], sr[32];
 
@@ -202,7 +204,8 @@ static const struct kat_case kat_cases[] = {
 	  KAT_NOPSK_KEEPALIVE_R2I },
 };
 
-static void check_data(const struct kat_case *c, const struct noise_keys *ki, const struct noise_keys *kr)
+static void check_data(const struct kat_case *c, const struct noise_keys *ki,
+		       const struct noise_keys *kr)
 {
 	struct aead_key *ks = sodium_malloc(sizeof(*ks)), *kv = sodium_malloc(sizeof(*kv));
 	uint8_t pkt[64] = { 0 }, want[64];

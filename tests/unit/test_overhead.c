@@ -115,7 +115,7 @@ static void test_underlay_not_first_and_missing_figures(void **state)
 	r = find(&o, 0, OVERHEAD_UDP_NDR, 1400);
 	assert_non_null(r);
 	close_to(r->ratio, 4.0);
-	close_to(overhead_cost_pct(r), -300);	/* negative: better than the base */
+	close_to(overhead_cost_pct(r), -300); /* negative: better than the base */
 	assert_null(find(&o, 0, OVERHEAD_OWD_P50, 1400));
 	overhead_free(&o);
 	results_summary_free(&sum);
@@ -131,7 +131,7 @@ static void test_zero_base(void **state)
 
 	(void)state;
 	fixture_run(&run);
-	run.knees[0].ndr_lower_bps = 0;	/* underlay NDR 0: ratio undefined */
+	run.knees[0].ndr_lower_bps = 0; /* underlay NDR 0: ratio undefined */
 	assert_int_equal(results_aggregate(&run, &sum), 0);
 	assert_int_equal(overhead_compute(&run, &sum, &o), 0);
 	r = find(&o, 1, OVERHEAD_UDP_NDR, 1400);

@@ -43,8 +43,10 @@ static void test_best_sample(void **state)
 	owd_clock_init(&c);
 	/* peer 5 s ahead; round trips 400, 100 (kept), 300 ns */
 	owd_clock_add(&c, &(struct owd_clock_sample){ .t0 = 0, .t1 = 400, .peer_ns = 5000000100 });
-	owd_clock_add(&c, &(struct owd_clock_sample){ .t0 = 1000, .t1 = 1100, .peer_ns = 5000001060 });
-	owd_clock_add(&c, &(struct owd_clock_sample){ .t0 = 2000, .t1 = 2300, .peer_ns = 5000002000 });
+	owd_clock_add(&c,
+		      &(struct owd_clock_sample){ .t0 = 1000, .t1 = 1100, .peer_ns = 5000001060 });
+	owd_clock_add(&c,
+		      &(struct owd_clock_sample){ .t0 = 2000, .t1 = 2300, .peer_ns = 5000002000 });
 	assert_false(c.shared);
 	assert_int_equal(c.samples, 3);
 	assert_int_equal(c.offset_ns, 5000000010); /* 5000001060 - 1050 */
@@ -64,8 +66,9 @@ static void test_peer_behind(void **state)
 	(void)state;
 	owd_clock_init(&c);
 	/* the peer's clock reads 3000 s less than ours */
-	owd_clock_add(&c, &(struct owd_clock_sample){
-				  .t0 = 4000000000000, .t1 = 4000000000200, .peer_ns = 1000000000100 });
+	owd_clock_add(&c, &(struct owd_clock_sample){ .t0 = 4000000000000,
+						      .t1 = 4000000000200,
+						      .peer_ns = 1000000000100 });
 	assert_int_equal(c.offset_ns, -3000000000000LL);
 	assert_int_equal(owd_clock_shift(&c, true), -3000000000000LL - 100);
 	assert_int_equal(owd_clock_shift(&c, false), 3000000000000LL - 100);
@@ -101,11 +104,13 @@ static void test_upper_bound_property(void **state)
 			uint64_t at = t0 + rnd(&seed) % (rtt + 1);
 
 			owd_clock_add(&c, &(struct owd_clock_sample){
-						  .t0 = t0, .t1 = t0 + rtt,
+						  .t0 = t0,
+						  .t1 = t0 + rtt,
 						  .peer_ns = (uint64_t)((int64_t)at + theta) });
 		}
 		for (int k = 0; k < 4; k++) {
-			uint64_t d = rnd(&seed) % 200000000, send = base + 10000000 + rnd(&seed) % 1000000;
+			uint64_t d = rnd(&seed) % 200000000,
+				 send = base + 10000000 + rnd(&seed) % 1000000;
 			uint64_t err = owd_clock_error(&c);
 			/* we send: the peer receives at (send + d) on its clock */
 			uint64_t stamp = send + (uint64_t)owd_clock_shift(&c, true);
@@ -118,7 +123,8 @@ static void test_upper_bound_property(void **state)
 			if (theta == 0 && c.shared)
 				err = 0;
 			if (fwd < d || fwd > d + err || rev < d || rev > d + err)
-				fail_msg("run %d: theta %lld d %llu err %llu: forward %llu reverse %llu",
+				fail_msg("run %d: theta %lld d %llu err %llu: forward %llu reverse "
+					 "%llu",
 					 run, (long long)theta, (unsigned long long)d,
 					 (unsigned long long)err, (unsigned long long)fwd,
 					 (unsigned long long)rev);

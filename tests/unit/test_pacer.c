@@ -15,10 +15,10 @@
 
 #include "pacer.h"
 
-#define SEC 1000000000ULL
+#define SEC  1000000000ULL
 #define MSEC 1000000ULL
 #define USEC 1000ULL
-#define T0 5000000000ULL /* a start that is not 0, like CLOCK_MONOTONIC */
+#define T0   5000000000ULL /* a start that is not 0, like CLOCK_MONOTONIC */
 
 /* A sender driven by a fake clock. Each send costs cost_ns per datagram;
  * the sender wakes wake_ns after the time it asked for; between stall_at
@@ -132,8 +132,8 @@ static void test_first_slot_and_next(void **state)
  * at a time, achieved within 1 % of target, not generator limited. */
 static void test_rates_and_batches(void **state)
 {
-	static const uint64_t rates[] = { 10000000ULL, 100000000ULL, 1000000000ULL,
-					  4000000000ULL, 10000000000ULL };
+	static const uint64_t rates[] = { 10000000ULL, 100000000ULL, 1000000000ULL, 4000000000ULL,
+					  10000000000ULL };
 	static const uint32_t batches[] = { 1, 8, 64 };
 	static const uint32_t lens[] = { 64, 1400, 8972 };
 	size_t r, b, l;
@@ -142,8 +142,10 @@ static void test_rates_and_batches(void **state)
 	for (r = 0; r < 5; r++)
 		for (b = 0; b < 3; b++)
 			for (l = 0; l < 3; l++) {
-				struct sim s = { .rate = rates[r], .len = lens[l],
-						 .batch = batches[b], .duration = 100 * MSEC,
+				struct sim s = { .rate = rates[r],
+						 .len = lens[l],
+						 .batch = batches[b],
+						 .duration = 100 * MSEC,
 						 .wake_ns = 2 * USEC };
 				struct pacer p;
 				uint64_t want = expected_slots(s.rate, s.len, s.duration);
@@ -165,8 +167,12 @@ static void test_rates_and_batches(void **state)
  * in a burst; at most the tolerance's worth, and the rest is shortfall. */
 static void test_stall_is_shortfall_not_burst(void **state)
 {
-	struct sim s = { .rate = 1000000000ULL, .len = 1400, .batch = 1024,
-			 .duration = 1 * SEC, .stall_at = 100 * MSEC, .stall_ns = 50 * MSEC,
+	struct sim s = { .rate = 1000000000ULL,
+			 .len = 1400,
+			 .batch = 1024,
+			 .duration = 1 * SEC,
+			 .stall_at = 100 * MSEC,
+			 .stall_ns = 50 * MSEC,
 			 .tolerance = 500 * USEC };
 	uint64_t want = expected_slots(s.rate, s.len, s.duration);
 	uint64_t per_tol = 500 * USEC * s.rate / (s.len * 8ULL * SEC) + 1;
@@ -191,8 +197,12 @@ static void test_stall_is_shortfall_not_burst(void **state)
 static void test_slow_sender(void **state)
 {
 	/* 10 Gbit/s of 1400 B needs 1.12 us per datagram; this one takes 2 us */
-	struct sim s = { .rate = 10000000000ULL, .len = 1400, .batch = 64,
-			 .duration = 100 * MSEC, .cost_ns = 2000, .tolerance = 200 * USEC };
+	struct sim s = { .rate = 10000000000ULL,
+			 .len = 1400,
+			 .batch = 64,
+			 .duration = 100 * MSEC,
+			 .cost_ns = 2000,
+			 .tolerance = 200 * USEC };
 	struct pacer p;
 	uint64_t bps;
 
@@ -216,7 +226,7 @@ static void test_batch_cap_and_partial_send(void **state)
 	assert_int_equal(pacer_init(&p, T0, SEC, 1000000000ULL, 1250, 0), 0);
 	assert_int_equal(pacer_next(&p, T0 + 200 * USEC, 8, &next), 8);
 	assert_int_equal(next, T0 + 200 * USEC); /* more are due now */
-	pacer_consume(&p, 3);			  /* the socket took only 3 */
+	pacer_consume(&p, 3);			 /* the socket took only 3 */
 	assert_int_equal(p.sent, 3);
 	assert_int_equal(pacer_next(&p, T0 + 200 * USEC, 64, &next), 18);
 	assert_int_equal(next, T0 + 210 * USEC);

@@ -43,11 +43,19 @@ static void test_roundtrip_small(void **state)
 	struct proto_auth_response r, r2;
 	struct proto_auth_ok ok, ok2;
 	struct proto_start st = { .test_id = 0xdeadbeef }, st2;
-	struct proto_stop sp = { .test_id = 7, .reason = PROTO_STOP_INTERRUPTED,
-				 .elapsed_ns = 12345678901ULL }, sp2;
-	struct proto_interval iv = { .test_id = 9, .index = 3, .start_ns = 1, .end_ns = 2000000000ULL,
-				     .bytes = 1ULL << 40, .packets = 99, .lost = 5,
-				     .retransmits = 17 }, iv2;
+	struct proto_stop sp = { .test_id = 7,
+				 .reason = PROTO_STOP_INTERRUPTED,
+				 .elapsed_ns = 12345678901ULL },
+			  sp2;
+	struct proto_interval iv = { .test_id = 9,
+				     .index = 3,
+				     .start_ns = 1,
+				     .end_ns = 2000000000ULL,
+				     .bytes = 1ULL << 40,
+				     .packets = 99,
+				     .lost = 5,
+				     .retransmits = 17 },
+			      iv2;
 	struct proto_msg m;
 
 	(void)state;
@@ -99,13 +107,20 @@ static void test_wire_layout(void **state)
 	(void)state;
 	n = proto_encode_start(buf, sizeof(buf), &st);
 	assert_int_equal(n, PROTO_HDR_LEN + PROTO_START_LEN);
-	static const uint8_t want[] = { 'O', 'V', 'L', 'C', 0, PROTO_VERSION, 0, PROTO_START,
-					0, 0, 0, PROTO_START_LEN, 1, 2, 3, 4, 0, 0, 0, 0 };
+	static const uint8_t want[] = { 'O', 'V',
+					'L', 'C',
+					0,   PROTO_VERSION,
+					0,   PROTO_START,
+					0,   0,
+					0,   PROTO_START_LEN,
+					1,   2,
+					3,   4,
+					0,   0,
+					0,   0 };
 	assert_memory_equal(buf, want, sizeof(want));
 }
 
-static void assert_req_equal(const struct proto_test_request *a,
-			     const struct proto_test_request *b)
+static void assert_req_equal(const struct proto_test_request *a, const struct proto_test_request *b)
 {
 	assert_int_equal(a->kind, b->kind);
 	assert_int_equal(a->dscp, b->dscp);
@@ -158,9 +173,13 @@ static void test_roundtrip_request_and_spec(void **state)
 
 static void test_roundtrip_accept_and_text(void **state)
 {
-	struct proto_test_accept a = { .test_id = 42, .max_duration_ns = 60000000000ULL,
-				       .max_rate_bps = 10000000000ULL, .max_streams = 128,
-				       .nports = 3, .ports = { 5212, 5213, 5214 } }, a2;
+	struct proto_test_accept a = { .test_id = 42,
+				       .max_duration_ns = 60000000000ULL,
+				       .max_rate_bps = 10000000000ULL,
+				       .max_streams = 128,
+				       .nports = 3,
+				       .ports = { 5212, 5213, 5214 } },
+				 a2;
 	struct proto_text t;
 	char longtext[PROTO_TEXT_MAX + 50];
 	struct proto_msg m;
@@ -191,7 +210,8 @@ static void test_roundtrip_accept_and_text(void **state)
 	assert_int_equal(strlen(t.text), PROTO_TEXT_MAX);
 
 	/* control characters from the peer are neutralised for logs */
-	m = parsed(proto_encode_text(buf, sizeof(buf), PROTO_ERROR, 1, "a\033[2Jb\nc"), PROTO_ERROR);
+	m = parsed(proto_encode_text(buf, sizeof(buf), PROTO_ERROR, 1, "a\033[2Jb\nc"),
+		   PROTO_ERROR);
 	assert_int_equal(proto_decode_text(m.body, m.len, &t), 0);
 	assert_string_equal(t.text, "a?[2Jb?c");
 	/* empty text */
@@ -266,7 +286,8 @@ static void test_roundtrip_results(void **state)
 		struct proto_results *r = results_sample(counts[i]);
 
 		m = parsed(proto_encode_results(buf, sizeof(buf), r), PROTO_RESULTS);
-		assert_int_equal(m.len, PROTO_RESULTS_FIXED_LEN + counts[i] * PROTO_STREAM_STATS_LEN);
+		assert_int_equal(m.len,
+				 PROTO_RESULTS_FIXED_LEN + counts[i] * PROTO_STREAM_STATS_LEN);
 		memset(r2, 0, sizeof(*r2));
 		assert_int_equal(proto_decode_results(m.body, m.len, r2), 0);
 		assert_memory_equal(r, r2, sizeof(*r));
@@ -373,9 +394,9 @@ static void test_fixed_lengths(void **state)
 		assert_int_equal(cases[i].fn(body, cases[i].len + 1, &out), PROTO_E_LENGTH);
 		assert_int_equal(cases[i].fn(body, 0, &out), PROTO_E_LENGTH);
 	}
-	assert_int_equal(proto_decode_test_accept(body, PROTO_TEST_ACCEPT_FIXED_LEN - 1,
-						  (void *)&out),
-			 PROTO_E_LENGTH);
+	assert_int_equal(
+		proto_decode_test_accept(body, PROTO_TEST_ACCEPT_FIXED_LEN - 1, (void *)&out),
+		PROTO_E_LENGTH);
 	assert_int_equal(proto_decode_text(body, PROTO_TEXT_FIXED_LEN - 1, (void *)&out),
 			 PROTO_E_LENGTH);
 	assert_int_equal(proto_decode_results(body, 10, (void *)&out), PROTO_E_LENGTH);
@@ -438,12 +459,12 @@ static void test_values_out_of_range(void **state)
 		size_t off, width;
 		uint64_t value;
 	} bad[] = {
-		{ 0, 1, 0 },			     /* kind */
-		{ 0, 1, 4 },			     /* kind */
-		{ 1, 1, 64 },			     /* dscp */
-		{ 2, 2, 0x20 },			     /* unknown flag (0x10: DONT_FRAG) */
-		{ 4, 2, 0 },			     /* streams */
-		{ 4, 2, PROTO_MAX_STREAMS + 1 },     /* streams */
+		{ 0, 1, 0 },			 /* kind */
+		{ 0, 1, 4 },			 /* kind */
+		{ 1, 1, 64 },			 /* dscp */
+		{ 2, 2, 0x20 },			 /* unknown flag (0x10: DONT_FRAG) */
+		{ 4, 2, 0 },			 /* streams */
+		{ 4, 2, PROTO_MAX_STREAMS + 1 }, /* streams */
 	};
 	struct proto_test_request q;
 	struct proto_stop sp = { .reason = PROTO_STOP_DONE };
@@ -512,7 +533,8 @@ static void test_encode_errors(void **state)
 	assert_int_equal(proto_encode_opaque(buf, sizeof(buf), PROTO_MTU_PROBE_REQUEST, buf,
 					     PROTO_MAX_BODY + 1),
 			 PROTO_E_VALUE);
-	assert_int_equal(proto_encode_opaque(buf, sizeof(buf), PROTO_HELLO, NULL, 0), PROTO_E_VALUE);
+	assert_int_equal(proto_encode_opaque(buf, sizeof(buf), PROTO_HELLO, NULL, 0),
+			 PROTO_E_VALUE);
 	test_free(r);
 }
 
@@ -573,9 +595,9 @@ static void test_reader_rejects_early(void **state)
 	(void)state;
 	assert_int_equal(proto_reader_init(&rd), 0);
 	/* a stranger is turned away at the header... */
-	assert_int_equal(proto_reader_push(&rd, (const uint8_t *)http, sizeof(http) - 1, &used, 0,
-					   &m),
-			 PROTO_E_MAGIC);
+	assert_int_equal(
+		proto_reader_push(&rd, (const uint8_t *)http, sizeof(http) - 1, &used, 0, &m),
+		PROTO_E_MAGIC);
 	assert_int_equal(used, PROTO_HDR_LEN);
 	proto_reader_free(&rd);
 	/* ...or after 4 bytes when it sends no more */
@@ -610,7 +632,8 @@ static void test_reader_stall(void **state)
 	(void)state;
 	assert_int_equal(proto_reader_init(&rd), 0);
 	n = (size_t)proto_encode_start(msg, sizeof(msg), &st);
-	assert_false(proto_reader_stalled(&rd, t0 + 2 * timeout, timeout)); /* idle is not stalled */
+	assert_false(
+		proto_reader_stalled(&rd, t0 + 2 * timeout, timeout)); /* idle is not stalled */
 	assert_int_equal(proto_reader_push(&rd, msg, 5, &used, t0, &m), 0);
 	/* more bytes later do not restart the clock: the deadline is per message */
 	assert_int_equal(proto_reader_push(&rd, msg + 5, 3, &used, t0 + timeout / 2, &m), 0);
@@ -681,8 +704,12 @@ static void test_write_all_timeout(void **state)
 
 static void test_dgram(void **state)
 {
-	struct dgram_hdr h = { .stream = 127, .flags = DGRAM_F_OMIT, .seq = 0x0102030405060708ULL,
-			       .send_ns = 0x1112131415161718ULL, .test_id = 0xabcdef01 }, h2;
+	struct dgram_hdr h = { .stream = 127,
+			       .flags = DGRAM_F_OMIT,
+			       .seq = 0x0102030405060708ULL,
+			       .send_ns = 0x1112131415161718ULL,
+			       .test_id = 0xabcdef01 },
+			 h2;
 	uint8_t d[LOAD_UDP_MIN_LEN + 10] = { 0 };
 
 	(void)state;
@@ -717,21 +744,23 @@ static void test_data_hello(void **state)
 
 	(void)state;
 	memset(dh.cookie, 0x77, sizeof(dh.cookie));
-	assert_int_equal(proto_encode_data_hello(b, PROTO_DATA_HELLO_LEN - 1, &dh), PROTO_E_NOSPACE);
+	assert_int_equal(proto_encode_data_hello(b, PROTO_DATA_HELLO_LEN - 1, &dh),
+			 PROTO_E_NOSPACE);
 	assert_int_equal(proto_encode_data_hello(b, sizeof(b), &dh), PROTO_DATA_HELLO_LEN);
 	assert_int_equal(proto_decode_data_hello(b, PROTO_DATA_HELLO_LEN, &dh2), 0);
 	assert_int_equal(dh2.test_id, 3);
 	assert_int_equal(dh2.stream, 9);
 	assert_memory_equal(dh.cookie, dh2.cookie, PROTO_COOKIE_LEN);
-	assert_int_equal(proto_decode_data_hello(b, PROTO_DATA_HELLO_LEN + 1, &dh2), PROTO_E_LENGTH);
+	assert_int_equal(proto_decode_data_hello(b, PROTO_DATA_HELLO_LEN + 1, &dh2),
+			 PROTO_E_LENGTH);
 	b[0] = 0;
 	assert_int_equal(proto_decode_data_hello(b, PROTO_DATA_HELLO_LEN, &dh2), PROTO_E_MAGIC);
 }
 
 static void test_names(void **state)
 {
-	int codes[] = { PROTO_E_TRUNCATED, PROTO_E_LENGTH, PROTO_E_TOOBIG, PROTO_E_MAGIC,
-			PROTO_E_VERSION, PROTO_E_TYPE, PROTO_E_VALUE, PROTO_E_EOF,
+	int codes[] = { PROTO_E_TRUNCATED,   PROTO_E_LENGTH,  PROTO_E_TOOBIG, PROTO_E_MAGIC,
+			PROTO_E_VERSION,     PROTO_E_TYPE,    PROTO_E_VALUE,  PROTO_E_EOF,
 			PROTO_E_EOF_PARTIAL, PROTO_E_STALLED, PROTO_E_NOSPACE };
 	size_t i, j;
 	uint16_t t;

@@ -34,7 +34,8 @@ static void test_peer(void **state)
 	{
 		unsigned n = 0;
 
-		for (uint64_t t = T0 + 10 * NSEC_PER_SEC; t < T0 + 11 * NSEC_PER_SEC; t += NSEC_PER_MSEC)
+		for (uint64_t t = T0 + 10 * NSEC_PER_SEC; t < T0 + 11 * NSEC_PER_SEC;
+		     t += NSEC_PER_MSEC)
 			n += ratelimit_peer_allow(&rl, t);
 		assert_int_equal(n, RATELIMIT_PEER_PER_SEC);
 	}
@@ -66,7 +67,8 @@ static void test_source(void **state)
 	/* The steady rate over ten seconds, one attempt per millisecond. */
 	for (uint64_t t = T0 + 1; t <= T0 + 10 * NSEC_PER_SEC; t += NSEC_PER_MSEC)
 		n += ratelimit_allow(rl, (struct sockaddr *)&a, sizeof(a), t);
-	assert_true(n >= 10 * RATELIMIT_SOURCE_PER_SEC - 1 && n <= 10 * RATELIMIT_SOURCE_PER_SEC + 1);
+	assert_true(n >= 10 * RATELIMIT_SOURCE_PER_SEC - 1 &&
+		    n <= 10 * RATELIMIT_SOURCE_PER_SEC + 1);
 	/* IPv6: the same /64 shares a bucket, another /64 does not. */
 	x.sin6_addr.s6_addr[0] = 0x20;
 	x.sin6_addr.s6_addr[1] = 0x01;

@@ -27,16 +27,46 @@ struct step {
 };
 
 static const struct step steps[] = {
-	{ 0, true }, { 1, true }, { 1, false }, { 9, true }, { 8, true }, { 7, true }, { 7, false },
-	{ W, true }, { W - 1, true }, { W - 1, false }, { W - 2, true },
-	{ 2, true },			/* W - 2 behind the newest: inside */
-	{ 2, false }, { 0, false },	/* W behind: too old */
-	{ W + 16, true }, { 3, false }, { 16, false }, { 17, true }, { W + 16, false },
-	{ 4 * W, true }, { 4 * W - (W - 1), true }, { 10, false }, { 4 * W - W, false },
-	{ 4 * W - (W + 1), false }, { 4 * W - (W - 2), true }, { 4 * W - (W - 1), false },
-	{ 4 * W + 63, true }, { 4 * W + 64, true }, { 4 * W + 65, true }, { 4 * W + 62, true },
-	{ L, false }, { L - 1, true }, { L, false }, { L - 1, false }, { L - 2, true },
-	{ L + 1, false }, { L + 2, false }, { L - 2, false }, { L - 3, true }, { 0, false },
+	{ 0, true },
+	{ 1, true },
+	{ 1, false },
+	{ 9, true },
+	{ 8, true },
+	{ 7, true },
+	{ 7, false },
+	{ W, true },
+	{ W - 1, true },
+	{ W - 1, false },
+	{ W - 2, true },
+	{ 2, true }, /* W - 2 behind the newest: inside */
+	{ 2, false },
+	{ 0, false }, /* W behind: too old */
+	{ W + 16, true },
+	{ 3, false },
+	{ 16, false },
+	{ 17, true },
+	{ W + 16, false },
+	{ 4 * W, true },
+	{ 4 * W - (W - 1), true },
+	{ 10, false },
+	{ 4 * W - W, false },
+	{ 4 * W - (W + 1), false },
+	{ 4 * W - (W - 2), true },
+	{ 4 * W - (W - 1), false },
+	{ 4 * W + 63, true },
+	{ 4 * W + 64, true },
+	{ 4 * W + 65, true },
+	{ 4 * W + 62, true },
+	{ L, false },
+	{ L - 1, true },
+	{ L, false },
+	{ L - 1, false },
+	{ L - 2, true },
+	{ L + 1, false },
+	{ L + 2, false },
+	{ L - 2, false },
+	{ L - 3, true },
+	{ 0, false },
 	{ UINT64_MAX, false },
 };
 
@@ -98,7 +128,8 @@ static void test_random_walk(void **state)
 		if (k < 60)
 			c = greatest + randombytes_uniform(70);
 		else if (k < 95)
-			c = greatest > W + 100 ? greatest - W - 100 + randombytes_uniform(W + 200) : randombytes_uniform(W);
+			c = greatest > W + 100 ? greatest - W - 100 + randombytes_uniform(W + 200)
+					       : randombytes_uniform(W);
 		else
 			c = greatest + randombytes_uniform(3 * W);
 		if (c >= RANGE)

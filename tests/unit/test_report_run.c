@@ -70,16 +70,16 @@ static void test_term(void **state)
 	assert_int_equal(report_run_prepare(&rr, &run), 0);
 	t = render(p_term, &rr, NULL);
 	contains(t, "scenario 'fixture'");
-	contains(t, "950M [900M-1G]");		/* median and spread */
-	contains(t, "250M [200M-300M]       x0.26");	/* 250/950 */
-	contains(t, "200M                   x0.25");	/* NDR 200/800 */
-	contains(t, "1368                   -80");	/* MSS delta */
-	contains(t, "0.15 / 0.9             x3.0/4.5");	/* delay at the common load */
-	contains(t, "200M..202M               220M..222M");	/* knee bounds */
+	contains(t, "950M [900M-1G]");			    /* median and spread */
+	contains(t, "250M [200M-300M]       x0.26");	    /* 250/950 */
+	contains(t, "200M                   x0.25");	    /* NDR 200/800 */
+	contains(t, "1368                   -80");	    /* MSS delta */
+	contains(t, "0.15 / 0.9             x3.0/4.5");	    /* delay at the common load */
+	contains(t, "200M..202M               220M..222M"); /* knee bounds */
 	contains(t, "receiver socket buffer 70%, network 30%");
 	contains(t, "offered       ");
-	contains(t, "|####################|");	/* 100 % delivered */
-	contains(t, "|####                |");	/* 22 % delivered */
+	contains(t, "|####################|"); /* 100 % delivered */
+	contains(t, "|####                |"); /* 22 % delivered */
 	contains(t, "WARN pmtu");
 	contains(t, "delay 1400B @100M");
 	free(t);
@@ -115,7 +115,8 @@ static void test_md_csv(void **state)
 	contains(t, "metric,path,kind,streams,bytes,offered_bps,n,median,min,max,");
 	contains(t, "udp_ndr_bps,overlay,builtin,,1400,,1,200000000,200000000,200000000,"
 		    "800000000,0.25,75\n");
-	contains(t, "tcp_goodput_bps,underlay,underlay,4,,,3,1900000000,1800000000,2000000000,,,\n");
+	contains(t,
+		 "tcp_goodput_bps,underlay,underlay,4,,,3,1900000000,1800000000,2000000000,,,\n");
 	contains(t, "owd_p99_ms,overlay,builtin,,1400,100000000,3,0.9,0.9,0.9,0.2,4.5,350\n");
 	free(t);
 	/* one clock: no word about upper bounds */
@@ -147,8 +148,9 @@ static void test_owd_upper_bound(void **state)
 	assert_int_equal(report_run_prepare(&rr, &run), 0);
 	assert_true(rr.sum.owd_error_ms > 0.4799 && rr.sum.owd_error_ms < 0.4801);
 	t = render(p_md, &rr, &set);
-	contains(t, "The hosts do not share a clock: each delay is an upper bound, at most 0.480 ms "
-		    "above the true one-way delay");
+	contains(t,
+		 "The hosts do not share a clock: each delay is an upper bound, at most 0.480 ms "
+		 "above the true one-way delay");
 	free(t);
 	t = render(p_term, &rr, NULL);
 	contains(t, "(clocks not shared: delays are upper bounds, at most 0.480 ms above the true "
@@ -167,7 +169,7 @@ static void test_diff(void **state)
 	(void)state;
 	fixture_run(&a);
 	fixture_run(&b);
-	b.knees[1].ndr_lower_bps = 300000000;	/* overlay NDR 200 -> 300 */
+	b.knees[1].ndr_lower_bps = 300000000; /* overlay NDR 200 -> 300 */
 	assert_int_equal(report_run_prepare(&ra, &a), 0);
 	assert_int_equal(report_run_prepare(&rb, &b), 0);
 	t = render(p_diff, &ra, &rb);
@@ -239,8 +241,10 @@ static void test_sweep_summary(void **state)
 	fixture_udp(&run, 1, RESULTS_TRIAL_SWEEP, 300, 50.0, 0.1, 0.2);
 	assert_int_equal(report_run_prepare(&rr, &run), 0);
 	t = render(p_term, &rr, NULL);
-	contains(t, "sweep 1400B lossless to 300M                          100M                   x0.33");
-	contains(t, "sweep 1400B most RX    300M                          150M                   x0.50");
+	contains(t, "sweep 1400B lossless to 300M                          100M                   "
+		    "x0.33");
+	contains(t, "sweep 1400B most RX    300M                          150M                   "
+		    "x0.50");
 	contains(t, "UDP 1400 B, linear sweep");
 	free(t);
 	report_run_release(&rr);
@@ -268,10 +272,13 @@ static void test_fmt(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_term), cmocka_unit_test(test_md_csv),
+		cmocka_unit_test(test_term),
+		cmocka_unit_test(test_md_csv),
 		cmocka_unit_test(test_owd_upper_bound),
-		cmocka_unit_test(test_diff), cmocka_unit_test(test_plots),
-		cmocka_unit_test(test_sweep_summary), cmocka_unit_test(test_fmt),
+		cmocka_unit_test(test_diff),
+		cmocka_unit_test(test_plots),
+		cmocka_unit_test(test_sweep_summary),
+		cmocka_unit_test(test_fmt),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -52,7 +52,7 @@ static void test_delivered(void **state)
 
 	(void)state;
 	assert_true(results_delivered_pct(&u) == 99.0);
-	u.received = 1003;	/* duplicates never lift delivery above 100 % */
+	u.received = 1003; /* duplicates never lift delivery above 100 % */
 	assert_true(results_delivered_pct(&u) == 100.0);
 	u.sent = 0;
 	assert_true(results_delivered_pct(&u) == 0.0);
@@ -93,7 +93,8 @@ static void test_aggregate(void **state)
 	assert_true(tp->cpu_s_per_gbit.median == 4.0);
 	/* host CPU: cpu * 2 s * Gbit / (Gbit/s * 2 s) = cpu */
 	assert_true(tp->host_cpu_s_per_gbit.n == 3);
-	assert_true(tp->host_cpu_s_per_gbit.median > 3.999 && tp->host_cpu_s_per_gbit.median < 4.001);
+	assert_true(tp->host_cpu_s_per_gbit.median > 3.999 &&
+		    tp->host_cpu_s_per_gbit.median < 4.001);
 	assert_int_equal(tp->snd_mss, 1368);
 
 	kp = results_find_knee(&sum, 1, 1400);
@@ -214,19 +215,23 @@ static void test_read_errors(void **state)
 		  "\"paths\":[{\"name\":\"u\",\"kind\":\"tunnel\"}]}",
 		  "paths[0].kind" },
 		{ "{\"schema\":1,\"complete\":true,\"scenario\":{\"name\":\"x\"},"
-		  "\"paths\":[{\"name\":\"u\",\"kind\":\"underlay\"}],\"trials\":[{\"kind\":\"tcp\","
+		  "\"paths\":[{\"name\":\"u\",\"kind\":\"underlay\"}],\"trials\":[{\"kind\":"
+		  "\"tcp\","
 		  "\"path\":3}]}",
 		  "trials[0].path" },
 		{ "{\"schema\":1,\"complete\":true,\"scenario\":{\"name\":\"x\"},"
-		  "\"paths\":[{\"name\":\"u\",\"kind\":\"underlay\"}],\"trials\":[{\"kind\":\"udp\","
+		  "\"paths\":[{\"name\":\"u\",\"kind\":\"underlay\"}],\"trials\":[{\"kind\":"
+		  "\"udp\","
 		  "\"path\":0}]}",
 		  "trials[0].kind" },
 		{ "{\"schema\":1,\"complete\":true,\"scenario\":{\"name\":\"x\"},"
-		  "\"paths\":[{\"name\":\"u\",\"kind\":\"underlay\"}],\"trials\":[{\"kind\":\"knee\","
+		  "\"paths\":[{\"name\":\"u\",\"kind\":\"underlay\"}],\"trials\":[{\"kind\":"
+		  "\"knee\","
 		  "\"path\":0,\"udp\":{\"sent\":-4}}]}",
 		  "trials[0].udp.sent" },
 		{ "{\"schema\":1,\"complete\":true,\"scenario\":{\"name\":\"x\"},"
-		  "\"paths\":[{\"name\":\"u\",\"kind\":\"underlay\"}],\"trials\":[{\"kind\":\"knee\","
+		  "\"paths\":[{\"name\":\"u\",\"kind\":\"underlay\"}],\"trials\":[{\"kind\":"
+		  "\"knee\","
 		  "\"path\":0,\"udp\":{\"owd\":{\"valid\":1}}}]}",
 		  "trials[0].udp.owd.valid" },
 		{ "{\"schema\":1,\"complete\":true,\"scenario\":{\"name\":\"x\"},"
@@ -242,7 +247,8 @@ static void test_read_errors(void **state)
 
 		assert_int_equal(results_from_json(cases[i].text, &r, err, sizeof(err)), -EINVAL);
 		if (!strstr(err, cases[i].expect))
-			fail_msg("case %zu: error '%s' does not name '%s'", i, err, cases[i].expect);
+			fail_msg("case %zu: error '%s' does not name '%s'", i, err,
+				 cases[i].expect);
 	}
 }
 
@@ -252,17 +258,16 @@ static void test_read_missing_file(void **state)
 	char err[256];
 
 	(void)state;
-	assert_int_equal(results_read_json("/nonexistent/run.json", &r, err, sizeof(err)),
-			 -ENOENT);
+	assert_int_equal(results_read_json("/nonexistent/run.json", &r, err, sizeof(err)), -ENOENT);
 	assert_non_null(strstr(err, "/nonexistent/run.json"));
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_stat_median),   cmocka_unit_test(test_delivered),
-		cmocka_unit_test(test_aggregate),     cmocka_unit_test(test_round_trip),
-		cmocka_unit_test(test_json_has_ratios), cmocka_unit_test(test_read_errors),
+		cmocka_unit_test(test_stat_median),	  cmocka_unit_test(test_delivered),
+		cmocka_unit_test(test_aggregate),	  cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_json_has_ratios),	  cmocka_unit_test(test_read_errors),
 		cmocka_unit_test(test_read_missing_file),
 	};
 

@@ -27,7 +27,7 @@
 #include "scenario.h"
 
 #define UNDERLAY_BPS 1000000000.0
-#define VPN_BPS 250000000.0
+#define VPN_BPS	     250000000.0
 
 static const char scenario_text[] =
 	"[scenario]\nname = sim\nrepetitions = 2\nduration = 1s\n\n"
@@ -48,12 +48,12 @@ struct call {
 struct sim {
 	unsigned ncalls;
 	struct call calls[512];
-	unsigned interrupt_at;	/* raise the interrupt at this call (0: never) */
+	unsigned interrupt_at; /* raise the interrupt at this call (0: never) */
 	bool vpn_fails_after_warmup;
 	bool vpn_never_answers;
-	bool vpn_blackhole;	/* answers on the control connection, delivers nothing */
-	uint64_t vpn_udp_max;	/* the vpn's server refuses UDP above this (0: none) */
-	unsigned refused;	/* trials it refused */
+	bool vpn_blackhole;   /* answers on the control connection, delivers nothing */
+	uint64_t vpn_udp_max; /* the vpn's server refuses UDP above this (0: none) */
+	unsigned refused;     /* trials it refused */
 };
 
 static int sim_run(void *arg, const struct load_spec *spec, struct load_result *res,
@@ -81,7 +81,8 @@ static int sim_run(void *arg, const struct load_spec *spec, struct load_result *
 	}
 	if (vpn && s->vpn_udp_max && spec->proto == LOAD_UDP && spec->rate_bps > s->vpn_udp_max) {
 		s->refused++;
-		snprintf(res->error, sizeof(res->error), "the server refuses rates above its limit");
+		snprintf(res->error, sizeof(res->error),
+			 "the server refuses rates above its limit");
 		return -EPERM;
 	}
 	if (vpn && (s->vpn_never_answers || (s->vpn_fails_after_warmup && s->ncalls > 2))) {
@@ -125,17 +126,18 @@ static void load_scenario(struct scenario *scn)
 {
 	char err[1024];
 
-	if (scenario_parse("sim.ini", scenario_text, strlen(scenario_text), scn, err,
-			   sizeof(err)))
+	if (scenario_parse("sim.ini", scenario_text, strlen(scenario_text), scn, err, sizeof(err)))
 		fail_msg("scenario: %s", err);
 }
 
-static int run_sim(struct sim *s, struct results_run *res, char *dir, size_t dirlen,
-		   char *tmpl)
+static int run_sim(struct sim *s, struct results_run *res, char *dir, size_t dirlen, char *tmpl)
 {
 	static struct scenario scn;
-	struct run_options opt = { .runner = sim_run, .runner_arg = s, .no_plots = true,
-				   .no_summary = true, .no_gap = true };
+	struct run_options opt = { .runner = sim_run,
+				   .runner_arg = s,
+				   .no_plots = true,
+				   .no_summary = true,
+				   .no_gap = true };
 
 	load_scenario(&scn);
 	assert_non_null(mkdtemp(tmpl));
@@ -197,7 +199,7 @@ static void test_plan_and_figures(void **state)
 			fail_msg("path %u NDR %llu, knee at %.0f", k->path,
 				 (unsigned long long)k->ndr_lower_bps, cap);
 		assert_true((double)k->ndr_upper_bps > cap);
-		assert_true(k->loss_at.network > 0);	/* attributed where the sim lost it */
+		assert_true(k->loss_at.network > 0); /* attributed where the sim lost it */
 		assert_true(k->trials > 2 && k->trials <= 60);
 	}
 	/* The common load: half the slower path's NDR, on both paths. */
@@ -240,8 +242,11 @@ static void test_interrupted(void **state)
 	if (pid == 0) {
 		static struct sim s = { .interrupt_at = 9 };
 		static struct scenario scn;
-		struct run_options opt = { .runner = sim_run, .runner_arg = &s, .no_plots = true,
-					   .no_summary = true, .no_gap = true,
+		struct run_options opt = { .runner = sim_run,
+					   .runner_arg = &s,
+					   .no_plots = true,
+					   .no_summary = true,
+					   .no_gap = true,
 					   .out_dir = tmpl };
 		struct results_run res;
 		char dir[1024];
@@ -303,7 +308,7 @@ static void test_path_never_answers(void **state)
 	assert_false(res.complete);
 	assert_non_null(strstr(res.stop_reason, "path vpn: no test gets through to 203.0.113.10"));
 	assert_int_equal(res.ntrials, 0);
-	assert_int_equal(s.ncalls, 1 + 3);	/* underlay warm-up, 3 attempts on vpn */
+	assert_int_equal(s.ncalls, 1 + 3); /* underlay warm-up, 3 attempts on vpn */
 	results_free(&res);
 	rm_rf(tmpl);
 }
@@ -335,7 +340,7 @@ static void test_knee_trial_keeps_failing(void **state)
 	(void)state;
 	assert_int_equal(run_sim(&s, &res, dir, sizeof(dir), tmpl), 0);
 	assert_true(res.complete);
-	assert_int_equal(s.refused, 2 * 2);	/* twice per repetition */
+	assert_int_equal(s.refused, 2 * 2); /* twice per repetition */
 	for (size_t i = 0; i < res.nknees; i++) {
 		if (res.knees[i].path == 0 && !ul)
 			ul = &res.knees[i];

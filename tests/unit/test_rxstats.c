@@ -17,9 +17,9 @@
 
 #include "rxstats.h"
 
-#define W RXSTATS_WINDOW
+#define W    RXSTATS_WINDOW
 #define MSEC 1000000ULL
-#define END UINT64_MAX
+#define END  UINT64_MAX
 
 static struct rxstats *new_stats(void)
 {

@@ -60,13 +60,15 @@ static void assert_killed_by(int st, int sig, const char *what)
 {
 	if (!WIFSIGNALED(st) || WTERMSIG(st) != sig)
 		fail_msg("%s: expected signal %d, got %s %d", what, sig,
-			 WIFSIGNALED(st) ? "signal" : "exit", WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st));
+			 WIFSIGNALED(st) ? "signal" : "exit",
+			 WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st));
 }
 
 static void assert_exit_0(int st, const char *what)
 {
 	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
-		fail_msg("%s: expected exit 0, got %s %d", what, WIFSIGNALED(st) ? "signal" : "exit",
+		fail_msg("%s: expected exit 0, got %s %d", what,
+			 WIFSIGNALED(st) ? "signal" : "exit",
 			 WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st));
 }
 
@@ -84,39 +86,106 @@ static long do_execve(void)
 
 	return syscall(SYS_execve, "/nonexistent/true", argv, envp);
 }
-static long do_openat(void) { return syscall(SYS_openat, AT_FDCWD, "/etc/hostname", O_RDONLY); }
-static long do_sock_tcp(void) { return syscall(SYS_socket, AF_INET, SOCK_STREAM, 0); }
-static long do_sock_unix(void) { return syscall(SYS_socket, AF_UNIX, SOCK_STREAM, 0); }
-static long do_sock_netlink(void) { return syscall(SYS_socket, AF_NETLINK, SOCK_RAW, 0); }
-static long do_sock_raw(void) { return syscall(SYS_socket, AF_INET, SOCK_RAW, IPPROTO_UDP); }
-static long do_sock_packet(void) { return syscall(SYS_socket, AF_PACKET, SOCK_DGRAM, 0); }
-static long do_fork(void) { return syscall(SYS_clone, SIGCHLD, 0, 0, 0, 0); }
-static long do_ptrace(void) { return syscall(SYS_ptrace, 0 /* TRACEME */, 0, 0, 0); }
-static long do_kill(void) { return syscall(SYS_kill, 1, 0); }
-static long do_tgkill_other(void) { return syscall(SYS_tgkill, 1, 1, 0); }
-static long do_ioctl(void) { return syscall(SYS_ioctl, 0, TUNSETIFF, 0); }
-static long do_setuid(void) { return syscall(SYS_setuid, 0); }
-static long do_mount(void) { return syscall(SYS_mount, "none", "/mnt", "tmpfs", 0, NULL); }
-static long do_bind(void) { return syscall(SYS_bind, 0, NULL, 0); }
-static long do_prctl(void) { return syscall(SYS_prctl, PR_SET_DUMPABLE, 1, 0, 0, 0); }
-static long do_getppid(void) { return syscall(SYS_getppid); }
+static long do_openat(void)
+{
+	return syscall(SYS_openat, AT_FDCWD, "/etc/hostname", O_RDONLY);
+}
+static long do_sock_tcp(void)
+{
+	return syscall(SYS_socket, AF_INET, SOCK_STREAM, 0);
+}
+static long do_sock_unix(void)
+{
+	return syscall(SYS_socket, AF_UNIX, SOCK_STREAM, 0);
+}
+static long do_sock_netlink(void)
+{
+	return syscall(SYS_socket, AF_NETLINK, SOCK_RAW, 0);
+}
+static long do_sock_raw(void)
+{
+	return syscall(SYS_socket, AF_INET, SOCK_RAW, IPPROTO_UDP);
+}
+static long do_sock_packet(void)
+{
+	return syscall(SYS_socket, AF_PACKET, SOCK_DGRAM, 0);
+}
+static long do_fork(void)
+{
+	return syscall(SYS_clone, SIGCHLD, 0, 0, 0, 0);
+}
+static long do_ptrace(void)
+{
+	return syscall(SYS_ptrace, 0 /* TRACEME */, 0, 0, 0);
+}
+static long do_kill(void)
+{
+	return syscall(SYS_kill, 1, 0);
+}
+static long do_tgkill_other(void)
+{
+	return syscall(SYS_tgkill, 1, 1, 0);
+}
+static long do_ioctl(void)
+{
+	return syscall(SYS_ioctl, 0, TUNSETIFF, 0);
+}
+static long do_setuid(void)
+{
+	return syscall(SYS_setuid, 0);
+}
+static long do_mount(void)
+{
+	return syscall(SYS_mount, "none", "/mnt", "tmpfs", 0, NULL);
+}
+static long do_bind(void)
+{
+	return syscall(SYS_bind, 0, NULL, 0);
+}
+static long do_prctl(void)
+{
+	return syscall(SYS_prctl, PR_SET_DUMPABLE, 1, 0, 0, 0);
+}
+static long do_getppid(void)
+{
+	return syscall(SYS_getppid);
+}
 /* Removing files: only unlinkat() in a directory sandbox_allow_unlink()
  * opened (the child has none), never by path. */
-static long do_unlink(void) { return syscall(SYS_unlink, "/nonexistent/ovlperf"); }
-static long do_unlinkat_cwd(void) { return syscall(SYS_unlinkat, AT_FDCWD, "/nonexistent/x", 0); }
-static long do_rename(void) { return syscall(SYS_rename, "/nonexistent/a", "/nonexistent/b"); }
+static long do_unlink(void)
+{
+	return syscall(SYS_unlink, "/nonexistent/ovlperf");
+}
+static long do_unlinkat_cwd(void)
+{
+	return syscall(SYS_unlinkat, AT_FDCWD, "/nonexistent/x", 0);
+}
+static long do_rename(void)
+{
+	return syscall(SYS_rename, "/nonexistent/a", "/nonexistent/b");
+}
 
 static const struct forbidden forbidden[] = {
-	{ "execve", do_execve },	   { "openat", do_openat },
-	{ "socket TCP", do_sock_tcp },	   { "socket UNIX", do_sock_unix },
-	{ "socket netlink", do_sock_netlink }, { "socket raw", do_sock_raw },
-	{ "socket packet", do_sock_packet }, { "clone (fork)", do_fork },
-	{ "ptrace", do_ptrace },	   { "kill", do_kill },
-	{ "tgkill other", do_tgkill_other }, { "ioctl", do_ioctl },
-	{ "setuid", do_setuid },	   { "mount", do_mount },
-	{ "bind", do_bind },		   { "prctl", do_prctl },
-	{ "getppid", do_getppid },	   { "unlink", do_unlink },
-	{ "unlinkat AT_FDCWD", do_unlinkat_cwd }, { "rename", do_rename },
+	{ "execve", do_execve },
+	{ "openat", do_openat },
+	{ "socket TCP", do_sock_tcp },
+	{ "socket UNIX", do_sock_unix },
+	{ "socket netlink", do_sock_netlink },
+	{ "socket raw", do_sock_raw },
+	{ "socket packet", do_sock_packet },
+	{ "clone (fork)", do_fork },
+	{ "ptrace", do_ptrace },
+	{ "kill", do_kill },
+	{ "tgkill other", do_tgkill_other },
+	{ "ioctl", do_ioctl },
+	{ "setuid", do_setuid },
+	{ "mount", do_mount },
+	{ "bind", do_bind },
+	{ "prctl", do_prctl },
+	{ "getppid", do_getppid },
+	{ "unlink", do_unlink },
+	{ "unlinkat AT_FDCWD", do_unlinkat_cwd },
+	{ "rename", do_rename },
 };
 
 static int child_forbidden(void *arg)
@@ -157,7 +226,8 @@ static int child_allowed(void *arg)
 	char path[] = "/tmp/ovlperf-sandbox-XXXXXX";
 	int p[2], fd = mkstemp(path), pmtu = IP_PMTUDISC_DO, mtu = 0;
 	socklen_t sl = sizeof(mtu);
-	struct sockaddr_in lo = { .sin_family = AF_INET, .sin_port = htons(9),
+	struct sockaddr_in lo = { .sin_family = AF_INET,
+				  .sin_port = htons(9),
 				  .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
 	struct timespec ts = { 0, 1000 };
 	uint8_t rnd[32];

@@ -34,61 +34,62 @@ static const struct {
 	unsigned line;
 	const char *msg;
 } malformed[] = {
-    {"unknown-section.ini", 3, "[bogus]: unknown section"},
-    {"unknown-key.ini", 4, "[udp] sizez: unknown key (expected one of: enabled, sizes"},
-    {"bad-sizes.ini", 4, "[udp] sizes: '46,abc' is not a list of sizes"},
-    {"size-range.ini", 4, "[udp] sizes: 70000 is out of range (32..65507)"},
-    {"bad-rate.ini", 6, "[sweep] from: 'fast' is not a rate"},
-    {"bad-duration.ini", 4, "[tcp] duration: '10 minutes' is not a duration"},
-    {"streams-range.ini", 4, "[tcp] streams: 500 is out of range (1..128)"},
-    {"dup-path.ini", 7, "[path.overlay]: section given twice (first at line 3)"},
-    {"dup-key.ini", 4, "[scenario] repetitions: given twice (first at line 2)"},
-    {"missing-type.ini", 3, "[path.x]: missing required key 'type'"},
-    {"missing-address.ini", 3, "[path.vpn]: missing required key 'address'"},
-    {"lab-and-host.ini", 3, "[host.r]: a scenario runs either in a lab"},
-    {"real-address.ini", 5, "[path.vpn] address: '10.1.2.3' is not in 198.18.0.0/15"},
-    {"real-address6.ini", 5, "[path.vpn] address: '2001:db8::1' is not in 198.18.0.0/15"},
-    {"hostname-in-lab.ini", 5, "[path.vpn] address: 'vpn.example.com' is not in"},
-    {"builtin-remote.ini", 4, "[path.ovl] type: builtin paths need a lab"},
-    {"sweep-order.ini", 7, "[sweep] to: is below from"},
-    {"sweep-missing.ini", 5, "[sweep]: missing required key 'to'"},
-    {"sweep-too-many.ini", 8, "[sweep] step: makes more than 200 trials"},
-    {"knee-missing-max.ini", 5, "[knee]: missing required key 'max_rate'"},
-    {"knee-final-short.ini", 8, "[knee] final: must not be shorter than short"},
-    {"knee-min-max.ini", 7, "[knee] min_rate: must be below max_rate"},
-    {"no-paths.ini", 0, "no [path.NAME] section"},
-    {"bad-bool.ini", 2, "[scenario] interleave: 'maybe' is not yes or no"},
-    {"no-equals.ini", 3, "expected 'key = value'"},
-    {"long-line.ini", 4, "line longer than 196 characters"},
-    {"continuation.ini", 3, "indented line (continuation lines are not supported)"},
-    {"key-before-section.ini", 1, "repetitions: key before the first [section]"},
-    {"link-keys-mixed.ini", 2, "[lab] mtu: link settings go in the [link.*] sections"},
-    {"link-host-range.ini", 5, "[link.x] b: host 5 does not exist (hosts = 2)"},
-    {"link-missing-end.ini", 1, "[link.x]: missing required key 'b'"},
-    {"path-unknown-link.ini", 3, "[path.u] link: no [link.nowhere] section"},
-    {"family-mismatch.ini", 6, "[path.v] address: is IPv6 but family = 4"},
-    {"builtin-only-key.ini", 3, "[path.u] cipher: only for builtin paths"},
-    {"setup-on-underlay.ini", 3, "[path.u] setup: only for external paths"},
-    {"bad-path-type.ini", 2, "[path.u] type: 'wireguard' is not underlay, builtin or external"},
-    {"bad-section-name.ini", 1, "[path.my path]: 'my path' is not a name"},
-    {"mtu-max-below-base.ini", 5, "[mtu] max: is below base (1200)"},
-    {"udp-disabled-sweep.ini", 4, "[udp] enabled: is no, but [sweep] sweeps UDP"},
-    {"nothing.ini", 1, "[scenario]: nothing to measure"},
-    {"loss-goal-range.ini", 7, "[knee] loss_goal: '150' is not a percentage"},
-    {"lab-name.ini", 2, "[lab] name: 'My_Lab' is not a lab name"},
-    {"remote-two-hosts.ini", 5, "[path.native]: name its host (host = NAME)"},
-    {"remote-unknown-host.ini", 5, "[path.native] host: no [host.c] section"},
-    {"no-close-bracket.ini", 3, "section header without ']'"},
-    {"host-port.ini", 3, "[host.r] port: 70000 is out of range (1..65535)"},
-    {"drop-pct.ini", 2, "[lab] drop_pct: '101' is not a percentage"},
-    {"client-server-same.ini", 3, "[lab] server: the server must not be the client"},
-    {"empty-value.ini", 4, "[scenario] name: is empty"},
-    {"zero-duration.ini", 2, "[scenario] duration: must be above 0"},
-    {"omit-too-long.ini", 3, "[scenario] omit: must be shorter than the duration"},
-    {"width-goal.ini", 7, "[knee] width_goal: must be above 0 and below 50%"},
-    {"host-in-lab-path.ini", 3, "[path.u] host: only for scenarios with [host.*] sections"},
-    {"empty.ini", 0, "no [path.NAME] section"},
-    {"nul-byte.ini", 4, "line contains a NUL byte"},
+	{ "unknown-section.ini", 3, "[bogus]: unknown section" },
+	{ "unknown-key.ini", 4, "[udp] sizez: unknown key (expected one of: enabled, sizes" },
+	{ "bad-sizes.ini", 4, "[udp] sizes: '46,abc' is not a list of sizes" },
+	{ "size-range.ini", 4, "[udp] sizes: 70000 is out of range (32..65507)" },
+	{ "bad-rate.ini", 6, "[sweep] from: 'fast' is not a rate" },
+	{ "bad-duration.ini", 4, "[tcp] duration: '10 minutes' is not a duration" },
+	{ "streams-range.ini", 4, "[tcp] streams: 500 is out of range (1..128)" },
+	{ "dup-path.ini", 7, "[path.overlay]: section given twice (first at line 3)" },
+	{ "dup-key.ini", 4, "[scenario] repetitions: given twice (first at line 2)" },
+	{ "missing-type.ini", 3, "[path.x]: missing required key 'type'" },
+	{ "missing-address.ini", 3, "[path.vpn]: missing required key 'address'" },
+	{ "lab-and-host.ini", 3, "[host.r]: a scenario runs either in a lab" },
+	{ "real-address.ini", 5, "[path.vpn] address: '10.1.2.3' is not in 198.18.0.0/15" },
+	{ "real-address6.ini", 5, "[path.vpn] address: '2001:db8::1' is not in 198.18.0.0/15" },
+	{ "hostname-in-lab.ini", 5, "[path.vpn] address: 'vpn.example.com' is not in" },
+	{ "builtin-remote.ini", 4, "[path.ovl] type: builtin paths need a lab" },
+	{ "sweep-order.ini", 7, "[sweep] to: is below from" },
+	{ "sweep-missing.ini", 5, "[sweep]: missing required key 'to'" },
+	{ "sweep-too-many.ini", 8, "[sweep] step: makes more than 200 trials" },
+	{ "knee-missing-max.ini", 5, "[knee]: missing required key 'max_rate'" },
+	{ "knee-final-short.ini", 8, "[knee] final: must not be shorter than short" },
+	{ "knee-min-max.ini", 7, "[knee] min_rate: must be below max_rate" },
+	{ "no-paths.ini", 0, "no [path.NAME] section" },
+	{ "bad-bool.ini", 2, "[scenario] interleave: 'maybe' is not yes or no" },
+	{ "no-equals.ini", 3, "expected 'key = value'" },
+	{ "long-line.ini", 4, "line longer than 196 characters" },
+	{ "continuation.ini", 3, "indented line (continuation lines are not supported)" },
+	{ "key-before-section.ini", 1, "repetitions: key before the first [section]" },
+	{ "link-keys-mixed.ini", 2, "[lab] mtu: link settings go in the [link.*] sections" },
+	{ "link-host-range.ini", 5, "[link.x] b: host 5 does not exist (hosts = 2)" },
+	{ "link-missing-end.ini", 1, "[link.x]: missing required key 'b'" },
+	{ "path-unknown-link.ini", 3, "[path.u] link: no [link.nowhere] section" },
+	{ "family-mismatch.ini", 6, "[path.v] address: is IPv6 but family = 4" },
+	{ "builtin-only-key.ini", 3, "[path.u] cipher: only for builtin paths" },
+	{ "setup-on-underlay.ini", 3, "[path.u] setup: only for external paths" },
+	{ "bad-path-type.ini", 2,
+	  "[path.u] type: 'wireguard' is not underlay, builtin or external" },
+	{ "bad-section-name.ini", 1, "[path.my path]: 'my path' is not a name" },
+	{ "mtu-max-below-base.ini", 5, "[mtu] max: is below base (1200)" },
+	{ "udp-disabled-sweep.ini", 4, "[udp] enabled: is no, but [sweep] sweeps UDP" },
+	{ "nothing.ini", 1, "[scenario]: nothing to measure" },
+	{ "loss-goal-range.ini", 7, "[knee] loss_goal: '150' is not a percentage" },
+	{ "lab-name.ini", 2, "[lab] name: 'My_Lab' is not a lab name" },
+	{ "remote-two-hosts.ini", 5, "[path.native]: name its host (host = NAME)" },
+	{ "remote-unknown-host.ini", 5, "[path.native] host: no [host.c] section" },
+	{ "no-close-bracket.ini", 3, "section header without ']'" },
+	{ "host-port.ini", 3, "[host.r] port: 70000 is out of range (1..65535)" },
+	{ "drop-pct.ini", 2, "[lab] drop_pct: '101' is not a percentage" },
+	{ "client-server-same.ini", 3, "[lab] server: the server must not be the client" },
+	{ "empty-value.ini", 4, "[scenario] name: is empty" },
+	{ "zero-duration.ini", 2, "[scenario] duration: must be above 0" },
+	{ "omit-too-long.ini", 3, "[scenario] omit: must be shorter than the duration" },
+	{ "width-goal.ini", 7, "[knee] width_goal: must be above 0 and below 50%" },
+	{ "host-in-lab-path.ini", 3, "[path.u] host: only for scenarios with [host.*] sections" },
+	{ "empty.ini", 0, "no [path.NAME] section" },
+	{ "nul-byte.ini", 4, "line contains a NUL byte" },
 };
 
 static void test_malformed_files(void **state)
@@ -257,7 +258,8 @@ static void test_minimal_defaults(void **state)
 
 	(void)state;
 	assert_int_equal(
-	    scenario_parse("scenarios/minimal.ini", text, strlen(text), &s, err, sizeof(err)), 0);
+		scenario_parse("scenarios/minimal.ini", text, strlen(text), &s, err, sizeof(err)),
+		0);
 	assert_string_equal(s.name, "minimal");
 	assert_int_equal(s.repetitions, 3);
 	assert_true(s.interleave);
@@ -327,8 +329,8 @@ static void test_links_and_remote(void **state)
 static void test_crlf_bom_and_comments(void **state)
 {
 	static const char text[] =
-	    "\xef\xbb\xbf# hash comment\r\n[scenario]\r\nname = crlf ; inline\r\n"
-	    "[path.u]\r\ntype = underlay\r\n[tcp]\r\n";
+		"\xef\xbb\xbf# hash comment\r\n[scenario]\r\nname = crlf ; inline\r\n"
+		"[path.u]\r\ntype = underlay\r\n[tcp]\r\n";
 	struct scenario s;
 	char err[512];
 
@@ -376,18 +378,18 @@ static void test_durations(void **state)
 		bool ok;
 		uint64_t ns;
 	} durs[] = {
-	    {"10", true, 10000000000ULL},
-	    {"10s", true, 10000000000ULL},
-	    {"500ms", true, 500000000ULL},
-	    {"2m", true, 120000000000ULL},
-	    {"1.5s", true, 1500000000ULL},
-	    {"250us", true, 250000},
-	    {"1 min", true, 60000000000ULL},
-	    {"10 minutes", false, 0},
-	    {"-1", false, 0},
-	    {"s", false, 0},
-	    {"2d", false, 0},
-	    {"100000m", false, 0},
+		{ "10", true, 10000000000ULL },
+		{ "10s", true, 10000000000ULL },
+		{ "500ms", true, 500000000ULL },
+		{ "2m", true, 120000000000ULL },
+		{ "1.5s", true, 1500000000ULL },
+		{ "250us", true, 250000 },
+		{ "1 min", true, 60000000000ULL },
+		{ "10 minutes", false, 0 },
+		{ "-1", false, 0 },
+		{ "s", false, 0 },
+		{ "2d", false, 0 },
+		{ "100000m", false, 0 },
 	};
 	uint64_t v;
 	double pct;
@@ -429,14 +431,14 @@ static void test_benchmark_ranges(void **state)
 		const char *a;
 		bool in;
 	} t[] = {
-	    {"198.18.0.1", true},	  {"198.19.255.254", true},
-	    {"198.17.255.255", false},	  {"198.20.0.0", false},
-	    {"10.0.0.1", false},	  {"192.0.2.1", false},
-	    {"2001:2::1", true},	  {"2001:2:0:ff::2", true},
-	    {"2001:2:1::1", false},	  {"2001:db8::1", false},
-	    {"::ffff:198.18.0.1", false}, {"fe80::1", false},
-	    {"lab-host", false},	  {"", false},
-	    {"198.18.0.1/24", false},
+		{ "198.18.0.1", true },		{ "198.19.255.254", true },
+		{ "198.17.255.255", false },	{ "198.20.0.0", false },
+		{ "10.0.0.1", false },		{ "192.0.2.1", false },
+		{ "2001:2::1", true },		{ "2001:2:0:ff::2", true },
+		{ "2001:2:1::1", false },	{ "2001:db8::1", false },
+		{ "::ffff:198.18.0.1", false }, { "fe80::1", false },
+		{ "lab-host", false },		{ "", false },
+		{ "198.18.0.1/24", false },
 	};
 
 	(void)state;
@@ -470,12 +472,17 @@ static void test_shipped_scenarios(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_malformed_files),   cmocka_unit_test(test_malformed_all_listed),
-	    cmocka_unit_test(test_full_scenario),     cmocka_unit_test(test_minimal_defaults),
-	    cmocka_unit_test(test_links_and_remote),  cmocka_unit_test(test_crlf_bom_and_comments),
-	    cmocka_unit_test(test_error_list),	      cmocka_unit_test(test_missing_file),
-	    cmocka_unit_test(test_durations),   cmocka_unit_test(test_benchmark_ranges),
-	    cmocka_unit_test(test_shipped_scenarios),
+		cmocka_unit_test(test_malformed_files),
+		cmocka_unit_test(test_malformed_all_listed),
+		cmocka_unit_test(test_full_scenario),
+		cmocka_unit_test(test_minimal_defaults),
+		cmocka_unit_test(test_links_and_remote),
+		cmocka_unit_test(test_crlf_bom_and_comments),
+		cmocka_unit_test(test_error_list),
+		cmocka_unit_test(test_missing_file),
+		cmocka_unit_test(test_durations),
+		cmocka_unit_test(test_benchmark_ranges),
+		cmocka_unit_test(test_shipped_scenarios),
 	};
 
 	return cmocka_run_group_tests_name("scenario", tests, NULL, NULL);

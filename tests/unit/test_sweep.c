@@ -100,7 +100,7 @@ static void spec_for(struct sweep_spec *s, struct fakepath *p)
 
 static void test_linear(void **state)
 {
-	struct fakepath p = {.capacity = 110e6};
+	struct fakepath p = { .capacity = 110e6 };
 	struct sweep_spec s;
 	struct sweep_result r;
 	char out[8192];
@@ -143,7 +143,7 @@ static void test_linear_count_and_check(void **state)
 {
 	struct sweep_spec s;
 	char err[256];
-	struct fakepath p = {.capacity = 1e9};
+	struct fakepath p = { .capacity = 1e9 };
 
 	(void)state;
 	assert_int_equal(sweep_linear_count(100 * M, 900 * M, 100 * M), 9);
@@ -170,7 +170,7 @@ static void test_linear_count_and_check(void **state)
 
 static void test_knee_through_sweep(void **state)
 {
-	struct fakepath p = {.capacity = 47e6};
+	struct fakepath p = { .capacity = 47e6 };
 	struct sweep_spec s;
 	struct sweep_result r;
 	const struct knee_bound *ndr;
@@ -201,7 +201,8 @@ static void test_knee_through_sweep(void **state)
 	assert_non_null(k);
 	assert_string_equal(cJSON_GetObjectItem(j, "mode")->valuestring, "knee");
 	assert_string_equal(
-	    cJSON_GetObjectItem(cJSON_GetObjectItem(k, "ndr"), "outcome")->valuestring, "found");
+		cJSON_GetObjectItem(cJSON_GetObjectItem(k, "ndr"), "outcome")->valuestring,
+		"found");
 	assert_true(cJSON_GetObjectItem(cJSON_GetObjectItem(k, "ndr"), "lower_bps")->valuedouble ==
 		    (double)ndr->lower_bps);
 	assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(j, "points")), r.npoints);
@@ -212,7 +213,7 @@ static void test_knee_through_sweep(void **state)
 /* The sender tops out at 30 Mbit/s on a 47 Mbit/s path. */
 static void test_knee_generator_limited(void **state)
 {
-	struct fakepath p = {.capacity = 47e6, .gen_max = 30e6};
+	struct fakepath p = { .capacity = 47e6, .gen_max = 30e6 };
 	struct sweep_spec s;
 	struct sweep_result r;
 	char out[16384];
@@ -240,7 +241,7 @@ static void test_knee_generator_limited(void **state)
 
 static void test_errors(void **state)
 {
-	struct fakepath p = {.capacity = 1e9, .fail_from = 2, .fail_count = 1};
+	struct fakepath p = { .capacity = 1e9, .fail_from = 2, .fail_count = 1 };
 	struct sweep_spec s;
 	struct sweep_result r;
 
@@ -257,7 +258,7 @@ static void test_errors(void **state)
 	sweep_result_free(&r);
 
 	/* ... unless told to stop */
-	p = (struct fakepath){.capacity = 1e9, .fail_from = 2, .fail_count = 1};
+	p = (struct fakepath){ .capacity = 1e9, .fail_from = 2, .fail_count = 1 };
 	s.progress_arg = &p;
 	s.runner_arg = &p;
 	s.stop_on_error = true;
@@ -267,7 +268,7 @@ static void test_errors(void **state)
 	sweep_result_free(&r);
 
 	/* knee: one failure is retried, two in a row stop the search */
-	p = (struct fakepath){.capacity = 47e6, .fail_from = 3, .fail_count = 1};
+	p = (struct fakepath){ .capacity = 47e6, .fail_from = 3, .fail_count = 1 };
 	spec_for(&s, &p);
 	s.mode = SWEEP_KNEE;
 	s.knee.max_rate_bps = 1000 * M;
@@ -277,7 +278,7 @@ static void test_errors(void **state)
 	assert_int_equal(r.knee.bound[KNEE_NDR].outcome, KNEE_FOUND);
 	assert_int_equal(p.calls, (int)r.npoints + 1);
 	sweep_result_free(&r);
-	p = (struct fakepath){.capacity = 47e6, .fail_from = 3, .fail_count = 2};
+	p = (struct fakepath){ .capacity = 47e6, .fail_from = 3, .fail_count = 2 };
 	s.runner_arg = &p;
 	s.progress_arg = &p;
 	assert_int_equal(sweep_run(&s, &r), -ECONNREFUSED);
@@ -290,7 +291,7 @@ static void test_errors(void **state)
 /* Ctrl-C during a trial: stop, keep what was measured, say so. */
 static void test_interrupt(void **state)
 {
-	struct fakepath p = {.capacity = 1e9, .interrupt_at = 3};
+	struct fakepath p = { .capacity = 1e9, .interrupt_at = 3 };
 	struct sweep_spec s;
 	struct sweep_result r;
 	char out[4096];
@@ -315,13 +316,13 @@ static void test_interrupt(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_linear),
-	    cmocka_unit_test(test_linear_count_and_check),
-	    cmocka_unit_test(test_knee_through_sweep),
-	    cmocka_unit_test(test_knee_generator_limited),
-	    cmocka_unit_test(test_errors),
-	    /* last: the interrupt flag stays raised for the process */
-	    cmocka_unit_test(test_interrupt),
+		cmocka_unit_test(test_linear),
+		cmocka_unit_test(test_linear_count_and_check),
+		cmocka_unit_test(test_knee_through_sweep),
+		cmocka_unit_test(test_knee_generator_limited),
+		cmocka_unit_test(test_errors),
+		/* last: the interrupt flag stays raised for the process */
+		cmocka_unit_test(test_interrupt),
 	};
 
 	return cmocka_run_group_tests_name("sweep", tests, NULL, NULL);

@@ -14,7 +14,7 @@
 
 #include "timers.h"
 
-#define S NSEC_PER_SEC
+#define S  NSEC_PER_SEC
 #define MS NSEC_PER_MSEC
 #define T0 (100 * S)
 
@@ -43,36 +43,58 @@ struct scenario {
 };
 
 static const struct scenario scenarios[] = {
-	{ "keepalive after receiving data and sending nothing", 0,
-	  { { DATA_RECV, 0, 0 }, { TICK, KEEPALIVE_TIMEOUT_NS - 1, 0 },
+	{ "keepalive after receiving data and sending nothing",
+	  0,
+	  { { DATA_RECV, 0, 0 },
+	    { TICK, KEEPALIVE_TIMEOUT_NS - 1, 0 },
 	    { TICK, KEEPALIVE_TIMEOUT_NS, TIMERS_SEND_KEEPALIVE },
 	    { TICK, 3 * KEEPALIVE_TIMEOUT_NS, 0 } } },
-	{ "no keepalive when we sent something", 0,
+	{ "no keepalive when we sent something",
+	  0,
 	  { { DATA_RECV, 0, 0 }, { AUTH_SENT, S, 0 }, { TICK, 2 * KEEPALIVE_TIMEOUT_NS, 0 } } },
-	{ "another keepalive when data kept coming", 0,
-	  { { DATA_RECV, 0, 0 }, { DATA_RECV, S, 0 },
-	    { TICK, KEEPALIVE_TIMEOUT_NS, TIMERS_SEND_KEEPALIVE }, { TICK, KEEPALIVE_TIMEOUT_NS + S, 0 },
+	{ "another keepalive when data kept coming",
+	  0,
+	  { { DATA_RECV, 0, 0 },
+	    { DATA_RECV, S, 0 },
+	    { TICK, KEEPALIVE_TIMEOUT_NS, TIMERS_SEND_KEEPALIVE },
+	    { TICK, KEEPALIVE_TIMEOUT_NS + S, 0 },
 	    { TICK, 2 * KEEPALIVE_TIMEOUT_NS, TIMERS_SEND_KEEPALIVE },
 	    { TICK, 4 * KEEPALIVE_TIMEOUT_NS, 0 } } },
-	{ "new handshake when data sent and nothing heard", 0,
-	  { { DATA_SENT, 0, 0 }, { TICK, KEEPALIVE_TIMEOUT_NS + REKEY_TIMEOUT_NS - 1, 0 },
+	{ "new handshake when data sent and nothing heard",
+	  0,
+	  { { DATA_SENT, 0, 0 },
+	    { TICK, KEEPALIVE_TIMEOUT_NS + REKEY_TIMEOUT_NS - 1, 0 },
 	    { TICK, KEEPALIVE_TIMEOUT_NS + REKEY_TIMEOUT_NS, TIMERS_SEND_INITIATION } } },
-	{ "no new handshake when something was heard", 0,
+	{ "no new handshake when something was heard",
+	  0,
 	  { { DATA_SENT, 0, 0 }, { AUTH_RECV, 3 * S, 0 }, { TICK, 60 * S, 0 } } },
-	{ "retransmits every REKEY_TIMEOUT then gives up", 0,
-	  { { HS_INIT, 0, 0 }, { TICK, REKEY_TIMEOUT_NS - 1, 0 },
-	    { TICK, REKEY_TIMEOUT_NS, TIMERS_RETRY_INITIATION }, { TICK, REKEY_TIMEOUT_NS + S, 0 },
+	{ "retransmits every REKEY_TIMEOUT then gives up",
+	  0,
+	  { { HS_INIT, 0, 0 },
+	    { TICK, REKEY_TIMEOUT_NS - 1, 0 },
+	    { TICK, REKEY_TIMEOUT_NS, TIMERS_RETRY_INITIATION },
+	    { TICK, REKEY_TIMEOUT_NS + S, 0 },
 	    { TICK, 2 * REKEY_TIMEOUT_NS, TIMERS_RETRY_INITIATION } } },
-	{ "handshake complete stops retransmits", 0,
+	{ "handshake complete stops retransmits",
+	  0,
 	  { { HS_INIT, 0, 0 }, { HS_DONE, S, 0 }, { TICK, 10 * REKEY_TIMEOUT_NS, 0 } } },
-	{ "keys zeroed 3 * REJECT_AFTER_TIME after the last session", 0,
-	  { { SESSION, 0, 0 }, { TICK, 3 * REJECT_AFTER_TIME_NS - 1, 0 },
-	    { TICK, 3 * REJECT_AFTER_TIME_NS, TIMERS_ZERO_KEYS }, { TICK, 6 * REJECT_AFTER_TIME_NS, 0 } } },
-	{ "a new session pushes zeroing back", 0,
-	  { { SESSION, 0, 0 }, { SESSION, 100 * S, 0 }, { TICK, 3 * REJECT_AFTER_TIME_NS, 0 },
+	{ "keys zeroed 3 * REJECT_AFTER_TIME after the last session",
+	  0,
+	  { { SESSION, 0, 0 },
+	    { TICK, 3 * REJECT_AFTER_TIME_NS - 1, 0 },
+	    { TICK, 3 * REJECT_AFTER_TIME_NS, TIMERS_ZERO_KEYS },
+	    { TICK, 6 * REJECT_AFTER_TIME_NS, 0 } } },
+	{ "a new session pushes zeroing back",
+	  0,
+	  { { SESSION, 0, 0 },
+	    { SESSION, 100 * S, 0 },
+	    { TICK, 3 * REJECT_AFTER_TIME_NS, 0 },
 	    { TICK, 3 * REJECT_AFTER_TIME_NS + 100 * S, TIMERS_ZERO_KEYS } } },
-	{ "persistent keepalive after any traffic", 25 * S,
-	  { { AUTH_SENT, 0, 0 }, { TICK, 25 * S - 1, 0 }, { TICK, 25 * S, TIMERS_SEND_KEEPALIVE },
+	{ "persistent keepalive after any traffic",
+	  25 * S,
+	  { { AUTH_SENT, 0, 0 },
+	    { TICK, 25 * S - 1, 0 },
+	    { TICK, 25 * S, TIMERS_SEND_KEEPALIVE },
 	    { TICK, 60 * S, 0 } } },
 };
 
@@ -115,8 +137,9 @@ static void test_scenarios(void **state)
 			case TICK:
 				got = timers_tick(&t, now, 0);
 				if (got != s->expect)
-					fail_msg("%s: step %td at +%llu ns: got %#x want %#x", sc->name,
-						 s - sc->steps, (unsigned long long)s->at, got, s->expect);
+					fail_msg("%s: step %td at +%llu ns: got %#x want %#x",
+						 sc->name, s - sc->steps, (unsigned long long)s->at,
+						 got, s->expect);
 				break;
 			case END:
 				break;
@@ -170,9 +193,11 @@ static void test_keypair_decisions(void **state)
 		timers_init(&t, 0);
 		assert_false(timers_want_rekey_on_recv(&t, true, T0, T0 + REKEY_ON_RECV_AGE_NS));
 		assert_true(timers_want_rekey_on_recv(&t, true, T0, T0 + REKEY_ON_RECV_AGE_NS + 1));
-		assert_false(timers_want_rekey_on_recv(&t, false, T0, T0 + REKEY_ON_RECV_AGE_NS + 1));
+		assert_false(
+			timers_want_rekey_on_recv(&t, false, T0, T0 + REKEY_ON_RECV_AGE_NS + 1));
 		t.sent_lastminute_handshake = true;
-		assert_false(timers_want_rekey_on_recv(&t, true, T0, T0 + REKEY_ON_RECV_AGE_NS + 1));
+		assert_false(
+			timers_want_rekey_on_recv(&t, true, T0, T0 + REKEY_ON_RECV_AGE_NS + 1));
 	}
 	assert_true(timers_initiation_allowed(0, T0));
 	assert_false(timers_initiation_allowed(T0, T0 + REKEY_TIMEOUT_NS - 1));
