@@ -14,9 +14,6 @@ struct netlink;
 int netlink_open(struct netlink **out);
 void netlink_close(struct netlink *nl);
 
-/* -NLE_* to -errno. */
-int netlink_errno(int nle);
-
 /* Sets the MTU and queue length (0: unchanged), turns off IPv6 link-local address generation
  * (nothing on an overlay answers router solicitations) and brings the link up. */
 int netlink_link_up(struct netlink *nl, int ifindex, uint32_t mtu, uint32_t txqlen);
