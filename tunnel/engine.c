@@ -96,20 +96,23 @@ struct engine_peer *engine_peer_by_pub(struct engine *e, const uint8_t pub[stati
 	return NULL;
 }
 
-int engine_new(const struct engine_config *cfg, struct engine **out)
+/* The memory of an engine whose parts are not (or no longer) initialised;
+ * sodium_free() wipes the key material. NULL parts are fine. */
+static void engine_free_mem(struct engine *e)
 {
-	struct engine *e;
-	enum aead_cipher cipher;
-	size_t slots = 16;
-	int rc;
+	sodium_free(e->local);
+	sodium_free(e->cookie);
+	free(e->rl);
+	free(e->by_pub);
+	free(e->peers);
+	free(e);
+}
 
-	*out = NULL;
-	if (!cfg->private_key || cfg->mtu < 68 || cfg->mtu > WIRE_MAX_PLAINTEXT)
-		return -EINVAL;
-	rc = aead_cipher_resolve(cfg->cipher, &cipher);
-	if (rc < 0)
-		return rc;
-	e = calloc(1, sizeof(*e));
+static int engine_alloc(const struct engine_config *cfg, struct engine **out)
+{
+	struct engine *e = calloc(1, sizeof(*e));
+	size_t slots = 16;
+
 	if (!e)
 		return -ENOMEM;
 	e->mtu = cfg->mtu;
@@ -127,35 +130,50 @@ int engine_new(const struct engine_config *cfg, struct engine **out)
 	e->cookie = sodium_malloc(sizeof(*e->cookie));
 	e->rl = malloc(sizeof(*e->rl));
 	if (!e->by_pub || !e->peers || !e->local || !e->cookie || !e->rl) {
-		if (e->local)
-			sodium_memzero(e->local, sizeof(*e->local));
-		sodium_free(e->local);
-		sodium_free(e->cookie);
-		free(e->rl);
-		free(e->by_pub);
-		free(e->peers);
-		free(e);
+		engine_free_mem(e);
 		return -ENOMEM;
-	}
-	rc = noise_local_init(e->local, cfg->private_key, cipher);
-	if (rc == 0)
-		rc = cookie_checker_init(e->cookie, e->local->pub);
-	if (rc == 0)
-		rc = ratelimit_init(e->rl);
-	if (rc == 0)
-		rc = index_table_init(&e->idx, e->max_peers * (ENGINE_KEYPAIRS + 1));
-	if (rc < 0) {
-		sodium_memzero(e->local, sizeof(*e->local));
-		sodium_free(e->local);
-		sodium_free(e->cookie);
-		free(e->rl);
-		free(e->by_pub);
-		free(e->peers);
-		free(e);
-		return rc;
 	}
 	*out = e;
 	return 0;
+}
+
+int engine_new(const struct engine_config *cfg, struct engine **out)
+{
+	struct engine *e;
+	enum aead_cipher cipher;
+	int rc;
+
+	*out = NULL;
+	if (!cfg->private_key || cfg->mtu < 68 || cfg->mtu > WIRE_MAX_PLAINTEXT)
+		return -EINVAL;
+	rc = aead_cipher_resolve(cfg->cipher, &cipher);
+	if (rc < 0)
+		return rc;
+	rc = engine_alloc(cfg, &e);
+	if (rc < 0)
+		return rc;
+	rc = noise_local_init(e->local, cfg->private_key, cipher);
+	if (rc < 0)
+		goto free_mem;
+	rc = cookie_checker_init(e->cookie, e->local->pub);
+	if (rc < 0)
+		goto free_mem;
+	rc = ratelimit_init(e->rl);
+	if (rc < 0)
+		goto destroy_cookie;
+	rc = index_table_init(&e->idx, e->max_peers * (ENGINE_KEYPAIRS + 1));
+	if (rc < 0)
+		goto destroy_ratelimit;
+	*out = e;
+	return 0;
+
+destroy_ratelimit:
+	ratelimit_destroy(e->rl);
+destroy_cookie:
+	cookie_checker_destroy(e->cookie);
+free_mem:
+	engine_free_mem(e);
+	return rc;
 }
 
 static void peer_free(struct engine_peer *p)
@@ -168,6 +186,7 @@ static void peer_free(struct engine_peer *p)
 	sodium_free(p); /* wipes keys, handshake, psk */
 }
 
+/* The ladder of engine_new() in full, after the peers. */
 void engine_free(struct engine *e)
 {
 	if (!e)
@@ -175,14 +194,9 @@ void engine_free(struct engine *e)
 	for (size_t i = 0; i < e->npeers; i++)
 		peer_free(e->peers[i]);
 	index_table_destroy(&e->idx);
-	cookie_checker_destroy(e->cookie);
 	ratelimit_destroy(e->rl);
-	sodium_free(e->cookie);
-	sodium_free(e->local);
-	free(e->rl);
-	free(e->by_pub);
-	free(e->peers);
-	free(e);
+	cookie_checker_destroy(e->cookie);
+	engine_free_mem(e);
 }
 
 enum aead_cipher engine_cipher(const struct engine *e)
