@@ -788,7 +788,7 @@ static void run_timers(struct device *dev, uint64_t now, uint64_t *next_pmtu)
 			struct engine_peer_stats st;
 
 			p->initiate_at = 0;
-			engine_peer_stats(p->ep, &st);
+			engine_peer_stats(p->ep, now, &st);
 			memset(&res, 0, sizeof(res));
 			if (!st.last_handshake_realtime_ns)
 				engine_initiate(p->ep, now, &res);

@@ -219,13 +219,13 @@ void engine_force_load(struct engine *e, bool on)
 	cookie_force_load(e->cookie, on);
 }
 
-void engine_stats(struct engine *e, struct engine_stats *st)
+void engine_stats(struct engine *e, uint64_t now, struct engine_stats *st)
 {
 	memset(st, 0, sizeof(*st));
 	for (int i = 0; i < ENGINE_DROP__COUNT; i++)
 		st->drops[i] = atomic_load_explicit(&e->drops[i], memory_order_relaxed);
 	st->cookies_sent = atomic_load_explicit(&e->cookies_sent, memory_order_relaxed);
-	st->under_load = cookie_under_load(e->cookie, clock_now_ns());
+	st->under_load = cookie_under_load(e->cookie, now);
 }
 
 /* ---- peers ---- */
@@ -452,7 +452,7 @@ void peer_zero_keys(struct engine_peer *p)
 	peer_handshake_clear(p);
 }
 
-void engine_peer_stats(struct engine_peer *p, struct engine_peer_stats *st)
+void engine_peer_stats(struct engine_peer *p, uint64_t now, struct engine_peer_stats *st)
 {
 	st->rx_packets = atomic_load(&p->rx_packets);
 	st->rx_bytes = atomic_load(&p->rx_bytes);
@@ -461,6 +461,6 @@ void engine_peer_stats(struct engine_peer *p, struct engine_peer_stats *st)
 	st->handshakes = atomic_load(&p->handshakes);
 	st->last_handshake_realtime_ns = atomic_load(&p->last_handshake_realtime);
 	pthread_mutex_lock(&p->lock);
-	st->has_session = keypair_usable(p->current, clock_now_ns());
+	st->has_session = keypair_usable(p->current, now);
 	pthread_mutex_unlock(&p->lock);
 }

@@ -242,8 +242,9 @@ bool engine_flush(struct engine_peer *p, struct engine_pkt *pkt, uint64_t now);
 /* Earliest time engine_update_timers() has something to do for p. */
 uint64_t engine_peer_next_deadline(struct engine_peer *p);
 
-void engine_peer_stats(struct engine_peer *p, struct engine_peer_stats *st);
-void engine_stats(struct engine *e, struct engine_stats *st);
+/* Counters, and the state at now (has_session, under_load). */
+void engine_peer_stats(struct engine_peer *p, uint64_t now, struct engine_peer_stats *st);
+void engine_stats(struct engine *e, uint64_t now, struct engine_stats *st);
 const char *engine_drop_name(enum engine_drop d);
 /* Forces "under load" (tests, or a device that sees its queue backing up). */
 void engine_force_load(struct engine *e, bool on);

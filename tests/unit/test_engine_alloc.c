@@ -318,7 +318,7 @@ static void test_no_allocation(void **state)
 	{
 		struct engine_peer_stats st;
 
-		engine_peer_stats(a.p, &st);
+		engine_peer_stats(a.p, now, &st);
 		print_message("  %d sealed, %d delivered, %llu sessions, %ld allocations\n", sent,
 			      delivered, (unsigned long long)st.handshakes,
 			      atomic_load(&allocations));
