@@ -2,7 +2,8 @@
 /*
  * Device set-up and tear-down, the underlay sockets, path MTU bookkeeping,
  * and the control thread (timers + control socket). The data path is in
- * send.c and receive.c, the status text in status.c.
+ * send.c and receive.c, the control socket's service in control_serve.c, the
+ * status text in status.c (its caller gives it to device_run()).
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -12,7 +13,6 @@
 #include <poll.h>
 #include <signal.h>
 #include <sodium.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
@@ -21,13 +21,13 @@
 
 #include "clock.h"
 #include "control.h"
+#include "control_serve.h"
 #include "device.h"
 #include "interrupt.h"
 #include "key.h"
 #include "log.h"
 #include "netlink.h"
 #include "sandbox.h"
-#include "status.h"
 
 #define DEVICE_PMTU_REFRESH_NS NSEC_PER_SEC
 /* Two ends started together must not both initiate: each would answer the
@@ -707,49 +707,6 @@ int device_start(struct device *dev)
 	return 0;
 }
 
-static void serve_control(struct device *dev)
-{
-	char cmd[CONTROL_CMD_MAX + 1];
-	char *reply;
-	struct pollfd pfd;
-	ssize_t n;
-	size_t len = 0;
-	int fd = accept4(dev->control_fd, NULL, NULL, SOCK_CLOEXEC);
-
-	if (fd < 0)
-		return;
-	pfd.fd = fd;
-	pfd.events = POLLIN;
-	/* The timers wait while a client dawdles: give it 200 ms to ask. */
-	n = poll(&pfd, 1, 200) == 1 ? recv(fd, cmd, sizeof(cmd) - 1, 0) : -1;
-	if (n <= 0)
-		goto out;
-	cmd[n] = '\0';
-	cmd[strcspn(cmd, "\r\n")] = '\0';
-	reply = malloc(CONTROL_REPLY_MAX); /* control path, not the data path */
-	if (!reply)
-		goto out;
-	if (!strcmp(cmd, "show") || !strcmp(cmd, "show-keys")) {
-		len = status_format(dev, !strcmp(cmd, "show-keys"), reply, CONTROL_REPLY_MAX);
-	} else if (!strcmp(cmd, "stop")) {
-		atomic_store(&dev->stop_requested, true);
-		len = (size_t)snprintf(reply, CONTROL_REPLY_MAX, "ok=stopping\n");
-	} else {
-		len = (size_t)snprintf(reply, CONTROL_REPLY_MAX, "error=unknown command\n");
-	}
-	for (size_t off = 0; off < len;) {
-		ssize_t w = send(fd, reply + off, len - off, MSG_NOSIGNAL);
-
-		if (w <= 0)
-			break;
-		off += (size_t)w;
-	}
-	sodium_memzero(reply, len); /* may have held keys (show-keys) */
-	free(reply);
-out:
-	close(fd);
-}
-
 /* `ip link set DEV mtu N` since start-up: padding must follow it (a packet
  * of the new MTU must not grow past it on the wire). Up to max_mtu the
  * buffers hold the larger packets; above it they are dropped (too big). */
@@ -801,9 +758,30 @@ static void run_timers(struct device *dev, uint64_t now, uint64_t *next_pmtu)
 		*next_pmtu = now + DEVICE_PMTU_REFRESH_NS;
 }
 
-int device_run(struct device *dev)
+struct run_ctl {
+	struct device *dev;
+	device_status_fn status;
+};
+
+static size_t ctl_status(void *ctx, bool show_keys, char *buf, size_t cap)
+{
+	struct run_ctl *c = ctx;
+
+	return c->status(c->dev, show_keys, buf, cap);
+}
+
+static void ctl_stop(void *ctx)
+{
+	struct run_ctl *c = ctx;
+
+	atomic_store(&c->dev->stop_requested, true);
+}
+
+int device_run(struct device *dev, device_status_fn status)
 {
 	uint64_t next_pmtu = clock_now_ns() + DEVICE_PMTU_REFRESH_NS;
+	struct run_ctl c = { .dev = dev, .status = status };
+	const struct control_handler ctl = { .status = ctl_status, .stop = ctl_stop, .ctx = &c };
 
 	while (!interrupt_requested() && !atomic_load(&dev->stop_requested)) {
 		struct pollfd pfd = { .fd = dev->control_fd, .events = POLLIN };
@@ -812,7 +790,7 @@ int device_run(struct device *dev)
 		if (r < 0 && errno != EINTR)
 			return -errno;
 		if (r > 0 && (pfd.revents & POLLIN))
-			serve_control(dev);
+			control_serve(dev->control_fd, &ctl);
 		run_timers(dev, clock_now_ns(), &next_pmtu);
 	}
 	log_info("%s: stopping (%s)", dev->tun.name,
