@@ -204,11 +204,6 @@ enum aead_cipher engine_cipher(const struct engine *e)
 	return e->local->cipher;
 }
 
-uint32_t engine_mtu(const struct engine *e)
-{
-	return e->mtu;
-}
-
 void engine_public_key(const struct engine *e, uint8_t pub[static WIRE_KEY_LEN])
 {
 	memcpy(pub, e->local->pub, WIRE_KEY_LEN);
@@ -284,11 +279,6 @@ int engine_peer_add(struct engine *e, const struct engine_peer_config *pc, struc
 void *engine_peer_user(const struct engine_peer *p)
 {
 	return p->user;
-}
-
-void engine_peer_public_key(const struct engine_peer *p, uint8_t pub[static WIRE_KEY_LEN])
-{
-	memcpy(pub, p->remote.pub, WIRE_KEY_LEN);
 }
 
 /* ---- keypairs ---- */

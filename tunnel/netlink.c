@@ -97,11 +97,6 @@ int netlink_link_up(struct netlink *nl, int ifindex, uint32_t mtu, uint32_t txql
 	return r;
 }
 
-int netlink_set_mtu(struct netlink *nl, int ifindex, uint32_t mtu)
-{
-	return link_change(nl, ifindex, mtu, 0, false, false, "set MTU");
-}
-
 int netlink_get_mtu(struct netlink *nl, int ifindex)
 {
 	struct rtnl_link *link = NULL;
