@@ -48,7 +48,6 @@ void sockopt_local_ifname(int fd, char *name, size_t len);
 /* TCP_INFO of a connected TCP socket into the engine's summary. */
 int sockopt_tcp_info(int fd, struct tcp_info_summary *out);
 int sockopt_set_mss(int fd, uint32_t mss);
-int sockopt_set_nodelay(int fd);
 /* IP_TOS / IPV6_TCLASS from a DSCP value (0..63). */
 int sockopt_set_dscp(int fd, int family, uint8_t dscp);
 

@@ -25,6 +25,7 @@
 #include "key.h"
 #include "log.h"
 #include "sandbox.h"
+#include "status.h"
 
 static void usage(FILE *f)
 {
@@ -215,7 +216,7 @@ static int cmd_up(int argc, char **argv)
 	report_ready(&ready_fd, 0);
 	r = sandbox_enter(&sb);
 	if (r == 0)
-		r = device_run(dev);
+		r = device_run(dev, status_format);
 	device_down(dev);
 	config_free(&cfg);
 	if (pid_file)

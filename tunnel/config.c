@@ -57,18 +57,6 @@ static void perr(struct parse *p, const char *key, const char *fmt, ...)
 	p->rc = -EINVAL;
 }
 
-const char *config_cipher_name(enum config_cipher c)
-{
-	switch (c) {
-	case CONFIG_CIPHER_AES256GCM:
-		return "aes256gcm";
-	case CONFIG_CIPHER_CHACHA20POLY1305:
-		return "chacha20poly1305";
-	default:
-		return "auto";
-	}
-}
-
 static bool parse_u32(const char *s, uint32_t min, uint32_t max, uint32_t *out)
 {
 	char *end;

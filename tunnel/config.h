@@ -109,8 +109,6 @@ int config_parse(const char *name, const char *text, size_t len, struct config *
 		 size_t errlen);
 void config_free(struct config *cfg);
 
-const char *config_cipher_name(enum config_cipher c);
-
 /* "198.18.0.2:51900", "[2001:2::2]:51900"; port required. */
 bool config_parse_endpoint(const char *s, struct sockaddr_storage *ss);
 /* "198.19.0.0/24", "2001:2::/48"; a bare address means /32 or /128. */

@@ -77,11 +77,6 @@ void cookie_maker_init(struct cookie_maker *m, const uint8_t peer_pub[static WIR
 	cookie_derive_key(m->reply_key, WIRE_LABEL_COOKIE, peer_pub);
 }
 
-void cookie_maker_wipe(struct cookie_maker *m)
-{
-	sodium_memzero(m, sizeof(*m));
-}
-
 /* The cookie for src under the current secret (renewed when too old). */
 static void make_cookie(struct cookie_checker *c, uint8_t out[static WIRE_COOKIE_LEN],
 			const struct sockaddr *src, socklen_t srclen, uint64_t now)

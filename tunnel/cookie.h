@@ -82,7 +82,6 @@ int cookie_checker_init(struct cookie_checker *c, const uint8_t our_pub[static W
 void cookie_checker_destroy(struct cookie_checker *c);
 /* peer_pub: the remote peer's static public key. */
 void cookie_maker_init(struct cookie_maker *m, const uint8_t peer_pub[static WIRE_KEY_LEN]);
-void cookie_maker_wipe(struct cookie_maker *m);
 
 /*
  * Checks mac1 (and mac2 when check_mac2) of a handshake message whose length

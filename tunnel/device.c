@@ -1,18 +1,18 @@
 // SPDX-License-Identifier: MIT
 /*
- * Device set-up and tear-down, the underlay sockets, path MTU bookkeeping,
+ * Device set-up and tear-down, sending on the underlay, path MTU bookkeeping,
  * and the control thread (timers + control socket). The data path is in
- * send.c and receive.c, the status text in status.c.
+ * send.c and receive.c, opening the underlay sockets in underlay.c, the
+ * control socket's service in control_serve.c, the status text in status.c
+ * (its caller gives it to device_run()).
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
-#include <netinet/udp.h>
 #include <poll.h>
 #include <signal.h>
 #include <sodium.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
@@ -21,13 +21,14 @@
 
 #include "clock.h"
 #include "control.h"
+#include "control_serve.h"
 #include "device.h"
 #include "interrupt.h"
 #include "key.h"
 #include "log.h"
 #include "netlink.h"
 #include "sandbox.h"
-#include "status.h"
+#include "underlay.h"
 
 #define DEVICE_PMTU_REFRESH_NS NSEC_PER_SEC
 /* Two ends started together must not both initiate: each would answer the
@@ -238,146 +239,6 @@ int device_send_one(struct device *dev, struct device_peer *peer, const void *bu
 	device_count(dev, DEV_UDP_TX_DATAGRAMS, 1);
 	device_count(dev, DEV_UDP_TX_BYTES, len);
 	return 0;
-}
-
-static void set_buffers(int fd, uint32_t bytes)
-{
-	int v = (int)bytes;
-
-	/* FORCE variants pass net.core.[rw]mem_max (we are root in a lab). */
-	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &v, sizeof(v)) < 0)
-		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &v, sizeof(v));
-	if (setsockopt(fd, SOL_SOCKET, SO_SNDBUFFORCE, &v, sizeof(v)) < 0)
-		setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &v, sizeof(v));
-}
-
-static int open_socket(struct device *dev, int family, const struct sockaddr_storage *bind_to)
-{
-	struct sockaddr_storage ss = *bind_to;
-	int one = 1, pmtu = family == AF_INET6 ? IPV6_PMTUDISC_DO : IP_PMTUDISC_DO;
-	uint16_t port = ((struct sockaddr_in *)bind_to)->sin_port; /* same offset in sin6 */
-	int fd, r;
-
-	if (ss.ss_family == AF_UNSPEC) {
-		memset(&ss, 0, sizeof(ss));
-		ss.ss_family = (sa_family_t)family;
-		if (family == AF_INET)
-			((struct sockaddr_in *)&ss)->sin_port = port;
-		else
-			((struct sockaddr_in6 *)&ss)->sin6_port = port;
-	}
-	fd = socket(family, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		return -errno;
-	if (family == AF_INET6)
-		setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof(one));
-	/* Workers share the port: the kernel spreads datagrams by 4-tuple hash. */
-	if (dev->nworkers > 1 && setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &one, sizeof(one)) < 0) {
-		r = -errno;
-		close(fd);
-		return r;
-	}
-	if (setsockopt(fd, family == AF_INET6 ? IPPROTO_IPV6 : IPPROTO_IP,
-		       family == AF_INET6 ? IPV6_MTU_DISCOVER : IP_MTU_DISCOVER, &pmtu,
-		       sizeof(pmtu)) < 0 ||
-	    bind(fd, (struct sockaddr *)&ss, device_sockaddr_len(&ss)) < 0) {
-		r = -errno;
-		close(fd);
-		return r;
-	}
-	set_buffers(fd, dev->cfg->sock_buf);
-	return fd;
-}
-
-/* A peer whose endpoint's family has no socket could never be reached. */
-static int check_endpoints(struct device *dev)
-{
-	for (size_t i = 0; i < dev->npeers; i++) {
-		const struct config_peer *cp = &dev->cfg->peers[i];
-
-		if (cp->has_endpoint && device_sock_for(dev, cp->endpoint.ss_family) < 0) {
-			log_err("%s:%u: key 'endpoint': an %s endpoint, but 'listen' is %s only",
-				dev->cfg->path, cp->line,
-				cp->endpoint.ss_family == AF_INET6 ? "IPv6" : "IPv4",
-				cp->endpoint.ss_family == AF_INET6 ? "IPv4" : "IPv6");
-			return -EAFNOSUPPORT;
-		}
-	}
-	return 0;
-}
-
-/* Datagrams of one flow arrive as one buffer (split in receive.c). */
-static bool enable_gro(int fd, int family, bool quiet)
-{
-	int one = 1;
-
-	if (setsockopt(fd, SOL_UDP, UDP_GRO, &one, sizeof(one)) == 0)
-		return true;
-	if (!quiet)
-		log_warn("UDP GRO refused on the %s socket (%s): one datagram per buffer",
-			 family == AF_INET ? "IPv4" : "IPv6", strerror(errno));
-	return false;
-}
-
-/* Worker w's sockets: worker 0's bound to 'listen', the others to the same
- * address and port (an ephemeral port is the one worker 0 got). */
-static int open_worker_sockets(struct device *dev, struct device_worker *w)
-{
-	const struct sockaddr_storage *l = &dev->cfg->listen;
-	char buf[80];
-	int fd;
-
-	for (int i = 0; i < 2; i++) {
-		int family = i ? AF_INET6 : AF_INET;
-		struct sockaddr_storage at = *l;
-
-		if (l->ss_family != AF_UNSPEC && l->ss_family != family)
-			continue;
-		if (w->id > 0) {
-			struct sockaddr_storage got;
-			socklen_t gl = sizeof(got);
-
-			if (dev->workers[0].sock[i] < 0)
-				continue;
-			if (getsockname(dev->workers[0].sock[i], (struct sockaddr *)&got, &gl) < 0)
-				return -errno;
-			/* Same port offset in sin and sin6; the address stays as configured. */
-			((struct sockaddr_in *)&at)->sin_port =
-				((struct sockaddr_in *)&got)->sin_port;
-		}
-		fd = open_socket(dev, family, &at);
-		if (fd < 0) {
-			config_format_endpoint(l, buf, sizeof(buf));
-			/* "listen = PORT" on a host without IPv6 is fine with IPv4 alone. */
-			if (w->id == 0 && l->ss_family == AF_UNSPEC && family == AF_INET6 &&
-			    fd == -EAFNOSUPPORT)
-				continue;
-			log_err("%s: cannot listen on %s (%s%s): %s", dev->cfg->path,
-				l->ss_family == AF_UNSPEC ? "all addresses" : buf,
-				family == AF_INET ? "IPv4" : "IPv6",
-				w->id ? ", another worker's socket" : "", strerror(-fd));
-			return fd;
-		}
-		w->sock[i] = fd;
-		if (dev->cfg->udp_gro)
-			w->udp_gro[i] = enable_gro(fd, family, w->id > 0);
-	}
-	return 0;
-}
-
-static int open_sockets(struct device *dev)
-{
-	int r = 0;
-
-	for (unsigned k = 0; k < dev->nworkers && r == 0; k++)
-		r = open_worker_sockets(dev, &dev->workers[k]);
-	dev->sock[0] = dev->workers[0].sock[0];
-	dev->sock[1] = dev->workers[0].sock[1];
-	if (r == 0 && (dev->workers[0].udp_gro[0] || dev->workers[0].udp_gro[1]))
-		log_info("underlay: UDP GRO on (%s%s%s)", dev->workers[0].udp_gro[0] ? "IPv4" : "",
-			 dev->workers[0].udp_gro[0] && dev->workers[0].udp_gro[1] ? ", " : "",
-			 dev->workers[0].udp_gro[1] ? "IPv6" : "");
-	return r;
 }
 
 /* workers = min(config, online cores), and 1 when IFF_MULTI_QUEUE is refused. */
@@ -592,9 +453,9 @@ int device_up(struct config *cfg, const char *ifname, struct device **out)
 			device_peer_set_pad(&dev->peers[i]);
 	}
 	if (r == 0)
-		r = open_sockets(dev);
+		r = underlay_open(dev);
 	if (r == 0)
-		r = check_endpoints(dev);
+		r = underlay_check_endpoints(dev);
 	if (r == 0)
 		r = tun_open(&dev->tun, ifname && *ifname ? ifname : cfg->ifname,
 			     (cfg->tso || cfg->coalesce ? TUN_F_WANT_VNET_HDR : 0) |
@@ -707,49 +568,6 @@ int device_start(struct device *dev)
 	return 0;
 }
 
-static void serve_control(struct device *dev)
-{
-	char cmd[CONTROL_CMD_MAX + 1];
-	char *reply;
-	struct pollfd pfd;
-	ssize_t n;
-	size_t len = 0;
-	int fd = accept4(dev->control_fd, NULL, NULL, SOCK_CLOEXEC);
-
-	if (fd < 0)
-		return;
-	pfd.fd = fd;
-	pfd.events = POLLIN;
-	/* The timers wait while a client dawdles: give it 200 ms to ask. */
-	n = poll(&pfd, 1, 200) == 1 ? recv(fd, cmd, sizeof(cmd) - 1, 0) : -1;
-	if (n <= 0)
-		goto out;
-	cmd[n] = '\0';
-	cmd[strcspn(cmd, "\r\n")] = '\0';
-	reply = malloc(CONTROL_REPLY_MAX); /* control path, not the data path */
-	if (!reply)
-		goto out;
-	if (!strcmp(cmd, "show") || !strcmp(cmd, "show-keys")) {
-		len = status_format(dev, !strcmp(cmd, "show-keys"), reply, CONTROL_REPLY_MAX);
-	} else if (!strcmp(cmd, "stop")) {
-		atomic_store(&dev->stop_requested, true);
-		len = (size_t)snprintf(reply, CONTROL_REPLY_MAX, "ok=stopping\n");
-	} else {
-		len = (size_t)snprintf(reply, CONTROL_REPLY_MAX, "error=unknown command\n");
-	}
-	for (size_t off = 0; off < len;) {
-		ssize_t w = send(fd, reply + off, len - off, MSG_NOSIGNAL);
-
-		if (w <= 0)
-			break;
-		off += (size_t)w;
-	}
-	sodium_memzero(reply, len); /* may have held keys (show-keys) */
-	free(reply);
-out:
-	close(fd);
-}
-
 /* `ip link set DEV mtu N` since start-up: padding must follow it (a packet
  * of the new MTU must not grow past it on the wire). Up to max_mtu the
  * buffers hold the larger packets; above it they are dropped (too big). */
@@ -788,7 +606,7 @@ static void run_timers(struct device *dev, uint64_t now, uint64_t *next_pmtu)
 			struct engine_peer_stats st;
 
 			p->initiate_at = 0;
-			engine_peer_stats(p->ep, &st);
+			engine_peer_stats(p->ep, now, &st);
 			memset(&res, 0, sizeof(res));
 			if (!st.last_handshake_realtime_ns)
 				engine_initiate(p->ep, now, &res);
@@ -801,9 +619,30 @@ static void run_timers(struct device *dev, uint64_t now, uint64_t *next_pmtu)
 		*next_pmtu = now + DEVICE_PMTU_REFRESH_NS;
 }
 
-int device_run(struct device *dev)
+struct run_ctl {
+	struct device *dev;
+	device_status_fn status;
+};
+
+static size_t ctl_status(void *ctx, bool show_keys, char *buf, size_t cap)
+{
+	struct run_ctl *c = ctx;
+
+	return c->status(c->dev, show_keys, buf, cap);
+}
+
+static void ctl_stop(void *ctx)
+{
+	struct run_ctl *c = ctx;
+
+	atomic_store(&c->dev->stop_requested, true);
+}
+
+int device_run(struct device *dev, device_status_fn status)
 {
 	uint64_t next_pmtu = clock_now_ns() + DEVICE_PMTU_REFRESH_NS;
+	struct run_ctl c = { .dev = dev, .status = status };
+	const struct control_handler ctl = { .status = ctl_status, .stop = ctl_stop, .ctx = &c };
 
 	while (!interrupt_requested() && !atomic_load(&dev->stop_requested)) {
 		struct pollfd pfd = { .fd = dev->control_fd, .events = POLLIN };
@@ -812,7 +651,7 @@ int device_run(struct device *dev)
 		if (r < 0 && errno != EINTR)
 			return -errno;
 		if (r > 0 && (pfd.revents & POLLIN))
-			serve_control(dev);
+			control_serve(dev->control_fd, &ctl);
 		run_timers(dev, clock_now_ns(), &next_pmtu);
 	}
 	log_info("%s: stopping (%s)", dev->tun.name,

@@ -166,8 +166,11 @@ struct device {
 int device_up(struct config *cfg, const char *ifname, struct device **out);
 /* Starts the two data-path threads and the first handshakes. */
 int device_start(struct device *dev);
+/* The control socket's "show" text (status_format()); device_run() takes it
+ * from its caller, so that the device does not depend on its own printer. */
+typedef size_t (*device_status_fn)(struct device *dev, bool show_keys, char *buf, size_t cap);
 /* Timers and control socket until a signal (interrupt.h) or "stop". */
-int device_run(struct device *dev);
+int device_run(struct device *dev, device_status_fn status);
 /* Stops threads, closes the TUN (the device disappears), frees everything. */
 void device_down(struct device *dev);
 

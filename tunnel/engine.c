@@ -96,20 +96,23 @@ struct engine_peer *engine_peer_by_pub(struct engine *e, const uint8_t pub[stati
 	return NULL;
 }
 
-int engine_new(const struct engine_config *cfg, struct engine **out)
+/* The memory of an engine whose parts are not (or no longer) initialised;
+ * sodium_free() wipes the key material. NULL parts are fine. */
+static void engine_free_mem(struct engine *e)
 {
-	struct engine *e;
-	enum aead_cipher cipher;
-	size_t slots = 16;
-	int rc;
+	sodium_free(e->local);
+	sodium_free(e->cookie);
+	free(e->rl);
+	free(e->by_pub);
+	free(e->peers);
+	free(e);
+}
 
-	*out = NULL;
-	if (!cfg->private_key || cfg->mtu < 68 || cfg->mtu > WIRE_MAX_PLAINTEXT)
-		return -EINVAL;
-	rc = aead_cipher_resolve(cfg->cipher, &cipher);
-	if (rc < 0)
-		return rc;
-	e = calloc(1, sizeof(*e));
+static int engine_alloc(const struct engine_config *cfg, struct engine **out)
+{
+	struct engine *e = calloc(1, sizeof(*e));
+	size_t slots = 16;
+
 	if (!e)
 		return -ENOMEM;
 	e->mtu = cfg->mtu;
@@ -127,35 +130,50 @@ int engine_new(const struct engine_config *cfg, struct engine **out)
 	e->cookie = sodium_malloc(sizeof(*e->cookie));
 	e->rl = malloc(sizeof(*e->rl));
 	if (!e->by_pub || !e->peers || !e->local || !e->cookie || !e->rl) {
-		if (e->local)
-			sodium_memzero(e->local, sizeof(*e->local));
-		sodium_free(e->local);
-		sodium_free(e->cookie);
-		free(e->rl);
-		free(e->by_pub);
-		free(e->peers);
-		free(e);
+		engine_free_mem(e);
 		return -ENOMEM;
-	}
-	rc = noise_local_init(e->local, cfg->private_key, cipher);
-	if (rc == 0)
-		rc = cookie_checker_init(e->cookie, e->local->pub);
-	if (rc == 0)
-		rc = ratelimit_init(e->rl);
-	if (rc == 0)
-		rc = index_table_init(&e->idx, e->max_peers * (ENGINE_KEYPAIRS + 1));
-	if (rc < 0) {
-		sodium_memzero(e->local, sizeof(*e->local));
-		sodium_free(e->local);
-		sodium_free(e->cookie);
-		free(e->rl);
-		free(e->by_pub);
-		free(e->peers);
-		free(e);
-		return rc;
 	}
 	*out = e;
 	return 0;
+}
+
+int engine_new(const struct engine_config *cfg, struct engine **out)
+{
+	struct engine *e;
+	enum aead_cipher cipher;
+	int rc;
+
+	*out = NULL;
+	if (!cfg->private_key || cfg->mtu < 68 || cfg->mtu > WIRE_MAX_PLAINTEXT)
+		return -EINVAL;
+	rc = aead_cipher_resolve(cfg->cipher, &cipher);
+	if (rc < 0)
+		return rc;
+	rc = engine_alloc(cfg, &e);
+	if (rc < 0)
+		return rc;
+	rc = noise_local_init(e->local, cfg->private_key, cipher);
+	if (rc < 0)
+		goto free_mem;
+	rc = cookie_checker_init(e->cookie, e->local->pub);
+	if (rc < 0)
+		goto free_mem;
+	rc = ratelimit_init(e->rl);
+	if (rc < 0)
+		goto destroy_cookie;
+	rc = index_table_init(&e->idx, e->max_peers * (ENGINE_KEYPAIRS + 1));
+	if (rc < 0)
+		goto destroy_ratelimit;
+	*out = e;
+	return 0;
+
+destroy_ratelimit:
+	ratelimit_destroy(e->rl);
+destroy_cookie:
+	cookie_checker_destroy(e->cookie);
+free_mem:
+	engine_free_mem(e);
+	return rc;
 }
 
 static void peer_free(struct engine_peer *p)
@@ -168,6 +186,7 @@ static void peer_free(struct engine_peer *p)
 	sodium_free(p); /* wipes keys, handshake, psk */
 }
 
+/* The ladder of engine_new() in full, after the peers. */
 void engine_free(struct engine *e)
 {
 	if (!e)
@@ -175,24 +194,14 @@ void engine_free(struct engine *e)
 	for (size_t i = 0; i < e->npeers; i++)
 		peer_free(e->peers[i]);
 	index_table_destroy(&e->idx);
-	cookie_checker_destroy(e->cookie);
 	ratelimit_destroy(e->rl);
-	sodium_free(e->cookie);
-	sodium_free(e->local);
-	free(e->rl);
-	free(e->by_pub);
-	free(e->peers);
-	free(e);
+	cookie_checker_destroy(e->cookie);
+	engine_free_mem(e);
 }
 
 enum aead_cipher engine_cipher(const struct engine *e)
 {
 	return e->local->cipher;
-}
-
-uint32_t engine_mtu(const struct engine *e)
-{
-	return e->mtu;
 }
 
 void engine_public_key(const struct engine *e, uint8_t pub[static WIRE_KEY_LEN])
@@ -205,13 +214,13 @@ void engine_force_load(struct engine *e, bool on)
 	cookie_force_load(e->cookie, on);
 }
 
-void engine_stats(struct engine *e, struct engine_stats *st)
+void engine_stats(struct engine *e, uint64_t now, struct engine_stats *st)
 {
 	memset(st, 0, sizeof(*st));
 	for (int i = 0; i < ENGINE_DROP__COUNT; i++)
 		st->drops[i] = atomic_load_explicit(&e->drops[i], memory_order_relaxed);
 	st->cookies_sent = atomic_load_explicit(&e->cookies_sent, memory_order_relaxed);
-	st->under_load = cookie_under_load(e->cookie, clock_now_ns());
+	st->under_load = cookie_under_load(e->cookie, now);
 }
 
 /* ---- peers ---- */
@@ -270,11 +279,6 @@ int engine_peer_add(struct engine *e, const struct engine_peer_config *pc, struc
 void *engine_peer_user(const struct engine_peer *p)
 {
 	return p->user;
-}
-
-void engine_peer_public_key(const struct engine_peer *p, uint8_t pub[static WIRE_KEY_LEN])
-{
-	memcpy(pub, p->remote.pub, WIRE_KEY_LEN);
 }
 
 /* ---- keypairs ---- */
@@ -438,7 +442,7 @@ void peer_zero_keys(struct engine_peer *p)
 	peer_handshake_clear(p);
 }
 
-void engine_peer_stats(struct engine_peer *p, struct engine_peer_stats *st)
+void engine_peer_stats(struct engine_peer *p, uint64_t now, struct engine_peer_stats *st)
 {
 	st->rx_packets = atomic_load(&p->rx_packets);
 	st->rx_bytes = atomic_load(&p->rx_bytes);
@@ -447,6 +451,6 @@ void engine_peer_stats(struct engine_peer *p, struct engine_peer_stats *st)
 	st->handshakes = atomic_load(&p->handshakes);
 	st->last_handshake_realtime_ns = atomic_load(&p->last_handshake_realtime);
 	pthread_mutex_lock(&p->lock);
-	st->has_session = keypair_usable(p->current, clock_now_ns());
+	st->has_session = keypair_usable(p->current, now);
 	pthread_mutex_unlock(&p->lock);
 }

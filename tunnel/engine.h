@@ -175,7 +175,6 @@ int engine_new(const struct engine_config *cfg, struct engine **out)
 /* Wipes every secret and frees every peer. No other call may be in flight. */
 void engine_free(struct engine *e);
 enum aead_cipher engine_cipher(const struct engine *e);
-uint32_t engine_mtu(const struct engine *e);
 void engine_public_key(const struct engine *e, uint8_t pub[static WIRE_KEY_LEN]);
 
 /* Adds a peer (setup time, before traffic). 0, -EEXIST, -ENOSPC, -EINVAL, -ENOMEM. */
@@ -189,7 +188,6 @@ void *engine_peer_user(const struct engine_peer *p);
 void engine_peer_set_pad_mtu(struct engine_peer *p, uint32_t mtu);
 /* Where padding stops for p now: min(engine mtu, the value set above). */
 uint32_t engine_peer_pad_mtu(const struct engine_peer *p);
-void engine_peer_public_key(const struct engine_peer *p, uint8_t pub[static WIRE_KEY_LEN]);
 
 /*
  * TX: seals pkts[0..n) for p (see BUFFERS). Returns how many were sealed:
@@ -239,11 +237,9 @@ void engine_initiate(struct engine_peer *p, uint64_t now, struct engine_result *
  */
 bool engine_flush(struct engine_peer *p, struct engine_pkt *pkt, uint64_t now);
 
-/* Earliest time engine_update_timers() has something to do for p. */
-uint64_t engine_peer_next_deadline(struct engine_peer *p);
-
-void engine_peer_stats(struct engine_peer *p, struct engine_peer_stats *st);
-void engine_stats(struct engine *e, struct engine_stats *st);
+/* Counters, and the state at now (has_session, under_load). */
+void engine_peer_stats(struct engine_peer *p, uint64_t now, struct engine_peer_stats *st);
+void engine_stats(struct engine *e, uint64_t now, struct engine_stats *st);
 const char *engine_drop_name(enum engine_drop d);
 /* Forces "under load" (tests, or a device that sees its queue backing up). */
 void engine_force_load(struct engine *e, bool on);

@@ -352,18 +352,3 @@ void engine_update_timers(struct engine_peer *p, uint64_t now, struct engine_res
 	}
 	pthread_mutex_unlock(&p->lock);
 }
-
-uint64_t engine_peer_next_deadline(struct engine_peer *p)
-{
-	uint64_t d;
-
-	pthread_mutex_lock(&p->lock);
-	d = timers_next_deadline(&p->timers);
-	if (atomic_load(&p->ev_tx_data) != p->seen_tx_data ||
-	    atomic_load(&p->ev_tx_any) != p->seen_tx_any ||
-	    atomic_load(&p->ev_rx_data) != p->seen_rx_data ||
-	    atomic_load(&p->ev_rx_any) != p->seen_rx_any)
-		d = 0;
-	pthread_mutex_unlock(&p->lock);
-	return d;
-}

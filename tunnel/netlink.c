@@ -16,53 +16,11 @@
 
 #include "log.h"
 #include "netlink.h"
+#include "nl_error.h"
 
 struct netlink {
 	struct nl_sock *sock;
 };
-
-int netlink_errno(int nle)
-{
-	static const struct {
-		int nle, err;
-	} map[] = {
-		{ NLE_EXIST, EEXIST },
-		{ NLE_NOMEM, ENOMEM },
-		{ NLE_PERM, EPERM },
-		{ NLE_INVAL, EINVAL },
-		{ NLE_NODEV, ENODEV },
-		{ NLE_OBJ_NOTFOUND, ENOENT },
-		{ NLE_BUSY, EBUSY },
-		{ NLE_AF_NOSUPPORT, EAFNOSUPPORT },
-		{ NLE_RANGE, ERANGE },
-		{ NLE_NOADDR, EADDRNOTAVAIL },
-		{ NLE_AGAIN, EAGAIN },
-		{ NLE_OPNOTSUPP, EOPNOTSUPP },
-		{ NLE_INTR, EINTR },
-		{ NLE_BAD_SOCK, EBADF },
-		{ NLE_MSGSIZE, EMSGSIZE },
-		{ NLE_NOACCESS, EACCES },
-		{ NLE_PROTO_MISMATCH, EPROTO },
-		{ NLE_NOATTR, ENOENT },
-		{ NLE_MSG_TOOSHORT, EPROTO },
-		{ NLE_MSG_TRUNC, EPROTO },
-		{ NLE_DUMP_INTR, EINTR },
-	};
-	int e = nle < 0 ? -nle : nle;
-
-	if (e == 0)
-		return 0;
-	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
-		if (map[i].nle == e)
-			return -map[i].err;
-	return -EIO;
-}
-
-static int fail(const char *what, int nle)
-{
-	log_err("netlink: %s: %s", what, nl_geterror(nle));
-	return netlink_errno(nle);
-}
 
 int netlink_open(struct netlink **out)
 {
@@ -80,7 +38,7 @@ int netlink_open(struct netlink **out)
 	if (r < 0) {
 		nl_socket_free(nl->sock);
 		free(nl);
-		return fail("connect", r);
+		return nl_error(r, "netlink: connect");
 	}
 	*out = nl;
 	return 0;
@@ -102,7 +60,7 @@ static int link_change(struct netlink *nl, int ifindex, uint32_t mtu, uint32_t t
 	int r = rtnl_link_get_kernel(nl->sock, ifindex, NULL, &orig);
 
 	if (r < 0)
-		return fail("get link", r);
+		return nl_error(r, "netlink: get link");
 	change = rtnl_link_alloc();
 	if (!change) {
 		rtnl_link_put(orig);
@@ -125,7 +83,7 @@ static int link_change(struct netlink *nl, int ifindex, uint32_t mtu, uint32_t t
 		log_debug("cannot disable IPv6 link-local generation: %s", nl_geterror(r));
 		return 0;
 	}
-	return r < 0 ? fail(what, r) : 0;
+	return nl_error(r, "netlink: %s", what);
 }
 
 int netlink_link_up(struct netlink *nl, int ifindex, uint32_t mtu, uint32_t txqlen)
@@ -139,18 +97,13 @@ int netlink_link_up(struct netlink *nl, int ifindex, uint32_t mtu, uint32_t txql
 	return r;
 }
 
-int netlink_set_mtu(struct netlink *nl, int ifindex, uint32_t mtu)
-{
-	return link_change(nl, ifindex, mtu, 0, false, false, "set MTU");
-}
-
 int netlink_get_mtu(struct netlink *nl, int ifindex)
 {
 	struct rtnl_link *link = NULL;
 	int r = rtnl_link_get_kernel(nl->sock, ifindex, NULL, &link);
 
 	if (r < 0)
-		return fail("get link", r);
+		return nl_error(r, "netlink: get link");
 	r = (int)rtnl_link_get_mtu(link);
 	rtnl_link_put(link);
 	return r;
@@ -185,7 +138,7 @@ int netlink_add_address(struct netlink *nl, int ifindex, int family, const uint8
 	rtnl_addr_put(ra);
 	if (r == -NLE_EXIST)
 		return 0;
-	return r < 0 ? fail("add address", r) : 0;
+	return nl_error(r, "netlink: add address");
 }
 
 int netlink_add_route(struct netlink *nl, int ifindex, int family, const uint8_t *addr,
@@ -215,5 +168,5 @@ int netlink_add_route(struct netlink *nl, int ifindex, int family, const uint8_t
 	rtnl_route_put(route);
 	if (r == -NLE_EXIST)
 		return 0;
-	return r < 0 ? fail("add route", r) : 0;
+	return nl_error(r, "netlink: add route");
 }

@@ -14,13 +14,9 @@ struct netlink;
 int netlink_open(struct netlink **out);
 void netlink_close(struct netlink *nl);
 
-/* -NLE_* to -errno. */
-int netlink_errno(int nle);
-
 /* Sets the MTU and queue length (0: unchanged), turns off IPv6 link-local address generation
  * (nothing on an overlay answers router solicitations) and brings the link up. */
 int netlink_link_up(struct netlink *nl, int ifindex, uint32_t mtu, uint32_t txqlen);
-int netlink_set_mtu(struct netlink *nl, int ifindex, uint32_t mtu);
 /* addr: 4 or 16 bytes. IPv6 addresses are added without DAD. */
 int netlink_add_address(struct netlink *nl, int ifindex, int family, const uint8_t *addr,
 			unsigned prefixlen);

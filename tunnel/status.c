@@ -9,6 +9,7 @@
 
 #include <sodium.h>
 
+#include "clock.h"
 #include "config.h"
 #include "device.h"
 #include "key.h"
@@ -53,7 +54,7 @@ static void put_ratio(struct out *o, const char *name, uint64_t num, uint64_t de
 	put(o, "per.%s=%" PRIu64 ".%02u\n", name, hundredths / 100, (unsigned)(hundredths % 100));
 }
 
-static void put_interface(struct out *o, struct device *dev, bool show_keys)
+static void put_interface(struct out *o, struct device *dev, uint64_t now, bool show_keys)
 {
 	struct engine_stats es;
 	char b64[KEY_B64_LEN + 1];
@@ -64,10 +65,10 @@ static void put_interface(struct out *o, struct device *dev, bool show_keys)
 	for (size_t i = 0; i < dev->npeers; i++) {
 		struct engine_peer_stats ps;
 
-		engine_peer_stats(dev->peers[i].ep, &ps);
+		engine_peer_stats(dev->peers[i].ep, now, &ps);
 		with_hs += ps.last_handshake_realtime_ns != 0;
 	}
-	engine_stats(dev->engine, &es);
+	engine_stats(dev->engine, now, &es);
 	config_format_endpoint(&dev->cfg->listen, listen, sizeof(listen));
 	key_to_base64(b64, dev->public_key);
 	put(o, "interface=%s\npid=%d\npublic_key=%s\n", dev->tun.name, (int)getpid(), b64);
@@ -112,13 +113,13 @@ static void put_interface(struct out *o, struct device *dev, bool show_keys)
 	sodium_memzero(b64, sizeof(b64)); /* held the private key with show_keys */
 }
 
-static void put_peer(struct out *o, struct device_peer *p, bool show_keys)
+static void put_peer(struct out *o, struct device_peer *p, uint64_t now, bool show_keys)
 {
 	struct engine_peer_stats ps;
 	struct sockaddr_storage ep;
 	char b64[KEY_B64_LEN + 1], s[80];
 
-	engine_peer_stats(p->ep, &ps);
+	engine_peer_stats(p->ep, now, &ps);
 	key_to_base64(b64, p->public_key);
 	put(o, "peer=%s\n", b64);
 	put(o, "preshared_key=%s\n", p->psk ? key_display(b64, p->psk, show_keys) : "(none)");
@@ -142,11 +143,12 @@ static void put_peer(struct out *o, struct device_peer *p, bool show_keys)
 size_t status_format(struct device *dev, bool show_keys, char *buf, size_t cap)
 {
 	struct out o = { .buf = buf, .cap = cap };
+	uint64_t now = clock_now_ns();
 
 	if (cap)
 		buf[0] = '\0';
-	put_interface(&o, dev, show_keys);
+	put_interface(&o, dev, now, show_keys);
 	for (size_t i = 0; i < dev->npeers; i++)
-		put_peer(&o, &dev->peers[i], show_keys);
+		put_peer(&o, &dev->peers[i], now, show_keys);
 	return o.len;
 }

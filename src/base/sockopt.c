@@ -87,11 +87,6 @@ int sockopt_set_mss(int fd, uint32_t mss)
 	return setint(fd, IPPROTO_TCP, TCP_MAXSEG, (int)mss);
 }
 
-int sockopt_set_nodelay(int fd)
-{
-	return setint(fd, IPPROTO_TCP, TCP_NODELAY, 1);
-}
-
 int sockopt_set_dscp(int fd, int family, uint8_t dscp)
 {
 	if (!dscp)

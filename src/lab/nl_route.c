@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * libnl-route-3 for the lab. This file is the boundary where libnl's -NLE_*
- * codes become -errno, with nl_geterror() logged once.
+ * codes become -errno (nl_error.h), with nl_geterror() logged once.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -24,62 +24,8 @@
 #include <netlink/route/tc.h>
 
 #include "log.h"
+#include "nl_error.h"
 #include "nl_route.h"
-
-static int nle_to_errno(int nlerr)
-{
-	static const struct {
-		int nle, err;
-	} tab[] = {
-		{ NLE_INTR, EINTR },
-		{ NLE_BAD_SOCK, EBADF },
-		{ NLE_AGAIN, EAGAIN },
-		{ NLE_NOMEM, ENOMEM },
-		{ NLE_EXIST, EEXIST },
-		{ NLE_INVAL, EINVAL },
-		{ NLE_RANGE, ERANGE },
-		{ NLE_MSGSIZE, EMSGSIZE },
-		{ NLE_OPNOTSUPP, EOPNOTSUPP },
-		{ NLE_AF_NOSUPPORT, EAFNOSUPPORT },
-		{ NLE_OBJ_NOTFOUND, ENOENT },
-		{ NLE_NOATTR, ENOENT },
-		{ NLE_MISSING_ATTR, EINVAL },
-		{ NLE_AF_MISMATCH, EAFNOSUPPORT },
-		{ NLE_SEQ_MISMATCH, EPROTO },
-		{ NLE_MSG_OVERFLOW, EOVERFLOW },
-		{ NLE_MSG_TRUNC, EMSGSIZE },
-		{ NLE_NOADDR, EADDRNOTAVAIL },
-		{ NLE_SRCRT_NOSUPPORT, EOPNOTSUPP },
-		{ NLE_MSG_TOOSHORT, EBADMSG },
-		{ NLE_MSGTYPE_NOSUPPORT, EOPNOTSUPP },
-		{ NLE_OBJ_MISMATCH, EINVAL },
-		{ NLE_NOCACHE, ENOENT },
-		{ NLE_BUSY, EBUSY },
-		{ NLE_PROTO_MISMATCH, EPROTO },
-		{ NLE_NOACCESS, EACCES },
-		{ NLE_PERM, EPERM },
-		{ NLE_PKTLOC_FILE, ENOENT },
-		{ NLE_PARSE_ERR, EINVAL },
-		{ NLE_NODEV, ENODEV },
-		{ NLE_IMMUTABLE, EPERM },
-		{ NLE_DUMP_INTR, EINTR },
-		{ NLE_ATTRSIZE, EINVAL },
-	};
-	int e = nlerr < 0 ? -nlerr : nlerr;
-
-	for (size_t i = 0; i < sizeof(tab) / sizeof(tab[0]); i++)
-		if (tab[i].nle == e)
-			return -tab[i].err;
-	return -EIO;
-}
-
-int nlr_err(int nlerr, const char *what, const char *ifname)
-{
-	if (nlerr >= 0)
-		return 0;
-	log_err("%s%s%s: %s", what, ifname ? " " : "", ifname ? ifname : "", nl_geterror(nlerr));
-	return nle_to_errno(nlerr);
-}
 
 int nlr_open(struct nl_sock **out)
 {
@@ -91,7 +37,7 @@ int nlr_open(struct nl_sock **out)
 	rc = nl_connect(sk, NETLINK_ROUTE);
 	if (rc < 0) {
 		nl_socket_free(sk);
-		return nlr_err(rc, "netlink connect", NULL);
+		return nl_error(rc, "netlink connect");
 	}
 	*out = sk;
 	return 0;
@@ -124,7 +70,7 @@ int nlr_veth_add(struct nl_sock *sk, const char *name, int ifindex, const char *
 	rc = rtnl_link_add(sk, link, NLM_F_CREATE | NLM_F_EXCL);
 	rtnl_link_put(peer);
 	rtnl_link_veth_release(link);
-	return nlr_err(rc, "create veth", name);
+	return nl_error(rc, "create veth %s", name);
 }
 
 static int ifindex_of(struct nl_sock *sk, const char *ifname)
@@ -134,7 +80,7 @@ static int ifindex_of(struct nl_sock *sk, const char *ifname)
 
 	rc = rtnl_link_get_kernel(sk, 0, ifname, &link);
 	if (rc < 0)
-		return nlr_err(rc, "look up", ifname);
+		return nl_error(rc, "look up %s", ifname);
 	idx = rtnl_link_get_ifindex(link);
 	rtnl_link_put(link);
 	return idx > 0 ? idx : -ENODEV;
@@ -147,7 +93,7 @@ int nlr_link_up(struct nl_sock *sk, const char *ifname)
 
 	rc = rtnl_link_get_kernel(sk, 0, ifname, &link);
 	if (rc < 0)
-		return nlr_err(rc, "look up", ifname);
+		return nl_error(rc, "look up %s", ifname);
 	change = rtnl_link_alloc();
 	if (!change) {
 		rtnl_link_put(link);
@@ -157,7 +103,7 @@ int nlr_link_up(struct nl_sock *sk, const char *ifname)
 	rc = rtnl_link_change(sk, link, change, 0);
 	rtnl_link_put(change);
 	rtnl_link_put(link);
-	return nlr_err(rc, "set up", ifname);
+	return nl_error(rc, "set up %s", ifname);
 }
 
 int nlr_wait_oper_up(struct nl_sock *sk, const char *ifname, unsigned timeout_ms)
@@ -170,7 +116,7 @@ int nlr_wait_oper_up(struct nl_sock *sk, const char *ifname, unsigned timeout_ms
 		int rc = rtnl_link_get_kernel(sk, 0, ifname, &link);
 
 		if (rc < 0)
-			return nlr_err(rc, "look up", ifname);
+			return nl_error(rc, "look up %s", ifname);
 		oper = rtnl_link_get_operstate(link);
 		rtnl_link_put(link);
 		if (oper == IF_OPER_UP)
@@ -224,7 +170,7 @@ int nlr_addr_add(struct nl_sock *sk, const char *ifname, const struct sockaddr_s
 		rc = rtnl_addr_add(sk, addr, 0);
 	nl_addr_put(local);
 	rtnl_addr_put(addr);
-	return nlr_err(rc, "add address on", ifname);
+	return nl_error(rc, "add address on %s", ifname);
 }
 
 static void clear_host_bits(uint8_t *a, size_t len, unsigned prefixlen)
@@ -275,7 +221,7 @@ out:
 	nl_addr_put(d);
 	nl_addr_put(g);
 	rtnl_route_put(route);
-	return nlr_err(rc, "add route", NULL);
+	return nl_error(rc, "add route");
 }
 
 int nlr_tbf_add(struct nl_sock *sk, const char *ifname, uint64_t rate_bps, uint32_t burst,
@@ -303,7 +249,7 @@ int nlr_tbf_add(struct nl_sock *sk, const char *ifname, uint64_t rate_bps, uint3
 		rc = rtnl_qdisc_add(sk, q, NLM_F_CREATE | NLM_F_REPLACE);
 	}
 	rtnl_qdisc_put(q);
-	return nlr_err(rc, "add tbf on", ifname);
+	return nl_error(rc, "add tbf on %s", ifname);
 }
 
 static void add_addrs(struct nl_cache *addrs, struct lab_if_info *info)
@@ -362,5 +308,5 @@ out:
 	nl_cache_free(qdiscs);
 	nl_cache_free(addrs);
 	nl_cache_free(links);
-	return nlr_err(rc, "list interfaces", NULL);
+	return nl_error(rc, "list interfaces");
 }

@@ -19,8 +19,6 @@ struct nl_sock;
 
 int nlr_open(struct nl_sock **out);
 void nlr_close(struct nl_sock *sk);
-/* libnl error to -errno (and one log line naming what failed). */
-int nlr_err(int nlerr, const char *what, const char *ifname);
 /* veth NAME here, its peer PEER_NAME created directly in the namespace
  * peer_ns_fd, both with the given MTU and interface index (0: kernel's). */
 int nlr_veth_add(struct nl_sock *sk, const char *name, int ifindex, const char *peer_name,

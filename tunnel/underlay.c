@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: MIT
+/* The underlay's UDP sockets: one per family and worker, bound to 'listen'. */
+#include <errno.h>
+#include <netinet/in.h>
+#include <netinet/udp.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "device.h"
+#include "log.h"
+#include "underlay.h"
+
+static void set_buffers(int fd, uint32_t bytes)
+{
+	int v = (int)bytes;
+
+	/* FORCE variants pass net.core.[rw]mem_max (we are root in a lab). */
+	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &v, sizeof(v)) < 0)
+		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &v, sizeof(v));
+	if (setsockopt(fd, SOL_SOCKET, SO_SNDBUFFORCE, &v, sizeof(v)) < 0)
+		setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &v, sizeof(v));
+}
+
+static int open_socket(struct device *dev, int family, const struct sockaddr_storage *bind_to)
+{
+	struct sockaddr_storage ss = *bind_to;
+	int one = 1, pmtu = family == AF_INET6 ? IPV6_PMTUDISC_DO : IP_PMTUDISC_DO;
+	uint16_t port = ((struct sockaddr_in *)bind_to)->sin_port; /* same offset in sin6 */
+	int fd, r;
+
+	if (ss.ss_family == AF_UNSPEC) {
+		memset(&ss, 0, sizeof(ss));
+		ss.ss_family = (sa_family_t)family;
+		if (family == AF_INET)
+			((struct sockaddr_in *)&ss)->sin_port = port;
+		else
+			((struct sockaddr_in6 *)&ss)->sin6_port = port;
+	}
+	fd = socket(family, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	if (family == AF_INET6)
+		setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof(one));
+	/* Workers share the port: the kernel spreads datagrams by 4-tuple hash. */
+	if (dev->nworkers > 1 && setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &one, sizeof(one)) < 0) {
+		r = -errno;
+		close(fd);
+		return r;
+	}
+	if (setsockopt(fd, family == AF_INET6 ? IPPROTO_IPV6 : IPPROTO_IP,
+		       family == AF_INET6 ? IPV6_MTU_DISCOVER : IP_MTU_DISCOVER, &pmtu,
+		       sizeof(pmtu)) < 0 ||
+	    bind(fd, (struct sockaddr *)&ss, device_sockaddr_len(&ss)) < 0) {
+		r = -errno;
+		close(fd);
+		return r;
+	}
+	set_buffers(fd, dev->cfg->sock_buf);
+	return fd;
+}
+
+/* A peer whose endpoint's family has no socket could never be reached. */
+int underlay_check_endpoints(const struct device *dev)
+{
+	for (size_t i = 0; i < dev->npeers; i++) {
+		const struct config_peer *cp = &dev->cfg->peers[i];
+
+		if (cp->has_endpoint && device_sock_for(dev, cp->endpoint.ss_family) < 0) {
+			log_err("%s:%u: key 'endpoint': an %s endpoint, but 'listen' is %s only",
+				dev->cfg->path, cp->line,
+				cp->endpoint.ss_family == AF_INET6 ? "IPv6" : "IPv4",
+				cp->endpoint.ss_family == AF_INET6 ? "IPv4" : "IPv6");
+			return -EAFNOSUPPORT;
+		}
+	}
+	return 0;
+}
+
+/* Datagrams of one flow arrive as one buffer (split in receive.c). */
+static bool enable_gro(int fd, int family, bool quiet)
+{
+	int one = 1;
+
+	if (setsockopt(fd, SOL_UDP, UDP_GRO, &one, sizeof(one)) == 0)
+		return true;
+	if (!quiet)
+		log_warn("UDP GRO refused on the %s socket (%s): one datagram per buffer",
+			 family == AF_INET ? "IPv4" : "IPv6", strerror(errno));
+	return false;
+}
+
+/* Worker w's sockets: worker 0's bound to 'listen', the others to the same
+ * address and port (an ephemeral port is the one worker 0 got). */
+static int open_worker_sockets(struct device *dev, struct device_worker *w)
+{
+	const struct sockaddr_storage *l = &dev->cfg->listen;
+	char buf[80];
+	int fd;
+
+	for (int i = 0; i < 2; i++) {
+		int family = i ? AF_INET6 : AF_INET;
+		struct sockaddr_storage at = *l;
+
+		if (l->ss_family != AF_UNSPEC && l->ss_family != family)
+			continue;
+		if (w->id > 0) {
+			struct sockaddr_storage got;
+			socklen_t gl = sizeof(got);
+
+			if (dev->workers[0].sock[i] < 0)
+				continue;
+			if (getsockname(dev->workers[0].sock[i], (struct sockaddr *)&got, &gl) < 0)
+				return -errno;
+			/* Same port offset in sin and sin6; the address stays as configured. */
+			((struct sockaddr_in *)&at)->sin_port =
+				((struct sockaddr_in *)&got)->sin_port;
+		}
+		fd = open_socket(dev, family, &at);
+		if (fd < 0) {
+			config_format_endpoint(l, buf, sizeof(buf));
+			/* "listen = PORT" on a host without IPv6 is fine with IPv4 alone. */
+			if (w->id == 0 && l->ss_family == AF_UNSPEC && family == AF_INET6 &&
+			    fd == -EAFNOSUPPORT)
+				continue;
+			log_err("%s: cannot listen on %s (%s%s): %s", dev->cfg->path,
+				l->ss_family == AF_UNSPEC ? "all addresses" : buf,
+				family == AF_INET ? "IPv4" : "IPv6",
+				w->id ? ", another worker's socket" : "", strerror(-fd));
+			return fd;
+		}
+		w->sock[i] = fd;
+		if (dev->cfg->udp_gro)
+			w->udp_gro[i] = enable_gro(fd, family, w->id > 0);
+	}
+	return 0;
+}
+
+int underlay_open(struct device *dev)
+{
+	int r = 0;
+
+	for (unsigned k = 0; k < dev->nworkers && r == 0; k++)
+		r = open_worker_sockets(dev, &dev->workers[k]);
+	dev->sock[0] = dev->workers[0].sock[0];
+	dev->sock[1] = dev->workers[0].sock[1];
+	if (r == 0 && (dev->workers[0].udp_gro[0] || dev->workers[0].udp_gro[1]))
+		log_info("underlay: UDP GRO on (%s%s%s)", dev->workers[0].udp_gro[0] ? "IPv4" : "",
+			 dev->workers[0].udp_gro[0] && dev->workers[0].udp_gro[1] ? ", " : "",
+			 dev->workers[0].udp_gro[1] ? "IPv6" : "");
+	return r;
+}
