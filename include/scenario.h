@@ -66,7 +66,7 @@
  *               width_goal (percent, default 1), short (narrowing trial
  *               duration, default 1s), final (confirmation trial duration,
  *               default 5s), max_trials (default 60)
- *   [mtu]       MTU/MSS checks (issue 5): enabled, base = 1200 | 576 | 68 or
+ *   [mtu]       MTU/MSS checks: enabled, base = 1200 | 576 | 68 or
  *               any 68..65535 (default 1200), max (largest probe, 0: the
  *               interface MTU), probes (per size, 1..20, default 3),
  *               timeout (per probe, default 1s), mss (bool, TCP MSS check,
