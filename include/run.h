@@ -7,13 +7,12 @@
  * records every trial in the run model (results.h). The printers then write
  * results/<UTC time>-<scenario>/: run.json, summary.csv, report.md, *.svg.
  *
- * The files (src/suite/ unless a path says otherwise; run_int.h is private):
+ * The files:
  *   run.c         run_scenario(): directories, order of phases, stopping
  *   run_paths.c   bringing paths up and down, the server, health checks
  *   run_trials.c  the trial plan: TCP, linear sweeps, knee searches, delay
  *   run_mtu.c     the MTU / MSS checks and their verdicts (mtu.h)
- *   src/report/run_output.c  writing the results directory (also for
- *                 `ovlperf report`)
+ *   run_output.c  writing the results directory (also for `ovlperf report`)
  *
  * Stopping: Ctrl-C (SIGINT/SIGTERM/SIGHUP through interrupt.h), a host or
  * server that dies, or a path that stops answering ends the run at once.
