@@ -189,7 +189,7 @@ int scenario_find_path(const struct scenario *scn, const char *name);
 
 const char *scenario_path_type_name(enum scenario_path_type type);
 
-/* Value parsers shared with the command lines (src/scenario/scenario_value.c).
+/* Value parsers shared with the command lines (src/scenario_value.c).
  * Each returns false on anything but a whole, in-range value. */
 bool scenario_parse_duration(const char *s, uint64_t *ns); /* "500ms", "10s", "2m", "10" */
 bool scenario_parse_bool(const char *s, bool *v);
