@@ -13,13 +13,13 @@
 # ovl is our overlay as configured by default (offload = on: TUN TSO in, TCP
 # coalescing out, UDP GSO and UDP GRO on the underlay, workers = 2); ovlplain
 # the same with offload = off (one packet per read, write and datagram: the
-# issue-3 data path).
+# plain data path).
 #
 # TCP runs ROUNDS times per path, the paths taking turns, and the best round
 # counts: a burst of other load on the machine then hits every path alike.
 #
-# Targets (issue 3): ours >= 2x wireguard-go's TCP goodput, ping RTT no higher.
-# Targets (issue 6, offloads on): >= 6x wireguard-go's single-stream TCP
+# Targets (ovl and ovlplain): ours >= 2x wireguard-go's TCP goodput, ping RTT no higher.
+# Targets (ovl, offloads on): >= 6x wireguard-go's single-stream TCP
 # goodput, >= 4x its UDP NDR.
 # Needs root, wireguard-go, wireguard-tools, openvpn, iperf3 (make bench-deps).
 set -euo pipefail

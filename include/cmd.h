@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Subcommands. Each is its own file (src/cmd_<name>.c, tunnel/cmd_tunnel.c),
+ * Subcommands. Each is its own file (src/cli/cmd_<name>.c, tunnel/cmd_tunnel.c),
  * parses its own options and returns the process exit status:
  * 0 success, 1 the measurement or operation failed, 2 bad usage or input.
  */

@@ -3,7 +3,7 @@
  * One test: a TCP or UDP load between a client and an `ovlperf server`,
  * described by struct load_spec and measured into struct load_result. The
  * engine fills plain structs and never formats; printers render them
- * (report_term.c, report_json.c ...). `ovlperf client`, `ovlperf sweep` and
+ * (report_load.h, in src/report/). `ovlperf client`, `ovlperf sweep` and
  * `ovlperf run` all go through load_run().
  *
  * Fields may be added; none is renamed or removed without bumping

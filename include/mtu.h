@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * `ovlperf mtu`: path MTU and TCP MSS validation, inside and outside an
- * overlay (issue 5). Layers, each its own file:
+ * overlay. Layers, each its own file in src/mtu/ unless a path says otherwise:
  *
  *   mtu_search.c   pure DPLPMTUD search (RFC 8899 style) driven step by step:
  *                  which size to probe next, what a round's outcome means
@@ -11,7 +11,10 @@
  *   mtu_check.c    tunnel relations (expected inner MTU, inferred overhead),
  *                  fragment counters, interface MTUs
  *   mtu_verdict.c  OK / WARN / FAIL per path and check, reason and fix
- *   report_mtu_term.c, report_mtu_json.c   printers of struct mtu_report
+ *   mtu_serve.c    the server's half (mtu_serve.h)
+ *   mtu_scenario.c, mtu_suite.c   from a scenario to probe specs; the run's step
+ *   src/proto/mtu_wire.c   the probe messages and datagram (mtu_wire.h)
+ *   src/report/report_mtu_term.c, report_mtu_json.c   printers of struct mtu_report
  *
  * Sizes are IP packet sizes (what an MTU limits): a probe of size S is a UDP
  * datagram of S - 28 (IPv4) or S - 48 (IPv6) payload bytes.
@@ -335,7 +338,7 @@ void mtu_roles_from_scenario(const struct scenario *scn, struct mtu_report *rep)
 /* Index of the path named name in rep, or -1 (verdicts name paths). */
 int mtu_report_find_path(const struct mtu_report *rep, const char *name);
 
-/* The whole MTU step of `ovlperf run` in one call (src/mtu_suite.c): when
+/* The whole MTU step of `ovlperf run` in one call (src/mtu/mtu_suite.c): when
  * scn->mtu.enabled, probes every path i at far_addr[i] from the calling
  * thread's namespace (the client's; servers running), judges, and appends
  * every verdict to run->mtu (results_add_mtu; run may be NULL). *out (may be

@@ -38,7 +38,7 @@
  *   c->s STOP              the sender is done (or the client was interrupted)
  *   both RESULTS           each end's own counters (sender and receiver views)
  *   either ERROR           code + text; the sender of ERROR closes afterwards
- *   MTU_PROBE_REQUEST / MTU_PROBE_REPLY carry an opaque body defined by mtu.c.
+ *   MTU_PROBE_REQUEST / MTU_PROBE_REPLY carry an opaque body (mtu_wire.h).
  * A message of an unknown type is a protocol error (PROTO_E_TYPE).
  *
  * UDP test datagram
@@ -342,7 +342,7 @@ struct proto_results {
 	struct proto_stream_stats streams[PROTO_MAX_STREAMS];
 };
 
-/* MTU_PROBE_* bodies are opaque here: 0..PROTO_MAX_BODY bytes owned by mtu.c. */
+/* MTU_PROBE_* bodies are opaque here: 0..PROTO_MAX_BODY bytes, in mtu_wire.h. */
 
 /*
  * Encoders write header + body into buf and return the message length, or

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Printers of a run (the run model of results.h): the terminal summary
- * (report_run_term.c), report.md (report_run_md.c), summary.csv
- * (report_run_csv.c), the comparison of two runs (report_run_diff.c) and the
- * SVG plots (plot.c, gnuplot). They only read; nothing here measures.
+ * Printers of a run (the run model of results.h), in src/report/: the
+ * terminal summary (report_run_term.c), report.md (report_run_md.c),
+ * summary.csv (report_run_csv.c), the comparison of two runs
+ * (report_run_diff.c) and the SVG plots (plot.c, gnuplot). They only read;
+ * nothing here measures.
  */
 #ifndef OVLPERF_REPORT_RUN_H
 #define OVLPERF_REPORT_RUN_H

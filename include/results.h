@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The run model: everything one `ovlperf run` measured. The run fills it,
- * results_json.c writes it as run.json and reads it back, the printers
- * (report_run_*.c, plot.c) and overhead.c only read it. The raw material is
- * the list of trials (one load_run each) and the knee searches' outcomes;
- * every figure in a report is derived from them by results_aggregate(), so
- * `ovlperf report DIR` re-renders exactly what `ovlperf run` printed.
+ * src/results/results_json.c writes it as run.json and reads it back, the
+ * printers (src/report/report_run_*.c, plot.c) and src/results/overhead.c
+ * only read it. The raw material is the list of trials (one load_run each)
+ * and the knee searches' outcomes; every figure in a report is derived from
+ * them by results_aggregate(), so `ovlperf report DIR` re-renders exactly
+ * what `ovlperf run` printed.
  *
  * The JSON schema is versioned (RESULTS_SCHEMA) and documented in
  * results/README.md. Fields may be added; none is renamed or removed without

@@ -1,82 +1,18 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Scenario files: what `ovlperf run` compares, as an INI file (libinih).
- * The parser fills a plain struct with fixed limits; nothing here touches
- * the network. Every error names file, line, section and key:
+ * Every section, key, default and unit is in docs/scenarios.md; the key
+ * tables are in src/scenario/scenario_keys.c and the checks that need the
+ * whole file in src/scenario/scenario_validate.c. Change the three together.
+ *
+ * The contract: scenario_load() fills a plain struct with fixed limits and
+ * touches nothing outside the file (no network, no namespace). In a
+ * scenario it accepts every reference is resolved (a path's link or host),
+ * the defaults that depend on other sections are applied (durations,
+ * enabled flags), a lab's addresses lie in the benchmarking ranges, and a
+ * field left 0 means what its comment below says. It reports every
+ * problem, not only the first, each naming file, line, section and key:
  *   scenarios/x.ini:12: [udp] sizes: '46,abc' is not a list of sizes
- *
- * Schema (every key optional unless marked "required"; units in brackets):
- *
- *   [scenario]  name (default: file name without .ini), description,
- *               repetitions (1..100, default 3), duration [s|ms|m] (default
- *               load duration, 10s), omit [duration] (warm-up excluded, 0),
- *               interleave (bool, default yes: paths run A,B,A,B...)
- *
- *   Hosts: EITHER a lab (namespaces on this machine; the default when the
- *   file has neither) OR one or more real hosts running `ovlperf server`.
- *   [lab]       name (lab name, 1..12 chars [a-z0-9-], default "lab"),
- *               hosts (2..8, default 2), client (host index, default 0),
- *               server (host index, default 1),
- *               and, for the chain of links 0-1, 1-2, ... built when there
- *               is no [link.*] (as `ovlperf lab up --hosts N` does):
- *               mtu (68..65535), rate [K/M/G bit/s] (tbf on both ends),
- *               drop_pct (0..100, nftables numgen random drop, "1" or "1%"),
- *               block_icmp (bool: drop ICMP frag-needed / packet-too-big)
- *   [link.NAME] a, b (host indexes, required), mtu, rate, drop_pct, block_icmp
- *               (several links; then [lab] must not carry link keys)
- *   [host.NAME] address (required: name or address of the remote server),
- *               port (control port, default 5211), psk_file
- *
- *   [path.NAME] one per path to compare, at least one; NAME [a-z0-9_-]{1,31}
- *               type = underlay | builtin | external (required)
- *               family = 4 | 6 (traffic address family, default 4)
- *               link = NAME or index (lab: the link whose server-side
- *                      address the path targets; default the first link
- *                      joining client and server, else the server's first)
- *               host = NAME (remote: which [host.*], default the only one)
- *               address = the far end's address (external: required, its
- *                      overlay address; underlay on a remote host: optional
- *                      override of the host's address). In a lab every
- *                      address must lie in 198.18.0.0/15 or 2001:2::/48.
- *               port (control port on this path; default the host's)
- *               setup, teardown (external only: shell commands run before /
- *                      after the path's loads (one line: for more, call a
- *                      script); in a lab they run in the root
- *                      namespace with OVLPERF_LAB, OVLPERF_NS_CLIENT,
- *                      OVLPERF_NS_SERVER in the environment)
- *               mtu (builtin: overlay MTU, default underlay minus overhead),
- *               cipher (builtin, default "auto"),
- *               underlay_family = 4 | 6 (builtin: family of the outer
- *                      packets, default 4)
- *               expect_mtu, expect_mss (what the MTU checks should find on
- *                      this path; 0/absent: unknown, no verdict against it)
- *
- *   [tcp]       enabled (bool, default yes when the section exists),
- *               streams = 1,5,10,20,50 (each 1..128, default 1),
- *               duration, len [bytes, write size], mss, reverse (bool)
- *   [udp]       enabled, sizes = 46,100,200,1400 (payload bytes, each
- *               32..65507, default 1400), duration, rate (fixed-rate trial
- *               for delay and CPU at a common load; 0: the suite picks it)
- *   [sweep]     linear sweep per path and size: from, to, step (required,
- *               rates with K/M/G), duration (per trial, default [udp]'s),
- *               enabled
- *   [knee]      NDR/PDR search per path and size: enabled (default yes when
- *               the section exists), max_rate (required), min_rate (default
- *               max_rate/1000), loss_goal (percent, default 0.5),
- *               width_goal (percent, default 1), short (narrowing trial
- *               duration, default 1s), final (confirmation trial duration,
- *               default 5s), max_trials (default 60)
- *   [mtu]       MTU/MSS checks (issue 5): enabled, base = 1200 | 576 | 68 or
- *               any 68..65535 (default 1200), max (largest probe, 0: the
- *               interface MTU), probes (per size, 1..20, default 3),
- *               timeout (per probe, default 1s), mss (bool, TCP MSS check,
- *               default yes), fragments (bool, watch IP fragment counters,
- *               default yes)
- *
- * Booleans: yes/no, true/false, on/off, 1/0. Rates: "100M", "1.5G", "500k",
- * "100Mbit", "1G bit/s"; decimal multiples, bits per second. Durations: "10",
- * "10s", "500ms", "2m". Lines are at most SCN_LINE_MAX characters; a line
- * continued by indentation is refused.
  */
 #ifndef OVLPERF_SCENARIO_H
 #define OVLPERF_SCENARIO_H

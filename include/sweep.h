@@ -3,7 +3,7 @@
  * UDP offered-load sweeps for one path and one datagram size: a linear sweep
  * (from, to, step) or the loss-knee search (knee.h), each trial run through
  * load_run() (or an injected runner in tests). Fills plain structs, never
- * formats: printers live in report_sweep_term.c / report_sweep_json.c.
+ * formats: printers live in src/report/report_sweep_term.c / report_sweep_json.c.
  *
  * `ovlperf sweep` runs one sweep; `ovlperf run` runs one per path and size,
  * or interleaves paths trial by trial with sweep_trial().

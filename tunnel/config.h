@@ -91,7 +91,7 @@ struct config {
 	unsigned workers; /* asked for; the device uses min(this, online cores) */
 	uint32_t txqueuelen;
 	bool offload;		     /* default of tso, coalesce, udp_gso, udp_gro */
-	bool tso, coalesce, udp_gso; /* each offload on its own (issue 6 item 5) */
+	bool tso, coalesce, udp_gso; /* each on its own, to isolate one that misbehaves */
 	bool udp_gro, uso;
 	bool sandbox_off; /* "sandbox = off": keep privileges (debugging) */
 	struct config_peer *peers;

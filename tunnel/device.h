@@ -27,7 +27,7 @@
  * engine seals it in place; RX receives a datagram at slot + 0 and the engine
  * leaves the plaintext at slot + 16.
  *
- * Offloads (offload = on, the default; issue 6 steps 1-2): the TUN has
+ * Offloads (offload = on, the default): the TUN has
  * IFF_VNET_HDR with TSO4/TSO6/CSUM. TX reads a super-packet (virtio_net_hdr +
  * up to 64 KiB) into one per-thread buffer and gso.c segments it straight
  * into consecutive slots, so sealing and sendmmsg stay as they are. RX

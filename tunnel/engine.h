@@ -24,7 +24,7 @@
  * datagram length, starting at buf. To receive, put the datagram at buf,
  * len = its length; on ENGINE_TO_TUNNEL the plaintext IP packet is at
  * buf + ENGINE_HEADROOM, len = its IP total length (padding removed), and
- * the 16 bytes before it are free (room for a virtio_net_hdr, issue 6).
+ * the 16 bytes before it are free (room for a virtio_net_hdr, TUN offloads).
  * ENGINE_SLOT_SIZE(mtu) is a slot that always fits; batches are arrays of
  * slots (recvmmsg/sendmmsg iovecs point into them). For UDP GSO, slots of
  * one super-packet can be laid out back to back with a stride of
@@ -49,7 +49,7 @@
  *  - the receiver-index table is read under a read lock (RX, per datagram)
  *    and written under the write lock (handshakes only);
  *  - one keypair's replay window is updated under a per-keypair spin flag.
- * Several RX threads (SO_REUSEPORT, issue 6) and several TX threads are safe;
+ * Several RX threads (SO_REUSEPORT, one per worker) and several TX threads are safe;
  * per-peer packet order is kept only within one thread.
  *
  * Secrets (private key, psk, handshake and session keys) live in

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Least privilege for the tunnel daemon (issue 7, item 6).
+ * Least privilege for the tunnel daemon: it parses datagrams from anyone on
+ * the network, so once set up it keeps nothing a bug could hand to them.
  *
  * Two steps, because capabilities are per thread and a thread inherits its
  * creator's, while a seccomp filter can be pushed onto running threads:

@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#define TUN_F_WANT_VNET_HDR    0x1 /* IFF_VNET_HDR (issue 6) */
+#define TUN_F_WANT_VNET_HDR    0x1 /* IFF_VNET_HDR: a virtio_net_hdr per read/write */
 #define TUN_F_WANT_MULTI_QUEUE 0x2
 #define TUN_F_WANT_TSO	       0x4 /* TUNSETOFFLOAD CSUM|TSO4|TSO6|TSO_ECN (needs VNET_HDR) */
 #define TUN_F_WANT_USO	       0x8 /* and USO4|USO6 where the kernel has them (6.2+) */
@@ -28,7 +28,7 @@ struct tun {
 /* Opens /dev/net/tun as IFF_TUN|IFF_NO_PI, non-blocking, with a name pattern
  * ("ovl%d" when name is NULL or empty). Returns 0 or a negative errno. */
 int tun_open(struct tun *tun, const char *name, unsigned flags);
-/* Another queue of a multi-queue device (issue 6). */
+/* Another queue of a multi-queue device (one per worker thread). */
 int tun_open_queue(const struct tun *tun);
 void tun_close(struct tun *tun);
 

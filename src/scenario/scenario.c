@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Scenario files (schema in scenario.h). libinih splits lines into section,
+ * Scenario files (schema in docs/scenarios.md). libinih splits lines into section,
  * key and value; a line reader of our own feeds it, so that we know the line
  * number of every key and section (the handler of the system's libinih gets
  * none), and so that lines libinih would reject or silently glue together

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * The schema of scenario files (which keys each section takes, their types
- * and ranges; documented in scenario.h) and the handlers libinih calls for
- * each section header and key: a value is checked and stored into the
- * scenario as it is read, and every problem is reported with its line.
+ * and ranges; documented in docs/scenarios.md) and the handlers libinih
+ * calls for each section header and key: a value is checked and stored into
+ * the scenario as it is read, and every problem is reported with its line.
  */
 #include <ctype.h>
 #include <stddef.h>

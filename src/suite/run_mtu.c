@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * The MTU and MSS checks of a run (issue 5, mtu.h's mtu_suite_run): each
+ * The MTU and MSS checks of a run (mtu.h's mtu_suite_run): each
  * path probed from the client's namespace against the far end's server,
  * overlays judged against their underlay, and every verdict recorded in the
  * run model so that the terminal summary, report.md and run.json carry

@@ -5,7 +5,7 @@
 # writes OUT/summary.md: runs, coverage, corpus growth, wall and CPU seconds,
 # findings. Harness names may be given as NAME or NAME=SECONDS to override.
 #   bash tests/fuzz/long.sh build-fuzz/fuzz 1800 2 results/fuzz-long [NAME[=S] ...]
-# Used for the long runs recorded in issue notes; `make check` runs run.sh.
+# `make fuzz-long` runs it (results/fuzz-long/); `make check` runs run.sh.
 set -u
 dir=${1:?usage: long.sh DIR SECONDS JOBS OUT [NAME[=S] ...]}
 secs=${2:?seconds} jobs=${3:?jobs} out=${4:?out dir}

@@ -106,7 +106,7 @@ def main():
         s.sendall(msg(HELLO, struct.pack(">HHI32s", 99, 0, 0, b"x"), version=99))
     elif case == "unknown-type":
         s.sendall(msg(200, b""))
-    elif case == "slow":                # one byte per second (issue 7): never completes in time
+    elif case == "slow":                # one byte per second (slowloris): never completes in time
         data = hello()
         for b in data:
             try:

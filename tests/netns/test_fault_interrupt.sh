@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# `ovlperf run` interrupted at random points 20 times in a row (issue 7
-# item 3): tiny.ini on lab "fd" (a full run takes about 10 s: lab, overlay,
+# `ovlperf run` interrupted at random points 20 times in a row (Ctrl-C
+# may come at any moment and must never leave anything behind): tiny.ini on lab "fd" (a full run takes about 10 s: lab, overlay,
 # server, MTU, TCP, UDP knee search), SIGINT after a random 0.2..6 s delay.
 # After each: exit status 130 (or 0 if the run had finished), no ovp-fd-*
 # namespace, no lab state file, no process of the run, no new TUN device or

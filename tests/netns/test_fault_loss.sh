@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# Random loss on the underlay under the lab's built-in overlay (issue 7 item 3):
+# Random loss on the underlay under the lab's built-in overlay (the
+# overlay must stay correct on a lossy network, the tester must blame the network):
 # at 10 % and at 30 % (nftables numgen on ingress of both ends of the veth),
 # a TCP transfer through the overlay still delivers the right bytes
 # (SHA-256), and a UDP test over the overlay reports a loss near the one

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# Replayed control sessions against `ovlperf server --psk-file` (issue 7
-# item 5, the case test_server_hostile.sh does not cover): a relay in host A
+# Replayed control sessions against `ovlperf server --psk-file` (an
+# eavesdropper must gain nothing; the case test_server_hostile.sh does not cover): a relay in host A
 # records what a real client with the key sent (a reverse UDP test: a
 # replay that got through would make the server send toward A). Then
 #  - the recorded AUTH_RESPONSE answered to a fresh challenge, and

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# The server SIGKILLed in the middle of a 10 s test (issue 7 item 3), for TCP
+# The server SIGKILLed in the middle of a 10 s test (a dead far end
+# must give a clear error and the partial figures, never a hang), for TCP
 # and UDP, client sending and receiving (-R): the client exits non-zero well
 # before the test's end with a clear error on stderr, and --json still prints
 # one document with the partial figures this end has (bytes or datagrams it

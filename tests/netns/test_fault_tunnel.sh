@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# Faults under a TCP transfer through the built-in overlay (issue 7 item 3),
+# Faults under a TCP transfer through the built-in overlay, which must
+# recover on its own,
 # each checked by SHA-256 at the receiver, with no manual step:
 #  1. the sender's tunnel daemon SIGKILLed and started again (its TUN device,
 #     address and routes vanish and come back; the new daemon handshakes on

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# One `ovlperf server` holding 50 concurrent clients (issue 7 item 4): lab
+# One `ovlperf server` holding 50 concurrent clients (a shared
+# server keeps every client's result exact): lab
 # "fe" with 3 hosts in a chain, the server in the middle one (--max-sessions
 # 60), 25 clients started at once from each end host, half UDP at 2 Mbit/s,
 # half TCP paced at 4 Mbit/s, 3 s each, released together from a barrier. Every client's JSON must be a

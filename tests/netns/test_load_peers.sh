@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# A tunnel with 100 configured peers routing by allowed IPs (issue 7 item 4).
+# A tunnel with 100 configured peers routing by allowed IPs (a hub
+# of many peers must still hand each packet to its owner).
 # Lab "ff", 4 hosts in a chain; the hub (host 1, underlay 198.18.0.2) has
 # 100 [peer] sections, peer k owning 198.19.1.k/32 and 2001:2:0:ff::1:k/128.
 # Three of them exist: hosts 0, 2 and 3 run spokes as peers 17, 50 and 99.

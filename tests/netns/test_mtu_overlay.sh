@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# PMTU discovery through the built-in overlay (issue 5, "must show"): the
+# PMTU discovery through the built-in overlay (the case the
+# MTU checks exist for): the
 # overlay MTU is deliberately set to 1500 on a 1500-byte underlay, so inner
 # packets above 1440 cannot be carried. A TCP transfer starts with MSS 1448,
 # the tunnel answers the first too-large segments with ICMP frag-needed

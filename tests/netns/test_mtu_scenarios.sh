@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# The three MTU scenarios through `ovlperf run` (issue 5): each one's
+# The three MTU scenarios through `ovlperf run`: each one's
 # verdicts and exact MTUs in run.json. The lab names are swapped for this
 # test's own (mt, mt2, mt3) so that the test never meets a lab of a run.
 #   mtu-blackhole  1400 in the middle, ICMP dropped, overlay at 1440

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# Stopping `ovlperf run` (issue 4 item 5): SIGINT in the middle of the trials,
+# Stopping `ovlperf run` (a run stopped for any
+# reason removes what it built and keeps what it measured): SIGINT in the middle of the trials,
 # SIGINT while the paths come up, and a far-end server that dies mid-run.
 # Each time: the documented exit status, no lab namespace, state file,
 # tunnel daemon or server left, and run.json kept with "complete": false,

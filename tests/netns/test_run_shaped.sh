@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# The knee search of `ovlperf run` finds a tbf shaper (issue 4: shaped.ini's
-# knee at the shaper's rate): lab "ru3" shaped at 200 Mbit/s, one underlay
+# The knee search of `ovlperf run` finds a tbf shaper (shaped.ini's
+# knee must sit at the shaper's rate): lab "ru3" shaped at 200 Mbit/s, one underlay
 # path, 1400-byte datagrams. The payload NDR must lie within 5 % of the
 # shaper's payload rate 200 * 1400 / 1428 = 196.1 Mbit/s, and above it the
 # loss must be attributed to the network (the shaper's queue is on the path).

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# The overlay over an IPv6 underlay, and too-big inner packets (issue 5 item 4):
+# The overlay over an IPv6 underlay, and too-big inner packets:
 # an overlay MTU larger than the underlay can carry makes the tunnel answer
 # DF packets (and all IPv6 ones) with ICMP "fragmentation needed" / "packet
 # too big" carrying the right MTU, sends packets without DF fragmented, and a

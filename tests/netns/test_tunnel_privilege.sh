@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# Least privilege of the tunnel daemon (issue 7, item 6; tunnel/sandbox.h):
+# Least privilege of the tunnel daemon (tunnel/sandbox.h: it
+# parses datagrams from anyone, so a bug in it must not hand out root):
 # after set-up every thread has no capability (CapEff, CapPrm, CapBnd,
 # CapAmb all zero), no_new_privs, a seccomp filter (Seccomp: 2) and, in a
 # release build, not dumpable (its memory unreadable without CAP_SYS_PTRACE); traffic

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Verdicts from measured reports (no network): each failure the issue names
+ * Verdicts from measured reports (no network): each failure the checks exist for
  * (black hole, ICMP-only PMTU, MSS too large, TCP stall, MSS too small,
  * overlay MTU too large for the underlay, overlay MTU wasting bytes, external
  * overhead inference, fragmentation, jumbo, expectations, probe errors) gets
