@@ -75,7 +75,8 @@
  *
  * Booleans: yes/no, true/false, on/off, 1/0. Rates: "100M", "1.5G", "500k",
  * "100Mbit", "1G bit/s"; decimal multiples, bits per second. Durations: "10",
- * "10s", "500ms", "2m". Lines are at most SCN_LINE_MAX characters; a line
+ * "10s", "500ms", "2m", "1h", up to 24 h. Every value is read as value.h
+ * says, as the command-line options read theirs. Lines are at most SCN_LINE_MAX characters; a line
  * continued by indentation is refused.
  */
 #ifndef OVLPERF_SCENARIO_H
@@ -96,6 +97,7 @@
 #define SCN_LINE_MAX		196 /* libinih's line buffer, less CR LF NUL */
 #define SCN_DEFAULT_REPETITIONS 3
 #define SCN_DEFAULT_DURATION_NS (10ULL * 1000000000ULL)
+#define SCN_DURATION_MAX_NS	(24ULL * 3600 * 1000000000ULL) /* longer is a typo */
 #define SCN_DEFAULT_UDP_LEN	1400
 #define SCN_SWEEP_MAX_POINTS	200 /* linear sweep rows per path and size */
 
@@ -253,8 +255,9 @@ int scenario_find_path(const struct scenario *scn, const char *name);
 
 const char *scenario_path_type_name(enum scenario_path_type type);
 
-/* Value parsers shared with the command lines (src/scenario_value.c).
- * Each returns false on anything but a whole, in-range value. */
+/* value.h's readers with a scenario's bounds (durations up to
+ * SCN_DURATION_MAX_NS). Each returns false on anything but a whole, in-range
+ * value. */
 bool scenario_parse_duration(const char *s, uint64_t *ns); /* "500ms", "10s", "2m", "10" */
 bool scenario_parse_bool(const char *s, bool *v);
 bool scenario_parse_percent(const char *s, double *pct); /* "0.5", "0.5%" -> 0.5 */
