@@ -77,9 +77,11 @@ static bool digits(const char *s, uint64_t *v, const char **end)
 	if (!isdigit((unsigned char)*s))
 		return false;
 	for (; isdigit((unsigned char)*s); s++) {
-		if (x > (UINT64_MAX - 9) / 10)
+		uint64_t d = (uint64_t)(*s - '0');
+
+		if (x > (UINT64_MAX - d) / 10)
 			return false;
-		x = x * 10 + (uint64_t)(*s - '0');
+		x = x * 10 + d;
 	}
 	*v = x;
 	*end = s;
