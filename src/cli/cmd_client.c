@@ -32,7 +32,7 @@ static void usage(FILE *f)
 		"  -l, --length BYTES   UDP payload (default %d) / TCP write size (default %d)\n"
 		"  -R, --reverse        the server sends, the client receives\n"
 		"  -M, --mss BYTES      TCP_MAXSEG of the test connections\n"
-		"  -w, --window BYTES   socket buffers (K/M suffixes, binary): TCP both ends'\n"
+		"  -w, --window BYTES   socket buffers (k/M/G binary, to 1G): TCP both ends'\n"
 		"                       (default autotuning), UDP the receiver's (default 32M)\n"
 		"      --no-gso, --no-gro  do not use UDP GSO / GRO (on where the kernel has "
 		"them)\n"

@@ -40,7 +40,7 @@ static void usage(FILE *f)
 		"  --gap DUR                  pause between trials (default 500ms)\n"
 		"  -l, --length BYTES         UDP payload per datagram (default %d)\n"
 		"  -P, --parallel N           streams sharing the rate (default 1)\n"
-		"  -w, --window BYTES         socket buffers (K/M suffixes, binary)\n"
+		"  -w, --window BYTES         socket buffers (k/M/G binary, to 1G)\n"
 		"  -4, -6                     IPv4 / IPv6 only\n"
 		"  -p, --port PORT            control port (default %d)\n"
 		"      --psk-file FILE        prove the server's pre-shared key\n"
