@@ -183,9 +183,6 @@ int load_run(const struct load_spec *spec, struct load_result *res);
 /* load_run with hooks (NULL hooks: same as load_run). */
 int load_run_hooks(const struct load_spec *spec, struct load_result *res,
 		   const struct load_hooks *hooks);
-/* Parses seconds as the client and server options take them ("10", "0.5",
- * "1e-3"; 0..1e7) into nanoseconds; false on anything else. */
-bool load_parse_seconds(const char *s, uint64_t *ns);
 void load_result_free(struct load_result *res);
 
 #endif

@@ -5,8 +5,9 @@
  * scenario rate keys): one spelling everywhere.
  *
  *   NUMBER [blanks] [PREFIX] [UNIT]
- *   NUMBER  non-negative decimal: "100", "1.5", ".5", with an optional
- *           exponent "1e9", "2.5E6"; no sign, hex, "inf" or "nan"
+ *   NUMBER  value.h's decimal, as every option and key reads numbers:
+ *           "100", "1.5", ".5", with an optional exponent "1e9", "2.5E6";
+ *           no sign, hex, "inf" or "nan"
  *   PREFIX  k, M, G, T in any case: powers of 1000 (as iperf3 -b and tc)
  *   UNIT    bit/s, bits/s, bit or bits in any case, or bps, b/s or b with
  *           a lower-case b: all bits per second. "B", "B/s", "Bps", "MiB"

@@ -32,6 +32,7 @@
 #define SCN_LINE_MAX		196 /* libinih's line buffer, less CR LF NUL */
 #define SCN_DEFAULT_REPETITIONS 3
 #define SCN_DEFAULT_DURATION_NS (10ULL * 1000000000ULL)
+#define SCN_DURATION_MAX_NS	(24ULL * 3600 * 1000000000ULL) /* longer is a typo */
 #define SCN_DEFAULT_UDP_LEN	1400
 #define SCN_SWEEP_MAX_POINTS	200 /* linear sweep rows per path and size */
 
@@ -189,8 +190,9 @@ int scenario_find_path(const struct scenario *scn, const char *name);
 
 const char *scenario_path_type_name(enum scenario_path_type type);
 
-/* Value parsers shared with the command lines (src/scenario_value.c).
- * Each returns false on anything but a whole, in-range value. */
+/* value.h's readers with a scenario's bounds (durations up to
+ * SCN_DURATION_MAX_NS). Each returns false on anything but a whole, in-range
+ * value. */
 bool scenario_parse_duration(const char *s, uint64_t *ns); /* "500ms", "10s", "2m", "10" */
 bool scenario_parse_bool(const char *s, bool *v);
 bool scenario_parse_percent(const char *s, double *pct); /* "0.5", "0.5%" -> 0.5 */

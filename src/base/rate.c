@@ -1,55 +1,13 @@
 // SPDX-License-Identifier: MIT
-/* One parser for bit rates (include/rate.h). No strtod: it takes leading
- * blanks, a sign, hex, "inf" and "nan", none of which is a rate. */
+/* One parser for bit rates (include/rate.h); the number is value.h's
+ * decimal, as every other option and scenario key reads it. */
 #include <ctype.h>
 #include <math.h>
 #include <string.h>
 #include <strings.h>
 
 #include "rate.h"
-
-/* "12", "1.5", ".5", "1e9", "2.5E-1"; *end after it. */
-static bool parse_number(const char *s, double *v, const char **end)
-{
-	double x = 0, scale = 1;
-	bool digits = false;
-
-	while (isdigit((unsigned char)*s)) {
-		x = x * 10 + (*s++ - '0');
-		digits = true;
-		if (x > 1e18)
-			return false;
-	}
-	if (*s == '.') {
-		s++;
-		while (isdigit((unsigned char)*s)) {
-			scale /= 10;
-			x += (*s++ - '0') * scale;
-			digits = true;
-		}
-	}
-	if (!digits)
-		return false;
-	/* An exponent only when digits follow: "1e" is not a number. */
-	if ((*s == 'e' || *s == 'E') &&
-	    (isdigit((unsigned char)s[1]) ||
-	     ((s[1] == '-' || s[1] == '+') && isdigit((unsigned char)s[2])))) {
-		int sign = 1, e = 0;
-
-		s++;
-		if (*s == '-' || *s == '+')
-			sign = *s++ == '-' ? -1 : 1;
-		while (isdigit((unsigned char)*s)) {
-			e = e * 10 + (*s++ - '0');
-			if (e > 30)
-				return false;
-		}
-		x *= pow(10.0, sign * e);
-	}
-	*v = x;
-	*end = s;
-	return true;
-}
+#include "value.h"
 
 static bool in_range(double v, uint64_t *bps)
 {
@@ -72,7 +30,7 @@ bool rate_parse(const char *s, uint64_t *bps)
 	const char *end, *num_end;
 	double v;
 
-	if (!s || !parse_number(s, &v, &end))
+	if (!s || !value_decimal(s, &v, &end))
 		return false;
 	num_end = end;
 	while (*end == ' ' || *end == '\t')

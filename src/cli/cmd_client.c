@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: MIT
 /* `ovlperf client HOST`: one TCP or UDP test, printed as tables or JSON. */
-#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -8,6 +7,7 @@
 #include <string.h>
 #include <sys/socket.h>
 
+#include "cli_opt.h"
 #include "clock.h"
 #include "cmd.h"
 #include "interrupt.h"
@@ -15,7 +15,7 @@
 #include "log.h"
 #include "rate.h"
 #include "report_load.h"
-#include "scenario.h"
+#include "value.h"
 
 static void usage(FILE *f)
 {
@@ -24,15 +24,15 @@ static void usage(FILE *f)
 		"Runs one test against `ovlperf server` on HOST.\n\n"
 		"  -u, --udp            UDP test (default TCP; --tcp says so explicitly)\n"
 		"  -P, --parallel N     streams, 1..%d (default 1)\n"
-		"  -t, --time SEC       duration (default 10)\n"
-		"  -i, --interval SEC   interval reports every SEC (default none)\n"
-		"  -O, --omit SEC       warm-up left out of the result\n"
+		"  -t, --time DUR       duration (default 10s; DUR: 10, 1.5, 500ms, 2m)\n"
+		"  -i, --interval DUR   interval reports every DUR (default none)\n"
+		"  -O, --omit DUR       warm-up left out of the result\n"
 		"  -b, --bitrate RATE   target bit/s, total over streams, k/M/G suffixes\n"
 		"                       (UDP default 1M; TCP default unlimited)\n"
 		"  -l, --length BYTES   UDP payload (default %d) / TCP write size (default %d)\n"
 		"  -R, --reverse        the server sends, the client receives\n"
 		"  -M, --mss BYTES      TCP_MAXSEG of the test connections\n"
-		"  -w, --window BYTES   socket buffers (K/M suffixes, binary): TCP both ends'\n"
+		"  -w, --window BYTES   socket buffers (k/M/G binary, to 1G): TCP both ends'\n"
 		"                       (default autotuning), UDP the receiver's (default 32M)\n"
 		"      --no-gso, --no-gro  do not use UDP GSO / GRO (on where the kernel has "
 		"them)\n"
@@ -50,41 +50,6 @@ static void usage(FILE *f)
 		"                       drain the results may take (default 10000)\n"
 		"  -J, --json           one JSON document on stdout (docs/json.md)\n",
 		LOAD_MAX_STREAMS, LOAD_UDP_DEFAULT_LEN, LOAD_TCP_DEFAULT_LEN, LOAD_DEFAULT_PORT);
-}
-
-/* Bytes with optional binary K/M/G suffix. */
-static bool parse_size(const char *s, uint64_t max, uint32_t *out)
-{
-	char *end;
-	unsigned long long v;
-	int shift = 0;
-
-	if (!isdigit((unsigned char)*s))
-		return false;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno)
-		return false;
-	switch (tolower((unsigned char)*end)) {
-	case 'k':
-		shift = 10;
-		end++;
-		break;
-	case 'm':
-		shift = 20;
-		end++;
-		break;
-	case 'g':
-		shift = 30;
-		end++;
-		break;
-	default:
-		break;
-	}
-	if (*end || v > (max >> shift))
-		return false;
-	*out = (uint32_t)(v << shift);
-	return true;
 }
 
 enum {
@@ -128,22 +93,77 @@ static const struct option options[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-static bool copy_str(char *dst, size_t size, const char *src)
+/* Whole numbers, sizes and durations in their ranges (value.h). */
+static bool get(enum value_kind kind, const char *arg, uint64_t lo, uint64_t hi, uint64_t *v,
+		char why[static VALUE_WHY_MAX])
 {
-	size_t n = strlen(src);
-
-	if (n >= size)
-		return false;
-	memcpy(dst, src, n + 1);
-	return true;
+	return value_get(kind, arg, lo, hi, v, why, VALUE_WHY_MAX) == 0;
 }
 
-/* One option into the spec; false with a message on bad input. */
-static bool apply(struct load_spec *s, int c, const char *arg, bool *json)
+/* An option with a value into the spec; false with why on a bad value. */
+static bool apply_value(struct load_spec *s, int c, const char *arg, char why[static VALUE_WHY_MAX])
 {
 	uint64_t v;
-	uint32_t sz;
 
+	switch (c) {
+	case 'P':
+		if (!get(VALUE_UINT, arg, 1, LOAD_MAX_STREAMS, &v, why))
+			return false;
+		s->streams = (unsigned)v;
+		return true;
+	case 't':
+		return get(VALUE_DURATION, arg, CLI_DURATION_MIN_NS, CLI_SECONDS_MAX_NS,
+			   &s->duration_ns, why);
+	case 'i':
+		return get(VALUE_DURATION, arg, 0, CLI_SECONDS_MAX_NS, &s->interval_ns, why);
+	case 'O':
+		return get(VALUE_DURATION, arg, 0, CLI_SECONDS_MAX_NS, &s->omit_ns, why);
+	case 'b':
+		return get(VALUE_RATE, arg, 0, (uint64_t)RATE_MAX_BPS, &s->rate_bps, why);
+	case 'l':
+		if (!get(VALUE_SIZE, arg, 1, 16u << 20, &v, why))
+			return false;
+		s->len = (uint32_t)v;
+		return true;
+	case 'M':
+		if (!get(VALUE_UINT, arg, 88, 65535, &v, why))
+			return false;
+		s->mss = (uint32_t)v;
+		return true;
+	case 'w':
+		if (!get(VALUE_SIZE, arg, 1, 1u << 30, &v, why))
+			return false;
+		s->sock_buf = (uint32_t)v;
+		return true;
+	case 'p':
+		if (!get(VALUE_UINT, arg, 1, 65535, &v, why))
+			return false;
+		s->port = (uint16_t)v;
+		return true;
+	case OPT_DSCP:
+		if (!get(VALUE_UINT, arg, 0, 63, &v, why))
+			return false;
+		s->dscp = (uint8_t)v;
+		return true;
+	case OPT_MSGTMO:
+		if (!get(VALUE_UINT, arg, 1, 3600000, &v, why))
+			return false;
+		s->msg_timeout_ms = (uint32_t)v;
+		return true;
+	case 'B':
+		return cli_opt_copy(s->bind_addr, sizeof(s->bind_addr), arg, why, VALUE_WHY_MAX);
+	case OPT_PSK:
+		return cli_opt_copy(s->psk_file, sizeof(s->psk_file), arg, why, VALUE_WHY_MAX);
+	default:
+		snprintf(why, VALUE_WHY_MAX, "unknown option");
+		return false;
+	}
+}
+
+/* One option into the spec; false with why on a bad value. */
+static bool apply(struct load_spec *s, int c, const char *arg, bool *json,
+		  char why[static VALUE_WHY_MAX])
+{
 	switch (c) {
 	case 'u':
 		s->proto = LOAD_UDP;
@@ -151,34 +171,9 @@ static bool apply(struct load_spec *s, int c, const char *arg, bool *json)
 	case OPT_TCP:
 		s->proto = LOAD_TCP;
 		return true;
-	case 'P':
-		if (!scenario_parse_uint(arg, 0, LOAD_MAX_STREAMS, &v) || !v)
-			return false;
-		s->streams = (unsigned)v;
-		return true;
-	case 't':
-		return load_parse_seconds(arg, &s->duration_ns) && s->duration_ns;
-	case 'i':
-		return load_parse_seconds(arg, &s->interval_ns);
-	case 'O':
-		return load_parse_seconds(arg, &s->omit_ns);
-	case 'b':
-		return rate_parse(arg, &s->rate_bps);
-	case 'l':
-		if (!parse_size(arg, 16u << 20, &sz) || !sz)
-			return false;
-		s->len = sz;
-		return true;
 	case 'R':
 		s->reverse = true;
 		return true;
-	case 'M':
-		if (!scenario_parse_uint(arg, 0, 65535, &v) || v < 88)
-			return false;
-		s->mss = (uint32_t)v;
-		return true;
-	case 'w':
-		return parse_size(arg, 1u << 30, &s->sock_buf) && s->sock_buf;
 	case OPT_NO_GSO:
 		s->udp_gso = false;
 		return true;
@@ -203,30 +198,11 @@ static bool apply(struct load_spec *s, int c, const char *arg, bool *json)
 	case '6':
 		s->family = AF_INET6;
 		return true;
-	case 'p':
-		if (!scenario_parse_uint(arg, 0, 65535, &v) || !v)
-			return false;
-		s->port = (uint16_t)v;
-		return true;
-	case 'B':
-		return copy_str(s->bind_addr, sizeof(s->bind_addr), arg);
-	case OPT_DSCP:
-		if (!scenario_parse_uint(arg, 0, 63, &v))
-			return false;
-		s->dscp = (uint8_t)v;
-		return true;
-	case OPT_PSK:
-		return copy_str(s->psk_file, sizeof(s->psk_file), arg);
-	case OPT_MSGTMO:
-		if (!scenario_parse_uint(arg, 0, 3600000, &v) || !v)
-			return false;
-		s->msg_timeout_ms = (uint32_t)v;
-		return true;
 	case 'J':
 		*json = true;
 		return true;
 	default:
-		return false;
+		return apply_value(s, c, arg, why);
 	}
 }
 
@@ -235,6 +211,7 @@ int cmd_client(int argc, char **argv)
 	struct load_hooks hooks = { .on_interval = report_load_term_interval, .arg = stdout };
 	struct load_result res;
 	struct load_spec spec;
+	char why[VALUE_WHY_MAX], name[CLI_OPT_NAME_MAX];
 	bool json = false;
 	int c, rc;
 
@@ -245,15 +222,15 @@ int cmd_client(int argc, char **argv)
 			usage(stdout);
 			return 0;
 		}
-		if (c == '?' || !apply(&spec, c, optarg, &json)) {
+		if (c == '?' || !apply(&spec, c, optarg, &json, why)) {
 			if (c != '?')
-				fprintf(stderr, "ovlperf client: bad value '%s' for -%c\n",
-					optarg ? optarg : "", c < 256 ? c : '-');
+				cli_opt_error("client", cli_opt_name(options, c, name), why);
 			fprintf(stderr, "see 'ovlperf client --help'\n");
 			return EXIT_USAGE;
 		}
 	}
-	if (optind != argc - 1 || !copy_str(spec.host, sizeof(spec.host), argv[optind])) {
+	if (optind != argc - 1 ||
+	    !cli_opt_copy(spec.host, sizeof(spec.host), argv[optind], why, sizeof(why))) {
 		fprintf(stderr, "ovlperf client: give exactly one server HOST\n");
 		fprintf(stderr, "see 'ovlperf client --help'\n");
 		return EXIT_USAGE;

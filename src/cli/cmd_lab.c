@@ -14,13 +14,13 @@
 
 #include <sodium.h>
 
+#include "cli_opt.h"
 #include "cmd.h"
 #include "interrupt.h"
 #include "lab.h"
 #include "lab_overlay.h"
 #include "log.h"
-#include "rate.h"
-#include "scenario.h"
+#include "value.h"
 
 static const char usage_text[] =
 	"Usage: ovlperf lab up [NAME] [--hosts N] [--mtu N] [--rate RATE] [--drop PCT]\n"
@@ -193,6 +193,34 @@ struct up_opts {
 	const char *linkopts[2 * LAB_MAX_LINKS]; /* --link, applied in order */
 };
 
+/* lab.h: drops are counted in 0.01 % steps (the numgen threshold). */
+#define DROP_MIN_PCT 0.01
+
+/* --hosts, --mtu, --rate or --drop into o; 0 or -EINVAL/-ERANGE with why. */
+static int up_value(struct up_opts *o, int c, const char *arg, char why[static VALUE_WHY_MAX])
+{
+	uint64_t v;
+	int rc;
+
+	switch (c) {
+	case 'n':
+		rc = value_get(VALUE_UINT, arg, 2, LAB_MAX_HOSTS, &v, why, VALUE_WHY_MAX);
+		if (!rc)
+			o->hosts = (unsigned)v;
+		return rc;
+	case 'm':
+		rc = value_get(VALUE_UINT, arg, LAB_MTU_MIN, LAB_MTU_MAX, &v, why, VALUE_WHY_MAX);
+		if (!rc)
+			o->mtu = (uint32_t)v;
+		return rc;
+	case 'r':
+		return value_get(VALUE_RATE, arg, LAB_RATE_MIN_BPS, LAB_RATE_MAX_BPS, &o->rate, why,
+				 VALUE_WHY_MAX);
+	default:
+		return value_get_percent(arg, DROP_MIN_PCT, 100, &o->drop, why, VALUE_WHY_MAX);
+	}
+}
+
 static int parse_up(int argc, char **argv, struct up_opts *o)
 {
 	static const struct option opts[] = {
@@ -208,32 +236,17 @@ static int parse_up(int argc, char **argv, struct up_opts *o)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	uint64_t v;
+	char why[VALUE_WHY_MAX], name[CLI_OPT_NAME_MAX];
 	int c;
 
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'n':
-			if (!scenario_parse_uint(optarg, 0, LAB_MAX_HOSTS, &v) || v < 2)
-				return usage_error("--hosts '%s': expected 2..8", optarg);
-			o->hosts = (unsigned)v;
-			break;
 		case 'm':
-			if (!scenario_parse_uint(optarg, 0, LAB_MTU_MAX, &v) || v < LAB_MTU_MIN)
-				return usage_error("--mtu '%s': expected 68..65535", optarg);
-			o->mtu = (uint32_t)v;
-			break;
 		case 'r':
-			if (!rate_parse(optarg, &o->rate) || o->rate < LAB_RATE_MIN_BPS ||
-			    o->rate > LAB_RATE_MAX_BPS)
-				return usage_error(
-					"--rate '%s': expected 8k..17G bit/s (e.g. 100M, 1.5G)",
-					optarg);
-			break;
 		case 'd':
-			if (!lab_parse_pct(optarg, &o->drop) || o->drop < 0.01)
-				return usage_error("--drop '%s': expected a percentage 0.01..100",
-						   optarg);
+			if (up_value(o, c, optarg, why))
+				return usage_error("%s: %s", cli_opt_name(opts, c, name), why);
 			break;
 		case 'L':
 			if (o->nlinkopts >= sizeof(o->linkopts) / sizeof(o->linkopts[0]))
@@ -450,6 +463,7 @@ static int wait_child(pid_t pid)
 
 static int exec_in(int argc, char **argv)
 {
+	char why[VALUE_WHY_MAX];
 	uint64_t host;
 	char exe[4096];
 	struct lab *lab;
@@ -460,8 +474,8 @@ static int exec_in(int argc, char **argv)
 		return usage_error("lab exec NAME HOST CMD [ARGS...]");
 	if (!lab_name_valid(argv[2]))
 		return usage_error("invalid lab name '%s'", argv[2]);
-	if (!scenario_parse_uint(argv[3], 0, LAB_MAX_HOSTS - 1, &host))
-		return usage_error("host '%s': expected 0..%d", argv[3], LAB_MAX_HOSTS - 1);
+	if (value_get(VALUE_UINT, argv[3], 0, LAB_MAX_HOSTS - 1, &host, why, sizeof(why)))
+		return usage_error("HOST: %s", why);
 	if (find_exe(argv[4], exe, sizeof(exe)))
 		return usage_error("%s: command not found", argv[4]);
 	rc = lab_open(argv[2], &lab);

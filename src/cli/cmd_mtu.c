@@ -7,12 +7,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_opt.h"
 #include "cmd.h"
 #include "interrupt.h"
 #include "load.h"
 #include "log.h"
 #include "mtu.h"
 #include "scenario.h"
+#include "value.h"
 
 static const char usage_text[] =
 	"Usage: ovlperf mtu HOST [HOST2 ...] [options]\n"
@@ -30,7 +32,8 @@ static const char usage_text[] =
 	"  -4, -6              IPv4 / IPv6 only\n"
 	"  -p, --port PORT     server control port (default 5211)\n"
 	"  --base N            first size, assumed to work: 1200 (default), 576, 68 ...\n"
-	"  --max N             largest size to try (default: the interface MTU)\n"
+	"                      (68..65535)\n"
+	"  --max N             largest size to try, 68..65535 (default: the interface MTU)\n"
 	"  --probes N          probes per size and round, 1..20 (default 3)\n"
 	"  --timeout DUR       longest wait for a round's probes (default 1s)\n"
 	"  --tcp-mss           also measure TCP MSS on both ends of a connection\n"
@@ -69,128 +72,134 @@ struct opts {
 	bool json;
 };
 
+/* The largest size an option takes: the largest link MTU Linux allows
+ * (IP_MAX_MTU, ETH_MAX_MTU), as the scenario's [mtu] keys. MTU_MAX_SIZE,
+ * an IPv6 packet with the largest payload, needs a link MTU above it. */
+#define OPT_SIZE_MAX 65535
+
+static const struct option options[] = {
+	{ "port", required_argument, NULL, 'p' },
+	{ "base", required_argument, NULL, OPT_BASE },
+	{ "max", required_argument, NULL, OPT_MAX },
+	{ "probes", required_argument, NULL, OPT_PROBES },
+	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+	{ "tcp-mss", no_argument, NULL, OPT_TCP_MSS },
+	{ "no-fragments", no_argument, NULL, OPT_NO_FRAG },
+	{ "tunnel", required_argument, NULL, OPT_TUNNEL },
+	{ "underlay-family", required_argument, NULL, OPT_UNDERLAY_FAMILY },
+	{ "expect-mtu", required_argument, NULL, OPT_EXPECT_MTU },
+	{ "expect-mss", required_argument, NULL, OPT_EXPECT_MSS },
+	{ "psk-file", required_argument, NULL, OPT_PSK },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
 static int usage_error(const char *what, const char *arg)
 {
 	fprintf(stderr, "ovlperf mtu: %s '%s'\n(ovlperf mtu --help for usage)\n", what, arg);
 	return EXIT_USAGE;
 }
 
-static bool parse_u32(const char *s, uint64_t min, uint64_t max, uint32_t *out)
+static bool get_u32(const char *s, uint64_t lo, uint64_t hi, uint32_t *out,
+		    char why[static VALUE_WHY_MAX])
 {
 	uint64_t v;
 
-	if (!scenario_parse_uint(s, min, max, &v))
+	if (value_get(VALUE_UINT, s, lo, hi, &v, why, VALUE_WHY_MAX))
 		return false;
 	*out = (uint32_t)v;
 	return true;
 }
 
-static int parse_opt(int c, const char *arg, struct opts *o)
+/* An option with a number; false with why on a bad value. */
+static bool parse_number(int c, const char *arg, struct opts *o, char why[static VALUE_WHY_MAX])
 {
 	struct mtu_probe_spec *s = &o->spec;
 	uint32_t v;
 
 	switch (c) {
+	case 'p':
+		if (!get_u32(arg, 1, 65535, &v, why))
+			return false;
+		s->port = (uint16_t)v;
+		return true;
+	case OPT_BASE:
+		return get_u32(arg, MTU_MIN_SIZE, OPT_SIZE_MAX, &s->base, why);
+	case OPT_MAX:
+		return get_u32(arg, MTU_MIN_SIZE, OPT_SIZE_MAX, &s->max, why);
+	case OPT_PROBES:
+		return get_u32(arg, 1, MTU_MAX_PROBES, &s->probes, why);
+	case OPT_TIMEOUT:
+		return !value_get(VALUE_DURATION, arg, CLI_DURATION_MIN_NS, SCN_DURATION_MAX_NS,
+				  &s->timeout_ns, why, VALUE_WHY_MAX);
+	case OPT_EXPECT_MTU:
+		return get_u32(arg, MTU_MIN_SIZE, OPT_SIZE_MAX, &s->expect_mtu, why);
+	case OPT_EXPECT_MSS:
+		return get_u32(arg, 1, OPT_SIZE_MAX, &s->expect_mss, why);
+	default:
+		snprintf(why, VALUE_WHY_MAX, "unknown option");
+		return false;
+	}
+}
+
+/* One option; false with why on a bad value. */
+static bool parse_opt(int c, const char *arg, struct opts *o, char why[static VALUE_WHY_MAX])
+{
+	struct mtu_probe_spec *s = &o->spec;
+
+	switch (c) {
 	case '4':
 		s->family = AF_INET;
-		return 0;
+		return true;
 	case '6':
 		s->family = AF_INET6;
-		return 0;
-	case 'p':
-		if (!parse_u32(arg, 1, 65535, &v))
-			return usage_error("bad port", arg);
-		s->port = (uint16_t)v;
-		return 0;
-	case OPT_BASE:
-		return parse_u32(arg, MTU_MIN_SIZE, MTU_MAX_SIZE, &s->base)
-			       ? 0
-			       : usage_error("--base wants 68..65575, not", arg);
-	case OPT_MAX:
-		return parse_u32(arg, MTU_MIN_SIZE, MTU_MAX_SIZE, &s->max)
-			       ? 0
-			       : usage_error("--max wants 68..65575, not", arg);
-	case OPT_PROBES:
-		if (!parse_u32(arg, 1, MTU_MAX_PROBES, &v))
-			return usage_error("--probes wants 1..20, not", arg);
-		s->probes = v;
-		return 0;
-	case OPT_TIMEOUT:
-		if (!scenario_parse_duration(arg, &s->timeout_ns) || !s->timeout_ns)
-			return usage_error("bad duration", arg);
-		return 0;
+		return true;
 	case OPT_TCP_MSS:
 		s->tcp_mss = true;
-		return 0;
+		return true;
 	case OPT_NO_FRAG:
 		s->fragments = false;
-		return 0;
+		return true;
 	case OPT_TUNNEL:
-		if (!strcmp(arg, "builtin"))
-			o->tunnel = MTU_PATH_BUILTIN;
-		else if (!strcmp(arg, "external"))
-			o->tunnel = MTU_PATH_EXTERNAL;
-		else
-			return usage_error("--tunnel wants builtin or external, not", arg);
-		return 0;
+		if (!strcmp(arg, "builtin") || !strcmp(arg, "external")) {
+			o->tunnel = arg[0] == 'b' ? MTU_PATH_BUILTIN : MTU_PATH_EXTERNAL;
+			return true;
+		}
+		snprintf(why, VALUE_WHY_MAX, "'%.40s' is not builtin or external", arg);
+		return false;
 	case OPT_UNDERLAY_FAMILY:
-		if (strcmp(arg, "4") && strcmp(arg, "6"))
-			return usage_error("--underlay-family wants 4 or 6, not", arg);
-		o->underlay_family = arg[0] == '6' ? AF_INET6 : AF_INET;
-		return 0;
-	case OPT_EXPECT_MTU:
-		return parse_u32(arg, MTU_MIN_SIZE, MTU_MAX_SIZE, &s->expect_mtu)
-			       ? 0
-			       : usage_error("--expect-mtu wants 68..65575, not", arg);
-	case OPT_EXPECT_MSS:
-		return parse_u32(arg, 1, MTU_MAX_SIZE, &s->expect_mss)
-			       ? 0
-			       : usage_error("--expect-mss wants a size, not", arg);
+		if (!strcmp(arg, "4") || !strcmp(arg, "6")) {
+			o->underlay_family = arg[0] == '6' ? AF_INET6 : AF_INET;
+			return true;
+		}
+		snprintf(why, VALUE_WHY_MAX, "'%.40s' is not 4 or 6", arg);
+		return false;
 	case OPT_PSK:
-		if (strlen(arg) >= sizeof(s->psk_file))
-			return usage_error("file name too long", arg);
-		snprintf(s->psk_file, sizeof(s->psk_file), "%s", arg);
-		return 0;
+		return cli_opt_copy(s->psk_file, sizeof(s->psk_file), arg, why, VALUE_WHY_MAX);
 	case OPT_JSON:
 		o->json = true;
-		return 0;
+		return true;
 	default:
-		return EXIT_USAGE;
+		return parse_number(c, arg, o, why);
 	}
 }
 
 static int parse(int argc, char **argv, struct opts *o)
 {
-	static const struct option lo[] = {
-		{ "port", required_argument, NULL, 'p' },
-		{ "base", required_argument, NULL, OPT_BASE },
-		{ "max", required_argument, NULL, OPT_MAX },
-		{ "probes", required_argument, NULL, OPT_PROBES },
-		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
-		{ "tcp-mss", no_argument, NULL, OPT_TCP_MSS },
-		{ "no-fragments", no_argument, NULL, OPT_NO_FRAG },
-		{ "tunnel", required_argument, NULL, OPT_TUNNEL },
-		{ "underlay-family", required_argument, NULL, OPT_UNDERLAY_FAMILY },
-		{ "expect-mtu", required_argument, NULL, OPT_EXPECT_MTU },
-		{ "expect-mss", required_argument, NULL, OPT_EXPECT_MSS },
-		{ "psk-file", required_argument, NULL, OPT_PSK },
-		{ "json", no_argument, NULL, OPT_JSON },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c, rc;
+	char why[VALUE_WHY_MAX], name[CLI_OPT_NAME_MAX];
+	int c;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "46p:h", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "46p:h", options, NULL)) != -1) {
 		if (c == 'h') {
 			fputs(usage_text, stdout);
 			return 1;
 		}
 		if (c == '?')
 			return EXIT_USAGE;
-		rc = parse_opt(c, optarg, o);
-		if (rc)
-			return rc;
+		if (!parse_opt(c, optarg, o, why))
+			return cli_opt_error("mtu", cli_opt_name(options, c, name), why);
 	}
 	if (optind >= argc) {
 		fprintf(stderr, "ovlperf mtu: which host? (ovlperf mtu --help for usage)\n");

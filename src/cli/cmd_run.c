@@ -8,12 +8,14 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli_opt.h"
 #include "cmd.h"
 #include "interrupt.h"
 #include "log.h"
 #include "results.h"
 #include "run.h"
 #include "scenario.h"
+#include "value.h"
 
 static void usage(FILE *f)
 {
@@ -104,6 +106,7 @@ int cmd_run(int argc, char **argv)
 	char defpath[1024];
 	bool dry = false;
 	char err[4096], dir[1024] = "";
+	char why[VALUE_WHY_MAX];
 	char *text;
 	uint64_t v;
 	int c, rc;
@@ -118,10 +121,8 @@ int cmd_run(int argc, char **argv)
 			opt.out_dir = optarg;
 			break;
 		case 'r':
-			if (!scenario_parse_uint(optarg, 1, 100, &v)) {
-				fprintf(stderr, "ovlperf run: --repetitions must be 1..100\n");
-				return EXIT_USAGE;
-			}
+			if (value_get(VALUE_UINT, optarg, 1, 100, &v, why, sizeof(why)))
+				return cli_opt_error("run", "--repetitions", why);
 			opt.repetitions = (unsigned)v;
 			break;
 		case 'P':

@@ -7,13 +7,14 @@
 #include <string.h>
 #include <sys/socket.h>
 
+#include "cli_opt.h"
 #include "cmd.h"
 #include "interrupt.h"
 #include "load.h"
 #include "log.h"
 #include "rate.h"
-#include "scenario.h"
 #include "server.h"
+#include "value.h"
 
 static void usage(FILE *f)
 {
@@ -28,7 +29,7 @@ static void usage(FILE *f)
 		"  -4, -6                 IPv4 / IPv6 only\n"
 		"  -1, --one-off          serve one test, then exit\n"
 		"      --psk-file FILE    clients must prove this pre-shared key first\n"
-		"      --max-duration SEC longest test accepted, omit included (default 3600)\n"
+		"      --max-duration DUR longest test accepted, omit included (default 1h)\n"
 		"      --max-rate RATE    highest bit rate accepted (k/M/G; default none;\n"
 		"                         with a limit, unlimited TCP requests are refused)\n"
 		"      --max-streams N    most streams per test (default %d)\n"
@@ -68,21 +69,54 @@ static const struct option options[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-static bool apply(struct server_config *cfg, int c, const char *arg)
+/* An option with a value into cfg; false with why on a bad value. */
+static bool apply_value(struct server_config *cfg, int c, const char *arg,
+			char why[static VALUE_WHY_MAX])
 {
 	uint64_t v;
 
 	switch (c) {
 	case 'p':
-		if (!scenario_parse_uint(arg, 1, 65535, &v))
+		if (value_get(VALUE_UINT, arg, 1, 65535, &v, why, VALUE_WHY_MAX))
 			return false;
 		cfg->port = (uint16_t)v;
 		return true;
 	case 'B':
-		if (strlen(arg) >= sizeof(cfg->bind_addr))
+		return cli_opt_copy(cfg->bind_addr, sizeof(cfg->bind_addr), arg, why,
+				    VALUE_WHY_MAX);
+	case OPT_PSK:
+		return cli_opt_copy(cfg->psk_file, sizeof(cfg->psk_file), arg, why, VALUE_WHY_MAX);
+	case OPT_MAXDUR:
+		return !value_get(VALUE_DURATION, arg, CLI_DURATION_MIN_NS, CLI_SECONDS_MAX_NS,
+				  &cfg->max_duration_ns, why, VALUE_WHY_MAX);
+	case OPT_MAXRATE:
+		return !value_get(VALUE_RATE, arg, 1, (uint64_t)RATE_MAX_BPS, &cfg->max_rate_bps,
+				  why, VALUE_WHY_MAX);
+	case OPT_MAXSTREAMS:
+		if (value_get(VALUE_UINT, arg, 1, LOAD_MAX_STREAMS, &v, why, VALUE_WHY_MAX))
 			return false;
-		strcpy(cfg->bind_addr, arg); /* length checked above */
+		cfg->max_streams = (unsigned)v;
 		return true;
+	case OPT_MAXSESS:
+		if (value_get(VALUE_UINT, arg, 1, 4096, &v, why, VALUE_WHY_MAX))
+			return false;
+		cfg->max_sessions = (unsigned)v;
+		return true;
+	case OPT_MSGTMO:
+	case OPT_IDLE:
+		if (value_get(VALUE_UINT, arg, 1, 3600000, &v, why, VALUE_WHY_MAX))
+			return false;
+		*(c == OPT_MSGTMO ? &cfg->msg_timeout_ms : &cfg->idle_timeout_ms) = (uint32_t)v;
+		return true;
+	default:
+		snprintf(why, VALUE_WHY_MAX, "unknown option");
+		return false;
+	}
+}
+
+static bool apply(struct server_config *cfg, int c, const char *arg, char why[static VALUE_WHY_MAX])
+{
+	switch (c) {
 	case '4':
 		cfg->family = AF_INET;
 		return true;
@@ -95,41 +129,14 @@ static bool apply(struct server_config *cfg, int c, const char *arg)
 	case OPT_NO_RT:
 		cfg->no_realtime = true;
 		return true;
-	case OPT_PSK:
-		if (strlen(arg) >= sizeof(cfg->psk_file))
-			return false;
-		strcpy(cfg->psk_file, arg); /* length checked above */
-		return true;
-	case OPT_MAXDUR:
-		return load_parse_seconds(arg, &cfg->max_duration_ns) && cfg->max_duration_ns;
-	case OPT_MAXRATE:
-		return rate_parse(arg, &cfg->max_rate_bps) && cfg->max_rate_bps;
-	case OPT_MAXSTREAMS:
-		if (!scenario_parse_uint(arg, 1, LOAD_MAX_STREAMS, &v))
-			return false;
-		cfg->max_streams = (unsigned)v;
-		return true;
-	case OPT_MAXSESS:
-		if (!scenario_parse_uint(arg, 1, 4096, &v))
-			return false;
-		cfg->max_sessions = (unsigned)v;
-		return true;
-	case OPT_MSGTMO:
-	case OPT_IDLE:
-		if (!scenario_parse_uint(arg, 1, 3600000, &v))
-			return false;
-		if (c == OPT_MSGTMO)
-			cfg->msg_timeout_ms = (uint32_t)v;
-		else
-			cfg->idle_timeout_ms = (uint32_t)v;
-		return true;
 	default:
-		return false;
+		return apply_value(cfg, c, arg, why);
 	}
 }
 
 int cmd_server(int argc, char **argv)
 {
+	char why[VALUE_WHY_MAX], name[CLI_OPT_NAME_MAX];
 	struct server_config cfg;
 	int c, rc;
 
@@ -140,10 +147,9 @@ int cmd_server(int argc, char **argv)
 			usage(stdout);
 			return 0;
 		}
-		if (c == '?' || !apply(&cfg, c, optarg)) {
+		if (c == '?' || !apply(&cfg, c, optarg, why)) {
 			if (c != '?')
-				fprintf(stderr, "ovlperf server: bad value '%s'\n",
-					optarg ? optarg : "");
+				cli_opt_error("server", cli_opt_name(options, c, name), why);
 			fprintf(stderr, "see 'ovlperf server --help'\n");
 			return EXIT_USAGE;
 		}

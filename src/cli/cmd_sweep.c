@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: MIT
 /* `ovlperf sweep HOST`: a linear UDP rate sweep or a knee (NDR/PDR) search. */
-#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -9,6 +8,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "cli_opt.h"
 #include "cmd.h"
 #include "interrupt.h"
 #include "knee.h"
@@ -16,6 +16,7 @@
 #include "rate.h"
 #include "scenario.h"
 #include "sweep.h"
+#include "value.h"
 
 static void usage(FILE *f)
 {
@@ -39,7 +40,7 @@ static void usage(FILE *f)
 		"  --gap DUR                  pause between trials (default 500ms)\n"
 		"  -l, --length BYTES         UDP payload per datagram (default %d)\n"
 		"  -P, --parallel N           streams sharing the rate (default 1)\n"
-		"  -w, --window BYTES         socket buffers (K/M suffixes, binary)\n"
+		"  -w, --window BYTES         socket buffers (k/M/G binary, to 1G)\n"
 		"  -4, -6                     IPv4 / IPv6 only\n"
 		"  -p, --port PORT            control port (default %d)\n"
 		"      --psk-file FILE        prove the server's pre-shared key\n"
@@ -97,35 +98,44 @@ struct opts {
 	bool knee, max_given, time_given, final_given, json, progress;
 };
 
-/* Bytes with an optional binary K/M suffix. */
-static bool parse_bytes(const char *s, uint32_t *out)
+/* The field a rate or duration option sets, and whether it was given. */
+static uint64_t *rate_field(struct opts *o, int c)
 {
-	uint64_t v;
-	char num[24];
-	size_t n = strlen(s);
-	int shift = 0;
+	struct sweep_spec *s = &o->spec;
 
-	if (!n || n >= sizeof(num))
-		return false;
-	memcpy(num, s, n + 1);
-	if (tolower((unsigned char)num[n - 1]) == 'k' ||
-	    tolower((unsigned char)num[n - 1]) == 'm') {
-		shift = tolower((unsigned char)num[n - 1]) == 'k' ? 10 : 20;
-		num[n - 1] = '\0';
+	switch (c) {
+	case OPT_FROM:
+	case OPT_TO:
+	case OPT_STEP:
+		o->linear_given[c - OPT_FROM] = true;
+		return c == OPT_FROM ? &s->from_bps : c == OPT_TO ? &s->to_bps : &s->step_bps;
+	case OPT_MAX:
+		o->max_given = true;
+		return &s->knee.max_rate_bps;
+	default:
+		return &s->knee.min_rate_bps;
 	}
-	if (!scenario_parse_uint(num, 1, UINT32_MAX >> shift, &v))
-		return false;
-	*out = (uint32_t)(v << shift);
+}
+
+static bool set_duration(struct opts *o, int c, uint64_t v)
+{
+	struct sweep_spec *s = &o->spec;
+
+	if (c == 't') {
+		o->time_given = true;
+		s->trial_ns = v;
+		s->knee.short_ns = v;
+	} else if (c == OPT_FINAL) {
+		o->final_given = true;
+		s->knee.final_ns = v;
+	} else {
+		s->gap_ns = v;
+	}
 	return true;
 }
 
-static bool bad(const char *opt, const char *val, const char *what)
-{
-	fprintf(stderr, "ovlperf sweep: %s '%s': %s\n", opt, val, what);
-	return false;
-}
-
-static bool parse_option(struct opts *o, int c, const char *arg)
+/* An option with a number; false with why on a bad value. */
+static bool parse_number(struct opts *o, int c, const char *arg, char why[static VALUE_WHY_MAX])
 {
 	struct sweep_spec *s = &o->spec;
 	uint64_t v;
@@ -137,65 +147,66 @@ static bool parse_option(struct opts *o, int c, const char *arg)
 	case OPT_STEP:
 	case OPT_MAX:
 	case OPT_MIN:
-		if (!rate_parse(arg, &v) || !v)
-			return bad("rate", arg, "not a rate (e.g. 500k, 100M, 1.5G)");
-		if (c == OPT_FROM || c == OPT_TO || c == OPT_STEP) {
-			o->linear_given[c - OPT_FROM] = true;
-			*(c == OPT_FROM ? &s->from_bps
-			  : c == OPT_TO ? &s->to_bps
-					: &s->step_bps) = v;
-		} else if (c == OPT_MAX) {
-			o->max_given = true;
-			s->knee.max_rate_bps = v;
-		} else {
-			s->knee.min_rate_bps = v;
-		}
+		if (value_get(VALUE_RATE, arg, 1, (uint64_t)RATE_MAX_BPS, &v, why, VALUE_WHY_MAX))
+			return false;
+		*rate_field(o, c) = v;
 		return true;
 	case 't':
 	case OPT_FINAL:
 	case OPT_GAP:
-		if (!scenario_parse_duration(arg, &v) || (c != OPT_GAP && !v))
-			return bad("duration", arg, "not a duration (e.g. 10, 10s, 500ms)");
-		if (c == 't') {
-			o->time_given = true;
-			s->trial_ns = v;
-			s->knee.short_ns = v;
-		} else if (c == OPT_FINAL) {
-			o->final_given = true;
-			s->knee.final_ns = v;
-		} else {
-			s->gap_ns = v;
-		}
-		return true;
+		if (value_get(VALUE_DURATION, arg, c == OPT_GAP ? 0 : CLI_DURATION_MIN_NS,
+			      SCN_DURATION_MAX_NS, &v, why, VALUE_WHY_MAX))
+			return false;
+		return set_duration(o, c, v);
 	case OPT_LOSS:
 	case OPT_WIDTH:
-		if (!scenario_parse_percent(arg, &pct))
-			return bad(c == OPT_LOSS ? "--loss-goal" : "--width-goal", arg,
-				   "not a percentage (0..100)");
+		if (value_get_percent(arg, 0, 100, &pct, why, VALUE_WHY_MAX))
+			return false;
+		/* knee.h: a loss goal below 100 %, a width goal strictly inside 0..50 % */
+		if (c == OPT_LOSS ? pct >= 100 : !(pct > 0 && pct < 50)) {
+			snprintf(why, VALUE_WHY_MAX, "%s is out of range (%s)", arg,
+				 c == OPT_LOSS ? "0..100, 100 excluded" : "0..50, both excluded");
+			return false;
+		}
 		*(c == OPT_LOSS ? &s->knee.loss_goal : &s->knee.width_goal) = pct / 100;
 		return true;
 	case OPT_TRIALS:
-		if (!scenario_parse_uint(arg, 1, KNEE_MAX_TRIALS, &v))
-			return bad("--max-trials", arg, "must be 1..128");
+		if (value_get(VALUE_UINT, arg, 1, KNEE_MAX_TRIALS, &v, why, VALUE_WHY_MAX))
+			return false;
 		s->knee.max_trials = (unsigned)v;
 		return true;
+	default:
+		return false;
+	}
+}
+
+/* An option of the load; false with why on a bad value. */
+static bool parse_load(struct opts *o, int c, const char *arg, char why[static VALUE_WHY_MAX])
+{
+	struct sweep_spec *s = &o->spec;
+	uint64_t v;
+
+	switch (c) {
 	case 'l':
-		if (!scenario_parse_uint(arg, LOAD_UDP_MIN_LEN, LOAD_UDP_MAX_LEN, &v))
-			return bad("--length", arg, "must be 32..65507");
+		if (value_get(VALUE_UINT, arg, LOAD_UDP_MIN_LEN, LOAD_UDP_MAX_LEN, &v, why,
+			      VALUE_WHY_MAX))
+			return false;
 		s->load.len = (uint32_t)v;
 		return true;
 	case 'P':
-		if (!scenario_parse_uint(arg, 1, LOAD_MAX_STREAMS, &v))
-			return bad("--parallel", arg, "must be 1..128");
+		if (value_get(VALUE_UINT, arg, 1, LOAD_MAX_STREAMS, &v, why, VALUE_WHY_MAX))
+			return false;
 		s->load.streams = (unsigned)v;
 		return true;
 	case 'w':
-		if (!parse_bytes(arg, &s->load.sock_buf))
-			return bad("--window", arg, "not a size (e.g. 4M)");
+		/* as `client -w`: a socket buffer above 1G is a typo */
+		if (value_get(VALUE_SIZE, arg, 1, 1u << 30, &v, why, VALUE_WHY_MAX))
+			return false;
+		s->load.sock_buf = (uint32_t)v;
 		return true;
 	case 'p':
-		if (!scenario_parse_uint(arg, 1, 65535, &v))
-			return bad("--port", arg, "must be 1..65535");
+		if (value_get(VALUE_UINT, arg, 1, 65535, &v, why, VALUE_WHY_MAX))
+			return false;
 		s->load.port = (uint16_t)v;
 		return true;
 	case '4':
@@ -203,13 +214,19 @@ static bool parse_option(struct opts *o, int c, const char *arg)
 		s->load.family = c == '4' ? AF_INET : AF_INET6;
 		return true;
 	case OPT_PSK:
-		if (strlen(arg) >= sizeof(s->load.psk_file))
-			return bad("--psk-file", arg, "path too long");
-		snprintf(s->load.psk_file, sizeof(s->load.psk_file), "%s", arg);
-		return true;
+		return cli_opt_copy(s->load.psk_file, sizeof(s->load.psk_file), arg, why,
+				    VALUE_WHY_MAX);
 	case OPT_LABEL:
-		snprintf(s->label, sizeof(s->label), "%s", arg);
-		return true;
+		return cli_opt_copy(s->label, sizeof(s->label), arg, why, VALUE_WHY_MAX);
+	default:
+		return parse_number(o, c, arg, why);
+	}
+}
+
+/* One option; false with why on a bad value. */
+static bool parse_option(struct opts *o, int c, const char *arg, char why[static VALUE_WHY_MAX])
+{
+	switch (c) {
 	case OPT_KNEE:
 		o->knee = true;
 		return true;
@@ -219,8 +236,10 @@ static bool parse_option(struct opts *o, int c, const char *arg)
 	case 'J':
 		o->json = true;
 		return true;
+	default:
+		snprintf(why, VALUE_WHY_MAX, "unknown option");
+		return parse_load(o, c, arg, why);
 	}
-	return false;
 }
 
 /* Checks the combination of options; fills defaults that depend on the mode. */
@@ -279,6 +298,7 @@ static void show_progress(void *arg, const struct sweep_progress *p)
 
 int cmd_sweep(int argc, char **argv)
 {
+	char why[VALUE_WHY_MAX], name[CLI_OPT_NAME_MAX];
 	struct opts o = { .progress = true };
 	struct sweep_result res;
 	int c, rc;
@@ -290,11 +310,12 @@ int cmd_sweep(int argc, char **argv)
 			usage(stdout);
 			return 0;
 		}
-		if (c == '?' || !parse_option(&o, c, optarg)) {
-			if (c == '?')
-				usage(stderr);
+		if (c == '?') {
+			usage(stderr);
 			return EXIT_USAGE;
 		}
+		if (!parse_option(&o, c, optarg, why))
+			return cli_opt_error("sweep", cli_opt_name(options, c, name), why);
 	}
 	if (optind != argc - 1) {
 		fprintf(stderr, "ovlperf sweep: name one HOST\n");

@@ -14,6 +14,7 @@
 
 #include "lab.h"
 #include "rate.h"
+#include "value.h"
 
 void lab_spec_chain(struct lab_spec *spec, const char *name, unsigned nhosts, uint32_t mtu)
 {
@@ -115,17 +116,7 @@ int lab_spec_check(const struct lab_spec *spec, char *err, size_t errlen)
 
 bool lab_parse_pct(const char *s, double *pct)
 {
-	char *end;
-	double v;
-
-	if (!s || !((*s >= '0' && *s <= '9') || *s == '.'))
-		return false;
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || end == s || (*end && strcmp(end, "%")) || !(v >= 0.0 && v <= 100.0))
-		return false;
-	*pct = v;
-	return true;
+	return s && value_percent(s, pct);
 }
 
 /* One "key=value" (or bare "block-icmp") of a --link option. */
@@ -134,8 +125,8 @@ static int link_kv(const char *kv, size_t len, struct lab_link_spec *l, char *er
 	char key[16], val[32];
 	const char *eq = memchr(kv, '=', len);
 	size_t klen = eq ? (size_t)(eq - kv) : len, vlen = eq ? len - klen - 1 : 0;
-	unsigned long n;
-	char *end;
+	char range[48];
+	uint64_t n;
 
 	if (klen == 0 || klen >= sizeof(key) || vlen >= sizeof(val))
 		return fail(err, errlen, "bad --link item '%.*s'", (int)len, kv);
@@ -150,19 +141,23 @@ static int link_kv(const char *kv, size_t len, struct lab_link_spec *l, char *er
 	if (!eq)
 		return fail(err, errlen, "--link: '%s' needs a value", key);
 	if (!strcmp(key, "mtu")) {
-		errno = 0;
-		n = strtoul(val, &end, 10);
-		if (errno || end == val || *end || val[0] == '-' || n > LAB_MTU_MAX)
-			return fail(err, errlen, "--link: mtu '%s' is not a number up to %u", val,
-				    LAB_MTU_MAX);
+		if (!value_uint(val, &n))
+			return fail(err, errlen, "--link: mtu '%s' is not a whole number (%u..%u)",
+				    val, LAB_MTU_MIN, LAB_MTU_MAX);
+		if ((n && n < LAB_MTU_MIN) || n > LAB_MTU_MAX) /* 0: the default, as --mtu's */
+			return fail(err, errlen, "--link: mtu '%s' is out of range (%u..%u)", val,
+				    LAB_MTU_MIN, LAB_MTU_MAX);
 		l->mtu = (uint32_t)n;
 		return 0;
 	}
-	if (!strcmp(key, "rate"))
-		return rate_parse(val, &l->rate_bps)
-			       ? 0
-			       : fail(err, errlen, "--link: rate '%s' (expected e.g. 100M, 1.5G)",
-				      val);
+	if (!strcmp(key, "rate")) {
+		if (rate_parse(val, &l->rate_bps))
+			return 0;
+		value_range_str(VALUE_RATE, LAB_RATE_MIN_BPS, LAB_RATE_MAX_BPS, range,
+				sizeof(range));
+		return fail(err, errlen, "--link: rate '%s' is not a rate (%s, e.g. 100M, 1.5G)",
+			    val, range);
+	}
 	if (!strcmp(key, "drop"))
 		return lab_parse_pct(val, &l->drop_pct)
 			       ? 0

@@ -5,9 +5,7 @@
  * from the control connection's own source address, runs this end's
  * streams, collects the server's RESULTS and merges both views.
  */
-#include <ctype.h>
 #include <errno.h>
-#include <math.h>
 #include <net/if.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -73,19 +71,6 @@ void load_result_free(struct load_result *res)
 	res->intervals = NULL;
 	res->nstreams = 0;
 	res->nintervals = 0;
-}
-
-bool load_parse_seconds(const char *s, uint64_t *ns)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || end == s || *end || !isfinite(v) || v < 0 || v > 1e7)
-		return false;
-	*ns = (uint64_t)llround(v * 1e9);
-	return true;
 }
 
 static int fail(struct client *cl, int rc, const char *fmt, ...)

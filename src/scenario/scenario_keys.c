@@ -16,6 +16,7 @@
 #include "load.h"
 #include "rate.h"
 #include "scenario_int.h"
+#include "value.h"
 
 #define KEY(n, t, st, f, lo, hi)                                                                   \
 	{                                                                                          \
@@ -304,9 +305,11 @@ static bool set_list(struct parser *p, const struct section *sec, const struct k
 	char q[64];
 	const char *what = kd->type == T_STREAMS ? "stream counts" : "sizes";
 
-	if (!scenario_parse_list(v, 0, UINT32_MAX, vals, SCN_MAX_LIST, &n)) {
-		scn_error_at(p, p->line, sec, kd->name, "'%s' is not a list of %s (at most %d)",
-			     scn_quote(v, q), what, SCN_MAX_LIST);
+	if (!value_list(v, vals, SCN_MAX_LIST, &n)) {
+		scn_error_at(p, p->line, sec, kd->name,
+			     "'%s' is not a list of %s (%llu..%llu, at most %d)", scn_quote(v, q),
+			     what, (unsigned long long)kd->min, (unsigned long long)kd->max,
+			     SCN_MAX_LIST);
 		return false;
 	}
 	for (unsigned i = 0; i < n; i++) {
@@ -342,56 +345,37 @@ static bool set_family(int *field, const char *v)
 	return false;
 }
 
-/* A whole number, a rate or a duration. */
+/* A whole number, a rate or a duration, in the key's range. */
 static bool set_number(struct parser *p, const struct section *sec, const struct keydef *kd,
 		       char *field, const char *v)
 {
+	char why[VALUE_WHY_MAX];
 	uint64_t u;
-	char q[64];
+	int rc;
 
 	switch (kd->type) {
 	case T_UINT:
-		if (!scenario_parse_uint(v, 0, UINT64_MAX, &u)) {
-			scn_error_at(p, p->line, sec, kd->name, "'%s' is not a whole number",
-				     scn_quote(v, q));
-			return false;
-		}
-		if (u < kd->min || u > kd->max) {
-			scn_error_at(p, p->line, sec, kd->name, "%llu is out of range (%llu..%llu)",
-				     (unsigned long long)u, (unsigned long long)kd->min,
-				     (unsigned long long)kd->max);
-			return false;
-		}
-		store_uint(field, kd->size, u);
-		return true;
-	case T_RATE:
-		if (!rate_parse(v, &u)) {
-			scn_error_at(p, p->line, sec, kd->name,
-				     "'%s' is not a rate (bit/s, e.g. 500k, 100M, 1.5G)",
-				     scn_quote(v, q));
-			return false;
-		}
-		if (u < kd->min) {
-			scn_error_at(p, p->line, sec, kd->name,
-				     "%s is too low (at least %llu bit/s)", scn_quote(v, q),
-				     (unsigned long long)kd->min);
-			return false;
-		}
-		memcpy(field, &u, sizeof(u));
-		return true;
-	case T_DUR:
-		if (!scenario_parse_duration(v, &u)) {
-			scn_error_at(p, p->line, sec, kd->name,
-				     "'%s' is not a duration (e.g. 500ms, 10s, 2m)",
-				     scn_quote(v, q));
-			return false;
-		}
-		memcpy(field, &u, sizeof(u));
-		return true;
-	default:
+		rc = value_get(VALUE_UINT, v, kd->min, kd->max, &u, why, sizeof(why));
+		if (!rc)
+			store_uint(field, kd->size, u);
 		break;
+	case T_RATE:
+		rc = value_get(VALUE_RATE, v, kd->min, kd->max ? kd->max : (uint64_t)RATE_MAX_BPS,
+			       &u, why, sizeof(why));
+		if (!rc)
+			memcpy(field, &u, sizeof(u));
+		break;
+	case T_DUR:
+		rc = value_get(VALUE_DURATION, v, 0, SCN_DURATION_MAX_NS, &u, why, sizeof(why));
+		if (!rc)
+			memcpy(field, &u, sizeof(u));
+		break;
+	default:
+		return false;
 	}
-	return false;
+	if (rc)
+		scn_error_at(p, p->line, sec, kd->name, "%s", why);
+	return !rc;
 }
 
 static bool set_path_type(struct parser *p, const struct section *sec, const struct keydef *kd,
@@ -417,9 +401,9 @@ static bool set_value(struct parser *p, struct section *sec, const struct keydef
 {
 	void *obj = section_object(p, sec, kd->link0);
 	char *field = (char *)obj + kd->off;
+	char why[VALUE_WHY_MAX], q[64];
 	double d;
 	bool b;
-	char q[64];
 
 	switch (kd->type) {
 	case T_TEXT:
@@ -431,19 +415,16 @@ static bool set_value(struct parser *p, struct section *sec, const struct keydef
 	case T_DUR:
 		return set_number(p, sec, kd, field, v);
 	case T_BOOL:
-		if (!scenario_parse_bool(v, &b)) {
-			scn_error_at(p, p->line, sec, kd->name, "'%s' is not yes or no",
-				     scn_quote(v, q));
+		if (value_get_bool(v, &b, why, sizeof(why))) {
+			scn_error_at(p, p->line, sec, kd->name, "%s", why);
 			return false;
 		}
 		memcpy(field, &b, sizeof(b));
 		return true;
 	case T_PCT:
 	case T_RATIO:
-		if (!scenario_parse_percent(v, &d)) {
-			scn_error_at(p, p->line, sec, kd->name,
-				     "'%s' is not a percentage (0 to 100, e.g. 0.5 or 0.5%%)",
-				     scn_quote(v, q));
+		if (value_get_percent(v, 0, 100, &d, why, sizeof(why))) {
+			scn_error_at(p, p->line, sec, kd->name, "%s", why);
 			return false;
 		}
 		if (kd->type == T_RATIO)

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Private to the subcommands (src/cli/): how a refused option value is
+ * reported, the same way by each of them:
+ *
+ *   ovlperf client: --dscp: 64 is out of range (0..63)
+ *
+ * The sentence after the option comes from value_get() (value.h), the one
+ * the scenario parser puts after "FILE:LINE: [SECTION] KEY: ".
+ */
+#ifndef OVLPERF_CLI_OPT_H
+#define OVLPERF_CLI_OPT_H
+
+#include <getopt.h>
+#include <stddef.h>
+
+#include "value.h"
+
+#define CLI_OPT_NAME_MAX 40
+/* The longest test or limit a client or server option takes: 1e7 s, above
+ * which a value is a typo. */
+#define CLI_SECONDS_MAX_NS (10000000ULL * VALUE_NS_PER_S)
+/* The shortest non-zero duration an option takes, as value_range_str()
+ * states it ("1us"). */
+#define CLI_DURATION_MIN_NS 1000ULL
+
+/* "--dscp" for getopt_long()'s code c in opts; "-c" for a short option
+ * without a long name. */
+const char *cli_opt_name(const struct option *opts, int c, char buf[static CLI_OPT_NAME_MAX]);
+/* "ovlperf CMD: OPT: WHY" on stderr; returns EXIT_USAGE. */
+int cli_opt_error(const char *cmd, const char *opt, const char *why);
+/* A string option copied into dst[size]; false with why ("is too long ...")
+ * when it does not fit. */
+bool cli_opt_copy(char *dst, size_t size, const char *arg, char *why, size_t whylen);
+
+#endif
