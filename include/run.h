@@ -10,9 +10,12 @@
  * The files:
  *   run.c         run_scenario(): directories, order of phases, stopping
  *   run_paths.c   bringing paths up and down, the server, health checks
- *   run_trials.c  the trial plan: TCP, linear sweeps, knee searches, delay
+ *   run_plan.c    the plan: trials and time per phase, before any runs
+ *   run_trials.c  the trials: TCP, linear sweeps, knee searches, delay
  *   run_mtu.c     the MTU / MSS checks and their verdicts (mtu.h)
- *   run_output.c  writing the results directory (also for `ovlperf report`)
+ * and in src/report/: run_output.c (the results directory besides run.json,
+ * the summary; also for `ovlperf report`), report_run_plan.c (`run
+ * --dry-run`).
  *
  * Stopping: Ctrl-C (SIGINT/SIGTERM/SIGHUP through interrupt.h), a host or
  * server that dies, or a path that stops answering ends the run at once.
@@ -49,6 +52,16 @@
 typedef int (*run_runner_fn)(void *arg, const struct load_spec *spec, struct load_result *res,
 			     const struct load_hooks *hooks);
 
+/* The phases of a run, in the order they run. */
+enum run_phase {
+	RUN_PHASE_MTU,	 /* MTU / MSS checks (no trials) */
+	RUN_PHASE_TCP,	 /* TCP goodput per stream count */
+	RUN_PHASE_SWEEP, /* linear UDP sweeps */
+	RUN_PHASE_KNEE,	 /* UDP knee searches (trials estimated) */
+	RUN_PHASE_DELAY, /* one-way delay at a common load */
+	RUN_PHASE_N,
+};
+
 struct run_options {
 	const char *results_root; /* NULL: RUN_DEFAULT_RESULTS */
 	const char *out_dir;	  /* exact results directory; NULL: under the root */
@@ -75,8 +88,51 @@ int run_scenario(const struct scenario *scn, const char *text, const struct run_
  * itself. 0 or a negative errno. */
 int run_output_write(const struct results_run *res, const char *dir, bool plots, FILE *term);
 
-/* Prints what a scenario will do: hosts, links, paths, and per phase the
- * number of trials and the time they take (knee searches estimated). */
-void run_plan_describe(const struct scenario *scn, unsigned repetitions, FILE *f);
+/* What a scenario will do, without doing it: hosts, links, paths, and per
+ * phase the number of trials and the trial time they take (knee searches by
+ * the search's own estimate). Strings point into the scenario. */
+struct run_plan_link {
+	unsigned a, b;	   /* host indexes */
+	uint32_t mtu;	   /* the MTU the lab gives it */
+	uint64_t rate_bps; /* tbf rate; 0: unshaped */
+	double drop_pct;
+	bool block_icmp;
+};
+
+struct run_plan_path {
+	const char *name;
+	enum scenario_path_type type;
+	int family; /* AF_INET, AF_INET6: the test traffic */
+	const char *address;
+};
+
+struct run_plan_phase {
+	bool enabled;
+	uint64_t trials;  /* every repetition, size and path */
+	uint64_t time_ns; /* trial time, without setup and gaps */
+};
+
+struct run_plan {
+	const char *name, *file, *description;
+	bool lab; /* a lab on this machine (else remote hosts) */
+	const char *lab_name;
+	unsigned hosts, client, server;
+	unsigned nlinks;
+	struct run_plan_link links[LAB_MAX_LINKS];
+	unsigned npaths;
+	struct run_plan_path paths[SCN_MAX_PATHS];
+
+	unsigned reps;
+	bool interleave;
+	struct run_plan_phase phase[RUN_PHASE_N];
+	unsigned tcp_nstreams;		       /* TCP: stream counts */
+	unsigned sweep_points;		       /* sweep: rates per path and size */
+	uint64_t sweep_from_bps, sweep_to_bps; /* sweep: the range */
+	uint64_t knee_max_rate_bps;	       /* knee: where the search starts */
+	uint64_t trials, time_ns;	       /* all phases */
+};
+
+/* Fills plan for scn with repetitions (0: the scenario's). Pure: no I/O. */
+void run_plan_build(const struct scenario *scn, unsigned repetitions, struct run_plan *plan);
 
 #endif

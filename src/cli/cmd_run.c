@@ -11,6 +11,7 @@
 #include "cmd.h"
 #include "interrupt.h"
 #include "log.h"
+#include "report_suite.h"
 #include "results.h"
 #include "run.h"
 #include "scenario.h"
@@ -164,7 +165,10 @@ int cmd_run(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	if (dry) {
-		run_plan_describe(scn, opt.repetitions, stdout);
+		struct run_plan plan;
+
+		run_plan_build(scn, opt.repetitions, &plan);
+		report_run_plan(stdout, &plan);
 		free(scn);
 		return 0;
 	}

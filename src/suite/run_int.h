@@ -15,6 +15,7 @@
 #include "run.h"
 #include "scenario.h"
 
+struct knee_config;
 struct lab;
 struct lab_overlay;
 
@@ -68,6 +69,9 @@ void run_size_checks(struct run *r);
 
 /* All phases of the trial plan. Returns 0, or r->stop when the run stopped. */
 int run_trials(struct run *r);
+
+/* The knee search's settings from the scenario's [knee] (run_trials.c). */
+void run_knee_config(const struct scenario *scn, struct knee_config *cfg);
 
 /* Marks the run as stopping for a reason (the first reason wins). */
 void run_stop(struct run *r, int err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

@@ -14,7 +14,6 @@
  */
 #include <errno.h>
 #include <stdio.h>
-#include <sys/socket.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -527,34 +526,11 @@ static void delay_phase(struct run *r)
  * the search's own estimate), for the progress line. */
 static void plan(struct run *r)
 {
-	const struct scenario *scn = r->scn;
-	uint64_t n, per = (uint64_t)r->reps * r->npaths;
+	struct run_plan p;
 
-	if (scn->tcp.enabled) {
-		n = per * scn->tcp.nstreams;
-		r->trials_planned += (unsigned)n;
-		r->time_planned_ns += n * dur_or(scn->tcp.duration_ns, scn->duration_ns);
-	}
-	if (scn->sweep.enabled) {
-		n = per * udp_nsizes(scn) *
-		    sweep_linear_count(scn->sweep.from_bps, scn->sweep.to_bps, scn->sweep.step_bps);
-		r->trials_planned += (unsigned)n;
-		r->time_planned_ns += n * dur_or(scn->sweep.duration_ns,
-						 dur_or(scn->udp.duration_ns, scn->duration_ns));
-	}
-	if (scn->knee.enabled) {
-		struct knee_config cfg;
-
-		knee_cfg(scn, &cfg);
-		n = per * udp_nsizes(scn);
-		r->trials_planned += (unsigned)(n * knee_estimate_trials(&cfg));
-		r->time_planned_ns += n * knee_estimate_ns(&cfg);
-	}
-	if (scn->udp.enabled) {
-		n = per * udp_nsizes(scn);
-		r->trials_planned += (unsigned)n;
-		r->time_planned_ns += n * dur_or(scn->udp.duration_ns, scn->duration_ns);
-	}
+	run_plan_build(r->scn, r->reps, &p);
+	r->trials_planned = (unsigned)p.trials;
+	r->time_planned_ns = p.time_ns;
 }
 
 /* A short, slow UDP test on each path before the plan: it proves that the
@@ -615,6 +591,11 @@ static void warm_up(struct run *r)
 	}
 }
 
+void run_knee_config(const struct scenario *scn, struct knee_config *cfg)
+{
+	knee_cfg(scn, cfg);
+}
+
 int run_trials(struct run *r)
 {
 	const struct scenario *scn = r->scn;
@@ -635,77 +616,4 @@ int run_trials(struct run *r)
 	if (r->opt->progress && isatty(STDERR_FILENO))
 		fprintf(stderr, "\r\033[K");
 	return r->stop;
-}
-
-static void describe_phase(FILE *f, const char *what, uint64_t trials, uint64_t ns)
-{
-	char t[32];
-
-	report_run_fmt_time(t, sizeof(t), (double)ns / 1e9);
-	fprintf(f, "  %-46s %5llu trials  ~%s\n", what, (unsigned long long)trials, t);
-}
-
-void run_plan_describe(const struct scenario *scn, unsigned reps, FILE *f)
-{
-	struct run r = { .scn = scn,
-			 .reps = reps ? reps : scn->repetitions,
-			 .npaths = scn->npaths };
-	uint64_t per = (uint64_t)r.reps * scn->npaths, n;
-	char what[96], a[32], b[32];
-
-	fprintf(f, "scenario '%s' (%s): %s\n", scn->name, scn->file, scn->description);
-	if (scn->is_lab) {
-		fprintf(f, "  lab '%s': %u hosts, client host %u, server host %u\n", scn->lab.name,
-			scn->lab.hosts, scn->lab.client, scn->lab.server);
-		for (unsigned i = 0; i < scn->lab.nlinks; i++) {
-			const struct scenario_link *l = &scn->lab.links[i];
-
-			report_run_fmt_rate(a, sizeof(a), (double)l->rate_bps);
-			fprintf(f, "  link %u: hosts %u-%u, MTU %u%s%s%s, drop %g%%%s\n", i, l->a,
-				l->b, l->mtu ? l->mtu : 1500, l->rate_bps ? ", tbf " : "",
-				l->rate_bps ? a : "", "", l->drop_pct,
-				l->block_icmp ? ", ICMP too-big blocked" : "");
-		}
-	}
-	for (unsigned i = 0; i < scn->npaths; i++)
-		fprintf(f, "  path %-12s %-8s %s%s\n", scn->paths[i].name,
-			scenario_path_type_name(scn->paths[i].type),
-			scn->paths[i].family == AF_INET6 ? "IPv6 " : "IPv4 ",
-			scn->paths[i].address);
-	fprintf(f, "plan: %u repetition%s, paths %s\n", r.reps, r.reps > 1 ? "s" : "",
-		scn->interleave ? "interleaved" : "one after the other");
-	if (scn->tcp.enabled) {
-		n = per * scn->tcp.nstreams;
-		snprintf(what, sizeof(what), "TCP, %u stream count%s", scn->tcp.nstreams,
-			 scn->tcp.nstreams > 1 ? "s" : "");
-		describe_phase(f, what, n, n * dur_or(scn->tcp.duration_ns, scn->duration_ns));
-	}
-	if (scn->sweep.enabled) {
-		unsigned pts = sweep_linear_count(scn->sweep.from_bps, scn->sweep.to_bps,
-						  scn->sweep.step_bps);
-
-		n = per * udp_nsizes(scn) * pts;
-		report_run_fmt_rate(a, sizeof(a), (double)scn->sweep.from_bps);
-		report_run_fmt_rate(b, sizeof(b), (double)scn->sweep.to_bps);
-		snprintf(what, sizeof(what), "UDP linear sweep %s..%s, %u points", a, b, pts);
-		describe_phase(f, what, n,
-			       n * dur_or(scn->sweep.duration_ns,
-					  dur_or(scn->udp.duration_ns, scn->duration_ns)));
-	}
-	if (scn->knee.enabled) {
-		struct knee_config cfg;
-
-		knee_cfg(scn, &cfg);
-		n = per * udp_nsizes(scn);
-		report_run_fmt_rate(a, sizeof(a), (double)cfg.max_rate_bps);
-		snprintf(what, sizeof(what), "UDP knee search up to %s (estimate)", a);
-		describe_phase(f, what, n * knee_estimate_trials(&cfg), n * knee_estimate_ns(&cfg));
-	}
-	if (scn->udp.enabled) {
-		n = per * udp_nsizes(scn);
-		describe_phase(f, "UDP one-way delay at a common load", n,
-			       n * dur_or(scn->udp.duration_ns, scn->duration_ns));
-	}
-	plan(&r);
-	describe_phase(f, "total (without setup and gaps)", r.trials_planned, r.time_planned_ns);
 }

@@ -6,7 +6,7 @@
  * plan (interleaving, repetitions, phases), that the knee search lands on
  * the simulated knees, the overhead ratios, the common delay load, run.json
  * on disk, and how the run stops: interrupted, a path that fails, a path
- * that never answers.
+ * that never answers; and the plan (run_plan_build) with its trial counts.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -21,9 +21,13 @@
 
 #include <cmocka.h>
 
+#include "clock.h"
 #include "interrupt.h"
+#include "knee.h"
+#include "report_suite.h"
 #include "results.h"
 #include "run.h"
+#include "run_int.h"
 #include "scenario.h"
 
 #define UNDERLAY_BPS 1000000000.0
@@ -36,6 +40,16 @@ static const char scenario_text[] =
 	"[path.vpn]\ntype = external\naddress = 203.0.113.10\n\n"
 	"[tcp]\nstreams = 1,4\n\n[udp]\nsizes = 1400\n\n"
 	"[knee]\nmax_rate = 2G\nwidth_goal = 1\nshort = 1s\nfinal = 5s\n";
+
+/* Every phase's trial count is known without a knee search: 1 repetition,
+ * TCP 1 stream, a 2-point sweep, delay at the [udp] rate; 2 trials each per
+ * point on the two paths. */
+static const char small_text[] = "[scenario]\nname = small\nrepetitions = 1\nduration = 1s\n\n"
+				 "[host.far]\naddress = 192.0.2.10\n\n"
+				 "[path.underlay]\ntype = underlay\n\n"
+				 "[path.vpn]\ntype = external\naddress = 203.0.113.10\n\n"
+				 "[tcp]\nstreams = 1\n\n[udp]\nsizes = 1400\nrate = 20M\n\n"
+				 "[sweep]\nfrom = 50M\nto = 100M\nstep = 50M\n";
 
 struct call {
 	bool vpn;
@@ -122,12 +136,17 @@ static int sim_run(void *arg, const struct load_spec *spec, struct load_result *
 	return 0;
 }
 
-static void load_scenario(struct scenario *scn)
+static void parse_scenario(const char *text, struct scenario *scn)
 {
 	char err[1024];
 
-	if (scenario_parse("sim.ini", scenario_text, strlen(scenario_text), scn, err, sizeof(err)))
+	if (scenario_parse("sim.ini", text, strlen(text), scn, err, sizeof(err)))
 		fail_msg("scenario: %s", err);
+}
+
+static void load_scenario(struct scenario *scn)
+{
+	parse_scenario(scenario_text, scn);
 }
 
 static int run_sim(struct sim *s, struct results_run *res, char *dir, size_t dirlen, char *tmpl)
@@ -377,6 +396,101 @@ static void test_knee_trial_keeps_failing(void **state)
 	rm_rf(tmpl);
 }
 
+/* The plan of the knee scenario: per phase repetitions x paths x variants. */
+static void test_plan_counts(void **state)
+{
+	static struct scenario scn;
+	struct run_plan plan;
+	struct knee_config cfg;
+	uint64_t knee_trials, knee_ns;
+
+	(void)state;
+	load_scenario(&scn);
+	run_knee_config(&scn, &cfg);
+	knee_trials = knee_estimate_trials(&cfg);
+	knee_ns = knee_estimate_ns(&cfg);
+	assert_true(knee_trials > 0 && knee_ns > 0);
+	run_plan_build(&scn, 0, &plan);
+	assert_string_equal(plan.name, "sim");
+	assert_false(plan.lab);
+	assert_int_equal(plan.npaths, 2);
+	assert_string_equal(plan.paths[1].name, "vpn");
+	assert_string_equal(plan.paths[1].address, "203.0.113.10");
+	assert_int_equal(plan.reps, 2);
+	assert_true(plan.interleave);
+	assert_false(plan.phase[RUN_PHASE_MTU].enabled);
+	assert_false(plan.phase[RUN_PHASE_SWEEP].enabled);
+	assert_int_equal(plan.phase[RUN_PHASE_SWEEP].trials, 0);
+	/* 2 reps x 2 paths x streams 1,4: 8 trials of 1 s */
+	assert_int_equal(plan.tcp_nstreams, 2);
+	assert_int_equal(plan.phase[RUN_PHASE_TCP].trials, 8);
+	assert_int_equal(plan.phase[RUN_PHASE_TCP].time_ns, 8 * NSEC_PER_SEC);
+	/* 2 reps x 2 paths x 1 size: 4 searches as the search estimates them */
+	assert_int_equal(plan.knee_max_rate_bps, 2000000000);
+	assert_int_equal(plan.phase[RUN_PHASE_KNEE].trials, 4 * knee_trials);
+	assert_int_equal(plan.phase[RUN_PHASE_KNEE].time_ns, 4 * knee_ns);
+	assert_int_equal(plan.phase[RUN_PHASE_DELAY].trials, 4);
+	assert_int_equal(plan.phase[RUN_PHASE_DELAY].time_ns, 4 * NSEC_PER_SEC);
+	assert_int_equal(plan.trials, 8 + 4 * knee_trials + 4);
+	assert_int_equal(plan.time_ns, 12 * NSEC_PER_SEC + 4 * knee_ns);
+	/* --repetitions overrides the scenario's */
+	run_plan_build(&scn, 3, &plan);
+	assert_int_equal(plan.reps, 3);
+	assert_int_equal(plan.phase[RUN_PHASE_TCP].trials, 12);
+	assert_int_equal(plan.trials, 12 + 6 * knee_trials + 6);
+
+	parse_scenario(small_text, &scn);
+	run_plan_build(&scn, 0, &plan);
+	assert_int_equal(plan.sweep_points, 2);
+	assert_int_equal(plan.sweep_from_bps, 50000000);
+	assert_int_equal(plan.phase[RUN_PHASE_SWEEP].trials, 4);
+	assert_false(plan.phase[RUN_PHASE_KNEE].enabled);
+	assert_int_equal(plan.trials, 2 + 4 + 2);
+	assert_int_equal(plan.time_ns, 8 * NSEC_PER_SEC);
+}
+
+static char *render(void (*fn)(FILE *, const void *), const void *arg)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	fn(f, arg);
+	assert_int_equal(fclose(f), 0);
+	return buf;
+}
+
+static void render_plan(FILE *f, const void *arg)
+{
+	struct run_plan plan;
+
+	run_plan_build(arg, 0, &plan);
+	report_run_plan(f, &plan);
+}
+
+/* What `ovlperf run --dry-run` shows of the small scenario. */
+static void test_plan_rendered(void **state)
+{
+	static struct scenario scn;
+	char *text;
+
+	(void)state;
+	parse_scenario(small_text, &scn);
+	text = render(render_plan, &scn);
+	/* as `ovlperf run --dry-run` printed it before the plan was a struct */
+	assert_string_equal(
+		text, "scenario 'small' (sim.ini): \n"
+		      "  path underlay     underlay IPv4 \n"
+		      "  path vpn          external IPv4 203.0.113.10\n"
+		      "plan: 1 repetition, paths interleaved\n"
+		      "  TCP, 1 stream count                                2 trials  ~2.0s\n"
+		      "  UDP linear sweep 50 Mbit/s..100 Mbit/s, 2 points     4 trials  ~4.0s\n"
+		      "  UDP one-way delay at a common load                 2 trials  ~2.0s\n"
+		      "  total (without setup and gaps)                     8 trials  ~8.0s\n");
+	free(text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -385,6 +499,8 @@ int main(void)
 		cmocka_unit_test(test_path_never_answers),
 		cmocka_unit_test(test_path_blackholed),
 		cmocka_unit_test(test_knee_trial_keeps_failing),
+		cmocka_unit_test(test_plan_counts),
+		cmocka_unit_test(test_plan_rendered),
 		cmocka_unit_test(test_interrupted),
 	};
 
