@@ -6,7 +6,8 @@
  * plan (interleaving, repetitions, phases), that the knee search lands on
  * the simulated knees, the overhead ratios, the common delay load, run.json
  * on disk, and how the run stops: interrupted, a path that fails, a path
- * that never answers; and the plan (run_plan_build) with its trial counts.
+ * that never answers; the progress events the run hands its caller, their
+ * rendering, and the plan (run_plan_build) with its trial counts.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -27,6 +28,7 @@
 #include "report_suite.h"
 #include "results.h"
 #include "run.h"
+#include "run_fixture.h"
 #include "run_int.h"
 #include "scenario.h"
 
@@ -152,11 +154,7 @@ static void load_scenario(struct scenario *scn)
 static int run_sim(struct sim *s, struct results_run *res, char *dir, size_t dirlen, char *tmpl)
 {
 	static struct scenario scn;
-	struct run_options opt = { .runner = sim_run,
-				   .runner_arg = s,
-				   .no_plots = true,
-				   .no_summary = true,
-				   .no_gap = true };
+	struct run_options opt = { .runner = sim_run, .runner_arg = s, .no_gap = true };
 
 	load_scenario(&scn);
 	assert_non_null(mkdtemp(tmpl));
@@ -261,12 +259,9 @@ static void test_interrupted(void **state)
 	if (pid == 0) {
 		static struct sim s = { .interrupt_at = 9 };
 		static struct scenario scn;
-		struct run_options opt = { .runner = sim_run,
-					   .runner_arg = &s,
-					   .no_plots = true,
-					   .no_summary = true,
-					   .no_gap = true,
-					   .out_dir = tmpl };
+		struct run_options opt = {
+			.runner = sim_run, .runner_arg = &s, .no_gap = true, .out_dir = tmpl
+		};
 		struct results_run res;
 		char dir[1024];
 		int rc;
@@ -449,6 +444,113 @@ static void test_plan_counts(void **state)
 	assert_int_equal(plan.time_ns, 8 * NSEC_PER_SEC);
 }
 
+/* The kinds of the events of the small scenario, in order, when the vpn
+ * refuses its second sweep point (T trial, D done, W warning). */
+static const char small_events[] = "P T D T D P T D T D T D T W D P T D T D E";
+
+static char event_letter(enum run_progress_kind k)
+{
+	switch (k) {
+	case RUN_PROGRESS_PHASE:
+		return 'P';
+	case RUN_PROGRESS_TRIAL:
+		return 'T';
+	case RUN_PROGRESS_TRIAL_DONE:
+		return 'D';
+	case RUN_PROGRESS_MTU_DONE:
+		return 'M';
+	case RUN_PROGRESS_WARNING:
+		return 'W';
+	case RUN_PROGRESS_END:
+		return 'E';
+	}
+	return '?';
+}
+
+static void check_small_events(const struct fixture_events *fe, const struct results_run *res)
+{
+	static const enum run_phase phases[] = { RUN_PHASE_TCP, RUN_PHASE_SWEEP, RUN_PHASE_DELAY };
+	char kinds[2 * FIXTURE_MAX_EVENTS] = "";
+	unsigned nphase = 0, ntrial = 0, ndone = 0;
+	enum run_phase cur = RUN_PHASE_N;
+
+	assert_int_equal(fe->dropped, 0);
+	for (unsigned i = 0; i < fe->n; i++) {
+		const struct fixture_event *e = &fe->e[i];
+
+		kinds[2 * i] = event_letter(e->ev.kind);
+		kinds[2 * i + 1] = i + 1 < fe->n ? ' ' : '\0';
+		assert_int_equal(e->ev.npaths, 2);
+		if (e->ev.kind == RUN_PROGRESS_PHASE) {
+			assert_true(nphase < 3);
+			assert_int_equal(e->ev.phase, phases[nphase++]);
+			cur = e->ev.phase;
+		} else if (e->ev.kind == RUN_PROGRESS_TRIAL) {
+			const struct results_trial *t = &res->trials[ntrial];
+
+			/* numbered 1, 2, ... in the order of run.json, under the
+			 * phase announced last, against the plan's 8 trials */
+			assert_int_equal(e->ev.trial_no, ++ntrial);
+			assert_int_equal(e->ev.trials_planned, 8);
+			assert_int_equal(e->ev.phase, cur);
+			assert_int_equal(e->ev.trial_kind, t->kind);
+			assert_int_equal(e->ev.path, t->path);
+			assert_string_equal(e->path_name, t->path ? "vpn" : "underlay");
+			assert_int_equal(e->ev.rate_bps, t->target_bps);
+			assert_true(e->ev.left_ns >= e->ev.duration_ns);
+		} else if (e->ev.kind == RUN_PROGRESS_TRIAL_DONE) {
+			assert_int_equal(e->ev.trial_no, ++ndone);
+			assert_int_equal(ndone, ntrial);
+			assert_true(e->has_trial);
+			assert_int_equal(e->trial.seq, ndone);
+			assert_int_equal(e->ev.status, res->trials[ndone - 1].status);
+		}
+	}
+	assert_string_equal(kinds, small_events);
+	assert_int_equal(ntrial, res->ntrials);
+}
+
+/* The progress events of a run: count, order, phases, the trial each
+ * announces and reports, the warning of a failed trial. */
+static void test_progress_events(void **state)
+{
+	static struct sim s = { .vpn_udp_max = 80000000 };
+	static struct fixture_events fe;
+	static struct scenario scn;
+	struct run_options opt = { .runner = sim_run,
+				   .runner_arg = &s,
+				   .no_gap = true,
+				   .progress = fixture_progress,
+				   .progress_arg = &fe };
+	struct results_run res;
+	char dir[1024], tmpl[] = "/tmp/test_run_plan_XXXXXX";
+	const struct fixture_event *w = NULL;
+
+	(void)state;
+	parse_scenario(small_text, &scn);
+	assert_non_null(mkdtemp(tmpl));
+	opt.results_root = tmpl;
+	assert_int_equal(run_scenario(&scn, small_text, &opt, &res, dir, sizeof(dir)), 0);
+	assert_int_equal(res.ntrials, 8);
+	assert_int_equal(s.refused, 1);
+	check_small_events(&fe, &res);
+	/* The refused trial: its warning names the path, and it is recorded
+	 * failed (the sweep's 100M point on the vpn, trial 6). */
+	for (unsigned i = 0; i < fe.n; i++)
+		if (fe.e[i].ev.kind == RUN_PROGRESS_WARNING)
+			w = &fe.e[i];
+	assert_non_null(w);
+	assert_string_equal(w->message, "path vpn: trial 6 failed: the server refuses rates "
+					"above its limit");
+	assert_non_null(w->ev.func);
+	assert_int_equal(w[1].ev.kind, RUN_PROGRESS_TRIAL_DONE);
+	assert_int_equal(w[1].ev.status, -EPERM);
+	assert_int_equal(w[1].trial.status, -EPERM);
+	assert_int_equal(fe.e[fe.n - 1].ev.trial_no, 8);
+	results_free(&res);
+	rm_rf(tmpl);
+}
+
 static char *render(void (*fn)(FILE *, const void *), const void *arg)
 {
 	char *buf = NULL;
@@ -459,6 +561,22 @@ static char *render(void (*fn)(FILE *, const void *), const void *arg)
 	fn(f, arg);
 	assert_int_equal(fclose(f), 0);
 	return buf;
+}
+
+static void render_events(FILE *f, const void *arg)
+{
+	const struct fixture_events *fe = arg;
+	struct report_run_progress p;
+
+	report_run_progress_init(&p, f, true);
+	assert_false(p.tty);
+	for (unsigned i = 0; i < fe->n; i++) {
+		struct run_progress ev = fe->e[i].ev;
+
+		ev.path_name = fe->e[i].path_name;
+		if (ev.kind != RUN_PROGRESS_WARNING) /* the log's, on stderr */
+			report_run_progress(&p, &ev);
+	}
 }
 
 static void render_plan(FILE *f, const void *arg)
@@ -491,6 +609,41 @@ static void test_plan_rendered(void **state)
 	free(text);
 }
 
+/* What `ovlperf run` shows of the small scenario's progress: the lines as
+ * rendered from its events (not a terminal: one line each). */
+static void test_progress_rendered(void **state)
+{
+	static struct sim s;
+	static struct fixture_events fe;
+	static struct scenario scn;
+	struct run_options opt = { .runner = sim_run,
+				   .runner_arg = &s,
+				   .no_gap = true,
+				   .progress = fixture_progress,
+				   .progress_arg = &fe };
+	struct results_run res;
+	char dir[1024], tmpl[] = "/tmp/test_run_plan_XXXXXX", *text;
+
+	(void)state;
+	parse_scenario(small_text, &scn);
+	assert_non_null(mkdtemp(tmpl));
+	opt.results_root = tmpl;
+	assert_int_equal(run_scenario(&scn, small_text, &opt, &res, dir, sizeof(dir)), 0);
+	text = render(render_events, &fe);
+	assert_string_equal(text,
+			    "[1/8] underlay: TCP 1 stream, rep 1, ~10.4s left\n"
+			    "[2/8] vpn: TCP 1 stream, rep 1, ~9.1s left\n"
+			    "[3/8] underlay: UDP 1400 B @ 50 Mbit/s sweep, rep 1, ~7.8s left\n"
+			    "[4/8] vpn: UDP 1400 B @ 50 Mbit/s sweep, rep 1, ~6.5s left\n"
+			    "[5/8] underlay: UDP 1400 B @ 100 Mbit/s sweep, rep 1, ~5.2s left\n"
+			    "[6/8] vpn: UDP 1400 B @ 100 Mbit/s sweep, rep 1, ~3.9s left\n"
+			    "[7/8] underlay: UDP 1400 B @ 20 Mbit/s delay, rep 1, ~2.6s left\n"
+			    "[8/8] vpn: UDP 1400 B @ 20 Mbit/s delay, rep 1, ~1.3s left\n");
+	free(text);
+	results_free(&res);
+	rm_rf(tmpl);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -500,7 +653,9 @@ int main(void)
 		cmocka_unit_test(test_path_blackholed),
 		cmocka_unit_test(test_knee_trial_keeps_failing),
 		cmocka_unit_test(test_plan_counts),
+		cmocka_unit_test(test_progress_events),
 		cmocka_unit_test(test_plan_rendered),
+		cmocka_unit_test(test_progress_rendered),
 		cmocka_unit_test(test_interrupted),
 	};
 
