@@ -150,6 +150,11 @@ format-check:
 layout-check:
 	@bad=$$(grep -n '^[[:space:]]*#[[:space:]]*include[[:space:]]*"[^"]*/' $(SRC) $(wildcard include/*.h src/*/*.h tunnel/*.h)); \
 	if [ -n "$$bad" ]; then echo "layout-check: an include climbs out of its folder:" >&2; echo "$$bad" >&2; exit 1; fi
+	@# The suite never prints, nor formats through the printers: it fills the
+	@# run model and hands progress events to its caller (run.h); src/report/
+	@# renders them.
+	@bad=$$(grep -nE '\b(v?f?printf|fputs|puts|f?putc|putchar|fwrite|perror|dprintf)[[:space:]]*\(|\b(stdout|stderr)\b|include[[:space:]]*"report_' src/suite/*.c src/suite/*.h); \
+	if [ -n "$$bad" ]; then echo "layout-check: the suite prints (src/suite/ fills structs; src/report/ renders):" >&2; echo "$$bad" >&2; exit 1; fi
 
 clean:
 	rm -rf build build-* $(BIN)

@@ -10,9 +10,16 @@
  * The files:
  *   run.c         run_scenario(): directories, order of phases, stopping
  *   run_paths.c   bringing paths up and down, the server, health checks
- *   run_trials.c  the trial plan: TCP, linear sweeps, knee searches, delay
+ *   run_plan.c    the plan: trials and time per phase, before any runs
+ *   run_trials.c  the trials: TCP, linear sweeps, knee searches, delay
  *   run_mtu.c     the MTU / MSS checks and their verdicts (mtu.h)
- *   run_output.c  writing the results directory (also for `ovlperf report`)
+ * and in src/report/: run_output.c (the results directory besides run.json,
+ * the summary; also for `ovlperf report`), report_run_progress.c (the
+ * progress line from the events below), report_run_plan.c (`run --dry-run`).
+ * The suite never prints: it fills the run model and tells its caller what
+ * happens, warnings included, through run_options.progress. Only diagnostics
+ * of the machinery go to the log (log.h): a file it cannot write, a teardown
+ * that fails, a lab left behind, why the run stops.
  *
  * Stopping: Ctrl-C (SIGINT/SIGTERM/SIGHUP through interrupt.h), a host or
  * server that dies, or a path that stops answering ends the run at once.
@@ -49,34 +56,133 @@
 typedef int (*run_runner_fn)(void *arg, const struct load_spec *spec, struct load_result *res,
 			     const struct load_hooks *hooks);
 
+/* The phases of a run, in the order they run. */
+enum run_phase {
+	RUN_PHASE_MTU,	 /* MTU / MSS checks (no trials) */
+	RUN_PHASE_TCP,	 /* TCP goodput per stream count */
+	RUN_PHASE_SWEEP, /* linear UDP sweeps */
+	RUN_PHASE_KNEE,	 /* UDP knee searches (trials estimated) */
+	RUN_PHASE_DELAY, /* one-way delay at a common load */
+	RUN_PHASE_N,
+};
+
+enum run_progress_kind {
+	RUN_PROGRESS_PHASE,	 /* a phase starts */
+	RUN_PROGRESS_TRIAL,	 /* a trial starts: what it loads, where, time left */
+	RUN_PROGRESS_TRIAL_DONE, /* it ended: status and what was recorded */
+	RUN_PROGRESS_MTU_DONE,	 /* the MTU / MSS checks' verdicts */
+	RUN_PROGRESS_WARNING,	 /* something the reader of the results must know */
+	RUN_PROGRESS_END,	 /* the trial plan is over (done or stopped) */
+};
+
+/* One event of a running suite, for run_options.progress. Pointers are valid
+ * during the call only. The suite itself never writes to a terminal: what the
+ * user sees of a running suite is the caller's rendering of these. */
+struct run_progress {
+	enum run_progress_kind kind;
+	enum run_phase phase;	 /* PHASE, TRIAL, TRIAL_DONE, MTU_DONE */
+	unsigned npaths;	 /* paths of the run */
+	unsigned path;		 /* TRIAL, TRIAL_DONE: index in the run's paths */
+	const char *path_name;	 /* the same by name; NULL for run-wide events */
+	unsigned trial_no;	 /* TRIAL, TRIAL_DONE: 1, 2, ... */
+	unsigned trials_planned; /* the plan's trials as now estimated, >= trial_no */
+	uint64_t left_ns;	 /* estimated time left (TRIAL: this trial's included) */
+
+	/* TRIAL, TRIAL_DONE: the load */
+	enum results_trial_kind trial_kind;
+	unsigned rep; /* 0-based repetition */
+	unsigned streams;
+	uint32_t len;			   /* UDP payload bytes */
+	uint64_t rate_bps;		   /* UDP offered rate */
+	uint64_t duration_ns;		   /* planned trial duration */
+	const char *knee_phase;		   /* a knee trial's search phase, else NULL */
+	int status;			   /* TRIAL_DONE: 0 or the trial's negative errno */
+	const struct results_trial *trial; /* TRIAL_DONE: as recorded (NULL: none) */
+
+	/* MTU_DONE: the verdicts the checks added to the run model */
+	const struct results_mtu_check *mtu;
+	size_t nmtu;
+
+	/* WARNING: the text, and the suite function that raised it (for log.h's
+	 * debug format, so a rendered warning reads as a log line did) */
+	const char *message;
+	const char *func;
+};
+
+typedef void (*run_progress_fn)(void *arg, const struct run_progress *ev);
+
 struct run_options {
 	const char *results_root; /* NULL: RUN_DEFAULT_RESULTS */
 	const char *out_dir;	  /* exact results directory; NULL: under the root */
-	bool progress;		  /* progress line on stderr */
 	unsigned repetitions;	  /* 0: the scenario's */
-	bool no_plots;		  /* skip gnuplot */
-	FILE *term;		  /* the summary at the end; NULL: stdout */
-	bool no_summary;	  /* print no summary at all */
 	run_runner_fn runner;	  /* NULL: load_run_hooks */
 	void *runner_arg;
 	bool no_gap; /* no RUN_TRIAL_GAP_MS pause (simulated paths) */
+	/* Events while the run runs; NULL: none (warnings then go to log.h). */
+	run_progress_fn progress;
+	void *progress_arg;
 };
 
 /* Runs a parsed scenario (text: the file verbatim, for run.json). Fills res
- * (the caller frees it with results_free()) and writes the results directory,
- * whose path goes to dir. Returns 0 when the run completed, -EINTR when it
+ * (the caller frees it with results_free()), creates the results directory,
+ * whose path goes to dir ("" when it could not be created), and keeps
+ * run.json there up to date. Returns 0 when the run completed, -EINTR when it
  * was interrupted, another negative errno when it failed; in the last two
- * cases res and run.json hold what was measured, complete = false. */
+ * cases res and run.json hold what was measured, complete = false. The rest
+ * of the directory and the summary are the printers' (run_output_write). */
 int run_scenario(const struct scenario *scn, const char *text, const struct run_options *opt,
 		 struct results_run *res, char *dir, size_t dirlen);
 
 /* Writes summary.csv, report.md and the plots for res into dir, and prints
  * the terminal summary to term (NULL: none). run.json is written by the run
- * itself. 0 or a negative errno. */
+ * itself. 0 or a negative errno. (src/report/run_output.c) */
 int run_output_write(const struct results_run *res, const char *dir, bool plots, FILE *term);
 
-/* Prints what a scenario will do: hosts, links, paths, and per phase the
- * number of trials and the time they take (knee searches estimated). */
-void run_plan_describe(const struct scenario *scn, unsigned repetitions, FILE *f);
+/* What a scenario will do, without doing it: hosts, links, paths, and per
+ * phase the number of trials and the trial time they take (knee searches by
+ * the search's own estimate). Strings point into the scenario. */
+struct run_plan_link {
+	unsigned a, b;	   /* host indexes */
+	uint32_t mtu;	   /* the MTU the lab gives it */
+	uint64_t rate_bps; /* tbf rate; 0: unshaped */
+	double drop_pct;
+	bool block_icmp;
+};
+
+struct run_plan_path {
+	const char *name;
+	enum scenario_path_type type;
+	int family; /* AF_INET, AF_INET6: the test traffic */
+	const char *address;
+};
+
+struct run_plan_phase {
+	bool enabled;
+	uint64_t trials;  /* every repetition, size and path */
+	uint64_t time_ns; /* trial time, without setup and gaps */
+};
+
+struct run_plan {
+	const char *name, *file, *description;
+	bool lab; /* a lab on this machine (else remote hosts) */
+	const char *lab_name;
+	unsigned hosts, client, server;
+	unsigned nlinks;
+	struct run_plan_link links[LAB_MAX_LINKS];
+	unsigned npaths;
+	struct run_plan_path paths[SCN_MAX_PATHS];
+
+	unsigned reps;
+	bool interleave;
+	struct run_plan_phase phase[RUN_PHASE_N];
+	unsigned tcp_nstreams;		       /* TCP: stream counts */
+	unsigned sweep_points;		       /* sweep: rates per path and size */
+	uint64_t sweep_from_bps, sweep_to_bps; /* sweep: the range */
+	uint64_t knee_max_rate_bps;	       /* knee: where the search starts */
+	uint64_t trials, time_ns;	       /* all phases */
+};
+
+/* Fills plan for scn with repetitions (0: the scenario's). Pure: no I/O. */
+void run_plan_build(const struct scenario *scn, unsigned repetitions, struct run_plan *plan);
 
 #endif

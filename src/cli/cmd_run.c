@@ -12,6 +12,7 @@
 #include "cmd.h"
 #include "interrupt.h"
 #include "log.h"
+#include "report_suite.h"
 #include "results.h"
 #include "run.h"
 #include "scenario.h"
@@ -99,12 +100,13 @@ int cmd_run(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
-	struct run_options opt = { .progress = true };
+	struct run_options opt = { 0 };
+	struct report_run_progress progress;
 	struct scenario *scn;
 	struct results_run res;
 	const char *file = NULL;
 	char defpath[1024];
-	bool dry = false;
+	bool dry = false, lines = true, plots = true;
 	char err[4096], dir[1024] = "";
 	char why[VALUE_WHY_MAX];
 	char *text;
@@ -126,10 +128,10 @@ int cmd_run(int argc, char **argv)
 			opt.repetitions = (unsigned)v;
 			break;
 		case 'P':
-			opt.no_plots = true;
+			plots = false;
 			break;
 		case 'N':
-			opt.progress = false;
+			lines = false;
 			break;
 		case 'n':
 			dry = true;
@@ -165,7 +167,10 @@ int cmd_run(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	if (dry) {
-		run_plan_describe(scn, opt.repetitions, stdout);
+		struct run_plan plan;
+
+		run_plan_build(scn, opt.repetitions, &plan);
+		report_run_plan(stdout, &plan);
 		free(scn);
 		return 0;
 	}
@@ -179,9 +184,16 @@ int cmd_run(int argc, char **argv)
 	}
 	text = read_text(file);
 	interrupt_install();
+	report_run_progress_init(&progress, stderr, lines);
+	opt.progress = report_run_progress;
+	opt.progress_arg = &progress;
 	rc = run_scenario(scn, text, &opt, &res, dir, sizeof(dir));
 	free(text);
 	free(scn);
+	/* The summary is printed even for an interrupted run: what was measured
+	 * is worth seeing. Plots are skipped then, so Ctrl-C ends the run fast. */
+	if (dir[0])
+		run_output_write(&res, dir, plots && rc != -EINTR, stdout);
 	if (rc && res.stop_reason[0])
 		fprintf(stderr, "ovlperf run: stopped: %s%s%s\n", res.stop_reason,
 			dir[0] ? "; what was measured is in " : "", dir);

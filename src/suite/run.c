@@ -19,6 +19,30 @@
 #include "log.h"
 #include "run_int.h"
 
+void run_event(struct run *r, struct run_progress *ev)
+{
+	ev->npaths = r->npaths;
+	if (r->opt->progress)
+		r->opt->progress(r->opt->progress_arg, ev);
+}
+
+void run_warn_at(struct run *r, const char *func, const char *fmt, ...)
+{
+	struct run_progress ev = { .kind = RUN_PROGRESS_WARNING, .func = func };
+	char msg[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (!r->opt->progress) {
+		log_msg(LOG_WARN, func, "%s", msg);
+		return;
+	}
+	ev.message = msg;
+	run_event(r, &ev);
+}
+
 void run_stop(struct run *r, int err, const char *fmt, ...)
 {
 	va_list ap;
@@ -139,6 +163,8 @@ int run_scenario(const struct scenario *scn, const char *text, const struct run_
 	int err;
 
 	results_init(res);
+	if (dirlen)
+		dir[0] = '\0';
 	if (!r)
 		return -ENOMEM;
 	r->scn = scn;
@@ -180,12 +206,6 @@ int run_scenario(const struct scenario *scn, const char *text, const struct run_
 	err = r->stop;
 	if (err == -EINTR || interrupt_requested())
 		err = -EINTR;
-	/* The summary is printed even for an interrupted run: what was measured
-	 * is worth seeing. Plots are skipped then, so Ctrl-C ends the run fast. */
-	run_output_write(res, r->dir, !opt->no_plots && err != -EINTR,
-			 opt->no_summary ? NULL
-			 : opt->term	 ? opt->term
-					 : stdout);
 	free(r);
 	return err;
 }

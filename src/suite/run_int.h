@@ -15,6 +15,7 @@
 #include "run.h"
 #include "scenario.h"
 
+struct knee_config;
 struct lab;
 struct lab_overlay;
 
@@ -68,6 +69,17 @@ void run_size_checks(struct run *r);
 
 /* All phases of the trial plan. Returns 0, or r->stop when the run stopped. */
 int run_trials(struct run *r);
+
+/* The knee search's settings from the scenario's [knee] (run_trials.c). */
+void run_knee_config(const struct scenario *scn, struct knee_config *cfg);
+
+/* Hands ev to the caller's progress hook, if any (npaths filled in). */
+void run_event(struct run *r, struct run_progress *ev);
+/* A warning for the user: a RUN_PROGRESS_WARNING event, or without a
+ * progress hook a log_warn() line. */
+#define run_warn(r, ...) run_warn_at(r, __func__, __VA_ARGS__)
+void run_warn_at(struct run *r, const char *func, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 /* Marks the run as stopping for a reason (the first reason wins). */
 void run_stop(struct run *r, int err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

@@ -10,24 +10,19 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <unistd.h>
 
 #include "interrupt.h"
-#include "log.h"
 #include "mtu.h"
 #include "run_int.h"
 
 void run_mtu_checks(struct run *r)
 {
 	const char *far[SCN_MAX_PATHS];
+	size_t first = r->res->nmtu;
 	int rc;
 
 	for (unsigned i = 0; i < r->npaths; i++)
 		far[i] = r->paths[i].addr;
-	if (r->opt->progress)
-		fprintf(stderr, "%sMTU and MSS checks on %u paths%s",
-			isatty(STDERR_FILENO) ? "\r\033[K" : "", r->npaths,
-			isatty(STDERR_FILENO) ? "" : "\n");
 	/* Probes every path from this thread (the client's namespace) and adds
 	 * the verdicts to the run model; a path that cannot be probed is a
 	 * FAIL verdict of its own, not the end of the run. */
@@ -40,6 +35,10 @@ void run_mtu_checks(struct run *r)
 		run_stop(r, rc, "MTU checks: %s", strerror(-rc));
 		return;
 	}
+	run_event(r, &(struct run_progress){ .kind = RUN_PROGRESS_MTU_DONE,
+					     .phase = RUN_PHASE_MTU,
+					     .mtu = r->res->mtu + first,
+					     .nmtu = r->res->nmtu - first });
 	run_paths_check(r);
 	run_save(r);
 }
@@ -65,7 +64,8 @@ void run_size_checks(struct run *r)
 
 			if (len + hdr <= mtu)
 				continue;
-			log_warn("path %s: %u-byte UDP payloads make %u-byte IPv%c packets, above "
+			run_warn(r,
+				 "path %s: %u-byte UDP payloads make %u-byte IPv%c packets, above "
 				 "its MTU %u: they will be refused or fragmented",
 				 r->paths[p].sp->name, len, len + hdr, hdr == 48 ? '6' : '4', mtu);
 			m = results_add_mtu(r->res);

@@ -14,7 +14,6 @@
  */
 #include <errno.h>
 #include <stdio.h>
-#include <sys/socket.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -24,7 +23,6 @@
 #include "knee.h"
 #include "load.h"
 #include "log.h"
-#include "report_run.h"
 #include "run_int.h"
 #include "sweep.h"
 
@@ -119,29 +117,44 @@ static uint64_t sat_sub(uint64_t a, uint64_t b)
 	return a > b ? a - b : 0;
 }
 
-static void progress(struct run *r, const struct trial_req *q)
+static enum run_phase phase_of(enum results_trial_kind kind)
 {
-	bool tty = isatty(STDERR_FILENO);
+	switch (kind) {
+	case RESULTS_TRIAL_TCP:
+		return RUN_PHASE_TCP;
+	case RESULTS_TRIAL_SWEEP:
+		return RUN_PHASE_SWEEP;
+	case RESULTS_TRIAL_KNEE:
+		return RUN_PHASE_KNEE;
+	default:
+		return RUN_PHASE_DELAY;
+	}
+}
+
+/* The event of a trial that starts (TRIAL) or ended (TRIAL_DONE), with the
+ * time still ahead: the plan's trial time plus the measured per-trial cost
+ * beyond a trial's duration (300 ms until one was measured) for each trial
+ * still to run. */
+static void trial_event(struct run *r, const struct trial_req *q, struct run_progress *ev)
+{
 	uint64_t avg = r->overhead_n ? r->overhead_ns / r->overhead_n : 300 * NSEC_PER_MSEC;
 	unsigned total = r->trials_planned > r->trial_no ? r->trials_planned : r->trial_no;
-	uint64_t left = r->time_planned_ns + (uint64_t)(total - r->trial_no + 1) * avg;
-	char what[96], rate[32], t[32];
+	unsigned ahead = total - r->trial_no + (ev->kind == RUN_PROGRESS_TRIAL);
 
-	if (!r->opt->progress)
-		return;
-	if (q->kind == RESULTS_TRIAL_TCP) {
-		snprintf(what, sizeof(what), "TCP %u stream%s", q->streams,
-			 q->streams > 1 ? "s" : "");
-	} else {
-		report_run_fmt_rate(rate, sizeof(rate), (double)q->rate_bps);
-		snprintf(what, sizeof(what), "UDP %u B @ %s %s%s%s", q->len, rate,
-			 results_trial_kind_name(q->kind), q->phase ? " " : "",
-			 q->phase ? q->phase : "");
-	}
-	report_run_fmt_time(t, sizeof(t), (double)left / 1e9);
-	fprintf(stderr, "%s[%u/%u] %s: %s, rep %u, ~%s left%s", tty ? "\r\033[K" : "", r->trial_no,
-		total, r->paths[q->path].sp->name, what, q->rep + 1, t, tty ? "" : "\n");
-	fflush(stderr);
+	ev->phase = phase_of(q->kind);
+	ev->path = q->path;
+	ev->path_name = r->paths[q->path].sp->name;
+	ev->trial_no = r->trial_no;
+	ev->trials_planned = total;
+	ev->left_ns = r->time_planned_ns + (uint64_t)ahead * avg;
+	ev->trial_kind = q->kind;
+	ev->rep = q->rep;
+	ev->streams = q->streams;
+	ev->len = q->len;
+	ev->rate_bps = q->rate_bps;
+	ev->duration_ns = q->duration_ns;
+	ev->knee_phase = q->phase;
+	run_event(r, ev);
 }
 
 static void account(struct run *r, const struct run_path *p, int rc, uint64_t wall_ns,
@@ -193,7 +206,7 @@ static int do_trial(struct run *r, const struct trial_req *q, struct knee_measur
 		spec.reverse = r->scn->tcp.reverse;
 	}
 	r->trial_no++;
-	progress(r, q);
+	trial_event(r, q, &(struct run_progress){ .kind = RUN_PROGRESS_TRIAL });
 	memset(&lr, 0, sizeof(lr));
 	memset(&hc, 0, sizeof(hc));
 	if (r->lab) {
@@ -233,9 +246,13 @@ static int do_trial(struct run *r, const struct trial_req *q, struct knee_measur
 	if (q->kind != RESULTS_TRIAL_KNEE || rc >= 0 || rc == -EINTR)
 		p->failures = rc < 0 ? p->failures + 1 : 0;
 	if (rc < 0 && rc != -EINTR)
-		log_warn("path %s: trial %u failed: %s", p->sp->name, r->trial_no,
+		run_warn(r, "path %s: trial %u failed: %s", p->sp->name, r->trial_no,
 			 t && t->error[0] ? t->error : strerror(-rc));
 	account(r, p, rc, *wall, q->duration_ns);
+	trial_event(r, q,
+		    &(struct run_progress){ .kind = RUN_PROGRESS_TRIAL_DONE,
+					    .status = rc < 0 ? rc : 0,
+					    .trial = t });
 	run_save(r);
 	if (!r->stop && !r->opt->no_gap)
 		clock_sleep_until_ns(clock_now_ns() + RUN_TRIAL_GAP_MS * NSEC_PER_MSEC);
@@ -400,7 +417,7 @@ static bool knee_step(struct run *r, struct knee_run *kr, unsigned p, unsigned r
 		 "%u trials in a row at %.1f Mbit/s could not be counted, the last: %s",
 		 kr->unrecorded, (double)kt.rate_bps / 1e6,
 		 rc < 0 ? strerror(-rc) : "it measured nothing the search accepts");
-	log_warn("path %s: knee search stopped: %s", r->paths[p].sp->name, kr->stopped);
+	run_warn(r, "path %s: knee search stopped: %s", r->paths[p].sp->name, kr->stopped);
 	kr->done = true;
 	knee_abandon(&kr->k);
 	return false;
@@ -524,37 +541,14 @@ static void delay_phase(struct run *r)
 }
 
 /* How many trials and how much trial time the plan holds (knee searches by
- * the search's own estimate), for the progress line. */
+ * the search's own estimate), for the progress events. */
 static void plan(struct run *r)
 {
-	const struct scenario *scn = r->scn;
-	uint64_t n, per = (uint64_t)r->reps * r->npaths;
+	struct run_plan p;
 
-	if (scn->tcp.enabled) {
-		n = per * scn->tcp.nstreams;
-		r->trials_planned += (unsigned)n;
-		r->time_planned_ns += n * dur_or(scn->tcp.duration_ns, scn->duration_ns);
-	}
-	if (scn->sweep.enabled) {
-		n = per * udp_nsizes(scn) *
-		    sweep_linear_count(scn->sweep.from_bps, scn->sweep.to_bps, scn->sweep.step_bps);
-		r->trials_planned += (unsigned)n;
-		r->time_planned_ns += n * dur_or(scn->sweep.duration_ns,
-						 dur_or(scn->udp.duration_ns, scn->duration_ns));
-	}
-	if (scn->knee.enabled) {
-		struct knee_config cfg;
-
-		knee_cfg(scn, &cfg);
-		n = per * udp_nsizes(scn);
-		r->trials_planned += (unsigned)(n * knee_estimate_trials(&cfg));
-		r->time_planned_ns += n * knee_estimate_ns(&cfg);
-	}
-	if (scn->udp.enabled) {
-		n = per * udp_nsizes(scn);
-		r->trials_planned += (unsigned)n;
-		r->time_planned_ns += n * dur_or(scn->udp.duration_ns, scn->duration_ns);
-	}
+	run_plan_build(r->scn, r->reps, &p);
+	r->trials_planned = (unsigned)p.trials;
+	r->time_planned_ns = p.time_ns;
 }
 
 /* A short, slow UDP test on each path before the plan: it proves that the
@@ -615,6 +609,18 @@ static void warm_up(struct run *r)
 	}
 }
 
+void run_knee_config(const struct scenario *scn, struct knee_config *cfg)
+{
+	knee_cfg(scn, cfg);
+}
+
+static void phase_start(struct run *r, enum run_phase ph)
+{
+	run_event(r, &(struct run_progress){ .kind = RUN_PROGRESS_PHASE,
+					     .phase = ph,
+					     .trials_planned = r->trials_planned });
+}
+
 int run_trials(struct run *r)
 {
 	const struct scenario *scn = r->scn;
@@ -622,90 +628,28 @@ int run_trials(struct run *r)
 	plan(r);
 	run_size_checks(r);
 	warm_up(r);
-	if (scn->mtu.enabled && !r->stop)
+	if (scn->mtu.enabled && !r->stop) {
+		phase_start(r, RUN_PHASE_MTU);
 		run_mtu_checks(r);
-	if (scn->tcp.enabled && !r->stop)
+	}
+	if (scn->tcp.enabled && !r->stop) {
+		phase_start(r, RUN_PHASE_TCP);
 		tcp_phase(r);
-	if (scn->sweep.enabled && !r->stop)
+	}
+	if (scn->sweep.enabled && !r->stop) {
+		phase_start(r, RUN_PHASE_SWEEP);
 		sweep_phase(r);
-	if (scn->knee.enabled && !r->stop)
+	}
+	if (scn->knee.enabled && !r->stop) {
+		phase_start(r, RUN_PHASE_KNEE);
 		knee_phase(r);
-	if (scn->udp.enabled && !r->stop)
+	}
+	if (scn->udp.enabled && !r->stop) {
+		phase_start(r, RUN_PHASE_DELAY);
 		delay_phase(r);
-	if (r->opt->progress && isatty(STDERR_FILENO))
-		fprintf(stderr, "\r\033[K");
+	}
+	run_event(r, &(struct run_progress){ .kind = RUN_PROGRESS_END,
+					     .trial_no = r->trial_no,
+					     .trials_planned = r->trials_planned });
 	return r->stop;
-}
-
-static void describe_phase(FILE *f, const char *what, uint64_t trials, uint64_t ns)
-{
-	char t[32];
-
-	report_run_fmt_time(t, sizeof(t), (double)ns / 1e9);
-	fprintf(f, "  %-46s %5llu trials  ~%s\n", what, (unsigned long long)trials, t);
-}
-
-void run_plan_describe(const struct scenario *scn, unsigned reps, FILE *f)
-{
-	struct run r = { .scn = scn,
-			 .reps = reps ? reps : scn->repetitions,
-			 .npaths = scn->npaths };
-	uint64_t per = (uint64_t)r.reps * scn->npaths, n;
-	char what[96], a[32], b[32];
-
-	fprintf(f, "scenario '%s' (%s): %s\n", scn->name, scn->file, scn->description);
-	if (scn->is_lab) {
-		fprintf(f, "  lab '%s': %u hosts, client host %u, server host %u\n", scn->lab.name,
-			scn->lab.hosts, scn->lab.client, scn->lab.server);
-		for (unsigned i = 0; i < scn->lab.nlinks; i++) {
-			const struct scenario_link *l = &scn->lab.links[i];
-
-			report_run_fmt_rate(a, sizeof(a), (double)l->rate_bps);
-			fprintf(f, "  link %u: hosts %u-%u, MTU %u%s%s%s, drop %g%%%s\n", i, l->a,
-				l->b, l->mtu ? l->mtu : 1500, l->rate_bps ? ", tbf " : "",
-				l->rate_bps ? a : "", "", l->drop_pct,
-				l->block_icmp ? ", ICMP too-big blocked" : "");
-		}
-	}
-	for (unsigned i = 0; i < scn->npaths; i++)
-		fprintf(f, "  path %-12s %-8s %s%s\n", scn->paths[i].name,
-			scenario_path_type_name(scn->paths[i].type),
-			scn->paths[i].family == AF_INET6 ? "IPv6 " : "IPv4 ",
-			scn->paths[i].address);
-	fprintf(f, "plan: %u repetition%s, paths %s\n", r.reps, r.reps > 1 ? "s" : "",
-		scn->interleave ? "interleaved" : "one after the other");
-	if (scn->tcp.enabled) {
-		n = per * scn->tcp.nstreams;
-		snprintf(what, sizeof(what), "TCP, %u stream count%s", scn->tcp.nstreams,
-			 scn->tcp.nstreams > 1 ? "s" : "");
-		describe_phase(f, what, n, n * dur_or(scn->tcp.duration_ns, scn->duration_ns));
-	}
-	if (scn->sweep.enabled) {
-		unsigned pts = sweep_linear_count(scn->sweep.from_bps, scn->sweep.to_bps,
-						  scn->sweep.step_bps);
-
-		n = per * udp_nsizes(scn) * pts;
-		report_run_fmt_rate(a, sizeof(a), (double)scn->sweep.from_bps);
-		report_run_fmt_rate(b, sizeof(b), (double)scn->sweep.to_bps);
-		snprintf(what, sizeof(what), "UDP linear sweep %s..%s, %u points", a, b, pts);
-		describe_phase(f, what, n,
-			       n * dur_or(scn->sweep.duration_ns,
-					  dur_or(scn->udp.duration_ns, scn->duration_ns)));
-	}
-	if (scn->knee.enabled) {
-		struct knee_config cfg;
-
-		knee_cfg(scn, &cfg);
-		n = per * udp_nsizes(scn);
-		report_run_fmt_rate(a, sizeof(a), (double)cfg.max_rate_bps);
-		snprintf(what, sizeof(what), "UDP knee search up to %s (estimate)", a);
-		describe_phase(f, what, n * knee_estimate_trials(&cfg), n * knee_estimate_ns(&cfg));
-	}
-	if (scn->udp.enabled) {
-		n = per * udp_nsizes(scn);
-		describe_phase(f, "UDP one-way delay at a common load", n,
-			       n * dur_or(scn->udp.duration_ns, scn->duration_ns));
-	}
-	plan(&r);
-	describe_phase(f, "total (without setup and gaps)", r.trials_planned, r.time_planned_ns);
 }

@@ -11,6 +11,10 @@
  *   Knee (1400 B): underlay NDR 800 Mbit/s (PDR 840), overlay NDR 200
  *   (PDR 220); knee trials at 1000 (loss) and 500 (none) on each path.
  *   Delay at 100 Mbit/s: underlay p50 0.05 ms p99 0.2 ms, overlay 0.15 / 0.9.
+ *
+ * And a recorder of the suite's progress events (run.h), a run_progress_fn
+ * that keeps a copy of each event for the tests to check. (static inline:
+ * a test that includes this header uses some of the helpers, not all.)
  */
 #ifndef RUN_FIXTURE_H
 #define RUN_FIXTURE_H
@@ -19,9 +23,54 @@
 #include <string.h>
 
 #include "results.h"
+#include "run.h"
 
-static void fixture_tcp(struct results_run *run, unsigned path, unsigned streams, unsigned rep,
-			double mbit, double cpu, uint32_t mss)
+#define FIXTURE_MAX_EVENTS 1024
+
+/* An event as received, its pointers resolved into copies (they are valid
+ * during the call only). */
+struct fixture_event {
+	struct run_progress ev;
+	char path_name[64];
+	char message[256];
+	bool has_trial;
+	struct results_trial trial; /* TRIAL_DONE: the trial as recorded */
+	size_t nmtu;
+};
+
+struct fixture_events {
+	unsigned n;
+	unsigned dropped; /* beyond FIXTURE_MAX_EVENTS */
+	struct fixture_event e[FIXTURE_MAX_EVENTS];
+};
+
+static inline void fixture_progress(void *arg, const struct run_progress *ev)
+{
+	struct fixture_events *fe = arg;
+	struct fixture_event *e;
+
+	if (fe->n == FIXTURE_MAX_EVENTS) {
+		fe->dropped++;
+		return;
+	}
+	e = &fe->e[fe->n++];
+	memset(e, 0, sizeof(*e));
+	e->ev = *ev;
+	snprintf(e->path_name, sizeof(e->path_name), "%s", ev->path_name ? ev->path_name : "");
+	snprintf(e->message, sizeof(e->message), "%s", ev->message ? ev->message : "");
+	if (ev->trial) {
+		e->has_trial = true;
+		e->trial = *ev->trial;
+	}
+	e->nmtu = ev->nmtu;
+	e->ev.path_name = NULL;
+	e->ev.message = NULL;
+	e->ev.trial = NULL;
+	e->ev.mtu = NULL;
+}
+
+static inline void fixture_tcp(struct results_run *run, unsigned path, unsigned streams,
+			       unsigned rep, double mbit, double cpu, uint32_t mss)
 {
 	struct results_trial *t = results_add_trial(run);
 
@@ -45,8 +94,8 @@ static void fixture_tcp(struct results_run *run, unsigned path, unsigned streams
 	t->cpu_sender.wall_s = 2.0;
 }
 
-static void fixture_udp(struct results_run *run, unsigned path, enum results_trial_kind kind,
-			uint64_t target_mbit, double delivered, double p50_ms, double p99_ms)
+static inline void fixture_udp(struct results_run *run, unsigned path, enum results_trial_kind kind,
+			       uint64_t target_mbit, double delivered, double p50_ms, double p99_ms)
 {
 	struct results_trial *t = results_add_trial(run);
 	uint64_t bps = target_mbit * 1000000;
@@ -74,8 +123,8 @@ static void fixture_udp(struct results_run *run, unsigned path, enum results_tri
 	t->udp.jitter_ms = 0.01;
 }
 
-static void fixture_knee(struct results_run *run, unsigned path, uint64_t ndr_mbit,
-			 uint64_t pdr_mbit)
+static inline void fixture_knee(struct results_run *run, unsigned path, uint64_t ndr_mbit,
+				uint64_t pdr_mbit)
 {
 	struct results_knee *k = results_add_knee(run);
 
@@ -99,7 +148,7 @@ static void fixture_knee(struct results_run *run, unsigned path, uint64_t ndr_mb
 	k->loss_at_bps = k->ndr_upper_bps;
 }
 
-static void fixture_run(struct results_run *run)
+static inline void fixture_run(struct results_run *run)
 {
 	static const double ul1[] = { 900, 1000, 950 }, ul4[] = { 1800, 2000, 1900 };
 	static const double ov1[] = { 300, 200, 250 }, ov4[] = { 500, 600, 400 };

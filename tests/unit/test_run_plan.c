@@ -6,7 +6,8 @@
  * plan (interleaving, repetitions, phases), that the knee search lands on
  * the simulated knees, the overhead ratios, the common delay load, run.json
  * on disk, and how the run stops: interrupted, a path that fails, a path
- * that never answers.
+ * that never answers; the progress events the run hands its caller, their
+ * rendering, and the plan (run_plan_build) with its trial counts.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -21,9 +22,14 @@
 
 #include <cmocka.h>
 
+#include "clock.h"
 #include "interrupt.h"
+#include "knee.h"
+#include "report_suite.h"
 #include "results.h"
 #include "run.h"
+#include "run_fixture.h"
+#include "run_int.h"
 #include "scenario.h"
 
 #define UNDERLAY_BPS 1000000000.0
@@ -36,6 +42,16 @@ static const char scenario_text[] =
 	"[path.vpn]\ntype = external\naddress = 203.0.113.10\n\n"
 	"[tcp]\nstreams = 1,4\n\n[udp]\nsizes = 1400\n\n"
 	"[knee]\nmax_rate = 2G\nwidth_goal = 1\nshort = 1s\nfinal = 5s\n";
+
+/* Every phase's trial count is known without a knee search: 1 repetition,
+ * TCP 1 stream, a 2-point sweep, delay at the [udp] rate; 2 trials each per
+ * point on the two paths. */
+static const char small_text[] = "[scenario]\nname = small\nrepetitions = 1\nduration = 1s\n\n"
+				 "[host.far]\naddress = 192.0.2.10\n\n"
+				 "[path.underlay]\ntype = underlay\n\n"
+				 "[path.vpn]\ntype = external\naddress = 203.0.113.10\n\n"
+				 "[tcp]\nstreams = 1\n\n[udp]\nsizes = 1400\nrate = 20M\n\n"
+				 "[sweep]\nfrom = 50M\nto = 100M\nstep = 50M\n";
 
 struct call {
 	bool vpn;
@@ -122,22 +138,23 @@ static int sim_run(void *arg, const struct load_spec *spec, struct load_result *
 	return 0;
 }
 
-static void load_scenario(struct scenario *scn)
+static void parse_scenario(const char *text, struct scenario *scn)
 {
 	char err[1024];
 
-	if (scenario_parse("sim.ini", scenario_text, strlen(scenario_text), scn, err, sizeof(err)))
+	if (scenario_parse("sim.ini", text, strlen(text), scn, err, sizeof(err)))
 		fail_msg("scenario: %s", err);
+}
+
+static void load_scenario(struct scenario *scn)
+{
+	parse_scenario(scenario_text, scn);
 }
 
 static int run_sim(struct sim *s, struct results_run *res, char *dir, size_t dirlen, char *tmpl)
 {
 	static struct scenario scn;
-	struct run_options opt = { .runner = sim_run,
-				   .runner_arg = s,
-				   .no_plots = true,
-				   .no_summary = true,
-				   .no_gap = true };
+	struct run_options opt = { .runner = sim_run, .runner_arg = s, .no_gap = true };
 
 	load_scenario(&scn);
 	assert_non_null(mkdtemp(tmpl));
@@ -242,12 +259,9 @@ static void test_interrupted(void **state)
 	if (pid == 0) {
 		static struct sim s = { .interrupt_at = 9 };
 		static struct scenario scn;
-		struct run_options opt = { .runner = sim_run,
-					   .runner_arg = &s,
-					   .no_plots = true,
-					   .no_summary = true,
-					   .no_gap = true,
-					   .out_dir = tmpl };
+		struct run_options opt = {
+			.runner = sim_run, .runner_arg = &s, .no_gap = true, .out_dir = tmpl
+		};
 		struct results_run res;
 		char dir[1024];
 		int rc;
@@ -377,6 +391,259 @@ static void test_knee_trial_keeps_failing(void **state)
 	rm_rf(tmpl);
 }
 
+/* The plan of the knee scenario: per phase repetitions x paths x variants. */
+static void test_plan_counts(void **state)
+{
+	static struct scenario scn;
+	struct run_plan plan;
+	struct knee_config cfg;
+	uint64_t knee_trials, knee_ns;
+
+	(void)state;
+	load_scenario(&scn);
+	run_knee_config(&scn, &cfg);
+	knee_trials = knee_estimate_trials(&cfg);
+	knee_ns = knee_estimate_ns(&cfg);
+	assert_true(knee_trials > 0 && knee_ns > 0);
+	run_plan_build(&scn, 0, &plan);
+	assert_string_equal(plan.name, "sim");
+	assert_false(plan.lab);
+	assert_int_equal(plan.npaths, 2);
+	assert_string_equal(plan.paths[1].name, "vpn");
+	assert_string_equal(plan.paths[1].address, "203.0.113.10");
+	assert_int_equal(plan.reps, 2);
+	assert_true(plan.interleave);
+	assert_false(plan.phase[RUN_PHASE_MTU].enabled);
+	assert_false(plan.phase[RUN_PHASE_SWEEP].enabled);
+	assert_int_equal(plan.phase[RUN_PHASE_SWEEP].trials, 0);
+	/* 2 reps x 2 paths x streams 1,4: 8 trials of 1 s */
+	assert_int_equal(plan.tcp_nstreams, 2);
+	assert_int_equal(plan.phase[RUN_PHASE_TCP].trials, 8);
+	assert_int_equal(plan.phase[RUN_PHASE_TCP].time_ns, 8 * NSEC_PER_SEC);
+	/* 2 reps x 2 paths x 1 size: 4 searches as the search estimates them */
+	assert_int_equal(plan.knee_max_rate_bps, 2000000000);
+	assert_int_equal(plan.phase[RUN_PHASE_KNEE].trials, 4 * knee_trials);
+	assert_int_equal(plan.phase[RUN_PHASE_KNEE].time_ns, 4 * knee_ns);
+	assert_int_equal(plan.phase[RUN_PHASE_DELAY].trials, 4);
+	assert_int_equal(plan.phase[RUN_PHASE_DELAY].time_ns, 4 * NSEC_PER_SEC);
+	assert_int_equal(plan.trials, 8 + 4 * knee_trials + 4);
+	assert_int_equal(plan.time_ns, 12 * NSEC_PER_SEC + 4 * knee_ns);
+	/* --repetitions overrides the scenario's */
+	run_plan_build(&scn, 3, &plan);
+	assert_int_equal(plan.reps, 3);
+	assert_int_equal(plan.phase[RUN_PHASE_TCP].trials, 12);
+	assert_int_equal(plan.trials, 12 + 6 * knee_trials + 6);
+
+	parse_scenario(small_text, &scn);
+	run_plan_build(&scn, 0, &plan);
+	assert_int_equal(plan.sweep_points, 2);
+	assert_int_equal(plan.sweep_from_bps, 50000000);
+	assert_int_equal(plan.phase[RUN_PHASE_SWEEP].trials, 4);
+	assert_false(plan.phase[RUN_PHASE_KNEE].enabled);
+	assert_int_equal(plan.trials, 2 + 4 + 2);
+	assert_int_equal(plan.time_ns, 8 * NSEC_PER_SEC);
+}
+
+/* The kinds of the events of the small scenario, in order, when the vpn
+ * refuses its second sweep point (T trial, D done, W warning). */
+static const char small_events[] = "P T D T D P T D T D T D T W D P T D T D E";
+
+static char event_letter(enum run_progress_kind k)
+{
+	switch (k) {
+	case RUN_PROGRESS_PHASE:
+		return 'P';
+	case RUN_PROGRESS_TRIAL:
+		return 'T';
+	case RUN_PROGRESS_TRIAL_DONE:
+		return 'D';
+	case RUN_PROGRESS_MTU_DONE:
+		return 'M';
+	case RUN_PROGRESS_WARNING:
+		return 'W';
+	case RUN_PROGRESS_END:
+		return 'E';
+	}
+	return '?';
+}
+
+static void check_small_events(const struct fixture_events *fe, const struct results_run *res)
+{
+	static const enum run_phase phases[] = { RUN_PHASE_TCP, RUN_PHASE_SWEEP, RUN_PHASE_DELAY };
+	char kinds[2 * FIXTURE_MAX_EVENTS] = "";
+	unsigned nphase = 0, ntrial = 0, ndone = 0;
+	enum run_phase cur = RUN_PHASE_N;
+
+	assert_int_equal(fe->dropped, 0);
+	for (unsigned i = 0; i < fe->n; i++) {
+		const struct fixture_event *e = &fe->e[i];
+
+		kinds[2 * i] = event_letter(e->ev.kind);
+		kinds[2 * i + 1] = i + 1 < fe->n ? ' ' : '\0';
+		assert_int_equal(e->ev.npaths, 2);
+		if (e->ev.kind == RUN_PROGRESS_PHASE) {
+			assert_true(nphase < 3);
+			assert_int_equal(e->ev.phase, phases[nphase++]);
+			cur = e->ev.phase;
+		} else if (e->ev.kind == RUN_PROGRESS_TRIAL) {
+			const struct results_trial *t = &res->trials[ntrial];
+
+			/* numbered 1, 2, ... in the order of run.json, under the
+			 * phase announced last, against the plan's 8 trials */
+			assert_int_equal(e->ev.trial_no, ++ntrial);
+			assert_int_equal(e->ev.trials_planned, 8);
+			assert_int_equal(e->ev.phase, cur);
+			assert_int_equal(e->ev.trial_kind, t->kind);
+			assert_int_equal(e->ev.path, t->path);
+			assert_string_equal(e->path_name, t->path ? "vpn" : "underlay");
+			assert_int_equal(e->ev.rate_bps, t->target_bps);
+			assert_true(e->ev.left_ns >= e->ev.duration_ns);
+		} else if (e->ev.kind == RUN_PROGRESS_TRIAL_DONE) {
+			assert_int_equal(e->ev.trial_no, ++ndone);
+			assert_int_equal(ndone, ntrial);
+			assert_true(e->has_trial);
+			assert_int_equal(e->trial.seq, ndone);
+			assert_int_equal(e->ev.status, res->trials[ndone - 1].status);
+		}
+	}
+	assert_string_equal(kinds, small_events);
+	assert_int_equal(ntrial, res->ntrials);
+}
+
+/* The progress events of a run: count, order, phases, the trial each
+ * announces and reports, the warning of a failed trial. */
+static void test_progress_events(void **state)
+{
+	static struct sim s = { .vpn_udp_max = 80000000 };
+	static struct fixture_events fe;
+	static struct scenario scn;
+	struct run_options opt = { .runner = sim_run,
+				   .runner_arg = &s,
+				   .no_gap = true,
+				   .progress = fixture_progress,
+				   .progress_arg = &fe };
+	struct results_run res;
+	char dir[1024], tmpl[] = "/tmp/test_run_plan_XXXXXX";
+	const struct fixture_event *w = NULL;
+
+	(void)state;
+	parse_scenario(small_text, &scn);
+	assert_non_null(mkdtemp(tmpl));
+	opt.results_root = tmpl;
+	assert_int_equal(run_scenario(&scn, small_text, &opt, &res, dir, sizeof(dir)), 0);
+	assert_int_equal(res.ntrials, 8);
+	assert_int_equal(s.refused, 1);
+	check_small_events(&fe, &res);
+	/* The refused trial: its warning names the path, and it is recorded
+	 * failed (the sweep's 100M point on the vpn, trial 6). */
+	for (unsigned i = 0; i < fe.n; i++)
+		if (fe.e[i].ev.kind == RUN_PROGRESS_WARNING)
+			w = &fe.e[i];
+	assert_non_null(w);
+	assert_string_equal(w->message, "path vpn: trial 6 failed: the server refuses rates "
+					"above its limit");
+	assert_non_null(w->ev.func);
+	assert_int_equal(w[1].ev.kind, RUN_PROGRESS_TRIAL_DONE);
+	assert_int_equal(w[1].ev.status, -EPERM);
+	assert_int_equal(w[1].trial.status, -EPERM);
+	assert_int_equal(fe.e[fe.n - 1].ev.trial_no, 8);
+	results_free(&res);
+	rm_rf(tmpl);
+}
+
+static char *render(void (*fn)(FILE *, const void *), const void *arg)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	fn(f, arg);
+	assert_int_equal(fclose(f), 0);
+	return buf;
+}
+
+static void render_events(FILE *f, const void *arg)
+{
+	const struct fixture_events *fe = arg;
+	struct report_run_progress p;
+
+	report_run_progress_init(&p, f, true);
+	assert_false(p.tty);
+	for (unsigned i = 0; i < fe->n; i++) {
+		struct run_progress ev = fe->e[i].ev;
+
+		ev.path_name = fe->e[i].path_name;
+		if (ev.kind != RUN_PROGRESS_WARNING) /* the log's, on stderr */
+			report_run_progress(&p, &ev);
+	}
+}
+
+static void render_plan(FILE *f, const void *arg)
+{
+	struct run_plan plan;
+
+	run_plan_build(arg, 0, &plan);
+	report_run_plan(f, &plan);
+}
+
+/* What `ovlperf run --dry-run` shows of the small scenario. */
+static void test_plan_rendered(void **state)
+{
+	static struct scenario scn;
+	char *text;
+
+	(void)state;
+	parse_scenario(small_text, &scn);
+	text = render(render_plan, &scn);
+	/* as `ovlperf run --dry-run` printed it before the plan was a struct */
+	assert_string_equal(
+		text, "scenario 'small' (sim.ini): \n"
+		      "  path underlay     underlay IPv4 \n"
+		      "  path vpn          external IPv4 203.0.113.10\n"
+		      "plan: 1 repetition, paths interleaved\n"
+		      "  TCP, 1 stream count                                2 trials  ~2.0s\n"
+		      "  UDP linear sweep 50 Mbit/s..100 Mbit/s, 2 points     4 trials  ~4.0s\n"
+		      "  UDP one-way delay at a common load                 2 trials  ~2.0s\n"
+		      "  total (without setup and gaps)                     8 trials  ~8.0s\n");
+	free(text);
+}
+
+/* What `ovlperf run` shows of the small scenario's progress: the lines as
+ * rendered from its events (not a terminal: one line each). */
+static void test_progress_rendered(void **state)
+{
+	static struct sim s;
+	static struct fixture_events fe;
+	static struct scenario scn;
+	struct run_options opt = { .runner = sim_run,
+				   .runner_arg = &s,
+				   .no_gap = true,
+				   .progress = fixture_progress,
+				   .progress_arg = &fe };
+	struct results_run res;
+	char dir[1024], tmpl[] = "/tmp/test_run_plan_XXXXXX", *text;
+
+	(void)state;
+	parse_scenario(small_text, &scn);
+	assert_non_null(mkdtemp(tmpl));
+	opt.results_root = tmpl;
+	assert_int_equal(run_scenario(&scn, small_text, &opt, &res, dir, sizeof(dir)), 0);
+	text = render(render_events, &fe);
+	assert_string_equal(text,
+			    "[1/8] underlay: TCP 1 stream, rep 1, ~10.4s left\n"
+			    "[2/8] vpn: TCP 1 stream, rep 1, ~9.1s left\n"
+			    "[3/8] underlay: UDP 1400 B @ 50 Mbit/s sweep, rep 1, ~7.8s left\n"
+			    "[4/8] vpn: UDP 1400 B @ 50 Mbit/s sweep, rep 1, ~6.5s left\n"
+			    "[5/8] underlay: UDP 1400 B @ 100 Mbit/s sweep, rep 1, ~5.2s left\n"
+			    "[6/8] vpn: UDP 1400 B @ 100 Mbit/s sweep, rep 1, ~3.9s left\n"
+			    "[7/8] underlay: UDP 1400 B @ 20 Mbit/s delay, rep 1, ~2.6s left\n"
+			    "[8/8] vpn: UDP 1400 B @ 20 Mbit/s delay, rep 1, ~1.3s left\n");
+	free(text);
+	results_free(&res);
+	rm_rf(tmpl);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -385,6 +652,10 @@ int main(void)
 		cmocka_unit_test(test_path_never_answers),
 		cmocka_unit_test(test_path_blackholed),
 		cmocka_unit_test(test_knee_trial_keeps_failing),
+		cmocka_unit_test(test_plan_counts),
+		cmocka_unit_test(test_progress_events),
+		cmocka_unit_test(test_plan_rendered),
+		cmocka_unit_test(test_progress_rendered),
 		cmocka_unit_test(test_interrupted),
 	};
 

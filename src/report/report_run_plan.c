@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: MIT
+/* `ovlperf run --dry-run`: the plan of a scenario (run_plan_build, run.h). */
+#include <stdio.h>
+#include <sys/socket.h>
+
+#include "report_run.h"
+#include "report_suite.h"
+
+static void phase_row(FILE *f, const char *what, const struct run_plan_phase *ph)
+{
+	char t[32];
+
+	report_run_fmt_time(t, sizeof(t), (double)ph->time_ns / 1e9);
+	fprintf(f, "  %-46s %5llu trials  ~%s\n", what, (unsigned long long)ph->trials, t);
+}
+
+static void topology(FILE *f, const struct run_plan *plan)
+{
+	char rate[32];
+
+	fprintf(f, "scenario '%s' (%s): %s\n", plan->name, plan->file, plan->description);
+	if (plan->lab) {
+		fprintf(f, "  lab '%s': %u hosts, client host %u, server host %u\n", plan->lab_name,
+			plan->hosts, plan->client, plan->server);
+		for (unsigned i = 0; i < plan->nlinks; i++) {
+			const struct run_plan_link *l = &plan->links[i];
+
+			report_run_fmt_rate(rate, sizeof(rate), (double)l->rate_bps);
+			fprintf(f, "  link %u: hosts %u-%u, MTU %u%s%s, drop %g%%%s\n", i, l->a,
+				l->b, l->mtu, l->rate_bps ? ", tbf " : "", l->rate_bps ? rate : "",
+				l->drop_pct, l->block_icmp ? ", ICMP too-big blocked" : "");
+		}
+	}
+	for (unsigned i = 0; i < plan->npaths; i++)
+		fprintf(f, "  path %-12s %-8s %s%s\n", plan->paths[i].name,
+			scenario_path_type_name(plan->paths[i].type),
+			plan->paths[i].family == AF_INET6 ? "IPv6 " : "IPv4 ",
+			plan->paths[i].address);
+}
+
+void report_run_plan(FILE *f, const struct run_plan *plan)
+{
+	const struct run_plan_phase *ph = plan->phase;
+	char what[96], a[32], b[32];
+
+	topology(f, plan);
+	fprintf(f, "plan: %u repetition%s, paths %s\n", plan->reps, plan->reps > 1 ? "s" : "",
+		plan->interleave ? "interleaved" : "one after the other");
+	if (ph[RUN_PHASE_TCP].enabled) {
+		snprintf(what, sizeof(what), "TCP, %u stream count%s", plan->tcp_nstreams,
+			 plan->tcp_nstreams > 1 ? "s" : "");
+		phase_row(f, what, &ph[RUN_PHASE_TCP]);
+	}
+	if (ph[RUN_PHASE_SWEEP].enabled) {
+		report_run_fmt_rate(a, sizeof(a), (double)plan->sweep_from_bps);
+		report_run_fmt_rate(b, sizeof(b), (double)plan->sweep_to_bps);
+		snprintf(what, sizeof(what), "UDP linear sweep %s..%s, %u points", a, b,
+			 plan->sweep_points);
+		phase_row(f, what, &ph[RUN_PHASE_SWEEP]);
+	}
+	if (ph[RUN_PHASE_KNEE].enabled) {
+		report_run_fmt_rate(a, sizeof(a), (double)plan->knee_max_rate_bps);
+		snprintf(what, sizeof(what), "UDP knee search up to %s (estimate)", a);
+		phase_row(f, what, &ph[RUN_PHASE_KNEE]);
+	}
+	if (ph[RUN_PHASE_DELAY].enabled)
+		phase_row(f, "UDP one-way delay at a common load", &ph[RUN_PHASE_DELAY]);
+	phase_row(f, "total (without setup and gaps)",
+		  &(struct run_plan_phase){
+			  .enabled = true, .trials = plan->trials, .time_ns = plan->time_ns });
+}

@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The plan of a run before it starts: what `ovlperf run --dry-run` shows and
+ * what the progress events count down from. Pure: it reads the scenario and
+ * the knee search's own estimate (knee.h), and touches nothing else.
+ */
+#include <string.h>
+
+#include "knee.h"
+#include "run_int.h"
+#include "sweep.h"
+
+/* The lab's default link MTU (lab.h builds veths with it). */
+#define PLAN_DEFAULT_MTU 1500
+
+static uint64_t dur_or(uint64_t a, uint64_t b)
+{
+	return a ? a : b;
+}
+
+static void plan_phase(struct run_plan *plan, enum run_phase ph, uint64_t trials, uint64_t ns)
+{
+	plan->phase[ph].enabled = true;
+	plan->phase[ph].trials = trials;
+	plan->phase[ph].time_ns = ns;
+	plan->trials += trials;
+	plan->time_ns += ns;
+}
+
+static void plan_topology(const struct scenario *scn, struct run_plan *plan)
+{
+	plan->name = scn->name;
+	plan->file = scn->file;
+	plan->description = scn->description;
+	plan->lab = scn->is_lab;
+	if (scn->is_lab) {
+		plan->lab_name = scn->lab.name;
+		plan->hosts = scn->lab.hosts;
+		plan->client = scn->lab.client;
+		plan->server = scn->lab.server;
+		plan->nlinks = scn->lab.nlinks;
+		for (unsigned i = 0; i < scn->lab.nlinks; i++) {
+			const struct scenario_link *l = &scn->lab.links[i];
+
+			plan->links[i] = (struct run_plan_link){
+				.a = l->a,
+				.b = l->b,
+				.mtu = l->mtu ? l->mtu : PLAN_DEFAULT_MTU,
+				.rate_bps = l->rate_bps,
+				.drop_pct = l->drop_pct,
+				.block_icmp = l->block_icmp,
+			};
+		}
+	}
+	plan->npaths = scn->npaths;
+	for (unsigned i = 0; i < scn->npaths; i++)
+		plan->paths[i] = (struct run_plan_path){
+			.name = scn->paths[i].name,
+			.type = scn->paths[i].type,
+			.family = scn->paths[i].family,
+			.address = scn->paths[i].address,
+		};
+}
+
+void run_plan_build(const struct scenario *scn, unsigned reps, struct run_plan *plan)
+{
+	unsigned nsizes = scn->udp.nsizes ? scn->udp.nsizes : 1;
+	uint64_t udp_ns = dur_or(scn->udp.duration_ns, scn->duration_ns), per, n;
+
+	memset(plan, 0, sizeof(*plan));
+	plan_topology(scn, plan);
+	plan->reps = reps ? reps : scn->repetitions ? scn->repetitions : SCN_DEFAULT_REPETITIONS;
+	plan->interleave = scn->interleave;
+	per = (uint64_t)plan->reps * scn->npaths;
+	/* The MTU checks are probes, not trials: the phase is listed, not timed. */
+	plan->phase[RUN_PHASE_MTU].enabled = scn->mtu.enabled;
+	if (scn->tcp.enabled) {
+		n = per * scn->tcp.nstreams;
+		plan->tcp_nstreams = scn->tcp.nstreams;
+		plan_phase(plan, RUN_PHASE_TCP, n,
+			   n * dur_or(scn->tcp.duration_ns, scn->duration_ns));
+	}
+	if (scn->sweep.enabled) {
+		plan->sweep_points = sweep_linear_count(scn->sweep.from_bps, scn->sweep.to_bps,
+							scn->sweep.step_bps);
+		plan->sweep_from_bps = scn->sweep.from_bps;
+		plan->sweep_to_bps = scn->sweep.to_bps;
+		n = per * nsizes * plan->sweep_points;
+		plan_phase(plan, RUN_PHASE_SWEEP, n, n * dur_or(scn->sweep.duration_ns, udp_ns));
+	}
+	if (scn->knee.enabled) {
+		struct knee_config cfg;
+
+		/* One search per path, size and repetition, each as the search
+		 * estimates itself (its trials have several durations). */
+		run_knee_config(scn, &cfg);
+		n = per * nsizes;
+		plan->knee_max_rate_bps = cfg.max_rate_bps;
+		plan_phase(plan, RUN_PHASE_KNEE, n * knee_estimate_trials(&cfg),
+			   n * knee_estimate_ns(&cfg));
+	}
+	if (scn->udp.enabled)
+		plan_phase(plan, RUN_PHASE_DELAY, per * nsizes, per * nsizes * udp_ns);
+}
