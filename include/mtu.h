@@ -95,8 +95,14 @@ struct mtu_outcome {
 	bool icmp;	    /* an ICMP too-big came back for this size */
 	uint32_t icmp_mtu;  /* the MTU it (or the local refusal) announced; 0: unknown */
 	bool local_too_big; /* the local stack refused the size (EMSGSIZE) */
-	bool fragmented;    /* IP fragment counters moved during the round (not
-			     * used by the search; recorded for the report) */
+	/* Probes this host's stack refused for another reason (ENOBUFS from a
+	 * device or qdisc, EPERM from a local firewall...): counted in sent and
+	 * lost, like a silent drop on the path (RFC 8899 4.1: a probe that is
+	 * not confirmed is lost, whatever dropped it). */
+	unsigned refused;
+	int refused_errno; /* the last refusal's errno (0: none) */
+	bool fragmented;   /* IP fragment counters moved during the round (not
+			    * used by the search; recorded for the report) */
 };
 
 /* One round, for the report. */
@@ -106,6 +112,8 @@ struct mtu_probe_record {
 	bool icmp;
 	uint32_t icmp_mtu;
 	bool local_too_big;
+	unsigned refused;
+	int refused_errno;
 	bool fragmented;
 };
 
@@ -124,6 +132,8 @@ struct mtu_search {
 	unsigned silent_failures; /* failed sizes with no ICMP and no local refusal */
 	unsigned icmp_failures;	  /* failed sizes with an ICMP */
 	unsigned rounds, probes_sent, probes_delivered;
+	unsigned probes_refused;
+	int refused_errno;
 	unsigned nrecords;
 	struct mtu_probe_record records[MTU_MAX_RECORDS];
 };
@@ -139,6 +149,9 @@ struct mtu_search_result {
 	bool blackhole;
 	bool loss_seen;
 	unsigned rounds, probes_sent, probes_delivered;
+	unsigned probes_refused;   /* of probes_sent: refused by this host's stack */
+	int refused_errno;	   /* the last refusal's errno (0: none) */
+	uint32_t smallest_refused; /* smallest size with a refused probe (0: none) */
 };
 
 /* cfg is checked and clamped: base in [MTU_MIN_SIZE, max], probes in
@@ -198,6 +211,7 @@ struct mtu_nodf {
 	bool run;
 	uint32_t size;
 	unsigned sent, delivered;
+	unsigned refused;	     /* not sent: this host's stack refused them */
 	unsigned reassembled;	     /* arrived in IP fragments at the far end */
 	uint64_t local_frag_creates; /* fragments this host made meanwhile */
 	uint64_t remote_reasm_reqds; /* fragments the far end received meanwhile */

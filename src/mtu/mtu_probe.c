@@ -358,9 +358,31 @@ static void drain_errors(struct prober *p, bool *icmp, uint32_t *icmp_mtu, uint3
 	}
 }
 
-/* Sends one probe. 1 sent, 0 refused locally as too big, negative: error. */
+/* Errors with which this host's stack refuses one datagram, not the socket:
+ * a full device queue or qdisc (ENOBUFS), a local firewall (EPERM, EACCES),
+ * a route or neighbour that is gone. The probe is lost like one dropped on
+ * the way; PMTU discovery exists to find such silent limits. */
+static bool local_refusal(int err)
+{
+	switch (err) {
+	case ENOBUFS:
+	case EPERM:
+	case EACCES:
+	case EAGAIN:
+	case EHOSTUNREACH:
+	case ENETUNREACH:
+	case ENETDOWN:
+	case EHOSTDOWN:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* Sends one probe. 1 sent, 0 refused locally as too big, 2 refused by this
+ * host for another reason (*refused_errno), negative: error. */
 static int send_probe(struct prober *p, uint32_t size, unsigned index, bool *icmp,
-		      uint32_t *icmp_mtu, uint32_t *local_mtu)
+		      uint32_t *icmp_mtu, uint32_t *local_mtu, int *refused_errno)
 {
 	size_t hdr = p->family == AF_INET6 ? V6_UDP_HDR : V4_UDP_HDR;
 	struct mtu_wire_probe pr = {
@@ -371,6 +393,10 @@ static int send_probe(struct prober *p, uint32_t size, unsigned index, bool *icm
 	for (int attempt = 0; attempt < 3; attempt++) {
 		if (send(p->udp, p->buf, size - hdr, 0) >= 0)
 			return 1;
+		if (local_refusal(errno)) {
+			*refused_errno = errno;
+			return 2;
+		}
 		if (errno != EMSGSIZE && errno != ECONNREFUSED && errno != EINTR)
 			return -errno;
 		/* An ICMP error reported on the socket fails the next send once
@@ -417,7 +443,8 @@ static int run_round(struct prober *p, const struct mtu_step *st, struct mtu_out
 	o->size = st->size;
 	p->round++;
 	for (unsigned i = 0; i < st->count; i++) {
-		rc = send_probe(p, st->size, i, &o->icmp, &o->icmp_mtu, &local_mtu);
+		rc = send_probe(p, st->size, i, &o->icmp, &o->icmp_mtu, &local_mtu,
+				&o->refused_errno);
 		if (rc < 0)
 			return fail(p->res, rc, "sending a %u-byte probe: %s", st->size,
 				    strerror(-rc));
@@ -426,9 +453,11 @@ static int run_round(struct prober *p, const struct mtu_step *st, struct mtu_out
 			o->icmp_mtu = local_mtu;
 			break;
 		}
+		if (rc == 2)
+			o->refused++;
 		o->sent++;
 	}
-	rc = query_round(p, o->sent, &rep);
+	rc = query_round(p, o->sent - o->refused, &rep);
 	if (rc < 0)
 		return rc;
 	o->delivered = (unsigned)__builtin_popcount(rep.mask & ((1u << st->count) - 1));
@@ -442,7 +471,8 @@ static int run_round(struct prober *p, const struct mtu_step *st, struct mtu_out
 	p->have_first_report = true;
 	p->last = rep;
 	drain_errors(p, &o->icmp, &o->icmp_mtu, &local_mtu);
-	log_debug("round %u: %u bytes, %u/%u delivered%s", p->round, o->size, o->delivered, o->sent,
+	log_debug("round %u: %u bytes, %u/%u delivered, %u refused here%s", p->round, o->size,
+		  o->delivered, o->sent, o->refused,
 		  o->icmp	     ? ", ICMP too-big"
 		  : o->local_too_big ? ", EMSGSIZE"
 				     : "");
@@ -513,7 +543,7 @@ static int nodf_round(struct prober *p, const struct sockaddr_storage *dst, unsi
 	struct mtu_frag_counters before = { 0 }, after = { 0 };
 	struct mtu_wire_report prev = p->last, rep;
 	size_t hdr = p->family == AF_INET6 ? V6_UDP_HDR : V4_UDP_HDR;
-	int dont = p->family == AF_INET6 ? IPV6_PMTUDISC_DONT : IP_PMTUDISC_DONT;
+	int dont = p->family == AF_INET6 ? IPV6_PMTUDISC_DONT : IP_PMTUDISC_DONT, on = 1;
 	int fd, rc;
 
 	fd = socket(p->family, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
@@ -522,6 +552,9 @@ static int nodf_round(struct prober *p, const struct sockaddr_storage *dst, unsi
 	if (setsockopt(fd, p->family == AF_INET6 ? IPPROTO_IPV6 : IPPROTO_IP,
 		       p->family == AF_INET6 ? IPV6_MTU_DISCOVER : IP_MTU_DISCOVER, &dont,
 		       sizeof(dont)) < 0 ||
+	    /* Without it a device's drop (NET_XMIT_DROP) is reported as sent. */
+	    setsockopt(fd, p->family == AF_INET6 ? IPPROTO_IPV6 : IPPROTO_IP,
+		       p->family == AF_INET6 ? IPV6_RECVERR : IP_RECVERR, &on, sizeof(on)) < 0 ||
 	    connect(fd, (const struct sockaddr *)dst, addr_len(dst)) < 0) {
 		rc = -errno;
 		close(fd);
@@ -541,6 +574,8 @@ static int nodf_round(struct prober *p, const struct sockaddr_storage *dst, unsi
 		mtu_wire_put_probe(p->buf, &pr);
 		if (send(fd, p->buf, n->size - hdr, 0) >= 0)
 			n->sent++;
+		else if (local_refusal(errno))
+			n->refused++;
 	}
 	close(fd);
 	rc = query_round(p, n->sent, &rep);

@@ -13,6 +13,7 @@
  *   tunnel     an overlay against its underlay (expected or inferred overhead)
  *   expect     what a scenario said the path should have
  */
+#include <errno.h>
 #include <netinet/in.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -99,6 +100,36 @@ static void fix_set_mtu(struct mtu_verdict *v, const struct mtu_report *rep, uns
 		    mtu_expected_adv_mss(mtu, p->family));
 }
 
+/* A probe refused by this host's own stack: the cause is here, not on the
+ * path and not the far end's server. */
+static void fix_refused(struct mtu_verdict *v, const struct mtu_path_result *p, int err)
+{
+	const char *dev = p->ifname[0] ? p->ifname : "the outgoing interface";
+
+	if (err == EPERM || err == EACCES)
+		FIX(v,
+		    "a local firewall drops them on output: look for a drop or reject rule "
+		    "matching UDP to %s in `nft list ruleset` (or iptables -S OUTPUT)",
+		    p->spec.host);
+	else if (err == ENOBUFS || err == EAGAIN)
+		FIX(v,
+		    "the queue of %s or its qdisc drops them: check `tc -s qdisc show dev %s` and "
+		    "the device's MTU and txqueuelen",
+		    dev, dev);
+	else
+		FIX(v, "this host has no usable route to %s for them: check `ip route get %s`",
+		    p->spec.host, p->spec.host);
+}
+
+/* The far end's interface is smaller than ours and explains the failed sizes. */
+static bool far_end_narrower(const struct mtu_path_result *p)
+{
+	const struct mtu_search_result *s = &p->search;
+
+	return (s->refused_errno == ENOBUFS || s->refused_errno == EAGAIN) && p->server_if_mtu &&
+	       p->if_mtu && p->server_if_mtu < p->if_mtu && p->server_if_mtu < s->smallest_failed;
+}
+
 /* Where the limit sits, when the far end's own interface explains it. */
 static const char *where(const struct mtu_path_result *p)
 {
@@ -118,6 +149,16 @@ static void judge_pmtu(struct mtu_report *rep, unsigned i)
 
 	if (s->state == MTU_SEARCH_BASE_FAILED) {
 		v = add(rep, p, "pmtu", MTU_FAIL, 0);
+		if (s->probes_refused) {
+			REASON(v,
+			       "this host refused to send %u of the %u probes of %u bytes "
+			       "(sendmsg: %s)%s",
+			       s->probes_refused, s->probes_sent, p->records[0].size,
+			       strerror(s->refused_errno),
+			       s->icmp_seen ? "; ICMP too-big came back" : "");
+			fix_refused(v, p, s->refused_errno);
+			return;
+		}
 		REASON(v, "not one probe of %u bytes was delivered (%u sent)%s", p->records[0].size,
 		       s->probes_sent, s->icmp_seen ? "; ICMP too-big came back" : "");
 		if (s->icmp_mtu)
@@ -145,6 +186,34 @@ static void judge_pmtu(struct mtu_report *rep, unsigned i)
 		else
 			REASON(v, "path MTU %u confirmed, the full MTU of %s", s->pmtu,
 			       ifdesc(rep, i));
+		return;
+	}
+	if (s->blackhole && s->smallest_refused && s->smallest_refused <= s->smallest_failed &&
+	    far_end_narrower(p)) {
+		/* A veth pair (or a driver like it) books the far side's drop of
+		 * an oversized frame as a transmit drop, which the sender sees
+		 * as ENOBUFS: the limit is the far interface, not this host. */
+		v = add(rep, p, "blackhole", MTU_FAIL, s->pmtu);
+		REASON(v,
+		       "packets of %u bytes and more vanish at the far end: its interface MTU %u "
+		       "is smaller than this end's %u and it drops larger frames without ICMP "
+		       "(this host's device reported the drop: sendmsg: %s); the largest size "
+		       "that passes is %u",
+		       s->smallest_failed, p->server_if_mtu, p->if_mtu, strerror(s->refused_errno),
+		       s->pmtu);
+		FIX(v,
+		    "give both ends of the link the same MTU: %u on %s (or raise the far end's "
+		    "to %u)",
+		    p->server_if_mtu, ifdesc(rep, i), p->if_mtu);
+		return;
+	}
+	if (s->blackhole && s->smallest_refused && s->smallest_refused <= s->smallest_failed) {
+		v = add(rep, p, "blackhole", MTU_FAIL, s->pmtu);
+		REASON(v,
+		       "packets of %u bytes and more never leave this host: its stack refused "
+		       "them (sendmsg: %s) and sent no ICMP; the largest size that passes is %u",
+		       s->smallest_failed, strerror(s->refused_errno), s->pmtu);
+		fix_refused(v, p, s->refused_errno);
 		return;
 	}
 	if (s->blackhole) {

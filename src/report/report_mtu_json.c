@@ -7,13 +7,15 @@
  *     "paths": [ { name, host, family, local, remote, ifname, if_mtu,
  *                  server_if_mtu, status, error, pmtu, state, smallest_failed,
  *                  reached_max, icmp_seen, icmp_mtu, blackhole, loss_seen,
- *                  rounds, probes_sent, probes_delivered, duration_s,
+ *                  rounds, probes_sent, probes_delivered, probes_refused,
+ *                  refused_error (when refused), duration_s,
  *                  rounds_detail: [ {size, sent, delivered, icmp, icmp_mtu,
- *                                    local_too_big, fragmented} ],
+ *                                    local_too_big, refused, refused_error,
+ *                                    fragmented} ],
  *                  fragments: {local_created, local_reassembly,
  *                              remote_created, remote_reassembly, reassembled}
  *                             or null,
- *                  nodf: {size, sent, delivered, reassembled, local_created,
+ *                  nodf: {size, sent, delivered, refused, reassembled, local_created,
  *                         remote_reassembly} or null (the round without DF),
  *                  fragmenting, unfragmented_pmtu,
  *                  unfragmented: {state, pmtu, smallest_failed, rounds} or null
@@ -29,6 +31,7 @@
  *     "verdicts": [ { path, check, level, value, reason, fix } ] }
  */
 #include <netinet/in.h>
+#include <string.h>
 
 #include <cJSON.h>
 
@@ -97,6 +100,7 @@ static cJSON *nodf_json(const struct mtu_nodf *n)
 	cJSON_AddNumberToObject(o, "size", n->size);
 	cJSON_AddNumberToObject(o, "sent", n->sent);
 	cJSON_AddNumberToObject(o, "delivered", n->delivered);
+	cJSON_AddNumberToObject(o, "refused", n->refused);
 	cJSON_AddNumberToObject(o, "reassembled", n->reassembled);
 	cJSON_AddNumberToObject(o, "local_created", (double)n->local_frag_creates);
 	cJSON_AddNumberToObject(o, "remote_reassembly", (double)n->remote_reasm_reqds);
@@ -117,6 +121,9 @@ static cJSON *rounds_json(const struct mtu_path_result *p)
 		cJSON_AddBoolToObject(o, "icmp", r->icmp);
 		cJSON_AddNumberToObject(o, "icmp_mtu", r->icmp_mtu);
 		cJSON_AddBoolToObject(o, "local_too_big", r->local_too_big);
+		cJSON_AddNumberToObject(o, "refused", r->refused);
+		if (r->refused)
+			cJSON_AddStringToObject(o, "refused_error", strerror(r->refused_errno));
 		cJSON_AddBoolToObject(o, "fragmented", r->fragmented);
 		cJSON_AddItemToArray(a, o);
 	}
@@ -151,6 +158,9 @@ static cJSON *path_json(const struct mtu_report *rep, unsigned i)
 	cJSON_AddNumberToObject(o, "rounds", s->rounds);
 	cJSON_AddNumberToObject(o, "probes_sent", s->probes_sent);
 	cJSON_AddNumberToObject(o, "probes_delivered", s->probes_delivered);
+	cJSON_AddNumberToObject(o, "probes_refused", s->probes_refused);
+	if (s->probes_refused)
+		cJSON_AddStringToObject(o, "refused_error", strerror(s->refused_errno));
 	cJSON_AddNumberToObject(o, "duration_s", p->duration_s);
 	cJSON_AddItemToObject(o, "rounds_detail", rounds_json(p));
 	cJSON_AddItemToObject(o, "fragments", frag_json(p));
