@@ -197,8 +197,35 @@ struct mtu_tcp_result {
 	struct mtu_tcp_end client_initial; /* right after connect */
 	struct mtu_tcp_end client;	   /* after the transfer */
 	struct mtu_tcp_end server;	   /* after the transfer */
+	uint32_t syn_arrived; /* MSS option of the client's SYN at the server (0: unknown) */
 	char error[MTU_TEXT_MAX];
 };
+
+/* The MSS in both of its units (RFC 6691): the option value the SYNs carry,
+ * which is what a clamp sets and users configure (MTU - 40 on IPv4, - 60 on
+ * IPv6), and the payload per full segment, which is the option value minus
+ * the TCP options in use (12 bytes of timestamps on Linux by default). Linux
+ * reports both ends' tcpi_advmss and tcpi_snd_mss net of the timestamps once
+ * they are agreed, so the option values are derived by adding them back. */
+enum mtu_mss_clamp {
+	MTU_MSS_NOT_CLAMPED = 0,  /* the client's own value (its route's MTU) */
+	MTU_MSS_CLAMPED_ON_PATH,  /* a SYN's option shrank on the way */
+	MTU_MSS_FAR_END,	  /* the far end advertised the smaller value */
+};
+
+struct mtu_mss {
+	bool valid;
+	uint32_t option;      /* option value in force for the client's segments */
+	uint32_t payload;     /* payload bytes per full segment at connect */
+	uint32_t options_len; /* TCP option bytes per segment (12 with timestamps) */
+	uint32_t syn_sent;    /* the client's SYN as it left */
+	uint32_t syn_arrived; /* ... as it arrived at the server (0: unknown) */
+	uint32_t synack_sent; /* the server's SYN-ACK as it left (0: unknown) */
+	enum mtu_mss_clamp clamp;
+};
+
+/* Derives the MSS figures of a measured connection (pure). */
+void mtu_tcp_mss(const struct mtu_tcp_result *t, struct mtu_mss *out);
 
 struct mtu_frag_counters {
 	uint64_t reasm_reqds;  /* fragments received for reassembly */

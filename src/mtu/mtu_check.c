@@ -34,6 +34,30 @@ uint32_t mtu_expected_snd_mss(uint32_t pmtu, int family, bool timestamps)
 	return mss;
 }
 
+void mtu_tcp_mss(const struct mtu_tcp_result *t, struct mtu_mss *out)
+{
+	const struct mtu_tcp_end *c = &t->client_initial;
+
+	memset(out, 0, sizeof(*out));
+	if (!t->run || !c->valid || !c->snd_mss)
+		return;
+	out->valid = true;
+	out->options_len = t->timestamps ? MTU_TCP_TS_LEN : 0;
+	out->payload = c->snd_mss;
+	out->option = c->snd_mss + out->options_len;
+	out->syn_sent = c->adv_mss ? c->adv_mss + out->options_len : 0;
+	out->syn_arrived = t->syn_arrived;
+	if (t->server.valid && t->server.adv_mss)
+		out->synack_sent = t->server.adv_mss + out->options_len;
+	if (out->syn_arrived && out->syn_sent && out->syn_arrived < out->syn_sent)
+		out->clamp = MTU_MSS_CLAMPED_ON_PATH;
+	else if (out->syn_sent && out->option < out->syn_sent && out->synack_sent &&
+		 out->option < out->synack_sent)
+		out->clamp = MTU_MSS_CLAMPED_ON_PATH; /* the SYN-ACK's, on its way back */
+	else if (out->syn_sent && out->option < out->syn_sent && out->option == out->synack_sent)
+		out->clamp = MTU_MSS_FAR_END;
+}
+
 int mtu_frag_counters_read(int family, struct mtu_frag_counters *out)
 {
 	struct netcounters *nc = malloc(sizeof(*nc));

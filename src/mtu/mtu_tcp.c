@@ -144,6 +144,7 @@ static int server_end(struct ctrl *c, struct mtu_tcp_result *res)
 					    .adv_mss = rep.adv_mss,
 					    .rcv_mss = rep.rcv_mss,
 					    .pmtu = rep.pmtu };
+	res->syn_arrived = rep.syn_mss;
 	return 0;
 }
 

@@ -23,7 +23,10 @@
  *                  tcp: {completed, timestamps, bytes_sent, bytes_acked,
  *                        bytes_received, expected_snd_mss,
  *                        client: {snd_mss, adv_mss, rcv_mss, pmtu},
- *                        client_initial: {...}, server: {...}, error}
+ *                        client_initial: {...}, server: {...},
+ *                        mss: {option, payload, options_len, syn_sent,
+ *                              syn_arrived, synack_sent, clamped} or null,
+ *                        error}
  *                       or null } ],
  *     "tunnels": [ { overlay, underlay, underlay_pmtu, overlay_pmtu,
  *                    overlay_if_mtu, overhead_expected, overhead_inferred,
@@ -53,6 +56,45 @@ static cJSON *tcp_end(const struct mtu_tcp_end *e)
 	return o;
 }
 
+static const char *clamp_name(enum mtu_mss_clamp c)
+{
+	switch (c) {
+	case MTU_MSS_NOT_CLAMPED:
+		return "no";
+	case MTU_MSS_CLAMPED_ON_PATH:
+		return "path";
+	case MTU_MSS_FAR_END:
+		return "far-end";
+	}
+	return "?";
+}
+
+/* The MSS in its two units; figures not known are null. */
+static cJSON *mss_json(const struct mtu_tcp_result *t)
+{
+	struct mtu_mss m;
+	cJSON *o;
+
+	mtu_tcp_mss(t, &m);
+	if (!m.valid)
+		return cJSON_CreateNull();
+	o = cJSON_CreateObject();
+	cJSON_AddNumberToObject(o, "option", m.option);
+	cJSON_AddNumberToObject(o, "payload", m.payload);
+	cJSON_AddNumberToObject(o, "options_len", m.options_len);
+	cJSON_AddNumberToObject(o, "syn_sent", m.syn_sent);
+	if (m.syn_arrived)
+		cJSON_AddNumberToObject(o, "syn_arrived", m.syn_arrived);
+	else
+		cJSON_AddNullToObject(o, "syn_arrived");
+	if (m.synack_sent)
+		cJSON_AddNumberToObject(o, "synack_sent", m.synack_sent);
+	else
+		cJSON_AddNullToObject(o, "synack_sent");
+	cJSON_AddStringToObject(o, "clamped", clamp_name(m.clamp));
+	return o;
+}
+
 static cJSON *tcp_json(const struct mtu_path_result *p)
 {
 	const struct mtu_tcp_result *t = &p->tcp;
@@ -71,6 +113,7 @@ static cJSON *tcp_json(const struct mtu_path_result *p)
 	cJSON_AddItemToObject(o, "client", tcp_end(&t->client));
 	cJSON_AddItemToObject(o, "client_initial", tcp_end(&t->client_initial));
 	cJSON_AddItemToObject(o, "server", tcp_end(&t->server));
+	cJSON_AddItemToObject(o, "mss", mss_json(t));
 	cJSON_AddStringToObject(o, "error", t->error);
 	return o;
 }

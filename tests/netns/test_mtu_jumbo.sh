@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # A jumbo path, MTU 9001 end to end (the cloud case): `ovlperf mtu` must
-# confirm exactly 9001 over IPv4 and IPv6 and TCP MSS 9001 - 52 = 8949
+# confirm exactly 9001 over IPv4 and IPv6 and TCP MSS 9001 - 40 = 8961 (the
+# option value), 8949 bytes of payload per segment with timestamps
 # (IPv6: 8929), verdict "jumbo path confirmed". The built-in overlay on it
 # gets 9001 - 60 = 8941 over IPv4 and 9001 - 80 = 8921 over IPv6, and the
 # tunnel verdict is OK.
@@ -24,9 +25,10 @@ ok "jumbo path confirmed: MTU 9001, MSS 8949"
 expect_eq "TCP MSS" "$(json_get "$J" paths.0.tcp.client.snd_mss)" 8949
 expect_eq "server TCP MSS" "$(json_get "$J" paths.0.tcp.server.snd_mss)" 8949
 expect_eq "mss verdict" "$(mt_verdict "$J" 198.18.0.2 mss)" OK
-mt_reason "$J" 198.18.0.2 mss | grep -q "jumbo path confirmed: MSS 8949" ||
+mt_reason "$J" 198.18.0.2 mss | grep -q "jumbo path confirmed: MSS 8961, 8949 bytes of payload per segment" ||
 	fail "mss reason: $(mt_reason "$J" 198.18.0.2 mss)"
-ok "mss reason: jumbo path confirmed: MSS 8949"
+ok "mss reason: jumbo path confirmed: MSS 8961 (the option), 8949 bytes of payload"
+expect_eq "MSS option (9001 - 40)" "$(json_get "$J" paths.0.tcp.mss.option)" 8961
 
 mt_probe "$MT_DIR/v6.json" "$A" 2001:2::2 --tcp-mss --expect-mss 8929
 J=$MT_DIR/v6.json
