@@ -208,9 +208,9 @@ struct mtu_tcp_result {
  * reports both ends' tcpi_advmss and tcpi_snd_mss net of the timestamps once
  * they are agreed, so the option values are derived by adding them back. */
 enum mtu_mss_clamp {
-	MTU_MSS_NOT_CLAMPED = 0,  /* the client's own value (its route's MTU) */
-	MTU_MSS_CLAMPED_ON_PATH,  /* a SYN's option shrank on the way */
-	MTU_MSS_FAR_END,	  /* the far end advertised the smaller value */
+	MTU_MSS_NOT_CLAMPED = 0, /* the client's own value (its route's MTU) */
+	MTU_MSS_CLAMPED_ON_PATH, /* a SYN's option shrank on the way */
+	MTU_MSS_FAR_END,	 /* the far end advertised the smaller value */
 };
 
 struct mtu_mss {
@@ -295,8 +295,10 @@ uint32_t mtu_expected_adv_mss(uint32_t pmtu, int family);
  * unknown). */
 uint32_t mtu_path_unfragmented(const struct mtu_path_result *p);
 
-/* The calling thread's namespace's IP fragment counters for family. */
-int mtu_frag_counters_read(int family, struct mtu_frag_counters *out);
+/* The calling thread's namespace's IP fragment counters, IPv4 and IPv6
+ * added: an overlay may carry probes of one family in outer packets of the
+ * other, and it is the outer packets that fragment. */
+int mtu_frag_counters_read(struct mtu_frag_counters *out);
 /* MTU of the interface that carries a connected socket's traffic (0: unknown);
  * ifname (may be NULL) receives the interface name. */
 uint32_t mtu_socket_if_mtu(int fd, char *ifname, size_t ifname_len);

@@ -58,22 +58,27 @@ void mtu_tcp_mss(const struct mtu_tcp_result *t, struct mtu_mss *out)
 		out->clamp = MTU_MSS_FAR_END;
 }
 
-int mtu_frag_counters_read(int family, struct mtu_frag_counters *out)
+int mtu_frag_counters_read(struct mtu_frag_counters *out)
 {
 	struct netcounters *nc = malloc(sizeof(*nc));
-	const struct netcounters_ip *ip;
 	int err;
 
 	if (!nc)
 		return -ENOMEM;
 	netcounters_init(nc);
 	err = netcounters_read(nc);
-	ip = family == AF_INET6 ? &nc->ip6 : &nc->ip;
-	if (err == 0 && !ip->valid)
+	if (err == 0 && !nc->ip.valid && !nc->ip6.valid)
 		err = -ENOENT;
 	if (err == 0) {
-		out->reasm_reqds = ip->reasm_reqds;
-		out->frag_creates = ip->frag_creates;
+		*out = (struct mtu_frag_counters){ 0 };
+		if (nc->ip.valid) {
+			out->reasm_reqds += nc->ip.reasm_reqds;
+			out->frag_creates += nc->ip.frag_creates;
+		}
+		if (nc->ip6.valid) {
+			out->reasm_reqds += nc->ip6.reasm_reqds;
+			out->frag_creates += nc->ip6.frag_creates;
+		}
 	}
 	free(nc);
 	return err;

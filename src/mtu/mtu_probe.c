@@ -435,7 +435,7 @@ static int run_round(struct prober *p, const struct mtu_step *st, struct mtu_out
 {
 	struct mtu_frag_counters before = { 0 }, after = { 0 };
 	struct mtu_wire_report rep, prev = p->last;
-	bool counted = p->watch_frags && mtu_frag_counters_read(p->family, &before) == 0;
+	bool counted = p->watch_frags && mtu_frag_counters_read(&before) == 0;
 	uint32_t local_mtu = 0;
 	int rc;
 
@@ -462,7 +462,7 @@ static int run_round(struct prober *p, const struct mtu_step *st, struct mtu_out
 		return rc;
 	o->delivered = (unsigned)__builtin_popcount(rep.mask & ((1u << st->count) - 1));
 	p->reassembled += rep.reassembled;
-	if (counted && mtu_frag_counters_read(p->family, &after) == 0)
+	if (counted && mtu_frag_counters_read(&after) == 0)
 		o->fragmented = after.frag_creates != before.frag_creates ||
 				(p->have_first_report && rep.reasm_reqds != prev.reasm_reqds) ||
 				rep.reassembled;
@@ -565,7 +565,7 @@ static int nodf_round(struct prober *p, const struct sockaddr_storage *dst, unsi
 	if (p->family == AF_INET && n->size > MTU_MAX_SIZE_V4)
 		n->size = MTU_MAX_SIZE_V4;
 	p->round++;
-	mtu_frag_counters_read(p->family, &before);
+	mtu_frag_counters_read(&before);
 	for (unsigned i = 0; i < count; i++) {
 		struct mtu_wire_probe pr = {
 			.token = p->token, .round = p->round, .index = (uint16_t)i, .size = n->size
@@ -581,7 +581,7 @@ static int nodf_round(struct prober *p, const struct sockaddr_storage *dst, unsi
 	rc = query_round(p, n->sent, &rep);
 	if (rc < 0)
 		return rc;
-	mtu_frag_counters_read(p->family, &after);
+	mtu_frag_counters_read(&after);
 	n->delivered = (unsigned)__builtin_popcount(rep.mask);
 	n->reassembled = rep.reassembled;
 	n->local_frag_creates = after.frag_creates - before.frag_creates;
@@ -630,7 +630,7 @@ static int probe_session(struct prober *p, const struct mtu_probe_spec *spec)
 		if (rc < 0)
 			return fail(res, rc, "TCP check: %s", res->tcp.error);
 	}
-	frag_ok = spec->fragments && mtu_frag_counters_read(p->family, &before) == 0;
+	frag_ok = spec->fragments && mtu_frag_counters_read(&before) == 0;
 	p->watch_frags = frag_ok;
 	rc = search(p, spec, spec->max ? spec->max : res->if_mtu, &res->search);
 	if (rc < 0)
@@ -643,7 +643,7 @@ static int probe_session(struct prober *p, const struct mtu_probe_spec *spec)
 		if (rc < 0)
 			return rc;
 	}
-	if (frag_ok && mtu_frag_counters_read(p->family, &after) == 0 && p->have_first_report) {
+	if (frag_ok && mtu_frag_counters_read(&after) == 0 && p->have_first_report) {
 		res->frag_valid = true;
 		res->local_frag_creates = after.frag_creates - before.frag_creates;
 		res->local_reasm_reqds = after.reasm_reqds - before.reasm_reqds;

@@ -43,7 +43,7 @@
 #define TCP_SEND_BYTES MTU_WIRE_TCP_SERVER_BYTES
 /* IPv6 header + the largest TCP header (60 bytes), with room to spare. */
 #define SAVED_SYN_MAX 256
-#define PROBE_BUF      65536
+#define PROBE_BUF     65536
 
 struct round {
 	uint32_t id;
@@ -62,7 +62,7 @@ struct session {
 	struct mtu_wire_query query;
 	uint64_t query_deadline;
 	uint64_t tcp_rx, tcp_tx;
-	bool tcp_closed; /* the client's end is closed: no more polling */
+	bool tcp_closed;  /* the client's end is closed: no more polling */
 	uint32_t syn_mss; /* MSS option of the client's SYN as it arrived (0: unknown) */
 	uint8_t *buf;
 };
@@ -170,7 +170,7 @@ static int send_report(struct session *s)
 		rep.received = (uint16_t)__builtin_popcount(r->mask);
 		rep.reassembled = (uint16_t)__builtin_popcount(r->reassembled_mask);
 	}
-	if (mtu_frag_counters_read(s->family, &fc) == 0) {
+	if (mtu_frag_counters_read(&fc) == 0) {
 		rep.reasm_reqds = fc.reasm_reqds;
 		rep.frag_creates = fc.frag_creates;
 	}

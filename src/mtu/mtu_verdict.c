@@ -114,8 +114,7 @@ static void fix_set_mtu(struct mtu_verdict *v, const struct mtu_report *rep, uns
 		FIX(v, "set the overlay MTU to %u, or clamp MSS to %u on the overlay interface",
 		    a.mtu, a.mss);
 	else
-		FIX(v, "set the MTU of %s to %u, or clamp MSS to %u", ifdesc(rep, i), a.mtu,
-		    a.mss);
+		FIX(v, "set the MTU of %s to %u, or clamp MSS to %u", ifdesc(rep, i), a.mtu, a.mss);
 }
 
 /* A probe refused by this host's own stack: the cause is here, not on the
@@ -371,7 +370,8 @@ static void judge_mss(struct mtu_report *rep, unsigned i)
 	clamp_words(&m, is_overlay(rep, i), who, sizeof(who));
 	if (!t->completed) {
 		v = add(rep, p, "mss", MTU_FAIL, m.option);
-		REASON(v, "TCP with MSS %u (%u bytes of payload per segment) stalls%s: the path "
+		REASON(v,
+		       "TCP with MSS %u (%u bytes of payload per segment) stalls%s: the path "
 		       "MTU %u allows MSS %u; %s",
 		       m.option, m.payload, who, pmtu, allowed, t->error);
 		FIX(v, "clamp MSS to %u on %s (or set its MTU to %u)", a.mss, ifdesc(rep, i),
@@ -397,11 +397,13 @@ static void judge_mss(struct mtu_report *rep, unsigned i)
 		       "which allows up to MSS %u",
 		       m.option, m.payload, who, pmtu, allowed);
 	else if (pmtu > 1500)
-		REASON(v, "jumbo path confirmed: MSS %u, %u bytes of payload per segment "
+		REASON(v,
+		       "jumbo path confirmed: MSS %u, %u bytes of payload per segment "
 		       "(server end %u)",
 		       m.option, m.payload, t->server.snd_mss);
 	else
-		REASON(v, "MSS %u (%u bytes of payload per segment) matches path MTU %u "
+		REASON(v,
+		       "MSS %u (%u bytes of payload per segment) matches path MTU %u "
 		       "(server end %u)",
 		       m.option, m.payload, pmtu, t->server.snd_mss);
 }

@@ -63,8 +63,9 @@ static void print_tcp(FILE *f, const struct mtu_report *rep)
 		if (p->status || !t->run)
 			continue;
 		if (!header)
-			fprintf(f, "\nTCP MSS: the option value (what a clamp sets) and the payload "
-				   "per segment (option - TCP options)\n");
+			fprintf(f,
+				"\nTCP MSS: the option value (what a clamp sets) and the payload "
+				"per segment (option - TCP options)\n");
 		header = true;
 		mtu_tcp_mss(t, &m);
 		fprintf(f, "%-*s MSS %u, payload %u%s; SYN sent %u, arrived ", name_width(rep),

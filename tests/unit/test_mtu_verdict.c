@@ -106,9 +106,11 @@ static void expect_fixes_agree(const struct mtu_report *r, const char *p, unsign
 			continue;
 		fixes++;
 		if ((s = strstr(v->fix, "MTU to ")) && sscanf(s, "MTU to %u", &n) == 1 && n != mtu)
-			fail_msg("%s/%s fix '%s' names MTU %u, not %u", p, v->check, v->fix, n, mtu);
+			fail_msg("%s/%s fix '%s' names MTU %u, not %u", p, v->check, v->fix, n,
+				 mtu);
 		if ((s = strstr(v->fix, "MSS to ")) && sscanf(s, "MSS to %u", &n) == 1 && n != mss)
-			fail_msg("%s/%s fix '%s' names MSS %u, not %u", p, v->check, v->fix, n, mss);
+			fail_msg("%s/%s fix '%s' names MSS %u, not %u", p, v->check, v->fix, n,
+				 mss);
 	}
 	if (fixes < min_fixes)
 		fail_msg("%s: %u fixes, expected at least %u", p, fixes, min_fixes);

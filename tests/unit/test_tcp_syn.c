@@ -65,14 +65,14 @@ static void test_refused(void **state)
 		uint8_t opts[12];
 		size_t len;
 	} cases[] = {
-		{ { 0 }, 0 },				   /* no options */
-		{ { 1, 1, 1, 0 }, 4 },			   /* NOPs, end */
-		{ { 0, 2, 4, 5, 0xb4 }, 4 },		   /* end before the MSS */
-		{ { 2, 3, 5, 0 }, 4 },			   /* MSS of the wrong length */
-		{ { 2, 8, 5, 0xb4 }, 4 },		   /* length past the header */
-		{ { 8, 0, 0, 0 }, 4 },			   /* length 0 would loop */
-		{ { 1, 1, 1, 2 }, 4 },			   /* kind without its length */
-		{ { 3, 3, 7, 1, 1, 2, 4, 5 }, 8 },	   /* MSS cut at the header's end */
+		{ { 0 }, 0 },			   /* no options */
+		{ { 1, 1, 1, 0 }, 4 },		   /* NOPs, end */
+		{ { 0, 2, 4, 5, 0xb4 }, 4 },	   /* end before the MSS */
+		{ { 2, 3, 5, 0 }, 4 },		   /* MSS of the wrong length */
+		{ { 2, 8, 5, 0xb4 }, 4 },	   /* length past the header */
+		{ { 8, 0, 0, 0 }, 4 },		   /* length 0 would loop */
+		{ { 1, 1, 1, 2 }, 4 },		   /* kind without its length */
+		{ { 3, 3, 7, 1, 1, 2, 4, 5 }, 8 }, /* MSS cut at the header's end */
 	};
 	uint8_t pkt[128];
 	uint32_t mss;
