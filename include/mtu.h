@@ -193,6 +193,7 @@ struct mtu_tcp_result {
 	bool run;	 /* the check was attempted */
 	bool completed;	 /* the transfer finished both ways */
 	bool timestamps; /* the connection uses TCP timestamps */
+	int family;	 /* AF_INET or AF_INET6 */
 	uint64_t bytes_sent, bytes_acked, bytes_received;
 	struct mtu_tcp_end client_initial; /* right after connect */
 	struct mtu_tcp_end client;	   /* after the transfer */
@@ -215,8 +216,8 @@ enum mtu_mss_clamp {
 
 struct mtu_mss {
 	bool valid;
-	uint32_t option;      /* option value in force for the client's segments */
-	uint32_t payload;     /* payload bytes per full segment at connect */
+	uint32_t option;      /* negotiated: the smaller SYN option as it arrived */
+	uint32_t payload;     /* payload bytes per full segment that option allows */
 	uint32_t options_len; /* TCP option bytes per segment (12 with timestamps) */
 	uint32_t syn_sent;    /* the client's SYN as it left */
 	uint32_t syn_arrived; /* ... as it arrived at the server (0: unknown) */

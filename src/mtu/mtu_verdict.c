@@ -198,7 +198,10 @@ static void judge_pmtu(struct mtu_report *rep, unsigned i)
 			       "fragments (see fragments)",
 			       s->pmtu, ifdesc(rep, i), mtu_path_unfragmented(p));
 		else if (s->pmtu > 1500)
-			REASON(v, "jumbo path confirmed: MTU %u end to end, MSS %u", s->pmtu,
+			REASON(v,
+			       "jumbo path confirmed: MTU %u end to end, MSS %u (%u bytes of "
+			       "payload per segment)",
+			       s->pmtu, mtu_expected_adv_mss(s->pmtu, p->family),
 			       mtu_expected_snd_mss(s->pmtu, p->family, timestamps(p)));
 		else
 			REASON(v, "path MTU %u confirmed, the full MTU of %s", s->pmtu,
@@ -381,10 +384,10 @@ static void judge_mss(struct mtu_report *rep, unsigned i)
 	if (m.option > allowed) {
 		v = add(rep, p, "mss", MTU_WARN, m.option);
 		REASON(v,
-		       "MSS %u at connect%s is larger than the path MTU %u allows (MSS %u): "
-		       "PMTU discovery brought the payload per segment from %u to %u (server "
-		       "end %u)",
-		       m.option, who, pmtu, allowed, m.payload, t->client.snd_mss,
+		       "MSS %u on the SYNs%s is larger than the path MTU %u allows (MSS %u): "
+		       "PMTU discovery had to bring the payload per segment from %u at connect "
+		       "to %u (server end %u)",
+		       m.option, who, pmtu, allowed, t->client_initial.snd_mss, t->client.snd_mss,
 		       t->server.snd_mss);
 		FIX(v, "clamp MSS to %u on %s (or set its MTU to %u)", a.mss, ifdesc(rep, i),
 		    a.mtu);
