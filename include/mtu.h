@@ -98,8 +98,14 @@ struct mtu_outcome {
 	bool icmp;	    /* an ICMP too-big came back for this size */
 	uint32_t icmp_mtu;  /* the MTU it (or the local refusal) announced; 0: unknown */
 	bool local_too_big; /* the local stack refused the size (EMSGSIZE) */
-	bool fragmented;    /* IP fragment counters moved during the round (not
-			     * used by the search; recorded for the report) */
+	/* Probes this host's stack refused for another reason (ENOBUFS from a
+	 * device or qdisc, EPERM from a local firewall...): counted in sent and
+	 * lost, like a silent drop on the path (RFC 8899 4.1: a probe that is
+	 * not confirmed is lost, whatever dropped it). */
+	unsigned refused;
+	int refused_errno; /* the last refusal's errno (0: none) */
+	bool fragmented;   /* IP fragment counters moved during the round (not
+			    * used by the search; recorded for the report) */
 };
 
 /* One round, for the report. */
@@ -109,6 +115,8 @@ struct mtu_probe_record {
 	bool icmp;
 	uint32_t icmp_mtu;
 	bool local_too_big;
+	unsigned refused;
+	int refused_errno;
 	bool fragmented;
 };
 
@@ -127,6 +135,8 @@ struct mtu_search {
 	unsigned silent_failures; /* failed sizes with no ICMP and no local refusal */
 	unsigned icmp_failures;	  /* failed sizes with an ICMP */
 	unsigned rounds, probes_sent, probes_delivered;
+	unsigned probes_refused;
+	int refused_errno;
 	unsigned nrecords;
 	struct mtu_probe_record records[MTU_MAX_RECORDS];
 };
@@ -142,6 +152,9 @@ struct mtu_search_result {
 	bool blackhole;
 	bool loss_seen;
 	unsigned rounds, probes_sent, probes_delivered;
+	unsigned probes_refused;   /* of probes_sent: refused by this host's stack */
+	int refused_errno;	   /* the last refusal's errno (0: none) */
+	uint32_t smallest_refused; /* smallest size with a refused probe (0: none) */
 };
 
 /* cfg is checked and clamped: base in [MTU_MIN_SIZE, max], probes in
@@ -183,12 +196,40 @@ struct mtu_tcp_result {
 	bool run;	 /* the check was attempted */
 	bool completed;	 /* the transfer finished both ways */
 	bool timestamps; /* the connection uses TCP timestamps */
+	int family;	 /* AF_INET or AF_INET6 */
 	uint64_t bytes_sent, bytes_acked, bytes_received;
 	struct mtu_tcp_end client_initial; /* right after connect */
 	struct mtu_tcp_end client;	   /* after the transfer */
 	struct mtu_tcp_end server;	   /* after the transfer */
+	uint32_t syn_arrived; /* MSS option of the client's SYN at the server (0: unknown) */
 	char error[MTU_TEXT_MAX];
 };
+
+/* The MSS in both of its units (RFC 6691): the option value the SYNs carry,
+ * which is what a clamp sets and users configure (MTU - 40 on IPv4, - 60 on
+ * IPv6), and the payload per full segment, which is the option value minus
+ * the TCP options in use (12 bytes of timestamps on Linux by default). Linux
+ * reports both ends' tcpi_advmss and tcpi_snd_mss net of the timestamps once
+ * they are agreed, so the option values are derived by adding them back. */
+enum mtu_mss_clamp {
+	MTU_MSS_NOT_CLAMPED = 0, /* the client's own value (its route's MTU) */
+	MTU_MSS_CLAMPED_ON_PATH, /* a SYN's option shrank on the way */
+	MTU_MSS_FAR_END,	 /* the far end advertised the smaller value */
+};
+
+struct mtu_mss {
+	bool valid;
+	uint32_t option;      /* negotiated: the smaller SYN option as it arrived */
+	uint32_t payload;     /* payload bytes per full segment that option allows */
+	uint32_t options_len; /* TCP option bytes per segment (12 with timestamps) */
+	uint32_t syn_sent;    /* the client's SYN as it left */
+	uint32_t syn_arrived; /* ... as it arrived at the server (0: unknown) */
+	uint32_t synack_sent; /* the server's SYN-ACK as it left (0: unknown) */
+	enum mtu_mss_clamp clamp;
+};
+
+/* Derives the MSS figures of a measured connection (pure). */
+void mtu_tcp_mss(const struct mtu_tcp_result *t, struct mtu_mss *out);
 
 struct mtu_frag_counters {
 	uint64_t reasm_reqds;  /* fragments received for reassembly */
@@ -201,6 +242,7 @@ struct mtu_nodf {
 	bool run;
 	uint32_t size;
 	unsigned sent, delivered;
+	unsigned refused;	     /* not sent: this host's stack refused them */
 	unsigned reassembled;	     /* arrived in IP fragments at the far end */
 	uint64_t local_frag_creates; /* fragments this host made meanwhile */
 	uint64_t remote_reasm_reqds; /* fragments the far end received meanwhile */
@@ -257,8 +299,10 @@ uint32_t mtu_expected_adv_mss(uint32_t pmtu, int family);
  * unknown). */
 uint32_t mtu_path_unfragmented(const struct mtu_path_result *p);
 
-/* The calling thread's namespace's IP fragment counters for family. */
-int mtu_frag_counters_read(int family, struct mtu_frag_counters *out);
+/* The calling thread's namespace's IP fragment counters, IPv4 and IPv6
+ * added: an overlay may carry probes of one family in outer packets of the
+ * other, and it is the outer packets that fragment. */
+int mtu_frag_counters_read(struct mtu_frag_counters *out);
 /* MTU of the interface that carries a connected socket's traffic (0: unknown);
  * ifname (may be NULL) receives the interface name. */
 uint32_t mtu_socket_if_mtu(int fd, char *ifname, size_t ifname_len);

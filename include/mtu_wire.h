@@ -96,8 +96,11 @@ struct mtu_wire_report {
 
 /* TCP_QUERY and DONE have nothing after the op header. TCP_REPORT, server ->
  * client: snd_mss, adv_mss, rcv_mss, pmtu (u32 each, 0 when no connection
- * was accepted), bytes u64 (received on the connection so far). */
-#define MTU_WIRE_TCP_REPORT_LEN 24
+ * was accepted), bytes u64 (received on the connection so far), syn_mss u32
+ * (the MSS option of the client's SYN as it arrived; 0: unknown). A report
+ * of MTU_WIRE_TCP_REPORT_V1_LEN (without syn_mss) is still read. */
+#define MTU_WIRE_TCP_REPORT_LEN	   28
+#define MTU_WIRE_TCP_REPORT_V1_LEN 24
 /* The TCP check's transfer: the client sends MTU_WIRE_TCP_CLIENT_BYTES, the
  * server MTU_WIRE_TCP_SERVER_BYTES, so both ends' MSS and PMTU are exercised. */
 #define MTU_WIRE_TCP_CLIENT_BYTES (1024u * 1024u)
@@ -105,6 +108,7 @@ struct mtu_wire_report {
 struct mtu_wire_tcp_report {
 	uint32_t snd_mss, adv_mss, rcv_mss, pmtu;
 	uint64_t bytes;
+	uint32_t syn_mss;
 };
 
 /* Bodies below are the part after the op header; callers write the op

@@ -34,22 +34,61 @@ uint32_t mtu_expected_snd_mss(uint32_t pmtu, int family, bool timestamps)
 	return mss;
 }
 
-int mtu_frag_counters_read(int family, struct mtu_frag_counters *out)
+/* The MSS negotiated on the SYNs is the smaller of the two options as they
+ * arrived. The server tells what the client's SYN carried on arrival; the
+ * SYN-ACK's is read from the client's segment size at connect, unless that
+ * was held down by a path MTU the kernel had already learned (then the
+ * SYN-ACK's option is taken as the server sent it). */
+void mtu_tcp_mss(const struct mtu_tcp_result *t, struct mtu_mss *out)
+{
+	const struct mtu_tcp_end *c = &t->client_initial;
+	uint32_t hdr = t->family == AF_INET6 ? MTU_TCP_V6_OVERHEAD : MTU_TCP_V4_OVERHEAD;
+	uint32_t pmtu_limit = c->pmtu > hdr ? c->pmtu - hdr : UINT32_MAX;
+	uint32_t now, synack_arrived, syn_arrived;
+
+	memset(out, 0, sizeof(*out));
+	if (!t->run || !c->valid || !c->snd_mss)
+		return;
+	out->valid = true;
+	out->options_len = t->timestamps ? MTU_TCP_TS_LEN : 0;
+	out->syn_sent = c->adv_mss ? c->adv_mss + out->options_len : 0;
+	out->syn_arrived = t->syn_arrived;
+	if (t->server.valid && t->server.adv_mss)
+		out->synack_sent = t->server.adv_mss + out->options_len;
+	now = c->snd_mss + out->options_len;
+	synack_arrived = now < pmtu_limit || !out->synack_sent ? now : out->synack_sent;
+	syn_arrived = out->syn_arrived ? out->syn_arrived : out->syn_sent;
+	out->option = syn_arrived && syn_arrived < synack_arrived ? syn_arrived : synack_arrived;
+	out->payload = out->option - out->options_len;
+	if (out->syn_arrived && out->syn_sent && out->syn_arrived < out->syn_sent)
+		out->clamp = MTU_MSS_CLAMPED_ON_PATH;
+	else if (out->synack_sent && synack_arrived < out->synack_sent)
+		out->clamp = MTU_MSS_CLAMPED_ON_PATH; /* the SYN-ACK's, on its way back */
+	else if (out->syn_sent && out->option < out->syn_sent && out->option == out->synack_sent)
+		out->clamp = MTU_MSS_FAR_END;
+}
+
+int mtu_frag_counters_read(struct mtu_frag_counters *out)
 {
 	struct netcounters *nc = malloc(sizeof(*nc));
-	const struct netcounters_ip *ip;
 	int err;
 
 	if (!nc)
 		return -ENOMEM;
 	netcounters_init(nc);
 	err = netcounters_read(nc);
-	ip = family == AF_INET6 ? &nc->ip6 : &nc->ip;
-	if (err == 0 && !ip->valid)
+	if (err == 0 && !nc->ip.valid && !nc->ip6.valid)
 		err = -ENOENT;
 	if (err == 0) {
-		out->reasm_reqds = ip->reasm_reqds;
-		out->frag_creates = ip->frag_creates;
+		*out = (struct mtu_frag_counters){ 0 };
+		if (nc->ip.valid) {
+			out->reasm_reqds += nc->ip.reasm_reqds;
+			out->frag_creates += nc->ip.frag_creates;
+		}
+		if (nc->ip6.valid) {
+			out->reasm_reqds += nc->ip6.reasm_reqds;
+			out->frag_creates += nc->ip6.frag_creates;
+		}
 	}
 	free(nc);
 	return err;

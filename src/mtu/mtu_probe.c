@@ -358,9 +358,31 @@ static void drain_errors(struct prober *p, bool *icmp, uint32_t *icmp_mtu, uint3
 	}
 }
 
-/* Sends one probe. 1 sent, 0 refused locally as too big, negative: error. */
+/* Errors with which this host's stack refuses one datagram, not the socket:
+ * a full device queue or qdisc (ENOBUFS), a local firewall (EPERM, EACCES),
+ * a route or neighbour that is gone. The probe is lost like one dropped on
+ * the way; PMTU discovery exists to find such silent limits. */
+static bool local_refusal(int err)
+{
+	switch (err) {
+	case ENOBUFS:
+	case EPERM:
+	case EACCES:
+	case EAGAIN:
+	case EHOSTUNREACH:
+	case ENETUNREACH:
+	case ENETDOWN:
+	case EHOSTDOWN:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* Sends one probe. 1 sent, 0 refused locally as too big, 2 refused by this
+ * host for another reason (*refused_errno), negative: error. */
 static int send_probe(struct prober *p, uint32_t size, unsigned index, bool *icmp,
-		      uint32_t *icmp_mtu, uint32_t *local_mtu)
+		      uint32_t *icmp_mtu, uint32_t *local_mtu, int *refused_errno)
 {
 	size_t hdr = p->family == AF_INET6 ? V6_UDP_HDR : V4_UDP_HDR;
 	struct mtu_wire_probe pr = {
@@ -371,6 +393,10 @@ static int send_probe(struct prober *p, uint32_t size, unsigned index, bool *icm
 	for (int attempt = 0; attempt < 3; attempt++) {
 		if (send(p->udp, p->buf, size - hdr, 0) >= 0)
 			return 1;
+		if (local_refusal(errno)) {
+			*refused_errno = errno;
+			return 2;
+		}
 		if (errno != EMSGSIZE && errno != ECONNREFUSED && errno != EINTR)
 			return -errno;
 		/* An ICMP error reported on the socket fails the next send once
@@ -409,7 +435,7 @@ static int run_round(struct prober *p, const struct mtu_step *st, struct mtu_out
 {
 	struct mtu_frag_counters before = { 0 }, after = { 0 };
 	struct mtu_wire_report rep, prev = p->last;
-	bool counted = p->watch_frags && mtu_frag_counters_read(p->family, &before) == 0;
+	bool counted = p->watch_frags && mtu_frag_counters_read(&before) == 0;
 	uint32_t local_mtu = 0;
 	int rc;
 
@@ -417,7 +443,8 @@ static int run_round(struct prober *p, const struct mtu_step *st, struct mtu_out
 	o->size = st->size;
 	p->round++;
 	for (unsigned i = 0; i < st->count; i++) {
-		rc = send_probe(p, st->size, i, &o->icmp, &o->icmp_mtu, &local_mtu);
+		rc = send_probe(p, st->size, i, &o->icmp, &o->icmp_mtu, &local_mtu,
+				&o->refused_errno);
 		if (rc < 0)
 			return fail(p->res, rc, "sending a %u-byte probe: %s", st->size,
 				    strerror(-rc));
@@ -426,14 +453,16 @@ static int run_round(struct prober *p, const struct mtu_step *st, struct mtu_out
 			o->icmp_mtu = local_mtu;
 			break;
 		}
+		if (rc == 2)
+			o->refused++;
 		o->sent++;
 	}
-	rc = query_round(p, o->sent, &rep);
+	rc = query_round(p, o->sent - o->refused, &rep);
 	if (rc < 0)
 		return rc;
 	o->delivered = (unsigned)__builtin_popcount(rep.mask & ((1u << st->count) - 1));
 	p->reassembled += rep.reassembled;
-	if (counted && mtu_frag_counters_read(p->family, &after) == 0)
+	if (counted && mtu_frag_counters_read(&after) == 0)
 		o->fragmented = after.frag_creates != before.frag_creates ||
 				(p->have_first_report && rep.reasm_reqds != prev.reasm_reqds) ||
 				rep.reassembled;
@@ -442,7 +471,8 @@ static int run_round(struct prober *p, const struct mtu_step *st, struct mtu_out
 	p->have_first_report = true;
 	p->last = rep;
 	drain_errors(p, &o->icmp, &o->icmp_mtu, &local_mtu);
-	log_debug("round %u: %u bytes, %u/%u delivered%s", p->round, o->size, o->delivered, o->sent,
+	log_debug("round %u: %u bytes, %u/%u delivered, %u refused here%s", p->round, o->size,
+		  o->delivered, o->sent, o->refused,
 		  o->icmp	     ? ", ICMP too-big"
 		  : o->local_too_big ? ", EMSGSIZE"
 				     : "");
@@ -513,7 +543,7 @@ static int nodf_round(struct prober *p, const struct sockaddr_storage *dst, unsi
 	struct mtu_frag_counters before = { 0 }, after = { 0 };
 	struct mtu_wire_report prev = p->last, rep;
 	size_t hdr = p->family == AF_INET6 ? V6_UDP_HDR : V4_UDP_HDR;
-	int dont = p->family == AF_INET6 ? IPV6_PMTUDISC_DONT : IP_PMTUDISC_DONT;
+	int dont = p->family == AF_INET6 ? IPV6_PMTUDISC_DONT : IP_PMTUDISC_DONT, on = 1;
 	int fd, rc;
 
 	fd = socket(p->family, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
@@ -522,6 +552,9 @@ static int nodf_round(struct prober *p, const struct sockaddr_storage *dst, unsi
 	if (setsockopt(fd, p->family == AF_INET6 ? IPPROTO_IPV6 : IPPROTO_IP,
 		       p->family == AF_INET6 ? IPV6_MTU_DISCOVER : IP_MTU_DISCOVER, &dont,
 		       sizeof(dont)) < 0 ||
+	    /* Without it a device's drop (NET_XMIT_DROP) is reported as sent. */
+	    setsockopt(fd, p->family == AF_INET6 ? IPPROTO_IPV6 : IPPROTO_IP,
+		       p->family == AF_INET6 ? IPV6_RECVERR : IP_RECVERR, &on, sizeof(on)) < 0 ||
 	    connect(fd, (const struct sockaddr *)dst, addr_len(dst)) < 0) {
 		rc = -errno;
 		close(fd);
@@ -532,7 +565,7 @@ static int nodf_round(struct prober *p, const struct sockaddr_storage *dst, unsi
 	if (p->family == AF_INET && n->size > MTU_MAX_SIZE_V4)
 		n->size = MTU_MAX_SIZE_V4;
 	p->round++;
-	mtu_frag_counters_read(p->family, &before);
+	mtu_frag_counters_read(&before);
 	for (unsigned i = 0; i < count; i++) {
 		struct mtu_wire_probe pr = {
 			.token = p->token, .round = p->round, .index = (uint16_t)i, .size = n->size
@@ -541,12 +574,14 @@ static int nodf_round(struct prober *p, const struct sockaddr_storage *dst, unsi
 		mtu_wire_put_probe(p->buf, &pr);
 		if (send(fd, p->buf, n->size - hdr, 0) >= 0)
 			n->sent++;
+		else if (local_refusal(errno))
+			n->refused++;
 	}
 	close(fd);
 	rc = query_round(p, n->sent, &rep);
 	if (rc < 0)
 		return rc;
-	mtu_frag_counters_read(p->family, &after);
+	mtu_frag_counters_read(&after);
 	n->delivered = (unsigned)__builtin_popcount(rep.mask);
 	n->reassembled = rep.reassembled;
 	n->local_frag_creates = after.frag_creates - before.frag_creates;
@@ -595,7 +630,7 @@ static int probe_session(struct prober *p, const struct mtu_probe_spec *spec)
 		if (rc < 0)
 			return fail(res, rc, "TCP check: %s", res->tcp.error);
 	}
-	frag_ok = spec->fragments && mtu_frag_counters_read(p->family, &before) == 0;
+	frag_ok = spec->fragments && mtu_frag_counters_read(&before) == 0;
 	p->watch_frags = frag_ok;
 	rc = search(p, spec, spec->max ? spec->max : res->if_mtu, &res->search);
 	if (rc < 0)
@@ -608,7 +643,7 @@ static int probe_session(struct prober *p, const struct mtu_probe_spec *spec)
 		if (rc < 0)
 			return rc;
 	}
-	if (frag_ok && mtu_frag_counters_read(p->family, &after) == 0 && p->have_first_report) {
+	if (frag_ok && mtu_frag_counters_read(&after) == 0 && p->have_first_report) {
 		res->frag_valid = true;
 		res->local_frag_creates = after.frag_creates - before.frag_creates;
 		res->local_reasm_reqds = after.reasm_reqds - before.reasm_reqds;

@@ -122,6 +122,8 @@ static void record(struct mtu_search *s, const struct mtu_outcome *o)
 	r->icmp = o->icmp;
 	r->icmp_mtu = o->icmp_mtu;
 	r->local_too_big = o->local_too_big;
+	r->refused = o->refused;
+	r->refused_errno = o->refused_errno;
 	r->fragmented = o->fragmented;
 }
 
@@ -136,6 +138,9 @@ void mtu_search_feed(struct mtu_search *s, const struct mtu_outcome *o)
 	s->rounds++;
 	s->probes_sent += o->sent;
 	s->probes_delivered += o->delivered < o->sent ? o->delivered : o->sent;
+	s->probes_refused += o->refused < o->sent ? o->refused : o->sent;
+	if (o->refused)
+		s->refused_errno = o->refused_errno;
 	s->cur_sent += o->sent;
 	s->cur_delivered += o->delivered;
 	if (o->icmp) {
@@ -178,6 +183,12 @@ void mtu_search_result(const struct mtu_search *s, struct mtu_search_result *r)
 	r->rounds = s->rounds;
 	r->probes_sent = s->probes_sent;
 	r->probes_delivered = s->probes_delivered;
+	r->probes_refused = s->probes_refused;
+	r->refused_errno = s->refused_errno;
+	for (unsigned i = 0; i < s->nrecords; i++)
+		if (s->records[i].refused &&
+		    (!r->smallest_refused || s->records[i].size < r->smallest_refused))
+			r->smallest_refused = s->records[i].size;
 }
 
 const char *mtu_search_state_name(enum mtu_search_state st)

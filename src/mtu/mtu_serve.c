@@ -23,6 +23,7 @@
 #include "mtu_wire.h"
 #include "proto.h"
 #include "sockopt.h"
+#include "tcp_syn.h"
 
 #ifndef IP_RECVFRAGSIZE
 #define IP_RECVFRAGSIZE 25
@@ -40,7 +41,9 @@
 /* The server end of the TCP check sends this much, so that its own
  * tcpi_snd_mss / tcpi_pmtu reflect a real transfer. */
 #define TCP_SEND_BYTES MTU_WIRE_TCP_SERVER_BYTES
-#define PROBE_BUF      65536
+/* IPv6 header + the largest TCP header (60 bytes), with room to spare. */
+#define SAVED_SYN_MAX 256
+#define PROBE_BUF     65536
 
 struct round {
 	uint32_t id;
@@ -59,7 +62,8 @@ struct session {
 	struct mtu_wire_query query;
 	uint64_t query_deadline;
 	uint64_t tcp_rx, tcp_tx;
-	bool tcp_closed; /* the client's end is closed: no more polling */
+	bool tcp_closed;  /* the client's end is closed: no more polling */
+	uint32_t syn_mss; /* MSS option of the client's SYN as it arrived (0: unknown) */
 	uint8_t *buf;
 };
 
@@ -118,6 +122,9 @@ static int open_sockets(struct session *s, bool want_tcp, struct mtu_wire_ready 
 	s->lsn = socket(s->family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 	if (s->lsn < 0)
 		return -errno;
+	/* Keep the SYN's headers: its MSS option as it arrived tells a clamp on
+	 * the way from the value the client sent. Best effort (Linux >= 4.2). */
+	setsockopt(s->lsn, IPPROTO_TCP, TCP_SAVE_SYN, &one, sizeof(one));
 	if (bind(s->lsn, (struct sockaddr *)&local, addr_len(&local)) < 0 || listen(s->lsn, 1) < 0)
 		return -errno;
 	sl = sizeof(local);
@@ -163,7 +170,7 @@ static int send_report(struct session *s)
 		rep.received = (uint16_t)__builtin_popcount(r->mask);
 		rep.reassembled = (uint16_t)__builtin_popcount(r->reassembled_mask);
 	}
-	if (mtu_frag_counters_read(s->family, &fc) == 0) {
+	if (mtu_frag_counters_read(&fc) == 0) {
 		rep.reasm_reqds = fc.reasm_reqds;
 		rep.frag_creates = fc.frag_creates;
 	}
@@ -193,6 +200,7 @@ static int on_tcp_query(struct session *s)
 		rep.rcv_mss = ti.rcv_mss;
 		rep.pmtu = ti.pmtu;
 	}
+	rep.syn_mss = s->syn_mss;
 	mtu_wire_put_op(out, MTU_OP_TCP_REPORT);
 	mtu_wire_put_tcp_report(out + MTU_WIRE_OP_LEN, &rep);
 	return send_reply(s->ctrl, out, sizeof(out));
@@ -271,6 +279,16 @@ static void drain_udp(struct session *s)
 	}
 }
 
+static void saved_syn_mss(struct session *s)
+{
+	uint8_t syn[SAVED_SYN_MAX];
+	socklen_t sl = sizeof(syn);
+
+	if (getsockopt(s->tcp, IPPROTO_TCP, TCP_SAVED_SYN, syn, &sl) == 0 &&
+	    !tcp_syn_mss(syn, sl, &s->syn_mss))
+		s->syn_mss = 0;
+}
+
 static void tcp_accept(struct session *s)
 {
 	struct sockaddr_storage from;
@@ -284,6 +302,7 @@ static void tcp_accept(struct session *s)
 		return;
 	}
 	s->tcp = fd;
+	saved_syn_mss(s);
 }
 
 static void tcp_io(struct session *s, short revents)

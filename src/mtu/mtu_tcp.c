@@ -144,6 +144,7 @@ static int server_end(struct ctrl *c, struct mtu_tcp_result *res)
 					    .adv_mss = rep.adv_mss,
 					    .rcv_mss = rep.rcv_mss,
 					    .pmtu = rep.pmtu };
+	res->syn_arrived = rep.syn_mss;
 	return 0;
 }
 
@@ -155,6 +156,7 @@ int mtu_tcp_check(struct ctrl *c, const struct sockaddr_storage *peer, uint64_t 
 
 	memset(res, 0, sizeof(*res));
 	res->run = true;
+	res->family = peer->ss_family;
 	fd = tcp_connect(peer);
 	if (fd < 0) {
 		snprintf(res->error, sizeof(res->error), "cannot connect to the TCP port: %s",

@@ -13,6 +13,7 @@
  *   tunnel     an overlay against its underlay (expected or inferred overhead)
  *   expect     what a scenario said the path should have
  */
+#include <errno.h>
 #include <netinet/in.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -78,25 +79,72 @@ static bool timestamps(const struct mtu_path_result *p)
 	return p->tcp.run && p->tcp.client.valid ? p->tcp.timestamps : true;
 }
 
-/* fits: the largest packet that got through. For our overlay the MTU to set
- * is the underlay's minus the overhead (at that MTU its padding stops at the
- * MTU), while an MSS clamp with the MTU unchanged must keep padded packets
- * small enough: it follows what got through. */
-static void fix_set_mtu(struct mtu_verdict *v, const struct mtu_report *rep, unsigned i,
-			uint32_t fits)
+/* Every MTU/MSS fix of a path comes from here, so no two verdicts can
+ * disagree. mtu: what to set on the path's interface: the largest packet
+ * that got through unfragmented, or for an overlay the underlay's path MTU
+ * minus the overlay's overhead (for our overlay, at that MTU its padding
+ * stops at the MTU). mss: the clamp (the SYN option value) that works with
+ * the MTU left as it is, so it follows what got through. */
+struct advice {
+	uint32_t mtu, mss;
+};
+
+static struct advice advise(const struct mtu_report *rep, unsigned i)
 {
 	const struct mtu_path_result *p = &rep->paths[i];
 	const struct mtu_tunnel *t = &rep->tunnels[i];
-	uint32_t mtu = fits;
+	uint32_t fits = mtu_path_unfragmented(p);
+	struct advice a = { .mtu = fits };
 
-	if (rep->roles[i].kind == MTU_PATH_BUILTIN && t->valid && t->inner_expected)
-		mtu = t->inner_expected;
+	if (is_overlay(rep, i) && t->valid && t->inner_expected)
+		a.mtu = t->inner_expected;
+	if (!fits || (a.mtu && a.mtu < fits))
+		fits = a.mtu;
+	a.mss = mtu_expected_adv_mss(fits, p->family);
+	return a;
+}
+
+static void fix_set_mtu(struct mtu_verdict *v, const struct mtu_report *rep, unsigned i)
+{
+	struct advice a = advise(rep, i);
+
+	if (!a.mtu)
+		return;
 	if (is_overlay(rep, i))
 		FIX(v, "set the overlay MTU to %u, or clamp MSS to %u on the overlay interface",
-		    mtu, mtu_expected_adv_mss(mtu < fits ? mtu : fits, p->family));
+		    a.mtu, a.mss);
 	else
-		FIX(v, "set the MTU of %s to %u, or clamp MSS to %u", ifdesc(rep, i), mtu,
-		    mtu_expected_adv_mss(mtu, p->family));
+		FIX(v, "set the MTU of %s to %u, or clamp MSS to %u", ifdesc(rep, i), a.mtu, a.mss);
+}
+
+/* A probe refused by this host's own stack: the cause is here, not on the
+ * path and not the far end's server. */
+static void fix_refused(struct mtu_verdict *v, const struct mtu_path_result *p, int err)
+{
+	const char *dev = p->ifname[0] ? p->ifname : "the outgoing interface";
+
+	if (err == EPERM || err == EACCES)
+		FIX(v,
+		    "a local firewall drops them on output: look for a drop or reject rule "
+		    "matching UDP to %s in `nft list ruleset` (or iptables -S OUTPUT)",
+		    p->spec.host);
+	else if (err == ENOBUFS || err == EAGAIN)
+		FIX(v,
+		    "the queue of %s or its qdisc drops them: check `tc -s qdisc show dev %s` and "
+		    "the device's MTU and txqueuelen",
+		    dev, dev);
+	else
+		FIX(v, "this host has no usable route to %s for them: check `ip route get %s`",
+		    p->spec.host, p->spec.host);
+}
+
+/* The far end's interface is smaller than ours and explains the failed sizes. */
+static bool far_end_narrower(const struct mtu_path_result *p)
+{
+	const struct mtu_search_result *s = &p->search;
+
+	return (s->refused_errno == ENOBUFS || s->refused_errno == EAGAIN) && p->server_if_mtu &&
+	       p->if_mtu && p->server_if_mtu < p->if_mtu && p->server_if_mtu < s->smallest_failed;
 }
 
 /* Where the limit sits, when the far end's own interface explains it. */
@@ -118,6 +166,16 @@ static void judge_pmtu(struct mtu_report *rep, unsigned i)
 
 	if (s->state == MTU_SEARCH_BASE_FAILED) {
 		v = add(rep, p, "pmtu", MTU_FAIL, 0);
+		if (s->probes_refused) {
+			REASON(v,
+			       "this host refused to send %u of the %u probes of %u bytes "
+			       "(sendmsg: %s)%s",
+			       s->probes_refused, s->probes_sent, p->records[0].size,
+			       strerror(s->refused_errno),
+			       s->icmp_seen ? "; ICMP too-big came back" : "");
+			fix_refused(v, p, s->refused_errno);
+			return;
+		}
 		REASON(v, "not one probe of %u bytes was delivered (%u sent)%s", p->records[0].size,
 		       s->probes_sent, s->icmp_seen ? "; ICMP too-big came back" : "");
 		if (s->icmp_mtu)
@@ -140,11 +198,42 @@ static void judge_pmtu(struct mtu_report *rep, unsigned i)
 			       "fragments (see fragments)",
 			       s->pmtu, ifdesc(rep, i), mtu_path_unfragmented(p));
 		else if (s->pmtu > 1500)
-			REASON(v, "jumbo path confirmed: MTU %u end to end, MSS %u", s->pmtu,
+			REASON(v,
+			       "jumbo path confirmed: MTU %u end to end, MSS %u (%u bytes of "
+			       "payload per segment)",
+			       s->pmtu, mtu_expected_adv_mss(s->pmtu, p->family),
 			       mtu_expected_snd_mss(s->pmtu, p->family, timestamps(p)));
 		else
 			REASON(v, "path MTU %u confirmed, the full MTU of %s", s->pmtu,
 			       ifdesc(rep, i));
+		return;
+	}
+	if (s->blackhole && s->smallest_refused && s->smallest_refused <= s->smallest_failed &&
+	    far_end_narrower(p)) {
+		/* A veth pair (or a driver like it) books the far side's drop of
+		 * an oversized frame as a transmit drop, which the sender sees
+		 * as ENOBUFS: the limit is the far interface, not this host. */
+		v = add(rep, p, "blackhole", MTU_FAIL, s->pmtu);
+		REASON(v,
+		       "packets of %u bytes and more vanish at the far end: its interface MTU %u "
+		       "is smaller than this end's %u and it drops larger frames without ICMP "
+		       "(this host's device reported the drop: sendmsg: %s); the largest size "
+		       "that passes is %u",
+		       s->smallest_failed, p->server_if_mtu, p->if_mtu, strerror(s->refused_errno),
+		       s->pmtu);
+		FIX(v,
+		    "give both ends of the link the same MTU: %u on %s (or raise the far end's "
+		    "to %u)",
+		    p->server_if_mtu, ifdesc(rep, i), p->if_mtu);
+		return;
+	}
+	if (s->blackhole && s->smallest_refused && s->smallest_refused <= s->smallest_failed) {
+		v = add(rep, p, "blackhole", MTU_FAIL, s->pmtu);
+		REASON(v,
+		       "packets of %u bytes and more never leave this host: its stack refused "
+		       "them (sendmsg: %s) and sent no ICMP; the largest size that passes is %u",
+		       s->smallest_failed, strerror(s->refused_errno), s->pmtu);
+		fix_refused(v, p, s->refused_errno);
 		return;
 	}
 	if (s->blackhole) {
@@ -154,7 +243,7 @@ static void judge_pmtu(struct mtu_report *rep, unsigned i)
 		       "answered by %s; the path MTU is %u%s",
 		       s->smallest_failed, p->if_mtu ? p->if_mtu : s->smallest_failed, icmp,
 		       s->pmtu, where(p));
-		fix_set_mtu(v, rep, i, s->pmtu);
+		fix_set_mtu(v, rep, i);
 		return;
 	}
 	v = add(rep, p, "pmtu", MTU_WARN, s->pmtu);
@@ -162,7 +251,7 @@ static void judge_pmtu(struct mtu_report *rep, unsigned i)
 	       "path MTU %u is below the %u of %s; %s arrives (MTU %u), so PMTU discovery "
 	       "works, at the cost of a lost first large packet per flow%s",
 	       s->pmtu, p->if_mtu, ifdesc(rep, i), icmp, s->icmp_mtu, where(p));
-	fix_set_mtu(v, rep, i, s->pmtu);
+	fix_set_mtu(v, rep, i);
 }
 
 /* The probes carry DF, so IP fragments while they ran mean something on the
@@ -188,13 +277,7 @@ static void judge_df_fragments(struct mtu_report *rep, unsigned i)
 		       "far end): without fragmentation the path carries %u",
 		       fit + 1, p->search.pmtu, (unsigned long long)p->local_frag_creates,
 		       (unsigned long long)p->remote_reasm_reqds, fit);
-		if (is_overlay(rep, i))
-			FIX(v,
-			    "set the overlay MTU to %u (or clamp MSS to %u on the overlay "
-			    "interface)",
-			    fit, mtu_expected_adv_mss(fit, p->family));
-		else
-			fix_set_mtu(v, rep, i, fit);
+		fix_set_mtu(v, rep, i);
 		return;
 	}
 	v = add(rep, p, "fragments", MTU_WARN, (uint32_t)n);
@@ -204,12 +287,7 @@ static void judge_df_fragments(struct mtu_report *rep, unsigned i)
 	       "encapsulates them without DF and fragments the outer packets",
 	       (unsigned long long)p->local_frag_creates, (unsigned long long)p->remote_reasm_reqds,
 	       p->reassembled);
-	if (is_overlay(rep, i) && rep->tunnels[i].valid)
-		FIX(v, "set the overlay MTU to %u so that encapsulated packets fit",
-		    rep->tunnels[i].inner_expected);
-	else if (p->search.pmtu)
-		FIX(v, "keep packets at or below %u bytes (set the MTU of %s to %u)",
-		    p->search.pmtu, ifdesc(rep, i), p->search.pmtu);
+	fix_set_mtu(v, rep, i);
 }
 
 /* Packets above the path MTU without DF: carried in fragments, or lost. */
@@ -227,7 +305,7 @@ static void judge_nodf(struct mtu_report *rep, unsigned i)
 		       "%u-byte packets without DF are lost too: nothing on the path fragments "
 		       "them (%llu fragments made here)",
 		       n->size, (unsigned long long)n->local_frag_creates);
-		fix_set_mtu(v, rep, i, p->search.pmtu);
+		fix_set_mtu(v, rep, i);
 		return;
 	}
 	v = add(rep, p, "nodf", MTU_WARN, n->size);
@@ -246,9 +324,7 @@ static void judge_nodf(struct mtu_report *rep, unsigned i)
 		       "packets (%llu fragments made here, %llu received at the far end)",
 		       n->size, (unsigned long long)n->local_frag_creates,
 		       (unsigned long long)n->remote_reasm_reqds);
-	fix_set_mtu(v, rep, i,
-		    is_overlay(rep, i) && rep->tunnels[i].valid ? rep->tunnels[i].inner_expected
-								: p->search.pmtu);
+	fix_set_mtu(v, rep, i);
 }
 
 static void judge_fragments(struct mtu_report *rep, unsigned i)
@@ -258,59 +334,81 @@ static void judge_fragments(struct mtu_report *rep, unsigned i)
 	judge_nodf(rep, i);
 }
 
+/* Who made the MSS smaller than the client's own, in words. */
+static void clamp_words(const struct mtu_mss *m, bool overlay, char *buf, size_t len)
+{
+	if (m->clamp == MTU_MSS_CLAMPED_ON_PATH && m->syn_arrived && m->syn_arrived < m->syn_sent)
+		snprintf(buf, len, ", clamped %s (the SYN left with %u and arrived with %u)",
+			 overlay ? "by the overlay or on its path" : "on the path", m->syn_sent,
+			 m->syn_arrived);
+	else if (m->clamp == MTU_MSS_CLAMPED_ON_PATH)
+		snprintf(buf, len, ", clamped %s (the SYN-ACK left with %u)",
+			 overlay ? "by the overlay or on its path" : "on the path", m->synack_sent);
+	else if (m->clamp == MTU_MSS_FAR_END)
+		snprintf(buf, len, ", as the far end advertises (its MTU or its own clamp)");
+	else
+		buf[0] = '\0';
+}
+
 static void judge_mss(struct mtu_report *rep, unsigned i)
 {
 	const struct mtu_path_result *p = &rep->paths[i];
 	const struct mtu_tcp_result *t = &p->tcp;
 	/* What passes without fragmentation is what TCP should be sized for. */
-	uint32_t pmtu = mtu_path_unfragmented(p), want, want_adv, adv;
+	uint32_t pmtu = mtu_path_unfragmented(p), allowed;
+	struct advice a = advise(rep, i);
 	struct mtu_verdict *v;
+	struct mtu_mss m;
+	char who[160];
 
 	if (!t->run)
 		return;
-	if (!t->client.valid || !pmtu) {
+	mtu_tcp_mss(t, &m);
+	if (!m.valid || !pmtu) {
 		v = add(rep, p, "mss", MTU_WARN, 0);
 		REASON(v, "TCP MSS not measured: %s", t->error[0] ? t->error : "no path MTU");
 		return;
 	}
-	want = mtu_expected_snd_mss(pmtu, p->family, t->timestamps);
-	want_adv = mtu_expected_adv_mss(pmtu, p->family);
-	adv = t->client.adv_mss > t->server.adv_mss ? t->client.adv_mss : t->server.adv_mss;
+	allowed = mtu_expected_adv_mss(pmtu, p->family);
+	clamp_words(&m, is_overlay(rep, i), who, sizeof(who));
 	if (!t->completed) {
-		v = add(rep, p, "mss", MTU_FAIL, t->client.snd_mss);
-		REASON(v, "TCP with MSS %u stalls: the path MTU %u allows %u; %s",
-		       t->client.snd_mss, pmtu, want, t->error);
-		FIX(v, "clamp MSS to %u on %s (or set its MTU to %u)", want_adv, ifdesc(rep, i),
-		    pmtu);
-		return;
-	}
-	/* tcpi_advmss, like tcpi_snd_mss, is net of the timestamp option. */
-	if (t->client_initial.snd_mss > want || adv > want) {
-		v = add(rep, p, "mss", MTU_WARN, t->client.snd_mss);
+		v = add(rep, p, "mss", MTU_FAIL, m.option);
 		REASON(v,
-		       "MSS larger than the path allows: advertised %u, %u at connect, the path "
-		       "MTU %u allows %u; PMTU discovery brought it to %u (server end %u)",
-		       adv, t->client_initial.snd_mss, pmtu, want, t->client.snd_mss,
-		       t->server.snd_mss);
-		FIX(v, "clamp MSS to %u on %s", want_adv, ifdesc(rep, i));
+		       "TCP with MSS %u (%u bytes of payload per segment) stalls%s: the path "
+		       "MTU %u allows MSS %u; %s",
+		       m.option, m.payload, who, pmtu, allowed, t->error);
+		FIX(v, "clamp MSS to %u on %s (or set its MTU to %u)", a.mss, ifdesc(rep, i),
+		    a.mtu);
 		return;
 	}
-	if (t->client.snd_mss < want) {
-		v = add(rep, p, "mss", MTU_WARN, t->client.snd_mss);
+	if (m.option > allowed) {
+		v = add(rep, p, "mss", MTU_WARN, m.option);
 		REASON(v,
-		       "MSS %u is smaller than the path allows (%u on path MTU %u): %u bytes "
-		       "less payload per segment",
-		       t->client.snd_mss, want, pmtu, want - t->client.snd_mss);
-		FIX(v, "raise the MSS clamp or the MTU of %s: MSS %u fits", ifdesc(rep, i), want);
+		       "MSS %u on the SYNs%s is larger than the path MTU %u allows (MSS %u): "
+		       "PMTU discovery had to bring the payload per segment from %u at connect "
+		       "to %u (server end %u)",
+		       m.option, who, pmtu, allowed, t->client_initial.snd_mss, t->client.snd_mss,
+		       t->server.snd_mss);
+		FIX(v, "clamp MSS to %u on %s (or set its MTU to %u)", a.mss, ifdesc(rep, i),
+		    a.mtu);
 		return;
 	}
-	v = add(rep, p, "mss", MTU_OK, t->client.snd_mss);
-	if (pmtu > 1500)
-		REASON(v, "jumbo path confirmed: MSS %u (server end %u)", t->client.snd_mss,
-		       t->server.snd_mss);
+	v = add(rep, p, "mss", MTU_OK, m.option);
+	if (m.option < allowed)
+		REASON(v,
+		       "MSS %u (%u bytes of payload per segment)%s: fits the path MTU %u, "
+		       "which allows up to MSS %u",
+		       m.option, m.payload, who, pmtu, allowed);
+	else if (pmtu > 1500)
+		REASON(v,
+		       "jumbo path confirmed: MSS %u, %u bytes of payload per segment "
+		       "(server end %u)",
+		       m.option, m.payload, t->server.snd_mss);
 	else
-		REASON(v, "MSS %u matches path MTU %u (server end %u)", t->client.snd_mss, pmtu,
-		       t->server.snd_mss);
+		REASON(v,
+		       "MSS %u (%u bytes of payload per segment) matches path MTU %u "
+		       "(server end %u)",
+		       m.option, m.payload, pmtu, t->server.snd_mss);
 }
 
 static void judge_tunnel(struct mtu_report *rep, unsigned i)
@@ -331,11 +429,7 @@ static void judge_tunnel(struct mtu_report *rep, unsigned i)
 		       t->overlay_if_mtu, t->underlay_pmtu,
 		       builtin ? (int)t->overhead_expected : t->overhead_inferred,
 		       t->inner_expected, p->search.blackhole ? "; larger packets vanish" : "");
-		FIX(v, "set the overlay MTU to %u, or clamp MSS to %u on the overlay interface",
-		    t->inner_expected,
-		    mtu_expected_adv_mss(t->overlay_pmtu < t->inner_expected ? t->overlay_pmtu
-									     : t->inner_expected,
-					 p->family));
+		fix_set_mtu(v, rep, i);
 		return;
 	}
 	if (builtin && t->overlay_pmtu < t->inner_expected) {
@@ -345,7 +439,7 @@ static void judge_tunnel(struct mtu_report *rep, unsigned i)
 		       "per packet unused",
 		       t->overlay_pmtu, t->inner_expected, t->underlay_pmtu, t->overhead_expected,
 		       t->inner_expected - t->overlay_pmtu);
-		FIX(v, "set the overlay MTU to %u", t->inner_expected);
+		FIX(v, "set the overlay MTU to %u", advise(rep, i).mtu);
 		return;
 	}
 	v = add(rep, p, "tunnel", MTU_OK,
@@ -374,10 +468,15 @@ static void judge_expect(struct mtu_report *rep, unsigned i)
 		REASON(v, "path MTU %u, expected %u", p->search.pmtu, p->spec.expect_mtu);
 	}
 	if (p->spec.expect_mss && p->tcp.run) {
-		bool ok = p->tcp.client.snd_mss == p->spec.expect_mss;
+		struct mtu_mss m;
+		bool ok;
 
-		v = add(rep, p, "expect", ok ? MTU_OK : MTU_FAIL, p->tcp.client.snd_mss);
-		REASON(v, "TCP MSS %u, expected %u", p->tcp.client.snd_mss, p->spec.expect_mss);
+		/* The option value: what users configure and clamps set. */
+		mtu_tcp_mss(&p->tcp, &m);
+		ok = m.valid && m.option == p->spec.expect_mss;
+		v = add(rep, p, "expect", ok ? MTU_OK : MTU_FAIL, m.option);
+		REASON(v, "TCP MSS %u (%u bytes of payload per segment), expected %u", m.option,
+		       m.payload, p->spec.expect_mss);
 	}
 }
 

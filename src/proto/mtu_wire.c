@@ -131,16 +131,18 @@ void mtu_wire_put_tcp_report(uint8_t out[static MTU_WIRE_TCP_REPORT_LEN],
 	put_be32(out + 8, r->rcv_mss);
 	put_be32(out + 12, r->pmtu);
 	put_be64(out + 16, r->bytes);
+	put_be32(out + 24, r->syn_mss);
 }
 
 bool mtu_wire_get_tcp_report(const uint8_t *buf, size_t len, struct mtu_wire_tcp_report *r)
 {
-	if (!buf || len != MTU_WIRE_TCP_REPORT_LEN)
+	if (!buf || (len != MTU_WIRE_TCP_REPORT_LEN && len != MTU_WIRE_TCP_REPORT_V1_LEN))
 		return false;
 	r->snd_mss = get_be32(buf);
 	r->adv_mss = get_be32(buf + 4);
 	r->rcv_mss = get_be32(buf + 8);
 	r->pmtu = get_be32(buf + 12);
 	r->bytes = get_be64(buf + 16);
+	r->syn_mss = len == MTU_WIRE_TCP_REPORT_LEN ? get_be32(buf + 24) : 0;
 	return true;
 }

@@ -7,13 +7,15 @@
  *     "paths": [ { name, host, family, local, remote, ifname, if_mtu,
  *                  server_if_mtu, status, error, pmtu, state, smallest_failed,
  *                  reached_max, icmp_seen, icmp_mtu, blackhole, loss_seen,
- *                  rounds, probes_sent, probes_delivered, duration_s,
+ *                  rounds, probes_sent, probes_delivered, probes_refused,
+ *                  refused_error (when refused), duration_s,
  *                  rounds_detail: [ {size, sent, delivered, icmp, icmp_mtu,
- *                                    local_too_big, fragmented} ],
+ *                                    local_too_big, refused, refused_error,
+ *                                    fragmented} ],
  *                  fragments: {local_created, local_reassembly,
  *                              remote_created, remote_reassembly, reassembled}
  *                             or null,
- *                  nodf: {size, sent, delivered, reassembled, local_created,
+ *                  nodf: {size, sent, delivered, refused, reassembled, local_created,
  *                         remote_reassembly} or null (the round without DF),
  *                  fragmenting, unfragmented_pmtu,
  *                  unfragmented: {state, pmtu, smallest_failed, rounds} or null
@@ -21,7 +23,10 @@
  *                  tcp: {completed, timestamps, bytes_sent, bytes_acked,
  *                        bytes_received, expected_snd_mss,
  *                        client: {snd_mss, adv_mss, rcv_mss, pmtu},
- *                        client_initial: {...}, server: {...}, error}
+ *                        client_initial: {...}, server: {...},
+ *                        mss: {option, payload, options_len, syn_sent,
+ *                              syn_arrived, synack_sent, clamped} or null,
+ *                        error}
  *                       or null } ],
  *     "tunnels": [ { overlay, underlay, underlay_pmtu, overlay_pmtu,
  *                    overlay_if_mtu, overhead_expected, overhead_inferred,
@@ -29,6 +34,7 @@
  *     "verdicts": [ { path, check, level, value, reason, fix } ] }
  */
 #include <netinet/in.h>
+#include <string.h>
 
 #include <cJSON.h>
 
@@ -50,6 +56,45 @@ static cJSON *tcp_end(const struct mtu_tcp_end *e)
 	return o;
 }
 
+static const char *clamp_name(enum mtu_mss_clamp c)
+{
+	switch (c) {
+	case MTU_MSS_NOT_CLAMPED:
+		return "no";
+	case MTU_MSS_CLAMPED_ON_PATH:
+		return "path";
+	case MTU_MSS_FAR_END:
+		return "far-end";
+	}
+	return "?";
+}
+
+/* The MSS in its two units; figures not known are null. */
+static cJSON *mss_json(const struct mtu_tcp_result *t)
+{
+	struct mtu_mss m;
+	cJSON *o;
+
+	mtu_tcp_mss(t, &m);
+	if (!m.valid)
+		return cJSON_CreateNull();
+	o = cJSON_CreateObject();
+	cJSON_AddNumberToObject(o, "option", m.option);
+	cJSON_AddNumberToObject(o, "payload", m.payload);
+	cJSON_AddNumberToObject(o, "options_len", m.options_len);
+	cJSON_AddNumberToObject(o, "syn_sent", m.syn_sent);
+	if (m.syn_arrived)
+		cJSON_AddNumberToObject(o, "syn_arrived", m.syn_arrived);
+	else
+		cJSON_AddNullToObject(o, "syn_arrived");
+	if (m.synack_sent)
+		cJSON_AddNumberToObject(o, "synack_sent", m.synack_sent);
+	else
+		cJSON_AddNullToObject(o, "synack_sent");
+	cJSON_AddStringToObject(o, "clamped", clamp_name(m.clamp));
+	return o;
+}
+
 static cJSON *tcp_json(const struct mtu_path_result *p)
 {
 	const struct mtu_tcp_result *t = &p->tcp;
@@ -68,6 +113,7 @@ static cJSON *tcp_json(const struct mtu_path_result *p)
 	cJSON_AddItemToObject(o, "client", tcp_end(&t->client));
 	cJSON_AddItemToObject(o, "client_initial", tcp_end(&t->client_initial));
 	cJSON_AddItemToObject(o, "server", tcp_end(&t->server));
+	cJSON_AddItemToObject(o, "mss", mss_json(t));
 	cJSON_AddStringToObject(o, "error", t->error);
 	return o;
 }
@@ -97,6 +143,7 @@ static cJSON *nodf_json(const struct mtu_nodf *n)
 	cJSON_AddNumberToObject(o, "size", n->size);
 	cJSON_AddNumberToObject(o, "sent", n->sent);
 	cJSON_AddNumberToObject(o, "delivered", n->delivered);
+	cJSON_AddNumberToObject(o, "refused", n->refused);
 	cJSON_AddNumberToObject(o, "reassembled", n->reassembled);
 	cJSON_AddNumberToObject(o, "local_created", (double)n->local_frag_creates);
 	cJSON_AddNumberToObject(o, "remote_reassembly", (double)n->remote_reasm_reqds);
@@ -117,6 +164,9 @@ static cJSON *rounds_json(const struct mtu_path_result *p)
 		cJSON_AddBoolToObject(o, "icmp", r->icmp);
 		cJSON_AddNumberToObject(o, "icmp_mtu", r->icmp_mtu);
 		cJSON_AddBoolToObject(o, "local_too_big", r->local_too_big);
+		cJSON_AddNumberToObject(o, "refused", r->refused);
+		if (r->refused)
+			cJSON_AddStringToObject(o, "refused_error", strerror(r->refused_errno));
 		cJSON_AddBoolToObject(o, "fragmented", r->fragmented);
 		cJSON_AddItemToArray(a, o);
 	}
@@ -151,6 +201,9 @@ static cJSON *path_json(const struct mtu_report *rep, unsigned i)
 	cJSON_AddNumberToObject(o, "rounds", s->rounds);
 	cJSON_AddNumberToObject(o, "probes_sent", s->probes_sent);
 	cJSON_AddNumberToObject(o, "probes_delivered", s->probes_delivered);
+	cJSON_AddNumberToObject(o, "probes_refused", s->probes_refused);
+	if (s->probes_refused)
+		cJSON_AddStringToObject(o, "refused_error", strerror(s->refused_errno));
 	cJSON_AddNumberToObject(o, "duration_s", p->duration_s);
 	cJSON_AddItemToObject(o, "rounds_detail", rounds_json(p));
 	cJSON_AddItemToObject(o, "fragments", frag_json(p));

@@ -58,19 +58,27 @@ static void print_tcp(FILE *f, const struct mtu_report *rep)
 	for (unsigned i = 0; i < rep->npaths; i++) {
 		const struct mtu_path_result *p = &rep->paths[i];
 		const struct mtu_tcp_result *t = &p->tcp;
+		struct mtu_mss m;
 
 		if (p->status || !t->run)
 			continue;
 		if (!header)
-			fprintf(f, "\nTCP MSS (snd_mss / advmss / pmtu)\n");
+			fprintf(f,
+				"\nTCP MSS: the option value (what a clamp sets) and the payload "
+				"per segment (option - TCP options)\n");
 		header = true;
-		fprintf(f,
-			"%-*s client %u/%u/%u (at connect %u), server %u/%u/%u, expected %u%s%s\n",
-			name_width(rep), p->spec.name, t->client.snd_mss, t->client.adv_mss,
-			t->client.pmtu, t->client_initial.snd_mss, t->server.snd_mss,
-			t->server.adv_mss, t->server.pmtu,
-			mtu_expected_snd_mss(p->search.pmtu, p->family, t->timestamps),
-			t->timestamps ? " (timestamps)" : "", t->completed ? "" : ", STALLED");
+		mtu_tcp_mss(t, &m);
+		fprintf(f, "%-*s MSS %u, payload %u%s; SYN sent %u, arrived ", name_width(rep),
+			p->spec.name, m.option, m.payload, t->timestamps ? " (timestamps)" : "",
+			m.syn_sent);
+		if (m.syn_arrived)
+			fprintf(f, "%u", m.syn_arrived);
+		else
+			fprintf(f, "?");
+		fprintf(f, "; payload after the transfer %u (server %u); path allows MSS %u%s\n",
+			t->client.snd_mss, t->server.snd_mss,
+			mtu_expected_adv_mss(mtu_path_unfragmented(p), p->family),
+			t->completed ? "" : ", STALLED");
 	}
 }
 

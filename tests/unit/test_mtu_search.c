@@ -6,6 +6,7 @@
  * interface MTU, jumbo paths, and bases (1200, 576, 68) that do or do not
  * get through. Every case asserts the exact MTU: the simulated path knows it.
  */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -24,6 +25,7 @@ struct simpath {
 	unsigned lose_every;	      /* lose probe number n when n % lose_every == 0 (0: none) */
 	unsigned lose_first_of_round; /* lose probe 0 of every round */
 	double loss;		      /* random loss ratio */
+	uint32_t refuse_above; /* this host refuses sizes above it (ENOBUFS/EPERM; 0: none) */
 	uint64_t rng;
 	unsigned probe_no;
 };
@@ -60,6 +62,11 @@ static unsigned drive(struct simpath *p, const struct mtu_search_cfg *cfg,
 
 			p->probe_no++;
 			o.sent++;
+			if (p->refuse_above && st.size > p->refuse_above) {
+				o.refused++;
+				o.refused_errno = EPERM;
+				continue;
+			}
 			if (p->lose_every && p->probe_no % p->lose_every == 0)
 				lost = true;
 			if (p->lose_first_of_round && i == 0)
@@ -240,6 +247,39 @@ static void test_local_refusal(void **state)
 	assert_false(r.icmp_seen);
 }
 
+/* Probes the local stack refuses (a firewall's EPERM, a full queue's ENOBUFS)
+ * are lost probes: the search goes on and finds the largest size that
+ * leaves, as a black hole, instead of giving up. */
+static void test_refused_probes(void **state)
+{
+	static const struct {
+		uint32_t refuse_above, pmtu, want;
+	} cases[] = {
+		{ 1400, 1500, 1400 }, /* refused below the path MTU: the refusal is the limit */
+		{ 1499, 1500, 1499 },
+		{ 1300, 1420, 1300 },
+		{ 1450, 1420, 1420 }, /* the path is narrower: a real black hole decides */
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct simpath p = { .pmtu = cases[i].pmtu, .refuse_above = cases[i].refuse_above };
+		struct mtu_search_cfg cfg = { .base = 1200, .max = 1500, .probes = 3 };
+		struct mtu_search_result r;
+
+		drive(&p, &cfg, &r);
+		assert_int_equal(r.state, MTU_SEARCH_DONE);
+		assert_int_equal(r.pmtu, cases[i].want);
+		assert_int_equal(r.smallest_failed, cases[i].want + 1);
+		assert_true(r.blackhole);
+		assert_true(r.probes_refused > 0);
+		assert_int_equal(r.refused_errno, EPERM);
+		if (cases[i].refuse_above < cases[i].pmtu)
+			assert_int_equal(r.smallest_refused, cases[i].want + 1);
+		else
+			assert_true(r.smallest_refused > cases[i].want + 1);
+	}
+}
+
 static void test_jumbo(void **state)
 {
 	struct mtu_search_cfg cfg = { .base = 1200, .max = 9001, .probes = 3 };
@@ -336,6 +376,7 @@ int main(void)
 		cmocka_unit_test(test_single_losses),
 		cmocka_unit_test(test_random_loss),
 		cmocka_unit_test(test_local_refusal),
+		cmocka_unit_test(test_refused_probes),
 		cmocka_unit_test(test_jumbo),
 		cmocka_unit_test(test_bases),
 		cmocka_unit_test(test_dead_path),

@@ -8,6 +8,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <poll.h>
 #include <pthread.h>
 #include <setjmp.h>
@@ -244,6 +245,17 @@ static void test_tcp_check(void **state)
 	assert_true(mtu_wire_get_tcp_report(b, len, &tr));
 	assert_true(tr.snd_mss > 0);
 	assert_true(tr.pmtu > 0);
+	{
+		/* The SYN's MSS option as it arrived at the server: on loopback
+		 * nothing clamps it, so it is the client's own (tcpi_advmss is
+		 * net of the agreed timestamps). */
+		struct tcp_info ti;
+		socklen_t sl = sizeof(ti);
+
+		assert_int_equal(getsockopt(fd, IPPROTO_TCP, TCP_INFO, &ti, &sl), 0);
+		assert_int_equal(tr.syn_mss,
+				 ti.tcpi_advmss + (ti.tcpi_options & TCPI_OPT_TIMESTAMPS ? 12 : 0));
+	}
 	close(fd);
 	send_op(f, MTU_OP_DONE, NULL, 0);
 	finish(f, 0);

@@ -81,6 +81,7 @@ static void tcp(struct mtu_path_result *p, bool completed, uint32_t initial, uin
 		uint32_t adv)
 {
 	p->tcp.run = true;
+	p->tcp.family = p->family;
 	p->tcp.completed = completed;
 	p->tcp.timestamps = true;
 	p->tcp.client_initial = (struct mtu_tcp_end){ true, initial, adv, 0, 0 };
@@ -88,6 +89,32 @@ static void tcp(struct mtu_path_result *p, bool completed, uint32_t initial, uin
 	p->tcp.server = (struct mtu_tcp_end){ true, final, adv, 0, p->search.pmtu };
 	if (!completed)
 		snprintf(p->tcp.error, sizeof(p->tcp.error), "transfer stalled");
+}
+
+/* Every fix of path p that names an MTU or an MSS names these ones; at least
+ * min_fixes verdicts of p have a fix. */
+static void expect_fixes_agree(const struct mtu_report *r, const char *p, unsigned mtu,
+			       unsigned mss, unsigned min_fixes)
+{
+	unsigned fixes = 0;
+
+	for (unsigned i = 0; i < r->nverdicts; i++) {
+		const struct mtu_verdict *v = &r->verdicts[i];
+		const char *s;
+		unsigned n;
+
+		if (strcmp(v->path, p) || !v->fix[0])
+			continue;
+		fixes++;
+		if ((s = strstr(v->fix, "MTU to ")) && sscanf(s, "MTU to %u", &n) == 1 && n != mtu)
+			fail_msg("%s/%s fix '%s' names MTU %u, not %u", p, v->check, v->fix, n,
+				 mtu);
+		if ((s = strstr(v->fix, "MSS to ")) && sscanf(s, "MSS to %u", &n) == 1 && n != mss)
+			fail_msg("%s/%s fix '%s' names MSS %u, not %u", p, v->check, v->fix, n,
+				 mss);
+	}
+	if (fixes < min_fixes)
+		fail_msg("%s: %u fixes, expected at least %u", p, fixes, min_fixes);
 }
 
 static void test_clean_and_jumbo(void **state)
@@ -100,11 +127,15 @@ static void test_clean_and_jumbo(void **state)
 	tcp(path(r, "jumbo6", AF_INET6, 9001, 9001, false), true, 8929, 8929, 8929);
 	mtu_verdicts(r);
 	expect_verdict(r, "plain", "pmtu", MTU_OK, "path MTU 1500 confirmed", NULL);
-	expect_verdict(r, "plain", "mss", MTU_OK, "MSS 1448 matches path MTU 1500", NULL);
+	expect_verdict(r, "plain", "mss", MTU_OK,
+		       "MSS 1460 (1448 bytes of payload per segment) matches path MTU 1500", NULL);
 	expect_verdict(r, "jumbo", "pmtu", MTU_OK,
-		       "jumbo path confirmed: MTU 9001 end to end, MSS 8949", NULL);
-	expect_verdict(r, "jumbo", "mss", MTU_OK, "jumbo path confirmed: MSS 8949", NULL);
-	expect_verdict(r, "jumbo6", "pmtu", MTU_OK, "MSS 8929", NULL);
+		       "jumbo path confirmed: MTU 9001 end to end, MSS 8961 (8949 bytes of "
+		       "payload per segment)",
+		       NULL);
+	expect_verdict(r, "jumbo", "mss", MTU_OK,
+		       "jumbo path confirmed: MSS 8961, 8949 bytes of payload", NULL);
+	expect_verdict(r, "jumbo6", "pmtu", MTU_OK, "MSS 8941 (8929 bytes of payload", NULL);
 	assert_int_equal(mtu_report_worst(r), MTU_OK);
 	free(r);
 }
@@ -120,11 +151,16 @@ static void test_narrow_paths(void **state)
 	mtu_verdicts(r);
 	expect_verdict(r, "icmp", "pmtu", MTU_WARN, "ICMP frag-needed arrives (MTU 1400)",
 		       "set the MTU of eth0 to 1400, or clamp MSS to 1360");
-	expect_verdict(r, "icmp", "mss", MTU_WARN, "advertised 1448, 1448 at connect",
-		       "clamp MSS to 1360 on eth0");
+	expect_verdict(
+		r, "icmp", "mss", MTU_WARN,
+		"MSS 1460 on the SYNs is larger than the path MTU 1400 allows (MSS 1360): "
+		"PMTU discovery had to bring the payload per segment from 1448 at connect to 1348",
+		"clamp MSS to 1360 on eth0 (or set its MTU to 1400)");
 	expect_verdict(r, "hole", "blackhole", MTU_FAIL, "1401..1500 bytes are black-holed",
 		       "set the MTU of eth0 to 1400, or clamp MSS to 1360");
-	expect_verdict(r, "hole", "mss", MTU_FAIL, "TCP with MSS 1448 stalls", "clamp MSS to 1360");
+	expect_verdict(r, "hole", "mss", MTU_FAIL,
+		       "TCP with MSS 1460 (1448 bytes of payload per segment) stalls",
+		       "clamp MSS to 1360");
 	expect_verdict(r, "hole6", "blackhole", MTU_FAIL, "ICMPv6 packet-too-big",
 		       "clamp MSS to 1220");
 	assert_null(find(r, "hole", "pmtu"));
@@ -135,13 +171,65 @@ static void test_narrow_paths(void **state)
 static void test_mss_small(void **state)
 {
 	struct mtu_report *r = new_report();
+	struct mtu_path_result *p;
 
 	(void)state;
-	/* the SD-WAN field report: 1348 through the overlay where 1448 fits */
-	tcp(path(r, "sdwan", AF_INET, 1500, 1500, false), true, 1348, 1348, 1348);
+	/* The SD-WAN field report: a clamp of 1348 on the way, where 1460
+	 * fits. It fits the path: OK, said in the option value users set. */
+	p = path(r, "sdwan", AF_INET, 1500, 1500, false);
+	tcp(p, true, 1336, 1336, 1448);
+	p->tcp.syn_arrived = 1348;
+	/* The same clamp seen only in the SYN-ACK (a far end too old to say
+	 * what its SYN carried). */
+	p = path(r, "back", AF_INET, 1500, 1500, false);
+	tcp(p, true, 1336, 1336, 1448);
+	/* OpenVPN's mssfix: clamped at connect inside the tunnel, on an
+	 * overlay whose unfragmented path MTU is 1387. */
+	p = path(r, "ovpn", AF_INET, 1500, 1387, true);
+	tcp(p, true, 1335, 1335, 1448);
+	p->tcp.syn_arrived = 1347;
+	/* The same VPN with --mssfix 0: nothing clamps, PMTUD must work. */
+	p = path(r, "ovpn0", AF_INET, 1500, 1387, true);
+	tcp(p, true, 1448, 1335, 1448);
+	p->tcp.syn_arrived = 1460;
+	/* A path MTU the kernel learned before the connection holds the first
+	 * segments down; the SYNs still said 1460: too large. */
+	p = path(r, "cached", AF_INET, 1500, 1400, true);
+	tcp(p, true, 1348, 1348, 1448);
+	p->tcp.client_initial.pmtu = 1400;
+	p->tcp.syn_arrived = 1460;
+	/* The far end's own clamp (its SYN-ACK says 1400). */
+	p = path(r, "far", AF_INET6, 1500, 1500, false);
+	tcp(p, true, 1388, 1388, 1428);
+	p->tcp.server.adv_mss = 1388;
+	p->tcp.syn_arrived = 1440;
 	mtu_verdicts(r);
-	expect_verdict(r, "sdwan", "mss", MTU_WARN,
-		       "MSS 1348 is smaller than the path allows (1448", "MSS 1448 fits");
+	expect_verdict(r, "sdwan", "mss", MTU_OK,
+		       "MSS 1348 (1336 bytes of payload per segment), clamped on the path (the "
+		       "SYN left with 1460 and arrived with 1348): fits the path MTU 1500, which "
+		       "allows up to MSS 1460",
+		       NULL);
+	expect_verdict(r, "back", "mss", MTU_OK,
+		       "MSS 1348 (1336 bytes of payload per segment), clamped on the path (the "
+		       "SYN-ACK left with 1460)",
+		       NULL);
+	expect_verdict(r, "ovpn", "mss", MTU_OK, "MSS 1347 (1335 bytes of payload per segment)",
+		       NULL);
+	expect_verdict(r, "ovpn0", "mss", MTU_WARN,
+		       "MSS 1460 on the SYNs is larger than the path MTU 1387 allows (MSS 1347)",
+		       "clamp MSS to 1347 on eth0 (or set its MTU to 1387)");
+	expect_verdict(r, "cached", "mss", MTU_WARN,
+		       "MSS 1460 on the SYNs is larger than the path MTU 1400 allows (MSS 1360)",
+		       "clamp MSS to 1360");
+	expect_verdict(r, "far", "mss", MTU_OK,
+		       "MSS 1400 (1388 bytes of payload per segment), as the far end advertises",
+		       NULL);
+	/* --expect-mss compares the option value, never the payload. */
+	r->paths[0].spec.expect_mss = 1348;
+	r->paths[1].spec.expect_mss = 1336;
+	mtu_verdicts(r);
+	expect_verdict(r, "sdwan", "expect", MTU_OK, "TCP MSS 1348 (1336 bytes of payload", NULL);
+	expect_verdict(r, "back", "expect", MTU_FAIL, "expected 1336", NULL);
 	free(r);
 }
 
@@ -169,6 +257,13 @@ static void test_builtin_overlay(void **state)
 		       "set the overlay MTU to 1340, or clamp MSS to 1288");
 	expect_verdict(r, "over", "blackhole", MTU_FAIL, NULL,
 		       "set the overlay MTU to 1340, or clamp MSS to 1288");
+	/* One advice for the path: with TCP stalling and fragments counted
+	 * too, every fix of the overlay names the same MTU and clamp. */
+	tcp(ov, false, 1388, 1388, 1388);
+	ov->frag_valid = true;
+	ov->local_frag_creates = 2;
+	mtu_verdicts(r);
+	expect_fixes_agree(r, "over", 1340, 1288, 4);
 	/* with ICMP from the tunnel: a warning */
 	ov->search.blackhole = false;
 	ov->search.icmp_seen = true;
@@ -279,7 +374,7 @@ static void test_fragments_expect_errors(void **state)
 	p->records[0].size = 1200;
 	mtu_verdicts(r);
 	expect_verdict(r, "frag", "fragments", MTU_WARN, "4 created here, 4 received",
-		       "keep packets at or below 1500");
+		       "set the MTU of eth0 to 1500, or clamp MSS to 1460");
 	expect_verdict(r, "frag", "expect", MTU_FAIL, "path MTU 1500, expected 1400", NULL);
 	expect_verdict(r, "clean", "fragments", MTU_OK, NULL, NULL);
 	expect_verdict(r, "clean", "expect", MTU_OK, NULL, NULL);
