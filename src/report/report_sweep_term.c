@@ -113,6 +113,13 @@ static void rows(FILE *f, const struct sweep_result *res)
 		shortfall |= p->generator_limited;
 	}
 	fprintf(f, "(offered and Mbit/s: UDP payload, Mbit/s as received)\n");
+	if (res->npoints) {
+		const struct sweep_point *p = &res->points[res->npoints - 1];
+
+		fprintf(f, "scheduling of the test threads: client %s, server %s\n",
+			load_sched_name(&p->sched_client, a, sizeof(a)),
+			load_sched_name(&p->sched_server, b, sizeof(b)));
+	}
 	if (shortfall)
 		fprintf(f, "* the sender fell short of the offered rate: not a valid trial\n");
 }
