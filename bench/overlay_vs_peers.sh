@@ -99,9 +99,9 @@ up_ovl()
 	CLEANUP+=("kill \$(cat $WORK/$tag-b.pid)")
 }
 
-# wireguard-go: unique lower-case names (its UAPI socket directory is shared by
-# all namespaces), configured with wg(8).
-WG_A=wg${LAB}a$$ WG_B=wg${LAB}b$$
+# wireguard-go: unique lower-case names that start with the lab's name (its
+# UAPI socket directory is shared by all namespaces), configured with wg(8).
+WG_A=${LAB}wga$$ WG_B=${LAB}wgb$$
 WG_A=${WG_A:0:15} WG_B=${WG_B:0:15}
 up_wg()
 {
@@ -175,9 +175,12 @@ tcp_mbps()
 udp_trial()
 {
 	if [ "$LOAD" = ovlperf ]; then
+		# records the test threads' scheduling as both ends report it: a
+		# real-time end would starve the userspace VPN daemons it measures
 		in_a "$OVLPERF" client "$1" -u -b "$2" -l 1372 -t 1 -J 2>/dev/null |
-			python3 -c 'import json,sys; u=json.load(sys.stdin)["udp"]
-print("%d %.0f" % (u["lost"] == 0 and u["received"] > 0, u["received_bps"] / 1e6))'
+			python3 -c 'import json,sys; d=json.load(sys.stdin); u=d["udp"]; s=d.get("sched") or {}
+open(sys.argv[1], "a").write("client %s, server %s\n" % (s.get("client"), s.get("server")))
+print("%d %.0f" % (u["lost"] == 0 and u["received"] > 0, u["received_bps"] / 1e6))' "$WORK/sched"
 	else
 		in_a iperf3 -c "$1" -u -b "$2" -l 1372 -t 1 -J 2>/dev/null |
 			python3 -c 'import json,sys; e=json.load(sys.stdin)["end"]["sum"]
@@ -270,6 +273,7 @@ for p in $PATHS; do
 		"${RTT[$p]}" "$(ratio "${RTT[$p]}" "${RTT[wg]:-}")" \
 		"${CPU[$p]}" "$(ratio "${CPU[$p]}" "${CPU[wg]:-}")"
 done
+[ -s "$WORK/sched" ] && echo "test threads' scheduling (UDP trials): $(sort -u "$WORK/sched" | paste -sd';')"
 echo "load: $LOAD; TCP 1 and 4 streams, best of $ROUNDS rounds of ${T}s; UDP 1400-byte IPv4 packets (1372-byte payload: fits wireguard-go's MTU 1420); lab $LAB (veth, MTU 1500)"
 echo "CPU s/GB: user+system seconds of the overlay's processes at both ends per GB of single-stream TCP goodput"
 echo "(the cost of the design, less sensitive than goodput to other load on the machine: $(cut -d' ' -f1-3 /proc/loadavg))"

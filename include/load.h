@@ -13,6 +13,7 @@
 #define OVLPERF_LOAD_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/socket.h>
 
@@ -51,9 +52,10 @@ struct load_spec {
 	uint8_t dscp;
 	char bind_addr[64];	 /* local address for the client's sockets; "" : any */
 	uint32_t msg_timeout_ms; /* control-message deadline; 0: 10 s */
-	bool no_realtime;	 /* UDP threads of this end stay SCHED_OTHER (by default,
-				  * as root, they run SCHED_FIFO so that the engine is not
-				  * the bottleneck on a busy host) */
+	bool realtime;		 /* opt-in: as root, this end's UDP threads run SCHED_FIFO.
+				  * Off by default: a real-time receiver or sender starves
+				  * a userspace overlay daemon on the same host (the usual
+				  * case at a VPN's far end) and measures that instead */
 };
 
 /* Fill a spec with iperf3-like defaults: TCP, 1 stream, 10 s, port 5211. */
@@ -77,6 +79,26 @@ struct loss_attrib {
 	uint64_t receiver_link;	    /* rx drops of the receiver's interfaces */
 	uint64_t network;	    /* the rest: lost on the path */
 };
+
+/* How one end's test threads were really scheduled: read back from the
+ * threads (sched(7)), not what was asked for, so that a process started under
+ * chrt shows as such. */
+#define LOAD_SCHED_FIFO_PRIO 1 /* --realtime: the lowest real-time priority */
+enum load_sched_policy {
+	LOAD_SCHED_UNKNOWN = 0, /* the peer did not say (older ovlperf, no RESULTS) */
+	LOAD_SCHED_OTHER,	/* SCHED_OTHER (or BATCH/IDLE): time-shared */
+	LOAD_SCHED_FIFO,
+	LOAD_SCHED_RR,
+};
+struct load_sched {
+	enum load_sched_policy policy;
+	uint8_t prio; /* FIFO/RR: 1..99 */
+};
+
+/* "other", "fifo:1", "rr:5" or "unknown": the name every printer uses. */
+const char *load_sched_name(const struct load_sched *s, char *buf, size_t n);
+/* The name back ("other", "fifo:N", "rr:N" with N 1..99); false otherwise. */
+bool load_sched_parse(const char *name, struct load_sched *s);
 
 struct cpu_use {
 	double user_s, sys_s; /* CPU seconds of the process over the test */
@@ -162,6 +184,7 @@ struct load_result {
 	bool udp_gso_used, udp_gro_used;      /* what the sockets really got */
 	uint32_t rcvbuf_bytes;		      /* effective SO_RCVBUF of the receiving sockets */
 	char server_version[48];
+	struct load_sched sched_client, sched_server; /* each end's test threads */
 };
 
 /* Live interval reports: called from load_run's thread after each interval

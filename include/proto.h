@@ -325,18 +325,26 @@ struct proto_host_counters {
 	uint64_t link_rx_drops, link_tx_drops;
 };
 
+/* proto_results.flags: sched_prio is set (an older peer sends 0 there
+ * without this flag: its scheduling is unknown); with a priority, the policy
+ * is SCHED_FIFO unless PROTO_RES_SCHED_RR. Clear of the PROTO_SS_ bits the
+ * same word carries. */
+#define PROTO_RES_SCHED	   (1u << 16)
+#define PROTO_RES_SCHED_RR (1u << 17)
+
 enum proto_role { PROTO_ROLE_SENDER = 1, PROTO_ROLE_RECEIVER = 2 };
 
 #define PROTO_RESULTS_FIXED_LEN (48 + 56 + PROTO_STREAM_STATS_LEN)
 struct proto_results {
 	uint32_t test_id;
-	uint8_t role; /* enum proto_role */
-	uint8_t reserved;
-	uint16_t nstreams; /* entries in streams[] (0..PROTO_MAX_STREAMS) */
+	uint8_t role;	    /* enum proto_role */
+	uint8_t sched_prio; /* with PROTO_RES_SCHED: 0 SCHED_OTHER, else the
+			     * real-time priority of this end's test threads */
+	uint16_t nstreams;  /* entries in streams[] (0..PROTO_MAX_STREAMS) */
 	uint64_t duration_ns;
 	uint64_t cpu_user_ns, cpu_sys_ns, cpu_wall_ns;
 	uint32_t rcvbuf_bytes; /* effective SO_RCVBUF (receiver) */
-	uint32_t flags;	       /* PROTO_SS_GSO/GRO for the whole test */
+	uint32_t flags;	       /* PROTO_SS_GSO/GRO for the whole test, PROTO_RES_* */
 	struct proto_host_counters host;
 	struct proto_stream_stats total; /* merged over streams (percentiles too) */
 	struct proto_stream_stats streams[PROTO_MAX_STREAMS];

@@ -64,6 +64,7 @@ struct results_trial {
 	struct cpu_use cpu_sender, cpu_receiver;
 	double sender_cpu_s_per_gbit, receiver_cpu_s_per_gbit;
 	double host_cpu_s; /* busy CPU seconds of the whole machine (lab runs) */
+	struct load_sched sched_client, sched_server; /* each end's test threads */
 };
 
 /* What a knee search found for one path and datagram size. */

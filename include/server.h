@@ -28,7 +28,7 @@ struct server_config {
 	bool one_shot;		  /* serve one test, then exit */
 	uint32_t msg_timeout_ms;  /* a started message must complete within this */
 	uint32_t idle_timeout_ms; /* a session may stay silent between messages this long */
-	bool no_realtime;	  /* UDP test threads stay SCHED_OTHER */
+	bool realtime;		  /* opt-in: UDP test threads SCHED_FIFO (load.h) */
 };
 
 void server_config_defaults(struct server_config *cfg);

@@ -39,7 +39,8 @@ struct sweep_point {
 	struct owd_summary owd;
 	double jitter_ms;
 	struct cpu_use cpu_sender, cpu_receiver;
-	uint64_t start_ns; /* since the sweep started */
+	struct load_sched sched_client, sched_server; /* each end's test threads */
+	uint64_t start_ns;			      /* since the sweep started */
 	/* knee searches only: */
 	enum knee_phase phase;
 	enum knee_verdict verdict;

@@ -39,8 +39,11 @@ static void usage(FILE *f)
 		"      --dont-fragment  UDP: set DF; a datagram above the path MTU is an error.\n"
 		"                       Without it the kernel fragments such datagrams (reported\n"
 		"                       as fragments per datagram, with a warning)\n"
-		"      --no-rt          keep this end's UDP threads SCHED_OTHER (default as root:\n"
-		"                       SCHED_FIFO, so a busy host does not distort the pacing)\n"
+		"      --realtime       as root, run this end's UDP threads SCHED_FIFO. Off by\n"
+		"                       default: it starves a userspace overlay daemon on the\n"
+		"                       same host and measures that; the result says what each\n"
+		"                       end ran with (\"sched\"; the server has its own option)\n"
+		"      --no-rt          SCHED_OTHER, the default (kept for old scripts)\n"
 		"  -4, -6               IPv4 / IPv6 only\n"
 		"  -p, --port PORT      control port (default %d)\n"
 		"  -B, --bind ADDR      local address\n"
@@ -62,7 +65,8 @@ enum {
 	OPT_PSK,
 	OPT_DSCP,
 	OPT_MSGTMO,
-	OPT_NO_RT
+	OPT_NO_RT,
+	OPT_RT
 };
 
 static const struct option options[] = {
@@ -87,6 +91,7 @@ static const struct option options[] = {
 	{ "psk-file", required_argument, NULL, OPT_PSK },
 	{ "msg-timeout", required_argument, NULL, OPT_MSGTMO },
 	{ "no-rt", no_argument, NULL, OPT_NO_RT },
+	{ "realtime", no_argument, NULL, OPT_RT },
 	{ "dont-fragment", no_argument, NULL, OPT_DF },
 	{ "json", no_argument, NULL, 'J' },
 	{ "help", no_argument, NULL, 'h' },
@@ -181,7 +186,8 @@ static bool apply(struct load_spec *s, int c, const char *arg, bool *json,
 		s->udp_gro = false;
 		return true;
 	case OPT_NO_RT:
-		s->no_realtime = true;
+	case OPT_RT:
+		s->realtime = c == OPT_RT;
 		return true;
 	case OPT_DF:
 		s->dont_fragment = true;

@@ -46,6 +46,10 @@ static void usage(FILE *f)
 		"      --psk-file FILE        prove the server's pre-shared key\n"
 		"      --label NAME           path name shown in the report\n"
 		"      --no-progress          no progress lines on stderr\n"
+		"      --realtime             as root, this end's UDP threads SCHED_FIFO (off by\n"
+		"                             default: it starves a userspace overlay daemon on\n"
+		"                             the host; each point says what both ends ran with)\n"
+		"      --no-rt                SCHED_OTHER, the default (kept for old scripts)\n"
 		"  -J, --json                 one JSON document on stdout\n",
 		KNEE_DEFAULT_MAX_TRIALS, LOAD_UDP_DEFAULT_LEN, LOAD_DEFAULT_PORT);
 }
@@ -65,6 +69,8 @@ enum {
 	OPT_PSK,
 	OPT_LABEL,
 	OPT_NOPROGRESS,
+	OPT_NO_RT,
+	OPT_RT,
 };
 
 static const struct option options[] = {
@@ -87,6 +93,8 @@ static const struct option options[] = {
 	{ "psk-file", required_argument, NULL, OPT_PSK },
 	{ "label", required_argument, NULL, OPT_LABEL },
 	{ "no-progress", no_argument, NULL, OPT_NOPROGRESS },
+	{ "realtime", no_argument, NULL, OPT_RT },
+	{ "no-rt", no_argument, NULL, OPT_NO_RT },
 	{ "json", no_argument, NULL, 'J' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -232,6 +240,10 @@ static bool parse_option(struct opts *o, int c, const char *arg, char why[static
 		return true;
 	case OPT_NOPROGRESS:
 		o->progress = false;
+		return true;
+	case OPT_NO_RT:
+	case OPT_RT:
+		s->load.realtime = c == OPT_RT;
 		return true;
 	case 'J':
 		o->json = true;

@@ -21,6 +21,7 @@
 #include "data_conn.h"
 #include "interrupt.h"
 #include "load_merge.h"
+#include "load_sched.h"
 #include "load_streams.h"
 #include "log.h"
 #include "owd_clock.h"
@@ -508,6 +509,9 @@ static int measure(struct client *cl, int *fds)
 	else
 		load_merge(cl->mine, cl->have_server_results ? cl->theirs : &none, owd_ok, cl->res);
 	cl->res->owd_shared_clock = cl->clock.shared;
+	load_sched_get(cl->mine, &cl->res->sched_client);
+	if (cl->have_server_results)
+		load_sched_get(cl->theirs, &cl->res->sched_server);
 	if (cl->spec.proto == LOAD_UDP) {
 		uint64_t err = owd_clock_error(&cl->clock);
 

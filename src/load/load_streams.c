@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "load_sched.h"
 #include "load_streams.h"
 #include "log.h"
 #include "sockopt.h"
@@ -70,7 +71,7 @@ static int start_udp(struct load_streams *ls, const struct load_spec *spec, int 
 		st->gso = spec->udp_gso;
 		st->gro = spec->udp_gro;
 		st->dont_fragment = spec->dont_fragment;
-		st->no_realtime = spec->no_realtime;
+		st->realtime = spec->realtime;
 		st->start_ns = ls->start_ns;
 		st->omit_end_ns = ls->omit_end_ns;
 		st->end_ns = ls->end_ns;
@@ -198,10 +199,15 @@ void load_streams_stop(struct load_streams *ls)
 
 void load_streams_results(struct load_streams *ls, struct proto_results *out)
 {
+	struct load_sched sched;
+
 	if (ls->udp)
 		load_side_udp(&ls->side, ls->us, ls->n, ls->sender, out);
 	else
 		load_side_tcp(&ls->side, ls->tcp, ls->n, ls->sender, out);
+	/* after load_side_*: the PROTO_RES_ flags stay out of total.flags */
+	load_sched_of(ls->udp ? ls->us : NULL, ls->n, &sched);
+	load_sched_put(&sched, out);
 }
 
 uint32_t load_streams_path_mtu(const struct load_streams *ls)

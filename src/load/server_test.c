@@ -303,7 +303,7 @@ int server_test_run(struct session *s, const struct proto_test_request *req)
 	memset(&spec, 0, sizeof(spec));
 	proto_test_request_to_spec(req, &spec);
 	spec.family = s->local.ss_family;
-	spec.no_realtime = cfg->no_realtime;
+	spec.realtime = cfg->realtime;
 	/* a client cannot make the server pin more than this per socket */
 	if (spec.sock_buf > SOCKOPT_MAX_REQUEST_BUF)
 		spec.sock_buf = SOCKOPT_MAX_REQUEST_BUF;

@@ -287,8 +287,23 @@ static uint64_t send_phase(struct sender *s, uint64_t from, uint64_t to, uint16_
 		  st->id, flags & DGRAM_F_OMIT ? " (omit)" : "", seq, p.skipped, p.stalls,
 		  st->skipped_late_wakeup, st->skipped_slow_send, st->skipped_blocked_send,
 		  p.max_late_ns / 1000, st->send_errors, st->send_refused, st->err,
-		  st->realtime ? ", SCHED_FIFO" : "");
+		  st->sched_policy == SCHED_FIFO ? ", SCHED_FIFO" : "");
 	return seq;
+}
+
+/* The opt-in SCHED_FIFO (load.h), then what the thread really runs with: it
+ * may have inherited a real-time policy from the process (chrt). */
+static void thread_sched(struct udp_stream *st, bool may_fifo)
+{
+	struct sched_param sp = { .sched_priority = LOAD_SCHED_FIFO_PRIO };
+	int policy = SCHED_OTHER;
+
+	if (may_fifo && st->realtime && pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp))
+		log_debug("stream %u: SCHED_FIFO refused (not root?): SCHED_OTHER", st->id);
+	if (pthread_getschedparam(pthread_self(), &policy, &sp) == 0) {
+		st->sched_policy = policy;
+		st->sched_prio = sp.sched_priority;
+	}
 }
 
 static void send_fin(struct sender *s, uint64_t count)
@@ -323,13 +338,10 @@ static void run_sender(struct udp_stream *st)
 	s->segs_per_msg = 1;
 	/* wake-ups within ~a microsecond of the deadline, not the default 50 us */
 	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
-	/* A paced sender preempted by an ordinary task for a time slice (ms)
-	 * would skip slots: as root, run the pacing thread SCHED_FIFO. It
-	 * sleeps between bursts, and RT throttling keeps the box usable. */
-	if (st->rate_bps && !st->no_realtime &&
-	    pthread_setschedparam(pthread_self(), SCHED_FIFO,
-				  &(struct sched_param){ .sched_priority = 1 }) == 0)
-		st->realtime = true;
+	/* Opt-in: a paced sender preempted by an ordinary task for a time
+	 * slice (ms) skips slots; SCHED_FIFO avoids that on a host where no
+	 * userspace overlay needs the CPU. It sleeps between bursts. */
+	thread_sched(st, st->rate_bps != 0);
 	if (st->gso) {
 		uint32_t per = GSO_MAX_BYTES / st->len;
 
@@ -458,14 +470,10 @@ static void run_receiver(struct udp_stream *st)
 		return;
 	}
 	r->st = st;
-	/* A receiver that an ordinary task holds off the CPU for a time slice
-	 * overflows its buffer at multi-Gbit/s: the loss would be the
-	 * engine's, not the path's. It blocks in recvmmsg, so SCHED_FIFO
-	 * costs nothing when idle. */
-	if (!st->no_realtime &&
-	    pthread_setschedparam(pthread_self(), SCHED_FIFO,
-				  &(struct sched_param){ .sched_priority = 1 }) == 0)
-		st->realtime = true;
+	/* Opt-in: SCHED_FIFO keeps an ordinary task from holding the receiver
+	 * off the CPU at multi-Gbit/s, but also holds off a userspace overlay
+	 * daemon on this host, which then loses what it cannot read. */
+	thread_sched(st, true);
 	r->msg_size = st->gro ? RECV_GRO_BUF : st->len + 1; /* +1: see MSG_TRUNC */
 	r->nmsg = st->gro ? RECV_GRO_MSGS : UDP_LOAD_BATCH;
 	r->buf = malloc((size_t)r->msg_size * r->nmsg);

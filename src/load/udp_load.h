@@ -41,8 +41,8 @@ struct udp_stream {
 	uint64_t rate_bps;  /* this stream's share of the target */
 	bool gso, gro;	    /* asked for; cleared when the kernel refuses */
 	bool dont_fragment; /* sender: DF set, EMSGSIZE ends the stream */
-	bool no_realtime;   /* never SCHED_FIFO (e.g. beside a userspace VPN
-			     * that must not be starved on few cores) */
+	bool realtime;	    /* opt-in SCHED_FIFO as root (load.h: off by default,
+			     * it would starve a userspace VPN on the host) */
 	uint64_t start_ns, omit_end_ns, end_ns;
 	const atomic_bool *stop;
 	int64_t clock_shift_ns; /* added to the timestamps that cross hosts: a
@@ -57,7 +57,7 @@ struct udp_stream {
 				   * carries several datagrams) */
 	uint64_t send_elapsed_ns; /* measured phase: start to last send */
 	bool done_sending;
-	bool realtime; /* the stream's thread got SCHED_FIFO */
+	int sched_policy, sched_prio; /* the thread's, read back (sched(7)) */
 	/* slots the pacer gave up (measured phase), by what made it late: the
 	 * thread woke late or was preempted (a busy host), the previous send
 	 * call was busy in the kernel's send path on this CPU (the local qdisc,

@@ -273,7 +273,7 @@ ssize_t proto_encode_results(uint8_t *buf, size_t cap, const struct proto_result
 		return n;
 	w32(&w, m->test_id);
 	w8(&w, m->role);
-	w8(&w, 0);
+	w8(&w, m->sched_prio);
 	w16(&w, m->nstreams);
 	w64(&w, m->duration_ns);
 	w64(&w, m->cpu_user_ns);
@@ -303,7 +303,7 @@ int proto_decode_results(const uint8_t *body, size_t len, struct proto_results *
 		return PROTO_E_LENGTH;
 	m->test_id = r32(&r);
 	m->role = r8(&r);
-	m->reserved = r8(&r);
+	m->sched_prio = r8(&r);
 	m->nstreams = r16(&r);
 	if (m->nstreams > PROTO_MAX_STREAMS)
 		return PROTO_E_VALUE;
@@ -317,6 +317,9 @@ int proto_decode_results(const uint8_t *body, size_t len, struct proto_results *
 	m->cpu_wall_ns = r64(&r);
 	m->rcvbuf_bytes = r32(&r);
 	m->flags = r32(&r);
+	/* sched(7): real-time priorities are 1..99 */
+	if ((m->flags & PROTO_RES_SCHED) && m->sched_prio > 99)
+		return PROTO_E_VALUE;
 	m->host.udp_sndbuf_errors = r64(&r);
 	m->host.udp_rcvbuf_errors = r64(&r);
 	m->host.udp_in_errors = r64(&r);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json_out.h"
 #include "report_load.h"
 #include "version.h"
 
@@ -268,6 +269,7 @@ cJSON *report_load_json(const struct load_result *r)
 	cJSON_AddStringToObject(o, "ovlperf_version", OVLPERF_VERSION);
 	cJSON_AddStringToObject(o, "server_version", r->server_version);
 	cJSON_AddItemToObject(o, "test", spec_json(&r->spec));
+	cJSON_AddItemToObject(o, "sched", json_out_sched(&r->sched_client, &r->sched_server));
 	cJSON_AddStringToObject(o, "local_addr", r->local_addr);
 	cJSON_AddStringToObject(o, "remote_addr", r->remote_addr);
 	cJSON_AddBoolToObject(o, "interrupted", r->interrupted);

@@ -189,11 +189,17 @@ static void print_cpu(FILE *f, const char *who, const struct cpu_use *c, double 
 
 void report_load_term(FILE *f, const struct load_result *res)
 {
-	fprintf(f, "\n%s%s %s -> %s, %.2f s measured\n",
+	char sc[16], ss[16];
+
+	/* the threads' scheduling: a real-time end starves a userspace
+	 * overlay on its host, so it belongs beside the figures */
+	fprintf(f, "\n%s%s %s -> %s, %.2f s measured; scheduling: client %s, server %s\n",
 		res->interrupted ? "INTERRUPTED: partial result. " : "",
 		res->spec.proto == LOAD_UDP ? "UDP" : "TCP",
 		res->spec.reverse ? res->remote_addr : res->local_addr,
-		res->spec.reverse ? res->local_addr : res->remote_addr, res->duration_s);
+		res->spec.reverse ? res->local_addr : res->remote_addr, res->duration_s,
+		load_sched_name(&res->sched_client, sc, sizeof(sc)),
+		load_sched_name(&res->sched_server, ss, sizeof(ss)));
 	if (res->peer_missing)
 		fprintf(f,
 			"  UNKNOWN: the server's results never arrived, so the %s's figures "

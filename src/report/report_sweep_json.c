@@ -66,6 +66,7 @@ static cJSON *point_json(const struct sweep_point *p, bool knee)
 	num(o, "jitter_ms", p->jitter_ms);
 	num(o, "cpu_sender_s", p->cpu_sender.user_s + p->cpu_sender.sys_s);
 	num(o, "cpu_receiver_s", p->cpu_receiver.user_s + p->cpu_receiver.sys_s);
+	cJSON_AddItemToObject(o, "sched", json_out_sched(&p->sched_client, &p->sched_server));
 	if (knee) {
 		cJSON_AddStringToObject(o, "phase", knee_phase_name(p->phase));
 		cJSON_AddStringToObject(o, "verdict", knee_verdict_name(p->verdict));

@@ -115,6 +115,17 @@ static void rows(FILE *f, const struct sweep_result *res)
 	fprintf(f, "(offered and Mbit/s: UDP payload, Mbit/s as received)\n");
 	if (shortfall)
 		fprintf(f, "* the sender fell short of the offered rate: not a valid trial\n");
+	/* as the last trial that ran reported it (a failed one may not say) */
+	for (unsigned i = res->npoints; i-- > 0;) {
+		const struct sweep_point *p = &res->points[i];
+
+		if (p->rc < 0)
+			continue;
+		fprintf(f, "scheduling of the test threads: client %s, server %s\n",
+			load_sched_name(&p->sched_client, a, sizeof(a)),
+			load_sched_name(&p->sched_server, b, sizeof(b)));
+		break;
+	}
 }
 
 static void bound(FILE *f, const char *name, const struct knee_bound *bd, uint32_t len)

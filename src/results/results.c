@@ -138,6 +138,8 @@ void results_trial_from_load(struct results_trial *t, const struct load_result *
 	t->cpu_receiver = res->cpu_receiver;
 	t->sender_cpu_s_per_gbit = res->sender_cpu_s_per_gbit;
 	t->receiver_cpu_s_per_gbit = res->receiver_cpu_s_per_gbit;
+	t->sched_client = res->sched_client;
+	t->sched_server = res->sched_server;
 	if (res->error[0])
 		snprintf(t->error, sizeof(t->error), "%s", res->error);
 }

@@ -90,6 +90,27 @@ static bool add_num(cJSON *o, const char *name, double v)
 	return cJSON_AddNumberToObject(o, name, isfinite(v) ? v : 0) != NULL;
 }
 
+/* {"client": "other", "server": "fifo:1"}; an end that did not say: null */
+static cJSON *sched_json(const struct results_trial *t)
+{
+	const struct load_sched *end[2] = { &t->sched_client, &t->sched_server };
+	const char *key[2] = { "client", "server" };
+	cJSON *o = cJSON_CreateObject();
+	char buf[16];
+
+	for (int i = 0; o && i < 2; i++) {
+		cJSON *v = end[i]->policy == LOAD_SCHED_UNKNOWN
+				   ? cJSON_CreateNull()
+				   : cJSON_CreateString(load_sched_name(end[i], buf, sizeof(buf)));
+
+		if (!add_child(o, key[i], v)) {
+			cJSON_Delete(o);
+			return NULL;
+		}
+	}
+	return o;
+}
+
 static cJSON *trial_json(const struct results_trial *t)
 {
 	cJSON *o = obj_of(t, trial_fields, NF(trial_fields)), *u;
@@ -111,7 +132,8 @@ static cJSON *trial_json(const struct results_trial *t)
 			       obj_of(&t->tcp.receiver, tcpinfo_fields, NF(tcpinfo_fields)));
 	}
 	ok = ok && add_child(o, "cpu_sender", obj_of(&t->cpu_sender, cpu_fields, NF(cpu_fields))) &&
-	     add_child(o, "cpu_receiver", obj_of(&t->cpu_receiver, cpu_fields, NF(cpu_fields)));
+	     add_child(o, "cpu_receiver", obj_of(&t->cpu_receiver, cpu_fields, NF(cpu_fields))) &&
+	     add_child(o, "sched", sched_json(t));
 	if (!ok) {
 		cJSON_Delete(o);
 		return NULL;

@@ -118,6 +118,31 @@ static int get_sub(struct rd *rd, const cJSON *obj, const char *name, void *base
 	return err;
 }
 
+/* "sched": {"client": "other", "server": "fifo:1"}; absent (older runs) or
+ * null: unknown. */
+static int read_sched(struct rd *rd, const cJSON *o, struct results_trial *t)
+{
+	const cJSON *sc = cJSON_GetObjectItemCaseSensitive(o, "sched");
+	struct load_sched *end[2] = { &t->sched_client, &t->sched_server };
+	static const char *const key[2] = { "client", "server" };
+	static const char *const field[2] = { "sched.client", "sched.server" };
+
+	if (!sc || cJSON_IsNull(sc))
+		return 0;
+	if (!cJSON_IsObject(sc))
+		return bad(rd, "sched", "must be an object");
+	for (int i = 0; i < 2; i++) {
+		const cJSON *v = cJSON_GetObjectItemCaseSensitive(sc, key[i]);
+
+		if (!v || cJSON_IsNull(v))
+			continue;
+		if (!cJSON_IsString(v) || !load_sched_parse(v->valuestring, end[i]))
+			return bad(rd, field[i],
+				   "must be null, \"other\", \"fifo:N\" or \"rr:N\" (N 1..99)");
+	}
+	return 0;
+}
+
 static int read_trial(struct rd *rd, const cJSON *o, const struct results_run *run,
 		      struct results_trial *t)
 {
@@ -175,6 +200,8 @@ static int read_trial(struct rd *rd, const cJSON *o, const struct results_run *r
 		err = get_sub(rd, o, "cpu_sender", &t->cpu_sender, cpu_fields, NF(cpu_fields));
 	if (!err)
 		err = get_sub(rd, o, "cpu_receiver", &t->cpu_receiver, cpu_fields, NF(cpu_fields));
+	if (!err)
+		err = read_sched(rd, o, t);
 	return err;
 }
 

@@ -37,9 +37,8 @@ struct run {
 
 	struct lab *lab;
 	struct lab_overlay *ov;
-	pid_t server;	  /* in the lab's server host; 0: none */
-	bool no_realtime; /* lab with an overlay: test threads SCHED_OTHER */
-	bool entered;	  /* this thread is in the client's namespace */
+	pid_t server; /* in the lab's server host; 0: none */
+	bool entered; /* this thread is in the client's namespace */
 	unsigned npaths;
 	struct run_path paths[SCN_MAX_PATHS];
 

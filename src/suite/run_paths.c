@@ -91,7 +91,7 @@ static bool server_alive(struct run *r)
 static int start_server(struct run *r)
 {
 	char log_path[1100];
-	char *argv[] = { "/proc/self/exe", "server", r->no_realtime ? "--no-rt" : NULL, NULL };
+	char *argv[] = { "/proc/self/exe", "server", NULL };
 	uint64_t deadline;
 	struct stat ns;
 	int fd;
@@ -313,12 +313,6 @@ static int lab_up_all(struct run *r)
 	int err;
 
 	scenario_lab_spec(r->scn, &spec);
-	/* A userspace overlay shares the lab machine's cores with the test: a
-	 * SCHED_FIFO sender would starve its daemons and measure that instead. */
-	for (unsigned i = 0; i < r->scn->npaths; i++)
-		r->no_realtime |= r->scn->paths[i].type != SCN_PATH_UNDERLAY;
-	if (r->no_realtime)
-		log_info("an overlay shares this machine: test threads stay SCHED_OTHER");
 	err = stale_lab(r, spec.name);
 	if (err)
 		return err;

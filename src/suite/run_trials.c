@@ -199,7 +199,6 @@ static int do_trial(struct run *r, const struct trial_req *q, struct knee_measur
 	spec.omit_ns = r->scn->omit_ns;
 	spec.rate_bps = q->rate_bps;
 	spec.len = q->len;
-	spec.no_realtime = r->no_realtime;
 	snprintf(spec.psk_file, sizeof(spec.psk_file), "%s", p->psk_file);
 	if (spec.proto == LOAD_TCP) {
 		spec.mss = r->scn->tcp.mss;
@@ -570,7 +569,6 @@ static int warm_once(struct run *r, unsigned p, char *why, size_t len)
 	spec.duration_ns = 200 * NSEC_PER_MSEC;
 	spec.rate_bps = 10000000;
 	spec.len = 512; /* fits any path an IP network must carry */
-	spec.no_realtime = r->no_realtime;
 	snprintf(spec.psk_file, sizeof(spec.psk_file), "%s", r->paths[p].psk_file);
 	memset(&lr, 0, sizeof(lr));
 	rc = run_load(r, &spec, &lr, NULL);

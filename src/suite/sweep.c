@@ -112,6 +112,8 @@ void sweep_point_from_result(const struct load_result *res, struct sweep_point *
 	pt->jitter_ms = u->jitter_ms;
 	pt->cpu_sender = res->cpu_sender;
 	pt->cpu_receiver = res->cpu_receiver;
+	pt->sched_client = res->sched_client;
+	pt->sched_server = res->sched_server;
 }
 
 void sweep_point_to_knee(const struct sweep_point *pt, struct knee_measurement *m)

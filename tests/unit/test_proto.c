@@ -322,6 +322,27 @@ static void test_results_field_positions(void **state)
 	test_free(r2);
 }
 
+/* The scheduling byte travels with its flag; a priority past sched(7)'s
+ * 1..99 is refused. */
+static void test_results_sched(void **state)
+{
+	struct proto_results *r = results_sample(1), *r2 = test_calloc(1, sizeof(*r2));
+	struct proto_msg m;
+
+	(void)state;
+	r->flags |= PROTO_RES_SCHED;
+	r->sched_prio = 1;
+	m = parsed(proto_encode_results(buf, sizeof(buf), r), PROTO_RESULTS);
+	assert_int_equal(proto_decode_results(m.body, m.len, r2), 0);
+	assert_int_equal(r2->sched_prio, 1);
+	assert_true(r2->flags & PROTO_RES_SCHED);
+	r->sched_prio = 100;
+	m = parsed(proto_encode_results(buf, sizeof(buf), r), PROTO_RESULTS);
+	assert_int_equal(proto_decode_results(m.body, m.len, r2), PROTO_E_VALUE);
+	test_free(r);
+	test_free(r2);
+}
+
 /* ---- malformed -------------------------------------------------------- */
 
 static void test_header_errors(void **state)
@@ -787,6 +808,7 @@ int main(void)
 		cmocka_unit_test(test_roundtrip_accept_and_text),
 		cmocka_unit_test(test_roundtrip_results),
 		cmocka_unit_test(test_results_field_positions),
+		cmocka_unit_test(test_results_sched),
 		cmocka_unit_test(test_header_errors),
 		cmocka_unit_test(test_fixed_lengths),
 		cmocka_unit_test(test_counts_that_lie),

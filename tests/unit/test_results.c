@@ -146,6 +146,8 @@ static void test_round_trip(void **state)
 	a.trials[3].status = -ETIMEDOUT;
 	snprintf(a.trials[3].error, sizeof(a.trials[3].error), "server did not answer");
 	a.trials[5].udp.generator_limited = true;
+	a.trials[5].sched_client = (struct load_sched){ LOAD_SCHED_OTHER, 0 };
+	a.trials[5].sched_server = (struct load_sched){ LOAD_SCHED_FIFO, 1 };
 	a.complete = false;
 	snprintf(a.stop_reason, sizeof(a.stop_reason), "interrupted by signal 2");
 	assert_int_equal(results_write_json(&a, path), 0);
@@ -165,6 +167,10 @@ static void test_round_trip(void **state)
 	assert_string_equal(b.trials[3].error, "server did not answer");
 	assert_int_equal(b.trials[0].tcp.goodput_bps, a.trials[0].tcp.goodput_bps);
 	assert_int_equal(b.trials[0].tcp.sender.snd_mss, 1448);
+	assert_int_equal(b.trials[5].sched_client.policy, LOAD_SCHED_OTHER);
+	assert_int_equal(b.trials[5].sched_server.policy, LOAD_SCHED_FIFO);
+	assert_int_equal(b.trials[5].sched_server.prio, 1);
+	assert_int_equal(b.trials[0].sched_server.policy, LOAD_SCHED_UNKNOWN);
 	assert_int_equal(b.knees[1].loss_at.receiver_rcvbuf, 7);
 	assert_int_equal(b.mtu[0].verdict, RESULTS_WARN);
 	assert_string_equal(b.mtu[0].fix, a.mtu[0].fix);
@@ -234,6 +240,10 @@ static void test_read_errors(void **state)
 		  "\"knee\","
 		  "\"path\":0,\"udp\":{\"owd\":{\"valid\":1}}}]}",
 		  "trials[0].udp.owd.valid" },
+		{ "{\"schema\":1,\"complete\":true,\"scenario\":{\"name\":\"x\"},"
+		  "\"paths\":[{\"name\":\"u\",\"kind\":\"underlay\"}],\"trials\":[{\"kind\":"
+		  "\"knee\",\"path\":0,\"sched\":{\"server\":\"fifo:0\"}}]}",
+		  "trials[0].sched.server" },
 		{ "{\"schema\":1,\"complete\":true,\"scenario\":{\"name\":\"x\"},"
 		  "\"paths\":[{\"name\":\"u\",\"kind\":\"underlay\"}],\"trials\":[],"
 		  "\"mtu\":[{\"path\":0,\"check\":\"pmtu\",\"verdict\":\"MAYBE\"}]}",
