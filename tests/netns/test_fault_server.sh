@@ -13,24 +13,11 @@
 
 lab_pair fc
 
-# link_bytes: bytes through B's end of the link so far, both ways
-link_bytes()
-{
-	ip -n "$B" -s -j link show ovp0 |
-		python3 -c 'import json,sys; s=json.load(sys.stdin)[0]["stats64"]; print(s["rx"]["bytes"]+s["tx"]["bytes"])'
-}
-# kill_when_running FROM BYTES CPID: waits until BYTES more than FROM crossed
-# the link (the test's rate is paced, so that many bytes mean it has run at
-# least that long, however slow the machine), then SIGKILLs the server
+# kill_when_running FROM BYTES CPID: the server SIGKILLed once the client
+# CPID's test moved BYTES over the link (wait_link_bytes)
 kill_when_running()
 {
-	local i
-	for i in $(seq 160); do
-		[ $(($(link_bytes) - $1)) -ge "$2" ] && break
-		kill -0 "$3" 2>/dev/null || fail "the client ended before the test ran: $(tail -2 "$WORK"/*.err)"
-		sleep 0.05
-	done
-	[ $(($(link_bytes) - $1)) -ge "$2" ] || fail "the test did not move $2 bytes in 8 s"
+	wait_link_bytes "$B" "$1" "$2" "$3"
 	kill -KILL "$SERVER_PID"
 	wait "$SERVER_PID" 2>/dev/null || true
 }
@@ -49,7 +36,7 @@ case_kill()
 	on_exit "kill $SERVER_PID"
 	for _ in $(seq 50); do in_b ss -ltn | grep -q ':5211 ' && break; sleep 0.1; done
 	# The bound: a client still running 8 s after the kill would be hung.
-	from=$(link_bytes)
+	from=$(link_bytes "$B")
 	in_a timeout 20 "$OVLPERF" client --json 198.18.0.2 -t 10 -i 0.5 "$@" \
 		>"$WORK/$name.json" 2>"$WORK/$name.err" &
 	local cpid=$!
@@ -93,7 +80,7 @@ ip netns exec "$B" "$OVLPERF" server >"$WORK/server.log" 2>&1 &
 SERVER_PID=$!
 on_exit "kill $SERVER_PID"
 for _ in $(seq 50); do in_b ss -ltn | grep -q ':5211 ' && break; sleep 0.1; done
-from=$(link_bytes)
+from=$(link_bytes "$B")
 in_a timeout 20 "$OVLPERF" client 198.18.0.2 -u -b 20M -t 10 >"$WORK/term.out" 2>&1 &
 cpid=$!
 kill_when_running "$from" 1875000 "$cpid"
