@@ -9,8 +9,9 @@
  * The outcome depends on nothing the scheduler decides: the clock is
  * simulated and advanced by A's sender only once the receivers have taken
  * every datagram queued before the batch (so no timer fires because a thread
- * was slow), and the senders hold back before a queue could fill (so no
- * datagram is lost on the way). Checked: every packet B delivers is intact,
+ * was slow), and B's sender holds back while A's queue is half full (so,
+ * with A's sender a step ahead at most, no queue fills and no datagram is
+ * lost on the way). Checked: every packet B delivers is intact,
  * one that A wrote, and delivered once; every packet A wrote is accounted
  * for: sealed = delivered + dropped by B (by reason, only the reasons a key
  * rotation explains) + still queued, and written = sealed + dropped by A +
@@ -458,9 +459,10 @@ static void test_threads(void **state)
 	assert_true(w->max_seq < atomic_load(&w->sent));
 	assert_true(atomic_load(&w->sealed) >= ITER * 8);
 	check_accounting(w);
-	print_message("  B -> A: %llu delivered (%llu replies sealed at once, the rest staged)\n",
-		      (unsigned long long)atomic_load(&w->delivered_a),
-		      (unsigned long long)atomic_load(&w->replies));
+	print_message(
+		"  B -> A: %llu delivered (%llu replies sealed at once, others staged first)\n",
+		(unsigned long long)atomic_load(&w->delivered_a),
+		(unsigned long long)atomic_load(&w->replies));
 	assert_true(atomic_load(&w->delivered_a) > 0);
 	engine_peer_stats(w->ab, &st);
 	print_message("  a: %llu sessions\n", (unsigned long long)st.handshakes);
