@@ -66,7 +66,8 @@ int data_server_take(struct data_server *ds, unsigned i);
 void data_server_close(struct data_server *ds);
 
 /* ---- client side ---- */
-/* Non-blocking connect with a deadline (fd is left non-blocking). */
+/* Non-blocking connect with a deadline (fd is left non-blocking): 0,
+ * -ETIMEDOUT, -EINTR when a signal ended the wait, or the connect error. */
 int data_connect(int fd, const struct sockaddr_storage *to, int timeout_ms);
 /* Connects stream `stream` of the test to server:port. local_bind may be NULL.
  * *sample (UDP, may be NULL) gets the greeting's timed echo (owd_clock.h).

@@ -49,8 +49,9 @@ static void usage(FILE *f)
 		"  -B, --bind ADDR      local address\n"
 		"      --dscp N         DSCP of the test traffic (0..63)\n"
 		"      --psk-file FILE  prove the server's pre-shared key\n"
-		"      --msg-timeout MS control message deadline, and how long past the\n"
-		"                       drain the results may take (default 10000)\n"
+		"      --msg-timeout MS deadline of each control step (connecting included),\n"
+		"                       and how long past the drain the results may take\n"
+		"                       (default 10000)\n"
 		"  -J, --json           one JSON document on stdout (docs/json.md)\n",
 		LOAD_MAX_STREAMS, LOAD_UDP_DEFAULT_LEN, LOAD_TCP_DEFAULT_LEN, LOAD_DEFAULT_PORT);
 }

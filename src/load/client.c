@@ -29,8 +29,7 @@
 #include "udp_load.h"
 #include "version.h"
 
-#define CONNECT_TIMEOUT_MS 5000
-#define LOOP_SLICE_MS	   10 /* how soon the end of a stream is noticed */
+#define LOOP_SLICE_MS 10 /* how soon the end of a stream is noticed */
 /* After STOP, the server drains and answers; a UDP receiver may wait up to
  * LOAD_STREAMS_DRAIN_MAX_NS for its FINs first. */
 #define INTERRUPT_RESULTS_TIMEOUT_NS (3 * NSEC_PER_SEC)
@@ -145,7 +144,12 @@ static int connect_control(struct client *cl)
 				    strerror(-rc));
 		}
 	}
-	rc = data_connect(fd, &cl->server, CONNECT_TIMEOUT_MS);
+	/* Connecting is the first control step and gets its deadline: Linux
+	 * retries a lost SYN after 1, 3, 7, 15, 31 s (RFC 6298 backoff), so a
+	 * fixed few seconds give up on a lossy path the kernel would cross. */
+	rc = data_connect(fd, &cl->server,
+			  (int)(cl->spec.msg_timeout_ms ? cl->spec.msg_timeout_ms
+							: CTRL_DEFAULT_MSG_TIMEOUT_MS));
 	if (rc < 0) {
 		char a[80] = "";
 

@@ -102,12 +102,23 @@ static void finish_setup(struct data_server *ds)
 	}
 }
 
+/* At least ms, or the control-message deadline (--msg-timeout) when that is
+ * longer: on a lossy path TCP's retransmission backoff (RFC 6298) can hold a
+ * START or a STOP back for tens of seconds, and the operator said so. */
+static uint64_t at_least_msg_timeout_ns(const struct session *s, uint64_t ms)
+{
+	uint64_t m = s->sh->cfg->msg_timeout_ms;
+
+	return (m > ms ? m : ms) * NSEC_PER_MSEC;
+}
+
 /* Until START: serves data connection greetings and watches the control
  * connection. 0 on START with every stream connected, 1 when the client
  * abandoned the test (STOP), negative on failure (the client was told). */
 static int wait_start(struct session *s, struct data_server *ds)
 {
-	uint64_t deadline = clock_now_ns() + SETUP_TIMEOUT_MS * NSEC_PER_MSEC;
+	uint64_t wait_ns = at_least_msg_timeout_ns(s, SETUP_TIMEOUT_MS),
+		 deadline = clock_now_ns() + wait_ns;
 	struct pollfd pfd[1 + LOAD_MAX_STREAMS];
 
 	for (;;) {
@@ -149,9 +160,18 @@ static int wait_start(struct session *s, struct data_server *ds)
 			return rc;
 		}
 		if (clock_now_ns() > deadline) {
-			session_refuse(s, PROTO_ERROR, PROTO_R_TIMEOUT,
-				       "data connections did not arrive within %u ms (%u of %u)",
-				       SETUP_TIMEOUT_MS, ds->nready, ds->streams);
+			unsigned ms = (unsigned)(wait_ns / NSEC_PER_MSEC);
+
+			if (data_server_complete(ds))
+				session_refuse(s, PROTO_ERROR, PROTO_R_TIMEOUT,
+					       "no START within %u ms (all %u data connections "
+					       "arrived)",
+					       ms, ds->streams);
+			else
+				session_refuse(s, PROTO_ERROR, PROTO_R_TIMEOUT,
+					       "data connections did not arrive within %u ms "
+					       "(%u of %u)",
+					       ms, ds->nready, ds->streams);
 			return -ETIMEDOUT;
 		}
 	}
@@ -170,7 +190,8 @@ static int send_interval(struct session *s, struct load_streams *ls, uint32_t te
  * 0, or negative when the control connection failed. */
 static int run_loop(struct session *s, struct load_streams *ls, uint32_t test_id)
 {
-	uint64_t stop_at = 0, hard_end = ls->end_ns + STOP_GRACE_NS;
+	uint64_t stop_at = 0,
+		 hard_end = ls->end_ns + at_least_msg_timeout_ns(s, STOP_GRACE_NS / NSEC_PER_MSEC);
 
 	for (;;) {
 		uint64_t now = clock_now_ns(), tick = load_streams_next_tick(ls);

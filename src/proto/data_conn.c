@@ -307,7 +307,7 @@ void data_server_close(struct data_server *ds)
 int data_connect(int fd, const struct sockaddr_storage *to, int timeout_ms)
 {
 	struct pollfd p = { .fd = fd, .events = POLLOUT };
-	int err = 0;
+	int err = 0, rc;
 	socklen_t l = sizeof(err);
 
 	sockopt_nonblock(fd, true);
@@ -315,7 +315,10 @@ int data_connect(int fd, const struct sockaddr_storage *to, int timeout_ms)
 		return 0;
 	if (errno != EINPROGRESS)
 		return -errno;
-	if (poll(&p, 1, timeout_ms) <= 0)
+	rc = poll(&p, 1, timeout_ms);
+	if (rc < 0)
+		return -errno; /* -EINTR: an interrupt ends a long wait */
+	if (rc == 0)
 		return -ETIMEDOUT;
 	if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &l) < 0)
 		return -errno;

@@ -7,6 +7,10 @@
 
 FA_DIR=$(mktemp -d /tmp/ovlperf-fault-XXXXXX)
 on_exit "rm -rf '$FA_DIR'"
+# The longest wait for a connection or a byte, in seconds: a bound against a
+# hang, not a measurement. Heavy loss needs more: TCP doubles its
+# retransmission timeout on every loss of the same segment (RFC 6298).
+FA_IDLE=${FA_IDLE:-90}
 
 # fa_payload BYTES: FA_DIR/blob of random bytes; FA_WANT its SHA-256
 fa_payload()
@@ -16,17 +20,18 @@ fa_payload()
 }
 
 # fa_recv NS ADDR PORT: receiver in NS; FA_DIR/progress holds the bytes so
-# far, FA_DIR/got the SHA-256 at EOF. No byte for 90 s is a failure.
+# far, FA_DIR/got the SHA-256 at EOF. No connection or no byte for FA_IDLE
+# seconds is a failure.
 fa_recv()
 {
 	rm -f "$FA_DIR/got" "$FA_DIR/progress"
-	ip netns exec "$1" python3 - "$2" "$3" "$FA_DIR" <<'PY' &
+	ip netns exec "$1" python3 - "$2" "$3" "$FA_DIR" "$FA_IDLE" <<'PY' &
 import hashlib, os, socket, sys, time
-addr, port, d = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+addr, port, d, idle = sys.argv[1], int(sys.argv[2]), sys.argv[3], float(sys.argv[4])
 s = socket.socket(socket.AF_INET6 if ":" in addr else socket.AF_INET)
 s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-s.bind((addr, port)); s.listen(1); s.settimeout(30)
-c, _ = s.accept(); c.settimeout(90); h = hashlib.sha256(); n = 0; last = 0
+s.bind((addr, port)); s.listen(1); s.settimeout(idle)
+c, _ = s.accept(); c.settimeout(idle); h = hashlib.sha256(); n = 0; last = 0
 def note(v):
     open(d + "/progress.tmp", "w").write(str(v)); os.rename(d + "/progress.tmp", d + "/progress")
 while True:
@@ -51,11 +56,11 @@ PY
 # RATE (so a fault lands in the middle), in the background as FA_SEND
 fa_send()
 {
-	ip netns exec "$1" python3 - "$2" "$3" "$4" "$FA_DIR/blob" <<'PY' 2>"$FA_DIR/send.err" &
+	ip netns exec "$1" python3 - "$2" "$3" "$4" "$FA_DIR/blob" "$FA_IDLE" <<'PY' 2>"$FA_DIR/send.err" &
 import socket, sys, time
 addr, port, rate, path = sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), sys.argv[4]
 data = open(path, "rb").read()
-s = socket.create_connection((addr, port), timeout=90)
+s = socket.create_connection((addr, port), timeout=float(sys.argv[5]))
 t0 = time.monotonic(); off = 0; chunk = 32768
 while off < len(data):
     s.sendall(data[off:off + chunk]); off += chunk

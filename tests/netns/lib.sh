@@ -51,6 +51,29 @@ lab_make()
 # lab_pair NAME [MTU]: hosts ovp-NAME-0 and ovp-NAME-1, 198.18.0.1 <-> 198.18.0.2
 lab_pair() { lab_make "$1" --mtu "${2:-1500}"; }
 
+# link_bytes NS: bytes through NS's ovp0 so far, both ways
+link_bytes()
+{
+	ip -n "$1" -s -j link show ovp0 |
+		python3 -c 'import json,sys; s=json.load(sys.stdin)[0]["stats64"]; print(s["rx"]["bytes"]+s["tx"]["bytes"])'
+}
+
+# wait_link_bytes NS FROM BYTES PID: until BYTES more than FROM (link_bytes
+# before PID started) went through NS's ovp0. A paced load that moved that
+# much has run at least BYTES / rate, however slow the machine: readiness
+# for an interrupt or a kill, not a timing assertion. Fails if PID ends
+# first, or after 60 s.
+wait_link_bytes()
+{
+	local i
+	for i in $(seq 600); do
+		[ $(($(link_bytes "$1") - $2)) -ge "$3" ] && return 0
+		kill -0 "$4" 2>/dev/null || fail "process $4 ended before $3 bytes crossed ovp0 in $1"
+		sleep 0.1
+	done
+	fail "$3 bytes did not cross ovp0 in $1 within 60 s"
+}
+
 in_a() { ip netns exec "$A" "$@"; }
 in_b() { ip netns exec "$B" "$@"; }
 # in_host NAME H CMD...: run CMD in host H of lab NAME

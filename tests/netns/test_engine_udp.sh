@@ -59,10 +59,12 @@ ok "omit: $sent datagrams counted"
 # Ctrl-C in the middle: what was measured is reported, marked interrupted,
 # and the receiving end drained what was in flight (no false loss)
 # (ip netns exec execs the client: $! is the client itself)
+# (interrupted once 1 s of the 50 Mbit/s, 6.25 MB, crossed the link)
+from=$(link_bytes "$A")
 ip netns exec "$A" "$OVLPERF" client 198.18.0.2 -u -b 50M -t 10 -R --json >"$WORK/intr.json" \
 	2>>"$WORK/client.log" &
 cpid=$!
-sleep 1
+wait_link_bytes "$A" "$from" 6250000 "$cpid"
 kill -INT $cpid
 rc=0
 wait $cpid || rc=$?

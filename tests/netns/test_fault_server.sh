@@ -14,25 +14,35 @@
 
 lab_pair fc
 
-# case NAME KEPT-EXPR UNKNOWN-EXPR ARGS...: KEPT-EXPR (python over d) must be
-# > 0 (this end's figure), UNKNOWN-EXPR true (the server's end's are null)
+# kill_when_running FROM BYTES CPID: the server SIGKILLed once the client
+# CPID's test moved BYTES over the link (wait_link_bytes)
+kill_when_running()
+{
+	wait_link_bytes "$B" "$1" "$2" "$3"
+	kill -KILL "$SERVER_PID"
+	wait "$SERVER_PID" 2>/dev/null || true
+}
+
+# case NAME KEPT-EXPR UNKNOWN-EXPR BYTES ARGS...: KEPT-EXPR (python over d)
+# must be > 0 (this end's figure), UNKNOWN-EXPR true (the server's end's are
+# null). The server dies once BYTES crossed the link: 0.75 s at the test's
+# rate, so that interval reports (every 0.5 s) exist.
 case_kill()
 {
-	local name=$1 expr=$2 unknown=$3 rc=0
-	shift 3
+	local name=$1 expr=$2 unknown=$3 bytes=$4 rc=0 from
+	shift 4
 	# started directly (not through a shell function) so $! is the server
 	ip netns exec "$B" "$OVLPERF" server >"$WORK/server.log" 2>&1 &
 	SERVER_PID=$!
 	on_exit "kill $SERVER_PID"
 	for _ in $(seq 50); do in_b ss -ltn | grep -q ':5211 ' && break; sleep 0.1; done
 	# The bound: a client still running 8 s after the kill would be hung.
+	from=$(link_bytes "$B")
 	in_a timeout 20 "$OVLPERF" client --json 198.18.0.2 -t 10 -i 0.5 "$@" \
 		>"$WORK/$name.json" 2>"$WORK/$name.err" &
 	local cpid=$!
 	on_exit "kill $cpid"
-	sleep 1.5
-	kill -KILL "$SERVER_PID"
-	wait "$SERVER_PID" 2>/dev/null || true
+	kill_when_running "$from" "$bytes" "$cpid"
 	wait "$cpid" || rc=$?
 	[ "$rc" -ne 0 ] || fail "$name: the client exited 0 after the server died"
 	[ "$rc" -ne 124 ] || fail "$name: the client was still running 18 s after the server died"
@@ -55,27 +65,26 @@ case_kill()
 
 case_kill tcp 'd["tcp"]["sent_bytes"]' \
 	'd["tcp"]["bytes"] is None and d["tcp"]["goodput_bps"] is None and d["cpu"]["receiver"] is None and d["streams"][0]["receiver"] is None' \
-	-b 100M
+	9375000 -b 100M
 case_kill tcp-reverse 'd["tcp"]["bytes"]' \
 	'd["tcp"]["sent_bytes"] is None and d["tcp"]["retransmits"] is None and d["cpu"]["sender"] is None and d["tcp"]["goodput_bps"] > 0' \
-	-R -b 100M
+	9375000 -R -b 100M
 case_kill udp 'd["udp"]["sent"]' \
 	'd["udp"]["received"] is None and d["udp"]["loss_pct"] is None and d["udp"]["loss_at"] is None and d["streams"][0]["udp"]["lost"] is None and d["udp"]["achieved_bps"] > 0' \
-	-u -b 20M
+	1875000 -u -b 20M
 case_kill udp-reverse 'd["udp"]["received"]' \
 	'd["udp"]["sent"] is None and d["udp"]["lost"] is None and d["cpu"]["sender"] is None and d["udp"]["jitter_ms"] is not None' \
-	-u -R -b 20M
+	1875000 -u -R -b 20M
 
 # The terminal report says which figures are unknown.
 ip netns exec "$B" "$OVLPERF" server >"$WORK/server.log" 2>&1 &
 SERVER_PID=$!
 on_exit "kill $SERVER_PID"
 for _ in $(seq 50); do in_b ss -ltn | grep -q ':5211 ' && break; sleep 0.1; done
+from=$(link_bytes "$B")
 in_a timeout 20 "$OVLPERF" client 198.18.0.2 -u -b 20M -t 10 >"$WORK/term.out" 2>&1 &
 cpid=$!
-sleep 1.5
-kill -KILL "$SERVER_PID"
-wait "$SERVER_PID" 2>/dev/null || true
+kill_when_running "$from" 1875000 "$cpid"
 wait "$cpid" || true
 grep -q "UNKNOWN: the server's results never arrived, so the receiver's figures" "$WORK/term.out" ||
 	fail "terminal report: $(cat "$WORK/term.out")"

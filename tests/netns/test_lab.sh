@@ -114,7 +114,15 @@ p1=$!
 p2=$!
 disown $p1 $p2 # killed by lab down, not by us: no job notices
 on_exit "kill -9 $p1 $p2"
-sleep 0.3
+# until both run inside their hosts: p1 is sleep in B's namespace, p2's
+# shell has set its trap and started its sleep (readiness, not a delay)
+netns_of() { stat -L -c %i "$1" 2>/dev/null || true; }
+for _ in $(seq 100); do
+	[ "$(netns_of /proc/$p1/ns/net)" = "$(netns_of "/run/netns/$B")" ] &&
+		grep -q '^sleep' "/proc/$p1/comm" 2>/dev/null &&
+		[ -n "$(pgrep -P "$p2" -x sleep)" ] && break
+	sleep 0.1
+done
 "$OVLPERF" lab down lt
 proc_gone $p1 || fail "process in B survived lab down"
 ok "process inside B killed by lab down"

@@ -9,19 +9,23 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/mtu_lib.sh"
 
-# run_scn FILE LAB: runs the scenario with lab name LAB; RUN = its run.json
+# run_scn FILE LAB: runs the scenario with lab name LAB; RUN = its run.json.
+# A FAIL verdict is a finding, not a failed run: the exit status is 0
+# ("0 complete", ovlperf run --help) whatever the verdicts say.
 run_scn()
 {
-	local base
+	local base rc=0
 	base=$(basename "$1" .ini)
 	sed "s/^name = mt[a-z]*$/name = $2/" "$1" >"$MT_DIR/$base.ini"
 	grep -q "^name = $2$" "$MT_DIR/$base.ini" || fail "$1: no [lab] name to replace"
 	on_exit "\"$OVLPERF\" lab down $2"
 	"$OVLPERF" run --out "$MT_DIR/$base" --no-plots --no-progress "$MT_DIR/$base.ini" \
-		>"$MT_DIR/$base.out" 2>&1 || true
+		>"$MT_DIR/$base.out" 2>&1 || rc=$?
 	RUN=$MT_DIR/$base/run.json
 	[ -f "$RUN" ] || { cat "$MT_DIR/$base.out" >&2; fail "$1: no run.json"; }
 	[ "$(json_get "$RUN" complete)" = true ] || { cat "$MT_DIR/$base.out" >&2; fail "$1: run incomplete"; }
+	[ "$rc" = 0 ] || { tail -5 "$MT_DIR/$base.out" >&2; fail "$1: ovlperf run exited $rc"; }
+	ok "$base: ovlperf run exits 0 with a complete run.json"
 }
 
 # chk PATH_INDEX CHECK FIELD [N]: verdict / value / fix of the Nth (default

@@ -63,7 +63,13 @@ for i in $(seq 50); do grep -q listening "$TU_DIR/td1" && grep -q listening "$TU
 for i in 1 2 3; do
 	in_a python3 -c "import socket; s=socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.sendto(b'$marker' * 20, ('198.19.0.2', 9))"
 done
-sleep 0.5
+# the captures stop once they hold what was sent (readiness, not a delay:
+# tcpdump drops what it has not written yet when interrupted)
+for i in $(seq 100); do
+	grep -q -a "$marker" "$TU_DIR/tun.pcap" &&
+		[ "$(tcpdump -r "$TU_DIR/veth.pcap" -n 2>/dev/null | wc -l)" -ge 3 ] && break
+	sleep 0.1
+done
 kill -INT $td1 $td2; wait $td1 $td2 || true
 tun_hits=$(grep -c -a "$marker" "$TU_DIR/tun.pcap" || true)
 veth_hits=$(grep -c -a "$marker" "$TU_DIR/veth.pcap" || true)

@@ -32,7 +32,13 @@ td=$!
 for i in $(seq 50); do grep -q listening "$TU_DIR/td" && break; sleep 0.1; done
 replay0=$(tu_show "$B" ovl0 drop.replay)
 in_a python3 -c "import socket; socket.socket(socket.AF_INET, socket.SOCK_DGRAM).sendto(b'$marker' * 8, ('198.19.0.2', 9999))"
-sleep 0.5
+# the capture stops once it holds a data message longer than a keepalive
+# (readiness: tcpdump drops what it has not written yet when interrupted)
+for i in $(seq 100); do
+	[ "$(tcpdump -r "$TU_DIR/data.pcap" -n 'udp[8] = 4 and greater 100' 2>/dev/null | wc -l)" -ge 1 ] &&
+		break
+	sleep 0.1
+done
 kill -INT $td; wait $td || true
 # Re-inject every captured data message (type 4, longer than a keepalive) as is.
 injected=$(in_a python3 - "$TU_DIR/data.pcap" <<'PY'
@@ -79,8 +85,12 @@ unknown0=$(tu_show "$B" ovl0 drop.unknown_peer)
 tu_up "$A" x.conf ovlx
 XPID=$TU_PID
 in_a ping -c 3 -i 0.3 -W 1 198.19.7.2 >/dev/null 2>&1 && fail "a stranger reached B's overlay"
-sleep 1
-unknown1=$(tu_show "$B" ovl0 drop.unknown_peer)
+for i in $(seq 100); do # until B counted the stranger's initiation (readiness)
+	unknown1=$(tu_show "$B" ovl0 drop.unknown_peer)
+	[ "$unknown1" -gt "$unknown0" ] && break
+	sleep 0.1
+done
+sleep 1 # B's answer, were there one, would be out by now: the capture below must show none
 kill -INT $td2; wait $td2 || true
 expect_ge "stranger's initiations reached B and were dropped" "$((unknown1 - unknown0))" 1
 expect_eq "datagrams B sent to the stranger" "$(tcpdump -r "$TU_DIR/answer.pcap" -n 2>/dev/null | wc -l)" 0

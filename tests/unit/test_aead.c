@@ -16,6 +16,7 @@
 
 #include "aead.h"
 #include "bytes.h"
+#include "test_seed.h"
 
 static void roundtrip(enum aead_cipher c)
 {
@@ -24,14 +25,14 @@ static void roundtrip(enum aead_cipher c)
 	unsigned long long reflen;
 	const size_t lens[] = { 0, 1, 15, 16, 17, 1420, 1500 };
 
-	randombytes_buf(key, sizeof(key));
-	randombytes_buf(ad, sizeof(ad));
+	test_rand_buf(key, sizeof(key));
+	test_rand_buf(ad, sizeof(ad));
 	assert_int_equal(aead_key_init(k, c, key), 0);
 	for (size_t i = 0; i < sizeof(lens) / sizeof(lens[0]); i++) {
 		size_t len = lens[i];
 		uint64_t counter = 0x0102030405060708ULL + i;
 
-		randombytes_buf(orig, len);
+		test_rand_buf(orig, len);
 		memcpy(buf, orig, len);
 		aead_seal(k, counter, ad, sizeof(ad), buf, len, tag);
 		/* Same result as the one-shot API with the 4-zero-byte + LE64 nonce. */
@@ -132,5 +133,6 @@ int main(void)
 
 	if (sodium_init() < 0)
 		return 1;
+	test_seed_init();
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -18,6 +18,7 @@
 
 #include "cookie.h"
 #include "key.h"
+#include "test_seed.h"
 
 #define T0 (500 * NSEC_PER_SEC)
 
@@ -46,7 +47,7 @@ static int setup(void **state)
 	f.src.sin6_addr.s6_addr[1] = 0x01;
 	f.src.sin6_addr.s6_addr[3] = 0x02;
 	f.src.sin6_addr.s6_addr[15] = 1;
-	randombytes_buf(f.msg, sizeof(f.msg));
+	test_rand_buf(f.msg, sizeof(f.msg));
 	f.msg[0] = WIRE_TYPE_INITIATION;
 	*state = &f;
 	return 0;
@@ -103,7 +104,7 @@ static void test_mac1(void **state)
 			fail_msg("bit %zu", bit);
 	}
 	/* mac1 keyed for someone else. */
-	randombytes_buf(other_pub, 32);
+	test_rand_buf(other_pub, 32);
 	cookie_maker_init(wrong, other_pub);
 	memcpy(m, f->msg, sizeof(m));
 	cookie_add_macs(wrong, m, sizeof(m), T0);
@@ -213,5 +214,6 @@ int main(void)
 
 	if (sodium_init() < 0)
 		return 1;
+	test_seed_init();
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

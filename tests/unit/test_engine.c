@@ -23,6 +23,7 @@
 #include "engine_impl.h"
 #include "index_table.h"
 #include "key.h"
+#include "test_seed.h"
 
 /* Simulated time: every engine call takes it, none reads a clock. */
 #define T0  (1000 * NSEC_PER_SEC)
@@ -43,10 +44,11 @@ static void fake_tai64n(void *ctx, uint8_t out[WIRE_TAI64N_LEN])
 	tai64n_from_ns(out, 1700000000ULL * NSEC_PER_SEC + ++n->ts * NSEC_PER_SEC);
 }
 
-static void real_rng(void *ctx, void *buf, size_t len)
+/* the engine's ephemeral keys, indexes and jitter: from the test's seed */
+static void seeded_rng(void *ctx, void *buf, size_t len)
 {
 	(void)ctx;
-	randombytes_buf(buf, len);
+	test_rand_buf(buf, len);
 }
 
 static void node_init(struct node *n, uint8_t host, enum aead_cipher cipher)
@@ -56,7 +58,7 @@ static void node_init(struct node *n, uint8_t host, enum aead_cipher cipher)
 				     .cipher = cipher,
 				     .mtu = 1420,
 				     .max_peers = 4,
-				     .rng = real_rng,
+				     .rng = seeded_rng,
 				     .rng_ctx = n,
 				     .tai64n = fake_tai64n };
 
@@ -546,8 +548,8 @@ static void test_psk_mismatch(void **state)
 	struct engine_peer_stats st;
 
 	(void)state;
-	randombytes_buf(psk1, 32);
-	randombytes_buf(psk2, 32);
+	test_rand_buf(psk1, 32);
+	test_rand_buf(psk2, 32);
 	node_init(&a, 1, AEAD_AUTO);
 	node_init(&b, 2, AEAD_AUTO);
 	node_link(&a, &b, psk1, psk2);
@@ -954,7 +956,7 @@ static void test_index_table(void **state)
 		assert_int_equal(t.count, N);
 	}
 	for (int i = N - 1; i > 0; i--) {
-		int j = (int)(randombytes_uniform((uint32_t)i + 1)), tmp = order[i];
+		int j = (int)(test_rand_below((uint32_t)i + 1)), tmp = order[i];
 
 		order[i] = order[j];
 		order[j] = tmp;
@@ -1009,5 +1011,6 @@ int main(void)
 
 	if (sodium_init() < 0)
 		return 1;
+	test_seed_init();
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -20,6 +20,7 @@
 #include <sodium.h>
 
 #include "key.h"
+#include "test_seed.h"
 
 static char dir[] = "/tmp/ovl-test-key-XXXXXX";
 
@@ -46,7 +47,7 @@ static void test_base64(void **state)
 		if (key_from_base64(k, cases[i].text) != cases[i].ok)
 			fail_msg("case %zu \"%s\"", i, cases[i].text);
 	for (int i = 0; i < 100; i++) {
-		randombytes_buf(k, sizeof(k));
+		test_rand_buf(k, sizeof(k));
 		key_to_base64(b64, k);
 		assert_int_equal(strlen(b64), KEY_B64_LEN);
 		assert_true(key_from_base64(k2, b64));
@@ -178,5 +179,6 @@ int main(void)
 
 	if (sodium_init() < 0)
 		return 1;
+	test_seed_init();
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -3,7 +3,8 @@
  * Anti-replay window: a table of (counter, accepted?) steps on one window
  * (in order, out of order inside the window, too old, duplicates, the
  * REJECT_AFTER_MESSAGES limit), a full-window reverse sweep, and a long
- * random walk checked against a naive model (a set of seen counters).
+ * random walk (test_seed.h) checked against a naive model (a set of seen
+ * counters).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -17,6 +18,7 @@
 
 #include "replay.h"
 #include "timers.h"
+#include "test_seed.h"
 
 #define W REPLAY_WINDOW_SIZE
 #define L REJECT_AFTER_MESSAGES
@@ -123,15 +125,15 @@ static void test_random_walk(void **state)
 		bool want, got;
 
 		/* Mostly near the front, sometimes behind the window, sometimes ahead. */
-		uint32_t k = randombytes_uniform(100);
+		uint32_t k = test_rand_below(100);
 
 		if (k < 60)
-			c = greatest + randombytes_uniform(70);
+			c = greatest + test_rand_below(70);
 		else if (k < 95)
-			c = greatest > W + 100 ? greatest - W - 100 + randombytes_uniform(W + 200)
-					       : randombytes_uniform(W);
+			c = greatest > W + 100 ? greatest - W - 100 + test_rand_below(W + 200)
+					       : test_rand_below(W);
 		else
-			c = greatest + randombytes_uniform(3 * W);
+			c = greatest + test_rand_below(3 * W);
 		if (c >= RANGE)
 			continue;
 		want = !seen[c] && (!any || c > greatest || greatest - c < W);
@@ -159,5 +161,6 @@ int main(void)
 
 	if (sodium_init() < 0)
 		return 1;
+	test_seed_init();
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
