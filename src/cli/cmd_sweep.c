@@ -243,7 +243,7 @@ static bool parse_option(struct opts *o, int c, const char *arg, char why[static
 		return true;
 	case OPT_NO_RT:
 	case OPT_RT:
-		s->load.realtime = c == OPT_RT;
+		o->spec.load.realtime = c == OPT_RT;
 		return true;
 	case 'J':
 		o->json = true;

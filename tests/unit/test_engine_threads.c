@@ -376,7 +376,7 @@ static void check_accounting(struct world *w)
 	struct engine_stats sa;
 	uint64_t b_drops = 0, a_tx_drops = 0, left = q_left_data(w->to_b), written, sealed;
 
-	engine_stats(w->a, &sa);
+	engine_stats(w->a, atomic_load(&w->clock), &sa);
 	for (int r = 1; r < ENGINE_DROP__COUNT; r++) {
 		b_drops += atomic_load(&w->b_data_drops[r]);
 		a_tx_drops += sa.drops[r] - atomic_load(&w->a_rx_drops[r]);
