@@ -313,6 +313,7 @@ struct knee_run {
 	unsigned nmap;
 	uint64_t wall_ns;
 	unsigned unrecorded; /* trials in a row the search could not count */
+	unsigned attempts;   /* trials run, counted or not: max_trials bounds them */
 	char stopped[RESULTS_TEXT_MAX];
 	bool done;
 };
@@ -382,6 +383,15 @@ static bool knee_step(struct run *r, struct knee_run *kr, unsigned p, unsigned r
 		kr->done = true;
 		return false;
 	}
+	if (kr->attempts >= kr->k.cfg.max_trials) {
+		snprintf(kr->stopped, sizeof(kr->stopped),
+			 "%u trials run (max_trials), %u of them could not be counted",
+			 kr->attempts, kr->attempts - kr->k.ntrials);
+		kr->done = true;
+		knee_abandon(&kr->k);
+		return false;
+	}
+	kr->attempts++;
 	q.rate_bps = kt.rate_bps;
 	q.duration_ns = kt.duration_ns;
 	q.phase = knee_phase_name(kt.phase);
