@@ -33,6 +33,17 @@ struct overhead_row {
 	double base, value;
 	double ratio; /* value / base; NAN when base is 0 */
 	double delta; /* value - base */
+	/* A figure that is only a lower bound (a knee search that passed at
+	 * max_rate, hit the generator's limit or did not finish) makes the
+	 * ratio, delta and cost bounds too: see overhead_ratio_bound(). */
+	bool base_lower_bound, value_lower_bound;
+};
+
+enum overhead_bound {
+	OVERHEAD_EXACT = 0,
+	OVERHEAD_AT_MOST,  /* the true figure is at most the one given */
+	OVERHEAD_AT_LEAST, /* at least */
+	OVERHEAD_UNKNOWN,  /* both sides are lower bounds: no bound either way */
 };
 
 struct overhead {
@@ -61,5 +72,18 @@ bool overhead_higher_is_better(enum overhead_metric m);
  * 100 * (1 - ratio) for rates, 100 * (ratio - 1) for delay and CPU. NAN
  * when the ratio is undefined; 0 for the MSS, which is not better or worse. */
 double overhead_cost_pct(const struct overhead_row *r);
+
+/* How the ratio and the delta relate to the truth: a lower-bound underlay
+ * makes them upper bounds (AT_MOST), a lower-bound overlay lower bounds. */
+enum overhead_bound overhead_ratio_bound(const struct overhead_row *r);
+/* The cost's bound: the opposite of the ratio's for higher-is-better
+ * figures (cost = 1 - ratio), the same for the others. */
+enum overhead_bound overhead_cost_bound(const struct overhead_row *r);
+/* "", "<= ", ">= " or "? " before a bounded figure. */
+const char *overhead_bound_prefix(enum overhead_bound b);
+/* "exact", "at_most", "at_least", "unknown" for CSV and JSON. */
+const char *overhead_bound_name(enum overhead_bound b);
+/* "exact" or "lower_bound" for one figure. */
+const char *overhead_figure_bound_name(bool lower_bound);
 
 #endif

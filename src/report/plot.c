@@ -118,7 +118,7 @@ static int delivered_gp(FILE *f, const struct report_run *rr)
 	for (size_t i = 0; i < s->nknee; i++) {
 		const struct results_knee_point *k = &s->knee[i];
 		double x = k->ndr_bps.median / 1e6;
-		bool bound = strcmp(k->ndr_outcome, "found") && k->ndr_outcome[0];
+		bool bound = k->ndr_lower_bound;
 		char v[32];
 
 		if (!k->ndr_bps.n)

@@ -2,9 +2,12 @@
 /*
  * summary.csv: one row per figure, path and key, for spreadsheets:
  *   metric,path,kind,streams,bytes,offered_bps,n,median,min,max,
- *   underlay_median,ratio,cost_pct
+ *   underlay_median,ratio,cost_pct,bound,underlay_bound,ratio_bound,cost_bound
  * Rates in bit/s, delays in ms, CPU in s/Gbit. Empty cells where a column
- * does not apply.
+ * does not apply. bound and underlay_bound say "exact" or "lower_bound" (a
+ * knee search that passed at max_rate, hit the generator's limit or did not
+ * finish); ratio_bound and cost_bound "exact", "at_most", "at_least" or
+ * "unknown", as a lower bound on either side makes them bounds.
  */
 #include <errno.h>
 #include <math.h>
@@ -43,7 +46,7 @@ static const char *num(char *buf, size_t len, double v, int prec)
 
 static void row(FILE *f, const struct report_run *rr, const char *metric, unsigned path,
 		unsigned streams, unsigned bytes, uint64_t offered, const struct results_stat *s,
-		const struct overhead_row *ov)
+		const struct overhead_row *ov, bool lower_bound)
 {
 	const struct results_path *p = &rr->run->paths[path];
 	char a[48];
@@ -74,10 +77,13 @@ static void row(FILE *f, const struct report_run *rr, const char *metric, unsign
 		fputc(',', f);
 		if (!isnan(c) && ov->metric != OVERHEAD_TCP_MSS)
 			fprintf(f, "%.4g", c);
+		fprintf(f, ",%s,%s,%s,%s\n", overhead_figure_bound_name(lower_bound),
+			overhead_figure_bound_name(ov->base_lower_bound),
+			overhead_bound_name(overhead_ratio_bound(ov)),
+			overhead_bound_name(overhead_cost_bound(ov)));
 	} else {
-		fputs(",,", f);
+		fprintf(f, ",,,%s,,,\n", overhead_figure_bound_name(lower_bound));
 	}
-	fputc('\n', f);
 }
 
 int report_run_csv(FILE *f, const struct report_run *rr)
@@ -85,7 +91,7 @@ int report_run_csv(FILE *f, const struct report_run *rr)
 	const struct results_summary *s = &rr->sum;
 
 	fprintf(f, "metric,path,kind,streams,bytes,offered_bps,n,median,min,max,"
-		   "underlay_median,ratio,cost_pct\n");
+		   "underlay_median,ratio,cost_pct,bound,underlay_bound,ratio_bound,cost_bound\n");
 	for (size_t i = 0; i < s->ntcp; i++) {
 		const struct results_tcp_point *p = &s->tcp[i];
 		struct results_stat mss = { .n = p->goodput_bps.n,
@@ -94,40 +100,49 @@ int report_run_csv(FILE *f, const struct report_run *rr)
 					    .max = p->snd_mss };
 
 		row(f, rr, "tcp_goodput_bps", p->path, p->streams, 0, 0, &p->goodput_bps,
-		    overhead_find(&rr->ov, p->path, OVERHEAD_TCP_GOODPUT, p->streams));
+		    overhead_find(&rr->ov, p->path, OVERHEAD_TCP_GOODPUT, p->streams), false);
 		row(f, rr, "cpu_s_per_gbit", p->path, p->streams, 0, 0, &p->cpu_s_per_gbit,
-		    overhead_find(&rr->ov, p->path, OVERHEAD_CPU_PER_GBIT, p->streams));
+		    overhead_find(&rr->ov, p->path, OVERHEAD_CPU_PER_GBIT, p->streams), false);
 		if (p->host_cpu_s_per_gbit.n)
 			row(f, rr, "host_cpu_s_per_gbit", p->path, p->streams, 0, 0,
 			    &p->host_cpu_s_per_gbit,
-			    overhead_find(&rr->ov, p->path, OVERHEAD_HOST_CPU_PER_GBIT,
-					  p->streams));
-		row(f, rr, "tcp_retransmits", p->path, p->streams, 0, 0, &p->retransmits, NULL);
+			    overhead_find(&rr->ov, p->path, OVERHEAD_HOST_CPU_PER_GBIT, p->streams),
+			    false);
+		row(f, rr, "tcp_retransmits", p->path, p->streams, 0, 0, &p->retransmits, NULL,
+		    false);
 		row(f, rr, "tcp_mss", p->path, p->streams, 0, 0, &mss,
-		    overhead_find(&rr->ov, p->path, OVERHEAD_TCP_MSS, p->streams));
+		    overhead_find(&rr->ov, p->path, OVERHEAD_TCP_MSS, p->streams), false);
 	}
 	for (size_t i = 0; i < s->nknee; i++) {
 		const struct results_knee_point *p = &s->knee[i];
 
 		row(f, rr, "udp_ndr_bps", p->path, 0, p->len, 0, &p->ndr_bps,
-		    overhead_find(&rr->ov, p->path, OVERHEAD_UDP_NDR, p->len));
+		    overhead_find(&rr->ov, p->path, OVERHEAD_UDP_NDR, p->len), p->ndr_lower_bound);
+		row(f, rr, "udp_ndr_target_bps", p->path, 0, p->len, 0, &p->ndr_target_bps, NULL,
+		    p->ndr_lower_bound);
+		row(f, rr, "udp_ndr_upper_bps", p->path, 0, p->len, 0, &p->ndr_upper_bps, NULL,
+		    false);
 		row(f, rr, "udp_pdr_bps", p->path, 0, p->len, 0, &p->pdr_bps,
-		    overhead_find(&rr->ov, p->path, OVERHEAD_UDP_PDR, p->len));
+		    overhead_find(&rr->ov, p->path, OVERHEAD_UDP_PDR, p->len), p->pdr_lower_bound);
+		row(f, rr, "udp_pdr_target_bps", p->path, 0, p->len, 0, &p->pdr_target_bps, NULL,
+		    p->pdr_lower_bound);
+		row(f, rr, "udp_pdr_upper_bps", p->path, 0, p->len, 0, &p->pdr_upper_bps, NULL,
+		    false);
 	}
 	for (size_t i = 0; i < s->ndelay; i++) {
 		const struct results_delay_point *p = &s->delay[i];
 
 		row(f, rr, "owd_p50_ms", p->path, 0, p->len, p->load_bps, &p->p50_ms,
-		    overhead_find(&rr->ov, p->path, OVERHEAD_OWD_P50, p->len));
+		    overhead_find(&rr->ov, p->path, OVERHEAD_OWD_P50, p->len), false);
 		row(f, rr, "owd_p99_ms", p->path, 0, p->len, p->load_bps, &p->p99_ms,
-		    overhead_find(&rr->ov, p->path, OVERHEAD_OWD_P99, p->len));
+		    overhead_find(&rr->ov, p->path, OVERHEAD_OWD_P99, p->len), false);
 	}
 	for (size_t i = 0; i < s->nsweep; i++) {
 		const struct results_sweep_point *p = &s->sweep[i];
 		const char *m = p->kind == RESULTS_TRIAL_SWEEP ? "sweep_delivered_pct"
 							       : "knee_trial_delivered_pct";
 
-		row(f, rr, m, p->path, 0, p->len, p->target_bps, &p->delivered_pct, NULL);
+		row(f, rr, m, p->path, 0, p->len, p->target_bps, &p->delivered_pct, NULL, false);
 	}
 	return ferror(f) ? -EIO : 0;
 }

@@ -60,6 +60,59 @@ double overhead_cost_pct(const struct overhead_row *r)
 						    : 100.0 * (r->ratio - 1.0);
 }
 
+enum overhead_bound overhead_ratio_bound(const struct overhead_row *r)
+{
+	if (r->base_lower_bound && r->value_lower_bound)
+		return OVERHEAD_UNKNOWN;
+	if (r->base_lower_bound)
+		return OVERHEAD_AT_MOST;
+	return r->value_lower_bound ? OVERHEAD_AT_LEAST : OVERHEAD_EXACT;
+}
+
+enum overhead_bound overhead_cost_bound(const struct overhead_row *r)
+{
+	enum overhead_bound b = overhead_ratio_bound(r);
+
+	if (!overhead_higher_is_better(r->metric) || b == OVERHEAD_EXACT || b == OVERHEAD_UNKNOWN)
+		return b;
+	return b == OVERHEAD_AT_MOST ? OVERHEAD_AT_LEAST : OVERHEAD_AT_MOST;
+}
+
+const char *overhead_bound_prefix(enum overhead_bound b)
+{
+	switch (b) {
+	case OVERHEAD_AT_MOST:
+		return "<= ";
+	case OVERHEAD_AT_LEAST:
+		return ">= ";
+	case OVERHEAD_UNKNOWN:
+		return "? ";
+	case OVERHEAD_EXACT:
+		break;
+	}
+	return "";
+}
+
+const char *overhead_bound_name(enum overhead_bound b)
+{
+	switch (b) {
+	case OVERHEAD_AT_MOST:
+		return "at_most";
+	case OVERHEAD_AT_LEAST:
+		return "at_least";
+	case OVERHEAD_UNKNOWN:
+		return "unknown";
+	case OVERHEAD_EXACT:
+		break;
+	}
+	return "exact";
+}
+
+const char *overhead_figure_bound_name(bool lower_bound)
+{
+	return lower_bound ? "lower_bound" : "exact";
+}
+
 static int add(struct overhead *o, unsigned path, unsigned base_path, enum overhead_metric m,
 	       unsigned key, double base, double value)
 {
@@ -78,6 +131,8 @@ static int add(struct overhead *o, unsigned path, unsigned base_path, enum overh
 	r->value = value;
 	r->ratio = base != 0 ? value / base : NAN;
 	r->delta = value - base;
+	r->base_lower_bound = false;
+	r->value_lower_bound = false;
 	return 0;
 }
 
@@ -123,6 +178,10 @@ static int udp_rows(const struct results_summary *sum, unsigned path, unsigned u
 			continue;
 		err = add(o, path, u, OVERHEAD_UDP_NDR, p->len, b->ndr_bps.median,
 			  p->ndr_bps.median);
+		if (!err) {
+			o->rows[o->n - 1].base_lower_bound = b->ndr_lower_bound;
+			o->rows[o->n - 1].value_lower_bound = p->ndr_lower_bound;
+		}
 	}
 	for (size_t i = 0; i < sum->nknee && !err; i++) {
 		const struct results_knee_point *p = &sum->knee[i], *b;
@@ -130,9 +189,14 @@ static int udp_rows(const struct results_summary *sum, unsigned path, unsigned u
 		if (p->path != path || !p->pdr_bps.n)
 			continue;
 		b = results_find_knee(sum, u, p->len);
-		if (b && b->pdr_bps.n)
-			err = add(o, path, u, OVERHEAD_UDP_PDR, p->len, b->pdr_bps.median,
-				  p->pdr_bps.median);
+		if (!b || !b->pdr_bps.n)
+			continue;
+		err = add(o, path, u, OVERHEAD_UDP_PDR, p->len, b->pdr_bps.median,
+			  p->pdr_bps.median);
+		if (!err) {
+			o->rows[o->n - 1].base_lower_bound = b->pdr_lower_bound;
+			o->rows[o->n - 1].value_lower_bound = p->pdr_lower_bound;
+		}
 	}
 	for (size_t i = 0; i < sum->ndelay && !err; i++) {
 		const struct results_delay_point *p = &sum->delay[i], *b;

@@ -352,6 +352,8 @@ static void knee_store(struct run *r, unsigned path, uint32_t len, unsigned rep,
 		   sizeof(k->ndr_outcome));
 	knee_bound(&res.bound[KNEE_PDR], &k->pdr_found, &k->pdr_lower_bps, &k->pdr_upper_bps,
 		   k->pdr_outcome, sizeof(k->pdr_outcome));
+	k->ndr_lower_achieved_bps = ndr->lower_achieved_bps;
+	k->pdr_lower_achieved_bps = res.bound[KNEE_PDR].lower_achieved_bps;
 	k->pdr_goal_pct = cfg->loss_goal * 100.0;
 	k->width_goal = cfg->width_goal;
 	k->max_rx_bps = res.mrr_bps;
