@@ -60,20 +60,31 @@ struct run_options {
 	run_runner_fn runner;	  /* NULL: load_run_hooks */
 	void *runner_arg;
 	bool no_gap; /* no RUN_TRIAL_GAP_MS pause (simulated paths) */
+	/* out (NULL: not wanted): the files of the results directory that
+	 * could not be written, ", "-separated; "" when all were */
+	char *unwritten;
+	size_t unwritten_len;
 };
 
 /* Runs a parsed scenario (text: the file verbatim, for run.json). Fills res
  * (the caller frees it with results_free()) and writes the results directory,
  * whose path goes to dir. Returns 0 when the run completed, -EINTR when it
  * was interrupted, another negative errno when it failed; in the last two
- * cases res and run.json hold what was measured, complete = false. */
+ * cases res and run.json hold what was measured, complete = false. A run
+ * that completed but could not write a file of its directory returns -EIO
+ * (the files named in opt->unwritten and on stderr). */
 int run_scenario(const struct scenario *scn, const char *text, const struct run_options *opt,
 		 struct results_run *res, char *dir, size_t dirlen);
 
 /* Writes summary.csv, report.md and the plots for res into dir, and prints
  * the terminal summary to term (NULL: none). run.json is written by the run
- * itself. 0 or a negative errno. */
-int run_output_write(const struct results_run *res, const char *dir, bool plots, FILE *term);
+ * itself. 0 or a negative errno; the files that could not be written (a
+ * write, flush or close failed, gnuplot failed or cut an SVG short) are
+ * added to unwritten (", "-separated; may be NULL; what it holds already,
+ * such as a run.json the caller could not write, counts as unwritten too),
+ * logged, and the summary says so instead of pointing at them. */
+int run_output_write(const struct results_run *res, const char *dir, bool plots, FILE *term,
+		     char *unwritten, size_t len);
 
 /* Prints what a scenario will do: hosts, links, paths, and per phase the
  * number of trials and the time they take (knee searches estimated). */

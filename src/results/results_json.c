@@ -399,12 +399,13 @@ int results_write_json(const struct results_run *run, const char *path)
 		return err;
 	}
 	len = strlen(text);
+	errno = 0;
 	if (fwrite(text, 1, len, f) != len || fputc('\n', f) == EOF)
-		err = -EIO;
+		err = -(errno ? errno : EIO);
 	if (fflush(f) || fsync(fileno(f)))
 		err = err ? err : -errno;
 	if (fclose(f) && !err)
-		err = -errno;
+		err = -(errno ? errno : EIO);
 	if (!err && rename(tmp, path) < 0)
 		err = -errno;
 	if (err)

@@ -17,6 +17,7 @@
 #include "clock.h"
 #include "interrupt.h"
 #include "log.h"
+#include "report_run.h"
 #include "run_int.h"
 
 void run_stop(struct run *r, int err, const char *fmt, ...)
@@ -136,7 +137,8 @@ int run_scenario(const struct scenario *scn, const char *text, const struct run_
 		 struct results_run *res, char *dir, size_t dirlen)
 {
 	struct run *r = calloc(1, sizeof(*r));
-	int err;
+	char failed[512] = "";
+	int err, json_err, out_err;
 
 	results_init(res);
 	if (!r)
@@ -154,6 +156,8 @@ int run_scenario(const struct scenario *scn, const char *text, const struct run_
 		log_err("cannot create the results directory under %s: %s",
 			opt->results_root ? opt->results_root : RUN_DEFAULT_RESULTS,
 			strerror(-err));
+		if (opt->unwritten && opt->unwritten_len)
+			snprintf(opt->unwritten, opt->unwritten_len, "the results directory");
 		free(r);
 		return err;
 	}
@@ -176,16 +180,27 @@ int run_scenario(const struct scenario *scn, const char *text, const struct run_
 	run_paths_down(r);
 	res->complete = r->stop == 0;
 	snprintf(res->stop_reason, sizeof(res->stop_reason), "%s", r->stop ? r->stop_reason : "");
-	run_save(r);
+	/* The last save is the one that counts: an earlier one that failed
+	 * (a disk full for a while) was overwritten by it. */
+	json_err = run_save(r);
 	err = r->stop;
 	if (err == -EINTR || interrupt_requested())
 		err = -EINTR;
+	if (json_err)
+		snprintf(failed, sizeof(failed), "run.json");
 	/* The summary is printed even for an interrupted run: what was measured
 	 * is worth seeing. Plots are skipped then, so Ctrl-C ends the run fast. */
-	run_output_write(res, r->dir, !opt->no_plots && err != -EINTR,
-			 opt->no_summary ? NULL
-			 : opt->term	 ? opt->term
-					 : stdout);
+	out_err = run_output_write(res, r->dir, !opt->no_plots && err != -EINTR,
+				   opt->no_summary ? NULL
+				   : opt->term	   ? opt->term
+						   : stdout,
+				   failed, sizeof(failed));
+	if (json_err && !strcmp(failed, "run.json"))
+		log_err("could not write in %s: run.json", r->dir);
+	if (opt->unwritten && opt->unwritten_len)
+		snprintf(opt->unwritten, opt->unwritten_len, "%s", failed);
+	if (!err && (json_err || out_err))
+		err = -EIO;
 	free(r);
 	return err;
 }

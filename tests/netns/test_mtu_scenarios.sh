@@ -17,8 +17,9 @@ run_scn()
 	sed "s/^name = mt[a-z]*$/name = $2/" "$1" >"$MT_DIR/$base.ini"
 	grep -q "^name = $2$" "$MT_DIR/$base.ini" || fail "$1: no [lab] name to replace"
 	on_exit "\"$OVLPERF\" lab down $2"
+	RC=0
 	"$OVLPERF" run --out "$MT_DIR/$base" --no-plots --no-progress "$MT_DIR/$base.ini" \
-		>"$MT_DIR/$base.out" 2>&1 || true
+		>"$MT_DIR/$base.out" 2>&1 || RC=$?
 	RUN=$MT_DIR/$base/run.json
 	[ -f "$RUN" ] || { cat "$MT_DIR/$base.out" >&2; fail "$1: no run.json"; }
 	[ "$(json_get "$RUN" complete)" = true ] || { cat "$MT_DIR/$base.out" >&2; fail "$1: run incomplete"; }
@@ -49,6 +50,8 @@ chk 1 tunnel fix | grep -q "set the overlay MTU to 1340, or clamp MSS to 1288" |
 ok "blackhole: set the overlay MTU to 1340, or clamp MSS to 1288"
 grep -q "FAIL.*black-holed" "$MT_DIR/mtu-blackhole.out" || fail "blackhole: not in the summary"
 ok "blackhole: the terminal summary shows the black hole"
+# a complete run with a FAIL verdict: its own exit status (ovlperf run --help)
+expect_eq "blackhole: exit status of a run with a FAIL verdict" "$RC" 4
 
 run_scn scenarios/mtu-jumbo.ini mt3
 expect_eq "jumbo: underlay pmtu" "$(chk 0 pmtu verdict)" OK

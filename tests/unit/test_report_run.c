@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "report_run.h"
+#include "run.h"
 #include "run_fixture.h"
 
 typedef void (*printer)(FILE *f, const struct report_run *rr, const void *arg);
@@ -333,6 +334,48 @@ static void test_plots(void **state)
 	results_free(&run);
 }
 
+/* A full disk: every file of the results directory is /dev/full, whose
+ * writes fail with ENOSPC at the flush. run_output_write() must name each
+ * file (with the run.json the caller could not write), return the error,
+ * and the summary must not point at them as written. */
+static void test_output_full_disk(void **state)
+{
+	static const char *const files[] = { "summary.csv", "report.md", "delivered.gp" };
+	struct results_run run;
+	char dir[] = "/tmp/test_full_XXXXXX", path[128], cmd[256];
+	char unwritten[512] = "run.json";
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *term;
+	int rc;
+
+	(void)state;
+	if (access("/dev/full", W_OK))
+		skip();
+	assert_non_null(mkdtemp(dir));
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, files[i]);
+		assert_int_equal(symlink("/dev/full", path), 0);
+	}
+	fixture_run(&run);
+	term = open_memstream(&buf, &len);
+	assert_non_null(term);
+	rc = run_output_write(&run, dir, have_gnuplot(), term, unwritten, sizeof(unwritten));
+	fclose(term);
+	assert_true(rc < 0);
+	contains(unwritten, "run.json");
+	contains(unwritten, "summary.csv");
+	contains(unwritten, "report.md");
+	if (have_gnuplot())
+		contains(unwritten, "delivered.gp");
+	contains(buf, "INCOMPLETE: could not write run.json");
+	assert_null(strstr(buf, "(run.json, summary.csv, report.md"));
+	free(buf);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+	results_free(&run);
+}
+
 static void test_sweep_summary(void **state)
 {
 	struct results_run run;
@@ -386,6 +429,7 @@ int main(void)
 		cmocka_unit_test(test_lower_bound_markers),
 		cmocka_unit_test(test_diff_bounds),
 		cmocka_unit_test(test_plots),
+		cmocka_unit_test(test_output_full_disk),
 		cmocka_unit_test(test_sweep_summary),
 		cmocka_unit_test(test_fmt),
 	};
