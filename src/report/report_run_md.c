@@ -88,13 +88,17 @@ static void tcp(FILE *f, const struct report_run *rr)
 	}
 }
 
-/* An upper bound over repetitions, "-" when there is none. */
-static void upper(FILE *f, const struct results_stat *s)
+/* An upper bound over repetitions, "-" when there is none. At the
+ * generator's limit it is where the sender fell short, not a loss. */
+static void upper(FILE *f, const struct results_stat *s, const char *outcome)
 {
-	if (s->n)
-		spread(f, s, 1e6, 1);
-	else
+	if (!s->n) {
 		fputc('-', f);
+		return;
+	}
+	spread(f, s, 1e6, 1);
+	if (!strcmp(outcome, "generator-limit"))
+		fputs(" (sender's limit)", f);
 }
 
 /* One target's lower bound: the rate sent, ">=" when it is only a lower
@@ -123,7 +127,8 @@ static void knees(FILE *f, const struct report_run *rr)
 		"\n## UDP loss knee\n\nNDR: highest offered rate with no loss. PDR: highest "
 		"with loss at most %g %%. The lower bound is the rate the sender achieved in the "
 		"trial that decided it (the target the search asked for beside it), the upper "
-		"bound the lowest offered rate measured to fail; both are medians over "
+		"bound the lowest offered rate measured to fail (or the sender's limit); both are "
+		"medians over "
 		"repetitions, each repetition's pair from that repetition. `>=` marks a lower "
 		"bound only (the search passed at max_rate, hit the generator's limit or did "
 		"not finish).\n\n",
@@ -138,7 +143,7 @@ static void knees(FILE *f, const struct report_run *rr)
 
 		fprintf(f, "| %s | %u | ", rr->run->paths[p->path].name, p->len);
 		knee_lower(f, &p->ndr_bps, &p->ndr_target_bps, p->ndr_lower_bound, p->ndr_outcome);
-		upper(f, &p->ndr_upper_bps);
+		upper(f, &p->ndr_upper_bps, p->ndr_outcome);
 		if (p->ndr_bps.n)
 			fprintf(f, " | %.1f |", p->ndr_bps.median / (8.0 * p->len) / 1e3);
 		else
@@ -146,7 +151,7 @@ static void knees(FILE *f, const struct report_run *rr)
 		ratio(f, overhead_find(&rr->ov, p->path, OVERHEAD_UDP_NDR, p->len));
 		fputc(' ', f);
 		knee_lower(f, &p->pdr_bps, &p->pdr_target_bps, p->pdr_lower_bound, p->pdr_outcome);
-		upper(f, &p->pdr_upper_bps);
+		upper(f, &p->pdr_upper_bps, p->pdr_outcome);
 		fputs(" |", f);
 		ratio(f, overhead_find(&rr->ov, p->path, OVERHEAD_UDP_PDR, p->len));
 		report_run_loss_where(where, sizeof(where), &p->loss_at);

@@ -476,14 +476,14 @@ static void bounds(char *buf, size_t len, const struct results_stat *s,
 		char t[16];
 
 		short_rate(t, sizeof(t), target->median);
-		snprintf(tg, sizeof(tg), " (target %s)", t);
+		snprintf(tg, sizeof(tg), "target %s", t);
 	}
 	if (s->n && !lower_bound)
-		snprintf(buf, len, "%s..%s%s", lo, hi, tg);
+		snprintf(buf, len, "%s..%s%s%s%s", lo, hi, tg[0] ? " (" : "", tg, tg[0] ? ")" : "");
 	else if (!strcmp(outcome, "below-min"))
 		snprintf(buf, len, "< %s (below-min)", hi);
 	else if (s->n)
-		snprintf(buf, len, ">= %s%s (%s)", lo, tg, outcome);
+		snprintf(buf, len, ">= %s (%s%s%s)", lo, outcome, tg[0] ? "; " : "", tg);
 	else
 		snprintf(buf, len, "(%s)", outcome[0] ? outcome : "none");
 }
@@ -498,7 +498,7 @@ static void knee_table(FILE *f, const struct report_run *rr)
 		"\nUDP loss knee (NDR = no loss, PDR = loss <= %g%%): lower (rate sent) and upper "
 		"bound, medians over repetitions; effort; where the loss was\n",
 		run->pdr_goal_pct);
-	fprintf(f, "  %-12s %6s  %-32s %-32s %6s %7s  %s\n", "path", "bytes", "NDR lower..upper",
+	fprintf(f, "  %-12s %6s  %-38s %-38s %6s %7s  %s\n", "path", "bytes", "NDR lower..upper",
 		"PDR lower..upper", "trials", "time", "loss above the NDR");
 	for (size_t i = 0; i < rr->sum.nknee; i++) {
 		const struct results_knee_point *p = &rr->sum.knee[i];
@@ -510,7 +510,7 @@ static void knee_table(FILE *f, const struct report_run *rr)
 		       p->pdr_lower_bound, p->pdr_outcome);
 		report_run_fmt_time(t, sizeof(t), p->time_s);
 		report_run_loss_where(where, sizeof(where), &p->loss_at);
-		fprintf(f, "  %-12s %6u  %-32s %-32s %6u %7s  %s\n", run->paths[p->path].name,
+		fprintf(f, "  %-12s %6u  %-38s %-38s %6u %7s  %s\n", run->paths[p->path].name,
 			p->len, ndr, pdr, p->trials, t, where);
 	}
 }

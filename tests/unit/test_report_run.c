@@ -71,12 +71,12 @@ static void test_term(void **state)
 	assert_int_equal(report_run_prepare(&rr, &run), 0);
 	t = render(p_term, &rr, NULL);
 	contains(t, "scenario 'fixture'");
-	contains(t, "950M [900M-1G]");				    /* median and spread */
-	contains(t, "250M [200M-300M]       x0.26");		    /* 250/950 */
-	contains(t, "200M                   x0.25");		    /* NDR 200/800 */
-	contains(t, "1368                   -80");		    /* MSS delta */
-	contains(t, "0.15 / 0.9             x3.0/4.5");		    /* delay at the common load */
-	contains(t, "200M..202M                       220M..222M"); /* knee bounds */
+	contains(t, "950M [900M-1G]");			/* median and spread */
+	contains(t, "250M [200M-300M]       x0.26");	/* 250/950 */
+	contains(t, "200M                   x0.25");	/* NDR 200/800 */
+	contains(t, "1368                   -80");	/* MSS delta */
+	contains(t, "0.15 / 0.9             x3.0/4.5"); /* delay at the common load */
+	contains(t, "200M..202M                             220M..222M"); /* knee bounds */
 	contains(t, "receiver socket buffer 70%, network 30%");
 	contains(t, "offered       ");
 	contains(t, "|####################|"); /* 100 % delivered */
@@ -217,7 +217,7 @@ static void test_lower_bound_markers(void **state)
 	t = render(p_term, &rr, NULL);
 	contains(t, ">= 10G");
 	contains(t, ">= 1.8G                x0.18*");
-	contains(t, ">= 1.8G (target 1.81G) (generator-limit)");
+	contains(t, ">= 1.8G (generator-limit; target 1.81G)");
 	contains(t, "* a bound, not a ratio");
 	free(t);
 	t = render(p_md, &rr, &set);
@@ -225,7 +225,8 @@ static void test_lower_bound_markers(void **state)
 	contains(t, "| overlay | UDP NDR | 1400 bytes | >= 10000.0 Mbit/s | >= 1800.0 Mbit/s | "
 		    "? 0.180 | ? -8200.0 Mbit/s | ? +82.0 |");
 	contains(t, "| underlay | 1400 | >= 10000.0 (above-max) | 10000.0 | - |");
-	contains(t, "| overlay | 1400 | >= 1800.0 (generator-limit) | 1810.0 | 1830.0 |");
+	contains(t, "| overlay | 1400 | >= 1800.0 (generator-limit) | 1810.0 | 1830.0 (sender's "
+		    "limit) |");
 	assert_null(strstr(t, "| 10000.0 Mbit/s"));
 	free(t);
 	t = render(p_csv, &rr, NULL);
