@@ -472,7 +472,11 @@ static void record_invalid(struct knee *k, unsigned idx)
 		return;
 	}
 	k->retry = false;
-	if (!k->gen_limited || rate < k->gen_limit) {
+	/* the lowest such rate; at the same rate the longer trial, which
+	 * says the sender cannot hold it for as long as a confirmation */
+	if (!k->gen_limited || rate < k->gen_limit ||
+	    (rate == k->gen_limit &&
+	     k->trials[idx].trial.duration_ns > k->trials[k->gen_trial].trial.duration_ns)) {
 		k->gen_limit = rate;
 		k->gen_trial = idx;
 	}
