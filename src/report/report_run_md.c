@@ -244,7 +244,8 @@ static void overhead(FILE *f, const struct report_run *rr)
 		/* the delta is bounded as the ratio is */
 		fprintf(f, "| %s | %s | %u %s | %s%s | %s%s | ", rr->run->paths[r->path].name,
 			overhead_metric_label(r->metric), r->key, overhead_metric_key(r->metric),
-			r->base_lower_bound ? ">= " : "", b, r->value_lower_bound ? ">= " : "", v);
+			overhead_bound_prefix(r->base_bound), b,
+			overhead_bound_prefix(r->value_bound), v);
 		if (isnan(r->ratio))
 			fputs("- | ", f);
 		else

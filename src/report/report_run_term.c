@@ -451,11 +451,11 @@ static void summary(FILE *f, const struct report_run *rr)
 	summary_sweep(f, rr);
 	summary_mtu(f, rr);
 	if (any_bound_mark(rr))
-		fprintf(f,
-			"  * a bound, not a ratio: a rate marked >= is a lower bound (the knee "
-			"search passed at max_rate, its sender ran out first, or it did not "
-			"finish); against a lower-bound underlay the ratio is an upper bound, for "
-			"a lower-bound overlay a lower one\n");
+		fprintf(f, "  * a bound, not a ratio: a rate marked >= is a lower bound (the knee "
+			   "search passed at max_rate, its sender ran out first, or it did not "
+			   "finish), one marked < an upper bound (it lost at its minimum rate); "
+			   "against a lower-bound underlay the ratio is an upper bound, for a "
+			   "lower-bound overlay a lower one\n");
 }
 
 /* "7.11G..7.41G": the medians of each repetition's bounds (each pair from

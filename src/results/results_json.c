@@ -168,6 +168,18 @@ static bool summary_tcp(cJSON *arr, const struct results_run *run,
 	return true;
 }
 
+/* "exact", "lower_bound", "upper_bound" (below the search's minimum: the
+ * rate it lost at, in ndr_upper / pdr_upper) or "none". */
+static const char *knee_bound_name(const struct results_knee_point *p, bool pdr)
+{
+	const struct results_stat *s;
+	enum overhead_bound b;
+
+	if (!overhead_knee_figure(p, pdr, &s, &b))
+		return "none";
+	return overhead_figure_bound_name(b);
+}
+
 static bool summary_knee(cJSON *arr, const struct results_run *run,
 			 const struct results_summary *sum)
 {
@@ -181,8 +193,8 @@ static bool summary_knee(cJSON *arr, const struct results_run *run,
 		      add_str(o, "ndr_outcome", p->ndr_outcome) &&
 		      add_str(o, "pdr_outcome", p->pdr_outcome) &&
 		      add_stat(o, "ndr_bps", &p->ndr_bps) && add_stat(o, "pdr_bps", &p->pdr_bps) &&
-		      add_str(o, "ndr_bound", overhead_figure_bound_name(p->ndr_lower_bound)) &&
-		      add_str(o, "pdr_bound", overhead_figure_bound_name(p->pdr_lower_bound)) &&
+		      add_str(o, "ndr_bound", knee_bound_name(p, false)) &&
+		      add_str(o, "pdr_bound", knee_bound_name(p, true)) &&
 		      add_stat(o, "ndr_target_bps", &p->ndr_target_bps) &&
 		      add_stat(o, "pdr_target_bps", &p->pdr_target_bps) &&
 		      add_num(o, "ndr_upper_bps", p->ndr_upper_bps.median) &&

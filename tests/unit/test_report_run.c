@@ -283,8 +283,16 @@ static void test_diff_bounds(void **state)
 	/* overlay PDR: <= 1 Mbit/s in B, a bound, not "only in A" */
 	contains(t, "UDP PDR                overlay        1400 B      220 Mbit/s    <= 1 Mbit/s "
 		    "<= -219 Mbit/s <= -99.5%");
-	assert_null(strstr(t, "UDP PDR                overlay        1400 B      220 Mbit/s    "
-			      "(only in A)"));
+	/* nor is its ratio to the underlay: it is an upper bound */
+	contains(t, "ratio UDP PDR          overlay        1400 B          0.2619     <= 0.00119");
+	assert_null(strstr(t, "only in A"));
+	free(t);
+	t = render(p_csv, &rb, NULL);
+	contains(t, "udp_pdr_bps,overlay,builtin,,1400,,1,1000000,1000000,1000000,840000000,"
+		    "0.00119048,99.88,upper_bound,exact,at_most,at_least\n");
+	free(t);
+	t = render(p_md, &rb, NULL);
+	contains(t, "| overlay | UDP PDR | 1400 bytes | 840.0 Mbit/s | <= 1.0 Mbit/s | <= 0.001 |");
 	free(t);
 	report_run_release(&ra);
 	report_run_release(&rb);
