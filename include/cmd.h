@@ -8,6 +8,12 @@
 #define OVLPERF_CMD_H
 
 #define EXIT_USAGE 2
+/* `ovlperf run` only: a file of the results directory could not be written
+ * (full disk, permissions; the files are named on stderr) ... */
+#define EXIT_UNWRITTEN 3
+/* ... or the run completed and wrote everything, but an MTU / MSS check
+ * says FAIL (`ovlperf mtu` exits 1 for the same). */
+#define EXIT_VERDICT_FAIL 4
 
 int cmd_server(int argc, char **argv);
 int cmd_client(int argc, char **argv);

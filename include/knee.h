@@ -40,7 +40,13 @@
  * otherwise the same trial is retried once, and a second invalid result marks
  * the rate as the generator's limit: later trials stay below it, and a
  * target still passing there reports KNEE_GENERATOR_LIMIT with the limit as
- * its upper bound.
+ * its upper bound. A generator may sustain in short trials what it cannot in
+ * full-length ones: a short pass at or above a limit found by a longer trial
+ * is no lower bound (it could never be confirmed), and after a limit found
+ * in a full-length trial the search narrows with full-length trials. No rate
+ * and duration the generator failed twice is ever asked again: when the
+ * search would, it ends there (KNEE_GENERATOR_LIMIT with the lower bound it
+ * confirmed). max_trials always bounds the number of trials.
  */
 #ifndef OVLPERF_KNEE_H
 #define OVLPERF_KNEE_H
@@ -125,6 +131,11 @@ struct knee_bound {
 	int lower_trial, upper_trial;  /* index into the trial list, or -1 */
 	uint64_t lower_rx_bps;	       /* receive rate at the lower bound */
 	double upper_loss;	       /* loss ratio measured at the upper bound */
+	/* What the generator really sent in the trials that set the bounds
+	 * (at most their targets, lower_bps and upper_bps; 0 without the
+	 * bound). The NDR/PDR a report gives is lower_achieved_bps: the rate
+	 * the path carried, not the rate the search asked for. */
+	uint64_t lower_achieved_bps, upper_achieved_bps;
 };
 
 struct knee_result {
@@ -166,6 +177,7 @@ struct knee {
 	bool started;
 	bool finished;
 	bool abandoned;
+	bool stuck; /* ended at a rate the generator cannot offer */
 	uint64_t trial_ns;
 	unsigned ntrials;
 	struct knee_record trials[KNEE_MAX_TRIALS];

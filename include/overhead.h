@@ -25,6 +25,14 @@ enum overhead_metric {
 	OVERHEAD_METRIC_COUNT
 };
 
+/* How a figure, or a ratio, delta or cost of figures, relates to the truth. */
+enum overhead_bound {
+	OVERHEAD_EXACT = 0,
+	OVERHEAD_AT_MOST,  /* the true value is at most the one given (an upper bound) */
+	OVERHEAD_AT_LEAST, /* at least (a lower bound) */
+	OVERHEAD_UNKNOWN,  /* bounds pulling both ways: no bound either way */
+};
+
 struct overhead_row {
 	unsigned path;	    /* the overlay path */
 	unsigned base_path; /* the underlay */
@@ -33,6 +41,11 @@ struct overhead_row {
 	double base, value;
 	double ratio; /* value / base; NAN when base is 0 */
 	double delta; /* value - base */
+	/* A figure that is only a bound (a knee search that passed at
+	 * max_rate, hit the generator's limit or did not finish: AT_LEAST;
+	 * one that lost even at its minimum rate: AT_MOST, the rate it lost
+	 * at) makes the ratio, delta and cost bounds too. */
+	enum overhead_bound base_bound, value_bound;
 };
 
 struct overhead {
@@ -61,5 +74,27 @@ bool overhead_higher_is_better(enum overhead_metric m);
  * 100 * (1 - ratio) for rates, 100 * (ratio - 1) for delay and CPU. NAN
  * when the ratio is undefined; 0 for the MSS, which is not better or worse. */
 double overhead_cost_pct(const struct overhead_row *r);
+
+/* How the ratio and the delta relate to the truth: an overlay figure's
+ * bound carries over, an underlay figure's turns around (a lower-bound
+ * underlay makes the ratio an upper bound); two that pull opposite ways
+ * leave UNKNOWN. */
+enum overhead_bound overhead_ratio_bound(const struct overhead_row *r);
+/* The cost's bound: the opposite of the ratio's for higher-is-better
+ * figures (cost = 1 - ratio), the same for the others. */
+enum overhead_bound overhead_cost_bound(const struct overhead_row *r);
+/* "", "<= ", ">= " or "? " before a bounded figure. */
+const char *overhead_bound_prefix(enum overhead_bound b);
+/* "exact", "at_most", "at_least", "unknown" for CSV and JSON. */
+const char *overhead_bound_name(enum overhead_bound b);
+/* "exact", "upper_bound", "lower_bound" (or "unknown") for one figure. */
+const char *overhead_figure_bound_name(enum overhead_bound b);
+
+/* The figure a knee search stands for (pdr: the PDR, else the NDR): the
+ * rate achieved at its lower bound (AT_LEAST when only a lower bound), or,
+ * when it lost even at the search's minimum rate, that upper bound
+ * (AT_MOST). The stat behind it goes to *stat. False: no figure. */
+bool overhead_knee_figure(const struct results_knee_point *p, bool pdr,
+			  const struct results_stat **stat, enum overhead_bound *bound);
 
 #endif

@@ -40,8 +40,13 @@ struct plot_set {
 	unsigned n;
 	char file[PLOT_MAX][PLOT_FILE_MAX]; /* e.g. "delivered.svg" */
 	char title[PLOT_MAX][64];
-	char note[128]; /* why plots are missing, or "" */
+	char note[128];	     /* why plots are missing, or "" */
+	char unwritten[256]; /* files that could not be written ("a.gp, a.svg"), or "" */
 };
+
+/* Appends name to a ", "-separated list of files (truncated, never
+ * overflowing). */
+void report_run_note_file(char *list, size_t len, const char *name);
 
 /* report.md: tables, the scenario, the host, MTU verdicts, every trial, and
  * the plots in set linked. Returns 0 or -EIO. */
@@ -56,7 +61,9 @@ void report_run_diff(FILE *f, const struct report_run *a, const struct report_ru
  * offered rate with the knees marked, TCP goodput vs streams, delay vs
  * offered load) and renders it with gnuplot into DIR/<name>.svg. Plots that
  * rendered are listed in set; without gnuplot set->note says so and 0 is
- * returned (a run is not failed for its plots). */
+ * returned (a run is not failed for missing plots). A script or an SVG that
+ * could not be written completely (a write error, gnuplot failing, an SVG
+ * cut short) is named in set->unwritten and the result is -EIO. */
 int plot_run(const struct report_run *rr, const char *dir, struct plot_set *set);
 
 /* Helpers shared by the printers. */

@@ -76,8 +76,12 @@ struct results_knee {
 	bool pdr_found;			       /* a PDR lower bound was measured */
 	char ndr_outcome[24];		       /* the search's word for each: "found", */
 	char pdr_outcome[24];		       /* "above max", "below min", ... */
-	uint64_t ndr_lower_bps, ndr_upper_bps; /* offered payload rate */
+	uint64_t ndr_lower_bps, ndr_upper_bps; /* offered payload rate (the target) */
 	uint64_t pdr_lower_bps, pdr_upper_bps;
+	/* What the sender achieved in the trial that set the lower bound (at
+	 * most its target): the NDR/PDR reported. 0 (a run.json from before
+	 * they were recorded): the target stands in. */
+	uint64_t ndr_lower_achieved_bps, pdr_lower_achieved_bps;
 	double pdr_goal_pct; /* loss tolerated by the PDR */
 	double width_goal;   /* relative width goal of the search */
 	uint64_t max_rx_bps; /* receive rate at the maximum offered rate */
@@ -159,13 +163,28 @@ struct results_sweep_point {
 	unsigned generator_limited; /* how many of the trials were */
 };
 
+/* A knee over repetitions. Each repetition's lower and upper bound come
+ * from that repetition; the medians (and min-max) of each are taken over
+ * the same repetitions, so lower <= upper holds for the medians as it does
+ * for every repetition. */
 struct results_knee_point {
 	unsigned path;
 	uint32_t len;
-	struct results_stat ndr_bps, pdr_bps;  /* lower bounds over repetitions */
-	uint64_t ndr_upper_bps, pdr_upper_bps; /* from the median repetition */
+	/* lower bounds: the rate achieved in the deciding trial, over the
+	 * repetitions that found one; their targets beside them */
+	struct results_stat ndr_bps, pdr_bps;
+	struct results_stat ndr_target_bps, pdr_target_bps;
+	/* upper bounds (offered rate of the lowest failing trial) of the same
+	 * repetitions; one without an upper bound counts as unbounded, and a
+	 * median that is unbounded leaves n = 0. Without any lower bound: the
+	 * upper bounds of every repetition (a "below-min" knee). */
+	struct results_stat ndr_upper_bps, pdr_upper_bps;
+	/* the NDR/PDR figure is only a lower bound: a repetition behind it
+	 * passed at max_rate, hit the generator's limit or did not finish */
+	bool ndr_lower_bound, pdr_lower_bound;
 	unsigned trials;
 	double time_s;
+	/* of the median repetition, all from that one repetition: */
 	uint64_t max_rx_bps;
 	struct loss_attrib loss_at;
 	uint64_t loss_at_bps;
@@ -173,6 +192,10 @@ struct results_knee_point {
 	unsigned pdr_found;		       /* ... and a PDR */
 	char ndr_outcome[24], pdr_outcome[24]; /* of the median repetition */
 };
+
+/* Whether a knee outcome ("found", "above-max", ...) makes its lower bound
+ * only a lower bound of the knee. */
+bool results_knee_is_lower_bound(const char *outcome);
 
 struct results_delay_point {
 	unsigned path;

@@ -121,6 +121,10 @@ struct run_options {
 	/* Events while the run runs; NULL: none (warnings then go to log.h). */
 	run_progress_fn progress;
 	void *progress_arg;
+	/* out (NULL: not wanted): the files of the results directory that
+	 * could not be written, ", "-separated; "" when all were */
+	char *unwritten;
+	size_t unwritten_len;
 };
 
 /* Runs a parsed scenario (text: the file verbatim, for run.json). Fills res
@@ -129,14 +133,21 @@ struct run_options {
  * run.json there up to date. Returns 0 when the run completed, -EINTR when it
  * was interrupted, another negative errno when it failed; in the last two
  * cases res and run.json hold what was measured, complete = false. The rest
- * of the directory and the summary are the printers' (run_output_write). */
+ * of the directory and the summary are the printers' (run_output_write). A
+ * run that completed but could not write run.json returns -EIO ("run.json"
+ * in opt->unwritten). */
 int run_scenario(const struct scenario *scn, const char *text, const struct run_options *opt,
 		 struct results_run *res, char *dir, size_t dirlen);
 
 /* Writes summary.csv, report.md and the plots for res into dir, and prints
  * the terminal summary to term (NULL: none). run.json is written by the run
- * itself. 0 or a negative errno. (src/report/run_output.c) */
-int run_output_write(const struct results_run *res, const char *dir, bool plots, FILE *term);
+ * itself (src/report/run_output.c). 0 or a negative errno; the files that could not be written (a
+ * write, flush or close failed, gnuplot failed or cut an SVG short) are
+ * added to unwritten (", "-separated; may be NULL; what it holds already,
+ * such as a run.json the caller could not write, counts as unwritten too),
+ * logged, and the summary says so instead of pointing at them. */
+int run_output_write(const struct results_run *res, const char *dir, bool plots, FILE *term,
+		     char *unwritten, size_t len);
 
 /* What a scenario will do, without doing it: hosts, links, paths, and per
  * phase the number of trials and the trial time they take (knee searches by

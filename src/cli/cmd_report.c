@@ -115,7 +115,7 @@ int cmd_report(int argc, char **argv)
 	if (load(argv[optind], &run, dir, sizeof(dir)))
 		return EXIT_USAGE;
 	if (write) {
-		rc = run_output_write(&run, dir, plots, stdout);
+		rc = run_output_write(&run, dir, plots, stdout, NULL, 0);
 	} else {
 		struct report_run rr;
 

@@ -33,8 +33,15 @@ static void usage(FILE *f)
 		"  -n, --dry-run         check the scenario and print the plan; run nothing\n"
 		"  -h, --help\n\n"
 		"Writes <results>/<UTC time>-<scenario>/: run.json, summary.csv, report.md,\n"
-		"*.svg. Exit status: 0 complete, 1 the run failed (kept as incomplete),\n"
-		"2 bad usage or scenario, 128+N interrupted by signal N (kept as incomplete).\n",
+		"*.svg.\n\n"
+		"Exit status (the first that applies):\n"
+		"  2      bad usage or scenario\n"
+		"  3      a file of the results directory could not be written (full disk,\n"
+		"         permissions): the files are named on stderr, do not trust them\n"
+		"  128+N  interrupted by signal N (kept as incomplete)\n"
+		"  1      the run failed (kept as incomplete)\n"
+		"  4      the run completed, but an MTU / MSS check says FAIL\n"
+		"  0      complete, every file written, no FAIL verdict\n",
 		RUN_DEFAULT_SCENARIO, RUN_DEFAULT_RESULTS);
 }
 
@@ -88,6 +95,15 @@ static char *read_text(const char *path)
 	return buf;
 }
 
+static unsigned mtu_fails(const struct results_run *res)
+{
+	unsigned n = 0;
+
+	for (size_t i = 0; i < res->nmtu; i++)
+		n += res->mtu[i].verdict == RESULTS_FAIL;
+	return n;
+}
+
 int cmd_run(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -100,7 +116,8 @@ int cmd_run(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
-	struct run_options opt = { 0 };
+	char unwritten[512] = "";
+	struct run_options opt = { .unwritten = unwritten, .unwritten_len = sizeof(unwritten) };
 	struct report_run_progress progress;
 	struct scenario *scn;
 	struct results_run res;
@@ -111,6 +128,7 @@ int cmd_run(int argc, char **argv)
 	char why[VALUE_WHY_MAX];
 	char *text;
 	uint64_t v;
+	unsigned fails;
 	int c, rc;
 
 	optind = 1;
@@ -193,12 +211,26 @@ int cmd_run(int argc, char **argv)
 	/* The summary is printed even for an interrupted run: what was measured
 	 * is worth seeing. Plots are skipped then, so Ctrl-C ends the run fast. */
 	if (dir[0])
-		run_output_write(&res, dir, plots && rc != -EINTR, stdout);
+		run_output_write(&res, dir, plots && rc != -EINTR, stdout, unwritten,
+				 sizeof(unwritten));
 	if (rc && res.stop_reason[0])
 		fprintf(stderr, "ovlperf run: stopped: %s%s%s\n", res.stop_reason,
 			dir[0] ? "; what was measured is in " : "", dir);
+	fails = mtu_fails(&res);
 	results_free(&res);
+	if (unwritten[0]) {
+		fprintf(stderr, "ovlperf run: could not write %s%s%s\n", unwritten,
+			dir[0] ? " in " : "", dir);
+		return EXIT_UNWRITTEN;
+	}
 	if (rc == -EINTR)
 		return 128 + (interrupt_signal() ? interrupt_signal() : SIGINT);
-	return rc ? 1 : 0;
+	if (rc)
+		return 1;
+	if (fails) {
+		fprintf(stderr, "ovlperf run: %u MTU / MSS check%s say%s FAIL (see report.md)\n",
+			fails, fails > 1 ? "s" : "", fails > 1 ? "" : "s");
+		return EXIT_VERDICT_FAIL;
+	}
+	return 0;
 }

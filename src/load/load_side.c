@@ -220,6 +220,8 @@ void load_side_udp(struct load_side *side, const struct udp_stream *st, unsigned
 		uint64_t ovfl = out->total.rxq_ovfl, lost = out->total.lost;
 
 		udp_receiver_stats(NULL, all, &out->total);
+		/* the receiver's time: first to last datagram of any stream */
+		out->duration_ns = rxstats_window_ns(all);
 		out->total.rxq_ovfl = ovfl;
 		out->total.lost = lost;
 		out->total.flags |= out->flags;

@@ -302,9 +302,31 @@ void rxstats_owd(const struct rxstats *st, struct owd_summary *out)
 	out->p99_ns = rxstats_hist_quantile(h, 0.99);
 }
 
+uint64_t rxstats_window_ns(const struct rxstats *st)
+{
+	return st->received >= 2 && st->last_recv_ns > st->first_recv_ns
+		       ? st->last_recv_ns - st->first_recv_ns
+		       : 0;
+}
+
+uint64_t rxstats_window_bps(uint64_t received, uint32_t len, uint64_t window_ns)
+{
+	if (!window_ns || received < 2)
+		return 0;
+	return (uint64_t)((unsigned __int128)(received - 1) * len * 8u * NSEC_PER_SEC / window_ns);
+}
+
+uint64_t rxstats_window_pps(uint64_t received, uint64_t window_ns)
+{
+	if (!window_ns || received < 2)
+		return 0;
+	return (uint64_t)((unsigned __int128)(received - 1) * NSEC_PER_SEC / window_ns);
+}
+
 void rxstats_result(const struct rxstats *st, uint64_t sent, uint64_t duration_ns,
 		    struct udp_result *out)
 {
+
 	out->received = st->received;
 	out->lost = rxstats_lost(st, sent);
 	out->duplicates = st->duplicates;

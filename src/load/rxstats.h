@@ -112,6 +112,18 @@ uint64_t rxstats_hist_bucket_high(unsigned i);
 
 void rxstats_owd(const struct rxstats *st, struct owd_summary *out);
 
+/* The receiver's window: first to last datagram received, 0 with fewer than
+ * two. Received rates are taken over it, not over the sender's time: the
+ * receiver drains after the sender stops, and over the sender's duration a
+ * path's rate reads above what its link can carry. */
+uint64_t rxstats_window_ns(const struct rxstats *st);
+
+/* Rate of arrivals over a window: the window spans received - 1 gaps, so
+ * (received - 1) datagrams of len bytes per window (a link's exact rate when
+ * it delivers them back to back). 0 when there is no window. */
+uint64_t rxstats_window_bps(uint64_t received, uint32_t len, uint64_t window_ns);
+uint64_t rxstats_window_pps(uint64_t received, uint64_t window_ns);
+
 /* Fills the receiver's part of a udp_result: received, lost (with sent),
  * duplicates, reordered, malformed, received_bps and received_pps over
  * duration_ns, jitter_ms, owd. Sender fields (sent, target, achieved ...)

@@ -118,7 +118,7 @@ static int delivered_gp(FILE *f, const struct report_run *rr)
 	for (size_t i = 0; i < s->nknee; i++) {
 		const struct results_knee_point *k = &s->knee[i];
 		double x = k->ndr_bps.median / 1e6;
-		bool bound = strcmp(k->ndr_outcome, "found") && k->ndr_outcome[0];
+		bool bound = k->ndr_lower_bound;
 		char v[32];
 
 		if (!k->ndr_bps.n)
@@ -303,6 +303,27 @@ static int render(const char *dir, const char *gp)
 	return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -EIO;
 }
 
+/* Whether gnuplot wrote the whole SVG: it may exit 0 having written part
+ * of it to a full disk, but a complete file ends with </svg>. */
+static bool svg_complete(const char *dir, const char *name)
+{
+	char path[4096], tail[64];
+	size_t n;
+	FILE *f;
+	bool ok;
+
+	if (snprintf(path, sizeof(path), "%s/%s.svg", dir, name) >= (int)sizeof(path))
+		return false;
+	f = fopen(path, "r");
+	if (!f)
+		return false;
+	ok = fseek(f, -(long)(sizeof(tail) - 1), SEEK_END) == 0 || fseek(f, 0, SEEK_SET) == 0;
+	n = ok ? fread(tail, 1, sizeof(tail) - 1, f) : 0;
+	fclose(f);
+	tail[n] = '\0';
+	return strstr(tail, "</svg>") != NULL;
+}
+
 int plot_run(const struct report_run *rr, const char *dir, struct plot_set *set)
 {
 	static const struct {
@@ -313,7 +334,8 @@ int plot_run(const struct report_run *rr, const char *dir, struct plot_set *set)
 		{ "tcp", "TCP goodput vs streams", tcp_gp },
 		{ "delay", "One-way delay vs offered load", delay_gp },
 	};
-	char path[4096], gp[PLOT_FILE_MAX + 4];
+	char path[4096], gp[PLOT_FILE_MAX + 4], svg[PLOT_FILE_MAX + 4];
+	int rc = 0;
 
 	memset(set, 0, sizeof(*set));
 	for (size_t i = 0; i < sizeof(plots) / sizeof(plots[0]); i++) {
@@ -323,33 +345,47 @@ int plot_run(const struct report_run *rr, const char *dir, struct plot_set *set)
 		snprintf(gp, sizeof(gp), "%s.gp", plots[i].name);
 		if (snprintf(path, sizeof(path), "%s/%s", dir, gp) >= (int)sizeof(path))
 			return -ENAMETOOLONG;
+		snprintf(svg, sizeof(svg), "%s.svg", plots[i].name);
 		f = fopen(path, "w");
-		if (!f)
-			return -errno;
+		if (!f) {
+			log_err("cannot write %s: %s", path, strerror(errno));
+			report_run_note_file(set->unwritten, sizeof(set->unwritten), gp);
+			rc = -EIO;
+			continue;
+		}
 		err = plots[i].gen(f, rr);
+		if (!err && (ferror(f) || fflush(f)))
+			err = -(errno ? errno : EIO);
 		if (fclose(f) && !err)
-			err = -EIO;
+			err = -(errno ? errno : EIO);
 		if (err == -ENODATA) {
 			unlink(path);
 			continue;
 		}
-		if (err)
-			return err;
+		if (err) {
+			log_err("writing %s failed: %s", path, strerror(-err));
+			report_run_note_file(set->unwritten, sizeof(set->unwritten), gp);
+			rc = -EIO;
+			continue;
+		}
 		err = render(dir, gp);
 		if (err == -ENOENT) {
 			snprintf(set->note, sizeof(set->note),
 				 "Plots not rendered: gnuplot is not installed (apt-get install "
 				 "gnuplot-nox); the .gp scripts are in this directory.");
 			log_warn("gnuplot not found: plots left as .gp scripts in %s", dir);
-			return 0;
+			return rc;
 		}
-		if (err) {
-			log_warn("gnuplot failed on %s/%s (see plot.log there)", dir, gp);
+		if (err || !svg_complete(dir, plots[i].name)) {
+			log_err("gnuplot did not write %s/%s completely (see plot.log there)", dir,
+				svg);
+			report_run_note_file(set->unwritten, sizeof(set->unwritten), svg);
+			rc = -EIO;
 			continue;
 		}
 		snprintf(set->file[set->n], PLOT_FILE_MAX, "%s.svg", plots[i].name);
 		snprintf(set->title[set->n], sizeof(set->title[0]), "%s", plots[i].title);
 		set->n++;
 	}
-	return 0;
+	return rc;
 }

@@ -2,9 +2,13 @@
 /*
  * summary.csv: one row per figure, path and key, for spreadsheets:
  *   metric,path,kind,streams,bytes,offered_bps,n,median,min,max,
- *   underlay_median,ratio,cost_pct
+ *   underlay_median,ratio,cost_pct,bound,underlay_bound,ratio_bound,cost_bound
  * Rates in bit/s, delays in ms, CPU in s/Gbit. Empty cells where a column
- * does not apply.
+ * does not apply. bound and underlay_bound say "exact", "lower_bound" (a
+ * knee search that passed at max_rate, hit the generator's limit or did not
+ * finish) or "upper_bound" (it lost even at its minimum rate: the figure is
+ * that rate); ratio_bound and cost_bound "exact", "at_most", "at_least" or
+ * "unknown", as a bound on either side makes them bounds.
  */
 #include <errno.h>
 #include <math.h>
@@ -43,7 +47,7 @@ static const char *num(char *buf, size_t len, double v, int prec)
 
 static void row(FILE *f, const struct report_run *rr, const char *metric, unsigned path,
 		unsigned streams, unsigned bytes, uint64_t offered, const struct results_stat *s,
-		const struct overhead_row *ov)
+		const struct overhead_row *ov, enum overhead_bound bound)
 {
 	const struct results_path *p = &rr->run->paths[path];
 	char a[48];
@@ -74,10 +78,40 @@ static void row(FILE *f, const struct report_run *rr, const char *metric, unsign
 		fputc(',', f);
 		if (!isnan(c) && ov->metric != OVERHEAD_TCP_MSS)
 			fprintf(f, "%.4g", c);
+		fprintf(f, ",%s,%s,%s,%s\n", overhead_figure_bound_name(bound),
+			overhead_figure_bound_name(ov->base_bound),
+			overhead_bound_name(overhead_ratio_bound(ov)),
+			overhead_bound_name(overhead_cost_bound(ov)));
 	} else {
-		fputs(",,", f);
+		fprintf(f, ",,,%s,,,\n", overhead_figure_bound_name(bound));
 	}
-	fputc('\n', f);
+}
+
+/* A knee's rows: the NDR and PDR (the rate sent; below the search's
+ * minimum the rate it lost at, an upper bound), their targets and upper
+ * bounds. */
+static void knee_rows(FILE *f, const struct report_run *rr, const struct results_knee_point *p)
+{
+	static const struct results_stat none;
+
+	for (int pdr = 0; pdr < 2; pdr++) {
+		const struct results_stat *v = &none;
+		enum overhead_bound b = OVERHEAD_EXACT;
+		char m[32];
+
+		overhead_knee_figure(p, pdr, &v, &b);
+		snprintf(m, sizeof(m), "udp_%s_bps", pdr ? "pdr" : "ndr");
+		row(f, rr, m, p->path, 0, p->len, 0, v,
+		    overhead_find(&rr->ov, p->path, pdr ? OVERHEAD_UDP_PDR : OVERHEAD_UDP_NDR,
+				  p->len),
+		    b);
+		snprintf(m, sizeof(m), "udp_%s_target_bps", pdr ? "pdr" : "ndr");
+		row(f, rr, m, p->path, 0, p->len, 0, pdr ? &p->pdr_target_bps : &p->ndr_target_bps,
+		    NULL, b == OVERHEAD_AT_MOST ? OVERHEAD_EXACT : b);
+		snprintf(m, sizeof(m), "udp_%s_upper_bps", pdr ? "pdr" : "ndr");
+		row(f, rr, m, p->path, 0, p->len, 0, pdr ? &p->pdr_upper_bps : &p->ndr_upper_bps,
+		    NULL, OVERHEAD_EXACT);
+	}
 }
 
 int report_run_csv(FILE *f, const struct report_run *rr)
@@ -85,7 +119,7 @@ int report_run_csv(FILE *f, const struct report_run *rr)
 	const struct results_summary *s = &rr->sum;
 
 	fprintf(f, "metric,path,kind,streams,bytes,offered_bps,n,median,min,max,"
-		   "underlay_median,ratio,cost_pct\n");
+		   "underlay_median,ratio,cost_pct,bound,underlay_bound,ratio_bound,cost_bound\n");
 	for (size_t i = 0; i < s->ntcp; i++) {
 		const struct results_tcp_point *p = &s->tcp[i];
 		struct results_stat mss = { .n = p->goodput_bps.n,
@@ -94,40 +128,38 @@ int report_run_csv(FILE *f, const struct report_run *rr)
 					    .max = p->snd_mss };
 
 		row(f, rr, "tcp_goodput_bps", p->path, p->streams, 0, 0, &p->goodput_bps,
-		    overhead_find(&rr->ov, p->path, OVERHEAD_TCP_GOODPUT, p->streams));
+		    overhead_find(&rr->ov, p->path, OVERHEAD_TCP_GOODPUT, p->streams),
+		    OVERHEAD_EXACT);
 		row(f, rr, "cpu_s_per_gbit", p->path, p->streams, 0, 0, &p->cpu_s_per_gbit,
-		    overhead_find(&rr->ov, p->path, OVERHEAD_CPU_PER_GBIT, p->streams));
+		    overhead_find(&rr->ov, p->path, OVERHEAD_CPU_PER_GBIT, p->streams),
+		    OVERHEAD_EXACT);
 		if (p->host_cpu_s_per_gbit.n)
 			row(f, rr, "host_cpu_s_per_gbit", p->path, p->streams, 0, 0,
 			    &p->host_cpu_s_per_gbit,
-			    overhead_find(&rr->ov, p->path, OVERHEAD_HOST_CPU_PER_GBIT,
-					  p->streams));
-		row(f, rr, "tcp_retransmits", p->path, p->streams, 0, 0, &p->retransmits, NULL);
+			    overhead_find(&rr->ov, p->path, OVERHEAD_HOST_CPU_PER_GBIT, p->streams),
+			    OVERHEAD_EXACT);
+		row(f, rr, "tcp_retransmits", p->path, p->streams, 0, 0, &p->retransmits, NULL,
+		    false);
 		row(f, rr, "tcp_mss", p->path, p->streams, 0, 0, &mss,
-		    overhead_find(&rr->ov, p->path, OVERHEAD_TCP_MSS, p->streams));
+		    overhead_find(&rr->ov, p->path, OVERHEAD_TCP_MSS, p->streams), OVERHEAD_EXACT);
 	}
-	for (size_t i = 0; i < s->nknee; i++) {
-		const struct results_knee_point *p = &s->knee[i];
-
-		row(f, rr, "udp_ndr_bps", p->path, 0, p->len, 0, &p->ndr_bps,
-		    overhead_find(&rr->ov, p->path, OVERHEAD_UDP_NDR, p->len));
-		row(f, rr, "udp_pdr_bps", p->path, 0, p->len, 0, &p->pdr_bps,
-		    overhead_find(&rr->ov, p->path, OVERHEAD_UDP_PDR, p->len));
-	}
+	for (size_t i = 0; i < s->nknee; i++)
+		knee_rows(f, rr, &s->knee[i]);
 	for (size_t i = 0; i < s->ndelay; i++) {
 		const struct results_delay_point *p = &s->delay[i];
 
 		row(f, rr, "owd_p50_ms", p->path, 0, p->len, p->load_bps, &p->p50_ms,
-		    overhead_find(&rr->ov, p->path, OVERHEAD_OWD_P50, p->len));
+		    overhead_find(&rr->ov, p->path, OVERHEAD_OWD_P50, p->len), OVERHEAD_EXACT);
 		row(f, rr, "owd_p99_ms", p->path, 0, p->len, p->load_bps, &p->p99_ms,
-		    overhead_find(&rr->ov, p->path, OVERHEAD_OWD_P99, p->len));
+		    overhead_find(&rr->ov, p->path, OVERHEAD_OWD_P99, p->len), OVERHEAD_EXACT);
 	}
 	for (size_t i = 0; i < s->nsweep; i++) {
 		const struct results_sweep_point *p = &s->sweep[i];
 		const char *m = p->kind == RESULTS_TRIAL_SWEEP ? "sweep_delivered_pct"
 							       : "knee_trial_delivered_pct";
 
-		row(f, rr, m, p->path, 0, p->len, p->target_bps, &p->delivered_pct, NULL);
+		row(f, rr, m, p->path, 0, p->len, p->target_bps, &p->delivered_pct, NULL,
+		    OVERHEAD_EXACT);
 	}
 	return ferror(f) ? -EIO : 0;
 }

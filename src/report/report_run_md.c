@@ -23,12 +23,13 @@ static void spread(FILE *f, const struct results_stat *s, double scale, int prec
 		fprintf(f, " (%.*f-%.*f)", prec, s->min / scale, prec, s->max / scale);
 }
 
+/* A ratio against a lower bound is a bound itself: "<= 0.180". */
 static void ratio(FILE *f, const struct overhead_row *r)
 {
 	if (!r || isnan(r->ratio))
 		fputs(" - |", f);
 	else
-		fprintf(f, " %.3f |", r->ratio);
+		fprintf(f, " %s%.3f |", overhead_bound_prefix(overhead_ratio_bound(r)), r->ratio);
 }
 
 static void head(FILE *f, const struct results_run *run)
@@ -87,42 +88,71 @@ static void tcp(FILE *f, const struct report_run *rr)
 	}
 }
 
+/* An upper bound over repetitions, "-" when there is none. At the
+ * generator's limit it is where the sender fell short, not a loss. */
+static void upper(FILE *f, const struct results_stat *s, const char *outcome)
+{
+	if (!s->n) {
+		fputc('-', f);
+		return;
+	}
+	spread(f, s, 1e6, 1);
+	if (!strcmp(outcome, "generator-limit"))
+		fputs(" (sender's limit)", f);
+}
+
+/* One target's lower bound: the rate sent, ">=" when it is only a lower
+ * bound, the target beside it; "none" when nothing passed. */
+static void knee_lower(FILE *f, const struct results_stat *s, const struct results_stat *target,
+		       bool lower_bound, const char *outcome)
+{
+	if (!s->n) {
+		fprintf(f, "none (%s) | - | ", outcome);
+		return;
+	}
+	fputs(lower_bound ? ">= " : "", f);
+	spread(f, s, 1e6, 1);
+	if (lower_bound)
+		fprintf(f, " (%s)", outcome);
+	fputs(" | ", f);
+	spread(f, target, 1e6, 1);
+	fputs(" | ", f);
+}
+
 static void knees(FILE *f, const struct report_run *rr)
 {
 	if (!rr->sum.nknee)
 		return;
 	fprintf(f,
 		"\n## UDP loss knee\n\nNDR: highest offered rate with no loss. PDR: highest "
-		"with loss at most %g %%. Lower bound (median over repetitions) and the upper "
-		"bound the search measured to fail.\n\n",
+		"with loss at most %g %%. The lower bound is the rate the sender achieved in the "
+		"trial that decided it (the target the search asked for beside it), the upper "
+		"bound the lowest offered rate measured to fail (or the sender's limit); both are "
+		"medians over "
+		"repetitions, each repetition's pair from that repetition. `>=` marks a lower "
+		"bound only (the search passed at max_rate, hit the generator's limit or did "
+		"not finish).\n\n",
 		rr->run->pdr_goal_pct);
-	fprintf(f, "| path | bytes | NDR Mbit/s | NDR upper | NDR kpps | vs underlay | PDR Mbit/s "
-		   "| PDR upper | vs underlay | trials | time s | loss above the NDR |\n");
-	fprintf(f, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
+	fprintf(f, "| path | bytes | NDR Mbit/s | NDR target | NDR upper | NDR kpps | vs underlay "
+		   "| PDR Mbit/s | PDR target | PDR upper | vs underlay | trials | time s | loss "
+		   "above the NDR |\n");
+	fprintf(f, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
 	for (size_t i = 0; i < rr->sum.nknee; i++) {
 		const struct results_knee_point *p = &rr->sum.knee[i];
 		char where[128];
 
 		fprintf(f, "| %s | %u | ", rr->run->paths[p->path].name, p->len);
-		if (p->ndr_bps.n) {
-			if (strcmp(p->ndr_outcome, "found") && p->ndr_outcome[0])
-				fprintf(f, ">= ");
-			spread(f, &p->ndr_bps, 1e6, 1);
-			if (strcmp(p->ndr_outcome, "found") && p->ndr_outcome[0])
-				fprintf(f, " (%s)", p->ndr_outcome);
-			fprintf(f, " | %.1f | %.1f |", (double)p->ndr_upper_bps / 1e6,
-				p->ndr_bps.median / (8.0 * p->len) / 1e3);
-		} else {
-			fprintf(f, "none (%s) | %.1f | |", p->ndr_outcome,
-				(double)p->ndr_upper_bps / 1e6);
-		}
+		knee_lower(f, &p->ndr_bps, &p->ndr_target_bps, p->ndr_lower_bound, p->ndr_outcome);
+		upper(f, &p->ndr_upper_bps, p->ndr_outcome);
+		if (p->ndr_bps.n)
+			fprintf(f, " | %.1f |", p->ndr_bps.median / (8.0 * p->len) / 1e3);
+		else
+			fputs(" | |", f);
 		ratio(f, overhead_find(&rr->ov, p->path, OVERHEAD_UDP_NDR, p->len));
 		fputc(' ', f);
-		if (p->pdr_bps.n)
-			spread(f, &p->pdr_bps, 1e6, 1);
-		else
-			fprintf(f, "none (%s)", p->pdr_outcome);
-		fprintf(f, " | %.1f |", (double)p->pdr_upper_bps / 1e6);
+		knee_lower(f, &p->pdr_bps, &p->pdr_target_bps, p->pdr_lower_bound, p->pdr_outcome);
+		upper(f, &p->pdr_upper_bps, p->pdr_outcome);
+		fputs(" |", f);
 		ratio(f, overhead_find(&rr->ov, p->path, OVERHEAD_UDP_PDR, p->len));
 		report_run_loss_where(where, sizeof(where), &p->loss_at);
 		fprintf(f, " %u | %.1f | %s |\n", p->trials, p->time_s, where);
@@ -194,7 +224,10 @@ static void overhead(FILE *f, const struct report_run *rr)
 	if (!rr->ov.n)
 		return;
 	fprintf(f, "\n## Overhead versus the underlay\n\nratio = overlay / underlay; cost > 0 "
-		   "means the overlay is worse (less throughput, more delay or CPU).\n\n");
+		   "means the overlay is worse (less throughput, more delay or CPU). `>=` marks a "
+		   "figure that is "
+		   "only a lower bound; the ratio, delta and cost against it are bounds too "
+		   "(`<=`, `>=`; `?` when both sides are lower bounds).\n\n");
 	fprintf(f, "| path | figure | at | underlay | overlay | ratio | delta | cost %% |\n");
 	fprintf(f, "|---|---|---:|---:|---:|---:|---:|---:|\n");
 	for (size_t i = 0; i < rr->ov.n; i++) {
@@ -203,21 +236,25 @@ static void overhead(FILE *f, const struct report_run *rr)
 
 		char b[32], v[32], d[32];
 
+		const char *rb = overhead_bound_prefix(overhead_ratio_bound(r));
+
 		metric_value(b, sizeof(b), r->metric, r->base, false);
 		metric_value(v, sizeof(v), r->metric, r->value, false);
 		metric_value(d, sizeof(d), r->metric, r->delta, true);
-		fprintf(f, "| %s | %s | %u %s | %s | %s | ", rr->run->paths[r->path].name,
-			overhead_metric_label(r->metric), r->key, overhead_metric_key(r->metric), b,
-			v);
+		/* the delta is bounded as the ratio is */
+		fprintf(f, "| %s | %s | %u %s | %s%s | %s%s | ", rr->run->paths[r->path].name,
+			overhead_metric_label(r->metric), r->key, overhead_metric_key(r->metric),
+			overhead_bound_prefix(r->base_bound), b,
+			overhead_bound_prefix(r->value_bound), v);
 		if (isnan(r->ratio))
 			fputs("- | ", f);
 		else
-			fprintf(f, "%.3f | ", r->ratio);
-		fprintf(f, "%s | ", d);
+			fprintf(f, "%s%.3f | ", rb, r->ratio);
+		fprintf(f, "%s%s | ", rb, d);
 		if (isnan(c) || r->metric == OVERHEAD_TCP_MSS)
 			fputs("- |\n", f);
 		else
-			fprintf(f, "%+.1f |\n", c);
+			fprintf(f, "%s%+.1f |\n", overhead_bound_prefix(overhead_cost_bound(r)), c);
 	}
 }
 

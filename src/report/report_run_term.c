@@ -231,14 +231,14 @@ static void summary_tcp(FILE *f, const struct report_run *rr)
 	}
 }
 
-static void knee_value(char *buf, size_t len, const struct results_stat *s, const char *outcome,
-		       uint64_t upper)
+static void knee_value(char *buf, size_t len, const struct results_stat *s, bool lower_bound,
+		       const char *outcome, const struct results_stat *upper)
 {
 	char v[40];
 
 	if (!s->n) {
-		if (!strcmp(outcome, "below-min") && upper) {
-			short_rate(v, sizeof(v), (double)upper);
+		if (!strcmp(outcome, "below-min") && upper->n) {
+			short_rate(v, sizeof(v), upper->median);
 			snprintf(buf, len, "< %s", v);
 		} else {
 			snprintf(buf, len, "(%s)", outcome[0] ? outcome : "none");
@@ -246,41 +246,26 @@ static void knee_value(char *buf, size_t len, const struct results_stat *s, cons
 		return;
 	}
 	rate_cell(v, sizeof(v), s);
-	snprintf(
-		buf, len, "%s%s",
-		strcmp(outcome, "above-max") && strcmp(outcome, "generator-limit") ? "" : ">= ", v);
+	snprintf(buf, len, "%s%s", lower_bound ? ">= " : "", v);
 }
 
-/* When the underlay's NDR or PDR is only a lower bound (it passed at
- * max_rate or the sender ran out first), an overlay's ratio against it is
- * an upper bound: marked "*", explained under the table. */
-static void bound_mark(struct row *w, const struct report_run *rr, unsigned p, uint32_t len,
-		       bool pdr)
+/* A ratio against a lower bound is itself a bound: "*" marks it, explained
+ * under the table (the column is too narrow for "<= x0.18"). */
+static void bound_mark(struct row *w, const struct report_run *rr, unsigned p,
+		       enum overhead_metric m, uint32_t len)
 {
-	int u = results_underlay(rr->run);
-	const struct results_knee_point *b;
-	const char *outcome;
+	const struct overhead_row *o = overhead_find(&rr->ov, p, m, len);
 	size_t l = strlen(w->ratio[p]);
 
-	if (u < 0 || (int)p == u || !l || l + 2 > sizeof(w->ratio[p]))
-		return;
-	b = results_find_knee(&rr->sum, (unsigned)u, len);
-	outcome = b ? (pdr ? b->pdr_outcome : b->ndr_outcome) : "";
-	if (!strcmp(outcome, "above-max") || !strcmp(outcome, "generator-limit"))
+	if (o && l && l + 2 <= sizeof(w->ratio[p]) && overhead_ratio_bound(o) != OVERHEAD_EXACT)
 		memcpy(w->ratio[p] + l, "*", 2);
 }
 
 static bool any_bound_mark(const struct report_run *rr)
 {
-	int u = results_underlay(rr->run);
-
-	for (size_t i = 0; u >= 0 && i < rr->sum.nknee; i++) {
-		const struct results_knee_point *k = &rr->sum.knee[i];
-
-		if (k->path == (unsigned)u && (!strcmp(k->ndr_outcome, "above-max") ||
-					       !strcmp(k->ndr_outcome, "generator-limit")))
-			return rr->run->npaths > 1;
-	}
+	for (size_t i = 0; i < rr->ov.n; i++)
+		if (overhead_ratio_bound(&rr->ov.rows[i]) != OVERHEAD_EXACT)
+			return true;
 	return false;
 }
 
@@ -304,14 +289,14 @@ static void summary_udp(FILE *f, const struct report_run *rr)
 
 			if (!k)
 				continue;
-			knee_value(n.val[p], sizeof(n.val[p]), &k->ndr_bps, k->ndr_outcome,
-				   k->ndr_upper_bps);
-			knee_value(d.val[p], sizeof(d.val[p]), &k->pdr_bps, k->pdr_outcome,
-				   k->pdr_upper_bps);
+			knee_value(n.val[p], sizeof(n.val[p]), &k->ndr_bps, k->ndr_lower_bound,
+				   k->ndr_outcome, &k->ndr_upper_bps);
+			knee_value(d.val[p], sizeof(d.val[p]), &k->pdr_bps, k->pdr_lower_bound,
+				   k->pdr_outcome, &k->pdr_upper_bps);
 			set_ratio(&n, rr, p, OVERHEAD_UDP_NDR, len);
 			set_ratio(&d, rr, p, OVERHEAD_UDP_PDR, len);
-			bound_mark(&n, rr, p, len, false);
-			bound_mark(&d, rr, p, len, true);
+			bound_mark(&n, rr, p, OVERHEAD_UDP_NDR, len);
+			bound_mark(&d, rr, p, OVERHEAD_UDP_PDR, len);
 		}
 		print_row(f, rr, &n);
 		print_row(f, rr, &d);
@@ -466,28 +451,39 @@ static void summary(FILE *f, const struct report_run *rr)
 	summary_sweep(f, rr);
 	summary_mtu(f, rr);
 	if (any_bound_mark(rr))
-		fprintf(f,
-			"  * the underlay passed at the knee search's max_rate (or its sender ran "
-			"out first): its rate is a lower bound, the ratio an upper one\n");
+		fprintf(f, "  * a bound, not a ratio: a rate marked >= is a lower bound (the knee "
+			   "search passed at max_rate, its sender ran out first, or it did not "
+			   "finish), one marked < an upper bound (it lost at its minimum rate); "
+			   "against a lower-bound underlay the ratio is an upper bound, for a "
+			   "lower-bound overlay a lower one\n");
 }
 
-/* "7.11G..7.41G": the bounds the search measured (median repetition), with
- * what stopped it when it is not a plain find. */
-static void bounds(char *buf, size_t len, const struct results_stat *s, uint64_t upper,
-		   const char *outcome)
+/* "7.11G..7.41G": the medians of each repetition's bounds (each pair from
+ * one repetition, so lower <= upper), the lower one the rate the sender
+ * achieved, with the target it was asked for when they differ, and what
+ * stopped the search when it is not a plain find. */
+static void bounds(char *buf, size_t len, const struct results_stat *s,
+		   const struct results_stat *target, const struct results_stat *upper,
+		   bool lower_bound, const char *outcome)
 {
-	char lo[16] = "?", hi[16] = "?";
+	char lo[16] = "?", hi[16] = "?", tg[32] = "";
 
 	if (s->n)
 		short_rate(lo, sizeof(lo), s->median);
-	if (upper)
-		short_rate(hi, sizeof(hi), (double)upper);
-	if (!strcmp(outcome, "found"))
-		snprintf(buf, len, "%s..%s", lo, hi);
+	if (upper->n)
+		short_rate(hi, sizeof(hi), upper->median);
+	if (s->n && target->n && target->median > s->median * 1.0005) {
+		char t[16];
+
+		short_rate(t, sizeof(t), target->median);
+		snprintf(tg, sizeof(tg), "target %s", t);
+	}
+	if (s->n && !lower_bound)
+		snprintf(buf, len, "%s..%s%s%s%s", lo, hi, tg[0] ? " (" : "", tg, tg[0] ? ")" : "");
 	else if (!strcmp(outcome, "below-min"))
 		snprintf(buf, len, "< %s (below-min)", hi);
 	else if (s->n)
-		snprintf(buf, len, ">= %s (%s)", lo, outcome);
+		snprintf(buf, len, ">= %s (%s%s%s)", lo, outcome, tg[0] ? "; " : "", tg);
 	else
 		snprintf(buf, len, "(%s)", outcome[0] ? outcome : "none");
 }
@@ -499,20 +495,22 @@ static void knee_table(FILE *f, const struct report_run *rr)
 	if (!rr->sum.nknee)
 		return;
 	fprintf(f,
-		"\nUDP loss knee (NDR = no loss, PDR = loss <= %g%%): bounds, effort, where the "
-		"loss was\n",
+		"\nUDP loss knee (NDR = no loss, PDR = loss <= %g%%): lower (rate sent) and upper "
+		"bound, medians over repetitions; effort; where the loss was\n",
 		run->pdr_goal_pct);
-	fprintf(f, "  %-12s %6s  %-24s %-24s %6s %7s  %s\n", "path", "bytes", "NDR lower..upper",
+	fprintf(f, "  %-12s %6s  %-38s %-38s %6s %7s  %s\n", "path", "bytes", "NDR lower..upper",
 		"PDR lower..upper", "trials", "time", "loss above the NDR");
 	for (size_t i = 0; i < rr->sum.nknee; i++) {
 		const struct results_knee_point *p = &rr->sum.knee[i];
 		char ndr[64], pdr[64], t[16], where[128];
 
-		bounds(ndr, sizeof(ndr), &p->ndr_bps, p->ndr_upper_bps, p->ndr_outcome);
-		bounds(pdr, sizeof(pdr), &p->pdr_bps, p->pdr_upper_bps, p->pdr_outcome);
+		bounds(ndr, sizeof(ndr), &p->ndr_bps, &p->ndr_target_bps, &p->ndr_upper_bps,
+		       p->ndr_lower_bound, p->ndr_outcome);
+		bounds(pdr, sizeof(pdr), &p->pdr_bps, &p->pdr_target_bps, &p->pdr_upper_bps,
+		       p->pdr_lower_bound, p->pdr_outcome);
 		report_run_fmt_time(t, sizeof(t), p->time_s);
 		report_run_loss_where(where, sizeof(where), &p->loss_at);
-		fprintf(f, "  %-12s %6u  %-24s %-24s %6u %7s  %s\n", run->paths[p->path].name,
+		fprintf(f, "  %-12s %6u  %-38s %-38s %6u %7s  %s\n", run->paths[p->path].name,
 			p->len, ndr, pdr, p->trials, t, where);
 	}
 }

@@ -83,10 +83,16 @@ static cJSON *bound_json(const struct knee_bound *b)
 	if (!o)
 		return NULL;
 	cJSON_AddStringToObject(o, "outcome", knee_outcome_name(b->outcome));
-	if (b->lower_valid)
-		num(o, "lower_bps", (double)b->lower_bps);
-	else
+	if (b->lower_valid) {
+		/* the rate sent in the deciding trial, and the target it had */
+		num(o, "lower_bps", (double)b->lower_achieved_bps);
+		num(o, "lower_target_bps", (double)b->lower_bps);
+	} else {
 		cJSON_AddNullToObject(o, "lower_bps");
+		cJSON_AddNullToObject(o, "lower_target_bps");
+	}
+	cJSON_AddStringToObject(
+		o, "bound", b->lower_valid && b->outcome != KNEE_FOUND ? "lower_bound" : "exact");
 	if (b->upper_valid)
 		num(o, "upper_bps", (double)b->upper_bps);
 	else

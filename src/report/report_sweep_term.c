@@ -133,11 +133,16 @@ static void bound(FILE *f, const char *name, const struct knee_bound *bd, uint32
 	char a[24], b[24];
 	double bits = 8.0 * (len ? len : 1);
 
-	fprintf(f, "  %s  ", name);
-	if (bd->lower_valid)
-		fprintf(f, "%s", mbit(bd->lower_bps, a));
-	else
+	/* The lower bound as the sender achieved it in the deciding trial,
+	 * the target beside it; ">=" when the search did not find the knee. */
+	fprintf(f, "  %s  %s", name, bd->lower_valid && bd->outcome != KNEE_FOUND ? ">= " : "");
+	if (bd->lower_valid) {
+		fprintf(f, "%s", mbit(bd->lower_achieved_bps, a));
+		if (bd->lower_achieved_bps != bd->lower_bps)
+			fprintf(f, " (target %s)", mbit(bd->lower_bps, b));
+	} else {
 		fprintf(f, "-");
+	}
 	fprintf(f, " .. ");
 	if (bd->upper_valid)
 		fprintf(f, "%s", mbit(bd->upper_bps, b));
@@ -145,7 +150,7 @@ static void bound(FILE *f, const char *name, const struct knee_bound *bd, uint32
 		fprintf(f, "-");
 	fprintf(f, " Mbit/s");
 	if (bd->lower_valid)
-		fprintf(f, " (%.0f pps)", (double)bd->lower_bps / bits);
+		fprintf(f, " (%.0f pps)", (double)bd->lower_achieved_bps / bits);
 	fprintf(f, "  %s", knee_outcome_name(bd->outcome));
 	if (bd->lower_valid && bd->upper_valid && bd->upper_bps)
 		fprintf(f, ", width %.2f %%",

@@ -10,6 +10,14 @@
 #include "report_run.h"
 #include "run.h"
 
+void report_run_note_file(char *list, size_t len, const char *name)
+{
+	size_t l = strnlen(list, len);
+
+	if (l + 1 < len)
+		snprintf(list + l, len - l, "%s%s", l ? ", " : "", name);
+}
+
 static int write_file(const char *dir, const char *name, const struct report_run *rr,
 		      const struct plot_set *set)
 {
@@ -26,19 +34,26 @@ static int write_file(const char *dir, const char *name, const struct report_run
 		return err;
 	}
 	err = set ? report_run_md(f, rr, set) : report_run_csv(f, rr);
+	/* The printers' writes are buffered: a full disk shows at the flush. */
+	if (fflush(f) && !err)
+		err = -(errno ? errno : EIO);
 	if (fclose(f) && !err)
-		err = -EIO;
+		err = -(errno ? errno : EIO);
 	if (err)
 		log_err("writing %s failed: %s", path, strerror(-err));
 	return err;
 }
 
-int run_output_write(const struct results_run *res, const char *dir, bool plots, FILE *term)
+int run_output_write(const struct results_run *res, const char *dir, bool plots, FILE *term,
+		     char *unwritten, size_t len)
 {
 	struct report_run rr;
 	struct plot_set set;
+	char failed[512] = "";
 	int err, e2;
 
+	if (unwritten && len)
+		snprintf(failed, sizeof(failed), "%s", unwritten);
 	err = report_run_prepare(&rr, res);
 	if (err)
 		return err;
@@ -46,22 +61,39 @@ int run_output_write(const struct results_run *res, const char *dir, bool plots,
 	if (plots) {
 		err = plot_run(&rr, dir, &set);
 		if (err)
-			log_warn("plots: %s", strerror(-err));
+			report_run_note_file(failed, sizeof(failed), set.unwritten);
 	} else {
 		snprintf(set.note, sizeof(set.note),
 			 "Plots were not rendered for this run "
 			 "(`ovlperf report DIR` renders them).");
 	}
-	err = write_file(dir, "summary.csv", &rr, NULL);
+	e2 = write_file(dir, "summary.csv", &rr, NULL);
+	if (e2)
+		report_run_note_file(failed, sizeof(failed), "summary.csv");
+	if (!err)
+		err = e2;
 	e2 = write_file(dir, "report.md", &rr, &set);
+	if (e2)
+		report_run_note_file(failed, sizeof(failed), "report.md");
 	if (!err)
 		err = e2;
 	if (term) {
 		report_run_term(term, &rr);
-		fprintf(term, "\nresults: %s/ (run.json, summary.csv, report.md%s)\n", dir,
-			set.n ? ", *.svg" : "");
-		fflush(term);
+		if (failed[0])
+			fprintf(term, "\nresults: %s/ INCOMPLETE: could not write %s\n", dir,
+				failed);
+		else
+			fprintf(term, "\nresults: %s/ (run.json, summary.csv, report.md%s)\n", dir,
+				set.n ? ", *.svg" : "");
+		if ((fflush(term) || ferror(term)) && !err) {
+			report_run_note_file(failed, sizeof(failed), "(the summary on stdout)");
+			err = -EIO;
+		}
 	}
+	if (failed[0] && !(unwritten && len && !strcmp(failed, unwritten)))
+		log_err("could not write in %s: %s", dir, failed);
+	if (unwritten && len)
+		snprintf(unwritten, len, "%s", failed);
 	report_run_release(&rr);
 	return err;
 }

@@ -60,6 +60,99 @@ double overhead_cost_pct(const struct overhead_row *r)
 						    : 100.0 * (r->ratio - 1.0);
 }
 
+/* +1: the truth is at least, -1: at most, 0: exact, 2: unknown. */
+static int dir_of(enum overhead_bound b)
+{
+	return b == OVERHEAD_AT_LEAST  ? 1
+	       : b == OVERHEAD_AT_MOST ? -1
+	       : b == OVERHEAD_EXACT   ? 0
+				       : 2;
+}
+
+enum overhead_bound overhead_ratio_bound(const struct overhead_row *r)
+{
+	int v = dir_of(r->value_bound), b = dir_of(r->base_bound);
+
+	if (v == 2 || b == 2 || (v && b && v != -b))
+		return OVERHEAD_UNKNOWN;
+	v = v ? v : -b;
+	return v > 0 ? OVERHEAD_AT_LEAST : v < 0 ? OVERHEAD_AT_MOST : OVERHEAD_EXACT;
+}
+
+enum overhead_bound overhead_cost_bound(const struct overhead_row *r)
+{
+	enum overhead_bound b = overhead_ratio_bound(r);
+
+	if (!overhead_higher_is_better(r->metric) || b == OVERHEAD_EXACT || b == OVERHEAD_UNKNOWN)
+		return b;
+	return b == OVERHEAD_AT_MOST ? OVERHEAD_AT_LEAST : OVERHEAD_AT_MOST;
+}
+
+const char *overhead_bound_prefix(enum overhead_bound b)
+{
+	switch (b) {
+	case OVERHEAD_AT_MOST:
+		return "<= ";
+	case OVERHEAD_AT_LEAST:
+		return ">= ";
+	case OVERHEAD_UNKNOWN:
+		return "? ";
+	case OVERHEAD_EXACT:
+		break;
+	}
+	return "";
+}
+
+const char *overhead_bound_name(enum overhead_bound b)
+{
+	switch (b) {
+	case OVERHEAD_AT_MOST:
+		return "at_most";
+	case OVERHEAD_AT_LEAST:
+		return "at_least";
+	case OVERHEAD_UNKNOWN:
+		return "unknown";
+	case OVERHEAD_EXACT:
+		break;
+	}
+	return "exact";
+}
+
+const char *overhead_figure_bound_name(enum overhead_bound b)
+{
+	switch (b) {
+	case OVERHEAD_AT_MOST:
+		return "upper_bound";
+	case OVERHEAD_AT_LEAST:
+		return "lower_bound";
+	case OVERHEAD_UNKNOWN:
+		return "unknown";
+	case OVERHEAD_EXACT:
+		break;
+	}
+	return "exact";
+}
+
+bool overhead_knee_figure(const struct results_knee_point *p, bool pdr,
+			  const struct results_stat **stat, enum overhead_bound *bound)
+{
+	const struct results_stat *lo = pdr ? &p->pdr_bps : &p->ndr_bps;
+	const struct results_stat *up = pdr ? &p->pdr_upper_bps : &p->ndr_upper_bps;
+
+	if (lo->n) {
+		*stat = lo;
+		*bound = (pdr ? p->pdr_lower_bound : p->ndr_lower_bound) ? OVERHEAD_AT_LEAST
+									 : OVERHEAD_EXACT;
+		return true;
+	}
+	if (up->n && !strcmp(pdr ? p->pdr_outcome : p->ndr_outcome, "below-min")) {
+		*stat = up;
+		*bound = OVERHEAD_AT_MOST;
+		return true;
+	}
+	return false;
+}
+
 static int add(struct overhead *o, unsigned path, unsigned base_path, enum overhead_metric m,
 	       unsigned key, double base, double value)
 {
@@ -78,6 +171,8 @@ static int add(struct overhead *o, unsigned path, unsigned base_path, enum overh
 	r->value = value;
 	r->ratio = base != 0 ? value / base : NAN;
 	r->delta = value - base;
+	r->base_bound = OVERHEAD_EXACT;
+	r->value_bound = OVERHEAD_EXACT;
 	return 0;
 }
 
@@ -108,32 +203,39 @@ static int tcp_rows(const struct results_summary *sum, unsigned path, unsigned u
 	return err;
 }
 
-static int udp_rows(const struct results_summary *sum, unsigned path, unsigned u,
-		    struct overhead *o)
+/* NDR or PDR rows: each side's figure and its bound (overhead_knee_figure). */
+static int knee_rows(const struct results_summary *sum, unsigned path, unsigned u, bool pdr,
+		     struct overhead *o)
 {
 	int err = 0;
 
 	for (size_t i = 0; i < sum->nknee && !err; i++) {
 		const struct results_knee_point *p = &sum->knee[i], *b;
+		const struct results_stat *sv, *sb;
+		enum overhead_bound bv, bb;
 
-		if (p->path != path || !p->ndr_bps.n)
+		if (p->path != path || !overhead_knee_figure(p, pdr, &sv, &bv))
 			continue;
 		b = results_find_knee(sum, u, p->len);
-		if (!b || !b->ndr_bps.n)
+		if (!b || !overhead_knee_figure(b, pdr, &sb, &bb))
 			continue;
-		err = add(o, path, u, OVERHEAD_UDP_NDR, p->len, b->ndr_bps.median,
-			  p->ndr_bps.median);
+		err = add(o, path, u, pdr ? OVERHEAD_UDP_PDR : OVERHEAD_UDP_NDR, p->len, sb->median,
+			  sv->median);
+		if (!err) {
+			o->rows[o->n - 1].base_bound = bb;
+			o->rows[o->n - 1].value_bound = bv;
+		}
 	}
-	for (size_t i = 0; i < sum->nknee && !err; i++) {
-		const struct results_knee_point *p = &sum->knee[i], *b;
+	return err;
+}
 
-		if (p->path != path || !p->pdr_bps.n)
-			continue;
-		b = results_find_knee(sum, u, p->len);
-		if (b && b->pdr_bps.n)
-			err = add(o, path, u, OVERHEAD_UDP_PDR, p->len, b->pdr_bps.median,
-				  p->pdr_bps.median);
-	}
+static int udp_rows(const struct results_summary *sum, unsigned path, unsigned u,
+		    struct overhead *o)
+{
+	int err = knee_rows(sum, path, u, false, o);
+
+	if (!err)
+		err = knee_rows(sum, path, u, true, o);
 	for (size_t i = 0; i < sum->ndelay && !err; i++) {
 		const struct results_delay_point *p = &sum->delay[i], *b;
 

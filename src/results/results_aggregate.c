@@ -6,7 +6,9 @@
  * enter a figure. Pure functions of the run model, so `ovlperf report`
  * reproduces `ovlperf run` exactly.
  */
+#include <assert.h>
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -142,38 +144,129 @@ static void delay_point(const struct results_run *run, struct results_delay_poin
 	p->delivered_pct = results_stat_of(c, n);
 }
 
-static double fabs_diff(uint64_t v, double ref)
+bool results_knee_is_lower_bound(const char *outcome)
 {
-	double d = (double)v - ref;
-
-	return d < 0 ? -d : d;
+	return strcmp(outcome, "found") != 0;
 }
 
-/* The repetition whose value is closest to the median carries the bounds. */
+/* One repetition's bounds for the NDR (pdr false) or the PDR: the rate
+ * achieved at the lower bound (the target when not recorded, never above
+ * it) and the upper bound, INFINITY when there is none. A repetition whose
+ * upper is not above its lower (a hand-edited run.json) has no usable
+ * upper: the pair must stay ordered. */
+static bool rep_bounds(const struct results_knee *k, bool pdr, double *lo, double *target,
+		       double *up)
+{
+	uint64_t t = pdr ? k->pdr_lower_bps : k->ndr_lower_bps;
+	uint64_t a = pdr ? k->pdr_lower_achieved_bps : k->ndr_lower_achieved_bps;
+	uint64_t u = pdr ? k->pdr_upper_bps : k->ndr_upper_bps;
+
+	*target = (double)t;
+	*lo = (double)(a && a < t ? a : t);
+	*up = u ? (double)u : INFINITY;
+	if (*up <= *target)
+		*up = INFINITY;
+	return pdr ? k->pdr_found : k->found;
+}
+
+/* The median repetition: the one whose lower bound is closest to the
+ * median; it carries the outcome and where the loss was. */
 static const struct results_knee *median_rep(const struct results_run *run,
 					     const struct results_knee_point *p, bool pdr)
 {
 	const struct results_knee *med = NULL;
-	double m = pdr ? p->pdr_bps.median : p->ndr_bps.median;
+	double m = pdr ? p->pdr_bps.median : p->ndr_bps.median, best = INFINITY;
 
 	for (size_t i = 0; i < run->nknees; i++) {
 		const struct results_knee *k = &run->knees[i];
-		uint64_t v = pdr ? k->pdr_lower_bps : k->ndr_lower_bps;
+		double lo, t, up;
 
-		if (k->path != p->path || k->len != p->len || !(pdr ? k->pdr_found : k->found))
+		if (k->path != p->path || k->len != p->len || !rep_bounds(k, pdr, &lo, &t, &up))
 			continue;
-		if (!med ||
-		    fabs_diff(v, m) < fabs_diff(pdr ? med->pdr_lower_bps : med->ndr_lower_bps, m))
+		if (!med || fabs(lo - m) < best) {
 			med = k;
+			best = fabs(lo - m);
+		}
 	}
 	return med;
 }
 
+/* The repetition whose upper bound is closest to the median upper: where
+ * the loss above the NDR was is that repetition's, as its upper bound is. */
+static const struct results_knee *median_upper_rep(const struct results_run *run,
+						   const struct results_knee_point *p)
+{
+	const struct results_knee *med = NULL;
+	double best = INFINITY;
+
+	for (size_t i = 0; p->ndr_upper_bps.n && i < run->nknees; i++) {
+		const struct results_knee *k = &run->knees[i];
+		double lo, t, up;
+		bool found = rep_bounds(k, false, &lo, &t, &up);
+
+		if (k->path != p->path || k->len != p->len || (p->ndr_bps.n && !found) ||
+		    !isfinite(up))
+			continue;
+		if (!med || fabs(up - p->ndr_upper_bps.median) < best) {
+			med = k;
+			best = fabs(up - p->ndr_upper_bps.median);
+		}
+	}
+	return med;
+}
+
+/* A stat whose median is unbounded says nothing: n = 0. */
+static struct results_stat upper_stat(double *v, size_t n)
+{
+	struct results_stat s = results_stat_of(v, n);
+
+	if (!isfinite(s.median))
+		memset(&s, 0, sizeof(s));
+	return s;
+}
+
+/* One target's lower and upper bounds over the repetitions. */
+static void knee_target(const struct results_run *run, struct results_knee_point *p, bool pdr,
+			double *lo, double *tg, double *up)
+{
+	struct results_stat *l = pdr ? &p->pdr_bps : &p->ndr_bps;
+	struct results_stat *u = pdr ? &p->pdr_upper_bps : &p->ndr_upper_bps;
+	bool *bound = pdr ? &p->pdr_lower_bound : &p->ndr_lower_bound;
+	size_t n = 0, nu = 0;
+
+	for (size_t i = 0; i < run->nknees; i++) {
+		const struct results_knee *k = &run->knees[i];
+
+		if (k->path != p->path || k->len != p->len)
+			continue;
+		if (rep_bounds(k, pdr, &lo[n], &tg[n], &up[n])) {
+			*bound |=
+				results_knee_is_lower_bound(pdr ? k->pdr_outcome : k->ndr_outcome);
+			n++;
+		}
+	}
+	*l = results_stat_of(lo, n);
+	*(pdr ? &p->pdr_target_bps : &p->ndr_target_bps) = results_stat_of(tg, n);
+	if (n) {
+		*u = upper_stat(up, n);
+		/* lo[i] <= up[i] for every repetition, so for the medians */
+		assert(!u->n || l->median <= u->median);
+		return;
+	}
+	for (size_t i = 0; i < run->nknees; i++) {
+		const struct results_knee *k = &run->knees[i];
+		uint64_t v = pdr ? k->pdr_upper_bps : k->ndr_upper_bps;
+
+		if (k->path == p->path && k->len == p->len && v)
+			up[nu++] = (double)v;
+	}
+	*u = upper_stat(up, nu);
+}
+
 static void knee_point(const struct results_run *run, struct results_knee_point *p, double *a,
-		       double *b)
+		       double *b, double *c)
 {
 	const struct results_knee *med, *last = NULL;
-	size_t n = 0, np = 0;
 
 	for (size_t i = 0; i < run->nknees; i++) {
 		const struct results_knee *k = &run->knees[i];
@@ -183,34 +276,29 @@ static void knee_point(const struct results_run *run, struct results_knee_point 
 		last = k;
 		p->trials += k->trials;
 		p->time_s += k->time_s;
-		if (k->found) {
-			a[n++] = (double)k->ndr_lower_bps;
-			p->found++;
-		}
-		if (k->pdr_found) {
-			b[np++] = (double)k->pdr_lower_bps;
-			p->pdr_found++;
-		}
+		p->found += k->found;
+		p->pdr_found += k->pdr_found;
 	}
-	p->ndr_bps = results_stat_of(a, n);
-	p->pdr_bps = results_stat_of(b, np);
+	knee_target(run, p, false, a, b, c);
+	knee_target(run, p, true, a, b, c);
 	med = median_rep(run, p, false);
 	if (!med)
 		med = last;
 	if (med) {
-		p->ndr_upper_bps = med->ndr_upper_bps;
 		p->max_rx_bps = med->max_rx_bps;
+		snprintf(p->ndr_outcome, sizeof(p->ndr_outcome), "%s", med->ndr_outcome);
+	}
+	if (median_upper_rep(run, p))
+		med = median_upper_rep(run, p);
+	if (med) {
 		p->loss_at = med->loss_at;
 		p->loss_at_bps = med->loss_at_bps;
-		snprintf(p->ndr_outcome, sizeof(p->ndr_outcome), "%s", med->ndr_outcome);
 	}
 	med = median_rep(run, p, true);
 	if (!med)
 		med = last;
-	if (med) {
-		p->pdr_upper_bps = med->pdr_upper_bps;
+	if (med)
 		snprintf(p->pdr_outcome, sizeof(p->pdr_outcome), "%s", med->pdr_outcome);
-	}
 }
 
 static int cmp_tcp(const void *x, const void *y)
@@ -349,7 +437,7 @@ int results_aggregate(const struct results_run *run, struct results_summary *sum
 	for (size_t i = 0; i < sum->nsweep; i++)
 		sweep_point(run, &sum->sweep[i], v);
 	for (size_t i = 0; i < sum->nknee; i++)
-		knee_point(run, &sum->knee[i], v[0], v[1]);
+		knee_point(run, &sum->knee[i], v[0], v[1], v[2]);
 	for (size_t i = 0; i < sum->ndelay; i++)
 		delay_point(run, &sum->delay[i], v[0], v[1], v[2]);
 	for (size_t i = 0; i < run->ntrials; i++)

@@ -190,6 +190,18 @@ static bool summary_tcp(cJSON *arr, const struct results_run *run,
 	return true;
 }
 
+/* "exact", "lower_bound", "upper_bound" (below the search's minimum: the
+ * rate it lost at, in ndr_upper / pdr_upper) or "none". */
+static const char *knee_bound_name(const struct results_knee_point *p, bool pdr)
+{
+	const struct results_stat *s;
+	enum overhead_bound b;
+
+	if (!overhead_knee_figure(p, pdr, &s, &b))
+		return "none";
+	return overhead_figure_bound_name(b);
+}
+
 static bool summary_knee(cJSON *arr, const struct results_run *run,
 			 const struct results_summary *sum)
 {
@@ -203,8 +215,14 @@ static bool summary_knee(cJSON *arr, const struct results_run *run,
 		      add_str(o, "ndr_outcome", p->ndr_outcome) &&
 		      add_str(o, "pdr_outcome", p->pdr_outcome) &&
 		      add_stat(o, "ndr_bps", &p->ndr_bps) && add_stat(o, "pdr_bps", &p->pdr_bps) &&
-		      add_num(o, "ndr_upper_bps", (double)p->ndr_upper_bps) &&
-		      add_num(o, "pdr_upper_bps", (double)p->pdr_upper_bps) &&
+		      add_str(o, "ndr_bound", knee_bound_name(p, false)) &&
+		      add_str(o, "pdr_bound", knee_bound_name(p, true)) &&
+		      add_stat(o, "ndr_target_bps", &p->ndr_target_bps) &&
+		      add_stat(o, "pdr_target_bps", &p->pdr_target_bps) &&
+		      add_num(o, "ndr_upper_bps", p->ndr_upper_bps.median) &&
+		      add_num(o, "pdr_upper_bps", p->pdr_upper_bps.median) &&
+		      add_stat(o, "ndr_upper", &p->ndr_upper_bps) &&
+		      add_stat(o, "pdr_upper", &p->pdr_upper_bps) &&
 		      add_num(o, "ndr_pps", p->len ? p->ndr_bps.median / (8.0 * p->len) : 0) &&
 		      add_num(o, "trials", p->trials) && add_num(o, "time_s", p->time_s) &&
 		      add_num(o, "max_rx_bps", (double)p->max_rx_bps) &&
@@ -271,6 +289,9 @@ static bool overhead_json(cJSON *arr, const struct results_run *run, const struc
 				   : add_num(o, "cost_pct", cost))))
 			return false;
 		if (base_outcome(sum, r) && !add_str(o, "underlay_outcome", base_outcome(sum, r)))
+			return false;
+		if (!add_str(o, "ratio_bound", overhead_bound_name(overhead_ratio_bound(r))) ||
+		    !add_str(o, "cost_bound", overhead_bound_name(overhead_cost_bound(r))))
 			return false;
 	}
 	return true;
@@ -412,12 +433,13 @@ int results_write_json(const struct results_run *run, const char *path)
 		return err;
 	}
 	len = strlen(text);
+	errno = 0;
 	if (fwrite(text, 1, len, f) != len || fputc('\n', f) == EOF)
-		err = -EIO;
+		err = -(errno ? errno : EIO);
 	if (fflush(f) || fsync(fileno(f)))
 		err = err ? err : -errno;
 	if (fclose(f) && !err)
-		err = -errno;
+		err = -(errno ? errno : EIO);
 	if (!err && rename(tmp, path) < 0)
 		err = -errno;
 	if (err)

@@ -178,6 +178,7 @@ static uint64_t narrow_rate(const struct knee *k, const struct knee_side *s)
 }
 
 static bool below_min_unconfirmed(const struct knee *k, int t);
+static unsigned unsustained(const struct knee *k, const struct knee_trial *t);
 
 static bool pick(struct knee *k, struct knee_trial *t)
 {
@@ -247,6 +248,13 @@ bool knee_next(struct knee *k, struct knee_trial *t)
 		*t = k->trials[k->ntrials - 1].trial;
 		t->phase = KNEE_PHASE_RETRY;
 	} else if (!pick(k, t)) {
+		k->finished = true;
+		return false;
+	} else if (unsustained(k, t) >= 2) {
+		/* A rate the generator could not offer, asked for and retried
+		 * already: a third try measures nothing new. The search ends at
+		 * the generator's limit. */
+		k->stuck = true;
 		k->finished = true;
 		return false;
 	}
@@ -359,6 +367,18 @@ static bool better(const struct knee *k, int best, unsigned i, bool lower)
 						: i > (unsigned)best;
 }
 
+/* A pass at or above the generator limit in a trial shorter than the one
+ * that set the limit: the sender managed it briefly but cannot sustain it
+ * for as long as a confirmation lasts, so it can never become a confirmed
+ * lower bound. Left standing, the search would confirm it again and again. */
+static bool unconfirmable(const struct knee *k, unsigned i, enum outcome o)
+{
+	const struct knee_trial *tr = &k->trials[i].trial;
+
+	return o == OUT_PASS && k->gen_limited && tr->rate_bps >= k->gen_limit &&
+	       tr->duration_ns < k->trials[k->gen_trial].trial.duration_ns;
+}
+
 /* Derives target t's bounds from every trial so far. */
 static void recompute(struct knee *k, int t)
 {
@@ -380,7 +400,7 @@ static void recompute(struct knee *k, int t)
 			fails += k->trials[i].trial.phase != KNEE_PHASE_CONFIRM;
 			passes = 0;
 		}
-		if (o == OUT_NONE || !st[i])
+		if (o == OUT_NONE || !st[i] || unconfirmable(k, i, o))
 			continue;
 		if (o == OUT_FAIL && better(k, up, i, false))
 			up = (int)i;
@@ -407,8 +427,13 @@ static void recompute(struct knee *k, int t)
 		s->upper_trial = up;
 	}
 	/* Above the generator's limit nothing can be measured: the limit is the
-	 * upper bound unless a loss was found below it or a valid pass above. */
-	if (k->gen_limited && (!s->upper_valid || s->upper > k->gen_limit) &&
+	 * upper bound unless a loss was found below it or a valid pass above.
+	 * A loss at the limit itself in a shorter trial than the one that set
+	 * it could never be confirmed either: the limit stands in for it. */
+	if (k->gen_limited &&
+	    (!s->upper_valid || s->upper > k->gen_limit ||
+	     (s->upper == k->gen_limit &&
+	      s->upper_dur < k->trials[k->gen_trial].trial.duration_ns)) &&
 	    (!s->lower_valid || s->lower < k->gen_limit)) {
 		s->upper_valid = true;
 		s->upper_gen = true;
@@ -447,13 +472,38 @@ static void record_invalid(struct knee *k, unsigned idx)
 		return;
 	}
 	k->retry = false;
-	if (!k->gen_limited || rate < k->gen_limit) {
+	/* the lowest such rate; at the same rate the longer trial, which
+	 * says the sender cannot hold it for as long as a confirmation */
+	if (!k->gen_limited || rate < k->gen_limit ||
+	    (rate == k->gen_limit &&
+	     k->trials[idx].trial.duration_ns > k->trials[k->gen_trial].trial.duration_ns)) {
 		k->gen_limit = rate;
 		k->gen_trial = idx;
 	}
 	k->gen_limited = true;
 	if (k->max_eff > rate)
 		k->max_eff = rate;
+	/* A limit found in a full-length trial: short trials pass above it
+	 * and so say nothing about what a confirmation will sustain; narrow
+	 * with full-length trials from here on. */
+	if (k->trials[k->gen_trial].trial.duration_ns >= k->cfg.final_ns)
+		for (int t = 0; t < KNEE_NTARGETS; t++)
+			k->final_mode[t] = true;
+}
+
+/* How many trials at this rate and duration the generator could not offer
+ * (and that lost no more than the goal: those are fails, not invalid). */
+static unsigned unsustained(const struct knee *k, const struct knee_trial *t)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < k->ntrials; i++) {
+		const struct knee_record *r = &k->trials[i];
+
+		n += r->verdict == KNEE_INVALID && r->trial.rate_bps == t->rate_bps &&
+		     r->trial.duration_ns == t->duration_ns && r->m.loss_ratio <= k->cfg.loss_goal;
+	}
+	return n;
 }
 
 int knee_record(struct knee *k, const struct knee_measurement *m)
@@ -515,6 +565,10 @@ static enum knee_outcome outcome_of(const struct knee *k, const struct knee_side
 		return KNEE_UNFINISHED;
 	if (lo_ok && up_ok && width_met(k, s))
 		return s->upper_gen ? KNEE_GENERATOR_LIMIT : KNEE_FOUND;
+	/* Stopped short of the width goal because the generator cannot offer
+	 * the next rate: the lower bound is what it sustained. */
+	if (lo_ok && s->upper_gen && k->stuck)
+		return KNEE_GENERATOR_LIMIT;
 	if (lo_ok && !s->upper_valid && s->lower >= k->max_eff)
 		return k->gen_limited ? KNEE_GENERATOR_LIMIT : KNEE_ABOVE_MAX;
 	if (up_ok && !s->lower_valid && s->upper <= k->cfg.min_rate_bps)
@@ -522,6 +576,19 @@ static enum knee_outcome outcome_of(const struct knee *k, const struct knee_side
 		       : below_min_unconfirmed(k, (int)(s - k->side)) ? KNEE_UNFINISHED
 								      : KNEE_BELOW_MIN;
 	return KNEE_UNFINISHED;
+}
+
+/* What the generator really sent in trial i, never credited above the
+ * target it was asked for (a sender a rounding ahead of its pacer offered
+ * the target, no more); the target when the caller did not measure it. */
+static uint64_t achieved_of(const struct knee *k, int i, uint64_t target)
+{
+	uint64_t a;
+
+	if (i < 0 || (unsigned)i >= k->ntrials)
+		return 0;
+	a = k->trials[i].m.achieved_bps;
+	return a && a < target ? a : target;
 }
 
 void knee_get_result(const struct knee *k, struct knee_result *res)
@@ -543,6 +610,8 @@ void knee_get_result(const struct knee *k, struct knee_result *res)
 		b->upper_trial = s->upper_valid ? s->upper_trial : -1;
 		b->lower_rx_bps = s->lower_valid ? s->lower_rx : 0;
 		b->upper_loss = s->upper_valid ? s->upper_loss : 0;
+		b->lower_achieved_bps = achieved_of(k, b->lower_trial, b->lower_bps);
+		b->upper_achieved_bps = achieved_of(k, b->upper_trial, b->upper_bps);
 	}
 	res->mrr_bps = k->mrr;
 	res->generator_limited = k->gen_limited;

@@ -160,7 +160,7 @@ int run_scenario(const struct scenario *scn, const char *text, const struct run_
 		 struct results_run *res, char *dir, size_t dirlen)
 {
 	struct run *r = calloc(1, sizeof(*r));
-	int err;
+	int err, json_err;
 
 	results_init(res);
 	if (dirlen)
@@ -180,6 +180,8 @@ int run_scenario(const struct scenario *scn, const char *text, const struct run_
 		log_err("cannot create the results directory under %s: %s",
 			opt->results_root ? opt->results_root : RUN_DEFAULT_RESULTS,
 			strerror(-err));
+		if (opt->unwritten && opt->unwritten_len)
+			snprintf(opt->unwritten, opt->unwritten_len, "the results directory");
 		free(r);
 		return err;
 	}
@@ -202,10 +204,19 @@ int run_scenario(const struct scenario *scn, const char *text, const struct run_
 	run_paths_down(r);
 	res->complete = r->stop == 0;
 	snprintf(res->stop_reason, sizeof(res->stop_reason), "%s", r->stop ? r->stop_reason : "");
-	run_save(r);
+	/* The last save is the one that counts: an earlier one that failed
+	 * (a disk full for a while) was overwritten by it. */
+	json_err = run_save(r);
 	err = r->stop;
 	if (err == -EINTR || interrupt_requested())
 		err = -EINTR;
+	if (json_err) {
+		log_err("could not write in %s: run.json", r->dir);
+		if (opt->unwritten && opt->unwritten_len)
+			snprintf(opt->unwritten, opt->unwritten_len, "run.json");
+		if (!err)
+			err = -EIO;
+	}
 	free(r);
 	return err;
 }

@@ -329,6 +329,7 @@ struct knee_run {
 	unsigned nmap;
 	uint64_t wall_ns;
 	unsigned unrecorded; /* trials in a row the search could not count */
+	unsigned attempts;   /* trials run, counted or not: max_trials bounds them */
 	char stopped[RESULTS_TEXT_MAX];
 	bool done;
 };
@@ -367,6 +368,8 @@ static void knee_store(struct run *r, unsigned path, uint32_t len, unsigned rep,
 		   sizeof(k->ndr_outcome));
 	knee_bound(&res.bound[KNEE_PDR], &k->pdr_found, &k->pdr_lower_bps, &k->pdr_upper_bps,
 		   k->pdr_outcome, sizeof(k->pdr_outcome));
+	k->ndr_lower_achieved_bps = ndr->lower_achieved_bps;
+	k->pdr_lower_achieved_bps = res.bound[KNEE_PDR].lower_achieved_bps;
 	k->pdr_goal_pct = cfg->loss_goal * 100.0;
 	k->width_goal = cfg->width_goal;
 	k->max_rx_bps = res.mrr_bps;
@@ -398,6 +401,15 @@ static bool knee_step(struct run *r, struct knee_run *kr, unsigned p, unsigned r
 		kr->done = true;
 		return false;
 	}
+	if (kr->attempts >= kr->k.cfg.max_trials) {
+		snprintf(kr->stopped, sizeof(kr->stopped),
+			 "%u trials run (max_trials), %u of them could not be counted",
+			 kr->attempts, kr->attempts - kr->k.ntrials);
+		kr->done = true;
+		knee_abandon(&kr->k);
+		return false;
+	}
+	kr->attempts++;
 	q.rate_bps = kt.rate_bps;
 	q.duration_ns = kt.duration_ns;
 	q.phase = knee_phase_name(kt.phase);

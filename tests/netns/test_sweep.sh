@@ -48,7 +48,11 @@ ndr, pdr = k["ndr"], k["pdr"]
 print("outcome", ndr["outcome"], pdr["outcome"])
 print("ndr_lower", ndr["lower_bps"])
 print("ndr_ok", int(ndr["lower_bps"] is not None and 0.5 * rate < ndr["lower_bps"] < 1.1 * rate))
-print("pdr_ge_ndr", int(pdr["lower_bps"] is not None and pdr["lower_bps"] >= ndr["lower_bps"]))
+# the search's rates (targets) are ordered; lower_bps is what was sent there
+print("pdr_ge_ndr", int(pdr["lower_target_bps"] is not None and
+                        pdr["lower_target_bps"] >= ndr["lower_target_bps"]))
+print("sent_le_target", int(ndr["lower_bps"] <= ndr["lower_target_bps"] and
+                            pdr["lower_bps"] <= pdr["lower_target_bps"]))
 print("trials_match", int(k["trials"] == len(d["points"])))
 bad = [p for p in d["points"] if p["generator_limited"] and p["verdict"] != "invalid"]
 print("invalid_passes", len(bad))
@@ -60,6 +64,7 @@ cat "$OUT/knee.check"
 expect_eq "knee search finished" "$(awk '/^outcome/{print $2 == "found" && $3 == "found"}' "$OUT/knee.check")" 1
 expect_eq "NDR within (50%, 110%) of the ${RATE_M} Mbit/s shaper" "$(awk '/^ndr_ok/{print $2}' "$OUT/knee.check")" 1
 expect_eq "PDR at or above NDR" "$(awk '/^pdr_ge_ndr/{print $2}' "$OUT/knee.check")" 1
+expect_eq "NDR/PDR as sent, at most their targets" "$(awk '/^sent_le_target/{print $2}' "$OUT/knee.check")" 1
 expect_eq "one point per trial" "$(awk '/^trials_match/{print $2}' "$OUT/knee.check")" 1
 expect_eq "generator-limited trials counted as pass" "$(awk '/^invalid_passes/{print $2}' "$OUT/knee.check")" 0
 expect_eq "NDR lower bound trial lost nothing" "$(awk '/^lower_trial_lossless/{print $2}' "$OUT/knee.check")" 1

@@ -2,7 +2,8 @@
 /*
  * Merging the sender's and the receiver's views of a test (load_merge.c),
  * table-driven: sent from the sender, received/duplicates/reordered from the
- * receiver, lost = sent - received, rates over the sender's time, loss
+ * receiver, lost = sent - received, sent rates over the sender's time and
+ * received rates over the receiver's window, loss
  * attribution from both ends' counters, TCP goodput from the receiver; and
  * the rate parser of the command line.
  */
@@ -96,6 +97,48 @@ static void test_udp_table(void **state)
 	}
 }
 
+/* The receiver drains after the sender stops: 125000 datagrams of 1000 B
+ * sent in 1 s arrive over 1.05 s (a 952 Mbit/s link). Received rates are
+ * over the receiver's window (first to last datagram: received - 1 gaps),
+ * not the sender's second, which would read 1 Gbit/s, 5 % above the link. A
+ * receiver that reports no window keeps the sender's time. */
+static void test_received_over_receiver_window(void **state)
+{
+	static const struct {
+		uint64_t window_ns, want_bps, want_pps;
+	} cases[] = {
+		{ 1050000000, 124999ULL * 8000 * 1000000000 / 1050000000,
+		  124999ULL * 1000000000 / 1050000000 },
+		{ 0, 125000ULL * 8000, 125000 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct proto_results *snd = new_results(PROTO_ROLE_SENDER);
+		struct proto_results *rcv = new_results(PROTO_ROLE_RECEIVER);
+		struct load_result res;
+
+		memset(&res, 0, sizeof(res));
+		res.spec.proto = LOAD_UDP;
+		res.spec.streams = 1;
+		res.spec.len = 1000;
+		res.spec.rate_bps = 1000000000;
+		snd->nstreams = rcv->nstreams = 1;
+		snd->duration_ns = 1000000000;
+		rcv->duration_ns = cases[i].window_ns;
+		snd->streams[0].sent = snd->total.sent = 125000;
+		rcv->streams[0].received = rcv->total.received = 125000;
+		assert_int_equal(load_merge(snd, rcv, true, &res), 0);
+		assert_int_equal(res.udp.achieved_bps, 1000000000);
+		assert_int_equal(res.udp.received_bps, cases[i].want_bps);
+		assert_int_equal(res.udp.received_pps, cases[i].want_pps);
+		assert_int_equal(res.streams[0].udp.received_bps, cases[i].want_bps);
+		load_result_free(&res);
+		free(snd);
+		free(rcv);
+	}
+}
+
 static void test_owd_needs_shared_clock(void **state)
 {
 	struct proto_results *snd = new_results(PROTO_ROLE_SENDER);
@@ -162,6 +205,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_udp_table),
+		cmocka_unit_test(test_received_over_receiver_window),
 		cmocka_unit_test(test_owd_needs_shared_clock),
 		cmocka_unit_test(test_tcp),
 	};

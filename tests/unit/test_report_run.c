@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "report_run.h"
+#include "run.h"
 #include "run_fixture.h"
 
 typedef void (*printer)(FILE *f, const struct report_run *rr, const void *arg);
@@ -70,12 +71,12 @@ static void test_term(void **state)
 	assert_int_equal(report_run_prepare(&rr, &run), 0);
 	t = render(p_term, &rr, NULL);
 	contains(t, "scenario 'fixture'");
-	contains(t, "950M [900M-1G]");			    /* median and spread */
-	contains(t, "250M [200M-300M]       x0.26");	    /* 250/950 */
-	contains(t, "200M                   x0.25");	    /* NDR 200/800 */
-	contains(t, "1368                   -80");	    /* MSS delta */
-	contains(t, "0.15 / 0.9             x3.0/4.5");	    /* delay at the common load */
-	contains(t, "200M..202M               220M..222M"); /* knee bounds */
+	contains(t, "950M [900M-1G]");			/* median and spread */
+	contains(t, "250M [200M-300M]       x0.26");	/* 250/950 */
+	contains(t, "200M                   x0.25");	/* NDR 200/800 */
+	contains(t, "1368                   -80");	/* MSS delta */
+	contains(t, "0.15 / 0.9             x3.0/4.5"); /* delay at the common load */
+	contains(t, "200M..202M                             220M..222M"); /* knee bounds */
 	contains(t, "receiver socket buffer 70%, network 30%");
 	contains(t, "offered       ");
 	contains(t, "|####################|"); /* 100 % delivered */
@@ -107,17 +108,20 @@ static void test_md_csv(void **state)
 	contains(t, "# ovlperf run: fixture");
 	contains(t, "![Delivered](delivered.svg)");
 	contains(t, "| overlay | 1 | 250.0 (200.0-300.0) | 0.263 |");
-	contains(t, "| overlay | 1400 | 200.0 | 202.0 | 17.9 | 0.250 |");
+	contains(t, "| overlay | 1400 | 200.0 | 200.0 | 202.0 | 17.9 | 0.250 |");
 	contains(t, "```ini\n[scenario]\nname = fixture\n```");
 	contains(t, "Test CPU \"quoted\" model");
 	free(t);
 	t = render(p_csv, &rr, NULL);
 	contains(t, "metric,path,kind,streams,bytes,offered_bps,n,median,min,max,");
 	contains(t, "udp_ndr_bps,overlay,builtin,,1400,,1,200000000,200000000,200000000,"
-		    "800000000,0.25,75\n");
-	contains(t,
-		 "tcp_goodput_bps,underlay,underlay,4,,,3,1900000000,1800000000,2000000000,,,\n");
-	contains(t, "owd_p99_ms,overlay,builtin,,1400,100000000,3,0.9,0.9,0.9,0.2,4.5,350\n");
+		    "800000000,0.25,75,exact,exact,exact,exact\n");
+	contains(
+		t,
+		"tcp_goodput_bps,underlay,underlay,4,,,3,1900000000,1800000000,2000000000,,,,exact,"
+		",,\n");
+	contains(t, "owd_p99_ms,overlay,builtin,,1400,100000000,3,0.9,0.9,0.9,0.2,4.5,350,exact,"
+		    "exact,exact,exact\n");
 	free(t);
 	/* one clock: no word about upper bounds */
 	t = render(p_md, &rr, &set);
@@ -183,6 +187,119 @@ static void test_diff(void **state)
 	results_free(&b);
 }
 
+/* The underlay passed at max_rate (10 Gbit/s, a lower bound) and the
+ * sender fell short of the overlay's knee (generator-limit): every printer
+ * carries the marker, a ratio against the bound is a bound, and the CSV
+ * says which figures are lower bounds. */
+static void bound_run(struct results_run *run)
+{
+	fixture_run(run);
+	snprintf(run->knees[0].ndr_outcome, sizeof(run->knees[0].ndr_outcome), "above-max");
+	run->knees[0].ndr_lower_bps = 10000000000ULL;
+	run->knees[0].ndr_lower_achieved_bps = 10000000000ULL;
+	run->knees[0].ndr_upper_bps = 0;
+	snprintf(run->knees[1].ndr_outcome, sizeof(run->knees[1].ndr_outcome), "generator-limit");
+	run->knees[1].ndr_lower_bps = 1810000000ULL;
+	run->knees[1].ndr_lower_achieved_bps = 1800000000ULL; /* what was sent */
+	run->knees[1].ndr_upper_bps = 1830000000ULL;
+}
+
+static void test_lower_bound_markers(void **state)
+{
+	struct results_run run;
+	struct report_run rr;
+	struct plot_set set = { .n = 0 };
+	char *t;
+
+	(void)state;
+	bound_run(&run);
+	assert_int_equal(report_run_prepare(&rr, &run), 0);
+	t = render(p_term, &rr, NULL);
+	contains(t, ">= 10G");
+	contains(t, ">= 1.8G                x0.18*");
+	contains(t, ">= 1.8G (generator-limit; target 1.81G)");
+	contains(t, "* a bound, not a ratio");
+	free(t);
+	t = render(p_md, &rr, &set);
+	/* the overhead table: the underlay's figure and everything against it */
+	contains(t, "| overlay | UDP NDR | 1400 bytes | >= 10000.0 Mbit/s | >= 1800.0 Mbit/s | "
+		    "? 0.180 | ? -8200.0 Mbit/s | ? +82.0 |");
+	contains(t, "| underlay | 1400 | >= 10000.0 (above-max) | 10000.0 | - |");
+	contains(t, "| overlay | 1400 | >= 1800.0 (generator-limit) | 1810.0 | 1830.0 (sender's "
+		    "limit) |");
+	assert_null(strstr(t, "| 10000.0 Mbit/s"));
+	free(t);
+	t = render(p_csv, &rr, NULL);
+	contains(t, ",cost_pct,bound,underlay_bound,ratio_bound,cost_bound\n");
+	contains(t, "udp_ndr_bps,underlay,underlay,,1400,,1,10000000000,10000000000,10000000000,,,,"
+		    "lower_bound,,,\n");
+	contains(t, "udp_ndr_bps,overlay,builtin,,1400,,1,1800000000,1800000000,1800000000,"
+		    "10000000000,0.18,82,lower_bound,lower_bound,unknown,unknown\n");
+	contains(t, "udp_ndr_target_bps,overlay,builtin,,1400,,1,1810000000,");
+	free(t);
+	/* only the underlay a bound: the ratio is at most, the cost at least */
+	snprintf(run.knees[1].ndr_outcome, sizeof(run.knees[1].ndr_outcome), "found");
+	report_run_release(&rr);
+	assert_int_equal(report_run_prepare(&rr, &run), 0);
+	t = render(p_md, &rr, &set);
+	contains(t,
+		 "| >= 10000.0 Mbit/s | 1800.0 Mbit/s | <= 0.180 | <= -8200.0 Mbit/s | >= +82.0 |");
+	free(t);
+	t = render(p_csv, &rr, NULL);
+	contains(t, "10000000000,0.18,82,exact,lower_bound,at_most,at_least\n");
+	free(t);
+	report_run_release(&rr);
+	results_free(&run);
+}
+
+/* `ovlperf report A B`: a lower bound is no exact difference, a knee below
+ * the search's minimum is a figure (not "only in A"), and runs that differ
+ * in what they measured are flagged. */
+static void test_diff_bounds(void **state)
+{
+	struct results_run a, b;
+	struct report_run ra, rb;
+	char *t;
+
+	(void)state;
+	fixture_run(&a);
+	bound_run(&b);
+	/* B's overlay PDR is below the search's minimum */
+	b.knees[1].pdr_found = false;
+	snprintf(b.knees[1].pdr_outcome, sizeof(b.knees[1].pdr_outcome), "below-min");
+	b.knees[1].pdr_upper_bps = 1000000;
+	b.pdr_goal_pct = 2.0;
+	a.pdr_goal_pct = 0.5;
+	b.trials[b.ntrials - 1].duration_s = 5.0;
+	assert_int_equal(report_run_prepare(&ra, &a), 0);
+	assert_int_equal(report_run_prepare(&rb, &b), 0);
+	t = render(p_diff, &ra, &rb);
+	contains(t, "warning: the PDR loss goals differ: A 0.5 %, B 2 %");
+	contains(t, "warning: the delay trial durations differ: A 1.0s, B 1.0s 5.0s");
+	/* underlay NDR: 800 exact in A, >= 10 G in B: the change is a lower bound */
+	contains(t, "800 Mbit/s   >= 10 Gbit/s  >= 9.2 Gbit/s >= +1150.0%");
+	/* both ratios of the NDR rest on a bound in B: no difference */
+	contains(t, "0.25         ? 0.18              ?        ?");
+	/* overlay PDR: <= 1 Mbit/s in B, a bound, not "only in A" */
+	contains(t, "UDP PDR                overlay        1400 B      220 Mbit/s    <= 1 Mbit/s "
+		    "<= -219 Mbit/s <= -99.5%");
+	/* nor is its ratio to the underlay: it is an upper bound */
+	contains(t, "ratio UDP PDR          overlay        1400 B          0.2619     <= 0.00119");
+	assert_null(strstr(t, "only in A"));
+	free(t);
+	t = render(p_csv, &rb, NULL);
+	contains(t, "udp_pdr_bps,overlay,builtin,,1400,,1,1000000,1000000,1000000,840000000,"
+		    "0.00119048,99.88,upper_bound,exact,at_most,at_least\n");
+	free(t);
+	t = render(p_md, &rb, NULL);
+	contains(t, "| overlay | UDP PDR | 1400 bytes | 840.0 Mbit/s | <= 1.0 Mbit/s | <= 0.001 |");
+	free(t);
+	report_run_release(&ra);
+	report_run_release(&rb);
+	results_free(&a);
+	results_free(&b);
+}
+
 static bool have_gnuplot(void)
 {
 	return system("command -v gnuplot >/dev/null 2>&1") == 0;
@@ -223,6 +340,48 @@ static void test_plots(void **state)
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	assert_int_equal(system(cmd), 0);
 	report_run_release(&rr);
+	results_free(&run);
+}
+
+/* A full disk: every file of the results directory is /dev/full, whose
+ * writes fail with ENOSPC at the flush. run_output_write() must name each
+ * file (with the run.json the caller could not write), return the error,
+ * and the summary must not point at them as written. */
+static void test_output_full_disk(void **state)
+{
+	static const char *const files[] = { "summary.csv", "report.md", "delivered.gp" };
+	struct results_run run;
+	char dir[] = "/tmp/test_full_XXXXXX", path[128], cmd[256];
+	char unwritten[512] = "run.json";
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *term;
+	int rc;
+
+	(void)state;
+	if (access("/dev/full", W_OK))
+		skip();
+	assert_non_null(mkdtemp(dir));
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, files[i]);
+		assert_int_equal(symlink("/dev/full", path), 0);
+	}
+	fixture_run(&run);
+	term = open_memstream(&buf, &len);
+	assert_non_null(term);
+	rc = run_output_write(&run, dir, have_gnuplot(), term, unwritten, sizeof(unwritten));
+	fclose(term);
+	assert_true(rc < 0);
+	contains(unwritten, "run.json");
+	contains(unwritten, "summary.csv");
+	contains(unwritten, "report.md");
+	if (have_gnuplot())
+		contains(unwritten, "delivered.gp");
+	contains(buf, "INCOMPLETE: could not write run.json");
+	assert_null(strstr(buf, "(run.json, summary.csv, report.md"));
+	free(buf);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
 	results_free(&run);
 }
 
@@ -276,7 +435,10 @@ int main(void)
 		cmocka_unit_test(test_md_csv),
 		cmocka_unit_test(test_owd_upper_bound),
 		cmocka_unit_test(test_diff),
+		cmocka_unit_test(test_lower_bound_markers),
+		cmocka_unit_test(test_diff_bounds),
 		cmocka_unit_test(test_plots),
+		cmocka_unit_test(test_output_full_disk),
 		cmocka_unit_test(test_sweep_summary),
 		cmocka_unit_test(test_fmt),
 	};

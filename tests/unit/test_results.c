@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* The run model: medians, aggregates, run.json round trip and its errors. */
 #include <errno.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -101,7 +102,7 @@ static void test_aggregate(void **state)
 	assert_non_null(kp);
 	assert_true(kp->ndr_bps.median == 200e6);
 	assert_true(kp->pdr_bps.median == 220e6);
-	assert_int_equal(kp->ndr_upper_bps, 202000000);
+	assert_true(kp->ndr_upper_bps.median == 202e6);
 	assert_int_equal(kp->loss_at.receiver_rcvbuf, 7);
 	assert_null(results_find_knee(&sum, 1, 46));
 
@@ -121,6 +122,92 @@ static void test_aggregate(void **state)
 		    sum.sweep[4].delivered_pct.median < 22.1);
 	results_summary_free(&sum);
 	results_free(&run);
+}
+
+/* Bounds over repetitions: each repetition's lower (the rate sent) and
+ * upper bound and where its loss was come from that repetition; the
+ * summary's medians keep lower <= upper. The first row is the field case
+ * "NDR 37.2M..28.5M": the median lower against repetition 1's upper. */
+static void test_knee_bounds_over_reps(void **state)
+{
+	static const struct {
+		unsigned n;
+		struct {
+			double lo, sent, up; /* Mbit/s; up 0: none */
+			const char *outcome;
+			uint64_t net; /* loss_at.network: tags the repetition */
+		} rep[3];
+		double lo, up; /* medians; up 0: none */
+		uint64_t net;  /* the loss location reported */
+		bool lower_bound;
+	} cases[] = {
+		{ 3,
+		  { { 28.0, 28.0, 28.5, "found", 1 },
+		    { 37.2, 37.0, 38.0, "found", 2 },
+		    { 30.0, 29.9, 31.0, "found", 3 } },
+		  29.9,
+		  31.0,
+		  3,
+		  false },
+		{ 2,
+		  { { 100, 100, 110, "found", 1 }, { 200, 198, 0, "above-max", 2 } },
+		  149,
+		  0,
+		  1,
+		  true },
+		{ 3,
+		  { { 100, 99, 101, "found", 1 },
+		    { 280, 277.5, 0, "above-max", 2 },
+		    { 279, 278, 281, "generator-limit", 3 } },
+		  277.5,
+		  281,
+		  3,
+		  true },
+		{ 1, { { 50, 52, 60, "found", 4 } }, 50, 60, 4, false }, /* sent > target */
+		{ 1, { { 50, 50, 40, "found", 5 } }, 50, 0, 5, false },	 /* inverted file */
+	};
+
+	(void)state;
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		struct results_run run;
+		struct results_summary sum;
+		const struct results_knee_point *kp;
+
+		results_init(&run);
+		results_add_path(&run, "p", RESULTS_PATH_UNDERLAY, "198.18.0.2", 1500);
+		for (unsigned r = 0; r < cases[c].n; r++) {
+			struct results_knee *k = results_add_knee(&run);
+
+			k->len = 1400;
+			k->rep = r;
+			k->found = true;
+			k->ndr_lower_bps = (uint64_t)(cases[c].rep[r].lo * 1e6);
+			k->ndr_lower_achieved_bps = (uint64_t)(cases[c].rep[r].sent * 1e6);
+			k->ndr_upper_bps = (uint64_t)(cases[c].rep[r].up * 1e6);
+			k->loss_at.network = cases[c].rep[r].net;
+			snprintf(k->ndr_outcome, sizeof(k->ndr_outcome), "%s",
+				 cases[c].rep[r].outcome);
+		}
+		assert_int_equal(results_aggregate(&run, &sum), 0);
+		kp = results_find_knee(&sum, 0, 1400);
+		assert_non_null(kp);
+		if (fabs(kp->ndr_bps.median - cases[c].lo * 1e6) > 1 ||
+		    (cases[c].up ? fabs(kp->ndr_upper_bps.median - cases[c].up * 1e6) > 1
+				 : kp->ndr_upper_bps.n != 0) ||
+		    kp->loss_at.network != cases[c].net ||
+		    kp->ndr_lower_bound != cases[c].lower_bound)
+			fail_msg("case %zu: NDR %.2f..%.2f (n %u) loss tag %llu bound %d", c,
+				 kp->ndr_bps.median / 1e6, kp->ndr_upper_bps.median / 1e6,
+				 kp->ndr_upper_bps.n, (unsigned long long)kp->loss_at.network,
+				 kp->ndr_lower_bound);
+		if (kp->ndr_upper_bps.n) {
+			assert_true(kp->ndr_bps.median <= kp->ndr_upper_bps.median);
+			assert_true(kp->ndr_bps.min <= kp->ndr_upper_bps.min);
+			assert_true(kp->ndr_bps.max <= kp->ndr_upper_bps.max);
+		}
+		results_summary_free(&sum);
+		results_free(&run);
+	}
 }
 
 static char *tmpfile_path(void)
@@ -275,10 +362,10 @@ static void test_read_missing_file(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_stat_median),	  cmocka_unit_test(test_delivered),
-		cmocka_unit_test(test_aggregate),	  cmocka_unit_test(test_round_trip),
-		cmocka_unit_test(test_json_has_ratios),	  cmocka_unit_test(test_read_errors),
-		cmocka_unit_test(test_read_missing_file),
+		cmocka_unit_test(test_stat_median), cmocka_unit_test(test_delivered),
+		cmocka_unit_test(test_aggregate),   cmocka_unit_test(test_knee_bounds_over_reps),
+		cmocka_unit_test(test_round_trip),  cmocka_unit_test(test_json_has_ratios),
+		cmocka_unit_test(test_read_errors), cmocka_unit_test(test_read_missing_file),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

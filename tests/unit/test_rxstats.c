@@ -324,9 +324,30 @@ static void test_snapshots_and_malformed(void **state)
 	test_free(st);
 }
 
+/* The receiver's window is first to last arrival, whatever the order. */
+static void test_window(void **state)
+{
+	struct rxstats *st = new_stats();
+
+	(void)state;
+	assert_int_equal(rxstats_window_ns(st), 0);
+	rxstats_add(st, 0, 0, 5 * MSEC, 1000);
+	assert_int_equal(rxstats_window_ns(st), 0); /* one datagram: no window */
+	rxstats_add(st, 2, 2 * MSEC, 7 * MSEC, 1000);
+	rxstats_add(st, 1, 1 * MSEC, 15 * MSEC, 1000);
+	assert_int_equal(rxstats_window_ns(st), 10 * MSEC);
+	/* 3 datagrams, 2 gaps in 10 ms: 200 pps, 1.6 Mbit/s */
+	assert_int_equal(rxstats_window_pps(3, rxstats_window_ns(st)), 200);
+	assert_int_equal(rxstats_window_bps(3, 1000, rxstats_window_ns(st)), 1600000);
+	assert_int_equal(rxstats_window_bps(1, 1000, 10 * MSEC), 0);
+	assert_int_equal(rxstats_window_bps(3, 1000, 0), 0);
+	test_free(st);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_window),
 		cmocka_unit_test(test_sequences),
 		cmocka_unit_test(test_random_against_reference),
 		cmocka_unit_test(test_jitter_known_values),

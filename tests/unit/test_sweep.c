@@ -203,8 +203,12 @@ static void test_knee_through_sweep(void **state)
 	assert_string_equal(
 		cJSON_GetObjectItem(cJSON_GetObjectItem(k, "ndr"), "outcome")->valuestring,
 		"found");
+	/* the NDR as sent, its target beside it */
 	assert_true(cJSON_GetObjectItem(cJSON_GetObjectItem(k, "ndr"), "lower_bps")->valuedouble ==
-		    (double)ndr->lower_bps);
+		    (double)ndr->lower_achieved_bps);
+	assert_true(cJSON_GetObjectItem(cJSON_GetObjectItem(k, "ndr"), "lower_target_bps")
+			    ->valuedouble == (double)ndr->lower_bps);
+	assert_true(ndr->lower_achieved_bps <= ndr->lower_bps);
 	assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(j, "points")), r.npoints);
 	cJSON_Delete(j);
 	sweep_result_free(&r);
