@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* One end's own results of a test, as exchanged in RESULTS. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -16,6 +17,7 @@ void load_side_begin(struct load_side *side, int family)
 	side->have_before = netcounters_read(&side->before) == 0;
 	if (!side->have_before)
 		log_warn("host counters unreadable: loss will not be localised");
+	side->have_qdisc_before = qdiscstats_read(&side->qdisc_before) == 0;
 }
 
 /* Kernel drop counters count packets; with GSO/GRO a packet carries several
@@ -24,6 +26,39 @@ void load_side_begin(struct load_side *side, int family)
 static uint64_t scale(uint64_t packets, uint64_t per_mille)
 {
 	return per_mille ? (packets * per_mille + 500) / 1000 : packets;
+}
+
+/* The sender's own drops: its qdiscs' counters and the messages its kernel
+ * refused, and the SndbufErrors none of those explain (in datagrams). */
+static void local_drops(struct load_side *side, const struct udp_stream *st, unsigned n,
+			struct proto_results *out)
+{
+	struct proto_local_drops *l = &out->local;
+	struct qdiscstats *after = malloc(sizeof(*after));
+	struct qdiscstats_if top;
+	uint64_t seen = 0;
+
+	memset(l, 0, sizeof(*l));
+	out->has_local_drops = true;
+	for (unsigned i = 0; i < n; i++) {
+		l->refused_msgs += st[i].refused_msgs;
+		l->refused_dgrams += st[i].refused_dgrams;
+		l->hidden_msgs += st[i].hidden_msgs;
+		l->hidden_dgrams += st[i].hidden_dgrams;
+		seen += st[i].send_errors;
+	}
+	if (after && side->have_qdisc_before && qdiscstats_read(after) == 0) {
+		l->flags |= PROTO_LD_QDISC_READ;
+		l->qdisc_drops = qdiscstats_delta(&side->qdisc_before, after, &top);
+		l->txqlen = top.txqlen;
+		snprintf(l->qdisc_kind, sizeof(l->qdisc_kind), "%s", top.kind);
+		snprintf(l->qdisc_if, sizeof(l->qdisc_if), "%s", top.ifname);
+	}
+	free(after);
+	/* each failed or dropped send call counted once in SndbufErrors */
+	seen += l->refused_msgs + l->hidden_msgs;
+	l->sndbuf_unseen =
+		scale(side->sndbuf_calls > seen ? side->sndbuf_calls - seen : 0, side->per_mille);
 }
 
 static void host_deltas(struct load_side *side, struct proto_results *out)
@@ -39,6 +74,7 @@ static void host_deltas(struct load_side *side, struct proto_results *out)
 	netcounters_delta(&side->before, after, d);
 	u = side->family == AF_INET6 ? &d->udp6 : &d->udp;
 	out->host.udp_sndbuf_errors = u->sndbuf_errors;
+	side->sndbuf_calls = u->sndbuf_errors;
 	out->host.udp_rcvbuf_errors = u->rcvbuf_errors;
 	out->host.udp_in_errors = u->in_errors;
 	out->host.udp_in_datagrams = u->in_datagrams;
@@ -226,4 +262,6 @@ void load_side_udp(struct load_side *side, const struct udp_stream *st, unsigned
 		free(all);
 	}
 	host_deltas(side, out);
+	if (sender)
+		local_drops(side, st, n, out);
 }

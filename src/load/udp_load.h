@@ -65,9 +65,13 @@ struct udp_stream {
 	 * there (the local queue / send buffer full) */
 	uint64_t skipped_late_wakeup, skipped_slow_send, skipped_blocked_send;
 	uint64_t send_refused; /* EAGAIN/ENOBUFS: the local queue refused */
-	uint64_t pmtu_errors;  /* EMSGSIZE from an ICMP "too big" without DF
-				* (the kernel fragments from then on) */
-	uint32_t path_mtu;     /* the socket's path MTU when the thread ended */
+	/* messages this host's queue dropped, and the datagrams in them: seen
+	 * (ENOBUFS returned, IP_RECVERR) or hidden (a sendmmsg() that stopped
+	 * short before them); both count as sent */
+	uint64_t refused_msgs, refused_dgrams, hidden_msgs, hidden_dgrams;
+	uint64_t pmtu_errors; /* EMSGSIZE from an ICMP "too big" without DF
+			       * (the kernel fragments from then on) */
+	uint32_t path_mtu;    /* the socket's path MTU when the thread ended */
 
 	/* receiver results */
 	struct rxstats *rx;				    /* allocated by udp_stream_start() */

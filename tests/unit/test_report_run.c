@@ -76,7 +76,7 @@ static void test_term(void **state)
 	contains(t, "1368                   -80");	    /* MSS delta */
 	contains(t, "0.15 / 0.9             x3.0/4.5");	    /* delay at the common load */
 	contains(t, "200M..202M               220M..222M"); /* knee bounds */
-	contains(t, "receiver socket buffer 70%, network 30%");
+	contains(t, "receiver's other sockets 70%, network 30%");
 	contains(t, "offered       ");
 	contains(t, "|####################|"); /* 100 % delivered */
 	contains(t, "|####                |"); /* 22 % delivered */
