@@ -86,6 +86,8 @@ struct loss_attrib {
 	 * the datagrams in messages refused (ENOBUFS) or skipped by a short
 	 * sendmmsg() */
 	uint64_t qdisc_packets, refused_dgrams, hidden_dgrams;
+	uint64_t qdisc_datagrams; /* the datagrams those say the qdisc dropped
+				   * (sender_qdisc before the cap at lost) */
 	/* what the fixes need (report_loss_fix() in report_load.h) */
 	char qdisc_kind[16];	    /* root qdisc with the most drops ("tbf") */
 	char qdisc_if[16];	    /* on this interface of the sender */

@@ -101,6 +101,9 @@ struct loss_inputs {
 	uint64_t refused_dgrams; /* in messages refused with ENOBUFS */
 	uint64_t hidden_dgrams;	 /* in messages a short sendmmsg() skipped */
 	uint64_t sndbuf_unseen;	 /* SndbufErrors beyond both, datagrams */
+	uint64_t qdisc_units;	 /* the qdisc's count for those messages */
+	uint64_t other_units;	 /* ... and for drops that lose no test
+				  * datagram (warm-up, FIN markers) */
 };
 
 /* Fills inputs from two deltas (either may be NULL: that side unknown);
@@ -119,14 +122,14 @@ void netcounters_loss_inputs(const struct netcounters *sender_delta, const char 
  * the cap keeps the sum equal to lost.
  *
  * The qdisc counts packets: a GSO message it drops whole is one, one it
- * splits first (tbf above its burst) counts each datagram it drops. The
- * sender knows the datagrams of every message refused with ENOBUFS, so the
- * qdisc's datagrams are the larger of its counter and the refused
- * datagrams: the counter when it split, the refused datagrams when it did
- * not (a split message is refused only when all its datagrams were
- * dropped, each counted). Messages a short sendmmsg() skipped failed with
- * an unknown error: the qdisc's when it dropped anything, else the socket
- * buffer's (EAGAIN).
+ * splits first (tbf above its bucket) counts each datagram it drops, and
+ * returns success when any got through. The sender knows the datagrams of
+ * every message refused with ENOBUFS and what the qdisc counted for it
+ * (qdisc_units), so the qdisc's datagrams are the refused ones plus what
+ * its counter holds beyond them: the datagrams of split messages dropped
+ * in part, each counted once. Messages a short sendmmsg() skipped failed
+ * with an unknown error: the qdisc's when it dropped anything, else the
+ * socket buffer's (EAGAIN).
  */
 void netcounters_attribute(const struct loss_inputs *in, struct loss_attrib *out);
 

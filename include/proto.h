@@ -333,7 +333,7 @@ struct proto_host_counters {
  * and the send calls its kernel refused with ENOBUFS (IP_RECVERR set),
  * shown (the call's error) or hidden (a later message of a sendmmsg() that
  * stopped short: its error is not returned), with the datagrams they held. */
-#define PROTO_LOCAL_DROPS_LEN 88
+#define PROTO_LOCAL_DROPS_LEN 104
 struct proto_local_drops {
 	uint32_t flags; /* PROTO_LD_* */
 	uint32_t txqlen;
@@ -342,6 +342,11 @@ struct proto_local_drops {
 	uint64_t hidden_msgs, hidden_dgrams;
 	uint64_t sndbuf_unseen; /* SndbufErrors beyond the calls the sender saw
 				 * fail or counted dropped, in datagrams */
+	uint64_t qdisc_units;	/* what the qdisc counted for the refused and
+				 * hidden messages (a GSO one: 1, or its
+				 * datagrams when the qdisc split it) */
+	uint64_t other_units;	/* ... for messages outside the measured phase
+				 * (warm-up, FIN markers): no loss */
 	char qdisc_kind[16];	/* NUL-terminated */
 	char qdisc_if[16];
 };

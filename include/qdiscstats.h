@@ -25,6 +25,10 @@ struct qdiscstats_if {
 	char kind[QDISCSTATS_KIND_LEN]; /* "tbf", "fq_codel", ... */
 	uint32_t txqlen;		/* the interface's txqueuelen */
 	uint64_t drops;			/* RTNL_TC_DROPS of the root qdisc */
+	uint32_t split_above;		/* tbf: a GSO packet longer than this (its
+					 * bucket) is split into its segments before
+					 * queueing, each counted when dropped
+					 * (tbf_segment()); 0: never split */
 };
 
 struct qdiscstats {

@@ -573,7 +573,9 @@ static void sender_places(const struct loss_inputs *in, uint64_t *qdisc, uint64_
 		*sndbuf = in->sndbuf_unseen + in->hidden_dgrams;
 		return;
 	}
-	*qdisc = in->qdisc_drops > known ? in->qdisc_drops : known;
+	*qdisc = known;
+	if (in->qdisc_read)
+		*qdisc += sub0(in->qdisc_drops, in->qdisc_units + in->other_units);
 	*sndbuf = in->sndbuf_unseen;
 }
 
@@ -587,6 +589,7 @@ void netcounters_attribute(const struct loss_inputs *in, struct loss_attrib *out
 	uint64_t qdisc, sndbuf;
 
 	sender_places(in, &qdisc, &sndbuf);
+	out->qdisc_datagrams = qdisc;
 	out->receiver_socket = take(&left, sock);
 	out->sender_qdisc = take(&left, qdisc);
 	out->sender_sndbuf = take(&left, sndbuf);

@@ -12,6 +12,7 @@
 #include <netlink/netlink.h>
 #include <netlink/route/link.h>
 #include <netlink/route/qdisc.h>
+#include <netlink/route/qdisc/tbf.h>
 #include <netlink/route/tc.h>
 
 #include "log.h"
@@ -43,6 +44,16 @@ static void add_qdisc(struct nl_object *obj, void *arg)
 		snprintf(e->kind, sizeof(e->kind), "%s", kind ? kind : "?");
 		e->txqlen = rtnl_link_get_txqlen(link);
 		e->drops = rtnl_tc_get_stat(tc, RTNL_TC_DROPS);
+		if (strcmp(e->kind, "tbf") == 0) {
+			int b = rtnl_qdisc_tbf_get_rate_bucket((struct rtnl_qdisc *)tc);
+			int pb = rtnl_qdisc_tbf_get_peakrate_bucket((struct rtnl_qdisc *)tc);
+
+			/* tbf_change(): max_size is the bucket, or the peak
+			 * rate's when lower */
+			e->split_above = b > 0 ? (uint32_t)b : 0;
+			if (pb > 0 && (uint32_t)pb < e->split_above)
+				e->split_above = (uint32_t)pb;
+		}
 	}
 	rtnl_link_put(link);
 }

@@ -123,6 +123,8 @@ static void loss_attribution(const struct proto_results *snd, const struct proto
 		.refused_dgrams = snd->local.refused_dgrams,
 		.hidden_dgrams = snd->local.hidden_dgrams,
 		.sndbuf_unseen = snd->local.sndbuf_unseen,
+		.qdisc_units = snd->local.qdisc_units,
+		.other_units = snd->local.other_units,
 	};
 	struct loss_attrib *l = &u->loss_at;
 

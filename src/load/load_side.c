@@ -28,6 +28,31 @@ static uint64_t scale(uint64_t packets, uint64_t per_mille)
 	return per_mille ? (packets * per_mille + 500) / 1000 : packets;
 }
 
+/* A message of n datagrams as a qdisc counts it when it drops it: one
+ * packet, or n when the qdisc splits GSO packets above split_above bytes
+ * (qdisc_pkt_len_init(): the payload plus every segment's UDP, IP and
+ * Ethernet headers). */
+static uint64_t units_of(unsigned n, uint32_t len, unsigned hdr, uint32_t split_above)
+{
+	uint64_t pkt_len = (uint64_t)n * (len + hdr);
+
+	return n > 1 && split_above && pkt_len > split_above ? n : 1;
+}
+
+static void qdisc_units(const struct load_side *side, const struct udp_stream *st, unsigned n,
+			uint32_t split_above, struct proto_local_drops *l)
+{
+	unsigned hdr = 8 + (side->family == AF_INET6 ? 40 : 20) + 14;
+
+	for (unsigned i = 0; i < n; i++)
+		for (unsigned k = 1; k <= UDP_LOAD_MAX_SEGS; k++) {
+			uint64_t u = units_of(k, st[i].len, hdr, split_above);
+
+			l->qdisc_units += st[i].dropped_by_segs[k] * u;
+			l->other_units += st[i].other_by_segs[k] * u;
+		}
+}
+
 /* The sender's own drops: its qdiscs' counters and the messages its kernel
  * refused, and the SndbufErrors none of those explain (in datagrams). */
 static void local_drops(struct load_side *side, const struct udp_stream *st, unsigned n,
@@ -39,6 +64,7 @@ static void local_drops(struct load_side *side, const struct udp_stream *st, uns
 	uint64_t seen = 0;
 
 	memset(l, 0, sizeof(*l));
+	memset(&top, 0, sizeof(top));
 	out->has_local_drops = true;
 	for (unsigned i = 0; i < n; i++) {
 		l->refused_msgs += st[i].refused_msgs;
@@ -55,6 +81,8 @@ static void local_drops(struct load_side *side, const struct udp_stream *st, uns
 		snprintf(l->qdisc_if, sizeof(l->qdisc_if), "%s", top.ifname);
 	}
 	free(after);
+	if (n)
+		qdisc_units(side, st, n, top.split_above, l);
 	/* each failed or dropped send call counted once in SndbufErrors */
 	seen += l->refused_msgs + l->hidden_msgs;
 	l->sndbuf_unseen =

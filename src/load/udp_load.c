@@ -42,7 +42,7 @@
 #define SLEEP_MIN_NS  (30 * NSEC_PER_USEC)
 #define WAKE_EARLY_NS (10 * NSEC_PER_USEC)
 #define GSO_MAX_BYTES 65000u
-#define GSO_MAX_SEGS  64u
+#define GSO_MAX_SEGS  UDP_LOAD_MAX_SEGS
 #define FIN_COPIES    3
 #define RECV_GRO_BUF  65536u
 #define RECV_GRO_MSGS 16
@@ -90,6 +90,7 @@ struct sender {
 	struct mmsghdr msgs[UDP_LOAD_BATCH];
 	struct iovec iov[UDP_LOAD_BATCH];
 	uint32_t segs_per_msg; /* 1 without GSO */
+	bool measuring;	       /* the measured phase (not warm-up) */
 };
 
 /* Message m of the batch, which carried segs datagrams, was dropped by
@@ -102,6 +103,11 @@ static uint32_t dropped_locally(struct udp_stream *st, const struct sender *s, u
 	uint32_t segs = (uint32_t)(s->iov[m].iov_len / st->len);
 
 	st->send_msgs++;
+	if (!s->measuring) {
+		st->other_by_segs[segs]++;
+		return segs;
+	}
+	st->dropped_by_segs[segs]++;
 	if (hidden) {
 		st->hidden_msgs++;
 		st->hidden_dgrams += segs;
@@ -259,6 +265,7 @@ static uint64_t send_phase(struct sender *s, uint64_t from, uint64_t to, uint16_
 	struct send_call call = { 0 };
 	struct pacer p;
 
+	s->measuring = !(flags & DGRAM_F_OMIT);
 	/* a schedule starts when this thread is ready: thread start-up must
 	 * not count as a stall of the first slots */
 	if (clock_now_ns() > from)
@@ -350,8 +357,11 @@ static void send_fin(struct sender *s, uint64_t count)
 
 	dgram_put(fin, sizeof(fin), &h);
 	for (int i = 0; i < FIN_COPIES; i++) {
-		if (send(st->fd, fin, sizeof(fin), 0) < 0)
+		if (send(st->fd, fin, sizeof(fin), 0) < 0) {
 			st->send_errors++;
+			if (errno == ENOBUFS) /* the qdisc counted it */
+				st->other_by_segs[1]++;
+		}
 		clock_sleep_until_ns(clock_now_ns() + 200 * NSEC_PER_USEC);
 	}
 }

@@ -30,6 +30,8 @@
 
 /* Datagrams per sendmmsg()/recvmmsg() call. */
 #define UDP_LOAD_BATCH 64
+/* Datagrams per GSO message at most. */
+#define UDP_LOAD_MAX_SEGS 64
 
 struct udp_stream {
 	/* set by the owner before udp_stream_start() */
@@ -69,6 +71,10 @@ struct udp_stream {
 	 * (ENOBUFS returned, IP_RECVERR) or hidden (a sendmmsg() that stopped
 	 * short before them); both count as sent */
 	uint64_t refused_msgs, refused_dgrams, hidden_msgs, hidden_dgrams;
+	/* the same messages by datagrams each (a qdisc may count a GSO one as
+	 * one packet or as its datagrams), in the measured phase and outside
+	 * it (warm-up, FIN markers: their drops are no loss) */
+	uint64_t dropped_by_segs[UDP_LOAD_MAX_SEGS + 1], other_by_segs[UDP_LOAD_MAX_SEGS + 1];
 	uint64_t pmtu_errors; /* EMSGSIZE from an ICMP "too big" without DF
 			       * (the kernel fragments from then on) */
 	uint32_t path_mtu;    /* the socket's path MTU when the thread ended */

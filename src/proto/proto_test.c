@@ -270,6 +270,8 @@ static void put_local(struct wr *w, const struct proto_local_drops *l)
 	w64(w, l->hidden_msgs);
 	w64(w, l->hidden_dgrams);
 	w64(w, l->sndbuf_unseen);
+	w64(w, l->qdisc_units);
+	w64(w, l->other_units);
 	memset(text, 0, sizeof(text));
 	memcpy(text, l->qdisc_kind, strnlen(l->qdisc_kind, sizeof(text) - 1));
 	wbytes(w, text, sizeof(text));
@@ -290,6 +292,8 @@ static void get_local(struct rd *r, struct proto_local_drops *l)
 	l->hidden_msgs = r64(r);
 	l->hidden_dgrams = r64(r);
 	l->sndbuf_unseen = r64(r);
+	l->qdisc_units = r64(r);
+	l->other_units = r64(r);
 	rbytes(r, text, sizeof(text));
 	copy_text(l->qdisc_kind, text, sizeof(text) - 1);
 	rbytes(r, text, sizeof(text));

@@ -151,6 +151,7 @@ static cJSON *qdisc_drops_json(const struct loss_attrib *l)
 	cJSON_AddStringToObject(o, "interface", l->qdisc_if);
 	add_num(o, "txqueuelen", l->sender_txqlen);
 	add_num(o, "packets", (double)l->qdisc_packets);
+	add_num(o, "datagrams", (double)l->qdisc_datagrams);
 	add_num(o, "refused_datagrams", (double)l->refused_dgrams);
 	add_num(o, "skipped_datagrams", (double)l->hidden_dgrams);
 	return o;
