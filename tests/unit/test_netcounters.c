@@ -374,12 +374,57 @@ static const struct attrib_case attrib_cases[] = {
 	    .receiver_rcvbuf = 200,
 	    .receiver_inerrors = 50,
 	    .network = 550 } },
+	{ "shaper without offloads: refused and skipped messages, one datagram each",
+	  { .lost = 40,
+	    .sender_sndbuf = 40, /* each dropped call counted: not the socket buffer */
+	    .has_local = true,
+	    .qdisc_read = true,
+	    .qdisc_drops = 40,
+	    .refused_dgrams = 10,
+	    .hidden_dgrams = 30,
+	    .qdisc_units = 40 },
+	  { .sender_qdisc = 40 } },
+	{ "shaper with GSO: 5 messages of 54 dropped whole, 20 datagrams of split ones",
+	  { .lost = 300,
+	    .has_local = true,
+	    .qdisc_read = true,
+	    .qdisc_drops = 25,
+	    .refused_dgrams = 270,
+	    .qdisc_units = 5 },
+	  { .sender_qdisc = 290, .network = 10 } },
+	{ "split messages refused whole: the qdisc counted each datagram",
+	  { .lost = 108,
+	    .has_local = true,
+	    .qdisc_read = true,
+	    .qdisc_drops = 108,
+	    .refused_dgrams = 108,
+	    .qdisc_units = 108 },
+	  { .sender_qdisc = 108 } },
+	{ "warm-up and FIN drops in the qdisc lose no test datagram",
+	  { .lost = 10,
+	    .has_local = true,
+	    .qdisc_read = true,
+	    .qdisc_drops = 15,
+	    .refused_dgrams = 10,
+	    .qdisc_units = 10,
+	    .other_units = 5 },
+	  { .sender_qdisc = 10 } },
+	{ "skipped messages with an idle qdisc: the socket buffer (EAGAIN)",
+	  { .lost = 30,
+	    .has_local = true,
+	    .qdisc_read = true,
+	    .hidden_dgrams = 20,
+	    .sndbuf_unseen = 2 },
+	  { .sender_sndbuf = 22, .network = 8 } },
+	{ "qdisc counters unreadable: refused and skipped are the qdisc's",
+	  { .lost = 30, .has_local = true, .refused_dgrams = 8, .hidden_dgrams = 4 },
+	  { .sender_qdisc = 12, .network = 18 } },
 };
 
 static uint64_t attrib_sum(const struct loss_attrib *a)
 {
-	return a->sender_sndbuf + a->sender_link + a->receiver_rcvbuf + a->receiver_socket +
-	       a->receiver_inerrors + a->receiver_link + a->network;
+	return a->sender_sndbuf + a->sender_qdisc + a->sender_link + a->receiver_rcvbuf +
+	       a->receiver_socket + a->receiver_inerrors + a->receiver_link + a->network;
 }
 
 static void test_attribution_table(void **state)
@@ -396,6 +441,7 @@ static void test_attribution_table(void **state)
 		netcounters_attribute(&c->in, &got);
 		assert_int_equal(got.receiver_socket, c->want.receiver_socket);
 		assert_int_equal(got.sender_sndbuf, c->want.sender_sndbuf);
+		assert_int_equal(got.sender_qdisc, c->want.sender_qdisc);
 		assert_int_equal(got.sender_link, c->want.sender_link);
 		assert_int_equal(got.receiver_link, c->want.receiver_link);
 		assert_int_equal(got.receiver_rcvbuf, c->want.receiver_rcvbuf);
