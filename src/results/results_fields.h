@@ -58,9 +58,6 @@ static const struct field loss_fields[] = {
 	FLD(struct loss_attrib, receiver_link, F_U64),
 	FLD(struct loss_attrib, network, F_U64),
 	FLD(struct loss_attrib, sender_qdisc, F_U64),
-	FLD(struct loss_attrib, sender_txqlen, F_U32),
-	FLD(struct loss_attrib, rcvbuf_bytes, F_U32),
-	FLD(struct loss_attrib, rcvbuf_need_bytes, F_U32),
 };
 
 static const struct field tcpinfo_fields[] = {
