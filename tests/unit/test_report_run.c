@@ -108,6 +108,7 @@ static void test_md_csv(void **state)
 	contains(t, "![Delivered](delivered.svg)");
 	contains(t, "| overlay | 1 | 250.0 (200.0-300.0) | 0.263 |");
 	contains(t, "| overlay | 1400 | 200.0 | 202.0 | 17.9 | 0.250 |");
+	contains(t, "- overlay, 1400 B: other sockets of the receiving host: another socket");
 	contains(t, "```ini\n[scenario]\nname = fixture\n```");
 	contains(t, "Test CPU \"quoted\" model");
 	free(t);
