@@ -81,6 +81,8 @@ struct loss_attrib {
 	uint64_t network;	    /* the rest: lost on the path */
 	uint64_t sender_qdisc;	    /* the sender's qdisc (a shaper, a full queue):
 				     * root qdisc drops and sends refused ENOBUFS */
+	uint64_t tunnel;	    /* the built-in overlay's daemons, either end
+				     * (ovlperf tunnel show: drop.*) */
 	/* the sender's own account behind sender_qdisc: what its qdiscs'
 	 * counters said (packets: a GSO message dropped whole is one), and
 	 * the datagrams in messages refused (ENOBUFS) or skipped by a short

@@ -104,6 +104,8 @@ struct loss_inputs {
 	uint64_t qdisc_units;	 /* the qdisc's count for those messages */
 	uint64_t other_units;	 /* ... and for drops that lose no test
 				  * datagram (warm-up, FIN markers) */
+	uint64_t tunnel_drops;	 /* the built-in overlay daemons' own drops,
+				  * both ends (packets) */
 };
 
 /* Fills inputs from two deltas (either may be NULL: that side unknown);
@@ -118,7 +120,8 @@ void netcounters_loss_inputs(const struct netcounters *sender_delta, const char 
  * (exact), then along the path: the sender's qdisc, its socket buffer, its
  * interfaces' tx drops, the receiver's interfaces' rx drops, RcvbufErrors
  * beyond the test sockets' own (other sockets), InErrors beyond both. The
- * remainder is "network". Host-wide counters may include other traffic;
+ * remainder is "network". The built-in overlay daemons' own drops come
+ * after the sender's interfaces. Host-wide counters may include other traffic;
  * the cap keeps the sum equal to lost.
  *
  * The qdisc counts packets: a GSO message it drops whole is one, one it

@@ -333,7 +333,7 @@ struct proto_host_counters {
  * and the send calls its kernel refused with ENOBUFS (IP_RECVERR set),
  * shown (the call's error) or hidden (a later message of a sendmmsg() that
  * stopped short: its error is not returned), with the datagrams they held. */
-#define PROTO_LOCAL_DROPS_LEN 104
+#define PROTO_LOCAL_DROPS_LEN 112
 struct proto_local_drops {
 	uint32_t flags; /* PROTO_LD_* */
 	uint32_t txqlen;
@@ -347,10 +347,13 @@ struct proto_local_drops {
 				 * datagrams when the qdisc split it) */
 	uint64_t other_units;	/* ... for messages outside the measured phase
 				 * (warm-up, FIN markers): no loss */
+	uint64_t tunnel_drops;	/* the built-in overlay daemons' drop.* counters
+				 * at this end (either role), packets */
 	char qdisc_kind[16];	/* NUL-terminated */
 	char qdisc_if[16];
 };
-#define PROTO_LD_QDISC_READ (1u << 0) /* the qdisc counters were read */
+#define PROTO_LD_QDISC_READ  (1u << 0) /* the qdisc counters were read */
+#define PROTO_LD_TUNNEL_READ (1u << 1) /* a built-in overlay daemon answered */
 
 enum proto_role { PROTO_ROLE_SENDER = 1, PROTO_ROLE_RECEIVER = 2 };
 

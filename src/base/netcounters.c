@@ -594,6 +594,7 @@ void netcounters_attribute(const struct loss_inputs *in, struct loss_attrib *out
 	out->sender_qdisc = take(&left, qdisc);
 	out->sender_sndbuf = take(&left, sndbuf);
 	out->sender_link = take(&left, in->sender_link_tx);
+	out->tunnel = take(&left, in->tunnel_drops);
 	out->receiver_link = take(&left, in->receiver_link_rx);
 	out->receiver_rcvbuf = take(&left, rcvbuf_other);
 	out->receiver_inerrors = take(&left, sub0(in->receiver_inerrors, udp_drops));

@@ -125,6 +125,7 @@ static void loss_attribution(const struct proto_results *snd, const struct proto
 		.sndbuf_unseen = snd->local.sndbuf_unseen,
 		.qdisc_units = snd->local.qdisc_units,
 		.other_units = snd->local.other_units,
+		.tunnel_drops = snd->local.tunnel_drops + rcv->local.tunnel_drops,
 	};
 	struct loss_attrib *l = &u->loss_at;
 

@@ -1,13 +1,35 @@
 // SPDX-License-Identifier: MIT
 /* One end's own results of a test, as exchanged in RESULTS. */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 
 #include "load_side.h"
+#include "load_tunnel.h"
 #include "log.h"
 #include "sockopt.h"
+
+static void tunnel_begin(struct load_side *side)
+{
+	unsigned ndev = 0;
+
+	side->have_tunnel = load_tunnel_drops(&side->tunnel_before, &ndev) == 0 && ndev > 0;
+}
+
+/* The built-in overlay daemons' drops over the test, at either end. */
+static void tunnel_end(const struct load_side *side, struct proto_results *out)
+{
+	uint64_t after = 0;
+	unsigned ndev = 0;
+
+	if (!side->have_tunnel || load_tunnel_drops(&after, &ndev) < 0 || !ndev)
+		return;
+	out->has_local_drops = true;
+	out->local.flags |= PROTO_LD_TUNNEL_READ;
+	out->local.tunnel_drops = after > side->tunnel_before ? after - side->tunnel_before : 0;
+}
 
 void load_side_begin(struct load_side *side, int family)
 {
@@ -18,6 +40,7 @@ void load_side_begin(struct load_side *side, int family)
 	if (!side->have_before)
 		log_warn("host counters unreadable: loss will not be localised");
 	side->have_qdisc_before = qdiscstats_read(&side->qdisc_before) == 0;
+	tunnel_begin(side);
 }
 
 /* Kernel drop counters count packets; with GSO/GRO a packet carries several
@@ -234,8 +257,16 @@ static void udp_receiver_stats(const struct udp_stream *st, const struct rxstats
 	s->jitter_ns = (uint64_t)rx->jitter_ns;
 	owd_put(s, rx);
 	if (st) {
+		/* GRO: the socket counts a dropped packet once, and a larger
+		 * packet is likelier not to fit: the mean datagrams per packet
+		 * weighted by size (sum n^2 / sum n), not the plain mean */
 		s->rxq_ovfl = scale(st->rxq_ovfl - st->rxq_ovfl_start,
-				    st->rx_skbs ? st->rx_segs * 1000 / st->rx_skbs : 0);
+				    st->rx_segs ? st->rx_segs_sq * 1000 / st->rx_segs : 0);
+		if (s->rxq_ovfl)
+			log_debug("stream %u: socket dropped %u packets, ~%" PRIu64
+				  " datagrams (%" PRIu64 " packets read held %" PRIu64 ")",
+				  st->id, st->rxq_ovfl - st->rxq_ovfl_start, s->rxq_ovfl,
+				  st->rx_skbs, st->rx_segs);
 		if (st->gro)
 			s->flags |= PROTO_SS_GRO;
 	}
@@ -290,6 +321,9 @@ void load_side_udp(struct load_side *side, const struct udp_stream *st, unsigned
 		free(all);
 	}
 	host_deltas(side, out);
+	memset(&out->local, 0, sizeof(out->local));
+	out->has_local_drops = false;
 	if (sender)
 		local_drops(side, st, n, out);
+	tunnel_end(side, out);
 }

@@ -27,9 +27,11 @@ struct load_side {
 	bool have_before;
 	struct qdiscstats qdisc_before; /* root qdiscs at the start */
 	bool have_qdisc_before;
-	uint64_t sndbuf_calls; /* SndbufErrors over the test, unscaled */
-	uint64_t per_mille;    /* datagrams per kernel packet x1000 (GSO/GRO);
-				* 0: one each */
+	uint64_t sndbuf_calls;	/* SndbufErrors over the test, unscaled */
+	uint64_t tunnel_before; /* built-in overlay daemons' drops at the start */
+	bool have_tunnel;	/* a daemon answered at the start */
+	uint64_t per_mille;	/* datagrams per kernel packet x1000 (GSO/GRO);
+				 * 0: one each */
 };
 
 /* Snapshot of the host counters at the start of the test. */

@@ -478,6 +478,7 @@ void udp_stream_rx_packet(struct udp_stream *st, const uint8_t *p, size_t len, s
 		return;
 	st->rx_skbs++;
 	st->rx_segs += (len + seg - 1) / seg;
+	st->rx_segs_sq += (uint64_t)((len + seg - 1) / seg) * ((len + seg - 1) / seg);
 	for (size_t off = 0; off < len; off += seg)
 		account(st, p + off, len - off < seg ? len - off : seg, now);
 }

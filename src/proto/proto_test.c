@@ -272,6 +272,7 @@ static void put_local(struct wr *w, const struct proto_local_drops *l)
 	w64(w, l->sndbuf_unseen);
 	w64(w, l->qdisc_units);
 	w64(w, l->other_units);
+	w64(w, l->tunnel_drops);
 	memset(text, 0, sizeof(text));
 	memcpy(text, l->qdisc_kind, strnlen(l->qdisc_kind, sizeof(text) - 1));
 	wbytes(w, text, sizeof(text));
@@ -294,6 +295,7 @@ static void get_local(struct rd *r, struct proto_local_drops *l)
 	l->sndbuf_unseen = r64(r);
 	l->qdisc_units = r64(r);
 	l->other_units = r64(r);
+	l->tunnel_drops = r64(r);
 	rbytes(r, text, sizeof(text));
 	copy_text(l->qdisc_kind, text, sizeof(text) - 1);
 	rbytes(r, text, sizeof(text));
@@ -384,7 +386,7 @@ int proto_decode_results(const uint8_t *body, size_t len, struct proto_results *
 	memset(&m->local, 0, sizeof(m->local));
 	if (m->has_local_drops) {
 		get_local(&r, &m->local);
-		if (m->local.flags & ~PROTO_LD_QDISC_READ)
+		if (m->local.flags & ~(PROTO_LD_QDISC_READ | PROTO_LD_TUNNEL_READ))
 			return PROTO_E_VALUE;
 	}
 	return 0;

@@ -113,6 +113,7 @@ static cJSON *loss_at_json(const struct loss_attrib *l)
 	add_num(o, "receiver_link", (double)l->receiver_link);
 	add_num(o, "network", (double)l->network);
 	add_num(o, "sender_qdisc", (double)l->sender_qdisc);
+	add_num(o, "tunnel", (double)l->tunnel);
 	return o;
 }
 

@@ -23,6 +23,8 @@ static const struct {
 				       offsetof(struct loss_attrib, sender_qdisc) },
 	[REPORT_LOSS_SENDER_IF] = { "sender_link", "the sender's interface",
 				    offsetof(struct loss_attrib, sender_link) },
+	[REPORT_LOSS_TUNNEL] = { "tunnel", "the overlay's tunnel daemons",
+				 offsetof(struct loss_attrib, tunnel) },
 	[REPORT_LOSS_NETWORK] = { "network", "the network between the hosts",
 				  offsetof(struct loss_attrib, network) },
 	[REPORT_LOSS_RECEIVER_IF] = { "receiver_link", "the receiver's interface",
@@ -94,6 +96,12 @@ void report_loss_fix(char *buf, size_t len, const struct loss_attrib *l, enum re
 			 "a longer interface queue on the sender: ip link set IF txqueuelen N "
 			 "(now %u)",
 			 l->sender_txqlen);
+		break;
+	case REPORT_LOSS_TUNNEL:
+		snprintf(buf, len,
+			 "the tunnel daemon dropped them: ovlperf tunnel show says why "
+			 "(drop.decrypt/replay: the path corrupts or reorders; "
+			 "no_slot/under_load: the daemon is overloaded)");
 		break;
 	case REPORT_LOSS_NETWORK:
 		snprintf(buf, len,

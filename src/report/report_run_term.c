@@ -72,6 +72,7 @@ void report_run_loss_where(char *buf, size_t len, const struct loss_attrib *l)
 		{ "sender socket buffer", l->sender_sndbuf },
 		{ "sender qdisc (shaper)", l->sender_qdisc },
 		{ "sender interface", l->sender_link },
+		{ "tunnel daemons", l->tunnel },
 	};
 	enum { N = sizeof(at) / sizeof(at[0]) };
 	bool used[N] = { false };

@@ -9,7 +9,9 @@
 #   an nftables drop at the receiver: every loss in the network, equal to
 #     the rule's counter;
 #   a tiny receive buffer: every loss in the test's own socket, equal to
-#     the receiving host's RcvbufErrors (/proc/net/snmp, snmp6).
+#     the receiving host's RcvbufErrors (/proc/net/snmp, snmp6);
+#   the built-in overlay's daemon dropping corrupted packets: every loss in
+#     the tunnel, equal to its drop.decrypt (ovlperf tunnel show).
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/engine_lib.sh"
 
@@ -152,17 +154,22 @@ small_rcvbuf() # NAME DST FAMILY OFFLOAD_ARGS...
 		'str(d["udp"]["gro"])' \
 		'[p["fix"] for p in d["udp"]["loss_places"] if p["place"] == "receiver_socket"][0][:31]'
 	expect_ge "$name: lost" "${V[0]}" 1
-	expect_eq "$name: all in the test's socket" "${V[1]}" "${V[0]}"
-	expect_eq "$name: network" "${V[2]}" 0
 	expect_eq "$name: other sockets" "${V[3]}" 0
 	expect_eq "$name: fix" "${V[5]}" "a receive buffer that holds the"
 	if [ "${V[4]}" = False ]; then
+		expect_eq "$name: all in the test's socket" "${V[1]}" "${V[0]}"
+		expect_eq "$name: network" "${V[2]}" 0
 		expect_eq "$name: socket = RcvbufErrors" "${V[1]}" $((r1 - r0))
 	else
-		# GRO: the kernel counts a coalesced packet once, however many
-		# datagrams it held
+		# GRO: the kernel counts a coalesced packet once in RcvbufErrors
+		# and SO_RXQ_OVFL, however many datagrams it held; the receiver
+		# scales by the datagrams per packet it read (weighted by size),
+		# an estimate within about 10 % here, the rest left to "network"
 		expect_ge "$name: RcvbufErrors (packets)" $((r1 - r0)) 1
 		expect_ge "$name: socket datagrams >= RcvbufErrors packets" "${V[1]}" $((r1 - r0))
+		expect_ge "$name: socket holds 75 % of the loss" $((V[1] * 100)) $((V[0] * 75))
+		expect_eq "$name: the rest is the network's, no other place's" \
+			$((V[1] + V[2])) "${V[0]}"
 	fi
 }
 
@@ -170,5 +177,32 @@ small_rcvbuf rcv-v4-plain 198.18.0.2 4 --no-gso --no-gro
 small_rcvbuf rcv-v6-plain 2001:2::2 6 --no-gso --no-gro
 small_rcvbuf rcv-v4-offload 198.18.0.2 4
 small_rcvbuf rcv-v6-offload 2001:2::2 6
+
+# 4. Through the built-in overlay, an nftables rule at B corrupts 3 % of the
+# tunnel's outer datagrams: the daemon drops them (decrypt), and ovlperf reads
+# its drop.* counters through the control socket at both ends.
+stop_server
+lab_make haovl --overlay
+start_server
+port=$(in_b "$OVLPERF" tunnel show | awk '/listen port:/ { print $3; exit }')
+[ -n "$port" ] || fail "no overlay listen port"
+decrypt_drops() { in_b "$OVLPERF" tunnel show | sed -n 's/.*drops:.*decrypt \([0-9]*\).*/\1/p' | head -1; }
+in_b nft -f - <<NFT
+table inet hacorrupt {
+	chain pre { type filter hook prerouting priority -300; policy accept;
+		udp dport $port udp length > 200 numgen random mod 100 < 3 @ih,256,8 set 0x5a
+	}
+}
+NFT
+on_exit "ip netns exec $B nft delete table inet hacorrupt"
+d0=$(decrypt_drops)
+client "$WORK/tunnel.json" 198.19.0.2 -u -b 50M -t 1
+d1=$(decrypt_drops)
+check_counts "$WORK/tunnel.json"
+pyv "$WORK/tunnel.json" 'd["udp"]["lost"]' 'd["udp"]["loss_at"]["tunnel"]' 'd["udp"]["loss_at"]["network"]'
+expect_ge "overlay: lost" "${V[0]}" 1
+expect_eq "overlay: all in the tunnel daemon" "${V[1]}" "${V[0]}"
+expect_eq "overlay: network" "${V[2]}" 0
+within_1pct "overlay: tunnel vs the daemon's drop.decrypt" "${V[1]}" $((${d1:-0} - ${d0:-0}))
 
 echo "$TEST_NAME: $CHECKS checks passed"

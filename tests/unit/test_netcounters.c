@@ -416,6 +416,9 @@ static const struct attrib_case attrib_cases[] = {
 	    .hidden_dgrams = 20,
 	    .sndbuf_unseen = 2 },
 	  { .sender_sndbuf = 22, .network = 8 } },
+	{ "the overlay daemons' drops",
+	  { .lost = 30, .tunnel_drops = 12, .receiver_link_rx = 3 },
+	  { .tunnel = 12, .receiver_link = 3, .network = 15 } },
 	{ "qdisc counters unreadable: refused and skipped are the qdisc's",
 	  { .lost = 30, .has_local = true, .refused_dgrams = 8, .hidden_dgrams = 4 },
 	  { .sender_qdisc = 12, .network = 18 } },
@@ -423,8 +426,9 @@ static const struct attrib_case attrib_cases[] = {
 
 static uint64_t attrib_sum(const struct loss_attrib *a)
 {
-	return a->sender_sndbuf + a->sender_qdisc + a->sender_link + a->receiver_rcvbuf +
-	       a->receiver_socket + a->receiver_inerrors + a->receiver_link + a->network;
+	return a->sender_sndbuf + a->sender_qdisc + a->sender_link + a->tunnel +
+	       a->receiver_rcvbuf + a->receiver_socket + a->receiver_inerrors + a->receiver_link +
+	       a->network;
 }
 
 static void test_attribution_table(void **state)
@@ -443,6 +447,7 @@ static void test_attribution_table(void **state)
 		assert_int_equal(got.sender_sndbuf, c->want.sender_sndbuf);
 		assert_int_equal(got.sender_qdisc, c->want.sender_qdisc);
 		assert_int_equal(got.sender_link, c->want.sender_link);
+		assert_int_equal(got.tunnel, c->want.tunnel);
 		assert_int_equal(got.receiver_link, c->want.receiver_link);
 		assert_int_equal(got.receiver_rcvbuf, c->want.receiver_rcvbuf);
 		assert_int_equal(got.receiver_inerrors, c->want.receiver_inerrors);

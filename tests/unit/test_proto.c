@@ -316,6 +316,7 @@ static void test_roundtrip_local_drops(void **state)
 					       .sndbuf_unseen = 6,
 					       .qdisc_units = 7,
 					       .other_units = 8,
+					       .tunnel_drops = 9,
 					       .qdisc_kind = "tbf",
 					       .qdisc_if = "ovp0" };
 	m = parsed(proto_encode_results(buf, sizeof(buf), r), PROTO_RESULTS);
