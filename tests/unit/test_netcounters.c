@@ -16,6 +16,8 @@
 #include <cmocka.h>
 
 #include "netcounters.h"
+#include "qdiscstats.h"
+#include "report_load.h"
 
 /* Linux 6.1: OutTransmits absent, Tcp MaxConn -1, UdpLite after Udp. */
 static const char snmp_61[] =
@@ -531,6 +533,61 @@ static void test_loss_inputs(void **state)
 	assert_int_equal(in.receiver_rcvbuf, 4300);
 }
 
+/* Root qdisc deltas: matched by interface and kind, a new or replaced
+ * qdisc counts from 0, a counter that went back counts nothing, and the
+ * interface with the most drops names the place. */
+static void test_qdisc_delta(void **state)
+{
+	struct qdiscstats a = { .n = 3,
+				.ifs = { { "ovp0", "tbf", 1000, 100, 25000 },
+					 { "ovp1", "fq_codel", 500, 7, 0 },
+					 { "eth0", "mq", 1000, 50, 0 } } };
+	struct qdiscstats b = { .n = 4,
+				.ifs = { { "ovp0", "tbf", 1000, 160, 25000 },
+					 { "ovp1", "pfifo", 500, 3, 0 },
+					 { "eth0", "mq", 1000, 40, 0 },
+					 { "ovl0", "fq_codel", 500, 2, 0 } } };
+	struct qdiscstats_if top;
+
+	(void)state;
+	assert_int_equal(qdiscstats_delta(&a, &b, &top), 60 + 3 + 0 + 2);
+	assert_string_equal(top.ifname, "ovp0");
+	assert_string_equal(top.kind, "tbf");
+	assert_int_equal(top.drops, 60);
+	assert_int_equal(top.split_above, 25000);
+	assert_int_equal(qdiscstats_delta(&a, &a, &top), 0);
+	assert_string_equal(top.ifname, "");
+}
+
+/* Each place has a key, a name and a fix; the socket's fix is the -w that
+ * holds the overflow (half the SO_RCVBUF the kernel reports), or none when
+ * the receiver fell behind throughout. */
+static void test_loss_fixes(void **state)
+{
+	struct loss_attrib l = { .qdisc_kind = "tbf",
+				 .qdisc_if = "ovp0",
+				 .rcvbuf_bytes = 8192,
+				 .rcvbuf_need_bytes = 8192 + 100 * 2168 };
+	char fix[256];
+
+	(void)state;
+	for (int p = 0; p < REPORT_LOSS_NPLACES; p++) {
+		assert_string_not_equal(report_loss_key((enum report_loss_place)p), "?");
+		assert_string_not_equal(report_loss_name((enum report_loss_place)p), "?");
+		report_loss_fix(fix, sizeof(fix), &l, (enum report_loss_place)p);
+		assert_true(strlen(fix) > 10);
+	}
+	report_loss_fix(fix, sizeof(fix), &l, REPORT_LOSS_SENDER_QDISC);
+	assert_non_null(strstr(fix, "the configured rate is the limit (qdisc tbf on ovp0)"));
+	report_loss_fix(fix, sizeof(fix), &l, REPORT_LOSS_RECEIVER_SOCKET);
+	assert_non_null(strstr(fix, "-w 110K")); /* (8192 + 216800) / 2 rounded up */
+	l.rcvbuf_need_bytes = 0;
+	report_loss_fix(fix, sizeof(fix), &l, REPORT_LOSS_RECEIVER_SOCKET);
+	assert_non_null(strstr(fix, "fell behind"));
+	l.sender_qdisc = 3;
+	assert_int_equal(report_loss_count(&l, REPORT_LOSS_SENDER_QDISC), 3);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -544,6 +601,8 @@ int main(void)
 		cmocka_unit_test(test_attribution_table),
 		cmocka_unit_test(test_attribution_invariants),
 		cmocka_unit_test(test_loss_inputs),
+		cmocka_unit_test(test_qdisc_delta),
+		cmocka_unit_test(test_loss_fixes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
