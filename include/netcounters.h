@@ -93,6 +93,19 @@ struct loss_inputs {
 	uint64_t receiver_inerrors;  /* InErrors on the receiver (includes RcvbufErrors) */
 	uint64_t receiver_rxq_ovfl;  /* SO_RXQ_OVFL summed over the test sockets */
 	uint64_t receiver_link_rx;   /* rx drops of the receiver's interfaces */
+	/* The sender's own account (proto_local_drops; has_local false: an
+	 * older peer, sender_sndbuf minus sender_send_errors is used instead) */
+	bool has_local;
+	bool qdisc_read;	 /* qdisc_drops was read */
+	uint64_t qdisc_drops;	 /* root qdisc drops, packets */
+	uint64_t refused_dgrams; /* in messages refused with ENOBUFS */
+	uint64_t hidden_dgrams;	 /* in messages a short sendmmsg() skipped */
+	uint64_t sndbuf_unseen;	 /* SndbufErrors beyond both, datagrams */
+	uint64_t qdisc_units;	 /* the qdisc's count for those messages */
+	uint64_t other_units;	 /* ... and for drops that lose no test
+				  * datagram (warm-up, FIN markers) */
+	uint64_t tunnel_drops;	 /* the built-in overlay daemons' own drops,
+				  * both ends (packets) */
 };
 
 /* Fills inputs from two deltas (either may be NULL: that side unknown);
@@ -104,11 +117,22 @@ void netcounters_loss_inputs(const struct netcounters *sender_delta, const char 
 /*
  * Explains in->lost place by place, never more than was lost in total and
  * never more than a counter says: first the test sockets' own overflow
- * (exact), then along the path: sender SndbufErrors beyond the visible send
- * errors (silent qdisc/driver drops), sender link tx drops, receiver link rx
- * drops, receiver RcvbufErrors beyond the sockets' own, receiver InErrors
- * beyond both. The remainder is "network". Host-wide counters may include
- * other traffic; the cap keeps the sum equal to lost.
+ * (exact), then along the path: the sender's qdisc, its socket buffer, its
+ * interfaces' tx drops, the receiver's interfaces' rx drops, RcvbufErrors
+ * beyond the test sockets' own (other sockets), InErrors beyond both. The
+ * remainder is "network". The built-in overlay daemons' own drops come
+ * after the sender's interfaces. Host-wide counters may include other traffic;
+ * the cap keeps the sum equal to lost.
+ *
+ * The qdisc counts packets: a GSO message it drops whole is one, one it
+ * splits first (tbf above its bucket) counts each datagram it drops, and
+ * returns success when any got through. The sender knows the datagrams of
+ * every message refused with ENOBUFS and what the qdisc counted for it
+ * (qdisc_units), so the qdisc's datagrams are the refused ones plus what
+ * its counter holds beyond them: the datagrams of split messages dropped
+ * in part, each counted once. Messages a short sendmmsg() skipped failed
+ * with an unknown error: the qdisc's when it dropped anything, else the
+ * socket buffer's (EAGAIN).
  */
 void netcounters_attribute(const struct loss_inputs *in, struct loss_attrib *out);
 

@@ -183,6 +183,9 @@ int proto_write_all(int fd, const uint8_t *buf, size_t len, int timeout_ms);
  * registered that connection, and the client sends START only when every
  * echo is back (without it a greeting the network delays arrives after START). */
 #define PROTO_CAP_DATA_ACK (1u << 7)
+/* Client: RESULTS may end with the sender's local drops (struct
+ * proto_local_drops); a server sends them only to a client that says so. */
+#define PROTO_CAP_LOCAL_DROPS (1u << 8)
 
 #define PROTO_HELLO_LEN 40
 struct proto_hello {
@@ -332,6 +335,33 @@ struct proto_host_counters {
 #define PROTO_RES_SCHED	   (1u << 16)
 #define PROTO_RES_SCHED_RR (1u << 17)
 
+/* The sending end's own drops (with PROTO_CAP_LOCAL_DROPS, after the
+ * streams): its root qdiscs' drop counters over the test (qdiscstats.h)
+ * and the send calls its kernel refused with ENOBUFS (IP_RECVERR set),
+ * shown (the call's error) or hidden (a later message of a sendmmsg() that
+ * stopped short: its error is not returned), with the datagrams they held. */
+#define PROTO_LOCAL_DROPS_LEN 112
+struct proto_local_drops {
+	uint32_t flags; /* PROTO_LD_* */
+	uint32_t txqlen;
+	uint64_t qdisc_drops; /* packets, as the qdiscs count them */
+	uint64_t refused_msgs, refused_dgrams;
+	uint64_t hidden_msgs, hidden_dgrams;
+	uint64_t sndbuf_unseen; /* SndbufErrors beyond the calls the sender saw
+				 * fail or counted dropped, in datagrams */
+	uint64_t qdisc_units;	/* what the qdisc counted for the refused and
+				 * hidden messages (a GSO one: 1, or its
+				 * datagrams when the qdisc split it) */
+	uint64_t other_units;	/* ... for messages outside the measured phase
+				 * (warm-up, FIN markers): no loss */
+	uint64_t tunnel_drops;	/* the built-in overlay daemons' drop.* counters
+				 * at this end (either role), packets */
+	char qdisc_kind[16];	/* NUL-terminated */
+	char qdisc_if[16];
+};
+#define PROTO_LD_QDISC_READ  (1u << 0) /* the qdisc counters were read */
+#define PROTO_LD_TUNNEL_READ (1u << 1) /* a built-in overlay daemon answered */
+
 enum proto_role { PROTO_ROLE_SENDER = 1, PROTO_ROLE_RECEIVER = 2 };
 
 #define PROTO_RESULTS_FIXED_LEN (48 + 56 + PROTO_STREAM_STATS_LEN)
@@ -348,6 +378,8 @@ struct proto_results {
 	struct proto_host_counters host;
 	struct proto_stream_stats total; /* merged over streams (percentiles too) */
 	struct proto_stream_stats streams[PROTO_MAX_STREAMS];
+	bool has_local_drops; /* local is on the wire (PROTO_CAP_LOCAL_DROPS) */
+	struct proto_local_drops local;
 };
 
 /* MTU_PROBE_* bodies are opaque here: 0..PROTO_MAX_BODY bytes, in mtu_wire.h. */

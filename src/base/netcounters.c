@@ -558,6 +558,27 @@ static uint64_t take(uint64_t *remaining, uint64_t count)
 	return t;
 }
 
+/* The sender's qdisc and socket buffer, in datagrams (see netcounters.h). */
+static void sender_places(const struct loss_inputs *in, uint64_t *qdisc, uint64_t *sndbuf)
+{
+	uint64_t known = in->refused_dgrams + in->hidden_dgrams;
+
+	if (!in->has_local) {
+		*qdisc = 0;
+		*sndbuf = sub0(in->sender_sndbuf, in->sender_send_errors);
+		return;
+	}
+	if (in->qdisc_read && in->qdisc_drops == 0) {
+		*qdisc = in->refused_dgrams;
+		*sndbuf = in->sndbuf_unseen + in->hidden_dgrams;
+		return;
+	}
+	*qdisc = known;
+	if (in->qdisc_read)
+		*qdisc += sub0(in->qdisc_drops, in->qdisc_units + in->other_units);
+	*sndbuf = in->sndbuf_unseen;
+}
+
 void netcounters_attribute(const struct loss_inputs *in, struct loss_attrib *out)
 {
 	uint64_t left = in->lost;
@@ -565,10 +586,15 @@ void netcounters_attribute(const struct loss_inputs *in, struct loss_attrib *out
 	uint64_t rcvbuf_other = sub0(in->receiver_rcvbuf, sock);
 	/* InErrors counts RcvbufErrors too, and sk_drops may hold either. */
 	uint64_t udp_drops = in->receiver_rcvbuf > sock ? in->receiver_rcvbuf : sock;
+	uint64_t qdisc, sndbuf;
 
+	sender_places(in, &qdisc, &sndbuf);
+	out->qdisc_datagrams = qdisc;
 	out->receiver_socket = take(&left, sock);
-	out->sender_sndbuf = take(&left, sub0(in->sender_sndbuf, in->sender_send_errors));
+	out->sender_qdisc = take(&left, qdisc);
+	out->sender_sndbuf = take(&left, sndbuf);
 	out->sender_link = take(&left, in->sender_link_tx);
+	out->tunnel = take(&left, in->tunnel_drops);
 	out->receiver_link = take(&left, in->receiver_link_rx);
 	out->receiver_rcvbuf = take(&left, rcvbuf_other);
 	out->receiver_inerrors = take(&left, sub0(in->receiver_inerrors, udp_drops));

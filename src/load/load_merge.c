@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* Sender's view + receiver's view -> struct load_result (client side). */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -86,6 +87,24 @@ static void udp_one(const struct proto_stream_stats *snd, const struct proto_str
 	u->generator_limited = pacer_generator_limited(target, u->achieved_bps);
 }
 
+/* What a queued datagram costs in a receive buffer beyond its payload: the
+ * skb's truesize (struct sk_buff, skb_shared_info, headers, alignment) */
+#define RCVBUF_PER_DGRAM_OVERHEAD 768u
+
+/* SO_RCVBUF (as the kernel reports it: twice what -w sets) that would have
+ * held the datagrams that overflowed, on top of what the socket had. A
+ * buffer that must hold more than a second of the offered rate does not
+ * absorb a burst: the receiver fell behind the rate throughout (0). */
+static uint32_t rcvbuf_need(uint64_t ovfl, uint64_t pps, uint32_t len, uint32_t have)
+{
+	uint64_t per = (uint64_t)len + RCVBUF_PER_DGRAM_OVERHEAD, need;
+
+	if (!ovfl || ovfl > pps)
+		return 0;
+	need = (uint64_t)have + ovfl * per;
+	return need > UINT32_MAX ? UINT32_MAX : (uint32_t)need;
+}
+
 static void loss_attribution(const struct proto_results *snd, const struct proto_results *rcv,
 			     struct udp_result *u)
 {
@@ -99,9 +118,28 @@ static void loss_attribution(const struct proto_results *snd, const struct proto
 		.receiver_inerrors = rcv->host.udp_in_errors,
 		.receiver_rxq_ovfl = rcv->total.rxq_ovfl,
 		.receiver_link_rx = rcv->host.link_rx_drops,
+		.has_local = snd->has_local_drops,
+		.qdisc_read = snd->local.flags & PROTO_LD_QDISC_READ,
+		.qdisc_drops = snd->local.qdisc_drops,
+		.refused_dgrams = snd->local.refused_dgrams,
+		.hidden_dgrams = snd->local.hidden_dgrams,
+		.sndbuf_unseen = snd->local.sndbuf_unseen,
+		.qdisc_units = snd->local.qdisc_units,
+		.other_units = snd->local.other_units,
+		.tunnel_drops = snd->local.tunnel_drops + rcv->local.tunnel_drops,
 	};
+	struct loss_attrib *l = &u->loss_at;
 
-	netcounters_attribute(&in, &u->loss_at);
+	netcounters_attribute(&in, l);
+	snprintf(l->qdisc_kind, sizeof(l->qdisc_kind), "%s", snd->local.qdisc_kind);
+	snprintf(l->qdisc_if, sizeof(l->qdisc_if), "%s", snd->local.qdisc_if);
+	l->sender_txqlen = snd->local.txqlen;
+	l->qdisc_packets = snd->local.qdisc_drops;
+	l->refused_dgrams = snd->local.refused_dgrams;
+	l->hidden_dgrams = snd->local.hidden_dgrams;
+	l->rcvbuf_bytes = rcv->rcvbuf_bytes;
+	l->rcvbuf_need_bytes =
+		rcvbuf_need(l->receiver_socket, u->sent_pps, u->len, l->rcvbuf_bytes);
 }
 
 /* Received rates over the receiver's window (first to last datagram, in

@@ -1,12 +1,35 @@
 // SPDX-License-Identifier: MIT
 /* One end's own results of a test, as exchanged in RESULTS. */
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 
 #include "load_side.h"
+#include "load_tunnel.h"
 #include "log.h"
 #include "sockopt.h"
+
+static void tunnel_begin(struct load_side *side)
+{
+	unsigned ndev = 0;
+
+	side->have_tunnel = load_tunnel_drops(&side->tunnel_before, &ndev) == 0 && ndev > 0;
+}
+
+/* The built-in overlay daemons' drops over the test, at either end. */
+static void tunnel_end(const struct load_side *side, struct proto_results *out)
+{
+	uint64_t after = 0;
+	unsigned ndev = 0;
+
+	if (!side->have_tunnel || load_tunnel_drops(&after, &ndev) < 0 || !ndev)
+		return;
+	out->has_local_drops = true;
+	out->local.flags |= PROTO_LD_TUNNEL_READ;
+	out->local.tunnel_drops = after > side->tunnel_before ? after - side->tunnel_before : 0;
+}
 
 void load_side_begin(struct load_side *side, int family)
 {
@@ -16,6 +39,8 @@ void load_side_begin(struct load_side *side, int family)
 	side->have_before = netcounters_read(&side->before) == 0;
 	if (!side->have_before)
 		log_warn("host counters unreadable: loss will not be localised");
+	side->have_qdisc_before = qdiscstats_read(&side->qdisc_before) == 0;
+	tunnel_begin(side);
 }
 
 /* Kernel drop counters count packets; with GSO/GRO a packet carries several
@@ -24,6 +49,67 @@ void load_side_begin(struct load_side *side, int family)
 static uint64_t scale(uint64_t packets, uint64_t per_mille)
 {
 	return per_mille ? (packets * per_mille + 500) / 1000 : packets;
+}
+
+/* A message of n datagrams as a qdisc counts it when it drops it: one
+ * packet, or n when the qdisc splits GSO packets above split_above bytes
+ * (qdisc_pkt_len_init(): the payload plus every segment's UDP, IP and
+ * Ethernet headers). */
+static uint64_t units_of(unsigned n, uint32_t len, unsigned hdr, uint32_t split_above)
+{
+	uint64_t pkt_len = (uint64_t)n * (len + hdr);
+
+	return n > 1 && split_above && pkt_len > split_above ? n : 1;
+}
+
+static void qdisc_units(const struct load_side *side, const struct udp_stream *st, unsigned n,
+			uint32_t split_above, struct proto_local_drops *l)
+{
+	unsigned hdr = 8 + (side->family == AF_INET6 ? 40 : 20) + 14;
+
+	for (unsigned i = 0; i < n; i++)
+		for (unsigned k = 1; k <= UDP_LOAD_MAX_SEGS; k++) {
+			uint64_t u = units_of(k, st[i].len, hdr, split_above);
+
+			l->qdisc_units += st[i].dropped_by_segs[k] * u;
+			l->other_units += st[i].other_by_segs[k] * u;
+		}
+}
+
+/* The sender's own drops: its qdiscs' counters and the messages its kernel
+ * refused, and the SndbufErrors none of those explain (in datagrams). */
+static void local_drops(struct load_side *side, const struct udp_stream *st, unsigned n,
+			struct proto_results *out)
+{
+	struct proto_local_drops *l = &out->local;
+	struct qdiscstats *after = malloc(sizeof(*after));
+	struct qdiscstats_if top;
+	uint64_t seen = 0;
+
+	memset(l, 0, sizeof(*l));
+	memset(&top, 0, sizeof(top));
+	out->has_local_drops = true;
+	for (unsigned i = 0; i < n; i++) {
+		l->refused_msgs += st[i].refused_msgs;
+		l->refused_dgrams += st[i].refused_dgrams;
+		l->hidden_msgs += st[i].hidden_msgs;
+		l->hidden_dgrams += st[i].hidden_dgrams;
+		seen += st[i].send_errors;
+	}
+	if (after && side->have_qdisc_before && qdiscstats_read(after) == 0) {
+		l->flags |= PROTO_LD_QDISC_READ;
+		l->qdisc_drops = qdiscstats_delta(&side->qdisc_before, after, &top);
+		l->txqlen = top.txqlen;
+		snprintf(l->qdisc_kind, sizeof(l->qdisc_kind), "%s", top.kind);
+		snprintf(l->qdisc_if, sizeof(l->qdisc_if), "%s", top.ifname);
+	}
+	free(after);
+	if (n)
+		qdisc_units(side, st, n, top.split_above, l);
+	/* each failed or dropped send call counted once in SndbufErrors */
+	seen += l->refused_msgs + l->hidden_msgs;
+	l->sndbuf_unseen =
+		scale(side->sndbuf_calls > seen ? side->sndbuf_calls - seen : 0, side->per_mille);
 }
 
 static void host_deltas(struct load_side *side, struct proto_results *out)
@@ -39,6 +125,7 @@ static void host_deltas(struct load_side *side, struct proto_results *out)
 	netcounters_delta(&side->before, after, d);
 	u = side->family == AF_INET6 ? &d->udp6 : &d->udp;
 	out->host.udp_sndbuf_errors = u->sndbuf_errors;
+	side->sndbuf_calls = u->sndbuf_errors;
 	out->host.udp_rcvbuf_errors = u->rcvbuf_errors;
 	out->host.udp_in_errors = u->in_errors;
 	out->host.udp_in_datagrams = u->in_datagrams;
@@ -170,8 +257,16 @@ static void udp_receiver_stats(const struct udp_stream *st, const struct rxstats
 	s->jitter_ns = (uint64_t)rx->jitter_ns;
 	owd_put(s, rx);
 	if (st) {
+		/* GRO: the socket counts a dropped packet once, and a larger
+		 * packet is likelier not to fit: the mean datagrams per packet
+		 * weighted by size (sum n^2 / sum n), not the plain mean */
 		s->rxq_ovfl = scale(st->rxq_ovfl - st->rxq_ovfl_start,
-				    st->rx_skbs ? st->rx_segs * 1000 / st->rx_skbs : 0);
+				    st->rx_segs ? st->rx_segs_sq * 1000 / st->rx_segs : 0);
+		if (s->rxq_ovfl)
+			log_debug("stream %u: socket dropped %u packets, ~%" PRIu64
+				  " datagrams (%" PRIu64 " packets read held %" PRIu64 ")",
+				  st->id, st->rxq_ovfl - st->rxq_ovfl_start, s->rxq_ovfl,
+				  st->rx_skbs, st->rx_segs);
 		if (st->gro)
 			s->flags |= PROTO_SS_GRO;
 	}
@@ -228,4 +323,9 @@ void load_side_udp(struct load_side *side, const struct udp_stream *st, unsigned
 		free(all);
 	}
 	host_deltas(side, out);
+	memset(&out->local, 0, sizeof(out->local));
+	out->has_local_drops = false;
+	if (sender)
+		local_drops(side, st, n, out);
+	tunnel_end(side, out);
 }

@@ -17,6 +17,7 @@
 #include "load.h"
 #include "netcounters.h"
 #include "proto.h"
+#include "qdiscstats.h"
 #include "tcp_load.h"
 #include "udp_load.h"
 
@@ -24,8 +25,13 @@ struct load_side {
 	int family;		   /* of the data path: selects Udp or Udp6 */
 	struct netcounters before; /* counters at the start */
 	bool have_before;
-	uint64_t per_mille; /* datagrams per kernel packet x1000 (GSO/GRO);
-			     * 0: one each */
+	struct qdiscstats qdisc_before; /* root qdiscs at the start */
+	bool have_qdisc_before;
+	uint64_t sndbuf_calls;	/* SndbufErrors over the test, unscaled */
+	uint64_t tunnel_before; /* built-in overlay daemons' drops at the start */
+	bool have_tunnel;	/* a daemon answered at the start */
+	uint64_t per_mille;	/* datagrams per kernel packet x1000 (GSO/GRO);
+				 * 0: one each */
 };
 
 /* Snapshot of the host counters at the start of the test. */

@@ -103,6 +103,7 @@ static int hello(struct session *s)
 		return bad_message(s, "malformed", &m, rc);
 	log_info("%s: client %s, protocol %u", s->name, h.software, h.version);
 	s->data_ack = h.caps & PROTO_CAP_DATA_ACK;
+	s->local_drops = h.caps & PROTO_CAP_LOCAL_DROPS;
 	h = (struct proto_hello){ .version = PROTO_VERSION,
 				  .caps = PROTO_CAP_TCP | PROTO_CAP_UDP | PROTO_CAP_MTU |
 					  PROTO_CAP_REVERSE | PROTO_CAP_UDP_GSO |

@@ -39,7 +39,8 @@ struct session {
 	char name[80]; /* "[2001:2::1]:40000" for logs */
 	struct server_shared *sh;
 	bool authed;
-	bool data_ack; /* the client has PROTO_CAP_DATA_ACK */
+	bool data_ack;	  /* the client has PROTO_CAP_DATA_ACK */
+	bool local_drops; /* the client has PROTO_CAP_LOCAL_DROPS */
 };
 
 /* Tells the client why (an ERROR, or a TEST_REJECT that leaves the session

@@ -244,6 +244,8 @@ static int send_results(struct session *s, struct load_streams *ls, uint32_t tes
 		return -ENOMEM;
 	load_streams_results(ls, r);
 	r->test_id = test_id;
+	/* an older client refuses a RESULTS longer than it knows */
+	r->has_local_drops = r->has_local_drops && s->local_drops;
 	rc = ctrl_send(&s->c, proto_encode_results(s->c.out, PROTO_MAX_MSG, r));
 	free(r);
 	return rc;

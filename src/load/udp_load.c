@@ -42,7 +42,7 @@
 #define SLEEP_MIN_NS  (30 * NSEC_PER_USEC)
 #define WAKE_EARLY_NS (10 * NSEC_PER_USEC)
 #define GSO_MAX_BYTES 65000u
-#define GSO_MAX_SEGS  64u
+#define GSO_MAX_SEGS  UDP_LOAD_MAX_SEGS
 #define FIN_COPIES    3
 #define RECV_GRO_BUF  65536u
 #define RECV_GRO_MSGS 16
@@ -70,16 +70,56 @@ static void set_timeouts(int fd)
 
 /* ---- sender ---------------------------------------------------------- */
 
+/* Without IP_RECVERR, udp_send_skb() turns a qdisc's drop (ENOBUFS) into
+ * success and counts it only in the host-wide SndbufErrors; with it the
+ * sender learns each dropped message and how many datagrams it held. */
+static void set_recverr(int fd)
+{
+	struct sockaddr_storage ss;
+	socklen_t l = sizeof(ss);
+	int one = 1;
+
+	if (getsockname(fd, (struct sockaddr *)&ss, &l) == 0 && ss.ss_family == AF_INET6)
+		setsockopt(fd, IPPROTO_IPV6, IPV6_RECVERR, &one, sizeof(one));
+	setsockopt(fd, IPPROTO_IP, IP_RECVERR, &one, sizeof(one));
+}
+
 struct sender {
 	struct udp_stream *st;
 	uint8_t *buf; /* UDP_LOAD_BATCH datagrams back to back */
 	struct mmsghdr msgs[UDP_LOAD_BATCH];
 	struct iovec iov[UDP_LOAD_BATCH];
 	uint32_t segs_per_msg; /* 1 without GSO */
+	bool measuring;	       /* the measured phase (not warm-up) */
 };
 
+/* Message m of the batch, which carried segs datagrams, was dropped by
+ * this host's queue after the kernel took it: the datagrams are gone as
+ * if dropped a moment later, so they count as sent (and lost there); the
+ * load stays what the pacer offers. */
+static uint32_t dropped_locally(struct udp_stream *st, const struct sender *s, uint32_t m,
+				bool hidden)
+{
+	uint32_t segs = (uint32_t)(s->iov[m].iov_len / st->len);
+
+	st->send_msgs++;
+	if (!s->measuring) {
+		st->other_by_segs[segs]++;
+		return segs;
+	}
+	st->dropped_by_segs[segs]++;
+	if (hidden) {
+		st->hidden_msgs++;
+		st->hidden_dgrams += segs;
+	} else {
+		st->refused_msgs++;
+		st->refused_dgrams += segs;
+	}
+	return segs;
+}
+
 /* Sends datagrams first..n-1 already stamped in s->buf; returns how many
- * went out. */
+ * went out (or were dropped by this host's queue, see dropped_locally()). */
 static uint32_t send_batch_from(struct sender *s, uint32_t n, uint32_t first)
 {
 	struct udp_stream *st = s->st;
@@ -122,8 +162,14 @@ static uint32_t send_batch_from(struct sender *s, uint32_t n, uint32_t first)
 				/* the rest of this batch at once, one datagram each */
 				return done + send_batch_from(s, first + n, first + done);
 			}
+			if (errno == ENOBUFS) {
+				/* IP_RECVERR: the qdisc dropped it (NET_XMIT_DROP) */
+				st->send_refused++;
+				done += dropped_locally(st, s, m++, false);
+				continue;
+			}
 			st->send_errors++;
-			if (errno == EAGAIN || errno == ENOBUFS)
+			if (errno == EAGAIN)
 				st->send_refused++;
 			if (errno != EAGAIN && errno != EINTR && errno != ENOBUFS &&
 			    errno != ECONNREFUSED)
@@ -134,6 +180,13 @@ static uint32_t send_batch_from(struct sender *s, uint32_t n, uint32_t first)
 			done += (uint32_t)(s->iov[m + k].iov_len / st->len);
 		m += (uint32_t)r;
 		st->send_msgs += (uint64_t)r;
+		/* sendmmsg() stopped short: message m failed, and Linux returns
+		 * an error only when no message went, so its error is lost.
+		 * Sending it again would send it twice when the qdisc already
+		 * took it (ENOBUFS, the cause under load): it counts as dropped
+		 * here, and attribution looks for it in the qdisc's counter. */
+		if (m < nmsg)
+			done += dropped_locally(st, s, m++, true);
 	}
 	return done;
 }
@@ -212,6 +265,7 @@ static uint64_t send_phase(struct sender *s, uint64_t from, uint64_t to, uint16_
 	struct send_call call = { 0 };
 	struct pacer p;
 
+	s->measuring = !(flags & DGRAM_F_OMIT);
 	/* a schedule starts when this thread is ready: thread start-up must
 	 * not count as a stall of the first slots */
 	if (clock_now_ns() > from)
@@ -318,8 +372,11 @@ static void send_fin(struct sender *s, uint64_t count)
 
 	dgram_put(fin, sizeof(fin), &h);
 	for (int i = 0; i < FIN_COPIES; i++) {
-		if (send(st->fd, fin, sizeof(fin), 0) < 0)
+		if (send(st->fd, fin, sizeof(fin), 0) < 0) {
 			st->send_errors++;
+			if (errno == ENOBUFS) /* the qdisc counted it */
+				st->other_by_segs[1]++;
+		}
 		clock_sleep_until_ns(clock_now_ns() + 200 * NSEC_PER_USEC);
 	}
 }
@@ -433,6 +490,7 @@ void udp_stream_rx_packet(struct udp_stream *st, const uint8_t *p, size_t len, s
 		return;
 	st->rx_skbs++;
 	st->rx_segs += (len + seg - 1) / seg;
+	st->rx_segs_sq += (uint64_t)((len + seg - 1) / seg) * ((len + seg - 1) / seg);
 	for (size_t off = 0; off < len; off += seg)
 		account(st, p + off, len - off < seg ? len - off : seg, now);
 }
@@ -563,6 +621,8 @@ int udp_stream_start(struct udp_stream *st, uint32_t sock_buf)
 	/* sock_buf is the receiver's buffer (what decides UDP loss); a sender
 	 * always gets the engine default, so that -w never starves it */
 	sockopt_set_bufs(st->fd, st->sender ? 0 : sock_buf, st->sender, !st->sender);
+	if (st->sender)
+		set_recverr(st->fd);
 	if (st->sender && sockopt_dont_fragment(st->fd, st->dont_fragment) < 0 && st->dont_fragment)
 		return -EOPNOTSUPP;
 	if (!st->sender) {

@@ -30,6 +30,8 @@
 
 /* Datagrams per sendmmsg()/recvmmsg() call. */
 #define UDP_LOAD_BATCH 64
+/* Datagrams per GSO message at most. */
+#define UDP_LOAD_MAX_SEGS 64
 
 struct udp_stream {
 	/* set by the owner before udp_stream_start() */
@@ -65,9 +67,17 @@ struct udp_stream {
 	 * there (the local queue / send buffer full) */
 	uint64_t skipped_late_wakeup, skipped_slow_send, skipped_blocked_send;
 	uint64_t send_refused; /* EAGAIN/ENOBUFS: the local queue refused */
-	uint64_t pmtu_errors;  /* EMSGSIZE from an ICMP "too big" without DF
-				* (the kernel fragments from then on) */
-	uint32_t path_mtu;     /* the socket's path MTU when the thread ended */
+	/* messages this host's queue dropped, and the datagrams in them: seen
+	 * (ENOBUFS returned, IP_RECVERR) or hidden (a sendmmsg() that stopped
+	 * short before them); both count as sent */
+	uint64_t refused_msgs, refused_dgrams, hidden_msgs, hidden_dgrams;
+	/* the same messages by datagrams each (a qdisc may count a GSO one as
+	 * one packet or as its datagrams), in the measured phase and outside
+	 * it (warm-up, FIN markers: their drops are no loss) */
+	uint64_t dropped_by_segs[UDP_LOAD_MAX_SEGS + 1], other_by_segs[UDP_LOAD_MAX_SEGS + 1];
+	uint64_t pmtu_errors; /* EMSGSIZE from an ICMP "too big" without DF
+			       * (the kernel fragments from then on) */
+	uint32_t path_mtu;    /* the socket's path MTU when the thread ended */
 
 	/* receiver results */
 	struct rxstats *rx;				    /* allocated by udp_stream_start() */
@@ -79,6 +89,7 @@ struct udp_stream {
 	uint64_t foreign;   /* parsed but not of this test/stream */
 	uint32_t rxq_ovfl;  /* the socket's drop counter (last seen) */
 	uint32_t rxq_ovfl_start;
+	uint64_t rx_segs_sq;	   /* sum of the squares of datagrams per packet */
 	uint64_t rx_skbs, rx_segs; /* packets read and the datagrams in them
 				    * (several per packet with GRO) */
 

@@ -258,6 +258,50 @@ static bool stream_valid(const struct proto_stream_stats *s)
 	return true;
 }
 
+static void put_local(struct wr *w, const struct proto_local_drops *l)
+{
+	uint8_t text[16];
+
+	w32(w, l->flags);
+	w32(w, l->txqlen);
+	w64(w, l->qdisc_drops);
+	w64(w, l->refused_msgs);
+	w64(w, l->refused_dgrams);
+	w64(w, l->hidden_msgs);
+	w64(w, l->hidden_dgrams);
+	w64(w, l->sndbuf_unseen);
+	w64(w, l->qdisc_units);
+	w64(w, l->other_units);
+	w64(w, l->tunnel_drops);
+	memset(text, 0, sizeof(text));
+	memcpy(text, l->qdisc_kind, strnlen(l->qdisc_kind, sizeof(text) - 1));
+	wbytes(w, text, sizeof(text));
+	memset(text, 0, sizeof(text));
+	memcpy(text, l->qdisc_if, strnlen(l->qdisc_if, sizeof(text) - 1));
+	wbytes(w, text, sizeof(text));
+}
+
+static void get_local(struct rd *r, struct proto_local_drops *l)
+{
+	uint8_t text[16];
+
+	l->flags = r32(r);
+	l->txqlen = r32(r);
+	l->qdisc_drops = r64(r);
+	l->refused_msgs = r64(r);
+	l->refused_dgrams = r64(r);
+	l->hidden_msgs = r64(r);
+	l->hidden_dgrams = r64(r);
+	l->sndbuf_unseen = r64(r);
+	l->qdisc_units = r64(r);
+	l->other_units = r64(r);
+	l->tunnel_drops = r64(r);
+	rbytes(r, text, sizeof(text));
+	copy_text(l->qdisc_kind, text, sizeof(text) - 1);
+	rbytes(r, text, sizeof(text));
+	copy_text(l->qdisc_if, text, sizeof(text) - 1);
+}
+
 ssize_t proto_encode_results(uint8_t *buf, size_t cap, const struct proto_results *m)
 {
 	struct wr w;
@@ -268,7 +312,9 @@ ssize_t proto_encode_results(uint8_t *buf, size_t cap, const struct proto_result
 	    (m->role != PROTO_ROLE_SENDER && m->role != PROTO_ROLE_RECEIVER))
 		return PROTO_E_VALUE;
 	n = begin(buf, cap, PROTO_RESULTS,
-		  PROTO_RESULTS_FIXED_LEN + (size_t)m->nstreams * PROTO_STREAM_STATS_LEN, &w);
+		  PROTO_RESULTS_FIXED_LEN + (size_t)m->nstreams * PROTO_STREAM_STATS_LEN +
+			  (m->has_local_drops ? PROTO_LOCAL_DROPS_LEN : 0),
+		  &w);
 	if (n < 0)
 		return n;
 	w32(&w, m->test_id);
@@ -291,12 +337,15 @@ ssize_t proto_encode_results(uint8_t *buf, size_t cap, const struct proto_result
 	put_stream(&w, &m->total);
 	for (i = 0; i < m->nstreams; i++)
 		put_stream(&w, &m->streams[i]);
+	if (m->has_local_drops)
+		put_local(&w, &m->local);
 	return n;
 }
 
 int proto_decode_results(const uint8_t *body, size_t len, struct proto_results *m)
 {
 	struct rd r = { body, 0 };
+	size_t base;
 	unsigned i;
 
 	if (len < PROTO_RESULTS_FIXED_LEN)
@@ -307,8 +356,10 @@ int proto_decode_results(const uint8_t *body, size_t len, struct proto_results *
 	m->nstreams = r16(&r);
 	if (m->nstreams > PROTO_MAX_STREAMS)
 		return PROTO_E_VALUE;
-	if (len != PROTO_RESULTS_FIXED_LEN + (size_t)m->nstreams * PROTO_STREAM_STATS_LEN)
+	base = PROTO_RESULTS_FIXED_LEN + (size_t)m->nstreams * PROTO_STREAM_STATS_LEN;
+	if (len != base && len != base + PROTO_LOCAL_DROPS_LEN)
 		return PROTO_E_LENGTH;
+	m->has_local_drops = len != base;
 	if (m->role != PROTO_ROLE_SENDER && m->role != PROTO_ROLE_RECEIVER)
 		return PROTO_E_VALUE;
 	m->duration_ns = r64(&r);
@@ -333,6 +384,12 @@ int proto_decode_results(const uint8_t *body, size_t len, struct proto_results *
 	for (i = 0; i < m->nstreams; i++) {
 		get_stream(&r, &m->streams[i]);
 		if (!stream_valid(&m->streams[i]))
+			return PROTO_E_VALUE;
+	}
+	memset(&m->local, 0, sizeof(m->local));
+	if (m->has_local_drops) {
+		get_local(&r, &m->local);
+		if (m->local.flags & ~(PROTO_LD_QDISC_READ | PROTO_LD_TUNNEL_READ))
 			return PROTO_E_VALUE;
 	}
 	return 0;

@@ -113,6 +113,49 @@ static cJSON *loss_at_json(const struct loss_attrib *l)
 	add_num(o, "receiver_inerrors", (double)l->receiver_inerrors);
 	add_num(o, "receiver_link", (double)l->receiver_link);
 	add_num(o, "network", (double)l->network);
+	add_num(o, "sender_qdisc", (double)l->sender_qdisc);
+	add_num(o, "tunnel", (double)l->tunnel);
+	return o;
+}
+
+/* The places with loss, in path order, each with its plain name and fix. */
+static cJSON *loss_places_json(const struct loss_attrib *l)
+{
+	cJSON *a = cJSON_CreateArray(), *o;
+	char fix[256];
+
+	for (int p = 0; a && p < REPORT_LOSS_NPLACES; p++) {
+		uint64_t n = report_loss_count(l, (enum report_loss_place)p);
+
+		if (!n)
+			continue;
+		o = cJSON_CreateObject();
+		if (!o)
+			break;
+		report_loss_fix(fix, sizeof(fix), l, (enum report_loss_place)p);
+		cJSON_AddStringToObject(o, "place", report_loss_key((enum report_loss_place)p));
+		cJSON_AddStringToObject(o, "name", report_loss_name((enum report_loss_place)p));
+		add_num(o, "datagrams", (double)n);
+		cJSON_AddStringToObject(o, "fix", fix);
+		cJSON_AddItemToArray(a, o);
+	}
+	return a;
+}
+
+/* The sender's own account behind loss_at.sender_qdisc. */
+static cJSON *qdisc_drops_json(const struct loss_attrib *l)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	if (!o)
+		return NULL;
+	cJSON_AddStringToObject(o, "qdisc", l->qdisc_kind);
+	cJSON_AddStringToObject(o, "interface", l->qdisc_if);
+	add_num(o, "txqueuelen", l->sender_txqlen);
+	add_num(o, "packets", (double)l->qdisc_packets);
+	add_num(o, "datagrams", (double)l->qdisc_datagrams);
+	add_num(o, "refused_datagrams", (double)l->refused_dgrams);
+	add_num(o, "skipped_datagrams", (double)l->hidden_dgrams);
 	return o;
 }
 
@@ -138,8 +181,11 @@ static cJSON *udp_json(const struct udp_result *u, bool with_loss_at)
 	add_num(o, "jitter_ms", u->jitter_ms);
 	cJSON_AddItemToObject(o, "owd_us", owd_json(&u->owd));
 	cJSON_AddBoolToObject(o, "generator_limited", u->generator_limited);
-	if (with_loss_at)
+	if (with_loss_at) {
 		cJSON_AddItemToObject(o, "loss_at", loss_at_json(&u->loss_at));
+		cJSON_AddItemToObject(o, "loss_places", loss_places_json(&u->loss_at));
+		cJSON_AddItemToObject(o, "sender_drops", qdisc_drops_json(&u->loss_at));
+	}
 	return o;
 }
 
@@ -214,11 +260,11 @@ static cJSON *intervals_json(const struct load_result *r)
 static const char *const udp_by_receiver[] = {
 	"received",  "lost",	     "loss_pct",     "duplicates", "reordered",
 	"malformed", "received_bps", "received_pps", "jitter_ms",  "owd_us",
-	"loss_at",   "rcvbuf_bytes", "gro",	     NULL,
+	"loss_at",   "loss_places",  "rcvbuf_bytes", "gro",	   NULL,
 };
 static const char *const udp_by_sender[] = {
-	"sent", "lost", "loss_pct", "achieved_bps", "sent_pps", "loss_at", "generator_limited",
-	"gso",	NULL,
+	"sent",	       "lost",	       "loss_pct",	    "achieved_bps", "sent_pps", "loss_at",
+	"loss_places", "sender_drops", "generator_limited", "gso",	    NULL,
 };
 static const char *const tcp_by_receiver[] = { "bytes", "goodput_bps", "receiver", NULL };
 static const char *const tcp_by_sender[] = {

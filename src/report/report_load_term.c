@@ -117,18 +117,25 @@ static void print_owd(FILE *f, const struct load_result *res)
 			(double)o->error_ns / 1e3, (double)(o->p99_ns - o->min_ns) / 1e3);
 }
 
+/* One line per place with loss, in path order: how many, and the fix. */
 static void print_loss_at(FILE *f, const struct udp_result *u)
 {
 	const struct loss_attrib *l = &u->loss_at;
+	char fix[256];
 
-	if (!u->lost && !l->receiver_rcvbuf && !l->receiver_socket && !l->sender_sndbuf)
+	if (!u->lost)
 		return;
-	fprintf(f,
-		"  loss at: sender sndbuf %" PRIu64 ", sender link %" PRIu64
-		", receiver rcvbuf %" PRIu64 " (socket %" PRIu64 "), receiver inerrors %" PRIu64
-		", receiver link %" PRIu64 ", network %" PRIu64 "\n",
-		l->sender_sndbuf, l->sender_link, l->receiver_rcvbuf, l->receiver_socket,
-		l->receiver_inerrors, l->receiver_link, l->network);
+	fprintf(f, "  where the %" PRIu64 " lost datagrams were lost:\n", u->lost);
+	for (int p = 0; p < REPORT_LOSS_NPLACES; p++) {
+		uint64_t n = report_loss_count(l, (enum report_loss_place)p);
+
+		if (!n)
+			continue;
+		report_loss_fix(fix, sizeof(fix), l, (enum report_loss_place)p);
+		fprintf(f, "    %-38s %10" PRIu64 " (%.1f %%)  fix: %s\n",
+			report_loss_name((enum report_loss_place)p), n,
+			100.0 * (double)n / (double)u->lost, fix);
+	}
 }
 
 static void print_udp(FILE *f, const struct load_result *res)

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "report_load.h"
 #include "report_run.h"
 
 /* Markdown table cells must not contain '|' or newlines. */
@@ -119,6 +120,34 @@ static void knee_lower(FILE *f, const struct results_stat *s, const struct resul
 	fputs(" | ", f);
 }
 
+/* Under the knee table: for each point that lost above its NDR, the place
+ * that lost most and what would stop it there. */
+static void knee_fixes(FILE *f, const struct report_run *rr)
+{
+	bool head = false;
+	char fix[256];
+
+	for (size_t i = 0; i < rr->sum.nknee; i++) {
+		const struct results_knee_point *p = &rr->sum.knee[i];
+		int best = REPORT_LOSS_NPLACES;
+
+		for (int k = 0; k < REPORT_LOSS_NPLACES; k++)
+			if (report_loss_count(&p->loss_at, (enum report_loss_place)k) &&
+			    (best == REPORT_LOSS_NPLACES ||
+			     report_loss_count(&p->loss_at, (enum report_loss_place)k) >
+				     report_loss_count(&p->loss_at, (enum report_loss_place)best)))
+				best = k;
+		if (best == REPORT_LOSS_NPLACES)
+			continue;
+		if (!head)
+			fprintf(f, "\nWhere the loss above the NDR was, and the fix:\n\n");
+		head = true;
+		report_loss_fix(fix, sizeof(fix), &p->loss_at, (enum report_loss_place)best);
+		fprintf(f, "- %s, %u B: %s: %s\n", rr->run->paths[p->path].name, p->len,
+			report_loss_name((enum report_loss_place)best), fix);
+	}
+}
+
 static void knees(FILE *f, const struct report_run *rr)
 {
 	if (!rr->sum.nknee)
@@ -157,6 +186,7 @@ static void knees(FILE *f, const struct report_run *rr)
 		report_run_loss_where(where, sizeof(where), &p->loss_at);
 		fprintf(f, " %u | %.1f | %s |\n", p->trials, p->time_s, where);
 	}
+	knee_fixes(f, rr);
 }
 
 static void delays(FILE *f, const struct report_run *rr)

@@ -65,31 +65,35 @@ void report_run_loss_where(char *buf, size_t len, const struct loss_attrib *l)
 		uint64_t n;
 	} at[] = {
 		{ "network", l->network },
-		{ "receiver socket buffer", l->receiver_rcvbuf + l->receiver_socket },
+		{ "receiver socket buffer", l->receiver_socket },
+		{ "receiver's other sockets", l->receiver_rcvbuf },
 		{ "receiver UDP errors", l->receiver_inerrors },
 		{ "receiver interface", l->receiver_link },
 		{ "sender socket buffer", l->sender_sndbuf },
+		{ "sender qdisc (shaper)", l->sender_qdisc },
 		{ "sender interface", l->sender_link },
+		{ "tunnel daemons", l->tunnel },
 	};
-	bool used[6] = { false };
+	enum { N = sizeof(at) / sizeof(at[0]) };
+	bool used[N] = { false };
 	uint64_t total = 0;
 	size_t off = 0;
 
-	for (size_t i = 0; i < 6; i++)
+	for (size_t i = 0; i < N; i++)
 		total += at[i].n;
 	buf[0] = '\0';
 	if (!total) {
 		snprintf(buf, len, "no loss counted");
 		return;
 	}
-	for (size_t k = 0; k < 6; k++) {
-		size_t best = 6;
+	for (size_t k = 0; k < N; k++) {
+		size_t best = N;
 		int w;
 
-		for (size_t i = 0; i < 6; i++)
-			if (!used[i] && at[i].n && (best == 6 || at[i].n > at[best].n))
+		for (size_t i = 0; i < N; i++)
+			if (!used[i] && at[i].n && (best == N || at[i].n > at[best].n))
 				best = i;
-		if (best == 6)
+		if (best == N)
 			break;
 		used[best] = true;
 		w = snprintf(buf + off, len - off, "%s%s %.0f%%", off ? ", " : "", at[best].name,

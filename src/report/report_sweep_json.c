@@ -30,6 +30,8 @@ static cJSON *loss_at_json(const struct loss_attrib *a)
 	num(o, "receiver_socket", (double)a->receiver_socket);
 	num(o, "receiver_inerrors", (double)a->receiver_inerrors);
 	num(o, "receiver_link", (double)a->receiver_link);
+	num(o, "sender_qdisc", (double)a->sender_qdisc);
+	num(o, "tunnel", (double)a->tunnel);
 	return o;
 }
 

@@ -57,6 +57,8 @@ static const struct field loss_fields[] = {
 	FLD(struct loss_attrib, receiver_inerrors, F_U64),
 	FLD(struct loss_attrib, receiver_link, F_U64),
 	FLD(struct loss_attrib, network, F_U64),
+	FLD(struct loss_attrib, sender_qdisc, F_U64),
+	FLD(struct loss_attrib, tunnel, F_U64),
 };
 
 static const struct field tcpinfo_fields[] = {

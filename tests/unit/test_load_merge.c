@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "load_merge.h"
+#include "load_tunnel.h"
 
 static struct proto_results *new_results(uint8_t role)
 {
@@ -201,12 +202,27 @@ static void test_tcp(void **state)
 	free(rcv);
 }
 
+/* Only well-formed "drop.<reason>=N" lines of a daemon's "show" count. */
+static void test_tunnel_sum_drops(void **state)
+{
+	static const char reply[] = "interface=ovp0\ncounter.tun_rx_packets=99\n"
+				    "drop.decrypt=7\ndrop.replay=5\ndrop.no_slot=\n"
+				    "drop.bad=1x\nxdrop.other=100\ndrop.no_route=30";
+
+	(void)state;
+	assert_int_equal(load_tunnel_sum_drops(reply, strlen(reply)), 42);
+	assert_int_equal(load_tunnel_sum_drops(reply, 0), 0);
+	/* a reply cut inside a value counts what arrived of it */
+	assert_int_equal(load_tunnel_sum_drops(reply, strlen(reply) - 1), 15);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_udp_table),
 		cmocka_unit_test(test_received_over_receiver_window),
 		cmocka_unit_test(test_owd_needs_shared_clock),
+		cmocka_unit_test(test_tunnel_sum_drops),
 		cmocka_unit_test(test_tcp),
 	};
 

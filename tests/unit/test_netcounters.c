@@ -16,6 +16,8 @@
 #include <cmocka.h>
 
 #include "netcounters.h"
+#include "qdiscstats.h"
+#include "report_load.h"
 
 /* Linux 6.1: OutTransmits absent, Tcp MaxConn -1, UdpLite after Udp. */
 static const char snmp_61[] =
@@ -374,12 +376,61 @@ static const struct attrib_case attrib_cases[] = {
 	    .receiver_rcvbuf = 200,
 	    .receiver_inerrors = 50,
 	    .network = 550 } },
+	{ "shaper without offloads: refused and skipped messages, one datagram each",
+	  { .lost = 40,
+	    .sender_sndbuf = 40, /* each dropped call counted: not the socket buffer */
+	    .has_local = true,
+	    .qdisc_read = true,
+	    .qdisc_drops = 40,
+	    .refused_dgrams = 10,
+	    .hidden_dgrams = 30,
+	    .qdisc_units = 40 },
+	  { .sender_qdisc = 40 } },
+	{ "shaper with GSO: 5 messages of 54 dropped whole, 20 datagrams of split ones",
+	  { .lost = 300,
+	    .has_local = true,
+	    .qdisc_read = true,
+	    .qdisc_drops = 25,
+	    .refused_dgrams = 270,
+	    .qdisc_units = 5 },
+	  { .sender_qdisc = 290, .network = 10 } },
+	{ "split messages refused whole: the qdisc counted each datagram",
+	  { .lost = 108,
+	    .has_local = true,
+	    .qdisc_read = true,
+	    .qdisc_drops = 108,
+	    .refused_dgrams = 108,
+	    .qdisc_units = 108 },
+	  { .sender_qdisc = 108 } },
+	{ "warm-up and FIN drops in the qdisc lose no test datagram",
+	  { .lost = 10,
+	    .has_local = true,
+	    .qdisc_read = true,
+	    .qdisc_drops = 15,
+	    .refused_dgrams = 10,
+	    .qdisc_units = 10,
+	    .other_units = 5 },
+	  { .sender_qdisc = 10 } },
+	{ "skipped messages with an idle qdisc: the socket buffer (EAGAIN)",
+	  { .lost = 30,
+	    .has_local = true,
+	    .qdisc_read = true,
+	    .hidden_dgrams = 20,
+	    .sndbuf_unseen = 2 },
+	  { .sender_sndbuf = 22, .network = 8 } },
+	{ "the overlay daemons' drops",
+	  { .lost = 30, .tunnel_drops = 12, .receiver_link_rx = 3 },
+	  { .tunnel = 12, .receiver_link = 3, .network = 15 } },
+	{ "qdisc counters unreadable: refused and skipped are the qdisc's",
+	  { .lost = 30, .has_local = true, .refused_dgrams = 8, .hidden_dgrams = 4 },
+	  { .sender_qdisc = 12, .network = 18 } },
 };
 
 static uint64_t attrib_sum(const struct loss_attrib *a)
 {
-	return a->sender_sndbuf + a->sender_link + a->receiver_rcvbuf + a->receiver_socket +
-	       a->receiver_inerrors + a->receiver_link + a->network;
+	return a->sender_sndbuf + a->sender_qdisc + a->sender_link + a->tunnel +
+	       a->receiver_rcvbuf + a->receiver_socket + a->receiver_inerrors + a->receiver_link +
+	       a->network;
 }
 
 static void test_attribution_table(void **state)
@@ -396,7 +447,9 @@ static void test_attribution_table(void **state)
 		netcounters_attribute(&c->in, &got);
 		assert_int_equal(got.receiver_socket, c->want.receiver_socket);
 		assert_int_equal(got.sender_sndbuf, c->want.sender_sndbuf);
+		assert_int_equal(got.sender_qdisc, c->want.sender_qdisc);
 		assert_int_equal(got.sender_link, c->want.sender_link);
+		assert_int_equal(got.tunnel, c->want.tunnel);
 		assert_int_equal(got.receiver_link, c->want.receiver_link);
 		assert_int_equal(got.receiver_rcvbuf, c->want.receiver_rcvbuf);
 		assert_int_equal(got.receiver_inerrors, c->want.receiver_inerrors);
@@ -480,6 +533,61 @@ static void test_loss_inputs(void **state)
 	assert_int_equal(in.receiver_rcvbuf, 4300);
 }
 
+/* Root qdisc deltas: matched by interface and kind, a new or replaced
+ * qdisc counts from 0, a counter that went back counts nothing, and the
+ * interface with the most drops names the place. */
+static void test_qdisc_delta(void **state)
+{
+	struct qdiscstats a = { .n = 3,
+				.ifs = { { "ovp0", "tbf", 1000, 100, 25000 },
+					 { "ovp1", "fq_codel", 500, 7, 0 },
+					 { "eth0", "mq", 1000, 50, 0 } } };
+	struct qdiscstats b = { .n = 4,
+				.ifs = { { "ovp0", "tbf", 1000, 160, 25000 },
+					 { "ovp1", "pfifo", 500, 3, 0 },
+					 { "eth0", "mq", 1000, 40, 0 },
+					 { "ovl0", "fq_codel", 500, 2, 0 } } };
+	struct qdiscstats_if top;
+
+	(void)state;
+	assert_int_equal(qdiscstats_delta(&a, &b, &top), 60 + 3 + 0 + 2);
+	assert_string_equal(top.ifname, "ovp0");
+	assert_string_equal(top.kind, "tbf");
+	assert_int_equal(top.drops, 60);
+	assert_int_equal(top.split_above, 25000);
+	assert_int_equal(qdiscstats_delta(&a, &a, &top), 0);
+	assert_string_equal(top.ifname, "");
+}
+
+/* Each place has a key, a name and a fix; the socket's fix is the -w that
+ * holds the overflow (half the SO_RCVBUF the kernel reports), or none when
+ * the receiver fell behind throughout. */
+static void test_loss_fixes(void **state)
+{
+	struct loss_attrib l = { .qdisc_kind = "tbf",
+				 .qdisc_if = "ovp0",
+				 .rcvbuf_bytes = 8192,
+				 .rcvbuf_need_bytes = 8192 + 100 * 2168 };
+	char fix[256];
+
+	(void)state;
+	for (int p = 0; p < REPORT_LOSS_NPLACES; p++) {
+		assert_string_not_equal(report_loss_key((enum report_loss_place)p), "?");
+		assert_string_not_equal(report_loss_name((enum report_loss_place)p), "?");
+		report_loss_fix(fix, sizeof(fix), &l, (enum report_loss_place)p);
+		assert_true(strlen(fix) > 10);
+	}
+	report_loss_fix(fix, sizeof(fix), &l, REPORT_LOSS_SENDER_QDISC);
+	assert_non_null(strstr(fix, "the configured rate is the limit (qdisc tbf on ovp0)"));
+	report_loss_fix(fix, sizeof(fix), &l, REPORT_LOSS_RECEIVER_SOCKET);
+	assert_non_null(strstr(fix, "-w 110K")); /* (8192 + 216800) / 2 rounded up */
+	l.rcvbuf_need_bytes = 0;
+	report_loss_fix(fix, sizeof(fix), &l, REPORT_LOSS_RECEIVER_SOCKET);
+	assert_non_null(strstr(fix, "fell behind"));
+	l.sender_qdisc = 3;
+	assert_int_equal(report_loss_count(&l, REPORT_LOSS_SENDER_QDISC), 3);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -493,6 +601,8 @@ int main(void)
 		cmocka_unit_test(test_attribution_table),
 		cmocka_unit_test(test_attribution_invariants),
 		cmocka_unit_test(test_loss_inputs),
+		cmocka_unit_test(test_qdisc_delta),
+		cmocka_unit_test(test_loss_fixes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -296,6 +296,43 @@ static void test_roundtrip_results(void **state)
 	test_free(r2);
 }
 
+/* The sender's local drops ride after the streams when asked for; their
+ * text fields come back NUL-terminated and printable. */
+static void test_roundtrip_local_drops(void **state)
+{
+	struct proto_results *r = results_sample(2), *r2 = test_calloc(1, sizeof(*r2));
+	struct proto_msg m;
+
+	(void)state;
+	r->role = PROTO_ROLE_SENDER;
+	r->has_local_drops = true;
+	r->local = (struct proto_local_drops){ .flags = PROTO_LD_QDISC_READ,
+					       .txqlen = 1000,
+					       .qdisc_drops = 1,
+					       .refused_msgs = 2,
+					       .refused_dgrams = 3,
+					       .hidden_msgs = 4,
+					       .hidden_dgrams = 5,
+					       .sndbuf_unseen = 6,
+					       .qdisc_units = 7,
+					       .other_units = 8,
+					       .tunnel_drops = 9,
+					       .qdisc_kind = "tbf",
+					       .qdisc_if = "ovp0" };
+	m = parsed(proto_encode_results(buf, sizeof(buf), r), PROTO_RESULTS);
+	assert_int_equal(m.len, PROTO_RESULTS_FIXED_LEN + 2 * PROTO_STREAM_STATS_LEN +
+					PROTO_LOCAL_DROPS_LEN);
+	assert_int_equal(proto_decode_results(m.body, m.len, r2), 0);
+	assert_memory_equal(r, r2, sizeof(*r));
+	/* a length between the two forms is refused */
+	assert_int_equal(proto_decode_results(m.body, m.len - 1, r2), PROTO_E_LENGTH);
+	/* an unknown flag is refused */
+	buf[PROTO_HDR_LEN + m.len - PROTO_LOCAL_DROPS_LEN + 3] |= 0x80;
+	assert_int_equal(proto_decode_results(m.body, m.len, r2), PROTO_E_VALUE);
+	test_free(r);
+	test_free(r2);
+}
+
 /* Every field of a stream record lands where the decoder reads it: encode
  * a record with a distinct byte pattern per field and compare. */
 static void test_results_field_positions(void **state)
@@ -807,6 +844,7 @@ int main(void)
 		cmocka_unit_test(test_roundtrip_request_and_spec),
 		cmocka_unit_test(test_roundtrip_accept_and_text),
 		cmocka_unit_test(test_roundtrip_results),
+		cmocka_unit_test(test_roundtrip_local_drops),
 		cmocka_unit_test(test_results_field_positions),
 		cmocka_unit_test(test_results_sched),
 		cmocka_unit_test(test_header_errors),

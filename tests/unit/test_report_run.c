@@ -77,7 +77,7 @@ static void test_term(void **state)
 	contains(t, "1368                   -80");	/* MSS delta */
 	contains(t, "0.15 / 0.9             x3.0/4.5"); /* delay at the common load */
 	contains(t, "200M..202M                             220M..222M"); /* knee bounds */
-	contains(t, "receiver socket buffer 70%, network 30%");
+	contains(t, "receiver's other sockets 70%, network 30%");
 	contains(t, "offered       ");
 	contains(t, "|####################|"); /* 100 % delivered */
 	contains(t, "|####                |"); /* 22 % delivered */
@@ -109,6 +109,7 @@ static void test_md_csv(void **state)
 	contains(t, "![Delivered](delivered.svg)");
 	contains(t, "| overlay | 1 | 250.0 (200.0-300.0) | 0.263 |");
 	contains(t, "| overlay | 1400 | 200.0 | 200.0 | 202.0 | 17.9 | 0.250 |");
+	contains(t, "- overlay, 1400 B: other sockets of the receiving host: another socket");
 	contains(t, "```ini\n[scenario]\nname = fixture\n```");
 	contains(t, "Test CPU \"quoted\" model");
 	free(t);

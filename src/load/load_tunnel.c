@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: MIT
+/* The built-in overlay daemons' drop counters (see load_tunnel.h). */
+#include <errno.h>
+#include <net/if.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "control.h"
+#include "load_tunnel.h"
+
+#define TUNNEL_MAX_DEVS	   8
+#define TUNNEL_REQUEST_MS  1000
+#define TUNNEL_DROP_PREFIX "drop."
+
+struct devs {
+	unsigned n;
+	char name[TUNNEL_MAX_DEVS][IFNAMSIZ];
+};
+
+static void add_dev(void *ctx, const char *ifname)
+{
+	struct devs *d = ctx;
+
+	if (d->n < TUNNEL_MAX_DEVS && strlen(ifname) < IFNAMSIZ)
+		snprintf(d->name[d->n++], IFNAMSIZ, "%s", ifname);
+}
+
+uint64_t load_tunnel_sum_drops(const char *reply, size_t len)
+{
+	const size_t plen = strlen(TUNNEL_DROP_PREFIX);
+	const char *p = reply, *end = reply + len;
+	uint64_t sum = 0;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *eq, *e = nl ? nl : end;
+
+		eq = memchr(p, '=', (size_t)(e - p));
+		if ((size_t)(e - p) > plen && memcmp(p, TUNNEL_DROP_PREFIX, plen) == 0 && eq) {
+			uint64_t v = 0;
+			const char *q = eq + 1;
+
+			while (q < e && *q >= '0' && *q <= '9' && v <= (UINT64_MAX - 9) / 10)
+				v = v * 10 + (uint64_t)(*q++ - '0');
+			if (q == e && q > eq + 1)
+				sum += v;
+		}
+		p = e + 1;
+	}
+	return sum;
+}
+
+int load_tunnel_drops(uint64_t *drops, unsigned *ndev)
+{
+	struct devs d = { 0 };
+	char path[128], *reply;
+	int r;
+
+	*drops = 0;
+	*ndev = 0;
+	r = control_list(0, add_dev, &d);
+	if (r < 0 || d.n == 0)
+		return r == -ENOENT ? 0 : r;
+	reply = malloc(CONTROL_REPLY_MAX);
+	if (!reply)
+		return -ENOMEM;
+	for (unsigned i = 0; i < d.n; i++) {
+		ssize_t n;
+
+		if (control_path(0, d.name[i], path, sizeof(path)) < 0)
+			continue;
+		n = control_request(path, "show", reply, CONTROL_REPLY_MAX, TUNNEL_REQUEST_MS);
+		if (n < 0)
+			continue;
+		*drops += load_tunnel_sum_drops(reply, (size_t)n);
+		(*ndev)++;
+	}
+	free(reply);
+	return 0;
+}

@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The places of loss attribution (struct loss_attrib) by name, and the fix
+ * each one calls for, shared by the load and run printers.
+ */
+#include <inttypes.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "report_load.h"
+
+/* SO_RCVBUF reads back twice what was set: the kernel doubles the value
+ * for its bookkeeping (socket(7)), so -w sets half of the need. */
+#define RCVBUF_KERNEL_FACTOR 2u
+
+static const struct {
+	const char *key, *name;
+	size_t off;
+} places[REPORT_LOSS_NPLACES] = {
+	[REPORT_LOSS_SENDER_SOCKET] = { "sender_sndbuf", "the sender's socket buffer",
+					offsetof(struct loss_attrib, sender_sndbuf) },
+	[REPORT_LOSS_SENDER_QDISC] = { "sender_qdisc", "the sender's qdisc (shaper or queue)",
+				       offsetof(struct loss_attrib, sender_qdisc) },
+	[REPORT_LOSS_SENDER_IF] = { "sender_link", "the sender's interface",
+				    offsetof(struct loss_attrib, sender_link) },
+	[REPORT_LOSS_TUNNEL] = { "tunnel", "the overlay's tunnel daemons",
+				 offsetof(struct loss_attrib, tunnel) },
+	[REPORT_LOSS_NETWORK] = { "network", "the network between the hosts",
+				  offsetof(struct loss_attrib, network) },
+	[REPORT_LOSS_RECEIVER_IF] = { "receiver_link", "the receiver's interface",
+				      offsetof(struct loss_attrib, receiver_link) },
+	[REPORT_LOSS_RECEIVER_UDP] = { "receiver_inerrors", "the receiver's UDP input (errors)",
+				       offsetof(struct loss_attrib, receiver_inerrors) },
+	[REPORT_LOSS_RECEIVER_OTHER] = { "receiver_rcvbuf", "other sockets of the receiving host",
+					 offsetof(struct loss_attrib, receiver_rcvbuf) },
+	[REPORT_LOSS_RECEIVER_SOCKET] = { "receiver_socket", "the test's own receive socket",
+					  offsetof(struct loss_attrib, receiver_socket) },
+};
+
+const char *report_loss_key(enum report_loss_place p)
+{
+	return p < REPORT_LOSS_NPLACES ? places[p].key : "?";
+}
+
+const char *report_loss_name(enum report_loss_place p)
+{
+	return p < REPORT_LOSS_NPLACES ? places[p].name : "?";
+}
+
+uint64_t report_loss_count(const struct loss_attrib *l, enum report_loss_place p)
+{
+	return p < REPORT_LOSS_NPLACES ? *(const uint64_t *)((const char *)l + places[p].off) : 0;
+}
+
+static void socket_fix(char *buf, size_t len, const struct loss_attrib *l)
+{
+	uint32_t w = l->rcvbuf_need_bytes / RCVBUF_KERNEL_FACTOR;
+
+	if (!l->rcvbuf_need_bytes) {
+		snprintf(buf, len,
+			 "the receiver fell behind the rate throughout (more than a second of "
+			 "it overflowed its %u-B buffer): no buffer absorbs that; give the "
+			 "receiving process CPU or lower the rate",
+			 l->rcvbuf_bytes);
+		return;
+	}
+	/* round up to a KiB: an option value a person types */
+	w = (uint32_t)(((uint64_t)w + 1023) / 1024);
+	snprintf(buf, len,
+		 "a receive buffer that holds the burst: -w %uK (SO_RCVBUF %u B now; an "
+		 "application without -w needs net.core.rmem_max and rmem_default of %u)",
+		 w, l->rcvbuf_bytes, w * 1024);
+}
+
+void report_loss_fix(char *buf, size_t len, const struct loss_attrib *l, enum report_loss_place p)
+{
+	switch (p) {
+	case REPORT_LOSS_SENDER_SOCKET:
+		snprintf(buf, len,
+			 "a larger send buffer: net.core.wmem_max / wmem_default "
+			 "(SO_SNDBUF) on the sending host");
+		break;
+	case REPORT_LOSS_SENDER_QDISC:
+		if (l->qdisc_kind[0] && l->qdisc_if[0])
+			snprintf(buf, len,
+				 "none in the host: the configured rate is the limit (qdisc %s "
+				 "on %s); send at or below it, or raise the shaper's rate",
+				 l->qdisc_kind, l->qdisc_if);
+		else
+			snprintf(buf, len,
+				 "none in the host: the configured rate is the limit "
+				 "(the sender's qdisc); send at or below it");
+		break;
+	case REPORT_LOSS_SENDER_IF:
+		snprintf(buf, len,
+			 "a longer interface queue on the sender: ip link set IF txqueuelen N "
+			 "(now %u)",
+			 l->sender_txqlen);
+		break;
+	case REPORT_LOSS_TUNNEL:
+		snprintf(buf, len,
+			 "the tunnel daemon dropped them: ovlperf tunnel show says why "
+			 "(drop.decrypt/replay: the path corrupts or reorders; "
+			 "no_slot/under_load: the daemon is overloaded)");
+		break;
+	case REPORT_LOSS_NETWORK:
+		snprintf(buf, len,
+			 "the path between the hosts (links, middleboxes, shapers, "
+			 "firewalls on the way): not these hosts' settings");
+		break;
+	case REPORT_LOSS_RECEIVER_IF:
+		snprintf(buf, len,
+			 "the receiver's interface: its ring (ethtool -G) or "
+			 "net.core.netdev_max_backlog");
+		break;
+	case REPORT_LOSS_RECEIVER_UDP:
+		snprintf(buf, len,
+			 "UDP input errors at the receiver (checksums, filters): "
+			 "see /proc/net/snmp there");
+		break;
+	case REPORT_LOSS_RECEIVER_OTHER:
+		snprintf(buf, len,
+			 "another socket of the receiving host overflowed (a tunnel or VPN "
+			 "daemon's): that socket owner's buffer setting; -w cannot help");
+		break;
+	case REPORT_LOSS_RECEIVER_SOCKET:
+		socket_fix(buf, len, l);
+		break;
+	default:
+		snprintf(buf, len, "?");
+	}
+}

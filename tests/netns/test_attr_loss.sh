@@ -1,0 +1,208 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Loss attribution names the place where the datagrams were really lost,
+# counted in datagrams with the offloads on (UDP GSO/GRO, the default) and
+# off, over IPv4 and IPv6, each place checked against the kernel's own
+# counter read here independently:
+#   a shaped link: every loss in the sender's qdisc (tbf), none in its
+#     socket buffer or the network; the qdisc's packets equal `tc -s qdisc`;
+#   an nftables drop at the receiver: every loss in the network, equal to
+#     the rule's counter;
+#   a tiny receive buffer: every loss in the test's own socket, equal to
+#     the receiving host's RcvbufErrors (/proc/net/snmp, snmp6);
+#   the built-in overlay's daemon dropping corrupted packets: every loss in
+#     the tunnel, equal to its drop.decrypt (ovlperf tunnel show).
+source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/engine_lib.sh"
+
+lab_make haattr --rate 200M
+start_server
+
+check_counts() # FILE
+{
+	local f=$1
+	pyv "$f" 'str(d["error"])' 'd["udp"]["sent"]' 'd["udp"]["received"] + d["udp"]["lost"]' \
+		'sum(d["udp"]["loss_at"].values())' 'd["udp"]["lost"]' \
+		'sum(p["datagrams"] for p in d["udp"]["loss_places"])'
+	expect_eq "$f: error" "${V[0]}" None
+	expect_eq "$f: sent = received + lost" "${V[1]}" "${V[2]}"
+	expect_eq "$f: loss_at sums to lost" "${V[3]}" "${V[4]}"
+	expect_eq "$f: loss_places sum to lost" "${V[5]}" "${V[4]}"
+}
+
+# within_1pct WHAT A B: |A - B| <= 1 % of B
+within_1pct()
+{
+	local d=$(($2 - $3))
+	[ $((${d#-} * 100)) -le "$3" ] || fail "$1: $2 vs $3 differ by more than 1 %"
+	ok "$1: $2 vs $3 (within 1 %)"
+}
+
+qdisc_drops() # NETNS: the root qdisc's "dropped" on ovp0
+{
+	ip netns exec "$1" tc -s qdisc show dev ovp0 | awk '/dropped/ { sub(",", "", $7); print $7; exit }'
+}
+
+# rcvbuf_errors NETNS FAMILY: RcvbufErrors of Udp (4) or Udp6 (6)
+rcvbuf_errors()
+{
+	if [ "$2" = 6 ]; then
+		ip netns exec "$1" awk '$1 == "Udp6RcvbufErrors" { print $2 }' /proc/net/snmp6
+	else
+		ip netns exec "$1" awk '/^Udp:/ { n++; if (n == 1) for (i = 2; i <= NF; i++) col[$i] = i;
+			else print $col["RcvbufErrors"] }' /proc/net/snmp
+	fi
+}
+
+# 1. A link shaped to 200 Mbit/s, offered 300: the sending host's tbf drops.
+shaped() # NAME DST OFFLOAD_ARGS...
+{
+	local name=$1 dst=$2 f="$WORK/$1.json" q0 q1
+	shift 2
+	q0=$(qdisc_drops "$A")
+	client "$f" "$dst" -u -b 300M -l 1200 -t 2 "$@"
+	q1=$(qdisc_drops "$A")
+	check_counts "$f"
+	pyv "$f" 'd["udp"]["lost"]' 'd["udp"]["loss_at"]["network"]' \
+		'd["udp"]["loss_at"]["sender_sndbuf"]' 'd["udp"]["loss_at"]["sender_qdisc"]' \
+		'd["udp"]["sender_drops"]["datagrams"]' 'd["udp"]["sender_drops"]["packets"]' \
+		'd["udp"]["sender_drops"]["qdisc"] + " " + d["udp"]["sender_drops"]["interface"]' \
+		'str(d["udp"]["gso"])'
+	expect_ge "$name: lost" "${V[0]}" 1000
+	expect_eq "$name: network" "${V[1]}" 0
+	expect_eq "$name: sender socket buffer" "${V[2]}" 0
+	expect_eq "$name: all in the sender's qdisc" "${V[3]}" "${V[0]}"
+	expect_eq "$name: the qdisc's datagrams (uncapped) = lost" "${V[4]}" "${V[0]}"
+	expect_eq "$name: which qdisc" "${V[6]}" "tbf ovp0"
+	# the qdisc counts packets: a GSO message dropped whole is one
+	within_1pct "$name: qdisc packets vs tc -s qdisc" "${V[5]}" $((q1 - q0))
+	if [ "${V[7]}" = False ]; then
+		within_1pct "$name: qdisc datagrams vs tc -s qdisc" "${V[3]}" $((q1 - q0))
+	fi
+}
+
+shaped v4-offload 198.18.0.2
+expect_eq "offloads on by default" "$(py "$WORK/v4-offload.json" 'd["udp"]["gso"]')" true
+shaped v4-plain 198.18.0.2 --no-gso --no-gro
+shaped v6-offload 2001:2::2
+shaped v6-plain 2001:2::2 --no-gso --no-gro
+
+# the server sends (-R): its own qdisc, told in RESULTS
+q0=$(qdisc_drops "$B")
+client "$WORK/rev.json" 198.18.0.2 -u -b 300M -l 1200 -t 2 -R
+q1=$(qdisc_drops "$B")
+check_counts "$WORK/rev.json"
+pyv "$WORK/rev.json" 'd["udp"]["lost"]' 'd["udp"]["loss_at"]["sender_qdisc"]' \
+	'd["udp"]["sender_drops"]["packets"]'
+expect_ge "reverse: lost" "${V[0]}" 1000
+expect_eq "reverse: all in the server's qdisc" "${V[1]}" "${V[0]}"
+within_1pct "reverse: qdisc packets vs tc -s qdisc" "${V[2]}" $((q1 - q0))
+
+# the terminal names the place and its fix
+in_a "$OVLPERF" client 198.18.0.2 -u -b 300M -l 1200 -t 1 >"$WORK/term.txt" 2>>"$WORK/client.log" ||
+	fail "terminal run"
+grep -q "the sender's qdisc .*fix: none in the host: the configured rate is the limit (qdisc tbf on ovp0)" \
+	"$WORK/term.txt" || fail "no qdisc line: $(cat "$WORK/term.txt")"
+ok "terminal report names the qdisc and its fix"
+
+# 2. Below the shaper, an nftables rule drops 3 % of the UDP at B's input.
+in_b nft -f - <<'NFT'
+table inet hadrop {
+	counter dropped { }
+	chain in { type filter hook input priority 0; policy accept;
+		meta l4proto udp numgen random mod 100 < 3 counter name dropped drop
+	}
+}
+NFT
+on_exit "ip netns exec $B nft delete table inet hadrop"
+nft_dropped() { in_b nft list counter inet hadrop dropped | awk '/packets/ { print $2 }'; }
+
+dropped() # NAME DST OFFLOAD_ARGS...
+{
+	local name=$1 dst=$2 f="$WORK/$1.json" c0 c1
+	shift 2
+	c0=$(nft_dropped)
+	client "$f" "$dst" -u -b 50M -l 1200 -t 1 "$@"
+	c1=$(nft_dropped)
+	check_counts "$f"
+	pyv "$f" 'd["udp"]["lost"]' 'd["udp"]["loss_at"]["network"]'
+	expect_ge "$name: lost" "${V[0]}" 1
+	expect_eq "$name: all in the network" "${V[1]}" "${V[0]}"
+	expect_eq "$name: network = the rule's counter" "${V[1]}" $((c1 - c0))
+}
+
+dropped nft-v4-offload 198.18.0.2
+dropped nft-v4-plain 198.18.0.2 --no-gso --no-gro
+dropped nft-v6-offload 2001:2::2
+dropped nft-v6-plain 2001:2::2 --no-gso --no-gro
+in_b nft delete table inet hadrop
+
+# 3. No shaper, a 4 KiB receive buffer at 1 Gbit/s: the test's own socket.
+in_a tc qdisc del dev ovp0 root
+in_b tc qdisc del dev ovp0 root
+
+small_rcvbuf() # NAME DST FAMILY OFFLOAD_ARGS...
+{
+	local name=$1 dst=$2 fam=$3 f="$WORK/$1.json" r0 r1
+	shift 3
+	r0=$(rcvbuf_errors "$B" "$fam")
+	client "$f" "$dst" -u -b 1G -t 1 -w 4K "$@"
+	r1=$(rcvbuf_errors "$B" "$fam")
+	check_counts "$f"
+	pyv "$f" 'd["udp"]["lost"]' 'd["udp"]["loss_at"]["receiver_socket"]' \
+		'd["udp"]["loss_at"]["network"]' 'd["udp"]["loss_at"]["receiver_rcvbuf"]' \
+		'str(d["udp"]["gro"])' \
+		'[p["fix"] for p in d["udp"]["loss_places"] if p["place"] == "receiver_socket"][0][:31]'
+	expect_ge "$name: lost" "${V[0]}" 1
+	expect_eq "$name: other sockets" "${V[3]}" 0
+	expect_eq "$name: fix" "${V[5]}" "a receive buffer that holds the"
+	if [ "${V[4]}" = False ]; then
+		expect_eq "$name: all in the test's socket" "${V[1]}" "${V[0]}"
+		expect_eq "$name: network" "${V[2]}" 0
+		expect_eq "$name: socket = RcvbufErrors" "${V[1]}" $((r1 - r0))
+	else
+		# GRO: the kernel counts a coalesced packet once in RcvbufErrors
+		# and SO_RXQ_OVFL, however many datagrams it held; the receiver
+		# scales by the datagrams per packet it read (weighted by size),
+		# an estimate within about 10 % here, the rest left to "network"
+		expect_ge "$name: RcvbufErrors (packets)" $((r1 - r0)) 1
+		expect_ge "$name: socket datagrams >= RcvbufErrors packets" "${V[1]}" $((r1 - r0))
+		expect_ge "$name: socket holds 75 % of the loss" $((V[1] * 100)) $((V[0] * 75))
+		expect_eq "$name: the rest is the network's, no other place's" \
+			$((V[1] + V[2])) "${V[0]}"
+	fi
+}
+
+small_rcvbuf rcv-v4-plain 198.18.0.2 4 --no-gso --no-gro
+small_rcvbuf rcv-v6-plain 2001:2::2 6 --no-gso --no-gro
+small_rcvbuf rcv-v4-offload 198.18.0.2 4
+small_rcvbuf rcv-v6-offload 2001:2::2 6
+
+# 4. Through the built-in overlay, an nftables rule at B corrupts 3 % of the
+# tunnel's outer datagrams: the daemon drops them (decrypt), and ovlperf reads
+# its drop.* counters through the control socket at both ends.
+stop_server
+lab_make haovl --overlay
+start_server
+port=$(in_b "$OVLPERF" tunnel show | awk '/listen port:/ { print $3; exit }')
+[ -n "$port" ] || fail "no overlay listen port"
+decrypt_drops() { in_b "$OVLPERF" tunnel show | sed -n 's/.*drops:.*decrypt \([0-9]*\).*/\1/p' | head -1; }
+in_b nft -f - <<NFT
+table inet hacorrupt {
+	chain pre { type filter hook prerouting priority -300; policy accept;
+		udp dport $port udp length > 200 numgen random mod 100 < 3 @ih,256,8 set 0x5a
+	}
+}
+NFT
+on_exit "ip netns exec $B nft delete table inet hacorrupt"
+d0=$(decrypt_drops)
+client "$WORK/tunnel.json" 198.19.0.2 -u -b 50M -t 1
+d1=$(decrypt_drops)
+check_counts "$WORK/tunnel.json"
+pyv "$WORK/tunnel.json" 'd["udp"]["lost"]' 'd["udp"]["loss_at"]["tunnel"]' 'd["udp"]["loss_at"]["network"]'
+expect_ge "overlay: lost" "${V[0]}" 1
+expect_eq "overlay: all in the tunnel daemon" "${V[1]}" "${V[0]}"
+expect_eq "overlay: network" "${V[2]}" 0
+within_1pct "overlay: tunnel vs the daemon's drop.decrypt" "${V[1]}" $((${d1:-0} - ${d0:-0}))
+
+echo "$TEST_NAME: $CHECKS checks passed"
