@@ -51,6 +51,8 @@ struct load_spec {
 	uint8_t dscp;
 	char bind_addr[64];	 /* local address for the client's sockets; "" : any */
 	uint32_t msg_timeout_ms; /* control-message deadline; 0: 10 s */
+	bool fit_judged;	 /* UDP: the caller judged the size against the path
+				  * (the suite, once per path): no warning per test */
 	bool no_realtime;	 /* UDP threads of this end stay SCHED_OTHER (by default,
 				  * as root, they run SCHED_FIFO so that the engine is not
 				  * the bottleneck on a busy host) */
@@ -184,5 +186,9 @@ int load_run(const struct load_spec *spec, struct load_result *res);
 int load_run_hooks(const struct load_spec *spec, struct load_result *res,
 		   const struct load_hooks *hooks);
 void load_result_free(struct load_result *res);
+
+/* IP fragments a datagram of len payload bytes makes at path MTU mtu with
+ * hdr bytes of IP + UDP header (28 IPv4, 48 IPv6); 1 when it fits. */
+unsigned udp_fragments(uint32_t len, uint32_t mtu, unsigned hdr);
 
 #endif
