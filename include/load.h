@@ -56,6 +56,8 @@ struct load_spec {
 				  * Off by default: a real-time receiver or sender starves
 				  * a userspace overlay daemon on the same host (the usual
 				  * case at a VPN's far end) and measures that instead */
+	bool fit_judged;	 /* UDP: the caller judged the size against the path
+				  * (the suite, once per path): no warning per test */
 };
 
 /* Fill a spec with iperf3-like defaults: TCP, 1 stream, 10 s, port 5211. */
@@ -229,5 +231,9 @@ int load_run(const struct load_spec *spec, struct load_result *res);
 int load_run_hooks(const struct load_spec *spec, struct load_result *res,
 		   const struct load_hooks *hooks);
 void load_result_free(struct load_result *res);
+
+/* IP fragments a datagram of len payload bytes makes at path MTU mtu with
+ * hdr bytes of IP + UDP header (28 IPv4, 48 IPv6); 1 when it fits. */
+unsigned udp_fragments(uint32_t len, uint32_t mtu, unsigned hdr);
 
 #endif

@@ -37,6 +37,12 @@ struct results_path {
 	enum results_path_kind kind;
 	char addr[RESULTS_TEXT_MAX]; /* far end's data address (or name) */
 	uint32_t mtu;		     /* MTU of the near end's interface; 0: unknown */
+	/* The largest packet the path carries unfragmented, as the run judged
+	 * UDP sizes by (0: unknown), and where it came from: "mtu-check" (the
+	 * run's [mtu] probes), "expect_mtu" (the scenario), "probe" (a quick
+	 * probe before the UDP trials) or "interface" (the near end's MTU). */
+	uint32_t pmtu;
+	char pmtu_source[16];
 };
 
 enum results_trial_kind {
@@ -127,6 +133,7 @@ struct results_run {
 
 	unsigned npaths;
 	struct results_path paths[RESULTS_MAX_PATHS];
+	uint32_t udp_fit_len; /* [udp] sizes = fit: the payload chosen (0: not asked) */
 
 	size_t ntrials, trials_cap;
 	struct results_trial *trials;

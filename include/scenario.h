@@ -34,6 +34,7 @@
 #define SCN_DEFAULT_DURATION_NS (10ULL * 1000000000ULL)
 #define SCN_DURATION_MAX_NS	(24ULL * 3600 * 1000000000ULL) /* longer is a typo */
 #define SCN_DEFAULT_UDP_LEN	1400
+#define SCN_UDP_SIZE_FIT	0   /* [udp] sizes = fit */
 #define SCN_SWEEP_MAX_POINTS	200 /* linear sweep rows per path and size */
 
 enum scenario_path_type {
@@ -102,7 +103,10 @@ struct scenario_udp {
 	bool enabled;
 	unsigned line;
 	unsigned nsizes;
-	uint32_t sizes[SCN_MAX_LIST]; /* payload bytes, in file order */
+	/* Payload bytes, in file order; SCN_UDP_SIZE_FIT (`sizes = fit`): the
+	 * largest payload that crosses every path unfragmented, found by the
+	 * run from each path's path MTU. */
+	uint32_t sizes[SCN_MAX_LIST];
 	uint64_t duration_ns;
 	uint64_t rate_bps; /* fixed-rate trial; 0: chosen by the suite */
 };

@@ -313,11 +313,14 @@ static int check_fit(struct client *cl, int fd)
 		udp_fit_error(msg, sizeof(msg), len, mtu, hdr, cl->dev);
 		return fail(cl, -EMSGSIZE, "%s", msg);
 	}
-	log_warn("%u-byte datagrams make %u-byte IPv%c packets, above the path MTU %u%s%s: each "
-		 "leaves as %u IP fragments (one lost fragment loses the datagram); -l %u or "
-		 "less avoids it, --dont-fragment refuses it",
-		 len, len + hdr, hdr == 48 ? '6' : '4', mtu, cl->dev[0] ? " via " : "", cl->dev,
-		 udp_fragments(len, mtu, hdr), mtu - hdr);
+	if (!cl->spec.fit_judged)
+		log_warn("%u-byte datagrams make %u-byte IPv%c packets, above the path MTU %u%s%s: "
+			 "each "
+			 "leaves as %u IP fragments (one lost fragment loses the datagram); -l %u "
+			 "or "
+			 "less avoids it, --dont-fragment refuses it",
+			 len, len + hdr, hdr == 48 ? '6' : '4', mtu, cl->dev[0] ? " via " : "",
+			 cl->dev, udp_fragments(len, mtu, hdr), mtu - hdr);
 	return 0;
 }
 

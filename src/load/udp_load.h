@@ -100,9 +100,6 @@ struct udp_stream {
 	bool running;
 };
 
-/* IP fragments a datagram of len payload bytes makes at path MTU mtu with
- * hdr bytes of IP + UDP header (28 IPv4, 48 IPv6); 1 when it fits. */
-unsigned udp_fragments(uint32_t len, uint32_t mtu, unsigned hdr);
 /* The error for a datagram too big for the path with DF set: "datagram of
  * 2000 B does not fit the path MTU 1500 via ovp0 ...; use -l 1472 or less ...". */
 void udp_fit_error(char *buf, size_t n, uint32_t len, uint32_t mtu, unsigned hdr, const char *dev);

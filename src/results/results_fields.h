@@ -40,6 +40,8 @@ static const struct field udp_fields[] = {
 	FLD(struct udp_result, jitter_ms, F_DBL),
 	FLD(struct udp_result, generator_limited, F_BOOL),
 	FLD(struct udp_result, len, F_U32),
+	FLD(struct udp_result, path_mtu, F_U32),
+	FLD(struct udp_result, fragments, F_U32),
 };
 
 static const struct field owd_fields[] = {

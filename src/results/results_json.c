@@ -343,6 +343,7 @@ static bool add_head(cJSON *root, const struct results_run *run)
 	       add_num(root, "duration_s", run->duration_s) &&
 	       add_num(root, "pdr_goal_pct", run->pdr_goal_pct) &&
 	       add_num(root, "delay_load_bps", (double)run->delay_load_bps) &&
+	       add_num(root, "udp_fit_len", run->udp_fit_len) &&
 	       add_str(sc, "name", run->scenario_name) && add_str(sc, "file", run->scenario_file) &&
 	       add_str(sc, "text", run->scenario_text) && add_child(root, "host", host) &&
 	       add_str(host, "kernel", run->host.kernel) && add_str(host, "cpu", run->host.cpu) &&
@@ -362,7 +363,8 @@ static bool add_lists(cJSON *root, const struct results_run *run)
 
 		if (!add_array_item(paths, o) || !add_str(o, "name", p->name) ||
 		    !add_str(o, "kind", results_path_kind_name(p->kind)) ||
-		    !add_str(o, "addr", p->addr) || !add_num(o, "mtu", p->mtu))
+		    !add_str(o, "addr", p->addr) || !add_num(o, "mtu", p->mtu) ||
+		    !add_num(o, "pmtu", p->pmtu) || !add_str(o, "pmtu_source", p->pmtu_source))
 			return false;
 	}
 	trials = cJSON_CreateArray();

@@ -241,6 +241,14 @@ static int read_paths(struct rd *rd, const cJSON *root, struct results_run *run)
 		    (!cJSON_IsNumber(mtu) || mtu->valuedouble < 0 || mtu->valuedouble > 65535))
 			return bad(rd, "mtu", "must be a number 0..65535");
 		p->mtu = mtu ? (uint32_t)mtu->valuedouble : 0;
+		mtu = cJSON_GetObjectItemCaseSensitive(o, "pmtu");
+		if (mtu &&
+		    (!cJSON_IsNumber(mtu) || mtu->valuedouble < 0 || mtu->valuedouble > 65535))
+			return bad(rd, "pmtu", "must be a number 0..65535");
+		p->pmtu = mtu ? (uint32_t)mtu->valuedouble : 0;
+		err = get_str(rd, o, "pmtu_source", p->pmtu_source, sizeof(p->pmtu_source), false);
+		if (err)
+			return err;
 		run->npaths++;
 	}
 	rd->where[0] = '\0';
@@ -361,6 +369,7 @@ static int read_head(struct rd *rd, const cJSON *root, struct results_run *run)
 		FLD(struct results_run, duration_s, F_DBL),
 		FLD(struct results_run, pdr_goal_pct, F_DBL),
 		FLD(struct results_run, delay_load_bps, F_U64),
+		FLD(struct results_run, udp_fit_len, F_U32),
 	};
 	int err;
 

@@ -305,11 +305,16 @@ static bool set_list(struct parser *p, const struct section *sec, const struct k
 	char q[64];
 	const char *what = kd->type == T_STREAMS ? "stream counts" : "sizes";
 
+	if (kd->type == T_SIZES && !strcasecmp(v, "fit")) {
+		p->scn->udp.sizes[0] = SCN_UDP_SIZE_FIT;
+		p->scn->udp.nsizes = 1;
+		return true;
+	}
 	if (!value_list(v, vals, SCN_MAX_LIST, &n)) {
 		scn_error_at(p, p->line, sec, kd->name,
-			     "'%s' is not a list of %s (%llu..%llu, at most %d)", scn_quote(v, q),
+			     "'%s' is not a list of %s (%llu..%llu, at most %d)%s", scn_quote(v, q),
 			     what, (unsigned long long)kd->min, (unsigned long long)kd->max,
-			     SCN_MAX_LIST);
+			     SCN_MAX_LIST, kd->type == T_SIZES ? ", nor 'fit'" : "");
 		return false;
 	}
 	for (unsigned i = 0; i < n; i++) {

@@ -63,7 +63,11 @@ void run_paths_leave(struct run *r);
 
 /* The MTU / MSS checks of every path (scenario [mtu]), into r->res->mtu. */
 void run_mtu_checks(struct run *r);
-/* Verdicts for UDP sizes that do not fit a path's known MTU (no traffic). */
+/* The UDP payload of [udp] sizes entry i ("fit" resolved). */
+uint32_t run_udp_size(const struct run *r, unsigned i);
+/* Each path's path MTU (the [mtu] checks, expect_mtu, a quick probe or the
+ * interface), [udp] sizes = fit resolved, and a verdict for every UDP size
+ * that cannot cross a path unfragmented. */
 void run_size_checks(struct run *r);
 
 /* All phases of the trial plan. Returns 0, or r->stop when the run stopped. */

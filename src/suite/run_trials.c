@@ -97,11 +97,6 @@ static int run_load(struct run *r, const struct load_spec *spec, struct load_res
 	return load_run_hooks(spec, lr, hooks);
 }
 
-static uint32_t udp_size(const struct scenario *scn, unsigned i)
-{
-	return scn->udp.nsizes ? scn->udp.sizes[i] : SCN_DEFAULT_UDP_LEN;
-}
-
 static unsigned udp_nsizes(const struct scenario *scn)
 {
 	return scn->udp.nsizes ? scn->udp.nsizes : 1;
@@ -199,6 +194,7 @@ static int do_trial(struct run *r, const struct trial_req *q, struct knee_measur
 	spec.omit_ns = r->scn->omit_ns;
 	spec.rate_bps = q->rate_bps;
 	spec.len = q->len;
+	spec.fit_judged = true; /* run_size_checks() said it once per path */
 	snprintf(spec.psk_file, sizeof(spec.psk_file), "%s", p->psk_file);
 	if (spec.proto == LOAD_TCP) {
 		spec.mss = r->scn->tcp.mss;
@@ -304,7 +300,7 @@ static void sweep_phase(struct run *r)
 
 		q.path = scn->interleave ? i % r->npaths : i / per_path;
 		q.rep = k / (nsizes * npoints);
-		q.len = udp_size(scn, (k / npoints) % nsizes);
+		q.len = run_udp_size(r, (k / npoints) % nsizes);
 		q.rate_bps = sw->from_bps + (uint64_t)(k % npoints) * sw->step_bps;
 		simple(r, &q);
 	}
@@ -492,7 +488,7 @@ static void knee_phase(struct run *r)
 	}
 	for (unsigned s = 0; s < udp_nsizes(r->scn) && !r->stop; s++)
 		for (unsigned rep = 0; rep < r->reps && !r->stop; rep++)
-			knee_round(r, kr, rep, udp_size(r->scn, s), &cfg);
+			knee_round(r, kr, rep, run_udp_size(r, s), &cfg);
 	free(kr);
 }
 
@@ -533,7 +529,7 @@ static void delay_phase(struct run *r)
 			       .duration_ns = dur_or(scn->udp.duration_ns, scn->duration_ns) };
 
 	for (unsigned s = 0; s < udp_nsizes(scn) && !r->stop; s++) {
-		q.len = udp_size(scn, s);
+		q.len = run_udp_size(r, s);
 		q.rate_bps = common_load(r, q.len);
 		if (!q.rate_bps) {
 			log_info("UDP %u B: no NDR/PDR and no [udp] rate: no delay trials", q.len);
@@ -636,12 +632,13 @@ int run_trials(struct run *r)
 	const struct scenario *scn = r->scn;
 
 	plan(r);
-	run_size_checks(r);
 	warm_up(r);
 	if (scn->mtu.enabled && !r->stop) {
 		phase_start(r, RUN_PHASE_MTU);
 		run_mtu_checks(r);
 	}
+	if (!r->stop)
+		run_size_checks(r);
 	if (scn->tcp.enabled && !r->stop) {
 		phase_start(r, RUN_PHASE_TCP);
 		tcp_phase(r);
