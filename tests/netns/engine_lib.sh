@@ -11,7 +11,7 @@ start_server()
 	SERVER_PID=$!
 	on_exit "kill $SERVER_PID 2>/dev/null; wait $SERVER_PID 2>/dev/null"
 	# wait until it listens (no timing assertion: just readiness)
-	for _ in $(seq 1 50); do
+	for _ in $(seq 600); do
 		in_b ss -ltn 2>/dev/null | grep -q ":${SERVER_PORT:-5211} " && return 0
 		sleep 0.1
 	done

@@ -32,7 +32,7 @@ mt_server()
 	ip netns exec "$1" "$OVLPERF" server >>"$MT_DIR/server-$1.log" 2>&1 &
 	local pid=$!
 	on_exit "kill $pid; wait $pid"
-	for i in $(seq 50); do
+	for i in $(seq 600); do
 		ip netns exec "$1" ss -ltn | grep -q ':5211 ' && return 0
 		sleep 0.1
 	done

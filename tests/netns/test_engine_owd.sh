@@ -23,8 +23,12 @@ server_skewed()
 		"$OVLPERF" -v server >>"$WORK/server.log" 2>&1 &
 	SERVER_PID=$!
 	on_exit "pkill -TERM -P $SERVER_PID 2>/dev/null; kill -KILL $SERVER_PID 2>/dev/null"
-	for _ in $(seq 1 50); do
+	# Ready when it listens; gone is a failure at once. The bound is only
+	# there so a hung start ends the test: a loaded machine and the
+	# sanitizer build may take seconds (once, in CI, more than 5).
+	for _ in $(seq 1 600); do
 		in_b ss -ltn 2>/dev/null | grep -q ":5211 " && return 0
+		kill -0 "$SERVER_PID" 2>/dev/null || break
 		sleep 0.1
 	done
 	fail "skewed server did not start: $(cat "$WORK/server.log")"

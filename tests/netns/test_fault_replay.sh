@@ -19,13 +19,13 @@ chmod 600 "$WORK/psk"
 ip netns exec "$B" "$OVLPERF" -v server -p 5212 --psk-file "$WORK/psk" >"$WORK/server.log" 2>&1 &
 SRV=$!
 on_exit "kill $SRV"
-for _ in $(seq 50); do in_b ss -ltn | grep -q ':5212 ' && break; sleep 0.1; done
+for _ in $(seq 600); do in_b ss -ltn | grep -q ':5212 ' && break; sleep 0.1; done
 
 # The record: the client talks to the relay on A's own address, port 6000.
 in_a $REPLAY record 198.18.0.1 6000 198.18.0.2 5212 "$WORK/rec" >"$WORK/relay.txt" 2>&1 &
 relay=$!
 on_exit "kill $relay"
-for _ in $(seq 50); do grep -q listening "$WORK/relay.txt" && break; sleep 0.1; done
+for _ in $(seq 600); do grep -q listening "$WORK/relay.txt" && break; sleep 0.1; done
 # (its data connections go to the relay's port and fail: only the control part matters)
 in_a "$OVLPERF" client 198.18.0.1 -p 6000 --psk-file "$WORK/psk" -u -R -b 1M -t 0.5 \
 	>/dev/null 2>"$WORK/rec-client.err" || true

@@ -35,7 +35,7 @@ case_kill()
 	ip netns exec "$B" "$OVLPERF" server >"$WORK/server.log" 2>&1 &
 	SERVER_PID=$!
 	on_exit "kill $SERVER_PID"
-	for _ in $(seq 50); do in_b ss -ltn | grep -q ':5211 ' && break; sleep 0.1; done
+	for _ in $(seq 600); do in_b ss -ltn | grep -q ':5211 ' && break; sleep 0.1; done
 	# The bound: a client still running 8 s after the kill would be hung.
 	from=$(link_bytes "$B")
 	in_a timeout 20 "$OVLPERF" client --json 198.18.0.2 -t 10 -i 0.5 "$@" \
@@ -80,7 +80,7 @@ case_kill udp-reverse 'd["udp"]["received"]' \
 ip netns exec "$B" "$OVLPERF" server >"$WORK/server.log" 2>&1 &
 SERVER_PID=$!
 on_exit "kill $SERVER_PID"
-for _ in $(seq 50); do in_b ss -ltn | grep -q ':5211 ' && break; sleep 0.1; done
+for _ in $(seq 600); do in_b ss -ltn | grep -q ':5211 ' && break; sleep 0.1; done
 from=$(link_bytes "$B")
 in_a timeout 20 "$OVLPERF" client 198.18.0.2 -u -b 20M -t 10 >"$WORK/term.out" 2>&1 &
 cpid=$!

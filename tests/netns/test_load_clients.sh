@@ -23,7 +23,7 @@ server()
 	ip netns exec "$S" "$OVLPERF" server --no-rt "$@" >"$FA_DIR/$log" 2>&1 &
 	SRV=$!
 	on_exit "kill $SRV"
-	for _ in $(seq 50); do ip netns exec "$S" ss -ltn | grep -q ':5211 ' && return 0; sleep 0.1; done
+	for _ in $(seq 600); do ip netns exec "$S" ss -ltn | grep -q ':5211 ' && return 0; sleep 0.1; done
 	fail "server does not listen: $(cat "$FA_DIR/$log")"
 }
 # barrier_client TAG NS ARGS...: `ovlperf client --json --no-rt ARGS` in NS,

@@ -67,7 +67,7 @@ open(sys.argv[1], "w").write(str(len(d)))
 PY
 rx=$!
 on_exit "kill $rx"
-for i in $(seq 50); do in_b ss -lun | grep -q 198.19.0.2:5002 && break; sleep 0.1; done
+for i in $(seq 600); do in_b ss -lun | grep -q 198.19.0.2:5002 && break; sleep 0.1; done
 in_a python3 - <<'PY'
 import socket, time
 s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)

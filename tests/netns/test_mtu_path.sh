@@ -77,7 +77,7 @@ expect_eq "unreachable server exit status" "$MT_RC" 1
 ip netns exec "$B" "$OVLPERF" server -p 5212 --psk-file "$MT_DIR/psk" >>"$MT_DIR/psk-server.log" 2>&1 &
 psk_pid=$!
 on_exit "kill $psk_pid; wait $psk_pid"
-for i in $(seq 50); do in_b ss -ltn | grep -q ':5212 ' && break; sleep 0.1; done
+for i in $(seq 600); do in_b ss -ltn | grep -q ':5212 ' && break; sleep 0.1; done
 mt_probe "$MT_DIR/psk.json" "$A" "$B4" -p 5212 --psk-file "$MT_DIR/psk"
 expect_eq "with the key: path MTU" "$(json_get "$MT_DIR/psk.json" paths.0.pmtu)" 1400
 mt_probe "$MT_DIR/nopsk.json" "$A" "$B4" -p 5212

@@ -60,7 +60,7 @@ expect_counted()
 		>"$log" 2>&1 &
 	pid=$!
 	on_exit "kill $pid 2>/dev/null"
-	for _ in $(seq 1 50); do # readiness, not timing
+	for _ in $(seq 600); do # readiness, not timing
 		in_b ss -ltn | grep -q ':5213 ' && break
 		sleep 0.1
 	done

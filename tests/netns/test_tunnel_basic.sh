@@ -59,7 +59,7 @@ in_a timeout 10 tcpdump -i ovp0 -U -n -w "$TU_DIR/veth.pcap" udp 2>"$TU_DIR/td1"
 td1=$!
 in_a timeout 10 tcpdump -i ovl0 -U -n -w "$TU_DIR/tun.pcap" 2>"$TU_DIR/td2" &
 td2=$!
-for i in $(seq 50); do grep -q listening "$TU_DIR/td1" && grep -q listening "$TU_DIR/td2" && break; sleep 0.1; done
+for i in $(seq 600); do grep -q listening "$TU_DIR/td1" && grep -q listening "$TU_DIR/td2" && break; sleep 0.1; done
 for i in 1 2 3; do
 	in_a python3 -c "import socket; s=socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.sendto(b'$marker' * 20, ('198.19.0.2', 9))"
 done

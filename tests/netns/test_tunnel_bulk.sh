@@ -41,7 +41,7 @@ open(out, "w").write("\n".join(res[k] for k in sorted(res)) + "\n")
 PY
 	srv=$!
 	on_exit "kill $srv 2>/dev/null"
-	for i in $(seq 50); do in_b ss -ltn | grep -q "198.19.0.2:$port" && break; sleep 0.1; done
+	for i in $(seq 600); do in_b ss -ltn | grep -q "198.19.0.2:$port" && break; sleep 0.1; done
 	in_a python3 - "$port" "$mib" "$streams" "$TU_DIR/sent" <<'PY' || fail "TCP send through the overlay"
 import hashlib, os, socket, sys, threading
 port, mib, n, out = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
@@ -95,7 +95,7 @@ fi
 uso=$(tu_show "$A" ovl0 uso)
 in_b "$OVLPERF" server -1 -B 198.19.0.2 -p 5104 >/dev/null 2>&1 &
 on_exit "kill $! 2>/dev/null"
-for i in $(seq 50); do in_b ss -ltn | grep -q "198.19.0.2:5104" && break; sleep 0.1; done
+for i in $(seq 600); do in_b ss -ltn | grep -q "198.19.0.2:5104" && break; sleep 0.1; done
 r0=$(tu_show "$A" ovl0 counter.tun_rx_reads) p0=$(tu_show "$A" ovl0 counter.tun_rx_packets)
 in_a "$OVLPERF" client 198.19.0.2 -p 5104 -u -b 200M -l 1372 -t 2 -J >"$TU_DIR/udp.json" ||
 	fail "UDP load through the overlay"

@@ -29,7 +29,7 @@ on_exit "kill $rcv"
 for i in $(seq 50); do grep -q ready "$TU_DIR/recv.out" && break; sleep 0.1; done
 in_a timeout 10 tcpdump -i ovp0 -U -n -w "$TU_DIR/data.pcap" udp dst port 51900 2>"$TU_DIR/td" &
 td=$!
-for i in $(seq 50); do grep -q listening "$TU_DIR/td" && break; sleep 0.1; done
+for i in $(seq 600); do grep -q listening "$TU_DIR/td" && break; sleep 0.1; done
 replay0=$(tu_show "$B" ovl0 drop.replay)
 in_a python3 -c "import socket; socket.socket(socket.AF_INET, socket.SOCK_DGRAM).sendto(b'$marker' * 8, ('198.19.0.2', 9999))"
 # the capture stops once it holds a data message longer than a keepalive
@@ -80,7 +80,7 @@ tu_key x
 tu_conf x.conf x "198.18.0.1:51901" "198.19.7.1/24" b "198.18.0.2:51900" "198.19.7.2/32"
 in_b timeout 15 tcpdump -i ovp0 -U -n -w "$TU_DIR/answer.pcap" udp dst port 51901 2>"$TU_DIR/td2" &
 td2=$!
-for i in $(seq 50); do grep -q listening "$TU_DIR/td2" && break; sleep 0.1; done
+for i in $(seq 600); do grep -q listening "$TU_DIR/td2" && break; sleep 0.1; done
 unknown0=$(tu_show "$B" ovl0 drop.unknown_peer)
 tu_up "$A" x.conf ovlx
 XPID=$TU_PID

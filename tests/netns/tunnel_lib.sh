@@ -106,7 +106,7 @@ open(sys.argv[3], "w").write(h.hexdigest())
 PY
 	srv=$!
 	on_exit "kill $srv"
-	for i in $(seq 50); do in_b ss -ltn | grep -q ":$port " && break; sleep 0.1; done
+	for i in $(seq 600); do in_b ss -ltn | grep -q ":$port " && break; sleep 0.1; done
 	in_a python3 - "$addr" "$port" "$TU_DIR/blob" <<'PY' || fail "TCP send to $label"
 import socket, sys
 s = socket.create_connection((sys.argv[1], int(sys.argv[2])), timeout=20)
