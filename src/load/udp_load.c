@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <inttypes.h>
+#include <linux/sock_diag.h>
 #include <pthread.h>
 #include <sched.h>
 #include <netinet/in.h>
@@ -46,7 +47,8 @@
 #define FIN_COPIES    3
 #define RECV_GRO_BUF  65536u
 #define RECV_GRO_MSGS 16
-#define POLL_MS	      10 /* a stopped receiver notices within this */
+#define POLL_MS	      10		    /* a stopped receiver notices within this */
+#define DRAIN_MAX_NS  (200 * NSEC_PER_MSEC) /* reading what is queued at the end */
 
 static inline void cpu_relax(void)
 {
@@ -519,6 +521,48 @@ static void setup_msgs(struct receiver *r)
 	}
 }
 
+/* Reads what the socket already holds when the receiver is told to stop.
+ * The end of a test is called from another thread (FINs seen, then quiet):
+ * a receiver thread the scheduler held off falls behind its socket, and
+ * the datagrams still queued there arrived before the end; left unread
+ * they would count as lost, in "the network". Bounded, so that traffic that
+ * keeps coming (another sender) cannot hold the test open. */
+static void drain(struct receiver *r)
+{
+	uint64_t until = clock_now_ns() + DRAIN_MAX_NS;
+
+	while (clock_now_ns() < until) {
+		int n;
+
+		setup_msgs(r);
+		n = recvmmsg(r->st->fd, r->msgs, r->nmsg, MSG_DONTWAIT, NULL);
+		if (n <= 0) {
+			if (n < 0 && errno == EINTR)
+				continue;
+			break;
+		}
+		uint64_t now = clock_now_ns();
+
+		for (int i = 0; i < n; i++)
+			handle_msg(r, &r->msgs[i], now);
+		publish(r->st, now);
+	}
+}
+
+/* The socket's drop counter now. SO_RXQ_OVFL reports it only on a datagram
+ * that was received, so drops after the last one (a buffer still full at
+ * the end) would go unseen; SO_MEMINFO reads the same counter (sk_drops)
+ * at any time. */
+static void final_drops(struct udp_stream *st)
+{
+	uint32_t mi[SK_MEMINFO_VARS];
+	socklen_t len = sizeof(mi);
+
+	if (getsockopt(st->fd, SOL_SOCKET, SO_MEMINFO, mi, &len) == 0 &&
+	    len >= (SK_MEMINFO_DROPS + 1) * sizeof(uint32_t) && mi[SK_MEMINFO_DROPS] > st->rxq_ovfl)
+		st->rxq_ovfl = mi[SK_MEMINFO_DROPS];
+}
+
 static void run_receiver(struct udp_stream *st)
 {
 	struct receiver *r = calloc(1, sizeof(*r));
@@ -556,6 +600,10 @@ static void run_receiver(struct udp_stream *st)
 		for (int i = 0; i < n; i++)
 			handle_msg(r, &r->msgs[i], now);
 		publish(st, now);
+	}
+	if (!st->err) {
+		drain(r);
+		final_drops(st);
 	}
 	free(r->buf);
 	free(r);
