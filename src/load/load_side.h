@@ -32,6 +32,9 @@ struct load_side {
 	bool have_tunnel;	/* a daemon answered at the start */
 	uint64_t per_mille;	/* datagrams per kernel packet x1000 (GSO/GRO);
 				 * 0: one each */
+	/* The test's own sockets' drops (receiver): as the kernel counts
+	 * them (packets) and in datagrams (estimated under GRO) */
+	uint64_t own_drops_raw, own_drops;
 };
 
 /* Snapshot of the host counters at the start of the test. */
