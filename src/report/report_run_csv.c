@@ -8,7 +8,9 @@
  * knee search that passed at max_rate, hit the generator's limit or did not
  * finish) or "upper_bound" (it lost even at its minimum rate: the figure is
  * that rate); ratio_bound and cost_bound "exact", "at_most", "at_least" or
- * "unknown", as a bound on either side makes them bounds.
+ * "unknown", as a bound on either side makes them bounds. A UDP size that
+ * crossed a path in IP fragments has a udp_fragments_per_datagram row, so
+ * that no figure measured with fragmented datagrams goes unmarked.
  */
 #include <errno.h>
 #include <math.h>
@@ -114,6 +116,43 @@ static void knee_rows(FILE *f, const struct report_run *rr, const struct results
 	}
 }
 
+/* One row per path and UDP size whose datagrams left in IP fragments: the
+ * most fragments per datagram any of its trials saw. */
+static void fragment_rows(FILE *f, const struct report_run *rr)
+{
+	const struct results_run *run = rr->run;
+
+	for (size_t i = 0; i < run->ntrials; i++) {
+		const struct results_trial *t = &run->trials[i];
+		struct results_stat st = { 0 };
+		bool first = true;
+
+		if (t->kind == RESULTS_TRIAL_TCP || t->udp.fragments <= 1)
+			continue;
+		for (size_t k = 0; k < i && first; k++) {
+			const struct results_trial *o = &run->trials[k];
+
+			if (o->kind != RESULTS_TRIAL_TCP && o->path == t->path &&
+			    o->len == t->len && o->udp.fragments > 1)
+				first = false;
+		}
+		if (!first)
+			continue;
+		for (size_t k = i; k < run->ntrials; k++) {
+			const struct results_trial *o = &run->trials[k];
+
+			if (o->kind == RESULTS_TRIAL_TCP || o->path != t->path || o->len != t->len)
+				continue;
+			st.n++;
+			if (o->udp.fragments > st.max)
+				st.max = st.median = o->udp.fragments;
+		}
+		st.min = st.max;
+		row(f, rr, "udp_fragments_per_datagram", t->path, 0, t->len, 0, &st, NULL,
+		    OVERHEAD_EXACT);
+	}
+}
+
 int report_run_csv(FILE *f, const struct report_run *rr)
 {
 	const struct results_summary *s = &rr->sum;
@@ -161,5 +200,6 @@ int report_run_csv(FILE *f, const struct report_run *rr)
 		row(f, rr, m, p->path, 0, p->len, p->target_bps, &p->delivered_pct, NULL,
 		    OVERHEAD_EXACT);
 	}
+	fragment_rows(f, rr);
 	return ferror(f) ? -EIO : 0;
 }

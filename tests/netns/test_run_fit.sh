@@ -95,6 +95,11 @@ grep -q "fragmented" "$OUT/d/report.md" || fail "default sizes: report.md does n
 ok "default sizes: report.md says fragmented"
 grep -q "fragmented" "$OUT/d.out" || fail "default sizes: the terminal summary does not say fragmented"
 ok "default sizes: the terminal summary says fragmented"
+grep -q '^udp_fragments_per_datagram,vpn,external,,1400,,[0-9]*,2,2,2,' "$OUT/d/summary.csv" ||
+	fail "default sizes: summary.csv has no fragments row: $(grep fragments "$OUT/d/summary.csv")"
+ok "default sizes: summary.csv marks the VPN's 1400-byte datagrams: 2 fragments each"
+expect_eq "default sizes: no fragments row for the underlay" \
+	"$(grep -c '^udp_fragments_per_datagram,underlay' "$OUT/d/summary.csv")" 0
 
 scenario f fit
 run_fit f
@@ -105,4 +110,5 @@ expect_eq "fit: VPN trials' fragments" "$(trials fragments vpn)" 1
 expect_eq "fit: no udp-size verdict" \
 	"$(python3 -c 'import json,sys; print(len([c for c in json.load(open(sys.argv[1]))["mtu"] if c["check"]=="udp-size"]))' "$RUN")" 0
 expect_eq "fit: no fragment warning" "$(grep -c 'fragment' "$OUT/f.err")" 0
+expect_eq "fit: no fragments row in summary.csv" "$(grep -c '^udp_fragments_per_datagram' "$OUT/f/summary.csv")" 0
 echo "$TEST_NAME: $CHECKS checks passed"
