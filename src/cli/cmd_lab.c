@@ -95,6 +95,8 @@ static void print_spec(const struct lab_spec *s)
 		if (k->rate_bps) {
 			printf(", tbf ");
 			print_rate(k->rate_bps);
+			if (k->rate_layer == LAYER_FRAME || k->rate_layer == LAYER_LINE)
+				printf(" at %s rate (Ethernet)", layer_name(k->rate_layer));
 		}
 		if (k->drop_pct > 0)
 			printf(", drop %.2f%%", k->drop_pct);
