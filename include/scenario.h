@@ -51,6 +51,8 @@ struct scenario_link {
 	uint64_t rate_bps;	 /* 0: unshaped */
 	double drop_pct;	 /* percent, 0..100 */
 	bool block_icmp;
+	enum layer rate_layer; /* LAYER_FRAME, LAYER_LINE (Ethernet), else the
+				* kernel's count (lab.h) */
 };
 
 struct scenario_lab {

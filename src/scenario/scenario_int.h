@@ -48,6 +48,7 @@ enum vtype {
 	T_PCT,	 /* percent, stored as percent */
 	T_RATIO, /* percent, stored as a ratio */
 	T_FAMILY,
+	T_LINKLAYER, /* how a link's shaper counts: frame or line (lab.h) */
 	T_PATHTYPE,
 	T_REF, /* a link or host name, resolved after parsing */
 	T_STREAMS,

@@ -50,6 +50,7 @@ static const struct keydef lab_keys[] = {
 	KEY0("rate", T_RATE, rate_bps, 1000, 0),
 	KEY0("drop_pct", T_PCT, drop_pct, 0, 0),
 	KEY0("block_icmp", T_BOOL, block_icmp, 0, 0),
+	KEY0("rate_layer", T_LINKLAYER, rate_layer, 0, 0),
 	{ 0 }
 };
 static const struct keydef link_keys[] = {
@@ -59,6 +60,7 @@ static const struct keydef link_keys[] = {
 	KEY("rate", T_RATE, struct scenario_link, rate_bps, 1000, 0),
 	KEY("drop_pct", T_PCT, struct scenario_link, drop_pct, 0, 0),
 	KEY("block_icmp", T_BOOL, struct scenario_link, block_icmp, 0, 0),
+	KEY("rate_layer", T_LINKLAYER, struct scenario_link, rate_layer, 0, 0),
 	{ 0 }
 };
 static const struct keydef host_keys[] = {
@@ -402,6 +404,24 @@ static bool set_path_type(struct parser *p, const struct section *sec, const str
 	return false;
 }
 
+/* How a shaped link counts: its Ethernet frames or its line (lab.h). */
+static bool set_link_layer(struct parser *p, const struct section *sec, const struct keydef *kd,
+			   char *field, const char *v)
+{
+	enum layer l;
+	char q[64];
+
+	if (!layer_parse(v, &l) || (l != LAYER_FRAME && l != LAYER_LINE)) {
+		scn_error_at(p, p->line, sec, kd->name,
+			     "'%s' is not frame or line (the Ethernet frame with FCS, or also "
+			     "preamble, SFD and gap: RFC 2544 line rate)",
+			     scn_quote(v, q));
+		return false;
+	}
+	memcpy(field, &l, sizeof(l));
+	return true;
+}
+
 static bool set_value(struct parser *p, struct section *sec, const struct keydef *kd, const char *v)
 {
 	void *obj = section_object(p, sec, kd->link0);
@@ -443,6 +463,8 @@ static bool set_value(struct parser *p, struct section *sec, const struct keydef
 			return false;
 		}
 		return true;
+	case T_LINKLAYER:
+		return set_link_layer(p, sec, kd, field, v);
 	case T_PATHTYPE:
 		return set_path_type(p, sec, kd, field, v);
 	case T_REF:
