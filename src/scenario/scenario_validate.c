@@ -384,4 +384,5 @@ void scn_validate(struct parser *p)
 	}
 	validate_paths(p);
 	validate_loads(p);
+	scn_validate_layers(p);
 }
