@@ -3,9 +3,11 @@
 # Sizes and rates at the layer a forwarding study means (RFC 2544): a router
 # (host 1) forwards to host 2 over a link shaped to 10 Mbit/s counted like
 # Ethernet (rate-layer=line: each frame also pays FCS, preamble, SFD and gap).
-# 118-byte frames (IP 100) at 90 % of that line rate all arrive; at 110 %
+# 118-byte frames (IP 100) at 90 % of that line rate all arrive; at 115 %
 # the shaper drops, though the kernel's own count (the frame without FCS,
-# 114 of the 138 bytes each takes on the line) would have let them through.
+# 114 of the 138 bytes each takes on the line: 95 % of the rate) would have
+# let them through. 115 %, not 110 %: a loaded machine's sender falls a few
+# per cent short of its rate, and must still be above the line's.
 # The shaper's byte counter agrees exactly with the frame bytes ovlperf
 # reports, less the FCS, for the datagrams it passed. 10 Mbit/s, not 1 Gbit/s:
 # a shared test machine cannot send a million small datagrams a second,
@@ -163,19 +165,19 @@ expect_eq "90 %: each as the frame less its FCS" "$(get line90 hook_bytes_ok)" 1
 expect_eq "90 %: the far end got what the tbf sent" "$(get line90 tbf_to_far_ok)" 1
 expect_eq "90 %: tbf bytes = reported frame bytes - FCS" "$(get line90 qdisc_exact)" 1
 
-# 110 %: 9963 frames/s take 11 Mbit/s on the line but only 9.09 Mbit/s of
-# skb->len: a tbf counting the kernel's way passes them, this one drops.
-trial line110 $DST -b 11M
-expect_eq "110 %: payload rate for 9963 frames/s" "$(get line110 target_bps)" $((9963 * 72 * 8))
-lost=$(get line110 lost)
-[ "$lost" -gt 0 ] || fail "110 % of the line lost nothing"
-ok "110 %: $lost datagrams lost"
-expect_eq "110 %: all of them at the shaper" "$(get line110 shaper_lost)" "$lost"
-[ "$(get line110 qdisc_drops)" -ge "$lost" ] || fail "the tbf dropped fewer than $lost"
-ok "110 %: the tbf counted those drops"
-expect_eq "110 %: the far end got what the tbf sent" "$(get line110 tbf_to_far_ok)" 1
-expect_eq "110 %: the far end got the datagrams received" "$(get line110 far_test_ok)" 1
-expect_eq "110 %: tbf bytes = reported frame bytes - FCS of those delivered" "$(get line110 qdisc_exact)" 1
+# 115 %: 10416 frames/s take 11.5 Mbit/s on the line but only 9.50 Mbit/s
+# of skb->len: a tbf counting the kernel's way passes them, this one drops.
+trial line115 $DST -b 11.5M
+expect_eq "115 %: payload rate for 10416 frames/s" "$(get line115 target_bps)" $((10416 * 72 * 8))
+lost=$(get line115 lost)
+[ "$lost" -gt 0 ] || fail "115 % of the line lost nothing"
+ok "115 %: $lost datagrams lost"
+expect_eq "115 %: all of them at the shaper" "$(get line115 shaper_lost)" "$lost"
+[ "$(get line115 qdisc_drops)" -ge "$lost" ] || fail "the tbf dropped fewer than $lost"
+ok "115 %: the tbf counted those drops"
+expect_eq "115 %: the far end got what the tbf sent" "$(get line115 tbf_to_far_ok)" 1
+expect_eq "115 %: the far end got the datagrams received" "$(get line115 far_test_ok)" 1
+expect_eq "115 %: tbf bytes = reported frame bytes - FCS of those delivered" "$(get line115 qdisc_exact)" 1
 
 # IPv6: the same frames carry 20 bytes less payload.
 trial v6 -6 $DST6 -b 9M
