@@ -248,8 +248,9 @@ int nlr_tbf_add(struct nl_sock *sk, const char *ifname, uint64_t rate_bps, uint3
 		rtnl_qdisc_tbf_set_limit(q, (int)limit);
 		rtnl_qdisc_tbf_set_rate(q, (int)bytes, (int)burst, 0);
 		if (overhead || mpu) {
-			/* a size table (tc stab): every packet costs its length
-			 * plus overhead, at least mpu, on an Ethernet link */
+			/* the rate's overhead and mpu (tc ... tbf ... overhead N mpu M): every
+			 * packet costs its length plus overhead, at least mpu, on an Ethernet link
+			 */
 			rtnl_tc_set_overhead(TC_CAST(q), overhead);
 			rtnl_tc_set_mpu(TC_CAST(q), mpu);
 			rtnl_tc_set_linktype(TC_CAST(q), ARPHRD_ETHER);
