@@ -34,6 +34,8 @@
 #include <sys/socket.h>
 #include <sys/types.h>
 
+#include "layer.h"
+
 #define LAB_NAME_MAX	 12
 #define LAB_MAX_HOSTS	 8
 #define LAB_MAX_LINKS	 8
@@ -57,6 +59,12 @@ struct lab_link_spec {
 	uint64_t rate_bps;	 /* 0: unshaped; else a tbf on both ends' egress */
 	double drop_pct;	 /* 0: none; else random drop (nftables numgen) both ways */
 	bool block_icmp_too_big; /* drop ICMP frag-needed / packet-too-big on this link */
+	/* What the tbf charges a packet: LAYER_FRAME its Ethernet frame (FCS
+	 * added, at least 64 bytes) or LAYER_LINE what the frame takes on the
+	 * line (also preamble, SFD and gap: at least 84), so that rate is an
+	 * Ethernet line's (RFC 2544); anything else (0): what the kernel counts,
+	 * the frame without its FCS (skb->len). */
+	enum layer rate_layer;
 };
 
 struct lab_spec {
@@ -82,7 +90,8 @@ int lab_spec_check(const struct lab_spec *spec, char *err, size_t errlen);
 /* "0.5", "5%": a drop percentage 0..100. */
 bool lab_parse_pct(const char *s, double *pct);
 /* Applies one `--link` option, "L:key=value[,key=value...]" with keys mtu,
- * rate, drop and block-icmp (alone, or =0/=1), to spec->links[L]. 0, or
+ * rate, rate-layer (frame or line), drop and block-icmp (alone, or =0/=1),
+ * to spec->links[L]. 0, or
  * -EINVAL with the reason in err. The spec is checked as a whole later. */
 int lab_parse_link_opt(const char *s, struct lab_spec *spec, char *err, size_t errlen);
 /* Address of end (0 = a, 1 = b) of link l and its prefix length. */
@@ -99,6 +108,13 @@ int lab_plan_route(const struct lab_spec *spec, unsigned host, unsigned link, un
 unsigned lab_plan_drop_threshold(double drop_pct);
 /* tbf bucket in bytes for a rate and MTU: max(1 ms of rate, 4 frames). */
 uint32_t lab_plan_tbf_burst(uint64_t rate_bps, uint32_t mtu);
+/* What a tbf counting at rate_layer adds to each packet's length (skb->len,
+ * the frame without FCS) and the least it charges one: 0 and 0 for the
+ * kernel's own count. */
+void lab_plan_tbf_overhead(enum layer rate_layer, uint32_t *overhead, uint32_t *mpu);
+/* "frame", "line" or "kernel" (the frame without FCS): how link k's tbf
+ * counts. */
+const char *lab_rate_layer_name(const struct lab_link_spec *k);
 
 /* Creates namespaces, veth pairs, addresses (IPv4 and IPv6, with DAD disabled
  * so IPv6 is usable at once), loopback up, routes, shaping and drop rules.

@@ -158,6 +158,8 @@ struct run_plan_link {
 	uint64_t rate_bps; /* tbf rate; 0: unshaped */
 	double drop_pct;
 	bool block_icmp;
+	const char *rate_layer; /* the tbf counts "frame" or "line" (Ethernet);
+				 * NULL: the kernel's count */
 };
 
 struct run_plan_path {

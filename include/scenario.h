@@ -51,6 +51,8 @@ struct scenario_link {
 	uint64_t rate_bps;	 /* 0: unshaped */
 	double drop_pct;	 /* percent, 0..100 */
 	bool block_icmp;
+	enum layer rate_layer; /* LAYER_FRAME, LAYER_LINE (Ethernet), else the
+				* kernel's count (lab.h) */
 };
 
 struct scenario_lab {
@@ -109,13 +111,21 @@ struct scenario_udp {
 	uint32_t sizes[SCN_MAX_LIST];
 	uint64_t duration_ns;
 	uint64_t rate_bps; /* fixed-rate trial; 0: chosen by the suite */
+	/* size_layer: the layer the file stated sizes at (layer.h); sizes[]
+	 * holds their payloads after validation, size_given[] what the file
+	 * said. rate_layer: the layer rate counts. family: the IP family the
+	 * layers count headers for, every path's (AF_INET without layers). */
+	enum layer size_layer, rate_layer;
+	uint32_t size_given[SCN_MAX_LIST];
+	int family;
 };
 
 struct scenario_sweep {
 	bool enabled;
 	unsigned line;
 	uint64_t from_bps, to_bps, step_bps;
-	uint64_t duration_ns; /* per trial */
+	uint64_t duration_ns;  /* per trial */
+	enum layer rate_layer; /* the rates count this layer (layer.h) */
 };
 
 struct scenario_knee {
@@ -126,6 +136,7 @@ struct scenario_knee {
 	double width_goal; /* ratio: 0.01 = 1 % */
 	uint64_t short_ns, final_ns;
 	unsigned max_trials;
+	enum layer rate_layer; /* min_rate and max_rate count this layer */
 };
 
 struct scenario_mtu {
@@ -190,6 +201,14 @@ bool scenario_addr_is_benchmark(const char *addr);
 void scenario_lab_spec(const struct scenario *scn, struct lab_spec *spec);
 
 /* Index of a path by name, or -1. */
+/* bps at layer l (the scenario's [udp] family) for datagrams of len
+ * payload bytes, as the payload bit rate that sends the datagrams that fit
+ * in it (layer_rate(): rounded down to whole datagrams a second); 0 stays 0.
+ * Validation made sure every rate the file gives is at least one datagram
+ * a second at every size. */
+uint64_t scenario_rate_payload(const struct scenario *scn, enum layer l, uint64_t bps,
+			       uint32_t len);
+
 int scenario_find_path(const struct scenario *scn, const char *name);
 
 const char *scenario_path_type_name(enum scenario_path_type type);

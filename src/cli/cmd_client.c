@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/socket.h>
 
+#include "cli_layer.h"
 #include "cli_opt.h"
 #include "clock.h"
 #include "cmd.h"
@@ -30,6 +31,12 @@ static void usage(FILE *f)
 		"  -b, --bitrate RATE   target bit/s, total over streams, k/M/G suffixes\n"
 		"                       (UDP default 1M; TCP default unlimited)\n"
 		"  -l, --length BYTES   UDP payload (default %d) / TCP write size (default %d)\n"
+		"      --size-layer L   UDP: -l is the size at layer L: payload (the default),\n"
+		"                       ip (IP packet) or frame (Ethernet frame with FCS, at\n"
+		"                       least 64: RFC 2544's 64..1518)\n"
+		"      --rate-layer L   UDP: -b counts layer L: payload (the default), ip,\n"
+		"                       frame, or line (frame + preamble, SFD and gap: 20 B):\n"
+		"                       100M of 64-byte frames at line rate is 148,809 pps\n"
 		"  -R, --reverse        the server sends, the client receives\n"
 		"  -M, --mss BYTES      TCP_MAXSEG of the test connections\n"
 		"  -w, --window BYTES   socket buffers (k/M/G binary, to 1G): TCP both ends'\n"
@@ -67,7 +74,9 @@ enum {
 	OPT_DSCP,
 	OPT_MSGTMO,
 	OPT_NO_RT,
-	OPT_RT
+	OPT_RT,
+	OPT_SIZE_LAYER,
+	OPT_RATE_LAYER,
 };
 
 static const struct option options[] = {
@@ -79,6 +88,8 @@ static const struct option options[] = {
 	{ "omit", required_argument, NULL, 'O' },
 	{ "bitrate", required_argument, NULL, 'b' },
 	{ "length", required_argument, NULL, 'l' },
+	{ "size-layer", required_argument, NULL, OPT_SIZE_LAYER },
+	{ "rate-layer", required_argument, NULL, OPT_RATE_LAYER },
 	{ "reverse", no_argument, NULL, 'R' },
 	{ "mss", required_argument, NULL, 'M' },
 	{ "window", required_argument, NULL, 'w' },
@@ -166,8 +177,32 @@ static bool apply_value(struct load_spec *s, int c, const char *arg, char why[st
 	}
 }
 
+/* What the options say beyond the spec. */
+struct client_opts {
+	bool json;
+	struct cli_layer layer;
+};
+
+/* The layer options and -l as given; false with why on a bad value. */
+static bool apply_layer(struct load_spec *s, int c, const char *arg, struct client_opts *o,
+			char why[static VALUE_WHY_MAX])
+{
+	switch (c) {
+	case OPT_SIZE_LAYER:
+		return cli_layer_parse(arg, LAYER_FRAME, &o->layer.size_layer, why, VALUE_WHY_MAX);
+	case OPT_RATE_LAYER:
+		return cli_layer_parse(arg, LAYER_LINE, &o->layer.rate_layer, why, VALUE_WHY_MAX);
+	default: /* -l */
+		if (!apply_value(s, c, arg, why))
+			return false;
+		o->layer.len_given = true;
+		o->layer.len = s->len;
+		return true;
+	}
+}
+
 /* One option into the spec; false with why on a bad value. */
-static bool apply(struct load_spec *s, int c, const char *arg, bool *json,
+static bool apply(struct load_spec *s, int c, const char *arg, struct client_opts *o,
 		  char why[static VALUE_WHY_MAX])
 {
 	switch (c) {
@@ -206,11 +241,42 @@ static bool apply(struct load_spec *s, int c, const char *arg, bool *json,
 		s->family = AF_INET6;
 		return true;
 	case 'J':
-		*json = true;
+		o->json = true;
 		return true;
+	case 'l':
+	case OPT_SIZE_LAYER:
+	case OPT_RATE_LAYER:
+		return apply_layer(s, c, arg, o, why);
 	default:
 		return apply_value(s, c, arg, why);
 	}
+}
+
+/* -l and -b from their layers into payload units (cli_layer.h); false
+ * after saying why. */
+static bool convert_layers(const struct client_opts *o, struct load_spec *s)
+{
+	char why[VALUE_WHY_MAX];
+	int family;
+
+	if (o->layer.size_layer == LAYER_PAYLOAD && o->layer.rate_layer == LAYER_PAYLOAD)
+		return true;
+	if (s->proto != LOAD_UDP) {
+		cli_opt_error("client",
+			      o->layer.size_layer != LAYER_PAYLOAD ? "--size-layer"
+								   : "--rate-layer",
+			      "applies to UDP tests (-u)");
+		return false;
+	}
+	if (cli_layer_len(&o->layer, s, &family, why, sizeof(why)) < 0) {
+		cli_opt_error("client", "--length", why);
+		return false;
+	}
+	if (cli_layer_rate(&o->layer, s, family, &s->rate_bps, why, sizeof(why)) < 0) {
+		cli_opt_error("client", "--bitrate", why);
+		return false;
+	}
+	return true;
 }
 
 int cmd_client(int argc, char **argv)
@@ -219,7 +285,7 @@ int cmd_client(int argc, char **argv)
 	struct load_result res;
 	struct load_spec spec;
 	char why[VALUE_WHY_MAX], name[CLI_OPT_NAME_MAX];
-	bool json = false;
+	struct client_opts o = { .json = false };
 	int c, rc;
 
 	load_spec_defaults(&spec);
@@ -229,7 +295,7 @@ int cmd_client(int argc, char **argv)
 			usage(stdout);
 			return 0;
 		}
-		if (c == '?' || !apply(&spec, c, optarg, &json, why)) {
+		if (c == '?' || !apply(&spec, c, optarg, &o, why)) {
 			if (c != '?')
 				cli_opt_error("client", cli_opt_name(options, c, name), why);
 			fprintf(stderr, "see 'ovlperf client --help'\n");
@@ -242,11 +308,13 @@ int cmd_client(int argc, char **argv)
 		fprintf(stderr, "see 'ovlperf client --help'\n");
 		return EXIT_USAGE;
 	}
+	if (!convert_layers(&o, &spec))
+		return EXIT_USAGE;
 	interrupt_install();
-	if (!json)
+	if (!o.json)
 		report_load_term_header(stdout, &spec);
-	rc = load_run_hooks(&spec, &res, json ? NULL : &hooks);
-	if (json) {
+	rc = load_run_hooks(&spec, &res, o.json ? NULL : &hooks);
+	if (o.json) {
 		report_load_json_print(stdout, &res);
 	} else if (res.nstreams) {
 		report_load_term(stdout, &res);

@@ -41,7 +41,10 @@ static const char usage_text[] =
 	"                 nftables numgen on ingress, segmentation offloads off)\n"
 	"  --block-icmp   drop ICMP fragmentation-needed / ICMPv6 packet-too-big\n"
 	"  --link L:K=V,.. settings of link L alone, applied after the options above:\n"
-	"                 mtu=N, rate=RATE, drop=PCT, block-icmp\n"
+	"                 mtu=N, rate=RATE, drop=PCT, block-icmp, and rate-layer=frame\n"
+	"                 or line: the tbf charges each packet its Ethernet frame (FCS,\n"
+	"                 64 B at least) or also preamble, SFD and gap (84 B at least):\n"
+	"                 rate=1G,rate-layer=line carries 1,488,095 64-byte frames/s\n"
 	"                 (e.g. --hosts 3 --link 1:mtu=1280,block-icmp)\n"
 	"  --force        remove an existing lab of that NAME first\n"
 	"  --overlay      also start the built-in overlay (ovl0, 198.19.0.h+1 and\n"
@@ -95,6 +98,8 @@ static void print_spec(const struct lab_spec *s)
 		if (k->rate_bps) {
 			printf(", tbf ");
 			print_rate(k->rate_bps);
+			if (k->rate_layer == LAYER_FRAME || k->rate_layer == LAYER_LINE)
+				printf(" at %s rate (Ethernet)", layer_name(k->rate_layer));
 		}
 		if (k->drop_pct > 0)
 			printf(", drop %.2f%%", k->drop_pct);

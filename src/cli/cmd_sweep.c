@@ -8,6 +8,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "cli_layer.h"
 #include "cli_opt.h"
 #include "cmd.h"
 #include "interrupt.h"
@@ -39,6 +40,11 @@ static void usage(FILE *f)
 		"  --max-trials N             knee: give up after N trials (default %d)\n"
 		"  --gap DUR                  pause between trials (default 500ms)\n"
 		"  -l, --length BYTES         UDP payload per datagram (default %d)\n"
+		"      --size-layer L         -l is the size at layer L: payload (the default),\n"
+		"                             ip (IP packet) or frame (Ethernet frame with FCS)\n"
+		"      --rate-layer L         the rates count layer L: payload (the default),\n"
+		"                             ip, frame or line (frame + 20 B of preamble, SFD\n"
+		"                             and gap): RFC 2544 line rate\n"
 		"  -P, --parallel N           streams sharing the rate (default 1)\n"
 		"  -w, --window BYTES         socket buffers (k/M/G binary, to 1G)\n"
 		"  -4, -6                     IPv4 / IPv6 only\n"
@@ -71,6 +77,8 @@ enum {
 	OPT_NOPROGRESS,
 	OPT_NO_RT,
 	OPT_RT,
+	OPT_SIZE_LAYER,
+	OPT_RATE_LAYER,
 };
 
 static const struct option options[] = {
@@ -87,6 +95,8 @@ static const struct option options[] = {
 	{ "max-trials", required_argument, NULL, OPT_TRIALS },
 	{ "gap", required_argument, NULL, OPT_GAP },
 	{ "length", required_argument, NULL, 'l' },
+	{ "size-layer", required_argument, NULL, OPT_SIZE_LAYER },
+	{ "rate-layer", required_argument, NULL, OPT_RATE_LAYER },
 	{ "parallel", required_argument, NULL, 'P' },
 	{ "window", required_argument, NULL, 'w' },
 	{ "port", required_argument, NULL, 'p' },
@@ -104,25 +114,34 @@ struct opts {
 	struct sweep_spec spec;
 	bool linear_given[3]; /* from, to, step */
 	bool knee, max_given, time_given, final_given, json, progress;
+	struct cli_layer layer;
 };
 
-/* The field a rate or duration option sets, and whether it was given. */
-static uint64_t *rate_field(struct opts *o, int c)
+/* The field a rate option sets. */
+static uint64_t *rate_ptr(struct sweep_spec *s, int c)
 {
-	struct sweep_spec *s = &o->spec;
-
 	switch (c) {
 	case OPT_FROM:
+		return &s->from_bps;
 	case OPT_TO:
+		return &s->to_bps;
 	case OPT_STEP:
-		o->linear_given[c - OPT_FROM] = true;
-		return c == OPT_FROM ? &s->from_bps : c == OPT_TO ? &s->to_bps : &s->step_bps;
+		return &s->step_bps;
 	case OPT_MAX:
-		o->max_given = true;
 		return &s->knee.max_rate_bps;
 	default:
 		return &s->knee.min_rate_bps;
 	}
+}
+
+/* The field a rate option sets, marked as given. */
+static uint64_t *rate_field(struct opts *o, int c)
+{
+	if (c >= OPT_FROM && c <= OPT_STEP)
+		o->linear_given[c - OPT_FROM] = true;
+	else if (c == OPT_MAX)
+		o->max_given = true;
+	return rate_ptr(&o->spec, c);
 }
 
 static bool set_duration(struct opts *o, int c, uint64_t v)
@@ -196,11 +215,16 @@ static bool parse_load(struct opts *o, int c, const char *arg, char why[static V
 
 	switch (c) {
 	case 'l':
-		if (value_get(VALUE_UINT, arg, LOAD_UDP_MIN_LEN, LOAD_UDP_MAX_LEN, &v, why,
-			      VALUE_WHY_MAX))
+		/* the range at the layer is checked once the layer is known */
+		if (value_get(VALUE_UINT, arg, 1, 1u << 20, &v, why, VALUE_WHY_MAX))
 			return false;
-		s->load.len = (uint32_t)v;
+		o->layer.len_given = true;
+		o->layer.len = v;
 		return true;
+	case OPT_SIZE_LAYER:
+		return cli_layer_parse(arg, LAYER_FRAME, &o->layer.size_layer, why, VALUE_WHY_MAX);
+	case OPT_RATE_LAYER:
+		return cli_layer_parse(arg, LAYER_LINE, &o->layer.rate_layer, why, VALUE_WHY_MAX);
 	case 'P':
 		if (value_get(VALUE_UINT, arg, 1, LOAD_MAX_STREAMS, &v, why, VALUE_WHY_MAX))
 			return false;
@@ -254,6 +278,37 @@ static bool parse_option(struct opts *o, int c, const char *arg, char why[static
 	}
 }
 
+/* -l and the rates from their layers into payload units (cli_layer.h);
+ * false after saying why. */
+static bool convert_layers(struct opts *o)
+{
+	static const int rate_opts[] = { OPT_FROM, OPT_TO, OPT_STEP, OPT_MAX, OPT_MIN };
+	struct load_spec *s = &o->spec.load;
+	char why[VALUE_WHY_MAX], name[CLI_OPT_NAME_MAX];
+	int family;
+
+	if (o->layer.size_layer == LAYER_PAYLOAD && o->layer.len_given &&
+	    (o->layer.len < LOAD_UDP_MIN_LEN || o->layer.len > LOAD_UDP_MAX_LEN)) {
+		snprintf(why, sizeof(why), "%llu is out of range (%u..%u)",
+			 (unsigned long long)o->layer.len, LOAD_UDP_MIN_LEN, LOAD_UDP_MAX_LEN);
+		cli_opt_error("sweep", "--length", why);
+		return false;
+	}
+	if (cli_layer_len(&o->layer, s, &family, why, sizeof(why)) < 0) {
+		cli_opt_error("sweep", "--length", why);
+		return false;
+	}
+	for (size_t i = 0; i < sizeof(rate_opts) / sizeof(rate_opts[0]); i++) {
+		uint64_t *bps = rate_ptr(&o->spec, rate_opts[i]);
+
+		if (cli_layer_rate(&o->layer, s, family, bps, why, sizeof(why)) < 0) {
+			cli_opt_error("sweep", cli_opt_name(options, rate_opts[i], name), why);
+			return false;
+		}
+	}
+	return true;
+}
+
 /* Checks the combination of options; fills defaults that depend on the mode. */
 static bool finish_options(struct opts *o)
 {
@@ -261,6 +316,8 @@ static bool finish_options(struct opts *o)
 	bool any_linear = o->linear_given[0] || o->linear_given[1] || o->linear_given[2];
 	char err[256];
 
+	if (!convert_layers(o))
+		return false;
 	if (o->knee && any_linear) {
 		fprintf(stderr, "ovlperf sweep: --knee and --from/--to/--step do not mix\n");
 		return false;

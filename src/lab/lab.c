@@ -189,9 +189,11 @@ static int link_end_setup(struct lab *lab, struct nl_sock *sk, unsigned l, unsig
 	if (!rc && k->rate_bps) {
 		uint32_t burst = lab_plan_tbf_burst(k->rate_bps, mtu);
 		uint64_t limit = burst + k->rate_bps / 8 * LAB_TBF_LATENCY_US / 1000000;
+		uint32_t overhead, mpu;
 
+		lab_plan_tbf_overhead(k->rate_layer, &overhead, &mpu);
 		rc = nlr_tbf_add(sk, lab->ifname[l], k->rate_bps, burst,
-				 limit > 0x7fffffff ? 0x7fffffff : (uint32_t)limit);
+				 limit > 0x7fffffff ? 0x7fffffff : (uint32_t)limit, overhead, mpu);
 	}
 	if (!rc)
 		rc = nlr_link_up(sk, lab->ifname[l]);

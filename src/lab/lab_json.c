@@ -3,7 +3,8 @@
  * `ovlperf lab show --json`: the lab's spec and, per host, what the kernel
  * reports about its interfaces. Schema "ovlperf-lab" version 1:
  *   { "schema": "ovlperf-lab", "version": 1, "name": "lab",
- *     "links": [ { "index", "a", "b", "ifname", "mtu", "rate_bps", "drop_pct",
+ *     "links": [ { "index", "a", "b", "ifname", "mtu", "rate_bps", "rate_layer",
+ *                  "drop_pct",
  *                  "block_icmp_too_big" } ],
  *     "hosts": [ { "index", "netns",
  *                  "interfaces": [ { "name", "ifindex", "mtu", "up", "carrier",
@@ -35,6 +36,7 @@ static cJSON *links_json(const struct lab_spec *s)
 		    !cJSON_AddStringToObject(o, "ifname", ifname) ||
 		    !cJSON_AddNumberToObject(o, "mtu", k->mtu ? k->mtu : LAB_DEFAULT_MTU) ||
 		    !cJSON_AddNumberToObject(o, "rate_bps", (double)k->rate_bps) ||
+		    !cJSON_AddStringToObject(o, "rate_layer", lab_rate_layer_name(k)) ||
 		    !cJSON_AddNumberToObject(o, "drop_pct", k->drop_pct) ||
 		    !cJSON_AddBoolToObject(o, "block_icmp_too_big", k->block_icmp_too_big))
 			goto fail;

@@ -85,6 +85,9 @@ static int link_check(const struct lab_spec *spec, unsigned i, char *err, size_t
 	if (l->rate_bps && (l->rate_bps < LAB_RATE_MIN_BPS || l->rate_bps > LAB_RATE_MAX_BPS))
 		return fail(err, errlen, "link %u: rate %llu bit/s out of range %llu..%llu", i,
 			    (unsigned long long)l->rate_bps, LAB_RATE_MIN_BPS, LAB_RATE_MAX_BPS);
+	if ((l->rate_layer == LAYER_FRAME || l->rate_layer == LAYER_LINE) && !l->rate_bps)
+		return fail(err, errlen, "link %u: rate-layer %s needs a rate", i,
+			    layer_name(l->rate_layer));
 	if (!(l->drop_pct >= 0.0 && l->drop_pct <= 100.0))
 		return fail(err, errlen, "link %u: drop %g%% out of range 0..100", i, l->drop_pct);
 	if (l->drop_pct > 0.0 && lab_plan_drop_threshold(l->drop_pct) == 0)
@@ -158,12 +161,23 @@ static int link_kv(const char *kv, size_t len, struct lab_link_spec *l, char *er
 		return fail(err, errlen, "--link: rate '%s' is not a rate (%s, e.g. 100M, 1.5G)",
 			    val, range);
 	}
+	if (!strcmp(key, "rate-layer")) {
+		if (layer_parse(val, &l->rate_layer) &&
+		    (l->rate_layer == LAYER_FRAME || l->rate_layer == LAYER_LINE))
+			return 0;
+		l->rate_layer = LAYER_PAYLOAD;
+		return fail(err, errlen,
+			    "--link: rate-layer '%s' is not frame or line (a tbf counts the frame "
+			    "without FCS unless told)",
+			    val);
+	}
 	if (!strcmp(key, "drop"))
 		return lab_parse_pct(val, &l->drop_pct)
 			       ? 0
 			       : fail(err, errlen, "--link: drop '%s' is not a percentage 0..100",
 				      val);
-	return fail(err, errlen, "--link: unknown key '%s' (mtu, rate, drop, block-icmp)", key);
+	return fail(err, errlen,
+		    "--link: unknown key '%s' (mtu, rate, rate-layer, drop, block-icmp)", key);
 }
 
 int lab_parse_link_opt(const char *s, struct lab_spec *spec, char *err, size_t errlen)
@@ -319,4 +333,24 @@ uint32_t lab_plan_tbf_burst(uint64_t rate_bps, uint32_t mtu)
 	uint64_t frames = 4ULL * ((mtu ? mtu : LAB_DEFAULT_MTU) + 14);
 
 	return (uint32_t)(per_ms > frames ? per_ms : frames);
+}
+
+void lab_plan_tbf_overhead(enum layer rate_layer, uint32_t *overhead, uint32_t *mpu)
+{
+	/* the tbf sees skb->len: the Ethernet header is in it, the FCS is not */
+	*overhead = *mpu = 0;
+	if (rate_layer == LAYER_FRAME) {
+		*overhead = LAYER_ETH_FCS;
+		*mpu = LAYER_ETH_MIN;
+	} else if (rate_layer == LAYER_LINE) {
+		*overhead = LAYER_ETH_FCS + LAYER_ETH_WIRE;
+		*mpu = LAYER_ETH_LINE_MIN;
+	}
+}
+
+const char *lab_rate_layer_name(const struct lab_link_spec *k)
+{
+	if (k->rate_layer == LAYER_FRAME || k->rate_layer == LAYER_LINE)
+		return layer_name(k->rate_layer);
+	return "kernel";
 }

@@ -8,6 +8,7 @@
  *   pid 1234
  *   hosts 2
  *   link 0 1 mtu 1500 rate 0 drop 0.00 block-icmp 0
+ *   link 1 2 mtu 1500 rate 1000000000 drop 0.00 block-icmp 0 rate-layer line
  *   netns ovp-lab-0 4026532345
  */
 #include <dirent.h>
@@ -56,8 +57,11 @@ int lab_state_format(const struct lab_state *st, char *buf, size_t len)
 	for (unsigned i = 0; i < s->nlinks && i < LAB_MAX_LINKS; i++) {
 		const struct lab_link_spec *l = &s->links[i];
 
-		LAB_APPEND("link %u %u mtu %u rate %" PRIu64 " drop %.2f block-icmp %d\n", l->a,
-			   l->b, l->mtu, l->rate_bps, l->drop_pct, l->block_icmp_too_big ? 1 : 0);
+		LAB_APPEND("link %u %u mtu %u rate %" PRIu64 " drop %.2f block-icmp %d", l->a, l->b,
+			   l->mtu, l->rate_bps, l->drop_pct, l->block_icmp_too_big ? 1 : 0);
+		if (l->rate_layer == LAYER_FRAME || l->rate_layer == LAYER_LINE)
+			LAB_APPEND(" rate-layer %s", layer_name(l->rate_layer));
+		LAB_APPEND("\n");
 	}
 	for (unsigned i = 0; i < st->nns && i < LAB_MAX_HOSTS; i++)
 		LAB_APPEND("netns %s %" PRIu64 "\n", st->ns[i].name, st->ns[i].ino);
@@ -85,13 +89,24 @@ static int parse_line(const char *line, struct lab_state *st)
 	}
 	if (sscanf(line, "link %u %u mtu %u rate %" SCNu64 " drop %lf block-icmp %d%n", &a, &b,
 		   &mtu, &rate, &drop, &block, &end) == 6 &&
-	    line[end] == '\0' && s->nlinks < LAB_MAX_LINKS) {
+	    s->nlinks < LAB_MAX_LINKS) {
+		enum layer rl = LAYER_PAYLOAD;
+		int end2 = -1;
+
+		/* " rate-layer NAME": only on a link that counts like Ethernet */
+		if (line[end] == ' ' && sscanf(line + end, " rate-layer %7s%n", word, &end2) == 1 &&
+		    line[end + end2] == '\0' && layer_parse(word, &rl) &&
+		    (rl == LAYER_FRAME || rl == LAYER_LINE))
+			end += end2;
+		if (line[end] != '\0')
+			return -EBADMSG;
 		s->links[s->nlinks++] = (struct lab_link_spec){ .a = a,
 								.b = b,
 								.mtu = mtu,
 								.rate_bps = rate,
 								.drop_pct = drop,
-								.block_icmp_too_big = block != 0 };
+								.block_icmp_too_big = block != 0,
+								.rate_layer = rl };
 		return 0;
 	}
 	if (sscanf(line, "netns %31s %" SCNu64 "%n", word, &ino, &end) == 2 && line[end] == '\0' &&

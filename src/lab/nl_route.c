@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <linux/if.h>
 #include <linux/if_addr.h>
+#include <linux/if_arp.h>
 #include <linux/pkt_sched.h>
 #include <linux/rtnetlink.h>
 #include <stdio.h>
@@ -225,7 +226,7 @@ out:
 }
 
 int nlr_tbf_add(struct nl_sock *sk, const char *ifname, uint64_t rate_bps, uint32_t burst,
-		uint32_t limit)
+		uint32_t limit, uint32_t overhead, uint32_t mpu)
 {
 	struct rtnl_qdisc *q;
 	uint64_t bytes = rate_bps / 8;
@@ -246,6 +247,14 @@ int nlr_tbf_add(struct nl_sock *sk, const char *ifname, uint64_t rate_bps, uint3
 	if (rc >= 0) {
 		rtnl_qdisc_tbf_set_limit(q, (int)limit);
 		rtnl_qdisc_tbf_set_rate(q, (int)bytes, (int)burst, 0);
+		if (overhead || mpu) {
+			/* the rate's overhead and mpu (tc ... tbf ... overhead N mpu M): every
+			 * packet costs its length plus overhead, at least mpu, on an Ethernet link
+			 */
+			rtnl_tc_set_overhead(TC_CAST(q), overhead);
+			rtnl_tc_set_mpu(TC_CAST(q), mpu);
+			rtnl_tc_set_linktype(TC_CAST(q), ARPHRD_ETHER);
+		}
 		rc = rtnl_qdisc_add(sk, q, NLM_F_CREATE | NLM_F_REPLACE);
 	}
 	rtnl_qdisc_put(q);

@@ -32,9 +32,11 @@ int nlr_addr_add(struct nl_sock *sk, const char *ifname, const struct sockaddr_s
 /* Route to dst/prefixlen (host bits are cleared) via gw. */
 int nlr_route_add(struct nl_sock *sk, const struct sockaddr_storage *dst, unsigned prefixlen,
 		  const struct sockaddr_storage *gw);
-/* Root tbf on ifname: rate in bit/s, bucket and limit in bytes. */
+/* Root tbf on ifname: rate in bit/s, bucket and limit in bytes; each packet
+ * charged overhead bytes more than its length, and at least mpu (0, 0: the
+ * kernel's count). */
 int nlr_tbf_add(struct nl_sock *sk, const char *ifname, uint64_t rate_bps, uint32_t burst,
-		uint32_t limit);
+		uint32_t limit, uint32_t overhead, uint32_t mpu);
 int nlr_interfaces(struct nl_sock *sk, struct lab_if_info *out, size_t max, size_t *n);
 
 #endif

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "json_out.h"
+#include "report_layers.h"
 #include "report_load.h"
 #include "version.h"
 
@@ -189,6 +190,52 @@ static cJSON *udp_json(const struct udp_result *u, bool with_loss_at)
 	return o;
 }
 
+/* The datagrams at every layer: null when fragmented (not one frame each).
+ * The figures of the end whose results never came are null. */
+static cJSON *layers_json(const struct load_result *r)
+{
+	bool sent_known = !r->peer_missing || !r->spec.reverse;
+	bool received_known = !r->peer_missing || r->spec.reverse;
+	struct report_layers l;
+	cJSON *o, *e;
+
+	if (!report_layers_get(r, &l))
+		return cJSON_CreateNull();
+	o = cJSON_CreateObject();
+	if (!o)
+		return NULL;
+	cJSON_AddStringToObject(o, "family", l.family == AF_INET6 ? "ipv6" : "ipv4");
+	if (sent_known)
+		add_num(o, "sent_pps", l.sent_pps);
+	else
+		cJSON_AddNullToObject(o, "sent_pps");
+	if (received_known)
+		add_num(o, "received_pps", l.received_pps);
+	else
+		cJSON_AddNullToObject(o, "received_pps");
+	for (unsigned i = 0; i < LAYER_COUNT; i++) {
+		e = cJSON_AddObjectToObject(o, layer_name((enum layer)i));
+		if (!e)
+			break;
+		add_num(e, "datagram_bytes", (double)l.bytes[i]);
+		if (sent_known) {
+			add_num(e, "sent_bytes", (double)l.sent_bytes[i]);
+			add_num(e, "sent_bps", l.sent_bps[i]);
+		} else {
+			cJSON_AddNullToObject(e, "sent_bytes");
+			cJSON_AddNullToObject(e, "sent_bps");
+		}
+		if (received_known) {
+			add_num(e, "received_bytes", (double)l.received_bytes[i]);
+			add_num(e, "received_bps", l.received_bps[i]);
+		} else {
+			cJSON_AddNullToObject(e, "received_bytes");
+			cJSON_AddNullToObject(e, "received_bps");
+		}
+	}
+	return o;
+}
+
 static cJSON *cpu_json(const struct cpu_use *c, double s_per_gbit)
 {
 	cJSON *o = cJSON_CreateObject();
@@ -337,6 +384,7 @@ cJSON *report_load_json(const struct load_result *r)
 			add_num(u, "path_mtu", r->udp.path_mtu);
 			add_num(u, "fragments", r->udp.fragments);
 			cJSON_AddBoolToObject(u, "dont_fragment", r->udp.dont_fragment);
+			cJSON_AddItemToObject(u, "layers", layers_json(r));
 			if (r->udp.sender_diag) {
 				cJSON *sf = cJSON_AddObjectToObject(u, "shortfall");
 

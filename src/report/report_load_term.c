@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "clock.h"
+#include "report_layers.h"
 #include "report_load.h"
 
 static const char *fmt_scaled(char *buf, size_t size, double v, const char *unit)
@@ -138,6 +139,22 @@ static void print_loss_at(FILE *f, const struct udp_result *u)
 	}
 }
 
+/* The datagrams at every layer, RFC 2544 style: frames with FCS, line with
+ * preamble, SFD and inter-frame gap. */
+static void print_layers(FILE *f, const struct load_result *res)
+{
+	struct report_layers l;
+
+	if (!report_layers_get(res, &l))
+		return;
+	fprintf(f, "  %-8s %8s %16s %16s   (%s, %.0f pps sent, %.0f pps received)\n", "layer",
+		"bytes", "sent Mbit/s", "received Mbit/s", l.family == AF_INET6 ? "IPv6" : "IPv4",
+		l.sent_pps, l.received_pps);
+	for (unsigned i = 0; i < LAYER_COUNT; i++)
+		fprintf(f, "  %-8s %8" PRIu64 " %16.3f %16.3f\n", layer_name((enum layer)i),
+			l.bytes[i], l.sent_bps[i] / 1e6, l.received_bps[i] / 1e6);
+}
+
 static void print_udp(FILE *f, const struct load_result *res)
 {
 	const struct udp_result *u = &res->udp;
@@ -166,6 +183,7 @@ static void print_udp(FILE *f, const struct load_result *res)
 		fmt_bps(b1, sizeof(b1), u->target_bps), fmt_bps(b3, sizeof(b3), u->achieved_bps),
 		u->generator_limited ? "  (GENERATOR LIMITED: the sender fell short of the target)"
 				     : "");
+	print_layers(f, res);
 	if (u->sender_diag && (u->skipped_late_wakeup || u->skipped_slow_send ||
 			       u->skipped_blocked_send || u->send_refused))
 		fprintf(f,

@@ -137,7 +137,8 @@ void scenario_lab_spec(const struct scenario *scn, struct lab_spec *spec)
 							 .mtu = l->mtu,
 							 .rate_bps = l->rate_bps,
 							 .drop_pct = l->drop_pct,
-							 .block_icmp_too_big = l->block_icmp };
+							 .block_icmp_too_big = l->block_icmp,
+							 .rate_layer = l->rate_layer };
 	}
 }
 

@@ -48,6 +48,8 @@ enum vtype {
 	T_PCT,	 /* percent, stored as percent */
 	T_RATIO, /* percent, stored as a ratio */
 	T_FAMILY,
+	T_LINKLAYER, /* how a link's shaper counts: frame or line (lab.h) */
+	T_LAYER,     /* payload, ip, frame (or line, when hi is LAYER_LINE) */
 	T_PATHTYPE,
 	T_REF, /* a link or host name, resolved after parsing */
 	T_STREAMS,
@@ -109,6 +111,9 @@ int scn_on_key(void *user, const char *section, const char *name, const char *va
 struct section *scn_find_section(struct parser *p, const char *name);
 unsigned scn_count_kind(const struct parser *p, enum kind kind);
 struct section *scn_first_of(struct parser *p, enum kind kind);
+/* scenario_layers.c: the layer keys, sizes into payloads (after the paths
+ * and loads are validated). */
+void scn_validate_layers(struct parser *p);
 bool scn_given(const struct section *sec, const char *key);
 /* The line of a key, or of its section when the key is absent. */
 unsigned scn_line_of(const struct section *sec, const char *key);

@@ -50,6 +50,7 @@ static const struct keydef lab_keys[] = {
 	KEY0("rate", T_RATE, rate_bps, 1000, 0),
 	KEY0("drop_pct", T_PCT, drop_pct, 0, 0),
 	KEY0("block_icmp", T_BOOL, block_icmp, 0, 0),
+	KEY0("rate_layer", T_LINKLAYER, rate_layer, 0, 0),
 	{ 0 }
 };
 static const struct keydef link_keys[] = {
@@ -59,6 +60,7 @@ static const struct keydef link_keys[] = {
 	KEY("rate", T_RATE, struct scenario_link, rate_bps, 1000, 0),
 	KEY("drop_pct", T_PCT, struct scenario_link, drop_pct, 0, 0),
 	KEY("block_icmp", T_BOOL, struct scenario_link, block_icmp, 0, 0),
+	KEY("rate_layer", T_LINKLAYER, struct scenario_link, rate_layer, 0, 0),
 	{ 0 }
 };
 static const struct keydef host_keys[] = {
@@ -97,6 +99,8 @@ static const struct keydef udp_keys[] = {
 	{ "sizes", T_SIZES, 0, 0, LOAD_UDP_MIN_LEN, LOAD_UDP_MAX_LEN, false },
 	KEY("duration", T_DUR, struct scenario_udp, duration_ns, 0, 0),
 	KEY("rate", T_RATE, struct scenario_udp, rate_bps, 0, 0),
+	KEY("size_layer", T_LAYER, struct scenario_udp, size_layer, 0, LAYER_FRAME),
+	KEY("rate_layer", T_LAYER, struct scenario_udp, rate_layer, 0, LAYER_LINE),
 	{ 0 }
 };
 static const struct keydef sweep_keys[] = {
@@ -105,6 +109,7 @@ static const struct keydef sweep_keys[] = {
 	KEY("to", T_RATE, struct scenario_sweep, to_bps, 1000, 0),
 	KEY("step", T_RATE, struct scenario_sweep, step_bps, 1000, 0),
 	KEY("duration", T_DUR, struct scenario_sweep, duration_ns, 0, 0),
+	KEY("rate_layer", T_LAYER, struct scenario_sweep, rate_layer, 0, LAYER_LINE),
 	{ 0 }
 };
 static const struct keydef knee_keys[] = {
@@ -116,6 +121,7 @@ static const struct keydef knee_keys[] = {
 	KEY("short", T_DUR, struct scenario_knee, short_ns, 0, 0),
 	KEY("final", T_DUR, struct scenario_knee, final_ns, 0, 0),
 	KEY("max_trials", T_UINT, struct scenario_knee, max_trials, 1, KNEE_MAX_TRIALS),
+	KEY("rate_layer", T_LAYER, struct scenario_knee, rate_layer, 0, LAYER_LINE),
 	{ 0 }
 };
 static const struct keydef mtu_keys[] = {
@@ -402,6 +408,34 @@ static bool set_path_type(struct parser *p, const struct section *sec, const str
 	return false;
 }
 
+/* The layer sizes or rates count (layer.h); how a shaped link counts: its
+ * Ethernet frames or its line (lab.h). */
+static bool set_link_layer(struct parser *p, const struct section *sec, const struct keydef *kd,
+			   char *field, const char *v)
+{
+	enum layer l;
+	char q[64];
+
+	if (kd->type == T_LAYER) {
+		if (!layer_parse(v, &l) || l > (enum layer)kd->max) {
+			scn_error_at(p, p->line, sec, kd->name, "'%s' is not %s", scn_quote(v, q),
+				     layer_names((enum layer)kd->max));
+			return false;
+		}
+		memcpy(field, &l, sizeof(l));
+		return true;
+	}
+	if (!layer_parse(v, &l) || (l != LAYER_FRAME && l != LAYER_LINE)) {
+		scn_error_at(p, p->line, sec, kd->name,
+			     "'%s' is not frame or line (the Ethernet frame with FCS, or also "
+			     "preamble, SFD and gap: RFC 2544 line rate)",
+			     scn_quote(v, q));
+		return false;
+	}
+	memcpy(field, &l, sizeof(l));
+	return true;
+}
+
 static bool set_value(struct parser *p, struct section *sec, const struct keydef *kd, const char *v)
 {
 	void *obj = section_object(p, sec, kd->link0);
@@ -443,6 +477,9 @@ static bool set_value(struct parser *p, struct section *sec, const struct keydef
 			return false;
 		}
 		return true;
+	case T_LINKLAYER:
+	case T_LAYER:
+		return set_link_layer(p, sec, kd, field, v);
 	case T_PATHTYPE:
 		return set_path_type(p, sec, kd, field, v);
 	case T_REF:

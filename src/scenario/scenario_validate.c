@@ -23,9 +23,10 @@ static void validate_lab(struct parser *p)
 	if (ls)
 		lab->line = ls->line;
 	if (nlinks) {
-		static const char *const link0[] = { "mtu", "rate", "drop_pct", "block_icmp" };
+		static const char *const link0[] = { "mtu", "rate", "drop_pct", "block_icmp",
+						     "rate_layer" };
 
-		for (int k = 0; ls && k < 4; k++)
+		for (int k = 0; ls && k < 5; k++)
 			if (scn_given(ls, link0[k]))
 				scn_error_at(p, scn_line_of(ls, link0[k]), ls, link0[k],
 					     "link settings go in the [link.*] sections when there "
@@ -72,7 +73,13 @@ static void validate_lab(struct parser *p)
 		if (scn_given(sec, "a") && scn_given(sec, "b") && l->a == l->b)
 			scn_error_at(p, scn_line_of(sec, "b"), sec, "b",
 				     "a link joins two different hosts");
+		if (scn_given(sec, "rate_layer") && !l->rate_bps)
+			scn_error_at(p, scn_line_of(sec, "rate_layer"), sec, "rate_layer",
+				     "counts the rate of a shaped link: give rate too");
 	}
+	if (ls && !nlinks && scn_given(ls, "rate_layer") && !lab->links[0].rate_bps)
+		scn_error_at(p, scn_line_of(ls, "rate_layer"), ls, "rate_layer",
+			     "counts the rate of a shaped link: give rate too");
 	if (lab->client >= lab->hosts)
 		scn_error_at(p, scn_line_of(ls, "client"), ls, "client",
 			     "host %u does not exist (hosts = %u)", lab->client, lab->hosts);
@@ -377,4 +384,5 @@ void scn_validate(struct parser *p)
 	}
 	validate_paths(p);
 	validate_loads(p);
+	scn_validate_layers(p);
 }

@@ -49,6 +49,10 @@ static void plan_topology(const struct scenario *scn, struct run_plan *plan)
 				.rate_bps = l->rate_bps,
 				.drop_pct = l->drop_pct,
 				.block_icmp = l->block_icmp,
+				.rate_layer =
+					l->rate_layer == LAYER_FRAME || l->rate_layer == LAYER_LINE
+						? layer_name(l->rate_layer)
+						: NULL,
 			};
 		}
 	}

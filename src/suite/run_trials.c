@@ -301,7 +301,10 @@ static void sweep_phase(struct run *r)
 		q.path = scn->interleave ? i % r->npaths : i / per_path;
 		q.rep = k / (nsizes * npoints);
 		q.len = run_udp_size(r, (k / npoints) % nsizes);
-		q.rate_bps = sw->from_bps + (uint64_t)(k % npoints) * sw->step_bps;
+		/* each point at the layer the file counts, then in payload */
+		q.rate_bps = scenario_rate_payload(
+			scn, sw->rate_layer, sw->from_bps + (uint64_t)(k % npoints) * sw->step_bps,
+			q.len);
 		simple(r, &q);
 	}
 }
@@ -486,9 +489,18 @@ static void knee_phase(struct run *r)
 		run_stop(r, -ENOMEM, "out of memory");
 		return;
 	}
-	for (unsigned s = 0; s < udp_nsizes(r->scn) && !r->stop; s++)
+	for (unsigned s = 0; s < udp_nsizes(r->scn) && !r->stop; s++) {
+		uint32_t len = run_udp_size(r, s);
+		struct knee_config c = cfg;
+
+		/* the search runs in payload units: its bounds converted per size */
+		c.min_rate_bps = scenario_rate_payload(r->scn, r->scn->knee.rate_layer,
+						       cfg.min_rate_bps, len);
+		c.max_rate_bps = scenario_rate_payload(r->scn, r->scn->knee.rate_layer,
+						       cfg.max_rate_bps, len);
 		for (unsigned rep = 0; rep < r->reps && !r->stop; rep++)
-			knee_round(r, kr, rep, run_udp_size(r, s), &cfg);
+			knee_round(r, kr, rep, len, &c);
+	}
 	free(kr);
 }
 
@@ -500,7 +512,8 @@ static uint64_t common_load(struct run *r, uint32_t len)
 	uint64_t load = 0;
 
 	if (r->scn->udp.rate_bps)
-		return r->scn->udp.rate_bps;
+		return scenario_rate_payload(r->scn, r->scn->udp.rate_layer, r->scn->udp.rate_bps,
+					     len);
 	for (unsigned p = 0; p < r->npaths; p++) {
 		uint64_t best = 0;
 

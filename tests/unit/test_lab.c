@@ -78,13 +78,22 @@ static void test_link_opts(void **state)
 		const char *opt;
 		const char *reason; /* NULL: accepted */
 	} bad[] = {
-		{ "2:mtu=1280", "links 0..1" },	     { "1", "expected L:" },
-		{ "x:mtu=1", "expected L:" },	     { "-1:mtu=1", "expected L:" },
-		{ "1:", "nothing to set" },	     { "1:mtu", "needs a value" },
-		{ "1:mtu=abc", "mtu 'abc'" },	     { "1:mtu=-5", "mtu '-5'" },
-		{ "1:mtu=70000", "mtu '70000'" },    { "1:rate=fast", "rate 'fast'" },
-		{ "1:drop=101", "drop '101'" },	     { "1:color=red", "unknown key" },
-		{ "1:block-icmp=2", "unknown key" }, { "1:mtu=1280,,rate=1M", "bad --link item" },
+		{ "2:mtu=1280", "links 0..1" },
+		{ "1", "expected L:" },
+		{ "x:mtu=1", "expected L:" },
+		{ "-1:mtu=1", "expected L:" },
+		{ "1:", "nothing to set" },
+		{ "1:mtu", "needs a value" },
+		{ "1:mtu=abc", "mtu 'abc'" },
+		{ "1:mtu=-5", "mtu '-5'" },
+		{ "1:mtu=70000", "mtu '70000'" },
+		{ "1:rate=fast", "rate 'fast'" },
+		{ "1:drop=101", "drop '101'" },
+		{ "1:color=red", "unknown key" },
+		{ "1:block-icmp=2", "unknown key" },
+		{ "1:mtu=1280,,rate=1M", "bad --link item" },
+		{ "1:rate-layer=ip", "not frame or line" },
+		{ "1:rate-layer=Line", "not frame or line" },
 	};
 	struct lab_spec s;
 	char err[160];
@@ -114,6 +123,31 @@ static void test_link_opts(void **state)
 	assert_int_equal(lab_parse_link_opt("1:block-icmp=0", &s, err, sizeof(err)), 0);
 	assert_false(s.links[1].block_icmp_too_big);
 	assert_int_equal(lab_spec_check(&s, NULL, 0), 0);
+	/* a link that counts like Ethernet: only with a rate */
+	assert_int_equal(lab_parse_link_opt("0:rate-layer=line", &s, err, sizeof(err)), 0);
+	assert_int_equal(s.links[0].rate_layer, LAYER_LINE);
+	assert_int_equal(lab_spec_check(&s, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "rate-layer line needs a rate"));
+	assert_int_equal(lab_parse_link_opt("0:rate=1G,rate-layer=frame", &s, err, sizeof(err)), 0);
+	assert_int_equal(s.links[0].rate_layer, LAYER_FRAME);
+	assert_int_equal(lab_spec_check(&s, NULL, 0), 0);
+}
+
+/* What a tbf adds to skb->len (the frame without FCS) and charges at least. */
+static void test_tbf_overhead(void **state)
+{
+	uint32_t overhead = 7, mpu = 7;
+
+	(void)state;
+	lab_plan_tbf_overhead(LAYER_PAYLOAD, &overhead, &mpu);
+	assert_int_equal(overhead, 0);
+	assert_int_equal(mpu, 0);
+	lab_plan_tbf_overhead(LAYER_FRAME, &overhead, &mpu);
+	assert_int_equal(overhead, 4); /* FCS */
+	assert_int_equal(mpu, 64);
+	lab_plan_tbf_overhead(LAYER_LINE, &overhead, &mpu);
+	assert_int_equal(overhead, 24); /* FCS, preamble, SFD, gap */
+	assert_int_equal(mpu, 84);
 }
 
 static void check_addr(unsigned link, unsigned end, int family, const char *want,
@@ -289,6 +323,7 @@ static void test_state_roundtrip(void **state)
 	st.spec.links[1].rate_bps = 100000000ULL;
 	st.spec.links[1].drop_pct = 2.5;
 	st.spec.links[1].block_icmp_too_big = true;
+	st.spec.links[1].rate_layer = LAYER_LINE;
 	st.pid = 42;
 	st.nns = 2;
 	strcpy(st.ns[0].name, "ovp-lt-0");
@@ -305,6 +340,8 @@ static void test_state_roundtrip(void **state)
 	assert_int_equal(back.spec.links[1].rate_bps, 100000000ULL);
 	assert_true(back.spec.links[1].drop_pct == 2.5);
 	assert_true(back.spec.links[1].block_icmp_too_big);
+	assert_int_equal(back.spec.links[1].rate_layer, LAYER_LINE);
+	assert_int_equal(back.spec.links[0].rate_layer, LAYER_PAYLOAD);
 	assert_int_equal(back.nns, 2);
 	assert_string_equal(back.ns[0].name, "ovp-lt-0");
 	assert_int_equal(back.ns[0].ino, 4026532177ULL);
@@ -338,6 +375,9 @@ static void test_state_rejects(void **state)
 		"ovlperf-lab 1\nname lt\nhosts 100\n" STATE_LINK,
 		STATE_HEAD "link 0 5 mtu 0 rate 0 drop 0.00 block-icmp 0\n",
 		STATE_HEAD "link 0 1 mtu 50 rate 0 drop 0.00 block-icmp 0\n",
+		STATE_HEAD "link 0 1 mtu 0 rate 1000 drop 0.00 block-icmp 0 rate-layer ip\n",
+		STATE_HEAD "link 0 1 mtu 0 rate 1000 drop 0.00 block-icmp 0 rate-layer line x\n",
+		STATE_HEAD "link 0 1 mtu 0 rate 0 drop 0.00 block-icmp 0 rate-layer line\n",
 		STATE_HEAD,
 	};
 	struct lab_state st;
@@ -587,6 +627,7 @@ int main(void)
 		cmocka_unit_test(test_spec_check),
 		cmocka_unit_test(test_routes),
 		cmocka_unit_test(test_drop_and_burst),
+		cmocka_unit_test(test_tbf_overhead),
 		cmocka_unit_test(test_state_roundtrip),
 		cmocka_unit_test(test_state_rejects),
 		cmocka_unit_test(test_nft_ruleset),

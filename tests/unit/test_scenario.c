@@ -447,6 +447,76 @@ static void test_benchmark_ranges(void **state)
 }
 
 /* The scenarios the project ships (every .ini in scenarios/) all parse. */
+/* Sizes and rates at the IP, frame or line layer (RFC 2544): sizes become
+ * payloads for the paths' family, rates payload rates per size. */
+static void test_layers(void **state)
+{
+	static const char *const head = "[lab]\nrate = 1G\nrate_layer = line\n"
+					"[path.u]\ntype = underlay\n";
+	static const struct {
+		const char *text;
+		const char *err; /* NULL: accepted */
+	} cases[] = {
+		{ "[udp]\nsize_layer = frame\nsizes = 78,128,1518\n", NULL },
+		{ "[udp]\nsize_layer = frame\nsizes = 64\n",
+		  "layers.ini:8: [udp] sizes: 64 bytes at the frame layer carry 18 bytes of UDP "
+		  "payload over IPv4; ovlperf sends 32..65507 (78..65553 bytes at the frame "
+		  "layer)" },
+		{ "[udp]\nsize_layer = line\nsizes = 100\n",
+		  "[udp] size_layer: 'line' is not payload, ip or frame" },
+		{ "[udp]\nsize_layer = frame\n", "size_layer: says what sizes count" },
+		{ "[udp]\nsize_layer = frame\nsizes = fit\n", "fit is a payload size" },
+		{ "[udp]\nrate_layer = line\nrate = 1000\nsizes = 1472\n",
+		  "[udp] rate: 1000 bit/s at the line layer is less than one datagram" },
+		{ "[sweep]\nrate_layer = wire\nfrom = 1M\nto = 2M\nstep = 1M\n",
+		  "[sweep] rate_layer: 'wire' is not payload, ip, frame or line" },
+		{ "[path.v]\ntype = underlay\nfamily = 6\n[knee]\nrate_layer = ip\n"
+		  "max_rate = 1G\n",
+		  "[knee] rate_layer: layers count IP headers, so the paths must share one "
+		  "family (path u is IPv4, path v IPv6)" },
+		{ "[knee]\nrate_layer = line\nmin_rate = 1001k\nmax_rate = 1002k\n"
+		  "[udp]\nsizes = 1472\n",
+		  "[knee] min_rate: is the same number of 1472-byte datagrams a second" },
+		{ "[link.x]\na = 0\nb = 1\nrate_layer = frame\n[udp]\nsizes = 100\n",
+		  "[link.x] rate_layer: counts the rate of a shaped link: give rate too" },
+	};
+	char text[512], err[4096];
+	struct scenario s;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *h =
+			strstr(cases[i].text, "[link.") ? "[path.u]\ntype = underlay\n" : head;
+		int rc;
+
+		snprintf(text, sizeof(text), "%s%s", h, cases[i].text);
+		err[0] = '\0';
+		rc = scenario_parse("layers.ini", text, strlen(text), &s, err, sizeof(err));
+		if (!cases[i].err ? rc != 0 : rc != -EINVAL || !strstr(err, cases[i].err))
+			print_error("case %zu: rc %d, wanted '%s', got\n%s", i, rc,
+				    cases[i].err ? cases[i].err : "", err);
+		assert_int_equal(rc, cases[i].err ? -EINVAL : 0);
+		if (cases[i].err)
+			assert_non_null(strstr(err, cases[i].err));
+	}
+	/* the accepted case: payloads, and rates per size */
+	snprintf(text, sizeof(text), "%s%s", head, cases[0].text);
+	assert_int_equal(scenario_parse("layers.ini", text, strlen(text), &s, err, sizeof(err)), 0);
+	assert_int_equal(s.lab.links[0].rate_layer, LAYER_LINE);
+	assert_int_equal(s.udp.family, AF_INET);
+	assert_int_equal(s.udp.nsizes, 3);
+	assert_int_equal(s.udp.sizes[0], 32);
+	assert_int_equal(s.udp.sizes[1], 82);
+	assert_int_equal(s.udp.sizes[2], 1472);
+	assert_int_equal(s.udp.size_given[2], 1518);
+	/* 1 Gbit/s of line rate: 81,274 frames of 1518 bytes, 844,594 of 128 */
+	assert_int_equal(scenario_rate_payload(&s, LAYER_LINE, 1000000000, 1472),
+			 81274ULL * 1472 * 8);
+	assert_int_equal(scenario_rate_payload(&s, LAYER_LINE, 1000000000, 82), 844594ULL * 82 * 8);
+	assert_int_equal(scenario_rate_payload(&s, LAYER_PAYLOAD, 1000000000, 82), 1000000000);
+	assert_int_equal(scenario_rate_payload(&s, LAYER_LINE, 0, 82), 0);
+}
+
 static void test_shipped_scenarios(void **state)
 {
 	glob_t g;
@@ -482,6 +552,7 @@ int main(void)
 		cmocka_unit_test(test_missing_file),
 		cmocka_unit_test(test_durations),
 		cmocka_unit_test(test_benchmark_ranges),
+		cmocka_unit_test(test_layers),
 		cmocka_unit_test(test_shipped_scenarios),
 	};
 
