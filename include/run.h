@@ -62,7 +62,7 @@ enum run_phase {
 	RUN_PHASE_TCP,	 /* TCP goodput per stream count */
 	RUN_PHASE_SWEEP, /* linear UDP sweeps */
 	RUN_PHASE_KNEE,	 /* UDP knee searches (trials estimated) */
-	RUN_PHASE_DELAY, /* one-way delay at a common load */
+	RUN_PHASE_DELAY, /* one-way delay at common loads */
 	RUN_PHASE_N,
 };
 
