@@ -100,8 +100,13 @@ void run_plan_build(const struct scenario *scn, unsigned reps, struct run_plan *
 			   n * knee_estimate_ns(&cfg));
 	}
 	if (scn->udp.enabled) {
-		/* One round per load: the [udp] rate, or each delay_loads fraction. */
-		n = per * nsizes * (scn->udp.rate_bps ? 1 : scn->udp.ndelay_loads);
+		/* One round per load: the [udp] rate, or each delay_loads share. */
+		if (!scn->udp.rate_bps) {
+			plan->delay_nloads = scn->udp.ndelay_loads;
+			memcpy(plan->delay_loads_pct, scn->udp.delay_loads_pct,
+			       sizeof(plan->delay_loads_pct));
+		}
+		n = per * nsizes * (plan->delay_nloads ? plan->delay_nloads : 1);
 		plan_phase(plan, RUN_PHASE_DELAY, n, n * udp_ns);
 	}
 }

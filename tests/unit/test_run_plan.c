@@ -460,6 +460,8 @@ static void test_plan_counts(void **state)
 	 * and 90 % of the NDR; one load before they were a list): 8 of 1 s */
 	assert_int_equal(plan.phase[RUN_PHASE_DELAY].trials, 8);
 	assert_int_equal(plan.phase[RUN_PHASE_DELAY].time_ns, 8 * NSEC_PER_SEC);
+	assert_int_equal(plan.delay_nloads, 2);
+	assert_true(plan.delay_loads_pct[0] == 50 && plan.delay_loads_pct[1] == 90);
 	assert_int_equal(plan.trials, 8 + 4 * knee_trials + 8);
 	assert_int_equal(plan.time_ns, 16 * NSEC_PER_SEC + 4 * knee_ns);
 	/* --repetitions overrides the scenario's (delay: 3 x 2 x 2 loads) */
@@ -645,6 +647,12 @@ static void test_plan_rendered(void **state)
 		      "  UDP linear sweep 50 Mbit/s..100 Mbit/s, 2 points     4 trials  ~4.0s\n"
 		      "  UDP one-way delay at a common load                 2 trials  ~2.0s\n"
 		      "  total (without setup and gaps)                     8 trials  ~8.0s\n");
+	free(text);
+	/* the default delay loads, named by their share of the NDR */
+	load_scenario(&scn);
+	text = render(render_plan, &scn);
+	if (!strstr(text, "  UDP one-way delay at 50, 90 % of NDR               8 trials  ~8.0s\n"))
+		fail_msg("plan:\n%s", text);
 	free(text);
 }
 
