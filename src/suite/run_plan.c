@@ -106,7 +106,7 @@ void run_plan_build(const struct scenario *scn, unsigned reps, struct run_plan *
 			memcpy(plan->delay_loads_pct, scn->udp.delay_loads_pct,
 			       sizeof(plan->delay_loads_pct));
 		}
-		n = per * nsizes * (plan->delay_nloads ? plan->delay_nloads : 1);
+		n = per * nsizes * (scn->udp.rate_bps ? 1 : scn->udp.ndelay_loads);
 		plan_phase(plan, RUN_PHASE_DELAY, n, n * udp_ns);
 	}
 }

@@ -536,7 +536,7 @@ static void delay_load(struct run *r, struct trial_req *q)
 
 /* One-way delay at each common load: the scenario's [udp] rate, else each
  * [udp] delay_loads fraction of the slowest path's NDR. Half the NDR alone
- * hides the queue a path builds near its knee; the second load shows it. */
+ * hides the queue a path builds near its knee; a load near it shows it. */
 static void delay_phase(struct run *r)
 {
 	const struct scenario *scn = r->scn;
