@@ -10,7 +10,11 @@
 # starts to grow. The peers' setup lives here only, never in the product.
 #
 #   OVLPERF=build/ovlperf bash bench/overlay_latency.sh [-t SEC] [--loads "25 50 75 90"]
-#                       [--paths "ovl wg ovpn"]
+#                       [--searches N] [--paths "ovl wg ovpn"]
+#
+# A loss that other load on the machine causes only ever lowers a search's
+# NDR, so each overlay's NDR is the highest of N searches (default 2), the
+# overlays taking turns.
 #
 # Both ends share the machine's clock, so every one-way delay is exact.
 # Targets (built-in overlay): p99 <= 1 ms at 90 % of its NDR, <= 0.3 ms at
@@ -21,13 +25,15 @@ OVLPERF=${OVLPERF:-$PWD/ovlperf}
 LAB=${BENCH_LAB:-hdl}
 T=5
 LOADS="25 50 75 90"
+SEARCHES=2
 PATHS="ovl wg ovpn"
 while [ $# -gt 0 ]; do
 	case $1 in
 	-t) T=$2; shift 2 ;;
 	--loads) LOADS=$2; shift 2 ;;
+	--searches) SEARCHES=$2; shift 2 ;;
 	--paths) PATHS=$2; shift 2 ;;
-	*) echo "usage: $0 [-t SEC] [--loads \"PCT ...\"] [--paths LIST]" >&2; exit 2 ;;
+	*) echo "usage: $0 [-t SEC] [--loads \"PCT ...\"] [--searches N] [--paths LIST]" >&2; exit 2 ;;
 	esac
 done
 for tool in wireguard-go wg openvpn ping python3; do
@@ -163,11 +169,16 @@ print("%.3f %.3f %.2f" % (w.get("p50", -1e3) / 1e3, w.get("p99", -1e3) / 1e3, d)
 		echo "- - -"
 }
 
-declare -A NDR P50 P99 DLV
-for p in $PATHS; do
-	log "${NAME[$p]}: NDR (knee search, ${T}s trials)"
-	NDR[$p]=$(ndr_bps "${ADDR[$p]}" "${MAXR[$p]}")
-	log "${NAME[$p]}: NDR $(python3 -c 'import sys; print("%.0f Mbit/s" % (float(sys.argv[1]) / 1e6))' "${NDR[$p]}")"
+declare -A NDR NDRS P50 P99 DLV
+for p in $PATHS; do NDR[$p]=0; NDRS[$p]=""; done
+for s in $(seq "$SEARCHES"); do
+	for p in $PATHS; do
+		log "${NAME[$p]}: NDR (knee search $s of $SEARCHES, ${T}s trials)"
+		n=$(ndr_bps "${ADDR[$p]}" "${MAXR[$p]}")
+		NDRS[$p]="${NDRS[$p]} $((n / 1000000))"
+		[ "$n" -gt "${NDR[$p]}" ] && NDR[$p]=$n
+		log "${NAME[$p]}: NDR $((n / 1000000)) Mbit/s"
+	done
 done
 for l in $LOADS; do
 	for p in $PATHS; do
@@ -198,6 +209,7 @@ for p in $PATHS; do
 done
 echo "one-way delay of ${T}s UDP trials at a percentage of each overlay's own NDR (knee search," \
 	"${T}s trials); 1400-byte IPv4 packets; lab $LAB (veth, MTU 1500); one clock: delays exact"
+echo "NDR: highest of $SEARCHES searches (Mbit/s each:$(for p in $PATHS; do printf ' %s%s;' "${NAME[$p]}" "${NDRS[$p]}"; done))"
 echo "machine load: $(cut -d' ' -f1-3 /proc/loadavg)"
 if [[ " $PATHS " == *" ovl "* ]]; then
 	python3 - "${P99[ovl,90]:-}" "${P99[ovl,50]:-}" <<'PY'
