@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "results.h"
 
@@ -17,8 +18,8 @@ enum overhead_metric {
 	OVERHEAD_TCP_GOODPUT = 0,   /* key: streams; bit/s */
 	OVERHEAD_UDP_NDR,	    /* key: datagram size; bit/s */
 	OVERHEAD_UDP_PDR,	    /* key: datagram size; bit/s */
-	OVERHEAD_OWD_P50,	    /* key: datagram size; ms at the common load */
-	OVERHEAD_OWD_P99,	    /* key: datagram size; ms at the common load */
+	OVERHEAD_OWD_P50,	    /* key: datagram size; ms at load_bps */
+	OVERHEAD_OWD_P99,	    /* key: datagram size; ms at load_bps */
 	OVERHEAD_CPU_PER_GBIT,	    /* key: streams; CPU s/Gbit of the test processes */
 	OVERHEAD_HOST_CPU_PER_GBIT, /* key: streams; CPU s/Gbit of the whole machine */
 	OVERHEAD_TCP_MSS,	    /* key: streams; bytes */
@@ -38,6 +39,10 @@ struct overhead_row {
 	unsigned base_path; /* the underlay */
 	enum overhead_metric metric;
 	unsigned key; /* stream count or datagram size, as the metric says */
+	/* Delay rows: the common load both were measured at, and what part of
+	 * the lowest NDR it was (0: a fixed [udp] rate); 0 for the others. */
+	uint64_t load_bps;
+	double load_pct;
 	double base, value;
 	double ratio; /* value / base; NAN when base is 0 */
 	double delta; /* value - base */
@@ -58,9 +63,14 @@ struct overhead {
 int overhead_compute(const struct results_run *run, const struct results_summary *sum,
 		     struct overhead *out);
 void overhead_free(struct overhead *o);
-/* The row of one path, figure and key (streams or bytes), or NULL. */
+/* The row of one path, figure and key (streams or bytes), or NULL. A delay
+ * figure has a row per load: overhead_find() gives the first of them,
+ * overhead_find_load() the one at load_bps. */
 const struct overhead_row *overhead_find(const struct overhead *o, unsigned path,
 					 enum overhead_metric m, unsigned key);
+const struct overhead_row *overhead_find_load(const struct overhead *o, unsigned path,
+					      enum overhead_metric m, unsigned key,
+					      uint64_t load_bps);
 
 /* Stable names for JSON and CSV ("tcp_goodput_bps", ...), a short label for
  * tables ("TCP goodput") and what the key means ("streams" or "bytes"). */

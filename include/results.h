@@ -49,7 +49,7 @@ enum results_trial_kind {
 	RESULTS_TRIAL_TCP = 1,	 /* TCP goodput at a stream count */
 	RESULTS_TRIAL_SWEEP = 2, /* a point of a linear UDP sweep */
 	RESULTS_TRIAL_KNEE = 3,	 /* one trial of a knee search */
-	RESULTS_TRIAL_DELAY = 4, /* UDP at the common load, for one-way delay */
+	RESULTS_TRIAL_DELAY = 4, /* UDP at a common load, for one-way delay */
 };
 
 /* One load_run, with where it sat in the run. */
@@ -61,9 +61,13 @@ struct results_trial {
 	unsigned streams;
 	uint32_t len;	     /* UDP datagram payload / TCP write size */
 	uint64_t target_bps; /* UDP offered rate asked for; 0 for TCP */
-	double start_s;	     /* since the start of the run */
-	double duration_s;   /* measured */
-	int status;	     /* 0 or the negative errno load_run returned */
+	/* Delay trials: the load as a percentage of the lowest NDR (else PDR)
+	 * any path reached at this size; 0: a fixed [udp] rate (or a run.json
+	 * from before the loads were recorded). */
+	double load_pct;
+	double start_s;	   /* since the start of the run */
+	double duration_s; /* measured */
+	int status;	   /* 0 or the negative errno load_run returned */
 	char error[RESULTS_TEXT_MAX];
 	struct udp_result udp; /* UDP kinds */
 	struct tcp_result tcp; /* TCP */
@@ -128,7 +132,9 @@ struct results_run {
 	bool complete;
 	char stop_reason[RESULTS_TEXT_MAX]; /* why an incomplete run stopped */
 	struct results_host host;
-	uint64_t delay_load_bps; /* common load of the delay trials; 0: none */
+	/* Load of the delay trials at the first [udp] delay_loads fraction
+	 * (the last size's); 0: none. Every load is in the delay trials. */
+	uint64_t delay_load_bps;
 	double pdr_goal_pct;
 
 	unsigned npaths;
@@ -208,6 +214,7 @@ struct results_delay_point {
 	unsigned path;
 	uint32_t len;
 	uint64_t load_bps;
+	double load_pct; /* of the lowest NDR; 0: a fixed [udp] rate */
 	struct results_stat p50_ms, p99_ms, delivered_pct;
 };
 
@@ -255,7 +262,8 @@ const struct results_tcp_point *results_find_tcp(const struct results_summary *s
 const struct results_knee_point *results_find_knee(const struct results_summary *sum, unsigned path,
 						   uint32_t len);
 const struct results_delay_point *results_find_delay(const struct results_summary *sum,
-						     unsigned path, uint32_t len);
+						     unsigned path, uint32_t len,
+						     uint64_t load_bps);
 
 const char *results_path_kind_name(enum results_path_kind k);
 int results_path_kind_parse(const char *s);

@@ -62,7 +62,7 @@ enum run_phase {
 	RUN_PHASE_TCP,	 /* TCP goodput per stream count */
 	RUN_PHASE_SWEEP, /* linear UDP sweeps */
 	RUN_PHASE_KNEE,	 /* UDP knee searches (trials estimated) */
-	RUN_PHASE_DELAY, /* one-way delay at a common load */
+	RUN_PHASE_DELAY, /* one-way delay at common loads */
 	RUN_PHASE_N,
 };
 
@@ -192,7 +192,11 @@ struct run_plan {
 	unsigned sweep_points;		       /* sweep: rates per path and size */
 	uint64_t sweep_from_bps, sweep_to_bps; /* sweep: the range */
 	uint64_t knee_max_rate_bps;	       /* knee: where the search starts */
-	uint64_t trials, time_ns;	       /* all phases */
+	/* delay: the loads as shares of the lowest NDR; 0 of them: the one
+	 * fixed [udp] rate */
+	unsigned delay_nloads;
+	double delay_loads_pct[SCN_MAX_DELAY_LOADS];
+	uint64_t trials, time_ns; /* all phases */
 };
 
 /* Fills plan for scn with repetitions (0: the scenario's). Pure: no I/O. */

@@ -34,6 +34,7 @@
 #define SCN_DEFAULT_DURATION_NS (10ULL * 1000000000ULL)
 #define SCN_DURATION_MAX_NS	(24ULL * 3600 * 1000000000ULL) /* longer is a typo */
 #define SCN_DEFAULT_UDP_LEN	1400
+#define SCN_MAX_DELAY_LOADS	8   /* [udp] delay_loads */
 #define SCN_UDP_SIZE_FIT	0   /* [udp] sizes = fit */
 #define SCN_SWEEP_MAX_POINTS	200 /* linear sweep rows per path and size */
 
@@ -118,6 +119,11 @@ struct scenario_udp {
 	enum layer size_layer, rate_layer;
 	uint32_t size_given[SCN_MAX_LIST];
 	int family;
+	/* The delay trials' loads without a rate: percent of the lowest NDR
+	 * (else PDR) any path reached, in file order, each above 0 and at most
+	 * 100, no two alike; 50 and 90 when not given. */
+	double delay_loads_pct[SCN_MAX_DELAY_LOADS];
+	unsigned ndelay_loads;
 };
 
 struct scenario_sweep {

@@ -188,9 +188,11 @@ int report_run_csv(FILE *f, const struct report_run *rr)
 		const struct results_delay_point *p = &s->delay[i];
 
 		row(f, rr, "owd_p50_ms", p->path, 0, p->len, p->load_bps, &p->p50_ms,
-		    overhead_find(&rr->ov, p->path, OVERHEAD_OWD_P50, p->len), OVERHEAD_EXACT);
+		    overhead_find_load(&rr->ov, p->path, OVERHEAD_OWD_P50, p->len, p->load_bps),
+		    OVERHEAD_EXACT);
 		row(f, rr, "owd_p99_ms", p->path, 0, p->len, p->load_bps, &p->p99_ms,
-		    overhead_find(&rr->ov, p->path, OVERHEAD_OWD_P99, p->len), OVERHEAD_EXACT);
+		    overhead_find_load(&rr->ov, p->path, OVERHEAD_OWD_P99, p->len, p->load_bps),
+		    OVERHEAD_EXACT);
 	}
 	for (size_t i = 0; i < s->nsweep; i++) {
 		const struct results_sweep_point *p = &s->sweep[i];

@@ -17,7 +17,7 @@
 #include "report_run.h"
 
 struct fig {
-	char what[32]; /* "TCP goodput", "UDP NDR", "ratio TCP goodput" ... */
+	char what[48]; /* "TCP goodput", "UDP NDR", "ratio TCP goodput" ... */
 	char path[RESULTS_NAME_MAX];
 	unsigned key;
 	const char *unit; /* "streams" / "B" */
@@ -47,6 +47,16 @@ static void add(struct figs *s, const char *what, const char *path, unsigned key
 	q->v = v;
 	q->rate = rate;
 	q->bound = bound;
+}
+
+/* "delay p50 ms @90%": a delay figure named by its load's share of the
+ * NDR; a fixed [udp] rate has none. */
+static void delay_what(char *buf, size_t len, const char *what, double load_pct)
+{
+	if (load_pct > 0)
+		snprintf(buf, len, "%.23s @%.4g%%", what, load_pct);
+	else
+		snprintf(buf, len, "%s", what);
 }
 
 /* A knee figure: the NDR/PDR, ">=" when only a lower bound; below the
@@ -83,21 +93,30 @@ static void collect(const struct report_run *rr, struct figs *s)
 		add_knee(s, "UDP PDR", run->paths[p->path].name, p->len, &p->pdr_bps,
 			 p->pdr_lower_bound, p->pdr_outcome, &p->pdr_upper_bps);
 	}
+	/* Delays of two runs compare at the same share of each run's NDR: the
+	 * loads in bit/s differ as the NDRs do. */
 	for (size_t i = 0; i < rr->sum.ndelay; i++) {
 		const struct results_delay_point *p = &rr->sum.delay[i];
+		char w50[48], w99[48];
 
-		add(s, "delay p50 ms", run->paths[p->path].name, p->len, "B", p->p50_ms.median,
-		    false, OVERHEAD_EXACT);
-		add(s, "delay p99 ms", run->paths[p->path].name, p->len, "B", p->p99_ms.median,
-		    false, OVERHEAD_EXACT);
+		delay_what(w50, sizeof(w50), "delay p50 ms", p->load_pct);
+		delay_what(w99, sizeof(w99), "delay p99 ms", p->load_pct);
+		add(s, w50, run->paths[p->path].name, p->len, "B", p->p50_ms.median, false,
+		    OVERHEAD_EXACT);
+		add(s, w99, run->paths[p->path].name, p->len, "B", p->p99_ms.median, false,
+		    OVERHEAD_EXACT);
 	}
 	for (size_t i = 0; i < rr->ov.n; i++) {
 		const struct overhead_row *r = &rr->ov.rows[i];
-		char what[32];
+		char what[48], label[24];
 
 		if (isnan(r->ratio))
 			continue;
-		snprintf(what, sizeof(what), "ratio %s", overhead_metric_label(r->metric));
+		snprintf(label, sizeof(label), "ratio %s", overhead_metric_label(r->metric));
+		if (r->load_bps)
+			delay_what(what, sizeof(what), label, r->load_pct);
+		else
+			snprintf(what, sizeof(what), "%s", label);
 		add(s, what, run->paths[r->path].name, r->key,
 		    !strcmp(overhead_metric_key(r->metric), "streams") ? "str" : "B", r->ratio,
 		    false, overhead_ratio_bound(r));

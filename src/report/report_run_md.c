@@ -193,21 +193,30 @@ static void delays(FILE *f, const struct report_run *rr)
 {
 	if (!rr->sum.ndelay)
 		return;
-	fprintf(f, "\n## One-way delay at a common load\n\n");
-	fprintf(f,
-		"| path | bytes | load Mbit/s | p50 ms | p99 ms | delivered %% | p50 vs underlay "
-		"| p99 vs underlay |\n|---|---:|---:|---:|---:|---:|---:|---:|\n");
+	fprintf(f, "\n## One-way delay at common loads\n\n");
+	fprintf(f, "Each load is the same on every path: a share of the lowest NDR any path "
+		   "reached (below its knee a queue barely forms; near it, it grows), or the "
+		   "scenario's fixed rate.\n\n");
+	fprintf(f, "| path | bytes | load %% of NDR | load Mbit/s | p50 ms | p99 ms | delivered %% "
+		   "| p50 vs underlay | p99 vs underlay |\n"
+		   "|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
 	for (size_t i = 0; i < rr->sum.ndelay; i++) {
 		const struct results_delay_point *p = &rr->sum.delay[i];
 
-		fprintf(f, "| %s | %u | %.1f | ", rr->run->paths[p->path].name, p->len,
-			(double)p->load_bps / 1e6);
+		fprintf(f, "| %s | %u | ", rr->run->paths[p->path].name, p->len);
+		if (p->load_pct > 0)
+			fprintf(f, "%g", p->load_pct);
+		else
+			fputs("-", f);
+		fprintf(f, " | %.1f | ", (double)p->load_bps / 1e6);
 		spread(f, &p->p50_ms, 1, 3);
 		fputs(" | ", f);
 		spread(f, &p->p99_ms, 1, 3);
 		fprintf(f, " | %.2f |", p->delivered_pct.median);
-		ratio(f, overhead_find(&rr->ov, p->path, OVERHEAD_OWD_P50, p->len));
-		ratio(f, overhead_find(&rr->ov, p->path, OVERHEAD_OWD_P99, p->len));
+		ratio(f,
+		      overhead_find_load(&rr->ov, p->path, OVERHEAD_OWD_P50, p->len, p->load_bps));
+		ratio(f,
+		      overhead_find_load(&rr->ov, p->path, OVERHEAD_OWD_P99, p->len, p->load_bps));
 		fputc('\n', f);
 	}
 	if (rr->sum.owd_error_ms > 0)
@@ -249,6 +258,21 @@ static void metric_value(char *buf, size_t len, enum overhead_metric m, double v
 		snprintf(buf, len, "%.*f %s", prec, v, unit);
 }
 
+/* Where a figure was taken: "4 streams", "1400 bytes", and for a delay the
+ * load, "1400 bytes, 90 % of NDR (563.4 Mbit/s)". */
+static void overhead_at(char *buf, size_t len, const struct overhead_row *r)
+{
+	int n = snprintf(buf, len, "%u %s", r->key, overhead_metric_key(r->metric));
+
+	if (n < 0 || (size_t)n >= len || !r->load_bps)
+		return;
+	if (r->load_pct > 0)
+		snprintf(buf + n, len - (size_t)n, ", %g %% of NDR (%.1f Mbit/s)", r->load_pct,
+			 (double)r->load_bps / 1e6);
+	else
+		snprintf(buf + n, len - (size_t)n, ", %.1f Mbit/s", (double)r->load_bps / 1e6);
+}
+
 static void overhead(FILE *f, const struct report_run *rr)
 {
 	if (!rr->ov.n)
@@ -264,18 +288,18 @@ static void overhead(FILE *f, const struct report_run *rr)
 		const struct overhead_row *r = &rr->ov.rows[i];
 		double c = overhead_cost_pct(r);
 
-		char b[32], v[32], d[32];
+		char b[32], v[32], d[32], at[64];
 
 		const char *rb = overhead_bound_prefix(overhead_ratio_bound(r));
 
 		metric_value(b, sizeof(b), r->metric, r->base, false);
 		metric_value(v, sizeof(v), r->metric, r->value, false);
 		metric_value(d, sizeof(d), r->metric, r->delta, true);
+		overhead_at(at, sizeof(at), r);
 		/* the delta is bounded as the ratio is */
-		fprintf(f, "| %s | %s | %u %s | %s%s | %s%s | ", rr->run->paths[r->path].name,
-			overhead_metric_label(r->metric), r->key, overhead_metric_key(r->metric),
-			overhead_bound_prefix(r->base_bound), b,
-			overhead_bound_prefix(r->value_bound), v);
+		fprintf(f, "| %s | %s | %s | %s%s | %s%s | ", rr->run->paths[r->path].name,
+			overhead_metric_label(r->metric), at, overhead_bound_prefix(r->base_bound),
+			b, overhead_bound_prefix(r->value_bound), v);
 		if (isnan(r->ratio))
 			fputs("- | ", f);
 		else

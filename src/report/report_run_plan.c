@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* `ovlperf run --dry-run`: the plan of a scenario (run_plan_build, run.h). */
 #include <stdio.h>
+#include <string.h>
 #include <sys/socket.h>
 
 #include "report_run.h"
@@ -12,6 +13,24 @@ static void phase_row(FILE *f, const char *what, const struct run_plan_phase *ph
 
 	report_run_fmt_time(t, sizeof(t), (double)ph->time_ns / 1e9);
 	fprintf(f, "  %-46s %5llu trials  ~%s\n", what, (unsigned long long)ph->trials, t);
+}
+
+/* "UDP one-way delay at 50, 90 % of NDR", or at the one fixed rate. */
+static void delay_what(char *buf, size_t len, const struct run_plan *plan)
+{
+	size_t n;
+
+	if (!plan->delay_nloads) {
+		snprintf(buf, len, "UDP one-way delay at a common load");
+		return;
+	}
+	snprintf(buf, len, "UDP one-way delay at");
+	for (unsigned i = 0; i < plan->delay_nloads; i++) {
+		n = strlen(buf);
+		snprintf(buf + n, len - n, "%s %g", i ? "," : "", plan->delay_loads_pct[i]);
+	}
+	n = strlen(buf);
+	snprintf(buf + n, len - n, " %% of NDR");
 }
 
 static void topology(FILE *f, const struct run_plan *plan)
@@ -66,8 +85,10 @@ void report_run_plan(FILE *f, const struct run_plan *plan)
 		snprintf(what, sizeof(what), "UDP knee search up to %s (estimate)", a);
 		phase_row(f, what, &ph[RUN_PHASE_KNEE]);
 	}
-	if (ph[RUN_PHASE_DELAY].enabled)
-		phase_row(f, "UDP one-way delay at a common load", &ph[RUN_PHASE_DELAY]);
+	if (ph[RUN_PHASE_DELAY].enabled) {
+		delay_what(what, sizeof(what), plan);
+		phase_row(f, what, &ph[RUN_PHASE_DELAY]);
+	}
 	phase_row(f, "total (without setup and gaps)",
 		  &(struct run_plan_phase){
 			  .enabled = true, .trials = plan->trials, .time_ns = plan->time_ns });

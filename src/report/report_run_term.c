@@ -311,18 +311,24 @@ static void summary_udp(FILE *f, const struct report_run *rr)
 		char load[16];
 		bool dup = false;
 
+		/* One row per size and load; a load's fraction of the NDR first. */
 		for (size_t j = 0; j < i; j++)
-			dup |= s->delay[j].len == dp->len;
+			dup |= s->delay[j].len == dp->len && s->delay[j].load_bps == dp->load_bps;
 		if (dup)
 			continue;
 		short_rate(load, sizeof(load), (double)dp->load_bps);
-		snprintf(w.label, sizeof(w.label), "delay %uB @%s", dp->len, load);
+		if (dp->load_pct > 0)
+			snprintf(w.label, sizeof(w.label), "delay %uB @%g%% %s", dp->len,
+				 dp->load_pct, load);
+		else
+			snprintf(w.label, sizeof(w.label), "delay %uB @%s", dp->len, load);
 		for (unsigned p = 0; p < rr->run->npaths; p++) {
-			const struct results_delay_point *x = results_find_delay(s, p, dp->len);
-			const struct overhead_row *a =
-				overhead_find(&rr->ov, p, OVERHEAD_OWD_P50, dp->len);
-			const struct overhead_row *b =
-				overhead_find(&rr->ov, p, OVERHEAD_OWD_P99, dp->len);
+			const struct results_delay_point *x =
+				results_find_delay(s, p, dp->len, dp->load_bps);
+			const struct overhead_row *a = overhead_find_load(
+				&rr->ov, p, OVERHEAD_OWD_P50, dp->len, dp->load_bps);
+			const struct overhead_row *b = overhead_find_load(
+				&rr->ov, p, OVERHEAD_OWD_P99, dp->len, dp->load_bps);
 
 			if (x && x->p50_ms.n)
 				snprintf(w.val[p], sizeof(w.val[p]), "%.3g / %.3g",

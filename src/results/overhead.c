@@ -163,6 +163,7 @@ static int add(struct overhead *o, unsigned path, unsigned base_path, enum overh
 		return -ENOMEM;
 	o->rows = q;
 	r = &q[o->n++];
+	memset(r, 0, sizeof(*r));
 	r->path = path;
 	r->base_path = base_path;
 	r->metric = m;
@@ -241,14 +242,18 @@ static int udp_rows(const struct results_summary *sum, unsigned path, unsigned u
 
 		if (p->path != path || !p->p50_ms.n)
 			continue;
-		b = results_find_delay(sum, u, p->len);
 		/* Only delays measured at the same offered load compare. */
-		if (!b || !b->p50_ms.n || b->load_bps != p->load_bps)
+		b = results_find_delay(sum, u, p->len, p->load_bps);
+		if (!b || !b->p50_ms.n)
 			continue;
 		err = add(o, path, u, OVERHEAD_OWD_P50, p->len, b->p50_ms.median, p->p50_ms.median);
 		if (!err)
 			err = add(o, path, u, OVERHEAD_OWD_P99, p->len, b->p99_ms.median,
 				  p->p99_ms.median);
+		for (size_t k = 0; k < 2 && !err; k++) {
+			o->rows[o->n - 1 - k].load_bps = p->load_bps;
+			o->rows[o->n - 1 - k].load_pct = p->load_pct;
+		}
 	}
 	return err;
 }
@@ -279,6 +284,17 @@ const struct overhead_row *overhead_find(const struct overhead *o, unsigned path
 {
 	for (size_t i = 0; i < o->n; i++)
 		if (o->rows[i].path == path && o->rows[i].metric == m && o->rows[i].key == key)
+			return &o->rows[i];
+	return NULL;
+}
+
+const struct overhead_row *overhead_find_load(const struct overhead *o, unsigned path,
+					      enum overhead_metric m, unsigned key,
+					      uint64_t load_bps)
+{
+	for (size_t i = 0; i < o->n; i++)
+		if (o->rows[i].path == path && o->rows[i].metric == m && o->rows[i].key == key &&
+		    o->rows[i].load_bps == load_bps)
 			return &o->rows[i];
 	return NULL;
 }

@@ -379,6 +379,7 @@ static int collect_keys(const struct results_run *run, struct results_summary *s
 			p->path = t->path;
 			p->len = t->len;
 			p->load_bps = t->target_bps;
+			p->load_pct = t->load_pct;
 		} else {
 			struct results_sweep_point *p;
 
@@ -488,10 +489,11 @@ const struct results_knee_point *results_find_knee(const struct results_summary 
 }
 
 const struct results_delay_point *results_find_delay(const struct results_summary *sum,
-						     unsigned path, uint32_t len)
+						     unsigned path, uint32_t len, uint64_t load_bps)
 {
 	for (size_t i = 0; i < sum->ndelay; i++)
-		if (sum->delay[i].path == path && sum->delay[i].len == len)
+		if (sum->delay[i].path == path && sum->delay[i].len == len &&
+		    sum->delay[i].load_bps == load_bps)
 			return &sum->delay[i];
 	return NULL;
 }

@@ -117,6 +117,9 @@ static cJSON *trial_json(const struct results_trial *t)
 	bool ok = o && add_str(o, "kind", results_trial_kind_name(t->kind)) &&
 		  add_num(o, "status", t->status) && add_str(o, "error", t->error);
 
+	if (ok && t->kind == RESULTS_TRIAL_DELAY)
+		ok = add_num(o, "load_pct", t->load_pct);
+
 	if (ok && t->kind != RESULTS_TRIAL_TCP) {
 		u = obj_of(&t->udp, udp_fields, NF(udp_fields));
 		ok = add_child(o, "udp", u) &&
@@ -244,6 +247,7 @@ static bool summary_delay(cJSON *arr, const struct results_run *run,
 			return false;
 		if (!(add_str(o, "path", run->paths[p->path].name) && add_num(o, "len", p->len) &&
 		      add_num(o, "load_bps", (double)p->load_bps) &&
+		      add_num(o, "load_pct", p->load_pct) &&
 		      add_stat(o, "owd_p50_ms", &p->p50_ms) &&
 		      add_stat(o, "owd_p99_ms", &p->p99_ms) &&
 		      add_stat(o, "delivered_pct", &p->delivered_pct)))
@@ -290,6 +294,10 @@ static bool overhead_json(cJSON *arr, const struct results_run *run, const struc
 			return false;
 		if (base_outcome(sum, r) && !add_str(o, "underlay_outcome", base_outcome(sum, r)))
 			return false;
+		if ((r->metric == OVERHEAD_OWD_P50 || r->metric == OVERHEAD_OWD_P99) &&
+		    !(add_num(o, "load_bps", (double)r->load_bps) &&
+		      add_num(o, "load_pct", r->load_pct)))
+			return false;
 		if (!add_str(o, "ratio_bound", overhead_bound_name(overhead_ratio_bound(r))) ||
 		    !add_str(o, "cost_bound", overhead_bound_name(overhead_cost_bound(r))))
 			return false;
@@ -304,12 +312,36 @@ static cJSON *array_in(cJSON *parent, const char *name)
 	return add_child(parent, name, a) ? a : NULL;
 }
 
+/* Every load the delay trials ran at, per size in the order they ran:
+ * derived from the trials (each carries its own), for readers. */
+static bool delay_loads(cJSON *arr, const struct results_run *run)
+{
+	for (size_t i = 0; i < run->ntrials; i++) {
+		const struct results_trial *t = &run->trials[i];
+		bool seen = t->kind != RESULTS_TRIAL_DELAY;
+		cJSON *o;
+
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = run->trials[j].kind == RESULTS_TRIAL_DELAY &&
+			       run->trials[j].len == t->len &&
+			       run->trials[j].target_bps == t->target_bps;
+		if (seen)
+			continue;
+		o = cJSON_CreateObject();
+		if (!add_array_item(arr, o) || !add_num(o, "len", t->len) ||
+		    !add_num(o, "load_pct", t->load_pct) ||
+		    !add_num(o, "load_bps", (double)t->target_bps))
+			return false;
+	}
+	return true;
+}
+
 /* The derived sections: written for readers, recomputed when read. */
 static bool add_derived(cJSON *root, const struct results_run *run)
 {
 	struct results_summary sum;
 	struct overhead ov = { 0 };
-	cJSON *s = cJSON_CreateObject(), *tcp, *knee, *delay, *oh;
+	cJSON *s = cJSON_CreateObject(), *tcp, *knee, *delay, *oh, *loads;
 	bool ok;
 
 	if (!add_child(root, "summary", s) || results_aggregate(run, &sum))
@@ -319,9 +351,10 @@ static bool add_derived(cJSON *root, const struct results_run *run)
 	knee = tcp ? array_in(s, "udp_knee") : NULL;
 	delay = knee ? array_in(s, "delay") : NULL;
 	oh = delay ? array_in(root, "overhead") : NULL;
-	ok = oh && summary_tcp(tcp, run, &sum) && summary_knee(knee, run, &sum) &&
-	     summary_delay(delay, run, &sum) && add_num(s, "owd_error_ms", sum.owd_error_ms) &&
-	     overhead_json(oh, run, &ov, &sum);
+	loads = oh ? array_in(root, "delay_loads") : NULL;
+	ok = loads && delay_loads(loads, run) && summary_tcp(tcp, run, &sum) &&
+	     summary_knee(knee, run, &sum) && summary_delay(delay, run, &sum) &&
+	     add_num(s, "owd_error_ms", sum.owd_error_ms) && overhead_json(oh, run, &ov, &sum);
 	overhead_free(&ov);
 	results_summary_free(&sum);
 	return ok;

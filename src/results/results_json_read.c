@@ -143,6 +143,20 @@ static int read_sched(struct rd *rd, const cJSON *o, struct results_trial *t)
 	return 0;
 }
 
+/* A delay trial's load_pct: absent in a run.json from before it was
+ * recorded (0: unknown, as for a fixed rate). */
+static int read_load_pct(struct rd *rd, const cJSON *o, struct results_trial *t)
+{
+	static const struct field f[] = { FLD(struct results_trial, load_pct, F_DBL) };
+	int err = get_fields(rd, o, t, f, NF(f));
+
+	if (!err && (t->load_pct < 0 || t->load_pct > 100))
+		return bad(rd, "load_pct", "must be 0..100");
+	if (!err && t->load_pct && t->kind != RESULTS_TRIAL_DELAY)
+		return bad(rd, "load_pct", "belongs to delay trials only");
+	return err;
+}
+
 static int read_trial(struct rd *rd, const cJSON *o, const struct results_run *run,
 		      struct results_trial *t)
 {
@@ -163,6 +177,9 @@ static int read_trial(struct rd *rd, const cJSON *o, const struct results_run *r
 	if (k < 0)
 		return bad(rd, "kind", "must be tcp, sweep, knee or delay");
 	t->kind = (enum results_trial_kind)k;
+	err = read_load_pct(rd, o, t);
+	if (err)
+		return err;
 	if (t->path >= run->npaths)
 		return bad(rd, "path", "names no path of the run");
 	if (st && (!cJSON_IsNumber(st) || st->valuedouble > 0 || st->valuedouble < -4095))

@@ -54,6 +54,7 @@ enum vtype {
 	T_REF, /* a link or host name, resolved after parsing */
 	T_STREAMS,
 	T_SIZES,
+	T_LOADS, /* [udp] delay_loads: a list of percentages */
 };
 
 struct keydef {
@@ -122,5 +123,11 @@ void scn_require(struct parser *p, const struct section *sec, const char *key, c
 /* scenario_validate.c: what needs the whole file (required keys,
  * references, contradictions); fills the derived fields of the scenario. */
 void scn_validate(struct parser *p);
+
+/* scenario_value.c: "50%, 90%": 1..max percentages, each above 0 and at most
+ * 100, separated by commas, no two alike. 0, or -EINVAL with why (at least
+ * VALUE_WHY_MAX) saying which one is wrong and the allowed range. */
+int scn_parse_pct_list(const char *s, double *vals, unsigned max, unsigned *n, char *why,
+		       size_t whylen);
 
 #endif

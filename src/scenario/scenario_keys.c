@@ -101,6 +101,7 @@ static const struct keydef udp_keys[] = {
 	KEY("rate", T_RATE, struct scenario_udp, rate_bps, 0, 0),
 	KEY("size_layer", T_LAYER, struct scenario_udp, size_layer, 0, LAYER_FRAME),
 	KEY("rate_layer", T_LAYER, struct scenario_udp, rate_layer, 0, LAYER_LINE),
+	{ "delay_loads", T_LOADS, 0, 0, 0, 0, false },
 	{ 0 }
 };
 static const struct keydef sweep_keys[] = {
@@ -343,6 +344,22 @@ static bool set_list(struct parser *p, const struct section *sec, const struct k
 	return true;
 }
 
+static bool set_loads(struct parser *p, const struct section *sec, const struct keydef *kd,
+		      const char *v)
+{
+	double pct[SCN_MAX_DELAY_LOADS];
+	char why[VALUE_WHY_MAX];
+	unsigned n;
+
+	if (scn_parse_pct_list(v, pct, SCN_MAX_DELAY_LOADS, &n, why, sizeof(why))) {
+		scn_error_at(p, p->line, sec, kd->name, "%s", why);
+		return false;
+	}
+	memcpy(p->scn->udp.delay_loads_pct, pct, n * sizeof(pct[0]));
+	p->scn->udp.ndelay_loads = n;
+	return true;
+}
+
 static bool set_family(int *field, const char *v)
 {
 	if (!strcmp(v, "4") || !strcasecmp(v, "ipv4") || !strcasecmp(v, "inet")) {
@@ -493,6 +510,8 @@ static bool set_value(struct parser *p, struct section *sec, const struct keydef
 	case T_STREAMS:
 	case T_SIZES:
 		return set_list(p, sec, kd, v);
+	case T_LOADS:
+		return set_loads(p, sec, kd, v);
 	}
 	return false;
 }

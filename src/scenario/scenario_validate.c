@@ -284,6 +284,24 @@ static void validate_knee(struct parser *p, struct section *sec)
 			     "must not be shorter than short (%.3g s)", (double)k->short_ns / 1e9);
 }
 
+/* The delay trials run at [udp] rate, or at fractions of the slowest path's
+ * NDR: half of it hides the queue a path builds near its knee, so 90 % is
+ * measured beside it unless the scenario says otherwise. */
+static void validate_delay_loads(struct parser *p, struct section *us)
+{
+	struct scenario_udp *u = &p->scn->udp;
+
+	if (us && scn_given(us, "delay_loads") && scn_given(us, "rate"))
+		scn_error_at(p, scn_line_of(us, "delay_loads"), us, "delay_loads",
+			     "and rate exclude each other: rate is the one load of the delay "
+			     "trials");
+	if (!u->ndelay_loads) {
+		u->delay_loads_pct[0] = 50;
+		u->delay_loads_pct[1] = 90;
+		u->ndelay_loads = 2;
+	}
+}
+
 static void validate_loads(struct parser *p)
 {
 	struct scenario *s = p->scn;
@@ -317,6 +335,7 @@ static void validate_loads(struct parser *p)
 		s->udp.nsizes = 1;
 		s->udp.sizes[0] = SCN_DEFAULT_UDP_LEN;
 	}
+	validate_delay_loads(p, us);
 	if (ws)
 		s->sweep.line = ws->line;
 	validate_durations(p, ws, "duration", &s->sweep.duration_ns, s->udp.duration_ns);

@@ -4,9 +4,13 @@
  * the bounds a scenario puts on them (durations up to 24 h). The key handlers
  * (scenario_keys.c) call value_get() for its messages, which state the range.
  */
+#include <ctype.h>
+#include <errno.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <string.h>
 
-#include "scenario.h"
+#include "scenario_int.h"
 #include "value.h"
 
 bool scenario_parse_duration(const char *s, uint64_t *ns)
@@ -51,4 +55,48 @@ bool scenario_parse_list(const char *s, uint64_t min, uint64_t lim, uint64_t *va
 			return false;
 	*n = count;
 	return true;
+}
+
+int scn_parse_pct_list(const char *s, double *vals, unsigned max, unsigned *n, char *why,
+		       size_t whylen)
+{
+	char item[VALUE_WHY_MAX / 2];
+	unsigned count = 0;
+
+	for (const char *p = s;; p++) {
+		const char *end = strchr(p, ',');
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+		double v;
+
+		while (len && isblank((unsigned char)*p))
+			p++, len--;
+		while (len && isblank((unsigned char)p[len - 1]))
+			len--;
+		if (count == max || !len || len >= sizeof(item)) {
+			snprintf(why, whylen, "'%.40s' is not a list of 1 to %u percentages", s,
+				 max);
+			return -EINVAL;
+		}
+		memcpy(item, p, len);
+		item[len] = '\0';
+		if (value_get_percent(item, 0, 100, &v, why, whylen))
+			return -EINVAL;
+		/* A load of nothing measures no queue at all. */
+		if (v <= 0) {
+			snprintf(why, whylen, "%s is out of range (above 0, up to 100 %%)", item);
+			return -EINVAL;
+		}
+		for (unsigned i = 0; i < count; i++) {
+			if (vals[i] == v) {
+				snprintf(why, whylen, "%s is given twice", item);
+				return -EINVAL;
+			}
+		}
+		vals[count++] = v;
+		if (!end)
+			break;
+		p = end;
+	}
+	*n = count;
+	return 0;
 }

@@ -103,6 +103,14 @@ void run_plan_build(const struct scenario *scn, unsigned reps, struct run_plan *
 		plan_phase(plan, RUN_PHASE_KNEE, n * knee_estimate_trials(&cfg),
 			   n * knee_estimate_ns(&cfg));
 	}
-	if (scn->udp.enabled)
-		plan_phase(plan, RUN_PHASE_DELAY, per * nsizes, per * nsizes * udp_ns);
+	if (scn->udp.enabled) {
+		/* One round per load: the [udp] rate, or each delay_loads share. */
+		if (!scn->udp.rate_bps) {
+			plan->delay_nloads = scn->udp.ndelay_loads;
+			memcpy(plan->delay_loads_pct, scn->udp.delay_loads_pct,
+			       sizeof(plan->delay_loads_pct));
+		}
+		n = per * nsizes * (scn->udp.rate_bps ? 1 : scn->udp.ndelay_loads);
+		plan_phase(plan, RUN_PHASE_DELAY, n, n * udp_ns);
+	}
 }

@@ -7,8 +7,9 @@
  *   2. linear UDP sweeps, per repetition, size and offered rate;
  *   3. knee searches (knee.h), one search per path, size and repetition, the
  *      paths' searches advancing trial by trial side by side;
- *   4. one-way delay at a common load (half the slowest path's NDR, or the
- *      scenario's [udp] rate), per repetition and size.
+ *   4. one-way delay at common loads (by default 50 % and 90 % of the
+ *      slowest path's NDR, or the scenario's [udp] rate), per repetition,
+ *      size and load.
  * Every trial is one load_run() from the client's namespace, recorded in the
  * run model at once and saved to run.json.
  */
@@ -32,6 +33,7 @@ struct trial_req {
 	unsigned streams;
 	uint32_t len;
 	uint64_t rate_bps, duration_ns;
+	double load_pct;   /* delay trials: percent of the lowest NDR; 0: none */
 	const char *phase; /* knee phase name for the progress line, or NULL */
 };
 
@@ -221,6 +223,7 @@ static int do_trial(struct run *r, const struct trial_req *q, struct knee_measur
 		t->streams = q->streams;
 		t->len = q->len;
 		t->target_bps = q->rate_bps;
+		t->load_pct = q->load_pct;
 		t->start_s = (double)(start - r->t0) / 1e9;
 		results_trial_from_load(t, &lr);
 		t->status = rc < 0 ? rc : 0;
@@ -504,16 +507,13 @@ static void knee_phase(struct run *r)
 	free(kr);
 }
 
-/* The common load for the delay trials of one size: the scenario's [udp]
- * rate, else half the lowest NDR (or PDR) any path reached, so every path
- * carries it without loss. 0: no basis for one. */
-static uint64_t common_load(struct run *r, uint32_t len)
+/* The basis of the delay trials' loads at one size: the lowest NDR (or PDR)
+ * any path reached, so every fraction of it is a load every path carries
+ * without loss. 0: no basis (no path found one). */
+static uint64_t delay_basis(struct run *r, uint32_t len)
 {
-	uint64_t load = 0;
+	uint64_t low = 0;
 
-	if (r->scn->udp.rate_bps)
-		return scenario_rate_payload(r->scn, r->scn->udp.rate_layer, r->scn->udp.rate_bps,
-					     len);
 	for (unsigned p = 0; p < r->npaths; p++) {
 		uint64_t best = 0;
 
@@ -526,36 +526,59 @@ static uint64_t common_load(struct run *r, uint32_t len)
 			if (k->path == p && k->len == len && v > best)
 				best = v;
 		}
-		if (!best)
-			continue;
-		if (!load || best / 2 < load)
-			load = best / 2;
+		if (best && (!low || best < low))
+			low = best;
 	}
-	return load;
+	return low;
 }
 
+/* The delay trials at one load: every path, every repetition. */
+static void delay_load(struct run *r, struct trial_req *q)
+{
+	const struct scenario *scn = r->scn;
+
+	for (unsigned i = 0; i < r->reps * r->npaths && !r->stop; i++) {
+		unsigned k = scn->interleave ? i / r->npaths : i % r->reps;
+
+		q->path = scn->interleave ? i % r->npaths : i / r->reps;
+		q->rep = k;
+		simple(r, q);
+	}
+}
+
+/* One-way delay at each common load: the scenario's [udp] rate, else each
+ * [udp] delay_loads fraction of the slowest path's NDR. Half the NDR alone
+ * hides the queue a path builds near its knee; a load near it shows it. */
 static void delay_phase(struct run *r)
 {
 	const struct scenario *scn = r->scn;
+	unsigned nloads = scn->udp.rate_bps ? 1 : scn->udp.ndelay_loads;
 	struct trial_req q = { .kind = RESULTS_TRIAL_DELAY,
 			       .streams = 1,
 			       .duration_ns = dur_or(scn->udp.duration_ns, scn->duration_ns) };
 
 	for (unsigned s = 0; s < udp_nsizes(scn) && !r->stop; s++) {
+		uint64_t basis;
+
 		q.len = run_udp_size(r, s);
-		q.rate_bps = common_load(r, q.len);
-		if (!q.rate_bps) {
+		basis = scn->udp.rate_bps ? scenario_rate_payload(scn, scn->udp.rate_layer,
+								  scn->udp.rate_bps, q.len)
+					  : delay_basis(r, q.len);
+		if (!basis) {
 			log_info("UDP %u B: no NDR/PDR and no [udp] rate: no delay trials", q.len);
-			r->trials_planned = sat_sub(r->trials_planned, r->reps * r->npaths);
+			r->trials_planned =
+				sat_sub(r->trials_planned, r->reps * r->npaths * nloads);
 			continue;
 		}
-		r->res->delay_load_bps = q.rate_bps;
-		for (unsigned i = 0; i < r->reps * r->npaths && !r->stop; i++) {
-			unsigned k = scn->interleave ? i / r->npaths : i % r->reps;
-
-			q.path = scn->interleave ? i % r->npaths : i / r->reps;
-			q.rep = k;
-			simple(r, &q);
+		for (unsigned l = 0; l < nloads && !r->stop; l++) {
+			q.load_pct = scn->udp.rate_bps ? 0 : scn->udp.delay_loads_pct[l];
+			q.rate_bps =
+				q.load_pct ? (uint64_t)((double)basis * q.load_pct / 100) : basis;
+			if (!q.rate_bps) /* 0 would ask for an unpaced sender */
+				q.rate_bps = 1;
+			if (l == 0)
+				r->res->delay_load_bps = q.rate_bps;
+			delay_load(r, &q);
 		}
 	}
 }

@@ -132,6 +132,37 @@ static void test_md_csv(void **state)
 	results_free(&run);
 }
 
+/* Delays at two loads: one summary row per load, named by its share of the
+ * NDR, and one report.md row per path and load with the ratio at that load. */
+static void test_delay_rows(void **state)
+{
+	struct results_run run;
+	struct report_run rr;
+	char *t;
+
+	(void)state;
+	fixture_run(&run);
+	fixture_two_loads(&run);
+	assert_int_equal(report_run_prepare(&rr, &run), 0);
+	t = render(p_term, &rr, NULL);
+	contains(t, "delay 1400B @50% 100M  0.05 / 0.2                    0.15 / 0.9             "
+		    "x3.0/4.5");
+	contains(t, "delay 1400B @90% 180M  0.06 / 0.5                    0.4 / 12               "
+		    "x6.7/24.0");
+	free(t);
+	t = render(p_md, &rr, NULL);
+	contains(t, "## One-way delay at common loads");
+	contains(t, "| overlay | 1400 | 50 | 100.0 | 0.150 | 0.900 | 100.00 | 3.000 | 4.500 |");
+	contains(t, "| overlay | 1400 | 90 | 180.0 | 0.400 | 12.000 | 100.00 | 6.667 | 24.000 |");
+	contains(t, "| overlay | delay p99 | 1400 bytes, 90 % of NDR (180.0 Mbit/s) | 0.500 ms |");
+	free(t);
+	t = render(p_csv, &rr, NULL);
+	contains(t, "owd_p99_ms,overlay,builtin,,1400,180000000,3,12,12,12,0.5,24,");
+	free(t);
+	report_run_release(&rr);
+	results_free(&run);
+}
+
 /* Hosts whose clocks differ: the reports say the delays are upper bounds and
  * by how much at most (the largest error of any trial). */
 static void test_owd_upper_bound(void **state)
@@ -435,6 +466,7 @@ int main(void)
 		cmocka_unit_test(test_term),
 		cmocka_unit_test(test_md_csv),
 		cmocka_unit_test(test_owd_upper_bound),
+		cmocka_unit_test(test_delay_rows),
 		cmocka_unit_test(test_diff),
 		cmocka_unit_test(test_lower_bound_markers),
 		cmocka_unit_test(test_diff_bounds),

@@ -13,6 +13,7 @@
 
 #include <cmocka.h>
 
+#include "overhead.h"
 #include "results.h"
 #include "run_fixture.h"
 
@@ -106,7 +107,7 @@ static void test_aggregate(void **state)
 	assert_int_equal(kp->loss_at.receiver_rcvbuf, 7);
 	assert_null(results_find_knee(&sum, 1, 46));
 
-	dp = results_find_delay(&sum, 1, 1400);
+	dp = results_find_delay(&sum, 1, 1400, 100000000);
 	assert_non_null(dp);
 	assert_int_equal(dp->p50_ms.n, 3);
 	assert_true(dp->p50_ms.median > 0.1499 && dp->p50_ms.median < 0.1501);
@@ -274,6 +275,58 @@ static void test_round_trip(void **state)
 	results_free(&b);
 }
 
+/* Delay trials at two loads (50 % and 90 % of the NDR): a figure per path,
+ * size and load, an overhead row per load against the underlay at that same
+ * load, and each trial's share kept by run.json. */
+static void test_delay_loads(void **state)
+{
+	struct results_run a, b;
+	struct results_summary sum;
+	struct overhead ov;
+	const struct results_delay_point *dp;
+	const struct overhead_row *r;
+	char err[256], *j;
+
+	(void)state;
+	fixture_run(&a);
+	fixture_two_loads(&a);
+	assert_int_equal(results_aggregate(&a, &sum), 0);
+	assert_int_equal(sum.ndelay, 4);
+	dp = results_find_delay(&sum, 1, 1400, 100000000);
+	assert_non_null(dp);
+	assert_true(dp->load_pct == 50 && dp->p99_ms.median > 0.8999 && dp->p99_ms.median < 0.9001);
+	dp = results_find_delay(&sum, 1, 1400, 180000000);
+	assert_non_null(dp);
+	assert_int_equal(dp->p99_ms.n, 3);
+	assert_true(dp->load_pct == 90 && dp->p99_ms.median > 11.999 && dp->p99_ms.median < 12.001);
+	assert_null(results_find_delay(&sum, 1, 1400, 150000000));
+	/* sorted by path, size, then load: 50 % before 90 % */
+	assert_true(sum.delay[2].load_pct == 50 && sum.delay[3].load_pct == 90);
+	assert_int_equal(overhead_compute(&a, &sum, &ov), 0);
+	r = overhead_find_load(&ov, 1, OVERHEAD_OWD_P99, 1400, 180000000);
+	assert_non_null(r);
+	assert_true(r->load_pct == 90 && r->ratio > 23.99 && r->ratio < 24.01); /* 12 / 0.5 */
+	r = overhead_find_load(&ov, 1, OVERHEAD_OWD_P99, 1400, 100000000);
+	assert_non_null(r);
+	assert_true(r->load_pct == 50 && r->ratio > 4.49 && r->ratio < 4.51); /* 0.9 / 0.2 */
+	/* the non-delay rows carry no load */
+	assert_int_equal(overhead_find(&ov, 1, OVERHEAD_UDP_NDR, 1400)->load_bps, 0);
+	overhead_free(&ov);
+	results_summary_free(&sum);
+	j = results_to_json(&a);
+	assert_non_null(j);
+	assert_non_null(
+		strstr(j, "\"delay_loads\":\t[{\n\t\t\t\"len\":\t1400,\n\t\t\t\"load_pct\":\t50,\n"
+			  "\t\t\t\"load_bps\":\t100000000\n\t\t}, {\n\t\t\t\"len\":\t1400,\n"
+			  "\t\t\t\"load_pct\":\t90,\n\t\t\t\"load_bps\":\t180000000\n\t\t}]"));
+	assert_int_equal(results_from_json(j, &b, err, sizeof(err)), 0);
+	for (size_t i = 0; i < a.ntrials; i++)
+		assert_true(b.trials[i].load_pct == a.trials[i].load_pct);
+	free(j);
+	results_free(&a);
+	results_free(&b);
+}
+
 static void test_json_has_ratios(void **state)
 {
 	struct results_run a;
@@ -335,6 +388,14 @@ static void test_read_errors(void **state)
 		  "\"paths\":[{\"name\":\"u\",\"kind\":\"underlay\"}],\"trials\":[],"
 		  "\"mtu\":[{\"path\":0,\"check\":\"pmtu\",\"verdict\":\"MAYBE\"}]}",
 		  "mtu[0].verdict" },
+		{ "{\"schema\":1,\"complete\":true,\"scenario\":{\"name\":\"x\"},"
+		  "\"paths\":[{\"name\":\"u\",\"kind\":\"underlay\"}],\"trials\":[{\"kind\":"
+		  "\"delay\",\"path\":0,\"load_pct\":150}]}",
+		  "trials[0].load_pct: must be 0..100" },
+		{ "{\"schema\":1,\"complete\":true,\"scenario\":{\"name\":\"x\"},"
+		  "\"paths\":[{\"name\":\"u\",\"kind\":\"underlay\"}],\"trials\":[{\"kind\":"
+		  "\"knee\",\"path\":0,\"load_pct\":50}]}",
+		  "trials[0].load_pct: belongs to delay trials only" },
 	};
 	char err[256];
 
@@ -366,6 +427,7 @@ int main(void)
 		cmocka_unit_test(test_aggregate),   cmocka_unit_test(test_knee_bounds_over_reps),
 		cmocka_unit_test(test_round_trip),  cmocka_unit_test(test_json_has_ratios),
 		cmocka_unit_test(test_read_errors), cmocka_unit_test(test_read_missing_file),
+		cmocka_unit_test(test_delay_loads),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -170,6 +170,32 @@ static void rm_rf(const char *dir)
 	assert_int_equal(system(cmd), 0);
 }
 
+/* The delay phase: two rounds (50 % then 90 % of the lowest NDR), each on
+ * both paths, interleaved per repetition as the other phases are. */
+static void check_delay_loads(const struct results_run *res)
+{
+	unsigned n = 0;
+
+	for (size_t i = 0; i < res->ntrials; i++) {
+		const struct results_trial *t = &res->trials[i];
+		double want_pct = n < 4 ? 50 : 90;
+
+		if (t->kind != RESULTS_TRIAL_DELAY) {
+			assert_true(t->load_pct == 0);
+			continue;
+		}
+		assert_true(t->load_pct == want_pct);
+		assert_int_equal(t->path, n % 2);
+		assert_int_equal(t->rep, (n / 2) % 2);
+		if ((double)t->target_bps > VPN_BPS * want_pct / 100 ||
+		    (double)t->target_bps < VPN_BPS * want_pct / 100 * 0.99)
+			fail_msg("delay trial at %llu bit/s for %g %%",
+				 (unsigned long long)t->target_bps, want_pct);
+		n++;
+	}
+	assert_int_equal(n, 8);
+}
+
 static void test_plan_and_figures(void **state)
 {
 	static struct sim s;
@@ -219,9 +245,11 @@ static void test_plan_and_figures(void **state)
 		assert_true(k->loss_at.network > 0); /* attributed where the sim lost it */
 		assert_true(k->trials > 2 && k->trials <= 60);
 	}
-	/* The common load: half the slower path's NDR, on both paths. */
+	/* The common loads: half and 90 % of the slower path's NDR, on both
+	 * paths, each trial recording its share. */
 	assert_true((double)res.delay_load_bps <= VPN_BPS / 2 &&
 		    (double)res.delay_load_bps >= VPN_BPS / 2 * 0.99);
+	check_delay_loads(&res);
 	snprintf(path, sizeof(path), "%s/run.json", dir);
 	assert_int_equal(results_read_json(path, &back, err, sizeof(err)), 0);
 	assert_true(back.complete);
@@ -234,9 +262,13 @@ static void test_plan_and_figures(void **state)
 		assert_int_equal(results_aggregate(&back, &sum), 0);
 		kp = results_find_knee(&sum, 1, 1400);
 		assert_int_equal(kp->ndr_bps.n, 2);
-		dp = results_find_delay(&sum, 1, 1400);
+		dp = results_find_delay(&sum, 1, 1400, back.delay_load_bps);
 		assert_int_equal(dp->p50_ms.n, 2);
 		assert_true(dp->p50_ms.median > 0.2999 && dp->p50_ms.median < 0.3001);
+		assert_true(dp->load_pct == 50);
+		/* two loads x two paths; run.json kept each trial's share */
+		assert_int_equal(sum.ndelay, 4);
+		assert_true(sum.delay[1].load_pct == 90 && sum.delay[3].load_pct == 90);
 		results_summary_free(&sum);
 	}
 	results_free(&back);
@@ -424,15 +456,24 @@ static void test_plan_counts(void **state)
 	assert_int_equal(plan.knee_max_rate_bps, 2000000000);
 	assert_int_equal(plan.phase[RUN_PHASE_KNEE].trials, 4 * knee_trials);
 	assert_int_equal(plan.phase[RUN_PHASE_KNEE].time_ns, 4 * knee_ns);
-	assert_int_equal(plan.phase[RUN_PHASE_DELAY].trials, 4);
-	assert_int_equal(plan.phase[RUN_PHASE_DELAY].time_ns, 4 * NSEC_PER_SEC);
-	assert_int_equal(plan.trials, 8 + 4 * knee_trials + 4);
-	assert_int_equal(plan.time_ns, 12 * NSEC_PER_SEC + 4 * knee_ns);
-	/* --repetitions overrides the scenario's */
+	/* 2 reps x 2 paths x 1 size x 2 loads (the default delay_loads, 50 %
+	 * and 90 % of the NDR; one load before they were a list): 8 of 1 s */
+	assert_int_equal(plan.phase[RUN_PHASE_DELAY].trials, 8);
+	assert_int_equal(plan.phase[RUN_PHASE_DELAY].time_ns, 8 * NSEC_PER_SEC);
+	assert_int_equal(plan.delay_nloads, 2);
+	assert_true(plan.delay_loads_pct[0] == 50 && plan.delay_loads_pct[1] == 90);
+	assert_int_equal(plan.trials, 8 + 4 * knee_trials + 8);
+	assert_int_equal(plan.time_ns, 16 * NSEC_PER_SEC + 4 * knee_ns);
+	/* --repetitions overrides the scenario's (delay: 3 x 2 x 2 loads) */
 	run_plan_build(&scn, 3, &plan);
 	assert_int_equal(plan.reps, 3);
 	assert_int_equal(plan.phase[RUN_PHASE_TCP].trials, 12);
-	assert_int_equal(plan.trials, 12 + 6 * knee_trials + 6);
+	assert_int_equal(plan.trials, 12 + 6 * knee_trials + 12);
+	/* three loads: one more round of delay trials per size */
+	scn.udp.delay_loads_pct[2] = 75;
+	scn.udp.ndelay_loads = 3;
+	run_plan_build(&scn, 0, &plan);
+	assert_int_equal(plan.phase[RUN_PHASE_DELAY].trials, 12);
 
 	parse_scenario(small_text, &scn);
 	run_plan_build(&scn, 0, &plan);
@@ -606,6 +647,12 @@ static void test_plan_rendered(void **state)
 		      "  UDP linear sweep 50 Mbit/s..100 Mbit/s, 2 points     4 trials  ~4.0s\n"
 		      "  UDP one-way delay at a common load                 2 trials  ~2.0s\n"
 		      "  total (without setup and gaps)                     8 trials  ~8.0s\n");
+	free(text);
+	/* the default delay loads, named by their share of the NDR */
+	load_scenario(&scn);
+	text = render(render_plan, &scn);
+	if (!strstr(text, "  UDP one-way delay at 50, 90 % of NDR               8 trials  ~8.0s\n"))
+		fail_msg("plan:\n%s", text);
 	free(text);
 }
 

@@ -277,6 +277,46 @@ static void test_minimal_defaults(void **state)
 	assert_false(s.mtu.enabled);
 }
 
+/* [udp] delay_loads: 50 % and 90 % of the NDR unless given; each load a
+ * percentage above 0, no two alike, and not together with a fixed rate. */
+static void test_delay_loads(void **state)
+{
+	static const struct {
+		const char *value, *msg;
+	} bad[] = {
+		{ "0", "[udp] delay_loads: 0 is out of range (above 0, up to 100 %)" },
+		{ "50, 50%", "[udp] delay_loads: 50% is given twice" },
+		{ "abc", "[udp] delay_loads: 'abc' is not a percentage" },
+		{ "101", "[udp] delay_loads: '101' is not a percentage" },
+		{ "50,,90", "[udp] delay_loads: '50,,90' is not a list of 1 to 8 percentages" },
+		{ "1,2,3,4,5,6,7,8,9", "is not a list of 1 to 8 percentages" },
+	};
+	static const char base[] = "[path.native]\ntype = underlay\n[udp]\n";
+	char text[256], err[512];
+	struct scenario s;
+
+	(void)state;
+	assert_int_equal(scenario_parse("d.ini", base, strlen(base), &s, err, sizeof(err)), 0);
+	assert_int_equal(s.udp.ndelay_loads, 2);
+	assert_true(s.udp.delay_loads_pct[0] == 50 && s.udp.delay_loads_pct[1] == 90);
+	snprintf(text, sizeof(text), "%sdelay_loads = 25%%, 75 %% ,12.5\n", base);
+	assert_int_equal(scenario_parse("d.ini", text, strlen(text), &s, err, sizeof(err)), 0);
+	assert_int_equal(s.udp.ndelay_loads, 3);
+	assert_true(s.udp.delay_loads_pct[0] == 25 && s.udp.delay_loads_pct[1] == 75 &&
+		    s.udp.delay_loads_pct[2] == 12.5);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(text, sizeof(text), "%sdelay_loads = %s\n", base, bad[i].value);
+		assert_int_equal(scenario_parse("d.ini", text, strlen(text), &s, err, sizeof(err)),
+				 -EINVAL);
+		if (!strstr(err, bad[i].msg) || !strstr(err, "d.ini:4:"))
+			fail_msg("'%s': got %s", bad[i].value, err);
+	}
+	snprintf(text, sizeof(text), "%srate = 20M\ndelay_loads = 50%%\n", base);
+	assert_int_equal(scenario_parse("d.ini", text, strlen(text), &s, err, sizeof(err)),
+			 -EINVAL);
+	assert_non_null(strstr(err, "d.ini:5: [udp] delay_loads: and rate exclude each other"));
+}
+
 static void test_links_and_remote(void **state)
 {
 	static const char lab[] = "[lab]\nhosts = 3\nclient = 0\nserver = 2\n"
@@ -546,6 +586,7 @@ int main(void)
 		cmocka_unit_test(test_malformed_all_listed),
 		cmocka_unit_test(test_full_scenario),
 		cmocka_unit_test(test_minimal_defaults),
+		cmocka_unit_test(test_delay_loads),
 		cmocka_unit_test(test_links_and_remote),
 		cmocka_unit_test(test_crlf_bom_and_comments),
 		cmocka_unit_test(test_error_list),
