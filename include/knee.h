@@ -35,9 +35,13 @@
  *     outvotes nothing itself.
  *
  * A trial whose generator fell short of its target (generator_limited) is
- * invalid and never a pass. If it lost more than a target's goal anyway it
- * is a fail for that target (the loss happened at an even lower rate);
- * otherwise the same trial is retried once, and a second invalid result marks
+ * invalid: never a pass at the rate asked for. If it lost more than a
+ * target's goal anyway it is a fail for that target (the loss happened at an
+ * even lower rate); if it did not, the path carried what the generator did
+ * send: a pass at that rate (achieved_bps, when it is at least min_rate), so
+ * a generator short of every rate by a share (a sender held off the CPU)
+ * still ends at its limit with a lower bound. The same trial is retried
+ * once, and a second invalid result marks
  * the rate as the generator's limit: later trials stay below it, and a
  * target still passing there reports KNEE_GENERATOR_LIMIT with the limit as
  * its upper bound. A generator may sustain in short trials what it cannot in
@@ -103,7 +107,7 @@ enum knee_verdict {
 	KNEE_PASS = 1, /* no loss: passes NDR and PDR */
 	KNEE_PASS_PDR, /* loss within the goal: passes PDR, fails NDR */
 	KNEE_FAIL,     /* loss above the goal */
-	KNEE_INVALID,  /* generator fell short: no pass for any target */
+	KNEE_INVALID,  /* generator fell short: no pass at the rate asked for */
 };
 
 /* One trial as recorded, in order. */

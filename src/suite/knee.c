@@ -265,15 +265,37 @@ bool knee_next(struct knee *k, struct knee_trial *t)
 
 enum outcome { OUT_NONE, OUT_PASS, OUT_FAIL };
 
-/* How trial i counts for target t. An invalid trial is a fail when it lost
- * more than the goal anyway (at a rate lower than asked), else no result. */
+/* How trial i counts for target t. An invalid trial (the generator fell
+ * short of the rate asked for) is a fail when it lost more than the goal
+ * anyway, at a rate lower than asked; when it did not, the path carried
+ * what the generator did send within the goal: a pass at that rate
+ * (rate_of()), when that is inside the search's range. A generator short of every rate by the same
+ * share (a sender held off the CPU) would otherwise never give a pass, and the search walk down to
+ * nothing with no loss seen at all. */
 static enum outcome outcome_for(const struct knee *k, unsigned i, int t)
 {
 	const struct knee_record *r = &k->trials[i];
 
 	if (r->m.loss_ratio > goal_of(k, t))
 		return OUT_FAIL;
-	return r->verdict == KNEE_INVALID ? OUT_NONE : OUT_PASS;
+	if (r->verdict == KNEE_INVALID)
+		return r->m.achieved_bps >= k->cfg.min_rate_bps &&
+				       r->m.achieved_bps < r->trial.rate_bps
+			       ? OUT_PASS
+			       : OUT_NONE;
+	return OUT_PASS;
+}
+
+/* The rate trial i's outcome stands at: what the generator really sent
+ * when it fell short and the trial passed, else the rate asked for. */
+static uint64_t rate_of(const struct knee *k, unsigned i)
+{
+	const struct knee_record *r = &k->trials[i];
+
+	if (r->verdict == KNEE_INVALID && r->m.achieved_bps >= k->cfg.min_rate_bps &&
+	    r->m.achieved_bps < r->trial.rate_bps && r->m.loss_ratio <= k->cfg.loss_goal)
+		return r->m.achieved_bps;
+	return r->trial.rate_bps;
 }
 
 /* Whether trial j outranks trial i: longer, or as long and newer. */
@@ -301,9 +323,9 @@ static bool below_min_unconfirmed(const struct knee *k, int t)
 		const struct knee_trial *tr = &k->trials[i].trial;
 		enum outcome o = outcome_for(k, i, t);
 
-		if (o == OUT_PASS && tr->rate_bps > s->upper)
+		if (o == OUT_PASS && rate_of(k, i) > s->upper)
 			passed_above = true;
-		else if (o == OUT_FAIL && tr->rate_bps == s->upper &&
+		else if (o == OUT_FAIL && rate_of(k, i) == s->upper &&
 			 tr->duration_ns >= k->cfg.final_ns)
 			long_fails++;
 	}
@@ -333,13 +355,13 @@ static void standing(const struct knee *k, int t, bool *st)
 	}
 	for (unsigned p = 0; p < n; p++) {
 		unsigned i = order[p];
-		uint64_t rate = k->trials[i].trial.rate_bps;
+		uint64_t rate = rate_of(k, i);
 		enum outcome o = outcome_for(k, i, t);
 
 		st[i] = true;
 		for (unsigned q = 0; q < p && st[i]; q++) {
 			unsigned j = order[q];
-			uint64_t rj = k->trials[j].trial.rate_bps;
+			uint64_t rj = rate_of(k, j);
 			enum outcome oj = outcome_for(k, j, t);
 
 			if (!st[j])
@@ -356,13 +378,16 @@ static void standing(const struct knee *k, int t, bool *st)
 static bool better(const struct knee *k, int best, unsigned i, bool lower)
 {
 	const struct knee_trial *a, *b;
+	uint64_t ra, rb;
 
 	if (best < 0)
 		return true;
 	a = &k->trials[i].trial;
 	b = &k->trials[best].trial;
-	if (a->rate_bps != b->rate_bps)
-		return lower ? a->rate_bps > b->rate_bps : a->rate_bps < b->rate_bps;
+	ra = rate_of(k, i);
+	rb = rate_of(k, (unsigned)best);
+	if (ra != rb)
+		return lower ? ra > rb : ra < rb;
 	return a->duration_ns != b->duration_ns ? a->duration_ns > b->duration_ns
 						: i > (unsigned)best;
 }
@@ -375,7 +400,7 @@ static bool unconfirmable(const struct knee *k, unsigned i, enum outcome o)
 {
 	const struct knee_trial *tr = &k->trials[i].trial;
 
-	return o == OUT_PASS && k->gen_limited && tr->rate_bps >= k->gen_limit &&
+	return o == OUT_PASS && k->gen_limited && rate_of(k, i) >= k->gen_limit &&
 	       tr->duration_ns < k->trials[k->gen_trial].trial.duration_ns;
 }
 
@@ -413,14 +438,14 @@ static void recompute(struct knee *k, int t)
 	s->up_steps = passes ? passes - 1 : 0;
 	if (lo >= 0) {
 		s->lower_valid = true;
-		s->lower = k->trials[lo].trial.rate_bps;
+		s->lower = rate_of(k, (unsigned)lo);
 		s->lower_dur = k->trials[lo].trial.duration_ns;
 		s->lower_rx = k->trials[lo].m.received_bps;
 		s->lower_trial = lo;
 	}
 	if (up >= 0) {
 		s->upper_valid = true;
-		s->upper = k->trials[up].trial.rate_bps;
+		s->upper = rate_of(k, (unsigned)up);
 		s->upper_dur = k->trials[up].trial.duration_ns;
 		s->upper_rx = k->trials[up].m.received_bps;
 		s->upper_loss = k->trials[up].m.loss_ratio;

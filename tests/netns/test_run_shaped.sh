@@ -27,7 +27,15 @@ want = 200e6 * 1400 / (14 + 20 + 8 + 1400)
 ndr = k["ndr_bps"]["median"]
 print("NDR %.1f Mbit/s, shaper payload rate %.1f Mbit/s (%+.1f %%), outcome %s" %
       (ndr / 1e6, want / 1e6, 100 * (ndr / want - 1), k["ndr_outcome"]))
-assert k["ndr_outcome"] == "found", k["ndr_outcome"]
+# The shaper is an upper bound whatever the machine does. Where the sender
+# keeps up, the knee is found within 5 % of it; a sender held off the CPU
+# (a loaded machine) makes it a lower bound at what it did send, said so
+# ("generator-limit"), never a knee below the shaper nor "unfinished".
+assert k["ndr_outcome"] in ("found", "generator-limit"), k["ndr_outcome"]
+assert ndr <= want * 1.05, "NDR above the shaper"
+if k["ndr_outcome"] == "generator-limit":
+    print("the sender could not keep up: NDR is a lower bound")
+    sys.exit(0)
 assert abs(ndr / want - 1) <= 0.05, "NDR not within 5 % of the shaper"
 # Loss above the knee: the sending host's shaper (its tbf qdisc) drops,
 # and nothing is blamed on its socket buffer.
@@ -36,5 +44,5 @@ assert la["sender_qdisc"] > 0, "no loss attributed to the shaper above the NDR: 
 assert la["sender_qdisc"] >= la["network"], "the shaper's loss booked elsewhere: %s" % la
 assert la["sender_sndbuf"] == 0, "a shaper's drops booked as the socket buffer: %s" % la
 PY
-ok "underlay NDR within 5 % of the tbf rate (payload)"
+ok "underlay NDR within 5 % of the tbf rate (payload), or a marked lower bound below it when the sender could not keep up"
 echo "$TEST_NAME: $CHECKS checks passed"
