@@ -207,8 +207,16 @@ static int run_loop(struct session *s, struct load_streams *ls, uint32_t test_id
 		}
 		done = ls->sender ? load_streams_sender_done(ls)
 				  : load_streams_receiver_done(ls, now, stop_at);
-		if (done && stop_at)
+		if (done && stop_at) {
+			/* The ends' clocks start the test a little apart: the
+			 * client may be done before this end's last tick. That
+			 * interval ends with the test: report it before RESULTS,
+			 * so that -t 2 -i 1 always gives two. */
+			if (!ls->sender && tick != UINT64_MAX &&
+			    (rc = send_interval(s, ls, test_id)) < 0)
+				return rc;
 			return 0;
+		}
 		if (now > hard_end) {
 			log_warn("%s: test %u: no STOP from the client; ending it", s->name,
 				 test_id);
