@@ -40,90 +40,17 @@ for tool in wireguard-go wg openvpn ping python3; do
 	command -v $tool >/dev/null || { echo "bench: $tool missing (make bench-deps)" >&2; exit 1; }
 done
 
-A=ovp-$LAB-0 B=ovp-$LAB-1
-WORK=$(mktemp -d /tmp/ovlperf-bench-XXXXXX)
-chmod 700 "$WORK"
-declare -a CLEANUP=()
-cleanup()
-{
-	for ((i = ${#CLEANUP[@]} - 1; i >= 0; i--)); do eval "${CLEANUP[$i]}" >/dev/null 2>&1 || true; done
-	rm -rf "$WORK"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-in_a() { ip netns exec "$A" "$@"; }
-in_b() { ip netns exec "$B" "$@"; }
-log() { echo "bench: $*" >&2; }
-
-"$OVLPERF" lab down "$LAB" >/dev/null 2>&1 || true
-"$OVLPERF" lab up "$LAB" >/dev/null
-CLEANUP+=("\"$OVLPERF\" lab down $LAB")
+source "$(dirname "$0")/peers_lib.sh"
 in_b "$OVLPERF" server >/dev/null 2>"$WORK/server.log" &
 CLEANUP+=("kill $!")
 sleep 0.5
-
-# ---- the overlays (as bench/overlay_vs_peers.sh sets them up)
-up_ovl()
-{
-	local s
-	(umask 077
-	 "$OVLPERF" tunnel genkey >"$WORK/ovl-a.key"
-	 "$OVLPERF" tunnel genkey >"$WORK/ovl-b.key")
-	for s in a b; do "$OVLPERF" tunnel pubkey <"$WORK/ovl-$s.key" >"$WORK/ovl-$s.pub"; done
-	mk() { printf '[interface]\nprivate_key_file = %s.key\nlisten = %s:51900\naddress = %s/24\n[peer]\npublic_key = %s\nendpoint = %s:51900\nallowed_ips = %s/32\n' "$@"; }
-	mk ovl-a 198.18.0.1 198.19.0.1 "$(cat "$WORK/ovl-b.pub")" 198.18.0.2 198.19.0.2 >"$WORK/ovl-a.conf"
-	mk ovl-b 198.18.0.2 198.19.0.2 "$(cat "$WORK/ovl-a.pub")" 198.18.0.1 198.19.0.1 >"$WORK/ovl-b.conf"
-	in_a "$OVLPERF" tunnel up "$WORK/ovl-a.conf" --name ovl0 -d --pid-file "$WORK/ovl-a.pid"
-	CLEANUP+=("kill \$(cat $WORK/ovl-a.pid)")
-	in_b "$OVLPERF" tunnel up "$WORK/ovl-b.conf" --name ovl0 -d --pid-file "$WORK/ovl-b.pid"
-	CLEANUP+=("kill \$(cat $WORK/ovl-b.pid)")
-}
-
-# wireguard-go: unique lower-case names that start with the lab's name (its
-# UAPI socket directory is shared by all namespaces), configured with wg(8).
-WG_A=${LAB}wga$$ WG_B=${LAB}wgb$$
-WG_A=${WG_A:0:15} WG_B=${WG_B:0:15}
-up_wg()
-{
-	(umask 077; wg genkey >"$WORK/wa.key"; wg genkey >"$WORK/wb.key")
-	in_a env WG_PROCESS_FOREGROUND=1 setsid wireguard-go -f "$WG_A" >"$WORK/wga.log" 2>&1 &
-	CLEANUP+=("kill $!; rm -f /var/run/wireguard/$WG_A.sock")
-	in_b env WG_PROCESS_FOREGROUND=1 setsid wireguard-go -f "$WG_B" >"$WORK/wgb.log" 2>&1 &
-	CLEANUP+=("kill $!; rm -f /var/run/wireguard/$WG_B.sock")
-	for i in $(seq 50); do [ -S /var/run/wireguard/$WG_A.sock ] && [ -S /var/run/wireguard/$WG_B.sock ] && break; sleep 0.1; done
-	in_a wg set "$WG_A" listen-port 51820 private-key "$WORK/wa.key" \
-		peer "$(wg pubkey <"$WORK/wb.key")" endpoint 198.18.0.2:51820 allowed-ips 198.19.1.2/32
-	in_b wg set "$WG_B" listen-port 51820 private-key "$WORK/wb.key" \
-		peer "$(wg pubkey <"$WORK/wa.key")" endpoint 198.18.0.1:51820 allowed-ips 198.19.1.1/32
-	in_a ip addr add 198.19.1.1/24 dev "$WG_A"
-	in_b ip addr add 198.19.1.2/24 dev "$WG_B"
-	in_a ip link set "$WG_A" mtu 1420 up
-	in_b ip link set "$WG_B" mtu 1420 up
-}
-
-# OpenVPN 2.6 point-to-point with a static key (AES-256-CBC + HMAC-SHA256),
-# userspace data channel (--disable-dco).
-up_ovpn()
-{
-	openvpn --genkey secret "$WORK/ovpn.key" >/dev/null 2>&1
-	local common="--dev-type tun --proto udp --secret $WORK/ovpn.key --cipher AES-256-CBC --auth SHA256 --disable-dco --verb 1 --ping 10 --persist-tun"
-	# 2.7 wants static-key mode confirmed; 2.6 does not know the option.
-	openvpn --help 2>/dev/null | grep -q allow-deprecated-insecure-static-crypto &&
-		common="$common --allow-deprecated-insecure-static-crypto"
-	in_a openvpn --dev ovpn0 --local 198.18.0.1 --lport 1194 --remote 198.18.0.2 1194 \
-		--ifconfig 198.19.2.1 198.19.2.2 $common --daemon --writepid "$WORK/ovpn-a.pid" --log "$WORK/ovpn-a.log" >/dev/null
-	CLEANUP+=("kill \$(cat $WORK/ovpn-a.pid)")
-	in_b openvpn --dev ovpn0 --local 198.18.0.2 --lport 1194 --remote 198.18.0.1 1194 \
-		--ifconfig 198.19.2.2 198.19.2.1 $common --daemon --writepid "$WORK/ovpn-b.pid" --log "$WORK/ovpn-b.log" >/dev/null
-	CLEANUP+=("kill \$(cat $WORK/ovpn-b.pid)")
-}
 
 declare -A ADDR=([ovl]=198.19.0.2 [wg]=198.19.1.2 [ovpn]=198.19.2.2)
 declare -A NAME=([ovl]="ovlperf" [wg]="wireguard-go" [ovpn]="OpenVPN 2.6")
 declare -A MAXR=([ovl]=8G [wg]=4G [ovpn]=2G)
 for p in $PATHS; do
 	case $p in
-	ovl) up_ovl ;;
+	ovl) up_ovl ovl ovl0 198.19.0 51900 on ;;
 	wg) up_wg ;;
 	ovpn) up_ovpn ;;
 	*) log "unknown path $p (ovl, wg, ovpn)"; exit 2 ;;
