@@ -13,6 +13,7 @@
 #include <sys/socket.h>
 
 #include "interrupt.h"
+#include "layer.h"
 #include "log.h"
 #include "mtu.h"
 #include "run_int.h"
@@ -70,7 +71,7 @@ static unsigned udp_hdr(const struct run *r, unsigned p)
 
 	if (family == AF_UNSPEC)
 		family = strchr(r->paths[p].addr, ':') ? AF_INET6 : AF_INET;
-	return family == AF_INET6 ? 48 : 28;
+	return (unsigned)layer_bytes(LAYER_IP, family, 0);
 }
 
 /* A quick probe of a path nothing else measured: DF probes confirmed by the
