@@ -55,3 +55,22 @@ for e in sys.argv[2:]:
 
 WORK=$(mktemp -d /tmp/ovlperf-engine.XXXXXX)
 on_exit "rm -rf $WORK"
+
+# within_1pct WHAT GOT KERNEL: GOT within 1 % of a kernel or tunnel counter
+within_1pct()
+{
+	local d=$(($2 - $3))
+	[ $((${d#-} * 100)) -le "$3" ] || fail "$1: $2 vs $3 differ by more than 1 %"
+	ok "$1: $2 vs $3 (within 1 %)"
+}
+
+# rcvbuf_errors NETNS FAMILY: RcvbufErrors of Udp (4) or Udp6 (6)
+rcvbuf_errors()
+{
+	if [ "$2" = 6 ]; then
+		ip netns exec "$1" awk '$1 == "Udp6RcvbufErrors" { print $2 }' /proc/net/snmp6
+	else
+		ip netns exec "$1" awk '/^Udp:/ { n++; if (n == 1) for (i = 2; i <= NF; i++) col[$i] = i;
+			else print $col["RcvbufErrors"] }' /proc/net/snmp
+	fi
+}

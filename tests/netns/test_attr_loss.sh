@@ -30,28 +30,9 @@ check_counts() # FILE
 	expect_eq "$f: loss_places sum to lost" "${V[5]}" "${V[4]}"
 }
 
-# within_1pct WHAT A B: |A - B| <= 1 % of B
-within_1pct()
-{
-	local d=$(($2 - $3))
-	[ $((${d#-} * 100)) -le "$3" ] || fail "$1: $2 vs $3 differ by more than 1 %"
-	ok "$1: $2 vs $3 (within 1 %)"
-}
-
 qdisc_drops() # NETNS: the root qdisc's "dropped" on ovp0
 {
 	ip netns exec "$1" tc -s qdisc show dev ovp0 | awk '/dropped/ { sub(",", "", $7); print $7; exit }'
-}
-
-# rcvbuf_errors NETNS FAMILY: RcvbufErrors of Udp (4) or Udp6 (6)
-rcvbuf_errors()
-{
-	if [ "$2" = 6 ]; then
-		ip netns exec "$1" awk '$1 == "Udp6RcvbufErrors" { print $2 }' /proc/net/snmp6
-	else
-		ip netns exec "$1" awk '/^Udp:/ { n++; if (n == 1) for (i = 2; i <= NF; i++) col[$i] = i;
-			else print $col["RcvbufErrors"] }' /proc/net/snmp
-	fi
 }
 
 # 1. A link shaped to 200 Mbit/s, offered 300: the sending host's tbf drops.
