@@ -237,6 +237,27 @@ ns_exists ovp-lt2-0 || fail "killed lab up left nothing to clean (test did not t
 no_ns_of lt2 || fail "lab down left: $(ls /run/netns)"
 ok "lab down removes a lab whose lab up was killed"
 
+# --- killed between mounting a namespace and recording its inode (a window
+# SIGKILL hits now and then): the state lists it with inode 0. lab down
+# removes it while nothing runs in it, and leaves it alone when something
+# does (then it may be someone else's).
+"$OVLPERF" lab up lt2 >/dev/null
+sed -i 's/^netns ovp-lt2-1 .*/netns ovp-lt2-1 0/' "$(state_of lt2)"
+ip netns exec ovp-lt2-1 sleep 60 &
+sp=$!
+for _ in $(seq 100); do [ "$(ip netns pids ovp-lt2-1)" ] && break; sleep 0.05; done
+expect_eq "lab down with a process in the unrecorded namespace" "$(rc_of "$OVLPERF" lab down lt2)" 1
+ns_exists ovp-lt2-1 || fail "lab down removed an unrecorded namespace something runs in"
+ok "an unrecorded namespace with a process in it is left alone"
+kill $sp
+wait $sp 2>/dev/null || true
+ip netns del ovp-lt2-1
+"$OVLPERF" lab up lt2 >/dev/null
+sed -i 's/^netns ovp-lt2-1 .*/netns ovp-lt2-1 0/' "$(state_of lt2)"
+"$OVLPERF" lab down lt2 || fail "lab down of an unrecorded, idle namespace"
+no_ns_of lt2 || fail "lab down left: $(ls /run/netns)"
+ok "an unrecorded namespace nothing runs in is removed"
+
 # --- namespaces ovlperf did not create are never touched
 ip netns add ovp-lt3-0
 expect_eq "lab down of a lab that is only a foreign namespace" "$(rc_of "$OVLPERF" lab down lt3)" 1
