@@ -324,16 +324,32 @@ static bool svg_complete(const char *dir, const char *name)
 	return strstr(tail, "</svg>") != NULL;
 }
 
+static const struct {
+	const char *name, *title;
+	int (*gen)(FILE *f, const struct report_run *rr);
+} plots[] = {
+	{ "delivered", "Delivered % vs offered rate, knees marked", delivered_gp },
+	{ "tcp", "TCP goodput vs streams", tcp_gp },
+	{ "delay", "One-way delay vs offered load", delay_gp },
+};
+
+void plot_existing(const char *dir, struct plot_set *set)
+{
+	memset(set, 0, sizeof(*set));
+	for (size_t i = 0; i < sizeof(plots) / sizeof(plots[0]); i++) {
+		if (!svg_complete(dir, plots[i].name))
+			continue;
+		snprintf(set->file[set->n], PLOT_FILE_MAX, "%s.svg", plots[i].name);
+		snprintf(set->title[set->n], sizeof(set->title[0]), "%s", plots[i].title);
+		set->n++;
+	}
+	if (!set->n)
+		snprintf(set->note, sizeof(set->note),
+			 "No plots in this directory (`ovlperf report DIR` renders them).");
+}
+
 int plot_run(const struct report_run *rr, const char *dir, struct plot_set *set)
 {
-	static const struct {
-		const char *name, *title;
-		int (*gen)(FILE *f, const struct report_run *rr);
-	} plots[] = {
-		{ "delivered", "Delivered % vs offered rate, knees marked", delivered_gp },
-		{ "tcp", "TCP goodput vs streams", tcp_gp },
-		{ "delay", "One-way delay vs offered load", delay_gp },
-	};
 	char path[4096], gp[PLOT_FILE_MAX + 4], svg[PLOT_FILE_MAX + 4];
 	int rc = 0;
 
