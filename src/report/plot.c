@@ -227,8 +227,9 @@ static int delivered_gp(FILE *f, const struct report_run *rr)
 		 "offered rate (Mbit/s)", "delivered (%)");
 	fprintf(f, "set yrange [0:105]\n");
 	if (wide_range(s))
-		fprintf(f, "set logscale x\nset xrange [*:*]\nset offsets graph 0.03, graph "
-			   "0.03, 0, 0\n");
+		/* xfix: the axis ends at the data, not at the next decade */
+		fprintf(f, "set logscale x\nset xrange [*:*]\nset autoscale xfix\n"
+			   "set offsets graph 0.05, graph 0.08, 0, 0\n");
 	else
 		fprintf(f, "set xrange [0:*]\n");
 	for (size_t i = 0; i < s->nsweep; i = series_end(s, i), nseries++) {
