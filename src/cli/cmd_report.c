@@ -17,7 +17,8 @@ static void usage(FILE *f)
 {
 	fprintf(f, "Usage: ovlperf report [options] DIR [DIR2]\n"
 		   "  DIR          a results directory (or its run.json): prints the summary and\n"
-		   "               rewrites summary.csv, report.md and the plots from run.json\n"
+		   "               rewrites summary.csv, report.md, report.html and the plots\n"
+		   "               from run.json\n"
 		   "  DIR DIR2     compares two runs: every figure both have, with B - A\n\n"
 		   "  -F, --format FMT  what DIR prints on stdout: summary (default; rewrites\n"
 		   "               the directory's files), openmetrics (the figures as\n"
