@@ -141,6 +141,14 @@ static size_t split_row(char *row, char **cells, size_t max)
 
 #define MAX_COLS 32
 
+static bool blank_row(char **cells, size_t n)
+{
+	for (size_t c = 0; c < n; c++)
+		if (cells[c][0])
+			return false;
+	return true;
+}
+
 /* A pipe table: lines[0] the header, lines[1] the alignment row. */
 static void table(FILE *f, char **lines, size_t n)
 {
@@ -163,6 +171,12 @@ static void table(FILE *f, char **lines, size_t n)
 		if (!copy)
 			break;
 		nc = split_row(copy, cells, MAX_COLS);
+		if (r == 0 && blank_row(cells, nc)) {
+			/* report.md's key-value table has an empty header */
+			fputs("<tbody>\n", f);
+			free(copy);
+			continue;
+		}
 		fputs(r == 0 ? "<thead><tr>" : "<tr>", f);
 		for (size_t c = 0; c < nc; c++) {
 			fprintf(f, "<%s%s>", r ? "td" : "th", right[c] ? " class=\"r\"" : "");

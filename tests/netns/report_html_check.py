@@ -70,8 +70,8 @@ def md_sections(md_path):
             continue
         elif l.startswith("## "):
             heads.append(l[3:].strip())
-        elif l.startswith("|") and not l.startswith("|-"):
-            rows += 1
+        elif l.startswith("|") and not l.startswith("|-") and not re.fullmatch(r"\|( *\|)+", l):
+            rows += 1  # a row of empty cells is an empty header, not shown
     return heads, rows
 
 
