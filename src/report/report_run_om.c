@@ -248,8 +248,7 @@ static void knee_family(FILE *f, const struct report_run *rr, bool pdr, int whic
 {
 	static const char *const suffix[] = { "", "_target", "_upper" };
 	static const char *const help[] = {
-		"Highest rate sent with loss within the goal (NDR: none, PDR: at most the PDR "
-		"goal); bound says when it is only a bound.",
+		"Highest rate sent with loss within the goal; bound: whether only a bound.",
 		"Offered rate the knee search asked for in the trial that set the lower bound.",
 		"Lowest offered rate measured to fail (the knee's upper bound).",
 	};
