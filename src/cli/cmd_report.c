@@ -158,6 +158,11 @@ int cmd_report(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 	}
+	if (argc - optind == 2 && fmt != FMT_SUMMARY) {
+		fprintf(stderr, "ovlperf report: --format is for one DIR; two are compared as "
+				"text\n");
+		return EXIT_USAGE;
+	}
 	if (argc - optind == 2)
 		return compare(argv[optind], argv[optind + 1]);
 	if (argc - optind != 1) {

@@ -282,6 +282,26 @@ static void knee_family(FILE *f, const struct report_run *rr, bool pdr, int whic
 	}
 }
 
+/* What the knee searches of a path and size took: trials and seconds,
+ * summed over the repetitions (as results_aggregate() keeps them). */
+static void knee_effort(FILE *f, const struct report_run *rr, bool seconds)
+{
+	const struct results_summary *s = &rr->sum;
+	const char *name = seconds ? "udp_knee_search_seconds" : "udp_knee_trials";
+
+	if (!s->nknee)
+		return;
+	family(f, name, seconds ? "seconds" : NULL,
+	       seconds ? "Time the knee searches of a path and size took."
+		       : "Trials the knee searches of a path and size ran.");
+	for (size_t i = 0; i < s->nknee; i++) {
+		struct om_labels l = path_labels(rr, s->knee[i].path);
+
+		l.bytes = s->knee[i].len;
+		sample(f, name, &l, seconds ? s->knee[i].time_s : s->knee[i].trials);
+	}
+}
+
 static void delay_family(FILE *f, const struct report_run *rr, bool p99)
 {
 	const struct results_summary *s = &rr->sum;
@@ -302,16 +322,22 @@ static void delay_family(FILE *f, const struct report_run *rr, bool p99)
 	}
 }
 
-static void sweep_family(FILE *f, const struct report_run *rr)
+/* The points of linear sweeps and knee searches: rx false the share
+ * delivered, true the payload rate received. */
+static void sweep_family(FILE *f, const struct report_run *rr, bool rx)
 {
 	const struct results_summary *s = &rr->sum;
-	const char *name = "udp_delivered_ratio";
+	const char *name = rx ? "udp_received_bytes_per_second" : "udp_delivered_ratio";
 
 	if (!s->nsweep)
 		return;
-	family(f, name, "ratio",
-	       "Share of the datagrams sent that arrived, at an offered rate (trial: sweep or "
-	       "knee search).");
+	if (rx)
+		family(f, name, "bytes_per_second",
+		       "Payload rate received at an offered rate (trial: sweep or knee).");
+	else
+		family(f, name, "ratio",
+		       "Share of the datagrams sent that arrived at an offered rate (trial: "
+		       "sweep or knee).");
 	for (size_t i = 0; i < s->nsweep; i++) {
 		const struct results_sweep_point *p = &s->sweep[i];
 		struct om_labels l = path_labels(rr, p->path);
@@ -319,7 +345,7 @@ static void sweep_family(FILE *f, const struct report_run *rr)
 		l.bytes = p->len;
 		l.offered_bps = p->target_bps;
 		l.trial = results_trial_kind_name(p->kind);
-		stat3(f, name, l, &p->delivered_pct, 1e-2);
+		stat3(f, name, l, rx ? &p->rx_bps : &p->delivered_pct, rx ? 1.0 / 8 : 1e-2);
 	}
 }
 
@@ -390,9 +416,12 @@ int report_run_openmetrics(FILE *f, const struct report_run *rr)
 	for (int pdr = 0; pdr < 2; pdr++)
 		for (int which = 0; which < 3; which++)
 			knee_family(f, rr, pdr, which);
+	knee_effort(f, rr, false);
+	knee_effort(f, rr, true);
 	delay_family(f, rr, false);
 	delay_family(f, rr, true);
-	sweep_family(f, rr);
+	sweep_family(f, rr, false);
+	sweep_family(f, rr, true);
 	overhead_family(f, rr);
 	mtu_family(f, rr);
 	fputs("# EOF\n", f);
