@@ -26,7 +26,8 @@ static const struct {
 
 static void usage(FILE *f)
 {
-	fprintf(f, "Usage: ovlperf [-v|-q] <command> [options]\n\nCommands:\n");
+	fprintf(f, "Usage: ovlperf [-v|-q] <command> [options]\n       ovlperf --version\n\n"
+		   "Commands:\n");
 	for (size_t i = 0; i < sizeof(subcommands) / sizeof(subcommands[0]); i++)
 		fprintf(f, "  %-8s %s\n", subcommands[i].name, subcommands[i].help);
 	fprintf(f, "\n'ovlperf <command> --help' describes each command.\n");

@@ -33,7 +33,7 @@ static void usage(FILE *f)
 		"  -n, --dry-run         check the scenario and print the plan; run nothing\n"
 		"  -h, --help\n\n"
 		"Writes <results>/<UTC time>-<scenario>/: run.json, summary.csv, report.md,\n"
-		"*.svg.\n\n"
+		"report.html (one page, the plots embedded), *.svg.\n\n"
 		"Exit status (the first that applies):\n"
 		"  2      bad usage or scenario\n"
 		"  3      a file of the results directory could not be written (full disk,\n"
