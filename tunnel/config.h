@@ -13,9 +13,9 @@
  *   batch = 64                        ; packets per recvmmsg/sendmmsg
  *   workers = 2                       ; TUN queues / SO_REUSEPORT sockets / thread pairs (<= cores)
  *   txqueuelen = 1000                 ; TUN queue length (packets)
- *   queue_target_us = 1000            ; RX queue: CoDel target sojourn (0: off)
- *   queue_interval_us = 20000         ; RX queue: CoDel interval
- *   queue_limit_us = 5000             ; RX queue: drop what waited longer (0: off)
+ *   queue_target_us = 5000            ; RX queue: CoDel target sojourn (0: off)
+ *   queue_interval_us = 100000        ; RX queue: CoDel interval
+ *   queue_limit_us = 50000            ; RX queue: drop what waited longer (0: off)
  *   offload = on                      ; default of the three below (default on)
  *   tso = on                          ; TUN hands over TSO super-packets + partial checksums
  *   coalesce = on                     ; RX writes coalesced TCP super-packets to the TUN
