@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "auth.h"
 #include "cli_opt.h"
 #include "cmd.h"
 #include "interrupt.h"
@@ -26,7 +27,12 @@ static void usage(FILE *f)
 		"VPNs) with identical TCP and UDP loads, interleaved, and reports what each\n"
 		"overlay costs. Without SCENARIO: %s (a lab on this machine).\n\n"
 		"  -o, --results DIR     parent of the results directory (default: %s)\n"
-		"      --out DIR         write the results exactly into DIR\n"
+		"      --out DIR         write the results exactly into DIR (refused when DIR\n"
+		"                        holds a run already, unless --force)\n"
+		"      --force           overwrite the run in --out DIR; replace a lab of the\n"
+		"                        scenario's [lab] name made by 'ovlperf lab up' (what\n"
+		"                        runs in it is killed). Without it the run refuses\n"
+		"                        both and touches nothing\n"
 		"  -r, --repetitions N   override the scenario's repetitions\n"
 		"      --no-plots        do not run gnuplot\n"
 		"      --no-progress     no progress line on stderr\n"
@@ -34,15 +40,21 @@ static void usage(FILE *f)
 		"  -h, --help\n\n"
 		"Writes <results>/<UTC time>-<scenario>/: run.json, summary.csv, report.md,\n"
 		"*.svg.\n\n"
+		"A lab the run builds is the run's: it is removed at the end, and if the run\n"
+		"is killed, by the next run of that lab name. A lab made by 'ovlperf lab up'\n"
+		"is never touched without --force.\n\n"
+		"A [host.*] psk_file authenticates to that host's 'ovlperf server --psk-file'.\n"
+		"%s\n"
 		"Exit status (the first that applies):\n"
 		"  2      bad usage or scenario\n"
 		"  3      a file of the results directory could not be written (full disk,\n"
 		"         permissions): the files are named on stderr, do not trust them\n"
 		"  128+N  interrupted by signal N (kept as incomplete)\n"
-		"  1      the run failed (kept as incomplete)\n"
+		"  1      the run failed (kept as incomplete), or refused to start (a lab\n"
+		"         made by 'lab up', a run already in --out DIR): nothing touched\n"
 		"  4      the run completed, but an MTU / MSS check says FAIL\n"
 		"  0      complete, every file written, no FAIL verdict\n",
-		RUN_DEFAULT_SCENARIO, RUN_DEFAULT_RESULTS);
+		RUN_DEFAULT_SCENARIO, RUN_DEFAULT_RESULTS, AUTH_PSK_FILE_HELP);
 }
 
 /* Without an argument the default scenario is looked up in the current
@@ -113,6 +125,7 @@ int cmd_run(int argc, char **argv)
 		{ "no-plots", no_argument, NULL, 'P' },
 		{ "no-progress", no_argument, NULL, 'N' },
 		{ "dry-run", no_argument, NULL, 'n' },
+		{ "force", no_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -153,6 +166,9 @@ int cmd_run(int argc, char **argv)
 			break;
 		case 'n':
 			dry = true;
+			break;
+		case 'F':
+			opt.force = true;
 			break;
 		case 'h':
 			usage(stdout);
