@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/socket.h>
 
+#include "auth.h"
 #include "cli_opt.h"
 #include "cmd.h"
 #include "interrupt.h"
@@ -15,6 +16,7 @@
 #include "rate.h"
 #include "server.h"
 #include "value.h"
+#include "version.h"
 
 static void usage(FILE *f)
 {
@@ -25,7 +27,8 @@ static void usage(FILE *f)
 		"line: sessions, tests, and every refusal counted by reason (bad_message,\n"
 		"timeout, auth, limit_*, busy, ...) and refused foreign data.\n\n"
 		"  -p, --port PORT        control port (default %d)\n"
-		"  -B, --bind ADDR        listen on this address only (default: all, IPv4+IPv6)\n"
+		"  -B, --bind ADDR        listen on this address only (default: all, IPv4+IPv6);\n"
+		"                         198.18.0.2, 2001:2::2, [2001:2::2]:5211 (with a port)\n"
 		"  -4, -6                 IPv4 / IPv6 only\n"
 		"  -1, --one-off          serve one test, then exit\n"
 		"      --psk-file FILE    clients must prove this pre-shared key first\n"

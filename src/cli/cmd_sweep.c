@@ -391,11 +391,9 @@ int cmd_sweep(int argc, char **argv)
 		usage(stderr);
 		return EXIT_USAGE;
 	}
-	if (strlen(argv[optind]) >= sizeof(o.spec.load.host)) {
-		fprintf(stderr, "ovlperf sweep: host name too long\n");
-		return EXIT_USAGE;
-	}
-	snprintf(o.spec.load.host, sizeof(o.spec.load.host), "%s", argv[optind]);
+	if (!cli_opt_host(o.spec.load.host, sizeof(o.spec.load.host), &o.spec.load.port,
+			  argv[optind], why, sizeof(why)))
+		return cli_opt_error("sweep", "HOST", why);
 	if (!finish_options(&o))
 		return EXIT_USAGE;
 	if (o.progress) {
