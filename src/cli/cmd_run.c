@@ -25,7 +25,8 @@ static void usage(FILE *f)
 		"Usage: ovlperf run [options] [SCENARIO]\n"
 		"Compares the paths a scenario names (underlay, built-in overlay, external\n"
 		"VPNs) with identical TCP and UDP loads, interleaved, and reports what each\n"
-		"overlay costs. Without SCENARIO: %s (a lab on this machine).\n\n"
+		"overlay costs. Without SCENARIO: %s (a lab on this machine; an\n"
+		"installed ovlperf finds it in PREFIX/share/ovlperf).\n\n"
 		"  -o, --results DIR     parent of the results directory (default: %s)\n"
 		"      --out DIR         write the results exactly into DIR (refused when DIR\n"
 		"                        holds a run already, unless --force)\n"
@@ -59,7 +60,8 @@ static void usage(FILE *f)
 
 /* Without an argument the default scenario is looked up in the current
  * directory, then next to the binary and one level up (./ovlperf and
- * build-x/ovlperf in a source tree). */
+ * build-x/ovlperf in a source tree), then where `make install` puts it
+ * (PREFIX/bin/ovlperf and PREFIX/share/ovlperf/scenarios). */
 static const char *default_scenario(char *buf, size_t len)
 {
 	char exe[768];
@@ -80,6 +82,9 @@ static const char *default_scenario(char *buf, size_t len)
 	if (access(buf, R_OK) == 0)
 		return buf;
 	snprintf(buf, len, "%s/../%s", exe, RUN_DEFAULT_SCENARIO);
+	if (access(buf, R_OK) == 0)
+		return buf;
+	snprintf(buf, len, "%s/../share/ovlperf/%s", exe, RUN_DEFAULT_SCENARIO);
 	if (access(buf, R_OK) == 0)
 		return buf;
 	return RUN_DEFAULT_SCENARIO;
