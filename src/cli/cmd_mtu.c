@@ -20,6 +20,8 @@
 static const char usage_text[] =
 	"Usage: ovlperf mtu HOST [HOST2 ...] [options]\n"
 	"\n"
+	"HOST: a name or address, with a port (instead of -p) as HOST:5211 or\n"
+	"[2001:2::2]:5211.\n\n"
 	"Probes the path MTU to each HOST running `ovlperf server`: UDP probes with DF set,\n"
 	"each confirmed by the server over the control connection (never inferred from\n"
 	"ICMP), several per size, searching from a safe base up to the interface MTU.\n"
