@@ -63,6 +63,8 @@ ok "the process in the user's lab is alive"
 expect_eq "namespace 0 untouched (inode)" "$(ino 0)" "$ino0"
 expect_eq "namespace 1 untouched (inode)" "$(ino 1)" "$ino1"
 expect_eq "the state file says the lab is the user's" "$(owner)" user
+"$OVLPERF" lab show $LAB --json >"$OUT/show.json"
+expect_eq "lab show --json: owner" "$(json_get "$OUT/show.json" owner)" "lab up"
 [ ! -e "$OUT/r1" ] || fail "a refused run created its results directory"
 ok "a refused run created no results directory"
 [ ! -s "$OUT/r1.out" ] || fail "a refused run printed on stdout: $(cat "$OUT/r1.out")"
