@@ -46,6 +46,10 @@ static int copy_host(const char *s, size_t n, char *host, size_t hostlen)
 {
 	if (!n)
 		return -EINVAL;
+	/* No name or literal holds a bracket, blank or control character. */
+	for (size_t i = 0; i < n; i++)
+		if (s[i] == '[' || s[i] == ']' || (unsigned char)s[i] <= ' ' || s[i] == 0x7f)
+			return -EINVAL;
 	if (n >= hostlen)
 		return -ENAMETOOLONG;
 	memcpy(host, s, n);
