@@ -43,7 +43,7 @@ UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(O)/tests/%)
 FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
 
-.PHONY: format-check layout-check all check unit man-check install-man netns netns-asan asan fuzz fuzz-smoke fuzz-long fuzz-merge bench clean deps bench-deps demo format
+.PHONY: format-check layout-check all check unit man-check install-man uninstall-man netns netns-asan asan fuzz fuzz-smoke fuzz-long fuzz-merge bench clean deps bench-deps demo format
 all: $(BIN)
 
 $(BIN): $(OBJ)
@@ -70,6 +70,7 @@ check: deps
 	$(MAKE) -j$(JOBS) fuzz-smoke FUZZ_SECONDS=$(CHECK_FUZZ_SECONDS)
 	$(MAKE) netns-asan
 	$(MAKE) netns NETNS_ONLY=tunnel_privilege
+	$(MAKE) install-check
 
 unit: $(UNIT_BIN)
 	@bash tests/run_unit.sh $(UNIT_BIN)
@@ -147,6 +148,10 @@ install-man:
 	install -d $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5
 	install -m 0644 $(MAN1) $(DESTDIR)$(MANDIR)/man1/
 	install -m 0644 $(MAN5) $(DESTDIR)$(MANDIR)/man5/
+uninstall-man:
+	rm -f $(MAN1:docs/man/%=$(DESTDIR)$(MANDIR)/man1/%) $(MAN5:docs/man/%=$(DESTDIR)$(MANDIR)/man5/%)
+INSTALL_HOOKS   += install-man
+UNINSTALL_HOOKS += uninstall-man
 
 deps:
 	@bash scripts/deps.sh test
@@ -171,6 +176,9 @@ layout-check:
 	@# renders them.
 	@bad=$$(grep -nE '\b(v?f?printf|fputs|puts|f?putc|putchar|fwrite|perror|dprintf)[[:space:]]*\(|\b(stdout|stderr)\b|include[[:space:]]*"report_' src/suite/*.c src/suite/*.h); \
 	if [ -n "$$bad" ]; then echo "layout-check: the suite prints (src/suite/ fills structs; src/report/ renders):" >&2; echo "$$bad" >&2; exit 1; fi
+
+# install, uninstall, install-check (PREFIX, DESTDIR; deploy/install.mk)
+include deploy/install.mk
 
 clean:
 	rm -rf build build-* $(BIN)

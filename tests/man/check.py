@@ -40,12 +40,28 @@ OPT = re.compile(r"(?:^|(?<=[\s,\[|]))(--?[A-Za-z0-9][A-Za-z0-9-]*)")
 IGNORED = {"-h", "--help"}
 
 
+# Where a --help text lists options: its usage lines and the option column
+# (a line that starts with blanks and a dash, up to the gap before the
+# description). Options inside descriptions or shell examples ("head -c 32")
+# are not the command's own.
+USAGE = re.compile(r"^(?:Usage:|\s+ovlperf\b)")
+OPT_COLUMN = re.compile(r"^\s+(-\S.*?)(?:\s{2,}|$)")
+
+
 def help_options(text):
     opts = set()
-    for m in OPT.finditer(text):
-        o = m.group(1)
-        if o.startswith("--") or len(o) == 2:
-            opts.add(o)
+    for line in text.splitlines():
+        if USAGE.match(line):
+            part = line
+        else:
+            m = OPT_COLUMN.match(line)
+            if not m:
+                continue
+            part = m.group(1)
+        for m in OPT.finditer(part):
+            o = m.group(1)
+            if o.startswith("--") or len(o) == 2:
+                opts.add(o)
     return opts - IGNORED
 
 
