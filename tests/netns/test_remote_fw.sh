@@ -128,6 +128,9 @@ load v4-tcp-reverse $SV4 -R -t 0.5
 load v4-udp-reverse $SV4 -u -R -b 20M -t 0.5
 load v4-tcp-4 $SV4 -P 4 -t 0.5 --cport 40000
 load v4-udp-4 $SV4 -u -P 4 -b 20M -t 0.5 --cport 40100
+echo "# one run through the NAT and the firewall, as the terminal shows it:"
+in_c "$OVLPERF" client $SV4 -u -R -b 20M -t 0.5 2>&1 | sed 's/^/#   /' ||
+	fail "reverse UDP in the terminal failed (its output is above)"
 grep -q "198.19.100.1:[0-9]*: connected" "$WORK/server.log" ||
 	fail "the server did not see the router's address: $(grep connected "$WORK/server.log" | head -2)"
 ok "the server saw the clients through the router's masquerade"
