@@ -127,6 +127,8 @@ load v4-udp $SV4 -u -b 20M -t 0.5
 load v4-tcp-reverse $SV4 -R -t 0.5
 load v4-udp-reverse $SV4 -u -R -b 20M -t 0.5
 load v4-tcp-4 $SV4 -P 4 -t 0.5 --cport 40000
+# the same source ports again at once: no TIME_WAIT left on them
+load v4-tcp-4-again $SV4 -P 4 -t 0.5 --cport 40000
 load v4-udp-4 $SV4 -u -P 4 -b 20M -t 0.5 --cport 40100
 echo "# one run through the NAT and the firewall, as the terminal shows it:"
 in_c "$OVLPERF" client $SV4 -u -R -b 20M -t 0.5 2>&1 | sed 's/^/#   /' ||
