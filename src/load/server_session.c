@@ -107,7 +107,8 @@ static int hello(struct session *s)
 	h = (struct proto_hello){ .version = PROTO_VERSION,
 				  .caps = PROTO_CAP_TCP | PROTO_CAP_UDP | PROTO_CAP_MTU |
 					  PROTO_CAP_REVERSE | PROTO_CAP_UDP_GSO |
-					  PROTO_CAP_UDP_GRO | PROTO_CAP_DATA_ACK };
+					  PROTO_CAP_UDP_GRO | PROTO_CAP_DATA_ACK |
+					  PROTO_CAP_ONE_PORT };
 	if (s->sh->key)
 		h.caps |= PROTO_CAP_AUTH_REQUIRED;
 	snprintf(h.software, sizeof(h.software), "ovlperf %s", OVLPERF_VERSION);
@@ -160,7 +161,7 @@ static int serve_mtu(struct session *s)
 
 	log_info("%s: MTU probing session", s->name);
 	/* mtu_serve reads the control socket itself from here on */
-	rc = mtu_serve(s->c.fd, &s->peer, NULL, 0);
+	rc = mtu_serve_port(s->c.fd, &s->peer, s->sh->reg);
 	if (rc < 0 && rc != -EINTR) {
 		log_warn("%s: MTU session: %s", s->name, proto_strerror(rc));
 		return rc;
