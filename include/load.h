@@ -20,11 +20,14 @@
 #define LOAD_DEFAULT_PORT 5211
 #define LOAD_MAX_STREAMS  128
 #define LOAD_JSON_SCHEMA  1
-/* UDP payload carries at least the sequence header (see proto.h). */
-#define LOAD_UDP_MIN_LEN     32
-#define LOAD_UDP_MAX_LEN     65507
-#define LOAD_UDP_DEFAULT_LEN 1400
-#define LOAD_TCP_DEFAULT_LEN (128 * 1024)
+/* UDP payload carries at least the sequence header (see proto.h): the full
+ * one from LOAD_UDP_MIN_LEN bytes, the short one below that, down to
+ * LOAD_UDP_SHORT_MIN_LEN (an RFC 2544 64-byte IPv4 frame: 18 bytes). */
+#define LOAD_UDP_MIN_LEN       32
+#define LOAD_UDP_SHORT_MIN_LEN 16
+#define LOAD_UDP_MAX_LEN       65507
+#define LOAD_UDP_DEFAULT_LEN   1400
+#define LOAD_TCP_DEFAULT_LEN   (128 * 1024)
 
 enum load_proto { LOAD_TCP = 1, LOAD_UDP = 2 };
 

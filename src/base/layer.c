@@ -85,13 +85,33 @@ static bool raw_payload(enum layer l, int family, uint64_t size, uint64_t *paylo
 	return true;
 }
 
+/* RFC 5180 5.1.1 keeps RFC 2544's Ethernet frame sizes for IPv6, but a
+ * 64-byte frame has no room for IPv6, UDP and a tester's own header: say
+ * what the smallest IPv6 frame is instead of only refusing. */
+static void ipv6_note(enum layer l, int family, uint64_t size, uint32_t min_payload, char *why,
+		      size_t whylen)
+{
+	uint64_t min = layer_bytes(l, family, min_payload);
+	size_t n = strlen(why);
+
+	if (family != AF_INET6 || (l != LAYER_FRAME && l != LAYER_LINE) || size >= min ||
+	    n >= whylen)
+		return;
+	snprintf(why + n, whylen - n,
+		 " (RFC 5180 5.1.1: a 64-byte frame cannot carry IPv6 test traffic; the "
+		 "smallest here is %llu bytes at the %s layer)",
+		 (unsigned long long)min, layer_name(l));
+}
+
 int layer_payload_len(enum layer l, int family, uint64_t size, uint32_t min_payload,
 		      uint32_t max_payload, uint32_t *payload, char *why, size_t whylen)
 {
 	uint64_t p;
 
-	if (!raw_payload(l, family, size, &p, why, whylen))
+	if (!raw_payload(l, family, size, &p, why, whylen)) {
+		ipv6_note(l, family, size, min_payload, why, whylen);
 		return -EINVAL;
+	}
 	if (p < min_payload || p > max_payload) {
 		snprintf(why, whylen,
 			 "%llu bytes at the %s layer carry %llu bytes of UDP payload over %s; "
@@ -100,6 +120,7 @@ int layer_payload_len(enum layer l, int family, uint64_t size, uint32_t min_payl
 			 family == AF_INET6 ? "IPv6" : "IPv4", min_payload, max_payload,
 			 (unsigned long long)layer_bytes(l, family, min_payload),
 			 (unsigned long long)layer_bytes(l, family, max_payload), layer_name(l));
+		ipv6_note(l, family, size, min_payload, why, whylen);
 		return -EINVAL;
 	}
 	*payload = (uint32_t)p;

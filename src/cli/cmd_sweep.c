@@ -288,9 +288,10 @@ static bool convert_layers(struct opts *o)
 	int family;
 
 	if (o->layer.size_layer == LAYER_PAYLOAD && o->layer.len_given &&
-	    (o->layer.len < LOAD_UDP_MIN_LEN || o->layer.len > LOAD_UDP_MAX_LEN)) {
+	    (o->layer.len < LOAD_UDP_SHORT_MIN_LEN || o->layer.len > LOAD_UDP_MAX_LEN)) {
 		snprintf(why, sizeof(why), "%llu is out of range (%u..%u)",
-			 (unsigned long long)o->layer.len, LOAD_UDP_MIN_LEN, LOAD_UDP_MAX_LEN);
+			 (unsigned long long)o->layer.len, LOAD_UDP_SHORT_MIN_LEN,
+			 LOAD_UDP_MAX_LEN);
 		cli_opt_error("sweep", "--length", why);
 		return false;
 	}

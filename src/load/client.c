@@ -44,6 +44,7 @@ struct client {
 	struct owd_clock clock; /* UDP: the server's clock against ours */
 	bool have_server_results;
 	bool data_ack;	       /* the server has PROTO_CAP_DATA_ACK */
+	bool dgram_short;      /* the server has PROTO_CAP_DGRAM_SHORT */
 	uint32_t path_mtu;     /* UDP: the data socket's path MTU before START */
 	unsigned udp_hdr;      /* UDP: IP + UDP header bytes (28 or 48) */
 	char dev[IF_NAMESIZE]; /* UDP: interface of the local address */
@@ -221,6 +222,7 @@ static int handshake(struct client *cl)
 		return fail(cl, -EPROTO, "malformed HELLO from the server");
 	snprintf(cl->res->server_version, sizeof(cl->res->server_version), "%s", h.software);
 	cl->data_ack = h.caps & PROTO_CAP_DATA_ACK;
+	cl->dgram_short = h.caps & PROTO_CAP_DGRAM_SHORT;
 	if (h.caps & PROTO_CAP_AUTH_REQUIRED)
 		return authenticate(cl);
 	if (cl->spec.psk_file[0])
@@ -234,6 +236,11 @@ static int request(struct client *cl)
 	struct proto_msg m;
 	int rc = proto_test_request_from_spec(&cl->spec, &req);
 
+	if ((req.flags & PROTO_REQ_DGRAM_SHORT) && !cl->dgram_short)
+		return fail(cl, -EPROTONOSUPPORT,
+			    "a UDP payload of %u bytes needs the short datagram header, which the "
+			    "server (%s) does not offer; it takes %d bytes or more",
+			    cl->spec.len, cl->res->server_version, LOAD_UDP_MIN_LEN);
 	if (rc < 0)
 		return fail(cl, -EINVAL, "the test does not fit the protocol's ranges");
 	rc = ctrl_send(&cl->c, proto_encode_test_request(cl->c.out, PROTO_MAX_MSG, &req));
@@ -575,9 +582,9 @@ static int validate(struct client *cl)
 		return fail(cl, -EINVAL, "streams must be 1..%d", LOAD_MAX_STREAMS);
 	if (!s->duration_ns)
 		return fail(cl, -EINVAL, "the duration must be above 0");
-	if (s->proto == LOAD_UDP && (s->len < LOAD_UDP_MIN_LEN || s->len > LOAD_UDP_MAX_LEN))
+	if (s->proto == LOAD_UDP && (s->len < LOAD_UDP_SHORT_MIN_LEN || s->len > LOAD_UDP_MAX_LEN))
 		return fail(cl, -EINVAL, "UDP datagram length must be %d..%d bytes",
-			    LOAD_UDP_MIN_LEN, LOAD_UDP_MAX_LEN);
+			    LOAD_UDP_SHORT_MIN_LEN, LOAD_UDP_MAX_LEN);
 	if (!s->host[0])
 		return fail(cl, -EINVAL, "no server given");
 	return 0;

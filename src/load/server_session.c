@@ -107,7 +107,8 @@ static int hello(struct session *s)
 	h = (struct proto_hello){ .version = PROTO_VERSION,
 				  .caps = PROTO_CAP_TCP | PROTO_CAP_UDP | PROTO_CAP_MTU |
 					  PROTO_CAP_REVERSE | PROTO_CAP_UDP_GSO |
-					  PROTO_CAP_UDP_GRO | PROTO_CAP_DATA_ACK };
+					  PROTO_CAP_UDP_GRO | PROTO_CAP_DATA_ACK |
+					  PROTO_CAP_DGRAM_SHORT };
 	if (s->sh->key)
 		h.caps |= PROTO_CAP_AUTH_REQUIRED;
 	snprintf(h.software, sizeof(h.software), "ovlperf %s", OVLPERF_VERSION);

@@ -311,7 +311,7 @@ static uint64_t send_phase(struct sender *s, uint64_t from, uint64_t to, uint16_
 		}
 		now = clock_now_ns();
 		for (uint32_t i = 0; i < n; i++)
-			dgram_restamp(s->buf + (size_t)i * st->len, seq + i,
+			dgram_restamp(s->buf + (size_t)i * st->len, st->len, seq + i,
 				      now + (uint64_t)st->clock_shift_ns);
 		{
 			long v0 = 0, i0 = 0, v1 = 0, i1 = 0;
@@ -444,10 +444,12 @@ static void account(struct udp_stream *st, const uint8_t *p, size_t len, uint64_
 		rxstats_malformed(st->rx);
 		return;
 	}
-	if (h.test_id != st->test_id || h.stream != st->id) {
+	if (!dgram_is_of(&h, st->test_id, (uint16_t)st->id)) {
 		st->foreign++;
 		return;
 	}
+	/* a short header's seq and stamp, whole again (proto.h) */
+	dgram_widen(&h, st->rx->any ? st->rx->highest : 0, now - (uint64_t)st->clock_shift_ns);
 	if (h.flags & DGRAM_F_FIN) {
 		st->fin_count = h.seq;
 		atomic_store(&st->fin_seen, true);

@@ -47,7 +47,7 @@ int sweep_spec_check(const struct sweep_spec *spec, char *err, size_t errlen)
 	uint32_t len = spec->load.len ? spec->load.len : LOAD_UDP_DEFAULT_LEN;
 	const char *why = NULL;
 
-	if (len < LOAD_UDP_MIN_LEN || len > LOAD_UDP_MAX_LEN)
+	if (len < LOAD_UDP_SHORT_MIN_LEN || len > LOAD_UDP_MAX_LEN)
 		why = "the datagram size must be 32..65507 bytes";
 	else if (!spec->load.streams || spec->load.streams > LOAD_MAX_STREAMS)
 		why = "the number of streams must be 1..128";

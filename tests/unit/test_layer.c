@@ -105,23 +105,46 @@ static void test_payload_len(void **state)
 	}
 }
 
-/* ovlperf's 32-byte datagram header: a 64-byte frame is out of its reach,
- * and the error states the frame sizes it can send. */
+/* With the 16-byte short header a 64-byte IPv4 frame (18 bytes of payload)
+ * is in reach, a smaller one is not; over IPv6 no 64-byte frame is, and the
+ * error says what the smallest is (RFC 5180 5.1.1). */
 static void test_payload_range(void **state)
 {
-	char why[200] = "";
+	char why[300] = "";
 	uint32_t p = 0;
 
 	(void)state;
+	assert_int_equal(layer_payload_len(LAYER_FRAME, V4, 64, 16, 65507, &p, why, sizeof(why)),
+			 0);
+	assert_int_equal(p, 18);
+	assert_int_equal(layer_bytes(LAYER_FRAME, V4, 18), 64);
+	assert_int_equal(layer_bytes(LAYER_FRAME, V4, 16), 64); /* padded */
+	assert_int_equal(layer_payload_len(LAYER_FRAME, V4, 63, 16, 65507, &p, why, sizeof(why)),
+			 -EINVAL);
+	assert_non_null(strstr(why, "at least 64 bytes at the frame layer, not 63"));
 	assert_int_equal(layer_payload_len(LAYER_FRAME, V4, 64, 32, 65507, &p, why, sizeof(why)),
 			 -EINVAL);
 	assert_non_null(strstr(why, "78..65553 bytes at the frame layer"));
-	assert_int_equal(layer_payload_len(LAYER_FRAME, V4, 78, 32, 65507, &p, why, sizeof(why)),
-			 0);
-	assert_int_equal(p, 32);
-	assert_int_equal(layer_payload_len(LAYER_IP, V6, 79, 32, 65507, &p, why, sizeof(why)),
+	assert_int_equal(layer_payload_len(LAYER_FRAME, V6, 64, 16, 65507, &p, why, sizeof(why)),
 			 -EINVAL);
-	assert_non_null(strstr(why, "80..65555 bytes at the ip layer"));
+	assert_non_null(strstr(why, "at least 66 bytes at the frame layer, not 64"));
+	assert_non_null(strstr(why, "RFC 5180 5.1.1"));
+	assert_non_null(strstr(why, "the smallest here is 82 bytes at the frame layer"));
+	assert_int_equal(layer_payload_len(LAYER_FRAME, V6, 81, 16, 65507, &p, why, sizeof(why)),
+			 -EINVAL);
+	assert_non_null(strstr(why, "82..65573 bytes at the frame layer"));
+	assert_non_null(strstr(why, "smallest here is 82"));
+	assert_int_equal(layer_payload_len(LAYER_LINE, V6, 84, 16, 65507, &p, why, sizeof(why)),
+			 -EINVAL);
+	assert_non_null(strstr(why, "smallest here is 102 bytes at the line layer"));
+	assert_int_equal(layer_payload_len(LAYER_FRAME, V6, 82, 16, 65507, &p, why, sizeof(why)),
+			 0);
+	assert_int_equal(p, 16);
+	why[0] = '\0';
+	assert_int_equal(layer_payload_len(LAYER_IP, V6, 63, 16, 65507, &p, why, sizeof(why)),
+			 -EINVAL);
+	assert_non_null(strstr(why, "64..65555 bytes at the ip layer"));
+	assert_null(strstr(why, "RFC 5180")); /* only frames have the RFC's sizes */
 }
 
 /* Rates: datagrams/s rounded down (what fits), and the payload rate. */
