@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 
 #include "report_run.h"
 
@@ -549,22 +550,46 @@ static void bar(FILE *f, double pct)
 	fputc('|', f);
 }
 
-static void sweep_head(FILE *f, const char *path, uint32_t len, const char *what)
+/* One table per path and size. The size at each layer heads it; offered is
+ * at the layer the scenario stated its rates in; what arrived is at every
+ * layer, from the datagrams a second (layer.h: one datagram, one frame). */
+static void sweep_head(FILE *f, const struct results_run *run, unsigned path, uint32_t len,
+		       enum layer rate_layer, const char *what)
 {
-	fprintf(f, "\n%s, UDP %u B, %s\n", path, len, what);
-	fprintf(f, "  %-14s| %-19s| %9s | %11s |%-20s|\n", "offered", "RX/TX pps", "Mbit/s",
-		"delivered %", "");
+	char off[24];
+
+	fprintf(f, "\n%s, UDP %u B (payload; IPv%d: ip %llu, frame %llu, line %llu B), %s\n",
+		run->paths[path].name, len,
+		results_path_family(&run->paths[path]) == AF_INET6 ? 6 : 4,
+		(unsigned long long)results_layer_bytes(run, path, len, LAYER_IP),
+		(unsigned long long)results_layer_bytes(run, path, len, LAYER_FRAME),
+		(unsigned long long)results_layer_bytes(run, path, len, LAYER_LINE), what);
+	snprintf(off, sizeof(off), "offered %s", layer_name(rate_layer));
+	fprintf(f, "  %-16s| %-19s| %-39s| %11s |%-20s|\n", "", "", "RX Mbit/s at each layer", "",
+		"");
+	fprintf(f, "  %-16s| %-19s| %8s %9s %9s %9s | %11s |%-20s|\n", off, "RX/TX pps", "payload",
+		"ip", "frame", "line", "delivered %", "");
 }
 
-static void sweep_row(FILE *f, double target, double rx_pps, double tx_pps, double rx_bps,
+static void sweep_row(FILE *f, const struct results_run *run, unsigned path, uint32_t len,
+		      enum layer rate_layer, double target, double rx_pps, double tx_pps,
 		      double pct, bool short_gen)
 {
 	char off[32], tx[24], rx[24];
+	double rx_bps[LAYER_COUNT];
 
-	report_run_fmt_rate(off, sizeof(off), target);
+	for (unsigned i = 0; i < LAYER_COUNT; i++)
+		rx_bps[i] = results_layer_bps(run, path, len, rx_pps, (enum layer)i);
+	/* the offered payload rate is whole datagrams a second at the layer
+	 * stated: back at that layer it is the rate the scenario gave */
+	report_run_fmt_rate(
+		off, sizeof(off),
+		len ? results_layer_bps(run, path, len, target / (8.0 * len), rate_layer) : target);
 	report_run_fmt_pps(rx, sizeof(rx), rx_pps);
 	report_run_fmt_pps(tx, sizeof(tx), tx_pps);
-	fprintf(f, "  %-14s| %8s / %-8s| %9.1f | %11.2f ", off, rx, tx, rx_bps / 1e6, pct);
+	fprintf(f, "  %-16s| %8s / %-8s| %8.1f %9.1f %9.1f %9.1f | %11.2f ", off, rx, tx,
+		rx_bps[LAYER_PAYLOAD] / 1e6, rx_bps[LAYER_IP] / 1e6, rx_bps[LAYER_FRAME] / 1e6,
+		rx_bps[LAYER_LINE] / 1e6, pct);
 	bar(f, pct);
 	if (short_gen)
 		fprintf(f, " generator short");
@@ -608,10 +633,10 @@ static void knee_trials(FILE *f, const struct report_run *rr, unsigned path, uin
 		snprintf(what, sizeof(what), "knee search (repetition 1 of %u) by rate", reps);
 	else
 		snprintf(what, sizeof(what), "knee search trials by rate");
-	sweep_head(f, run->paths[path].name, len, what);
+	sweep_head(f, run, path, len, run->knee_rate_layer, what);
 	for (size_t i = 0; i < n; i++)
-		sweep_row(f, (double)v[i]->target_bps, (double)v[i]->udp.received_pps,
-			  (double)v[i]->udp.sent_pps, (double)v[i]->udp.received_bps,
+		sweep_row(f, run, path, len, run->knee_rate_layer, (double)v[i]->target_bps,
+			  (double)v[i]->udp.received_pps, (double)v[i]->udp.sent_pps,
 			  results_delivered_pct(&v[i]->udp), v[i]->udp.generator_limited);
 	free(v);
 }
@@ -633,9 +658,10 @@ void report_run_term_sweeps(FILE *f, const struct report_run *rr)
 			continue;
 		}
 		if (first)
-			sweep_head(f, run->paths[p->path].name, p->len, "linear sweep");
-		sweep_row(f, (double)p->target_bps, p->rx_pps.median, p->tx_pps.median,
-			  p->rx_bps.median, p->delivered_pct.median, p->generator_limited);
+			sweep_head(f, run, p->path, p->len, run->sweep_rate_layer, "linear sweep");
+		sweep_row(f, run, p->path, p->len, run->sweep_rate_layer, (double)p->target_bps,
+			  p->rx_pps.median, p->tx_pps.median, p->delivered_pct.median,
+			  p->generator_limited);
 	}
 }
 

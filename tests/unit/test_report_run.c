@@ -78,7 +78,10 @@ static void test_term(void **state)
 	contains(t, "0.15 / 0.9             x3.0/4.5"); /* delay at the common load */
 	contains(t, "200M..202M                             220M..222M"); /* knee bounds */
 	contains(t, "receiver's other sockets 70%, network 30%");
-	contains(t, "offered       ");
+	contains(t, "offered payload | RX/TX pps");
+	/* the size at every layer heads each table, what arrived is at each */
+	contains(t, "UDP 1400 B (payload; IPv4: ip 1428, frame 1446, line 1466 B)");
+	contains(t, "|  payload        ip     frame      line |");
 	contains(t, "|####################|"); /* 100 % delivered */
 	contains(t, "|####                |"); /* 22 % delivered */
 	contains(t, "WARN pmtu");
@@ -436,7 +439,7 @@ static void test_sweep_summary(void **state)
 		    "x0.33");
 	contains(t, "sweep 1400B most RX    300M                          150M                   "
 		    "x0.50");
-	contains(t, "UDP 1400 B, linear sweep");
+	contains(t, "UDP 1400 B (payload; IPv4: ip 1428, frame 1446, line 1466 B), linear sweep");
 	free(t);
 	report_run_release(&rr);
 	results_free(&run);

@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: MIT
+/* A UDP trial of a run at every layer (results.h): derived from the
+ * datagrams the trial counted, so run.json records payload units only and
+ * every printer states the same layers. */
+#include <string.h>
+#include <sys/socket.h>
+
+#include "results.h"
+
+int results_path_family(const struct results_path *p)
+{
+	if (p->family == AF_INET || p->family == AF_INET6)
+		return p->family;
+	return strchr(p->addr, ':') ? AF_INET6 : AF_INET;
+}
+
+uint64_t results_layer_bytes(const struct results_run *run, unsigned path, uint32_t len,
+			     enum layer l)
+{
+	int family = path < run->npaths ? results_path_family(&run->paths[path]) : AF_INET;
+
+	return layer_bytes(l, family, len);
+}
+
+double results_layer_bps(const struct results_run *run, unsigned path, uint32_t len, double pps,
+			 enum layer l)
+{
+	return pps * 8.0 * (double)results_layer_bytes(run, path, len, l);
+}
+
+bool results_trial_layers(const struct results_run *run, const struct results_trial *t,
+			  struct results_layers *out)
+{
+	const struct udp_result *u = &t->udp;
+
+	memset(out, 0, sizeof(*out));
+	if (t->kind == RESULTS_TRIAL_TCP || !t->len || u->fragments > 1 || t->path >= run->npaths)
+		return false;
+	out->family = results_path_family(&run->paths[t->path]);
+	out->sent_pps = (double)u->sent_pps;
+	out->received_pps = (double)u->received_pps;
+	for (unsigned i = 0; i < LAYER_COUNT; i++) {
+		enum layer l = (enum layer)i;
+
+		out->bytes[i] = layer_bytes(l, out->family, t->len);
+		out->sent_bytes[i] = u->sent * out->bytes[i];
+		out->received_bytes[i] = u->received * out->bytes[i];
+		out->sent_bps[i] = out->sent_pps * 8.0 * (double)out->bytes[i];
+		out->received_bps[i] = out->received_pps * 8.0 * (double)out->bytes[i];
+	}
+	return true;
+}
