@@ -499,6 +499,29 @@ static void bounds(char *buf, size_t len, const struct results_stat *s,
 		snprintf(buf, len, "(%s)", outcome[0] ? outcome : "none");
 }
 
+/* The NDR the RFC 2544 way too (26.1: frames a second, and the rate at
+ * each layer): its lower bound's datagrams a second, one frame each. */
+static void knee_layers(FILE *f, const struct results_run *run, const struct results_knee_point *p)
+{
+	double pps;
+	char n[16];
+
+	if (!p->ndr_bps.n || !p->len)
+		return;
+	pps = p->ndr_bps.median / (8.0 * p->len);
+	report_run_fmt_pps(n, sizeof(n), pps);
+	fprintf(f,
+		"  %-12s %6s  NDR %s%s frames/s: ip %llu B %.1f, frame %llu B %.1f, line %llu B "
+		"%.1f Mbit/s\n",
+		"", "", p->ndr_lower_bound ? ">= " : "", n,
+		(unsigned long long)results_layer_bytes(run, p->path, p->len, LAYER_IP),
+		results_layer_bps(run, p->path, p->len, pps, LAYER_IP) / 1e6,
+		(unsigned long long)results_layer_bytes(run, p->path, p->len, LAYER_FRAME),
+		results_layer_bps(run, p->path, p->len, pps, LAYER_FRAME) / 1e6,
+		(unsigned long long)results_layer_bytes(run, p->path, p->len, LAYER_LINE),
+		results_layer_bps(run, p->path, p->len, pps, LAYER_LINE) / 1e6);
+}
+
 static void knee_table(FILE *f, const struct report_run *rr)
 {
 	const struct results_run *run = rr->run;
@@ -511,6 +534,8 @@ static void knee_table(FILE *f, const struct report_run *rr)
 		run->pdr_goal_pct);
 	fprintf(f, "  %-12s %6s  %-38s %-38s %6s %7s  %s\n", "path", "bytes", "NDR lower..upper",
 		"PDR lower..upper", "trials", "time", "loss above the NDR");
+	fprintf(f, "  (bytes of UDP payload, rates in payload bit/s; below each, the NDR's "
+		   "lower bound at every layer)\n");
 	for (size_t i = 0; i < rr->sum.nknee; i++) {
 		const struct results_knee_point *p = &rr->sum.knee[i];
 		char ndr[64], pdr[64], t[16], where[128];
@@ -523,6 +548,7 @@ static void knee_table(FILE *f, const struct report_run *rr)
 		report_run_loss_where(where, sizeof(where), &p->loss_at);
 		fprintf(f, "  %-12s %6u  %-38s %-38s %6u %7s  %s\n", run->paths[p->path].name,
 			p->len, ndr, pdr, p->trials, t, where);
+		knee_layers(f, run, p);
 	}
 }
 

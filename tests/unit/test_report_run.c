@@ -77,6 +77,9 @@ static void test_term(void **state)
 	contains(t, "1368                   -80");	/* MSS delta */
 	contains(t, "0.15 / 0.9             x3.0/4.5"); /* delay at the common load */
 	contains(t, "200M..202M                             220M..222M"); /* knee bounds */
+	/* the NDR at every layer: 800 Mbit/s of 1400-byte payloads */
+	contains(t, "NDR 71k frames/s: ip 1428 B 816.0, frame 1446 B 826.3, line 1466 B 837.7 "
+		    "Mbit/s");
 	contains(t, "receiver's other sockets 70%, network 30%");
 	contains(t, "offered payload | RX/TX pps");
 	/* the size at every layer heads each table, what arrived is at each */
@@ -112,6 +115,11 @@ static void test_md_csv(void **state)
 	contains(t, "![Delivered](delivered.svg)");
 	contains(t, "| overlay | 1 | 250.0 (200.0-300.0) | 0.263 |");
 	contains(t, "| overlay | 1400 | 200.0 | 200.0 | 202.0 | 17.9 | 0.250 |");
+	/* the NDR at every layer, and each table's size and rate layers */
+	contains(t, "| underlay | 1400 | 1428 | 1446 | 71429 | 800.0 | 816.0 | 826.3 | 837.7 |");
+	contains(t, "Each datagram: 1400 B payload, 1428 B IP packet (IPv4), 1446 B frame, 1466 B "
+		    "on the line.");
+	contains(t, "| offered Mbit/s (payload) | TX pps | RX pps | RX Mbit/s payload |");
 	contains(t, "- overlay, 1400 B: other sockets of the receiving host: another socket");
 	contains(t, "```ini\n[scenario]\nname = fixture\n```");
 	contains(t, "Test CPU \"quoted\" model");
@@ -126,6 +134,12 @@ static void test_md_csv(void **state)
 		",,\n");
 	contains(t, "owd_p99_ms,overlay,builtin,,1400,100000000,3,0.9,0.9,0.9,0.2,4.5,350,exact,"
 		    "exact,exact,exact\n");
+	/* rates at the other layers, named by their layer: 200 Mbit/s of
+	 * 1400-byte payloads is 17857 datagrams a second, 209.4 on the line */
+	contains(t, "udp_ndr_pps,overlay,builtin,,1400,,1,17857.14286,");
+	contains(t, "udp_ndr_line_bps,overlay,builtin,,1400,,1,209428571,");
+	contains(t, "udp_ndr_frame_bps,overlay,builtin,,1400,,1,206571429,");
+	contains(t, "knee_trial_rx_frame_bps,underlay,underlay,,1400,500000000,");
 	free(t);
 	/* one clock: no word about upper bounds */
 	t = render(p_md, &rr, &set);
