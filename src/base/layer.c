@@ -87,7 +87,8 @@ static bool raw_payload(enum layer l, int family, uint64_t size, uint64_t *paylo
 
 /* RFC 5180 5.1.1 keeps RFC 2544's Ethernet frame sizes for IPv6, but a
  * 64-byte frame has no room for IPv6, UDP and a tester's own header: say
- * what the smallest IPv6 frame is instead of only refusing. */
+ * what the smallest IPv6 frame is instead of only refusing (a size between
+ * the two is refused with the range, which says it too). */
 static void ipv6_note(enum layer l, int family, uint64_t size, uint32_t min_payload, char *why,
 		      size_t whylen)
 {
@@ -98,9 +99,8 @@ static void ipv6_note(enum layer l, int family, uint64_t size, uint32_t min_payl
 	    n >= whylen)
 		return;
 	snprintf(why + n, whylen - n,
-		 " (RFC 5180 5.1.1: a 64-byte frame cannot carry IPv6 test traffic; the "
-		 "smallest here is %llu bytes at the %s layer)",
-		 (unsigned long long)min, layer_name(l));
+		 " (RFC 5180 5.1.1: no 64-byte IPv6 test frame; the smallest is %llu)",
+		 (unsigned long long)min);
 }
 
 int layer_payload_len(enum layer l, int family, uint64_t size, uint32_t min_payload,
@@ -120,7 +120,6 @@ int layer_payload_len(enum layer l, int family, uint64_t size, uint32_t min_payl
 			 family == AF_INET6 ? "IPv6" : "IPv4", min_payload, max_payload,
 			 (unsigned long long)layer_bytes(l, family, min_payload),
 			 (unsigned long long)layer_bytes(l, family, max_payload), layer_name(l));
-		ipv6_note(l, family, size, min_payload, why, whylen);
 		return -EINVAL;
 	}
 	*payload = (uint32_t)p;

@@ -55,7 +55,7 @@ refused()
 	grep -q -- "$want" "$OUT/err" || fail "$*: '$(cat "$OUT/err")' lacks '$want'"
 }
 refused "at least 64 bytes at the frame layer, not 63" client -u $DST --size-layer frame -l 63
-refused "RFC 5180 5.1.1: a 64-byte frame cannot carry IPv6 test traffic; the smallest here is 82" client -u -6 $DST6 --size-layer frame -l 64
+refused "not 64 (RFC 5180 5.1.1: no 64-byte IPv6 test frame; the smallest is 82)" client -u -6 $DST6 --size-layer frame -l 64
 refused "not a layer (payload, ip or frame)" client -u $DST --size-layer line -l 84
 refused "applies to UDP tests" client $DST --rate-layer line -b 1M
 refused "not a layer (payload, ip, frame or line)" sweep $DST --rate-layer wire --knee --max 1M

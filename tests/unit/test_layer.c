@@ -129,14 +129,13 @@ static void test_payload_range(void **state)
 			 -EINVAL);
 	assert_non_null(strstr(why, "at least 66 bytes at the frame layer, not 64"));
 	assert_non_null(strstr(why, "RFC 5180 5.1.1"));
-	assert_non_null(strstr(why, "the smallest here is 82 bytes at the frame layer"));
+	assert_non_null(strstr(why, "no 64-byte IPv6 test frame; the smallest is 82)"));
 	assert_int_equal(layer_payload_len(LAYER_FRAME, V6, 81, 16, 65507, &p, why, sizeof(why)),
 			 -EINVAL);
 	assert_non_null(strstr(why, "82..65573 bytes at the frame layer"));
-	assert_non_null(strstr(why, "smallest here is 82"));
 	assert_int_equal(layer_payload_len(LAYER_LINE, V6, 84, 16, 65507, &p, why, sizeof(why)),
 			 -EINVAL);
-	assert_non_null(strstr(why, "smallest here is 102 bytes at the line layer"));
+	assert_non_null(strstr(why, "the smallest is 102)"));
 	assert_int_equal(layer_payload_len(LAYER_FRAME, V6, 82, 16, 65507, &p, why, sizeof(why)),
 			 0);
 	assert_int_equal(p, 16);
