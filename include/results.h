@@ -167,6 +167,18 @@ struct results_layers {
 	uint64_t sent_bytes[LAYER_COUNT]; /* sent * bytes */
 	uint64_t received_bytes[LAYER_COUNT];
 	double sent_bps[LAYER_COUNT], received_bps[LAYER_COUNT];
+	/* Over the built-in overlay, measured by its daemon (udp_outer in
+	 * load.h): the outer datagrams at every layer (no payload layer
+	 * beyond their UDP payload), their rate over the trial, and what one
+	 * test datagram cost on the line outside (outer line bytes per
+	 * datagram sent, or received when the client received) against
+	 * inside. */
+	bool outer;
+	int outer_family;
+	uint64_t outer_datagrams;
+	uint64_t outer_bytes[LAYER_COUNT];
+	double outer_bps[LAYER_COUNT];
+	double outer_line_per_datagram, inner_line_per_datagram;
 };
 
 /* The family a path's datagrams carry headers of: the recorded one, else

@@ -55,6 +55,19 @@ uint64_t layer_bytes(enum layer l, int family, uint32_t payload)
 	}
 }
 
+uint64_t layer_bytes_of(enum layer l, int family, uint64_t n, uint64_t payload_bytes)
+{
+	uint64_t b = payload_bytes;
+
+	if (l >= LAYER_IP)
+		b += n * headers(family);
+	if (l >= LAYER_FRAME)
+		b += n * (LAYER_ETH_HDR + LAYER_ETH_FCS);
+	if (l >= LAYER_LINE)
+		b += n * LAYER_ETH_WIRE;
+	return b;
+}
+
 /* The payload before the range check; false with why when no UDP datagram
  * is size bytes at l. */
 static bool raw_payload(enum layer l, int family, uint64_t size, uint64_t *payload, char *why,

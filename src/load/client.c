@@ -495,6 +495,7 @@ static int measure(struct client *cl, int *fds)
 	struct load_streams ls;
 	static const struct proto_results none;
 	uint64_t wake, slow, blocked, refused;
+	struct udp_outer outer;
 	uint32_t end_mtu;
 	bool owd_ok = owd_clock_usable(&cl->clock);
 	int rc, serr;
@@ -514,6 +515,7 @@ static int measure(struct client *cl, int *fds)
 	rc = run_loop(cl, &ls);
 	load_streams_stop(&ls);
 	load_streams_results(&ls, cl->mine);
+	load_streams_outer(&ls, &outer);
 	serr = load_streams_error(&ls);
 	end_mtu = load_streams_path_mtu(&ls);
 	load_streams_sender_diag(&ls, &wake, &slow, &blocked, &refused);
@@ -542,6 +544,7 @@ static int measure(struct client *cl, int *fds)
 		cl->res->udp.skipped_slow_send = slow;
 		cl->res->udp.skipped_blocked_send = blocked;
 		cl->res->udp.send_refused = refused;
+		cl->res->udp.outer = outer;
 	}
 	/* a stream that failed is the test's error, not a log line beside a
 	 * result that looks clean */

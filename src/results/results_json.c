@@ -112,6 +112,32 @@ static cJSON *sched_json(const struct results_trial *t)
 	return o;
 }
 
+/* The overlay's outer datagrams at every layer, measured by its daemon,
+ * and what one test datagram cost on the line outside against inside. */
+static cJSON *outer_json(const struct results_layers *l)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	if (!o || !add_num(o, "family", l->outer_family == AF_INET6 ? 6 : 4) ||
+	    !add_num(o, "datagrams", (double)l->outer_datagrams) ||
+	    !add_num(o, "line_bytes_per_datagram", l->outer_line_per_datagram) ||
+	    !add_num(o, "inner_line_bytes_per_datagram", l->inner_line_per_datagram)) {
+		cJSON_Delete(o);
+		return NULL;
+	}
+	for (unsigned i = 0; i < LAYER_COUNT; i++) {
+		cJSON *e = cJSON_CreateObject();
+
+		if (!add_child(o, layer_name((enum layer)i), e) ||
+		    !add_num(e, "bytes", (double)l->outer_bytes[i]) ||
+		    !add_num(e, "bps", l->outer_bps[i])) {
+			cJSON_Delete(o);
+			return NULL;
+		}
+	}
+	return o;
+}
+
 /* The trial's datagrams at every layer (derived, not read back: the
  * reader recomputes them from the counts); null when they crossed in
  * fragments. */
@@ -140,6 +166,10 @@ static cJSON *layers_json(const struct results_run *run, const struct results_tr
 			cJSON_Delete(o);
 			return NULL;
 		}
+	}
+	if (l.outer && !add_child(o, "outer", outer_json(&l))) {
+		cJSON_Delete(o);
+		return NULL;
 	}
 	return o;
 }

@@ -28,6 +28,27 @@ double results_layer_bps(const struct results_run *run, unsigned path, uint32_t 
 	return pps * 8.0 * (double)results_layer_bytes(run, path, len, l);
 }
 
+/* The overlay's outer datagrams, as its daemon counted them. */
+static void outer_layers(const struct results_trial *t, struct results_layers *out)
+{
+	const struct udp_outer *o = &t->udp.outer;
+	uint64_t n = o->received ? t->udp.received : t->udp.sent;
+
+	if (o->ip_version != 4 && o->ip_version != 6)
+		return;
+	out->outer = true;
+	out->outer_family = o->ip_version == 6 ? AF_INET6 : AF_INET;
+	out->outer_datagrams = o->datagrams;
+	for (unsigned i = 0; i < LAYER_COUNT; i++) {
+		out->outer_bytes[i] =
+			layer_bytes_of((enum layer)i, out->outer_family, o->datagrams, o->bytes);
+		out->outer_bps[i] =
+			t->duration_s > 0 ? 8.0 * (double)out->outer_bytes[i] / t->duration_s : 0;
+	}
+	out->inner_line_per_datagram = (double)out->bytes[LAYER_LINE];
+	out->outer_line_per_datagram = n ? (double)out->outer_bytes[LAYER_LINE] / (double)n : 0;
+}
+
 bool results_trial_layers(const struct results_run *run, const struct results_trial *t,
 			  struct results_layers *out)
 {
@@ -48,5 +69,6 @@ bool results_trial_layers(const struct results_run *run, const struct results_tr
 		out->sent_bps[i] = out->sent_pps * 8.0 * (double)out->bytes[i];
 		out->received_bps[i] = out->received_pps * 8.0 * (double)out->bytes[i];
 	}
+	outer_layers(t, out);
 	return true;
 }

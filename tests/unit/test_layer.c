@@ -228,13 +228,30 @@ static void test_names(void **state)
 	assert_int_equal(l, LAYER_IP);
 }
 
+/* Counts of datagrams of many sizes (an overlay's outer packets): the
+ * headers once per datagram, no padding. */
+static void test_bytes_of(void **state)
+{
+	(void)state;
+	/* 10 outer datagrams of 80 bytes of UDP payload over IPv4: IP 108 */
+	assert_int_equal(layer_bytes_of(LAYER_PAYLOAD, V4, 10, 800), 800);
+	assert_int_equal(layer_bytes_of(LAYER_IP, V4, 10, 800), 1080);
+	assert_int_equal(layer_bytes_of(LAYER_FRAME, V4, 10, 800), 1260);
+	assert_int_equal(layer_bytes_of(LAYER_LINE, V4, 10, 800), 1460);
+	assert_int_equal(layer_bytes_of(LAYER_LINE, V6, 10, 800), 1660);
+	assert_int_equal(layer_bytes_of(LAYER_LINE, V4, 0, 0), 0);
+	/* one datagram: the same as layer_bytes() above the minimum frame */
+	assert_int_equal(layer_bytes_of(LAYER_LINE, V4, 1, 1400),
+			 layer_bytes(LAYER_LINE, V4, 1400));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_bytes),	      cmocka_unit_test(test_payload_len),
-		cmocka_unit_test(test_payload_range), cmocka_unit_test(test_rate),
-		cmocka_unit_test(test_rate_too_low),  cmocka_unit_test(test_bps),
-		cmocka_unit_test(test_names),
+		cmocka_unit_test(test_bytes),	 cmocka_unit_test(test_payload_len),
+		cmocka_unit_test(test_bytes_of), cmocka_unit_test(test_payload_range),
+		cmocka_unit_test(test_rate),	 cmocka_unit_test(test_rate_too_low),
+		cmocka_unit_test(test_bps),	 cmocka_unit_test(test_names),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

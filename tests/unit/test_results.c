@@ -367,6 +367,31 @@ static void test_layers(void **state)
 	assert_int_equal(l.bytes[LAYER_IP], 66);
 	assert_int_equal(l.bytes[LAYER_FRAME], 84);
 	assert_int_equal(results_layer_bytes(&a, 0, 16, LAYER_FRAME), 82); /* RFC 5180's 64: 82 */
+	assert_false(l.outer); /* no daemon counted: not over the built-in overlay */
+	/* the overlay's daemon counted 148,900 outer datagrams (the test's and
+	 * 91 others) of 9,600,000 bytes over 1 s, IPv4 underlay */
+	t->udp.outer = (struct udp_outer){ .ip_version = 4, .datagrams = 148900, .bytes = 9600000 };
+	t->duration_s = 1.0;
+	assert_true(results_trial_layers(&a, t, &l));
+	assert_true(l.outer);
+	assert_int_equal(l.outer_family, AF_INET);
+	assert_int_equal(l.outer_bytes[LAYER_IP], 9600000 + 148900ULL * 28);
+	assert_int_equal(l.outer_bytes[LAYER_FRAME], 9600000 + 148900ULL * 46);
+	assert_int_equal(l.outer_bytes[LAYER_LINE], 9600000 + 148900ULL * 66);
+	assert_true(l.outer_bps[LAYER_LINE] == 8.0 * (9600000 + 148900.0 * 66));
+	/* per test datagram sent: outer line bytes against the inner 104 (the
+	 * path is IPv6 by now, its underlay IPv4) */
+	assert_true(fabs(l.outer_line_per_datagram - (9600000 + 148900.0 * 66) / 148809) < 1e-6);
+	assert_true(l.inner_line_per_datagram == 104);
+	j = results_to_json(&a);
+	assert_non_null(strstr(j, "\"outer_datagrams\":\t148900"));
+	assert_non_null(strstr(j, "\"inner_line_bytes_per_datagram\":\t104"));
+	assert_int_equal(results_from_json(j, &b, err, sizeof(err)), 0);
+	assert_int_equal(b.trials[a.ntrials - 1].udp.outer.datagrams, 148900);
+	assert_int_equal(b.trials[a.ntrials - 1].udp.outer.ip_version, 4);
+	free(j);
+	results_free(&b);
+	t->udp.outer = (struct udp_outer){ 0 };
 	t->udp.fragments = 2; /* a datagram in two fragments is not one frame */
 	assert_false(results_trial_layers(&a, t, &l));
 	t->udp.fragments = 1;
