@@ -37,6 +37,7 @@ struct sweep_point {
 	double loss_ratio;    /* (sent - received) / sent, duplicates excluded */
 	bool generator_limited;
 	struct loss_attrib loss_at; /* where the loss happened */
+	struct udp_outer outer;	    /* the built-in overlay's outer datagrams */
 	struct owd_summary owd;
 	double jitter_ms;
 	struct cpu_use cpu_sender, cpu_receiver;

@@ -62,3 +62,35 @@ cJSON *report_layers_json(const struct report_layers *l)
 	}
 	return o;
 }
+
+cJSON *report_outer_json(const struct udp_outer *o, uint64_t n, uint64_t inner_line, double secs)
+{
+	int family = o->ip_version == 6 ? AF_INET6 : AF_INET;
+	cJSON *j;
+
+	if (o->ip_version != 4 && o->ip_version != 6)
+		return cJSON_CreateNull();
+	j = cJSON_CreateObject();
+	if (!j)
+		return NULL;
+	cJSON_AddNumberToObject(j, "family", o->ip_version);
+	cJSON_AddBoolToObject(j, "received", o->received);
+	cJSON_AddNumberToObject(j, "datagrams", (double)o->datagrams);
+	cJSON_AddNumberToObject(
+		j, "line_bytes_per_datagram",
+		n ? (double)layer_bytes_of(LAYER_LINE, family, o->datagrams, o->bytes) / (double)n
+		  : 0);
+	cJSON_AddNumberToObject(j, "inner_line_bytes_per_datagram", (double)inner_line);
+	for (unsigned i = 0; i < LAYER_COUNT; i++) {
+		cJSON *e = cJSON_AddObjectToObject(j, layer_name((enum layer)i));
+		uint64_t b = layer_bytes_of((enum layer)i, family, o->datagrams, o->bytes);
+
+		if (!e) {
+			cJSON_Delete(j);
+			return NULL;
+		}
+		cJSON_AddNumberToObject(e, "bytes", (double)b);
+		cJSON_AddNumberToObject(e, "bps", secs > 0 ? 8.0 * (double)b / secs : 0);
+	}
+	return j;
+}

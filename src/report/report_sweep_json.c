@@ -41,12 +41,19 @@ static cJSON *loss_at_json(const struct loss_attrib *a)
 static cJSON *point_layers(const struct sweep_result *res, const struct sweep_point *p)
 {
 	struct report_layers l;
+	cJSON *o;
 
 	if (res->family != AF_INET && res->family != AF_INET6)
 		return cJSON_CreateNull();
 	report_layers_of(res->family, res->len, p->sent, p->received, (double)p->sent_pps,
 			 (double)p->received_pps, &l);
-	return report_layers_json(&l);
+	o = report_layers_json(&l);
+	if (o)
+		cJSON_AddItemToObject(o, "outer",
+				      report_outer_json(&p->outer,
+							p->outer.received ? p->received : p->sent,
+							l.bytes[LAYER_LINE], p->duration_s));
+	return o;
 }
 
 static cJSON *point_json(const struct sweep_result *res, const struct sweep_point *p, bool knee)

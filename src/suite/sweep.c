@@ -108,6 +108,7 @@ void sweep_point_from_result(const struct load_result *res, struct sweep_point *
 	/* nothing sent at all is never a measurement of the path */
 	pt->generator_limited = u->generator_limited || !u->sent;
 	pt->loss_at = u->loss_at;
+	pt->outer = u->outer;
 	pt->owd = u->owd;
 	pt->jitter_ms = u->jitter_ms;
 	pt->cpu_sender = res->cpu_sender;
