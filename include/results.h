@@ -220,6 +220,9 @@ struct results_sweep_point {
 	struct results_stat tx_bps, rx_bps, tx_pps, rx_pps, delivered_pct;
 	struct results_stat owd_p50_ms, owd_p99_ms;
 	unsigned generator_limited; /* how many of the trials were */
+	/* over the built-in overlay: the outer line bytes per test datagram,
+	 * measured (results_layers); n = 0 elsewhere */
+	struct results_stat outer_line_per_datagram;
 };
 
 /* A knee over repetitions. Each repetition's lower and upper bound come

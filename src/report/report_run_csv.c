@@ -238,6 +238,13 @@ int report_run_csv(FILE *f, const struct report_run *rr)
 		row(f, rr, m, p->path, 0, p->len, p->target_bps, &p->rx_bps, NULL, OVERHEAD_EXACT);
 		layer_rows(f, rr, p->kind == RESULTS_TRIAL_SWEEP ? "sweep_rx" : "knee_trial_rx",
 			   p->path, p->len, p->target_bps, &p->rx_bps, OVERHEAD_EXACT);
+		if (p->outer_line_per_datagram.n)
+			row(f, rr,
+			    p->kind == RESULTS_TRIAL_SWEEP
+				    ? "sweep_outer_line_bytes_per_datagram"
+				    : "knee_trial_outer_line_bytes_per_datagram",
+			    p->path, 0, p->len, p->target_bps, &p->outer_line_per_datagram, NULL,
+			    OVERHEAD_EXACT);
 	}
 	fragment_rows(f, rr);
 	return ferror(f) ? -EIO : 0;

@@ -360,9 +360,11 @@ static void sweep_head(FILE *f, const struct results_run *run, const struct resu
 		(unsigned long long)results_layer_bytes(run, p->path, p->len, LAYER_LINE));
 	fprintf(f,
 		"| offered Mbit/s (%s) | TX pps | RX pps | RX Mbit/s payload | RX Mbit/s IP | RX "
-		"Mbit/s frame | RX Mbit/s line | delivered %% | OWD p50 ms | OWD p99 ms | note |\n",
+		"Mbit/s frame | RX Mbit/s line | delivered %% | OWD p50 ms | OWD p99 ms | outer "
+		"line "
+		"B per datagram (measured) | note |\n",
 		layer_name(sweep ? run->sweep_rate_layer : run->knee_rate_layer));
-	fprintf(f, "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
+	fprintf(f, "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
 }
 
 static void sweeps(FILE *f, const struct report_run *rr)
@@ -375,12 +377,16 @@ static void sweeps(FILE *f, const struct report_run *rr)
 		enum layer rl = p->kind == RESULTS_TRIAL_SWEEP ? run->sweep_rate_layer
 							       : run->knee_rate_layer;
 		double rx = p->rx_bps.median / (8.0 * p->len);
+		char outer[24] = "-";
 
+		if (p->outer_line_per_datagram.n)
+			snprintf(outer, sizeof(outer), "%.1f", p->outer_line_per_datagram.median);
 		if (!prev || prev->path != p->path || prev->len != p->len || prev->kind != p->kind)
 			sweep_head(f, run, p);
 		prev = p;
 		fprintf(f,
 			"| %.1f | %.0f | %.0f | %.1f | %.1f | %.1f | %.1f | %.2f | %.3f | %.3f | "
+			"%s | "
 			"%s |\n",
 			results_layer_bps(run, p->path, p->len,
 					  (double)p->target_bps / (8.0 * p->len), rl) /
@@ -389,7 +395,7 @@ static void sweeps(FILE *f, const struct report_run *rr)
 			results_layer_bps(run, p->path, p->len, rx, LAYER_IP) / 1e6,
 			results_layer_bps(run, p->path, p->len, rx, LAYER_FRAME) / 1e6,
 			results_layer_bps(run, p->path, p->len, rx, LAYER_LINE) / 1e6,
-			p->delivered_pct.median, p->owd_p50_ms.median, p->owd_p99_ms.median,
+			p->delivered_pct.median, p->owd_p50_ms.median, p->owd_p99_ms.median, outer,
 			p->generator_limited ? "generator short" : "");
 	}
 }

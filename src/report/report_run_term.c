@@ -591,15 +591,15 @@ static void sweep_head(FILE *f, const struct results_run *run, unsigned path, ui
 		(unsigned long long)results_layer_bytes(run, path, len, LAYER_FRAME),
 		(unsigned long long)results_layer_bytes(run, path, len, LAYER_LINE), what);
 	snprintf(off, sizeof(off), "offered %s", layer_name(rate_layer));
-	fprintf(f, "  %-16s| %-19s| %-39s| %11s |%-20s|\n", "", "", "RX Mbit/s at each layer", "",
-		"");
-	fprintf(f, "  %-16s| %-19s| %8s %9s %9s %9s | %11s |%-20s|\n", off, "RX/TX pps", "payload",
-		"ip", "frame", "line", "delivered %", "");
+	fprintf(f, "  %-16s| %-19s| %-39s| %11s |%-20s| %s\n", "", "", "RX Mbit/s at each layer",
+		"", "", "outer line B per datagram");
+	fprintf(f, "  %-16s| %-19s| %8s %9s %9s %9s | %11s |%-20s| %s\n", off, "RX/TX pps",
+		"payload", "ip", "frame", "line", "delivered %", "", "(measured, x inner)");
 }
 
 static void sweep_row(FILE *f, const struct results_run *run, unsigned path, uint32_t len,
 		      enum layer rate_layer, double target, double rx_pps, double tx_pps,
-		      double pct, bool short_gen)
+		      double pct, bool short_gen, double outer_line)
 {
 	char off[32], tx[24], rx[24];
 	double rx_bps[LAYER_COUNT];
@@ -617,6 +617,9 @@ static void sweep_row(FILE *f, const struct results_run *run, unsigned path, uin
 		rx_bps[LAYER_PAYLOAD] / 1e6, rx_bps[LAYER_IP] / 1e6, rx_bps[LAYER_FRAME] / 1e6,
 		rx_bps[LAYER_LINE] / 1e6, pct);
 	bar(f, pct);
+	if (outer_line > 0)
+		fprintf(f, " %.1f (x%.2f)", outer_line,
+			outer_line / (double)results_layer_bytes(run, path, len, LAYER_LINE));
 	if (short_gen)
 		fprintf(f, " generator short");
 	fputc('\n', f);
@@ -660,10 +663,15 @@ static void knee_trials(FILE *f, const struct report_run *rr, unsigned path, uin
 	else
 		snprintf(what, sizeof(what), "knee search trials by rate");
 	sweep_head(f, run, path, len, run->knee_rate_layer, what);
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
+		struct results_layers l;
+		bool outer = results_trial_layers(run, v[i], &l) && l.outer;
+
 		sweep_row(f, run, path, len, run->knee_rate_layer, (double)v[i]->target_bps,
 			  (double)v[i]->udp.received_pps, (double)v[i]->udp.sent_pps,
-			  results_delivered_pct(&v[i]->udp), v[i]->udp.generator_limited);
+			  results_delivered_pct(&v[i]->udp), v[i]->udp.generator_limited,
+			  outer ? l.outer_line_per_datagram : 0);
+	}
 	free(v);
 }
 
@@ -687,7 +695,8 @@ void report_run_term_sweeps(FILE *f, const struct report_run *rr)
 			sweep_head(f, run, p->path, p->len, run->sweep_rate_layer, "linear sweep");
 		sweep_row(f, run, p->path, p->len, run->sweep_rate_layer, (double)p->target_bps,
 			  p->rx_pps.median, p->tx_pps.median, p->delivered_pct.median,
-			  p->generator_limited);
+			  p->generator_limited,
+			  p->outer_line_per_datagram.n ? p->outer_line_per_datagram.median : 0);
 	}
 }
 

@@ -100,6 +100,43 @@ static void test_term(void **state)
 	results_free(&run);
 }
 
+/* Over the built-in overlay the outer datagrams its daemon counted show in
+ * every printer as line bytes per test datagram: 17,857 test datagrams of
+ * 1400 bytes and 17,900 outer ones of 1480 bytes of UDP payload (IPv4),
+ * 1546 bytes each on the line: 1549.7 per test datagram, x1.06 the 1466
+ * inside. */
+static void test_outer(void **state)
+{
+	struct results_run run;
+	struct report_run rr;
+	char *t;
+
+	(void)state;
+	fixture_run(&run);
+	for (size_t i = 0; i < run.ntrials; i++) {
+		struct results_trial *tr = &run.trials[i];
+
+		if (tr->path != 1 || tr->kind == RESULTS_TRIAL_TCP)
+			continue;
+		tr->udp.sent = 17857;
+		tr->udp.outer = (struct udp_outer){ .ip_version = 4,
+						    .datagrams = 17900,
+						    .bytes = 17900ULL * 1480 };
+	}
+	assert_int_equal(report_run_prepare(&rr, &run), 0);
+	t = render(p_term, &rr, NULL);
+	contains(t, "1549.7 (x1.06)");
+	free(t);
+	t = render(p_md, &rr, NULL);
+	contains(t, "| 1549.7 |");
+	free(t);
+	t = render(p_csv, &rr, NULL);
+	contains(t, "knee_trial_outer_line_bytes_per_datagram,overlay,builtin,,1400,");
+	free(t);
+	report_run_release(&rr);
+	results_free(&run);
+}
+
 static void test_md_csv(void **state)
 {
 	struct results_run run;
@@ -482,6 +519,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_term),
 		cmocka_unit_test(test_md_csv),
+		cmocka_unit_test(test_outer),
 		cmocka_unit_test(test_owd_upper_bound),
 		cmocka_unit_test(test_delay_rows),
 		cmocka_unit_test(test_diff),
