@@ -373,6 +373,10 @@ static void send_fin(struct sender *s, uint64_t count)
 	uint8_t fin[LOAD_UDP_MIN_LEN] = { 0 };
 
 	dgram_put(fin, sizeof(fin), &h);
+	/* the marker is longer than a short datagram: with the socket's
+	 * segment size it would leave in two pieces */
+	if (st->gso && st->len < sizeof(fin))
+		sockopt_udp_gso(st->fd, 0);
 	for (int i = 0; i < FIN_COPIES; i++) {
 		if (send(st->fd, fin, sizeof(fin), 0) < 0) {
 			st->send_errors++;
@@ -578,7 +582,10 @@ static void run_receiver(struct udp_stream *st)
 	 * off the CPU at multi-Gbit/s, but also holds off a userspace overlay
 	 * daemon on this host, which then loses what it cannot read. */
 	thread_sched(st, true);
-	r->msg_size = st->gro ? RECV_GRO_BUF : st->len + 1; /* +1: see MSG_TRUNC */
+	/* +1: see MSG_TRUNC; at least a full header: the end marker (and a
+	 * late greeting echo) of a test of short datagrams has one */
+	r->msg_size =
+		st->gro ? RECV_GRO_BUF : (st->len > DGRAM_HDR_LEN ? st->len : DGRAM_HDR_LEN) + 1;
 	r->nmsg = st->gro ? RECV_GRO_MSGS : UDP_LOAD_BATCH;
 	r->buf = malloc((size_t)r->msg_size * r->nmsg);
 	if (!r->buf) {
