@@ -169,10 +169,8 @@ struct results_layers {
 	double sent_bps[LAYER_COUNT], received_bps[LAYER_COUNT];
 	/* Over the built-in overlay, measured by its daemon (udp_outer in
 	 * load.h): the outer datagrams at every layer (no payload layer
-	 * beyond their UDP payload), their rate over the trial, and what one
-	 * test datagram cost on the line outside (outer line bytes per
-	 * datagram sent, or received when the client received) against
-	 * inside. */
+	 * beyond their UDP payload), their rate over the trial, and the mean
+	 * line bytes of one outer datagram against one test datagram's. */
 	bool outer;
 	int outer_family;
 	uint64_t outer_datagrams;
@@ -220,8 +218,8 @@ struct results_sweep_point {
 	struct results_stat tx_bps, rx_bps, tx_pps, rx_pps, delivered_pct;
 	struct results_stat owd_p50_ms, owd_p99_ms;
 	unsigned generator_limited; /* how many of the trials were */
-	/* over the built-in overlay: the outer line bytes per test datagram,
-	 * measured (results_layers); n = 0 elsewhere */
+	/* over the built-in overlay: the mean line bytes of an outer
+	 * datagram, measured (results_layers); n = 0 elsewhere */
 	struct results_stat outer_line_per_datagram;
 };
 

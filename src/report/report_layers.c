@@ -63,7 +63,7 @@ cJSON *report_layers_json(const struct report_layers *l)
 	return o;
 }
 
-cJSON *report_outer_json(const struct udp_outer *o, uint64_t n, uint64_t inner_line, double secs)
+cJSON *report_outer_json(const struct udp_outer *o, uint64_t inner_line, double secs)
 {
 	int family = o->ip_version == 6 ? AF_INET6 : AF_INET;
 	cJSON *j;
@@ -78,8 +78,9 @@ cJSON *report_outer_json(const struct udp_outer *o, uint64_t n, uint64_t inner_l
 	cJSON_AddNumberToObject(j, "datagrams", (double)o->datagrams);
 	cJSON_AddNumberToObject(
 		j, "line_bytes_per_datagram",
-		n ? (double)layer_bytes_of(LAYER_LINE, family, o->datagrams, o->bytes) / (double)n
-		  : 0);
+		o->datagrams ? (double)layer_bytes_of(LAYER_LINE, family, o->datagrams, o->bytes) /
+				       (double)o->datagrams
+			     : 0);
 	cJSON_AddNumberToObject(j, "inner_line_bytes_per_datagram", (double)inner_line);
 	for (unsigned i = 0; i < LAYER_COUNT; i++) {
 		cJSON *e = cJSON_AddObjectToObject(j, layer_name((enum layer)i));

@@ -36,9 +36,8 @@ void report_layers_of(int family, uint32_t len, uint64_t sent, uint64_t received
 struct cJSON;
 struct cJSON *report_layers_json(const struct report_layers *l);
 /* The built-in overlay's outer datagrams (load.h) at every layer over secs
- * seconds, with the outer line bytes per test datagram (of n, one of
- * inner_line bytes on the line): null when no daemon counted them. */
-struct cJSON *report_outer_json(const struct udp_outer *o, uint64_t n, uint64_t inner_line,
-				double secs);
+ * seconds, with the mean line bytes of one beside a test datagram's
+ * (inner_line): null when no daemon counted them. */
+struct cJSON *report_outer_json(const struct udp_outer *o, uint64_t inner_line, double secs);
 
 #endif

@@ -241,8 +241,8 @@ int report_run_csv(FILE *f, const struct report_run *rr)
 		if (p->outer_line_per_datagram.n)
 			row(f, rr,
 			    p->kind == RESULTS_TRIAL_SWEEP
-				    ? "sweep_outer_line_bytes_per_datagram"
-				    : "knee_trial_outer_line_bytes_per_datagram",
+				    ? "sweep_outer_line_bytes_per_outer_datagram"
+				    : "knee_trial_outer_line_bytes_per_outer_datagram",
 			    p->path, 0, p->len, p->target_bps, &p->outer_line_per_datagram, NULL,
 			    OVERHEAD_EXACT);
 	}

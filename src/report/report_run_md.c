@@ -362,7 +362,7 @@ static void sweep_head(FILE *f, const struct results_run *run, const struct resu
 		"| offered Mbit/s (%s) | TX pps | RX pps | RX Mbit/s payload | RX Mbit/s IP | RX "
 		"Mbit/s frame | RX Mbit/s line | delivered %% | OWD p50 ms | OWD p99 ms | outer "
 		"line "
-		"B per datagram (measured) | note |\n",
+		"B per outer datagram (measured) | note |\n",
 		layer_name(sweep ? run->sweep_rate_layer : run->knee_rate_layer));
 	fprintf(f, "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
 }

@@ -592,7 +592,7 @@ static void sweep_head(FILE *f, const struct results_run *run, unsigned path, ui
 		(unsigned long long)results_layer_bytes(run, path, len, LAYER_LINE), what);
 	snprintf(off, sizeof(off), "offered %s", layer_name(rate_layer));
 	fprintf(f, "  %-16s| %-19s| %-39s| %11s |%-20s| %s\n", "", "", "RX Mbit/s at each layer",
-		"", "", "outer line B per datagram");
+		"", "", "outer datagram, line B");
 	fprintf(f, "  %-16s| %-19s| %8s %9s %9s %9s | %11s |%-20s| %s\n", off, "RX/TX pps",
 		"payload", "ip", "frame", "line", "delivered %", "", "(measured, x inner)");
 }

@@ -49,10 +49,9 @@ static cJSON *point_layers(const struct sweep_result *res, const struct sweep_po
 			 (double)p->received_pps, &l);
 	o = report_layers_json(&l);
 	if (o)
-		cJSON_AddItemToObject(o, "outer",
-				      report_outer_json(&p->outer,
-							p->outer.received ? p->received : p->sent,
-							l.bytes[LAYER_LINE], p->duration_s));
+		cJSON_AddItemToObject(
+			o, "outer",
+			report_outer_json(&p->outer, l.bytes[LAYER_LINE], p->duration_s));
 	return o;
 }
 

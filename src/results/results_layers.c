@@ -32,7 +32,6 @@ double results_layer_bps(const struct results_run *run, unsigned path, uint32_t 
 static void outer_layers(const struct results_trial *t, struct results_layers *out)
 {
 	const struct udp_outer *o = &t->udp.outer;
-	uint64_t n = o->received ? t->udp.received : t->udp.sent;
 
 	if (o->ip_version != 4 && o->ip_version != 6)
 		return;
@@ -46,7 +45,10 @@ static void outer_layers(const struct results_trial *t, struct results_layers *o
 			t->duration_s > 0 ? 8.0 * (double)out->outer_bytes[i] / t->duration_s : 0;
 	}
 	out->inner_line_per_datagram = (double)out->bytes[LAYER_LINE];
-	out->outer_line_per_datagram = n ? (double)out->outer_bytes[LAYER_LINE] / (double)n : 0;
+	/* per outer datagram, not per test datagram: a tunnel that drops
+	 * some of the test's sends fewer, and each still costs this much */
+	out->outer_line_per_datagram =
+		o->datagrams ? (double)out->outer_bytes[LAYER_LINE] / (double)o->datagrams : 0;
 }
 
 bool results_trial_layers(const struct results_run *run, const struct results_trial *t,

@@ -101,10 +101,9 @@ static void test_term(void **state)
 }
 
 /* Over the built-in overlay the outer datagrams its daemon counted show in
- * every printer as line bytes per test datagram: 17,857 test datagrams of
- * 1400 bytes and 17,900 outer ones of 1480 bytes of UDP payload (IPv4),
- * 1546 bytes each on the line: 1549.7 per test datagram, x1.06 the 1466
- * inside. */
+ * every printer as the line bytes of one: 17,900 outer datagrams of 1480
+ * bytes of UDP payload (IPv4), 1546 bytes each on the line, x1.05 the 1466
+ * of a 1400-byte test datagram. */
 static void test_outer(void **state)
 {
 	struct results_run run;
@@ -125,13 +124,13 @@ static void test_outer(void **state)
 	}
 	assert_int_equal(report_run_prepare(&rr, &run), 0);
 	t = render(p_term, &rr, NULL);
-	contains(t, "1549.7 (x1.06)");
+	contains(t, "1546.0 (x1.05)");
 	free(t);
 	t = render(p_md, &rr, NULL);
-	contains(t, "| 1549.7 |");
+	contains(t, "| 1546.0 |");
 	free(t);
 	t = render(p_csv, &rr, NULL);
-	contains(t, "knee_trial_outer_line_bytes_per_datagram,overlay,builtin,,1400,");
+	contains(t, "knee_trial_outer_line_bytes_per_outer_datagram,overlay,builtin,,1400,");
 	free(t);
 	report_run_release(&rr);
 	results_free(&run);
