@@ -21,6 +21,7 @@
 #include "data_conn.h"
 #include "interrupt.h"
 #include "load_merge.h"
+#include "load_tunnel.h"
 #include "load_sched.h"
 #include "load_streams.h"
 #include "log.h"
@@ -544,7 +545,11 @@ static int measure(struct client *cl, int *fds)
 		cl->res->udp.skipped_slow_send = slow;
 		cl->res->udp.skipped_blocked_send = blocked;
 		cl->res->udp.send_refused = refused;
-		cl->res->udp.outer = outer;
+		/* the daemons' traffic is this test's outer packets only when
+		 * its datagrams leave by their interface (not the underlay
+		 * path of a host that also runs the overlay) */
+		if (load_tunnel_serves(cl->dev))
+			cl->res->udp.outer = outer;
 	}
 	/* a stream that failed is the test's error, not a log line beside a
 	 * result that looks clean */

@@ -111,6 +111,18 @@ void load_tunnel_add_traffic(const char *reply, size_t len, struct load_tunnel_t
 		t->ip_version = ver;
 }
 
+bool load_tunnel_serves(const char *ifname)
+{
+	struct devs d = { 0 };
+
+	if (!ifname[0] || control_list(0, add_dev, &d) < 0)
+		return false;
+	for (unsigned i = 0; i < d.n; i++)
+		if (strcmp(d.name[i], ifname) == 0)
+			return true;
+	return false;
+}
+
 int load_tunnel_drops(uint64_t *drops, unsigned *ndev)
 {
 	struct load_tunnel_traffic t;

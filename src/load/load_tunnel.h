@@ -33,6 +33,9 @@ struct load_tunnel_traffic {
 
 /* Adds one "show" reply's counters into *t. */
 void load_tunnel_add_traffic(const char *reply, size_t len, struct load_tunnel_traffic *t);
+/* Whether a daemon of this namespace runs the interface ifname: a test
+ * whose datagrams leave by it crosses the built-in overlay. */
+bool load_tunnel_serves(const char *ifname);
 /* Reads every daemon of this namespace: their drops and traffic summed.
  * *ndev: how many answered. 0 or -errno. */
 int load_tunnel_read(uint64_t *drops, struct load_tunnel_traffic *t, unsigned *ndev);

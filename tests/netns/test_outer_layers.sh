@@ -99,4 +99,10 @@ expect_eq "outer IP bytes = UDP payload + 28 per datagram" "$(get ip_is_payload_
 expect_eq "inner line bytes per datagram" "$(get inner_line)" 84
 expect_eq "outer line bytes >= 146 per test datagram" "$(get line_covers_test)" 1
 ok "an outer datagram takes $(get line_per_datagram) bytes on the line (a test datagram 84)"
+# The underlay path of the same host (its daemon running beside it) has no
+# outer packets: its datagrams do not leave by the tunnel's interface.
+in_a "$OVLPERF" sweep 198.18.0.2 --no-progress --no-gso --size-layer frame -l 64 \
+	--rate-layer line --from 1M --to 1M --step 1M -t 1 -J >"$OUT/under.json"
+expect_eq "underlay: no outer figure" "$(python3 -c 'import json, sys
+print(json.load(open(sys.argv[1]))["points"][0]["layers"]["outer"])' "$OUT/under.json")" None
 echo "$TEST_NAME: $CHECKS checks passed"
