@@ -144,6 +144,9 @@ struct results_run {
 	 * sweep's and knee's rates at: the printers show those columns at
 	 * them. Every figure stays recorded in payload units. */
 	enum layer size_layer, sweep_rate_layer, knee_rate_layer;
+	/* The lab link shaped to count like Ethernet (rate_layer = line): its
+	 * line rate, for "% of line rate" (RFC 2544 26.1); 0: none */
+	uint64_t line_rate_bps;
 
 	unsigned npaths;
 	struct results_path paths[RESULTS_MAX_PATHS];

@@ -23,12 +23,12 @@ _Static_assert(PROTO_TEST_ACCEPT_FIXED_LEN + PROTO_MAX_STREAMS * 2 <= PROTO_MAX_
 
 static bool request_valid(const struct proto_test_request *m)
 {
+	bool short_hdr = m->flags & PROTO_REQ_DGRAM_SHORT;
+
 	if (m->kind < PROTO_KIND_TCP || m->kind > PROTO_KIND_MTU)
 		return false;
 	if (m->dscp > 63)
 		return false;
-	bool short_hdr = m->flags & PROTO_REQ_DGRAM_SHORT;
-
 	if (m->flags & ~(uint16_t)(PROTO_REQ_REVERSE | PROTO_REQ_UDP_GSO | PROTO_REQ_UDP_GRO |
 				   PROTO_REQ_IPV6 | PROTO_REQ_DONT_FRAG | PROTO_REQ_DGRAM_SHORT))
 		return false;

@@ -156,23 +156,28 @@ static void knee_layers(FILE *f, const struct report_run *rr)
 	const struct results_run *run = rr->run;
 
 	fprintf(f, "\n| path | payload bytes | IP bytes | frame bytes | NDR frames/s | payload "
-		   "Mbit/s | IP Mbit/s | frame Mbit/s | line Mbit/s |\n");
-	fprintf(f, "|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+		   "Mbit/s | IP Mbit/s | frame Mbit/s | line Mbit/s | %% of line rate |\n");
+	fprintf(f, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
 	for (size_t i = 0; i < rr->sum.nknee; i++) {
 		const struct results_knee_point *p = &rr->sum.knee[i];
-		double pps;
+		double pps, line;
+		char pct[16] = "-";
 
 		if (!p->ndr_bps.n || !p->len)
 			continue;
 		pps = p->ndr_bps.median / (8.0 * p->len);
-		fprintf(f, "| %s | %u | %llu | %llu | %s%.0f | %.1f | %.1f | %.1f | %.1f |\n",
+		line = results_layer_bps(run, p->path, p->len, pps, LAYER_LINE);
+		if (run->line_rate_bps)
+			snprintf(pct, sizeof(pct), "%.1f",
+				 100.0 * line / (double)run->line_rate_bps);
+		fprintf(f, "| %s | %u | %llu | %llu | %s%.0f | %.1f | %.1f | %.1f | %.1f | %s |\n",
 			run->paths[p->path].name, p->len,
 			(unsigned long long)results_layer_bytes(run, p->path, p->len, LAYER_IP),
 			(unsigned long long)results_layer_bytes(run, p->path, p->len, LAYER_FRAME),
 			p->ndr_lower_bound ? ">= " : "", pps, p->ndr_bps.median / 1e6,
 			results_layer_bps(run, p->path, p->len, pps, LAYER_IP) / 1e6,
-			results_layer_bps(run, p->path, p->len, pps, LAYER_FRAME) / 1e6,
-			results_layer_bps(run, p->path, p->len, pps, LAYER_LINE) / 1e6);
+			results_layer_bps(run, p->path, p->len, pps, LAYER_FRAME) / 1e6, line / 1e6,
+			pct);
 	}
 }
 

@@ -503,23 +503,28 @@ static void bounds(char *buf, size_t len, const struct results_stat *s,
  * each layer): its lower bound's datagrams a second, one frame each. */
 static void knee_layers(FILE *f, const struct results_run *run, const struct results_knee_point *p)
 {
-	double pps;
-	char n[16];
+	double pps, line;
+	char n[16], pct[48] = "";
 
 	if (!p->ndr_bps.n || !p->len)
 		return;
 	pps = p->ndr_bps.median / (8.0 * p->len);
+	line = results_layer_bps(run, p->path, p->len, pps, LAYER_LINE);
 	report_run_fmt_pps(n, sizeof(n), pps);
+	if (run->line_rate_bps)
+		snprintf(pct, sizeof(pct), ", %.1f %% of the line's %.0f Mbit/s",
+			 100.0 * line / (double)run->line_rate_bps,
+			 (double)run->line_rate_bps / 1e6);
 	fprintf(f,
 		"  %-12s %6s  NDR %s%s frames/s: ip %llu B %.1f, frame %llu B %.1f, line %llu B "
-		"%.1f Mbit/s\n",
+		"%.1f Mbit/s%s\n",
 		"", "", p->ndr_lower_bound ? ">= " : "", n,
 		(unsigned long long)results_layer_bytes(run, p->path, p->len, LAYER_IP),
 		results_layer_bps(run, p->path, p->len, pps, LAYER_IP) / 1e6,
 		(unsigned long long)results_layer_bytes(run, p->path, p->len, LAYER_FRAME),
 		results_layer_bps(run, p->path, p->len, pps, LAYER_FRAME) / 1e6,
 		(unsigned long long)results_layer_bytes(run, p->path, p->len, LAYER_LINE),
-		results_layer_bps(run, p->path, p->len, pps, LAYER_LINE) / 1e6);
+		line / 1e6, pct);
 }
 
 static void knee_table(FILE *f, const struct report_run *rr)

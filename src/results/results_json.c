@@ -445,6 +445,7 @@ static bool add_head(cJSON *root, const struct results_run *run)
 	       add_str(root, "size_layer", layer_name(run->size_layer)) &&
 	       add_str(root, "sweep_rate_layer", layer_name(run->sweep_rate_layer)) &&
 	       add_str(root, "knee_rate_layer", layer_name(run->knee_rate_layer)) &&
+	       add_num(root, "line_rate_bps", (double)run->line_rate_bps) &&
 	       add_str(sc, "name", run->scenario_name) && add_str(sc, "file", run->scenario_file) &&
 	       add_str(sc, "text", run->scenario_text) && add_child(root, "host", host) &&
 	       add_str(host, "kernel", run->host.kernel) && add_str(host, "cpu", run->host.cpu) &&

@@ -408,6 +408,7 @@ static int read_head(struct rd *rd, const cJSON *root, struct results_run *run)
 		FLD(struct results_run, pdr_goal_pct, F_DBL),
 		FLD(struct results_run, delay_load_bps, F_U64),
 		FLD(struct results_run, udp_fit_len, F_U32),
+		FLD(struct results_run, line_rate_bps, F_U64),
 	};
 	int err;
 

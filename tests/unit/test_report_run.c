@@ -79,7 +79,14 @@ static void test_term(void **state)
 	contains(t, "200M..202M                             220M..222M"); /* knee bounds */
 	/* the NDR at every layer: 800 Mbit/s of 1400-byte payloads */
 	contains(t, "NDR 71k frames/s: ip 1428 B 816.0, frame 1446 B 826.3, line 1466 B 837.7 "
-		    "Mbit/s");
+		    "Mbit/s\n");
+	free(t);
+	/* on a lab link that counts like 1 GbE: the NDR as a share of it */
+	run.line_rate_bps = 1000000000;
+	report_run_release(&rr);
+	assert_int_equal(report_run_prepare(&rr, &run), 0);
+	t = render(p_term, &rr, NULL);
+	contains(t, "line 1466 B 837.7 Mbit/s, 83.8 % of the line's 1000 Mbit/s\n");
 	contains(t, "receiver's other sockets 70%, network 30%");
 	contains(t, "offered payload | RX/TX pps");
 	/* the size at every layer heads each table, what arrived is at each */
