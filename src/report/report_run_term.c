@@ -446,7 +446,9 @@ static void summary(FILE *f, const struct report_run *rr)
 			reps = run->trials[i].rep + 1;
 	fprintf(f,
 		"\nSummary: medians of %u repetition%s [min-max]; xR = path / underlay; "
-		"delay: one-way p50 / p99 ms\n",
+		"delay: one-way p50 / p99 ms\n"
+		"  (sizes in bytes and rates in bit/s of UDP payload; the tables below give "
+		"each layer)\n",
 		reps, reps == 1 ? "" : "s");
 	if (rr->sum.owd_error_ms > 0)
 		fprintf(f,

@@ -89,6 +89,7 @@ static void test_term(void **state)
 	contains(t, "line 1466 B 837.7 Mbit/s, 83.8 % of the line's 1000 Mbit/s\n");
 	contains(t, "receiver's other sockets 70%, network 30%");
 	contains(t, "offered payload | RX/TX pps");
+	contains(t, "(sizes in bytes and rates in bit/s of UDP payload;");
 	/* the size at every layer heads each table, what arrived is at each */
 	contains(t, "UDP 1400 B (payload; IPv4: ip 1428, frame 1446, line 1466 B)");
 	contains(t, "|  payload        ip     frame      line |");
