@@ -20,11 +20,14 @@
 #define LOAD_DEFAULT_PORT 5211
 #define LOAD_MAX_STREAMS  128
 #define LOAD_JSON_SCHEMA  1
-/* UDP payload carries at least the sequence header (see proto.h). */
-#define LOAD_UDP_MIN_LEN     32
-#define LOAD_UDP_MAX_LEN     65507
-#define LOAD_UDP_DEFAULT_LEN 1400
-#define LOAD_TCP_DEFAULT_LEN (128 * 1024)
+/* UDP payload carries at least the sequence header (see proto.h): the full
+ * one from LOAD_UDP_MIN_LEN bytes, the short one below that, down to
+ * LOAD_UDP_SHORT_MIN_LEN (an RFC 2544 64-byte IPv4 frame: 18 bytes). */
+#define LOAD_UDP_MIN_LEN       32
+#define LOAD_UDP_SHORT_MIN_LEN 16
+#define LOAD_UDP_MAX_LEN       65507
+#define LOAD_UDP_DEFAULT_LEN   1400
+#define LOAD_TCP_DEFAULT_LEN   (128 * 1024)
 
 enum load_proto { LOAD_TCP = 1, LOAD_UDP = 2 };
 
@@ -131,6 +134,21 @@ struct cpu_use {
 	double wall_s;
 };
 
+/* Over the built-in overlay: the outer (encrypted) datagrams its daemon at
+ * the client's end put on the underlay (the client sending) or took from
+ * it (the client receiving) during the test, as the daemon counts them
+ * (ovlperf tunnel show: counter.udp_tx_datagrams/bytes, udp_rx_*). It
+ * carried the test's datagrams and everything else the tunnel did then
+ * (the control connection, keepalives, handshakes): measured, not
+ * computed. ip_version 0: no daemon answered (not over the built-in
+ * overlay). */
+struct udp_outer {
+	unsigned ip_version; /* the underlay's: 4 or 6 */
+	bool received;	     /* received (the client received), else sent */
+	uint64_t datagrams;
+	uint64_t bytes; /* UDP payload of the outer datagrams */
+};
+
 struct udp_result {
 	uint64_t sent, received, lost, duplicates, reordered, malformed;
 	uint64_t target_bps;   /* what was asked for */
@@ -154,6 +172,7 @@ struct udp_result {
 	 * calls the local queue refused (EAGAIN/ENOBUFS). */
 	bool sender_diag;
 	uint64_t skipped_late_wakeup, skipped_slow_send, skipped_blocked_send, send_refused;
+	struct udp_outer outer;
 };
 
 struct tcp_info_summary {

@@ -21,6 +21,7 @@
 #include "data_conn.h"
 #include "interrupt.h"
 #include "load_merge.h"
+#include "load_tunnel.h"
 #include "load_sched.h"
 #include "load_streams.h"
 #include "log.h"
@@ -44,6 +45,7 @@ struct client {
 	struct owd_clock clock; /* UDP: the server's clock against ours */
 	bool have_server_results;
 	bool data_ack;	       /* the server has PROTO_CAP_DATA_ACK */
+	bool dgram_short;      /* the server has PROTO_CAP_DGRAM_SHORT */
 	uint32_t path_mtu;     /* UDP: the data socket's path MTU before START */
 	unsigned udp_hdr;      /* UDP: IP + UDP header bytes (28 or 48) */
 	char dev[IF_NAMESIZE]; /* UDP: interface of the local address */
@@ -221,6 +223,7 @@ static int handshake(struct client *cl)
 		return fail(cl, -EPROTO, "malformed HELLO from the server");
 	snprintf(cl->res->server_version, sizeof(cl->res->server_version), "%s", h.software);
 	cl->data_ack = h.caps & PROTO_CAP_DATA_ACK;
+	cl->dgram_short = h.caps & PROTO_CAP_DGRAM_SHORT;
 	if (h.caps & PROTO_CAP_AUTH_REQUIRED)
 		return authenticate(cl);
 	if (cl->spec.psk_file[0])
@@ -234,6 +237,11 @@ static int request(struct client *cl)
 	struct proto_msg m;
 	int rc = proto_test_request_from_spec(&cl->spec, &req);
 
+	if ((req.flags & PROTO_REQ_DGRAM_SHORT) && !cl->dgram_short)
+		return fail(cl, -EPROTONOSUPPORT,
+			    "a UDP payload of %u bytes needs the short datagram header, which the "
+			    "server (%s) does not offer; it takes %d bytes or more",
+			    cl->spec.len, cl->res->server_version, LOAD_UDP_MIN_LEN);
 	if (rc < 0)
 		return fail(cl, -EINVAL, "the test does not fit the protocol's ranges");
 	rc = ctrl_send(&cl->c, proto_encode_test_request(cl->c.out, PROTO_MAX_MSG, &req));
@@ -495,6 +503,7 @@ static int measure(struct client *cl, int *fds)
 	struct load_streams ls;
 	static const struct proto_results none;
 	uint64_t wake, slow, blocked, refused;
+	struct udp_outer outer;
 	uint32_t end_mtu;
 	bool owd_ok = owd_clock_usable(&cl->clock);
 	int rc, serr;
@@ -514,6 +523,7 @@ static int measure(struct client *cl, int *fds)
 	rc = run_loop(cl, &ls);
 	load_streams_stop(&ls);
 	load_streams_results(&ls, cl->mine);
+	load_streams_outer(&ls, &outer);
 	serr = load_streams_error(&ls);
 	end_mtu = load_streams_path_mtu(&ls);
 	load_streams_sender_diag(&ls, &wake, &slow, &blocked, &refused);
@@ -542,6 +552,11 @@ static int measure(struct client *cl, int *fds)
 		cl->res->udp.skipped_slow_send = slow;
 		cl->res->udp.skipped_blocked_send = blocked;
 		cl->res->udp.send_refused = refused;
+		/* the daemons' traffic is this test's outer packets only when
+		 * its datagrams leave by their interface (not the underlay
+		 * path of a host that also runs the overlay) */
+		if (load_tunnel_serves(cl->dev))
+			cl->res->udp.outer = outer;
 	}
 	/* a stream that failed is the test's error, not a log line beside a
 	 * result that looks clean */
@@ -582,9 +597,9 @@ static int validate(struct client *cl)
 		return fail(cl, -EINVAL, "streams must be 1..%d", LOAD_MAX_STREAMS);
 	if (!s->duration_ns)
 		return fail(cl, -EINVAL, "the duration must be above 0");
-	if (s->proto == LOAD_UDP && (s->len < LOAD_UDP_MIN_LEN || s->len > LOAD_UDP_MAX_LEN))
+	if (s->proto == LOAD_UDP && (s->len < LOAD_UDP_SHORT_MIN_LEN || s->len > LOAD_UDP_MAX_LEN))
 		return fail(cl, -EINVAL, "UDP datagram length must be %d..%d bytes",
-			    LOAD_UDP_MIN_LEN, LOAD_UDP_MAX_LEN);
+			    LOAD_UDP_SHORT_MIN_LEN, LOAD_UDP_MAX_LEN);
 	if (!s->host[0])
 		return fail(cl, -EINVAL, "no server given");
 	if (s->cport && s->cport + s->streams - 1u > 65535u)

@@ -108,7 +108,7 @@ static int hello(struct session *s)
 				  .caps = PROTO_CAP_TCP | PROTO_CAP_UDP | PROTO_CAP_MTU |
 					  PROTO_CAP_REVERSE | PROTO_CAP_UDP_GSO |
 					  PROTO_CAP_UDP_GRO | PROTO_CAP_DATA_ACK |
-					  PROTO_CAP_ONE_PORT };
+					  PROTO_CAP_ONE_PORT | PROTO_CAP_DGRAM_SHORT };
 	if (s->sh->key)
 		h.caps |= PROTO_CAP_AUTH_REQUIRED;
 	snprintf(h.software, sizeof(h.software), "ovlperf %s", OVLPERF_VERSION);

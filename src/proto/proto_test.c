@@ -23,19 +23,23 @@ _Static_assert(PROTO_TEST_ACCEPT_FIXED_LEN + PROTO_MAX_STREAMS * 2 <= PROTO_MAX_
 
 static bool request_valid(const struct proto_test_request *m)
 {
+	bool short_hdr = m->flags & PROTO_REQ_DGRAM_SHORT;
+
 	if (m->kind < PROTO_KIND_TCP || m->kind > PROTO_KIND_MTU)
 		return false;
 	if (m->dscp > 63)
 		return false;
 	if (m->flags & ~(uint16_t)(PROTO_REQ_REVERSE | PROTO_REQ_UDP_GSO | PROTO_REQ_UDP_GRO |
-				   PROTO_REQ_IPV6 | PROTO_REQ_DONT_FRAG))
+				   PROTO_REQ_IPV6 | PROTO_REQ_DONT_FRAG | PROTO_REQ_DGRAM_SHORT))
 		return false;
 	if (m->streams < 1 || m->streams > PROTO_MAX_STREAMS)
 		return false;
+	/* the short header is asked for exactly when the payload needs it */
 	if (m->kind == PROTO_KIND_UDP && m->len != 0 &&
-	    (m->len < LOAD_UDP_MIN_LEN || m->len > LOAD_UDP_MAX_LEN))
+	    (m->len < LOAD_UDP_SHORT_MIN_LEN || m->len > LOAD_UDP_MAX_LEN ||
+	     short_hdr != (m->len < LOAD_UDP_MIN_LEN)))
 		return false;
-	return true;
+	return m->kind == PROTO_KIND_UDP || !short_hdr;
 }
 
 ssize_t proto_encode_test_request(uint8_t *buf, size_t cap, const struct proto_test_request *m)
@@ -94,11 +98,15 @@ int proto_test_request_from_spec(const struct load_spec *spec, struct proto_test
 		return PROTO_E_VALUE;
 	req->kind = spec->proto == LOAD_TCP ? PROTO_KIND_TCP : PROTO_KIND_UDP;
 	req->dscp = spec->dscp;
-	req->flags = (uint16_t)((spec->reverse ? PROTO_REQ_REVERSE : 0) |
-				(spec->udp_gso ? PROTO_REQ_UDP_GSO : 0) |
-				(spec->udp_gro ? PROTO_REQ_UDP_GRO : 0) |
-				(spec->family == AF_INET6 ? PROTO_REQ_IPV6 : 0) |
-				(spec->dont_fragment ? PROTO_REQ_DONT_FRAG : 0));
+	req->flags =
+		(uint16_t)((spec->reverse ? PROTO_REQ_REVERSE : 0) |
+			   (spec->udp_gso ? PROTO_REQ_UDP_GSO : 0) |
+			   (spec->udp_gro ? PROTO_REQ_UDP_GRO : 0) |
+			   (spec->family == AF_INET6 ? PROTO_REQ_IPV6 : 0) |
+			   (spec->dont_fragment ? PROTO_REQ_DONT_FRAG : 0) |
+			   (spec->proto == LOAD_UDP && spec->len && spec->len < LOAD_UDP_MIN_LEN
+				    ? PROTO_REQ_DGRAM_SHORT
+				    : 0));
 	if (spec->streams > PROTO_MAX_STREAMS)
 		return PROTO_E_VALUE;
 	req->streams = (uint16_t)spec->streams;

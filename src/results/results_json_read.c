@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 
 #include <cJSON.h>
 
@@ -266,6 +267,11 @@ static int read_paths(struct rd *rd, const cJSON *root, struct results_run *run)
 		err = get_str(rd, o, "pmtu_source", p->pmtu_source, sizeof(p->pmtu_source), false);
 		if (err)
 			return err;
+		mtu = cJSON_GetObjectItemCaseSensitive(o, "family");
+		if (mtu &&
+		    (!cJSON_IsNumber(mtu) || (mtu->valuedouble != 4 && mtu->valuedouble != 6)))
+			return bad(rd, "family", "must be 4 or 6");
+		p->family = !mtu ? 0 : mtu->valuedouble == 6 ? AF_INET6 : AF_INET;
 		run->npaths++;
 	}
 	rd->where[0] = '\0';
@@ -376,6 +382,21 @@ static int read_mtu(struct rd *rd, const cJSON *root, struct results_run *run)
 	return 0;
 }
 
+/* An optional layer name (absent in a run.json from before layers: the
+ * payload layer, ovlperf's own). */
+static int get_layer(struct rd *rd, const cJSON *root, const char *name, enum layer *l)
+{
+	char v[16];
+	int err = get_str(rd, root, name, v, sizeof(v), false);
+
+	*l = LAYER_PAYLOAD;
+	if (err || !v[0])
+		return err;
+	if (!layer_parse(v, l))
+		return bad(rd, name, "must be payload, ip, frame or line");
+	return 0;
+}
+
 static int read_head(struct rd *rd, const cJSON *root, struct results_run *run)
 {
 	const cJSON *schema = cJSON_GetObjectItemCaseSensitive(root, "schema");
@@ -387,6 +408,7 @@ static int read_head(struct rd *rd, const cJSON *root, struct results_run *run)
 		FLD(struct results_run, pdr_goal_pct, F_DBL),
 		FLD(struct results_run, delay_load_bps, F_U64),
 		FLD(struct results_run, udp_fit_len, F_U32),
+		FLD(struct results_run, line_rate_bps, F_U64),
 	};
 	int err;
 
@@ -410,6 +432,12 @@ static int read_head(struct rd *rd, const cJSON *root, struct results_run *run)
 	if (!err)
 		err = get_str(rd, root, "started_utc", run->started_utc, sizeof(run->started_utc),
 			      false);
+	if (!err)
+		err = get_layer(rd, root, "size_layer", &run->size_layer);
+	if (!err)
+		err = get_layer(rd, root, "sweep_rate_layer", &run->sweep_rate_layer);
+	if (!err)
+		err = get_layer(rd, root, "knee_rate_layer", &run->knee_rate_layer);
 	if (err)
 		return err;
 	if (!cJSON_IsObject(sc))

@@ -82,7 +82,7 @@ ok "report.md links the plots; the knee is marked"
 grep -q '^udp_pdr_bps,overlay,builtin,,1400,' "$OUT/r/summary.csv" || fail "summary.csv lacks the overlay PDR"
 grep -q '^Summary: medians' "$OUT/stdout" || fail "no summary table on stdout"
 grep -Eq '^  TCP 1 stream .* x[0-9]+\.[0-9]{2}' "$OUT/stdout" || fail "no overhead ratio in the summary"
-grep -q 'offered       | RX/TX pps' "$OUT/stdout" || fail "no sweep table on stdout"
+grep -q 'offered payload | RX/TX pps' "$OUT/stdout" || fail "no sweep table on stdout"
 grep -q 'MTU / MSS checks' "$OUT/stdout" || fail "no MTU verdicts on stdout"
 ok "summary.csv rows; terminal summary with overhead ratios and offered-load tables"
 

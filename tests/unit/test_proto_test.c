@@ -69,8 +69,15 @@ static void test_roundtrip_request_and_spec(void **state)
 	spec2.streams = 129;
 	assert_int_equal(proto_test_request_from_spec(&spec2, &q2), PROTO_E_VALUE);
 	spec2 = spec;
-	spec2.len = 31;
+	spec2.len = LOAD_UDP_SHORT_MIN_LEN - 1;
 	assert_int_equal(proto_test_request_from_spec(&spec2, &q2), PROTO_E_VALUE);
+	/* below the full header: the request asks for the short one */
+	spec2.len = 18;
+	assert_int_equal(proto_test_request_from_spec(&spec2, &q2), 0);
+	assert_true(q2.flags & PROTO_REQ_DGRAM_SHORT);
+	spec2.len = LOAD_UDP_MIN_LEN;
+	assert_int_equal(proto_test_request_from_spec(&spec2, &q2), 0);
+	assert_false(q2.flags & PROTO_REQ_DGRAM_SHORT);
 }
 
 static void test_roundtrip_accept_and_text(void **state)
