@@ -13,13 +13,24 @@
 
 #include "load.h"
 
+/* -f: the units rates are shown in, as iperf3 takes them: k, m, g for
+ * kbit/s, Mbit/s, Gbit/s; K, M, G for kB/s, MB/s, GB/s (decimal, 10^3). */
+#define REPORT_UNITS "kmgKMG"
+
+/* Where the terminal printer writes, and how. */
+struct report_term {
+	FILE *f;
+	char units; /* 0: each rate scaled to fit; else one of REPORT_UNITS */
+};
+
 /* One line naming the test, printed before it starts. */
-void report_load_term_header(FILE *f, const struct load_spec *spec);
-/* One live interval line (fits struct load_hooks' on_interval with f as arg). */
+void report_load_term_header(const struct report_term *t, const struct load_spec *spec);
+/* One live interval line (fits struct load_hooks' on_interval with a
+ * struct report_term as arg). */
 void report_load_term_interval(const struct load_result *res, const struct load_interval *iv,
-			       void *file);
+			       void *term);
 /* The summary tables after the test (or after an interrupted one). */
-void report_load_term(FILE *f, const struct load_result *res);
+void report_load_term(const struct report_term *t, const struct load_result *res);
 
 /* The places where datagrams are lost, in path order (struct loss_attrib). */
 enum report_loss_place {

@@ -25,9 +25,21 @@ static const char *fmt_scaled(char *buf, size_t size, double v, const char *unit
 	return buf;
 }
 
-static const char *fmt_bps(char *buf, size_t size, uint64_t bps)
+/* A rate in the unit -f asked for (report_load.h), else scaled to fit. */
+static const char *fmt_rate(char *buf, size_t size, uint64_t bps, char units)
 {
-	return fmt_scaled(buf, size, (double)bps, "bit/s");
+	const char *p = strchr(REPORT_UNITS, units ? units : '-');
+	double scale;
+
+	if (!units || !p)
+		return fmt_scaled(buf, size, (double)bps, "bit/s");
+	scale = units == 'k' || units == 'K' ? 1e3 : units == 'm' || units == 'M' ? 1e6 : 1e9;
+	if (units >= 'a')
+		snprintf(buf, size, "%.2f %cbit/s", (double)bps / scale, units);
+	else
+		snprintf(buf, size, "%.2f %cB/s", (double)bps / 8 / scale,
+			 units == 'K' ? 'k' : units);
+	return buf;
 }
 
 static const char *fmt_bytes(char *buf, size_t size, uint64_t bytes)
@@ -35,8 +47,9 @@ static const char *fmt_bytes(char *buf, size_t size, uint64_t bytes)
 	return fmt_scaled(buf, size, (double)bytes, "B");
 }
 
-void report_load_term_header(FILE *f, const struct load_spec *spec)
+void report_load_term_header(const struct report_term *t, const struct load_spec *spec)
 {
+	FILE *f = t->f;
 	char rate[32];
 
 	fprintf(f, "ovlperf %s test to %s port %u: %u stream%s, %.1f s",
@@ -45,16 +58,19 @@ void report_load_term_header(FILE *f, const struct load_spec *spec)
 		spec->streams == 1 ? "" : "s", (double)spec->duration_ns / 1e9);
 	if (spec->omit_ns)
 		fprintf(f, " (+%.1f s omitted)", (double)spec->omit_ns / 1e9);
-	if (spec->proto == LOAD_UDP || spec->rate_bps)
-		fprintf(f, ", target %s", fmt_bps(rate, sizeof(rate), spec->rate_bps));
+	if (spec->rate_bps)
+		fprintf(f, ", target %s", fmt_rate(rate, sizeof(rate), spec->rate_bps, t->units));
+	else
+		fprintf(f, ", as fast as the sender can");
 	fprintf(f, ", %s\n", spec->reverse ? "reverse (server sends)" : "client sends");
 	fflush(f);
 }
 
 void report_load_term_interval(const struct load_result *res, const struct load_interval *iv,
-			       void *file)
+			       void *term)
 {
-	FILE *f = file ? file : stdout;
+	const struct report_term *t = term;
+	FILE *f = t->f;
 	char b1[32], b2[32];
 
 	if (res->nintervals == 1) {
@@ -66,7 +82,7 @@ void report_load_term_interval(const struct load_result *res, const struct load_
 				"retr");
 	}
 	fprintf(f, "%6.2f-%-8.2f %12s %16s %10" PRIu64 "\n", iv->start_s, iv->end_s,
-		fmt_bytes(b1, sizeof(b1), iv->bytes), fmt_bps(b2, sizeof(b2), iv->bps),
+		fmt_bytes(b1, sizeof(b1), iv->bytes), fmt_rate(b2, sizeof(b2), iv->bps, t->units),
 		res->spec.proto == LOAD_UDP ? iv->lost : (uint64_t)iv->retransmits);
 	fflush(f);
 }
@@ -80,7 +96,7 @@ static void print_tcp_info(FILE *f, const char *who, const struct tcp_info_summa
 		t->pmtu, t->snd_cwnd);
 }
 
-static void print_tcp(FILE *f, const struct load_result *res)
+static void print_tcp(FILE *f, const struct load_result *res, char units)
 {
 	char b1[32], b2[32];
 
@@ -90,12 +106,12 @@ static void print_tcp(FILE *f, const struct load_result *res)
 		const struct load_stream_result *s = &res->streams[i];
 
 		fprintf(f, "%-8u %12s %16s %8u %9u %8u %8u\n", i + 1,
-			fmt_bytes(b1, sizeof(b1), s->bytes), fmt_bps(b2, sizeof(b2), s->bps),
-			s->tcp_sender.retransmits, s->tcp_sender.rtt_us, s->tcp_sender.snd_mss,
-			s->tcp_sender.snd_cwnd);
+			fmt_bytes(b1, sizeof(b1), s->bytes),
+			fmt_rate(b2, sizeof(b2), s->bps, units), s->tcp_sender.retransmits,
+			s->tcp_sender.rtt_us, s->tcp_sender.snd_mss, s->tcp_sender.snd_cwnd);
 	}
 	fprintf(f, "%-8s %12s %16s %8u\n", "sum", fmt_bytes(b1, sizeof(b1), res->tcp.bytes),
-		fmt_bps(b2, sizeof(b2), res->tcp.goodput_bps), res->tcp.sender.retransmits);
+		fmt_rate(b2, sizeof(b2), res->tcp.goodput_bps, units), res->tcp.sender.retransmits);
 	print_tcp_info(f, "sender", &res->tcp.sender);
 	print_tcp_info(f, "receiver", &res->tcp.receiver);
 }
@@ -155,7 +171,7 @@ static void print_layers(FILE *f, const struct load_result *res)
 			l.bytes[i], l.sent_bps[i] / 1e6, l.received_bps[i] / 1e6);
 }
 
-static void print_udp(FILE *f, const struct load_result *res)
+static void print_udp(FILE *f, const struct load_result *res, char units)
 {
 	const struct udp_result *u = &res->udp;
 	char b1[32], b2[32], b3[32];
@@ -169,18 +185,19 @@ static void print_udp(FILE *f, const struct load_result *res)
 			"%-8u %12" PRIu64 " %12" PRIu64 " %10" PRIu64 " %8" PRIu64 " %8" PRIu64
 			" %16s %16s %7.3f ms\n",
 			i + 1, s->sent, s->received, s->lost, s->duplicates, s->reordered,
-			fmt_bps(b1, sizeof(b1), s->achieved_bps),
-			fmt_bps(b2, sizeof(b2), s->received_bps), s->jitter_ms);
+			fmt_rate(b1, sizeof(b1), s->achieved_bps, units),
+			fmt_rate(b2, sizeof(b2), s->received_bps, units), s->jitter_ms);
 	}
 	fprintf(f,
 		"%-8s %12" PRIu64 " %12" PRIu64 " %10" PRIu64 " %8" PRIu64 " %8" PRIu64
 		" %16s %16s %7.3f ms\n",
 		"sum", u->sent, u->received, u->lost, u->duplicates, u->reordered,
-		fmt_bps(b1, sizeof(b1), u->achieved_bps), fmt_bps(b2, sizeof(b2), u->received_bps),
-		u->jitter_ms);
+		fmt_rate(b1, sizeof(b1), u->achieved_bps, units),
+		fmt_rate(b2, sizeof(b2), u->received_bps, units), u->jitter_ms);
 	fprintf(f, "  loss %.4f %% of %" PRIu64 " datagrams of %u B; target %s, achieved %s%s\n",
 		u->sent ? 100.0 * (double)u->lost / (double)u->sent : 0.0, u->sent, u->len,
-		fmt_bps(b1, sizeof(b1), u->target_bps), fmt_bps(b3, sizeof(b3), u->achieved_bps),
+		fmt_rate(b1, sizeof(b1), u->target_bps, units),
+		fmt_rate(b3, sizeof(b3), u->achieved_bps, units),
 		u->generator_limited ? "  (GENERATOR LIMITED: the sender fell short of the target)"
 				     : "");
 	print_layers(f, res);
@@ -212,8 +229,9 @@ static void print_cpu(FILE *f, const char *who, const struct cpu_use *c, double 
 		who, c->user_s, c->sys_s, c->wall_s, s_per_gbit);
 }
 
-void report_load_term(FILE *f, const struct load_result *res)
+void report_load_term(const struct report_term *t, const struct load_result *res)
 {
+	FILE *f = t->f;
 	char sc[16], ss[16];
 
 	/* the threads' scheduling: a real-time end starves a userspace
@@ -237,9 +255,9 @@ void report_load_term(FILE *f, const struct load_result *res)
 				: (res->spec.reverse ? "sent bytes, retransmits, RTT, cwnd"
 						     : "bytes received, goodput"));
 	if (res->spec.proto == LOAD_UDP)
-		print_udp(f, res);
+		print_udp(f, res, t->units);
 	else
-		print_tcp(f, res);
+		print_tcp(f, res, t->units);
 	print_cpu(f, "sender", &res->cpu_sender, res->sender_cpu_s_per_gbit);
 	print_cpu(f, "receiver", &res->cpu_receiver, res->receiver_cpu_s_per_gbit);
 	if (res->error[0])
