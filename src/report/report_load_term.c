@@ -28,17 +28,14 @@ static const char *fmt_scaled(char *buf, size_t size, double v, const char *unit
 /* A rate in the unit -f asked for (report_load.h), else scaled to fit. */
 static const char *fmt_rate(char *buf, size_t size, uint64_t bps, char units)
 {
-	const char *p = strchr(REPORT_UNITS, units ? units : '-');
-	double scale;
+	static const char *const name[] = { "kbit/s", "Mbit/s", "Gbit/s", "kB/s", "MB/s", "GB/s" };
+	static const double scale[] = { 1e3, 1e6, 1e9, 8e3, 8e6, 8e9 };
+	const char *p = units ? strchr(REPORT_UNITS, units) : NULL;
 
-	if (!units || !p)
+	if (!p)
 		return fmt_scaled(buf, size, (double)bps, "bit/s");
-	scale = units == 'k' || units == 'K' ? 1e3 : units == 'm' || units == 'M' ? 1e6 : 1e9;
-	if (units >= 'a')
-		snprintf(buf, size, "%.2f %cbit/s", (double)bps / scale, units);
-	else
-		snprintf(buf, size, "%.2f %cB/s", (double)bps / 8 / scale,
-			 units == 'K' ? 'k' : units);
+	snprintf(buf, size, "%.2f %s", (double)bps / scale[p - REPORT_UNITS],
+		 name[p - REPORT_UNITS]);
 	return buf;
 }
 
