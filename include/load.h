@@ -55,6 +55,9 @@ struct load_spec {
 	uint32_t msg_timeout_ms;     /* control-message deadline; 0: 10 s */
 	uint32_t connect_timeout_ms; /* connecting the control connection; 0:
 				      * msg_timeout_ms */
+	char congestion[16];	     /* TCP congestion control of both ends' test
+				      * connections (tcp(7) TCP_CONGESTION); "" :
+				      * each end's default */
 	bool realtime;		     /* opt-in: as root, this end's UDP threads run SCHED_FIFO.
 				      * Off by default: a real-time receiver or sender starves
 				      * a userspace overlay daemon on the same host (the usual

@@ -186,6 +186,13 @@ int proto_write_all(int fd, const uint8_t *buf, size_t len, int timeout_ms);
 /* Client: RESULTS may end with the sender's local drops (struct
  * proto_local_drops); a server sends them only to a client that says so. */
 #define PROTO_CAP_LOCAL_DROPS (1u << 8)
+/* Both: TEST_REQUEST may name the TCP congestion control of the test's
+ * connections and TEST_ACCEPT says the one the server's end uses, each in
+ * a PROTO_CC_NAME_LEN extension after the message's own fields; sent only
+ * to a peer that says so (the extension changes the length). */
+#define PROTO_CAP_CONGESTION (1u << 10)
+/* A congestion control name, NUL-padded (the kernel's TCP_CA_NAME_MAX). */
+#define PROTO_CC_NAME_LEN 16
 
 #define PROTO_HELLO_LEN 40
 struct proto_hello {
@@ -232,6 +239,11 @@ struct proto_test_request {
 	uint64_t omit_ns;
 	uint64_t interval_ns;
 	uint64_t rate_bps; /* total across streams; 0: unlimited (TCP) */
+	/* with PROTO_CAP_CONGESTION: the extension is on the wire (decoded:
+	 * it was there) and congestion names the algorithm ("" : the server's
+	 * default) */
+	bool has_cc;
+	char congestion[PROTO_CC_NAME_LEN];
 };
 
 /* Fills a request from a load spec (kind TCP/UDP) and back. from_spec
@@ -248,6 +260,10 @@ struct proto_test_accept {
 	uint16_t max_streams;
 	uint16_t nports; /* 1 (all streams share a port) or streams */
 	uint16_t ports[PROTO_MAX_STREAMS];
+	/* with PROTO_CAP_CONGESTION: the extension follows the ports, naming
+	 * the congestion control of the server's end ("" : unknown) */
+	bool has_cc;
+	char congestion[PROTO_CC_NAME_LEN];
 };
 
 /* TEST_REJECT and ERROR share a layout: u16 code, u16 text length, text. */

@@ -46,6 +46,9 @@ static void usage(FILE *f)
 		"                       100M of 64-byte frames at line rate is 148,809 pps\n"
 		"  -R, --reverse        the server sends, the client receives\n"
 		"  -M, --mss BYTES      TCP_MAXSEG of the test connections\n"
+		"  -C, --congestion ALG TCP congestion control of the test connections at\n"
+		"                       both ends (cubic, reno, bbr...; default each end's\n"
+		"                       own); the server must have it too\n"
 		"  -w, --window BYTES   socket buffers (k/M/G binary, to 1G): TCP both ends'\n"
 		"                       (default autotuning), UDP the receiver's (default 32M)\n"
 		"      --no-gso, --no-gro  do not use UDP GSO / GRO (on where the kernel has "
@@ -114,6 +117,7 @@ static const struct option options[] = {
 	{ "rate-layer", required_argument, NULL, OPT_RATE_LAYER },
 	{ "reverse", no_argument, NULL, 'R' },
 	{ "mss", required_argument, NULL, 'M' },
+	{ "congestion", required_argument, NULL, 'C' },
 	{ "window", required_argument, NULL, 'w' },
 	{ "no-gso", no_argument, NULL, OPT_NO_GSO },
 	{ "no-gro", no_argument, NULL, OPT_NO_GRO },
@@ -142,6 +146,21 @@ static bool get(enum value_kind kind, const char *arg, uint64_t lo, uint64_t hi,
 		char why[static VALUE_WHY_MAX])
 {
 	return value_get(kind, arg, lo, hi, v, why, VALUE_WHY_MAX) == 0;
+}
+
+/* -C: a name as tcp(7) takes it: 1..15 of [A-Za-z0-9_-]. */
+static bool congestion_name(struct load_spec *s, const char *arg, char why[static VALUE_WHY_MAX])
+{
+	size_t n = strlen(arg);
+
+	if (!n || n >= sizeof(s->congestion) ||
+	    strspn(arg, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") != n) {
+		snprintf(why, VALUE_WHY_MAX,
+			 "'%s' is not a congestion control name (1..15 of A-Z a-z 0-9 _ -)", arg);
+		return false;
+	}
+	memcpy(s->congestion, arg, n + 1);
+	return true;
 }
 
 /* An option with a value into the spec; false with why on a bad value. */
@@ -201,6 +220,8 @@ static bool apply_value(struct load_spec *s, int c, const char *arg, char why[st
 		return true;
 	case 'B':
 		return cli_opt_copy(s->bind_addr, sizeof(s->bind_addr), arg, why, VALUE_WHY_MAX);
+	case 'C':
+		return congestion_name(s, arg, why);
 	case OPT_PSK:
 		return cli_opt_copy(s->psk_file, sizeof(s->psk_file), arg, why, VALUE_WHY_MAX);
 	default:
@@ -440,7 +461,7 @@ int cmd_client(int argc, char **argv)
 
 	load_spec_defaults(&spec);
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "uP:t:i:O:b:l:RM:w:46p:B:f:VJh", options, NULL)) !=
+	while ((c = getopt_long(argc, argv, "uP:t:i:O:b:l:RM:C:w:46p:B:f:VJh", options, NULL)) !=
 	       -1) {
 		if (c == 'h') {
 			usage(stdout);

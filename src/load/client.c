@@ -49,6 +49,7 @@ struct client {
 	struct owd_clock clock; /* UDP: the server's clock against ours */
 	bool have_server_results;
 	bool data_ack;	       /* the server has PROTO_CAP_DATA_ACK */
+	bool cc_cap;	       /* the server has PROTO_CAP_CONGESTION */
 	uint32_t path_mtu;     /* UDP: the data socket's path MTU before START */
 	unsigned udp_hdr;      /* UDP: IP + UDP header bytes (28 or 48) */
 	char dev[IF_NAMESIZE]; /* UDP: interface of the local address */
@@ -217,7 +218,8 @@ static int handshake(struct client *cl)
 {
 	struct proto_hello h = { .version = PROTO_VERSION,
 				 .caps = PROTO_CAP_TCP | PROTO_CAP_UDP | PROTO_CAP_REVERSE |
-					 PROTO_CAP_DATA_ACK | PROTO_CAP_LOCAL_DROPS };
+					 PROTO_CAP_DATA_ACK | PROTO_CAP_LOCAL_DROPS |
+					 PROTO_CAP_CONGESTION };
 	struct proto_msg m;
 	int rc;
 
@@ -232,6 +234,7 @@ static int handshake(struct client *cl)
 		return fail(cl, -EPROTO, "malformed HELLO from the server");
 	snprintf(cl->res->server_version, sizeof(cl->res->server_version), "%s", h.software);
 	cl->data_ack = h.caps & PROTO_CAP_DATA_ACK;
+	cl->cc_cap = h.caps & PROTO_CAP_CONGESTION;
 	if (h.caps & PROTO_CAP_AUTH_REQUIRED)
 		return authenticate(cl);
 	if (cl->spec.psk_file[0])
@@ -247,6 +250,13 @@ static int request(struct client *cl)
 
 	if (rc < 0)
 		return fail(cl, -EINVAL, "the test does not fit the protocol's ranges");
+	if (cl->spec.congestion[0] && !cl->cc_cap)
+		return fail(cl, -EOPNOTSUPP,
+			    "the server (%s) cannot set TCP congestion control (-C): an older "
+			    "ovlperf",
+			    cl->res->server_version);
+	/* a server that can says its own end's algorithm in TEST_ACCEPT */
+	req.has_cc = cl->cc_cap;
 	rc = ctrl_send(&cl->c, proto_encode_test_request(cl->c.out, PROTO_MAX_MSG, &req));
 	if (rc < 0)
 		return fail(cl, rc, "sending TEST_REQUEST: %s", proto_strerror(rc));
@@ -259,6 +269,8 @@ static int request(struct client *cl)
 	for (unsigned i = 0; i < PROTO_COOKIE_LEN; i++)
 		snprintf(cl->res->cookie + 2 * i, sizeof(cl->res->cookie) - 2 * i, "%02x",
 			 cl->acc.cookie[i]);
+	if (cl->acc.has_cc)
+		snprintf(cl->res->cc_peer, sizeof(cl->res->cc_peer), "%s", cl->acc.congestion);
 	return 0;
 }
 
@@ -325,6 +337,14 @@ static int connect_streams(struct client *cl, int *fds)
 						 cl->data_ack);
 		if (fds[i] >= 0 && cl->spec.proto == LOAD_UDP)
 			owd_clock_add(&cl->clock, &sample);
+		if (fds[i] >= 0 && cl->spec.proto == LOAD_TCP && cl->spec.congestion[0]) {
+			int rc = tcp_congestion_set(fds[i], cl->spec.congestion);
+
+			if (rc < 0) {
+				close(fds[i]);
+				fds[i] = rc;
+			}
+		}
 		if (fds[i] >= 0)
 			note_stream(cl, i, fds[i]);
 		if (fds[i] < 0) {
@@ -632,6 +652,27 @@ static void apply_defaults(struct load_spec *s)
 		s->len = s->proto == LOAD_UDP ? LOAD_UDP_DEFAULT_LEN : LOAD_TCP_DEFAULT_LEN;
 }
 
+/* -C: TCP only, and an algorithm this host has (the server checks its own). */
+static int validate_congestion(struct client *cl)
+{
+	const struct load_spec *s = &cl->spec;
+	char cc[16];
+	int rc;
+
+	if (!s->congestion[0])
+		return 0;
+	if (s->proto != LOAD_TCP)
+		return fail(cl, -EINVAL, "congestion control (-C) applies to TCP tests");
+	rc = tcp_congestion_probe(AF_INET, s->congestion, cc, sizeof(cc));
+	if (rc < 0)
+		return fail(cl, rc, "TCP congestion control '%s' is not available here: %s%s",
+			    s->congestion, strerror(-rc),
+			    rc == -ENOENT ? " (modprobe tcp_<name>, or see "
+					    "net.ipv4.tcp_available_congestion_control)"
+					  : "");
+	return 0;
+}
+
 static int validate(struct client *cl)
 {
 	const struct load_spec *s = &cl->spec;
@@ -647,7 +688,7 @@ static int validate(struct client *cl)
 			    LOAD_UDP_MIN_LEN, LOAD_UDP_MAX_LEN);
 	if (!s->host[0])
 		return fail(cl, -EINVAL, "no server given");
-	return 0;
+	return validate_congestion(cl);
 }
 
 int load_run_hooks(const struct load_spec *spec, struct load_result *res,

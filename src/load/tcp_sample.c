@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <unistd.h>
 
 #include <linux/tcp.h>
 
@@ -59,4 +60,18 @@ int tcp_congestion_set(int fd, const char *name)
 	if (setsockopt(fd, IPPROTO_TCP, TCP_CONGESTION, name, (socklen_t)len) < 0)
 		return -errno;
 	return 0;
+}
+
+int tcp_congestion_probe(int family, const char *name, char *effective, size_t n)
+{
+	int fd = socket(family, SOCK_STREAM | SOCK_CLOEXEC, IPPROTO_TCP), rc = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (name && name[0])
+		rc = tcp_congestion_set(fd, name);
+	if (!rc)
+		rc = tcp_congestion_get(fd, effective, n);
+	close(fd);
+	return rc;
 }

@@ -8,8 +8,9 @@
  * extra key "ovlperf" (the native document, docs/json.md).
  *
  * A figure this end does not know is null, never an invented zero: the
- * server's figures when its RESULTS never came, the peer's congestion
- * control when it did not say, a receiver's per-interval jitter.
+ * server's figures when its RESULTS never came, the server's congestion
+ * control when it did not say (an older ovlperf), a receiver's
+ * per-interval jitter.
  */
 #include <errno.h>
 #include <stdlib.h>

@@ -25,9 +25,6 @@ INTEGERS = {"socket", "local_port", "remote_port", "port", "timesecs", "tcp_mss_
             "mean_rtt"}
 # path suffix -> why null is the truthful value there
 NULL_OK = {
-    # the server does not report its congestion control algorithm
-    ".end.receiver_tcp_congestion": "the server's algorithm is not reported",
-    ".end.sender_tcp_congestion": "the server's algorithm is not reported",
     # with -R the client never sees the sender's advertised window (iperf3
     # writes 0 there)
     ".end.streams[].sender.max_snd_wnd": "the sender is the server",

@@ -311,6 +311,12 @@ static const struct {
 	  "ovlperf client: --format: 'mm': one of k, m, g, K, M, G" },
 	{ cmd_client, A("client", "--json-format", "iperf2", "198.18.0.1"),
 	  "ovlperf client: --json-format: 'iperf2': ovlperf or iperf3" },
+	{ cmd_client, A("client", "-C", "cubic;reno", "198.18.0.1"),
+	  "ovlperf client: --congestion: 'cubic;reno' is not a congestion control name (1..15 "
+	  "of A-Z a-z 0-9 _ -)" },
+	{ cmd_client, A("client", "-C", "averyveryverylongname", "198.18.0.1"),
+	  "ovlperf client: --congestion: 'averyveryverylongname' is not a congestion control "
+	  "name (1..15 of A-Z a-z 0-9 _ -)" },
 	{ cmd_server, A("server", "-p", "65536"),
 	  "ovlperf server: --port: 65536 is out of range (1..65535)" },
 	{ cmd_server, A("server", "--max-duration", "0"),
