@@ -198,6 +198,7 @@ struct load_stream_interval {
 	int socket; /* the client's descriptor of the stream */
 	uint64_t bytes, packets;
 	uint64_t lost;	      /* UDP receiver */
+	double jitter_ms;     /* UDP receiver: RFC 3550 jitter at the interval's end */
 	uint32_t retransmits; /* TCP sender */
 	bool tcp_info;	      /* TCP sender: TCP_INFO read at the interval's end */
 	uint32_t snd_cwnd_bytes, snd_wnd, rtt_us, rttvar_us, pmtu;

@@ -37,5 +37,24 @@ struct report_iperf3_stream {
 };
 void report_iperf3_stream_local(const struct load_result *r, unsigned idx, void *arg);
 int report_iperf3_stream_end(struct report_iperf3_stream *st, const struct load_result *r);
+/* One --json-stream line {"event": name, "data": data}; takes data. */
+int report_iperf3_event(FILE *f, const char *name, cJSON *data);
+
+/* The pieces --bidir (report_iperf3_bidir.c) shares: the "ovlperf" object
+ * (reverse: the second test, or NULL) and cpu_utilization_percent. */
+cJSON *report_iperf3_extra(const struct load_result *r, const struct load_result *reverse);
+cJSON *report_iperf3_cpu(const struct cpu_use *host, const struct cpu_use *remote,
+			 bool remote_known);
+
+/* --bidir: two tests at once, fwd (the client sends) and rev (the server
+ * sends), as iperf3 --bidir reports them: each interval's and the end's
+ * streams of both, the reverse's sums under *_bidir_reverse. */
+cJSON *report_iperf3_bidir_json(const struct load_result *fwd, const struct load_result *rev);
+/* One interval of both from each test's report_iperf3_interval() (takes
+ * both; NULL on ENOMEM). */
+cJSON *report_iperf3_bidir_interval(cJSON *fwd, cJSON *rev);
+cJSON *report_iperf3_bidir_end(const struct load_result *fwd, const struct load_result *rev);
+int report_iperf3_bidir_print(FILE *f, const struct load_result *fwd,
+			      const struct load_result *rev);
 
 #endif

@@ -20,7 +20,9 @@
 /* Where the terminal printer writes, and how. */
 struct report_term {
 	FILE *f;
-	char units; /* 0: each rate scaled to fit; else one of REPORT_UNITS */
+	char units;	 /* 0: each rate scaled to fit; else one of REPORT_UNITS */
+	const char *tag; /* NULL, or a direction ("TX-C") before each interval
+			  * line and the summary, as iperf3 --bidir marks them */
 };
 
 /* One line naming the test, printed before it starts. */
@@ -58,5 +60,10 @@ void report_loss_fix(char *buf, size_t len, const struct loss_attrib *l, enum re
 cJSON *report_load_json(const struct load_result *res);
 /* Writes report_load_json() pretty-printed to f; 0 or a negative errno. */
 int report_load_json_print(FILE *f, const struct load_result *res);
+/* --bidir: {"schema": "ovlperf.bidir", "schema_version": 1, "forward":
+ * <the test the client sent>, "reverse": <the one the server sent>}. */
+#define REPORT_BIDIR_SCHEMA "ovlperf.bidir"
+int report_load_json_bidir_print(FILE *f, const struct load_result *fwd,
+				 const struct load_result *rev);
 
 #endif

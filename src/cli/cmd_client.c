@@ -11,6 +11,7 @@
 
 #include "cli_layer.h"
 #include "cli_opt.h"
+#include "client_bidir.h"
 #include "clock.h"
 #include "cmd.h"
 #include "interrupt.h"
@@ -45,6 +46,8 @@ static void usage(FILE *f)
 		"                       frame, or line (frame + preamble, SFD and gap: 20 B):\n"
 		"                       100M of 64-byte frames at line rate is 148,809 pps\n"
 		"  -R, --reverse        the server sends, the client receives\n"
+		"      --bidir          both at once: two simultaneous tests, one each way,\n"
+		"                       reported as iperf3 --bidir reports ([TX-C], [RX-C])\n"
 		"  -M, --mss BYTES      TCP_MAXSEG of the test connections\n"
 		"  -C, --congestion ALG TCP congestion control of the test connections at\n"
 		"                       both ends (cubic, reno, bbr...; default each end's\n"
@@ -102,6 +105,7 @@ enum {
 	OPT_JSON_FORMAT,
 	OPT_JSON_STREAM,
 	OPT_CONNECT_TIMEOUT,
+	OPT_BIDIR,
 };
 
 static const struct option options[] = {
@@ -116,6 +120,7 @@ static const struct option options[] = {
 	{ "size-layer", required_argument, NULL, OPT_SIZE_LAYER },
 	{ "rate-layer", required_argument, NULL, OPT_RATE_LAYER },
 	{ "reverse", no_argument, NULL, 'R' },
+	{ "bidir", no_argument, NULL, OPT_BIDIR },
 	{ "mss", required_argument, NULL, 'M' },
 	{ "congestion", required_argument, NULL, 'C' },
 	{ "window", required_argument, NULL, 'w' },
@@ -231,11 +236,10 @@ static bool apply_value(struct load_spec *s, int c, const char *arg, char why[st
 }
 
 /* What the options say beyond the spec. */
-enum json_format { JSON_NONE, JSON_OVLPERF, JSON_IPERF3, JSON_IPERF3_STREAM };
 struct client_opts {
-	enum json_format json;
+	enum client_output json;
 	struct cli_layer layer;
-	bool interval_given, rate_given, verbose;
+	bool interval_given, rate_given, verbose, bidir;
 	char units; /* -f: 0 or one of REPORT_UNITS */
 };
 
@@ -263,14 +267,17 @@ static bool apply_output(int c, const char *arg, struct client_opts *o,
 {
 	switch (c) {
 	case 'J':
-		if (o->json == JSON_NONE)
-			o->json = JSON_OVLPERF;
+		if (o->json == CLIENT_TERM)
+			o->json = CLIENT_JSON;
 		return true;
 	case OPT_JSON_STREAM:
-		o->json = JSON_IPERF3_STREAM;
+		o->json = CLIENT_IPERF3_STREAM;
 		return true;
 	case 'V':
 		o->verbose = true;
+		return true;
+	case OPT_BIDIR:
+		o->bidir = true;
 		return true;
 	case 'f':
 		if (strlen(arg) != 1 || !strchr(REPORT_UNITS, arg[0])) {
@@ -281,8 +288,8 @@ static bool apply_output(int c, const char *arg, struct client_opts *o,
 		return true;
 	default: /* --json-format */
 		if (!strcmp(arg, "ovlperf") || !strcmp(arg, "iperf3")) {
-			if (o->json != JSON_IPERF3_STREAM)
-				o->json = arg[0] == 'i' ? JSON_IPERF3 : JSON_OVLPERF;
+			if (o->json != CLIENT_IPERF3_STREAM)
+				o->json = arg[0] == 'i' ? CLIENT_IPERF3 : CLIENT_JSON;
 			return true;
 		}
 		snprintf(why, VALUE_WHY_MAX, "'%s': ovlperf or iperf3", arg);
@@ -334,6 +341,7 @@ static bool apply(struct load_spec *s, int c, const char *arg, struct client_opt
 	case OPT_JSON_STREAM:
 	case 'f':
 	case 'V':
+	case OPT_BIDIR:
 		return apply_output(c, arg, o, why);
 	case 'l':
 	case OPT_SIZE_LAYER:
@@ -387,8 +395,8 @@ static void habit_defaults(const struct client_opts *o, struct load_spec *s)
 		s->rate_bps = 1000000;
 	if (o->interval_given)
 		return;
-	if (o->json == JSON_IPERF3 || o->json == JSON_IPERF3_STREAM ||
-	    (o->json == JSON_NONE && isatty(STDOUT_FILENO)))
+	if (o->json == CLIENT_IPERF3 || o->json == CLIENT_IPERF3_STREAM ||
+	    (o->json == CLIENT_TERM && isatty(STDOUT_FILENO)))
 		s->interval_ns = NSEC_PER_SEC;
 }
 
@@ -425,22 +433,27 @@ static int run_and_print(const struct client_opts *o, const struct load_spec *sp
 	struct report_iperf3_stream st = { .f = stdout };
 	struct load_hooks hooks = { .on_interval = report_load_term_interval, .arg = &term };
 	struct load_hooks stream = { .on_local = report_iperf3_stream_local, .arg = &st };
+	struct client_out out = { .mode = o->json, .units = o->units };
 	int rc;
 
+	if (o->verbose && o->json == CLIENT_TERM)
+		print_verbose(stdout, spec);
+	if (o->bidir) {
+		memset(res, 0, sizeof(*res)); /* each direction has its own */
+		return client_bidir_run(&out, spec);
+	}
 	switch (o->json) {
-	case JSON_NONE:
-		if (o->verbose)
-			print_verbose(stdout, spec);
+	case CLIENT_TERM:
 		report_load_term_header(&term, spec);
 		rc = load_run_hooks(spec, res, &hooks);
 		if (res->nstreams)
 			report_load_term(&term, res);
 		return rc;
-	case JSON_OVLPERF:
+	case CLIENT_JSON:
 		rc = load_run_hooks(spec, res, NULL);
 		report_load_json_print(stdout, res);
 		return rc;
-	case JSON_IPERF3:
+	case CLIENT_IPERF3:
 		rc = load_run_hooks(spec, res, NULL);
 		report_iperf3_print(stdout, res);
 		return rc;
@@ -456,7 +469,7 @@ int cmd_client(int argc, char **argv)
 	struct load_result res;
 	struct load_spec spec;
 	char why[VALUE_WHY_MAX], name[CLI_OPT_NAME_MAX];
-	struct client_opts o = { .json = JSON_NONE };
+	struct client_opts o = { .json = CLIENT_TERM };
 	int c, rc;
 
 	load_spec_defaults(&spec);
@@ -482,6 +495,10 @@ int cmd_client(int argc, char **argv)
 	}
 	if (!convert_layers(&o, &spec))
 		return EXIT_USAGE;
+	if (o.bidir && spec.reverse) {
+		cli_opt_error("client", "--bidir", "runs both directions: leave -R out");
+		return EXIT_USAGE;
+	}
 	habit_defaults(&o, &spec);
 	interrupt_install();
 	rc = run_and_print(&o, &spec, &res);

@@ -35,6 +35,10 @@ static void one_stream(struct load_local *l, const struct load_streams *ls, unsi
 				 ? cum.retransmits - l->prev[i].retransmits
 				 : 0;
 	l->prev[i] = cum;
+	if (ls->udp && !ls->sender)
+		s->jitter_ms = (double)atomic_load_explicit(&ls->us[i].rx_jitter_ns,
+							    memory_order_relaxed) /
+			       1e6;
 	if (ls->udp || !ls->sender || tcp_sample_read(ls->tcp[i].fd, &ts) < 0)
 		return;
 	s->tcp_info = true;

@@ -177,15 +177,17 @@ static void add_span(cJSON *o, double start, double end, double bytes, bool know
 }
 
 /* The UDP figures of an interval stream or sum: a sender counts
- * datagrams; a receiver also the lost ones (jitter is not sampled per
- * interval: null). */
-static void add_udp_iv(cJSON *o, const struct load_result *r, uint64_t packets, uint64_t lost)
+ * datagrams; a receiver also the lost ones and the jitter so far (RFC
+ * 3550's running estimate, as iperf3 reports it; a sum's is its streams'
+ * mean, as iperf3's). */
+static void add_udp_iv(cJSON *o, const struct load_result *r, uint64_t packets, uint64_t lost,
+		       double jitter_ms)
 {
 	if (client_sends(r)) {
 		num(o, "packets", (double)packets);
 		return;
 	}
-	cJSON_AddNullToObject(o, "jitter_ms");
+	num(o, "jitter_ms", jitter_ms);
 	num(o, "lost_packets", (double)lost);
 	num(o, "packets", (double)(packets + lost));
 	num(o, "lost_percent", pct(lost, packets + lost));
@@ -211,7 +213,7 @@ static cJSON *iv_stream_json(const struct load_result *r, const struct load_loca
 	num(o, "socket", s->socket);
 	add_span(o, v->start_s, v->end_s, (double)s->bytes, true);
 	if (udp(r)) {
-		add_udp_iv(o, r, s->packets, s->lost);
+		add_udp_iv(o, r, s->packets, s->lost, s->jitter_ms);
 	} else if (client_sends(r)) {
 		num(o, "retransmits", s->retransmits);
 		add_tcp_info_iv(o, s);
@@ -224,6 +226,7 @@ static cJSON *iv_stream_json(const struct load_result *r, const struct load_loca
 static cJSON *iv_sum_json(const struct load_result *r, const struct load_local_interval *v)
 {
 	uint64_t bytes = 0, packets = 0, lost = 0, retrans = 0;
+	double jitter = 0;
 	cJSON *o = cJSON_CreateObject();
 
 	if (!o)
@@ -233,10 +236,11 @@ static cJSON *iv_sum_json(const struct load_result *r, const struct load_local_i
 		packets += v->streams[i].packets;
 		lost += v->streams[i].lost;
 		retrans += v->streams[i].retransmits;
+		jitter += v->streams[i].jitter_ms / r->spec.streams;
 	}
 	add_span(o, v->start_s, v->end_s, (double)bytes, true);
 	if (udp(r))
-		add_udp_iv(o, r, packets, lost);
+		add_udp_iv(o, r, packets, lost, jitter);
 	else if (client_sends(r))
 		num(o, "retransmits", (double)retrans);
 	cJSON_AddBoolToObject(o, "omitted", v->omitted);
@@ -399,16 +403,24 @@ static void add_cpu(cJSON *o, const char *pfx, const struct cpu_use *c, bool kno
 	numk(o, k, known ? 100 * c->sys_s / w : 0, known);
 }
 
-static cJSON *cpu_json(const struct load_result *r)
+cJSON *report_iperf3_cpu(const struct cpu_use *host, const struct cpu_use *remote,
+			 bool remote_known)
 {
 	cJSON *o = cJSON_CreateObject();
-	bool snd = client_sends(r);
 
 	if (!o)
 		return NULL;
-	add_cpu(o, "host", snd ? &r->cpu_sender : &r->cpu_receiver, true);
-	add_cpu(o, "remote", snd ? &r->cpu_receiver : &r->cpu_sender, !r->peer_missing);
+	add_cpu(o, "host", host, true);
+	add_cpu(o, "remote", remote, remote_known);
 	return o;
+}
+
+static cJSON *cpu_json(const struct load_result *r)
+{
+	bool snd = client_sends(r);
+
+	return report_iperf3_cpu(snd ? &r->cpu_sender : &r->cpu_receiver,
+				 snd ? &r->cpu_receiver : &r->cpu_sender, !r->peer_missing);
 }
 
 cJSON *report_iperf3_end(const struct load_result *r)
@@ -434,8 +446,15 @@ cJSON *report_iperf3_end(const struct load_result *r)
 	return o;
 }
 
-/* ovlperf's own figures: the one key iperf3 does not write. */
-static cJSON *extra_json(const struct load_result *r)
+static void add_load(cJSON *o, const char *key, const struct load_result *r)
+{
+	if (r->nstreams)
+		cJSON_AddItemToObject(o, key, report_load_json(r));
+	else
+		cJSON_AddNullToObject(o, key);
+}
+
+cJSON *report_iperf3_extra(const struct load_result *r, const struct load_result *reverse)
 {
 	cJSON *o = cJSON_CreateObject();
 
@@ -443,10 +462,9 @@ static cJSON *extra_json(const struct load_result *r)
 		return NULL;
 	cJSON_AddStringToObject(o, "schema", REPORT_IPERF3_SCHEMA);
 	num(o, "schema_version", REPORT_IPERF3_SCHEMA_VERSION);
-	if (r->nstreams)
-		cJSON_AddItemToObject(o, "load", report_load_json(r));
-	else
-		cJSON_AddNullToObject(o, "load");
+	add_load(o, "load", r);
+	if (reverse)
+		add_load(o, "load_reverse", reverse);
 	return o;
 }
 
@@ -463,7 +481,7 @@ cJSON *report_iperf3_json(const struct load_result *r)
 	cJSON_AddItemToObject(o, "end", report_iperf3_end(r));
 	if (r->error[0])
 		cJSON_AddStringToObject(o, "error", r->error);
-	cJSON_AddItemToObject(o, "ovlperf", extra_json(r));
+	cJSON_AddItemToObject(o, "ovlperf", report_iperf3_extra(r, NULL));
 	return o;
 }
 
@@ -476,7 +494,7 @@ int report_iperf3_print(FILE *f, const struct load_result *r)
 
 /* --json-stream: one line {"event": NAME, "data": ...} per event, as iperf3
  * writes them (cJSON_PrintUnformatted). */
-static int event(FILE *f, const char *name, cJSON *data)
+int report_iperf3_event(FILE *f, const char *name, cJSON *data)
 {
 	cJSON *o = cJSON_CreateObject();
 	char *s;
@@ -505,9 +523,9 @@ void report_iperf3_stream_local(const struct load_result *r, unsigned idx, void 
 
 	if (!st->started) {
 		st->started = true;
-		event(st->f, "start", report_iperf3_start(r));
+		report_iperf3_event(st->f, "start", report_iperf3_start(r));
 	}
-	event(st->f, "interval", report_iperf3_interval(r, idx));
+	report_iperf3_event(st->f, "interval", report_iperf3_interval(r, idx));
 }
 
 int report_iperf3_stream_end(struct report_iperf3_stream *st, const struct load_result *r)
@@ -516,13 +534,13 @@ int report_iperf3_stream_end(struct report_iperf3_stream *st, const struct load_
 
 	if (!st->started) {
 		st->started = true;
-		rc = event(st->f, "start", report_iperf3_start(r));
+		rc = report_iperf3_event(st->f, "start", report_iperf3_start(r));
 	}
 	if (r->error[0] && !rc)
-		rc = event(st->f, "error", cJSON_CreateString(r->error));
+		rc = report_iperf3_event(st->f, "error", cJSON_CreateString(r->error));
 	if (!rc)
-		rc = event(st->f, "end", report_iperf3_end(r));
+		rc = report_iperf3_event(st->f, "end", report_iperf3_end(r));
 	if (!rc)
-		rc = event(st->f, "ovlperf", extra_json(r));
+		rc = report_iperf3_event(st->f, "ovlperf", report_iperf3_extra(r, NULL));
 	return rc;
 }

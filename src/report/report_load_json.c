@@ -432,3 +432,17 @@ int report_load_json_print(FILE *f, const struct load_result *res)
 	free(s);
 	return fflush(f) ? -errno : 0;
 }
+
+int report_load_json_bidir_print(FILE *f, const struct load_result *fwd,
+				 const struct load_result *rev)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	if (o) {
+		cJSON_AddStringToObject(o, "schema", REPORT_BIDIR_SCHEMA);
+		add_num(o, "schema_version", 1);
+		cJSON_AddItemToObject(o, "forward", report_load_json(fwd));
+		cJSON_AddItemToObject(o, "reverse", report_load_json(rev));
+	}
+	return json_out_print(f, o);
+}

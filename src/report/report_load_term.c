@@ -49,8 +49,8 @@ void report_load_term_header(const struct report_term *t, const struct load_spec
 	FILE *f = t->f;
 	char rate[32];
 
-	fprintf(f, "ovlperf %s test to %s port %u: %u stream%s, %.1f s",
-		spec->proto == LOAD_UDP ? "UDP" : "TCP", spec->host,
+	fprintf(f, "%s%sovlperf %s test to %s port %u: %u stream%s, %.1f s", t->tag ? t->tag : "",
+		t->tag ? " " : "", spec->proto == LOAD_UDP ? "UDP" : "TCP", spec->host,
 		spec->port ? spec->port : LOAD_DEFAULT_PORT, spec->streams,
 		spec->streams == 1 ? "" : "s", (double)spec->duration_ns / 1e9);
 	if (spec->omit_ns)
@@ -70,14 +70,12 @@ void report_load_term_interval(const struct load_result *res, const struct load_
 	FILE *f = t->f;
 	char b1[32], b2[32];
 
-	if (res->nintervals == 1) {
-		if (res->spec.proto == LOAD_UDP)
-			fprintf(f, "%-15s %12s %16s %10s\n", "interval [s]", "transfer", "bitrate",
-				"lost");
-		else
-			fprintf(f, "%-15s %12s %16s %10s\n", "interval [s]", "transfer", "bitrate",
-				"retr");
-	}
+	if (res->nintervals == 1)
+		fprintf(f, "%s%s%-15s %12s %16s %10s\n", t->tag ? t->tag : "", t->tag ? " " : "",
+			"interval [s]", "transfer", "bitrate",
+			res->spec.proto == LOAD_UDP ? "lost" : "retr");
+	if (t->tag)
+		fprintf(f, "%s ", t->tag);
 	fprintf(f, "%6.2f-%-8.2f %12s %16s %10" PRIu64 "\n", iv->start_s, iv->end_s,
 		fmt_bytes(b1, sizeof(b1), iv->bytes), fmt_rate(b2, sizeof(b2), iv->bps, t->units),
 		res->spec.proto == LOAD_UDP ? iv->lost : (uint64_t)iv->retransmits);
@@ -233,7 +231,8 @@ void report_load_term(const struct report_term *t, const struct load_result *res
 
 	/* the threads' scheduling: a real-time end starves a userspace
 	 * overlay on its host, so it belongs beside the figures */
-	fprintf(f, "\n%s%s %s -> %s, %.2f s measured; scheduling: client %s, server %s\n",
+	fprintf(f, "\n%s%s%s%s %s -> %s, %.2f s measured; scheduling: client %s, server %s\n",
+		t->tag ? t->tag : "", t->tag ? " " : "",
 		res->interrupted ? "INTERRUPTED: partial result. " : "",
 		res->spec.proto == LOAD_UDP ? "UDP" : "TCP",
 		res->spec.reverse ? res->remote_addr : res->local_addr,

@@ -45,6 +45,17 @@ def kind(v):
     return "object"
 
 
+def direction(e):
+    """The client's role an interval or end stream reports (its "sender"),
+    None for other list elements."""
+    if not isinstance(e, dict):
+        return None
+    for v in (e, e.get("udp"), e.get("sender")):
+        if isinstance(v, dict) and isinstance(v.get("sender"), bool):
+            return v["sender"]
+    return None
+
+
 def compare(ref, got, path, errs):
     kr, kg = kind(ref), kind(got)
     if kg == "null" and kr != "null":
@@ -68,9 +79,18 @@ def compare(ref, got, path, errs):
     elif kr == "array":
         if ref and not got:
             errs.append(f"{path}: empty where iperf3 writes {len(ref)} elements")
+        # with --bidir a list holds both directions' streams, whose keys
+        # differ: an element is compared with iperf3's of its direction
+        kinds = {direction(r) for r in ref}
+        for g in got:
+            if direction(g) not in kinds:
+                errs.append(f"{path}[]: a stream of a direction iperf3 does not list here")
+        for k in kinds - {direction(g) for g in got}:
+            errs.append(f"{path}[]: no stream of the direction iperf3 lists ({k})")
         for r in ref:
             for g in got:
-                compare(r, g, f"{path}[]", errs)
+                if direction(r) == direction(g):
+                    compare(r, g, f"{path}[]", errs)
 
 
 def main():

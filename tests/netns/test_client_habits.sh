@@ -69,4 +69,14 @@ ok "-f M: the sum in MB/s"
 grep -q "^host .*$(uname -r)" "$WORK/fv.txt" && grep -q '^options: TCP, 1 stream' "$WORK/fv.txt" ||
 	fail "-V: $(head -3 "$WORK/fv.txt")"
 ok "-V: host, kernel and options"
+
+# --bidir: both directions at once, each summary marked as iperf3 marks it
+in_a "$OVLPERF" client 198.18.0.2 -t 2 --bidir >"$WORK/bidir.txt" 2>>"$WORK/client.log" ||
+	fail "--bidir: $(tail -3 "$WORK/client.log")"
+grep -q '^\[TX-C\] TCP 198.18.0.1 -> 198.18.0.2' "$WORK/bidir.txt" &&
+	grep -q '^\[RX-C\] TCP 198.18.0.2 -> 198.18.0.1' "$WORK/bidir.txt" || fail "--bidir: $(cat "$WORK/bidir.txt")"
+ok "--bidir: a summary each way ([TX-C], [RX-C])"
+rc=0
+in_a "$OVLPERF" client 198.18.0.2 -t 1 --bidir -R >/dev/null 2>&1 || rc=$?
+expect_eq "--bidir -R: a usage error" "$rc" 2
 echo "$TEST_NAME: $CHECKS checks passed"

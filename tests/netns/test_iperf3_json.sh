@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # `ovlperf client --json-format iperf3` against real iperf3 -J on the same
-# lab path: TCP, TCP -R, UDP, -P 2 (TCP and UDP), and a refused connection.
+# lab path: TCP, TCP -R, UDP, -P 2 (TCP and UDP), --bidir (TCP and UDP) and
+# a refused connection.
 # The key sets and JSON types must match at every level iperf3 writes
 # (iperf3_shape.py); the figures must be the native document's; the
 # --json-stream lines must be iperf3's events with the same shapes; -b 0 is
@@ -41,6 +42,8 @@ same_shape tcp_reverse -t 2 -R
 same_shape udp -t 2 -u -b 20M
 same_shape tcp_p2 -t 2 -P 2
 same_shape udp_p2 -t 2 -u -b 20M -P 2
+same_shape tcp_bidir -t 2 --bidir
+same_shape udp_bidir -t 2 -u -b 20M --bidir
 
 # the figures are the measurement's, not a second account of it
 pyv "$WORK/tcp.ovlperf.json" 'd["end"]["sum_received"]["bytes"] == d["ovlperf"]["load"]["tcp"]["bytes"]' \
@@ -101,6 +104,18 @@ for l in lines:
 assert not errs, errs
 PY
 ok "--json-stream: start, 2 intervals, end, each shaped as iperf3's"
+
+# --bidir: both directions' streams, each direction's sums
+pyv "$WORK/tcp_bidir.ovlperf.json" 'sorted(s["sender"]["sender"] for s in d["end"]["streams"])' \
+	'd["end"]["sum_sent"]["bytes"] > 0 and d["end"]["sum_received_bidir_reverse"]["bytes"] > 0' \
+	'd["end"]["sum_received"]["bytes"] == d["ovlperf"]["load"]["tcp"]["bytes"]' \
+	'd["end"]["sum_received_bidir_reverse"]["bytes"] == d["ovlperf"]["load_reverse"]["tcp"]["bytes"]' \
+	'all(len(i["streams"]) == 2 for i in d["intervals"])'
+expect_eq "--bidir: a stream each way" "${V[0]}" "[False, True]"
+expect_eq "--bidir: both directions moved data" "${V[1]}" true
+expect_eq "--bidir: forward sums are the client-sends test's" "${V[2]}" true
+expect_eq "--bidir: *_bidir_reverse sums are the server-sends test's" "${V[3]}" true
+expect_eq "--bidir: each interval lists both streams" "${V[4]}" true
 
 # -b 0: as fast as the sender can (before, 1 Mbit/s for UDP)
 in_a "$OVLPERF" client 198.18.0.2 -t 1 -u -b 0 --json-format iperf3 >"$WORK/b0.json" \

@@ -53,6 +53,7 @@ static void fixture(struct load_result *r, enum load_proto proto, bool reverse)
 								   .packets = 10,
 								   .lost = 1,
 								   .retransmits = 2,
+								   .jitter_ms = 0.25 + 0.5 * s,
 								   .tcp_info = !reverse,
 								   .snd_cwnd_bytes = 14480,
 								   .snd_wnd = 65536,
@@ -211,14 +212,14 @@ static void test_udp(void **state)
 	assert_int_equal(number(d, "end.sum_sent.bytes"), 40 * 1400);
 	assert_int_equal(number(d, "start.test_start.target_bitrate"), 20000000);
 	cJSON_Delete(d);
-	/* a receiving client counts the lost ones; jitter is not sampled per
-	 * interval: null */
+	/* a receiving client counts the lost ones and says the jitter so far
+	 * (the sum: its streams' mean) */
 	fixture(&r, LOAD_UDP, true);
 	d = report_iperf3_json(&r);
 	keys_are(at(d, "intervals.0.sum"),
 		 K("start", "end", "seconds", "bytes", "bits_per_second", "jitter_ms",
 		   "lost_packets", "packets", "lost_percent", "omitted", "sender"));
-	assert_true(cJSON_IsNull(at(d, "intervals.0.sum.jitter_ms")));
+	assert_true(number(d, "intervals.0.sum.jitter_ms") == 0.5);
 	assert_int_equal(number(d, "intervals.0.sum.packets"), 22);
 	assert_int_equal(number(d, "intervals.0.sum.lost_packets"), 2);
 	cJSON_Delete(d);
