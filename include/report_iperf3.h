@@ -25,15 +25,17 @@ cJSON *report_iperf3_interval(const struct load_result *r, unsigned idx); /* r->
 cJSON *report_iperf3_end(const struct load_result *r);
 /* The whole document. */
 cJSON *report_iperf3_json(const struct load_result *r);
-/* Pretty-printed on f; 0 or a negative errno. */
-int report_iperf3_print(FILE *f, const struct load_result *r);
+/* Pretty-printed on f, with iperf3's "server_output_text" when server_text
+ * is not NULL (--get-server-output); 0 or a negative errno. */
+int report_iperf3_print(FILE *f, const struct load_result *r, const char *server_text);
 
 /* --json-stream: set f, started = false; pass report_iperf3_stream_local as
  * load_hooks.on_local with the struct as arg, and call
  * report_iperf3_stream_end after the test. */
 struct report_iperf3_stream {
 	FILE *f;
-	bool started; /* the "start" event is out */
+	bool started;		 /* the "start" event is out */
+	const char *server_text; /* an event "server_output_text" before "end" */
 };
 void report_iperf3_stream_local(const struct load_result *r, unsigned idx, void *arg);
 int report_iperf3_stream_end(struct report_iperf3_stream *st, const struct load_result *r);
@@ -54,7 +56,7 @@ cJSON *report_iperf3_bidir_json(const struct load_result *fwd, const struct load
  * both; NULL on ENOMEM). */
 cJSON *report_iperf3_bidir_interval(cJSON *fwd, cJSON *rev);
 cJSON *report_iperf3_bidir_end(const struct load_result *fwd, const struct load_result *rev);
-int report_iperf3_bidir_print(FILE *f, const struct load_result *fwd,
-			      const struct load_result *rev);
+int report_iperf3_bidir_print(FILE *f, const struct load_result *fwd, const struct load_result *rev,
+			      const char *server_text);
 
 #endif

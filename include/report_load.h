@@ -33,6 +33,12 @@ void report_load_term_interval(const struct load_result *res, const struct load_
 			       void *term);
 /* The summary tables after the test (or after an interrupted one). */
 void report_load_term(const struct report_term *t, const struct load_result *res);
+/* --get-server-output: the test as the server's end measured it (its
+ * interval reports, each stream's bytes over its own time, its CPU), from
+ * the RESULTS it sent; as iperf3's server prints its side. */
+void report_load_term_server(const struct report_term *t, const struct load_result *res);
+/* The same as one malloc'd string (NULL on ENOMEM); the caller frees it. */
+char *report_load_server_text(const struct load_result *res, char units);
 
 /* The places where datagrams are lost, in path order (struct loss_attrib). */
 enum report_loss_place {
@@ -64,6 +70,6 @@ int report_load_json_print(FILE *f, const struct load_result *res);
  * <the test the client sent>, "reverse": <the one the server sent>}. */
 #define REPORT_BIDIR_SCHEMA "ovlperf.bidir"
 int report_load_json_bidir_print(FILE *f, const struct load_result *fwd,
-				 const struct load_result *rev);
+				 const struct load_result *rev, const char *server_text);
 
 #endif

@@ -32,7 +32,8 @@ struct bidir {
 	pthread_mutex_t lock; /* one writer on stdout at a time */
 	const struct client_out *out;
 	struct side fwd, rev;
-	bool started; /* --json-stream: the "start" event is out */
+	bool started;	    /* --json-stream: the "start" event is out */
+	const char *server; /* --json-stream: server_output_text, at the end */
 };
 
 static void term_interval(const struct load_result *res, const struct load_interval *iv, void *arg)
@@ -141,6 +142,8 @@ static void stream_end(struct bidir *b)
 		report_iperf3_event(stdout, "start", e);
 	if ((e = cJSON_DetachItemFromObjectCaseSensitive(doc, "error")))
 		report_iperf3_event(stdout, "error", e);
+	if (b->server)
+		report_iperf3_event(stdout, "server_output_text", cJSON_CreateString(b->server));
 	if ((e = cJSON_DetachItemFromObjectCaseSensitive(doc, "end")))
 		report_iperf3_event(stdout, "end", e);
 	if ((e = cJSON_DetachItemFromObjectCaseSensitive(doc, "ovlperf")))
@@ -148,9 +151,29 @@ static void stream_end(struct bidir *b)
 	cJSON_Delete(doc);
 }
 
+/* --get-server-output: the server's view of each test, one after the
+ * other (NULL when not asked or out of memory). */
+static char *server_text(const struct bidir *b)
+{
+	char *f, *r, *both = NULL;
+	size_t n;
+
+	if (!b->out->server_output || !b->fwd.res.nstreams || !b->rev.res.nstreams)
+		return NULL;
+	f = report_load_server_text(&b->fwd.res, b->out->units);
+	r = report_load_server_text(&b->rev.res, b->out->units);
+	n = f && r ? strlen(f) + strlen(r) + 1 : 0;
+	if (n && (both = malloc(n)))
+		snprintf(both, n, "%s%s", f, r);
+	free(f);
+	free(r);
+	return both;
+}
+
 static void print(struct bidir *b)
 {
 	const struct load_result *f = &b->fwd.res, *r = &b->rev.res;
+	char *server = server_text(b);
 
 	switch (b->out->mode) {
 	case CLIENT_TERM:
@@ -158,16 +181,21 @@ static void print(struct bidir *b)
 			report_load_term(&b->fwd.term, f);
 		if (r->nstreams)
 			report_load_term(&b->rev.term, r);
+		if (server)
+			printf("\nServer output:\n%s", server);
 		break;
 	case CLIENT_JSON:
-		report_load_json_bidir_print(stdout, f, r);
+		report_load_json_bidir_print(stdout, f, r, server);
 		break;
 	case CLIENT_IPERF3:
-		report_iperf3_bidir_print(stdout, f, r);
+		report_iperf3_bidir_print(stdout, f, r, server);
 		break;
 	default:
+		b->server = server;
 		stream_end(b);
+		b->server = NULL;
 	}
+	free(server);
 }
 
 int client_bidir_run(const struct client_out *out, const struct load_spec *spec)

@@ -20,7 +20,8 @@ enum client_output {
 
 struct client_out {
 	enum client_output mode;
-	char units; /* -f */
+	char units;	    /* -f */
+	bool server_output; /* --get-server-output */
 };
 
 /* Runs spec (spec->reverse is ignored) both ways at once and prints both.

@@ -78,6 +78,8 @@ static void usage(FILE *f)
 		"                       (kB/s, MB/s, GB/s); decimal units (1k = 1000), where\n"
 		"                       iperf3 counts bytes in 1024s. Default: each scaled\n"
 		"  -V, --verbose        print this host, its kernel and the test's options\n"
+		"      --get-server-output  also the test as the server's end measured it\n"
+		"                       (from its RESULTS; iperf3's \"server_output_text\")\n"
 		"  -J, --json           one JSON document on stdout (docs/json.md)\n"
 		"      --json-format F  the document's shape: ovlperf (the default: every\n"
 		"                       figure, docs/json.md) or iperf3 (iperf3's -J keys and\n"
@@ -106,6 +108,7 @@ enum {
 	OPT_JSON_STREAM,
 	OPT_CONNECT_TIMEOUT,
 	OPT_BIDIR,
+	OPT_SERVER_OUTPUT,
 };
 
 static const struct option options[] = {
@@ -121,6 +124,7 @@ static const struct option options[] = {
 	{ "rate-layer", required_argument, NULL, OPT_RATE_LAYER },
 	{ "reverse", no_argument, NULL, 'R' },
 	{ "bidir", no_argument, NULL, OPT_BIDIR },
+	{ "get-server-output", no_argument, NULL, OPT_SERVER_OUTPUT },
 	{ "mss", required_argument, NULL, 'M' },
 	{ "congestion", required_argument, NULL, 'C' },
 	{ "window", required_argument, NULL, 'w' },
@@ -239,7 +243,7 @@ static bool apply_value(struct load_spec *s, int c, const char *arg, char why[st
 struct client_opts {
 	enum client_output json;
 	struct cli_layer layer;
-	bool interval_given, rate_given, verbose, bidir;
+	bool interval_given, rate_given, verbose, bidir, server_output;
 	char units; /* -f: 0 or one of REPORT_UNITS */
 };
 
@@ -278,6 +282,9 @@ static bool apply_output(int c, const char *arg, struct client_opts *o,
 		return true;
 	case OPT_BIDIR:
 		o->bidir = true;
+		return true;
+	case OPT_SERVER_OUTPUT:
+		o->server_output = true;
 		return true;
 	case 'f':
 		if (strlen(arg) != 1 || !strchr(REPORT_UNITS, arg[0])) {
@@ -342,6 +349,7 @@ static bool apply(struct load_spec *s, int c, const char *arg, struct client_opt
 	case 'f':
 	case 'V':
 	case OPT_BIDIR:
+	case OPT_SERVER_OUTPUT:
 		return apply_output(c, arg, o, why);
 	case 'l':
 	case OPT_SIZE_LAYER:
@@ -425,6 +433,29 @@ static void print_verbose(FILE *f, const struct load_spec *s)
 	fflush(f);
 }
 
+/* ovlperf's document, with the server's view under "server_output_text"
+ * when asked (--get-server-output). */
+static void print_native(const struct load_result *res, const char *server)
+{
+	cJSON *doc;
+	char *text;
+
+	if (!server) {
+		report_load_json_print(stdout, res);
+		return;
+	}
+	doc = report_load_json(res);
+	if (doc)
+		cJSON_AddStringToObject(doc, "server_output_text", server);
+	text = doc ? cJSON_Print(doc) : NULL;
+	if (text)
+		printf("%s\n", text);
+	else
+		log_err("out of memory");
+	free(text);
+	cJSON_Delete(doc);
+}
+
 /* Runs the test and prints it as the options say; load_run's code. */
 static int run_and_print(const struct client_opts *o, const struct load_spec *spec,
 			 struct load_result *res)
@@ -433,7 +464,10 @@ static int run_and_print(const struct client_opts *o, const struct load_spec *sp
 	struct report_iperf3_stream st = { .f = stdout };
 	struct load_hooks hooks = { .on_interval = report_load_term_interval, .arg = &term };
 	struct load_hooks stream = { .on_local = report_iperf3_stream_local, .arg = &st };
-	struct client_out out = { .mode = o->json, .units = o->units };
+	struct client_out out = { .mode = o->json,
+				  .units = o->units,
+				  .server_output = o->server_output };
+	char *server = NULL;
 	int rc;
 
 	if (o->verbose && o->json == CLIENT_TERM)
@@ -442,26 +476,33 @@ static int run_and_print(const struct client_opts *o, const struct load_spec *sp
 		memset(res, 0, sizeof(*res)); /* each direction has its own */
 		return client_bidir_run(&out, spec);
 	}
+	if (o->json == CLIENT_TERM)
+		report_load_term_header(&term, spec);
+	rc = load_run_hooks(spec, res,
+			    o->json == CLIENT_TERM	      ? &hooks
+			    : o->json == CLIENT_IPERF3_STREAM ? &stream
+							      : NULL);
+	if (o->server_output && res->nstreams)
+		server = report_load_server_text(res, o->units);
+	st.server_text = server;
 	switch (o->json) {
 	case CLIENT_TERM:
-		report_load_term_header(&term, spec);
-		rc = load_run_hooks(spec, res, &hooks);
 		if (res->nstreams)
 			report_load_term(&term, res);
-		return rc;
+		if (server)
+			printf("\nServer output:\n%s", server);
+		break;
 	case CLIENT_JSON:
-		rc = load_run_hooks(spec, res, NULL);
-		report_load_json_print(stdout, res);
-		return rc;
+		print_native(res, server);
+		break;
 	case CLIENT_IPERF3:
-		rc = load_run_hooks(spec, res, NULL);
-		report_iperf3_print(stdout, res);
-		return rc;
+		report_iperf3_print(stdout, res, server);
+		break;
 	default:
-		rc = load_run_hooks(spec, res, &stream);
 		report_iperf3_stream_end(&st, res);
-		return rc;
 	}
+	free(server);
+	return rc;
 }
 
 int cmd_client(int argc, char **argv)

@@ -485,9 +485,14 @@ cJSON *report_iperf3_json(const struct load_result *r)
 	return o;
 }
 
-int report_iperf3_print(FILE *f, const struct load_result *r)
+int report_iperf3_print(FILE *f, const struct load_result *r, const char *server_text)
 {
-	int rc = json_out_print(f, report_iperf3_json(r));
+	cJSON *doc = report_iperf3_json(r);
+	int rc;
+
+	if (doc && server_text)
+		cJSON_AddStringToObject(doc, "server_output_text", server_text);
+	rc = json_out_print(f, doc);
 
 	return rc ? rc : fflush(f) ? -errno : 0;
 }
@@ -538,6 +543,9 @@ int report_iperf3_stream_end(struct report_iperf3_stream *st, const struct load_
 	}
 	if (r->error[0] && !rc)
 		rc = report_iperf3_event(st->f, "error", cJSON_CreateString(r->error));
+	if (!rc && st->server_text)
+		rc = report_iperf3_event(st->f, "server_output_text",
+					 cJSON_CreateString(st->server_text));
 	if (!rc)
 		rc = report_iperf3_event(st->f, "end", report_iperf3_end(r));
 	if (!rc)

@@ -127,9 +127,15 @@ cJSON *report_iperf3_bidir_json(const struct load_result *fwd, const struct load
 	return o;
 }
 
-int report_iperf3_bidir_print(FILE *f, const struct load_result *fwd, const struct load_result *rev)
+int report_iperf3_bidir_print(FILE *f, const struct load_result *fwd, const struct load_result *rev,
+			      const char *server_text)
 {
-	int rc = json_out_print(f, report_iperf3_bidir_json(fwd, rev));
+	cJSON *doc = report_iperf3_bidir_json(fwd, rev);
+	int rc;
+
+	if (doc && server_text)
+		cJSON_AddStringToObject(doc, "server_output_text", server_text);
+	rc = json_out_print(f, doc);
 
 	return rc ? rc : fflush(f) ? -EIO : 0;
 }

@@ -434,7 +434,7 @@ int report_load_json_print(FILE *f, const struct load_result *res)
 }
 
 int report_load_json_bidir_print(FILE *f, const struct load_result *fwd,
-				 const struct load_result *rev)
+				 const struct load_result *rev, const char *server_text)
 {
 	cJSON *o = cJSON_CreateObject();
 
@@ -443,6 +443,8 @@ int report_load_json_bidir_print(FILE *f, const struct load_result *fwd,
 		add_num(o, "schema_version", 1);
 		cJSON_AddItemToObject(o, "forward", report_load_json(fwd));
 		cJSON_AddItemToObject(o, "reverse", report_load_json(rev));
+		if (server_text)
+			cJSON_AddStringToObject(o, "server_output_text", server_text);
 	}
 	return json_out_print(f, o);
 }

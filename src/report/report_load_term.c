@@ -3,6 +3,7 @@
  * byte counts decimal too (1 MB = 10^6 bytes), as network engineers read them. */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "clock.h"
@@ -259,4 +260,73 @@ void report_load_term(const struct report_term *t, const struct load_result *res
 	if (res->error[0])
 		fprintf(f, "  error: %s\n", res->error);
 	fflush(f);
+}
+
+/* The server's end of one stream: what it moved (received, or sent with -R). */
+static uint64_t server_stream_bytes(const struct load_result *r, unsigned i)
+{
+	const struct load_stream_result *s = &r->streams[i];
+
+	if (r->spec.proto == LOAD_UDP)
+		return (r->spec.reverse ? s->udp.sent : s->udp.received) * r->spec.len;
+	return r->spec.reverse ? s->sent_bytes : s->bytes;
+}
+
+void report_load_term_server(const struct report_term *t, const struct load_result *r)
+{
+	bool sends = r->spec.reverse;
+	double dur = sends ? r->sender_duration_s : r->receiver_duration_s;
+	const struct cpu_use *c = sends ? &r->cpu_sender : &r->cpu_receiver;
+	uint64_t total = 0;
+	char b1[32], b2[32];
+	FILE *f = t->f;
+
+	fprintf(f, "server %s (%s): %s test from %s, %u stream%s, the server %s\n", r->remote_addr,
+		r->server_version[0] ? r->server_version : "?",
+		r->spec.proto == LOAD_UDP ? "UDP" : "TCP", r->local_addr, r->spec.streams,
+		r->spec.streams == 1 ? "" : "s", sends ? "sending" : "receiving");
+	if (r->peer_missing) {
+		fprintf(f, "its results never arrived: nothing of its end is known\n");
+		return;
+	}
+	/* a receiving server's interval reports are the test's intervals */
+	for (unsigned i = 0; !sends && i < r->nintervals; i++)
+		fprintf(f, "[SUM] %6.2f-%-6.2f s %12s %16s\n", r->intervals[i].start_s,
+			r->intervals[i].end_s, fmt_bytes(b1, sizeof(b1), r->intervals[i].bytes),
+			fmt_rate(b2, sizeof(b2), r->intervals[i].bps, t->units));
+	fprintf(f, "- - - - - - - - - - - - - - - - - - - - - - - - -\n");
+	for (unsigned i = 0; i < r->nstreams; i++) {
+		uint64_t b = server_stream_bytes(r, i);
+
+		total += b;
+		fprintf(f, "[%3u] %6.2f-%-6.2f s %12s %16s %s\n", i + 1, 0.0, dur,
+			fmt_bytes(b1, sizeof(b1), b),
+			fmt_rate(b2, sizeof(b2), dur > 0 ? (uint64_t)((double)b * 8 / dur) : 0,
+				 t->units),
+			sends ? "sender" : "receiver");
+	}
+	fprintf(f, "[SUM] %6.2f-%-6.2f s %12s %16s %s\n", 0.0, dur,
+		fmt_bytes(b1, sizeof(b1), total),
+		fmt_rate(b2, sizeof(b2), dur > 0 ? (uint64_t)((double)total * 8 / dur) : 0,
+			 t->units),
+		sends ? "sender" : "receiver");
+	fprintf(f, "CPU: user %.2f s, sys %.2f s over %.2f s wall\n", c->user_s, c->sys_s,
+		c->wall_s);
+}
+
+char *report_load_server_text(const struct load_result *r, char units)
+{
+	struct report_term t = { .units = units };
+	char *buf = NULL;
+	size_t len = 0;
+
+	t.f = open_memstream(&buf, &len);
+	if (!t.f)
+		return NULL;
+	report_load_term_server(&t, r);
+	if (fclose(t.f)) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
 }

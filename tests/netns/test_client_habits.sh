@@ -70,6 +70,20 @@ grep -q "^host .*$(uname -r)" "$WORK/fv.txt" && grep -q '^options: TCP, 1 stream
 	fail "-V: $(head -3 "$WORK/fv.txt")"
 ok "-V: host, kernel and options"
 
+# --get-server-output: the server's end of the test, as it measured it
+in_a "$OVLPERF" client 198.18.0.2 -t 2 -i 1 --get-server-output >"$WORK/so.txt" 2>>"$WORK/client.log" ||
+	fail "--get-server-output: $(tail -3 "$WORK/client.log")"
+grep -q '^Server output:' "$WORK/so.txt" && grep -q 'the server receiving' "$WORK/so.txt" &&
+	[ "$(grep -c '^\[SUM\] .* s .*bit/s$' "$WORK/so.txt")" -eq 2 ] &&
+	grep -q '^\[SUM\] .* receiver$' "$WORK/so.txt" || fail "--get-server-output: $(cat "$WORK/so.txt")"
+ok "--get-server-output: the server's intervals and its receiver total"
+in_a "$OVLPERF" client 198.18.0.2 -t 1 -R -u -b 5M --get-server-output --json-format iperf3 \
+	>"$WORK/so.json" 2>>"$WORK/client.log" || fail "--get-server-output -R -u"
+pyv "$WORK/so.json" '"the server sending" in d["server_output_text"]' \
+	'" sender" in d["server_output_text"].splitlines()[-2]'
+expect_eq "--get-server-output -R: the server sends" "${V[0]}" true
+expect_eq "--get-server-output -R: its sender total" "${V[1]}" true
+
 # --bidir: both directions at once, each summary marked as iperf3 marks it
 in_a "$OVLPERF" client 198.18.0.2 -t 2 --bidir >"$WORK/bidir.txt" 2>>"$WORK/client.log" ||
 	fail "--bidir: $(tail -3 "$WORK/client.log")"

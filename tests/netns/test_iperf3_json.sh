@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # `ovlperf client --json-format iperf3` against real iperf3 -J on the same
-# lab path: TCP, TCP -R, UDP, -P 2 (TCP and UDP), --bidir (TCP and UDP) and
-# a refused connection.
+# lab path: TCP, TCP -R, UDP, -P 2 (TCP and UDP), --bidir (TCP and UDP),
+# --get-server-output and a refused connection.
 # The key sets and JSON types must match at every level iperf3 writes
 # (iperf3_shape.py); the figures must be the native document's; the
 # --json-stream lines must be iperf3's events with the same shapes; -b 0 is
@@ -44,6 +44,7 @@ same_shape tcp_p2 -t 2 -P 2
 same_shape udp_p2 -t 2 -u -b 20M -P 2
 same_shape tcp_bidir -t 2 --bidir
 same_shape udp_bidir -t 2 -u -b 20M --bidir
+same_shape server_output -t 2 --get-server-output
 
 # the figures are the measurement's, not a second account of it
 pyv "$WORK/tcp.ovlperf.json" 'd["end"]["sum_received"]["bytes"] == d["ovlperf"]["load"]["tcp"]["bytes"]' \
