@@ -202,6 +202,7 @@ struct load_stream_interval {
 	uint32_t retransmits; /* TCP sender */
 	bool tcp_info;	      /* TCP sender: TCP_INFO read at the interval's end */
 	uint32_t snd_cwnd_bytes, snd_wnd, rtt_us, rttvar_us, pmtu;
+	bool snd_wnd_known; /* the kernel reports snd_wnd (5.4 and later) */
 };
 
 /* The client's end of a stream's data connection. */

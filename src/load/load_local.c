@@ -44,6 +44,7 @@ static void one_stream(struct load_local *l, const struct load_streams *ls, unsi
 	s->tcp_info = true;
 	s->snd_cwnd_bytes = ts.snd_cwnd_bytes;
 	s->snd_wnd = ts.snd_wnd;
+	s->snd_wnd_known = ts.snd_wnd_known;
 	s->rtt_us = ts.rtt_us;
 	s->rttvar_us = ts.rttvar_us;
 	s->pmtu = ts.pmtu;

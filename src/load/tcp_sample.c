@@ -30,8 +30,10 @@ int tcp_sample_read(int fd, struct tcp_sample *s)
 	s->rttvar_us = ti.tcpi_rttvar;
 	s->pmtu = ti.tcpi_pmtu;
 	/* an older kernel returns a shorter struct: the field is then absent */
-	if (l >= offsetof(struct tcp_info, tcpi_snd_wnd) + sizeof(ti.tcpi_snd_wnd))
+	if (l >= offsetof(struct tcp_info, tcpi_snd_wnd) + sizeof(ti.tcpi_snd_wnd)) {
 		s->snd_wnd = ti.tcpi_snd_wnd;
+		s->snd_wnd_known = true;
+	}
 	return 0;
 }
 

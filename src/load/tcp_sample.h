@@ -14,8 +14,8 @@
 struct tcp_sample {
 	uint32_t total_retrans;
 	uint32_t snd_cwnd_bytes; /* congestion window in packets times snd_mss */
-	uint32_t snd_wnd;	 /* the peer's advertised receive window (0: the
-				  * kernel does not report it) */
+	uint32_t snd_wnd;	 /* the peer's advertised receive window */
+	bool snd_wnd_known;	 /* the kernel reports it (5.4 and later) */
 	uint32_t rtt_us, rttvar_us, pmtu;
 };
 

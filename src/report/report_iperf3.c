@@ -196,7 +196,7 @@ static void add_udp_iv(cJSON *o, const struct load_result *r, uint64_t packets, 
 static void add_tcp_info_iv(cJSON *o, const struct load_stream_interval *s)
 {
 	numk(o, "snd_cwnd", s->snd_cwnd_bytes, s->tcp_info);
-	numk(o, "snd_wnd", s->snd_wnd, s->tcp_info && s->snd_wnd);
+	numk(o, "snd_wnd", s->snd_wnd, s->tcp_info && s->snd_wnd_known);
 	numk(o, "rtt", s->rtt_us, s->tcp_info);
 	numk(o, "rttvar", s->rttvar_us, s->tcp_info);
 	numk(o, "pmtu", s->pmtu, s->tcp_info);
@@ -286,7 +286,7 @@ static void tcp_extremes(const struct load_result *r, unsigned i, struct tcp_ext
 		x->max_wnd = n && x->max_wnd > s->snd_wnd ? x->max_wnd : s->snd_wnd;
 		x->max_rtt = n && x->max_rtt > s->rtt_us ? x->max_rtt : s->rtt_us;
 		x->min_rtt = n && x->min_rtt < s->rtt_us ? x->min_rtt : s->rtt_us;
-		x->wnd_known = x->wnd_known || s->snd_wnd;
+		x->wnd_known = x->wnd_known || s->snd_wnd_known;
 		sum += s->rtt_us;
 		n++;
 	}

@@ -57,6 +57,7 @@ static void fixture(struct load_result *r, enum load_proto proto, bool reverse)
 								   .tcp_info = !reverse,
 								   .snd_cwnd_bytes = 14480,
 								   .snd_wnd = 65536,
+								   .snd_wnd_known = !reverse,
 								   .rtt_us = 100 + 10 * i,
 								   .rttvar_us = 5,
 								   .pmtu = 1500 };
