@@ -82,6 +82,15 @@ expect_eq "error says why" "${V[0]}" true
 expect_eq "error: no end figures" "${V[1]}" "{}"
 expect_eq "error: no intervals" "${V[2]}" "[]"
 expect_eq "error: no native figures" "${V[3]}" None
+in_a "$OVLPERF" client 198.18.0.2 -p 5299 -u -J >"$WORK/err.native.json" 2>>"$WORK/client.log" &&
+	fail "ovlperf -J reached a closed port"
+pyv "$WORK/err.native.json" 'd["schema"]' '"refused" in d["error"]' \
+	'[k for k, v in d["udp"].items() if v is not None]' 'd["cpu"]' 'd["duration_s"]'
+expect_eq "native error document: schema" "${V[0]}" ovlperf.load
+expect_eq "native error document: says why" "${V[1]}" true
+expect_eq "native error document: no figure but the options'" "${V[2]}" "['dont_fragment']"
+expect_eq "native error document: no CPU" "${V[3]}" None
+expect_eq "native error document: no duration" "${V[4]}" None
 
 # --json-stream: one object per line: start, an interval per second, end
 in_a "$OVLPERF" client 198.18.0.2 -t 2 -P 2 --json-stream >"$WORK/stream.txt" \
