@@ -86,7 +86,12 @@ static void usage(FILE *f)
 		"                       types; ovlperf's figures under \"ovlperf\"); implies -J\n"
 		"      --json-stream    iperf3's shape, one JSON object per line and event\n"
 		"                       (start, each interval, error, end) as iperf3\n"
-		"                       --json-stream writes them\n",
+		"                       --json-stream writes them\n\n"
+		"Where ovlperf's defaults differ from iperf3's, on purpose: port 5211 (an\n"
+		"iperf3 server may run beside it on 5201); UDP datagrams of 1400 B, which\n"
+		"cross common overlays unfragmented; a UDP receive buffer of 32M, so the\n"
+		"test's own socket does not drop what the path delivered; no interval\n"
+		"tables in a pipe; SCHED_OTHER threads (--realtime).\n",
 		LOAD_MAX_STREAMS, LOAD_UDP_DEFAULT_LEN, LOAD_TCP_DEFAULT_LEN, LOAD_DEFAULT_PORT);
 }
 
