@@ -114,6 +114,9 @@ static void side_init(struct bidir *b, struct side *s, const struct load_spec *s
 	s->b = b;
 	s->spec = *spec;
 	s->spec.reverse = reverse;
+	/* --cport: the second test's streams take the ports after the first's */
+	if (reverse && s->spec.cport)
+		s->spec.cport = (uint16_t)(s->spec.cport + s->spec.streams);
 	s->term = (struct report_term){ .f = stdout,
 					.units = b->out->units,
 					.tag = reverse ? "[RX-C]" : "[TX-C]" };

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cli_layer.h"
+#include "auth.h"
 #include "cli_opt.h"
 #include "client_bidir.h"
 #include "clock.h"
@@ -27,8 +28,10 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: ovlperf client [options] HOST\n"
-		"Runs one test against `ovlperf server` on HOST.\n\n"
-		"  -u, --udp            UDP test (default TCP; --tcp says so explicitly)\n"
+		"Runs one test against `ovlperf server` on HOST: a name, 198.18.0.2,\n"
+		"2001:2::2, or with a port (instead of -p) HOST:5211, [2001:2::2]:5211.\n\n"
+		"  -u, --udp            UDP test (the default is TCP)\n"
+		"      --tcp            TCP test, said explicitly\n"
 		"  -P, --parallel N     streams, 1..%d (default 1)\n"
 		"  -t, --time DUR       duration (default 10s; DUR: 10, 1.5, 500ms, 2m)\n"
 		"  -i, --interval DUR   interval reports every DUR; 0: none. Default 1s when\n"
@@ -65,8 +68,10 @@ static void usage(FILE *f)
 		"                       end ran with (\"sched\"; the server has its own option)\n"
 		"      --no-rt          SCHED_OTHER, the default (kept for old scripts)\n"
 		"  -4, -6               IPv4 / IPv6 only\n"
-		"  -p, --port PORT      control port (default %d)\n"
+		"  -p, --port PORT      the server's port, TCP and UDP (default %d)\n"
 		"  -B, --bind ADDR      local address\n"
+		"      --cport PORT     source port of the data streams: PORT..PORT+N-1 for\n"
+		"                       -P N (the control connection's stays ephemeral)\n"
 		"      --dscp N         DSCP of the test traffic (0..63)\n"
 		"      --psk-file FILE  prove the server's pre-shared key\n"
 		"      --msg-timeout MS deadline of each control step (connecting included),\n"
@@ -91,13 +96,15 @@ static void usage(FILE *f)
 		"iperf3 server may run beside it on 5201); UDP datagrams of 1400 B, which\n"
 		"cross common overlays unfragmented; a UDP receive buffer of 32M, so the\n"
 		"test's own socket does not drop what the path delivered; no interval\n"
-		"tables in a pipe; SCHED_OTHER threads (--realtime).\n",
-		LOAD_MAX_STREAMS, LOAD_UDP_DEFAULT_LEN, LOAD_TCP_DEFAULT_LEN, LOAD_DEFAULT_PORT);
+		"tables in a pipe; SCHED_OTHER threads (--realtime).\n\n%s",
+		LOAD_MAX_STREAMS, LOAD_UDP_DEFAULT_LEN, LOAD_TCP_DEFAULT_LEN, LOAD_DEFAULT_PORT,
+		AUTH_PSK_FILE_HELP);
 }
 
 enum {
 	OPT_TCP = 256,
 	OPT_DF,
+	OPT_CPORT,
 	OPT_NO_GSO,
 	OPT_NO_GRO,
 	OPT_GSO,
@@ -139,6 +146,7 @@ static const struct option options[] = {
 	{ "gro", no_argument, NULL, OPT_GRO },
 	{ "port", required_argument, NULL, 'p' },
 	{ "bind", required_argument, NULL, 'B' },
+	{ "cport", required_argument, NULL, OPT_CPORT },
 	{ "dscp", required_argument, NULL, OPT_DSCP },
 	{ "psk-file", required_argument, NULL, OPT_PSK },
 	{ "msg-timeout", required_argument, NULL, OPT_MSGTMO },
@@ -217,6 +225,11 @@ static bool apply_value(struct load_spec *s, int c, const char *arg, char why[st
 			return false;
 		s->port = (uint16_t)v;
 		return true;
+	case OPT_CPORT:
+		if (!get(VALUE_UINT, arg, 1, 65535, &v, why))
+			return false;
+		s->cport = (uint16_t)v;
+		return true;
 	case OPT_DSCP:
 		if (!get(VALUE_UINT, arg, 0, 63, &v, why))
 			return false;
@@ -233,7 +246,8 @@ static bool apply_value(struct load_spec *s, int c, const char *arg, char why[st
 		s->connect_timeout_ms = (uint32_t)v;
 		return true;
 	case 'B':
-		return cli_opt_copy(s->bind_addr, sizeof(s->bind_addr), arg, why, VALUE_WHY_MAX);
+		return cli_opt_host(s->bind_addr, sizeof(s->bind_addr), NULL, arg, why,
+				    VALUE_WHY_MAX);
 	case 'C':
 		return congestion_name(s, arg, why);
 	case OPT_PSK:
@@ -533,12 +547,13 @@ int cmd_client(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 	}
-	if (optind != argc - 1 ||
-	    !cli_opt_copy(spec.host, sizeof(spec.host), argv[optind], why, sizeof(why))) {
+	if (optind != argc - 1) {
 		fprintf(stderr, "ovlperf client: give exactly one server HOST\n");
 		fprintf(stderr, "see 'ovlperf client --help'\n");
 		return EXIT_USAGE;
 	}
+	if (!cli_opt_host(spec.host, sizeof(spec.host), &spec.port, argv[optind], why, sizeof(why)))
+		return cli_opt_error("client", "HOST", why);
 	if (!convert_layers(&o, &spec))
 		return EXIT_USAGE;
 	if (o.bidir && spec.reverse) {

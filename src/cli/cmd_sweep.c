@@ -27,7 +27,8 @@ static void usage(FILE *f)
 		"Sweeps UDP offered load against `ovlperf server` on HOST: linearly, printing\n"
 		"offered | TX pps | RX pps | Mbit/s | delivered %% per rate, or as a knee search\n"
 		"for the NDR (no loss) and PDR (loss within a goal), FD.io MLRsearch-style.\n"
-		"Rates in bit/s with k/M/G (decimal): 500k, 100M, 1.5G.\n\n"
+		"Rates in bit/s with k/M/G (decimal): 500k, 100M, 1.5G. HOST: a name or\n"
+		"address, with a port (instead of -p) as HOST:5211 or [2001:2::2]:5211.\n\n"
 		"  --from R --to R --step R   linear sweep, both ends included\n"
 		"  --knee                     knee search (needs --max)\n"
 		"  --max R, --min R           knee: first trial rate; lowest rate (default "
@@ -48,7 +49,9 @@ static void usage(FILE *f)
 		"  -P, --parallel N           streams sharing the rate (default 1)\n"
 		"  -w, --window BYTES         socket buffers (k/M/G binary, to 1G)\n"
 		"  -4, -6                     IPv4 / IPv6 only\n"
-		"  -p, --port PORT            control port (default %d)\n"
+		"  -p, --port PORT            the server's port, TCP and UDP (default %d)\n"
+		"      --cport PORT           source ports of the streams, PORT..PORT+P-1\n"
+		"                             (the control connection's stays ephemeral)\n"
 		"      --psk-file FILE        prove the server's pre-shared key\n"
 		"      --label NAME           path name shown in the report\n"
 		"      --no-progress          no progress lines on stderr\n"
@@ -79,6 +82,7 @@ enum {
 	OPT_RT,
 	OPT_SIZE_LAYER,
 	OPT_RATE_LAYER,
+	OPT_CPORT,
 };
 
 static const struct option options[] = {
@@ -100,6 +104,7 @@ static const struct option options[] = {
 	{ "parallel", required_argument, NULL, 'P' },
 	{ "window", required_argument, NULL, 'w' },
 	{ "port", required_argument, NULL, 'p' },
+	{ "cport", required_argument, NULL, OPT_CPORT },
 	{ "psk-file", required_argument, NULL, OPT_PSK },
 	{ "label", required_argument, NULL, OPT_LABEL },
 	{ "no-progress", no_argument, NULL, OPT_NOPROGRESS },
@@ -237,9 +242,10 @@ static bool parse_load(struct opts *o, int c, const char *arg, char why[static V
 		s->load.sock_buf = (uint32_t)v;
 		return true;
 	case 'p':
+	case OPT_CPORT:
 		if (value_get(VALUE_UINT, arg, 1, 65535, &v, why, VALUE_WHY_MAX))
 			return false;
-		s->load.port = (uint16_t)v;
+		*(c == 'p' ? &s->load.port : &s->load.cport) = (uint16_t)v;
 		return true;
 	case '4':
 	case '6':
@@ -391,11 +397,9 @@ int cmd_sweep(int argc, char **argv)
 		usage(stderr);
 		return EXIT_USAGE;
 	}
-	if (strlen(argv[optind]) >= sizeof(o.spec.load.host)) {
-		fprintf(stderr, "ovlperf sweep: host name too long\n");
-		return EXIT_USAGE;
-	}
-	snprintf(o.spec.load.host, sizeof(o.spec.load.host), "%s", argv[optind]);
+	if (!cli_opt_host(o.spec.load.host, sizeof(o.spec.load.host), &o.spec.load.port,
+			  argv[optind], why, sizeof(why)))
+		return cli_opt_error("sweep", "HOST", why);
 	if (!finish_options(&o))
 		return EXIT_USAGE;
 	if (o.progress) {

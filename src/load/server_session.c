@@ -109,7 +109,7 @@ static int hello(struct session *s)
 				  .caps = PROTO_CAP_TCP | PROTO_CAP_UDP | PROTO_CAP_MTU |
 					  PROTO_CAP_REVERSE | PROTO_CAP_UDP_GSO |
 					  PROTO_CAP_UDP_GRO | PROTO_CAP_DATA_ACK |
-					  PROTO_CAP_CONGESTION };
+					  PROTO_CAP_ONE_PORT | PROTO_CAP_CONGESTION };
 	if (s->sh->key)
 		h.caps |= PROTO_CAP_AUTH_REQUIRED;
 	snprintf(h.software, sizeof(h.software), "ovlperf %s", OVLPERF_VERSION);
@@ -162,7 +162,7 @@ static int serve_mtu(struct session *s)
 
 	log_info("%s: MTU probing session", s->name);
 	/* mtu_serve reads the control socket itself from here on */
-	rc = mtu_serve(s->c.fd, &s->peer, NULL, 0);
+	rc = mtu_serve_port(s->c.fd, &s->peer, s->sh->reg);
 	if (rc < 0 && rc != -EINTR) {
 		log_warn("%s: MTU session: %s", s->name, proto_strerror(rc));
 		return rc;

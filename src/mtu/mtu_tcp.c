@@ -29,7 +29,9 @@
 #define MIN_TRANSFER_NS (2 * NSEC_PER_SEC)
 #define IO_BUF		(64 * 1024)
 
-static int read_info(int fd, struct mtu_tcp_end *end, bool *timestamps, uint64_t *acked)
+/* skip: bytes sent before the transfer (the greeting), not part of it. */
+static int read_info(int fd, struct mtu_tcp_end *end, bool *timestamps, uint64_t *acked,
+		     uint64_t skip)
 {
 	struct tcp_info ti;
 	socklen_t sl = sizeof(ti);
@@ -46,11 +48,25 @@ static int read_info(int fd, struct mtu_tcp_end *end, bool *timestamps, uint64_t
 		*timestamps = ti.tcpi_options & TCPI_OPT_TIMESTAMPS;
 	/* tcpi_bytes_acked counts the SYN's sequence number too. */
 	if (acked)
-		*acked = ti.tcpi_bytes_acked ? ti.tcpi_bytes_acked - 1 : 0;
+		*acked = ti.tcpi_bytes_acked > 1 + skip ? ti.tcpi_bytes_acked - 1 - skip : 0;
 	return 0;
 }
 
-static int tcp_connect(const struct sockaddr_storage *peer)
+int mtu_bind_port(int fd, int family, uint16_t port)
+{
+	struct sockaddr_storage ss = { .ss_family = (sa_family_t)family };
+	int one = 1;
+
+	if (!port)
+		return 0;
+	addr_set_port(&ss, port);
+	/* a TCP port pinned run after run: its last connection may be in
+	 * TIME_WAIT, which must not refuse the next run */
+	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	return bind(fd, (struct sockaddr *)&ss, addr_len(&ss)) < 0 ? -errno : 0;
+}
+
+static int tcp_connect(const struct sockaddr_storage *peer, uint16_t cport)
 {
 	struct pollfd p;
 	socklen_t sl = sizeof(int);
@@ -59,6 +75,11 @@ static int tcp_connect(const struct sockaddr_storage *peer)
 	fd = socket(peer->ss_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 	if (fd < 0)
 		return -errno;
+	rc = mtu_bind_port(fd, peer->ss_family, cport);
+	if (rc < 0) {
+		close(fd);
+		return rc;
+	}
 	if (connect(fd, (const struct sockaddr *)peer, addr_len(peer)) < 0 &&
 	    errno != EINPROGRESS) {
 		rc = -errno;
@@ -76,7 +97,7 @@ static int tcp_connect(const struct sockaddr_storage *peer)
 
 /* Sends MTU_WIRE_TCP_CLIENT_BYTES and reads the server's bytes until both
  * are through (everything sent is acknowledged) or the deadline passes. */
-static void transfer(int fd, uint64_t deadline, struct mtu_tcp_result *res)
+static void transfer(int fd, uint64_t deadline, uint64_t skip, struct mtu_tcp_result *res)
 {
 	uint8_t *buf = malloc(IO_BUF);
 
@@ -90,7 +111,7 @@ static void transfer(int fd, uint64_t deadline, struct mtu_tcp_result *res)
 
 		if (res->bytes_sent < MTU_WIRE_TCP_CLIENT_BYTES)
 			p.events |= POLLOUT;
-		read_info(fd, &end, NULL, &res->bytes_acked);
+		read_info(fd, &end, NULL, &res->bytes_acked, skip);
 		if (res->bytes_acked >= MTU_WIRE_TCP_CLIENT_BYTES &&
 		    res->bytes_received >= MTU_WIRE_TCP_SERVER_BYTES) {
 			res->completed = true;
@@ -148,8 +169,17 @@ static int server_end(struct ctrl *c, struct mtu_tcp_result *res)
 	return 0;
 }
 
+/* The probe header that tells the server's port which session this is. */
+static int greet_server(int fd, uint64_t token)
+{
+	uint8_t g[MTU_WIRE_PROBE_HDR_LEN];
+
+	mtu_wire_put_probe(g, &(struct mtu_wire_probe){ .token = token });
+	return proto_write_all(fd, g, sizeof(g), CONNECT_TIMEOUT_MS);
+}
+
 int mtu_tcp_check(struct ctrl *c, const struct sockaddr_storage *peer, uint64_t timeout_ns,
-		  struct mtu_tcp_result *res)
+		  bool greet, uint64_t token, uint16_t cport, struct mtu_tcp_result *res)
 {
 	uint64_t budget = 2 * timeout_ns > MIN_TRANSFER_NS ? 2 * timeout_ns : MIN_TRANSFER_NS;
 	int fd, rc;
@@ -157,16 +187,25 @@ int mtu_tcp_check(struct ctrl *c, const struct sockaddr_storage *peer, uint64_t 
 	memset(res, 0, sizeof(*res));
 	res->run = true;
 	res->family = peer->ss_family;
-	fd = tcp_connect(peer);
+	fd = tcp_connect(peer, cport);
+	if (fd >= 0 && greet && (rc = greet_server(fd, token)) < 0) {
+		close(fd);
+		fd = rc;
+	}
 	if (fd < 0) {
-		snprintf(res->error, sizeof(res->error), "cannot connect to the TCP port: %s",
-			 strerror(-fd));
+		if (cport && (fd == -EADDRINUSE || fd == -EADDRNOTAVAIL))
+			snprintf(res->error, sizeof(res->error),
+				 "--cport %u: the TCP source port is in use", cport);
+		else
+			snprintf(res->error, sizeof(res->error),
+				 "cannot connect to the TCP port: %s", strerror(-fd));
 		/* The control session is still fine: report what we have. */
 		return server_end(c, res);
 	}
-	read_info(fd, &res->client_initial, &res->timestamps, NULL);
-	transfer(fd, clock_now_ns() + budget, res);
-	read_info(fd, &res->client, &res->timestamps, &res->bytes_acked);
+	read_info(fd, &res->client_initial, &res->timestamps, NULL, 0);
+	transfer(fd, clock_now_ns() + budget, greet ? MTU_WIRE_PROBE_HDR_LEN : 0, res);
+	read_info(fd, &res->client, &res->timestamps, &res->bytes_acked,
+		  greet ? MTU_WIRE_PROBE_HDR_LEN : 0);
 	if (!res->completed)
 		snprintf(res->error, sizeof(res->error),
 			 "transfer stalled: %llu of %u bytes acknowledged, %llu of %u received "

@@ -66,6 +66,7 @@ static const struct keydef link_keys[] = {
 static const struct keydef host_keys[] = {
 	KEY("address", T_WORD, struct scenario_host, address, 0, 0),
 	KEY("port", T_UINT, struct scenario_host, port, 1, 65535),
+	KEY("cport", T_UINT, struct scenario_host, cport, 1, 65535),
 	KEY("psk_file", T_WORD, struct scenario_host, psk_file, 0, 0),
 	{ 0 }
 };
@@ -289,16 +290,10 @@ static bool set_text(struct parser *p, const struct section *sec, const struct k
 			     kd->size - 1);
 		return false;
 	}
-	if (kd->type == T_LABNAME) {
-		for (const char *c = v; *c; c++) {
-			if (!islower((unsigned char)*c) && !isdigit((unsigned char)*c) &&
-			    *c != '-') {
-				scn_error_at(p, p->line, sec, kd->name,
-					     "'%s' is not a lab name (1 to %d of a-z 0-9 -)", v,
-					     LAB_NAME_MAX);
-				return false;
-			}
-		}
+	if (kd->type == T_LABNAME && !lab_name_valid(v)) {
+		scn_error_at(p, p->line, sec, kd->name,
+			     "'%s' is not a lab name (" LAB_NAME_RULE ")", v);
+		return false;
 	}
 	memcpy(field, v, strlen(v) + 1);
 	return true;

@@ -23,6 +23,7 @@ struct run_path {
 	const struct scenario_path *sp;
 	char addr[SCN_TEXT_MAX]; /* the far end's address for this path's loads */
 	uint16_t port;
+	uint16_t cport; /* [host.*] cport: source ports of the data streams; 0: any */
 	char psk_file[SCN_TEXT_MAX];
 	bool setup_done;   /* external setup ran: teardown must run */
 	unsigned failures; /* consecutive failed trials */
@@ -52,6 +53,11 @@ struct run {
 	char stop_reason[RESULTS_TEXT_MAX];
 };
 
+/* A lab of the scenario's name that already exists: 0 when the run may
+ * build its own (none, or one a killed run left, now removed, or the user's
+ * with run_options.force, now removed); else the run stops (r->stop_reason
+ * says why and what to do) and nothing was touched. */
+int run_paths_claim_lab(struct run *r);
 int run_paths_up(struct run *r);
 void run_paths_down(struct run *r);
 /* 0 when the server and the overlay daemons are alive; else -EHOSTDOWN with
