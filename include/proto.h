@@ -280,6 +280,14 @@ enum proto_kind { PROTO_KIND_TCP = 1, PROTO_KIND_UDP = 2, PROTO_KIND_MTU = 3 };
  * when len is below it (with PROTO_CAP_DGRAM_SHORT from the server) */
 #define PROTO_REQ_DGRAM_SHORT (1u << 5)
 
+/* Both: TEST_REQUEST may name the TCP congestion control of the test's
+ * connections and TEST_ACCEPT says the one the server's end uses, each in
+ * a PROTO_CC_NAME_LEN extension after the message's own fields; sent only
+ * to a peer that says so (the extension changes the length). */
+#define PROTO_CAP_CONGESTION (1u << 12)
+/* A congestion control name, NUL-padded (the kernel's TCP_CA_NAME_MAX). */
+#define PROTO_CC_NAME_LEN 16
+
 #define PROTO_TEST_REQUEST_LEN 56
 struct proto_test_request {
 	uint8_t kind;	    /* enum proto_kind */
@@ -294,6 +302,11 @@ struct proto_test_request {
 	uint64_t omit_ns;
 	uint64_t interval_ns;
 	uint64_t rate_bps; /* total across streams; 0: unlimited (TCP) */
+	/* with PROTO_CAP_CONGESTION: the extension is on the wire (decoded:
+	 * it was there) and congestion names the algorithm ("" : the server's
+	 * default) */
+	bool has_cc;
+	char congestion[PROTO_CC_NAME_LEN];
 };
 
 /* Fills a request from a load spec (kind TCP/UDP) and back. from_spec
@@ -310,6 +323,10 @@ struct proto_test_accept {
 	uint16_t max_streams;
 	uint16_t nports; /* 1 (all streams share a port) or streams */
 	uint16_t ports[PROTO_MAX_STREAMS];
+	/* with PROTO_CAP_CONGESTION: the extension follows the ports, naming
+	 * the congestion control of the server's end ("" : unknown) */
+	bool has_cc;
+	char congestion[PROTO_CC_NAME_LEN];
 };
 
 /* TEST_REJECT and ERROR share a layout: u16 code, u16 text length, text. */

@@ -22,10 +22,14 @@
 #include "layer.h"
 #include "load.h"
 
-#define RESULTS_SCHEMA	  1
-#define RESULTS_NAME_MAX  48
-#define RESULTS_MAX_PATHS 8
-#define RESULTS_TEXT_MAX  256
+/* run.json: "schema" names the document, "schema_version" counts its
+ * versions. Version 1 had only a numeric "schema" (the version); the reader
+ * still takes it. */
+#define RESULTS_SCHEMA	    2
+#define RESULTS_SCHEMA_NAME "ovlperf.run"
+#define RESULTS_NAME_MAX    48
+#define RESULTS_MAX_PATHS   8
+#define RESULTS_TEXT_MAX    256
 
 enum results_path_kind {
 	RESULTS_PATH_UNDERLAY = 1,

@@ -140,6 +140,11 @@ void sweep_point_from_result(const struct load_result *res, struct sweep_point *
 /* The knee measurement a point stands for. */
 void sweep_point_to_knee(const struct sweep_point *pt, struct knee_measurement *m);
 
+/* `ovlperf sweep --json`: "schema" and "schema_version" of the document
+ * (fields are only added within a version, docs/json.md). */
+#define SWEEP_JSON_SCHEMA	  "ovlperf.sweep"
+#define SWEEP_JSON_SCHEMA_VERSION 1
+
 /* Printers (report_sweep_term.c, report_sweep_json.c). */
 void report_sweep_term(FILE *f, const struct sweep_result *res);
 /* Writes the result as one JSON object; returns 0 or -ENOMEM / -EIO. */

@@ -511,6 +511,7 @@ static void publish(struct udp_stream *st, uint64_t now)
 	atomic_store_explicit(&st->rx_bytes, snap.bytes, memory_order_relaxed);
 	atomic_store_explicit(&st->rx_packets, snap.received, memory_order_relaxed);
 	atomic_store_explicit(&st->rx_lost, snap.lost_so_far, memory_order_relaxed);
+	atomic_store_explicit(&st->rx_jitter_ns, (uint64_t)snap.jitter_ns, memory_order_relaxed);
 	atomic_store_explicit(&st->last_rx_ns, now, memory_order_relaxed);
 }
 
@@ -669,6 +670,7 @@ int udp_stream_start(struct udp_stream *st, uint32_t sock_buf)
 	atomic_init(&st->rx_bytes, 0);
 	atomic_init(&st->rx_packets, 0);
 	atomic_init(&st->rx_lost, 0);
+	atomic_init(&st->rx_jitter_ns, 0);
 	atomic_init(&st->last_rx_ns, 0);
 	atomic_init(&st->fin_seen, false);
 	atomic_init(&st->finished, false);

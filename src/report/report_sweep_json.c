@@ -163,6 +163,8 @@ void *report_sweep_json_object(const struct sweep_result *res)
 
 	if (!o)
 		return NULL;
+	cJSON_AddStringToObject(o, "schema", SWEEP_JSON_SCHEMA);
+	num(o, "schema_version", SWEEP_JSON_SCHEMA_VERSION);
 	cJSON_AddStringToObject(o, "mode", res->mode == SWEEP_KNEE ? "knee" : "linear");
 	cJSON_AddStringToObject(o, "path", res->label);
 	cJSON_AddStringToObject(o, "host", res->host);

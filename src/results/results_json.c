@@ -433,7 +433,8 @@ static bool add_head(cJSON *root, const struct results_run *run)
 		cJSON_Delete(host);
 		return false;
 	}
-	return add_num(root, "schema", run->schema ? run->schema : RESULTS_SCHEMA) &&
+	return add_str(root, "schema", RESULTS_SCHEMA_NAME) &&
+	       add_num(root, "schema_version", RESULTS_SCHEMA) &&
 	       add_str(root, "tool", "ovlperf") && add_str(root, "version", run->version) &&
 	       cJSON_AddBoolToObject(root, "complete", run->complete) &&
 	       add_str(root, "stop_reason", run->stop_reason) &&

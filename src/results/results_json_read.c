@@ -397,6 +397,35 @@ static int get_layer(struct rd *rd, const cJSON *root, const char *name, enum la
 	return 0;
 }
 
+/* "schema": "ovlperf.run" with "schema_version", or version 1's bare
+ * numeric "schema"; the figures of both versions are the same. */
+static int read_schema(struct rd *rd, const cJSON *root, const cJSON *schema,
+		       struct results_run *run)
+{
+	const cJSON *ver = cJSON_GetObjectItemCaseSensitive(root, "schema_version");
+	double v;
+
+	if (cJSON_IsNumber(schema)) {
+		v = schema->valuedouble;
+	} else if (cJSON_IsString(schema) && !strcmp(schema->valuestring, RESULTS_SCHEMA_NAME)) {
+		if (!cJSON_IsNumber(ver))
+			return bad(rd, "schema_version", "is missing or not a number");
+		v = ver->valuedouble;
+	} else {
+		return bad(rd, "schema",
+			   "is missing or not \"" RESULTS_SCHEMA_NAME
+			   "\": not an ovlperf run.json");
+	}
+	if (v != 1 && v != RESULTS_SCHEMA) {
+		snprintf(rd->err, rd->errlen,
+			 "schema version %g is not one this ovlperf reads (1..%d)", v,
+			 RESULTS_SCHEMA);
+		return -EINVAL;
+	}
+	run->schema = (unsigned)v;
+	return 0;
+}
+
 static int read_head(struct rd *rd, const cJSON *root, struct results_run *run)
 {
 	const cJSON *schema = cJSON_GetObjectItemCaseSensitive(root, "schema");
@@ -412,14 +441,9 @@ static int read_head(struct rd *rd, const cJSON *root, struct results_run *run)
 	};
 	int err;
 
-	if (!cJSON_IsNumber(schema))
-		return bad(rd, "schema", "is missing: not an ovlperf run.json");
-	if (schema->valuedouble != RESULTS_SCHEMA) {
-		snprintf(rd->err, rd->errlen,
-			 "schema %g is not the version this ovlperf reads (%d)",
-			 schema->valuedouble, RESULTS_SCHEMA);
-		return -EINVAL;
-	}
+	err = read_schema(rd, root, schema, run);
+	if (err)
+		return err;
 	if (!cJSON_IsBool(complete))
 		return bad(rd, "complete", "is missing or not true/false");
 	run->complete = cJSON_IsTrue(complete);

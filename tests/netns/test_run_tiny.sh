@@ -34,7 +34,8 @@ d = json.load(open(sys.argv[1]))
 def need(cond, what):
     if not cond:
         print("run.json:", what, file=sys.stderr); sys.exit(1)
-need(d["schema"] == 1 and d["complete"] is True, "schema 1 and complete")
+need(d["schema"] == "ovlperf.run" and d["schema_version"] == 2 and d["complete"] is True,
+     "schema ovlperf.run version 2 and complete")
 need([p["kind"] for p in d["paths"]] == ["underlay", "builtin"], "paths underlay + builtin")
 need(d["paths"][0]["addr"] == "198.18.0.2" and d["paths"][1]["addr"] == "198.19.0.2", "addresses")
 need(d["host"]["kernel"].startswith("Linux") and d["host"]["cpu"], "kernel and CPU")

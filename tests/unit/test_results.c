@@ -433,7 +433,8 @@ static void test_json_has_ratios(void **state)
 	assert_non_null(strstr(j, "\"overhead\""));
 	assert_non_null(strstr(j, "\"udp_ndr_bps\""));
 	assert_non_null(strstr(j, "\"ratio\":\t0.25"));
-	assert_non_null(strstr(j, "\"schema\":\t1"));
+	assert_non_null(strstr(j, "\"schema\":\t\"ovlperf.run\""));
+	assert_non_null(strstr(j, "\"schema_version\":\t2"));
 	assert_non_null(strstr(j, "\"underlay_outcome\":\t\"found\""));
 	free(j);
 	results_free(&a);
@@ -448,7 +449,11 @@ static void test_read_errors(void **state)
 		{ "{", "not valid JSON" },
 		{ "[]", "not a JSON object" },
 		{ "{\"complete\":true}", "schema: is missing" },
-		{ "{\"schema\":99,\"complete\":true}", "schema 99" },
+		{ "{\"schema\":99,\"complete\":true}", "schema version 99" },
+		{ "{\"schema\":\"ovlperf.run\",\"schema_version\":3,\"complete\":true}",
+		  "schema version 3" },
+		{ "{\"schema\":\"ovlperf.run\",\"complete\":true}", "schema_version: is missing" },
+		{ "{\"schema\":\"ovlperf.load\",\"schema_version\":2}", "not an ovlperf run.json" },
 		{ "{\"schema\":1}", "complete" },
 		{ "{\"schema\":1,\"complete\":true,\"scenario\":{\"name\":\"x\"}}", "paths" },
 		{ "{\"schema\":1,\"complete\":true,\"scenario\":{\"name\":\"x\"},"
