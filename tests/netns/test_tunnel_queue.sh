@@ -15,7 +15,7 @@
 
 lab_pair tq
 
-# stall_stream DST: 5000 datagrams/s for 1.2 s from A to DST:9100 in B,
+# stall_stream DST: 2000 datagrams/s for 1.2 s from A to DST:9100 in B,
 # B's daemon stopped for 400 ms in the middle; prints "sent received"
 stall_stream()
 {
@@ -43,8 +43,8 @@ import socket, sys, time
 fam = socket.AF_INET6 if ":" in sys.argv[1] else socket.AF_INET
 s = socket.socket(fam, socket.SOCK_DGRAM); n = 0; t0 = time.monotonic()
 while time.monotonic() - t0 < 1.2:
-    while n < (time.monotonic() - t0) * 5000:
-        s.sendto(b"q" * 200, (sys.argv[1], 9100)); n += 1
+    while n < (time.monotonic() - t0) * 2000:
+        s.sendto(b"q" * 100, (sys.argv[1], 9100)); n += 1
     time.sleep(0.0005)
 open(sys.argv[2], "w").write(str(n))
 PY
@@ -74,11 +74,14 @@ one_case()
 	echo "# IPv$fam $label: sent $sent, received $got, dropped limit $dl standing $ds, max wait ${max} us"
 	expect_ge "IPv$fam $label: largest wait (us) covers the stop" "$max" 200000
 	expect_eq "IPv$fam $label: one queue sample per underlay datagram" "$samples" "$dgrams"
+	# B's kernel counts a datagram its sockets could not hold (a loaded host's
+	# udp_mem pressure): such a loss is no queue drop, and is shown if it happens
+	[ $((got + dl + ds)) = "$sent" ] || in_b cat /proc/net/snmp /proc/net/snmp6 | grep -E 'Udp6?:|Udp6(Rcvbuf|InErr|Mem)' >&2
 	expect_eq "IPv$fam $label: received + queue drops = sent" "$((got + dl + ds))" "$sent"
 	if [ -n "$extra" ]; then
 		expect_eq "IPv$fam $label: no queue drops" "$((dl + ds))" 0
 	else
-		expect_ge "IPv$fam $label: datagrams that waited past the limit dropped" "$dl" 500
+		expect_ge "IPv$fam $label: datagrams that waited past the limit dropped" "$dl" 300
 		expect_eq "IPv$fam $label: limit shown" "$(tu_show "$B" ovl0 queue.rx_limit_us)" 50000
 	fi
 	kill "$PID_A" "$PID_B"; wait "$PID_A" "$PID_B" 2>/dev/null
