@@ -39,6 +39,7 @@
  *   both RESULTS           each end's own counters (sender and receiver views)
  *   either ERROR           code + text; the sender of ERROR closes afterwards
  *   MTU_PROBE_REQUEST / MTU_PROBE_REPLY carry an opaque body (mtu_wire.h).
+ *   OVERLAY_* bring up and take down the built-in overlay (proto_overlay.h).
  * A message of an unknown type is a protocol error (PROTO_E_TYPE).
  *
  * UDP test datagram
@@ -106,7 +107,11 @@ enum proto_type {
 	PROTO_ERROR = 12,
 	PROTO_MTU_PROBE_REQUEST = 13,
 	PROTO_MTU_PROBE_REPLY = 14,
-	PROTO_TYPE_MAX = 14,
+	PROTO_OVERLAY_REQUEST = 15, /* the built-in overlay: proto_overlay.h */
+	PROTO_OVERLAY_ACCEPT = 16,
+	PROTO_OVERLAY_READY = 17,
+	PROTO_OVERLAY_DOWN = 18,
+	PROTO_TYPE_MAX = 18,
 };
 
 /* ---- header and framing ------------------------------------------------ */
@@ -186,6 +191,9 @@ int proto_write_all(int fd, const uint8_t *buf, size_t len, int timeout_ms);
 /* Client: RESULTS may end with the sender's local drops (struct
  * proto_local_drops); a server sends them only to a client that says so. */
 #define PROTO_CAP_LOCAL_DROPS (1u << 8)
+/* Server: it brings up the built-in overlay for an authenticated client
+ * (`ovlperf server --overlay`; proto_overlay.h). */
+#define PROTO_CAP_OVERLAY (1u << 9)
 
 #define PROTO_HELLO_LEN 40
 struct proto_hello {
