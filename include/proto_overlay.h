@@ -12,6 +12,9 @@
  *                         cookie, port) whose connected socket carries the
  *                         tunnel's datagrams through the server's port
  *     or TEST_REJECT      reason code + text (limits, address collisions)
+ *   c->s OVERLAY_READY    the client's UDP socket is connected (the server
+ *                         answered its greeting): the server's may be handed
+ *                         to its daemon
  *   s->c OVERLAY_READY    the server's daemon runs on that socket
  *   either OVERLAY_DOWN   the overlay ends (the client is done, the server
  *                         stops, a daemon exited); the server then closes

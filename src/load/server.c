@@ -17,6 +17,7 @@
 #include "interrupt.h"
 #include "load.h"
 #include "log.h"
+#include "overlay.h"
 #include "server.h"
 #include "server_session.h"
 #include "sockopt.h"
@@ -34,6 +35,7 @@ void server_config_defaults(struct server_config *cfg)
 	cfg->max_sessions = SERVER_DEFAULT_MAX_SESSIONS;
 	cfg->msg_timeout_ms = CTRL_DEFAULT_MSG_TIMEOUT_MS;
 	cfg->idle_timeout_ms = SERVER_DEFAULT_IDLE_MS;
+	cfg->overlay_max = OVERLAY_DEFAULT_MAX;
 }
 
 static int open_listener(const struct server_config *cfg)
@@ -173,6 +175,18 @@ void server_stats_log(struct server_shared *sh)
 		atomic_load(&sh->stats.foreign_data), line);
 }
 
+static int server_overlay_open(struct server_shared *sh)
+{
+	const struct server_config *cfg = sh->cfg;
+
+	if (!sh->key) {
+		log_err("--overlay needs --psk-file");
+		return -EINVAL;
+	}
+	return overlay_server_open(cfg->overlay_state, cfg->port ? cfg->port : LOAD_DEFAULT_PORT,
+				   cfg->overlay_max, &sh->ovl);
+}
+
 static int load_key(const struct server_config *cfg, struct auth_key **key)
 {
 	char err[256];
@@ -206,6 +220,14 @@ int server_run(const struct server_config *cfg)
 		free(sh);
 		return rc < 0 ? rc : -EADDRINUSE;
 	}
+	/* after the listener: a second server on this port fails there, before
+	 * it could mistake the first one's overlays for leftovers */
+	if (cfg->overlay && (rc = server_overlay_open(sh)) < 0) {
+		close(lsn);
+		auth_key_free(sh->key);
+		free(sh);
+		return rc;
+	}
 	while (!interrupt_requested() && !atomic_load(&sh->stop)) {
 		struct pollfd p = { .fd = lsn, .events = POLLIN };
 
@@ -222,6 +244,7 @@ int server_run(const struct server_config *cfg)
 		log_warn("%u sessions still running at exit", atomic_load(&sh->sessions));
 		return 0; /* detached threads still use sh: leave it */
 	}
+	overlay_server_close(sh->ovl);
 	auth_key_free(sh->key);
 	free(sh);
 	return 0;

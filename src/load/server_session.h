@@ -8,6 +8,7 @@
 #include <sys/socket.h>
 
 #include "auth.h"
+#include "overlay.h"
 #include "ctrl.h"
 #include "proto.h"
 #include "server.h"
@@ -26,8 +27,9 @@ struct server_stats {
 struct server_shared {
 	struct server_stats stats;
 	const struct server_config *cfg;
-	struct auth_key *key; /* NULL: no PSK */
-	atomic_uint sessions; /* running session threads */
+	struct auth_key *key;	    /* NULL: no PSK */
+	struct overlay_server *ovl; /* NULL: no --overlay */
+	atomic_uint sessions;	    /* running session threads */
 	atomic_uint next_test_id;
 	atomic_uint tests_done; /* for one_shot */
 	atomic_bool stop;	/* one_shot reached: stop accepting */

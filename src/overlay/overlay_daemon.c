@@ -1,0 +1,288 @@
+// SPDX-License-Identifier: MIT
+/*
+ * One end's `ovlperf tunnel up` daemon for the overlay between two hosts:
+ * the same tunnel code, sandbox and offloads as the lab's (lab_overlay.c),
+ * but on the underlay socket this process hands over ('underlay_fd') rather
+ * than one bound to a port of its own, so its datagrams ride the server's
+ * one port through firewalls and NAT. The private key exists on disk only
+ * until the daemon has read it.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "addr.h"
+#include "clock.h"
+#include "control.h"
+#include "key.h"
+#include "log.h"
+#include "overlay_int.h"
+
+#define CHILD_UNDERLAY_FD 3
+
+void ovl_keepalive(int fd)
+{
+	int on = 1, idle = OVERLAY_KEEPIDLE_S, intvl = OVERLAY_KEEPINTVL_S, cnt = OVERLAY_KEEPCNT;
+	unsigned user = OVERLAY_DEAD_S * 1000;
+
+	/* RFC 1122 4.2.3.6 keep-alives find a peer that vanished without a
+	 * FIN or RST; TCP_USER_TIMEOUT (RFC 5482) ends a connection whose data
+	 * stays unacknowledged as long. */
+	if (setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &on, sizeof(on)) < 0 ||
+	    setsockopt(fd, IPPROTO_TCP, TCP_KEEPIDLE, &idle, sizeof(idle)) < 0 ||
+	    setsockopt(fd, IPPROTO_TCP, TCP_KEEPINTVL, &intvl, sizeof(intvl)) < 0 ||
+	    setsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &cnt, sizeof(cnt)) < 0 ||
+	    setsockopt(fd, IPPROTO_TCP, TCP_USER_TIMEOUT, &user, sizeof(user)) < 0)
+		log_warn("control socket keepalive: %s", strerror(errno));
+}
+
+uint64_t ovl_proc_start_time(pid_t pid)
+{
+	char path[64], buf[1024], *p;
+	unsigned long long st = 0;
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	p = strrchr(buf, ')'); /* the command name may hold spaces and ')' */
+	/* after ")": state is field 3, starttime field 22 */
+	if (!p || sscanf(p + 1,
+			 " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d "
+			 "%*d %*d %*d %llu",
+			 &st) != 1)
+		return 0;
+	return st;
+}
+
+static void put_addr(FILE *f, int family, const uint8_t *a, unsigned len)
+{
+	char s[INET6_ADDRSTRLEN];
+
+	inet_ntop(family, a, s, sizeof(s));
+	fprintf(f, "%s/%u", s, len);
+}
+
+static int write_files(const struct ovl_daemon_spec *sp, const char *dir, char *conf, size_t clen)
+{
+	const struct proto_overlay_accept *a = sp->acc;
+	static const char *const ciphers[] = { "auto", "aes256gcm", "chacha20poly1305" };
+	char path[128], ep[80], b64[KEY_B64_LEN + 1];
+	FILE *f;
+	int fd, r;
+
+	snprintf(path, sizeof(path), "%s/overlay.key", dir);
+	r = key_write_file(path, sp->private_key);
+	if (r < 0)
+		return r;
+	snprintf(conf, clen, "%s/overlay.conf", dir);
+	fd = open(conf, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return -errno;
+	f = fdopen(fd, "w");
+	if (!f) {
+		close(fd);
+		return -ENOMEM;
+	}
+	fprintf(f, "; the built-in overlay between two hosts (%s end)\n[interface]\n",
+		sp->is_server ? "server" : "client");
+	fprintf(f, "private_key_file = overlay.key\nunderlay_fd = %d\nname = %s\naddress = ",
+		CHILD_UNDERLAY_FD, sp->ifname);
+	put_addr(f, AF_INET, sp->is_server ? a->server_v4 : a->client_v4, a->v4_len);
+	fputs(", ", f);
+	put_addr(f, AF_INET6, sp->is_server ? a->server_v6 : a->client_v6, a->v6_len);
+	fprintf(f, "\ncipher = %s\n", ciphers[sp->cipher < 3 ? sp->cipher : 0]);
+	if (sp->mtu)
+		fprintf(f, "mtu = %u\n", sp->mtu);
+	key_to_base64(b64, sp->peer_key);
+	fprintf(f, "\n[peer]\npublic_key = %s\nallowed_ips = ", b64);
+	put_addr(f, AF_INET, sp->is_server ? a->client_v4 : a->server_v4, 32);
+	fputs(", ", f);
+	put_addr(f, AF_INET6, sp->is_server ? a->client_v6 : a->server_v6, 128);
+	r = addr_format(&sp->endpoint, true, ep, sizeof(ep));
+	if (r == 0)
+		fprintf(f, "\nendpoint = %s\n", ep);
+	if (sp->keepalive_s)
+		fprintf(f, "persistent_keepalive = %u\n", sp->keepalive_s);
+	if (fclose(f) != 0 && r == 0)
+		r = -EIO;
+	return r;
+}
+
+/* In the child between fork and exec: async-signal-safe calls only. */
+static void exec_daemon(const char *conf, int underlay_fd, pid_t parent)
+{
+	char *argv[] = { "/proc/self/exe", "tunnel", "up", (char *)conf, NULL };
+
+	/* Dies with the thread that started it: a crashed or killed ovlperf
+	 * leaves no daemon (and so no TUN device) behind. */
+	if (prctl(PR_SET_PDEATHSIG, SIGTERM) < 0 || getppid() != parent)
+		_exit(127);
+	/* Its own process group: a Ctrl-C at the terminal reaches ovlperf,
+	 * which takes the overlay down in order. */
+	setpgid(0, 0);
+	if (underlay_fd == CHILD_UNDERLAY_FD) {
+		if (fcntl(underlay_fd, F_SETFD, 0) < 0)
+			_exit(127);
+	} else if (dup2(underlay_fd, CHILD_UNDERLAY_FD) < 0) {
+		_exit(127);
+	}
+	execv(argv[0], argv);
+	_exit(127);
+}
+
+/* Whether the daemon's control socket answers "show". */
+static int answers(const struct ovl_daemon *d, const char *key, char *val, size_t vlen)
+{
+	char path[128], *reply = malloc(CONTROL_REPLY_MAX);
+	ssize_t n;
+	int r;
+
+	if (!reply)
+		return -ENOMEM;
+	r = control_path(d->netns_ino, d->ifname, path, sizeof(path));
+	if (r == 0) {
+		n = control_request(path, "show", reply, CONTROL_REPLY_MAX, 1000);
+		r = n < 0 ? (int)n : control_get(reply, key, val, vlen);
+	}
+	free(reply);
+	return r;
+}
+
+static int wait_for(struct ovl_daemon *d, const char *key, bool want_handshake, unsigned timeout_ms)
+{
+	uint64_t deadline = clock_now_ns() + timeout_ms * NSEC_PER_MSEC;
+	char val[32];
+
+	for (;;) {
+		if (!ovl_daemon_alive(d)) {
+			log_err("overlay: the tunnel daemon of %s exited during start-up",
+				d->ifname);
+			return -ECHILD;
+		}
+		if (answers(d, key, val, sizeof(val)) == 0 && (!want_handshake || atoi(val) >= 1))
+			return 0;
+		if (clock_now_ns() > deadline) {
+			log_err("overlay: %s: %s within %u ms", d->ifname,
+				want_handshake ? "no handshake with the other end"
+					       : "the daemon did not answer",
+				timeout_ms);
+			return -ETIMEDOUT;
+		}
+		clock_sleep_until_ns(clock_now_ns() + 50 * NSEC_PER_MSEC);
+	}
+}
+
+static int own_netns_ino(uint64_t *ino)
+{
+	int fd = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC), r;
+
+	if (fd < 0)
+		return -errno;
+	r = control_netns_ino(fd, ino);
+	close(fd);
+	return r;
+}
+
+static void remove_files(const char *dir)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), "%s/overlay.key", dir);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/overlay.conf", dir);
+	unlink(path);
+	if (rmdir(dir) < 0 && errno != ENOENT)
+		log_warn("cannot remove %s: %s", dir, strerror(errno));
+}
+
+int ovl_daemon_start(const struct ovl_daemon_spec *spec, struct ovl_daemon *d)
+{
+	char dir[64] = "/tmp/ovlperf-overlay-XXXXXX", conf[128];
+	pid_t parent = getpid();
+	int r;
+
+	memset(d, 0, sizeof(*d));
+	snprintf(d->ifname, sizeof(d->ifname), "%s", spec->ifname);
+	r = own_netns_ino(&d->netns_ino);
+	if (r < 0)
+		return r;
+	if (!mkdtemp(dir)) /* 0700 */
+		return -errno;
+	r = write_files(spec, dir, conf, sizeof(conf));
+	if (r == 0) {
+		d->pid = fork();
+		if (d->pid == 0)
+			exec_daemon(conf, spec->underlay_fd, parent);
+		if (d->pid < 0) {
+			r = -errno;
+			d->pid = 0;
+		}
+	}
+	if (r == 0) {
+		d->start_time = ovl_proc_start_time(d->pid);
+		r = wait_for(d, "peers", false, OVERLAY_READY_TIMEOUT_MS);
+	}
+	/* The daemon read its key at start-up: no secret stays on disk. */
+	remove_files(dir);
+	if (r < 0)
+		ovl_daemon_stop(d);
+	return r;
+}
+
+int ovl_daemon_wait_handshake(struct ovl_daemon *d, unsigned timeout_ms)
+{
+	return wait_for(d, "peers_with_handshake", true, timeout_ms);
+}
+
+bool ovl_daemon_alive(struct ovl_daemon *d)
+{
+	if (d->pid <= 0)
+		return false;
+	if (waitpid(d->pid, NULL, WNOHANG) == d->pid) {
+		d->pid = 0; /* reaped: never signal a pid that may be reused */
+		return false;
+	}
+	return true;
+}
+
+int ovl_daemon_stop(struct ovl_daemon *d)
+{
+	uint64_t deadline;
+	int st = 0;
+
+	if (d->pid <= 0)
+		return 0;
+	kill(d->pid, SIGTERM);
+	deadline = clock_now_ns() + OVERLAY_STOP_TIMEOUT_MS * NSEC_PER_MSEC;
+	for (;;) {
+		pid_t w = waitpid(d->pid, &st, WNOHANG);
+
+		if (w == d->pid || (w < 0 && errno != EINTR))
+			break;
+		if (clock_now_ns() > deadline) {
+			log_warn("overlay: the daemon of %s ignored SIGTERM: killed", d->ifname);
+			kill(d->pid, SIGKILL);
+			waitpid(d->pid, &st, 0);
+			break;
+		}
+		clock_sleep_until_ns(clock_now_ns() + 20 * NSEC_PER_MSEC);
+	}
+	d->pid = 0;
+	return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -ECHILD;
+}
