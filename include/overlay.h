@@ -47,6 +47,8 @@ void overlay_net_default(unsigned slot, struct proto_overlay_nets *nets);
 bool overlay_net_parse(const char *s, struct proto_overlay_nets *nets, char *why, size_t wl);
 /* Host 1 (server) and host 2 (client) of each subnet. */
 void overlay_net_hosts(const struct proto_overlay_nets *nets, struct proto_overlay_accept *acc);
+/* The subnets an OVERLAY_ACCEPT's addresses lie in. */
+void overlay_net_of(const struct proto_overlay_accept *acc, struct proto_overlay_nets *nets);
 /* Whether two prefixes overlap (family AF_INET or AF_INET6, addresses in
  * network byte order). */
 bool overlay_prefix_overlap(int family, const uint8_t *a, unsigned alen, const uint8_t *b,
@@ -75,7 +77,8 @@ int overlay_net_check_host(const struct proto_overlay_nets *nets, char *why, siz
 struct overlay_server;
 /* Removes what the state file lists from an earlier server that is gone
  * (its daemons, whose TUN devices go with them), then serves at most max
- * overlays at once. state_path "": OVERLAY_STATE_DIR/server-<port>.state. */
+ * overlays at once. state_path "":
+ * OVERLAY_STATE_DIR/server-<netns inode>-<port>.state. */
 int overlay_server_open(const char *state_path, uint16_t port, unsigned max,
 			struct overlay_server **out);
 void overlay_server_close(struct overlay_server *os);

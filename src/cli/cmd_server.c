@@ -57,7 +57,8 @@ static void usage(FILE *f)
 		"                         at the next start (state file in %s)\n"
 		"      --overlay-max N    overlays at once, one per client session (default %d,\n"
 		"                         at most %d)\n"
-		"      --overlay-state F  the state file (default %s/server-PORT.state)\n",
+		"      --overlay-state F  the state file (default\n"
+		"                         %s/server-NETNS_INODE-PORT.state)\n",
 		LOAD_DEFAULT_PORT, LOAD_MAX_STREAMS, SERVER_DEFAULT_MAX_SESSIONS, 10000u,
 		SERVER_DEFAULT_IDLE_MS, OVERLAY_DEAD_S, OVERLAY_STATE_DIR, OVERLAY_DEFAULT_MAX,
 		OVERLAY_MAX_SLOTS, OVERLAY_STATE_DIR);

@@ -188,7 +188,7 @@ static int wait_for(struct ovl_daemon *d, const char *key, bool want_handshake, 
 	}
 }
 
-static int own_netns_ino(uint64_t *ino)
+int ovl_netns_ino(uint64_t *ino)
 {
 	int fd = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC), r;
 
@@ -219,7 +219,7 @@ int ovl_daemon_start(const struct ovl_daemon_spec *spec, struct ovl_daemon *d)
 
 	memset(d, 0, sizeof(*d));
 	snprintf(d->ifname, sizeof(d->ifname), "%s", spec->ifname);
-	r = own_netns_ino(&d->netns_ino);
+	r = ovl_netns_ino(&d->netns_ino);
 	if (r < 0)
 		return r;
 	if (!mkdtemp(dir)) /* 0700 */

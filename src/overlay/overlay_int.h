@@ -54,6 +54,9 @@ int ovl_daemon_stop(struct ovl_daemon *d);
 /* /proc/PID/stat's start time, 0 if the process is gone. */
 uint64_t ovl_proc_start_time(pid_t pid);
 
+/* The inode of this process's network namespace. */
+int ovl_netns_ino(uint64_t *ino);
+
 /* TCP keepalive and TCP_USER_TIMEOUT of OVERLAY_DEAD_S on a control socket. */
 void ovl_keepalive(int fd);
 

@@ -154,6 +154,23 @@ void overlay_net_hosts(const struct proto_overlay_nets *nets, struct proto_overl
 	acc->client_v6[15] |= 2;
 }
 
+static void clear_host_bits(uint8_t *a, unsigned len, unsigned bytes)
+{
+	for (unsigned bit = len; bit < bytes * 8; bit++)
+		a[bit / 8] &= (uint8_t) ~(0x80 >> (bit % 8));
+}
+
+void overlay_net_of(const struct proto_overlay_accept *acc, struct proto_overlay_nets *nets)
+{
+	memset(nets, 0, sizeof(*nets));
+	nets->v4_len = acc->v4_len;
+	nets->v6_len = acc->v6_len;
+	memcpy(nets->v4, acc->server_v4, 4);
+	memcpy(nets->v6, acc->server_v6, 16);
+	clear_host_bits(nets->v4, nets->v4_len, 4);
+	clear_host_bits(nets->v6, nets->v6_len, 16);
+}
+
 const struct overlay_route *overlay_net_collision(const struct proto_overlay_nets *nets,
 						  const struct overlay_route *routes, size_t n)
 {

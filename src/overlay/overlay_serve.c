@@ -7,6 +7,7 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <net/if.h>
 #include <poll.h>
 #include <pthread.h>
@@ -80,7 +81,13 @@ int overlay_server_open(const char *state_path, uint16_t port, unsigned max,
 			free(os);
 			return r;
 		}
-		snprintf(path, sizeof(path), "%s/server-%u.state", OVERLAY_STATE_DIR, port);
+		uint64_t ino = 0;
+
+		/* one per network namespace and port: servers in other
+		 * namespaces are other hosts */
+		ovl_netns_ino(&ino);
+		snprintf(path, sizeof(path), "%s/server-%" PRIu64 "-%u.state", OVERLAY_STATE_DIR,
+			 ino, port);
 	}
 	r = ovl_state_open(path, &os->state);
 	if (r < 0) {

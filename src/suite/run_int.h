@@ -18,14 +18,16 @@
 struct knee_config;
 struct lab;
 struct lab_overlay;
+struct overlay_client;
 
 struct run_path {
 	const struct scenario_path *sp;
 	char addr[SCN_TEXT_MAX]; /* the far end's address for this path's loads */
 	uint16_t port;
 	char psk_file[SCN_TEXT_MAX];
-	bool setup_done;   /* external setup ran: teardown must run */
-	unsigned failures; /* consecutive failed trials */
+	bool setup_done;	    /* external setup ran: teardown must run */
+	struct overlay_client *ovl; /* builtin between hosts: its overlay */
+	unsigned failures;	    /* consecutive failed trials */
 };
 
 struct run {
