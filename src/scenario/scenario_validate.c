@@ -159,12 +159,14 @@ static void validate_path_keys(struct parser *p, struct section *sec, struct sce
 
 /* The built-in overlay between two hosts: the server brings up its end
  * (`ovlperf server --overlay`) and assigns the addresses. */
-static void validate_remote_builtin(struct parser *p, struct section *sec,
-				    const struct scenario_path *ps)
+static void validate_remote_builtin(struct parser *p, struct section *sec, struct scenario_path *ps)
 {
 	struct proto_overlay_nets nets;
 	char why[200];
 
+	/* the underlay is the control connection's: the host address's family */
+	if (!scn_given(sec, "underlay_family"))
+		ps->underlay_family = AF_UNSPEC;
 	if (scn_given(sec, "address"))
 		scn_error_at(p, scn_line_of(sec, "address"), sec, "address",
 			     "not for a builtin path: the overlay's addresses come from "

@@ -1,0 +1,224 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# The built-in overlay between two real hosts, played by namespaces that are
+# not an ovlperf lab (remote_lib.sh): the client behind a masquerading NAT,
+# the server behind an nftables input policy of drop that accepts only
+# TCP/UDP 5211 (and UDP 51820 for the external wireguard-go path).
+# `ovlperf server --overlay` brings up its end for `ovlperf run` of a
+# [host.*] scenario with underlay, builtin and external paths, IPv4 and
+# IPv6; a figure of the run checks against the server daemon's own
+# counters; a client killed with SIGKILL leaves no overlay at the server,
+# which then serves the next client; a killed server's leftovers are gone
+# at its next start.
+source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/remote_lib.sh" t
+
+DIR=$(mktemp -d /tmp/ovlperf-remote-ovl.XXXXXX)
+on_exit "rm -rf '$DIR'"
+ro_hosts
+(umask 077 && head -c 32 /dev/urandom | base64 >"$DIR/psk")
+IFS_SERVER=ovs5211-0
+WG="bash $PWD/tests/netns/remote_wg.sh"
+SERVER=
+RUNPID=
+POLLPID=
+on_exit '[ -n "$POLLPID" ] && kill $POLLPID'
+on_exit '[ -n "$RUNPID" ] && kill -KILL $RUNPID'
+on_exit '[ -n "$SERVER" ] && kill $SERVER && wait $SERVER'
+on_exit "$WG down rowg4 '$DIR'"
+on_exit "$WG down rowg6 '$DIR'"
+
+start_server()
+{
+	ip netns exec "$RS" "$OVLPERF" -v server --psk-file "$DIR/psk" --overlay \
+		--overlay-max 2 --overlay-state "$DIR/state" 2>>"$DIR/server.log" &
+	SERVER=$!
+	for _ in $(seq 50); do
+		ip netns exec "$RS" ss -ltn | grep -q ':5211 ' && return 0
+		sleep 0.1
+	done
+	fail "the server does not listen (see $DIR/server.log)"
+}
+
+# scenario NAME FAMILY ADDR WG_ENDPOINT: underlay, builtin and wireguard-go paths
+scenario()
+{
+	local wgaddr=198.19.6.2 wg=rowg4
+	[ "$2" = 6 ] && wgaddr=2001:2:0:66::2 wg=rowg6
+	cat >"$DIR/$1.ini" <<-INI
+	[scenario]
+	name = $1
+	repetitions = 1
+	duration = 1s
+
+	[host.far]
+	address = $3
+	psk_file = $DIR/psk
+
+	[path.builtin]
+	type = builtin
+	host = far
+	family = $2
+
+	[path.underlay]
+	type = underlay
+	host = far
+	family = $2
+
+	[path.wg]
+	type = external
+	host = far
+	family = $2
+	address = $wgaddr
+	setup = $WG up $wg $RC $RS $4 $DIR
+	teardown = $WG down $wg $DIR
+
+	[tcp]
+	streams = 1
+	duration = 1s
+
+	[udp]
+	sizes = 1000
+	rate = 20M
+	duration = 1s
+	INI
+}
+
+# builtin_only NAME DURATION: one builtin IPv4 path, one TCP trial
+builtin_only()
+{
+	cat >"$DIR/$1.ini" <<-INI
+	[scenario]
+	name = $1
+	repetitions = 1
+
+	[host.far]
+	address = $SADDR4
+	psk_file = $DIR/psk
+
+	[path.builtin]
+	type = builtin
+	host = far
+
+	[tcp]
+	streams = 1
+	duration = $2
+	INI
+}
+
+# json FILE PYTHON-EXPR: a value from run.json (d is the document)
+json() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"; }
+
+# The server daemon's counters while the run goes on: the last answer before
+# the overlay goes down (the overlay idles through the later paths' trials).
+poll_tunnel()
+{
+	while :; do
+		ip netns exec "$RS" "$OVLPERF" tunnel show "$IFS_SERVER" >"$DIR/show.tmp" 2>/dev/null &&
+			mv "$DIR/show.tmp" "$DIR/show.last"
+		sleep 0.1
+	done
+}
+
+counter() { awk -v k="$1:" '$1 == k { print $2; exit }' "$DIR/show.last"; }
+
+server_overlay_gone()
+{
+	! ip -n "$RS" link show "$IFS_SERVER" >/dev/null 2>&1 &&
+		! pgrep -f "tunnel up /tmp/ovlperf-overlay" >/dev/null &&
+		[ ! -s "$DIR/state" ]
+}
+
+start_server
+ip netns exec "$RS" nft list ruleset >"$DIR/firewall.txt"
+
+# --- IPv4: a run over the NAT and the firewall ---------------------------
+scenario r4 4 "$SADDR4" "$SADDR4"
+poll_tunnel &
+POLLPID=$!
+ip netns exec "$RC" "$OVLPERF" run "$DIR/r4.ini" --out "$DIR/r4" >"$DIR/r4.txt" 2>"$DIR/r4.err" ||
+	fail "IPv4 run failed: $(tail -3 "$DIR/r4.err")"
+kill $POLLPID
+wait $POLLPID 2>/dev/null || true
+POLLPID=
+cat "$DIR/r4.txt"
+expect_eq "IPv4 run complete" "$(json "$DIR/r4/run.json" "d['complete']")" True
+expect_eq "IPv4 builtin path's address" "$(json "$DIR/r4/run.json" "d['paths'][0]['addr']")" \
+	198.19.128.1
+expect_eq "IPv4 trials without error" \
+	"$(json "$DIR/r4/run.json" "sum(1 for t in d['trials'] if t['status'] == 0)")" 6
+[ -s "$DIR/show.last" ] || fail "the server's daemon never answered 'tunnel show'"
+# What the server received on the builtin path crossed its TUN device once,
+# with its IP/TCP/UDP headers and the trials' control connections on top.
+payload=$(json "$DIR/r4/run.json" "sum(t['tcp']['bytes'] if 'tcp' in t else t['udp']['received'] * t['len'] for t in d['trials'] if t['path'] == 0)")
+tun=$(counter tun_tx_bytes)
+expect_ge "server TUN bytes written ($tun) >= payload received on the builtin path" "$tun" "$payload"
+expect_ge "... and not above twice that plus 4 MB" $((payload * 2 + 4000000)) "$tun"
+expect_eq "server daemon's peer endpoint is the NAT's" \
+	"$(awk '$1 == "endpoint:" { sub(":[0-9]+$", "", $2); print $2 }' "$DIR/show.last")" 198.18.31.1
+for _ in $(seq 30); do server_overlay_gone && break; sleep 0.1; done
+server_overlay_gone || fail "the overlay stayed at the server after the run"
+ok "the server's TUN device, daemon and state entry are gone after the run"
+has "overlay on $IFS_SERVER down: the client is done" cat "$DIR/server.log" ||
+	fail "the server did not log the client's OVERLAY_DOWN"
+ok "the server took it down at the client's OVERLAY_DOWN"
+
+# --- IPv6 -------------------------------------------------------------------
+scenario r6 6 "$SADDR6" "[$SADDR6]"
+ip netns exec "$RC" "$OVLPERF" run "$DIR/r6.ini" --out "$DIR/r6" >"$DIR/r6.txt" 2>"$DIR/r6.err" ||
+	fail "IPv6 run failed: $(tail -3 "$DIR/r6.err")"
+cat "$DIR/r6.txt"
+expect_eq "IPv6 run complete" "$(json "$DIR/r6/run.json" "d['complete']")" True
+expect_eq "IPv6 builtin path's address" "$(json "$DIR/r6/run.json" "d['paths'][0]['addr']")" \
+	2001:2:0:80::1
+expect_eq "IPv6 trials without error" \
+	"$(json "$DIR/r6/run.json" "sum(1 for t in d['trials'] if t['status'] == 0)")" 6
+
+# --- a client killed mid-run --------------------------------------------------
+builtin_only long 30s
+ip netns exec "$RC" "$OVLPERF" run "$DIR/long.ini" --out "$DIR/long" >/dev/null 2>&1 &
+RUNPID=$!
+for _ in $(seq 150); do ip -n "$RS" link show "$IFS_SERVER" >/dev/null 2>&1 && break; sleep 0.1; done
+ip -n "$RS" link show "$IFS_SERVER" >/dev/null 2>&1 || fail "no overlay at the server for the long run"
+sleep 1
+kill -KILL $RUNPID
+{ wait $RUNPID; } 2>/dev/null || true
+RUNPID=
+# The stated limit: OVERLAY_DEAD_S (20 s) of TCP keepalive
+for _ in $(seq 200); do server_overlay_gone && break; sleep 0.1; done
+server_overlay_gone || fail "the server's overlay outlived a killed client by 20 s"
+ok "a client killed with SIGKILL: the server's TUN device and daemon are gone"
+[ -z "$(ip -n "$RC" -br link | grep '^ovc')" ] || fail "the killed client's TUN device stayed"
+ok "... and the killed client's own daemon and TUN device too"
+builtin_only next 1s
+ip netns exec "$RC" "$OVLPERF" run "$DIR/next.ini" --out "$DIR/next" >/dev/null 2>"$DIR/next.err" ||
+	fail "the next client got no overlay: $(tail -3 "$DIR/next.err")"
+expect_eq "the next client's run over a new overlay" \
+	"$(json "$DIR/next/run.json" "d['complete'] and d['paths'][0]['addr']")" 198.19.128.1
+
+# --- a killed server: its daemon goes with it, its state file is cleaned ------
+ip netns exec "$RC" "$OVLPERF" run "$DIR/long.ini" --out "$DIR/long2" >/dev/null 2>&1 &
+RUNPID=$!
+for _ in $(seq 150); do [ -s "$DIR/state" ] && break; sleep 0.1; done
+[ -s "$DIR/state" ] || fail "the server's state file does not list its overlay"
+kill -KILL $SERVER
+{ wait $SERVER; } 2>/dev/null || true
+SERVER=
+{ wait $RUNPID; } 2>/dev/null || true
+RUNPID=
+for _ in $(seq 50); do ! ip -n "$RS" link show "$IFS_SERVER" >/dev/null 2>&1 && break; sleep 0.1; done
+! ip -n "$RS" link show "$IFS_SERVER" >/dev/null 2>&1 || fail "a killed server's TUN device stayed"
+ok "a server killed with SIGKILL: its daemon and TUN device went with it"
+start_server
+[ ! -s "$DIR/state" ] || fail "the restarted server kept the dead server's state: $(cat "$DIR/state")"
+ok "the restarted server cleared the dead server's state file"
+ip netns exec "$RC" "$OVLPERF" run "$DIR/next.ini" --out "$DIR/next2" >/dev/null 2>"$DIR/next2.err" ||
+	fail "the restarted server gave no overlay: $(tail -3 "$DIR/next2.err")"
+ok "the restarted server brings up an overlay again"
+
+# --- refusals ----------------------------------------------------------------
+has "needs --psk-file" ip netns exec "$RS" "$OVLPERF" server --overlay -p 5299 ||
+	fail "--overlay without a PSK was not refused"
+ok "--overlay without --psk-file is refused"
+echo "firewall rules of the server host:"
+cat "$DIR/firewall.txt"
