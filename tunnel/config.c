@@ -562,8 +562,7 @@ static void check_config(struct parse *p)
 	else if (!cfg->npeers)
 		perr(p, NULL, "no [peer] section");
 	else if (cfg->underlay_fd >= 0 && cfg->has_listen)
-		perr(p, "underlay_fd",
-		     "and 'listen' exclude each other (the inherited socket is bound)");
+		perr(p, "underlay_fd", "excludes 'listen' (the inherited socket is bound already)");
 	for (size_t i = 0; i < cfg->npeers && !p->rc; i++)
 		check_peer(p, &cfg->peers[i], i);
 }
