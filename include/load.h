@@ -51,6 +51,8 @@ struct load_spec {
 	char psk_file[256];   /* "" : no authentication */
 	uint8_t dscp;
 	char bind_addr[64];	 /* local address for the client's sockets; "" : any */
+	uint16_t cport;		 /* source port of stream 0, the next ones follow
+				  * (iperf3 --cport); 0: any. Not the control's */
 	uint32_t msg_timeout_ms; /* control-message deadline; 0: 10 s */
 	bool realtime;		 /* opt-in: as root, this end's UDP threads run SCHED_FIFO.
 				  * Off by default: a real-time receiver or sender starves

@@ -180,6 +180,7 @@ struct mtu_probe_spec {
 	unsigned probes;	 /* 0: MTU_DEFAULT_PROBES */
 	uint64_t timeout_ns;	 /* longest wait for a round; 0: default */
 	bool tcp_mss;		 /* run the TCP MSS check */
+	uint16_t cport;		 /* source port of the probes and the MSS check; 0: any */
 	bool fragments;		 /* watch the IP fragment counters */
 	char psk_file[256];
 	uint32_t expect_mtu, expect_mss; /* 0: unknown */
@@ -282,11 +283,17 @@ int mtu_probe_path(const struct mtu_probe_spec *spec, struct mtu_path_result *re
  * connection to peer (the server's TCP port from READY), a transfer both ways
  * bounded by timeout_ns, TCP_INFO of this end, TCP_QUERY for the server's.
  * A transfer that stalls is a result (completed = false), not an error.
+ * greet: the connection starts with a probe header carrying token (the
+ * server's one port tells it by that, MTU_WIRE_F_ONE_PORT); cport: its
+ * source port (0: any).
  * Returns 0, or a negative errno when the control session broke. */
 struct ctrl;
 struct sockaddr_storage;
 int mtu_tcp_check(struct ctrl *c, const struct sockaddr_storage *peer, uint64_t timeout_ns,
-		  struct mtu_tcp_result *res);
+		  bool greet, uint64_t token, uint16_t cport, struct mtu_tcp_result *res);
+/* Binds fd to the wildcard address of its family and port (the source
+ * port asked with --cport). 0 or -errno (-EADDRINUSE: in use). */
+int mtu_bind_port(int fd, int family, uint16_t port);
 
 /* Expected tcpi_snd_mss on a path of MTU pmtu: pmtu - 40 (IPv4) / 60 (IPv6),
  * minus 12 with timestamps (1448 on 1500). */

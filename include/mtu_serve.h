@@ -14,6 +14,10 @@
  * bodies in mtu_wire.h, until the client's DONE. A server that cannot serve
  * the session answers PROTO_ERROR instead of READY.
  *
+ * With a registry (mtu_serve_port) and a client that asks for it
+ * (MTU_WIRE_F_ONE_PORT), probes and the MSS check's connection come to the
+ * server's own port: READY announces it, and the server's accept thread
+ * hands them over by the session's token (data_registry.h). Otherwise
  * mtu_serve() opens a UDP socket on the control connection's local address
  * (and a TCP listener when asked for the MSS check) and announces their ports;
  * the client sends UDP probes with DF set and asks which of each round
@@ -28,6 +32,8 @@
 #include <stdint.h>
 #include <sys/socket.h>
 
+struct data_registry;
+
 /* ctrl_fd: the connected control socket, already past hello/auth and the
  * TEST_REQUEST (blocking or not: mtu_serve polls it); client: the control
  * peer's address (probes must come from it; NULL: taken from getpeername);
@@ -37,5 +43,8 @@
  * (-EPROTO for a malformed request or message, -EINTR when interrupted). */
 int mtu_serve(int ctrl_fd, const struct sockaddr_storage *client, const uint8_t *req,
 	      size_t req_len);
+/* The same on the server's port (reg: the server's registry; NULL works
+ * as mtu_serve). */
+int mtu_serve_port(int ctrl_fd, const struct sockaddr_storage *client, struct data_registry *reg);
 
 #endif

@@ -10,6 +10,7 @@
  * A session, after TEST_REQUEST (kind MTU) / TEST_ACCEPT:
  *   c->s OPEN        version, flags, family, token
  *   s->c READY       UDP probe port, TCP port (MSS check), server interface MTU
+ *                    (with MTU_WIRE_F_ONE_PORT: the server's port, for both)
  *   c->s QUERY       "round r: I sent n probes"    (repeated; UDP probes in between)
  *   s->c REPORT      which probes of round r arrived, reassembled count, counters
  *   c->s TCP_QUERY   after a transfer on the TCP port
@@ -46,6 +47,10 @@ size_t mtu_wire_put_op(uint8_t out[static MTU_WIRE_OP_LEN], enum mtu_wire_op op)
 bool mtu_wire_get_op(const uint8_t *buf, size_t len, enum mtu_wire_op *op);
 
 #define MTU_WIRE_F_TCP 0x01 /* the client wants the TCP MSS check */
+/* The client greets the MSS check's connection with a probe header (its
+ * token) and may send everything to the server's own port: a server that
+ * can answers READY with that port for both (proto.h: the demux). */
+#define MTU_WIRE_F_ONE_PORT 0x02
 
 /* OPEN (after the op header): version u8, flags u8, family u8 (4|6), reserved u8, token u64. */
 #define MTU_WIRE_REQUEST_LEN 12

@@ -85,13 +85,14 @@ void overlay_server_close(struct overlay_server *os);
 
 struct ctrl;
 struct proto_msg;
+struct data_registry;
 /* Serves an OVERLAY_REQUEST on an authenticated session, holds the overlay
  * until it ends and takes it down. Returns 0 when the request was refused
  * (TEST_REJECT sent; the session goes on), PROTO_E_EOF when the session
  * ended with the overlay, or a negative error (the session ends). */
-int overlay_serve(struct overlay_server *os, struct ctrl *c, const struct sockaddr_storage *peer,
-		  const struct sockaddr_storage *local, const char *name,
-		  const struct proto_msg *request);
+int overlay_serve(struct overlay_server *os, struct ctrl *c, struct data_registry *reg,
+		  const struct sockaddr_storage *peer, const struct sockaddr_storage *local,
+		  const char *name, const struct proto_msg *request);
 
 #define OVERLAY_STATE_DIR "/run/ovlperf"
 

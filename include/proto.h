@@ -191,9 +191,12 @@ int proto_write_all(int fd, const uint8_t *buf, size_t len, int timeout_ms);
 /* Client: RESULTS may end with the sender's local drops (struct
  * proto_local_drops); a server sends them only to a client that says so. */
 #define PROTO_CAP_LOCAL_DROPS (1u << 8)
+/* Server: MTU probes and the MSS check's connection may come to its own
+ * port (mtu_wire.h, MTU_WIRE_F_ONE_PORT); data streams always do. */
+#define PROTO_CAP_ONE_PORT (1u << 9)
 /* Server: it brings up the built-in overlay for an authenticated client
  * (`ovlperf server --overlay`; proto_overlay.h). */
-#define PROTO_CAP_OVERLAY (1u << 9)
+#define PROTO_CAP_OVERLAY (1u << 10)
 
 #define PROTO_HELLO_LEN 40
 struct proto_hello {

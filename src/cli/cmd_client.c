@@ -54,6 +54,8 @@ static void usage(FILE *f)
 		"  -4, -6               IPv4 / IPv6 only\n"
 		"  -p, --port PORT      control port (default %d)\n"
 		"  -B, --bind ADDR      local address\n"
+		"      --cport PORT     source port of the data streams: PORT..PORT+N-1 for\n"
+		"                       -P N (the control connection's stays ephemeral)\n"
 		"      --dscp N         DSCP of the test traffic (0..63)\n"
 		"      --psk-file FILE  prove the server's pre-shared key\n"
 		"      --msg-timeout MS deadline of each control step (connecting included),\n"
@@ -66,6 +68,7 @@ static void usage(FILE *f)
 enum {
 	OPT_TCP = 256,
 	OPT_DF,
+	OPT_CPORT,
 	OPT_NO_GSO,
 	OPT_NO_GRO,
 	OPT_GSO,
@@ -99,6 +102,7 @@ static const struct option options[] = {
 	{ "gro", no_argument, NULL, OPT_GRO },
 	{ "port", required_argument, NULL, 'p' },
 	{ "bind", required_argument, NULL, 'B' },
+	{ "cport", required_argument, NULL, OPT_CPORT },
 	{ "dscp", required_argument, NULL, OPT_DSCP },
 	{ "psk-file", required_argument, NULL, OPT_PSK },
 	{ "msg-timeout", required_argument, NULL, OPT_MSGTMO },
@@ -156,6 +160,11 @@ static bool apply_value(struct load_spec *s, int c, const char *arg, char why[st
 		if (!get(VALUE_UINT, arg, 1, 65535, &v, why))
 			return false;
 		s->port = (uint16_t)v;
+		return true;
+	case OPT_CPORT:
+		if (!get(VALUE_UINT, arg, 1, 65535, &v, why))
+			return false;
+		s->cport = (uint16_t)v;
 		return true;
 	case OPT_DSCP:
 		if (!get(VALUE_UINT, arg, 0, 63, &v, why))

@@ -31,6 +31,8 @@ static const char usage_text[] =
 	"\n"
 	"  -4, -6              IPv4 / IPv6 only\n"
 	"  -p, --port PORT     server control port (default 5211)\n"
+	"  --cport PORT        source port of the UDP probes and of the --tcp-mss\n"
+	"                      connection (the control connection's stays ephemeral)\n"
 	"  --base N            first size, assumed to work: 1200 (default), 576, 68 ...\n"
 	"                      (68..65535)\n"
 	"  --max N             largest size to try, 68..65535 (default: the interface MTU)\n"
@@ -63,6 +65,7 @@ enum {
 	OPT_EXPECT_MSS,
 	OPT_PSK,
 	OPT_JSON,
+	OPT_CPORT,
 };
 
 struct opts {
@@ -79,6 +82,7 @@ struct opts {
 
 static const struct option options[] = {
 	{ "port", required_argument, NULL, 'p' },
+	{ "cport", required_argument, NULL, OPT_CPORT },
 	{ "base", required_argument, NULL, OPT_BASE },
 	{ "max", required_argument, NULL, OPT_MAX },
 	{ "probes", required_argument, NULL, OPT_PROBES },
@@ -120,9 +124,10 @@ static bool parse_number(int c, const char *arg, struct opts *o, char why[static
 
 	switch (c) {
 	case 'p':
+	case OPT_CPORT:
 		if (!get_u32(arg, 1, 65535, &v, why))
 			return false;
-		s->port = (uint16_t)v;
+		*(c == 'p' ? &s->port : &s->cport) = (uint16_t)v;
 		return true;
 	case OPT_BASE:
 		return get_u32(arg, MTU_MIN_SIZE, OPT_SIZE_MAX, &s->base, why);

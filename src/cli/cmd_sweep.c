@@ -49,6 +49,8 @@ static void usage(FILE *f)
 		"  -w, --window BYTES         socket buffers (k/M/G binary, to 1G)\n"
 		"  -4, -6                     IPv4 / IPv6 only\n"
 		"  -p, --port PORT            control port (default %d)\n"
+		"      --cport PORT           source ports of the streams, PORT..PORT+P-1\n"
+		"                             (the control connection's stays ephemeral)\n"
 		"      --psk-file FILE        prove the server's pre-shared key\n"
 		"      --label NAME           path name shown in the report\n"
 		"      --no-progress          no progress lines on stderr\n"
@@ -79,6 +81,7 @@ enum {
 	OPT_RT,
 	OPT_SIZE_LAYER,
 	OPT_RATE_LAYER,
+	OPT_CPORT,
 };
 
 static const struct option options[] = {
@@ -100,6 +103,7 @@ static const struct option options[] = {
 	{ "parallel", required_argument, NULL, 'P' },
 	{ "window", required_argument, NULL, 'w' },
 	{ "port", required_argument, NULL, 'p' },
+	{ "cport", required_argument, NULL, OPT_CPORT },
 	{ "psk-file", required_argument, NULL, OPT_PSK },
 	{ "label", required_argument, NULL, OPT_LABEL },
 	{ "no-progress", no_argument, NULL, OPT_NOPROGRESS },
@@ -237,9 +241,10 @@ static bool parse_load(struct opts *o, int c, const char *arg, char why[static V
 		s->load.sock_buf = (uint32_t)v;
 		return true;
 	case 'p':
+	case OPT_CPORT:
 		if (value_get(VALUE_UINT, arg, 1, 65535, &v, why, VALUE_WHY_MAX))
 			return false;
-		s->load.port = (uint16_t)v;
+		*(c == 'p' ? &s->load.port : &s->load.cport) = (uint16_t)v;
 		return true;
 	case '4':
 	case '6':

@@ -264,13 +264,16 @@ static int connect_streams(struct client *cl, int *fds)
 		struct proto_data_hello h = { .test_id = cl->acc.test_id, .stream = (uint16_t)i };
 		uint16_t port = cl->acc.ports[cl->acc.nports == 1 ? 0 : i];
 		struct owd_clock_sample sample = { 0 };
+		struct sockaddr_storage local = cl->local;
 
 		memcpy(h.cookie, cl->acc.cookie, sizeof(h.cookie));
+		/* --cport: stream i from cport + i (validate() checked the range) */
+		if (cl->spec.cport)
+			addr_set_port(&local, (uint16_t)(cl->spec.cport + i));
 		if (cl->spec.proto == LOAD_UDP)
-			fds[i] = data_client_udp(&cl->server, port, &cl->local, &h, &o, tmo,
-						 &sample);
+			fds[i] = data_client_udp(&cl->server, port, &local, &h, &o, tmo, &sample);
 		else
-			fds[i] = data_client_tcp(&cl->server, port, &cl->local, &h, &o, tmo,
+			fds[i] = data_client_tcp(&cl->server, port, &local, &h, &o, tmo,
 						 cl->data_ack);
 		if (fds[i] >= 0 && cl->spec.proto == LOAD_UDP)
 			owd_clock_add(&cl->clock, &sample);
@@ -279,6 +282,10 @@ static int connect_streams(struct client *cl, int *fds)
 
 			for (unsigned k = 0; k < i; k++)
 				close(fds[k]);
+			if (cl->spec.cport && (rc == -EADDRINUSE || rc == -EADDRNOTAVAIL))
+				return fail(cl, rc,
+					    "--cport: source port %u (stream %u) is in use: %s",
+					    cl->spec.cport + i, i + 1, strerror(-rc));
 			return fail(cl, rc, "data connection %u to port %u: %s", i + 1, port,
 				    strerror(-rc));
 		}
@@ -580,6 +587,10 @@ static int validate(struct client *cl)
 			    LOAD_UDP_MIN_LEN, LOAD_UDP_MAX_LEN);
 	if (!s->host[0])
 		return fail(cl, -EINVAL, "no server given");
+	if (s->cport && s->cport + s->streams - 1u > 65535u)
+		return fail(cl, -ERANGE,
+			    "--cport %u with %u streams needs source ports up to %u, above 65535",
+			    s->cport, s->streams, s->cport + s->streams - 1u);
 	return 0;
 }
 

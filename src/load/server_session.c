@@ -107,7 +107,8 @@ static int hello(struct session *s)
 	h = (struct proto_hello){ .version = PROTO_VERSION,
 				  .caps = PROTO_CAP_TCP | PROTO_CAP_UDP | PROTO_CAP_MTU |
 					  PROTO_CAP_REVERSE | PROTO_CAP_UDP_GSO |
-					  PROTO_CAP_UDP_GRO | PROTO_CAP_DATA_ACK };
+					  PROTO_CAP_UDP_GRO | PROTO_CAP_DATA_ACK |
+					  PROTO_CAP_ONE_PORT };
 	if (s->sh->key)
 		h.caps |= PROTO_CAP_AUTH_REQUIRED;
 	if (s->sh->ovl)
@@ -162,7 +163,7 @@ static int serve_mtu(struct session *s)
 
 	log_info("%s: MTU probing session", s->name);
 	/* mtu_serve reads the control socket itself from here on */
-	rc = mtu_serve(s->c.fd, &s->peer, NULL, 0);
+	rc = mtu_serve_port(s->c.fd, &s->peer, s->sh->reg);
 	if (rc < 0 && rc != -EINTR) {
 		log_warn("%s: MTU session: %s", s->name, proto_strerror(rc));
 		return rc;
@@ -180,7 +181,7 @@ static int serve_overlay(struct session *s, const struct proto_msg *m)
 			       "with --overlay)");
 		return 0;
 	}
-	return overlay_serve(s->sh->ovl, &s->c, &s->peer, &s->local, s->name, m);
+	return overlay_serve(s->sh->ovl, &s->c, s->sh->reg, &s->peer, &s->local, s->name, m);
 }
 
 static int serve_requests(struct session *s, bool *ran)

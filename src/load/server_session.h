@@ -10,6 +10,7 @@
 #include "auth.h"
 #include "overlay.h"
 #include "ctrl.h"
+#include "data_registry.h"
 #include "proto.h"
 #include "server.h"
 
@@ -28,6 +29,7 @@ struct server_shared {
 	struct server_stats stats;
 	const struct server_config *cfg;
 	struct auth_key *key;	    /* NULL: no PSK */
+	struct data_registry *reg;  /* tests expecting data on the port */
 	struct overlay_server *ovl; /* NULL: no --overlay */
 	atomic_uint sessions;	    /* running session threads */
 	atomic_uint next_test_id;
@@ -53,6 +55,27 @@ int session_refuse(struct session *s, uint16_t type, uint16_t reason, const char
 void server_stats_refused(struct server_shared *sh, uint16_t reason);
 /* One log line: sessions, tests, refusals by reason, refused data. */
 void server_stats_log(struct server_shared *sh);
+
+/* ---- the one port (server.c, server_demux.c, server_udp.c) ---- */
+struct pending_set;
+/* Starts a session thread for a control connection (server.c). */
+void server_start_session(struct server_shared *sh, int fd, const struct sockaddr_storage *peer);
+/* Too many sessions: one non-blocking ERROR, then closes fd (server.c). */
+void server_refuse_busy(struct server_shared *sh, int fd);
+/* Looks at pending connection i, whose poll said revents: waits for more,
+ * or starts a session, hands a data connection to its test, or refuses it
+ * (closed and counted); then drops it from ps. */
+void server_demux_examine(struct server_shared *sh, struct pending_set *ps, unsigned i,
+			  short revents, uint64_t now_ns);
+/* Ends pending connections past their deadline (the same the session would
+ * give: no HELLO within the idle timeout, a stalled message). */
+void server_demux_expire(struct server_shared *sh, struct pending_set *ps, uint64_t now_ns);
+/* Text for a data_registry_check/claim error. */
+const char *server_claim_strerror(int rc);
+/* The UDP socket on the port: opened like the listener (v6only: IPv6
+ * only); its greetings and probes drained into the registry. */
+int server_udp_open(const struct sockaddr_storage *ss, bool v6only);
+void server_udp_drain(struct server_shared *sh, int fd, uint8_t *buf, size_t cap);
 
 /* Thread entry: serves one control connection, frees the session. */
 void *server_session_main(void *arg);

@@ -354,7 +354,7 @@ int server_test_run(struct session *s, const struct proto_test_request *req)
 		return reject(s, code, why) < 0 ? -EIO : 0;
 	rc = data_server_open(&ds, spec.proto == LOAD_UDP, spec.streams,
 			      atomic_fetch_add(&s->sh->next_test_id, 1), &s->local, &s->peer,
-			      req->data_port, &opts);
+			      s->sh->reg, &opts);
 	if (rc < 0) {
 		snprintf(why, sizeof(why), "cannot open data sockets: %s", strerror(-rc));
 		return reject(s, PROTO_R_INTERNAL, why) < 0 ? -EIO : 0;

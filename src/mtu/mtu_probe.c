@@ -43,6 +43,7 @@ struct prober {
 	int udp;
 	int family;
 	uint64_t token;
+	bool one_port; /* the server takes everything on its port */
 	uint32_t round;
 	uint16_t wait_ms;
 	uint8_t *buf;
@@ -193,6 +194,7 @@ static int handshake(struct prober *p, const struct mtu_probe_spec *spec, uint64
 	if (!(h.caps & PROTO_CAP_MTU))
 		return fail(p->res, -EOPNOTSUPP, "the server (%s) does not serve MTU probes",
 			    h.software);
+	p->one_port = h.caps & PROTO_CAP_ONE_PORT;
 	if (h.caps & PROTO_CAP_AUTH_REQUIRED) {
 		rc = authenticate(p, spec->psk_file);
 		if (rc < 0)
@@ -273,7 +275,7 @@ static int open_session(struct prober *p, const struct mtu_probe_spec *spec,
 	memcpy(&p->token, rnd, sizeof(p->token));
 	rq.token = p->token;
 	rq.family = p->family == AF_INET6 ? 6 : 4;
-	rq.flags = spec->tcp_mss ? MTU_WIRE_F_TCP : 0;
+	rq.flags = (spec->tcp_mss ? MTU_WIRE_F_TCP : 0) | (p->one_port ? MTU_WIRE_F_ONE_PORT : 0);
 	mtu_wire_put_request(b, &rq);
 	rc = send_op(p, MTU_OP_OPEN, b, sizeof(b));
 	if (rc == 0)
@@ -283,15 +285,19 @@ static int open_session(struct prober *p, const struct mtu_probe_spec *spec,
 	return rc;
 }
 
-static int open_udp(struct prober *p, const struct sockaddr_storage *server, uint16_t port)
+static int open_udp(struct prober *p, const struct sockaddr_storage *server, uint16_t port,
+		    uint16_t cport)
 {
 	struct sockaddr_storage ss = *server;
-	int one = 1, probe;
+	int one = 1, probe, rc;
 
 	addr_set_port(&ss, port);
 	p->udp = socket(p->family, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 	if (p->udp < 0)
 		return -errno;
+	rc = mtu_bind_port(p->udp, p->family, cport);
+	if (rc < 0)
+		return rc;
 	if (p->family == AF_INET6) {
 		probe = IPV6_PMTUDISC_PROBE;
 		if (setsockopt(p->udp, IPPROTO_IPV6, IPV6_MTU_DISCOVER, &probe, sizeof(probe)) <
@@ -614,7 +620,9 @@ static int probe_session(struct prober *p, const struct mtu_probe_spec *spec)
 	res->family = p->family;
 	res->server_if_mtu = ready.if_mtu;
 	addr_format(&server, false, res->remote_addr, sizeof(res->remote_addr));
-	rc = open_udp(p, &server, ready.udp_port);
+	rc = open_udp(p, &server, ready.udp_port, spec->cport);
+	if (rc == -EADDRINUSE && spec->cport)
+		return fail(res, rc, "--cport %u: the UDP source port is in use", spec->cport);
 	if (rc < 0)
 		return fail(res, rc, "probe socket: %s", strerror(-rc));
 	if (getsockname(p->udp, (struct sockaddr *)&local, &sl) == 0)
@@ -626,7 +634,8 @@ static int probe_session(struct prober *p, const struct mtu_probe_spec *spec)
 		struct sockaddr_storage tcp_peer = server;
 
 		addr_set_port(&tcp_peer, ready.tcp_port);
-		rc = mtu_tcp_check(&p->c, &tcp_peer, spec->timeout_ns, &res->tcp);
+		rc = mtu_tcp_check(&p->c, &tcp_peer, spec->timeout_ns, p->one_port, p->token,
+				   spec->cport, &res->tcp);
 		if (rc < 0)
 			return fail(res, rc, "TCP check: %s", res->tcp.error);
 	}

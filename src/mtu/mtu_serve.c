@@ -15,7 +15,9 @@
 #include <unistd.h>
 
 #include "addr.h"
+#include "bytes.h"
 #include "clock.h"
+#include "data_registry.h"
 #include "interrupt.h"
 #include "log.h"
 #include "mtu.h"
@@ -53,6 +55,8 @@ struct round {
 
 struct session {
 	int ctrl, udp, lsn, tcp;
+	struct data_registry *reg;    /* the server's port (NULL: sockets of our own) */
+	struct data_reg_entry *entry; /* the session's token in reg */
 	int family;
 	struct sockaddr_storage peer;
 	uint64_t token;
@@ -134,6 +138,29 @@ static int open_sockets(struct session *s, bool want_tcp, struct mtu_wire_ready 
 	return 0;
 }
 
+/* Probes and the MSS check's connection come to the server's port; the
+ * accept thread hands them over through the registry (data_registry.h). */
+static int use_port(struct session *s, struct mtu_wire_ready *ready)
+{
+	struct data_claim key = { .kind = DATA_REG_MTU };
+	struct sockaddr_storage local;
+	socklen_t sl = sizeof(local);
+	int err;
+
+	if (getsockname(s->ctrl, (struct sockaddr *)&local, &sl) < 0)
+		return -errno;
+	addr_unmap(&local);
+	s->family = local.ss_family;
+	put_be64(key.secret, s->token);
+	err = data_registry_add(s->reg, &key, 1, &s->peer, &s->entry);
+	if (err < 0)
+		return err;
+	ready->udp_port = data_registry_port(s->reg);
+	ready->tcp_port = ready->udp_port;
+	ready->if_mtu = mtu_local_if_mtu(s->ctrl);
+	return 0;
+}
+
 static int on_open(struct session *s, const uint8_t *body, size_t len)
 {
 	struct mtu_wire_request rq;
@@ -145,7 +172,10 @@ static int on_open(struct session *s, const uint8_t *body, size_t len)
 		return -EPROTO;
 	s->token = rq.token;
 	s->opened = true;
-	err = open_sockets(s, rq.flags & MTU_WIRE_F_TCP, &ready);
+	if (s->reg && (rq.flags & MTU_WIRE_F_ONE_PORT))
+		err = use_port(s, &ready);
+	else
+		err = open_sockets(s, rq.flags & MTU_WIRE_F_TCP, &ready);
 	if (err < 0) {
 		log_err("cannot open probe sockets: %s", strerror(-err));
 		return err;
@@ -289,6 +319,36 @@ static void saved_syn_mss(struct session *s)
 		s->syn_mss = 0;
 }
 
+static void take_tcp(struct session *s, int fd)
+{
+	if (s->tcp >= 0) {
+		close(fd);
+		return;
+	}
+	s->tcp = fd;
+	saved_syn_mss(s);
+}
+
+/* What the accept thread handed over: probe records, the TCP connection. */
+static void take_handoffs(struct session *s)
+{
+	struct data_handoff h;
+	struct round *r;
+
+	while (data_reg_entry_take(s->entry, &h) == 1) {
+		if (h.fd >= 0) {
+			take_tcp(s, h.fd);
+			continue;
+		}
+		r = round_get(s, h.round, true);
+		if (!r || h.index >= MTU_WIRE_MAX_ROUND)
+			continue;
+		r->mask |= 1u << h.index;
+		if (h.reassembled)
+			r->reassembled_mask |= 1u << h.index;
+	}
+}
+
 static void tcp_accept(struct session *s)
 {
 	struct sockaddr_storage from;
@@ -297,12 +357,11 @@ static void tcp_accept(struct session *s)
 
 	if (fd < 0)
 		return;
-	if (s->tcp >= 0 || !addr_same_host(&from, &s->peer)) {
+	if (!addr_same_host(&from, &s->peer)) {
 		close(fd);
 		return;
 	}
-	s->tcp = fd;
-	saved_syn_mss(s);
+	take_tcp(s, fd);
 }
 
 static void tcp_io(struct session *s, short revents)
@@ -338,12 +397,13 @@ static int serve_loop(struct session *s)
 	if (err < 0)
 		return err;
 	for (;;) {
-		struct pollfd pf[4] = {
+		struct pollfd pf[5] = {
 			{ s->ctrl, POLLIN, 0 },
 			{ s->udp, POLLIN, 0 },
 			{ s->lsn, POLLIN, 0 },
 			{ s->tcp_closed ? -1 : s->tcp,
 			  (short)(POLLIN | (s->tcp_tx < TCP_SEND_BYTES ? POLLOUT : 0)), 0 },
+			{ s->entry ? data_reg_entry_pollfd(s->entry) : -1, POLLIN, 0 },
 		};
 		struct proto_msg m;
 		uint64_t now;
@@ -352,13 +412,15 @@ static int serve_loop(struct session *s)
 			err = -EINTR;
 			break;
 		}
-		if (poll(pf, 4, s->query_pending ? 5 : 200) < 0 && errno != EINTR) {
+		if (poll(pf, 5, s->query_pending ? 5 : 200) < 0 && errno != EINTR) {
 			err = -errno;
 			break;
 		}
 		now = clock_now_ns();
 		if (pf[1].revents & POLLIN)
 			drain_udp(s);
+		if (pf[4].revents & POLLIN)
+			take_handoffs(s);
 		if (pf[2].revents & POLLIN)
 			tcp_accept(s);
 		if (s->tcp >= 0 && pf[3].revents)
@@ -384,14 +446,11 @@ static int serve_loop(struct session *s)
 	return err == 1 ? 0 : err;
 }
 
-int mtu_serve(int ctrl_fd, const struct sockaddr_storage *client, const uint8_t *req,
-	      size_t req_len)
+int mtu_serve_port(int ctrl_fd, const struct sockaddr_storage *client, struct data_registry *reg)
 {
-	struct session s = { .ctrl = ctrl_fd, .udp = -1, .lsn = -1, .tcp = -1 };
+	struct session s = { .ctrl = ctrl_fd, .udp = -1, .lsn = -1, .tcp = -1, .reg = reg };
 	int err;
 
-	(void)req;
-	(void)req_len;
 	if (client) {
 		s.peer = *client;
 	} else {
@@ -408,6 +467,8 @@ int mtu_serve(int ctrl_fd, const struct sockaddr_storage *client, const uint8_t 
 	if (err < 0 && err != -EINTR)
 		log_warn("MTU session ended: %s", proto_strerror(err));
 	free(s.buf);
+	if (s.entry)
+		data_registry_remove(reg, s.entry);
 	if (s.tcp >= 0)
 		close(s.tcp);
 	if (s.lsn >= 0)
@@ -415,4 +476,12 @@ int mtu_serve(int ctrl_fd, const struct sockaddr_storage *client, const uint8_t 
 	if (s.udp >= 0)
 		close(s.udp);
 	return err == PROTO_E_EOF ? 0 : err;
+}
+
+int mtu_serve(int ctrl_fd, const struct sockaddr_storage *client, const uint8_t *req,
+	      size_t req_len)
+{
+	(void)req;
+	(void)req_len;
+	return mtu_serve_port(ctrl_fd, client, NULL);
 }

@@ -50,7 +50,21 @@ static int read_info(int fd, struct mtu_tcp_end *end, bool *timestamps, uint64_t
 	return 0;
 }
 
-static int tcp_connect(const struct sockaddr_storage *peer)
+int mtu_bind_port(int fd, int family, uint16_t port)
+{
+	struct sockaddr_storage ss = { .ss_family = (sa_family_t)family };
+	int one = 1;
+
+	if (!port)
+		return 0;
+	addr_set_port(&ss, port);
+	/* a TCP port pinned run after run: its last connection may be in
+	 * TIME_WAIT, which must not refuse the next run */
+	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	return bind(fd, (struct sockaddr *)&ss, addr_len(&ss)) < 0 ? -errno : 0;
+}
+
+static int tcp_connect(const struct sockaddr_storage *peer, uint16_t cport)
 {
 	struct pollfd p;
 	socklen_t sl = sizeof(int);
@@ -59,6 +73,11 @@ static int tcp_connect(const struct sockaddr_storage *peer)
 	fd = socket(peer->ss_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 	if (fd < 0)
 		return -errno;
+	rc = mtu_bind_port(fd, peer->ss_family, cport);
+	if (rc < 0) {
+		close(fd);
+		return rc;
+	}
 	if (connect(fd, (const struct sockaddr *)peer, addr_len(peer)) < 0 &&
 	    errno != EINPROGRESS) {
 		rc = -errno;
@@ -148,8 +167,17 @@ static int server_end(struct ctrl *c, struct mtu_tcp_result *res)
 	return 0;
 }
 
+/* The probe header that tells the server's port which session this is. */
+static int greet_server(int fd, uint64_t token)
+{
+	uint8_t g[MTU_WIRE_PROBE_HDR_LEN];
+
+	mtu_wire_put_probe(g, &(struct mtu_wire_probe){ .token = token });
+	return proto_write_all(fd, g, sizeof(g), CONNECT_TIMEOUT_MS);
+}
+
 int mtu_tcp_check(struct ctrl *c, const struct sockaddr_storage *peer, uint64_t timeout_ns,
-		  struct mtu_tcp_result *res)
+		  bool greet, uint64_t token, uint16_t cport, struct mtu_tcp_result *res)
 {
 	uint64_t budget = 2 * timeout_ns > MIN_TRANSFER_NS ? 2 * timeout_ns : MIN_TRANSFER_NS;
 	int fd, rc;
@@ -157,10 +185,18 @@ int mtu_tcp_check(struct ctrl *c, const struct sockaddr_storage *peer, uint64_t 
 	memset(res, 0, sizeof(*res));
 	res->run = true;
 	res->family = peer->ss_family;
-	fd = tcp_connect(peer);
+	fd = tcp_connect(peer, cport);
+	if (fd >= 0 && greet && (rc = greet_server(fd, token)) < 0) {
+		close(fd);
+		fd = rc;
+	}
 	if (fd < 0) {
-		snprintf(res->error, sizeof(res->error), "cannot connect to the TCP port: %s",
-			 strerror(-fd));
+		if (cport && (fd == -EADDRINUSE || fd == -EADDRNOTAVAIL))
+			snprintf(res->error, sizeof(res->error),
+				 "--cport %u: the TCP source port is in use", cport);
+		else
+			snprintf(res->error, sizeof(res->error),
+				 "cannot connect to the TCP port: %s", strerror(-fd));
 		/* The control session is still fine: report what we have. */
 		return server_end(c, res);
 	}

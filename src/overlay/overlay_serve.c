@@ -45,6 +45,7 @@ struct overlay_server {
 struct serve {
 	struct overlay_server *os;
 	struct ctrl *c;
+	struct data_registry *reg; /* the server's: the underlay's greeting */
 	const struct sockaddr_storage *peer, *local;
 	const char *name;
 	struct proto_overlay_request req;
@@ -171,7 +172,8 @@ static int accept_request(struct serve *sv, uint32_t test_id)
 	key_generate(sv->priv);
 	r = key_public(sv->acc.server_key, sv->priv);
 	if (r == 0)
-		r = data_server_open(&sv->ds, true, 1, test_id, sv->local, sv->peer, 0, &opts);
+		r = data_server_open(&sv->ds, true, 1, test_id, sv->local, sv->peer, sv->reg,
+				     &opts);
 	if (r < 0) {
 		snprintf(why, sizeof(why), "cannot open the underlay socket: %s", strerror(-r));
 		return reject(sv, PROTO_R_INTERNAL, why) < 0 ? -EPIPE : 1;
@@ -322,16 +324,18 @@ static int serve_overlay(struct serve *sv)
 	return PROTO_E_EOF;
 }
 
-int overlay_serve(struct overlay_server *os, struct ctrl *c, const struct sockaddr_storage *peer,
-		  const struct sockaddr_storage *local, const char *name,
-		  const struct proto_msg *request)
+int overlay_serve(struct overlay_server *os, struct ctrl *c, struct data_registry *reg,
+		  const struct sockaddr_storage *peer, const struct sockaddr_storage *local,
+		  const char *name, const struct proto_msg *request)
 {
 	struct serve *sv = calloc(1, sizeof(*sv));
 	int r, slot;
 
 	if (!sv)
 		return -ENOMEM;
-	*sv = (struct serve){ .os = os, .c = c, .peer = peer, .local = local, .name = name };
+	*sv = (struct serve){
+		.os = os, .c = c, .reg = reg, .peer = peer, .local = local, .name = name
+	};
 	r = proto_decode_overlay_request(request->body, request->len, &sv->req);
 	if (r < 0) {
 		ctrl_send_text(c, PROTO_ERROR, PROTO_R_BAD_MESSAGE, "malformed OVERLAY_REQUEST: %s",

@@ -13,6 +13,7 @@
 #include "addr.h"
 #include "clock.h"
 #include "data_conn.h"
+#include "data_registry.h"
 #include "log.h"
 #include "sockopt.h"
 
@@ -34,65 +35,13 @@ static int new_socket(const struct sockaddr_storage *local, bool udp, const stru
 	return fd;
 }
 
-static int bind_port(int fd, const struct sockaddr_storage *local, uint16_t port, uint16_t *got)
-{
-	struct sockaddr_storage a = *local;
-	socklen_t l = sizeof(a);
-
-	addr_set_port(&a, port);
-	if (bind(fd, (struct sockaddr *)&a, addr_len(&a)) < 0)
-		return -errno;
-	if (getsockname(fd, (struct sockaddr *)&a, &l) < 0)
-		return -errno;
-	*got = addr_port(&a);
-	return 0;
-}
-
 /* ---- server ---------------------------------------------------------- */
-
-static int open_udp(struct data_server *ds, uint16_t want_port)
-{
-	for (unsigned i = 0; i < ds->streams; i++) {
-		int fd = new_socket(&ds->local, true, &ds->opts), rc;
-
-		if (fd < 0)
-			return fd;
-		ds->fds[i] = fd;
-		/* a wished port applies to stream 0; the others take the next ones */
-		rc = bind_port(fd, &ds->local, want_port ? (uint16_t)(want_port + i) : 0,
-			       &ds->ports[i]);
-		if (rc < 0)
-			return rc;
-		/* the receive buffer before the first datagram arrives */
-		sockopt_set_bufs(fd, ds->opts.sock_buf, false, true);
-		sockopt_nonblock(fd, true);
-	}
-	ds->nports = ds->streams;
-	return 0;
-}
-
-static int open_tcp(struct data_server *ds, uint16_t want_port)
-{
-	int fd = new_socket(&ds->local, false, &ds->opts), rc;
-
-	if (fd < 0)
-		return fd;
-	ds->lsn = fd;
-	sockopt_reuseaddr(fd);
-	rc = bind_port(fd, &ds->local, want_port, &ds->ports[0]);
-	if (rc < 0)
-		return rc;
-	if (listen(fd, (int)ds->streams + 8) < 0)
-		return -errno;
-	sockopt_nonblock(fd, true);
-	ds->nports = 1;
-	return 0;
-}
 
 int data_server_open(struct data_server *ds, bool udp, unsigned streams, uint32_t test_id,
 		     const struct sockaddr_storage *local, const struct sockaddr_storage *peer,
-		     uint16_t want_port, const struct data_opts *opts)
+		     struct data_registry *reg, const struct data_opts *opts)
 {
+	struct data_claim key = { .kind = udp ? DATA_REG_UDP : DATA_REG_TCP, .test_id = test_id };
 	int rc;
 
 	memset(ds, 0, sizeof(*ds));
@@ -102,19 +51,26 @@ int data_server_open(struct data_server *ds, bool udp, unsigned streams, uint32_
 	ds->local = *local;
 	ds->peer = *peer;
 	ds->opts = *opts;
-	ds->lsn = -1;
+	ds->reg = reg;
+	if (!reg || !streams || streams > LOAD_MAX_STREAMS)
+		return -EINVAL;
 	randombytes_buf(ds->cookie, sizeof(ds->cookie));
 	ds->fds = malloc(streams * sizeof(*ds->fds));
 	ds->ready = calloc(streams, sizeof(*ds->ready));
 	ds->data_seen = calloc(streams, sizeof(*ds->data_seen));
-	ds->ports = calloc(streams, sizeof(*ds->ports));
+	ds->ports = calloc(1, sizeof(*ds->ports));
 	if (!ds->fds || !ds->ready || !ds->ports || !ds->data_seen) {
 		data_server_close(ds);
 		return -ENOMEM;
 	}
 	for (unsigned i = 0; i < streams; i++)
 		ds->fds[i] = -1;
-	rc = udp ? open_udp(ds, want_port) : open_tcp(ds, want_port);
+	/* every stream comes to the server's own port (proto.h: the demux) */
+	ds->ports[0] = data_registry_port(reg);
+	ds->nports = 1;
+	memcpy(key.secret, ds->cookie, sizeof(key.secret));
+	rc = data_registry_add(reg, &key, streams, peer, &ds->entry);
+	sodium_memzero(&key, sizeof(key));
 	if (rc < 0)
 		data_server_close(ds);
 	return rc;
@@ -124,15 +80,15 @@ unsigned data_server_pollfds(const struct data_server *ds, struct pollfd *pfd, u
 {
 	unsigned n = 0;
 
-	if (!ds->udp) {
-		if (max > 0 && ds->nready < ds->streams)
-			pfd[n++] = (struct pollfd){ .fd = ds->lsn, .events = POLLIN };
+	if (max > 0 && ds->entry && ds->nready < ds->streams)
+		pfd[n++] =
+			(struct pollfd){ .fd = data_reg_entry_pollfd(ds->entry), .events = POLLIN };
+	if (!ds->udp)
 		return n;
-	}
 	/* ready UDP sockets stay watched (a lost echo makes the client retry)
 	 * until test datagrams show the client has started */
 	for (unsigned i = 0; i < ds->streams && n < max; i++)
-		if (!ds->data_seen[i])
+		if (ds->ready[i] && !ds->data_seen[i])
 			pfd[n++] = (struct pollfd){ .fd = ds->fds[i], .events = POLLIN };
 	return n;
 }
@@ -173,101 +129,101 @@ static int read_hello(int fd, uint8_t *buf, int timeout_ms)
 	return 0;
 }
 
-/* Accepts one pending connection; false when none is left. */
-static bool accept_tcp(struct data_server *ds, int timeout_ms)
+/* The stream's greeting echo: TCP, that the connection is registered and
+ * START may follow (28 bytes into a new socket's empty buffer); UDP, a
+ * datagram header with this end's clock (data_conn.h). */
+static int echo_hello(struct data_server *ds, unsigned i)
 {
-	struct sockaddr_storage from;
-	socklen_t l = sizeof(from);
-	uint8_t buf[PROTO_DATA_HELLO_LEN];
-	struct proto_data_hello h;
-	int fd = accept4(ds->lsn, (struct sockaddr *)&from, &l, SOCK_CLOEXEC | SOCK_NONBLOCK);
+	uint8_t buf[LOAD_UDP_MIN_LEN] = { 0 };
+	struct proto_data_hello h = { .test_id = ds->test_id, .stream = (uint16_t)i };
 
-	if (fd < 0)
-		return false;
-	if (!addr_same_host(&from, &ds->peer)) {
-		ds->refused++;
-		log_warn("test %u: data connection from a foreign address refused", ds->test_id);
-		close(fd);
-		return true;
-	}
-	if (read_hello(fd, buf, timeout_ms) < 0 || !hello_ok(ds, buf, sizeof(buf), &h) ||
-	    ds->ready[h.stream]) {
-		ds->refused++;
-		log_warn("test %u: data connection without a valid greeting refused", ds->test_id);
-		close(fd);
-		return true;
-	}
-	/* the echo tells the client this stream is registered: it sends START
-	 * only when all are (28 bytes into a new socket's empty buffer) */
-	if (ds->ack_hello &&
-	    send(fd, buf, sizeof(buf), MSG_DONTWAIT | MSG_NOSIGNAL) != (ssize_t)sizeof(buf)) {
-		ds->refused++;
-		log_warn("test %u: cannot acknowledge data connection %u: %s", ds->test_id,
-			 h.stream + 1u, strerror(errno));
-		close(fd);
-		return true;
-	}
-	ds->fds[h.stream] = fd;
-	ds->ready[h.stream] = true;
-	ds->nready++;
-	return true;
-}
-
-static void udp_hello(struct data_server *ds, unsigned i)
-{
-	uint8_t buf[256], echo[LOAD_UDP_MIN_LEN] = { 0 };
-	struct sockaddr_storage from;
-	socklen_t l = sizeof(from);
-	struct proto_data_hello h;
-	/* peek first: on a connected stream the client's first test datagram
-	 * may come before its START is read, and must stay for the receiver */
-	ssize_t n = recvfrom(ds->fds[i], buf, sizeof(buf), MSG_DONTWAIT | MSG_PEEK,
-			     (struct sockaddr *)&from, &l);
-	bool hello;
-
-	if (n < 0)
-		return;
-	hello = addr_same_host(&from, &ds->peer) && hello_ok(ds, buf, (size_t)n, &h) &&
-		h.stream == i;
-	if (!hello && ds->ready[i]) {
-		ds->data_seen[i] = true; /* the test has begun on this stream */
-		return;
-	}
-	recv(ds->fds[i], buf, sizeof(buf), MSG_DONTWAIT);
-	if (!hello) {
-		ds->refused++;
-		return;
-	}
-	if (!ds->ready[i]) {
-		if (connect(ds->fds[i], (struct sockaddr *)&from, l) < 0)
-			return;
-		ds->ready[i] = true;
-		ds->nready++;
+	if (!ds->udp) {
+		memcpy(h.cookie, ds->cookie, sizeof(h.cookie));
+		if (proto_encode_data_hello(buf, sizeof(buf), &h) < 0)
+			return -EINVAL;
+		if (send(ds->fds[i], buf, PROTO_DATA_HELLO_LEN, MSG_DONTWAIT | MSG_NOSIGNAL) !=
+		    PROTO_DATA_HELLO_LEN)
+			return -errno;
+		return 0;
 	}
 	/* flagged OMIT: a late copy reaching a running receiver is ignored */
-	dgram_put(echo, sizeof(echo),
+	dgram_put(buf, sizeof(buf),
 		  &(struct dgram_hdr){ .stream = (uint16_t)i,
 				       .flags = DGRAM_F_OMIT,
 				       .send_ns = clock_now_ns(),
 				       .test_id = ds->test_id });
-	send(ds->fds[i], echo, sizeof(echo), MSG_DONTWAIT);
+	send(ds->fds[i], buf, sizeof(buf), MSG_DONTWAIT);
+	return 0;
+}
+
+/* A stream the server's accept thread matched to this test: a TCP
+ * connection past its greeting, or a UDP socket connected to the client. */
+static void adopt(struct data_server *ds, const struct data_handoff *h)
+{
+	int fd = h->fd;
+
+	if (fd < 0 || h->stream >= ds->streams || ds->ready[h->stream]) {
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	sockopt_nonblock(fd, true);
+	if (!ds->udp)
+		sockopt_set_mss(fd, ds->opts.mss);
+	/* UDP: the receive buffer before the first test datagram arrives */
+	if (ds->opts.sock_buf || ds->udp)
+		sockopt_set_bufs(fd, ds->opts.sock_buf, !ds->udp, true);
+	sockopt_set_dscp(fd, ds->local.ss_family, ds->opts.dscp);
+	ds->fds[h->stream] = fd;
+	if ((!ds->udp && !ds->ack_hello) || echo_hello(ds, h->stream) == 0) {
+		ds->ready[h->stream] = true;
+		ds->nready++;
+		return;
+	}
+	ds->refused++;
+	log_warn("test %u: cannot acknowledge data connection %u: %s", ds->test_id, h->stream + 1u,
+		 strerror(errno));
+	close(fd);
+	ds->fds[h->stream] = -1;
+}
+
+/* A datagram on a stream's connected UDP socket: the greeting again (our
+ * echo was lost) or the first test datagram. */
+static void udp_again(struct data_server *ds, unsigned i)
+{
+	uint8_t buf[256];
+	struct proto_data_hello h;
+	/* peek first: on a connected stream the client's first test datagram
+	 * may come before its START is read, and must stay for the receiver */
+	ssize_t n = recv(ds->fds[i], buf, sizeof(buf), MSG_DONTWAIT | MSG_PEEK);
+
+	if (n < 0)
+		return;
+	if (!hello_ok(ds, buf, (size_t)n, &h) || h.stream != i) {
+		ds->data_seen[i] = true; /* the test has begun on this stream */
+		return;
+	}
+	recv(ds->fds[i], buf, sizeof(buf), MSG_DONTWAIT);
+	echo_hello(ds, i);
 }
 
 void data_server_handle(struct data_server *ds, const struct pollfd *pfd, unsigned n,
 			int hello_timeout_ms)
 {
+	(void)hello_timeout_ms; /* greetings are read by the accept thread now */
 	for (unsigned k = 0; k < n; k++) {
+		struct data_handoff h;
+
 		if (!(pfd[k].revents & POLLIN))
 			continue;
-		if (!ds->udp) {
-			/* drain the backlog: START may follow right behind */
-			while (ds->nready < ds->streams && accept_tcp(ds, hello_timeout_ms))
-				;
+		if (ds->entry && pfd[k].fd == data_reg_entry_pollfd(ds->entry)) {
+			while (data_reg_entry_take(ds->entry, &h) == 1)
+				adopt(ds, &h);
 			continue;
 		}
-		for (unsigned i = 0; i < ds->streams; i++)
+		for (unsigned i = 0; ds->udp && i < ds->streams; i++)
 			if (ds->fds[i] == pfd[k].fd)
-				udp_hello(ds, i);
+				udp_again(ds, i);
 	}
 }
 
@@ -286,9 +242,9 @@ int data_server_take(struct data_server *ds, unsigned i)
 
 void data_server_close(struct data_server *ds)
 {
-	if (ds->lsn >= 0)
-		close(ds->lsn);
-	ds->lsn = -1;
+	if (ds->entry)
+		data_registry_remove(ds->reg, ds->entry);
+	ds->entry = NULL;
 	for (unsigned i = 0; ds->fds && i < ds->streams; i++)
 		if (ds->fds[i] >= 0)
 			close(ds->fds[i]);
@@ -335,6 +291,10 @@ static int client_socket(const struct sockaddr_storage *server,
 		return fd;
 	if (udp)
 		sockopt_set_bufs(fd, opts->sock_buf, false, true);
+	/* a TCP source port pinned run after run (--cport): its last
+	 * connection may be in TIME_WAIT, which must not refuse the next */
+	if (!udp && local_bind && addr_port(local_bind))
+		sockopt_reuseaddr(fd);
 	if (local_bind && bind(fd, (const struct sockaddr *)local_bind, addr_len(local_bind)) < 0) {
 		int rc = -errno;
 

@@ -41,7 +41,7 @@ bool mtu_wire_get_request(const uint8_t *buf, size_t len, struct mtu_wire_reques
 	r->family = buf[2];
 	r->token = get_be64(buf + 4);
 	return r->version == MTU_WIRE_VERSION && (r->family == 4 || r->family == 6) &&
-	       !(r->flags & ~MTU_WIRE_F_TCP) && buf[3] == 0;
+	       !(r->flags & ~(MTU_WIRE_F_TCP | MTU_WIRE_F_ONE_PORT)) && buf[3] == 0;
 }
 
 void mtu_wire_put_ready(uint8_t out[static MTU_WIRE_READY_LEN], const struct mtu_wire_ready *r)
