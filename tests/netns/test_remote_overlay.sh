@@ -8,8 +8,9 @@
 # [host.*] scenario with underlay, builtin and external paths, IPv4 and
 # IPv6; a figure of the run checks against the server daemon's own
 # counters; a client killed with SIGKILL leaves no overlay at the server,
-# which then serves the next client; a killed server's leftovers are gone
-# at its next start.
+# which then serves the next client; so does one that vanishes without a
+# FIN (TCP keepalive, OVERLAY_DEAD_S); a killed server's daemon dies with
+# it and its state file is cleared at its next start.
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/remote_lib.sh" t
 
@@ -115,7 +116,8 @@ poll_tunnel()
 {
 	while :; do
 		ip netns exec "$RS" "$OVLPERF" tunnel show "$IFS_SERVER" >"$DIR/show.tmp" 2>/dev/null &&
-			mv "$DIR/show.tmp" "$DIR/show.last"
+			mv "$DIR/show.tmp" "$DIR/show.last" &&
+			ip netns exec "$RS" ss -Hunp state established >>"$DIR/udp.txt"
 		sleep 0.1
 	done
 }
@@ -156,6 +158,10 @@ expect_ge "server TUN bytes written ($tun) >= payload received on the builtin pa
 expect_ge "... and not above twice that plus 4 MB" $((payload * 2 + 4000000)) "$tun"
 expect_eq "server daemon's peer endpoint is the NAT's" \
 	"$(awk '$1 == "endpoint:" { sub(":[0-9]+$", "", $2); print $2 }' "$DIR/show.last")" 198.18.31.1
+# The daemon's underlay socket is the server's one port, connected to the NAT
+grep -q "198\.18\.31\.2:5211 *198\.18\.31\.1:.*pid=$(awk '$1 == "pid:" { print $2 }' "$DIR/show.last")," \
+	"$DIR/udp.txt" || fail "the server daemon's socket is not on UDP 5211: $(sort -u "$DIR/udp.txt")"
+ok "the server daemon's underlay socket is UDP 5211, connected to the NAT's address"
 for _ in $(seq 30); do server_overlay_gone && break; sleep 0.1; done
 server_overlay_gone || fail "the overlay stayed at the server after the run"
 ok "the server's TUN device, daemon and state entry are gone after the run"
@@ -181,8 +187,7 @@ RUNPID=$!
 for _ in $(seq 150); do ip -n "$RS" link show "$IFS_SERVER" >/dev/null 2>&1 && break; sleep 0.1; done
 ip -n "$RS" link show "$IFS_SERVER" >/dev/null 2>&1 || fail "no overlay at the server for the long run"
 sleep 1
-kill -KILL $RUNPID
-{ wait $RUNPID; } 2>/dev/null || true
+{ kill -KILL $RUNPID && wait $RUNPID; } 2>/dev/null || true
 RUNPID=
 # The stated limit: OVERLAY_DEAD_S (20 s) of TCP keepalive
 for _ in $(seq 200); do server_overlay_gone && break; sleep 0.1; done
@@ -196,13 +201,33 @@ ip netns exec "$RC" "$OVLPERF" run "$DIR/next.ini" --out "$DIR/next" >/dev/null 
 expect_eq "the next client's run over a new overlay" \
 	"$(json "$DIR/next/run.json" "d['complete'] and d['paths'][0]['addr']")" 198.19.128.1
 
+# --- a client that vanishes without a word: TCP keepalive --------------------
+ip netns exec "$RC" "$OVLPERF" run "$DIR/long.ini" --out "$DIR/vanish" >/dev/null 2>&1 &
+RUNPID=$!
+for _ in $(seq 150); do ip -n "$RS" link show "$IFS_SERVER" >/dev/null 2>&1 && break; sleep 0.1; done
+ip -n "$RS" link show "$IFS_SERVER" >/dev/null 2>&1 || fail "no overlay at the server for the vanishing client"
+ip netns exec "$RR" nft -f - <<-'NFT'
+	table inet roblk {
+		chain blk {
+			type filter hook forward priority filter; policy drop;
+		}
+	}
+NFT
+{ kill -KILL $RUNPID && wait $RUNPID; } 2>/dev/null || true
+RUNPID=
+t0=$(date +%s)
+# OVERLAY_DEAD_S (20 s) after the last answer, plus a second of polling
+for _ in $(seq 220); do server_overlay_gone && break; sleep 0.1; done
+server_overlay_gone || fail "the server's overlay outlived a vanished client by 22 s"
+ok "a client that vanished (FIN dropped): the overlay gone after $(($(date +%s) - t0)) s"
+ip netns exec "$RR" nft delete table inet roblk
+
 # --- a killed server: its daemon goes with it, its state file is cleaned ------
 ip netns exec "$RC" "$OVLPERF" run "$DIR/long.ini" --out "$DIR/long2" >/dev/null 2>&1 &
 RUNPID=$!
 for _ in $(seq 150); do [ -s "$DIR/state" ] && break; sleep 0.1; done
 [ -s "$DIR/state" ] || fail "the server's state file does not list its overlay"
-kill -KILL $SERVER
-{ wait $SERVER; } 2>/dev/null || true
+{ kill -KILL $SERVER && wait $SERVER; } 2>/dev/null || true
 SERVER=
 { wait $RUNPID; } 2>/dev/null || true
 RUNPID=
