@@ -37,21 +37,28 @@ static bool ignored(const struct rtnl_route *route, int family, const uint8_t *d
 
 static void describe(struct rtnl_route *route, struct overlay_route *o)
 {
-	char a[INET6_ADDRSTRLEN], dev[IF_NAMESIZE] = "", table[16];
+	char a[INET6_ADDRSTRLEN], dev[IF_NAMESIZE] = "", table[16], via[INET6_ADDRSTRLEN + 8] = "";
 	struct rtnl_nexthop *nh = rtnl_route_nexthop_n(route, 0);
 	uint32_t t = rtnl_route_get_table(route);
+	struct nl_addr *gw = nh ? rtnl_route_nh_get_gateway(nh) : NULL;
 
 	inet_ntop(o->family, o->dst, a, sizeof(a));
 	if (nh && rtnl_route_nh_get_ifindex(nh) > 0)
 		if_indextoname((unsigned)rtnl_route_nh_get_ifindex(nh), dev);
+	if (gw && nl_addr_get_len(gw) <= 16) {
+		char g[INET6_ADDRSTRLEN];
+
+		if (inet_ntop(nl_addr_get_family(gw), nl_addr_get_binary_addr(gw), g, sizeof(g)))
+			snprintf(via, sizeof(via), " via %s", g);
+	}
 	if (t == RT_TABLE_MAIN)
 		snprintf(table, sizeof(table), "main");
 	else if (t == RT_TABLE_LOCAL)
 		snprintf(table, sizeof(table), "local");
 	else
 		snprintf(table, sizeof(table), "%u", t);
-	snprintf(o->desc, sizeof(o->desc), "%s/%u%s%s table %s", a, o->len, dev[0] ? " dev " : "",
-		 dev, table);
+	snprintf(o->desc, sizeof(o->desc), "%s/%u%s%s%s table %s", a, o->len, via,
+		 dev[0] ? " dev " : "", dev, table);
 }
 
 static void add_route(struct nl_object *obj, void *arg)

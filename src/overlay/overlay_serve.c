@@ -164,7 +164,7 @@ static int accept_request(struct serve *sv, uint32_t test_id)
 	int r;
 
 	choose_nets(sv, &nets);
-	if (overlay_net_check_host(&nets, why, sizeof(why)) < 0)
+	if (overlay_net_check_host(&nets, "the server", why, sizeof(why)) < 0)
 		return reject(sv, PROTO_R_UNSPEC, why) < 0 ? -EPIPE : 1;
 	sv->priv = key_alloc();
 	if (!sv->priv)

@@ -85,7 +85,7 @@ scenario()
 	INI
 }
 
-# builtin_only NAME DURATION: one builtin IPv4 path, one TCP trial
+# builtin_only NAME DURATION [PATH-KEY-LINE]: one builtin IPv4 path, one TCP trial
 builtin_only()
 {
 	cat >"$DIR/$1.ini" <<-INI
@@ -100,6 +100,7 @@ builtin_only()
 	[path.builtin]
 	type = builtin
 	host = far
+	${3:-}
 
 	[tcp]
 	streams = 1
@@ -240,6 +241,63 @@ ok "the restarted server cleared the dead server's state file"
 ip netns exec "$RC" "$OVLPERF" run "$DIR/next.ini" --out "$DIR/next2" >/dev/null 2>"$DIR/next2.err" ||
 	fail "the restarted server gave no overlay: $(tail -3 "$DIR/next2.err")"
 ok "the restarted server brings up an overlay again"
+
+# --- overlay subnets against both hosts' routes ------------------------------
+ip -n "$RS" route add 198.19.128.0/24 via 198.18.31.1
+! ip netns exec "$RC" "$OVLPERF" run "$DIR/next.ini" --out "$DIR/coll" >/dev/null 2>"$DIR/coll.err" ||
+	fail "an overlay subnet the server routes elsewhere was not refused"
+has "overlay subnet 198.19.128.0/24 collides with the route 198.19.128.0/24 via 198.18.31.1 dev rs0 table main on the server" \
+	cat "$DIR/coll.err" || fail "the collision names no route: $(cat "$DIR/coll.err")"
+ok "a collision with a server route is refused, naming the route"
+builtin_only chosen 1s "overlay_subnets = 198.19.210.0/24, 2001:2:0:fa::/64"
+ip netns exec "$RC" "$OVLPERF" run "$DIR/chosen.ini" --out "$DIR/chosen" >/dev/null 2>"$DIR/chosen.err" ||
+	fail "chosen overlay subnets: $(tail -3 "$DIR/chosen.err")"
+expect_eq "overlay_subnets: the server's address" \
+	"$(json "$DIR/chosen/run.json" "d['paths'][0]['addr']")" 198.19.210.1
+ip -n "$RS" route del 198.19.128.0/24
+ip -n "$RC" route add 198.19.211.0/24 via 198.18.30.1
+builtin_only clientcoll 1s "overlay_subnets = 198.19.211.0/24"
+! ip netns exec "$RC" "$OVLPERF" run "$DIR/clientcoll.ini" --out "$DIR/cc" >/dev/null 2>"$DIR/cc.err" ||
+	fail "an overlay subnet the client routes elsewhere was not refused"
+has "collides with the route 198.19.211.0/24 via 198.18.30.1 dev rc0 table main on this host" \
+	cat "$DIR/cc.err" || fail "the client's collision names no route: $(cat "$DIR/cc.err")"
+ok "a collision with a client route is refused, naming the route"
+ip -n "$RC" route del 198.19.211.0/24
+for _ in $(seq 30); do server_overlay_gone && break; sleep 0.1; done
+server_overlay_gone || fail "the server kept the overlay the client refused"
+ok "... and the server took down the overlay the client could not use"
+
+# --- --overlay-max: a third overlay at once is refused -----------------------
+{
+	sed -n '1,/^\[tcp\]/p' "$DIR/next.ini" | sed '$d'
+	for n in 2 3; do printf '[path.builtin%s]\ntype = builtin\nhost = far\n\n' $n; done
+	printf '[tcp]\nstreams = 1\nduration = 1s\n'
+} >"$DIR/three.ini"
+! ip netns exec "$RC" "$OVLPERF" run "$DIR/three.ini" --out "$DIR/three" >/dev/null 2>"$DIR/three.err" ||
+	fail "a third overlay was not refused by --overlay-max 2"
+has "path builtin3: .*already runs its maximum of 2 overlays (--overlay-max)" cat "$DIR/three.err" ||
+	fail "no limit reason: $(cat "$DIR/three.err")"
+ok "--overlay-max 2: the third overlay is refused with the reason"
+for _ in $(seq 30); do server_overlay_gone && break; sleep 0.1; done
+server_overlay_gone || fail "the refused run left overlays at the server"
+ok "... and the two it had are down"
+
+# --- SIGTERM: the server takes its overlays down ------------------------------
+ip netns exec "$RC" "$OVLPERF" run "$DIR/long.ini" --out "$DIR/term" >/dev/null 2>"$DIR/term.err" &
+RUNPID=$!
+for _ in $(seq 150); do [ -s "$DIR/state" ] && break; sleep 0.1; done
+[ -s "$DIR/state" ] || fail "no overlay at the server before SIGTERM"
+kill -TERM $SERVER
+wait $SERVER || fail "the server exited non-zero on SIGTERM"
+SERVER=
+server_overlay_gone || fail "the server left its overlay behind at SIGTERM"
+ok "SIGTERM: the server's TUN device, daemon and state entry are gone when it exits"
+wait $RUNPID && fail "the run went on without its overlay"
+RUNPID=
+# (the overlay's end or the refused connection, whichever the run sees first)
+has "stopped: path builtin" cat "$DIR/term.err" ||
+	fail "the run does not name the path it lost: $(cat "$DIR/term.err")"
+ok "... and the run stops, naming the path"
 
 # --- refusals ----------------------------------------------------------------
 has "needs --psk-file" ip netns exec "$RS" "$OVLPERF" server --overlay -p 5299 ||
