@@ -124,6 +124,23 @@ static int write_files(const struct ovl_daemon_spec *sp, const char *dir, char *
 	return r;
 }
 
+int ovl_no_forwarding(const char *ifname)
+{
+	char path[96];
+	int fd, r = 0;
+
+	/* ip-sysctl: conf/<if>/forwarding "controls whether packets received
+	 * on this interface can be forwarded" (IPv4; IPv6's per-interface
+	 * switch only selects host or router behaviour) */
+	snprintf(path, sizeof(path), "/proc/sys/net/ipv4/conf/%s/forwarding", ifname);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0 || write(fd, "0", 1) != 1)
+		r = -errno;
+	if (fd >= 0)
+		close(fd);
+	return r;
+}
+
 /* In the child between fork and exec: async-signal-safe calls only. */
 static void exec_daemon(const char *conf, int underlay_fd, pid_t parent)
 {

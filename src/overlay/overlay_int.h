@@ -54,6 +54,9 @@ int ovl_daemon_stop(struct ovl_daemon *d);
 /* /proc/PID/stat's start time, 0 if the process is gone. */
 uint64_t ovl_proc_start_time(pid_t pid);
 
+/* Packets that arrive on ifname are not forwarded (IPv4: the per-interface
+ * 'forwarding' switch): the overlay reaches this host, not its networks. */
+int ovl_no_forwarding(const char *ifname);
 /* The inode of this process's network namespace. */
 int ovl_netns_ino(uint64_t *ino);
 

@@ -9,7 +9,7 @@
 # IPv6; a figure of the run checks against the server daemon's own
 # counters; a client killed with SIGKILL leaves no overlay at the server,
 # which then serves the next client; so does one that vanishes without a
-# FIN (TCP keepalive, OVERLAY_DEAD_S); a killed server's daemon dies with
+# FIN (TCP keepalive, OVERLAY_DEAD_S) or is stopped with SIGINT; a killed server's daemon dies with
 # it and its state file is cleared at its next start.
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/remote_lib.sh" t
@@ -118,7 +118,9 @@ poll_tunnel()
 	while :; do
 		ip netns exec "$RS" "$OVLPERF" tunnel show "$IFS_SERVER" >"$DIR/show.tmp" 2>/dev/null &&
 			mv "$DIR/show.tmp" "$DIR/show.last" &&
-			ip netns exec "$RS" ss -Hunp state established >>"$DIR/udp.txt"
+			ip netns exec "$RS" ss -Hunp state established >>"$DIR/udp.txt" &&
+			ip netns exec "$RS" cat "/proc/sys/net/ipv4/conf/$IFS_SERVER/forwarding" \
+				>"$DIR/fwd.txt"
 		sleep 0.1
 	done
 }
@@ -132,6 +134,8 @@ server_overlay_gone()
 		[ ! -s "$DIR/state" ]
 }
 
+# A server host that routes: its overlay device must not forward
+ip netns exec "$RS" sysctl -qw net.ipv4.ip_forward=1
 start_server
 ip netns exec "$RS" nft list ruleset >"$DIR/firewall.txt"
 
@@ -163,6 +167,7 @@ expect_eq "server daemon's peer endpoint is the NAT's" \
 grep -q "198\.18\.31\.2:5211 *198\.18\.31\.1:.*pid=$(awk '$1 == "pid:" { print $2 }' "$DIR/show.last")," \
 	"$DIR/udp.txt" || fail "the server daemon's socket is not on UDP 5211: $(sort -u "$DIR/udp.txt")"
 ok "the server daemon's underlay socket is UDP 5211, connected to the NAT's address"
+expect_eq "IPv4 forwarding on the server's overlay device (host forwards)" "$(cat "$DIR/fwd.txt")" 0
 for _ in $(seq 30); do server_overlay_gone && break; sleep 0.1; done
 server_overlay_gone || fail "the overlay stayed at the server after the run"
 ok "the server's TUN device, daemon and state entry are gone after the run"
@@ -222,6 +227,24 @@ for _ in $(seq 220); do server_overlay_gone && break; sleep 0.1; done
 server_overlay_gone || fail "the server's overlay outlived a vanished client by 22 s"
 ok "a client that vanished (FIN dropped): the overlay gone after $(($(date +%s) - t0)) s"
 ip netns exec "$RR" nft delete table inet roblk
+
+# --- Ctrl-C: the run takes its overlay down in order --------------------------
+ip netns exec "$RC" "$OVLPERF" run "$DIR/long.ini" --out "$DIR/int" >/dev/null 2>&1 &
+RUNPID=$!
+for _ in $(seq 150); do [ -s "$DIR/state" ] && break; sleep 0.1; done
+[ -s "$DIR/state" ] || fail "no overlay at the server before SIGINT"
+downs=$(grep -c "down: the client is done" "$DIR/server.log" || true)
+kill -INT $RUNPID
+rc=0
+wait $RUNPID || rc=$?
+RUNPID=
+expect_eq "exit status of a run stopped by SIGINT" "$rc" 130
+for _ in $(seq 30); do server_overlay_gone && break; sleep 0.1; done
+server_overlay_gone || fail "the overlay stayed at the server after SIGINT"
+expect_eq "the server saw the client's OVERLAY_DOWN" \
+	"$(grep -c "down: the client is done" "$DIR/server.log")" $((downs + 1))
+[ -z "$(ip -n "$RC" -br link | grep '^ovc')" ] || fail "the client's TUN device stayed after SIGINT"
+ok "SIGINT: both ends' overlay devices are gone"
 
 # --- a killed server: its daemon goes with it, its state file is cleaned ------
 ip netns exec "$RC" "$OVLPERF" run "$DIR/long.ini" --out "$DIR/long2" >/dev/null 2>&1 &
