@@ -7,10 +7,12 @@
 # `ovlperf server --overlay` brings up its end for `ovlperf run` of a
 # [host.*] scenario with underlay, builtin and external paths, IPv4 and
 # IPv6; a figure of the run checks against the server daemon's own
-# counters; a client killed with SIGKILL leaves no overlay at the server,
-# which then serves the next client; so does one that vanishes without a
-# FIN (TCP keepalive, OVERLAY_DEAD_S) or is stopped with SIGINT; a killed server's daemon dies with
-# it and its state file is cleared at its next start.
+# counters. The overlay goes down at both ends when the client is killed
+# (SIGKILL), vanishes without a FIN (TCP keepalive, OVERLAY_DEAD_S) or is
+# stopped (SIGINT), and the server then serves the next client; a killed
+# server's daemon dies with it and its state file is cleared at its next
+# start; SIGTERM takes the server's overlays down. Route collisions at
+# either end, overlay_subnets and --overlay-max are checked too.
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/remote_lib.sh" t
 
