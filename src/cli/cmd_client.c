@@ -52,7 +52,7 @@ static void usage(FILE *f)
 		"                       end ran with (\"sched\"; the server has its own option)\n"
 		"      --no-rt          SCHED_OTHER, the default (kept for old scripts)\n"
 		"  -4, -6               IPv4 / IPv6 only\n"
-		"  -p, --port PORT      control port (default %d)\n"
+		"  -p, --port PORT      the server's port, TCP and UDP (default %d)\n"
 		"  -B, --bind ADDR      local address\n"
 		"      --cport PORT     source port of the data streams: PORT..PORT+N-1 for\n"
 		"                       -P N (the control connection's stays ephemeral)\n"
