@@ -117,12 +117,13 @@ json() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)"
 # the overlay goes down (the overlay idles through the later paths' trials).
 poll_tunnel()
 {
+	set +e # the device may go between two commands
 	while :; do
 		ip netns exec "$RS" "$OVLPERF" tunnel show "$IFS_SERVER" >"$DIR/show.tmp" 2>/dev/null &&
 			mv "$DIR/show.tmp" "$DIR/show.last" &&
 			ip netns exec "$RS" ss -Hunp state established >>"$DIR/udp.txt" &&
 			ip netns exec "$RS" cat "/proc/sys/net/ipv4/conf/$IFS_SERVER/forwarding" \
-				>"$DIR/fwd.txt"
+				>"$DIR/fwd.tmp" 2>/dev/null && mv "$DIR/fwd.tmp" "$DIR/fwd.txt"
 		sleep 0.1
 	done
 }
@@ -147,8 +148,7 @@ poll_tunnel &
 POLLPID=$!
 ip netns exec "$RC" "$OVLPERF" run "$DIR/r4.ini" --out "$DIR/r4" >"$DIR/r4.txt" 2>"$DIR/r4.err" ||
 	fail "IPv4 run failed: $(tail -3 "$DIR/r4.err")"
-kill $POLLPID
-wait $POLLPID 2>/dev/null || true
+{ kill $POLLPID && wait $POLLPID; } 2>/dev/null || true
 POLLPID=
 cat "$DIR/r4.txt"
 expect_eq "IPv4 run complete" "$(json "$DIR/r4/run.json" "d['complete']")" True
