@@ -62,7 +62,10 @@ static void plan_topology(const struct scenario *scn, struct run_plan *plan)
 			.name = scn->paths[i].name,
 			.type = scn->paths[i].type,
 			.family = scn->paths[i].family,
-			.address = scn->paths[i].address,
+			/* between hosts the server assigns it when the overlay comes up */
+			.address = !scn->is_lab && scn->paths[i].type == SCN_PATH_BUILTIN
+					   ? "(overlay address from the server)"
+					   : scn->paths[i].address,
 		};
 }
 

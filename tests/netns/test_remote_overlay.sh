@@ -144,6 +144,9 @@ ip netns exec "$RS" nft list ruleset >"$DIR/firewall.txt"
 
 # --- IPv4: a run over the NAT and the firewall ---------------------------
 scenario r4 4 "$SADDR4" "$SADDR4"
+has "path builtin      builtin  IPv4 (overlay address from the server)" \
+	ip netns exec "$RC" "$OVLPERF" run -n "$DIR/r4.ini" || fail "the dry run does not show the builtin path"
+ok "the dry run shows the builtin path"
 poll_tunnel &
 POLLPID=$!
 ip netns exec "$RC" "$OVLPERF" run "$DIR/r4.ini" --out "$DIR/r4" >"$DIR/r4.txt" 2>"$DIR/r4.err" ||
