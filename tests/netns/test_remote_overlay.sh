@@ -130,11 +130,20 @@ poll_tunnel()
 
 counter() { awk -v k="$1:" '$1 == k { print $2; exit }' "$DIR/show.last"; }
 
+# tunnel daemons running in the server's namespace
+server_daemons()
+{
+	local p
+	for p in $(ip netns pids "$RS"); do
+		tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null | grep -q "tunnel up" && echo "$p"
+	done
+	return 0
+}
+
 server_overlay_gone()
 {
 	! ip -n "$RS" link show "$IFS_SERVER" >/dev/null 2>&1 &&
-		! pgrep -f "tunnel up /tmp/ovlperf-overlay" >/dev/null &&
-		[ ! -s "$DIR/state" ]
+		[ -z "$(server_daemons)" ] && [ ! -s "$DIR/state" ]
 }
 
 # A server host that routes: its overlay device must not forward
@@ -173,7 +182,7 @@ grep -q "198\.18\.31\.2:5211 *198\.18\.31\.1:.*pid=$(awk '$1 == "pid:" { print $
 	"$DIR/udp.txt" || fail "the server daemon's socket is not on UDP 5211: $(sort -u "$DIR/udp.txt")"
 ok "the server daemon's underlay socket is UDP 5211, connected to the NAT's address"
 expect_eq "IPv4 forwarding on the server's overlay device (host forwards)" "$(cat "$DIR/fwd.txt")" 0
-for _ in $(seq 30); do server_overlay_gone && break; sleep 0.1; done
+for _ in $(seq 100); do server_overlay_gone && break; sleep 0.1; done
 server_overlay_gone || fail "the overlay stayed at the server after the run"
 ok "the server's TUN device, daemon and state entry are gone after the run"
 has "overlay on $IFS_SERVER down: the client is done" cat "$DIR/server.log" ||
@@ -244,7 +253,7 @@ rc=0
 wait $RUNPID || rc=$?
 RUNPID=
 expect_eq "exit status of a run stopped by SIGINT" "$rc" 130
-for _ in $(seq 30); do server_overlay_gone && break; sleep 0.1; done
+for _ in $(seq 100); do server_overlay_gone && break; sleep 0.1; done
 server_overlay_gone || fail "the overlay stayed at the server after SIGINT"
 expect_eq "the server saw the client's OVERLAY_DOWN" \
 	"$(grep -c "down: the client is done" "$DIR/server.log")" $((downs + 1))
@@ -291,8 +300,8 @@ has "collides with the route 198.19.211.0/24 via 198.18.30.1 dev rc0 table main 
 	cat "$DIR/cc.err" || fail "the client's collision names no route: $(cat "$DIR/cc.err")"
 ok "a collision with a client route is refused, naming the route"
 ip -n "$RC" route del 198.19.211.0/24
-for _ in $(seq 30); do server_overlay_gone && break; sleep 0.1; done
-server_overlay_gone || fail "the server kept the overlay the client refused"
+for _ in $(seq 100); do server_overlay_gone && break; sleep 0.1; done
+server_overlay_gone || fail "the server kept the overlay the client refused: $(ip -n "$RS" -br link; server_daemons; cat "$DIR/state")"
 ok "... and the server took down the overlay the client could not use"
 
 # --- --overlay-max: a third overlay at once is refused -----------------------
@@ -306,7 +315,7 @@ ok "... and the server took down the overlay the client could not use"
 has "path builtin3: .*already runs its maximum of 2 overlays (--overlay-max)" cat "$DIR/three.err" ||
 	fail "no limit reason: $(cat "$DIR/three.err")"
 ok "--overlay-max 2: the third overlay is refused with the reason"
-for _ in $(seq 30); do server_overlay_gone && break; sleep 0.1; done
+for _ in $(seq 100); do server_overlay_gone && break; sleep 0.1; done
 server_overlay_gone || fail "the refused run left overlays at the server"
 ok "... and the two it had are down"
 
