@@ -340,5 +340,15 @@ ok "... and the run stops, naming the path"
 has "needs --psk-file" ip netns exec "$RS" "$OVLPERF" server --overlay -p 5299 ||
 	fail "--overlay without a PSK was not refused"
 ok "--overlay without --psk-file is refused"
+ip netns exec "$RS" "$OVLPERF" server -p 5299 --psk-file "$DIR/psk" 2>/dev/null &
+PLAIN=$!
+on_exit "kill $PLAIN"
+for _ in $(seq 50); do ip netns exec "$RS" ss -ltn | grep -q ':5299 ' && break; sleep 0.1; done
+sed -e 's/^address = .*/&\nport = 5299/' "$DIR/next.ini" >"$DIR/plain.ini"
+! ip netns exec "$RS" "$OVLPERF" run "$DIR/plain.ini" --out "$DIR/plain" >/dev/null 2>"$DIR/plain.err" ||
+	fail "a server without --overlay gave an overlay"
+has "does not bring up the built-in overlay (start it with \`ovlperf server --overlay" cat "$DIR/plain.err" ||
+	fail "no reason from a server without --overlay: $(cat "$DIR/plain.err")"
+ok "a server without --overlay: the run says how to start it"
 echo "firewall rules of the server host:"
 cat "$DIR/firewall.txt"
