@@ -173,23 +173,6 @@ static int make_files(const struct ovl_daemon_spec *sp, int fd[2])
 	return 0;
 }
 
-int ovl_no_forwarding(const char *ifname)
-{
-	char path[96];
-	int fd, r = 0;
-
-	/* ip-sysctl: conf/<if>/forwarding "controls whether packets received
-	 * on this interface can be forwarded" (IPv4; IPv6's per-interface
-	 * switch only selects host or router behaviour) */
-	snprintf(path, sizeof(path), "/proc/sys/net/ipv4/conf/%s/forwarding", ifname);
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0 || write(fd, "0", 1) != 1)
-		r = -errno;
-	if (fd >= 0)
-		close(fd);
-	return r;
-}
-
 /* In the child between fork and exec: async-signal-safe calls only. */
 static void exec_daemon(const int src[3], pid_t parent)
 {

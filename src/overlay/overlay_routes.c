@@ -1,22 +1,27 @@
 // SPDX-License-Identifier: MIT
 /*
- * This host's routes, IPv4 and IPv6, of every table (the local table holds
- * the host's own addresses), read with libnl-route-3 for the overlay's
- * collision check. Broadcast, multicast and link-local routes cannot
- * collide with an overlay subnet and are left out.
+ * The overlay's use of libnl-route-3: this host's routes, IPv4 and IPv6, of
+ * every table (the local table holds the host's own addresses), for the
+ * collision check, leaving out broadcast, multicast and link-local routes
+ * (they cannot collide with an overlay subnet); and IPv4 forwarding off on
+ * the server's overlay device, set through netlink (IFLA_INET_CONF) so that
+ * it works where /proc/sys is read-only (systemd's ProtectKernelTunables).
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <linux/ip.h>
 #include <linux/rtnetlink.h>
 #include <net/if.h>
 #include <netlink/netlink.h>
+#include <netlink/route/link.h>
+#include <netlink/route/link/inet.h>
 #include <netlink/route/route.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "nl_error.h"
-#include "overlay.h"
+#include "overlay_int.h"
 
 struct collect {
 	struct overlay_route *r;
@@ -125,4 +130,27 @@ int overlay_routes_read(struct overlay_route **out, size_t *n)
 	*out = c.r;
 	*n = c.n;
 	return 0;
+}
+
+int ovl_no_forwarding(const char *ifname)
+{
+	struct nl_sock *sk = nl_socket_alloc();
+	struct rtnl_link *link = NULL, *change = rtnl_link_alloc();
+	int r = !sk || !change ? -NLE_NOMEM : nl_connect(sk, NETLINK_ROUTE);
+
+	if (r == 0)
+		r = rtnl_link_get_kernel(sk, 0, ifname, &link);
+	/* ip-sysctl: conf/<if>/forwarding "controls whether packets received
+	 * on this interface can be forwarded" (IPv4; IPv6's per-interface
+	 * switch only selects host or router behaviour) */
+	if (r == 0)
+		r = rtnl_link_inet_set_conf(change, IPV4_DEVCONF_FORWARDING, 0);
+	if (r == 0)
+		r = rtnl_link_change(sk, link, change, 0);
+	if (r < 0)
+		r = nl_error(r, "IPv4 forwarding off on %s", ifname);
+	rtnl_link_put(link);
+	rtnl_link_put(change);
+	nl_socket_free(sk);
+	return r;
 }
