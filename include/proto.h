@@ -39,6 +39,7 @@
  *   both RESULTS           each end's own counters (sender and receiver views)
  *   either ERROR           code + text; the sender of ERROR closes afterwards
  *   MTU_PROBE_REQUEST / MTU_PROBE_REPLY carry an opaque body (mtu_wire.h).
+ *   OVERLAY_* bring up and take down the built-in overlay (proto_overlay.h).
  * A message of an unknown type is a protocol error (PROTO_E_TYPE).
  *
  * One port
@@ -159,7 +160,11 @@ enum proto_type {
 	PROTO_ERROR = 12,
 	PROTO_MTU_PROBE_REQUEST = 13,
 	PROTO_MTU_PROBE_REPLY = 14,
-	PROTO_TYPE_MAX = 14,
+	PROTO_OVERLAY_REQUEST = 15, /* the built-in overlay: proto_overlay.h */
+	PROTO_OVERLAY_ACCEPT = 16,
+	PROTO_OVERLAY_READY = 17,
+	PROTO_OVERLAY_DOWN = 18,
+	PROTO_TYPE_MAX = 18,
 };
 
 /* ---- header and framing ------------------------------------------------ */
@@ -242,6 +247,9 @@ int proto_write_all(int fd, const uint8_t *buf, size_t len, int timeout_ms);
 /* Server: MTU probes and the MSS check's connection may come to its own
  * port (mtu_wire.h, MTU_WIRE_F_ONE_PORT); data streams always do. */
 #define PROTO_CAP_ONE_PORT (1u << 9)
+/* Server: it brings up the built-in overlay for an authenticated client
+ * (`ovlperf server --overlay`; proto_overlay.h). */
+#define PROTO_CAP_OVERLAY (1u << 10)
 /* Server: it sends and receives the short datagram header (payloads of
  * LOAD_UDP_SHORT_MIN_LEN..LOAD_UDP_MIN_LEN - 1 bytes, see below). */
 #define PROTO_CAP_DGRAM_SHORT (1u << 11)

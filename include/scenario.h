@@ -88,8 +88,11 @@ struct scenario_path {
 	uint32_t mtu;		   /* builtin: 0 = underlay MTU minus overhead */
 	char cipher[SCN_NAME_MAX]; /* builtin: "" = auto */
 	int underlay_family;	   /* builtin: AF_INET or AF_INET6 */
-	uint32_t expect_mtu;	   /* 0: unknown */
-	uint32_t expect_mss;	   /* 0: unknown */
+	/* builtin between [host.*] hosts: the overlay's subnets (overlay.h),
+	 * "" = the server's defaults */
+	char overlay_subnets[SCN_TEXT_MAX];
+	uint32_t expect_mtu; /* 0: unknown */
+	uint32_t expect_mss; /* 0: unknown */
 };
 
 struct scenario_tcp {

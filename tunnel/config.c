@@ -323,6 +323,12 @@ static void interface_key(struct parse *p, const char *name, const char *val)
 		if (!parse_listen(val, &cfg->listen))
 			perr(p, name, "'%s' is not ADDRESS:PORT, [IPV6]:PORT or PORT", val);
 		cfg->has_listen = true;
+	} else if (key_is(name, "underlay_fd")) {
+		if (!parse_u32(val, 3, CONFIG_MAX_UNDERLAY_FD, &v))
+			perr(p, name, "'%s' is not a descriptor number in 3..%d", val,
+			     CONFIG_MAX_UNDERLAY_FD);
+		cfg->underlay_fd = (int)v;
+		cfg->underlay_fd_line = p->line;
 	} else if (key_is(name, "address")) {
 		for_each_item(p, name, val, add_address);
 	} else if (key_is(name, "mtu")) {
@@ -565,6 +571,8 @@ static void check_config(struct parse *p)
 		perr(p, "address", "missing in [interface]");
 	else if (!cfg->npeers)
 		perr(p, NULL, "no [peer] section");
+	else if (cfg->underlay_fd >= 0 && cfg->has_listen)
+		perr(p, "underlay_fd", "excludes 'listen' (the inherited socket is bound already)");
 	for (size_t i = 0; i < cfg->npeers && !p->rc; i++)
 		check_peer(p, &cfg->peers[i], i);
 }
@@ -588,6 +596,7 @@ int config_parse(const char *name, const char *text, size_t len, struct config *
 	cfg->queue_interval_us = CODEL_DEFAULT_INTERVAL_NS / 1000;
 	cfg->queue_limit_us = CODEL_DEFAULT_LIMIT_NS / 1000;
 	cfg->offload = CONFIG_DEFAULT_OFFLOAD;
+	cfg->underlay_fd = -1;
 	if (slash && (size_t)(slash - name) < sizeof(p.dir))
 		snprintf(p.dir, sizeof(p.dir), "%.*s", (int)(slash - name), name);
 	if (err && errlen)

@@ -5,6 +5,8 @@
  *   [interface]
  *   private_key_file = a.key          ; 0600, relative to the config's directory
  *   listen = 198.18.0.1:51900         ; or [2001:2::1]:51900, or a bare port
+ *   underlay_fd = 3                   ; instead of listen: an inherited UDP socket
+ *                                     ; (bound, usually connected), shared by workers
  *   address = 198.19.0.1/24           ; repeatable / comma list; IPv4 and IPv6
  *   mtu = 1420                        ; default: underlay MTU minus overhead
  *   cipher = auto                     ; auto | aes256gcm | chacha20poly1305
@@ -57,6 +59,7 @@
 #define CONFIG_MIN_MTU		  576
 #define CONFIG_MAX_MTU		  65000
 #define CONFIG_ERR_LEN		  512
+#define CONFIG_MAX_UNDERLAY_FD	  1023
 
 enum config_cipher { CONFIG_CIPHER_AUTO, CONFIG_CIPHER_AES256GCM, CONFIG_CIPHER_CHACHA20POLY1305 };
 
@@ -82,6 +85,9 @@ struct config {
 	char private_key_file[PATH_MAX];
 	struct sockaddr_storage listen; /* port 0 until set; family AF_UNSPEC = any */
 	bool has_listen;
+	int underlay_fd;	   /* -1: none; else an inherited UDP socket used
+				    * instead of binding 'listen' */
+	unsigned underlay_fd_line; /* for messages */
 	struct config_prefix addresses[CONFIG_MAX_ADDRESSES];
 	size_t naddresses;
 	uint32_t mtu;	  /* 0: underlay MTU minus overhead */

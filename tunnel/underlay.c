@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: MIT
-/* The underlay's UDP sockets: one per family and worker, bound to 'listen'. */
+/*
+ * The underlay's UDP sockets: one per family and worker, bound to 'listen',
+ * or one inherited socket ('underlay_fd') that every worker shares.
+ */
 #include <errno.h>
+#include <fcntl.h>
 #include <netinet/in.h>
 #include <netinet/udp.h>
 #include <string.h>
@@ -137,12 +141,60 @@ static int open_worker_sockets(struct device *dev, struct device_worker *w)
 	return 0;
 }
 
+/* The socket another program made (`ovlperf server --overlay` hands over a
+ * connected UDP socket on its one port): the kernel delivers a datagram to
+ * one socket, so the workers share it, each through its own descriptor. */
+static int adopt_fd(struct device *dev, struct device_worker *w)
+{
+	const struct config *cfg = dev->cfg;
+	int fd = cfg->underlay_fd, type = 0, pmtu, family, one_if;
+	struct sockaddr_storage ss;
+	socklen_t l = sizeof(type), sl = sizeof(ss);
+
+	if (getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &l) < 0 || type != SOCK_DGRAM ||
+	    getsockname(fd, (struct sockaddr *)&ss, &sl) < 0 ||
+	    (ss.ss_family != AF_INET && ss.ss_family != AF_INET6)) {
+		log_err("%s:%u: key 'underlay_fd': descriptor %d is not an inherited UDP socket",
+			cfg->path, cfg->underlay_fd_line, fd);
+		return -EBADF;
+	}
+	family = ss.ss_family;
+	one_if = family == AF_INET6 ? 1 : 0;
+	if (w->id > 0) {
+		fd = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+		if (fd < 0)
+			return -errno;
+	} else if (fcntl(fd, F_SETFD, FD_CLOEXEC) < 0 ||
+		   fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) < 0) {
+		return -errno;
+	}
+	w->sock[one_if] = fd;
+	if (w->id > 0)
+		return 0;
+	pmtu = family == AF_INET6 ? IPV6_PMTUDISC_DO : IP_PMTUDISC_DO;
+	if (setsockopt(fd, family == AF_INET6 ? IPPROTO_IPV6 : IPPROTO_IP,
+		       family == AF_INET6 ? IPV6_MTU_DISCOVER : IP_MTU_DISCOVER, &pmtu,
+		       sizeof(pmtu)) < 0)
+		return -errno;
+	set_buffers(fd, cfg->sock_buf);
+	if (cfg->udp_gro)
+		w->udp_gro[one_if] = enable_gro(fd, family, false);
+	return 0;
+}
+
 int underlay_open(struct device *dev)
 {
 	int r = 0;
 
-	for (unsigned k = 0; k < dev->nworkers && r == 0; k++)
-		r = open_worker_sockets(dev, &dev->workers[k]);
+	for (unsigned k = 0; k < dev->nworkers && r == 0; k++) {
+		struct device_worker *w = &dev->workers[k];
+
+		r = dev->cfg->underlay_fd >= 0 ? adopt_fd(dev, w) : open_worker_sockets(dev, w);
+		if (r == 0 && dev->cfg->underlay_fd >= 0 && k > 0) {
+			w->udp_gro[0] = dev->workers[0].udp_gro[0];
+			w->udp_gro[1] = dev->workers[0].udp_gro[1];
+		}
+	}
 	dev->sock[0] = dev->workers[0].sock[0];
 	dev->sock[1] = dev->workers[0].sock[1];
 	if (r == 0 && (dev->workers[0].udp_gro[0] || dev->workers[0].udp_gro[1]))

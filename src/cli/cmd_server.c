@@ -14,6 +14,7 @@
 #include "interrupt.h"
 #include "load.h"
 #include "log.h"
+#include "overlay.h"
 #include "rate.h"
 #include "server.h"
 #include "value.h"
@@ -48,11 +49,26 @@ static void usage(FILE *f)
 		"                         then measures that (loss, delay), not the path. Only\n"
 		"                         for a host no such daemon shares. Each result says\n"
 		"                         what both ends' threads ran with (\"sched\")\n"
-		"      --no-rt            SCHED_OTHER, the default (kept for old scripts)\n\n"
+		"      --no-rt            SCHED_OTHER, the default (kept for old scripts)\n"
+		"      --overlay          (needs --psk-file; root) bring up the built-in overlay\n"
+		"                         for an authenticated client that asks (`run`, a\n"
+		"                         [host.*] path of type builtin): fresh keys, a TUN\n"
+		"                         device ovs<PORT>-<N> and its daemon, underlay UDP on\n"
+		"                         this server's port. It lives as long as the client's\n"
+		"                         control connection: taken down when the client is\n"
+		"                         done or hangs up, after %d s without an answer to TCP\n"
+		"                         keepalives (a client that vanished), and when the\n"
+		"                         server stops; what a crashed server left is removed\n"
+		"                         at the next start (state file in %s)\n"
+		"      --overlay-max N    overlays at once, one per client session (default %d,\n"
+		"                         at most %d)\n"
+		"      --overlay-state F  the state file (default\n"
+		"                         %s/server-NETNS_INODE-PORT.state)\n\n"
 		"On start it logs one line: version, port, PSK on or off, limits.\n\n"
 		"%s",
 		LOAD_DEFAULT_PORT, LOAD_MAX_STREAMS, SERVER_DEFAULT_MAX_SESSIONS, 10000u,
-		SERVER_DEFAULT_IDLE_MS, AUTH_PSK_FILE_HELP);
+		SERVER_DEFAULT_IDLE_MS, OVERLAY_DEAD_S, OVERLAY_STATE_DIR, OVERLAY_DEFAULT_MAX,
+		OVERLAY_MAX_SLOTS, OVERLAY_STATE_DIR, AUTH_PSK_FILE_HELP);
 }
 
 enum {
@@ -64,7 +80,10 @@ enum {
 	OPT_MSGTMO,
 	OPT_IDLE,
 	OPT_NO_RT,
-	OPT_RT
+	OPT_RT,
+	OPT_OVERLAY,
+	OPT_OVERLAY_MAX,
+	OPT_OVERLAY_STATE
 };
 
 static const struct option options[] = {
@@ -80,6 +99,9 @@ static const struct option options[] = {
 	{ "idle-timeout", required_argument, NULL, OPT_IDLE },
 	{ "no-rt", no_argument, NULL, OPT_NO_RT },
 	{ "realtime", no_argument, NULL, OPT_RT },
+	{ "overlay", no_argument, NULL, OPT_OVERLAY },
+	{ "overlay-max", required_argument, NULL, OPT_OVERLAY_MAX },
+	{ "overlay-state", required_argument, NULL, OPT_OVERLAY_STATE },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -117,6 +139,14 @@ static bool apply_value(struct server_config *cfg, int c, const char *arg,
 			return false;
 		cfg->max_sessions = (unsigned)v;
 		return true;
+	case OPT_OVERLAY_MAX:
+		if (value_get(VALUE_UINT, arg, 1, OVERLAY_MAX_SLOTS, &v, why, VALUE_WHY_MAX))
+			return false;
+		cfg->overlay_max = (unsigned)v;
+		return true;
+	case OPT_OVERLAY_STATE:
+		return cli_opt_copy(cfg->overlay_state, sizeof(cfg->overlay_state), arg, why,
+				    VALUE_WHY_MAX);
 	case OPT_MSGTMO:
 	case OPT_IDLE:
 		if (value_get(VALUE_UINT, arg, 1, 3600000, &v, why, VALUE_WHY_MAX))
@@ -141,6 +171,9 @@ static bool apply(struct server_config *cfg, int c, const char *arg, char why[st
 	case '1':
 		cfg->one_shot = true;
 		return true;
+	case OPT_OVERLAY:
+		cfg->overlay = true;
+		return true;
 	case OPT_NO_RT:
 	case OPT_RT:
 		cfg->realtime = c == OPT_RT;
@@ -155,19 +188,21 @@ static bool apply(struct server_config *cfg, int c, const char *arg, char why[st
 static void startup_line(const struct server_config *cfg)
 {
 	int family = cfg->bind_addr[0] ? addr_literal_family(cfg->bind_addr) : cfg->family;
-	char rate[32] = "none";
+	char rate[32] = "none", ovl[48] = "off";
 
 	if (cfg->max_rate_bps)
 		snprintf(rate, sizeof(rate), "%.6g Mbit/s", (double)cfg->max_rate_bps / 1e6);
-	log_notice("server %s starting: port %u%s%s, %s, PSK %s; limits: %u sessions, %u "
-		   "streams a test, %.0f s a test, rate %s",
+	if (cfg->overlay)
+		snprintf(ovl, sizeof(ovl), "on, at most %u at once", cfg->overlay_max);
+	log_notice("server %s starting: port %u%s%s, %s, PSK %s, built-in overlay %s; limits: "
+		   "%u sessions, %u streams a test, %.0f s a test, rate %s",
 		   OVLPERF_VERSION, cfg->port ? cfg->port : LOAD_DEFAULT_PORT,
 		   cfg->bind_addr[0] ? " on " : "", cfg->bind_addr,
 		   family == AF_INET	? "IPv4"
 		   : family == AF_INET6 ? "IPv6"
 		   : cfg->bind_addr[0]	? "as the name resolves"
 					: "IPv4 and IPv6",
-		   cfg->psk_file[0] ? "on" : "off", cfg->max_sessions, cfg->max_streams,
+		   cfg->psk_file[0] ? "on" : "off", ovl, cfg->max_sessions, cfg->max_streams,
 		   (double)cfg->max_duration_ns / 1e9, rate);
 }
 
@@ -193,6 +228,11 @@ int cmd_server(int argc, char **argv)
 	}
 	if (optind != argc) {
 		fprintf(stderr, "ovlperf server: unexpected argument '%s'\n", argv[optind]);
+		return EXIT_USAGE;
+	}
+	if (cfg.overlay && !cfg.psk_file[0]) {
+		fprintf(stderr, "ovlperf server: --overlay needs --psk-file: only a client that "
+				"proves the pre-shared key may bring up a TUN device here\n");
 		return EXIT_USAGE;
 	}
 	interrupt_install();

@@ -22,6 +22,7 @@
 #include "interrupt.h"
 #include "load.h"
 #include "log.h"
+#include "overlay.h"
 #include "server.h"
 #include "server_pending.h"
 #include "server_session.h"
@@ -45,6 +46,7 @@ void server_config_defaults(struct server_config *cfg)
 	cfg->max_sessions = SERVER_DEFAULT_MAX_SESSIONS;
 	cfg->msg_timeout_ms = CTRL_DEFAULT_MSG_TIMEOUT_MS;
 	cfg->idle_timeout_ms = SERVER_DEFAULT_IDLE_MS;
+	cfg->overlay_max = OVERLAY_DEFAULT_MAX;
 }
 
 /* ss: where it listens (the UDP socket binds the same). */
@@ -190,6 +192,18 @@ void server_stats_log(struct server_shared *sh)
 		atomic_load(&sh->stats.foreign_data), line);
 }
 
+static int server_overlay_open(struct server_shared *sh)
+{
+	const struct server_config *cfg = sh->cfg;
+
+	if (!sh->key) {
+		log_err("--overlay needs --psk-file");
+		return -EINVAL;
+	}
+	return overlay_server_open(cfg->overlay_state, cfg->port ? cfg->port : LOAD_DEFAULT_PORT,
+				   cfg->overlay_max, &sh->ovl);
+}
+
 static int load_key(const struct server_config *cfg, struct auth_key **key)
 {
 	char err[256];
@@ -293,6 +307,18 @@ int server_run(const struct server_config *cfg)
 		free(sh);
 		return rc;
 	}
+	/* after the port is ours: a second server on this port fails there,
+	 * before it could mistake the first one's overlays for leftovers */
+	if (cfg->overlay && (rc = server_overlay_open(sh)) < 0) {
+		close(lsn);
+		close(udp);
+		data_registry_free(sh->reg);
+		auth_key_free(sh->key);
+		pending_free(&ps);
+		free(buf);
+		free(sh);
+		return rc;
+	}
 	serve_port(sh, lsn, udp, &ps, buf, PORT_DGRAM_MAX);
 	close(lsn);
 	close(udp);
@@ -307,6 +333,7 @@ int server_run(const struct server_config *cfg)
 		log_warn("%u sessions still running at exit", atomic_load(&sh->sessions));
 		return 0; /* detached threads still use sh: leave it */
 	}
+	overlay_server_close(sh->ovl);
 	data_registry_free(sh->reg);
 	auth_key_free(sh->key);
 	free(sh);

@@ -113,6 +113,8 @@ static int hello(struct session *s)
 					  PROTO_CAP_CONGESTION };
 	if (s->sh->key)
 		h.caps |= PROTO_CAP_AUTH_REQUIRED;
+	if (s->sh->ovl)
+		h.caps |= PROTO_CAP_OVERLAY;
 	snprintf(h.software, sizeof(h.software), "ovlperf %s", OVLPERF_VERSION);
 	return ctrl_send(&s->c, proto_encode_hello(s->c.out, PROTO_MAX_MSG, &h));
 }
@@ -172,6 +174,18 @@ static int serve_mtu(struct session *s)
 	return PROTO_E_EOF; /* the session ends with the MTU session */
 }
 
+/* The built-in overlay for this client (overlay.h); 0: refused, go on. */
+static int serve_overlay(struct session *s, const struct proto_msg *m)
+{
+	if (!s->sh->ovl) {
+		session_refuse(s, PROTO_TEST_REJECT, PROTO_R_UNSUPPORTED,
+			       "this server does not bring up the built-in overlay (start it "
+			       "with --overlay)");
+		return 0;
+	}
+	return overlay_serve(s->sh->ovl, &s->c, s->sh->reg, &s->peer, &s->local, s->name, m);
+}
+
 static int serve_requests(struct session *s, bool *ran)
 {
 	for (;;) {
@@ -181,6 +195,12 @@ static int serve_requests(struct session *s, bool *ran)
 
 		if (rc < 0)
 			return rc == PROTO_E_EOF ? 0 : rc;
+		if (m.type == PROTO_OVERLAY_REQUEST) {
+			rc = serve_overlay(s, &m);
+			if (rc == 0)
+				continue;
+			return rc == PROTO_E_EOF ? 0 : rc;
+		}
 		if (m.type != PROTO_TEST_REQUEST)
 			return bad_message(s, "expected TEST_REQUEST, got", &m, -EPROTO);
 		rc = proto_decode_test_request(m.body, m.len, &req);

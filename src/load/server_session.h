@@ -8,6 +8,7 @@
 #include <sys/socket.h>
 
 #include "auth.h"
+#include "overlay.h"
 #include "ctrl.h"
 #include "data_registry.h"
 #include "proto.h"
@@ -27,9 +28,10 @@ struct server_stats {
 struct server_shared {
 	struct server_stats stats;
 	const struct server_config *cfg;
-	struct auth_key *key;	   /* NULL: no PSK */
-	struct data_registry *reg; /* tests expecting data on the port */
-	atomic_uint sessions;	   /* running session threads */
+	struct auth_key *key;	    /* NULL: no PSK */
+	struct data_registry *reg;  /* tests expecting data on the port */
+	struct overlay_server *ovl; /* NULL: no --overlay */
+	atomic_uint sessions;	    /* running session threads */
 	atomic_uint next_test_id;
 	atomic_uint tests_done; /* for one_shot */
 	atomic_bool stop;	/* one_shot reached: stop accepting */

@@ -26,6 +26,10 @@ const char *proto_type_name(uint16_t type)
 		[PROTO_ERROR] = "ERROR",
 		[PROTO_MTU_PROBE_REQUEST] = "MTU_PROBE_REQUEST",
 		[PROTO_MTU_PROBE_REPLY] = "MTU_PROBE_REPLY",
+		[PROTO_OVERLAY_REQUEST] = "OVERLAY_REQUEST",
+		[PROTO_OVERLAY_ACCEPT] = "OVERLAY_ACCEPT",
+		[PROTO_OVERLAY_READY] = "OVERLAY_READY",
+		[PROTO_OVERLAY_DOWN] = "OVERLAY_DOWN",
 	};
 
 	if (type < sizeof(names) / sizeof(names[0]) && names[type])

@@ -82,6 +82,7 @@ static const struct keydef path_keys[] = {
 	KEY("mtu", T_UINT, struct scenario_path, mtu, 68, 65535),
 	KEY("cipher", T_WORD, struct scenario_path, cipher, 0, 0),
 	KEY("underlay_family", T_FAMILY, struct scenario_path, underlay_family, 0, 0),
+	KEY("overlay_subnets", T_TEXT, struct scenario_path, overlay_subnets, 0, 0),
 	KEY("expect_mtu", T_UINT, struct scenario_path, expect_mtu, 68, 65535),
 	KEY("expect_mss", T_UINT, struct scenario_path, expect_mss, 1, 65535),
 	{ 0 }

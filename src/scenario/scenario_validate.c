@@ -13,6 +13,7 @@
 #include <sys/socket.h>
 
 #include "addr.h"
+#include "overlay.h"
 #include "scenario_int.h"
 
 static void validate_lab(struct parser *p)
@@ -166,14 +167,15 @@ static void split_address(struct parser *p, struct section *sec, char *addr, siz
 
 static void validate_path_keys(struct parser *p, struct section *sec, struct scenario_path *ps)
 {
-	static const char *const builtin_only[] = { "mtu", "cipher", "underlay_family" };
+	static const char *const builtin_only[] = { "mtu", "cipher", "underlay_family",
+						    "overlay_subnets" };
 	static const char *const external_only[] = { "setup", "teardown" };
 	int fam;
 
 	split_address(p, sec, ps->address, sizeof(ps->address), &ps->port);
 	fam = numeric_family(ps->address);
 
-	for (int k = 0; k < 3; k++)
+	for (int k = 0; k < 4; k++)
 		if (ps->type != SCN_PATH_BUILTIN && scn_given(sec, builtin_only[k]))
 			scn_error_at(p, scn_line_of(sec, builtin_only[k]), sec, builtin_only[k],
 				     "only for builtin paths (this one is %s)",
@@ -191,6 +193,26 @@ static void validate_path_keys(struct parser *p, struct section *sec, struct sce
 		scn_error_at(p, scn_line_of(sec, "address"), sec, "address",
 			     "is IPv%c but family = %c", fam == AF_INET ? '4' : '6',
 			     ps->family == AF_INET ? '4' : '6');
+}
+
+/* The built-in overlay between two hosts: the server brings up its end
+ * (`ovlperf server --overlay`) and assigns the addresses. */
+static void validate_remote_builtin(struct parser *p, struct section *sec, struct scenario_path *ps)
+{
+	struct proto_overlay_nets nets;
+	char why[200];
+
+	/* the underlay is the control connection's: the host address's family */
+	if (!scn_given(sec, "underlay_family"))
+		ps->underlay_family = AF_UNSPEC;
+	if (scn_given(sec, "address"))
+		scn_error_at(p, scn_line_of(sec, "address"), sec, "address",
+			     "not for a builtin path: the overlay's addresses come from "
+			     "overlay_subnets or the server's defaults");
+	if (ps->overlay_subnets[0] &&
+	    !overlay_net_parse(ps->overlay_subnets, &nets, why, sizeof(why)))
+		scn_error_at(p, scn_line_of(sec, "overlay_subnets"), sec, "overlay_subnets", "%s",
+			     why);
 }
 
 static void validate_paths(struct parser *p)
@@ -231,6 +253,11 @@ static void validate_paths(struct parser *p)
 					     s->lab.server, s->lab.client);
 			else
 				ps->link = (unsigned)l;
+			if (scn_given(sec, "overlay_subnets"))
+				scn_error_at(p, scn_line_of(sec, "overlay_subnets"), sec,
+					     "overlay_subnets",
+					     "only between [host.*] hosts (the lab's overlay uses "
+					     "198.19.0.0/24 and 2001:2:0:ff::/64)");
 			if (ps->address[0] && !scenario_addr_is_benchmark(ps->address))
 				scn_error_at(p, scn_line_of(sec, "address"), sec, "address",
 					     "'%s' is not in 198.18.0.0/15 or 2001:2::/48: a lab "
@@ -239,10 +266,7 @@ static void validate_paths(struct parser *p)
 			continue;
 		}
 		if (ps->type == SCN_PATH_BUILTIN)
-			scn_error_at(
-				p, scn_line_of(sec, "type"), sec, "type",
-				"builtin paths need a lab: ovlperf starts its own overlay only in "
-				"lab hosts (use external for a tunnel you run)");
+			validate_remote_builtin(p, sec, ps);
 		if (scn_given(sec, "link"))
 			scn_error_at(p, scn_line_of(sec, "link"), sec, "link",
 				     "only for lab scenarios");

@@ -18,6 +18,7 @@
 struct knee_config;
 struct lab;
 struct lab_overlay;
+struct overlay_client;
 
 struct run_path {
 	const struct scenario_path *sp;
@@ -25,8 +26,9 @@ struct run_path {
 	uint16_t port;
 	uint16_t cport; /* [host.*] cport: source ports of the data streams; 0: any */
 	char psk_file[SCN_TEXT_MAX];
-	bool setup_done;   /* external setup ran: teardown must run */
-	unsigned failures; /* consecutive failed trials */
+	bool setup_done;	    /* external setup ran: teardown must run */
+	struct overlay_client *ovl; /* builtin between hosts: its overlay */
+	unsigned failures;	    /* consecutive failed trials */
 };
 
 struct run {

@@ -2,8 +2,9 @@
 /*
  * The paths of a run, up and down: in a lab, the namespaces (lab_up), the
  * built-in overlay (lab_overlay_up), `ovlperf server` in the server host and
- * the external paths' setup commands; on real hosts only the external
- * commands. Everything brought up is recorded in struct run so that
+ * the external paths' setup commands; on real hosts the external
+ * commands and the built-in overlay the far end's `ovlperf server
+ * --overlay` brings up with us (overlay.h). Everything brought up is recorded in struct run so that
  * run_paths_down() removes exactly that, whatever stopped the run.
  */
 #include <arpa/inet.h>
@@ -13,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -23,6 +25,7 @@
 #include "lab_overlay.h"
 #include "load.h"
 #include "log.h"
+#include "overlay.h"
 #include "run_int.h"
 
 extern char **environ;
@@ -396,6 +399,49 @@ static int lab_up_all(struct run *r)
 	return err;
 }
 
+static uint8_t cipher_code(const char *name)
+{
+	if (!strcasecmp(name, "aes256gcm") || !strcasecmp(name, "aes-256-gcm"))
+		return PROTO_OVL_CIPHER_AES256GCM;
+	if (!strcasecmp(name, "chacha20poly1305") || !strcasecmp(name, "chacha20-poly1305"))
+		return PROTO_OVL_CIPHER_CHACHA20POLY1305;
+	return PROTO_OVL_CIPHER_AUTO;
+}
+
+/* The built-in overlay to a [host.*] host: the far end's server brings up
+ * its end; the loads then go to the server's overlay address. */
+static int remote_builtin_up(struct run *r, struct run_path *p, const struct scenario_host *h)
+{
+	const struct scenario_path *sp = p->sp;
+	struct overlay_client_spec os = { .host = h->address,
+					  .port = p->port,
+					  .family = sp->underlay_family,
+					  .psk_file = h->psk_file,
+					  .mtu = (uint16_t)sp->mtu,
+					  .cipher = cipher_code(sp->cipher) };
+	char err[RESULTS_TEXT_MAX] = "";
+	int rc;
+
+	if (sp->overlay_subnets[0] &&
+	    !overlay_net_parse(sp->overlay_subnets, &os.nets, err, sizeof(err))) {
+		run_stop(r, -EINVAL, "path %s: %s", sp->name, err);
+		return -EINVAL;
+	}
+	rc = overlay_client_up(&os, &p->ovl, err, sizeof(err));
+	if (rc < 0) {
+		p->ovl = NULL;
+		if (!interrupt_requested())
+			run_stop(r, rc, "path %s: the built-in overlay to %s did not come up: %s",
+				 sp->name, h->address, err);
+		return rc;
+	}
+	rc = overlay_client_server_addr(p->ovl, sp->family, p->addr, sizeof(p->addr));
+	if (rc == 0)
+		log_info("path %s: built-in overlay up on %s, server at %s", sp->name,
+			 overlay_client_ifname(p->ovl), p->addr);
+	return rc;
+}
+
 int run_paths_up(struct run *r)
 {
 	const struct scenario *scn = r->scn;
@@ -423,19 +469,13 @@ int run_paths_up(struct run *r)
 		} else {
 			const struct scenario_host *h = &scn->hosts[sp->host];
 
-			if (sp->type == SCN_PATH_BUILTIN) {
-				run_stop(r, -EINVAL,
-					 "path %s: the built-in overlay runs in a lab "
-					 "only; on real hosts run it yourself and "
-					 "describe it as type = external",
-					 sp->name);
-				return -EINVAL;
-			}
 			snprintf(p->addr, sizeof(p->addr), "%s",
 				 sp->address[0] ? sp->address : h->address);
 			p->port = sp->port ? sp->port : h->port ? h->port : LOAD_DEFAULT_PORT;
 			p->cport = h->cport;
 			snprintf(p->psk_file, sizeof(p->psk_file), "%s", h->psk_file);
+			if (sp->type == SCN_PATH_BUILTIN)
+				err = remote_builtin_up(r, p, h);
 		}
 		if (err)
 			break;
@@ -487,6 +527,14 @@ int run_paths_check(struct run *r)
 			 r->scn->lab.server, r->dir);
 		return -EHOSTDOWN;
 	}
+	for (unsigned i = 0; i < r->npaths; i++)
+		if (r->paths[i].ovl && !overlay_client_alive(r->paths[i].ovl)) {
+			run_stop(r, -EHOSTDOWN,
+				 "path %s: the built-in overlay ended (its daemon exited or the "
+				 "server took it down)",
+				 r->paths[i].sp->name);
+			return -EHOSTDOWN;
+		}
 	if (r->ov && (!lab_overlay_alive(r->ov, r->scn->lab.client) ||
 		      !lab_overlay_alive(r->ov, r->scn->lab.server))) {
 		run_stop(r, -EHOSTDOWN, "the built-in overlay's daemon exited");
@@ -514,6 +562,15 @@ void run_paths_down(struct run *r)
 				 "in %s/" RUN_COMMANDS_LOG ")",
 				 p->sp->name, st, r->dir);
 		p->setup_done = false;
+	}
+	for (unsigned i = 0; i < r->npaths; i++) {
+		if (!r->paths[i].ovl)
+			continue;
+		err = overlay_client_down(r->paths[i].ovl);
+		if (err)
+			log_warn("path %s: overlay teardown: %s", r->paths[i].sp->name,
+				 strerror(-err));
+		r->paths[i].ovl = NULL;
 	}
 	if (r->server > 0) {
 		lab_reap(r->server, 2000);

@@ -647,7 +647,7 @@ static void warm_up(struct run *r)
 		}
 		if (interrupt_requested())
 			run_stop(r, -EINTR, "interrupted by signal %d", interrupt_signal());
-		else if (rc)
+		else if (rc && run_paths_check(r) == 0) /* a path that went down says so */
 			run_stop(r, -EHOSTUNREACH,
 				 "path %s: no test gets through to %s port %u: %s",
 				 r->paths[p].sp->name, r->paths[p].addr, r->paths[p].port, why);

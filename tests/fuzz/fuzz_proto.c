@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "proto.h"
+#include "proto_overlay.h"
 
 static uint8_t out[PROTO_MAX_MSG];
 static struct proto_results res, res2;
@@ -22,6 +23,43 @@ static void reencode(ssize_t n, uint16_t type)
 	if (n < 0)
 		abort();
 	if (proto_parse(out, (size_t)n, &m) != 0 || m.type != type)
+		abort();
+}
+
+/* The overlay's messages: what decodes encodes again to the same body. */
+static void decode_overlay(const struct proto_msg *m)
+{
+	union {
+		struct proto_overlay_request q;
+		struct proto_overlay_accept a;
+		struct proto_overlay_ready r;
+		struct proto_overlay_down d;
+	} u;
+	ssize_t n = -1;
+
+	switch (m->type) {
+	case PROTO_OVERLAY_REQUEST:
+		if (proto_decode_overlay_request(m->body, m->len, &u.q) == 0)
+			n = proto_encode_overlay_request(out, sizeof(out), &u.q);
+		break;
+	case PROTO_OVERLAY_ACCEPT:
+		if (proto_decode_overlay_accept(m->body, m->len, &u.a) == 0)
+			n = proto_encode_overlay_accept(out, sizeof(out), &u.a);
+		break;
+	case PROTO_OVERLAY_READY:
+		if (proto_decode_overlay_ready(m->body, m->len, &u.r) == 0)
+			n = proto_encode_overlay_ready(out, sizeof(out), &u.r);
+		break;
+	default:
+		if (proto_decode_overlay_down(m->body, m->len, &u.d) == 0)
+			n = proto_encode_overlay_down(out, sizeof(out), &u.d);
+		break;
+	}
+	if (n < 0)
+		return;
+	reencode(n, m->type);
+	/* reserved bytes are ignored by the decoders and written as 0 */
+	if ((size_t)n - PROTO_HDR_LEN != m->len)
 		abort();
 }
 
@@ -115,6 +153,12 @@ static void decode(const struct proto_msg *m)
 	case PROTO_MTU_PROBE_REQUEST:
 	case PROTO_MTU_PROBE_REPLY:
 		reencode(proto_encode_opaque(out, sizeof(out), m->type, m->body, m->len), m->type);
+		break;
+	case PROTO_OVERLAY_REQUEST:
+	case PROTO_OVERLAY_ACCEPT:
+	case PROTO_OVERLAY_READY:
+	case PROTO_OVERLAY_DOWN:
+		decode_overlay(m);
 		break;
 	default:
 		abort(); /* the header check lets only known types through */

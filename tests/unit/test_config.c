@@ -190,6 +190,12 @@ static const struct {
 	  "\nallowed_ips=198.19.0.2\n[peer]\npublic_key=" K1 "\nallowed_ips=198.19.0.3\n",
 	  "t.conf:7: key 'public_key': same key as the [peer] at line 4" },
 	{ "", "t.conf:1: no [interface] section" },
+	{ "[interface]\nunderlay_fd=2\n",
+	  "t.conf:2: key 'underlay_fd': '2' is not a descriptor number in 3..1023" },
+	{ "[interface]\nprivate_key_file=k\naddress=198.19.0.1/24\nunderlay_fd=3\nlisten=1\n"
+	  "[peer]\npublic_key=" K1 "\nallowed_ips=198.19.0.2\n",
+	  "t.conf:1: key 'underlay_fd': excludes 'listen' (the inherited socket is bound "
+	  "already)" },
 	{ "\n[interface]\nprivate_key_file=k\n[peer]\npublic_key=" K1 "\nallowed_ips=198.19.0.3\n",
 	  "t.conf:2: key 'address': missing in [interface]" },
 };

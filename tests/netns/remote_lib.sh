@@ -1,0 +1,63 @@
+# SPDX-License-Identifier: MIT
+# Sourced by test_remote_overlay.sh: two "hosts" that are not an ovlperf lab.
+#   roc-PFX (client) -- ror-PFX (router, masquerading NAT) -- ros-PFX (server)
+# client 198.18.30.2/24, 2001:2:0:30::2/64 behind router 198.18.30.1;
+# server 198.18.31.2/24, 2001:2:0:31::2/64 behind router 198.18.31.1.
+# The server's nftables input policy is drop; it accepts established flows,
+# ICMP/ICMPv6 (neighbour discovery, PMTU), TCP and UDP to the one port 5211
+# and UDP 51820 (the external wireguard-go path's own port).
+RC=roc-$1 RR=ror-$1 RS=ros-$1
+SADDR4=198.18.31.2 SADDR6=2001:2:0:31::2
+
+ro_ns_del() { for ns in "$RC" "$RR" "$RS"; do ip netns del "$ns" 2>/dev/null || true; done; }
+
+ro_hosts()
+{
+	ro_ns_del
+	on_exit ro_ns_del
+	for ns in "$RC" "$RR" "$RS"; do
+		ip netns add "$ns"
+		ip -n "$ns" link set lo up
+	done
+	ip -n "$RR" link add rc1 type veth peer name rc0 netns "$RC"
+	ip -n "$RR" link add rs1 type veth peer name rs0 netns "$RS"
+	ip -n "$RC" addr add 198.18.30.2/24 dev rc0
+	ip -n "$RC" addr add 2001:2:0:30::2/64 dev rc0 nodad
+	ip -n "$RR" addr add 198.18.30.1/24 dev rc1
+	ip -n "$RR" addr add 2001:2:0:30::1/64 dev rc1 nodad
+	ip -n "$RR" addr add 198.18.31.1/24 dev rs1
+	ip -n "$RR" addr add 2001:2:0:31::1/64 dev rs1 nodad
+	ip -n "$RS" addr add 198.18.31.2/24 dev rs0
+	ip -n "$RS" addr add 2001:2:0:31::2/64 dev rs0 nodad
+	for l in "$RC rc0" "$RR rc1" "$RR rs1" "$RS rs0"; do
+		set -- $l
+		ip -n "$1" link set "$2" up
+	done
+	ip -n "$RC" route add default via 198.18.30.1
+	ip -n "$RC" -6 route add default via 2001:2:0:30::1
+	ip -n "$RS" route add default via 198.18.31.1
+	ip -n "$RS" -6 route add default via 2001:2:0:31::1
+	ip netns exec "$RR" sysctl -qw net.ipv4.ip_forward=1 net.ipv6.conf.all.forwarding=1
+	ip netns exec "$RR" nft -f - <<-'NFT'
+		table inet ronat {
+			chain post {
+				type nat hook postrouting priority srcnat; policy accept;
+				oifname "rs1" masquerade
+			}
+		}
+	NFT
+	ip netns exec "$RS" nft -f - <<-NFT
+		table inet rofw {
+			chain input {
+				type filter hook input priority filter; policy drop;
+				ct state established,related accept
+				iif lo accept
+				meta l4proto { icmp, ipv6-icmp } accept
+				tcp dport 5211 accept
+				udp dport 5211 accept
+				udp dport 51820 accept
+				${RO_FW_EXTRA:-}
+			}
+		}
+	NFT
+}
