@@ -3,7 +3,8 @@
 #   roc-PFX (client) -- ror-PFX (router, masquerading NAT) -- ros-PFX (server)
 # client 198.18.30.2/24, 2001:2:0:30::2/64 behind router 198.18.30.1;
 # server 198.18.31.2/24, 2001:2:0:31::2/64 behind router 198.18.31.1.
-# The server's nftables input policy is drop; it accepts established flows,
+# The server's nftables input policy is drop (no exception for established
+# flows: everything the client sends must go to an open port); it accepts
 # ICMP/ICMPv6 (neighbour discovery, PMTU), TCP and UDP to the one port 5211
 # and UDP 51820 (the external wireguard-go path's own port).
 RC=roc-$1 RR=ror-$1 RS=ros-$1
@@ -50,7 +51,6 @@ ro_hosts()
 		table inet rofw {
 			chain input {
 				type filter hook input priority filter; policy drop;
-				ct state established,related accept
 				iif lo accept
 				meta l4proto { icmp, ipv6-icmp } accept
 				tcp dport 5211 accept
