@@ -161,7 +161,7 @@ static void print_row(FILE *f, const struct report_run *rr, const struct row *w)
 {
 	fprintf(f, "  %-22s", w->label);
 	for (unsigned p = 0; p < rr->run->npaths; p++)
-		fprintf(f, " %-22s %-6s", w->val[p][0] ? w->val[p] : "-", w->ratio[p]);
+		fprintf(f, " %-22s %-9s", w->val[p][0] ? w->val[p] : "-", w->ratio[p]);
 	fputc('\n', f);
 }
 
@@ -457,7 +457,7 @@ static void summary(FILE *f, const struct report_run *rr)
 			rr->sum.owd_error_ms);
 	fprintf(f, "  %-22s", "");
 	for (unsigned p = 0; p < run->npaths; p++)
-		fprintf(f, " %-29s", run->paths[p].name);
+		fprintf(f, " %-32s", run->paths[p].name);
 	fputc('\n', f);
 	summary_tcp(f, rr);
 	summary_udp(f, rr);

@@ -206,10 +206,12 @@ static void test_delay_rows(void **state)
 	fixture_two_loads(&run);
 	assert_int_equal(report_run_prepare(&rr, &run), 0);
 	t = render(p_term, &rr, NULL);
-	contains(t, "delay 1400B @50% 100M  0.05 / 0.2                    0.15 / 0.9             "
-		    "x3.0/4.5");
-	contains(t, "delay 1400B @90% 180M  0.06 / 0.5                    0.4 / 12               "
-		    "x6.7/24.0");
+	contains(t,
+		 "delay 1400B @50% 100M  0.05 / 0.2                       0.15 / 0.9             "
+		 "x3.0/4.5");
+	contains(t,
+		 "delay 1400B @90% 180M  0.06 / 0.5                       0.4 / 12               "
+		 "x6.7/24.0");
 	free(t);
 	t = render(p_md, &rr, NULL);
 	contains(t, "## One-way delay at common loads");
@@ -495,10 +497,12 @@ static void test_sweep_summary(void **state)
 	fixture_udp(&run, 1, RESULTS_TRIAL_SWEEP, 300, 50.0, 0.1, 0.2);
 	assert_int_equal(report_run_prepare(&rr, &run), 0);
 	t = render(p_term, &rr, NULL);
-	contains(t, "sweep 1400B lossless to 300M                          100M                   "
-		    "x0.33");
-	contains(t, "sweep 1400B most RX    300M                          150M                   "
-		    "x0.50");
+	contains(t,
+		 "sweep 1400B lossless to 300M                             100M                   "
+		 "x0.33");
+	contains(t,
+		 "sweep 1400B most RX    300M                             150M                   "
+		 "x0.50");
 	contains(t, "UDP 1400 B (payload; IPv4: ip 1428, frame 1446, line 1466 B), linear sweep");
 	free(t);
 	report_run_release(&rr);
