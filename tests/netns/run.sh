@@ -13,9 +13,11 @@ pass=0 fail=0 failed=()
 for t in tests/netns/test_*.sh; do
 	[ -n "${NETNS_ONLY:-}" ] && [[ "$t" != *"$NETNS_ONLY"* ]] && continue
 	echo "== $t"
+	start=$SECONDS
 	if timeout 600 bash "$t"; then pass=$((pass + 1)); else
 		fail=$((fail + 1)); failed+=("$t")
 	fi
+	echo "== $t: $((SECONDS - start)) s"
 done
 [ ${#failed[@]} -gt 0 ] && printf 'FAILED: %s\n' "${failed[@]}" >&2
 echo "netns: $pass passed, $fail failed"
