@@ -69,6 +69,7 @@ check: deps
 	$(MAKE) -j$(JOBS) fuzz-smoke FUZZ_SECONDS=$(CHECK_FUZZ_SECONDS)
 	$(MAKE) netns-asan
 	$(MAKE) netns NETNS_ONLY=tunnel_privilege
+	$(MAKE) install-check
 
 unit: $(UNIT_BIN)
 	@bash tests/run_unit.sh $(UNIT_BIN)
@@ -155,6 +156,9 @@ layout-check:
 	@# renders them.
 	@bad=$$(grep -nE '\b(v?f?printf|fputs|puts|f?putc|putchar|fwrite|perror|dprintf)[[:space:]]*\(|\b(stdout|stderr)\b|include[[:space:]]*"report_' src/suite/*.c src/suite/*.h); \
 	if [ -n "$$bad" ]; then echo "layout-check: the suite prints (src/suite/ fills structs; src/report/ renders):" >&2; echo "$$bad" >&2; exit 1; fi
+
+# install, uninstall, install-check (PREFIX, DESTDIR; deploy/install.mk)
+include deploy/install.mk
 
 clean:
 	rm -rf build build-* $(BIN)

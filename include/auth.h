@@ -20,6 +20,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The PSK file format as `--help` of server, client and run explains it. */
+#define AUTH_PSK_FILE_HELP                                                                         \
+	"PSK file: 32 random bytes as base64 (44 characters, like 'wg genkey') or as\n"            \
+	"64 hex digits, optionally followed by whitespace (a newline); a regular file\n"           \
+	"that group and others can neither read nor write (chmod 600). Both ends use\n"            \
+	"the same key. Make one with\n"                                                            \
+	"    head -c 32 /dev/urandom | base64 > psk && chmod 600 psk\n"
+
 #define AUTH_KEY_LEN   32
 #define AUTH_NONCE_LEN 32
 #define AUTH_MAC_LEN   32

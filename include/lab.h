@@ -14,10 +14,11 @@
  * every one of them is operationally up.
  * Namespaces are named "ovp-<lab>-<h>" (h = 0, 1, ...). A lab records what it
  * created under /run/ovlperf/labs/<lab> (a text file, "ovlperf-lab 1" then
- * "name", "pid" of the creator, "hosts", one "link" and one "netns NAME INODE"
- * line each); lab_down_by_name() removes only namespaces listed there, and
- * only while they still have the recorded inode, so it never touches one it
- * did not create.
+ * "name", "pid" of the creator, "owner" (who made it: `lab up` or a run),
+ * "hosts", one "link" and one "netns NAME INODE" line each);
+ * lab_down_by_name() removes only namespaces listed there, and only while
+ * they still have the recorded inode, so it never touches one it did not
+ * create.
  *
  * A host on two or more links forwards (IPv4 and IPv6) and every host gets
  * routes to every link's subnets along the shortest path, so a chain
@@ -74,6 +75,17 @@ struct lab_spec {
 	struct lab_link_spec links[LAB_MAX_LINKS];
 };
 
+/* Who made a lab. A lab made by `ovlperf lab up` is the user's: what runs in
+ * it (their VPN daemons, servers, shells) is theirs, and a run never removes
+ * it unless told to. A lab a run made for itself is the run's: once that
+ * run's process is gone (killed), the next run may remove what it left. A
+ * state file without an owner line (an older ovlperf) counts as the user's,
+ * the side that never loses anything. */
+enum lab_owner {
+	LAB_OWNER_USER = 0, /* `ovlperf lab up` */
+	LAB_OWNER_RUN = 1,  /* `ovlperf run`, for the run's own use */
+};
+
 struct lab;
 
 /* The common case: two hosts, one link with the given MTU (0: 1500). */
@@ -83,7 +95,11 @@ void lab_spec_chain(struct lab_spec *spec, const char *name, unsigned nhosts, ui
 
 /* Pure checks and the address plan (no system calls; unit-tested). */
 
-/* 1..LAB_NAME_MAX characters of [A-Za-z0-9_-], starting with a letter or digit. */
+/* The one rule for lab names, wherever a name is given (`lab up NAME`,
+ * `lab down NAME`, a scenario's [lab] name): 1..LAB_NAME_MAX of a-z 0-9 and
+ * '-', starting with a letter or digit. Lower case only, as interface names
+ * derived from it are, so that "Lab" and "lab" can never be two labs. */
+#define LAB_NAME_RULE "1 to 12 of a-z 0-9 and -, starting with a letter or digit"
 bool lab_name_valid(const char *name);
 /* 0, or -EINVAL with a one-line reason in err (may be NULL). */
 int lab_spec_check(const struct lab_spec *spec, char *err, size_t errlen);
@@ -124,6 +140,8 @@ const char *lab_rate_layer_name(const struct lab_link_spec *k);
  * (drop_pct) have their veths' segmentation offloads off, so the drop hits
  * single packets rather than 64 KB aggregates. */
 int lab_up(const struct lab_spec *spec, struct lab **out);
+/* lab_up() recording owner (lab_up() itself records LAB_OWNER_USER). */
+int lab_up_owned(const struct lab_spec *spec, enum lab_owner owner, struct lab **out);
 
 /* Removes everything lab_up created and frees the handle: every process still
  * inside a host is sent SIGTERM, then SIGKILL after 2 s (tunnel daemons,
@@ -139,6 +157,10 @@ int lab_down_by_name(const char *name);
 /* The process that created lab NAME (the "pid" line of its state file), to
  * tell a lab in use from one left behind. -ENOENT if there is no such lab. */
 int lab_creator_pid(const char *name, pid_t *pid);
+/* The same with who made it. -ENOENT if there is no such lab. */
+int lab_creator(const char *name, enum lab_owner *owner, pid_t *pid);
+/* "lab up" or "run": for messages and `lab show --json`. */
+const char *lab_owner_name(enum lab_owner owner);
 
 /* Attaches to a lab another process created (from its state file) without
  * taking ownership: lab_close() frees the handle and leaves the lab up;

@@ -48,6 +48,8 @@
 #define RUN_SERVER_WAIT_MS 5000
 /* Longest an external path's setup or teardown command may run. */
 #define RUN_COMMAND_TIMEOUT_S 120
+/* In the results directory: what external setup/teardown commands printed. */
+#define RUN_COMMANDS_LOG "commands.log"
 /* Pause between trials so queues drain and the previous test's sockets close. */
 #define RUN_TRIAL_GAP_MS 200
 
@@ -115,7 +117,11 @@ struct run_options {
 	const char *results_root; /* NULL: RUN_DEFAULT_RESULTS */
 	const char *out_dir;	  /* exact results directory; NULL: under the root */
 	unsigned repetitions;	  /* 0: the scenario's */
-	run_runner_fn runner;	  /* NULL: load_run_hooks */
+	/* Replace what belongs to the user: a lab made by `lab up` of the
+	 * scenario's lab name, a run already in out_dir. Without it the run
+	 * refuses both before touching anything. */
+	bool force;
+	run_runner_fn runner; /* NULL: load_run_hooks */
 	void *runner_arg;
 	bool no_gap; /* no RUN_TRIAL_GAP_MS pause (simulated paths) */
 	/* Events while the run runs; NULL: none (warnings then go to log.h). */

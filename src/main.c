@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* ovlperf: only the table of subcommands lives here. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,7 +27,11 @@ static const struct {
 
 static void usage(FILE *f)
 {
-	fprintf(f, "Usage: ovlperf [-v|-q] <command> [options]\n\nCommands:\n");
+	fprintf(f, "Usage: ovlperf [-v|-q] [--logfile FILE] <command> [options]\n\n"
+		   "  -v            more log lines (twice: debug)\n"
+		   "  -q            errors only\n"
+		   "  --logfile FILE  log lines go to FILE (appended, time-stamped) instead of\n"
+		   "                stderr; results stay on stdout\n\nCommands:\n");
 	for (size_t i = 0; i < sizeof(subcommands) / sizeof(subcommands[0]); i++)
 		fprintf(f, "  %-8s %s\n", subcommands[i].name, subcommands[i].help);
 	fprintf(f, "\n'ovlperf <command> --help' describes each command.\n");
@@ -41,7 +46,16 @@ int main(int argc, char **argv)
 			log_set_level(log_get_level() == LOG_INFO ? LOG_DEBUG : LOG_INFO);
 		else if (!strcmp(argv[i], "-q"))
 			log_set_level(LOG_ERR);
-		else if (!strcmp(argv[i], "--version")) {
+		else if (!strcmp(argv[i], "--logfile") || !strncmp(argv[i], "--logfile=", 10)) {
+			const char *path = argv[i][9] == '=' ? argv[i] + 10 : argv[++i];
+			int rc = path && *path ? log_set_file(path) : -EINVAL;
+
+			if (rc) {
+				fprintf(stderr, "ovlperf: --logfile %s: %s\n", path ? path : "",
+					path && *path ? strerror(-rc) : "needs a FILE");
+				return EXIT_USAGE;
+			}
+		} else if (!strcmp(argv[i], "--version")) {
 			printf("ovlperf %s\n", OVLPERF_VERSION);
 			return 0;
 		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {

@@ -6,17 +6,110 @@
 #include <netdb.h>
 #include <netinet/in.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "addr.h"
 #include "log.h"
 
+/* An IPv6 literal, with or without a zone ("fe80::1%eth0", RFC 4007 11). */
+static bool is_ipv6_literal(const char *s, size_t len)
+{
+	char buf[INET6_ADDRSTRLEN + 1];
+	struct in6_addr a;
+	const char *zone = memchr(s, '%', len);
+	size_t n = zone ? (size_t)(zone - s) : len;
+
+	if (!n || n >= sizeof(buf) || (zone && zone + 1 == s + len))
+		return false;
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	return inet_pton(AF_INET6, buf, &a) == 1;
+}
+
+static int parse_port(const char *s, uint16_t *port)
+{
+	char *end;
+	unsigned long v;
+
+	if (*s < '0' || *s > '9')
+		return -EINVAL;
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || *end || v < 1 || v > 65535)
+		return -ERANGE;
+	*port = (uint16_t)v;
+	return 0;
+}
+
+static int copy_host(const char *s, size_t n, char *host, size_t hostlen)
+{
+	if (!n)
+		return -EINVAL;
+	if (n >= hostlen)
+		return -ENAMETOOLONG;
+	memcpy(host, s, n);
+	host[n] = '\0';
+	return 0;
+}
+
+int addr_split(const char *in, char *host, size_t hostlen, uint16_t *port)
+{
+	const char *colon, *close;
+	int rc;
+
+	*port = 0;
+	if (!in || !*in)
+		return -EINVAL;
+	/* RFC 3986 3.2.2: an IPv6 literal with a port is written in brackets. */
+	if (in[0] == '[') {
+		close = strchr(in, ']');
+		if (!close || !is_ipv6_literal(in + 1, (size_t)(close - in - 1)))
+			return -EINVAL;
+		if (close[1] && close[1] != ':')
+			return -EINVAL;
+		if (close[1] == ':' && (rc = parse_port(close + 2, port)) < 0)
+			return rc;
+		return copy_host(in + 1, (size_t)(close - in - 1), host, hostlen);
+	}
+	colon = strchr(in, ':');
+	if (colon && strchr(colon + 1, ':')) {
+		/* Two colons or more: a bare IPv6 literal, which cannot carry a port */
+		if (!is_ipv6_literal(in, strlen(in)))
+			return -EINVAL;
+		return copy_host(in, strlen(in), host, hostlen);
+	}
+	if (colon && (rc = parse_port(colon + 1, port)) < 0)
+		return rc;
+	return copy_host(in, colon ? (size_t)(colon - in) : strlen(in), host, hostlen);
+}
+
+int addr_literal_family(const char *host)
+{
+	unsigned char b[sizeof(struct in6_addr)];
+	size_t n = host ? strlen(host) : 0;
+
+	if (n >= 2 && host[0] == '[' && host[n - 1] == ']')
+		return is_ipv6_literal(host + 1, n - 2) ? AF_INET6 : AF_UNSPEC;
+	if (n && inet_pton(AF_INET, host, b) == 1)
+		return AF_INET;
+	return n && is_ipv6_literal(host, n) ? AF_INET6 : AF_UNSPEC;
+}
+
 int addr_resolve(const char *host, uint16_t port, int family, bool passive,
 		 struct sockaddr_storage *ss, socklen_t *len)
 {
 	struct addrinfo hints, *res = NULL;
-	char portstr[8];
+	char portstr[8], bare[INET6_ADDRSTRLEN + 64];
+	size_t n = host ? strlen(host) : 0;
 	int rc;
+
+	/* "[2001:2::2]" is the literal 2001:2::2, as every address option takes it */
+	if (n >= 2 && host[0] == '[' && host[n - 1] == ']' && n - 2 < sizeof(bare)) {
+		memcpy(bare, host + 1, n - 2);
+		bare[n - 2] = '\0';
+		host = bare;
+	}
 
 	memset(&hints, 0, sizeof(hints));
 	hints.ai_family = family;

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 /* Option errors as every subcommand reports them (cli_opt.h). */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "addr.h"
 #include "cli_opt.h"
 #include "cmd.h"
 
@@ -33,5 +35,29 @@ bool cli_opt_copy(char *dst, size_t size, const char *arg, char *why, size_t why
 		return false;
 	}
 	memcpy(dst, arg, n + 1);
+	return true;
+}
+
+bool cli_opt_host(char *host, size_t size, uint16_t *port, const char *arg, char *why,
+		  size_t whylen)
+{
+	uint16_t p = 0;
+	int rc = addr_split(arg, host, size, &p);
+
+	if (rc == -ERANGE)
+		snprintf(why, whylen, "'%s': the port must be 1..65535", arg);
+	else if (rc == -ENAMETOOLONG)
+		snprintf(why, whylen, "'%s' is too long (at most %zu characters)", arg, size - 1);
+	else if (rc)
+		snprintf(why, whylen,
+			 "'%s' is not an address: NAME, IPv4, IPv6, or with a port NAME:PORT, "
+			 "IPv4:PORT, [IPv6]:PORT",
+			 arg);
+	else if (p && !port)
+		snprintf(why, whylen, "'%s': this option takes an address without a port", arg);
+	if (rc || (p && !port))
+		return false;
+	if (p)
+		*port = p;
 	return true;
 }

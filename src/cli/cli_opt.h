@@ -13,6 +13,7 @@
 
 #include <getopt.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "value.h"
 
@@ -32,5 +33,11 @@ int cli_opt_error(const char *cmd, const char *opt, const char *why);
 /* A string option copied into dst[size]; false with why ("is too long ...")
  * when it does not fit. */
 bool cli_opt_copy(char *dst, size_t size, const char *arg, char *why, size_t whylen);
+/* An address argument (addr_split(): "HOST", "HOST:PORT", "2001:2::2",
+ * "[2001:2::2]:5211") into host[size] without brackets. With port non-NULL
+ * a port in arg is stored there (and left alone when arg has none); with
+ * port NULL an option that takes no port refuses one. false with why. */
+bool cli_opt_host(char *host, size_t size, uint16_t *port, const char *arg, char *why,
+		  size_t whylen);
 
 #endif

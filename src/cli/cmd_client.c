@@ -8,6 +8,7 @@
 #include <sys/socket.h>
 
 #include "cli_layer.h"
+#include "auth.h"
 #include "cli_opt.h"
 #include "clock.h"
 #include "cmd.h"
@@ -22,7 +23,8 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: ovlperf client [options] HOST\n"
-		"Runs one test against `ovlperf server` on HOST.\n\n"
+		"Runs one test against `ovlperf server` on HOST: a name, 198.18.0.2,\n"
+		"2001:2::2, or with a port (instead of -p) HOST:5211, [2001:2::2]:5211.\n\n"
 		"  -u, --udp            UDP test (default TCP; --tcp says so explicitly)\n"
 		"  -P, --parallel N     streams, 1..%d (default 1)\n"
 		"  -t, --time DUR       duration (default 10s; DUR: 10, 1.5, 500ms, 2m)\n"
@@ -61,8 +63,9 @@ static void usage(FILE *f)
 		"      --msg-timeout MS deadline of each control step (connecting included),\n"
 		"                       and how long past the drain the results may take\n"
 		"                       (default 10000)\n"
-		"  -J, --json           one JSON document on stdout (docs/json.md)\n",
-		LOAD_MAX_STREAMS, LOAD_UDP_DEFAULT_LEN, LOAD_TCP_DEFAULT_LEN, LOAD_DEFAULT_PORT);
+		"  -J, --json           one JSON document on stdout (docs/json.md)\n\n%s",
+		LOAD_MAX_STREAMS, LOAD_UDP_DEFAULT_LEN, LOAD_TCP_DEFAULT_LEN, LOAD_DEFAULT_PORT,
+		AUTH_PSK_FILE_HELP);
 }
 
 enum {
@@ -177,7 +180,8 @@ static bool apply_value(struct load_spec *s, int c, const char *arg, char why[st
 		s->msg_timeout_ms = (uint32_t)v;
 		return true;
 	case 'B':
-		return cli_opt_copy(s->bind_addr, sizeof(s->bind_addr), arg, why, VALUE_WHY_MAX);
+		return cli_opt_host(s->bind_addr, sizeof(s->bind_addr), NULL, arg, why,
+				    VALUE_WHY_MAX);
 	case OPT_PSK:
 		return cli_opt_copy(s->psk_file, sizeof(s->psk_file), arg, why, VALUE_WHY_MAX);
 	default:
@@ -311,12 +315,13 @@ int cmd_client(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 	}
-	if (optind != argc - 1 ||
-	    !cli_opt_copy(spec.host, sizeof(spec.host), argv[optind], why, sizeof(why))) {
+	if (optind != argc - 1) {
 		fprintf(stderr, "ovlperf client: give exactly one server HOST\n");
 		fprintf(stderr, "see 'ovlperf client --help'\n");
 		return EXIT_USAGE;
 	}
+	if (!cli_opt_host(spec.host, sizeof(spec.host), &spec.port, argv[optind], why, sizeof(why)))
+		return cli_opt_error("client", "HOST", why);
 	if (!convert_layers(&o, &spec))
 		return EXIT_USAGE;
 	interrupt_install();

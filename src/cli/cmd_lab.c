@@ -33,7 +33,10 @@ static const char usage_text[] =
 	"\n"
 	"Lab hosts are network namespaces ovp-NAME-0, ovp-NAME-1, ... joined in a chain\n"
 	"by veth links (link i: 198.18.i.0/24 and 2001:2:0:i::/64; interface ovp<i>).\n"
-	"NAME defaults to '" LAB_DEFAULT_NAME "'.\n"
+	"NAME (default '" LAB_DEFAULT_NAME "', as a scenario's [lab] name):\n"
+	"  " LAB_NAME_RULE ".\n"
+	"A lab made here is yours: 'ovlperf run' of a scenario naming it refuses to\n"
+	"touch it unless 'run --force'.\n"
 	"  --hosts N      number of hosts, 2..8 (default 2)\n"
 	"  --mtu N        MTU of every link, 68..65535 (default 1500)\n"
 	"  --rate RATE    tbf rate limit on both ends of every link, e.g. 100M, 1.5G\n"
@@ -167,20 +170,22 @@ static int show(const char *name, bool json)
 
 static int list_one(const char *name, void *arg)
 {
+	enum lab_owner owner = LAB_OWNER_USER;
 	struct lab *lab;
 	pid_t pid = 0;
 	int rc = lab_open(name, &lab);
 	bool alive;
 
 	(void)arg;
-	lab_creator_pid(name, &pid);
+	lab_creator(name, &owner, &pid);
 	alive = pid > 0 && (kill(pid, 0) == 0 || errno == EPERM);
 	if (rc) {
 		printf("%-12s broken (%s): ovlperf lab down %s\n", name, strerror(-rc), name);
 		return 0;
 	}
-	printf("%-12s %u hosts, %u link%s, made by pid %d (%s)\n", name, lab_get_spec(lab)->nhosts,
-	       lab_get_spec(lab)->nlinks, lab_get_spec(lab)->nlinks == 1 ? "" : "s", (int)pid,
+	printf("%-12s %u hosts, %u link%s, made by %s, pid %d (%s)\n", name,
+	       lab_get_spec(lab)->nhosts, lab_get_spec(lab)->nlinks,
+	       lab_get_spec(lab)->nlinks == 1 ? "" : "s", lab_owner_name(owner), (int)pid,
 	       alive ? "running" : "exited");
 	lab_close(lab);
 	return 0;
@@ -349,7 +354,7 @@ static int up(int argc, char **argv)
 	if (rc)
 		return rc < 0 ? 0 : rc;
 	if (!lab_name_valid(o.name))
-		return usage_error("invalid lab name '%s': 1..12 of A-Z a-z 0-9 - _", o.name);
+		return usage_error("invalid lab name '%s': " LAB_NAME_RULE, o.name);
 	lab_spec_chain(&spec, o.name, o.hosts, o.mtu);
 	for (unsigned l = 0; l < spec.nlinks; l++) {
 		spec.links[l].rate_bps = o.rate;
@@ -399,7 +404,7 @@ static int name_arg(int argc, char **argv, const char **name)
 	if (argc == 3)
 		*name = argv[2];
 	if (!lab_name_valid(*name))
-		return usage_error("invalid lab name '%s': 1..12 of A-Z a-z 0-9 - _", *name);
+		return usage_error("invalid lab name '%s': " LAB_NAME_RULE, *name);
 	return 0;
 }
 
@@ -478,7 +483,7 @@ static int exec_in(int argc, char **argv)
 	if (argc < 5)
 		return usage_error("lab exec NAME HOST CMD [ARGS...]");
 	if (!lab_name_valid(argv[2]))
-		return usage_error("invalid lab name '%s'", argv[2]);
+		return usage_error("invalid lab name '%s': " LAB_NAME_RULE, argv[2]);
 	if (value_get(VALUE_UINT, argv[3], 0, LAB_MAX_HOSTS - 1, &host, why, sizeof(why)))
 		return usage_error("HOST: %s", why);
 	if (find_exe(argv[4], exe, sizeof(exe)))

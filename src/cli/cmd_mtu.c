@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "addr.h"
 #include "cli_opt.h"
 #include "cmd.h"
 #include "interrupt.h"
@@ -19,6 +20,8 @@
 static const char usage_text[] =
 	"Usage: ovlperf mtu HOST [HOST2 ...] [options]\n"
 	"\n"
+	"HOST: a name or address, with a port (instead of -p) as HOST:5211 or\n"
+	"[2001:2::2]:5211.\n\n"
 	"Probes the path MTU to each HOST running `ovlperf server`: UDP probes with DF set,\n"
 	"each confirmed by the server over the control connection (never inferred from\n"
 	"ICMP), several per size, searching from a safe base up to the interface MTU.\n"
@@ -215,15 +218,26 @@ static int parse(int argc, char **argv, struct opts *o)
 	if (o->tunnel && argc - optind != 2)
 		return usage_error("--tunnel wants exactly two hosts (underlay, overlay), not",
 				   argv[optind]);
+	for (int i = optind; i < argc; i++) {
+		char host[sizeof(o->spec.host)];
+		uint16_t port = 0;
+
+		if (!cli_opt_host(host, sizeof(host), &port, argv[i], why, sizeof(why)))
+			return cli_opt_error("mtu", "HOST", why);
+	}
 	return 0;
 }
 
 static void setup_path(struct mtu_report *rep, const struct opts *o, unsigned i, const char *host)
 {
 	struct mtu_probe_spec *s = &rep->paths[i].spec;
+	uint16_t port = 0;
 
 	*s = o->spec;
-	snprintf(s->host, sizeof(s->host), "%s", host);
+	/* parse() checked it: "[2001:2::2]:5211" is host 2001:2::2, port 5211 */
+	addr_split(host, s->host, sizeof(s->host), &port);
+	if (port)
+		s->port = port;
 	if (o->tunnel)
 		snprintf(s->name, sizeof(s->name), "%s", i == 0 ? "underlay" : "overlay");
 	else

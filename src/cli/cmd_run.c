@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "auth.h"
 #include "cli_opt.h"
 #include "cmd.h"
 #include "interrupt.h"
@@ -24,9 +25,15 @@ static void usage(FILE *f)
 		"Usage: ovlperf run [options] [SCENARIO]\n"
 		"Compares the paths a scenario names (underlay, built-in overlay, external\n"
 		"VPNs) with identical TCP and UDP loads, interleaved, and reports what each\n"
-		"overlay costs. Without SCENARIO: %s (a lab on this machine).\n\n"
+		"overlay costs. Without SCENARIO: %s (a lab on this machine; an\n"
+		"installed ovlperf finds it in PREFIX/share/ovlperf).\n\n"
 		"  -o, --results DIR     parent of the results directory (default: %s)\n"
-		"      --out DIR         write the results exactly into DIR\n"
+		"      --out DIR         write the results exactly into DIR (refused when DIR\n"
+		"                        holds a run already, unless --force)\n"
+		"      --force           overwrite the run in --out DIR; replace a lab of the\n"
+		"                        scenario's [lab] name made by 'ovlperf lab up' (what\n"
+		"                        runs in it is killed). Without it the run refuses\n"
+		"                        both and touches nothing\n"
 		"  -r, --repetitions N   override the scenario's repetitions\n"
 		"      --no-plots        do not run gnuplot\n"
 		"      --no-progress     no progress line on stderr\n"
@@ -34,20 +41,27 @@ static void usage(FILE *f)
 		"  -h, --help\n\n"
 		"Writes <results>/<UTC time>-<scenario>/: run.json, summary.csv, report.md,\n"
 		"*.svg.\n\n"
+		"A lab the run builds is the run's: it is removed at the end, and if the run\n"
+		"is killed, by the next run of that lab name. A lab made by 'ovlperf lab up'\n"
+		"is never touched without --force.\n\n"
+		"A [host.*] psk_file authenticates to that host's 'ovlperf server --psk-file'.\n"
+		"%s\n"
 		"Exit status (the first that applies):\n"
 		"  2      bad usage or scenario\n"
 		"  3      a file of the results directory could not be written (full disk,\n"
 		"         permissions): the files are named on stderr, do not trust them\n"
 		"  128+N  interrupted by signal N (kept as incomplete)\n"
-		"  1      the run failed (kept as incomplete)\n"
+		"  1      the run failed (kept as incomplete), or refused to start (a lab\n"
+		"         made by 'lab up', a run already in --out DIR): nothing touched\n"
 		"  4      the run completed, but an MTU / MSS check says FAIL\n"
 		"  0      complete, every file written, no FAIL verdict\n",
-		RUN_DEFAULT_SCENARIO, RUN_DEFAULT_RESULTS);
+		RUN_DEFAULT_SCENARIO, RUN_DEFAULT_RESULTS, AUTH_PSK_FILE_HELP);
 }
 
 /* Without an argument the default scenario is looked up in the current
  * directory, then next to the binary and one level up (./ovlperf and
- * build-x/ovlperf in a source tree). */
+ * build-x/ovlperf in a source tree), then where `make install` puts it
+ * (PREFIX/bin/ovlperf and PREFIX/share/ovlperf/scenarios). */
 static const char *default_scenario(char *buf, size_t len)
 {
 	char exe[768];
@@ -68,6 +82,9 @@ static const char *default_scenario(char *buf, size_t len)
 	if (access(buf, R_OK) == 0)
 		return buf;
 	snprintf(buf, len, "%s/../%s", exe, RUN_DEFAULT_SCENARIO);
+	if (access(buf, R_OK) == 0)
+		return buf;
+	snprintf(buf, len, "%s/../share/ovlperf/%s", exe, RUN_DEFAULT_SCENARIO);
 	if (access(buf, R_OK) == 0)
 		return buf;
 	return RUN_DEFAULT_SCENARIO;
@@ -113,6 +130,7 @@ int cmd_run(int argc, char **argv)
 		{ "no-plots", no_argument, NULL, 'P' },
 		{ "no-progress", no_argument, NULL, 'N' },
 		{ "dry-run", no_argument, NULL, 'n' },
+		{ "force", no_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -153,6 +171,9 @@ int cmd_run(int argc, char **argv)
 			break;
 		case 'n':
 			dry = true;
+			break;
+		case 'F':
+			opt.force = true;
 			break;
 		case 'h':
 			usage(stdout);

@@ -7,6 +7,8 @@
 #include <string.h>
 #include <sys/socket.h>
 
+#include "addr.h"
+#include "auth.h"
 #include "cli_opt.h"
 #include "cmd.h"
 #include "interrupt.h"
@@ -16,6 +18,7 @@
 #include "rate.h"
 #include "server.h"
 #include "value.h"
+#include "version.h"
 
 static void usage(FILE *f)
 {
@@ -26,7 +29,8 @@ static void usage(FILE *f)
 		"line: sessions, tests, and every refusal counted by reason (bad_message,\n"
 		"timeout, auth, limit_*, busy, ...) and refused foreign data.\n\n"
 		"  -p, --port PORT        control port (default %d)\n"
-		"  -B, --bind ADDR        listen on this address only (default: all, IPv4+IPv6)\n"
+		"  -B, --bind ADDR        listen on this address only (default: all, IPv4+IPv6);\n"
+		"                         198.18.0.2, 2001:2::2, [2001:2::2]:5211 (with a port)\n"
 		"  -4, -6                 IPv4 / IPv6 only\n"
 		"  -1, --one-off          serve one test, then exit\n"
 		"      --psk-file FILE    clients must prove this pre-shared key first\n"
@@ -58,10 +62,12 @@ static void usage(FILE *f)
 		"      --overlay-max N    overlays at once, one per client session (default %d,\n"
 		"                         at most %d)\n"
 		"      --overlay-state F  the state file (default\n"
-		"                         %s/server-NETNS_INODE-PORT.state)\n",
+		"                         %s/server-NETNS_INODE-PORT.state)\n\n"
+		"On start it logs one line: version, port, PSK on or off, limits.\n\n"
+		"%s",
 		LOAD_DEFAULT_PORT, LOAD_MAX_STREAMS, SERVER_DEFAULT_MAX_SESSIONS, 10000u,
 		SERVER_DEFAULT_IDLE_MS, OVERLAY_DEAD_S, OVERLAY_STATE_DIR, OVERLAY_DEFAULT_MAX,
-		OVERLAY_MAX_SLOTS, OVERLAY_STATE_DIR);
+		OVERLAY_MAX_SLOTS, OVERLAY_STATE_DIR, AUTH_PSK_FILE_HELP);
 }
 
 enum {
@@ -112,7 +118,7 @@ static bool apply_value(struct server_config *cfg, int c, const char *arg,
 		cfg->port = (uint16_t)v;
 		return true;
 	case 'B':
-		return cli_opt_copy(cfg->bind_addr, sizeof(cfg->bind_addr), arg, why,
+		return cli_opt_host(cfg->bind_addr, sizeof(cfg->bind_addr), &cfg->port, arg, why,
 				    VALUE_WHY_MAX);
 	case OPT_PSK:
 		return cli_opt_copy(cfg->psk_file, sizeof(cfg->psk_file), arg, why, VALUE_WHY_MAX);
@@ -176,6 +182,27 @@ static bool apply(struct server_config *cfg, int c, const char *arg, char why[st
 	}
 }
 
+/* The start-up line: what a client may expect of this server, so that the
+ * log of a service says it without reading its unit file. */
+static void startup_line(const struct server_config *cfg)
+{
+	int family = cfg->bind_addr[0] ? addr_literal_family(cfg->bind_addr) : cfg->family;
+	char rate[32] = "none";
+
+	if (cfg->max_rate_bps)
+		snprintf(rate, sizeof(rate), "%.6g Mbit/s", (double)cfg->max_rate_bps / 1e6);
+	log_notice("server %s starting: port %u%s%s, %s, PSK %s; limits: %u sessions, %u "
+		   "streams a test, %.0f s a test, rate %s",
+		   OVLPERF_VERSION, cfg->port ? cfg->port : LOAD_DEFAULT_PORT,
+		   cfg->bind_addr[0] ? " on " : "", cfg->bind_addr,
+		   family == AF_INET	? "IPv4"
+		   : family == AF_INET6 ? "IPv6"
+		   : cfg->bind_addr[0]	? "as the name resolves"
+					: "IPv4 and IPv6",
+		   cfg->psk_file[0] ? "on" : "off", cfg->max_sessions, cfg->max_streams,
+		   (double)cfg->max_duration_ns / 1e9, rate);
+}
+
 int cmd_server(int argc, char **argv)
 {
 	char why[VALUE_WHY_MAX], name[CLI_OPT_NAME_MAX];
@@ -206,6 +233,7 @@ int cmd_server(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	interrupt_install();
+	startup_line(&cfg);
 	rc = server_run(&cfg);
 	if (rc == -EACCES || rc == -EINVAL || rc == -ENOENT)
 		return EXIT_USAGE;

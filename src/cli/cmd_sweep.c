@@ -27,7 +27,8 @@ static void usage(FILE *f)
 		"Sweeps UDP offered load against `ovlperf server` on HOST: linearly, printing\n"
 		"offered | TX pps | RX pps | Mbit/s | delivered %% per rate, or as a knee search\n"
 		"for the NDR (no loss) and PDR (loss within a goal), FD.io MLRsearch-style.\n"
-		"Rates in bit/s with k/M/G (decimal): 500k, 100M, 1.5G.\n\n"
+		"Rates in bit/s with k/M/G (decimal): 500k, 100M, 1.5G. HOST: a name or\n"
+		"address, with a port (instead of -p) as HOST:5211 or [2001:2::2]:5211.\n\n"
 		"  --from R --to R --step R   linear sweep, both ends included\n"
 		"  --knee                     knee search (needs --max)\n"
 		"  --max R, --min R           knee: first trial rate; lowest rate (default "
@@ -396,11 +397,9 @@ int cmd_sweep(int argc, char **argv)
 		usage(stderr);
 		return EXIT_USAGE;
 	}
-	if (strlen(argv[optind]) >= sizeof(o.spec.load.host)) {
-		fprintf(stderr, "ovlperf sweep: host name too long\n");
-		return EXIT_USAGE;
-	}
-	snprintf(o.spec.load.host, sizeof(o.spec.load.host), "%s", argv[optind]);
+	if (!cli_opt_host(o.spec.load.host, sizeof(o.spec.load.host), &o.spec.load.port,
+			  argv[optind], why, sizeof(why)))
+		return cli_opt_error("sweep", "HOST", why);
 	if (!finish_options(&o))
 		return EXIT_USAGE;
 	if (o.progress) {

@@ -309,6 +309,11 @@ static int build(struct lab *lab)
 
 int lab_up(const struct lab_spec *spec, struct lab **out)
 {
+	return lab_up_owned(spec, LAB_OWNER_USER, out);
+}
+
+int lab_up_owned(const struct lab_spec *spec, enum lab_owner owner, struct lab **out)
+{
 	char err[160];
 	struct lab *lab;
 	int rc;
@@ -323,6 +328,7 @@ int lab_up(const struct lab_spec *spec, struct lab **out)
 		return -ENOMEM;
 	lab->st.spec = *spec;
 	lab->st.pid = getpid();
+	lab->st.owner = owner;
 	set_ifnames(lab);
 	lab->orig_fd = netns_open(NULL);
 	if (lab->orig_fd < 0) {

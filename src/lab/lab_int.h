@@ -27,6 +27,7 @@
 struct lab_state {
 	struct lab_spec spec;
 	pid_t pid;
+	enum lab_owner owner;
 	unsigned nns;
 	struct {
 		char name[LAB_NETNS_NAME_MAX];

@@ -3,6 +3,7 @@
  * `ovlperf lab show --json`: the lab's spec and, per host, what the kernel
  * reports about its interfaces. Schema "ovlperf-lab" version 1:
  *   { "schema": "ovlperf-lab", "version": 1, "name": "lab",
+ *     "owner": "lab up" or "run" (who made it), "creator_pid",
  *     "links": [ { "index", "a", "b", "ifname", "mtu", "rate_bps", "rate_layer",
  *                  "drop_pct",
  *                  "block_icmp_too_big" } ],
@@ -107,7 +108,9 @@ int lab_json(const struct lab *lab, char **out)
 	*out = NULL;
 	if (!root || !cJSON_AddStringToObject(root, "schema", "ovlperf-lab") ||
 	    !cJSON_AddNumberToObject(root, "version", LAB_JSON_VERSION) ||
-	    !cJSON_AddStringToObject(root, "name", s->name))
+	    !cJSON_AddStringToObject(root, "name", s->name) ||
+	    !cJSON_AddStringToObject(root, "owner", lab_owner_name(lab->st.owner)) ||
+	    !cJSON_AddNumberToObject(root, "creator_pid", lab->st.pid))
 		goto out;
 	links = links_json(s);
 	if (!links || !cJSON_AddItemToObject(root, "links", links)) {

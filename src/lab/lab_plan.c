@@ -45,10 +45,9 @@ bool lab_name_valid(const char *name)
 		return false;
 	for (size_t i = 0; i < len; i++) {
 		char c = name[i];
-		bool alnum =
-			(c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+		bool alnum = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
 
-		if (!alnum && (i == 0 || (c != '-' && c != '_')))
+		if (!alnum && (i == 0 || c != '-'))
 			return false;
 	}
 	return true;

@@ -5,7 +5,9 @@
  * only when the namespace still has the inode it had when we made it.
  *
  *   ovlperf-lab 1
+ *   name lab
  *   pid 1234
+ *   owner run
  *   hosts 2
  *   link 0 1 mtu 1500 rate 0 drop 0.00 block-icmp 0
  *   link 1 2 mtu 1500 rate 1000000000 drop 0.00 block-icmp 0 rate-layer line
@@ -53,7 +55,8 @@ int lab_state_format(const struct lab_state *st, char *buf, size_t len)
 
 	if (!len)
 		return -ENOSPC;
-	LAB_APPEND("%s\nname %s\npid %d\nhosts %u\n", MAGIC, s->name, (int)st->pid, s->nhosts);
+	LAB_APPEND("%s\nname %s\npid %d\nowner %s\nhosts %u\n", MAGIC, s->name, (int)st->pid,
+		   st->owner == LAB_OWNER_RUN ? "run" : "user", s->nhosts);
 	for (unsigned i = 0; i < s->nlinks && i < LAB_MAX_LINKS; i++) {
 		const struct lab_link_spec *l = &s->links[i];
 
@@ -81,6 +84,10 @@ static int parse_line(const char *line, struct lab_state *st)
 		return 0;
 	if (sscanf(line, "pid %d%n", &pid, &end) == 1 && line[end] == '\0') {
 		st->pid = pid;
+		return 0;
+	}
+	if (!strcmp(line, "owner user") || !strcmp(line, "owner run")) {
+		st->owner = line[6] == 'r' ? LAB_OWNER_RUN : LAB_OWNER_USER;
 		return 0;
 	}
 	if (sscanf(line, "hosts %u%n", &host, &end) == 1 && line[end] == '\0') {
@@ -277,12 +284,26 @@ int lab_list(int (*fn)(const char *name, void *arg), void *arg)
 	return rc;
 }
 
-int lab_creator_pid(const char *name, pid_t *pid)
+int lab_creator(const char *name, enum lab_owner *owner, pid_t *pid)
 {
 	struct lab_state st;
 	int rc = lab_state_load(name, &st);
 
-	if (!rc)
+	if (!rc) {
+		*owner = st.owner;
 		*pid = st.pid;
+	}
 	return rc;
+}
+
+int lab_creator_pid(const char *name, pid_t *pid)
+{
+	enum lab_owner owner;
+
+	return lab_creator(name, &owner, pid);
+}
+
+const char *lab_owner_name(enum lab_owner owner)
+{
+	return owner == LAB_OWNER_RUN ? "run" : "lab up";
 }

@@ -290,16 +290,10 @@ static bool set_text(struct parser *p, const struct section *sec, const struct k
 			     kd->size - 1);
 		return false;
 	}
-	if (kd->type == T_LABNAME) {
-		for (const char *c = v; *c; c++) {
-			if (!islower((unsigned char)*c) && !isdigit((unsigned char)*c) &&
-			    *c != '-') {
-				scn_error_at(p, p->line, sec, kd->name,
-					     "'%s' is not a lab name (1 to %d of a-z 0-9 -)", v,
-					     LAB_NAME_MAX);
-				return false;
-			}
-		}
+	if (kd->type == T_LABNAME && !lab_name_valid(v)) {
+		scn_error_at(p, p->line, sec, kd->name,
+			     "'%s' is not a lab name (" LAB_NAME_RULE ")", v);
+		return false;
 	}
 	memcpy(field, v, strlen(v) + 1);
 	return true;

@@ -7,10 +7,12 @@
  */
 #include <arpa/inet.h>
 #include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
 
+#include "addr.h"
 #include "overlay.h"
 #include "scenario_int.h"
 
@@ -130,12 +132,48 @@ static int numeric_family(const char *addr)
 	return AF_UNSPEC;
 }
 
+/* An address key as addr_split() reads it ("2001:2::2", "[2001:2::2]:5211",
+ * "host:5211"): the bare name or literal stays in addr, a port it carries
+ * goes to *port, where a port key saying otherwise is an error. */
+static void split_address(struct parser *p, struct section *sec, char *addr, size_t len,
+			  uint16_t *port)
+{
+	char host[SCN_TEXT_MAX], q[64];
+	unsigned line = scn_line_of(sec, "address");
+	uint16_t ap = 0;
+	int rc;
+
+	if (!addr[0])
+		return;
+	rc = addr_split(addr, host, sizeof(host), &ap);
+	if (rc == -ERANGE) {
+		scn_error_at(p, line, sec, "address", "'%s': the port must be 1..65535",
+			     scn_quote(addr, q));
+		return;
+	}
+	if (rc) {
+		scn_error_at(p, line, sec, "address",
+			     "'%s' is not an address: NAME, IPv4, IPv6, or with a port NAME:PORT, "
+			     "IPv4:PORT, [IPv6]:PORT",
+			     scn_quote(addr, q));
+		return;
+	}
+	if (ap && scn_given(sec, "port") && *port != ap)
+		scn_error_at(p, line, sec, "address", "says port %u, but port = %u", ap, *port);
+	if (ap)
+		*port = ap;
+	snprintf(addr, len, "%s", host);
+}
+
 static void validate_path_keys(struct parser *p, struct section *sec, struct scenario_path *ps)
 {
 	static const char *const builtin_only[] = { "mtu", "cipher", "underlay_family",
 						    "overlay_subnets" };
 	static const char *const external_only[] = { "setup", "teardown" };
-	int fam = numeric_family(ps->address);
+	int fam;
+
+	split_address(p, sec, ps->address, sizeof(ps->address), &ps->port);
+	fam = numeric_family(ps->address);
 
 	for (int k = 0; k < 4; k++)
 		if (ps->type != SCN_PATH_BUILTIN && scn_given(sec, builtin_only[k]))
@@ -248,6 +286,11 @@ static void validate_paths(struct parser *p)
 				     "name its host (host = NAME): the scenario has %u hosts",
 				     s->nhosts);
 		}
+		/* The family follows the address the loads go to unless stated:
+		 * a path without its own address goes to its host's. */
+		if (!scn_given(sec, "family") && !ps->address[0] && ps->host < s->nhosts &&
+		    numeric_family(s->hosts[ps->host].address) != AF_UNSPEC)
+			ps->family = numeric_family(s->hosts[ps->host].address);
 	}
 }
 
@@ -420,9 +463,12 @@ void scn_validate(struct parser *p)
 
 			if (sec->kind != K_HOST)
 				continue;
-			snprintf(s->hosts[sec->index].name, SCN_NAME_MAX, "%s", sec->name + 5);
-			s->hosts[sec->index].line = sec->line;
+			struct scenario_host *h = &s->hosts[sec->index];
+
+			snprintf(h->name, SCN_NAME_MAX, "%s", sec->name + 5);
+			h->line = sec->line;
 			scn_require(p, sec, "address", " (the server's name or address)");
+			split_address(p, sec, h->address, sizeof(h->address), &h->port);
 		}
 	}
 	validate_paths(p);

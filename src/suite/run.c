@@ -130,6 +130,39 @@ static int make_dir(struct run *r, const char *name)
 	return -EEXIST;
 }
 
+/* --out DIR names a directory exactly: one that holds a run already (its
+ * run.json) is the user's results and is not overwritten unless forced. */
+static int out_dir_free(struct run *r)
+{
+	char path[1100];
+	struct stat st;
+
+	if (!r->opt->out_dir || r->opt->force)
+		return 0;
+	if (snprintf(path, sizeof(path), "%s/run.json", r->opt->out_dir) >= (int)sizeof(path))
+		return 0; /* make_dir says the name is too long */
+	if (stat(path, &st) < 0)
+		return 0;
+	run_stop(r, -EEXIST,
+		 "%s already holds a run (run.json); nothing was touched: give another --out "
+		 "directory, or --force to overwrite it",
+		 r->opt->out_dir);
+	return -EEXIST;
+}
+
+/* What must hold before anything is created: the results directory is free
+ * and the lab's name is not someone else's. */
+static int may_start(struct run *r)
+{
+	int err = out_dir_free(r);
+
+	if (!err && r->scn->is_lab)
+		err = run_paths_claim_lab(r);
+	if (err)
+		snprintf(r->res->stop_reason, sizeof(r->res->stop_reason), "%s", r->stop_reason);
+	return err;
+}
+
 /* The scenario's path types are the run model's path kinds, value for value. */
 _Static_assert((int)SCN_PATH_UNDERLAY == (int)RESULTS_PATH_UNDERLAY &&
 		       (int)SCN_PATH_BUILTIN == (int)RESULTS_PATH_BUILTIN &&
@@ -175,6 +208,11 @@ int run_scenario(const struct scenario *scn, const char *text, const struct run_
 	if (!r->reps)
 		r->reps = SCN_DEFAULT_REPETITIONS;
 	init_model(r, scn, text);
+	err = may_start(r);
+	if (err) {
+		free(r);
+		return err;
+	}
 	err = make_dir(r, scn->name);
 	if (err) {
 		log_err("cannot create the results directory under %s: %s",

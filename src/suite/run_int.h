@@ -54,6 +54,11 @@ struct run {
 	char stop_reason[RESULTS_TEXT_MAX];
 };
 
+/* A lab of the scenario's name that already exists: 0 when the run may
+ * build its own (none, or one a killed run left, now removed, or the user's
+ * with run_options.force, now removed); else the run stops (r->stop_reason
+ * says why and what to do) and nothing was touched. */
+int run_paths_claim_lab(struct run *r);
 int run_paths_up(struct run *r);
 void run_paths_down(struct run *r);
 /* 0 when the server and the overlay daemons are alive; else -EHOSTDOWN with

@@ -173,15 +173,40 @@ static int wait_command(pid_t pid, const char *cmd)
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
+/* The run's log of its commands, <dir>/RUN_COMMANDS_LOG, opened for
+ * appending with a line naming the command: what they print is theirs, not a
+ * result, so it never reaches the results' output. -1 when it cannot be
+ * opened (the output then goes to the log's descriptor, 2). */
+static int commands_log(const struct run *r, const char *what, const char *cmd)
+{
+	char path[1100], head[SCN_CMD_MAX + 64];
+	int fd, n;
+
+	if (snprintf(path, sizeof(path), "%s/%s", r->dir, RUN_COMMANDS_LOG) >= (int)sizeof(path))
+		return -1;
+	fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		log_warn("cannot open %s (%s): the command's output goes to the log", path,
+			 strerror(errno));
+		return -1;
+	}
+	n = snprintf(head, sizeof(head), "== %s: %s\n", what, cmd);
+	if (n > 0 && write(fd, head, (size_t)n < sizeof(head) ? (size_t)n : sizeof(head) - 1) < 0)
+		log_warn("writing %s: %s", path, strerror(errno));
+	return fd;
+}
+
 /* Runs an external path's setup or teardown command with /bin/sh in the root
  * namespace; in a lab, OVLPERF_LAB / OVLPERF_NS_CLIENT / OVLPERF_NS_SERVER
- * tell it where the hosts are. Returns the exit status or a negative errno. */
-static int shell(struct run *r, const char *cmd)
+ * tell it where the hosts are. Both its output streams go to the run's
+ * commands log. Returns the exit status or a negative errno. */
+static int shell(struct run *r, const char *what, const char *cmd)
 {
 	char vars[3][128];
 	size_t n = 0;
 	char **envp;
 	pid_t pid;
+	int out;
 
 	while (environ[n])
 		n++;
@@ -198,9 +223,12 @@ static int shell(struct run *r, const char *cmd)
 		for (int i = 0; i < 3; i++)
 			envp[n++] = vars[i];
 	}
+	out = commands_log(r, what, cmd);
 	pid = fork();
 	if (pid < 0) {
 		free(envp);
+		if (out >= 0)
+			close(out);
 		return -errno;
 	}
 	if (pid == 0) {
@@ -208,10 +236,15 @@ static int shell(struct run *r, const char *cmd)
 		 * it started; and SIGPIPE as a shell script expects it. */
 		setpgid(0, 0);
 		signal(SIGPIPE, SIG_DFL);
+		if (dup2(out >= 0 ? out : STDERR_FILENO, STDOUT_FILENO) < 0 ||
+		    (out >= 0 && dup2(out, STDERR_FILENO) < 0))
+			_exit(127);
 		execle("/bin/sh", "sh", "-c", cmd, (char *)NULL, envp);
 		_exit(127);
 	}
 	free(envp);
+	if (out >= 0)
+		close(out);
 	return wait_command(pid, cmd);
 }
 
@@ -289,22 +322,58 @@ static int builtin_up(struct run *r)
 	return err;
 }
 
-/* A lab of this name already recorded: left behind by a killed run when the
- * process that built it is gone (then it is removed), in use otherwise. */
-static int stale_lab(struct run *r, const char *name)
+static bool process_alive(pid_t pid)
 {
-	pid_t pid = 0;
+	return pid > 0 && (kill(pid, 0) == 0 || errno != ESRCH);
+}
 
-	if (lab_creator_pid(name, &pid) < 0)
-		return 0; /* no such lab */
-	if (pid > 0 && (kill(pid, 0) == 0 || errno != ESRCH)) {
+/* A lab of this name already recorded. A user's (`lab up`) is refused unless
+ * the run is forced: what runs in it is theirs, and removing the lab kills
+ * it. A run's is in use while that run's process lives, and left behind by a
+ * killed run once it is gone (then it is removed). Called before the results
+ * directory exists, so that a refused run has touched nothing. */
+int run_paths_claim_lab(struct run *r)
+{
+	const char *name = r->scn->lab.name;
+	enum lab_owner owner = LAB_OWNER_USER;
+	pid_t pid = 0;
+	int err;
+
+	err = lab_creator(name, &owner, &pid);
+	if (err == -ENOENT)
+		return 0;
+	if (err) {
+		run_stop(r, err,
+			 "lab '%s' is recorded but its state cannot be read (%s); nothing was "
+			 "touched: remove it with 'ovlperf lab down %s' or choose another [lab] "
+			 "name",
+			 name, strerror(-err), name);
+		return err;
+	}
+	if (owner == LAB_OWNER_RUN && process_alive(pid)) {
 		run_stop(r, -EBUSY,
-			 "lab '%s' is in use by process %d (another run?); choose "
-			 "another [lab] name or stop that process",
+			 "lab '%s' is in use by process %d (another run?); choose another "
+			 "[lab] name or stop that process",
 			 name, (int)pid);
 		return -EBUSY;
 	}
-	if (lab_down_by_name(name) == 0)
+	if (owner == LAB_OWNER_USER && !r->opt->force) {
+		run_stop(r, -EBUSY,
+			 "lab '%s' was made by 'ovlperf lab up' and is yours: the run would "
+			 "remove it and kill what runs in it. Nothing was touched. Remove it "
+			 "yourself (ovlperf lab down %s), choose another [lab] name, or run "
+			 "with --force to replace it",
+			 name, name);
+		return -EBUSY;
+	}
+	err = lab_down_by_name(name);
+	if (err && err != -ENOENT) {
+		run_stop(r, err, "lab '%s' could not be removed: %s", name, strerror(-err));
+		return err;
+	}
+	if (owner == LAB_OWNER_USER)
+		log_warn("removed lab '%s' made by 'ovlperf lab up' (--force)", name);
+	else
 		log_warn("removed lab '%s' left behind by an earlier run (process %d is gone)",
 			 name, (int)pid);
 	return 0;
@@ -316,10 +385,7 @@ static int lab_up_all(struct run *r)
 	int err;
 
 	scenario_lab_spec(r->scn, &spec);
-	err = stale_lab(r, spec.name);
-	if (err)
-		return err;
-	err = lab_up(&spec, &r->lab);
+	err = lab_up_owned(&spec, LAB_OWNER_RUN, &r->lab);
 	if (err) {
 		r->lab = NULL;
 		if (!interrupt_requested())
@@ -415,14 +481,19 @@ int run_paths_up(struct run *r)
 		snprintf(r->res->paths[i].addr, sizeof(r->res->paths[i].addr), "%s", p->addr);
 		r->res->paths[i].mtu = path_mtu(r, sp);
 		if (sp->type == SCN_PATH_EXTERNAL && sp->setup[0]) {
-			int st = shell(r, sp->setup);
+			char what[SCN_NAME_MAX + 16];
+			int st;
 
+			snprintf(what, sizeof(what), "path %s setup", sp->name);
+			st = shell(r, what, sp->setup);
 			p->setup_done = true; /* a half-done setup still needs its teardown */
 			if (interrupt_requested())
 				return -EINTR; /* run_scenario says so */
 			if (st != 0) {
-				run_stop(r, -EIO, "path %s: setup command exited with status %d",
-					 sp->name, st);
+				run_stop(r, -EIO,
+					 "path %s: setup command exited with status %d (its output "
+					 "is in %s/" RUN_COMMANDS_LOG ")",
+					 sp->name, st, r->dir);
 				return -EIO;
 			}
 		}
@@ -478,14 +549,17 @@ void run_paths_down(struct run *r)
 	run_paths_leave(r);
 	for (unsigned i = r->npaths; i-- > 0;) {
 		struct run_path *p = &r->paths[i];
+		char what[SCN_NAME_MAX + 16];
 		int st;
 
 		if (!p->setup_done || !p->sp->teardown[0])
 			continue;
-		st = shell(r, p->sp->teardown);
+		snprintf(what, sizeof(what), "path %s teardown", p->sp->name);
+		st = shell(r, what, p->sp->teardown);
 		if (st != 0)
-			log_warn("path %s: teardown command exited with status %d", p->sp->name,
-				 st);
+			log_warn("path %s: teardown command exited with status %d (its output is "
+				 "in %s/" RUN_COMMANDS_LOG ")",
+				 p->sp->name, st, r->dir);
 		p->setup_done = false;
 	}
 	for (unsigned i = 0; i < r->npaths; i++) {

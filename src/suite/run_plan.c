@@ -62,7 +62,10 @@ static void plan_topology(const struct scenario *scn, struct run_plan *plan)
 			.name = scn->paths[i].name,
 			.type = scn->paths[i].type,
 			.family = scn->paths[i].family,
-			.address = scn->paths[i].address,
+			/* where the loads go: the path's own address, else its host's */
+			.address = scn->paths[i].address[0] || scn->is_lab
+					   ? scn->paths[i].address
+					   : scn->hosts[scn->paths[i].host].address,
 		};
 }
 

@@ -83,7 +83,7 @@ d=json.load(open(sys.argv[1]))
 print(" ".join(a for i in d["hosts"][1]["interfaces"] if i["name"]=="ovp0" for a in i["addresses"]))' "$js")
 grep -q "198.18.0.2/24" <<<"$addrs" && grep -q "2001:2::2/64" <<<"$addrs" || fail "JSON addresses of host 1: $addrs"
 ok "lab show --json lists host 1's addresses"
-has "^lt  *2 hosts, 1 link, made by pid [0-9]* (exited)" "$OVLPERF" lab list || fail "lab list lacks lt"
+has "^lt  *2 hosts, 1 link, made by lab up, pid [0-9]* (exited)" "$OVLPERF" lab list || fail "lab list lacks lt"
 ok "lab list shows lt"
 expect_eq "lab up of an existing lab" "$(rc_of "$OVLPERF" lab up lt)" 1
 ns_exists "$A" || fail "failed lab up removed the existing lab"

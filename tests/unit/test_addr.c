@@ -87,12 +87,96 @@ static void test_family_mismatch(void **state)
 	assert_int_equal(ss.ss_family, AF_INET6);
 }
 
+/* Every form a user writes an address in (options and scenario keys). */
+static void test_split(void **state)
+{
+	static const struct {
+		const char *in;
+		int rc;
+		const char *host;
+		uint16_t port;
+	} cases[] = {
+		{ "198.18.0.2", 0, "198.18.0.2", 0 },
+		{ "198.18.0.2:5211", 0, "198.18.0.2", 5211 },
+		{ "server.example.net", 0, "server.example.net", 0 },
+		{ "server.example.net:6000", 0, "server.example.net", 6000 },
+		{ "2001:2:0:c8::2", 0, "2001:2:0:c8::2", 0 },
+		{ "::1", 0, "::1", 0 },
+		{ "[2001:2::2]", 0, "2001:2::2", 0 },
+		{ "[2001:2::2]:5211", 0, "2001:2::2", 5211 },
+		{ "[2001:2::2]:65535", 0, "2001:2::2", 65535 },
+		{ "[fe80::1%ovp0]:1", 0, "fe80::1%ovp0", 1 },
+		{ "fe80::1%ovp0", 0, "fe80::1%ovp0", 0 },
+		{ "[::ffff:198.18.0.2]:80", 0, "::ffff:198.18.0.2", 80 },
+		{ "", -EINVAL, NULL, 0 },
+		{ ":5211", -EINVAL, NULL, 0 },
+		{ "[]:5211", -EINVAL, NULL, 0 },
+		{ "[2001:2::2", -EINVAL, NULL, 0 },
+		{ "[2001:2::2]x", -EINVAL, NULL, 0 },
+		{ "[2001:2::2]:", -EINVAL, NULL, 0 },
+		{ "[198.18.0.2]:5211", -EINVAL, NULL, 0 },
+		{ "[name]:5211", -EINVAL, NULL, 0 },
+		{ "2001:2::2:5211:x", -EINVAL, NULL, 0 },
+		{ "host:port:x", -EINVAL, NULL, 0 },
+		{ "fe80::1%", -EINVAL, NULL, 0 },
+		{ "198.18.0.2:0", -ERANGE, NULL, 0 },
+		{ "198.18.0.2:65536", -ERANGE, NULL, 0 },
+		{ "198.18.0.2:-1", -EINVAL, NULL, 0 },
+		{ "198.18.0.2:52x", -ERANGE, NULL, 0 },
+		{ "198.18.0.2:", -EINVAL, NULL, 0 },
+		{ "[2001:2::2]:99999", -ERANGE, NULL, 0 },
+	};
+	char host[64];
+	uint16_t port;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		int rc = addr_split(cases[i].in, host, sizeof(host), &port);
+
+		if (rc != cases[i].rc)
+			fail_msg("addr_split(\"%s\") = %d, expected %d", cases[i].in, rc,
+				 cases[i].rc);
+		if (rc)
+			continue;
+		assert_string_equal(host, cases[i].host);
+		assert_int_equal(port, cases[i].port);
+	}
+	assert_int_equal(addr_split("[2001:2::2]:5211", host, 9, &port), -ENAMETOOLONG);
+	assert_int_equal(addr_split("2001:2::2", host, 10, &port), 0);
+	assert_int_equal(addr_split(NULL, host, sizeof(host), &port), -EINVAL);
+}
+
+static void test_literal_family(void **state)
+{
+	(void)state;
+	assert_int_equal(addr_literal_family("198.18.0.2"), AF_INET);
+	assert_int_equal(addr_literal_family("2001:2:0:c8::2"), AF_INET6);
+	assert_int_equal(addr_literal_family("[2001:2::2]"), AF_INET6);
+	assert_int_equal(addr_literal_family("fe80::1%ovp0"), AF_INET6);
+	assert_int_equal(addr_literal_family("server.example.net"), AF_UNSPEC);
+	assert_int_equal(addr_literal_family("[198.18.0.2]"), AF_UNSPEC);
+	assert_int_equal(addr_literal_family(""), AF_UNSPEC);
+	assert_int_equal(addr_literal_family(NULL), AF_UNSPEC);
+}
+
+/* A bracketed literal resolves as the literal (no resolver involved). */
+static void test_resolve_brackets(void **state)
+{
+	struct sockaddr_storage ss = resolve("[2001:2::2]", 5211, AF_UNSPEC);
+	char buf[80];
+
+	(void)state;
+	assert_int_equal(ss.ss_family, AF_INET6);
+	assert_int_equal(addr_format(&ss, true, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "[2001:2::2]:5211");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_format),
-		cmocka_unit_test(test_same_host),
-		cmocka_unit_test(test_family_mismatch),
+		cmocka_unit_test(test_format),	       cmocka_unit_test(test_split),
+		cmocka_unit_test(test_literal_family), cmocka_unit_test(test_resolve_brackets),
+		cmocka_unit_test(test_same_host),      cmocka_unit_test(test_family_mismatch),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

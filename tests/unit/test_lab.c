@@ -29,10 +29,11 @@ static void test_names(void **state)
 		bool ok;
 	} cases[] = {
 		{ "lab", true },   { "lt", true },	     { "a", true },
-		{ "A-b_9", true }, { "123456789012", true }, { "1234567890123", false },
+		{ "a-b-9", true }, { "123456789012", true }, { "1234567890123", false },
 		{ "", false },	   { "-x", false },	     { "_x", false },
 		{ "a b", false },  { "a/b", false },	     { "..", false },
-		{ "a.b", false },  { "ü", false },
+		{ "a.b", false },  { "ü", false },	     { "Lab", false },
+		{ "hX1", false },  { "a_b", false },	     { "x-", true },
 	};
 
 	(void)state;
@@ -325,6 +326,7 @@ static void test_state_roundtrip(void **state)
 	st.spec.links[1].block_icmp_too_big = true;
 	st.spec.links[1].rate_layer = LAYER_LINE;
 	st.pid = 42;
+	st.owner = LAB_OWNER_RUN;
 	st.nns = 2;
 	strcpy(st.ns[0].name, "ovp-lt-0");
 	st.ns[0].ino = 4026532177ULL;
@@ -334,6 +336,13 @@ static void test_state_roundtrip(void **state)
 	assert_int_equal(lab_state_parse(buf, &back), 0);
 	assert_string_equal(back.spec.name, "lt");
 	assert_int_equal(back.pid, 42);
+	assert_int_equal(back.owner, LAB_OWNER_RUN);
+	st.owner = LAB_OWNER_USER;
+	assert_true(lab_state_format(&st, buf, sizeof(buf)) > 0);
+	assert_non_null(strstr(buf, "\nowner user\n"));
+	assert_int_equal(lab_state_parse(buf, &back), 0);
+	assert_int_equal(back.owner, LAB_OWNER_USER);
+	st.owner = LAB_OWNER_RUN;
 	assert_int_equal(back.spec.nhosts, 3);
 	assert_int_equal(back.spec.nlinks, 2);
 	assert_int_equal(back.spec.links[0].mtu, 9000);
@@ -369,6 +378,8 @@ static void test_state_rejects(void **state)
 		STATE_HEAD STATE_LINK "netns ovp-lt-1 1\n",
 		STATE_HEAD STATE_LINK "netns ovp-lt-0 1\nnetns ovp-lt-0 2\n",
 		STATE_HEAD STATE_LINK "bogus\n",
+		STATE_HEAD STATE_LINK "owner someone\n",
+		STATE_HEAD STATE_LINK "owner run x\n",
 		STATE_HEAD STATE_LINK "hosts 2 3\n",
 		"ovlperf-lab 1\nname bad/name\nhosts 2\n" STATE_LINK,
 		"ovlperf-lab 1\nhosts 2\n" STATE_LINK,
@@ -391,6 +402,10 @@ static void test_state_rejects(void **state)
 					 &st),
 			 0);
 	assert_int_equal(st.nns, 2);
+	/* No owner line (an older ovlperf): the user's, never removed by a run */
+	assert_int_equal(st.owner, LAB_OWNER_USER);
+	assert_int_equal(lab_state_parse(STATE_HEAD "owner run\n" STATE_LINK, &st), 0);
+	assert_int_equal(st.owner, LAB_OWNER_RUN);
 	assert_int_equal(lab_state_parse("ovlperf-lab 1\nname lt\nhosts 8\n"
 					 "link 0 7 mtu 0 rate 0 drop 0.00 block-icmp 0\n"
 					 "netns ovp-lt-0 5\n",

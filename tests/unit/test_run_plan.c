@@ -637,10 +637,11 @@ static void test_plan_rendered(void **state)
 	(void)state;
 	parse_scenario(small_text, &scn);
 	text = render(render_plan, &scn);
-	/* as `ovlperf run --dry-run` printed it before the plan was a struct */
+	/* as `ovlperf run --dry-run` prints it: a path without its own address
+	 * shows its host's, where its loads go */
 	assert_string_equal(
 		text, "scenario 'small' (sim.ini): \n"
-		      "  path underlay     underlay IPv4 \n"
+		      "  path underlay     underlay IPv4 192.0.2.10\n"
 		      "  path vpn          external IPv4 203.0.113.10\n"
 		      "plan: 1 repetition, paths interleaved\n"
 		      "  TCP, 1 stream count                                2 trials  ~2.0s\n"

@@ -16,6 +16,7 @@
 
 #include <cmocka.h>
 
+#include "run.h"
 #include "scenario.h"
 
 static const char *scenario_dir(void)
@@ -76,7 +77,10 @@ static const struct {
 	{ "udp-disabled-sweep.ini", 4, "[udp] enabled: is no, but [sweep] sweeps UDP" },
 	{ "nothing.ini", 1, "[scenario]: nothing to measure" },
 	{ "loss-goal-range.ini", 7, "[knee] loss_goal: '150' is not a percentage" },
-	{ "lab-name.ini", 2, "[lab] name: 'My_Lab' is not a lab name" },
+	{ "lab-name.ini", 2, "[lab] name: 'My_Lab' is not a lab name (1 to 12 of a-z" },
+	{ "host-address-bad.ini", 2, "[host.r] address: '[2001:2::2' is not an address" },
+	{ "host-address-port.ini", 3, "[host.r] address: says port 5211, but port = 6000" },
+	{ "path-address-port.ini", 6, "[path.v] address: '[2001:2::9]:0': the port must be" },
 	{ "remote-two-hosts.ini", 5, "[path.native]: name its host (host = NAME)" },
 	{ "remote-unknown-host.ini", 5, "[path.native] host: no [host.c] section" },
 	{ "no-close-bracket.ini", 3, "section header without ']'" },
@@ -366,6 +370,55 @@ static void test_links_and_remote(void **state)
 	assert_int_equal(scenario_check_lab_targets(&s, err, sizeof(err)), 0);
 }
 
+/* Real hosts over IPv6: the family follows the address unless stated, a
+ * bracketed literal may carry the port, and the dry run shows both. */
+static void test_remote_ipv6(void **state)
+{
+	static const char text[] = "[host.far]\naddress = 2001:2:0:c8::2\n"
+				   "[host.near]\naddress = [2001:2:0:c9::2]:5300\n"
+				   "[host.v4]\naddress = 198.18.200.2:6000\n"
+				   "[host.name]\naddress = server.example.net\n"
+				   "[path.u6]\ntype = underlay\nhost = far\n"
+				   "[path.b6]\ntype = underlay\nhost = near\n"
+				   "[path.u4]\ntype = underlay\nhost = v4\n"
+				   "[path.byname]\ntype = underlay\nhost = name\n"
+				   "[path.named6]\ntype = underlay\nhost = name\nfamily = 6\n"
+				   "[path.vpn]\ntype = external\nhost = v4\n"
+				   "address = [2001:2:0:ff::2]:5400\n"
+				   "[tcp]\n";
+	static const char lab[] = "[path.v]\ntype = external\naddress = [2001:2:0:ff::2]\n[tcp]\n";
+	struct run_plan plan;
+	struct scenario s;
+	char err[1024];
+
+	(void)state;
+	assert_int_equal(scenario_parse("v6.ini", text, strlen(text), &s, err, sizeof(err)), 0);
+	assert_string_equal(s.hosts[0].address, "2001:2:0:c8::2");
+	assert_int_equal(s.hosts[0].port, 0);
+	assert_string_equal(s.hosts[1].address, "2001:2:0:c9::2");
+	assert_int_equal(s.hosts[1].port, 5300);
+	assert_string_equal(s.hosts[2].address, "198.18.200.2");
+	assert_int_equal(s.hosts[2].port, 6000);
+	assert_int_equal(s.paths[0].family, AF_INET6);
+	assert_int_equal(s.paths[1].family, AF_INET6);
+	assert_int_equal(s.paths[2].family, AF_INET);
+	assert_int_equal(s.paths[3].family, AF_INET); /* a name: IPv4 unless stated */
+	assert_int_equal(s.paths[4].family, AF_INET6);
+	assert_string_equal(s.paths[5].address, "2001:2:0:ff::2");
+	assert_int_equal(s.paths[5].port, 5400);
+	assert_int_equal(s.paths[5].family, AF_INET6);
+	run_plan_build(&s, 0, &plan);
+	assert_int_equal(plan.paths[0].family, AF_INET6);
+	assert_string_equal(plan.paths[0].address, "2001:2:0:c8::2");
+	assert_string_equal(plan.paths[1].address, "2001:2:0:c9::2");
+	assert_string_equal(plan.paths[5].address, "2001:2:0:ff::2");
+
+	/* in a lab, a bracketed literal is checked against the ranges as the literal */
+	assert_int_equal(scenario_parse("lab6.ini", lab, strlen(lab), &s, err, sizeof(err)), 0);
+	assert_string_equal(s.paths[0].address, "2001:2:0:ff::2");
+	assert_int_equal(s.paths[0].family, AF_INET6);
+}
+
 static void test_crlf_bom_and_comments(void **state)
 {
 	static const char text[] =
@@ -588,6 +641,7 @@ int main(void)
 		cmocka_unit_test(test_minimal_defaults),
 		cmocka_unit_test(test_delay_loads),
 		cmocka_unit_test(test_links_and_remote),
+		cmocka_unit_test(test_remote_ipv6),
 		cmocka_unit_test(test_crlf_bom_and_comments),
 		cmocka_unit_test(test_error_list),
 		cmocka_unit_test(test_missing_file),
