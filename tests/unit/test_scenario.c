@@ -50,7 +50,11 @@ static const struct {
 	{ "real-address.ini", 5, "[path.vpn] address: '10.1.2.3' is not in 198.18.0.0/15" },
 	{ "real-address6.ini", 5, "[path.vpn] address: '2001:db8::1' is not in 198.18.0.0/15" },
 	{ "hostname-in-lab.ini", 5, "[path.vpn] address: 'vpn.example.com' is not in" },
-	{ "builtin-remote.ini", 4, "[path.ovl] type: builtin paths need a lab" },
+	{ "builtin-remote.ini", 5, "[path.ovl] address: not for a builtin path" },
+	{ "overlay-subnets.ini", 6,
+	  "[path.ovl] overlay_subnets: '10.0.0.0/24': an IPv4 overlay subnet is /8../30 inside "
+	  "198.18.0.0/15" },
+	{ "overlay-subnets-lab.ini", 5, "[path.ovl] overlay_subnets: only between [host.*] hosts" },
 	{ "sweep-order.ini", 7, "[sweep] to: is below from" },
 	{ "sweep-missing.ini", 5, "[sweep]: missing required key 'to'" },
 	{ "sweep-too-many.ini", 8, "[sweep] step: makes more than 200 trials" },
