@@ -8,7 +8,8 @@ test_pkgs=(build-essential pkg-config clang clang-format libclang-rt-14-dev
 	libsodium-dev libnl-3-dev libnl-route-3-dev libcmocka-dev libinih-dev
 	libcjson-dev libnftables-dev libcap-ng-dev libseccomp-dev nftables iproute2 iputils-ping gnuplot-nox tcpdump procps
 	python3 bc ethtool
-	wireguard-go wireguard-tools)
+	wireguard-go wireguard-tools
+	ansible-core ansible-lint openssh-server openssh-client debhelper dpkg-dev lintian)
 bench_pkgs=(iperf3 wireguard-go wireguard-tools openvpn)
 want=("${test_pkgs[@]}")
 [ "${1:-test}" = bench ] && want+=("${bench_pkgs[@]}")
