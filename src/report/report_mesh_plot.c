@@ -97,7 +97,8 @@ static void heatmap_gp(FILE *f, const struct mesh *m, unsigned path, enum mesh_f
 			gp_str(f, cell);
 			fprintf(f, " at %u,%u center front\n", s, c);
 		}
-	fprintf(f, "plot $m matrix with image\n");
+	/* pixels: one rectangle per cell, which no SVG viewer smooths */
+	fprintf(f, "plot $m matrix with image pixels\n");
 }
 
 static int write_one(const struct mesh *m, const char *dir, unsigned path, enum mesh_figure fig,
