@@ -43,7 +43,7 @@ UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(O)/tests/%)
 FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
 
-.PHONY: format-check layout-check all check unit netns netns-asan asan fuzz fuzz-smoke fuzz-long fuzz-merge bench clean deps bench-deps demo format
+.PHONY: format-check layout-check all check unit man-check install-man uninstall-man netns netns-asan asan fuzz fuzz-smoke fuzz-long fuzz-merge bench clean deps bench-deps demo format
 all: $(BIN)
 
 $(BIN): $(OBJ)
@@ -65,6 +65,7 @@ CHECK_FUZZ_SECONDS ?= 5
 check: deps
 	$(MAKE) format-check layout-check
 	$(MAKE) -j$(JOBS) WERROR=1 all unit
+	$(MAKE) man-check
 	$(MAKE) -j$(JOBS) WERROR=1 asan
 	$(MAKE) -j$(JOBS) fuzz-smoke FUZZ_SECONDS=$(CHECK_FUZZ_SECONDS)
 	$(MAKE) netns-asan
@@ -135,6 +136,25 @@ bench: $(BIN) bench-deps
 demo: deps
 	$(MAKE) all
 	./$(BIN) run scenarios/default.ini
+
+# Manual pages (docs/man/, mdoc): lint-clean, and in step with every
+# command's --help, the scenario reader's key tables and the tunnel's
+# configuration keys (tests/man/check.py). install-man puts them under
+# $(DESTDIR)$(MANDIR)/man1 and man5.
+PREFIX   ?= /usr/local
+MANDIR   ?= $(PREFIX)/share/man
+MAN1     := $(wildcard docs/man/*.1)
+MAN5     := $(wildcard docs/man/*.5)
+man-check: $(BIN)
+	@python3 tests/man/check.py $(abspath $(BIN))
+install-man:
+	install -d $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5
+	install -m 0644 $(MAN1) $(DESTDIR)$(MANDIR)/man1/
+	install -m 0644 $(MAN5) $(DESTDIR)$(MANDIR)/man5/
+uninstall-man:
+	rm -f $(MAN1:docs/man/%=$(DESTDIR)$(MANDIR)/man1/%) $(MAN5:docs/man/%=$(DESTDIR)$(MANDIR)/man5/%)
+INSTALL_HOOKS   += install-man
+UNINSTALL_HOOKS += uninstall-man
 
 deps:
 	@bash scripts/deps.sh test

@@ -26,7 +26,8 @@ int addr_resolve(const char *host, uint16_t port, int family, bool passive,
  * "2001:2::2" (a bare IPv6 literal carries no port), "[2001:2::2]" or
  * "[2001:2::2]:5211" (RFC 3986). host receives the name or literal without
  * brackets, *port the port or 0 when none was given. -EINVAL for an empty
- * host, an unclosed or non-IPv6 bracket, a colon-rich word that is no IPv6
+ * host, a host with a bracket, blank or control character, an unclosed or
+ * non-IPv6 bracket, a colon-rich word that is no IPv6
  * literal, or text after "]" other than ":PORT"; -ERANGE for a port outside
  * 1..65535 or not decimal; -ENAMETOOLONG when host does not fit. */
 int addr_split(const char *in, char *host, size_t hostlen, uint16_t *port);

@@ -18,7 +18,8 @@ static inline uint64_t clock_now_ns(void)
 	return (uint64_t)ts.tv_sec * NSEC_PER_SEC + (uint64_t)ts.tv_nsec;
 }
 
-/* Wall-clock time, for result file names and reports only. */
+/* Wall-clock time: result file names and reports, and kernel receive
+ * timestamps (SO_TIMESTAMPNS) to compare with. */
 static inline uint64_t clock_realtime_ns(void)
 {
 	struct timespec ts;

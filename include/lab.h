@@ -154,10 +154,9 @@ int lab_down(struct lab *lab);
  * listed namespace is no longer the one ovlperf created: it is left alone. */
 int lab_down_by_name(const char *name);
 
-/* The process that created lab NAME (the "pid" line of its state file), to
- * tell a lab in use from one left behind. -ENOENT if there is no such lab. */
-int lab_creator_pid(const char *name, pid_t *pid);
-/* The same with who made it. -ENOENT if there is no such lab. */
+/* Who made lab NAME and its process (the "owner" and "pid" lines of its
+ * state file), to tell the user's lab from a run's, and a run's lab in use
+ * from one left behind. -ENOENT if there is no such lab. */
 int lab_creator(const char *name, enum lab_owner *owner, pid_t *pid);
 /* "lab up" or "run": for messages and `lab show --json`. */
 const char *lab_owner_name(enum lab_owner owner);

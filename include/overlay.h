@@ -59,7 +59,7 @@ struct overlay_route {
 	int family;
 	uint8_t dst[16];
 	uint8_t len;
-	char desc[96]; /* "198.19.128.0/24 dev eth1 table main" */
+	char desc[128]; /* "198.19.128.0/24 via 198.18.0.1 dev eth1 table main" */
 };
 /* The first route that overlaps one of the subnets (default routes and
  * link-local/multicast ones do not count), or NULL. Pure. */
@@ -69,8 +69,10 @@ const struct overlay_route *overlay_net_collision(const struct proto_overlay_net
  * frees *out. */
 int overlay_routes_read(struct overlay_route **out, size_t *n);
 /* Reads the routes and checks nets: -EADDRINUSE with "overlay subnet X
- * collides with route Y on this host" in why. */
-int overlay_net_check_host(const struct proto_overlay_nets *nets, char *why, size_t wl);
+ * collides with the route Y on <host>" in why (host: "this host", "the
+ * server"). */
+int overlay_net_check_host(const struct proto_overlay_nets *nets, const char *host, char *why,
+			   size_t wl);
 
 /* ---- server side (overlay_serve.c, overlay_state.c) ---- */
 

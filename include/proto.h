@@ -42,6 +42,38 @@
  *   OVERLAY_* bring up and take down the built-in overlay (proto_overlay.h).
  * A message of an unknown type is a protocol error (PROTO_E_TYPE).
  *
+ * One port
+ * --------
+ * The server owns one port number, TCP and UDP (LOAD_DEFAULT_PORT unless
+ * --port), and everything of every test comes there; TEST_ACCEPT announces
+ * that port for every stream (nports 1), so a client that predates this
+ * works unchanged. A firewall in front of the server needs TCP and UDP to
+ * that port only. What arrives is told apart by its first 4 bytes
+ * (data_registry.h; the accept loop never waits for a peer: a connection
+ * stays pending, at most PENDING_MAX of them, until its bytes are in):
+ *
+ *   TCP  "OVLC"  a control session (this protocol) in a thread of its own
+ *        "OVLS"  a data connection: its proto_data_hello (28 bytes) is read,
+ *                looked up by test id in the server-wide registry of tests
+ *                waiting for streams, its cookie compared in constant time,
+ *                its source host compared with the control connection's;
+ *                then handed to that test (with PROTO_CAP_DATA_ACK the test
+ *                echoes the greeting)
+ *        "OVMP"  the MTU check's connection: a probe header (mtu_wire.h)
+ *                whose token names the MTU session (PROTO_CAP_ONE_PORT)
+ *        other   an ERROR (bad magic) and closed; nothing within the idle
+ *                timeout, or a greeting begun and not finished within the
+ *                message timeout: an ERROR (timeout) and closed; all counted
+ *   UDP  "OVLS"  a stream's greeting, checked as above; the server opens a
+ *                socket bound to the address and port it was sent to and
+ *                connected to the address and port it came from (as a NAT
+ *                rewrote them), echoes from there and hands it to the test:
+ *                that peer's datagrams reach it, the client's NAT or
+ *                stateful firewall passes its replies (-R)
+ *        "OVMP"  an MTU probe, counted for the session its token names
+ *        other   ignored (a stream's last datagrams after its socket closed)
+ * Connections not yet classified count towards --max-sessions.
+ *
  * UDP test datagram
  * -----------------
  *   0      4       6       8        16         24       28      32
@@ -235,7 +267,7 @@ struct proto_test_request {
 	uint8_t dscp;	    /* 0..63 */
 	uint16_t flags;	    /* PROTO_REQ_* */
 	uint16_t streams;   /* 1..PROTO_MAX_STREAMS */
-	uint16_t data_port; /* client's wish; 0: server chooses */
+	uint16_t data_port; /* unused: data comes to the server's port (send 0) */
 	uint32_t len;	    /* UDP payload / TCP write size; 0 or LOAD_UDP_MIN_LEN.. */
 	uint32_t mss;	    /* TCP_MAXSEG; 0: kernel's */
 	uint32_t sock_buf;  /* SO_SNDBUF/SO_RCVBUF; 0: engine default */

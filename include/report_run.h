@@ -54,6 +54,16 @@ int report_run_md(FILE *f, const struct report_run *rr, const struct plot_set *s
 /* summary.csv: one row per figure and path. Returns 0 or -EIO. */
 int report_run_csv(FILE *f, const struct report_run *rr);
 
+/* The run's figures as OpenMetrics text (report_run_om.c), ending in
+ * "# EOF". Returns 0 or -EIO. */
+int report_run_openmetrics(FILE *f, const struct report_run *rr);
+/* report.html (report_run_html.c): report.md as one self-contained HTML
+ * page, the SVG plots of set read from dir and embedded. 0 or -EIO. */
+int report_run_html(FILE *f, const struct report_run *rr, const struct plot_set *set,
+		    const char *dir);
+/* The plots already in dir (from an earlier render) into set. */
+void plot_existing(const char *dir, struct plot_set *set);
+
 /* `ovlperf report DIR1 DIR2`: the figures both runs have, with deltas. */
 void report_run_diff(FILE *f, const struct report_run *a, const struct report_run *b);
 

@@ -70,6 +70,7 @@ struct scenario_host {
 	unsigned line;
 	char address[SCN_TEXT_MAX];
 	uint16_t port;		     /* 0: LOAD_DEFAULT_PORT */
+	uint16_t cport;		     /* source port of the data streams (--cport); 0: any */
 	char psk_file[SCN_TEXT_MAX]; /* "": no authentication */
 };
 

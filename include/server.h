@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * `ovlperf server`: accepts control connections (IPv4 and IPv6 on one
- * dual-stack socket unless bound to one address), serves each client in its
- * own thread so a slow, stalled or hostile client never holds up the others,
- * enforces limits, and with a PSK requires proof of the key before anything
- * else. Logs go to stderr; the server prints no results.
+ * `ovlperf server`: owns one port, TCP and UDP (IPv4 and IPv6 on one
+ * dual-stack socket each unless bound to one address), where control
+ * connections, data connections, UDP streams and MTU probes all arrive
+ * (proto.h: the demux); serves each client in its own thread so a slow,
+ * stalled or hostile client never holds up the others, enforces limits, and
+ * with a PSK requires proof of the key before anything else. Logs go to
+ * stderr; the server prints no results.
  */
 #ifndef OVLPERF_SERVER_H
 #define OVLPERF_SERVER_H
@@ -18,7 +20,7 @@
 
 struct server_config {
 	char bind_addr[64];	  /* "" : every address (dual stack) */
-	uint16_t port;		  /* 0: LOAD_DEFAULT_PORT */
+	uint16_t port;		  /* the one port, TCP and UDP; 0: LOAD_DEFAULT_PORT */
 	int family;		  /* AF_UNSPEC, AF_INET or AF_INET6 */
 	uint64_t max_duration_ns; /* per test, omit included */
 	uint64_t max_rate_bps;	  /* 0: no limit */

@@ -27,7 +27,8 @@ static const struct {
 
 static void usage(FILE *f)
 {
-	fprintf(f, "Usage: ovlperf [-v|-q] [--logfile FILE] <command> [options]\n\n"
+	fprintf(f, "Usage: ovlperf [-v|-q] [--logfile FILE] <command> [options]\n"
+		   "       ovlperf --version\n\n"
 		   "  -v            more log lines (twice: debug)\n"
 		   "  -q            errors only\n"
 		   "  --logfile FILE  log lines go to FILE (appended, time-stamped) instead of\n"

@@ -16,6 +16,7 @@
 #include <strings.h>
 #include <sys/stat.h>
 
+#include "codel.h"
 #include "config.h"
 
 enum section { SECT_NONE, SECT_INTERFACE, SECT_PEER, SECT_UNKNOWN };
@@ -386,6 +387,15 @@ static void interface_key(struct parse *p, const char *name, const char *val)
 	} else if (key_is(name, "txqueuelen")) {
 		if (!parse_u32(val, 16, 100000, &cfg->txqueuelen))
 			perr(p, name, "'%s' is not a number in 16..100000", val);
+	} else if (key_is(name, "queue_target_us")) {
+		if (!parse_u32(val, 0, 1000000, &cfg->queue_target_us))
+			perr(p, name, "'%s' is not a time in us in 0..1000000 (0: off)", val);
+	} else if (key_is(name, "queue_interval_us")) {
+		if (!parse_u32(val, 1000, 10000000, &cfg->queue_interval_us))
+			perr(p, name, "'%s' is not a time in us in 1000..10000000", val);
+	} else if (key_is(name, "queue_limit_us")) {
+		if (!parse_u32(val, 0, 10000000, &cfg->queue_limit_us))
+			perr(p, name, "'%s' is not a time in us in 0..10000000 (0: off)", val);
 	} else if (key_is(name, "batch")) {
 		if (!parse_u32(val, 1, CONFIG_MAX_BATCH, &v))
 			perr(p, name, "'%s' is not a number in 1..%d", val, CONFIG_MAX_BATCH);
@@ -582,6 +592,9 @@ int config_parse(const char *name, const char *text, size_t len, struct config *
 	cfg->batch = CONFIG_DEFAULT_BATCH;
 	cfg->workers = CONFIG_DEFAULT_WORKERS;
 	cfg->txqueuelen = CONFIG_DEFAULT_TXQUEUELEN;
+	cfg->queue_target_us = CODEL_DEFAULT_TARGET_NS / 1000;
+	cfg->queue_interval_us = CODEL_DEFAULT_INTERVAL_NS / 1000;
+	cfg->queue_limit_us = CODEL_DEFAULT_LIMIT_NS / 1000;
 	cfg->offload = CONFIG_DEFAULT_OFFLOAD;
 	cfg->underlay_fd = -1;
 	if (slash && (size_t)(slash - name) < sizeof(p.dir))

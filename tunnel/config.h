@@ -15,6 +15,9 @@
  *   batch = 64                        ; packets per recvmmsg/sendmmsg
  *   workers = 2                       ; TUN queues / SO_REUSEPORT sockets / thread pairs (<= cores)
  *   txqueuelen = 1000                 ; TUN queue length (packets)
+ *   queue_target_us = 5000            ; RX queue: CoDel target sojourn (0: off)
+ *   queue_interval_us = 100000        ; RX queue: CoDel interval
+ *   queue_limit_us = 50000            ; RX queue: drop what waited longer (0: off)
  *   offload = on                      ; default of the three below (default on)
  *   tso = on                          ; TUN hands over TSO super-packets + partial checksums
  *   coalesce = on                     ; RX writes coalesced TCP super-packets to the TUN
@@ -96,6 +99,9 @@ struct config {
 	unsigned batch;
 	unsigned workers; /* asked for; the device uses min(this, online cores) */
 	uint32_t txqueuelen;
+	/* The underlay receive queue's policy (codel.h), in us; target and
+	 * limit 0: off. */
+	uint32_t queue_target_us, queue_interval_us, queue_limit_us;
 	bool offload;		     /* default of tso, coalesce, udp_gso, udp_gro */
 	bool tso, coalesce, udp_gso; /* each on its own, to isolate one that misbehaves */
 	bool udp_gro, uso;

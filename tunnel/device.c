@@ -68,6 +68,8 @@ const char *device_counter_name(enum device_counter c)
 		[DEV_DROP_BAD_GRO] = "bad_gro_segment_size",
 		[DEV_DROP_TUN_WRITE] = "tun_write",
 		[DEV_DROP_SEND] = "send_error",
+		[DEV_DROP_QUEUE_STANDING] = "queue_standing",
+		[DEV_DROP_QUEUE_LIMIT] = "queue_limit",
 	};
 
 	return c < DEV_C__COUNT && names[c] ? names[c] : "?";

@@ -54,6 +54,7 @@
 #include "allowedips.h"
 #include "config.h"
 #include "engine.h"
+#include "rxq.h"
 #include "tun.h"
 
 /* Device-side counters (the engine counts its own drops). */
@@ -85,6 +86,8 @@ enum device_counter {
 	DEV_DROP_BAD_GRO,	     /* UDP_GRO buffer with a truncated or zero segment size */
 	DEV_DROP_TUN_WRITE,	     /* TUN write failed */
 	DEV_DROP_SEND,		     /* sendmmsg/sendto failed */
+	DEV_DROP_QUEUE_STANDING,     /* RX queue: CoDel drained a standing queue */
+	DEV_DROP_QUEUE_LIMIT,	     /* RX queue: waited longer than queue_limit_us */
 	DEV_C__COUNT
 };
 #define DEV_C_FIRST_DROP DEV_DROP_NO_ROUTE
@@ -158,6 +161,7 @@ struct device {
 	unsigned nworkers; /* min(config workers, online cores) */
 	bool threads_started;
 	_Atomic uint64_t counters[DEV_C__COUNT];
+	struct rxq_stats rxq; /* sojourn in the underlay's receive queues */
 };
 
 /* Loads keys, creates the engine, the TUN device (name: ifname, else the

@@ -10,6 +10,13 @@
  * sending peer's allowed IPs (cryptokey routing: a peer may only send from addresses it owns) and
  * written to the TUN. A peer's endpoint moves to a datagram's source only
  * when that datagram authenticated (roaming).
+ *
+ * The socket's queue is the one place on this path where datagrams wait
+ * unseen: each carries its kernel receive time (SO_TIMESTAMPNS), so its
+ * wait is known when it is taken, recorded (rxq.h, `tunnel show`), and
+ * bounded by the queue policy (codel.h): a data datagram that waited too
+ * long is dropped here, before any cipher work, and the rest keep their
+ * order.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -27,10 +34,13 @@
 #include "gro.h"
 #include "gso.h"
 #include "log.h"
+#include "wire.h"
 
 /* A datagram buffer with UDP_GRO: the largest UDP payload, rounded to 64. */
 #define RX_GRO_BUF_SIZE ((size_t)65536)
-#define RX_CTRL_SIZE	64 /* CMSG_SPACE(sizeof(int)) with room to spare */
+/* CMSG_SPACE(sizeof(int)) for UDP_GRO plus the receive timestamp. */
+#define RX_CTRL_SIZE 64
+_Static_assert(RX_CTRL_SIZE >= 24 + RXQ_CTRL_SPACE, "control room for GRO and timestamp");
 
 struct rx {
 	struct device *dev;
@@ -38,9 +48,11 @@ struct rx {
 	unsigned batch;
 	size_t buf_size; /* per entry: slot_size, or RX_GRO_BUF_SIZE with UDP_GRO */
 	bool udp_gro;	 /* some socket has UDP_GRO */
-	uint8_t *mem;	 /* mmap()ed: batch entries, then the scratch slot */
+	bool stamps;	 /* the sockets timestamp datagrams (rxq.h, codel.h) */
+	struct codel codel;
+	uint8_t *mem; /* mmap()ed: batch entries, then the scratch slot */
 	size_t mem_len;
-	uint8_t *ctrl;	  /* batch * RX_CTRL_SIZE control bytes (UDP_GRO) */
+	uint8_t *ctrl;	  /* batch * RX_CTRL_SIZE control bytes (UDP_GRO, timestamps) */
 	uint8_t *scratch; /* one slot for staged packets flushed after a handshake */
 	struct mmsghdr *msgs;
 	struct iovec *iov;
@@ -48,6 +60,28 @@ struct rx {
 	struct gro gro; /* with IFF_VNET_HDR: the super-packet being built */
 	uint8_t *gro_buf;
 };
+
+/* Receive timestamps on this worker's sockets: the queue's statistics
+ * always, its policy as configured (target and limit 0: never drops). */
+static bool enable_stamps(struct rx *rx)
+{
+	const struct config *cfg = rx->dev->cfg;
+	int one = 1;
+	bool any = false;
+
+	for (int s = 0; s < 2; s++) {
+		if (rx->w->sock[s] < 0)
+			continue;
+		if (setsockopt(rx->w->sock[s], SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof(one)) < 0)
+			log_warn("RX: no receive timestamps (%s): no queue delay, no queue policy",
+				 strerror(errno));
+		else
+			any = true;
+	}
+	codel_init(&rx->codel, (uint64_t)cfg->queue_target_us * 1000,
+		   (uint64_t)cfg->queue_interval_us * 1000, (uint64_t)cfg->queue_limit_us * 1000);
+	return any;
+}
 
 static int rx_init(struct rx *rx, struct device_worker *w)
 {
@@ -59,11 +93,12 @@ static int rx_init(struct rx *rx, struct device_worker *w)
 	rx->w = w;
 	rx->batch = b;
 	rx->udp_gro = w->udp_gro[0] || w->udp_gro[1];
+	rx->stamps = enable_stamps(rx);
 	rx->buf_size =
 		rx->udp_gro && dev->slot_size < RX_GRO_BUF_SIZE ? RX_GRO_BUF_SIZE : dev->slot_size;
 	rx->mem_len = rx->buf_size * b + dev->slot_size;
 	rx->mem = device_mem_alloc(rx->mem_len);
-	if (rx->udp_gro)
+	if (rx->udp_gro || rx->stamps)
 		rx->ctrl = aligned_alloc(64, (size_t)b * RX_CTRL_SIZE);
 	rx->msgs = calloc(b, sizeof(*rx->msgs));
 	rx->iov = calloc(b, sizeof(*rx->iov));
@@ -73,7 +108,7 @@ static int rx_init(struct rx *rx, struct device_worker *w)
 		gro_init(&rx->gro, rx->gro_buf);
 	}
 	if (!rx->mem || !rx->msgs || !rx->iov || !rx->names ||
-	    (dev->tun.vnet_hdr && !rx->gro_buf) || (rx->udp_gro && !rx->ctrl))
+	    (dev->tun.vnet_hdr && !rx->gro_buf) || ((rx->udp_gro || rx->stamps) && !rx->ctrl))
 		return -ENOMEM;
 	rx->scratch = rx->mem + (size_t)b * rx->buf_size;
 	return 0;
@@ -175,7 +210,7 @@ static void arm(struct rx *rx)
 		rx->msgs[i].msg_hdr.msg_namelen = sizeof(rx->names[i]);
 		rx->msgs[i].msg_hdr.msg_iov = &rx->iov[i];
 		rx->msgs[i].msg_hdr.msg_iovlen = 1;
-		if (rx->udp_gro) {
+		if (rx->ctrl) {
 			rx->msgs[i].msg_hdr.msg_control = rx->ctrl + (size_t)i * RX_CTRL_SIZE;
 			rx->msgs[i].msg_hdr.msg_controllen = RX_CTRL_SIZE;
 		}
@@ -293,8 +328,36 @@ static void handle_one(struct rx *rx, uint8_t *buf, size_t len, const struct soc
 		flush_staged(rx, peer, now);
 }
 
+/* The queue policy for entry i (n datagrams received at once): how many
+ * of them to drop from the front, before any cipher work. Only data
+ * messages: a handshake is never dropped for waiting. */
+static size_t queue_drops(struct rx *rx, unsigned i, const uint8_t *buf, size_t n, uint64_t now,
+			  uint64_t now_real)
+{
+	struct msghdr *h = &rx->msgs[i].msg_hdr;
+	uint64_t stamp, sojourn;
+
+	if (!rx->stamps || !rxq_stamp(h->msg_control, h->msg_controllen, &stamp))
+		return 0;
+	sojourn = now_real > stamp ? now_real - stamp : 0;
+	rxq_record(&rx->dev->rxq, sojourn, n);
+	if (rx->msgs[i].msg_len < 1 || buf[0] != WIRE_TYPE_DATA)
+		return 0;
+	switch (codel_drop(&rx->codel, sojourn, now)) {
+	case CODEL_DROP:
+		device_count(rx->dev, DEV_DROP_QUEUE_STANDING, 1);
+		return 1;
+	case CODEL_DROP_LIMIT:
+		device_count(rx->dev, DEV_DROP_QUEUE_LIMIT, n);
+		return n; /* all of them waited as long */
+	case CODEL_PASS:
+		break;
+	}
+	return 0;
+}
+
 /* Entry i of the batch: one datagram, or with UDP_GRO possibly many. */
-static void handle(struct rx *rx, unsigned i, uint64_t now)
+static void handle(struct rx *rx, unsigned i, uint64_t now, uint64_t now_real)
 {
 	struct device *dev = rx->dev;
 	struct msghdr *h = &rx->msgs[i].msg_hdr;
@@ -321,7 +384,7 @@ static void handle(struct rx *rx, unsigned i, uint64_t now)
 	device_count(dev, DEV_UDP_RX_DATAGRAMS, n);
 	device_count(dev, DEV_UDP_RX_BYTES, len);
 	atomic_fetch_add_explicit(&rx->w->udp_rx_datagrams, n, memory_order_relaxed);
-	for (size_t k = 0; k < n; k++) {
+	for (size_t k = queue_drops(rx, i, buf, n, now, now_real); k < n; k++) {
 		size_t l = gro_udp_segment(len, (size_t)gs, k, &off);
 
 		handle_one(rx, buf + off, l, &rx->names[i], h->msg_namelen, now);
@@ -334,7 +397,7 @@ static void drain(struct rx *rx, int fd)
 
 	for (unsigned round = 0; round < 8 && !atomic_load(&dev->stopping); round++) {
 		int n;
-		uint64_t now;
+		uint64_t now, now_real;
 
 		arm(rx);
 		n = recvmmsg(fd, rx->msgs, rx->batch, MSG_DONTWAIT, NULL);
@@ -345,8 +408,9 @@ static void drain(struct rx *rx, int fd)
 		}
 		device_count(dev, DEV_UDP_RX_CALLS, 1);
 		now = clock_now_ns();
+		now_real = rx->stamps ? clock_realtime_ns() : 0;
 		for (int i = 0; i < n; i++)
-			handle(rx, (unsigned)i, now);
+			handle(rx, (unsigned)i, now, now_real);
 		if (dev->tun.vnet_hdr)
 			gro_write(rx); /* never hold a segment past its batch */
 		if ((unsigned)n < rx->batch)

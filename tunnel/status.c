@@ -54,6 +54,34 @@ static void put_ratio(struct out *o, const char *name, uint64_t num, uint64_t de
 	put(o, "per.%s=%" PRIu64 ".%02u\n", name, hundredths / 100, (unsigned)(hundredths % 100));
 }
 
+/* The underlay receive queue: its policy, and how long datagrams waited
+ * in it (rxq.h): mean, p50 and p99 (the upper bound of their histogram
+ * bucket), the largest, and the histogram itself as upper-bound:count. */
+static void put_queue(struct out *o, struct device *dev)
+{
+	const struct config *cfg = dev->cfg;
+	uint64_t h[CODEL_HIST_BUCKETS];
+
+	for (unsigned k = 0; k < CODEL_HIST_BUCKETS; k++)
+		h[k] = atomic_load(&dev->rxq.hist[k]);
+	put(o, "queue.rx_target_us=%u\nqueue.rx_interval_us=%u\nqueue.rx_limit_us=%u\n",
+	    cfg->queue_target_us, cfg->queue_interval_us, cfg->queue_limit_us);
+	put(o, "queue.rx_samples=%" PRIu64 "\nqueue.rx_delay_mean_us=%" PRIu64 "\n",
+	    atomic_load(&dev->rxq.samples), rxq_mean_ns(&dev->rxq) / 1000);
+	put(o, "queue.rx_delay_p50_le_us=%" PRIu64 "\nqueue.rx_delay_p99_le_us=%" PRIu64 "\n",
+	    codel_hist_quantile_us(h, 0.5), codel_hist_quantile_us(h, 0.99));
+	put(o, "queue.rx_delay_max_us=%" PRIu64 "\n", atomic_load(&dev->rxq.max_ns) / 1000);
+	put(o, "queue.rx_delay_hist_us=");
+	for (unsigned k = 0; k < CODEL_HIST_BUCKETS; k++) {
+		if (k < CODEL_HIST_BUCKETS - 1)
+			put(o, "%s%" PRIu64 ":%" PRIu64, k ? "," : "", codel_hist_upper_us(k),
+			    h[k]);
+		else
+			put(o, ",inf:%" PRIu64, h[k]);
+	}
+	put(o, "\n");
+}
+
 static void put_interface(struct out *o, struct device *dev, uint64_t now, bool show_keys)
 {
 	struct engine_stats es;
@@ -106,6 +134,7 @@ static void put_interface(struct out *o, struct device *dev, uint64_t now, bool 
 	put_ratio(o, "rx_tun_packets_per_write", c[DEV_TUN_TX_PACKETS], c[DEV_TUN_TX_WRITES]);
 	put(o, "syscalls.tx=%" PRIu64 "\nsyscalls.rx=%" PRIu64 "\n",
 	    c[DEV_TUN_RX_READS] + c[DEV_UDP_TX_CALLS], c[DEV_UDP_RX_CALLS] + c[DEV_TUN_TX_WRITES]);
+	put_queue(o, dev);
 	for (int k = DEV_C_FIRST_DROP; k < DEV_C__COUNT; k++)
 		put(o, "drop.%s=%" PRIu64 "\n", device_counter_name(k), c[k]);
 	for (int d = ENGINE_DROP_NONE + 1; d < ENGINE_DROP__COUNT; d++)

@@ -46,6 +46,10 @@ static int copy_host(const char *s, size_t n, char *host, size_t hostlen)
 {
 	if (!n)
 		return -EINVAL;
+	/* No name or literal holds a bracket, blank or control character. */
+	for (size_t i = 0; i < n; i++)
+		if (s[i] == '[' || s[i] == ']' || (unsigned char)s[i] <= ' ' || s[i] == 0x7f)
+			return -EINVAL;
 	if (n >= hostlen)
 		return -ENAMETOOLONG;
 	memcpy(host, s, n);
@@ -96,6 +100,26 @@ int addr_literal_family(const char *host)
 	return n && is_ipv6_literal(host, n) ? AF_INET6 : AF_UNSPEC;
 }
 
+/* Why host did not resolve; when only the family asked for is missing (an
+ * IPv6-only name asked for as IPv4: a scenario path's default), what to say
+ * instead. */
+static void log_resolve_error(const char *host, int family, int rc)
+{
+	struct addrinfo hints = { .ai_socktype = SOCK_STREAM }, *res = NULL;
+	int other = family == AF_INET ? AF_INET6 : AF_INET;
+
+	hints.ai_family = other;
+	if (family != AF_UNSPEC && host && getaddrinfo(host, NULL, &hints, &res) == 0) {
+		freeaddrinfo(res);
+		log_err("cannot resolve '%s' as IPv%c: it has IPv%c addresses only (-%c, or "
+			"family = %c in a scenario)",
+			host, family == AF_INET ? '4' : '6', other == AF_INET ? '4' : '6',
+			other == AF_INET ? '4' : '6', other == AF_INET ? '4' : '6');
+		return;
+	}
+	log_err("cannot resolve '%s': %s", host, gai_strerror(rc));
+}
+
 int addr_resolve(const char *host, uint16_t port, int family, bool passive,
 		 struct sockaddr_storage *ss, socklen_t *len)
 {
@@ -128,7 +152,7 @@ int addr_resolve(const char *host, uint16_t port, int family, bool passive,
 		rc = getaddrinfo(host, portstr, &hints, &res);
 	}
 	if (rc) {
-		log_err("cannot resolve '%s': %s", host, gai_strerror(rc));
+		log_resolve_error(host, family, rc);
 		return -EHOSTUNREACH;
 	}
 	if (res->ai_addrlen > sizeof(*ss)) {

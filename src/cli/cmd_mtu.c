@@ -33,7 +33,7 @@ static const char usage_text[] =
 	"fix to apply. The far end runs `ovlperf server`.\n"
 	"\n"
 	"  -4, -6              IPv4 / IPv6 only\n"
-	"  -p, --port PORT     server control port (default 5211)\n"
+	"  -p, --port PORT     the server's port, TCP and UDP (default 5211)\n"
 	"  --cport PORT        source port of the UDP probes and of the --tcp-mss\n"
 	"                      connection (the control connection's stays ephemeral)\n"
 	"  --base N            first size, assumed to work: 1200 (default), 576, 68 ...\n"

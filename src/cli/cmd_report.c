@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-/* `ovlperf report DIR` re-renders a run from its run.json; `ovlperf report
- * DIR1 DIR2` compares two runs figure by figure. */
+/* `ovlperf report DIR` re-renders a run from its run.json (or prints it as
+ * OpenMetrics or HTML); `ovlperf report DIR1 DIR2` compares two runs figure
+ * by figure. */
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -14,15 +15,20 @@
 
 static void usage(FILE *f)
 {
-	fprintf(f,
-		"Usage: ovlperf report [options] DIR [DIR2]\n"
-		"  DIR          a results directory (or its run.json): prints the summary and\n"
-		"               rewrites summary.csv, report.md and the plots from run.json\n"
-		"  DIR DIR2     compares two runs: every figure both have, with B - A\n"
-		"  --matrix DIR...  merges pair runs into host x host tables (--matrix --help)\n\n"
-		"  --no-write   only print (leave the directory as it is)\n"
-		"  --no-plots   do not run gnuplot\n"
-		"  -h, --help\n");
+	fprintf(f, "Usage: ovlperf report [options] DIR [DIR2]\n"
+		   "  DIR          a results directory (or its run.json): prints the summary and\n"
+		   "               rewrites summary.csv, report.md, report.html and the plots\n"
+		   "               from run.json\n"
+		   "  DIR DIR2     compares two runs: every figure both have, with B - A\n"
+		   "  --matrix DIR...  merges pair runs into host x host tables (--matrix --help)\n\n"
+		   "  -F, --format FMT  what DIR prints on stdout: summary (default; rewrites\n"
+		   "               the directory's files), openmetrics (the figures as\n"
+		   "               OpenMetrics text, for a textfile collector or a push\n"
+		   "               gateway) or html (report.html with the plots in DIR\n"
+		   "               embedded); the last two leave the directory as it is\n"
+		   "  --no-write   only print (leave the directory as it is)\n"
+		   "  --no-plots   do not run gnuplot\n"
+		   "  -h, --help\n");
 }
 
 /* DIR or DIR/run.json -> the run.json path and the directory. */
@@ -47,6 +53,45 @@ static int load(const char *arg, struct results_run *run, char *dir, size_t dirl
 	rc = results_read_json(path, run, err, sizeof(err));
 	if (rc)
 		fprintf(stderr, "ovlperf report: %s: %s\n", path, err);
+	return rc;
+}
+
+enum report_format { FMT_SUMMARY, FMT_OPENMETRICS, FMT_HTML };
+
+static int parse_format(const char *s, enum report_format *fmt)
+{
+	static const char *const names[] = { "summary", "openmetrics", "html" };
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(s, names[i])) {
+			*fmt = (enum report_format)i;
+			return 0;
+		}
+	fprintf(stderr, "ovlperf report: --format '%s': expected summary, openmetrics or html\n",
+		s);
+	return -EINVAL;
+}
+
+/* A run printed to stdout in fmt; the directory is only read. */
+static int print_run(const struct results_run *run, const char *dir, enum report_format fmt)
+{
+	struct report_run rr;
+	struct plot_set set;
+	int rc = report_run_prepare(&rr, run);
+
+	if (rc)
+		return rc;
+	if (fmt == FMT_OPENMETRICS) {
+		rc = report_run_openmetrics(stdout, &rr);
+	} else if (fmt == FMT_HTML) {
+		plot_existing(dir, &set);
+		rc = report_run_html(stdout, &rr, &set, dir);
+	} else {
+		report_run_term(stdout, &rr);
+	}
+	if ((fflush(stdout) || ferror(stdout)) && !rc)
+		rc = -EIO;
+	report_run_release(&rr);
 	return rc;
 }
 
@@ -81,11 +126,13 @@ static int compare(const char *a, const char *b)
 int cmd_report(int argc, char **argv)
 {
 	static const struct option opts[] = {
+		{ "format", required_argument, NULL, 'F' },
 		{ "no-write", no_argument, NULL, 'W' },
 		{ "no-plots", no_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
+	enum report_format fmt = FMT_SUMMARY;
 	bool write = true, plots = true;
 	struct results_run run;
 	char dir[1024];
@@ -95,8 +142,12 @@ int cmd_report(int argc, char **argv)
 		if (!strcmp(argv[i], "--matrix"))
 			return cmd_report_matrix(argc, argv);
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "F:h", opts, NULL)) != -1) {
 		switch (c) {
+		case 'F':
+			if (parse_format(optarg, &fmt))
+				return EXIT_USAGE;
+			break;
 		case 'W':
 			write = false;
 			break;
@@ -111,6 +162,11 @@ int cmd_report(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 	}
+	if (argc - optind == 2 && fmt != FMT_SUMMARY) {
+		fprintf(stderr, "ovlperf report: --format is for one DIR; two are compared as "
+				"text\n");
+		return EXIT_USAGE;
+	}
 	if (argc - optind == 2)
 		return compare(argv[optind], argv[optind + 1]);
 	if (argc - optind != 1) {
@@ -119,17 +175,10 @@ int cmd_report(int argc, char **argv)
 	}
 	if (load(argv[optind], &run, dir, sizeof(dir)))
 		return EXIT_USAGE;
-	if (write) {
+	if (write && fmt == FMT_SUMMARY)
 		rc = run_output_write(&run, dir, plots, stdout, NULL, 0);
-	} else {
-		struct report_run rr;
-
-		rc = report_run_prepare(&rr, &run);
-		if (!rc) {
-			report_run_term(stdout, &rr);
-			report_run_release(&rr);
-		}
-	}
+	else
+		rc = print_run(&run, dir, fmt);
 	results_free(&run);
 	return rc ? 1 : 0;
 }

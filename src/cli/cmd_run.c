@@ -40,7 +40,7 @@ static void usage(FILE *f)
 		"  -n, --dry-run         check the scenario and print the plan; run nothing\n"
 		"  -h, --help\n\n"
 		"Writes <results>/<UTC time>-<scenario>/: run.json, summary.csv, report.md,\n"
-		"*.svg.\n\n"
+		"report.html (one page, the plots embedded), *.svg.\n\n"
 		"A lab the run builds is the run's: it is removed at the end, and if the run\n"
 		"is killed, by the next run of that lab name. A lab made by 'ovlperf lab up'\n"
 		"is never touched without --force.\n\n"

@@ -28,7 +28,8 @@ static void usage(FILE *f)
 		"Logs go to stderr (-v for one line per test). When it stops it logs one stats\n"
 		"line: sessions, tests, and every refusal counted by reason (bad_message,\n"
 		"timeout, auth, limit_*, busy, ...) and refused foreign data.\n\n"
-		"  -p, --port PORT        control port (default %d)\n"
+		"  -p, --port PORT        the one port, TCP and UDP: control, data, UDP streams\n"
+		"                         and MTU probes (default %d)\n"
 		"  -B, --bind ADDR        listen on this address only (default: all, IPv4+IPv6);\n"
 		"                         198.18.0.2, 2001:2::2, [2001:2::2]:5211 (with a port)\n"
 		"  -4, -6                 IPv4 / IPv6 only\n"
@@ -187,19 +188,21 @@ static bool apply(struct server_config *cfg, int c, const char *arg, char why[st
 static void startup_line(const struct server_config *cfg)
 {
 	int family = cfg->bind_addr[0] ? addr_literal_family(cfg->bind_addr) : cfg->family;
-	char rate[32] = "none";
+	char rate[32] = "none", ovl[48] = "off";
 
 	if (cfg->max_rate_bps)
 		snprintf(rate, sizeof(rate), "%.6g Mbit/s", (double)cfg->max_rate_bps / 1e6);
-	log_notice("server %s starting: port %u%s%s, %s, PSK %s; limits: %u sessions, %u "
-		   "streams a test, %.0f s a test, rate %s",
+	if (cfg->overlay)
+		snprintf(ovl, sizeof(ovl), "on, at most %u at once", cfg->overlay_max);
+	log_notice("server %s starting: port %u%s%s, %s, PSK %s, built-in overlay %s; limits: "
+		   "%u sessions, %u streams a test, %.0f s a test, rate %s",
 		   OVLPERF_VERSION, cfg->port ? cfg->port : LOAD_DEFAULT_PORT,
 		   cfg->bind_addr[0] ? " on " : "", cfg->bind_addr,
 		   family == AF_INET	? "IPv4"
 		   : family == AF_INET6 ? "IPv6"
 		   : cfg->bind_addr[0]	? "as the name resolves"
 					: "IPv4 and IPv6",
-		   cfg->psk_file[0] ? "on" : "off", cfg->max_sessions, cfg->max_streams,
+		   cfg->psk_file[0] ? "on" : "off", ovl, cfg->max_sessions, cfg->max_streams,
 		   (double)cfg->max_duration_ns / 1e9, rate);
 }
 

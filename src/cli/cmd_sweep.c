@@ -49,7 +49,7 @@ static void usage(FILE *f)
 		"  -P, --parallel N           streams sharing the rate (default 1)\n"
 		"  -w, --window BYTES         socket buffers (k/M/G binary, to 1G)\n"
 		"  -4, -6                     IPv4 / IPv6 only\n"
-		"  -p, --port PORT            control port (default %d)\n"
+		"  -p, --port PORT            the server's port, TCP and UDP (default %d)\n"
 		"      --cport PORT           source ports of the streams, PORT..PORT+P-1\n"
 		"                             (the control connection's stays ephemeral)\n"
 		"      --psk-file FILE        prove the server's pre-shared key\n"

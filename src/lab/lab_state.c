@@ -296,13 +296,6 @@ int lab_creator(const char *name, enum lab_owner *owner, pid_t *pid)
 	return rc;
 }
 
-int lab_creator_pid(const char *name, pid_t *pid)
-{
-	enum lab_owner owner;
-
-	return lab_creator(name, &owner, pid);
-}
-
 const char *lab_owner_name(enum lab_owner owner)
 {
 	return owner == LAB_OWNER_RUN ? "run" : "lab up";

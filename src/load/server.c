@@ -29,6 +29,7 @@
 #include "sockopt.h"
 
 #define ACCEPT_POLL_MS 200
+#define ACCEPT_BATCH   64
 /* how often pending connections' deadlines are looked at */
 #define PENDING_POLL_MS 50
 /* a datagram on the port: MTU probes go up to the largest IP packet */
@@ -130,11 +131,12 @@ void server_start_session(struct server_shared *sh, int fd, const struct sockadd
 	pthread_attr_destroy(&attr);
 }
 
-/* Takes every connection waiting in the backlog: each stays pending until
+/* Takes the connections waiting in the backlog (a batch, so that a flood
+ * of them does not starve the rest of the loop): each stays pending until
  * its first bytes say what it is (server_demux.c). */
 static void accept_all(struct server_shared *sh, int lsn, struct pending_set *ps)
 {
-	for (;;) {
+	for (int k = 0; k < ACCEPT_BATCH; k++) {
 		struct sockaddr_storage peer;
 		socklen_t l = sizeof(peer);
 		int fd = accept4(lsn, (struct sockaddr *)&peer, &l, SOCK_CLOEXEC | SOCK_NONBLOCK);

@@ -127,7 +127,7 @@ static void greeting(struct server_shared *sh, const uint8_t *buf, size_t len,
 	int rc;
 
 	if (!data_demux_claim(DATA_DEMUX_DATA, true, buf, len, &d->from, &c))
-		rc = -EPROTO;
+		rc = -EBADMSG;
 	else if ((rc = data_registry_check(sh->reg, &c)) == 0 && !d->have_to)
 		rc = -EADDRNOTAVAIL;
 	if (rc == 0 && (h.fd = stream_socket(d)) < 0)

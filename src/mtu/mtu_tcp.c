@@ -29,7 +29,9 @@
 #define MIN_TRANSFER_NS (2 * NSEC_PER_SEC)
 #define IO_BUF		(64 * 1024)
 
-static int read_info(int fd, struct mtu_tcp_end *end, bool *timestamps, uint64_t *acked)
+/* skip: bytes sent before the transfer (the greeting), not part of it. */
+static int read_info(int fd, struct mtu_tcp_end *end, bool *timestamps, uint64_t *acked,
+		     uint64_t skip)
 {
 	struct tcp_info ti;
 	socklen_t sl = sizeof(ti);
@@ -46,7 +48,7 @@ static int read_info(int fd, struct mtu_tcp_end *end, bool *timestamps, uint64_t
 		*timestamps = ti.tcpi_options & TCPI_OPT_TIMESTAMPS;
 	/* tcpi_bytes_acked counts the SYN's sequence number too. */
 	if (acked)
-		*acked = ti.tcpi_bytes_acked ? ti.tcpi_bytes_acked - 1 : 0;
+		*acked = ti.tcpi_bytes_acked > 1 + skip ? ti.tcpi_bytes_acked - 1 - skip : 0;
 	return 0;
 }
 
@@ -95,7 +97,7 @@ static int tcp_connect(const struct sockaddr_storage *peer, uint16_t cport)
 
 /* Sends MTU_WIRE_TCP_CLIENT_BYTES and reads the server's bytes until both
  * are through (everything sent is acknowledged) or the deadline passes. */
-static void transfer(int fd, uint64_t deadline, struct mtu_tcp_result *res)
+static void transfer(int fd, uint64_t deadline, uint64_t skip, struct mtu_tcp_result *res)
 {
 	uint8_t *buf = malloc(IO_BUF);
 
@@ -109,7 +111,7 @@ static void transfer(int fd, uint64_t deadline, struct mtu_tcp_result *res)
 
 		if (res->bytes_sent < MTU_WIRE_TCP_CLIENT_BYTES)
 			p.events |= POLLOUT;
-		read_info(fd, &end, NULL, &res->bytes_acked);
+		read_info(fd, &end, NULL, &res->bytes_acked, skip);
 		if (res->bytes_acked >= MTU_WIRE_TCP_CLIENT_BYTES &&
 		    res->bytes_received >= MTU_WIRE_TCP_SERVER_BYTES) {
 			res->completed = true;
@@ -200,9 +202,10 @@ int mtu_tcp_check(struct ctrl *c, const struct sockaddr_storage *peer, uint64_t 
 		/* The control session is still fine: report what we have. */
 		return server_end(c, res);
 	}
-	read_info(fd, &res->client_initial, &res->timestamps, NULL);
-	transfer(fd, clock_now_ns() + budget, res);
-	read_info(fd, &res->client, &res->timestamps, &res->bytes_acked);
+	read_info(fd, &res->client_initial, &res->timestamps, NULL, 0);
+	transfer(fd, clock_now_ns() + budget, greet ? MTU_WIRE_PROBE_HDR_LEN : 0, res);
+	read_info(fd, &res->client, &res->timestamps, &res->bytes_acked,
+		  greet ? MTU_WIRE_PROBE_HDR_LEN : 0);
 	if (!res->completed)
 		snprintf(res->error, sizeof(res->error),
 			 "transfer stalled: %llu of %u bytes acknowledged, %llu of %u received "

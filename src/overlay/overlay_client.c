@@ -180,7 +180,7 @@ static int request(struct overlay_client *oc, const struct overlay_client_spec *
 	if (proto_decode_overlay_accept(m.body, m.len, &oc->acc) < 0)
 		return fail(oc, -EPROTO, "malformed OVERLAY_ACCEPT from the server");
 	overlay_net_of(&oc->acc, &nets);
-	rc = overlay_net_check_host(&nets, why, sizeof(why));
+	rc = overlay_net_check_host(&nets, "this host", why, sizeof(why));
 	return rc < 0 ? fail(oc, rc, "%s", why) : 0;
 }
 

@@ -4,18 +4,21 @@
  * the same tunnel code, sandbox and offloads as the lab's (lab_overlay.c),
  * but on the underlay socket this process hands over ('underlay_fd') rather
  * than one bound to a port of its own, so its datagrams ride the server's
- * one port through firewalls and NAT. The private key exists on disk only
- * until the daemon has read it.
+ * one port through firewalls and NAT. Its key and config are memory files
+ * it inherits: no secret is ever written to a disk.
  */
+#define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <signal.h>
+#include <sodium.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -28,7 +31,10 @@
 #include "log.h"
 #include "overlay_int.h"
 
+/* The daemon's descriptors: its underlay socket, its key, its config. */
 #define CHILD_UNDERLAY_FD 3
+#define CHILD_KEY_FD	  4
+#define CHILD_CONF_FD	  5
 
 void ovl_keepalive(int fd)
 {
@@ -78,31 +84,43 @@ static void put_addr(FILE *f, int family, const uint8_t *a, unsigned len)
 	fprintf(f, "%s/%u", s, len);
 }
 
-static int write_files(const struct ovl_daemon_spec *sp, const char *dir, char *conf, size_t clen)
+/* A sealed-off file in memory (mode 0600, as key_read_file() wants) that
+ * the daemon opens as /proc/self/fd/N: no secret ever touches a disk, and
+ * nothing is left behind if either process is killed. */
+static int memfd_with(const char *name, const char *data, size_t len)
+{
+	int fd = memfd_create(name, MFD_CLOEXEC), r = 0;
+	size_t off = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (fchmod(fd, 0600) < 0)
+		r = -errno;
+	while (r == 0 && off < len) {
+		ssize_t n = write(fd, data + off, len - off);
+
+		if (n < 0 && errno != EINTR)
+			r = -errno;
+		else if (n > 0)
+			off += (size_t)n;
+	}
+	if (r < 0) {
+		close(fd);
+		return r;
+	}
+	return fd;
+}
+
+static void put_config(FILE *f, const struct ovl_daemon_spec *sp)
 {
 	const struct proto_overlay_accept *a = sp->acc;
 	static const char *const ciphers[] = { "auto", "aes256gcm", "chacha20poly1305" };
-	char path[128], ep[80], b64[KEY_B64_LEN + 1];
-	FILE *f;
-	int fd, r;
+	char ep[80], b64[KEY_B64_LEN + 1];
 
-	snprintf(path, sizeof(path), "%s/overlay.key", dir);
-	r = key_write_file(path, sp->private_key);
-	if (r < 0)
-		return r;
-	snprintf(conf, clen, "%s/overlay.conf", dir);
-	fd = open(conf, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-	if (fd < 0)
-		return -errno;
-	f = fdopen(fd, "w");
-	if (!f) {
-		close(fd);
-		return -ENOMEM;
-	}
 	fprintf(f, "; the built-in overlay between two hosts (%s end)\n[interface]\n",
 		sp->is_server ? "server" : "client");
-	fprintf(f, "private_key_file = overlay.key\nunderlay_fd = %d\nname = %s\naddress = ",
-		CHILD_UNDERLAY_FD, sp->ifname);
+	fprintf(f, "private_key_file = /proc/self/fd/%d\nunderlay_fd = %d\nname = %s\naddress = ",
+		CHILD_KEY_FD, CHILD_UNDERLAY_FD, sp->ifname);
 	put_addr(f, AF_INET, sp->is_server ? a->server_v4 : a->client_v4, a->v4_len);
 	fputs(", ", f);
 	put_addr(f, AF_INET6, sp->is_server ? a->server_v6 : a->client_v6, a->v6_len);
@@ -114,21 +132,56 @@ static int write_files(const struct ovl_daemon_spec *sp, const char *dir, char *
 	put_addr(f, AF_INET, sp->is_server ? a->client_v4 : a->server_v4, 32);
 	fputs(", ", f);
 	put_addr(f, AF_INET6, sp->is_server ? a->client_v6 : a->server_v6, 128);
-	r = addr_format(&sp->endpoint, true, ep, sizeof(ep));
-	if (r == 0)
-		fprintf(f, "\nendpoint = %s\n", ep);
+	fputs("\n", f);
+	if (addr_format(&sp->endpoint, true, ep, sizeof(ep)) == 0)
+		fprintf(f, "endpoint = %s\n", ep);
 	if (sp->keepalive_s)
 		fprintf(f, "persistent_keepalive = %u\n", sp->keepalive_s);
-	if (fclose(f) != 0 && r == 0)
-		r = -EIO;
-	return r;
+}
+
+/* The key and the config as memory files: fd[0] key, fd[1] config. */
+static int make_files(const struct ovl_daemon_spec *sp, int fd[2])
+{
+	char b64[KEY_B64_LEN + 2], *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	fd[0] = fd[1] = -1;
+	if (!f)
+		return -ENOMEM;
+	put_config(f, sp);
+	if (fclose(f) != 0) {
+		free(text);
+		return -ENOMEM;
+	}
+	key_to_base64(b64, sp->private_key);
+	b64[KEY_B64_LEN] = '\n';
+	fd[0] = memfd_with("ovlperf-overlay-key", b64, KEY_B64_LEN + 1);
+	sodium_memzero(b64, sizeof(b64));
+	fd[1] = memfd_with("ovlperf-overlay-conf", text, len);
+	free(text);
+	if (fd[0] < 0 || fd[1] < 0) {
+		int r = fd[0] < 0 ? fd[0] : fd[1];
+
+		if (fd[0] >= 0)
+			close(fd[0]);
+		if (fd[1] >= 0)
+			close(fd[1]);
+		fd[0] = fd[1] = -1;
+		return r;
+	}
+	return 0;
 }
 
 /* In the child between fork and exec: async-signal-safe calls only. */
-static void exec_daemon(const char *conf, int underlay_fd, pid_t parent)
+static void exec_daemon(const int src[3], pid_t parent)
 {
-	char *argv[] = { "/proc/self/exe", "tunnel", "up", (char *)conf, NULL };
+	static const int to[3] = { CHILD_UNDERLAY_FD, CHILD_KEY_FD, CHILD_CONF_FD };
+	char conf[32] = "/proc/self/fd/5";
+	char *argv[] = { "/proc/self/exe", "tunnel", "up", conf, NULL };
+	int tmp[3];
 
+	_Static_assert(CHILD_CONF_FD == 5, "conf's path");
 	/* Dies with the thread that started it: a crashed or killed ovlperf
 	 * leaves no daemon (and so no TUN device) behind. */
 	if (prctl(PR_SET_PDEATHSIG, SIGTERM) < 0 || getppid() != parent)
@@ -136,12 +189,14 @@ static void exec_daemon(const char *conf, int underlay_fd, pid_t parent)
 	/* Its own process group: a Ctrl-C at the terminal reaches ovlperf,
 	 * which takes the overlay down in order. */
 	setpgid(0, 0);
-	if (underlay_fd == CHILD_UNDERLAY_FD) {
-		if (fcntl(underlay_fd, F_SETFD, 0) < 0)
+	/* Out of the way first, so that no source is overwritten by another's
+	 * target; dup2() leaves the targets open across exec. */
+	for (int i = 0; i < 3; i++)
+		if ((tmp[i] = fcntl(src[i], F_DUPFD_CLOEXEC, 10)) < 0)
 			_exit(127);
-	} else if (dup2(underlay_fd, CHILD_UNDERLAY_FD) < 0) {
-		_exit(127);
-	}
+	for (int i = 0; i < 3; i++)
+		if (dup2(tmp[i], to[i]) < 0)
+			_exit(127);
 	execv(argv[0], argv);
 	_exit(127);
 }
@@ -199,47 +254,35 @@ int ovl_netns_ino(uint64_t *ino)
 	return r;
 }
 
-static void remove_files(const char *dir)
-{
-	char path[128];
-
-	snprintf(path, sizeof(path), "%s/overlay.key", dir);
-	unlink(path);
-	snprintf(path, sizeof(path), "%s/overlay.conf", dir);
-	unlink(path);
-	if (rmdir(dir) < 0 && errno != ENOENT)
-		log_warn("cannot remove %s: %s", dir, strerror(errno));
-}
-
 int ovl_daemon_start(const struct ovl_daemon_spec *spec, struct ovl_daemon *d)
 {
-	char dir[64] = "/tmp/ovlperf-overlay-XXXXXX", conf[128];
 	pid_t parent = getpid();
-	int r;
+	int files[2] = { -1, -1 }, r;
 
 	memset(d, 0, sizeof(*d));
 	snprintf(d->ifname, sizeof(d->ifname), "%s", spec->ifname);
 	r = ovl_netns_ino(&d->netns_ino);
+	if (r == 0)
+		r = make_files(spec, files);
 	if (r < 0)
 		return r;
-	if (!mkdtemp(dir)) /* 0700 */
-		return -errno;
-	r = write_files(spec, dir, conf, sizeof(conf));
-	if (r == 0) {
-		d->pid = fork();
-		if (d->pid == 0)
-			exec_daemon(conf, spec->underlay_fd, parent);
-		if (d->pid < 0) {
-			r = -errno;
-			d->pid = 0;
-		}
+	d->pid = fork();
+	if (d->pid == 0)
+		exec_daemon((const int[3]){ spec->underlay_fd, files[0], files[1] }, parent);
+	if (d->pid < 0) {
+		r = -errno;
+		d->pid = 0;
 	}
 	if (r == 0) {
 		d->start_time = ovl_proc_start_time(d->pid);
 		r = wait_for(d, "peers", false, OVERLAY_READY_TIMEOUT_MS);
 	}
-	/* The daemon read its key at start-up: no secret stays on disk. */
-	remove_files(dir);
+	/* The daemon read its key at start-up: empty the memory file it keeps
+	 * open, so that the key lives on only in its guarded memory. */
+	if (ftruncate(files[0], 0) < 0)
+		log_warn("overlay: cannot empty the key's memory file: %s", strerror(errno));
+	close(files[0]);
+	close(files[1]);
 	if (r < 0)
 		ovl_daemon_stop(d);
 	return r;

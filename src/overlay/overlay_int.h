@@ -42,9 +42,9 @@ struct ovl_daemon {
 	uint64_t start_time; /* /proc/PID/stat field 22: names this process, not a reused pid */
 };
 
-/* Writes the key and config into a private 0700 directory, spawns the
- * daemon (it dies with the calling thread: PR_SET_PDEATHSIG), waits until
- * its control socket answers, removes the files. */
+/* Hands the daemon its key and config as memory files and the underlay
+ * socket, spawns it (it dies with the calling thread: PR_SET_PDEATHSIG),
+ * waits until its control socket answers, empties the key's file. */
 int ovl_daemon_start(const struct ovl_daemon_spec *spec, struct ovl_daemon *d);
 /* Waits until the daemon completed a handshake with its peer. */
 int ovl_daemon_wait_handshake(struct ovl_daemon *d, unsigned timeout_ms);
@@ -54,6 +54,9 @@ int ovl_daemon_stop(struct ovl_daemon *d);
 /* /proc/PID/stat's start time, 0 if the process is gone. */
 uint64_t ovl_proc_start_time(pid_t pid);
 
+/* Packets that arrive on ifname are not forwarded (IPv4: the per-interface
+ * 'forwarding' switch): the overlay reaches this host, not its networks. */
+int ovl_no_forwarding(const char *ifname);
 /* The inode of this process's network namespace. */
 int ovl_netns_ino(uint64_t *ino);
 

@@ -201,7 +201,8 @@ static void format_nets(const struct proto_overlay_nets *nets, const struct over
 	snprintf(buf, len, "%s/%u", a, r->family == AF_INET ? nets->v4_len : nets->v6_len);
 }
 
-int overlay_net_check_host(const struct proto_overlay_nets *nets, char *why, size_t wl)
+int overlay_net_check_host(const struct proto_overlay_nets *nets, const char *host, char *why,
+			   size_t wl)
 {
 	struct overlay_route *routes = NULL;
 	const struct overlay_route *hit;
@@ -217,9 +218,9 @@ int overlay_net_check_host(const struct proto_overlay_nets *nets, char *why, siz
 	if (hit) {
 		format_nets(nets, hit, subnet, sizeof(subnet));
 		snprintf(why, wl,
-			 "overlay subnet %s collides with the route %s on this host; choose "
-			 "other overlay subnets",
-			 subnet, hit->desc);
+			 "overlay subnet %s collides with the route %s on %s; choose other "
+			 "overlay subnets (overlay_subnets)",
+			 subnet, hit->desc, host);
 		r = -EADDRINUSE;
 	}
 	free(routes);

@@ -1,22 +1,27 @@
 // SPDX-License-Identifier: MIT
 /*
- * This host's routes, IPv4 and IPv6, of every table (the local table holds
- * the host's own addresses), read with libnl-route-3 for the overlay's
- * collision check. Broadcast, multicast and link-local routes cannot
- * collide with an overlay subnet and are left out.
+ * The overlay's use of libnl-route-3: this host's routes, IPv4 and IPv6, of
+ * every table (the local table holds the host's own addresses), for the
+ * collision check, leaving out broadcast, multicast and link-local routes
+ * (they cannot collide with an overlay subnet); and IPv4 forwarding off on
+ * the server's overlay device, set through netlink (IFLA_INET_CONF) so that
+ * it works where /proc/sys is read-only (systemd's ProtectKernelTunables).
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <linux/ip.h>
 #include <linux/rtnetlink.h>
 #include <net/if.h>
 #include <netlink/netlink.h>
+#include <netlink/route/link.h>
+#include <netlink/route/link/inet.h>
 #include <netlink/route/route.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "nl_error.h"
-#include "overlay.h"
+#include "overlay_int.h"
 
 struct collect {
 	struct overlay_route *r;
@@ -37,21 +42,28 @@ static bool ignored(const struct rtnl_route *route, int family, const uint8_t *d
 
 static void describe(struct rtnl_route *route, struct overlay_route *o)
 {
-	char a[INET6_ADDRSTRLEN], dev[IF_NAMESIZE] = "", table[16];
+	char a[INET6_ADDRSTRLEN], dev[IF_NAMESIZE] = "", table[16], via[INET6_ADDRSTRLEN + 8] = "";
 	struct rtnl_nexthop *nh = rtnl_route_nexthop_n(route, 0);
 	uint32_t t = rtnl_route_get_table(route);
+	struct nl_addr *gw = nh ? rtnl_route_nh_get_gateway(nh) : NULL;
 
 	inet_ntop(o->family, o->dst, a, sizeof(a));
 	if (nh && rtnl_route_nh_get_ifindex(nh) > 0)
 		if_indextoname((unsigned)rtnl_route_nh_get_ifindex(nh), dev);
+	if (gw && nl_addr_get_len(gw) <= 16) {
+		char g[INET6_ADDRSTRLEN];
+
+		if (inet_ntop(nl_addr_get_family(gw), nl_addr_get_binary_addr(gw), g, sizeof(g)))
+			snprintf(via, sizeof(via), " via %s", g);
+	}
 	if (t == RT_TABLE_MAIN)
 		snprintf(table, sizeof(table), "main");
 	else if (t == RT_TABLE_LOCAL)
 		snprintf(table, sizeof(table), "local");
 	else
 		snprintf(table, sizeof(table), "%u", t);
-	snprintf(o->desc, sizeof(o->desc), "%s/%u%s%s table %s", a, o->len, dev[0] ? " dev " : "",
-		 dev, table);
+	snprintf(o->desc, sizeof(o->desc), "%s/%u%s%s%s table %s", a, o->len, via,
+		 dev[0] ? " dev " : "", dev, table);
 }
 
 static void add_route(struct nl_object *obj, void *arg)
@@ -118,4 +130,27 @@ int overlay_routes_read(struct overlay_route **out, size_t *n)
 	*out = c.r;
 	*n = c.n;
 	return 0;
+}
+
+int ovl_no_forwarding(const char *ifname)
+{
+	struct nl_sock *sk = nl_socket_alloc();
+	struct rtnl_link *link = NULL, *change = rtnl_link_alloc();
+	int r = !sk || !change ? -NLE_NOMEM : nl_connect(sk, NETLINK_ROUTE);
+
+	if (r == 0)
+		r = rtnl_link_get_kernel(sk, 0, ifname, &link);
+	/* ip-sysctl: conf/<if>/forwarding "controls whether packets received
+	 * on this interface can be forwarded" (IPv4; IPv6's per-interface
+	 * switch only selects host or router behaviour) */
+	if (r == 0)
+		r = rtnl_link_inet_set_conf(change, IPV4_DEVCONF_FORWARDING, 0);
+	if (r == 0)
+		r = rtnl_link_change(sk, link, change, 0);
+	if (r < 0)
+		r = nl_error(r, "IPv4 forwarding off on %s", ifname);
+	rtnl_link_put(link);
+	rtnl_link_put(change);
+	nl_socket_free(sk);
+	return r;
 }

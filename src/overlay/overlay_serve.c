@@ -96,6 +96,7 @@ int overlay_server_open(const char *state_path, uint16_t port, unsigned max,
 		return r;
 	}
 	pthread_mutex_init(&os->lock, NULL);
+	log_info("overlay: allowed to PSK clients, at most %u at once, state in %s", os->max, path);
 	*out = os;
 	return 0;
 }
@@ -164,7 +165,7 @@ static int accept_request(struct serve *sv, uint32_t test_id)
 	int r;
 
 	choose_nets(sv, &nets);
-	if (overlay_net_check_host(&nets, why, sizeof(why)) < 0)
+	if (overlay_net_check_host(&nets, "the server", why, sizeof(why)) < 0)
 		return reject(sv, PROTO_R_UNSPEC, why) < 0 ? -EPIPE : 1;
 	sv->priv = key_alloc();
 	if (!sv->priv)
@@ -248,6 +249,8 @@ static int start_daemon(struct serve *sv, int fd)
 	sv->priv = NULL;
 	if (r == 0)
 		ovl_state_add(sv->os->state, &sv->d);
+	if (r == 0 && (r = ovl_no_forwarding(ifname)) < 0)
+		log_err("overlay: cannot turn IPv4 forwarding off on %s: %s", ifname, strerror(-r));
 	return r;
 }
 

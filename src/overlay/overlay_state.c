@@ -27,7 +27,7 @@
 #include "overlay_int.h"
 
 struct ovl_state {
-	char path[256];
+	char path[256], lock_path[300];
 	int lock_fd;
 	pthread_mutex_t lock;
 	struct ovl_daemon d[OVERLAY_MAX_SLOTS];
@@ -119,18 +119,17 @@ static int save(struct ovl_state *st)
 int ovl_state_open(const char *path, struct ovl_state **out)
 {
 	struct ovl_state *st = calloc(1, sizeof(*st));
-	char lock[300];
 	int r;
 
 	*out = NULL;
 	if (!st)
 		return -ENOMEM;
 	snprintf(st->path, sizeof(st->path), "%s", path);
-	snprintf(lock, sizeof(lock), "%s.lock", path);
-	st->lock_fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	snprintf(st->lock_path, sizeof(st->lock_path), "%s.lock", path);
+	st->lock_fd = open(st->lock_path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
 	if (st->lock_fd < 0 || flock(st->lock_fd, LOCK_EX | LOCK_NB) < 0) {
 		r = -errno;
-		log_err("overlay: state file %s: %s%s", lock, strerror(-r),
+		log_err("overlay: state file %s: %s%s", st->lock_path, strerror(-r),
 			r == -EWOULDBLOCK ? " (another server on this port uses it)" : "");
 		if (st->lock_fd >= 0)
 			close(st->lock_fd);
@@ -182,6 +181,9 @@ void ovl_state_close(struct ovl_state *st)
 	if (!st)
 		return;
 	unlink(st->path);
+	/* still locked while it goes: the port, bound by this server until it
+	 * exits, keeps a second server of this port from racing for it */
+	unlink(st->lock_path);
 	pthread_mutex_destroy(&st->lock);
 	close(st->lock_fd); /* releases the flock */
 	free(st);

@@ -67,46 +67,170 @@ static void series_title(char *buf, size_t len, const struct results_run *run,
 		 p->kind == RESULTS_TRIAL_SWEEP ? " sweep" : "");
 }
 
+/* Filled point types of gnuplot's svg terminal, one per datagram size:
+ * circle, square, triangle, diamond, inverted triangle, pentagon; the
+ * open variant of each is one less. */
+static const int point_types[] = { 7, 5, 9, 13, 11, 15 };
+
+/* The point type of a datagram size: by the size's rank among the sizes of
+ * the run, so 46, 100 and 200 B of one path differ at a glance. */
+static int size_pt(const struct results_summary *s, uint32_t len)
+{
+	unsigned rank = 0;
+	uint32_t seen[64];
+	size_t nseen = 0;
+
+	for (size_t i = 0; i < s->nsweep + s->nknee && nseen < 64; i++) {
+		uint32_t l = i < s->nsweep ? s->sweep[i].len : s->knee[i - s->nsweep].len;
+		bool dup = false;
+
+		for (size_t k = 0; k < nseen; k++)
+			dup |= seen[k] == l;
+		if (!dup)
+			seen[nseen++] = l;
+	}
+	for (size_t k = 0; k < nseen; k++)
+		rank += seen[k] < len;
+	return point_types[rank % (sizeof(point_types) / sizeof(point_types[0]))];
+}
+
+/* The offered rates a rate axis must show, in bit/s. */
+struct span {
+	double lo, hi;
+};
+
+static void span_add(struct span *sp, double v)
+{
+	if (v <= 0)
+		return;
+	sp->lo = !sp->lo || v < sp->lo ? v : sp->lo;
+	sp->hi = v > sp->hi ? v : sp->hi;
+}
+
+static void span_stat(struct span *sp, const struct results_stat *st)
+{
+	if (st->n) {
+		span_add(sp, st->min);
+		span_add(sp, st->max);
+	}
+}
+
+/* Every sweep point and every knee's bounds with their spread. */
+static struct span rate_span(const struct results_summary *s)
+{
+	struct span sp = { 0, 0 };
+
+	for (size_t i = 0; i < s->nsweep; i++)
+		span_add(&sp, (double)s->sweep[i].target_bps);
+	for (size_t i = 0; i < s->nknee; i++) {
+		span_stat(&sp, &s->knee[i].ndr_bps);
+		span_stat(&sp, &s->knee[i].pdr_bps);
+		span_stat(&sp, &s->knee[i].ndr_upper_bps);
+	}
+	return sp;
+}
+
+/* More than a decade between the lowest and the highest rate: on a linear
+ * axis the low ones would be squeezed into its left edge. */
 static bool wide_range(const struct results_summary *s)
 {
-	uint64_t lo = UINT64_MAX, hi = 0;
+	struct span sp = rate_span(s);
 
-	for (size_t i = 0; i < s->nsweep; i++) {
-		if (s->sweep[i].target_bps < lo)
-			lo = s->sweep[i].target_bps;
-		if (s->sweep[i].target_bps > hi)
-			hi = s->sweep[i].target_bps;
-	}
-	return lo && hi / lo >= 10;
+	return sp.lo > 0 && sp.hi > 10 * sp.lo;
 }
 
 static bool right_half(const struct results_summary *s, double bps)
 {
-	double lo = 0, hi = 0;
+	struct span sp = rate_span(s);
 
-	for (size_t i = 0; i < s->nsweep; i++) {
-		double v = (double)s->sweep[i].target_bps;
-
-		lo = !lo || v < lo ? v : lo;
-		hi = v > hi ? v : hi;
-	}
-	if (!lo)
+	if (!sp.lo)
 		return false;
-	return wide_range(s) ? bps * bps > lo * hi : 2 * bps > lo + hi;
+	/* a linear axis starts at 0, a log one at the lowest rate */
+	return wide_range(s) ? bps * bps > sp.lo * sp.hi : 2 * bps > sp.hi;
+}
+
+/* The NDR's dashed line and its label. */
+static void knee_line(FILE *f, const struct report_run *rr, size_t i)
+{
+	const struct results_knee_point *k = &rr->sum.knee[i];
+	double x = k->ndr_bps.median / 1e6;
+	char v[32], t[96];
+
+	fprintf(f, "set arrow from %.6g, graph 0 to %.6g, graph 1 nohead dt 2 lw 1 lc rgb '%s'\n",
+		x, x, COLOR(k->path));
+	report_run_fmt_rate(v, sizeof(v), k->ndr_bps.median);
+	snprintf(t, sizeof(t), "NDR %s %u B: %s%s", rr->run->paths[k->path].name, k->len,
+		 k->ndr_lower_bound ? ">= " : "", v);
+	fprintf(f, "set label ");
+	gp_str(f, t);
+	/* Labels of knees in the right half of the axis go left of their line. */
+	fprintf(f, " at %.6g, graph %.2f %s tc rgb '%s'\n", x, 0.08 + 0.07 * (double)i,
+		right_half(&rr->sum, k->ndr_bps.median) ? "right offset -0.5,0"
+							: "left offset 0.5,0",
+		COLOR(k->path));
+}
+
+static bool knee_has_figure(const struct results_knee_point *k)
+{
+	for (int pdr = 0; pdr < 2; pdr++) {
+		const struct results_stat *st = NULL;
+		enum overhead_bound b;
+
+		if (overhead_knee_figure(k, pdr, &st, &b) && st && st->n)
+			return true;
+	}
+	return false;
+}
+
+/* A knee's NDR (at 100 % delivered) and PDR (at 100 % - the goal) as
+ * points with their min-max over repetitions as error bars, in $k<i>; a
+ * figure that is only a lower bound gets an arrow pointing to higher
+ * rates, one that lost even at the search's minimum (an upper bound) an
+ * arrow to lower ones. Returns whether there was a figure. */
+static bool knee_points(FILE *f, const struct report_run *rr, size_t i)
+{
+	const struct results_knee_point *k = &rr->sum.knee[i];
+	const struct results_stat *st[2] = { NULL, NULL };
+	enum overhead_bound b[2] = { OVERHEAD_EXACT, OVERHEAD_EXACT };
+	double y[2] = { 100, 100 - rr->run->pdr_goal_pct };
+
+	for (int pdr = 0; pdr < 2; pdr++) {
+		if (!overhead_knee_figure(k, pdr, &st[pdr], &b[pdr]) || !st[pdr] || !st[pdr]->n) {
+			st[pdr] = NULL;
+			continue;
+		}
+		if (b[pdr] == OVERHEAD_AT_LEAST || b[pdr] == OVERHEAD_AT_MOST)
+			fprintf(f,
+				"set arrow from first %.6g, first %.6g rto graph %.2f, graph 0 "
+				"head filled size graph 0.015,25 lw 2 lc rgb '%s'\n",
+				st[pdr]->median / 1e6, y[pdr],
+				b[pdr] == OVERHEAD_AT_LEAST ? 0.07 : -0.07, COLOR(k->path));
+	}
+	if (!st[0] && !st[1])
+		return false;
+	fprintf(f, "$k%zu << EOD\n", i);
+	for (int pdr = 0; pdr < 2; pdr++)
+		if (st[pdr])
+			fprintf(f, "%.6g %.6g %.6g %.6g\n", st[pdr]->median / 1e6, y[pdr],
+				st[pdr]->min / 1e6, st[pdr]->max / 1e6);
+	fprintf(f, "EOD\n");
+	return true;
 }
 
 static int delivered_gp(FILE *f, const struct report_run *rr)
 {
 	const struct results_summary *s = &rr->sum;
 	unsigned nseries = 0;
+	bool knees = false, bounds = false;
 	char t[96];
 
 	preamble(f, "delivered.svg", "Delivered vs offered load (knees marked)",
 		 "offered rate (Mbit/s)", "delivered (%)");
 	fprintf(f, "set yrange [0:105]\n");
-	/* Knee searches probe in log space over decades: a log axis shows them. */
 	if (wide_range(s))
-		fprintf(f, "set logscale x\nset xrange [*:*]\n");
+		/* xfix: the axis ends at the data, not at the next decade */
+		fprintf(f, "set logscale x\nset xrange [*:*]\nset autoscale xfix\n"
+			   "set offsets graph 0.05, graph 0.08, 0, 0\n");
 	else
 		fprintf(f, "set xrange [0:*]\n");
 	for (size_t i = 0; i < s->nsweep; i = series_end(s, i), nseries++) {
@@ -117,40 +241,45 @@ static int delivered_gp(FILE *f, const struct report_run *rr)
 		fprintf(f, "EOD\n");
 	}
 	for (size_t i = 0; i < s->nknee; i++) {
-		const struct results_knee_point *k = &s->knee[i];
-		double x = k->ndr_bps.median / 1e6;
-		bool bound = k->ndr_lower_bound;
-		char v[32];
-
-		if (!k->ndr_bps.n)
-			continue;
-		fprintf(f,
-			"set arrow from %.6g, graph 0 to %.6g, graph 1 nohead dt 2 lw 1.5 "
-			"lc rgb '%s'\n",
-			x, x, COLOR(k->path));
-		report_run_fmt_rate(v, sizeof(v), k->ndr_bps.median);
-		snprintf(t, sizeof(t), "NDR %s %u B: %s%s", rr->run->paths[k->path].name, k->len,
-			 bound ? ">= " : "", v);
-		fprintf(f, "set label ");
-		gp_str(f, t);
-		/* Labels of knees in the right half of the axis go left of their line. */
-		fprintf(f, " at %.6g, graph %.2f %s tc rgb '%s'\n", x, 0.08 + 0.07 * (double)i,
-			right_half(s, k->ndr_bps.median) ? "right offset -0.5,0"
-							 : "left offset 0.5,0",
-			COLOR(k->path));
+		if (s->knee[i].ndr_bps.n)
+			knee_line(f, rr, i);
+		bounds |= s->knee[i].ndr_lower_bound || s->knee[i].pdr_lower_bound;
 	}
+	for (size_t i = 0; i < s->nknee; i++)
+		knees |= knee_points(f, rr, i);
 	fprintf(f, "plot ");
 	nseries = 0;
 	for (size_t i = 0; i < s->nsweep; i = series_end(s, i), nseries++) {
+		int pt = size_pt(s, s->sweep[i].len);
+
 		series_title(t, sizeof(t), rr->run, &s->sweep[i]);
-		/* A linear sweep is a curve; knee trials are scattered probes. */
-		fprintf(f, "%s$s%u using 1:2 with %s lc rgb '%s' title ",
-			nseries ? ", \\\n     " : "", nseries,
-			s->sweep[i].kind == RESULTS_TRIAL_SWEEP ? "linespoints pt 7 ps 0.6 lw 2"
-								: "points pt 7 ps 0.8",
-			COLOR(s->sweep[i].path));
+		/* A linear sweep is a curve; knee trials are scattered probes (open
+		 * markers, so the knees' filled ones stand out). */
+		if (s->sweep[i].kind == RESULTS_TRIAL_SWEEP)
+			fprintf(f, "%s$s%u using 1:2 with linespoints pt %d ps 0.8 lw 2",
+				nseries ? ", \\\n     " : "", nseries, pt);
+		else
+			fprintf(f, "%s$s%u using 1:2 with points pt %d ps 0.8",
+				nseries ? ", \\\n     " : "", nseries, pt - 1);
+		fprintf(f, " lc rgb '%s' title ", COLOR(s->sweep[i].path));
 		gp_str(f, t);
 	}
+	for (size_t i = 0; i < s->nknee && nseries; i++) {
+		const struct results_knee_point *k = &s->knee[i];
+
+		if (knee_has_figure(k))
+			fprintf(f,
+				", \\\n     $k%zu using 1:2:3:4 with xerrorbars pt %d ps 1.5 lw "
+				"1.5 "
+				"lc rgb '%s' notitle",
+				i, size_pt(s, k->len), COLOR(k->path));
+	}
+	if (knees && nseries)
+		fprintf(f, ", \\\n     keyentry with xerrorbars pt 7 ps 1.5 lc rgb 'black' "
+			   "title 'NDR (100 %%), PDR: min-max'");
+	if (bounds && nseries)
+		fprintf(f, ", \\\n     keyentry with vectors head filled lw 2 lc rgb 'black' "
+			   "title 'only a bound'");
 	fputc('\n', f);
 	return nseries ? 0 : -ENODATA;
 }
@@ -256,12 +385,15 @@ static int delay_gp(FILE *f, const struct report_run *rr)
 		series_title(t, sizeof(t), rr->run, &s->sweep[i]);
 		bool lin = s->sweep[i].kind == RESULTS_TRIAL_SWEEP;
 
-		fprintf(f, "%s$d%u using 1:2 with %s lc rgb '%s' title ", n++ ? ", \\\n     " : "",
-			nseries, lin ? "linespoints pt 7 ps 0.5 lw 2" : "points pt 7 ps 0.6",
+		int pt = size_pt(s, s->sweep[i].len);
+
+		fprintf(f, "%s$d%u using 1:2 with %s pt %d lc rgb '%s' title ",
+			n++ ? ", \\\n     " : "", nseries,
+			lin ? "linespoints ps 0.6 lw 2" : "points ps 0.7", pt,
 			COLOR(s->sweep[i].path));
 		gp_str(f, t);
-		fprintf(f, ", \\\n     $d%u using 1:3 with %s lc rgb '%s' notitle", nseries,
-			lin ? "linespoints pt 6 ps 0.5 dt 2" : "points pt 6 ps 0.6",
+		fprintf(f, ", \\\n     $d%u using 1:3 with %s pt %d lc rgb '%s' notitle", nseries,
+			lin ? "linespoints ps 0.6 dt 2" : "points ps 0.7", pt - 1,
 			COLOR(s->sweep[i].path));
 	}
 	if (s->ndelay)
@@ -322,16 +454,32 @@ bool plot_svg_complete(const char *dir, const char *name)
 	return strstr(tail, "</svg>") != NULL;
 }
 
+static const struct {
+	const char *name, *title;
+	int (*gen)(FILE *f, const struct report_run *rr);
+} plots[] = {
+	{ "delivered", "Delivered % vs offered rate, knees marked", delivered_gp },
+	{ "tcp", "TCP goodput vs streams", tcp_gp },
+	{ "delay", "One-way delay vs offered load", delay_gp },
+};
+
+void plot_existing(const char *dir, struct plot_set *set)
+{
+	memset(set, 0, sizeof(*set));
+	for (size_t i = 0; i < sizeof(plots) / sizeof(plots[0]); i++) {
+		if (!plot_svg_complete(dir, plots[i].name))
+			continue;
+		snprintf(set->file[set->n], PLOT_FILE_MAX, "%s.svg", plots[i].name);
+		snprintf(set->title[set->n], sizeof(set->title[0]), "%s", plots[i].title);
+		set->n++;
+	}
+	if (!set->n)
+		snprintf(set->note, sizeof(set->note),
+			 "No plots in this directory (`ovlperf report DIR` renders them).");
+}
+
 int plot_run(const struct report_run *rr, const char *dir, struct plot_set *set)
 {
-	static const struct {
-		const char *name, *title;
-		int (*gen)(FILE *f, const struct report_run *rr);
-	} plots[] = {
-		{ "delivered", "Delivered % vs offered rate, knees marked", delivered_gp },
-		{ "tcp", "TCP goodput vs streams", tcp_gp },
-		{ "delay", "One-way delay vs offered load", delay_gp },
-	};
 	char path[4096], gp[PLOT_FILE_MAX + 4], svg[PLOT_FILE_MAX + 4];
 	int rc = 0;
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-/* The files of a results directory besides run.json: summary.csv, report.md
- * and the SVG plots, plus the terminal summary. Used by `ovlperf run` at the
+/* The files of a results directory besides run.json: summary.csv, report.md,
+ * report.html and the SVG plots, plus the terminal summary. Used by `ovlperf run` at the
  * end of a run and by `ovlperf report DIR` to re-render one. */
 #include <errno.h>
 #include <stdio.h>
@@ -18,8 +18,10 @@ void report_run_note_file(char *list, size_t len, const char *name)
 		snprintf(list + l, len - l, "%s%s", l ? ", " : "", name);
 }
 
+enum out_file { OUT_CSV, OUT_MD, OUT_HTML };
+
 static int write_file(const char *dir, const char *name, const struct report_run *rr,
-		      const struct plot_set *set)
+		      const struct plot_set *set, enum out_file what)
 {
 	char path[1200];
 	FILE *f;
@@ -33,7 +35,9 @@ static int write_file(const char *dir, const char *name, const struct report_run
 		log_err("cannot write %s: %s", path, strerror(-err));
 		return err;
 	}
-	err = set ? report_run_md(f, rr, set) : report_run_csv(f, rr);
+	err = what == OUT_HTML ? report_run_html(f, rr, set, dir)
+	      : what == OUT_MD ? report_run_md(f, rr, set)
+			       : report_run_csv(f, rr);
 	/* The printers' writes are buffered: a full disk shows at the flush. */
 	if (fflush(f) && !err)
 		err = -(errno ? errno : EIO);
@@ -67,14 +71,19 @@ int run_output_write(const struct results_run *res, const char *dir, bool plots,
 			 "Plots were not rendered for this run "
 			 "(`ovlperf report DIR` renders them).");
 	}
-	e2 = write_file(dir, "summary.csv", &rr, NULL);
+	e2 = write_file(dir, "summary.csv", &rr, NULL, OUT_CSV);
 	if (e2)
 		report_run_note_file(failed, sizeof(failed), "summary.csv");
 	if (!err)
 		err = e2;
-	e2 = write_file(dir, "report.md", &rr, &set);
+	e2 = write_file(dir, "report.md", &rr, &set, OUT_MD);
 	if (e2)
 		report_run_note_file(failed, sizeof(failed), "report.md");
+	if (!err)
+		err = e2;
+	e2 = write_file(dir, "report.html", &rr, &set, OUT_HTML);
+	if (e2)
+		report_run_note_file(failed, sizeof(failed), "report.html");
 	if (!err)
 		err = e2;
 	if (term) {
@@ -83,8 +92,10 @@ int run_output_write(const struct results_run *res, const char *dir, bool plots,
 			fprintf(term, "\nresults: %s/ INCOMPLETE: could not write %s\n", dir,
 				failed);
 		else
-			fprintf(term, "\nresults: %s/ (run.json, summary.csv, report.md%s)\n", dir,
-				set.n ? ", *.svg" : "");
+			fprintf(term,
+				"\nresults: %s/ (run.json, summary.csv, report.md, "
+				"report.html%s)\n",
+				dir, set.n ? ", *.svg" : "");
 		if ((fflush(term) || ferror(term)) && !err) {
 			report_run_note_file(failed, sizeof(failed), "(the summary on stdout)");
 			err = -EIO;

@@ -66,6 +66,7 @@ static const struct keydef link_keys[] = {
 static const struct keydef host_keys[] = {
 	KEY("address", T_WORD, struct scenario_host, address, 0, 0),
 	KEY("port", T_UINT, struct scenario_host, port, 1, 65535),
+	KEY("cport", T_UINT, struct scenario_host, cport, 1, 65535),
 	KEY("psk_file", T_WORD, struct scenario_host, psk_file, 0, 0),
 	{ 0 }
 };

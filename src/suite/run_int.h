@@ -24,6 +24,7 @@ struct run_path {
 	const struct scenario_path *sp;
 	char addr[SCN_TEXT_MAX]; /* the far end's address for this path's loads */
 	uint16_t port;
+	uint16_t cport; /* [host.*] cport: source ports of the data streams; 0: any */
 	char psk_file[SCN_TEXT_MAX];
 	bool setup_done;	    /* external setup ran: teardown must run */
 	struct overlay_client *ovl; /* builtin between hosts: its overlay */

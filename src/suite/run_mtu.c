@@ -91,6 +91,7 @@ static uint32_t quick_probe(struct run *r, unsigned p)
 	}
 	mtu_spec_from_scenario(r->scn, p, r->paths[p].addr, &spec);
 	spec.port = r->paths[p].port;
+	spec.cport = r->paths[p].cport;
 	spec.tcp_mss = false;
 	spec.fragments = true;
 	spec.expect_mtu = spec.expect_mss = 0;

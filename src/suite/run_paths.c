@@ -472,6 +472,7 @@ int run_paths_up(struct run *r)
 			snprintf(p->addr, sizeof(p->addr), "%s",
 				 sp->address[0] ? sp->address : h->address);
 			p->port = sp->port ? sp->port : h->port ? h->port : LOAD_DEFAULT_PORT;
+			p->cport = h->cport;
 			snprintf(p->psk_file, sizeof(p->psk_file), "%s", h->psk_file);
 			if (sp->type == SCN_PATH_BUILTIN)
 				err = remote_builtin_up(r, p, h);

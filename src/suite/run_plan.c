@@ -62,8 +62,11 @@ static void plan_topology(const struct scenario *scn, struct run_plan *plan)
 			.name = scn->paths[i].name,
 			.type = scn->paths[i].type,
 			.family = scn->paths[i].family,
-			/* where the loads go: the path's own address, else its host's */
-			.address = scn->paths[i].address[0] || scn->is_lab
+			/* where the loads go: the path's own address, else its host's;
+			 * between hosts a builtin path's comes from the server */
+			.address = !scn->is_lab && scn->paths[i].type == SCN_PATH_BUILTIN
+					   ? "(overlay address from the server)"
+				   : scn->paths[i].address[0] || scn->is_lab
 					   ? scn->paths[i].address
 					   : scn->hosts[scn->paths[i].host].address,
 		};

@@ -190,6 +190,7 @@ static int do_trial(struct run *r, const struct trial_req *q, struct knee_measur
 	spec.proto = q->kind == RESULTS_TRIAL_TCP ? LOAD_TCP : LOAD_UDP;
 	snprintf(spec.host, sizeof(spec.host), "%s", p->addr);
 	spec.port = p->port;
+	spec.cport = p->cport;
 	spec.family = p->sp->family;
 	spec.streams = q->streams;
 	spec.duration_ns = q->duration_ns;
@@ -609,6 +610,7 @@ static int warm_once(struct run *r, unsigned p, char *why, size_t len)
 	spec.proto = LOAD_UDP;
 	snprintf(spec.host, sizeof(spec.host), "%s", r->paths[p].addr);
 	spec.port = r->paths[p].port;
+	spec.cport = r->paths[p].cport;
 	spec.family = r->paths[p].sp->family;
 	spec.duration_ns = 200 * NSEC_PER_MSEC;
 	spec.rate_bps = 10000000;
@@ -642,7 +644,7 @@ static void warm_up(struct run *r)
 		}
 		if (interrupt_requested())
 			run_stop(r, -EINTR, "interrupted by signal %d", interrupt_signal());
-		else if (rc)
+		else if (rc && run_paths_check(r) == 0) /* a path that went down says so */
 			run_stop(r, -EHOSTUNREACH,
 				 "path %s: no test gets through to %s port %u: %s",
 				 r->paths[p].sp->name, r->paths[p].addr, r->paths[p].port, why);

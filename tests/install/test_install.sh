@@ -26,10 +26,11 @@ mk install DESTDIR="$D" PREFIX=/usr >"$WORK/install.out"
 	echo ./usr/share/doc/ovlperf/README.md
 	echo ./usr/share/doc/ovlperf/SECURITY.md
 	for f in docs/*.md; do echo "./usr/share/doc/ovlperf/$f"; done
+	for f in docs/man/*.[15]; do echo "./usr/share/man/man${f##*.}/${f##*/}"; done
 } | sort >"$WORK/want"
 (cd "$D" && find . -type f | sort) >"$WORK/got"
 diff -u "$WORK/want" "$WORK/got" >&2 || fail "installed files differ from the list"
-ok "install PREFIX=/usr DESTDIR: exactly the binary, unit, options file, scenarios, docs"
+ok "install PREFIX=/usr DESTDIR: exactly the binary, unit, options file, scenarios, docs, manual pages"
 [ -x "$D/usr/bin/ovlperf" ] || fail "the binary is not executable"
 "$D/usr/bin/ovlperf" --version | grep -q '^ovlperf ' || fail "the installed binary does not run"
 ok "the installed binary runs"

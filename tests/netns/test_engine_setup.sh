@@ -12,23 +12,25 @@ source "$(dirname "$0")/engine_lib.sh"
 lab_pair fx
 start_server
 
-# Host B drops every segment to a data port but SYNs until 3 s from now (nft
-# matches wall-clock seconds): the handshake's last ACK and the greeting are
-# retransmitted until then, so the server can register the connections only
-# after ~3 s, more than the 2 s it waits for them after START. The control
-# connection (port 5211) is left alone.
+# Host B drops every segment of a data connection but SYNs until 3 s from
+# now (nft matches wall-clock seconds): the handshake's last ACK and the
+# greeting are retransmitted until then, so the server can register the
+# connections only after ~3 s, more than the 2 s it waits for them after
+# START. Data and control share the server's port: the data connections are
+# told by their source ports (--cport 41000, two streams); the control
+# connection is left alone.
 until=$(date -u -d '+3 sec' '+%Y-%m-%d %H:%M:%S')
 in_b nft -f - <<NFT
 table inet ovlperf_test_setup {
 	chain input {
 		type filter hook input priority -10; policy accept;
-		tcp dport != 5211 tcp flags & syn == 0 meta time < "$until" counter drop
+		tcp sport { 41000, 41001 } tcp flags & syn == 0 meta time < "$until" counter drop
 	}
 }
 NFT
 on_exit "ip netns exec $B nft delete table inet ovlperf_test_setup"
 
-client "$WORK/delayed.json" 198.18.0.2 -t 1 -P 2
+client "$WORK/delayed.json" 198.18.0.2 -t 1 -P 2 --cport 41000
 pyv "$WORK/delayed.json" 'd["error"]' 'len(d["streams"])' 'all(s["bytes"] > 0 for s in d["streams"])' \
 	'd["tcp"]["sent_bytes"] == d["tcp"]["bytes"]'
 expect_eq "delayed greetings: error" "${V[0]}" "None"

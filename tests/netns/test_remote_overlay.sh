@@ -7,10 +7,12 @@
 # `ovlperf server --overlay` brings up its end for `ovlperf run` of a
 # [host.*] scenario with underlay, builtin and external paths, IPv4 and
 # IPv6; a figure of the run checks against the server daemon's own
-# counters; a client killed with SIGKILL leaves no overlay at the server,
-# which then serves the next client; so does one that vanishes without a
-# FIN (TCP keepalive, OVERLAY_DEAD_S); a killed server's daemon dies with
-# it and its state file is cleared at its next start.
+# counters. The overlay goes down at both ends when the client is killed
+# (SIGKILL), vanishes without a FIN (TCP keepalive, OVERLAY_DEAD_S) or is
+# stopped (SIGINT), and the server then serves the next client; a killed
+# server's daemon dies with it and its state file is cleared at its next
+# start; SIGTERM takes the server's overlays down. Route collisions at
+# either end, overlay_subnets and --overlay-max are checked too.
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/remote_lib.sh" t
 
@@ -85,7 +87,7 @@ scenario()
 	INI
 }
 
-# builtin_only NAME DURATION: one builtin IPv4 path, one TCP trial
+# builtin_only NAME DURATION [PATH-KEY-LINE]: one builtin IPv4 path, one TCP trial
 builtin_only()
 {
 	cat >"$DIR/$1.ini" <<-INI
@@ -100,6 +102,7 @@ builtin_only()
 	[path.builtin]
 	type = builtin
 	host = far
+	${3:-}
 
 	[tcp]
 	streams = 1
@@ -114,34 +117,50 @@ json() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)"
 # the overlay goes down (the overlay idles through the later paths' trials).
 poll_tunnel()
 {
+	set +e # the device may go between two commands
 	while :; do
 		ip netns exec "$RS" "$OVLPERF" tunnel show "$IFS_SERVER" >"$DIR/show.tmp" 2>/dev/null &&
 			mv "$DIR/show.tmp" "$DIR/show.last" &&
-			ip netns exec "$RS" ss -Hunp state established >>"$DIR/udp.txt"
+			ip netns exec "$RS" ss -Hunp state established >>"$DIR/udp.txt" &&
+			ip netns exec "$RS" cat "/proc/sys/net/ipv4/conf/$IFS_SERVER/forwarding" \
+				>"$DIR/fwd.tmp" 2>/dev/null && mv "$DIR/fwd.tmp" "$DIR/fwd.txt"
 		sleep 0.1
 	done
 }
 
 counter() { awk -v k="$1:" '$1 == k { print $2; exit }' "$DIR/show.last"; }
 
+# tunnel daemons running in the server's namespace
+server_daemons()
+{
+	local p
+	for p in $(ip netns pids "$RS"); do
+		tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null | grep -q "tunnel up" && echo "$p"
+	done
+	return 0
+}
+
 server_overlay_gone()
 {
 	! ip -n "$RS" link show "$IFS_SERVER" >/dev/null 2>&1 &&
-		! pgrep -f "tunnel up /tmp/ovlperf-overlay" >/dev/null &&
-		[ ! -s "$DIR/state" ]
+		[ -z "$(server_daemons)" ] && [ ! -s "$DIR/state" ]
 }
 
+# A server host that routes: its overlay device must not forward
+ip netns exec "$RS" sysctl -qw net.ipv4.ip_forward=1
 start_server
 ip netns exec "$RS" nft list ruleset >"$DIR/firewall.txt"
 
 # --- IPv4: a run over the NAT and the firewall ---------------------------
 scenario r4 4 "$SADDR4" "$SADDR4"
+has "path builtin      builtin  IPv4 (overlay address from the server)" \
+	ip netns exec "$RC" "$OVLPERF" run -n "$DIR/r4.ini" || fail "the dry run does not show the builtin path"
+ok "the dry run shows the builtin path"
 poll_tunnel &
 POLLPID=$!
 ip netns exec "$RC" "$OVLPERF" run "$DIR/r4.ini" --out "$DIR/r4" >"$DIR/r4.txt" 2>"$DIR/r4.err" ||
 	fail "IPv4 run failed: $(tail -3 "$DIR/r4.err")"
-kill $POLLPID
-wait $POLLPID 2>/dev/null || true
+{ kill $POLLPID && wait $POLLPID; } 2>/dev/null || true
 POLLPID=
 cat "$DIR/r4.txt"
 expect_eq "IPv4 run complete" "$(json "$DIR/r4/run.json" "d['complete']")" True
@@ -162,7 +181,8 @@ expect_eq "server daemon's peer endpoint is the NAT's" \
 grep -q "198\.18\.31\.2:5211 *198\.18\.31\.1:.*pid=$(awk '$1 == "pid:" { print $2 }' "$DIR/show.last")," \
 	"$DIR/udp.txt" || fail "the server daemon's socket is not on UDP 5211: $(sort -u "$DIR/udp.txt")"
 ok "the server daemon's underlay socket is UDP 5211, connected to the NAT's address"
-for _ in $(seq 30); do server_overlay_gone && break; sleep 0.1; done
+expect_eq "IPv4 forwarding on the server's overlay device (host forwards)" "$(cat "$DIR/fwd.txt")" 0
+for _ in $(seq 100); do server_overlay_gone && break; sleep 0.1; done
 server_overlay_gone || fail "the overlay stayed at the server after the run"
 ok "the server's TUN device, daemon and state entry are gone after the run"
 has "overlay on $IFS_SERVER down: the client is done" cat "$DIR/server.log" ||
@@ -222,6 +242,24 @@ server_overlay_gone || fail "the server's overlay outlived a vanished client by 
 ok "a client that vanished (FIN dropped): the overlay gone after $(($(date +%s) - t0)) s"
 ip netns exec "$RR" nft delete table inet roblk
 
+# --- Ctrl-C: the run takes its overlay down in order --------------------------
+ip netns exec "$RC" "$OVLPERF" run "$DIR/long.ini" --out "$DIR/int" >/dev/null 2>&1 &
+RUNPID=$!
+for _ in $(seq 150); do [ -s "$DIR/state" ] && break; sleep 0.1; done
+[ -s "$DIR/state" ] || fail "no overlay at the server before SIGINT"
+downs=$(grep -c "down: the client is done" "$DIR/server.log" || true)
+kill -INT $RUNPID
+rc=0
+wait $RUNPID || rc=$?
+RUNPID=
+expect_eq "exit status of a run stopped by SIGINT" "$rc" 130
+for _ in $(seq 100); do server_overlay_gone && break; sleep 0.1; done
+server_overlay_gone || fail "the overlay stayed at the server after SIGINT"
+expect_eq "the server saw the client's OVERLAY_DOWN" \
+	"$(grep -c "down: the client is done" "$DIR/server.log")" $((downs + 1))
+[ -z "$(ip -n "$RC" -br link | grep '^ovc')" ] || fail "the client's TUN device stayed after SIGINT"
+ok "SIGINT: both ends' overlay devices are gone"
+
 # --- a killed server: its daemon goes with it, its state file is cleaned ------
 ip netns exec "$RC" "$OVLPERF" run "$DIR/long.ini" --out "$DIR/long2" >/dev/null 2>&1 &
 RUNPID=$!
@@ -241,9 +279,76 @@ ip netns exec "$RC" "$OVLPERF" run "$DIR/next.ini" --out "$DIR/next2" >/dev/null
 	fail "the restarted server gave no overlay: $(tail -3 "$DIR/next2.err")"
 ok "the restarted server brings up an overlay again"
 
+# --- overlay subnets against both hosts' routes ------------------------------
+ip -n "$RS" route add 198.19.128.0/24 via 198.18.31.1
+! ip netns exec "$RC" "$OVLPERF" run "$DIR/next.ini" --out "$DIR/coll" >/dev/null 2>"$DIR/coll.err" ||
+	fail "an overlay subnet the server routes elsewhere was not refused"
+has "overlay subnet 198.19.128.0/24 collides with the route 198.19.128.0/24 via 198.18.31.1 dev rs0 table main on the server" \
+	cat "$DIR/coll.err" || fail "the collision names no route: $(cat "$DIR/coll.err")"
+ok "a collision with a server route is refused, naming the route"
+builtin_only chosen 1s "overlay_subnets = 198.19.210.0/24, 2001:2:0:fa::/64"
+ip netns exec "$RC" "$OVLPERF" run "$DIR/chosen.ini" --out "$DIR/chosen" >/dev/null 2>"$DIR/chosen.err" ||
+	fail "chosen overlay subnets: $(tail -3 "$DIR/chosen.err")"
+expect_eq "overlay_subnets: the server's address" \
+	"$(json "$DIR/chosen/run.json" "d['paths'][0]['addr']")" 198.19.210.1
+ip -n "$RS" route del 198.19.128.0/24
+ip -n "$RC" route add 198.19.211.0/24 via 198.18.30.1
+builtin_only clientcoll 1s "overlay_subnets = 198.19.211.0/24"
+! ip netns exec "$RC" "$OVLPERF" run "$DIR/clientcoll.ini" --out "$DIR/cc" >/dev/null 2>"$DIR/cc.err" ||
+	fail "an overlay subnet the client routes elsewhere was not refused"
+has "collides with the route 198.19.211.0/24 via 198.18.30.1 dev rc0 table main on this host" \
+	cat "$DIR/cc.err" || fail "the client's collision names no route: $(cat "$DIR/cc.err")"
+ok "a collision with a client route is refused, naming the route"
+ip -n "$RC" route del 198.19.211.0/24
+for _ in $(seq 100); do server_overlay_gone && break; sleep 0.1; done
+server_overlay_gone || fail "the server kept the overlay the client refused: $(ip -n "$RS" -br link; server_daemons; cat "$DIR/state")"
+ok "... and the server took down the overlay the client could not use"
+
+# --- --overlay-max: a third overlay at once is refused -----------------------
+{
+	sed -n '1,/^\[tcp\]/p' "$DIR/next.ini" | sed '$d'
+	for n in 2 3; do printf '[path.builtin%s]\ntype = builtin\nhost = far\n\n' $n; done
+	printf '[tcp]\nstreams = 1\nduration = 1s\n'
+} >"$DIR/three.ini"
+! ip netns exec "$RC" "$OVLPERF" run "$DIR/three.ini" --out "$DIR/three" >/dev/null 2>"$DIR/three.err" ||
+	fail "a third overlay was not refused by --overlay-max 2"
+has "path builtin3: .*already runs its maximum of 2 overlays (--overlay-max)" cat "$DIR/three.err" ||
+	fail "no limit reason: $(cat "$DIR/three.err")"
+ok "--overlay-max 2: the third overlay is refused with the reason"
+for _ in $(seq 100); do server_overlay_gone && break; sleep 0.1; done
+server_overlay_gone || fail "the refused run left overlays at the server"
+ok "... and the two it had are down"
+
+# --- SIGTERM: the server takes its overlays down ------------------------------
+ip netns exec "$RC" "$OVLPERF" run "$DIR/long.ini" --out "$DIR/term" >/dev/null 2>"$DIR/term.err" &
+RUNPID=$!
+for _ in $(seq 150); do [ -s "$DIR/state" ] && break; sleep 0.1; done
+[ -s "$DIR/state" ] || fail "no overlay at the server before SIGTERM"
+kill -TERM $SERVER
+wait $SERVER || fail "the server exited non-zero on SIGTERM"
+SERVER=
+server_overlay_gone || fail "the server left its overlay behind at SIGTERM"
+ok "SIGTERM: the server's TUN device, daemon and state entry are gone when it exits"
+wait $RUNPID && fail "the run went on without its overlay"
+RUNPID=
+# (the overlay's end or the refused connection, whichever the run sees first)
+has "stopped: path builtin" cat "$DIR/term.err" ||
+	fail "the run does not name the path it lost: $(cat "$DIR/term.err")"
+ok "... and the run stops, naming the path"
+
 # --- refusals ----------------------------------------------------------------
 has "needs --psk-file" ip netns exec "$RS" "$OVLPERF" server --overlay -p 5299 ||
 	fail "--overlay without a PSK was not refused"
 ok "--overlay without --psk-file is refused"
+ip netns exec "$RS" "$OVLPERF" server -p 5299 --psk-file "$DIR/psk" 2>/dev/null &
+PLAIN=$!
+on_exit "kill $PLAIN"
+for _ in $(seq 50); do ip netns exec "$RS" ss -ltn | grep -q ':5299 ' && break; sleep 0.1; done
+sed -e 's/^address = .*/&\nport = 5299/' "$DIR/next.ini" >"$DIR/plain.ini"
+! ip netns exec "$RS" "$OVLPERF" run "$DIR/plain.ini" --out "$DIR/plain" >/dev/null 2>"$DIR/plain.err" ||
+	fail "a server without --overlay gave an overlay"
+has "does not bring up the built-in overlay (start it with \`ovlperf server --overlay" cat "$DIR/plain.err" ||
+	fail "no reason from a server without --overlay: $(cat "$DIR/plain.err")"
+ok "a server without --overlay: the run says how to start it"
 echo "firewall rules of the server host:"
 cat "$DIR/firewall.txt"

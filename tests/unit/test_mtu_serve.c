@@ -3,7 +3,8 @@
  * mtu_serve() over loopback, driven message by message: OPEN/READY, probes
  * counted per round (a wrong token or an old round ignored), QUERY waiting
  * for missing probes, the TCP check's report, DONE; and every malformed or
- * out-of-order message ends the session with -EPROTO.
+ * out-of-order message ends the session with -EPROTO. On the server's one
+ * port (a registry), probes and the TCP connection come through it.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -22,7 +23,9 @@
 
 #include <cmocka.h>
 
+#include "bytes.h"
 #include "clock.h"
+#include "data_registry.h"
 #include "mtu_serve.h"
 #include "mtu_wire.h"
 #include "proto.h"
@@ -31,7 +34,8 @@ struct fixture {
 	int client; /* the test's end of the control connection */
 	int server; /* mtu_serve's end */
 	pthread_t thread;
-	int rc; /* mtu_serve's return */
+	int rc;			   /* mtu_serve's return */
+	struct data_registry *reg; /* the server's port (NULL: sockets of its own) */
 	bool joined;
 	struct proto_reader rd;
 };
@@ -40,11 +44,12 @@ static void *serve(void *arg)
 {
 	struct fixture *f = arg;
 
-	f->rc = mtu_serve(f->server, NULL, NULL, 0);
+	f->rc = f->reg ? mtu_serve_port(f->server, NULL, f->reg)
+		       : mtu_serve(f->server, NULL, NULL, 0);
 	return NULL;
 }
 
-static int setup(void **state)
+static int setup_with(void **state, bool port)
 {
 	static struct fixture f;
 	struct sockaddr_in sin = { .sin_family = AF_INET,
@@ -53,6 +58,8 @@ static int setup(void **state)
 	int lsn = socket(AF_INET, SOCK_STREAM, 0);
 
 	memset(&f, 0, sizeof(f));
+	if (port)
+		assert_int_equal(data_registry_new(5211, &f.reg), 0);
 	assert_true(lsn >= 0);
 	assert_int_equal(bind(lsn, (struct sockaddr *)&sin, sizeof(sin)), 0);
 	assert_int_equal(listen(lsn, 1), 0);
@@ -68,6 +75,16 @@ static int setup(void **state)
 	return 0;
 }
 
+static int setup(void **state)
+{
+	return setup_with(state, false);
+}
+
+static int setup_port(void **state)
+{
+	return setup_with(state, true);
+}
+
 static int teardown(void **state)
 {
 	struct fixture *f = *state;
@@ -75,6 +92,7 @@ static int teardown(void **state)
 	close(f->client);
 	if (!f->joined)
 		pthread_join(f->thread, NULL);
+	data_registry_free(f->reg);
 	close(f->server);
 	proto_reader_free(&f->rd);
 	return 0;
@@ -121,9 +139,10 @@ static const uint8_t *recv_op(struct fixture *f, enum mtu_wire_op want, size_t *
 	return m.body + MTU_WIRE_OP_LEN;
 }
 
-static struct mtu_wire_ready open_session(struct fixture *f, uint64_t token, bool tcp)
+static struct mtu_wire_ready open_flags(struct fixture *f, uint64_t token, uint8_t flags)
 {
-	struct mtu_wire_request rq = { MTU_WIRE_VERSION, tcp ? MTU_WIRE_F_TCP : 0, 4, token };
+	bool tcp = flags & MTU_WIRE_F_TCP;
+	struct mtu_wire_request rq = { MTU_WIRE_VERSION, flags, 4, token };
 	struct mtu_wire_ready ready;
 	uint8_t b[MTU_WIRE_REQUEST_LEN];
 	const uint8_t *body;
@@ -136,6 +155,11 @@ static struct mtu_wire_ready open_session(struct fixture *f, uint64_t token, boo
 	assert_true(ready.udp_port != 0);
 	assert_int_equal(ready.tcp_port != 0, tcp);
 	return ready;
+}
+
+static struct mtu_wire_ready open_session(struct fixture *f, uint64_t token, bool tcp)
+{
+	return open_flags(f, token, tcp ? MTU_WIRE_F_TCP : 0);
 }
 
 static void probe(int udp, uint16_t port, uint64_t token, uint32_t round, uint16_t index)
@@ -311,6 +335,84 @@ static void test_client_leaves(void **state)
 	finish(f, 0);
 }
 
+/* What the server's accept thread does with a probe or the MSS check's
+ * connection that names token: claim it in the registry. */
+static int port_claim(struct fixture *f, uint64_t token, const struct data_handoff *h)
+{
+	struct data_claim c = { .kind = DATA_REG_MTU };
+	struct sockaddr_in *sin = (struct sockaddr_in *)&c.from;
+
+	put_be64(c.secret, token);
+	sin->sin_family = AF_INET;
+	sin->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	return data_registry_claim(f->reg, &c, h);
+}
+
+static void test_one_port(void **state)
+{
+	struct fixture *f = *state;
+	struct mtu_wire_ready ready = open_flags(f, 0x77, MTU_WIRE_F_TCP | MTU_WIRE_F_ONE_PORT);
+	struct sockaddr_in sin = { .sin_family = AF_INET,
+				   .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	socklen_t sl = sizeof(sin);
+	struct mtu_wire_report rep;
+	struct mtu_wire_tcp_report tr;
+	uint8_t buf[65536];
+	uint64_t got = 0;
+	const uint8_t *b;
+	size_t len;
+	int lsn = socket(AF_INET, SOCK_STREAM, 0), fd, conn;
+
+	/* both announced on the server's port */
+	assert_int_equal(ready.udp_port, 5211);
+	assert_int_equal(ready.tcp_port, 5211);
+	assert_int_equal(port_claim(f, 0x77, &(struct data_handoff){ .fd = -1, .round = 1 }), 0);
+	assert_int_equal(
+		port_claim(f, 0x77, &(struct data_handoff){ .fd = -1, .round = 1, .index = 2 }), 0);
+	assert_int_equal(port_claim(f, 0x78, &(struct data_handoff){ .fd = -1, .round = 1 }),
+			 -ENOENT);
+	rep = query(f, 1, 2, 2000);
+	assert_int_equal(rep.received, 2);
+	assert_int_equal(rep.mask, 0x5);
+	/* the MSS check's connection, as the listener accepted it */
+	assert_int_equal(bind(lsn, (struct sockaddr *)&sin, sizeof(sin)), 0);
+	assert_int_equal(listen(lsn, 1), 0);
+	assert_int_equal(getsockname(lsn, (struct sockaddr *)&sin, &sl), 0);
+	fd = socket(AF_INET, SOCK_STREAM, 0);
+	assert_int_equal(connect(fd, (struct sockaddr *)&sin, sizeof(sin)), 0);
+	conn = accept(lsn, NULL, NULL);
+	assert_int_equal(port_claim(f, 0x77, &(struct data_handoff){ .fd = conn }), 0);
+	assert_int_equal(port_claim(f, 0x77, &(struct data_handoff){ .fd = conn }), -EALREADY);
+	while (got < MTU_WIRE_TCP_SERVER_BYTES) {
+		ssize_t n = recv(fd, buf, sizeof(buf), 0);
+
+		assert_true(n > 0);
+		got += (uint64_t)n;
+	}
+	send_op(f, MTU_OP_TCP_QUERY, NULL, 0);
+	b = recv_op(f, MTU_OP_TCP_REPORT, &len);
+	assert_true(mtu_wire_get_tcp_report(b, len, &tr));
+	assert_true(tr.snd_mss > 0);
+	send_op(f, MTU_OP_DONE, NULL, 0);
+	finish(f, 0);
+	/* the session is gone from the registry */
+	assert_int_equal(port_claim(f, 0x77, &(struct data_handoff){ .fd = -1 }), -ENOENT);
+	close(fd);
+	close(lsn);
+}
+
+/* A client that does not ask for the port gets sockets of its own. */
+static void test_port_not_asked(void **state)
+{
+	struct fixture *f = *state;
+	struct mtu_wire_ready ready = open_session(f, 0x79, false);
+
+	assert_int_not_equal(ready.udp_port, 5211);
+	assert_int_equal(port_claim(f, 0x79, &(struct data_handoff){ .fd = -1 }), -ENOENT);
+	send_op(f, MTU_OP_DONE, NULL, 0);
+	finish(f, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -321,6 +423,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_bad_bodies, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_second_open, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_client_leaves, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_one_port, setup_port, teardown),
+		cmocka_unit_test_setup_teardown(test_port_not_asked, setup_port, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

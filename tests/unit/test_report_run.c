@@ -381,7 +381,8 @@ static void test_plots(void **state)
  * and the summary must not point at them as written. */
 static void test_output_full_disk(void **state)
 {
-	static const char *const files[] = { "summary.csv", "report.md", "delivered.gp" };
+	static const char *const files[] = { "summary.csv", "report.md", "report.html",
+					     "delivered.gp" };
 	struct results_run run;
 	char dir[] = "/tmp/test_full_XXXXXX", path[128], cmd[256];
 	char unwritten[512] = "run.json";
@@ -407,6 +408,7 @@ static void test_output_full_disk(void **state)
 	contains(unwritten, "run.json");
 	contains(unwritten, "summary.csv");
 	contains(unwritten, "report.md");
+	contains(unwritten, "report.html");
 	if (have_gnuplot())
 		contains(unwritten, "delivered.gp");
 	contains(buf, "INCOMPLETE: could not write run.json");

@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# The built-in overlay's receive queue (codel.h, rxq.h), against its own
+# counters: B's daemon is stopped (SIGSTOP) for 400 ms while A sends a
+# steady UDP stream through the overlay, so datagrams wait in B's underlay
+# socket. With the default policy the ones that waited past queue_limit_us
+# are dropped before decryption and counted (drop.queue_*), and every
+# datagram is either delivered or counted there: the receiving application's
+# count plus those drops equals what A sent. With the policy off
+# (queue_target_us = queue_limit_us = 0) nothing is dropped and all arrive
+# late. Either way `tunnel show` reports the wait (max >= 200 ms) and one
+# queue sample per underlay datagram. IPv4 and IPv6 underlays.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/tunnel_lib.sh"
+
+lab_pair tq
+
+# stall_stream DST: 5000 datagrams/s for 1.2 s from A to DST:9100 in B,
+# B's daemon stopped for 400 ms in the middle; prints "sent received"
+stall_stream()
+{
+	local dst=$1 rcv snd
+	in_b python3 - "$dst" "$TU_DIR/rcv" <<'PY' &
+import socket, sys
+fam = socket.AF_INET6 if ":" in sys.argv[1] else socket.AF_INET
+s = socket.socket(fam, socket.SOCK_DGRAM)
+s.setsockopt(socket.SOL_SOCKET, 33, 8 << 20)  # SO_RCVBUFFORCE: the burst after SIGCONT
+s.bind((sys.argv[1], 9100)); s.settimeout(20); n = 0
+open(sys.argv[2] + ".ready", "w").close()
+try:
+    s.recv(2048); n = 1; s.settimeout(2)
+    while True:
+        s.recv(2048); n += 1
+except socket.timeout:
+    pass
+open(sys.argv[2], "w").write(str(n))
+PY
+	rcv=$!
+	on_exit "kill $rcv 2>/dev/null"
+	for i in $(seq 100); do [ -e "$TU_DIR/rcv.ready" ] && break; sleep 0.1; done
+	in_a python3 - "$dst" "$TU_DIR/snd" <<'PY' &
+import socket, sys, time
+fam = socket.AF_INET6 if ":" in sys.argv[1] else socket.AF_INET
+s = socket.socket(fam, socket.SOCK_DGRAM); n = 0; t0 = time.monotonic()
+while time.monotonic() - t0 < 1.2:
+    while n < (time.monotonic() - t0) * 5000:
+        s.sendto(b"q" * 200, (sys.argv[1], 9100)); n += 1
+    time.sleep(0.0005)
+open(sys.argv[2], "w").write(str(n))
+PY
+	snd=$!
+	sleep 0.3
+	kill -STOP "$PID_B"
+	sleep 0.4
+	kill -CONT "$PID_B"
+	wait "$snd" || fail "sender failed"
+	wait "$rcv" || fail "receiver failed"
+	echo "$(cat "$TU_DIR/snd") $(cat "$TU_DIR/rcv")"
+	rm -f "$TU_DIR/rcv" "$TU_DIR/rcv.ready" "$TU_DIR/snd"
+}
+
+# one_case FAMILY LABEL EXTRA: a fresh pair with EXTRA in [interface]
+one_case()
+{
+	local fam=$1 label=$2 extra=$3 dst sent got dl ds max samples dgrams
+	[ "$fam" = 6 ] && dst=2001:2:0:ff::2 || dst=198.19.0.2
+	tu_pair "$fam" "$extra"
+	read -r sent got < <(stall_stream "$dst")
+	dl=$(tu_show "$B" ovl0 drop.queue_limit)
+	ds=$(tu_show "$B" ovl0 drop.queue_standing)
+	max=$(tu_show "$B" ovl0 queue.rx_delay_max_us)
+	samples=$(tu_show "$B" ovl0 queue.rx_samples)
+	dgrams=$(tu_show "$B" ovl0 counter.udp_rx_datagrams)
+	echo "# IPv$fam $label: sent $sent, received $got, dropped limit $dl standing $ds, max wait ${max} us"
+	expect_ge "IPv$fam $label: largest wait (us) covers the stop" "$max" 200000
+	expect_eq "IPv$fam $label: one queue sample per underlay datagram" "$samples" "$dgrams"
+	expect_eq "IPv$fam $label: received + queue drops = sent" "$((got + dl + ds))" "$sent"
+	if [ -n "$extra" ]; then
+		expect_eq "IPv$fam $label: no queue drops" "$((dl + ds))" 0
+	else
+		expect_ge "IPv$fam $label: datagrams that waited past the limit dropped" "$dl" 500
+		expect_eq "IPv$fam $label: limit shown" "$(tu_show "$B" ovl0 queue.rx_limit_us)" 50000
+	fi
+	kill "$PID_A" "$PID_B"; wait "$PID_A" "$PID_B" 2>/dev/null
+}
+
+for fam in 4 6; do
+	one_case "$fam" "default policy" ""
+	one_case "$fam" "policy off" $'queue_target_us = 0\nqueue_limit_us = 0'
+done
+echo "# $CHECKS checks"
