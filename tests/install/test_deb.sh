@@ -39,7 +39,12 @@ for f in ./usr/bin/ovlperf ./lib/systemd/system/ovlperf-server.service ./etc/ovl
 	./usr/share/doc/ovlperf/docs/mesh.md ./usr/share/doc/ovlperf/copyright; do
 	grep -qx "$f" "$WORK/contents" || fail "the package lacks $f"
 done
-ok "the package holds the binary, the unit, the options file, the scenarios and the docs"
+for f in docs/man/*.[1-8]; do
+	[ -e "$f" ] || continue
+	n=${f##*/}
+	grep -qx "./usr/share/man/man${n##*.}/$n.gz" "$WORK/contents" || fail "the package lacks the manual page $n"
+done
+ok "the package holds the binary, the unit, the options file, the scenarios, the docs and the manual pages"
 dpkg-deb -f "$DEB" Package | grep -qx ovlperf || fail "the package is not named ovlperf"
 dpkg-deb -I "$DEB" conffiles | grep -qx /etc/ovlperf/server.env || fail "server.env is no conffile"
 ok "/etc/ovlperf/server.env is a conffile"
