@@ -14,12 +14,26 @@ static void md_text(FILE *f, const char *s)
 		fputs(*s == '|' ? "\\|" : (char[]){ *s, '\0' }, f);
 }
 
+/* What a table's cells are: rates are printed with their own unit. */
+static const char *cells_are(enum mesh_figure fig)
+{
+	switch (fig) {
+	case MESH_TCP_GOODPUT:
+	case MESH_UDP_NDR:
+		return "payload rate";
+	case MESH_MTU:
+		return "the path's worst check and its value";
+	default:
+		return mesh_figure_unit(fig);
+	}
+}
+
 static void md_table(FILE *f, const struct mesh *m, unsigned path, enum mesh_figure fig)
 {
 	char cell[64];
 
 	fprintf(f, "\n### %s, %s (%s)\n\n| client \\ server |", mesh_figure_label(fig),
-		m->paths[path].name, mesh_figure_unit(fig));
+		m->paths[path].name, cells_are(fig));
 	for (unsigned s = 0; s < m->nhosts; s++) {
 		fputc(' ', f);
 		md_text(f, m->hosts[s]);
