@@ -207,6 +207,8 @@ static int connect_underlay(struct serve *sv, int *fd)
 		r = ctrl_recv(sv->c, &m, 0, true);
 		if (r < 0)
 			return r;
+		if (r == 1 && m.type == PROTO_OVERLAY_DOWN)
+			return PROTO_E_EOF; /* the client gave up (a route of its own collides) */
 		if (r == 1 && m.type != PROTO_OVERLAY_READY)
 			return ctrl_send_text(sv->c, PROTO_ERROR, PROTO_R_BAD_MESSAGE,
 					      "expected OVERLAY_READY, got %s",
@@ -311,10 +313,13 @@ static int serve_overlay(struct serve *sv)
 	if (r != 0)
 		return r > 0 ? 0 : r; /* 1: refused, the session goes on */
 	r = connect_underlay(sv, &fd);
-	if (r == 0)
-		r = start_daemon(sv, fd);
-	if (fd >= 0)
-		close(fd);
+	if (r < 0) {
+		log_info("%s: overlay not set up: %s", sv->name,
+			 r == PROTO_E_EOF ? "the client withdrew" : proto_strerror(r));
+		return r == PROTO_E_EOF ? 0 : r;
+	}
+	r = start_daemon(sv, fd);
+	close(fd);
 	if (r < 0) {
 		ctrl_send_text(sv->c, PROTO_ERROR, PROTO_R_INTERNAL,
 			       "the server's overlay daemon did not start: %s", strerror(-r));

@@ -350,5 +350,9 @@ sed -e 's/^address = .*/&\nport = 5299/' "$DIR/next.ini" >"$DIR/plain.ini"
 has "does not bring up the built-in overlay (start it with \`ovlperf server --overlay" cat "$DIR/plain.err" ||
 	fail "no reason from a server without --overlay: $(cat "$DIR/plain.err")"
 ok "a server without --overlay: the run says how to start it"
+# under netns-asan: the servers' and runs' own logs hold any sanitizer report
+! grep -l "ERROR: AddressSanitizer\|runtime error:\|ERROR: LeakSanitizer" "$DIR"/*.log "$DIR"/*.err ||
+	fail "a sanitizer report in the logs above"
+ok "no sanitizer report in the servers' and runs' logs"
 echo "firewall rules of the server host:"
 cat "$DIR/firewall.txt"
