@@ -10,7 +10,7 @@ test_pkgs=(build-essential pkg-config clang clang-format libclang-rt-14-dev
 	python3 bc ethtool
 	wireguard-go wireguard-tools
 	prometheus chromium mandoc
-	ansible-core ansible-lint openssh-server openssh-client debhelper dpkg-dev lintian)
+	ansible-core ansible-lint openssh-server openssh-sftp-server openssh-client debhelper dpkg-dev lintian)
 bench_pkgs=(iperf3 wireguard-go wireguard-tools openvpn)
 want=("${test_pkgs[@]}")
 [ "${1:-test}" = bench ] && want+=("${bench_pkgs[@]}")

@@ -81,7 +81,7 @@ preflight()
 {
 	local c
 	[ "$(id -u)" = 0 ] || fail "needs root (network namespaces, sshd)"
-	for c in /usr/sbin/sshd ssh ssh-keygen ansible-playbook nft ip unshare start-stop-daemon tar; do
+	for c in /usr/sbin/sshd /usr/lib/openssh/sftp-server ssh ssh-keygen ansible-playbook nft ip unshare start-stop-daemon tar; do
 		command -v "$c" >/dev/null || fail "$c is missing (make deps installs it)"
 	done
 	[ -x "$OVLPERF" ] || fail "$OVLPERF is not built (make)"
