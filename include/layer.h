@@ -63,6 +63,13 @@ int layer_payload_len(enum layer l, int family, uint64_t size, uint32_t min_payl
 int layer_rate(enum layer l, int family, uint32_t payload, uint64_t bps, uint64_t *pps,
 	       uint64_t *payload_bps, char *why, size_t whylen);
 
+/* Bytes at layer l of n UDP datagrams carrying payload_bytes in all, each
+ * its own IP packet over family: for counts of datagrams of many sizes (an
+ * overlay's outer packets). No frame is padded: every datagram is taken to
+ * fill the 64-byte minimum (an outer packet of ovlperf's overlay carries at
+ * least 32 bytes of UDP payload: 78 bytes with Ethernet over IPv4). */
+uint64_t layer_bytes_of(enum layer l, int family, uint64_t n, uint64_t payload_bytes);
+
 /* pps datagrams of payload bytes a second, as bit/s at every layer. */
 void layer_bps(int family, uint32_t payload, double pps, double bps[static LAYER_COUNT]);
 

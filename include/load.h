@@ -20,11 +20,14 @@
 #define LOAD_DEFAULT_PORT 5211
 #define LOAD_MAX_STREAMS  128
 #define LOAD_JSON_SCHEMA  1
-/* UDP payload carries at least the sequence header (see proto.h). */
-#define LOAD_UDP_MIN_LEN     32
-#define LOAD_UDP_MAX_LEN     65507
-#define LOAD_UDP_DEFAULT_LEN 1400
-#define LOAD_TCP_DEFAULT_LEN (128 * 1024)
+/* UDP payload carries at least the sequence header (see proto.h): the full
+ * one from LOAD_UDP_MIN_LEN bytes, the short one below that, down to
+ * LOAD_UDP_SHORT_MIN_LEN (an RFC 2544 64-byte IPv4 frame: 18 bytes). */
+#define LOAD_UDP_MIN_LEN       32
+#define LOAD_UDP_SHORT_MIN_LEN 16
+#define LOAD_UDP_MAX_LEN       65507
+#define LOAD_UDP_DEFAULT_LEN   1400
+#define LOAD_TCP_DEFAULT_LEN   (128 * 1024)
 
 enum load_proto { LOAD_TCP = 1, LOAD_UDP = 2 };
 
@@ -37,8 +40,9 @@ struct load_spec {
 	uint64_t duration_ns;
 	uint64_t interval_ns; /* 0: no interval reports */
 	uint64_t omit_ns;     /* warm-up excluded from the result (like iperf3 -O) */
-	uint64_t rate_bps;    /* UDP: total target across streams (0: 1 Mbit/s like iperf3);
-			       * TCP: 0 = unlimited */
+	uint64_t rate_bps;    /* total target across streams; 0: as fast as the
+			       * sender can (`ovlperf client -u` asks 1 Mbit/s
+			       * without -b, as iperf3 does) */
 	uint32_t len;	      /* UDP datagram payload / TCP write size; 0: default */
 	bool reverse;	      /* server sends, client receives */
 	uint32_t mss;	      /* TCP_MAXSEG to set; 0: kernel's */
@@ -50,16 +54,21 @@ struct load_spec {
 			       * UDP: the receiver's SO_RCVBUF (0: engine default, large) */
 	char psk_file[256];   /* "" : no authentication */
 	uint8_t dscp;
-	char bind_addr[64];	 /* local address for the client's sockets; "" : any */
-	uint16_t cport;		 /* source port of stream 0, the next ones follow
-				  * (iperf3 --cport); 0: any. Not the control's */
-	uint32_t msg_timeout_ms; /* control-message deadline; 0: 10 s */
-	bool realtime;		 /* opt-in: as root, this end's UDP threads run SCHED_FIFO.
-				  * Off by default: a real-time receiver or sender starves
-				  * a userspace overlay daemon on the same host (the usual
-				  * case at a VPN's far end) and measures that instead */
-	bool fit_judged;	 /* UDP: the caller judged the size against the path
-				  * (the suite, once per path): no warning per test */
+	char bind_addr[64];	     /* local address for the client's sockets; "" : any */
+	uint16_t cport;		     /* source port of stream 0, the next ones follow
+				      * (iperf3 --cport); 0: any. Not the control's */
+	uint32_t msg_timeout_ms;     /* control-message deadline; 0: 10 s */
+	uint32_t connect_timeout_ms; /* connecting the control connection; 0:
+				      * msg_timeout_ms */
+	char congestion[16];	     /* TCP congestion control of both ends' test
+				      * connections (tcp(7) TCP_CONGESTION); "" :
+				      * each end's default */
+	bool realtime;		     /* opt-in: as root, this end's UDP threads run SCHED_FIFO.
+				      * Off by default: a real-time receiver or sender starves
+				      * a userspace overlay daemon on the same host (the usual
+				      * case at a VPN's far end) and measures that instead */
+	bool fit_judged;	     /* UDP: the caller judged the size against the path
+				      * (the suite, once per path): no warning per test */
 };
 
 /* Fill a spec with iperf3-like defaults: TCP, 1 stream, 10 s, port 5211. */
@@ -131,6 +140,21 @@ struct cpu_use {
 	double wall_s;
 };
 
+/* Over the built-in overlay: the outer (encrypted) datagrams its daemon at
+ * the client's end put on the underlay (the client sending) or took from
+ * it (the client receiving) during the test, as the daemon counts them
+ * (ovlperf tunnel show: counter.udp_tx_datagrams/bytes, udp_rx_*). It
+ * carried the test's datagrams and everything else the tunnel did then
+ * (the control connection, keepalives, handshakes): measured, not
+ * computed. ip_version 0: no daemon answered (not over the built-in
+ * overlay). */
+struct udp_outer {
+	unsigned ip_version; /* the underlay's: 4 or 6 */
+	bool received;	     /* received (the client received), else sent */
+	uint64_t datagrams;
+	uint64_t bytes; /* UDP payload of the outer datagrams */
+};
+
 struct udp_result {
 	uint64_t sent, received, lost, duplicates, reordered, malformed;
 	uint64_t target_bps;   /* what was asked for */
@@ -154,6 +178,7 @@ struct udp_result {
 	 * calls the local queue refused (EAGAIN/ENOBUFS). */
 	bool sender_diag;
 	uint64_t skipped_late_wakeup, skipped_slow_send, skipped_blocked_send, send_refused;
+	struct udp_outer outer;
 };
 
 struct tcp_info_summary {
@@ -172,8 +197,9 @@ struct tcp_result {
 };
 
 struct load_stream_result {
-	uint64_t bytes;
+	uint64_t bytes; /* received (TCP: by the receiving end) */
 	uint64_t bps;
+	uint64_t sent_bytes;				  /* TCP: written by the sending end */
 	struct udp_result udp;				  /* UDP only */
 	struct tcp_info_summary tcp_sender, tcp_receiver; /* TCP only */
 };
@@ -186,11 +212,38 @@ struct load_interval {
 	uint32_t retransmits; /* TCP */
 };
 
+/* One stream over one interval as the client itself saw it: what its
+ * sender wrote or its receiver read (iperf3's interval reports are these;
+ * load_interval is the receiving end's sum). */
+struct load_stream_interval {
+	int socket; /* the client's descriptor of the stream */
+	uint64_t bytes, packets;
+	uint64_t lost;	      /* UDP receiver */
+	double jitter_ms;     /* UDP receiver: RFC 3550 jitter at the interval's end */
+	uint32_t retransmits; /* TCP sender */
+	bool tcp_info;	      /* TCP sender: TCP_INFO read at the interval's end */
+	uint32_t snd_cwnd_bytes, snd_wnd, rtt_us, rttvar_us, pmtu;
+	bool snd_wnd_known; /* the kernel reports snd_wnd (5.4 and later) */
+};
+
+/* The client's end of a stream's data connection. */
+struct load_conn {
+	int socket; /* its descriptor (iperf3 names streams by it) */
+	uint16_t local_port, remote_port;
+};
+
+struct load_local_interval {
+	double start_s, end_s;		      /* from the start of the measurement (after omit) */
+	bool omitted;			      /* within the warm-up (-O) */
+	struct load_stream_interval *streams; /* nstreams entries */
+};
+
 struct load_result {
 	struct load_spec spec;
-	double duration_s;     /* measured, excluding omit */
-	struct udp_result udp; /* sum over streams (proto == LOAD_UDP) */
-	struct tcp_result tcp; /* sum over streams (proto == LOAD_TCP) */
+	double duration_s;			       /* measured, excluding omit */
+	double sender_duration_s, receiver_duration_s; /* each end's measured time */
+	struct udp_result udp;			       /* sum over streams (proto == LOAD_UDP) */
+	struct tcp_result tcp;			       /* sum over streams (proto == LOAD_TCP) */
 	struct cpu_use cpu_sender, cpu_receiver;
 	double sender_cpu_s_per_gbit, receiver_cpu_s_per_gbit;
 	unsigned nstreams;
@@ -211,6 +264,15 @@ struct load_result {
 	uint32_t rcvbuf_bytes;		      /* effective SO_RCVBUF of the receiving sockets */
 	char server_version[48];
 	struct load_sched sched_client, sched_server; /* each end's test threads */
+	/* the client's own view, for iperf3-shaped output */
+	unsigned nconns; /* data connections made (spec.streams once all are) */
+	struct load_conn *conns;
+	unsigned nlocal;		   /* entries in local (intervals the client sampled) */
+	struct load_local_interval *local; /* each with nstreams stream entries */
+	int64_t started_unix;		   /* wall clock when the test started (0: it did not) */
+	char cookie[33];		   /* the test's cookie in hex ("" before TEST_ACCEPT) */
+	uint32_t tcp_mss, sndbuf_bytes, rcvbuf_local_bytes; /* the first data socket's */
+	char cc_local[16], cc_peer[16]; /* TCP congestion control of each end ("" unknown) */
 };
 
 /* Live interval reports: called from load_run's thread after each interval
@@ -219,8 +281,12 @@ struct load_result {
 typedef void (*load_interval_fn)(const struct load_result *res, const struct load_interval *iv,
 				 void *arg);
 
+/* The client sampled its own streams: res->local[idx] is new. */
+typedef void (*load_local_fn)(const struct load_result *res, unsigned idx, void *arg);
+
 struct load_hooks {
 	load_interval_fn on_interval; /* NULL: intervals are only stored */
+	load_local_fn on_local;	      /* NULL: the client's samples are only stored */
 	void *arg;
 };
 

@@ -86,6 +86,27 @@
  * ends share a kernel (the lab's namespaces). Across hosts the client shifts
  * the stamps it writes or reads by the clock offset estimated from the
  * greeting's echo (owd_clock.h); the server never shifts.
+ *
+ * Short datagram header (payloads of 16..31 bytes)
+ * ------------------------------------------------
+ * RFC 2544's smallest frame, 64 bytes with FCS, leaves an IPv4/UDP datagram
+ * 18 bytes of payload (64 - 14 - 4 - 20 - 8), less than the header above.
+ * A datagram shorter than DGRAM_HDR_LEN carries this one instead, with the
+ * low bits of seq, send_ts and test id:
+ *   0      2       3        4          8              14         16
+ *   +------+-------+--------+----------+--------------+----------+---------+
+ *   | magic| flags | stream | seq low  | send_ts low  | test id  | padding |
+ *   | "ov" |  u8   |   u8   |   u32    |   u48 ns     | low u16  |  ...    |
+ *   +------+-------+--------+----------+--------------+----------+---------+
+ * The receiver widens seq to the value nearest the highest it has seen and
+ * send_ts to the value nearest its own clock (shifted into the sender's),
+ * as RTP widens its 16-bit sequence (RFC 3550 A.1): exact while reordering
+ * stays within 2^31 datagrams and one-way delay within 2^47 ns (39 hours).
+ * The length decides the form (a datagram of DGRAM_HDR_LEN or more always
+ * has the full header), so a receiver accepts both; a sender uses the short
+ * one only after the server offered PROTO_CAP_DGRAM_SHORT and the request
+ * said PROTO_REQ_DGRAM_SHORT, so older peers never see it. End-of-stream
+ * markers keep the full header: the sender's count there is never widened.
  */
 #ifndef OVLPERF_PROTO_H
 #define OVLPERF_PROTO_H
@@ -229,6 +250,9 @@ int proto_write_all(int fd, const uint8_t *buf, size_t len, int timeout_ms);
 /* Server: it brings up the built-in overlay for an authenticated client
  * (`ovlperf server --overlay`; proto_overlay.h). */
 #define PROTO_CAP_OVERLAY (1u << 10)
+/* Server: it sends and receives the short datagram header (payloads of
+ * LOAD_UDP_SHORT_MIN_LEN..LOAD_UDP_MIN_LEN - 1 bytes, see below). */
+#define PROTO_CAP_DGRAM_SHORT (1u << 11)
 
 #define PROTO_HELLO_LEN 40
 struct proto_hello {
@@ -260,6 +284,17 @@ enum proto_kind { PROTO_KIND_TCP = 1, PROTO_KIND_UDP = 2, PROTO_KIND_MTU = 3 };
 #define PROTO_REQ_UDP_GRO   (1u << 2)
 #define PROTO_REQ_IPV6	    (1u << 3) /* data path over IPv6 */
 #define PROTO_REQ_DONT_FRAG (1u << 4) /* UDP: DF on every datagram */
+/* UDP: datagrams below LOAD_UDP_MIN_LEN with the short header; set exactly
+ * when len is below it (with PROTO_CAP_DGRAM_SHORT from the server) */
+#define PROTO_REQ_DGRAM_SHORT (1u << 5)
+
+/* Both: TEST_REQUEST may name the TCP congestion control of the test's
+ * connections and TEST_ACCEPT says the one the server's end uses, each in
+ * a PROTO_CC_NAME_LEN extension after the message's own fields; sent only
+ * to a peer that says so (the extension changes the length). */
+#define PROTO_CAP_CONGESTION (1u << 12)
+/* A congestion control name, NUL-padded (the kernel's TCP_CA_NAME_MAX). */
+#define PROTO_CC_NAME_LEN 16
 
 #define PROTO_TEST_REQUEST_LEN 56
 struct proto_test_request {
@@ -268,13 +303,18 @@ struct proto_test_request {
 	uint16_t flags;	    /* PROTO_REQ_* */
 	uint16_t streams;   /* 1..PROTO_MAX_STREAMS */
 	uint16_t data_port; /* unused: data comes to the server's port (send 0) */
-	uint32_t len;	    /* UDP payload / TCP write size; 0 or LOAD_UDP_MIN_LEN.. */
+	uint32_t len;	    /* UDP payload / TCP write size; 0 or LOAD_UDP_SHORT_MIN_LEN.. */
 	uint32_t mss;	    /* TCP_MAXSEG; 0: kernel's */
 	uint32_t sock_buf;  /* SO_SNDBUF/SO_RCVBUF; 0: engine default */
 	uint64_t duration_ns;
 	uint64_t omit_ns;
 	uint64_t interval_ns;
 	uint64_t rate_bps; /* total across streams; 0: unlimited (TCP) */
+	/* with PROTO_CAP_CONGESTION: the extension is on the wire (decoded:
+	 * it was there) and congestion names the algorithm ("" : the server's
+	 * default) */
+	bool has_cc;
+	char congestion[PROTO_CC_NAME_LEN];
 };
 
 /* Fills a request from a load spec (kind TCP/UDP) and back. from_spec
@@ -291,6 +331,10 @@ struct proto_test_accept {
 	uint16_t max_streams;
 	uint16_t nports; /* 1 (all streams share a port) or streams */
 	uint16_t ports[PROTO_MAX_STREAMS];
+	/* with PROTO_CAP_CONGESTION: the extension follows the ports, naming
+	 * the congestion control of the server's end ("" : unknown) */
+	bool has_cc;
+	char congestion[PROTO_CC_NAME_LEN];
 };
 
 /* TEST_REJECT and ERROR share a layout: u16 code, u16 text length, text. */
@@ -472,6 +516,13 @@ const char *proto_strerror(int err);
 #define DGRAM_MAGIC   0x4f564c44u /* "OVLD" */
 #define DGRAM_HDR_LEN 32
 _Static_assert(DGRAM_HDR_LEN <= LOAD_UDP_MIN_LEN, "datagram header must fit the minimum length");
+#define DGRAM_SHORT_MAGIC    0x6f76u /* "ov" */
+#define DGRAM_SHORT_HDR_LEN  16
+#define DGRAM_SHORT_SEQ_BITS 32
+#define DGRAM_SHORT_TS_BITS  48
+#define DGRAM_SHORT_ID_MASK  0xffffu /* the test id bits it carries */
+_Static_assert(DGRAM_SHORT_HDR_LEN == LOAD_UDP_SHORT_MIN_LEN, "the short header is the minimum");
+_Static_assert(LOAD_MAX_STREAMS <= 256, "a stream number fits the short header's byte");
 
 #define DGRAM_F_OMIT (1u << 0) /* sent during the warm-up (omit) period */
 #define DGRAM_F_FIN  (1u << 1) /* end-of-stream marker; seq = datagrams sent */
@@ -482,17 +533,31 @@ struct dgram_hdr {
 	uint64_t seq;
 	uint64_t send_ns;
 	uint32_t test_id;
+	bool narrow; /* parsed from a short header: test_id is its low bits,
+		      * seq and send_ns too until dgram_widen() */
 };
 
-/* Writes the header into the first DGRAM_HDR_LEN bytes of buf (len >= that;
- * the rest is left as is). Returns 0 or -EINVAL when len is too short. */
+/* Writes the header into the first bytes of buf: the full one when len >=
+ * DGRAM_HDR_LEN, else the short one (the rest is left as is). Returns 0 or
+ * -EINVAL when len is below DGRAM_SHORT_HDR_LEN. */
 int dgram_put(uint8_t *buf, size_t len, const struct dgram_hdr *h);
-/* Updates only seq and send_ns of a header already written by dgram_put:
- * the sender's hot path. */
-void dgram_restamp(uint8_t buf[static DGRAM_HDR_LEN], uint64_t seq, uint64_t send_ns);
-/* false when len < LOAD_UDP_MIN_LEN, the magic is wrong, or reserved flags
- * are set: the caller counts it as malformed and trusts nothing in it. */
+/* Updates only seq and send_ns of a header dgram_put wrote into a datagram
+ * of len bytes: the sender's hot path. */
+void dgram_restamp(uint8_t *buf, size_t len, uint64_t seq, uint64_t send_ns);
+/* false when the length does not match the header its magic names (the
+ * full one: LOAD_UDP_MIN_LEN or more; the short one: 16..31 bytes) or
+ * reserved flags are set: the caller counts it as malformed and trusts
+ * nothing in it. */
 bool dgram_parse(const uint8_t *buf, size_t len, struct dgram_hdr *h);
+/* The value nearest ref whose low bits (1..63) are low, never below 0. */
+uint64_t dgram_extend(uint64_t ref, uint64_t low, unsigned bits);
+/* A short header's fields made whole: seq nearest seq_ref (the highest
+ * sequence the receiver has seen), send_ns nearest now_ns (the receiver's
+ * clock in the sender's terms). A full header is left as it is. */
+void dgram_widen(struct dgram_hdr *h, uint64_t seq_ref, uint64_t now_ns);
+/* The header belongs to this test and stream (a short one: by the bits it
+ * carries). */
+bool dgram_is_of(const struct dgram_hdr *h, uint32_t test_id, uint16_t stream);
 
 /* ---- data connection greeting ------------------------------------------ */
 

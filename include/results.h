@@ -19,12 +19,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "layer.h"
 #include "load.h"
 
-#define RESULTS_SCHEMA	  1
-#define RESULTS_NAME_MAX  48
-#define RESULTS_MAX_PATHS 8
-#define RESULTS_TEXT_MAX  256
+/* run.json: "schema" names the document, "schema_version" counts its
+ * versions. Version 1 had only a numeric "schema" (the version); the reader
+ * still takes it. */
+#define RESULTS_SCHEMA	    2
+#define RESULTS_SCHEMA_NAME "ovlperf.run"
+#define RESULTS_NAME_MAX    48
+#define RESULTS_MAX_PATHS   8
+#define RESULTS_TEXT_MAX    256
 
 enum results_path_kind {
 	RESULTS_PATH_UNDERLAY = 1,
@@ -43,6 +48,8 @@ struct results_path {
 	 * probe before the UDP trials) or "interface" (the near end's MTU). */
 	uint32_t pmtu;
 	char pmtu_source[16];
+	int family; /* AF_INET or AF_INET6 of the data path; 0: unknown
+		     * (results_path_family() then reads the address) */
 };
 
 enum results_trial_kind {
@@ -137,6 +144,14 @@ struct results_run {
 	uint64_t delay_load_bps;
 	double pdr_goal_pct;
 
+	/* The layers (layer.h) the scenario stated its UDP sizes and its
+	 * sweep's and knee's rates at: the printers show those columns at
+	 * them. Every figure stays recorded in payload units. */
+	enum layer size_layer, sweep_rate_layer, knee_rate_layer;
+	/* The lab link shaped to count like Ethernet (rate_layer = line): its
+	 * line rate, for "% of line rate" (RFC 2544 26.1); 0: none */
+	uint64_t line_rate_bps;
+
 	unsigned npaths;
 	struct results_path paths[RESULTS_MAX_PATHS];
 	uint32_t udp_fit_len; /* [udp] sizes = fit: the payload chosen (0: not asked) */
@@ -148,6 +163,42 @@ struct results_run {
 	size_t nmtu, mtu_cap;
 	struct results_mtu_check *mtu;
 };
+
+/* The layers of a UDP trial (results_layers.c): its datagrams counted at
+ * the payload, IP packet, Ethernet frame and line layers of layer.h, from
+ * the datagrams counted, their size and the path's family. */
+struct results_layers {
+	int family;
+	double sent_pps, received_pps;	  /* datagrams = packets = frames a second */
+	uint64_t bytes[LAYER_COUNT];	  /* one datagram */
+	uint64_t sent_bytes[LAYER_COUNT]; /* sent * bytes */
+	uint64_t received_bytes[LAYER_COUNT];
+	double sent_bps[LAYER_COUNT], received_bps[LAYER_COUNT];
+	/* Over the built-in overlay, measured by its daemon (udp_outer in
+	 * load.h): the outer datagrams at every layer (no payload layer
+	 * beyond their UDP payload), their rate over the trial, and the mean
+	 * line bytes of one outer datagram against one test datagram's. */
+	bool outer;
+	int outer_family;
+	uint64_t outer_datagrams;
+	uint64_t outer_bytes[LAYER_COUNT];
+	double outer_bps[LAYER_COUNT];
+	double outer_line_per_datagram, inner_line_per_datagram;
+};
+
+/* The family a path's datagrams carry headers of: the recorded one, else
+ * its address's (a run.json from before it was recorded). */
+int results_path_family(const struct results_path *p);
+/* One datagram of len payload bytes on path, at layer l. */
+uint64_t results_layer_bytes(const struct results_run *run, unsigned path, uint32_t len,
+			     enum layer l);
+/* pps datagrams of len payload bytes on path, as bit/s at layer l. */
+double results_layer_bps(const struct results_run *run, unsigned path, uint32_t len, double pps,
+			 enum layer l);
+/* A UDP trial at every layer; false for TCP, or datagrams that crossed in
+ * fragments (not one frame each). */
+bool results_trial_layers(const struct results_run *run, const struct results_trial *t,
+			  struct results_layers *out);
 
 /* A figure over repetitions: median with its spread. */
 struct results_stat {
@@ -174,6 +225,9 @@ struct results_sweep_point {
 	struct results_stat tx_bps, rx_bps, tx_pps, rx_pps, delivered_pct;
 	struct results_stat owd_p50_ms, owd_p99_ms;
 	unsigned generator_limited; /* how many of the trials were */
+	/* over the built-in overlay: the mean line bytes of an outer
+	 * datagram, measured (results_layers); n = 0 elsewhere */
+	struct results_stat outer_line_per_datagram;
 };
 
 /* A knee over repetitions. Each repetition's lower and upper bound come

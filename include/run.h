@@ -127,6 +127,12 @@ struct run_options {
 	/* Events while the run runs; NULL: none (warnings then go to log.h). */
 	run_progress_fn progress;
 	void *progress_arg;
+	/* Each load test's result as it ends, before the suite digests it
+	 * (NULL: none): `run --iperf3-json` keeps an iperf3 document of each.
+	 * Follows the RUN_PROGRESS_TRIAL event of its trial; lr is valid
+	 * during the call only. */
+	void (*trial_result)(void *arg, const struct load_result *lr, int rc);
+	void *trial_result_arg;
 	/* out (NULL: not wanted): the files of the results directory that
 	 * could not be written, ", "-separated; "" when all were */
 	char *unwritten;

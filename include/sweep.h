@@ -16,6 +16,7 @@
 #include <stdio.h>
 
 #include "knee.h"
+#include "layer.h"
 #include "load.h"
 
 #define SWEEP_LABEL_MAX	 32
@@ -36,6 +37,7 @@ struct sweep_point {
 	double loss_ratio;    /* (sent - received) / sent, duplicates excluded */
 	bool generator_limited;
 	struct loss_attrib loss_at; /* where the loss happened */
+	struct udp_outer outer;	    /* the built-in overlay's outer datagrams */
 	struct owd_summary owd;
 	double jitter_ms;
 	struct cpu_use cpu_sender, cpu_receiver;
@@ -73,8 +75,13 @@ struct sweep_spec {
 	struct load_spec load;
 	char label[SWEEP_LABEL_MAX]; /* path name, for progress and reports */
 	enum sweep_mode mode;
-	/* linear: rates from, from + step, ... up to and including to */
+	/* linear: rates from, from + step, ... up to and including to, at
+	 * rate_layer (layer.h) for datagrams over load.family; each point is
+	 * converted alone, so that it is the payload rate of the whole
+	 * datagrams a second that fit it (not from's plus k steps', each
+	 * rounded down) */
 	uint64_t from_bps, to_bps, step_bps;
+	enum layer rate_layer;
 	uint64_t trial_ns; /* linear: duration of each trial */
 	/* knee */
 	struct knee_config knee;
@@ -132,6 +139,11 @@ void sweep_point_from_result(const struct load_result *res, struct sweep_point *
 
 /* The knee measurement a point stands for. */
 void sweep_point_to_knee(const struct sweep_point *pt, struct knee_measurement *m);
+
+/* `ovlperf sweep --json`: "schema" and "schema_version" of the document
+ * (fields are only added within a version, docs/json.md). */
+#define SWEEP_JSON_SCHEMA	  "ovlperf.sweep"
+#define SWEEP_JSON_SCHEMA_VERSION 1
 
 /* Printers (report_sweep_term.c, report_sweep_json.c). */
 void report_sweep_term(FILE *f, const struct sweep_result *res);

@@ -55,6 +55,19 @@ uint64_t layer_bytes(enum layer l, int family, uint32_t payload)
 	}
 }
 
+uint64_t layer_bytes_of(enum layer l, int family, uint64_t n, uint64_t payload_bytes)
+{
+	uint64_t b = payload_bytes;
+
+	if (l >= LAYER_IP)
+		b += n * headers(family);
+	if (l >= LAYER_FRAME)
+		b += n * (LAYER_ETH_HDR + LAYER_ETH_FCS);
+	if (l >= LAYER_LINE)
+		b += n * LAYER_ETH_WIRE;
+	return b;
+}
+
 /* The payload before the range check; false with why when no UDP datagram
  * is size bytes at l. */
 static bool raw_payload(enum layer l, int family, uint64_t size, uint64_t *payload, char *why,
@@ -85,13 +98,33 @@ static bool raw_payload(enum layer l, int family, uint64_t size, uint64_t *paylo
 	return true;
 }
 
+/* RFC 5180 (5.1.1) carries RFC 2544's Ethernet frame sizes over to IPv6,
+ * but a 64-byte frame has no room for IPv6, UDP and a tester's own header: say
+ * what the smallest IPv6 frame is instead of only refusing (a size between
+ * the two is refused with the range, which says it too). */
+static void ipv6_note(enum layer l, int family, uint64_t size, uint32_t min_payload, char *why,
+		      size_t whylen)
+{
+	uint64_t min = layer_bytes(l, family, min_payload);
+	size_t n = strlen(why);
+
+	if (family != AF_INET6 || (l != LAYER_FRAME && l != LAYER_LINE) || size >= min ||
+	    n >= whylen)
+		return;
+	snprintf(why + n, whylen - n,
+		 " (no 64-byte IPv6 test frame: the headers are 66 bytes; the smallest is %llu)",
+		 (unsigned long long)min);
+}
+
 int layer_payload_len(enum layer l, int family, uint64_t size, uint32_t min_payload,
 		      uint32_t max_payload, uint32_t *payload, char *why, size_t whylen)
 {
 	uint64_t p;
 
-	if (!raw_payload(l, family, size, &p, why, whylen))
+	if (!raw_payload(l, family, size, &p, why, whylen)) {
+		ipv6_note(l, family, size, min_payload, why, whylen);
 		return -EINVAL;
+	}
 	if (p < min_payload || p > max_payload) {
 		snprintf(why, whylen,
 			 "%llu bytes at the %s layer carry %llu bytes of UDP payload over %s; "

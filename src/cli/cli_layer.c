@@ -59,8 +59,8 @@ int cli_layer_len(const struct cli_layer *l, struct load_spec *s, int *family, c
 		s->len = (uint32_t)l->len;
 		return 0;
 	}
-	return layer_payload_len(l->size_layer, *family, l->len, LOAD_UDP_MIN_LEN, LOAD_UDP_MAX_LEN,
-				 &s->len, why, whylen);
+	return layer_payload_len(l->size_layer, *family, l->len, LOAD_UDP_SHORT_MIN_LEN,
+				 LOAD_UDP_MAX_LEN, &s->len, why, whylen);
 }
 
 int cli_layer_rate(const struct cli_layer *l, const struct load_spec *s, int family, uint64_t *bps,

@@ -6,17 +6,22 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/utsname.h>
+#include <unistd.h>
 
 #include "cli_layer.h"
 #include "auth.h"
 #include "cli_opt.h"
+#include "client_bidir.h"
 #include "clock.h"
 #include "cmd.h"
 #include "interrupt.h"
 #include "load.h"
 #include "log.h"
 #include "rate.h"
+#include "report_iperf3.h"
 #include "report_load.h"
+#include "version.h"
 #include "value.h"
 
 static void usage(FILE *f)
@@ -29,10 +34,13 @@ static void usage(FILE *f)
 		"      --tcp            TCP test, said explicitly\n"
 		"  -P, --parallel N     streams, 1..%d (default 1)\n"
 		"  -t, --time DUR       duration (default 10s; DUR: 10, 1.5, 500ms, 2m)\n"
-		"  -i, --interval DUR   interval reports every DUR (default none)\n"
+		"  -i, --interval DUR   interval reports every DUR; 0: none. Default 1s when\n"
+		"                       stdout is a terminal (as iperf3), none otherwise: a\n"
+		"                       script reading the tables gets the summary alone\n"
 		"  -O, --omit DUR       warm-up left out of the result\n"
-		"  -b, --bitrate RATE   target bit/s, total over streams, k/M/G suffixes\n"
-		"                       (UDP default 1M; TCP default unlimited)\n"
+		"  -b, --bitrate RATE   target bit/s, total over streams, k/M/G suffixes;\n"
+		"                       0: as fast as the sender can (UDP default 1M; TCP\n"
+		"                       default unlimited)\n"
 		"  -l, --length BYTES   UDP payload (default %d) / TCP write size (default %d)\n"
 		"      --size-layer L   UDP: -l is the size at layer L: payload (the default),\n"
 		"                       ip (IP packet) or frame (Ethernet frame with FCS, at\n"
@@ -41,7 +49,12 @@ static void usage(FILE *f)
 		"                       frame, or line (frame + preamble, SFD and gap: 20 B):\n"
 		"                       100M of 64-byte frames at line rate is 148,809 pps\n"
 		"  -R, --reverse        the server sends, the client receives\n"
+		"      --bidir          both at once: two simultaneous tests, one each way,\n"
+		"                       reported as iperf3 --bidir reports ([TX-C], [RX-C])\n"
 		"  -M, --mss BYTES      TCP_MAXSEG of the test connections\n"
+		"  -C, --congestion ALG TCP congestion control of the test connections at\n"
+		"                       both ends (cubic, reno, bbr...; default each end's\n"
+		"                       own); the server must have it too\n"
 		"  -w, --window BYTES   socket buffers (k/M/G binary, to 1G): TCP both ends'\n"
 		"                       (default autotuning), UDP the receiver's (default 32M)\n"
 		"      --no-gso, --no-gro  do not use UDP GSO / GRO (on where the kernel has "
@@ -64,7 +77,26 @@ static void usage(FILE *f)
 		"      --msg-timeout MS deadline of each control step (connecting included),\n"
 		"                       and how long past the drain the results may take\n"
 		"                       (default 10000)\n"
-		"  -J, --json           one JSON document on stdout (docs/json.md)\n\n%s",
+		"      --connect-timeout MS  deadline of connecting to the server (default:\n"
+		"                       --msg-timeout's)\n"
+		"  -f, --format U       rates in k, m, g (kbit/s, Mbit/s, Gbit/s) or K, M, G\n"
+		"                       (kB/s, MB/s, GB/s); decimal units (1k = 1000), where\n"
+		"                       iperf3 counts bytes in 1024s. Default: each scaled\n"
+		"  -V, --verbose        print this host, its kernel and the test's options\n"
+		"      --get-server-output  also the test as the server's end measured it\n"
+		"                       (from its RESULTS; iperf3's \"server_output_text\")\n"
+		"  -J, --json           one JSON document on stdout (docs/json.md)\n"
+		"      --json-format F  the document's shape: ovlperf (the default: every\n"
+		"                       figure, docs/json.md) or iperf3 (iperf3's -J keys and\n"
+		"                       types; ovlperf's figures under \"ovlperf\"); implies -J\n"
+		"      --json-stream    iperf3's shape, one JSON object per line and event\n"
+		"                       (start, each interval, error, end) as iperf3\n"
+		"                       --json-stream writes them\n\n"
+		"Where ovlperf's defaults differ from iperf3's, on purpose: port 5211 (an\n"
+		"iperf3 server may run beside it on 5201); UDP datagrams of 1400 B, which\n"
+		"cross common overlays unfragmented; a UDP receive buffer of 32M, so the\n"
+		"test's own socket does not drop what the path delivered; no interval\n"
+		"tables in a pipe; SCHED_OTHER threads (--realtime).\n\n%s",
 		LOAD_MAX_STREAMS, LOAD_UDP_DEFAULT_LEN, LOAD_TCP_DEFAULT_LEN, LOAD_DEFAULT_PORT,
 		AUTH_PSK_FILE_HELP);
 }
@@ -84,6 +116,11 @@ enum {
 	OPT_RT,
 	OPT_SIZE_LAYER,
 	OPT_RATE_LAYER,
+	OPT_JSON_FORMAT,
+	OPT_JSON_STREAM,
+	OPT_CONNECT_TIMEOUT,
+	OPT_BIDIR,
+	OPT_SERVER_OUTPUT,
 };
 
 static const struct option options[] = {
@@ -98,7 +135,10 @@ static const struct option options[] = {
 	{ "size-layer", required_argument, NULL, OPT_SIZE_LAYER },
 	{ "rate-layer", required_argument, NULL, OPT_RATE_LAYER },
 	{ "reverse", no_argument, NULL, 'R' },
+	{ "bidir", no_argument, NULL, OPT_BIDIR },
+	{ "get-server-output", no_argument, NULL, OPT_SERVER_OUTPUT },
 	{ "mss", required_argument, NULL, 'M' },
+	{ "congestion", required_argument, NULL, 'C' },
 	{ "window", required_argument, NULL, 'w' },
 	{ "no-gso", no_argument, NULL, OPT_NO_GSO },
 	{ "no-gro", no_argument, NULL, OPT_NO_GRO },
@@ -114,6 +154,11 @@ static const struct option options[] = {
 	{ "realtime", no_argument, NULL, OPT_RT },
 	{ "dont-fragment", no_argument, NULL, OPT_DF },
 	{ "json", no_argument, NULL, 'J' },
+	{ "json-format", required_argument, NULL, OPT_JSON_FORMAT },
+	{ "json-stream", no_argument, NULL, OPT_JSON_STREAM },
+	{ "connect-timeout", required_argument, NULL, OPT_CONNECT_TIMEOUT },
+	{ "format", required_argument, NULL, 'f' },
+	{ "verbose", no_argument, NULL, 'V' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -123,6 +168,21 @@ static bool get(enum value_kind kind, const char *arg, uint64_t lo, uint64_t hi,
 		char why[static VALUE_WHY_MAX])
 {
 	return value_get(kind, arg, lo, hi, v, why, VALUE_WHY_MAX) == 0;
+}
+
+/* -C: a name as tcp(7) takes it: 1..15 of [A-Za-z0-9_-]. */
+static bool congestion_name(struct load_spec *s, const char *arg, char why[static VALUE_WHY_MAX])
+{
+	size_t n = strlen(arg);
+
+	if (!n || n >= sizeof(s->congestion) ||
+	    strspn(arg, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") != n) {
+		snprintf(why, VALUE_WHY_MAX,
+			 "'%s' is not a congestion control name (1..15 of A-Z a-z 0-9 _ -)", arg);
+		return false;
+	}
+	memcpy(s->congestion, arg, n + 1);
+	return true;
 }
 
 /* An option with a value into the spec; false with why on a bad value. */
@@ -180,9 +240,16 @@ static bool apply_value(struct load_spec *s, int c, const char *arg, char why[st
 			return false;
 		s->msg_timeout_ms = (uint32_t)v;
 		return true;
+	case OPT_CONNECT_TIMEOUT:
+		if (!get(VALUE_UINT, arg, 1, 3600000, &v, why))
+			return false;
+		s->connect_timeout_ms = (uint32_t)v;
+		return true;
 	case 'B':
 		return cli_opt_host(s->bind_addr, sizeof(s->bind_addr), NULL, arg, why,
 				    VALUE_WHY_MAX);
+	case 'C':
+		return congestion_name(s, arg, why);
 	case OPT_PSK:
 		return cli_opt_copy(s->psk_file, sizeof(s->psk_file), arg, why, VALUE_WHY_MAX);
 	default:
@@ -193,8 +260,10 @@ static bool apply_value(struct load_spec *s, int c, const char *arg, char why[st
 
 /* What the options say beyond the spec. */
 struct client_opts {
-	bool json;
+	enum client_output json;
 	struct cli_layer layer;
+	bool interval_given, rate_given, verbose, bidir, server_output;
+	char units; /* -f: 0 or one of REPORT_UNITS */
 };
 
 /* The layer options and -l as given; false with why on a bad value. */
@@ -212,6 +281,45 @@ static bool apply_layer(struct load_spec *s, int c, const char *arg, struct clie
 		o->layer.len_given = true;
 		o->layer.len = s->len;
 		return true;
+	}
+}
+
+/* The output options; false with why on a bad value. */
+static bool apply_output(int c, const char *arg, struct client_opts *o,
+			 char why[static VALUE_WHY_MAX])
+{
+	switch (c) {
+	case 'J':
+		if (o->json == CLIENT_TERM)
+			o->json = CLIENT_JSON;
+		return true;
+	case OPT_JSON_STREAM:
+		o->json = CLIENT_IPERF3_STREAM;
+		return true;
+	case 'V':
+		o->verbose = true;
+		return true;
+	case OPT_BIDIR:
+		o->bidir = true;
+		return true;
+	case OPT_SERVER_OUTPUT:
+		o->server_output = true;
+		return true;
+	case 'f':
+		if (strlen(arg) != 1 || !strchr(REPORT_UNITS, arg[0])) {
+			snprintf(why, VALUE_WHY_MAX, "'%s': one of k, m, g, K, M, G", arg);
+			return false;
+		}
+		o->units = arg[0];
+		return true;
+	default: /* --json-format */
+		if (!strcmp(arg, "ovlperf") || !strcmp(arg, "iperf3")) {
+			if (o->json != CLIENT_IPERF3_STREAM)
+				o->json = arg[0] == 'i' ? CLIENT_IPERF3 : CLIENT_JSON;
+			return true;
+		}
+		snprintf(why, VALUE_WHY_MAX, "'%s': ovlperf or iperf3", arg);
+		return false;
 	}
 }
 
@@ -255,12 +363,23 @@ static bool apply(struct load_spec *s, int c, const char *arg, struct client_opt
 		s->family = AF_INET6;
 		return true;
 	case 'J':
-		o->json = true;
-		return true;
+	case OPT_JSON_FORMAT:
+	case OPT_JSON_STREAM:
+	case 'f':
+	case 'V':
+	case OPT_BIDIR:
+	case OPT_SERVER_OUTPUT:
+		return apply_output(c, arg, o, why);
 	case 'l':
 	case OPT_SIZE_LAYER:
 	case OPT_RATE_LAYER:
 		return apply_layer(s, c, arg, o, why);
+	case 'i':
+		o->interval_given = true;
+		return apply_value(s, c, arg, why);
+	case 'b':
+		o->rate_given = true;
+		return apply_value(s, c, arg, why);
 	default:
 		return apply_value(s, c, arg, why);
 	}
@@ -293,18 +412,130 @@ static bool convert_layers(const struct client_opts *o, struct load_spec *s)
 	return true;
 }
 
+/* What iperf3 users expect when they give no -b or -i: 1 Mbit/s for UDP;
+ * a report each second on a terminal and in iperf3's JSON (whose
+ * "intervals" always has them). Without a terminal the tables stay the
+ * summary alone, ovlperf's default for scripts. */
+static void habit_defaults(const struct client_opts *o, struct load_spec *s)
+{
+	if (!o->rate_given && s->proto == LOAD_UDP)
+		s->rate_bps = 1000000;
+	if (o->interval_given)
+		return;
+	if (o->json == CLIENT_IPERF3 || o->json == CLIENT_IPERF3_STREAM ||
+	    (o->json == CLIENT_TERM && isatty(STDOUT_FILENO)))
+		s->interval_ns = NSEC_PER_SEC;
+}
+
+/* -V: this host, its kernel and the options the test runs with. */
+static void print_verbose(FILE *f, const struct load_spec *s)
+{
+	struct utsname u;
+
+	fprintf(f, "ovlperf %s\n", OVLPERF_VERSION);
+	if (uname(&u) == 0)
+		fprintf(f, "host %s: %s %s %s %s\n", u.nodename, u.sysname, u.release, u.version,
+			u.machine);
+	fprintf(f,
+		"options: %s, %u stream%s, %.3f s (omit %.3f s), interval %.3f s, length %u B, "
+		"rate %llu bit/s%s, %s, mss %u, window %u B, dscp %u, port %u%s%s\n",
+		s->proto == LOAD_UDP ? "UDP" : "TCP", s->streams, s->streams == 1 ? "" : "s",
+		(double)s->duration_ns / 1e9, (double)s->omit_ns / 1e9,
+		(double)s->interval_ns / 1e9,
+		s->len		       ? s->len
+		: s->proto == LOAD_UDP ? LOAD_UDP_DEFAULT_LEN
+				       : LOAD_TCP_DEFAULT_LEN,
+		(unsigned long long)s->rate_bps, s->rate_bps ? "" : " (as fast as it can)",
+		s->reverse ? "reverse" : "client sends", s->mss, s->sock_buf, s->dscp,
+		s->port ? s->port : LOAD_DEFAULT_PORT, s->bind_addr[0] ? ", bind " : "",
+		s->bind_addr);
+	fflush(f);
+}
+
+/* ovlperf's document, with the server's view under "server_output_text"
+ * when asked (--get-server-output). */
+static void print_native(const struct load_result *res, const char *server)
+{
+	cJSON *doc;
+	char *text;
+
+	if (!server) {
+		report_load_json_print(stdout, res);
+		return;
+	}
+	doc = report_load_json(res);
+	if (doc)
+		cJSON_AddStringToObject(doc, "server_output_text", server);
+	text = doc ? cJSON_Print(doc) : NULL;
+	if (text)
+		printf("%s\n", text);
+	else
+		log_err("out of memory");
+	free(text);
+	cJSON_Delete(doc);
+}
+
+/* Runs the test and prints it as the options say; load_run's code. */
+static int run_and_print(const struct client_opts *o, const struct load_spec *spec,
+			 struct load_result *res)
+{
+	struct report_term term = { .f = stdout, .units = o->units };
+	struct report_iperf3_stream st = { .f = stdout };
+	struct load_hooks hooks = { .on_interval = report_load_term_interval, .arg = &term };
+	struct load_hooks stream = { .on_local = report_iperf3_stream_local, .arg = &st };
+	struct client_out out = { .mode = o->json,
+				  .units = o->units,
+				  .server_output = o->server_output };
+	char *server = NULL;
+	int rc;
+
+	if (o->verbose && o->json == CLIENT_TERM)
+		print_verbose(stdout, spec);
+	if (o->bidir) {
+		memset(res, 0, sizeof(*res)); /* each direction has its own */
+		return client_bidir_run(&out, spec);
+	}
+	if (o->json == CLIENT_TERM)
+		report_load_term_header(&term, spec);
+	rc = load_run_hooks(spec, res,
+			    o->json == CLIENT_TERM	      ? &hooks
+			    : o->json == CLIENT_IPERF3_STREAM ? &stream
+							      : NULL);
+	if (o->server_output && res->nstreams)
+		server = report_load_server_text(res, o->units);
+	st.server_text = server;
+	switch (o->json) {
+	case CLIENT_TERM:
+		if (res->nstreams)
+			report_load_term(&term, res);
+		if (server)
+			printf("\nServer output:\n%s", server);
+		break;
+	case CLIENT_JSON:
+		print_native(res, server);
+		break;
+	case CLIENT_IPERF3:
+		report_iperf3_print(stdout, res, server);
+		break;
+	default:
+		report_iperf3_stream_end(&st, res);
+	}
+	free(server);
+	return rc;
+}
+
 int cmd_client(int argc, char **argv)
 {
-	struct load_hooks hooks = { .on_interval = report_load_term_interval, .arg = stdout };
 	struct load_result res;
 	struct load_spec spec;
 	char why[VALUE_WHY_MAX], name[CLI_OPT_NAME_MAX];
-	struct client_opts o = { .json = false };
+	struct client_opts o = { .json = CLIENT_TERM };
 	int c, rc;
 
 	load_spec_defaults(&spec);
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "uP:t:i:O:b:l:RM:w:46p:B:Jh", options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "uP:t:i:O:b:l:RM:C:w:46p:B:f:VJh", options, NULL)) !=
+	       -1) {
 		if (c == 'h') {
 			usage(stdout);
 			return 0;
@@ -325,15 +556,13 @@ int cmd_client(int argc, char **argv)
 		return cli_opt_error("client", "HOST", why);
 	if (!convert_layers(&o, &spec))
 		return EXIT_USAGE;
-	interrupt_install();
-	if (!o.json)
-		report_load_term_header(stdout, &spec);
-	rc = load_run_hooks(&spec, &res, o.json ? NULL : &hooks);
-	if (o.json) {
-		report_load_json_print(stdout, &res);
-	} else if (res.nstreams) {
-		report_load_term(stdout, &res);
+	if (o.bidir && spec.reverse) {
+		cli_opt_error("client", "--bidir", "runs both directions: leave -R out");
+		return EXIT_USAGE;
 	}
+	habit_defaults(&o, &spec);
+	interrupt_install();
+	rc = run_and_print(&o, &spec, &res);
 	if (rc < 0 && res.error[0])
 		log_err("%s", res.error);
 	load_result_free(&res);

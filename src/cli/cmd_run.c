@@ -16,6 +16,7 @@
 #include "report_suite.h"
 #include "results.h"
 #include "run.h"
+#include "run_iperf3.h"
 #include "scenario.h"
 #include "value.h"
 
@@ -37,6 +38,8 @@ static void usage(FILE *f)
 		"  -r, --repetitions N   override the scenario's repetitions\n"
 		"      --no-plots        do not run gnuplot\n"
 		"      --no-progress     no progress line on stderr\n"
+		"      --iperf3-json     also each trial as iperf3's -J document, in the\n"
+		"                        results directory's iperf3/ (docs/json.md)\n"
 		"  -n, --dry-run         check the scenario and print the plan; run nothing\n"
 		"  -h, --help\n\n"
 		"Writes <results>/<UTC time>-<scenario>/: run.json, summary.csv, report.md,\n"
@@ -121,6 +124,20 @@ static unsigned mtu_fails(const struct results_run *res)
 	return n;
 }
 
+/* --iperf3-json: the trials' documents beside run.json; a file that could
+ * not be written joins the unwritten list. */
+static void write_iperf3(const struct run_iperf3 *ri, const char *dir, char *unwritten, size_t len)
+{
+	char bad[256];
+	int rc = run_iperf3_write(ri, dir, bad, sizeof(bad));
+	size_t used = strlen(unwritten);
+
+	if (!rc)
+		return;
+	log_err("could not write %s/%s: %s", dir, bad, strerror(-rc));
+	snprintf(unwritten + used, len - used, "%s%s", used ? ", " : "", bad);
+}
+
 int cmd_run(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -129,6 +146,7 @@ int cmd_run(int argc, char **argv)
 		{ "repetitions", required_argument, NULL, 'r' },
 		{ "no-plots", no_argument, NULL, 'P' },
 		{ "no-progress", no_argument, NULL, 'N' },
+		{ "iperf3-json", no_argument, NULL, 'I' },
 		{ "dry-run", no_argument, NULL, 'n' },
 		{ "force", no_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
@@ -137,11 +155,12 @@ int cmd_run(int argc, char **argv)
 	char unwritten[512] = "";
 	struct run_options opt = { .unwritten = unwritten, .unwritten_len = sizeof(unwritten) };
 	struct report_run_progress progress;
+	struct run_iperf3 iperf3;
 	struct scenario *scn;
 	struct results_run res;
 	const char *file = NULL;
 	char defpath[1024];
-	bool dry = false, lines = true, plots = true;
+	bool dry = false, lines = true, plots = true, iperf3_json = false;
 	char err[4096], dir[1024] = "";
 	char why[VALUE_WHY_MAX];
 	char *text;
@@ -168,6 +187,9 @@ int cmd_run(int argc, char **argv)
 			break;
 		case 'N':
 			lines = false;
+			break;
+		case 'I':
+			iperf3_json = true;
 			break;
 		case 'n':
 			dry = true;
@@ -226,7 +248,13 @@ int cmd_run(int argc, char **argv)
 	report_run_progress_init(&progress, stderr, lines);
 	opt.progress = report_run_progress;
 	opt.progress_arg = &progress;
+	if (iperf3_json)
+		run_iperf3_attach(&iperf3, &opt);
 	rc = run_scenario(scn, text, &opt, &res, dir, sizeof(dir));
+	if (iperf3_json && dir[0])
+		write_iperf3(&iperf3, dir, unwritten, sizeof(unwritten));
+	if (iperf3_json)
+		run_iperf3_free(&iperf3);
 	free(text);
 	free(scn);
 	/* The summary is printed even for an interrupted run: what was measured

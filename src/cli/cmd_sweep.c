@@ -47,6 +47,8 @@ static void usage(FILE *f)
 		"                             ip, frame or line (frame + 20 B of preamble, SFD\n"
 		"                             and gap): RFC 2544 line rate\n"
 		"  -P, --parallel N           streams sharing the rate (default 1)\n"
+		"      --no-gso               send each datagram alone, not in UDP GSO batches\n"
+		"                             (each is then one packet to a packet counter)\n"
 		"  -w, --window BYTES         socket buffers (k/M/G binary, to 1G)\n"
 		"  -4, -6                     IPv4 / IPv6 only\n"
 		"  -p, --port PORT            the server's port, TCP and UDP (default %d)\n"
@@ -83,6 +85,7 @@ enum {
 	OPT_SIZE_LAYER,
 	OPT_RATE_LAYER,
 	OPT_CPORT,
+	OPT_NO_GSO,
 };
 
 static const struct option options[] = {
@@ -108,6 +111,7 @@ static const struct option options[] = {
 	{ "psk-file", required_argument, NULL, OPT_PSK },
 	{ "label", required_argument, NULL, OPT_LABEL },
 	{ "no-progress", no_argument, NULL, OPT_NOPROGRESS },
+	{ "no-gso", no_argument, NULL, OPT_NO_GSO },
 	{ "realtime", no_argument, NULL, OPT_RT },
 	{ "no-rt", no_argument, NULL, OPT_NO_RT },
 	{ "json", no_argument, NULL, 'J' },
@@ -271,6 +275,9 @@ static bool parse_option(struct opts *o, int c, const char *arg, char why[static
 	case OPT_NOPROGRESS:
 		o->progress = false;
 		return true;
+	case OPT_NO_GSO:
+		o->spec.load.udp_gso = false;
+		return true;
 	case OPT_NO_RT:
 	case OPT_RT:
 		o->spec.load.realtime = c == OPT_RT;
@@ -294,9 +301,10 @@ static bool convert_layers(struct opts *o)
 	int family;
 
 	if (o->layer.size_layer == LAYER_PAYLOAD && o->layer.len_given &&
-	    (o->layer.len < LOAD_UDP_MIN_LEN || o->layer.len > LOAD_UDP_MAX_LEN)) {
+	    (o->layer.len < LOAD_UDP_SHORT_MIN_LEN || o->layer.len > LOAD_UDP_MAX_LEN)) {
 		snprintf(why, sizeof(why), "%llu is out of range (%u..%u)",
-			 (unsigned long long)o->layer.len, LOAD_UDP_MIN_LEN, LOAD_UDP_MAX_LEN);
+			 (unsigned long long)o->layer.len, LOAD_UDP_SHORT_MIN_LEN,
+			 LOAD_UDP_MAX_LEN);
 		cli_opt_error("sweep", "--length", why);
 		return false;
 	}
@@ -304,13 +312,21 @@ static bool convert_layers(struct opts *o)
 		cli_opt_error("sweep", "--length", why);
 		return false;
 	}
+	if (o->layer.size_layer != LAYER_PAYLOAD || o->layer.rate_layer != LAYER_PAYLOAD)
+		s->family = family; /* the layers count this family's headers */
+	/* a linear sweep's rates stay at their layer: its points are converted
+	 * one by one (sweep.h); every rate is checked here */
+	o->spec.rate_layer = o->knee ? LAYER_PAYLOAD : o->layer.rate_layer;
 	for (size_t i = 0; i < sizeof(rate_opts) / sizeof(rate_opts[0]); i++) {
-		uint64_t *bps = rate_ptr(&o->spec, rate_opts[i]);
+		uint64_t *bps = rate_ptr(&o->spec, rate_opts[i]), v = *bps;
 
-		if (cli_layer_rate(&o->layer, s, family, bps, why, sizeof(why)) < 0) {
+		if (cli_layer_rate(&o->layer, s, family, &v, why, sizeof(why)) < 0) {
 			cli_opt_error("sweep", cli_opt_name(options, rate_opts[i], name), why);
 			return false;
 		}
+		if (o->spec.rate_layer == LAYER_PAYLOAD || rate_opts[i] == OPT_MAX ||
+		    rate_opts[i] == OPT_MIN)
+			*bps = v;
 	}
 	return true;
 }

@@ -2,7 +2,8 @@
 /*
  * `ovlperf lab show --json`: the lab's spec and, per host, what the kernel
  * reports about its interfaces. Schema "ovlperf-lab" version 1:
- *   { "schema": "ovlperf-lab", "version": 1, "name": "lab",
+ *   { "schema": "ovlperf-lab", "schema_version": 1, "version": 1 (the same,
+ *     kept for the readers written before schema_version), "name": "lab",
  *     "owner": "lab up" or "run" (who made it), "creator_pid",
  *     "links": [ { "index", "a", "b", "ifname", "mtu", "rate_bps", "rate_layer",
  *                  "drop_pct",
@@ -107,6 +108,7 @@ int lab_json(const struct lab *lab, char **out)
 
 	*out = NULL;
 	if (!root || !cJSON_AddStringToObject(root, "schema", "ovlperf-lab") ||
+	    !cJSON_AddNumberToObject(root, "schema_version", LAB_JSON_VERSION) ||
 	    !cJSON_AddNumberToObject(root, "version", LAB_JSON_VERSION) ||
 	    !cJSON_AddStringToObject(root, "name", s->name) ||
 	    !cJSON_AddStringToObject(root, "owner", lab_owner_name(lab->st.owner)) ||

@@ -7,11 +7,14 @@
  */
 #include <errno.h>
 #include <net/if.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "addr.h"
@@ -20,12 +23,15 @@
 #include "ctrl.h"
 #include "data_conn.h"
 #include "interrupt.h"
+#include "load_local.h"
 #include "load_merge.h"
+#include "load_tunnel.h"
 #include "load_sched.h"
 #include "load_streams.h"
 #include "log.h"
 #include "owd_clock.h"
 #include "sockopt.h"
+#include "tcp_sample.h"
 #include "udp_load.h"
 #include "version.h"
 
@@ -44,11 +50,14 @@ struct client {
 	struct owd_clock clock; /* UDP: the server's clock against ours */
 	bool have_server_results;
 	bool data_ack;	       /* the server has PROTO_CAP_DATA_ACK */
+	bool dgram_short;      /* the server has PROTO_CAP_DGRAM_SHORT */
+	bool cc_cap;	       /* the server has PROTO_CAP_CONGESTION */
 	uint32_t path_mtu;     /* UDP: the data socket's path MTU before START */
 	unsigned udp_hdr;      /* UDP: IP + UDP header bytes (28 or 48) */
 	char dev[IF_NAMESIZE]; /* UDP: interface of the local address */
 	struct proto_results *mine, *theirs;
 	struct proto_interval retrans_prev; /* forward TCP: local retransmit counts */
+	struct load_local samples;	    /* the client's own per-stream samples */
 };
 
 void load_spec_defaults(struct load_spec *spec)
@@ -65,6 +74,10 @@ void load_spec_defaults(struct load_spec *spec)
 
 void load_result_free(struct load_result *res)
 {
+	load_local_free(res);
+	free(res->conns);
+	res->conns = NULL;
+	res->nconns = 0;
 	free(res->streams);
 	free(res->intervals);
 	res->streams = NULL;
@@ -148,8 +161,9 @@ static int connect_control(struct client *cl)
 	 * retries a lost SYN after 1, 3, 7, 15, 31 s (RFC 6298 backoff), so a
 	 * fixed few seconds give up on a lossy path the kernel would cross. */
 	rc = data_connect(fd, &cl->server,
-			  (int)(cl->spec.msg_timeout_ms ? cl->spec.msg_timeout_ms
-							: CTRL_DEFAULT_MSG_TIMEOUT_MS));
+			  (int)(cl->spec.connect_timeout_ms ? cl->spec.connect_timeout_ms
+				: cl->spec.msg_timeout_ms   ? cl->spec.msg_timeout_ms
+							    : CTRL_DEFAULT_MSG_TIMEOUT_MS));
 	if (rc < 0) {
 		char a[80] = "";
 
@@ -206,7 +220,8 @@ static int handshake(struct client *cl)
 {
 	struct proto_hello h = { .version = PROTO_VERSION,
 				 .caps = PROTO_CAP_TCP | PROTO_CAP_UDP | PROTO_CAP_REVERSE |
-					 PROTO_CAP_DATA_ACK | PROTO_CAP_LOCAL_DROPS };
+					 PROTO_CAP_DATA_ACK | PROTO_CAP_LOCAL_DROPS |
+					 PROTO_CAP_CONGESTION };
 	struct proto_msg m;
 	int rc;
 
@@ -221,6 +236,8 @@ static int handshake(struct client *cl)
 		return fail(cl, -EPROTO, "malformed HELLO from the server");
 	snprintf(cl->res->server_version, sizeof(cl->res->server_version), "%s", h.software);
 	cl->data_ack = h.caps & PROTO_CAP_DATA_ACK;
+	cl->dgram_short = h.caps & PROTO_CAP_DGRAM_SHORT;
+	cl->cc_cap = h.caps & PROTO_CAP_CONGESTION;
 	if (h.caps & PROTO_CAP_AUTH_REQUIRED)
 		return authenticate(cl);
 	if (cl->spec.psk_file[0])
@@ -234,8 +251,20 @@ static int request(struct client *cl)
 	struct proto_msg m;
 	int rc = proto_test_request_from_spec(&cl->spec, &req);
 
+	if ((req.flags & PROTO_REQ_DGRAM_SHORT) && !cl->dgram_short)
+		return fail(cl, -EPROTONOSUPPORT,
+			    "a UDP payload of %u bytes needs the short datagram header, which the "
+			    "server (%s) does not offer; it takes %d bytes or more",
+			    cl->spec.len, cl->res->server_version, LOAD_UDP_MIN_LEN);
 	if (rc < 0)
 		return fail(cl, -EINVAL, "the test does not fit the protocol's ranges");
+	if (cl->spec.congestion[0] && !cl->cc_cap)
+		return fail(cl, -EOPNOTSUPP,
+			    "the server (%s) cannot set TCP congestion control (-C): an older "
+			    "ovlperf",
+			    cl->res->server_version);
+	/* a server that can says its own end's algorithm in TEST_ACCEPT */
+	req.has_cc = cl->cc_cap;
 	rc = ctrl_send(&cl->c, proto_encode_test_request(cl->c.out, PROTO_MAX_MSG, &req));
 	if (rc < 0)
 		return fail(cl, rc, "sending TEST_REQUEST: %s", proto_strerror(rc));
@@ -245,10 +274,52 @@ static int request(struct client *cl)
 	if (proto_decode_test_accept(m.body, m.len, &cl->acc) < 0 ||
 	    (cl->acc.nports != 1 && cl->acc.nports != cl->spec.streams))
 		return fail(cl, -EPROTO, "malformed TEST_ACCEPT from the server");
+	for (unsigned i = 0; i < PROTO_COOKIE_LEN; i++)
+		snprintf(cl->res->cookie + 2 * i, sizeof(cl->res->cookie) - 2 * i, "%02x",
+			 cl->acc.cookie[i]);
+	if (cl->acc.has_cc)
+		snprintf(cl->res->cc_peer, sizeof(cl->res->cc_peer), "%s", cl->acc.congestion);
 	return 0;
 }
 
 static int check_fit(struct client *cl, int fd);
+
+/* What iperf3 says about a data connection: its descriptor and ports, and
+ * for the first one the MSS, buffers and congestion control it got. */
+static void note_stream(struct client *cl, unsigned i, int fd)
+{
+	struct sockaddr_storage a;
+	socklen_t len = sizeof(a);
+	struct load_result *res = cl->res;
+	struct load_conn *c;
+	int v;
+
+	if (!res->conns)
+		res->conns = calloc(cl->spec.streams, sizeof(*res->conns));
+	if (!res->conns || i >= cl->spec.streams)
+		return;
+	c = &res->conns[i];
+	res->nconns = i + 1;
+	c->socket = fd;
+	if (getsockname(fd, (struct sockaddr *)&a, &len) == 0)
+		c->local_port = addr_port(&a);
+	len = sizeof(a);
+	if (getpeername(fd, (struct sockaddr *)&a, &len) == 0)
+		c->remote_port = addr_port(&a);
+	if (i)
+		return;
+	len = sizeof(v);
+	if (cl->spec.proto == LOAD_TCP && getsockopt(fd, IPPROTO_TCP, TCP_MAXSEG, &v, &len) == 0)
+		res->tcp_mss = (uint32_t)v;
+	len = sizeof(v);
+	if (getsockopt(fd, SOL_SOCKET, SO_SNDBUF, &v, &len) == 0)
+		res->sndbuf_bytes = (uint32_t)v;
+	len = sizeof(v);
+	if (getsockopt(fd, SOL_SOCKET, SO_RCVBUF, &v, &len) == 0)
+		res->rcvbuf_local_bytes = (uint32_t)v;
+	if (cl->spec.proto == LOAD_TCP)
+		tcp_congestion_get(fd, res->cc_local, sizeof(res->cc_local));
+}
 
 static int connect_streams(struct client *cl, int *fds)
 {
@@ -277,6 +348,16 @@ static int connect_streams(struct client *cl, int *fds)
 						 cl->data_ack);
 		if (fds[i] >= 0 && cl->spec.proto == LOAD_UDP)
 			owd_clock_add(&cl->clock, &sample);
+		if (fds[i] >= 0 && cl->spec.proto == LOAD_TCP && cl->spec.congestion[0]) {
+			int rc = tcp_congestion_set(fds[i], cl->spec.congestion);
+
+			if (rc < 0) {
+				close(fds[i]);
+				fds[i] = rc;
+			}
+		}
+		if (fds[i] >= 0)
+			note_stream(cl, i, fds[i]);
 		if (fds[i] < 0) {
 			int rc = fds[i];
 
@@ -392,6 +473,17 @@ static void server_interval(struct client *cl, struct load_streams *ls, const st
 	add_interval(cl, &iv);
 }
 
+/* The client's own per-stream view of the interval that just ended. */
+static void local_interval(struct client *cl, const struct load_streams *ls,
+			   const struct proto_interval *iv)
+{
+	unsigned max = (unsigned)(cl->spec.duration_ns / cl->spec.interval_ns) + 2;
+
+	if (load_local_sample(&cl->samples, ls, iv, cl->spec.omit_ns, max, cl->res) == 0 &&
+	    cl->hooks && cl->hooks->on_local)
+		cl->hooks->on_local(cl->res, cl->res->nlocal - 1, cl->hooks->arg);
+}
+
 static int send_stop(struct client *cl, uint16_t reason, const struct load_streams *ls)
 {
 	struct proto_stop s = { .test_id = cl->acc.test_id,
@@ -440,11 +532,15 @@ static int run_loop(struct client *cl, struct load_streams *ls)
 		struct proto_msg m;
 		int rc = 0;
 
-		if (!ls->sender && tick != UINT64_MAX && now >= tick) {
+		if (tick != UINT64_MAX && now >= tick) {
 			struct proto_interval iv;
 
 			load_streams_interval(ls, now, &iv);
-			add_interval(cl, &iv);
+			local_interval(cl, ls, &iv);
+			/* a receiver's own sums are the test's intervals; a
+			 * sender's come from the server */
+			if (!ls->sender)
+				add_interval(cl, &iv);
 			continue;
 		}
 		if (!stop_at && interrupt_requested()) {
@@ -495,10 +591,12 @@ static int measure(struct client *cl, int *fds)
 	struct load_streams ls;
 	static const struct proto_results none;
 	uint64_t wake, slow, blocked, refused;
+	struct udp_outer outer;
 	uint32_t end_mtu;
 	bool owd_ok = owd_clock_usable(&cl->clock);
 	int rc, serr;
 
+	cl->res->started_unix = (int64_t)time(NULL);
 	rc = ctrl_send(&cl->c, proto_encode_start(cl->c.out, PROTO_MAX_MSG, &st));
 	if (rc < 0) {
 		for (unsigned i = 0; i < cl->spec.streams; i++)
@@ -514,6 +612,7 @@ static int measure(struct client *cl, int *fds)
 	rc = run_loop(cl, &ls);
 	load_streams_stop(&ls);
 	load_streams_results(&ls, cl->mine);
+	load_streams_outer(&ls, &outer);
 	serr = load_streams_error(&ls);
 	end_mtu = load_streams_path_mtu(&ls);
 	load_streams_sender_diag(&ls, &wake, &slow, &blocked, &refused);
@@ -542,6 +641,11 @@ static int measure(struct client *cl, int *fds)
 		cl->res->udp.skipped_slow_send = slow;
 		cl->res->udp.skipped_blocked_send = blocked;
 		cl->res->udp.send_refused = refused;
+		/* the daemons' traffic is this test's outer packets only when
+		 * its datagrams leave by their interface (not the underlay
+		 * path of a host that also runs the overlay) */
+		if (load_tunnel_serves(cl->dev))
+			cl->res->udp.outer = outer;
 	}
 	/* a stream that failed is the test's error, not a log line beside a
 	 * result that looks clean */
@@ -568,8 +672,27 @@ static void apply_defaults(struct load_spec *s)
 		s->streams = 1;
 	if (!s->len)
 		s->len = s->proto == LOAD_UDP ? LOAD_UDP_DEFAULT_LEN : LOAD_TCP_DEFAULT_LEN;
-	if (s->proto == LOAD_UDP && !s->rate_bps)
-		s->rate_bps = 1000000;
+}
+
+/* -C: TCP only, and an algorithm this host has (the server checks its own). */
+static int validate_congestion(struct client *cl)
+{
+	const struct load_spec *s = &cl->spec;
+	char cc[16];
+	int rc;
+
+	if (!s->congestion[0])
+		return 0;
+	if (s->proto != LOAD_TCP)
+		return fail(cl, -EINVAL, "congestion control (-C) applies to TCP tests");
+	rc = tcp_congestion_probe(AF_INET, s->congestion, cc, sizeof(cc));
+	if (rc < 0)
+		return fail(cl, rc, "TCP congestion control '%s' is not available here: %s%s",
+			    s->congestion, strerror(-rc),
+			    rc == -ENOENT ? " (modprobe tcp_<name>, or see "
+					    "net.ipv4.tcp_available_congestion_control)"
+					  : "");
+	return 0;
 }
 
 static int validate(struct client *cl)
@@ -582,16 +705,16 @@ static int validate(struct client *cl)
 		return fail(cl, -EINVAL, "streams must be 1..%d", LOAD_MAX_STREAMS);
 	if (!s->duration_ns)
 		return fail(cl, -EINVAL, "the duration must be above 0");
-	if (s->proto == LOAD_UDP && (s->len < LOAD_UDP_MIN_LEN || s->len > LOAD_UDP_MAX_LEN))
+	if (s->proto == LOAD_UDP && (s->len < LOAD_UDP_SHORT_MIN_LEN || s->len > LOAD_UDP_MAX_LEN))
 		return fail(cl, -EINVAL, "UDP datagram length must be %d..%d bytes",
-			    LOAD_UDP_MIN_LEN, LOAD_UDP_MAX_LEN);
+			    LOAD_UDP_SHORT_MIN_LEN, LOAD_UDP_MAX_LEN);
 	if (!s->host[0])
 		return fail(cl, -EINVAL, "no server given");
 	if (s->cport && s->cport + s->streams - 1u > 65535u)
 		return fail(cl, -ERANGE,
 			    "--cport %u with %u streams needs source ports up to %u, above 65535",
 			    s->cport, s->streams, s->cport + s->streams - 1u);
-	return 0;
+	return validate_congestion(cl);
 }
 
 int load_run_hooks(const struct load_spec *spec, struct load_result *res,
@@ -611,6 +734,7 @@ int load_run_hooks(const struct load_spec *spec, struct load_result *res,
 	res->spec = cl->spec;
 	cl->res = res;
 	cl->hooks = hooks;
+	load_local_init(&cl->samples);
 	cl->mine = calloc(1, sizeof(*cl->mine));
 	cl->theirs = calloc(1, sizeof(*cl->theirs));
 	rc = !cl->mine || !cl->theirs ? -ENOMEM : validate(cl);

@@ -39,6 +39,7 @@ static void merge_tcp(const struct proto_results *snd, const struct proto_result
 
 		s->bytes = i < rcv->nstreams ? rcv->streams[i].bytes : 0;
 		s->bps = bps(s->bytes, dur);
+		s->sent_bytes = i < snd->nstreams ? snd->streams[i].bytes : 0;
 		if (i < snd->nstreams)
 			tcp_info_get(&snd->streams[i], &s->tcp_sender);
 		if (i < rcv->nstreams)
@@ -211,6 +212,8 @@ int load_merge(const struct proto_results *snd, const struct proto_results *rcv,
 		sent_bits = snd->total.bytes * 8;
 		recv_bits = res->tcp.bytes * 8;
 	}
+	res->sender_duration_s = (double)snd->duration_ns / 1e9;
+	res->receiver_duration_s = (double)rcv->duration_ns / 1e9;
 	cpu_get(snd, &res->cpu_sender);
 	cpu_get(rcv, &res->cpu_receiver);
 	res->sender_cpu_s_per_gbit = cpuuse_s_per_gbit(&res->cpu_sender, sent_bits);

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/socket.h>
 
+#include "clock.h"
 #include "load_side.h"
 #include "load_tunnel.h"
 #include "log.h"
@@ -15,20 +16,58 @@ static void tunnel_begin(struct load_side *side)
 {
 	unsigned ndev = 0;
 
-	side->have_tunnel = load_tunnel_drops(&side->tunnel_before, &ndev) == 0 && ndev > 0;
+	side->have_tunnel =
+		load_tunnel_read(&side->tunnel_before, &side->traffic_before, &ndev) == 0 &&
+		ndev > 0;
 }
 
-/* The built-in overlay daemons' drops over the test, at either end. */
-static void tunnel_end(const struct load_side *side, struct proto_results *out)
+static uint64_t delta(uint64_t before, uint64_t after)
 {
+	return after > before ? after - before : 0;
+}
+
+/* The daemons' counters once their queue is through: a datagram the test
+ * wrote last may still wait in the TUN queue when the streams end. At
+ * most TUNNEL_SETTLE_TRIES reads TUNNEL_SETTLE_NS apart. */
+#define TUNNEL_SETTLE_NS    (20 * NSEC_PER_MSEC)
+#define TUNNEL_SETTLE_TRIES 10
+static int tunnel_settled(uint64_t *drops, struct load_tunnel_traffic *t, unsigned *ndev)
+{
+	struct load_tunnel_traffic prev;
+	int rc = load_tunnel_read(drops, t, ndev);
+
+	for (int i = 0; rc == 0 && *ndev && i < TUNNEL_SETTLE_TRIES; i++) {
+		prev = *t;
+		clock_sleep_until_ns(clock_now_ns() + TUNNEL_SETTLE_NS);
+		rc = load_tunnel_read(drops, t, ndev);
+		if (t->tx_datagrams == prev.tx_datagrams && t->rx_datagrams == prev.rx_datagrams)
+			break;
+	}
+	return rc;
+}
+
+/* The built-in overlay daemons' drops over the test, at either end, and
+ * the outer datagrams this end's daemons sent (sender) or received. */
+static void tunnel_end(struct load_side *side, bool udp_sender, struct proto_results *out)
+{
+	struct load_tunnel_traffic t;
+	const struct load_tunnel_traffic *b = &side->traffic_before;
 	uint64_t after = 0;
 	unsigned ndev = 0;
 
-	if (!side->have_tunnel || load_tunnel_drops(&after, &ndev) < 0 || !ndev)
+	if (!side->have_tunnel || tunnel_settled(&after, &t, &ndev) < 0 || !ndev)
 		return;
 	out->has_local_drops = true;
 	out->local.flags |= PROTO_LD_TUNNEL_READ;
-	out->local.tunnel_drops = after > side->tunnel_before ? after - side->tunnel_before : 0;
+	out->local.tunnel_drops = delta(side->tunnel_before, after);
+	side->outer = (struct udp_outer){
+		.ip_version = t.ip_version,
+		.received = !udp_sender,
+		.datagrams = udp_sender ? delta(b->tx_datagrams, t.tx_datagrams)
+					: delta(b->rx_datagrams, t.rx_datagrams),
+		.bytes = udp_sender ? delta(b->tx_bytes, t.tx_bytes)
+				    : delta(b->rx_bytes, t.rx_bytes),
+	};
 }
 
 void load_side_begin(struct load_side *side, int family)
@@ -336,5 +375,5 @@ void load_side_udp(struct load_side *side, const struct udp_stream *st, unsigned
 	out->has_local_drops = false;
 	if (sender)
 		local_drops(side, st, n, out);
-	tunnel_end(side, out);
+	tunnel_end(side, sender, out);
 }

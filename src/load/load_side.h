@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "load.h"
+#include "load_tunnel.h"
 #include "netcounters.h"
 #include "proto.h"
 #include "qdiscstats.h"
@@ -30,6 +31,8 @@ struct load_side {
 	uint64_t sndbuf_calls;	/* SndbufErrors over the test, unscaled */
 	uint64_t tunnel_before; /* built-in overlay daemons' drops at the start */
 	bool have_tunnel;	/* a daemon answered at the start */
+	struct load_tunnel_traffic traffic_before; /* ... their outer datagrams */
+	struct udp_outer outer; /* this end's outer datagrams over the test (UDP) */
 	uint64_t per_mille;	/* datagrams per kernel packet x1000 (GSO/GRO);
 				 * 0: one each */
 	/* The test's own sockets' drops (receiver): as the kernel counts

@@ -210,6 +210,11 @@ void load_streams_results(struct load_streams *ls, struct proto_results *out)
 	load_sched_put(&sched, out);
 }
 
+void load_streams_outer(const struct load_streams *ls, struct udp_outer *out)
+{
+	*out = ls->udp ? ls->side.outer : (struct udp_outer){ 0 };
+}
+
 uint32_t load_streams_path_mtu(const struct load_streams *ls)
 {
 	uint32_t mtu = 0;

@@ -64,6 +64,10 @@ void load_streams_stop(struct load_streams *ls);
 void load_streams_results(struct load_streams *ls, struct proto_results *out);
 /* The lowest path MTU the streams' sockets had at their end (0 unknown). */
 uint32_t load_streams_path_mtu(const struct load_streams *ls);
+/* UDP: the built-in overlay's outer datagrams this end sent (sender) or
+ * received over the test (after load_streams_results; ip_version 0: no
+ * daemon here). */
+void load_streams_outer(const struct load_streams *ls, struct udp_outer *out);
 /* A UDP sender's skipped slots by cause and its refused sends (sums over
  * streams; zeros on a receiving end). */
 void load_streams_sender_diag(const struct load_streams *ls, uint64_t *late_wakeup,

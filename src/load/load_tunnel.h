@@ -4,7 +4,8 @@
  * thread's network namespace answer "show" on their control socket
  * (control.h) with "drop.<reason>=N" lines (no route, decrypt, replay, a
  * full queue ...). Their sum, before and after a test, says how many
- * packets the tunnel itself dropped there.
+ * packets the tunnel itself dropped there; their traffic counters, what the
+ * tunnel put on the underlay (the overlay's outer packets, measured).
  */
 #ifndef OVLPERF_LOAD_TUNNEL_H
 #define OVLPERF_LOAD_TUNNEL_H
@@ -19,5 +20,24 @@ int load_tunnel_drops(uint64_t *drops, unsigned *ndev);
 
 /* The sum of the "drop.<reason>=N" lines of a "show" reply. */
 uint64_t load_tunnel_sum_drops(const char *reply, size_t len);
+
+/* The outer (encrypted) datagrams the daemons of this namespace sent and
+ * received on the underlay, as they count them ("counter.udp_tx_datagrams",
+ * "counter.udp_tx_bytes": UDP payload bytes, and the rx ones), and the
+ * underlay's IP version (6 when a peer's endpoint is an IPv6 address, 4
+ * when one is IPv4, 0 when no peer has one). */
+struct load_tunnel_traffic {
+	uint64_t tx_datagrams, tx_bytes, rx_datagrams, rx_bytes;
+	unsigned ip_version;
+};
+
+/* Adds one "show" reply's counters into *t. */
+void load_tunnel_add_traffic(const char *reply, size_t len, struct load_tunnel_traffic *t);
+/* Whether a daemon of this namespace runs the interface ifname: a test
+ * whose datagrams leave by it crosses the built-in overlay. */
+bool load_tunnel_serves(const char *ifname);
+/* Reads every daemon of this namespace: their drops and traffic summed.
+ * *ndev: how many answered. 0 or -errno. */
+int load_tunnel_read(uint64_t *drops, struct load_tunnel_traffic *t, unsigned *ndev);
 
 #endif

@@ -104,11 +104,13 @@ static int hello(struct session *s)
 	log_info("%s: client %s, protocol %u", s->name, h.software, h.version);
 	s->data_ack = h.caps & PROTO_CAP_DATA_ACK;
 	s->local_drops = h.caps & PROTO_CAP_LOCAL_DROPS;
+	s->congestion = h.caps & PROTO_CAP_CONGESTION;
 	h = (struct proto_hello){ .version = PROTO_VERSION,
 				  .caps = PROTO_CAP_TCP | PROTO_CAP_UDP | PROTO_CAP_MTU |
 					  PROTO_CAP_REVERSE | PROTO_CAP_UDP_GSO |
 					  PROTO_CAP_UDP_GRO | PROTO_CAP_DATA_ACK |
-					  PROTO_CAP_ONE_PORT };
+					  PROTO_CAP_ONE_PORT | PROTO_CAP_DGRAM_SHORT |
+					  PROTO_CAP_CONGESTION };
 	if (s->sh->key)
 		h.caps |= PROTO_CAP_AUTH_REQUIRED;
 	if (s->sh->ovl)

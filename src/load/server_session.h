@@ -45,6 +45,7 @@ struct session {
 	bool authed;
 	bool data_ack;	  /* the client has PROTO_CAP_DATA_ACK */
 	bool local_drops; /* the client has PROTO_CAP_LOCAL_DROPS */
+	bool congestion;  /* the client has PROTO_CAP_CONGESTION */
 };
 
 /* Tells the client why (an ERROR, or a TEST_REJECT that leaves the session

@@ -19,6 +19,7 @@
 #include "log.h"
 #include "server_session.h"
 #include "sockopt.h"
+#include "tcp_sample.h"
 #include "udp_load.h"
 
 #define SETUP_TIMEOUT_MS      10000
@@ -72,7 +73,53 @@ static uint16_t check_limits(const struct server_config *cfg, const struct proto
 	return 0;
 }
 
-static int send_accept(struct session *s, const struct data_server *ds)
+/* -C: the algorithm asked for must exist here (a TCP test's only); cc gets
+ * the one this end's connections will use, the default when none is asked.
+ * 0 or the reason code. */
+static uint16_t check_congestion(const struct session *s, const struct proto_test_request *r,
+				 char cc[static PROTO_CC_NAME_LEN], char *why, size_t n)
+{
+	int rc;
+
+	cc[0] = '\0';
+	if (r->kind != PROTO_KIND_TCP) {
+		if (!r->congestion[0])
+			return 0;
+		snprintf(why, n, "congestion control applies to TCP tests");
+		return PROTO_R_UNSUPPORTED;
+	}
+	rc = tcp_congestion_probe(s->local.ss_family, r->congestion, cc, PROTO_CC_NAME_LEN);
+	if (rc < 0 && r->congestion[0]) {
+		snprintf(why, n, "TCP congestion control '%s' is not available on the server: %s",
+			 r->congestion, strerror(-rc));
+		return PROTO_R_UNSUPPORTED;
+	}
+	if (rc < 0)
+		cc[0] = '\0'; /* the default is unknown: say nothing */
+	return 0;
+}
+
+/* The test's TCP connections at this end get the algorithm the client
+ * asked for (tcp(7) TCP_CONGESTION), before any data moves. */
+static int set_congestion(struct session *s, const struct load_spec *spec, const int *fds)
+{
+	int rc;
+
+	if (spec->proto != LOAD_TCP || !spec->congestion[0])
+		return 0;
+	for (unsigned i = 0; i < spec->streams; i++) {
+		rc = tcp_congestion_set(fds[i], spec->congestion);
+		if (rc < 0) {
+			session_refuse(s, PROTO_ERROR, PROTO_R_INTERNAL,
+				       "cannot set congestion control %s: %s", spec->congestion,
+				       strerror(-rc));
+			return rc;
+		}
+	}
+	return 0;
+}
+
+static int send_accept(struct session *s, const struct data_server *ds, const char *cc)
 {
 	const struct server_config *cfg = s->sh->cfg;
 	struct proto_test_accept a = { .test_id = ds->test_id,
@@ -84,6 +131,8 @@ static int send_accept(struct session *s, const struct data_server *ds)
 	memcpy(a.cookie, ds->cookie, sizeof(a.cookie));
 	for (unsigned i = 0; i < ds->nports; i++)
 		a.ports[i] = ds->ports[i];
+	a.has_cc = s->congestion;
+	snprintf(a.congestion, sizeof(a.congestion), "%s", cc);
 	return ctrl_send(&s->c, proto_encode_test_accept(s->c.out, PROTO_MAX_MSG, &a));
 }
 
@@ -287,7 +336,10 @@ static int measure(struct session *s, struct data_server *ds, const struct load_
 	for (unsigned i = 0; i < ds->streams; i++)
 		fds[i] = data_server_take(ds, i);
 	data_server_close(ds);
-	if (df_sender && (rc = df_refuse(s, spec, fds[0], 0)) < 0) {
+	rc = set_congestion(s, spec, fds);
+	if (rc == 0 && df_sender)
+		rc = df_refuse(s, spec, fds[0], 0);
+	if (rc < 0) {
 		for (unsigned i = 0; i < ds->streams; i++)
 			close(fds[i]);
 		return rc;
@@ -327,7 +379,7 @@ int server_test_run(struct session *s, const struct proto_test_request *req)
 	struct data_opts opts = { .mss = req->mss, .sock_buf = req->sock_buf, .dscp = req->dscp };
 	struct load_spec spec;
 	struct data_server ds;
-	char why[PROTO_TEXT_MAX];
+	char why[PROTO_TEXT_MAX], cc[PROTO_CC_NAME_LEN];
 	uint16_t code;
 	int rc;
 
@@ -344,6 +396,8 @@ int server_test_run(struct session *s, const struct proto_test_request *req)
 	if (!spec.len)
 		spec.len = spec.proto == LOAD_UDP ? LOAD_UDP_DEFAULT_LEN : LOAD_TCP_DEFAULT_LEN;
 	code = check_limits(cfg, req, why, sizeof(why));
+	if (!code)
+		code = check_congestion(s, req, cc, why, sizeof(why));
 	if (!code &&
 	    (req->flags & PROTO_REQ_IPV6) != (spec.family == AF_INET6 ? PROTO_REQ_IPV6 : 0)) {
 		snprintf(why, sizeof(why),
@@ -363,7 +417,7 @@ int server_test_run(struct session *s, const struct proto_test_request *req)
 		 spec.proto == LOAD_UDP ? "UDP" : "TCP", spec.streams,
 		 (double)spec.duration_ns / 1e9, spec.reverse ? "server sends" : "client sends");
 	ds.ack_hello = s->data_ack;
-	rc = send_accept(s, &ds);
+	rc = send_accept(s, &ds, cc);
 	if (rc == 0)
 		rc = wait_start(s, &ds);
 	if (rc != 0) {

@@ -311,7 +311,7 @@ static uint64_t send_phase(struct sender *s, uint64_t from, uint64_t to, uint16_
 		}
 		now = clock_now_ns();
 		for (uint32_t i = 0; i < n; i++)
-			dgram_restamp(s->buf + (size_t)i * st->len, seq + i,
+			dgram_restamp(s->buf + (size_t)i * st->len, st->len, seq + i,
 				      now + (uint64_t)st->clock_shift_ns);
 		{
 			long v0 = 0, i0 = 0, v1 = 0, i1 = 0;
@@ -373,6 +373,10 @@ static void send_fin(struct sender *s, uint64_t count)
 	uint8_t fin[LOAD_UDP_MIN_LEN] = { 0 };
 
 	dgram_put(fin, sizeof(fin), &h);
+	/* the marker is longer than a short datagram: with the socket's
+	 * segment size it would leave in two pieces */
+	if (st->gso && st->len < sizeof(fin))
+		sockopt_udp_gso(st->fd, 0);
 	for (int i = 0; i < FIN_COPIES; i++) {
 		if (send(st->fd, fin, sizeof(fin), 0) < 0) {
 			st->send_errors++;
@@ -444,10 +448,12 @@ static void account(struct udp_stream *st, const uint8_t *p, size_t len, uint64_
 		rxstats_malformed(st->rx);
 		return;
 	}
-	if (h.test_id != st->test_id || h.stream != st->id) {
+	if (!dgram_is_of(&h, st->test_id, (uint16_t)st->id)) {
 		st->foreign++;
 		return;
 	}
+	/* a short header's seq and stamp, whole again (proto.h) */
+	dgram_widen(&h, st->rx->any ? st->rx->highest : 0, now - (uint64_t)st->clock_shift_ns);
 	if (h.flags & DGRAM_F_FIN) {
 		st->fin_count = h.seq;
 		atomic_store(&st->fin_seen, true);
@@ -505,6 +511,7 @@ static void publish(struct udp_stream *st, uint64_t now)
 	atomic_store_explicit(&st->rx_bytes, snap.bytes, memory_order_relaxed);
 	atomic_store_explicit(&st->rx_packets, snap.received, memory_order_relaxed);
 	atomic_store_explicit(&st->rx_lost, snap.lost_so_far, memory_order_relaxed);
+	atomic_store_explicit(&st->rx_jitter_ns, (uint64_t)snap.jitter_ns, memory_order_relaxed);
 	atomic_store_explicit(&st->last_rx_ns, now, memory_order_relaxed);
 }
 
@@ -576,7 +583,10 @@ static void run_receiver(struct udp_stream *st)
 	 * off the CPU at multi-Gbit/s, but also holds off a userspace overlay
 	 * daemon on this host, which then loses what it cannot read. */
 	thread_sched(st, true);
-	r->msg_size = st->gro ? RECV_GRO_BUF : st->len + 1; /* +1: see MSG_TRUNC */
+	/* +1: see MSG_TRUNC; at least a full header: the end marker (and a
+	 * late greeting echo) of a test of short datagrams has one */
+	r->msg_size =
+		st->gro ? RECV_GRO_BUF : (st->len > DGRAM_HDR_LEN ? st->len : DGRAM_HDR_LEN) + 1;
 	r->nmsg = st->gro ? RECV_GRO_MSGS : UDP_LOAD_BATCH;
 	r->buf = malloc((size_t)r->msg_size * r->nmsg);
 	if (!r->buf) {
@@ -660,6 +670,7 @@ int udp_stream_start(struct udp_stream *st, uint32_t sock_buf)
 	atomic_init(&st->rx_bytes, 0);
 	atomic_init(&st->rx_packets, 0);
 	atomic_init(&st->rx_lost, 0);
+	atomic_init(&st->rx_jitter_ns, 0);
 	atomic_init(&st->last_rx_ns, 0);
 	atomic_init(&st->fin_seen, false);
 	atomic_init(&st->finished, false);

@@ -82,6 +82,7 @@ struct udp_stream {
 	/* receiver results */
 	struct rxstats *rx;				    /* allocated by udp_stream_start() */
 	atomic_uint_fast64_t rx_bytes, rx_packets, rx_lost; /* for intervals */
+	atomic_uint_fast64_t rx_jitter_ns; /* RFC 3550 jitter so far, for intervals */
 	atomic_bool fin_seen;
 	atomic_uint_fast64_t last_rx_ns;
 	uint64_t fin_count; /* seq of the FIN: datagrams sent */

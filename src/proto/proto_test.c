@@ -19,23 +19,72 @@ _Static_assert(PROTO_RESULTS_FIXED_LEN + PROTO_MAX_STREAMS * PROTO_STREAM_STATS_
 _Static_assert(PROTO_TEST_ACCEPT_FIXED_LEN + PROTO_MAX_STREAMS * 2 <= PROTO_MAX_BODY,
 	       "TEST_ACCEPT fits");
 
+/* ---- congestion control extension -------------------------------------- */
+
+/* A name is 1..15 of [A-Za-z0-9_-] then NULs (tcp(7) names modules so);
+ * "" says nothing. */
+static bool cc_name_valid(const char *name)
+{
+	size_t n = strnlen(name, PROTO_CC_NAME_LEN);
+
+	if (n == PROTO_CC_NAME_LEN)
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		char c = name[i];
+
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+		      c == '_' || c == '-'))
+			return false;
+	}
+	return true;
+}
+
+static void put_cc(struct wr *w, const char *name)
+{
+	uint8_t b[PROTO_CC_NAME_LEN] = { 0 };
+
+	memcpy(b, name, strnlen(name, PROTO_CC_NAME_LEN - 1));
+	wbytes(w, b, sizeof(b));
+}
+
+/* The extension at r: every byte after the name's NUL must be NUL too. */
+static int get_cc(struct rd *r, char name[static PROTO_CC_NAME_LEN])
+{
+	size_t n;
+
+	rbytes(r, (uint8_t *)name, PROTO_CC_NAME_LEN);
+	n = strnlen(name, PROTO_CC_NAME_LEN);
+	if (n == PROTO_CC_NAME_LEN || !cc_name_valid(name))
+		return PROTO_E_VALUE;
+	for (size_t i = n; i < PROTO_CC_NAME_LEN; i++)
+		if (name[i])
+			return PROTO_E_VALUE;
+	return 0;
+}
+
 /* ---- TEST_REQUEST ------------------------------------------------------ */
 
 static bool request_valid(const struct proto_test_request *m)
 {
+	bool short_hdr = m->flags & PROTO_REQ_DGRAM_SHORT;
+
 	if (m->kind < PROTO_KIND_TCP || m->kind > PROTO_KIND_MTU)
 		return false;
 	if (m->dscp > 63)
 		return false;
 	if (m->flags & ~(uint16_t)(PROTO_REQ_REVERSE | PROTO_REQ_UDP_GSO | PROTO_REQ_UDP_GRO |
-				   PROTO_REQ_IPV6 | PROTO_REQ_DONT_FRAG))
+				   PROTO_REQ_IPV6 | PROTO_REQ_DONT_FRAG | PROTO_REQ_DGRAM_SHORT))
 		return false;
 	if (m->streams < 1 || m->streams > PROTO_MAX_STREAMS)
 		return false;
+	/* the short header is asked for exactly when the payload needs it */
 	if (m->kind == PROTO_KIND_UDP && m->len != 0 &&
-	    (m->len < LOAD_UDP_MIN_LEN || m->len > LOAD_UDP_MAX_LEN))
+	    (m->len < LOAD_UDP_SHORT_MIN_LEN || m->len > LOAD_UDP_MAX_LEN ||
+	     short_hdr != (m->len < LOAD_UDP_MIN_LEN)))
 		return false;
-	return true;
+	if (m->kind != PROTO_KIND_UDP && short_hdr)
+		return false;
+	return !m->has_cc || cc_name_valid(m->congestion);
 }
 
 ssize_t proto_encode_test_request(uint8_t *buf, size_t cap, const struct proto_test_request *m)
@@ -45,7 +94,8 @@ ssize_t proto_encode_test_request(uint8_t *buf, size_t cap, const struct proto_t
 
 	if (!request_valid(m))
 		return PROTO_E_VALUE;
-	n = begin(buf, cap, PROTO_TEST_REQUEST, PROTO_TEST_REQUEST_LEN, &w);
+	n = begin(buf, cap, PROTO_TEST_REQUEST,
+		  PROTO_TEST_REQUEST_LEN + (m->has_cc ? PROTO_CC_NAME_LEN : 0), &w);
 	if (n < 0)
 		return n;
 	w8(&w, m->kind);
@@ -61,16 +111,21 @@ ssize_t proto_encode_test_request(uint8_t *buf, size_t cap, const struct proto_t
 	w64(&w, m->omit_ns);
 	w64(&w, m->interval_ns);
 	w64(&w, m->rate_bps);
+	if (m->has_cc)
+		put_cc(&w, m->congestion);
 	return n;
 }
 
 int proto_decode_test_request(const uint8_t *body, size_t len, struct proto_test_request *m)
 {
 	struct rd r = { body, 0 };
-	int ret = fixed_len(len, PROTO_TEST_REQUEST_LEN);
+	int ret;
 
-	if (ret < 0)
-		return ret;
+	/* the fixed fields, and the congestion extension or nothing */
+	if (len != PROTO_TEST_REQUEST_LEN && len != PROTO_TEST_REQUEST_LEN + PROTO_CC_NAME_LEN)
+		return PROTO_E_LENGTH;
+	memset(m, 0, sizeof(*m));
+	m->has_cc = len != PROTO_TEST_REQUEST_LEN;
 	m->kind = r8(&r);
 	m->dscp = r8(&r);
 	m->flags = r16(&r);
@@ -84,6 +139,8 @@ int proto_decode_test_request(const uint8_t *body, size_t len, struct proto_test
 	m->omit_ns = r64(&r);
 	m->interval_ns = r64(&r);
 	m->rate_bps = r64(&r);
+	if (m->has_cc && (ret = get_cc(&r, m->congestion)) < 0)
+		return ret;
 	return request_valid(m) ? 0 : PROTO_E_VALUE;
 }
 
@@ -94,11 +151,15 @@ int proto_test_request_from_spec(const struct load_spec *spec, struct proto_test
 		return PROTO_E_VALUE;
 	req->kind = spec->proto == LOAD_TCP ? PROTO_KIND_TCP : PROTO_KIND_UDP;
 	req->dscp = spec->dscp;
-	req->flags = (uint16_t)((spec->reverse ? PROTO_REQ_REVERSE : 0) |
-				(spec->udp_gso ? PROTO_REQ_UDP_GSO : 0) |
-				(spec->udp_gro ? PROTO_REQ_UDP_GRO : 0) |
-				(spec->family == AF_INET6 ? PROTO_REQ_IPV6 : 0) |
-				(spec->dont_fragment ? PROTO_REQ_DONT_FRAG : 0));
+	req->flags =
+		(uint16_t)((spec->reverse ? PROTO_REQ_REVERSE : 0) |
+			   (spec->udp_gso ? PROTO_REQ_UDP_GSO : 0) |
+			   (spec->udp_gro ? PROTO_REQ_UDP_GRO : 0) |
+			   (spec->family == AF_INET6 ? PROTO_REQ_IPV6 : 0) |
+			   (spec->dont_fragment ? PROTO_REQ_DONT_FRAG : 0) |
+			   (spec->proto == LOAD_UDP && spec->len && spec->len < LOAD_UDP_MIN_LEN
+				    ? PROTO_REQ_DGRAM_SHORT
+				    : 0));
 	if (spec->streams > PROTO_MAX_STREAMS)
 		return PROTO_E_VALUE;
 	req->streams = (uint16_t)spec->streams;
@@ -109,6 +170,10 @@ int proto_test_request_from_spec(const struct load_spec *spec, struct proto_test
 	req->omit_ns = spec->omit_ns;
 	req->interval_ns = spec->interval_ns;
 	req->rate_bps = spec->rate_bps;
+	if (strlen(spec->congestion) >= PROTO_CC_NAME_LEN)
+		return PROTO_E_VALUE;
+	memcpy(req->congestion, spec->congestion, strlen(spec->congestion) + 1);
+	req->has_cc = req->congestion[0] != 0;
 	return request_valid(req) ? 0 : PROTO_E_VALUE;
 }
 
@@ -129,6 +194,8 @@ void proto_test_request_to_spec(const struct proto_test_request *req, struct loa
 	spec->omit_ns = req->omit_ns;
 	spec->interval_ns = req->interval_ns;
 	spec->rate_bps = req->rate_bps;
+	memcpy(spec->congestion, req->congestion, sizeof(req->congestion));
+	spec->congestion[sizeof(spec->congestion) - 1] = '\0';
 }
 
 /* ---- TEST_ACCEPT ------------------------------------------------------- */
@@ -139,9 +206,13 @@ ssize_t proto_encode_test_accept(uint8_t *buf, size_t cap, const struct proto_te
 	ssize_t n;
 	unsigned i;
 
-	if (m->nports < 1 || m->nports > PROTO_MAX_STREAMS)
+	if (m->nports < 1 || m->nports > PROTO_MAX_STREAMS ||
+	    (m->has_cc && !cc_name_valid(m->congestion)))
 		return PROTO_E_VALUE;
-	n = begin(buf, cap, PROTO_TEST_ACCEPT, PROTO_TEST_ACCEPT_FIXED_LEN + 2u * m->nports, &w);
+	n = begin(buf, cap, PROTO_TEST_ACCEPT,
+		  PROTO_TEST_ACCEPT_FIXED_LEN + 2u * m->nports +
+			  (m->has_cc ? PROTO_CC_NAME_LEN : 0),
+		  &w);
 	if (n < 0)
 		return n;
 	w32(&w, m->test_id);
@@ -152,16 +223,20 @@ ssize_t proto_encode_test_accept(uint8_t *buf, size_t cap, const struct proto_te
 	w16(&w, m->nports);
 	for (i = 0; i < m->nports; i++)
 		w16(&w, m->ports[i]);
+	if (m->has_cc)
+		put_cc(&w, m->congestion);
 	return n;
 }
 
 int proto_decode_test_accept(const uint8_t *body, size_t len, struct proto_test_accept *m)
 {
 	struct rd r = { body, 0 };
+	size_t base;
 	unsigned i;
 
 	if (len < PROTO_TEST_ACCEPT_FIXED_LEN)
 		return PROTO_E_LENGTH;
+	memset(m, 0, sizeof(*m));
 	m->test_id = r32(&r);
 	rbytes(&r, m->cookie, PROTO_COOKIE_LEN);
 	m->max_duration_ns = r64(&r);
@@ -171,14 +246,17 @@ int proto_decode_test_accept(const uint8_t *body, size_t len, struct proto_test_
 	/* The count must account for the length exactly, and be in range. */
 	if (m->nports < 1 || m->nports > PROTO_MAX_STREAMS)
 		return PROTO_E_VALUE;
-	if (len != PROTO_TEST_ACCEPT_FIXED_LEN + 2u * m->nports)
+	/* ... with the congestion extension after the ports, or nothing */
+	base = PROTO_TEST_ACCEPT_FIXED_LEN + 2u * m->nports;
+	if (len != base && len != base + PROTO_CC_NAME_LEN)
 		return PROTO_E_LENGTH;
 	for (i = 0; i < m->nports; i++) {
 		m->ports[i] = r16(&r);
 		if (m->ports[i] == 0)
 			return PROTO_E_VALUE;
 	}
-	return 0;
+	m->has_cc = len != base;
+	return m->has_cc ? get_cc(&r, m->congestion) : 0;
 }
 
 /* ---- RESULTS ------------------------------------------------------------ */

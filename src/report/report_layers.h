@@ -27,5 +27,17 @@ struct report_layers {
  * each (not fragmented) over a known family; false otherwise (no layers:
  * the frame count of a fragmented datagram is not one). */
 bool report_layers_get(const struct load_result *r, struct report_layers *l);
+/* The same from counts: datagrams of len bytes over family (AF_INET or
+ * AF_INET6), one packet each. */
+void report_layers_of(int family, uint32_t len, uint64_t sent, uint64_t received, double sent_pps,
+		      double received_pps, struct report_layers *l);
+/* l as JSON, the client's udp.layers layout (docs/json.md); NULL without
+ * memory. */
+struct cJSON;
+struct cJSON *report_layers_json(const struct report_layers *l);
+/* The built-in overlay's outer datagrams (load.h) at every layer over secs
+ * seconds, with the mean line bytes of one beside a test datagram's
+ * (inner_line): null when no daemon counted them. */
+struct cJSON *report_outer_json(const struct udp_outer *o, uint64_t inner_line, double secs);
 
 #endif

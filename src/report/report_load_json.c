@@ -233,6 +233,11 @@ static cJSON *layers_json(const struct load_result *r)
 			cJSON_AddNullToObject(e, "received_bps");
 		}
 	}
+	/* Over the built-in overlay: the encrypted datagrams the underlay
+	 * carried, as the client's daemon counted them (null elsewhere). */
+	cJSON_AddItemToObject(
+		o, "outer",
+		report_outer_json(&r->udp.outer, l.bytes[LAYER_LINE], r->duration_s));
 	return o;
 }
 
@@ -351,6 +356,42 @@ static void peer_unknown(cJSON *o, const struct load_result *r)
 	}
 }
 
+/* What the options and the path said before any datagram (a datagram
+ * refused for its size knows them): kept when nothing was measured; 0 is
+ * their "unknown". */
+static bool kept(const cJSON *c)
+{
+	static const char *const facts[] = { "len", "path_mtu", "fragments", NULL };
+
+	if (!strcmp(c->string, "dont_fragment"))
+		return true;
+	for (const char *const *k = facts; *k; k++)
+		if (!strcmp(*k, c->string))
+			return cJSON_IsNumber(c) && c->valuedouble != 0;
+	return false;
+}
+
+/* The test never ran (it failed before START, or could not connect):
+ * every figure it would have measured is null, not the zeros the empty
+ * result holds. */
+static void nothing_measured(cJSON *o, const struct load_result *r)
+{
+	cJSON *sum = cJSON_GetObjectItemCaseSensitive(o, r->spec.proto == LOAD_UDP ? "udp" : "tcp");
+	char key[64];
+
+	for (cJSON *c = sum ? sum->child : NULL; c; c = c->next) {
+		if (kept(c) || cJSON_IsNull(c) || !c->string ||
+		    snprintf(key, sizeof(key), "%s", c->string) >= (int)sizeof(key))
+			continue;
+		/* the replacement takes c's place in the list: c->next stays
+		 * valid through it */
+		cJSON_ReplaceItemInObjectCaseSensitive(sum, key, cJSON_CreateNull());
+		c = cJSON_GetObjectItemCaseSensitive(sum, key);
+	}
+	cJSON_ReplaceItemInObjectCaseSensitive(o, "cpu", cJSON_CreateNull());
+	cJSON_ReplaceItemInObjectCaseSensitive(o, "duration_s", cJSON_CreateNull());
+}
+
 cJSON *report_load_json(const struct load_result *r)
 {
 	cJSON *o = cJSON_CreateObject(), *cpu;
@@ -413,6 +454,8 @@ cJSON *report_load_json(const struct load_result *r)
 	cJSON_AddItemToObject(o, "intervals", intervals_json(r));
 	if (r->peer_missing)
 		peer_unknown(o, r);
+	if (!r->nstreams)
+		nothing_measured(o, r);
 	return o;
 }
 
@@ -431,4 +474,20 @@ int report_load_json_print(FILE *f, const struct load_result *res)
 	fputc('\n', f);
 	free(s);
 	return fflush(f) ? -errno : 0;
+}
+
+int report_load_json_bidir_print(FILE *f, const struct load_result *fwd,
+				 const struct load_result *rev, const char *server_text)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	if (o) {
+		cJSON_AddStringToObject(o, "schema", REPORT_BIDIR_SCHEMA);
+		add_num(o, "schema_version", 1);
+		cJSON_AddItemToObject(o, "forward", report_load_json(fwd));
+		cJSON_AddItemToObject(o, "reverse", report_load_json(rev));
+		if (server_text)
+			cJSON_AddStringToObject(o, "server_output_text", server_text);
+	}
+	return json_out_print(f, o);
 }

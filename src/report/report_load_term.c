@@ -3,6 +3,7 @@
  * byte counts decimal too (1 MB = 10^6 bytes), as network engineers read them. */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "clock.h"
@@ -25,9 +26,18 @@ static const char *fmt_scaled(char *buf, size_t size, double v, const char *unit
 	return buf;
 }
 
-static const char *fmt_bps(char *buf, size_t size, uint64_t bps)
+/* A rate in the unit -f asked for (report_load.h), else scaled to fit. */
+static const char *fmt_rate(char *buf, size_t size, uint64_t bps, char units)
 {
-	return fmt_scaled(buf, size, (double)bps, "bit/s");
+	static const char *const name[] = { "kbit/s", "Mbit/s", "Gbit/s", "kB/s", "MB/s", "GB/s" };
+	static const double scale[] = { 1e3, 1e6, 1e9, 8e3, 8e6, 8e9 };
+	const char *p = units ? strchr(REPORT_UNITS, units) : NULL;
+
+	if (!p)
+		return fmt_scaled(buf, size, (double)bps, "bit/s");
+	snprintf(buf, size, "%.2f %s", (double)bps / scale[p - REPORT_UNITS],
+		 name[p - REPORT_UNITS]);
+	return buf;
 }
 
 static const char *fmt_bytes(char *buf, size_t size, uint64_t bytes)
@@ -35,38 +45,40 @@ static const char *fmt_bytes(char *buf, size_t size, uint64_t bytes)
 	return fmt_scaled(buf, size, (double)bytes, "B");
 }
 
-void report_load_term_header(FILE *f, const struct load_spec *spec)
+void report_load_term_header(const struct report_term *t, const struct load_spec *spec)
 {
+	FILE *f = t->f;
 	char rate[32];
 
-	fprintf(f, "ovlperf %s test to %s port %u: %u stream%s, %.1f s",
-		spec->proto == LOAD_UDP ? "UDP" : "TCP", spec->host,
+	fprintf(f, "%s%sovlperf %s test to %s port %u: %u stream%s, %.1f s", t->tag ? t->tag : "",
+		t->tag ? " " : "", spec->proto == LOAD_UDP ? "UDP" : "TCP", spec->host,
 		spec->port ? spec->port : LOAD_DEFAULT_PORT, spec->streams,
 		spec->streams == 1 ? "" : "s", (double)spec->duration_ns / 1e9);
 	if (spec->omit_ns)
 		fprintf(f, " (+%.1f s omitted)", (double)spec->omit_ns / 1e9);
-	if (spec->proto == LOAD_UDP || spec->rate_bps)
-		fprintf(f, ", target %s", fmt_bps(rate, sizeof(rate), spec->rate_bps));
+	if (spec->rate_bps)
+		fprintf(f, ", target %s", fmt_rate(rate, sizeof(rate), spec->rate_bps, t->units));
+	else
+		fprintf(f, ", as fast as the sender can");
 	fprintf(f, ", %s\n", spec->reverse ? "reverse (server sends)" : "client sends");
 	fflush(f);
 }
 
 void report_load_term_interval(const struct load_result *res, const struct load_interval *iv,
-			       void *file)
+			       void *term)
 {
-	FILE *f = file ? file : stdout;
+	const struct report_term *t = term;
+	FILE *f = t->f;
 	char b1[32], b2[32];
 
-	if (res->nintervals == 1) {
-		if (res->spec.proto == LOAD_UDP)
-			fprintf(f, "%-15s %12s %16s %10s\n", "interval [s]", "transfer", "bitrate",
-				"lost");
-		else
-			fprintf(f, "%-15s %12s %16s %10s\n", "interval [s]", "transfer", "bitrate",
-				"retr");
-	}
+	if (res->nintervals == 1)
+		fprintf(f, "%s%s%-15s %12s %16s %10s\n", t->tag ? t->tag : "", t->tag ? " " : "",
+			"interval [s]", "transfer", "bitrate",
+			res->spec.proto == LOAD_UDP ? "lost" : "retr");
+	if (t->tag)
+		fprintf(f, "%s ", t->tag);
 	fprintf(f, "%6.2f-%-8.2f %12s %16s %10" PRIu64 "\n", iv->start_s, iv->end_s,
-		fmt_bytes(b1, sizeof(b1), iv->bytes), fmt_bps(b2, sizeof(b2), iv->bps),
+		fmt_bytes(b1, sizeof(b1), iv->bytes), fmt_rate(b2, sizeof(b2), iv->bps, t->units),
 		res->spec.proto == LOAD_UDP ? iv->lost : (uint64_t)iv->retransmits);
 	fflush(f);
 }
@@ -80,7 +92,7 @@ static void print_tcp_info(FILE *f, const char *who, const struct tcp_info_summa
 		t->pmtu, t->snd_cwnd);
 }
 
-static void print_tcp(FILE *f, const struct load_result *res)
+static void print_tcp(FILE *f, const struct load_result *res, char units)
 {
 	char b1[32], b2[32];
 
@@ -90,12 +102,12 @@ static void print_tcp(FILE *f, const struct load_result *res)
 		const struct load_stream_result *s = &res->streams[i];
 
 		fprintf(f, "%-8u %12s %16s %8u %9u %8u %8u\n", i + 1,
-			fmt_bytes(b1, sizeof(b1), s->bytes), fmt_bps(b2, sizeof(b2), s->bps),
-			s->tcp_sender.retransmits, s->tcp_sender.rtt_us, s->tcp_sender.snd_mss,
-			s->tcp_sender.snd_cwnd);
+			fmt_bytes(b1, sizeof(b1), s->bytes),
+			fmt_rate(b2, sizeof(b2), s->bps, units), s->tcp_sender.retransmits,
+			s->tcp_sender.rtt_us, s->tcp_sender.snd_mss, s->tcp_sender.snd_cwnd);
 	}
 	fprintf(f, "%-8s %12s %16s %8u\n", "sum", fmt_bytes(b1, sizeof(b1), res->tcp.bytes),
-		fmt_bps(b2, sizeof(b2), res->tcp.goodput_bps), res->tcp.sender.retransmits);
+		fmt_rate(b2, sizeof(b2), res->tcp.goodput_bps, units), res->tcp.sender.retransmits);
 	print_tcp_info(f, "sender", &res->tcp.sender);
 	print_tcp_info(f, "receiver", &res->tcp.receiver);
 }
@@ -155,7 +167,7 @@ static void print_layers(FILE *f, const struct load_result *res)
 			l.bytes[i], l.sent_bps[i] / 1e6, l.received_bps[i] / 1e6);
 }
 
-static void print_udp(FILE *f, const struct load_result *res)
+static void print_udp(FILE *f, const struct load_result *res, char units)
 {
 	const struct udp_result *u = &res->udp;
 	char b1[32], b2[32], b3[32];
@@ -169,18 +181,19 @@ static void print_udp(FILE *f, const struct load_result *res)
 			"%-8u %12" PRIu64 " %12" PRIu64 " %10" PRIu64 " %8" PRIu64 " %8" PRIu64
 			" %16s %16s %7.3f ms\n",
 			i + 1, s->sent, s->received, s->lost, s->duplicates, s->reordered,
-			fmt_bps(b1, sizeof(b1), s->achieved_bps),
-			fmt_bps(b2, sizeof(b2), s->received_bps), s->jitter_ms);
+			fmt_rate(b1, sizeof(b1), s->achieved_bps, units),
+			fmt_rate(b2, sizeof(b2), s->received_bps, units), s->jitter_ms);
 	}
 	fprintf(f,
 		"%-8s %12" PRIu64 " %12" PRIu64 " %10" PRIu64 " %8" PRIu64 " %8" PRIu64
 		" %16s %16s %7.3f ms\n",
 		"sum", u->sent, u->received, u->lost, u->duplicates, u->reordered,
-		fmt_bps(b1, sizeof(b1), u->achieved_bps), fmt_bps(b2, sizeof(b2), u->received_bps),
-		u->jitter_ms);
+		fmt_rate(b1, sizeof(b1), u->achieved_bps, units),
+		fmt_rate(b2, sizeof(b2), u->received_bps, units), u->jitter_ms);
 	fprintf(f, "  loss %.4f %% of %" PRIu64 " datagrams of %u B; target %s, achieved %s%s\n",
 		u->sent ? 100.0 * (double)u->lost / (double)u->sent : 0.0, u->sent, u->len,
-		fmt_bps(b1, sizeof(b1), u->target_bps), fmt_bps(b3, sizeof(b3), u->achieved_bps),
+		fmt_rate(b1, sizeof(b1), u->target_bps, units),
+		fmt_rate(b3, sizeof(b3), u->achieved_bps, units),
 		u->generator_limited ? "  (GENERATOR LIMITED: the sender fell short of the target)"
 				     : "");
 	print_layers(f, res);
@@ -212,13 +225,15 @@ static void print_cpu(FILE *f, const char *who, const struct cpu_use *c, double 
 		who, c->user_s, c->sys_s, c->wall_s, s_per_gbit);
 }
 
-void report_load_term(FILE *f, const struct load_result *res)
+void report_load_term(const struct report_term *t, const struct load_result *res)
 {
+	FILE *f = t->f;
 	char sc[16], ss[16];
 
 	/* the threads' scheduling: a real-time end starves a userspace
 	 * overlay on its host, so it belongs beside the figures */
-	fprintf(f, "\n%s%s %s -> %s, %.2f s measured; scheduling: client %s, server %s\n",
+	fprintf(f, "\n%s%s%s%s %s -> %s, %.2f s measured; scheduling: client %s, server %s\n",
+		t->tag ? t->tag : "", t->tag ? " " : "",
 		res->interrupted ? "INTERRUPTED: partial result. " : "",
 		res->spec.proto == LOAD_UDP ? "UDP" : "TCP",
 		res->spec.reverse ? res->remote_addr : res->local_addr,
@@ -237,12 +252,81 @@ void report_load_term(FILE *f, const struct load_result *res)
 				: (res->spec.reverse ? "sent bytes, retransmits, RTT, cwnd"
 						     : "bytes received, goodput"));
 	if (res->spec.proto == LOAD_UDP)
-		print_udp(f, res);
+		print_udp(f, res, t->units);
 	else
-		print_tcp(f, res);
+		print_tcp(f, res, t->units);
 	print_cpu(f, "sender", &res->cpu_sender, res->sender_cpu_s_per_gbit);
 	print_cpu(f, "receiver", &res->cpu_receiver, res->receiver_cpu_s_per_gbit);
 	if (res->error[0])
 		fprintf(f, "  error: %s\n", res->error);
 	fflush(f);
+}
+
+/* The server's end of one stream: what it moved (received, or sent with -R). */
+static uint64_t server_stream_bytes(const struct load_result *r, unsigned i)
+{
+	const struct load_stream_result *s = &r->streams[i];
+
+	if (r->spec.proto == LOAD_UDP)
+		return (r->spec.reverse ? s->udp.sent : s->udp.received) * r->spec.len;
+	return r->spec.reverse ? s->sent_bytes : s->bytes;
+}
+
+void report_load_term_server(const struct report_term *t, const struct load_result *r)
+{
+	bool sends = r->spec.reverse;
+	double dur = sends ? r->sender_duration_s : r->receiver_duration_s;
+	const struct cpu_use *c = sends ? &r->cpu_sender : &r->cpu_receiver;
+	uint64_t total = 0;
+	char b1[32], b2[32];
+	FILE *f = t->f;
+
+	fprintf(f, "server %s (%s): %s test from %s, %u stream%s, the server %s\n", r->remote_addr,
+		r->server_version[0] ? r->server_version : "?",
+		r->spec.proto == LOAD_UDP ? "UDP" : "TCP", r->local_addr, r->spec.streams,
+		r->spec.streams == 1 ? "" : "s", sends ? "sending" : "receiving");
+	if (r->peer_missing) {
+		fprintf(f, "its results never arrived: nothing of its end is known\n");
+		return;
+	}
+	/* a receiving server's interval reports are the test's intervals */
+	for (unsigned i = 0; !sends && i < r->nintervals; i++)
+		fprintf(f, "[SUM] %6.2f-%-6.2f s %12s %16s\n", r->intervals[i].start_s,
+			r->intervals[i].end_s, fmt_bytes(b1, sizeof(b1), r->intervals[i].bytes),
+			fmt_rate(b2, sizeof(b2), r->intervals[i].bps, t->units));
+	fprintf(f, "- - - - - - - - - - - - - - - - - - - - - - - - -\n");
+	for (unsigned i = 0; i < r->nstreams; i++) {
+		uint64_t b = server_stream_bytes(r, i);
+
+		total += b;
+		fprintf(f, "[%3u] %6.2f-%-6.2f s %12s %16s %s\n", i + 1, 0.0, dur,
+			fmt_bytes(b1, sizeof(b1), b),
+			fmt_rate(b2, sizeof(b2), dur > 0 ? (uint64_t)((double)b * 8 / dur) : 0,
+				 t->units),
+			sends ? "sender" : "receiver");
+	}
+	fprintf(f, "[SUM] %6.2f-%-6.2f s %12s %16s %s\n", 0.0, dur,
+		fmt_bytes(b1, sizeof(b1), total),
+		fmt_rate(b2, sizeof(b2), dur > 0 ? (uint64_t)((double)total * 8 / dur) : 0,
+			 t->units),
+		sends ? "sender" : "receiver");
+	fprintf(f, "CPU: user %.2f s, sys %.2f s over %.2f s wall\n", c->user_s, c->sys_s,
+		c->wall_s);
+}
+
+char *report_load_server_text(const struct load_result *r, char units)
+{
+	struct report_term t = { .units = units };
+	char *buf = NULL;
+	size_t len = 0;
+
+	t.f = open_memstream(&buf, &len);
+	if (!t.f)
+		return NULL;
+	report_load_term_server(&t, r);
+	if (fclose(t.f)) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
 }

@@ -89,6 +89,37 @@ static void row(FILE *f, const struct report_run *rr, const char *metric, unsign
 	}
 }
 
+static struct results_stat scaled(const struct results_stat *s, double k)
+{
+	return (struct results_stat){
+		.n = s->n, .median = s->median * k, .min = s->min * k, .max = s->max * k
+	};
+}
+
+/* A payload rate's rows at the other layers: datagrams a second
+ * (PREFIX_pps), and bit/s of IP packets, Ethernet frames and the line
+ * (PREFIX_ip_bps ...). The bytes column stays the payload's. */
+static void layer_rows(FILE *f, const struct report_run *rr, const char *prefix, unsigned path,
+		       uint32_t len, uint64_t offered, const struct results_stat *payload_bps,
+		       enum overhead_bound b)
+{
+	struct results_stat st;
+	char m[48];
+
+	if (!len || !payload_bps->n)
+		return;
+	snprintf(m, sizeof(m), "%s_pps", prefix);
+	st = scaled(payload_bps, 1.0 / (8.0 * len));
+	row(f, rr, m, path, 0, len, offered, &st, NULL, b);
+	for (unsigned i = LAYER_IP; i < LAYER_COUNT; i++) {
+		enum layer l = (enum layer)i;
+
+		snprintf(m, sizeof(m), "%s_%s_bps", prefix, layer_name(l));
+		st = scaled(payload_bps, (double)results_layer_bytes(rr->run, path, len, l) / len);
+		row(f, rr, m, path, 0, len, offered, &st, NULL, b);
+	}
+}
+
 /* A knee's rows: the NDR and PDR (the rate sent; below the search's
  * minimum the rate it lost at, an upper bound), their targets and upper
  * bounds. */
@@ -107,6 +138,8 @@ static void knee_rows(FILE *f, const struct report_run *rr, const struct results
 		    overhead_find(&rr->ov, p->path, pdr ? OVERHEAD_UDP_PDR : OVERHEAD_UDP_NDR,
 				  p->len),
 		    b);
+		snprintf(m, sizeof(m), "udp_%s", pdr ? "pdr" : "ndr");
+		layer_rows(f, rr, m, p->path, p->len, 0, v, b);
 		snprintf(m, sizeof(m), "udp_%s_target_bps", pdr ? "pdr" : "ndr");
 		row(f, rr, m, p->path, 0, p->len, 0, pdr ? &p->pdr_target_bps : &p->ndr_target_bps,
 		    NULL, b == OVERHEAD_AT_MOST ? OVERHEAD_EXACT : b);
@@ -201,6 +234,17 @@ int report_run_csv(FILE *f, const struct report_run *rr)
 
 		row(f, rr, m, p->path, 0, p->len, p->target_bps, &p->delivered_pct, NULL,
 		    OVERHEAD_EXACT);
+		m = p->kind == RESULTS_TRIAL_SWEEP ? "sweep_rx_bps" : "knee_trial_rx_bps";
+		row(f, rr, m, p->path, 0, p->len, p->target_bps, &p->rx_bps, NULL, OVERHEAD_EXACT);
+		layer_rows(f, rr, p->kind == RESULTS_TRIAL_SWEEP ? "sweep_rx" : "knee_trial_rx",
+			   p->path, p->len, p->target_bps, &p->rx_bps, OVERHEAD_EXACT);
+		if (p->outer_line_per_datagram.n)
+			row(f, rr,
+			    p->kind == RESULTS_TRIAL_SWEEP
+				    ? "sweep_outer_line_bytes_per_outer_datagram"
+				    : "knee_trial_outer_line_bytes_per_outer_datagram",
+			    p->path, 0, p->len, p->target_bps, &p->outer_line_per_datagram, NULL,
+			    OVERHEAD_EXACT);
 	}
 	fragment_rows(f, rr);
 	return ferror(f) ? -EIO : 0;

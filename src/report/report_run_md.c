@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/socket.h>
 
 #include "report_load.h"
 #include "report_run.h"
@@ -148,6 +149,38 @@ static void knee_fixes(FILE *f, const struct report_run *rr)
 	}
 }
 
+/* The NDR's lower bound the RFC 2544 way (26.1): frames a second and the
+ * rate at every layer, each size at each layer beside it. */
+static void knee_layers(FILE *f, const struct report_run *rr)
+{
+	const struct results_run *run = rr->run;
+
+	fprintf(f, "\n| path | payload bytes | IP bytes | frame bytes | NDR frames/s | payload "
+		   "Mbit/s | IP Mbit/s | frame Mbit/s | line Mbit/s | %% of line rate |\n");
+	fprintf(f, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+	for (size_t i = 0; i < rr->sum.nknee; i++) {
+		const struct results_knee_point *p = &rr->sum.knee[i];
+		double pps, line;
+		char pct[16] = "-";
+
+		if (!p->ndr_bps.n || !p->len)
+			continue;
+		pps = p->ndr_bps.median / (8.0 * p->len);
+		line = results_layer_bps(run, p->path, p->len, pps, LAYER_LINE);
+		if (run->line_rate_bps)
+			snprintf(pct, sizeof(pct), "%.1f",
+				 100.0 * line / (double)run->line_rate_bps);
+		fprintf(f, "| %s | %u | %llu | %llu | %s%.0f | %.1f | %.1f | %.1f | %.1f | %s |\n",
+			run->paths[p->path].name, p->len,
+			(unsigned long long)results_layer_bytes(run, p->path, p->len, LAYER_IP),
+			(unsigned long long)results_layer_bytes(run, p->path, p->len, LAYER_FRAME),
+			p->ndr_lower_bound ? ">= " : "", pps, p->ndr_bps.median / 1e6,
+			results_layer_bps(run, p->path, p->len, pps, LAYER_IP) / 1e6,
+			results_layer_bps(run, p->path, p->len, pps, LAYER_FRAME) / 1e6, line / 1e6,
+			pct);
+	}
+}
+
 static void knees(FILE *f, const struct report_run *rr)
 {
 	if (!rr->sum.nknee)
@@ -160,11 +193,12 @@ static void knees(FILE *f, const struct report_run *rr)
 		"medians over "
 		"repetitions, each repetition's pair from that repetition. `>=` marks a lower "
 		"bound only (the search passed at max_rate, hit the generator's limit or did "
-		"not finish).\n\n",
+		"not finish). Bytes are UDP payload, rates payload bit/s; the NDR at the other "
+		"layers follows the table.\n\n",
 		rr->run->pdr_goal_pct);
-	fprintf(f, "| path | bytes | NDR Mbit/s | NDR target | NDR upper | NDR kpps | vs underlay "
-		   "| PDR Mbit/s | PDR target | PDR upper | vs underlay | trials | time s | loss "
-		   "above the NDR |\n");
+	fprintf(f, "| path | payload bytes | NDR Mbit/s | NDR target | NDR upper | NDR kpps | vs "
+		   "underlay | PDR Mbit/s | PDR target | PDR upper | vs underlay | trials | time s "
+		   "| loss above the NDR |\n");
 	fprintf(f, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
 	for (size_t i = 0; i < rr->sum.nknee; i++) {
 		const struct results_knee_point *p = &rr->sum.knee[i];
@@ -186,6 +220,7 @@ static void knees(FILE *f, const struct report_run *rr)
 		report_run_loss_where(where, sizeof(where), &p->loss_at);
 		fprintf(f, " %u | %.1f | %s |\n", p->trials, p->time_s, where);
 	}
+	knee_layers(f, rr);
 	knee_fixes(f, rr);
 }
 
@@ -312,29 +347,61 @@ static void overhead(FILE *f, const struct report_run *rr)
 	}
 }
 
+/* Offered at the layer the scenario stated its rates in, what arrived at
+ * every layer (one datagram, one frame), each size at each layer in the
+ * heading. */
+static void sweep_head(FILE *f, const struct results_run *run, const struct results_sweep_point *p)
+{
+	bool sweep = p->kind == RESULTS_TRIAL_SWEEP;
+
+	fprintf(f, "\n### %s, UDP %u B, %s\n\n", run->paths[p->path].name, p->len,
+		sweep ? "linear sweep" : "knee search trials");
+	fprintf(f,
+		"Each datagram: %u B payload, %llu B IP packet (IPv%d), %llu B frame, %llu B on "
+		"the line.\n\n",
+		p->len, (unsigned long long)results_layer_bytes(run, p->path, p->len, LAYER_IP),
+		results_path_family(&run->paths[p->path]) == AF_INET6 ? 6 : 4,
+		(unsigned long long)results_layer_bytes(run, p->path, p->len, LAYER_FRAME),
+		(unsigned long long)results_layer_bytes(run, p->path, p->len, LAYER_LINE));
+	fprintf(f,
+		"| offered Mbit/s (%s) | TX pps | RX pps | RX Mbit/s payload | RX Mbit/s IP | RX "
+		"Mbit/s frame | RX Mbit/s line | delivered %% | OWD p50 ms | OWD p99 ms | outer "
+		"line "
+		"B per outer datagram (measured) | note |\n",
+		layer_name(sweep ? run->sweep_rate_layer : run->knee_rate_layer));
+	fprintf(f, "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
+}
+
 static void sweeps(FILE *f, const struct report_run *rr)
 {
+	const struct results_run *run = rr->run;
 	const struct results_sweep_point *prev = NULL;
 
 	for (size_t i = 0; i < rr->sum.nsweep; i++) {
 		const struct results_sweep_point *p = &rr->sum.sweep[i];
+		enum layer rl = p->kind == RESULTS_TRIAL_SWEEP ? run->sweep_rate_layer
+							       : run->knee_rate_layer;
+		double rx = p->rx_bps.median / (8.0 * p->len);
+		char outer[24] = "-";
 
-		if (!prev || prev->path != p->path || prev->len != p->len ||
-		    prev->kind != p->kind) {
-			fprintf(f, "\n### %s, UDP %u B, %s\n\n", rr->run->paths[p->path].name,
-				p->len,
-				p->kind == RESULTS_TRIAL_SWEEP ? "linear sweep"
-							       : "knee search trials");
-			fprintf(f,
-				"| offered Mbit/s | TX pps | RX pps | RX Mbit/s | delivered %% | "
-				"OWD p50 ms | OWD p99 ms | note |\n");
-			fprintf(f, "|---:|---:|---:|---:|---:|---:|---:|---|\n");
-		}
+		if (p->outer_line_per_datagram.n)
+			snprintf(outer, sizeof(outer), "%.1f", p->outer_line_per_datagram.median);
+		if (!prev || prev->path != p->path || prev->len != p->len || prev->kind != p->kind)
+			sweep_head(f, run, p);
 		prev = p;
-		fprintf(f, "| %.1f | %.0f | %.0f | %.1f | %.2f | %.3f | %.3f | %s |\n",
-			(double)p->target_bps / 1e6, p->tx_pps.median, p->rx_pps.median,
-			p->rx_bps.median / 1e6, p->delivered_pct.median, p->owd_p50_ms.median,
-			p->owd_p99_ms.median, p->generator_limited ? "generator short" : "");
+		fprintf(f,
+			"| %.1f | %.0f | %.0f | %.1f | %.1f | %.1f | %.1f | %.2f | %.3f | %.3f | "
+			"%s | "
+			"%s |\n",
+			results_layer_bps(run, p->path, p->len,
+					  (double)p->target_bps / (8.0 * p->len), rl) /
+				1e6,
+			p->tx_pps.median, p->rx_pps.median, p->rx_bps.median / 1e6,
+			results_layer_bps(run, p->path, p->len, rx, LAYER_IP) / 1e6,
+			results_layer_bps(run, p->path, p->len, rx, LAYER_FRAME) / 1e6,
+			results_layer_bps(run, p->path, p->len, rx, LAYER_LINE) / 1e6,
+			p->delivered_pct.median, p->owd_p50_ms.median, p->owd_p99_ms.median, outer,
+			p->generator_limited ? "generator short" : "");
 	}
 }
 

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 
 #include "report_run.h"
 
@@ -445,7 +446,9 @@ static void summary(FILE *f, const struct report_run *rr)
 			reps = run->trials[i].rep + 1;
 	fprintf(f,
 		"\nSummary: medians of %u repetition%s [min-max]; xR = path / underlay; "
-		"delay: one-way p50 / p99 ms\n",
+		"delay: one-way p50 / p99 ms\n"
+		"  (sizes in bytes and rates in bit/s of UDP payload; the tables below give "
+		"each layer)\n",
 		reps, reps == 1 ? "" : "s");
 	if (rr->sum.owd_error_ms > 0)
 		fprintf(f,
@@ -498,6 +501,34 @@ static void bounds(char *buf, size_t len, const struct results_stat *s,
 		snprintf(buf, len, "(%s)", outcome[0] ? outcome : "none");
 }
 
+/* The NDR the RFC 2544 way too (26.1: frames a second, and the rate at
+ * each layer): its lower bound's datagrams a second, one frame each. */
+static void knee_layers(FILE *f, const struct results_run *run, const struct results_knee_point *p)
+{
+	double pps, line;
+	char n[16], pct[48] = "";
+
+	if (!p->ndr_bps.n || !p->len)
+		return;
+	pps = p->ndr_bps.median / (8.0 * p->len);
+	line = results_layer_bps(run, p->path, p->len, pps, LAYER_LINE);
+	report_run_fmt_pps(n, sizeof(n), pps);
+	if (run->line_rate_bps)
+		snprintf(pct, sizeof(pct), ", %.1f %% of the line's %.0f Mbit/s",
+			 100.0 * line / (double)run->line_rate_bps,
+			 (double)run->line_rate_bps / 1e6);
+	fprintf(f,
+		"  %-12s %6s  NDR %s%s frames/s: ip %llu B %.1f, frame %llu B %.1f, line %llu B "
+		"%.1f Mbit/s%s\n",
+		"", "", p->ndr_lower_bound ? ">= " : "", n,
+		(unsigned long long)results_layer_bytes(run, p->path, p->len, LAYER_IP),
+		results_layer_bps(run, p->path, p->len, pps, LAYER_IP) / 1e6,
+		(unsigned long long)results_layer_bytes(run, p->path, p->len, LAYER_FRAME),
+		results_layer_bps(run, p->path, p->len, pps, LAYER_FRAME) / 1e6,
+		(unsigned long long)results_layer_bytes(run, p->path, p->len, LAYER_LINE),
+		line / 1e6, pct);
+}
+
 static void knee_table(FILE *f, const struct report_run *rr)
 {
 	const struct results_run *run = rr->run;
@@ -510,6 +541,8 @@ static void knee_table(FILE *f, const struct report_run *rr)
 		run->pdr_goal_pct);
 	fprintf(f, "  %-12s %6s  %-38s %-38s %6s %7s  %s\n", "path", "bytes", "NDR lower..upper",
 		"PDR lower..upper", "trials", "time", "loss above the NDR");
+	fprintf(f, "  (bytes of UDP payload, rates in payload bit/s; below each, the NDR's "
+		   "lower bound at every layer)\n");
 	for (size_t i = 0; i < rr->sum.nknee; i++) {
 		const struct results_knee_point *p = &rr->sum.knee[i];
 		char ndr[64], pdr[64], t[16], where[128];
@@ -522,6 +555,7 @@ static void knee_table(FILE *f, const struct report_run *rr)
 		report_run_loss_where(where, sizeof(where), &p->loss_at);
 		fprintf(f, "  %-12s %6u  %-38s %-38s %6u %7s  %s\n", run->paths[p->path].name,
 			p->len, ndr, pdr, p->trials, t, where);
+		knee_layers(f, run, p);
 	}
 }
 
@@ -549,23 +583,50 @@ static void bar(FILE *f, double pct)
 	fputc('|', f);
 }
 
-static void sweep_head(FILE *f, const char *path, uint32_t len, const char *what)
+/* One table per path and size. The size at each layer heads it; offered is
+ * at the layer the scenario stated its rates in; what arrived is at every
+ * layer, from the datagrams a second (layer.h: one datagram, one frame). */
+static void sweep_head(FILE *f, const struct results_run *run, unsigned path, uint32_t len,
+		       enum layer rate_layer, const char *what)
 {
-	fprintf(f, "\n%s, UDP %u B, %s\n", path, len, what);
-	fprintf(f, "  %-14s| %-19s| %9s | %11s |%-20s|\n", "offered", "RX/TX pps", "Mbit/s",
-		"delivered %", "");
+	char off[24];
+
+	fprintf(f, "\n%s, UDP %u B (payload; IPv%d: ip %llu, frame %llu, line %llu B), %s\n",
+		run->paths[path].name, len,
+		results_path_family(&run->paths[path]) == AF_INET6 ? 6 : 4,
+		(unsigned long long)results_layer_bytes(run, path, len, LAYER_IP),
+		(unsigned long long)results_layer_bytes(run, path, len, LAYER_FRAME),
+		(unsigned long long)results_layer_bytes(run, path, len, LAYER_LINE), what);
+	snprintf(off, sizeof(off), "offered %s", layer_name(rate_layer));
+	fprintf(f, "  %-16s| %-19s| %-39s| %11s |%-20s| %s\n", "", "", "RX Mbit/s at each layer",
+		"", "", "outer datagram, line B");
+	fprintf(f, "  %-16s| %-19s| %8s %9s %9s %9s | %11s |%-20s| %s\n", off, "RX/TX pps",
+		"payload", "ip", "frame", "line", "delivered %", "", "(measured, x inner)");
 }
 
-static void sweep_row(FILE *f, double target, double rx_pps, double tx_pps, double rx_bps,
-		      double pct, bool short_gen)
+static void sweep_row(FILE *f, const struct results_run *run, unsigned path, uint32_t len,
+		      enum layer rate_layer, double target, double rx_pps, double tx_pps,
+		      double pct, bool short_gen, double outer_line)
 {
 	char off[32], tx[24], rx[24];
+	double rx_bps[LAYER_COUNT];
 
-	report_run_fmt_rate(off, sizeof(off), target);
+	for (unsigned i = 0; i < LAYER_COUNT; i++)
+		rx_bps[i] = results_layer_bps(run, path, len, rx_pps, (enum layer)i);
+	/* the offered payload rate is whole datagrams a second at the layer
+	 * stated: back at that layer it is the rate the scenario gave */
+	report_run_fmt_rate(
+		off, sizeof(off),
+		len ? results_layer_bps(run, path, len, target / (8.0 * len), rate_layer) : target);
 	report_run_fmt_pps(rx, sizeof(rx), rx_pps);
 	report_run_fmt_pps(tx, sizeof(tx), tx_pps);
-	fprintf(f, "  %-14s| %8s / %-8s| %9.1f | %11.2f ", off, rx, tx, rx_bps / 1e6, pct);
+	fprintf(f, "  %-16s| %8s / %-8s| %8.1f %9.1f %9.1f %9.1f | %11.2f ", off, rx, tx,
+		rx_bps[LAYER_PAYLOAD] / 1e6, rx_bps[LAYER_IP] / 1e6, rx_bps[LAYER_FRAME] / 1e6,
+		rx_bps[LAYER_LINE] / 1e6, pct);
 	bar(f, pct);
+	if (outer_line > 0)
+		fprintf(f, " %.1f (x%.2f)", outer_line,
+			outer_line / (double)results_layer_bytes(run, path, len, LAYER_LINE));
 	if (short_gen)
 		fprintf(f, " generator short");
 	fputc('\n', f);
@@ -608,11 +669,16 @@ static void knee_trials(FILE *f, const struct report_run *rr, unsigned path, uin
 		snprintf(what, sizeof(what), "knee search (repetition 1 of %u) by rate", reps);
 	else
 		snprintf(what, sizeof(what), "knee search trials by rate");
-	sweep_head(f, run->paths[path].name, len, what);
-	for (size_t i = 0; i < n; i++)
-		sweep_row(f, (double)v[i]->target_bps, (double)v[i]->udp.received_pps,
-			  (double)v[i]->udp.sent_pps, (double)v[i]->udp.received_bps,
-			  results_delivered_pct(&v[i]->udp), v[i]->udp.generator_limited);
+	sweep_head(f, run, path, len, run->knee_rate_layer, what);
+	for (size_t i = 0; i < n; i++) {
+		struct results_layers l;
+		bool outer = results_trial_layers(run, v[i], &l) && l.outer;
+
+		sweep_row(f, run, path, len, run->knee_rate_layer, (double)v[i]->target_bps,
+			  (double)v[i]->udp.received_pps, (double)v[i]->udp.sent_pps,
+			  results_delivered_pct(&v[i]->udp), v[i]->udp.generator_limited,
+			  outer ? l.outer_line_per_datagram : 0);
+	}
 	free(v);
 }
 
@@ -633,9 +699,11 @@ void report_run_term_sweeps(FILE *f, const struct report_run *rr)
 			continue;
 		}
 		if (first)
-			sweep_head(f, run->paths[p->path].name, p->len, "linear sweep");
-		sweep_row(f, (double)p->target_bps, p->rx_pps.median, p->tx_pps.median,
-			  p->rx_bps.median, p->delivered_pct.median, p->generator_limited);
+			sweep_head(f, run, p->path, p->len, run->sweep_rate_layer, "linear sweep");
+		sweep_row(f, run, p->path, p->len, run->sweep_rate_layer, (double)p->target_bps,
+			  p->rx_pps.median, p->tx_pps.median, p->delivered_pct.median,
+			  p->generator_limited,
+			  p->outer_line_per_datagram.n ? p->outer_line_per_datagram.median : 0);
 	}
 }
 

@@ -10,6 +10,7 @@
 #include <cjson/cJSON.h>
 
 #include "json_out.h"
+#include "report_layers.h"
 #include "sweep.h"
 
 static void num(cJSON *o, const char *k, double v)
@@ -35,7 +36,26 @@ static cJSON *loss_at_json(const struct loss_attrib *a)
 	return o;
 }
 
-static cJSON *point_json(const struct sweep_point *p, bool knee)
+/* The point's datagrams at every layer (report_layers.h); null when the
+ * family is unknown. */
+static cJSON *point_layers(const struct sweep_result *res, const struct sweep_point *p)
+{
+	struct report_layers l;
+	cJSON *o;
+
+	if (res->family != AF_INET && res->family != AF_INET6)
+		return cJSON_CreateNull();
+	report_layers_of(res->family, res->len, p->sent, p->received, (double)p->sent_pps,
+			 (double)p->received_pps, &l);
+	o = report_layers_json(&l);
+	if (o)
+		cJSON_AddItemToObject(
+			o, "outer",
+			report_outer_json(&p->outer, l.bytes[LAYER_LINE], p->duration_s));
+	return o;
+}
+
+static cJSON *point_json(const struct sweep_result *res, const struct sweep_point *p, bool knee)
 {
 	cJSON *o = cJSON_CreateObject(), *owd;
 
@@ -55,6 +75,7 @@ static cJSON *point_json(const struct sweep_point *p, bool knee)
 	num(o, "delivered_pct", p->delivered_pct);
 	num(o, "loss_ratio", p->loss_ratio);
 	cJSON_AddBoolToObject(o, "generator_limited", p->generator_limited);
+	cJSON_AddItemToObject(o, "layers", point_layers(res, p));
 	cJSON_AddItemToObject(o, "loss_at", loss_at_json(&p->loss_at));
 	owd = cJSON_AddObjectToObject(o, "owd_us");
 	if (owd) {
@@ -142,6 +163,8 @@ void *report_sweep_json_object(const struct sweep_result *res)
 
 	if (!o)
 		return NULL;
+	cJSON_AddStringToObject(o, "schema", SWEEP_JSON_SCHEMA);
+	num(o, "schema_version", SWEEP_JSON_SCHEMA_VERSION);
 	cJSON_AddStringToObject(o, "mode", res->mode == SWEEP_KNEE ? "knee" : "linear");
 	cJSON_AddStringToObject(o, "path", res->label);
 	cJSON_AddStringToObject(o, "host", res->host);
@@ -156,7 +179,7 @@ void *report_sweep_json_object(const struct sweep_result *res)
 		cJSON_AddNullToObject(o, "error");
 	pts = cJSON_AddArrayToObject(o, "points");
 	for (unsigned i = 0; pts && i < res->npoints; i++)
-		cJSON_AddItemToArray(pts, point_json(&res->points[i], res->has_knee));
+		cJSON_AddItemToArray(pts, point_json(res, &res->points[i], res->has_knee));
 	if (res->has_knee)
 		cJSON_AddItemToObject(o, "knee", knee_json(res));
 	return o;

@@ -94,9 +94,10 @@ static bool same_udp_key(const struct results_trial *t, unsigned path, uint32_t 
 	return t->kind == kind && t->path == path && t->len == len && t->target_bps == target;
 }
 
-static void sweep_point(const struct results_run *run, struct results_sweep_point *p, double *v[7])
+static void sweep_point(const struct results_run *run, struct results_sweep_point *p, double *v[8])
 {
-	size_t n = 0;
+	size_t n = 0, no = 0;
+	struct results_layers l;
 
 	for (size_t i = 0; i < run->ntrials; i++) {
 		const struct results_trial *t = &run->trials[i];
@@ -111,8 +112,11 @@ static void sweep_point(const struct results_run *run, struct results_sweep_poin
 		v[5][n] = t->udp.owd.valid ? (double)t->udp.owd.p50_ns / 1e6 : 0;
 		v[6][n] = t->udp.owd.valid ? (double)t->udp.owd.p99_ns / 1e6 : 0;
 		p->generator_limited += t->udp.generator_limited;
+		if (results_trial_layers(run, t, &l) && l.outer)
+			v[7][no++] = l.outer_line_per_datagram;
 		n++;
 	}
+	p->outer_line_per_datagram = results_stat_of(v[7], no);
 	p->tx_bps = results_stat_of(v[0], n);
 	p->rx_bps = results_stat_of(v[1], n);
 	p->tx_pps = results_stat_of(v[2], n);
@@ -418,9 +422,9 @@ static int collect_keys(const struct results_run *run, struct results_summary *s
 int results_aggregate(const struct results_run *run, struct results_summary *sum)
 {
 	size_t cap = (run->ntrials > run->nknees ? run->ntrials : run->nknees) + 1;
-	double *buf = calloc(7 * cap, sizeof(double));
+	double *buf = calloc(8 * cap, sizeof(double));
 	uint32_t *mss = calloc(cap, sizeof(uint32_t));
-	double *v[7];
+	double *v[8];
 	int err;
 
 	memset(sum, 0, sizeof(*sum));
@@ -428,7 +432,7 @@ int results_aggregate(const struct results_run *run, struct results_summary *sum
 		err = -ENOMEM;
 		goto out;
 	}
-	for (int i = 0; i < 7; i++)
+	for (int i = 0; i < 8; i++)
 		v[i] = buf + (size_t)i * cap;
 	err = collect_keys(run, sum);
 	if (err)

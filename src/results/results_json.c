@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -111,7 +112,69 @@ static cJSON *sched_json(const struct results_trial *t)
 	return o;
 }
 
-static cJSON *trial_json(const struct results_trial *t)
+/* The overlay's outer datagrams at every layer, measured by its daemon,
+ * and what one test datagram cost on the line outside against inside. */
+static cJSON *outer_json(const struct results_layers *l)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	if (!o || !add_num(o, "family", l->outer_family == AF_INET6 ? 6 : 4) ||
+	    !add_num(o, "datagrams", (double)l->outer_datagrams) ||
+	    !add_num(o, "line_bytes_per_datagram", l->outer_line_per_datagram) ||
+	    !add_num(o, "inner_line_bytes_per_datagram", l->inner_line_per_datagram)) {
+		cJSON_Delete(o);
+		return NULL;
+	}
+	for (unsigned i = 0; i < LAYER_COUNT; i++) {
+		cJSON *e = cJSON_CreateObject();
+
+		if (!add_child(o, layer_name((enum layer)i), e) ||
+		    !add_num(e, "bytes", (double)l->outer_bytes[i]) ||
+		    !add_num(e, "bps", l->outer_bps[i])) {
+			cJSON_Delete(o);
+			return NULL;
+		}
+	}
+	return o;
+}
+
+/* The trial's datagrams at every layer (derived, not read back: the
+ * reader recomputes them from the counts); null when they crossed in
+ * fragments. */
+static cJSON *layers_json(const struct results_run *run, const struct results_trial *t)
+{
+	struct results_layers l;
+	cJSON *o;
+
+	if (!results_trial_layers(run, t, &l))
+		return cJSON_CreateNull();
+	o = cJSON_CreateObject();
+	if (!o || !add_num(o, "family", l.family == AF_INET6 ? 6 : 4) ||
+	    !add_num(o, "sent_pps", l.sent_pps) || !add_num(o, "received_pps", l.received_pps)) {
+		cJSON_Delete(o);
+		return NULL;
+	}
+	for (unsigned i = 0; i < LAYER_COUNT; i++) {
+		cJSON *e = cJSON_CreateObject();
+
+		if (!add_child(o, layer_name((enum layer)i), e) ||
+		    !add_num(e, "datagram_bytes", (double)l.bytes[i]) ||
+		    !add_num(e, "sent_bytes", (double)l.sent_bytes[i]) ||
+		    !add_num(e, "received_bytes", (double)l.received_bytes[i]) ||
+		    !add_num(e, "sent_bps", l.sent_bps[i]) ||
+		    !add_num(e, "received_bps", l.received_bps[i])) {
+			cJSON_Delete(o);
+			return NULL;
+		}
+	}
+	if (l.outer && !add_child(o, "outer", outer_json(&l))) {
+		cJSON_Delete(o);
+		return NULL;
+	}
+	return o;
+}
+
+static cJSON *trial_json(const struct results_run *run, const struct results_trial *t)
 {
 	cJSON *o = obj_of(t, trial_fields, NF(trial_fields)), *u;
 	bool ok = o && add_str(o, "kind", results_trial_kind_name(t->kind)) &&
@@ -124,7 +187,9 @@ static cJSON *trial_json(const struct results_trial *t)
 		u = obj_of(&t->udp, udp_fields, NF(udp_fields));
 		ok = add_child(o, "udp", u) &&
 		     add_child(u, "owd", obj_of(&t->udp.owd, owd_fields, NF(owd_fields))) &&
-		     add_child(u, "loss_at", obj_of(&t->udp.loss_at, loss_fields, NF(loss_fields)));
+		     add_child(u, "loss_at",
+			       obj_of(&t->udp.loss_at, loss_fields, NF(loss_fields))) &&
+		     add_child(u, "layers", layers_json(run, t));
 	} else if (ok) {
 		u = cJSON_CreateObject();
 		ok = add_child(o, "tcp", u) && add_num(u, "bytes", (double)t->tcp.bytes) &&
@@ -368,7 +433,8 @@ static bool add_head(cJSON *root, const struct results_run *run)
 		cJSON_Delete(host);
 		return false;
 	}
-	return add_num(root, "schema", run->schema ? run->schema : RESULTS_SCHEMA) &&
+	return add_str(root, "schema", RESULTS_SCHEMA_NAME) &&
+	       add_num(root, "schema_version", RESULTS_SCHEMA) &&
 	       add_str(root, "tool", "ovlperf") && add_str(root, "version", run->version) &&
 	       cJSON_AddBoolToObject(root, "complete", run->complete) &&
 	       add_str(root, "stop_reason", run->stop_reason) &&
@@ -377,6 +443,10 @@ static bool add_head(cJSON *root, const struct results_run *run)
 	       add_num(root, "pdr_goal_pct", run->pdr_goal_pct) &&
 	       add_num(root, "delay_load_bps", (double)run->delay_load_bps) &&
 	       add_num(root, "udp_fit_len", run->udp_fit_len) &&
+	       add_str(root, "size_layer", layer_name(run->size_layer)) &&
+	       add_str(root, "sweep_rate_layer", layer_name(run->sweep_rate_layer)) &&
+	       add_str(root, "knee_rate_layer", layer_name(run->knee_rate_layer)) &&
+	       add_num(root, "line_rate_bps", (double)run->line_rate_bps) &&
 	       add_str(sc, "name", run->scenario_name) && add_str(sc, "file", run->scenario_file) &&
 	       add_str(sc, "text", run->scenario_text) && add_child(root, "host", host) &&
 	       add_str(host, "kernel", run->host.kernel) && add_str(host, "cpu", run->host.cpu) &&
@@ -397,14 +467,15 @@ static bool add_lists(cJSON *root, const struct results_run *run)
 		if (!add_array_item(paths, o) || !add_str(o, "name", p->name) ||
 		    !add_str(o, "kind", results_path_kind_name(p->kind)) ||
 		    !add_str(o, "addr", p->addr) || !add_num(o, "mtu", p->mtu) ||
-		    !add_num(o, "pmtu", p->pmtu) || !add_str(o, "pmtu_source", p->pmtu_source))
+		    !add_num(o, "pmtu", p->pmtu) || !add_str(o, "pmtu_source", p->pmtu_source) ||
+		    !add_num(o, "family", results_path_family(p) == AF_INET6 ? 6 : 4))
 			return false;
 	}
 	trials = cJSON_CreateArray();
 	if (!add_child(root, "trials", trials))
 		return false;
 	for (size_t i = 0; i < run->ntrials; i++)
-		if (!add_array_item(trials, trial_json(&run->trials[i])))
+		if (!add_array_item(trials, trial_json(run, &run->trials[i])))
 			return false;
 	knees = cJSON_CreateArray();
 	if (!add_child(root, "knees", knees))

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 
 #include <cJSON.h>
 
@@ -266,6 +267,11 @@ static int read_paths(struct rd *rd, const cJSON *root, struct results_run *run)
 		err = get_str(rd, o, "pmtu_source", p->pmtu_source, sizeof(p->pmtu_source), false);
 		if (err)
 			return err;
+		mtu = cJSON_GetObjectItemCaseSensitive(o, "family");
+		if (mtu &&
+		    (!cJSON_IsNumber(mtu) || (mtu->valuedouble != 4 && mtu->valuedouble != 6)))
+			return bad(rd, "family", "must be 4 or 6");
+		p->family = !mtu ? 0 : mtu->valuedouble == 6 ? AF_INET6 : AF_INET;
 		run->npaths++;
 	}
 	rd->where[0] = '\0';
@@ -376,6 +382,50 @@ static int read_mtu(struct rd *rd, const cJSON *root, struct results_run *run)
 	return 0;
 }
 
+/* An optional layer name (absent in a run.json from before layers: the
+ * payload layer, ovlperf's own). */
+static int get_layer(struct rd *rd, const cJSON *root, const char *name, enum layer *l)
+{
+	char v[16];
+	int err = get_str(rd, root, name, v, sizeof(v), false);
+
+	*l = LAYER_PAYLOAD;
+	if (err || !v[0])
+		return err;
+	if (!layer_parse(v, l))
+		return bad(rd, name, "must be payload, ip, frame or line");
+	return 0;
+}
+
+/* "schema": "ovlperf.run" with "schema_version", or version 1's bare
+ * numeric "schema"; the figures of both versions are the same. */
+static int read_schema(struct rd *rd, const cJSON *root, const cJSON *schema,
+		       struct results_run *run)
+{
+	const cJSON *ver = cJSON_GetObjectItemCaseSensitive(root, "schema_version");
+	double v;
+
+	if (cJSON_IsNumber(schema)) {
+		v = schema->valuedouble;
+	} else if (cJSON_IsString(schema) && !strcmp(schema->valuestring, RESULTS_SCHEMA_NAME)) {
+		if (!cJSON_IsNumber(ver))
+			return bad(rd, "schema_version", "is missing or not a number");
+		v = ver->valuedouble;
+	} else {
+		return bad(rd, "schema",
+			   "is missing or not \"" RESULTS_SCHEMA_NAME
+			   "\": not an ovlperf run.json");
+	}
+	if (v != 1 && v != RESULTS_SCHEMA) {
+		snprintf(rd->err, rd->errlen,
+			 "schema version %g is not one this ovlperf reads (1..%d)", v,
+			 RESULTS_SCHEMA);
+		return -EINVAL;
+	}
+	run->schema = (unsigned)v;
+	return 0;
+}
+
 static int read_head(struct rd *rd, const cJSON *root, struct results_run *run)
 {
 	const cJSON *schema = cJSON_GetObjectItemCaseSensitive(root, "schema");
@@ -387,17 +437,13 @@ static int read_head(struct rd *rd, const cJSON *root, struct results_run *run)
 		FLD(struct results_run, pdr_goal_pct, F_DBL),
 		FLD(struct results_run, delay_load_bps, F_U64),
 		FLD(struct results_run, udp_fit_len, F_U32),
+		FLD(struct results_run, line_rate_bps, F_U64),
 	};
 	int err;
 
-	if (!cJSON_IsNumber(schema))
-		return bad(rd, "schema", "is missing: not an ovlperf run.json");
-	if (schema->valuedouble != RESULTS_SCHEMA) {
-		snprintf(rd->err, rd->errlen,
-			 "schema %g is not the version this ovlperf reads (%d)",
-			 schema->valuedouble, RESULTS_SCHEMA);
-		return -EINVAL;
-	}
+	err = read_schema(rd, root, schema, run);
+	if (err)
+		return err;
 	if (!cJSON_IsBool(complete))
 		return bad(rd, "complete", "is missing or not true/false");
 	run->complete = cJSON_IsTrue(complete);
@@ -410,6 +456,12 @@ static int read_head(struct rd *rd, const cJSON *root, struct results_run *run)
 	if (!err)
 		err = get_str(rd, root, "started_utc", run->started_utc, sizeof(run->started_utc),
 			      false);
+	if (!err)
+		err = get_layer(rd, root, "size_layer", &run->size_layer);
+	if (!err)
+		err = get_layer(rd, root, "sweep_rate_layer", &run->sweep_rate_layer);
+	if (!err)
+		err = get_layer(rd, root, "knee_rate_layer", &run->knee_rate_layer);
 	if (err)
 		return err;
 	if (!cJSON_IsObject(sc))

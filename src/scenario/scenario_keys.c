@@ -98,7 +98,7 @@ static const struct keydef tcp_keys[] = {
 };
 static const struct keydef udp_keys[] = {
 	KEY("enabled", T_BOOL, struct scenario_udp, enabled, 0, 0),
-	{ "sizes", T_SIZES, 0, 0, LOAD_UDP_MIN_LEN, LOAD_UDP_MAX_LEN, false },
+	{ "sizes", T_SIZES, 0, 0, LOAD_UDP_SHORT_MIN_LEN, LOAD_UDP_MAX_LEN, false },
 	KEY("duration", T_DUR, struct scenario_udp, duration_ns, 0, 0),
 	KEY("rate", T_RATE, struct scenario_udp, rate_bps, 0, 0),
 	KEY("size_layer", T_LAYER, struct scenario_udp, size_layer, 0, LAYER_FRAME),

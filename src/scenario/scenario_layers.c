@@ -88,8 +88,9 @@ static void convert_sizes(struct parser *p, struct section *us)
 				     "fit is a payload size: leave size_layer out");
 			return;
 		}
-		if (layer_payload_len(u->size_layer, u->family, u->size_given[i], LOAD_UDP_MIN_LEN,
-				      LOAD_UDP_MAX_LEN, &u->sizes[i], why, sizeof(why)) < 0) {
+		if (layer_payload_len(u->size_layer, u->family, u->size_given[i],
+				      LOAD_UDP_SHORT_MIN_LEN, LOAD_UDP_MAX_LEN, &u->sizes[i], why,
+				      sizeof(why)) < 0) {
 			scn_error_at(p, scn_line_of(us, "sizes"), us, "sizes", "%s", why);
 			return;
 		}

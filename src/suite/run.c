@@ -184,9 +184,19 @@ static void init_model(struct run *r, const struct scenario *scn, const char *te
 	res->scenario_text = text ? strdup(text) : NULL;
 	res->pdr_goal_pct = scn->knee.enabled ? scn->knee.loss_goal * 100.0 : 0.5;
 	snprintf(res->stop_reason, sizeof(res->stop_reason), "running");
-	for (unsigned i = 0; i < scn->npaths; i++)
-		results_add_path(res, scn->paths[i].name,
-				 (enum results_path_kind)scn->paths[i].type, "", 0);
+	res->size_layer = scn->udp.size_layer;
+	res->sweep_rate_layer = scn->sweep.rate_layer;
+	res->knee_rate_layer = scn->knee.rate_layer;
+	for (unsigned i = 0; i < scn->lab.nlinks && !res->line_rate_bps; i++)
+		if (scn->lab.links[i].rate_layer == LAYER_LINE)
+			res->line_rate_bps = scn->lab.links[i].rate_bps;
+	for (unsigned i = 0; i < scn->npaths; i++) {
+		int k = results_add_path(res, scn->paths[i].name,
+					 (enum results_path_kind)scn->paths[i].type, "", 0);
+
+		if (k >= 0)
+			res->paths[k].family = scn->paths[i].family;
+	}
 }
 
 int run_scenario(const struct scenario *scn, const char *text, const struct run_options *opt,

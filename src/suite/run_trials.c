@@ -94,9 +94,12 @@ static double host_cpu_of(const struct host_cpu *hc, double duration_s)
 static int run_load(struct run *r, const struct load_spec *spec, struct load_result *lr,
 		    const struct load_hooks *hooks)
 {
-	if (r->opt->runner)
-		return r->opt->runner(r->opt->runner_arg, spec, lr, hooks);
-	return load_run_hooks(spec, lr, hooks);
+	int rc = r->opt->runner ? r->opt->runner(r->opt->runner_arg, spec, lr, hooks)
+				: load_run_hooks(spec, lr, hooks);
+
+	if (r->opt->trial_result)
+		r->opt->trial_result(r->opt->trial_result_arg, lr, rc);
+	return rc;
 }
 
 static unsigned udp_nsizes(const struct scenario *scn)

@@ -47,8 +47,8 @@ int sweep_spec_check(const struct sweep_spec *spec, char *err, size_t errlen)
 	uint32_t len = spec->load.len ? spec->load.len : LOAD_UDP_DEFAULT_LEN;
 	const char *why = NULL;
 
-	if (len < LOAD_UDP_MIN_LEN || len > LOAD_UDP_MAX_LEN)
-		why = "the datagram size must be 32..65507 bytes";
+	if (len < LOAD_UDP_SHORT_MIN_LEN || len > LOAD_UDP_MAX_LEN)
+		why = "the datagram size must be 16..65507 bytes";
 	else if (!spec->load.streams || spec->load.streams > LOAD_MAX_STREAMS)
 		why = "the number of streams must be 1..128";
 	else if (spec->mode == SWEEP_LINEAR) {
@@ -108,6 +108,7 @@ void sweep_point_from_result(const struct load_result *res, struct sweep_point *
 	/* nothing sent at all is never a measurement of the path */
 	pt->generator_limited = u->generator_limited || !u->sent;
 	pt->loss_at = u->loss_at;
+	pt->outer = u->outer;
 	pt->owd = u->owd;
 	pt->jitter_ms = u->jitter_ms;
 	pt->cpu_sender = res->cpu_sender;
@@ -196,12 +197,27 @@ static void progress(const struct sweep_spec *spec, const struct sweep_result *r
 		spec->progress(spec->progress_arg, &p);
 }
 
+/* A linear point's payload rate: the rate at the spec's layer, as whole
+ * datagrams a second (layer_rate(); checked when the options were). */
+static uint64_t point_rate(const struct sweep_spec *spec, uint64_t bps)
+{
+	uint64_t pps, payload_bps;
+	char why[160];
+
+	if (spec->rate_layer == LAYER_PAYLOAD ||
+	    layer_rate(spec->rate_layer, spec->load.family,
+		       spec->load.len ? spec->load.len : LOAD_UDP_DEFAULT_LEN, bps, &pps,
+		       &payload_bps, why, sizeof(why)) < 0)
+		return bps;
+	return payload_bps;
+}
+
 static int run_linear(const struct sweep_spec *spec, struct sweep_result *res, uint64_t t0)
 {
 	unsigned n = sweep_linear_count(spec->from_bps, spec->to_bps, spec->step_bps);
 
 	for (unsigned i = 0; i < n; i++) {
-		uint64_t rate = spec->from_bps + (uint64_t)i * spec->step_bps;
+		uint64_t rate = point_rate(spec, spec->from_bps + (uint64_t)i * spec->step_bps);
 		uint64_t left = (uint64_t)(n - i) * (spec->trial_ns + spec->gap_ns);
 		struct sweep_point pt;
 		uint64_t start;

@@ -103,7 +103,8 @@ static void decode(const struct proto_msg *m)
 			if (proto_decode_test_request(out + PROTO_HDR_LEN,
 						      (size_t)n - PROTO_HDR_LEN, &v.q) != 0 ||
 			    v.q.rate_bps != u.q.rate_bps || v.q.streams != u.q.streams ||
-			    v.q.flags != u.q.flags || v.q.len != u.q.len)
+			    v.q.flags != u.q.flags || v.q.len != u.q.len ||
+			    v.q.has_cc != u.q.has_cc || strcmp(v.q.congestion, u.q.congestion))
 				abort();
 		}
 		break;

@@ -54,8 +54,8 @@ refused()
 	expect_eq "$* exits 2" "$rc" 2
 	grep -q -- "$want" "$OUT/err" || fail "$*: '$(cat "$OUT/err")' lacks '$want'"
 }
-refused "78..65553 bytes at the frame layer" client -u $DST --size-layer frame -l 64
-refused "at least 66 bytes at the frame layer, not 64" client -u -6 $DST6 --size-layer frame -l 64
+refused "at least 64 bytes at the frame layer, not 63" client -u $DST --size-layer frame -l 63
+refused "not 64 (no 64-byte IPv6 test frame: the headers are 66 bytes; the smallest is 82)" client -u -6 $DST6 --size-layer frame -l 64
 refused "not a layer (payload, ip or frame)" client -u $DST --size-layer line -l 84
 refused "applies to UDP tests" client $DST --rate-layer line -b 1M
 refused "not a layer (payload, ip, frame or line)" sweep $DST --rate-layer wire --knee --max 1M

@@ -34,7 +34,8 @@ d = json.load(open(sys.argv[1]))
 def need(cond, what):
     if not cond:
         print("run.json:", what, file=sys.stderr); sys.exit(1)
-need(d["schema"] == 1 and d["complete"] is True, "schema 1 and complete")
+need(d["schema"] == "ovlperf.run" and d["schema_version"] == 2 and d["complete"] is True,
+     "schema ovlperf.run version 2 and complete")
 need([p["kind"] for p in d["paths"]] == ["underlay", "builtin"], "paths underlay + builtin")
 need(d["paths"][0]["addr"] == "198.18.0.2" and d["paths"][1]["addr"] == "198.19.0.2", "addresses")
 need(d["host"]["kernel"].startswith("Linux") and d["host"]["cpu"], "kernel and CPU")
@@ -82,7 +83,7 @@ ok "report.md links the plots; the knee is marked"
 grep -q '^udp_pdr_bps,overlay,builtin,,1400,' "$OUT/r/summary.csv" || fail "summary.csv lacks the overlay PDR"
 grep -q '^Summary: medians' "$OUT/stdout" || fail "no summary table on stdout"
 grep -Eq '^  TCP 1 stream .* x[0-9]+\.[0-9]{2}' "$OUT/stdout" || fail "no overhead ratio in the summary"
-grep -q 'offered       | RX/TX pps' "$OUT/stdout" || fail "no sweep table on stdout"
+grep -q 'offered payload | RX/TX pps' "$OUT/stdout" || fail "no sweep table on stdout"
 grep -q 'MTU / MSS checks' "$OUT/stdout" || fail "no MTU verdicts on stdout"
 ok "summary.csv rows; terminal summary with overhead ratios and offered-load tables"
 

@@ -105,23 +105,45 @@ static void test_payload_len(void **state)
 	}
 }
 
-/* ovlperf's 32-byte datagram header: a 64-byte frame is out of its reach,
- * and the error states the frame sizes it can send. */
+/* With the 16-byte short header a 64-byte IPv4 frame (18 bytes of payload)
+ * is in reach, a smaller one is not; over IPv6 no 64-byte frame is, and the
+ * error says what the smallest is (RFC 5180 5.1.1). */
 static void test_payload_range(void **state)
 {
-	char why[200] = "";
+	char why[300] = "";
 	uint32_t p = 0;
 
 	(void)state;
+	assert_int_equal(layer_payload_len(LAYER_FRAME, V4, 64, 16, 65507, &p, why, sizeof(why)),
+			 0);
+	assert_int_equal(p, 18);
+	assert_int_equal(layer_bytes(LAYER_FRAME, V4, 18), 64);
+	assert_int_equal(layer_bytes(LAYER_FRAME, V4, 16), 64); /* padded */
+	assert_int_equal(layer_payload_len(LAYER_FRAME, V4, 63, 16, 65507, &p, why, sizeof(why)),
+			 -EINVAL);
+	assert_non_null(strstr(why, "at least 64 bytes at the frame layer, not 63"));
 	assert_int_equal(layer_payload_len(LAYER_FRAME, V4, 64, 32, 65507, &p, why, sizeof(why)),
 			 -EINVAL);
 	assert_non_null(strstr(why, "78..65553 bytes at the frame layer"));
-	assert_int_equal(layer_payload_len(LAYER_FRAME, V4, 78, 32, 65507, &p, why, sizeof(why)),
-			 0);
-	assert_int_equal(p, 32);
-	assert_int_equal(layer_payload_len(LAYER_IP, V6, 79, 32, 65507, &p, why, sizeof(why)),
+	assert_int_equal(layer_payload_len(LAYER_FRAME, V6, 64, 16, 65507, &p, why, sizeof(why)),
 			 -EINVAL);
-	assert_non_null(strstr(why, "80..65555 bytes at the ip layer"));
+	assert_non_null(strstr(why, "at least 66 bytes at the frame layer, not 64"));
+	assert_non_null(strstr(why, "no 64-byte IPv6 test frame"));
+	assert_non_null(strstr(why, "the headers are 66 bytes; the smallest is 82)"));
+	assert_int_equal(layer_payload_len(LAYER_FRAME, V6, 81, 16, 65507, &p, why, sizeof(why)),
+			 -EINVAL);
+	assert_non_null(strstr(why, "82..65573 bytes at the frame layer"));
+	assert_int_equal(layer_payload_len(LAYER_LINE, V6, 84, 16, 65507, &p, why, sizeof(why)),
+			 -EINVAL);
+	assert_non_null(strstr(why, "the smallest is 102)"));
+	assert_int_equal(layer_payload_len(LAYER_FRAME, V6, 82, 16, 65507, &p, why, sizeof(why)),
+			 0);
+	assert_int_equal(p, 16);
+	why[0] = '\0';
+	assert_int_equal(layer_payload_len(LAYER_IP, V6, 63, 16, 65507, &p, why, sizeof(why)),
+			 -EINVAL);
+	assert_non_null(strstr(why, "64..65555 bytes at the ip layer"));
+	assert_null(strstr(why, "RFC 5180")); /* only frames have the RFC's sizes */
 }
 
 /* Rates: datagrams/s rounded down (what fits), and the payload rate. */
@@ -206,13 +228,30 @@ static void test_names(void **state)
 	assert_int_equal(l, LAYER_IP);
 }
 
+/* Counts of datagrams of many sizes (an overlay's outer packets): the
+ * headers once per datagram, no padding. */
+static void test_bytes_of(void **state)
+{
+	(void)state;
+	/* 10 outer datagrams of 80 bytes of UDP payload over IPv4: IP 108 */
+	assert_int_equal(layer_bytes_of(LAYER_PAYLOAD, V4, 10, 800), 800);
+	assert_int_equal(layer_bytes_of(LAYER_IP, V4, 10, 800), 1080);
+	assert_int_equal(layer_bytes_of(LAYER_FRAME, V4, 10, 800), 1260);
+	assert_int_equal(layer_bytes_of(LAYER_LINE, V4, 10, 800), 1460);
+	assert_int_equal(layer_bytes_of(LAYER_LINE, V6, 10, 800), 1660);
+	assert_int_equal(layer_bytes_of(LAYER_LINE, V4, 0, 0), 0);
+	/* one datagram: the same as layer_bytes() above the minimum frame */
+	assert_int_equal(layer_bytes_of(LAYER_LINE, V4, 1, 1400),
+			 layer_bytes(LAYER_LINE, V4, 1400));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_bytes),	      cmocka_unit_test(test_payload_len),
-		cmocka_unit_test(test_payload_range), cmocka_unit_test(test_rate),
-		cmocka_unit_test(test_rate_too_low),  cmocka_unit_test(test_bps),
-		cmocka_unit_test(test_names),
+		cmocka_unit_test(test_bytes),	 cmocka_unit_test(test_payload_len),
+		cmocka_unit_test(test_bytes_of), cmocka_unit_test(test_payload_range),
+		cmocka_unit_test(test_rate),	 cmocka_unit_test(test_rate_too_low),
+		cmocka_unit_test(test_bps),	 cmocka_unit_test(test_names),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -216,9 +216,42 @@ static void test_tunnel_sum_drops(void **state)
 	assert_int_equal(load_tunnel_sum_drops(reply, strlen(reply) - 1), 15);
 }
 
+/* The daemon's outer datagram counters, summed over two replies, and the
+ * underlay's IP version from a peer's endpoint. */
+static void test_tunnel_traffic(void **state)
+{
+	static const char v4[] = "interface=ovp0\ncounter.udp_tx_datagrams=10\n"
+				 "counter.udp_tx_bytes=960\ncounter.udp_rx_datagrams=3\n"
+				 "counter.udp_rx_bytes=2x\nxcounter.udp_tx_bytes=5\n"
+				 "peer=abc\nendpoint=198.18.0.2:51820\n";
+	static const char v6[] = "interface=ovp1\ncounter.udp_tx_datagrams=1\n"
+				 "counter.udp_tx_bytes=96\npeer=abc\nendpoint=[2001:2::2]:51820\n";
+	static const char none[] = "interface=ovp2\npeer=abc\nendpoint=(none)\n";
+	struct load_tunnel_traffic t = { 0 };
+
+	(void)state;
+	load_tunnel_add_traffic(v4, strlen(v4), &t);
+	assert_int_equal(t.tx_datagrams, 10);
+	assert_int_equal(t.tx_bytes, 960);
+	assert_int_equal(t.rx_datagrams, 3);
+	assert_int_equal(t.rx_bytes, 0); /* "2x" is no number */
+	assert_int_equal(t.ip_version, 4);
+	load_tunnel_add_traffic(v6, strlen(v6), &t);
+	assert_int_equal(t.tx_datagrams, 11);
+	assert_int_equal(t.tx_bytes, 1056);
+	assert_int_equal(t.ip_version, 4); /* the first daemon's */
+	memset(&t, 0, sizeof(t));
+	load_tunnel_add_traffic(v6, strlen(v6), &t);
+	assert_int_equal(t.ip_version, 6);
+	memset(&t, 0, sizeof(t));
+	load_tunnel_add_traffic(none, strlen(none), &t);
+	assert_int_equal(t.ip_version, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_tunnel_traffic),
 		cmocka_unit_test(test_udp_table),
 		cmocka_unit_test(test_received_over_receiver_window),
 		cmocka_unit_test(test_owd_needs_shared_clock),

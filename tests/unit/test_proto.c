@@ -202,7 +202,8 @@ static void test_values_out_of_range(void **state)
 		{ 0, 1, 0 },			 /* kind */
 		{ 0, 1, 4 },			 /* kind */
 		{ 1, 1, 64 },			 /* dscp */
-		{ 2, 2, 0x20 },			 /* unknown flag (0x10: DONT_FRAG) */
+		{ 2, 2, 0x40 },			 /* unknown flag (0x20: DGRAM_SHORT) */
+		{ 2, 2, PROTO_REQ_DGRAM_SHORT }, /* short datagrams on TCP */
 		{ 4, 2, 0 },			 /* streams */
 		{ 4, 2, PROTO_MAX_STREAMS + 1 }, /* streams */
 	};
@@ -226,8 +227,20 @@ static void test_values_out_of_range(void **state)
 	/* UDP length below the header */
 	q = good;
 	q.kind = PROTO_KIND_UDP;
-	q.len = LOAD_UDP_MIN_LEN - 1;
+	q.len = LOAD_UDP_SHORT_MIN_LEN - 1;
+	q.flags = PROTO_REQ_DGRAM_SHORT;
 	assert_int_equal(proto_encode_test_request(buf, sizeof(buf), &q), PROTO_E_VALUE);
+	/* the short header is asked for exactly when the length needs it */
+	q.len = LOAD_UDP_MIN_LEN - 1;
+	q.flags = 0;
+	assert_int_equal(proto_encode_test_request(buf, sizeof(buf), &q), PROTO_E_VALUE);
+	q.flags = PROTO_REQ_DGRAM_SHORT;
+	m = parsed(proto_encode_test_request(buf, sizeof(buf), &q), PROTO_TEST_REQUEST);
+	assert_int_equal(proto_decode_test_request(body, m.len, &q), 0);
+	assert_int_equal(q.len, LOAD_UDP_MIN_LEN - 1);
+	q.len = LOAD_UDP_MIN_LEN;
+	assert_int_equal(proto_encode_test_request(buf, sizeof(buf), &q), PROTO_E_VALUE);
+	q.flags = 0;
 	q.len = LOAD_UDP_MAX_LEN + 1;
 	assert_int_equal(proto_encode_test_request(buf, sizeof(buf), &q), PROTO_E_VALUE);
 
@@ -453,7 +466,8 @@ static void test_dgram(void **state)
 	uint8_t d[LOAD_UDP_MIN_LEN + 10] = { 0 };
 
 	(void)state;
-	assert_int_equal(dgram_put(d, DGRAM_HDR_LEN - 1, &h), -EINVAL);
+	assert_int_equal(dgram_put(d, DGRAM_HDR_LEN - 1, &h), 0); /* the short form */
+	assert_int_equal(get_be16(d), DGRAM_SHORT_MAGIC);
 	assert_int_equal(dgram_put(d, sizeof(d), &h), 0);
 	assert_true(dgram_parse(d, sizeof(d), &h2));
 	assert_int_equal(h2.stream, h.stream);
@@ -463,7 +477,7 @@ static void test_dgram(void **state)
 	assert_int_equal(h2.test_id, h.test_id);
 	assert_int_equal(d[8], 0x01); /* big-endian seq at offset 8 */
 	assert_int_equal(d[23], 0x18);
-	dgram_restamp(d, 99, 1234);
+	dgram_restamp(d, sizeof(d), 99, 1234);
 	assert_true(dgram_parse(d, LOAD_UDP_MIN_LEN, &h2));
 	assert_int_equal(h2.seq, 99);
 	assert_int_equal(h2.send_ns, 1234);
@@ -475,6 +489,96 @@ static void test_dgram(void **state)
 	d[6] = 0;
 	d[0] ^= 1;
 	assert_false(dgram_parse(d, sizeof(d), &h2));
+}
+
+/* RFC 2544's 64-byte IPv4 frame: 18 bytes of payload, the short header */
+static void test_dgram_short(void **state)
+{
+	struct dgram_hdr h = { .stream = 127,
+			       .flags = DGRAM_F_OMIT,
+			       .seq = 0x0102030405060708ULL,
+			       .send_ns = 0x1112131415161718ULL,
+			       .test_id = 0xabcdef01 },
+			 h2;
+	uint8_t d[18] = { 0 };
+
+	(void)state;
+	assert_int_equal(dgram_put(d, DGRAM_SHORT_HDR_LEN - 1, &h), -EINVAL);
+	assert_int_equal(dgram_put(d, sizeof(d), &h), 0);
+	assert_int_equal(d[0], 'o');
+	assert_int_equal(d[1], 'v');
+	assert_int_equal(d[4], 0x05);  /* the low 32 bits of seq, big-endian */
+	assert_int_equal(d[8], 0x13);  /* the low 48 bits of the stamp */
+	assert_int_equal(d[14], 0xef); /* the low 16 bits of the test id */
+	assert_true(dgram_parse(d, sizeof(d), &h2));
+	assert_true(h2.narrow);
+	assert_int_equal(h2.stream, 127);
+	assert_int_equal(h2.flags, DGRAM_F_OMIT);
+	assert_int_equal(h2.seq, 0x05060708u);
+	assert_int_equal(h2.send_ns, 0x131415161718ULL);
+	assert_true(dgram_is_of(&h2, 0xabcdef01, 127));
+	assert_true(dgram_is_of(&h2, 0x1234ef01, 127)); /* only 16 bits to tell */
+	assert_false(dgram_is_of(&h2, 0xabcdef02, 127));
+	assert_false(dgram_is_of(&h2, 0xabcdef01, 126));
+	dgram_widen(&h2, 0x0102030405060000ULL, 0x1112131415160000ULL);
+	assert_int_equal(h2.seq, h.seq);
+	assert_int_equal(h2.send_ns, h.send_ns);
+	dgram_widen(&h2, 0x0102030405060000ULL, 0x1112131415160000ULL);
+	assert_int_equal(h2.seq, h.seq); /* widening twice changes nothing */
+	dgram_restamp(d, sizeof(d), 0x1ffffffffULL, 42);
+	assert_true(dgram_parse(d, DGRAM_SHORT_HDR_LEN, &h2));
+	assert_int_equal(h2.seq, 0xffffffffu);
+	assert_int_equal(h2.send_ns, 42);
+	/* the length names the form: a short header in 32 bytes or more, or a
+	 * full one below 32, is malformed */
+	assert_false(dgram_parse(d, DGRAM_SHORT_HDR_LEN - 1, &h2));
+	{
+		uint8_t big[DGRAM_HDR_LEN] = { 0 };
+
+		memcpy(big, d, sizeof(d));
+		assert_false(dgram_parse(big, sizeof(big), &h2));
+		assert_int_equal(dgram_put(big, sizeof(big), &h), 0);
+		assert_false(dgram_parse(big, DGRAM_HDR_LEN - 1, &h2));
+		assert_true(dgram_parse(big, sizeof(big), &h2));
+		assert_false(h2.narrow);
+		assert_false(dgram_is_of(&h2, 0x1234ef01, 127)); /* all 32 bits */
+	}
+	d[2] = 0x80; /* unknown flag */
+	assert_false(dgram_parse(d, sizeof(d), &h2));
+}
+
+/* The receiver's widening: the nearest value with the same low bits, across
+ * the wrap in both directions, never below 0 (RFC 1982 serial arithmetic). */
+static void test_dgram_extend(void **state)
+{
+	static const struct {
+		uint64_t ref, low;
+		unsigned bits;
+		uint64_t want;
+	} t[] = {
+		{ 0, 0, 32, 0 },
+		{ 5, 7, 32, 7 },				  /* ahead */
+		{ 7, 5, 32, 5 },				  /* reordered: behind */
+		{ 5, 0xfffffffeu, 32, 0xfffffffeu },		  /* never below 0 */
+		{ 0xfffffffeu, 3, 32, 0x100000003ULL },		  /* forward over the wrap */
+		{ 0x100000003ULL, 0xfffffffeu, 32, 0xfffffffeu }, /* late, across it */
+		{ 0x500000000ULL, 0x7fffffffu, 32, 0x57fffffffULL },
+		{ 0x500000000ULL, 0x80000000u, 32, 0x580000000ULL }, /* half: as is */
+		{ 0x500000000ULL, 0x80000001u, 32, 0x480000001ULL }, /* beyond: back */
+		{ 0xfffffffffff0ULL, 0x10, 48, 0x1000000000010ULL }, /* stamp wraps */
+		{ 0x1000000000010ULL, 0xfffffffffff0ULL, 48, 0xfffffffffff0ULL },
+		{ UINT64_MAX - 2, 0xffffffffu, 32, UINT64_MAX }, /* top: no overflow */
+		{ UINT64_MAX, 1, 32, 0xffffffff00000001ULL },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		assert_int_equal(dgram_extend(t[i].ref, t[i].low, t[i].bits), t[i].want);
+	/* a whole sequence through the wrap, in order, keeps counting */
+	for (uint64_t seq = 0xfffffff0u, ref = seq; seq < 0x100000010ULL; seq++) {
+		assert_int_equal(dgram_extend(ref, (uint32_t)seq, 32), seq);
+		ref = seq;
+	}
 }
 
 static void test_data_hello(void **state)
@@ -533,6 +637,8 @@ int main(void)
 		cmocka_unit_test(test_reader_socket),
 		cmocka_unit_test(test_write_all_timeout),
 		cmocka_unit_test(test_dgram),
+		cmocka_unit_test(test_dgram_short),
+		cmocka_unit_test(test_dgram_extend),
 		cmocka_unit_test(test_data_hello),
 		cmocka_unit_test(test_names),
 	};

@@ -13,6 +13,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -69,8 +70,15 @@ static void test_roundtrip_request_and_spec(void **state)
 	spec2.streams = 129;
 	assert_int_equal(proto_test_request_from_spec(&spec2, &q2), PROTO_E_VALUE);
 	spec2 = spec;
-	spec2.len = 31;
+	spec2.len = LOAD_UDP_SHORT_MIN_LEN - 1;
 	assert_int_equal(proto_test_request_from_spec(&spec2, &q2), PROTO_E_VALUE);
+	/* below the full header: the request asks for the short one */
+	spec2.len = 18;
+	assert_int_equal(proto_test_request_from_spec(&spec2, &q2), 0);
+	assert_true(q2.flags & PROTO_REQ_DGRAM_SHORT);
+	spec2.len = LOAD_UDP_MIN_LEN;
+	assert_int_equal(proto_test_request_from_spec(&spec2, &q2), 0);
+	assert_false(q2.flags & PROTO_REQ_DGRAM_SHORT);
 }
 
 static void test_roundtrip_accept_and_text(void **state)
@@ -279,6 +287,71 @@ static void test_counts_that_lie(void **state)
 	test_free(r2);
 }
 
+/* The congestion control extension of TEST_REQUEST and TEST_ACCEPT:
+ * present or absent by length, nothing in between; the name NUL-padded,
+ * of tcp(7)'s characters. */
+static void test_congestion_extension(void **state)
+{
+	struct proto_test_request q = { .kind = PROTO_KIND_TCP,
+					.streams = 1,
+					.duration_ns = 1000000000ULL,
+					.has_cc = true,
+					.congestion = "reno" },
+				  q2;
+	struct proto_test_accept a = { .test_id = 7,
+				       .nports = 1,
+				       .ports = { 5211 },
+				       .has_cc = true,
+				       .congestion = "cubic" },
+				 a2;
+	struct load_spec spec = { .proto = LOAD_TCP, .streams = 1, .duration_ns = 1 };
+	uint8_t *body = buf + PROTO_HDR_LEN;
+	struct proto_msg m;
+
+	(void)state;
+	m = parsed(proto_encode_test_request(buf, sizeof(buf), &q), PROTO_TEST_REQUEST);
+	assert_int_equal(m.len, PROTO_TEST_REQUEST_LEN + PROTO_CC_NAME_LEN);
+	assert_int_equal(proto_decode_test_request(body, m.len, &q2), 0);
+	assert_true(q2.has_cc);
+	assert_string_equal(q2.congestion, "reno");
+	/* without it: the old length, as an older peer sends */
+	assert_int_equal(proto_decode_test_request(body, PROTO_TEST_REQUEST_LEN, &q2), 0);
+	assert_false(q2.has_cc);
+	assert_string_equal(q2.congestion, "");
+	assert_int_equal(proto_decode_test_request(body, m.len - 1, &q2), PROTO_E_LENGTH);
+	body[PROTO_TEST_REQUEST_LEN + 5] = 'x'; /* a byte after the name's NUL */
+	assert_int_equal(proto_decode_test_request(body, m.len, &q2), PROTO_E_VALUE);
+	memset(body + PROTO_TEST_REQUEST_LEN, 'a', PROTO_CC_NAME_LEN); /* no NUL */
+	assert_int_equal(proto_decode_test_request(body, m.len, &q2), PROTO_E_VALUE);
+	memcpy(body + PROTO_TEST_REQUEST_LEN, "re/no\0\0\0\0\0\0\0\0\0\0", PROTO_CC_NAME_LEN);
+	assert_int_equal(proto_decode_test_request(body, m.len, &q2), PROTO_E_VALUE);
+	snprintf(q.congestion, sizeof(q.congestion), "a b");
+	assert_int_equal(proto_encode_test_request(buf, sizeof(buf), &q), PROTO_E_VALUE);
+
+	/* from a spec: the extension rides only with a name */
+	assert_int_equal(proto_test_request_from_spec(&spec, &q2), 0);
+	assert_false(q2.has_cc);
+	snprintf(spec.congestion, sizeof(spec.congestion), "bbr");
+	assert_int_equal(proto_test_request_from_spec(&spec, &q2), 0);
+	assert_true(q2.has_cc);
+	memset(&spec, 0, sizeof(spec));
+	proto_test_request_to_spec(&q2, &spec);
+	assert_string_equal(spec.congestion, "bbr");
+
+	m = parsed(proto_encode_test_accept(buf, sizeof(buf), &a), PROTO_TEST_ACCEPT);
+	assert_int_equal(m.len, PROTO_TEST_ACCEPT_FIXED_LEN + 2 + PROTO_CC_NAME_LEN);
+	assert_int_equal(proto_decode_test_accept(body, m.len, &a2), 0);
+	assert_true(a2.has_cc);
+	assert_string_equal(a2.congestion, "cubic");
+	assert_int_equal(a2.ports[0], 5211);
+	assert_int_equal(proto_decode_test_accept(body, m.len - PROTO_CC_NAME_LEN, &a2), 0);
+	assert_false(a2.has_cc);
+	assert_int_equal(proto_decode_test_accept(body, m.len - 1, &a2), PROTO_E_LENGTH);
+	assert_int_equal(proto_decode_test_accept(body, m.len + 1, &a2), PROTO_E_LENGTH);
+	body[PROTO_TEST_ACCEPT_FIXED_LEN + 2] = '\x01';
+	assert_int_equal(proto_decode_test_accept(body, m.len, &a2), PROTO_E_VALUE);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -289,6 +362,7 @@ int main(void)
 		cmocka_unit_test(test_results_field_positions),
 		cmocka_unit_test(test_results_sched),
 		cmocka_unit_test(test_counts_that_lie),
+		cmocka_unit_test(test_congestion_extension),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

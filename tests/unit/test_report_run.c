@@ -77,8 +77,22 @@ static void test_term(void **state)
 	contains(t, "1368                   -80");	/* MSS delta */
 	contains(t, "0.15 / 0.9             x3.0/4.5"); /* delay at the common load */
 	contains(t, "200M..202M                             220M..222M"); /* knee bounds */
+	/* the NDR at every layer: 800 Mbit/s of 1400-byte payloads */
+	contains(t, "NDR 71k frames/s: ip 1428 B 816.0, frame 1446 B 826.3, line 1466 B 837.7 "
+		    "Mbit/s\n");
+	free(t);
+	/* on a lab link that counts like 1 GbE: the NDR as a share of it */
+	run.line_rate_bps = 1000000000;
+	report_run_release(&rr);
+	assert_int_equal(report_run_prepare(&rr, &run), 0);
+	t = render(p_term, &rr, NULL);
+	contains(t, "line 1466 B 837.7 Mbit/s, 83.8 % of the line's 1000 Mbit/s\n");
 	contains(t, "receiver's other sockets 70%, network 30%");
-	contains(t, "offered       ");
+	contains(t, "offered payload | RX/TX pps");
+	contains(t, "(sizes in bytes and rates in bit/s of UDP payload;");
+	/* the size at every layer heads each table, what arrived is at each */
+	contains(t, "UDP 1400 B (payload; IPv4: ip 1428, frame 1446, line 1466 B)");
+	contains(t, "|  payload        ip     frame      line |");
 	contains(t, "|####################|"); /* 100 % delivered */
 	contains(t, "|####                |"); /* 22 % delivered */
 	contains(t, "WARN pmtu");
@@ -89,6 +103,42 @@ static void test_term(void **state)
 	t = render(p_term, &rr, NULL);
 	contains(t, "INCOMPLETE");
 	contains(t, "stopped: interrupted (SIGINT)");
+	free(t);
+	report_run_release(&rr);
+	results_free(&run);
+}
+
+/* Over the built-in overlay the outer datagrams its daemon counted show in
+ * every printer as the line bytes of one: 17,900 outer datagrams of 1480
+ * bytes of UDP payload (IPv4), 1546 bytes each on the line, x1.05 the 1466
+ * of a 1400-byte test datagram. */
+static void test_outer(void **state)
+{
+	struct results_run run;
+	struct report_run rr;
+	char *t;
+
+	(void)state;
+	fixture_run(&run);
+	for (size_t i = 0; i < run.ntrials; i++) {
+		struct results_trial *tr = &run.trials[i];
+
+		if (tr->path != 1 || tr->kind == RESULTS_TRIAL_TCP)
+			continue;
+		tr->udp.sent = 17857;
+		tr->udp.outer = (struct udp_outer){ .ip_version = 4,
+						    .datagrams = 17900,
+						    .bytes = 17900ULL * 1480 };
+	}
+	assert_int_equal(report_run_prepare(&rr, &run), 0);
+	t = render(p_term, &rr, NULL);
+	contains(t, "1546.0 (x1.05)");
+	free(t);
+	t = render(p_md, &rr, NULL);
+	contains(t, "| 1546.0 |");
+	free(t);
+	t = render(p_csv, &rr, NULL);
+	contains(t, "knee_trial_outer_line_bytes_per_outer_datagram,overlay,builtin,,1400,");
 	free(t);
 	report_run_release(&rr);
 	results_free(&run);
@@ -109,6 +159,11 @@ static void test_md_csv(void **state)
 	contains(t, "![Delivered](delivered.svg)");
 	contains(t, "| overlay | 1 | 250.0 (200.0-300.0) | 0.263 |");
 	contains(t, "| overlay | 1400 | 200.0 | 200.0 | 202.0 | 17.9 | 0.250 |");
+	/* the NDR at every layer, and each table's size and rate layers */
+	contains(t, "| underlay | 1400 | 1428 | 1446 | 71429 | 800.0 | 816.0 | 826.3 | 837.7 |");
+	contains(t, "Each datagram: 1400 B payload, 1428 B IP packet (IPv4), 1446 B frame, 1466 B "
+		    "on the line.");
+	contains(t, "| offered Mbit/s (payload) | TX pps | RX pps | RX Mbit/s payload |");
 	contains(t, "- overlay, 1400 B: other sockets of the receiving host: another socket");
 	contains(t, "```ini\n[scenario]\nname = fixture\n```");
 	contains(t, "Test CPU \"quoted\" model");
@@ -123,6 +178,12 @@ static void test_md_csv(void **state)
 		",,\n");
 	contains(t, "owd_p99_ms,overlay,builtin,,1400,100000000,3,0.9,0.9,0.9,0.2,4.5,350,exact,"
 		    "exact,exact,exact\n");
+	/* rates at the other layers, named by their layer: 200 Mbit/s of
+	 * 1400-byte payloads is 17857 datagrams a second, 209.4 on the line */
+	contains(t, "udp_ndr_pps,overlay,builtin,,1400,,1,17857.14286,");
+	contains(t, "udp_ndr_line_bps,overlay,builtin,,1400,,1,209428571,");
+	contains(t, "udp_ndr_frame_bps,overlay,builtin,,1400,,1,206571429,");
+	contains(t, "knee_trial_rx_frame_bps,underlay,underlay,,1400,500000000,");
 	free(t);
 	/* one clock: no word about upper bounds */
 	t = render(p_md, &rr, &set);
@@ -438,7 +499,7 @@ static void test_sweep_summary(void **state)
 		    "x0.33");
 	contains(t, "sweep 1400B most RX    300M                          150M                   "
 		    "x0.50");
-	contains(t, "UDP 1400 B, linear sweep");
+	contains(t, "UDP 1400 B (payload; IPv4: ip 1428, frame 1446, line 1466 B), linear sweep");
 	free(t);
 	report_run_release(&rr);
 	results_free(&run);
@@ -467,6 +528,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_term),
 		cmocka_unit_test(test_md_csv),
+		cmocka_unit_test(test_outer),
 		cmocka_unit_test(test_owd_upper_bound),
 		cmocka_unit_test(test_delay_rows),
 		cmocka_unit_test(test_diff),

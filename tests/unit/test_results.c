@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -327,6 +328,99 @@ static void test_delay_loads(void **state)
 	results_free(&b);
 }
 
+/* A UDP trial at every layer: RFC 2544's 64-byte frame over IPv4 is 18
+ * bytes of payload, 46 of IP, 84 on the line (148,809 of them a second at
+ * 100 Mbit/s); the same payload over IPv6 takes 20 bytes more per layer
+ * but its frame is no longer padded. run.json carries the family and the
+ * layers the scenario stated, and a run.json without them reads as IPv4
+ * by address and payload. */
+static void test_layers(void **state)
+{
+	struct results_run a, b;
+	struct results_trial *t;
+	struct results_layers l;
+	char err[256], *j;
+
+	(void)state;
+	fixture_run(&a);
+	t = &a.trials[a.ntrials - 1];
+	assert_true(t->kind != RESULTS_TRIAL_TCP);
+	t->path = 0;
+	t->len = 18;
+	t->udp.sent = 148809;
+	t->udp.received = 148800;
+	t->udp.sent_pps = 148809;
+	t->udp.received_pps = 148800;
+	t->udp.fragments = 0;
+	assert_true(results_trial_layers(&a, t, &l));
+	assert_int_equal(l.family, AF_INET);
+	assert_int_equal(l.bytes[LAYER_PAYLOAD], 18);
+	assert_int_equal(l.bytes[LAYER_IP], 46);
+	assert_int_equal(l.bytes[LAYER_FRAME], 64);
+	assert_int_equal(l.bytes[LAYER_LINE], 84);
+	assert_int_equal(l.received_bytes[LAYER_FRAME], 148800ULL * 64);
+	assert_int_equal(l.sent_bytes[LAYER_LINE], 148809ULL * 84);
+	assert_true(l.sent_bps[LAYER_LINE] > 99999000 && l.sent_bps[LAYER_LINE] <= 100000000);
+	assert_true(l.received_bps[LAYER_PAYLOAD] == 148800.0 * 18 * 8);
+	a.paths[0].family = AF_INET6;
+	assert_true(results_trial_layers(&a, t, &l));
+	assert_int_equal(l.bytes[LAYER_IP], 66);
+	assert_int_equal(l.bytes[LAYER_FRAME], 84);
+	assert_int_equal(results_layer_bytes(&a, 0, 16, LAYER_FRAME), 82); /* RFC 5180's 64: 82 */
+	assert_false(l.outer); /* no daemon counted: not over the built-in overlay */
+	/* the overlay's daemon counted 148,900 outer datagrams (the test's and
+	 * 91 others) of 9,600,000 bytes over 1 s, IPv4 underlay */
+	t->udp.outer = (struct udp_outer){ .ip_version = 4, .datagrams = 148900, .bytes = 9600000 };
+	t->duration_s = 1.0;
+	assert_true(results_trial_layers(&a, t, &l));
+	assert_true(l.outer);
+	assert_int_equal(l.outer_family, AF_INET);
+	assert_int_equal(l.outer_bytes[LAYER_IP], 9600000 + 148900ULL * 28);
+	assert_int_equal(l.outer_bytes[LAYER_FRAME], 9600000 + 148900ULL * 46);
+	assert_int_equal(l.outer_bytes[LAYER_LINE], 9600000 + 148900ULL * 66);
+	assert_true(l.outer_bps[LAYER_LINE] == 8.0 * (9600000 + 148900.0 * 66));
+	/* the mean outer datagram on the line against the inner 104 (the
+	 * path is IPv6 by now, its underlay IPv4) */
+	assert_true(fabs(l.outer_line_per_datagram - (9600000 + 148900.0 * 66) / 148900) < 1e-6);
+	assert_true(l.inner_line_per_datagram == 104);
+	j = results_to_json(&a);
+	assert_non_null(strstr(j, "\"outer_datagrams\":\t148900"));
+	assert_non_null(strstr(j, "\"inner_line_bytes_per_datagram\":\t104"));
+	assert_int_equal(results_from_json(j, &b, err, sizeof(err)), 0);
+	assert_int_equal(b.trials[a.ntrials - 1].udp.outer.datagrams, 148900);
+	assert_int_equal(b.trials[a.ntrials - 1].udp.outer.ip_version, 4);
+	free(j);
+	results_free(&b);
+	t->udp.outer = (struct udp_outer){ 0 };
+	t->udp.fragments = 2; /* a datagram in two fragments is not one frame */
+	assert_false(results_trial_layers(&a, t, &l));
+	t->udp.fragments = 1;
+	assert_false(results_trial_layers(&a, &a.trials[0], &l)); /* TCP */
+	a.size_layer = LAYER_FRAME;
+	a.sweep_rate_layer = LAYER_LINE;
+	a.knee_rate_layer = LAYER_IP;
+	j = results_to_json(&a);
+	assert_non_null(j);
+	assert_non_null(strstr(j, "\"size_layer\":\t\"frame\""));
+	assert_non_null(strstr(j, "\"layers\":\t{\n\t\t\t\t\t\"family\":\t6,"));
+	assert_non_null(strstr(j, "\"received_bytes\":\t12499200")); /* 148800 * 84 */
+	assert_int_equal(results_from_json(j, &b, err, sizeof(err)), 0);
+	assert_int_equal(b.paths[0].family, AF_INET6);
+	assert_int_equal(b.paths[1].family, AF_INET); /* by its address */
+	assert_int_equal(b.size_layer, LAYER_FRAME);
+	assert_int_equal(b.sweep_rate_layer, LAYER_LINE);
+	assert_int_equal(b.knee_rate_layer, LAYER_IP);
+	free(j);
+	results_free(&b);
+	/* before layers were recorded: payload, and the family by address */
+	a.paths[0].family = 0;
+	a.size_layer = a.sweep_rate_layer = a.knee_rate_layer = LAYER_PAYLOAD;
+	assert_int_equal(results_path_family(&a.paths[0]), AF_INET);
+	snprintf(a.paths[0].addr, sizeof(a.paths[0].addr), "2001:2::2");
+	assert_int_equal(results_path_family(&a.paths[0]), AF_INET6);
+	results_free(&a);
+}
+
 static void test_json_has_ratios(void **state)
 {
 	struct results_run a;
@@ -339,7 +433,8 @@ static void test_json_has_ratios(void **state)
 	assert_non_null(strstr(j, "\"overhead\""));
 	assert_non_null(strstr(j, "\"udp_ndr_bps\""));
 	assert_non_null(strstr(j, "\"ratio\":\t0.25"));
-	assert_non_null(strstr(j, "\"schema\":\t1"));
+	assert_non_null(strstr(j, "\"schema\":\t\"ovlperf.run\""));
+	assert_non_null(strstr(j, "\"schema_version\":\t2"));
 	assert_non_null(strstr(j, "\"underlay_outcome\":\t\"found\""));
 	free(j);
 	results_free(&a);
@@ -354,7 +449,11 @@ static void test_read_errors(void **state)
 		{ "{", "not valid JSON" },
 		{ "[]", "not a JSON object" },
 		{ "{\"complete\":true}", "schema: is missing" },
-		{ "{\"schema\":99,\"complete\":true}", "schema 99" },
+		{ "{\"schema\":99,\"complete\":true}", "schema version 99" },
+		{ "{\"schema\":\"ovlperf.run\",\"schema_version\":3,\"complete\":true}",
+		  "schema version 3" },
+		{ "{\"schema\":\"ovlperf.run\",\"complete\":true}", "schema_version: is missing" },
+		{ "{\"schema\":\"ovlperf.load\",\"schema_version\":2}", "not an ovlperf run.json" },
 		{ "{\"schema\":1}", "complete" },
 		{ "{\"schema\":1,\"complete\":true,\"scenario\":{\"name\":\"x\"}}", "paths" },
 		{ "{\"schema\":1,\"complete\":true,\"scenario\":{\"name\":\"x\"},"
@@ -427,7 +526,7 @@ int main(void)
 		cmocka_unit_test(test_aggregate),   cmocka_unit_test(test_knee_bounds_over_reps),
 		cmocka_unit_test(test_round_trip),  cmocka_unit_test(test_json_has_ratios),
 		cmocka_unit_test(test_read_errors), cmocka_unit_test(test_read_missing_file),
-		cmocka_unit_test(test_delay_loads),
+		cmocka_unit_test(test_delay_loads), cmocka_unit_test(test_layers),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -38,7 +38,7 @@ static const struct {
 	{ "unknown-section.ini", 3, "[bogus]: unknown section" },
 	{ "unknown-key.ini", 4, "[udp] sizez: unknown key (expected one of: enabled, sizes" },
 	{ "bad-sizes.ini", 4, "[udp] sizes: '46,abc' is not a list of sizes" },
-	{ "size-range.ini", 4, "[udp] sizes: 70000 is out of range (32..65507)" },
+	{ "size-range.ini", 4, "[udp] sizes: 70000 is out of range (16..65507)" },
 	{ "bad-rate.ini", 6, "[sweep] from: 'fast' is not a rate" },
 	{ "bad-duration.ini", 4, "[tcp] duration: '10 minutes' is not a duration" },
 	{ "streams-range.ini", 4, "[tcp] streams: 500 is out of range (1..128)" },
@@ -554,11 +554,10 @@ static void test_layers(void **state)
 		const char *text;
 		const char *err; /* NULL: accepted */
 	} cases[] = {
-		{ "[udp]\nsize_layer = frame\nsizes = 78,128,1518\n", NULL },
-		{ "[udp]\nsize_layer = frame\nsizes = 64\n",
-		  "layers.ini:8: [udp] sizes: 64 bytes at the frame layer carry 18 bytes of UDP "
-		  "payload over IPv4; ovlperf sends 32..65507 (78..65553 bytes at the frame "
-		  "layer)" },
+		{ "[udp]\nsize_layer = frame\nsizes = 64,128,1518\n", NULL },
+		{ "[udp]\nsize_layer = frame\nsizes = 63\n",
+		  "layers.ini:8: [udp] sizes: a UDP datagram over IPv4 is at least 64 bytes at "
+		  "the frame layer, not 63" },
 		{ "[udp]\nsize_layer = line\nsizes = 100\n",
 		  "[udp] size_layer: 'line' is not payload, ip or frame" },
 		{ "[udp]\nsize_layer = frame\n", "size_layer: says what sizes count" },
@@ -602,14 +601,17 @@ static void test_layers(void **state)
 	assert_int_equal(s.lab.links[0].rate_layer, LAYER_LINE);
 	assert_int_equal(s.udp.family, AF_INET);
 	assert_int_equal(s.udp.nsizes, 3);
-	assert_int_equal(s.udp.sizes[0], 32);
+	assert_int_equal(s.udp.sizes[0], 18); /* RFC 2544's 64-byte frame */
 	assert_int_equal(s.udp.sizes[1], 82);
 	assert_int_equal(s.udp.sizes[2], 1472);
 	assert_int_equal(s.udp.size_given[2], 1518);
-	/* 1 Gbit/s of line rate: 81,274 frames of 1518 bytes, 844,594 of 128 */
+	/* 1 Gbit/s of line rate: 81,274 frames of 1518 bytes, 844,594 of 128,
+	 * 1,488,095 of 64 */
 	assert_int_equal(scenario_rate_payload(&s, LAYER_LINE, 1000000000, 1472),
 			 81274ULL * 1472 * 8);
 	assert_int_equal(scenario_rate_payload(&s, LAYER_LINE, 1000000000, 82), 844594ULL * 82 * 8);
+	assert_int_equal(scenario_rate_payload(&s, LAYER_LINE, 1000000000, 18),
+			 1488095ULL * 18 * 8);
 	assert_int_equal(scenario_rate_payload(&s, LAYER_PAYLOAD, 1000000000, 82), 1000000000);
 	assert_int_equal(scenario_rate_payload(&s, LAYER_LINE, 0, 82), 0);
 }

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 
 #include <cjson/cJSON.h>
 #include <cmocka.h>
@@ -136,6 +137,39 @@ static void test_linear(void **state)
 	assert_non_null(strstr(out, "     200.0 |"));
 	assert_non_null(strstr(out, "network 100%"));
 	assert_non_null(strstr(out, "|####################|"));
+	sweep_result_free(&r);
+}
+
+/* A linear sweep at line rate: each point is the payload rate of the whole
+ * frames a second that fit it, not from's plus k steps' (each rounded
+ * down): 1.8 and 3 Mbit/s of 64-byte frames are 2678 and 4464 frames/s
+ * (84 bytes on the line), where 2678 + 1785 would be 4463. */
+static void test_linear_at_layer(void **state)
+{
+	struct fakepath p = { .capacity = 1e9 };
+	struct sweep_spec s;
+	struct sweep_result r;
+	char out[16384];
+	FILE *f;
+
+	(void)state;
+	spec_for(&s, &p);
+	s.load.len = 18;
+	s.load.family = AF_INET;
+	s.rate_layer = LAYER_LINE;
+	s.from_bps = 1800000;
+	s.to_bps = 3000000;
+	s.step_bps = 1200000;
+	assert_int_equal(sweep_run(&s, &r), 0);
+	assert_int_equal(r.npoints, 2);
+	assert_int_equal(r.points[0].target_bps, 2678ULL * 18 * 8);
+	assert_int_equal(r.points[1].target_bps, 4464ULL * 18 * 8);
+	/* the JSON gives each point at every layer */
+	f = fmemopen(out, sizeof(out), "w");
+	assert_int_equal(report_sweep_json(f, &r), 0);
+	fclose(f);
+	assert_non_null(strstr(out, "\"family\":\t\"ipv4\""));
+	assert_non_null(strstr(out, "\"datagram_bytes\":\t84"));
 	sweep_result_free(&r);
 }
 
@@ -321,6 +355,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_linear),
+		cmocka_unit_test(test_linear_at_layer),
 		cmocka_unit_test(test_linear_count_and_check),
 		cmocka_unit_test(test_knee_through_sweep),
 		cmocka_unit_test(test_knee_generator_limited),
