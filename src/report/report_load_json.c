@@ -235,9 +235,8 @@ static cJSON *layers_json(const struct load_result *r)
 	}
 	/* Over the built-in overlay: the encrypted datagrams the underlay
 	 * carried, as the client's daemon counted them (null elsewhere). */
-	cJSON_AddItemToObject(
-		o, "outer",
-		report_outer_json(&r->udp.outer, l.bytes[LAYER_LINE], r->duration_s));
+	cJSON_AddItemToObject(o, "outer",
+			      report_outer_json(&r->udp.outer, l.bytes[LAYER_LINE], r->duration_s));
 	return o;
 }
 
