@@ -71,6 +71,9 @@ check: deps
 	$(MAKE) netns-asan
 	$(MAKE) netns NETNS_ONLY=tunnel_privilege
 	$(MAKE) install-check
+	$(MAKE) ansible-lint
+	$(MAKE) deb-check
+	$(MAKE) mesh-demo
 
 unit: $(UNIT_BIN)
 	@bash tests/run_unit.sh $(UNIT_BIN)
@@ -179,6 +182,8 @@ layout-check:
 
 # install, uninstall, install-check (PREFIX, DESTDIR; deploy/install.mk)
 include deploy/install.mk
+# mesh-demo, ansible-lint, deb, deb-check (deploy/mesh.mk)
+include deploy/mesh.mk
 
 clean:
 	rm -rf build build-* $(BIN)

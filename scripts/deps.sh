@@ -9,7 +9,8 @@ test_pkgs=(build-essential pkg-config clang clang-format libclang-rt-14-dev
 	libcjson-dev libnftables-dev libcap-ng-dev libseccomp-dev nftables iproute2 iputils-ping gnuplot-nox tcpdump procps
 	python3 bc ethtool
 	wireguard-go wireguard-tools
-	prometheus chromium mandoc)
+	prometheus chromium mandoc
+	ansible-core ansible-lint openssh-server openssh-sftp-server openssh-client debhelper dpkg-dev lintian)
 bench_pkgs=(iperf3 wireguard-go wireguard-tools openvpn)
 want=("${test_pkgs[@]}")
 [ "${1:-test}" = bench ] && want+=("${bench_pkgs[@]}")

@@ -15,19 +15,21 @@
 
 static void usage(FILE *f)
 {
-	fprintf(f, "Usage: ovlperf report [options] DIR [DIR2]\n"
-		   "  DIR          a results directory (or its run.json): prints the summary and\n"
-		   "               rewrites summary.csv, report.md, report.html and the plots\n"
-		   "               from run.json\n"
-		   "  DIR DIR2     compares two runs: every figure both have, with B - A\n\n"
-		   "  -F, --format FMT  what DIR prints on stdout: summary (default; rewrites\n"
-		   "               the directory's files), openmetrics (the figures as\n"
-		   "               OpenMetrics text, for a textfile collector or a push\n"
-		   "               gateway) or html (report.html with the plots in DIR\n"
-		   "               embedded); the last two leave the directory as it is\n"
-		   "  --no-write   only print (leave the directory as it is)\n"
-		   "  --no-plots   do not run gnuplot\n"
-		   "  -h, --help\n");
+	fprintf(f,
+		"Usage: ovlperf report [options] DIR [DIR2]\n"
+		"  DIR          a results directory (or its run.json): prints the summary and\n"
+		"               rewrites summary.csv, report.md, report.html and the plots\n"
+		"               from run.json\n"
+		"  DIR DIR2     compares two runs: every figure both have, with B - A\n"
+		"  --matrix DIR...  merges pair runs into host x host tables (--matrix --help)\n\n"
+		"  -F, --format FMT  what DIR prints on stdout: summary (default; rewrites\n"
+		"               the directory's files), openmetrics (the figures as\n"
+		"               OpenMetrics text, for a textfile collector or a push\n"
+		"               gateway) or html (report.html with the plots in DIR\n"
+		"               embedded); the last two leave the directory as it is\n"
+		"  --no-write   only print (leave the directory as it is)\n"
+		"  --no-plots   do not run gnuplot\n"
+		"  -h, --help\n");
 }
 
 /* DIR or DIR/run.json -> the run.json path and the directory. */
@@ -137,6 +139,9 @@ int cmd_report(int argc, char **argv)
 	char dir[1024];
 	int c, rc;
 
+	for (int i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--matrix"))
+			return cmd_report_matrix(argc, argv);
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "F:h", opts, NULL)) != -1) {
 		switch (c) {

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "log.h"
+#include "plot_int.h"
 #include "report_run.h"
 
 static const char *const colors[] = { "#1f77b4", "#d62728", "#2ca02c", "#ff7f0e",
@@ -405,8 +406,7 @@ static int delay_gp(FILE *f, const struct report_run *rr)
 	return 0;
 }
 
-/* Runs `gnuplot NAME.gp` in dir; its messages go to dir/plot.log. */
-static int render(const char *dir, const char *gp)
+int plot_render(const char *dir, const char *gp)
 {
 	pid_t pid = fork();
 	int st;
@@ -435,9 +435,7 @@ static int render(const char *dir, const char *gp)
 	return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -EIO;
 }
 
-/* Whether gnuplot wrote the whole SVG: it may exit 0 having written part
- * of it to a full disk, but a complete file ends with </svg>. */
-static bool svg_complete(const char *dir, const char *name)
+bool plot_svg_complete(const char *dir, const char *name)
 {
 	char path[4096], tail[64];
 	size_t n;
@@ -469,7 +467,7 @@ void plot_existing(const char *dir, struct plot_set *set)
 {
 	memset(set, 0, sizeof(*set));
 	for (size_t i = 0; i < sizeof(plots) / sizeof(plots[0]); i++) {
-		if (!svg_complete(dir, plots[i].name))
+		if (!plot_svg_complete(dir, plots[i].name))
 			continue;
 		snprintf(set->file[set->n], PLOT_FILE_MAX, "%s.svg", plots[i].name);
 		snprintf(set->title[set->n], sizeof(set->title[0]), "%s", plots[i].title);
@@ -516,7 +514,7 @@ int plot_run(const struct report_run *rr, const char *dir, struct plot_set *set)
 			rc = -EIO;
 			continue;
 		}
-		err = render(dir, gp);
+		err = plot_render(dir, gp);
 		if (err == -ENOENT) {
 			snprintf(set->note, sizeof(set->note),
 				 "Plots not rendered: gnuplot is not installed (apt-get install "
@@ -524,7 +522,7 @@ int plot_run(const struct report_run *rr, const char *dir, struct plot_set *set)
 			log_warn("gnuplot not found: plots left as .gp scripts in %s", dir);
 			return rc;
 		}
-		if (err || !svg_complete(dir, plots[i].name)) {
+		if (err || !plot_svg_complete(dir, plots[i].name)) {
 			log_err("gnuplot did not write %s/%s completely (see plot.log there)", dir,
 				svg);
 			report_run_note_file(set->unwritten, sizeof(set->unwritten), svg);

@@ -1,0 +1,24 @@
+# SPDX-License-Identifier: MIT
+# The mesh and the package (included by the Makefile; docs/mesh.md):
+#   make mesh-demo     the Ansible mesh on 4 namespace hosts (and a 5th cut
+#                      off), the matrix printed; tests/mesh/mesh_demo.sh
+#   make ansible-lint  ansible-lint on deploy/ansible (role and playbooks), and
+#                      the mesh plan's filters (tests/mesh/test_plan.py)
+#   make deb           the Debian package (debian/, dh) into $(DEB_OUT)
+#   make deb-check     make deb, lintian (no errors), dpkg -i and dpkg -r
+
+DEB_OUT ?= build-deb
+
+.PHONY: mesh-demo ansible-lint deb deb-check
+mesh-demo: $(BIN)
+	@OVLPERF=$(abspath $(BIN)) bash tests/mesh/mesh_demo.sh
+
+ansible-lint:
+	/usr/bin/python3 -B tests/mesh/test_plan.py
+	cd deploy/ansible && ansible-lint --nocolor roles/ovlperf install.yml mesh.yml uninstall.yml
+
+deb:
+	@DEB_OUT=$(abspath $(DEB_OUT)) bash deploy/deb.sh
+
+deb-check: deb
+	@DEB_OUT=$(abspath $(DEB_OUT)) bash tests/install/test_deb.sh

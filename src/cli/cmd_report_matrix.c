@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: MIT
+/* `ovlperf report --matrix DIR...`: many pair runs (one client host to one
+ * server host each, as deploy/ansible's mesh playbook fetches them) merged
+ * into host x host tables: on the terminal, and with --out as report.md,
+ * matrix.csv, matrix.json and heatmaps. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cmd.h"
+#include "mesh.h"
+#include "report_mesh.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: ovlperf report --matrix [options] DIR...\n"
+		"  DIR          a pair's results directory: its run.json and the pair.json the\n"
+		"               mesh playbook writes beside it ({\"client\", \"server\", "
+		"\"status\":\n"
+		"               ok|failed|unreachable, \"reason\"}); without pair.json the client\n"
+		"               is the run's host name and the server its first path's address\n\n"
+		"  --out DIR    also write report.md, matrix.csv, matrix.json and the heatmaps\n"
+		"               (heatmap-FIGURE-PATH.svg, gnuplot) into DIR (made if missing)\n"
+		"  --json       print matrix.json on stdout instead of the tables\n"
+		"  --no-plots   do not run gnuplot\n"
+		"  -h, --help\n\n"
+		"Rows are the client, columns the server. Tables: TCP goodput (most streams\n"
+		"measured), UDP NDR (largest datagram), overlay / underlay ratios of both, "
+		"one-way\n"
+		"delay p50 (first common load), the worst MTU/MSS verdict, per path. '>=' marks a\n"
+		"lower bound, '<=' an upper bound; a pair that failed or was unreachable is shown\n"
+		"so. Exit 0 when every DIR was read (failed pairs included), %d for a DIR that is\n"
+		"no pair run, %d when a file could not be written.\n",
+		EXIT_USAGE, EXIT_UNWRITTEN);
+}
+
+static int write_file(const char *dir, const char *name, const struct mesh *m,
+		      const struct mesh_verdicts *v, const struct mesh_plot_set *set)
+{
+	char path[4096];
+	FILE *f;
+	int err;
+
+	if (snprintf(path, sizeof(path), "%s/%s", dir, name) >= (int)sizeof(path))
+		return -ENAMETOOLONG;
+	f = fopen(path, "w");
+	if (!f) {
+		fprintf(stderr, "ovlperf report: cannot write %s: %s\n", path, strerror(errno));
+		return -errno;
+	}
+	if (!strcmp(name, "report.md"))
+		err = report_mesh_md(f, m, v, set);
+	else if (!strcmp(name, "matrix.csv"))
+		err = report_mesh_csv(f, m);
+	else
+		err = report_mesh_json(f, m, v);
+	if (fclose(f) && !err)
+		err = -EIO;
+	if (err)
+		fprintf(stderr, "ovlperf report: writing %s failed: %s\n", path, strerror(-err));
+	return err;
+}
+
+static int write_out(const char *dir, const struct mesh *m, const struct mesh_verdicts *v,
+		     bool plots)
+{
+	static const char *const files[] = { "matrix.json", "matrix.csv", "report.md" };
+	struct mesh_plot_set set;
+	int rc = 0;
+
+	if (mkdir(dir, 0755) && errno != EEXIST) {
+		fprintf(stderr, "ovlperf report: cannot make %s: %s\n", dir, strerror(errno));
+		return -errno;
+	}
+	memset(&set, 0, sizeof(set));
+	if (plots && plot_mesh(m, dir, &set))
+		rc = -EIO;
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++)
+		if (write_file(dir, files[i], m, v, &set))
+			rc = -EIO;
+	return rc;
+}
+
+struct matrix_opts {
+	const char *out;
+	bool json, plots;
+};
+
+static int parse(int argc, char **argv, struct matrix_opts *o)
+{
+	static const struct option opts[] = {
+		{ "matrix", no_argument, NULL, 'M' }, { "out", required_argument, NULL, 'o' },
+		{ "json", no_argument, NULL, 'j' },   { "no-plots", no_argument, NULL, 'P' },
+		{ "help", no_argument, NULL, 'h' },   { 0 },
+	};
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	o->plots = true;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'M':
+			break;
+		case 'o':
+			o->out = optarg;
+			break;
+		case 'j':
+			o->json = true;
+			break;
+		case 'P':
+			o->plots = false;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return EXIT_USAGE;
+		}
+	}
+	if (optind == argc) {
+		fprintf(stderr, "ovlperf report --matrix: name at least one pair directory\n");
+		return EXIT_USAGE;
+	}
+	return -1;
+}
+
+int cmd_report_matrix(int argc, char **argv)
+{
+	struct mesh_verdicts v;
+	struct matrix_opts o;
+	struct mesh m;
+	char err[1024];
+	int rc = parse(argc, argv, &o);
+
+	if (rc >= 0)
+		return rc;
+	mesh_init(&m);
+	for (int i = optind; i < argc; i++) {
+		if (mesh_load_dir(&m, argv[i], err, sizeof(err))) {
+			fprintf(stderr, "ovlperf report --matrix: %s\n", err);
+			mesh_free(&m);
+			return EXIT_USAGE;
+		}
+	}
+	mesh_sort(&m);
+	mesh_verdicts(&m, &v);
+	rc = 0;
+	if (o.json)
+		rc = report_mesh_json(stdout, &m, &v) ? EXIT_UNWRITTEN : 0;
+	else
+		report_mesh_term(stdout, &m, &v);
+	if (o.out && write_out(o.out, &m, &v, o.plots))
+		rc = EXIT_UNWRITTEN;
+	mesh_free(&m);
+	return rc;
+}

@@ -1,0 +1,347 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# `make mesh-demo`: the mesh playbooks on one machine. Five hosts are network
+# namespaces on one switch (ms-a .. ms-d, and ms-e, which an nftables rule
+# cuts off before the run), each with Debian's sshd on its own config,
+# generated host key and a key made for the demo, everything in a temporary
+# directory; Ansible runs in a controller namespace (ms-ctl) over SSH with a
+# generated known_hosts: install.yml puts ovlperf, the key and the server
+# (a daemon with a pid file: no systemd here) on every host, mesh.yml runs
+# every ordered pair with an underlay and a builtin path and fetches the
+# runs, and the matrix is printed. It checks what the mesh is for: the 12
+# pairs of the four hosts each left a complete run.json, the 8 pairs of the
+# cut-off host are in the matrix as failed or unreachable, and nothing is
+# left behind (namespaces, sshd, servers, overlays, files), also after an
+# error or Ctrl-C.
+#
+# Addresses: 198.18.70.0/24 and 2001:2:0:70::/64 inside the namespaces only.
+set -euo pipefail
+
+OVLPERF=${OVLPERF:-$PWD/ovlperf}
+REPO=$(cd "$(dirname "$0")/../.." && pwd)
+HOSTS=(a b c d e)
+CUT=e # the host firewalled off
+NS_SW=ms-sw
+NS_CTL=ms-ctl
+NET4=198.18.70
+NET6=2001:2:0:70
+T0=$(date +%s)
+TMP=
+SSHD_PIDS=()
+
+say() { echo "mesh-demo: $*" >&2; }
+fail() { echo "FAIL [mesh-demo]: $*" >&2; exit 1; }
+ns_of() { echo "ms-$1"; }
+addr_of() { local i; for i in "${!HOSTS[@]}"; do [ "${HOSTS[$i]}" = "$1" ] && echo "$NET4.$((11 + i))"; done; }
+our_namespaces() { ip netns list | awk '{print $1}' | grep -xE "ms-(sw|ctl|[a-e])" || true; }
+
+# Every process in our namespaces, by id: the sshds, the servers they
+# started, Ansible's SSH masters in the controller's.
+kill_ours()
+{
+	local ns pid
+	for ns in $(our_namespaces); do
+		for pid in $(ip netns pids "$ns" 2>/dev/null); do kill -TERM "$pid" 2>/dev/null || true; done
+	done
+	sleep 0.5
+	for ns in $(our_namespaces); do
+		for pid in $(ip netns pids "$ns" 2>/dev/null); do kill -KILL "$pid" 2>/dev/null || true; done
+	done
+}
+
+cleanup()
+{
+	local rc=$? ns pid
+	trap - EXIT INT TERM
+	if [ -n "$TMP" ] && [ -d "$TMP/ansible" ] && [ -z "${DEMO_DONE:-}" ] &&
+		ip netns list | grep -qx "$NS_CTL.*"; then
+		ansible_run uninstall.yml >"$TMP/log/uninstall.log" 2>&1 || true
+	fi
+	for pid in "${SSHD_PIDS[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
+	kill_ours
+	for ns in $(our_namespaces); do ip netns del "$ns" 2>/dev/null || true; done
+	# MESH_DEMO_KEEP=DIR: the logs and the fetched runs are copied there first.
+	if [ -n "$TMP" ] && [ -n "${MESH_DEMO_KEEP:-}" ]; then
+		mkdir -p "$MESH_DEMO_KEEP" && cp -r "$TMP/log" "$TMP/results" "$MESH_DEMO_KEEP/" 2>/dev/null || true
+	fi
+	[ -n "$TMP" ] && rm -rf "$TMP"
+	exit $rc
+}
+
+# ansible_run PLAYBOOK: in the controller's namespace, each line stamped.
+ansible_run()
+{
+	ip netns exec "$NS_CTL" env ANSIBLE_CONFIG="$TMP/ansible/ansible.cfg" \
+		ANSIBLE_HOME="$TMP/ansible/home" HOME="$TMP/ansible/home" \
+		ansible-playbook -e "@$TMP/ansible/demo.yml" "$REPO/deploy/ansible/$1" |
+		while IFS= read -r l; do printf '%(%T)T %s\n' -1 "$l"; done
+}
+
+preflight()
+{
+	local c
+	[ "$(id -u)" = 0 ] || fail "needs root (network namespaces, sshd)"
+	for c in /usr/sbin/sshd /usr/lib/openssh/sftp-server ssh ssh-keygen ansible-playbook nft ip unshare start-stop-daemon tar; do
+		command -v "$c" >/dev/null || fail "$c is missing (make deps installs it)"
+	done
+	[ -x "$OVLPERF" ] || fail "$OVLPERF is not built (make)"
+	[ -z "$(our_namespaces)" ] || fail "namespaces $(our_namespaces | tr '\n' ' ')exist: another mesh demo runs?"
+}
+
+# The switch (a bridge in its own namespace) and one port per host.
+network()
+{
+	local h ns i=0
+	ip netns add "$NS_SW"
+	ip -n "$NS_SW" link add msbr type bridge
+	ip -n "$NS_SW" link set msbr up
+	for h in ctl "${HOSTS[@]}"; do
+		ns=ms-$h
+		ip netns add "$ns"
+		ip link add ms0 netns "$ns" type veth peer name "msp-$h" netns "$NS_SW"
+		ip -n "$NS_SW" link set "msp-$h" master msbr up
+		ip -n "$ns" link set lo up
+		if [ "$h" = ctl ]; then
+			ip -n "$ns" addr add "$NET4.1/24" dev ms0
+			ip -n "$ns" addr add "$NET6::1/64" dev ms0 nodad
+		else
+			ip -n "$ns" addr add "$(addr_of "$h")/24" dev ms0
+			ip -n "$ns" addr add "$NET6::$((11 + i))/64" dev ms0 nodad
+			i=$((i + 1))
+		fi
+		ip -n "$ns" link set ms0 up
+	done
+}
+
+# sshd in host H's namespace and a mount namespace of its own, whose /run is
+# a fresh tmpfs: Debian's sshd needs /run/sshd, which this machine need not
+# have, and the host's servers keep their state apart from the others'.
+start_sshd()
+{
+	local h=$1 conf=$TMP/ssh/sshd-$1.conf
+	ssh-keygen -q -t ed25519 -N '' -C "ms-$h" -f "$TMP/ssh/host-$h"
+	cat >"$conf" <<-CONF
+	ListenAddress $(addr_of "$h"):22
+	HostKey $TMP/ssh/host-$h
+	PidFile none
+	AuthorizedKeysFile $TMP/ssh/authorized_keys
+	PermitRootLogin prohibit-password
+	PasswordAuthentication no
+	KbdInteractiveAuthentication no
+	UsePAM no
+	StrictModes no
+	Subsystem sftp /usr/lib/openssh/sftp-server
+	CONF
+	echo "$(addr_of "$h") $(cut -d' ' -f1-2 "$TMP/ssh/host-$h.pub")" >>"$TMP/ssh/known_hosts"
+	ip netns exec "ms-$h" unshare -m --propagation private sh -c \
+		'mount -t tmpfs -o mode=755 ms-run /run && mkdir -m 755 /run/sshd && exec "$@"' sh \
+		/usr/sbin/sshd -D -f "$conf" -E "$TMP/log/sshd-$h.log" &
+	SSHD_PIDS+=($!)
+}
+
+wait_sshd()
+{
+	local h
+	for h in "${HOSTS[@]}"; do
+		for _ in $(seq 50); do
+			ip netns exec "ms-$h" ss -ltn | grep -q "$(addr_of "$h"):22 " && continue 2
+			sleep 0.1
+		done
+		fail "sshd of ms-$h does not listen (see $TMP/log/sshd-$h.log)"
+	done
+}
+
+ansible_files()
+{
+	local h a=$TMP/ansible
+	mkdir -p "$a/home" "$a/tmp" "$a/cp" "$TMP/results"
+	cat >"$a/ansible.cfg" <<-CFG
+	[defaults]
+	inventory = $a/inventory.ini
+	roles_path = $REPO/deploy/ansible/roles
+	forks = 10
+	host_key_checking = True
+	local_tmp = $a/tmp
+	remote_tmp = $a/remote-tmp
+	retry_files_enabled = False
+	interpreter_python = /usr/bin/python3
+	[ssh_connection]
+	ssh_args = -F /dev/null -o ControlMaster=auto -o ControlPersist=30s -o UserKnownHostsFile=$TMP/ssh/known_hosts -o GlobalKnownHostsFile=/dev/null -o StrictHostKeyChecking=yes -o IdentitiesOnly=yes -o ConnectTimeout=5
+	control_path_dir = $a/cp
+	pipelining = True
+	CFG
+	{
+		echo "[ovlperf]"
+		for h in "${HOSTS[@]}"; do
+			echo "ms-$h ansible_host=$(addr_of "$h") ovlperf_prefix=$TMP/hosts/$h/usr" \
+				"ovlperf_conf_dir=$TMP/hosts/$h/etc ovlperf_state_dir=$TMP/hosts/$h/run" \
+				"ovlperf_server_logfile=$TMP/hosts/$h/server.log ovlperf_mesh_work_dir=$TMP/hosts/$h/mesh"
+		done
+		cat <<-VARS
+		[ovlperf:vars]
+		ansible_connection=ssh
+		ansible_user=root
+		ansible_become=false
+		ansible_ssh_private_key_file=$TMP/ssh/id_demo
+		VARS
+	} >"$a/inventory.ini"
+	# Short trials: the demo shows the mesh, it does not benchmark. Every
+	# namespace shares this machine's cores, so rounds may put a host in
+	# two tests (one as client, one as server); none serves two at once.
+	cat >"$a/demo.yml" <<-VARS
+	ovlperf_install_method: binary
+	ovlperf_binary_file: $OVLPERF
+	ovlperf_service_manager: daemon
+	ovlperf_psk_src: $TMP/psk
+	ovlperf_controller_bin: $OVLPERF
+	ovlperf_mesh_id: demo
+	ovlperf_mesh_results: $TMP/results
+	ovlperf_mesh_exclusive: false
+	ovlperf_mesh_pair_timeout: 120
+	ovlperf_mesh_scenario:
+	  repetitions: 1
+	  duration: 1s
+	ovlperf_mesh_sections:
+	  tcp:
+	    streams: 1
+	    duration: 1s
+	  udp:
+	    sizes: 1200
+	    duration: 0.5s
+	    delay_loads: 50%
+	  knee:
+	    max_rate: 100M
+	    min_rate: 10M
+	    short: 0.2s
+	    final: 0.5s
+	    width_goal: 20
+	    max_trials: 6
+	  mtu:
+	    base: 1200
+	VARS
+}
+
+# ms-e: every packet that comes in is refused (SSH and the test port alike).
+cut_off()
+{
+	ip netns exec "ms-$CUT" nft -f - <<-NFT
+	table inet msdemo {
+		chain input {
+			type filter hook input priority 0; policy accept;
+			iif lo accept
+			reject with icmpx type admin-prohibited
+		}
+	}
+	NFT
+}
+
+# reachable_ok PLAYBOOK: every host but the cut-off one went through it
+# without a failure (the cut-off one is unreachable, and the playbook's exit
+# status says so).
+reachable_ok()
+{
+	local h log=$TMP/log/$1.log
+	for h in "${HOSTS[@]}"; do
+		[ "$h" = "$CUT" ] && continue
+		grep -qE "ms-$h +: ok=[0-9]+ +changed=[0-9]+ +unreachable=0 +failed=0" "$log" ||
+			{ tail -30 "$log" >&2; fail "$1.yml failed on ms-$h"; }
+	done
+	grep -qE "ms-$CUT +: .*unreachable=1" "$log" || { tail -30 "$log" >&2; fail "$1.yml reached ms-$CUT"; }
+}
+
+json() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"; }
+
+check_pairs()
+{
+	local c s d ok=0 bad=0 st
+	for c in "${HOSTS[@]}"; do
+		for s in "${HOSTS[@]}"; do
+			[ "$c" = "$s" ] && continue
+			d=$TMP/results/demo/ms-$c-ms-$s
+			[ -f "$d/pair.json" ] || fail "ms-$c -> ms-$s: no pair.json"
+			st=$(json "$d/pair.json" "d['status']")
+			if [ "$c" = "$CUT" ] || [ "$s" = "$CUT" ]; then
+				[ "$st" != ok ] || fail "ms-$c -> ms-$s: the cut-off host's pair says ok"
+				bad=$((bad + 1))
+				continue
+			fi
+			[ "$st" = ok ] || fail "ms-$c -> ms-$s: $st: $(json "$d/pair.json" "d['reason']")"
+			[ "$(json "$d/run.json" "d['complete']")" = True ] || fail "ms-$c -> ms-$s: run.json not complete"
+			[ "$(json "$d/run.json" "len(d['paths'])")" = 2 ] || fail "ms-$c -> ms-$s: not 2 paths"
+			[ "$(json "$d/run.json" "sum(1 for t in d['trials'] if t['status'] == 0 and t['kind'] == 'tcp')")" = 2 ] ||
+				fail "ms-$c -> ms-$s: not a TCP trial on each path"
+			ok=$((ok + 1))
+		done
+	done
+	[ $ok = 12 ] || fail "$ok complete pairs, expected 12"
+	[ $bad = 8 ] || fail "$bad pairs of the cut-off host, expected 8"
+	say "ok: 12 pairs with a complete run.json (underlay and builtin), 8 of ms-$CUT not ok"
+}
+
+check_matrix()
+{
+	local m=$TMP/results/demo/matrix/matrix.json
+	[ -f "$m" ] || fail "mesh.yml made no matrix"
+	[ "$(json "$m" "len(d['pairs'])")" = 20 ] || fail "the matrix does not list 20 pairs"
+	[ "$(json "$m" "d['counts']['ok']")" = 12 ] || fail "the matrix has not 12 ok pairs"
+	[ "$(json "$m" "d['counts']['unreachable']")" = 4 ] || fail "the matrix has not 4 unreachable pairs (ms-$CUT as client)"
+	[ "$(json "$m" "d['counts']['failed']")" = 4 ] || fail "the matrix has not 4 failed pairs (ms-$CUT as server)"
+	[ "$(json "$m" "sorted(p['status'] for p in d['pairs'] if 'ms-$CUT' in (p['client'], p['server']))")" = \
+		"['failed', 'failed', 'failed', 'failed', 'unreachable', 'unreachable', 'unreachable', 'unreachable']" ] ||
+		fail "the cut-off host's pairs are not all failed or unreachable"
+	grep -q UNREACHABLE "$TMP/matrix.txt" && grep -q FAILED "$TMP/matrix.txt" ||
+		fail "the printed matrix does not show the failed pairs"
+	say "ok: the matrix lists 20 pairs, ms-$CUT's as failed (server) and unreachable (client)"
+}
+
+check_nothing_left()
+{
+	[ -z "$(our_namespaces)" ] || fail "namespaces left: $(our_namespaces | tr '\n' ' ')"
+	[ ! -e "$1" ] || fail "$1 left"
+	if pgrep -f "$1" >/dev/null; then fail "processes of the demo left: $(pgrep -af "$1")"; fi
+	say "ok: nothing left (namespaces, sshd, servers, overlays, $1)"
+}
+
+main()
+{
+	local h t
+	preflight
+	trap cleanup EXIT
+	trap 'exit 130' INT TERM
+	TMP=$(mktemp -d /tmp/ovlperf-mesh-demo.XXXXXX)
+	mkdir -p "$TMP/ssh" "$TMP/log"
+	chmod 700 "$TMP/ssh"
+	(umask 077 && head -c 32 /dev/urandom | base64 >"$TMP/psk")
+	network
+	ssh-keygen -q -t ed25519 -N '' -C ovlperf-mesh-demo -f "$TMP/ssh/id_demo"
+	cp "$TMP/ssh/id_demo.pub" "$TMP/ssh/authorized_keys"
+	for h in "${HOSTS[@]}"; do start_sshd "$h"; done
+	wait_sshd
+	ansible_files
+	cut_off
+	say "5 hosts up (ms-$CUT cut off by nftables); install.yml"
+	ansible_run install.yml >"$TMP/log/install.log" 2>&1 || true
+	reachable_ok install
+	say "mesh.yml: 20 ordered pairs"
+	t=$(date +%s)
+	ansible_run mesh.yml >"$TMP/log/mesh.log" 2>&1 || { tail -40 "$TMP/log/mesh.log" >&2; fail "mesh.yml failed"; }
+	say "mesh.yml took $(($(date +%s) - t)) s"
+	"$OVLPERF" report --matrix --no-plots "$TMP"/results/demo/ms-*-ms-*/ >"$TMP/matrix.txt"
+	cat "$TMP/matrix.txt"
+	check_pairs
+	check_matrix
+	ansible_run uninstall.yml >"$TMP/log/uninstall.log" 2>&1 || true
+	reachable_ok uninstall
+	if pgrep -f "$TMP/hosts/.*/server.log" >/dev/null; then
+		fail "uninstall.yml left servers running: $(pgrep -af "$TMP/hosts/.*/server.log")"
+	fi
+	say "ok: uninstall.yml stopped every server"
+	DEMO_DONE=1
+	h=$TMP
+	( cleanup ) || true
+	TMP=
+	check_nothing_left "$h"
+	say "done in $(($(date +%s) - T0)) s"
+}
+
+main "$@"
