@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "addr.h"
-#include "auth.h"
+#include "auth_client.h"
 #include "clock.h"
 #include "ctrl.h"
 #include "data_conn.h"
@@ -182,38 +182,20 @@ static int connect_control(struct client *cl)
 	return rc < 0 ? fail(cl, rc, "out of memory") : 0;
 }
 
+static int expect_msg(void *ctx, struct proto_msg *m, uint16_t type)
+{
+	return recv_expect(ctx, m, type, proto_type_name(type));
+}
+
 static int authenticate(struct client *cl)
 {
-	struct proto_auth_challenge ch;
-	struct proto_auth_response resp;
-	struct proto_auth_ok ok;
-	struct auth_key *key = NULL;
-	struct proto_msg m;
 	char err[256];
 	int rc;
 
 	if (!cl->spec.psk_file[0])
 		return fail(cl, -EACCES, "the server requires a pre-shared key (--psk-file)");
-	rc = auth_key_load(cl->spec.psk_file, &key, err, sizeof(err));
-	if (rc < 0)
-		return fail(cl, rc, "%s", err);
-	rc = recv_expect(cl, &m, PROTO_AUTH_CHALLENGE, "AUTH_CHALLENGE");
-	if (rc == 0 && proto_decode_auth_challenge(m.body, m.len, &ch) < 0)
-		rc = fail(cl, -EPROTO, "malformed AUTH_CHALLENGE");
-	if (rc == 0) {
-		auth_nonce(resp.client_nonce);
-		auth_proof(key, AUTH_CLIENT, ch.server_nonce, resp.client_nonce, PROTO_VERSION,
-			   resp.mac);
-		rc = ctrl_send(&cl->c, proto_encode_auth_response(cl->c.out, PROTO_MAX_MSG, &resp));
-	}
-	if (rc == 0)
-		rc = recv_expect(cl, &m, PROTO_AUTH_OK, "AUTH_OK");
-	if (rc == 0 && (proto_decode_auth_ok(m.body, m.len, &ok) < 0 ||
-			auth_verify(key, AUTH_SERVER, ch.server_nonce, resp.client_nonce,
-				    PROTO_VERSION, ok.mac) < 0))
-		rc = fail(cl, -EACCES, "the server could not prove it holds the pre-shared key");
-	auth_key_free(key);
-	return rc;
+	rc = auth_client_exchange(&cl->c, cl->spec.psk_file, expect_msg, cl, err, sizeof(err));
+	return rc < 0 && err[0] ? fail(cl, rc, "%s", err) : rc;
 }
 
 static int handshake(struct client *cl)

@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "addr.h"
-#include "auth.h"
+#include "auth_client.h"
 #include "ctrl.h"
 #include "data_conn.h"
 #include "key.h"
@@ -100,38 +100,20 @@ static int connect_session(struct overlay_client *oc, const struct overlay_clien
 	return 0;
 }
 
+static int expect_msg(void *ctx, struct proto_msg *m, uint16_t type)
+{
+	return recv_expect(ctx, m, type, CLIENT_TIMEOUT_MS);
+}
+
 static int authenticate(struct overlay_client *oc, const char *psk_file)
 {
-	struct proto_auth_challenge ch;
-	struct proto_auth_response resp;
-	struct proto_auth_ok ok;
-	struct auth_key *key = NULL;
-	struct proto_msg m;
 	char err[256];
 	int rc;
 
 	if (!psk_file || !psk_file[0])
 		return fail(oc, -EACCES, "the server requires a pre-shared key (psk_file)");
-	rc = auth_key_load(psk_file, &key, err, sizeof(err));
-	if (rc < 0)
-		return fail(oc, rc, "%s", err);
-	rc = recv_expect(oc, &m, PROTO_AUTH_CHALLENGE, CLIENT_TIMEOUT_MS);
-	if (rc == 0 && proto_decode_auth_challenge(m.body, m.len, &ch) < 0)
-		rc = fail(oc, -EPROTO, "malformed AUTH_CHALLENGE");
-	if (rc == 0) {
-		auth_nonce(resp.client_nonce);
-		auth_proof(key, AUTH_CLIENT, ch.server_nonce, resp.client_nonce, PROTO_VERSION,
-			   resp.mac);
-		rc = ctrl_send(&oc->c, proto_encode_auth_response(oc->c.out, PROTO_MAX_MSG, &resp));
-	}
-	if (rc == 0)
-		rc = recv_expect(oc, &m, PROTO_AUTH_OK, CLIENT_TIMEOUT_MS);
-	if (rc == 0 && (proto_decode_auth_ok(m.body, m.len, &ok) < 0 ||
-			auth_verify(key, AUTH_SERVER, ch.server_nonce, resp.client_nonce,
-				    PROTO_VERSION, ok.mac) < 0))
-		rc = fail(oc, -EACCES, "the server could not prove it holds the pre-shared key");
-	auth_key_free(key);
-	return rc;
+	rc = auth_client_exchange(&oc->c, psk_file, expect_msg, oc, err, sizeof(err));
+	return rc < 0 && err[0] ? fail(oc, rc, "%s", err) : rc;
 }
 
 static int hello(struct overlay_client *oc, const struct overlay_client_spec *spec)
