@@ -21,6 +21,15 @@
 #define SOCKOPT_UDP_MIN_DEFAULT_BUF (4u << 20)
 #define SOCKOPT_MAX_REQUEST_BUF	    (64u << 20)
 
+/* Linux 4.19+ (the size of a datagram's largest fragment); older glibc
+ * headers lack the names. */
+#ifndef IP_RECVFRAGSIZE
+#define IP_RECVFRAGSIZE 25
+#endif
+#ifndef IPV6_RECVFRAGSIZE
+#define IPV6_RECVFRAGSIZE 77
+#endif
+
 /* The UDP receive buffer of each of n streams when none is asked for:
  * SOCKOPT_DEFAULT_BUF, shared down to 4 MiB when many streams would
  * together pin more than SOCKOPT_UDP_TEST_BUF_TOTAL. */

@@ -23,13 +23,6 @@
 #include "server_session.h"
 #include "sockopt.h"
 
-#ifndef IP_RECVFRAGSIZE
-#define IP_RECVFRAGSIZE 25
-#endif
-#ifndef IPV6_RECVFRAGSIZE
-#define IPV6_RECVFRAGSIZE 77
-#endif
-
 /* Datagrams read per wake-up, so the listener is not starved by a flood. */
 #define DRAIN_BATCH 64
 /* MTU probes in flight at once (a round of 32 at up to 64 KiB). */

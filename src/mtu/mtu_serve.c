@@ -27,13 +27,6 @@
 #include "sockopt.h"
 #include "tcp_syn.h"
 
-#ifndef IP_RECVFRAGSIZE
-#define IP_RECVFRAGSIZE 25
-#endif
-#ifndef IPV6_RECVFRAGSIZE
-#define IPV6_RECVFRAGSIZE 77
-#endif
-
 /* No message from the client for this long ends the session. */
 #define IDLE_TIMEOUT_NS	 (30 * NSEC_PER_SEC)
 #define STALL_TIMEOUT_NS (5 * NSEC_PER_SEC)
