@@ -49,6 +49,10 @@ int report_mesh_csv(FILE *f, const struct mesh *m);
 /* matrix.json (schema "ovlperf-matrix", schema_version MESH_SCHEMA;
  * docs/mesh.md). 0, -ENOMEM or -EIO. */
 int report_mesh_json(FILE *f, const struct mesh *m, const struct mesh_verdicts *v);
+/* OpenMetrics text: each pair's status, a gauge family per figure (base
+ * units; labels client, server, path, kind, bound), the MTU/MSS verdicts.
+ * 0 or -EIO. */
+int report_mesh_openmetrics(FILE *f, const struct mesh *m);
 /* A heatmap per path and numeric figure the mesh has values for, as
  * DIR/heatmap-FIGURE-PATH.gp and .svg. Without gnuplot set->note says so
  * and 0 is returned; a file not written completely is named in

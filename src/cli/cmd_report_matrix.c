@@ -25,6 +25,9 @@ static void usage(FILE *f)
 		"  --out DIR    also write report.md, matrix.csv, matrix.json and the heatmaps\n"
 		"               (heatmap-FIGURE-PATH.svg, gnuplot) into DIR (made if missing)\n"
 		"  --json       print matrix.json on stdout instead of the tables\n"
+		"  -F, --format FMT  what stdout gets: table (default), json (as --json) or\n"
+		"               openmetrics (the figures as OpenMetrics text, for a node\n"
+		"               exporter's textfile collector or a push gateway)\n"
 		"  --no-plots   do not run gnuplot\n"
 		"  -h, --help\n\n"
 		"Rows are the client, columns the server. Tables: TCP goodput (most streams\n"
@@ -84,24 +87,48 @@ static int write_out(const char *dir, const struct mesh *m, const struct mesh_ve
 	return rc;
 }
 
+enum matrix_format { MATRIX_TABLE, MATRIX_JSON, MATRIX_OPENMETRICS };
+
 struct matrix_opts {
 	const char *out;
-	bool json, plots;
+	enum matrix_format format;
+	bool plots;
 };
+
+static int parse_format(const char *s, enum matrix_format *fmt)
+{
+	static const char *const names[] = { "table", "json", "openmetrics" };
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		if (!strcmp(s, names[i])) {
+			*fmt = (enum matrix_format)i;
+			return 0;
+		}
+	}
+	fprintf(stderr,
+		"ovlperf report --matrix: --format '%s': expected table, json or "
+		"openmetrics\n",
+		s);
+	return -1;
+}
 
 static int parse(int argc, char **argv, struct matrix_opts *o)
 {
 	static const struct option opts[] = {
-		{ "matrix", no_argument, NULL, 'M' }, { "out", required_argument, NULL, 'o' },
-		{ "json", no_argument, NULL, 'j' },   { "no-plots", no_argument, NULL, 'P' },
-		{ "help", no_argument, NULL, 'h' },   { 0 },
+		{ "matrix", no_argument, NULL, 'M' },
+		{ "out", required_argument, NULL, 'o' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "no-plots", no_argument, NULL, 'P' },
+		{ "format", required_argument, NULL, 'F' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
 	};
 	int c;
 
 	memset(o, 0, sizeof(*o));
 	o->plots = true;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "hF:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'M':
 			break;
@@ -109,7 +136,11 @@ static int parse(int argc, char **argv, struct matrix_opts *o)
 			o->out = optarg;
 			break;
 		case 'j':
-			o->json = true;
+			o->format = MATRIX_JSON;
+			break;
+		case 'F':
+			if (parse_format(optarg, &o->format))
+				return EXIT_USAGE;
 			break;
 		case 'P':
 			o->plots = false;
@@ -150,8 +181,10 @@ int cmd_report_matrix(int argc, char **argv)
 	mesh_sort(&m);
 	mesh_verdicts(&m, &v);
 	rc = 0;
-	if (o.json)
+	if (o.format == MATRIX_JSON)
 		rc = report_mesh_json(stdout, &m, &v) ? EXIT_UNWRITTEN : 0;
+	else if (o.format == MATRIX_OPENMETRICS)
+		rc = report_mesh_openmetrics(stdout, &m) ? EXIT_UNWRITTEN : 0;
 	else
 		report_mesh_term(stdout, &m, &v);
 	if (o.out && write_out(o.out, &m, &v, o.plots))

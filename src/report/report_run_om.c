@@ -22,13 +22,12 @@
 #include <string.h>
 #include <time.h>
 
+#include "report_om.h"
 #include "report_run.h"
 
 #define OM_PREFIX "ovlperf_"
 
-/* Label values are quoted; backslash, double quote and newline escaped
- * (OpenMetrics 1.0, "Escaping"). */
-static void label(FILE *f, bool *first, const char *name, const char *value)
+void report_om_label(FILE *f, bool *first, const char *name, const char *value)
 {
 	fprintf(f, "%s%s=\"", *first ? "{" : ",", name);
 	*first = false;
@@ -43,12 +42,22 @@ static void label(FILE *f, bool *first, const char *name, const char *value)
 	fputc('"', f);
 }
 
+void report_om_value(FILE *f, double v)
+{
+	if (isnan(v))
+		fputs(" NaN\n", f);
+	else if (isinf(v))
+		fputs(v > 0 ? " +Inf\n" : " -Inf\n", f);
+	else
+		fprintf(f, " %.12g\n", v);
+}
+
 static void label_u(FILE *f, bool *first, const char *name, unsigned long long v)
 {
 	char b[24];
 
 	snprintf(b, sizeof(b), "%llu", v);
-	label(f, first, name, b);
+	report_om_label(f, first, name, b);
 }
 
 /* The labels every figure of a path has: path and kind. */
@@ -70,9 +79,9 @@ static void labels(FILE *f, const struct om_labels *l)
 	bool first = true;
 
 	if (l->path)
-		label(f, &first, "path", l->path);
+		report_om_label(f, &first, "path", l->path);
 	if (l->kind)
-		label(f, &first, "kind", l->kind);
+		report_om_label(f, &first, "kind", l->kind);
 	if (l->streams)
 		label_u(f, &first, "streams", l->streams);
 	if (l->bytes)
@@ -80,17 +89,17 @@ static void labels(FILE *f, const struct om_labels *l)
 	if (l->offered_bps)
 		label_u(f, &first, "offered_bits_per_second", l->offered_bps);
 	if (l->trial)
-		label(f, &first, "trial", l->trial);
+		report_om_label(f, &first, "trial", l->trial);
 	if (l->figure)
-		label(f, &first, "figure", l->figure);
+		report_om_label(f, &first, "figure", l->figure);
 	if (l->check)
-		label(f, &first, "check", l->check);
+		report_om_label(f, &first, "check", l->check);
 	if (l->verdict)
-		label(f, &first, "verdict", l->verdict);
+		report_om_label(f, &first, "verdict", l->verdict);
 	if (l->bound)
-		label(f, &first, "bound", l->bound);
+		report_om_label(f, &first, "bound", l->bound);
 	if (l->stat)
-		label(f, &first, "stat", l->stat);
+		report_om_label(f, &first, "stat", l->stat);
 	if (!first)
 		fputc('}', f);
 }
@@ -101,12 +110,7 @@ static void sample(FILE *f, const char *name, const struct om_labels *l, double 
 {
 	fprintf(f, OM_PREFIX "%s", name);
 	labels(f, l);
-	if (isnan(v))
-		fputs(" NaN\n", f);
-	else if (isinf(v))
-		fputs(v > 0 ? " +Inf\n" : " -Inf\n", f);
-	else
-		fprintf(f, " %.12g\n", v);
+	report_om_value(f, v);
 }
 
 /* The metadata of a family. unit is the name's suffix (or NULL). */
@@ -162,9 +166,9 @@ static void run_families(FILE *f, const struct report_run *rr)
 
 	family(f, "run_info", NULL, "The run: scenario and ovlperf version (value 1).");
 	fprintf(f, OM_PREFIX "run_info");
-	label(f, &first, "scenario", run->scenario_name);
-	label(f, &first, "version", run->version);
-	label(f, &first, "started_utc", run->started_utc);
+	report_om_label(f, &first, "scenario", run->scenario_name);
+	report_om_label(f, &first, "version", run->version);
+	report_om_label(f, &first, "started_utc", run->started_utc);
 	fputc('}', f);
 	fputs(" 1\n", f);
 	family(f, "run_complete", NULL, "1 when the run measured everything it planned, else 0.");

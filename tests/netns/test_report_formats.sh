@@ -74,6 +74,20 @@ need(any('path="overlay",kind="builtin",bytes="1400",bound=' in s[1] and 'stat="
 print("openmetrics: %d families, %d series" % (len(seen), len(series)))
 PY
 ok "OpenMetrics: gauges with unit suffixes, families contiguous, no duplicate series, # EOF"
+# The matrix of pair runs: this real run (a pair without pair.json) and the
+# unit tests' canned pairs (one of them unreachable).
+"$OVLPERF" report --matrix --format openmetrics "$OUT/r" tests/unit/mesh/*/ >"$OUT/mesh.om" ||
+	fail "report --matrix --format openmetrics exited $?"
+promtool check metrics <"$OUT/mesh.om" >"$OUT/promtool-mesh.out" 2>&1 || {
+	cat "$OUT/promtool-mesh.out" >&2
+	fail "promtool check metrics refuses the matrix's OpenMetrics text"
+}
+[ "$(tail -n 1 "$OUT/mesh.om")" = "# EOF" ] || fail "the matrix's OpenMetrics text does not end with # EOF"
+grep -q '^ovlperf_mesh_pair_complete{.*status="unreachable"} 0$' "$OUT/mesh.om" ||
+	fail "the unreachable canned pair is not in the matrix's OpenMetrics text"
+grep -q '^ovlperf_mesh_tcp_goodput_bytes_per_second{.*path="overlay",kind="builtin"' "$OUT/mesh.om" ||
+	fail "the real run's overlay goodput is not in the matrix's OpenMetrics text"
+ok "report --matrix --format openmetrics: promtool accepts it, failed pairs and the real run in it"
 
 # --- HTML
 [ -s "$OUT/r/report.html" ] || fail "ovlperf run wrote no report.html"

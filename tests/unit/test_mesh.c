@@ -259,6 +259,41 @@ static void test_csv_md(void **state)
 	mesh_free(&m);
 }
 
+/* OpenMetrics: base units (bit/s / 8, ms / 1000), a lower bound labelled
+ * so, every pair's status (an unreachable one as 0), the verdicts, # EOF
+ * last; promtool checks the text in tests/netns/test_report_formats.sh. */
+static void test_openmetrics(void **state)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	struct mesh m;
+	FILE *f;
+
+	(void)state;
+	load_canned(&m);
+	f = open_memstream(&buf, &len);
+	assert_int_equal(report_mesh_openmetrics(f, &m), 0);
+	fclose(f);
+	assert_non_null(strstr(buf, "# TYPE ovlperf_mesh_tcp_goodput_bytes_per_second gauge\n"
+				    "# UNIT ovlperf_mesh_tcp_goodput_bytes_per_second "
+				    "bytes_per_second\n"));
+	assert_non_null(strstr(buf, "ovlperf_mesh_tcp_goodput_bytes_per_second{client=\"a\","
+				    "server=\"b\",path=\"underlay\",kind=\"underlay\","
+				    "bound=\"exact\"} 112500000\n"));
+	assert_non_null(strstr(buf, "ovlperf_mesh_udp_ndr_bytes_per_second{client=\"c\","
+				    "server=\"b\",path=\"underlay\",kind=\"underlay\","
+				    "bound=\"at_least\"} 87500000\n"));
+	assert_non_null(strstr(buf, "ovlperf_mesh_pair_complete{client=\"c\",server=\"a\","
+				    "status=\"unreachable\"} 0\n"));
+	assert_non_null(strstr(buf, "ovlperf_mesh_pair_complete{client=\"a\",server=\"b\","
+				    "status=\"ok\"} 1\n"));
+	assert_non_null(strstr(buf, "# TYPE ovlperf_mesh_mtu_verdict gauge\n"));
+	assert_null(strstr(buf, "client=\"c\",server=\"a\",path="));
+	assert_int_equal(strcmp(buf + len - 6, "# EOF\n"), 0);
+	free(buf);
+	mesh_free(&m);
+}
+
 static void write_text(const char *dir, const char *name, const char *text)
 {
 	char path[600];
@@ -354,7 +389,7 @@ int main(void)
 		cmocka_unit_test(test_figures),	 cmocka_unit_test(test_cells),
 		cmocka_unit_test(test_verdicts), cmocka_unit_test(test_json),
 		cmocka_unit_test(test_csv_md),	 cmocka_unit_test(test_refusals),
-		cmocka_unit_test(test_heatmaps),
+		cmocka_unit_test(test_heatmaps), cmocka_unit_test(test_openmetrics),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
