@@ -8,7 +8,7 @@ test_pkgs=(build-essential pkg-config clang clang-format libclang-rt-14-dev
 	libsodium-dev libnl-3-dev libnl-route-3-dev libcmocka-dev libinih-dev
 	libcjson-dev libnftables-dev libcap-ng-dev libseccomp-dev nftables iproute2 iputils-ping gnuplot-nox tcpdump procps
 	python3 bc ethtool
-	wireguard-go wireguard-tools
+	wireguard-go wireguard-tools iperf3 openvpn
 	prometheus chromium mandoc
 	ansible-core ansible-lint openssh-server openssh-sftp-server openssh-client debhelper dpkg-dev lintian)
 bench_pkgs=(iperf3 wireguard-go wireguard-tools openvpn)
