@@ -186,6 +186,8 @@ struct tcp_info_summary {
 	uint32_t rtt_us, rttvar_us;
 	uint32_t snd_mss, adv_mss, rcv_mss, pmtu;
 	uint32_t snd_cwnd;
+	uint32_t snd_wnd;   /* the peer's advertised receive window */
+	bool snd_wnd_known; /* the kernel reports it (5.4 and later) */
 };
 
 struct tcp_result {

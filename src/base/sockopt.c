@@ -6,11 +6,14 @@
 #include <ifaddrs.h>
 #include <netinet/in.h>
 #include <netinet/ip.h>
-#include <netinet/tcp.h>
+#include <stddef.h>
 #include <netinet/udp.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
+
+/* Linux's own struct tcp_info: tcpi_snd_wnd is newer than glibc's copy. */
+#include <linux/tcp.h>
 
 #include "log.h"
 #include "sockopt.h"
@@ -75,6 +78,9 @@ int sockopt_tcp_info(int fd, struct tcp_info_summary *out)
 	out->rcv_mss = ti.tcpi_rcv_mss;
 	out->pmtu = ti.tcpi_pmtu;
 	out->snd_cwnd = ti.tcpi_snd_cwnd;
+	/* an older kernel returns a shorter struct: the field is then absent */
+	out->snd_wnd_known = l >= offsetof(struct tcp_info, tcpi_snd_wnd) + sizeof(ti.tcpi_snd_wnd);
+	out->snd_wnd = out->snd_wnd_known ? ti.tcpi_snd_wnd : 0;
 	return 0;
 }
 

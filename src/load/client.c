@@ -31,7 +31,7 @@
 #include "log.h"
 #include "owd_clock.h"
 #include "sockopt.h"
-#include "tcp_sample.h"
+#include "tcp_congestion.h"
 #include "udp_load.h"
 #include "version.h"
 

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "load_local.h"
-#include "tcp_sample.h"
+#include "sockopt.h"
 
 void load_local_init(struct load_local *l)
 {
@@ -24,7 +24,7 @@ static void one_stream(struct load_local *l, const struct load_streams *ls, unsi
 		       struct load_stream_interval *s)
 {
 	struct proto_interval cum;
-	struct tcp_sample ts;
+	struct tcp_info_summary ts;
 
 	s->socket = ls->udp ? ls->us[i].fd : ls->tcp[i].fd;
 	sample_stream(ls, i, &cum);
@@ -39,10 +39,10 @@ static void one_stream(struct load_local *l, const struct load_streams *ls, unsi
 		s->jitter_ms = (double)atomic_load_explicit(&ls->us[i].rx_jitter_ns,
 							    memory_order_relaxed) /
 			       1e6;
-	if (ls->udp || !ls->sender || tcp_sample_read(ls->tcp[i].fd, &ts) < 0)
+	if (ls->udp || !ls->sender || sockopt_tcp_info(ls->tcp[i].fd, &ts) < 0)
 		return;
 	s->tcp_info = true;
-	s->snd_cwnd_bytes = ts.snd_cwnd_bytes;
+	s->snd_cwnd_bytes = ts.snd_cwnd * ts.snd_mss;
 	s->snd_wnd = ts.snd_wnd;
 	s->snd_wnd_known = ts.snd_wnd_known;
 	s->rtt_us = ts.rtt_us;

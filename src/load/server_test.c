@@ -19,7 +19,7 @@
 #include "log.h"
 #include "server_session.h"
 #include "sockopt.h"
-#include "tcp_sample.h"
+#include "tcp_congestion.h"
 #include "udp_load.h"
 
 #define SETUP_TIMEOUT_MS      10000
