@@ -26,6 +26,23 @@ int cli_opt_error(const char *cmd, const char *opt, const char *why)
 	return EXIT_USAGE;
 }
 
+int cli_opt_choice(const char *arg, const char *const *names, size_t n, char *why, size_t whylen)
+{
+	size_t used;
+
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(arg, names[i]))
+			return (int)i;
+	used = (size_t)snprintf(why, whylen, "'%s': expected", arg);
+	for (size_t i = 0; i < n && used < whylen; i++)
+		used += (size_t)snprintf(why + used, whylen - used, "%s%s",
+					 !i	     ? " "
+					 : i + 1 < n ? ", "
+						     : " or ",
+					 names[i]);
+	return -1;
+}
+
 bool cli_opt_copy(char *dst, size_t size, const char *arg, char *why, size_t whylen)
 {
 	size_t n = strlen(arg);

@@ -30,6 +30,9 @@
 const char *cli_opt_name(const struct option *opts, int c, char buf[static CLI_OPT_NAME_MAX]);
 /* "ovlperf CMD: OPT: WHY" on stderr; returns EXIT_USAGE. */
 int cli_opt_error(const char *cmd, const char *opt, const char *why);
+/* The index of arg in names[n]; -1 with why ("'x': expected a, b or c")
+ * when it is none of them. */
+int cli_opt_choice(const char *arg, const char *const *names, size_t n, char *why, size_t whylen);
 /* A string option copied into dst[size]; false with why ("is too long ...")
  * when it does not fit. */
 bool cli_opt_copy(char *dst, size_t size, const char *arg, char *why, size_t whylen);

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "cli_opt.h"
 #include "cmd.h"
 #include "report_run.h"
 #include "results.h"
@@ -62,15 +63,15 @@ enum report_format { FMT_SUMMARY, FMT_OPENMETRICS, FMT_HTML };
 static int parse_format(const char *s, enum report_format *fmt)
 {
 	static const char *const names[] = { "summary", "openmetrics", "html" };
+	char why[160];
+	int i = cli_opt_choice(s, names, sizeof(names) / sizeof(names[0]), why, sizeof(why));
 
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (!strcmp(s, names[i])) {
-			*fmt = (enum report_format)i;
-			return 0;
-		}
-	fprintf(stderr, "ovlperf report: --format '%s': expected summary, openmetrics or html\n",
-		s);
-	return -EINVAL;
+	if (i < 0) {
+		cli_opt_error("report", "--format", why);
+		return -EINVAL;
+	}
+	*fmt = (enum report_format)i;
+	return 0;
 }
 
 /* A run printed to stdout in fmt; the directory is only read. */

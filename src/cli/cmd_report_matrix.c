@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "cli_opt.h"
 #include "cmd.h"
 #include "mesh.h"
 #include "report_mesh.h"
@@ -98,18 +99,15 @@ struct matrix_opts {
 static int parse_format(const char *s, enum matrix_format *fmt)
 {
 	static const char *const names[] = { "table", "json", "openmetrics" };
+	char why[160];
+	int i = cli_opt_choice(s, names, sizeof(names) / sizeof(names[0]), why, sizeof(why));
 
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		if (!strcmp(s, names[i])) {
-			*fmt = (enum matrix_format)i;
-			return 0;
-		}
+	if (i < 0) {
+		cli_opt_error("report --matrix", "--format", why);
+		return -1;
 	}
-	fprintf(stderr,
-		"ovlperf report --matrix: --format '%s': expected table, json or "
-		"openmetrics\n",
-		s);
-	return -1;
+	*fmt = (enum matrix_format)i;
+	return 0;
 }
 
 static int parse(int argc, char **argv, struct matrix_opts *o)

@@ -19,6 +19,8 @@
 
 #include <cmocka.h>
 
+#include "cli_opt.h"
+
 #include "cmd.h"
 #include "value.h"
 
@@ -442,12 +444,31 @@ static void test_good_values_pass(void **state)
 	assert_non_null(strstr(out, "say --from/--to/--step or --knee"));
 }
 
+/* A name chosen from a list; anything else is refused with the list. */
+static void test_choice(void **state)
+{
+	static const char *const names[] = { "table", "json", "openmetrics" };
+	char why[160];
+
+	(void)state;
+	assert_int_equal(cli_opt_choice("json", names, 3, why, sizeof(why)), 1);
+	assert_int_equal(cli_opt_choice("openmetrics", names, 3, why, sizeof(why)), 2);
+	assert_int_equal(cli_opt_choice("JSON", names, 3, why, sizeof(why)), -1);
+	assert_string_equal(why, "'JSON': expected table, json or openmetrics");
+	assert_int_equal(cli_opt_choice("x", names, 1, why, sizeof(why)), -1);
+	assert_string_equal(why, "'x': expected table");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_uint_and_size),	cmocka_unit_test(test_duration_and_percent),
-		cmocka_unit_test(test_bool_and_list),	cmocka_unit_test(test_ranges_and_sentences),
-		cmocka_unit_test(test_option_messages), cmocka_unit_test(test_good_values_pass),
+		cmocka_unit_test(test_uint_and_size),
+		cmocka_unit_test(test_duration_and_percent),
+		cmocka_unit_test(test_bool_and_list),
+		cmocka_unit_test(test_ranges_and_sentences),
+		cmocka_unit_test(test_option_messages),
+		cmocka_unit_test(test_choice),
+		cmocka_unit_test(test_good_values_pass),
 	};
 
 	return cmocka_run_group_tests_name("value", tests, NULL, NULL);
