@@ -14,6 +14,7 @@
 # and a sender short of its rate would test nothing. The client runs with
 # --no-gso so that each datagram crosses the counters as one packet.
 source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/layers_lib.sh"
 
 LAB=hlay
 OUT=$(mktemp -d)
@@ -61,53 +62,10 @@ refused "applies to UDP tests" client $DST --rate-layer line -b 1M
 refused "not a layer (payload, ip, frame or line)" sweep $DST --rate-layer wire --knee --max 1M
 refused "at least 28 bytes at the ip layer" sweep $DST --size-layer ip -l 27 --knee --max 1M
 
-# Counters: on the router's shaped interface ahead of the tbf (the egress
-# hook sees skb->len, the frame without FCS, as the tbf does) the test
-# datagrams (IP 100); on the far end's ingress, what the tbf passed (the
-# veth in between loses nothing), test datagrams and all, each without its
-# Ethernet header there.
-count_rules()
-{
-	cat <<EOF
-table netdev hlay_count {
-	chain c {
-		type filter hook $1 device "ovp1" priority 0; policy accept;
-		ip protocol udp ip length 100 counter accept
-		ip6 nexthdr udp ip6 length 60 counter accept
-		counter
-	}
-}
-EOF
-}
-count_rules egress | ip netns exec "$R" nft -f -
-on_exit "ip netns exec $R nft delete table netdev hlay_count"
-count_rules ingress | ip netns exec "$S" nft -f -
-on_exit "ip netns exec $S nft delete table netdev hlay_count"
-
-# counters: the router's egress hook (test datagrams: packets bytes), the
-# far end's ingress (test datagrams, all: packets bytes) and the tbf
-# (bytes packets drops)
-counters()
-{
-	{
-		ip netns exec "$R" nft -j list table netdev hlay_count
-		echo
-		ip netns exec "$S" nft -j list table netdev hlay_count
-		echo
-		tc -n "$R" -s -j qdisc show dev ovp1
-	} | python3 -c '
-import json, sys
-eg, ing, tc = (json.loads(l) for l in sys.stdin.read().split("\n") if l.strip())
-def cnt(d):
-    c = [e["rule"]["expr"] for e in d["nftables"] if "rule" in e]
-    return [next(x["counter"] for x in r if "counter" in x) for r in c]
-e, i = cnt(eg), cnt(ing)
-q = next(x for x in tc if x["kind"] == "tbf")
-print(e[0]["packets"] + e[1]["packets"], e[0]["bytes"] + e[1]["bytes"],
-      i[0]["packets"] + i[1]["packets"], i[0]["bytes"] + i[1]["bytes"],
-      sum(x["packets"] for x in i), sum(x["bytes"] for x in i),
-      q["bytes"], q["packets"], q["drops"])'
-}
+# Test datagrams by their IP length (IPv4 100, IPv6 payload 60), counted on
+# both sides of the tbf (layers_lib.sh): the veth in between loses nothing.
+ly_count_up hlay_count 100 60
+counters() { ly_counters hlay_count; }
 
 # trial NAME ARGS...: one client run, its JSON and the counters' deltas
 # into $OUT/NAME.check as "key value" lines.

@@ -15,6 +15,7 @@
 # --no-gso: each datagram crosses the nft counters as one packet (a GSO
 # batch is one skb there).
 source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/layers_lib.sh"
 
 LAB=ly64
 OUT=$(mktemp -d)
@@ -36,50 +37,9 @@ for _ in $(seq 600); do
 done
 
 # Test datagrams by their IP length (IPv4: 20 + 8 + 18; IPv6's payload
-# length: 8 + 16): on the router's shaped interface ahead of the tbf (the
-# egress hook sees skb->len, as the tbf does), and on the far end's ingress
-# with everything else (the tbf's other packets: control, greetings, ends).
-count_rules()
-{
-	cat <<EOF
-table netdev ly64_count {
-	chain c {
-		type filter hook $1 device "ovp1" priority 0; policy accept;
-		ip protocol udp ip length 46 counter accept
-		ip6 nexthdr udp ip6 length 24 counter accept
-		counter
-	}
-}
-EOF
-}
-count_rules egress | ip netns exec "$R" nft -f -
-on_exit "ip netns exec $R nft delete table netdev ly64_count"
-count_rules ingress | ip netns exec "$S" nft -f -
-on_exit "ip netns exec $S nft delete table netdev ly64_count"
-
-# egress test datagrams (packets bytes), far end's test datagrams (packets
-# bytes) and all it got (packets bytes), the tbf (bytes packets drops)
-counters()
-{
-	{
-		ip netns exec "$R" nft -j list table netdev ly64_count
-		echo
-		ip netns exec "$S" nft -j list table netdev ly64_count
-		echo
-		tc -n "$R" -s -j qdisc show dev ovp1
-	} | python3 -c '
-import json, sys
-eg, ing, tc = (json.loads(l) for l in sys.stdin.read().split("\n") if l.strip())
-def cnt(d):
-    c = [e["rule"]["expr"] for e in d["nftables"] if "rule" in e]
-    return [next(x["counter"] for x in r if "counter" in x) for r in c]
-e, i = cnt(eg), cnt(ing)
-q = next(x for x in tc if x["kind"] == "tbf")
-print(e[0]["packets"] + e[1]["packets"], e[0]["bytes"] + e[1]["bytes"],
-      i[0]["packets"] + i[1]["packets"], i[0]["bytes"] + i[1]["bytes"],
-      sum(x["packets"] for x in i), sum(x["bytes"] for x in i),
-      q["bytes"], q["packets"], q["drops"])'
-}
+# length: 8 + 16), counted on both sides of the tbf (layers_lib.sh).
+ly_count_up ly64_count 46 24
+counters() { ly_counters ly64_count; }
 
 # sweep NAME ARGS...: a two-point line-rate sweep (90 % and 150 % of the
 # line), its JSON and the counters' deltas into $OUT/NAME.check.
