@@ -50,7 +50,8 @@ struct rx {
 	bool udp_gro;	 /* some socket has UDP_GRO */
 	bool stamps;	 /* the sockets timestamp datagrams (rxq.h, codel.h) */
 	struct codel codel;
-	uint8_t *mem; /* mmap()ed: batch entries, then the scratch slot */
+	struct rxq_batch rxq; /* the queue's figures, flushed once per batch */
+	uint8_t *mem;	      /* mmap()ed: batch entries, then the scratch slot */
 	size_t mem_len;
 	uint8_t *ctrl;	  /* batch * RX_CTRL_SIZE control bytes (UDP_GRO, timestamps) */
 	uint8_t *scratch; /* one slot for staged packets flushed after a handshake */
@@ -340,7 +341,7 @@ static size_t queue_drops(struct rx *rx, unsigned i, const uint8_t *buf, size_t 
 	if (!rx->stamps || !rxq_stamp(h->msg_control, h->msg_controllen, &stamp))
 		return 0;
 	sojourn = now_real > stamp ? now_real - stamp : 0;
-	rxq_record(&rx->dev->rxq, sojourn, n);
+	rxq_record(&rx->rxq, sojourn, n);
 	if (rx->msgs[i].msg_len < 1 || buf[0] != WIRE_TYPE_DATA)
 		return 0;
 	switch (codel_drop(&rx->codel, sojourn, now)) {
@@ -411,6 +412,7 @@ static void drain(struct rx *rx, int fd)
 		now_real = rx->stamps ? clock_realtime_ns() : 0;
 		for (int i = 0; i < n; i++)
 			handle(rx, (unsigned)i, now, now_real);
+		rxq_flush(&dev->rxq, &rx->rxq);
 		if (dev->tun.vnet_hdr)
 			gro_write(rx); /* never hold a segment past its batch */
 		if ((unsigned)n < rx->batch)

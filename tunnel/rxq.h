@@ -30,9 +30,19 @@ struct rxq_stats {
  * since the epoch. Walks the buffer with bounds checks (it does not trust
  * cmsg_len). false when absent or malformed. */
 bool rxq_stamp(const void *control, size_t len, uint64_t *realtime_ns);
+/* One RX thread's figures since its last flush: plain counters, so the
+ * per-datagram work touches no memory another core writes. */
+struct rxq_batch {
+	uint64_t hist[CODEL_HIST_BUCKETS];
+	uint64_t samples, sum_ns, max_ns;
+};
+
 /* Records n datagrams that waited sojourn_ns each (one UDP_GRO buffer is
- * n datagrams received at once). Lock-free; any thread. */
-void rxq_record(struct rxq_stats *s, uint64_t sojourn_ns, uint64_t n);
+ * n datagrams received at once). */
+void rxq_record(struct rxq_batch *b, uint64_t sojourn_ns, uint64_t n);
+/* Adds b to the shared s (atomics; any thread) and empties b: once per
+ * receive batch, not per datagram. */
+void rxq_flush(struct rxq_stats *s, struct rxq_batch *b);
 /* Mean sojourn in ns; 0 with no samples. */
 uint64_t rxq_mean_ns(const struct rxq_stats *s);
 

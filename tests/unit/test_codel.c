@@ -240,10 +240,14 @@ static void test_stamp(void **state)
 static void test_record(void **state)
 {
 	static struct rxq_stats s;
+	struct rxq_batch b = { 0 };
 
 	(void)state;
-	rxq_record(&s, 3 * US, 2);
-	rxq_record(&s, 40 * MS, 1);
+	rxq_record(&b, 3 * US, 2);
+	rxq_flush(&s, &b);
+	assert_int_equal(b.samples, 0);
+	rxq_record(&b, 40 * MS, 1);
+	rxq_flush(&s, &b);
 	assert_int_equal(atomic_load(&s.samples), 3);
 	assert_int_equal(atomic_load(&s.max_ns), 40 * MS);
 	assert_int_equal(atomic_load(&s.hist[1]), 2);
