@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # `make mesh-demo`: the mesh playbooks on one machine. Five hosts are network
-# namespaces on one switch (ms-a .. ms-d, and ms-e, which an nftables rule
-# cuts off before the run), each with Debian's sshd on its own config,
+# namespaces on one switch (hosts ms-a .. ms-d, and ms-e, which an nftables
+# rule cuts off before the run), each with Debian's sshd on its own config,
 # generated host key and a key made for the demo, everything in a temporary
-# directory; Ansible runs in a controller namespace (ms-ctl) over SSH with a
+# directory; Ansible runs in a controller namespace over SSH with a
 # generated known_hosts: install.yml puts ovlperf, the key and the server
 # (a daemon with a pid file: no systemd here) on every host, mesh.yml runs
 # every ordered pair with an underlay and a builtin path and fetches the
@@ -15,14 +15,23 @@
 # error or Ctrl-C.
 #
 # Addresses: 198.18.70.0/24 and 2001:2:0:70::/64 inside the namespaces only.
+#
+# The namespaces are msPID-sw, msPID-ctl and msPID-a .. msPID-e, PID being
+# this script's, and a marker /run/ovlperf/mesh-demo/PID (the script's start
+# time and its directory) says they are the demo's: a demo killed before it
+# could clean up (SIGKILL, a machine restarted without /run on tmpfs) leaves
+# a marker whose process is gone, and the next demo removes what it names.
+# Two demos at once do not collide; nothing without a marker is touched.
 set -euo pipefail
 
 OVLPERF=${OVLPERF:-$PWD/ovlperf}
 REPO=$(cd "$(dirname "$0")/../.." && pwd)
 HOSTS=(a b c d e)
 CUT=e # the host firewalled off
-NS_SW=ms-sw
-NS_CTL=ms-ctl
+NSP=ms$$
+NS_SW=$NSP-sw
+NS_CTL=$NSP-ctl
+MARKS=/run/ovlperf/mesh-demo
 NET4=198.18.70
 NET6=2001:2:0:70
 T0=$(date +%s)
@@ -31,21 +40,47 @@ SSHD_PIDS=()
 
 say() { echo "mesh-demo: $*" >&2; }
 fail() { echo "FAIL [mesh-demo]: $*" >&2; exit 1; }
-ns_of() { echo "ms-$1"; }
+ns_of() { echo "$NSP-$1"; }
 addr_of() { local i; for i in "${!HOSTS[@]}"; do [ "${HOSTS[$i]}" = "$1" ] && echo "$NET4.$((11 + i))"; done; }
-our_namespaces() { ip netns list | awk '{print $1}' | grep -xE "ms-(sw|ctl|[a-e])" || true; }
+# demo_namespaces [PREFIX]: the namespaces of the demo PREFIX (this one's).
+demo_namespaces() { ip netns list | awk '{print $1}' | grep -xE "${1:-$NSP}-(sw|ctl|[a-e])" || true; }
+our_namespaces() { demo_namespaces "$NSP"; }
 
-# Every process in our namespaces, by id: the sshds, the servers they
-# started, Ansible's SSH masters in the controller's.
-kill_ours()
+# remove_namespaces PREFIX: every process in the demo's namespaces, by id
+# (the sshds, the servers they started, Ansible's SSH masters in the
+# controller's), then the namespaces.
+remove_namespaces()
 {
 	local ns pid
-	for ns in $(our_namespaces); do
+	for ns in $(demo_namespaces "$1"); do
 		for pid in $(ip netns pids "$ns" 2>/dev/null); do kill -TERM "$pid" 2>/dev/null || true; done
 	done
-	sleep 0.5
-	for ns in $(our_namespaces); do
+	[ -z "$(demo_namespaces "$1")" ] || sleep 0.5
+	for ns in $(demo_namespaces "$1"); do
 		for pid in $(ip netns pids "$ns" 2>/dev/null); do kill -KILL "$pid" 2>/dev/null || true; done
+		ip netns del "$ns" 2>/dev/null || true
+	done
+}
+
+# start_time PID: the process's start time in clock ticks (field 22 of its
+# stat, after the parenthesised name), empty if there is no such process.
+start_time() { sed -n 's/^.*) //p' "/proc/$1/stat" 2>/dev/null | cut -d' ' -f20; }
+
+# reclaim: what earlier demos left when they could not clean up. A marker
+# whose process is gone, or is another process now (its start time differs),
+# is a dead demo's: its namespaces and its directory go, then the marker.
+reclaim()
+{
+	local m pid st dir
+	for m in "$MARKS"/*; do
+		[ -f "$m" ] || continue
+		pid=${m##*/}
+		read -r st dir <"$m" || true
+		[ -n "$st" ] && [ "$(start_time "$pid")" = "$st" ] && continue
+		say "removing what a demo left behind (process $pid is gone): $(demo_namespaces "ms$pid" | tr '\n' ' ')${dir:-}"
+		remove_namespaces "ms$pid"
+		case $dir in /tmp/ovlperf-mesh-demo.*) rm -rf "$dir" ;; esac
+		rm -f "$m"
 	done
 }
 
@@ -58,13 +93,13 @@ cleanup()
 		ansible_run uninstall.yml >"$TMP/log/uninstall.log" 2>&1 || true
 	fi
 	for pid in "${SSHD_PIDS[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
-	kill_ours
-	for ns in $(our_namespaces); do ip netns del "$ns" 2>/dev/null || true; done
+	remove_namespaces "$NSP"
 	# MESH_DEMO_KEEP=DIR: the logs and the fetched runs are copied there first.
 	if [ -n "$TMP" ] && [ -n "${MESH_DEMO_KEEP:-}" ]; then
 		mkdir -p "$MESH_DEMO_KEEP" && cp -r "$TMP/log" "$TMP/results" "$MESH_DEMO_KEEP/" 2>/dev/null || true
 	fi
 	[ -n "$TMP" ] && rm -rf "$TMP"
+	rm -f "$MARKS/$$"
 	exit $rc
 }
 
@@ -85,7 +120,8 @@ preflight()
 		command -v "$c" >/dev/null || fail "$c is missing (make deps installs it)"
 	done
 	[ -x "$OVLPERF" ] || fail "$OVLPERF is not built (make)"
-	[ -z "$(our_namespaces)" ] || fail "namespaces $(our_namespaces | tr '\n' ' ')exist: another mesh demo runs?"
+	reclaim
+	[ -z "$(our_namespaces)" ] || fail "namespaces $(our_namespaces | tr '\n' ' ')exist without a marker: not ours, left alone"
 }
 
 # The switch (a bridge in its own namespace) and one port per host.
@@ -96,7 +132,7 @@ network()
 	ip -n "$NS_SW" link add msbr type bridge
 	ip -n "$NS_SW" link set msbr up
 	for h in ctl "${HOSTS[@]}"; do
-		ns=ms-$h
+		ns=$(ns_of "$h")
 		ip netns add "$ns"
 		ip link add ms0 netns "$ns" type veth peer name "msp-$h" netns "$NS_SW"
 		ip -n "$NS_SW" link set "msp-$h" master msbr up
@@ -133,7 +169,7 @@ start_sshd()
 	Subsystem sftp /usr/lib/openssh/sftp-server
 	CONF
 	echo "$(addr_of "$h") $(cut -d' ' -f1-2 "$TMP/ssh/host-$h.pub")" >>"$TMP/ssh/known_hosts"
-	ip netns exec "ms-$h" unshare -m --propagation private sh -c \
+	ip netns exec "$(ns_of "$h")" unshare -m --propagation private sh -c \
 		'mount -t tmpfs -o mode=755 ms-run /run && mkdir -m 755 /run/sshd && exec "$@"' sh \
 		/usr/sbin/sshd -D -f "$conf" -E "$TMP/log/sshd-$h.log" &
 	SSHD_PIDS+=($!)
@@ -144,10 +180,10 @@ wait_sshd()
 	local h
 	for h in "${HOSTS[@]}"; do
 		for _ in $(seq 50); do
-			ip netns exec "ms-$h" ss -ltn | grep -q "$(addr_of "$h"):22 " && continue 2
+			ip netns exec "$(ns_of "$h")" ss -ltn | grep -q "$(addr_of "$h"):22 " && continue 2
 			sleep 0.1
 		done
-		fail "sshd of ms-$h does not listen (see $TMP/log/sshd-$h.log)"
+		fail "sshd of $(ns_of "$h") does not listen (see $TMP/log/sshd-$h.log)"
 	done
 }
 
@@ -224,7 +260,7 @@ ansible_files()
 # ms-e: every packet that comes in is refused (SSH and the test port alike).
 cut_off()
 {
-	ip netns exec "ms-$CUT" nft -f - <<-NFT
+	ip netns exec "$(ns_of "$CUT")" nft -f - <<-NFT
 	table inet msdemo {
 		chain input {
 			type filter hook input priority 0; policy accept;
@@ -298,6 +334,7 @@ check_nothing_left()
 {
 	[ -z "$(our_namespaces)" ] || fail "namespaces left: $(our_namespaces | tr '\n' ' ')"
 	[ ! -e "$1" ] || fail "$1 left"
+	[ ! -e "$MARKS/$$" ] || fail "$MARKS/$$ left"
 	if pgrep -f "$1" >/dev/null; then fail "processes of the demo left: $(pgrep -af "$1")"; fi
 	say "ok: nothing left (namespaces, sshd, servers, overlays, $1)"
 }
@@ -309,6 +346,8 @@ main()
 	trap cleanup EXIT
 	trap 'exit 130' INT TERM
 	TMP=$(mktemp -d /tmp/ovlperf-mesh-demo.XXXXXX)
+	mkdir -p "$MARKS"
+	echo "$(start_time $$) $TMP" >"$MARKS/$$"
 	mkdir -p "$TMP/ssh" "$TMP/log"
 	chmod 700 "$TMP/ssh"
 	(umask 077 && head -c 32 /dev/urandom | base64 >"$TMP/psk")
