@@ -109,6 +109,19 @@ int netlink_get_mtu(struct netlink *nl, int ifindex)
 	return r;
 }
 
+int netlink_get_txq(struct netlink *nl, int ifindex, uint32_t *txqlen, uint64_t *tx_dropped)
+{
+	struct rtnl_link *link = NULL;
+	int r = rtnl_link_get_kernel(nl->sock, ifindex, NULL, &link);
+
+	if (r < 0)
+		return nl_error(r, "netlink: get link");
+	*txqlen = rtnl_link_get_txqlen(link);
+	*tx_dropped = rtnl_link_get_stat(link, RTNL_LINK_TX_DROPPED);
+	rtnl_link_put(link);
+	return 0;
+}
+
 static struct nl_addr *make_addr(int family, const uint8_t *addr, unsigned prefixlen)
 {
 	struct nl_addr *a = nl_addr_build(family, addr, family == AF_INET ? 4 : 16);

@@ -26,5 +26,10 @@ int netlink_add_route(struct netlink *nl, int ifindex, int family, const uint8_t
 		      unsigned prefixlen);
 /* MTU of the interface, or a negative errno. */
 int netlink_get_mtu(struct netlink *nl, int ifindex);
+/* The TUN's transmit queue as the kernel keeps it: its length (packets per
+ * queue) and the packets it dropped because a queue was full (the link's
+ * tx_dropped: the TUN tail-drops, it never pushes back on a qdisc). Reading
+ * needs no capability. 0 or a negative errno. */
+int netlink_get_txq(struct netlink *nl, int ifindex, uint32_t *txqlen, uint64_t *tx_dropped);
 
 #endif

@@ -13,6 +13,7 @@
 #include "config.h"
 #include "device.h"
 #include "key.h"
+#include "netlink.h"
 #include "sandbox.h"
 #include "status.h"
 
@@ -82,6 +83,19 @@ static void put_queue(struct out *o, struct device *dev)
 	put(o, "\n");
 }
 
+/* The sending side's queue is the TUN's ring, which the kernel keeps: its
+ * length and what it dropped when full (the daemon sees neither the wait
+ * there nor the drops otherwise). */
+static void put_tun_queue(struct out *o, struct device *dev)
+{
+	uint32_t qlen;
+	uint64_t dropped;
+
+	if (!dev->nl || netlink_get_txq(dev->nl, dev->tun.ifindex, &qlen, &dropped) < 0)
+		return;
+	put(o, "queue.tx_tun_len=%u\nqueue.tx_tun_dropped=%" PRIu64 "\n", qlen, dropped);
+}
+
 static void put_interface(struct out *o, struct device *dev, uint64_t now, bool show_keys)
 {
 	struct engine_stats es;
@@ -135,6 +149,7 @@ static void put_interface(struct out *o, struct device *dev, uint64_t now, bool 
 	put(o, "syscalls.tx=%" PRIu64 "\nsyscalls.rx=%" PRIu64 "\n",
 	    c[DEV_TUN_RX_READS] + c[DEV_UDP_TX_CALLS], c[DEV_UDP_RX_CALLS] + c[DEV_TUN_TX_WRITES]);
 	put_queue(o, dev);
+	put_tun_queue(o, dev);
 	for (int k = DEV_C_FIRST_DROP; k < DEV_C__COUNT; k++)
 		put(o, "drop.%s=%" PRIu64 "\n", device_counter_name(k), c[k]);
 	for (int d = ENGINE_DROP_NONE + 1; d < ENGINE_DROP__COUNT; d++)

@@ -10,16 +10,22 @@
 # (queue_target_us = queue_limit_us = 0) nothing is dropped and all arrive
 # late. Either way `tunnel show` reports the wait (max >= 200 ms) and one
 # queue sample per underlay datagram. IPv4 and IPv6 underlays.
+#
+# The sending side: A's daemon is stopped instead, with txqueuelen = 64, so
+# the datagrams wait in A's TUN ring, which the kernel tail-drops when full.
+# `tunnel show` reports the ring's length and drops as the kernel keeps them
+# (queue.tx_tun_*): they equal `ip -s link`'s figures for the device, and
+# received + those drops equals what A sent.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/tunnel_lib.sh"
 
 lab_pair tq
 
-# stall_stream DST: 2000 datagrams/s for 1.2 s from A to DST:9100 in B,
-# B's daemon stopped for 400 ms in the middle; prints "sent received"
+# stall_stream DST PID: 2000 datagrams/s for 1.2 s from A to DST:9100 in B,
+# the daemon PID stopped for 400 ms in the middle; prints "sent received"
 stall_stream()
 {
-	local dst=$1 rcv snd
+	local dst=$1 stop=$2 rcv snd
 	in_b python3 - "$dst" "$TU_DIR/rcv" <<'PY' &
 import socket, sys
 fam = socket.AF_INET6 if ":" in sys.argv[1] else socket.AF_INET
@@ -50,9 +56,9 @@ open(sys.argv[2], "w").write(str(n))
 PY
 	snd=$!
 	sleep 0.3
-	kill -STOP "$PID_B"
+	kill -STOP "$stop"
 	sleep 0.4
-	kill -CONT "$PID_B"
+	kill -CONT "$stop"
 	wait "$snd" || fail "sender failed"
 	wait "$rcv" || fail "receiver failed"
 	echo "$(cat "$TU_DIR/snd") $(cat "$TU_DIR/rcv")"
@@ -65,7 +71,7 @@ one_case()
 	local fam=$1 label=$2 extra=$3 dst sent got dl ds max samples dgrams
 	[ "$fam" = 6 ] && dst=2001:2:0:ff::2 || dst=198.19.0.2
 	tu_pair "$fam" "$extra"
-	read -r sent got < <(stall_stream "$dst")
+	read -r sent got < <(stall_stream "$dst" "$PID_B")
 	dl=$(tu_show "$B" ovl0 drop.queue_limit)
 	ds=$(tu_show "$B" ovl0 drop.queue_standing)
 	max=$(tu_show "$B" ovl0 queue.rx_delay_max_us)
@@ -87,8 +93,29 @@ one_case()
 	kill "$PID_A" "$PID_B"; wait "$PID_A" "$PID_B" 2>/dev/null
 }
 
+# tx_case FAMILY: A's daemon stopped, its TUN ring 64 packets long
+tx_case()
+{
+	local fam=$1 dst sent got td tl kd dq
+	[ "$fam" = 6 ] && dst=2001:2:0:ff::2 || dst=198.19.0.2
+	tu_pair "$fam" "txqueuelen = 64"
+	read -r sent got < <(stall_stream "$dst" "$PID_A")
+	td=$(tu_show "$A" ovl0 queue.tx_tun_dropped)
+	tl=$(tu_show "$A" ovl0 queue.tx_tun_len)
+	kd=$(ip -n "$A" -s -j link show ovl0 | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["stats64"]["tx"]["dropped"])')
+	dq=$(( $(tu_show "$B" ovl0 drop.queue_limit) + $(tu_show "$B" ovl0 drop.queue_standing) ))
+	echo "# IPv$fam sender stopped: sent $sent, received $got, TUN ring $tl dropped $td (kernel: $kd)"
+	expect_eq "IPv$fam sender stopped: ring length shown" "$tl" 64
+	expect_eq "IPv$fam sender stopped: ring drops shown = the kernel's tx dropped" "$td" "$kd"
+	expect_ge "IPv$fam sender stopped: the full ring dropped" "$td" 300
+	expect_eq "IPv$fam sender stopped: no receive queue drops" "$dq" 0
+	expect_eq "IPv$fam sender stopped: received + ring drops = sent" "$((got + td))" "$sent"
+	kill "$PID_A" "$PID_B"; wait "$PID_A" "$PID_B" 2>/dev/null
+}
+
 for fam in 4 6; do
 	one_case "$fam" "default policy" ""
 	one_case "$fam" "policy off" $'queue_target_us = 0\nqueue_limit_us = 0'
+	tx_case "$fam"
 done
 echo "# $CHECKS checks"
