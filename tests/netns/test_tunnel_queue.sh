@@ -16,6 +16,10 @@
 # `tunnel show` reports the ring's length and drops as the kernel keeps them
 # (queue.tx_tun_*): they equal `ip -s link`'s figures for the device, and
 # received + those drops equals what A sent.
+#
+# Offloads: on in the default-policy cases; off (offload = off: no TSO, no
+# UDP GSO/GRO, no coalescing) in the IPv6 policy-off case and the IPv4
+# sending-side case, so each queue is checked both ways.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/tunnel_lib.sh"
 
@@ -71,6 +75,7 @@ one_case()
 	local fam=$1 label=$2 extra=$3 dst sent got dl ds max samples dgrams
 	[ "$fam" = 6 ] && dst=2001:2:0:ff::2 || dst=198.19.0.2
 	tu_pair "$fam" "$extra"
+	check_offloads "IPv$fam $label" "$extra"
 	read -r sent got < <(stall_stream "$dst" "$PID_B")
 	dl=$(tu_show "$B" ovl0 drop.queue_limit)
 	ds=$(tu_show "$B" ovl0 drop.queue_standing)
@@ -93,12 +98,23 @@ one_case()
 	kill "$PID_A" "$PID_B"; wait "$PID_A" "$PID_B" 2>/dev/null
 }
 
-# tx_case FAMILY: A's daemon stopped, its TUN ring 64 packets long
+# check_offloads LABEL EXTRA: the daemons' offloads are what EXTRA asks
+check_offloads()
+{
+	local want=on ns
+	[[ "$2" == *"offload = off"* ]] && want=off
+	for ns in "$A" "$B"; do
+		expect_eq "$1: offloads $want in $ns" "$(tu_show "$ns" ovl0 tso)/$(tu_show "$ns" ovl0 udp_gso)" "$want/$want"
+	done
+}
+
+# tx_case FAMILY [EXTRA]: A's daemon stopped, its TUN ring 64 packets long
 tx_case()
 {
 	local fam=$1 dst sent got td tl kd dq
 	[ "$fam" = 6 ] && dst=2001:2:0:ff::2 || dst=198.19.0.2
-	tu_pair "$fam" "txqueuelen = 64"
+	tu_pair "$fam" "txqueuelen = 64${2:+$'\n'$2}"
+	check_offloads "IPv$fam sender stopped" "${2:-}"
 	read -r sent got < <(stall_stream "$dst" "$PID_A")
 	td=$(tu_show "$A" ovl0 queue.tx_tun_dropped)
 	tl=$(tu_show "$A" ovl0 queue.tx_tun_len)
@@ -113,9 +129,11 @@ tx_case()
 	kill "$PID_A" "$PID_B"; wait "$PID_A" "$PID_B" 2>/dev/null
 }
 
-for fam in 4 6; do
-	one_case "$fam" "default policy" ""
-	one_case "$fam" "policy off" $'queue_target_us = 0\nqueue_limit_us = 0'
-	tx_case "$fam"
-done
+off=$'queue_target_us = 0\nqueue_limit_us = 0'
+one_case 4 "default policy" ""
+one_case 4 "policy off" "$off"
+tx_case 4 "offload = off"
+one_case 6 "default policy" ""
+one_case 6 "policy off, offloads off" "$off"$'\noffload = off'
+tx_case 6
 echo "# $CHECKS checks"
