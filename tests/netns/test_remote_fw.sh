@@ -56,6 +56,8 @@ table inet opnat {
 		type filter hook forward priority filter; policy accept;
 		iifname "r0" tcp sport 40000-40003 counter comment "tcp from --cport 40000..40003"
 		iifname "r0" udp sport 40100-40103 counter comment "udp from --cport 40100..40103"
+		iifname "r0" meta nfproto ipv6 tcp sport 40200-40203 counter comment "tcp6 from --cport 40200..40203"
+		iifname "r0" meta nfproto ipv6 udp sport 40300-40303 counter comment "udp6 from --cport 40300..40303"
 	}
 	chain masq {
 		type nat hook postrouting priority srcnat; policy accept;
@@ -168,8 +170,10 @@ load v6-tcp $SV6 -t 0.5 "${K[@]}"
 load v6-udp $SV6 -u -b 20M -t 0.5 "${K[@]}"
 load v6-tcp-reverse $SV6 -R -t 0.5 "${K[@]}"
 load v6-udp-reverse $SV6 -u -R -b 20M -t 0.5 "${K[@]}"
-load v6-tcp-4 $SV6 -P 4 -t 0.5 "${K[@]}"
-load v6-udp-4 $SV6 -u -P 4 -b 20M -t 0.5 "${K[@]}"
+load v6-tcp-4 $SV6 -P 4 -t 0.5 --cport 40200 "${K[@]}"
+load v6-udp-4 $SV6 -u -P 4 -b 20M -t 0.5 --cport 40300 "${K[@]}"
+expect_ge "IPv6 TCP packets from --cport 40200..40203 (router counter)" "$(counter "$R" "tcp6 from --cport 40200..40203")" 4
+expect_ge "IPv6 UDP datagrams from --cport 40300..40303 (router counter)" "$(counter "$R" "udp6 from --cport 40300..40303")" 4
 in_c "$OVLPERF" mtu $SV6 --tcp-mss --probes 2 --timeout 300ms --json "${K[@]}" \
 	>"$WORK/mtu6.json" 2>>"$WORK/client.log" || true
 python3 - "$WORK/mtu6.json" <<'PY' || fail "mtu IPv6: $(head -c 800 "$WORK/mtu6.json")"
