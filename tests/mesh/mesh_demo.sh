@@ -240,7 +240,7 @@ ansible_files()
 	ovlperf_mesh_sections:
 	  tcp:
 	    streams: 1
-	    duration: 1s
+	    duration: 0.5s
 	  udp:
 	    sizes: 1200
 	    duration: 0.5s
@@ -251,7 +251,7 @@ ansible_files()
 	    short: 0.2s
 	    final: 0.5s
 	    width_goal: 20
-	    max_trials: 6
+	    max_trials: 4
 	  mtu:
 	    base: 1200
 	VARS

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# `ovlperf run` interrupted at random points 20 times in a row (Ctrl-C
+# `ovlperf run` interrupted at random points 14 times in a row (Ctrl-C
 # may come at any moment and must never leave anything behind): tiny.ini on lab "fd" (a full run takes about 10 s: lab, overlay,
 # server, MTU, TCP, UDP knee search), SIGINT after a random 0.2..6 s delay.
 # After each: exit status 130 (or 0 if the run had finished), no ovp-fd-*
@@ -11,7 +11,7 @@
 source "$(dirname "$0")/lib.sh"
 
 LAB=fd
-TRIALS=${FAULT_TRIALS:-20}
+TRIALS=${FAULT_TRIALS:-14}
 RANDOM=${FAULT_SEED:-7}
 TAG="ovlperf-fault-int-$$"
 OUT=$(mktemp -d /tmp/ovlperf-fault-int.XXXXXX)
