@@ -47,7 +47,7 @@ open(sys.argv[2], "w").write(str(n))
 PY
 	rcv=$!
 	on_exit "kill $rcv 2>/dev/null"
-	for i in $(seq 100); do [ -e "$TU_DIR/rcv.ready" ] && break; sleep 0.1; done
+	for _ in $(seq 100); do [ -e "$TU_DIR/rcv.ready" ] && break; sleep 0.1; done
 	in_a python3 - "$dst" "$TU_DIR/snd" <<'PY' &
 import socket, sys, time
 fam = socket.AF_INET6 if ":" in sys.argv[1] else socket.AF_INET
@@ -69,14 +69,25 @@ PY
 	rm -f "$TU_DIR/rcv" "$TU_DIR/rcv.ready" "$TU_DIR/snd"
 }
 
-# one_case FAMILY LABEL EXTRA: a fresh pair with EXTRA in [interface]
+# stalled FAMILY LABEL EXTRA A|B: a fresh pair with EXTRA in [interface], its
+# offloads checked, then the stream with that host's daemon stopped; sets
+# SENT and GOT
+stalled()
+{
+	local dst=198.19.0.2 pid
+	[ "$1" = 6 ] && dst=2001:2:0:ff::2
+	tu_pair "$1" "$3"
+	check_offloads "IPv$1 $2" "$3"
+	[ "$4" = A ] && pid=$PID_A || pid=$PID_B
+	read -r SENT GOT < <(stall_stream "$dst" "$pid")
+}
+
+# one_case FAMILY LABEL EXTRA: B's daemon stopped
 one_case()
 {
-	local fam=$1 label=$2 extra=$3 dst sent got dl ds max samples dgrams
-	[ "$fam" = 6 ] && dst=2001:2:0:ff::2 || dst=198.19.0.2
-	tu_pair "$fam" "$extra"
-	check_offloads "IPv$fam $label" "$extra"
-	read -r sent got < <(stall_stream "$dst" "$PID_B")
+	local fam=$1 label=$2 extra=$3 sent got dl ds max samples dgrams
+	stalled "$fam" "$label" "$extra" B
+	sent=$SENT got=$GOT
 	dl=$(tu_show "$B" ovl0 drop.queue_limit)
 	ds=$(tu_show "$B" ovl0 drop.queue_standing)
 	max=$(tu_show "$B" ovl0 queue.rx_delay_max_us)
@@ -111,11 +122,9 @@ check_offloads()
 # tx_case FAMILY [EXTRA]: A's daemon stopped, its TUN ring 64 packets long
 tx_case()
 {
-	local fam=$1 dst sent got td tl kd dq
-	[ "$fam" = 6 ] && dst=2001:2:0:ff::2 || dst=198.19.0.2
-	tu_pair "$fam" "txqueuelen = 64${2:+$'\n'$2}"
-	check_offloads "IPv$fam sender stopped" "${2:-}"
-	read -r sent got < <(stall_stream "$dst" "$PID_A")
+	local fam=$1 sent got td tl kd dq
+	stalled "$fam" "sender stopped" "txqueuelen = 64${2:+$'\n'$2}" A
+	sent=$SENT got=$GOT
 	td=$(tu_show "$A" ovl0 queue.tx_tun_dropped)
 	tl=$(tu_show "$A" ovl0 queue.tx_tun_len)
 	kd=$(ip -n "$A" -s -j link show ovl0 | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["stats64"]["tx"]["dropped"])')
