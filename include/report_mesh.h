@@ -9,6 +9,7 @@
 #ifndef OVLPERF_REPORT_MESH_H
 #define OVLPERF_REPORT_MESH_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -58,5 +59,10 @@ int report_mesh_openmetrics(FILE *f, const struct mesh *m);
  * and 0 is returned; a file not written completely is named in
  * set->unwritten and the result is -EIO. */
 int plot_mesh(const struct mesh *m, const char *dir, struct mesh_plot_set *set);
+/* DIR (made if missing) gets matrix.json, matrix.csv, report.md and, with
+ * plots, the heatmaps; each failure is logged with its path. 0, or a
+ * negative errno when a file could not be written. */
+int report_mesh_write(const char *dir, const struct mesh *m, const struct mesh_verdicts *v,
+		      bool plots);
 
 #endif

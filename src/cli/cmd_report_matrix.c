@@ -3,11 +3,9 @@
  * server host each, as deploy/ansible's mesh playbook fetches them) merged
  * into host x host tables: on the terminal, and with --out as report.md,
  * matrix.csv, matrix.json and heatmaps. */
-#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "cli_opt.h"
 #include "cmd.h"
@@ -39,53 +37,6 @@ static void usage(FILE *f)
 		"so. Exit 0 when every DIR was read (failed pairs included), %d for a DIR that is\n"
 		"no pair run, %d when a file could not be written.\n",
 		EXIT_USAGE, EXIT_UNWRITTEN);
-}
-
-static int write_file(const char *dir, const char *name, const struct mesh *m,
-		      const struct mesh_verdicts *v, const struct mesh_plot_set *set)
-{
-	char path[4096];
-	FILE *f;
-	int err;
-
-	if (snprintf(path, sizeof(path), "%s/%s", dir, name) >= (int)sizeof(path))
-		return -ENAMETOOLONG;
-	f = fopen(path, "w");
-	if (!f) {
-		fprintf(stderr, "ovlperf report: cannot write %s: %s\n", path, strerror(errno));
-		return -errno;
-	}
-	if (!strcmp(name, "report.md"))
-		err = report_mesh_md(f, m, v, set);
-	else if (!strcmp(name, "matrix.csv"))
-		err = report_mesh_csv(f, m);
-	else
-		err = report_mesh_json(f, m, v);
-	if (fclose(f) && !err)
-		err = -EIO;
-	if (err)
-		fprintf(stderr, "ovlperf report: writing %s failed: %s\n", path, strerror(-err));
-	return err;
-}
-
-static int write_out(const char *dir, const struct mesh *m, const struct mesh_verdicts *v,
-		     bool plots)
-{
-	static const char *const files[] = { "matrix.json", "matrix.csv", "report.md" };
-	struct mesh_plot_set set;
-	int rc = 0;
-
-	if (mkdir(dir, 0755) && errno != EEXIST) {
-		fprintf(stderr, "ovlperf report: cannot make %s: %s\n", dir, strerror(errno));
-		return -errno;
-	}
-	memset(&set, 0, sizeof(set));
-	if (plots && plot_mesh(m, dir, &set))
-		rc = -EIO;
-	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++)
-		if (write_file(dir, files[i], m, v, &set))
-			rc = -EIO;
-	return rc;
 }
 
 enum matrix_format { MATRIX_TABLE, MATRIX_JSON, MATRIX_OPENMETRICS };
@@ -185,7 +136,7 @@ int cmd_report_matrix(int argc, char **argv)
 		rc = report_mesh_openmetrics(stdout, &m) ? EXIT_UNWRITTEN : 0;
 	else
 		report_mesh_term(stdout, &m, &v);
-	if (o.out && write_out(o.out, &m, &v, o.plots))
+	if (o.out && report_mesh_write(o.out, &m, &v, o.plots))
 		rc = EXIT_UNWRITTEN;
 	mesh_free(&m);
 	return rc;

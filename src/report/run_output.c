@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "log.h"
+#include "report_file.h"
 #include "report_run.h"
 #include "run.h"
 
@@ -18,34 +19,30 @@ void report_run_note_file(char *list, size_t len, const char *name)
 		snprintf(list + l, len - l, "%s%s", l ? ", " : "", name);
 }
 
-enum out_file { OUT_CSV, OUT_MD, OUT_HTML };
+/* What the printers of one run's files take. */
+struct run_files {
+	const struct report_run *rr;
+	const struct plot_set *set;
+	const char *dir;
+};
 
-static int write_file(const char *dir, const char *name, const struct report_run *rr,
-		      const struct plot_set *set, enum out_file what)
+static int print_csv(FILE *f, const void *ctx)
 {
-	char path[1200];
-	FILE *f;
-	int err;
+	return report_run_csv(f, ((const struct run_files *)ctx)->rr);
+}
 
-	if (snprintf(path, sizeof(path), "%s/%s", dir, name) >= (int)sizeof(path))
-		return -ENAMETOOLONG;
-	f = fopen(path, "w");
-	if (!f) {
-		err = -errno;
-		log_err("cannot write %s: %s", path, strerror(-err));
-		return err;
-	}
-	err = what == OUT_HTML ? report_run_html(f, rr, set, dir)
-	      : what == OUT_MD ? report_run_md(f, rr, set)
-			       : report_run_csv(f, rr);
-	/* The printers' writes are buffered: a full disk shows at the flush. */
-	if (fflush(f) && !err)
-		err = -(errno ? errno : EIO);
-	if (fclose(f) && !err)
-		err = -(errno ? errno : EIO);
-	if (err)
-		log_err("writing %s failed: %s", path, strerror(-err));
-	return err;
+static int print_md(FILE *f, const void *ctx)
+{
+	const struct run_files *r = ctx;
+
+	return report_run_md(f, r->rr, r->set);
+}
+
+static int print_html(FILE *f, const void *ctx)
+{
+	const struct run_files *r = ctx;
+
+	return report_run_html(f, r->rr, r->set, r->dir);
 }
 
 int run_output_write(const struct results_run *res, const char *dir, bool plots, FILE *term,
@@ -53,6 +50,7 @@ int run_output_write(const struct results_run *res, const char *dir, bool plots,
 {
 	struct report_run rr;
 	struct plot_set set;
+	struct run_files files;
 	char failed[512] = "";
 	int err, e2;
 
@@ -62,6 +60,7 @@ int run_output_write(const struct results_run *res, const char *dir, bool plots,
 	if (err)
 		return err;
 	memset(&set, 0, sizeof(set));
+	files = (struct run_files){ .rr = &rr, .set = &set, .dir = dir };
 	if (plots) {
 		err = plot_run(&rr, dir, &set);
 		if (err)
@@ -71,17 +70,17 @@ int run_output_write(const struct results_run *res, const char *dir, bool plots,
 			 "Plots were not rendered for this run "
 			 "(`ovlperf report DIR` renders them).");
 	}
-	e2 = write_file(dir, "summary.csv", &rr, NULL, OUT_CSV);
+	e2 = report_write_file(dir, "summary.csv", print_csv, &files);
 	if (e2)
 		report_run_note_file(failed, sizeof(failed), "summary.csv");
 	if (!err)
 		err = e2;
-	e2 = write_file(dir, "report.md", &rr, &set, OUT_MD);
+	e2 = report_write_file(dir, "report.md", print_md, &files);
 	if (e2)
 		report_run_note_file(failed, sizeof(failed), "report.md");
 	if (!err)
 		err = e2;
-	e2 = write_file(dir, "report.html", &rr, &set, OUT_HTML);
+	e2 = report_write_file(dir, "report.html", print_html, &files);
 	if (e2)
 		report_run_note_file(failed, sizeof(failed), "report.html");
 	if (!err)
