@@ -3,20 +3,7 @@
 # Sourced after lib.sh.
 
 # start_server [ARGS...]: `ovlperf server` in host B, logs in $WORK/server.log
-start_server()
-{
-	# not through in_b: a backgrounded function is a subshell, and $! would be
-	# that subshell, so stop_server would leave the server itself running
-	ip netns exec "$B" "$OVLPERF" -v server "$@" >>"$WORK/server.log" 2>&1 &
-	SERVER_PID=$!
-	on_exit "kill $SERVER_PID 2>/dev/null; wait $SERVER_PID 2>/dev/null"
-	# wait until it listens (no timing assertion: just readiness)
-	for _ in $(seq 600); do
-		in_b ss -ltn 2>/dev/null | grep -q ":${SERVER_PORT:-5211} " && return 0
-		sleep 0.1
-	done
-	fail "server did not start: $(cat "$WORK/server.log")"
-}
+start_server() { server_in "$B" "$WORK/server.log" -v server "$@"; }
 
 stop_server()
 {

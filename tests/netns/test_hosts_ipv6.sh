@@ -30,11 +30,8 @@ ok "hosts $C and $S on $CA <-> $SA (no IPv4 address at all)"
 
 head -c 32 /dev/urandom | base64 >"$WORK/psk"
 chmod 600 "$WORK/psk"
-ip netns exec $S "$OVLPERF" --logfile "$WORK/server.log" server -B "[$SA]:$PORT" \
-	--psk-file "$WORK/psk" >"$WORK/server.out" 2>&1 &
-SRV=$!
-on_exit "kill $SRV"
-for _ in $(seq 100); do ip netns exec $S ss -ltn | grep -q "\]:$PORT " && break; sleep 0.1; done
+SERVER_PORT=$PORT server_in $S "$WORK/server.out" --logfile "$WORK/server.log" server -B "[$SA]:$PORT" \
+	--psk-file "$WORK/psk"
 grep -q "server .* starting: port $PORT on $SA, IPv6, PSK on" "$WORK/server.log" ||
 	fail "no start-up line in the --logfile: $(cat "$WORK/server.log" "$WORK/server.out")"
 ok "the server's start-up line went to its --logfile (port, family, PSK)"

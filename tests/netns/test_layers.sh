@@ -34,14 +34,7 @@ tc -n "$R" -d qdisc show dev ovp1 | tee "$OUT/qdisc" | grep -q "overhead 24" || 
 grep -q "mpu 84b" "$OUT/qdisc" || fail "no mpu: $(cat "$OUT/qdisc")"
 ok "tbf on the router: overhead 24, mpu 84"
 
-ip netns exec "$S" "$OVLPERF" server >"$OUT/server.log" 2>&1 &
-SERVER=$!
-on_exit "kill $SERVER; wait $SERVER"
-for _ in $(seq 600); do
-	ip netns exec "$S" ss -Hltn 'sport = :5211' | grep -q . && break
-	kill -0 $SERVER 2>/dev/null || fail "server died: $(cat "$OUT/server.log")"
-	sleep 0.1
-done
+server_in "$S" "$OUT/server.log" server
 
 # Sizes no datagram of ovlperf's can have are usage errors that say why.
 refused()

@@ -20,21 +20,14 @@ on_exit "rm -rf $OUT"
 # one_family 4|6: a lab whose overlay runs over that family, and every check
 one_family()
 {
-	local fam=$1 lab=lyov hdr=28 len="ip length 108" outer_ip=108 server port before after
+	local fam=$1 lab=lyov hdr=28 len="ip length 108" outer_ip=108 port before after
 	if [ "$fam" = 6 ]; then
 		lab=lyov6 hdr=48 len="ip6 length 88" outer_ip=128
 		lab_make $lab --overlay6
 	else
 		lab_make $lab --overlay
 	fi
-	in_b "$OVLPERF" server >"$OUT/server.log" 2>&1 &
-	server=$!
-	on_exit "kill $server; wait $server"
-	for _ in $(seq 600); do
-		in_b ss -Hltn 'sport = :5211' | grep -q . && break
-		kill -0 $server 2>/dev/null || fail "server died: $(cat "$OUT/server.log")"
-		sleep 0.1
-	done
+	server_in "$B" "$OUT/server.log" server
 	port=$(in_a "$OVLPERF" tunnel show --raw | awk -F= '$1 == "listen_port" { print $2; exit }')
 	[ -n "$port" ] || fail "no overlay listen port"
 
@@ -103,7 +96,7 @@ PY
 		-l "$( [ "$fam" = 6 ] && echo 82 || echo 64)" --rate-layer line --from 1M --to 1M --step 1M -t 1 -J >"$OUT/under.json"
 	expect_eq "IPv$fam: underlay, no outer figure" "$(python3 -c 'import json, sys
 print(json.load(open(sys.argv[1]))["points"][0]["layers"]["outer"])' "$OUT/under.json")" None
-	kill "$server"; wait "$server" 2>/dev/null || true
+	kill "$SERVER_PID"; wait "$SERVER_PID" 2>/dev/null || true
 }
 
 underlay_addr() { [ "$1" = 6 ] && echo 2001:2:0:0::2 || echo 198.18.0.2; }

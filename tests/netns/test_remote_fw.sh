@@ -92,17 +92,7 @@ show_fw() { echo "# server rule counters:"; in_s nft list ruleset | grep counter
 fail() { show_fw; echo "FAIL [$TEST_NAME]: $*" >&2; exit 1; }
 
 SERVER_PID=
-start_server() # ARGS...
-{
-	in_s "$OVLPERF" -v server "$@" >>"$WORK/server.log" 2>&1 &
-	SERVER_PID=$!
-	on_exit "kill $SERVER_PID 2>/dev/null"
-	for _ in $(seq 600); do # readiness, not timing
-		in_s ss -ltn | grep -q ":$PORT " && return 0
-		sleep 0.1
-	done
-	fail "server did not start: $(cat "$WORK/server.log")"
-}
+start_server() { SERVER_PORT=$PORT server_in "$S" "$WORK/server.log" -v server "$@"; } # ARGS...
 stop_server() { kill "$SERVER_PID" 2>/dev/null || true; wait "$SERVER_PID" 2>/dev/null || true; }
 
 # load NAME ARGS...: a client test that must succeed and move data

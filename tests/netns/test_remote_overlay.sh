@@ -33,14 +33,9 @@ on_exit "$WG down rowg6 '$DIR'"
 
 start_server()
 {
-	ip netns exec "$RS" "$OVLPERF" -v server --psk-file "$DIR/psk" --overlay \
-		--overlay-max 2 --overlay-state "$DIR/state" 2>>"$DIR/server.log" &
-	SERVER=$!
-	for _ in $(seq 50); do
-		ip netns exec "$RS" ss -ltn | grep -q ':5211 ' && return 0
-		sleep 0.1
-	done
-	fail "the server does not listen (see $DIR/server.log)"
+	server_in "$RS" "$DIR/server.log" -v server --psk-file "$DIR/psk" --overlay \
+		--overlay-max 2 --overlay-state "$DIR/state"
+	SERVER=$SERVER_PID
 }
 
 # scenario NAME FAMILY ADDR WG_ENDPOINT: underlay, builtin and wireguard-go paths

@@ -27,14 +27,7 @@ S=ovp-$LAB-2
 DST=198.18.1.2
 DST6=2001:2:0:1::2
 
-ip netns exec "$S" "$OVLPERF" server >"$OUT/server.log" 2>&1 &
-SERVER=$!
-on_exit "kill $SERVER; wait $SERVER"
-for _ in $(seq 600); do
-	ip netns exec "$S" ss -Hltn 'sport = :5211' | grep -q . && break
-	kill -0 $SERVER 2>/dev/null || fail "server died: $(cat "$OUT/server.log")"
-	sleep 0.1
-done
+server_in "$S" "$OUT/server.log" server
 
 # Test datagrams by their IP length (IPv4: 20 + 8 + 18; IPv6's payload
 # length: 8 + 16), counted on both sides of the tbf (layers_lib.sh).

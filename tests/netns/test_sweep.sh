@@ -17,13 +17,7 @@ on_exit "\"$OVLPERF\" lab down $LAB"
 A=ovp-$LAB-0
 B=ovp-$LAB-1
 
-ip netns exec "$B" "$OVLPERF" server >"$OUT/server.log" 2>&1 &
-SERVER=$!
-on_exit "kill $SERVER; wait $SERVER"
-for _ in $(seq 50); do
-	ip netns exec "$B" ss -Hltn 'sport = :5211' | grep -q . && break
-	sleep 0.1
-done
+server_in "$B" "$OUT/server.log" server
 
 # Usage errors exit 2 before sending anything.
 set +e
