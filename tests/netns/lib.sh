@@ -32,24 +32,32 @@ expect_ge() { [ "$2" -ge "$3" ] || fail "$1: got $2, expected >= $3"; ok "$1 = $
 # fails at random.
 has() { local p=$1 out; shift; out=$("$@" 2>&1) || true; grep -q -- "$p" <<<"$out"; }
 
-# server_in NS LOG ARGS...: `ovlperf ARGS` (a server) in NS, its output
-# appended to LOG, stopped on exit; returns once it listens on port
-# ${SERVER_PORT:-5211} (readiness, not timing) and fails if it dies first.
-# Sets SERVER_PID. Not through a function such as in_b: a backgrounded
-# function is a subshell, and $! would be that subshell.
-server_in()
+# listener_in NS LOG PORT CMD...: CMD (a server) in NS, its output appended
+# to LOG, stopped on exit; returns once something listens on TCP PORT in NS
+# (readiness, not timing) and fails if CMD dies first. Sets LISTENER_PID.
+# Not through a function such as in_b: a backgrounded function is a
+# subshell, and $! would be that subshell.
+listener_in()
 {
-	local ns=$1 log=$2
-	shift 2
-	ip netns exec "$ns" "$OVLPERF" "$@" >>"$log" 2>&1 &
-	SERVER_PID=$!
-	on_exit "kill $SERVER_PID 2>/dev/null; wait $SERVER_PID 2>/dev/null"
+	local ns=$1 log=$2 port=$3
+	shift 3
+	ip netns exec "$ns" "$@" >>"$log" 2>&1 &
+	LISTENER_PID=$!
+	on_exit "kill $LISTENER_PID 2>/dev/null; wait $LISTENER_PID 2>/dev/null"
 	for _ in $(seq 600); do
-		ip netns exec "$ns" ss -Hltn "sport = :${SERVER_PORT:-5211}" | grep -q . && return 0
-		kill -0 "$SERVER_PID" 2>/dev/null || fail "server died: $(cat "$log")"
+		ip netns exec "$ns" ss -Hltn "sport = :$port" | grep -q . && return 0
+		kill -0 "$LISTENER_PID" 2>/dev/null || fail "$1 died: $(cat "$log")"
 		sleep 0.1
 	done
-	fail "server did not start: $(cat "$log")"
+	fail "$1 did not start: $(cat "$log")"
+}
+
+# server_in NS LOG ARGS...: listener_in for `ovlperf ARGS` on port
+# ${SERVER_PORT:-5211}; sets SERVER_PID.
+server_in()
+{
+	listener_in "$1" "$2" "${SERVER_PORT:-5211}" "$OVLPERF" "${@:3}"
+	SERVER_PID=$LISTENER_PID
 }
 
 # lab_make NAME [lab up options...]: a lab with any `ovlperf lab up` options

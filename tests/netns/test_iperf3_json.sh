@@ -14,13 +14,7 @@ SHAPE="$(dirname "$0")/iperf3_shape.py"
 command -v iperf3 >/dev/null || fail "iperf3 is not installed"
 lab_pair ij3
 start_server
-ip netns exec "$B" iperf3 -s -p 5201 >"$WORK/iperf3-server.log" 2>&1 &
-IPERF3_PID=$!
-on_exit "kill $IPERF3_PID 2>/dev/null; wait $IPERF3_PID 2>/dev/null"
-for _ in $(seq 600); do
-	in_b ss -ltn 2>/dev/null | grep -q ":5201 " && break
-	sleep 0.1
-done
+listener_in "$B" "$WORK/iperf3-server.log" 5201 iperf3 -s -p 5201
 
 # same_shape NAME ARGS...: iperf3 -J and ovlperf with the same test options
 same_shape()

@@ -53,13 +53,7 @@ ok "ovlperf run --iperf3-json exits 0"
 
 # references: real iperf3 on a lab path of its own
 lab_pair ijq
-in_b iperf3 -s -p 5201 >"$WORK/iperf3-server.log" 2>&1 &
-IPERF3_PID=$!
-on_exit "kill $IPERF3_PID 2>/dev/null; wait $IPERF3_PID 2>/dev/null"
-for _ in $(seq 600); do
-	in_b ss -ltn 2>/dev/null | grep -q ":5201 " && break
-	sleep 0.1
-done
+listener_in "$B" "$WORK/iperf3-server.log" 5201 iperf3 -s -p 5201
 in_a iperf3 -c 198.18.0.2 -p 5201 -J -t 1 >"$WORK/ref-tcp.json" || fail "iperf3 TCP"
 in_a iperf3 -c 198.18.0.2 -p 5201 -J -t 1 -u -b 10M >"$WORK/ref-udp.json" || fail "iperf3 UDP"
 
