@@ -575,17 +575,18 @@ int device_start(struct device *dev)
  * buffers hold the larger packets; above it they are dropped (too big). */
 static void check_link_mtu(struct device *dev)
 {
-	int m = netlink_get_mtu(dev->nl, dev->tun.ifindex);
+	struct netlink_link l;
 
-	if (m <= 0 || (uint32_t)m == atomic_load(&dev->link_mtu))
+	if (netlink_get_link(dev->nl, dev->tun.ifindex, &l) < 0 || l.mtu == 0 ||
+	    l.mtu == atomic_load(&dev->link_mtu))
 		return;
-	if ((uint32_t)m > dev->max_mtu)
-		log_warn("%s: MTU now %d, above max_mtu %u: packets larger than %u are dropped "
+	if (l.mtu > dev->max_mtu)
+		log_warn("%s: MTU now %u, above max_mtu %u: packets larger than %u are dropped "
 			 "(set max_mtu in [interface] of %s)",
-			 dev->tun.name, m, dev->max_mtu, dev->max_mtu, dev->cfg->path);
+			 dev->tun.name, l.mtu, dev->max_mtu, dev->max_mtu, dev->cfg->path);
 	else
-		log_info("%s: MTU now %d", dev->tun.name, m);
-	atomic_store(&dev->link_mtu, (uint32_t)m);
+		log_info("%s: MTU now %u", dev->tun.name, l.mtu);
+	atomic_store(&dev->link_mtu, l.mtu);
 	for (size_t i = 0; i < dev->npeers; i++)
 		device_peer_set_pad(&dev->peers[i]);
 }

@@ -97,27 +97,16 @@ int netlink_link_up(struct netlink *nl, int ifindex, uint32_t mtu, uint32_t txql
 	return r;
 }
 
-int netlink_get_mtu(struct netlink *nl, int ifindex)
+int netlink_get_link(struct netlink *nl, int ifindex, struct netlink_link *out)
 {
 	struct rtnl_link *link = NULL;
 	int r = rtnl_link_get_kernel(nl->sock, ifindex, NULL, &link);
 
 	if (r < 0)
 		return nl_error(r, "netlink: get link");
-	r = (int)rtnl_link_get_mtu(link);
-	rtnl_link_put(link);
-	return r;
-}
-
-int netlink_get_txq(struct netlink *nl, int ifindex, uint32_t *txqlen, uint64_t *tx_dropped)
-{
-	struct rtnl_link *link = NULL;
-	int r = rtnl_link_get_kernel(nl->sock, ifindex, NULL, &link);
-
-	if (r < 0)
-		return nl_error(r, "netlink: get link");
-	*txqlen = rtnl_link_get_txqlen(link);
-	*tx_dropped = rtnl_link_get_stat(link, RTNL_LINK_TX_DROPPED);
+	out->mtu = rtnl_link_get_mtu(link);
+	out->txqlen = rtnl_link_get_txqlen(link);
+	out->tx_dropped = rtnl_link_get_stat(link, RTNL_LINK_TX_DROPPED);
 	rtnl_link_put(link);
 	return 0;
 }

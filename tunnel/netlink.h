@@ -24,12 +24,16 @@ int netlink_add_address(struct netlink *nl, int ifindex, int family, const uint8
  * (e.g. the one the kernel made for the address's subnet) is not an error. */
 int netlink_add_route(struct netlink *nl, int ifindex, int family, const uint8_t *addr,
 		      unsigned prefixlen);
-/* MTU of the interface, or a negative errno. */
-int netlink_get_mtu(struct netlink *nl, int ifindex);
-/* The TUN's transmit queue as the kernel keeps it: its length (packets per
- * queue) and the packets it dropped because a queue was full (the link's
- * tx_dropped: the TUN tail-drops, it never pushes back on a qdisc). Reading
- * needs no capability. 0 or a negative errno. */
-int netlink_get_txq(struct netlink *nl, int ifindex, uint32_t *txqlen, uint64_t *tx_dropped);
+/* What the kernel keeps of the interface: its MTU, and its transmit queue's
+ * length (packets per queue) and the packets it dropped because a queue was
+ * full (the link's tx_dropped: a TUN tail-drops, it never pushes back on a
+ * qdisc). */
+struct netlink_link {
+	uint32_t mtu, txqlen;
+	uint64_t tx_dropped;
+};
+
+/* Reading needs no capability. 0 or a negative errno. */
+int netlink_get_link(struct netlink *nl, int ifindex, struct netlink_link *out);
 
 #endif

@@ -88,12 +88,11 @@ static void put_queue(struct out *o, struct device *dev)
  * there nor the drops otherwise). */
 static void put_tun_queue(struct out *o, struct device *dev)
 {
-	uint32_t qlen;
-	uint64_t dropped;
+	struct netlink_link l;
 
-	if (!dev->nl || netlink_get_txq(dev->nl, dev->tun.ifindex, &qlen, &dropped) < 0)
+	if (!dev->nl || netlink_get_link(dev->nl, dev->tun.ifindex, &l) < 0)
 		return;
-	put(o, "queue.tx_tun_len=%u\nqueue.tx_tun_dropped=%" PRIu64 "\n", qlen, dropped);
+	put(o, "queue.tx_tun_len=%u\nqueue.tx_tun_dropped=%" PRIu64 "\n", l.txqlen, l.tx_dropped);
 }
 
 static void put_interface(struct out *o, struct device *dev, uint64_t now, bool show_keys)
