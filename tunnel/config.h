@@ -18,16 +18,19 @@
  *   queue_target_us = 5000            ; RX queue: CoDel target sojourn (0: off)
  *   queue_interval_us = 100000        ; RX queue: CoDel interval
  *   queue_limit_us = 50000            ; RX queue: drop what waited longer (0: off)
- *   offload = on                      ; default of the three below (default on)
+ *   offload = on                      ; default of the five below (default on)
  *   tso = on                          ; TUN hands over TSO super-packets + partial checksums
- *   coalesce = on                     ; RX writes coalesced TCP super-packets to the TUN
+ *   uso = on                          ; ... and UDP super-packets (with tso; kernel 6.2+)
+ *   coalesce = on                     ; RX writes TCP (with uso: UDP) super-packets to the TUN
  *   udp_gso = on                      ; TX sends runs of datagrams with UDP_SEGMENT
- *   udp_gro = on                      ; RX receives UDP_GRO super-datagrams, split by segment size
- *   uso = on                          ; TUN hands over UDP super-packets too (with tso;
- * kernel 6.2+) sandbox = on                      ; after set-up: no capabilities, seccomp
- * (sandbox.h) [peer]                            ; one or more public_key = <base64> endpoint =
- * 198.18.0.2:51900       ; optional; learned from authenticated packets allowed_ips =
- * 198.19.0.2/32, 2001:2:0:ff::2/128 preshared_key_file = psk.key      ; optional, 0600
+ *   udp_gro = on                      ; RX takes UDP_GRO super-datagrams, split by segment size
+ *   sandbox = on                      ; after set-up: no capabilities, seccomp (sandbox.h)
+ *
+ *   [peer]                            ; one or more
+ *   public_key = <base64>
+ *   endpoint = 198.18.0.2:51900       ; optional; learned from authenticated packets
+ *   allowed_ips = 198.19.0.2/32, 2001:2:0:ff::2/128
+ *   preshared_key_file = psk.key      ; optional, 0600
  *   persistent_keepalive = 25         ; seconds, optional
  *
  * Every error names the file, the line and the key.

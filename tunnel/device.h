@@ -32,13 +32,13 @@
  * up to 64 KiB) into one per-thread buffer and gso.c segments it straight
  * into consecutive slots, so sealing and sendmmsg stay as they are. RX
  * coalesces consecutive TCP segments of a flow (gro.c) and writes one
- * super-packet per run. TX sends runs of equal-size datagrams with
- * UDP_SEGMENT (udp_gso). RX with UDP_GRO (udp_gro): each recvmmsg entry is
- * a 64 KiB buffer (mmap()ed once) that may hold many datagrams of one
- * sender, split by the gso_size control message (gro.h) and opened in place.
- * Multi-core (workers = N): IFF_MULTI_QUEUE, one TUN queue, one SO_REUSEPORT
- * socket per family and one TX/RX thread pair per worker (struct
- * device_worker).
+ * super-packet per run; with USO on the TUN, UDP datagrams of a flow too.
+ * TX sends runs of equal-size datagrams with UDP_SEGMENT (udp_gso). RX
+ * with UDP_GRO (udp_gro): each recvmmsg entry is a 64 KiB buffer (mmap()ed
+ * once) that may hold many datagrams of one sender, split by the gso_size
+ * control message (gro.h) and opened in place. Multi-core (workers = N):
+ * IFF_MULTI_QUEUE, one TUN queue, one SO_REUSEPORT socket per family and
+ * one TX/RX thread pair per worker (struct device_worker).
  */
 #ifndef OVLPERF_TUNNEL_DEVICE_H
 #define OVLPERF_TUNNEL_DEVICE_H
@@ -186,6 +186,12 @@ static inline void device_count(struct device *dev, enum device_counter c, uint6
 
 /* Shared by send.c and receive.c (device.c). */
 int device_sock_for(const struct device *dev, int family);
+/* RX coalesces UDP datagrams too (gro.h): coalescing on and a TUN with USO. */
+static inline bool device_coalesce_udp(const struct device *dev)
+{
+	return dev->tun.vnet_hdr && dev->cfg->coalesce && tun_has_uso(&dev->tun);
+}
+
 static inline int device_worker_sock(const struct device_worker *w, int family)
 {
 	return w->sock[family == AF_INET6 ? 1 : 0];

@@ -17,71 +17,95 @@
 #define TCP_ECE 0x40
 #define TCP_CWR 0x80
 
-void gro_init(struct gro *g, uint8_t *buf)
+void gro_init(struct gro *g, uint8_t *buf, bool udp)
 {
 	memset(g, 0, sizeof(*g));
 	g->buf = buf;
+	g->udp = udp;
 }
 
 struct seg {
 	bool v6;
-	size_t ip_hl, tcp_hl, hdr, payload;
-	const uint8_t *tcp;
+	uint8_t proto;
+	size_t ip_hl, l4_hl, hdr, payload;
+	const uint8_t *l4;
 };
 
-static bool parse(const uint8_t *p, size_t len, struct seg *s)
+static bool parse_udp(size_t len, struct seg *s)
+{
+	s->l4_hl = 8;
+	s->hdr = s->ip_hl + 8;
+	if (s->hdr > len || get_be16(s->l4 + 4) != len - s->ip_hl)
+		return false; /* the UDP length must agree with the IP length */
+	s->payload = len - s->hdr;
+	return s->payload > 0;
+}
+
+static bool parse(const struct gro *g, const uint8_t *p, size_t len, struct seg *s)
 {
 	size_t total;
 
 	if (len < 1)
 		return false;
 	s->v6 = p[0] >> 4 == 6;
-	if (p[0] == 0x45) {						 /* IPv4 without options */
-		if (len < 20 || p[9] != 6 || (get_be16(p + 6) & 0x3fff)) /* MF or offset */
+	if (p[0] == 0x45) {				    /* IPv4 without options */
+		if (len < 20 || (get_be16(p + 6) & 0x3fff)) /* MF or offset */
 			return false;
+		s->proto = p[9];
 		total = get_be16(p + 2);
 		s->ip_hl = 20;
 	} else if (s->v6) {
-		if (len < 40 || p[6] != 6)
+		if (len < 40)
 			return false;
+		s->proto = p[6]; /* no extension headers */
 		total = 40 + (size_t)get_be16(p + 4);
 		s->ip_hl = 40;
 	} else {
 		return false;
 	}
-	if (total != len || len < s->ip_hl + 20)
+	if (total != len || (s->proto != GRO_TCP && !(s->proto == GRO_UDP && g->udp)))
 		return false;
-	s->tcp = p + s->ip_hl;
-	s->tcp_hl = (size_t)(s->tcp[12] >> 4) * 4;
-	s->hdr = s->ip_hl + s->tcp_hl;
-	if (s->tcp_hl < 20 || s->hdr > len)
+	s->l4 = p + s->ip_hl;
+	if (s->proto == GRO_UDP)
+		return parse_udp(len, s);
+	if (len < s->ip_hl + 20)
+		return false;
+	s->l4_hl = (size_t)(s->l4[12] >> 4) * 4;
+	s->hdr = s->ip_hl + s->l4_hl;
+	if (s->l4_hl < 20 || s->hdr > len)
 		return false;
 	s->payload = len - s->hdr;
 	/* Data with ACK, maybe PSH: nothing else coalesces. */
-	return s->payload > 0 && (s->tcp[13] & ~(TCP_PSH)) == TCP_ACK;
+	return s->payload > 0 && (s->l4[13] & ~(TCP_PSH)) == TCP_ACK;
 }
 
-bool gro_can_start(const uint8_t *pkt, size_t len)
+bool gro_can_start(const struct gro *g, const uint8_t *pkt, size_t len)
 {
 	struct seg s;
 
-	return parse(pkt, len, &s);
+	return parse(g, pkt, len, &s);
 }
 
 void gro_start(struct gro *g, const uint8_t *pkt, size_t len)
 {
 	struct seg s;
 
-	parse(pkt, len, &s);
+	parse(g, pkt, len, &s);
 	memcpy(g->buf + GSO_VNET_HDR_LEN, pkt, len);
 	g->len = len;
 	g->ip_hl = s.ip_hl;
 	g->hdr = s.hdr;
 	g->v6 = s.v6;
+	g->proto = s.proto;
 	g->gso_size = (uint16_t)s.payload;
 	g->segs = 1;
-	g->next_seq = get_be32(s.tcp + 4) + (uint32_t)s.payload;
-	g->closed = (s.tcp[13] & TCP_PSH) != 0;
+	if (s.proto == GRO_UDP) {
+		g->next_seq = 0;
+		g->closed = false;
+		return;
+	}
+	g->next_seq = get_be32(s.l4 + 4) + (uint32_t)s.payload;
+	g->closed = (s.l4[13] & TCP_PSH) != 0;
 }
 
 /* Same flow and same headers but for the fields a segment may change. */
@@ -90,7 +114,7 @@ static bool same_flow(const struct gro *g, const uint8_t *p, const struct seg *s
 	const uint8_t *h = g->buf + GSO_VNET_HDR_LEN;
 	const uint8_t *ht = h + g->ip_hl;
 
-	if (s->v6 != g->v6 || s->hdr != g->hdr)
+	if (s->v6 != g->v6 || s->proto != g->proto || s->hdr != g->hdr)
 		return false;
 	if (!s->v6) {
 		/* version/IHL, TOS; TTL, protocol; addresses. Not length, ID, checksum. */
@@ -100,40 +124,46 @@ static bool same_flow(const struct gro *g, const uint8_t *p, const struct seg *s
 	} else if (memcmp(h, p, 4) || h[7] != p[7] || memcmp(h + 8, p + 8, 32)) {
 		return false; /* version, class, flow label; hop limit; addresses */
 	}
+	if (s->proto == GRO_UDP)
+		return !memcmp(ht, s->l4, 4); /* ports */
 	/* ports; ack; data offset and flags (PSH aside); window; urgent; options */
-	return !memcmp(ht, s->tcp, 4) && !memcmp(ht + 8, s->tcp + 8, 5) &&
-	       (ht[13] & ~TCP_PSH) == (s->tcp[13] & ~TCP_PSH) && !memcmp(ht + 14, s->tcp + 14, 2) &&
-	       !memcmp(ht + 18, s->tcp + 18, 2) &&
-	       !memcmp(ht + 20, s->tcp + 20, g->hdr - g->ip_hl - 20);
+	return !memcmp(ht, s->l4, 4) && !memcmp(ht + 8, s->l4 + 8, 5) &&
+	       (ht[13] & ~TCP_PSH) == (s->l4[13] & ~TCP_PSH) && !memcmp(ht + 14, s->l4 + 14, 2) &&
+	       !memcmp(ht + 18, s->l4 + 18, 2) &&
+	       !memcmp(ht + 20, s->l4 + 20, g->hdr - g->ip_hl - 20);
 }
 
 bool gro_append(struct gro *g, const uint8_t *pkt, size_t len)
 {
 	struct seg s;
 
-	if (!g->len || g->closed || !parse(pkt, len, &s) || !same_flow(g, pkt, &s))
+	if (!g->len || g->closed || !parse(g, pkt, len, &s) || !same_flow(g, pkt, &s))
 		return false;
-	if (get_be32(s.tcp + 4) != g->next_seq || s.payload > g->gso_size ||
-	    g->len + s.payload > GSO_MAX_PACKET || g->segs >= GSO_MAX_SEGS)
+	if (s.payload > g->gso_size || g->len + s.payload > GSO_MAX_PACKET)
+		return false;
+	if (s.proto == GRO_UDP ? g->segs >= GRO_UDP_MAX_SEGS
+			       : get_be32(s.l4 + 4) != g->next_seq || g->segs >= GSO_MAX_SEGS)
 		return false;
 	memcpy(g->buf + GSO_VNET_HDR_LEN + g->len, pkt + s.hdr, s.payload);
 	g->len += s.payload;
 	g->segs++;
+	if (s.payload < g->gso_size)
+		g->closed = true;
+	if (s.proto == GRO_UDP)
+		return true;
 	g->next_seq += (uint32_t)s.payload;
-	if (s.tcp[13] & TCP_PSH) {
+	if (s.l4[13] & TCP_PSH) {
 		/* PSH on the last segment: the super-packet carries it. */
 		g->buf[GSO_VNET_HDR_LEN + g->ip_hl + 13] |= TCP_PSH;
 		g->closed = true;
 	}
-	if (s.payload < g->gso_size)
-		g->closed = true;
 	return true;
 }
 
 size_t gro_flush(struct gro *g, const uint8_t **out)
 {
-	uint8_t *vh = g->buf, *p = g->buf + GSO_VNET_HDR_LEN, *tcp;
-	size_t len = g->len, tcp_len;
+	uint8_t *vh = g->buf, *p = g->buf + GSO_VNET_HDR_LEN, *l4;
+	size_t len = g->len, l4_len;
 	uint8_t pseudo[40];
 	uint32_t sum;
 
@@ -145,37 +175,41 @@ size_t gro_flush(struct gro *g, const uint8_t **out)
 		gso_hdr_put_plain(vh, true);
 		return GSO_VNET_HDR_LEN + len;
 	}
-	tcp = p + g->ip_hl;
-	tcp_len = len - g->ip_hl;
+	l4 = p + g->ip_hl;
+	l4_len = len - g->ip_hl;
 	if (!g->v6) {
 		put_be16(p + 2, (uint16_t)len);
 		put_be16(p + 10, 0);
 		put_be16(p + 10, (uint16_t)~gso_csum_fold(gso_csum_add(p, 20, 0)));
 		memcpy(pseudo, p + 12, 8);
 		pseudo[8] = 0;
-		pseudo[9] = 6;
-		put_be16(pseudo + 10, (uint16_t)tcp_len);
+		pseudo[9] = g->proto;
+		put_be16(pseudo + 10, (uint16_t)l4_len);
 		sum = gso_csum_add(pseudo, 12, 0);
 	} else {
-		put_be16(p + 4, (uint16_t)tcp_len);
+		put_be16(p + 4, (uint16_t)l4_len);
 		memcpy(pseudo, p + 8, 32);
-		put_be32(pseudo + 32, (uint32_t)tcp_len);
+		put_be32(pseudo + 32, (uint32_t)l4_len);
 		memset(pseudo + 36, 0, 3);
-		pseudo[39] = 6;
+		pseudo[39] = g->proto;
 		sum = gso_csum_add(pseudo, 40, 0);
 	}
+	if (g->proto == GRO_UDP)
+		put_be16(l4 + 4, (uint16_t)l4_len); /* the kernel's segmentation reads it */
 	/* Partial checksum, as a stack hands to a NIC: the pseudo-header sum. */
-	put_be16(tcp + 16, gso_csum_fold(sum));
+	put_be16(l4 + (g->proto == GRO_UDP ? 6 : 16), gso_csum_fold(sum));
 	memset(vh, 0, GSO_VNET_HDR_LEN);
 	vh[0] = VIRTIO_NET_HDR_F_NEEDS_CSUM;
-	vh[1] = g->v6 ? VIRTIO_NET_HDR_GSO_TCPV6 : VIRTIO_NET_HDR_GSO_TCPV4;
+	vh[1] = g->proto == GRO_UDP ? VIRTIO_NET_HDR_GSO_UDP_L4
+		: g->v6		    ? VIRTIO_NET_HDR_GSO_TCPV6
+				    : VIRTIO_NET_HDR_GSO_TCPV4;
 	vh[2] = (uint8_t)g->hdr;
 	vh[3] = (uint8_t)(g->hdr >> 8);
 	vh[4] = (uint8_t)g->gso_size;
 	vh[5] = (uint8_t)(g->gso_size >> 8);
 	vh[6] = (uint8_t)g->ip_hl;
 	vh[7] = 0;
-	vh[8] = 16;
+	vh[8] = g->proto == GRO_UDP ? 6 : 16;
 	vh[9] = 0;
 	return GSO_VNET_HDR_LEN + len;
 }

@@ -9,6 +9,15 @@
  * segment but the last exactly gso_size long; only ACK (and PSH, which ends
  * the super-packet) among the flags; IPv4 without options or fragments.
  * Anything else is written as it came. Pure, no allocation after init.
+ *
+ * With udp (a TUN that takes UDP segmentation offload, Linux 6.2+), UDP
+ * datagrams of one flow coalesce the same way into a GSO_UDP_L4
+ * super-packet: same addresses, ports, TTL/hop limit, TOS/traffic class and
+ * DF; every datagram but the last exactly gso_size long; at most
+ * GRO_UDP_MAX_SEGS of them (the kernel's UDP_MAX_SEGMENTS before 6.10). A
+ * receiving socket with UDP_GRO takes the super-packet in one read; any
+ * other gets the datagrams one by one, as they were sent (the kernel
+ * segments). Datagrams are only ever appended: a flow is never reordered.
  */
 #ifndef OVLPERF_TUNNEL_GRO_H
 #define OVLPERF_TUNNEL_GRO_H
@@ -19,24 +28,32 @@
 
 #include "gso.h"
 
+#define GRO_TCP		 6
+#define GRO_UDP		 17
+#define GRO_UDP_MAX_SEGS 64
+
 struct gro {
 	uint8_t *buf;	   /* GSO_VNET_HDR_LEN + GSO_MAX_PACKET bytes */
+	bool udp;	   /* UDP datagrams coalesce too */
+	uint8_t proto;	   /* GRO_TCP or GRO_UDP: the pending super-packet's */
 	size_t len;	   /* bytes of packet after the vnet header; 0: empty */
 	size_t ip_hl, hdr; /* IP header length; IP + TCP header length */
 	bool v6;
 	uint16_t gso_size;
 	unsigned segs;
-	uint32_t next_seq;
-	bool closed; /* the last segment was short or had PSH */
+	uint32_t next_seq; /* TCP */
+	bool closed;	   /* the last segment was short (or had PSH) */
 };
 
-/* buf: GSO_VNET_HDR_LEN + GSO_MAX_PACKET bytes owned by the caller. */
-void gro_init(struct gro *g, uint8_t *buf);
+/* buf: GSO_VNET_HDR_LEN + GSO_MAX_PACKET bytes owned by the caller; udp:
+ * UDP datagrams coalesce too. */
+void gro_init(struct gro *g, uint8_t *buf, bool udp);
 
 /* Whether pkt extends the pending super-packet (then it was appended). */
 bool gro_append(struct gro *g, const uint8_t *pkt, size_t len);
-/* Whether pkt may start a super-packet (TCP data segment we can coalesce). */
-bool gro_can_start(const uint8_t *pkt, size_t len);
+/* Whether pkt may start a super-packet (a TCP data segment, or with udp a
+ * UDP datagram, that we can coalesce). */
+bool gro_can_start(const struct gro *g, const uint8_t *pkt, size_t len);
 /* Starts a new super-packet with pkt (gro_can_start() was true; gro empty). */
 void gro_start(struct gro *g, const uint8_t *pkt, size_t len);
 /* Finishes the pending super-packet: returns the bytes to write (vnet header

@@ -11,9 +11,6 @@
 #define TCP_CWR	  0x80
 #define PROTO_TCP 6
 #define PROTO_UDP 17
-#ifndef VIRTIO_NET_HDR_GSO_UDP_L4
-#define VIRTIO_NET_HDR_GSO_UDP_L4 5
-#endif
 
 void gso_hdr_parse(const uint8_t b[static GSO_VNET_HDR_LEN], struct gso_hdr *h)
 {

@@ -17,6 +17,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <linux/virtio_net.h>
+
+#ifndef VIRTIO_NET_HDR_GSO_UDP_L4
+#define VIRTIO_NET_HDR_GSO_UDP_L4 5 /* Linux 6.2; older headers lack it */
+#endif
 
 #define GSO_VNET_HDR_LEN 10    /* struct virtio_net_hdr, little-endian on x86 */
 #define GSO_MAX_PACKET	 65535 /* largest super-packet the TUN hands over */

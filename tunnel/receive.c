@@ -106,7 +106,7 @@ static int rx_init(struct rx *rx, struct device_worker *w)
 	rx->names = calloc(b, sizeof(*rx->names));
 	if (dev->tun.vnet_hdr) {
 		rx->gro_buf = device_mem_alloc(GSO_VNET_HDR_LEN + GSO_MAX_PACKET);
-		gro_init(&rx->gro, rx->gro_buf);
+		gro_init(&rx->gro, rx->gro_buf, device_coalesce_udp(dev));
 	}
 	if (!rx->mem || !rx->msgs || !rx->iov || !rx->names ||
 	    (dev->tun.vnet_hdr && !rx->gro_buf) || ((rx->udp_gro || rx->stamps) && !rx->ctrl))
@@ -186,7 +186,7 @@ static void to_tun_vnet(struct rx *rx, uint8_t *inner, size_t len)
 	if (dev->cfg->coalesce && gro_append(&rx->gro, inner, len))
 		return;
 	gro_write(rx);
-	if (dev->cfg->coalesce && gro_can_start(inner, len)) {
+	if (dev->cfg->coalesce && gro_can_start(&rx->gro, inner, len)) {
 		gro_start(&rx->gro, inner, len);
 		return;
 	}

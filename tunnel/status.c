@@ -124,7 +124,8 @@ static void put_interface(struct out *o, struct device *dev, uint64_t now, bool 
 	    dev->tun.vnet_hdr && dev->cfg->coalesce ? "on" : "off",
 	    atomic_load(&dev->udp_gso) ? "on" : "off",
 	    dev->workers[0].udp_gro[0] || dev->workers[0].udp_gro[1] ? "on" : "off");
-	put(o, "uso=%s\n", dev->tun.offloads & 0x60 ? "on" : "off"); /* TUN_F_USO4|USO6 */
+	put(o, "uso=%s\n", tun_has_uso(&dev->tun) ? "on" : "off");
+	put(o, "coalesce_udp=%s\n", device_coalesce_udp(dev) ? "on" : "off");
 	put(o, "dumpable=%d\n", sandbox_dumpable());
 	put(o, "workers=%u\n", dev->nworkers);
 	for (unsigned k = 0; k < dev->nworkers; k++)

@@ -108,6 +108,11 @@ void tun_close(struct tun *tun)
 	tun->fd = -1;
 }
 
+bool tun_has_uso(const struct tun *tun)
+{
+	return (tun->offloads & (TUN_USO4 | TUN_USO6)) == (TUN_USO4 | TUN_USO6);
+}
+
 ssize_t tun_read(const struct tun *tun, void *buf, size_t len)
 {
 	for (;;) {

@@ -32,6 +32,10 @@ int tun_open(struct tun *tun, const char *name, unsigned flags);
 int tun_open_queue(const struct tun *tun);
 void tun_close(struct tun *tun);
 
+/* Whether the kernel took UDP segmentation offload (USO4/USO6): it then
+ * hands over UDP super-packets, and takes them (GSO_UDP_L4) on write. */
+bool tun_has_uso(const struct tun *tun);
+
 /* One packet; 0 when none is waiting (EAGAIN), else length or -errno. */
 ssize_t tun_read(const struct tun *tun, void *buf, size_t len);
 /* One packet; returns 0 or -errno. */

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* libFuzzer: a stream of decrypted packets (2-byte length, then the packet)
- * through the receive coalescer, as receive.c drives it; and the same bytes
+ * through the receive coalescer, as receive.c drives it (UDP coalescing on
+ * when the first byte is odd); and the same bytes
  * as the control messages of a UDP_GRO receive, whose segment size then
  * splits a buffer of the input's length (the pieces must tile it exactly). */
 #include <stddef.h>
@@ -52,7 +53,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	udp_split(data, size);
 
-	gro_init(&g, buf);
+	/* the first byte's low bit: UDP coalescing on or off */
+	gro_init(&g, buf, size && (data[0] & 1));
 	while (size >= 2) {
 		size_t len = (size_t)(data[0] | data[1] << 8) % sizeof(pkt);
 
@@ -68,7 +70,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			continue;
 		}
 		flush(&g, &out);
-		if (gro_can_start(pkt, len)) {
+		if (gro_can_start(&g, pkt, len)) {
 			gro_start(&g, pkt, len);
 			in += len;
 		}

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # The built-in overlay over an IPv4 underlay: ping (IPv4 and IPv6 overlay
-# addresses), a TCP transfer checked by SHA-256 (with TUN offloads, the
-# default, or TU_EXTRA="offload = off"), no plaintext on the veth,
+# addresses), a TCP transfer checked by SHA-256 and UDP bursts checked byte
+# by byte (with TUN offloads, the default, or TU_EXTRA="offload = off"),
+# no plaintext on the veth,
 # keys hidden in `tunnel show`, SIGINT removes the device, config errors
 # name file, line and key.
 . "$(dirname "$0")/lib.sh"
@@ -52,6 +53,56 @@ if ! off udp_gro && ! off udp_gso; then
 else
 	expect_eq "no UDP GRO buffers on B with it off" "$(tu_show "$B" ovl0 counter.udp_rx_gro_buffers)" 0
 fi
+
+# UDP through the overlay, every byte checked (udp_burst.py): A's socket
+# sends 40-datagram super-packets (UDP_SEGMENT); B coalesces what it
+# decrypts back into UDP super-packets (coalesce_udp: coalescing on and a
+# TUN with USO). A socket with UDP_GRO reads them whole; one without gets
+# each datagram alone, split by the kernel. For the IPv6 overlay address
+# (the underlay is IPv4) B's kernel counts Udp6InDatagrams once per read.
+udp6_in() { in_b awk -v k="Udp6$1" '$1 == k { print $2 }' /proc/net/snmp6; }
+udp_case()
+{
+	local addr=$1 gro=$2 n=2000 log="$TU_DIR/udp-$2-${1//:/_}.log" pid w0 p0 in0 err0 writes pkts
+	local got reads multi
+	w0=$(tu_show "$B" ovl0 counter.tun_tx_writes)
+	p0=$(tu_show "$B" ovl0 counter.tun_tx_packets)
+	in0=$(udp6_in InDatagrams)
+	err0=$(($(udp6_in InErrors) + $(udp6_in InCsumErrors)))
+	ip netns exec "$B" python3 "$(dirname "$0")/udp_burst.py" recv "$addr" 5003 $n "$gro" >"$log" 2>&1 &
+	pid=$!
+	for _ in $(seq 100); do grep -q ready "$log" && break; sleep 0.1; done
+	in_a python3 "$(dirname "$0")/udp_burst.py" send "$addr" 5003 $n 1000
+	wait $pid || fail "UDP to $addr (UDP_GRO $gro): $(cat "$log")"
+	read -r got reads multi < <(tail -1 "$log")
+	writes=$(($(tu_show "$B" ovl0 counter.tun_tx_writes) - w0))
+	pkts=$(($(tu_show "$B" ovl0 counter.tun_tx_packets) - p0))
+	ok "UDP to $addr, UDP_GRO $gro: $got datagrams in order, every byte equal ($reads reads)"
+	expect_ge "packets B wrote to its TUN for them" "$pkts" $n
+	if [ "$(tu_show "$B" ovl0 coalesce_udp)" = on ]; then
+		[ "$writes" -lt "$pkts" ] || fail "no UDP coalescing on B ($writes writes, $pkts packets)"
+		ok "UDP coalescing on B: $pkts packets in $writes writes"
+		if [ "$gro" = 1 ]; then
+			expect_ge "reads that got a super-packet whole" "$multi" 1
+		else
+			expect_eq "datagrams read one by one without UDP_GRO" "$reads" "$got"
+		fi
+	else
+		expect_eq "TUN writes on B without UDP coalescing" "$writes" "$pkts"
+		expect_eq "reads that got more than one datagram" "$multi" 0
+	fi
+	if [[ $addr == *:* ]]; then
+		expect_eq "Udp6InDatagrams on B = the socket's reads" $(($(udp6_in InDatagrams) - in0)) "$reads"
+		expect_eq "Udp6InErrors + InCsumErrors on B" $(($(udp6_in InErrors) + $(udp6_in InCsumErrors) - err0)) 0
+	fi
+}
+if ! off coalesce; then
+	expect_eq "UDP coalescing on B (the kernel has TUN USO)" "$(tu_show "$B" ovl0 coalesce_udp)" on
+fi
+for addr in 198.19.0.2 2001:2:0:ff::2; do
+	udp_case "$addr" 1
+	udp_case "$addr" 0
+done
 
 # A known payload crosses the overlay; it must show on the TUN, never on the veth.
 marker=OVLPERF-PLAINTEXT-MARKER-7f3a9c

@@ -79,8 +79,8 @@ static void round_trip(bool v6)
 	size_t w;
 
 	assert_int_equal(n, 4);
-	gro_init(&g, grobuf);
-	assert_true(gro_can_start(seg[0], lens[0]));
+	gro_init(&g, grobuf, false);
+	assert_true(gro_can_start(&g, seg[0], lens[0]));
 	gro_start(&g, seg[0], lens[0]);
 	for (int i = 1; i < n; i++)
 		assert_true(gro_append(&g, seg[i], lens[i]));
@@ -138,7 +138,7 @@ static void test_not_merged(void **state)
 	const uint8_t *out;
 
 	(void)state;
-	gro_init(&g, grobuf);
+	gro_init(&g, grobuf, false);
 	assert_int_equal(split(false, 0x10, lens), 4);
 	/* a gap in the sequence */
 	gro_start(&g, seg[0], lens[0]);
@@ -166,13 +166,223 @@ static void test_not_merged(void **state)
 	assert_int_equal(out[1], VIRTIO_NET_HDR_GSO_NONE);
 	/* SYN, FIN, pure ACK and non-TCP never start one */
 	split(false, 0x12, lens);
-	assert_false(gro_can_start(seg[0], lens[0]));
+	assert_false(gro_can_start(&g, seg[0], lens[0]));
 	split(false, 0x11, lens);
-	assert_false(gro_can_start(seg[3], lens[3]));
-	assert_false(gro_can_start(seg[0], 52)); /* length field disagrees */
+	assert_false(gro_can_start(&g, seg[3], lens[3]));
+	assert_false(gro_can_start(&g, seg[0], 52)); /* length field disagrees */
 	split(false, 0x10, lens);
 	seg[0][9] = 17;
-	assert_false(gro_can_start(seg[0], lens[0]));
+	assert_false(gro_can_start(&g, seg[0], lens[0]));
+}
+
+/* A UDP super-packet of `payload` bytes, as a socket with UDP_SEGMENT hands
+ * it to the TUN (ports 5001 -> 40000, TTL 64, DF), split into datagrams of
+ * gso bytes; returns how many. */
+static int split_udp(bool v6, size_t payload, uint16_t gso, uint8_t (*out)[2048], size_t nout,
+		     size_t *lens)
+{
+	size_t ip = v6 ? 40 : 20, len = ip + 8 + payload;
+	uint8_t *u = super + ip, *bufs[80];
+	struct gso_hdr h = { .gso_type = VIRTIO_NET_HDR_GSO_UDP_L4, .gso_size = gso };
+
+	memset(super, 0, ip + 8);
+	if (v6) {
+		super[0] = 0x60;
+		put_be16(super + 4, (uint16_t)(8 + payload));
+		super[6] = 17;
+		super[7] = 64;
+		super[8] = 0x20, super[23] = 1, super[24] = 0x20, super[39] = 2;
+	} else {
+		super[0] = 0x45;
+		put_be16(super + 2, (uint16_t)len);
+		put_be16(super + 4, 100);
+		super[6] = 0x40;
+		super[8] = 64;
+		super[9] = 17;
+		put_be32(super + 12, 0xC6130002);
+		put_be32(super + 16, 0xC6130001);
+	}
+	put_be16(u, 5001);
+	put_be16(u + 2, 40000);
+	put_be16(u + 4, (uint16_t)(8 + payload));
+	for (size_t i = 0; i < payload; i++)
+		super[ip + 8 + i] = (uint8_t)(i * 7 + 3);
+	assert_true(nout <= 80);
+	for (size_t i = 0; i < nout; i++)
+		bufs[i] = out[i];
+	return gso_split(&h, super, len, bufs, sizeof(out[0]), nout, lens);
+}
+
+static uint16_t csum16_add(uint16_t a, uint16_t b)
+{
+	uint32_t s = (uint32_t)a + b;
+
+	return (uint16_t)(s + (s >> 16));
+}
+
+/* The UDP checksum a datagram of l4_len bytes at l4 should carry. */
+static uint16_t udp_csum(bool v6, const uint8_t *ip, const uint8_t *l4, size_t l4_len)
+{
+	static uint8_t tmp[GSO_MAX_PACKET];
+	uint8_t pseudo[40] = { 0 };
+	uint32_t sum;
+	uint16_t c;
+
+	if (v6) {
+		memcpy(pseudo, ip + 8, 32);
+		put_be32(pseudo + 32, (uint32_t)l4_len);
+		pseudo[39] = 17;
+		sum = gso_csum_add(pseudo, 40, 0);
+	} else {
+		memcpy(pseudo, ip + 12, 8);
+		pseudo[9] = 17;
+		put_be16(pseudo + 10, (uint16_t)l4_len);
+		sum = gso_csum_add(pseudo, 12, 0);
+	}
+	memcpy(tmp, l4, l4_len);
+	put_be16(tmp + 6, 0);
+	c = (uint16_t)~gso_csum_fold(gso_csum_add(tmp, l4_len, sum));
+	return c ? c : 0xffff;
+}
+
+static uint8_t udp_seg[80][2048];
+
+/* Coalesced datagrams come out as one GSO_UDP_L4 super-packet whose partial
+ * checksum the kernel's segmentation (__udp_gso_segment: swap the length in
+ * the partial sum, then complete it over each datagram) turns into the
+ * datagrams' own checksums. */
+static void udp_round_trip(bool v6)
+{
+	size_t lens[80], ip = v6 ? 40 : 20, hdr = ip + 8, payload = 5000;
+	int n = split_udp(v6, payload, 1372, udp_seg, 80, lens);
+	struct gro g;
+	const uint8_t *out;
+	const uint8_t *u;
+	size_t w, l4_len = 8 + payload;
+
+	assert_int_equal(n, 4);
+	for (int i = 0; i < n; i++) /* the sender's datagrams are right */
+		assert_int_equal(get_be16(udp_seg[i] + ip + 6),
+				 udp_csum(v6, udp_seg[i], udp_seg[i] + ip, lens[i] - ip));
+	gro_init(&g, grobuf, true);
+	assert_true(gro_can_start(&g, udp_seg[0], lens[0]));
+	gro_start(&g, udp_seg[0], lens[0]);
+	for (int i = 1; i < n; i++)
+		assert_true(gro_append(&g, udp_seg[i], lens[i]));
+	w = gro_flush(&g, &out);
+	assert_int_equal(w, GSO_VNET_HDR_LEN + hdr + payload);
+	assert_int_equal(out[0], VIRTIO_NET_HDR_F_NEEDS_CSUM);
+	assert_int_equal(out[1], VIRTIO_NET_HDR_GSO_UDP_L4);
+	assert_int_equal(out[2] | out[3] << 8, hdr);
+	assert_int_equal(out[4] | out[5] << 8, 1372);
+	assert_int_equal(out[6] | out[7] << 8, ip);
+	assert_int_equal(out[8], 6);
+	out += GSO_VNET_HDR_LEN;
+	u = out + ip;
+	assert_memory_equal(out + hdr, super + hdr, payload);
+	assert_int_equal(get_be16(u + 4), l4_len);
+	if (v6) {
+		assert_int_equal(get_be16(out + 4), l4_len);
+	} else {
+		assert_int_equal(get_be16(out + 2), hdr + payload);
+		assert_int_equal(gso_csum_fold(gso_csum_add(out, 20, 0)), 0xffff);
+	}
+	/* Completed as a NIC would (sum from the UDP header on): the checksum
+	 * of the super-packet as one datagram. */
+	assert_int_equal((uint16_t)~gso_csum_fold(gso_csum_add(u, l4_len, 0)),
+			 udp_csum(v6, out, u, l4_len));
+	/* Segmented as the kernel does: each datagram's checksum as sent. */
+	for (int i = 0; i < n; i++) {
+		uint8_t d[2048];
+		size_t dl = lens[i] - ip;
+		uint16_t part = csum16_add(csum16_add(get_be16(u + 6), (uint16_t)~get_be16(u + 4)),
+					   (uint16_t)dl);
+
+		memcpy(d, u, 8);
+		put_be16(d + 4, (uint16_t)dl);
+		put_be16(d + 6, part);
+		memcpy(d + 8, u + 8 + (size_t)i * 1372, dl - 8);
+		assert_int_equal((uint16_t)~gso_csum_fold(gso_csum_add(d, dl, 0)),
+				 get_be16(udp_seg[i] + ip + 6));
+	}
+	assert_int_equal(gro_flush(&g, &out), 0);
+}
+
+static void test_udp_round_trip4(void **state)
+{
+	(void)state;
+	udp_round_trip(false);
+}
+
+static void test_udp_round_trip6(void **state)
+{
+	(void)state;
+	udp_round_trip(true);
+}
+
+/* What must not coalesce into a UDP super-packet does not. */
+static void test_udp_not_merged(void **state)
+{
+	size_t lens[80], n;
+	struct gro g;
+	const uint8_t *out;
+
+	(void)state;
+	assert_int_equal(split_udp(false, 4 * 1372, 1372, udp_seg, 80, lens), 4);
+	/* off: UDP never starts one, and a TCP super-packet takes no UDP */
+	gro_init(&g, grobuf, false);
+	assert_false(gro_can_start(&g, udp_seg[0], lens[0]));
+	gro_init(&g, grobuf, true);
+	gro_start(&g, udp_seg[0], lens[0]);
+	/* another flow: other port, TTL, TOS or DF; a UDP length that
+	 * disagrees with the IP length */
+	put_be16(udp_seg[1] + 20, 5002);
+	assert_false(gro_append(&g, udp_seg[1], lens[1]));
+	put_be16(udp_seg[1] + 20, 5001);
+	udp_seg[1][8] = 63;
+	assert_false(gro_append(&g, udp_seg[1], lens[1]));
+	udp_seg[1][8] = 64;
+	udp_seg[1][1] = 0x02; /* ECN bits */
+	assert_false(gro_append(&g, udp_seg[1], lens[1]));
+	udp_seg[1][1] = 0;
+	udp_seg[1][6] = 0;
+	assert_false(gro_append(&g, udp_seg[1], lens[1]));
+	udp_seg[1][6] = 0x40;
+	put_be16(udp_seg[1] + 24, 1000);
+	assert_false(gro_append(&g, udp_seg[1], lens[1]));
+	assert_false(gro_can_start(&g, udp_seg[1], lens[1]));
+	put_be16(udp_seg[1] + 24, 8 + 1372);
+	assert_true(gro_append(&g, udp_seg[1], lens[1]));
+	/* a TCP segment never joins a UDP super-packet */
+	split(false, 0x10, lens + 10);
+	assert_false(gro_append(&g, seg[1], lens[11]));
+	assert_int_equal(gro_flush(&g, &out), GSO_VNET_HDR_LEN + 28 + 2 * 1372);
+	/* a longer datagram than the first does not join; a shorter one closes */
+	assert_int_equal(split_udp(false, 1000 + 1372, 1000, udp_seg, 80, lens), 3);
+	gro_start(&g, udp_seg[0], lens[0]); /* 1000 */
+	assert_int_equal(split_udp(false, 1372, 1372, udp_seg + 1, 79, lens + 1), 1);
+	assert_false(gro_append(&g, udp_seg[1], lens[1]));
+	assert_int_equal(split_udp(false, 500, 500, udp_seg + 1, 79, lens + 1), 1);
+	assert_true(gro_append(&g, udp_seg[1], lens[1]));
+	assert_false(gro_append(&g, udp_seg[1], lens[1])); /* closed */
+	assert_int_equal(gro_flush(&g, &out), GSO_VNET_HDR_LEN + 28 + 1500);
+	/* one datagram alone: written plain, checksum trusted */
+	gro_start(&g, udp_seg[0], lens[0]);
+	assert_int_equal(gro_flush(&g, &out), GSO_VNET_HDR_LEN + lens[0]);
+	assert_int_equal(out[0], VIRTIO_NET_HDR_F_DATA_VALID);
+	assert_int_equal(out[1], VIRTIO_NET_HDR_GSO_NONE);
+	/* at most GRO_UDP_MAX_SEGS datagrams, in the order they came */
+	n = (size_t)split_udp(true, 70 * 100, 100, udp_seg, 80, lens);
+	assert_int_equal(n, 70);
+	gro_start(&g, udp_seg[0], lens[0]);
+	for (size_t i = 1; i < n; i++)
+		assert_int_equal(gro_append(&g, udp_seg[i], lens[i]), i < GRO_UDP_MAX_SEGS);
+	assert_int_equal(gro_flush(&g, &out), GSO_VNET_HDR_LEN + 48 + GRO_UDP_MAX_SEGS * 100);
+	assert_memory_equal(out + GSO_VNET_HDR_LEN + 48, super + 48, GRO_UDP_MAX_SEGS * 100);
+	/* an IPv4 fragment never starts one */
+	assert_int_equal(split_udp(false, 1372, 1372, udp_seg, 80, lens), 1);
+	udp_seg[0][6] |= 0x20;
+	assert_false(gro_can_start(&g, udp_seg[0], lens[0]));
 }
 
 /* A control buffer holding one message (level, type, data of dlen bytes)
@@ -269,9 +479,10 @@ static void test_udp_split(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_round_trip4), cmocka_unit_test(test_round_trip6),
-		cmocka_unit_test(test_not_merged),  cmocka_unit_test(test_udp_gso_size),
-		cmocka_unit_test(test_udp_split),
+		cmocka_unit_test(test_round_trip4),	cmocka_unit_test(test_round_trip6),
+		cmocka_unit_test(test_not_merged),	cmocka_unit_test(test_udp_gso_size),
+		cmocka_unit_test(test_udp_split),	cmocka_unit_test(test_udp_round_trip4),
+		cmocka_unit_test(test_udp_round_trip6), cmocka_unit_test(test_udp_not_merged),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
