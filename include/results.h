@@ -313,6 +313,14 @@ void results_summary_free(struct results_summary *sum);
 /* Lookups in a summary; NULL when absent. */
 const struct results_tcp_point *results_find_tcp(const struct results_summary *sum, unsigned path,
 						 unsigned streams);
+/* The basis of the delay trials' loads at one datagram size: the lowest NDR
+ * (or PDR) any path reached, so every fraction of it is a load every path
+ * carries without loss. A path's figure is the median over its repetitions
+ * of what each carried (a confirmed NDR, else the highest lossless or PDR
+ * rate an unfinished search saw), as the reports give it: the best
+ * repetition alone would put "90 %" at or above the knee the report shows.
+ * 0: no path found one. */
+uint64_t results_delay_basis(const struct results_run *run, uint32_t len);
 const struct results_knee_point *results_find_knee(const struct results_summary *sum, unsigned path,
 						   uint32_t len);
 const struct results_delay_point *results_find_delay(const struct results_summary *sum,

@@ -173,6 +173,29 @@ struct results_stat results_stat_of(double *v, size_t n)
 	return s;
 }
 
+uint64_t results_delay_basis(const struct results_run *run, uint32_t len)
+{
+	uint64_t low = 0;
+	double v[100]; /* [repetitions] is at most 100 */
+
+	for (unsigned p = 0; p < run->npaths; p++) {
+		size_t n = 0;
+		uint64_t mid;
+
+		for (size_t i = 0; i < run->nknees && n < sizeof(v) / sizeof(v[0]); i++) {
+			const struct results_knee *k = &run->knees[i];
+			uint64_t b = k->ndr_lower_bps ? k->ndr_lower_bps : k->pdr_lower_bps;
+
+			if (k->path == p && k->len == len && b)
+				v[n++] = (double)b;
+		}
+		mid = (uint64_t)results_stat_of(v, n).median;
+		if (mid && (!low || mid < low))
+			low = mid;
+	}
+	return low;
+}
+
 double results_delivered_pct(const struct udp_result *u)
 {
 	if (!u->sent)

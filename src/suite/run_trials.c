@@ -511,31 +511,6 @@ static void knee_phase(struct run *r)
 	free(kr);
 }
 
-/* The basis of the delay trials' loads at one size: the lowest NDR (or PDR)
- * any path reached, so every fraction of it is a load every path carries
- * without loss. 0: no basis (no path found one). */
-static uint64_t delay_basis(struct run *r, uint32_t len)
-{
-	uint64_t low = 0;
-
-	for (unsigned p = 0; p < r->npaths; p++) {
-		uint64_t best = 0;
-
-		/* Per path the highest rate it carried: a confirmed NDR, else the
-		 * highest lossless (or PDR) rate an unfinished search saw. */
-		for (size_t i = 0; i < r->res->nknees; i++) {
-			const struct results_knee *k = &r->res->knees[i];
-			uint64_t v = k->ndr_lower_bps ? k->ndr_lower_bps : k->pdr_lower_bps;
-
-			if (k->path == p && k->len == len && v > best)
-				best = v;
-		}
-		if (best && (!low || best < low))
-			low = best;
-	}
-	return low;
-}
-
 /* The delay trials at one load: every path, every repetition. */
 static void delay_load(struct run *r, struct trial_req *q)
 {
@@ -567,7 +542,7 @@ static void delay_phase(struct run *r)
 		q.len = run_udp_size(r, s);
 		basis = scn->udp.rate_bps ? scenario_rate_payload(scn, scn->udp.rate_layer,
 								  scn->udp.rate_bps, q.len)
-					  : delay_basis(r, q.len);
+					  : results_delay_basis(r->res, q.len);
 		if (!basis) {
 			log_info("UDP %u B: no NDR/PDR and no [udp] rate: no delay trials", q.len);
 			r->trials_planned =

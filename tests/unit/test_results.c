@@ -224,6 +224,42 @@ static char *tmpfile_path(void)
 	return path;
 }
 
+/* The delay loads' basis: per path the median over repetitions of what
+ * each carried (NDR, else PDR), then the lowest path; other sizes and
+ * repetitions that found nothing do not count. */
+static void test_delay_basis(void **state)
+{
+	static const struct {
+		unsigned path;
+		uint32_t len;
+		uint64_t ndr, pdr;
+	} k[] = {
+		{ 0, 1400, 3000, 0 }, { 0, 1400, 3800, 0 }, { 0, 1400, 3400, 0 },
+		{ 1, 1400, 0, 1200 }, { 1, 1400, 1100, 0 }, { 1, 1400, 0, 0 },
+		{ 1, 1400, 1500, 0 }, { 1, 64, 10, 0 },
+	};
+	struct results_run run;
+
+	(void)state;
+	results_init(&run);
+	results_add_path(&run, "u", RESULTS_PATH_UNDERLAY, "198.18.0.2", 1500);
+	results_add_path(&run, "o", RESULTS_PATH_BUILTIN, "198.19.0.2", 1440);
+	assert_int_equal(results_delay_basis(&run, 1400), 0);
+	for (size_t i = 0; i < sizeof(k) / sizeof(k[0]); i++) {
+		struct results_knee *kn = results_add_knee(&run);
+
+		kn->path = k[i].path;
+		kn->len = k[i].len;
+		kn->ndr_lower_bps = k[i].ndr;
+		kn->pdr_lower_bps = k[i].pdr;
+	}
+	/* path 0: median 3400 (not its best, 3800); path 1: 1100, 1200, 1500 */
+	assert_int_equal(results_delay_basis(&run, 1400), 1200);
+	assert_int_equal(results_delay_basis(&run, 64), 10);
+	assert_int_equal(results_delay_basis(&run, 1000), 0);
+	results_free(&run);
+}
+
 static void test_round_trip(void **state)
 {
 	struct results_run a, b;
@@ -522,11 +558,17 @@ static void test_read_missing_file(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_stat_median), cmocka_unit_test(test_delivered),
-		cmocka_unit_test(test_aggregate),   cmocka_unit_test(test_knee_bounds_over_reps),
-		cmocka_unit_test(test_round_trip),  cmocka_unit_test(test_json_has_ratios),
-		cmocka_unit_test(test_read_errors), cmocka_unit_test(test_read_missing_file),
-		cmocka_unit_test(test_delay_loads), cmocka_unit_test(test_layers),
+		cmocka_unit_test(test_stat_median),
+		cmocka_unit_test(test_delivered),
+		cmocka_unit_test(test_aggregate),
+		cmocka_unit_test(test_knee_bounds_over_reps),
+		cmocka_unit_test(test_delay_basis),
+		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_json_has_ratios),
+		cmocka_unit_test(test_read_errors),
+		cmocka_unit_test(test_read_missing_file),
+		cmocka_unit_test(test_delay_loads),
+		cmocka_unit_test(test_layers),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
