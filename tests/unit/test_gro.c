@@ -23,28 +23,39 @@
 
 static uint8_t super[GSO_MAX_PACKET], seg[8][2048], grobuf[GSO_VNET_HDR_LEN + GSO_MAX_PACKET];
 
+/* The IP header of super for proto and l4_len bytes after it: TTL 64, DF,
+ * 198.19.0.2 -> 198.19.0.1 or 2001:2::1 -> 2001:2::2. Zeroes the 8 bytes
+ * after it (the start of the transport header). */
+static void ip_put(bool v6, uint8_t proto, size_t l4_len)
+{
+	size_t ip = v6 ? 40 : 20;
+
+	memset(super, 0, ip + 8);
+	if (v6) {
+		super[0] = 0x60;
+		put_be16(super + 4, (uint16_t)l4_len);
+		super[6] = proto;
+		super[7] = 64;
+		super[8] = 0x20, super[23] = 1, super[24] = 0x20, super[39] = 2;
+	} else {
+		super[0] = 0x45;
+		put_be16(super + 2, (uint16_t)(ip + l4_len));
+		put_be16(super + 4, 100);
+		super[6] = 0x40;
+		super[8] = 64;
+		super[9] = proto;
+		put_be32(super + 12, 0xC6130002);
+		put_be32(super + 16, 0xC6130001);
+	}
+}
+
 static size_t build(bool v6, uint8_t flags)
 {
 	size_t ip = v6 ? 40 : 20, len = ip + 32 + PAYLOAD;
 	uint8_t *t = super + ip;
 
-	memset(super, 0, ip + 32);
-	if (v6) {
-		super[0] = 0x60;
-		put_be16(super + 4, 32 + PAYLOAD);
-		super[6] = 6;
-		super[7] = 64;
-		super[8] = 0x20, super[23] = 1, super[24] = 0x20, super[39] = 2;
-	} else {
-		super[0] = 0x45;
-		put_be16(super + 2, (uint16_t)len);
-		put_be16(super + 4, 100);
-		super[6] = 0x40;
-		super[8] = 64;
-		super[9] = 6;
-		put_be32(super + 12, 0xC6130002);
-		put_be32(super + 16, 0xC6130001);
-	}
+	ip_put(v6, 6, 32 + PAYLOAD);
+	memset(t, 0, 32);
 	put_be16(t, 5001);
 	put_be16(t + 2, 40000);
 	put_be32(t + 4, 123456);
@@ -185,23 +196,7 @@ static int split_udp(bool v6, size_t payload, uint16_t gso, uint8_t (*out)[2048]
 	uint8_t *u = super + ip, *bufs[80];
 	struct gso_hdr h = { .gso_type = VIRTIO_NET_HDR_GSO_UDP_L4, .gso_size = gso };
 
-	memset(super, 0, ip + 8);
-	if (v6) {
-		super[0] = 0x60;
-		put_be16(super + 4, (uint16_t)(8 + payload));
-		super[6] = 17;
-		super[7] = 64;
-		super[8] = 0x20, super[23] = 1, super[24] = 0x20, super[39] = 2;
-	} else {
-		super[0] = 0x45;
-		put_be16(super + 2, (uint16_t)len);
-		put_be16(super + 4, 100);
-		super[6] = 0x40;
-		super[8] = 64;
-		super[9] = 17;
-		put_be32(super + 12, 0xC6130002);
-		put_be32(super + 16, 0xC6130001);
-	}
+	ip_put(v6, 17, 8 + payload);
 	put_be16(u, 5001);
 	put_be16(u + 2, 40000);
 	put_be16(u + 4, (uint16_t)(8 + payload));
