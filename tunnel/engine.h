@@ -31,9 +31,10 @@
  * ENGINE_HEADROOM + wire_padded_len(mss_payload, mtu) + WIRE_TAG_LEN: all
  * equal-size segments then produce equal-size datagrams, contiguous.
  * On the way in (UDP GRO), each segment of a coalesced datagram is opened in
- * place like any datagram; merging consecutive TCP segments back into one
- * super-packet needs no copy either: writev() to the TUN with iovecs over
- * each segment's payload (after the first one's headers).
+ * place like any datagram. The plaintexts stay where they were opened until
+ * the batch ends, so the device may merge consecutive segments of a flow
+ * into one super-packet (gro.h copies their payloads behind the first one's
+ * headers; writev() over them in place would do without the copy).
  *
  * THREADS. One thread may call engine_encapsulate()/engine_flush() (TX) while
  * another calls engine_receive() (RX) and any thread engine_update_timers():
