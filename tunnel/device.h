@@ -162,6 +162,13 @@ struct device {
 	bool threads_started;
 	_Atomic uint64_t counters[DEV_C__COUNT];
 	struct rxq_stats rxq; /* sojourn in the underlay's receive queues */
+	/* How long packets stay inside the daemon, per packet (rxq.h's
+	 * histogram, an upper bound: the whole batch's time): TX from reading
+	 * a batch's first packet off the TUN until its last datagram went to the
+	 * kernel; RX from taking a batch off the socket until its last packet
+	 * was written to the TUN. With rxq's sojourn they tell what of a delay
+	 * is in the daemon and what is outside it (TUN ring, scheduling). */
+	struct rxq_stats tx_hold, rx_hold;
 };
 
 /* Loads keys, creates the engine, the TUN device (name: ifname, else the

@@ -50,8 +50,10 @@ struct rx {
 	bool udp_gro;	 /* some socket has UDP_GRO */
 	bool stamps;	 /* the sockets timestamp datagrams (rxq.h, codel.h) */
 	struct codel codel;
-	struct rxq_batch rxq; /* the queue's figures, flushed once per batch */
-	uint8_t *mem;	      /* mmap()ed: batch entries, then the scratch slot */
+	struct rxq_batch rxq;	  /* the queue's figures, flushed once per batch */
+	struct rxq_batch hold;	  /* device.h: rx_hold */
+	uint64_t batch_datagrams; /* in the batch being handled */
+	uint8_t *mem;		  /* mmap()ed: batch entries, then the scratch slot */
 	size_t mem_len;
 	uint8_t *ctrl;	  /* batch * RX_CTRL_SIZE control bytes (UDP_GRO, timestamps) */
 	uint8_t *scratch; /* one slot for staged packets flushed after a handshake */
@@ -383,6 +385,7 @@ static void handle(struct rx *rx, unsigned i, uint64_t now, uint64_t now_real)
 			device_count(dev, DEV_UDP_RX_GRO_BUFFERS, 1);
 	}
 	device_count(dev, DEV_UDP_RX_DATAGRAMS, n);
+	rx->batch_datagrams += n;
 	device_count(dev, DEV_UDP_RX_BYTES, len);
 	atomic_fetch_add_explicit(&rx->w->udp_rx_datagrams, n, memory_order_relaxed);
 	for (size_t k = queue_drops(rx, i, buf, n, now, now_real); k < n; k++) {
@@ -410,11 +413,14 @@ static void drain(struct rx *rx, int fd)
 		device_count(dev, DEV_UDP_RX_CALLS, 1);
 		now = clock_now_ns();
 		now_real = rx->stamps ? clock_realtime_ns() : 0;
+		rx->batch_datagrams = 0;
 		for (int i = 0; i < n; i++)
 			handle(rx, (unsigned)i, now, now_real);
 		rxq_flush(&dev->rxq, &rx->rxq);
 		if (dev->tun.vnet_hdr)
 			gro_write(rx); /* never hold a segment past its batch */
+		rxq_record(&rx->hold, clock_now_ns() - now, rx->batch_datagrams);
+		rxq_flush(&dev->rx_hold, &rx->hold);
 		if ((unsigned)n < rx->batch)
 			return;
 	}

@@ -45,6 +45,7 @@ struct tx {
 	struct mmsghdr *msgs;
 	struct iovec *iov;
 	uint8_t icmp[GSO_VNET_HDR_LEN + ICMP_REPLY_MAX];
+	struct rxq_batch hold; /* device.h: tx_hold */
 };
 
 static int tx_init(struct tx *tx, struct device_worker *w)
@@ -442,11 +443,14 @@ void *device_tx_thread(void *arg)
 				       { .fd = dev->stop_fd, .events = POLLIN } };
 		/* Read first, sleep only on an empty queue: under load the read that
 		 * ends a batch with EAGAIN replaces a poll() per batch. */
+		uint64_t start = clock_now_ns();
 		unsigned n = dev->tun.vnet_hdr ? read_batch_vnet(&tx) : read_batch(&tx);
 
 		if (n) {
 			classify(&tx, n);
 			encrypt_and_send(&tx, n);
+			rxq_record(&tx.hold, clock_now_ns() - start, n);
+			rxq_flush(&dev->tx_hold, &tx.hold);
 			continue;
 		}
 		if (poll(p, 2, -1) < 0 && errno != EINTR)

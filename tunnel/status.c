@@ -55,24 +55,22 @@ static void put_ratio(struct out *o, const char *name, uint64_t num, uint64_t de
 	put(o, "per.%s=%" PRIu64 ".%02u\n", name, hundredths / 100, (unsigned)(hundredths % 100));
 }
 
-/* The underlay receive queue: its policy, and how long datagrams waited
- * in it (rxq.h): mean, p50 and p99 (the upper bound of their histogram
- * bucket), the largest, and the histogram itself as upper-bound:count. */
-static void put_queue(struct out *o, struct device *dev)
+/* A delay histogram (rxq.h) as NAME_mean_us, NAME_p50_le_us, NAME_p99_le_us
+ * (the upper bound of their histogram bucket), NAME_max_us and NAME_hist_us
+ * (upper-bound:count), after its count as SAMPLES. */
+static void put_delay(struct out *o, const char *samples, const char *name,
+		      const struct rxq_stats *st)
 {
-	const struct config *cfg = dev->cfg;
 	uint64_t h[CODEL_HIST_BUCKETS];
 
 	for (unsigned k = 0; k < CODEL_HIST_BUCKETS; k++)
-		h[k] = atomic_load(&dev->rxq.hist[k]);
-	put(o, "queue.rx_target_us=%u\nqueue.rx_interval_us=%u\nqueue.rx_limit_us=%u\n",
-	    cfg->queue_target_us, cfg->queue_interval_us, cfg->queue_limit_us);
-	put(o, "queue.rx_samples=%" PRIu64 "\nqueue.rx_delay_mean_us=%" PRIu64 "\n",
-	    atomic_load(&dev->rxq.samples), rxq_mean_ns(&dev->rxq) / 1000);
-	put(o, "queue.rx_delay_p50_le_us=%" PRIu64 "\nqueue.rx_delay_p99_le_us=%" PRIu64 "\n",
-	    codel_hist_quantile_us(h, 0.5), codel_hist_quantile_us(h, 0.99));
-	put(o, "queue.rx_delay_max_us=%" PRIu64 "\n", atomic_load(&dev->rxq.max_ns) / 1000);
-	put(o, "queue.rx_delay_hist_us=");
+		h[k] = atomic_load(&st->hist[k]);
+	put(o, "%s=%" PRIu64 "\n%s_mean_us=%" PRIu64 "\n", samples, atomic_load(&st->samples), name,
+	    rxq_mean_ns(st) / 1000);
+	put(o, "%s_p50_le_us=%" PRIu64 "\n%s_p99_le_us=%" PRIu64 "\n", name,
+	    codel_hist_quantile_us(h, 0.5), name, codel_hist_quantile_us(h, 0.99));
+	put(o, "%s_max_us=%" PRIu64 "\n", name, atomic_load(&st->max_ns) / 1000);
+	put(o, "%s_hist_us=", name);
 	for (unsigned k = 0; k < CODEL_HIST_BUCKETS; k++) {
 		if (k < CODEL_HIST_BUCKETS - 1)
 			put(o, "%s%" PRIu64 ":%" PRIu64, k ? "," : "", codel_hist_upper_us(k),
@@ -81,6 +79,20 @@ static void put_queue(struct out *o, struct device *dev)
 			put(o, ",inf:%" PRIu64, h[k]);
 	}
 	put(o, "\n");
+}
+
+/* The underlay receive queue: its policy and how long datagrams waited in
+ * it; then how long packets stayed in the daemon after it (RX) and before
+ * the underlay (TX). */
+static void put_queue(struct out *o, struct device *dev)
+{
+	const struct config *cfg = dev->cfg;
+
+	put(o, "queue.rx_target_us=%u\nqueue.rx_interval_us=%u\nqueue.rx_limit_us=%u\n",
+	    cfg->queue_target_us, cfg->queue_interval_us, cfg->queue_limit_us);
+	put_delay(o, "queue.rx_samples", "queue.rx_delay", &dev->rxq);
+	put_delay(o, "queue.rx_hold_samples", "queue.rx_hold", &dev->rx_hold);
+	put_delay(o, "queue.tx_hold_samples", "queue.tx_hold", &dev->tx_hold);
 }
 
 /* The sending side's queue is the TUN's ring, which the kernel keeps: its

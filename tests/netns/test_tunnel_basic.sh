@@ -104,6 +104,28 @@ for addr in 198.19.0.2 2001:2:0:ff::2; do
 	udp_case "$addr" 0
 done
 
+# How long packets stayed inside each daemon: one sample per packet A read
+# off its TUN and per datagram B took off its socket, and a time for them.
+# Both figures come from one status snapshot; a packet the kernel sends on
+# its own (IPv6 MLD, a keepalive) may be in the daemon at that moment, so a
+# mismatch is read again until the daemon is idle (readiness, not timing).
+same_counts() # NS KEY1 KEY2 LABEL
+{
+	local raw a b
+	for _ in $(seq 20); do
+		raw=$(ip netns exec "$1" "$OVLPERF" tunnel show ovl0 --raw)
+		a=$(sed -n "s/^$2=//p" <<<"$raw")
+		b=$(sed -n "s/^$3=//p" <<<"$raw")
+		[ -n "$a" ] && [ "$a" = "$b" ] && { ok "$4 = $a"; return; }
+		sleep 0.1
+	done
+	fail "$4: $2 $a, $3 $b"
+}
+same_counts "$A" queue.tx_hold_samples counter.tun_rx_packets "TX hold samples on A = packets read from A's TUN"
+same_counts "$B" queue.rx_hold_samples counter.udp_rx_datagrams "RX hold samples on B = datagrams B received"
+expect_ge "largest RX hold on B (us)" "$(tu_show "$B" ovl0 queue.rx_hold_max_us)" 1
+expect_ge "TX hold p99 bucket on A (us)" "$(tu_show "$A" ovl0 queue.tx_hold_p99_le_us)" 1
+
 # A known payload crosses the overlay; it must show on the TUN, never on the veth.
 marker=OVLPERF-PLAINTEXT-MARKER-7f3a9c
 in_a timeout 10 tcpdump -i ovp0 -U -n -w "$TU_DIR/veth.pcap" udp 2>"$TU_DIR/td1" &
