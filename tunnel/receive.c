@@ -38,6 +38,9 @@
 
 /* A datagram buffer with UDP_GRO: the largest UDP payload, rounded to 64. */
 #define RX_GRO_BUF_SIZE ((size_t)65536)
+/* UDP_GRO buffers per recvmmsg: up to about 360 datagrams of 1440 bytes,
+ * opened in a few hundred microseconds, still hundreds per system call. */
+#define RX_GRO_BATCH 8u
 /* CMSG_SPACE(sizeof(int)) for UDP_GRO plus the receive timestamp. */
 #define RX_CTRL_SIZE 64
 _Static_assert(RX_CTRL_SIZE >= 24 + RXQ_CTRL_SPACE, "control room for GRO and timestamp");
@@ -89,13 +92,16 @@ static bool enable_stamps(struct rx *rx)
 static int rx_init(struct rx *rx, struct device_worker *w)
 {
 	struct device *dev = w->dev;
-	unsigned b = dev->batch;
+	bool udp_gro = w->udp_gro[0] || w->udp_gro[1];
+	/* A UDP_GRO buffer holds up to 64 KiB of datagrams: `batch` of them
+	 * would make the first datagram wait for thousands to be opened. */
+	unsigned b = udp_gro && dev->batch > RX_GRO_BATCH ? RX_GRO_BATCH : dev->batch;
 
 	memset(rx, 0, sizeof(*rx));
 	rx->dev = dev;
 	rx->w = w;
 	rx->batch = b;
-	rx->udp_gro = w->udp_gro[0] || w->udp_gro[1];
+	rx->udp_gro = udp_gro;
 	rx->stamps = enable_stamps(rx);
 	rx->buf_size =
 		rx->udp_gro && dev->slot_size < RX_GRO_BUF_SIZE ? RX_GRO_BUF_SIZE : dev->slot_size;
