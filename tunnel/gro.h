@@ -14,7 +14,7 @@
  * datagrams of one flow coalesce the same way into a GSO_UDP_L4
  * super-packet: same addresses, ports, TTL/hop limit, TOS/traffic class and
  * DF; every datagram but the last exactly gso_size long; at most
- * GRO_UDP_MAX_SEGS of them (the kernel's UDP_MAX_SEGMENTS before 6.10). A
+ * GRO_UDP_MAX_SEGS of them (UDP_MAX_SEGMENTS of older kernels; newer take 128). A
  * receiving socket with UDP_GRO takes the super-packet in one read; any
  * other gets the datagrams one by one, as they were sent (the kernel
  * segments). Datagrams are only ever appended: a flow is never reordered.
