@@ -79,18 +79,12 @@ static bool parse(const struct gro *g, const uint8_t *p, size_t len, struct seg 
 	return s->payload > 0 && (s->l4[13] & ~(TCP_PSH)) == TCP_ACK;
 }
 
-bool gro_can_start(const struct gro *g, const uint8_t *pkt, size_t len)
+bool gro_start(struct gro *g, const uint8_t *pkt, size_t len)
 {
 	struct seg s;
 
-	return parse(g, pkt, len, &s);
-}
-
-void gro_start(struct gro *g, const uint8_t *pkt, size_t len)
-{
-	struct seg s;
-
-	parse(g, pkt, len, &s);
+	if (!parse(g, pkt, len, &s))
+		return false;
 	memcpy(g->buf + GSO_VNET_HDR_LEN, pkt, len);
 	g->len = len;
 	g->ip_hl = s.ip_hl;
@@ -99,13 +93,9 @@ void gro_start(struct gro *g, const uint8_t *pkt, size_t len)
 	g->proto = s.proto;
 	g->gso_size = (uint16_t)s.payload;
 	g->segs = 1;
-	if (s.proto == GRO_UDP) {
-		g->next_seq = 0;
-		g->closed = false;
-		return;
-	}
-	g->next_seq = get_be32(s.l4 + 4) + (uint32_t)s.payload;
-	g->closed = (s.l4[13] & TCP_PSH) != 0;
+	g->next_seq = s.proto == GRO_TCP ? get_be32(s.l4 + 4) + (uint32_t)s.payload : 0;
+	g->closed = s.proto == GRO_TCP && (s.l4[13] & TCP_PSH);
+	return true;
 }
 
 /* Same flow and same headers but for the fields a segment may change. */
@@ -139,10 +129,9 @@ bool gro_append(struct gro *g, const uint8_t *pkt, size_t len)
 
 	if (!g->len || g->closed || !parse(g, pkt, len, &s) || !same_flow(g, pkt, &s))
 		return false;
-	if (s.payload > g->gso_size || g->len + s.payload > GSO_MAX_PACKET)
-		return false;
-	if (s.proto == GRO_UDP ? g->segs >= GRO_UDP_MAX_SEGS
-			       : get_be32(s.l4 + 4) != g->next_seq || g->segs >= GSO_MAX_SEGS)
+	if (s.payload > g->gso_size || g->len + s.payload > GSO_MAX_PACKET ||
+	    g->segs >= (s.proto == GRO_UDP ? GRO_UDP_MAX_SEGS : GSO_MAX_SEGS) ||
+	    (s.proto == GRO_TCP && get_be32(s.l4 + 4) != g->next_seq))
 		return false;
 	memcpy(g->buf + GSO_VNET_HDR_LEN + g->len, pkt + s.hdr, s.payload);
 	g->len += s.payload;

@@ -51,11 +51,10 @@ void gro_init(struct gro *g, uint8_t *buf, bool udp);
 
 /* Whether pkt extends the pending super-packet (then it was appended). */
 bool gro_append(struct gro *g, const uint8_t *pkt, size_t len);
-/* Whether pkt may start a super-packet (a TCP data segment, or with udp a
- * UDP datagram, that we can coalesce). */
-bool gro_can_start(const struct gro *g, const uint8_t *pkt, size_t len);
-/* Starts a new super-packet with pkt (gro_can_start() was true; gro empty). */
-void gro_start(struct gro *g, const uint8_t *pkt, size_t len);
+/* Starts a new super-packet with pkt (g empty) when pkt may start one: a
+ * TCP data segment, or with udp a UDP datagram, that we can coalesce. False
+ * (g unchanged) for anything else. */
+bool gro_start(struct gro *g, const uint8_t *pkt, size_t len);
 /* Finishes the pending super-packet: returns the bytes to write (vnet header
  * included) and empties g; *out points to them. 0 when empty. */
 size_t gro_flush(struct gro *g, const uint8_t **out);

@@ -194,10 +194,8 @@ static void to_tun_vnet(struct rx *rx, uint8_t *inner, size_t len)
 	if (dev->cfg->coalesce && gro_append(&rx->gro, inner, len))
 		return;
 	gro_write(rx);
-	if (dev->cfg->coalesce && gro_can_start(&rx->gro, inner, len)) {
-		gro_start(&rx->gro, inner, len);
+	if (dev->cfg->coalesce && gro_start(&rx->gro, inner, len))
 		return;
-	}
 	/* The engine leaves ENGINE_HEADROOM free bytes before the plaintext. */
 	gso_hdr_put_plain(inner - GSO_VNET_HDR_LEN, true);
 	if (tun_write(tun_for(rx, inner, len), inner - GSO_VNET_HDR_LEN, len + GSO_VNET_HDR_LEN) <

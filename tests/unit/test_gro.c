@@ -91,8 +91,7 @@ static void round_trip(bool v6)
 
 	assert_int_equal(n, 4);
 	gro_init(&g, grobuf, false);
-	assert_true(gro_can_start(&g, seg[0], lens[0]));
-	gro_start(&g, seg[0], lens[0]);
+	assert_true(gro_start(&g, seg[0], lens[0]));
 	for (int i = 1; i < n; i++)
 		assert_true(gro_append(&g, seg[i], lens[i]));
 	w = gro_flush(&g, &out);
@@ -177,13 +176,13 @@ static void test_not_merged(void **state)
 	assert_int_equal(out[1], VIRTIO_NET_HDR_GSO_NONE);
 	/* SYN, FIN, pure ACK and non-TCP never start one */
 	split(false, 0x12, lens);
-	assert_false(gro_can_start(&g, seg[0], lens[0]));
+	assert_false(gro_start(&g, seg[0], lens[0]));
 	split(false, 0x11, lens);
-	assert_false(gro_can_start(&g, seg[3], lens[3]));
-	assert_false(gro_can_start(&g, seg[0], 52)); /* length field disagrees */
+	assert_false(gro_start(&g, seg[3], lens[3]));
+	assert_false(gro_start(&g, seg[0], 52)); /* length field disagrees */
 	split(false, 0x10, lens);
 	seg[0][9] = 17;
-	assert_false(gro_can_start(&g, seg[0], lens[0]));
+	assert_false(gro_start(&g, seg[0], lens[0]));
 }
 
 /* A UDP super-packet of `payload` bytes, as a socket with UDP_SEGMENT hands
@@ -260,8 +259,7 @@ static void udp_round_trip(bool v6)
 		assert_int_equal(get_be16(udp_seg[i] + ip + 6),
 				 udp_csum(v6, udp_seg[i], udp_seg[i] + ip, lens[i] - ip));
 	gro_init(&g, grobuf, true);
-	assert_true(gro_can_start(&g, udp_seg[0], lens[0]));
-	gro_start(&g, udp_seg[0], lens[0]);
+	assert_true(gro_start(&g, udp_seg[0], lens[0]));
 	for (int i = 1; i < n; i++)
 		assert_true(gro_append(&g, udp_seg[i], lens[i]));
 	w = gro_flush(&g, &out);
@@ -326,7 +324,7 @@ static void test_udp_not_merged(void **state)
 	assert_int_equal(split_udp(false, 4 * 1372, 1372, udp_seg, 80, lens), 4);
 	/* off: UDP never starts one, and a TCP super-packet takes no UDP */
 	gro_init(&g, grobuf, false);
-	assert_false(gro_can_start(&g, udp_seg[0], lens[0]));
+	assert_false(gro_start(&g, udp_seg[0], lens[0]));
 	gro_init(&g, grobuf, true);
 	gro_start(&g, udp_seg[0], lens[0]);
 	/* another flow: other port, TTL, TOS or DF; a UDP length that
@@ -345,7 +343,7 @@ static void test_udp_not_merged(void **state)
 	udp_seg[1][6] = 0x40;
 	put_be16(udp_seg[1] + 24, 1000);
 	assert_false(gro_append(&g, udp_seg[1], lens[1]));
-	assert_false(gro_can_start(&g, udp_seg[1], lens[1]));
+	assert_false(gro_start(&g, udp_seg[1], lens[1]));
 	put_be16(udp_seg[1] + 24, 8 + 1372);
 	assert_true(gro_append(&g, udp_seg[1], lens[1]));
 	/* a TCP segment never joins a UDP super-packet */
@@ -377,7 +375,7 @@ static void test_udp_not_merged(void **state)
 	/* an IPv4 fragment never starts one */
 	assert_int_equal(split_udp(false, 1372, 1372, udp_seg, 80, lens), 1);
 	udp_seg[0][6] |= 0x20;
-	assert_false(gro_can_start(&g, udp_seg[0], lens[0]));
+	assert_false(gro_start(&g, udp_seg[0], lens[0]));
 }
 
 /* A control buffer holding one message (level, type, data of dlen bytes)
