@@ -9,6 +9,7 @@
 #define OVLPERF_LAB_OVERLAY_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/socket.h>
 
@@ -20,6 +21,10 @@ struct lab_overlay_spec {
 	const char *cipher;  /* NULL: "auto" */
 	int underlay_family; /* AF_INET (default) or AF_INET6 */
 	const char *extra;   /* extra "key = value" lines for [interface], or NULL */
+	/* The daemons outlive the caller (`lab up --overlay`): each starts a
+	 * session of its own, and logs to lab_overlay_log_path() instead of
+	 * the caller's stderr, which a pipe may be waiting on. */
+	bool detach;
 };
 
 struct lab_overlay;
@@ -34,6 +39,9 @@ int lab_overlay_addr(const struct lab_overlay *ov, unsigned host, int family,
 		     struct sockaddr_storage *ss);
 /* Name of the TUN device in host h (e.g. "ovl0"). */
 const char *lab_overlay_ifname(const struct lab_overlay *ov, unsigned host);
+/* The log file of host h's daemon when started with detach
+ * (/run/ovlperf/labs/<lab>.overlay-<h>.log; lab_down() removes it). */
+int lab_overlay_log_path(const char *lab_name, unsigned host, char *buf, size_t len);
 /* Whether the daemon in host h is still running. */
 bool lab_overlay_alive(const struct lab_overlay *ov, unsigned host);
 

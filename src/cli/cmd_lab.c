@@ -52,7 +52,10 @@ static const char usage_text[] =
 	"  --force        remove an existing lab of that NAME first\n"
 	"  --overlay      also start the built-in overlay (ovl0, 198.19.0.h+1 and\n"
 	"                 2001:2:0:ff::h+1) over link 0's IPv4 addresses;\n"
-	"                 --overlay6 over its IPv6 addresses\n"
+	"                 --overlay6 over its IPv6 addresses. The daemons outlive\n"
+	"                 'lab up' in sessions of their own and log to\n"
+	"                 /run/ovlperf/labs/NAME.overlay-H.log (H: the host);\n"
+	"                 'lab down' stops them and removes the logs\n"
 	"'lab exec' runs CMD in host HOST (0, 1, ...) of lab NAME and returns its exit\n"
 	"status; an interrupt stops it (SIGTERM, then SIGKILL after 2 s).\n";
 
@@ -317,8 +320,9 @@ static void keep(void *p)
  * lab_overlay_down() would stop them now. */
 static int overlay_up(struct lab *lab, int family)
 {
-	struct lab_overlay_spec ospec = { .link = 0, .underlay_family = family };
+	struct lab_overlay_spec ospec = { .link = 0, .underlay_family = family, .detach = true };
 	struct lab_overlay *ov;
+	char logp[256];
 	int rc;
 
 	/* Keys live in sodium_malloc memory, which needs the library initialised. */
@@ -338,6 +342,13 @@ static int overlay_up(struct lab *lab, int family)
 			inet_ntop(AF_INET6, &((struct sockaddr_in6 *)&a6)->sin6_addr, s6,
 				  sizeof(s6));
 		printf("overlay host %u: %s %s %s\n", h, lab_overlay_ifname(ov, h), s4, s6);
+	}
+	if (lab_overlay_log_path(lab_get_spec(lab)->name, 0, logp, sizeof(logp)) == 0) {
+		char *n = strstr(logp, ".overlay-0.log");
+
+		if (n)
+			snprintf(n, sizeof(logp) - (size_t)(n - logp), ".overlay-H.log");
+		printf("overlay daemons log to %s (H: the host; 'lab down' removes them)\n", logp);
 	}
 	return 0;
 }

@@ -43,6 +43,11 @@ struct lab {
 	char ifname[LAB_MAX_LINKS][16];
 };
 
+/* lab_spawn() for a process that outlives the caller: the child also
+ * starts a session of its own (setsid), away from the caller's terminal. */
+pid_t lab_spawn_detached(const struct lab *lab, unsigned host, char *const argv[], int out_fd,
+			 int err_fd);
+
 /* Claims the lab's name: -EEXIST if a state file is already there. */
 int lab_state_create(const struct lab_state *st);
 /* Rewrites the state file atomically. */

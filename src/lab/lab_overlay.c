@@ -20,6 +20,7 @@
 #include "control.h"
 #include "interrupt.h"
 #include "key.h"
+#include "lab_int.h"
 #include "lab_overlay.h"
 #include "log.h"
 
@@ -217,11 +218,30 @@ static int wait_ready(struct lab_overlay *ov)
 	return 0;
 }
 
-static int spawn_all(struct lab_overlay *ov)
+/* A detached daemon's stdout and stderr: its log file, opened here so that
+ * a failure is this command's error, not a daemon's silent exit. */
+static int open_log(const struct lab_overlay *ov, unsigned h, char *path, size_t len)
+{
+	int fd, r = lab_overlay_log_path(lab_get_spec(ov->lab)->name, h, path, len);
+
+	if (r < 0)
+		return r;
+	fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOCTTY, 0640);
+	if (fd < 0) {
+		r = -errno;
+		log_err("overlay: cannot open %s: %s", path, strerror(errno));
+		return r;
+	}
+	return fd;
+}
+
+static int spawn_all(struct lab_overlay *ov, bool detach)
 {
 	for (unsigned h = 0; h < ov->nhosts; h++) {
-		char conf[128];
+		char conf[128], log[256];
 		char *argv[] = { "/proc/self/exe", "tunnel", "up", conf, NULL };
+		/* Time-stamped lines in the detached daemon's log. */
+		char *dargv[] = { "/proc/self/exe", "--logfile", log, "tunnel", "up", conf, NULL };
 		int fd, r;
 
 		snprintf(conf, sizeof(conf), "%s/host%u.conf", ov->dir, h);
@@ -232,7 +252,15 @@ static int spawn_all(struct lab_overlay *ov)
 		close(fd);
 		if (r < 0)
 			return r;
-		ov->pid[h] = lab_spawn(ov->lab, h, argv, -1, -1);
+		if (detach) {
+			fd = open_log(ov, h, log, sizeof(log));
+			if (fd < 0)
+				return fd;
+			ov->pid[h] = lab_spawn_detached(ov->lab, h, dargv, fd, fd);
+			close(fd);
+		} else {
+			ov->pid[h] = lab_spawn(ov->lab, h, argv, -1, -1);
+		}
 		if (ov->pid[h] < 0) {
 			r = (int)ov->pid[h];
 			ov->pid[h] = 0;
@@ -281,7 +309,7 @@ int lab_overlay_up(const struct lab *lab, const struct lab_overlay_spec *spec,
 	for (unsigned h = 0; h < ov->nhosts && r == 0; h++)
 		r = write_config(ov, spec, h);
 	if (r == 0)
-		r = spawn_all(ov);
+		r = spawn_all(ov, spec->detach);
 	if (r == 0)
 		r = wait_ready(ov);
 	/* The daemons read their keys at start-up and need no file afterwards:

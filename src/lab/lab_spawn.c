@@ -7,7 +7,9 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <sched.h>
+#include <stdbool.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -18,7 +20,7 @@
 #include "log.h"
 
 /* Between fork and exec: async-signal-safe calls only. */
-static void child(int nsfd, char *const argv[], int out_fd, int err_fd)
+static void child(int nsfd, char *const argv[], int out_fd, int err_fd, bool detach)
 {
 	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
 	struct sigaction sa;
@@ -32,6 +34,14 @@ static void child(int nsfd, char *const argv[], int out_fd, int err_fd)
 	sigprocmask(SIG_SETMASK, &none, NULL);
 	if (setns(nsfd, CLONE_NEWNET) < 0)
 		_exit(127);
+	/* No terminal's Ctrl-C, hang-up or input reaches a process that
+	 * outlives us. */
+	if (detach) {
+		int null = open("/dev/null", O_RDONLY);
+
+		if (setsid() < 0 || null < 0 || dup2(null, STDIN_FILENO) < 0)
+			_exit(127);
+	}
 	if (out_fd >= 0 && dup2(out_fd, STDOUT_FILENO) < 0)
 		_exit(127);
 	if (err_fd >= 0 && dup2(err_fd, STDERR_FILENO) < 0)
@@ -40,7 +50,8 @@ static void child(int nsfd, char *const argv[], int out_fd, int err_fd)
 	_exit(127);
 }
 
-pid_t lab_spawn(const struct lab *lab, unsigned host, char *const argv[], int out_fd, int err_fd)
+static pid_t spawn(const struct lab *lab, unsigned host, char *const argv[], int out_fd, int err_fd,
+		   bool detach)
 {
 	pid_t pid;
 
@@ -50,9 +61,21 @@ pid_t lab_spawn(const struct lab *lab, unsigned host, char *const argv[], int ou
 	if (pid < 0)
 		return -errno;
 	if (pid == 0)
-		child(lab->nsfd[host], argv, out_fd, err_fd);
-	log_debug("host %u: pid %d runs %s", host, (int)pid, argv[0]);
+		child(lab->nsfd[host], argv, out_fd, err_fd, detach);
+	log_debug("host %u: pid %d runs %s%s", host, (int)pid, argv[0],
+		  detach ? " (own session)" : "");
 	return pid;
+}
+
+pid_t lab_spawn(const struct lab *lab, unsigned host, char *const argv[], int out_fd, int err_fd)
+{
+	return spawn(lab, host, argv, out_fd, err_fd, false);
+}
+
+pid_t lab_spawn_detached(const struct lab *lab, unsigned host, char *const argv[], int out_fd,
+			 int err_fd)
+{
+	return spawn(lab, host, argv, out_fd, err_fd, true);
 }
 
 static int status_of(int status)

@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "lab_int.h"
+#include "lab_overlay.h"
 #include "log.h"
 
 #define MAGIC	  "ovlperf-lab 1"
@@ -260,13 +261,26 @@ int lab_state_load(const char *name, struct lab_state *st)
 
 int lab_state_remove(const char *name)
 {
-	char path[256];
+	char path[256], log[256];
 	int rc;
 
 	rc = state_path(name, path, sizeof(path), "");
 	if (rc)
 		return rc;
+	/* The logs of detached overlay daemons, which stopped with the lab. */
+	for (unsigned h = 0; h < LAB_MAX_HOSTS; h++)
+		if (lab_overlay_log_path(name, h, log, sizeof(log)) == 0 && unlink(log) < 0 &&
+		    errno != ENOENT)
+			log_warn("cannot remove %s: %s", log, strerror(errno));
 	return unlink(path) < 0 && errno != ENOENT ? -errno : 0;
+}
+
+int lab_overlay_log_path(const char *lab_name, unsigned host, char *buf, size_t len)
+{
+	char suffix[32];
+
+	snprintf(suffix, sizeof(suffix), ".overlay-%u.log", host);
+	return state_path(lab_name, buf, len, suffix);
 }
 
 int lab_list(int (*fn)(const char *name, void *arg), void *arg)

@@ -280,7 +280,31 @@ ip netns del ovp-lt3-1
 
 # --- lab up --overlay: the built-in overlay's daemons run inside the hosts
 # and go with the lab
-lab_make lt --overlay
+# lab up returns; the daemons it leaves behind hold neither its output nor
+# its terminal: `lab up --overlay | cat` ends (it waited for them forever
+# while they wrote to the pipe), and each runs in a session of its own
+"$OVLPERF" lab down lt >/dev/null 2>&1 || true
+on_exit "\"$OVLPERF\" lab down lt"
+up_out=$(mktemp)
+on_exit "rm -f $up_out"
+{ "$OVLPERF" lab up lt --overlay | cat >"$up_out"; } &
+pipe=$!
+for _ in $(seq 300); do kill -0 "$pipe" 2>/dev/null || break; sleep 0.1; done
+kill -0 "$pipe" 2>/dev/null && fail "lab up --overlay: its output pipe still open after 30 s"
+wait "$pipe" || fail "lab up --overlay | cat failed"
+grep -q "overlay daemons log to /run/ovlperf/labs/lt.overlay-H.log" "$up_out" ||
+	fail "lab up --overlay does not say where the daemons log: $(cat "$up_out")"
+for h in 0 1; do
+	p=$(ip netns pids ovp-lt-$h | head -n1)
+	[ -n "$p" ] || fail "no overlay daemon in host $h"
+	expect_eq "host $h daemon's session" "$(ps -o sid= -p "$p" | tr -d ' ')" "$p"
+	expect_eq "host $h daemon's stdin" "$(readlink /proc/"$p"/fd/0)" /dev/null
+	expect_eq "host $h daemon's stderr" "$(readlink /proc/"$p"/fd/2)" \
+		"/run/ovlperf/labs/lt.overlay-$h.log"
+done
+ok "lab up --overlay returns through a pipe; its daemons log to the lab's files, in own sessions"
+A=ovp-lt-0
+B=ovp-lt-1
 has "inet 198.19.0.1/24" ip -n ovp-lt-0 addr show dev ovl0 || fail "no overlay address in host 0"
 has "inet 198.19.0.2/24" ip -n ovp-lt-1 addr show dev ovl0 || fail "no overlay address in host 1"
 ok "overlay devices and addresses in both hosts"
@@ -291,6 +315,9 @@ daemons="$(ip netns pids ovp-lt-0) $(ip netns pids ovp-lt-1)"
 "$OVLPERF" lab down lt
 for p in $daemons; do proc_gone "$p" || fail "overlay daemon $p survived lab down"; done
 no_ns_of lt || fail "overlay lab left namespaces"
+for h in 0 1; do
+	[ -e "/run/ovlperf/labs/lt.overlay-$h.log" ] && fail "lab down left host $h's overlay log"
+done
 ok "lab down stopped the overlay daemons and removed the lab"
 
 echo "$TEST_NAME: $CHECKS checks passed"
