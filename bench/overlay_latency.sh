@@ -16,7 +16,10 @@
 # NDR, so each overlay's NDR is the highest of N searches (default 2), the
 # overlays taking turns.
 #
-# Both ends share the machine's clock, so every one-way delay is exact.
+# Both ends share the machine's clock, so every one-way delay is exact. For
+# the built-in overlay a second table says where the delay sits: each
+# daemon's stages from `tunnel show` (their histograms' difference over the
+# trial).
 # Targets (built-in overlay): p99 <= 1 ms at 90 % of its NDR, <= 0.3 ms at
 # 50 %. Reported, never asserted (speed is not a test).
 # Needs root, wireguard-go, wireguard-tools, openvpn (make bench-deps).
@@ -96,7 +99,42 @@ print("%.3f %.3f %.2f" % (w.get("p50", -1e3) / 1e3, w.get("p99", -1e3) / 1e3, d)
 		echo "- - -"
 }
 
-declare -A NDR NDRS P50 P99 DLV
+# stages SNAP: both daemons' counters (ovlperf only) into $WORK/SNAP-{a,b}
+stages() { in_a "$OVLPERF" tunnel show ovl0 --raw >"$WORK/$1-a"; in_b "$OVLPERF" tunnel show ovl0 --raw >"$WORK/$1-b"; }
+# where BEFORE AFTER: the p99 (upper bound of its power-of-two bucket, ms)
+# of each stage inside the daemons over one trial, from the difference of
+# their histograms: A's hold (TUN read to the last send of its batch), B's
+# receive socket wait, B's hold (socket to the last TUN write)
+where()
+{
+	python3 - "$WORK/$1" "$WORK/$2" <<'PY'
+import sys
+def hist(path, key):
+    for line in open(path):
+        k, _, v = line.strip().partition("=")
+        if k == key:
+            return [(b, int(c)) for b, c in (x.split(":") for x in v.split(","))]
+    return []
+def p99(before, after, key):
+    hb, ha = hist(before, key), hist(after, key)
+    d = [(bound, n - (hb[i][1] if i < len(hb) else 0)) for i, (bound, n) in enumerate(ha)]
+    total = sum(n for _, n in d)
+    if total <= 0:
+        return "-"
+    run = 0
+    for bound, n in d:
+        run += n
+        if run >= 0.99 * total:
+            return "inf" if bound == "inf" else "%.3f" % (int(bound) / 1e3)
+    return "-"
+before, after = sys.argv[1], sys.argv[2]
+print(p99(before + "-a", after + "-a", "queue.tx_hold_hist_us"),
+      p99(before + "-b", after + "-b", "queue.rx_delay_hist_us"),
+      p99(before + "-b", after + "-b", "queue.rx_hold_hist_us"))
+PY
+}
+
+declare -A NDR NDRS P50 P99 DLV WHERE
 for p in $PATHS; do NDR[$p]=0; NDRS[$p]=""; done
 for s in $(seq "$SEARCHES"); do
 	for p in $PATHS; do
@@ -112,8 +150,10 @@ for l in $LOADS; do
 		[ "${NDR[$p]}" != 0 ] || { P50[$p,$l]=-; P99[$p,$l]=-; DLV[$p,$l]=-; continue; }
 		rate=$(python3 -c 'import sys; print("%.0f" % (float(sys.argv[1]) * float(sys.argv[2]) / 100))' "${NDR[$p]}" "$l")
 		log "${NAME[$p]}: ${l} % of NDR (${rate} bit/s) for ${T}s"
+		[ "$p" = ovl ] && stages before
 		read -r a b c < <(owd "${ADDR[$p]}" "$rate")
 		P50[$p,$l]=$a P99[$p,$l]=$b DLV[$p,$l]=$c
+		[ "$p" = ovl ] && { stages after; WHERE[$l]=$(where before after || echo "- - -"); }
 	done
 done
 
@@ -139,6 +179,15 @@ echo "one-way delay of ${T}s UDP trials at a percentage of each overlay's own ND
 echo "NDR: highest of $SEARCHES searches (Mbit/s each:$(for p in $PATHS; do printf ' %s%s;' "${NAME[$p]}" "${NDRS[$p]}"; done))"
 echo "machine load: $(cut -d' ' -f1-3 /proc/loadavg)"
 if [[ " $PATHS " == *" ovl "* ]]; then
+	printf '\nwhere the delay of ovlperf'"'"'s overlay sits (p99 per stage, ms, upper bounds of power-of-two buckets)\n'
+	printf '%5s %10s %13s %15s %13s\n' load "p99 e2e" "A: hold <=" "B: socket <=" "B: hold <="
+	for l in $LOADS; do
+		read -r x y z <<<"${WHERE[$l]:-- - -}"
+		printf '%4s%% %10s %13s %15s %13s\n' "$l" "${P99[ovl,$l]:--}" "$x" "$y" "$z"
+	done
+	echo "A: hold = TUN read to the batch's last send; B: socket = wait in the receive socket;" \
+		"B: hold = socket to the batch's last TUN write (tunnel show queue.*); the rest is" \
+		"the kernels' TUN and UDP paths and thread scheduling"
 	python3 - "${P99[ovl,90]:-}" "${P99[ovl,50]:-}" <<'PY'
 import sys
 def verdict(v, goal):
