@@ -78,12 +78,13 @@ if k:
     lines.append("overlay NDR median not below 1.37 Gbit/s: %s (%.2f Gbit/s)" %
                  (verdict(n["median"] >= 1.37e9), n["median"] / 1e9))
 delays = sorted((r for r in s.get("delay", []) if r["path"] == ovl), key=lambda r: r["load_bps"])
-knee = k["ndr_bps"]["median"] if k else 0
+# The run's own shares (delay_loads): of the slower path's median NDR as
+# offered rate, which is what a delay trial offers too.
+pct_of = {l["load_bps"]: l["load_pct"] for l in d.get("delay_loads", [])}
 for r, goal in zip(delays[-2:], (0.3, 1.0)) if len(delays) >= 2 else []:
     p99 = r["owd_p99_ms"]["median"]
-    pct = 100.0 * r["load_bps"] / knee if knee else 0
-    lines.append("overlay one-way delay p99 at %.0f Mbit/s (%.0f %% of the overlay's median NDR) <= %.1f ms: %s (%.3f ms; p50 %.3f ms, delivered %.2f %%)" %
-                 (r["load_bps"] / 1e6, pct, goal, verdict(p99 <= goal), p99,
+    lines.append("overlay one-way delay p99 at %.0f Mbit/s (%s %% of the slower path's median NDR) <= %.1f ms: %s (%.3f ms; p50 %.3f ms, delivered %.2f %%)" %
+                 (r["load_bps"] / 1e6, pct_of.get(r["load_bps"], "?"), goal, verdict(p99 <= goal), p99,
                   r["owd_p50_ms"]["median"], r["delivered_pct"]["median"]))
 if not lines:
     sys.exit("bench: run.json has none of the figures")
