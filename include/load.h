@@ -163,6 +163,11 @@ struct udp_result {
 	uint64_t sent_pps, received_pps;
 	double jitter_ms; /* RFC 3550 interarrival jitter */
 	struct owd_summary owd;
+	/* The share of owd spent in the receiving sockets (all streams): the
+	 * kernel's arrival stamp to the read, on the receiver's one clock
+	 * (error_ns 0). Valid when the receiver measured it (an ovlperf
+	 * 0.x server without PROTO_CAP_RX_WAIT does not). */
+	struct owd_summary rx_wait;
 	bool generator_limited; /* the sender fell short of target_bps by > 1% */
 	struct loss_attrib loss_at;
 	uint32_t len;

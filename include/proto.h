@@ -253,6 +253,10 @@ int proto_write_all(int fd, const uint8_t *buf, size_t len, int timeout_ms);
 /* Server: it sends and receives the short datagram header (payloads of
  * LOAD_UDP_SHORT_MIN_LEN..LOAD_UDP_MIN_LEN - 1 bytes, see below). */
 #define PROTO_CAP_DGRAM_SHORT (1u << 11)
+/* Client: RESULTS may end with the receiver's socket wait (struct
+ * proto_rx_wait, after the local drops); a server sends it only to a client
+ * that says so. */
+#define PROTO_CAP_RX_WAIT (1u << 13)
 
 #define PROTO_HELLO_LEN 40
 struct proto_hello {
@@ -449,6 +453,18 @@ struct proto_local_drops {
 #define PROTO_LD_QDISC_READ  (1u << 0) /* the qdisc counters were read */
 #define PROTO_LD_TUNNEL_READ (1u << 1) /* a built-in overlay daemon answered */
 
+/* How long the receiving end's datagrams waited in its sockets, all streams:
+ * from the kernel's arrival stamp (SO_TIMESTAMPNS) to the read. One host's
+ * clock, so exact; a share of the one-way delay that is the receiving
+ * application's, not the path's. */
+#define PROTO_RX_WAIT_LEN 56
+struct proto_rx_wait {
+	uint32_t flags; /* none defined: 0 */
+	uint32_t reserved;
+	uint64_t samples; /* datagrams with a stamp; 0: none */
+	uint64_t min_ns, p50_ns, p99_ns, max_ns, mean_ns;
+};
+
 enum proto_role { PROTO_ROLE_SENDER = 1, PROTO_ROLE_RECEIVER = 2 };
 
 #define PROTO_RESULTS_FIXED_LEN (48 + 56 + PROTO_STREAM_STATS_LEN)
@@ -467,6 +483,8 @@ struct proto_results {
 	struct proto_stream_stats streams[PROTO_MAX_STREAMS];
 	bool has_local_drops; /* local is on the wire (PROTO_CAP_LOCAL_DROPS) */
 	struct proto_local_drops local;
+	bool has_rx_wait; /* rx_wait is on the wire (PROTO_CAP_RX_WAIT) */
+	struct proto_rx_wait rx_wait;
 };
 
 /* MTU_PROBE_* bodies are opaque here: 0..PROTO_MAX_BODY bytes, in mtu_wire.h. */

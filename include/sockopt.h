@@ -64,6 +64,9 @@ int sockopt_set_dscp(int fd, int family, uint8_t dscp);
 bool sockopt_udp_gso(int fd, uint16_t segsize);
 /* UDP_GRO; false when the kernel refuses it. */
 bool sockopt_udp_gro(int fd);
+/* SO_TIMESTAMPNS: each datagram read carries the kernel's arrival time
+ * (CLOCK_REALTIME), so that the reader can tell how long it waited. */
+int sockopt_rx_timestamps(int fd);
 /* SO_RXQ_OVFL: each recvmsg carries the socket's drop count. */
 int sockopt_rxq_ovfl(int fd);
 /* SO_TIMESTAMPNS is not used: the datagram header carries the send time. */

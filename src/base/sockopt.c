@@ -182,6 +182,11 @@ bool sockopt_udp_gro(int fd)
 	return !setint(fd, IPPROTO_UDP, UDP_GRO, 1);
 }
 
+int sockopt_rx_timestamps(int fd)
+{
+	return setint(fd, SOL_SOCKET, SO_TIMESTAMPNS, 1);
+}
+
 int sockopt_rxq_ovfl(int fd)
 {
 	return setint(fd, SOL_SOCKET, SO_RXQ_OVFL, 1);

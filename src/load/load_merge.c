@@ -66,6 +66,20 @@ static void owd_get(const struct proto_stream_stats *s, bool valid, struct owd_s
 	o->mean_ns = s->owd_mean_ns;
 }
 
+/* One host's clock: exact whatever the two ends' clocks say. */
+static void rx_wait_get(const struct proto_results *rcv, struct owd_summary *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->valid = rcv->has_rx_wait && rcv->rx_wait.samples;
+	if (!o->valid)
+		return;
+	o->min_ns = rcv->rx_wait.min_ns;
+	o->p50_ns = rcv->rx_wait.p50_ns;
+	o->p99_ns = rcv->rx_wait.p99_ns;
+	o->max_ns = rcv->rx_wait.max_ns;
+	o->mean_ns = rcv->rx_wait.mean_ns;
+}
+
 static void udp_one(const struct proto_stream_stats *snd, const struct proto_stream_stats *rcv,
 		    uint64_t target, uint32_t len, uint64_t dur, bool owd_valid,
 		    struct udp_result *u)
@@ -178,6 +192,7 @@ static void merge_udp(const struct proto_results *snd, const struct proto_result
 		s->bps = s->udp.received_bps;
 	}
 	udp_one(&snd->total, &rcv->total, sp->rate_bps, sp->len, dur, owd_valid, &res->udp);
+	rx_wait_get(rcv, &res->udp.rx_wait);
 	rx_rates(rcv->duration_ns, sp->len, &res->udp);
 	loss_attribution(snd, rcv, &res->udp);
 	res->udp_gso_used = snd->flags & PROTO_SS_GSO;

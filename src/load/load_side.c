@@ -317,6 +317,23 @@ static void udp_receiver_stats(const struct udp_stream *st, const struct rxstats
 	}
 }
 
+/* The wait of every stream's datagrams in its socket (summary of the
+ * merged histogram); on the wire even when nothing was stamped (0 samples),
+ * which says the receiver measured it. */
+static void rx_wait_put(const struct rxstats *all, struct proto_results *out)
+{
+	struct owd_summary w;
+
+	rxstats_wait(all, &w);
+	out->has_rx_wait = true;
+	out->rx_wait = (struct proto_rx_wait){ .samples = all->wait.count,
+					       .min_ns = w.min_ns,
+					       .p50_ns = w.p50_ns,
+					       .p99_ns = w.p99_ns,
+					       .max_ns = w.max_ns,
+					       .mean_ns = w.mean_ns };
+}
+
 void load_side_udp(struct load_side *side, const struct udp_stream *st, unsigned n, bool sender,
 		   struct proto_results *out)
 {
@@ -326,6 +343,8 @@ void load_side_udp(struct load_side *side, const struct udp_stream *st, unsigned
 	out->role = sender ? PROTO_ROLE_SENDER : PROTO_ROLE_RECEIVER;
 	out->nstreams = (uint16_t)n;
 	memset(&out->total, 0, sizeof(out->total));
+	memset(&out->rx_wait, 0, sizeof(out->rx_wait));
+	out->has_rx_wait = false;
 	side->own_drops_raw = side->own_drops = 0;
 	if (all)
 		rxstats_init(all);
@@ -363,6 +382,7 @@ void load_side_udp(struct load_side *side, const struct udp_stream *st, unsigned
 		uint64_t ovfl = out->total.rxq_ovfl, lost = out->total.lost;
 
 		udp_receiver_stats(NULL, all, &out->total);
+		rx_wait_put(all, out);
 		/* the receiver's time: first to last datagram of any stream */
 		out->duration_ns = rxstats_window_ns(all);
 		out->total.rxq_ovfl = ovfl;

@@ -163,6 +163,12 @@ void rxstats_init(struct rxstats *st)
 {
 	memset(st, 0, sizeof(*st));
 	rxstats_hist_init(&st->owd);
+	rxstats_hist_init(&st->wait);
+}
+
+void rxstats_wait_add(struct rxstats *st, uint64_t wait_ns)
+{
+	rxstats_hist_add(&st->wait, wait_ns);
 }
 
 static void count_arrival(struct rxstats *st, uint64_t send_ns, uint64_t recv_ns, uint32_t len)
@@ -282,15 +288,14 @@ void rxstats_merge(struct rxstats *dst, const struct rxstats *src)
 			dst->last_recv_ns = src->last_recv_ns;
 	}
 	rxstats_hist_merge(&dst->owd, &src->owd);
+	rxstats_hist_merge(&dst->wait, &src->wait);
 	/* A summary has no window: further rxstats_add() would be meaningless. */
 	dst->any = false;
 	dst->have_prev = false;
 }
 
-void rxstats_owd(const struct rxstats *st, struct owd_summary *out)
+static void summary_of(const struct rxstats_hist *h, struct owd_summary *out)
 {
-	const struct rxstats_hist *h = &st->owd;
-
 	memset(out, 0, sizeof(*out));
 	if (h->count == 0)
 		return;
@@ -300,6 +305,16 @@ void rxstats_owd(const struct rxstats *st, struct owd_summary *out)
 	out->mean_ns = (uint64_t)(h->sum / h->count);
 	out->p50_ns = rxstats_hist_quantile(h, 0.50);
 	out->p99_ns = rxstats_hist_quantile(h, 0.99);
+}
+
+void rxstats_owd(const struct rxstats *st, struct owd_summary *out)
+{
+	summary_of(&st->owd, out);
+}
+
+void rxstats_wait(const struct rxstats *st, struct owd_summary *out)
+{
+	summary_of(&st->wait, out);
 }
 
 uint64_t rxstats_window_ns(const struct rxstats *st)

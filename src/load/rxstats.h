@@ -66,6 +66,9 @@ struct rxstats {
 	/* first/last arrival, for rates */
 	uint64_t first_recv_ns, last_recv_ns;
 	struct rxstats_hist owd;
+	/* how long datagrams waited in the receiving socket: the kernel's
+	 * arrival stamp to the read (rxstats_wait_add()) */
+	struct rxstats_hist wait;
 };
 
 /* Cumulative figures at one moment, for interval reports. */
@@ -111,6 +114,10 @@ uint64_t rxstats_hist_bucket_low(unsigned i);
 uint64_t rxstats_hist_bucket_high(unsigned i);
 
 void rxstats_owd(const struct rxstats *st, struct owd_summary *out);
+/* One datagram's wait in the receiving socket, and their summary (valid
+ * when any was recorded; error_ns 0: one host's clock). */
+void rxstats_wait_add(struct rxstats *st, uint64_t wait_ns);
+void rxstats_wait(const struct rxstats *st, struct owd_summary *out);
 
 /* The receiver's window: first to last datagram received, 0 with fewer than
  * two. Received rates are taken over it, not over the sender's time: the

@@ -104,6 +104,7 @@ static int hello(struct session *s)
 	log_info("%s: client %s, protocol %u", s->name, h.software, h.version);
 	s->data_ack = h.caps & PROTO_CAP_DATA_ACK;
 	s->local_drops = h.caps & PROTO_CAP_LOCAL_DROPS;
+	s->rx_wait = h.caps & PROTO_CAP_RX_WAIT;
 	s->congestion = h.caps & PROTO_CAP_CONGESTION;
 	h = (struct proto_hello){ .version = PROTO_VERSION,
 				  .caps = PROTO_CAP_TCP | PROTO_CAP_UDP | PROTO_CAP_MTU |

@@ -45,6 +45,7 @@ struct session {
 	bool authed;
 	bool data_ack;	  /* the client has PROTO_CAP_DATA_ACK */
 	bool local_drops; /* the client has PROTO_CAP_LOCAL_DROPS */
+	bool rx_wait;	  /* the client has PROTO_CAP_RX_WAIT */
 	bool congestion;  /* the client has PROTO_CAP_CONGESTION */
 };
 

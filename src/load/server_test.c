@@ -303,6 +303,7 @@ static int send_results(struct session *s, struct load_streams *ls, uint32_t tes
 	r->test_id = test_id;
 	/* an older client refuses a RESULTS longer than it knows */
 	r->has_local_drops = r->has_local_drops && s->local_drops;
+	r->has_rx_wait = r->has_rx_wait && s->rx_wait;
 	rc = ctrl_send(&s->c, proto_encode_results(s->c.out, PROTO_MAX_MSG, r));
 	free(r);
 	return rc;

@@ -432,7 +432,8 @@ struct receiver {
 	uint8_t *buf;
 	struct mmsghdr msgs[UDP_LOAD_BATCH];
 	struct iovec iov[UDP_LOAD_BATCH];
-	uint8_t ctrl[UDP_LOAD_BATCH][CMSG_SPACE(sizeof(int)) + CMSG_SPACE(sizeof(uint32_t))];
+	uint8_t ctrl[UDP_LOAD_BATCH][CMSG_SPACE(sizeof(int)) + CMSG_SPACE(sizeof(uint32_t)) +
+				     CMSG_SPACE(sizeof(struct timespec))];
 };
 
 static void account(struct udp_stream *st, const uint8_t *p, size_t len, uint64_t now)
@@ -462,18 +463,32 @@ static void account(struct udp_stream *st, const uint8_t *p, size_t len, uint64_
 	} else {
 		rxstats_add(st->rx, h.seq, h.send_ns + (uint64_t)st->clock_shift_ns, now,
 			    (uint32_t)len);
+		if (st->rx_stamped)
+			rxstats_wait_add(st->rx, st->rx_wait_ns);
 	}
 }
 
-static void handle_msg(struct receiver *r, struct mmsghdr *m, uint64_t now)
+/* now: CLOCK_MONOTONIC, for the one-way delay; real_now: CLOCK_REALTIME,
+ * the clock of the kernel's receive stamp, for the wait in the socket */
+static void handle_msg(struct receiver *r, struct mmsghdr *m, uint64_t now, uint64_t real_now)
 {
 	struct udp_stream *st = r->st;
 	const uint8_t *p = m->msg_hdr.msg_iov->iov_base;
 	size_t len = m->msg_len, seg = len;
 
+	st->rx_stamped = false;
 	for (struct cmsghdr *c = CMSG_FIRSTHDR(&m->msg_hdr); c; c = CMSG_NXTHDR(&m->msg_hdr, c)) {
 		if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SO_RXQ_OVFL) {
 			memcpy(&st->rxq_ovfl, CMSG_DATA(c), sizeof(uint32_t));
+		} else if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_TIMESTAMPNS) {
+			struct timespec ts;
+			uint64_t at;
+
+			memcpy(&ts, CMSG_DATA(c), sizeof(ts));
+			at = (uint64_t)ts.tv_sec * NSEC_PER_SEC + (uint64_t)ts.tv_nsec;
+			/* a clock step between the two stamps: no sample */
+			st->rx_stamped = at && at <= real_now;
+			st->rx_wait_ns = st->rx_stamped ? real_now - at : 0;
 		} else if (c->cmsg_level == IPPROTO_UDP && c->cmsg_type == UDP_GRO) {
 			int gs;
 
@@ -548,10 +563,10 @@ static void drain(struct receiver *r)
 				continue;
 			break;
 		}
-		uint64_t now = clock_now_ns();
+		uint64_t now = clock_now_ns(), real_now = clock_realtime_ns();
 
 		for (int i = 0; i < n; i++)
-			handle_msg(r, &r->msgs[i], now);
+			handle_msg(r, &r->msgs[i], now, real_now);
 		publish(r->st, now);
 	}
 }
@@ -605,10 +620,10 @@ static void run_receiver(struct udp_stream *st)
 			st->err = -errno;
 			break;
 		}
-		uint64_t now = clock_now_ns();
+		uint64_t now = clock_now_ns(), real_now = clock_realtime_ns();
 
 		for (int i = 0; i < n; i++)
-			handle_msg(r, &r->msgs[i], now);
+			handle_msg(r, &r->msgs[i], now, real_now);
 		publish(st, now);
 	}
 	if (!st->err) {
@@ -690,6 +705,7 @@ int udp_stream_start(struct udp_stream *st, uint32_t sock_buf)
 			return -ENOMEM;
 		rxstats_init(st->rx);
 		sockopt_rxq_ovfl(st->fd);
+		sockopt_rx_timestamps(st->fd);
 		if (st->gro && !sockopt_udp_gro(st->fd))
 			st->gro = false;
 	}

@@ -93,6 +93,10 @@ struct udp_stream {
 	uint64_t rx_segs_sq;	   /* sum of the squares of datagrams per packet */
 	uint64_t rx_skbs, rx_segs; /* packets read and the datagrams in them
 				    * (several per packet with GRO) */
+	/* the packet being accounted: how long it waited in the socket
+	 * (SO_TIMESTAMPNS to the read), when the kernel stamped it */
+	bool rx_stamped;
+	uint64_t rx_wait_ns;
 
 	struct cpu_use cpu;
 	int err;

@@ -380,6 +380,40 @@ static void get_local(struct rd *r, struct proto_local_drops *l)
 	copy_text(l->qdisc_if, text, sizeof(text) - 1);
 }
 
+static void put_wait(struct wr *w, const struct proto_rx_wait *x)
+{
+	w32(w, x->flags);
+	w32(w, x->reserved);
+	w64(w, x->samples);
+	w64(w, x->min_ns);
+	w64(w, x->p50_ns);
+	w64(w, x->p99_ns);
+	w64(w, x->max_ns);
+	w64(w, x->mean_ns);
+}
+
+static void get_wait(struct rd *r, struct proto_rx_wait *x)
+{
+	x->flags = r32(r);
+	x->reserved = r32(r);
+	x->samples = r64(r);
+	x->min_ns = r64(r);
+	x->p50_ns = r64(r);
+	x->p99_ns = r64(r);
+	x->max_ns = r64(r);
+	x->mean_ns = r64(r);
+}
+
+static bool wait_valid(const struct proto_rx_wait *x)
+{
+	if (x->flags)
+		return false;
+	if (!x->samples)
+		return !x->min_ns && !x->p50_ns && !x->p99_ns && !x->max_ns && !x->mean_ns;
+	return x->min_ns <= x->p50_ns && x->p50_ns <= x->p99_ns && x->p99_ns <= x->max_ns &&
+	       x->min_ns <= x->mean_ns && x->mean_ns <= x->max_ns;
+}
+
 ssize_t proto_encode_results(uint8_t *buf, size_t cap, const struct proto_results *m)
 {
 	struct wr w;
@@ -391,7 +425,8 @@ ssize_t proto_encode_results(uint8_t *buf, size_t cap, const struct proto_result
 		return PROTO_E_VALUE;
 	n = begin(buf, cap, PROTO_RESULTS,
 		  PROTO_RESULTS_FIXED_LEN + (size_t)m->nstreams * PROTO_STREAM_STATS_LEN +
-			  (m->has_local_drops ? PROTO_LOCAL_DROPS_LEN : 0),
+			  (m->has_local_drops ? PROTO_LOCAL_DROPS_LEN : 0) +
+			  (m->has_rx_wait ? PROTO_RX_WAIT_LEN : 0),
 		  &w);
 	if (n < 0)
 		return n;
@@ -417,6 +452,8 @@ ssize_t proto_encode_results(uint8_t *buf, size_t cap, const struct proto_result
 		put_stream(&w, &m->streams[i]);
 	if (m->has_local_drops)
 		put_local(&w, &m->local);
+	if (m->has_rx_wait)
+		put_wait(&w, &m->rx_wait);
 	return n;
 }
 
@@ -435,9 +472,17 @@ int proto_decode_results(const uint8_t *body, size_t len, struct proto_results *
 	if (m->nstreams > PROTO_MAX_STREAMS)
 		return PROTO_E_VALUE;
 	base = PROTO_RESULTS_FIXED_LEN + (size_t)m->nstreams * PROTO_STREAM_STATS_LEN;
-	if (len != base && len != base + PROTO_LOCAL_DROPS_LEN)
+	/* the optional tails, in this order; their lengths differ, so the
+	 * total says which are there */
+	if (len == base || len == base + PROTO_RX_WAIT_LEN)
+		m->has_local_drops = false;
+	else if (len == base + PROTO_LOCAL_DROPS_LEN ||
+		 len == base + PROTO_LOCAL_DROPS_LEN + PROTO_RX_WAIT_LEN)
+		m->has_local_drops = true;
+	else
 		return PROTO_E_LENGTH;
-	m->has_local_drops = len != base;
+	m->has_rx_wait = len == base + PROTO_RX_WAIT_LEN ||
+			 len == base + PROTO_LOCAL_DROPS_LEN + PROTO_RX_WAIT_LEN;
 	if (m->role != PROTO_ROLE_SENDER && m->role != PROTO_ROLE_RECEIVER)
 		return PROTO_E_VALUE;
 	m->duration_ns = r64(&r);
@@ -468,6 +513,12 @@ int proto_decode_results(const uint8_t *body, size_t len, struct proto_results *
 	if (m->has_local_drops) {
 		get_local(&r, &m->local);
 		if (m->local.flags & ~(PROTO_LD_QDISC_READ | PROTO_LD_TUNNEL_READ))
+			return PROTO_E_VALUE;
+	}
+	memset(&m->rx_wait, 0, sizeof(m->rx_wait));
+	if (m->has_rx_wait) {
+		get_wait(&r, &m->rx_wait);
+		if (!wait_valid(&m->rx_wait))
 			return PROTO_E_VALUE;
 	}
 	return 0;

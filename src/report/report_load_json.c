@@ -183,6 +183,8 @@ static cJSON *udp_json(const struct udp_result *u, bool with_loss_at)
 	cJSON_AddItemToObject(o, "owd_us", owd_json(&u->owd));
 	cJSON_AddBoolToObject(o, "generator_limited", u->generator_limited);
 	if (with_loss_at) {
+		/* the test's total only: the receiver measures it over all streams */
+		cJSON_AddItemToObject(o, "rx_wait_us", owd_json(&u->rx_wait));
 		cJSON_AddItemToObject(o, "loss_at", loss_at_json(&u->loss_at));
 		cJSON_AddItemToObject(o, "loss_places", loss_places_json(&u->loss_at));
 		cJSON_AddItemToObject(o, "sender_drops", qdisc_drops_json(&u->loss_at));
@@ -309,9 +311,9 @@ static cJSON *intervals_json(const struct load_result *r)
  * they become null, not the zeros (or the 100 % loss) the merge leaves.
  * "lost", "loss_pct" and "loss_at" need both ends. Lists end with NULL. */
 static const char *const udp_by_receiver[] = {
-	"received",  "lost",	     "loss_pct",     "duplicates", "reordered",
-	"malformed", "received_bps", "received_pps", "jitter_ms",  "owd_us",
-	"loss_at",   "loss_places",  "rcvbuf_bytes", "gro",	   NULL,
+	"received",	"lost",		"loss_pct",  "duplicates", "reordered",	 "malformed",
+	"received_bps", "received_pps", "jitter_ms", "owd_us",	   "rx_wait_us", "loss_at",
+	"loss_places",	"rcvbuf_bytes", "gro",	     NULL,
 };
 static const char *const udp_by_sender[] = {
 	"sent",	       "lost",	       "loss_pct",	    "achieved_bps", "sent_pps", "loss_at",

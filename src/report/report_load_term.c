@@ -128,6 +128,14 @@ static void print_owd(FILE *f, const struct load_result *res)
 			"    (the ends do not share a clock: each value is at most %.1f us above "
 			"the true delay; p99 - min = %.1f us is queueing, not offset)\n",
 			(double)o->error_ns / 1e3, (double)(o->p99_ns - o->min_ns) / 1e3);
+	o = &res->udp.rx_wait;
+	if (o->valid)
+		fprintf(f,
+			"  of that, in the receiver's socket [us]: p50 %.1f  p99 %.1f  max %.1f  "
+			"mean %.1f (kernel arrival to the read: the receiving application's "
+			"share, not the path's)\n",
+			(double)o->p50_ns / 1e3, (double)o->p99_ns / 1e3, (double)o->max_ns / 1e3,
+			(double)o->mean_ns / 1e3);
 }
 
 /* One line per place with loss, in path order: how many, and the fix. */

@@ -63,6 +63,62 @@ check_owd()
 start_server
 client "$WORK/shared.json" 198.18.0.2 -u -b 20M -t 1
 check_owd "$WORK/shared.json" true
+
+# The receiver's own share of the delay: how long its datagrams waited in
+# its socket (the kernel's arrival stamp to the read). A receiver stopped
+# (SIGSTOP) for 0.4 s mid-test leaves what arrives queued in its socket, as
+# the kernel's queue length shows while it is stopped (ss Recv-Q): the wait
+# then carries the delay's tail, is never above the delay, and stays small
+# for most datagrams. Both ends as the receiver, both families.
+# stalled FILE NS REVERSE ADDR: the test, the receiver (the server in B, or
+# with -R the client in A) stopped from 1.2 s to 1.6 s; sets QMAX, the
+# largest Recv-Q of a UDP socket in NS while it was stopped (bytes)
+stalled()
+{
+	local f=$1 ns=$2 rev=$3 addr=$4 cpid pid q
+	ip netns exec "$A" "$OVLPERF" client --json "$addr" -u -b 50M -t 3 ${rev:+-R} \
+		>"$f" 2>>"$WORK/client.log" &
+	cpid=$!
+	pid=$SERVER_PID
+	[ -n "$rev" ] && pid=$cpid
+	sleep 1.2
+	kill -STOP "$pid"
+	sleep 0.3
+	QMAX=0
+	for q in $(ip netns exec "$ns" ss -Huan | awk '{ print $2 }'); do
+		[ "$q" -gt "$QMAX" ] && QMAX=$q
+	done
+	sleep 0.1
+	kill -CONT "$pid"
+	wait "$cpid" || fail "stalled client $addr ${rev:+-R} failed: $(tail -3 "$WORK/client.log")"
+}
+
+check_stalled()
+{
+	local f=$1
+	pyv "$f" 'd["error"]' 'd["udp"]["lost"]' 'd["udp"]["rx_wait_us"] is not None' \
+		'd["udp"]["rx_wait_us"]["max"] >= 300000' \
+		'd["udp"]["rx_wait_us"]["max"] <= d["udp"]["owd_us"]["max"] + 1000' \
+		'd["udp"]["rx_wait_us"]["p50"] <= d["udp"]["owd_us"]["p50"] + 1000' \
+		'd["udp"]["rx_wait_us"]["p50"] < 100000' \
+		'"%.0f ms of %.0f ms" % (d["udp"]["rx_wait_us"]["max"] / 1e3, d["udp"]["owd_us"]["max"] / 1e3)'
+	expect_eq "$f: clean test" "${V[0]} ${V[1]}" "None 0"
+	expect_eq "$f: socket wait reported" "${V[2]}" true
+	expect_ge "$f: the kernel's receive queue while the receiver was stopped (bytes)" "$QMAX" 500000
+	expect_eq "$f: the 0.4 s stop is the socket wait's max (${V[7]} delay)" "${V[3]}" true
+	expect_eq "$f: socket wait max <= delay max" "${V[4]}" true
+	expect_eq "$f: socket wait p50 <= delay p50" "${V[5]}" true
+	expect_eq "$f: most datagrams did not wait through the stop (p50 < 100 ms)" "${V[6]}" true
+}
+stalled "$WORK/stall.json" "$B" "" 198.18.0.2
+check_stalled "$WORK/stall.json"
+stalled "$WORK/stall6-r.json" "$A" 1 2001:2::2
+check_stalled "$WORK/stall6-r.json"
+in_a "$OVLPERF" client 198.18.0.2 -u -b 5M -t 0.5 >"$WORK/wait.txt" 2>&1 ||
+	fail "terminal client: $(tail -3 "$WORK/wait.txt")"
+grep -q "of that, in the receiver's socket \[us\]: p50 .* p99 .* max" "$WORK/wait.txt" ||
+	fail "terminal report: $(cat "$WORK/wait.txt")"
+ok "the terminal report gives the receiver's socket wait"
 stop_server
 
 server_skewed 5000

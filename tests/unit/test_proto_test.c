@@ -190,6 +190,63 @@ static void test_roundtrip_local_drops(void **state)
 	test_free(r2);
 }
 
+/* The receiver's socket wait rides last, alone or after the local drops:
+ * the four lengths tell the tails apart; disordered figures, unknown flags
+ * and figures without samples are refused. */
+static void test_roundtrip_rx_wait(void **state)
+{
+	const size_t base = PROTO_RESULTS_FIXED_LEN + 2 * PROTO_STREAM_STATS_LEN;
+	struct proto_results *r = results_sample(2), *r2 = test_calloc(1, sizeof(*r2));
+	const struct proto_rx_wait w = { .samples = 1000,
+					 .min_ns = 5000,
+					 .p50_ns = 13000,
+					 .p99_ns = 39000,
+					 .max_ns = 241000,
+					 .mean_ns = 14000 };
+	struct proto_msg m;
+	uint8_t *tail;
+
+	(void)state;
+	r->has_rx_wait = true;
+	r->rx_wait = w;
+	m = parsed(proto_encode_results(buf, sizeof(buf), r), PROTO_RESULTS);
+	assert_int_equal(m.len, base + PROTO_RX_WAIT_LEN);
+	assert_int_equal(proto_decode_results(m.body, m.len, r2), 0);
+	assert_true(r2->has_rx_wait);
+	assert_false(r2->has_local_drops);
+	assert_memory_equal(r, r2, sizeof(*r));
+	/* both tails */
+	r->has_local_drops = true;
+	r->local = (struct proto_local_drops){ .flags = PROTO_LD_TUNNEL_READ, .tunnel_drops = 3 };
+	m = parsed(proto_encode_results(buf, sizeof(buf), r), PROTO_RESULTS);
+	assert_int_equal(m.len, base + PROTO_LOCAL_DROPS_LEN + PROTO_RX_WAIT_LEN);
+	memset(r2, 0, sizeof(*r2));
+	assert_int_equal(proto_decode_results(m.body, m.len, r2), 0);
+	assert_true(r2->has_rx_wait && r2->has_local_drops);
+	assert_memory_equal(r, r2, sizeof(*r));
+	/* neither (a server that predates it): no wait, no error */
+	assert_int_equal(proto_decode_results(m.body, base, r2), 0);
+	assert_false(r2->has_rx_wait);
+	assert_int_equal(proto_decode_results(m.body, base + PROTO_RX_WAIT_LEN - 1, r2),
+			 PROTO_E_LENGTH);
+	/* the wait's fields, as the tail's 8-byte words after flags/reserved */
+	tail = buf + PROTO_HDR_LEN + m.len - PROTO_RX_WAIT_LEN;
+	assert_int_equal(get_be64(tail + 8), w.samples);
+	assert_int_equal(get_be64(tail + 24), w.p50_ns);
+	put_be64(tail + 24, w.p99_ns + 1); /* p50 above p99 */
+	assert_int_equal(proto_decode_results(m.body, m.len, r2), PROTO_E_VALUE);
+	put_be64(tail + 24, w.p50_ns);
+	tail[3] = 1; /* an unknown flag */
+	assert_int_equal(proto_decode_results(m.body, m.len, r2), PROTO_E_VALUE);
+	tail[3] = 0;
+	put_be64(tail + 8, 0); /* figures without samples */
+	assert_int_equal(proto_decode_results(m.body, m.len, r2), PROTO_E_VALUE);
+	put_be64(tail + 8, w.samples);
+	assert_int_equal(proto_decode_results(m.body, m.len, r2), 0);
+	test_free(r);
+	test_free(r2);
+}
+
 /* Every field of a stream record lands where the decoder reads it: encode
  * a record with a distinct byte pattern per field and compare. */
 static void test_results_field_positions(void **state)
@@ -359,6 +416,7 @@ int main(void)
 		cmocka_unit_test(test_roundtrip_accept_and_text),
 		cmocka_unit_test(test_roundtrip_results),
 		cmocka_unit_test(test_roundtrip_local_drops),
+		cmocka_unit_test(test_roundtrip_rx_wait),
 		cmocka_unit_test(test_results_field_positions),
 		cmocka_unit_test(test_results_sched),
 		cmocka_unit_test(test_counts_that_lie),

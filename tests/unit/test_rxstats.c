@@ -19,6 +19,7 @@
 
 #define W    RXSTATS_WINDOW
 #define MSEC 1000000ULL
+#define USEC 1000ULL
 #define END  UINT64_MAX
 
 static struct rxstats *new_stats(void)
@@ -297,6 +298,36 @@ static void test_merge(void **state)
 	test_free(sum);
 }
 
+/* Socket waits: a histogram of their own, merged over streams, summarised
+ * like the delay; none recorded: not valid. */
+static void test_wait(void **state)
+{
+	struct rxstats *a = new_stats(), *b = new_stats(), *sum = new_stats();
+	struct owd_summary w;
+
+	(void)state;
+	rxstats_wait(a, &w);
+	assert_false(w.valid);
+	for (uint64_t i = 0; i < 99; i++)
+		rxstats_wait_add(a, 10 * USEC);
+	rxstats_wait_add(b, 400 * MSEC); /* a receiver stopped for 400 ms */
+	rxstats_merge(sum, a);
+	rxstats_merge(sum, b);
+	rxstats_wait(sum, &w);
+	assert_true(w.valid);
+	assert_int_equal(sum->wait.count, 100);
+	assert_int_equal(w.min_ns, 10 * USEC);
+	assert_int_equal(w.max_ns, 400 * MSEC);
+	assert_true(w.p50_ns >= 10 * USEC * 127 / 128 && w.p50_ns <= 10 * USEC * 129 / 128);
+	assert_true(w.p99_ns <= 10 * USEC * 129 / 128); /* the 100th sample is p100 */
+	assert_int_equal(w.mean_ns, (99 * 10 * USEC + 400 * MSEC) / 100);
+	/* the delay's histogram is not the wait's */
+	assert_int_equal(sum->owd.count, 0);
+	test_free(a);
+	test_free(b);
+	test_free(sum);
+}
+
 static void test_snapshots_and_malformed(void **state)
 {
 	struct rxstats *st = new_stats();
@@ -354,6 +385,7 @@ int main(void)
 		cmocka_unit_test(test_percentiles),
 		cmocka_unit_test(test_histogram_error_bound),
 		cmocka_unit_test(test_merge),
+		cmocka_unit_test(test_wait),
 		cmocka_unit_test(test_snapshots_and_malformed),
 	};
 
