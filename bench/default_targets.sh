@@ -83,9 +83,11 @@ delays = sorted((r for r in s.get("delay", []) if r["path"] == ovl), key=lambda 
 pct_of = {l["load_bps"]: l["load_pct"] for l in d.get("delay_loads", [])}
 for r, goal in zip(delays[-2:], (0.3, 1.0)) if len(delays) >= 2 else []:
     p99 = r["owd_p99_ms"]["median"]
-    lines.append("overlay one-way delay p99 at %.0f Mbit/s (%s %% of the slower path's median NDR) <= %.1f ms: %s (%.3f ms; p50 %.3f ms, delivered %.2f %%)" %
+    w = r.get("rx_wait_p99_ms") or {}
+    lines.append("overlay one-way delay p99 at %.0f Mbit/s (%s %% of the slower path's median NDR) <= %.1f ms: %s (%.3f ms; p50 %.3f ms; wait in the receiver's socket p99 %s; delivered %.2f %%)" %
                  (r["load_bps"] / 1e6, pct_of.get(r["load_bps"], "?"), goal, verdict(p99 <= goal), p99,
-                  r["owd_p50_ms"]["median"], r["delivered_pct"]["median"]))
+                  r["owd_p50_ms"]["median"], "%.3f ms" % w["median"] if w.get("n") else "-",
+                  r["delivered_pct"]["median"]))
 if not lines:
     sys.exit("bench: run.json has none of the figures")
 print("\nbuilt-in overlay targets, one run of the default scenario (%s, %d cores):" %

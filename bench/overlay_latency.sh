@@ -88,15 +88,17 @@ n = find(json.load(sys.stdin)) or {}
 print("%.0f" % (n.get("lower_bps") or 0))' || echo 0
 }
 
-# owd ADDR RATE: "p50 p99 delivered%" of one trial, delays in ms
+# owd ADDR RATE: "p50 p99 delivered% socket-p99" of one trial, delays in
+# ms; socket-p99: the wait in the receiving application's socket
 owd()
 {
 	in_a "$OVLPERF" client "$1" -u -b "$2" -l 1372 -t "$T" -J 2>/dev/null |
 		python3 -c 'import json,sys
-u = json.load(sys.stdin)["udp"]; w = u.get("owd_us") or {}
+u = json.load(sys.stdin)["udp"]; w = u.get("owd_us") or {}; s = u.get("rx_wait_us") or {}
 d = 100.0 * u["received"] / u["sent"] if u.get("sent") else 0
-print("%.3f %.3f %.2f" % (w.get("p50", -1e3) / 1e3, w.get("p99", -1e3) / 1e3, d))' ||
-		echo "- - -"
+print("%.3f %.3f %.2f %s" % (w.get("p50", -1e3) / 1e3, w.get("p99", -1e3) / 1e3, d,
+                             "%.3f" % (s["p99"] / 1e3) if "p99" in s else "-"))' ||
+		echo "- - - -"
 }
 
 # stages SNAP: both daemons' counters (ovlperf only) into $WORK/SNAP-{a,b}
@@ -134,7 +136,7 @@ print(p99(before + "-a", after + "-a", "queue.tx_hold_hist_us"),
 PY
 }
 
-declare -A NDR NDRS P50 P99 DLV WHERE
+declare -A NDR NDRS P50 P99 DLV WHERE SOCK
 for p in $PATHS; do NDR[$p]=0; NDRS[$p]=""; done
 for s in $(seq "$SEARCHES"); do
 	for p in $PATHS; do
@@ -151,8 +153,8 @@ for l in $LOADS; do
 		rate=$(python3 -c 'import sys; print("%.0f" % (float(sys.argv[1]) * float(sys.argv[2]) / 100))' "${NDR[$p]}" "$l")
 		log "${NAME[$p]}: ${l} % of NDR (${rate} bit/s) for ${T}s"
 		[ "$p" = ovl ] && stages before
-		read -r a b c < <(owd "${ADDR[$p]}" "$rate")
-		P50[$p,$l]=$a P99[$p,$l]=$b DLV[$p,$l]=$c
+		read -r a b c e < <(owd "${ADDR[$p]}" "$rate")
+		P50[$p,$l]=$a P99[$p,$l]=$b DLV[$p,$l]=$c SOCK[$p,$l]=$e
 		[ "$p" = ovl ] && { stages after; WHERE[$l]=$(where before after || echo "- - -"); }
 	done
 done
@@ -180,14 +182,17 @@ echo "NDR: highest of $SEARCHES searches (Mbit/s each:$(for p in $PATHS; do prin
 echo "machine load: $(cut -d' ' -f1-3 /proc/loadavg)"
 if [[ " $PATHS " == *" ovl "* ]]; then
 	printf '\nwhere the delay of ovlperf'"'"'s overlay sits (p99 per stage, ms, upper bounds of power-of-two buckets)\n'
-	printf '%5s %10s %13s %15s %13s\n' load "p99 e2e" "A: hold <=" "B: socket <=" "B: hold <="
+	printf '%5s %10s %13s %15s %13s %15s\n' load "p99 e2e" "A: hold <=" "B: socket <=" "B: hold <=" \
+		"B: receiver"
 	for l in $LOADS; do
 		read -r x y z <<<"${WHERE[$l]:-- - -}"
-		printf '%4s%% %10s %13s %15s %13s\n' "$l" "${P99[ovl,$l]:--}" "$x" "$y" "$z"
+		printf '%4s%% %10s %13s %15s %13s %15s\n' "$l" "${P99[ovl,$l]:--}" "$x" "$y" "$z" \
+			"${SOCK[ovl,$l]:--}"
 	done
-	echo "A: hold = TUN read to the batch's last send; B: socket = wait in the receive socket;" \
-		"B: hold = socket to the batch's last TUN write (tunnel show queue.*); the rest is" \
-		"the kernels' TUN and UDP paths and thread scheduling"
+	echo "A: hold = TUN read to the batch's last send; B: socket = wait in the daemon's" \
+		"underlay socket; B: hold = socket to the batch's last TUN write (tunnel show" \
+		"queue.*); B: receiver = wait in the test receiver's own socket (udp.rx_wait_us," \
+		"exact). The rest is A's TUN ring, the kernels' TUN and UDP paths and thread scheduling"
 	python3 - "${P99[ovl,90]:-}" "${P99[ovl,50]:-}" <<'PY'
 import sys
 def verdict(v, goal):

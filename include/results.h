@@ -270,6 +270,9 @@ struct results_delay_point {
 	uint64_t load_bps;
 	double load_pct; /* of the lowest NDR; 0: a fixed [udp] rate */
 	struct results_stat p50_ms, p99_ms, delivered_pct;
+	/* of that delay, the p99 of the wait in the receiver's sockets
+	 * (udp_result.rx_wait): n 0 when no trial measured it */
+	struct results_stat rx_wait_p99_ms;
 };
 
 struct results_summary {

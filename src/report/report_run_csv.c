@@ -226,6 +226,9 @@ int report_run_csv(FILE *f, const struct report_run *rr)
 		row(f, rr, "owd_p99_ms", p->path, 0, p->len, p->load_bps, &p->p99_ms,
 		    overhead_find_load(&rr->ov, p->path, OVERHEAD_OWD_P99, p->len, p->load_bps),
 		    OVERHEAD_EXACT);
+		if (p->rx_wait_p99_ms.n)
+			row(f, rr, "rx_wait_p99_ms", p->path, 0, p->len, p->load_bps,
+			    &p->rx_wait_p99_ms, NULL, false);
 	}
 	for (size_t i = 0; i < s->nsweep; i++) {
 		const struct results_sweep_point *p = &s->sweep[i];

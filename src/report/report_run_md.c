@@ -232,9 +232,13 @@ static void delays(FILE *f, const struct report_run *rr)
 	fprintf(f, "Each load is the same on every path: a share of the lowest NDR any path "
 		   "reached (below its knee a queue barely forms; near it, it grows), or the "
 		   "scenario's fixed rate.\n\n");
-	fprintf(f, "| path | bytes | load %% of NDR | load Mbit/s | p50 ms | p99 ms | delivered %% "
-		   "| p50 vs underlay | p99 vs underlay |\n"
-		   "|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+	fprintf(f, "Of that delay, `receiver socket p99` is the wait in the receiving "
+		   "application's sockets (the kernel's arrival stamp to the read): the receiver's "
+		   "share, not the path's.\n\n");
+	fprintf(f,
+		"| path | bytes | load %% of NDR | load Mbit/s | p50 ms | p99 ms | receiver socket "
+		"p99 ms | delivered %% | p50 vs underlay | p99 vs underlay |\n"
+		"|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
 	for (size_t i = 0; i < rr->sum.ndelay; i++) {
 		const struct results_delay_point *p = &rr->sum.delay[i];
 
@@ -247,6 +251,11 @@ static void delays(FILE *f, const struct report_run *rr)
 		spread(f, &p->p50_ms, 1, 3);
 		fputs(" | ", f);
 		spread(f, &p->p99_ms, 1, 3);
+		fputs(" | ", f);
+		if (p->rx_wait_p99_ms.n)
+			spread(f, &p->rx_wait_p99_ms, 1, 3);
+		else
+			fputs("-", f);
 		fprintf(f, " | %.2f |", p->delivered_pct.median);
 		ratio(f,
 		      overhead_find_load(&rr->ov, p->path, OVERHEAD_OWD_P50, p->len, p->load_bps));

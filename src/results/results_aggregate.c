@@ -127,9 +127,9 @@ static void sweep_point(const struct results_run *run, struct results_sweep_poin
 }
 
 static void delay_point(const struct results_run *run, struct results_delay_point *p, double *a,
-			double *b, double *c)
+			double *b, double *c, double *w)
 {
-	size_t n = 0;
+	size_t n = 0, nw = 0;
 
 	for (size_t i = 0; i < run->ntrials; i++) {
 		const struct results_trial *t = &run->trials[i];
@@ -142,10 +142,13 @@ static void delay_point(const struct results_run *run, struct results_delay_poin
 		b[n] = (double)t->udp.owd.p99_ns / 1e6;
 		c[n] = results_delivered_pct(&t->udp);
 		n++;
+		if (t->udp.rx_wait.valid)
+			w[nw++] = (double)t->udp.rx_wait.p99_ns / 1e6;
 	}
 	p->p50_ms = results_stat_of(a, n);
 	p->p99_ms = results_stat_of(b, n);
 	p->delivered_pct = results_stat_of(c, n);
+	p->rx_wait_p99_ms = results_stat_of(w, nw);
 }
 
 bool results_knee_is_lower_bound(const char *outcome)
@@ -444,7 +447,7 @@ int results_aggregate(const struct results_run *run, struct results_summary *sum
 	for (size_t i = 0; i < sum->nknee; i++)
 		knee_point(run, &sum->knee[i], v[0], v[1], v[2]);
 	for (size_t i = 0; i < sum->ndelay; i++)
-		delay_point(run, &sum->delay[i], v[0], v[1], v[2]);
+		delay_point(run, &sum->delay[i], v[0], v[1], v[2], v[3]);
 	for (size_t i = 0; i < run->ntrials; i++)
 		if (usable(&run->trials[i]) && run->trials[i].udp.owd.valid &&
 		    (double)run->trials[i].udp.owd.error_ns / 1e6 > sum->owd_error_ms)

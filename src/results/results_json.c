@@ -187,6 +187,7 @@ static cJSON *trial_json(const struct results_run *run, const struct results_tri
 		u = obj_of(&t->udp, udp_fields, NF(udp_fields));
 		ok = add_child(o, "udp", u) &&
 		     add_child(u, "owd", obj_of(&t->udp.owd, owd_fields, NF(owd_fields))) &&
+		     add_child(u, "rx_wait", obj_of(&t->udp.rx_wait, owd_fields, NF(owd_fields))) &&
 		     add_child(u, "loss_at",
 			       obj_of(&t->udp.loss_at, loss_fields, NF(loss_fields))) &&
 		     add_child(u, "layers", layers_json(run, t));
@@ -315,6 +316,7 @@ static bool summary_delay(cJSON *arr, const struct results_run *run,
 		      add_num(o, "load_pct", p->load_pct) &&
 		      add_stat(o, "owd_p50_ms", &p->p50_ms) &&
 		      add_stat(o, "owd_p99_ms", &p->p99_ms) &&
+		      add_stat(o, "rx_wait_p99_ms", &p->rx_wait_p99_ms) &&
 		      add_stat(o, "delivered_pct", &p->delivered_pct)))
 			return false;
 	}

@@ -190,6 +190,10 @@ static int read_trial(struct rd *rd, const cJSON *o, const struct results_run *r
 		size_t l = push(rd, "udp");
 
 		err = get_sub(rd, udp, "owd", &t->udp.owd, owd_fields, NF(owd_fields));
+		/* absent in a run.json from before it was measured */
+		if (!err)
+			err = get_sub(rd, udp, "rx_wait", &t->udp.rx_wait, owd_fields,
+				      NF(owd_fields));
 		if (!err)
 			err = get_sub(rd, udp, "loss_at", &t->udp.loss_at, loss_fields,
 				      NF(loss_fields));

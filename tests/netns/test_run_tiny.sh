@@ -53,6 +53,15 @@ for name, k in knees.items():
     need(k["pdr_bps"]["n"] >= 1 and k["pdr_bps"]["median"] > 0, name + ": a PDR")
     need(k["ndr_bps"]["n"] >= 1 or k["ndr_outcome"] == "below-min", name + ": an NDR or below-min")
     need(k["trials"] >= 1, name + ": trials counted")
+# every delay trial says how long its receiver's socket held the datagrams,
+# a share of the one-way delay (1 ms of slack: two clocks read apart)
+for t in (t for t in d["trials"] if t["kind"] == "delay" and t["status"] == 0):
+    o, w = t["udp"]["owd"], t["udp"].get("rx_wait", {})
+    need(w.get("valid") and w["error_ns"] == 0, "delay trial without rx_wait: %s" % w)
+    need(all(w[k] <= o[k] + 1000000 for k in ("p50_ns", "p99_ns", "max_ns")),
+         "rx_wait above the delay: %s vs %s" % (w, o))
+for p in d["summary"]["delay"]:
+    need(p["rx_wait_p99_ms"]["n"] == p["owd_p99_ms"]["n"] >= 1, "rx_wait_p99_ms: %s" % p)
 metrics = {(o["metric"], o["path"]) for o in d["overhead"] if o["ratio"] is not None}
 for m in ("tcp_goodput_bps", "udp_pdr_bps", "tcp_mss", "owd_p50_ms"):
     need((m, "overlay") in metrics, "overhead ratio " + m)

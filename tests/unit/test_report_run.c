@@ -215,12 +215,16 @@ static void test_delay_rows(void **state)
 	free(t);
 	t = render(p_md, &rr, NULL);
 	contains(t, "## One-way delay at common loads");
-	contains(t, "| overlay | 1400 | 50 | 100.0 | 0.150 | 0.900 | 100.00 | 3.000 | 4.500 |");
-	contains(t, "| overlay | 1400 | 90 | 180.0 | 0.400 | 12.000 | 100.00 | 6.667 | 24.000 |");
+	contains(t, "| overlay | 1400 | 50 | 100.0 | 0.150 | 0.900 | - | 100.00 | 3.000 | 4.500 |");
+	contains(t,
+		 "| overlay | 1400 | 90 | 180.0 | 0.400 | 12.000 | 9.000 (8.000-10.000) | 100.00 | "
+		 "6.667 | 24.000 |");
 	contains(t, "| overlay | delay p99 | 1400 bytes, 90 % of NDR (180.0 Mbit/s) | 0.500 ms |");
 	free(t);
 	t = render(p_csv, &rr, NULL);
 	contains(t, "owd_p99_ms,overlay,builtin,,1400,180000000,3,12,12,12,0.5,24,");
+	contains(t, "rx_wait_p99_ms,overlay,builtin,,1400,180000000,3,9,8,10,,,");
+	assert_null(strstr(t, "rx_wait_p99_ms,overlay,builtin,,1400,100000000"));
 	free(t);
 	report_run_release(&rr);
 	results_free(&run);

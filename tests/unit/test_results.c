@@ -336,6 +336,11 @@ static void test_delay_loads(void **state)
 	assert_non_null(dp);
 	assert_int_equal(dp->p99_ms.n, 3);
 	assert_true(dp->load_pct == 90 && dp->p99_ms.median > 11.999 && dp->p99_ms.median < 12.001);
+	/* the receiver's socket share: the median of its p99s; none measured at 50 % */
+	assert_int_equal(dp->rx_wait_p99_ms.n, 3);
+	assert_true(dp->rx_wait_p99_ms.median > 8.999 && dp->rx_wait_p99_ms.median < 9.001);
+	assert_true(dp->rx_wait_p99_ms.min > 7.999 && dp->rx_wait_p99_ms.max < 10.001);
+	assert_int_equal(results_find_delay(&sum, 1, 1400, 100000000)->rx_wait_p99_ms.n, 0);
 	assert_null(results_find_delay(&sum, 1, 1400, 150000000));
 	/* sorted by path, size, then load: 50 % before 90 % */
 	assert_true(sum.delay[2].load_pct == 50 && sum.delay[3].load_pct == 90);
