@@ -39,6 +39,7 @@ struct sweep_point {
 	struct loss_attrib loss_at; /* where the loss happened */
 	struct udp_outer outer;	    /* the built-in overlay's outer datagrams */
 	struct owd_summary owd;
+	struct owd_summary rx_wait; /* of that, the wait in the receiver's sockets */
 	double jitter_ms;
 	struct cpu_use cpu_sender, cpu_receiver;
 	struct load_sched sched_client, sched_server; /* each end's test threads */

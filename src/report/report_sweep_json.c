@@ -86,6 +86,15 @@ static cJSON *point_json(const struct sweep_result *res, const struct sweep_poin
 		num(owd, "max", (double)p->owd.max_ns / 1e3);
 		num(owd, "error", (double)p->owd.error_ns / 1e3);
 	}
+	/* the receiver's share of that delay, on its one clock */
+	owd = cJSON_AddObjectToObject(o, "rx_wait_us");
+	if (owd) {
+		cJSON_AddBoolToObject(owd, "valid", p->rx_wait.valid);
+		num(owd, "min", (double)p->rx_wait.min_ns / 1e3);
+		num(owd, "p50", (double)p->rx_wait.p50_ns / 1e3);
+		num(owd, "p99", (double)p->rx_wait.p99_ns / 1e3);
+		num(owd, "max", (double)p->rx_wait.max_ns / 1e3);
+	}
 	num(o, "jitter_ms", p->jitter_ms);
 	num(o, "cpu_sender_s", p->cpu_sender.user_s + p->cpu_sender.sys_s);
 	num(o, "cpu_receiver_s", p->cpu_receiver.user_s + p->cpu_receiver.sys_s);

@@ -110,6 +110,7 @@ void sweep_point_from_result(const struct load_result *res, struct sweep_point *
 	pt->loss_at = u->loss_at;
 	pt->outer = u->outer;
 	pt->owd = u->owd;
+	pt->rx_wait = u->rx_wait;
 	pt->jitter_ms = u->jitter_ms;
 	pt->cpu_sender = res->cpu_sender;
 	pt->cpu_receiver = res->cpu_receiver;

@@ -58,6 +58,12 @@ lt = d["points"][ndr["lower_trial"]]
 # a trial the sender fell short in counts at what it sent (lower_bps <= sent)
 print("lower_trial_lossless", int(lt["lost"] == 0))
 print("mrr_below_max", int(k["mrr_bps"] < 400e6))
+# every point that received something says how long its receiver's socket
+# held the datagrams: a share of the delay (1 ms of slack, two clocks)
+got = [p for p in d["points"] if p["received"] > 0]
+print("rx_wait_ok", int(bool(got) and all(
+    p["rx_wait_us"]["valid"] and p["rx_wait_us"]["max"] <= p["owd_us"]["max"] + 1000 and
+    p["rx_wait_us"]["p99"] <= p["owd_us"]["p99"] + 1000 for p in got)))
 EOF
 cat "$OUT/knee.check"
 expect_eq "knee search finished (found, or the sender's limit)" \
@@ -69,6 +75,7 @@ expect_eq "one point per trial" "$(awk '/^trials_match/{print $2}' "$OUT/knee.ch
 expect_eq "generator-limited trials counted as pass" "$(awk '/^invalid_passes/{print $2}' "$OUT/knee.check")" 0
 expect_eq "NDR lower bound trial lost nothing" "$(awk '/^lower_trial_lossless/{print $2}' "$OUT/knee.check")" 1
 expect_eq "MRR shows the shaper" "$(awk '/^mrr_below_max/{print $2}' "$OUT/knee.check")" 1
+expect_eq "each point's receiver socket wait, within its delay" "$(awk '/^rx_wait_ok/{print $2}' "$OUT/knee.check")" 1
 grep -q "trial 1 of" "$OUT/knee.err" || fail "no progress lines on stderr"
 ok "progress lines on stderr"
 
