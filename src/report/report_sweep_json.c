@@ -55,6 +55,21 @@ static cJSON *point_layers(const struct sweep_result *res, const struct sweep_po
 	return o;
 }
 
+/* {valid, min, p50, p99, max} in microseconds, added to o as name */
+static cJSON *delay_json(cJSON *o, const char *name, const struct owd_summary *w)
+{
+	cJSON *d = cJSON_AddObjectToObject(o, name);
+
+	if (d) {
+		cJSON_AddBoolToObject(d, "valid", w->valid);
+		num(d, "min", (double)w->min_ns / 1e3);
+		num(d, "p50", (double)w->p50_ns / 1e3);
+		num(d, "p99", (double)w->p99_ns / 1e3);
+		num(d, "max", (double)w->max_ns / 1e3);
+	}
+	return d;
+}
+
 static cJSON *point_json(const struct sweep_result *res, const struct sweep_point *p, bool knee)
 {
 	cJSON *o = cJSON_CreateObject(), *owd;
@@ -77,24 +92,11 @@ static cJSON *point_json(const struct sweep_result *res, const struct sweep_poin
 	cJSON_AddBoolToObject(o, "generator_limited", p->generator_limited);
 	cJSON_AddItemToObject(o, "layers", point_layers(res, p));
 	cJSON_AddItemToObject(o, "loss_at", loss_at_json(&p->loss_at));
-	owd = cJSON_AddObjectToObject(o, "owd_us");
-	if (owd) {
-		cJSON_AddBoolToObject(owd, "valid", p->owd.valid);
-		num(owd, "min", (double)p->owd.min_ns / 1e3);
-		num(owd, "p50", (double)p->owd.p50_ns / 1e3);
-		num(owd, "p99", (double)p->owd.p99_ns / 1e3);
-		num(owd, "max", (double)p->owd.max_ns / 1e3);
+	owd = delay_json(o, "owd_us", &p->owd);
+	if (owd)
 		num(owd, "error", (double)p->owd.error_ns / 1e3);
-	}
 	/* the receiver's share of that delay, on its one clock */
-	owd = cJSON_AddObjectToObject(o, "rx_wait_us");
-	if (owd) {
-		cJSON_AddBoolToObject(owd, "valid", p->rx_wait.valid);
-		num(owd, "min", (double)p->rx_wait.min_ns / 1e3);
-		num(owd, "p50", (double)p->rx_wait.p50_ns / 1e3);
-		num(owd, "p99", (double)p->rx_wait.p99_ns / 1e3);
-		num(owd, "max", (double)p->rx_wait.max_ns / 1e3);
-	}
+	delay_json(o, "rx_wait_us", &p->rx_wait);
 	num(o, "jitter_ms", p->jitter_ms);
 	num(o, "cpu_sender_s", p->cpu_sender.user_s + p->cpu_sender.sys_s);
 	num(o, "cpu_receiver_s", p->cpu_receiver.user_s + p->cpu_receiver.sys_s);
