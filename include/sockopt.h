@@ -8,6 +8,7 @@
 #define OVLPERF_SOCKOPT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "load.h"
@@ -65,11 +66,15 @@ bool sockopt_udp_gso(int fd, uint16_t segsize);
 /* UDP_GRO; false when the kernel refuses it. */
 bool sockopt_udp_gro(int fd);
 /* SO_TIMESTAMPNS: each datagram read carries the kernel's arrival time
- * (CLOCK_REALTIME), so that the reader can tell how long it waited. */
+ * (CLOCK_REALTIME), so that the reader can tell how long it waited.
+ * 0 or a negative errno. */
 int sockopt_rx_timestamps(int fd);
+/* The SCM_TIMESTAMPNS time in a received message's control data, in ns
+ * since the epoch. Walks the buffer with bounds checks (it does not trust
+ * cmsg_len). false when absent or malformed. */
+bool sockopt_rx_stamp(const void *control, size_t len, uint64_t *realtime_ns);
 /* SO_RXQ_OVFL: each recvmsg carries the socket's drop count. */
 int sockopt_rxq_ovfl(int fd);
-/* SO_TIMESTAMPNS is not used: the datagram header carries the send time. */
 
 int sockopt_nonblock(int fd, bool on);
 int sockopt_reuseaddr(int fd);

@@ -34,6 +34,7 @@
 #include "gro.h"
 #include "gso.h"
 #include "log.h"
+#include "sockopt.h"
 #include "wire.h"
 
 /* A datagram buffer with UDP_GRO: the largest UDP payload, rounded to 64. */
@@ -72,15 +73,16 @@ struct rx {
 static bool enable_stamps(struct rx *rx)
 {
 	const struct config *cfg = rx->dev->cfg;
-	int one = 1;
 	bool any = false;
 
 	for (int s = 0; s < 2; s++) {
 		if (rx->w->sock[s] < 0)
 			continue;
-		if (setsockopt(rx->w->sock[s], SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof(one)) < 0)
+		int r = sockopt_rx_timestamps(rx->w->sock[s]);
+
+		if (r < 0)
 			log_warn("RX: no receive timestamps (%s): no queue delay, no queue policy",
-				 strerror(errno));
+				 strerror(-r));
 		else
 			any = true;
 	}
@@ -344,7 +346,7 @@ static size_t queue_drops(struct rx *rx, unsigned i, const uint8_t *buf, size_t 
 	struct msghdr *h = &rx->msgs[i].msg_hdr;
 	uint64_t stamp, sojourn;
 
-	if (!rx->stamps || !rxq_stamp(h->msg_control, h->msg_controllen, &stamp))
+	if (!rx->stamps || !sockopt_rx_stamp(h->msg_control, h->msg_controllen, &stamp))
 		return 0;
 	sojourn = now_real > stamp ? now_real - stamp : 0;
 	rxq_record(&rx->rxq, sojourn, n);

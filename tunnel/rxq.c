@@ -1,37 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include <string.h>
-#include <sys/socket.h>
-#include <time.h>
 
 #include "rxq.h"
-
-bool rxq_stamp(const void *control, size_t len, uint64_t *realtime_ns)
-{
-	const uint8_t *c = control;
-	size_t off = 0;
-
-	while (control && len - off >= sizeof(struct cmsghdr)) {
-		struct cmsghdr h;
-
-		memcpy(&h, c + off, sizeof(h));
-		if (h.cmsg_len < CMSG_LEN(0) || h.cmsg_len > len - off)
-			return false;
-		if (h.cmsg_level == SOL_SOCKET && h.cmsg_type == SCM_TIMESTAMPNS &&
-		    h.cmsg_len >= CMSG_LEN(sizeof(struct timespec))) {
-			struct timespec ts;
-
-			memcpy(&ts, c + off + CMSG_LEN(0), sizeof(ts));
-			if (ts.tv_sec < 0 || ts.tv_nsec < 0 || ts.tv_nsec >= 1000000000)
-				return false;
-			*realtime_ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-			return true;
-		}
-		off += CMSG_ALIGN(h.cmsg_len);
-		if (off > len)
-			return false;
-	}
-	return false;
-}
 
 void rxq_record(struct rxq_batch *b, uint64_t sojourn_ns, uint64_t n)
 {

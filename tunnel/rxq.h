@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The underlay receive queue as the RX threads see it: each datagram's
- * kernel receive time (SO_TIMESTAMPNS, CLOCK_REALTIME), the time it waited
+ * kernel receive time (SO_TIMESTAMPNS, CLOCK_REALTIME, read by
+ * sockopt_rx_stamp()), the time it waited
  * in the socket's queue before a thread took it (its sojourn), and the
  * statistics `tunnel show` reports: a histogram (codel.h's buckets), the
  * sum and the largest. The policy that drops on sojourn is codel.h.
@@ -26,10 +27,6 @@ struct rxq_stats {
 	_Atomic uint64_t max_ns;
 };
 
-/* The SCM_TIMESTAMPNS time in a received message's control data, in ns
- * since the epoch. Walks the buffer with bounds checks (it does not trust
- * cmsg_len). false when absent or malformed. */
-bool rxq_stamp(const void *control, size_t len, uint64_t *realtime_ns);
 /* One RX thread's figures since its last flush: plain counters, so the
  * per-datagram work touches no memory another core writes. */
 struct rxq_batch {

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 
 /* Linux's own struct tcp_info: tcpi_snd_wnd is newer than glibc's copy. */
 #include <linux/tcp.h>
@@ -185,6 +186,34 @@ bool sockopt_udp_gro(int fd)
 int sockopt_rx_timestamps(int fd)
 {
 	return setint(fd, SOL_SOCKET, SO_TIMESTAMPNS, 1);
+}
+
+bool sockopt_rx_stamp(const void *control, size_t len, uint64_t *realtime_ns)
+{
+	const uint8_t *c = control;
+	size_t off = 0;
+
+	while (control && len - off >= sizeof(struct cmsghdr)) {
+		struct cmsghdr h;
+
+		memcpy(&h, c + off, sizeof(h));
+		if (h.cmsg_len < CMSG_LEN(0) || h.cmsg_len > len - off)
+			return false;
+		if (h.cmsg_level == SOL_SOCKET && h.cmsg_type == SCM_TIMESTAMPNS &&
+		    h.cmsg_len >= CMSG_LEN(sizeof(struct timespec))) {
+			struct timespec ts;
+
+			memcpy(&ts, c + off + CMSG_LEN(0), sizeof(ts));
+			if (ts.tv_sec < 0 || ts.tv_nsec < 0 || ts.tv_nsec >= 1000000000)
+				return false;
+			*realtime_ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+			return true;
+		}
+		off += CMSG_ALIGN(h.cmsg_len);
+		if (off > len)
+			return false;
+	}
+	return false;
 }
 
 int sockopt_rxq_ovfl(int fd)

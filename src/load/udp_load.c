@@ -475,20 +475,15 @@ static void handle_msg(struct receiver *r, struct mmsghdr *m, uint64_t now, uint
 	struct udp_stream *st = r->st;
 	const uint8_t *p = m->msg_hdr.msg_iov->iov_base;
 	size_t len = m->msg_len, seg = len;
+	uint64_t at;
 
-	st->rx_stamped = false;
+	/* a clock step between the two stamps: no sample */
+	st->rx_stamped = sockopt_rx_stamp(m->msg_hdr.msg_control, m->msg_hdr.msg_controllen, &at) &&
+			 at && at <= real_now;
+	st->rx_wait_ns = st->rx_stamped ? real_now - at : 0;
 	for (struct cmsghdr *c = CMSG_FIRSTHDR(&m->msg_hdr); c; c = CMSG_NXTHDR(&m->msg_hdr, c)) {
 		if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SO_RXQ_OVFL) {
 			memcpy(&st->rxq_ovfl, CMSG_DATA(c), sizeof(uint32_t));
-		} else if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_TIMESTAMPNS) {
-			struct timespec ts;
-			uint64_t at;
-
-			memcpy(&ts, CMSG_DATA(c), sizeof(ts));
-			at = (uint64_t)ts.tv_sec * NSEC_PER_SEC + (uint64_t)ts.tv_nsec;
-			/* a clock step between the two stamps: no sample */
-			st->rx_stamped = at && at <= real_now;
-			st->rx_wait_ns = st->rx_stamped ? real_now - at : 0;
 		} else if (c->cmsg_level == IPPROTO_UDP && c->cmsg_type == UDP_GRO) {
 			int gs;
 

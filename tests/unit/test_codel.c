@@ -25,6 +25,7 @@
 
 #include "codel.h"
 #include "rxq.h"
+#include "sockopt.h"
 
 #define MS 1000000ull
 #define US 1000ull
@@ -201,7 +202,7 @@ static void test_hist(void **state)
 	assert_int_equal(codel_hist_quantile_us(h, 1.0), 2048);
 }
 
-/* rxq_stamp: the timestamp after another control message, a truncated
+/* sockopt_rx_stamp: the timestamp after another control message, a truncated
  * one, a cmsg_len that points past the buffer, none at all. */
 static void test_stamp(void **state)
 {
@@ -228,13 +229,13 @@ static void test_stamp(void **state)
 	c->cmsg_len = CMSG_LEN(sizeof(ts));
 	memcpy(CMSG_DATA(c), &ts, sizeof(ts));
 	len = CMSG_SPACE(sizeof(gso)) + CMSG_SPACE(sizeof(ts));
-	assert_true(rxq_stamp(u.b, len, &ns));
+	assert_true(sockopt_rx_stamp(u.b, len, &ns));
 	assert_int_equal(ns, 1700000000123456789ull);
-	assert_false(rxq_stamp(u.b, CMSG_SPACE(sizeof(gso)) + 8, &ns));
-	assert_false(rxq_stamp(u.b, CMSG_SPACE(sizeof(gso)), &ns));
-	assert_false(rxq_stamp(NULL, 0, &ns));
+	assert_false(sockopt_rx_stamp(u.b, CMSG_SPACE(sizeof(gso)) + 8, &ns));
+	assert_false(sockopt_rx_stamp(u.b, CMSG_SPACE(sizeof(gso)), &ns));
+	assert_false(sockopt_rx_stamp(NULL, 0, &ns));
 	c->cmsg_len = 4096;
-	assert_false(rxq_stamp(u.b, len, &ns));
+	assert_false(sockopt_rx_stamp(u.b, len, &ns));
 }
 
 static void test_record(void **state)
