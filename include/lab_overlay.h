@@ -40,8 +40,9 @@ int lab_overlay_addr(const struct lab_overlay *ov, unsigned host, int family,
 /* Name of the TUN device in host h (e.g. "ovl0"). */
 const char *lab_overlay_ifname(const struct lab_overlay *ov, unsigned host);
 /* The log file of host h's daemon when started with detach
- * (/run/ovlperf/labs/<lab>.overlay-<h>.log; lab_down() removes it). */
-int lab_overlay_log_path(const char *lab_name, unsigned host, char *buf, size_t len);
+ * (/run/ovlperf/labs/<lab>.overlay-<h>.log; lab_down() removes it); host < 0
+ * gives the name of them all, with H for the host, for messages. */
+int lab_overlay_log_path(const char *lab_name, int host, char *buf, size_t len);
 /* Whether the daemon in host h is still running. */
 bool lab_overlay_alive(const struct lab_overlay *ov, unsigned host);
 

@@ -343,13 +343,8 @@ static int overlay_up(struct lab *lab, int family)
 				  sizeof(s6));
 		printf("overlay host %u: %s %s %s\n", h, lab_overlay_ifname(ov, h), s4, s6);
 	}
-	if (lab_overlay_log_path(lab_get_spec(lab)->name, 0, logp, sizeof(logp)) == 0) {
-		char *n = strstr(logp, ".overlay-0.log");
-
-		if (n)
-			snprintf(n, sizeof(logp) - (size_t)(n - logp), ".overlay-H.log");
+	if (lab_overlay_log_path(lab_get_spec(lab)->name, -1, logp, sizeof(logp)) == 0)
 		printf("overlay daemons log to %s (H: the host; 'lab down' removes them)\n", logp);
-	}
 	return 0;
 }
 

@@ -222,7 +222,7 @@ static int wait_ready(struct lab_overlay *ov)
  * a failure is this command's error, not a daemon's silent exit. */
 static int open_log(const struct lab_overlay *ov, unsigned h, char *path, size_t len)
 {
-	int fd, r = lab_overlay_log_path(lab_get_spec(ov->lab)->name, h, path, len);
+	int fd, r = lab_overlay_log_path(lab_get_spec(ov->lab)->name, (int)h, path, len);
 
 	if (r < 0)
 		return r;

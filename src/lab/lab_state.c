@@ -268,18 +268,21 @@ int lab_state_remove(const char *name)
 	if (rc)
 		return rc;
 	/* The logs of detached overlay daemons, which stopped with the lab. */
-	for (unsigned h = 0; h < LAB_MAX_HOSTS; h++)
+	for (int h = 0; h < LAB_MAX_HOSTS; h++)
 		if (lab_overlay_log_path(name, h, log, sizeof(log)) == 0 && unlink(log) < 0 &&
 		    errno != ENOENT)
 			log_warn("cannot remove %s: %s", log, strerror(errno));
 	return unlink(path) < 0 && errno != ENOENT ? -errno : 0;
 }
 
-int lab_overlay_log_path(const char *lab_name, unsigned host, char *buf, size_t len)
+int lab_overlay_log_path(const char *lab_name, int host, char *buf, size_t len)
 {
 	char suffix[32];
 
-	snprintf(suffix, sizeof(suffix), ".overlay-%u.log", host);
+	if (host < 0)
+		snprintf(suffix, sizeof(suffix), ".overlay-H.log");
+	else
+		snprintf(suffix, sizeof(suffix), ".overlay-%d.log", host);
 	return state_path(lab_name, buf, len, suffix);
 }
 
