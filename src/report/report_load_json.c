@@ -160,7 +160,9 @@ static cJSON *qdisc_drops_json(const struct loss_attrib *l)
 	return o;
 }
 
-static cJSON *udp_json(const struct udp_result *u, bool with_loss_at)
+/* whole: the test's total, with the figures only the total has (a stream's
+ * record is the same without them) */
+static cJSON *udp_json(const struct udp_result *u, bool whole)
 {
 	cJSON *o = cJSON_CreateObject();
 
@@ -182,8 +184,8 @@ static cJSON *udp_json(const struct udp_result *u, bool with_loss_at)
 	add_num(o, "jitter_ms", u->jitter_ms);
 	cJSON_AddItemToObject(o, "owd_us", owd_json(&u->owd));
 	cJSON_AddBoolToObject(o, "generator_limited", u->generator_limited);
-	if (with_loss_at) {
-		/* the test's total only: the receiver measures it over all streams */
+	if (whole) {
+		/* the receiver measures its socket wait over all streams */
 		cJSON_AddItemToObject(o, "rx_wait_us", owd_json(&u->rx_wait));
 		cJSON_AddItemToObject(o, "loss_at", loss_at_json(&u->loss_at));
 		cJSON_AddItemToObject(o, "loss_places", loss_places_json(&u->loss_at));
