@@ -70,13 +70,14 @@ check_owd "$WORK/shared.json" true
 # the kernel's queue length shows while it is stopped (ss Recv-Q): the wait
 # then carries the delay's tail, is never above the delay, and stays small
 # for most datagrams. Both ends as the receiver, both families.
-# stalled FILE NS REVERSE ADDR: the test, the receiver (the server in B, or
-# with -R the client in A) stopped from 1.2 s to 1.6 s; sets QMAX, the
-# largest Recv-Q of a UDP socket in NS while it was stopped (bytes)
+# stalled FILE NS REVERSE ADDR [CLIENT ARGS...]: the test, the receiver (the
+# server in B, or with -R the client in A) stopped from 1.2 s to 1.6 s; sets
+# QMAX, the largest Recv-Q of a UDP socket in NS while it was stopped (bytes)
 stalled()
 {
 	local f=$1 ns=$2 rev=$3 addr=$4 cpid pid q
-	ip netns exec "$A" "$OVLPERF" client --json "$addr" -u -b 50M -t 3 ${rev:+-R} \
+	shift 4
+	ip netns exec "$A" "$OVLPERF" client --json "$addr" -u -b 50M -t 3 ${rev:+-R} "$@" \
 		>"$f" 2>>"$WORK/client.log" &
 	cpid=$!
 	pid=$SERVER_PID
@@ -112,8 +113,23 @@ check_stalled()
 }
 stalled "$WORK/stall.json" "$B" "" 198.18.0.2
 check_stalled "$WORK/stall.json"
+pyv "$WORK/stall.json" 'd["udp"]["gro"]'
+expect_eq "$WORK/stall.json: the receiving socket used UDP GRO (offloads on)" "${V[0]}" true
 stalled "$WORK/stall6-r.json" "$A" 1 2001:2::2
 check_stalled "$WORK/stall6-r.json"
+# offloads off: the link's (veth GRO, GSO, TSO) and the sockets' (UDP GSO
+# and GRO), so every datagram is its own packet and carries its own stamp
+for ns in "$A" "$B"; do
+	ip netns exec "$ns" ethtool -K ovp0 gro off gso off tso off >/dev/null 2>&1 ||
+		fail "ethtool cannot turn offloads off in $ns"
+done
+stalled "$WORK/stall-off.json" "$B" "" 198.18.0.2 --no-gso --no-gro
+check_stalled "$WORK/stall-off.json"
+pyv "$WORK/stall-off.json" 'd["udp"]["gso"]' 'd["udp"]["gro"]'
+expect_eq "$WORK/stall-off.json: no UDP GSO or GRO on the sockets" "${V[0]} ${V[1]}" "false false"
+stalled "$WORK/stall6-off-r.json" "$A" 1 2001:2::2 --no-gso --no-gro
+check_stalled "$WORK/stall6-off-r.json"
+for ns in "$A" "$B"; do ip netns exec "$ns" ethtool -K ovp0 gro on gso on tso on >/dev/null 2>&1; done
 in_a "$OVLPERF" client 198.18.0.2 -u -b 5M -t 0.5 >"$WORK/wait.txt" 2>&1 ||
 	fail "terminal client: $(tail -3 "$WORK/wait.txt")"
 grep -q "of that, in the receiver's socket \[us\]: p50 .* p99 .* max" "$WORK/wait.txt" ||
