@@ -29,8 +29,25 @@ NFT
 
 # ly_counters TABLE: "egress test datagrams (packets bytes), S's test
 # datagrams (packets bytes), all S got (packets bytes), the tbf (bytes
-# packets drops)" on one line.
+# packets drops)" on one line, as one consistent snapshot. The three
+# counters are read one after the other, so a packet that is not the test's
+# (a neighbour probe, a late ACK) can pass the tbf between two of the reads,
+# or still wait in the tbf's queue, and be counted on one side only: the
+# snapshot is read again until two reads in a row agree, i.e. nothing moved
+# on the link while it was read.
 ly_counters()
+{
+	local prev="" cur
+	for _ in $(seq 100); do
+		cur=$(ly_counters_once "$1")
+		[ "$cur" = "$prev" ] && { echo "$cur"; return 0; }
+		prev=$cur
+		sleep 0.05
+	done
+	fail "the link's counters never held still: $cur"
+}
+
+ly_counters_once()
 {
 	{
 		ip netns exec "$R" nft -j list table netdev "$1"
