@@ -52,6 +52,7 @@ PY
 import socket, sys, time
 fam = socket.AF_INET6 if ":" in sys.argv[1] else socket.AF_INET
 s = socket.socket(fam, socket.SOCK_DGRAM); n = 0; t0 = time.monotonic()
+open(sys.argv[2] + ".started", "w").close()
 while time.monotonic() - t0 < 1.2:
     while n < (time.monotonic() - t0) * 2000:
         s.sendto(b"q" * 100, (sys.argv[1], 9100)); n += 1
@@ -59,6 +60,10 @@ while time.monotonic() - t0 < 1.2:
 open(sys.argv[2], "w").write(str(n))
 PY
 	snd=$!
+	# the stop falls inside the stream however long python takes to start
+	# on a loaded machine: counted from the sender's own start
+	for _ in $(seq 200); do [ -e "$TU_DIR/snd.started" ] && break; sleep 0.05; done
+	[ -e "$TU_DIR/snd.started" ] || fail "the sender did not start"
 	sleep 0.3
 	kill -STOP "$stop"
 	sleep 0.4
@@ -66,7 +71,7 @@ PY
 	wait "$snd" || fail "sender failed"
 	wait "$rcv" || fail "receiver failed"
 	echo "$(cat "$TU_DIR/snd") $(cat "$TU_DIR/rcv")"
-	rm -f "$TU_DIR/rcv" "$TU_DIR/rcv.ready" "$TU_DIR/snd"
+	rm -f "$TU_DIR/rcv" "$TU_DIR/rcv.ready" "$TU_DIR/snd" "$TU_DIR/snd.started"
 }
 
 # stalled FAMILY LABEL EXTRA A|B: a fresh pair with EXTRA in [interface], its
