@@ -293,6 +293,11 @@ int server_run(const struct server_config *cfg)
 		return -ENOMEM;
 	}
 	sh->cfg = cfg;
+	sh->limits = (struct load_serve_limits){ .max_duration_ns = cfg->max_duration_ns,
+						 .max_rate_bps = cfg->max_rate_bps,
+						 .max_streams = cfg->max_streams,
+						 .msg_timeout_ms = cfg->msg_timeout_ms,
+						 .realtime = cfg->realtime };
 	atomic_init(&sh->sessions, 0);
 	atomic_init(&sh->next_test_id, 1);
 	atomic_init(&sh->tests_done, 0);

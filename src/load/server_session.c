@@ -102,10 +102,7 @@ static int hello(struct session *s)
 	if (rc < 0)
 		return bad_message(s, "malformed", &m, rc);
 	log_info("%s: client %s, protocol %u", s->name, h.software, h.version);
-	s->data_ack = h.caps & PROTO_CAP_DATA_ACK;
-	s->local_drops = h.caps & PROTO_CAP_LOCAL_DROPS;
-	s->rx_wait = h.caps & PROTO_CAP_RX_WAIT;
-	s->congestion = h.caps & PROTO_CAP_CONGESTION;
+	s->client_caps = h.caps;
 	h = (struct proto_hello){ .version = PROTO_VERSION,
 				  .caps = PROTO_CAP_TCP | PROTO_CAP_UDP | PROTO_CAP_MTU |
 					  PROTO_CAP_REVERSE | PROTO_CAP_UDP_GSO |
@@ -187,6 +184,34 @@ static int serve_overlay(struct session *s, const struct proto_msg *m)
 	return overlay_serve(s->sh->ovl, &s->c, s->sh->reg, &s->peer, &s->local, s->name, m);
 }
 
+static void count_refused(void *arg, uint16_t reason)
+{
+	server_stats_refused(arg, reason);
+}
+
+/* A TCP or UDP test: the load engine's half (load_serve.h). */
+static int serve_test(struct session *s, const struct proto_test_request *req)
+{
+	struct server_shared *sh = s->sh;
+	struct load_serve_session ls = { .c = &s->c,
+					 .name = s->name,
+					 .peer = &s->peer,
+					 .local = &s->local,
+					 .client_caps = s->client_caps,
+					 .reg = sh->reg,
+					 .limits = &sh->limits,
+					 .next_test_id = &sh->next_test_id,
+					 .refused = count_refused,
+					 .arg = sh };
+	unsigned foreign;
+	int rc = load_serve(&ls, req, &foreign);
+
+	atomic_fetch_add(&sh->stats.foreign_data, foreign);
+	if (rc == 1)
+		atomic_fetch_add(&sh->stats.tests, 1);
+	return rc;
+}
+
 static int serve_requests(struct session *s, bool *ran)
 {
 	for (;;) {
@@ -209,7 +234,7 @@ static int serve_requests(struct session *s, bool *ran)
 			return bad_message(s, "malformed", &m, rc);
 		if (req.kind == PROTO_KIND_MTU)
 			return serve_mtu(s);
-		rc = server_test_run(s, &req);
+		rc = serve_test(s, &req);
 		if (rc == 1)
 			*ran = true;
 		if (rc < 0)

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Internals shared by server.c, server_session.c and server_test.c. */
+/* Internals shared by server.c, server_session.c, server_demux.c and server_udp.c. */
 #ifndef OVLPERF_SERVER_SESSION_H
 #define OVLPERF_SERVER_SESSION_H
 
@@ -11,6 +11,7 @@
 #include "overlay.h"
 #include "ctrl.h"
 #include "data_registry.h"
+#include "load_serve.h"
 #include "proto.h"
 #include "server.h"
 
@@ -28,10 +29,11 @@ struct server_stats {
 struct server_shared {
 	struct server_stats stats;
 	const struct server_config *cfg;
-	struct auth_key *key;	    /* NULL: no PSK */
-	struct data_registry *reg;  /* tests expecting data on the port */
-	struct overlay_server *ovl; /* NULL: no --overlay */
-	atomic_uint sessions;	    /* running session threads */
+	struct load_serve_limits limits; /* cfg's, for load_serve() */
+	struct auth_key *key;		 /* NULL: no PSK */
+	struct data_registry *reg;	 /* tests expecting data on the port */
+	struct overlay_server *ovl;	 /* NULL: no --overlay */
+	atomic_uint sessions;		 /* running session threads */
 	atomic_uint next_test_id;
 	atomic_uint tests_done; /* for one_shot */
 	atomic_bool stop;	/* one_shot reached: stop accepting */
@@ -43,10 +45,7 @@ struct session {
 	char name[80]; /* "[2001:2::1]:40000" for logs */
 	struct server_shared *sh;
 	bool authed;
-	bool data_ack;	  /* the client has PROTO_CAP_DATA_ACK */
-	bool local_drops; /* the client has PROTO_CAP_LOCAL_DROPS */
-	bool rx_wait;	  /* the client has PROTO_CAP_RX_WAIT */
-	bool congestion;  /* the client has PROTO_CAP_CONGESTION */
+	uint32_t client_caps; /* the client's HELLO: PROTO_CAP_* */
 };
 
 /* Tells the client why (an ERROR, or a TEST_REJECT that leaves the session
@@ -81,8 +80,5 @@ void server_udp_drain(struct server_shared *sh, int fd, uint8_t *buf, size_t cap
 
 /* Thread entry: serves one control connection, frees the session. */
 void *server_session_main(void *arg);
-/* Runs one accepted-or-rejected TCP/UDP test request. 0 when the session
- * may go on, negative when it must end (the peer was told why). */
-int server_test_run(struct session *s, const struct proto_test_request *req);
 
 #endif
