@@ -6,7 +6,6 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <inttypes.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
@@ -93,7 +92,7 @@ void server_refuse_busy(struct server_shared *sh, int fd)
 	ssize_t n;
 
 	log_warn("refusing a connection: %u sessions running", max);
-	server_stats_refused(sh, PROTO_R_BUSY);
+	server_stats_refused(&sh->stats, PROTO_R_BUSY);
 	snprintf(text, sizeof(text), "server busy: %u sessions already running", max);
 	n = proto_encode_text(buf, sizeof(buf), PROTO_ERROR, PROTO_R_BUSY, text);
 	if (n > 0 && send(fd, buf, (size_t)n, MSG_DONTWAIT | MSG_NOSIGNAL) < 0)
@@ -147,49 +146,6 @@ static void accept_all(struct server_shared *sh, int lsn, struct pending_set *ps
 		if (pending_add(ps, fd, &peer, clock_now_ns()) < 0)
 			server_refuse_busy(sh, fd);
 	}
-}
-
-void server_stats_refused(struct server_shared *sh, uint16_t reason)
-{
-	atomic_fetch_add(&sh->stats.refused[reason < SERVER_REASONS ? reason : PROTO_R_UNSPEC], 1);
-}
-
-void server_stats_log(struct server_shared *sh)
-{
-	/* keys for the log line, one per enum proto_reason */
-	static const char *const keys[SERVER_REASONS] = {
-		[PROTO_R_UNSPEC] = "other",
-		[PROTO_R_BUSY] = "busy",
-		[PROTO_R_LIMIT_DURATION] = "limit_duration",
-		[PROTO_R_LIMIT_RATE] = "limit_rate",
-		[PROTO_R_LIMIT_STREAMS] = "limit_streams",
-		[PROTO_R_UNSUPPORTED] = "unsupported",
-		[PROTO_R_AUTH] = "auth",
-		[PROTO_R_BAD_MESSAGE] = "bad_message",
-		[PROTO_R_TIMEOUT] = "timeout",
-		[PROTO_R_INTERNAL] = "internal",
-		[PROTO_R_INTERRUPTED] = "interrupted",
-		[PROTO_R_VERSION] = "version",
-	};
-	char line[512];
-	size_t n = 0;
-	uint_fast64_t any = atomic_load(&sh->stats.foreign_data);
-
-	for (unsigned r = 0; r < SERVER_REASONS && n < sizeof(line); r++) {
-		uint_fast64_t v = atomic_load(&sh->stats.refused[r]);
-		int k = snprintf(line + n, sizeof(line) - n, " %s=%" PRIuFAST64, keys[r], v);
-
-		if (k < 0)
-			break;
-		n += (size_t)k;
-		any += r == PROTO_R_INTERRUPTED ? 0 : v;
-	}
-	/* shown by default when a client was refused: what an operator must see */
-	log_msg(any ? LOG_WARN : LOG_INFO, __func__,
-		"stats: sessions=%" PRIuFAST64 " tests=%" PRIuFAST64 " foreign_data=%" PRIuFAST64
-		" refused:%s",
-		atomic_load(&sh->stats.sessions), atomic_load(&sh->stats.tests),
-		atomic_load(&sh->stats.foreign_data), line);
 }
 
 static int server_overlay_open(struct server_shared *sh)
@@ -333,7 +289,7 @@ int server_run(const struct server_config *cfg)
 	t0 = clock_now_ns();
 	while (atomic_load(&sh->sessions) > 0 && clock_now_ns() - t0 < DRAIN_WAIT_NS)
 		clock_sleep_until_ns(clock_now_ns() + 20 * NSEC_PER_MSEC);
-	server_stats_log(sh);
+	server_stats_log(&sh->stats);
 	if (atomic_load(&sh->sessions) > 0) {
 		log_warn("%u sessions still running at exit", atomic_load(&sh->sessions));
 		return 0; /* detached threads still use sh: leave it */

@@ -67,7 +67,7 @@ static void refuse(struct server_shared *sh, const struct pending_conn *p, uint1
 	n = proto_encode_text(buf, sizeof(buf), PROTO_ERROR, reason, text);
 	if (n > 0 && send(p->fd, buf, (size_t)n, MSG_DONTWAIT | MSG_NOSIGNAL) < 0)
 		log_debug("reply not sent: %s", strerror(errno));
-	server_stats_refused(sh, reason);
+	server_stats_refused(&sh->stats, reason);
 	close(p->fd);
 }
 

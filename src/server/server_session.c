@@ -25,7 +25,7 @@ int session_refuse(struct session *s, uint16_t type, uint16_t reason, const char
 	va_start(ap, fmt);
 	vsnprintf(text, sizeof(text), fmt, ap);
 	va_end(ap);
-	server_stats_refused(s->sh, reason);
+	server_stats_refused(&s->sh->stats, reason);
 	return ctrl_send_text(&s->c, type, reason, "%s", text);
 }
 
@@ -202,7 +202,7 @@ static int serve_test(struct session *s, const struct proto_test_request *req)
 					 .limits = &sh->limits,
 					 .next_test_id = &sh->next_test_id,
 					 .refused = count_refused,
-					 .arg = sh };
+					 .arg = &sh->stats };
 	unsigned foreign;
 	int rc = load_serve(&ls, req, &foreign);
 

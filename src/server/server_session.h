@@ -14,17 +14,7 @@
 #include "load_serve.h"
 #include "proto.h"
 #include "server.h"
-
-/* What the server served and refused, logged when it stops
- * (server_stats_log()): the operator's view of hostile or broken clients. */
-#define SERVER_REASONS (PROTO_R_VERSION + 1)
-struct server_stats {
-	atomic_uint_fast64_t sessions;		      /* control connections served */
-	atomic_uint_fast64_t tests;		      /* tests that ran to their end */
-	atomic_uint_fast64_t foreign_data;	      /* data connections/datagrams refused
-						       * (other address, bad greeting) */
-	atomic_uint_fast64_t refused[SERVER_REASONS]; /* ERROR/REJECT sent, by reason */
-};
+#include "server_stats.h"
 
 struct server_shared {
 	struct server_stats stats;
@@ -52,10 +42,6 @@ struct session {
  * usable) and counts it by reason. The result of ctrl_send(). */
 int session_refuse(struct session *s, uint16_t type, uint16_t reason, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
-/* Counts a refusal made without a session (server busy). */
-void server_stats_refused(struct server_shared *sh, uint16_t reason);
-/* One log line: sessions, tests, refusals by reason, refused data. */
-void server_stats_log(struct server_shared *sh);
 
 /* ---- the one port (server.c, server_demux.c, server_udp.c) ---- */
 struct pending_set;
