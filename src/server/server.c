@@ -9,7 +9,6 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -98,36 +97,6 @@ void server_refuse_busy(struct server_shared *sh, int fd)
 	if (n > 0 && send(fd, buf, (size_t)n, MSG_DONTWAIT | MSG_NOSIGNAL) < 0)
 		log_debug("busy reply not sent: %s", strerror(errno));
 	close(fd);
-}
-
-void server_start_session(struct server_shared *sh, int fd, const struct sockaddr_storage *peer)
-{
-	struct session *s = calloc(1, sizeof(*s));
-	socklen_t l = sizeof(s->local);
-	pthread_attr_t attr;
-	pthread_t t;
-
-	if (!s || ctrl_init(&s->c, fd, sh->cfg->msg_timeout_ms) < 0) {
-		free(s);
-		close(fd);
-		return;
-	}
-	s->sh = sh;
-	s->peer = *peer;
-	getsockname(fd, (struct sockaddr *)&s->local, &l);
-	addr_unmap(&s->peer);
-	addr_unmap(&s->local);
-	addr_format(&s->peer, true, s->name, sizeof(s->name));
-	atomic_fetch_add(&sh->sessions, 1);
-	atomic_fetch_add(&sh->stats.sessions, 1);
-	pthread_attr_init(&attr);
-	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-	if (pthread_create(&t, &attr, server_session_main, s) != 0) {
-		atomic_fetch_sub(&sh->sessions, 1);
-		ctrl_free(&s->c);
-		free(s);
-	}
-	pthread_attr_destroy(&attr);
 }
 
 /* Takes the connections waiting in the backlog (a batch, so that a flood

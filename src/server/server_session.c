@@ -6,11 +6,14 @@
  * nothing a client sends can hold up another session.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "addr.h"
 #include "interrupt.h"
 #include "log.h"
 #include "mtu_serve.h"
@@ -244,7 +247,8 @@ static int serve_requests(struct session *s, bool *ran)
 	}
 }
 
-void *server_session_main(void *arg)
+/* Thread entry: serves one control connection, frees the session. */
+static void *session_main(void *arg)
 {
 	struct session *s = arg;
 	struct server_shared *sh = s->sh;
@@ -265,4 +269,34 @@ void *server_session_main(void *arg)
 		atomic_store(&sh->stop, true);
 	atomic_fetch_sub(&sh->sessions, 1);
 	return NULL;
+}
+
+void server_start_session(struct server_shared *sh, int fd, const struct sockaddr_storage *peer)
+{
+	struct session *s = calloc(1, sizeof(*s));
+	socklen_t l = sizeof(s->local);
+	pthread_attr_t attr;
+	pthread_t t;
+
+	if (!s || ctrl_init(&s->c, fd, sh->cfg->msg_timeout_ms) < 0) {
+		free(s);
+		close(fd);
+		return;
+	}
+	s->sh = sh;
+	s->peer = *peer;
+	getsockname(fd, (struct sockaddr *)&s->local, &l);
+	addr_unmap(&s->peer);
+	addr_unmap(&s->local);
+	addr_format(&s->peer, true, s->name, sizeof(s->name));
+	atomic_fetch_add(&sh->sessions, 1);
+	atomic_fetch_add(&sh->stats.sessions, 1);
+	pthread_attr_init(&attr);
+	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+	if (pthread_create(&t, &attr, session_main, s) != 0) {
+		atomic_fetch_sub(&sh->sessions, 1);
+		ctrl_free(&s->c);
+		free(s);
+	}
+	pthread_attr_destroy(&attr);
 }

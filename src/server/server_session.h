@@ -45,7 +45,7 @@ int session_refuse(struct session *s, uint16_t type, uint16_t reason, const char
 
 /* ---- the one port (server.c, server_demux.c, server_udp.c) ---- */
 struct pending_set;
-/* Starts a session thread for a control connection (server.c). */
+/* Starts a session thread for a control connection (server_session.c). */
 void server_start_session(struct server_shared *sh, int fd, const struct sockaddr_storage *peer);
 /* Too many sessions: one non-blocking ERROR, then closes fd (server.c). */
 void server_refuse_busy(struct server_shared *sh, int fd);
@@ -63,8 +63,5 @@ const char *server_claim_strerror(int rc);
  * only); its greetings and probes drained into the registry. */
 int server_udp_open(const struct sockaddr_storage *ss, bool v6only);
 void server_udp_drain(struct server_shared *sh, int fd, uint8_t *buf, size_t cap);
-
-/* Thread entry: serves one control connection, frees the session. */
-void *server_session_main(void *arg);
 
 #endif
