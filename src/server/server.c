@@ -23,6 +23,7 @@
 #include "overlay.h"
 #include "server.h"
 #include "server_pending.h"
+#include "server_refuse.h"
 #include "server_session.h"
 #include "sockopt.h"
 
@@ -81,22 +82,6 @@ static int open_listener(const struct server_config *cfg, struct sockaddr_storag
 		 : ss->ss_family == AF_INET6			      ? "IPv6"
 								      : "IPv4");
 	return fd;
-}
-
-void server_refuse_busy(struct server_shared *sh, int fd)
-{
-	uint8_t buf[PROTO_HDR_LEN + PROTO_TEXT_FIXED_LEN + PROTO_TEXT_MAX];
-	unsigned max = sh->cfg->max_sessions;
-	char text[96];
-	ssize_t n;
-
-	log_warn("refusing a connection: %u sessions running", max);
-	server_stats_refused(&sh->stats, PROTO_R_BUSY);
-	snprintf(text, sizeof(text), "server busy: %u sessions already running", max);
-	n = proto_encode_text(buf, sizeof(buf), PROTO_ERROR, PROTO_R_BUSY, text);
-	if (n > 0 && send(fd, buf, (size_t)n, MSG_DONTWAIT | MSG_NOSIGNAL) < 0)
-		log_debug("busy reply not sent: %s", strerror(errno));
-	close(fd);
 }
 
 /* Takes the connections waiting in the backlog (a batch, so that a flood

@@ -47,8 +47,6 @@ int session_refuse(struct session *s, uint16_t type, uint16_t reason, const char
 struct pending_set;
 /* Starts a session thread for a control connection (server_session.c). */
 void server_start_session(struct server_shared *sh, int fd, const struct sockaddr_storage *peer);
-/* Too many sessions: one non-blocking ERROR, then closes fd (server.c). */
-void server_refuse_busy(struct server_shared *sh, int fd);
 /* Looks at pending connection i, whose poll said revents: waits for more,
  * or starts a session, hands a data connection to its test, or refuses it
  * (closed and counted); then drops it from ps. */
@@ -57,8 +55,6 @@ void server_demux_examine(struct server_shared *sh, struct pending_set *ps, unsi
 /* Ends pending connections past their deadline (the same the session would
  * give: no HELLO within the idle timeout, a stalled message). */
 void server_demux_expire(struct server_shared *sh, struct pending_set *ps, uint64_t now_ns);
-/* Text for a data_registry_check/claim error. */
-const char *server_claim_strerror(int rc);
 /* The UDP socket on the port: opened like the listener (v6only: IPv6
  * only); its greetings and probes drained into the registry. */
 int server_udp_open(const struct sockaddr_storage *ss, bool v6only);

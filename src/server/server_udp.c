@@ -20,6 +20,7 @@
 #include "data_registry.h"
 #include "log.h"
 #include "mtu_wire.h"
+#include "server_refuse.h"
 #include "server_session.h"
 #include "sockopt.h"
 
