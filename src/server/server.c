@@ -17,14 +17,18 @@
 
 #include "addr.h"
 #include "clock.h"
+#include "ctrl.h"
 #include "interrupt.h"
 #include "load.h"
 #include "log.h"
 #include "overlay.h"
 #include "server.h"
+#include "server_demux.h"
+#include "server_int.h"
 #include "server_pending.h"
 #include "server_refuse.h"
-#include "server_session.h"
+#include "server_stats.h"
+#include "server_udp.h"
 #include "sockopt.h"
 
 #define ACCEPT_POLL_MS 200

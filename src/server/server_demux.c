@@ -16,7 +16,7 @@
 #include "addr.h"
 #include "clock.h"
 #include "log.h"
-#include "server_pending.h"
+#include "server_demux.h"
 #include "server_refuse.h"
 #include "server_session.h"
 

@@ -15,7 +15,6 @@
 #include "addr.h"
 #include "log.h"
 #include "server_refuse.h"
-#include "server_stats.h"
 
 void server_refuse(struct server_shared *sh, int fd, const struct sockaddr_storage *peer,
 		   uint16_t reason, const char *fmt, ...)

@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <sys/socket.h>
 
-#include "server_session.h"
+#include "server_int.h"
 
 /* The reply a session would give (an ERROR with its reason, and the peer
  * named in the log), sent without waiting, counted; then closes fd. */

@@ -14,13 +14,28 @@
 #include <unistd.h>
 
 #include "addr.h"
+#include "ctrl.h"
 #include "interrupt.h"
 #include "log.h"
 #include "mtu_serve.h"
 #include "server_session.h"
 #include "version.h"
 
-int session_refuse(struct session *s, uint16_t type, uint16_t reason, const char *fmt, ...)
+struct session {
+	struct ctrl c;
+	struct sockaddr_storage peer, local;
+	char name[80]; /* "[2001:2::1]:40000" for logs */
+	struct server_shared *sh;
+	bool authed;
+	uint32_t client_caps; /* the client's HELLO: PROTO_CAP_* */
+};
+
+static int session_refuse(struct session *s, uint16_t type, uint16_t reason, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/* Tells the client why (an ERROR, or a TEST_REJECT that leaves the session
+ * usable) and counts it by reason. The result of ctrl_send(). */
+static int session_refuse(struct session *s, uint16_t type, uint16_t reason, const char *fmt, ...)
 {
 	char text[PROTO_TEXT_MAX + 1];
 	va_list ap;
