@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * CPU time of the measuring process (or thread) over a test: snapshots of
- * getrusage() and CLOCK_MONOTONIC, turned into struct cpu_use (load.h).
+ * getrusage() and CLOCK_MONOTONIC, turned into struct cpu_use (the load
+ * engine's results carry one per end, load.h).
  * A server running several tests at once should use CPUUSE_THREAD from the
  * thread that does the test's work, or the figures include the other tests.
  */
@@ -10,9 +11,13 @@
 
 #include <stdint.h>
 
-#include "load.h"
-
 enum cpuuse_scope { CPUUSE_PROCESS = 0, CPUUSE_THREAD = 1 };
+
+/* The CPU time of one end over a test. */
+struct cpu_use {
+	double user_s, sys_s; /* CPU seconds of the process over the test */
+	double wall_s;
+};
 
 struct cpuuse_snap {
 	uint64_t user_ns, sys_ns, wall_ns;

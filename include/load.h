@@ -17,6 +17,12 @@
 #include <stdint.h>
 #include <sys/socket.h>
 
+/* the base structs a result carries: struct cpu_use, struct loss_attrib,
+ * struct tcp_info_summary */
+#include "cpuuse.h"
+#include "netcounters.h"
+#include "sockopt.h"
+
 #define LOAD_DEFAULT_PORT 5211
 #define LOAD_MAX_STREAMS  128
 #define LOAD_JSON_SCHEMA  1
@@ -82,39 +88,6 @@ struct owd_summary {
 			    * above the true delay (owd_clock.h) */
 };
 
-/* Where lost datagrams were lost, place by place along the path, in
- * datagrams (deltas of counters over the test; the counts sum to lost). */
-struct loss_attrib {
-	uint64_t sender_sndbuf;	    /* the sender's socket buffer: Udp SndbufErrors
-				     * the sender did not see refused (not the qdisc) */
-	uint64_t sender_link;	    /* the sender's interfaces: tx drops */
-	uint64_t receiver_rcvbuf;   /* other sockets of the receiving host: Udp
-				     * RcvbufErrors beyond the test socket's own */
-	uint64_t receiver_socket;   /* the test's own receive socket: SO_RXQ_OVFL */
-	uint64_t receiver_inerrors; /* Udp InErrors that are not RcvbufErrors */
-	uint64_t receiver_link;	    /* the receiver's interfaces: rx drops */
-	uint64_t network;	    /* the rest: lost on the path */
-	uint64_t sender_qdisc;	    /* the sender's qdisc (a shaper, a full queue):
-				     * root qdisc drops and sends refused ENOBUFS */
-	uint64_t tunnel;	    /* the built-in overlay's daemons, either end
-				     * (ovlperf tunnel show: drop.*) */
-	/* the sender's own account behind sender_qdisc: what its qdiscs'
-	 * counters said (packets: a GSO message dropped whole is one), and
-	 * the datagrams in messages refused (ENOBUFS) or skipped by a short
-	 * sendmmsg() */
-	uint64_t qdisc_packets, refused_dgrams, hidden_dgrams;
-	uint64_t qdisc_datagrams; /* the datagrams those say the qdisc dropped
-				   * (sender_qdisc before the cap at lost) */
-	/* what the fixes need (report_loss_fix() in report_load.h) */
-	char qdisc_kind[16];	    /* root qdisc with the most drops ("tbf") */
-	char qdisc_if[16];	    /* on this interface of the sender */
-	uint32_t sender_txqlen;	    /* that interface's txqueuelen */
-	uint32_t rcvbuf_bytes;	    /* the test socket's effective SO_RCVBUF */
-	uint32_t rcvbuf_need_bytes; /* SO_RCVBUF that would have held the overflow
-				     * (0: none overflowed, or the receiver fell
-				     * behind throughout: no buffer helps) */
-};
-
 /* How one end's test threads were really scheduled: read back from the
  * threads (sched(7)), not what was asked for, so that a process started under
  * chrt shows as such. */
@@ -134,11 +107,6 @@ struct load_sched {
 const char *load_sched_name(const struct load_sched *s, char *buf, size_t n);
 /* The name back ("other", "fifo:N", "rr:N" with N 1..99); false otherwise. */
 bool load_sched_parse(const char *name, struct load_sched *s);
-
-struct cpu_use {
-	double user_s, sys_s; /* CPU seconds of the process over the test */
-	double wall_s;
-};
 
 /* Over the built-in overlay: the outer (encrypted) datagrams its daemon at
  * the client's end put on the underlay (the client sending) or took from
@@ -184,15 +152,6 @@ struct udp_result {
 	bool sender_diag;
 	uint64_t skipped_late_wakeup, skipped_slow_send, skipped_blocked_send, send_refused;
 	struct udp_outer outer;
-};
-
-struct tcp_info_summary {
-	uint32_t retransmits; /* tcpi_total_retrans */
-	uint32_t rtt_us, rttvar_us;
-	uint32_t snd_mss, adv_mss, rcv_mss, pmtu;
-	uint32_t snd_cwnd;
-	uint32_t snd_wnd;   /* the peer's advertised receive window */
-	bool snd_wnd_known; /* the kernel reports it (5.4 and later) */
 };
 
 struct tcp_result {

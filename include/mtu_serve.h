@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The server's half of `ovlperf mtu`: the server (src/load/server.c) hands a
+ * The server's half of `ovlperf mtu`: the server (src/server/server.c) hands a
  * control session whose test kind is MTU to mtu_serve(), which answers probe
  * queries until the client ends the session. mtu_serve() owns the session
  * for its duration and returns when the client says MTU_PROBE_DONE, closes
  * the connection, or interrupt_requested() becomes true.
  *
- * The server's part before the call (src/load/server_session.c): after HELLO and
+ * The server's part before the call (src/server/server_session.c): after HELLO and
  * authentication, a TEST_REQUEST of kind PROTO_KIND_MTU is not answered with
  * TEST_ACCEPT; the server calls mtu_serve() at once and the session ends when
  * it returns. Everything after the TEST_REQUEST on the connection is

@@ -24,9 +24,40 @@
 #include <stdint.h>
 #include <net/if.h>
 
-#include "load.h"
-
 #define NETCOUNTERS_MAX_LINKS 64
+
+/* Where lost datagrams were lost, place by place along the path, in
+ * datagrams (deltas of counters over the test; the counts sum to lost). */
+struct loss_attrib {
+	uint64_t sender_sndbuf;	    /* the sender's socket buffer: Udp SndbufErrors
+				     * the sender did not see refused (not the qdisc) */
+	uint64_t sender_link;	    /* the sender's interfaces: tx drops */
+	uint64_t receiver_rcvbuf;   /* other sockets of the receiving host: Udp
+				     * RcvbufErrors beyond the test socket's own */
+	uint64_t receiver_socket;   /* the test's own receive socket: SO_RXQ_OVFL */
+	uint64_t receiver_inerrors; /* Udp InErrors that are not RcvbufErrors */
+	uint64_t receiver_link;	    /* the receiver's interfaces: rx drops */
+	uint64_t network;	    /* the rest: lost on the path */
+	uint64_t sender_qdisc;	    /* the sender's qdisc (a shaper, a full queue):
+				     * root qdisc drops and sends refused ENOBUFS */
+	uint64_t tunnel;	    /* the built-in overlay's daemons, either end
+				     * (ovlperf tunnel show: drop.*) */
+	/* the sender's own account behind sender_qdisc: what its qdiscs'
+	 * counters said (packets: a GSO message dropped whole is one), and
+	 * the datagrams in messages refused (ENOBUFS) or skipped by a short
+	 * sendmmsg() */
+	uint64_t qdisc_packets, refused_dgrams, hidden_dgrams;
+	uint64_t qdisc_datagrams; /* the datagrams those say the qdisc dropped
+				   * (sender_qdisc before the cap at lost) */
+	/* what the fixes need (report_loss_fix() in report_load.h) */
+	char qdisc_kind[16];	    /* root qdisc with the most drops ("tbf") */
+	char qdisc_if[16];	    /* on this interface of the sender */
+	uint32_t sender_txqlen;	    /* that interface's txqueuelen */
+	uint32_t rcvbuf_bytes;	    /* the test socket's effective SO_RCVBUF */
+	uint32_t rcvbuf_need_bytes; /* SO_RCVBUF that would have held the overflow
+				     * (0: none overflowed, or the receiver fell
+				     * behind throughout: no buffer helps) */
+};
 
 struct netcounters_udp {
 	bool valid; /* the table was present */

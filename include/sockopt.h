@@ -11,8 +11,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "load.h"
-
 /* Engine default for socket buffers when the spec asks for none: large enough
  * that a multi-Gbit/s UDP receiver never drops for want of buffer. */
 #define SOCKOPT_DEFAULT_BUF (32u << 20)
@@ -54,6 +52,17 @@ uint32_t sockopt_path_mtu(int fd);
 unsigned sockopt_udp_overhead(int fd);
 /* The name of the interface holding the socket's local address ("" if none). */
 void sockopt_local_ifname(int fd, char *name, size_t len);
+
+/* What the engine keeps of tcp(7) TCP_INFO (both ends' in load.h's
+ * tcp_result). */
+struct tcp_info_summary {
+	uint32_t retransmits; /* tcpi_total_retrans */
+	uint32_t rtt_us, rttvar_us;
+	uint32_t snd_mss, adv_mss, rcv_mss, pmtu;
+	uint32_t snd_cwnd;
+	uint32_t snd_wnd;   /* the peer's advertised receive window */
+	bool snd_wnd_known; /* the kernel reports it (5.4 and later) */
+};
 
 /* TCP_INFO of a connected TCP socket into the engine's summary. */
 int sockopt_tcp_info(int fd, struct tcp_info_summary *out);

@@ -6,11 +6,9 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <inttypes.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,13 +17,18 @@
 
 #include "addr.h"
 #include "clock.h"
+#include "ctrl.h"
 #include "interrupt.h"
 #include "load.h"
 #include "log.h"
 #include "overlay.h"
 #include "server.h"
+#include "server_demux.h"
+#include "server_int.h"
 #include "server_pending.h"
-#include "server_session.h"
+#include "server_refuse.h"
+#include "server_stats.h"
+#include "server_udp.h"
 #include "sockopt.h"
 
 #define ACCEPT_POLL_MS 200
@@ -85,52 +88,6 @@ static int open_listener(const struct server_config *cfg, struct sockaddr_storag
 	return fd;
 }
 
-void server_refuse_busy(struct server_shared *sh, int fd)
-{
-	uint8_t buf[PROTO_HDR_LEN + PROTO_TEXT_FIXED_LEN + PROTO_TEXT_MAX];
-	unsigned max = sh->cfg->max_sessions;
-	char text[96];
-	ssize_t n;
-
-	log_warn("refusing a connection: %u sessions running", max);
-	server_stats_refused(sh, PROTO_R_BUSY);
-	snprintf(text, sizeof(text), "server busy: %u sessions already running", max);
-	n = proto_encode_text(buf, sizeof(buf), PROTO_ERROR, PROTO_R_BUSY, text);
-	if (n > 0 && send(fd, buf, (size_t)n, MSG_DONTWAIT | MSG_NOSIGNAL) < 0)
-		log_debug("busy reply not sent: %s", strerror(errno));
-	close(fd);
-}
-
-void server_start_session(struct server_shared *sh, int fd, const struct sockaddr_storage *peer)
-{
-	struct session *s = calloc(1, sizeof(*s));
-	socklen_t l = sizeof(s->local);
-	pthread_attr_t attr;
-	pthread_t t;
-
-	if (!s || ctrl_init(&s->c, fd, sh->cfg->msg_timeout_ms) < 0) {
-		free(s);
-		close(fd);
-		return;
-	}
-	s->sh = sh;
-	s->peer = *peer;
-	getsockname(fd, (struct sockaddr *)&s->local, &l);
-	addr_unmap(&s->peer);
-	addr_unmap(&s->local);
-	addr_format(&s->peer, true, s->name, sizeof(s->name));
-	atomic_fetch_add(&sh->sessions, 1);
-	atomic_fetch_add(&sh->stats.sessions, 1);
-	pthread_attr_init(&attr);
-	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-	if (pthread_create(&t, &attr, server_session_main, s) != 0) {
-		atomic_fetch_sub(&sh->sessions, 1);
-		ctrl_free(&s->c);
-		free(s);
-	}
-	pthread_attr_destroy(&attr);
-}
-
 /* Takes the connections waiting in the backlog (a batch, so that a flood
  * of them does not starve the rest of the loop): each stays pending until
  * its first bytes say what it is (server_demux.c). */
@@ -147,49 +104,6 @@ static void accept_all(struct server_shared *sh, int lsn, struct pending_set *ps
 		if (pending_add(ps, fd, &peer, clock_now_ns()) < 0)
 			server_refuse_busy(sh, fd);
 	}
-}
-
-void server_stats_refused(struct server_shared *sh, uint16_t reason)
-{
-	atomic_fetch_add(&sh->stats.refused[reason < SERVER_REASONS ? reason : PROTO_R_UNSPEC], 1);
-}
-
-void server_stats_log(struct server_shared *sh)
-{
-	/* keys for the log line, one per enum proto_reason */
-	static const char *const keys[SERVER_REASONS] = {
-		[PROTO_R_UNSPEC] = "other",
-		[PROTO_R_BUSY] = "busy",
-		[PROTO_R_LIMIT_DURATION] = "limit_duration",
-		[PROTO_R_LIMIT_RATE] = "limit_rate",
-		[PROTO_R_LIMIT_STREAMS] = "limit_streams",
-		[PROTO_R_UNSUPPORTED] = "unsupported",
-		[PROTO_R_AUTH] = "auth",
-		[PROTO_R_BAD_MESSAGE] = "bad_message",
-		[PROTO_R_TIMEOUT] = "timeout",
-		[PROTO_R_INTERNAL] = "internal",
-		[PROTO_R_INTERRUPTED] = "interrupted",
-		[PROTO_R_VERSION] = "version",
-	};
-	char line[512];
-	size_t n = 0;
-	uint_fast64_t any = atomic_load(&sh->stats.foreign_data);
-
-	for (unsigned r = 0; r < SERVER_REASONS && n < sizeof(line); r++) {
-		uint_fast64_t v = atomic_load(&sh->stats.refused[r]);
-		int k = snprintf(line + n, sizeof(line) - n, " %s=%" PRIuFAST64, keys[r], v);
-
-		if (k < 0)
-			break;
-		n += (size_t)k;
-		any += r == PROTO_R_INTERRUPTED ? 0 : v;
-	}
-	/* shown by default when a client was refused: what an operator must see */
-	log_msg(any ? LOG_WARN : LOG_INFO, __func__,
-		"stats: sessions=%" PRIuFAST64 " tests=%" PRIuFAST64 " foreign_data=%" PRIuFAST64
-		" refused:%s",
-		atomic_load(&sh->stats.sessions), atomic_load(&sh->stats.tests),
-		atomic_load(&sh->stats.foreign_data), line);
 }
 
 static int server_overlay_open(struct server_shared *sh)
@@ -293,6 +207,11 @@ int server_run(const struct server_config *cfg)
 		return -ENOMEM;
 	}
 	sh->cfg = cfg;
+	sh->limits = (struct load_serve_limits){ .max_duration_ns = cfg->max_duration_ns,
+						 .max_rate_bps = cfg->max_rate_bps,
+						 .max_streams = cfg->max_streams,
+						 .msg_timeout_ms = cfg->msg_timeout_ms,
+						 .realtime = cfg->realtime };
 	atomic_init(&sh->sessions, 0);
 	atomic_init(&sh->next_test_id, 1);
 	atomic_init(&sh->tests_done, 0);
@@ -328,7 +247,7 @@ int server_run(const struct server_config *cfg)
 	t0 = clock_now_ns();
 	while (atomic_load(&sh->sessions) > 0 && clock_now_ns() - t0 < DRAIN_WAIT_NS)
 		clock_sleep_until_ns(clock_now_ns() + 20 * NSEC_PER_MSEC);
-	server_stats_log(sh);
+	server_stats_log(&sh->stats);
 	if (atomic_load(&sh->sessions) > 0) {
 		log_warn("%u sessions still running at exit", atomic_load(&sh->sessions));
 		return 0; /* detached threads still use sh: leave it */

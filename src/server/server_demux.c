@@ -9,8 +9,6 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <poll.h>
-#include <stdarg.h>
-#include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -18,58 +16,9 @@
 #include "addr.h"
 #include "clock.h"
 #include "log.h"
-#include "server_pending.h"
+#include "server_demux.h"
+#include "server_refuse.h"
 #include "server_session.h"
-
-const char *server_claim_strerror(int rc)
-{
-	switch (rc) {
-	case -ENOENT:
-		return "no test or MTU session expects it (unknown test id or token)";
-	case -EACCES:
-		return "wrong cookie";
-	case -EPERM:
-		return "from another host than the test's control connection";
-	case -ERANGE:
-		return "no such stream in the test";
-	case -EALREADY:
-		return "its stream is already connected";
-	case -EPROTO:
-		return "a greeting for another kind of test (TCP/UDP)";
-	case -EBADMSG:
-		return "malformed greeting";
-	case -EADDRNOTAVAIL:
-		return "no destination address with the datagram";
-	case -ENOBUFS:
-		return "the test does not take its connections";
-	default:
-		return strerror(-rc);
-	}
-}
-
-static void refuse(struct server_shared *sh, const struct pending_conn *p, uint16_t reason,
-		   const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-
-/* The reply a session would give, sent without waiting, then closed. */
-static void refuse(struct server_shared *sh, const struct pending_conn *p, uint16_t reason,
-		   const char *fmt, ...)
-{
-	uint8_t buf[PROTO_HDR_LEN + PROTO_TEXT_FIXED_LEN + PROTO_TEXT_MAX];
-	char text[PROTO_TEXT_MAX + 1], who[80];
-	va_list ap;
-	ssize_t n;
-
-	va_start(ap, fmt);
-	vsnprintf(text, sizeof(text), fmt, ap);
-	va_end(ap);
-	addr_format(&p->peer, true, who, sizeof(who));
-	log_warn("%s: %s", who, text);
-	n = proto_encode_text(buf, sizeof(buf), PROTO_ERROR, reason, text);
-	if (n > 0 && send(p->fd, buf, (size_t)n, MSG_DONTWAIT | MSG_NOSIGNAL) < 0)
-		log_debug("reply not sent: %s", strerror(errno));
-	server_stats_refused(sh, reason);
-	close(p->fd);
-}
 
 static void data_refused(struct server_shared *sh, const struct pending_conn *p, int rc)
 {
@@ -143,8 +92,8 @@ void server_demux_examine(struct server_shared *sh, struct pending_set *ps, unsi
 		}
 		pending_drop(ps, i);
 		if (what == DATA_DEMUX_MORE)
-			refuse(sh, &p, PROTO_R_BAD_MESSAGE, "%s",
-			       proto_strerror(PROTO_E_EOF_PARTIAL));
+			server_refuse(sh, p.fd, &p.peer, PROTO_R_BAD_MESSAGE, "%s",
+				      proto_strerror(PROTO_E_EOF_PARTIAL));
 		else
 			data_refused(sh, &p, -EBADMSG);
 		return;
@@ -159,7 +108,8 @@ void server_demux_examine(struct server_shared *sh, struct pending_set *ps, unsi
 		return;
 	}
 	if (what == DATA_DEMUX_GARBAGE) {
-		refuse(sh, &p, PROTO_R_BAD_MESSAGE, "%s", proto_strerror(PROTO_E_MAGIC));
+		server_refuse(sh, p.fd, &p.peer, PROTO_R_BAD_MESSAGE, "%s",
+			      proto_strerror(PROTO_E_MAGIC));
 		return;
 	}
 	set_lowat(p.fd, 1);
@@ -189,11 +139,11 @@ void server_demux_expire(struct server_shared *sh, struct pending_set *ps, uint6
 			continue;
 		}
 		if (st == PENDING_SILENT)
-			refuse(sh, &p, PROTO_R_TIMEOUT, "no HELLO within %u ms",
-			       cfg->idle_timeout_ms);
+			server_refuse(sh, p.fd, &p.peer, PROTO_R_TIMEOUT, "no HELLO within %u ms",
+				      cfg->idle_timeout_ms);
 		else
-			refuse(sh, &p, PROTO_R_TIMEOUT,
-			       "message started but did not complete within %u ms",
-			       cfg->msg_timeout_ms);
+			server_refuse(sh, p.fd, &p.peer, PROTO_R_TIMEOUT,
+				      "message started but did not complete within %u ms",
+				      cfg->msg_timeout_ms);
 	}
 }

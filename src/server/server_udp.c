@@ -20,7 +20,8 @@
 #include "data_registry.h"
 #include "log.h"
 #include "mtu_wire.h"
-#include "server_session.h"
+#include "server_refuse.h"
+#include "server_udp.h"
 #include "sockopt.h"
 
 /* Datagrams read per wake-up, so the listener is not starved by a flood. */

@@ -6,18 +6,36 @@
  * nothing a client sends can hold up another session.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "addr.h"
+#include "ctrl.h"
 #include "interrupt.h"
 #include "log.h"
 #include "mtu_serve.h"
 #include "server_session.h"
 #include "version.h"
 
-int session_refuse(struct session *s, uint16_t type, uint16_t reason, const char *fmt, ...)
+struct session {
+	struct ctrl c;
+	struct sockaddr_storage peer, local;
+	char name[80]; /* "[2001:2::1]:40000" for logs */
+	struct server_shared *sh;
+	bool authed;
+	uint32_t client_caps; /* the client's HELLO: PROTO_CAP_* */
+};
+
+static int session_refuse(struct session *s, uint16_t type, uint16_t reason, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/* Tells the client why (an ERROR, or a TEST_REJECT that leaves the session
+ * usable) and counts it by reason. The result of ctrl_send(). */
+static int session_refuse(struct session *s, uint16_t type, uint16_t reason, const char *fmt, ...)
 {
 	char text[PROTO_TEXT_MAX + 1];
 	va_list ap;
@@ -25,7 +43,7 @@ int session_refuse(struct session *s, uint16_t type, uint16_t reason, const char
 	va_start(ap, fmt);
 	vsnprintf(text, sizeof(text), fmt, ap);
 	va_end(ap);
-	server_stats_refused(s->sh, reason);
+	server_stats_refused(&s->sh->stats, reason);
 	return ctrl_send_text(&s->c, type, reason, "%s", text);
 }
 
@@ -102,10 +120,7 @@ static int hello(struct session *s)
 	if (rc < 0)
 		return bad_message(s, "malformed", &m, rc);
 	log_info("%s: client %s, protocol %u", s->name, h.software, h.version);
-	s->data_ack = h.caps & PROTO_CAP_DATA_ACK;
-	s->local_drops = h.caps & PROTO_CAP_LOCAL_DROPS;
-	s->rx_wait = h.caps & PROTO_CAP_RX_WAIT;
-	s->congestion = h.caps & PROTO_CAP_CONGESTION;
+	s->client_caps = h.caps;
 	h = (struct proto_hello){ .version = PROTO_VERSION,
 				  .caps = PROTO_CAP_TCP | PROTO_CAP_UDP | PROTO_CAP_MTU |
 					  PROTO_CAP_REVERSE | PROTO_CAP_UDP_GSO |
@@ -187,6 +202,34 @@ static int serve_overlay(struct session *s, const struct proto_msg *m)
 	return overlay_serve(s->sh->ovl, &s->c, s->sh->reg, &s->peer, &s->local, s->name, m);
 }
 
+static void count_refused(void *arg, uint16_t reason)
+{
+	server_stats_refused(arg, reason);
+}
+
+/* A TCP or UDP test: the load engine's half (load_serve.h). */
+static int serve_test(struct session *s, const struct proto_test_request *req)
+{
+	struct server_shared *sh = s->sh;
+	struct load_serve_session ls = { .c = &s->c,
+					 .name = s->name,
+					 .peer = &s->peer,
+					 .local = &s->local,
+					 .client_caps = s->client_caps,
+					 .reg = sh->reg,
+					 .limits = &sh->limits,
+					 .next_test_id = &sh->next_test_id,
+					 .refused = count_refused,
+					 .arg = &sh->stats };
+	unsigned foreign;
+	int rc = load_serve(&ls, req, &foreign);
+
+	atomic_fetch_add(&sh->stats.foreign_data, foreign);
+	if (rc == 1)
+		atomic_fetch_add(&sh->stats.tests, 1);
+	return rc;
+}
+
 static int serve_requests(struct session *s, bool *ran)
 {
 	for (;;) {
@@ -209,7 +252,7 @@ static int serve_requests(struct session *s, bool *ran)
 			return bad_message(s, "malformed", &m, rc);
 		if (req.kind == PROTO_KIND_MTU)
 			return serve_mtu(s);
-		rc = server_test_run(s, &req);
+		rc = serve_test(s, &req);
 		if (rc == 1)
 			*ran = true;
 		if (rc < 0)
@@ -219,7 +262,8 @@ static int serve_requests(struct session *s, bool *ran)
 	}
 }
 
-void *server_session_main(void *arg)
+/* Thread entry: serves one control connection, frees the session. */
+static void *session_main(void *arg)
 {
 	struct session *s = arg;
 	struct server_shared *sh = s->sh;
@@ -240,4 +284,34 @@ void *server_session_main(void *arg)
 		atomic_store(&sh->stop, true);
 	atomic_fetch_sub(&sh->sessions, 1);
 	return NULL;
+}
+
+void server_start_session(struct server_shared *sh, int fd, const struct sockaddr_storage *peer)
+{
+	struct session *s = calloc(1, sizeof(*s));
+	socklen_t l = sizeof(s->local);
+	pthread_attr_t attr;
+	pthread_t t;
+
+	if (!s || ctrl_init(&s->c, fd, sh->cfg->msg_timeout_ms) < 0) {
+		free(s);
+		close(fd);
+		return;
+	}
+	s->sh = sh;
+	s->peer = *peer;
+	getsockname(fd, (struct sockaddr *)&s->local, &l);
+	addr_unmap(&s->peer);
+	addr_unmap(&s->local);
+	addr_format(&s->peer, true, s->name, sizeof(s->name));
+	atomic_fetch_add(&sh->sessions, 1);
+	atomic_fetch_add(&sh->stats.sessions, 1);
+	pthread_attr_init(&attr);
+	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+	if (pthread_create(&t, &attr, session_main, s) != 0) {
+		atomic_fetch_sub(&sh->sessions, 1);
+		ctrl_free(&s->c);
+		free(s);
+	}
+	pthread_attr_destroy(&attr);
 }

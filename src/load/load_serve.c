@@ -1,23 +1,26 @@
 // SPDX-License-Identifier: MIT
 /*
- * One TCP or UDP test at the server: limits, data connections from the
- * client's address only, the measurement in either direction, RESULTS.
+ * The server's half of a TCP or UDP test (contract in load_serve.h):
+ * limits, data connections from the client's address only, the
+ * measurement in either direction, RESULTS.
  */
 #include <errno.h>
 #include <inttypes.h>
 #include <net/if.h>
 #include <poll.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "clock.h"
+#include "ctrl.h"
 #include "data_conn.h"
 #include "interrupt.h"
+#include "load_serve.h"
 #include "load_streams.h"
 #include "log.h"
-#include "server_session.h"
 #include "sockopt.h"
 #include "tcp_congestion.h"
 #include "udp_load.h"
@@ -30,36 +33,55 @@
 #define STOP_GRACE_NS (30 * NSEC_PER_SEC)
 #define LOOP_SLICE_MS 10 /* how soon the end of a stream is noticed */
 
-static int reject(struct session *s, uint16_t code, const char *text)
+static int serve_refuse(const struct load_serve_session *s, uint16_t type, uint16_t reason,
+			const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+/* Tells the client why (an ERROR, or a TEST_REJECT that leaves the session
+ * usable); the server counts it by reason. The result of ctrl_send(). */
+static int serve_refuse(const struct load_serve_session *s, uint16_t type, uint16_t reason,
+			const char *fmt, ...)
+{
+	char text[PROTO_TEXT_MAX + 1];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	if (s->refused)
+		s->refused(s->arg, reason);
+	return ctrl_send_text(s->c, type, reason, "%s", text);
+}
+
+static int reject(const struct load_serve_session *s, uint16_t code, const char *text)
 {
 	log_warn("%s: test rejected: %s", s->name, text);
-	return session_refuse(s, PROTO_TEST_REJECT, code, "%s", text);
+	return serve_refuse(s, PROTO_TEST_REJECT, code, "%s", text);
 }
 
 /* 0 when the request fits the server's limits, else the reason code. */
-static uint16_t check_limits(const struct server_config *cfg, const struct proto_test_request *r,
-			     char *why, size_t n)
+static uint16_t check_limits(const struct load_serve_limits *lim,
+			     const struct proto_test_request *r, char *why, size_t n)
 {
-	if (r->streams > cfg->max_streams) {
+	if (r->streams > lim->max_streams) {
 		snprintf(why, n, "%u streams asked; this server allows at most %u", r->streams,
-			 cfg->max_streams);
+			 lim->max_streams);
 		return PROTO_R_LIMIT_STREAMS;
 	}
 	if (!r->duration_ns) {
 		snprintf(why, n, "a test needs a duration above 0");
 		return PROTO_R_UNSPEC;
 	}
-	if (r->duration_ns > cfg->max_duration_ns ||
-	    r->omit_ns > cfg->max_duration_ns - r->duration_ns) {
+	if (r->duration_ns > lim->max_duration_ns ||
+	    r->omit_ns > lim->max_duration_ns - r->duration_ns) {
 		snprintf(why, n, "%.1f s asked (omit included); this server allows at most %.1f s",
 			 (double)(r->duration_ns + r->omit_ns) / 1e9,
-			 (double)cfg->max_duration_ns / 1e9);
+			 (double)lim->max_duration_ns / 1e9);
 		return PROTO_R_LIMIT_DURATION;
 	}
-	if (cfg->max_rate_bps && (!r->rate_bps || r->rate_bps > cfg->max_rate_bps)) {
+	if (lim->max_rate_bps && (!r->rate_bps || r->rate_bps > lim->max_rate_bps)) {
 		snprintf(why, n,
 			 "%s rate asked; this server allows at most %" PRIu64 " bit/s (use -b)",
-			 r->rate_bps ? "a higher" : "an unlimited", cfg->max_rate_bps);
+			 r->rate_bps ? "a higher" : "an unlimited", lim->max_rate_bps);
 		return PROTO_R_LIMIT_RATE;
 	}
 	if (r->kind == PROTO_KIND_TCP && r->len > TCP_MAX_LEN) {
@@ -76,7 +98,8 @@ static uint16_t check_limits(const struct server_config *cfg, const struct proto
 /* -C: the algorithm asked for must exist here (a TCP test's only); cc gets
  * the one this end's connections will use, the default when none is asked.
  * 0 or the reason code. */
-static uint16_t check_congestion(const struct session *s, const struct proto_test_request *r,
+static uint16_t check_congestion(const struct load_serve_session *s,
+				 const struct proto_test_request *r,
 				 char cc[static PROTO_CC_NAME_LEN], char *why, size_t n)
 {
 	int rc;
@@ -88,7 +111,7 @@ static uint16_t check_congestion(const struct session *s, const struct proto_tes
 		snprintf(why, n, "congestion control applies to TCP tests");
 		return PROTO_R_UNSUPPORTED;
 	}
-	rc = tcp_congestion_probe(s->local.ss_family, r->congestion, cc, PROTO_CC_NAME_LEN);
+	rc = tcp_congestion_probe(s->local->ss_family, r->congestion, cc, PROTO_CC_NAME_LEN);
 	if (rc < 0 && r->congestion[0]) {
 		snprintf(why, n, "TCP congestion control '%s' is not available on the server: %s",
 			 r->congestion, strerror(-rc));
@@ -101,7 +124,8 @@ static uint16_t check_congestion(const struct session *s, const struct proto_tes
 
 /* The test's TCP connections at this end get the algorithm the client
  * asked for (tcp(7) TCP_CONGESTION), before any data moves. */
-static int set_congestion(struct session *s, const struct load_spec *spec, const int *fds)
+static int set_congestion(const struct load_serve_session *s, const struct load_spec *spec,
+			  const int *fds)
 {
 	int rc;
 
@@ -110,30 +134,31 @@ static int set_congestion(struct session *s, const struct load_spec *spec, const
 	for (unsigned i = 0; i < spec->streams; i++) {
 		rc = tcp_congestion_set(fds[i], spec->congestion);
 		if (rc < 0) {
-			session_refuse(s, PROTO_ERROR, PROTO_R_INTERNAL,
-				       "cannot set congestion control %s: %s", spec->congestion,
-				       strerror(-rc));
+			serve_refuse(s, PROTO_ERROR, PROTO_R_INTERNAL,
+				     "cannot set congestion control %s: %s", spec->congestion,
+				     strerror(-rc));
 			return rc;
 		}
 	}
 	return 0;
 }
 
-static int send_accept(struct session *s, const struct data_server *ds, const char *cc)
+static int send_accept(const struct load_serve_session *s, const struct data_server *ds,
+		       const char *cc)
 {
-	const struct server_config *cfg = s->sh->cfg;
+	const struct load_serve_limits *lim = s->limits;
 	struct proto_test_accept a = { .test_id = ds->test_id,
-				       .max_duration_ns = cfg->max_duration_ns,
-				       .max_rate_bps = cfg->max_rate_bps,
-				       .max_streams = (uint16_t)cfg->max_streams,
+				       .max_duration_ns = lim->max_duration_ns,
+				       .max_rate_bps = lim->max_rate_bps,
+				       .max_streams = (uint16_t)lim->max_streams,
 				       .nports = (uint16_t)ds->nports };
 
 	memcpy(a.cookie, ds->cookie, sizeof(a.cookie));
 	for (unsigned i = 0; i < ds->nports; i++)
 		a.ports[i] = ds->ports[i];
-	a.has_cc = s->congestion;
+	a.has_cc = s->client_caps & PROTO_CAP_CONGESTION;
 	snprintf(a.congestion, sizeof(a.congestion), "%s", cc);
-	return ctrl_send(&s->c, proto_encode_test_accept(s->c.out, PROTO_MAX_MSG, &a));
+	return ctrl_send(s->c, proto_encode_test_accept(s->c->out, PROTO_MAX_MSG, &a));
 }
 
 /* The client sends START once every stream of it is connected: what is
@@ -154,9 +179,9 @@ static void finish_setup(struct data_server *ds)
 /* At least ms, or the control-message deadline (--msg-timeout) when that is
  * longer: on a lossy path TCP's retransmission backoff (RFC 6298) can hold a
  * START or a STOP back for tens of seconds, and the operator said so. */
-static uint64_t at_least_msg_timeout_ns(const struct session *s, uint64_t ms)
+static uint64_t at_least_msg_timeout_ns(const struct load_serve_session *s, uint64_t ms)
 {
-	uint64_t m = s->sh->cfg->msg_timeout_ms;
+	uint64_t m = s->limits->msg_timeout_ms;
 
 	return (m > ms ? m : ms) * NSEC_PER_MSEC;
 }
@@ -164,7 +189,7 @@ static uint64_t at_least_msg_timeout_ns(const struct session *s, uint64_t ms)
 /* Until START: serves data connection greetings and watches the control
  * connection. 0 on START with every stream connected, 1 when the client
  * abandoned the test (STOP), negative on failure (the client was told). */
-static int wait_start(struct session *s, struct data_server *ds)
+static int wait_start(const struct load_serve_session *s, struct data_server *ds)
 {
 	uint64_t wait_ns = at_least_msg_timeout_ns(s, SETUP_TIMEOUT_MS),
 		 deadline = clock_now_ns() + wait_ns;
@@ -176,68 +201,69 @@ static int wait_start(struct session *s, struct data_server *ds)
 		struct proto_msg m;
 		int rc;
 
-		pfd[0] = (struct pollfd){ .fd = s->c.fd, .events = POLLIN };
+		pfd[0] = (struct pollfd){ .fd = s->c->fd, .events = POLLIN };
 		if (poll(pfd, n, LOOP_SLICE_MS) < 0 && errno != EINTR)
 			return -errno;
 		data_server_handle(ds, pfd + 1, n - 1, DATA_HELLO_TIMEOUT_MS);
-		rc = ctrl_recv(&s->c, &m, 0, true);
+		rc = ctrl_recv(s->c, &m, 0, true);
 		if (rc == 1 && m.type == PROTO_STOP)
 			return 1;
 		if (rc == 1 &&
 		    (m.type != PROTO_START || proto_decode_start(m.body, m.len, &st) < 0 ||
 		     st.test_id != ds->test_id)) {
-			session_refuse(s, PROTO_ERROR, PROTO_R_BAD_MESSAGE,
-				       "expected START of test %u, got %s", ds->test_id,
-				       proto_type_name(m.type));
+			serve_refuse(s, PROTO_ERROR, PROTO_R_BAD_MESSAGE,
+				     "expected START of test %u, got %s", ds->test_id,
+				     proto_type_name(m.type));
 			return -EPROTO;
 		}
 		if (rc == 1 && !data_server_complete(ds))
 			finish_setup(ds);
 		if (rc == 1 && !data_server_complete(ds)) {
-			session_refuse(s, PROTO_ERROR, PROTO_R_BAD_MESSAGE,
-				       "START before all data connections arrived (%u of %u)",
-				       ds->nready, ds->streams);
+			serve_refuse(s, PROTO_ERROR, PROTO_R_BAD_MESSAGE,
+				     "START before all data connections arrived (%u of %u)",
+				     ds->nready, ds->streams);
 			return -EPROTO;
 		}
 		if (rc == 1)
 			return 0;
 		if (rc < 0) {
 			if (rc == PROTO_E_STALLED || rc == -EINTR)
-				session_refuse(s, PROTO_ERROR,
-					       rc == -EINTR ? PROTO_R_INTERRUPTED : PROTO_R_TIMEOUT,
-					       "%s", proto_strerror(rc));
+				serve_refuse(s, PROTO_ERROR,
+					     rc == -EINTR ? PROTO_R_INTERRUPTED : PROTO_R_TIMEOUT,
+					     "%s", proto_strerror(rc));
 			return rc;
 		}
 		if (clock_now_ns() > deadline) {
 			unsigned ms = (unsigned)(wait_ns / NSEC_PER_MSEC);
 
 			if (data_server_complete(ds))
-				session_refuse(s, PROTO_ERROR, PROTO_R_TIMEOUT,
-					       "no START within %u ms (all %u data connections "
-					       "arrived)",
-					       ms, ds->streams);
+				serve_refuse(s, PROTO_ERROR, PROTO_R_TIMEOUT,
+					     "no START within %u ms (all %u data connections "
+					     "arrived)",
+					     ms, ds->streams);
 			else
-				session_refuse(s, PROTO_ERROR, PROTO_R_TIMEOUT,
-					       "data connections did not arrive within %u ms "
-					       "(%u of %u)",
-					       ms, ds->nready, ds->streams);
+				serve_refuse(s, PROTO_ERROR, PROTO_R_TIMEOUT,
+					     "data connections did not arrive within %u ms "
+					     "(%u of %u)",
+					     ms, ds->nready, ds->streams);
 			return -ETIMEDOUT;
 		}
 	}
 }
 
-static int send_interval(struct session *s, struct load_streams *ls, uint32_t test_id)
+static int send_interval(const struct load_serve_session *s, struct load_streams *ls,
+			 uint32_t test_id)
 {
 	struct proto_interval iv;
 
 	load_streams_interval(ls, clock_now_ns(), &iv);
 	iv.test_id = test_id;
-	return ctrl_send(&s->c, proto_encode_interval(s->c.out, PROTO_MAX_MSG, &iv));
+	return ctrl_send(s->c, proto_encode_interval(s->c->out, PROTO_MAX_MSG, &iv));
 }
 
 /* Runs the streams until this end's part is over and the client said STOP.
  * 0, or negative when the control connection failed. */
-static int run_loop(struct session *s, struct load_streams *ls, uint32_t test_id)
+static int run_loop(const struct load_serve_session *s, struct load_streams *ls, uint32_t test_id)
 {
 	uint64_t stop_at = 0,
 		 hard_end = ls->end_ns + at_least_msg_timeout_ns(s, STOP_GRACE_NS / NSEC_PER_MSEC);
@@ -274,14 +300,14 @@ static int run_loop(struct session *s, struct load_streams *ls, uint32_t test_id
 		uint64_t wait = ls->sender || tick == UINT64_MAX || tick <= now
 					? LOOP_SLICE_MS
 					: (tick - now) / NSEC_PER_MSEC + 1;
-		rc = ctrl_recv(&s->c, &m, (int)(wait < LOOP_SLICE_MS ? wait : LOOP_SLICE_MS), true);
+		rc = ctrl_recv(s->c, &m, (int)(wait < LOOP_SLICE_MS ? wait : LOOP_SLICE_MS), true);
 		if (rc == 0)
 			continue;
 		if (rc < 0)
 			return rc;
 		if (m.type != PROTO_STOP || proto_decode_stop(m.body, m.len, &stop) < 0) {
-			session_refuse(s, PROTO_ERROR, PROTO_R_BAD_MESSAGE, "expected STOP, got %s",
-				       proto_type_name(m.type));
+			serve_refuse(s, PROTO_ERROR, PROTO_R_BAD_MESSAGE, "expected STOP, got %s",
+				     proto_type_name(m.type));
 			return -EPROTO;
 		}
 		stop_at = clock_now_ns();
@@ -292,7 +318,8 @@ static int run_loop(struct session *s, struct load_streams *ls, uint32_t test_id
 	}
 }
 
-static int send_results(struct session *s, struct load_streams *ls, uint32_t test_id)
+static int send_results(const struct load_serve_session *s, struct load_streams *ls,
+			uint32_t test_id)
 {
 	struct proto_results *r = calloc(1, sizeof(*r));
 	int rc;
@@ -302,16 +329,17 @@ static int send_results(struct session *s, struct load_streams *ls, uint32_t tes
 	load_streams_results(ls, r);
 	r->test_id = test_id;
 	/* an older client refuses a RESULTS longer than it knows */
-	r->has_local_drops = r->has_local_drops && s->local_drops;
-	r->has_rx_wait = r->has_rx_wait && s->rx_wait;
-	rc = ctrl_send(&s->c, proto_encode_results(s->c.out, PROTO_MAX_MSG, r));
+	r->has_local_drops = r->has_local_drops && (s->client_caps & PROTO_CAP_LOCAL_DROPS);
+	r->has_rx_wait = r->has_rx_wait && (s->client_caps & PROTO_CAP_RX_WAIT);
+	rc = ctrl_send(s->c, proto_encode_results(s->c->out, PROTO_MAX_MSG, r));
 	free(r);
 	return rc;
 }
 
 /* Reverse UDP with DF: a datagram above our path MTU (mtu; 0: read it from
  * fd) is the test's error, told to the client, never a silent stream end. */
-static int df_refuse(struct session *s, const struct load_spec *spec, int fd, uint32_t mtu)
+static int df_refuse(const struct load_serve_session *s, const struct load_spec *spec, int fd,
+		     uint32_t mtu)
 {
 	unsigned hdr = sockopt_udp_overhead(fd);
 	char dev[IF_NAMESIZE], msg[256];
@@ -323,11 +351,12 @@ static int df_refuse(struct session *s, const struct load_spec *spec, int fd, ui
 	sockopt_local_ifname(fd, dev, sizeof(dev));
 	udp_fit_error(msg, sizeof(msg), spec->len, mtu, hdr, dev);
 	log_warn("%s: %s", s->name, msg);
-	session_refuse(s, PROTO_ERROR, PROTO_R_UNSPEC, "server: %s", msg);
+	serve_refuse(s, PROTO_ERROR, PROTO_R_UNSPEC, "server: %s", msg);
 	return -EMSGSIZE;
 }
 
-static int measure(struct session *s, struct data_server *ds, const struct load_spec *spec)
+static int measure(const struct load_serve_session *s, struct data_server *ds,
+		   const struct load_spec *spec)
 {
 	bool df_sender = spec->proto == LOAD_UDP && spec->reverse && spec->dont_fragment;
 	int fds[LOAD_MAX_STREAMS];
@@ -347,8 +376,8 @@ static int measure(struct session *s, struct data_server *ds, const struct load_
 	}
 	rc = load_streams_start(&ls, spec, fds, spec->reverse, ds->test_id, 0);
 	if (rc < 0) {
-		session_refuse(s, PROTO_ERROR, PROTO_R_INTERNAL, "cannot start streams: %s",
-			       strerror(-rc));
+		serve_refuse(s, PROTO_ERROR, PROTO_R_INTERNAL, "cannot start streams: %s",
+			     strerror(-rc));
 		load_streams_free(&ls);
 		return rc;
 	}
@@ -367,16 +396,17 @@ static int measure(struct session *s, struct data_server *ds, const struct load_
 		int r2 = send_results(s, &ls, ds->test_id);
 
 		if (rc == -EINTR)
-			session_refuse(s, PROTO_ERROR, PROTO_R_INTERRUPTED, "server shutting down");
+			serve_refuse(s, PROTO_ERROR, PROTO_R_INTERRUPTED, "server shutting down");
 		rc = rc ? rc : r2;
 	}
 	load_streams_free(&ls);
 	return rc;
 }
 
-int server_test_run(struct session *s, const struct proto_test_request *req)
+int load_serve(const struct load_serve_session *s, const struct proto_test_request *req,
+	       unsigned *foreign)
 {
-	const struct server_config *cfg = s->sh->cfg;
+	const struct load_serve_limits *lim = s->limits;
 	struct data_opts opts = { .mss = req->mss, .sock_buf = req->sock_buf, .dscp = req->dscp };
 	struct load_spec spec;
 	struct data_server ds;
@@ -384,10 +414,11 @@ int server_test_run(struct session *s, const struct proto_test_request *req)
 	uint16_t code;
 	int rc;
 
+	*foreign = 0;
 	memset(&spec, 0, sizeof(spec));
 	proto_test_request_to_spec(req, &spec);
-	spec.family = s->local.ss_family;
-	spec.realtime = cfg->realtime;
+	spec.family = s->local->ss_family;
+	spec.realtime = lim->realtime;
 	/* a client cannot make the server pin more than this per socket */
 	if (spec.sock_buf > SOCKOPT_MAX_REQUEST_BUF)
 		spec.sock_buf = SOCKOPT_MAX_REQUEST_BUF;
@@ -396,7 +427,7 @@ int server_test_run(struct session *s, const struct proto_test_request *req)
 	opts.sock_buf = spec.sock_buf;
 	if (!spec.len)
 		spec.len = spec.proto == LOAD_UDP ? LOAD_UDP_DEFAULT_LEN : LOAD_TCP_DEFAULT_LEN;
-	code = check_limits(cfg, req, why, sizeof(why));
+	code = check_limits(lim, req, why, sizeof(why));
 	if (!code)
 		code = check_congestion(s, req, cc, why, sizeof(why));
 	if (!code &&
@@ -408,8 +439,8 @@ int server_test_run(struct session *s, const struct proto_test_request *req)
 	if (code)
 		return reject(s, code, why) < 0 ? -EIO : 0;
 	rc = data_server_open(&ds, spec.proto == LOAD_UDP, spec.streams,
-			      atomic_fetch_add(&s->sh->next_test_id, 1), &s->local, &s->peer,
-			      s->sh->reg, &opts);
+			      atomic_fetch_add(s->next_test_id, 1), s->local, s->peer, s->reg,
+			      &opts);
 	if (rc < 0) {
 		snprintf(why, sizeof(why), "cannot open data sockets: %s", strerror(-rc));
 		return reject(s, PROTO_R_INTERNAL, why) < 0 ? -EIO : 0;
@@ -417,20 +448,18 @@ int server_test_run(struct session *s, const struct proto_test_request *req)
 	log_info("%s: test %u: %s, %u stream(s), %.1f s, %s", s->name, ds.test_id,
 		 spec.proto == LOAD_UDP ? "UDP" : "TCP", spec.streams,
 		 (double)spec.duration_ns / 1e9, spec.reverse ? "server sends" : "client sends");
-	ds.ack_hello = s->data_ack;
+	ds.ack_hello = s->client_caps & PROTO_CAP_DATA_ACK;
 	rc = send_accept(s, &ds, cc);
 	if (rc == 0)
 		rc = wait_start(s, &ds);
 	if (rc != 0) {
 		data_server_close(&ds);
-		atomic_fetch_add(&s->sh->stats.foreign_data, ds.refused);
+		*foreign = ds.refused;
 		return rc > 0 ? 0 : rc;
 	}
 	rc = measure(s, &ds, &spec);
-	atomic_fetch_add(&s->sh->stats.foreign_data, ds.refused);
-	if (rc == 0) {
-		atomic_fetch_add(&s->sh->stats.tests, 1);
+	*foreign = ds.refused;
+	if (rc == 0)
 		log_info("%s: test %u done", s->name, ds.test_id);
-	}
 	return rc < 0 ? rc : 1;
 }
