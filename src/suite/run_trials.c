@@ -410,7 +410,7 @@ static bool knee_step(struct run *r, struct knee_run *kr, unsigned p, unsigned r
 	if (kr->attempts >= kr->k.cfg.max_trials) {
 		snprintf(kr->stopped, sizeof(kr->stopped),
 			 "%u trials run (max_trials), %u of them could not be counted",
-			 kr->attempts, kr->attempts - kr->k.ntrials);
+			 kr->attempts, kr->attempts - kr->k.b.ntrials);
 		kr->done = true;
 		knee_abandon(&kr->k);
 		return false;

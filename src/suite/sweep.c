@@ -283,8 +283,8 @@ static int run_knee(const struct sweep_spec *spec, struct sweep_result *res, uin
 	}
 	res->has_knee = true;
 	while (knee_next(k, &t)) {
-		unsigned done = k->ntrials;
-		uint64_t spent = k->trial_ns + (uint64_t)done * spec->gap_ns;
+		unsigned done = k->b.ntrials;
+		uint64_t spent = k->b.trial_ns + (uint64_t)done * spec->gap_ns;
 		struct knee_measurement m;
 		struct sweep_point pt;
 		uint64_t start;
@@ -304,7 +304,7 @@ static int run_knee(const struct sweep_spec *spec, struct sweep_result *res, uin
 		if ((rc = knee_record(k, &m)) < 0)
 			break;
 		pt.phase = t.phase;
-		pt.verdict = k->trials[k->ntrials - 1].verdict;
+		pt.verdict = k->b.trials[k->b.ntrials - 1].verdict;
 		if ((rc = add_point(res, &pt)) < 0)
 			break;
 	}
