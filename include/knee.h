@@ -2,10 +2,10 @@
 /*
  * The loss-knee search: NDR (highest rate with no loss) and PDR (highest rate
  * with loss at most a goal, default 0.5 %) in the manner of FD.io's MLRsearch
- * (RFC 9971). Pure logic: it never sends a packet. The
- * caller asks for the next trial, runs it however it likes (sweep.c through
- * load_run(), the unit tests against a simulated path) and records what was
- * measured:
+ * (RFC 9971). Pure logic: it never sends a packet. The caller asks for the
+ * next trial, runs it however it likes (the knee driver, src/suite/
+ * knee_drive.c, for `ovlperf sweep` and `ovlperf run`; the unit tests
+ * against a simulated path) and records what was measured:
  *
  *	struct knee k;
  *	struct knee_trial t;
