@@ -317,18 +317,6 @@ static void sweep_phase(struct run *r)
 	}
 }
 
-static void knee_cfg(const struct scenario *scn, struct knee_config *cfg)
-{
-	knee_config_defaults(cfg);
-	cfg->min_rate_bps = scn->knee.min_rate_bps;
-	cfg->max_rate_bps = scn->knee.max_rate_bps;
-	cfg->loss_goal = scn->knee.loss_goal;
-	cfg->width_goal = scn->knee.width_goal;
-	cfg->short_ns = scn->knee.short_ns;
-	cfg->final_ns = scn->knee.final_ns;
-	cfg->max_trials = scn->knee.max_trials;
-}
-
 /* One knee search of one path, run by the knee driver (knee_drive.h: it
  * repeats a trial that could not be counted once and bounds the tries),
  * with the run-trial index of each record. */
@@ -473,7 +461,7 @@ static void knee_phase(struct run *r)
 	struct knee_run *kr;
 	struct knee probe;
 
-	knee_cfg(r->scn, &cfg);
+	run_knee_config(r->scn, &cfg);
 	if (knee_init(&probe, &cfg)) {
 		run_stop(r, -EINVAL,
 			 "%s:%u: [knee] settings the search refuses (max_rate, "
@@ -619,11 +607,6 @@ static void warm_up(struct run *r)
 		else
 			run_paths_check(r);
 	}
-}
-
-void run_knee_config(const struct scenario *scn, struct knee_config *cfg)
-{
-	knee_cfg(scn, cfg);
 }
 
 static void phase_start(struct run *r, enum run_phase ph)
