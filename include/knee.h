@@ -2,10 +2,10 @@
 /*
  * The loss-knee search: NDR (highest rate with no loss) and PDR (highest rate
  * with loss at most a goal, default 0.5 %) in the manner of FD.io's MLRsearch
- * (draft-ietf-bmwg-mlrsearch). Pure logic: it never sends a packet. The
- * caller asks for the next trial, runs it however it likes (sweep.c through
- * load_run(), the unit tests against a simulated path) and records what was
- * measured:
+ * (RFC 9971). Pure logic: it never sends a packet. The caller asks for the
+ * next trial, runs it however it likes (the knee driver, src/suite/
+ * knee_drive.c, for `ovlperf sweep` and `ovlperf run`; the unit tests
+ * against a simulated path) and records what was measured:
  *
  *	struct knee k;
  *	struct knee_trial t;
@@ -153,7 +153,10 @@ struct knee_result {
 };
 
 /* The search state: a plain struct, no allocation. Fields are private to
- * knee.c; read results through knee_get_result() / knee_trials(). */
+ * knee*.c; read results through knee_get_result() / knee_trials(). As
+ * MLRsearch (RFC 9971) keeps them apart, what the trials say
+ * (struct knee_bounds, knee_bounds.c) is kept apart from the choice of the
+ * next trial (knee_select.c); knee.c hands trials out and takes them back. */
 struct knee_side {
 	bool lower_valid, upper_valid;
 	uint64_t lower, upper;
@@ -166,25 +169,29 @@ struct knee_side {
 	unsigned down_steps, up_steps; /* consecutive external-search steps */
 };
 
-struct knee {
-	struct knee_config cfg;
+/* What we know: every trial as recorded and the bounds they give. */
+struct knee_bounds {
 	struct knee_side side[KNEE_NTARGETS];
-	bool final_mode[KNEE_NTARGETS]; /* a confirmation failed: narrow with final trials */
-	struct knee_trial pending;
-	bool have_pending; /* knee_next() handed out `pending`, not yet recorded */
-	bool retry;	   /* the last trial was invalid: repeat it once */
-	uint64_t max_eff;  /* max_rate, lowered to the generator limit */
+	bool final_mode[KNEE_NTARGETS]; /* short trials overstate it: narrow with final trials */
+	bool retry_due;			/* the last trial was invalid once: repeat it */
+	uint64_t max_eff;		/* max_rate, lowered to the generator limit */
 	bool gen_limited;
 	uint64_t gen_limit;
 	unsigned gen_trial; /* the trial that set gen_limit */
 	uint64_t mrr;
-	bool started;
-	bool finished;
-	bool abandoned;
-	bool stuck; /* ended at a rate the generator cannot offer */
 	uint64_t trial_ns;
 	unsigned ntrials;
 	struct knee_record trials[KNEE_MAX_TRIALS];
+};
+
+struct knee {
+	struct knee_config cfg;
+	struct knee_bounds b;
+	struct knee_trial pending;
+	bool have_pending; /* knee_next() handed out `pending`, not yet recorded */
+	bool finished;
+	bool abandoned;
+	bool stuck; /* ended at a rate the generator cannot offer */
 };
 
 /* Defaults: loss goal 0.5 %, width goal 1 %, 1 s short, 5 s final trials,

@@ -10,9 +10,11 @@
  * The files:
  *   run.c         run_scenario(): directories, order of phases, stopping
  *   run_paths.c   bringing paths up and down, the server, health checks
- *   run_plan.c    the plan: trials and time per phase, before any runs
+ *   run_plan.c    the plan: trials and time per phase, before any runs;
+ *                 the [knee] settings
  *   run_trials.c  the trials: TCP, linear sweeps, knee searches, delay
  *   run_mtu.c     the MTU / MSS checks and their verdicts (mtu.h)
+ *   run_ctx.c     the run's context: events, warnings, stopping, run.json
  * and in src/report/: run_output.c (the results directory besides run.json,
  * the summary; also for `ovlperf report`), report_run_progress.c (the
  * progress line from the events below), report_run_plan.c (`run --dry-run`).

@@ -123,9 +123,13 @@ int sweep_spec_check(const struct sweep_spec *spec, char *err, size_t errlen);
 /* Number of rows of a linear sweep (0 if from > to or step is 0). */
 unsigned sweep_linear_count(uint64_t from, uint64_t to, uint64_t step);
 
-/* Runs the whole sweep. Returns 0 when it ran to the end (failed trials are
- * recorded in their points), -EINTR when interrupted (what was measured is
- * kept), -EINVAL for a bad spec, or the load error when stop_on_error.
+/* Runs the whole sweep. Returns 0 when it ran to the end, -EINTR when
+ * interrupted (what was measured is kept), -EINVAL for a bad spec. A linear
+ * sweep records failed trials in their points and goes on, unless
+ * stop_on_error: then it returns the load error. A knee search (through the
+ * knee driver, as `ovlperf run` runs it) asks a failed trial again once;
+ * two failures in a row, or max_trials tries counted or not, end it with
+ * the last failure's error (res->error says why).
  * Free res with sweep_result_free(). */
 int sweep_run(const struct sweep_spec *spec, struct sweep_result *res);
 void sweep_result_free(struct sweep_result *res);

@@ -5,8 +5,10 @@
  * n-th deadline is exact however long the test runs.
  */
 #include <errno.h>
+#include <stdlib.h>
 
 #include "clock.h"
+#include "log.h"
 #include "pacer.h"
 
 typedef unsigned __int128 u128;
@@ -27,11 +29,36 @@ static uint64_t slots_before(const struct pacer *p, uint64_t t)
 	return q > UINT64_MAX ? UINT64_MAX : (uint64_t)q;
 }
 
+/* TEST ONLY. OVLPERF_TEST_PACER_SHORT=PCT (1..99) makes every pacer's
+ * schedule PCT percent slower than asked, as a pacer bug would: the sender
+ * falls short of every rate by that share and the pacer never notices (no
+ * slot is late, none is skipped). The netns knee tests set it to prove that
+ * their sender check fails on such a pacer (tests/netns/test_sweep.sh);
+ * nothing else may. Read at each pacer_init(); unset, empty or out of
+ * range: no effect. */
+static uint64_t test_rate(uint64_t rate_bps)
+{
+	const char *v = getenv("OVLPERF_TEST_PACER_SHORT");
+	unsigned long pct;
+	char *end;
+
+	if (!v || !*v || !rate_bps)
+		return rate_bps;
+	pct = strtoul(v, &end, 10);
+	if (*end || pct < 1 || pct > 99)
+		return rate_bps;
+	log_warn("OVLPERF_TEST_PACER_SHORT=%lu: pacing %lu %% below %llu bit/s (a test's "
+		 "crippled pacer, never a measurement)",
+		 pct, pct, (unsigned long long)rate_bps);
+	return rate_bps - rate_bps / 100 * pct - rate_bps % 100 * pct / 100;
+}
+
 int pacer_init(struct pacer *p, uint64_t start_ns, uint64_t duration_ns, uint64_t rate_bps,
 	       uint32_t unit_bytes, uint64_t tolerance_ns)
 {
 	if (unit_bytes == 0 || unit_bytes > PACER_MAX_UNIT || rate_bps > PACER_MAX_RATE)
 		return -EINVAL;
+	rate_bps = test_rate(rate_bps);
 	*p = (struct pacer){
 		.start_ns = start_ns,
 		.end_ns = UINT64_MAX,

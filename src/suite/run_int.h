@@ -1,7 +1,20 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The suite's inside: the state of one `ovlperf run` shared by run.c,
- * run_paths.c, run_trials.c and run_mtu.c. Private to src/suite/.
+ * run_paths.c, run_trials.c, run_mtu.c, run_plan.c and run_ctx.c. Private
+ * to src/suite/.
+ *
+ * Calls go one way, top to bottom, never back up:
+ *   run.c         run_scenario(): the results directory, paths up, the
+ *                 trials, paths down, the last run.json
+ *   run_trials.c  the phases of the plan, trial by trial
+ *   run_mtu.c     the MTU / MSS checks and the UDP sizes they allow
+ *   run_paths.c   paths up and down, the far end's server, external commands
+ *   run_plan.c    the plan (pure) and the [knee] settings as a knee_config
+ *   run_ctx.c     the run's context: progress events, warnings, the reason
+ *                 to stop, run.json
+ * (each file calls only files below it; run_trials.c's knee searches go
+ * through the knee driver, knee_drive.h).
  */
 #ifndef OVLPERF_RUN_INT_H
 #define OVLPERF_RUN_INT_H
@@ -55,34 +68,7 @@ struct run {
 	char stop_reason[RESULTS_TEXT_MAX];
 };
 
-/* A lab of the scenario's name that already exists: 0 when the run may
- * build its own (none, or one a killed run left, now removed, or the user's
- * with run_options.force, now removed); else the run stops (r->stop_reason
- * says why and what to do) and nothing was touched. */
-int run_paths_claim_lab(struct run *r);
-int run_paths_up(struct run *r);
-void run_paths_down(struct run *r);
-/* 0 when the server and the overlay daemons are alive; else -EHOSTDOWN with
- * the reason in r->stop_reason. */
-int run_paths_check(struct run *r);
-/* Moves this thread into the client's namespace (lab) or does nothing. */
-int run_paths_enter(struct run *r);
-void run_paths_leave(struct run *r);
-
-/* The MTU / MSS checks of every path (scenario [mtu]), into r->res->mtu. */
-void run_mtu_checks(struct run *r);
-/* The UDP payload of [udp] sizes entry i ("fit" resolved). */
-uint32_t run_udp_size(const struct run *r, unsigned i);
-/* Each path's path MTU (the [mtu] checks, expect_mtu, a quick probe or the
- * interface), [udp] sizes = fit resolved, and a verdict for every UDP size
- * that cannot cross a path unfragmented. */
-void run_size_checks(struct run *r);
-
-/* All phases of the trial plan. Returns 0, or r->stop when the run stopped. */
-int run_trials(struct run *r);
-
-/* The knee search's settings from the scenario's [knee] (run_trials.c). */
-void run_knee_config(const struct scenario *scn, struct knee_config *cfg);
+/* --- run_ctx.c --- */
 
 /* Hands ev to the caller's progress hook, if any (npaths filled in). */
 void run_event(struct run *r, struct run_progress *ev);
@@ -97,5 +83,42 @@ void run_stop(struct run *r, int err, const char *fmt, ...) __attribute__((forma
 /* Writes run.json now (after every trial, so that even a killed run leaves
  * what it measured). */
 int run_save(struct run *r);
+
+/* --- run_plan.c (and run_plan_build(), run.h) --- */
+
+/* The knee search's settings from the scenario's [knee]. */
+void run_knee_config(const struct scenario *scn, struct knee_config *cfg);
+
+/* --- run_paths.c --- */
+
+/* A lab of the scenario's name that already exists: 0 when the run may
+ * build its own (none, or one a killed run left, now removed, or the user's
+ * with run_options.force, now removed); else the run stops (r->stop_reason
+ * says why and what to do) and nothing was touched. */
+int run_paths_claim_lab(struct run *r);
+int run_paths_up(struct run *r);
+void run_paths_down(struct run *r);
+/* 0 when the server and the overlay daemons are alive; else -EHOSTDOWN with
+ * the reason in r->stop_reason. */
+int run_paths_check(struct run *r);
+/* Moves this thread into the client's namespace (lab) or does nothing. */
+int run_paths_enter(struct run *r);
+void run_paths_leave(struct run *r);
+
+/* --- run_mtu.c --- */
+
+/* The MTU / MSS checks of every path (scenario [mtu]), into r->res->mtu. */
+void run_mtu_checks(struct run *r);
+/* The UDP payload of [udp] sizes entry i ("fit" resolved). */
+uint32_t run_udp_size(const struct run *r, unsigned i);
+/* Each path's path MTU (the [mtu] checks, expect_mtu, a quick probe or the
+ * interface), [udp] sizes = fit resolved, and a verdict for every UDP size
+ * that cannot cross a path unfragmented. */
+void run_size_checks(struct run *r);
+
+/* --- run_trials.c --- */
+
+/* All phases of the trial plan. Returns 0, or r->stop when the run stopped. */
+int run_trials(struct run *r);
 
 #endif

@@ -18,6 +18,18 @@ static uint64_t dur_or(uint64_t a, uint64_t b)
 	return a ? a : b;
 }
 
+void run_knee_config(const struct scenario *scn, struct knee_config *cfg)
+{
+	knee_config_defaults(cfg);
+	cfg->min_rate_bps = scn->knee.min_rate_bps;
+	cfg->max_rate_bps = scn->knee.max_rate_bps;
+	cfg->loss_goal = scn->knee.loss_goal;
+	cfg->width_goal = scn->knee.width_goal;
+	cfg->short_ns = scn->knee.short_ns;
+	cfg->final_ns = scn->knee.final_ns;
+	cfg->max_trials = scn->knee.max_trials;
+}
+
 static void plan_phase(struct run_plan *plan, enum run_phase ph, uint64_t trials, uint64_t ns)
 {
 	plan->phase[ph].enabled = true;

@@ -22,6 +22,7 @@
 #include "clock.h"
 #include "interrupt.h"
 #include "knee.h"
+#include "knee_drive.h"
 #include "load.h"
 #include "log.h"
 #include "run_int.h"
@@ -243,8 +244,8 @@ static int do_trial(struct run *r, const struct trial_req *q, struct knee_measur
 		sweep_point_to_knee(&pt, km);
 	}
 	load_result_free(&lr);
-	/* knee_step() bounds its own failed trials: it ends that path's search,
-	 * not the run */
+	/* the knee driver bounds a search's failed trials: they end that
+	 * path's search, not the run */
 	if (q->kind != RESULTS_TRIAL_KNEE || rc >= 0 || rc == -EINTR)
 		p->failures = rc < 0 ? p->failures + 1 : 0;
 	if (rc < 0 && rc != -EINTR)
@@ -316,36 +317,19 @@ static void sweep_phase(struct run *r)
 	}
 }
 
-static void knee_cfg(const struct scenario *scn, struct knee_config *cfg)
-{
-	knee_config_defaults(cfg);
-	cfg->min_rate_bps = scn->knee.min_rate_bps;
-	cfg->max_rate_bps = scn->knee.max_rate_bps;
-	cfg->loss_goal = scn->knee.loss_goal;
-	cfg->width_goal = scn->knee.width_goal;
-	cfg->short_ns = scn->knee.short_ns;
-	cfg->final_ns = scn->knee.final_ns;
-	cfg->max_trials = scn->knee.max_trials;
-}
-
-/* One knee search of one path, with the run-trial index of each record. */
+/* One knee search of one path, run by the knee driver (knee_drive.h: it
+ * repeats a trial that could not be counted once and bounds the tries),
+ * with the run-trial index of each record. */
 struct knee_run {
-	struct knee k;
+	struct knee_drive d;
+	struct run *r;
+	unsigned path, rep;
+	uint32_t len;
 	size_t map[KNEE_MAX_TRIALS];
 	unsigned nmap;
+	size_t idx; /* the last try's index in the run's trials */
 	uint64_t wall_ns;
-	unsigned unrecorded; /* trials in a row the search could not count */
-	unsigned attempts;   /* trials run, counted or not: max_trials bounds them */
-	char stopped[RESULTS_TEXT_MAX];
-	bool done;
 };
-
-/* A trial the search cannot count (load_run failed, or it measured nothing
- * the search accepts) is asked again once, as sweep.c does; a second one in
- * a row ends this path's search. Without the bound a path whose trials fail
- * without stopping the run (they return 0 with nothing in them, or fail at
- * one rate only) is asked the same trial forever. */
-#define KNEE_MAX_UNRECORDED 2
 
 static void knee_bound(const struct knee_bound *b, bool *found, uint64_t *lo, uint64_t *hi,
 		       char *outcome, size_t len)
@@ -365,7 +349,7 @@ static void knee_store(struct run *r, unsigned path, uint32_t len, unsigned rep,
 
 	if (!k)
 		return;
-	knee_get_result(&kr->k, &res);
+	knee_get_result(&kr->d.k, &res);
 	ndr = &res.bound[KNEE_NDR];
 	k->path = path;
 	k->len = len;
@@ -379,7 +363,7 @@ static void knee_store(struct run *r, unsigned path, uint32_t len, unsigned rep,
 	k->pdr_goal_pct = cfg->loss_goal * 100.0;
 	k->width_goal = cfg->width_goal;
 	k->max_rx_bps = res.mrr_bps;
-	snprintf(k->stopped, sizeof(k->stopped), "%s", kr->stopped);
+	snprintf(k->stopped, sizeof(k->stopped), "%s", kr->d.stopped);
 	k->trials = res.ntrials;
 	k->time_s = (double)kr->wall_ns / 1e9;
 	/* Where the loss went at the lowest rate that lost: the NDR's upper bound. */
@@ -391,52 +375,43 @@ static void knee_store(struct run *r, unsigned path, uint32_t len, unsigned rep,
 	}
 }
 
-/* Advances path p's search by one trial; false when it is done. */
-static bool knee_step(struct run *r, struct knee_run *kr, unsigned p, unsigned rep, uint32_t len)
+/* One try of a path's knee trial, for the knee driver: a trial of the
+ * run, recorded in run.json like any other. A trial that failed because
+ * the run stops stops the search. */
+static int knee_try(void *arg, const struct knee_drive_try *t, struct knee_measurement *m)
 {
-	struct knee_trial kt;
-	struct knee_measurement m;
-	struct trial_req q = {
-		.path = p, .rep = rep, .kind = RESULTS_TRIAL_KNEE, .streams = 1, .len = len
-	};
+	struct knee_run *kr = arg;
+	struct trial_req q = { .path = kr->path,
+			       .rep = kr->rep,
+			       .kind = RESULTS_TRIAL_KNEE,
+			       .streams = 1,
+			       .len = kr->len,
+			       .rate_bps = t->trial.rate_bps,
+			       .duration_ns = t->trial.duration_ns,
+			       .phase = knee_phase_name(t->trial.phase) };
 	uint64_t wall = 0;
-	size_t idx = 0;
-	int rc;
+	int rc = do_trial(kr->r, &q, m, &kr->idx, &wall);
 
-	if (kr->done || !knee_next(&kr->k, &kt)) {
-		kr->done = true;
-		return false;
-	}
-	if (kr->attempts >= kr->k.cfg.max_trials) {
-		snprintf(kr->stopped, sizeof(kr->stopped),
-			 "%u trials run (max_trials), %u of them could not be counted",
-			 kr->attempts, kr->attempts - kr->k.ntrials);
-		kr->done = true;
-		knee_abandon(&kr->k);
-		return false;
-	}
-	kr->attempts++;
-	q.rate_bps = kt.rate_bps;
-	q.duration_ns = kt.duration_ns;
-	q.phase = knee_phase_name(kt.phase);
-	memset(&m, 0, sizeof(m));
-	rc = do_trial(r, &q, &m, &idx, &wall);
 	kr->wall_ns += wall;
-	if (rc == 0 && kr->nmap < KNEE_MAX_TRIALS && knee_record(&kr->k, &m) == 0) {
-		kr->map[kr->nmap++] = idx;
-		kr->unrecorded = 0;
+	return rc < 0 && kr->r->stop ? -ECANCELED : rc;
+}
+
+/* Advances path p's search by one try; false when it is done. */
+static bool knee_step(struct run *r, struct knee_run *kr)
+{
+	switch (knee_drive_step(&kr->d)) {
+	case KNEE_DRIVE_COUNTED:
+		if (kr->nmap < KNEE_MAX_TRIALS)
+			kr->map[kr->nmap++] = kr->idx;
 		return true;
+	case KNEE_DRIVE_AGAIN:
+		return true;
+	case KNEE_DRIVE_END:
+		break;
 	}
-	/* A failed trial measured nothing: the search asks for it again, once. */
-	if (++kr->unrecorded < KNEE_MAX_UNRECORDED || r->stop)
-		return true;
-	snprintf(kr->stopped, sizeof(kr->stopped),
-		 "%u trials in a row at %.1f Mbit/s could not be counted, the last: %s",
-		 kr->unrecorded, (double)kt.rate_bps / 1e6,
-		 rc < 0 ? strerror(-rc) : "it measured nothing the search accepts");
-	run_warn(r, "path %s: knee search stopped: %s", r->paths[p].sp->name, kr->stopped);
-	kr->done = true;
-	knee_abandon(&kr->k);
+	if (kr->d.end == KNEE_DRIVE_FAILED)
+		run_warn(r, "path %s: knee search stopped: %s", r->paths[kr->path].sp->name,
+			 kr->d.stopped);
 	return false;
 }
 
@@ -448,7 +423,11 @@ static void knee_round(struct run *r, struct knee_run *kr, unsigned rep, uint32_
 
 	for (unsigned p = 0; p < r->npaths; p++) {
 		memset(&kr[p], 0, sizeof(kr[p]));
-		knee_init(&kr[p].k, cfg);
+		knee_drive_init(&kr[p].d, cfg, knee_try, &kr[p]);
+		kr[p].r = r;
+		kr[p].path = p;
+		kr[p].rep = rep;
+		kr[p].len = len;
 	}
 	for (bool any = true; any && !r->stop;) {
 		any = false;
@@ -456,7 +435,7 @@ static void knee_round(struct run *r, struct knee_run *kr, unsigned rep, uint32_
 			bool more;
 
 			do
-				more = knee_step(r, &kr[p], p, rep, len);
+				more = knee_step(r, &kr[p]);
 			while (more && !r->scn->interleave && !r->stop);
 			any |= more;
 		}
@@ -464,8 +443,7 @@ static void knee_round(struct run *r, struct knee_run *kr, unsigned rep, uint32_
 	for (unsigned p = 0; p < r->npaths; p++) {
 		unsigned n;
 
-		if (!kr[p].done)
-			knee_abandon(&kr[p].k);
+		knee_drive_abandon(&kr[p].d);
 		knee_store(r, p, len, rep, &kr[p], cfg);
 		/* Give back what the estimate planned beyond the trials it took. */
 		n = r->res->knees[r->res->nknees - 1].trials;
@@ -483,7 +461,7 @@ static void knee_phase(struct run *r)
 	struct knee_run *kr;
 	struct knee probe;
 
-	knee_cfg(r->scn, &cfg);
+	run_knee_config(r->scn, &cfg);
 	if (knee_init(&probe, &cfg)) {
 		run_stop(r, -EINVAL,
 			 "%s:%u: [knee] settings the search refuses (max_rate, "
@@ -629,11 +607,6 @@ static void warm_up(struct run *r)
 		else
 			run_paths_check(r);
 	}
-}
-
-void run_knee_config(const struct scenario *scn, struct knee_config *cfg)
-{
-	knee_cfg(scn, cfg);
 }
 
 static void phase_start(struct run *r, enum run_phase ph)

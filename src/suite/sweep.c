@@ -2,7 +2,8 @@
 /*
  * UDP offered-load sweeps (see sweep.h): each trial is one load_run() at a
  * target rate, summarised into a struct sweep_point. The knee search decides
- * the rates of a knee sweep; this file only runs what it asks for.
+ * the rates of a knee sweep and the knee driver (knee_drive.c) runs its
+ * loop; this file only runs each trial it asks for.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -11,6 +12,7 @@
 
 #include "clock.h"
 #include "interrupt.h"
+#include "knee_drive.h"
 #include "log.h"
 #include "sweep.h"
 
@@ -246,72 +248,100 @@ static int run_linear(const struct sweep_spec *spec, struct sweep_result *res, u
 	return 0;
 }
 
-/* One knee trial; a failed load_run is tried once more before giving up. */
-static int knee_trial(const struct sweep_spec *spec, const struct knee_trial *t,
-		      struct sweep_point *pt, struct sweep_result *res)
-{
-	int rc = 0;
+/* A knee search's trials through the knee driver (knee_drive.h): the
+ * driver repeats a trial that failed once and bounds the tries; this runs
+ * each try and keeps its point. */
+struct knee_sweep {
+	const struct sweep_spec *spec;
+	struct sweep_result *res;
+	uint64_t t0;
+	unsigned est;	       /* trials the search estimates */
+	uint64_t est_ns;       /* and their time */
+	struct sweep_point pt; /* the last try's */
+};
 
-	for (int attempt = 0; attempt < 2; attempt++) {
-		if (attempt && !pause_between(spec->gap_ns))
-			return -EINTR;
-		rc = sweep_trial(spec, t->rate_bps, t->duration_ns, pt);
-		if (rc == -EINTR || interrupt_requested())
-			return -EINTR;
-		if (rc >= 0)
-			return 0;
+static int knee_try(void *arg, const struct knee_drive_try *t, struct knee_measurement *m)
+{
+	struct knee_sweep *ks = arg;
+	const struct sweep_spec *spec = ks->spec;
+	uint64_t spent = t->trial_ns + (uint64_t)(t->trial_no - 1) * spec->gap_ns, start;
+	int rc;
+
+	if (t->tries && !pause_between(spec->gap_ns))
+		return -EINTR;
+	if (!t->again)
+		progress(spec, ks->res, t->trial_no, ks->est, t->trial.rate_bps,
+			 t->trial.duration_ns, ks->est_ns > spent ? ks->est_ns - spent : 0, ks->t0,
+			 t->trial.phase);
+	start = clock_now_ns() - ks->t0;
+	rc = sweep_trial(spec, t->trial.rate_bps, t->trial.duration_ns, &ks->pt);
+	ks->pt.start_ns = start;
+	if (rc == -EINTR || interrupt_requested())
+		return -EINTR;
+	if (rc < 0) {
 		log_warn("%s: trial at %llu bit/s failed: %s%s", spec->label,
-			 (unsigned long long)t->rate_bps, pt->error, attempt ? "" : "; retrying");
+			 (unsigned long long)t->trial.rate_bps, ks->pt.error,
+			 t->again ? "" : "; retrying");
+		return rc;
 	}
-	snprintf(res->error, sizeof(res->error), "%s", pt->error);
-	return rc;
+	sweep_point_to_knee(&ks->pt, m);
+	ks->pt.phase = t->trial.phase;
+	return 0;
+}
+
+/* Why a knee sweep ended, as sweep_run() returns it. */
+static int knee_end(const struct knee_drive *d, const struct knee_sweep *ks,
+		    struct sweep_result *res)
+{
+	switch (d->end) {
+	case KNEE_DRIVE_FAILED:
+		/* the failed trial's own sentence, as a linear sweep gives it */
+		snprintf(res->error, sizeof(res->error), "%s",
+			 ks->pt.rc < 0 ? ks->pt.error : d->stopped);
+		return d->rc;
+	case KNEE_DRIVE_ATTEMPTS:
+		snprintf(res->error, sizeof(res->error), "%s", d->stopped);
+		return d->rc;
+	case KNEE_DRIVE_STOPPED:
+		return d->rc < 0 ? d->rc : -EINTR;
+	default:
+		return 0;
+	}
 }
 
 static int run_knee(const struct sweep_spec *spec, struct sweep_result *res, uint64_t t0)
 {
-	struct knee *k = malloc(sizeof(*k));
-	struct knee_trial t;
-	unsigned est = knee_estimate_trials(&spec->knee);
-	uint64_t est_ns = knee_estimate_ns(&spec->knee);
+	struct knee_drive *d = malloc(sizeof(*d));
+	struct knee_sweep ks = { .spec = spec,
+				 .res = res,
+				 .t0 = t0,
+				 .est = knee_estimate_trials(&spec->knee),
+				 .est_ns = knee_estimate_ns(&spec->knee) };
+	enum knee_drive_step step;
 	int rc = 0;
 
-	if (!k)
+	if (!d)
 		return -ENOMEM;
-	if (knee_init(k, &spec->knee)) {
-		free(k);
+	if (knee_drive_init(d, &spec->knee, knee_try, &ks)) {
+		free(d);
 		return -EINVAL;
 	}
 	res->has_knee = true;
-	while (knee_next(k, &t)) {
-		unsigned done = k->ntrials;
-		uint64_t spent = k->trial_ns + (uint64_t)done * spec->gap_ns;
-		struct knee_measurement m;
-		struct sweep_point pt;
-		uint64_t start;
+	while ((step = knee_drive_step(d)) != KNEE_DRIVE_END) {
+		unsigned n;
 
-		if (done && !pause_between(spec->gap_ns)) {
-			rc = -EINTR;
+		if (step != KNEE_DRIVE_COUNTED)
+			continue;
+		ks.pt.verdict = knee_trials(&d->k, &n)[n - 1].verdict;
+		if ((rc = add_point(res, &ks.pt)) < 0) {
+			knee_drive_abandon(d);
 			break;
 		}
-		progress(spec, res, done + 1, est, t.rate_bps, t.duration_ns,
-			 est_ns > spent ? est_ns - spent : 0, t0, t.phase);
-		start = clock_now_ns() - t0;
-		if ((rc = knee_trial(spec, &t, &pt, res)) < 0)
-			break;
-		pt.start_ns = start;
-		sweep_point_to_knee(&pt, &m);
-		m.offered_bps = t.rate_bps;
-		if ((rc = knee_record(k, &m)) < 0)
-			break;
-		pt.phase = t.phase;
-		pt.verdict = k->trials[k->ntrials - 1].verdict;
-		if ((rc = add_point(res, &pt)) < 0)
-			break;
 	}
-	if (rc < 0)
-		knee_abandon(k);
-	knee_get_result(k, &res->knee);
-	free(k);
+	if (!rc)
+		rc = knee_end(d, &ks, res);
+	knee_get_result(&d->k, &res->knee);
+	free(d);
 	return rc;
 }
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # Runs every tests/netns/test_*.sh as root; each builds its own lab and removes it.
-# A test prints "ok" lines and exits non-zero on the first failed check.
+# A test prints "ok N - ..." lines and exits non-zero on the first failed check;
+# one that exits 0 without any "ok" line ran no check and counts as failed.
 set -u
 cd "$(dirname "$0")/../.."
 export OVLPERF=${OVLPERF:-$PWD/ovlperf}
@@ -10,11 +11,21 @@ if [ "$(id -u)" -ne 0 ]; then
 	exit 1
 fi
 pass=0 fail=0 failed=()
+log=$(mktemp /tmp/ovlperf-netns-out.XXXXXX)
+trap 'rm -f "$log"' EXIT
 for t in tests/netns/test_*.sh; do
 	[ -n "${NETNS_ONLY:-}" ] && [[ "$t" != *"$NETNS_ONLY"* ]] && continue
 	echo "== $t"
 	start=$SECONDS
-	if timeout 600 bash "$t"; then pass=$((pass + 1)); else
+	# A test's stdout is kept as well as shown: one that exits 0 without a
+	# single "ok N - ..." line (lib.sh's ok()) checked nothing, and fails.
+	timeout 600 bash "$t" | tee "$log"
+	rc=${PIPESTATUS[0]}
+	if [ "$rc" -eq 0 ] && ! grep -qE '^ok [0-9]+ - ' "$log"; then
+		echo "FAIL [$t]: exited 0 but ran no check (no \"ok N - ...\" line)" >&2
+		rc=1
+	fi
+	if [ "$rc" -eq 0 ]; then pass=$((pass + 1)); else
 		fail=$((fail + 1)); failed+=("$t")
 	fi
 	echo "== $t: $((SECONDS - start)) s"

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # `ovlperf sweep` through a tbf-shaped lab link: the knee search's NDR lands
-# near the shaper's rate, a linear sweep prints one row per rate with the loss
-# above the shaper, IPv6 works, bad options are refused, Ctrl-C keeps what
-# was measured. Loose bands only: no timing is asserted.
+# near the shaper's rate on rates the sender really offered (and a pacer
+# crippled on purpose fails that check), a linear sweep prints one row per
+# rate with the loss above the shaper, IPv6 works, bad options are refused,
+# Ctrl-C keeps what was measured. Loose bands only: no timing is asserted.
 source "$(dirname "$0")/lib.sh"
 
 LAB=sw
@@ -78,6 +79,34 @@ expect_eq "MRR shows the shaper" "$(awk '/^mrr_below_max/{print $2}' "$OUT/knee.
 expect_eq "each point's receiver socket wait, within its delay" "$(awk '/^rx_wait_ok/{print $2}' "$OUT/knee.check")" 1
 grep -q "trial 1 of" "$OUT/knee.err" || fail "no progress lines on stderr"
 ok "progress lines on stderr"
+
+# The sender: whatever the outcome (found, or generator-limit when the sender
+# could not keep up), the NDR must be a rate the sender offered within 1 %,
+# and so must every rate below it (knee_sender.py). A generator-limited
+# search passes only when the pacer held its target up to where it fell short.
+python3 "$(dirname "$0")/knee_sender.py" "$OUT/knee.json" >"$OUT/sender.txt" ||
+	{ cat "$OUT/sender.txt"; fail "the knee search rests on rates the sender did not offer"; }
+cat "$OUT/sender.txt"
+ok "the sender reached the NDR and every rate below it within 1 %"
+
+# The sender check can fail: the same search with a pacer 5 % short of every
+# rate (OVLPERF_TEST_PACER_SHORT, a test-only knob of pacer.c) must fail it,
+# however the search ends (8 trials are enough for a lower bound).
+set +e
+in_a env OVLPERF_TEST_PACER_SHORT=5 "$OVLPERF" sweep 198.18.0.2 --knee --max 400M -t 500ms \
+	--final 1s --gap 200ms --max-trials 8 --label native --json --no-progress \
+	>"$OUT/short.json" 2>"$OUT/short.err"
+set -e
+grep -q "OVLPERF_TEST_PACER_SHORT=5: pacing 5 % below" "$OUT/short.err" ||
+	fail "the crippled pacer was not in effect: $(head -3 "$OUT/short.err")"
+set +e
+python3 "$(dirname "$0")/knee_sender.py" "$OUT/short.json" >"$OUT/short.check"; rc=$?
+set -e
+cat "$OUT/short.check"
+expect_eq "sender check of a search with a pacer 5 % short exits" "$rc" 1
+grep -qE "sender check failed: .*(short of its target|fell short)" "$OUT/short.check" ||
+	fail "the sender check failed for another reason than the sender"
+ok "a pacer 5 % short of every rate fails the sender check"
 
 ROW='^ *[0-9.]+[* ]\|'	# a table row: offered rate, '*' when the sender fell short
 

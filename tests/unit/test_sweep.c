@@ -29,6 +29,7 @@ struct fakepath {
 	int fail_from;	  /* load_run fails from this call on (0: never) */
 	int fail_count;	  /* ... for this many calls */
 	int interrupt_at; /* raise the interrupt during this call (0: never) */
+	bool fail_odd;	  /* every odd call fails */
 	int calls;
 	uint64_t last_rate, last_dur;
 	uint32_t last_len;
@@ -49,7 +50,8 @@ static int fake_run(void *arg, const struct load_spec *spec, struct load_result 
 	p->last_len = len;
 	p->last_proto = spec->proto;
 	res->spec = *spec;
-	if (p->fail_from && p->calls >= p->fail_from && p->calls < p->fail_from + p->fail_count) {
+	if ((p->fail_from && p->calls >= p->fail_from && p->calls < p->fail_from + p->fail_count) ||
+	    (p->fail_odd && p->calls % 2)) {
 		snprintf(res->error, sizeof(res->error), "server went away");
 		return -ECONNREFUSED;
 	}
@@ -323,6 +325,19 @@ static void test_errors(void **state)
 	assert_int_equal(r.npoints, 2);
 	assert_false(r.knee.done);
 	assert_string_equal(r.error, "server went away");
+	sweep_result_free(&r);
+
+	/* failures apart are retried each time, but max_trials bounds every
+	 * try, counted or not */
+	p = (struct fakepath){ .capacity = 47e6, .fail_odd = true };
+	s.runner_arg = &p;
+	s.progress_arg = &p;
+	s.knee.max_trials = 4;
+	assert_int_equal(sweep_run(&s, &r), -ECONNREFUSED);
+	assert_int_equal(p.calls, 4);
+	assert_int_equal(r.npoints, 2);
+	assert_false(r.knee.done);
+	assert_string_equal(r.error, "4 trials run (max_trials), 2 of them could not be counted");
 	sweep_result_free(&r);
 }
 

@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The knee driver (knee_drive.h): the search loop, its repeat of a trial
+ * that could not be counted, and the bounds on tries, for every caller.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "knee_drive.h"
+
+int knee_drive_init(struct knee_drive *d, const struct knee_config *cfg, knee_drive_runner_fn run,
+		    void *arg)
+{
+	memset(d, 0, sizeof(*d));
+	d->run = run;
+	d->arg = arg;
+	return knee_init(&d->k, cfg);
+}
+
+static enum knee_drive_step end(struct knee_drive *d, enum knee_drive_end why)
+{
+	if (why != KNEE_DRIVE_DONE)
+		knee_abandon(&d->k);
+	d->end = why;
+	return KNEE_DRIVE_END;
+}
+
+/* A try that could not be counted: asked again once, the second in a row
+ * ends the search. run_rc is what the runner returned, rc why the try was
+ * not counted (the runner's error or knee_record()'s). */
+static enum knee_drive_step uncounted(struct knee_drive *d, const struct knee_trial *t, int run_rc,
+				      int rc)
+{
+	d->rc = rc;
+	if (++d->uncounted < KNEE_DRIVE_MAX_UNCOUNTED)
+		return KNEE_DRIVE_AGAIN;
+	snprintf(d->stopped, sizeof(d->stopped),
+		 "%u trials in a row at %.1f Mbit/s could not be counted, the last: %s",
+		 d->uncounted, (double)t->rate_bps / 1e6,
+		 run_rc < 0 ? strerror(-run_rc) : "it measured nothing the search accepts");
+	return end(d, KNEE_DRIVE_FAILED);
+}
+
+enum knee_drive_step knee_drive_step(struct knee_drive *d)
+{
+	struct knee_drive_try t = { 0 };
+	struct knee_measurement m;
+	unsigned counted = d->k.b.ntrials;
+	int rc;
+
+	if (d->end)
+		return KNEE_DRIVE_END;
+	if (!knee_next(&d->k, &t.trial))
+		return end(d, KNEE_DRIVE_DONE);
+	if (d->tries >= d->k.cfg.max_trials) {
+		snprintf(d->stopped, sizeof(d->stopped),
+			 "%u trials run (max_trials), %u of them could not be counted", d->tries,
+			 d->tries - counted);
+		return end(d, KNEE_DRIVE_ATTEMPTS);
+	}
+	t.trial_no = counted + 1;
+	t.again = d->uncounted;
+	t.tries = d->tries++;
+	t.trial_ns = d->k.b.trial_ns;
+	memset(&m, 0, sizeof(m));
+	rc = d->run(d->arg, &t, &m);
+	if (rc == -EINTR || rc == -ECANCELED) {
+		d->rc = rc;
+		return end(d, KNEE_DRIVE_STOPPED);
+	}
+	if (rc < 0)
+		return uncounted(d, &t.trial, rc, rc);
+	m.offered_bps = t.trial.rate_bps;
+	if ((rc = knee_record(&d->k, &m)) < 0)
+		return uncounted(d, &t.trial, 0, rc);
+	d->uncounted = 0;
+	return KNEE_DRIVE_COUNTED;
+}
+
+enum knee_drive_end knee_drive_run(struct knee_drive *d)
+{
+	while (knee_drive_step(d) != KNEE_DRIVE_END)
+		;
+	return d->end;
+}
+
+void knee_drive_abandon(struct knee_drive *d)
+{
+	if (!d->end)
+		end(d, KNEE_DRIVE_STOPPED);
+}
