@@ -12,14 +12,14 @@
  *                  fragment counters, interface MTUs
  *   mtu_verdict.c  OK / WARN / FAIL per path and check, reason and fix
  *   mtu_serve.c    the server's half (mtu_serve.h)
- *   mtu_scenario.c, mtu_suite.c   from a scenario to probe specs; the run's step
+ *   mtu_scenario.c   a scenario's checks: probe specs, roles, the run's step
  *   src/proto/mtu_wire.c   the probe messages and datagram (mtu_wire.h)
  *   src/report/report_mtu_term.c, report_mtu_json.c   printers of struct mtu_report
  *
  * Sizes are IP packet sizes (what an MTU limits): a probe of size S is a UDP
  * datagram of S - 28 (IPv4) or S - 48 (IPv6) payload bytes.
  *
- * For `ovlperf run` (the suite): mtu_suite_run() below does all of this in
+ * For `ovlperf run` (the suite): mtu_scenario_run() below does all of this in
  * one call. Piece by piece, when scn->mtu.enabled, after the paths are up:
  *
  *	struct mtu_report *rep = calloc(1, sizeof(*rep));
@@ -389,7 +389,7 @@ void mtu_roles_from_scenario(const struct scenario *scn, struct mtu_report *rep)
 /* Index of the path named name in rep, or -1 (verdicts name paths). */
 int mtu_report_find_path(const struct mtu_report *rep, const char *name);
 
-/* The whole MTU step of `ovlperf run` in one call (src/mtu/mtu_suite.c): when
+/* The whole MTU step of `ovlperf run` in one call (src/mtu/mtu_scenario.c): when
  * scn->mtu.enabled, probes every path i at far_addr[i] from the calling
  * thread's namespace (the client's; servers running), judges, and appends
  * every verdict to run->mtu (results_add_mtu; run may be NULL). *out (may be
@@ -398,8 +398,8 @@ int mtu_report_find_path(const struct mtu_report *rep, const char *name);
  * negative errno (-EINTR, -ENOMEM). A path that cannot be probed is a FAIL
  * verdict ("probe"), not an error. */
 struct results_run;
-int mtu_suite_run(const struct scenario *scn, const char *const far_addr[], struct results_run *run,
-		  struct mtu_report **out);
+int mtu_scenario_run(const struct scenario *scn, const char *const far_addr[],
+		     struct results_run *run, struct mtu_report **out);
 
 /* ---- printers ------------------------------------------------------------ */
 

@@ -58,7 +58,7 @@ int report_mesh_openmetrics(FILE *f, const struct mesh *m);
  * DIR/heatmap-FIGURE-PATH.gp and .svg. Without gnuplot set->note says so
  * and 0 is returned; a file not written completely is named in
  * set->unwritten and the result is -EIO. */
-int plot_mesh(const struct mesh *m, const char *dir, struct mesh_plot_set *set);
+int report_mesh_plot(const struct mesh *m, const char *dir, struct mesh_plot_set *set);
 /* DIR (made if missing) gets matrix.json, matrix.csv, report.md and, with
  * plots, the heatmaps; each failure is logged with its path. 0, or a
  * negative errno when a file could not be written. */

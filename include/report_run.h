@@ -3,12 +3,14 @@
  * Printers of a run (the run model of results.h), in src/report/: the
  * terminal summary (report_run_term.c), report.md (report_run_md.c),
  * summary.csv (report_run_csv.c), the comparison of two runs
- * (report_run_diff.c) and the SVG plots (plot.c, gnuplot). They only read;
- * nothing here measures.
+ * (report_run_diff.c), the SVG plots (report_run_plot.c, gnuplot) and the
+ * files of a results directory (report_run_out.c). They only read; nothing
+ * here measures.
  */
 #ifndef OVLPERF_REPORT_RUN_H
 #define OVLPERF_REPORT_RUN_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -44,10 +46,6 @@ struct plot_set {
 	char unwritten[256]; /* files that could not be written ("a.gp, a.svg"), or "" */
 };
 
-/* Appends name to a ", "-separated list of files (truncated, never
- * overflowing). */
-void report_run_note_file(char *list, size_t len, const char *name);
-
 /* report.md: tables, the scenario, the host, MTU verdicts, every trial, and
  * the plots in set linked. Returns 0 or -EIO. */
 int report_run_md(FILE *f, const struct report_run *rr, const struct plot_set *set);
@@ -62,7 +60,7 @@ int report_run_openmetrics(FILE *f, const struct report_run *rr);
 int report_run_html(FILE *f, const struct report_run *rr, const struct plot_set *set,
 		    const char *dir);
 /* The plots already in dir (from an earlier render) into set. */
-void plot_existing(const char *dir, struct plot_set *set);
+void report_run_plot_existing(const char *dir, struct plot_set *set);
 
 /* `ovlperf report DIR1 DIR2`: the figures both runs have, with deltas. */
 void report_run_diff(FILE *f, const struct report_run *a, const struct report_run *b);
@@ -74,7 +72,18 @@ void report_run_diff(FILE *f, const struct report_run *a, const struct report_ru
  * returned (a run is not failed for missing plots). A script or an SVG that
  * could not be written completely (a write error, gnuplot failing, an SVG
  * cut short) is named in set->unwritten and the result is -EIO. */
-int plot_run(const struct report_run *rr, const char *dir, struct plot_set *set);
+int report_run_plot(const struct report_run *rr, const char *dir, struct plot_set *set);
+
+/* Writes summary.csv, report.md, report.html and the plots for res into
+ * dir, and prints the terminal summary to term (NULL: none). run.json is
+ * written by the run itself. 0 or a negative errno; the files that could not
+ * be written (a write, flush or close failed, gnuplot failed or cut an SVG
+ * short) are added to unwritten (", "-separated; may be NULL; what it holds
+ * already, such as a run.json the caller could not write, counts as
+ * unwritten too), logged, and the summary says so instead of pointing at
+ * them. */
+int report_run_out_write(const struct results_run *res, const char *dir, bool plots, FILE *term,
+			 char *unwritten, size_t len);
 
 /* Helpers shared by the printers. */
 /* "812.3 Mbit/s", "2.41 Gbit/s", "950 kbit/s" */

@@ -2,7 +2,7 @@
 /*
  * The run model: everything one `ovlperf run` measured. The run fills it,
  * src/results/results_json.c writes it as run.json and reads it back, the
- * printers (src/report/report_run_*.c, plot.c) and src/results/overhead.c
+ * printers (src/report/report_run_*.c) and src/results/overhead.c
  * only read it. The raw material is the list of trials (one load_run each)
  * and the knee searches' outcomes; every figure in a report is derived from
  * them by results_aggregate(), so `ovlperf report DIR` re-renders exactly

@@ -15,8 +15,8 @@
  *   run_trials.c  the trials: TCP, linear sweeps, knee searches, delay
  *   run_mtu.c     the MTU / MSS checks and their verdicts (mtu.h)
  *   run_ctx.c     the run's context: events, warnings, stopping, run.json
- * and in src/report/: run_output.c (the results directory besides run.json,
- * the summary; also for `ovlperf report`), report_run_progress.c (the
+ * and in src/report/: report_run_out.c (the results directory besides
+ * run.json, the summary; also for `ovlperf report`), report_run_progress.c (the
  * progress line from the events below), report_run_plan.c (`run --dry-run`).
  * The suite never prints: it fills the run model and tells its caller what
  * happens, warnings included, through run_options.progress. Only diagnostics
@@ -147,21 +147,11 @@ struct run_options {
  * run.json there up to date. Returns 0 when the run completed, -EINTR when it
  * was interrupted, another negative errno when it failed; in the last two
  * cases res and run.json hold what was measured, complete = false. The rest
- * of the directory and the summary are the printers' (run_output_write). A
- * run that completed but could not write run.json returns -EIO ("run.json"
- * in opt->unwritten). */
+ * of the directory and the summary are the printers'
+ * (report_run_out_write() in report_run.h). A run that completed but could
+ * not write run.json returns -EIO ("run.json" in opt->unwritten). */
 int run_scenario(const struct scenario *scn, const char *text, const struct run_options *opt,
 		 struct results_run *res, char *dir, size_t dirlen);
-
-/* Writes summary.csv, report.md and the plots for res into dir, and prints
- * the terminal summary to term (NULL: none). run.json is written by the run
- * itself (src/report/run_output.c). 0 or a negative errno; the files that could not be written (a
- * write, flush or close failed, gnuplot failed or cut an SVG short) are
- * added to unwritten (", "-separated; may be NULL; what it holds already,
- * such as a run.json the caller could not write, counts as unwritten too),
- * logged, and the summary says so instead of pointing at them. */
-int run_output_write(const struct results_run *res, const char *dir, bool plots, FILE *term,
-		     char *unwritten, size_t len);
 
 /* What a scenario will do, without doing it: hosts, links, paths, and per
  * phase the number of trials and the trial time they take (knee searches by

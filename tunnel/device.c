@@ -1,22 +1,22 @@
 // SPDX-License-Identifier: MIT
 /*
- * Device set-up and tear-down, sending on the underlay, path MTU bookkeeping,
- * and the control thread (timers + control socket). The data path is in
- * send.c and receive.c, opening the underlay sockets in underlay.c, the
- * control socket's service in control_serve.c, the status text in status.c
- * (its caller gives it to device_run()).
+ * Device set-up and tear-down: workers, peers, the engine, the underlay
+ * sockets (underlay.c opens them), the TUN and its queues, addresses and
+ * routes, the control socket; starting and stopping the data-path threads.
+ * The data path is in send.c and receive.c (sending one datagram, for every
+ * thread, in send.c), path MTU in pmtu.c, the control thread in
+ * device_run.c, the control socket's service in control_serve.c, the status
+ * text in status.c (its caller gives it to device_run()).
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
-#include <poll.h>
 #include <signal.h>
 #include <sodium.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include "clock.h"
@@ -27,10 +27,10 @@
 #include "key.h"
 #include "log.h"
 #include "netlink.h"
+#include "pmtu.h"
 #include "sandbox.h"
 #include "underlay.h"
 
-#define DEVICE_PMTU_REFRESH_NS NSEC_PER_SEC
 /* Two ends started together must not both initiate: each would answer the
  * other's initiation, replacing its own, and both would sit on unconfirmed
  * responder sessions until a retry 5 s later. The end with the larger public
@@ -75,174 +75,6 @@ const char *device_counter_name(enum device_counter c)
 	return c < DEV_C__COUNT && names[c] ? names[c] : "?";
 }
 
-void *device_mem_alloc(size_t len)
-{
-	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-
-	if (p == MAP_FAILED)
-		return NULL;
-	/* Plaintext packets pass through here: never into a core file (the
-	 * sandbox makes the whole process non-dumpable; this also holds with
-	 * "sandbox = off"). Best effort: a kernel without it still works. */
-	madvise(p, len, MADV_DONTDUMP);
-	return p;
-}
-
-void device_mem_free(void *p, size_t len)
-{
-	if (p)
-		munmap(p, len);
-}
-
-socklen_t device_sockaddr_len(const struct sockaddr_storage *ss)
-{
-	return ss->ss_family == AF_INET6 ? sizeof(struct sockaddr_in6) : sizeof(struct sockaddr_in);
-}
-
-int device_sock_for(const struct device *dev, int family)
-{
-	return dev->sock[family == AF_INET6 ? 1 : 0];
-}
-
-static unsigned overhead_for(int family)
-{
-	return family == AF_INET6 ? WIRE_UNDERLAY_OVERHEAD_V6 : WIRE_UNDERLAY_OVERHEAD_V4;
-}
-
-bool device_peer_endpoint(struct device_peer *peer, struct sockaddr_storage *out)
-{
-	bool has;
-
-	pthread_mutex_lock(&peer->lock);
-	has = peer->has_endpoint;
-	if (has)
-		*out = peer->endpoint;
-	pthread_mutex_unlock(&peer->lock);
-	return has;
-}
-
-/* Path MTU towards ep: connect() a spare UDP socket (a fresh route lookup, so a
- * PMTU learned from ICMP since the last call is seen) and read IP_MTU. */
-static int path_mtu(int *fd, const struct sockaddr_storage *ep)
-{
-	int family = ep->ss_family;
-	int mtu = 0;
-	socklen_t sl = sizeof(mtu);
-
-	if (*fd < 0) {
-		*fd = socket(family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-		if (*fd < 0)
-			return -errno;
-	}
-	if (connect(*fd, (const struct sockaddr *)ep, device_sockaddr_len(ep)) < 0)
-		return -errno;
-	if (getsockopt(*fd, family == AF_INET6 ? IPPROTO_IPV6 : IPPROTO_IP,
-		       family == AF_INET6 ? IPV6_MTU : IP_MTU, &mtu, &sl) < 0)
-		return -errno;
-	return mtu;
-}
-
-/* The engine's padding cap for peer: min(link MTU, inner path MTU). */
-static void device_peer_set_pad(struct device_peer *peer)
-{
-	uint32_t link = atomic_load(&peer->dev->link_mtu), inner = atomic_load(&peer->inner_mtu);
-	uint32_t cap = link;
-
-	if (inner && (!cap || inner < cap))
-		cap = inner;
-	if (peer->ep)
-		engine_peer_set_pad_mtu(peer->ep, cap);
-}
-
-void device_peer_refresh_pmtu(struct device_peer *peer)
-{
-	struct sockaddr_storage ep;
-	uint32_t inner, old, limit;
-	int mtu;
-
-	atomic_store(&peer->pmtu_stale, false);
-	pthread_mutex_lock(&peer->lock);
-	if (!peer->has_endpoint) {
-		pthread_mutex_unlock(&peer->lock);
-		return;
-	}
-	ep = peer->endpoint;
-	if (peer->pmtu_fd >= 0) {
-		/* A socket of the other family cannot connect to the new endpoint. */
-		struct sockaddr_storage cur;
-		socklen_t cl = sizeof(cur);
-
-		if (getsockname(peer->pmtu_fd, (struct sockaddr *)&cur, &cl) == 0 &&
-		    cur.ss_family != ep.ss_family) {
-			close(peer->pmtu_fd);
-			peer->pmtu_fd = -1;
-		}
-	}
-	mtu = path_mtu(&peer->pmtu_fd, &ep);
-	pthread_mutex_unlock(&peer->lock);
-	if (mtu <= 0) {
-		log_debug("peer %u: cannot read path MTU: %s", peer->id, strerror(-mtu));
-		return;
-	}
-	inner = (uint32_t)mtu > overhead_for(ep.ss_family)
-			? (uint32_t)mtu - overhead_for(ep.ss_family)
-			: 0;
-	/* Padding stops at the smaller of the device's current MTU and the path's
-	 * inner MTU, so a packet that fits the path still fits once padded. */
-	limit = inner;
-	old = atomic_exchange(&peer->inner_mtu, inner);
-	device_peer_set_pad(peer);
-	atomic_store(&peer->send_limit, limit);
-	if (old != inner) {
-		if (old)
-			device_count(peer->dev, DEV_PMTU_UPDATES, 1);
-		log_info("peer %u: underlay path MTU %d, inner packets up to %u", peer->id, mtu,
-			 inner);
-	}
-}
-
-int device_send_one(struct device *dev, struct device_peer *peer, const void *buf, size_t len,
-		    const struct sockaddr_storage *dst, bool allow_frag)
-{
-	int fd = device_sock_for(dev, dst->ss_family);
-	int v6 = dst->ss_family == AF_INET6;
-	int lvl = v6 ? IPPROTO_IPV6 : IPPROTO_IP, opt = v6 ? IPV6_MTU_DISCOVER : IP_MTU_DISCOVER;
-	int dont = v6 ? IPV6_PMTUDISC_DONT : IP_PMTUDISC_DONT,
-	    doit = v6 ? IPV6_PMTUDISC_DO : IP_PMTUDISC_DO;
-	ssize_t n;
-
-	if (fd < 0) {
-		device_count(dev, DEV_DROP_NO_ENDPOINT, 1);
-		return -EAFNOSUPPORT;
-	}
-	device_count(dev, DEV_UDP_TX_CALLS, 1);
-	n = allow_frag ? -1
-		       : sendto(fd, buf, len, 0, (const struct sockaddr *)dst,
-				device_sockaddr_len(dst));
-	if (allow_frag || (n < 0 && errno == EMSGSIZE)) {
-		/* Too big for the path: deliver it with the outer packet fragmented. */
-		if (peer && !allow_frag)
-			atomic_store(&peer->pmtu_stale, true);
-		pthread_mutex_lock(&dev->frag_lock);
-		setsockopt(fd, lvl, opt, &dont, sizeof(dont));
-		n = sendto(fd, buf, len, 0, (const struct sockaddr *)dst, device_sockaddr_len(dst));
-		setsockopt(fd, lvl, opt, &doit, sizeof(doit));
-		pthread_mutex_unlock(&dev->frag_lock);
-		if (n >= 0)
-			device_count(dev, DEV_OUTER_FRAGMENTED, 1);
-	}
-	if (n < 0) {
-		int r = -errno;
-
-		device_count(dev, DEV_DROP_SEND, 1);
-		log_debug("sendto: %s", strerror(-r));
-		return r;
-	}
-	device_count(dev, DEV_UDP_TX_DATAGRAMS, 1);
-	device_count(dev, DEV_UDP_TX_BYTES, len);
-	return 0;
-}
-
 /* workers = min(config, online cores), and 1 when IFF_MULTI_QUEUE is refused. */
 static int init_workers(struct device *dev)
 {
@@ -258,7 +90,7 @@ static int init_workers(struct device *dev)
 	for (unsigned k = 0; k < n; k++) {
 		dev->workers[k].dev = dev;
 		dev->workers[k].id = k;
-		dev->workers[k].sock[0] = dev->workers[k].sock[1] = -1;
+		underlay_socks_init(&dev->workers[k].sock);
 		dev->workers[k].tun.fd = -1;
 	}
 	return 0;
@@ -283,6 +115,21 @@ static int open_queues(struct device *dev)
 		log_info("%s: %u workers (TUN queues, SO_REUSEPORT sockets, thread pairs)",
 			 dev->tun.name, dev->nworkers);
 	return 0;
+}
+
+/* Every worker's underlay sockets; dev->sock are worker 0's. */
+static int open_sockets(struct device *dev)
+{
+	struct underlay_socks *first = &dev->workers[0].sock;
+	int r = 0;
+
+	for (unsigned k = 0; k < dev->nworkers && r == 0; k++)
+		r = underlay_open(dev->cfg, dev->nworkers, k, first, &dev->workers[k].sock);
+	dev->sock = *first;
+	if (r == 0 && (first->gro[0] || first->gro[1]))
+		log_info("underlay: UDP GRO on (%s%s%s)", first->gro[0] ? "IPv4" : "",
+			 first->gro[0] && first->gro[1] ? ", " : "", first->gro[1] ? "IPv6" : "");
+	return r;
 }
 
 /* The TUN MTU: configured, else the smallest path MTU to a peer less overhead. */
@@ -370,7 +217,7 @@ static int init_peers(struct device *dev)
 		p->keepalive_s = cfg->peers[i].keepalive_s;
 		p->has_endpoint = cfg->peers[i].has_endpoint;
 		p->endpoint = cfg->peers[i].endpoint;
-		device_peer_refresh_pmtu(p);
+		pmtu_refresh(p);
 	}
 	return 0;
 }
@@ -435,7 +282,8 @@ int device_up(struct config *cfg, const char *ifname, struct device **out)
 	if (!dev)
 		return -ENOMEM;
 	dev->cfg = cfg;
-	dev->sock[0] = dev->sock[1] = dev->stop_fd = dev->control_fd = -1;
+	underlay_socks_init(&dev->sock);
+	dev->stop_fd = dev->control_fd = -1;
 	dev->tun.fd = -1;
 	dev->batch = cfg->batch;
 	pthread_mutex_init(&dev->frag_lock, NULL);
@@ -448,16 +296,16 @@ int device_up(struct config *cfg, const char *ifname, struct device **out)
 		dev->max_mtu = cfg->max_mtu > dev->mtu ? cfg->max_mtu : dev->mtu;
 		dev->slot_size = ENGINE_SLOT_SIZE(dev->max_mtu);
 		for (size_t i = 0; i < dev->npeers; i++)
-			device_peer_refresh_pmtu(&dev->peers[i]);
+			pmtu_refresh(&dev->peers[i]);
 		r = create_engine(dev);
 		atomic_store(&dev->link_mtu, dev->mtu);
 		for (size_t i = 0; r == 0 && i < dev->npeers; i++)
-			device_peer_set_pad(&dev->peers[i]);
+			pmtu_set_pad(&dev->peers[i]);
 	}
 	if (r == 0)
-		r = underlay_open(dev);
+		r = open_sockets(dev);
 	if (r == 0)
-		r = underlay_check_endpoints(dev);
+		r = underlay_check_endpoints(cfg, &dev->sock);
 	if (r == 0)
 		r = tun_open(&dev->tun, ifname && *ifname ? ifname : cfg->ifname,
 			     (cfg->tso || cfg->coalesce ? TUN_F_WANT_VNET_HDR : 0) |
@@ -489,20 +337,6 @@ int device_up(struct config *cfg, const char *ifname, struct device **out)
 	}
 	*out = dev;
 	return 0;
-}
-
-/* Sends a control message (initiation, keepalive) to the peer's endpoint. */
-static void send_ctrl(struct device *dev, struct device_peer *peer, const struct engine_result *res)
-{
-	struct sockaddr_storage ep;
-
-	if (!res->ctrl_len)
-		return;
-	if (!device_peer_endpoint(peer, &ep)) {
-		device_count(dev, DEV_DROP_NO_ENDPOINT, 1);
-		return;
-	}
-	device_send_one(dev, peer, res->ctrl, res->ctrl_len, &ep, false);
 }
 
 static void stop_threads(struct device *dev)
@@ -565,100 +399,8 @@ int device_start(struct device *dev)
 		}
 		memset(&res, 0, sizeof(res));
 		engine_initiate(p->ep, now, &res);
-		send_ctrl(dev, p, &res);
+		device_send_ctrl(dev, p, &res);
 	}
-	return 0;
-}
-
-/* `ip link set DEV mtu N` since start-up: padding must follow it (a packet
- * of the new MTU must not grow past it on the wire). Up to max_mtu the
- * buffers hold the larger packets; above it they are dropped (too big). */
-static void check_link_mtu(struct device *dev)
-{
-	struct netlink_link l;
-
-	if (netlink_get_link(dev->nl, dev->tun.ifindex, &l) < 0 || l.mtu == 0 ||
-	    l.mtu == atomic_load(&dev->link_mtu))
-		return;
-	if (l.mtu > dev->max_mtu)
-		log_warn("%s: MTU now %u, above max_mtu %u: packets larger than %u are dropped "
-			 "(set max_mtu in [interface] of %s)",
-			 dev->tun.name, l.mtu, dev->max_mtu, dev->max_mtu, dev->cfg->path);
-	else
-		log_info("%s: MTU now %u", dev->tun.name, l.mtu);
-	atomic_store(&dev->link_mtu, l.mtu);
-	for (size_t i = 0; i < dev->npeers; i++)
-		device_peer_set_pad(&dev->peers[i]);
-}
-
-static void run_timers(struct device *dev, uint64_t now, uint64_t *next_pmtu)
-{
-	bool pmtu_due = now >= *next_pmtu;
-
-	if (pmtu_due && dev->nl)
-		check_link_mtu(dev);
-
-	for (size_t i = 0; i < dev->npeers; i++) {
-		struct device_peer *p = &dev->peers[i];
-		struct engine_result res;
-
-		memset(&res, 0, sizeof(res));
-		engine_update_timers(p->ep, now, &res);
-		send_ctrl(dev, p, &res);
-		if (p->initiate_at && now >= p->initiate_at) {
-			struct engine_peer_stats st;
-
-			p->initiate_at = 0;
-			engine_peer_stats(p->ep, now, &st);
-			memset(&res, 0, sizeof(res));
-			if (!st.last_handshake_realtime_ns)
-				engine_initiate(p->ep, now, &res);
-			send_ctrl(dev, p, &res);
-		}
-		if (pmtu_due || atomic_load(&p->pmtu_stale))
-			device_peer_refresh_pmtu(p);
-	}
-	if (pmtu_due)
-		*next_pmtu = now + DEVICE_PMTU_REFRESH_NS;
-}
-
-struct run_ctl {
-	struct device *dev;
-	device_status_fn status;
-};
-
-static size_t ctl_status(void *ctx, bool show_keys, char *buf, size_t cap)
-{
-	struct run_ctl *c = ctx;
-
-	return c->status(c->dev, show_keys, buf, cap);
-}
-
-static void ctl_stop(void *ctx)
-{
-	struct run_ctl *c = ctx;
-
-	atomic_store(&c->dev->stop_requested, true);
-}
-
-int device_run(struct device *dev, device_status_fn status)
-{
-	uint64_t next_pmtu = clock_now_ns() + DEVICE_PMTU_REFRESH_NS;
-	struct run_ctl c = { .dev = dev, .status = status };
-	const struct control_handler ctl = { .status = ctl_status, .stop = ctl_stop, .ctx = &c };
-
-	while (!interrupt_requested() && !atomic_load(&dev->stop_requested)) {
-		struct pollfd pfd = { .fd = dev->control_fd, .events = POLLIN };
-		int r = poll(&pfd, 1, (int)(ENGINE_TICK_NS / NSEC_PER_MSEC));
-
-		if (r < 0 && errno != EINTR)
-			return -errno;
-		if (r > 0 && (pfd.revents & POLLIN))
-			control_serve(dev->control_fd, &ctl);
-		run_timers(dev, clock_now_ns(), &next_pmtu);
-	}
-	log_info("%s: stopping (%s)", dev->tun.name,
-		 interrupt_requested() ? "signal" : "control socket");
 	return 0;
 }
 
@@ -674,9 +416,7 @@ void device_down(struct device *dev)
 	tun_close(&dev->tun);
 	netlink_close(dev->nl);
 	for (unsigned k = 0; k < dev->nworkers; k++)
-		for (int i = 0; i < 2; i++)
-			if (dev->workers[k].sock[i] >= 0)
-				close(dev->workers[k].sock[i]);
+		underlay_close(&dev->workers[k].sock);
 	free(dev->workers);
 	if (dev->stop_fd >= 0)
 		close(dev->stop_fd);

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The tunnel device: a TUN interface, UDP sockets on the underlay and the
- * protocol engine (engine.h) between them.
+ * protocol engine (engine.h) between them. Set-up and tear-down in device.c,
+ * the sockets in underlay.c, each peer's path MTU in pmtu.c, the control
+ * thread in device_run.c, the data path in send.c and receive.c.
  *
  * Threads, per worker (struct device_worker; one with workers = 1): TX
  * (send.c) reads batches from its TUN queue, finds each packet's peer
@@ -56,6 +58,7 @@
 #include "engine.h"
 #include "rxq.h"
 #include "tun.h"
+#include "underlay.h"
 
 /* Device-side counters (the engine counts its own drops). */
 enum device_counter {
@@ -126,8 +129,7 @@ struct device_worker {
 	struct device *dev;
 	unsigned id;
 	struct tun tun; /* copy of dev->tun with this queue's fd */
-	int sock[2];
-	bool udp_gro[2]; /* sock[i] has UDP_GRO (udp_gro = on, kernel agreed) */
+	struct underlay_socks sock;
 	pthread_t tx_thread, rx_thread;
 	bool tx_started, rx_started;
 	_Atomic uint64_t tun_rx_packets, udp_rx_datagrams; /* this worker's share */
@@ -138,9 +140,9 @@ struct device {
 	struct engine *engine;
 	struct tun tun;
 	struct netlink *nl;
-	int sock[2];		   /* [0] IPv4, [1] IPv6; -1 when absent (worker 0's) */
-	pthread_mutex_t frag_lock; /* DF toggling on the sockets */
-	int stop_fd;		   /* eventfd: wakes the data-path threads */
+	struct underlay_socks sock; /* worker 0's */
+	pthread_mutex_t frag_lock;  /* DF toggling on the sockets */
+	int stop_fd;		    /* eventfd: wakes the data-path threads */
 	_Atomic bool stopping;
 	_Atomic bool stop_requested; /* "stop" on the control socket */
 	_Atomic bool udp_gso;	     /* send runs with UDP_SEGMENT (offload = on) */
@@ -180,7 +182,8 @@ int device_start(struct device *dev);
 /* The control socket's "show" text (status_format()); device_run() takes it
  * from its caller, so that the device does not depend on its own printer. */
 typedef size_t (*device_status_fn)(struct device *dev, bool show_keys, char *buf, size_t cap);
-/* Timers and control socket until a signal (interrupt.h) or "stop". */
+/* Timers and control socket until a signal (interrupt.h) or "stop"
+ * (device_run.c). */
 int device_run(struct device *dev, device_status_fn status);
 /* Stops threads, closes the TUN (the device disappears), frees everything. */
 void device_down(struct device *dev);
@@ -191,34 +194,35 @@ static inline void device_count(struct device *dev, enum device_counter c, uint6
 	atomic_fetch_add_explicit(&dev->counters[c], n, memory_order_relaxed);
 }
 
-/* Shared by send.c and receive.c (device.c). */
-int device_sock_for(const struct device *dev, int family);
+/* Copies the peer's endpoint; false if it has none. */
+static inline bool device_peer_endpoint(struct device_peer *peer, struct sockaddr_storage *out)
+{
+	bool has;
+
+	pthread_mutex_lock(&peer->lock);
+	has = peer->has_endpoint;
+	if (has)
+		*out = peer->endpoint;
+	pthread_mutex_unlock(&peer->lock);
+	return has;
+}
+
 /* RX coalesces UDP datagrams too (gro.h): coalescing on and a TUN with USO. */
 static inline bool device_coalesce_udp(const struct device *dev)
 {
 	return dev->tun.vnet_hdr && dev->cfg->coalesce && tun_has_uso(&dev->tun);
 }
 
-static inline int device_worker_sock(const struct device_worker *w, int family)
-{
-	return w->sock[family == AF_INET6 ? 1 : 0];
-}
-socklen_t device_sockaddr_len(const struct sockaddr_storage *ss);
-/* Sends one datagram, with the outer packet allowed to fragment when
- * allow_frag; on EMSGSIZE re-sends it that way and marks the peer's path MTU
- * stale (a drop of the path MTU must not lose the packet). 0 or -errno. */
+/* Sending on the underlay, from any thread (send.c). Sends one datagram,
+ * with the outer packet allowed to fragment when allow_frag; on EMSGSIZE
+ * re-sends it that way and marks the peer's path MTU stale (a drop of the
+ * path MTU must not lose the packet). 0 or -errno. */
 int device_send_one(struct device *dev, struct device_peer *peer, const void *buf, size_t len,
 		    const struct sockaddr_storage *dst, bool allow_frag);
-/* Copies the peer's endpoint; false if it has none. */
-bool device_peer_endpoint(struct device_peer *peer, struct sockaddr_storage *out);
-/* Re-reads the peer's path MTU from its connected socket. */
-void device_peer_refresh_pmtu(struct device_peer *peer);
-
-/* Data-path buffers: mmap()ed, page-aligned, zeroed; NULL on failure. Not
- * malloc: freeing megabytes from a thread's arena makes glibc read
- * /proc/sys/vm/overcommit_memory, which the sandbox forbids. free(NULL) ok. */
-void *device_mem_alloc(size_t len);
-void device_mem_free(void *p, size_t len);
+/* Sends a control message (initiation, keepalive) to the peer's endpoint;
+ * nothing when res has none. */
+void device_send_ctrl(struct device *dev, struct device_peer *peer,
+		      const struct engine_result *res);
 
 /* arg: a struct device_worker. */
 void *device_tx_thread(void *arg);

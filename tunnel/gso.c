@@ -119,40 +119,62 @@ static int finish_csum(const struct gso_hdr *h, uint8_t *buf, size_t len)
 	return 0;
 }
 
-struct tcp_layout {
+/* Where a super-packet's headers end: IP, then TCP or an 8-byte UDP. */
+struct l4_layout {
 	bool v6;
-	size_t ip_hl, tcp_hl, hdr;
+	uint8_t proto; /* PROTO_TCP or PROTO_UDP */
+	size_t ip_hl, l4_hl, hdr;
 };
 
-static int parse_tcp(const uint8_t *pkt, size_t len, struct tcp_layout *t)
+/* The IP header of a super-packet carrying proto: IPv4 (a UDP one without
+ * fragments) or IPv6 without extension headers (not offloaded). */
+static int parse_ip(const uint8_t *pkt, size_t len, uint8_t proto, struct l4_layout *t)
 {
 	if (len < 1)
 		return -EINVAL;
+	t->proto = proto;
 	t->v6 = pkt[0] >> 4 == 6;
 	if (pkt[0] >> 4 == 4) {
-		if (len < 20 || pkt[9] != PROTO_TCP)
+		if (len < 20 || pkt[9] != proto)
+			return -EINVAL;
+		if (proto == PROTO_UDP && (get_be16(pkt + 6) & 0x3fff))
 			return -EINVAL;
 		t->ip_hl = (size_t)(pkt[0] & 0x0f) * 4;
 		if (t->ip_hl < 20)
 			return -EINVAL;
 	} else if (t->v6) {
-		if (len < 40 || pkt[6] != PROTO_TCP) /* extension headers: not offloaded */
+		if (len < 40 || pkt[6] != proto)
 			return -EINVAL;
 		t->ip_hl = 40;
 	} else {
 		return -EINVAL;
 	}
-	if (len < t->ip_hl + 20)
+	return 0;
+}
+
+static int parse_tcp(const uint8_t *pkt, size_t len, struct l4_layout *t)
+{
+	if (parse_ip(pkt, len, PROTO_TCP, t) < 0 || len < t->ip_hl + 20)
 		return -EINVAL;
-	t->tcp_hl = (size_t)(pkt[t->ip_hl + 12] >> 4) * 4;
-	t->hdr = t->ip_hl + t->tcp_hl;
-	return t->tcp_hl >= 20 && t->hdr <= len ? 0 : -EINVAL;
+	t->l4_hl = (size_t)(pkt[t->ip_hl + 12] >> 4) * 4;
+	t->hdr = t->ip_hl + t->l4_hl;
+	return t->l4_hl >= 20 && t->hdr <= len ? 0 : -EINVAL;
+}
+
+/* A UDP super-packet (USO): the IP header, then an 8-byte UDP header. */
+static int parse_udp(const uint8_t *pkt, size_t len, struct l4_layout *t)
+{
+	if (parse_ip(pkt, len, PROTO_UDP, t) < 0)
+		return -EINVAL;
+	t->l4_hl = 8;
+	t->hdr = t->ip_hl + 8;
+	return t->hdr <= len ? 0 : -EINVAL;
 }
 
 /* Segment i's IP header for an l4_len-byte transport payload: IPv4 total
  * length, ID + i and header checksum, or the IPv6 payload length. Returns the
  * partial sum of the transport checksum's pseudo-header. */
-static uint32_t fix_ip(const struct tcp_layout *t, uint8_t *b, size_t l4_len, size_t i, uint16_t id,
+static uint32_t fix_ip(const struct l4_layout *t, uint8_t *b, size_t l4_len, size_t i, uint16_t id,
 		       uint8_t proto)
 {
 	uint8_t pseudo[40];
@@ -176,11 +198,13 @@ static uint32_t fix_ip(const struct tcp_layout *t, uint8_t *b, size_t l4_len, si
 	return gso_csum_add(pseudo, 40, 0);
 }
 
-static void fix_segment(const struct tcp_layout *t, uint8_t *b, size_t chunk, size_t i, size_t n,
-			uint32_t seq, uint16_t id, uint16_t mss)
+/* Segment i of n of a TCP super-packet: IP header as above, sequence number,
+ * FIN and PSH on the last segment only, CWR on the first, full checksum. */
+static void fix_tcp_segment(const struct l4_layout *t, uint8_t *b, size_t chunk, size_t i, size_t n,
+			    uint32_t seq, uint16_t id, uint16_t mss)
 {
 	uint8_t *tcp = b + t->ip_hl;
-	size_t tcp_len = t->tcp_hl + chunk;
+	size_t tcp_len = t->l4_hl + chunk;
 	uint32_t sum = fix_ip(t, b, tcp_len, i, id, PROTO_TCP);
 
 	put_be32(tcp + 4, seq + (uint32_t)(i * mss));
@@ -192,34 +216,9 @@ static void fix_segment(const struct tcp_layout *t, uint8_t *b, size_t chunk, si
 	put_be16(tcp + 16, (uint16_t)~gso_csum_fold(gso_csum_add(tcp, tcp_len, sum)));
 }
 
-/* A UDP super-packet (USO): IPv4 without fragments or IPv6 without extension
- * headers, then an 8-byte UDP header. */
-static int parse_udp(const uint8_t *pkt, size_t len, struct tcp_layout *t)
-{
-	if (len < 1)
-		return -EINVAL;
-	t->v6 = pkt[0] >> 4 == 6;
-	if (pkt[0] >> 4 == 4) {
-		if (len < 20 || pkt[9] != PROTO_UDP || (get_be16(pkt + 6) & 0x3fff))
-			return -EINVAL;
-		t->ip_hl = (size_t)(pkt[0] & 0x0f) * 4;
-		if (t->ip_hl < 20)
-			return -EINVAL;
-	} else if (t->v6) {
-		if (len < 40 || pkt[6] != PROTO_UDP)
-			return -EINVAL;
-		t->ip_hl = 40;
-	} else {
-		return -EINVAL;
-	}
-	t->tcp_hl = 8;
-	t->hdr = t->ip_hl + 8;
-	return t->hdr <= len ? 0 : -EINVAL;
-}
-
 /* Segment i of a UDP super-packet: IP length (and IPv4 ID + i, header
  * checksum), UDP length and a full UDP checksum (0 sent as 0xffff). */
-static void fix_udp_segment(const struct tcp_layout *t, uint8_t *b, size_t chunk, size_t i,
+static void fix_udp_segment(const struct l4_layout *t, uint8_t *b, size_t chunk, size_t i,
 			    uint16_t id)
 {
 	uint8_t *udp = b + t->ip_hl;
@@ -233,14 +232,42 @@ static void fix_udp_segment(const struct tcp_layout *t, uint8_t *b, size_t chunk
 	put_be16(udp + 6, c ? c : 0xffff);
 }
 
+/* Cuts the super-packet pkt, whose headers t describes, into segments of
+ * h->gso_size payload bytes each (the last one shorter), every one with
+ * its own copy of the headers, fixed for its place. */
+static int segment(const struct gso_hdr *h, const uint8_t *pkt, size_t len,
+		   const struct l4_layout *t, uint8_t *const *bufs, size_t cap, size_t nbufs,
+		   size_t *lens)
+{
+	size_t payload = len - t->hdr;
+	size_t n = payload ? (payload + h->gso_size - 1) / h->gso_size : 1;
+	uint32_t seq;
+	uint16_t id;
+
+	if (n > nbufs || t->hdr + (payload < h->gso_size ? payload : h->gso_size) > cap)
+		return -ENOSPC;
+	seq = t->proto == PROTO_TCP ? get_be32(pkt + t->ip_hl + 4) : 0;
+	id = t->v6 ? 0 : get_be16(pkt + 4);
+	for (size_t i = 0; i < n; i++) {
+		size_t off = i * h->gso_size;
+		size_t chunk = payload - off < h->gso_size ? payload - off : h->gso_size;
+
+		memcpy(bufs[i], pkt, t->hdr);
+		memcpy(bufs[i] + t->hdr, pkt + t->hdr + off, chunk);
+		if (t->proto == PROTO_TCP)
+			fix_tcp_segment(t, bufs[i], chunk, i, n, seq, id, h->gso_size);
+		else
+			fix_udp_segment(t, bufs[i], chunk, i, id);
+		lens[i] = t->hdr + chunk;
+	}
+	return (int)n;
+}
+
 int gso_split(const struct gso_hdr *h, const uint8_t *pkt, size_t len, uint8_t *const *bufs,
 	      size_t cap, size_t nbufs, size_t *lens)
 {
 	uint8_t type = h->gso_type & (uint8_t)~VIRTIO_NET_HDR_GSO_ECN;
-	struct tcp_layout t;
-	size_t payload, n;
-	uint32_t seq;
-	uint16_t id;
+	struct l4_layout t;
 	int r;
 
 	if (len == 0)
@@ -258,43 +285,14 @@ int gso_split(const struct gso_hdr *h, const uint8_t *pkt, size_t len, uint8_t *
 		return 1;
 	}
 	if (type == VIRTIO_NET_HDR_GSO_UDP_L4) {
-		if ((r = parse_udp(pkt, len, &t)) < 0 || h->gso_size == 0)
+		if (parse_udp(pkt, len, &t) < 0 || h->gso_size == 0)
 			return -EINVAL;
-		payload = len - t.hdr;
-		n = payload ? (payload + h->gso_size - 1) / h->gso_size : 1;
-		if (n > nbufs || t.hdr + (payload < h->gso_size ? payload : h->gso_size) > cap)
-			return -ENOSPC;
-		id = t.v6 ? 0 : get_be16(pkt + 4);
-		for (size_t i = 0; i < n; i++) {
-			size_t off = i * h->gso_size;
-			size_t chunk = payload - off < h->gso_size ? payload - off : h->gso_size;
-
-			memcpy(bufs[i], pkt, t.hdr);
-			memcpy(bufs[i] + t.hdr, pkt + t.hdr + off, chunk);
-			fix_udp_segment(&t, bufs[i], chunk, i, id);
-			lens[i] = t.hdr + chunk;
-		}
-		return (int)n;
+		return segment(h, pkt, len, &t, bufs, cap, nbufs, lens);
 	}
 	if (type != VIRTIO_NET_HDR_GSO_TCPV4 && type != VIRTIO_NET_HDR_GSO_TCPV6)
 		return -EINVAL;
-	if ((r = parse_tcp(pkt, len, &t)) < 0 || t.v6 != (type == VIRTIO_NET_HDR_GSO_TCPV6) ||
+	if (parse_tcp(pkt, len, &t) < 0 || t.v6 != (type == VIRTIO_NET_HDR_GSO_TCPV6) ||
 	    h->gso_size == 0)
 		return -EINVAL;
-	payload = len - t.hdr;
-	n = payload ? (payload + h->gso_size - 1) / h->gso_size : 1;
-	if (n > nbufs || t.hdr + (payload < h->gso_size ? payload : h->gso_size) > cap)
-		return -ENOSPC;
-	seq = get_be32(pkt + t.ip_hl + 4);
-	id = t.v6 ? 0 : get_be16(pkt + 4);
-	for (size_t i = 0; i < n; i++) {
-		size_t off = i * h->gso_size;
-		size_t chunk = payload - off < h->gso_size ? payload - off : h->gso_size;
-
-		memcpy(bufs[i], pkt, t.hdr);
-		memcpy(bufs[i] + t.hdr, pkt + t.hdr + off, chunk);
-		fix_segment(&t, bufs[i], chunk, i, n, seq, id, h->gso_size);
-		lens[i] = t.hdr + chunk;
-	}
-	return (int)n;
+	return segment(h, pkt, len, &t, bufs, cap, nbufs, lens);
 }

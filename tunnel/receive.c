@@ -34,6 +34,7 @@
 #include "gro.h"
 #include "gso.h"
 #include "log.h"
+#include "pagemem.h"
 #include "sockopt.h"
 #include "wire.h"
 
@@ -76,9 +77,9 @@ static bool enable_stamps(struct rx *rx)
 	bool any = false;
 
 	for (int s = 0; s < 2; s++) {
-		if (rx->w->sock[s] < 0)
+		if (rx->w->sock.fd[s] < 0)
 			continue;
-		int r = sockopt_rx_timestamps(rx->w->sock[s]);
+		int r = sockopt_rx_timestamps(rx->w->sock.fd[s]);
 
 		if (r < 0)
 			log_warn("RX: no receive timestamps (%s): no queue delay, no queue policy",
@@ -94,7 +95,7 @@ static bool enable_stamps(struct rx *rx)
 static int rx_init(struct rx *rx, struct device_worker *w)
 {
 	struct device *dev = w->dev;
-	bool udp_gro = w->udp_gro[0] || w->udp_gro[1];
+	bool udp_gro = w->sock.gro[0] || w->sock.gro[1];
 	/* A UDP_GRO buffer holds up to 64 KiB of datagrams: `batch` of them
 	 * would make the first datagram wait for thousands to be opened. */
 	unsigned b = udp_gro && dev->batch > RX_GRO_BATCH ? RX_GRO_BATCH : dev->batch;
@@ -108,14 +109,14 @@ static int rx_init(struct rx *rx, struct device_worker *w)
 	rx->buf_size =
 		rx->udp_gro && dev->slot_size < RX_GRO_BUF_SIZE ? RX_GRO_BUF_SIZE : dev->slot_size;
 	rx->mem_len = rx->buf_size * b + dev->slot_size;
-	rx->mem = device_mem_alloc(rx->mem_len);
+	rx->mem = pagemem_alloc(rx->mem_len);
 	if (rx->udp_gro || rx->stamps)
 		rx->ctrl = aligned_alloc(64, (size_t)b * RX_CTRL_SIZE);
 	rx->msgs = calloc(b, sizeof(*rx->msgs));
 	rx->iov = calloc(b, sizeof(*rx->iov));
 	rx->names = calloc(b, sizeof(*rx->names));
 	if (dev->tun.vnet_hdr) {
-		rx->gro_buf = device_mem_alloc(GSO_VNET_HDR_LEN + GSO_MAX_PACKET);
+		rx->gro_buf = pagemem_alloc(GSO_VNET_HDR_LEN + GSO_MAX_PACKET);
 		gro_init(&rx->gro, rx->gro_buf, device_coalesce_udp(dev));
 	}
 	if (!rx->mem || !rx->msgs || !rx->iov || !rx->names ||
@@ -127,12 +128,12 @@ static int rx_init(struct rx *rx, struct device_worker *w)
 
 static void rx_free(struct rx *rx)
 {
-	device_mem_free(rx->mem, rx->mem_len);
+	pagemem_free(rx->mem, rx->mem_len);
 	free(rx->ctrl);
 	free(rx->msgs);
 	free(rx->iov);
 	free(rx->names);
-	device_mem_free(rx->gro_buf, GSO_VNET_HDR_LEN + GSO_MAX_PACKET);
+	pagemem_free(rx->gro_buf, GSO_VNET_HDR_LEN + GSO_MAX_PACKET);
 }
 
 /*
@@ -444,8 +445,8 @@ void *device_rx_thread(void *arg)
 		return NULL;
 	}
 	while (!atomic_load(&dev->stopping)) {
-		struct pollfd p[3] = { { .fd = w->sock[0], .events = POLLIN },
-				       { .fd = w->sock[1], .events = POLLIN },
+		struct pollfd p[3] = { { .fd = w->sock.fd[0], .events = POLLIN },
+				       { .fd = w->sock.fd[1], .events = POLLIN },
 				       { .fd = dev->stop_fd, .events = POLLIN } };
 
 		if (poll(p, 3, -1) < 0 && errno != EINTR)
@@ -454,7 +455,7 @@ void *device_rx_thread(void *arg)
 			break;
 		for (int s = 0; s < 2; s++)
 			if (p[s].revents & POLLIN)
-				drain(&rx, w->sock[s]);
+				drain(&rx, w->sock.fd[s]);
 	}
 	rx_free(&rx);
 	return NULL;

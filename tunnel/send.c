@@ -6,7 +6,8 @@
  * packets with ICMP through the TUN, has the engine seal each run of packets
  * for one peer in one call, and sends them with one sendmmsg(). Without
  * offloads packets are read straight into their slot after the header room;
- * either way sealing happens in place.
+ * either way sealing happens in place. Also sending one datagram on the
+ * underlay, for every thread (device_send_one(), device_send_ctrl()).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -23,6 +24,9 @@
 #include "gso.h"
 #include "icmp.h"
 #include "log.h"
+#include "pagemem.h"
+#include "pmtu.h"
+#include "underlay.h"
 
 struct tx_slot {
 	uint8_t *buf;		  /* slot_size bytes; the packet at buf + ENGINE_HEADROOM */
@@ -58,7 +62,7 @@ static int tx_init(struct tx *tx, struct device_worker *w)
 	tx->w = w;
 	tx->batch = dev->batch;
 	tx->nslots = b;
-	tx->mem = device_mem_alloc(dev->slot_size * b);
+	tx->mem = pagemem_alloc(dev->slot_size * b);
 	tx->slots = calloc(b, sizeof(*tx->slots));
 	tx->pkts = calloc(b, sizeof(*tx->pkts));
 	tx->msgs = calloc(b, sizeof(*tx->msgs));
@@ -66,7 +70,7 @@ static int tx_init(struct tx *tx, struct device_worker *w)
 	tx->segbufs = calloc(b, sizeof(*tx->segbufs));
 	tx->seglens = calloc(b, sizeof(*tx->seglens));
 	if (dev->tun.vnet_hdr)
-		tx->super = device_mem_alloc(GSO_VNET_HDR_LEN + GSO_MAX_PACKET);
+		tx->super = pagemem_alloc(GSO_VNET_HDR_LEN + GSO_MAX_PACKET);
 	if (!tx->mem || !tx->slots || !tx->pkts || !tx->msgs || !tx->iov || !tx->segbufs ||
 	    !tx->seglens || (dev->tun.vnet_hdr && !tx->super))
 		return -ENOMEM;
@@ -79,14 +83,14 @@ static int tx_init(struct tx *tx, struct device_worker *w)
 
 static void tx_free(struct tx *tx)
 {
-	device_mem_free(tx->mem, tx->dev->slot_size * tx->nslots);
+	pagemem_free(tx->mem, tx->dev->slot_size * tx->nslots);
 	free(tx->slots);
 	free(tx->pkts);
 	free(tx->msgs);
 	free(tx->iov);
 	free(tx->segbufs);
 	free(tx->seglens);
-	device_mem_free(tx->super, GSO_VNET_HDR_LEN + GSO_MAX_PACKET);
+	pagemem_free(tx->super, GSO_VNET_HDR_LEN + GSO_MAX_PACKET);
 }
 
 /* With IFF_VNET_HDR: each read may be a TSO super-packet, segmented into slots. */
@@ -240,7 +244,7 @@ static void send_mmsg(struct tx *tx, struct device_peer *peer, const struct sock
 		      unsigned off, unsigned n)
 {
 	struct device *dev = tx->dev;
-	int fd = device_worker_sock(tx->w, ep->ss_family);
+	int fd = underlay_sock_for(&tx->w->sock, ep->ss_family);
 
 	while (off < n) {
 		int r = sendmmsg(fd, tx->msgs + off, n - off, 0);
@@ -259,7 +263,7 @@ static void send_mmsg(struct tx *tx, struct device_peer *peer, const struct sock
 			 * fragmented, the packets after it get the new inner limit. */
 			device_send_one(dev, peer, tx->iov[off].iov_base, tx->iov[off].iov_len, ep,
 					true);
-			device_peer_refresh_pmtu(peer);
+			pmtu_refresh(peer);
 		} else {
 			device_count(dev, DEV_DROP_SEND, 1);
 		}
@@ -273,13 +277,13 @@ static bool send_gso(struct tx *tx, const struct sockaddr_storage *ep, unsigned 
 		     size_t size)
 {
 	struct device *dev = tx->dev;
-	int fd = device_worker_sock(tx->w, ep->ss_family);
+	int fd = underlay_sock_for(&tx->w->sock, ep->ss_family);
 	union {
 		char buf[CMSG_SPACE(sizeof(uint16_t))];
 		struct cmsghdr align;
 	} ctrl;
 	struct msghdr mh = { .msg_name = (void *)ep,
-			     .msg_namelen = device_sockaddr_len(ep),
+			     .msg_namelen = underlay_sockaddr_len(ep),
 			     .msg_iov = tx->iov + j,
 			     .msg_iovlen = k - j,
 			     .msg_control = ctrl.buf,
@@ -358,7 +362,7 @@ static void send_sealed(struct tx *tx, struct device_peer *peer, size_t n)
 	struct sockaddr_storage ep;
 	unsigned m = 0;
 
-	if (!device_peer_endpoint(peer, &ep) || device_sock_for(dev, ep.ss_family) < 0) {
+	if (!device_peer_endpoint(peer, &ep) || underlay_sock_for(&dev->sock, ep.ss_family) < 0) {
 		device_count(dev, DEV_DROP_NO_ENDPOINT, n);
 		return;
 	}
@@ -375,7 +379,7 @@ static void send_sealed(struct tx *tx, struct device_peer *peer, size_t n)
 		tx->iov[m].iov_len = p->len;
 		memset(&tx->msgs[m], 0, sizeof(tx->msgs[m]));
 		tx->msgs[m].msg_hdr.msg_name = &ep;
-		tx->msgs[m].msg_hdr.msg_namelen = device_sockaddr_len(&ep);
+		tx->msgs[m].msg_hdr.msg_namelen = underlay_sockaddr_len(&ep);
 		tx->msgs[m].msg_hdr.msg_iov = &tx->iov[m];
 		tx->msgs[m].msg_hdr.msg_iovlen = 1;
 		m++;
@@ -460,4 +464,61 @@ void *device_tx_thread(void *arg)
 	}
 	tx_free(&tx);
 	return NULL;
+}
+
+int device_send_one(struct device *dev, struct device_peer *peer, const void *buf, size_t len,
+		    const struct sockaddr_storage *dst, bool allow_frag)
+{
+	int fd = underlay_sock_for(&dev->sock, dst->ss_family);
+	int v6 = dst->ss_family == AF_INET6;
+	int lvl = v6 ? IPPROTO_IPV6 : IPPROTO_IP, opt = v6 ? IPV6_MTU_DISCOVER : IP_MTU_DISCOVER;
+	int dont = v6 ? IPV6_PMTUDISC_DONT : IP_PMTUDISC_DONT,
+	    doit = v6 ? IPV6_PMTUDISC_DO : IP_PMTUDISC_DO;
+	ssize_t n;
+
+	if (fd < 0) {
+		device_count(dev, DEV_DROP_NO_ENDPOINT, 1);
+		return -EAFNOSUPPORT;
+	}
+	device_count(dev, DEV_UDP_TX_CALLS, 1);
+	n = allow_frag ? -1
+		       : sendto(fd, buf, len, 0, (const struct sockaddr *)dst,
+				underlay_sockaddr_len(dst));
+	if (allow_frag || (n < 0 && errno == EMSGSIZE)) {
+		/* Too big for the path: deliver it with the outer packet fragmented. */
+		if (peer && !allow_frag)
+			atomic_store(&peer->pmtu_stale, true);
+		pthread_mutex_lock(&dev->frag_lock);
+		setsockopt(fd, lvl, opt, &dont, sizeof(dont));
+		n = sendto(fd, buf, len, 0, (const struct sockaddr *)dst,
+			   underlay_sockaddr_len(dst));
+		setsockopt(fd, lvl, opt, &doit, sizeof(doit));
+		pthread_mutex_unlock(&dev->frag_lock);
+		if (n >= 0)
+			device_count(dev, DEV_OUTER_FRAGMENTED, 1);
+	}
+	if (n < 0) {
+		int r = -errno;
+
+		device_count(dev, DEV_DROP_SEND, 1);
+		log_debug("sendto: %s", strerror(-r));
+		return r;
+	}
+	device_count(dev, DEV_UDP_TX_DATAGRAMS, 1);
+	device_count(dev, DEV_UDP_TX_BYTES, len);
+	return 0;
+}
+
+/* Sends a control message (initiation, keepalive) to the peer's endpoint. */
+void device_send_ctrl(struct device *dev, struct device_peer *peer, const struct engine_result *res)
+{
+	struct sockaddr_storage ep;
+
+	if (!res->ctrl_len)
+		return;
+	if (!device_peer_endpoint(peer, &ep)) {
+		device_count(dev, DEV_DROP_NO_ENDPOINT, 1);
+		return;
+	}
+	device_send_one(dev, peer, res->ctrl, res->ctrl_len, &ep, false);
 }

@@ -135,7 +135,7 @@ static void put_interface(struct out *o, struct device *dev, uint64_t now, bool 
 	put(o, "tso=%s\ncoalesce=%s\nudp_gso=%s\nudp_gro=%s\n", dev->tun.offloads ? "on" : "off",
 	    dev->tun.vnet_hdr && dev->cfg->coalesce ? "on" : "off",
 	    atomic_load(&dev->udp_gso) ? "on" : "off",
-	    dev->workers[0].udp_gro[0] || dev->workers[0].udp_gro[1] ? "on" : "off");
+	    dev->workers[0].sock.gro[0] || dev->workers[0].sock.gro[1] ? "on" : "off");
 	put(o, "uso=%s\n", tun_has_uso(&dev->tun) ? "on" : "off");
 	put(o, "coalesce_udp=%s\n", device_coalesce_udp(dev) ? "on" : "off");
 	put(o, "dumpable=%d\n", sandbox_dumpable());

@@ -12,7 +12,6 @@
 #include <unistd.h>
 
 #include "config.h"
-#include "device.h"
 #include "log.h"
 #include "underlay.h"
 
@@ -27,7 +26,8 @@ static void set_buffers(int fd, uint32_t bytes)
 		setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &v, sizeof(v));
 }
 
-static int open_socket(struct device *dev, int family, const struct sockaddr_storage *bind_to)
+static int open_socket(const struct config *cfg, unsigned nworkers, int family,
+		       const struct sockaddr_storage *bind_to)
 {
 	struct sockaddr_storage ss = *bind_to;
 	int one = 1, pmtu = family == AF_INET6 ? IPV6_PMTUDISC_DO : IP_PMTUDISC_DO;
@@ -48,7 +48,7 @@ static int open_socket(struct device *dev, int family, const struct sockaddr_sto
 	if (family == AF_INET6)
 		setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof(one));
 	/* Workers share the port: the kernel spreads datagrams by 4-tuple hash. */
-	if (dev->nworkers > 1 && setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &one, sizeof(one)) < 0) {
+	if (nworkers > 1 && setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &one, sizeof(one)) < 0) {
 		r = -errno;
 		close(fd);
 		return r;
@@ -56,24 +56,24 @@ static int open_socket(struct device *dev, int family, const struct sockaddr_sto
 	if (setsockopt(fd, family == AF_INET6 ? IPPROTO_IPV6 : IPPROTO_IP,
 		       family == AF_INET6 ? IPV6_MTU_DISCOVER : IP_MTU_DISCOVER, &pmtu,
 		       sizeof(pmtu)) < 0 ||
-	    bind(fd, (struct sockaddr *)&ss, device_sockaddr_len(&ss)) < 0) {
+	    bind(fd, (struct sockaddr *)&ss, underlay_sockaddr_len(&ss)) < 0) {
 		r = -errno;
 		close(fd);
 		return r;
 	}
-	set_buffers(fd, dev->cfg->sock_buf);
+	set_buffers(fd, cfg->sock_buf);
 	return fd;
 }
 
 /* A peer whose endpoint's family has no socket could never be reached. */
-int underlay_check_endpoints(const struct device *dev)
+int underlay_check_endpoints(const struct config *cfg, const struct underlay_socks *s)
 {
-	for (size_t i = 0; i < dev->npeers; i++) {
-		const struct config_peer *cp = &dev->cfg->peers[i];
+	for (size_t i = 0; i < cfg->npeers; i++) {
+		const struct config_peer *cp = &cfg->peers[i];
 
-		if (cp->has_endpoint && device_sock_for(dev, cp->endpoint.ss_family) < 0) {
+		if (cp->has_endpoint && underlay_sock_for(s, cp->endpoint.ss_family) < 0) {
 			log_err("%s:%u: key 'endpoint': an %s endpoint, but 'listen' is %s only",
-				dev->cfg->path, cp->line,
+				cfg->path, cp->line,
 				cp->endpoint.ss_family == AF_INET6 ? "IPv6" : "IPv4",
 				cp->endpoint.ss_family == AF_INET6 ? "IPv4" : "IPv6");
 			return -EAFNOSUPPORT;
@@ -97,9 +97,10 @@ static bool enable_gro(int fd, int family, bool quiet)
 
 /* Worker w's sockets: worker 0's bound to 'listen', the others to the same
  * address and port (an ephemeral port is the one worker 0 got). */
-static int open_worker_sockets(struct device *dev, struct device_worker *w)
+static int open_worker_sockets(const struct config *cfg, unsigned nworkers, unsigned k,
+			       const struct underlay_socks *first, struct underlay_socks *w)
 {
-	const struct sockaddr_storage *l = &dev->cfg->listen;
+	const struct sockaddr_storage *l = &cfg->listen;
 	char buf[80];
 	int fd;
 
@@ -109,34 +110,34 @@ static int open_worker_sockets(struct device *dev, struct device_worker *w)
 
 		if (l->ss_family != AF_UNSPEC && l->ss_family != family)
 			continue;
-		if (w->id > 0) {
+		if (k > 0) {
 			struct sockaddr_storage got;
 			socklen_t gl = sizeof(got);
 
-			if (dev->workers[0].sock[i] < 0)
+			if (first->fd[i] < 0)
 				continue;
-			if (getsockname(dev->workers[0].sock[i], (struct sockaddr *)&got, &gl) < 0)
+			if (getsockname(first->fd[i], (struct sockaddr *)&got, &gl) < 0)
 				return -errno;
 			/* Same port offset in sin and sin6; the address stays as configured. */
 			((struct sockaddr_in *)&at)->sin_port =
 				((struct sockaddr_in *)&got)->sin_port;
 		}
-		fd = open_socket(dev, family, &at);
+		fd = open_socket(cfg, nworkers, family, &at);
 		if (fd < 0) {
 			config_format_endpoint(l, buf, sizeof(buf));
 			/* "listen = PORT" on a host without IPv6 is fine with IPv4 alone. */
-			if (w->id == 0 && l->ss_family == AF_UNSPEC && family == AF_INET6 &&
+			if (k == 0 && l->ss_family == AF_UNSPEC && family == AF_INET6 &&
 			    fd == -EAFNOSUPPORT)
 				continue;
-			log_err("%s: cannot listen on %s (%s%s): %s", dev->cfg->path,
+			log_err("%s: cannot listen on %s (%s%s): %s", cfg->path,
 				l->ss_family == AF_UNSPEC ? "all addresses" : buf,
 				family == AF_INET ? "IPv4" : "IPv6",
-				w->id ? ", another worker's socket" : "", strerror(-fd));
+				k ? ", another worker's socket" : "", strerror(-fd));
 			return fd;
 		}
-		w->sock[i] = fd;
-		if (dev->cfg->udp_gro)
-			w->udp_gro[i] = enable_gro(fd, family, w->id > 0);
+		w->fd[i] = fd;
+		if (cfg->udp_gro)
+			w->gro[i] = enable_gro(fd, family, k > 0);
 	}
 	return 0;
 }
@@ -144,9 +145,8 @@ static int open_worker_sockets(struct device *dev, struct device_worker *w)
 /* The socket another program made (`ovlperf server --overlay` hands over a
  * connected UDP socket on its one port): the kernel delivers a datagram to
  * one socket, so the workers share it, each through its own descriptor. */
-static int adopt_fd(struct device *dev, struct device_worker *w)
+static int adopt_fd(const struct config *cfg, unsigned k, struct underlay_socks *w)
 {
-	const struct config *cfg = dev->cfg;
 	int fd = cfg->underlay_fd, type = 0, pmtu, family, one_if;
 	struct sockaddr_storage ss;
 	socklen_t l = sizeof(type), sl = sizeof(ss);
@@ -160,7 +160,7 @@ static int adopt_fd(struct device *dev, struct device_worker *w)
 	}
 	family = ss.ss_family;
 	one_if = family == AF_INET6 ? 1 : 0;
-	if (w->id > 0) {
+	if (k > 0) {
 		fd = fcntl(fd, F_DUPFD_CLOEXEC, 3);
 		if (fd < 0)
 			return -errno;
@@ -168,8 +168,8 @@ static int adopt_fd(struct device *dev, struct device_worker *w)
 		   fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) < 0) {
 		return -errno;
 	}
-	w->sock[one_if] = fd;
-	if (w->id > 0)
+	w->fd[one_if] = fd;
+	if (k > 0)
 		return 0;
 	pmtu = family == AF_INET6 ? IPV6_PMTUDISC_DO : IP_PMTUDISC_DO;
 	if (setsockopt(fd, family == AF_INET6 ? IPPROTO_IPV6 : IPPROTO_IP,
@@ -178,28 +178,39 @@ static int adopt_fd(struct device *dev, struct device_worker *w)
 		return -errno;
 	set_buffers(fd, cfg->sock_buf);
 	if (cfg->udp_gro)
-		w->udp_gro[one_if] = enable_gro(fd, family, false);
+		w->gro[one_if] = enable_gro(fd, family, false);
 	return 0;
 }
 
-int underlay_open(struct device *dev)
+int underlay_open(const struct config *cfg, unsigned nworkers, unsigned k,
+		  const struct underlay_socks *first, struct underlay_socks *s)
 {
-	int r = 0;
+	int r;
 
-	for (unsigned k = 0; k < dev->nworkers && r == 0; k++) {
-		struct device_worker *w = &dev->workers[k];
-
-		r = dev->cfg->underlay_fd >= 0 ? adopt_fd(dev, w) : open_worker_sockets(dev, w);
-		if (r == 0 && dev->cfg->underlay_fd >= 0 && k > 0) {
-			w->udp_gro[0] = dev->workers[0].udp_gro[0];
-			w->udp_gro[1] = dev->workers[0].udp_gro[1];
-		}
+	if (cfg->underlay_fd < 0)
+		return open_worker_sockets(cfg, nworkers, k, first, s);
+	r = adopt_fd(cfg, k, s);
+	if (r == 0 && k > 0) {
+		s->gro[0] = first->gro[0];
+		s->gro[1] = first->gro[1];
 	}
-	dev->sock[0] = dev->workers[0].sock[0];
-	dev->sock[1] = dev->workers[0].sock[1];
-	if (r == 0 && (dev->workers[0].udp_gro[0] || dev->workers[0].udp_gro[1]))
-		log_info("underlay: UDP GRO on (%s%s%s)", dev->workers[0].udp_gro[0] ? "IPv4" : "",
-			 dev->workers[0].udp_gro[0] && dev->workers[0].udp_gro[1] ? ", " : "",
-			 dev->workers[0].udp_gro[1] ? "IPv6" : "");
 	return r;
+}
+
+void underlay_socks_init(struct underlay_socks *s)
+{
+	*s = (struct underlay_socks){ .fd = { -1, -1 } };
+}
+
+void underlay_close(struct underlay_socks *s)
+{
+	for (int i = 0; i < 2; i++)
+		if (s->fd[i] >= 0)
+			close(s->fd[i]);
+	underlay_socks_init(s);
+}
+
+socklen_t underlay_sockaddr_len(const struct sockaddr_storage *ss)
+{
+	return ss->ss_family == AF_INET6 ? sizeof(struct sockaddr_in6) : sizeof(struct sockaddr_in);
 }

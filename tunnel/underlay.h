@@ -1,20 +1,45 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Opening the device's sockets on the underlay (device.h): per worker one UDP
- * socket per family in use, bound to the configured 'listen' address (the
- * other workers' on worker 0's port, one SO_REUSEPORT group per family), path
- * MTU discovery on (IP_PMTUDISC_DO), the configured buffer sizes, UDP GRO
- * when asked for. Sending is device_send_one() in device.c.
+ * The device's sockets on the underlay: per worker one UDP socket per family
+ * in use, bound to the configured 'listen' address (the other workers' on
+ * worker 0's port, one SO_REUSEPORT group per family), path MTU discovery
+ * on (IP_PMTUDISC_DO), the configured buffer sizes, UDP GRO when asked for;
+ * or one inherited socket ('underlay_fd') that every worker shares. Knows
+ * the configuration, not the device: the device keeps one struct
+ * underlay_socks per worker. Sending is device_send_one() in send.c.
  */
 #ifndef OVLPERF_TUNNEL_UNDERLAY_H
 #define OVLPERF_TUNNEL_UNDERLAY_H
 
-struct device;
+#include <stdbool.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 
-/* Every worker's sockets; dev->sock are worker 0's. 0 or -errno (logged). */
-int underlay_open(struct device *dev);
+struct config;
+
+/* One worker's sockets: [0] IPv4, [1] IPv6, -1 when absent. */
+struct underlay_socks {
+	int fd[2];
+	bool gro[2]; /* fd[i] has UDP_GRO (udp_gro = on, kernel agreed) */
+};
+
+/* Both absent. */
+void underlay_socks_init(struct underlay_socks *s);
+/* Worker k's sockets (of nworkers) into s; first is worker 0's (the port the
+ * others bind; unused for k = 0). 0 or -errno (logged). */
+int underlay_open(const struct config *cfg, unsigned nworkers, unsigned k,
+		  const struct underlay_socks *first, struct underlay_socks *s);
+/* Closes what s holds; both absent after. */
+void underlay_close(struct underlay_socks *s);
 /* -EAFNOSUPPORT (logged, naming the file and line) when a peer's endpoint has
- * a family no socket was opened for. */
-int underlay_check_endpoints(const struct device *dev);
+ * a family s has no socket for. */
+int underlay_check_endpoints(const struct config *cfg, const struct underlay_socks *s);
+
+static inline int underlay_sock_for(const struct underlay_socks *s, int family)
+{
+	return s->fd[family == AF_INET6 ? 1 : 0];
+}
+
+socklen_t underlay_sockaddr_len(const struct sockaddr_storage *ss);
 
 #endif

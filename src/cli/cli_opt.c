@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/socket.h>
 
 #include "addr.h"
 #include "cli_opt.h"
@@ -77,4 +78,22 @@ bool cli_opt_host(char *host, size_t size, uint16_t *port, const char *arg, char
 	if (p)
 		*port = p;
 	return true;
+}
+
+bool cli_opt_family_rt(int c, int *family, bool *realtime)
+{
+	switch (c) {
+	case '4':
+	case '6':
+		*family = c == '4' ? AF_INET : AF_INET6;
+		return true;
+	case CLI_OPT_RT:
+	case CLI_OPT_NO_RT:
+		if (!realtime)
+			return false;
+		*realtime = c == CLI_OPT_RT;
+		return true;
+	default:
+		return false;
+	}
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Private to the subcommands (src/cli/): how a refused option value is
+ * Private to the subcommands (src/cli/): the options several of them take
+ * (-4, -6, --realtime, --no-rt), and how a refused option value is
  * reported, the same way by each of them:
  *
  *   ovlperf client: --dscp: 64 is out of range (0..63)
@@ -12,6 +13,7 @@
 #define OVLPERF_CLI_OPT_H
 
 #include <getopt.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -42,5 +44,13 @@ bool cli_opt_copy(char *dst, size_t size, const char *arg, char *why, size_t why
  * port NULL an option that takes no port refuses one. false with why. */
 bool cli_opt_host(char *host, size_t size, uint16_t *port, const char *arg, char *why,
 		  size_t whylen);
+
+/* getopt_long() codes of --realtime and --no-rt, above every command's own
+ * (which start at 256). */
+enum { CLI_OPT_RT = 1024, CLI_OPT_NO_RT };
+/* The options client, server, sweep and mtu share: -4 / -6 set *family
+ * (AF_INET / AF_INET6), --realtime / --no-rt set *realtime (NULL: the
+ * command takes neither). Whether c was one of them. */
+bool cli_opt_family_rt(int c, int *family, bool *realtime);
 
 #endif

@@ -112,8 +112,6 @@ enum {
 	OPT_PSK,
 	OPT_DSCP,
 	OPT_MSGTMO,
-	OPT_NO_RT,
-	OPT_RT,
 	OPT_SIZE_LAYER,
 	OPT_RATE_LAYER,
 	OPT_JSON_FORMAT,
@@ -150,8 +148,8 @@ static const struct option options[] = {
 	{ "dscp", required_argument, NULL, OPT_DSCP },
 	{ "psk-file", required_argument, NULL, OPT_PSK },
 	{ "msg-timeout", required_argument, NULL, OPT_MSGTMO },
-	{ "no-rt", no_argument, NULL, OPT_NO_RT },
-	{ "realtime", no_argument, NULL, OPT_RT },
+	{ "no-rt", no_argument, NULL, CLI_OPT_NO_RT },
+	{ "realtime", no_argument, NULL, CLI_OPT_RT },
 	{ "dont-fragment", no_argument, NULL, OPT_DF },
 	{ "json", no_argument, NULL, 'J' },
 	{ "json-format", required_argument, NULL, OPT_JSON_FORMAT },
@@ -327,6 +325,8 @@ static bool apply_output(int c, const char *arg, struct client_opts *o,
 static bool apply(struct load_spec *s, int c, const char *arg, struct client_opts *o,
 		  char why[static VALUE_WHY_MAX])
 {
+	if (cli_opt_family_rt(c, &s->family, &s->realtime))
+		return true;
 	switch (c) {
 	case 'u':
 		s->proto = LOAD_UDP;
@@ -343,10 +343,6 @@ static bool apply(struct load_spec *s, int c, const char *arg, struct client_opt
 	case OPT_NO_GRO:
 		s->udp_gro = false;
 		return true;
-	case OPT_NO_RT:
-	case OPT_RT:
-		s->realtime = c == OPT_RT;
-		return true;
 	case OPT_DF:
 		s->dont_fragment = true;
 		return true;
@@ -355,12 +351,6 @@ static bool apply(struct load_spec *s, int c, const char *arg, struct client_opt
 		return true;
 	case OPT_GRO:
 		s->udp_gro = true;
-		return true;
-	case '4':
-		s->family = AF_INET;
-		return true;
-	case '6':
-		s->family = AF_INET6;
 		return true;
 	case 'J':
 	case OPT_JSON_FORMAT:

@@ -156,13 +156,9 @@ static bool parse_opt(int c, const char *arg, struct opts *o, char why[static VA
 {
 	struct mtu_probe_spec *s = &o->spec;
 
+	if (cli_opt_family_rt(c, &s->family, NULL))
+		return true;
 	switch (c) {
-	case '4':
-		s->family = AF_INET;
-		return true;
-	case '6':
-		s->family = AF_INET6;
-		return true;
 	case OPT_TCP_MSS:
 		s->tcp_mss = true;
 		return true;

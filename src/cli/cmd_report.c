@@ -12,7 +12,6 @@
 #include "cmd.h"
 #include "report_run.h"
 #include "results.h"
-#include "run.h"
 
 static void usage(FILE *f)
 {
@@ -86,7 +85,7 @@ static int print_run(const struct results_run *run, const char *dir, enum report
 	if (fmt == FMT_OPENMETRICS) {
 		rc = report_run_openmetrics(stdout, &rr);
 	} else if (fmt == FMT_HTML) {
-		plot_existing(dir, &set);
+		report_run_plot_existing(dir, &set);
 		rc = report_run_html(stdout, &rr, &set, dir);
 	} else {
 		report_run_term(stdout, &rr);
@@ -178,7 +177,7 @@ int cmd_report(int argc, char **argv)
 	if (load(argv[optind], &run, dir, sizeof(dir)))
 		return EXIT_USAGE;
 	if (write && fmt == FMT_SUMMARY)
-		rc = run_output_write(&run, dir, plots, stdout, NULL, 0);
+		rc = report_run_out_write(&run, dir, plots, stdout, NULL, 0);
 	else
 		rc = print_run(&run, dir, fmt);
 	results_free(&run);

@@ -13,6 +13,7 @@
 #include "cmd.h"
 #include "interrupt.h"
 #include "log.h"
+#include "report_run.h"
 #include "report_suite.h"
 #include "results.h"
 #include "run.h"
@@ -260,8 +261,8 @@ int cmd_run(int argc, char **argv)
 	/* The summary is printed even for an interrupted run: what was measured
 	 * is worth seeing. Plots are skipped then, so Ctrl-C ends the run fast. */
 	if (dir[0])
-		run_output_write(&res, dir, plots && rc != -EINTR, stdout, unwritten,
-				 sizeof(unwritten));
+		report_run_out_write(&res, dir, plots && rc != -EINTR, stdout, unwritten,
+				     sizeof(unwritten));
 	if (rc && res.stop_reason[0])
 		fprintf(stderr, "ovlperf run: stopped: %s%s%s\n", res.stop_reason,
 			dir[0] ? "; what was measured is in " : "", dir);

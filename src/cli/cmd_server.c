@@ -79,8 +79,6 @@ enum {
 	OPT_MAXSESS,
 	OPT_MSGTMO,
 	OPT_IDLE,
-	OPT_NO_RT,
-	OPT_RT,
 	OPT_OVERLAY,
 	OPT_OVERLAY_MAX,
 	OPT_OVERLAY_STATE
@@ -97,8 +95,8 @@ static const struct option options[] = {
 	{ "max-sessions", required_argument, NULL, OPT_MAXSESS },
 	{ "msg-timeout", required_argument, NULL, OPT_MSGTMO },
 	{ "idle-timeout", required_argument, NULL, OPT_IDLE },
-	{ "no-rt", no_argument, NULL, OPT_NO_RT },
-	{ "realtime", no_argument, NULL, OPT_RT },
+	{ "no-rt", no_argument, NULL, CLI_OPT_NO_RT },
+	{ "realtime", no_argument, NULL, CLI_OPT_RT },
 	{ "overlay", no_argument, NULL, OPT_OVERLAY },
 	{ "overlay-max", required_argument, NULL, OPT_OVERLAY_MAX },
 	{ "overlay-state", required_argument, NULL, OPT_OVERLAY_STATE },
@@ -161,22 +159,14 @@ static bool apply_value(struct server_config *cfg, int c, const char *arg,
 
 static bool apply(struct server_config *cfg, int c, const char *arg, char why[static VALUE_WHY_MAX])
 {
+	if (cli_opt_family_rt(c, &cfg->family, &cfg->realtime))
+		return true;
 	switch (c) {
-	case '4':
-		cfg->family = AF_INET;
-		return true;
-	case '6':
-		cfg->family = AF_INET6;
-		return true;
 	case '1':
 		cfg->one_shot = true;
 		return true;
 	case OPT_OVERLAY:
 		cfg->overlay = true;
-		return true;
-	case OPT_NO_RT:
-	case OPT_RT:
-		cfg->realtime = c == OPT_RT;
 		return true;
 	default:
 		return apply_value(cfg, c, arg, why);

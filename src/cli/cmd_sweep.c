@@ -80,8 +80,6 @@ enum {
 	OPT_PSK,
 	OPT_LABEL,
 	OPT_NOPROGRESS,
-	OPT_NO_RT,
-	OPT_RT,
 	OPT_SIZE_LAYER,
 	OPT_RATE_LAYER,
 	OPT_CPORT,
@@ -112,8 +110,8 @@ static const struct option options[] = {
 	{ "label", required_argument, NULL, OPT_LABEL },
 	{ "no-progress", no_argument, NULL, OPT_NOPROGRESS },
 	{ "no-gso", no_argument, NULL, OPT_NO_GSO },
-	{ "realtime", no_argument, NULL, OPT_RT },
-	{ "no-rt", no_argument, NULL, OPT_NO_RT },
+	{ "realtime", no_argument, NULL, CLI_OPT_RT },
+	{ "no-rt", no_argument, NULL, CLI_OPT_NO_RT },
 	{ "json", no_argument, NULL, 'J' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -251,10 +249,6 @@ static bool parse_load(struct opts *o, int c, const char *arg, char why[static V
 			return false;
 		*(c == 'p' ? &s->load.port : &s->load.cport) = (uint16_t)v;
 		return true;
-	case '4':
-	case '6':
-		s->load.family = c == '4' ? AF_INET : AF_INET6;
-		return true;
 	case OPT_PSK:
 		return cli_opt_copy(s->load.psk_file, sizeof(s->load.psk_file), arg, why,
 				    VALUE_WHY_MAX);
@@ -268,6 +262,8 @@ static bool parse_load(struct opts *o, int c, const char *arg, char why[static V
 /* One option; false with why on a bad value. */
 static bool parse_option(struct opts *o, int c, const char *arg, char why[static VALUE_WHY_MAX])
 {
+	if (cli_opt_family_rt(c, &o->spec.load.family, &o->spec.load.realtime))
+		return true;
 	switch (c) {
 	case OPT_KNEE:
 		o->knee = true;
@@ -277,10 +273,6 @@ static bool parse_option(struct opts *o, int c, const char *arg, char why[static
 		return true;
 	case OPT_NO_GSO:
 		o->spec.load.udp_gso = false;
-		return true;
-	case OPT_NO_RT:
-	case OPT_RT:
-		o->spec.load.realtime = c == OPT_RT;
 		return true;
 	case 'J':
 		o->json = true;

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
- * Control protocol codecs (layouts in proto.h): the header, HELLO, AUTH_*,
- * TEST_REJECT / ERROR, START / STOP / INTERVAL, MTU_PROBE_* and the data
- * connection greeting. TEST_REQUEST, TEST_ACCEPT and RESULTS are in
- * proto_test.c, the names of types and errors in proto_names.c, the UDP test
- * datagram header in dgram.c, the framing reader in proto_reader.c. Every
- * decoder checks the body length against the type before reading a field;
- * fields are read and written byte-wise through bytes.h, never by casting.
+ * Control protocol codecs (layouts in proto.h): HELLO, AUTH_*, TEST_REJECT /
+ * ERROR, START / STOP / INTERVAL, MTU_PROBE_* and the data connection
+ * greeting. The header is in proto_hdr.c; TEST_REQUEST, TEST_ACCEPT and
+ * RESULTS are in proto_load.c, the names of types and errors in
+ * proto_names.c, the UDP test datagram header in dgram.c, the framing reader
+ * in proto_reader.c. Every decoder checks the body length against the type
+ * before reading a field; fields are read and written byte-wise through
+ * bytes.h, never by casting.
  */
 #include <errno.h>
 #include <string.h>
@@ -15,55 +16,8 @@
 #include "proto.h"
 #include "proto_int.h"
 
-_Static_assert(PROTO_HDR_LEN == 12, "header layout");
-_Static_assert(PROTO_MAX_MSG == PROTO_HDR_LEN + PROTO_MAX_BODY, "max message");
 _Static_assert(PROTO_TEXT_FIXED_LEN + PROTO_TEXT_MAX <= PROTO_MAX_BODY, "text fits");
 _Static_assert(PROTO_NONCE_LEN == 32 && PROTO_MAC_LEN == 32, "auth sizes (auth.h)");
-
-/* ---- header ------------------------------------------------------------ */
-
-void proto_put_hdr(uint8_t buf[static PROTO_HDR_LEN], uint16_t type, uint32_t body_len)
-{
-	put_be32(buf, PROTO_MAGIC);
-	put_be16(buf + 4, PROTO_VERSION);
-	put_be16(buf + 6, type);
-	put_be32(buf + 8, body_len);
-}
-
-int proto_decode_hdr(const uint8_t *buf, size_t len, struct proto_hdr *hdr)
-{
-	if (len < PROTO_HDR_LEN)
-		return PROTO_E_TRUNCATED;
-	if (get_be32(buf) != PROTO_MAGIC)
-		return PROTO_E_MAGIC;
-	hdr->version = get_be16(buf + 4);
-	hdr->type = get_be16(buf + 6);
-	hdr->len = get_be32(buf + 8);
-	if (hdr->version != PROTO_VERSION)
-		return PROTO_E_VERSION;
-	if (hdr->len > PROTO_MAX_BODY)
-		return PROTO_E_TOOBIG;
-	if (hdr->type == 0 || hdr->type > PROTO_TYPE_MAX)
-		return PROTO_E_TYPE;
-	return 0;
-}
-
-int proto_parse(const uint8_t *buf, size_t len, struct proto_msg *msg)
-{
-	struct proto_hdr h;
-	int ret = proto_decode_hdr(buf, len, &h);
-
-	if (ret < 0)
-		return ret;
-	if (len - PROTO_HDR_LEN < h.len)
-		return PROTO_E_TRUNCATED;
-	if (len - PROTO_HDR_LEN > h.len)
-		return PROTO_E_LENGTH;
-	msg->type = h.type;
-	msg->body = buf + PROTO_HDR_LEN;
-	msg->len = h.len;
-	return 0;
-}
 
 /* ---- HELLO ------------------------------------------------------------- */
 

@@ -29,3 +29,11 @@ int report_write_file(const char *dir, const char *name, report_printer print, c
 		log_err("writing %s failed: %s", path, strerror(-err));
 	return err;
 }
+
+void report_file_note(char *list, size_t len, const char *name)
+{
+	size_t l = strnlen(list, len);
+
+	if (l + 1 < len)
+		snprintf(list + l, len - l, "%s%s", l ? ", " : "", name);
+}

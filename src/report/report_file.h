@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* One file of a results directory, written by a printer: the run's
- * (run_output.c) and the matrix's (report_mesh_out.c). */
+ * (report_run_out.c, report_run_plot.c) and the matrix's
+ * (report_mesh_out.c); and the list of the files that could not be. */
 #ifndef OVLPERF_REPORT_FILE_H
 #define OVLPERF_REPORT_FILE_H
 
+#include <stddef.h>
 #include <stdio.h>
 
 /* Writes one file's content to f; 0 or a negative errno. */
@@ -14,5 +16,9 @@ typedef int (*report_printer)(FILE *f, const void *ctx);
  * the close are checked, and a failure is logged with the path. 0 or a
  * negative errno. */
 int report_write_file(const char *dir, const char *name, report_printer print, const void *ctx);
+
+/* Appends name to a ", "-separated list of files (truncated, never
+ * overflowing). */
+void report_file_note(char *list, size_t len, const char *name);
 
 #endif

@@ -1,30 +1,18 @@
 // SPDX-License-Identifier: MIT
 /* matrix.csv: one row per pair, path and figure (RFC 4180), for
  * spreadsheets. A pair that did not complete has one row with its status
- * and reason and no figures. */
+ * and reason and no figures. Every text cell is quoted (report_csv.c). */
 #include <errno.h>
 #include <stdio.h>
 
+#include "report_csv.h"
 #include "report_mesh.h"
-
-/* RFC 4180 2.6-2.7: a field with a comma, quote or line break is quoted,
- * its quotes doubled. */
-static void csv_text(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
-}
 
 static void row_start(FILE *f, const struct mesh *m, const struct mesh_pair *p)
 {
-	csv_text(f, m->hosts[p->client]);
+	report_csv_quoted(f, m->hosts[p->client]);
 	fputc(',', f);
-	csv_text(f, m->hosts[p->server]);
+	report_csv_quoted(f, m->hosts[p->server]);
 	fprintf(f, ",%s,", mesh_status_name(p->status));
 }
 
@@ -37,7 +25,7 @@ static void pair_rows(FILE *f, const struct mesh *m, const struct mesh_pair *p)
 			if (!x->present)
 				continue;
 			row_start(f, m, p);
-			csv_text(f, m->paths[path].name);
+			report_csv_quoted(f, m->paths[path].name);
 			fprintf(f, ",%s,%.10g,%s,%s,%u,\"\"\n", mesh_figure_name(fig), x->v,
 				fig == MESH_MTU ? "exact" : overhead_bound_name(x->bound),
 				fig == MESH_MTU ? results_verdict_name((enum results_verdict)x->v)
@@ -59,7 +47,7 @@ int report_mesh_csv(FILE *f, const struct mesh *m)
 		}
 		row_start(f, m, p);
 		fprintf(f, "\"\",\"\",,,,,");
-		csv_text(f, p->reason);
+		report_csv_quoted(f, p->reason);
 		fputc('\n', f);
 	}
 	return ferror(f) ? -EIO : 0;

@@ -53,7 +53,7 @@ int report_mesh_write(const char *dir, const struct mesh *m, const struct mesh_v
 		return rc;
 	}
 	memset(&set, 0, sizeof(set));
-	if (plots && plot_mesh(m, dir, &set))
+	if (plots && report_mesh_plot(m, dir, &set))
 		rc = -EIO;
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++)
 		if (report_write_file(dir, files[i].name, files[i].print, &x))

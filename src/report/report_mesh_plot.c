@@ -13,17 +13,9 @@
 #include <unistd.h>
 
 #include "log.h"
-#include "plot_int.h"
+#include "report_file.h"
 #include "report_mesh.h"
-
-/* Names go inside double-quoted gnuplot strings. */
-static void gp_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++)
-		fputc(*s == '"' || *s == '\\' || *s == '\n' ? '_' : *s, f);
-	fputc('"', f);
-}
+#include "report_plot.h"
 
 static bool has_values(const struct mesh *m, unsigned path, enum mesh_figure fig)
 {
@@ -51,7 +43,7 @@ static void tics(FILE *f, const struct mesh *m, const char *axis)
 	fprintf(f, "set %s (", axis);
 	for (unsigned i = 0; i < m->nhosts; i++) {
 		fputs(i ? ", " : "", f);
-		gp_str(f, m->hosts[i]);
+		report_plot_str(f, m->hosts[i]);
 		fprintf(f, " %u", i);
 	}
 	fputs(")\n", f);
@@ -71,7 +63,7 @@ static void heatmap_gp(FILE *f, const struct mesh *m, unsigned path, enum mesh_f
 		svg);
 	snprintf(title, sizeof(title), "%s, %s (%s)", mesh_figure_label(fig), m->paths[path].name,
 		 rate ? "Mbit/s" : mesh_figure_unit(fig));
-	gp_str(f, title);
+	report_plot_str(f, title);
 	fprintf(f,
 		"\nset xlabel 'server'\nset ylabel 'client'\nset xrange [-0.5:%u.5]\n"
 		"set yrange [%u.5:-0.5]\nset tics nomirror\nunset key\n",
@@ -94,7 +86,7 @@ static void heatmap_gp(FILE *f, const struct mesh *m, unsigned path, enum mesh_f
 			if (!cell[0] || !strcmp(cell, "-"))
 				continue;
 			fprintf(f, "set label ");
-			gp_str(f, cell);
+			report_plot_str(f, cell);
 			fprintf(f, " at %u,%u center front\n", s, c);
 		}
 	/* pixels: one rectangle per cell, which no SVG viewer smooths */
@@ -127,10 +119,10 @@ static int write_one(const struct mesh *m, const char *dir, unsigned path, enum 
 		err = -EIO;
 	if (err)
 		return err;
-	err = plot_render(dir, gp);
+	err = report_plot_render(dir, gp);
 	if (err == -ENOENT)
 		return err;
-	if (err || !plot_svg_complete(dir, base)) {
+	if (err || !report_plot_svg_complete(dir, base)) {
 		log_err("gnuplot did not write %s/%s completely (see plot.log there)", dir, svg);
 		return -EIO;
 	}
@@ -141,14 +133,7 @@ static int write_one(const struct mesh *m, const char *dir, unsigned path, enum 
 	return 0;
 }
 
-static void note_file(char *list, size_t len, const char *name)
-{
-	size_t used = strlen(list);
-
-	snprintf(list + used, len - used, "%s%s", used ? ", " : "", name);
-}
-
-int plot_mesh(const struct mesh *m, const char *dir, struct mesh_plot_set *set)
+int report_mesh_plot(const struct mesh *m, const char *dir, struct mesh_plot_set *set)
 {
 	int rc = 0;
 
@@ -170,8 +155,8 @@ int plot_mesh(const struct mesh *m, const char *dir, struct mesh_plot_set *set)
 				return rc;
 			}
 			if (err) {
-				note_file(set->unwritten, sizeof(set->unwritten),
-					  mesh_figure_name(fig));
+				report_file_note(set->unwritten, sizeof(set->unwritten),
+						 mesh_figure_name(fig));
 				rc = -EIO;
 			}
 		}

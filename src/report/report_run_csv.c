@@ -17,24 +17,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "report_csv.h"
 #include "report_run.h"
-
-/* Path names are [a-z0-9_-] by the scenario schema, but a run.json may come
- * from anywhere: quote when a cell would need it (RFC 4180). */
-static void field(FILE *f, const char *s)
-{
-	if (!strpbrk(s, ",\"\n\r")) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
-}
 
 /* prec 0: an integer; else up to prec significant digits, no exponent for
  * ordinary magnitudes. */
@@ -55,7 +39,9 @@ static void row(FILE *f, const struct report_run *rr, const char *metric, unsign
 	char a[48];
 
 	fprintf(f, "%s,", metric);
-	field(f, p->name);
+	/* Path names are [a-z0-9_-] by the scenario schema, but a run.json may
+	 * come from anywhere: quoted when a cell would need it. */
+	report_csv_field(f, p->name);
 	fprintf(f, ",%s,", results_path_kind_name(p->kind));
 	if (streams)
 		fprintf(f, "%u", streams);

@@ -149,16 +149,3 @@ int scenario_find_path(const struct scenario *scn, const char *name)
 			return (int)i;
 	return -1;
 }
-
-const char *scenario_path_type_name(enum scenario_path_type type)
-{
-	switch (type) {
-	case SCN_PATH_UNDERLAY:
-		return "underlay";
-	case SCN_PATH_BUILTIN:
-		return "builtin";
-	case SCN_PATH_EXTERNAL:
-		return "external";
-	}
-	return "?";
-}

@@ -8,7 +8,8 @@
  *   scenario_section.c   queries on the sections seen (given, line_of, ...)
  *   scenario_validate.c  after the last line: checks that need the whole file
  *   scenario_error.c     the error list ("FILE:LINE: [SECTION] KEY: ...")
- *   scenario_value.c, scenario_addr.c  value parsers, the lab's target check
+ *   scenario_value.c, scenario_addr.c  value parsers (and path types' names),
+ *                        the lab's target check
  */
 #ifndef OVLPERF_SCENARIO_INT_H
 #define OVLPERF_SCENARIO_INT_H
@@ -124,6 +125,9 @@ void scn_require(struct parser *p, const struct section *sec, const char *key, c
  * references, contradictions); fills the derived fields of the scenario. */
 void scn_validate(struct parser *p);
 
+/* scenario_value.c: a path's type by its name (underlay, builtin,
+ * external; any case). False when s names none. */
+bool scn_parse_path_type(const char *s, enum scenario_path_type *type);
 /* scenario_value.c: "50%, 90%": 1..max percentages, each above 0 and at most
  * 100, separated by commas, no two alike. 0, or -EINVAL with why (at least
  * VALUE_WHY_MAX) saying which one is wrong and the allowed range. */

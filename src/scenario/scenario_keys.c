@@ -405,16 +405,12 @@ static bool set_number(struct parser *p, const struct section *sec, const struct
 static bool set_path_type(struct parser *p, const struct section *sec, const struct keydef *kd,
 			  char *field, const char *v)
 {
-	static const char *const names[] = { "underlay", "builtin", "external" };
+	enum scenario_path_type t;
 	char q[64];
 
-	for (int i = 0; i < 3; i++) {
-		if (!strcasecmp(v, names[i])) {
-			enum scenario_path_type t = (enum scenario_path_type)(i + 1);
-
-			memcpy(field, &t, sizeof(t));
-			return true;
-		}
+	if (scn_parse_path_type(v, &t)) {
+		memcpy(field, &t, sizeof(t));
+		return true;
 	}
 	scn_error_at(p, p->line, sec, kd->name, "'%s' is not underlay, builtin or external",
 		     scn_quote(v, q));

@@ -3,12 +3,14 @@
  * The value readers under their scenario names (scenario.h): value.h's, with
  * the bounds a scenario puts on them (durations up to 24 h). The key handlers
  * (scenario_keys.c) call value_get() for its messages, which state the range.
+ * And a path's type, read and named from one table.
  */
 #include <ctype.h>
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "scenario_int.h"
 #include "value.h"
@@ -99,4 +101,28 @@ int scn_parse_pct_list(const char *s, double *vals, unsigned max, unsigned *n, c
 	}
 	*n = count;
 	return 0;
+}
+
+static const char *const path_types[] = {
+	[SCN_PATH_UNDERLAY] = "underlay",
+	[SCN_PATH_BUILTIN] = "builtin",
+	[SCN_PATH_EXTERNAL] = "external",
+};
+
+bool scn_parse_path_type(const char *s, enum scenario_path_type *type)
+{
+	for (size_t i = SCN_PATH_UNDERLAY; i < sizeof(path_types) / sizeof(path_types[0]); i++) {
+		if (!strcasecmp(s, path_types[i])) {
+			*type = (enum scenario_path_type)i;
+			return true;
+		}
+	}
+	return false;
+}
+
+const char *scenario_path_type_name(enum scenario_path_type type)
+{
+	if (type < SCN_PATH_UNDERLAY || (size_t)type >= sizeof(path_types) / sizeof(path_types[0]))
+		return "?";
+	return path_types[type];
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * The MTU and MSS checks of a run (mtu.h's mtu_suite_run): each
+ * The MTU and MSS checks of a run (mtu.h's mtu_scenario_run): each
  * path probed from the client's namespace against the far end's server,
  * overlays judged against their underlay, and every verdict recorded in the
  * run model so that the terminal summary, report.md and run.json carry
@@ -45,7 +45,7 @@ void run_mtu_checks(struct run *r)
 	/* Probes every path from this thread (the client's namespace) and adds
 	 * the verdicts to the run model; a path that cannot be probed is a
 	 * FAIL verdict of its own, not the end of the run. */
-	rc = mtu_suite_run(r->scn, far, r->res, &rep);
+	rc = mtu_scenario_run(r->scn, far, r->res, &rep);
 	pmtu_from_checks(r, rep);
 	free(rep);
 	if (rc == -EINTR || interrupt_requested()) {

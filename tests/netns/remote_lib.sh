@@ -1,18 +1,21 @@
 # SPDX-License-Identifier: MIT
-# Sourced by test_remote_overlay.sh: two "hosts" that are not an ovlperf lab.
+# Sourced by test_remote_overlay.sh and test_remote_fw.sh: two "hosts" that
+# are not an ovlperf lab.
 #   roc-PFX (client) -- ror-PFX (router, masquerading NAT) -- ros-PFX (server)
-# client 198.18.30.2/24, 2001:2:0:30::2/64 behind router 198.18.30.1;
-# server 198.18.31.2/24, 2001:2:0:31::2/64 behind router 198.18.31.1.
-# The server's nftables input policy is drop (no exception for established
-# flows: everything the client sends must go to an open port); it accepts
-# ICMP/ICMPv6 (neighbour discovery, PMTU), TCP and UDP to the one port 5211
-# and UDP 51820 (the external wireguard-go path's own port).
+# client 198.18.30.2/24, 2001:2:0:30::2/64 behind router 198.18.30.1 (rc0 --
+# the router's rc1); server 198.18.31.2/24, 2001:2:0:31::2/64 behind router
+# 198.18.31.1 (rs0 -- the router's rs1). ro_net builds that; ro_hosts adds
+# the server's firewall (ro_fw): nftables input policy drop (no exception
+# for established flows: everything the client sends must go to an open
+# port); it accepts ICMP/ICMPv6 (neighbour discovery, PMTU), TCP and UDP to
+# the one port 5211 and UDP 51820 (the external wireguard-go path's own
+# port). A test with a firewall of its own calls ro_net and loads it.
 RC=roc-$1 RR=ror-$1 RS=ros-$1
 SADDR4=198.18.31.2 SADDR6=2001:2:0:31::2
 
 ro_ns_del() { for ns in "$RC" "$RR" "$RS"; do ip netns del "$ns" 2>/dev/null || true; done; }
 
-ro_hosts()
+ro_net()
 {
 	ro_ns_del
 	on_exit ro_ns_del
@@ -47,6 +50,10 @@ ro_hosts()
 			}
 		}
 	NFT
+}
+
+ro_fw()
+{
 	ip netns exec "$RS" nft -f - <<-NFT
 		table inet rofw {
 			chain input {
@@ -60,4 +67,10 @@ ro_hosts()
 			}
 		}
 	NFT
+}
+
+ro_hosts()
+{
+	ro_net
+	ro_fw
 }

@@ -9,59 +9,36 @@
 # counters prove what went where: TCP/UDP to any other port of the server is
 # counted (and dropped) by a rule of its own, which must stay at 0; an
 # older server that opens ephemeral data ports fails here.
-#
-#   client ns            router ns (masquerade)          server ns (input policy drop)
-#   c0 198.18.100.2 ---- r0 198.18.100.1 | r1 198.19.100.1 ---- s0 198.19.100.2
-#      2001:2:0:100::2      2001:2:0:100::1 | 2001:2:0:200::1      2001:2:0:200::2
-# The server has no route to the client's network: only the NAT reaches it.
+# The hosts are remote_lib.sh's (ro_net: client, masquerading router,
+# server; its addresses there), with this test's own server firewall.
 source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/remote_lib.sh" fw
 
-C=opfc$$
-R=opfr$$
-S=opfs$$
+C=$RC
+R=$RR
+S=$RS
 PORT=5211
-SV4=198.19.100.2
-SV6=2001:2:0:200::2
+SV4=$SADDR4
+SV6=$SADDR6
 WORK=$(mktemp -d /tmp/ovlperf-remotefw.XXXXXX)
 on_exit "rm -rf $WORK"
 
 in_c() { ip netns exec "$C" "$@"; }
 in_s() { ip netns exec "$S" "$@"; }
 
-for ns in "$C" "$R" "$S"; do
-	ip netns add "$ns"
-	on_exit "ip netns del $ns"
-	ip -n "$ns" link set lo up
-done
-ip -n "$R" link add r0 type veth peer name c0 netns "$C"
-ip -n "$R" link add r1 type veth peer name s0 netns "$S"
-ip -n "$C" addr add 198.18.100.2/24 dev c0
-ip -n "$C" addr add 2001:2:0:100::2/64 dev c0 nodad
-ip -n "$R" addr add 198.18.100.1/24 dev r0
-ip -n "$R" addr add 2001:2:0:100::1/64 dev r0 nodad
-ip -n "$R" addr add 198.19.100.1/24 dev r1
-ip -n "$R" addr add 2001:2:0:200::1/64 dev r1 nodad
-ip -n "$S" addr add $SV4/24 dev s0
-ip -n "$S" addr add $SV6/64 dev s0 nodad
-for l in "$C c0" "$R r0" "$R r1" "$S s0"; do ip -n ${l% *} link set ${l#* } up; done
-ip -n "$C" route add default via 198.18.100.1
-ip -n "$C" -6 route add default via 2001:2:0:100::1
-ip netns exec "$R" sysctl -qw net.ipv4.ip_forward=1 net.ipv6.conf.all.forwarding=1
+ro_net
 
-# The router: masquerade toward the server, and counters of the client's
-# source ports as they leave (before the NAT rewrites them): --cport's proof.
+# The router (masquerading toward the server: remote_lib.sh): counters of
+# the client's source ports as they leave (before the NAT rewrites them):
+# --cport's proof.
 ip netns exec "$R" nft -f - <<'NFT'
-table inet opnat {
+table inet opcount {
 	chain cport_counts {
 		type filter hook forward priority filter; policy accept;
-		iifname "r0" tcp sport 40000-40003 counter comment "tcp from --cport 40000..40003"
-		iifname "r0" udp sport 40100-40103 counter comment "udp from --cport 40100..40103"
-		iifname "r0" meta nfproto ipv6 tcp sport 40200-40203 counter comment "tcp6 from --cport 40200..40203"
-		iifname "r0" meta nfproto ipv6 udp sport 40300-40303 counter comment "udp6 from --cport 40300..40303"
-	}
-	chain masq {
-		type nat hook postrouting priority srcnat; policy accept;
-		oifname "r1" masquerade
+		iifname "rc1" tcp sport 40000-40003 counter comment "tcp from --cport 40000..40003"
+		iifname "rc1" udp sport 40100-40103 counter comment "udp from --cport 40100..40103"
+		iifname "rc1" meta nfproto ipv6 tcp sport 40200-40203 counter comment "tcp6 from --cport 40200..40203"
+		iifname "rc1" meta nfproto ipv6 udp sport 40300-40303 counter comment "udp6 from --cport 40300..40303"
 	}
 }
 NFT
@@ -125,7 +102,7 @@ load v4-udp-4 $SV4 -u -P 4 -b 20M -t 0.5 --cport 40100
 echo "# one run through the NAT and the firewall, as the terminal shows it:"
 in_c "$OVLPERF" client $SV4 -u -R -b 20M -t 0.5 2>&1 | sed 's/^/#   /' ||
 	fail "reverse UDP in the terminal failed (its output is above)"
-grep -q "198.19.100.1:[0-9]*: connected" "$WORK/server.log" ||
+grep -q "198.18.31.1:[0-9]*: connected" "$WORK/server.log" ||
 	fail "the server did not see the router's address: $(grep connected "$WORK/server.log" | head -2)"
 ok "the server saw the clients through the router's masquerade"
 expect_ge "TCP packets from --cport 40000..40003 (router counter)" "$(counter "$R" "tcp from --cport 40000..40003")" 4
@@ -215,7 +192,7 @@ python3 - "$WORK/run/run.json" <<'PY' || fail "run.json: $(tail -5 "$WORK/run.er
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["complete"] is True
-assert [p["addr"] for p in d["paths"]] == ["198.19.100.2", "2001:2:0:200::2"], d["paths"]
+assert [p["addr"] for p in d["paths"]] == ["198.18.31.2", "2001:2:0:31::2"], d["paths"]
 bad = [t for t in d["trials"] if t["status"] != 0]
 assert not bad, bad[:2]
 assert len(d["trials"]) >= 6, len(d["trials"])

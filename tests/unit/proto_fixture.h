@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * What the control protocol's unit tests share (test_proto.c: the control
- * messages, framing reader and datagram header; test_proto_test.c: the
+ * messages, framing reader and datagram header; test_proto_load.c: the
  * messages that describe a test and carry its results): one message buffer,
  * a parser of a whole encoded message, and a RESULTS message with every
  * field filled. (static inline: a test that includes this header uses some

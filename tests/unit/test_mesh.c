@@ -29,7 +29,7 @@
 #include <cmocka.h>
 
 #include "mesh.h"
-#include "plot_int.h"
+#include "report_plot.h"
 #include "report_mesh.h"
 
 static const char *const pairs[] = { "a-b", "a-c", "b-a", "b-c", "c-a", "c-b" };
@@ -368,7 +368,7 @@ static void test_heatmaps(void **state)
 	}
 	load_canned(&m);
 	assert_non_null(mkdtemp(dir));
-	assert_int_equal(plot_mesh(&m, dir, &set), 0);
+	assert_int_equal(report_mesh_plot(&m, dir, &set), 0);
 	/* TCP, NDR, delay on 2 paths; 2 ratios on the overlay */
 	assert_int_equal(set.n, 8);
 	assert_string_equal(set.unwritten, "");
@@ -376,7 +376,7 @@ static void test_heatmaps(void **state)
 		char name[MESH_PLOT_FILE_MAX];
 
 		snprintf(name, sizeof(name), "%.*s", (int)strlen(set.file[i]) - 4, set.file[i]);
-		assert_true(plot_svg_complete(dir, name));
+		assert_true(report_plot_svg_complete(dir, name));
 	}
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	assert_int_equal(system(cmd), 0);

@@ -532,7 +532,7 @@ static void test_suite_run(void **state)
 	if (scenario_parse("s.ini", text, sizeof(text) - 1, scn, err, sizeof(err)) != 0)
 		fail_msg("%s", err);
 	results_init(&run);
-	assert_int_equal(mtu_suite_run(scn, addrs, &run, &rep), MTU_FAIL);
+	assert_int_equal(mtu_scenario_run(scn, addrs, &run, &rep), MTU_FAIL);
 	assert_non_null(rep);
 	assert_int_equal(rep->npaths, 2);
 	assert_int_equal(run.nmtu, 2);
@@ -545,7 +545,7 @@ static void test_suite_run(void **state)
 	/* [mtu] off: nothing probed, nothing recorded */
 	scn->mtu.enabled = false;
 	results_init(&run);
-	assert_int_equal(mtu_suite_run(scn, addrs, &run, &rep), 0);
+	assert_int_equal(mtu_scenario_run(scn, addrs, &run, &rep), 0);
 	assert_null(rep);
 	assert_int_equal(run.nmtu, 0);
 	results_free(&run);

@@ -9,7 +9,7 @@
  * greeting and the names of types and errors. The malformed cases span every
  * message type; the round trips of TEST_REQUEST, TEST_ACCEPT, the texts and
  * RESULTS, and counts that disagree with their body, are in
- * test_proto_test.c.
+ * test_proto_load.c.
  */
 #include <errno.h>
 #include <fcntl.h>

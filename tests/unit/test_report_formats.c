@@ -225,7 +225,7 @@ static void test_plot_script(void **state)
 	}
 	snprintf(run.knees[1].ndr_outcome, sizeof(run.knees[1].ndr_outcome), "generator-limit");
 	assert_int_equal(report_run_prepare(&rr, &run), 0);
-	plot_run(&rr, dir, &set); /* without gnuplot the scripts are there all the same */
+	report_run_plot(&rr, dir, &set); /* without gnuplot the scripts are there all the same */
 	snprintf(path, sizeof(path), "%s/delivered.gp", dir);
 	gp = slurp(path);
 	contains(gp, "set logscale x\n");

@@ -417,7 +417,7 @@ static void test_plots(void **state)
 	assert_non_null(mkdtemp(dir));
 	fixture_run(&run);
 	assert_int_equal(report_run_prepare(&rr, &run), 0);
-	assert_int_equal(plot_run(&rr, dir, &set), 0);
+	assert_int_equal(report_run_plot(&rr, dir, &set), 0);
 	assert_int_equal(set.n, 3);
 	for (unsigned i = 0; i < set.n; i++) {
 		FILE *f;
@@ -443,7 +443,7 @@ static void test_plots(void **state)
 }
 
 /* A full disk: every file of the results directory is /dev/full, whose
- * writes fail with ENOSPC at the flush. run_output_write() must name each
+ * writes fail with ENOSPC at the flush. report_run_out_write() must name each
  * file (with the run.json the caller could not write), return the error,
  * and the summary must not point at them as written. */
 static void test_output_full_disk(void **state)
@@ -469,7 +469,7 @@ static void test_output_full_disk(void **state)
 	fixture_run(&run);
 	term = open_memstream(&buf, &len);
 	assert_non_null(term);
-	rc = run_output_write(&run, dir, have_gnuplot(), term, unwritten, sizeof(unwritten));
+	rc = report_run_out_write(&run, dir, have_gnuplot(), term, unwritten, sizeof(unwritten));
 	fclose(term);
 	assert_true(rc < 0);
 	contains(unwritten, "run.json");

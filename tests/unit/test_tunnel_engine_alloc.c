@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * Allocation in the engine, with malloc/calloc/realloc/free, sodium_malloc/
- * sodium_free and pthread mutex/rwlock init/destroy interposed:
+ * Allocation in the tunnel engine (tunnel/engine.c), with malloc/calloc/
+ * realloc/free, sodium_malloc/sodium_free and pthread mutex/rwlock
+ * init/destroy interposed:
  *  - no allocation per packet: allocations are counted while two engines
  *    complete handshakes (rekeys included) and move thousands of packets
  *    both ways with staging and flushes; the only ones allowed are at setup

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * The engine under its real threading model: A seals in one thread while
- * another thread of A receives handshake responses and flushes, B receives
- * in one thread and sends replies in another, over in-memory queues, with a
- * simulated clock running fast enough for several rekeys (every
- * REKEY_AFTER_TIME). Meant for TSan as well.
+ * The tunnel engine (tunnel/engine.c) under its real threading model: A
+ * seals in one thread while another thread of A receives handshake
+ * responses and flushes, B receives in one thread and sends replies in
+ * another, over in-memory queues, with a simulated clock running fast
+ * enough for several rekeys (every REKEY_AFTER_TIME). Meant for TSan as well.
  *
  * The outcome depends on nothing the scheduler decides: the clock is
  * simulated and advanced by A's sender only once the receivers have taken

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /* The files of a results directory besides run.json: summary.csv, report.md,
- * report.html and the SVG plots, plus the terminal summary. Used by `ovlperf run` at the
- * end of a run and by `ovlperf report DIR` to re-render one. */
+ * report.html and the SVG plots, plus the terminal summary. Used by
+ * `ovlperf run` at the end of a run and by `ovlperf report DIR` to re-render
+ * one. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -9,15 +10,6 @@
 #include "log.h"
 #include "report_file.h"
 #include "report_run.h"
-#include "run.h"
-
-void report_run_note_file(char *list, size_t len, const char *name)
-{
-	size_t l = strnlen(list, len);
-
-	if (l + 1 < len)
-		snprintf(list + l, len - l, "%s%s", l ? ", " : "", name);
-}
 
 /* What the printers of one run's files take. */
 struct run_files {
@@ -45,8 +37,8 @@ static int print_html(FILE *f, const void *ctx)
 	return report_run_html(f, r->rr, r->set, r->dir);
 }
 
-int run_output_write(const struct results_run *res, const char *dir, bool plots, FILE *term,
-		     char *unwritten, size_t len)
+int report_run_out_write(const struct results_run *res, const char *dir, bool plots, FILE *term,
+			 char *unwritten, size_t len)
 {
 	struct report_run rr;
 	struct plot_set set;
@@ -62,9 +54,9 @@ int run_output_write(const struct results_run *res, const char *dir, bool plots,
 	memset(&set, 0, sizeof(set));
 	files = (struct run_files){ .rr = &rr, .set = &set, .dir = dir };
 	if (plots) {
-		err = plot_run(&rr, dir, &set);
+		err = report_run_plot(&rr, dir, &set);
 		if (err)
-			report_run_note_file(failed, sizeof(failed), set.unwritten);
+			report_file_note(failed, sizeof(failed), set.unwritten);
 	} else {
 		snprintf(set.note, sizeof(set.note),
 			 "Plots were not rendered for this run "
@@ -72,17 +64,17 @@ int run_output_write(const struct results_run *res, const char *dir, bool plots,
 	}
 	e2 = report_write_file(dir, "summary.csv", print_csv, &files);
 	if (e2)
-		report_run_note_file(failed, sizeof(failed), "summary.csv");
+		report_file_note(failed, sizeof(failed), "summary.csv");
 	if (!err)
 		err = e2;
 	e2 = report_write_file(dir, "report.md", print_md, &files);
 	if (e2)
-		report_run_note_file(failed, sizeof(failed), "report.md");
+		report_file_note(failed, sizeof(failed), "report.md");
 	if (!err)
 		err = e2;
 	e2 = report_write_file(dir, "report.html", print_html, &files);
 	if (e2)
-		report_run_note_file(failed, sizeof(failed), "report.html");
+		report_file_note(failed, sizeof(failed), "report.html");
 	if (!err)
 		err = e2;
 	if (term) {
@@ -96,7 +88,7 @@ int run_output_write(const struct results_run *res, const char *dir, bool plots,
 				"report.html%s)\n",
 				dir, set.n ? ", *.svg" : "");
 		if ((fflush(term) || ferror(term)) && !err) {
-			report_run_note_file(failed, sizeof(failed), "(the summary on stdout)");
+			report_file_note(failed, sizeof(failed), "(the summary on stdout)");
 			err = -EIO;
 		}
 	}

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
- * The protocol engine's handshakes between in-memory peers
- * (engine_fixture.h): every flipped bit of an initiation and a response
+ * The tunnel engine's (tunnel/engine.c) handshakes between in-memory peers
+ * (tunnel_engine_fixture.h): every flipped bit of an initiation and a response
  * rejected, replayed initiations, per-peer rate limit, unknown and wrong
  * keys, psk and cipher mismatch, cookies under load, crossed initiations,
  * and the timers that start handshakes: keepalives, rekeys, key expiry by
- * time and by counter, giving up. The data path is in test_engine.c.
+ * time and by counter, giving up. The data path is in test_tunnel_engine.c.
  */
 #include <errno.h>
 #include <netinet/in.h>
@@ -22,7 +22,7 @@
 
 #include "bytes.h"
 #include "engine.h"
-#include "engine_fixture.h"
+#include "tunnel_engine_fixture.h"
 #include "engine_impl.h"
 #include "key.h"
 #include "test_seed.h"

@@ -7,32 +7,21 @@
  * restyle it with `gnuplot NAME.gp`.
  */
 #include <errno.h>
-#include <fcntl.h>
-#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "log.h"
-#include "plot_int.h"
+#include "report_file.h"
+#include "report_plot.h"
 #include "report_run.h"
 
 static const char *const colors[] = { "#1f77b4", "#d62728", "#2ca02c", "#ff7f0e",
 				      "#9467bd", "#8c564b", "#e377c2", "#17becf" };
 
 #define COLOR(i) colors[(i) % (sizeof(colors) / sizeof(colors[0]))]
-
-/* Names go inside double-quoted gnuplot strings. */
-static void gp_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++)
-		fputc(*s == '"' || *s == '\\' || *s == '\n' ? '_' : *s, f);
-	fputc('"', f);
-}
 
 static void preamble(FILE *f, const char *svg, const char *title, const char *xl, const char *yl)
 {
@@ -41,11 +30,11 @@ static void preamble(FILE *f, const char *svg, const char *title, const char *xl
 	fprintf(f, "set terminal svg size 900,540 dynamic noenhanced font 'sans,12' "
 		   "background rgb 'white'\n");
 	fprintf(f, "set output '%s'\nset title ", svg);
-	gp_str(f, title);
+	report_plot_str(f, title);
 	fprintf(f, "\nset xlabel ");
-	gp_str(f, xl);
+	report_plot_str(f, xl);
 	fprintf(f, "\nset ylabel ");
-	gp_str(f, yl);
+	report_plot_str(f, yl);
 	fprintf(f, "\nset grid\nset key outside right top\n");
 }
 
@@ -162,7 +151,7 @@ static void knee_line(FILE *f, const struct report_run *rr, size_t i)
 	snprintf(t, sizeof(t), "NDR %s %u B: %s%s", rr->run->paths[k->path].name, k->len,
 		 k->ndr_lower_bound ? ">= " : "", v);
 	fprintf(f, "set label ");
-	gp_str(f, t);
+	report_plot_str(f, t);
 	/* Labels of knees in the right half of the axis go left of their line. */
 	fprintf(f, " at %.6g, graph %.2f %s tc rgb '%s'\n", x, 0.08 + 0.07 * (double)i,
 		right_half(&rr->sum, k->ndr_bps.median) ? "right offset -0.5,0"
@@ -262,7 +251,7 @@ static int delivered_gp(FILE *f, const struct report_run *rr)
 			fprintf(f, "%s$s%u using 1:2 with points pt %d ps 0.8",
 				nseries ? ", \\\n     " : "", nseries, pt - 1);
 		fprintf(f, " lc rgb '%s' title ", COLOR(s->sweep[i].path));
-		gp_str(f, t);
+		report_plot_str(f, t);
 	}
 	for (size_t i = 0; i < s->nknee && nseries; i++) {
 		const struct results_knee_point *k = &s->knee[i];
@@ -335,7 +324,7 @@ static int tcp_gp(FILE *f, const struct report_run *rr)
 			continue; /* gnuplot refuses an empty datablock */
 		fprintf(f, "%s$t%u using 1:2:3:4 with yerrorlines pt 7 lw 2 lc rgb '%s' title ",
 			n++ ? ", \\\n     " : "", p, COLOR(p));
-		gp_str(f, rr->run->paths[p].name);
+		report_plot_str(f, rr->run->paths[p].name);
 	}
 	fputc('\n', f);
 	return 0;
@@ -391,7 +380,7 @@ static int delay_gp(FILE *f, const struct report_run *rr)
 			n++ ? ", \\\n     " : "", nseries,
 			lin ? "linespoints ps 0.6 lw 2" : "points ps 0.7", pt,
 			COLOR(s->sweep[i].path));
-		gp_str(f, t);
+		report_plot_str(f, t);
 		fprintf(f, ", \\\n     $d%u using 1:3 with %s pt %d lc rgb '%s' notitle", nseries,
 			lin ? "linespoints ps 0.6 dt 2" : "points ps 0.7", pt - 1,
 			COLOR(s->sweep[i].path));
@@ -406,54 +395,6 @@ static int delay_gp(FILE *f, const struct report_run *rr)
 	return 0;
 }
 
-int plot_render(const char *dir, const char *gp)
-{
-	pid_t pid = fork();
-	int st;
-
-	if (pid < 0)
-		return -errno;
-	if (pid == 0) {
-		int fd;
-
-		signal(SIGPIPE, SIG_DFL);
-		if (chdir(dir) < 0)
-			_exit(126);
-		fd = open("plot.log", O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-		if (fd >= 0) {
-			dup2(fd, STDOUT_FILENO);
-			dup2(fd, STDERR_FILENO);
-		}
-		execlp("gnuplot", "gnuplot", gp, (char *)NULL);
-		_exit(127);
-	}
-	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR)
-			return -errno;
-	if (WIFEXITED(st) && WEXITSTATUS(st) == 127)
-		return -ENOENT;
-	return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -EIO;
-}
-
-bool plot_svg_complete(const char *dir, const char *name)
-{
-	char path[4096], tail[64];
-	size_t n;
-	FILE *f;
-	bool ok;
-
-	if (snprintf(path, sizeof(path), "%s/%s.svg", dir, name) >= (int)sizeof(path))
-		return false;
-	f = fopen(path, "r");
-	if (!f)
-		return false;
-	ok = fseek(f, -(long)(sizeof(tail) - 1), SEEK_END) == 0 || fseek(f, 0, SEEK_SET) == 0;
-	n = ok ? fread(tail, 1, sizeof(tail) - 1, f) : 0;
-	fclose(f);
-	tail[n] = '\0';
-	return strstr(tail, "</svg>") != NULL;
-}
-
 static const struct {
 	const char *name, *title;
 	int (*gen)(FILE *f, const struct report_run *rr);
@@ -463,11 +404,11 @@ static const struct {
 	{ "delay", "One-way delay vs offered load", delay_gp },
 };
 
-void plot_existing(const char *dir, struct plot_set *set)
+void report_run_plot_existing(const char *dir, struct plot_set *set)
 {
 	memset(set, 0, sizeof(*set));
 	for (size_t i = 0; i < sizeof(plots) / sizeof(plots[0]); i++) {
-		if (!plot_svg_complete(dir, plots[i].name))
+		if (!report_plot_svg_complete(dir, plots[i].name))
 			continue;
 		snprintf(set->file[set->n], PLOT_FILE_MAX, "%s.svg", plots[i].name);
 		snprintf(set->title[set->n], sizeof(set->title[0]), "%s", plots[i].title);
@@ -478,7 +419,7 @@ void plot_existing(const char *dir, struct plot_set *set)
 			 "No plots in this directory (`ovlperf report DIR` renders them).");
 }
 
-int plot_run(const struct report_run *rr, const char *dir, struct plot_set *set)
+int report_run_plot(const struct report_run *rr, const char *dir, struct plot_set *set)
 {
 	char path[4096], gp[PLOT_FILE_MAX + 4], svg[PLOT_FILE_MAX + 4];
 	int rc = 0;
@@ -495,7 +436,7 @@ int plot_run(const struct report_run *rr, const char *dir, struct plot_set *set)
 		f = fopen(path, "w");
 		if (!f) {
 			log_err("cannot write %s: %s", path, strerror(errno));
-			report_run_note_file(set->unwritten, sizeof(set->unwritten), gp);
+			report_file_note(set->unwritten, sizeof(set->unwritten), gp);
 			rc = -EIO;
 			continue;
 		}
@@ -510,11 +451,11 @@ int plot_run(const struct report_run *rr, const char *dir, struct plot_set *set)
 		}
 		if (err) {
 			log_err("writing %s failed: %s", path, strerror(-err));
-			report_run_note_file(set->unwritten, sizeof(set->unwritten), gp);
+			report_file_note(set->unwritten, sizeof(set->unwritten), gp);
 			rc = -EIO;
 			continue;
 		}
-		err = plot_render(dir, gp);
+		err = report_plot_render(dir, gp);
 		if (err == -ENOENT) {
 			snprintf(set->note, sizeof(set->note),
 				 "Plots not rendered: gnuplot is not installed (apt-get install "
@@ -522,10 +463,10 @@ int plot_run(const struct report_run *rr, const char *dir, struct plot_set *set)
 			log_warn("gnuplot not found: plots left as .gp scripts in %s", dir);
 			return rc;
 		}
-		if (err || !plot_svg_complete(dir, plots[i].name)) {
+		if (err || !report_plot_svg_complete(dir, plots[i].name)) {
 			log_err("gnuplot did not write %s/%s completely (see plot.log there)", dir,
 				svg);
-			report_run_note_file(set->unwritten, sizeof(set->unwritten), svg);
+			report_file_note(set->unwritten, sizeof(set->unwritten), svg);
 			rc = -EIO;
 			continue;
 		}

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Control protocol, the messages that describe a test (src/proto/proto_test.c):
+ * Control protocol, the messages that describe a test (src/proto/proto_load.c):
  * round trips of TEST_REQUEST (and its mapping from / to a load_spec),
  * TEST_ACCEPT with its ports, the text of TEST_REJECT and ERROR (cut at its
  * maximum, control characters neutralised), and RESULTS with 0 to

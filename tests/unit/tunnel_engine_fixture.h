@@ -1,17 +1,18 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Two in-memory engines that talk to each other, for the engine's unit
- * tests (test_engine.c: the data path; test_engine_handshake.c: handshakes,
- * timers and rekeys). Each node has its own engine, knows the other as its
- * peer and sits at 198.18.0.<host>; a datagram goes from one to the other by
+ * Two in-memory tunnel engines (tunnel/engine.c) that talk to each other,
+ * for the tunnel engine's unit tests (test_tunnel_engine.c: the data path;
+ * test_tunnel_engine_handshake.c: handshakes, timers and rekeys). Each node
+ * has its own engine, knows the other as its peer and sits at
+ * 198.18.0.<host>; a datagram goes from one to the other by
  * a copy, nothing touches a socket. Time is simulated and handed to every
  * call; the engines' randomness comes from the test's seed (test_seed.h), so
  * a program that includes this header calls test_seed_init() in main().
  * (static inline: a test that includes this header uses some of the
  * helpers, not all.)
  */
-#ifndef ENGINE_FIXTURE_H
-#define ENGINE_FIXTURE_H
+#ifndef TUNNEL_ENGINE_FIXTURE_H
+#define TUNNEL_ENGINE_FIXTURE_H
 
 #include <netinet/in.h>
 #include <setjmp.h>

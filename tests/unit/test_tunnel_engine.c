@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
- * The protocol engine's data path between in-memory peers (engine_fixture.h):
+ * The tunnel engine's (tunnel/engine.c) data path between in-memory peers
+ * (tunnel_engine_fixture.h):
  * full handshake and data both ways, sealing and padding against the MTU,
  * packets staged before a session and flushed in order, every flipped bit of
  * a data message rejected, replayed and reordered data, clocks that disagree
  * between threads, and the index table. Handshakes, timers and rekeys are in
- * test_engine_handshake.c.
+ * test_tunnel_engine_handshake.c.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -19,7 +20,7 @@
 #include <sodium.h>
 
 #include "engine.h"
-#include "engine_fixture.h"
+#include "tunnel_engine_fixture.h"
 #include "index_table.h"
 #include "test_seed.h"
 
