@@ -100,6 +100,9 @@ struct link_dir_counters {
 	uint64_t queue_max_packets;
 	uint64_t gso_split;   /* super-packets received and cut into wire packets */
 	uint64_t limit_bytes; /* the queue's bound in force */
+	/* Frames the kernel dropped before the link read them (its socket
+	 * buffer full): not in rx_packets, so outside the sum above. */
+	uint64_t rx_kernel_drops;
 };
 
 struct link_counters {
@@ -129,5 +132,18 @@ int link_counters_read(const char *path, struct link_counters *out);
  * object. 0 or -errno. */
 int link_counters_print(FILE *f, const struct link_counters *c);
 int link_counters_print_json(FILE *f, const struct link_counters *c);
+
+/* `ovlperf link run`: forwards between the interfaces a and b until
+ * SIGTERM or SIGINT. The counter file appears at counters (created under a
+ * temporary name and renamed) once both ends are open: its existence is the
+ * readiness signal. 0 on a clean stop, -ENODEV (an interface does not
+ * exist) or another -errno, logged. */
+struct link_run_opts {
+	const char *a, *b;
+	const char *counters;
+	struct link_conf conf;
+};
+
+int link_run(const struct link_run_opts *o);
 
 #endif
