@@ -661,8 +661,9 @@ static void test_link_conditions(void **state)
 			fail_msg("'%s': got %s", bad[i].key, err);
 	}
 	/* with [link.*] sections the conditions belong there */
-	snprintf(text, sizeof(text), "[lab]\ndelay = 5ms\n[link.x]\na = 0\nb = 1\n"
-				     "[path.u]\ntype = underlay\n[tcp]\n");
+	snprintf(text, sizeof(text),
+		 "[lab]\ndelay = 5ms\n[link.x]\na = 0\nb = 1\n"
+		 "[path.u]\ntype = underlay\n[tcp]\n");
 	assert_int_equal(scenario_parse("w.ini", text, strlen(text), &s, err, sizeof(err)),
 			 -EINVAL);
 	assert_non_null(strstr(err, "w.ini:2: [lab] delay: link settings go in the [link.*]"));
