@@ -259,6 +259,28 @@ static int wait_ready(pid_t pid, unsigned l, const char *counters)
 	}
 }
 
+/* What a detached emulator said before it failed: its log is removed with
+ * the lab that failed, so its last lines go to our stderr first. */
+static void show_log(const char *path)
+{
+	char buf[2048];
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return;
+	if (lseek(fd, 0, SEEK_END) > (off_t)sizeof(buf) - 1)
+		lseek(fd, -(off_t)(sizeof(buf) - 1), SEEK_END);
+	else
+		lseek(fd, 0, SEEK_SET);
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n > 0) {
+		buf[n] = '\0';
+		log_err("the emulator's log %s ends:\n%s", path, buf);
+	}
+}
+
 static int start_one(struct lab *lab, unsigned l, bool detach)
 {
 	char log[256], counters[256], buf[512];
@@ -289,7 +311,10 @@ static int start_one(struct lab *lab, unsigned l, bool detach)
 	if (pid < 0)
 		return (int)pid;
 	lab->link_pid[l] = pid;
-	return wait_ready(pid, l, counters);
+	rc = wait_ready(pid, l, counters);
+	if (rc && rc != -EINTR && detach)
+		show_log(log);
+	return rc;
 }
 
 int lab_link_start(struct lab *lab, bool detach)
