@@ -135,9 +135,12 @@ void link_port_close(struct link_port *p);
 /* Frames the kernel dropped on the receiving socket (its buffer full). */
 uint64_t link_port_rx_drops(const struct link_port *p);
 
+#define LINK_CMSG_LEN 64 /* room for one SCM_TIMESTAMPNS */
+
 struct link_rx_batch {
 	uint8_t *buf; /* LINK_BATCH buffers of LINK_SUPER_MAX */
 	struct virtio_net_hdr vnet[LINK_BATCH];
+	uint8_t cmsg[LINK_BATCH][LINK_CMSG_LEN] __attribute__((aligned(8)));
 	struct iovec iov[LINK_BATCH][2];
 	struct mmsghdr msg[LINK_BATCH];
 };
@@ -146,6 +149,11 @@ int link_rx_batch_init(struct link_rx_batch *b);
 void link_rx_batch_free(struct link_rx_batch *b);
 /* Frames waiting on p (without blocking): count, 0 or -errno. */
 int link_io_recv(const struct link_port *p, struct link_rx_batch *b);
+/* When frame i reached the interface (the kernel's stamp, CLOCK_REALTIME),
+ * on CLOCK_MONOTONIC given real_to_mono (monotonic - realtime now) and
+ * never after now_ns; now_ns when the frame carries no stamp. */
+uint64_t link_rx_arrival(const struct link_rx_batch *b, unsigned i, int64_t real_to_mono,
+			 uint64_t now_ns);
 static inline uint8_t *link_rx_frame(struct link_rx_batch *b, unsigned i)
 {
 	return b->buf + (size_t)i * LINK_SUPER_MAX;
