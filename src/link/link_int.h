@@ -97,6 +97,7 @@ struct link_queue {
 	uint32_t *heap; /* min-heap of slot numbers by (due_ns, seq) */
 	uint64_t bytes, cap_bytes, seq;
 	uint64_t max_bytes, max_packets;
+	uint64_t overflows; /* frames refused: full (bytes or slots) or too long */
 };
 
 /* 0 or -ENOMEM; frame_max is the longest frame a slot holds. */
@@ -105,6 +106,9 @@ void link_queue_free(struct link_queue *q);
 /* A free slot for a frame of len bytes, or NULL when the queue is full
  * (cap_bytes or slots) or len exceeds frame_max. */
 struct link_slot *link_queue_reserve(struct link_queue *q, size_t len);
+/* Whether the frame of len bytes in s (from link_queue_reserve(), or NULL
+ * when there was none) may be queued; a refusal is counted in overflows. */
+bool link_queue_admit(struct link_queue *q, const struct link_slot *s, size_t len);
 /* Queues a reserved slot, len set, due at due_ns. */
 void link_queue_push(struct link_queue *q, struct link_slot *s, uint64_t due_ns);
 /* The earliest due slot, or NULL. */

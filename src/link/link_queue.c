@@ -97,6 +97,14 @@ struct link_slot *link_queue_reserve(struct link_queue *q, size_t len)
 	return slot(q, q->free[q->nfree - 1]);
 }
 
+bool link_queue_admit(struct link_queue *q, const struct link_slot *s, size_t len)
+{
+	if (s && len <= q->frame_max && q->bytes + len <= q->cap_bytes)
+		return true;
+	q->overflows++;
+	return false;
+}
+
 static bool before(const struct link_queue *q, uint32_t a, uint32_t b)
 {
 	const struct link_slot *x = slot(q, a), *y = slot(q, b);

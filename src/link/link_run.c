@@ -110,7 +110,7 @@ static void fate(struct dir_run *r, struct link_slot *s, size_t len, uint64_t no
 			r->c.drop_loss++;
 		return;
 	}
-	if (!s || r->queue.bytes + len > r->queue.cap_bytes) {
+	if (!link_queue_admit(&r->queue, s, len)) {
 		r->c.drop_queue++;
 		return;
 	}
