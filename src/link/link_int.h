@@ -103,9 +103,9 @@ struct link_queue {
 /* 0 or -ENOMEM; frame_max is the longest frame a slot holds. */
 int link_queue_init(struct link_queue *q, uint64_t cap_bytes, uint32_t nslots, size_t frame_max);
 void link_queue_free(struct link_queue *q);
-/* A free slot for a frame of len bytes, or NULL when the queue is full
- * (cap_bytes or slots) or len exceeds frame_max. */
-struct link_slot *link_queue_reserve(struct link_queue *q, size_t len);
+/* A free slot to write a frame into (frame_max bytes), or NULL when every
+ * slot is taken; it is the queue's again unless pushed. */
+struct link_slot *link_queue_reserve(struct link_queue *q);
 /* Whether the frame of len bytes in s (from link_queue_reserve(), or NULL
  * when there was none) may be queued; a refusal is counted in overflows. */
 bool link_queue_admit(struct link_queue *q, const struct link_slot *s, size_t len);

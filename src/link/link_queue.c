@@ -90,9 +90,9 @@ static uint32_t slot_no(const struct link_queue *q, const struct link_slot *s)
 	return (uint32_t)(((const uint8_t *)s - q->mem) / q->slot_size);
 }
 
-struct link_slot *link_queue_reserve(struct link_queue *q, size_t len)
+struct link_slot *link_queue_reserve(struct link_queue *q)
 {
-	if (len > q->frame_max || !q->nfree || q->bytes + len > q->cap_bytes)
+	if (!q->nfree)
 		return NULL;
 	return slot(q, q->free[q->nfree - 1]);
 }

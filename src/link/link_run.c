@@ -142,7 +142,7 @@ static void take(struct dir_run *r, unsigned i, uint64_t now)
 	}
 	r->c.gso_split += n > 1;
 	for (unsigned k = 0; k < (unsigned)n; k++) {
-		struct link_slot *s = link_queue_reserve(&r->queue, 0);
+		struct link_slot *s = link_queue_reserve(&r->queue);
 		struct virtio_net_hdr oh;
 		uint8_t *out = s ? s->data : r->scratch;
 		int seg = link_gso_segment(&r->rx.vnet[i], frame, len, k, out, r->queue.frame_max,

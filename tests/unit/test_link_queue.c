@@ -18,7 +18,7 @@
 
 static struct link_slot *put(struct link_queue *q, size_t len, uint64_t due, uint8_t tag)
 {
-	struct link_slot *s = link_queue_reserve(q, len);
+	struct link_slot *s = link_queue_reserve(q);
 
 	if (!link_queue_admit(q, s, len))
 		return NULL;
