@@ -31,7 +31,7 @@ static const struct {
 	{ "loss", "1%", { .loss_ppm = 10000 }, { .loss_ppm = 10000 }, "1%" },
 	{ "loss", "0.5/2.25 %", { .loss_ppm = 5000 }, { .loss_ppm = 22500 }, "0.5%/2.25%" },
 	{ "loss", "0.0001%", { .loss_ppm = 1 }, { .loss_ppm = 1 }, "0.0001%" },
-	{ "loss", "0.0003%", { .loss_ppm = 3 }, { .loss_ppm = 3 }, "0.0003%" }, /* rounded */
+	{ "loss", "0.0111%", { .loss_ppm = 111 }, { .loss_ppm = 111 }, "0.0111%" }, /* rounded */
 	{ "loss", "0.57", { .loss_ppm = 5700 }, { .loss_ppm = 5700 }, "0.57%" },
 	{ "loss", "100", { .loss_ppm = 1000000 }, { .loss_ppm = 1000000 }, "100%" },
 	{ "loss-burst",
