@@ -103,6 +103,10 @@ struct link_dir_counters {
 	/* Frames the kernel dropped before the link read them (its socket
 	 * buffer full): not in rx_packets, so outside the sum above. */
 	uint64_t rx_kernel_drops;
+	/* How late frames went out: the time from a frame's due time to the
+	 * return of the send that carried it, summed over tx_packets and the
+	 * most. Not in the counts above. */
+	uint64_t late_sum_ns, late_max_ns;
 };
 
 struct link_counters {
@@ -142,7 +146,12 @@ struct link_run_opts {
 	const char *a, *b;
 	const char *counters;
 	struct link_conf conf;
+	/* The forwarding threads run SCHED_FIFO (priority LINK_RT_PRIO) unless
+	 * this is set: a wire's delay does not grow with the machine's load. */
+	bool best_effort;
 };
+
+#define LINK_RT_PRIO 10
 
 int link_run(const struct link_run_opts *o);
 

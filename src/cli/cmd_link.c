@@ -14,6 +14,7 @@ static const char usage_text[] =
 	"Usage: ovlperf link run --a IF --b IF --counters FILE [--delay D[/D]]\n"
 	"                        [--jitter J[/J]] [--loss P[/P]] [--loss-burst P,R[/P,R]]\n"
 	"                        [--reorder P[/P]] [--rate R[/R]] [--limit BYTES] [--seed N]\n"
+	"                        [--no-realtime]\n"
 	"       ovlperf link show FILE [--json]\n"
 	"\n"
 	"'link run' forwards Ethernet frames between the interfaces IF a and b (ARP\n"
@@ -36,6 +37,8 @@ static const char usage_text[] =
 	"  --limit BYTES    the bound of each direction's queue (4k..4G; default: twice\n"
 	"                   the bandwidth-delay product at the rate, or at 10 Gbit/s)\n"
 	"  --seed N         the loss, jitter and reorder generators' seed (default 0)\n"
+	"  --no-realtime    forwarding threads at normal priority; by default they run\n"
+	"                   SCHED_FIFO, so the delay does not grow with the machine's load\n"
 	"'link show' prints a counter file: per direction rx, tx, delayed, reordered,\n"
 	"the drops by reason and the queue.\n"
 	"  --json           as one JSON object\n";
@@ -73,6 +76,7 @@ static int parse_run(int argc, char **argv, struct link_run_opts *o)
 		{ "rate", required_argument, NULL, 'r' },
 		{ "limit", required_argument, NULL, 'l' },
 		{ "seed", required_argument, NULL, 's' },
+		{ "no-realtime", no_argument, NULL, 'N' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -91,6 +95,9 @@ static int parse_run(int argc, char **argv, struct link_run_opts *o)
 			break;
 		case 'c':
 			o->counters = optarg;
+			break;
+		case 'N':
+			o->best_effort = true;
 			break;
 		case 'h':
 			fputs(usage_text, stdout);

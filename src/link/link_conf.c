@@ -95,25 +95,47 @@ static bool dir_get(enum key k, const char *s, struct link_dir_conf *d, char *er
 	}
 }
 
-static bool set_dirs(struct link_conf *c, enum key k, const char *value, char *err, size_t errlen)
+/* value split at slash into d[0] and d[1]; false with err if a half is bad. */
+static bool split_at(enum key k, const char *value, const char *slash, struct link_dir_conf d[2],
+		     char *err, size_t errlen)
 {
-	const char *slash = strchr(value, '/');
-	struct link_dir_conf d[LINK_DIRS] = { c->dir[0], c->dir[1] };
 	char x[LINK_CONF_VAL_MAX];
 
-	if (!slash)
-		return dir_get(k, value, &d[0], err, errlen) &&
-		       dir_get(k, value, &d[1], err, errlen) && memcpy(c->dir, d, sizeof(d));
-	if (strchr(slash + 1, '/') || (size_t)(slash - value) >= sizeof(x)) {
-		snprintf(err, errlen, "'%s' is not X or X/Y (X for a->b, Y for b->a)", value);
+	if ((size_t)(slash - value) >= sizeof(x)) {
+		snprintf(err, errlen, "'%s' is too long", value);
 		return false;
 	}
 	memcpy(x, value, (size_t)(slash - value));
 	x[slash - value] = '\0';
-	if (!dir_get(k, x, &d[0], err, errlen) || !dir_get(k, slash + 1, &d[1], err, errlen))
-		return false;
-	memcpy(c->dir, d, sizeof(d));
-	return true;
+	return dir_get(k, x, &d[0], err, errlen) && dir_get(k, slash + 1, &d[1], err, errlen);
+}
+
+/* "X" or "X/Y". A rate may hold a '/' of its own ("10 Mbit/s"), so the
+ * whole value is tried first, then each '/' as the split. */
+static bool set_dirs(struct link_conf *c, enum key k, const char *value, char *err, size_t errlen)
+{
+	struct link_dir_conf d[LINK_DIRS] = { c->dir[0], c->dir[1] };
+	const char *slash = strchr(value, '/');
+	unsigned nslash = 0;
+
+	if (dir_get(k, value, &d[0], err, errlen)) {
+		dir_get(k, value, &d[1], err, errlen); /* it read once: it reads again */
+		memcpy(c->dir, d, sizeof(d));
+		return true;
+	}
+	for (const char *p = slash; p; p = strchr(p + 1, '/'))
+		nslash++;
+	for (const char *p = slash; p; p = strchr(p + 1, '/')) {
+		d[0] = c->dir[0];
+		d[1] = c->dir[1];
+		if (split_at(k, value, p, d, err, errlen)) {
+			memcpy(c->dir, d, sizeof(d));
+			return true;
+		}
+	}
+	if (nslash > 1)
+		snprintf(err, errlen, "'%s' is not X or X/Y (X for a->b, Y for b->a)", value);
+	return false;
 }
 
 bool link_conf_set(struct link_conf *c, const char *key, const char *value, char *err,

@@ -97,14 +97,18 @@ struct link_queue {
 	uint32_t *heap; /* min-heap of slot numbers by (due_ns, seq) */
 	uint64_t bytes, cap_bytes, seq;
 	uint64_t max_bytes, max_packets;
+	uint64_t overflows; /* frames refused: full (bytes or slots) or too long */
 };
 
 /* 0 or -ENOMEM; frame_max is the longest frame a slot holds. */
 int link_queue_init(struct link_queue *q, uint64_t cap_bytes, uint32_t nslots, size_t frame_max);
 void link_queue_free(struct link_queue *q);
-/* A free slot for a frame of len bytes, or NULL when the queue is full
- * (cap_bytes or slots) or len exceeds frame_max. */
-struct link_slot *link_queue_reserve(struct link_queue *q, size_t len);
+/* A free slot to write a frame into (frame_max bytes), or NULL when every
+ * slot is taken; it is the queue's again unless pushed. */
+struct link_slot *link_queue_reserve(struct link_queue *q);
+/* Whether the frame of len bytes in s (from link_queue_reserve(), or NULL
+ * when there was none) may be queued; a refusal is counted in overflows. */
+bool link_queue_admit(struct link_queue *q, const struct link_slot *s, size_t len);
 /* Queues a reserved slot, len set, due at due_ns. */
 void link_queue_push(struct link_queue *q, struct link_slot *s, uint64_t due_ns);
 /* The earliest due slot, or NULL. */
@@ -135,9 +139,12 @@ void link_port_close(struct link_port *p);
 /* Frames the kernel dropped on the receiving socket (its buffer full). */
 uint64_t link_port_rx_drops(const struct link_port *p);
 
+#define LINK_CMSG_LEN 64 /* room for one SCM_TIMESTAMPNS */
+
 struct link_rx_batch {
 	uint8_t *buf; /* LINK_BATCH buffers of LINK_SUPER_MAX */
 	struct virtio_net_hdr vnet[LINK_BATCH];
+	uint8_t cmsg[LINK_BATCH][LINK_CMSG_LEN] __attribute__((aligned(8)));
 	struct iovec iov[LINK_BATCH][2];
 	struct mmsghdr msg[LINK_BATCH];
 };
@@ -146,6 +153,11 @@ int link_rx_batch_init(struct link_rx_batch *b);
 void link_rx_batch_free(struct link_rx_batch *b);
 /* Frames waiting on p (without blocking): count, 0 or -errno. */
 int link_io_recv(const struct link_port *p, struct link_rx_batch *b);
+/* When frame i reached the interface (the kernel's stamp, CLOCK_REALTIME),
+ * on CLOCK_MONOTONIC given real_to_mono (monotonic - realtime now) and
+ * never after now_ns; now_ns when the frame carries no stamp. */
+uint64_t link_rx_arrival(const struct link_rx_batch *b, unsigned i, int64_t real_to_mono,
+			 uint64_t now_ns);
 static inline uint8_t *link_rx_frame(struct link_rx_batch *b, unsigned i)
 {
 	return b->buf + (size_t)i * LINK_SUPER_MAX;

@@ -87,6 +87,10 @@ static int open_rx(struct link_port *p)
 	if (rc)
 		return rc;
 	rc = setopt(p->rx_fd, SOL_PACKET, PACKET_IGNORE_OUTGOING, 1);
+	/* The kernel's arrival stamp: a packet's delay counts from when it
+	 * reached the interface, not from when this thread got to it. */
+	if (!rc)
+		rc = setopt(p->rx_fd, SOL_SOCKET, SO_TIMESTAMPNS, 1);
 	if (!rc && setsockopt(p->rx_fd, SOL_PACKET, PACKET_ADD_MEMBERSHIP, &mr, sizeof(mr)))
 		rc = -errno;
 	/* A bigger buffer than the default absorbs a host's burst while the
@@ -179,12 +183,34 @@ int link_io_recv(const struct link_port *p, struct link_rx_batch *b)
 {
 	int n;
 
-	for (unsigned i = 0; i < LINK_BATCH; i++)
+	for (unsigned i = 0; i < LINK_BATCH; i++) {
 		b->msg[i].msg_hdr.msg_flags = 0;
+		b->msg[i].msg_hdr.msg_control = b->cmsg[i];
+		b->msg[i].msg_hdr.msg_controllen = LINK_CMSG_LEN;
+	}
 	n = recvmmsg(p->rx_fd, b->msg, LINK_BATCH, MSG_DONTWAIT, NULL);
 	if (n < 0)
 		return errno == EAGAIN || errno == EINTR ? 0 : -errno;
 	return n;
+}
+
+uint64_t link_rx_arrival(const struct link_rx_batch *b, unsigned i, int64_t real_to_mono,
+			 uint64_t now_ns)
+{
+	struct msghdr *m = (struct msghdr *)&b->msg[i].msg_hdr;
+
+	for (struct cmsghdr *c = CMSG_FIRSTHDR(m); c; c = CMSG_NXTHDR(m, c)) {
+		struct timespec ts;
+		int64_t t;
+
+		if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_TIMESTAMPNS ||
+		    c->cmsg_len < CMSG_LEN(sizeof(ts)))
+			continue;
+		memcpy(&ts, CMSG_DATA(c), sizeof(ts));
+		t = (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec + real_to_mono;
+		return t > 0 && (uint64_t)t < now_ns ? (uint64_t)t : now_ns;
+	}
+	return now_ns;
 }
 
 void link_io_send(const struct link_port *p, struct link_slot *const *slots, unsigned n, bool *ok)

@@ -90,11 +90,19 @@ static uint32_t slot_no(const struct link_queue *q, const struct link_slot *s)
 	return (uint32_t)(((const uint8_t *)s - q->mem) / q->slot_size);
 }
 
-struct link_slot *link_queue_reserve(struct link_queue *q, size_t len)
+struct link_slot *link_queue_reserve(struct link_queue *q)
 {
-	if (len > q->frame_max || !q->nfree || q->bytes + len > q->cap_bytes)
+	if (!q->nfree)
 		return NULL;
 	return slot(q, q->free[q->nfree - 1]);
+}
+
+bool link_queue_admit(struct link_queue *q, const struct link_slot *s, size_t len)
+{
+	if (s && len <= q->frame_max && q->bytes + len <= q->cap_bytes)
+		return true;
+	q->overflows++;
+	return false;
 }
 
 static bool before(const struct link_queue *q, uint32_t a, uint32_t b)

@@ -14,6 +14,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -29,6 +30,10 @@
 #include "log.h"
 
 #define STATS_EVERY_NS (100ULL * NSEC_PER_MSEC) /* kernel socket drops read this often */
+/* A sleeping thread wakes up to a few hundred microseconds late on a loaded
+ * or virtual machine: the timer is armed this much before the head is due
+ * and the thread polls its socket without sleeping until it is. */
+#define SPIN_NS (250ULL * NSEC_PER_USEC)
 
 struct dir_run {
 	unsigned dir;
@@ -42,6 +47,7 @@ struct dir_run {
 	int timer_fd, stop_fd;
 	uint64_t armed_ns, stats_ns;
 	atomic_bool *stop;
+	bool realtime;
 	int rc;
 	pthread_t thread;
 };
@@ -69,10 +75,16 @@ static bool send_due(struct dir_run *r, uint64_t now)
 		if (!k)
 			break;
 		link_io_send(r->out, batch, k, ok);
+		now = clock_now_ns();
 		for (unsigned i = 0; i < k; i++) {
 			if (ok[i]) {
+				uint64_t late = now - batch[i]->due_ns;
+
 				r->c.tx_packets++;
 				r->c.tx_bytes += batch[i]->len;
+				r->c.late_sum_ns += late;
+				if (late > r->c.late_max_ns)
+					r->c.late_max_ns = late;
 			} else {
 				r->c.drop_other++;
 			}
@@ -98,7 +110,7 @@ static void fate(struct dir_run *r, struct link_slot *s, size_t len, uint64_t no
 			r->c.drop_loss++;
 		return;
 	}
-	if (!s || r->queue.bytes + len > r->queue.cap_bytes) {
+	if (!link_queue_admit(&r->queue, s, len)) {
 		r->c.drop_queue++;
 		return;
 	}
@@ -130,7 +142,7 @@ static void take(struct dir_run *r, unsigned i, uint64_t now)
 	}
 	r->c.gso_split += n > 1;
 	for (unsigned k = 0; k < (unsigned)n; k++) {
-		struct link_slot *s = link_queue_reserve(&r->queue, 0);
+		struct link_slot *s = link_queue_reserve(&r->queue);
 		struct virtio_net_hdr oh;
 		uint8_t *out = s ? s->data : r->scratch;
 		int seg = link_gso_segment(&r->rx.vnet[i], frame, len, k, out, r->queue.frame_max,
@@ -147,10 +159,8 @@ static void take(struct dir_run *r, unsigned i, uint64_t now)
 	}
 }
 
-static int arm(struct dir_run *r)
+static int arm(struct dir_run *r, uint64_t at)
 {
-	struct link_slot *h = link_queue_head(&r->queue);
-	uint64_t at = h ? h->due_ns : 0;
 	struct itimerspec its = { .it_value = { .tv_sec = (time_t)(at / NSEC_PER_SEC),
 						.tv_nsec = (long)(at % NSEC_PER_SEC) } };
 
@@ -166,9 +176,13 @@ static int wait_event(struct dir_run *r)
 	struct pollfd p[3] = { { .fd = r->in->rx_fd, .events = POLLIN },
 			       { .fd = r->timer_fd, .events = POLLIN },
 			       { .fd = r->stop_fd, .events = POLLIN } };
-	uint64_t ticks;
-	int rc = arm(r);
+	struct link_slot *h = link_queue_head(&r->queue);
+	uint64_t ticks, now = clock_now_ns();
+	int rc;
 
+	if (h && h->due_ns <= now + SPIN_NS)
+		return 0; /* due soon: keep polling without sleeping */
+	rc = arm(r, h ? h->due_ns - SPIN_NS : 0);
 	if (rc)
 		return rc;
 	if (poll(p, 3, -1) < 0)
@@ -187,8 +201,12 @@ static int loop_once(struct dir_run *r)
 	if (n < 0)
 		return n;
 	now = clock_now_ns();
-	for (unsigned i = 0; i < (unsigned)n; i++)
-		take(r, i, now);
+	if (n) {
+		int64_t real_to_mono = (int64_t)now - (int64_t)clock_realtime_ns();
+
+		for (unsigned i = 0; i < (unsigned)n; i++)
+			take(r, i, link_rx_arrival(&r->rx, i, real_to_mono, now));
+	}
 	if (now - r->stats_ns >= STATS_EVERY_NS) {
 		r->c.rx_kernel_drops += link_port_rx_drops(r->in);
 		r->stats_ns = now;
@@ -208,6 +226,15 @@ static void *dir_main(void *arg)
 	struct dir_run *r = arg;
 
 	prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
+	if (r->realtime) {
+		struct sched_param sp = { .sched_priority = LINK_RT_PRIO };
+		int e = pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp);
+
+		if (e)
+			log_warn(
+				"%s -> %s: no SCHED_FIFO (%s): delays grow with the machine's load",
+				r->in->name, r->out->name, strerror(e));
+	}
 	while (!atomic_load(r->stop)) {
 		r->rc = loop_once(r);
 		if (r->rc) {
@@ -300,7 +327,8 @@ static int open_ports(const struct link_run_opts *o, struct link_port p[LINK_DIR
 
 /* Runs both directions until SIGTERM or SIGINT (blocked here, taken by
  * sigwait(), so the threads' calls are never interrupted). */
-static int forward(struct dir_run r[LINK_DIRS], struct link_counters_file *file, int stop_fd)
+static int forward(struct dir_run r[LINK_DIRS], struct link_counters_file *file, int stop_fd,
+		   bool realtime)
 {
 	atomic_bool stop = false;
 	unsigned started = 0;
@@ -314,6 +342,7 @@ static int forward(struct dir_run r[LINK_DIRS], struct link_counters_file *file,
 		r[d].file = file;
 		r[d].stop = &stop;
 		r[d].stop_fd = stop_fd;
+		r[d].realtime = realtime;
 		rc = -pthread_create(&r[d].thread, NULL, dir_main, &r[d]);
 		started += !rc;
 	}
@@ -359,7 +388,7 @@ int link_run(const struct link_run_opts *o)
 	if (rc)
 		log_err("%s: %s", o->counters, strerror(-rc));
 	else
-		rc = forward(r, file, stop_fd);
+		rc = forward(r, file, stop_fd, !o->best_effort);
 	link_counters_close(file);
 	dir_free(&r[LINK_BA]);
 out_ab:
