@@ -59,6 +59,14 @@ ping_rtt()
 print(min(v), s.median(v)) if len(v) >= 30 else print("lost lost")'
 }
 
+# between WHAT GOT LO HI: LO <= GOT <= HI (decimals)
+between()
+{
+	python3 -c 'import sys; g,l,h=map(float,sys.argv[1:]); sys.exit(not l <= g <= h)' "$2" "$3" "$4" ||
+		fail "$1: $2, expected $3..$4"
+	ok "$1: $2 (expected $3..$4)"
+}
+
 # within WHAT GOT WANT TOL: |GOT - WANT| <= TOL (decimals)
 within()
 {
@@ -123,8 +131,9 @@ no_trace lwan
 # Each direction its own: 8 ms there, 5 ms back; and the built-in overlay.
 # (Below 8.4 ms the delay histogram's buckets are 65 us wide, so its p50
 # resolves the 0.2 ms asked; from 16.8 ms to 33.5 ms they are 262 us.) The
-# overlay's daemons take time of their own (its crypto, its TUN devices):
-# measured first in the same lab without conditions, the delay comes on top.
+# overlay's daemons take time of their own (its crypto, its TUN devices),
+# which a loaded machine stretches: measured first in the same lab without
+# conditions, it may come on top of the delay, within 0.2 ms of either.
 declare -A BASE
 lab_make lwano --overlay
 start_server
@@ -141,10 +150,10 @@ for dst in 198.18.0.2 198.19.0.2 2001:2:0:ff::2; do
 	read -r ab ba <<<"${BASE[$dst]}"
 	client "$WORK/owd.json" $dst -u -b 10M -t 2
 	client "$WORK/owdr.json" $dst -u -b 10M -t 2 -R
-	within "$dst: a->b one-way delay p50 (us), $ab without the delay" \
-		"$(py "$WORK/owd.json" 'd["udp"]["owd_us"]["p50"]')" "$(python3 -c "print(8000 + $ab)")" 200
-	within "$dst: b->a one-way delay p50 (us), $ba without the delay" \
-		"$(py "$WORK/owdr.json" 'd["udp"]["owd_us"]["p50"]')" "$(python3 -c "print(5000 + $ba)")" 200
+	between "$dst: a->b one-way delay p50 (us), $ab without the delay" \
+		"$(py "$WORK/owd.json" 'd["udp"]["owd_us"]["p50"]')" 7800 "$(python3 -c "print(8200 + $ab)")"
+	between "$dst: b->a one-way delay p50 (us), $ba without the delay" \
+		"$(py "$WORK/owdr.json" 'd["udp"]["owd_us"]["p50"]')" 4800 "$(python3 -c "print(5200 + $ba)")"
 done
 stop_server
 "$OVLPERF" lab down lwano
