@@ -36,6 +36,7 @@
 #include <sys/types.h>
 
 #include "layer.h"
+#include "link.h"
 
 #define LAB_NAME_MAX	 12
 #define LAB_MAX_HOSTS	 8
@@ -54,6 +55,16 @@
 #define LAB_STATE_DIR	 "/run/ovlperf/labs"
 #define LAB_NETNS_DIR	 "/run/netns"
 
+/* How a link's WAN conditions (struct link_conf: delay, jitter, loss, loss
+ * bursts, reorder) are made. Asked for a lab (--link-means): AUTO is netem
+ * where the kernel has it, else userspace. On a link after lab_up(): AUTO
+ * means nothing to emulate, else the means in use. */
+enum lab_means {
+	LAB_MEANS_AUTO = 0,
+	LAB_MEANS_NETEM = 1,	 /* a netem qdisc on each end's ovp<l> egress */
+	LAB_MEANS_USERSPACE = 2, /* `ovlperf link run` in namespace ovp-<lab>-l<l> */
+};
+
 struct lab_link_spec {
 	unsigned a, b;		 /* host indexes */
 	uint32_t mtu;		 /* 0: 1500 */
@@ -66,12 +77,17 @@ struct lab_link_spec {
 	 * Ethernet line's (RFC 2544); anything else (0): what the kernel counts,
 	 * the frame without its FCS (skb->len). */
 	enum layer rate_layer;
+	/* WAN conditions: dir[0] host a -> b, dir[1] b -> a. The rate of the
+	 * link is rate_bps (the tbf): cond's own rate stays 0 in a lab. */
+	struct link_conf cond;
+	enum lab_means means; /* lab_up() sets it: how cond is made */
 };
 
 struct lab_spec {
 	char name[LAB_NAME_MAX + 1];
-	unsigned nhosts; /* 2..LAB_MAX_HOSTS */
-	unsigned nlinks; /* 1..LAB_MAX_LINKS */
+	unsigned nhosts;      /* 2..LAB_MAX_HOSTS */
+	unsigned nlinks;      /* 1..LAB_MAX_LINKS */
+	enum lab_means means; /* asked for the links with conditions */
 	struct lab_link_spec links[LAB_MAX_LINKS];
 };
 
@@ -106,15 +122,32 @@ int lab_spec_check(const struct lab_spec *spec, char *err, size_t errlen);
 /* "0.5", "5%": a drop percentage 0..100. */
 bool lab_parse_pct(const char *s, double *pct);
 /* Applies one `--link` option, "L:key=value[,key=value...]" with keys mtu,
- * rate, rate-layer (frame or line), drop and block-icmp (alone, or =0/=1),
- * to spec->links[L]. 0, or
+ * rate, rate-layer (frame or line), drop, block-icmp (alone, or =0/=1) and
+ * the WAN conditions delay, jitter, loss, loss-burst ("P,R", its comma kept),
+ * reorder (link_conf_set()), to spec->links[L]. 0, or
  * -EINVAL with the reason in err. The spec is checked as a whole later. */
 int lab_parse_link_opt(const char *s, struct lab_spec *spec, char *err, size_t errlen);
+/* One WAN condition (link_conf_set()'s delay, jitter, loss, loss-burst,
+ * reorder) for every link of spec; 0 or -EINVAL with the reason in err. */
+int lab_spec_cond(struct lab_spec *spec, const char *key, const char *value, char *err,
+		  size_t errlen);
+/* Link k's WAN conditions as their keys spell them, "delay 40ms/10ms loss
+ * 1%" ("" when none); 0 or -ENOSPC. */
+int lab_link_cond_str(const struct lab_link_spec *k, char *buf, size_t len);
+/* "auto", "netem", "userspace" and back. */
+bool lab_means_parse(const char *s, enum lab_means *m);
+const char *lab_means_name(enum lab_means m);
 /* Address of end (0 = a, 1 = b) of link l and its prefix length. */
 int lab_plan_addr(unsigned link, unsigned end, int family, struct sockaddr_storage *ss,
 		  unsigned *prefixlen);
 /* "ovp-<lab>-<h>"; -ENAMETOOLONG if it does not fit in len. */
 int lab_plan_netns_name(const char *lab, unsigned host, char *buf, size_t len);
+/* "ovp-<lab>-l<l>": the namespace of link l's userspace emulator. */
+int lab_plan_link_netns_name(const char *lab, unsigned link, char *buf, size_t len);
+/* netem's queue in packets for one direction: room for what the tbf rate
+ * (or, unshaped, LAB_RATE_MAX_BPS) carries in the delay plus jitter, in
+ * frames of the MTU, twice over, and at least netem's default 1000. */
+uint32_t lab_plan_netem_limit(const struct link_dir_conf *d, uint64_t rate_bps, uint32_t mtu);
 /* How host h reaches link l's subnet: 0 if h is on l (directly connected),
  * 1 with *via_link and *via_end (the next hop is end via_end of via_link),
  * -EHOSTUNREACH if l is not reachable from h. */
@@ -212,6 +245,21 @@ pid_t lab_spawn(const struct lab *lab, unsigned host, char *const argv[], int ou
 int lab_reap(pid_t pid, unsigned timeout_ms);
 
 const struct lab_spec *lab_get_spec(const struct lab *lab);
+
+/* Files of link l's userspace emulator: /run/ovlperf/labs/<lab>.link-<l>.log
+ * and .counters (lab_down() removes them). */
+int lab_link_log_path(const char *lab_name, unsigned link, char *buf, size_t len);
+int lab_link_counters_path(const char *lab_name, unsigned link, char *buf, size_t len);
+/* The counters of link l's userspace emulator; -ENOENT if the link has none. */
+int lab_link_counters(const struct lab *lab, unsigned link, struct link_counters *out);
+/* When the calling thread is in a lab host and traffic to host (a numeric
+ * address: 198.18.l.x or 2001:2:0:l::x on link l, the built-in overlay's
+ * 198.19.0.x or 2001:2:0:ff::x on link 0) crosses a link with WAN
+ * conditions: "lab NAME link L (MEANS: CONDITIONS)" into buf for the loss
+ * places. -ENOENT otherwise (buf then ""). */
+int lab_where(const char *host, char *buf, size_t len);
+/* Namespace of link l's emulator, or NULL if it has none. */
+const char *lab_link_netns_name(const struct lab *lab, unsigned link);
 
 /* `lab show --json` text (schema "ovlperf-lab", LAB_JSON_VERSION); the
  * caller frees *out. */

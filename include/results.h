@@ -128,6 +128,22 @@ struct results_host {
 	char hostname[64];
 };
 
+/* A lab link's WAN conditions and how they were made (a lab run; a run
+ * between hosts has none). */
+#define RESULTS_MAX_LINKS 8
+struct results_link_dir {
+	uint64_t delay_ns, jitter_ns;
+	double loss_pct, loss_burst_p_pct, loss_burst_r_pct, reorder_pct;
+};
+struct results_link {
+	unsigned a, b;	      /* host indexes: dir[0] is a -> b */
+	char means[16];	      /* "netem", "userspace", or "none" (nothing emulated) */
+	char conditions[160]; /* as the keys spell them: "delay 40ms/10ms loss 1%" */
+	uint64_t rate_bps;    /* the link's tbf rate (0: none) */
+	double drop_pct;      /* nftables random drop */
+	struct results_link_dir dir[2];
+};
+
 struct results_run {
 	unsigned schema;
 	char version[32]; /* ovlperf version that measured */
@@ -152,6 +168,8 @@ struct results_run {
 	 * line rate, for "% of line rate" (RFC 2544 26.1); 0: none */
 	uint64_t line_rate_bps;
 
+	unsigned nlinks;
+	struct results_link links[RESULTS_MAX_LINKS];
 	unsigned npaths;
 	struct results_path paths[RESULTS_MAX_PATHS];
 	uint32_t udp_fit_len; /* [udp] sizes = fit: the payload chosen (0: not asked) */

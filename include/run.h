@@ -164,6 +164,8 @@ struct run_plan_link {
 	bool block_icmp;
 	const char *rate_layer; /* the tbf counts "frame" or "line" (Ethernet);
 				 * NULL: the kernel's count */
+	char conditions[160];	/* WAN conditions, "delay 35ms" ("": none) */
+	const char *means;	/* how they will be made: "auto", "netem", "userspace" */
 };
 
 struct run_plan_path {

@@ -54,6 +54,7 @@ struct scenario_link {
 	bool block_icmp;
 	enum layer rate_layer; /* LAYER_FRAME, LAYER_LINE (Ethernet), else the
 				* kernel's count (lab.h) */
+	struct link_conf cond; /* delay, jitter, loss, loss_burst, reorder */
 };
 
 struct scenario_lab {
@@ -61,6 +62,7 @@ struct scenario_lab {
 	char name[LAB_NAME_MAX + 1];
 	unsigned hosts;		 /* 2..LAB_MAX_HOSTS */
 	unsigned client, server; /* host indexes: the loads run client -> server */
+	enum lab_means means;	 /* link_means: how the links' conditions are made */
 	unsigned nlinks;
 	struct scenario_link links[LAB_MAX_LINKS];
 };

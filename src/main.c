@@ -22,6 +22,7 @@ static const struct {
 	{ "sweep", cmd_sweep, "sweep UDP offered rates against a server; find the loss knee" },
 	{ "mtu", cmd_mtu, "probe path MTU and TCP MSS on one or more paths" },
 	{ "lab", cmd_lab, "create or remove lab hosts (network namespaces)" },
+	{ "link", cmd_link, "a userspace WAN link: delay, jitter, loss, reorder, rate" },
 	{ "tunnel", cmd_tunnel, "the built-in encrypted overlay" },
 };
 

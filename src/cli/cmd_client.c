@@ -17,6 +17,7 @@
 #include "cmd.h"
 #include "interrupt.h"
 #include "load.h"
+#include "lab.h"
 #include "log.h"
 #include "rate.h"
 #include "report_iperf3.h"
@@ -491,6 +492,10 @@ static int run_and_print(const struct client_opts *o, const struct load_spec *sp
 			    o->json == CLIENT_TERM	      ? &hooks
 			    : o->json == CLIENT_IPERF3_STREAM ? &stream
 							      : NULL);
+	/* in a lab, the loss on the path is the emulated link's to name */
+	if (spec->proto == LOAD_UDP && res->udp.loss_at.network)
+		lab_where(spec->host, res->udp.loss_at.network_where,
+			  sizeof(res->udp.loss_at.network_where));
 	if (o->server_output && res->nstreams)
 		server = report_load_server_text(res, o->units);
 	st.server_text = server;

@@ -24,6 +24,9 @@
 
 static const char usage_text[] =
 	"Usage: ovlperf lab up [NAME] [--hosts N] [--mtu N] [--rate RATE] [--drop PCT]\n"
+	"                      [--delay D[/D]] [--jitter J[/J]] [--loss PCT[/PCT]]\n"
+	"                      [--loss-burst P,R[/P,R]] [--reorder PCT[/PCT]]\n"
+	"                      [--link-means auto|netem|userspace]\n"
 	"                      [--block-icmp] [--link L:KEY=VALUE,...] [--force]\n"
 	"                      [--overlay | --overlay6]\n"
 	"       ovlperf lab down [NAME]\n"
@@ -43,8 +46,23 @@ static const char usage_text[] =
 	"  --drop PCT     drop PCT % of the packets in each direction (0.01..100;\n"
 	"                 nftables numgen on ingress, segmentation offloads off)\n"
 	"  --block-icmp   drop ICMP fragmentation-needed / ICMPv6 packet-too-big\n"
+	"WAN conditions of every link (X/Y: X from host i to i+1, Y back; X alone:\n"
+	"both ways):\n"
+	"  --delay D      one-way delay, e.g. 40ms, 500us (0..60s)\n"
+	"  --jitter J     each packet's delay uniform in D +/- J\n"
+	"  --loss PCT     random loss, e.g. 1% (steps of 0.0001 %)\n"
+	"  --loss-burst P,R  Gilbert-Elliott bursts: P % good->bad, R % bad->good,\n"
+	"                 every packet lost in the bad state (netem's loss gemodel)\n"
+	"  --reorder PCT  send PCT % of the packets at once, ahead of the delayed\n"
+	"  --link-means M how: netem (a qdisc on each end), userspace (ovlperf link\n"
+	"                 run in namespace ovp-NAME-l<i> between the hosts, logging\n"
+	"                 to /run/ovlperf/labs/NAME.link-<i>.log), or auto (default:\n"
+	"                 netem if the kernel has it). --rate's tbf stays on the\n"
+	"                 hosts: under netem it paces what netem lets go; with\n"
+	"                 userspace it paces a packet as it leaves its host\n"
 	"  --link L:K=V,.. settings of link L alone, applied after the options above:\n"
-	"                 mtu=N, rate=RATE, drop=PCT, block-icmp, and rate-layer=frame\n"
+	"                 mtu=N, rate=RATE, drop=PCT, block-icmp, delay=D, jitter=J,\n"
+	"                 loss=PCT, loss-burst=P,R, reorder=PCT, and rate-layer=frame\n"
 	"                 or line: the tbf charges each packet its Ethernet frame (FCS,\n"
 	"                 64 B at least) or also preamble, SFD and gap (84 B at least):\n"
 	"                 rate=1G,rate-layer=line carries 1,488,095 64-byte frames/s\n"
@@ -92,6 +110,43 @@ static void print_rate(uint64_t bps)
 		printf("%g kbit/s", (double)bps / 1e3);
 }
 
+/* A link's WAN conditions as their keys spell them, and how they are made. */
+static void print_cond(const struct lab_link_spec *k)
+{
+	char text[256];
+
+	if (link_conf_active(&k->cond) && !lab_link_cond_str(k, text, sizeof(text)))
+		printf(", %s: %s", lab_means_name(k->means), text);
+}
+
+/* The userspace emulator's counters, per direction. */
+static void print_counters(const struct lab *lab, unsigned l)
+{
+	static const char *const dirs[LINK_DIRS] = { "a->b", "b->a" };
+	struct link_counters c;
+	int rc = lab_link_counters(lab, l, &c);
+
+	if (rc == -ENOENT && lab_get_spec(lab)->links[l].means != LAB_MEANS_USERSPACE)
+		return;
+	printf("    emulator in netns %s", lab_link_netns_name(lab, l));
+	if (rc) {
+		printf(": no counters (%s)\n", strerror(-rc));
+		return;
+	}
+	printf(", pid %u%s\n", c.pid, c.running ? "" : " (exited)");
+	for (unsigned d = 0; d < LINK_DIRS; d++) {
+		const struct link_dir_counters *x = &c.dir[d];
+
+		printf("      %s rx %" PRIu64 " tx %" PRIu64 " delayed %" PRIu64
+		       " reordered %" PRIu64 " drop loss %" PRIu64 " burst %" PRIu64
+		       " queue %" PRIu64 " rate %" PRIu64 " other %" PRIu64 " queue max %" PRIu64
+		       " B\n",
+		       dirs[d], x->rx_packets, x->tx_packets, x->delayed, x->reordered,
+		       x->drop_loss, x->drop_burst, x->drop_queue, x->drop_rate, x->drop_other,
+		       x->queue_max_bytes);
+	}
+}
+
 static void print_spec(const struct lab_spec *s)
 {
 	printf("lab %s: %u hosts, %u link%s\n", s->name, s->nhosts, s->nlinks,
@@ -111,8 +166,18 @@ static void print_spec(const struct lab_spec *s)
 			printf(", drop %.2f%%", k->drop_pct);
 		if (k->block_icmp_too_big)
 			printf(", ICMP too-big blocked");
+		print_cond(k);
 		printf("\n");
 	}
+}
+
+static void print_lab(const struct lab *lab)
+{
+	const struct lab_spec *s = lab_get_spec(lab);
+
+	print_spec(s);
+	for (unsigned l = 0; l < s->nlinks; l++)
+		print_counters(lab, l);
 }
 
 static int show_host(const struct lab *lab, unsigned h)
@@ -163,7 +228,7 @@ static int show(const char *name, bool json)
 	if (json) {
 		rc = show_json(lab);
 	} else {
-		print_spec(lab_get_spec(lab));
+		print_lab(lab);
 		for (unsigned h = 0; h < lab_get_spec(lab)->nhosts && !rc; h++)
 			rc = show_host(lab, h);
 	}
@@ -202,6 +267,11 @@ struct up_opts {
 	double drop;
 	bool block_icmp, force;
 	int overlay_family; /* 0: no overlay */
+	enum lab_means means;
+	unsigned nconds;
+	struct {
+		const char *key, *value;
+	} conds[8]; /* --delay ... --reorder, applied to every link in order */
 	unsigned nlinkopts;
 	const char *linkopts[2 * LAB_MAX_LINKS]; /* --link, applied in order */
 };
@@ -246,6 +316,12 @@ static int parse_up(int argc, char **argv, struct up_opts *o)
 		{ "overlay", no_argument, NULL, 'o' },
 		{ "overlay6", no_argument, NULL, '6' },
 		{ "link", required_argument, NULL, 'L' },
+		{ "delay", required_argument, NULL, 'D' },
+		{ "jitter", required_argument, NULL, 'J' },
+		{ "loss", required_argument, NULL, 'l' },
+		{ "loss-burst", required_argument, NULL, 'B' },
+		{ "reorder", required_argument, NULL, 'R' },
+		{ "link-means", required_argument, NULL, 'M' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -266,6 +342,25 @@ static int parse_up(int argc, char **argv, struct up_opts *o)
 				return usage_error("too many --link options (at most %zu)",
 						   sizeof(o->linkopts) / sizeof(o->linkopts[0]));
 			o->linkopts[o->nlinkopts++] = optarg;
+			break;
+		case 'D':
+		case 'J':
+		case 'l':
+		case 'B':
+		case 'R':
+			if (o->nconds >= sizeof(o->conds) / sizeof(o->conds[0]))
+				return usage_error("too many link conditions");
+			/* the option's name is its condition's key (link.h) */
+			for (const struct option *x = opts; x->name; x++)
+				if (x->val == c)
+					o->conds[o->nconds].key = x->name;
+			o->conds[o->nconds++].value = optarg;
+			break;
+		case 'M':
+			if (!lab_means_parse(optarg, &o->means))
+				return usage_error("--link-means: '%s' is not auto, netem or "
+						   "userspace",
+						   optarg);
 			break;
 		case 'b':
 			o->block_icmp = true;
@@ -367,6 +462,10 @@ static int up(int argc, char **argv)
 		spec.links[l].drop_pct = o.drop;
 		spec.links[l].block_icmp_too_big = o.block_icmp;
 	}
+	spec.means = o.means;
+	for (unsigned i = 0; i < o.nconds; i++)
+		if (lab_spec_cond(&spec, o.conds[i].key, o.conds[i].value, err, sizeof(err)))
+			return usage_error("--%s", err);
 	for (unsigned i = 0; i < o.nlinkopts; i++)
 		if (lab_parse_link_opt(o.linkopts[i], &spec, err, sizeof(err)))
 			return usage_error("%s", err);
@@ -394,7 +493,7 @@ static int up(int argc, char **argv)
 			return fail("cannot start the overlay in lab", o.name, rc);
 		}
 	}
-	print_spec(&spec);
+	print_lab(lab);
 	for (unsigned h = 0; h < spec.nhosts && !rc; h++)
 		rc = show_host(lab, h);
 	/* The lab stays up after this process exits: `ovlperf lab down` removes it. */

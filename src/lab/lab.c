@@ -28,15 +28,29 @@ static struct lab *lab_alloc(void)
 		return NULL;
 	for (unsigned h = 0; h < LAB_MAX_HOSTS; h++)
 		lab->nsfd[h] = -1;
+	for (unsigned l = 0; l < LAB_MAX_LINKS; l++)
+		lab->lnsfd[l] = -1;
 	lab->orig_fd = -1;
 	return lab;
 }
 
-static void lab_free(struct lab *lab)
+static void close_fds(struct lab *lab)
 {
-	for (unsigned h = 0; h < LAB_MAX_HOSTS; h++)
+	for (unsigned h = 0; h < LAB_MAX_HOSTS; h++) {
 		if (lab->nsfd[h] >= 0)
 			close(lab->nsfd[h]);
+		lab->nsfd[h] = -1;
+	}
+	for (unsigned l = 0; l < LAB_MAX_LINKS; l++) {
+		if (lab->lnsfd[l] >= 0)
+			close(lab->lnsfd[l]);
+		lab->lnsfd[l] = -1;
+	}
+}
+
+static void lab_free(struct lab *lab)
+{
+	close_fds(lab);
 	if (lab->orig_fd >= 0)
 		close(lab->orig_fd);
 	free(lab);
@@ -48,20 +62,27 @@ static void set_ifnames(struct lab *lab)
 		snprintf(lab->ifname[l], sizeof(lab->ifname[l]), "ovp%u", l);
 }
 
-/* Removes the namespaces a state lists (newest first), then the state file.
- * A namespace that is no longer ours is left alone and makes this -EPERM. */
+static void remove_ns(const char *name, uint64_t ino, int *rc)
+{
+	int r = netns_delete(name, ino);
+
+	if (r && !*rc)
+		*rc = r;
+	if (r && r != -EPERM)
+		log_err("removing namespace %s: %s", name, strerror(-r));
+}
+
+/* Removes the namespaces a state lists (newest first: the links' emulators,
+ * then the hosts), then the state file. A namespace that is no longer ours
+ * is left alone and makes this -EPERM. */
 static int teardown(struct lab_state *st)
 {
 	int rc = 0, r;
 
-	for (unsigned i = st->nns; i-- > 0;) {
-		r = netns_delete(st->ns[i].name, st->ns[i].ino);
-
-		if (r && !rc)
-			rc = r;
-		if (r && r != -EPERM)
-			log_err("removing namespace %s: %s", st->ns[i].name, strerror(-r));
-	}
+	for (unsigned i = st->nlns; i-- > 0;)
+		remove_ns(st->lns[i].name, st->lns[i].ino, &rc);
+	for (unsigned i = st->nns; i-- > 0;)
+		remove_ns(st->ns[i].name, st->ns[i].ino, &rc);
 	if (rc && rc != -EPERM)
 		return rc;
 	r = lab_state_remove(st->spec.name);
@@ -176,6 +197,7 @@ static int link_end_setup(struct lab *lab, struct nl_sock *sk, unsigned l, unsig
 	const struct lab_link_spec *k = &lab->st.spec.links[l];
 	const int fams[2] = { AF_INET, AF_INET6 };
 	uint32_t mtu = k->mtu ? k->mtu : LAB_DEFAULT_MTU;
+	bool netem = false;
 	int rc = 0;
 
 	for (unsigned f = 0; f < 2 && !rc; f++) {
@@ -186,13 +208,15 @@ static int link_end_setup(struct lab *lab, struct nl_sock *sk, unsigned l, unsig
 		if (!rc)
 			rc = nlr_addr_add(sk, lab->ifname[l], &ss, plen);
 	}
+	if (!rc)
+		rc = lab_link_netem(lab, sk, l, end, &netem);
 	if (!rc && k->rate_bps) {
 		uint32_t burst = lab_plan_tbf_burst(k->rate_bps, mtu);
 		uint64_t limit = burst + k->rate_bps / 8 * LAB_TBF_LATENCY_US / 1000000;
 		uint32_t overhead, mpu;
 
 		lab_plan_tbf_overhead(k->rate_layer, &overhead, &mpu);
-		rc = nlr_tbf_add(sk, lab->ifname[l], k->rate_bps, burst,
+		rc = nlr_tbf_add(sk, lab->ifname[l], netem, k->rate_bps, burst,
 				 limit > 0x7fffffff ? 0x7fffffff : (uint32_t)limit, overhead, mpu);
 	}
 	if (!rc)
@@ -211,8 +235,7 @@ static int make_link(struct lab *lab, struct nl_sock **sk, unsigned l)
 	 * its carrier change as non-urgent and delays it up to a second, and IPv6
 	 * on that end (link-local, multicast route, so neighbour discovery)
 	 * stays down meanwhile. */
-	rc = nlr_veth_add(sk[k->a], lab->ifname[l], LAB_IFINDEX_BASE + 2 * (int)l, lab->ifname[l],
-			  lab->nsfd[k->b], LAB_IFINDEX_BASE + 2 * (int)l + 1, mtu);
+	rc = lab_link_veths(lab, sk, l, mtu);
 	if (!rc)
 		rc = link_end_setup(lab, sk[k->a], l, 0);
 	if (!rc)
@@ -284,6 +307,8 @@ static int build(struct lab *lab)
 	}
 	for (unsigned h = 0; h < spec->nhosts && !rc; h++)
 		rc = in_host(lab, h, open_sock, sk);
+	if (!rc)
+		rc = lab_link_probe(lab, sk[0]);
 	for (unsigned h = 0; h < spec->nhosts && !rc; h++)
 		rc = in_host(lab, h, host_forwarding, NULL);
 	for (unsigned l = 0; l < spec->nlinks && !rc; l++) {
@@ -302,9 +327,21 @@ static int build(struct lab *lab)
 		rc = in_host(lab, h, host_loss, NULL);
 	if (!rc)
 		rc = check_interrupt();
+	/* `lab up`'s emulators outlive it; a run's die with the run's lab */
+	if (!rc)
+		rc = lab_link_start(lab, lab->st.owner == LAB_OWNER_USER);
 	for (unsigned h = 0; h < spec->nhosts; h++)
 		nlr_close(sk[h]);
 	return rc;
+}
+
+/* The emulators this process started: netns_delete() has signalled them;
+ * collect them so that none stays a zombie. */
+static void reap_links(struct lab *lab)
+{
+	for (unsigned l = 0; l < LAB_MAX_LINKS; l++)
+		if (lab->link_pid[l] > 0)
+			lab_reap(lab->link_pid[l], 2000);
 }
 
 int lab_up(const struct lab_spec *spec, struct lab **out)
@@ -344,7 +381,9 @@ int lab_up_owned(const struct lab_spec *spec, enum lab_owner owner, struct lab *
 		goto fail;
 	rc = build(lab);
 	if (rc) {
+		close_fds(lab);
 		teardown(&lab->st);
+		reap_links(lab);
 		goto fail;
 	}
 	*out = lab;
@@ -365,12 +404,9 @@ int lab_down(struct lab *lab)
 	if (lab->orig_fd >= 0)
 		lab_leave(lab);
 	/* Our descriptors would keep the namespaces alive after the unmount. */
-	for (unsigned h = 0; h < LAB_MAX_HOSTS; h++) {
-		if (lab->nsfd[h] >= 0)
-			close(lab->nsfd[h]);
-		lab->nsfd[h] = -1;
-	}
+	close_fds(lab);
 	rc = teardown(&lab->st);
+	reap_links(lab);
 	lab_free(lab);
 	return rc;
 }

@@ -12,6 +12,8 @@
 
 #define LAB_NETNS_NAME_MAX 32
 
+struct nl_sock;
+
 /* Appends printf-style text to buf (len bytes, n used so far, both in scope)
  * inside a function that returns -ENOSPC when the text does not fit. */
 #define LAB_APPEND(...)                                                                            \
@@ -33,13 +35,22 @@ struct lab_state {
 		char name[LAB_NETNS_NAME_MAX];
 		uint64_t ino;
 	} ns[LAB_MAX_HOSTS];
+	/* Link namespaces of userspace emulators, in the order made. */
+	unsigned nlns;
+	struct {
+		unsigned link;
+		char name[LAB_NETNS_NAME_MAX];
+		uint64_t ino;
+	} lns[LAB_MAX_LINKS];
 };
 
 /* The handle behind struct lab (lab.c, lab_spawn.c). */
 struct lab {
-	struct lab_state st;	 /* st.spec is the lab's spec; st.ns[h] host h */
-	int nsfd[LAB_MAX_HOSTS]; /* O_CLOEXEC, one per host */
-	int orig_fd;		 /* namespace of the thread that made/opened the lab */
+	struct lab_state st;	       /* st.spec is the lab's spec; st.ns[h] host h */
+	int nsfd[LAB_MAX_HOSTS];       /* O_CLOEXEC, one per host */
+	int lnsfd[LAB_MAX_LINKS];      /* link l's emulator namespace, or -1 */
+	pid_t link_pid[LAB_MAX_LINKS]; /* link l's emulator, if this process started it */
+	int orig_fd;		       /* namespace of the thread that made/opened the lab */
 	char ifname[LAB_MAX_LINKS][16];
 };
 
@@ -47,6 +58,9 @@ struct lab {
  * starts a session of its own (setsid), away from the caller's terminal. */
 pid_t lab_spawn_detached(const struct lab *lab, unsigned host, char *const argv[], int out_fd,
 			 int err_fd);
+
+/* lab_spawn() into the namespace nsfd (a link namespace). */
+pid_t lab_spawn_ns(int nsfd, char *const argv[], int out_fd, int err_fd, bool detach);
 
 /* Claims the lab's name: -EEXIST if a state file is already there. */
 int lab_state_create(const struct lab_state *st);
@@ -64,6 +78,23 @@ int lab_state_parse(const char *text, struct lab_state *st);
 int lab_nft_apply(const struct lab_spec *spec, unsigned host);
 /* The ruleset text for that host ("" when nothing is needed). */
 int lab_nft_ruleset(const struct lab_spec *spec, unsigned host, char *buf, size_t len);
+
+/* A link's WAN conditions (lab_link.c). lab_link_probe() settles
+ * spec->links[].means (netem where the kernel has it, for AUTO); the host
+ * socket sk[h] talks to host h's namespace. */
+int lab_link_probe(struct lab *lab, struct nl_sock *sk0);
+/* Link l's veths: a direct pair, or for userspace the emulator's namespace
+ * between two pairs, recorded in the state before it is made. */
+int lab_link_veths(struct lab *lab, struct nl_sock **sk, unsigned l, uint32_t mtu);
+/* netem on end's ovp<l> (egress: a -> b at end 0), with the tbf below it if
+ * the link has a rate; false if the end has no netem to set (then the caller
+ * adds its plain tbf). */
+int lab_link_netem(struct lab *lab, struct nl_sock *sk, unsigned l, unsigned end, bool *done);
+/* Starts every link's emulator (detached: in a session of its own, logging
+ * to lab_link_log_path(), for `lab up`) and waits for its counter file. */
+int lab_link_start(struct lab *lab, bool detach);
+/* Removes what lab_link_*() left in /run/ovlperf/labs for link l. */
+void lab_link_remove_files(const char *lab_name, unsigned link);
 
 /* TSO, GSO and GRO off on ifname in the calling thread's namespace. */
 int lab_offload_off(const char *ifname);

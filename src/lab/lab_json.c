@@ -7,11 +7,16 @@
  *     "owner": "lab up" or "run" (who made it), "creator_pid",
  *     "links": [ { "index", "a", "b", "ifname", "mtu", "rate_bps", "rate_layer",
  *                  "drop_pct",
- *                  "block_icmp_too_big" } ],
+ *                  "block_icmp_too_big", "means" ("none", "netem" or
+ *                  "userspace"), "conditions" ("delay 40ms loss 1%", the keys'
+ *                  spelling), and for userspace "netns" (the link namespace)
+ *                  and "counters" (its emulator's, as `ovlperf link show
+ *                  --json` prints them, or null when unreadable) } ],
  *     "hosts": [ { "index", "netns",
  *                  "interfaces": [ { "name", "ifindex", "mtu", "up", "carrier",
  *                                    "qdisc", "addresses": [ "198.18.0.1/24" ] } ] } ] }
  */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,8 +25,41 @@
 
 #include "lab_int.h"
 
-static cJSON *links_json(const struct lab_spec *s)
+/* How link k's conditions are made, and the emulator's namespace and counters. */
+static bool cond_json(const struct lab *lab, unsigned l, cJSON *o)
 {
+	const struct lab_link_spec *k = &lab->st.spec.links[l];
+	struct link_counters c;
+	char text[256] = "";
+	cJSON *cnt = NULL;
+	char *js = NULL;
+	size_t jlen = 0;
+	FILE *f;
+
+	if (lab_link_cond_str(k, text, sizeof(text)) ||
+	    !cJSON_AddStringToObject(
+		    o, "means", k->means == LAB_MEANS_AUTO ? "none" : lab_means_name(k->means)) ||
+	    !cJSON_AddStringToObject(o, "conditions", text))
+		return false;
+	if (k->means != LAB_MEANS_USERSPACE)
+		return true;
+	if (!cJSON_AddStringToObject(o, "netns", lab_link_netns_name(lab, l) ?: ""))
+		return false;
+	if (lab_link_counters(lab, l, &c) == 0 && (f = open_memstream(&js, &jlen))) {
+		bool ok = link_counters_print_json(f, &c) == 0;
+
+		if (fclose(f) == 0 && ok)
+			cnt = cJSON_Parse(js);
+		free(js);
+	}
+	if (!cnt)
+		cnt = cJSON_CreateNull();
+	return cnt && cJSON_AddItemToObject(o, "counters", cnt);
+}
+
+static cJSON *links_json(const struct lab *lab)
+{
+	const struct lab_spec *s = &lab->st.spec;
 	cJSON *arr = cJSON_CreateArray();
 
 	for (unsigned l = 0; arr && l < s->nlinks; l++) {
@@ -40,7 +78,8 @@ static cJSON *links_json(const struct lab_spec *s)
 		    !cJSON_AddNumberToObject(o, "rate_bps", (double)k->rate_bps) ||
 		    !cJSON_AddStringToObject(o, "rate_layer", lab_rate_layer_name(k)) ||
 		    !cJSON_AddNumberToObject(o, "drop_pct", k->drop_pct) ||
-		    !cJSON_AddBoolToObject(o, "block_icmp_too_big", k->block_icmp_too_big))
+		    !cJSON_AddBoolToObject(o, "block_icmp_too_big", k->block_icmp_too_big) ||
+		    !cond_json(lab, l, o))
 			goto fail;
 	}
 	return arr;
@@ -114,7 +153,7 @@ int lab_json(const struct lab *lab, char **out)
 	    !cJSON_AddStringToObject(root, "owner", lab_owner_name(lab->st.owner)) ||
 	    !cJSON_AddNumberToObject(root, "creator_pid", lab->st.pid))
 		goto out;
-	links = links_json(s);
+	links = links_json(lab);
 	if (!links || !cJSON_AddItemToObject(root, "links", links)) {
 		cJSON_Delete(links);
 		goto out;

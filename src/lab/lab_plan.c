@@ -92,6 +92,21 @@ static int link_check(const struct lab_spec *spec, unsigned i, char *err, size_t
 	if (l->drop_pct > 0.0 && lab_plan_drop_threshold(l->drop_pct) == 0)
 		return fail(err, errlen, "link %u: drop %g%% is below the 0.01%% resolution", i,
 			    l->drop_pct);
+	for (unsigned d = 0; d < LINK_DIRS; d++) {
+		const struct link_dir_conf *c = &l->cond.dir[d];
+
+		/* netem has one loss model at a time: random or Gilbert-Elliott */
+		if (c->loss_ppm && c->ge_p_ppm)
+			return fail(err, errlen,
+				    "link %u: loss and loss-burst: one or the other (one loss "
+				    "model per direction)",
+				    i);
+		if (c->rate_bps)
+			return fail(err, errlen,
+				    "link %u: the link's rate is its rate (tbf), "
+				    "not a condition",
+				    i);
+	}
 	return 0;
 }
 
@@ -121,10 +136,89 @@ bool lab_parse_pct(const char *s, double *pct)
 	return s && value_percent(s, pct);
 }
 
+/* The WAN conditions a lab link takes: link_conf_set()'s keys but rate
+ * (the link's rate is its tbf), limit and seed. */
+static const char *const cond_keys[] = { "delay", "jitter", "loss", "loss-burst", "reorder", NULL };
+
+static bool is_cond_key(const char *key)
+{
+	for (size_t i = 0; cond_keys[i]; i++)
+		if (!strcmp(key, cond_keys[i]))
+			return true;
+	return false;
+}
+
+static int link_cond(struct lab_link_spec *l, const char *key, const char *val, char *err,
+		     size_t errlen)
+{
+	char why[LINK_CONF_ERR_MAX];
+
+	if (link_conf_set(&l->cond, key, val, why, sizeof(why)))
+		return 0;
+	return fail(err, errlen, "%s: %s", key, why);
+}
+
+int lab_spec_cond(struct lab_spec *spec, const char *key, const char *value, char *err,
+		  size_t errlen)
+{
+	if (!is_cond_key(key))
+		return fail(err, errlen, "%s is not a link condition", key);
+	for (unsigned l = 0; l < spec->nlinks && l < LAB_MAX_LINKS; l++)
+		if (link_cond(&spec->links[l], key, value, err, errlen))
+			return -EINVAL;
+	return 0;
+}
+
+int lab_link_cond_str(const struct lab_link_spec *k, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	if (!len)
+		return -ENOSPC;
+	buf[0] = '\0';
+	for (size_t i = 0; link_conf_keys[i]; i++) {
+		char v[LINK_CONF_VAL_MAX];
+		int w;
+
+		if (!link_conf_is_set(&k->cond, link_conf_keys[i]))
+			continue;
+		if (link_conf_get(&k->cond, link_conf_keys[i], v, sizeof(v)))
+			return -ENOSPC;
+		w = snprintf(buf + n, len - n, "%s%s %s", n ? " " : "", link_conf_keys[i], v);
+		if (w < 0 || (size_t)w >= len - n)
+			return -ENOSPC;
+		n += (size_t)w;
+	}
+	return 0;
+}
+
+bool lab_means_parse(const char *s, enum lab_means *m)
+{
+	for (int i = LAB_MEANS_AUTO; i <= LAB_MEANS_USERSPACE; i++)
+		if (s && !strcmp(s, lab_means_name((enum lab_means)i))) {
+			*m = (enum lab_means)i;
+			return true;
+		}
+	return false;
+}
+
+const char *lab_means_name(enum lab_means m)
+{
+	switch (m) {
+	case LAB_MEANS_NETEM:
+		return "netem";
+	case LAB_MEANS_USERSPACE:
+		return "userspace";
+	case LAB_MEANS_AUTO:
+		break;
+	}
+	return "auto";
+}
+
 /* One "key=value" (or bare "block-icmp") of a --link option. */
 static int link_kv(const char *kv, size_t len, struct lab_link_spec *l, char *err, size_t errlen)
 {
-	char key[16], val[32];
+	char key[16], val[LINK_CONF_VAL_MAX];
 	const char *eq = memchr(kv, '=', len);
 	size_t klen = eq ? (size_t)(eq - kv) : len, vlen = eq ? len - klen - 1 : 0;
 	char range[48];
@@ -170,13 +264,31 @@ static int link_kv(const char *kv, size_t len, struct lab_link_spec *l, char *er
 			    "without FCS unless told)",
 			    val);
 	}
+	if (is_cond_key(key))
+		return link_cond(l, key, val, err, errlen);
 	if (!strcmp(key, "drop"))
 		return lab_parse_pct(val, &l->drop_pct)
 			       ? 0
 			       : fail(err, errlen, "--link: drop '%s' is not a percentage 0..100",
 				      val);
 	return fail(err, errlen,
-		    "--link: unknown key '%s' (mtu, rate, rate-layer, drop, block-icmp)", key);
+		    "--link: unknown key '%s' (mtu, rate, rate-layer, drop, block-icmp, delay, "
+		    "jitter, loss, loss-burst, reorder)",
+		    key);
+}
+
+/* Length of the item at p: up to the next comma, except that loss-burst's
+ * value "P,R" (or "P,R/P,R") keeps its commas: a piece without '=' that
+ * follows it is part of it. */
+static size_t item_len(const char *p)
+{
+	size_t len = strcspn(p, ",");
+
+	if (strncmp(p, "loss-burst=", 11))
+		return len;
+	while (p[len] == ',' && p[len + 1] && !memchr(p + len + 1, '=', strcspn(p + len + 1, ",")))
+		len += 1 + strcspn(p + len + 1, ",");
+	return len;
 }
 
 int lab_parse_link_opt(const char *s, struct lab_spec *spec, char *err, size_t errlen)
@@ -197,7 +309,7 @@ int lab_parse_link_opt(const char *s, struct lab_spec *spec, char *err, size_t e
 	if (!*p)
 		return fail(err, errlen, "--link '%s': nothing to set", s);
 	while (*p) {
-		size_t len = strcspn(p, ",");
+		size_t len = item_len(p);
 
 		rc = link_kv(p, len, &spec->links[link], err, errlen);
 		if (rc)
@@ -247,6 +359,26 @@ int lab_plan_netns_name(const char *lab, unsigned host, char *buf, size_t len)
 	int n = snprintf(buf, len, "ovp-%s-%u", lab, host);
 
 	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
+int lab_plan_link_netns_name(const char *lab, unsigned link, char *buf, size_t len)
+{
+	int n = snprintf(buf, len, "ovp-%s-l%u", lab, link);
+
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
+uint32_t lab_plan_netem_limit(const struct link_dir_conf *d, uint64_t rate_bps, uint32_t mtu)
+{
+	uint64_t bps = rate_bps ? rate_bps : LAB_RATE_MAX_BPS;
+	uint64_t frame = (mtu ? mtu : LAB_DEFAULT_MTU) + 14;
+	/* bytes in flight over delay + jitter, in ns * bit/s / 8e9 */
+	double bytes = (double)(d->delay_ns + d->jitter_ns) * (double)bps / 8e9;
+	double pkts = 2.0 * bytes / (double)frame;
+
+	if (pkts < 1000)
+		return 1000;
+	return pkts > 1e9 ? 1000000000u : (uint32_t)pkts;
 }
 
 static bool on_link(const struct lab_spec *spec, unsigned host, unsigned link)

@@ -50,21 +50,27 @@ static void child(int nsfd, char *const argv[], int out_fd, int err_fd, bool det
 	_exit(127);
 }
 
-static pid_t spawn(const struct lab *lab, unsigned host, char *const argv[], int out_fd, int err_fd,
-		   bool detach)
+pid_t lab_spawn_ns(int nsfd, char *const argv[], int out_fd, int err_fd, bool detach)
 {
 	pid_t pid;
 
-	if (host >= lab->st.spec.nhosts || !argv || !argv[0])
+	if (nsfd < 0 || !argv || !argv[0])
 		return -EINVAL;
 	pid = fork();
 	if (pid < 0)
 		return -errno;
 	if (pid == 0)
-		child(lab->nsfd[host], argv, out_fd, err_fd, detach);
-	log_debug("host %u: pid %d runs %s%s", host, (int)pid, argv[0],
-		  detach ? " (own session)" : "");
+		child(nsfd, argv, out_fd, err_fd, detach);
+	log_debug("pid %d runs %s%s", (int)pid, argv[0], detach ? " (own session)" : "");
 	return pid;
+}
+
+static pid_t spawn(const struct lab *lab, unsigned host, char *const argv[], int out_fd, int err_fd,
+		   bool detach)
+{
+	if (host >= lab->st.spec.nhosts)
+		return -EINVAL;
+	return lab_spawn_ns(lab->nsfd[host], argv, out_fd, err_fd, detach);
 }
 
 pid_t lab_spawn(const struct lab *lab, unsigned host, char *const argv[], int out_fd, int err_fd)

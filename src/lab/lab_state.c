@@ -11,7 +11,13 @@
  *   hosts 2
  *   link 0 1 mtu 1500 rate 0 drop 0.00 block-icmp 0
  *   link 1 2 mtu 1500 rate 1000000000 drop 0.00 block-icmp 0 rate-layer line
+ *   link 0 1 mtu 1500 rate 0 drop 0.00 block-icmp 0 means netem delay 40ms/10ms loss 1%
  *   netns ovp-lab-0 4026532345
+ *   linkns 0 ovp-lab-l0 4026532411
+ *
+ * A link's WAN conditions follow its means, as link_conf_get() spells them
+ * and link_conf_set() reads them back; "linkns" lines are the namespaces of
+ * userspace emulators (link, name, inode), made after the hosts'.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -65,11 +71,46 @@ int lab_state_format(const struct lab_state *st, char *buf, size_t len)
 			   l->mtu, l->rate_bps, l->drop_pct, l->block_icmp_too_big ? 1 : 0);
 		if (l->rate_layer == LAYER_FRAME || l->rate_layer == LAYER_LINE)
 			LAB_APPEND(" rate-layer %s", layer_name(l->rate_layer));
+		if (l->means != LAB_MEANS_AUTO || link_conf_active(&l->cond))
+			LAB_APPEND(" means %s", lab_means_name(l->means));
+		for (size_t k = 0; link_conf_keys[k]; k++) {
+			char v[LINK_CONF_VAL_MAX];
+
+			if (!link_conf_is_set(&l->cond, link_conf_keys[k]))
+				continue;
+			if (link_conf_get(&l->cond, link_conf_keys[k], v, sizeof(v)))
+				return -ENOSPC;
+			LAB_APPEND(" %s %s", link_conf_keys[k], v);
+		}
 		LAB_APPEND("\n");
 	}
 	for (unsigned i = 0; i < st->nns && i < LAB_MAX_HOSTS; i++)
 		LAB_APPEND("netns %s %" PRIu64 "\n", st->ns[i].name, st->ns[i].ino);
+	for (unsigned i = 0; i < st->nlns && i < LAB_MAX_LINKS; i++)
+		LAB_APPEND("linkns %u %s %" PRIu64 "\n", st->lns[i].link, st->lns[i].name,
+			   st->lns[i].ino);
 	return (int)n;
+}
+
+/* " means NAME" and " KEY VALUE" pairs after a link line's fixed part. */
+static int parse_cond(const char *p, struct lab_link_spec *l)
+{
+	char key[16], val[LINK_CONF_VAL_MAX];
+	int end = -1;
+
+	if (sscanf(p, " means %15s%n", key, &end) == 1) {
+		if (!lab_means_parse(key, &l->means))
+			return -EBADMSG;
+		p += end;
+	}
+	while (*p) {
+		end = -1;
+		if (sscanf(p, " %15s %63s%n", key, val, &end) != 2 ||
+		    !link_conf_set(&l->cond, key, val, NULL, 0))
+			return -EBADMSG;
+		p += end;
+	}
+	return 0;
 }
 
 static int parse_line(const char *line, struct lab_state *st)
@@ -106,15 +147,23 @@ static int parse_line(const char *line, struct lab_state *st)
 		    line[end + end2] == '\0' && layer_parse(word, &rl) &&
 		    (rl == LAYER_FRAME || rl == LAYER_LINE))
 			end += end2;
-		if (line[end] != '\0')
+		s->links[s->nlinks] = (struct lab_link_spec){ .a = a,
+							      .b = b,
+							      .mtu = mtu,
+							      .rate_bps = rate,
+							      .drop_pct = drop,
+							      .block_icmp_too_big = block != 0,
+							      .rate_layer = rl };
+		if (parse_cond(line + end, &s->links[s->nlinks]))
 			return -EBADMSG;
-		s->links[s->nlinks++] = (struct lab_link_spec){ .a = a,
-								.b = b,
-								.mtu = mtu,
-								.rate_bps = rate,
-								.drop_pct = drop,
-								.block_icmp_too_big = block != 0,
-								.rate_layer = rl };
+		s->nlinks++;
+		return 0;
+	}
+	if (sscanf(line, "linkns %u %31s %" SCNu64 "%n", &a, word, &ino, &end) == 3 &&
+	    line[end] == '\0' && st->nlns < LAB_MAX_LINKS) {
+		st->lns[st->nlns].link = a;
+		snprintf(st->lns[st->nlns].name, sizeof(st->lns[0].name), "%s", word);
+		st->lns[st->nlns++].ino = ino;
 		return 0;
 	}
 	if (sscanf(line, "netns %31s %" SCNu64 "%n", word, &ino, &end) == 2 && line[end] == '\0' &&
@@ -162,6 +211,15 @@ int lab_state_parse(const char *text, struct lab_state *st)
 
 		if (lab_plan_netns_name(st->spec.name, i, want, sizeof(want)) ||
 		    strcmp(want, st->ns[i].name))
+			return -EBADMSG;
+	}
+	/* and a link namespace is "ovp-<lab>-l<l>" of a link the lab has */
+	for (unsigned i = 0; i < st->nlns; i++) {
+		char want[LAB_NETNS_NAME_MAX];
+
+		if (st->lns[i].link >= st->spec.nlinks ||
+		    lab_plan_link_netns_name(st->spec.name, st->lns[i].link, want, sizeof(want)) ||
+		    strcmp(want, st->lns[i].name))
 			return -EBADMSG;
 	}
 	return 0;
@@ -272,6 +330,8 @@ int lab_state_remove(const char *name)
 		if (lab_overlay_log_path(name, h, log, sizeof(log)) == 0 && unlink(log) < 0 &&
 		    errno != ENOENT)
 			log_warn("cannot remove %s: %s", log, strerror(errno));
+	for (unsigned l = 0; l < LAB_MAX_LINKS; l++)
+		lab_link_remove_files(name, l);
 	return unlink(path) < 0 && errno != ENOENT ? -errno : 0;
 }
 
@@ -283,6 +343,22 @@ int lab_overlay_log_path(const char *lab_name, int host, char *buf, size_t len)
 		snprintf(suffix, sizeof(suffix), ".overlay-H.log");
 	else
 		snprintf(suffix, sizeof(suffix), ".overlay-%d.log", host);
+	return state_path(lab_name, buf, len, suffix);
+}
+
+int lab_link_log_path(const char *lab_name, unsigned link, char *buf, size_t len)
+{
+	char suffix[32];
+
+	snprintf(suffix, sizeof(suffix), ".link-%u.log", link);
+	return state_path(lab_name, buf, len, suffix);
+}
+
+int lab_link_counters_path(const char *lab_name, unsigned link, char *buf, size_t len)
+{
+	char suffix[32];
+
+	snprintf(suffix, sizeof(suffix), ".link-%u.counters", link);
 	return state_path(lab_name, buf, len, suffix);
 }
 

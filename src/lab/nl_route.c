@@ -74,7 +74,7 @@ int nlr_veth_add(struct nl_sock *sk, const char *name, int ifindex, const char *
 	return nl_error(rc, "create veth %s", name);
 }
 
-static int ifindex_of(struct nl_sock *sk, const char *ifname)
+int nlr_ifindex(struct nl_sock *sk, const char *ifname)
 {
 	struct rtnl_link *link;
 	int rc, idx;
@@ -152,7 +152,7 @@ int nlr_addr_add(struct nl_sock *sk, const char *ifname, const struct sockaddr_s
 	struct nl_addr *local;
 	int idx, rc;
 
-	idx = ifindex_of(sk, ifname);
+	idx = nlr_ifindex(sk, ifname);
 	if (idx < 0)
 		return idx;
 	local = to_nl_addr(ss, prefixlen);
@@ -225,8 +225,8 @@ out:
 	return nl_error(rc, "add route");
 }
 
-int nlr_tbf_add(struct nl_sock *sk, const char *ifname, uint64_t rate_bps, uint32_t burst,
-		uint32_t limit, uint32_t overhead, uint32_t mpu)
+int nlr_tbf_add(struct nl_sock *sk, const char *ifname, bool under_netem, uint64_t rate_bps,
+		uint32_t burst, uint32_t limit, uint32_t overhead, uint32_t mpu)
 {
 	struct rtnl_qdisc *q;
 	uint64_t bytes = rate_bps / 8;
@@ -234,15 +234,16 @@ int nlr_tbf_add(struct nl_sock *sk, const char *ifname, uint64_t rate_bps, uint3
 
 	if (bytes == 0 || bytes > 0x7fffffff || burst > 0x7fffffff || limit > 0x7fffffff)
 		return -ERANGE;
-	idx = ifindex_of(sk, ifname);
+	idx = nlr_ifindex(sk, ifname);
 	if (idx < 0)
 		return idx;
 	q = rtnl_qdisc_alloc();
 	if (!q)
 		return -ENOMEM;
 	rtnl_tc_set_ifindex(TC_CAST(q), idx);
-	rtnl_tc_set_parent(TC_CAST(q), TC_H_ROOT);
-	rtnl_tc_set_handle(TC_CAST(q), TC_HANDLE(1, 0));
+	/* netem (handle 1:) has one class, 1:1, for its child */
+	rtnl_tc_set_parent(TC_CAST(q), under_netem ? TC_HANDLE(1, 1) : TC_H_ROOT);
+	rtnl_tc_set_handle(TC_CAST(q), TC_HANDLE(under_netem ? 10 : 1, 0));
 	rc = rtnl_tc_set_kind(TC_CAST(q), "tbf");
 	if (rc >= 0) {
 		rtnl_qdisc_tbf_set_limit(q, (int)limit);

@@ -16,6 +16,8 @@
 #include "lab.h"
 
 struct nl_sock;
+struct nl_msg;
+struct link_dir_conf;
 
 int nlr_open(struct nl_sock **out);
 void nlr_close(struct nl_sock *sk);
@@ -32,11 +34,28 @@ int nlr_addr_add(struct nl_sock *sk, const char *ifname, const struct sockaddr_s
 /* Route to dst/prefixlen (host bits are cleared) via gw. */
 int nlr_route_add(struct nl_sock *sk, const struct sockaddr_storage *dst, unsigned prefixlen,
 		  const struct sockaddr_storage *gw);
-/* Root tbf on ifname: rate in bit/s, bucket and limit in bytes; each packet
- * charged overhead bytes more than its length, and at least mpu (0, 0: the
- * kernel's count). */
-int nlr_tbf_add(struct nl_sock *sk, const char *ifname, uint64_t rate_bps, uint32_t burst,
-		uint32_t limit, uint32_t overhead, uint32_t mpu);
+/* Interface index of ifname, or -errno. */
+int nlr_ifindex(struct nl_sock *sk, const char *ifname);
+/* Root tbf on ifname (or, under_netem, the child of the netem qdisc 1: that
+ * nlr_netem_add() made, so that the rate applies to what netem lets go): rate in bit/s, bucket and
+ * limit in bytes; each packet charged overhead bytes more than its length, and at least mpu (0, 0:
+ * the kernel's count). */
+int nlr_tbf_add(struct nl_sock *sk, const char *ifname, bool under_netem, uint64_t rate_bps,
+		uint32_t burst, uint32_t limit, uint32_t overhead, uint32_t mpu);
+
+/* netem (nl_netem.c). A probability in parts per million as netem's u32. */
+uint32_t nlr_netem_prob(uint32_t ppm);
+/* The RTM_NEWQDISC request (create or replace) for a netem qdisc, handle 1:,
+ * at the root of ifindex, applying d (one direction of a link) with a queue
+ * of limit packets: what nlr_netem_add() sends, for the unit test. -EINVAL if
+ * d reorders without a delay (netem cannot). The caller frees *out. */
+int nlr_netem_msg(int ifindex, const struct link_dir_conf *d, uint32_t limit, struct nl_msg **out);
+int nlr_netem_add(struct nl_sock *sk, const char *ifname, const struct link_dir_conf *d,
+		  uint32_t limit);
+/* 0 if the kernel takes a netem qdisc on ifname (made, then removed again),
+ * -ENOENT if it has no netem, or another -errno. */
+int nlr_netem_probe(struct nl_sock *sk, const char *ifname);
+int nlr_qdisc_del_root(struct nl_sock *sk, const char *ifname);
 int nlr_interfaces(struct nl_sock *sk, struct lab_if_info *out, size_t max, size_t *n);
 
 #endif

@@ -116,6 +116,8 @@ static cJSON *loss_at_json(const struct loss_attrib *l)
 	add_num(o, "network", (double)l->network);
 	add_num(o, "sender_qdisc", (double)l->sender_qdisc);
 	add_num(o, "tunnel", (double)l->tunnel);
+	if (l->network_where[0])
+		cJSON_AddStringToObject(o, "network_where", l->network_where);
 	return o;
 }
 

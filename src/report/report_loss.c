@@ -104,9 +104,15 @@ void report_loss_fix(char *buf, size_t len, const struct loss_attrib *l, enum re
 			 "no_slot/under_load: the daemon is overloaded)");
 		break;
 	case REPORT_LOSS_NETWORK:
-		snprintf(buf, len,
-			 "the path between the hosts (links, middleboxes, shapers, "
-			 "firewalls on the way): not these hosts' settings");
+		if (l->network_where[0])
+			snprintf(buf, len,
+				 "none in the hosts: %s, whose WAN conditions lose them as "
+				 "set",
+				 l->network_where);
+		else
+			snprintf(buf, len,
+				 "the path between the hosts (links, middleboxes, shapers, "
+				 "firewalls on the way): not these hosts' settings");
 		break;
 	case REPORT_LOSS_RECEIVER_IF:
 		snprintf(buf, len,

@@ -172,6 +172,37 @@ static void fragment_rows(FILE *f, const struct report_run *rr)
 	}
 }
 
+/* A lab link's conditions as rows: metric link_<a_to_b|b_to_a>_<what>, the
+ * link ("link0") in the path column, how it was made in the kind column. */
+static void link_rows(FILE *f, const struct results_run *run)
+{
+	static const char *const dirs[2] = { "a_to_b", "b_to_a" };
+
+	for (unsigned i = 0; i < run->nlinks && i < RESULTS_MAX_LINKS; i++) {
+		const struct results_link *l = &run->links[i];
+
+		for (unsigned d = 0; d < 2 && l->conditions[0]; d++) {
+			const struct results_link_dir *x = &l->dir[d];
+			const struct {
+				const char *what;
+				double v;
+			} v[] = { { "delay_ms", x->delay_ns / 1e6 },
+				  { "jitter_ms", x->jitter_ns / 1e6 },
+				  { "loss_pct", x->loss_pct },
+				  { "loss_burst_p_pct", x->loss_burst_p_pct },
+				  { "loss_burst_r_pct", x->loss_burst_r_pct },
+				  { "reorder_pct", x->reorder_pct } };
+
+			for (size_t k = 0; k < sizeof(v) / sizeof(v[0]); k++) {
+				fprintf(f, "link_%s_%s,link%u,", dirs[d], v[k].what, i);
+				field(f, l->means);
+				fprintf(f, ",,,,1,%.6g,%.6g,%.6g,,,,%s,,,\n", v[k].v, v[k].v,
+					v[k].v, overhead_figure_bound_name(OVERHEAD_EXACT));
+			}
+		}
+	}
+}
+
 int report_run_csv(FILE *f, const struct report_run *rr)
 {
 	const struct results_summary *s = &rr->sum;
@@ -236,5 +267,6 @@ int report_run_csv(FILE *f, const struct report_run *rr)
 			    OVERHEAD_EXACT);
 	}
 	fragment_rows(f, rr);
+	link_rows(f, rr->run);
 	return ferror(f) ? -EIO : 0;
 }

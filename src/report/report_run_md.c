@@ -60,6 +60,23 @@ static void head(FILE *f, const struct results_run *run)
 		fprintf(f, "| %s | %s | %s | %u |\n", run->paths[i].name,
 			results_path_kind_name(run->paths[i].kind), run->paths[i].addr,
 			run->paths[i].mtu);
+	if (!run->nlinks)
+		return;
+	/* the lab links under the paths: WAN conditions and how they were made */
+	fprintf(f, "\n## Links\n\n| link | hosts | conditions | made by | tbf rate | drop |\n"
+		   "|---|---|---|---|---|---|\n");
+	for (unsigned i = 0; i < run->nlinks && i < RESULTS_MAX_LINKS; i++) {
+		const struct results_link *l = &run->links[i];
+		char rate[32] = "-";
+
+		if (l->rate_bps)
+			report_run_fmt_rate(rate, sizeof(rate), (double)l->rate_bps);
+		fprintf(f, "| %u | %u - %u | ", i, l->a, l->b);
+		cell(f, l->conditions[0] ? l->conditions : "none");
+		fprintf(f, " | ");
+		cell(f, l->conditions[0] ? l->means : "-");
+		fprintf(f, " | %s | %.2f %% |\n", rate, l->drop_pct);
+	}
 }
 
 static void tcp(FILE *f, const struct report_run *rr)

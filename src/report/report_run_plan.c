@@ -45,12 +45,15 @@ static void topology(FILE *f, const struct run_plan *plan)
 			const struct run_plan_link *l = &plan->links[i];
 
 			report_run_fmt_rate(rate, sizeof(rate), (double)l->rate_bps);
-			fprintf(f, "  link %u: hosts %u-%u, MTU %u%s%s%s%s%s, drop %g%%%s\n", i,
-				l->a, l->b, l->mtu, l->rate_bps ? ", tbf " : "",
-				l->rate_bps ? rate : "", l->rate_bps && l->rate_layer ? " at " : "",
+			fprintf(f, "  link %u: hosts %u-%u, MTU %u%s%s%s%s%s, drop %g%%%s", i, l->a,
+				l->b, l->mtu, l->rate_bps ? ", tbf " : "", l->rate_bps ? rate : "",
+				l->rate_bps && l->rate_layer ? " at " : "",
 				l->rate_bps && l->rate_layer ? l->rate_layer : "",
 				l->rate_bps && l->rate_layer ? " rate (Ethernet)" : "", l->drop_pct,
 				l->block_icmp ? ", ICMP too-big blocked" : "");
+			if (l->conditions[0])
+				fprintf(f, ", %s (means: %s)", l->conditions, l->means);
+			fputc('\n', f);
 		}
 	}
 	for (unsigned i = 0; i < plan->npaths; i++)

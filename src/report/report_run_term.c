@@ -121,6 +121,19 @@ static void head(FILE *f, const struct results_run *run)
 		fprintf(f, "  path %-12s %-8s %s%s%.0u\n", run->paths[i].name,
 			results_path_kind_name(run->paths[i].kind), run->paths[i].addr,
 			run->paths[i].mtu ? "  mtu " : "", run->paths[i].mtu);
+	/* the lab links the paths crossed: their WAN conditions, and how made */
+	for (unsigned i = 0; i < run->nlinks && i < RESULTS_MAX_LINKS; i++) {
+		const struct results_link *l = &run->links[i];
+		char rate[32];
+
+		report_run_fmt_rate(rate, sizeof(rate), (double)l->rate_bps);
+		fprintf(f, "  link %u host %u <-> %u  %s%s%s%s%s", i, l->a, l->b,
+			l->conditions[0] ? l->means : "no conditions", l->conditions[0] ? ": " : "",
+			l->conditions, l->rate_bps ? "  tbf " : "", l->rate_bps ? rate : "");
+		if (l->drop_pct > 0)
+			fprintf(f, "  drop %.2f%%", l->drop_pct);
+		fputc('\n', f);
+	}
 }
 
 /* ---- the compact summary: one row per figure, one column per path ---- */

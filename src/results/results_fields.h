@@ -25,6 +25,22 @@ struct field {
 #m, offsetof(s, m), t                                                              \
 	}
 
+static const struct field link_fields[] = {
+	FLD(struct results_link, a, F_UINT),
+	FLD(struct results_link, b, F_UINT),
+	FLD(struct results_link, rate_bps, F_U64),
+	FLD(struct results_link, drop_pct, F_DBL),
+};
+
+static const struct field link_dir_fields[] = {
+	FLD(struct results_link_dir, delay_ns, F_U64),
+	FLD(struct results_link_dir, jitter_ns, F_U64),
+	FLD(struct results_link_dir, loss_pct, F_DBL),
+	FLD(struct results_link_dir, loss_burst_p_pct, F_DBL),
+	FLD(struct results_link_dir, loss_burst_r_pct, F_DBL),
+	FLD(struct results_link_dir, reorder_pct, F_DBL),
+};
+
 static const struct field udp_fields[] = {
 	FLD(struct udp_result, sent, F_U64),
 	FLD(struct udp_result, received, F_U64),

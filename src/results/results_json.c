@@ -456,11 +456,33 @@ static bool add_head(cJSON *root, const struct results_run *run)
 	       add_str(host, "hostname", run->host.hostname);
 }
 
+/* "links": the lab's links, their conditions and how they were made. */
+static bool add_links(cJSON *root, const struct results_run *run)
+{
+	cJSON *links = cJSON_CreateArray();
+
+	if (!add_child(root, "links", links))
+		return false;
+	for (unsigned i = 0; i < run->nlinks && i < RESULTS_MAX_LINKS; i++) {
+		const struct results_link *l = &run->links[i];
+		cJSON *o = obj_of(l, link_fields, NF(link_fields));
+
+		if (!add_array_item(links, o) || !add_str(o, "means", l->means) ||
+		    !add_str(o, "conditions", l->conditions) ||
+		    !add_child(o, "a_to_b",
+			       obj_of(&l->dir[0], link_dir_fields, NF(link_dir_fields))) ||
+		    !add_child(o, "b_to_a",
+			       obj_of(&l->dir[1], link_dir_fields, NF(link_dir_fields))))
+			return false;
+	}
+	return true;
+}
+
 static bool add_lists(cJSON *root, const struct results_run *run)
 {
 	cJSON *paths = cJSON_CreateArray(), *trials = NULL, *knees = NULL, *mtu = NULL;
 
-	if (!add_child(root, "paths", paths))
+	if (!add_child(root, "paths", paths) || !add_links(root, run))
 		return false;
 	for (unsigned i = 0; i < run->npaths; i++) {
 		const struct results_path *p = &run->paths[i];

@@ -282,6 +282,44 @@ static int read_paths(struct rd *rd, const cJSON *root, struct results_run *run)
 	return 0;
 }
 
+/* "links" (absent before link conditions were recorded: none). */
+static int read_links(struct rd *rd, const cJSON *root, struct results_run *run)
+{
+	const cJSON *links = cJSON_GetObjectItemCaseSensitive(root, "links"), *o;
+	int err = 0;
+
+	if (!links)
+		return 0;
+	if (!cJSON_IsArray(links))
+		return bad(rd, "links", "is not an array");
+	cJSON_ArrayForEach(o, links)
+	{
+		struct results_link *l;
+
+		if (run->nlinks >= RESULTS_MAX_LINKS)
+			return bad(rd, "links", "has too many entries");
+		snprintf(rd->where, sizeof(rd->where), "links[%u]", run->nlinks);
+		l = &run->links[run->nlinks];
+		err = get_fields(rd, o, l, link_fields, NF(link_fields));
+		if (!err)
+			err = get_str(rd, o, "means", l->means, sizeof(l->means), false);
+		if (!err)
+			err = get_str(rd, o, "conditions", l->conditions, sizeof(l->conditions),
+				      false);
+		if (!err)
+			err = get_sub(rd, o, "a_to_b", &l->dir[0], link_dir_fields,
+				      NF(link_dir_fields));
+		if (!err)
+			err = get_sub(rd, o, "b_to_a", &l->dir[1], link_dir_fields,
+				      NF(link_dir_fields));
+		if (err)
+			return err;
+		run->nlinks++;
+	}
+	rd->where[0] = '\0';
+	return 0;
+}
+
 static int read_trials(struct rd *rd, const cJSON *root, struct results_run *run)
 {
 	const cJSON *arr = cJSON_GetObjectItemCaseSensitive(root, "trials"), *o;
@@ -526,6 +564,8 @@ int results_from_json(const char *text, struct results_run *run, char *err, size
 	rc = read_head(&rd, root, run);
 	if (!rc)
 		rc = read_paths(&rd, root, run);
+	if (!rc)
+		rc = read_links(&rd, root, run);
 	if (!rc)
 		rc = read_trials(&rd, root, run);
 	if (!rc)

@@ -129,6 +129,7 @@ void scenario_lab_spec(const struct scenario *scn, struct lab_spec *spec)
 	snprintf(spec->name, sizeof(spec->name), "%s", scn->lab.name);
 	spec->nhosts = scn->lab.hosts;
 	spec->nlinks = scn->lab.nlinks;
+	spec->means = scn->lab.means;
 	for (unsigned i = 0; i < scn->lab.nlinks && i < LAB_MAX_LINKS; i++) {
 		const struct scenario_link *l = &scn->lab.links[i];
 
@@ -138,7 +139,8 @@ void scenario_lab_spec(const struct scenario *scn, struct lab_spec *spec)
 							 .rate_bps = l->rate_bps,
 							 .drop_pct = l->drop_pct,
 							 .block_icmp_too_big = l->block_icmp,
-							 .rate_layer = l->rate_layer };
+							 .rate_layer = l->rate_layer,
+							 .cond = l->cond };
 	}
 }
 

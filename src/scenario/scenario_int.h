@@ -55,7 +55,9 @@ enum vtype {
 	T_REF, /* a link or host name, resolved after parsing */
 	T_STREAMS,
 	T_SIZES,
-	T_LOADS, /* [udp] delay_loads: a list of percentages */
+	T_LOADS,    /* [udp] delay_loads: a list of percentages */
+	T_LINKCOND, /* a WAN condition of a link: link_conf_set() (link.h) */
+	T_MEANS,    /* how the conditions are made: auto, netem, userspace */
 };
 
 struct keydef {

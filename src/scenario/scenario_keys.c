@@ -51,6 +51,12 @@ static const struct keydef lab_keys[] = {
 	KEY0("drop_pct", T_PCT, drop_pct, 0, 0),
 	KEY0("block_icmp", T_BOOL, block_icmp, 0, 0),
 	KEY0("rate_layer", T_LINKLAYER, rate_layer, 0, 0),
+	KEY0("delay", T_LINKCOND, cond, 0, 0),
+	KEY0("jitter", T_LINKCOND, cond, 0, 0),
+	KEY0("loss", T_LINKCOND, cond, 0, 0),
+	KEY0("loss_burst", T_LINKCOND, cond, 0, 0),
+	KEY0("reorder", T_LINKCOND, cond, 0, 0),
+	KEY("link_means", T_MEANS, struct scenario_lab, means, 0, 0),
 	{ 0 }
 };
 static const struct keydef link_keys[] = {
@@ -61,6 +67,11 @@ static const struct keydef link_keys[] = {
 	KEY("drop_pct", T_PCT, struct scenario_link, drop_pct, 0, 0),
 	KEY("block_icmp", T_BOOL, struct scenario_link, block_icmp, 0, 0),
 	KEY("rate_layer", T_LINKLAYER, struct scenario_link, rate_layer, 0, 0),
+	KEY("delay", T_LINKCOND, struct scenario_link, cond, 0, 0),
+	KEY("jitter", T_LINKCOND, struct scenario_link, cond, 0, 0),
+	KEY("loss", T_LINKCOND, struct scenario_link, cond, 0, 0),
+	KEY("loss_burst", T_LINKCOND, struct scenario_link, cond, 0, 0),
+	KEY("reorder", T_LINKCOND, struct scenario_link, cond, 0, 0),
 	{ 0 }
 };
 static const struct keydef host_keys[] = {
@@ -445,6 +456,38 @@ static bool set_link_layer(struct parser *p, const struct section *sec, const st
 	return true;
 }
 
+/* A link's WAN condition through the one reader (link.h); the key is the
+ * condition's name with '_' for '-' (loss_burst). */
+static bool set_cond(struct parser *p, const struct section *sec, const struct keydef *kd,
+		     char *field, const char *v)
+{
+	char key[16], why[LINK_CONF_ERR_MAX];
+
+	snprintf(key, sizeof(key), "%s", kd->name);
+	for (char *c = key; *c; c++)
+		if (*c == '_')
+			*c = '-';
+	if (link_conf_set((struct link_conf *)(void *)field, key, v, why, sizeof(why)))
+		return true;
+	scn_error_at(p, p->line, sec, kd->name, "%s", why);
+	return false;
+}
+
+static bool set_means(struct parser *p, const struct section *sec, const struct keydef *kd,
+		      char *field, const char *v)
+{
+	enum lab_means m;
+	char q[64];
+
+	if (!lab_means_parse(v, &m)) {
+		scn_error_at(p, p->line, sec, kd->name, "'%s' is not auto, netem or userspace",
+			     scn_quote(v, q));
+		return false;
+	}
+	memcpy(field, &m, sizeof(m));
+	return true;
+}
+
 static bool set_value(struct parser *p, struct section *sec, const struct keydef *kd, const char *v)
 {
 	void *obj = section_object(p, sec, kd->link0);
@@ -504,6 +547,10 @@ static bool set_value(struct parser *p, struct section *sec, const struct keydef
 		return set_list(p, sec, kd, v);
 	case T_LOADS:
 		return set_loads(p, sec, kd, v);
+	case T_LINKCOND:
+		return set_cond(p, sec, kd, field, v);
+	case T_MEANS:
+		return set_means(p, sec, kd, field, v);
 	}
 	return false;
 }

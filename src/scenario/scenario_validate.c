@@ -16,6 +16,17 @@
 #include "overlay.h"
 #include "scenario_int.h"
 
+/* One loss model per direction (netem has one at a time). */
+static void one_loss_model(struct parser *p, struct section *sec, const struct scenario_link *l)
+{
+	for (unsigned d = 0; d < LINK_DIRS; d++)
+		if (l->cond.dir[d].loss_ppm && l->cond.dir[d].ge_p_ppm) {
+			scn_error_at(p, scn_line_of(sec, "loss_burst"), sec, "loss_burst",
+				     "with loss: one or the other (one loss model per direction)");
+			return;
+		}
+}
+
 static void validate_lab(struct parser *p)
 {
 	struct scenario *s = p->scn;
@@ -26,10 +37,12 @@ static void validate_lab(struct parser *p)
 	if (ls)
 		lab->line = ls->line;
 	if (nlinks) {
-		static const char *const link0[] = { "mtu", "rate", "drop_pct", "block_icmp",
-						     "rate_layer" };
+		static const char *const link0[] = { "mtu",	   "rate",	 "drop_pct",
+						     "block_icmp", "rate_layer", "delay",
+						     "jitter",	   "loss",	 "loss_burst",
+						     "reorder" };
 
-		for (int k = 0; ls && k < 5; k++)
+		for (size_t k = 0; ls && k < sizeof(link0) / sizeof(link0[0]); k++)
 			if (scn_given(ls, link0[k]))
 				scn_error_at(p, scn_line_of(ls, link0[k]), ls, link0[k],
 					     "link settings go in the [link.*] sections when there "
@@ -79,7 +92,10 @@ static void validate_lab(struct parser *p)
 		if (scn_given(sec, "rate_layer") && !l->rate_bps)
 			scn_error_at(p, scn_line_of(sec, "rate_layer"), sec, "rate_layer",
 				     "counts the rate of a shaped link: give rate too");
+		one_loss_model(p, sec, l);
 	}
+	if (ls && !nlinks)
+		one_loss_model(p, ls, &lab->links[0]);
 	if (ls && !nlinks && scn_given(ls, "rate_layer") && !lab->links[0].rate_bps)
 		scn_error_at(p, scn_line_of(ls, "rate_layer"), ls, "rate_layer",
 			     "counts the rate of a shaped link: give rate too");

@@ -379,6 +379,39 @@ int run_paths_claim_lab(struct run *r)
 	return 0;
 }
 
+/* The lab's links, their WAN conditions and how lab_up() made them, for
+ * run.json and every report. */
+static void record_links(struct run *r)
+{
+	const struct lab_spec *s = lab_get_spec(r->lab);
+
+	r->res->nlinks = 0;
+	for (unsigned i = 0; i < s->nlinks && i < RESULTS_MAX_LINKS; i++) {
+		const struct lab_link_spec *k = &s->links[i];
+		struct results_link *l = &r->res->links[r->res->nlinks++];
+
+		*l = (struct results_link){
+			.a = k->a, .b = k->b, .rate_bps = k->rate_bps, .drop_pct = k->drop_pct
+		};
+		snprintf(l->means, sizeof(l->means), "%s",
+			 k->means == LAB_MEANS_AUTO ? "none" : lab_means_name(k->means));
+		if (lab_link_cond_str(k, l->conditions, sizeof(l->conditions)))
+			snprintf(l->conditions, sizeof(l->conditions), "(too long to show)");
+		for (unsigned d = 0; d < 2; d++) {
+			const struct link_dir_conf *c = &k->cond.dir[d];
+
+			l->dir[d] = (struct results_link_dir){
+				.delay_ns = c->delay_ns,
+				.jitter_ns = c->jitter_ns,
+				.loss_pct = c->loss_ppm / 1e4,
+				.loss_burst_p_pct = c->ge_p_ppm / 1e4,
+				.loss_burst_r_pct = c->ge_r_ppm / 1e4,
+				.reorder_pct = c->reorder_ppm / 1e4,
+			};
+		}
+	}
+}
+
 static int lab_up_all(struct run *r)
 {
 	struct lab_spec spec;
@@ -393,6 +426,7 @@ static int lab_up_all(struct run *r)
 				 strerror(-err));
 		return err;
 	}
+	record_links(r);
 	err = builtin_up(r);
 	if (!err && !interrupt_requested())
 		err = start_server(r);

@@ -65,7 +65,12 @@ static void plan_topology(const struct scenario *scn, struct run_plan *plan)
 					l->rate_layer == LAYER_FRAME || l->rate_layer == LAYER_LINE
 						? layer_name(l->rate_layer)
 						: NULL,
+				.means = lab_means_name(scn->lab.means),
 			};
+			if (lab_link_cond_str(&(struct lab_link_spec){ .cond = l->cond },
+					      plan->links[i].conditions,
+					      sizeof(plan->links[i].conditions)))
+				plan->links[i].conditions[0] = '\0';
 		}
 	}
 	plan->npaths = scn->npaths;

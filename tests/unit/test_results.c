@@ -481,6 +481,47 @@ static void test_json_has_ratios(void **state)
 	results_free(&a);
 }
 
+/* A lab run's links and their conditions go to run.json and back; a file
+ * without them (an older run) has none. */
+static void test_links(void **state)
+{
+	struct results_run a, b;
+	char err[256], *j;
+
+	(void)state;
+	fixture_run(&a);
+	a.nlinks = 1;
+	a.links[0] = (struct results_link){
+		.a = 0,
+		.b = 1,
+		.means = "userspace",
+		.conditions = "delay 35ms/10ms loss 1%",
+		.rate_bps = 1000000000,
+		.dir = { { .delay_ns = 35000000, .loss_pct = 1 },
+			 { .delay_ns = 10000000, .loss_pct = 1, .loss_burst_p_pct = 0.5 } },
+	};
+	j = results_to_json(&a);
+	assert_non_null(j);
+	assert_non_null(strstr(j, "\"means\":\t\"userspace\""));
+	assert_int_equal(results_from_json(j, &b, err, sizeof(err)), 0);
+	assert_int_equal(b.nlinks, 1);
+	assert_string_equal(b.links[0].means, "userspace");
+	assert_string_equal(b.links[0].conditions, "delay 35ms/10ms loss 1%");
+	assert_int_equal(b.links[0].rate_bps, 1000000000);
+	assert_int_equal(b.links[0].dir[0].delay_ns, 35000000);
+	assert_int_equal(b.links[0].dir[1].delay_ns, 10000000);
+	assert_true(b.links[0].dir[1].loss_burst_p_pct == 0.5 && b.links[0].dir[0].loss_pct == 1);
+	results_free(&b);
+	free(j);
+	a.nlinks = 0;
+	j = results_to_json(&a);
+	assert_int_equal(results_from_json(j, &b, err, sizeof(err)), 0);
+	assert_int_equal(b.nlinks, 0);
+	free(j);
+	results_free(&a);
+	results_free(&b);
+}
+
 static void test_read_errors(void **state)
 {
 	static const struct {
@@ -571,6 +612,7 @@ int main(void)
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_json_has_ratios),
 		cmocka_unit_test(test_read_errors),
+		cmocka_unit_test(test_links),
 		cmocka_unit_test(test_read_missing_file),
 		cmocka_unit_test(test_delay_loads),
 		cmocka_unit_test(test_layers),

@@ -616,6 +616,59 @@ static void test_layers(void **state)
 	assert_int_equal(scenario_rate_payload(&s, LAYER_LINE, 0, 82), 0);
 }
 
+/* [lab] and [link.NAME] WAN conditions: the one reader of link.h, errors
+ * naming file, line and key, and what reaches the lab's spec. */
+static void test_link_conditions(void **state)
+{
+	static const struct {
+		const char *key, *msg;
+	} bad[] = {
+		{ "delay = 40parsecs", "w.ini:2: [lab] delay: '40parsecs' is not a duration" },
+		{ "loss = 120%", "w.ini:2: [lab] loss: '120%' is not a percentage" },
+		{ "loss_burst = 1%", "w.ini:2: [lab] loss_burst:" },
+		{ "link_means = tc", "w.ini:2: [lab] link_means: 'tc' is not auto, netem or" },
+		{ "loss = 1%\nloss_burst = 1%,20%", "w.ini:3: [lab] loss_burst: with loss: one" },
+	};
+	static const char good[] = "[lab]\ndelay = 35ms/10ms\njitter = 2ms\nloss = 1%\n"
+				   "reorder = 0.5%\nlink_means = userspace\n"
+				   "[path.u]\ntype = underlay\n[tcp]\n";
+	static const char links[] = "[lab]\nhosts = 3\n[link.x]\na = 0\nb = 1\n"
+				    "[link.y]\na = 1\nb = 2\nloss_burst = 1%,20%\n"
+				    "[path.u]\ntype = underlay\n[tcp]\n";
+	char text[256], err[512];
+	struct lab_spec spec;
+	struct scenario s;
+
+	(void)state;
+	assert_int_equal(scenario_parse("w.ini", good, strlen(good), &s, err, sizeof(err)), 0);
+	scenario_lab_spec(&s, &spec);
+	assert_int_equal(spec.means, LAB_MEANS_USERSPACE);
+	assert_int_equal(spec.links[0].cond.dir[0].delay_ns, 35000000);
+	assert_int_equal(spec.links[0].cond.dir[1].delay_ns, 10000000);
+	assert_int_equal(spec.links[0].cond.dir[1].jitter_ns, 2000000);
+	assert_int_equal(spec.links[0].cond.dir[0].loss_ppm, 10000);
+	assert_int_equal(spec.links[0].cond.dir[1].reorder_ppm, 5000);
+	assert_int_equal(scenario_parse("w.ini", links, strlen(links), &s, err, sizeof(err)), 0);
+	scenario_lab_spec(&s, &spec);
+	assert_false(link_conf_active(&spec.links[0].cond));
+	assert_int_equal(spec.links[1].cond.dir[0].ge_p_ppm, 10000);
+	assert_int_equal(spec.links[1].cond.dir[1].ge_r_ppm, 200000);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(text, sizeof(text), "[lab]\n%s\n[path.u]\ntype = underlay\n", bad[i].key);
+		assert_int_equal(scenario_parse("w.ini", text, strlen(text), &s, err, sizeof(err)),
+				 -EINVAL);
+		if (!strstr(err, bad[i].msg))
+			fail_msg("'%s': got %s", bad[i].key, err);
+	}
+	/* with [link.*] sections the conditions belong there */
+	snprintf(text, sizeof(text),
+		 "[lab]\ndelay = 5ms\n[link.x]\na = 0\nb = 1\n"
+		 "[path.u]\ntype = underlay\n[tcp]\n");
+	assert_int_equal(scenario_parse("w.ini", text, strlen(text), &s, err, sizeof(err)),
+			 -EINVAL);
+	assert_non_null(strstr(err, "w.ini:2: [lab] delay: link settings go in the [link.*]"));
+}
+
 static void test_shipped_scenarios(void **state)
 {
 	glob_t g;
@@ -654,6 +707,7 @@ int main(void)
 		cmocka_unit_test(test_durations),
 		cmocka_unit_test(test_benchmark_ranges),
 		cmocka_unit_test(test_layers),
+		cmocka_unit_test(test_link_conditions),
 		cmocka_unit_test(test_shipped_scenarios),
 	};
 
