@@ -195,7 +195,7 @@ static void link_rows(FILE *f, const struct results_run *run)
 
 			for (size_t k = 0; k < sizeof(v) / sizeof(v[0]); k++) {
 				fprintf(f, "link_%s_%s,link%u,", dirs[d], v[k].what, i);
-				field(f, l->means);
+				report_csv_field(f, l->means);
 				fprintf(f, ",,,,1,%.6g,%.6g,%.6g,,,,%s,,,\n", v[k].v, v[k].v,
 					v[k].v, overhead_figure_bound_name(OVERHEAD_EXACT));
 			}
