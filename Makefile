@@ -26,7 +26,8 @@ HARDEN   := -D_FORTIFY_SOURCE=2 -fstack-protector-strong
 CFLAGS   ?= -O2 -g
 BASE_CFLAGS = -std=gnu11 $(WARN) $(HARDEN) $(CFLAGS) -MMD -MP \
             $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-ALL_CFLAGS = $(BASE_CFLAGS) -Iinclude
+INCDIRS  := $(sort $(dir $(wildcard include/*/*.h)))
+ALL_CFLAGS = $(BASE_CFLAGS) $(INCDIRS:%=-I%)
 SUBSYSTEMS := $(sort $(dir $(wildcard src/*/*.c))) tunnel/
 TEST_CFLAGS = $(ALL_CFLAGS) $(SUBSYSTEMS:%=-I%)
 # -Werror in CI and in `make check` (WERROR=1); a plain build only warns.
