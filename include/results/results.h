@@ -20,7 +20,7 @@
 #include <stdint.h>
 
 #include "layer.h"
-#include "load.h"
+#include "load_result.h"
 
 /* run.json: "schema" names the document, "schema_version" counts its
  * versions. Version 1 had only a numeric "schema" (the version); the reader

@@ -3,7 +3,7 @@
 #ifndef OVLPERF_LOAD_SCHED_H
 #define OVLPERF_LOAD_SCHED_H
 
-#include "load.h"
+#include "load_result.h"
 #include "proto.h"
 #include "udp_load.h"
 

@@ -23,7 +23,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "load.h"
+#include "cpuuse.h"
 #include "pacer.h"
 #include "proto.h"
 #include "rxstats.h"

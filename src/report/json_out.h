@@ -9,7 +9,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "load.h"
+#include "load_result.h"
 
 /* Prints root (indented, one trailing newline) on f and frees it; root may
  * be NULL (the builder ran out of memory). Returns 0, -ENOMEM or -EIO. */

@@ -12,7 +12,7 @@
 #include <stdint.h>
 
 #include "layer.h"
-#include "load.h"
+#include "load_result.h"
 
 struct report_layers {
 	int family;			  /* AF_INET or AF_INET6 */

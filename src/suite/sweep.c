@@ -11,6 +11,7 @@
 
 #include "clock.h"
 #include "interrupt.h"
+#include "load.h"
 #include "log.h"
 #include "sweep.h"
 
