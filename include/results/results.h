@@ -175,7 +175,7 @@ struct results_layers {
 	uint64_t received_bytes[LAYER_COUNT];
 	double sent_bps[LAYER_COUNT], received_bps[LAYER_COUNT];
 	/* Over the built-in overlay, measured by its daemon (udp_outer in
-	 * load.h): the outer datagrams at every layer (no payload layer
+	 * load_result.h): the outer datagrams at every layer (no payload layer
 	 * beyond their UDP payload), their rate over the trial, and the mean
 	 * line bytes of one outer datagram against one test datagram's. */
 	bool outer;

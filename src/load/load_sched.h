@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* One end's test-thread scheduling into and out of its RESULTS (load.h). */
+/* One end's test-thread scheduling into and out of its RESULTS (load_result.h). */
 #ifndef OVLPERF_LOAD_SCHED_H
 #define OVLPERF_LOAD_SCHED_H
 

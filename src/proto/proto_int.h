@@ -2,7 +2,7 @@
 /*
  * Private to the control-protocol codecs (src/proto*.c): a sequential
  * writer and reader over buffers whose size the caller already checked, and
- * the start of every encoded message. The wire format is in include/proto.h.
+ * the start of every encoded message. The wire format is in include/proto/proto.h.
  */
 #ifndef OVLPERF_PROTO_INT_H
 #define OVLPERF_PROTO_INT_H

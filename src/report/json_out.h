@@ -15,7 +15,7 @@
  * be NULL (the builder ran out of memory). Returns 0, -ENOMEM or -EIO. */
 int json_out_print(FILE *f, cJSON *root);
 /* {"client": "other", "server": "fifo:1"}: how each end's test threads ran
- * (load.h); an end that did not say is null. NULL when out of memory. */
+ * (load_result.h); an end that did not say is null. NULL when out of memory. */
 cJSON *json_out_sched(const struct load_sched *client, const struct load_sched *server);
 
 #endif
