@@ -5,12 +5,15 @@
 # every tests/fuzz/fuzz_*.c is a libFuzzer harness. Adding a file needs no
 # edit here.
 #
-# Private stays private: a source file is compiled with include/ (the
-# contracts between subsystems) on its include path and nothing else, so it
-# sees its own folder's headers (the compiler looks beside the file first)
-# and no other folder's. `make layout-check` refuses an #include that climbs
-# out of its folder with a path. Tests and fuzz harnesses are white-box and
-# see every folder.
+# Private stays private: a source file is compiled with the folders of
+# include/ (the contracts between subsystems, one folder per owner:
+# include/base/, include/load/, ...) on its include path and nothing else,
+# so it sees its own folder's headers (the compiler looks beside the file
+# first) and no other folder's. A new contract goes into its owner's folder
+# (docs/architecture.md lists the owners); it is found by its bare name,
+# every folder of include/ is on the path. `make layout-check` refuses an
+# #include that climbs out of its folder with a path. Tests and fuzz
+# harnesses are white-box and see every folder.
 #
 # O=DIR builds into DIR (default build/), so several builds can share one tree:
 #   make O=build-lab BIN=build-lab/ovlperf
@@ -26,7 +29,9 @@ HARDEN   := -D_FORTIFY_SOURCE=2 -fstack-protector-strong
 CFLAGS   ?= -O2 -g
 BASE_CFLAGS = -std=gnu11 $(WARN) $(HARDEN) $(CFLAGS) -MMD -MP \
             $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-ALL_CFLAGS = $(BASE_CFLAGS) -Iinclude
+# Every folder of include/ (one per owner) is on the include path.
+INCDIRS  := $(sort $(dir $(wildcard include/*/*.h)))
+ALL_CFLAGS = $(BASE_CFLAGS) $(INCDIRS:%=-I%)
 SUBSYSTEMS := $(sort $(dir $(wildcard src/*/*.c))) tunnel/
 TEST_CFLAGS = $(ALL_CFLAGS) $(SUBSYSTEMS:%=-I%)
 # -Werror in CI and in `make check` (WERROR=1); a plain build only warns.
@@ -161,7 +166,7 @@ deps:
 bench-deps:
 	@bash scripts/deps.sh bench
 
-FORMAT_FILES = $(SRC) $(wildcard include/*.h tunnel/*.h src/*/*.h tests/unit/*.c tests/unit/*.h tests/fuzz/*.c bench/*.c)
+FORMAT_FILES = $(SRC) $(wildcard include/*/*.h tunnel/*.h src/*/*.h tests/unit/*.c tests/unit/*.h tests/fuzz/*.c bench/*.c)
 format:
 	clang-format -i $(FORMAT_FILES)
 
@@ -172,8 +177,12 @@ format-check:
 
 # No #include reaches into another folder by a path ("../lab/lab_int.h").
 layout-check:
-	@bad=$$(grep -n '^[[:space:]]*#[[:space:]]*include[[:space:]]*"[^"]*/' $(SRC) $(wildcard include/*.h src/*/*.h tunnel/*.h)); \
+	@bad=$$(grep -n '^[[:space:]]*#[[:space:]]*include[[:space:]]*"[^"]*/' $(SRC) $(wildcard include/*/*.h src/*/*.h tunnel/*.h)); \
 	if [ -n "$$bad" ]; then echo "layout-check: an include climbs out of its folder:" >&2; echo "$$bad" >&2; exit 1; fi
+	@# A contract lies in its owner's folder; one left flat in include/ is on
+	@# no include path.
+	@bad=$$(ls include/*.h 2>/dev/null); \
+	if [ -n "$$bad" ]; then echo "layout-check: a header outside its owner's folder (include/OWNER/, docs/architecture.md):" >&2; echo "$$bad" >&2; exit 1; fi
 	@# The suite never prints, nor formats through the printers: it fills the
 	@# run model and hands progress events to its caller (run.h); src/report/
 	@# renders them.

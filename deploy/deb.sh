@@ -11,9 +11,9 @@ DEB_OUT=${DEB_OUT:-$PWD/build-deb}
 V=$(dpkg-parsechangelog -S Version)
 SRC=$DEB_OUT/src/ovlperf-$V
 # The package's version is the program's: debian/changelog follows version.h.
-want=$(sed -n 's/^#define OVLPERF_VERSION "\(.*\)"/\1/p' include/version.h)
+want=$(sed -n 's/^#define OVLPERF_VERSION "\(.*\)"/\1/p' include/base/version.h)
 if [ "$V" != "$want" ]; then
-	echo "make deb: debian/changelog says $V, include/version.h $want: add a changelog entry (dch -v $want)" >&2
+	echo "make deb: debian/changelog says $V, include/base/version.h $want: add a changelog entry (dch -v $want)" >&2
 	exit 1
 fi
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* One parser for bit rates (include/rate.h); the number is value.h's
+/* One parser for bit rates (include/base/rate.h); the number is value.h's
  * decimal, as every other option and scenario key reads it. */
 #include <ctype.h>
 #include <math.h>

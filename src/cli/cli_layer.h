@@ -14,7 +14,7 @@
 #include <stdint.h>
 
 #include "layer.h"
-#include "load.h"
+#include "load_spec.h"
 
 struct cli_layer {
 	enum layer size_layer; /* of -l */

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "client_bidir.h"
+#include "load.h"
 #include "log.h"
 #include "report_iperf3.h"
 #include "report_load.h"

@@ -9,7 +9,7 @@
 
 #include <stdbool.h>
 
-#include "load.h"
+#include "load_spec.h"
 
 enum client_output {
 	CLIENT_TERM,	      /* tables */

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* `ovlperf link run|show`: the userspace WAN link (include/link.h). */
+/* `ovlperf link run|show`: the userspace WAN link (include/link/link.h). */
 #include <errno.h>
 #include <getopt.h>
 #include <net/if.h>

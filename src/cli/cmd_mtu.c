@@ -11,7 +11,6 @@
 #include "cli_opt.h"
 #include "cmd.h"
 #include "interrupt.h"
-#include "load.h"
 #include "log.h"
 #include "mtu.h"
 #include "scenario.h"

@@ -12,7 +12,7 @@
 #include "cli_opt.h"
 #include "cmd.h"
 #include "interrupt.h"
-#include "load.h"
+#include "load_spec.h"
 #include "log.h"
 #include "overlay.h"
 #include "rate.h"

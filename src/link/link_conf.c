@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * The one reader and writer of link conditions (include/link.h): "X" or
+ * The one reader and writer of link conditions (include/link/link.h): "X" or
  * "X/Y" values of the keys delay, jitter, loss, loss-burst, reorder, rate,
  * limit and seed, read with value.h's and rate.h's parsers, and written back
  * in spellings they take.

@@ -23,6 +23,7 @@
 #include "ctrl.h"
 #include "data_conn.h"
 #include "interrupt.h"
+#include "load.h"
 #include "load_local.h"
 #include "load_merge.h"
 #include "load_tunnel.h"

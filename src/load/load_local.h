@@ -7,7 +7,8 @@
 #ifndef OVLPERF_LOAD_LOCAL_H
 #define OVLPERF_LOAD_LOCAL_H
 
-#include "load.h"
+#include "load_result.h"
+#include "load_spec.h"
 #include "load_streams.h"
 #include "proto.h"
 

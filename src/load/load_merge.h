@@ -11,7 +11,7 @@
 
 #include <stdbool.h>
 
-#include "load.h"
+#include "load_result.h"
 #include "proto.h"
 
 /* res->spec must be set. owd_valid: both ends share CLOCK_MONOTONIC.

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * How one end's test threads were scheduled: carried in its RESULTS and
- * named for the printers. The default is SCHED_OTHER (load.h says why); the
+ * named for the printers. The default is SCHED_OTHER (load_spec.h says why); the
  * figure is what the threads really ran with, read back from them.
  */
 #include <pthread.h>

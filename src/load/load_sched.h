@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* One end's test-thread scheduling into and out of its RESULTS (load.h). */
+/* One end's test-thread scheduling into and out of its RESULTS (load_result.h). */
 #ifndef OVLPERF_LOAD_SCHED_H
 #define OVLPERF_LOAD_SCHED_H
 
-#include "load.h"
+#include "load_result.h"
 #include "proto.h"
 #include "udp_load.h"
 

@@ -14,7 +14,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "load.h"
+#include "load_result.h"
 #include "load_tunnel.h"
 #include "netcounters.h"
 #include "proto.h"

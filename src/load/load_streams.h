@@ -13,7 +13,8 @@
 #include <stdint.h>
 
 #include "clock.h"
-#include "load.h"
+#include "load_result.h"
+#include "load_spec.h"
 #include "load_side.h"
 #include "proto.h"
 #include "tcp_load.h"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* Clock offset between the two ends from timed echoes (include/owd_clock.h). */
+/* Clock offset between the two ends from timed echoes (include/load/owd_clock.h). */
 #include "owd_clock.h"
 
 void owd_clock_init(struct owd_clock *c)

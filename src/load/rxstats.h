@@ -29,7 +29,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "load.h"
+#include "load_result.h"
 
 #define RXSTATS_WINDOW	    65536u /* sequence numbers tracked below the highest */
 #define RXSTATS_SUB_BITS    6

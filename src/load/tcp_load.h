@@ -14,7 +14,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "load.h"
+#include "cpuuse.h"
+#include "sockopt.h"
 #include "proto.h"
 
 struct tcp_stream {

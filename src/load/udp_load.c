@@ -347,7 +347,7 @@ static uint64_t send_phase(struct sender *s, uint64_t from, uint64_t to, uint16_
 	return seq;
 }
 
-/* The opt-in SCHED_FIFO (load.h), then what the thread really runs with: it
+/* The opt-in SCHED_FIFO (load_spec.h), then what the thread really runs with: it
  * may have inherited a real-time policy from the process (chrt). */
 static void thread_sched(struct udp_stream *st, bool may_fifo)
 {

@@ -23,7 +23,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "load.h"
+#include "cpuuse.h"
 #include "pacer.h"
 #include "proto.h"
 #include "rxstats.h"
@@ -43,7 +43,7 @@ struct udp_stream {
 	uint64_t rate_bps;  /* this stream's share of the target */
 	bool gso, gro;	    /* asked for; cleared when the kernel refuses */
 	bool dont_fragment; /* sender: DF set, EMSGSIZE ends the stream */
-	bool realtime;	    /* opt-in SCHED_FIFO as root (load.h: off by default,
+	bool realtime;	    /* opt-in SCHED_FIFO as root (load_spec.h: off by default,
 			     * it would starve a userspace VPN on the host) */
 	uint64_t start_ns, omit_end_ns, end_ns;
 	const atomic_bool *stop;

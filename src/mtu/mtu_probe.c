@@ -24,7 +24,7 @@
 #include "clock.h"
 #include "ctrl.h"
 #include "interrupt.h"
-#include "load.h"
+#include "load_spec.h"
 #include "log.h"
 #include "mtu.h"
 #include "mtu_wire.h"

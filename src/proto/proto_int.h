@@ -3,7 +3,7 @@
  * Private to the control-protocol codecs (src/proto/proto*.c): a sequential
  * writer and reader over buffers whose size the caller already checked, and
  * the start of every encoded message (its header written by proto_hdr.c).
- * The wire format is in include/proto.h.
+ * The wire format is in include/proto/proto.h.
  */
 #ifndef OVLPERF_PROTO_INT_H
 #define OVLPERF_PROTO_INT_H

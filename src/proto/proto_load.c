@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "bytes.h"
-#include "load.h"
+#include "load_spec.h"
 #include "proto.h"
 #include "proto_int.h"
 

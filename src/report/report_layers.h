@@ -12,7 +12,7 @@
 #include <stdint.h>
 
 #include "layer.h"
-#include "load.h"
+#include "load_result.h"
 
 struct report_layers {
 	int family;			  /* AF_INET or AF_INET6 */
@@ -35,7 +35,7 @@ void report_layers_of(int family, uint32_t len, uint64_t sent, uint64_t received
  * memory. */
 struct cJSON;
 struct cJSON *report_layers_json(const struct report_layers *l);
-/* The built-in overlay's outer datagrams (load.h) at every layer over secs
+/* The built-in overlay's outer datagrams (load_result.h) at every layer over secs
  * seconds, with the mean line bytes of one beside a test datagram's
  * (inner_line): null when no daemon counted them. */
 struct cJSON *report_outer_json(const struct udp_outer *o, uint64_t inner_line, double secs);

@@ -58,7 +58,7 @@ static const struct field udp_fields[] = {
 	FLD(struct udp_result, len, F_U32),
 	FLD(struct udp_result, path_mtu, F_U32),
 	FLD(struct udp_result, fragments, F_U32),
-	/* the built-in overlay's outer datagrams, measured (load.h) */
+	/* the built-in overlay's outer datagrams, measured (load_result.h) */
 	{ "outer_ip_version", offsetof(struct udp_result, outer.ip_version), F_UINT },
 	{ "outer_received", offsetof(struct udp_result, outer.received), F_BOOL },
 	{ "outer_datagrams", offsetof(struct udp_result, outer.datagrams), F_U64 },

@@ -13,7 +13,7 @@
 #include <sys/socket.h>
 
 #include "knee.h"
-#include "load.h"
+#include "load_spec.h"
 #include "rate.h"
 #include "scenario_int.h"
 #include "value.h"

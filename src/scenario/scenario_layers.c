@@ -13,7 +13,7 @@
 #include <sys/socket.h>
 
 #include "layer.h"
-#include "load.h"
+#include "load_spec.h"
 #include "scenario_int.h"
 
 uint64_t scenario_rate_payload(const struct scenario *scn, enum layer l, uint64_t bps, uint32_t len)

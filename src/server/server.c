@@ -19,7 +19,7 @@
 #include "clock.h"
 #include "ctrl.h"
 #include "interrupt.h"
-#include "load.h"
+#include "load_spec.h"
 #include "log.h"
 #include "overlay.h"
 #include "server.h"

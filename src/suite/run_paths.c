@@ -23,7 +23,7 @@
 #include "interrupt.h"
 #include "lab.h"
 #include "lab_overlay.h"
-#include "load.h"
+#include "load_spec.h"
 #include "log.h"
 #include "overlay.h"
 #include "run_int.h"

@@ -13,6 +13,7 @@
 #include "clock.h"
 #include "interrupt.h"
 #include "knee_drive.h"
+#include "load.h"
 #include "log.h"
 #include "sweep.h"
 

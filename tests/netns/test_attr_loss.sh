@@ -89,7 +89,7 @@ ok "terminal report names the qdisc and its fix"
 
 # 2. Below the shaper, an nftables rule drops 3 % of the measured test
 # datagrams at B's input: the datagram header's magic "OVLD" and no flags
-# (include/proto.h), so that a greeting, a warm-up or an end marker it might
+# (include/proto/proto.h), so that a greeting, a warm-up or an end marker it might
 # hit, which are no loss, never enter the counter the test compares with.
 in_b nft -f - <<'NFT'
 table inet hadrop {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * link_conf_set() / link_conf_get() / link_conf_argv(): the one reader of
- * link conditions (include/link.h). Every key, both directions ("X" and
+ * link conditions (include/link/link.h). Every key, both directions ("X" and
  * "X/Y"), values read back in the spelling they print, and bad values
  * refused with a sentence that names the value, leaving the struct alone.
  */

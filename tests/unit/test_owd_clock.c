@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * owd_clock (include/owd_clock.h): one clock or an estimated offset from
+ * owd_clock (include/load/owd_clock.h): one clock or an estimated offset from
  * timed echoes, and the shift that makes every reported one-way delay an
  * upper bound within the echo's round trip. The property is checked over
  * many simulated hosts: true offsets either way (up to 1000 days), echo stamps

@@ -19,7 +19,7 @@
 #include <cmocka.h>
 
 #include "bytes.h"
-#include "load.h"
+#include "load_spec.h"
 #include "proto.h"
 #include "proto_fixture.h"
 

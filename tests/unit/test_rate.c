@@ -2,7 +2,7 @@
 /*
  * rate_parse(): the one spelling of a bit rate that `client -b`, `server
  * --max-rate`, `lab --rate`, `--link rate=`, `sweep --rates` and scenario
- * keys take (include/rate.h). The table merges what each of them accepted
+ * keys take (include/base/rate.h). The table merges what each of them accepted
  * before they shared this parser: every spelling one took, all now take.
  */
 #include <stdarg.h>

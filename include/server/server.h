@@ -30,7 +30,7 @@ struct server_config {
 	bool one_shot;		  /* serve one test, then exit */
 	uint32_t msg_timeout_ms;  /* a started message must complete within this */
 	uint32_t idle_timeout_ms; /* a session may stay silent between messages this long */
-	bool realtime;		  /* opt-in: UDP test threads SCHED_FIFO (load.h) */
+	bool realtime;		  /* opt-in: UDP test threads SCHED_FIFO (load_spec.h) */
 	bool overlay;		  /* serve the built-in overlay (overlay.h); needs a PSK */
 	unsigned overlay_max;	  /* overlays at once */
 	char overlay_state[256];  /* "" : the default state file */

@@ -14,7 +14,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "load.h"
+#include "load_result.h"
 
 #define REPORT_IPERF3_SCHEMA	     "ovlperf.iperf3"
 #define REPORT_IPERF3_SCHEMA_VERSION 1

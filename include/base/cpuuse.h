@@ -2,7 +2,7 @@
 /*
  * CPU time of the measuring process (or thread) over a test: snapshots of
  * getrusage() and CLOCK_MONOTONIC, turned into struct cpu_use (the load
- * engine's results carry one per end, load.h).
+ * engine's results carry one per end, load_result.h).
  * A server running several tests at once should use CPUUSE_THREAD from the
  * thread that does the test's work, or the figures include the other tests.
  */

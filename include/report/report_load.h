@@ -11,7 +11,8 @@
 
 #include <cjson/cJSON.h>
 
-#include "load.h"
+#include "load_result.h"
+#include "load_spec.h"
 
 /* -f: the units rates are shown in, as iperf3 takes them: k, m, g for
  * kbit/s, Mbit/s, Gbit/s; K, M, G for kB/s, MB/s, GB/s (decimal, 10^3). */

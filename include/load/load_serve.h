@@ -28,7 +28,7 @@ struct load_serve_limits {
 	uint64_t max_rate_bps;	  /* 0: no limit */
 	unsigned max_streams;	  /* 1..LOAD_MAX_STREAMS */
 	uint32_t msg_timeout_ms;  /* a started message must complete within this */
-	bool realtime;		  /* opt-in: UDP test threads SCHED_FIFO (load.h) */
+	bool realtime;		  /* opt-in: UDP test threads SCHED_FIFO (load_spec.h) */
 };
 
 /* The control session a request came on, as the server knows it. */

@@ -38,7 +38,8 @@
 #include <stdio.h>
 #include <sys/types.h>
 
-#include "load.h"
+#include "load_result.h"
+#include "load_spec.h"
 #include "results.h"
 #include "scenario.h"
 
@@ -56,7 +57,9 @@
 #define RUN_TRIAL_GAP_MS 200
 
 /* Runs one load test: load_run_hooks() in production, a simulated path in
- * the unit tests (same contract). */
+ * the unit tests (same contract). The hooks are load.h's; a runner that
+ * runs a real test includes it. */
+struct load_hooks;
 typedef int (*run_runner_fn)(void *arg, const struct load_spec *spec, struct load_result *res,
 			     const struct load_hooks *hooks);
 

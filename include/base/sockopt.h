@@ -53,7 +53,7 @@ unsigned sockopt_udp_overhead(int fd);
 /* The name of the interface holding the socket's local address ("" if none). */
 void sockopt_local_ifname(int fd, char *name, size_t len);
 
-/* What the engine keeps of tcp(7) TCP_INFO (both ends' in load.h's
+/* What the engine keeps of tcp(7) TCP_INFO (both ends' in load_result.h's
  * tcp_result). */
 struct tcp_info_summary {
 	uint32_t retransmits; /* tcpi_total_retrans */

@@ -116,7 +116,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "load.h"
+#include "load_spec.h"
 
 #define PROTO_MAGIC	   0x4f564c43u /* "OVLC" */
 #define PROTO_VERSION	   1

@@ -17,7 +17,8 @@
 
 #include "knee.h"
 #include "layer.h"
-#include "load.h"
+#include "load_result.h"
+#include "load_spec.h"
 
 #define SWEEP_LABEL_MAX	 32
 #define SWEEP_MAX_POINTS 512 /* linear rows or knee trials in one sweep */

@@ -1,84 +1,30 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * One test: a TCP or UDP load between a client and an `ovlperf server`,
- * described by struct load_spec and measured into struct load_result. The
- * engine fills plain structs and never formats; printers render them
- * (report_load.h, in src/report/). `ovlperf client`, `ovlperf sweep` and
- * `ovlperf run` all go through load_run().
+ * What one test measured: struct load_result and the structs it holds
+ * (the sums, each stream, each interval, the client's own samples, each
+ * end's scheduling). The engine (load.h) fills them and never formats;
+ * printers render them (report_load.h, in src/report/), the run model keeps
+ * them (results.h).
  *
  * Fields may be added; none is renamed or removed without bumping
  * LOAD_JSON_SCHEMA (the JSON contract is documented in docs/json.md).
  */
-#ifndef OVLPERF_LOAD_H
-#define OVLPERF_LOAD_H
+#ifndef OVLPERF_LOAD_RESULT_H
+#define OVLPERF_LOAD_RESULT_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <sys/socket.h>
 
 /* the base structs a result carries: struct cpu_use, struct loss_attrib,
  * struct tcp_info_summary */
 #include "cpuuse.h"
 #include "netcounters.h"
 #include "sockopt.h"
+/* a result carries the spec it ran */
+#include "load_spec.h"
 
-#define LOAD_DEFAULT_PORT 5211
-#define LOAD_MAX_STREAMS  128
-#define LOAD_JSON_SCHEMA  1
-/* UDP payload carries at least the sequence header (see proto.h): the full
- * one from LOAD_UDP_MIN_LEN bytes, the short one below that, down to
- * LOAD_UDP_SHORT_MIN_LEN (an RFC 2544 64-byte IPv4 frame: 18 bytes). */
-#define LOAD_UDP_MIN_LEN       32
-#define LOAD_UDP_SHORT_MIN_LEN 16
-#define LOAD_UDP_MAX_LEN       65507
-#define LOAD_UDP_DEFAULT_LEN   1400
-#define LOAD_TCP_DEFAULT_LEN   (128 * 1024)
-
-enum load_proto { LOAD_TCP = 1, LOAD_UDP = 2 };
-
-struct load_spec {
-	enum load_proto proto;
-	char host[256];	  /* server name or address (the control connection) */
-	uint16_t port;	  /* control port; 0: LOAD_DEFAULT_PORT */
-	int family;	  /* AF_UNSPEC, AF_INET or AF_INET6 */
-	unsigned streams; /* 1..LOAD_MAX_STREAMS */
-	uint64_t duration_ns;
-	uint64_t interval_ns; /* 0: no interval reports */
-	uint64_t omit_ns;     /* warm-up excluded from the result (like iperf3 -O) */
-	uint64_t rate_bps;    /* total target across streams; 0: as fast as the
-			       * sender can (`ovlperf client -u` asks 1 Mbit/s
-			       * without -b, as iperf3 does) */
-	uint32_t len;	      /* UDP datagram payload / TCP write size; 0: default */
-	bool reverse;	      /* server sends, client receives */
-	uint32_t mss;	      /* TCP_MAXSEG to set; 0: kernel's */
-	bool udp_gso;	      /* send with UDP_SEGMENT where the kernel has it */
-	bool udp_gro;	      /* receive with UDP_GRO */
-	bool dont_fragment;   /* UDP: DF on every datagram; one above the path MTU
-			       * is an error, never fragments (iperf3 --dont-fragment) */
-	uint32_t sock_buf;    /* TCP: SO_SNDBUF/SO_RCVBUF of both ends (0: autotuning);
-			       * UDP: the receiver's SO_RCVBUF (0: engine default, large) */
-	char psk_file[256];   /* "" : no authentication */
-	uint8_t dscp;
-	char bind_addr[64];	     /* local address for the client's sockets; "" : any */
-	uint16_t cport;		     /* source port of stream 0, the next ones follow
-				      * (iperf3 --cport); 0: any. Not the control's */
-	uint32_t msg_timeout_ms;     /* control-message deadline; 0: 10 s */
-	uint32_t connect_timeout_ms; /* connecting the control connection; 0:
-				      * msg_timeout_ms */
-	char congestion[16];	     /* TCP congestion control of both ends' test
-				      * connections (tcp(7) TCP_CONGESTION); "" :
-				      * each end's default */
-	bool realtime;		     /* opt-in: as root, this end's UDP threads run SCHED_FIFO.
-				      * Off by default: a real-time receiver or sender starves
-				      * a userspace overlay daemon on the same host (the usual
-				      * case at a VPN's far end) and measures that instead */
-	bool fit_judged;	     /* UDP: the caller judged the size against the path
-				      * (the suite, once per path): no warning per test */
-};
-
-/* Fill a spec with iperf3-like defaults: TCP, 1 stream, 10 s, port 5211. */
-void load_spec_defaults(struct load_spec *spec);
+#define LOAD_JSON_SCHEMA 1
 
 struct owd_summary {
 	bool valid; /* false when no datagram arrived */
@@ -241,33 +187,8 @@ struct load_result {
 	char cc_local[16], cc_peer[16]; /* TCP congestion control of each end ("" unknown) */
 };
 
-/* Live interval reports: called from load_run's thread after each interval
- * (res->intervals[res->nintervals - 1] is the new one) so that a printer can
- * show it at once. The measurement code never formats. */
-typedef void (*load_interval_fn)(const struct load_result *res, const struct load_interval *iv,
-				 void *arg);
-
-/* The client sampled its own streams: res->local[idx] is new. */
-typedef void (*load_local_fn)(const struct load_result *res, unsigned idx, void *arg);
-
-struct load_hooks {
-	load_interval_fn on_interval; /* NULL: intervals are only stored */
-	load_local_fn on_local;	      /* NULL: the client's samples are only stored */
-	void *arg;
-};
-
-/* Runs one test against a server. On failure returns a negative errno and
- * leaves a sentence in res->error; what was measured before the failure is
- * kept in res. The caller frees with load_result_free(). Polls
- * interrupt_requested() and stops early (returning -EINTR) when set. */
-int load_run(const struct load_spec *spec, struct load_result *res);
-/* load_run with hooks (NULL hooks: same as load_run). */
-int load_run_hooks(const struct load_spec *spec, struct load_result *res,
-		   const struct load_hooks *hooks);
+/* Frees the arrays load_run() allocated in res (streams, intervals, conns,
+ * the client's samples) and sets their counts to 0; the rest of res stays. */
 void load_result_free(struct load_result *res);
-
-/* IP fragments a datagram of len payload bytes makes at path MTU mtu with
- * hdr bytes of IP + UDP header (28 IPv4, 48 IPv6); 1 when it fits. */
-unsigned udp_fragments(uint32_t len, uint32_t mtu, unsigned hdr);
 
 #endif

@@ -20,7 +20,7 @@
 #include <stdint.h>
 
 #include "layer.h"
-#include "load.h"
+#include "load_result.h"
 
 /* run.json: "schema" names the document, "schema_version" counts its
  * versions. Version 1 had only a numeric "schema" (the version); the reader
@@ -193,7 +193,7 @@ struct results_layers {
 	uint64_t received_bytes[LAYER_COUNT];
 	double sent_bps[LAYER_COUNT], received_bps[LAYER_COUNT];
 	/* Over the built-in overlay, measured by its daemon (udp_outer in
-	 * load.h): the outer datagrams at every layer (no payload layer
+	 * load_result.h): the outer datagrams at every layer (no payload layer
 	 * beyond their UDP payload), their rate over the trial, and the mean
 	 * line bytes of one outer datagram against one test datagram's. */
 	bool outer;

@@ -30,7 +30,6 @@
 #include <sys/socket.h>
 
 #include "data_registry.h"
-#include "load.h"
 #include "owd_clock.h"
 #include "proto.h"
 
