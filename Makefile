@@ -64,16 +64,20 @@ $(O)/tests/%: tests/unit/%.c $(LIBOBJ)
 
 # The README's test command. Installs what is missing, then runs every layer:
 # unit tests, the same under ASan/UBSan, each fuzzer briefly on its seeds, and
-# the network-namespace tests.
+# the network-namespace tests. The fuzzers run 2 at once (each still for
+# CHECK_FUZZ_SECONDS), the netns scripts in CHECK_NETNS_JOBS lanes (most of
+# them wait on timeouts, probes and sleeps; those that must run alone say
+# so in their header: tests/netns/run.sh).
 JOBS        ?= $(shell nproc 2>/dev/null || echo 2)
 CHECK_FUZZ_SECONDS ?= 5
+CHECK_NETNS_JOBS ?= 2
 check: deps
 	$(MAKE) format-check layout-check
 	$(MAKE) -j$(JOBS) WERROR=1 all unit
 	$(MAKE) man-check
 	$(MAKE) -j$(JOBS) WERROR=1 asan
-	$(MAKE) -j$(JOBS) fuzz-smoke FUZZ_SECONDS=$(CHECK_FUZZ_SECONDS)
-	$(MAKE) netns-asan
+	$(MAKE) -j$(JOBS) fuzz-smoke FUZZ_SECONDS=$(CHECK_FUZZ_SECONDS) FUZZ_SMOKE_JOBS=2
+	$(MAKE) netns-asan NETNS_JOBS=$(CHECK_NETNS_JOBS)
 	$(MAKE) netns NETNS_ONLY=tunnel_privilege
 	$(MAKE) install-check
 	$(MAKE) ansible-lint
@@ -83,8 +87,11 @@ check: deps
 unit: $(UNIT_BIN)
 	@bash tests/run_unit.sh $(UNIT_BIN)
 
+# NETNS_ONLY=WORD: only the scripts whose name holds WORD; NETNS_JOBS=N: N
+# scripts at once (default 1), each one's output printed whole when it ends.
+NETNS_JOBS ?= 1
 netns: $(BIN)
-	@OVLPERF=$(abspath $(BIN)) bash tests/netns/run.sh
+	@OVLPERF=$(abspath $(BIN)) NETNS_JOBS=$(NETNS_JOBS) bash tests/netns/run.sh
 
 # The netns tests with the ASan/UBSan binary: every process they start (servers,
 # clients, tunnel daemons, runs) is checked for memory errors, leaks and
@@ -93,7 +100,7 @@ netns: $(BIN)
 # test with the release binary, where the filter kills.
 netns-asan:
 	+$(ASAN_MAKE) build-asan/ovlperf
-	@OVLPERF=$(abspath build-asan/ovlperf) bash tests/netns/run.sh
+	@OVLPERF=$(abspath build-asan/ovlperf) NETNS_JOBS=$(NETNS_JOBS) bash tests/netns/run.sh
 
 # Unit tests again under AddressSanitizer and UBSan, in their own build directory.
 ASAN_MAKE = $(MAKE) O=build-asan BIN=build-asan/ovlperf CC=clang \
@@ -111,10 +118,12 @@ $(O)/fuzz/%: tests/fuzz/%.c $(LIBOBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(TEST_CFLAGS) -fsanitize=fuzzer,address,undefined -o $@ $< $(LIBOBJ) $(LIBS)
 
-# Each harness for a short time on its committed seed corpus (FUZZ_SECONDS each).
+# Each harness for a short time on its committed seed corpus (FUZZ_SECONDS
+# each of wall clock), FUZZ_SMOKE_JOBS harnesses at once.
 FUZZ_SECONDS ?= 20
+FUZZ_SMOKE_JOBS ?= 1
 fuzz-smoke: fuzz
-	@bash tests/fuzz/run.sh $(FUZZ_O)/fuzz $(FUZZ_SECONDS)
+	@bash tests/fuzz/run.sh $(FUZZ_O)/fuzz $(FUZZ_SECONDS) $(FUZZ_SMOKE_JOBS)
 
 # A long campaign (not in check): every harness FUZZ_LONG_SECONDS of wall
 # clock, FUZZ_JOBS at a time, on copies of the seeds; results/fuzz-long/

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
+# netns: alone: the shaped case must offer 300 Mbit/s to a 200 Mbit/s link; a sender slowed by another test's load offers less and loses too little
 # Loss attribution names the place where the datagrams were really lost,
 # counted in datagrams with the offloads on (UDP GSO/GRO, the default) and
 # off, over IPv4 and IPv6, each place checked against the kernel's own

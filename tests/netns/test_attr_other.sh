@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
+# netns: alone
 # Loss in another socket of the receiving host: a VPN daemon's. The built-in
 # overlay runs as a plain userspace VPN would, by hand, with the smallest
 # socket buffer it takes (socket_buffer = 65536) and its offloads off, so

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
+# netns: alone: SCHED_FIFO threads: another test's load would starve or be starved
 # The tester must not starve the overlay it measures. With the built-in
 # overlay (a userspace daemon) on the server's host, a default `ovlperf
 # server` keeps its test threads SCHED_OTHER and says so ("sched" in the

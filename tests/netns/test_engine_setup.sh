@@ -9,7 +9,7 @@
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/engine_lib.sh"
 
-lab_pair fx
+lab_pair fst
 start_server
 
 # Host B drops every segment of a data connection but SYNs until 3 s from

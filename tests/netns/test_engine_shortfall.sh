@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
+# netns: alone: a SCHED_FIFO hog on CPU 0 must be the only thing delaying the sender
 # Why a UDP sender fell short. Lab fx2 with a 200 Mbit/s tbf on its link.
 # A paced 150 Mbit/s sender is pinned to CPU 0 beside a SCHED_FIFO task of
 # higher priority that takes CPU 0 for 3 ms every 30 ms: the sender wakes

@@ -12,7 +12,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/engine_lib.sh"
 
-lab_pair fc
+lab_pair fsv
 
 # kill_when_running FROM BYTES CPID: the server SIGKILLed once the client
 # CPID's test moved BYTES over the link (wait_link_bytes)

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
+# netns: alone: lab list and /run/netns are read whole, lab up is interrupted mid-way
 # Lab hosts: namespaces, veth, IPv4/IPv6 addresses, MTU, routing, tbf, nftables
 # drop, teardown (processes inside killed), refusal to touch foreign
 # namespaces, and interrupted `lab up` leaving nothing. Labs: lt, lt2, lt3.

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
+# netns: alone
 # WAN conditions on lab links (`lab up --delay/--loss ...`, docs/man/ovlperf-lab.1):
 # - a bad value is refused with a clear message and creates nothing;
 # - the means is netem where the kernel has it, else the userspace

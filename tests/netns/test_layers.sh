@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
+# netns: alone: the sender must reach 115 % of the line rate, which another test's load prevents
 # Sizes and rates at the layer a forwarding study means (RFC 2544): a router
 # (host 1) forwards to host 2 over a link shaped to 10 Mbit/s counted like
 # Ethernet (rate-layer=line: each frame also pays FCS, preamble, SFD and gap).

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
+# netns: alone
 # The userspace WAN link (`ovlperf link run`, docs/link.md) between two plain
 # namespaces, in a link namespace of its own:
 #   - --delay 20ms: ping's RTT (min and avg of 20) is 2 x 20 ms within 0.3 ms,

@@ -13,7 +13,7 @@
 . "$(dirname "$0")/mtu_lib.sh"
 . "$(dirname "$0")/tunnel_lib.sh"
 
-lab_pair mt3
+lab_pair mto
 mt_server "$B"
 tu_pair 4 "mtu = 1500"
 expect_eq "overlay MTU as configured (too large)" "$(tu_show "$A" ovl0 mtu)" 1500

@@ -9,7 +9,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/mtu_lib.sh"
 
-mt_chain mt 4 1400
+mt_chain mtp 4 1400
 mt_server "$B"
 
 mt_probe "$MT_DIR/v4.json" "$A" "$B4" --tcp-mss

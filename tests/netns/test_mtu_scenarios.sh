@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # The three MTU scenarios through `ovlperf run`: each one's
 # verdicts and exact MTUs in run.json. The lab names are swapped for this
-# test's own (mt, mt2, mt3) so that the test never meets a lab of a run.
+# test's own (msb, msj, msm) so that the test never meets a lab of a run.
 #   mtu-blackhole  1400 in the middle, ICMP dropped, overlay at 1440
 #   mtu-jumbo      9001 end to end, overlay 8941
 #   mtu-mss        1400 in the middle, ICMP passes: MSS larger than the path
@@ -41,7 +41,7 @@ n=int(sys.argv[5]) if len(sys.argv)>5 else 0
 print(m[n][sys.argv[4]] if len(m)>n else "")' "$RUN" "$@"
 }
 
-run_scn scenarios/mtu-blackhole.ini mt
+run_scn scenarios/mtu-blackhole.ini msb
 expect_eq "blackhole: underlay black hole" "$(chk 0 blackhole verdict)" FAIL
 expect_eq "blackhole: underlay path MTU" "$(chk 0 blackhole value)" 1400
 expect_eq "blackhole: underlay expect 1400" "$(chk 0 expect verdict)" OK
@@ -58,7 +58,7 @@ ok "blackhole: the terminal summary shows the black hole"
 # a complete run with a FAIL verdict: its own exit status (ovlperf run --help)
 expect_eq "blackhole: exit status of a run with a FAIL verdict" "$RC" 4
 
-run_scn scenarios/mtu-jumbo.ini mt3
+run_scn scenarios/mtu-jumbo.ini msj
 expect_eq "jumbo: exit status (every verdict OK)" "$RC" 0
 expect_eq "jumbo: underlay pmtu" "$(chk 0 pmtu verdict)" OK
 expect_eq "jumbo: underlay path MTU" "$(chk 0 pmtu value)" 9001
@@ -76,7 +76,7 @@ bad=[c for c in d["mtu"] if c["verdict"]!="OK"]
 sys.exit(1 if bad else 0)' "$RUN" || fail "jumbo: a verdict is not OK"
 ok "jumbo: every verdict OK"
 
-run_scn scenarios/mtu-mss.ini mt2
+run_scn scenarios/mtu-mss.ini msm
 expect_eq "mss: exit status (WARN only)" "$RC" 0
 expect_eq "mss: underlay path MTU" "$(chk 0 pmtu value)" 1400
 expect_eq "mss: pmtu verdict (ICMP passes)" "$(chk 0 pmtu verdict)" WARN

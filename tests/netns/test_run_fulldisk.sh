@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
+# netns: alone: mounts a tmpfs and reads lab list
 # `ovlperf run` onto a full disk: the results directory is a 64 KiB tmpfs
 # filled to the last byte before the run (lab "hkfd", underlay only, a few
 # short trials). Every file of the results directory fails to be written;

@@ -11,8 +11,8 @@ source "$(dirname "$0")/lib.sh"
 TAG="ovlperf-run-int-$$"
 OUT=$(mktemp -d /tmp/ovlperf-run-int.XXXXXX)
 on_exit "rm -rf '$OUT'"
-on_exit "\"$OVLPERF\" lab down ru2"
-on_exit "\"$OVLPERF\" lab down ru3"
+on_exit "\"$OVLPERF\" lab down ri2"
+on_exit "\"$OVLPERF\" lab down ri3"
 RUNPID=
 on_exit '[ -n "$RUNPID" ] && kill -KILL $RUNPID'
 
@@ -68,21 +68,21 @@ check_clean()
 }
 
 # 1. SIGINT after some trials.
-"$OVLPERF" lab down ru2 >/dev/null 2>&1 || true
-start ru2
+"$OVLPERF" lab down ri2 >/dev/null 2>&1 || true
+start ri2
 for _ in $(seq 1 300); do
-	[ "$(trials_in "$OUT/ru2")" -ge 4 ] && break
+	[ "$(trials_in "$OUT/ri2")" -ge 4 ] && break
 	kill -0 "$RUNPID" 2>/dev/null || break
 	sleep 0.1
 done
-[ "$(trials_in "$OUT/ru2")" -ge 4 ] || fail "the run never reached 4 trials"
+[ "$(trials_in "$OUT/ri2")" -ge 4 ] || fail "the run never reached 4 trials"
 # A tunnel daemon and the server run inside the lab now.
 [ "$(tagged | wc -l)" -ge 3 ] || fail "expected the server and 2 tunnel daemons while running"
 kill -INT "$RUNPID"
 finish
 expect_eq "mid-run SIGINT: exit status" "$rc" 130
-check_clean ru2
-python3 - "$OUT/ru2/run.json" <<'PY' || fail "run.json after SIGINT"
+check_clean ri2
+python3 - "$OUT/ri2/run.json" <<'PY' || fail "run.json after SIGINT"
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["complete"] is False, "complete must be false"
@@ -92,16 +92,16 @@ assert len(ok) >= 3, "measured trials kept: %d" % len(ok)
 assert any(t["kind"] == "tcp" for t in ok)
 PY
 ok "mid-run SIGINT: run.json kept, complete=false, reason, measured trials"
-expect_eq "external setup ran with the lab's names" "$(cat "$OUT/ru2.ext-up")" "ru2 ovp-ru2-0 ovp-ru2-1"
-[ -e "$OUT/ru2.ext-down" ] || fail "the external path's teardown did not run after SIGINT"
+expect_eq "external setup ran with the lab's names" "$(cat "$OUT/ri2.ext-up")" "ri2 ovp-ri2-0 ovp-ri2-1"
+[ -e "$OUT/ri2.ext-down" ] || fail "the external path's teardown did not run after SIGINT"
 ok "external path: teardown ran after SIGINT"
-grep -q "INCOMPLETE" "$OUT/ru2.stdout" || fail "the summary does not say INCOMPLETE"
-[ -s "$OUT/ru2/report.md" ] || fail "no report.md for the interrupted run"
+grep -q "INCOMPLETE" "$OUT/ri2.stdout" || fail "the summary does not say INCOMPLETE"
+[ -s "$OUT/ri2/report.md" ] || fail "no report.md for the interrupted run"
 ok "interrupted run still prints its summary and writes report.md"
 
 # 2. SIGINT while the paths come up: an external path's setup command hangs.
-"$OVLPERF" lab down ru3 >/dev/null 2>&1 || true
-start ru3 "sleep 60"
+"$OVLPERF" lab down ri3 >/dev/null 2>&1 || true
+start ri3 "sleep 60"
 for _ in $(seq 1 300); do
 	for e in $(tagged); do
 		p=${e#/proc/}; p=${p%%/*}
@@ -112,17 +112,17 @@ done
 kill -INT "$RUNPID"
 finish
 expect_eq "SIGINT during set-up: exit status" "$rc" 130
-check_clean ru3
-[ "$(json_get "$OUT/ru3/run.json" complete)" = false ] || fail "run.json complete after SIGINT in set-up"
-grep -q "while setting up" "$OUT/ru3/run.json" || fail "stop reason does not say set-up"
-[ -e "$OUT/ru3.ext-down" ] || fail "teardown did not run after an interrupted setup"
+check_clean ri3
+[ "$(json_get "$OUT/ri3/run.json" complete)" = false ] || fail "run.json complete after SIGINT in set-up"
+grep -q "while setting up" "$OUT/ri3/run.json" || fail "stop reason does not say set-up"
+[ -e "$OUT/ri3.ext-down" ] || fail "teardown did not run after an interrupted setup"
 ok "SIGINT during a hanging setup: stopped, torn down, run.json incomplete"
 
 # 3. The far end's server dies mid-run: a failed host.
-rm -rf "$OUT/ru3" "$OUT"/ru3.ext-*
-start ru3
+rm -rf "$OUT/ri3" "$OUT"/ri3.ext-*
+start ri3
 for _ in $(seq 1 300); do
-	[ "$(trials_in "$OUT/ru3")" -ge 2 ] && break
+	[ "$(trials_in "$OUT/ri3")" -ge 2 ] && break
 	sleep 0.1
 done
 srv=
@@ -134,8 +134,8 @@ done
 kill -KILL "$srv"
 finish
 expect_eq "dead server: exit status" "$rc" 1
-check_clean ru3
-python3 - "$OUT/ru3/run.json" <<'PY' || fail "run.json after the server died"
+check_clean ri3
+python3 - "$OUT/ri3/run.json" <<'PY' || fail "run.json after the server died"
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["complete"] is False
@@ -143,6 +143,6 @@ assert "server" in d["stop_reason"], d["stop_reason"]
 assert sum(t["status"] == 0 for t in d["trials"]) >= 2
 PY
 ok "dead server: the run stops, says why, keeps what it measured"
-[ -e "$OUT/ru3.ext-down" ] || fail "the external path's teardown did not run after the failure"
+[ -e "$OUT/ri3.ext-down" ] || fail "the external path's teardown did not run after the failure"
 ok "external path: teardown ran after the failure"
 echo "$TEST_NAME: $CHECKS checks passed"

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
+# netns: alone
 # The knee search of `ovlperf run` finds a tbf shaper (shaped.ini's
 # knee must sit at the shaper's rate): lab "ru3" shaped at 200 Mbit/s, one underlay
 # path, 1400-byte datagrams. The payload NDR must lie within 5 % of the

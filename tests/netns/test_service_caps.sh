@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
+# netns: alone: the systemd unit's capabilities and privileges
 # The capabilities deploy/systemd/ovlperf-server.service gives (its
 # CapabilityBoundingSet, read from the unit) and NoNewPrivileges suffice for
 # what the far end runs: the built-in overlay's tunnel daemon comes up, its

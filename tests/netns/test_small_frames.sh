@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
+# netns: alone: the sender must reach 150 % of the line rate, which another test's load prevents
 # RFC 2544's smallest frame, sent as such: 64-byte Ethernet frames (18 bytes
 # of UDP payload over IPv4, ovlperf's short datagram header) in a line-rate
 # sweep across a router (host 1) to host 2 over a link shaped to 2 Mbit/s of

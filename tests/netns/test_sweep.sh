@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
+# netns: alone
 # `ovlperf sweep` through a tbf-shaped lab link: the knee search's NDR lands
 # near the shaper's rate on rates the sender really offered (and a pacer
 # crippled on purpose fails that check), a linear sweep prints one row per

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
+# netns: alone: privileges, capabilities and the seccomp filter of the tunnel daemon
 # Least privilege of the tunnel daemon (tunnel/sandbox.h: it
 # parses datagrams from anyone, so a bug in it must not hand out root):
 # after set-up every thread has no capability (CapEff, CapPrm, CapBnd,

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
+# netns: alone: B's daemon is stopped 400 ms while A sends; beside another test the stream and the stop need not overlap (seen: a largest wait of 12.5 ms)
 # The built-in overlay's receive queue (codel.h, rxq.h), against its own
 # counters: B's daemon is stopped (SIGSTOP) for 400 ms while A sends a
 # steady UDP stream through the overlay, so datagrams wait in B's underlay
