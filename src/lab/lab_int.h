@@ -69,6 +69,9 @@ int lab_state_save(const struct lab_state *st);
 /* -ENOENT if there is no such lab, -EBADMSG if the file is not ours. */
 int lab_state_load(const char *name, struct lab_state *st);
 int lab_state_remove(const char *name);
+/* Removes link l's log and counter file (lab_link_log_path(),
+ * lab_link_counters_path()) from /run/ovlperf/labs. */
+void lab_link_remove_files(const char *lab_name, unsigned link);
 /* Serialization (pure, for the unit tests): returns bytes written or -errno. */
 int lab_state_format(const struct lab_state *st, char *buf, size_t len);
 int lab_state_parse(const char *text, struct lab_state *st);
@@ -93,8 +96,6 @@ int lab_link_netem(struct lab *lab, struct nl_sock *sk, unsigned l, unsigned end
 /* Starts every link's emulator (detached: in a session of its own, logging
  * to lab_link_log_path(), for `lab up`) and waits for its counter file. */
 int lab_link_start(struct lab *lab, bool detach);
-/* Removes what lab_link_*() left in /run/ovlperf/labs for link l. */
-void lab_link_remove_files(const char *lab_name, unsigned link);
 
 /* TSO, GSO and GRO off on ifname in the calling thread's namespace. */
 int lab_offload_off(const char *ifname);

@@ -153,7 +153,7 @@ static int link_ns_setup(struct lab *lab, unsigned l, bool before)
 			rc = nlr_link_up(sk, "b");
 		nlr_close(sk);
 	}
-	back = lab_leave(lab);
+	back = netns_enter_fd(lab->orig_fd);
 	if (back)
 		log_err("cannot return to the original namespace: %s", strerror(-back));
 	return back ? back : rc;
@@ -326,18 +326,6 @@ int lab_link_start(struct lab *lab, bool detach)
 		if (spec->links[l].means == LAB_MEANS_USERSPACE)
 			rc = start_one(lab, l, detach);
 	return rc;
-}
-
-void lab_link_remove_files(const char *lab_name, unsigned link)
-{
-	char path[256];
-
-	if (lab_link_log_path(lab_name, link, path, sizeof(path)) == 0 && unlink(path) < 0 &&
-	    errno != ENOENT)
-		log_warn("cannot remove %s: %s", path, strerror(errno));
-	if (lab_link_counters_path(lab_name, link, path, sizeof(path)) == 0 && unlink(path) < 0 &&
-	    errno != ENOENT)
-		log_warn("cannot remove %s: %s", path, strerror(errno));
 }
 
 int lab_link_counters(const struct lab *lab, unsigned link, struct link_counters *out)

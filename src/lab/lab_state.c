@@ -335,6 +335,18 @@ int lab_state_remove(const char *name)
 	return unlink(path) < 0 && errno != ENOENT ? -errno : 0;
 }
 
+void lab_link_remove_files(const char *lab_name, unsigned link)
+{
+	char path[256];
+
+	if (lab_link_log_path(lab_name, link, path, sizeof(path)) == 0 && unlink(path) < 0 &&
+	    errno != ENOENT)
+		log_warn("cannot remove %s: %s", path, strerror(errno));
+	if (lab_link_counters_path(lab_name, link, path, sizeof(path)) == 0 && unlink(path) < 0 &&
+	    errno != ENOENT)
+		log_warn("cannot remove %s: %s", path, strerror(errno));
+}
+
 int lab_overlay_log_path(const char *lab_name, int host, char *buf, size_t len)
 {
 	char suffix[32];
