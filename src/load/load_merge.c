@@ -131,7 +131,10 @@ static void loss_attribution(const struct proto_results *snd, const struct proto
 		.sender_link_tx = snd->host.link_tx_drops,
 		.receiver_rcvbuf = rcv->host.udp_rcvbuf_errors,
 		.receiver_inerrors = rcv->host.udp_in_errors,
-		.receiver_rxq_ovfl = rcv->total.rxq_ovfl,
+		/* the same figure; an older receiver sends only the field,
+		 * where it scaled packets by their mean size */
+		.receiver_rxq_ovfl =
+			rcv->has_sock_drops ? rcv->sock_drops.dgrams : rcv->total.rxq_ovfl,
 		.receiver_link_rx = rcv->host.link_rx_drops,
 		.has_local = snd->has_local_drops,
 		.qdisc_read = snd->local.flags & PROTO_LD_QDISC_READ,
@@ -152,6 +155,8 @@ static void loss_attribution(const struct proto_results *snd, const struct proto
 	l->qdisc_packets = snd->local.qdisc_drops;
 	l->refused_dgrams = snd->local.refused_dgrams;
 	l->hidden_dgrams = snd->local.hidden_dgrams;
+	l->socket_packets_known = rcv->has_sock_drops;
+	l->socket_packets = rcv->sock_drops.skbs;
 	l->rcvbuf_bytes = rcv->rcvbuf_bytes;
 	l->rcvbuf_need_bytes =
 		rcvbuf_need(l->receiver_socket, u->sent_pps, u->len, l->rcvbuf_bytes);
