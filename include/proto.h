@@ -476,11 +476,15 @@ struct proto_rx_wait {
  * the total length says which are there. */
 #define PROTO_SOCK_DROPS_LEN 24
 struct proto_sock_drops {
-	uint32_t flags; /* none defined: 0 */
-	uint32_t reserved;
-	uint64_t dgrams; /* datagrams the test sockets dropped (<= lost) */
-	uint64_t skbs;	 /* the sockets' drop counters */
+	uint32_t flags;	    /* PROTO_SD_* */
+	uint32_t tail_skbs; /* dropped after the last datagram read, with the
+			     * end marker: the datagrams they held are the
+			     * sender's count beyond the receiver's lost */
+	uint64_t dgrams;    /* datagrams the test sockets dropped (<= lost) */
+	uint64_t skbs;	    /* the sockets' drop counters */
 };
+
+#define PROTO_SD_GRO (1u << 0) /* UDP GRO on the sockets: 64 datagrams a packet */
 
 enum proto_role { PROTO_ROLE_SENDER = 1, PROTO_ROLE_RECEIVER = 2 };
 

@@ -120,6 +120,22 @@ static uint32_t rcvbuf_need(uint64_t ovfl, uint64_t pps, uint32_t len, uint32_t 
 	return need > UINT32_MAX ? UINT32_MAX : (uint32_t)need;
 }
 
+/* The receive socket's datagrams: the receiver's booking, and, when the end
+ * marker was dropped with the last datagrams, those the sender says are
+ * missing beyond the receiver's count, up to what the packets the socket
+ * dropped after its last read can hold (sockloss.h). */
+static uint64_t socket_dgrams(const struct proto_results *rcv, uint64_t lost)
+{
+	const struct proto_sock_drops *sd = &rcv->sock_drops;
+	uint64_t tail, most;
+
+	if (!rcv->has_sock_drops)
+		return rcv->total.rxq_ovfl;
+	tail = lost > rcv->total.lost ? lost - rcv->total.lost : 0;
+	most = (uint64_t)sd->tail_skbs * (sd->flags & PROTO_SD_GRO ? 64u : 1u);
+	return sd->dgrams + (tail < most ? tail : most);
+}
+
 static void loss_attribution(const struct proto_results *snd, const struct proto_results *rcv,
 			     struct udp_result *u)
 {
@@ -133,8 +149,7 @@ static void loss_attribution(const struct proto_results *snd, const struct proto
 		.receiver_inerrors = rcv->host.udp_in_errors,
 		/* the same figure; an older receiver sends only the field,
 		 * where it scaled packets by their mean size */
-		.receiver_rxq_ovfl =
-			rcv->has_sock_drops ? rcv->sock_drops.dgrams : rcv->total.rxq_ovfl,
+		.receiver_rxq_ovfl = socket_dgrams(rcv, u->lost),
 		.receiver_link_rx = rcv->host.link_rx_drops,
 		.has_local = snd->has_local_drops,
 		.qdisc_read = snd->local.flags & PROTO_LD_QDISC_READ,

@@ -365,6 +365,9 @@ void load_side_udp(struct load_side *side, const struct udp_stream *st, unsigned
 			udp_receiver_stats(&st[i], st[i].rx, s);
 			out->total.rxq_ovfl += s->rxq_ovfl;
 			side->own_drops_raw += st[i].sockloss.skbs;
+			out->sock_drops.tail_skbs += st[i].sockloss.end_rise;
+			if (st[i].gro)
+				out->sock_drops.flags |= PROTO_SD_GRO;
 			side->own_drops += s->rxq_ovfl;
 			out->total.lost += s->lost;
 			if (all)

@@ -21,3 +21,11 @@ void sockloss_step(struct sockloss *s, uint32_t drops, uint64_t gap)
 	s->skbs += rise;
 	s->dgrams += own;
 }
+
+void sockloss_end(struct sockloss *s, uint32_t drops, uint64_t gap)
+{
+	uint32_t rise = drops - s->last;
+
+	sockloss_step(s, drops, gap);
+	s->end_rise = gap ? 0 : rise;
+}

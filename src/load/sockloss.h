@@ -31,10 +31,14 @@
 #define SOCKLOSS_GRO_MAX_SEGS 64u
 
 struct sockloss {
-	uint32_t last;	  /* the drop count of the last skb (or the start) */
-	uint32_t per_skb; /* datagrams one skb holds at most */
-	uint64_t skbs;	  /* skbs the socket dropped (the count's rises) */
-	uint64_t dgrams;  /* datagrams booked to the socket */
+	uint32_t last;	   /* the drop count of the last skb (or the start) */
+	uint32_t per_skb;  /* datagrams one skb holds at most */
+	uint64_t skbs;	   /* skbs the socket dropped (the count's rises) */
+	uint64_t dgrams;   /* datagrams booked to the socket */
+	uint32_t end_rise; /* the rise at the end with no gap seen: the
+			    * stream's end marker was lost too, so only the
+			    * sender knows what is missing after the last
+			    * datagram read */
 };
 
 /* start: the socket's drop count when the test began; gro: UDP_GRO is on
@@ -45,5 +49,9 @@ void sockloss_init(struct sockloss *s, uint32_t start, bool gro);
  * datagrams of the stream that went missing before it since the last
  * one. */
 void sockloss_step(struct sockloss *s, uint32_t drops, uint64_t gap);
+
+/* The end of the test: the count read then and the datagrams missing after
+ * the last one read (0 when the end marker, which tells them, was lost). */
+void sockloss_end(struct sockloss *s, uint32_t drops, uint64_t gap);
 
 #endif

@@ -598,8 +598,8 @@ static void final_drops(struct udp_stream *st)
 	    len >= (SK_MEMINFO_DROPS + 1) * sizeof(uint32_t) && mi[SK_MEMINFO_DROPS] > st->rxq_ovfl)
 		st->rxq_ovfl = mi[SK_MEMINFO_DROPS];
 	/* the datagrams missing after the last one read */
-	sockloss_step(&st->sockloss, st->rxq_ovfl,
-		      sub0(rxstats_lost(st->rx, st->fin_count), missing(st->rx)));
+	sockloss_end(&st->sockloss, st->rxq_ovfl,
+		     sub0(rxstats_lost(st->rx, st->fin_count), missing(st->rx)));
 }
 
 static void run_receiver(struct udp_stream *st)

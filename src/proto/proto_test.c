@@ -417,7 +417,7 @@ static bool wait_valid(const struct proto_rx_wait *x)
 static void put_sock(struct wr *w, const struct proto_sock_drops *x)
 {
 	w32(w, x->flags);
-	w32(w, x->reserved);
+	w32(w, x->tail_skbs);
 	w64(w, x->dgrams);
 	w64(w, x->skbs);
 }
@@ -425,7 +425,7 @@ static void put_sock(struct wr *w, const struct proto_sock_drops *x)
 static void get_sock(struct rd *r, struct proto_sock_drops *x)
 {
 	x->flags = r32(r);
-	x->reserved = r32(r);
+	x->tail_skbs = r32(r);
 	x->dgrams = r64(r);
 	x->skbs = r64(r);
 }
@@ -555,7 +555,7 @@ int proto_decode_results(const uint8_t *body, size_t len, struct proto_results *
 	if (m->has_sock_drops) {
 		get_sock(&r, &m->sock_drops);
 		/* a dropped skb holds one datagram or more */
-		if (m->sock_drops.flags || m->sock_drops.dgrams > m->total.lost)
+		if ((m->sock_drops.flags & ~PROTO_SD_GRO) || m->sock_drops.dgrams > m->total.lost)
 			return PROTO_E_VALUE;
 	}
 	return 0;
