@@ -29,16 +29,20 @@
 /* UDP GRO coalesces at most this many datagrams into one skb (the kernel's
  * UDP_GRO_CNT_MAX). */
 #define SOCKLOSS_GRO_MAX_SEGS 64u
+/* Packets read after which an unmatched rise or gap is given up. */
+#define SOCKLOSS_CARRY 64u
 
 struct sockloss {
-	uint32_t last;	   /* the drop count of the last skb (or the start) */
-	uint32_t per_skb;  /* datagrams one skb holds at most */
-	uint64_t skbs;	   /* skbs the socket dropped (the count's rises) */
-	uint64_t dgrams;   /* datagrams booked to the socket */
-	uint32_t end_rise; /* the rise at the end with no gap seen: the
-			    * stream's end marker was lost too, so only the
-			    * sender knows what is missing after the last
-			    * datagram read */
+	uint32_t last;		      /* the drop count of the last skb (or the start) */
+	uint32_t per_skb;	      /* datagrams one skb holds at most */
+	uint64_t skbs;		      /* skbs the socket dropped (the count's rises) */
+	uint64_t dgrams;	      /* datagrams booked to the socket */
+	uint64_t pend_gap, pend_rise; /* not matched yet */
+	uint32_t quiet;		      /* packets read since either */
+	uint32_t end_rise;	      /* the rise at the end with no gap seen: the
+				       * stream's end marker was lost too, so only the
+				       * sender knows what is missing after the last
+				       * datagram read */
 };
 
 /* start: the socket's drop count when the test began; gro: UDP_GRO is on

@@ -60,6 +60,9 @@ static const struct {
 	{ "drops after the last skb read (the end)", true, 0, 2, { { 0, 0 }, { 1, 8 } }, 1, 8 },
 	{ "end markers dropped: no gap, no datagram", false, 0, 2, { { 0, 0 }, { 3, 0 } }, 3, 0 },
 	{ "drops before the test (the start)", false, 5, 2, { { 5, 0 }, { 6, 1 } }, 1, 1 },
+	/* two CPUs: the drop is counted one packet before its gap is seen */
+	{ "a rise before its gap", false, 0, 3, { { 0, 0 }, { 1, 0 }, { 1, 1 } }, 1, 1 },
+	{ "a gap before its rise", false, 0, 3, { { 0, 0 }, { 0, 1 }, { 1, 0 } }, 1, 1 },
 	{ "the 32-bit counter wraps",
 	  false,
 	  0xfffffffeu,
