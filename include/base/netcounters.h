@@ -34,7 +34,8 @@ struct loss_attrib {
 	uint64_t sender_link;	    /* the sender's interfaces: tx drops */
 	uint64_t receiver_rcvbuf;   /* other sockets of the receiving host: Udp
 				     * RcvbufErrors beyond the test socket's own */
-	uint64_t receiver_socket;   /* the test's own receive socket: SO_RXQ_OVFL */
+	uint64_t receiver_socket;   /* the test's own receive socket: the gaps
+				     * across which its SO_RXQ_OVFL rose */
 	uint64_t receiver_inerrors; /* Udp InErrors that are not RcvbufErrors */
 	uint64_t receiver_link;	    /* the receiver's interfaces: rx drops */
 	uint64_t network;	    /* the rest: lost on the path */
@@ -55,6 +56,10 @@ struct loss_attrib {
 	char qdisc_kind[16];	    /* root qdisc with the most drops ("tbf") */
 	char qdisc_if[16];	    /* on this interface of the sender */
 	uint32_t sender_txqlen;	    /* that interface's txqueuelen */
+	/* the receiver's account behind receiver_socket: the test sockets'
+	 * drop counters (packets: a GRO one of many datagrams counts once) */
+	bool socket_packets_known; /* false: an older receiver did not say */
+	uint64_t socket_packets;
 	uint32_t rcvbuf_bytes;	    /* the test socket's effective SO_RCVBUF */
 	uint32_t rcvbuf_need_bytes; /* SO_RCVBUF that would have held the overflow
 				     * (0: none overflowed, or the receiver fell
@@ -124,7 +129,9 @@ struct loss_inputs {
 	uint64_t sender_link_tx;     /* tx drops of the sender's interfaces */
 	uint64_t receiver_rcvbuf;    /* RcvbufErrors on the receiver */
 	uint64_t receiver_inerrors;  /* InErrors on the receiver (includes RcvbufErrors) */
-	uint64_t receiver_rxq_ovfl;  /* SO_RXQ_OVFL summed over the test sockets */
+	uint64_t receiver_rxq_ovfl;  /* the test sockets' own drops, datagrams
+				      * (SO_RXQ_OVFL counts packets: the
+				      * receiver books the gaps, sockloss.h) */
 	uint64_t receiver_link_rx;   /* rx drops of the receiver's interfaces */
 	/* The sender's own account (proto_local_drops; has_local false: an
 	 * older peer, sender_sndbuf minus sender_send_errors is used instead) */

@@ -257,6 +257,10 @@ int proto_write_all(int fd, const uint8_t *buf, size_t len, int timeout_ms);
  * proto_rx_wait, after the local drops); a server sends it only to a client
  * that says so. */
 #define PROTO_CAP_RX_WAIT (1u << 13)
+/* Client: RESULTS may end with the receiver's own socket drops in datagrams
+ * (struct proto_sock_drops, after the socket wait); a server sends them only
+ * to a client that says so. */
+#define PROTO_CAP_SOCK_DROPS (1u << 14)
 
 #define PROTO_HELLO_LEN 40
 struct proto_hello {
@@ -465,6 +469,23 @@ struct proto_rx_wait {
 	uint64_t min_ns, p50_ns, p99_ns, max_ns, mean_ns;
 };
 
+/* What the receiving end's test sockets dropped, all streams: the kernel's
+ * count (SO_RXQ_OVFL, in skbs: a GRO skb of many datagrams counts once) and
+ * the datagrams of the sequence gaps across which that count rose. The
+ * three tails' lengths (112, 56, 24) add up differently in every mix, so
+ * the total length says which are there. */
+#define PROTO_SOCK_DROPS_LEN 24
+struct proto_sock_drops {
+	uint32_t flags;	    /* PROTO_SD_* */
+	uint32_t tail_skbs; /* dropped after the last datagram read, with the
+			     * end marker: the datagrams they held are the
+			     * sender's count beyond the receiver's lost */
+	uint64_t dgrams;    /* datagrams the test sockets dropped (<= lost) */
+	uint64_t skbs;	    /* the sockets' drop counters */
+};
+
+#define PROTO_SD_GRO (1u << 0) /* UDP GRO on the sockets: 64 datagrams a packet */
+
 enum proto_role { PROTO_ROLE_SENDER = 1, PROTO_ROLE_RECEIVER = 2 };
 
 #define PROTO_RESULTS_FIXED_LEN (48 + 56 + PROTO_STREAM_STATS_LEN)
@@ -485,6 +506,8 @@ struct proto_results {
 	struct proto_local_drops local;
 	bool has_rx_wait; /* rx_wait is on the wire (PROTO_CAP_RX_WAIT) */
 	struct proto_rx_wait rx_wait;
+	bool has_sock_drops; /* sock_drops is on the wire (PROTO_CAP_SOCK_DROPS) */
+	struct proto_sock_drops sock_drops;
 };
 
 /* MTU_PROBE_* bodies are opaque here: 0..PROTO_MAX_BODY bytes, in mtu_wire.h. */

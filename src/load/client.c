@@ -204,7 +204,8 @@ static int handshake(struct client *cl)
 	struct proto_hello h = { .version = PROTO_VERSION,
 				 .caps = PROTO_CAP_TCP | PROTO_CAP_UDP | PROTO_CAP_REVERSE |
 					 PROTO_CAP_DATA_ACK | PROTO_CAP_LOCAL_DROPS |
-					 PROTO_CAP_CONGESTION | PROTO_CAP_RX_WAIT };
+					 PROTO_CAP_CONGESTION | PROTO_CAP_RX_WAIT |
+					 PROTO_CAP_SOCK_DROPS };
 	struct proto_msg m;
 	int rc;
 

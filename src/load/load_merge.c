@@ -120,6 +120,22 @@ static uint32_t rcvbuf_need(uint64_t ovfl, uint64_t pps, uint32_t len, uint32_t 
 	return need > UINT32_MAX ? UINT32_MAX : (uint32_t)need;
 }
 
+/* The receive socket's datagrams: the receiver's booking, and, when the end
+ * marker was dropped with the last datagrams, those the sender says are
+ * missing beyond the receiver's count, up to what the packets the socket
+ * dropped after its last read can hold (sockloss.h). */
+static uint64_t socket_dgrams(const struct proto_results *rcv, uint64_t lost)
+{
+	const struct proto_sock_drops *sd = &rcv->sock_drops;
+	uint64_t tail, most;
+
+	if (!rcv->has_sock_drops)
+		return rcv->total.rxq_ovfl;
+	tail = lost > rcv->total.lost ? lost - rcv->total.lost : 0;
+	most = (uint64_t)sd->tail_skbs * (sd->flags & PROTO_SD_GRO ? 64u : 1u);
+	return sd->dgrams + (tail < most ? tail : most);
+}
+
 static void loss_attribution(const struct proto_results *snd, const struct proto_results *rcv,
 			     struct udp_result *u)
 {
@@ -131,7 +147,9 @@ static void loss_attribution(const struct proto_results *snd, const struct proto
 		.sender_link_tx = snd->host.link_tx_drops,
 		.receiver_rcvbuf = rcv->host.udp_rcvbuf_errors,
 		.receiver_inerrors = rcv->host.udp_in_errors,
-		.receiver_rxq_ovfl = rcv->total.rxq_ovfl,
+		/* the same figure; an older receiver sends only the field,
+		 * where it scaled packets by their mean size */
+		.receiver_rxq_ovfl = socket_dgrams(rcv, u->lost),
 		.receiver_link_rx = rcv->host.link_rx_drops,
 		.has_local = snd->has_local_drops,
 		.qdisc_read = snd->local.flags & PROTO_LD_QDISC_READ,
@@ -152,6 +170,8 @@ static void loss_attribution(const struct proto_results *snd, const struct proto
 	l->qdisc_packets = snd->local.qdisc_drops;
 	l->refused_dgrams = snd->local.refused_dgrams;
 	l->hidden_dgrams = snd->local.hidden_dgrams;
+	l->socket_packets_known = rcv->has_sock_drops;
+	l->socket_packets = rcv->sock_drops.skbs;
 	l->rcvbuf_bytes = rcv->rcvbuf_bytes;
 	l->rcvbuf_need_bytes =
 		rcvbuf_need(l->receiver_socket, u->sent_pps, u->len, l->rcvbuf_bytes);

@@ -302,16 +302,14 @@ static void udp_receiver_stats(const struct udp_stream *st, const struct rxstats
 	s->jitter_ns = (uint64_t)rx->jitter_ns;
 	owd_put(s, rx);
 	if (st) {
-		/* GRO: the socket counts a dropped packet once, and a larger
-		 * packet is likelier not to fit: the mean datagrams per packet
-		 * weighted by size (sum n^2 / sum n), not the plain mean */
-		s->rxq_ovfl = scale(st->rxq_ovfl - st->rxq_ovfl_start,
-				    st->rx_segs ? st->rx_segs_sq * 1000 / st->rx_segs : 0);
-		if (s->rxq_ovfl)
-			log_debug("stream %u: socket dropped %u packets, ~%" PRIu64
+		/* the socket counts a dropped packet once, a GRO one of many
+		 * datagrams too: the datagrams are those of the sequence gaps
+		 * across which its count rose (sockloss.h) */
+		s->rxq_ovfl = st->sockloss.dgrams < s->lost ? st->sockloss.dgrams : s->lost;
+		if (st->sockloss.skbs)
+			log_debug("stream %u: socket dropped %" PRIu64 " packets, %" PRIu64
 				  " datagrams (%" PRIu64 " packets read held %" PRIu64 ")",
-				  st->id, st->rxq_ovfl - st->rxq_ovfl_start, s->rxq_ovfl,
-				  st->rx_skbs, st->rx_segs);
+				  st->id, st->sockloss.skbs, s->rxq_ovfl, st->rx_skbs, st->rx_segs);
 		if (st->gro)
 			s->flags |= PROTO_SS_GRO;
 	}
@@ -345,6 +343,8 @@ void load_side_udp(struct load_side *side, const struct udp_stream *st, unsigned
 	memset(&out->total, 0, sizeof(out->total));
 	memset(&out->rx_wait, 0, sizeof(out->rx_wait));
 	out->has_rx_wait = false;
+	memset(&out->sock_drops, 0, sizeof(out->sock_drops));
+	out->has_sock_drops = false;
 	side->own_drops_raw = side->own_drops = 0;
 	if (all)
 		rxstats_init(all);
@@ -364,7 +364,10 @@ void load_side_udp(struct load_side *side, const struct udp_stream *st, unsigned
 		} else if (st[i].rx) {
 			udp_receiver_stats(&st[i], st[i].rx, s);
 			out->total.rxq_ovfl += s->rxq_ovfl;
-			side->own_drops_raw += st[i].rxq_ovfl - st[i].rxq_ovfl_start;
+			side->own_drops_raw += st[i].sockloss.skbs;
+			out->sock_drops.tail_skbs += st[i].sockloss.end_rise;
+			if (st[i].gro)
+				out->sock_drops.flags |= PROTO_SD_GRO;
 			side->own_drops += s->rxq_ovfl;
 			out->total.lost += s->lost;
 			if (all)
@@ -387,6 +390,9 @@ void load_side_udp(struct load_side *side, const struct udp_stream *st, unsigned
 		out->duration_ns = rxstats_window_ns(all);
 		out->total.rxq_ovfl = ovfl;
 		out->total.lost = lost;
+		out->has_sock_drops = true;
+		out->sock_drops.dgrams = ovfl;
+		out->sock_drops.skbs = side->own_drops_raw;
 		out->total.flags |= out->flags;
 		free(all);
 	}

@@ -436,6 +436,17 @@ struct receiver {
 				     CMSG_SPACE(sizeof(struct timespec))];
 };
 
+static uint64_t sub0(uint64_t b, uint64_t a)
+{
+	return b > a ? b - a : 0;
+}
+
+/* Datagrams of the stream missing so far (below the highest seq seen). */
+static uint64_t missing(const struct rxstats *rx)
+{
+	return sub0(rx->seq_span, rx->received);
+}
+
 static void account(struct udp_stream *st, const uint8_t *p, size_t len, uint64_t now)
 {
 	struct dgram_hdr h;
@@ -509,8 +520,16 @@ void udp_stream_rx_packet(struct udp_stream *st, const uint8_t *p, size_t len, s
 	st->rx_skbs++;
 	st->rx_segs += (len + seg - 1) / seg;
 	st->rx_segs_sq += (uint64_t)((len + seg - 1) / seg) * ((len + seg - 1) / seg);
-	for (size_t off = 0; off < len; off += seg)
+	for (size_t off = 0; off < len; off += seg) {
+		uint64_t before = missing(st->rx);
+
 		account(st, p + off, len - off < seg ? len - off : seg, now);
+		/* the gap before the packet's first datagram is where the
+		 * socket may have dropped packets (sockloss.h); gaps inside a
+		 * GRO packet were lost before it was queued whole */
+		if (off == 0)
+			sockloss_step(&st->sockloss, st->rxq_ovfl, sub0(missing(st->rx), before));
+	}
 }
 
 static void publish(struct udp_stream *st, uint64_t now)
@@ -578,6 +597,9 @@ static void final_drops(struct udp_stream *st)
 	if (getsockopt(st->fd, SOL_SOCKET, SO_MEMINFO, mi, &len) == 0 &&
 	    len >= (SK_MEMINFO_DROPS + 1) * sizeof(uint32_t) && mi[SK_MEMINFO_DROPS] > st->rxq_ovfl)
 		st->rxq_ovfl = mi[SK_MEMINFO_DROPS];
+	/* the datagrams missing after the last one read */
+	sockloss_end(&st->sockloss, st->rxq_ovfl,
+		     sub0(rxstats_lost(st->rx, st->fin_count), missing(st->rx)));
 }
 
 static void run_receiver(struct udp_stream *st)
@@ -703,6 +725,7 @@ int udp_stream_start(struct udp_stream *st, uint32_t sock_buf)
 		sockopt_rx_timestamps(st->fd);
 		if (st->gro && !sockopt_udp_gro(st->fd))
 			st->gro = false;
+		sockloss_init(&st->sockloss, st->rxq_ovfl_start, st->gro);
 	}
 	rc = pthread_create(&st->thread, NULL, stream_main, st);
 	if (rc)

@@ -27,6 +27,7 @@
 #include "pacer.h"
 #include "proto.h"
 #include "rxstats.h"
+#include "sockloss.h"
 
 /* Datagrams per sendmmsg()/recvmmsg() call. */
 #define UDP_LOAD_BATCH 64
@@ -90,6 +91,7 @@ struct udp_stream {
 	uint64_t foreign;   /* parsed but not of this test/stream */
 	uint32_t rxq_ovfl;  /* the socket's drop counter (last seen) */
 	uint32_t rxq_ovfl_start;
+	struct sockloss sockloss;  /* the socket's drops in datagrams */
 	uint64_t rx_segs_sq;	   /* sum of the squares of datagrams per packet */
 	uint64_t rx_skbs, rx_segs; /* packets read and the datagrams in them
 				    * (several per packet with GRO) */

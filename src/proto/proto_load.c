@@ -414,6 +414,40 @@ static bool wait_valid(const struct proto_rx_wait *x)
 	       x->min_ns <= x->mean_ns && x->mean_ns <= x->max_ns;
 }
 
+static void put_sock(struct wr *w, const struct proto_sock_drops *x)
+{
+	w32(w, x->flags);
+	w32(w, x->tail_skbs);
+	w64(w, x->dgrams);
+	w64(w, x->skbs);
+}
+
+static void get_sock(struct rd *r, struct proto_sock_drops *x)
+{
+	x->flags = r32(r);
+	x->tail_skbs = r32(r);
+	x->dgrams = r64(r);
+	x->skbs = r64(r);
+}
+
+/* Which optional tails a RESULTS body of len bytes holds past base: the
+ * one mix of them whose lengths add up to the rest. */
+static bool tails_of(size_t len, size_t base, struct proto_results *m)
+{
+	for (unsigned mix = 0; mix < 8; mix++) {
+		size_t n = base + (mix & 1 ? PROTO_LOCAL_DROPS_LEN : 0) +
+			   (mix & 2 ? PROTO_RX_WAIT_LEN : 0) + (mix & 4 ? PROTO_SOCK_DROPS_LEN : 0);
+
+		if (n == len) {
+			m->has_local_drops = mix & 1;
+			m->has_rx_wait = mix & 2;
+			m->has_sock_drops = mix & 4;
+			return true;
+		}
+	}
+	return false;
+}
+
 ssize_t proto_encode_results(uint8_t *buf, size_t cap, const struct proto_results *m)
 {
 	struct wr w;
@@ -426,7 +460,8 @@ ssize_t proto_encode_results(uint8_t *buf, size_t cap, const struct proto_result
 	n = begin(buf, cap, PROTO_RESULTS,
 		  PROTO_RESULTS_FIXED_LEN + (size_t)m->nstreams * PROTO_STREAM_STATS_LEN +
 			  (m->has_local_drops ? PROTO_LOCAL_DROPS_LEN : 0) +
-			  (m->has_rx_wait ? PROTO_RX_WAIT_LEN : 0),
+			  (m->has_rx_wait ? PROTO_RX_WAIT_LEN : 0) +
+			  (m->has_sock_drops ? PROTO_SOCK_DROPS_LEN : 0),
 		  &w);
 	if (n < 0)
 		return n;
@@ -454,6 +489,8 @@ ssize_t proto_encode_results(uint8_t *buf, size_t cap, const struct proto_result
 		put_local(&w, &m->local);
 	if (m->has_rx_wait)
 		put_wait(&w, &m->rx_wait);
+	if (m->has_sock_drops)
+		put_sock(&w, &m->sock_drops);
 	return n;
 }
 
@@ -474,15 +511,8 @@ int proto_decode_results(const uint8_t *body, size_t len, struct proto_results *
 	base = PROTO_RESULTS_FIXED_LEN + (size_t)m->nstreams * PROTO_STREAM_STATS_LEN;
 	/* the optional tails, in this order; their lengths differ, so the
 	 * total says which are there */
-	if (len == base || len == base + PROTO_RX_WAIT_LEN)
-		m->has_local_drops = false;
-	else if (len == base + PROTO_LOCAL_DROPS_LEN ||
-		 len == base + PROTO_LOCAL_DROPS_LEN + PROTO_RX_WAIT_LEN)
-		m->has_local_drops = true;
-	else
+	if (!tails_of(len, base, m))
 		return PROTO_E_LENGTH;
-	m->has_rx_wait = len == base + PROTO_RX_WAIT_LEN ||
-			 len == base + PROTO_LOCAL_DROPS_LEN + PROTO_RX_WAIT_LEN;
 	if (m->role != PROTO_ROLE_SENDER && m->role != PROTO_ROLE_RECEIVER)
 		return PROTO_E_VALUE;
 	m->duration_ns = r64(&r);
@@ -519,6 +549,13 @@ int proto_decode_results(const uint8_t *body, size_t len, struct proto_results *
 	if (m->has_rx_wait) {
 		get_wait(&r, &m->rx_wait);
 		if (!wait_valid(&m->rx_wait))
+			return PROTO_E_VALUE;
+	}
+	memset(&m->sock_drops, 0, sizeof(m->sock_drops));
+	if (m->has_sock_drops) {
+		get_sock(&r, &m->sock_drops);
+		/* a dropped skb holds one datagram or more */
+		if ((m->sock_drops.flags & ~PROTO_SD_GRO) || m->sock_drops.dgrams > m->total.lost)
 			return PROTO_E_VALUE;
 	}
 	return 0;

@@ -162,6 +162,22 @@ static cJSON *qdisc_drops_json(const struct loss_attrib *l)
 	return o;
 }
 
+/* The receiver's account behind loss_at.receiver_socket; null from a
+ * receiver that does not send it. */
+static cJSON *socket_drops_json(const struct loss_attrib *l)
+{
+	cJSON *o;
+
+	if (!l->socket_packets_known)
+		return cJSON_CreateNull();
+	o = cJSON_CreateObject();
+	if (!o)
+		return NULL;
+	add_num(o, "packets", (double)l->socket_packets);
+	add_num(o, "datagrams", (double)l->receiver_socket);
+	return o;
+}
+
 /* whole: the test's total, with the figures only the total has (a stream's
  * record is the same without them) */
 static cJSON *udp_json(const struct udp_result *u, bool whole)
@@ -192,6 +208,7 @@ static cJSON *udp_json(const struct udp_result *u, bool whole)
 		cJSON_AddItemToObject(o, "loss_at", loss_at_json(&u->loss_at));
 		cJSON_AddItemToObject(o, "loss_places", loss_places_json(&u->loss_at));
 		cJSON_AddItemToObject(o, "sender_drops", qdisc_drops_json(&u->loss_at));
+		cJSON_AddItemToObject(o, "receiver_drops", socket_drops_json(&u->loss_at));
 	}
 	return o;
 }
@@ -315,9 +332,9 @@ static cJSON *intervals_json(const struct load_result *r)
  * they become null, not the zeros (or the 100 % loss) the merge leaves.
  * "lost", "loss_pct" and "loss_at" need both ends. Lists end with NULL. */
 static const char *const udp_by_receiver[] = {
-	"received",	"lost",		"loss_pct",  "duplicates", "reordered",	 "malformed",
-	"received_bps", "received_pps", "jitter_ms", "owd_us",	   "rx_wait_us", "loss_at",
-	"loss_places",	"rcvbuf_bytes", "gro",	     NULL,
+	"received",	"lost",		  "loss_pct",	  "duplicates", "reordered",  "malformed",
+	"received_bps", "received_pps",	  "jitter_ms",	  "owd_us",	"rx_wait_us", "loss_at",
+	"loss_places",	"receiver_drops", "rcvbuf_bytes", "gro",	NULL,
 };
 static const char *const udp_by_sender[] = {
 	"sent",	       "lost",	       "loss_pct",	    "achieved_bps", "sent_pps", "loss_at",

@@ -190,6 +190,40 @@ static void test_roundtrip_local_drops(void **state)
 	test_free(r2);
 }
 
+/* The receiver's socket drops: a tail of their own, alone or after the
+ * other two (every mix of lengths differs), more datagrams than were lost
+ * refused. */
+static void test_roundtrip_sock_drops(void **state)
+{
+	const size_t base = PROTO_RESULTS_FIXED_LEN + 2 * PROTO_STREAM_STATS_LEN;
+	struct proto_results *r = results_sample(2), *r2 = test_calloc(1, sizeof(*r2));
+	struct proto_msg m;
+
+	(void)state;
+	r->has_sock_drops = true;
+	r->sock_drops = (struct proto_sock_drops){ .dgrams = r->total.lost, .skbs = 1 };
+	m = parsed(proto_encode_results(buf, sizeof(buf), r), PROTO_RESULTS);
+	assert_int_equal(m.len, base + PROTO_SOCK_DROPS_LEN);
+	assert_int_equal(proto_decode_results(m.body, m.len, r2), 0);
+	assert_true(r2->has_sock_drops);
+	assert_false(r2->has_rx_wait || r2->has_local_drops);
+	assert_memory_equal(r, r2, sizeof(*r));
+	r->has_local_drops = r->has_rx_wait = true;
+	m = parsed(proto_encode_results(buf, sizeof(buf), r), PROTO_RESULTS);
+	assert_int_equal(m.len,
+			 base + PROTO_LOCAL_DROPS_LEN + PROTO_RX_WAIT_LEN + PROTO_SOCK_DROPS_LEN);
+	memset(r2, 0, sizeof(*r2));
+	assert_int_equal(proto_decode_results(m.body, m.len, r2), 0);
+	assert_true(r2->has_sock_drops && r2->has_rx_wait && r2->has_local_drops);
+	assert_memory_equal(r, r2, sizeof(*r));
+	/* more datagrams than the receiver lost */
+	r->sock_drops.dgrams = r->total.lost + 1;
+	m = parsed(proto_encode_results(buf, sizeof(buf), r), PROTO_RESULTS);
+	assert_int_equal(proto_decode_results(m.body, m.len, r2), PROTO_E_VALUE);
+	test_free(r);
+	test_free(r2);
+}
+
 /* The receiver's socket wait rides last, alone or after the local drops:
  * the four lengths tell the tails apart; disordered figures, unknown flags
  * and figures without samples are refused. */
@@ -417,6 +451,7 @@ int main(void)
 		cmocka_unit_test(test_roundtrip_results),
 		cmocka_unit_test(test_roundtrip_local_drops),
 		cmocka_unit_test(test_roundtrip_rx_wait),
+		cmocka_unit_test(test_roundtrip_sock_drops),
 		cmocka_unit_test(test_results_field_positions),
 		cmocka_unit_test(test_results_sched),
 		cmocka_unit_test(test_counts_that_lie),
