@@ -51,11 +51,11 @@ struct loss_attrib {
 	uint64_t qdisc_datagrams; /* the datagrams those say the qdisc dropped
 				   * (sender_qdisc before the cap at lost) */
 	/* what the fixes need (report_loss_fix() in report_load.h) */
-	char network_where[96];	    /* the lab's emulated link the path crosses,
-				     * where the lab knows it ("" elsewhere) */
-	char qdisc_kind[16];	    /* root qdisc with the most drops ("tbf") */
-	char qdisc_if[16];	    /* on this interface of the sender */
-	uint32_t sender_txqlen;	    /* that interface's txqueuelen */
+	char network_where[96]; /* the lab's emulated link the path crosses,
+				 * where the lab knows it ("" elsewhere) */
+	char qdisc_kind[16];	/* root qdisc with the most drops ("tbf") */
+	char qdisc_if[16];	/* on this interface of the sender */
+	uint32_t sender_txqlen; /* that interface's txqueuelen */
 	/* the receiver's account behind receiver_socket: the test sockets'
 	 * drop counters (packets: a GRO one of many datagrams counts once) */
 	bool socket_packets_known; /* false: an older receiver did not say */

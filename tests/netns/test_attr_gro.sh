@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
+# netns: alone
 # A receive buffer too small for the rate, on a plain lab pair with no
 # shaper: every lost datagram is the test's own receive socket's, with UDP
 # GRO on the socket and off, the veth's GRO/GSO/TSO on and off, over IPv4
