@@ -17,6 +17,7 @@
 #include "interrupt.h"
 #include "log.h"
 #include "pmtu.h"
+#include "send.h"
 
 #define DEVICE_PMTU_REFRESH_NS NSEC_PER_SEC
 

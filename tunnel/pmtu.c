@@ -11,7 +11,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "device.h"
+#include "device_state.h"
 #include "log.h"
 #include "netlink.h"
 #include "pmtu.h"

@@ -30,11 +30,13 @@
 
 #include "bytes.h"
 #include "clock.h"
-#include "device.h"
+#include "device_state.h"
 #include "gro.h"
 #include "gso.h"
 #include "log.h"
 #include "pagemem.h"
+#include "receive.h"
+#include "send.h"
 #include "sockopt.h"
 #include "wire.h"
 

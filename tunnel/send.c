@@ -20,12 +20,13 @@
 #include <unistd.h>
 
 #include "clock.h"
-#include "device.h"
+#include "device_state.h"
 #include "gso.h"
 #include "icmp.h"
 #include "log.h"
 #include "pagemem.h"
 #include "pmtu.h"
+#include "send.h"
 #include "underlay.h"
 
 struct tx_slot {

@@ -11,7 +11,7 @@
 
 #include "clock.h"
 #include "config.h"
-#include "device.h"
+#include "device_state.h"
 #include "key.h"
 #include "netlink.h"
 #include "sandbox.h"
@@ -21,6 +21,42 @@ struct out {
 	char *buf;
 	size_t cap, len;
 };
+
+const char *device_counter_name(enum device_counter c)
+{
+	static const char *const names[DEV_C__COUNT] = {
+		[DEV_TUN_RX_PACKETS] = "tun_rx_packets",
+		[DEV_TUN_RX_READS] = "tun_rx_reads",
+		[DEV_TUN_TX_PACKETS] = "tun_tx_packets",
+		[DEV_TUN_TX_WRITES] = "tun_tx_writes",
+		[DEV_UDP_TX_DATAGRAMS] = "udp_tx_datagrams",
+		[DEV_UDP_TX_CALLS] = "udp_tx_calls",
+		[DEV_UDP_RX_DATAGRAMS] = "udp_rx_datagrams",
+		[DEV_UDP_RX_CALLS] = "udp_rx_calls",
+		[DEV_UDP_RX_GRO_BUFFERS] = "udp_rx_gro_buffers",
+		[DEV_TUN_RX_BYTES] = "tun_rx_bytes",
+		[DEV_TUN_TX_BYTES] = "tun_tx_bytes",
+		[DEV_UDP_TX_BYTES] = "udp_tx_bytes",
+		[DEV_UDP_RX_BYTES] = "udp_rx_bytes",
+		[DEV_TOO_BIG_ICMP] = "too_big_icmp_sent",
+		[DEV_OUTER_FRAGMENTED] = "outer_fragmented",
+		[DEV_PMTU_UPDATES] = "pmtu_updates",
+		[DEV_ROAMED] = "endpoint_changes",
+		[DEV_DROP_NO_ROUTE] = "no_route",
+		[DEV_DROP_NO_ENDPOINT] = "no_endpoint",
+		[DEV_DROP_BAD_TUN_PACKET] = "bad_tun_packet",
+		[DEV_DROP_TOO_BIG] = "too_big_no_reply",
+		[DEV_DROP_SOURCE_NOT_ALLOWED] = "source_not_allowed",
+		[DEV_DROP_TRUNCATED] = "truncated",
+		[DEV_DROP_BAD_GRO] = "bad_gro_segment_size",
+		[DEV_DROP_TUN_WRITE] = "tun_write",
+		[DEV_DROP_SEND] = "send_error",
+		[DEV_DROP_QUEUE_STANDING] = "queue_standing",
+		[DEV_DROP_QUEUE_LIMIT] = "queue_limit",
+	};
+
+	return c < DEV_C__COUNT && names[c] ? names[c] : "?";
+}
 
 static void put(struct out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
