@@ -181,8 +181,11 @@ format:
 
 # The tree as .clang-format says; fails naming the files that drifted.
 format-check:
-	@bad=$$(for f in $(FORMAT_FILES); do clang-format --dry-run -Werror $$f >/dev/null 2>&1 || echo $$f; done); \
-	if [ -n "$$bad" ]; then echo "format-check: not formatted (make format):" $$bad >&2; exit 1; fi
+	@# One clang-format for all files (one per file took 36 s); its
+	@# diagnostics name each drifted file ("FILE:LINE:COL: error: ...").
+	@out=$$(clang-format --dry-run -Werror $(FORMAT_FILES) 2>&1) && exit 0; \
+	bad=$$(printf '%s\n' "$$out" | sed -n 's/^\([^:]*\):[0-9]*:[0-9]*: error: .*/\1/p' | sort -u); \
+	echo "format-check: not formatted (make format):" $${bad:-$$out} >&2; exit 1
 
 # No #include reaches into another folder by a path ("../lab/lab_int.h").
 layout-check:
