@@ -63,49 +63,35 @@ $(O)/tests/%: tests/unit/%.c $(LIBOBJ)
 	$(CC) $(TEST_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIBOBJ) $(LIBS) $(shell pkg-config --libs cmocka)
 
 # The README's test command. Installs what is missing, then runs every layer:
-# unit tests, the same under ASan/UBSan, each fuzzer briefly on its seeds, the
-# network-namespace tests, the package and the mesh demo. The builds come
-# first (each takes both cores). Then three jobs share the machine
-# (check-beside), their output printed whole as each ends: the netns scripts
-# that may share it, in CHECK_NETNS_JOBS lanes (most of their time is spent
-# waiting on timeouts, probes and sleeps); the mesh demo (Ansible over SSH,
-# short trials that check completeness, not speed); the fuzzers (2 at once,
-# each for CHECK_FUZZ_SECONDS), the install, the playbooks' lint and the
-# package. Last, the netns scripts that need the machine to themselves
-# (`# netns: alone` in their header: tests/netns/run.sh), one by one.
+# unit tests, the same under ASan/UBSan, each fuzzer briefly on its seeds, and
+# the network-namespace tests. The fuzzers run 2 at once (each still for
+# CHECK_FUZZ_SECONDS), the netns scripts in CHECK_NETNS_JOBS lanes (most of
+# them wait on timeouts, probes and sleeps; those that must run alone say
+# so in their header: tests/netns/run.sh).
 JOBS        ?= $(shell nproc 2>/dev/null || echo 2)
 CHECK_FUZZ_SECONDS ?= 5
-CHECK_NETNS_JOBS ?= 3
+CHECK_NETNS_JOBS ?= 2
 check: deps
 	$(MAKE) format-check layout-check
 	$(MAKE) -j$(JOBS) WERROR=1 all unit
 	$(MAKE) man-check
 	$(MAKE) -j$(JOBS) WERROR=1 asan
-	$(MAKE) -j$(JOBS) fuzz
-	$(MAKE) -j3 --output-sync=target check-beside
-	$(MAKE) netns-asan NETNS_PART=alone
+	$(MAKE) -j$(JOBS) fuzz-smoke FUZZ_SECONDS=$(CHECK_FUZZ_SECONDS) FUZZ_SMOKE_JOBS=2
+	$(MAKE) netns-asan NETNS_JOBS=$(CHECK_NETNS_JOBS)
 	$(MAKE) netns NETNS_ONLY=tunnel_privilege
-
-.PHONY: check-beside check-lanes check-package
-check-beside: check-lanes mesh-demo check-package
-check-lanes:
-	$(MAKE) netns-asan NETNS_PART=lanes NETNS_JOBS=$(CHECK_NETNS_JOBS)
-check-package:
-	$(MAKE) fuzz-smoke FUZZ_SECONDS=$(CHECK_FUZZ_SECONDS) FUZZ_SMOKE_JOBS=2
 	$(MAKE) install-check
 	$(MAKE) ansible-lint
 	$(MAKE) deb-check
+	$(MAKE) mesh-demo
 
 unit: $(UNIT_BIN)
 	@bash tests/run_unit.sh $(UNIT_BIN)
 
 # NETNS_ONLY=WORD: only the scripts whose name holds WORD; NETNS_JOBS=N: N
-# scripts at once (default 1), each one's output printed whole when it ends;
-# NETNS_PART=lanes|alone|all (tests/netns/run.sh).
+# scripts at once (default 1), each one's output printed whole when it ends.
 NETNS_JOBS ?= 1
-NETNS_PART ?= all
 netns: $(BIN)
-	@OVLPERF=$(abspath $(BIN)) NETNS_JOBS=$(NETNS_JOBS) NETNS_PART=$(NETNS_PART) bash tests/netns/run.sh
+	@OVLPERF=$(abspath $(BIN)) NETNS_JOBS=$(NETNS_JOBS) bash tests/netns/run.sh
 
 # The netns tests with the ASan/UBSan binary: every process they start (servers,
 # clients, tunnel daemons, runs) is checked for memory errors, leaks and
@@ -114,7 +100,7 @@ netns: $(BIN)
 # test with the release binary, where the filter kills.
 netns-asan:
 	+$(ASAN_MAKE) build-asan/ovlperf
-	@OVLPERF=$(abspath build-asan/ovlperf) NETNS_JOBS=$(NETNS_JOBS) NETNS_PART=$(NETNS_PART) bash tests/netns/run.sh
+	@OVLPERF=$(abspath build-asan/ovlperf) NETNS_JOBS=$(NETNS_JOBS) bash tests/netns/run.sh
 
 # Unit tests again under AddressSanitizer and UBSan, in their own build directory.
 ASAN_MAKE = $(MAKE) O=build-asan BIN=build-asan/ovlperf CC=clang \

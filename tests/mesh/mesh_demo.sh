@@ -287,45 +287,30 @@ reachable_ok()
 
 json() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"; }
 
-# check_pairs: every pair's pair.json and run.json, read by one python (one
-# start per file took 20 s on a loaded machine).
 check_pairs()
 {
-	python3 - "$TMP/results/demo" "${HOSTS[*]}" "$CUT" <<-'PY' || fail "the pairs' records (above)"
-	import json, os, sys
-	top, hosts, cut = sys.argv[1], sys.argv[2].split(), sys.argv[3]
-	ok = bad = 0
-	def fail(msg):
-	    sys.exit("FAIL [mesh-demo]: " + msg)
-	for c in hosts:
-	    for s in hosts:
-	        if c == s:
-	            continue
-	        name = "ms-%s -> ms-%s" % (c, s)
-	        d = os.path.join(top, "ms-%s-ms-%s" % (c, s))
-	        if not os.path.isfile(os.path.join(d, "pair.json")):
-	            fail(name + ": no pair.json")
-	        pair = json.load(open(os.path.join(d, "pair.json")))
-	        if cut in (c, s):
-	            if pair["status"] == "ok":
-	                fail(name + ": the cut-off host's pair says ok")
-	            bad += 1
-	            continue
-	        if pair["status"] != "ok":
-	            fail("%s: %s: %s" % (name, pair["status"], pair["reason"]))
-	        run = json.load(open(os.path.join(d, "run.json")))
-	        if run["complete"] is not True:
-	            fail(name + ": run.json not complete")
-	        if len(run["paths"]) != 2:
-	            fail(name + ": not 2 paths")
-	        if sum(1 for t in run["trials"] if t["status"] == 0 and t["kind"] == "tcp") != 2:
-	            fail(name + ": not a TCP trial on each path")
-	        ok += 1
-	if ok != 12:
-	    fail("%d complete pairs, expected 12" % ok)
-	if bad != 8:
-	    fail("%d pairs of the cut-off host, expected 8" % bad)
-	PY
+	local c s d ok=0 bad=0 st
+	for c in "${HOSTS[@]}"; do
+		for s in "${HOSTS[@]}"; do
+			[ "$c" = "$s" ] && continue
+			d=$TMP/results/demo/ms-$c-ms-$s
+			[ -f "$d/pair.json" ] || fail "ms-$c -> ms-$s: no pair.json"
+			st=$(json "$d/pair.json" "d['status']")
+			if [ "$c" = "$CUT" ] || [ "$s" = "$CUT" ]; then
+				[ "$st" != ok ] || fail "ms-$c -> ms-$s: the cut-off host's pair says ok"
+				bad=$((bad + 1))
+				continue
+			fi
+			[ "$st" = ok ] || fail "ms-$c -> ms-$s: $st: $(json "$d/pair.json" "d['reason']")"
+			[ "$(json "$d/run.json" "d['complete']")" = True ] || fail "ms-$c -> ms-$s: run.json not complete"
+			[ "$(json "$d/run.json" "len(d['paths'])")" = 2 ] || fail "ms-$c -> ms-$s: not 2 paths"
+			[ "$(json "$d/run.json" "sum(1 for t in d['trials'] if t['status'] == 0 and t['kind'] == 'tcp')")" = 2 ] ||
+				fail "ms-$c -> ms-$s: not a TCP trial on each path"
+			ok=$((ok + 1))
+		done
+	done
+	[ $ok = 12 ] || fail "$ok complete pairs, expected 12"
+	[ $bad = 8 ] || fail "$bad pairs of the cut-off host, expected 8"
 	say "ok: 12 pairs with a complete run.json (underlay and builtin), 8 of ms-$CUT not ok"
 }
 

@@ -7,13 +7,8 @@
 #
 #   NETNS_ONLY=WORD  only the scripts whose path contains WORD
 #   NETNS_JOBS=N     run up to N scripts at once (default 1; `make check`
-#                    uses 3). Each script's output goes to a file and is
+#                    uses 2). Each script's output goes to a file and is
 #                    printed whole when it ends, never interleaved.
-#   NETNS_PART=P     lanes: only the scripts that may share the machine;
-#                    alone: only the `# netns: alone` ones, one by one;
-#                    all (default): the lanes, then the alone ones. `make
-#                    check` runs the lanes beside the mesh demo and the
-#                    package checks, then the alone ones by themselves.
 #
 # Lab, namespace, device and wireguard-go names are unique per script, so any
 # two may run together. A script whose header has the line `# netns: alone`
@@ -21,9 +16,7 @@
 # `ovlperf lab list` or /run/ovlperf/labs, the systemd unit, privileges) or
 # whose checks need the machine to itself (rates that must reach a target,
 # delays or waits that must stay under a bound). The lane scripts run first,
-# then the alone ones one by one. A lane script whose header has
-# `# netns: long` (40 s or more) starts before the others, so that no
-# lane is left with a long script at the end while the others idle.
+# then the alone ones one by one.
 #
 # Per script it prints the wall time and the CPU time (user + sys) of the
 # processes it started and waited for (bash's `times` of the subshell that
@@ -40,8 +33,6 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 JOBS=${NETNS_JOBS:-1}
 [[ "$JOBS" =~ ^[1-9][0-9]*$ ]] || { echo "NETNS_JOBS=$JOBS: not a positive number" >&2; exit 1; }
-PART=${NETNS_PART:-all}
-case $PART in lanes | alone | all) ;; *) echo "NETNS_PART=$PART: not lanes, alone or all" >&2; exit 1 ;; esac
 OUT=$(mktemp -d /tmp/ovlperf-netns-run.XXXXXX)
 trap 'rm -rf "$OUT"' EXIT
 trap 'exit 130' INT TERM
@@ -97,31 +88,26 @@ reap()
 	done
 }
 
-long=() lane=() alone=()
+lane=() alone=()
 for t in tests/netns/test_*.sh; do
 	[ -n "${NETNS_ONLY:-}" ] && [[ "$t" != *"$NETNS_ONLY"* ]] && continue
-	if grep -q '^# netns: alone' "$t" && { [ "$JOBS" -gt 1 ] || [ "$PART" != all ]; }; then
-		[ "$PART" = lanes ] || alone+=("$t")
-	elif [ "$PART" != alone ]; then
-		if grep -q '^# netns: long' "$t"; then long+=("$t"); else lane+=("$t"); fi
-	fi
+	if [ "$JOBS" -gt 1 ] && grep -q '^# netns: alone' "$t"; then alone+=("$t"); else lane+=("$t"); fi
 done
-lane=(${long[@]+"${long[@]}"} ${lane[@]+"${lane[@]}"})
 start=$SECONDS
-for t in ${lane[@]+"${lane[@]}"}; do
+for t in "${lane[@]}"; do
 	while [ "${#running[@]}" -ge "$JOBS" ]; do reap; done
 	(run_one "$t") &
 	running[$!]=$t
 done
 while [ "${#running[@]}" -gt 0 ]; do reap; done
-for t in ${alone[@]+"${alone[@]}"}; do
+for t in "${alone[@]}"; do
 	(run_one "$t")
 	report "$t"
 done
 if [ $((pass + fail)) -gt 0 ]; then
 	printf '%-28s %5s %7s %7s\n' "script" "wall" "user" "sys"
 	printf '%s\n' "${table[@]}"
-	echo "netns ($PART): $((SECONDS - start)) s wall, ${JOBS} at once"
+	echo "netns: $((SECONDS - start)) s wall, ${JOBS} at once"
 fi
 [ ${#failed[@]} -gt 0 ] && printf 'FAILED: %s\n' "${failed[@]}" >&2
 echo "netns: $pass passed, $fail failed"

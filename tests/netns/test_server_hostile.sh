@@ -1,6 +1,5 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# netns: long
 # Bad input for `ovlperf server`: for each case, what was sent, what came
 # back (a clear ERROR or TEST_REJECT naming the reason), and that the server
 # still serves a normal test afterwards, and each refusal is counted by
