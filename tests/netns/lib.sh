@@ -2,6 +2,10 @@
 # Sourced by tests/netns/test_*.sh. Each test calls lab_pair NAME to get two
 # hosts; cleanup runs on EXIT (including errors and Ctrl-C) and removes them.
 set -euo pipefail
+# Debian's python3 (scripts/deps.sh installs it) first, not the one a user's
+# PATH finds first: a pyenv shim there costs 0.4 s of CPU a start. Exported,
+# so `ip netns exec NS python3` and the daemons' hooks find it too.
+export PATH=/usr/bin:$PATH
 OVLPERF=${OVLPERF:-$PWD/ovlperf}
 TEST_NAME=$(basename "$0" .sh)
 CHECKS=0
