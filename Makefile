@@ -70,7 +70,7 @@ $(O)/tests/%: tests/unit/%.c $(LIBOBJ)
 # so in their header: tests/netns/run.sh).
 JOBS        ?= $(shell nproc 2>/dev/null || echo 2)
 CHECK_FUZZ_SECONDS ?= 5
-CHECK_NETNS_JOBS ?= 2
+CHECK_NETNS_JOBS ?= 3
 check: deps
 	$(MAKE) format-check layout-check
 	$(MAKE) -j$(JOBS) WERROR=1 all unit

@@ -7,7 +7,7 @@
 #
 #   NETNS_ONLY=WORD  only the scripts whose path contains WORD
 #   NETNS_JOBS=N     run up to N scripts at once (default 1; `make check`
-#                    uses 2). Each script's output goes to a file and is
+#                    uses 3). Each script's output goes to a file and is
 #                    printed whole when it ends, never interleaved.
 #
 # Lab, namespace, device and wireguard-go names are unique per script, so any
@@ -16,7 +16,9 @@
 # `ovlperf lab list` or /run/ovlperf/labs, the systemd unit, privileges) or
 # whose checks need the machine to itself (rates that must reach a target,
 # delays or waits that must stay under a bound). The lane scripts run first,
-# then the alone ones one by one.
+# then the alone ones one by one. A lane script whose header has
+# `# netns: long` (40 s or more) starts before the others, so that no
+# lane is left with a long script at the end while the others idle.
 #
 # Per script it prints the wall time and the CPU time (user + sys) of the
 # processes it started and waited for (bash's `times` of the subshell that
@@ -88,19 +90,26 @@ reap()
 	done
 }
 
-lane=() alone=()
+long=() lane=() alone=()
 for t in tests/netns/test_*.sh; do
 	[ -n "${NETNS_ONLY:-}" ] && [[ "$t" != *"$NETNS_ONLY"* ]] && continue
-	if [ "$JOBS" -gt 1 ] && grep -q '^# netns: alone' "$t"; then alone+=("$t"); else lane+=("$t"); fi
+	if [ "$JOBS" -gt 1 ] && grep -q '^# netns: alone' "$t"; then
+		alone+=("$t")
+	elif grep -q '^# netns: long' "$t"; then
+		long+=("$t")
+	else
+		lane+=("$t")
+	fi
 done
+lane=(${long[@]+"${long[@]}"} ${lane[@]+"${lane[@]}"})
 start=$SECONDS
-for t in "${lane[@]}"; do
+for t in ${lane[@]+"${lane[@]}"}; do
 	while [ "${#running[@]}" -ge "$JOBS" ]; do reap; done
 	(run_one "$t") &
 	running[$!]=$t
 done
 while [ "${#running[@]}" -gt 0 ]; do reap; done
-for t in "${alone[@]}"; do
+for t in ${alone[@]+"${alone[@]}"}; do
 	(run_one "$t")
 	report "$t"
 done

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
+# netns: long
 # `ovlperf client --json-format iperf3` against real iperf3 -J on the same
 # lab path: TCP, TCP -R, UDP, -P 2 (TCP and UDP), --bidir (TCP and UDP),
 # --get-server-output and a refused connection.
