@@ -4,8 +4,9 @@
 # overlay must stay correct on a lossy network, the tester must blame the network):
 # at 10 % and at 30 % (nftables numgen on ingress of both ends of the veth),
 # a TCP transfer through the overlay still delivers the right bytes
-# (SHA-256), and a UDP test over the overlay reports a loss near the one
-# set, attributed to the network (loss_at.network), with sent = received + lost.
+# (SHA-256), and a UDP test over the overlay blames the network
+# (loss_at.network) for a loss near the one set, with sent = received + lost
+# and every lost datagram booked at a place.
 # The lab is made with --drop 0.01 so that its segmentation offloads are off
 # (one dropped veth packet is one datagram); the overlay's handshake happens
 # before the heavy loss is switched on, then the table below does the dropping.
@@ -71,21 +72,23 @@ for pct in 10 30; do
 	client "$WORK/udp$pct.json" 198.19.0.2 -u -b 8M -l 1000 -t 2 --no-gso --no-gro \
 		--msg-timeout 60000
 	pyv "$WORK/udp$pct.json" 'd["udp"]["sent"]' 'd["udp"]["received"]' 'd["udp"]["lost"]' \
-		'round(d["udp"]["loss_pct"])' 'd["udp"]["loss_at"]["network"]' \
-		'sum(d["udp"]["loss_at"].values())' 'd["interrupted"]' 'd["error"]'
-	sent=${V[0]} recv=${V[1]} lost=${V[2]} pctr=${V[3]} net=${V[4]} att=${V[5]}
-	echo "# $pct %: sent $sent received $recv lost $lost ($pctr %), network $net"
+		'd["udp"]["loss_at"]["network"]' 'round(100 * d["udp"]["loss_at"]["network"] / d["udp"]["sent"])' \
+		'sum(d["udp"]["loss_at"].values())' 'd["interrupted"]' 'd["error"]' \
+		'" ".join("%s=%d" % kv for kv in d["udp"]["loss_at"].items() if kv[1])'
+	sent=${V[0]} recv=${V[1]} lost=${V[2]} net=${V[3]} netpct=${V[4]} att=${V[5]}
+	echo "# $pct %: sent $sent received $recv lost $lost, network $net ($netpct %); loss at: ${V[8]}"
 	expect_eq "UDP at $pct %: sent = received + lost" "$sent" $((recv + lost))
 	expect_ge "UDP at $pct %: datagrams sent" "$sent" 1000
-	lo=$((pct / 2)) hi=$((pct + pct / 2))
-	[ "$pctr" -ge "$lo" ] && [ "$pctr" -le "$hi" ] ||
-		fail "UDP at $pct %: loss $pctr % outside $lo..$hi %"
-	ok "UDP at $pct %: loss $pctr % within $lo..$hi %"
 	expect_eq "UDP at $pct %: loss attribution sums to lost" "$att" "$lost"
-	[ $((net * 10)) -ge $((lost * 9)) ] || fail "UDP at $pct %: network $net of $lost lost"
-	ok "UDP at $pct %: loss_at.network $net of $lost (dominant)"
+	# What the network dropped is blamed on the network: near the rule's
+	# rate. A datagram lost elsewhere as well (a daemon held off the CPU by
+	# the scripts beside this one) is booked at its own place, above.
+	lo=$((pct / 2)) hi=$((pct + pct / 2))
+	[ "$netpct" -ge "$lo" ] && [ "$netpct" -le "$hi" ] ||
+		fail "UDP at $pct %: loss_at.network $netpct % of sent outside $lo..$hi %"
+	ok "UDP at $pct %: loss_at.network $net = $netpct % of sent, within $lo..$hi %"
 	expect_eq "UDP at $pct %: no error" "${V[6]}/${V[7]}" "false/None"
-	expect_ge "packets the $pct % rule dropped in B" "$(rule_drops "$B")" $((lost / 2))
+	expect_ge "packets the $pct % rule dropped in B" "$(rule_drops "$B")" $((net / 2))
 done
 stop_server
 echo "$TEST_NAME: $CHECKS checks passed"
