@@ -159,6 +159,9 @@ network()
 # sshd in host H's namespace and a mount namespace of its own, whose /run is
 # a fresh tmpfs: Debian's sshd needs /run/sshd, which this machine need not
 # have, and the host's servers keep their state apart from the others'.
+# root's home there is an empty tmpfs too, as on a fresh host: this
+# machine's dotfiles are not the hosts' (a .bashrc that starts pyenv costs
+# 0.5 s for every command Ansible sends, and a task sends several).
 start_sshd()
 {
 	local h=$1 conf=$TMP/ssh/sshd-$1.conf
@@ -177,7 +180,8 @@ start_sshd()
 	CONF
 	echo "$(addr_of "$h") $(cut -d' ' -f1-2 "$TMP/ssh/host-$h.pub")" >>"$TMP/ssh/known_hosts"
 	ip netns exec "$(ns_of "$h")" unshare -m --propagation private sh -c \
-		'mount -t tmpfs -o mode=755 ms-run /run && mkdir -m 755 /run/sshd && exec "$@"' sh \
+		'mount -t tmpfs -o mode=755 ms-run /run && mkdir -m 755 /run/sshd &&
+		mount -t tmpfs -o mode=700 ms-home "$(getent passwd root | cut -d: -f6)" && exec "$@"' sh \
 		/usr/sbin/sshd -D -f "$conf" -E "$TMP/log/sshd-$h.log" &
 	SSHD_PIDS+=($!)
 }
