@@ -107,7 +107,7 @@ fi
 
 start_server
 for dst in 198.18.0.2 2001:2:0:0::2; do
-	client "$WORK/owd.json" $dst -u -b 10M -t 2
+	client "$WORK/owd.json" $dst -u -b 10M -t 1
 	pyv "$WORK/owd.json" 'd["udp"]["owd_us"]["p50"]' 'd["udp"]["owd_shared_clock"]'
 	expect_eq "$dst: one clock" "${V[1]}" true
 	within "$dst: one-way delay p50 (us)" "${V[0]}" $((DELAY_MS * 1000)) 200
@@ -118,7 +118,7 @@ done
 RMEM=262144
 in_b sysctl -q -w net.ipv4.tcp_rmem="4096 65536 $RMEM"
 for dst in 198.18.0.2 2001:2:0:0::2; do
-	client "$WORK/tcp.json" $dst -t 3
+	client "$WORK/tcp.json" $dst -t 2
 	pyv "$WORK/tcp.json" 'd["tcp"]["goodput_bps"]' \
 		"0 < d['tcp']['goodput_bps'] <= $RMEM * 8 / ($((2 * DELAY_MS)) / 1000)"
 	expect_eq "$dst: TCP goodput ${V[0]} bit/s within window / RTT ($RMEM B / $((2 * DELAY_MS)) ms)" \
@@ -139,8 +139,8 @@ declare -A BASE
 lab_make lwano --overlay
 start_server
 for dst in 198.18.0.2 198.19.0.2 2001:2:0:ff::2; do
-	client "$WORK/owd.json" $dst -u -b 10M -t 2
-	client "$WORK/owdr.json" $dst -u -b 10M -t 2 -R
+	client "$WORK/owd.json" $dst -u -b 10M -t 1
+	client "$WORK/owdr.json" $dst -u -b 10M -t 1 -R
 	BASE[$dst]="$(py "$WORK/owd.json" 'd["udp"]["owd_us"]["p50"]') $(py "$WORK/owdr.json" 'd["udp"]["owd_us"]["p50"]')"
 done
 stop_server
@@ -149,8 +149,8 @@ lab_make lwano --delay 8ms/5ms --overlay
 start_server
 for dst in 198.18.0.2 198.19.0.2 2001:2:0:ff::2; do
 	read -r ab ba <<<"${BASE[$dst]}"
-	client "$WORK/owd.json" $dst -u -b 10M -t 2
-	client "$WORK/owdr.json" $dst -u -b 10M -t 2 -R
+	client "$WORK/owd.json" $dst -u -b 10M -t 1
+	client "$WORK/owdr.json" $dst -u -b 10M -t 1 -R
 	between "$dst: a->b one-way delay p50 (us), $ab without the delay" \
 		"$(py "$WORK/owd.json" 'd["udp"]["owd_us"]["p50"]')" 7800 "$(python3 -c "print(8200 + $ab)")"
 	between "$dst: b->a one-way delay p50 (us), $ba without the delay" \
