@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
 # The mesh and the package (included by the Makefile; docs/mesh.md):
-#   make mesh-demo     the Ansible mesh on 4 namespace hosts (and a 5th cut
+#   make mesh-demo     the Ansible mesh on 3 namespace hosts (and a 4th cut
 #                      off), the matrix printed; tests/mesh/mesh_demo.sh
 #   make ansible-lint  ansible-lint on deploy/ansible (role and playbooks), and
 #                      the mesh plan's filters (tests/mesh/test_plan.py)
