@@ -30,7 +30,11 @@ void sockloss_step(struct sockloss *s, uint32_t drops, uint64_t gap)
 	if (s->per_skb == 1)
 		s->pend_rise -= own;
 	else if (!s->pend_gap)
-		s->pend_rise = 0; /* GRO: how many packets held them is unknown */
+		/* GRO: how many datagrams each dropped packet held is unknown,
+		 * but each held one at least: packets counted beyond the
+		 * datagrams matched still have theirs to come (a drop counted
+		 * on one CPU before its gap shows on the other) */
+		s->pend_rise = s->pend_rise > own ? s->pend_rise - own : 0;
 	if (gap || rise)
 		s->quiet = 0;
 	else if (++s->quiet > SOCKLOSS_CARRY)
