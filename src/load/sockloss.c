@@ -27,14 +27,12 @@ void sockloss_step(struct sockloss *s, uint32_t drops, uint64_t gap)
 	own = s->pend_gap < s->pend_rise * s->per_skb ? s->pend_gap : s->pend_rise * s->per_skb;
 	s->dgrams += own;
 	s->pend_gap -= own;
-	if (s->per_skb == 1)
-		s->pend_rise -= own;
-	else if (!s->pend_gap)
-		/* GRO: how many datagrams each dropped packet held is unknown,
-		 * but each held one at least: packets counted beyond the
-		 * datagrams matched still have theirs to come (a drop counted
-		 * on one CPU before its gap shows on the other) */
-		s->pend_rise = s->pend_rise > own ? s->pend_rise - own : 0;
+	/* each dropped packet held one datagram at least (GRO: up to
+	 * per_skb, how many is unknown): packets counted beyond the datagrams
+	 * matched still have theirs to come (a drop counted on one CPU before
+	 * its gap shows on the other); when a gap is left, every packet gave
+	 * all it could hold, and none is left */
+	s->pend_rise = s->pend_rise > own ? s->pend_rise - own : 0;
 	if (gap || rise)
 		s->quiet = 0;
 	else if (++s->quiet > SOCKLOSS_CARRY)

@@ -57,6 +57,8 @@ static const struct {
 	  1,
 	  1 },
 	{ "GRO: one skb holds 64 datagrams at most", true, 0, 2, { { 0, 0 }, { 1, 100 } }, 1, 64 },
+	/* the 36 beyond the skb's 64 are the network's, also a packet later */
+	{ "GRO: an skb's 64 claimed once", true, 0, 3, { { 0, 0 }, { 1, 100 }, { 1, 0 } }, 1, 64 },
 	{ "drops after the last skb read (the end)", true, 0, 2, { { 0, 0 }, { 1, 8 } }, 1, 8 },
 	{ "end markers dropped: no gap, no datagram", false, 0, 2, { { 0, 0 }, { 3, 0 } }, 3, 0 },
 	{ "drops before the test (the start)", false, 5, 2, { { 5, 0 }, { 6, 1 } }, 1, 1 },
