@@ -5,11 +5,12 @@
 #   make ansible-lint  ansible-lint on deploy/ansible (role and playbooks), and
 #                      the mesh plan's filters (tests/mesh/test_plan.py)
 #   make deb           the Debian package (debian/, dh) into $(DEB_OUT)
-#   make deb-check     make deb, lintian (no errors), dpkg -i and dpkg -r
+#   make deb-check     make deb, then deb-test: lintian (no errors), dpkg -i
+#                      and dpkg -r of the package built
 
 DEB_OUT ?= build-deb
 
-.PHONY: mesh-demo ansible-lint deb deb-check
+.PHONY: mesh-demo ansible-lint deb deb-check deb-test
 mesh-demo: $(BIN)
 	@OVLPERF=$(abspath $(BIN)) bash tests/mesh/mesh_demo.sh
 
@@ -20,5 +21,8 @@ ansible-lint:
 deb:
 	@DEB_OUT=$(abspath $(DEB_OUT)) bash deploy/deb.sh
 
+# deb-check builds the package and tests it; deb-test tests the one built.
 deb-check: deb
+	@$(MAKE) --no-print-directory deb-test
+deb-test:
 	@DEB_OUT=$(abspath $(DEB_OUT)) bash tests/install/test_deb.sh

@@ -9,6 +9,10 @@
 #   NETNS_JOBS=N     run up to N scripts at once (default 1; `make check`
 #                    uses 3). Each script's output goes to a file and is
 #                    printed whole when it ends, never interleaved.
+#   NETNS_PHASE=P    lanes: only the scripts that may run beside others;
+#                    alone: only the `# netns: alone` ones; all (default):
+#                    both, the lanes first. `make check` runs the phases as
+#                    two steps, with its CPU-bound layers beside the lanes.
 #
 # Lab, namespace, device and wireguard-go names are unique per script, so any
 # two may run together. A script whose header has the line `# netns: alone`
@@ -35,6 +39,11 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 JOBS=${NETNS_JOBS:-1}
 [[ "$JOBS" =~ ^[1-9][0-9]*$ ]] || { echo "NETNS_JOBS=$JOBS: not a positive number" >&2; exit 1; }
+PHASE=${NETNS_PHASE:-all}
+case $PHASE in
+all | lanes | alone) ;;
+*) echo "NETNS_PHASE=$PHASE: not one of all, lanes, alone" >&2; exit 1 ;;
+esac
 OUT=$(mktemp -d /tmp/ovlperf-netns-run.XXXXXX)
 trap 'rm -rf "$OUT"' EXIT
 trap 'exit 130' INT TERM
@@ -93,8 +102,15 @@ reap()
 long=() lane=() alone=()
 for t in tests/netns/test_*.sh; do
 	[ -n "${NETNS_ONLY:-}" ] && [[ "$t" != *"$NETNS_ONLY"* ]] && continue
-	if [ "$JOBS" -gt 1 ] && grep -q '^# netns: alone' "$t"; then
-		alone+=("$t")
+	if grep -q '^# netns: alone' "$t"; then
+		[ "$PHASE" = lanes ] && continue
+		if [ "$JOBS" -gt 1 ] || [ "$PHASE" = alone ]; then
+			alone+=("$t")
+		else
+			lane+=("$t")
+		fi
+	elif [ "$PHASE" = alone ]; then
+		continue
 	elif grep -q '^# netns: long' "$t"; then
 		long+=("$t")
 	else
@@ -116,12 +132,12 @@ done
 if [ $((pass + fail)) -gt 0 ]; then
 	printf '%-28s %5s %7s %7s\n' "script" "wall" "user" "sys"
 	printf '%s\n' "${table[@]}"
-	echo "netns: $((SECONDS - start)) s wall, ${JOBS} at once"
+	echo "netns: $((SECONDS - start)) s wall, ${JOBS} at once${NETNS_PHASE:+ (phase $PHASE)}"
 fi
 [ ${#failed[@]} -gt 0 ] && printf 'FAILED: %s\n' "${failed[@]}" >&2
 echo "netns: $pass passed, $fail failed"
 if [ $((pass + fail)) -eq 0 ]; then
-	echo "no netns test matched${NETNS_ONLY:+ NETNS_ONLY=$NETNS_ONLY}" >&2
+	echo "no netns test matched${NETNS_ONLY:+ NETNS_ONLY=$NETNS_ONLY}${NETNS_PHASE:+ NETNS_PHASE=$PHASE}" >&2
 	exit 1
 fi
 [ "$fail" -eq 0 ]
