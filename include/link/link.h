@@ -107,6 +107,10 @@ struct link_dir_counters {
 	 * return of the send that carried it, summed over tx_packets and the
 	 * most. Not in the counts above. */
 	uint64_t late_sum_ns, late_max_ns;
+	/* Windows of 100 ms in which the thread used its polling budget (70 ms
+	 * of CPU) and slept until each due time for the rest of the window:
+	 * a real-time thread that never sleeps is throttled by the kernel. */
+	uint64_t spin_stops;
 };
 
 struct link_counters {
@@ -118,7 +122,7 @@ struct link_counters {
 	struct link_dir_counters dir[LINK_DIRS];
 };
 
-#define LINK_COUNTERS_VERSION 1
+#define LINK_COUNTERS_VERSION 2
 
 /* Names of struct link_dir_counters' fields, in order, for printers. */
 struct link_counter_field {

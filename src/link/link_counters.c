@@ -60,6 +60,7 @@ const struct link_counter_field link_counter_fields[] = {
 	FIELD(drop_queue),  FIELD(drop_rate),	    FIELD(drop_other),	      FIELD(queue_packets),
 	FIELD(queue_bytes), FIELD(queue_max_bytes), FIELD(queue_max_packets), FIELD(gso_split),
 	FIELD(limit_bytes), FIELD(rx_kernel_drops), FIELD(late_sum_ns),	      FIELD(late_max_ns),
+	FIELD(spin_stops),
 };
 const size_t link_counter_nfields = sizeof(link_counter_fields) / sizeof(link_counter_fields[0]);
 
