@@ -12,7 +12,7 @@
 #   NETNS_PHASE=P    lanes: only the scripts that may run beside others;
 #                    alone: only the `# netns: alone` ones; all (default):
 #                    both, the lanes first. `make check` runs the phases as
-#                    two steps, with its CPU-bound layers beside the lanes.
+#                    two steps, its CPU-bound layers beside both (Makefile).
 #
 # Lab, namespace, device and wireguard-go names are unique per script, so any
 # two may run together. A script whose header has the line `# netns: alone`
