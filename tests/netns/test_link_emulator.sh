@@ -298,10 +298,12 @@ elif mode == "rate":
     # hosts by their own counters. Every millisecond of one-way delay above
     # the 40 set is accounted for: the mean is 40 ms + how late the link
     # sent (its late_sum_ns over tx_packets) + how long datagrams waited in
-    # the receiver's socket (ovlperf's rx_wait). How far p99 is above 40 ms
-    # depends on how the machine schedules the link, the sender and the
-    # receiver on its cores: a speed, reported here and measured in
-    # bench/link_emulator.sh, never asserted.
+    # the receiver's socket (ovlperf's rx_wait). How far p50 and p99 are
+    # above 40 ms depends on how the machine schedules the link, the sender
+    # and the receiver on its cores (seen: p50 45 ms with the receiver's
+    # socket holding datagrams 10.8 ms on average while `make check` built
+    # beside): a speed, printed here and measured in bench/link_emulator.sh,
+    # never asserted.
     drops = sum(ab[f] for f in ("drop_loss", "drop_burst", "drop_queue", "drop_rate", "drop_other", "rx_kernel_drops"))
     net = (u.get("loss_at") or {}).get("network", 0)
     gbit = u.get("achieved_bps", 0) / 1e9
@@ -312,7 +314,6 @@ elif mode == "rate":
     check(f"mean one-way delay {ms['mean']:.3f} ms = 40 + the link's mean lateness {late_avg:.3f} + the receiver socket's mean wait {wait:.3f} = {want:.3f} within 0.2 ms "
           f"(p50 {ms['p50']:.3f}, p99 {ms['p99']:.3f}, max {ms['max']:.3f}; the link's latest send {late_max:.3f} ms, polling budget used up {ab['spin_stops']} times)",
           abs(ms["mean"] - want) <= 0.2)
-    check(f"p50 {ms['p50']:.3f} ms within 0.2 ms of 40 (a histogram bucket's bound)", abs(ms["p50"] - 40) <= 0.2)
     lim = c1["a_to_b"]
     check(f"the link's queue peaked at {lim['queue_max_bytes']} bytes, within its bound {lim['limit_bytes']}", lim["queue_max_bytes"] <= lim["limit_bytes"])
 sys.exit(1 if bad else 0)
