@@ -121,7 +121,7 @@ static struct nlattr *options_at_tail(struct nl_msg *msg)
 
 int nlr_netem_msg(int ifindex, const struct link_dir_conf *d, uint32_t limit, struct nl_msg **out)
 {
-	struct rtnl_qdisc *q = rtnl_qdisc_alloc();
+	struct rtnl_qdisc *q = nlr_qdisc_new(ifindex, TC_H_ROOT, TC_HANDLE(1, 0), "netem");
 	struct nl_msg *msg = NULL;
 	struct nlattr *opts;
 	int rc;
@@ -129,12 +129,7 @@ int nlr_netem_msg(int ifindex, const struct link_dir_conf *d, uint32_t limit, st
 	*out = NULL;
 	if (!q)
 		return -ENOMEM;
-	rtnl_tc_set_ifindex(TC_CAST(q), ifindex);
-	rtnl_tc_set_parent(TC_CAST(q), TC_H_ROOT);
-	rtnl_tc_set_handle(TC_CAST(q), TC_HANDLE(1, 0));
-	rc = nl_error(rtnl_tc_set_kind(TC_CAST(q), "netem"), "netem qdisc");
-	if (!rc)
-		rc = classic(q, d, limit);
+	rc = classic(q, d, limit);
 	if (!rc)
 		rc = nl_error(rtnl_qdisc_build_add_request(q, NLM_F_CREATE | NLM_F_REPLACE, &msg),
 			      "build netem request");
@@ -211,11 +206,9 @@ int nlr_qdisc_del_root(struct nl_sock *sk, const char *ifname)
 	idx = nlr_ifindex(sk, ifname);
 	if (idx < 0)
 		return idx;
-	q = rtnl_qdisc_alloc();
+	q = nlr_qdisc_new(idx, TC_H_ROOT, 0, NULL);
 	if (!q)
 		return -ENOMEM;
-	rtnl_tc_set_ifindex(TC_CAST(q), idx);
-	rtnl_tc_set_parent(TC_CAST(q), TC_H_ROOT);
 	rc = rtnl_qdisc_delete(sk, q);
 	rtnl_qdisc_put(q);
 	return nl_error(rc, "remove the root qdisc of %s", ifname);

@@ -225,6 +225,23 @@ out:
 	return nl_error(rc, "add route");
 }
 
+struct rtnl_qdisc *nlr_qdisc_new(int ifindex, uint32_t parent, uint32_t handle, const char *kind)
+{
+	struct rtnl_qdisc *q = rtnl_qdisc_alloc();
+
+	if (!q)
+		return NULL;
+	rtnl_tc_set_ifindex(TC_CAST(q), ifindex);
+	rtnl_tc_set_parent(TC_CAST(q), parent);
+	if (handle)
+		rtnl_tc_set_handle(TC_CAST(q), handle);
+	if (kind && rtnl_tc_set_kind(TC_CAST(q), kind) < 0) {
+		rtnl_qdisc_put(q);
+		return NULL;
+	}
+	return q;
+}
+
 int nlr_tbf_add(struct nl_sock *sk, const char *ifname, bool under_netem, uint64_t rate_bps,
 		uint32_t burst, uint32_t limit, uint32_t overhead, uint32_t mpu)
 {
@@ -237,27 +254,22 @@ int nlr_tbf_add(struct nl_sock *sk, const char *ifname, bool under_netem, uint64
 	idx = nlr_ifindex(sk, ifname);
 	if (idx < 0)
 		return idx;
-	q = rtnl_qdisc_alloc();
+	/* netem (handle 1:) has one class, 1:1, for its child */
+	q = nlr_qdisc_new(idx, under_netem ? TC_HANDLE(1, 1) : TC_H_ROOT,
+			  TC_HANDLE(under_netem ? 10 : 1, 0), "tbf");
 	if (!q)
 		return -ENOMEM;
-	rtnl_tc_set_ifindex(TC_CAST(q), idx);
-	/* netem (handle 1:) has one class, 1:1, for its child */
-	rtnl_tc_set_parent(TC_CAST(q), under_netem ? TC_HANDLE(1, 1) : TC_H_ROOT);
-	rtnl_tc_set_handle(TC_CAST(q), TC_HANDLE(under_netem ? 10 : 1, 0));
-	rc = rtnl_tc_set_kind(TC_CAST(q), "tbf");
-	if (rc >= 0) {
-		rtnl_qdisc_tbf_set_limit(q, (int)limit);
-		rtnl_qdisc_tbf_set_rate(q, (int)bytes, (int)burst, 0);
-		if (overhead || mpu) {
-			/* the rate's overhead and mpu (tc ... tbf ... overhead N mpu M): every
-			 * packet costs its length plus overhead, at least mpu, on an Ethernet link
-			 */
-			rtnl_tc_set_overhead(TC_CAST(q), overhead);
-			rtnl_tc_set_mpu(TC_CAST(q), mpu);
-			rtnl_tc_set_linktype(TC_CAST(q), ARPHRD_ETHER);
-		}
-		rc = rtnl_qdisc_add(sk, q, NLM_F_CREATE | NLM_F_REPLACE);
+	rtnl_qdisc_tbf_set_limit(q, (int)limit);
+	rtnl_qdisc_tbf_set_rate(q, (int)bytes, (int)burst, 0);
+	if (overhead || mpu) {
+		/* the rate's overhead and mpu (tc ... tbf ... overhead N mpu M): every
+		 * packet costs its length plus overhead, at least mpu, on an Ethernet link
+		 */
+		rtnl_tc_set_overhead(TC_CAST(q), overhead);
+		rtnl_tc_set_mpu(TC_CAST(q), mpu);
+		rtnl_tc_set_linktype(TC_CAST(q), ARPHRD_ETHER);
 	}
+	rc = rtnl_qdisc_add(sk, q, NLM_F_CREATE | NLM_F_REPLACE);
 	rtnl_qdisc_put(q);
 	return nl_error(rc, "add tbf on %s", ifname);
 }

@@ -17,6 +17,7 @@
 
 struct nl_sock;
 struct nl_msg;
+struct rtnl_qdisc;
 struct link_dir_conf;
 
 int nlr_open(struct nl_sock **out);
@@ -56,6 +57,10 @@ int nlr_netem_add(struct nl_sock *sk, const char *ifname, const struct link_dir_
  * -ENOENT if it has no netem, or another -errno. */
 int nlr_netem_probe(struct nl_sock *sk, const char *ifname);
 int nlr_qdisc_del_root(struct nl_sock *sk, const char *ifname);
+/* A qdisc object on ifindex under parent with handle (0: none) and kind (NULL:
+ * none), for the tbf, netem and removal requests; NULL when out of memory.
+ * The caller puts it (rtnl_qdisc_put()). */
+struct rtnl_qdisc *nlr_qdisc_new(int ifindex, uint32_t parent, uint32_t handle, const char *kind);
 int nlr_interfaces(struct nl_sock *sk, struct lab_if_info *out, size_t max, size_t *n);
 
 #endif
