@@ -428,6 +428,13 @@ static void run_sender(struct udp_stream *st)
 
 struct receiver {
 	struct udp_stream *st;
+	/* CLOCK_MONOTONIC and CLOCK_REALTIME when the receiver began: the wait
+	 * in the socket is a difference of REALTIME stamps (the kernel's clock
+	 * for them), and REALTIME may run at another rate than MONOTONIC while
+	 * it is being corrected (seen: 5000 ppm faster on a virtual machine, so
+	 * a 578 ms wait read as 580.9 ms); the wait is scaled by the rates seen
+	 * since then. */
+	uint64_t mono0, real0;
 	uint32_t msg_size, nmsg;
 	uint8_t *buf;
 	struct mmsghdr msgs[UDP_LOAD_BATCH];
@@ -479,6 +486,39 @@ static void account(struct udp_stream *st, const uint8_t *p, size_t len, uint64_
 	}
 }
 
+/* MONOTONIC and REALTIME at one moment: the read with the shortest gap
+ * between two MONOTONIC reads around the REALTIME one, of a few (a
+ * preemption between them would shift the rate measured from it) */
+static void clock_pair(uint64_t *mono, uint64_t *real)
+{
+	uint64_t best = UINT64_MAX;
+
+	for (int i = 0; i < 8 && best > 20000; i++) {
+		uint64_t m1 = clock_now_ns(), r = clock_realtime_ns(), m2 = clock_now_ns();
+
+		if (m2 - m1 < best) {
+			best = m2 - m1;
+			*mono = m1 + (m2 - m1) / 2;
+			*real = r;
+		}
+	}
+}
+
+/* A REALTIME interval in MONOTONIC nanoseconds (struct receiver): scaled by
+ * how the two clocks advanced since the receiver began, once that is long
+ * enough to tell (100 ms); a rate off by more than 1 % is a step, not a
+ * correction, and is left alone. */
+static uint64_t real_interval_mono(const struct receiver *r, uint64_t d, uint64_t now,
+				   uint64_t real_now)
+{
+	double dm = (double)(now - r->mono0), dr = (double)real_now - (double)r->real0, k;
+
+	if (dm < 1e8 || dr <= 0)
+		return d;
+	k = dm / dr;
+	return k > 0.99 && k < 1.01 ? (uint64_t)((double)d * k) : d;
+}
+
 /* now: CLOCK_MONOTONIC, for the one-way delay; real_now: CLOCK_REALTIME,
  * the clock of the kernel's receive stamp, for the wait in the socket */
 static void handle_msg(struct receiver *r, struct mmsghdr *m, uint64_t now, uint64_t real_now)
@@ -491,7 +531,7 @@ static void handle_msg(struct receiver *r, struct mmsghdr *m, uint64_t now, uint
 	/* a clock step between the two stamps: no sample */
 	st->rx_stamped = sockopt_rx_stamp(m->msg_hdr.msg_control, m->msg_hdr.msg_controllen, &at) &&
 			 at && at <= real_now;
-	st->rx_wait_ns = st->rx_stamped ? real_now - at : 0;
+	st->rx_wait_ns = st->rx_stamped ? real_interval_mono(r, real_now - at, now, real_now) : 0;
 	for (struct cmsghdr *c = CMSG_FIRSTHDR(&m->msg_hdr); c; c = CMSG_NXTHDR(&m->msg_hdr, c)) {
 		if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SO_RXQ_OVFL) {
 			memcpy(&st->rxq_ovfl, CMSG_DATA(c), sizeof(uint32_t));
@@ -611,6 +651,7 @@ static void run_receiver(struct udp_stream *st)
 		return;
 	}
 	r->st = st;
+	clock_pair(&r->mono0, &r->real0);
 	/* Opt-in: SCHED_FIFO keeps an ordinary task from holding the receiver
 	 * off the CPU at multi-Gbit/s, but also holds off a userspace overlay
 	 * daemon on this host, which then loses what it cannot read. */
