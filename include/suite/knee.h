@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The loss-knee search: NDR (highest rate with no loss) and PDR (highest rate
- * with loss at most a goal, default 0.5 %) in the manner of FD.io's MLRsearch
- * (RFC 9971). Pure logic: it never sends a packet. The caller asks for the
- * next trial, runs it however it likes (the knee driver, src/suite/
- * knee_drive.c, for `ovlperf sweep` and `ovlperf run`; the unit tests
- * against a simulated path) and records what was measured:
+ * The loss-knee search: NDR (the highest load with no loss) and PDR (the
+ * highest with loss at most a goal, default 0.5 %) by the Multiple Loss
+ * Ratio search of RFC 9971 (MLRsearch, FD.io CSIT's method). Pure logic: it
+ * never sends a packet. The caller asks for the next trial, runs it however
+ * it likes (the knee driver, src/suite/knee_drive.c, for `ovlperf sweep` and
+ * `ovlperf run`; the unit tests against simulated systems) and records what
+ * was measured:
  *
  *	struct knee k;
  *	struct knee_trial t;
@@ -16,41 +17,46 @@
  *	}
  *	knee_get_result(&k, &res);
  *
- * The search:
+ * NDR and PDR are two search goals of one search (RFC 9971 4.6), sharing
+ * every trial. A goal has a loss ratio (NDR 0, PDR loss_goal), an exceed
+ * ratio (the share of trial time allowed to lose more than the loss ratio),
+ * a final trial duration, a duration sum (the trial time a load needs
+ * before it is classified) and a width. A load is classified from all
+ * trials at it, pooled (RFC 9971 Appendix A): a lower bound when even with
+ * the time still missing counted as bad the lossy share stays within the
+ * exceed ratio, an upper bound when even with it counted as good it does
+ * not, else undecided. Trials shorter than the final duration count too,
+ * their bad time balanced by short good time. The relevant upper bound is
+ * the lowest load classified upper; the relevant lower bound the highest
+ * load classified lower below it. With an exceed ratio of 50 % a noisy
+ * system (a userspace VPN whose threads are scheduled away now and then)
+ * gives the load it passes in most trial time: a median, repeatable, where
+ * a single trial's verdict is luck.
+ *
+ * The search, per goal: first with single short trials (a coarse target
+ * whose duration sum is one short trial: one trial classifies a load), then
+ * with the goal itself, whose loads need duration_sum of final trials:
  *  1. A first short trial at max_rate gives the maximum receive rate (MRR).
- *  2. Short trials narrow [lower, upper] separately for NDR and PDR (one trial
- *     serves both): while a target has no lower bound it steps down to the
- *     receive rate measured at its upper bound, stepping further (doubling a
- *     relative step from width_goal) when that is not enough; with both bounds
- *     it bisects in log space, aiming the last steps so that a pass meets the
- *     width goal exactly.
- *  3. Full-length (final) trials confirm each target's lower and upper bound.
- *     A failed confirmation moves the bound (a longer trial outranks a
- *     shorter one) and narrowing resumes.
- *  4. A target is done when both bounds are confirmed and
- *     (upper - lower) / upper <= width_goal, or when it passes at max_rate,
- *     fails at min_rate in a full-length trial (in two, when it passed at a
- *     higher rate: one hiccup does not outvote every pass above it), or
- *     reaches the generator's limit. A trial outvoted by a longer one
- *     outvotes nothing itself.
+ *  2. Without a lower bound, a step down to the rate the path delivered at
+ *     the upper bound (further, doubling a relative step from the width,
+ *     when that is not enough); without an upper bound, a step up.
+ *  3. With both, an undecided load between them gets another trial;
+ *     otherwise a new load between them, bisecting in log space and aiming
+ *     the last steps so that either result meets the width.
+ *  4. A goal is done when its bounds are within the width, it passes at
+ *     max_rate, fails at min_rate, or reaches the generator's limit.
  *
  * A trial whose generator fell short of its target (generator_limited) is
- * invalid: never a pass at the rate asked for. If it lost more than a
- * target's goal anyway it is a fail for that target (the loss happened at an
- * even lower rate); if it did not, the path carried what the generator did
- * send: a pass at that rate (achieved_bps, when it is at least min_rate), so
- * a generator short of every rate by a share (a sender held off the CPU)
- * still ends at its limit with a lower bound. The same trial is retried
- * once, and a second invalid result marks
- * the rate as the generator's limit: later trials stay below it, and a
- * target still passing there reports KNEE_GENERATOR_LIMIT with the limit as
- * its upper bound. A generator may sustain in short trials what it cannot in
- * full-length ones: a short pass at or above a limit found by a longer trial
- * is no lower bound (it could never be confirmed), and after a limit found
- * in a full-length trial the search narrows with full-length trials. No rate
- * and duration the generator failed twice is ever asked again: when the
- * search would, it ends there (KNEE_GENERATOR_LIMIT with the lower bound it
- * confirmed). max_trials always bounds the number of trials.
+ * no trial of its load: it is bad when it lost more than the goal's loss
+ * ratio anyway (at an even lower rate), and says nothing of the load when
+ * it did not. The same trial is retried once, and a second invalid result
+ * marks the rate as the generator's limit: later trials stay below it, and
+ * a goal whose upper bound it is reports KNEE_GENERATOR_LIMIT. What such a
+ * trial did send without loss stands as the goal's lower bound when no
+ * classified load is higher (a sender short of every rate by a share still
+ * ends at its limit with a lower bound). No rate and duration the generator
+ * failed twice is ever asked again: when the search would, it ends there.
+ * max_trials always bounds the number of trials.
  */
 #ifndef OVLPERF_KNEE_H
 #define OVLPERF_KNEE_H
@@ -62,8 +68,13 @@
 #define KNEE_DEFAULT_LOSS_GOAL	0.005 /* 0.5 % */
 #define KNEE_DEFAULT_WIDTH_GOAL 0.01  /* 1 % */
 #define KNEE_DEFAULT_SHORT_NS	(1ULL * 1000000000ULL)
-#define KNEE_DEFAULT_FINAL_NS	(5ULL * 1000000000ULL)
-#define KNEE_DEFAULT_MAX_TRIALS 60
+#define KNEE_DEFAULT_FINAL_NS	(1ULL * 1000000000ULL)
+/* 0: three final trials' time. At 50 % a load is then classified when two
+ * of three final trials agree: the median of three. */
+#define KNEE_DEFAULT_DURATION_SUM_NS 0
+#define KNEE_DURATION_SUM_TRIALS     3
+#define KNEE_DEFAULT_EXCEED_RATIO    0.5
+#define KNEE_DEFAULT_MAX_TRIALS	     60
 
 enum knee_target { KNEE_NDR = 0, KNEE_PDR = 1, KNEE_NTARGETS = 2 };
 
@@ -72,15 +83,37 @@ struct knee_config {
 	uint64_t max_rate_bps; /* first trial; required */
 	double loss_goal;      /* PDR: loss ratio tolerated, 0 <= goal < 1 */
 	double width_goal;     /* relative width to stop at, 0 < goal < 0.5 */
-	uint64_t short_ns;     /* narrowing trial duration */
-	uint64_t final_ns;     /* confirmation trial duration (>= short_ns) */
-	unsigned max_trials;   /* 1..KNEE_MAX_TRIALS */
+	uint64_t short_ns;     /* initial (narrowing) trial duration */
+	uint64_t final_ns;     /* final trial duration (>= short_ns) */
+	/* RFC 9971 goal attributes shared by NDR and PDR: */
+	double exceed_ratio;	  /* 0 <= ratio < 1; 0: a single lossy trial decides */
+	uint64_t duration_sum_ns; /* >= final_ns; 0: KNEE_DURATION_SUM_TRIALS final trials */
+	unsigned max_trials;	  /* 1..KNEE_MAX_TRIALS */
+};
+
+/* One search goal, or a coarser target before it (RFC 9971 4.6). */
+struct knee_goal {
+	double loss_ratio;
+	double exceed_ratio;
+	uint64_t final_ns;
+	uint64_t duration_sum_ns;
+	double width;
+};
+
+/* How a load stands for a goal (RFC 9971 Appendix A). */
+enum knee_class { KNEE_UNDECIDED = 0, KNEE_LOWER, KNEE_UPPER };
+
+/* The trial time at one load, for one goal (Appendix A's sums): long trials
+ * last the final duration or more; good ones lost no more than the loss
+ * ratio. */
+struct knee_load_sums {
+	uint64_t good_long_ns, bad_long_ns, good_short_ns, bad_short_ns;
 };
 
 enum knee_phase {
 	KNEE_PHASE_MRR = 1, /* the first trial, at max_rate */
-	KNEE_PHASE_NARROW,  /* short trials */
-	KNEE_PHASE_CONFIRM, /* final-duration trials */
+	KNEE_PHASE_NARROW,  /* short trials: one classifies a load */
+	KNEE_PHASE_CONFIRM, /* final trials: the goal's duration sum classifies */
 	KNEE_PHASE_RETRY,   /* repeat of an invalid (generator-limited) trial */
 };
 
@@ -127,14 +160,25 @@ enum knee_outcome {
 
 struct knee_bound {
 	enum knee_outcome outcome;
+	struct knee_goal goal; /* the goal this bound is for */
 	bool lower_valid, upper_valid;
-	uint64_t lower_bps;	       /* highest rate measured to pass */
-	uint64_t upper_bps;	       /* lowest rate measured to fail */
-	bool lower_final, upper_final; /* measured with final_ns trials */
+	uint64_t lower_bps;	       /* the relevant lower bound (load) */
+	uint64_t upper_bps;	       /* the relevant upper bound (load) */
+	bool lower_final, upper_final; /* classified by the goal, not the coarse target */
 	bool upper_is_generator_limit; /* upper is where the generator fell short */
-	int lower_trial, upper_trial;  /* index into the trial list, or -1 */
-	uint64_t lower_rx_bps;	       /* receive rate at the lower bound */
-	double upper_loss;	       /* loss ratio measured at the upper bound */
+	/* no load is classified lower: the lower bound is what the generator
+	 * did send without loss in a trial short of its target */
+	bool lower_is_sent;
+	int lower_trial, upper_trial; /* a trial at the bound (the last), or -1 */
+	uint64_t lower_rx_bps;	      /* receive rate at the lower bound */
+	double upper_loss;	      /* loss ratio at the upper bound (its quantile) */
+	/* RFC 9971 Appendix B: the lower bound's load times one minus the
+	 * loss ratio its trials stay within for all but the exceed ratio of
+	 * their time; 0 without a lower bound. */
+	uint64_t conditional_throughput_bps;
+	/* the trial time and count at each bound's load */
+	uint64_t lower_duration_ns, upper_duration_ns;
+	unsigned lower_ntrials, upper_ntrials;
 	/* What the generator really sent in the trials that set the bounds
 	 * (at most their targets, lower_bps and upper_bps; 0 without the
 	 * bound). The NDR/PDR a report gives is lower_achieved_bps: the rate
@@ -148,6 +192,7 @@ struct knee_result {
 	bool generator_limited;			/* a generator limit was found */
 	uint64_t generator_limit_bps;		/* lowest rate the generator could not offer */
 	unsigned ntrials;
+	unsigned nloads;   /* distinct loads tried */
 	uint64_t trial_ns; /* sum of trial durations (measured if given) */
 	bool done;	   /* false: stopped early (limit or interrupt) */
 };
@@ -157,24 +202,11 @@ struct knee_result {
  * MLRsearch (RFC 9971) keeps them apart, what the trials say
  * (struct knee_bounds, knee_bounds.c) is kept apart from the choice of the
  * next trial (knee_select.c); knee.c hands trials out and takes them back. */
-struct knee_side {
-	bool lower_valid, upper_valid;
-	uint64_t lower, upper;
-	uint64_t lower_dur, upper_dur;
-	uint64_t upper_rx;
-	double upper_loss;
-	uint64_t lower_rx;
-	int lower_trial, upper_trial;
-	bool upper_gen;
-	unsigned down_steps, up_steps; /* consecutive external-search steps */
-};
-
-/* What we know: every trial as recorded and the bounds they give. */
 struct knee_bounds {
-	struct knee_side side[KNEE_NTARGETS];
-	bool final_mode[KNEE_NTARGETS]; /* short trials overstate it: narrow with final trials */
-	bool retry_due;			/* the last trial was invalid once: repeat it */
-	uint64_t max_eff;		/* max_rate, lowered to the generator limit */
+	/* [0]: the coarse targets (one short trial classifies), [1]: the goals */
+	struct knee_goal target[2][KNEE_NTARGETS];
+	bool retry_due;	  /* the last trial was invalid once: repeat it */
+	uint64_t max_eff; /* max_rate, lowered to the generator limit */
 	bool gen_limited;
 	uint64_t gen_limit;
 	unsigned gen_trial; /* the trial that set gen_limit */
@@ -194,8 +226,9 @@ struct knee {
 	bool stuck; /* ended at a rate the generator cannot offer */
 };
 
-/* Defaults: loss goal 0.5 %, width goal 1 %, 1 s short, 5 s final trials,
- * 60 trials; min and max rate 0 (max must be set). */
+/* Defaults: loss goal 0.5 %, width goal 1 %, 1 s short and final trials,
+ * exceed ratio 50 %, duration sum three final trials, 60 trials; min and max rate 0 (max
+ * must be set). */
 void knee_config_defaults(struct knee_config *cfg);
 
 /* Returns 0 or -EINVAL when the configuration is out of range (with the
@@ -223,6 +256,20 @@ const struct knee_record *knee_trials(const struct knee *k, unsigned *n);
 
 /* How a measurement counts for the loss goal (KNEE_PASS ... KNEE_INVALID). */
 enum knee_verdict knee_classify(const struct knee_measurement *m, double loss_goal);
+
+/* Goal t of a checked configuration (NDR: loss ratio 0, PDR: loss_goal). */
+void knee_goal_of(const struct knee_config *cfg, enum knee_target t, struct knee_goal *g);
+
+/* RFC 9971 Appendix A: how a load with these sums stands for goal g. */
+enum knee_class knee_load_class(const struct knee_goal *g, const struct knee_load_sums *s);
+
+/* RFC 9971 Appendix B: the loss ratio that the long trials at a load (n of
+ * them, their loss ratios and durations) stay within for all but the
+ * exceed ratio of their time; 1 when too little long time was measured. */
+double knee_quantile_loss(const struct knee_goal *g, const double *loss, const uint64_t *dur_ns,
+			  unsigned n);
+
+const char *knee_class_name(enum knee_class c); /* "undecided", "lower", "upper" */
 
 /* A rough upper estimate of trials and time a search will take, for progress
  * lines ("trial k of n, time left"). */

@@ -19,6 +19,8 @@ void knee_config_defaults(struct knee_config *cfg)
 	cfg->width_goal = KNEE_DEFAULT_WIDTH_GOAL;
 	cfg->short_ns = KNEE_DEFAULT_SHORT_NS;
 	cfg->final_ns = KNEE_DEFAULT_FINAL_NS;
+	cfg->exceed_ratio = KNEE_DEFAULT_EXCEED_RATIO;
+	cfg->duration_sum_ns = KNEE_DEFAULT_DURATION_SUM_NS;
 	cfg->max_trials = KNEE_DEFAULT_MAX_TRIALS;
 }
 
@@ -41,6 +43,14 @@ static int check_config(struct knee_config *c)
 	}
 	if (!c->short_ns || c->final_ns < c->short_ns) {
 		log_debug("trial durations: need 0 < short <= final");
+		return -EINVAL;
+	}
+	if (!(c->exceed_ratio >= 0 && c->exceed_ratio < 1)) {
+		log_debug("exceed ratio must be in [0, 1)");
+		return -EINVAL;
+	}
+	if (c->duration_sum_ns && c->duration_sum_ns < c->final_ns) {
+		log_debug("duration sum must not be shorter than the final trial");
 		return -EINVAL;
 	}
 	if (!c->max_trials)
@@ -125,11 +135,21 @@ const struct knee_record *knee_trials(const struct knee *k, unsigned *n)
 	return k->b.trials;
 }
 
+/* Per goal: the external search and the bisection to the width in single
+ * short trials, then the goal's duration sum at its two bounds. */
+static unsigned per_load_final(const struct knee_config *cfg)
+{
+	uint64_t f = cfg->final_ns ? cfg->final_ns : KNEE_DEFAULT_FINAL_NS;
+	uint64_t d = cfg->duration_sum_ns ? cfg->duration_sum_ns : KNEE_DURATION_SUM_TRIALS * f;
+
+	return (unsigned)((d + f - 1) / f);
+}
+
 unsigned knee_estimate_trials(const struct knee_config *cfg)
 {
 	double g = cfg->width_goal > 0 ? cfg->width_goal : KNEE_DEFAULT_WIDTH_GOAL;
 	unsigned bisect = (unsigned)ceil(log2(0.5 / g));
-	unsigned n = 1 + 2 * (2 + bisect) + 4;
+	unsigned n = 1 + 2 * (2 + bisect) + 2 * 2 * (per_load_final(cfg) - 1);
 
 	if (cfg->max_trials && n > cfg->max_trials)
 		n = cfg->max_trials;
@@ -139,8 +159,10 @@ unsigned knee_estimate_trials(const struct knee_config *cfg)
 uint64_t knee_estimate_ns(const struct knee_config *cfg)
 {
 	unsigned n = knee_estimate_trials(cfg);
-	unsigned fin = n > 4 ? 4 : n;
+	unsigned fin = 2 * 2 * per_load_final(cfg);
 
+	if (fin > n)
+		fin = n;
 	return (uint64_t)(n - fin) * cfg->short_ns + (uint64_t)fin * cfg->final_ns;
 }
 
@@ -179,6 +201,11 @@ const char *knee_phase_name(enum knee_phase p)
 		return "retry";
 	}
 	return "";
+}
+
+const char *knee_class_name(enum knee_class c)
+{
+	return c == KNEE_LOWER ? "lower" : c == KNEE_UPPER ? "upper" : "undecided";
 }
 
 const char *knee_verdict_name(enum knee_verdict v)

@@ -2,32 +2,46 @@
 /*
  * The knee search's bookkeeping: what the trials so far say (knee_int.h).
  *
- * Each target (NDR, PDR) keeps a lower bound (highest rate measured to pass)
- * and an upper bound (lowest rate measured to fail), each with the duration
- * of the trial that set it, derived again from every trial after each one.
- * One trial counts for both targets. When a new result contradicts a bound,
- * the longer trial wins (at equal durations the newer one): that is how a
- * failed confirmation moves a bound. RFC 9971 keeps this apart from the
- * choice of the next load, as knee_select.c is kept apart from this file.
+ * Every trial is kept. For a target (a goal, or the coarse target before
+ * it) the trials at one load are pooled into the sums of RFC 9971
+ * Appendix A, which classify the load as a lower bound, an upper bound or
+ * undecided; the relevant bounds (RFC 9971 4.8) follow from the classes, and
+ * the generator's limit caps them. Nothing here chooses a load: that is
+ * knee_select.c, as RFC 9971 keeps the two apart.
  */
 #include <errno.h>
+#include <math.h>
 #include <string.h>
 
 #include "knee_int.h"
+
+void knee_goal_of(const struct knee_config *cfg, enum knee_target t, struct knee_goal *g)
+{
+	uint64_t sum = cfg->duration_sum_ns ? cfg->duration_sum_ns
+					    : KNEE_DURATION_SUM_TRIALS * cfg->final_ns;
+
+	*g = (struct knee_goal){ .loss_ratio = t == KNEE_NDR ? 0.0 : cfg->loss_goal,
+				 .exceed_ratio = cfg->exceed_ratio,
+				 .final_ns = cfg->final_ns,
+				 .duration_sum_ns = sum > cfg->final_ns ? sum : cfg->final_ns,
+				 .width = cfg->width_goal };
+}
 
 void knee_bounds_init(struct knee_bounds *b, const struct knee_config *cfg)
 {
 	memset(b, 0, sizeof(*b));
 	for (int t = 0; t < KNEE_NTARGETS; t++) {
-		b->side[t].lower_trial = -1;
-		b->side[t].upper_trial = -1;
+		struct knee_goal *coarse = &b->target[0][t];
+
+		knee_goal_of(cfg, (enum knee_target)t, &b->target[1][t]);
+		/* One short trial classifies a load: the cheap narrowing
+		 * before the goal's own trial time is spent (CSIT's
+		 * preceding targets, RFC 9971 4.6.5). */
+		*coarse = b->target[1][t];
+		coarse->final_ns = cfg->short_ns;
+		coarse->duration_sum_ns = cfg->short_ns;
 	}
 	b->max_eff = cfg->max_rate_bps;
-}
-
-static double goal_of(const struct knee_config *cfg, int t)
-{
-	return t == KNEE_NDR ? 0.0 : cfg->loss_goal;
 }
 
 enum knee_verdict knee_classify(const struct knee_measurement *m, double loss_goal)
@@ -44,273 +58,243 @@ double knee_bounds_width(uint64_t lower, uint64_t upper)
 	return upper ? (double)(upper - lower) / (double)upper : 0;
 }
 
-/* The width goal, with a little slack for integer rounding of rates. */
-static bool width_met(const struct knee_config *cfg, const struct knee_side *s)
+/* The width, with a little slack for integer rounding of rates. */
+static bool width_met(const struct knee_goal *g, uint64_t lower, uint64_t upper)
 {
-	return s->upper <= s->lower ||
-	       knee_bounds_width(s->lower, s->upper) <= cfg->width_goal * (1 + 1e-9) + 1e-12;
+	return upper <= lower || knee_bounds_width(lower, upper) <= g->width * (1 + 1e-9) + 1e-12;
 }
 
-bool knee_bounds_narrowed(const struct knee_bounds *b, const struct knee_config *cfg,
-			  enum knee_target t)
+/* RFC 9971 Appendix A, in integer nanoseconds where it can be. */
+enum knee_class knee_load_class(const struct knee_goal *g, const struct knee_load_sums *s)
 {
-	const struct knee_side *s = &b->side[t];
+	double er = g->exceed_ratio;
+	double balancing = er < 1 ? (double)s->good_short_ns * er / (1 - er) : 0;
+	double eff_bad = (double)s->bad_long_ns + fmax(0, (double)s->bad_short_ns - balancing);
+	double eff_whole = fmax((double)s->good_long_ns + eff_bad, (double)g->duration_sum_ns);
+	double quantile = eff_whole * er;
+	bool optimistic = eff_bad <= quantile;
+	bool pessimistic = eff_whole - (double)s->good_long_ns <= quantile;
 
-	if (s->lower_valid && s->upper_valid)
-		return width_met(cfg, s);
-	if (s->lower_valid)
-		return s->lower >= b->max_eff;
-	if (s->upper_valid)
-		return s->upper <= cfg->min_rate_bps;
-	return false;
+	if (optimistic && pessimistic)
+		return KNEE_LOWER;
+	if (!optimistic && !pessimistic)
+		return KNEE_UPPER;
+	return KNEE_UNDECIDED;
 }
 
-enum outcome { OUT_NONE, OUT_PASS, OUT_FAIL };
-
-/* Whether trial i is invalid yet credited as a pass at what the generator
- * did send: below the rate asked for, inside the search's range. */
-static bool passes_as_sent(const struct knee_config *cfg, const struct knee_record *r)
+/* RFC 9971 Appendix B: sorted by loss, the long trials are taken until the
+ * time left uncovered is at most the exceed ratio's share. */
+double knee_quantile_loss(const struct knee_goal *g, const double *loss, const uint64_t *dur_ns,
+			  unsigned n)
 {
-	return r->verdict == KNEE_INVALID && r->m.achieved_bps >= cfg->min_rate_bps &&
-	       r->m.achieved_bps < r->trial.rate_bps;
-}
+	unsigned order[KNEE_MAX_TRIALS];
+	double all = 0, remaining, q = -1;
 
-/* How trial i counts for target t. An invalid trial (the generator fell
- * short of the rate asked for) is a fail when it lost more than the goal
- * anyway, at a rate lower than asked; when it did not, the path carried
- * what the generator did send within the goal: a pass at that rate
- * (rate_of()), when that is inside the search's range. A generator short of
- * every rate by the same share (a sender held off the CPU) would otherwise
- * never give a pass, and the search walk down to nothing with no loss seen
- * at all. */
-static enum outcome outcome_for(const struct knee_bounds *b, const struct knee_config *cfg,
-				unsigned i, int t)
-{
-	const struct knee_record *r = &b->trials[i];
-
-	if (r->m.loss_ratio > goal_of(cfg, t))
-		return OUT_FAIL;
-	if (r->verdict == KNEE_INVALID)
-		return passes_as_sent(cfg, r) ? OUT_PASS : OUT_NONE;
-	return OUT_PASS;
-}
-
-/* The rate trial i's outcome stands at: what the generator really sent
- * when it fell short and the trial passed, else the rate asked for. */
-static uint64_t rate_of(const struct knee_bounds *b, const struct knee_config *cfg, unsigned i)
-{
-	const struct knee_record *r = &b->trials[i];
-
-	if (passes_as_sent(cfg, r) && r->m.loss_ratio <= cfg->loss_goal)
-		return r->m.achieved_bps;
-	return r->trial.rate_bps;
-}
-
-/* Whether trial j outranks trial i: longer, or as long and newer. */
-static bool outranks(const struct knee_bounds *b, unsigned j, unsigned i)
-{
-	uint64_t dj = b->trials[j].trial.duration_ns, di = b->trials[i].trial.duration_ns;
-
-	return dj > di || (dj == di && j > i);
-}
-
-/* A target left with a fail at min_rate as its only bound although it
- * passed at higher rates: one trial (a hiccup, noise on a lossy path, a
- * confirmation made for the other target) outvotes all of them. "Below min"
- * then needs a second full-length fail at min_rate; until there is one, that
- * rate is tried again. With no pass above, one full-length fail suffices. */
-bool knee_bounds_below_min_unconfirmed(const struct knee_bounds *b, const struct knee_config *cfg,
-				       enum knee_target t)
-{
-	const struct knee_side *s = &b->side[t];
-	unsigned long_fails = 0;
-	bool passed_above = false;
-
-	if (!s->upper_valid || s->lower_valid || s->upper_gen || s->upper > cfg->min_rate_bps)
-		return false;
-	for (unsigned i = 0; i < b->ntrials; i++) {
-		const struct knee_trial *tr = &b->trials[i].trial;
-		enum outcome o = outcome_for(b, cfg, i, t);
-
-		if (o == OUT_PASS && rate_of(b, cfg, i) > s->upper)
-			passed_above = true;
-		else if (o == OUT_FAIL && rate_of(b, cfg, i) == s->upper &&
-			 tr->duration_ns >= cfg->final_ns)
-			long_fails++;
-	}
-	return passed_above && long_fails < 2;
-}
-
-/* Which trials stand for target t: a fail is outvoted by an outranking pass
- * at the same or a higher rate, a pass by an outranking fail at the same or a
- * lower rate (that is how a failed confirmation moves a bound, and how noise
- * in short trials is outvoted by long ones), and a trial that is itself
- * outvoted outvotes nothing: a repeat that passes where one long trial
- * failed restores the passes above that the failure had outvoted. Decided
- * from the highest-ranked trial down. */
-static void standing(const struct knee_bounds *b, const struct knee_config *cfg, int t, bool *st)
-{
-	unsigned order[KNEE_MAX_TRIALS], n = b->ntrials;
-
+	if (n > KNEE_MAX_TRIALS)
+		n = KNEE_MAX_TRIALS;
 	for (unsigned i = 0; i < n; i++) {
 		unsigned p = i;
 
-		/* insertion sort, highest rank first */
-		while (p > 0 && outranks(b, i, order[p - 1])) {
+		all += (double)dur_ns[i];
+		while (p > 0 && loss[order[p - 1]] > loss[i]) {
 			order[p] = order[p - 1];
 			p--;
 		}
 		order[p] = i;
 	}
-	for (unsigned p = 0; p < n; p++) {
-		unsigned i = order[p];
-		uint64_t rate = rate_of(b, cfg, i);
-		enum outcome o = outcome_for(b, cfg, i, t);
-
-		st[i] = true;
-		for (unsigned q = 0; q < p && st[i]; q++) {
-			unsigned j = order[q];
-			uint64_t rj = rate_of(b, cfg, j);
-			enum outcome oj = outcome_for(b, cfg, j, t);
-
-			if (!st[j])
-				continue;
-			if ((o == OUT_FAIL && oj == OUT_PASS && rj >= rate) ||
-			    (o == OUT_PASS && oj == OUT_FAIL && rj <= rate))
-				st[i] = false;
-		}
+	remaining = fmax(all, (double)g->duration_sum_ns) * (1 - g->exceed_ratio);
+	for (unsigned k = 0; k < n; k++) {
+		if (q >= 0 && remaining <= 0)
+			return q;
+		q = loss[order[k]];
+		remaining -= (double)dur_ns[order[k]];
 	}
+	return remaining > 0 || q < 0 ? 1.0 : q;
 }
 
-/* Of two trials at candidate bounds, the better: the tighter rate, then the
- * longer trial, then the newer one. */
-static bool better(const struct knee_bounds *b, const struct knee_config *cfg, int best, unsigned i,
-		   bool lower)
+/* How trial r counts for goal g: -1 not at its load (the generator fell
+ * short and lost no more than the loss ratio), 0 good, 1 bad. A trial
+ * short of its target that lost more anyway lost it at a lower rate still:
+ * bad at the load asked for. */
+static int counts(const struct knee_record *r, const struct knee_goal *g)
 {
-	const struct knee_trial *x, *y;
-	uint64_t rx, ry;
+	bool bad = r->m.loss_ratio > g->loss_ratio;
 
-	if (best < 0)
-		return true;
-	x = &b->trials[i].trial;
-	y = &b->trials[best].trial;
-	rx = rate_of(b, cfg, i);
-	ry = rate_of(b, cfg, (unsigned)best);
-	if (rx != ry)
-		return lower ? rx > ry : rx < ry;
-	return x->duration_ns != y->duration_ns ? x->duration_ns > y->duration_ns
-						: i > (unsigned)best;
+	if (r->verdict == KNEE_INVALID && !bad)
+		return -1;
+	return bad;
 }
 
-/* A pass at or above the generator limit in a trial shorter than the one
- * that set the limit: the sender managed it briefly but cannot sustain it
- * for as long as a confirmation lasts, so it can never become a confirmed
- * lower bound. Left standing, the search would confirm it again and again. */
-static bool unconfirmable(const struct knee_bounds *b, const struct knee_config *cfg, unsigned i,
-			  enum outcome o)
+unsigned knee_bounds_sums(const struct knee_bounds *b, const struct knee_goal *g, uint64_t rate,
+			  struct knee_load_sums *s)
 {
-	const struct knee_trial *tr = &b->trials[i].trial;
+	unsigned n = 0;
 
-	return o == OUT_PASS && b->gen_limited && rate_of(b, cfg, i) >= b->gen_limit &&
-	       tr->duration_ns < b->trials[b->gen_trial].trial.duration_ns;
-}
-
-/* The side's bounds from the trials lo and up (-1: none). */
-static void set_bounds(const struct knee_bounds *b, const struct knee_config *cfg,
-		       struct knee_side *s, int lo, int up)
-{
-	if (lo >= 0) {
-		s->lower_valid = true;
-		s->lower = rate_of(b, cfg, (unsigned)lo);
-		s->lower_dur = b->trials[lo].trial.duration_ns;
-		s->lower_rx = b->trials[lo].m.received_bps;
-		s->lower_trial = lo;
-	}
-	if (up >= 0) {
-		s->upper_valid = true;
-		s->upper = rate_of(b, cfg, (unsigned)up);
-		s->upper_dur = b->trials[up].trial.duration_ns;
-		s->upper_rx = b->trials[up].m.received_bps;
-		s->upper_loss = b->trials[up].m.loss_ratio;
-		s->upper_trial = up;
-	}
-}
-
-/* Above the generator's limit nothing can be measured: the limit is the
- * upper bound unless a loss was found below it or a valid pass above. A
- * loss at the limit itself in a shorter trial than the one that set it
- * could never be confirmed either: the limit stands in for it. */
-static void limit_bounds(const struct knee_bounds *b, struct knee_side *s)
-{
-	const struct knee_record *g = &b->trials[b->gen_trial];
-
-	if (!b->gen_limited)
-		return;
-	if (s->upper_valid && s->upper < b->gen_limit)
-		return;
-	if (s->upper_valid && s->upper == b->gen_limit && s->upper_dur >= g->trial.duration_ns)
-		return;
-	if (s->lower_valid && s->lower >= b->gen_limit)
-		return;
-	s->upper_valid = true;
-	s->upper_gen = true;
-	s->upper = b->gen_limit;
-	s->upper_dur = 0;
-	s->upper_rx = g->m.achieved_bps;
-	s->upper_loss = g->m.loss_ratio;
-	s->upper_trial = (int)b->gen_trial;
-}
-
-/* Derives target t's bounds from every trial so far. */
-static void recompute(struct knee_bounds *b, const struct knee_config *cfg, int t)
-{
-	struct knee_side *s = &b->side[t];
-	int lo = -1, up = -1;
-	unsigned passes = 0, fails = 0;
-	bool st[KNEE_MAX_TRIALS];
-
-	standing(b, cfg, t, st);
-	for (unsigned i = 0; i < b->ntrials; i++) {
-		enum outcome o = outcome_for(b, cfg, i, t);
-
-		/* Runs of passes and fails size the external search's steps; a
-		 * failed confirmation says nothing about how far off we are. */
-		if (o == OUT_PASS) {
-			passes++;
-			fails = 0;
-		} else if (o == OUT_FAIL) {
-			fails += b->trials[i].trial.phase != KNEE_PHASE_CONFIRM;
-			passes = 0;
-		}
-		if (o == OUT_NONE || !st[i] || unconfirmable(b, cfg, i, o))
-			continue;
-		if (o == OUT_FAIL && better(b, cfg, up, i, false))
-			up = (int)i;
-		else if (o == OUT_PASS && better(b, cfg, lo, i, true))
-			lo = (int)i;
-	}
 	memset(s, 0, sizeof(*s));
-	s->lower_trial = s->upper_trial = -1;
-	s->down_steps = fails;
-	s->up_steps = passes ? passes - 1 : 0;
-	set_bounds(b, cfg, s, lo, up);
-	limit_bounds(b, s);
+	for (unsigned i = 0; i < b->ntrials; i++) {
+		const struct knee_record *r = &b->trials[i];
+		uint64_t d = r->trial.duration_ns;
+		int c = counts(r, g);
+
+		if (r->trial.rate_bps != rate || c < 0)
+			continue;
+		n++;
+		if (d >= g->final_ns)
+			*(c ? &s->bad_long_ns : &s->good_long_ns) += d;
+		else
+			*(c ? &s->bad_short_ns : &s->good_short_ns) += d;
+	}
+	return n;
 }
 
-/* Whether a confirmation at `rate` moved the bound it was meant to confirm:
- * short trials then overstate this target, so it narrows with final ones. */
-static bool confirm_failed(const struct knee_side *old, const struct knee_side *now, uint64_t rate)
+bool knee_bounds_class(const struct knee_bounds *b, const struct knee_goal *g, uint64_t rate,
+		       enum knee_class *cls)
 {
-	if (old->lower_valid && old->lower == rate)
-		return !now->lower_valid || now->lower != rate;
-	if (old->upper_valid && old->upper == rate)
-		return !now->upper_valid || now->upper != rate;
+	struct knee_load_sums s;
+
+	if (!knee_bounds_sums(b, g, rate, &s))
+		return false;
+	*cls = knee_load_class(g, &s);
+	return true;
+}
+
+/* The last trial counted at load rate, or -1. */
+static int last_at(const struct knee_bounds *b, const struct knee_goal *g, uint64_t rate)
+{
+	for (unsigned i = b->ntrials; i-- > 0;)
+		if (b->trials[i].trial.rate_bps == rate && counts(&b->trials[i], g) >= 0)
+			return (int)i;
+	return -1;
+}
+
+struct load {
+	uint64_t rate;
+	enum knee_class cls;
+};
+
+/* The loads with counted trials, lowest first, each classified for g. */
+static unsigned loads_of(const struct knee_bounds *b, const struct knee_goal *g, struct load *out)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < b->ntrials; i++) {
+		uint64_t rate = b->trials[i].trial.rate_bps;
+		struct knee_load_sums s;
+		unsigned p = n;
+		bool seen = false;
+
+		for (unsigned j = 0; j < n && !seen; j++)
+			seen = out[j].rate == rate;
+		if (seen || !knee_bounds_sums(b, g, rate, &s))
+			continue;
+		while (p > 0 && out[p - 1].rate > rate) {
+			out[p] = out[p - 1];
+			p--;
+		}
+		out[p] = (struct load){ rate, knee_load_class(g, &s) };
+		n++;
+	}
+	return n;
+}
+
+/* Below the generator's limit, with no load classified lower above it:
+ * the most a trial short of its target sent without loss beyond the goal
+ * (a trial at least the target's final duration), or -1. */
+static int sent_credit(const struct knee_bounds *b, const struct knee_config *cfg,
+		       const struct knee_goal *g, uint64_t below)
+{
+	int best = -1;
+
+	for (unsigned i = 0; i < b->ntrials; i++) {
+		const struct knee_record *r = &b->trials[i];
+		uint64_t a = r->m.achieved_bps;
+
+		if (counts(r, g) >= 0 || r->trial.duration_ns < g->final_ns ||
+		    a < cfg->min_rate_bps || a >= below || a >= r->trial.rate_bps)
+			continue;
+		if (best < 0 || a > b->trials[best].m.achieved_bps)
+			best = (int)i;
+	}
+	return best;
+}
+
+void knee_bounds_relevant(const struct knee_bounds *b, const struct knee_config *cfg,
+			  const struct knee_goal *g, struct knee_rel *r)
+{
+	struct load loads[KNEE_MAX_TRIALS];
+	unsigned n = loads_of(b, g, loads);
+	bool above_ok = false;
+	int credit;
+
+	memset(r, 0, sizeof(*r));
+	r->lower_trial = r->upper_trial = -1;
+	for (unsigned i = 0; i < n; i++) {
+		r->nlower += loads[i].cls == KNEE_LOWER;
+		r->nupper += loads[i].cls == KNEE_UPPER;
+		if (loads[i].cls == KNEE_UPPER && !r->upper_valid) {
+			r->upper_valid = true;
+			r->upper = loads[i].rate;
+		}
+	}
+	if (r->upper_valid) {
+		r->upper_trial = last_at(b, g, r->upper);
+		r->upper_rx = b->trials[r->upper_trial].m.received_bps;
+	}
+	/* Above the generator's limit nothing can be measured: the limit is
+	 * the upper bound unless the generator did offer a rate at or above
+	 * it in a good trial as long as the one that set the limit (it fell
+	 * short twice by chance, not for good; a sender may hold a rate for a
+	 * short trial that it cannot hold for a final one). */
+	for (unsigned i = 0; i < b->ntrials && b->gen_limited; i++) {
+		const struct knee_record *t = &b->trials[i];
+
+		above_ok |= counts(t, g) == 0 && t->trial.rate_bps >= b->gen_limit &&
+			    t->trial.duration_ns >= b->trials[b->gen_trial].trial.duration_ns &&
+			    (!r->upper_valid || t->trial.rate_bps < r->upper);
+	}
+	if (b->gen_limited && !above_ok && (!r->upper_valid || b->gen_limit < r->upper)) {
+		r->upper_valid = r->upper_gen = true;
+		r->upper = b->gen_limit;
+		r->upper_trial = (int)b->gen_trial;
+		r->upper_rx = b->trials[b->gen_trial].m.achieved_bps;
+	}
+	for (unsigned i = n; i-- > 0;)
+		if (loads[i].cls == KNEE_LOWER && (!r->upper_valid || loads[i].rate < r->upper)) {
+			r->lower_valid = true;
+			r->lower = loads[i].rate;
+			r->lower_trial = last_at(b, g, r->lower);
+			break;
+		}
+	if (r->upper_gen && (credit = sent_credit(b, cfg, g, r->upper)) >= 0 &&
+	    (!r->lower_valid || b->trials[credit].m.achieved_bps > r->lower)) {
+		r->lower_valid = r->lower_sent = true;
+		r->lower = b->trials[credit].m.achieved_bps;
+		r->lower_trial = credit;
+	}
+	for (unsigned i = n; i-- > 0;)
+		if (loads[i].cls == KNEE_UNDECIDED &&
+		    (!r->upper_valid || loads[i].rate < r->upper) &&
+		    (!r->lower_valid || loads[i].rate > r->lower)) {
+			r->undecided = loads[i].rate;
+			break;
+		}
+}
+
+bool knee_bounds_done(const struct knee_bounds *b, const struct knee_config *cfg,
+		      const struct knee_goal *g, const struct knee_rel *r)
+{
+	if (r->lower_valid && r->upper_valid)
+		return width_met(g, r->lower, r->upper);
+	if (r->lower_valid)
+		return r->lower >= b->max_eff;
+	if (r->upper_valid)
+		return r->upper <= cfg->min_rate_bps;
 	return false;
 }
 
 /* A trial the generator could not offer: repeated once; invalid twice, its
  * rate becomes the generator limit. Trials that lost more than every goal
- * need no repeat: they are fails whatever the generator did. */
+ * need no repeat: they are bad trials whatever the generator did. */
 static void record_invalid(struct knee_bounds *b, const struct knee_config *cfg, unsigned idx)
 {
 	const struct knee_trial *tr = &b->trials[idx].trial;
@@ -325,7 +309,7 @@ static void record_invalid(struct knee_bounds *b, const struct knee_config *cfg,
 	}
 	b->retry_due = false;
 	/* the lowest such rate; at the same rate the longer trial, which
-	 * says the sender cannot hold it for as long as a confirmation */
+	 * says the sender cannot hold it for as long as a final trial */
 	if (!b->gen_limited || tr->rate_bps < b->gen_limit ||
 	    (tr->rate_bps == b->gen_limit &&
 	     tr->duration_ns > b->trials[b->gen_trial].trial.duration_ns)) {
@@ -335,12 +319,6 @@ static void record_invalid(struct knee_bounds *b, const struct knee_config *cfg,
 	b->gen_limited = true;
 	if (b->max_eff > tr->rate_bps)
 		b->max_eff = tr->rate_bps;
-	/* A limit found in a full-length trial: short trials pass above it
-	 * and so say nothing about what a confirmation will sustain; narrow
-	 * with full-length trials from here on. */
-	if (b->trials[b->gen_trial].trial.duration_ns >= cfg->final_ns)
-		for (int t = 0; t < KNEE_NTARGETS; t++)
-			b->final_mode[t] = true;
 }
 
 unsigned knee_bounds_unsustained(const struct knee_bounds *b, const struct knee_config *cfg,
@@ -377,41 +355,27 @@ int knee_bounds_add(struct knee_bounds *b, const struct knee_config *cfg,
 		record_invalid(b, cfg, idx);
 	else
 		b->retry_due = false;
-	for (int i = 0; i < KNEE_NTARGETS; i++) {
-		struct knee_side old = b->side[i];
-
-		recompute(b, cfg, i);
-		if (t->phase == KNEE_PHASE_CONFIRM &&
-		    confirm_failed(&old, &b->side[i], t->rate_bps))
-			b->final_mode[i] = true;
-	}
 	return 0;
 }
 
 enum knee_outcome knee_bounds_outcome(const struct knee_bounds *b, const struct knee_config *cfg,
 				      enum knee_target t, bool stuck)
 {
-	const struct knee_side *s = &b->side[t];
-	uint64_t fin = cfg->final_ns;
-	bool lo_ok = s->lower_valid && s->lower_dur >= fin;
-	bool up_ok = s->upper_valid && (s->upper_gen || s->upper_dur >= fin);
+	const struct knee_goal *g = &b->target[1][t];
+	struct knee_rel r;
 
-	if (s->lower_valid && !lo_ok)
-		return KNEE_UNFINISHED;
-	if (s->upper_valid && !up_ok)
-		return KNEE_UNFINISHED;
-	if (lo_ok && up_ok && width_met(cfg, s))
-		return s->upper_gen ? KNEE_GENERATOR_LIMIT : KNEE_FOUND;
-	/* Stopped short of the width goal because the generator cannot offer
-	 * the next rate: the lower bound is what it sustained. */
-	if (lo_ok && s->upper_gen && stuck)
-		return KNEE_GENERATOR_LIMIT;
-	if (lo_ok && !s->upper_valid && s->lower >= b->max_eff)
-		return b->gen_limited ? KNEE_GENERATOR_LIMIT : KNEE_ABOVE_MAX;
-	if (up_ok && !s->lower_valid && s->upper <= cfg->min_rate_bps)
-		return s->upper_gen				      ? KNEE_GENERATOR_LIMIT
-		       : knee_bounds_below_min_unconfirmed(b, cfg, t) ? KNEE_UNFINISHED
-								      : KNEE_BELOW_MIN;
+	knee_bounds_relevant(b, cfg, g, &r);
+	if (r.lower_valid && r.upper_valid) {
+		if (width_met(g, r.lower, r.upper))
+			return r.upper_gen ? KNEE_GENERATOR_LIMIT : KNEE_FOUND;
+		/* stopped short of the width because the generator cannot
+		 * offer the next rate: the lower bound is what it sustained */
+		return stuck && r.upper_gen ? KNEE_GENERATOR_LIMIT : KNEE_UNFINISHED;
+	}
+	if (r.lower_valid && r.lower >= b->max_eff)
+		return KNEE_ABOVE_MAX;
+	if (r.upper_valid && r.upper <= cfg->min_rate_bps)
+		return r.upper_gen ? KNEE_GENERATOR_LIMIT : KNEE_BELOW_MIN;
 	return KNEE_UNFINISHED;
 }
 
@@ -428,28 +392,126 @@ static uint64_t achieved_of(const struct knee_bounds *b, int i, uint64_t target)
 	return a && a < target ? a : target;
 }
 
+/* The loss ratios and durations of the long trials at a load. */
+static unsigned long_trials(const struct knee_bounds *b, const struct knee_goal *g, uint64_t rate,
+			    double *loss, uint64_t *dur)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < b->ntrials; i++) {
+		const struct knee_record *r = &b->trials[i];
+
+		if (r->trial.rate_bps != rate || counts(r, g) < 0 ||
+		    r->trial.duration_ns < g->final_ns)
+			continue;
+		loss[n] = r->m.loss_ratio;
+		dur[n++] = r->trial.duration_ns;
+	}
+	return n;
+}
+
+/* Conditional throughput (RFC 9971 Appendix B) at the lower bound, and the
+ * loss quantile at the upper bound. */
+static void quantiles(const struct knee_bounds *b, const struct knee_goal *g,
+		      const struct knee_rel *r, struct knee_bound *kb)
+{
+	double loss[KNEE_MAX_TRIALS];
+	uint64_t dur[KNEE_MAX_TRIALS];
+	unsigned n;
+
+	if (r->lower_valid && r->lower_sent) {
+		kb->conditional_throughput_bps = (uint64_t)llround(
+			(double)r->lower * (1 - b->trials[r->lower_trial].m.loss_ratio));
+	} else if (r->lower_valid && (n = long_trials(b, g, r->lower, loss, dur))) {
+		kb->conditional_throughput_bps = (uint64_t)llround(
+			(double)r->lower * (1 - knee_quantile_loss(g, loss, dur, n)));
+	}
+	if (r->upper_valid && !r->upper_gen) {
+		n = long_trials(b, g, r->upper, loss, dur);
+		kb->upper_loss = n ? knee_quantile_loss(g, loss, dur, n)
+				   : b->trials[r->upper_trial].m.loss_ratio;
+	} else if (r->upper_valid) {
+		kb->upper_loss = b->trials[r->upper_trial].m.loss_ratio;
+	}
+}
+
+/* A bound the goal has not classified yet but its coarse target has (the
+ * search stopped early): reported, not final. */
+static void coarse_fallback(const struct knee_rel *coarse, struct knee_rel *r, bool *lo_final,
+			    bool *up_final)
+{
+	*lo_final = r->lower_valid;
+	*up_final = r->upper_valid;
+	if (!r->lower_valid && coarse->lower_valid &&
+	    (!r->upper_valid || coarse->lower < r->upper)) {
+		r->lower_valid = true;
+		r->lower = coarse->lower;
+		r->lower_sent = coarse->lower_sent;
+		r->lower_trial = coarse->lower_trial;
+	}
+	if (!r->upper_valid && coarse->upper_valid &&
+	    (!r->lower_valid || coarse->upper > r->lower)) {
+		r->upper_valid = true;
+		r->upper = coarse->upper;
+		r->upper_gen = coarse->upper_gen;
+		r->upper_trial = coarse->upper_trial;
+	}
+}
+
+static void bound_of(const struct knee_bounds *b, const struct knee_config *cfg, enum knee_target t,
+		     bool stuck, struct knee_bound *kb)
+{
+	const struct knee_goal *g = &b->target[1][t];
+	struct knee_rel r, coarse;
+	struct knee_load_sums s;
+
+	knee_bounds_relevant(b, cfg, g, &r);
+	knee_bounds_relevant(b, cfg, &b->target[0][t], &coarse);
+	memset(kb, 0, sizeof(*kb));
+	kb->outcome = knee_bounds_outcome(b, cfg, t, stuck);
+	kb->goal = *g;
+	quantiles(b, g, &r, kb);
+	coarse_fallback(&coarse, &r, &kb->lower_final, &kb->upper_final);
+	kb->lower_valid = r.lower_valid;
+	kb->upper_valid = r.upper_valid;
+	kb->lower_bps = r.lower_valid ? r.lower : 0;
+	kb->upper_bps = r.upper_valid ? r.upper : 0;
+	kb->upper_is_generator_limit = r.upper_valid && r.upper_gen;
+	kb->lower_is_sent = r.lower_valid && r.lower_sent;
+	kb->lower_trial = r.lower_valid ? r.lower_trial : -1;
+	kb->upper_trial = r.upper_valid ? r.upper_trial : -1;
+	if (r.lower_valid) {
+		kb->lower_rx_bps = b->trials[r.lower_trial].m.received_bps;
+		kb->lower_ntrials = r.lower_sent ? 1 : knee_bounds_sums(b, g, r.lower, &s);
+		kb->lower_duration_ns = r.lower_sent ? b->trials[r.lower_trial].trial.duration_ns
+						     : s.good_long_ns + s.bad_long_ns +
+							       s.good_short_ns + s.bad_short_ns;
+	}
+	if (r.upper_valid && !r.upper_gen) {
+		kb->upper_ntrials = knee_bounds_sums(b, g, r.upper, &s);
+		kb->upper_duration_ns =
+			s.good_long_ns + s.bad_long_ns + s.good_short_ns + s.bad_short_ns;
+	}
+	kb->lower_achieved_bps =
+		r.lower_sent ? kb->lower_bps : achieved_of(b, kb->lower_trial, kb->lower_bps);
+	kb->upper_achieved_bps = achieved_of(b, kb->upper_trial, kb->upper_bps);
+}
+
 void knee_bounds_get(const struct knee_bounds *b, const struct knee_config *cfg, bool stuck,
 		     struct knee_result *res)
 {
-	memset(res, 0, sizeof(*res));
-	for (int t = 0; t < KNEE_NTARGETS; t++) {
-		const struct knee_side *s = &b->side[t];
-		struct knee_bound *kb = &res->bound[t];
+	uint64_t seen[KNEE_MAX_TRIALS];
 
-		kb->outcome = knee_bounds_outcome(b, cfg, (enum knee_target)t, stuck);
-		kb->lower_valid = s->lower_valid;
-		kb->upper_valid = s->upper_valid;
-		kb->lower_bps = s->lower_valid ? s->lower : 0;
-		kb->upper_bps = s->upper_valid ? s->upper : 0;
-		kb->lower_final = s->lower_valid && s->lower_dur >= cfg->final_ns;
-		kb->upper_final = s->upper_valid && s->upper_dur >= cfg->final_ns;
-		kb->upper_is_generator_limit = s->upper_valid && s->upper_gen;
-		kb->lower_trial = s->lower_valid ? s->lower_trial : -1;
-		kb->upper_trial = s->upper_valid ? s->upper_trial : -1;
-		kb->lower_rx_bps = s->lower_valid ? s->lower_rx : 0;
-		kb->upper_loss = s->upper_valid ? s->upper_loss : 0;
-		kb->lower_achieved_bps = achieved_of(b, kb->lower_trial, kb->lower_bps);
-		kb->upper_achieved_bps = achieved_of(b, kb->upper_trial, kb->upper_bps);
+	memset(res, 0, sizeof(*res));
+	for (int t = 0; t < KNEE_NTARGETS; t++)
+		bound_of(b, cfg, (enum knee_target)t, stuck, &res->bound[t]);
+	for (unsigned i = 0; i < b->ntrials; i++) {
+		unsigned j = 0;
+
+		while (j < res->nloads && seen[j] != b->trials[i].trial.rate_bps)
+			j++;
+		if (j == res->nloads)
+			seen[res->nloads++] = b->trials[i].trial.rate_bps;
 	}
 	res->mrr_bps = b->mrr;
 	res->generator_limited = b->gen_limited;

@@ -5,10 +5,10 @@
  * load apart from what the trials so far say.
  *
  * The first trial runs at max_rate. A trial the generator could not offer
- * is repeated once at once. Otherwise the target whose interval is widest
- * (an unbounded side first) gets a narrowing trial, short unless its short
- * trials proved to overstate it; when every target is narrowed, each
- * unconfirmed bound gets a full-length confirmation.
+ * is repeated once at once. Otherwise the first target not done (the coarse
+ * targets, one short trial per load, before the goals, whose loads need
+ * their duration sum of final trials; NDR before PDR) gets a trial: at the
+ * highest undecided load between its bounds, or at a new load.
  */
 #include <math.h>
 
@@ -26,131 +26,129 @@ static uint64_t clamp_between(double c, uint64_t lo, uint64_t hi)
 }
 
 /* The relative step of the external search after n steps one way: the
- * width goal, doubled each step, at most a half. */
-static double step_of(const struct knee_config *cfg, unsigned n)
+ * width, doubled each step, at most a half. */
+static double step_of(double width, unsigned n)
 {
-	double step = cfg->width_goal * (double)(1u << (n > 10 ? 10 : n));
+	double step = width * (double)(1u << (n > 10 ? 10 : n));
 
 	return step > 0.5 ? 0.5 : step;
 }
 
 /* Between two bounds: bisection in log space, pulled towards where the
  * measurements say the knee is, and aimed so that the last steps meet the
- * width goal exactly. */
-static uint64_t inner_rate(const struct knee_config *c, const struct knee_side *s)
+ * width exactly. */
+static uint64_t inner_rate(const struct knee_goal *g, const struct knee_rel *r)
 {
-	double g = c->width_goal;
-	double mid = sqrt((double)s->lower * (double)s->upper);
+	double w = g->width;
+	double mid = sqrt((double)r->lower * (double)r->upper);
 	/* any rate in [aim, reach] ends the search whichever way it goes */
-	double aim = (double)s->upper * (1 - g), reach = (double)s->lower / (1 - g);
+	double aim = (double)r->upper * (1 - w), reach = (double)r->lower / (1 - w);
 
 	/* Below a generator limit, aim just above what the generator really
 	 * sent there: the limit is close to it. */
-	if (s->upper_gen && s->upper_rx > s->lower) {
-		double hint = (double)s->upper_rx / (1 - 2 * g);
+	if (r->upper_gen && r->upper_rx > r->lower) {
+		double hint = (double)r->upper_rx / (1 - 2 * w);
 
 		if (hint < mid)
 			mid = hint;
-	} else if (s->upper_rx && (double)s->upper_rx < mid) {
+	} else if (r->upper_rx && (double)r->upper_rx < mid) {
 		/* The path delivered less than mid even when offered the upper
 		 * bound: the knee is likely just above the lower bound. Step up
-		 * from it, doubling the step each pass. */
-		double up = (double)s->lower / (1 - step_of(c, s->up_steps));
+		 * from it, doubling the step with each load passed. */
+		double up = (double)r->lower / (1 - step_of(w, r->nlower ? r->nlower - 1 : 0));
 
 		if (up < mid)
 			mid = up;
 	}
-	/* Within about twice the goal one trial finishes whichever way it
+	/* Within about twice the width one trial finishes whichever way it
 	 * goes: aim at the middle of the rates that do. */
 	if (aim <= reach)
 		mid = sqrt(aim * reach);
-	return clamp_between(mid, s->lower, s->upper);
+	return clamp_between(mid, r->lower, r->upper);
 }
 
-/* Next narrowing rate for one target, whose bounds are not narrowed yet. */
-static uint64_t narrow_rate(const struct knee_bounds *b, const struct knee_config *c,
-			    const struct knee_side *s)
+/* Next new load for a target not done and with no undecided load between
+ * its bounds. */
+static uint64_t new_rate(const struct knee_bounds *b, const struct knee_config *c,
+			 const struct knee_goal *g, const struct knee_rel *r)
 {
-	if (s->lower_valid && s->upper_valid)
-		return inner_rate(c, s);
-	if (s->upper_valid) {
-		double rate = (double)s->upper * (1 - step_of(c, s->down_steps));
+	if (r->lower_valid && r->upper_valid)
+		return inner_rate(g, r);
+	if (r->upper_valid) {
+		double rate = (double)r->upper * (1 - step_of(g->width, r->nupper));
 
 		/* Jump to what the path delivered, when that is lower still. */
-		if (s->upper_rx && (double)s->upper_rx < rate)
-			rate = (double)s->upper_rx;
+		if (r->upper_rx && (double)r->upper_rx < rate)
+			rate = (double)r->upper_rx;
 		if (rate < (double)c->min_rate_bps)
 			rate = (double)c->min_rate_bps;
-		return clamp_between(rate, c->min_rate_bps - 1, s->upper);
+		return clamp_between(rate, c->min_rate_bps - 1, r->upper);
 	}
-	if (s->lower_valid) {
-		double rate = (double)s->lower / (1 - step_of(c, s->up_steps));
+	if (r->lower_valid) {
+		double rate = (double)r->lower / (1 - step_of(g->width, r->nlower - 1));
 
 		if (rate > (double)b->max_eff)
 			rate = (double)b->max_eff;
-		return clamp_between(rate, s->lower, b->max_eff + 1);
+		return clamp_between(rate, r->lower, b->max_eff + 1);
 	}
 	return b->max_eff;
 }
 
-/* The widest target not yet narrowed gets a narrowing trial. */
-static bool narrowing(const struct knee_bounds *b, const struct knee_config *cfg,
-		      struct knee_trial *t)
+/* Whether load rate is undecided for g and between r's bounds. */
+static bool open_load(const struct knee_bounds *b, const struct knee_goal *g,
+		      const struct knee_rel *r, uint64_t rate)
 {
-	double widest = -1;
-	int best = -1;
+	enum knee_class cls;
 
-	for (int i = 0; i < KNEE_NTARGETS; i++) {
-		const struct knee_side *s = &b->side[i];
-		double w;
-
-		if (knee_bounds_narrowed(b, cfg, (enum knee_target)i))
-			continue;
-		w = s->lower_valid && s->upper_valid ? knee_bounds_width(s->lower, s->upper) : 2.0;
-		if (w > widest) {
-			widest = w;
-			best = i;
-		}
-	}
-	if (best < 0)
-		return false;
-	/* a target whose confirmation failed narrows with final trials */
-	*t = (struct knee_trial){ .rate_bps = narrow_rate(b, cfg, &b->side[best]),
-				  .duration_ns =
-					  b->final_mode[best] ? cfg->final_ns : cfg->short_ns,
-				  .phase = KNEE_PHASE_NARROW,
-				  .target = (enum knee_target)best };
-	return true;
+	return knee_bounds_class(b, g, rate, &cls) && cls == KNEE_UNDECIDED &&
+	       (!r->lower_valid || rate > r->lower) && (!r->upper_valid || rate < r->upper);
 }
 
-/* Every target narrowed: the first bound not yet measured at full length. */
-static bool confirmation(const struct knee_bounds *b, const struct knee_config *cfg,
-			 struct knee_trial *t)
+/* The goal's next load: where its coarse target's bounds are, as long as
+ * the goal has not classified them (the knee is within the width of them);
+ * then the highest undecided load between the goal's bounds; then a new
+ * one. */
+static uint64_t goal_rate(const struct knee_bounds *b, const struct knee_config *cfg, int t,
+			  const struct knee_rel *r)
 {
-	for (int i = 0; i < KNEE_NTARGETS; i++) {
-		const struct knee_side *s = &b->side[i];
-		uint64_t rate = 0;
+	const struct knee_goal *g = &b->target[1][t];
+	struct knee_rel c;
 
-		if (s->lower_valid && s->lower_dur < cfg->final_ns)
-			rate = s->lower;
-		else if (s->upper_valid && !s->upper_gen && s->upper_dur < cfg->final_ns)
-			rate = s->upper;
-		else if (knee_bounds_below_min_unconfirmed(b, cfg, (enum knee_target)i))
-			rate = s->upper;
-		if (rate) {
-			*t = (struct knee_trial){ .rate_bps = rate,
-						  .duration_ns = cfg->final_ns,
-						  .phase = KNEE_PHASE_CONFIRM,
-						  .target = (enum knee_target)i };
-			return true;
-		}
-	}
-	return false;
+	knee_bounds_relevant(b, cfg, &b->target[0][t], &c);
+	if (c.lower_valid && !c.lower_sent && open_load(b, g, r, c.lower))
+		return c.lower;
+	if (c.upper_valid && !c.upper_gen && open_load(b, g, r, c.upper))
+		return c.upper;
+	return r->undecided ? r->undecided : new_rate(b, cfg, g, r);
+}
+
+/* The trial target t of a level (0: coarse, 1: the goal) wants, if any. */
+static bool target_next(const struct knee_bounds *b, const struct knee_config *cfg, int level,
+			int t, struct knee_trial *out)
+{
+	const struct knee_goal *g = &b->target[level][t];
+	struct knee_rel r;
+	uint64_t rate;
+
+	knee_bounds_relevant(b, cfg, g, &r);
+	if (knee_bounds_done(b, cfg, g, &r))
+		return false;
+	if (level)
+		rate = goal_rate(b, cfg, t, &r);
+	else
+		rate = r.undecided ? r.undecided : new_rate(b, cfg, g, &r);
+	*out = (struct knee_trial){ .rate_bps = rate,
+				    .duration_ns = g->final_ns,
+				    .phase = level ? KNEE_PHASE_CONFIRM : KNEE_PHASE_NARROW,
+				    .target = (enum knee_target)t };
+	return true;
 }
 
 enum knee_select knee_select_next(const struct knee_bounds *b, const struct knee_config *cfg,
 				  struct knee_trial *t)
 {
+	bool found = false;
+
 	if (!b->ntrials) {
 		*t = (struct knee_trial){ .rate_bps = b->max_eff,
 					  .duration_ns = cfg->short_ns,
@@ -163,7 +161,10 @@ enum knee_select knee_select_next(const struct knee_bounds *b, const struct knee
 		t->phase = KNEE_PHASE_RETRY;
 		return KNEE_SELECT_TRIAL;
 	}
-	if (!narrowing(b, cfg, t) && !confirmation(b, cfg, t))
+	for (int level = 0; level < 2 && !found; level++)
+		for (int i = 0; i < KNEE_NTARGETS && !found; i++)
+			found = target_next(b, cfg, level, i, t);
+	if (!found)
 		return KNEE_SELECT_DONE;
 	/* A rate the generator could not offer, asked for and repeated
 	 * already: a third try measures nothing new. The search ends at the

@@ -3,10 +3,14 @@
  * The knee search's bookkeeping alone (knee_bounds.c): trial histories fed
  * in as a table, measured on simulated systems (a sharp knee, a sender that
  * tops out, one short of every rate by a share, noise in single trials),
- * and what the bounds must say after them: each goal's highest rate known
- * to pass and lowest known to fail, the generator's limit, whether the last
- * trial is to be repeated, and the outcome. No rate choice is involved: the
- * trials are the table's, not knee_select.c's.
+ * and what the bounds must say after them for each goal with the defaults
+ * (1 s trials, exceed ratio 50 %, duration sum three trials): the relevant
+ * lower and upper bound, whether the goal classified them or only the
+ * coarse target before it (one trial per load), the generator's limit,
+ * whether the last trial is to be repeated, and the outcome. Then RFC 9971's
+ * load classification (Appendix A) and conditional throughput (Appendix B)
+ * on hand-worked sums. No rate choice is involved: the trials are the
+ * table's, not knee_select.c's.
  */
 #include <errno.h>
 #include <math.h>
@@ -24,7 +28,6 @@
 struct want_side {
 	double lower_m, upper_m;
 	bool lower_final, upper_final, upper_gen;
-	bool narrowed;
 	enum knee_outcome outcome;
 };
 
@@ -34,72 +37,71 @@ struct row {
 	struct want_side ndr, pdr;
 	double gen_limit_m; /* 0: no generator limit */
 	bool retry_due;
-	bool final_mode[KNEE_NTARGETS];
 };
 
+#define NOISY_MRR(r)                                                                               \
+	{                                                                                          \
+		r, 'S', KNEE_PHASE_MRR, 2e-5, 0                                                    \
+	}
+
 static const struct row rows[] = {
-	{ "sharp knee: a pass and a fail across it, short trials only", .h.sys = { .knee = 100e6 },
-	  .h.steps = { MRR(1000), S(100), S(101) },
-	  .ndr = { 100, 101, .narrowed = true, .outcome = KNEE_UNFINISHED },
-	  .pdr = { 100, 101, .narrowed = true, .outcome = KNEE_UNFINISHED } },
-	{ "sharp knee: both bounds confirmed in full-length trials", .h.sys = { .knee = 100e6 },
+	{ "sharp knee: a pass and a fail across it, one trial each: the coarse bounds",
+	  .h.sys = { .knee = 100e6 }, .h.steps = { MRR(1000), S(100), S(101) },
+	  .ndr = { 100, 101, .outcome = KNEE_UNFINISHED },
+	  .pdr = { 100, 101, .outcome = KNEE_UNFINISHED } },
+	{ "sharp knee: two trials of three agree at each bound: found", .h.sys = { .knee = 100e6 },
 	  .h.steps = { MRR(1000), S(100), S(101), F(100), F(101) },
-	  .ndr = { 100, 101, true, true, .narrowed = true, .outcome = KNEE_FOUND },
-	  .pdr = { 100, 101, true, true, .narrowed = true, .outcome = KNEE_FOUND } },
+	  .ndr = { 100, 101, true, true, .outcome = KNEE_FOUND },
+	  .pdr = { 100, 101, true, true, .outcome = KNEE_FOUND } },
 	{ "sharp knee: 0.5 % loss passes the PDR, fails the NDR", .h.sys = { .knee = 200e6 },
-	  .h.steps = { MRR(1000), S(200), S(201) },
-	  .ndr = { 200, 201, .narrowed = true, .outcome = KNEE_UNFINISHED },
+	  .h.steps = { MRR(1000), S(200), S(201) }, .ndr = { 200, 201, .outcome = KNEE_UNFINISHED },
 	  .pdr = { 201, 1000, .outcome = KNEE_UNFINISHED } },
-	{ "sharp knee: passing at max_rate in full length is above max",
-	  .h.sys = { .knee = 2000e6 }, .h.steps = { MRR(1000), F(1000) },
-	  .ndr = { 1000, 0, true, .narrowed = true, .outcome = KNEE_ABOVE_MAX },
-	  .pdr = { 1000, 0, true, .narrowed = true, .outcome = KNEE_ABOVE_MAX } },
-	{ "noisy: a full-length loss outranks the short pass at its rate",
+	{ "sharp knee: passing at max_rate twice is above max", .h.sys = { .knee = 2000e6 },
+	  .h.steps = { MRR(1000), F(1000) }, .ndr = { 1000, 0, true, .outcome = KNEE_ABOVE_MAX },
+	  .pdr = { 1000, 0, true, .outcome = KNEE_ABOVE_MAX } },
+	{ "noisy: a pass and a loss at a load leave the goal undecided there",
 	  .h.sys = { .knee = 100e6 }, .h.steps = { MRR(1000), S(100), S(101), NOISY_F(100) },
-	  .ndr = { 0, 100, false, true, .outcome = KNEE_UNFINISHED },
-	  .pdr = { 100, 101, true, false, .narrowed = true, .outcome = KNEE_UNFINISHED },
-	  .final_mode = { true, false } },
-	{ "noisy: a repeat that passes restores the bound the loss had moved",
+	  .ndr = { 100, 101, .outcome = KNEE_UNFINISHED },
+	  .pdr = { 100, 101, true, false, .outcome = KNEE_UNFINISHED } },
+	{ "noisy: one loss in three trials is within the exceed ratio: found",
 	  .h.sys = { .knee = 100e6 },
-	  .h.steps = { MRR(1000), S(100), S(101), NOISY_F(100), F(100) },
-	  .ndr = { 100, 101, true, false, .narrowed = true, .outcome = KNEE_UNFINISHED },
-	  .pdr = { 100, 101, true, false, .narrowed = true, .outcome = KNEE_UNFINISHED },
-	  .final_mode = { true, false } },
-	{ "noisy: one full-length loss at min_rate after passes above is not below min",
-	  .h.sys = { .knee = 0 }, .h.min_rate_m = 20, .h.steps = { MRR(100), NOISY_F(20) },
-	  .ndr = { 0, 20, false, true, .narrowed = true, .outcome = KNEE_UNFINISHED },
-	  .pdr = { 100, 0, .outcome = KNEE_UNFINISHED }, .final_mode = { false, false } },
-	{ "noisy: a second full-length loss at min_rate is", .h.sys = { .knee = 0 },
-	  .h.min_rate_m = 20, .h.steps = { MRR(100), NOISY_F(20), NOISY_F(20) },
-	  .ndr = { 0, 20, false, true, .narrowed = true, .outcome = KNEE_BELOW_MIN },
+	  .h.steps = { MRR(1000), S(100), S(101), NOISY_F(100), F(100), F(101) },
+	  .ndr = { 100, 101, true, true, .outcome = KNEE_FOUND },
+	  .pdr = { 100, 101, true, true, .outcome = KNEE_FOUND } },
+	{ "noisy: losses in two trials of three make the load an upper bound",
+	  .h.sys = { .knee = 100e6 },
+	  .h.steps = { MRR(1000), S(100), S(101), NOISY_F(100), NOISY_F(100) },
+	  .ndr = { 0, 100, false, true, .outcome = KNEE_UNFINISHED },
+	  .pdr = { 100, 101, true, false, .outcome = KNEE_UNFINISHED } },
+	{ "noisy: one loss at min_rate is not below min", .h.sys = { .knee = 0 },
+	  .h.min_rate_m = 20, .h.max_rate_m = 100, .h.steps = { NOISY_MRR(100), NOISY_F(20) },
+	  .ndr = { 0, 20, .outcome = KNEE_UNFINISHED },
 	  .pdr = { 100, 0, .outcome = KNEE_UNFINISHED } },
-	{ "generator-limited: a trial it fell short in is repeated, a pass at what it sent",
+	{ "noisy: losses in two trials at min_rate are", .h.sys = { .knee = 0 }, .h.min_rate_m = 20,
+	  .h.max_rate_m = 100, .h.steps = { NOISY_MRR(100), NOISY_F(20), NOISY_F(20) },
+	  .ndr = { 0, 20, false, true, .outcome = KNEE_BELOW_MIN },
+	  .pdr = { 20, 0, true, .outcome = KNEE_UNFINISHED } },
+	{ "generator-limited: a trial it fell short in is repeated, no bound yet",
 	  .h.sys = { .gen_max = 80e6 }, .h.steps = { MRR(1000) },
-	  .ndr = { 80, 0, .outcome = KNEE_UNFINISHED },
-	  .pdr = { 80, 0, .outcome = KNEE_UNFINISHED }, .retry_due = true },
-	{ "generator-limited: short twice, the rate is the generator's limit",
+	  .ndr = { 0, 0, .outcome = KNEE_UNFINISHED }, .pdr = { 0, 0, .outcome = KNEE_UNFINISHED },
+	  .retry_due = true },
+	{ "generator-limited: short twice, the rate is the limit, what was sent the lower bound",
 	  .h.sys = { .gen_max = 80e6 }, .h.steps = { MRR(1000), RETRY(1000) },
-	  .ndr = { 80, 1000, .upper_gen = true, .outcome = KNEE_UNFINISHED },
-	  .pdr = { 80, 1000, .upper_gen = true, .outcome = KNEE_UNFINISHED }, .gen_limit_m = 1000 },
+	  .ndr = { 80, 1000, true, true, true, .outcome = KNEE_UNFINISHED },
+	  .pdr = { 80, 1000, true, true, true, .outcome = KNEE_UNFINISHED }, .gen_limit_m = 1000 },
 	{ "generator-limited: the limit comes down to the lowest rate short twice",
 	  .h.sys = { .gen_max = 80e6 }, .h.width_goal = 0.02,
 	  .h.steps = { MRR(1000), RETRY(1000), S(81), RETRY(81), F(80) },
-	  .ndr = { 80, 81, true, false, true, true, KNEE_GENERATOR_LIMIT },
-	  .pdr = { 80, 81, true, false, true, true, KNEE_GENERATOR_LIMIT }, .gen_limit_m = 81 },
-	{ "generator-limited: a trial that lost more than the goal is a fail, not repeated",
+	  .ndr = { 80, 81, true, true, true, KNEE_GENERATOR_LIMIT },
+	  .pdr = { 80, 81, true, true, true, KNEE_GENERATOR_LIMIT }, .gen_limit_m = 81 },
+	{ "generator-limited: a trial that lost more than the goal is bad, not repeated",
 	  .h.sys = { .knee = 50e6, .gen_max = 80e6 }, .h.steps = { MRR(1000) },
 	  .ndr = { 0, 1000, .outcome = KNEE_UNFINISHED },
 	  .pdr = { 0, 1000, .outcome = KNEE_UNFINISHED } },
-	{ "generator-limited: short by a share, passes count at what was sent",
+	{ "generator-limited: short by a share, what was sent is the lower bound",
 	  .h.sys = { .knee = 100e6, .share = 0.9 }, .h.steps = { MRR(1000), S(100), RETRY(100) },
-	  .ndr = { 90, 100, .upper_gen = true, .outcome = KNEE_UNFINISHED },
-	  .pdr = { 90, 100, .upper_gen = true, .outcome = KNEE_UNFINISHED }, .gen_limit_m = 100 },
-	{ "generator-limited: short passes above a full-length limit are no lower bound",
-	  .h.sys = { .gen_max = 100e6, .gen_max_long = 90e6 },
-	  .h.steps = { MRR(1000), RETRY(1000), S(100), F(100), RETRY_F(100) },
-	  .ndr = { 90, 100, true, false, true, .outcome = KNEE_UNFINISHED },
-	  .pdr = { 90, 100, true, false, true, .outcome = KNEE_UNFINISHED }, .gen_limit_m = 100,
-	  .final_mode = { true, true } },
+	  .ndr = { 90, 100, true, true, true, .outcome = KNEE_UNFINISHED },
+	  .pdr = { 90, 100, true, true, true, .outcome = KNEE_UNFINISHED }, .gen_limit_m = 100 },
 	/* the history knee_select.c ends "stuck" on (test_knee_select.c) */
 	{ "noisy sender: short twice below a pass, the limit bounds nothing",
 	  .h.sys = { .knee = 125e6 },
@@ -131,23 +133,23 @@ static void check_rate(const char *row, const char *what, bool valid, uint64_t b
 static void check_side(const struct row *rw, const struct knee_bounds *b,
 		       const struct knee_config *cfg, enum knee_target t, const struct want_side *w)
 {
-	const struct knee_side *s = &b->side[t];
-	enum knee_outcome o = knee_bounds_outcome(b, cfg, t, false);
+	struct knee_result res;
+	const struct knee_bound *kb = &res.bound[t];
 	const char *name = knee_target_name(t);
 
-	print_message("  %s [%s%.3f, %s%.3f%s] %s\n", name,
-		      s->lower_dur >= cfg->final_ns ? "F " : "", (double)s->lower / 1e6,
-		      s->upper_dur >= cfg->final_ns ? "F " : "", (double)s->upper / 1e6,
-		      s->upper_gen ? " gen" : "", knee_outcome_name(o));
-	check_rate(rw->name, name, s->lower_valid, s->lower, w->lower_m);
-	check_rate(rw->name, name, s->upper_valid, s->upper, w->upper_m);
-	assert_int_equal(s->lower_valid && s->lower_dur >= cfg->final_ns, w->lower_final);
-	assert_int_equal(s->upper_valid && s->upper_dur >= cfg->final_ns, w->upper_final);
-	assert_int_equal(s->upper_gen, w->upper_gen);
-	assert_int_equal(knee_bounds_narrowed(b, cfg, t), w->narrowed);
-	if (o != w->outcome)
-		fail_msg("%s: %s outcome %s, expected %s", rw->name, name, knee_outcome_name(o),
-			 knee_outcome_name(w->outcome));
+	knee_bounds_get(b, cfg, false, &res);
+	print_message("  %s [%s%.3f, %s%.3f%s] %s\n", name, kb->lower_final ? "F " : "",
+		      (double)kb->lower_bps / 1e6, kb->upper_final ? "F " : "",
+		      (double)kb->upper_bps / 1e6, kb->upper_is_generator_limit ? " gen" : "",
+		      knee_outcome_name(kb->outcome));
+	check_rate(rw->name, name, kb->lower_valid, kb->lower_bps, w->lower_m);
+	check_rate(rw->name, name, kb->upper_valid, kb->upper_bps, w->upper_m);
+	assert_int_equal(kb->lower_final, w->lower_final);
+	assert_int_equal(kb->upper_final, w->upper_final);
+	assert_int_equal(kb->upper_is_generator_limit, w->upper_gen);
+	if (kb->outcome != w->outcome)
+		fail_msg("%s: %s outcome %s, expected %s", rw->name, name,
+			 knee_outcome_name(kb->outcome), knee_outcome_name(w->outcome));
 }
 
 static void test_histories(void **state)
@@ -167,8 +169,6 @@ static void test_histories(void **state)
 		check_rate(rw->name, "generator limit", b.gen_limited, b.gen_limit,
 			   rw->gen_limit_m);
 		assert_int_equal(b.retry_due, rw->retry_due);
-		assert_int_equal(b.final_mode[KNEE_NDR], rw->final_mode[KNEE_NDR]);
-		assert_int_equal(b.final_mode[KNEE_PDR], rw->final_mode[KNEE_PDR]);
 	}
 }
 
@@ -192,17 +192,31 @@ static void test_result(void **state)
 	assert_true(res.generator_limited);
 	assert_int_equal(res.generator_limit_bps, 100 * M);
 	assert_false(res.done);
-	assert_true(ndr->lower_valid && ndr->upper_is_generator_limit);
-	assert_int_equal(ndr->lower_trial, 2); /* the newer of two equal passes */
+	assert_true(ndr->lower_valid && ndr->upper_is_generator_limit && ndr->lower_is_sent);
+	assert_int_equal(ndr->lower_trial, 1); /* the first of two equal sends */
 	assert_int_equal(ndr->upper_trial, 2); /* the trial that set the limit */
 	assert_int_equal(ndr->lower_bps, 90 * M);
 	assert_int_equal(ndr->lower_achieved_bps, 90 * M);
 	assert_int_equal(ndr->upper_achieved_bps, 90 * M);
+	assert_int_equal(ndr->conditional_throughput_bps, 90 * M);
+	assert_int_equal(res.nloads, 2);
+	/* a found knee: the conditional throughput is the lower bound's load
+	 * less the loss its trials stay within for half their time */
+	rw = row_named("noisy: one loss in three");
+	fix_config(&rw->h, &cfg);
+	fix_feed(&rw->h, &cfg, &b);
+	knee_bounds_get(&b, &cfg, false, &res);
+	assert_int_equal(ndr->lower_bps, 100 * M);
+	assert_int_equal(ndr->lower_ntrials, 3);
+	assert_int_equal(ndr->lower_duration_ns, 3 * SEC);
+	assert_int_equal(ndr->upper_ntrials, 2);
+	assert_int_equal(ndr->conditional_throughput_bps, 100 * M);
+	assert_true(ndr->upper_loss > 0.0099 && ndr->upper_loss < 0.0100);
 	/* the same generator limit found stuck ends the search there */
 	rw = row_named("generator-limited: the limit comes down");
 	fix_config(&rw->h, &cfg);
 	fix_feed(&rw->h, &cfg, &b);
-	cfg.width_goal = 0.01; /* 80 .. 81 is wider */
+	b.target[1][KNEE_NDR].width = 0.01; /* 80 .. 81 is wider */
 	assert_int_equal(knee_bounds_outcome(&b, &cfg, KNEE_NDR, false), KNEE_UNFINISHED);
 	assert_int_equal(knee_bounds_outcome(&b, &cfg, KNEE_NDR, true), KNEE_GENERATOR_LIMIT);
 }
@@ -219,11 +233,9 @@ static void test_unsustained(void **state)
 		unsigned want;
 	} cases[] = {
 		{ "generator-limited: short twice", 1000, 'S', 2 },
-		{ "generator-limited: short twice", 1000, 'F', 0 },
 		{ "generator-limited: short twice", 80, 'S', 0 },
 		{ "generator-limited: a trial it fell short in", 1000, 'S', 1 },
 		{ "generator-limited: a trial that lost more", 1000, 'S', 0 },
-		{ "generator-limited: short passes above", 100, 'F', 2 },
 		{ "noisy sender", 124.89996, 'S', 2 },
 		{ "noisy sender", 100, 'S', 2 },
 	};
@@ -267,6 +279,81 @@ static void test_classify_and_width(void **state)
 	assert_true(knee_bounds_width(0, 0) == 0);
 }
 
+/* RFC 9971 Appendix A on hand-worked sums (seconds), exceed ratio 50 %
+ * and duration sum 3 s unless a row says otherwise. */
+static void test_load_class(void **state)
+{
+	static const struct {
+		double gl, bl, gs, bs; /* good/bad long, good/bad short */
+		double er, sum;	       /* 0: the defaults */
+		enum knee_class want;
+	} cases[] = {
+		{ 0, 0, 0, 0, 0, 0, KNEE_UNDECIDED }, /* nothing measured */
+		{ 1, 0, 0, 0, 0, 0, KNEE_UNDECIDED }, /* 1 of 3 s good: could go either way */
+		{ 2, 0, 0, 0, 0, 0, KNEE_LOWER },     /* 2 s good: at most 1 s bad to come */
+		{ 0, 2, 0, 0, 0, 0, KNEE_UPPER },
+		{ 1, 1, 0, 0, 0, 0, KNEE_UNDECIDED },
+		{ 2, 1, 0, 0, 0, 0, KNEE_LOWER },
+		{ 1, 2, 0, 0, 0, 0, KNEE_UPPER },
+		{ 2, 2, 0, 0, 0, 0, KNEE_LOWER },  /* half bad: within the exceed ratio */
+		{ 10, 0, 0, 0, 0, 0, KNEE_LOWER }, /* more than the sum: still lower */
+		{ 3, 4, 0, 0, 0, 0, KNEE_UPPER },
+		/* short trials: bad time balanced by good short time */
+		{ 2, 0, 0, 1, 0, 0, KNEE_LOWER },
+		{ 0, 0, 0, 4, 0, 0, KNEE_UPPER },     /* 4 s bad short: 1.5 s is the most */
+		{ 0, 0, 4, 0, 0, 0, KNEE_UNDECIDED }, /* short good alone classifies nothing */
+		{ 1, 0, 1, 2, 0, 0, KNEE_UNDECIDED }, /* 1 s balanced: 1 s bad left */
+		/* exceed ratio 0: any bad time is an upper bound */
+		{ 3, 0, 0, 0, 1e-9, 0, KNEE_LOWER },
+		{ 30, 0, 0, 1, 1e-9, 0, KNEE_UPPER },
+		/* exceed ratio 90 %, one trial's sum */
+		{ 0.1, 0.9, 0, 0, 0.9, 1, KNEE_LOWER },
+		{ 0.05, 0.95, 0, 0, 0.9, 1, KNEE_UPPER },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct knee_goal g = {
+			.exceed_ratio = cases[i].er > 0 ? cases[i].er : 0.5,
+			.final_ns = SEC,
+			.duration_sum_ns = (uint64_t)((cases[i].sum > 0 ? cases[i].sum : 3) * 1e9),
+			.width = 0.01
+		};
+		struct knee_load_sums ls = { (uint64_t)(cases[i].gl * 1e9),
+					     (uint64_t)(cases[i].bl * 1e9),
+					     (uint64_t)(cases[i].gs * 1e9),
+					     (uint64_t)(cases[i].bs * 1e9) };
+
+		if (cases[i].er == 1e-9)
+			g.exceed_ratio = 0;
+		if (knee_load_class(&g, &ls) != cases[i].want)
+			fail_msg("case %zu: %s, expected %s", i,
+				 knee_class_name(knee_load_class(&g, &ls)),
+				 knee_class_name(cases[i].want));
+	}
+}
+
+/* RFC 9971 Appendix B: the loss ratio the long trials stay within for all
+ * but the exceed ratio of their time. */
+static void test_quantile_loss(void **state)
+{
+	struct knee_goal g = { .exceed_ratio = 0.5, .final_ns = SEC, .duration_sum_ns = 3 * SEC };
+	double loss[] = { 0.02, 0, 0.001 };
+	uint64_t dur[] = { SEC, SEC, SEC };
+
+	(void)state;
+	/* sorted 0, 0.001, 0.02: 1.5 s must be covered, two trials do */
+	assert_true(knee_quantile_loss(&g, loss, dur, 3) == 0.001);
+	/* two trials: 1.5 s of the 3 s sum, both needed */
+	assert_true(knee_quantile_loss(&g, loss, dur, 2) == 0.02);
+	/* one trial cannot cover 1.5 s: nothing is known, loss 1 */
+	assert_true(knee_quantile_loss(&g, loss + 1, dur, 1) == 1.0);
+	g.exceed_ratio = 0;
+	assert_true(knee_quantile_loss(&g, loss, dur, 3) == 0.02); /* the worst */
+	g.exceed_ratio = 0.9;
+	assert_true(knee_quantile_loss(&g, loss, dur, 3) == 0); /* the best */
+}
+
 static void test_full(void **state)
 {
 	struct knee_config cfg;
@@ -290,6 +377,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_histories),   cmocka_unit_test(test_result),
 		cmocka_unit_test(test_unsustained), cmocka_unit_test(test_classify_and_width),
+		cmocka_unit_test(test_load_class),  cmocka_unit_test(test_quantile_loss),
 		cmocka_unit_test(test_full),
 	};
 
