@@ -147,6 +147,8 @@ struct scenario_knee {
 	double loss_goal;  /* ratio: 0.005 = 0.5 % (the file says percent) */
 	double width_goal; /* ratio: 0.01 = 1 % */
 	uint64_t short_ns, final_ns;
+	double exceed_ratio;	  /* RFC 9971: ratio, 0.5 = 50 % */
+	uint64_t duration_sum_ns; /* 0: three final trials */
 	unsigned max_trials;
 	enum layer rate_layer; /* min_rate and max_rate count this layer */
 };

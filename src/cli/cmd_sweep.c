@@ -35,9 +35,13 @@ static void usage(FILE *f)
 		"max/1000)\n"
 		"  -t, --time DUR             linear: each trial (default 5s); knee: narrowing\n"
 		"                             trials (default 1s). DUR: 10, 10s, 500ms, 1m\n"
-		"  --final DUR                knee: confirmation trials (default 5s)\n"
+		"  --final DUR                knee: final trials (default 1s)\n"
 		"  --loss-goal PCT            knee: PDR loss tolerated (default 0.5)\n"
 		"  --width-goal PCT           knee: stop at this relative width (default 1)\n"
+		"  --exceed-ratio PCT         knee: share of a load's trial time that may lose\n"
+		"                             more than the goal (RFC 9971; default 50)\n"
+		"  --duration-sum DUR         knee: trial time a load needs before it is\n"
+		"                             classified (default three final trials)\n"
 		"  --max-trials N             knee: give up after N trials (default %d)\n"
 		"  --gap DUR                  pause between trials (default 500ms)\n"
 		"  -l, --length BYTES         UDP payload per datagram (default %d)\n"
@@ -75,6 +79,8 @@ enum {
 	OPT_FINAL,
 	OPT_LOSS,
 	OPT_WIDTH,
+	OPT_EXCEED,
+	OPT_DURSUM,
 	OPT_TRIALS,
 	OPT_GAP,
 	OPT_PSK,
@@ -97,6 +103,8 @@ static const struct option options[] = {
 	{ "final", required_argument, NULL, OPT_FINAL },
 	{ "loss-goal", required_argument, NULL, OPT_LOSS },
 	{ "width-goal", required_argument, NULL, OPT_WIDTH },
+	{ "exceed-ratio", required_argument, NULL, OPT_EXCEED },
+	{ "duration-sum", required_argument, NULL, OPT_DURSUM },
 	{ "max-trials", required_argument, NULL, OPT_TRIALS },
 	{ "gap", required_argument, NULL, OPT_GAP },
 	{ "length", required_argument, NULL, 'l' },
@@ -162,6 +170,8 @@ static bool set_duration(struct opts *o, int c, uint64_t v)
 	} else if (c == OPT_FINAL) {
 		o->final_given = true;
 		s->knee.final_ns = v;
+	} else if (c == OPT_DURSUM) {
+		s->knee.duration_sum_ns = v;
 	} else {
 		s->gap_ns = v;
 	}
@@ -187,6 +197,7 @@ static bool parse_number(struct opts *o, int c, const char *arg, char why[static
 		return true;
 	case 't':
 	case OPT_FINAL:
+	case OPT_DURSUM:
 	case OPT_GAP:
 		if (value_get(VALUE_DURATION, arg, c == OPT_GAP ? 0 : CLI_DURATION_MIN_NS,
 			      SCN_DURATION_MAX_NS, &v, why, VALUE_WHY_MAX))
@@ -203,6 +214,16 @@ static bool parse_number(struct opts *o, int c, const char *arg, char why[static
 			return false;
 		}
 		*(c == OPT_LOSS ? &s->knee.loss_goal : &s->knee.width_goal) = pct / 100;
+		return true;
+	case OPT_EXCEED:
+		if (value_get_percent(arg, 0, 100, &pct, why, VALUE_WHY_MAX))
+			return false;
+		if (pct >= 100) {
+			snprintf(why, VALUE_WHY_MAX, "%s is out of range (0..100, 100 excluded)",
+				 arg);
+			return false;
+		}
+		s->knee.exceed_ratio = pct / 100;
 		return true;
 	case OPT_TRIALS:
 		if (value_get(VALUE_UINT, arg, 1, KNEE_MAX_TRIALS, &v, why, VALUE_WHY_MAX))

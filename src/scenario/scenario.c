@@ -46,6 +46,8 @@ void scenario_defaults(struct scenario *scn)
 	scn->knee.width_goal = KNEE_DEFAULT_WIDTH_GOAL;
 	scn->knee.short_ns = KNEE_DEFAULT_SHORT_NS;
 	scn->knee.final_ns = KNEE_DEFAULT_FINAL_NS;
+	scn->knee.exceed_ratio = KNEE_DEFAULT_EXCEED_RATIO;
+	scn->knee.duration_sum_ns = KNEE_DEFAULT_DURATION_SUM_NS;
 	scn->knee.max_trials = KNEE_DEFAULT_MAX_TRIALS;
 	scn->mtu.base = 1200;
 	scn->mtu.probes = 3;

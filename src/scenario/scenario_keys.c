@@ -134,6 +134,8 @@ static const struct keydef knee_keys[] = {
 	KEY("width_goal", T_RATIO, struct scenario_knee, width_goal, 0, 0),
 	KEY("short", T_DUR, struct scenario_knee, short_ns, 0, 0),
 	KEY("final", T_DUR, struct scenario_knee, final_ns, 0, 0),
+	KEY("exceed_ratio", T_RATIO, struct scenario_knee, exceed_ratio, 0, 0),
+	KEY("duration_sum", T_DUR, struct scenario_knee, duration_sum_ns, 0, 0),
 	KEY("max_trials", T_UINT, struct scenario_knee, max_trials, 1, KNEE_MAX_TRIALS),
 	KEY("rate_layer", T_LAYER, struct scenario_knee, rate_layer, 0, LAYER_LINE),
 	{ 0 }

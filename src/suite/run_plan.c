@@ -27,6 +27,8 @@ void run_knee_config(const struct scenario *scn, struct knee_config *cfg)
 	cfg->width_goal = scn->knee.width_goal;
 	cfg->short_ns = scn->knee.short_ns;
 	cfg->final_ns = scn->knee.final_ns;
+	cfg->exceed_ratio = scn->knee.exceed_ratio;
+	cfg->duration_sum_ns = scn->knee.duration_sum_ns;
 	cfg->max_trials = scn->knee.max_trials;
 }
 
