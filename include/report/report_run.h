@@ -95,5 +95,9 @@ void report_run_fmt_time(char *buf, size_t len, double s);
 /* Where lost datagrams went, largest share first: "network 100%" or
  * "receiver socket buffer 93%, network 7%"; "no loss counted" if none. */
 void report_run_loss_where(char *buf, size_t len, const struct loss_attrib *l);
+/* The NDR's spread over the repetitions as a sentence ("" with fewer than
+ * two); true when it is a warning: wider than the search's width, with
+ * where the trials that disagreed lost and the fix. */
+bool report_run_knee_repeat(char *buf, size_t len, const struct results_knee_point *p);
 
 #endif

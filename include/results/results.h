@@ -101,7 +101,13 @@ struct results_knee {
 	uint64_t ndr_lower_achieved_bps, pdr_lower_achieved_bps;
 	double pdr_goal_pct; /* loss tolerated by the PDR */
 	double width_goal;   /* relative width goal of the search */
-	uint64_t max_rx_bps; /* receive rate at the maximum offered rate */
+	/* RFC 9971's goal attributes (shared by NDR and PDR) and, per goal,
+	 * the conditional throughput at the relevant lower bound (0: none) */
+	double exceed_ratio, final_s, duration_sum_s;
+	uint64_t ndr_ct_bps, pdr_ct_bps;
+	unsigned ndr_lower_trials; /* trials pooled at the NDR's lower bound */
+	unsigned loads;		   /* distinct loads tried */
+	uint64_t max_rx_bps;	   /* receive rate at the maximum offered rate */
 	unsigned trials;
 	double time_s;
 	struct loss_attrib loss_at;	/* loss at the first failing rate above the NDR */
@@ -276,6 +282,16 @@ struct results_knee_point {
 	unsigned found;			       /* repetitions that found an NDR */
 	unsigned pdr_found;		       /* ... and a PDR */
 	char ndr_outcome[24], pdr_outcome[24]; /* of the median repetition */
+	/* conditional throughput (RFC 9971) over the repetitions */
+	struct results_stat ndr_ct_bps, pdr_ct_bps;
+	double width_goal;
+	/* How repeatable the NDR is: (max - min) / median of the repetitions'
+	 * lower bounds (0 with fewer than two). When it exceeds the width, the
+	 * trials that disagreed: those that lost at a load no higher than some
+	 * repetition's NDR, and where their datagrams were lost. */
+	double ndr_spread;
+	unsigned disagree_trials;
+	struct loss_attrib disagree_loss;
 };
 
 /* Whether a knee outcome ("found", "above-max", ...) makes its lower bound

@@ -542,6 +542,23 @@ static void knee_layers(FILE *f, const struct results_run *run, const struct res
 		line / 1e6, pct);
 }
 
+/* RFC 9971's conditional throughput, and how repeatable the NDR is. */
+static void knee_repeat(FILE *f, const struct results_knee_point *p)
+{
+	char ndr[24] = "-", pdr[24] = "-", rep[768];
+
+	if (p->ndr_ct_bps.n)
+		report_run_fmt_rate(ndr, sizeof(ndr), p->ndr_ct_bps.median);
+	if (p->pdr_ct_bps.n)
+		report_run_fmt_rate(pdr, sizeof(pdr), p->pdr_ct_bps.median);
+	if (p->ndr_ct_bps.n || p->pdr_ct_bps.n)
+		fprintf(f, "  %-12s %6s  conditional throughput (RFC 9971): NDR %s, PDR %s\n", "",
+			"", ndr, pdr);
+	report_run_knee_repeat(rep, sizeof(rep), p);
+	if (rep[0])
+		fprintf(f, "  %-12s %6s  %s\n", "", "", rep);
+}
+
 static void knee_table(FILE *f, const struct report_run *rr)
 {
 	const struct results_run *run = rr->run;
@@ -569,6 +586,7 @@ static void knee_table(FILE *f, const struct report_run *rr)
 		fprintf(f, "  %-12s %6u  %-38s %-38s %6u %7s  %s\n", run->paths[p->path].name,
 			p->len, ndr, pdr, p->trials, t, where);
 		knee_layers(f, run, p);
+		knee_repeat(f, p);
 	}
 }
 

@@ -270,6 +270,64 @@ static void knee_target(const struct results_run *run, struct results_knee_point
 	*u = upper_stat(up, nu);
 }
 
+static void loss_add(struct loss_attrib *sum, const struct loss_attrib *l)
+{
+	bool first = !sum->sender_sndbuf && !sum->sender_link && !sum->receiver_rcvbuf &&
+		     !sum->receiver_socket && !sum->receiver_inerrors && !sum->receiver_link &&
+		     !sum->network && !sum->sender_qdisc && !sum->tunnel;
+
+	if (first)
+		*sum = *l; /* the names and sizes the fixes need */
+	else {
+		sum->sender_sndbuf += l->sender_sndbuf;
+		sum->sender_link += l->sender_link;
+		sum->receiver_rcvbuf += l->receiver_rcvbuf;
+		sum->receiver_socket += l->receiver_socket;
+		sum->receiver_inerrors += l->receiver_inerrors;
+		sum->receiver_link += l->receiver_link;
+		sum->network += l->network;
+		sum->sender_qdisc += l->sender_qdisc;
+		sum->tunnel += l->tunnel;
+		if (l->rcvbuf_need_bytes > sum->rcvbuf_need_bytes)
+			sum->rcvbuf_need_bytes = l->rcvbuf_need_bytes;
+	}
+}
+
+/* The NDR's spread over the repetitions, and the trials behind it: those
+ * that lost at a load no higher than the highest NDR a repetition found
+ * (some repetition passed there or above, this trial did not). */
+static void knee_spread(const struct results_run *run, struct results_knee_point *p)
+{
+	if (p->ndr_bps.n < 2 || p->ndr_bps.median <= 0)
+		return;
+	p->ndr_spread = (p->ndr_bps.max - p->ndr_bps.min) / p->ndr_bps.median;
+	for (size_t i = 0; i < run->ntrials; i++) {
+		const struct results_trial *t = &run->trials[i];
+
+		if (t->kind != RESULTS_TRIAL_KNEE || t->path != p->path || t->len != p->len ||
+		    t->status || !t->udp.lost || (double)t->target_bps > p->ndr_target_bps.max)
+			continue;
+		p->disagree_trials++;
+		loss_add(&p->disagree_loss, &t->udp.loss_at);
+	}
+}
+
+/* The conditional throughput of one goal over the repetitions. */
+static struct results_stat ct_stat(const struct results_run *run,
+				   const struct results_knee_point *p, bool pdr, double *v)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < run->nknees; i++) {
+		const struct results_knee *k = &run->knees[i];
+		uint64_t ct = pdr ? k->pdr_ct_bps : k->ndr_ct_bps;
+
+		if (k->path == p->path && k->len == p->len && ct)
+			v[n++] = (double)ct;
+	}
+	return results_stat_of(v, n);
+}
+
 static void knee_point(const struct results_run *run, struct results_knee_point *p, double *a,
 		       double *b, double *c)
 {
@@ -286,8 +344,13 @@ static void knee_point(const struct results_run *run, struct results_knee_point 
 		p->found += k->found;
 		p->pdr_found += k->pdr_found;
 	}
+	if (last)
+		p->width_goal = last->width_goal;
 	knee_target(run, p, false, a, b, c);
 	knee_target(run, p, true, a, b, c);
+	knee_spread(run, p);
+	p->ndr_ct_bps = ct_stat(run, p, false, a);
+	p->pdr_ct_bps = ct_stat(run, p, true, a);
 	med = median_rep(run, p, false);
 	if (!med)
 		med = last;

@@ -133,6 +133,13 @@ static const struct field knee_fields[] = {
 	FLD(struct results_knee, loss_at_bps, F_U64),
 	FLD(struct results_knee, ndr_lower_achieved_bps, F_U64),
 	FLD(struct results_knee, pdr_lower_achieved_bps, F_U64),
+	FLD(struct results_knee, exceed_ratio, F_DBL),
+	FLD(struct results_knee, final_s, F_DBL),
+	FLD(struct results_knee, duration_sum_s, F_DBL),
+	FLD(struct results_knee, ndr_ct_bps, F_U64),
+	FLD(struct results_knee, pdr_ct_bps, F_U64),
+	FLD(struct results_knee, ndr_lower_trials, F_UINT),
+	FLD(struct results_knee, loads, F_UINT),
 };
 
 #define NF(a) (sizeof(a) / sizeof((a)[0]))

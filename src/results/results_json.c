@@ -271,6 +271,35 @@ static const char *knee_bound_name(const struct results_knee_point *p, bool pdr)
 	return overhead_figure_bound_name(b);
 }
 
+/* One search's two goals in the terms of RFC 9971 (4.6, 4.8, 4.9). */
+static cJSON *knee_goals(const struct results_knee *k)
+{
+	cJSON *arr = cJSON_CreateArray();
+
+	for (int pdr = 0; arr && pdr < 2; pdr++) {
+		cJSON *g = cJSON_CreateObject();
+		bool lower = pdr ? k->pdr_found : k->found;
+		uint64_t lo = pdr ? k->pdr_lower_bps : k->ndr_lower_bps;
+		uint64_t up = pdr ? k->pdr_upper_bps : k->ndr_upper_bps;
+
+		if (!add_array_item(arr, g) || !add_str(g, "name", pdr ? "PDR" : "NDR") ||
+		    !add_num(g, "loss_ratio", pdr ? k->pdr_goal_pct / 100 : 0) ||
+		    !add_num(g, "exceed_ratio", k->exceed_ratio) ||
+		    !add_num(g, "final_trial_duration_s", k->final_s) ||
+		    !add_num(g, "duration_sum_s", k->duration_sum_s) ||
+		    !add_num(g, "relative_width", k->width_goal) ||
+		    !add_str(g, "outcome", pdr ? k->pdr_outcome : k->ndr_outcome) ||
+		    (lower && !add_num(g, "relevant_lower_bound_bps", (double)lo)) ||
+		    (up && !add_num(g, "relevant_upper_bound_bps", (double)up)) ||
+		    !add_num(g, "conditional_throughput_bps",
+			     (double)(pdr ? k->pdr_ct_bps : k->ndr_ct_bps))) {
+			cJSON_Delete(arr);
+			return NULL;
+		}
+	}
+	return arr;
+}
+
 static bool summary_knee(cJSON *arr, const struct results_run *run,
 			 const struct results_summary *sum)
 {
@@ -296,7 +325,13 @@ static bool summary_knee(cJSON *arr, const struct results_run *run,
 		      add_num(o, "trials", p->trials) && add_num(o, "time_s", p->time_s) &&
 		      add_num(o, "max_rx_bps", (double)p->max_rx_bps) &&
 		      add_num(o, "loss_at_bps", (double)p->loss_at_bps) &&
-		      add_child(o, "loss_at", obj_of(&p->loss_at, loss_fields, NF(loss_fields)))))
+		      add_child(o, "loss_at", obj_of(&p->loss_at, loss_fields, NF(loss_fields))) &&
+		      add_stat(o, "ndr_conditional_throughput_bps", &p->ndr_ct_bps) &&
+		      add_stat(o, "pdr_conditional_throughput_bps", &p->pdr_ct_bps) &&
+		      add_num(o, "ndr_spread", p->ndr_spread) &&
+		      add_num(o, "disagree_trials", p->disagree_trials) &&
+		      add_child(o, "disagree_loss_at",
+				obj_of(&p->disagree_loss, loss_fields, NF(loss_fields)))))
 			return false;
 	}
 	return true;
@@ -511,7 +546,8 @@ static bool add_lists(cJSON *root, const struct results_run *run)
 		if (!add_array_item(knees, o) || !add_str(o, "ndr_outcome", k->ndr_outcome) ||
 		    !add_str(o, "pdr_outcome", k->pdr_outcome) ||
 		    (k->stopped[0] && !add_str(o, "stopped", k->stopped)) ||
-		    !add_child(o, "loss_at", obj_of(&k->loss_at, loss_fields, NF(loss_fields))))
+		    !add_child(o, "loss_at", obj_of(&k->loss_at, loss_fields, NF(loss_fields))) ||
+		    !add_child(o, "goals", knee_goals(k)))
 			return false;
 	}
 	mtu = cJSON_CreateArray();

@@ -362,6 +362,13 @@ static void knee_store(struct run *r, unsigned path, uint32_t len, unsigned rep,
 	k->pdr_lower_achieved_bps = res.bound[KNEE_PDR].lower_achieved_bps;
 	k->pdr_goal_pct = cfg->loss_goal * 100.0;
 	k->width_goal = cfg->width_goal;
+	k->exceed_ratio = ndr->goal.exceed_ratio;
+	k->final_s = (double)ndr->goal.final_ns / 1e9;
+	k->duration_sum_s = (double)ndr->goal.duration_sum_ns / 1e9;
+	k->ndr_ct_bps = ndr->conditional_throughput_bps;
+	k->pdr_ct_bps = res.bound[KNEE_PDR].conditional_throughput_bps;
+	k->ndr_lower_trials = ndr->lower_ntrials;
+	k->loads = res.nloads;
 	k->max_rx_bps = res.mrr_bps;
 	snprintf(k->stopped, sizeof(k->stopped), "%s", kr->d.stopped);
 	k->trials = res.ntrials;

@@ -15,6 +15,8 @@
 #include <cmocka.h>
 
 #include "overhead.h"
+#include "report_load.h"
+#include "report_run.h"
 #include "results.h"
 #include "run_fixture.h"
 
@@ -210,6 +212,71 @@ static void test_knee_bounds_over_reps(void **state)
 		results_summary_free(&sum);
 		results_free(&run);
 	}
+}
+
+/* The NDR's spread over repetitions (72, 108, 131 Mbit/s: the field's
+ * wireguard-go) and the trials that disagreed: lossy trials at loads no
+ * higher than the highest NDR, with where they lost; a trial above every
+ * NDR is not one of them. The printers' sentence names the place. */
+static void test_knee_spread(void **state)
+{
+	static const double ndr[] = { 72e6, 108e6, 131e6 };
+	static const struct {
+		double rate;
+		uint64_t lost, other;
+	} trials[] = { { 100e6, 0, 0 }, { 120e6, 40, 40 }, { 125e6, 10, 8 }, { 140e6, 900, 0 } };
+	struct results_run run;
+	struct results_summary sum;
+	const struct results_knee_point *kp;
+	char buf[768];
+
+	(void)state;
+	results_init(&run);
+	results_add_path(&run, "wg", RESULTS_PATH_EXTERNAL, "198.19.0.2", 1420);
+	for (unsigned r = 0; r < 3; r++) {
+		struct results_knee *k = results_add_knee(&run);
+
+		k->len = 1200;
+		k->rep = r;
+		k->found = true;
+		k->ndr_lower_bps = k->ndr_lower_achieved_bps = (uint64_t)ndr[r];
+		k->ndr_upper_bps = (uint64_t)(ndr[r] * 1.01);
+		k->ndr_ct_bps = (uint64_t)ndr[r];
+		k->width_goal = 0.01;
+		snprintf(k->ndr_outcome, sizeof(k->ndr_outcome), "found");
+	}
+	for (size_t i = 0; i < sizeof(trials) / sizeof(trials[0]); i++) {
+		struct results_trial *t = results_add_trial(&run);
+
+		t->kind = RESULTS_TRIAL_KNEE;
+		t->len = 1200;
+		t->target_bps = (uint64_t)trials[i].rate;
+		t->udp.lost = trials[i].lost;
+		t->udp.loss_at.receiver_rcvbuf = trials[i].other;
+		t->udp.loss_at.network = trials[i].lost - trials[i].other;
+	}
+	assert_int_equal(results_aggregate(&run, &sum), 0);
+	kp = results_find_knee(&sum, 0, 1200);
+	assert_non_null(kp);
+	assert_true(fabs(kp->ndr_spread - (131.0 - 72.0) / 108.0) < 1e-9);
+	assert_int_equal(kp->disagree_trials, 2);
+	assert_int_equal(kp->disagree_loss.receiver_rcvbuf, 48);
+	assert_int_equal(kp->disagree_loss.network, 2);
+	assert_int_equal(kp->ndr_ct_bps.n, 3);
+	assert_true(report_run_knee_repeat(buf, sizeof(buf), kp));
+	assert_non_null(strstr(buf, "varies 54.6 %"));
+	assert_non_null(strstr(buf, "96 %"));
+	assert_non_null(strstr(buf, report_loss_name(REPORT_LOSS_RECEIVER_OTHER)));
+	results_summary_free(&sum);
+	/* within the width: a plain sentence, no warning */
+	for (unsigned r = 0; r < 3; r++)
+		run.knees[r].ndr_lower_bps = run.knees[r].ndr_lower_achieved_bps = 108000000 + r;
+	assert_int_equal(results_aggregate(&run, &sum), 0);
+	kp = results_find_knee(&sum, 0, 1200);
+	assert_false(report_run_knee_repeat(buf, sizeof(buf), kp));
+	assert_non_null(strstr(buf, "spread 0.0 %"));
+	results_summary_free(&sum);
+	results_free(&run);
 }
 
 static char *tmpfile_path(void)
@@ -608,6 +675,7 @@ int main(void)
 		cmocka_unit_test(test_delivered),
 		cmocka_unit_test(test_aggregate),
 		cmocka_unit_test(test_knee_bounds_over_reps),
+		cmocka_unit_test(test_knee_spread),
 		cmocka_unit_test(test_delay_basis),
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_json_has_ratios),

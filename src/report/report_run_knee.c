@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: MIT
+/*
+ * How repeatable a knee is, as one sentence every run printer shares: the
+ * NDR's spread over the repetitions beside the width the search was asked
+ * for, and, when the spread is wider, where the trials that disagreed lost
+ * their datagrams and what would stop it (report_loss_fix()). A noisy
+ * system's NDR is then a property of the system's noise, not of its
+ * capacity: the reader is told which place to fix before trusting it.
+ */
+#include <stdio.h>
+
+#include "report_load.h"
+#include "report_run.h"
+
+bool report_run_knee_repeat(char *buf, size_t len, const struct results_knee_point *p)
+{
+	enum report_loss_place top = REPORT_LOSS_NPLACES;
+	uint64_t total = 0, most = 0;
+	char lo[24], hi[24], fix[256];
+	bool wide;
+
+	buf[0] = '\0';
+	if (p->ndr_bps.n < 2)
+		return false;
+	report_run_fmt_rate(lo, sizeof(lo), p->ndr_bps.min);
+	report_run_fmt_rate(hi, sizeof(hi), p->ndr_bps.max);
+	wide = p->width_goal > 0 && p->ndr_spread > p->width_goal * (1 + 1e-9);
+	if (!wide) {
+		snprintf(buf, len,
+			 "NDR over %u repetitions: %s..%s, spread %.1f %% (width %.1f %%)",
+			 p->ndr_bps.n, lo, hi, 100 * p->ndr_spread, 100 * p->width_goal);
+		return false;
+	}
+	for (int i = 0; i < REPORT_LOSS_NPLACES; i++) {
+		uint64_t n = report_loss_count(&p->disagree_loss, (enum report_loss_place)i);
+
+		total += n;
+		if (n > most) {
+			most = n;
+			top = (enum report_loss_place)i;
+		}
+	}
+	if (!total) {
+		snprintf(buf, len,
+			 "warning: the NDR varies %.1f %% over %u repetitions (%s..%s), more than "
+			 "the %.1f %% width, and no counter says where the trials that "
+			 "disagreed lost: more trial time per load (duration_sum) would steady it",
+			 100 * p->ndr_spread, p->ndr_bps.n, lo, hi, 100 * p->width_goal);
+		return true;
+	}
+	report_loss_fix(fix, sizeof(fix), &p->disagree_loss, top);
+	snprintf(buf, len,
+		 "warning: the NDR varies %.1f %% over %u repetitions (%s..%s), more than the "
+		 "%.1f %% width: %u trials lost at loads another repetition passed, %.0f %% of "
+		 "their datagrams at %s; to fix: %s",
+		 100 * p->ndr_spread, p->ndr_bps.n, lo, hi, 100 * p->width_goal, p->disagree_trials,
+		 100.0 * (double)most / (double)total, report_loss_name(top), fix);
+	return true;
+}
