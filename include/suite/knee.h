@@ -257,6 +257,11 @@ const struct knee_record *knee_trials(const struct knee *k, unsigned *n);
 /* How a measurement counts for the loss goal (KNEE_PASS ... KNEE_INVALID). */
 enum knee_verdict knee_classify(const struct knee_measurement *m, double loss_goal);
 
+/* The loss ratio trial m counts with for goal g: its loss, or the share by
+ * which the path's receive rate fell short of what was sent when that
+ * exceeds the goal's width (the path queued what it could not forward). */
+double knee_trial_loss(const struct knee_measurement *m, const struct knee_goal *g);
+
 /* Goal t of a checked configuration (NDR: loss ratio 0, PDR: loss_goal). */
 void knee_goal_of(const struct knee_config *cfg, enum knee_target t, struct knee_goal *g);
 

@@ -137,6 +137,19 @@ static cJSON *bound_json(const struct knee_bound *b)
 	num(o, "lower_trial", b->lower_trial);
 	num(o, "upper_trial", b->upper_trial);
 	num(o, "upper_loss_ratio", b->upper_loss);
+	/* RFC 9971: the goal, its conditional throughput, the trial time
+	 * pooled at each bound */
+	num(o, "loss_ratio", b->goal.loss_ratio);
+	num(o, "exceed_ratio", b->goal.exceed_ratio);
+	num(o, "final_trial_duration_s", (double)b->goal.final_ns / 1e9);
+	num(o, "duration_sum_s", (double)b->goal.duration_sum_ns / 1e9);
+	num(o, "relative_width", b->goal.width);
+	num(o, "conditional_throughput_bps", (double)b->conditional_throughput_bps);
+	num(o, "lower_trials", b->lower_ntrials);
+	num(o, "lower_duration_s", (double)b->lower_duration_ns / 1e9);
+	num(o, "upper_trials", b->upper_ntrials);
+	num(o, "upper_duration_s", (double)b->upper_duration_ns / 1e9);
+	cJSON_AddBoolToObject(o, "lower_is_sent", b->lower_is_sent);
 	return o;
 }
 
@@ -155,7 +168,10 @@ static cJSON *knee_json(const struct sweep_result *res)
 	num(o, "width_goal", res->knee_cfg.width_goal);
 	num(o, "short_s", (double)res->knee_cfg.short_ns / 1e9);
 	num(o, "final_s", (double)res->knee_cfg.final_ns / 1e9);
+	num(o, "exceed_ratio", res->knee_cfg.exceed_ratio);
+	num(o, "duration_sum_s", (double)k->bound[KNEE_NDR].goal.duration_sum_ns / 1e9);
 	num(o, "mrr_bps", (double)k->mrr_bps);
+	num(o, "loads", k->nloads);
 	num(o, "trials", k->ntrials);
 	num(o, "trial_s", (double)k->trial_ns / 1e9);
 	cJSON_AddBoolToObject(o, "done", k->done);

@@ -76,10 +76,10 @@ static void header(FILE *f, const struct sweep_result *res)
 	if (res->mode == SWEEP_KNEE)
 		fprintf(f,
 			"UDP knee search to %s%s%s%s, %u-byte datagrams, max %s Mbit/s, "
-			"loss goal %.3g %%, width goal %.3g %%\n",
+			"loss goal %.3g %%, width goal %.3g %%, exceed ratio %.3g %% (RFC 9971)\n",
 			res->host, fam, res->label[0] ? ", path " : "", res->label, res->len,
 			mbit(res->knee_cfg.max_rate_bps, a), res->knee_cfg.loss_goal * 100,
-			res->knee_cfg.width_goal * 100);
+			res->knee_cfg.width_goal * 100, res->knee_cfg.exceed_ratio * 100);
 	else
 		fprintf(f, "UDP sweep to %s%s%s%s, %u-byte datagrams, %u trials of %.3g s\n",
 			res->host, fam, res->label[0] ? ", path " : "", res->label, res->len,
@@ -161,6 +161,14 @@ static void bound(FILE *f, const char *name, const struct knee_bound *bd, uint32
 	else if (bd->upper_valid)
 		fprintf(f, ", %.3g %% loss at the upper bound", bd->upper_loss * 100);
 	fputc('\n', f);
+	/* RFC 9971 4.9: what the lower bound carried in all but the exceed
+	 * ratio of its trial time, and how much trial time stands behind it */
+	if (bd->conditional_throughput_bps)
+		fprintf(f,
+			"       conditional throughput %s Mbit/s, %u trials (%.3g s) at the lower "
+			"bound\n",
+			mbit(bd->conditional_throughput_bps, a), bd->lower_ntrials,
+			(double)bd->lower_duration_ns / 1e9);
 }
 
 static void knee_summary(FILE *f, const struct sweep_result *res)

@@ -112,13 +112,30 @@ double knee_quantile_loss(const struct knee_goal *g, const double *loss, const u
 	return remaining > 0 || q < 0 ? 1.0 : q;
 }
 
+/* A path that forwards less than it is offered without dropping it in
+ * the trial's time queues the rest: a 1 s trial 5 % above a shaper whose
+ * queue holds 50 ms loses nothing, and its datagrams arrive over 1.05 s.
+ * The receive rate (over the receiver's window, first datagram to last)
+ * then falls short of what was sent by more than the loss explains. A
+ * shortfall beyond the goal's width counts as lost: the load is above what
+ * the path sustains. Within the width it is the receiver's timing. */
+double knee_trial_loss(const struct knee_measurement *m, const struct knee_goal *g)
+{
+	double deficit;
+
+	if (!m->achieved_bps || !m->received_bps || m->received_bps >= m->achieved_bps)
+		return m->loss_ratio;
+	deficit = 1 - (double)m->received_bps / (double)m->achieved_bps;
+	return deficit > g->width && deficit > m->loss_ratio ? deficit : m->loss_ratio;
+}
+
 /* How trial r counts for goal g: -1 not at its load (the generator fell
  * short and lost no more than the loss ratio), 0 good, 1 bad. A trial
  * short of its target that lost more anyway lost it at a lower rate still:
  * bad at the load asked for. */
 static int counts(const struct knee_record *r, const struct knee_goal *g)
 {
-	bool bad = r->m.loss_ratio > g->loss_ratio;
+	bool bad = knee_trial_loss(&r->m, g) > g->loss_ratio;
 
 	if (r->verdict == KNEE_INVALID && !bad)
 		return -1;
@@ -404,7 +421,7 @@ static unsigned long_trials(const struct knee_bounds *b, const struct knee_goal 
 		if (r->trial.rate_bps != rate || counts(r, g) < 0 ||
 		    r->trial.duration_ns < g->final_ns)
 			continue;
-		loss[n] = r->m.loss_ratio;
+		loss[n] = knee_trial_loss(&r->m, g);
 		dur[n++] = r->trial.duration_ns;
 	}
 	return n;
@@ -429,7 +446,7 @@ static void quantiles(const struct knee_bounds *b, const struct knee_goal *g,
 	if (r->upper_valid && !r->upper_gen) {
 		n = long_trials(b, g, r->upper, loss, dur);
 		kb->upper_loss = n ? knee_quantile_loss(g, loss, dur, n)
-				   : b->trials[r->upper_trial].m.loss_ratio;
+				   : knee_trial_loss(&b->trials[r->upper_trial].m, g);
 	} else if (r->upper_valid) {
 		kb->upper_loss = b->trials[r->upper_trial].m.loss_ratio;
 	}

@@ -354,6 +354,25 @@ static void test_quantile_loss(void **state)
 	assert_true(knee_quantile_loss(&g, loss, dur, 3) == 0); /* the best */
 }
 
+/* A path that queues what it cannot forward: no loss, but the receive
+ * rate short of the sent one. Beyond the width it counts as lost, within
+ * it (the receiver's timing) it does not; a real loss stays a loss. */
+static void test_trial_loss(void **state)
+{
+	struct knee_goal g = { .loss_ratio = 0, .width = 0.01 };
+	struct knee_measurement m = { .achieved_bps = 52500000, .received_bps = 50000000 };
+
+	(void)state;
+	assert_true(fabs(knee_trial_loss(&m, &g) - (1 - 50.0 / 52.5)) < 1e-12);
+	m.received_bps = 52000000; /* 0.95 %: within the width */
+	assert_true(knee_trial_loss(&m, &g) == 0);
+	m.loss_ratio = 0.02; /* loss beyond the shortfall */
+	m.received_bps = 51500000;
+	assert_true(knee_trial_loss(&m, &g) == 0.02);
+	m = (struct knee_measurement){ .loss_ratio = 0.003 }; /* rates unknown */
+	assert_true(knee_trial_loss(&m, &g) == 0.003);
+}
+
 static void test_full(void **state)
 {
 	struct knee_config cfg;
@@ -378,7 +397,7 @@ int main(void)
 		cmocka_unit_test(test_histories),   cmocka_unit_test(test_result),
 		cmocka_unit_test(test_unsustained), cmocka_unit_test(test_classify_and_width),
 		cmocka_unit_test(test_load_class),  cmocka_unit_test(test_quantile_loss),
-		cmocka_unit_test(test_full),
+		cmocka_unit_test(test_trial_loss),  cmocka_unit_test(test_full),
 	};
 
 	return cmocka_run_group_tests_name("knee_bounds", tests, NULL, NULL);

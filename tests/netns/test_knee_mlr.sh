@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# netns: alone
+# The knee search of RFC 9971 (`ovlperf sweep --knee`, the defaults: 1 s
+# trials, exceed ratio 50 %, three trials per load) on two lab links:
+#   a tbf shaper at 50 Mbit/s, IPv4 and IPv6: the NDR within 2 % of the
+#     shaper's payload rate (tbf charges the Ethernet frame: 1200 B of
+#     payload are 1242 B over IPv4, 1262 over IPv6; docs/shaped.md), its
+#     lower bound classified from at least two trials, the RFC's terms in
+#     the JSON, the upper bound's loss where the tbf dropped it;
+#   0.1 % random drop (nftables numgen, no shaper) from 20 Mbit/s up: the
+#     NDR says "loss at every load" (below-min, upper bound the minimum)
+#     and the PDR (goal 0.5 %) is found or passes at the maximum; every
+#     trial's loss is what the drop rule does, not more.
+# Loose where the machine decides (the sender's limit), never on speed.
+source "$(dirname "$0")/lib.sh"
+
+OUT=$(mktemp -d)
+on_exit "rm -rf $OUT"
+RATE_M=50
+
+lab_make kmt --rate ${RATE_M}M
+server_in "$B" "$OUT/server.log" server
+
+for fam in 4 6; do
+	dst=198.18.0.2
+	[ $fam = 6 ] && dst=2001:2::2
+	in_a "$OVLPERF" sweep "$dst" -$fam --knee --max 200M -l 1200 --gap 200ms \
+		--no-progress --json >"$OUT/tbf$fam.json" 2>"$OUT/tbf$fam.err" ||
+		{ cat "$OUT/tbf$fam.err"; fail "IPv$fam: sweep exited non-zero"; }
+	python3 - "$OUT/tbf$fam.json" "$RATE_M" "$fam" >"$OUT/tbf$fam.check" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+fam = int(sys.argv[3])
+knee = float(sys.argv[2]) * 1e6 * 1200 / (1200 + 8 + 14 + (20 if fam == 4 else 40))
+k = d["knee"]
+ndr, pdr = k["ndr"], k["pdr"]
+print("outcome", ndr["outcome"], pdr["outcome"])
+print("search", k["trials"], "trials", k["loads"], "loads", k["trial_s"], "s of trials")
+lo = ndr["lower_target_bps"]
+print("ndr", lo, "knee", round(knee))
+# a sender held off the CPU ends at its own limit: then only "not above"
+gen = ndr["outcome"] == "generator-limit"
+print("ndr_within", int(lo is not None and lo <= knee * 1.02 and (gen or lo >= knee * 0.98)))
+print("found", int(ndr["outcome"] in ("found", "generator-limit") and
+                   pdr["outcome"] in ("found", "generator-limit")))
+print("pooled", int(ndr["lower_trials"] >= 2 and ndr["lower_duration_s"] >= 1.5))
+print("terms", int(ndr["exceed_ratio"] == 0.5 and ndr["duration_sum_s"] == 3 and
+                   ndr["final_trial_duration_s"] == 1 and ndr["loss_ratio"] == 0 and
+                   abs(pdr["loss_ratio"] - 0.005) < 1e-12 and
+                   ndr["conditional_throughput_bps"] > 0))
+# every trial at the NDR's load lost nothing the goal counts (50 %: at
+# most half of them may have), and the lowest lossy load is above it
+at = [p for p in d["points"] if p["target_bps"] == lo and p["verdict"] != "invalid"]
+print("lower_trials_clean", int(sum(p["lost"] > 0 for p in at) * 2 <= len(at)))
+# where the loss above the knee went: the tbf on the sender's side
+up = [p for p in d["points"] if p["target_bps"] > knee * 1.05 and p["lost"] > 0]
+qd = sum(p["loss_at"]["sender_qdisc"] for p in up)
+lost = sum(p["lost"] for p in up)
+print("loss_at_qdisc", int(lost > 0 and qd >= 0.9 * lost))
+EOF
+	cat "$OUT/tbf$fam.check"
+	ck() { awk -v k="$1" '$1 == k {print $2}' "$OUT/tbf$fam.check"; }
+	expect_eq "IPv$fam: NDR and PDR found" "$(ck found)" 1
+	expect_eq "IPv$fam: NDR within 2 % of the tbf's payload rate" "$(ck ndr_within)" 1
+	expect_eq "IPv$fam: NDR lower bound pooled from two trials or more" "$(ck pooled)" 1
+	expect_eq "IPv$fam: RFC 9971 terms in the JSON" "$(ck terms)" 1
+	expect_eq "IPv$fam: the NDR's load passed in most of its trials" "$(ck lower_trials_clean)" 1
+	expect_eq "IPv$fam: the loss above the knee booked to the sender's qdisc" \
+		"$(ck loss_at_qdisc)" 1
+done
+"$OVLPERF" lab down kmt >/dev/null
+
+lab_make kmd --drop 0.1
+server_in "$B" "$OUT/server2.log" server
+in_a "$OVLPERF" sweep 198.18.0.2 --knee --max 400M --min 20M -l 1200 --gap 200ms \
+	--no-progress --json >"$OUT/drop.json" 2>"$OUT/drop.err" ||
+	{ cat "$OUT/drop.err"; fail "drop: sweep exited non-zero"; }
+python3 - "$OUT/drop.json" >"$OUT/drop.check" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+k = d["knee"]
+ndr, pdr = k["ndr"], k["pdr"]
+print("outcome", ndr["outcome"], pdr["outcome"])
+print("search", k["trials"], "trials", k["loads"], "loads", k["trial_s"], "s of trials")
+print("ndr_below_min", int(ndr["outcome"] == "below-min" and ndr["lower_bps"] is None and
+                           ndr["upper_bps"] == 20e6))
+print("pdr_ok", int(pdr["outcome"] in ("found", "above-max", "generator-limit") and
+                    pdr["lower_bps"] is not None and pdr["lower_bps"] >= 20e6))
+# 0.1 % of what was sent, per trial: no trial lost half a percent or more
+pts = [p for p in d["points"] if p["sent"] > 10000 and p["verdict"] != "invalid"]
+ratios = [p["lost"] / p["sent"] for p in pts]
+print("trials", len(pts))
+print("loss_as_set", int(bool(pts) and max(ratios) < 0.005 and
+                         0.0005 < sum(p["lost"] for p in pts) / sum(p["sent"] for p in pts) < 0.002))
+EOF
+cat "$OUT/drop.check"
+ck() { awk -v k="$1" '$1 == k {print $2}' "$OUT/drop.check"; }
+expect_eq "0.1 % drop: NDR has loss at every load (below-min at 20 Mbit/s)" "$(ck ndr_below_min)" 1
+expect_eq "0.1 % drop: PDR (goal 0.5 %) found" "$(ck pdr_ok)" 1
+expect_eq "0.1 % drop: every trial lost what the drop rule drops" "$(ck loss_as_set)" 1
+echo "$TEST_NAME: $CHECKS checks passed"
