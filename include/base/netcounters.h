@@ -60,6 +60,14 @@ struct loss_attrib {
 	 * drop counters (packets: a GRO one of many datagrams counts once) */
 	bool socket_packets_known; /* false: an older receiver did not say */
 	uint64_t socket_packets;
+	/* the receiving host's other socket that dropped most (udpsock.h):
+	 * its process, local port and family, and its drops (packets); port
+	 * 0: unknown (an older receiver, or none rose) */
+	char other_owner[16];
+	uint32_t other_pid;
+	uint16_t other_port;
+	uint8_t other_family;
+	uint64_t other_drops;
 	uint32_t rcvbuf_bytes;	    /* the test socket's effective SO_RCVBUF */
 	uint32_t rcvbuf_need_bytes; /* SO_RCVBUF that would have held the overflow
 				     * (0: none overflowed, or the receiver fell

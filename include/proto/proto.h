@@ -261,6 +261,10 @@ int proto_write_all(int fd, const uint8_t *buf, size_t len, int timeout_ms);
  * (struct proto_sock_drops, after the socket wait); a server sends them only
  * to a client that says so. */
 #define PROTO_CAP_SOCK_DROPS (1u << 14)
+/* Client: RESULTS may end with the other socket of the receiving host
+ * whose drops rose most over the test, and its process (struct
+ * proto_sock_owner, after the socket drops). */
+#define PROTO_CAP_SOCK_OWNER (1u << 15)
 
 #define PROTO_HELLO_LEN 40
 struct proto_hello {
@@ -486,6 +490,24 @@ struct proto_sock_drops {
 
 #define PROTO_SD_GRO (1u << 0) /* UDP GRO on the sockets: 64 datagrams a packet */
 
+/* The receiving host's other socket that dropped most over the test: its
+ * rise of the kernel's drop counter (packets), its local port and family,
+ * and the process holding it (pid 0, comm "": not found). 48 bytes: every
+ * mix of the optional tails and stream count still has a length of its
+ * own (no two mixes differ by a multiple of PROTO_STREAM_STATS_LEN). */
+#define PROTO_SOCK_OWNER_LEN  48
+#define PROTO_SOCK_OWNER_COMM 16
+struct proto_sock_owner {
+	uint32_t pid;
+	uint16_t port;
+	uint8_t family; /* 4 or 6 */
+	uint8_t flags;	/* 0 */
+	uint64_t drops;
+	char comm[PROTO_SOCK_OWNER_COMM]; /* NUL-terminated */
+	uint64_t others;		  /* drops of every other socket together */
+	uint64_t inode;			  /* the socket's ("socket:[inode]" in /proc/PID/fd) */
+};
+
 enum proto_role { PROTO_ROLE_SENDER = 1, PROTO_ROLE_RECEIVER = 2 };
 
 #define PROTO_RESULTS_FIXED_LEN (48 + 56 + PROTO_STREAM_STATS_LEN)
@@ -508,6 +530,8 @@ struct proto_results {
 	struct proto_rx_wait rx_wait;
 	bool has_sock_drops; /* sock_drops is on the wire (PROTO_CAP_SOCK_DROPS) */
 	struct proto_sock_drops sock_drops;
+	bool has_sock_owner; /* sock_owner is on the wire (PROTO_CAP_SOCK_OWNER) */
+	struct proto_sock_owner sock_owner;
 };
 
 /* MTU_PROBE_* bodies are opaque here: 0..PROTO_MAX_BODY bytes, in mtu_wire.h. */

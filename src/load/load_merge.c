@@ -172,6 +172,13 @@ static void loss_attribution(const struct proto_results *snd, const struct proto
 	l->hidden_dgrams = snd->local.hidden_dgrams;
 	l->socket_packets_known = rcv->has_sock_drops;
 	l->socket_packets = rcv->sock_drops.skbs;
+	if (rcv->has_sock_owner) {
+		snprintf(l->other_owner, sizeof(l->other_owner), "%s", rcv->sock_owner.comm);
+		l->other_pid = rcv->sock_owner.pid;
+		l->other_port = rcv->sock_owner.port;
+		l->other_family = rcv->sock_owner.family;
+		l->other_drops = rcv->sock_owner.drops;
+	}
 	l->rcvbuf_bytes = rcv->rcvbuf_bytes;
 	l->rcvbuf_need_bytes =
 		rcvbuf_need(l->receiver_socket, u->sent_pps, u->len, l->rcvbuf_bytes);

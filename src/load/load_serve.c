@@ -332,6 +332,7 @@ static int send_results(const struct load_serve_session *s, struct load_streams 
 	r->has_local_drops = r->has_local_drops && (s->client_caps & PROTO_CAP_LOCAL_DROPS);
 	r->has_rx_wait = r->has_rx_wait && (s->client_caps & PROTO_CAP_RX_WAIT);
 	r->has_sock_drops = r->has_sock_drops && (s->client_caps & PROTO_CAP_SOCK_DROPS);
+	r->has_sock_owner = r->has_sock_owner && (s->client_caps & PROTO_CAP_SOCK_OWNER);
 	rc = ctrl_send(s->c, proto_encode_results(s->c->out, PROTO_MAX_MSG, r));
 	free(r);
 	return rc;

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/socket.h>
 
 #include "clock.h"
@@ -79,7 +80,44 @@ void load_side_begin(struct load_side *side, int family)
 	if (!side->have_before)
 		log_warn("host counters unreadable: loss will not be localised");
 	side->have_qdisc_before = qdiscstats_read(&side->qdisc_before) == 0;
+	side->have_socks_before = udpsock_read(&side->socks_before) == 0;
 	tunnel_begin(side);
+}
+
+/* Receiver: the other socket of this host whose drops rose most over the
+ * test (a VPN daemon's, say), and who holds it; not the test's own. */
+static void sock_owner(const struct load_side *side, const struct udp_stream *st, unsigned n,
+		       struct proto_results *out)
+{
+	struct udpsock_table *after = malloc(sizeof(*after));
+	uint64_t skip[PROTO_MAX_STREAMS];
+	unsigned nskip = 0;
+	struct udpsock_owner o;
+
+	memset(&out->sock_owner, 0, sizeof(out->sock_owner));
+	out->has_sock_owner = false;
+	if (!after || !side->have_socks_before || udpsock_read(after) < 0)
+		goto out;
+	for (unsigned i = 0; i < n && nskip < PROTO_MAX_STREAMS; i++) {
+		struct stat sb;
+
+		if (st[i].fd >= 0 && fstat(st[i].fd, &sb) == 0)
+			skip[nskip++] = (uint64_t)sb.st_ino;
+	}
+	if (!udpsock_top_riser(&side->socks_before, after, skip, nskip, &o))
+		goto out;
+	udpsock_owner_process("/proc", &o);
+	out->sock_owner = (struct proto_sock_owner){ .pid = (uint32_t)o.pid,
+						     .port = o.port,
+						     .family = o.family,
+						     .drops = o.drops,
+						     .inode = o.inode };
+	snprintf(out->sock_owner.comm, sizeof(out->sock_owner.comm), "%s", o.comm);
+	/* the drops of every other socket, that one's among them */
+	out->sock_owner.others = udpsock_rises(&side->socks_before, after, skip, nskip);
+	out->has_sock_owner = true;
+out:
+	free(after);
 }
 
 /* Kernel drop counters count packets; with GSO/GRO a packet carries several
@@ -262,6 +300,7 @@ void load_side_tcp(struct load_side *side, const struct tcp_stream *st, unsigned
 	out->duration_ns = dur;
 	tcp_total(out);
 	host_deltas(side, out);
+	out->has_sock_owner = false;
 }
 
 static void udp_sender_stats(const struct udp_stream *st, struct proto_stream_stats *s)
@@ -397,6 +436,12 @@ void load_side_udp(struct load_side *side, const struct udp_stream *st, unsigned
 		free(all);
 	}
 	host_deltas(side, out);
+	if (sender) {
+		memset(&out->sock_owner, 0, sizeof(out->sock_owner));
+		out->has_sock_owner = false;
+	} else {
+		sock_owner(side, st, n, out);
+	}
 	memset(&out->local, 0, sizeof(out->local));
 	out->has_local_drops = false;
 	if (sender)

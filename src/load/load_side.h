@@ -21,6 +21,7 @@
 #include "qdiscstats.h"
 #include "tcp_load.h"
 #include "udp_load.h"
+#include "udpsock.h"
 
 struct load_side {
 	int family;		   /* of the data path: selects Udp or Udp6 */
@@ -38,6 +39,10 @@ struct load_side {
 	/* The test's own sockets' drops (receiver): as the kernel counts
 	 * them (packets) and in datagrams (estimated under GRO) */
 	uint64_t own_drops_raw, own_drops;
+	/* every UDP socket's drops at the start: which other socket of this
+	 * host overflowed (udpsock.h) */
+	struct udpsock_table socks_before;
+	bool have_socks_before;
 };
 
 /* Snapshot of the host counters at the start of the test. */

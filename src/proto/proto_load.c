@@ -432,16 +432,53 @@ static void get_sock(struct rd *r, struct proto_sock_drops *x)
 
 /* Which optional tails a RESULTS body of len bytes holds past base: the
  * one mix of them whose lengths add up to the rest. */
+static void put_owner(struct wr *w, const struct proto_sock_owner *x)
+{
+	uint8_t comm[PROTO_SOCK_OWNER_COMM] = { 0 };
+
+	memcpy(comm, x->comm, strnlen(x->comm, sizeof(comm) - 1));
+	w32(w, x->pid);
+	w16(w, x->port);
+	w8(w, x->family);
+	w8(w, x->flags);
+	w64(w, x->drops);
+	wbytes(w, comm, sizeof(comm));
+	w64(w, x->others);
+	w64(w, x->inode);
+}
+
+static void get_owner(struct rd *r, struct proto_sock_owner *x)
+{
+	uint8_t comm[PROTO_SOCK_OWNER_COMM];
+
+	x->pid = r32(r);
+	x->port = r16(r);
+	x->family = r8(r);
+	x->flags = r8(r);
+	x->drops = r64(r);
+	rbytes(r, comm, sizeof(comm));
+	copy_text(x->comm, comm, sizeof(comm) - 1);
+	x->others = r64(r);
+	x->inode = r64(r);
+}
+
+_Static_assert(PROTO_SOCK_OWNER_LEN == 4 + 2 + 1 + 1 + 8 + PROTO_SOCK_OWNER_COMM + 8 + 8,
+	       "sock owner tail");
+
+static size_t tail_len(unsigned mix)
+{
+	return (mix & 1 ? PROTO_LOCAL_DROPS_LEN : 0) + (mix & 2 ? PROTO_RX_WAIT_LEN : 0) +
+	       (mix & 4 ? PROTO_SOCK_DROPS_LEN : 0) + (mix & 8 ? PROTO_SOCK_OWNER_LEN : 0);
+}
+
 static bool tails_of(size_t len, size_t base, struct proto_results *m)
 {
-	for (unsigned mix = 0; mix < 8; mix++) {
-		size_t n = base + (mix & 1 ? PROTO_LOCAL_DROPS_LEN : 0) +
-			   (mix & 2 ? PROTO_RX_WAIT_LEN : 0) + (mix & 4 ? PROTO_SOCK_DROPS_LEN : 0);
-
-		if (n == len) {
+	for (unsigned mix = 0; mix < 16; mix++) {
+		if (base + tail_len(mix) == len) {
 			m->has_local_drops = mix & 1;
 			m->has_rx_wait = mix & 2;
 			m->has_sock_drops = mix & 4;
+			m->has_sock_owner = mix & 8;
 			return true;
 		}
 	}
@@ -461,7 +498,8 @@ ssize_t proto_encode_results(uint8_t *buf, size_t cap, const struct proto_result
 		  PROTO_RESULTS_FIXED_LEN + (size_t)m->nstreams * PROTO_STREAM_STATS_LEN +
 			  (m->has_local_drops ? PROTO_LOCAL_DROPS_LEN : 0) +
 			  (m->has_rx_wait ? PROTO_RX_WAIT_LEN : 0) +
-			  (m->has_sock_drops ? PROTO_SOCK_DROPS_LEN : 0),
+			  (m->has_sock_drops ? PROTO_SOCK_DROPS_LEN : 0) +
+			  (m->has_sock_owner ? PROTO_SOCK_OWNER_LEN : 0),
 		  &w);
 	if (n < 0)
 		return n;
@@ -491,6 +529,8 @@ ssize_t proto_encode_results(uint8_t *buf, size_t cap, const struct proto_result
 		put_wait(&w, &m->rx_wait);
 	if (m->has_sock_drops)
 		put_sock(&w, &m->sock_drops);
+	if (m->has_sock_owner)
+		put_owner(&w, &m->sock_owner);
 	return n;
 }
 
@@ -556,6 +596,14 @@ int proto_decode_results(const uint8_t *body, size_t len, struct proto_results *
 		get_sock(&r, &m->sock_drops);
 		/* a dropped skb holds one datagram or more */
 		if ((m->sock_drops.flags & ~PROTO_SD_GRO) || m->sock_drops.dgrams > m->total.lost)
+			return PROTO_E_VALUE;
+	}
+	memset(&m->sock_owner, 0, sizeof(m->sock_owner));
+	if (m->has_sock_owner) {
+		get_owner(&r, &m->sock_owner);
+		if (m->sock_owner.flags ||
+		    (m->sock_owner.family != 4 && m->sock_owner.family != 6) ||
+		    m->sock_owner.drops > m->sock_owner.others)
 			return PROTO_E_VALUE;
 	}
 	return 0;

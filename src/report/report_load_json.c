@@ -118,6 +118,20 @@ static cJSON *loss_at_json(const struct loss_attrib *l)
 	add_num(o, "tunnel", (double)l->tunnel);
 	if (l->network_where[0])
 		cJSON_AddStringToObject(o, "network_where", l->network_where);
+	if (l->other_port) {
+		/* the receiving host's other socket that dropped most */
+		cJSON *so = cJSON_AddObjectToObject(o, "receiver_other_socket");
+
+		if (so) {
+			add_num(so, "port", l->other_port);
+			add_num(so, "family", l->other_family);
+			add_num(so, "drops", (double)l->other_drops);
+			if (l->other_pid) {
+				add_num(so, "pid", l->other_pid);
+				cJSON_AddStringToObject(so, "process", l->other_owner);
+			}
+		}
+	}
 	return o;
 }
 

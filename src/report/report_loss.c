@@ -125,9 +125,26 @@ void report_loss_fix(char *buf, size_t len, const struct loss_attrib *l, enum re
 			 "see /proc/net/snmp there");
 		break;
 	case REPORT_LOSS_RECEIVER_OTHER:
-		snprintf(buf, len,
-			 "another socket of the receiving host overflowed (a tunnel or VPN "
-			 "daemon's): that socket owner's buffer setting; -w cannot help");
+		if (l->other_port && l->other_pid)
+			snprintf(buf, len,
+				 "UDP port %u (IPv%u) of %s (pid %u) on the receiving host "
+				 "overflowed (%llu drops): its receive buffer (the daemon's own "
+				 "setting, or net.core.rmem_default / rmem_max) or more CPU for "
+				 "it; -w cannot help",
+				 l->other_port, l->other_family,
+				 l->other_owner[0] ? l->other_owner : "?", l->other_pid,
+				 (unsigned long long)l->other_drops);
+		else if (l->other_port)
+			snprintf(
+				buf, len,
+				"UDP port %u (IPv%u) of the receiving host overflowed (%llu drops; "
+				"its process is not visible here): that socket owner's receive "
+				"buffer or CPU; -w cannot help",
+				l->other_port, l->other_family, (unsigned long long)l->other_drops);
+		else
+			snprintf(buf, len,
+				 "another socket of the receiving host overflowed (a tunnel or VPN "
+				 "daemon's): that socket owner's buffer setting; -w cannot help");
 		break;
 	case REPORT_LOSS_RECEIVER_SOCKET:
 		socket_fix(buf, len, l);

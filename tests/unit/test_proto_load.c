@@ -224,6 +224,63 @@ static void test_roundtrip_sock_drops(void **state)
 	test_free(r2);
 }
 
+/* The receiving host's other socket that dropped most rides last, alone
+ * or after every other tail; every mix of tails and stream counts has a
+ * length of its own; a bad family, unknown flags or more drops than all
+ * other sockets had are refused. */
+static void test_roundtrip_sock_owner(void **state)
+{
+	struct proto_results *r = results_sample(2), *r2 = test_calloc(1, sizeof(*r2));
+	struct proto_msg m;
+	size_t lens[16 * 3];
+	unsigned nl = 0;
+
+	(void)state;
+	r->has_sock_owner = true;
+	r->sock_owner = (struct proto_sock_owner){ .pid = 4242,
+						   .port = 51820,
+						   .family = 4,
+						   .drops = 1234,
+						   .others = 1300,
+						   .comm = "wireguard-go",
+						   .inode = 98765 };
+	m = parsed(proto_encode_results(buf, sizeof(buf), r), PROTO_RESULTS);
+	assert_int_equal(m.len, PROTO_RESULTS_FIXED_LEN + 2 * PROTO_STREAM_STATS_LEN +
+					PROTO_SOCK_OWNER_LEN);
+	assert_int_equal(proto_decode_results(m.body, m.len, r2), 0);
+	assert_true(r2->has_sock_owner);
+	assert_false(r2->has_sock_drops || r2->has_rx_wait || r2->has_local_drops);
+	assert_memory_equal(r, r2, sizeof(*r));
+	r->has_local_drops = r->has_rx_wait = r->has_sock_drops = true;
+	r->sock_drops = (struct proto_sock_drops){ .dgrams = r->total.lost, .skbs = 1 };
+	m = parsed(proto_encode_results(buf, sizeof(buf), r), PROTO_RESULTS);
+	memset(r2, 0, sizeof(*r2));
+	assert_int_equal(proto_decode_results(m.body, m.len, r2), 0);
+	assert_memory_equal(r, r2, sizeof(*r));
+	/* 1, 2 and 3 streams with every mix of tails: no two lengths meet */
+	for (unsigned ns = 1; ns <= 3; ns++)
+		for (unsigned mix = 0; mix < 16; mix++) {
+			size_t len = PROTO_RESULTS_FIXED_LEN + ns * PROTO_STREAM_STATS_LEN +
+				     (mix & 1 ? PROTO_LOCAL_DROPS_LEN : 0) +
+				     (mix & 2 ? PROTO_RX_WAIT_LEN : 0) +
+				     (mix & 4 ? PROTO_SOCK_DROPS_LEN : 0) +
+				     (mix & 8 ? PROTO_SOCK_OWNER_LEN : 0);
+
+			for (unsigned i = 0; i < nl; i++)
+				assert_true(lens[i] != len);
+			lens[nl++] = len;
+		}
+	r->sock_owner.family = 5;
+	m = parsed(proto_encode_results(buf, sizeof(buf), r), PROTO_RESULTS);
+	assert_int_equal(proto_decode_results(m.body, m.len, r2), PROTO_E_VALUE);
+	r->sock_owner.family = 6;
+	r->sock_owner.drops = r->sock_owner.others + 1;
+	m = parsed(proto_encode_results(buf, sizeof(buf), r), PROTO_RESULTS);
+	assert_int_equal(proto_decode_results(m.body, m.len, r2), PROTO_E_VALUE);
+	test_free(r);
+	test_free(r2);
+}
+
 /* The receiver's socket wait rides last, alone or after the local drops:
  * the four lengths tell the tails apart; disordered figures, unknown flags
  * and figures without samples are refused. */
@@ -452,6 +509,7 @@ int main(void)
 		cmocka_unit_test(test_roundtrip_local_drops),
 		cmocka_unit_test(test_roundtrip_rx_wait),
 		cmocka_unit_test(test_roundtrip_sock_drops),
+		cmocka_unit_test(test_roundtrip_sock_owner),
 		cmocka_unit_test(test_results_field_positions),
 		cmocka_unit_test(test_results_sched),
 		cmocka_unit_test(test_counts_that_lie),

@@ -254,6 +254,13 @@ static void test_knee_spread(void **state)
 		t->udp.lost = trials[i].lost;
 		t->udp.loss_at.receiver_rcvbuf = trials[i].other;
 		t->udp.loss_at.network = trials[i].lost - trials[i].other;
+		/* the receiver named the socket that dropped them */
+		t->udp.loss_at.other_port = 51820;
+		t->udp.loss_at.other_family = 4;
+		t->udp.loss_at.other_pid = 4242;
+		t->udp.loss_at.other_drops = trials[i].other;
+		snprintf(t->udp.loss_at.other_owner, sizeof(t->udp.loss_at.other_owner),
+			 "wireguard-go");
 	}
 	assert_int_equal(results_aggregate(&run, &sum), 0);
 	kp = results_find_knee(&sum, 0, 1200);
@@ -267,6 +274,7 @@ static void test_knee_spread(void **state)
 	assert_non_null(strstr(buf, "varies 54.6 %"));
 	assert_non_null(strstr(buf, "96 %"));
 	assert_non_null(strstr(buf, report_loss_name(REPORT_LOSS_RECEIVER_OTHER)));
+	assert_non_null(strstr(buf, "UDP port 51820 (IPv4) of wireguard-go (pid 4242)"));
 	results_summary_free(&sum);
 	/* within the width: a plain sentence, no warning */
 	for (unsigned r = 0; r < 3; r++)

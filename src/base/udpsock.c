@@ -1,0 +1,240 @@
+// SPDX-License-Identifier: MIT
+/*
+ * UDP sockets and their drops (udpsock.h). /proc/net/udp's lines are
+ *   sl local_address rem_address st tx_queue:rx_queue tr:tm->when retrnsmt
+ *   uid timeout inode ref pointer drops
+ * with addresses as hex ADDR:PORT (udp6: 32 hex digits of address).
+ */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "udpsock.h"
+
+static bool parse_line(const char *line, uint8_t family, struct udpsock_entry *e)
+{
+	unsigned port, drops;
+	unsigned long long inode;
+
+	/* sl: local:port rem:port st txq:rxq tr:when retr uid timeout inode ref ptr drops */
+	if (sscanf(line,
+		   " %*u: %*[0-9A-Fa-f]:%x %*[0-9A-Fa-f]:%*x %*x %*x:%*x %*x:%*x %*x %*u %*u %llu "
+		   "%*u %*x %u",
+		   &port, &inode, &drops) != 3 ||
+	    port > 65535)
+		return false;
+	*e = (struct udpsock_entry){
+		.inode = inode, .drops = drops, .port = (uint16_t)port, .family = family
+	};
+	return true;
+}
+
+int udpsock_parse(const char *text, uint8_t family, struct udpsock_table *t)
+{
+	const char *p = text, *nl;
+	char line[512];
+
+	if (strncmp(text + strspn(text, " "), "sl", 2))
+		return -EINVAL;
+	for (p = strchr(p, '\n'); p && *++p; p = nl) {
+		size_t n;
+		struct udpsock_entry e;
+
+		nl = strchr(p, '\n');
+		n = nl ? (size_t)(nl - p) : strlen(p);
+		if (n >= sizeof(line))
+			continue;
+		memcpy(line, p, n);
+		line[n] = '\0';
+		if (!parse_line(line, family, &e))
+			continue;
+		if (t->n == UDPSOCK_MAX) {
+			t->truncated = true;
+			break;
+		}
+		t->e[t->n++] = e;
+		if (!nl)
+			break;
+	}
+	return 0;
+}
+
+static int read_file(const char *path, uint8_t family, struct udpsock_table *t)
+{
+	FILE *f = fopen(path, "re");
+	char *buf = NULL;
+	size_t cap = 0, len = 0;
+	int rc;
+
+	if (!f)
+		return -errno;
+	for (;;) {
+		size_t got;
+
+		if (len + 4096 + 1 > cap) {
+			char *nb = realloc(buf, cap ? cap * 2 : 16384);
+
+			if (!nb) {
+				free(buf);
+				fclose(f);
+				return -ENOMEM;
+			}
+			buf = nb;
+			cap = cap ? cap * 2 : 16384;
+		}
+		got = fread(buf + len, 1, cap - len - 1, f);
+		len += got;
+		if (!got)
+			break;
+	}
+	fclose(f);
+	buf[len] = '\0';
+	rc = udpsock_parse(buf, family, t);
+	free(buf);
+	return rc;
+}
+
+int udpsock_read(struct udpsock_table *t)
+{
+	int rc;
+
+	t->n = 0;
+	t->truncated = false;
+	rc = read_file("/proc/net/udp", 4, t);
+	if (rc)
+		return rc;
+	/* no IPv6 in this kernel or namespace: the IPv4 table alone */
+	rc = read_file("/proc/net/udp6", 6, t);
+	return rc == -ENOENT ? 0 : rc;
+}
+
+static bool skipped(uint64_t inode, const uint64_t *skip, unsigned nskip)
+{
+	for (unsigned i = 0; i < nskip; i++)
+		if (skip[i] == inode)
+			return true;
+	return false;
+}
+
+/* How much socket a's drops rose since before (0 when it is new: from 0). */
+static uint64_t rise_of(const struct udpsock_table *before, const struct udpsock_entry *a)
+{
+	uint32_t was = 0;
+
+	for (unsigned j = 0; j < before->n; j++)
+		if (before->e[j].inode == a->inode) {
+			was = before->e[j].drops;
+			break;
+		}
+	/* the counter is an atomic_t: it wraps, never goes back */
+	return (uint32_t)(a->drops - was);
+}
+
+uint64_t udpsock_rises(const struct udpsock_table *before, const struct udpsock_table *after,
+		       const uint64_t *skip, unsigned nskip)
+{
+	uint64_t sum = 0;
+
+	for (unsigned i = 0; i < after->n; i++)
+		if (!skipped(after->e[i].inode, skip, nskip))
+			sum += rise_of(before, &after->e[i]);
+	return sum;
+}
+
+bool udpsock_top_riser(const struct udpsock_table *before, const struct udpsock_table *after,
+		       const uint64_t *skip, unsigned nskip, struct udpsock_owner *o)
+{
+	uint64_t best = 0;
+
+	memset(o, 0, sizeof(*o));
+	for (unsigned i = 0; i < after->n; i++) {
+		const struct udpsock_entry *a = &after->e[i];
+		uint64_t rise;
+
+		if (skipped(a->inode, skip, nskip))
+			continue;
+		rise = rise_of(before, a);
+		if (rise > best) {
+			best = rise;
+			*o = (struct udpsock_owner){ .inode = a->inode,
+						     .drops = rise,
+						     .port = a->port,
+						     .family = a->family };
+		}
+	}
+	return best > 0;
+}
+
+static bool links_to(const char *dir, const char *want)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	bool found = false;
+
+	if (!d)
+		return false;
+	while (!found && (de = readdir(d))) {
+		char target[64];
+		ssize_t n;
+
+		if (de->d_name[0] == '.')
+			continue;
+		n = readlinkat(dirfd(d), de->d_name, target, sizeof(target) - 1);
+		if (n <= 0)
+			continue;
+		target[n] = '\0';
+		found = !strcmp(target, want);
+	}
+	closedir(d);
+	return found;
+}
+
+static void read_comm(const char *proc_root, int pid, char comm[static UDPSOCK_COMM_LEN])
+{
+	char path[300];
+	FILE *f;
+
+	comm[0] = '\0';
+	snprintf(path, sizeof(path), "%s/%d/comm", proc_root, pid);
+	f = fopen(path, "re");
+	if (!f)
+		return;
+	if (fgets(comm, UDPSOCK_COMM_LEN, f))
+		comm[strcspn(comm, "\n")] = '\0';
+	fclose(f);
+}
+
+bool udpsock_owner_process(const char *proc_root, struct udpsock_owner *o)
+{
+	DIR *d = opendir(proc_root);
+	struct dirent *de;
+	char want[48];
+
+	o->pid = 0;
+	o->comm[0] = '\0';
+	if (!d)
+		return false;
+	snprintf(want, sizeof(want), "socket:[%" PRIu64 "]", o->inode);
+	while ((de = readdir(d))) {
+		char dir[300];
+		int pid;
+
+		if (!isdigit((unsigned char)de->d_name[0]))
+			continue;
+		pid = atoi(de->d_name);
+		snprintf(dir, sizeof(dir), "%s/%d/fd", proc_root, pid);
+		if (pid > 0 && links_to(dir, want)) {
+			o->pid = pid;
+			read_comm(proc_root, pid, o->comm);
+			break;
+		}
+	}
+	closedir(d);
+	return o->pid > 0;
+}
