@@ -1,6 +1,5 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# netns: alone
 # Loss in a VPN daemon's own socket is named: wireguard-go between a lab
 # pair, the test at 1 Gbit/s through it (more than the daemon reads on this
 # machine), IPv4 and IPv6 inside the tunnel. The datagrams the far host's
