@@ -166,6 +166,35 @@ static void knee_fixes(FILE *f, const struct report_run *rr)
 	}
 }
 
+/* Under the knee table: RFC 9971's conditional throughput and how
+ * repeatable each NDR is over the repetitions (a warning, with where the
+ * trials that disagreed lost, when it is wider than the width). */
+static void knee_repeat(FILE *f, const struct report_run *rr)
+{
+	bool head = false;
+
+	for (size_t i = 0; i < rr->sum.nknee; i++) {
+		const struct results_knee_point *p = &rr->sum.knee[i];
+		char ndr[24] = "-", pdr[24] = "-", rep[768];
+
+		report_run_knee_repeat(rep, sizeof(rep), p);
+		if (!p->ndr_ct_bps.n && !p->pdr_ct_bps.n && !rep[0])
+			continue;
+		if (!head)
+			fprintf(f,
+				"\nConditional throughput (RFC 9971: the lower bound's load less "
+				"the loss its trials stayed within for all but the exceed ratio of "
+				"their time) and repeatability:\n\n");
+		head = true;
+		if (p->ndr_ct_bps.n)
+			report_run_fmt_rate(ndr, sizeof(ndr), p->ndr_ct_bps.median);
+		if (p->pdr_ct_bps.n)
+			report_run_fmt_rate(pdr, sizeof(pdr), p->pdr_ct_bps.median);
+		fprintf(f, "- %s, %u B: conditional throughput NDR %s, PDR %s%s%s\n",
+			rr->run->paths[p->path].name, p->len, ndr, pdr, rep[0] ? "; " : "", rep);
+	}
+}
+
 /* The NDR's lower bound the RFC 2544 way (26.1): frames a second and the
  * rate at every layer, each size at each layer beside it. */
 static void knee_layers(FILE *f, const struct report_run *rr)
@@ -239,6 +268,7 @@ static void knees(FILE *f, const struct report_run *rr)
 	}
 	knee_layers(f, rr);
 	knee_fixes(f, rr);
+	knee_repeat(f, rr);
 }
 
 static void delays(FILE *f, const struct report_run *rr)
