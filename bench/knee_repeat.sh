@@ -17,7 +17,8 @@
 # With --runs N the whole comparison runs N times, and the medians of the
 # runs must lie within 10 % of each other (mlr).
 #
-#   OVLPERF=./ovlperf bash bench/knee_repeat.sh [--reps N] [--runs N] [--only mlr|single]
+#   OVLPERF=./ovlperf [KNEE_ARGS="--duration-sum 5s"] bash bench/knee_repeat.sh [--reps N]
+#                     [--runs N] [--only mlr|single]
 # Needs root, wireguard-go and wireguard-tools (make bench-deps).
 set -euo pipefail
 OVLPERF=${OVLPERF:-$PWD/ovlperf}
@@ -43,6 +44,8 @@ for i in $(seq 50); do in_a ping -c1 -W1 198.19.1.2 >/dev/null 2>&1 && break; sl
 search() # METHOD REP (REP: RUN-REPETITION)
 {
 	local args=()
+	# KNEE_ARGS: more sweep options for mlr (e.g. "--duration-sum 5s")
+	[ "$1" = mlr ] && read -r -a args <<<"${KNEE_ARGS:-}"
 	[ "$1" = single ] && args=(--exceed-ratio 0 --duration-sum 5s --final 5s)
 	local t0
 	t0=$(date +%s%N)
