@@ -55,7 +55,8 @@
  * trial did send without loss stands as the goal's lower bound when no
  * classified load is higher (a sender short of every rate by a share still
  * ends at its limit with a lower bound). No rate and duration the generator
- * failed twice is ever asked again: when the search would, it ends there.
+ * failed twice is ever asked again: when the search would, it asks a rate
+ * an eighth of the width lower (twice at most), then ends there.
  * max_trials always bounds the number of trials.
  */
 #ifndef OVLPERF_KNEE_H

@@ -167,9 +167,16 @@ enum knee_select knee_select_next(const struct knee_bounds *b, const struct knee
 	if (!found)
 		return KNEE_SELECT_DONE;
 	/* A rate the generator could not offer, asked for and repeated
-	 * already: a third try measures nothing new. The search ends at the
-	 * generator's limit. */
-	if (knee_bounds_unsustained(b, cfg, t) >= 2)
-		return KNEE_SELECT_STUCK;
+	 * already: a third try measures nothing new. When it passed higher
+	 * rates (it fell short there by chance), a rate an eighth of the width
+	 * lower is a load of its own, still inside the bounds; when that too
+	 * was failed twice, the search ends at the generator's limit. */
+	for (unsigned nudge = 0; knee_bounds_unsustained(b, cfg, t) >= 2; nudge++) {
+		uint64_t step = (uint64_t)llround((double)t->rate_bps * cfg->width_goal / 8);
+
+		if (nudge == 2 || step == 0 || t->rate_bps <= cfg->min_rate_bps + step)
+			return KNEE_SELECT_STUCK;
+		t->rate_bps -= step;
+	}
 	return KNEE_SELECT_TRIAL;
 }
