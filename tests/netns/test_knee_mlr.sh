@@ -4,8 +4,9 @@
 # The knee search of RFC 9971 (`ovlperf sweep --knee`, the defaults: 1 s
 # trials, exceed ratio 50 %, three trials per load) on two lab links:
 #   a tbf shaper at 50 Mbit/s, IPv4 and IPv6: the NDR within 2 % of the
-#     shaper's payload rate (tbf charges the Ethernet frame: 1200 B of
-#     payload are 1242 B over IPv4, 1262 over IPv6; docs/shaped.md), its
+#     shaper's payload rate below it and its tolerances above it (tbf
+#     charges the Ethernet frame: 1200 B of payload are 1242 B over IPv4,
+#     1262 over IPv6; docs/shaped.md), its
 #     lower bound classified from at least two trials, the RFC's terms in
 #     the JSON, the upper bound's loss where the tbf dropped it;
 #   0.1 % random drop (nftables numgen, no shaper) from 20 Mbit/s up: the
@@ -41,7 +42,16 @@ lo = ndr["lower_target_bps"]
 print("ndr", lo, "knee", round(knee))
 # a sender held off the CPU ends at its own limit: then only "not above"
 gen = ndr["outcome"] == "generator-limit"
-print("ndr_within", int(lo is not None and lo <= knee * 1.02 and (gen or lo >= knee * 0.98)))
+# What a lossless 1 s trial can pass, by the method's own tolerances: the
+# tbf's bucket (lab_plan_tbf_burst: 1 ms of the rate or 4 frames) on top
+# of the rate, a receive rate up to the width (1 %) short of the sent one
+# (the tbf's queue), and a sender that reached 99 % of its target (fewer
+# is "short"): 2.1 % over the knee at most; 0.98 below it.
+frame = 1200 + 8 + 14 + (20 if fam == 4 else 40)
+burst = max(float(sys.argv[2]) * 1e6 / 8 / 1000, 4 * (1500 + 14))
+hi = (knee + burst * 8 * 1200 / frame / ndr["final_trial_duration_s"]) * (1 + ndr["relative_width"]) / 0.99
+print("ndr_hi", round(hi))
+print("ndr_within", int(lo is not None and lo <= hi and (gen or lo >= knee * 0.98)))
 # A sender that fell short of its rate (a loaded machine: the CI runs the
 # ASan build beside other layers) may end the search at a rate it failed
 # twice: "unfinished", said so; then the bounds it has must still hold.
@@ -74,7 +84,7 @@ EOF
 	grep -i "warning" "$OUT/tbf$fam.err" || true
 	ck() { awk -v k="$1" '$1 == k {print $2}' "$OUT/tbf$fam.check"; }
 	expect_eq "IPv$fam: NDR and PDR found" "$(ck found)" 1
-	expect_eq "IPv$fam: NDR within 2 % of the tbf's payload rate" "$(ck ndr_within)" 1
+	expect_eq "IPv$fam: NDR within the tbf's payload rate -2 % and its tolerances (+2.1 %)" "$(ck ndr_within)" 1
 	expect_eq "IPv$fam: NDR lower bound pooled from two trials or more" "$(ck pooled)" 1
 	expect_eq "IPv$fam: RFC 9971 terms in the JSON" "$(ck terms)" 1
 	expect_eq "IPv$fam: the NDR's load passed in most of its trials" "$(ck lower_trials_clean)" 1

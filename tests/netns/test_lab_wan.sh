@@ -76,6 +76,18 @@ within()
 	ok "$1: $2 (expected $3 +/- $4)"
 }
 
+# A median round trip: never less than the delay asked for (less 0.3 ms of
+# timer and clock granularity), and at most 1 ms more: the link's process
+# and ping share a loaded machine's cores with the other tests (a
+# fresh-clone CI measured 80.6 ms for 80), a delay twice the asked one
+# still fails.
+median_rtt()
+{
+	python3 -c 'import sys; g,w=map(float,sys.argv[1:]); sys.exit(not w - 0.3 <= g <= w + 1.0)' \
+		"$2" "$3" || fail "$1: $2, expected $3 -0.3/+1.0"
+	ok "$1: $2 (expected $3 -0.3/+1.0)"
+}
+
 lab_make lwan --delay ${DELAY_MS}ms
 means=$(means_of lwan)
 if [ -e /proc/net/psched ] && ip netns exec "$A" tc qdisc show dev ovp0 | grep -q netem; then
@@ -97,7 +109,7 @@ ok "lab show prints what the link applies (delay ${DELAY_MS}ms)"
 for dst in 198.18.0.2 2001:2:0:0::2; do
 	read -r lo med < <(ping_rtt "$A" $dst)
 	within "ping $dst: least round trip" "$lo" $((2 * DELAY_MS)) 0.3
-	within "ping $dst: median round trip" "$med" $((2 * DELAY_MS)) 0.3
+	median_rtt "ping $dst: median round trip" "$med" $((2 * DELAY_MS))
 done
 if [ "$means" = userspace ]; then
 	has "a->b rx [1-9]" "$OVLPERF" lab show lwan || fail "lab show prints no counters"
@@ -213,7 +225,7 @@ on_exit "\"$OVLPERF\" lab down demo"
 grep -q "delay 40ms" "$WORK/demo.txt" || fail "lab up demo: $(cat "$WORK/demo.txt")"
 ok "lab up demo --delay 40ms prints the link's delay"
 read -r lo med < <(ping_rtt ovp-demo-0 198.18.0.2)
-within "demo: median round trip" "$med" 80 0.3
+median_rtt "demo: median round trip" "$med" 80
 "$OVLPERF" lab down demo
 no_trace demo
 
