@@ -40,6 +40,7 @@ uint32_t sockopt_udp_default_buf(unsigned streams);
 void sockopt_set_bufs(int fd, uint32_t bytes, bool snd, bool rcv);
 /* Effective SO_RCVBUF (the kernel doubles requests; this is what it reports). */
 uint32_t sockopt_rcvbuf(int fd);
+uint32_t sockopt_sndbuf(int fd);
 
 /* UDP sender: DF on every datagram (IP_PMTUDISC_DO, IPV6_DONTFRAG), so one
  * above the path MTU fails with EMSGSIZE; or the kernel's default
@@ -62,7 +63,27 @@ struct tcp_info_summary {
 	uint32_t snd_cwnd;
 	uint32_t snd_wnd;   /* the peer's advertised receive window */
 	bool snd_wnd_known; /* the kernel reports it (5.4 and later) */
+	/* What limited the sender (4.19 and later, else chrono_known false):
+	 * the chronographs, us, since the connection began: busy (its write
+	 * queue not empty, the two below included), stalled by the peer's
+	 * receive window, by its own send buffer; bytes sent and resent. */
+	bool chrono_known;
+	uint64_t busy_us, rwnd_limited_us, sndbuf_limited_us;
+	uint64_t bytes_sent, bytes_retrans;
+	uint64_t delivery_Bps;	   /* the last delivery-rate sample, bytes/s */
+	bool delivery_app_limited; /* ... taken while the application held it */
+	uint32_t min_rtt_us;
+	uint32_t rcv_space; /* receiver: its autotuned receive space, bytes */
 };
+
+/* The TCP buffer maxima of this host's network namespace (bytes, 0 when
+ * unreadable): net.ipv4.tcp_rmem/tcp_wmem's third values (autotuning's
+ * ceilings) and net.core.rmem_max/wmem_max (SO_RCVBUF/SO_SNDBUF's). */
+struct tcp_buf_sysctls {
+	uint32_t tcp_rmem_max, tcp_wmem_max, rmem_max, wmem_max;
+};
+/* Reads them under proc_sys ("/proc/sys"); 0 or -errno of the first. */
+int sockopt_tcp_buf_sysctls(const char *proc_sys, struct tcp_buf_sysctls *out);
 
 /* TCP_INFO of a connected TCP socket into the engine's summary. */
 int sockopt_tcp_info(int fd, struct tcp_info_summary *out);

@@ -100,12 +100,35 @@ struct udp_result {
 	struct udp_outer outer;
 };
 
+/* What limited one end's TCP streams over the measured window, summed
+ * over its streams: the sender's chronographs and bytes, each end's socket
+ * buffers and its host's buffer maxima, the busiest stream thread's CPU.
+ * What results/tcp_limit.h reads a verdict from. */
+struct tcp_end_limits {
+	bool known;  /* this end reported them (an older peer does not) */
+	bool chrono; /* sender: its kernel keeps the chronographs */
+	bool sysctl; /* the buffer maxima were read */
+	unsigned streams;
+	double window_s;				 /* the measured window times the streams */
+	double busy_s, rwnd_limited_s, sndbuf_limited_s; /* sender */
+	uint64_t bytes_sent, bytes_retrans;		 /* sender */
+	uint64_t delivery_bps;		   /* sender: the last delivery-rate samples */
+	unsigned app_limited_streams;	   /* ... taken while the application held it */
+	uint32_t min_rtt_us;		   /* sender */
+	uint32_t snd_wnd;		   /* sender: the peer's windows at the end, bytes */
+	uint32_t sock_sndbuf, sock_rcvbuf; /* at the end, bytes */
+	uint32_t tcp_rmem_max, tcp_wmem_max, rmem_max, wmem_max; /* the host's */
+	double thread_cpu;  /* the busiest stream thread, share of a core */
+	uint32_t rcv_space; /* receiver: autotuned receive space, bytes */
+};
+
 struct tcp_result {
 	uint64_t bytes;	     /* received after omit */
 	uint64_t sent_bytes; /* written by the sender after omit */
 	uint64_t goodput_bps;
 	struct tcp_info_summary sender;	  /* from the sending end's TCP_INFO */
 	struct tcp_info_summary receiver; /* from the receiving end */
+	struct tcp_end_limits sender_limits, receiver_limits;
 };
 
 struct load_stream_result {

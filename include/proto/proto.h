@@ -265,6 +265,9 @@ int proto_write_all(int fd, const uint8_t *buf, size_t len, int timeout_ms);
  * whose drops rose most over the test, and its process (struct
  * proto_sock_owner, after the socket drops). */
 #define PROTO_CAP_SOCK_OWNER (1u << 15)
+/* Client: RESULTS of a TCP test may end with this end's TCP limits
+ * (struct proto_tcp_limits, after the socket owner). */
+#define PROTO_CAP_TCP_LIMITS (1u << 16)
 
 #define PROTO_HELLO_LEN 40
 struct proto_hello {
@@ -508,6 +511,31 @@ struct proto_sock_owner {
 	uint64_t inode;			  /* the socket's ("socket:[inode]" in /proc/PID/fd) */
 };
 
+/* What limited one end's TCP streams over the measured window (tcp(7)
+ * TCP_INFO, summed over the streams), their socket buffers, this host's
+ * TCP buffer maxima and the busiest stream thread's CPU: what a verdict
+ * on the test's limit is read from (results/tcp_limit.h). 108 bytes, a
+ * length no mix of the other tails makes. */
+#define PROTO_TCP_LIMITS_LEN 108
+struct proto_tcp_limits {
+	uint32_t flags;	    /* PROTO_TL_* */
+	uint32_t streams;   /* how many streams the sums are over */
+	uint64_t window_us; /* the measured window, summed over the streams */
+	/* sender: the chronographs (busy includes both stalls), bytes */
+	uint64_t busy_us, rwnd_limited_us, sndbuf_limited_us;
+	uint64_t bytes_sent, bytes_retrans;
+	uint64_t delivery_Bps;		   /* sender: the streams' last delivery rates */
+	uint32_t app_limited_streams;	   /* sender: ... taken app-limited */
+	uint32_t min_rtt_us;		   /* sender: the least stream's */
+	uint32_t snd_wnd;		   /* sender: the peer's windows at the end */
+	uint32_t sock_sndbuf, sock_rcvbuf; /* SO_SNDBUF/SO_RCVBUF at the end */
+	uint32_t tcp_rmem_max, tcp_wmem_max, rmem_max, wmem_max; /* this host's */
+	uint32_t thread_cpu_permille; /* the busiest stream thread, of a core */
+	uint32_t rcv_space;	      /* receiver: the largest stream's */
+};
+#define PROTO_TL_CHRONO (1u << 0) /* the kernel keeps the chronographs */
+#define PROTO_TL_SYSCTL (1u << 1) /* the buffer maxima were read */
+
 enum proto_role { PROTO_ROLE_SENDER = 1, PROTO_ROLE_RECEIVER = 2 };
 
 #define PROTO_RESULTS_FIXED_LEN (48 + 56 + PROTO_STREAM_STATS_LEN)
@@ -532,6 +560,8 @@ struct proto_results {
 	struct proto_sock_drops sock_drops;
 	bool has_sock_owner; /* sock_owner is on the wire (PROTO_CAP_SOCK_OWNER) */
 	struct proto_sock_owner sock_owner;
+	bool has_tcp_limits; /* tcp_limits is on the wire (PROTO_CAP_TCP_LIMITS) */
+	struct proto_tcp_limits tcp_limits;
 };
 
 /* MTU_PROBE_* bodies are opaque here: 0..PROTO_MAX_BODY bytes, in mtu_wire.h. */

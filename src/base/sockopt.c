@@ -63,6 +63,16 @@ uint32_t sockopt_rcvbuf(int fd)
 	return (uint32_t)v;
 }
 
+uint32_t sockopt_sndbuf(int fd)
+{
+	int v = 0;
+	socklen_t l = sizeof(v);
+
+	if (getsockopt(fd, SOL_SOCKET, SO_SNDBUF, &v, &l) < 0 || v < 0)
+		return 0;
+	return (uint32_t)v;
+}
+
 int sockopt_tcp_info(int fd, struct tcp_info_summary *out)
 {
 	struct tcp_info ti;
@@ -82,7 +92,49 @@ int sockopt_tcp_info(int fd, struct tcp_info_summary *out)
 	/* an older kernel returns a shorter struct: the field is then absent */
 	out->snd_wnd_known = l >= offsetof(struct tcp_info, tcpi_snd_wnd) + sizeof(ti.tcpi_snd_wnd);
 	out->snd_wnd = out->snd_wnd_known ? ti.tcpi_snd_wnd : 0;
+	out->chrono_known =
+		l >= offsetof(struct tcp_info, tcpi_bytes_retrans) + sizeof(ti.tcpi_bytes_retrans);
+	out->busy_us = ti.tcpi_busy_time;
+	out->rwnd_limited_us = ti.tcpi_rwnd_limited;
+	out->sndbuf_limited_us = ti.tcpi_sndbuf_limited;
+	out->bytes_sent = ti.tcpi_bytes_sent;
+	out->bytes_retrans = ti.tcpi_bytes_retrans;
+	out->delivery_Bps = ti.tcpi_delivery_rate;
+	out->delivery_app_limited = ti.tcpi_delivery_rate_app_limited;
+	out->min_rtt_us = ti.tcpi_min_rtt;
+	out->rcv_space = ti.tcpi_rcv_space;
 	return 0;
+}
+
+/* The third of "min default max" or the one value of a sysctl file. */
+static int sysctl_last(const char *proc_sys, const char *name, uint32_t *out)
+{
+	char path[256], line[128];
+	unsigned long v[3] = { 0 };
+	int n;
+	FILE *f;
+
+	*out = 0;
+	snprintf(path, sizeof(path), "%s/%s", proc_sys, name);
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	n = fgets(line, sizeof(line), f) ? sscanf(line, "%lu %lu %lu", &v[0], &v[1], &v[2]) : 0;
+	fclose(f);
+	if (n != 1 && n != 3)
+		return -EINVAL;
+	*out = v[n - 1] > UINT32_MAX ? UINT32_MAX : (uint32_t)v[n - 1];
+	return 0;
+}
+
+int sockopt_tcp_buf_sysctls(const char *proc_sys, struct tcp_buf_sysctls *out)
+{
+	int a = sysctl_last(proc_sys, "net/ipv4/tcp_rmem", &out->tcp_rmem_max);
+	int b = sysctl_last(proc_sys, "net/ipv4/tcp_wmem", &out->tcp_wmem_max);
+	int c = sysctl_last(proc_sys, "net/core/rmem_max", &out->rmem_max);
+	int d = sysctl_last(proc_sys, "net/core/wmem_max", &out->wmem_max);
+
+	return a ? a : b ? b : c ? c : d;
 }
 
 int sockopt_set_mss(int fd, uint32_t mss)

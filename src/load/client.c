@@ -205,7 +205,8 @@ static int handshake(struct client *cl)
 				 .caps = PROTO_CAP_TCP | PROTO_CAP_UDP | PROTO_CAP_REVERSE |
 					 PROTO_CAP_DATA_ACK | PROTO_CAP_LOCAL_DROPS |
 					 PROTO_CAP_CONGESTION | PROTO_CAP_RX_WAIT |
-					 PROTO_CAP_SOCK_DROPS | PROTO_CAP_SOCK_OWNER };
+					 PROTO_CAP_SOCK_DROPS | PROTO_CAP_SOCK_OWNER |
+					 PROTO_CAP_TCP_LIMITS };
 	struct proto_msg m;
 	int rc;
 

@@ -28,6 +28,37 @@ static void tcp_info_get(const struct proto_stream_stats *s, struct tcp_info_sum
 	t->snd_cwnd = s->tcp_snd_cwnd;
 }
 
+static void limits_get(const struct proto_results *r, struct tcp_end_limits *l)
+{
+	const struct proto_tcp_limits *x = &r->tcp_limits;
+
+	memset(l, 0, sizeof(*l));
+	if (!r->has_tcp_limits)
+		return;
+	*l = (struct tcp_end_limits){ .known = true,
+				      .chrono = x->flags & PROTO_TL_CHRONO,
+				      .sysctl = x->flags & PROTO_TL_SYSCTL,
+				      .streams = x->streams,
+				      .window_s = (double)x->window_us / 1e6,
+				      .busy_s = (double)x->busy_us / 1e6,
+				      .rwnd_limited_s = (double)x->rwnd_limited_us / 1e6,
+				      .sndbuf_limited_s = (double)x->sndbuf_limited_us / 1e6,
+				      .bytes_sent = x->bytes_sent,
+				      .bytes_retrans = x->bytes_retrans,
+				      .delivery_bps = x->delivery_Bps * 8,
+				      .app_limited_streams = x->app_limited_streams,
+				      .min_rtt_us = x->min_rtt_us,
+				      .snd_wnd = x->snd_wnd,
+				      .sock_sndbuf = x->sock_sndbuf,
+				      .sock_rcvbuf = x->sock_rcvbuf,
+				      .tcp_rmem_max = x->tcp_rmem_max,
+				      .tcp_wmem_max = x->tcp_wmem_max,
+				      .rmem_max = x->rmem_max,
+				      .wmem_max = x->wmem_max,
+				      .thread_cpu = (double)x->thread_cpu_permille / 1000,
+				      .rcv_space = x->rcv_space };
+}
+
 static void merge_tcp(const struct proto_results *snd, const struct proto_results *rcv,
 		      struct load_result *res)
 {
@@ -50,6 +81,8 @@ static void merge_tcp(const struct proto_results *snd, const struct proto_result
 	res->tcp.goodput_bps = bps(res->tcp.bytes, dur);
 	tcp_info_get(&snd->total, &res->tcp.sender);
 	tcp_info_get(&rcv->total, &res->tcp.receiver);
+	limits_get(snd, &res->tcp.sender_limits);
+	limits_get(rcv, &res->tcp.receiver_limits);
 	res->duration_s = (double)dur / 1e9;
 }
 

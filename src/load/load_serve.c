@@ -333,6 +333,7 @@ static int send_results(const struct load_serve_session *s, struct load_streams 
 	r->has_rx_wait = r->has_rx_wait && (s->client_caps & PROTO_CAP_RX_WAIT);
 	r->has_sock_drops = r->has_sock_drops && (s->client_caps & PROTO_CAP_SOCK_DROPS);
 	r->has_sock_owner = r->has_sock_owner && (s->client_caps & PROTO_CAP_SOCK_OWNER);
+	r->has_tcp_limits = r->has_tcp_limits && (s->client_caps & PROTO_CAP_TCP_LIMITS);
 	rc = ctrl_send(s->c, proto_encode_results(s->c->out, PROTO_MAX_MSG, r));
 	free(r);
 	return rc;

@@ -276,6 +276,69 @@ static void tcp_total(struct proto_results *out)
 	}
 }
 
+static uint32_t add_sat(uint32_t a, uint64_t b)
+{
+	return a + b > UINT32_MAX ? UINT32_MAX : (uint32_t)(a + b);
+}
+
+/* This end's TCP limits over the measured window, its buffers and its
+ * host's buffer maxima (proto.h's tail: what a verdict is read from). */
+static void tcp_limits(const struct tcp_stream *st, unsigned n, bool sender,
+		       struct proto_results *out)
+{
+	struct proto_tcp_limits *l = &out->tcp_limits;
+	struct tcp_buf_sysctls sys = { 0 };
+	bool chrono = n > 0;
+
+	memset(l, 0, sizeof(*l));
+	l->streams = n;
+	if (sockopt_tcp_buf_sysctls("/proc/sys", &sys) == 0)
+		l->flags |= PROTO_TL_SYSCTL;
+	l->tcp_rmem_max = sys.tcp_rmem_max;
+	l->tcp_wmem_max = sys.tcp_wmem_max;
+	l->rmem_max = sys.rmem_max;
+	l->wmem_max = sys.wmem_max;
+	for (unsigned i = 0; i < n; i++) {
+		const struct tcp_info_summary *t = &st[i].info;
+		const struct cpu_use *c = &st[i].cpu;
+		uint64_t w =
+			sender ? st[i].end_ns - st[i].omit_end_ns
+			       : (st[i].last_ns > st[i].first_ns ? st[i].last_ns - st[i].first_ns
+								 : 0);
+		double core = c->wall_s > 0 ? (c->user_s + c->sys_s) / c->wall_s : 0;
+		uint32_t pm = core > 10 ? 10000 : (uint32_t)(core * 1000 + 0.5);
+
+		l->window_us += w / 1000;
+		l->sock_sndbuf = add_sat(l->sock_sndbuf, st[i].sndbuf);
+		l->sock_rcvbuf = add_sat(l->sock_rcvbuf, st[i].rcvbuf);
+		if (pm > l->thread_cpu_permille)
+			l->thread_cpu_permille = pm;
+		if (!sender) {
+			if (t->rcv_space > l->rcv_space)
+				l->rcv_space = t->rcv_space;
+			continue;
+		}
+		chrono = chrono && t->chrono_known;
+		/* a jiffy's rounding: the parts never exceed the whole */
+		l->busy_us += t->busy_us;
+		l->rwnd_limited_us +=
+			t->rwnd_limited_us < t->busy_us ? t->rwnd_limited_us : t->busy_us;
+		l->sndbuf_limited_us +=
+			t->sndbuf_limited_us < t->busy_us ? t->sndbuf_limited_us : t->busy_us;
+		l->bytes_sent += t->bytes_sent;
+		l->bytes_retrans +=
+			t->bytes_retrans < t->bytes_sent ? t->bytes_retrans : t->bytes_sent;
+		l->delivery_Bps += t->delivery_Bps;
+		l->app_limited_streams += t->delivery_app_limited;
+		if (t->min_rtt_us && (!l->min_rtt_us || t->min_rtt_us < l->min_rtt_us))
+			l->min_rtt_us = t->min_rtt_us;
+		l->snd_wnd = add_sat(l->snd_wnd, t->snd_wnd);
+	}
+	if (sender && chrono)
+		l->flags |= PROTO_TL_CHRONO;
+	out->has_tcp_limits = n > 0;
+}
+
 void load_side_tcp(struct load_side *side, const struct tcp_stream *st, unsigned n, bool sender,
 		   struct proto_results *out)
 {
@@ -301,6 +364,7 @@ void load_side_tcp(struct load_side *side, const struct tcp_stream *st, unsigned
 	tcp_total(out);
 	host_deltas(side, out);
 	out->has_sock_owner = false;
+	tcp_limits(st, n, sender, out);
 }
 
 static void udp_sender_stats(const struct udp_stream *st, struct proto_stream_stats *s)
@@ -442,6 +506,8 @@ void load_side_udp(struct load_side *side, const struct udp_stream *st, unsigned
 	} else {
 		sock_owner(side, st, n, out);
 	}
+	memset(&out->tcp_limits, 0, sizeof(out->tcp_limits));
+	out->has_tcp_limits = false;
 	memset(&out->local, 0, sizeof(out->local));
 	out->has_local_drops = false;
 	if (sender)

@@ -54,17 +54,45 @@ static void set_timeouts(int fd)
 	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
 }
 
+/* The sender's counters where the measured window begins: the warm-up's
+ * retransmits and chronographs are not the test's. */
+static void mark_start(struct tcp_stream *st)
+{
+	if (sockopt_tcp_info(st->fd, &st->info_at_omit) == 0)
+		st->retrans_at_omit = st->info_at_omit.retransmits;
+}
+
 static void note_omit(struct tcp_stream *st, uint64_t now, uint64_t bytes, bool *passed)
 {
-	struct tcp_info_summary ti = { 0 };
-
 	if (!*passed && now >= st->omit_end_ns) {
 		*passed = true;
 		st->bytes_at_omit = bytes;
-		/* retransmits of the warm-up are not the test's */
-		if (st->omit_end_ns > st->start_ns && sockopt_tcp_info(st->fd, &ti) == 0)
-			st->retrans_at_omit = ti.retransmits;
+		mark_start(st);
 	}
+}
+
+static uint64_t since(uint64_t start, uint64_t end)
+{
+	return end > start ? end - start : 0;
+}
+
+/* TCP_INFO at the end, its counters over the measured window. */
+static void note_end(struct tcp_stream *st)
+{
+	struct tcp_info_summary *t = &st->info;
+	const struct tcp_info_summary *o = &st->info_at_omit;
+
+	sockopt_tcp_info(st->fd, t);
+	t->retransmits = (uint32_t)since(st->retrans_at_omit, t->retransmits);
+	if (st->sender) {
+		t->busy_us = since(o->busy_us, t->busy_us);
+		t->rwnd_limited_us = since(o->rwnd_limited_us, t->rwnd_limited_us);
+		t->sndbuf_limited_us = since(o->sndbuf_limited_us, t->sndbuf_limited_us);
+		t->bytes_sent = since(o->bytes_sent, t->bytes_sent);
+		t->bytes_retrans = since(o->bytes_retrans, t->bytes_retrans);
+	}
+	st->sndbuf = sockopt_sndbuf(st->fd);
+	st->rcvbuf = sockopt_rcvbuf(st->fd);
 }
 
 static int send_loop(struct tcp_stream *st, uint8_t *buf)
@@ -73,6 +101,8 @@ static int send_loop(struct tcp_stream *st, uint8_t *buf)
 	bool omit_passed = st->omit_end_ns <= st->start_ns;
 	int rc = 0;
 
+	if (omit_passed)
+		mark_start(st);
 	while (!stopped(st) && (now = clock_now_ns()) < st->end_ns) {
 		ssize_t n;
 
@@ -166,9 +196,7 @@ static void *stream_main(void *arg)
 		clock_sleep_until_ns(st->start_ns); /* all streams together */
 	st->err = st->sender ? send_loop(st, buf) : recv_loop(st, buf);
 	/* TCP_INFO before the close: the sender's view includes every retransmit. */
-	sockopt_tcp_info(st->fd, &st->info);
-	st->info.retransmits -= st->retrans_at_omit < st->info.retransmits ? st->retrans_at_omit
-									   : st->info.retransmits;
+	note_end(st);
 	if (st->sender)
 		shutdown(st->fd, SHUT_WR);
 	free(buf);
@@ -185,6 +213,8 @@ int tcp_stream_start(struct tcp_stream *st)
 		st->len = LOAD_TCP_DEFAULT_LEN;
 	atomic_init(&st->bytes, 0);
 	atomic_init(&st->finished, false);
+	memset(&st->info_at_omit, 0, sizeof(st->info_at_omit));
+	st->retrans_at_omit = 0;
 	st->err = 0;
 	rc = pthread_create(&st->thread, NULL, stream_main, st);
 	if (rc)

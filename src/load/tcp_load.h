@@ -30,12 +30,16 @@ struct tcp_stream {
 	/* filled by the thread */
 	atomic_uint_fast64_t bytes; /* moved so far (including omit) */
 	uint64_t bytes_at_omit;
-	uint32_t retrans_at_omit;     /* sender: tcpi_total_retrans when omit ended */
-	uint64_t first_ns, last_ns;   /* receiver: first byte after omit, end of stream */
-	struct tcp_info_summary info; /* TCP_INFO at the end */
-	struct cpu_use cpu;	      /* of this thread */
-	int err;		      /* 0 or negative errno */
-	bool eof;		      /* receiver: orderly end of stream seen */
+	uint32_t retrans_at_omit;	      /* sender: tcpi_total_retrans when omit ended */
+	struct tcp_info_summary info_at_omit; /* sender: TCP_INFO there */
+	uint64_t first_ns, last_ns;	      /* receiver: first byte after omit, end of stream */
+	struct tcp_info_summary info;	      /* TCP_INFO at the end; its counters
+					       * (retransmits, chronographs, bytes)
+					       * over the measured window */
+	uint32_t sndbuf, rcvbuf;	      /* SO_SNDBUF / SO_RCVBUF at the end */
+	struct cpu_use cpu;		      /* of this thread */
+	int err;			      /* 0 or negative errno */
+	bool eof;			      /* receiver: orderly end of stream seen */
 
 	atomic_bool finished; /* the thread has returned its figures */
 	pthread_t thread;

@@ -465,20 +465,82 @@ static void get_owner(struct rd *r, struct proto_sock_owner *x)
 _Static_assert(PROTO_SOCK_OWNER_LEN == 4 + 2 + 1 + 1 + 8 + PROTO_SOCK_OWNER_COMM + 8 + 8,
 	       "sock owner tail");
 
+static void put_limits(struct wr *w, const struct proto_tcp_limits *x)
+{
+	w32(w, x->flags);
+	w32(w, x->streams);
+	w64(w, x->window_us);
+	w64(w, x->busy_us);
+	w64(w, x->rwnd_limited_us);
+	w64(w, x->sndbuf_limited_us);
+	w64(w, x->bytes_sent);
+	w64(w, x->bytes_retrans);
+	w64(w, x->delivery_Bps);
+	w32(w, x->app_limited_streams);
+	w32(w, x->min_rtt_us);
+	w32(w, x->snd_wnd);
+	w32(w, x->sock_sndbuf);
+	w32(w, x->sock_rcvbuf);
+	w32(w, x->tcp_rmem_max);
+	w32(w, x->tcp_wmem_max);
+	w32(w, x->rmem_max);
+	w32(w, x->wmem_max);
+	w32(w, x->thread_cpu_permille);
+	w32(w, x->rcv_space);
+}
+
+static void get_limits(struct rd *r, struct proto_tcp_limits *x)
+{
+	x->flags = r32(r);
+	x->streams = r32(r);
+	x->window_us = r64(r);
+	x->busy_us = r64(r);
+	x->rwnd_limited_us = r64(r);
+	x->sndbuf_limited_us = r64(r);
+	x->bytes_sent = r64(r);
+	x->bytes_retrans = r64(r);
+	x->delivery_Bps = r64(r);
+	x->app_limited_streams = r32(r);
+	x->min_rtt_us = r32(r);
+	x->snd_wnd = r32(r);
+	x->sock_sndbuf = r32(r);
+	x->sock_rcvbuf = r32(r);
+	x->tcp_rmem_max = r32(r);
+	x->tcp_wmem_max = r32(r);
+	x->rmem_max = r32(r);
+	x->wmem_max = r32(r);
+	x->thread_cpu_permille = r32(r);
+	x->rcv_space = r32(r);
+}
+
+_Static_assert(PROTO_TCP_LIMITS_LEN == 2 * 4 + 7 * 8 + 11 * 4, "tcp limits tail");
+
+/* The chronographs' parts lie within busy time, busy time within the
+ * window (a jiffy's rounding aside), resent bytes within those sent. */
+static bool limits_valid(const struct proto_tcp_limits *x)
+{
+	return !(x->flags & ~(PROTO_TL_CHRONO | PROTO_TL_SYSCTL)) && x->streams &&
+	       x->streams <= PROTO_MAX_STREAMS && x->app_limited_streams <= x->streams &&
+	       x->rwnd_limited_us <= x->busy_us && x->sndbuf_limited_us <= x->busy_us &&
+	       x->bytes_retrans <= x->bytes_sent && x->thread_cpu_permille <= 10000;
+}
+
 static size_t tail_len(unsigned mix)
 {
 	return (mix & 1 ? PROTO_LOCAL_DROPS_LEN : 0) + (mix & 2 ? PROTO_RX_WAIT_LEN : 0) +
-	       (mix & 4 ? PROTO_SOCK_DROPS_LEN : 0) + (mix & 8 ? PROTO_SOCK_OWNER_LEN : 0);
+	       (mix & 4 ? PROTO_SOCK_DROPS_LEN : 0) + (mix & 8 ? PROTO_SOCK_OWNER_LEN : 0) +
+	       (mix & 16 ? PROTO_TCP_LIMITS_LEN : 0);
 }
 
 static bool tails_of(size_t len, size_t base, struct proto_results *m)
 {
-	for (unsigned mix = 0; mix < 16; mix++) {
+	for (unsigned mix = 0; mix < 32; mix++) {
 		if (base + tail_len(mix) == len) {
 			m->has_local_drops = mix & 1;
 			m->has_rx_wait = mix & 2;
 			m->has_sock_drops = mix & 4;
 			m->has_sock_owner = mix & 8;
+			m->has_tcp_limits = mix & 16;
 			return true;
 		}
 	}
@@ -499,7 +561,8 @@ ssize_t proto_encode_results(uint8_t *buf, size_t cap, const struct proto_result
 			  (m->has_local_drops ? PROTO_LOCAL_DROPS_LEN : 0) +
 			  (m->has_rx_wait ? PROTO_RX_WAIT_LEN : 0) +
 			  (m->has_sock_drops ? PROTO_SOCK_DROPS_LEN : 0) +
-			  (m->has_sock_owner ? PROTO_SOCK_OWNER_LEN : 0),
+			  (m->has_sock_owner ? PROTO_SOCK_OWNER_LEN : 0) +
+			  (m->has_tcp_limits ? PROTO_TCP_LIMITS_LEN : 0),
 		  &w);
 	if (n < 0)
 		return n;
@@ -531,6 +594,8 @@ ssize_t proto_encode_results(uint8_t *buf, size_t cap, const struct proto_result
 		put_sock(&w, &m->sock_drops);
 	if (m->has_sock_owner)
 		put_owner(&w, &m->sock_owner);
+	if (m->has_tcp_limits)
+		put_limits(&w, &m->tcp_limits);
 	return n;
 }
 
@@ -604,6 +669,12 @@ int proto_decode_results(const uint8_t *body, size_t len, struct proto_results *
 		if (m->sock_owner.flags ||
 		    (m->sock_owner.family != 4 && m->sock_owner.family != 6) ||
 		    m->sock_owner.drops > m->sock_owner.others)
+			return PROTO_E_VALUE;
+	}
+	memset(&m->tcp_limits, 0, sizeof(m->tcp_limits));
+	if (m->has_tcp_limits) {
+		get_limits(&r, &m->tcp_limits);
+		if (!limits_valid(&m->tcp_limits))
 			return PROTO_E_VALUE;
 	}
 	return 0;

@@ -9,6 +9,7 @@
 #include "json_out.h"
 #include "report_layers.h"
 #include "report_load.h"
+#include "tcp_limit.h"
 #include "version.h"
 
 static bool add_num(cJSON *o, const char *k, double v)
@@ -62,6 +63,73 @@ static cJSON *tcp_info_json(const struct tcp_info_summary *t)
 	return o;
 }
 
+/* One end's figures the verdict stands on (null when it sent none). */
+static cJSON *end_limits_json(const struct tcp_end_limits *l)
+{
+	cJSON *o;
+
+	if (!l->known)
+		return cJSON_CreateNull();
+	o = cJSON_CreateObject();
+	if (!o)
+		return NULL;
+	cJSON_AddBoolToObject(o, "chronographs", l->chrono);
+	add_num(o, "streams", l->streams);
+	add_num(o, "window_s", l->window_s);
+	add_num(o, "busy_s", l->busy_s);
+	add_num(o, "rwnd_limited_s", l->rwnd_limited_s);
+	add_num(o, "sndbuf_limited_s", l->sndbuf_limited_s);
+	add_num(o, "bytes_sent", (double)l->bytes_sent);
+	add_num(o, "bytes_retrans", (double)l->bytes_retrans);
+	add_num(o, "delivery_bps", (double)l->delivery_bps);
+	add_num(o, "app_limited_streams", l->app_limited_streams);
+	add_num(o, "min_rtt_us", l->min_rtt_us);
+	add_num(o, "snd_wnd", l->snd_wnd);
+	add_num(o, "sock_sndbuf", l->sock_sndbuf);
+	add_num(o, "sock_rcvbuf", l->sock_rcvbuf);
+	add_num(o, "rcv_space", l->rcv_space);
+	if (l->sysctl) {
+		add_num(o, "tcp_rmem_max", l->tcp_rmem_max);
+		add_num(o, "tcp_wmem_max", l->tcp_wmem_max);
+		add_num(o, "rmem_max", l->rmem_max);
+		add_num(o, "wmem_max", l->wmem_max);
+	}
+	add_num(o, "thread_cpu", l->thread_cpu);
+	return o;
+}
+
+/* The verdict (results/tcp_limit.h) with its shares and arithmetic. */
+static cJSON *limit_json(const struct load_result *r)
+{
+	struct tcp_limit_verdict v;
+	cJSON *o = cJSON_CreateObject(), *sh;
+
+	if (!o)
+		return NULL;
+	tcp_limit_of(r, 0, &v);
+	cJSON_AddStringToObject(o, "name", tcp_limit_name(v.limit));
+	cJSON_AddStringToObject(o, "evidence", v.evidence);
+	cJSON_AddStringToObject(o, "fix", v.fix);
+	if (v.limit == TCP_LIMIT_UNKNOWN)
+		return o;
+	sh = cJSON_AddObjectToObject(o, "shares");
+	if (sh) {
+		add_num(sh, "application", v.app);
+		add_num(sh, "receive_window", v.rwnd);
+		add_num(sh, "send_buffer", v.sndbuf);
+		add_num(sh, "congestion_window", v.cwnd);
+	}
+	add_num(o, "retrans_ratio", v.retrans_ratio);
+	add_num(o, "rtt_ms", v.rtt_ms);
+	add_num(o, "queue_ms", v.queue_ms);
+	add_num(o, "needed_window_bytes", v.needed_window_B);
+	add_num(o, "allowed_window_bytes", v.allowed_window_B);
+	add_num(o, "allowed_bps", v.allowed_bps);
+	add_num(o, "sender_cpu", v.sender_cpu);
+	add_num(o, "receiver_cpu", v.receiver_cpu);
+	return o;
+}
+
 static cJSON *tcp_json(const struct load_result *r)
 {
 	const struct tcp_result *t = &r->tcp;
@@ -81,6 +149,9 @@ static cJSON *tcp_json(const struct load_result *r)
 	add_num(o, "snd_cwnd", t->sender.snd_cwnd);
 	cJSON_AddItemToObject(o, "sender", tcp_info_json(&t->sender));
 	cJSON_AddItemToObject(o, "receiver", tcp_info_json(&t->receiver));
+	cJSON_AddItemToObject(o, "sender_limits", end_limits_json(&t->sender_limits));
+	cJSON_AddItemToObject(o, "receiver_limits", end_limits_json(&t->receiver_limits));
+	cJSON_AddItemToObject(o, "limit", limit_json(r));
 	return o;
 }
 

@@ -9,6 +9,7 @@
 #include "clock.h"
 #include "report_layers.h"
 #include "report_load.h"
+#include "tcp_limit.h"
 
 static const char *fmt_scaled(char *buf, size_t size, double v, const char *unit)
 {
@@ -92,6 +93,30 @@ static void print_tcp_info(FILE *f, const char *who, const struct tcp_info_summa
 		t->pmtu, t->snd_cwnd);
 }
 
+/* What limited the test (results/tcp_limit.h): the verdict, its evidence,
+ * the fix, and the shares of time it stands on. */
+static void print_tcp_limit(FILE *f, const struct load_result *res)
+{
+	struct tcp_limit_verdict v;
+
+	if (res->peer_missing)
+		return;
+	tcp_limit_of(res, 0, &v);
+	if (v.limit == TCP_LIMIT_UNKNOWN) {
+		fprintf(f, "  limited by: unknown (%s)\n", v.evidence);
+		return;
+	}
+	fprintf(f, "  limited by: %s: %s\n", tcp_limit_name(v.limit), v.evidence);
+	if (v.fix[0])
+		fprintf(f, "    fix: %s\n", v.fix);
+	fprintf(f,
+		"    time: write queue empty %.1f %%, receive window %.1f %%, send buffer %.1f %%, "
+		"congestion window %.1f %%; resent %.3f %%; round trip %.2f ms (%.2f above its "
+		"least); busiest threads: sender %.0f %%, receiver %.0f %% of a core\n",
+		v.app * 100, v.rwnd * 100, v.sndbuf * 100, v.cwnd * 100, v.retrans_ratio * 100,
+		v.rtt_ms, v.queue_ms, v.sender_cpu * 100, v.receiver_cpu * 100);
+}
+
 static void print_tcp(FILE *f, const struct load_result *res, char units)
 {
 	char b1[32], b2[32];
@@ -110,6 +135,7 @@ static void print_tcp(FILE *f, const struct load_result *res, char units)
 		fmt_rate(b2, sizeof(b2), res->tcp.goodput_bps, units), res->tcp.sender.retransmits);
 	print_tcp_info(f, "sender", &res->tcp.sender);
 	print_tcp_info(f, "receiver", &res->tcp.receiver);
+	print_tcp_limit(f, res);
 }
 
 static void print_owd(FILE *f, const struct load_result *res)

@@ -281,6 +281,79 @@ static void test_roundtrip_sock_owner(void **state)
 	test_free(r2);
 }
 
+/* A TCP end's limits ride last, alone or after every other tail; every
+ * mix of the five tails and 1..PROTO_MAX_STREAMS streams has a length of
+ * its own; stalls longer than the busy time, more resent than sent and
+ * unknown flags are refused. */
+static void test_roundtrip_tcp_limits(void **state)
+{
+	struct proto_results *r = results_sample(2), *r2 = test_calloc(1, sizeof(*r2));
+	size_t lens[32];
+	struct proto_msg m;
+
+	(void)state;
+	r->has_tcp_limits = true;
+	r->tcp_limits = (struct proto_tcp_limits){ .flags = PROTO_TL_CHRONO | PROTO_TL_SYSCTL,
+						   .streams = 2,
+						   .window_us = 6000000,
+						   .busy_us = 5900000,
+						   .rwnd_limited_us = 2000000,
+						   .sndbuf_limited_us = 100000,
+						   .bytes_sent = 50000000,
+						   .bytes_retrans = 1000,
+						   .delivery_Bps = 8000000,
+						   .app_limited_streams = 1,
+						   .min_rtt_us = 20015,
+						   .snd_wnd = 324864,
+						   .sock_sndbuf = 5184000,
+						   .sock_rcvbuf = 262144,
+						   .tcp_rmem_max = 262144,
+						   .tcp_wmem_max = 4194304,
+						   .rmem_max = 212992,
+						   .wmem_max = 212992,
+						   .thread_cpu_permille = 990,
+						   .rcv_space = 163880 };
+	m = parsed(proto_encode_results(buf, sizeof(buf), r), PROTO_RESULTS);
+	assert_int_equal(m.len, PROTO_RESULTS_FIXED_LEN + 2 * PROTO_STREAM_STATS_LEN +
+					PROTO_TCP_LIMITS_LEN);
+	assert_int_equal(proto_decode_results(m.body, m.len, r2), 0);
+	assert_true(r2->has_tcp_limits);
+	assert_false(r2->has_sock_owner || r2->has_sock_drops || r2->has_rx_wait);
+	assert_memory_equal(r, r2, sizeof(*r));
+	r->has_local_drops = r->has_rx_wait = r->has_sock_drops = r->has_sock_owner = true;
+	r->sock_drops = (struct proto_sock_drops){ .dgrams = r->total.lost, .skbs = 1 };
+	r->sock_owner = (struct proto_sock_owner){ .family = 6, .drops = 1, .others = 2 };
+	m = parsed(proto_encode_results(buf, sizeof(buf), r), PROTO_RESULTS);
+	memset(r2, 0, sizeof(*r2));
+	assert_int_equal(proto_decode_results(m.body, m.len, r2), 0);
+	assert_memory_equal(r, r2, sizeof(*r));
+	/* the mixes differ modulo a stream's length: whatever the stream
+	 * count, a RESULTS length names one mix */
+	for (unsigned mix = 0; mix < 32; mix++) {
+		lens[mix] = (mix & 1 ? PROTO_LOCAL_DROPS_LEN : 0) +
+			    (mix & 2 ? PROTO_RX_WAIT_LEN : 0) +
+			    (mix & 4 ? PROTO_SOCK_DROPS_LEN : 0) +
+			    (mix & 8 ? PROTO_SOCK_OWNER_LEN : 0) +
+			    (mix & 16 ? PROTO_TCP_LIMITS_LEN : 0);
+		for (unsigned i = 0; i < mix; i++)
+			assert_true(lens[i] % PROTO_STREAM_STATS_LEN !=
+				    lens[mix] % PROTO_STREAM_STATS_LEN);
+	}
+	r->tcp_limits.rwnd_limited_us = r->tcp_limits.busy_us + 1;
+	m = parsed(proto_encode_results(buf, sizeof(buf), r), PROTO_RESULTS);
+	assert_int_equal(proto_decode_results(m.body, m.len, r2), PROTO_E_VALUE);
+	r->tcp_limits.rwnd_limited_us = 0;
+	r->tcp_limits.bytes_retrans = r->tcp_limits.bytes_sent + 1;
+	m = parsed(proto_encode_results(buf, sizeof(buf), r), PROTO_RESULTS);
+	assert_int_equal(proto_decode_results(m.body, m.len, r2), PROTO_E_VALUE);
+	r->tcp_limits.bytes_retrans = 0;
+	r->tcp_limits.flags |= 1u << 7;
+	m = parsed(proto_encode_results(buf, sizeof(buf), r), PROTO_RESULTS);
+	assert_int_equal(proto_decode_results(m.body, m.len, r2), PROTO_E_VALUE);
+	test_free(r);
+	test_free(r2);
+}
+
 /* The receiver's socket wait rides last, alone or after the local drops:
  * the four lengths tell the tails apart; disordered figures, unknown flags
  * and figures without samples are refused. */
@@ -510,6 +583,7 @@ int main(void)
 		cmocka_unit_test(test_roundtrip_rx_wait),
 		cmocka_unit_test(test_roundtrip_sock_drops),
 		cmocka_unit_test(test_roundtrip_sock_owner),
+		cmocka_unit_test(test_roundtrip_tcp_limits),
 		cmocka_unit_test(test_results_field_positions),
 		cmocka_unit_test(test_results_sched),
 		cmocka_unit_test(test_counts_that_lie),

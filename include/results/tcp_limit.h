@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What limited a TCP test, read from the sender's kernel (TCP_INFO's
+ * chronographs: busy, stalled by the receive window, stalled by the send
+ * buffer), both ends' socket buffers and buffer maxima, the stream
+ * threads' CPU and the round trip: one verdict with its evidence and the
+ * fix, and the arithmetic a user can check (the window the rate needed at
+ * the round trip against the window the buffers allowed).
+ *
+ * Pure: figures in, a verdict out. The printers render it.
+ */
+#ifndef OVLPERF_TCP_LIMIT_H
+#define OVLPERF_TCP_LIMIT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "load_result.h"
+
+enum tcp_limit {
+	TCP_LIMIT_UNKNOWN,	/* no chronographs (an older kernel or peer) */
+	TCP_LIMIT_APPLICATION,	/* the write queue was empty: -b, or the writer */
+	TCP_LIMIT_RWND,		/* the receiver's window: its buffer maximum */
+	TCP_LIMIT_SNDBUF,	/* the sender's buffer maximum */
+	TCP_LIMIT_NETWORK_RATE, /* the congestion window at a bottleneck's queue */
+	TCP_LIMIT_LOSS,		/* the congestion window after losses, no queue */
+	TCP_LIMIT_CWND,		/* the congestion window, neither loss nor queue */
+	TCP_LIMIT_SENDER_CPU,	/* a sending thread at a full core */
+	TCP_LIMIT_RECEIVER_CPU, /* a receiving thread at a full core */
+};
+
+/* A thread at this share of a core or more is a CPU limit. */
+#define TCP_LIMIT_CPU_BOUND 0.95
+
+struct tcp_limit_verdict {
+	enum tcp_limit limit;
+	/* shares of the measured window (times the streams), 0..1; they add
+	 * up to 1: the write queue empty, stalled by the receive window, by
+	 * the send buffer, sending within the congestion window */
+	double app, rwnd, sndbuf, cwnd;
+	double retrans_ratio;		 /* bytes resent / bytes sent */
+	double queue_ms;		 /* the round trip above its least: a queue */
+	double rtt_ms;			 /* smoothed, the streams' mean at the end */
+	double needed_window_B;		 /* in flight: the rate measured times the round trip */
+	double cwnd_B, rwnd_B;		 /* the congestion window and the peer's at the end */
+	double allowed_window_B;	 /* what the binding buffer allowed (0: n/a) */
+	double allowed_bps;		 /* allowed_window_B over the round trip */
+	double sender_cpu, receiver_cpu; /* busiest stream threads, of a core */
+	char evidence[384];		 /* two or three figures, one sentence */
+	char fix[384];			 /* what to change ("" when nothing) */
+};
+
+/* The verdict on test r (a TCP one with both ends' limits known, else
+ * TCP_LIMIT_UNKNOWN with the reason in evidence). path_bps, when not 0, is
+ * the path's rate where the caller knows it (a lab link's shaper): a
+ * congestion window reaching 90 % of it is the network's rate. */
+void tcp_limit_of(const struct load_result *r, uint64_t path_bps, struct tcp_limit_verdict *v);
+
+/* "receive window", "send buffer", ... (the JSON's and the reports' name). */
+const char *tcp_limit_name(enum tcp_limit l);
+
+#endif

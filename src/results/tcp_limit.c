@@ -1,0 +1,318 @@
+// SPDX-License-Identifier: MIT
+/* What limited a TCP test: the sender's chronographs first, then CPU,
+ * round trip and retransmits decide among the congestion window's causes. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "tcp_limit.h"
+
+static const char *const names[] = {
+	[TCP_LIMIT_UNKNOWN] = "unknown",	   [TCP_LIMIT_APPLICATION] = "application",
+	[TCP_LIMIT_RWND] = "receive window",	   [TCP_LIMIT_SNDBUF] = "send buffer",
+	[TCP_LIMIT_NETWORK_RATE] = "network rate", [TCP_LIMIT_LOSS] = "loss",
+	[TCP_LIMIT_CWND] = "congestion window",	   [TCP_LIMIT_SENDER_CPU] = "sender CPU",
+	[TCP_LIMIT_RECEIVER_CPU] = "receiver CPU",
+};
+
+const char *tcp_limit_name(enum tcp_limit l)
+{
+	return (unsigned)l < sizeof(names) / sizeof(names[0]) ? names[l] : "unknown";
+}
+
+/* "26.1 Mbit/s", "3.34 Gbit/s" */
+static const char *rate(char *buf, size_t len, double bps)
+{
+	static const char *const unit[] = { "bit/s", "kbit/s", "Mbit/s", "Gbit/s", "Tbit/s" };
+	unsigned u = 0;
+
+	while (bps >= 1000 && u < 4) {
+		bps /= 1000;
+		u++;
+	}
+	snprintf(buf, len, "%.3g %s", bps, unit[u]);
+	return buf;
+}
+
+/* A buffer size a sysctl takes: rounded up to a whole MiB (4 MiB at least). */
+static uint64_t sysctl_value(double bytes)
+{
+	uint64_t mib = (uint64_t)ceil(bytes / 1048576.0);
+
+	return (mib < 4 ? 4 : mib) * 1048576ULL;
+}
+
+/* A queue: the round trip at least 1 ms and a quarter above its least. */
+static bool queued(const struct tcp_limit_verdict *v, double min_rtt_ms)
+{
+	return v->queue_ms >= 1.0 && v->queue_ms >= 0.25 * min_rtt_ms;
+}
+
+static void shares(const struct tcp_end_limits *s, struct tcp_limit_verdict *v)
+{
+	double w = s->window_s, busy = s->busy_s;
+
+	if (busy > w)
+		busy = w; /* a jiffy's rounding */
+	v->app = (w - busy) / w;
+	v->rwnd = s->rwnd_limited_s / w;
+	v->sndbuf = s->sndbuf_limited_s / w;
+	v->cwnd = (busy - s->rwnd_limited_s - s->sndbuf_limited_s) / w;
+	if (v->cwnd < 0)
+		v->cwnd = 0;
+}
+
+/* The rate a fix aims at: the path's where it is known and above the rate
+ * measured, else four times the rate measured. */
+static double target_bps(const struct load_result *r, uint64_t path_bps)
+{
+	double got = (double)r->tcp.goodput_bps;
+
+	return path_bps && (double)path_bps > got * 1.1 ? (double)path_bps : 4 * got;
+}
+
+static void rwnd(const struct load_result *r, uint64_t path_bps, const char *rcv_host,
+		 struct tcp_limit_verdict *v)
+{
+	const struct tcp_end_limits *s = &r->tcp.sender_limits, *d = &r->tcp.receiver_limits;
+	double rtt_s = v->rtt_ms / 1e3, ratio = 0.5, target = target_bps(r, path_bps);
+	unsigned n = s->streams ? s->streams : 1;
+	char a[32], b[32], c[32];
+
+	v->allowed_window_B = s->snd_wnd;
+	v->allowed_bps = rtt_s > 0 ? v->allowed_window_B * 8 / rtt_s : 0;
+	/* the share of its receive buffer the kernel advertised as window */
+	if (s->snd_wnd && d->sock_rcvbuf)
+		ratio = fmin(1.0, fmax(0.25, (double)s->snd_wnd / d->sock_rcvbuf));
+	snprintf(v->evidence, sizeof(v->evidence),
+		 "%.0f B in flight against the %.0f B window %s advertised (stalled by it %.0f "
+		 "%% of the time), which at a %.2f ms round trip allows %s (measured %s); its "
+		 "socket buffer reached %u B of the net.ipv4.tcp_rmem maximum %u B",
+		 v->needed_window_B, v->allowed_window_B, rcv_host, v->rwnd * 100, v->rtt_ms,
+		 rate(a, sizeof(a), v->allowed_bps), rate(b, sizeof(b), (double)r->tcp.goodput_bps),
+		 d->sock_rcvbuf, d->tcp_rmem_max);
+	if (r->spec.sock_buf) {
+		snprintf(v->fix, sizeof(v->fix),
+			 "a larger -w: the test set SO_RCVBUF itself (%u B asked), which turns "
+			 "autotuning off; %.0f B a stream carry %s at this round trip",
+			 r->spec.sock_buf, target * rtt_s / 8 / n / ratio,
+			 rate(c, sizeof(c), target));
+		return;
+	}
+	snprintf(v->fix, sizeof(v->fix),
+		 "raise net.ipv4.tcp_rmem's maximum (its third value) on %s from %u to %llu B: "
+		 "a window for %s at this round trip (%.0f B a stream needed, at the %.0f %% "
+		 "of its buffer the kernel advertises); net.core.rmem_max only binds -w",
+		 rcv_host, d->tcp_rmem_max,
+		 (unsigned long long)sysctl_value(target * rtt_s / 8 / n / ratio),
+		 rate(c, sizeof(c), target), target * rtt_s / 8 / n, ratio * 100);
+}
+
+static void sndbuf(const struct load_result *r, uint64_t path_bps, const char *snd_host,
+		   struct tcp_limit_verdict *v)
+{
+	const struct tcp_end_limits *s = &r->tcp.sender_limits;
+	double rtt_s = v->rtt_ms / 1e3, target = target_bps(r, path_bps), ratio = 0.5;
+	unsigned n = s->streams ? s->streams : 1;
+	char a[32], b[32], c[32];
+
+	/* the send buffer holds what is in flight, what waits, and their
+	 * overhead: the share in flight is what this test measured */
+	if (s->sock_sndbuf && v->needed_window_B > 0)
+		ratio = fmin(1.0, fmax(0.1, v->needed_window_B / s->sock_sndbuf));
+	v->allowed_window_B = s->sock_sndbuf * ratio;
+	v->allowed_bps = rtt_s > 0 ? v->allowed_window_B * 8 / rtt_s : 0;
+	snprintf(v->evidence, sizeof(v->evidence),
+		 "less in flight than the windows allowed (%.0f B; the peer's %u B, the congestion "
+		 "window's %.0f B), stalled by the send buffer %.0f %% of the time: %s's socket "
+		 "buffer reached %u B (net.ipv4.tcp_wmem maximum %u B), which at a %.2f ms round "
+		 "trip carries %s (measured %s)",
+		 v->needed_window_B, s->snd_wnd, v->cwnd_B, v->sndbuf * 100, snd_host,
+		 s->sock_sndbuf, s->tcp_wmem_max, v->rtt_ms, rate(a, sizeof(a), v->allowed_bps),
+		 rate(b, sizeof(b), (double)r->tcp.goodput_bps));
+	if (r->spec.sock_buf) {
+		snprintf(v->fix, sizeof(v->fix),
+			 "a larger -w: the test set SO_SNDBUF itself (%u B asked); %.0f B a stream "
+			 "carry %s at this round trip",
+			 r->spec.sock_buf, target * rtt_s / 8 / n / ratio,
+			 rate(c, sizeof(c), target));
+		return;
+	}
+	snprintf(v->fix, sizeof(v->fix),
+		 "raise net.ipv4.tcp_wmem's maximum (its third value) on %s from %u to %llu B: "
+		 "%s in flight at this round trip (%.0f B a stream, at the %.0f %% of its buffer "
+		 "this test had in flight)",
+		 snd_host, s->tcp_wmem_max,
+		 (unsigned long long)sysctl_value(target * rtt_s / 8 / n / ratio),
+		 rate(c, sizeof(c), target), target * rtt_s / 8 / n, ratio * 100);
+}
+
+static void cpu(const char *host, const char *who, double share, bool sender,
+		struct tcp_limit_verdict *v)
+{
+	snprintf(v->evidence, sizeof(v->evidence),
+		 "the busiest %s thread on %s used %.0f %% of a core (queue empty %.0f %%, "
+		 "receive window %.0f %%, congestion window %.0f %% of the time)",
+		 who, host, share * 100, v->app * 100, v->rwnd * 100, v->cwnd * 100);
+	snprintf(v->fix, sizeof(v->fix),
+		 sender ? "more streams (-P) to spread the writing over cores, a faster CPU, or "
+			  "the offloads that cut the cost per byte (TSO/GSO on %s)"
+			: "more streams (-P) to spread the reading over cores, a faster CPU, or "
+			  "the offloads that cut the cost per byte (GRO on %s)",
+		 host);
+}
+
+static void window_causes(const struct load_result *r, uint64_t path_bps,
+			  struct tcp_limit_verdict *v)
+{
+	const struct tcp_end_limits *s = &r->tcp.sender_limits;
+	double min_ms = s->min_rtt_us / 1e3;
+	char a[32];
+
+	if ((path_bps && (double)r->tcp.goodput_bps >= 0.9 * (double)path_bps) ||
+	    queued(v, min_ms)) {
+		v->limit = TCP_LIMIT_NETWORK_RATE;
+		snprintf(v->evidence, sizeof(v->evidence),
+			 "within the congestion window %.0f %% of the time, the round trip "
+			 "%.2f ms above its least %.3f ms (a bottleneck's queue), %.3f %% of the "
+			 "bytes resent",
+			 v->cwnd * 100, v->queue_ms, min_ms, v->retrans_ratio * 100);
+		if (path_bps)
+			snprintf(v->evidence + strlen(v->evidence),
+				 sizeof(v->evidence) - strlen(v->evidence),
+				 "; the path's rate is %s", rate(a, sizeof(a), (double)path_bps));
+		snprintf(v->fix, sizeof(v->fix),
+			 "none on the hosts: this is the path's rate (a faster path or shaper "
+			 "moves it)");
+		return;
+	}
+	if (v->retrans_ratio >= 1e-4) {
+		v->limit = TCP_LIMIT_LOSS;
+		snprintf(v->evidence, sizeof(v->evidence),
+			 "within the congestion window %.0f %% of the time, %.3f %% of the bytes "
+			 "resent (%u segments) with the round trip near its least (%.2f ms above "
+			 "%.3f ms: no queue), so losses the path makes, not a bottleneck's",
+			 v->cwnd * 100, v->retrans_ratio * 100, r->tcp.sender.retransmits,
+			 v->queue_ms, min_ms);
+		snprintf(v->fix, sizeof(v->fix),
+			 "find where the path loses (a UDP test on it names the place), or a "
+			 "congestion control that tolerates random loss (-C bbr)");
+		return;
+	}
+	v->limit = TCP_LIMIT_CWND;
+	snprintf(v->evidence, sizeof(v->evidence),
+		 "within the congestion window %.0f %% of the time, with no loss (%.3f %% resent) "
+		 "and no queue (round trip %.2f ms above its least)",
+		 v->cwnd * 100, v->retrans_ratio * 100, v->queue_ms);
+	snprintf(v->fix, sizeof(v->fix),
+		 "a longer test (-t, or -O to leave slow start out): the window was still "
+		 "growing");
+}
+
+/* In flight against a window: the window binds when 80 % of it is used. */
+#define WINDOW_USED 0.8
+
+static bool cpu_bound(const char *snd_host, const char *rcv_host, struct tcp_limit_verdict *v)
+{
+	if (v->sender_cpu >= TCP_LIMIT_CPU_BOUND) {
+		v->limit = TCP_LIMIT_SENDER_CPU;
+		cpu(snd_host, "sending", v->sender_cpu, true, v);
+		return true;
+	}
+	if (v->receiver_cpu >= TCP_LIMIT_CPU_BOUND) {
+		v->limit = TCP_LIMIT_RECEIVER_CPU;
+		cpu(rcv_host, "receiving", v->receiver_cpu, false, v);
+		return true;
+	}
+	return false;
+}
+
+static void application(const struct load_result *r, struct tcp_limit_verdict *v)
+{
+	char a[32], b[32];
+
+	v->limit = TCP_LIMIT_APPLICATION;
+	if (r->spec.rate_bps) {
+		snprintf(v->evidence, sizeof(v->evidence),
+			 "the test asked for %s (-b) and got %s (the write queue empty %.0f %% of "
+			 "the time)",
+			 rate(a, sizeof(a), (double)r->spec.rate_bps),
+			 rate(b, sizeof(b), (double)r->tcp.goodput_bps), v->app * 100);
+		snprintf(v->fix, sizeof(v->fix), "none: it ran at the rate asked");
+		return;
+	}
+	snprintf(v->evidence, sizeof(v->evidence),
+		 "the write queue was empty %.0f %% of the time, its busiest thread at %.0f %% "
+		 "of a core: the sending application wrote no faster",
+		 v->app * 100, v->sender_cpu * 100);
+	snprintf(v->fix, sizeof(v->fix),
+		 "the application's writes (larger ones: -l), not the network");
+}
+
+void tcp_limit_of(const struct load_result *r, uint64_t path_bps, struct tcp_limit_verdict *v)
+{
+	const struct tcp_end_limits *s = &r->tcp.sender_limits, *d = &r->tcp.receiver_limits;
+	const char *snd_host = r->spec.reverse ? "the far host" : "this host";
+	const char *rcv_host = r->spec.reverse ? "this host" : "the far host";
+	double inflight;
+
+	memset(v, 0, sizeof(*v));
+	if (r->spec.proto != LOAD_TCP || !s->known || !s->chrono || s->window_s <= 0) {
+		snprintf(v->evidence, sizeof(v->evidence), "%s",
+			 r->spec.proto != LOAD_TCP ? "not a TCP test"
+			 : !s->known		   ? "the sending end did not report its limits"
+			 : !s->chrono ? "the sender's kernel keeps no chronographs (4.19+)"
+				      : "no measured time");
+		return;
+	}
+	shares(s, v);
+	v->retrans_ratio = s->bytes_sent ? (double)s->bytes_retrans / (double)s->bytes_sent : 0;
+	v->rtt_ms = r->tcp.sender.rtt_us / 1e3;
+	v->queue_ms = s->min_rtt_us && r->tcp.sender.rtt_us > s->min_rtt_us
+			      ? (r->tcp.sender.rtt_us - s->min_rtt_us) / 1e3
+			      : 0;
+	inflight = v->needed_window_B = (double)r->tcp.goodput_bps * v->rtt_ms / 1e3 / 8;
+	v->cwnd_B = (double)r->tcp.sender.snd_cwnd * r->tcp.sender.snd_mss;
+	v->rwnd_B = s->snd_wnd;
+	v->sender_cpu = s->thread_cpu;
+	v->receiver_cpu = d->known ? d->thread_cpu : 0;
+
+	/* the write queue mostly empty, or the rate asked reached (a paced
+	 * writer keeps the queue from emptying at a round trip shorter than
+	 * its writes' spacing): nothing more to send, whatever the windows */
+	if (v->app >= 0.5 ||
+	    (r->spec.rate_bps && (double)r->tcp.goodput_bps >= 0.95 * (double)r->spec.rate_bps)) {
+		if (!cpu_bound(snd_host, rcv_host, v))
+			application(r, v);
+		return;
+	}
+	/* the peer's window nearly full, and no larger than the congestion
+	 * window: a reader too slow closes it too */
+	if (v->rwnd_B > 0 && inflight >= WINDOW_USED * v->rwnd_B &&
+	    (v->rwnd_B <= v->cwnd_B || v->rwnd >= v->cwnd)) {
+		if (v->receiver_cpu >= TCP_LIMIT_CPU_BOUND) {
+			v->limit = TCP_LIMIT_RECEIVER_CPU;
+			cpu(rcv_host, "receiving", v->receiver_cpu, false, v);
+			return;
+		}
+		v->limit = TCP_LIMIT_RWND;
+		rwnd(r, path_bps, rcv_host, v);
+		return;
+	}
+	if (v->cwnd_B > 0 && inflight >= WINDOW_USED * v->cwnd_B) {
+		if (!cpu_bound(snd_host, rcv_host, v))
+			window_causes(r, path_bps, v);
+		return;
+	}
+	/* less in flight than either window allowed: the send buffer held no
+	 * more (stalls counted, or autotuning at its maximum), or a thread */
+	if (v->sndbuf >= 0.05 ||
+	    (s->tcp_wmem_max &&
+	     s->sock_sndbuf >= 0.9 * s->tcp_wmem_max * (s->streams ? s->streams : 1))) {
+		v->limit = TCP_LIMIT_SNDBUF;
+		sndbuf(r, path_bps, snd_host, v);
+		return;
+	}
+	if (!cpu_bound(snd_host, rcv_host, v))
+		window_causes(r, path_bps, v);
+}

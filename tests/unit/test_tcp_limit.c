@@ -1,0 +1,240 @@
+// SPDX-License-Identifier: MIT
+/* The verdict on what limited a TCP test, from figures shaped like those
+ * the lab measured (a 20 ms round trip: the far host's tcp_rmem maximum
+ * 256 KiB, this host's tcp_wmem maximum 256 KiB, -b 50M; a 300 Mbit/s tbf;
+ * 2 % random drop with no delay), each built so the answer is known. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "tcp_limit.h"
+
+/* One stream over 3 s at a 20 ms round trip, nothing binding: the buffers
+ * and windows large, the write queue busy, no loss, no queue. */
+static void base(struct load_result *r, double goodput)
+{
+	struct tcp_end_limits *s = &r->tcp.sender_limits, *d = &r->tcp.receiver_limits;
+
+	memset(r, 0, sizeof(*r));
+	r->spec.proto = LOAD_TCP;
+	r->spec.streams = 1;
+	r->tcp.goodput_bps = (uint64_t)goodput;
+	r->tcp.sender.rtt_us = 20150;
+	r->tcp.sender.snd_mss = 1448;
+	r->tcp.sender.snd_cwnd = 100000; /* 145 MB: never the limit here */
+	*s = (struct tcp_end_limits){ .known = true,
+				      .chrono = true,
+				      .sysctl = true,
+				      .streams = 1,
+				      .window_s = 3,
+				      .busy_s = 3,
+				      .bytes_sent = (uint64_t)(goodput * 3 / 8),
+				      .min_rtt_us = 20015,
+				      .snd_wnd = 64u << 20,
+				      .sock_sndbuf = 1u << 20,
+				      .sock_rcvbuf = 1u << 20,
+				      .tcp_rmem_max = 32u << 20,
+				      .tcp_wmem_max = 4u << 20,
+				      .thread_cpu = 0.02 };
+	*d = *s;
+	d->chrono = false;
+	d->thread_cpu = 0.1;
+}
+
+static void test_receive_window(void **state)
+{
+	struct load_result r;
+	struct tcp_limit_verdict v;
+	unsigned long long value = 0;
+	const char *p;
+
+	(void)state;
+	base(&r, 63.06e6);
+	r.tcp.sender_limits.rwnd_limited_s = 1.07; /* the kernel's share: 36 % */
+	r.tcp.sender_limits.snd_wnd = 162432;
+	r.tcp.sender.snd_cwnd = 272;
+	r.tcp.receiver_limits.sock_rcvbuf = 262144;
+	r.tcp.receiver_limits.tcp_rmem_max = 262144;
+	tcp_limit_of(&r, 0, &v);
+	assert_int_equal(v.limit, TCP_LIMIT_RWND);
+	assert_string_equal(tcp_limit_name(v.limit), "receive window");
+	assert_non_null(strstr(v.evidence, "162432 B window the far host advertised"));
+	/* the window allowed is the peer's, over the round trip */
+	assert_true(v.allowed_bps > 64.4e6 && v.allowed_bps < 64.6e6);
+	/* the fix names the sysctl, on the receiving host, with a value at
+	 * least the bandwidth-delay product measured */
+	p = strstr(v.fix, "net.ipv4.tcp_rmem");
+	assert_non_null(p);
+	assert_non_null(strstr(v.fix, "on the far host from 262144 to "));
+	assert_int_equal(sscanf(strstr(v.fix, " to ") + 4, "%llu", &value), 1);
+	assert_true((double)value >= v.needed_window_B);
+	assert_true(value >= 4u << 20);
+	/* reversed, the receiving host is this one */
+	r.spec.reverse = true;
+	tcp_limit_of(&r, 0, &v);
+	assert_non_null(strstr(v.fix, "on this host"));
+	/* a test that set -w gets that as the fix */
+	r.spec.sock_buf = 131072;
+	tcp_limit_of(&r, 0, &v);
+	assert_non_null(strstr(v.fix, "a larger -w"));
+}
+
+static void test_reader_cpu_closes_the_window(void **state)
+{
+	struct load_result r;
+	struct tcp_limit_verdict v;
+
+	(void)state;
+	base(&r, 63.06e6);
+	r.tcp.sender_limits.snd_wnd = 162432;
+	r.tcp.receiver_limits.thread_cpu = 0.99;
+	tcp_limit_of(&r, 0, &v);
+	assert_int_equal(v.limit, TCP_LIMIT_RECEIVER_CPU);
+	assert_non_null(strstr(v.evidence, "99 % of a core"));
+	assert_non_null(strstr(v.evidence, "the far host"));
+}
+
+static void test_send_buffer(void **state)
+{
+	struct load_result r;
+	struct tcp_limit_verdict v;
+
+	(void)state;
+	base(&r, 76.76e6);
+	r.tcp.sender_limits.sndbuf_limited_s = 2.39; /* 79 % */
+	r.tcp.sender_limits.snd_wnd = 1159168;
+	r.tcp.sender.snd_cwnd = 573;
+	r.tcp.sender_limits.sock_sndbuf = 262144;
+	r.tcp.sender_limits.tcp_wmem_max = 262144;
+	tcp_limit_of(&r, 0, &v);
+	assert_int_equal(v.limit, TCP_LIMIT_SNDBUF);
+	assert_non_null(strstr(v.fix, "net.ipv4.tcp_wmem"));
+	assert_non_null(strstr(v.fix, "on this host from 262144"));
+	/* autotuning at its maximum is the send buffer too, with no stall
+	 * counted (the default lab at 20 ms: 4 MiB, 1.1 Gbit/s) */
+	base(&r, 1.096e9);
+	r.tcp.sender_limits.sock_sndbuf = 4u << 20;
+	r.tcp.sender.snd_cwnd = 5744;
+	tcp_limit_of(&r, 0, &v);
+	assert_int_equal(v.limit, TCP_LIMIT_SNDBUF);
+}
+
+static void test_application(void **state)
+{
+	struct load_result r;
+	struct tcp_limit_verdict v;
+
+	(void)state;
+	/* -b 50M: a paced writer keeps the write queue busy, yet reached its rate */
+	base(&r, 50.32e6);
+	r.spec.rate_bps = 50000000;
+	tcp_limit_of(&r, 0, &v);
+	assert_int_equal(v.limit, TCP_LIMIT_APPLICATION);
+	assert_string_equal(v.fix, "none: it ran at the rate asked");
+	/* an idle write queue without -b: the writer */
+	base(&r, 10e6);
+	r.tcp.sender_limits.busy_s = 0.6;
+	tcp_limit_of(&r, 0, &v);
+	assert_int_equal(v.limit, TCP_LIMIT_APPLICATION);
+	assert_true(v.app > 0.79 && v.app < 0.81);
+	/* ... unless its thread was at a full core */
+	r.tcp.sender_limits.thread_cpu = 0.99;
+	tcp_limit_of(&r, 0, &v);
+	assert_int_equal(v.limit, TCP_LIMIT_SENDER_CPU);
+	assert_non_null(strstr(v.evidence, "sending thread on this host"));
+}
+
+static void test_network_rate_and_loss(void **state)
+{
+	struct load_result r;
+	struct tcp_limit_verdict v;
+
+	(void)state;
+	/* the tbf: the congestion window binds, its queue adds 2.6 ms */
+	base(&r, 286.9e6);
+	r.tcp.sender.rtt_us = 2650;
+	r.tcp.sender_limits.min_rtt_us = 12;
+	r.tcp.sender.snd_cwnd = 70;
+	tcp_limit_of(&r, 0, &v);
+	assert_int_equal(v.limit, TCP_LIMIT_NETWORK_RATE);
+	assert_true(v.queue_ms > 2.6 && v.queue_ms < 2.7);
+	/* no queue, but the caller knows the path's rate and it was reached */
+	r.tcp.sender.rtt_us = 60;
+	r.tcp.sender.snd_cwnd = 2;
+	tcp_limit_of(&r, 300000000, &v);
+	assert_int_equal(v.limit, TCP_LIMIT_NETWORK_RATE);
+	/* random drop: resent bytes with no queue */
+	base(&r, 3.812e9);
+	r.tcp.sender.rtt_us = 390;
+	r.tcp.sender_limits.min_rtt_us = 4;
+	r.tcp.sender.snd_cwnd = 120;
+	r.tcp.sender.retransmits = 21217;
+	r.tcp.sender_limits.bytes_retrans = r.tcp.sender_limits.bytes_sent / 50;
+	tcp_limit_of(&r, 0, &v);
+	assert_int_equal(v.limit, TCP_LIMIT_LOSS);
+	assert_true(v.retrans_ratio > 0.0199 && v.retrans_ratio < 0.0201);
+	assert_non_null(strstr(v.evidence, "21217 segments"));
+	/* the same with no loss: the congestion window alone */
+	r.tcp.sender_limits.bytes_retrans = 0;
+	tcp_limit_of(&r, 0, &v);
+	assert_int_equal(v.limit, TCP_LIMIT_CWND);
+}
+
+static void test_unknown(void **state)
+{
+	struct load_result r;
+	struct tcp_limit_verdict v;
+
+	(void)state;
+	base(&r, 1e9);
+	r.tcp.sender_limits.chrono = false;
+	tcp_limit_of(&r, 0, &v);
+	assert_int_equal(v.limit, TCP_LIMIT_UNKNOWN);
+	assert_non_null(strstr(v.evidence, "chronographs"));
+	base(&r, 1e9);
+	r.tcp.sender_limits.known = false;
+	tcp_limit_of(&r, 0, &v);
+	assert_int_equal(v.limit, TCP_LIMIT_UNKNOWN);
+	base(&r, 1e9);
+	r.spec.proto = LOAD_UDP;
+	tcp_limit_of(&r, 0, &v);
+	assert_int_equal(v.limit, TCP_LIMIT_UNKNOWN);
+	assert_string_equal(tcp_limit_name((enum tcp_limit)99), "unknown");
+}
+
+/* The shares of time add up to the whole, whatever the kernel's rounding. */
+static void test_shares_add_up(void **state)
+{
+	struct load_result r;
+	struct tcp_limit_verdict v;
+
+	(void)state;
+	base(&r, 1e9);
+	r.tcp.sender_limits.busy_s = 3.084; /* a jiffy over the window */
+	r.tcp.sender_limits.rwnd_limited_s = 1.0;
+	r.tcp.sender_limits.sndbuf_limited_s = 0.5;
+	tcp_limit_of(&r, 0, &v);
+	assert_true(v.app >= 0);
+	assert_true(v.app + v.rwnd + v.sndbuf + v.cwnd > 0.999 &&
+		    v.app + v.rwnd + v.sndbuf + v.cwnd < 1.001);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_receive_window),
+		cmocka_unit_test(test_reader_cpu_closes_the_window),
+		cmocka_unit_test(test_send_buffer),
+		cmocka_unit_test(test_application),
+		cmocka_unit_test(test_network_rate_and_loss),
+		cmocka_unit_test(test_unknown),
+		cmocka_unit_test(test_shares_add_up),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
