@@ -46,6 +46,8 @@ struct tcp_limit_verdict {
 	double allowed_window_B;	 /* what the binding buffer allowed (0: n/a) */
 	double allowed_bps;		 /* allowed_window_B over the round trip */
 	double sender_cpu, receiver_cpu; /* busiest stream threads, of a core */
+	double fix_bps;			 /* the rate the fix's buffer value is sized for (0: none):
+					  * the path's where known, else four times the rate */
 	char evidence[384];		 /* two or three figures, one sentence */
 	char fix[384];			 /* what to change ("" when nothing) */
 };

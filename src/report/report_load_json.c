@@ -127,6 +127,7 @@ static cJSON *limit_json(const struct load_result *r)
 	add_num(o, "allowed_bps", v.allowed_bps);
 	add_num(o, "sender_cpu", v.sender_cpu);
 	add_num(o, "receiver_cpu", v.receiver_cpu);
+	add_num(o, "fix_bps", v.fix_bps);
 	return o;
 }
 

@@ -79,6 +79,7 @@ static void rwnd(const struct load_result *r, uint64_t path_bps, const char *rcv
 	unsigned n = s->streams ? s->streams : 1;
 	char a[32], b[32], c[32];
 
+	v->fix_bps = target;
 	v->allowed_window_B = s->snd_wnd;
 	v->allowed_bps = rtt_s > 0 ? v->allowed_window_B * 8 / rtt_s : 0;
 	/* the share of its receive buffer the kernel advertised as window */
@@ -120,6 +121,7 @@ static void sndbuf(const struct load_result *r, uint64_t path_bps, const char *s
 	 * overhead: the share in flight is what this test measured */
 	if (s->sock_sndbuf && v->needed_window_B > 0)
 		ratio = fmin(1.0, fmax(0.1, v->needed_window_B / s->sock_sndbuf));
+	v->fix_bps = target;
 	v->allowed_window_B = s->sock_sndbuf * ratio;
 	v->allowed_bps = rtt_s > 0 ? v->allowed_window_B * 8 / rtt_s : 0;
 	snprintf(v->evidence, sizeof(v->evidence),
@@ -169,8 +171,12 @@ static void window_causes(const struct load_result *r, uint64_t path_bps,
 	double min_ms = s->min_rtt_us / 1e3;
 	char a[32];
 
+	/* a bottleneck's queue drops what congestion control probes with, far
+	 * below 1 % of the bytes at any window worth queueing for; one end-of-
+	 * test round trip above its least (a loaded link emulator) does not
+	 * outweigh that much resent */
 	if ((path_bps && (double)r->tcp.goodput_bps >= 0.9 * (double)path_bps) ||
-	    queued(v, min_ms)) {
+	    (queued(v, min_ms) && v->retrans_ratio < 0.01)) {
 		v->limit = TCP_LIMIT_NETWORK_RATE;
 		snprintf(v->evidence, sizeof(v->evidence),
 			 "within the congestion window %.0f %% of the time, the round trip "
@@ -190,8 +196,8 @@ static void window_causes(const struct load_result *r, uint64_t path_bps,
 		v->limit = TCP_LIMIT_LOSS;
 		snprintf(v->evidence, sizeof(v->evidence),
 			 "within the congestion window %.0f %% of the time, %.3f %% of the bytes "
-			 "resent (%u segments) with the round trip near its least (%.2f ms above "
-			 "%.3f ms: no queue), so losses the path makes, not a bottleneck's",
+			 "resent (%u segments), the round trip %.2f ms above its least %.3f ms: "
+			 "losses the path makes, more than a bottleneck's queue does",
 			 v->cwnd * 100, v->retrans_ratio * 100, r->tcp.sender.retransmits,
 			 v->queue_ms, min_ms);
 		snprintf(v->fix, sizeof(v->fix),
@@ -287,9 +293,12 @@ void tcp_limit_of(const struct load_result *r, uint64_t path_bps, struct tcp_lim
 		return;
 	}
 	/* the peer's window nearly full, and no larger than the congestion
-	 * window: a reader too slow closes it too */
+	 * window (a reader too slow closes it too); but the segments a loss
+	 * left out of order fill the receiver's buffer and shrink its window
+	 * for a while: with 1 % resent or more, the window binds only if it
+	 * stalled the sender longer than the congestion window held it */
 	if (v->rwnd_B > 0 && inflight >= WINDOW_USED * v->rwnd_B &&
-	    (v->rwnd_B <= v->cwnd_B || v->rwnd >= v->cwnd)) {
+	    (v->rwnd >= v->cwnd || (v->rwnd_B <= v->cwnd_B && v->retrans_ratio < 0.01))) {
 		if (v->receiver_cpu >= TCP_LIMIT_CPU_BOUND) {
 			v->limit = TCP_LIMIT_RECEIVER_CPU;
 			cpu(rcv_host, "receiving", v->receiver_cpu, false, v);
@@ -304,11 +313,10 @@ void tcp_limit_of(const struct load_result *r, uint64_t path_bps, struct tcp_lim
 			window_causes(r, path_bps, v);
 		return;
 	}
-	/* less in flight than either window allowed: the send buffer held no
-	 * more (stalls counted, or autotuning at its maximum), or a thread */
-	if (v->sndbuf >= 0.05 ||
-	    (s->tcp_wmem_max &&
-	     s->sock_sndbuf >= 0.9 * s->tcp_wmem_max * (s->streams ? s->streams : 1))) {
+	/* less in flight than either window allowed, and stalls on the send
+	 * buffer counted (autotuning at its maximum alone is no proof: after
+	 * losses it holds what waits for the holes' repair) */
+	if (v->sndbuf >= 0.05) {
 		v->limit = TCP_LIMIT_SNDBUF;
 		sndbuf(r, path_bps, snd_host, v);
 		return;

@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# netns: lanes
+# What limited a TCP test (`ovlperf client`'s "limited by", the JSON's
+# tcp.limit; results/tcp_limit.c), each case built so the answer is known,
+# IPv4 and IPv6:
+#   10 ms each way (the lab's delay):
+#     the far host's net.ipv4.tcp_rmem maximum 256 KiB -> "receive window",
+#       the peer's window never above that buffer, the fix on the far host
+#       with a value at least the bandwidth-delay product measured, the
+#       veth offloads on and off; with the fix applied the limit moves off
+#       the receive window and the goodput rises;
+#     this host's net.ipv4.tcp_wmem maximum 256 KiB -> "send buffer", the
+#       fix on this host;
+#     -b 20M -> "application", nothing to fix;
+#   a tbf at 200 Mbit/s -> "network rate";
+#   2 % random drop (nftables) and 1 ms each way -> "loss", the bytes
+#     resent within 1..4 % (what the drop rule does), offloads on and off.
+# Never on speed: only "the goodput rose" once the window is not the limit.
+source "$(dirname "$0")/lib.sh"
+
+OUT=$(mktemp -d)
+on_exit "rm -rf $OUT"
+
+# limit_of TAG DST CLIENT-ARGS...: a 2 s test from A; prints the verdict's
+# fields, one "key value" a line, into $OUT/TAG.txt
+limit_of()
+{
+	local tag=$1 dst=$2
+	shift 2
+	in_a "$OVLPERF" client "$dst" -t 2 "$@" --json >"$OUT/$tag.json" 2>"$OUT/$tag.err" ||
+		{ cat "$OUT/$tag.err"; fail "$tag: client exited non-zero"; }
+	python3 - "$OUT/$tag.json" >"$OUT/$tag.txt" <<'EOF'
+import json, re, sys
+t = json.load(open(sys.argv[1]))["tcp"]
+l = t["limit"]
+print("name", l["name"].replace(" ", "_"))
+print("goodput", t["goodput_bps"])
+print("needed", int(l.get("needed_window_bytes", 0)))
+print("snd_wnd", t["sender_limits"]["snd_wnd"])
+print("rcvbuf", t["receiver_limits"]["sock_rcvbuf"])
+print("resent", l.get("retrans_ratio", 0))
+m = re.search(r" to (\d+) B", l["fix"])
+print("fix_value", m.group(1) if m else 0)
+print("fix_host", "far" if "on the far host" in l["fix"] else "this" if "on this host" in l["fix"] else "none")
+print("fix", l["fix"].replace(" ", "_") or "-")
+print("fix_bps", int(l.get("fix_bps", 0)))
+EOF
+}
+get() { awk -v k="$2" '$1 == k {print $2}' "$OUT/$1.txt"; }
+offloads() { for ns in "$A" "$B"; do ip netns exec "$ns" ethtool -K ovp0 tso "$1" gso "$1" gro "$1" >/dev/null 2>&1 || true; done; }
+
+lab_make tlw --delay 10ms
+server_in "$B" "$OUT/server.log" server
+RMEM=$(in_b sysctl -n net.ipv4.tcp_rmem)
+WMEM=$(in_a sysctl -n net.ipv4.tcp_wmem)
+for dst in 198.18.0.2 2001:2:0:0::2; do
+	for off in on off; do
+		offloads $off
+		in_b sysctl -qw net.ipv4.tcp_rmem="4096 131072 262144"
+		t=rwnd-$dst-$off
+		limit_of "$t" $dst
+		expect_eq "$dst offloads $off: tcp_rmem max 256 KiB on the far host" "$(get "$t" name)" receive_window
+		expect_eq "$dst offloads $off: the fix is on the far host" "$(get "$t" fix_host)" far
+		# the window the far host advertised fits the buffer it was given
+		[ "$(get "$t" snd_wnd)" -le 262144 ] || fail "$t: window $(get "$t" snd_wnd) above the 262144 B buffer"
+		ok "$dst offloads $off: the peer's window $(get "$t" snd_wnd) B within the 262144 B buffer"
+		[ "$(get "$t" fix_value)" -ge "$(get "$t" needed)" ] ||
+			fail "$t: the fix's $(get "$t" fix_value) B below the $(get "$t" needed) B in flight"
+		ok "$dst offloads $off: the fix's value $(get "$t" fix_value) B >= the bandwidth-delay product $(get "$t" needed) B"
+	done
+	offloads on
+	# the fix applied: the receive window is no longer the limit
+	fixed=$(get "rwnd-$dst-on" fix_value)
+	in_b sysctl -qw net.ipv4.tcp_rmem="4096 131072 $fixed"
+	limit_of "fixed-$dst" $dst
+	# the fix is sized for a rate (four times the one measured): with it
+	# the goodput reaches that rate or the limit moves elsewhere
+	want=$(get "rwnd-$dst-on" fix_bps)
+	[ "$(get "fixed-$dst" name)" != receive_window ] || [ "$(get "fixed-$dst" goodput)" -ge $((want * 9 / 10)) ] ||
+		fail "$dst: with tcp_rmem max $fixed still the receive window below the $want bit/s it was sized for: $(cat "$OUT/fixed-$dst.txt")"
+	ok "$dst: with the fix (tcp_rmem max $fixed) $(get "fixed-$dst" goodput) bit/s (sized for $want), limited by $(get "fixed-$dst" name)"
+	[ "$(get "fixed-$dst" goodput)" -gt "$(get "rwnd-$dst-on" goodput)" ] ||
+		fail "$dst: the fix did not raise the goodput ($(get "fixed-$dst" goodput) vs $(get "rwnd-$dst-on" goodput))"
+	ok "$dst: the goodput rose with the fix"
+	in_b sysctl -qw net.ipv4.tcp_rmem="$RMEM"
+
+	in_a sysctl -qw net.ipv4.tcp_wmem="4096 16384 262144"
+	limit_of "sndbuf-$dst" $dst
+	expect_eq "$dst: tcp_wmem max 256 KiB on this host" "$(get "sndbuf-$dst" name)" send_buffer
+	expect_eq "$dst: the fix is on this host" "$(get "sndbuf-$dst" fix_host)" this
+	in_a sysctl -qw net.ipv4.tcp_wmem="$WMEM"
+
+	limit_of "app-$dst" $dst -b 20M
+	expect_eq "$dst: -b 20M" "$(get "app-$dst" name)" application
+	expect_eq "$dst: nothing to fix at the rate asked" "$(get "app-$dst" fix)" "none:_it_ran_at_the_rate_asked"
+done
+"$OVLPERF" lab down tlw >/dev/null
+
+lab_make tlr --rate 200M
+server_in "$B" "$OUT/server.log" server
+for dst in 198.18.0.2 2001:2:0:0::2; do
+	limit_of "tbf-$dst" $dst
+	expect_eq "$dst: a tbf at 200 Mbit/s" "$(get "tbf-$dst" name)" network_rate
+done
+"$OVLPERF" lab down tlr >/dev/null
+
+lab_make tll --drop 2 --delay 1ms
+server_in "$B" "$OUT/server.log" server
+for dst in 198.18.0.2 2001:2:0:0::2; do
+	for off in on off; do
+		offloads $off
+		t=loss-$dst-$off
+		limit_of "$t" $dst
+		expect_eq "$dst offloads $off: 2 % random drop" "$(get "$t" name)" loss
+		python3 -c 'import sys; sys.exit(not 0.01 <= float(sys.argv[1]) <= 0.04)' "$(get "$t" resent)" ||
+			fail "$t: resent $(get "$t" resent) of the bytes, not within 1..4 %"
+		ok "$dst offloads $off: resent $(get "$t" resent) of the bytes (2 % dropped)"
+	done
+done
+echo "$TEST_NAME: $CHECKS checks passed"
