@@ -52,6 +52,22 @@ struct tcp_limit_verdict {
 	char fix[384];			 /* what to change ("" when nothing) */
 };
 
+/* What the verdict needs of the test beyond its figures. */
+struct tcp_limit_ctx {
+	bool reverse;	   /* the far end sent */
+	uint64_t rate_bps; /* the rate asked (-b), 0: as fast as it can */
+	uint32_t sock_buf; /* -w: the test set both ends' buffers, 0: autotuning */
+	uint64_t path_bps; /* the path's rate where the caller knows it, else 0 */
+	/* the hosts' names in the sentences; NULL: "this host" and "the far
+	 * host" by reverse */
+	const char *snd_host, *rcv_host;
+};
+
+/* The verdict on a TCP test's figures t (both ends' limits known, else
+ * TCP_LIMIT_UNKNOWN with the reason in evidence). */
+void tcp_limit_judge(const struct tcp_result *t, const struct tcp_limit_ctx *c,
+		     struct tcp_limit_verdict *v);
+
 /* The verdict on test r (a TCP one with both ends' limits known, else
  * TCP_LIMIT_UNKNOWN with the reason in evidence). path_bps, when not 0, is
  * the path's rate where the caller knows it (a lab link's shaper): a

@@ -8,6 +8,7 @@
 #include <sys/socket.h>
 
 #include "report_load.h"
+#include "report_run_limit.h"
 #include "report_run.h"
 
 /* Markdown table cells must not contain '|' or newlines. */
@@ -511,6 +512,7 @@ int report_run_md(FILE *f, const struct report_run *rr, const struct plot_set *s
 	head(f, rr->run);
 	overhead(f, rr);
 	tcp(f, rr);
+	report_run_limits_md(f, rr);
 	knees(f, rr);
 	delays(f, rr);
 	mtu(f, rr->run);

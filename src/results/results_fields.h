@@ -95,6 +95,32 @@ static const struct field tcpinfo_fields[] = {
 	FLD(struct tcp_info_summary, snd_cwnd, F_U32),
 };
 
+/* What limited a TCP trial (load_result.h), written when the end sent it */
+static const struct field tcplimits_fields[] = {
+	FLD(struct tcp_end_limits, known, F_BOOL),
+	FLD(struct tcp_end_limits, chrono, F_BOOL),
+	FLD(struct tcp_end_limits, sysctl, F_BOOL),
+	FLD(struct tcp_end_limits, streams, F_UINT),
+	FLD(struct tcp_end_limits, window_s, F_DBL),
+	FLD(struct tcp_end_limits, busy_s, F_DBL),
+	FLD(struct tcp_end_limits, rwnd_limited_s, F_DBL),
+	FLD(struct tcp_end_limits, sndbuf_limited_s, F_DBL),
+	FLD(struct tcp_end_limits, bytes_sent, F_U64),
+	FLD(struct tcp_end_limits, bytes_retrans, F_U64),
+	FLD(struct tcp_end_limits, delivery_bps, F_U64),
+	FLD(struct tcp_end_limits, app_limited_streams, F_UINT),
+	FLD(struct tcp_end_limits, min_rtt_us, F_U32),
+	FLD(struct tcp_end_limits, snd_wnd, F_U32),
+	FLD(struct tcp_end_limits, sock_sndbuf, F_U32),
+	FLD(struct tcp_end_limits, sock_rcvbuf, F_U32),
+	FLD(struct tcp_end_limits, tcp_rmem_max, F_U32),
+	FLD(struct tcp_end_limits, tcp_wmem_max, F_U32),
+	FLD(struct tcp_end_limits, rmem_max, F_U32),
+	FLD(struct tcp_end_limits, wmem_max, F_U32),
+	FLD(struct tcp_end_limits, thread_cpu, F_DBL),
+	FLD(struct tcp_end_limits, rcv_space, F_U32),
+};
+
 static const struct field cpu_fields[] = {
 	FLD(struct cpu_use, user_s, F_DBL),
 	FLD(struct cpu_use, sys_s, F_DBL),

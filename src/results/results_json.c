@@ -198,7 +198,15 @@ static cJSON *trial_json(const struct results_run *run, const struct results_tri
 		     add_child(u, "sender",
 			       obj_of(&t->tcp.sender, tcpinfo_fields, NF(tcpinfo_fields))) &&
 		     add_child(u, "receiver",
-			       obj_of(&t->tcp.receiver, tcpinfo_fields, NF(tcpinfo_fields)));
+			       obj_of(&t->tcp.receiver, tcpinfo_fields, NF(tcpinfo_fields))) &&
+		     (!t->tcp.sender_limits.known ||
+		      add_child(u, "sender_limits",
+				obj_of(&t->tcp.sender_limits, tcplimits_fields,
+				       NF(tcplimits_fields)))) &&
+		     (!t->tcp.receiver_limits.known ||
+		      add_child(u, "receiver_limits",
+				obj_of(&t->tcp.receiver_limits, tcplimits_fields,
+				       NF(tcplimits_fields))));
 	}
 	ok = ok && add_child(o, "cpu_sender", obj_of(&t->cpu_sender, cpu_fields, NF(cpu_fields))) &&
 	     add_child(o, "cpu_receiver", obj_of(&t->cpu_receiver, cpu_fields, NF(cpu_fields))) &&

@@ -216,6 +216,13 @@ static int read_trial(struct rd *rd, const cJSON *o, const struct results_run *r
 		if (!err)
 			err = get_sub(rd, tcp, "receiver", &t->tcp.receiver, tcpinfo_fields,
 				      NF(tcpinfo_fields));
+		/* absent before what limited a trial was recorded */
+		if (!err)
+			err = get_sub(rd, tcp, "sender_limits", &t->tcp.sender_limits,
+				      tcplimits_fields, NF(tcplimits_fields));
+		if (!err)
+			err = get_sub(rd, tcp, "receiver_limits", &t->tcp.receiver_limits,
+				      tcplimits_fields, NF(tcplimits_fields));
 		rd->where[l] = '\0';
 	}
 	if (!err)

@@ -64,20 +64,20 @@ static void shares(const struct tcp_end_limits *s, struct tcp_limit_verdict *v)
 
 /* The rate a fix aims at: the path's where it is known and above the rate
  * measured, else four times the rate measured. */
-static double target_bps(const struct load_result *r, uint64_t path_bps)
+static double target_bps(const struct tcp_result *t, uint64_t path_bps)
 {
-	double got = (double)r->tcp.goodput_bps;
+	double got = (double)t->goodput_bps;
 
 	return path_bps && (double)path_bps > got * 1.1 ? (double)path_bps : 4 * got;
 }
 
-static void rwnd(const struct load_result *r, uint64_t path_bps, const char *rcv_host,
+static void rwnd(const struct tcp_result *t, const struct tcp_limit_ctx *c, const char *rcv_host,
 		 struct tcp_limit_verdict *v)
 {
-	const struct tcp_end_limits *s = &r->tcp.sender_limits, *d = &r->tcp.receiver_limits;
-	double rtt_s = v->rtt_ms / 1e3, ratio = 0.5, target = target_bps(r, path_bps);
+	const struct tcp_end_limits *s = &t->sender_limits, *d = &t->receiver_limits;
+	double rtt_s = v->rtt_ms / 1e3, ratio = 0.5, target = target_bps(t, c->path_bps);
 	unsigned n = s->streams ? s->streams : 1;
-	char a[32], b[32], c[32];
+	char a[32], b[32], tgt[32];
 
 	v->fix_bps = target;
 	v->allowed_window_B = s->snd_wnd;
@@ -86,18 +86,19 @@ static void rwnd(const struct load_result *r, uint64_t path_bps, const char *rcv
 	if (s->snd_wnd && d->sock_rcvbuf)
 		ratio = fmin(1.0, fmax(0.25, (double)s->snd_wnd / d->sock_rcvbuf));
 	snprintf(v->evidence, sizeof(v->evidence),
-		 "%.0f B in flight against the %.0f B window %s advertised (stalled by it %.0f "
-		 "%% of the time), which at a %.2f ms round trip allows %s (measured %s); its "
-		 "socket buffer reached %u B of the net.ipv4.tcp_rmem maximum %u B",
-		 v->needed_window_B, v->allowed_window_B, rcv_host, v->rwnd * 100, v->rtt_ms,
-		 rate(a, sizeof(a), v->allowed_bps), rate(b, sizeof(b), (double)r->tcp.goodput_bps),
-		 d->sock_rcvbuf, d->tcp_rmem_max);
-	if (r->spec.sock_buf) {
+		 "%.0f B%s in flight against the %.0f B window %s advertised (stalled by it "
+		 "%.0f %% of the time), which at a %.2f ms round trip allows %s (measured %s); "
+		 "its socket buffer reached %.0f B of the net.ipv4.tcp_rmem maximum %u B",
+		 v->needed_window_B / n, n > 1 ? " a stream" : "", v->allowed_window_B / n,
+		 rcv_host, v->rwnd * 100, v->rtt_ms, rate(a, sizeof(a), v->allowed_bps),
+		 rate(b, sizeof(b), (double)t->goodput_bps), (double)d->sock_rcvbuf / n,
+		 d->tcp_rmem_max);
+	if (c->sock_buf) {
 		snprintf(v->fix, sizeof(v->fix),
 			 "a larger -w: the test set SO_RCVBUF itself (%u B asked), which turns "
 			 "autotuning off; %.0f B a stream carry %s at this round trip",
-			 r->spec.sock_buf, target * rtt_s / 8 / n / ratio,
-			 rate(c, sizeof(c), target));
+			 c->sock_buf, target * rtt_s / 8 / n / ratio,
+			 rate(tgt, sizeof(tgt), target));
 		return;
 	}
 	snprintf(v->fix, sizeof(v->fix),
@@ -106,16 +107,16 @@ static void rwnd(const struct load_result *r, uint64_t path_bps, const char *rcv
 		 "of its buffer the kernel advertises); net.core.rmem_max only binds -w",
 		 rcv_host, d->tcp_rmem_max,
 		 (unsigned long long)sysctl_value(target * rtt_s / 8 / n / ratio),
-		 rate(c, sizeof(c), target), target * rtt_s / 8 / n, ratio * 100);
+		 rate(tgt, sizeof(tgt), target), target * rtt_s / 8 / n, ratio * 100);
 }
 
-static void sndbuf(const struct load_result *r, uint64_t path_bps, const char *snd_host,
+static void sndbuf(const struct tcp_result *t, const struct tcp_limit_ctx *c, const char *snd_host,
 		   struct tcp_limit_verdict *v)
 {
-	const struct tcp_end_limits *s = &r->tcp.sender_limits;
-	double rtt_s = v->rtt_ms / 1e3, target = target_bps(r, path_bps), ratio = 0.5;
+	const struct tcp_end_limits *s = &t->sender_limits;
+	double rtt_s = v->rtt_ms / 1e3, target = target_bps(t, c->path_bps), ratio = 0.5;
 	unsigned n = s->streams ? s->streams : 1;
-	char a[32], b[32], c[32];
+	char a[32], b[32], tgt[32];
 
 	/* the send buffer holds what is in flight, what waits, and their
 	 * overhead: the share in flight is what this test measured */
@@ -125,19 +126,20 @@ static void sndbuf(const struct load_result *r, uint64_t path_bps, const char *s
 	v->allowed_window_B = s->sock_sndbuf * ratio;
 	v->allowed_bps = rtt_s > 0 ? v->allowed_window_B * 8 / rtt_s : 0;
 	snprintf(v->evidence, sizeof(v->evidence),
-		 "less in flight than the windows allowed (%.0f B; the peer's %u B, the congestion "
-		 "window's %.0f B), stalled by the send buffer %.0f %% of the time: %s's socket "
-		 "buffer reached %u B (net.ipv4.tcp_wmem maximum %u B), which at a %.2f ms round "
-		 "trip carries %s (measured %s)",
-		 v->needed_window_B, s->snd_wnd, v->cwnd_B, v->sndbuf * 100, snd_host,
-		 s->sock_sndbuf, s->tcp_wmem_max, v->rtt_ms, rate(a, sizeof(a), v->allowed_bps),
-		 rate(b, sizeof(b), (double)r->tcp.goodput_bps));
-	if (r->spec.sock_buf) {
+		 "less in flight than the windows allowed (%.0f B%s; the peer's %.0f B, the "
+		 "congestion window's %.0f B), stalled by the send buffer %.0f %% of the time: "
+		 "%s's socket buffer reached %.0f B%s (net.ipv4.tcp_wmem maximum %u B), which at "
+		 "a %.2f ms round trip carries %s (measured %s)",
+		 v->needed_window_B / n, n > 1 ? " a stream" : "", (double)s->snd_wnd / n,
+		 v->cwnd_B / n, v->sndbuf * 100, snd_host, (double)s->sock_sndbuf / n,
+		 n > 1 ? " a stream" : "", s->tcp_wmem_max, v->rtt_ms,
+		 rate(a, sizeof(a), v->allowed_bps), rate(b, sizeof(b), (double)t->goodput_bps));
+	if (c->sock_buf) {
 		snprintf(v->fix, sizeof(v->fix),
 			 "a larger -w: the test set SO_SNDBUF itself (%u B asked); %.0f B a stream "
 			 "carry %s at this round trip",
-			 r->spec.sock_buf, target * rtt_s / 8 / n / ratio,
-			 rate(c, sizeof(c), target));
+			 c->sock_buf, target * rtt_s / 8 / n / ratio,
+			 rate(tgt, sizeof(tgt), target));
 		return;
 	}
 	snprintf(v->fix, sizeof(v->fix),
@@ -146,7 +148,7 @@ static void sndbuf(const struct load_result *r, uint64_t path_bps, const char *s
 		 "this test had in flight)",
 		 snd_host, s->tcp_wmem_max,
 		 (unsigned long long)sysctl_value(target * rtt_s / 8 / n / ratio),
-		 rate(c, sizeof(c), target), target * rtt_s / 8 / n, ratio * 100);
+		 rate(tgt, sizeof(tgt), target), target * rtt_s / 8 / n, ratio * 100);
 }
 
 static void cpu(const char *host, const char *who, double share, bool sender,
@@ -164,29 +166,33 @@ static void cpu(const char *host, const char *who, double share, bool sender,
 		 host);
 }
 
-static void window_causes(const struct load_result *r, uint64_t path_bps,
+static void window_causes(const struct tcp_result *t, const struct tcp_limit_ctx *c,
 			  struct tcp_limit_verdict *v)
 {
-	const struct tcp_end_limits *s = &r->tcp.sender_limits;
+	const struct tcp_end_limits *s = &t->sender_limits;
 	double min_ms = s->min_rtt_us / 1e3;
 	char a[32];
 
-	/* a bottleneck's queue drops what congestion control probes with, far
-	 * below 1 % of the bytes at any window worth queueing for; one end-of-
-	 * test round trip above its least (a loaded link emulator) does not
-	 * outweigh that much resent */
-	if ((path_bps && (double)r->tcp.goodput_bps >= 0.9 * (double)path_bps) ||
-	    (queued(v, min_ms) && v->retrans_ratio < 0.01)) {
+	/* a bottleneck's tail-drop queue drops what congestion control probes
+	 * with, far below 1 % of the bytes at any window worth queueing for;
+	 * one end-of-test round trip a little above its least (a loaded link
+	 * emulator) does not outweigh that much resent, a queue of half the
+	 * round trip or more (5 ms at least) does: a bottleneck that drops
+	 * early (an AQM such as the built-in overlay's CoDel) */
+	if ((c->path_bps && (double)t->goodput_bps >= 0.9 * (double)c->path_bps) ||
+	    (queued(v, min_ms) &&
+	     (v->retrans_ratio < 0.01 || v->queue_ms >= fmax(5.0, 0.5 * min_ms)))) {
 		v->limit = TCP_LIMIT_NETWORK_RATE;
 		snprintf(v->evidence, sizeof(v->evidence),
 			 "within the congestion window %.0f %% of the time, the round trip "
 			 "%.2f ms above its least %.3f ms (a bottleneck's queue), %.3f %% of the "
 			 "bytes resent",
 			 v->cwnd * 100, v->queue_ms, min_ms, v->retrans_ratio * 100);
-		if (path_bps)
+		if (c->path_bps)
 			snprintf(v->evidence + strlen(v->evidence),
 				 sizeof(v->evidence) - strlen(v->evidence),
-				 "; the path's rate is %s", rate(a, sizeof(a), (double)path_bps));
+				 "; the path's rate is %s",
+				 rate(a, sizeof(a), (double)c->path_bps));
 		snprintf(v->fix, sizeof(v->fix),
 			 "none on the hosts: this is the path's rate (a faster path or shaper "
 			 "moves it)");
@@ -198,8 +204,8 @@ static void window_causes(const struct load_result *r, uint64_t path_bps,
 			 "within the congestion window %.0f %% of the time, %.3f %% of the bytes "
 			 "resent (%u segments), the round trip %.2f ms above its least %.3f ms: "
 			 "losses the path makes, more than a bottleneck's queue does",
-			 v->cwnd * 100, v->retrans_ratio * 100, r->tcp.sender.retransmits,
-			 v->queue_ms, min_ms);
+			 v->cwnd * 100, v->retrans_ratio * 100, t->sender.retransmits, v->queue_ms,
+			 min_ms);
 		snprintf(v->fix, sizeof(v->fix),
 			 "find where the path loses (a UDP test on it names the place), or a "
 			 "congestion control that tolerates random loss (-C bbr)");
@@ -233,17 +239,18 @@ static bool cpu_bound(const char *snd_host, const char *rcv_host, struct tcp_lim
 	return false;
 }
 
-static void application(const struct load_result *r, struct tcp_limit_verdict *v)
+static void application(const struct tcp_result *t, const struct tcp_limit_ctx *c,
+			struct tcp_limit_verdict *v)
 {
 	char a[32], b[32];
 
 	v->limit = TCP_LIMIT_APPLICATION;
-	if (r->spec.rate_bps) {
+	if (c->rate_bps) {
 		snprintf(v->evidence, sizeof(v->evidence),
 			 "the test asked for %s (-b) and got %s (the write queue empty %.0f %% of "
 			 "the time)",
-			 rate(a, sizeof(a), (double)r->spec.rate_bps),
-			 rate(b, sizeof(b), (double)r->tcp.goodput_bps), v->app * 100);
+			 rate(a, sizeof(a), (double)c->rate_bps),
+			 rate(b, sizeof(b), (double)t->goodput_bps), v->app * 100);
 		snprintf(v->fix, sizeof(v->fix), "none: it ran at the rate asked");
 		return;
 	}
@@ -255,30 +262,34 @@ static void application(const struct load_result *r, struct tcp_limit_verdict *v
 		 "the application's writes (larger ones: -l), not the network");
 }
 
-void tcp_limit_of(const struct load_result *r, uint64_t path_bps, struct tcp_limit_verdict *v)
+void tcp_limit_judge(const struct tcp_result *t, const struct tcp_limit_ctx *c,
+		     struct tcp_limit_verdict *v)
 {
-	const struct tcp_end_limits *s = &r->tcp.sender_limits, *d = &r->tcp.receiver_limits;
-	const char *snd_host = r->spec.reverse ? "the far host" : "this host";
-	const char *rcv_host = r->spec.reverse ? "this host" : "the far host";
+	const struct tcp_end_limits *s = &t->sender_limits, *d = &t->receiver_limits;
+	const char *snd_host = c->snd_host  ? c->snd_host
+			       : c->reverse ? "the far host"
+					    : "this host";
+	const char *rcv_host = c->rcv_host  ? c->rcv_host
+			       : c->reverse ? "this host"
+					    : "the far host";
 	double inflight;
 
 	memset(v, 0, sizeof(*v));
-	if (r->spec.proto != LOAD_TCP || !s->known || !s->chrono || s->window_s <= 0) {
+	if (!s->known || !s->chrono || s->window_s <= 0) {
 		snprintf(v->evidence, sizeof(v->evidence), "%s",
-			 r->spec.proto != LOAD_TCP ? "not a TCP test"
-			 : !s->known		   ? "the sending end did not report its limits"
+			 !s->known    ? "the sending end did not report its limits"
 			 : !s->chrono ? "the sender's kernel keeps no chronographs (4.19+)"
 				      : "no measured time");
 		return;
 	}
 	shares(s, v);
 	v->retrans_ratio = s->bytes_sent ? (double)s->bytes_retrans / (double)s->bytes_sent : 0;
-	v->rtt_ms = r->tcp.sender.rtt_us / 1e3;
-	v->queue_ms = s->min_rtt_us && r->tcp.sender.rtt_us > s->min_rtt_us
-			      ? (r->tcp.sender.rtt_us - s->min_rtt_us) / 1e3
+	v->rtt_ms = t->sender.rtt_us / 1e3;
+	v->queue_ms = s->min_rtt_us && t->sender.rtt_us > s->min_rtt_us
+			      ? (t->sender.rtt_us - s->min_rtt_us) / 1e3
 			      : 0;
-	inflight = v->needed_window_B = (double)r->tcp.goodput_bps * v->rtt_ms / 1e3 / 8;
-	v->cwnd_B = (double)r->tcp.sender.snd_cwnd * r->tcp.sender.snd_mss;
+	inflight = v->needed_window_B = (double)t->goodput_bps * v->rtt_ms / 1e3 / 8;
+	v->cwnd_B = (double)t->sender.snd_cwnd * t->sender.snd_mss;
 	v->rwnd_B = s->snd_wnd;
 	v->sender_cpu = s->thread_cpu;
 	v->receiver_cpu = d->known ? d->thread_cpu : 0;
@@ -287,9 +298,9 @@ void tcp_limit_of(const struct load_result *r, uint64_t path_bps, struct tcp_lim
 	 * writer keeps the queue from emptying at a round trip shorter than
 	 * its writes' spacing): nothing more to send, whatever the windows */
 	if (v->app >= 0.5 ||
-	    (r->spec.rate_bps && (double)r->tcp.goodput_bps >= 0.95 * (double)r->spec.rate_bps)) {
+	    (c->rate_bps && (double)t->goodput_bps >= 0.95 * (double)c->rate_bps)) {
 		if (!cpu_bound(snd_host, rcv_host, v))
-			application(r, v);
+			application(t, c, v);
 		return;
 	}
 	/* the peer's window nearly full, and no larger than the congestion
@@ -305,12 +316,12 @@ void tcp_limit_of(const struct load_result *r, uint64_t path_bps, struct tcp_lim
 			return;
 		}
 		v->limit = TCP_LIMIT_RWND;
-		rwnd(r, path_bps, rcv_host, v);
+		rwnd(t, c, rcv_host, v);
 		return;
 	}
 	if (v->cwnd_B > 0 && inflight >= WINDOW_USED * v->cwnd_B) {
 		if (!cpu_bound(snd_host, rcv_host, v))
-			window_causes(r, path_bps, v);
+			window_causes(t, c, v);
 		return;
 	}
 	/* less in flight than either window allowed, and stalls on the send
@@ -318,9 +329,24 @@ void tcp_limit_of(const struct load_result *r, uint64_t path_bps, struct tcp_lim
 	 * losses it holds what waits for the holes' repair) */
 	if (v->sndbuf >= 0.05) {
 		v->limit = TCP_LIMIT_SNDBUF;
-		sndbuf(r, path_bps, snd_host, v);
+		sndbuf(t, c, snd_host, v);
 		return;
 	}
 	if (!cpu_bound(snd_host, rcv_host, v))
-		window_causes(r, path_bps, v);
+		window_causes(t, c, v);
+}
+
+void tcp_limit_of(const struct load_result *r, uint64_t path_bps, struct tcp_limit_verdict *v)
+{
+	const struct tcp_limit_ctx c = { .reverse = r->spec.reverse,
+					 .rate_bps = r->spec.rate_bps,
+					 .sock_buf = r->spec.sock_buf,
+					 .path_bps = path_bps };
+
+	if (r->spec.proto != LOAD_TCP) {
+		memset(v, 0, sizeof(*v));
+		snprintf(v->evidence, sizeof(v->evidence), "not a TCP test");
+		return;
+	}
+	tcp_limit_judge(&r->tcp, &c, v);
 }

@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: MIT
+/* "limited by" for each path's TCP trials of a run. */
+#include <string.h>
+
+#include "report_run_limit.h"
+#include "tcp_limit.h"
+
+struct limit_line {
+	unsigned path, streams;
+	unsigned agree, n; /* repetitions with the verdict, all judged */
+	struct tcp_limit_verdict v;
+};
+
+static void judge(const struct results_trial *t, struct tcp_limit_verdict *v)
+{
+	const struct tcp_limit_ctx c = { .rate_bps = t->target_bps,
+					 .snd_host = "the sending host",
+					 .rcv_host = "the receiving host" };
+
+	tcp_limit_judge(&t->tcp, &c, v);
+}
+
+/* The verdict most of path p's TCP trials with n streams got (the first
+ * such trial's sentences); false when none of them could be judged. */
+static bool line_of(const struct results_run *run, unsigned p, unsigned n, struct limit_line *l)
+{
+	unsigned count[TCP_LIMIT_RECEIVER_CPU + 1] = { 0 }, best = 0;
+	struct tcp_limit_verdict v;
+
+	memset(l, 0, sizeof(*l));
+	l->path = p;
+	l->streams = n;
+	for (size_t i = 0; i < run->ntrials; i++) {
+		const struct results_trial *t = &run->trials[i];
+
+		if (t->kind != RESULTS_TRIAL_TCP || t->path != p || t->streams != n || t->status)
+			continue;
+		judge(t, &v);
+		if (v.limit == TCP_LIMIT_UNKNOWN)
+			continue;
+		l->n++;
+		if (++count[v.limit] > best)
+			best = count[v.limit];
+	}
+	if (!l->n)
+		return false;
+	for (size_t i = 0; i < run->ntrials; i++) {
+		const struct results_trial *t = &run->trials[i];
+
+		if (t->kind != RESULTS_TRIAL_TCP || t->path != p || t->streams != n || t->status)
+			continue;
+		judge(t, &v);
+		if (v.limit != TCP_LIMIT_UNKNOWN && count[v.limit] == best) {
+			l->v = v;
+			l->agree = best;
+			return true;
+		}
+	}
+	return false;
+}
+
+void report_run_limits_term(FILE *f, const struct report_run *rr)
+{
+	bool head = false;
+	struct limit_line l;
+
+	for (size_t i = 0; i < rr->sum.ntcp; i++) {
+		const struct results_tcp_point *p = &rr->sum.tcp[i];
+
+		if (!line_of(rr->run, p->path, p->streams, &l))
+			continue;
+		if (!head)
+			fprintf(f, "TCP limited by (the verdict most repetitions got):\n");
+		head = true;
+		fprintf(f, "  %s, %u stream%s: %s (%u of %u): %s\n", rr->run->paths[p->path].name,
+			p->streams, p->streams > 1 ? "s" : "", tcp_limit_name(l.v.limit), l.agree,
+			l.n, l.v.evidence);
+		if (l.v.fix[0])
+			fprintf(f, "    fix: %s\n", l.v.fix);
+	}
+}
+
+void report_run_limits_md(FILE *f, const struct report_run *rr)
+{
+	bool head = false;
+	struct limit_line l;
+
+	for (size_t i = 0; i < rr->sum.ntcp; i++) {
+		const struct results_tcp_point *p = &rr->sum.tcp[i];
+
+		if (!line_of(rr->run, p->path, p->streams, &l))
+			continue;
+		if (!head)
+			fprintf(f, "\n### What limited TCP\n\nFrom the sender's TCP_INFO "
+				   "chronographs, both ends' buffers and their maxima, the stream "
+				   "threads' CPU and the round trip; the verdict most repetitions "
+				   "got, with the figures of the first that got it.\n\n"
+				   "| path | streams | limited by | evidence | fix |\n"
+				   "|---|---:|---|---|---|\n");
+		head = true;
+		fprintf(f, "| %s | %u | %s (%u of %u) | %s | %s |\n", rr->run->paths[p->path].name,
+			p->streams, tcp_limit_name(l.v.limit), l.agree, l.n, l.v.evidence,
+			l.v.fix[0] ? l.v.fix : "-");
+	}
+}
