@@ -89,7 +89,12 @@ struct lab_spec {
 	unsigned nlinks;      /* 1..LAB_MAX_LINKS */
 	enum lab_means means; /* asked for the links with conditions */
 	struct lab_link_spec links[LAB_MAX_LINKS];
+	/* every host's net.ipv4.tcp_rmem / tcp_wmem maximum (their third
+	 * values: TCP autotuning's ceilings), bytes; 0: the kernel's */
+	uint32_t tcp_rmem_max, tcp_wmem_max;
 };
+/* The smallest maximum a host's TCP buffers may be given. */
+#define LAB_TCP_MEM_MIN 4096u
 
 /* Who made a lab. A lab made by `ovlperf lab up` is the user's: what runs in
  * it (their VPN daemons, servers, shells) is theirs, and a run never removes

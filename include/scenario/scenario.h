@@ -63,6 +63,8 @@ struct scenario_lab {
 	unsigned hosts;		 /* 2..LAB_MAX_HOSTS */
 	unsigned client, server; /* host indexes: the loads run client -> server */
 	enum lab_means means;	 /* link_means: how the links' conditions are made */
+	uint32_t tcp_rmem_max;	 /* every host's net.ipv4.tcp_rmem maximum; 0: the kernel's */
+	uint32_t tcp_wmem_max;	 /* ... tcp_wmem's */
 	unsigned nlinks;
 	struct scenario_link links[LAB_MAX_LINKS];
 };

@@ -27,6 +27,7 @@ static const char usage_text[] =
 	"                      [--delay D[/D]] [--jitter J[/J]] [--loss PCT[/PCT]]\n"
 	"                      [--loss-burst P,R[/P,R]] [--reorder PCT[/PCT]]\n"
 	"                      [--link-means auto|netem|userspace]\n"
+	"                      [--tcp-rmem-max SIZE] [--tcp-wmem-max SIZE]\n"
 	"                      [--block-icmp] [--link L:KEY=VALUE,...] [--force]\n"
 	"                      [--overlay | --overlay6]\n"
 	"       ovlperf lab down [NAME]\n"
@@ -46,6 +47,9 @@ static const char usage_text[] =
 	"  --drop PCT     drop PCT % of the packets in each direction (0.01..100;\n"
 	"                 nftables numgen on ingress, segmentation offloads off)\n"
 	"  --block-icmp   drop ICMP fragmentation-needed / ICMPv6 packet-too-big\n"
+	"  --tcp-rmem-max SIZE, --tcp-wmem-max SIZE\n"
+	"                 every host's net.ipv4.tcp_rmem / tcp_wmem maximum (TCP\n"
+	"                 autotuning's ceiling), e.g. 256K, 16M (4K at least)\n"
 	"WAN conditions of every link (X/Y: X from host i to i+1, Y back; X alone:\n"
 	"both ways):\n"
 	"  --delay D      one-way delay, e.g. 40ms, 500us (0..60s)\n"
@@ -151,6 +155,10 @@ static void print_spec(const struct lab_spec *s)
 {
 	printf("lab %s: %u hosts, %u link%s\n", s->name, s->nhosts, s->nlinks,
 	       s->nlinks == 1 ? "" : "s");
+	if (s->tcp_rmem_max)
+		printf("  every host: net.ipv4.tcp_rmem maximum %u B\n", s->tcp_rmem_max);
+	if (s->tcp_wmem_max)
+		printf("  every host: net.ipv4.tcp_wmem maximum %u B\n", s->tcp_wmem_max);
 	for (unsigned l = 0; l < s->nlinks; l++) {
 		const struct lab_link_spec *k = &s->links[l];
 
@@ -268,6 +276,7 @@ struct up_opts {
 	bool block_icmp, force;
 	int overlay_family; /* 0: no overlay */
 	enum lab_means means;
+	uint32_t tcp_rmem_max, tcp_wmem_max;
 	unsigned nconds;
 	struct {
 		const char *key, *value;
@@ -279,7 +288,7 @@ struct up_opts {
 /* lab.h: drops are counted in 0.01 % steps (the numgen threshold). */
 #define DROP_MIN_PCT 0.01
 
-/* --hosts, --mtu, --rate or --drop into o; 0 or -EINVAL/-ERANGE with why. */
+/* --hosts, --mtu, --rate, --drop or a TCP buffer maximum into o; 0 or -EINVAL/-ERANGE with why. */
 static int up_value(struct up_opts *o, int c, const char *arg, char why[static VALUE_WHY_MAX])
 {
 	uint64_t v;
@@ -299,6 +308,12 @@ static int up_value(struct up_opts *o, int c, const char *arg, char why[static V
 	case 'r':
 		return value_get(VALUE_RATE, arg, LAB_RATE_MIN_BPS, LAB_RATE_MAX_BPS, &o->rate, why,
 				 VALUE_WHY_MAX);
+	case 'W':
+	case 'X':
+		rc = value_get(VALUE_SIZE, arg, LAB_TCP_MEM_MIN, 1u << 30, &v, why, VALUE_WHY_MAX);
+		if (!rc)
+			*(c == 'W' ? &o->tcp_rmem_max : &o->tcp_wmem_max) = (uint32_t)v;
+		return rc;
 	default:
 		return value_get_percent(arg, DROP_MIN_PCT, 100, &o->drop, why, VALUE_WHY_MAX);
 	}
@@ -322,6 +337,8 @@ static int parse_up(int argc, char **argv, struct up_opts *o)
 		{ "loss-burst", required_argument, NULL, 'B' },
 		{ "reorder", required_argument, NULL, 'R' },
 		{ "link-means", required_argument, NULL, 'M' },
+		{ "tcp-rmem-max", required_argument, NULL, 'W' },
+		{ "tcp-wmem-max", required_argument, NULL, 'X' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -334,6 +351,8 @@ static int parse_up(int argc, char **argv, struct up_opts *o)
 		case 'm':
 		case 'r':
 		case 'd':
+		case 'W':
+		case 'X':
 			if (up_value(o, c, optarg, why))
 				return usage_error("%s: %s", cli_opt_name(opts, c, name), why);
 			break;
@@ -463,6 +482,8 @@ static int up(int argc, char **argv)
 		spec.links[l].block_icmp_too_big = o.block_icmp;
 	}
 	spec.means = o.means;
+	spec.tcp_rmem_max = o.tcp_rmem_max;
+	spec.tcp_wmem_max = o.tcp_wmem_max;
 	for (unsigned i = 0; i < o.nconds; i++)
 		if (lab_spec_cond(&spec, o.conds[i].key, o.conds[i].value, err, sizeof(err)))
 			return usage_error("--%s", err);

@@ -176,6 +176,45 @@ static int host_forwarding(const struct lab *lab, unsigned h, void *arg)
 	return rc;
 }
 
+/* One of a namespace's "min default max" TCP buffer sysctls with its
+ * maximum replaced (the default lowered to it when above). */
+static int tcp_mem_max(const char *path, uint32_t max)
+{
+	unsigned long v[3] = { 0 };
+	char line[96];
+	FILE *f = fopen(path, "re");
+	int n = f && fgets(line, sizeof(line), f) ? sscanf(line, "%lu %lu %lu", &v[0], &v[1], &v[2])
+						  : 0;
+
+	if (f)
+		fclose(f);
+	if (n != 3)
+		return -EIO;
+	if (v[0] > max)
+		v[0] = max;
+	if (v[1] > max)
+		v[1] = max;
+	snprintf(line, sizeof(line), "%lu %lu %u", v[0], v[1], max);
+	return netns_sysctl(path, line);
+}
+
+/* The TCP buffer maxima asked for every host ([lab] tcp_rmem_max,
+ * tcp_wmem_max; `lab up --tcp-rmem-max`): the host's own, its namespace's. */
+static int host_tcp_mem(const struct lab *lab, unsigned h, void *arg)
+{
+	const struct lab_spec *spec = &lab->st.spec;
+	int rc = 0;
+
+	(void)arg;
+	if (spec->tcp_rmem_max)
+		rc = tcp_mem_max("/proc/sys/net/ipv4/tcp_rmem", spec->tcp_rmem_max);
+	if (!rc && spec->tcp_wmem_max)
+		rc = tcp_mem_max("/proc/sys/net/ipv4/tcp_wmem", spec->tcp_wmem_max);
+	if (rc)
+		log_err("host %u: setting its TCP buffer maxima: %s", h, strerror(-rc));
+	return rc;
+}
+
 /* Drop rules, and on lossy links no segmentation offloads, so that the
  * random drop hits single packets rather than 64 KB aggregates. */
 static int host_loss(const struct lab *lab, unsigned h, void *arg)
@@ -311,6 +350,8 @@ static int build(struct lab *lab)
 		rc = lab_link_probe(lab, sk[0]);
 	for (unsigned h = 0; h < spec->nhosts && !rc; h++)
 		rc = in_host(lab, h, host_forwarding, NULL);
+	for (unsigned h = 0; h < spec->nhosts && !rc; h++)
+		rc = in_host(lab, h, host_tcp_mem, NULL);
 	for (unsigned l = 0; l < spec->nlinks && !rc; l++) {
 		rc = check_interrupt();
 		if (!rc)

@@ -4,7 +4,8 @@
  * reports about its interfaces. Schema "ovlperf-lab" version 1:
  *   { "schema": "ovlperf-lab", "schema_version": 1, "version": 1 (the same,
  *     kept for the readers written before schema_version), "name": "lab",
- *     "owner": "lab up" or "run" (who made it), "creator_pid",
+ *     "owner": "lab up" or "run" (who made it), "creator_pid", "tcp_rmem_max" and
+ *     "tcp_wmem_max" (bytes, when the lab set them),
  *     "links": [ { "index", "a", "b", "ifname", "mtu", "rate_bps", "rate_layer",
  *                  "drop_pct",
  *                  "block_icmp_too_big", "means" ("none", "netem" or
@@ -151,7 +152,9 @@ int lab_json(const struct lab *lab, char **out)
 	    !cJSON_AddNumberToObject(root, "version", LAB_JSON_VERSION) ||
 	    !cJSON_AddStringToObject(root, "name", s->name) ||
 	    !cJSON_AddStringToObject(root, "owner", lab_owner_name(lab->st.owner)) ||
-	    !cJSON_AddNumberToObject(root, "creator_pid", lab->st.pid))
+	    !cJSON_AddNumberToObject(root, "creator_pid", lab->st.pid) ||
+	    (s->tcp_rmem_max && !cJSON_AddNumberToObject(root, "tcp_rmem_max", s->tcp_rmem_max)) ||
+	    (s->tcp_wmem_max && !cJSON_AddNumberToObject(root, "tcp_wmem_max", s->tcp_wmem_max)))
 		goto out;
 	links = links_json(lab);
 	if (!links || !cJSON_AddItemToObject(root, "links", links)) {

@@ -128,6 +128,13 @@ int lab_spec_check(const struct lab_spec *spec, char *err, size_t errlen)
 		if (rc)
 			return rc;
 	}
+	if ((spec->tcp_rmem_max && spec->tcp_rmem_max < LAB_TCP_MEM_MIN) ||
+	    (spec->tcp_wmem_max && spec->tcp_wmem_max < LAB_TCP_MEM_MIN))
+		return fail(err, errlen, "TCP buffer maximum %u B: at least %u B",
+			    spec->tcp_rmem_max && spec->tcp_rmem_max < LAB_TCP_MEM_MIN
+				    ? spec->tcp_rmem_max
+				    : spec->tcp_wmem_max,
+			    LAB_TCP_MEM_MIN);
 	return 0;
 }
 

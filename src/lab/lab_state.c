@@ -64,6 +64,8 @@ int lab_state_format(const struct lab_state *st, char *buf, size_t len)
 		return -ENOSPC;
 	LAB_APPEND("%s\nname %s\npid %d\nowner %s\nhosts %u\n", MAGIC, s->name, (int)st->pid,
 		   st->owner == LAB_OWNER_RUN ? "run" : "user", s->nhosts);
+	if (s->tcp_rmem_max || s->tcp_wmem_max)
+		LAB_APPEND("tcp-mem-max %u %u\n", s->tcp_rmem_max, s->tcp_wmem_max);
 	for (unsigned i = 0; i < s->nlinks && i < LAB_MAX_LINKS; i++) {
 		const struct lab_link_spec *l = &s->links[i];
 
@@ -134,6 +136,11 @@ static int parse_line(const char *line, struct lab_state *st)
 	}
 	if (sscanf(line, "hosts %u%n", &host, &end) == 1 && line[end] == '\0') {
 		s->nhosts = host;
+		return 0;
+	}
+	if (sscanf(line, "tcp-mem-max %u %u%n", &a, &b, &end) == 2 && line[end] == '\0') {
+		s->tcp_rmem_max = a;
+		s->tcp_wmem_max = b;
 		return 0;
 	}
 	if (sscanf(line, "link %u %u mtu %u rate %" SCNu64 " drop %lf block-icmp %d%n", &a, &b,

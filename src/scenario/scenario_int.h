@@ -45,6 +45,7 @@ enum vtype {
 	T_UINT, /* stored by the field's size */
 	T_RATE,
 	T_DUR,
+	T_BYTES, /* a size in bytes (4k, 16M: binary), stored by the field's size */
 	T_BOOL,
 	T_PCT,	 /* percent, stored as percent */
 	T_RATIO, /* percent, stored as a ratio */

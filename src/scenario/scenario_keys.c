@@ -57,6 +57,8 @@ static const struct keydef lab_keys[] = {
 	KEY0("loss_burst", T_LINKCOND, cond, 0, 0),
 	KEY0("reorder", T_LINKCOND, cond, 0, 0),
 	KEY("link_means", T_MEANS, struct scenario_lab, means, 0, 0),
+	KEY("tcp_rmem_max", T_BYTES, struct scenario_lab, tcp_rmem_max, LAB_TCP_MEM_MIN, 1u << 30),
+	KEY("tcp_wmem_max", T_BYTES, struct scenario_lab, tcp_wmem_max, LAB_TCP_MEM_MIN, 1u << 30),
 	{ 0 }
 };
 static const struct keydef link_keys[] = {
@@ -407,6 +409,11 @@ static bool set_number(struct parser *p, const struct section *sec, const struct
 		if (!rc)
 			memcpy(field, &u, sizeof(u));
 		break;
+	case T_BYTES:
+		rc = value_get(VALUE_SIZE, v, kd->min, kd->max, &u, why, sizeof(why));
+		if (!rc)
+			store_uint(field, kd->size, u);
+		break;
 	default:
 		return false;
 	}
@@ -506,6 +513,7 @@ static bool set_value(struct parser *p, struct section *sec, const struct keydef
 	case T_UINT:
 	case T_RATE:
 	case T_DUR:
+	case T_BYTES:
 		return set_number(p, sec, kd, field, v);
 	case T_BOOL:
 		if (value_get_bool(v, &b, why, sizeof(why))) {

@@ -15,20 +15,23 @@
 #     -b 20M -> "application", nothing to fix;
 #   a tbf at 200 Mbit/s -> "network rate";
 #   2 % random drop (nftables) and 1 ms each way -> "loss", the bytes
-#     resent within 1..4 % (what the drop rule does), offloads on and off.
+#     resent within 1..4 % (what the drop rule does), offloads on and off;
+#   a run with [lab] tcp_rmem_max = 256K over 10 ms each way: its report
+#     (from run.json) says receive window with the maximum the far end read
+#     back; rerun with the fix's value, the limit moves.
 # Never on speed: only "the goodput rose" once the window is not the limit.
 source "$(dirname "$0")/lib.sh"
 
 OUT=$(mktemp -d)
 on_exit "rm -rf $OUT"
 
-# limit_of TAG DST CLIENT-ARGS...: a 2 s test from A; prints the verdict's
+# limit_of TAG DST CLIENT-ARGS...: a 1.5 s test from A; prints the verdict's
 # fields, one "key value" a line, into $OUT/TAG.txt
 limit_of()
 {
 	local tag=$1 dst=$2
 	shift 2
-	in_a "$OVLPERF" client "$dst" -t 2 "$@" --json >"$OUT/$tag.json" 2>"$OUT/$tag.err" ||
+	in_a "$OVLPERF" client "$dst" -t 1.5 "$@" --json >"$OUT/$tag.json" 2>"$OUT/$tag.err" ||
 		{ cat "$OUT/$tag.err"; fail "$tag: client exited non-zero"; }
 	python3 - "$OUT/$tag.json" >"$OUT/$tag.txt" <<'EOF'
 import json, re, sys
@@ -118,4 +121,45 @@ for dst in 198.18.0.2 2001:2:0:0::2; do
 		ok "$dst offloads $off: resent $(get "$t" resent) of the bytes (2 % dropped)"
 	done
 done
+"$OVLPERF" lab down tll >/dev/null
+
+# A run ([lab] tcp_rmem_max, as scenarios/wan_window.ini): the lab gives
+# its hosts the maximum (the far end reads it back from its own sysctl),
+# the report rendered again from run.json names the receive window and the
+# value; rerun with that value, the window no longer binds.
+run_tcp() # TAG RMEM
+{
+	printf '%s\n' "[scenario]" "name = tlrun" "repetitions = 1" "duration = 2s" "[lab]" "name = tlrun" \
+		"delay = 10ms" "tcp_rmem_max = $2" "[path.underlay]" "type = underlay" "[tcp]" \
+		"streams = 1" "[udp]" "enabled = no" >"$OUT/$1.ini"
+	"$OVLPERF" run "$OUT/$1.ini" -o "$OUT/$1" >"$OUT/$1.out" 2>"$OUT/$1.err" ||
+		{ cat "$OUT/$1.err"; fail "$1: run exited non-zero"; }
+	"$OVLPERF" report "$OUT/$1"/*/ >"$OUT/$1.report" 2>&1 || fail "$1: report of its run.json failed"
+}
+run_tcp small 256K
+grep -q "underlay, 1 stream: receive window (1 of 1)" "$OUT/small.report" ||
+	fail "run with tcp_rmem_max 256K: $(grep -A2 'limited by' "$OUT/small.report")"
+ok "run with [lab] tcp_rmem_max = 256K: the report from run.json says receive window"
+grep -q "net.ipv4.tcp_rmem maximum 262144 B" "$OUT/small.report" ||
+	fail "the far end did not read back the 262144 B the lab set: $(grep -A1 'limited by' "$OUT/small.report")"
+ok "the far end read back the lab's tcp_rmem maximum, 262144 B"
+fixed=$(sed -n 's/.*on the receiving host from 262144 to \([0-9]*\) B.*/\1/p' "$OUT/small.report" | head -1)
+[ -n "$fixed" ] || fail "no fix value in: $(grep -A2 'limited by' "$OUT/small.report")"
+run_tcp fixed "$fixed"
+# the fix is sized for a rate (four times the one measured): the rerun
+# reaches it, or its limit is elsewhere
+python3 - "$OUT/small.report" "$OUT/fixed.report" >"$OUT/moved.txt" <<'PY'
+import re, sys
+unit = {"bit/s": 1, "kbit/s": 1e3, "Mbit/s": 1e6, "Gbit/s": 1e9}
+def bps(m): return float(m.group(1)) * unit[m.group(2)]
+small, fixed = open(sys.argv[1]).read(), open(sys.argv[2]).read()
+want = bps(re.search(r"a window for ([0-9.]+) (\S+) at this round trip", small))
+line = re.search(r"underlay, 1 stream: ([a-z ]+) \(.*", fixed).group(0)
+got = bps(re.search(r"measured ([0-9.]+) (\S+)\)", line)) if "measured" in line else 0
+moved = not line.startswith("underlay, 1 stream: receive window")
+print(int(moved or got >= 0.9 * want), line[:60], "got", got, "sized for", want)
+PY
+[ "$(cut -d' ' -f1 "$OUT/moved.txt")" = 1 ] ||
+	fail "with tcp_rmem_max $fixed: $(cat "$OUT/moved.txt")"
+ok "rerun with tcp_rmem_max = $fixed: $(cut -d' ' -f2- "$OUT/moved.txt")"
 echo "$TEST_NAME: $CHECKS checks passed"

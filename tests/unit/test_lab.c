@@ -325,6 +325,8 @@ static void test_state_roundtrip(void **state)
 	st.spec.links[1].drop_pct = 2.5;
 	st.spec.links[1].block_icmp_too_big = true;
 	st.spec.links[1].rate_layer = LAYER_LINE;
+	st.spec.tcp_rmem_max = 262144;
+	st.spec.tcp_wmem_max = 1u << 20;
 	st.pid = 42;
 	st.owner = LAB_OWNER_RUN;
 	st.nns = 2;
@@ -351,6 +353,8 @@ static void test_state_roundtrip(void **state)
 	assert_true(back.spec.links[1].block_icmp_too_big);
 	assert_int_equal(back.spec.links[1].rate_layer, LAYER_LINE);
 	assert_int_equal(back.spec.links[0].rate_layer, LAYER_PAYLOAD);
+	assert_int_equal(back.spec.tcp_rmem_max, 262144);
+	assert_int_equal(back.spec.tcp_wmem_max, 1u << 20);
 	assert_int_equal(back.nns, 2);
 	assert_string_equal(back.ns[0].name, "ovp-lt-0");
 	assert_int_equal(back.ns[0].ino, 4026532177ULL);
