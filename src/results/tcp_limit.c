@@ -203,12 +203,14 @@ static void window_causes(const struct tcp_result *t, const struct tcp_limit_ctx
 		snprintf(v->evidence, sizeof(v->evidence),
 			 "within the congestion window %.0f %% of the time, %.3f %% of the bytes "
 			 "resent (%u segments), the round trip %.2f ms above its least %.3f ms: "
-			 "losses the path makes, more than a bottleneck's queue does",
+			 "losses without a bottleneck's queue (a lossy link, or a host dropping "
+			 "what it could not process)",
 			 v->cwnd * 100, v->retrans_ratio * 100, t->sender.retransmits, v->queue_ms,
 			 min_ms);
 		snprintf(v->fix, sizeof(v->fix),
-			 "find where the path loses (a UDP test on it names the place), or a "
-			 "congestion control that tolerates random loss (-C bbr)");
+			 "find where: a UDP test on this path names the place (the link, a "
+			 "socket, a host's backlog); against random loss on a link, a "
+			 "congestion control that tolerates it (-C bbr)");
 		return;
 	}
 	v->limit = TCP_LIMIT_CWND;
