@@ -14,6 +14,7 @@
 #include <netinet/in.h>
 #include <signal.h>
 #include <sodium.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
@@ -339,12 +340,22 @@ int device_start(struct device *dev)
 	for (unsigned k = 0; k < dev->nworkers && r == 0; k++) {
 		struct device_worker *w = &dev->workers[k];
 
+		char name[16];
+
 		r = pthread_create(&w->tx_thread, NULL, device_tx_thread, w);
 		w->tx_started = r == 0;
 		if (r == 0) {
 			r = pthread_create(&w->rx_thread, NULL, device_rx_thread, w);
 			w->rx_started = r == 0;
 		}
+		/* named, so that a thread's CPU (/proc/PID/task/TID/comm) says
+		 * which half of which worker it is: "ovl-tx0", "ovl-rx0" */
+		snprintf(name, sizeof(name), "ovl-tx%u", k % 1000);
+		if (w->tx_started)
+			pthread_setname_np(w->tx_thread, name);
+		snprintf(name, sizeof(name), "ovl-rx%u", k % 1000);
+		if (w->rx_started)
+			pthread_setname_np(w->rx_thread, name);
 	}
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	dev->threads_started = true;

@@ -32,4 +32,28 @@ double cpuuse_s_per_gbit(const struct cpu_use *u, uint64_t bits);
 /* Utilisation of one core in percent ((user + sys) / wall * 100); 0 if wall is 0. */
 double cpuuse_percent(const struct cpu_use *u);
 
+/* The threads of another process (a VPN daemon) from /proc/PID/task/TID/
+ * stat: each one's name (its comm, "ovl-tx0") and CPU time so far, and
+ * when they were read. */
+#define CPUUSE_MAX_THREADS 64
+struct cpuuse_thread {
+	int tid;
+	char name[16];
+	uint64_t cpu_ns; /* utime + stime */
+};
+struct cpuuse_threads {
+	int pid;
+	unsigned n;
+	uint64_t wall_ns; /* CLOCK_MONOTONIC when read */
+	struct cpuuse_thread t[CPUUSE_MAX_THREADS];
+};
+/* Reads process pid's threads under proc_root ("/proc"); 0 or -errno
+ * (-ESRCH: no such process). */
+int cpuuse_threads_read(const char *proc_root, int pid, struct cpuuse_threads *out);
+/* Of the threads in both a and b (the same tid), the one that used the
+ * most CPU between them: its index in b and its share of a core over the
+ * wall time between (*share); -1 when none. */
+int cpuuse_threads_busiest(const struct cpuuse_threads *a, const struct cpuuse_threads *b,
+			   double *share);
+
 #endif

@@ -45,5 +45,8 @@ const char *lab_overlay_ifname(const struct lab_overlay *ov, unsigned host);
 int lab_overlay_log_path(const char *lab_name, int host, char *buf, size_t len);
 /* Whether the daemon in host h is still running. */
 bool lab_overlay_alive(const struct lab_overlay *ov, unsigned host);
+/* The pid of host h's daemon as this process started it (0: none, or one
+ * started detached, whose pid is its own session's). */
+int lab_overlay_pid(const struct lab_overlay *ov, unsigned host);
 
 #endif

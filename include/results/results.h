@@ -81,6 +81,12 @@ struct results_trial {
 	struct cpu_use cpu_sender, cpu_receiver;
 	double sender_cpu_s_per_gbit, receiver_cpu_s_per_gbit;
 	double host_cpu_s; /* busy CPU seconds of the whole machine (lab runs) */
+	/* The built-in overlay's busiest daemon thread over the measured window
+	 * (lab runs of a builtin path): its share of a core, the lab host it
+	 * runs on and its name ("ovl-tx0"); "" when not read. */
+	double overlay_thread_cpu;
+	unsigned overlay_thread_host;
+	char overlay_thread[16];
 	struct load_sched sched_client, sched_server; /* each end's test threads */
 };
 

@@ -27,10 +27,15 @@ enum tcp_limit {
 	TCP_LIMIT_CWND,		/* the congestion window, neither loss nor queue */
 	TCP_LIMIT_SENDER_CPU,	/* a sending thread at a full core */
 	TCP_LIMIT_RECEIVER_CPU, /* a receiving thread at a full core */
+	TCP_LIMIT_OVERLAY_CPU,	/* an overlay daemon's thread at a full core */
+	TCP_LIMIT_HOST_CPU,	/* every core of the machine busy (a lab's hosts share it) */
 };
 
 /* A thread at this share of a core or more is a CPU limit. */
 #define TCP_LIMIT_CPU_BOUND 0.95
+/* A machine whose cores are this busy together is a CPU limit (its idle
+ * rest the gaps between threads handing packets to each other). */
+#define TCP_LIMIT_MACHINE_BOUND 0.9
 
 struct tcp_limit_verdict {
 	enum tcp_limit limit;
@@ -61,6 +66,14 @@ struct tcp_limit_ctx {
 	/* the hosts' names in the sentences; NULL: "this host" and "the far
 	 * host" by reverse */
 	const char *snd_host, *rcv_host;
+	/* the overlay's busiest daemon thread over the test, where the caller
+	 * read it: its share of a core, its name and its host's (NULL: unknown) */
+	double overlay_cpu;
+	const char *overlay_thread, *overlay_host;
+	/* the whole machine's busy share over the test (all its cores, 0..1)
+	 * and how many it has, where the caller knows (a lab run); 0: unknown */
+	double machine_busy;
+	unsigned machine_cpus;
 };
 
 /* The verdict on a TCP test's figures t (both ends' limits known, else

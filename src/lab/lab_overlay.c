@@ -34,6 +34,7 @@ struct lab_overlay {
 	unsigned nhosts;
 	char dir[64];
 	pid_t pid[LAB_MAX_HOSTS];
+	bool detached; /* pid[] are the detached spawns', not the daemons' */
 	uint64_t netns_ino[LAB_MAX_HOSTS];
 	uint8_t pub[LAB_MAX_HOSTS][KEY_LEN];
 };
@@ -69,6 +70,12 @@ const char *lab_overlay_ifname(const struct lab_overlay *ov, unsigned host)
 	(void)ov;
 	(void)host;
 	return OVERLAY_IFNAME;
+}
+
+int lab_overlay_pid(const struct lab_overlay *ov, unsigned host)
+{
+	return ov && host < ov->nhosts && ov->pid[host] > 0 && !ov->detached ? (int)ov->pid[host]
+									     : 0;
 }
 
 bool lab_overlay_alive(const struct lab_overlay *ov, unsigned host)
@@ -237,6 +244,7 @@ static int open_log(const struct lab_overlay *ov, unsigned h, char *path, size_t
 
 static int spawn_all(struct lab_overlay *ov, bool detach)
 {
+	ov->detached = detach;
 	for (unsigned h = 0; h < ov->nhosts; h++) {
 		char conf[128], log[256];
 		char *argv[] = { "/proc/self/exe", "tunnel", "up", conf, NULL };

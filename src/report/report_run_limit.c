@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* "limited by" for each path's TCP trials of a run. */
+#include <stdio.h>
 #include <string.h>
 
 #include "report_run_limit.h"
@@ -11,12 +12,24 @@ struct limit_line {
 	struct tcp_limit_verdict v;
 };
 
-static void judge(const struct results_trial *t, struct tcp_limit_verdict *v)
+static void judge(const struct results_run *run, const struct results_trial *t,
+		  struct tcp_limit_verdict *v)
 {
-	const struct tcp_limit_ctx c = { .rate_bps = t->target_bps,
-					 .snd_host = "the sending host",
-					 .rcv_host = "the receiving host" };
+	char host[24];
+	unsigned ncpu = run->host.ncpu;
+	const struct tcp_limit_ctx c = {
+		.rate_bps = t->target_bps,
+		.machine_cpus = t->host_cpu_s > 0 ? ncpu : 0,
+		.machine_busy =
+			ncpu && t->duration_s > 0 ? t->host_cpu_s / t->duration_s / ncpu : 0,
+		.snd_host = "the sending host",
+		.rcv_host = "the receiving host",
+		.overlay_cpu = t->overlay_thread[0] ? t->overlay_thread_cpu : 0,
+		.overlay_thread = t->overlay_thread[0] ? t->overlay_thread : NULL,
+		.overlay_host = host
+	};
 
+	snprintf(host, sizeof(host), "lab host %u", t->overlay_thread_host);
 	tcp_limit_judge(&t->tcp, &c, v);
 }
 
@@ -24,7 +37,7 @@ static void judge(const struct results_trial *t, struct tcp_limit_verdict *v)
  * such trial's sentences); false when none of them could be judged. */
 static bool line_of(const struct results_run *run, unsigned p, unsigned n, struct limit_line *l)
 {
-	unsigned count[TCP_LIMIT_RECEIVER_CPU + 1] = { 0 }, best = 0;
+	unsigned count[TCP_LIMIT_HOST_CPU + 1] = { 0 }, best = 0;
 	struct tcp_limit_verdict v;
 
 	memset(l, 0, sizeof(*l));
@@ -35,7 +48,7 @@ static bool line_of(const struct results_run *run, unsigned p, unsigned n, struc
 
 		if (t->kind != RESULTS_TRIAL_TCP || t->path != p || t->streams != n || t->status)
 			continue;
-		judge(t, &v);
+		judge(run, t, &v);
 		if (v.limit == TCP_LIMIT_UNKNOWN)
 			continue;
 		l->n++;
@@ -49,7 +62,7 @@ static bool line_of(const struct results_run *run, unsigned p, unsigned n, struc
 
 		if (t->kind != RESULTS_TRIAL_TCP || t->path != p || t->streams != n || t->status)
 			continue;
-		judge(t, &v);
+		judge(run, t, &v);
 		if (v.limit != TCP_LIMIT_UNKNOWN && count[v.limit] == best) {
 			l->v = v;
 			l->agree = best;

@@ -139,6 +139,8 @@ static const struct field trial_fields[] = {
 	FLD(struct results_trial, sender_cpu_s_per_gbit, F_DBL),
 	FLD(struct results_trial, receiver_cpu_s_per_gbit, F_DBL),
 	FLD(struct results_trial, host_cpu_s, F_DBL),
+	FLD(struct results_trial, overlay_thread_cpu, F_DBL),
+	FLD(struct results_trial, overlay_thread_host, F_UINT),
 };
 
 static const struct field knee_fields[] = {

@@ -178,7 +178,8 @@ static cJSON *trial_json(const struct results_run *run, const struct results_tri
 {
 	cJSON *o = obj_of(t, trial_fields, NF(trial_fields)), *u;
 	bool ok = o && add_str(o, "kind", results_trial_kind_name(t->kind)) &&
-		  add_num(o, "status", t->status) && add_str(o, "error", t->error);
+		  add_num(o, "status", t->status) && add_str(o, "error", t->error) &&
+		  add_str(o, "overlay_thread", t->overlay_thread);
 
 	if (ok && t->kind == RESULTS_TRIAL_DELAY)
 		ok = add_num(o, "load_pct", t->load_pct);

@@ -172,6 +172,9 @@ static int read_trial(struct rd *rd, const cJSON *o, const struct results_run *r
 		err = get_str(rd, o, "kind", kind, sizeof(kind), true);
 	if (!err)
 		err = get_str(rd, o, "error", t->error, sizeof(t->error), false);
+	if (!err)
+		err = get_str(rd, o, "overlay_thread", t->overlay_thread, sizeof(t->overlay_thread),
+			      false);
 	if (err)
 		return err;
 	k = results_trial_kind_parse(kind);

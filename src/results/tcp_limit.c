@@ -12,7 +12,8 @@ static const char *const names[] = {
 	[TCP_LIMIT_RWND] = "receive window",	   [TCP_LIMIT_SNDBUF] = "send buffer",
 	[TCP_LIMIT_NETWORK_RATE] = "network rate", [TCP_LIMIT_LOSS] = "loss",
 	[TCP_LIMIT_CWND] = "congestion window",	   [TCP_LIMIT_SENDER_CPU] = "sender CPU",
-	[TCP_LIMIT_RECEIVER_CPU] = "receiver CPU",
+	[TCP_LIMIT_RECEIVER_CPU] = "receiver CPU", [TCP_LIMIT_OVERLAY_CPU] = "overlay CPU",
+	[TCP_LIMIT_HOST_CPU] = "machine CPU",
 };
 
 const char *tcp_limit_name(enum tcp_limit l)
@@ -226,8 +227,27 @@ static void window_causes(const struct tcp_result *t, const struct tcp_limit_ctx
 /* In flight against a window: the window binds when 80 % of it is used. */
 #define WINDOW_USED 0.8
 
-static bool cpu_bound(const char *snd_host, const char *rcv_host, struct tcp_limit_verdict *v)
+static bool cpu_bound(const struct tcp_limit_ctx *c, const char *snd_host, const char *rcv_host,
+		      struct tcp_limit_verdict *v)
 {
+	/* an overlay daemon's thread at a full core holds every packet of the
+	 * path, whatever the ends' own threads do */
+	if (c->overlay_cpu >= TCP_LIMIT_CPU_BOUND) {
+		v->limit = TCP_LIMIT_OVERLAY_CPU;
+		snprintf(
+			v->evidence, sizeof(v->evidence),
+			"the overlay's thread %s on %s used %.0f %% of a core (the round trip "
+			"%.2f ms above its least: its queue; the ends' busiest threads at %.0f and "
+			"%.0f %%)",
+			c->overlay_thread[0] ? c->overlay_thread : "?",
+			c->overlay_host ? c->overlay_host : "a host", c->overlay_cpu * 100,
+			v->queue_ms, v->sender_cpu * 100, v->receiver_cpu * 100);
+		snprintf(v->fix, sizeof(v->fix),
+			 "more CPU for the overlay's daemon on %s (more workers on more cores, a "
+			 "faster CPU or cipher); its TCP cannot go faster than that thread",
+			 c->overlay_host ? c->overlay_host : "that host");
+		return true;
+	}
 	if (v->sender_cpu >= TCP_LIMIT_CPU_BOUND) {
 		v->limit = TCP_LIMIT_SENDER_CPU;
 		cpu(snd_host, "sending", v->sender_cpu, true, v);
@@ -236,6 +256,22 @@ static bool cpu_bound(const char *snd_host, const char *rcv_host, struct tcp_lim
 	if (v->receiver_cpu >= TCP_LIMIT_CPU_BOUND) {
 		v->limit = TCP_LIMIT_RECEIVER_CPU;
 		cpu(rcv_host, "receiving", v->receiver_cpu, false, v);
+		return true;
+	}
+	/* no one thread at a core, but every core busy: the lab's hosts, the
+	 * overlay's daemons and the kernel's packet work share one machine */
+	if (c->machine_cpus && c->machine_busy >= TCP_LIMIT_MACHINE_BOUND) {
+		v->limit = TCP_LIMIT_HOST_CPU;
+		snprintf(v->evidence, sizeof(v->evidence),
+			 "the machine's %u cores were %.0f %% busy, its busiest threads: sending "
+			 "%.0f %%, receiving %.0f %%%s%s%s %.0f %% of a core",
+			 c->machine_cpus, c->machine_busy * 100, v->sender_cpu * 100,
+			 v->receiver_cpu * 100, c->overlay_thread ? ", the overlay's " : "",
+			 c->overlay_thread ? c->overlay_thread : "",
+			 c->overlay_thread ? "" : " (no overlay)", c->overlay_cpu * 100);
+		snprintf(v->fix, sizeof(v->fix),
+			 "more cores: the hosts of a lab share this machine's, so its figures are "
+			 "the machine's limit, not the path's; real hosts measure the path");
 		return true;
 	}
 	return false;
@@ -299,10 +335,17 @@ void tcp_limit_judge(const struct tcp_result *t, const struct tcp_limit_ctx *c,
 	/* the write queue mostly empty, or the rate asked reached (a paced
 	 * writer keeps the queue from emptying at a round trip shorter than
 	 * its writes' spacing): nothing more to send, whatever the windows */
-	if (v->app >= 0.5 ||
-	    (c->rate_bps && (double)t->goodput_bps >= 0.95 * (double)c->rate_bps)) {
-		if (!cpu_bound(snd_host, rcv_host, v))
-			application(t, c, v);
+	if (c->rate_bps && (double)t->goodput_bps >= 0.95 * (double)c->rate_bps) {
+		application(t, c, v);
+		return;
+	}
+	if (v->app >= 0.5) {
+		if (v->sender_cpu >= TCP_LIMIT_CPU_BOUND) {
+			v->limit = TCP_LIMIT_SENDER_CPU;
+			cpu(snd_host, "sending", v->sender_cpu, true, v);
+			return;
+		}
+		application(t, c, v);
 		return;
 	}
 	/* the peer's window nearly full, and no larger than the congestion
@@ -322,7 +365,7 @@ void tcp_limit_judge(const struct tcp_result *t, const struct tcp_limit_ctx *c,
 		return;
 	}
 	if (v->cwnd_B > 0 && inflight >= WINDOW_USED * v->cwnd_B) {
-		if (!cpu_bound(snd_host, rcv_host, v))
+		if (!cpu_bound(c, snd_host, rcv_host, v))
 			window_causes(t, c, v);
 		return;
 	}
@@ -334,7 +377,7 @@ void tcp_limit_judge(const struct tcp_result *t, const struct tcp_limit_ctx *c,
 		sndbuf(t, c, snd_host, v);
 		return;
 	}
-	if (!cpu_bound(snd_host, rcv_host, v))
+	if (!cpu_bound(c, snd_host, rcv_host, v))
 		window_causes(t, c, v);
 }
 

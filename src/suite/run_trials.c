@@ -20,9 +20,11 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "cpuuse.h"
 #include "interrupt.h"
 #include "knee.h"
 #include "knee_drive.h"
+#include "lab_overlay.h"
 #include "load.h"
 #include "log.h"
 #include "run_int.h"
@@ -65,12 +67,18 @@ struct host_cpu {
 	unsigned n;
 	double cpu_first, cpu_last;
 	double t_first, t_last;
+	/* a builtin path's daemons (client host, server host): their threads
+	 * at the first and the last interval */
+	int pid[2];
+	unsigned host[2];
+	struct cpuuse_threads first[2], last[2];
 };
 
 static void host_cpu_interval(const struct load_result *res, const struct load_interval *iv,
 			      void *arg)
 {
 	struct host_cpu *hc = arg;
+	bool first = hc->n == 0;
 	double s;
 
 	(void)res;
@@ -82,6 +90,28 @@ static void host_cpu_interval(const struct load_result *res, const struct load_i
 	} else {
 		hc->cpu_last = s;
 		hc->t_last = iv->end_s;
+	}
+	for (unsigned e = 0; e < 2; e++)
+		if (hc->pid[e] &&
+		    cpuuse_threads_read("/proc", hc->pid[e], first ? &hc->first[e] : &hc->last[e]))
+			hc->pid[e] = 0;
+}
+
+/* The daemons' busiest thread over the measured window, of both hosts. */
+static void overlay_threads_of(const struct host_cpu *hc, struct results_trial *t)
+{
+	for (unsigned e = 0; e < 2; e++) {
+		double share;
+		int i;
+
+		if (!hc->pid[e] || hc->n < 2)
+			continue;
+		i = cpuuse_threads_busiest(&hc->first[e], &hc->last[e], &share);
+		if (i < 0 || share <= t->overlay_thread_cpu)
+			continue;
+		t->overlay_thread_cpu = share;
+		t->overlay_thread_host = hc->host[e];
+		snprintf(t->overlay_thread, sizeof(t->overlay_thread), "%s", hc->last[e].t[i].name);
 	}
 }
 
@@ -185,7 +215,7 @@ static int do_trial(struct run *r, const struct trial_req *q, struct knee_measur
 	struct load_spec spec;
 	struct load_result lr;
 	struct results_trial *t;
-	struct host_cpu hc;
+	static struct host_cpu hc; /* 8 KiB of thread figures; one trial at a time */
 	struct load_hooks hooks = { 0 };
 	uint64_t start;
 	int rc;
@@ -216,6 +246,12 @@ static int do_trial(struct run *r, const struct trial_req *q, struct knee_measur
 		spec.interval_ns = q->duration_ns / 5 ? q->duration_ns / 5 : q->duration_ns;
 		hooks.on_interval = host_cpu_interval;
 		hooks.arg = &hc;
+		if (p->sp->type == SCN_PATH_BUILTIN && r->ov) {
+			hc.host[0] = r->scn->lab.client;
+			hc.host[1] = r->scn->lab.server;
+			hc.pid[0] = lab_overlay_pid(r->ov, hc.host[0]);
+			hc.pid[1] = lab_overlay_pid(r->ov, hc.host[1]);
+		}
 	}
 	start = clock_now_ns();
 	rc = run_load(r, &spec, &lr, r->lab ? &hooks : NULL);
@@ -235,6 +271,7 @@ static int do_trial(struct run *r, const struct trial_req *q, struct knee_measur
 		if (rc < 0 && !t->error[0])
 			snprintf(t->error, sizeof(t->error), "%s", strerror(-rc));
 		t->host_cpu_s = host_cpu_of(&hc, lr.duration_s);
+		overlay_threads_of(&hc, t);
 		*idx = r->res->ntrials - 1;
 	}
 	if (km && spec.proto == LOAD_UDP) {

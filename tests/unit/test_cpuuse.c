@@ -1,11 +1,17 @@
 // SPDX-License-Identifier: MIT
 /* CPU use deltas and the per-Gbit figure, on constructed snapshots and on
  * the live process and thread. */
+#include <errno.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -63,11 +69,73 @@ static void test_live(void **state)
 	}
 }
 
+static void write_stat(const char *root, int pid, int tid, const char *comm, unsigned long ut,
+		       unsigned long st)
+{
+	char path[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%d", root, pid);
+	mkdir(path, 0700);
+	snprintf(path, sizeof(path), "%s/%d/task", root, pid);
+	mkdir(path, 0700);
+	snprintf(path, sizeof(path), "%s/%d/task/%d", root, pid, tid);
+	mkdir(path, 0700);
+	snprintf(path, sizeof(path), "%s/%d/task/%d/stat", root, pid, tid);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fprintf(f, "%d (%s) R 1 %d %d 0 -1 4194368 120 0 0 0 %lu %lu 0 0 20 0 3 0 12345\n", tid,
+		comm, pid, pid, ut, st);
+	fclose(f);
+}
+
+/* Another process's threads from a /proc of our own making: the names
+ * (one with a space and a parenthesis), CPU in clock ticks, the busiest
+ * between two reads, a missing process. */
+static void test_threads(void **state)
+{
+	char root[] = "/tmp/ovlperf-cpuuse-XXXXXX";
+	struct cpuuse_threads *a = calloc(2, sizeof(*a)), *b = a + 1;
+	long hz = sysconf(_SC_CLK_TCK);
+	double share;
+	int i;
+
+	(void)state;
+	assert_non_null(mkdtemp(root));
+	write_stat(root, 42, 42, "exe", 10, 5);
+	write_stat(root, 42, 43, "ovl-tx0", 100, 50);
+	write_stat(root, 42, 44, "odd) (name", 7, 0);
+	assert_int_equal(cpuuse_threads_read(root, 42, a), 0);
+	assert_int_equal(a->n, 3);
+	for (unsigned k = 0; k < a->n; k++)
+		if (a->t[k].tid == 44)
+			assert_string_equal(a->t[k].name, "odd) (name");
+	write_stat(root, 42, 43, "ovl-tx0", 100 + (unsigned long)hz / 2, 50);
+	write_stat(root, 42, 44, "odd) (name", 7 + (unsigned long)hz / 10, 0);
+	assert_int_equal(cpuuse_threads_read(root, 42, b), 0);
+	b->wall_ns = a->wall_ns + 1000000000ULL; /* one second between */
+	i = cpuuse_threads_busiest(a, b, &share);
+	assert_true(i >= 0);
+	assert_string_equal(b->t[i].name, "ovl-tx0");
+	assert_true(fabs(share - 0.5) < 1e-9);
+	assert_int_equal(cpuuse_threads_read(root, 7, a), -ESRCH);
+	b->wall_ns = a->wall_ns;
+	assert_int_equal(cpuuse_threads_busiest(a, b, &share), -1);
+	free(a);
+	{
+		char cmd[64];
+
+		snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
+		assert_int_equal(system(cmd), 0);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_delta_and_ratios),
 		cmocka_unit_test(test_live),
+		cmocka_unit_test(test_threads),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

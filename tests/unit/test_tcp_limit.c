@@ -213,6 +213,54 @@ static void test_network_rate_and_loss(void **state)
 	assert_int_equal(v.limit, TCP_LIMIT_CWND);
 }
 
+/* The overlay's daemon thread at a full core, or the whole machine busy
+ * (a lab's hosts share it): CPU limits of the path, not of its ends. */
+static void test_overlay_and_machine(void **state)
+{
+	struct load_result r;
+	struct tcp_limit_verdict v;
+	struct tcp_limit_ctx c = { .overlay_cpu = 0.99,
+				   .overlay_thread = "ovl-tx0",
+				   .overlay_host = "lab host 0" };
+
+	(void)state;
+	/* the built-in overlay on the default lab: 4.5 Gbit/s, its queue 5 ms */
+	base(&r, 4.54e9);
+	r.tcp.sender.rtt_us = 5510;
+	r.tcp.sender_limits.min_rtt_us = 115;
+	r.tcp.sender.snd_cwnd = 2200;
+	tcp_limit_judge(&r.tcp, &c, &v);
+	assert_int_equal(v.limit, TCP_LIMIT_OVERLAY_CPU);
+	assert_string_equal(tcp_limit_name(v.limit), "overlay CPU");
+	assert_non_null(strstr(v.evidence, "ovl-tx0 on lab host 0 used 99 %"));
+	assert_non_null(strstr(v.fix, "lab host 0"));
+	/* below a core, the queue is the network's rate ... */
+	c.overlay_cpu = 0.71;
+	tcp_limit_judge(&r.tcp, &c, &v);
+	assert_int_equal(v.limit, TCP_LIMIT_NETWORK_RATE);
+	/* ... unless the machine's cores were all busy */
+	c.machine_cpus = 2;
+	c.machine_busy = 0.91;
+	tcp_limit_judge(&r.tcp, &c, &v);
+	assert_int_equal(v.limit, TCP_LIMIT_HOST_CPU);
+	assert_non_null(strstr(v.evidence, "2 cores were 91 % busy"));
+	assert_non_null(strstr(v.evidence, "ovl-tx0 71 %"));
+	c.machine_busy = 0.8;
+	tcp_limit_judge(&r.tcp, &c, &v);
+	assert_int_equal(v.limit, TCP_LIMIT_NETWORK_RATE);
+	/* a window that binds is the window, whatever the CPU */
+	c.overlay_cpu = 0.99;
+	base(&r, 63.06e6);
+	r.tcp.sender_limits.snd_wnd = 162432;
+	tcp_limit_judge(&r.tcp, &c, &v);
+	assert_int_equal(v.limit, TCP_LIMIT_RWND);
+	/* and -b reached is the application */
+	base(&r, 50.32e6);
+	tcp_limit_judge(&r.tcp,
+			&(struct tcp_limit_ctx){ .rate_bps = 50000000, .overlay_cpu = 0.99 }, &v);
+	assert_int_equal(v.limit, TCP_LIMIT_APPLICATION);
+}
+
 static void test_unknown(void **state)
 {
 	struct load_result r;
@@ -262,6 +310,7 @@ int main(void)
 		cmocka_unit_test(test_network_rate_and_loss),
 		cmocka_unit_test(test_unknown),
 		cmocka_unit_test(test_shares_add_up),
+		cmocka_unit_test(test_overlay_and_machine),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
