@@ -18,7 +18,10 @@
 #     resent within 1..4 % (what the drop rule does), offloads on and off;
 #   a run with [lab] tcp_rmem_max = 256K over 10 ms each way: its report
 #     (from run.json) says receive window with the maximum the far end read
-#     back; rerun with the fix's value, the limit moves.
+#     back; rerun with the fix's value, the limit moves;
+#   a run over the built-in overlay: run.json names its daemons' busiest
+#     thread with its share of a core, and the path gets a CPU or queue
+#     verdict.
 # Never on speed: only "the goodput rose" once the window is not the limit.
 source "$(dirname "$0")/lib.sh"
 
@@ -162,4 +165,25 @@ PY
 [ "$(cut -d' ' -f1 "$OUT/moved.txt")" = 1 ] ||
 	fail "with tcp_rmem_max $fixed: $(cat "$OUT/moved.txt")"
 ok "rerun with tcp_rmem_max = $fixed: $(cut -d' ' -f2- "$OUT/moved.txt")"
+
+# The built-in overlay in a run: its daemons' busiest thread over each TCP
+# trial is named (one of theirs, from /proc), at a share of a core no
+# more than the whole daemon's, and the report's verdict for the path is
+# one the figures allow (a CPU or the queue it makes, never "unknown")
+printf '%s\n' "[scenario]" "name = tlov" "repetitions = 1" "duration = 2s" "[lab]" "name = tlov" \
+	"[path.overlay]" "type = builtin" "[tcp]" "streams = 1" "[udp]" "enabled = no" >"$OUT/ov.ini"
+"$OVLPERF" run "$OUT/ov.ini" -o "$OUT/ov" >"$OUT/ov.out" 2>"$OUT/ov.err" ||
+	{ cat "$OUT/ov.err"; fail "overlay run exited non-zero"; }
+python3 - "$OUT"/ov/*/run.json >"$OUT/ov.check" <<'PY'
+import json, sys
+t = [t for t in json.load(open(sys.argv[1]))["trials"] if t["kind"] == "tcp"][0]
+print(int(t["overlay_thread"].startswith("ovl-") and 0 < t["overlay_thread_cpu"] <= 1.05
+          and t["overlay_thread_host"] in (0, 1)),
+      t["overlay_thread"], t["overlay_thread_cpu"], t["overlay_thread_host"])
+PY
+[ "$(cut -d' ' -f1 "$OUT/ov.check")" = 1 ] || fail "overlay thread in run.json: $(cat "$OUT/ov.check")"
+ok "the overlay's busiest thread over the trial: $(cut -d' ' -f2- "$OUT/ov.check")"
+grep -Eq "overlay, 1 stream: (overlay CPU|machine CPU|network rate|congestion window|sender CPU|receiver CPU) " "$OUT/ov.out" ||
+	fail "overlay verdict: $(grep -A1 'limited by' "$OUT/ov.out")"
+ok "the overlay path's verdict: $(grep -o 'overlay, 1 stream: [a-zA-Z ]*' "$OUT/ov.out" | head -1)"
 echo "$TEST_NAME: $CHECKS checks passed"
