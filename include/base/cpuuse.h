@@ -9,6 +9,7 @@
 #ifndef OVLPERF_CPUUSE_H
 #define OVLPERF_CPUUSE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 enum cpuuse_scope { CPUUSE_PROCESS = 0, CPUUSE_THREAD = 1 };
@@ -55,5 +56,20 @@ int cpuuse_threads_read(const char *proc_root, int pid, struct cpuuse_threads *o
  * wall time between (*share); -1 when none. */
 int cpuuse_threads_busiest(const struct cpuuse_threads *a, const struct cpuuse_threads *b,
 			   double *share);
+
+/* The CPU quota of a process's cgroup and the time the kernel held it at
+ * that quota so far: cgroup v1's cpu controller (cpu.cfs_quota_us over
+ * cpu.cfs_period_us, cpu.stat throttled_time) or v2's (cpu.max, cpu.stat
+ * throttled_usec). quota_cores 0: no quota. */
+struct cpuuse_cgroup {
+	bool found;	    /* the process's cpu cgroup was read */
+	double quota_cores; /* cores it may use; 0 unlimited */
+	uint64_t throttled_ns;
+	char path[128]; /* its path in the hierarchy ("/" the root) */
+};
+/* For process pid, with /proc at proc_root and the cgroup mounts under
+ * cg_root ("/sys/fs/cgroup"). 0 or -errno (-ENOENT: no cpu cgroup). */
+int cpuuse_cgroup_read(const char *proc_root, const char *cg_root, int pid,
+		       struct cpuuse_cgroup *out);
 
 #endif

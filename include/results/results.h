@@ -87,6 +87,12 @@ struct results_trial {
 	double overlay_thread_cpu;
 	unsigned overlay_thread_host;
 	char overlay_thread[16];
+	/* ... and a daemon whose cgroup has a CPU quota (the host with the most
+	 * time throttled): the quota and the cores its process used, in cores,
+	 * and the time the kernel held it at the quota (cpu.stat) over the
+	 * measured window; quota 0: none found */
+	double overlay_quota_cores, overlay_quota_used, overlay_throttled_s;
+	unsigned overlay_quota_host;
 	struct load_sched sched_client, sched_server; /* each end's test threads */
 };
 

@@ -70,6 +70,10 @@ struct tcp_limit_ctx {
 	 * read it: its share of a core, its name and its host's (NULL: unknown) */
 	double overlay_cpu;
 	const char *overlay_thread, *overlay_host;
+	/* a daemon's cgroup quota (cores, 0: none), the cores its process
+	 * used, the time it was held at the quota, and its host's name */
+	double overlay_quota_cores, overlay_quota_used, overlay_throttled_s;
+	const char *overlay_quota_host;
 	/* the whole machine's busy share over the test (all its cores, 0..1)
 	 * and how many it has, where the caller knows (a lab run); 0: unknown */
 	double machine_busy;

@@ -140,3 +140,113 @@ int cpuuse_threads_busiest(const struct cpuuse_threads *a, const struct cpuuse_t
 		*share = (double)best / (double)(b->wall_ns - a->wall_ns);
 	return at;
 }
+
+static int read_line(const char *dir, const char *name, char *buf, size_t len)
+{
+	char path[320];
+	FILE *f;
+	bool ok;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	ok = fgets(buf, (int)len, f) != NULL;
+	fclose(f);
+	return ok ? 0 : -EIO;
+}
+
+/* "throttled_time N" (v1, ns) or "throttled_usec N" (v2) in cpu.stat. */
+static int throttled(const char *dir, uint64_t *ns)
+{
+	char path[320], key[64];
+	unsigned long long v;
+	int rc = -ENOENT;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/cpu.stat", dir);
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	while (fscanf(f, "%63s %llu", key, &v) == 2) {
+		if (!strcmp(key, "throttled_time")) {
+			*ns = v;
+			rc = 0;
+		} else if (!strcmp(key, "throttled_usec")) {
+			*ns = v * 1000;
+			rc = 0;
+		}
+	}
+	fclose(f);
+	return rc;
+}
+
+static bool has_cpu(char *controllers)
+{
+	for (char *tok = strtok(controllers, ","); tok; tok = strtok(NULL, ","))
+		if (!strcmp(tok, "cpu"))
+			return true;
+	return false;
+}
+
+int cpuuse_cgroup_read(const char *proc_root, const char *cg_root, int pid,
+		       struct cpuuse_cgroup *out)
+{
+	static const char *const v1[] = { "cpu", "cpu,cpuacct", "cpuacct,cpu" };
+	char path[256], line[512], dir[320], v2path[128] = "";
+	bool v1found = false;
+	long long quota = -1, period = 0;
+	FILE *f;
+
+	memset(out, 0, sizeof(*out));
+	snprintf(path, sizeof(path), "%s/%d/cgroup", proc_root, pid);
+	f = fopen(path, "re");
+	if (!f)
+		return errno == ENOENT ? -ESRCH : -errno;
+	while (fgets(line, sizeof(line), f)) {
+		char *c1 = strchr(line, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+
+		if (!c2)
+			continue;
+		*c1 = '\0';
+		*c2 = '\0';
+		c2[strcspn(c2 + 1, "\n") + 1] = '\0';
+		if (!strcmp(line, "0") && !c1[1])
+			snprintf(v2path, sizeof(v2path), "%s", c2 + 1);
+		else if (has_cpu(c1 + 1)) {
+			snprintf(out->path, sizeof(out->path), "%s", c2 + 1);
+			v1found = true;
+		}
+	}
+	fclose(f);
+	if (v1found) {
+		for (size_t i = 0; i < sizeof(v1) / sizeof(v1[0]) && !out->found; i++) {
+			snprintf(dir, sizeof(dir), "%s/%s%s", cg_root, v1[i], out->path);
+			if (throttled(dir, &out->throttled_ns))
+				continue;
+			out->found = true;
+			if (!read_line(dir, "cpu.cfs_quota_us", line, sizeof(line)))
+				quota = atoll(line);
+			if (!read_line(dir, "cpu.cfs_period_us", line, sizeof(line)))
+				period = atoll(line);
+		}
+	} else if (v2path[0]) {
+		snprintf(out->path, sizeof(out->path), "%s", v2path);
+		snprintf(dir, sizeof(dir), "%s%s", cg_root, v2path);
+		if (throttled(dir, &out->throttled_ns)) {
+			snprintf(dir, sizeof(dir), "%s/unified%s", cg_root, v2path);
+			if (throttled(dir, &out->throttled_ns))
+				return -ENOENT;
+		}
+		out->found = true;
+		/* "max 100000" or "20000 100000" */
+		if (!read_line(dir, "cpu.max", line, sizeof(line)) && strncmp(line, "max", 3) &&
+		    sscanf(line, "%lld %lld", &quota, &period) != 2)
+			quota = -1;
+	}
+	if (!out->found)
+		return -ENOENT;
+	if (quota > 0 && period > 0)
+		out->quota_cores = (double)quota / (double)period;
+	return 0;
+}

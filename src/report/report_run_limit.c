@@ -15,7 +15,7 @@ struct limit_line {
 static void judge(const struct results_run *run, const struct results_trial *t,
 		  struct tcp_limit_verdict *v)
 {
-	char host[24];
+	char host[24], qhost[24];
 	unsigned ncpu = run->host.ncpu;
 	const struct tcp_limit_ctx c = {
 		.rate_bps = t->target_bps,
@@ -26,10 +26,15 @@ static void judge(const struct results_run *run, const struct results_trial *t,
 		.rcv_host = "the receiving host",
 		.overlay_cpu = t->overlay_thread[0] ? t->overlay_thread_cpu : 0,
 		.overlay_thread = t->overlay_thread[0] ? t->overlay_thread : NULL,
-		.overlay_host = host
+		.overlay_host = host,
+		.overlay_quota_cores = t->overlay_quota_cores,
+		.overlay_quota_used = t->overlay_quota_used,
+		.overlay_throttled_s = t->overlay_throttled_s,
+		.overlay_quota_host = qhost,
 	};
 
 	snprintf(host, sizeof(host), "lab host %u", t->overlay_thread_host);
+	snprintf(qhost, sizeof(qhost), "lab host %u", t->overlay_quota_host);
 	tcp_limit_judge(&t->tcp, &c, v);
 }
 

@@ -141,6 +141,10 @@ static const struct field trial_fields[] = {
 	FLD(struct results_trial, host_cpu_s, F_DBL),
 	FLD(struct results_trial, overlay_thread_cpu, F_DBL),
 	FLD(struct results_trial, overlay_thread_host, F_UINT),
+	FLD(struct results_trial, overlay_quota_cores, F_DBL),
+	FLD(struct results_trial, overlay_quota_used, F_DBL),
+	FLD(struct results_trial, overlay_throttled_s, F_DBL),
+	FLD(struct results_trial, overlay_quota_host, F_UINT),
 };
 
 static const struct field knee_fields[] = {

@@ -230,6 +230,24 @@ static void window_causes(const struct tcp_result *t, const struct tcp_limit_ctx
 static bool cpu_bound(const struct tcp_limit_ctx *c, const char *snd_host, const char *rcv_host,
 		      struct tcp_limit_verdict *v)
 {
+	/* a daemon held at its cgroup's CPU quota (it used 90 % of it or more
+	 * and the kernel throttled it) holds the path as a full core does */
+	if (c->overlay_quota_cores > 0 && c->overlay_throttled_s > 0 &&
+	    c->overlay_quota_used >= 0.9 * c->overlay_quota_cores) {
+		v->limit = TCP_LIMIT_OVERLAY_CPU;
+		snprintf(v->evidence, sizeof(v->evidence),
+			 "the overlay's daemon on %s was held at its cgroup's CPU quota: %.2f of "
+			 "its %.2f cores used, throttled %.0f ms by the kernel (cpu.stat); the "
+			 "round trip %.2f ms above its least (its queue)",
+			 c->overlay_quota_host ? c->overlay_quota_host : "a host",
+			 c->overlay_quota_used, c->overlay_quota_cores,
+			 c->overlay_throttled_s * 1e3, v->queue_ms);
+		snprintf(v->fix, sizeof(v->fix),
+			 "a larger CPU quota for the daemon's cgroup on %s (cpu.cfs_quota_us, or "
+			 "cpu.max on cgroup v2): its TCP cannot go faster than the quota lets it",
+			 c->overlay_quota_host ? c->overlay_quota_host : "that host");
+		return true;
+	}
 	/* an overlay daemon's thread at a full core holds every packet of the
 	 * path, whatever the ends' own threads do */
 	if (c->overlay_cpu >= TCP_LIMIT_CPU_BOUND) {
@@ -371,8 +389,9 @@ void tcp_limit_judge(const struct tcp_result *t, const struct tcp_limit_ctx *c,
 	}
 	/* less in flight than either window allowed, and stalls on the send
 	 * buffer counted (autotuning at its maximum alone is no proof: after
-	 * losses it holds what waits for the holes' repair) */
-	if (v->sndbuf >= 0.05) {
+	 * losses it holds what waits for the holes' repair, so with 1 % resent
+	 * or more the stalls must outweigh the congestion window's time) */
+	if (v->sndbuf >= 0.05 && (v->retrans_ratio < 0.01 || v->sndbuf >= v->cwnd)) {
 		v->limit = TCP_LIMIT_SNDBUF;
 		sndbuf(t, c, snd_host, v);
 		return;

@@ -72,6 +72,7 @@ struct host_cpu {
 	int pid[2];
 	unsigned host[2];
 	struct cpuuse_threads first[2], last[2];
+	struct cpuuse_cgroup cg_first[2], cg_last[2];
 };
 
 static void host_cpu_interval(const struct load_result *res, const struct load_interval *iv,
@@ -91,10 +92,49 @@ static void host_cpu_interval(const struct load_result *res, const struct load_i
 		hc->cpu_last = s;
 		hc->t_last = iv->end_s;
 	}
-	for (unsigned e = 0; e < 2; e++)
+	for (unsigned e = 0; e < 2; e++) {
 		if (hc->pid[e] &&
 		    cpuuse_threads_read("/proc", hc->pid[e], first ? &hc->first[e] : &hc->last[e]))
 			hc->pid[e] = 0;
+		if (hc->pid[e])
+			cpuuse_cgroup_read("/proc", "/sys/fs/cgroup", hc->pid[e],
+					   first ? &hc->cg_first[e] : &hc->cg_last[e]);
+	}
+}
+
+/* The CPU the whole process used between two reads of its threads, cores. */
+static double process_cores(const struct cpuuse_threads *a, const struct cpuuse_threads *b)
+{
+	uint64_t used = 0;
+
+	if (b->wall_ns <= a->wall_ns)
+		return 0;
+	for (unsigned i = 0; i < b->n; i++)
+		for (unsigned j = 0; j < a->n; j++)
+			if (a->t[j].tid == b->t[i].tid && b->t[i].cpu_ns > a->t[j].cpu_ns)
+				used += b->t[i].cpu_ns - a->t[j].cpu_ns;
+	return (double)used / (double)(b->wall_ns - a->wall_ns);
+}
+
+/* A daemon held at its cgroup's quota: the host whose throttled time rose most. */
+static void overlay_quota_of(const struct host_cpu *hc, struct results_trial *t)
+{
+	for (unsigned e = 0; e < 2; e++) {
+		const struct cpuuse_cgroup *a = &hc->cg_first[e], *b = &hc->cg_last[e];
+		double thr;
+
+		if (!hc->pid[e] || hc->n < 2 || !a->found || !b->found || b->quota_cores <= 0)
+			continue;
+		thr = b->throttled_ns > a->throttled_ns
+			      ? (double)(b->throttled_ns - a->throttled_ns) / 1e9
+			      : 0;
+		if (t->overlay_quota_cores > 0 && thr <= t->overlay_throttled_s)
+			continue;
+		t->overlay_quota_cores = b->quota_cores;
+		t->overlay_throttled_s = thr;
+		t->overlay_quota_used = process_cores(&hc->first[e], &hc->last[e]);
+		t->overlay_quota_host = hc->host[e];
+	}
 }
 
 /* The daemons' busiest thread over the measured window, of both hosts. */
@@ -272,6 +312,7 @@ static int do_trial(struct run *r, const struct trial_req *q, struct knee_measur
 			snprintf(t->error, sizeof(t->error), "%s", strerror(-rc));
 		t->host_cpu_s = host_cpu_of(&hc, lr.duration_s);
 		overlay_threads_of(&hc, t);
+		overlay_quota_of(&hc, t);
 		*idx = r->res->ntrials - 1;
 	}
 	if (km && spec.proto == LOAD_UDP) {

@@ -21,7 +21,9 @@
 #     back; rerun with the fix's value, the limit moves;
 #   a run over the built-in overlay: run.json names its daemons' busiest
 #     thread with its share of a core, and the path gets a CPU or queue
-#     verdict.
+#     verdict; one daemon in a cgroup with a 20 % CPU quota (host 1, then
+#     host 0) -> "overlay CPU" on that host, its throttled time within the
+#     cgroup's own cpu.stat.
 # Never on speed: only "the goodput rose" once the window is not the limit.
 source "$(dirname "$0")/lib.sh"
 
@@ -186,4 +188,53 @@ ok "the overlay's busiest thread over the trial: $(cut -d' ' -f2- "$OUT/ov.check
 grep -Eq "overlay, 1 stream: (overlay CPU|machine CPU|network rate|congestion window|sender CPU|receiver CPU) " "$OUT/ov.out" ||
 	fail "overlay verdict: $(grep -A1 'limited by' "$OUT/ov.out")"
 ok "the overlay path's verdict: $(grep -o 'overlay, 1 stream: [a-zA-Z ]*' "$OUT/ov.out" | head -1)"
+
+# One daemon in a cgroup (v1 cpu) with a 20 % CPU quota, moved there as
+# soon as the run starts it: the path's verdict is the overlay's CPU on
+# that host, and the time the run says the kernel held it there is within
+# the cgroup's own throttled_time over the whole run. Then the other host.
+CG=/sys/fs/cgroup/cpu
+if [ -w "$CG/cgroup.procs" ]; then
+	for h in 1 0; do
+		q=$CG/ovlperf-tlq$h
+		mkdir "$q"
+		on_exit "rmdir $q"
+		echo 100000 >"$q/cpu.cfs_period_us"
+		echo 20000 >"$q/cpu.cfs_quota_us"
+		(
+			for _ in $(seq 1000); do
+				# the daemon: the process of that host with a thread ovl-tx0
+				for p in $(ip netns pids ovp-tlov-$h 2>/dev/null); do
+					if grep -qx ovl-tx0 /proc/"$p"/task/*/comm 2>/dev/null; then
+						echo "$p" >"$q/cgroup.procs"
+						exit 0
+					fi
+				done
+				sleep 0.01
+			done
+		) &
+		mover=$!
+		t0=$(awk '$1 == "throttled_time" {print $2}' "$q/cpu.stat")
+		"$OVLPERF" run "$OUT/ov.ini" -o "$OUT/q$h" >"$OUT/q$h.out" 2>"$OUT/q$h.err" ||
+			{ cat "$OUT/q$h.err"; fail "quota run (host $h) exited non-zero"; }
+		wait $mover || fail "the daemon of host $h was never moved into $q"
+		t1=$(awk '$1 == "throttled_time" {print $2}' "$q/cpu.stat")
+		grep -q "overlay, 1 stream: overlay CPU (1 of 1): the overlay's daemon on lab host $h was held at its cgroup's CPU quota" "$OUT/q$h.out" ||
+			fail "quota on host $h: $(grep -A1 'overlay, 1 stream' "$OUT/q$h.out")"
+		ok "a 20 % quota on host $h's daemon: overlay CPU on lab host $h"
+		python3 - "$OUT"/q$h/*/run.json $((t1 - t0)) $h >"$OUT/q$h.check" <<'PY'
+import json, sys
+t = [t for t in json.load(open(sys.argv[1]))["trials"] if t["kind"] == "tcp"][0]
+whole = int(sys.argv[2]) / 1e9
+print(int(t["overlay_quota_host"] == int(sys.argv[3]) and t["overlay_quota_cores"] == 0.2
+          and 0 < t["overlay_throttled_s"] <= whole and t["overlay_quota_used"] <= 0.2 * 1.1),
+      "throttled", t["overlay_throttled_s"], "s of the cgroup's", whole, "s; used",
+      t["overlay_quota_used"], "of", t["overlay_quota_cores"], "cores")
+PY
+		[ "$(cut -d' ' -f1 "$OUT/q$h.check")" = 1 ] || fail "quota figures, host $h: $(cat "$OUT/q$h.check")"
+		ok "host $h: $(cut -d' ' -f2- "$OUT/q$h.check")"
+	done
+else
+	echo "# no writable cgroup v1 cpu controller: the quota case is not run"
+fi
 echo "$TEST_NAME: $CHECKS checks passed"

@@ -130,12 +130,83 @@ static void test_threads(void **state)
 	}
 }
 
+static void put(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+/* A process's cpu cgroup and quota, v1 (cpu,cpuacct mounted together)
+ * and v2, from trees of our own. */
+static void test_cgroup(void **state)
+{
+	char root[] = "/tmp/ovlperf-cgroup-XXXXXX", p[256], cmd[64];
+	struct cpuuse_cgroup cg;
+
+	(void)state;
+	assert_non_null(mkdtemp(root));
+	snprintf(p, sizeof(p), "%s/proc", root);
+	mkdir(p, 0700);
+	snprintf(p, sizeof(p), "%s/proc/42", root);
+	mkdir(p, 0700);
+	snprintf(p, sizeof(p), "%s/proc/42/cgroup", root);
+	put(p, "9:name=systemd:/\n2:cpu,cpuacct:/vpn\n1:memory:/x\n0::/\n");
+	snprintf(p, sizeof(p), "%s/cg", root);
+	mkdir(p, 0700);
+	snprintf(p, sizeof(p), "%s/cg/cpu,cpuacct", root);
+	mkdir(p, 0700);
+	snprintf(p, sizeof(p), "%s/cg/cpu,cpuacct/vpn", root);
+	mkdir(p, 0700);
+	snprintf(p, sizeof(p), "%s/cg/cpu,cpuacct/vpn/cpu.stat", root);
+	put(p, "nr_periods 30\nnr_throttled 29\nthrottled_time 1227583629\n");
+	snprintf(p, sizeof(p), "%s/cg/cpu,cpuacct/vpn/cpu.cfs_quota_us", root);
+	put(p, "20000\n");
+	snprintf(p, sizeof(p), "%s/cg/cpu,cpuacct/vpn/cpu.cfs_period_us", root);
+	put(p, "100000\n");
+	snprintf(p, sizeof(p), "%s/proc", root);
+	{
+		char cgroot[256];
+
+		snprintf(cgroot, sizeof(cgroot), "%s/cg", root);
+		assert_int_equal(cpuuse_cgroup_read(p, cgroot, 42, &cg), 0);
+		assert_true(cg.found);
+		assert_string_equal(cg.path, "/vpn");
+		assert_true(fabs(cg.quota_cores - 0.2) < 1e-12);
+		assert_int_equal(cg.throttled_ns, 1227583629ULL);
+		/* v2: the unified line alone, cpu.max and throttled_usec */
+		snprintf(p, sizeof(p), "%s/proc/42/cgroup", root);
+		put(p, "0::/vpn2\n");
+		snprintf(p, sizeof(p), "%s/cg/vpn2", root);
+		mkdir(p, 0700);
+		snprintf(p, sizeof(p), "%s/cg/vpn2/cpu.stat", root);
+		put(p, "usage_usec 5\nthrottled_usec 1500\n");
+		snprintf(p, sizeof(p), "%s/cg/vpn2/cpu.max", root);
+		put(p, "50000 100000\n");
+		snprintf(p, sizeof(p), "%s/proc", root);
+		assert_int_equal(cpuuse_cgroup_read(p, cgroot, 42, &cg), 0);
+		assert_true(fabs(cg.quota_cores - 0.5) < 1e-12);
+		assert_int_equal(cg.throttled_ns, 1500000ULL);
+		snprintf(p, sizeof(p), "%s/cg/vpn2/cpu.max", root);
+		put(p, "max 100000\n");
+		snprintf(p, sizeof(p), "%s/proc", root);
+		assert_int_equal(cpuuse_cgroup_read(p, cgroot, 42, &cg), 0);
+		assert_true(cg.quota_cores == 0);
+		assert_int_equal(cpuuse_cgroup_read(p, cgroot, 7, &cg), -ESRCH);
+	}
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
+	assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_delta_and_ratios),
 		cmocka_unit_test(test_live),
 		cmocka_unit_test(test_threads),
+		cmocka_unit_test(test_cgroup),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -254,6 +254,23 @@ static void test_overlay_and_machine(void **state)
 	r.tcp.sender_limits.snd_wnd = 162432;
 	tcp_limit_judge(&r.tcp, &c, &v);
 	assert_int_equal(v.limit, TCP_LIMIT_RWND);
+	/* a daemon held at its cgroup's quota: 0.19 of 0.20 cores, throttled */
+	base(&r, 1.14e9);
+	r.tcp.sender.rtt_us = 2430;
+	r.tcp.sender_limits.min_rtt_us = 110;
+	r.tcp.sender.snd_cwnd = 300;
+	c = (struct tcp_limit_ctx){ .overlay_quota_cores = 0.2,
+				    .overlay_quota_used = 0.19,
+				    .overlay_throttled_s = 1.13,
+				    .overlay_quota_host = "lab host 1" };
+	tcp_limit_judge(&r.tcp, &c, &v);
+	assert_int_equal(v.limit, TCP_LIMIT_OVERLAY_CPU);
+	assert_non_null(strstr(v.evidence, "lab host 1 was held at its cgroup's CPU quota"));
+	assert_non_null(strstr(v.fix, "cpu.cfs_quota_us"));
+	/* a quota it did not reach is no limit */
+	c.overlay_quota_used = 0.05;
+	tcp_limit_judge(&r.tcp, &c, &v);
+	assert_int_equal(v.limit, TCP_LIMIT_NETWORK_RATE);
 	/* and -b reached is the application */
 	base(&r, 50.32e6);
 	tcp_limit_judge(&r.tcp,
