@@ -74,6 +74,7 @@ struct tcp_limit_ctx {
 	 * used, the time it was held at the quota, and its host's name */
 	double overlay_quota_cores, overlay_quota_used, overlay_throttled_s;
 	const char *overlay_quota_host;
+	double duration_s; /* the measured window (0: unknown) */
 	/* the whole machine's busy share over the test (all its cores, 0..1)
 	 * and how many it has, where the caller knows (a lab run); 0: unknown */
 	double machine_busy;

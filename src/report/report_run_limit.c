@@ -31,6 +31,7 @@ static void judge(const struct results_run *run, const struct results_trial *t,
 		.overlay_quota_used = t->overlay_quota_used,
 		.overlay_throttled_s = t->overlay_throttled_s,
 		.overlay_quota_host = qhost,
+		.duration_s = t->duration_s,
 	};
 
 	snprintf(host, sizeof(host), "lab host %u", t->overlay_thread_host);

@@ -267,8 +267,16 @@ static void test_overlay_and_machine(void **state)
 	assert_int_equal(v.limit, TCP_LIMIT_OVERLAY_CPU);
 	assert_non_null(strstr(v.evidence, "lab host 1 was held at its cgroup's CPU quota"));
 	assert_non_null(strstr(v.fix, "cpu.cfs_quota_us"));
-	/* a quota it did not reach is no limit */
+	/* a quota it did not reach is no limit ... */
 	c.overlay_quota_used = 0.05;
+	tcp_limit_judge(&r.tcp, &c, &v);
+	assert_int_equal(v.limit, TCP_LIMIT_NETWORK_RATE);
+	/* ... unless throttled a tenth of the test (a busy machine starved
+	 * it below the quota between the throttled periods) */
+	c.duration_s = 2;
+	tcp_limit_judge(&r.tcp, &c, &v);
+	assert_int_equal(v.limit, TCP_LIMIT_OVERLAY_CPU);
+	c.overlay_throttled_s = 0.1;
 	tcp_limit_judge(&r.tcp, &c, &v);
 	assert_int_equal(v.limit, TCP_LIMIT_NETWORK_RATE);
 	/* and -b reached is the application */
