@@ -21,7 +21,7 @@
 #include "scenario.h"
 
 #define MAX_SECTIONS 48
-#define MAX_KEYS     16 /* per section kind */
+#define MAX_KEYS     32 /* per section kind: at most the bits of struct section's seen */
 #define MAX_ERRORS   24
 
 enum kind {

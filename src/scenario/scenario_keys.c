@@ -153,6 +153,22 @@ static const struct keydef mtu_keys[] = {
 	{ 0 }
 };
 
+/* Every table's keys (its sentinel aside) fit a section's key_line[] and
+ * the bits of its seen and bad words. */
+#define FITS(t) _Static_assert(sizeof(t) / sizeof((t)[0]) - 1 <= MAX_KEYS, #t " has too many keys")
+FITS(scenario_keys);
+FITS(lab_keys);
+FITS(link_keys);
+FITS(host_keys);
+FITS(path_keys);
+FITS(tcp_keys);
+FITS(udp_keys);
+FITS(sweep_keys);
+FITS(knee_keys);
+FITS(mtu_keys);
+#undef FITS
+_Static_assert(MAX_KEYS <= 32, "a section's seen and bad words hold 32 keys");
+
 static const struct {
 	const char *name; /* "path." for prefixed kinds */
 	enum kind kind;
