@@ -53,24 +53,25 @@ void sockopt_set_bufs(int fd, uint32_t bytes, bool snd, bool rcv)
 		set_buf(fd, SO_RCVBUFFORCE, SO_RCVBUF, bytes, "SO_RCVBUF");
 }
 
-uint32_t sockopt_rcvbuf(int fd)
+/* A socket buffer's size as the kernel reports it; 0 unknown. */
+static uint32_t buf_size(int fd, int name)
 {
 	int v = 0;
 	socklen_t l = sizeof(v);
 
-	if (getsockopt(fd, SOL_SOCKET, SO_RCVBUF, &v, &l) < 0 || v < 0)
+	if (getsockopt(fd, SOL_SOCKET, name, &v, &l) < 0 || v < 0)
 		return 0;
 	return (uint32_t)v;
 }
 
+uint32_t sockopt_rcvbuf(int fd)
+{
+	return buf_size(fd, SO_RCVBUF);
+}
+
 uint32_t sockopt_sndbuf(int fd)
 {
-	int v = 0;
-	socklen_t l = sizeof(v);
-
-	if (getsockopt(fd, SOL_SOCKET, SO_SNDBUF, &v, &l) < 0 || v < 0)
-		return 0;
-	return (uint32_t)v;
+	return buf_size(fd, SO_SNDBUF);
 }
 
 int sockopt_tcp_info(int fd, struct tcp_info_summary *out)

@@ -39,11 +39,13 @@ static void judge(const struct results_run *run, const struct results_trial *t,
 	tcp_limit_judge(&t->tcp, &c, v);
 }
 
-/* The verdict most of path p's TCP trials with n streams got (the first
- * such trial's sentences); false when none of them could be judged. */
+/* The verdict most of path p's TCP trials with n streams got, with the
+ * sentences of the first trial that got it (ties: the kind seen first);
+ * false when none of them could be judged. */
 static bool line_of(const struct results_run *run, unsigned p, unsigned n, struct limit_line *l)
 {
-	unsigned count[TCP_LIMIT_HOST_CPU + 1] = { 0 }, best = 0;
+	static struct tcp_limit_verdict first[TCP_LIMIT_HOST_CPU + 1];
+	unsigned count[TCP_LIMIT_HOST_CPU + 1] = { 0 }, order[TCP_LIMIT_HOST_CPU + 1], nk = 0;
 	struct tcp_limit_verdict v;
 
 	memset(l, 0, sizeof(*l));
@@ -58,67 +60,61 @@ static bool line_of(const struct results_run *run, unsigned p, unsigned n, struc
 		if (v.limit == TCP_LIMIT_UNKNOWN)
 			continue;
 		l->n++;
-		if (++count[v.limit] > best)
-			best = count[v.limit];
-	}
-	if (!l->n)
-		return false;
-	for (size_t i = 0; i < run->ntrials; i++) {
-		const struct results_trial *t = &run->trials[i];
-
-		if (t->kind != RESULTS_TRIAL_TCP || t->path != p || t->streams != n || t->status)
-			continue;
-		judge(run, t, &v);
-		if (v.limit != TCP_LIMIT_UNKNOWN && count[v.limit] == best) {
-			l->v = v;
-			l->agree = best;
-			return true;
+		if (!count[v.limit]++) {
+			first[v.limit] = v;
+			order[nk++] = v.limit;
 		}
 	}
-	return false;
+	for (unsigned k = 0; k < nk; k++)
+		if (count[order[k]] > l->agree) {
+			l->agree = count[order[k]];
+			l->v = first[order[k]];
+		}
+	return l->n > 0;
 }
 
-void report_run_limits_term(FILE *f, const struct report_run *rr)
+/* Terminal lines, or report.md's table (md). */
+static void limits(FILE *f, const struct report_run *rr, bool md)
 {
 	bool head = false;
 	struct limit_line l;
 
 	for (size_t i = 0; i < rr->sum.ntcp; i++) {
 		const struct results_tcp_point *p = &rr->sum.tcp[i];
+		const char *name = rr->run->paths[p->path].name;
 
 		if (!line_of(rr->run, p->path, p->streams, &l))
 			continue;
 		if (!head)
-			fprintf(f, "TCP limited by (the verdict most repetitions got):\n");
+			fputs(md ? "\n### What limited TCP\n\nFrom the sender's TCP_INFO "
+				   "chronographs, both ends' buffers and their maxima, the stream "
+				   "threads' CPU and the round trip; the verdict most repetitions "
+				   "got, with the figures of the first that got it.\n\n"
+				   "| path | streams | limited by | evidence | fix |\n"
+				   "|---|---:|---|---|---|\n"
+				 : "TCP limited by (the verdict most repetitions got):\n",
+			      f);
 		head = true;
-		fprintf(f, "  %s, %u stream%s: %s (%u of %u): %s\n", rr->run->paths[p->path].name,
-			p->streams, p->streams > 1 ? "s" : "", tcp_limit_name(l.v.limit), l.agree,
-			l.n, l.v.evidence);
+		if (md) {
+			fprintf(f, "| %s | %u | %s (%u of %u) | %s | %s |\n", name, p->streams,
+				tcp_limit_name(l.v.limit), l.agree, l.n, l.v.evidence,
+				l.v.fix[0] ? l.v.fix : "-");
+			continue;
+		}
+		fprintf(f, "  %s, %u stream%s: %s (%u of %u): %s\n", name, p->streams,
+			p->streams > 1 ? "s" : "", tcp_limit_name(l.v.limit), l.agree, l.n,
+			l.v.evidence);
 		if (l.v.fix[0])
 			fprintf(f, "    fix: %s\n", l.v.fix);
 	}
 }
 
+void report_run_limits_term(FILE *f, const struct report_run *rr)
+{
+	limits(f, rr, false);
+}
+
 void report_run_limits_md(FILE *f, const struct report_run *rr)
 {
-	bool head = false;
-	struct limit_line l;
-
-	for (size_t i = 0; i < rr->sum.ntcp; i++) {
-		const struct results_tcp_point *p = &rr->sum.tcp[i];
-
-		if (!line_of(rr->run, p->path, p->streams, &l))
-			continue;
-		if (!head)
-			fprintf(f, "\n### What limited TCP\n\nFrom the sender's TCP_INFO "
-				   "chronographs, both ends' buffers and their maxima, the stream "
-				   "threads' CPU and the round trip; the verdict most repetitions "
-				   "got, with the figures of the first that got it.\n\n"
-				   "| path | streams | limited by | evidence | fix |\n"
-				   "|---|---:|---|---|---|\n");
-		head = true;
-		fprintf(f, "| %s | %u | %s (%u of %u) | %s | %s |\n", rr->run->paths[p->path].name,
-			p->streams, tcp_limit_name(l.v.limit), l.agree, l.n, l.v.evidence,
-			l.v.fix[0] ? l.v.fix : "-");
-	}
+	limits(f, rr, true);
 }
