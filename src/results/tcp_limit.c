@@ -227,8 +227,8 @@ static void window_causes(const struct tcp_result *t, const struct tcp_limit_ctx
 /* In flight against a window: the window binds when 80 % of it is used. */
 #define WINDOW_USED 0.8
 
-static bool cpu_bound(const struct tcp_limit_ctx *c, const char *snd_host, const char *rcv_host,
-		      struct tcp_limit_verdict *v)
+/* The overlay's daemon held at its quota or a core: the path's CPU. */
+static bool overlay_bound(const struct tcp_limit_ctx *c, struct tcp_limit_verdict *v)
 {
 	/* a daemon held at its cgroup's CPU quota (the kernel throttled it,
 	 * and it used 90 % of the quota or was throttled a tenth of the test:
@@ -269,6 +269,14 @@ static bool cpu_bound(const struct tcp_limit_ctx *c, const char *snd_host, const
 			 c->overlay_host ? c->overlay_host : "that host");
 		return true;
 	}
+	return false;
+}
+
+static bool cpu_bound(const struct tcp_limit_ctx *c, const char *snd_host, const char *rcv_host,
+		      struct tcp_limit_verdict *v)
+{
+	if (overlay_bound(c, v))
+		return true;
 	if (v->sender_cpu >= TCP_LIMIT_CPU_BOUND) {
 		v->limit = TCP_LIMIT_SENDER_CPU;
 		cpu(snd_host, "sending", v->sender_cpu, true, v);
@@ -395,6 +403,10 @@ void tcp_limit_judge(const struct tcp_result *t, const struct tcp_limit_ctx *c,
 	 * losses it holds what waits for the holes' repair, so with 1 % resent
 	 * or more the stalls must outweigh the congestion window's time) */
 	if (v->sndbuf >= 0.05 && (v->retrans_ratio < 0.01 || v->sndbuf >= v->cwnd)) {
+		/* a throttled daemon on the sending host backs its queue up into
+		 * the send buffer: the daemon is the limit, not the buffer */
+		if (overlay_bound(c, v))
+			return;
 		v->limit = TCP_LIMIT_SNDBUF;
 		sndbuf(t, c, snd_host, v);
 		return;
