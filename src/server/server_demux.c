@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <poll.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -57,12 +58,23 @@ static void claim(struct server_shared *sh, const struct pending_conn *p, enum d
 		data_refused(sh, p, rc);
 }
 
-/* A connection that has not said what it is counts as a session: it may
- * be one, and a server full of silent connections is busy as it was when
- * each of them held a session of its own. */
+/* A connection that has said nothing yet counts as a session: it may be
+ * one, and a server full of silent connections is busy as it was when each
+ * of them held a session of its own. One whose bytes are in but not yet
+ * read is not silent: it is the next in this poll round (50 clients at
+ * once put their greetings here together), and counting it would refuse
+ * a client while the server is below its limit. */
 static bool busy(struct server_shared *sh, const struct pending_set *ps)
 {
-	return atomic_load(&sh->sessions) + ps->n >= sh->cfg->max_sessions;
+	unsigned n = atomic_load(&sh->sessions);
+
+	for (unsigned i = 0; i < ps->n && n < sh->cfg->max_sessions; i++) {
+		int avail = 0;
+
+		if (ioctl(ps->v[i].fd, FIONREAD, &avail) < 0 || avail == 0)
+			n++;
+	}
+	return n >= sh->cfg->max_sessions;
 }
 
 void server_demux_examine(struct server_shared *sh, struct pending_set *ps, unsigned i,
