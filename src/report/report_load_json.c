@@ -8,6 +8,7 @@
 
 #include "json_out.h"
 #include "report_layers.h"
+#include "loss_place.h"
 #include "report_load.h"
 #include "tcp_limit.h"
 #include "version.h"
@@ -213,17 +214,17 @@ static cJSON *loss_places_json(const struct loss_attrib *l)
 	cJSON *a = cJSON_CreateArray(), *o;
 	char fix[256];
 
-	for (int p = 0; a && p < REPORT_LOSS_NPLACES; p++) {
-		uint64_t n = report_loss_count(l, (enum report_loss_place)p);
+	for (int p = 0; a && p < LOSS_PLACE_COUNT; p++) {
+		uint64_t n = loss_place_count(l, (enum loss_place)p);
 
 		if (!n)
 			continue;
 		o = cJSON_CreateObject();
 		if (!o)
 			break;
-		report_loss_fix(fix, sizeof(fix), l, (enum report_loss_place)p);
-		cJSON_AddStringToObject(o, "place", report_loss_key((enum report_loss_place)p));
-		cJSON_AddStringToObject(o, "name", report_loss_name((enum report_loss_place)p));
+		loss_place_fix(fix, sizeof(fix), l, (enum loss_place)p);
+		cJSON_AddStringToObject(o, "place", loss_place_key((enum loss_place)p));
+		cJSON_AddStringToObject(o, "name", loss_place_name((enum loss_place)p));
 		add_num(o, "datagrams", (double)n);
 		cJSON_AddStringToObject(o, "fix", fix);
 		cJSON_AddItemToArray(a, o);

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/socket.h>
 
+#include "loss_place.h"
 #include "report_load.h"
 #include "report_run_limit.h"
 #include "report_run.h"
@@ -148,22 +149,22 @@ static void knee_fixes(FILE *f, const struct report_run *rr)
 
 	for (size_t i = 0; i < rr->sum.nknee; i++) {
 		const struct results_knee_point *p = &rr->sum.knee[i];
-		int best = REPORT_LOSS_NPLACES;
+		int best = LOSS_PLACE_COUNT;
 
-		for (int k = 0; k < REPORT_LOSS_NPLACES; k++)
-			if (report_loss_count(&p->loss_at, (enum report_loss_place)k) &&
-			    (best == REPORT_LOSS_NPLACES ||
-			     report_loss_count(&p->loss_at, (enum report_loss_place)k) >
-				     report_loss_count(&p->loss_at, (enum report_loss_place)best)))
+		for (int k = 0; k < LOSS_PLACE_COUNT; k++)
+			if (loss_place_count(&p->loss_at, (enum loss_place)k) &&
+			    (best == LOSS_PLACE_COUNT ||
+			     loss_place_count(&p->loss_at, (enum loss_place)k) >
+				     loss_place_count(&p->loss_at, (enum loss_place)best)))
 				best = k;
-		if (best == REPORT_LOSS_NPLACES)
+		if (best == LOSS_PLACE_COUNT)
 			continue;
 		if (!head)
 			fprintf(f, "\nWhere the loss above the NDR was, and the fix:\n\n");
 		head = true;
-		report_loss_fix(fix, sizeof(fix), &p->loss_at, (enum report_loss_place)best);
+		loss_place_fix(fix, sizeof(fix), &p->loss_at, (enum loss_place)best);
 		fprintf(f, "- %s, %u B: %s: %s\n", rr->run->paths[p->path].name, p->len,
-			report_loss_name((enum report_loss_place)best), fix);
+			loss_place_name((enum loss_place)best), fix);
 	}
 }
 

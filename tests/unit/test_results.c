@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "overhead.h"
+#include "loss_place.h"
 #include "report_load.h"
 #include "report_run.h"
 #include "results.h"
@@ -273,7 +274,7 @@ static void test_knee_spread(void **state)
 	assert_true(report_run_knee_repeat(buf, sizeof(buf), kp));
 	assert_non_null(strstr(buf, "varies 54.6 %"));
 	assert_non_null(strstr(buf, "96 %"));
-	assert_non_null(strstr(buf, report_loss_name(REPORT_LOSS_RECEIVER_OTHER)));
+	assert_non_null(strstr(buf, loss_place_name(LOSS_PLACE_RECEIVER_OTHER)));
 	assert_non_null(strstr(buf, "UDP port 51820 (IPv4) of wireguard-go (pid 4242)"));
 	results_summary_free(&sum);
 	/* within the width: a plain sentence, no warning */
