@@ -93,6 +93,9 @@ struct results_trial {
 	 * measured window; quota 0: none found */
 	double overlay_quota_cores, overlay_quota_used, overlay_throttled_s;
 	unsigned overlay_quota_host;
+	/* the CPU seconds the overlay's daemons used on both hosts together,
+	 * over the measured window (0: not read) */
+	double overlay_cpu_s;
 	struct load_sched sched_client, sched_server; /* each end's test threads */
 };
 
@@ -352,6 +355,9 @@ int results_underlay(const struct results_run *run);
 
 /* Median and min/max of n values (the array is sorted in place). */
 struct results_stat results_stat_of(double *v, size_t n);
+
+/* "26.1 Mbit/s", "3.34 Gbit/s": a rate in a sentence (three digits); buf. */
+const char *results_fmt_bps(char *buf, size_t len, double bps);
 
 /* Delivered percentage of a UDP trial: received / sent. */
 double results_delivered_pct(const struct udp_result *u);

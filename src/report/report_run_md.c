@@ -9,6 +9,7 @@
 
 #include "loss_place.h"
 #include "report_load.h"
+#include "report_run_breakdown.h"
 #include "report_run_limit.h"
 #include "report_run.h"
 
@@ -514,6 +515,7 @@ int report_run_md(FILE *f, const struct report_run *rr, const struct plot_set *s
 	overhead(f, rr);
 	tcp(f, rr);
 	report_run_limits_md(f, rr);
+	report_run_breakdown_md(f, rr);
 	knees(f, rr);
 	delays(f, rr);
 	mtu(f, rr->run);

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/socket.h>
 
+#include "report_run_breakdown.h"
 #include "report_run_limit.h"
 #include "report_run.h"
 
@@ -478,6 +479,7 @@ static void summary(FILE *f, const struct report_run *rr)
 	summary_sweep(f, rr);
 	summary_mtu(f, rr);
 	report_run_limits_term(f, rr);
+	report_run_breakdown_term(f, rr);
 	if (any_bound_mark(rr))
 		fprintf(f, "  * a bound, not a ratio: a rate marked >= is a lower bound (the knee "
 			   "search passed at max_rate, its sender ran out first, or it did not "

@@ -155,6 +155,17 @@ static void overlay_threads_of(const struct host_cpu *hc, struct results_trial *
 	}
 }
 
+/* The daemons' CPU on both hosts over the measured window, seconds. */
+static double overlay_cpu_of(const struct host_cpu *hc, double duration_s)
+{
+	double cores = 0;
+
+	for (unsigned e = 0; e < 2; e++)
+		if (hc->pid[e] && hc->n >= 2)
+			cores += process_cores(&hc->first[e], &hc->last[e]);
+	return cores * duration_s;
+}
+
 static double host_cpu_of(const struct host_cpu *hc, double duration_s)
 {
 	if (hc->n < 2 || hc->t_last <= hc->t_first || hc->cpu_last < hc->cpu_first)
@@ -313,6 +324,7 @@ static int do_trial(struct run *r, const struct trial_req *q, struct knee_measur
 		t->host_cpu_s = host_cpu_of(&hc, lr.duration_s);
 		overlay_threads_of(&hc, t);
 		overlay_quota_of(&hc, t);
+		t->overlay_cpu_s = overlay_cpu_of(&hc, lr.duration_s);
 		*idx = r->res->ntrials - 1;
 	}
 	if (km && spec.proto == LOAD_UDP) {
