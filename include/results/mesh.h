@@ -50,6 +50,7 @@ struct mesh_value {
 	enum overhead_bound bound;    /* a lower bound keeps its marker (">= ") */
 	uint32_t detail;	      /* MESH_MTU: the worst check's value (bytes); 0: none */
 	char check[RESULTS_NAME_MAX]; /* MESH_MTU: the worst check's name */
+	char limit[32]; /* TCP goodput, UDP NDR: what limited it (run_limit.h); "": unknown */
 };
 
 struct mesh_pair {

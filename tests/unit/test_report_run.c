@@ -171,13 +171,13 @@ static void test_md_csv(void **state)
 	t = render(p_csv, &rr, NULL);
 	contains(t, "metric,path,kind,streams,bytes,offered_bps,n,median,min,max,");
 	contains(t, "udp_ndr_bps,overlay,builtin,,1400,,1,200000000,200000000,200000000,"
-		    "800000000,0.25,75,exact,exact,exact,exact\n");
+		    "800000000,0.25,75,exact,exact,exact,exact,unknown\n");
 	contains(
 		t,
 		"tcp_goodput_bps,underlay,underlay,4,,,3,1900000000,1800000000,2000000000,,,,exact,"
-		",,\n");
+		",,,\n");
 	contains(t, "owd_p99_ms,overlay,builtin,,1400,100000000,3,0.9,0.9,0.9,0.2,4.5,350,exact,"
-		    "exact,exact,exact\n");
+		    "exact,exact,exact,\n");
 	/* rates at the other layers, named by their layer: 200 Mbit/s of
 	 * 1400-byte payloads is 17857 datagrams a second, 209.4 on the line */
 	contains(t, "udp_ndr_pps,overlay,builtin,,1400,,1,17857.14286,");
@@ -329,11 +329,11 @@ static void test_lower_bound_markers(void **state)
 	assert_null(strstr(t, "| 10000.0 Mbit/s"));
 	free(t);
 	t = render(p_csv, &rr, NULL);
-	contains(t, ",cost_pct,bound,underlay_bound,ratio_bound,cost_bound\n");
+	contains(t, ",cost_pct,bound,underlay_bound,ratio_bound,cost_bound,limit\n");
 	contains(t, "udp_ndr_bps,underlay,underlay,,1400,,1,10000000000,10000000000,10000000000,,,,"
-		    "lower_bound,,,\n");
+		    "lower_bound,,,,max rate\n");
 	contains(t, "udp_ndr_bps,overlay,builtin,,1400,,1,1800000000,1800000000,1800000000,"
-		    "10000000000,0.18,82,lower_bound,lower_bound,unknown,unknown\n");
+		    "10000000000,0.18,82,lower_bound,lower_bound,unknown,unknown,generator\n");
 	contains(t, "udp_ndr_target_bps,overlay,builtin,,1400,,1,1810000000,");
 	free(t);
 	/* only the underlay a bound: the ratio is at most, the cost at least */
@@ -345,7 +345,7 @@ static void test_lower_bound_markers(void **state)
 		 "| >= 10000.0 Mbit/s | 1800.0 Mbit/s | <= 0.180 | <= -8200.0 Mbit/s | >= +82.0 |");
 	free(t);
 	t = render(p_csv, &rr, NULL);
-	contains(t, "10000000000,0.18,82,exact,lower_bound,at_most,at_least\n");
+	contains(t, "10000000000,0.18,82,exact,lower_bound,at_most,at_least,unknown\n");
 	free(t);
 	report_run_release(&rr);
 	results_free(&run);
@@ -388,7 +388,7 @@ static void test_diff_bounds(void **state)
 	free(t);
 	t = render(p_csv, &rb, NULL);
 	contains(t, "udp_pdr_bps,overlay,builtin,,1400,,1,1000000,1000000,1000000,840000000,"
-		    "0.00119048,99.88,upper_bound,exact,at_most,at_least\n");
+		    "0.00119048,99.88,upper_bound,exact,at_most,at_least,\n");
 	free(t);
 	t = render(p_md, &rb, NULL);
 	contains(t, "| overlay | UDP PDR | 1400 bytes | 840.0 Mbit/s | <= 1.0 Mbit/s | <= 0.001 |");
