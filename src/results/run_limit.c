@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "layer.h"
 #include "loss_place.h"
 #include "run_limit.h"
 
@@ -178,6 +179,58 @@ static void lost_evidence(const struct ndr_limit_verdict *v, size_t lost, char *
 			 v->machine_busy * 100);
 }
 
+/* The bytes a lab link's tbf counts for one datagram of len on path p:
+ * the frame without its FCS (docs/shaped.md); over an overlay its outer
+ * datagram, measured by the built-in overlay's daemon, else the inner
+ * packet plus the MTUs' difference. 0: unknown. */
+static double shaper_bytes(const struct results_run *run, const struct results_summary *sum,
+			   unsigned p, uint32_t len)
+{
+	int fam = results_path_family(&run->paths[p]), base = results_underlay(run);
+	double frame = (double)layer_bytes(LAYER_IP, fam, len) + LAYER_ETH_HDR;
+
+	if (run->paths[p].kind == RESULTS_PATH_UNDERLAY)
+		return frame;
+	for (size_t i = 0; i < sum->nsweep; i++)
+		if (sum->sweep[i].path == p && sum->sweep[i].len == len &&
+		    sum->sweep[i].outer_line_per_datagram.n)
+			return sum->sweep[i].outer_line_per_datagram.median - LAYER_ETH_FCS -
+			       LAYER_ETH_WIRE;
+	if (base >= 0 && run->paths[base].mtu > run->paths[p].mtu && run->paths[p].mtu)
+		return frame + (run->paths[base].mtu - run->paths[p].mtu);
+	return 0;
+}
+
+/* A lab link shaped at a rate whose payload share the NDR reached (95 %
+ * of it, or more: a trial short enough for the shaper's queue to hold its
+ * excess passes a little above it): the network's rate. */
+static bool at_link_rate(const struct results_run *run, const struct results_summary *sum,
+			 unsigned p, uint32_t len, struct ndr_limit_verdict *v)
+{
+	uint64_t rate = 0;
+	double bytes = shaper_bytes(run, sum, p, len), carries;
+	char a[32], b[32], c[32];
+
+	for (unsigned i = 0; i < run->nlinks; i++)
+		if (run->links[i].rate_bps && (!rate || run->links[i].rate_bps < rate))
+			rate = run->links[i].rate_bps;
+	if (!rate || bytes <= 0 || !v->ndr_bps)
+		return false;
+	carries = (double)rate * len / bytes;
+	if ((double)v->ndr_bps < 0.95 * carries)
+		return false;
+	v->limit = NDR_LIMIT_NETWORK_RATE;
+	snprintf(v->evidence, sizeof(v->evidence),
+		 "the NDR (%s) is %.0f %% of what the lab link's %s shaper carries of %u-byte "
+		 "datagrams on this path (%s of payload: %.0f bytes counted a datagram)",
+		 results_fmt_bps(a, sizeof(a), (double)v->ndr_bps), 100.0 * v->ndr_bps / carries,
+		 results_fmt_bps(b, sizeof(b), (double)rate), len,
+		 results_fmt_bps(c, sizeof(c), carries), bytes);
+	snprintf(v->fix, sizeof(v->fix),
+		 "none on the hosts: this is the link's rate ([lab] rate); a faster link moves it");
+	return true;
+}
+
 bool results_ndr_limit(const struct results_run *run, const struct results_summary *sum, unsigned p,
 		       uint32_t len, struct ndr_limit_verdict *v)
 {
@@ -196,6 +249,8 @@ bool results_ndr_limit(const struct results_run *run, const struct results_summa
 		return true;
 	}
 	v->fail_bps = kp->loss_at_bps;
+	if (at_link_rate(run, sum, p, len, v))
+		return true;
 	t = v->fail_bps ? failing_trial(run, p, len, v->fail_bps) : NULL;
 	if (!t) {
 		snprintf(v->evidence, sizeof(v->evidence),

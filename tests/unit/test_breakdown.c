@@ -261,6 +261,27 @@ static void test_ndr_limits(void **state)
 	assert_non_null(strstr(v.evidence, "310 Mbit/s"));
 	results_free(&run);
 
+	/* a lab link shaped at 1G: an NDR at 98 % of what it carries of these
+	 * datagrams over the overlay (1428 + 14 + the MTUs' 80 bytes counted
+	 * by the tbf) is its rate, whatever the loss places say */
+	run_make(&run);
+	run.nlinks = 1;
+	run.links[0].rate_bps = 1000000000;
+	knee_trial(&run, 1, 900000000, 1, 0.5, 0.3);
+	knee_trial(&run, 1, 950000000, 0.99, 0.5, 0.3);
+	k = knee_found(&run, 1, 900000000, 950000000);
+	k->loss_at.receiver_socket = 100;
+	ndr_case(&run, &v);
+	assert_int_equal(v.limit, NDR_LIMIT_NETWORK_RATE);
+	assert_non_null(strstr(v.evidence, "98 % of what the lab link's 1 Gbit/s shaper"));
+	assert_non_null(strstr(v.evidence, "1522 bytes counted"));
+	/* ... and one at 87 % of it is not */
+	run.knees[0].ndr_lower_bps = run.knees[0].ndr_lower_achieved_bps = 800000000;
+	run.trials[0].target_bps = 800000000;
+	ndr_case(&run, &v);
+	assert_int_equal(v.limit, NDR_LIMIT_RECEIVER);
+	results_free(&run);
+
 	/* the tunnel dropped them, its threads well below a core: overlay */
 	run_make(&run);
 	knee_trial(&run, 1, 290000000, 1, 0.5, 0.6);
