@@ -11,6 +11,7 @@
 #include "report_load.h"
 #include "report_run_breakdown.h"
 #include "report_run_limit.h"
+#include "run_verdict.h"
 #include "report_run.h"
 
 /* Markdown table cells must not contain '|' or newlines. */
@@ -37,8 +38,10 @@ static void ratio(FILE *f, const struct overhead_row *r)
 		fprintf(f, " %s%.3f |", overhead_bound_prefix(overhead_ratio_bound(r)), r->ratio);
 }
 
-static void head(FILE *f, const struct results_run *run)
+static void head(FILE *f, const struct report_run *rr)
 {
+	const struct results_run *run = rr->run;
+	struct run_verdict v;
 	char t[32];
 
 	report_run_fmt_time(t, sizeof(t), run->duration_s);
@@ -48,6 +51,14 @@ static void head(FILE *f, const struct results_run *run)
 			"> **Incomplete run**: %s. The figures below are what was measured "
 			"before it stopped.\n\n",
 			run->stop_reason[0] ? run->stop_reason : "stopped early");
+	/* the verdict first (results/run_verdict.h) */
+	results_run_verdict(run, &rr->sum, &v);
+	if (v.n) {
+		fputs("## Verdict\n\n", f);
+		for (unsigned i = 0; i < v.n; i++)
+			fprintf(f, "- %s\n", v.line[i]);
+		fputc('\n', f);
+	}
 	fprintf(f, "| | |\n|---|---|\n");
 	fprintf(f, "| scenario | `%s` |\n| started (UTC) | %s |\n| duration | %s |\n",
 		run->scenario_file, run->started_utc, t);
@@ -511,7 +522,7 @@ static void trials(FILE *f, const struct results_run *run)
 
 int report_run_md(FILE *f, const struct report_run *rr, const struct plot_set *set)
 {
-	head(f, rr->run);
+	head(f, rr);
 	overhead(f, rr);
 	tcp(f, rr);
 	report_run_limits_md(f, rr);

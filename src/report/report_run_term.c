@@ -9,6 +9,7 @@
 
 #include "report_run_breakdown.h"
 #include "report_run_limit.h"
+#include "run_verdict.h"
 #include "report_run.h"
 
 int report_run_prepare(struct report_run *rr, const struct results_run *run)
@@ -451,10 +452,25 @@ static void summary_mtu(FILE *f, const struct report_run *rr)
 	print_row(f, rr, &w);
 }
 
+/* The verdict first: plain sentences (results/run_verdict.h). */
+static void verdict(FILE *f, const struct report_run *rr)
+{
+	struct run_verdict v;
+
+	results_run_verdict(rr->run, &rr->sum, &v);
+	if (!v.n)
+		return;
+	fputs("\nVerdict:\n", f);
+	for (unsigned i = 0; i < v.n; i++)
+		fprintf(f, "  - %s\n", v.line[i]);
+}
+
 static void summary(FILE *f, const struct report_run *rr)
 {
 	const struct results_run *run = rr->run;
 	unsigned reps = 0;
+
+	verdict(f, rr);
 
 	for (size_t i = 0; i < run->ntrials; i++)
 		if (run->trials[i].rep + 1 > reps)

@@ -16,6 +16,7 @@
 #include "breakdown.h"
 #include "loss_place.h"
 #include "run_limit.h"
+#include "run_verdict.h"
 
 /* An underlay (1500) and a builtin overlay (1420) on a 2-core machine. */
 static void run_make(struct results_run *run)
@@ -374,13 +375,53 @@ static void test_ndr_breakdown(void **state)
 	results_free(&run);
 }
 
+static bool said(const struct run_verdict *v, const char *what)
+{
+	for (unsigned i = 0; i < v->n; i++)
+		if (strstr(v->line[i], what))
+			return true;
+	return false;
+}
+
+/* The verdict first: the TCP figure with its limit and its largest part,
+ * an NDR that is only a lower bound said so in words, with why. */
+static void test_verdict(void **state)
+{
+	struct results_run run;
+	struct results_summary sum;
+	struct run_verdict v;
+	struct results_knee *k;
+
+	(void)state;
+	run_make(&run);
+	tcp_trial(&run, 0, 12.2e9, 1448, 5.0, 2.5, 2.0, 0, 0);
+	tcp_trial(&run, 1, 3.34e9, 1368, 9.5, 1.2, 1.0, 6.5, 0.99);
+	knee_trial(&run, 0, 2000000000, 1, 1.0, 0);
+	k = knee_found(&run, 0, 2000000000, 0);
+	snprintf(k->ndr_outcome, sizeof(k->ndr_outcome), "generator-limit");
+	knee_trial(&run, 1, 500000000, 1, 1.9, 0.9);
+	knee_trial(&run, 1, 520000000, 0.9, 1.9, 0.99);
+	knee_found(&run, 1, 500000000, 520000000);
+	assert_int_equal(results_aggregate(&run, &sum), 0);
+	results_run_verdict(&run, &sum, &v);
+	assert_true(said(&v, "TCP through overlay (1 stream): 3.34 Gbit/s against 12.2 Gbit/s "
+			     "over underlay (x0.27), limited by overlay CPU"));
+	assert_true(said(&v, "CPU per wire bit is"));
+	assert_true(said(&v, "through overlay: 500 Mbit/s against at least 2 Gbit/s over underlay. "
+			     "That is no cost: underlay's search ended before anything was lost "
+			     "(generator"));
+	assert_true(said(&v, "CPU: the whole machine spent 0.569 s per Gbit of TCP through overlay "
+			     "against 0.082 over underlay (x6.9)"));
+	results_summary_free(&sum);
+	results_free(&run);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_tcp_cpu_bound),
-		cmocka_unit_test(test_tcp_repetitions),
-		cmocka_unit_test(test_ndr_limits),
-		cmocka_unit_test(test_ndr_breakdown),
+		cmocka_unit_test(test_tcp_cpu_bound), cmocka_unit_test(test_tcp_repetitions),
+		cmocka_unit_test(test_ndr_limits),    cmocka_unit_test(test_ndr_breakdown),
+		cmocka_unit_test(test_verdict),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
