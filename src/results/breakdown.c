@@ -242,6 +242,14 @@ static void tcp_row(const struct results_run *run, const struct results_summary 
 	tcp_side(run, o->path, o->streams, &so);
 	tcp_side(run, u->path, u->streams, &su);
 	beyond_bytes(r, r->ratio / f_bytes, &so, eff_o, &su, eff_u, "trials");
+	/* one part named by a window: its round trip is the evidence */
+	if (r->nparts == 2 && o->rtt_us.n && u->rtt_us.n &&
+	    (l.v.limit == TCP_LIMIT_RWND || l.v.limit == TCP_LIMIT_SNDBUF ||
+	     l.v.limit == TCP_LIMIT_CWND))
+		snprintf(r->part[1].detail, sizeof(r->part[1].detail),
+			 "a window over the round trip, %.3g ms against %.3g ms: the window, not "
+			 "the path's rate, sets both",
+			 o->rtt_us.median / 1e3, u->rtt_us.median / 1e3);
 	r->ok = true;
 }
 
