@@ -577,14 +577,14 @@ static void knee_table(FILE *f, const struct report_run *rr)
 		   "lower bound at every layer)\n");
 	for (size_t i = 0; i < rr->sum.nknee; i++) {
 		const struct results_knee_point *p = &rr->sum.knee[i];
-		char ndr[64], pdr[64], t[16], where[128];
+		char ndr[64], pdr[64], t[16], where[256];
 
 		bounds(ndr, sizeof(ndr), &p->ndr_bps, &p->ndr_target_bps, &p->ndr_upper_bps,
 		       p->ndr_lower_bound, p->ndr_outcome);
 		bounds(pdr, sizeof(pdr), &p->pdr_bps, &p->pdr_target_bps, &p->pdr_upper_bps,
 		       p->pdr_lower_bound, p->pdr_outcome);
 		report_run_fmt_time(t, sizeof(t), p->time_s);
-		report_run_loss_where(where, sizeof(where), &p->loss_at);
+		report_run_knee_above(where, sizeof(where), p);
 		fprintf(f, "  %-12s %6u  %-38s %-38s %6u %7s  %s\n", run->paths[p->path].name,
 			p->len, ndr, pdr, p->trials, t, where);
 		knee_layers(f, run, p);
