@@ -409,6 +409,49 @@ static bool have_gnuplot(void)
 	return system("command -v gnuplot >/dev/null 2>&1") == 0;
 }
 
+/* The first marker gnuplot drew for plot element no (1, 2 ...) of an SVG:
+ * its symbol ("#gpPt7") and colour ("rgb( 31, 119, 180)"). */
+static void first_marker(const char *svg, unsigned no, char *pt, char *color, size_t len)
+{
+	char id[48];
+	const char *g, *end, *u, *c;
+
+	snprintf(id, sizeof(id), "<g id=\"gnuplot_plot_%u\"", no);
+	g = strstr(svg, id);
+	assert_non_null(g);
+	snprintf(id, sizeof(id), "<g id=\"gnuplot_plot_%u\"", no + 1);
+	end = strstr(g, id);
+	u = strstr(g, "<use xlink:href='");
+	assert_true(u && (!end || u < end));
+	u += strlen("<use xlink:href='");
+	snprintf(pt, len, "%.*s", (int)strcspn(u, "'"), u);
+	c = strstr(u, "color='");
+	assert_non_null(c);
+	c += strlen("color='");
+	snprintf(color, len, "%.*s", (int)strcspn(c, "'"), c);
+}
+
+/* Every plot names its run; the loss plot draws the goal; the paths'
+ * markers differ in shape and colour in every plot that has both. */
+static void plot_checks(const char *file, const char *buf)
+{
+	char pt[2][32], color[2][32];
+
+	contains(buf, "scenario fixture, started 2026-11-30T09:00:00Z");
+	if (!strcmp(file, "delivered.svg")) {
+		contains(buf, "Loss vs offered load");
+		contains(buf, "loss goal 0.5 % (PDR)");
+		contains(buf, ">none<");
+	}
+	/* the first two elements are the two paths' (underlay, then overlay) */
+	for (unsigned i = 0; i < 2; i++)
+		first_marker(buf, 1 + i * (strcmp(file, "delay.svg") ? 1 : 2), pt[i], color[i],
+			     sizeof(pt[i]));
+	if (!strcmp(pt[0], pt[1]) || !strcmp(color[0], color[1]))
+		fail_msg("%s: both paths drawn as %s %s / %s %s", file, pt[0], color[0], pt[1],
+			 color[1]);
+}
+
 static void test_plots(void **state)
 {
 	struct results_run run;
@@ -439,6 +482,7 @@ static void test_plots(void **state)
 		contains(buf, "</svg>");
 		if (!strcmp(set.file[i], "delivered.svg"))
 			contains(buf, "NDR overlay 1400 B: 200 Mbit/s");
+		plot_checks(set.file[i], buf);
 		free(buf);
 	}
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
