@@ -90,6 +90,8 @@ void report_run_loss_where(char *buf, size_t len, const struct loss_attrib *l)
 	}
 	for (size_t k = 0; k < N; k++) {
 		size_t best = N;
+		double share;
+		char pct[8];
 		int w;
 
 		for (size_t i = 0; i < N; i++)
@@ -98,8 +100,13 @@ void report_run_loss_where(char *buf, size_t len, const struct loss_attrib *l)
 		if (best == N)
 			break;
 		used[best] = true;
-		w = snprintf(buf + off, len - off, "%s%s %.0f%%", off ? ", " : "", at[best].name,
-			     100.0 * (double)at[best].n / (double)total);
+		share = 100.0 * (double)at[best].n / (double)total;
+		/* a place that lost something never reads 0 % */
+		if (share < 0.5)
+			snprintf(pct, sizeof(pct), "<1%%");
+		else
+			snprintf(pct, sizeof(pct), "%.0f%%", share);
+		w = snprintf(buf + off, len - off, "%s%s %s", off ? ", " : "", at[best].name, pct);
 		if (w < 0 || (size_t)w >= len - off)
 			break;
 		off += (size_t)w;

@@ -624,6 +624,10 @@ static void test_fmt(void **state)
 	assert_string_equal(b, "no loss counted");
 	report_run_loss_where(b, sizeof(b), &net);
 	assert_string_equal(b, "network 100%");
+	net.tunnel = 1;
+	net.network = 999;
+	report_run_loss_where(b, sizeof(b), &net);
+	assert_string_equal(b, "network 100%, tunnel daemons <1%");
 }
 
 int main(void)
