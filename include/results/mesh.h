@@ -75,6 +75,11 @@ struct mesh {
 	/* The key each figure was taken at, the first pair's (0: none). */
 	unsigned tcp_streams;
 	uint32_t udp_len;
+	/* The scenario the pairs ran (the first pair's) and when the first and
+	 * the last of them started (ISO 8601 UTC; "": no pair left a run), for
+	 * the titles of the plots. */
+	char scenario[RESULTS_NAME_MAX];
+	char started_first[32], started_last[32];
 	size_t npairs, cap;
 	struct mesh_pair *pairs;
 };

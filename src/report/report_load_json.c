@@ -286,6 +286,7 @@ static cJSON *udp_json(const struct udp_result *u, bool whole)
 	add_num(o, "received_bps", (double)u->received_bps);
 	add_num(o, "sent_pps", (double)u->sent_pps);
 	add_num(o, "received_pps", (double)u->received_pps);
+	add_num(o, "arrival_bps", (double)u->arrival_bps);
 	add_num(o, "jitter_ms", u->jitter_ms);
 	cJSON_AddItemToObject(o, "owd_us", owd_json(&u->owd));
 	cJSON_AddBoolToObject(o, "generator_limited", u->generator_limited);
@@ -419,9 +420,9 @@ static cJSON *intervals_json(const struct load_result *r)
  * they become null, not the zeros (or the 100 % loss) the merge leaves.
  * "lost", "loss_pct" and "loss_at" need both ends. Lists end with NULL. */
 static const char *const udp_by_receiver[] = {
-	"received",	"lost",		  "loss_pct",	  "duplicates", "reordered",  "malformed",
-	"received_bps", "received_pps",	  "jitter_ms",	  "owd_us",	"rx_wait_us", "loss_at",
-	"loss_places",	"receiver_drops", "rcvbuf_bytes", "gro",	NULL,
+	"received",	"lost",		"loss_pct",	  "duplicates",	  "reordered", "malformed",
+	"received_bps", "received_pps", "arrival_bps",	  "jitter_ms",	  "owd_us",    "rx_wait_us",
+	"loss_at",	"loss_places",	"receiver_drops", "rcvbuf_bytes", "gro",       NULL,
 };
 static const char *const udp_by_sender[] = {
 	"sent",	       "lost",	       "loss_pct",	    "achieved_bps", "sent_pps", "loss_at",

@@ -13,6 +13,35 @@
 #include "report_load.h"
 #include "report_run.h"
 
+void report_run_knee_above(char *buf, size_t len, const struct results_knee_point *p)
+{
+	char where[128], lost[16], worst[24];
+
+	if (!p->above_trials) {
+		snprintf(buf, len, "no trial above it");
+		return;
+	}
+	if (!p->above_lost) {
+		if (p->above_queued_ratio <= 0) {
+			snprintf(buf, len, "none lost in %u trials", p->above_trials);
+			return;
+		}
+		report_run_fmt_rate(worst, sizeof(worst), (double)p->above_queued_bps);
+		snprintf(buf, len,
+			 "none lost in %u trials, but queued: arrivals up to %.1f %% below the "
+			 "sent rate (at %s)",
+			 p->above_trials, 100 * p->above_queued_ratio, worst);
+		return;
+	}
+	report_run_loss_where(where, sizeof(where), &p->loss_at);
+	report_run_fmt_pps(lost, sizeof(lost), (double)p->above_lost);
+	report_run_fmt_rate(worst, sizeof(worst), (double)p->above_worst_bps);
+	snprintf(buf, len, "%s: %u of %u trials lost %.2g %% (%s datagrams), up to %.3g %% at %s",
+		 where, p->above_lossy, p->above_trials,
+		 100.0 * (double)p->above_lost / (double)p->above_sent, lost,
+		 100 * p->above_worst_ratio, worst);
+}
+
 bool report_run_knee_repeat(char *buf, size_t len, const struct results_knee_point *p)
 {
 	enum loss_place top = LOSS_PLACE_COUNT;

@@ -262,7 +262,7 @@ static void knees(FILE *f, const struct report_run *rr)
 	fprintf(f, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
 	for (size_t i = 0; i < rr->sum.nknee; i++) {
 		const struct results_knee_point *p = &rr->sum.knee[i];
-		char where[128];
+		char where[256];
 
 		fprintf(f, "| %s | %u | ", rr->run->paths[p->path].name, p->len);
 		knee_lower(f, &p->ndr_bps, &p->ndr_target_bps, p->ndr_lower_bound, p->ndr_outcome);
@@ -277,7 +277,7 @@ static void knees(FILE *f, const struct report_run *rr)
 		upper(f, &p->pdr_upper_bps, p->pdr_outcome);
 		fputs(" |", f);
 		ratio(f, overhead_find(&rr->ov, p->path, OVERHEAD_UDP_PDR, p->len));
-		report_run_loss_where(where, sizeof(where), &p->loss_at);
+		report_run_knee_above(where, sizeof(where), p);
 		fprintf(f, " %u | %.1f | %s |\n", p->trials, p->time_s, where);
 	}
 	knee_layers(f, rr);

@@ -92,6 +92,8 @@ void report_run_loss_where(char *buf, size_t len, const struct loss_attrib *l)
 	}
 	for (size_t k = 0; k < N; k++) {
 		size_t best = N;
+		double share;
+		char pct[8];
 		int w;
 
 		for (size_t i = 0; i < N; i++)
@@ -100,8 +102,13 @@ void report_run_loss_where(char *buf, size_t len, const struct loss_attrib *l)
 		if (best == N)
 			break;
 		used[best] = true;
-		w = snprintf(buf + off, len - off, "%s%s %.0f%%", off ? ", " : "", at[best].name,
-			     100.0 * (double)at[best].n / (double)total);
+		share = 100.0 * (double)at[best].n / (double)total;
+		/* a place that lost something never reads 0 % */
+		if (share < 0.5)
+			snprintf(pct, sizeof(pct), "<1%%");
+		else
+			snprintf(pct, sizeof(pct), "%.0f%%", share);
+		w = snprintf(buf + off, len - off, "%s%s %s", off ? ", " : "", at[best].name, pct);
 		if (w < 0 || (size_t)w >= len - off)
 			break;
 		off += (size_t)w;
@@ -595,14 +602,14 @@ static void knee_table(FILE *f, const struct report_run *rr)
 		   "lower bound at every layer)\n");
 	for (size_t i = 0; i < rr->sum.nknee; i++) {
 		const struct results_knee_point *p = &rr->sum.knee[i];
-		char ndr[64], pdr[64], t[16], where[128];
+		char ndr[64], pdr[64], t[16], where[256];
 
 		bounds(ndr, sizeof(ndr), &p->ndr_bps, &p->ndr_target_bps, &p->ndr_upper_bps,
 		       p->ndr_lower_bound, p->ndr_outcome);
 		bounds(pdr, sizeof(pdr), &p->pdr_bps, &p->pdr_target_bps, &p->pdr_upper_bps,
 		       p->pdr_lower_bound, p->pdr_outcome);
 		report_run_fmt_time(t, sizeof(t), p->time_s);
-		report_run_loss_where(where, sizeof(where), &p->loss_at);
+		report_run_knee_above(where, sizeof(where), p);
 		fprintf(f, "  %-12s %6u  %-38s %-38s %6u %7s  %s\n", run->paths[p->path].name,
 			p->len, ndr, pdr, p->trials, t, where);
 		knee_layers(f, run, p);

@@ -224,6 +224,15 @@ int mesh_add_pair(struct mesh *m, const char *client, const char *server,
 
 		if (err)
 			return err;
+		if (!m->scenario[0])
+			snprintf(m->scenario, sizeof(m->scenario), "%s", run->scenario_name);
+		/* ISO 8601 in UTC sorts as text */
+		if (run->started_utc[0] &&
+		    (!m->started_first[0] || strcmp(run->started_utc, m->started_first) < 0))
+			snprintf(m->started_first, sizeof(m->started_first), "%s",
+				 run->started_utc);
+		if (strcmp(run->started_utc, m->started_last) > 0)
+			snprintf(m->started_last, sizeof(m->started_last), "%s", run->started_utc);
 	}
 	m->npairs++;
 	return 0;

@@ -338,6 +338,14 @@ static bool summary_knee(cJSON *arr, const struct results_run *run,
 		      add_num(o, "max_rx_bps", (double)p->max_rx_bps) &&
 		      add_num(o, "loss_at_bps", (double)p->loss_at_bps) &&
 		      add_child(o, "loss_at", obj_of(&p->loss_at, loss_fields, NF(loss_fields))) &&
+		      add_num(o, "above_trials", p->above_trials) &&
+		      add_num(o, "above_lossy_trials", p->above_lossy) &&
+		      add_num(o, "above_sent", (double)p->above_sent) &&
+		      add_num(o, "above_lost", (double)p->above_lost) &&
+		      add_num(o, "above_worst_loss_ratio", p->above_worst_ratio) &&
+		      add_num(o, "above_worst_bps", (double)p->above_worst_bps) &&
+		      add_num(o, "above_queued_ratio", p->above_queued_ratio) &&
+		      add_num(o, "above_queued_bps", (double)p->above_queued_bps) &&
 		      add_stat(o, "ndr_conditional_throughput_bps", &p->ndr_ct_bps) &&
 		      add_stat(o, "pdr_conditional_throughput_bps", &p->pdr_ct_bps) &&
 		      add_num(o, "ndr_spread", p->ndr_spread) &&

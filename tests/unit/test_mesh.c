@@ -394,8 +394,19 @@ static void test_heatmaps(void **state)
 	for (unsigned i = 0; i < set.n; i++) {
 		char name[MESH_PLOT_FILE_MAX];
 
+		char path[600], buf[1 << 16] = "";
+		FILE *f;
+
 		snprintf(name, sizeof(name), "%.*s", (int)strlen(set.file[i]) - 4, set.file[i]);
 		assert_true(report_plot_svg_complete(dir, name));
+		/* every heatmap names the scenario its pairs ran and when */
+		snprintf(path, sizeof(path), "%s/%s", dir, set.file[i]);
+		f = fopen(path, "r");
+		assert_non_null(f);
+		buf[fread(buf, 1, sizeof(buf) - 1, f)] = '\0';
+		fclose(f);
+		if (!strstr(buf, "scenario ") || !strstr(buf, "started 20"))
+			fail_msg("%s: no scenario and start in the title", set.file[i]);
 	}
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	assert_int_equal(system(cmd), 0);

@@ -108,7 +108,16 @@ static void test_aggregate(void **state)
 	assert_true(kp->ndr_bps.median == 200e6);
 	assert_true(kp->pdr_bps.median == 220e6);
 	assert_true(kp->ndr_upper_bps.median == 202e6);
-	assert_int_equal(kp->loss_at.receiver_rcvbuf, 7);
+	/* the loss above the NDR: the knee trials at 500 M and 1 G (60 % and
+	 * 78 % lost), not the one at 200 M, the NDR's own load */
+	assert_int_equal(kp->above_trials, 2);
+	assert_int_equal(kp->above_lossy, 2);
+	assert_int_equal(kp->above_lost, 26786 + 69643);
+	assert_int_equal(kp->above_sent, 44642 + 89285);
+	assert_int_equal(kp->loss_at.network, kp->above_lost);
+	assert_int_equal(kp->loss_at.receiver_rcvbuf, 0);
+	assert_int_equal(kp->above_worst_bps, 1000000000);
+	assert_int_equal(kp->loss_at_bps, 202000000);
 	assert_null(results_find_knee(&sum, 1, 46));
 
 	dp = results_find_delay(&sum, 1, 1400, 100000000);
@@ -140,10 +149,10 @@ static void test_knee_bounds_over_reps(void **state)
 		struct {
 			double lo, sent, up; /* Mbit/s; up 0: none */
 			const char *outcome;
-			uint64_t net; /* loss_at.network: tags the repetition */
+			uint64_t net; /* loss_at_bps: tags the repetition */
 		} rep[3];
 		double lo, up; /* medians; up 0: none */
-		uint64_t net;  /* the loss location reported */
+		uint64_t net;  /* the repetition whose first failing rate is reported */
 		bool lower_bound;
 	} cases[] = {
 		{ 3,
@@ -189,7 +198,7 @@ static void test_knee_bounds_over_reps(void **state)
 			k->ndr_lower_bps = (uint64_t)(cases[c].rep[r].lo * 1e6);
 			k->ndr_lower_achieved_bps = (uint64_t)(cases[c].rep[r].sent * 1e6);
 			k->ndr_upper_bps = (uint64_t)(cases[c].rep[r].up * 1e6);
-			k->loss_at.network = cases[c].rep[r].net;
+			k->loss_at_bps = cases[c].rep[r].net;
 			snprintf(k->ndr_outcome, sizeof(k->ndr_outcome), "%s",
 				 cases[c].rep[r].outcome);
 		}
@@ -199,11 +208,10 @@ static void test_knee_bounds_over_reps(void **state)
 		if (fabs(kp->ndr_bps.median - cases[c].lo * 1e6) > 1 ||
 		    (cases[c].up ? fabs(kp->ndr_upper_bps.median - cases[c].up * 1e6) > 1
 				 : kp->ndr_upper_bps.n != 0) ||
-		    kp->loss_at.network != cases[c].net ||
-		    kp->ndr_lower_bound != cases[c].lower_bound)
+		    kp->loss_at_bps != cases[c].net || kp->ndr_lower_bound != cases[c].lower_bound)
 			fail_msg("case %zu: NDR %.2f..%.2f (n %u) loss tag %llu bound %d", c,
 				 kp->ndr_bps.median / 1e6, kp->ndr_upper_bps.median / 1e6,
-				 kp->ndr_upper_bps.n, (unsigned long long)kp->loss_at.network,
+				 kp->ndr_upper_bps.n, (unsigned long long)kp->loss_at_bps,
 				 kp->ndr_lower_bound);
 		if (kp->ndr_upper_bps.n) {
 			assert_true(kp->ndr_bps.median <= kp->ndr_upper_bps.median);
