@@ -3,7 +3,7 @@
  * What limited each figure of a run: the TCP verdict of a trial
  * (tcp_limit.h) from what the run recorded of it, the verdict most of a
  * TCP point's repetitions got, and what limited a path's NDR (the knee
- * search's outcome, the first place datagrams were lost above it, and the
+ * search's outcome, the place that lost most above it, and the
  * CPU of the trial that lost them). Pure: the run model in, verdicts out;
  * the printers, run.json's summary and the mesh render them.
  */

@@ -164,7 +164,8 @@ static void lost_evidence(const struct ndr_limit_verdict *v, size_t lost, char *
 		     results_fmt_bps(a, sizeof(a), (double)v->ndr_bps),
 		     results_fmt_bps(b, sizeof(b), (double)v->fail_bps), v->fail_loss_pct);
 	if (n > 0 && (size_t)n < len && v->place >= 0 && lost)
-		n += snprintf(buf + n, len - (size_t)n, ", %.0f %% of it at %s",
+		n += snprintf(buf + n, len - (size_t)n,
+			      "; of what every trial above the NDR lost, %.0f %% at %s",
 			      v->place_share * 100, loss_place_name((enum loss_place)v->place));
 	if (n > 0 && (size_t)n < len && v->overlay_thread[0])
 		n += snprintf(buf + n, len - (size_t)n,

@@ -242,18 +242,19 @@ static void test_ndr_limits(void **state)
 {
 	struct results_run run;
 	struct results_knee *k;
+	struct results_trial *ft;
 	struct ndr_limit_verdict v;
 
 	(void)state;
 	/* the tbf on the sending host drops above 300M: network rate */
 	run_make(&run);
 	knee_trial(&run, 1, 290000000, 1, 0.5, 0.3);
-	knee_trial(&run, 1, 310000000, 0.97, 0.5, 0.3);
+	ft = knee_trial(&run, 1, 310000000, 0.97, 0.5, 0.3);
 	k = knee_found(&run, 1, 290000000, 310000000);
-	k->loss_at.sender_qdisc = 800;
-	k->loss_at.network = 10;
-	snprintf(k->loss_at.qdisc_kind, sizeof(k->loss_at.qdisc_kind), "tbf");
-	snprintf(k->loss_at.qdisc_if, sizeof(k->loss_at.qdisc_if), "veth0");
+	ft->udp.loss_at.sender_qdisc = 800;
+	ft->udp.loss_at.network = 10;
+	snprintf(ft->udp.loss_at.qdisc_kind, sizeof(ft->udp.loss_at.qdisc_kind), "tbf");
+	snprintf(ft->udp.loss_at.qdisc_if, sizeof(ft->udp.loss_at.qdisc_if), "veth0");
 	ndr_case(&run, &v);
 	assert_int_equal(v.limit, NDR_LIMIT_NETWORK_RATE);
 	assert_string_equal(ndr_limit_name(v.limit), "network rate");
@@ -269,9 +270,9 @@ static void test_ndr_limits(void **state)
 	run.nlinks = 1;
 	run.links[0].rate_bps = 1000000000;
 	knee_trial(&run, 1, 900000000, 1, 0.5, 0.3);
-	knee_trial(&run, 1, 950000000, 0.99, 0.5, 0.3);
+	ft = knee_trial(&run, 1, 950000000, 0.99, 0.5, 0.3);
 	k = knee_found(&run, 1, 900000000, 950000000);
-	k->loss_at.receiver_socket = 100;
+	ft->udp.loss_at.receiver_socket = 100;
 	ndr_case(&run, &v);
 	assert_int_equal(v.limit, NDR_LIMIT_NETWORK_RATE);
 	assert_non_null(strstr(v.evidence, "98 % of what the lab link's 1 Gbit/s shaper"));
@@ -286,9 +287,9 @@ static void test_ndr_limits(void **state)
 	/* the tunnel dropped them, its threads well below a core: overlay */
 	run_make(&run);
 	knee_trial(&run, 1, 290000000, 1, 0.5, 0.6);
-	knee_trial(&run, 1, 310000000, 0.9, 0.5, 0.6);
+	ft = knee_trial(&run, 1, 310000000, 0.9, 0.5, 0.6);
 	k = knee_found(&run, 1, 290000000, 310000000);
-	k->loss_at.tunnel = 2000;
+	ft->udp.loss_at.tunnel = 2000;
 	ndr_case(&run, &v);
 	assert_int_equal(v.limit, NDR_LIMIT_OVERLAY);
 	assert_non_null(strstr(v.fix, "tunnel show"));
@@ -297,9 +298,9 @@ static void test_ndr_limits(void **state)
 	/* the same with its tx thread at 99 % of a core: overlay CPU, named */
 	run_make(&run);
 	knee_trial(&run, 1, 290000000, 1, 1.2, 0.9);
-	knee_trial(&run, 1, 310000000, 0.9, 1.2, 0.99);
+	ft = knee_trial(&run, 1, 310000000, 0.9, 1.2, 0.99);
 	k = knee_found(&run, 1, 290000000, 310000000);
-	k->loss_at.receiver_rcvbuf = 2000;
+	ft->udp.loss_at.receiver_rcvbuf = 2000;
 	ndr_case(&run, &v);
 	assert_int_equal(v.limit, NDR_LIMIT_OVERLAY_CPU);
 	assert_non_null(strstr(v.evidence, "ovl-tx0 on lab host 0, at 99 %"));
@@ -309,9 +310,9 @@ static void test_ndr_limits(void **state)
 	/* every core busy and the receiving socket overflowing: machine CPU */
 	run_make(&run);
 	knee_trial(&run, 1, 290000000, 1, 1.9, 0.5);
-	knee_trial(&run, 1, 310000000, 0.9, 1.95, 0.5);
+	ft = knee_trial(&run, 1, 310000000, 0.9, 1.95, 0.5);
 	k = knee_found(&run, 1, 290000000, 310000000);
-	k->loss_at.receiver_socket = 2000;
+	ft->udp.loss_at.receiver_socket = 2000;
 	ndr_case(&run, &v);
 	assert_int_equal(v.limit, NDR_LIMIT_HOST_CPU);
 	results_free(&run);
@@ -337,18 +338,18 @@ static void test_ndr_breakdown(void **state)
 	struct results_summary sum;
 	struct breakdown b;
 	const struct breakdown_row *r;
-	struct results_knee *k;
+	struct results_trial *ft;
 
 	(void)state;
 	run_make(&run);
 	knee_trial(&run, 0, 2000000000, 1, 1.0, 0);
-	knee_trial(&run, 0, 2100000000, 0.95, 1.1, 0);
-	k = knee_found(&run, 0, 2000000000, 2100000000);
-	k->loss_at.receiver_socket = 100;
+	ft = knee_trial(&run, 0, 2100000000, 0.95, 1.1, 0);
+	knee_found(&run, 0, 2000000000, 2100000000);
+	ft->udp.loss_at.receiver_socket = 100;
 	knee_trial(&run, 1, 500000000, 1, 1.9, 0.9);
-	knee_trial(&run, 1, 520000000, 0.9, 1.9, 0.99);
-	k = knee_found(&run, 1, 500000000, 520000000);
-	k->loss_at.receiver_rcvbuf = 100;
+	ft = knee_trial(&run, 1, 520000000, 0.9, 1.9, 0.99);
+	knee_found(&run, 1, 500000000, 520000000);
+	ft->udp.loss_at.receiver_rcvbuf = 100;
 	assert_int_equal(results_aggregate(&run, &sum), 0);
 	assert_int_equal(breakdown_of(&run, &sum, &b), 0);
 	r = row_of(&b, BREAKDOWN_NDR, 1);
