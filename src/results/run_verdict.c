@@ -19,7 +19,7 @@ static char *next_line(struct run_verdict *v)
 }
 
 /* Appends to a line, cut at its end. */
-static void add(char *line, const char *fmt, ...)
+__attribute__((format(printf, 2, 3))) static void add(char *line, const char *fmt, ...)
 {
 	size_t n = strlen(line);
 	va_list ap;
