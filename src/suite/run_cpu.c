@@ -166,8 +166,16 @@ struct run_cpu *run_cpu_begin(struct run *r, struct run_path *rp, struct load_ho
 {
 	struct run_cpu *rc;
 
-	if (!r->lab)
+	if (!r->lab) {
+		if (rp->sp->process[0] && !rp->process_warned) {
+			rp->process_warned = true;
+			run_warn(r,
+				 "path %s: process = %s: read in lab runs only (between hosts "
+				 "the far host's figures are not read yet)",
+				 rp->sp->name, rp->sp->process);
+		}
 		return NULL;
+	}
 	rc = calloc(1, sizeof(*rc));
 	if (!rc)
 		return NULL;

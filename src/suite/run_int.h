@@ -117,7 +117,8 @@ struct run_cpu;
 struct load_hooks;
 /* Starts reading the CPU of a trial on path rp (lab runs; NULL otherwise,
  * or without memory): sets hooks' on_interval and arg, for a load_spec
- * whose interval_ns brackets the measured window. */
+ * whose interval_ns the caller sets to bracket the measured window. A
+ * remote run's path with `process` gets a warning, once. */
 struct run_cpu *run_cpu_begin(struct run *r, struct run_path *rp, struct load_hooks *hooks);
 /* The figures over the measured window (duration_s long) into t (NULL:
  * none recorded): host_cpu_s, softirq, overlay_thread*, overlay_quota*;

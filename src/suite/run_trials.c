@@ -155,11 +155,9 @@ static int do_trial(struct run *r, const struct trial_req *q, struct knee_measur
 	r->trial_no++;
 	trial_event(r, q, &(struct run_progress){ .kind = RUN_PROGRESS_TRIAL });
 	memset(&lr, 0, sizeof(lr));
-	if (r->lab) {
-		/* Interval reports bracket the measured window for run_cpu. */
+	cpu = run_cpu_begin(r, p, &hooks);
+	if (cpu) /* interval reports bracket the measured window for run_cpu */
 		spec.interval_ns = q->duration_ns / 5 ? q->duration_ns / 5 : q->duration_ns;
-		cpu = run_cpu_begin(r, p, &hooks);
-	}
 	start = clock_now_ns();
 	rc = run_load(r, &spec, &lr, cpu ? &hooks : NULL);
 	*wall = clock_now_ns() - start;

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # netns: lanes
 # The CPU limit of an external overlay in `ovlperf run`: a wireguard-go
-# tunnel (wg_path.sh) named by its path's `process = wireguard-go`, IPv4
+# tunnel (wg_path.sh) named by its path's `process = wireguard-go` (the
+# IPv6 path of the first run by the far daemon's pid file instead), IPv4
 # and IPv6 over it. The daemon of one lab host is moved into a cgroup v1
 # cpu controller with a 20 % quota (cpu.cfs_quota_us 20000 over 100000) as
 # soon as the run starts it, host 1 then host 0:
@@ -33,18 +34,19 @@ on_exit "\"$OVLPERF\" lab down tlwg >/dev/null 2>&1"
 HERE=$(cd "$(dirname "$0")" && pwd)
 NCPU=$(grep -c '^cpu[0-9]' /proc/stat)
 
-# scenario FILE [EXTRA-PATH-LINES...]: two external paths over one
-# wireguard-go tunnel, IPv4 and IPv6, each naming the daemon by process
+# scenario FILE PROCESS6 [EXTRA-PATH-LINES...]: two external paths over one
+# wireguard-go tunnel, IPv4 and IPv6, the first naming the daemons by
+# name, the second by PROCESS6
 scenario()
 {
-	local f=$1
-	shift
+	local f=$1 p6=$2
+	shift 2
 	printf '%s\n' "[scenario]" "name = tlwg" "repetitions = 1" "duration = 1500ms" \
 		"[lab]" "name = tlwg" \
 		"[path.vpn4]" "type = external" "address = 198.19.5.2" "process = wireguard-go" \
 		"setup = bash $HERE/wg_path.sh up tlwgq 1420 $OUT" \
 		"teardown = bash $HERE/wg_path.sh down tlwgq $OUT" \
-		"[path.vpn6]" "type = external" "address = 2001:2:0:5::2" "process = wireguard-go" \
+		"[path.vpn6]" "type = external" "address = 2001:2:0:5::2" "process = $p6" \
 		"$@" "[tcp]" "streams = 1" "[udp]" "enabled = no" >"$f"
 }
 throttled() { awk '$1 == "throttled_time" {print $2}' "$1/cpu.stat"; }
@@ -57,9 +59,14 @@ for h in 1 0; do
 	on_exit "for p in \$(cat $q/cgroup.procs); do kill \$p; done"
 	echo 100000 >"$q/cpu.cfs_period_us"
 	echo 20000 >"$q/cpu.cfs_quota_us"
-	extra=()
-	[ $h = 1 ] && extra=("[path.nowg]" "type = external" "address = 198.19.5.2" "process = no-such-vpnd")
-	scenario "$OUT/q$h.ini" "${extra[@]}"
+	if [ $h = 1 ]; then
+		# host 1's daemon by the pid file wg_path.sh writes; and a name
+		# that no process has
+		scenario "$OUT/q$h.ini" "$OUT/tlwgqb.pid" \
+			"[path.nowg]" "type = external" "address = 198.19.5.2" "process = no-such-vpnd"
+	else
+		scenario "$OUT/q$h.ini" wireguard-go
+	fi
 	(
 		# host h's wireguard-go, moved as soon as it runs (before any trial:
 		# the setup waits for its tunnel to answer pings)
