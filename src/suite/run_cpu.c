@@ -234,7 +234,10 @@ static void quota_of(const struct run_cpu *rc, struct results_trial *t)
 		double thr, share;
 		int k;
 
-		if (!read_twice(rc, p) || !a->found || !b->found || b->quota_cores <= 0)
+		/* a process moved to another cgroup between the reads: two
+		 * counters, no difference to take */
+		if (!read_twice(rc, p) || !a->found || !b->found || b->quota_cores <= 0 ||
+		    strcmp(a->path, b->path))
 			continue;
 		thr = b->throttled_ns > a->throttled_ns
 			      ? (double)(b->throttled_ns - a->throttled_ns) / 1e9
