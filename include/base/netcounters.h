@@ -50,7 +50,7 @@ struct loss_attrib {
 	uint64_t qdisc_packets, refused_dgrams, hidden_dgrams;
 	uint64_t qdisc_datagrams; /* the datagrams those say the qdisc dropped
 				   * (sender_qdisc before the cap at lost) */
-	/* what the fixes need (report_loss_fix() in report_load.h) */
+	/* what the fixes need (loss_place_fix() in loss_place.h) */
 	char network_where[96]; /* the lab's emulated link the path crosses,
 				 * where the lab knows it ("" elsewhere) */
 	char qdisc_kind[16];	/* root qdisc with the most drops ("tbf") */

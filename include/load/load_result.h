@@ -73,8 +73,20 @@ struct udp_result {
 	uint64_t sent, received, lost, duplicates, reordered, malformed;
 	uint64_t target_bps;   /* what was asked for */
 	uint64_t achieved_bps; /* offered rate really sent (payload bits / s) */
+	/* Sent and received rates share one window, the sender's (its phase,
+	 * start to end): the receiver's is the same window shifted by each
+	 * datagram's one-way delay, so received_bps = achieved_bps * received /
+	 * sent, and a trial that lost nothing shows equal rates (RFC 2544's
+	 * and CSIT's forwarding rate: what arrived of a trial's load, over
+	 * the trial's time). */
 	uint64_t received_bps;
 	uint64_t sent_pps, received_pps;
+	/* The receiver's own window, first to last arrival (payload bits / s;
+	 * 0: unknown, fewer than two arrived): a path that queued what it
+	 * could not forward delivers over a longer window than it was sent
+	 * in, and this rate falls short of achieved_bps though nothing was
+	 * lost (the knee search counts that shortfall, knee_trial_loss()). */
+	uint64_t arrival_bps;
 	double jitter_ms; /* RFC 3550 interarrival jitter */
 	struct owd_summary owd;
 	/* The share of owd spent in the receiving sockets (all streams): the

@@ -41,27 +41,6 @@ void report_load_term_server(const struct report_term *t, const struct load_resu
 /* The same as one malloc'd string (NULL on ENOMEM); the caller frees it. */
 char *report_load_server_text(const struct load_result *res, char units);
 
-/* The places where datagrams are lost, in path order (struct loss_attrib). */
-enum report_loss_place {
-	REPORT_LOSS_SENDER_SOCKET,
-	REPORT_LOSS_SENDER_QDISC,
-	REPORT_LOSS_SENDER_IF,
-	REPORT_LOSS_TUNNEL,
-	REPORT_LOSS_NETWORK,
-	REPORT_LOSS_RECEIVER_IF,
-	REPORT_LOSS_RECEIVER_UDP,
-	REPORT_LOSS_RECEIVER_OTHER,
-	REPORT_LOSS_RECEIVER_SOCKET,
-	REPORT_LOSS_NPLACES
-};
-/* Its key in the JSON "loss_at" object ("sender_qdisc"). */
-const char *report_loss_key(enum report_loss_place p);
-/* Its plain name ("the sender's qdisc (shaper/queue)"). */
-const char *report_loss_name(enum report_loss_place p);
-uint64_t report_loss_count(const struct loss_attrib *l, enum report_loss_place p);
-/* What would stop the loss at that place, one sentence into buf. */
-void report_loss_fix(char *buf, size_t len, const struct loss_attrib *l, enum report_loss_place p);
-
 /* The whole test as a JSON object (schema LOAD_JSON_SCHEMA); NULL on ENOMEM.
  * The caller owns it (cJSON_Delete). */
 cJSON *report_load_json(const struct load_result *res);

@@ -33,6 +33,12 @@ struct mesh_plot_set {
  * "" for a pair not in the mesh. */
 void report_mesh_cell(char *buf, size_t len, const struct mesh *m, unsigned client, unsigned server,
 		      unsigned path, enum mesh_figure f);
+/* What limited a figure's pairs, each limit once with its pairs:
+ * "limited by: receive window (a -> b, b -> a); overlay CPU (a -> c)"; a
+ * line of the terminal's table (md: a paragraph under report.md's).
+ * Nothing when no pair's limit is known. */
+void report_mesh_limits(FILE *f, const struct mesh *m, unsigned path, enum mesh_figure fig,
+			bool md);
 /* "Slowest pair: ..." and "Most expensive overlay: ..." lines, each ending
  * in a newline; "" when the mesh has none. */
 void report_mesh_slowest(char *buf, size_t len, const struct mesh *m,

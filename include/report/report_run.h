@@ -95,6 +95,11 @@ void report_run_fmt_time(char *buf, size_t len, double s);
 /* Where lost datagrams went, largest share first: "network 100%" or
  * "receiver socket buffer 93%, network 7%"; "no loss counted" if none. */
 void report_run_loss_where(char *buf, size_t len, const struct loss_attrib *l);
+/* The loss the knee and MRR trials above the NDR counted, as a sentence:
+ * "tunnel daemons 100%: 3 of 5 trials lost 31 % (1.2M datagrams), up to
+ * 57.3 % at 10 Gbit/s"; "none lost in 3 trials" (with, when the path
+ * queued instead, by how much its arrivals fell short); "no trial above it". */
+void report_run_knee_above(char *buf, size_t len, const struct results_knee_point *p);
 /* The NDR's spread over the repetitions as a sentence ("" with fewer than
  * two); true when it is a warning: wider than the search's width, with
  * where the trials that disagreed lost and the fix. */

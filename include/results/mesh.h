@@ -50,6 +50,7 @@ struct mesh_value {
 	enum overhead_bound bound;    /* a lower bound keeps its marker (">= ") */
 	uint32_t detail;	      /* MESH_MTU: the worst check's value (bytes); 0: none */
 	char check[RESULTS_NAME_MAX]; /* MESH_MTU: the worst check's name */
+	char limit[32]; /* TCP goodput, UDP NDR: what limited it (run_limit.h); "": unknown */
 };
 
 struct mesh_pair {
@@ -74,6 +75,11 @@ struct mesh {
 	/* The key each figure was taken at, the first pair's (0: none). */
 	unsigned tcp_streams;
 	uint32_t udp_len;
+	/* The scenario the pairs ran (the first pair's) and when the first and
+	 * the last of them started (ISO 8601 UTC; "": no pair left a run), for
+	 * the titles of the plots. */
+	char scenario[RESULTS_NAME_MAX];
+	char started_first[32], started_last[32];
 	size_t npairs, cap;
 	struct mesh_pair *pairs;
 };

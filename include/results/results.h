@@ -104,6 +104,9 @@ struct results_trial {
 	 * softirq_ncpu 0: not read (remote runs) */
 	unsigned softirq_ncpu;
 	double softirq[CPUUSE_MAX_CPUS];
+	/* the CPU seconds the overlay's daemons used on both hosts together,
+	 * over the measured window (0: not read) */
+	double overlay_cpu_s;
 	struct load_sched sched_client, sched_server; /* each end's test threads */
 };
 
@@ -300,8 +303,20 @@ struct results_knee_point {
 	double time_s;
 	/* of the median repetition, all from that one repetition: */
 	uint64_t max_rx_bps;
+	uint64_t loss_at_bps; /* the first failing rate above the NDR; 0 none */
+	/* The loss above the NDR: every knee (and MRR) trial of every
+	 * repetition at a load above that repetition's NDR (all of them when
+	 * it found none), where its lost datagrams went summed in loss_at;
+	 * the trial that lost the largest share and its offered rate; and of
+	 * those that lost nothing, the largest shortfall of the arrival rate
+	 * below the sent one (the path queued: knee_trial_loss()). */
 	struct loss_attrib loss_at;
-	uint64_t loss_at_bps;
+	unsigned above_trials, above_lossy;
+	uint64_t above_sent, above_lost;
+	double above_worst_ratio;
+	uint64_t above_worst_bps;
+	double above_queued_ratio;
+	uint64_t above_queued_bps;
 	unsigned found;			       /* repetitions that found an NDR */
 	unsigned pdr_found;		       /* ... and a PDR */
 	char ndr_outcome[24], pdr_outcome[24]; /* of the median repetition */
@@ -363,6 +378,9 @@ int results_underlay(const struct results_run *run);
 
 /* Median and min/max of n values (the array is sorted in place). */
 struct results_stat results_stat_of(double *v, size_t n);
+
+/* "26.1 Mbit/s", "3.34 Gbit/s": a rate in a sentence (three digits); buf. */
+const char *results_fmt_bps(char *buf, size_t len, double bps);
 
 /* Delivered percentage of a UDP trial: received / sent. */
 double results_delivered_pct(const struct udp_result *u);

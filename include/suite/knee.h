@@ -131,7 +131,8 @@ struct knee_trial {
 struct knee_measurement {
 	uint64_t offered_bps;  /* = the trial's rate_bps */
 	uint64_t achieved_bps; /* what the generator really sent */
-	uint64_t received_bps;
+	uint64_t received_bps; /* over the sender's window: achieved * (1 - loss) */
+	uint64_t arrival_bps;  /* over the receiver's, first to last; 0 unknown */
 	double loss_ratio;
 	bool generator_limited;
 	uint64_t duration_ns; /* measured; 0: the trial's duration */

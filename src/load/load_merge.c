@@ -217,17 +217,13 @@ static void loss_attribution(const struct proto_results *snd, const struct proto
 		rcvbuf_need(l->receiver_socket, u->sent_pps, u->len, l->rcvbuf_bytes);
 }
 
-/* Received rates over the receiver's window (first to last datagram, in
- * the receiver's results since it reports one), not over the sender's
- * time: the receiver still drains after the sender stops, and over the
- * sender's duration a path reads above what its link can carry. A receiver
- * that reports no window keeps the sender's time. */
-static void rx_rates(uint64_t window_ns, uint32_t len, struct udp_result *u)
+/* The receiver's own rate, first to last arrival (the receiver's results
+ * carry that window as their duration; 0 from a receiver that reports
+ * none): beside the received rate over the sender's window, which udp_one()
+ * took, it says whether the path queued what it did not forward. */
+static void arrival_rate(uint64_t window_ns, uint32_t len, struct udp_result *u)
 {
-	if (!window_ns || u->received < 2)
-		return;
-	u->received_bps = rxstats_window_bps(u->received, len, window_ns);
-	u->received_pps = rxstats_window_pps(u->received, window_ns);
+	u->arrival_bps = rxstats_window_bps(u->received, len, window_ns);
 }
 
 static void merge_udp(const struct proto_results *snd, const struct proto_results *rcv,
@@ -247,13 +243,13 @@ static void merge_udp(const struct proto_results *snd, const struct proto_result
 		udp_one(i < snd->nstreams ? &snd->streams[i] : &none,
 			i < rcv->nstreams ? &rcv->streams[i] : &none, per, sp->len, dur, owd_valid,
 			&s->udp);
-		rx_rates(rcv->duration_ns, sp->len, &s->udp);
+		arrival_rate(rcv->duration_ns, sp->len, &s->udp);
 		s->bytes = s->udp.received * sp->len;
 		s->bps = s->udp.received_bps;
 	}
 	udp_one(&snd->total, &rcv->total, sp->rate_bps, sp->len, dur, owd_valid, &res->udp);
 	rx_wait_get(rcv, &res->udp.rx_wait);
-	rx_rates(rcv->duration_ns, sp->len, &res->udp);
+	arrival_rate(rcv->duration_ns, sp->len, &res->udp);
 	loss_attribution(snd, rcv, &res->udp);
 	res->udp_gso_used = snd->flags & PROTO_SS_GSO;
 	res->udp_gro_used = rcv->flags & PROTO_SS_GRO;

@@ -8,6 +8,7 @@
 
 #include "json_out.h"
 #include "report_layers.h"
+#include "loss_place.h"
 #include "report_load.h"
 #include "tcp_limit.h"
 #include "version.h"
@@ -213,17 +214,17 @@ static cJSON *loss_places_json(const struct loss_attrib *l)
 	cJSON *a = cJSON_CreateArray(), *o;
 	char fix[256];
 
-	for (int p = 0; a && p < REPORT_LOSS_NPLACES; p++) {
-		uint64_t n = report_loss_count(l, (enum report_loss_place)p);
+	for (int p = 0; a && p < LOSS_PLACE_COUNT; p++) {
+		uint64_t n = loss_place_count(l, (enum loss_place)p);
 
 		if (!n)
 			continue;
 		o = cJSON_CreateObject();
 		if (!o)
 			break;
-		report_loss_fix(fix, sizeof(fix), l, (enum report_loss_place)p);
-		cJSON_AddStringToObject(o, "place", report_loss_key((enum report_loss_place)p));
-		cJSON_AddStringToObject(o, "name", report_loss_name((enum report_loss_place)p));
+		loss_place_fix(fix, sizeof(fix), l, (enum loss_place)p);
+		cJSON_AddStringToObject(o, "place", loss_place_key((enum loss_place)p));
+		cJSON_AddStringToObject(o, "name", loss_place_name((enum loss_place)p));
 		add_num(o, "datagrams", (double)n);
 		cJSON_AddStringToObject(o, "fix", fix);
 		cJSON_AddItemToArray(a, o);
@@ -285,6 +286,7 @@ static cJSON *udp_json(const struct udp_result *u, bool whole)
 	add_num(o, "received_bps", (double)u->received_bps);
 	add_num(o, "sent_pps", (double)u->sent_pps);
 	add_num(o, "received_pps", (double)u->received_pps);
+	add_num(o, "arrival_bps", (double)u->arrival_bps);
 	add_num(o, "jitter_ms", u->jitter_ms);
 	cJSON_AddItemToObject(o, "owd_us", owd_json(&u->owd));
 	cJSON_AddBoolToObject(o, "generator_limited", u->generator_limited);
@@ -418,9 +420,9 @@ static cJSON *intervals_json(const struct load_result *r)
  * they become null, not the zeros (or the 100 % loss) the merge leaves.
  * "lost", "loss_pct" and "loss_at" need both ends. Lists end with NULL. */
 static const char *const udp_by_receiver[] = {
-	"received",	"lost",		  "loss_pct",	  "duplicates", "reordered",  "malformed",
-	"received_bps", "received_pps",	  "jitter_ms",	  "owd_us",	"rx_wait_us", "loss_at",
-	"loss_places",	"receiver_drops", "rcvbuf_bytes", "gro",	NULL,
+	"received",	"lost",		"loss_pct",	  "duplicates",	  "reordered", "malformed",
+	"received_bps", "received_pps", "arrival_bps",	  "jitter_ms",	  "owd_us",    "rx_wait_us",
+	"loss_at",	"loss_places",	"receiver_drops", "rcvbuf_bytes", "gro",       NULL,
 };
 static const char *const udp_by_sender[] = {
 	"sent",	       "lost",	       "loss_pct",	    "achieved_bps", "sent_pps", "loss_at",

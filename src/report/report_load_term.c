@@ -8,6 +8,7 @@
 
 #include "clock.h"
 #include "report_layers.h"
+#include "loss_place.h"
 #include "report_load.h"
 #include "tcp_limit.h"
 
@@ -173,15 +174,15 @@ static void print_loss_at(FILE *f, const struct udp_result *u)
 	if (!u->lost)
 		return;
 	fprintf(f, "  where the %" PRIu64 " lost datagrams were lost:\n", u->lost);
-	for (int p = 0; p < REPORT_LOSS_NPLACES; p++) {
-		uint64_t n = report_loss_count(l, (enum report_loss_place)p);
+	for (int p = 0; p < LOSS_PLACE_COUNT; p++) {
+		uint64_t n = loss_place_count(l, (enum loss_place)p);
 
 		if (!n)
 			continue;
-		report_loss_fix(fix, sizeof(fix), l, (enum report_loss_place)p);
+		loss_place_fix(fix, sizeof(fix), l, (enum loss_place)p);
 		fprintf(f, "    %-38s %10" PRIu64 " (%.1f %%)  fix: %s\n",
-			report_loss_name((enum report_loss_place)p), n,
-			100.0 * (double)n / (double)u->lost, fix);
+			loss_place_name((enum loss_place)p), n, 100.0 * (double)n / (double)u->lost,
+			fix);
 	}
 }
 

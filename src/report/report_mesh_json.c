@@ -25,6 +25,8 @@ static cJSON *value_json(const struct mesh_value *x, enum mesh_figure fig)
 	}
 	cJSON_AddNumberToObject(o, "value", x->v);
 	cJSON_AddStringToObject(o, "bound", overhead_figure_bound_name(x->bound));
+	if (fig == MESH_TCP_GOODPUT || fig == MESH_UDP_NDR)
+		cJSON_AddStringToObject(o, "limit", x->limit);
 	return o;
 }
 

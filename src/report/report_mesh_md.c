@@ -55,6 +55,7 @@ static void md_table(FILE *f, const struct mesh *m, unsigned path, enum mesh_fig
 		}
 		fputc('\n', f);
 	}
+	report_mesh_limits(f, m, path, fig, true);
 }
 
 static void md_failed(FILE *f, const struct mesh *m)

@@ -106,6 +106,41 @@ static int col_width(const struct mesh *m, unsigned path, enum mesh_figure f)
 	return w;
 }
 
+void report_mesh_limits(FILE *f, const struct mesh *m, unsigned path, enum mesh_figure fig, bool md)
+{
+	const char *seen[MESH_MAX_HOSTS * 4];
+	unsigned nseen = 0;
+
+	/* each limit once, with the pairs it held */
+	for (size_t i = 0; i < m->npairs; i++) {
+		const char *l = m->pairs[i].fig[path][fig].limit;
+		bool dup = false, first = true;
+
+		if (m->pairs[i].status != MESH_OK || !m->pairs[i].fig[path][fig].present || !l[0])
+			continue;
+		for (unsigned k = 0; k < nseen && !dup; k++)
+			dup = !strcmp(seen[k], l);
+		if (dup || nseen >= sizeof(seen) / sizeof(seen[0]))
+			continue;
+		seen[nseen++] = l;
+		fprintf(f,
+			nseen == 1 ? (md ? "\nLimited by: %s (" : "  limited by: %s (") : "; %s (",
+			l);
+		for (size_t j = i; j < m->npairs; j++) {
+			const struct mesh_pair *q = &m->pairs[j];
+
+			if (q->status != MESH_OK || strcmp(q->fig[path][fig].limit, l))
+				continue;
+			fprintf(f, "%s%s -> %s", first ? "" : ", ", m->hosts[q->client],
+				m->hosts[q->server]);
+			first = false;
+		}
+		fputc(')', f);
+	}
+	if (nseen)
+		fputs(md ? ".\n" : "\n", f);
+}
+
 static void key_note(char *buf, size_t len, const struct mesh *m, enum mesh_figure f)
 {
 	buf[0] = '\0';
@@ -137,6 +172,7 @@ static void table(FILE *f, const struct mesh *m, unsigned path, enum mesh_figure
 		}
 		fputc('\n', f);
 	}
+	report_mesh_limits(f, m, path, fig, false);
 }
 
 void report_mesh_term(FILE *f, const struct mesh *m, const struct mesh_verdicts *v)

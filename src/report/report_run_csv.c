@@ -2,7 +2,7 @@
 /*
  * summary.csv: one row per figure, path and key, for spreadsheets:
  *   metric,path,kind,streams,bytes,offered_bps,n,median,min,max,
- *   underlay_median,ratio,cost_pct,bound,underlay_bound,ratio_bound,cost_bound
+ *   underlay_median,ratio,cost_pct,bound,underlay_bound,ratio_bound,cost_bound,limit
  * Rates in bit/s, delays in ms, CPU in s/Gbit. Empty cells where a column
  * does not apply. bound and underlay_bound say "exact", "lower_bound" (a
  * knee search that passed at max_rate, hit the generator's limit or did not
@@ -10,7 +10,9 @@
  * that rate); ratio_bound and cost_bound "exact", "at_most", "at_least" or
  * "unknown", as a bound on either side makes them bounds. A UDP size that
  * crossed a path in IP fragments has a udp_fragments_per_datagram row, so
- * that no figure measured with fragmented datagrams goes unmarked.
+ * that no figure measured with fragmented datagrams goes unmarked. limit,
+ * on the tcp_goodput_bps and udp_ndr_bps rows, is what limited the figure
+ * (results/run_limit.h: "receive window", "overlay CPU", ...).
  */
 #include <errno.h>
 #include <math.h>
@@ -19,6 +21,7 @@
 
 #include "report_csv.h"
 #include "report_run.h"
+#include "run_limit.h"
 
 /* prec 0: an integer; else up to prec significant digits, no exponent for
  * ordinary magnitudes. */
@@ -29,6 +32,21 @@ static const char *num(char *buf, size_t len, double v, int prec)
 	else
 		snprintf(buf, len, "%.*g", prec + 4, v);
 	return buf;
+}
+
+/* The limit column of a TCP goodput or NDR row ("" elsewhere). */
+static void limit_cell(FILE *f, const struct report_run *rr, const char *metric, unsigned path,
+		       unsigned streams, unsigned bytes)
+{
+	struct results_tcp_limit l;
+	struct ndr_limit_verdict v;
+
+	if (!strcmp(metric, "tcp_goodput_bps") &&
+	    results_tcp_limit_line(rr->run, path, streams, &l))
+		report_csv_field(f, tcp_limit_name(l.v.limit));
+	else if (!strcmp(metric, "udp_ndr_bps") &&
+		 results_ndr_limit(rr->run, &rr->sum, path, bytes, &v))
+		report_csv_field(f, ndr_limit_name(v.limit));
 }
 
 static void row(FILE *f, const struct report_run *rr, const char *metric, unsigned path,
@@ -66,13 +84,15 @@ static void row(FILE *f, const struct report_run *rr, const char *metric, unsign
 		fputc(',', f);
 		if (!isnan(c) && ov->metric != OVERHEAD_TCP_MSS)
 			fprintf(f, "%.4g", c);
-		fprintf(f, ",%s,%s,%s,%s\n", overhead_figure_bound_name(bound),
+		fprintf(f, ",%s,%s,%s,%s,", overhead_figure_bound_name(bound),
 			overhead_figure_bound_name(ov->base_bound),
 			overhead_bound_name(overhead_ratio_bound(ov)),
 			overhead_bound_name(overhead_cost_bound(ov)));
 	} else {
-		fprintf(f, ",,,%s,,,\n", overhead_figure_bound_name(bound));
+		fprintf(f, ",,,%s,,,,", overhead_figure_bound_name(bound));
 	}
+	limit_cell(f, rr, metric, path, streams, bytes);
+	fputc('\n', f);
 }
 
 static struct results_stat scaled(const struct results_stat *s, double k)
@@ -208,7 +228,8 @@ int report_run_csv(FILE *f, const struct report_run *rr)
 	const struct results_summary *s = &rr->sum;
 
 	fprintf(f, "metric,path,kind,streams,bytes,offered_bps,n,median,min,max,"
-		   "underlay_median,ratio,cost_pct,bound,underlay_bound,ratio_bound,cost_bound\n");
+		   "underlay_median,ratio,cost_pct,bound,underlay_bound,ratio_bound,cost_bound,"
+		   "limit\n");
 	for (size_t i = 0; i < s->ntcp; i++) {
 		const struct results_tcp_point *p = &s->tcp[i];
 		struct results_stat mss = { .n = p->goodput_bps.n,

@@ -3,18 +3,48 @@
  * How repeatable a knee is, as one sentence every run printer shares: the
  * NDR's spread over the repetitions beside the width the search was asked
  * for, and, when the spread is wider, where the trials that disagreed lost
- * their datagrams and what would stop it (report_loss_fix()). A noisy
+ * their datagrams and what would stop it (loss_place_fix()). A noisy
  * system's NDR is then a property of the system's noise, not of its
  * capacity: the reader is told which place to fix before trusting it.
  */
 #include <stdio.h>
 
+#include "loss_place.h"
 #include "report_load.h"
 #include "report_run.h"
 
+void report_run_knee_above(char *buf, size_t len, const struct results_knee_point *p)
+{
+	char where[128], lost[16], worst[24];
+
+	if (!p->above_trials) {
+		snprintf(buf, len, "no trial above it");
+		return;
+	}
+	if (!p->above_lost) {
+		if (p->above_queued_ratio <= 0) {
+			snprintf(buf, len, "none lost in %u trials", p->above_trials);
+			return;
+		}
+		report_run_fmt_rate(worst, sizeof(worst), (double)p->above_queued_bps);
+		snprintf(buf, len,
+			 "none lost in %u trials, but queued: arrivals up to %.1f %% below the "
+			 "sent rate (at %s)",
+			 p->above_trials, 100 * p->above_queued_ratio, worst);
+		return;
+	}
+	report_run_loss_where(where, sizeof(where), &p->loss_at);
+	report_run_fmt_pps(lost, sizeof(lost), (double)p->above_lost);
+	report_run_fmt_rate(worst, sizeof(worst), (double)p->above_worst_bps);
+	snprintf(buf, len, "%s: %u of %u trials lost %.2g %% (%s datagrams), up to %.3g %% at %s",
+		 where, p->above_lossy, p->above_trials,
+		 100.0 * (double)p->above_lost / (double)p->above_sent, lost,
+		 100 * p->above_worst_ratio, worst);
+}
+
 bool report_run_knee_repeat(char *buf, size_t len, const struct results_knee_point *p)
 {
-	enum report_loss_place top = REPORT_LOSS_NPLACES;
+	enum loss_place top = LOSS_PLACE_COUNT;
 	uint64_t total = 0, most = 0;
 	char lo[24], hi[24], fix[256];
 	bool wide;
@@ -31,13 +61,13 @@ bool report_run_knee_repeat(char *buf, size_t len, const struct results_knee_poi
 			 p->ndr_bps.n, lo, hi, 100 * p->ndr_spread, 100 * p->width_goal);
 		return false;
 	}
-	for (int i = 0; i < REPORT_LOSS_NPLACES; i++) {
-		uint64_t n = report_loss_count(&p->disagree_loss, (enum report_loss_place)i);
+	for (int i = 0; i < LOSS_PLACE_COUNT; i++) {
+		uint64_t n = loss_place_count(&p->disagree_loss, (enum loss_place)i);
 
 		total += n;
 		if (n > most) {
 			most = n;
-			top = (enum report_loss_place)i;
+			top = (enum loss_place)i;
 		}
 	}
 	if (!total) {
@@ -48,12 +78,12 @@ bool report_run_knee_repeat(char *buf, size_t len, const struct results_knee_poi
 			 100 * p->ndr_spread, p->ndr_bps.n, lo, hi, 100 * p->width_goal);
 		return true;
 	}
-	report_loss_fix(fix, sizeof(fix), &p->disagree_loss, top);
+	loss_place_fix(fix, sizeof(fix), &p->disagree_loss, top);
 	snprintf(buf, len,
 		 "warning: the NDR varies %.1f %% over %u repetitions (%s..%s), more than the "
 		 "%.1f %% width: %u trials lost at loads another repetition passed, %.0f %% of "
 		 "their datagrams at %s; to fix: %s",
 		 100 * p->ndr_spread, p->ndr_bps.n, lo, hi, 100 * p->width_goal, p->disagree_trials,
-		 100.0 * (double)most / (double)total, report_loss_name(top), fix);
+		 100.0 * (double)most / (double)total, loss_place_name(top), fix);
 	return true;
 }

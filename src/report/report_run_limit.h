@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * What limited each path's TCP trials in a run (results/tcp_limit.h): per
+ * What limited each path's TCP trials and NDRs in a run (results/run_limit.h): per
  * path and stream count the verdict most of its repetitions got, with the
  * evidence and fix of the first trial that got it. The terminal summary
  * and report.md print it.

@@ -7,8 +7,11 @@
 #include <string.h>
 #include <sys/socket.h>
 
+#include "loss_place.h"
 #include "report_load.h"
+#include "report_run_breakdown.h"
 #include "report_run_limit.h"
+#include "run_verdict.h"
 #include "report_run.h"
 
 /* Markdown table cells must not contain '|' or newlines. */
@@ -35,8 +38,10 @@ static void ratio(FILE *f, const struct overhead_row *r)
 		fprintf(f, " %s%.3f |", overhead_bound_prefix(overhead_ratio_bound(r)), r->ratio);
 }
 
-static void head(FILE *f, const struct results_run *run)
+static void head(FILE *f, const struct report_run *rr)
 {
+	const struct results_run *run = rr->run;
+	struct run_verdict v;
 	char t[32];
 
 	report_run_fmt_time(t, sizeof(t), run->duration_s);
@@ -46,6 +51,14 @@ static void head(FILE *f, const struct results_run *run)
 			"> **Incomplete run**: %s. The figures below are what was measured "
 			"before it stopped.\n\n",
 			run->stop_reason[0] ? run->stop_reason : "stopped early");
+	/* the verdict first (results/run_verdict.h) */
+	results_run_verdict(run, &rr->sum, &v);
+	if (v.n) {
+		fputs("## Verdict\n\n", f);
+		for (unsigned i = 0; i < v.n; i++)
+			fprintf(f, "- %s\n", v.line[i]);
+		fputc('\n', f);
+	}
 	fprintf(f, "| | |\n|---|---|\n");
 	fprintf(f, "| scenario | `%s` |\n| started (UTC) | %s |\n| duration | %s |\n",
 		run->scenario_file, run->started_utc, t);
@@ -148,22 +161,22 @@ static void knee_fixes(FILE *f, const struct report_run *rr)
 
 	for (size_t i = 0; i < rr->sum.nknee; i++) {
 		const struct results_knee_point *p = &rr->sum.knee[i];
-		int best = REPORT_LOSS_NPLACES;
+		int best = LOSS_PLACE_COUNT;
 
-		for (int k = 0; k < REPORT_LOSS_NPLACES; k++)
-			if (report_loss_count(&p->loss_at, (enum report_loss_place)k) &&
-			    (best == REPORT_LOSS_NPLACES ||
-			     report_loss_count(&p->loss_at, (enum report_loss_place)k) >
-				     report_loss_count(&p->loss_at, (enum report_loss_place)best)))
+		for (int k = 0; k < LOSS_PLACE_COUNT; k++)
+			if (loss_place_count(&p->loss_at, (enum loss_place)k) &&
+			    (best == LOSS_PLACE_COUNT ||
+			     loss_place_count(&p->loss_at, (enum loss_place)k) >
+				     loss_place_count(&p->loss_at, (enum loss_place)best)))
 				best = k;
-		if (best == REPORT_LOSS_NPLACES)
+		if (best == LOSS_PLACE_COUNT)
 			continue;
 		if (!head)
 			fprintf(f, "\nWhere the loss above the NDR was, and the fix:\n\n");
 		head = true;
-		report_loss_fix(fix, sizeof(fix), &p->loss_at, (enum report_loss_place)best);
+		loss_place_fix(fix, sizeof(fix), &p->loss_at, (enum loss_place)best);
 		fprintf(f, "- %s, %u B: %s: %s\n", rr->run->paths[p->path].name, p->len,
-			report_loss_name((enum report_loss_place)best), fix);
+			loss_place_name((enum loss_place)best), fix);
 	}
 }
 
@@ -249,7 +262,7 @@ static void knees(FILE *f, const struct report_run *rr)
 	fprintf(f, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
 	for (size_t i = 0; i < rr->sum.nknee; i++) {
 		const struct results_knee_point *p = &rr->sum.knee[i];
-		char where[128];
+		char where[256];
 
 		fprintf(f, "| %s | %u | ", rr->run->paths[p->path].name, p->len);
 		knee_lower(f, &p->ndr_bps, &p->ndr_target_bps, p->ndr_lower_bound, p->ndr_outcome);
@@ -264,7 +277,7 @@ static void knees(FILE *f, const struct report_run *rr)
 		upper(f, &p->pdr_upper_bps, p->pdr_outcome);
 		fputs(" |", f);
 		ratio(f, overhead_find(&rr->ov, p->path, OVERHEAD_UDP_PDR, p->len));
-		report_run_loss_where(where, sizeof(where), &p->loss_at);
+		report_run_knee_above(where, sizeof(where), p);
 		fprintf(f, " %u | %.1f | %s |\n", p->trials, p->time_s, where);
 	}
 	knee_layers(f, rr);
@@ -509,10 +522,11 @@ static void trials(FILE *f, const struct results_run *run)
 
 int report_run_md(FILE *f, const struct report_run *rr, const struct plot_set *set)
 {
-	head(f, rr->run);
+	head(f, rr);
 	overhead(f, rr);
 	tcp(f, rr);
 	report_run_limits_md(f, rr);
+	report_run_breakdown_md(f, rr);
 	knees(f, rr);
 	delays(f, rr);
 	mtu(f, rr->run);

@@ -7,7 +7,9 @@
 #include <string.h>
 #include <sys/socket.h>
 
+#include "report_run_breakdown.h"
 #include "report_run_limit.h"
+#include "run_verdict.h"
 #include "report_run.h"
 
 int report_run_prepare(struct report_run *rr, const struct results_run *run)
@@ -90,6 +92,8 @@ void report_run_loss_where(char *buf, size_t len, const struct loss_attrib *l)
 	}
 	for (size_t k = 0; k < N; k++) {
 		size_t best = N;
+		double share;
+		char pct[8];
 		int w;
 
 		for (size_t i = 0; i < N; i++)
@@ -98,8 +102,13 @@ void report_run_loss_where(char *buf, size_t len, const struct loss_attrib *l)
 		if (best == N)
 			break;
 		used[best] = true;
-		w = snprintf(buf + off, len - off, "%s%s %.0f%%", off ? ", " : "", at[best].name,
-			     100.0 * (double)at[best].n / (double)total);
+		share = 100.0 * (double)at[best].n / (double)total;
+		/* a place that lost something never reads 0 % */
+		if (share < 0.5)
+			snprintf(pct, sizeof(pct), "<1%%");
+		else
+			snprintf(pct, sizeof(pct), "%.0f%%", share);
+		w = snprintf(buf + off, len - off, "%s%s %s", off ? ", " : "", at[best].name, pct);
 		if (w < 0 || (size_t)w >= len - off)
 			break;
 		off += (size_t)w;
@@ -450,10 +459,25 @@ static void summary_mtu(FILE *f, const struct report_run *rr)
 	print_row(f, rr, &w);
 }
 
+/* The verdict first: plain sentences (results/run_verdict.h). */
+static void verdict(FILE *f, const struct report_run *rr)
+{
+	struct run_verdict v;
+
+	results_run_verdict(rr->run, &rr->sum, &v);
+	if (!v.n)
+		return;
+	fputs("\nVerdict:\n", f);
+	for (unsigned i = 0; i < v.n; i++)
+		fprintf(f, "  - %s\n", v.line[i]);
+}
+
 static void summary(FILE *f, const struct report_run *rr)
 {
 	const struct results_run *run = rr->run;
 	unsigned reps = 0;
+
+	verdict(f, rr);
 
 	for (size_t i = 0; i < run->ntrials; i++)
 		if (run->trials[i].rep + 1 > reps)
@@ -478,6 +502,7 @@ static void summary(FILE *f, const struct report_run *rr)
 	summary_sweep(f, rr);
 	summary_mtu(f, rr);
 	report_run_limits_term(f, rr);
+	report_run_breakdown_term(f, rr);
 	if (any_bound_mark(rr))
 		fprintf(f, "  * a bound, not a ratio: a rate marked >= is a lower bound (the knee "
 			   "search passed at max_rate, its sender ran out first, or it did not "
@@ -577,14 +602,14 @@ static void knee_table(FILE *f, const struct report_run *rr)
 		   "lower bound at every layer)\n");
 	for (size_t i = 0; i < rr->sum.nknee; i++) {
 		const struct results_knee_point *p = &rr->sum.knee[i];
-		char ndr[64], pdr[64], t[16], where[128];
+		char ndr[64], pdr[64], t[16], where[256];
 
 		bounds(ndr, sizeof(ndr), &p->ndr_bps, &p->ndr_target_bps, &p->ndr_upper_bps,
 		       p->ndr_lower_bound, p->ndr_outcome);
 		bounds(pdr, sizeof(pdr), &p->pdr_bps, &p->pdr_target_bps, &p->pdr_upper_bps,
 		       p->pdr_lower_bound, p->pdr_outcome);
 		report_run_fmt_time(t, sizeof(t), p->time_s);
-		report_run_loss_where(where, sizeof(where), &p->loss_at);
+		report_run_knee_above(where, sizeof(where), p);
 		fprintf(f, "  %-12s %6u  %-38s %-38s %6u %7s  %s\n", run->paths[p->path].name,
 			p->len, ndr, pdr, p->trials, t, where);
 		knee_layers(f, run, p);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "mesh.h"
+#include "run_limit.h"
 
 void mesh_init(struct mesh *m)
 {
@@ -127,8 +128,14 @@ static void fill_path(struct mesh *m, struct mesh_value *fig, const struct resul
 	const struct results_tcp_point *t = tcp_at_most_streams(s, p);
 	const struct results_knee_point *k = knee_at_largest(s, p);
 
+	struct results_tcp_limit tl;
+	struct ndr_limit_verdict nl;
+
 	if (t) {
 		set_value(&fig[MESH_TCP_GOODPUT], t->goodput_bps.median, OVERHEAD_EXACT);
+		if (results_tcp_limit_line(run, p, t->streams, &tl))
+			snprintf(fig[MESH_TCP_GOODPUT].limit, sizeof(fig[0].limit), "%s",
+				 tcp_limit_name(tl.v.limit));
 		fill_ratio(&fig[MESH_TCP_RATIO], ov, p, OVERHEAD_TCP_GOODPUT, t->streams);
 		if (!m->tcp_streams)
 			m->tcp_streams = t->streams;
@@ -139,6 +146,9 @@ static void fill_path(struct mesh *m, struct mesh_value *fig, const struct resul
 
 		if (overhead_knee_figure(k, false, &st, &b))
 			set_value(&fig[MESH_UDP_NDR], st->median, b);
+		if (fig[MESH_UDP_NDR].present && results_ndr_limit(run, s, p, k->len, &nl))
+			snprintf(fig[MESH_UDP_NDR].limit, sizeof(fig[0].limit), "%s",
+				 ndr_limit_name(nl.limit));
 		fill_ratio(&fig[MESH_NDR_RATIO], ov, p, OVERHEAD_UDP_NDR, k->len);
 		if (!m->udp_len)
 			m->udp_len = k->len;
@@ -214,6 +224,15 @@ int mesh_add_pair(struct mesh *m, const char *client, const char *server,
 
 		if (err)
 			return err;
+		if (!m->scenario[0])
+			snprintf(m->scenario, sizeof(m->scenario), "%s", run->scenario_name);
+		/* ISO 8601 in UTC sorts as text */
+		if (run->started_utc[0] &&
+		    (!m->started_first[0] || strcmp(run->started_utc, m->started_first) < 0))
+			snprintf(m->started_first, sizeof(m->started_first), "%s",
+				 run->started_utc);
+		if (strcmp(run->started_utc, m->started_last) > 0)
+			snprintf(m->started_last, sizeof(m->started_last), "%s", run->started_utc);
 	}
 	m->npairs++;
 	return 0;

@@ -196,6 +196,19 @@ uint64_t results_delay_basis(const struct results_run *run, uint32_t len)
 	return low;
 }
 
+const char *results_fmt_bps(char *buf, size_t len, double bps)
+{
+	static const char *const unit[] = { "bit/s", "kbit/s", "Mbit/s", "Gbit/s", "Tbit/s" };
+	unsigned u = 0;
+
+	while (bps >= 1000 && u < 4) {
+		bps /= 1000;
+		u++;
+	}
+	snprintf(buf, len, "%.3g %s", bps, unit[u]);
+	return buf;
+}
+
 double results_delivered_pct(const struct udp_result *u)
 {
 	if (!u->sent)

@@ -312,6 +312,64 @@ static void knee_spread(const struct results_run *run, struct results_knee_point
 	}
 }
 
+/* The NDR lower bound of trial t's repetition, found or where an
+ * unfinished search left it; false when it has none (every load it tried
+ * is then above its NDR). */
+static bool rep_ndr(const struct results_run *run, const struct results_trial *t, double *ndr)
+{
+	for (size_t i = 0; i < run->nknees; i++) {
+		const struct results_knee *k = &run->knees[i];
+
+		if (k->path == t->path && k->len == t->len && k->rep == t->rep) {
+			*ndr = (double)k->ndr_lower_bps;
+			return k->ndr_lower_bps > 0;
+		}
+	}
+	return false;
+}
+
+/* What a trial really offered: its target, or less when its sender fell
+ * short (the NDR of a short sender is what it sent). */
+static double sent_rate(const struct results_trial *t)
+{
+	uint64_t a = t->udp.achieved_bps;
+
+	return (double)(a && a < t->target_bps ? a : t->target_bps);
+}
+
+/* What the knee and MRR trials above the NDR counted (results.h). */
+static void knee_above(const struct results_run *run, struct results_knee_point *p)
+{
+	memset(&p->loss_at, 0, sizeof(p->loss_at));
+	for (size_t i = 0; i < run->ntrials; i++) {
+		const struct results_trial *t = &run->trials[i];
+		const struct udp_result *u = &t->udp;
+		double ndr = 0, r;
+
+		if (t->kind != RESULTS_TRIAL_KNEE || t->path != p->path || t->len != p->len ||
+		    t->status || !u->sent || (rep_ndr(run, t, &ndr) && sent_rate(t) <= ndr))
+			continue;
+		p->above_trials++;
+		p->above_sent += u->sent;
+		p->above_lost += u->lost;
+		r = (double)u->lost / (double)u->sent;
+		if (u->lost) {
+			p->above_lossy++;
+			loss_add(&p->loss_at, &u->loss_at);
+			if (r > p->above_worst_ratio) {
+				p->above_worst_ratio = r;
+				p->above_worst_bps = t->target_bps;
+			}
+		} else if (u->arrival_bps && u->arrival_bps < u->achieved_bps) {
+			r = 1 - (double)u->arrival_bps / (double)u->achieved_bps;
+			if (r > p->above_queued_ratio) {
+				p->above_queued_ratio = r;
+				p->above_queued_bps = t->target_bps;
+			}
+		}
+	}
+}
+
 /* The conditional throughput of one goal over the repetitions. */
 static struct results_stat ct_stat(const struct results_run *run,
 				   const struct results_knee_point *p, bool pdr, double *v)
@@ -360,10 +418,9 @@ static void knee_point(const struct results_run *run, struct results_knee_point 
 	}
 	if (median_upper_rep(run, p))
 		med = median_upper_rep(run, p);
-	if (med) {
-		p->loss_at = med->loss_at;
+	if (med)
 		p->loss_at_bps = med->loss_at_bps;
-	}
+	knee_above(run, p);
 	med = median_rep(run, p, true);
 	if (!med)
 		med = last;

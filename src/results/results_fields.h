@@ -53,6 +53,7 @@ static const struct field udp_fields[] = {
 	FLD(struct udp_result, received_bps, F_U64),
 	FLD(struct udp_result, sent_pps, F_U64),
 	FLD(struct udp_result, received_pps, F_U64),
+	FLD(struct udp_result, arrival_bps, F_U64),
 	FLD(struct udp_result, jitter_ms, F_DBL),
 	FLD(struct udp_result, generator_limited, F_BOOL),
 	FLD(struct udp_result, len, F_U32),
@@ -146,6 +147,7 @@ static const struct field trial_fields[] = {
 	FLD(struct results_trial, overlay_throttled_s, F_DBL),
 	FLD(struct results_trial, overlay_quota_host, F_UINT),
 	FLD(struct results_trial, overlay_quota_thread_cpu, F_DBL),
+	FLD(struct results_trial, overlay_cpu_s, F_DBL),
 };
 
 static const struct field knee_fields[] = {

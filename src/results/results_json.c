@@ -20,7 +20,10 @@
 #include <cJSON.h>
 
 #include "log.h"
+#include "breakdown.h"
+#include "loss_place.h"
 #include "overhead.h"
+#include "run_limit.h"
 #include "results.h"
 #include "results_fields.h"
 
@@ -359,6 +362,14 @@ static bool summary_knee(cJSON *arr, const struct results_run *run,
 		      add_num(o, "max_rx_bps", (double)p->max_rx_bps) &&
 		      add_num(o, "loss_at_bps", (double)p->loss_at_bps) &&
 		      add_child(o, "loss_at", obj_of(&p->loss_at, loss_fields, NF(loss_fields))) &&
+		      add_num(o, "above_trials", p->above_trials) &&
+		      add_num(o, "above_lossy_trials", p->above_lossy) &&
+		      add_num(o, "above_sent", (double)p->above_sent) &&
+		      add_num(o, "above_lost", (double)p->above_lost) &&
+		      add_num(o, "above_worst_loss_ratio", p->above_worst_ratio) &&
+		      add_num(o, "above_worst_bps", (double)p->above_worst_bps) &&
+		      add_num(o, "above_queued_ratio", p->above_queued_ratio) &&
+		      add_num(o, "above_queued_bps", (double)p->above_queued_bps) &&
 		      add_stat(o, "ndr_conditional_throughput_bps", &p->ndr_ct_bps) &&
 		      add_stat(o, "pdr_conditional_throughput_bps", &p->pdr_ct_bps) &&
 		      add_num(o, "ndr_spread", p->ndr_spread) &&
@@ -471,25 +482,100 @@ static bool delay_loads(cJSON *arr, const struct results_run *run)
 	return true;
 }
 
+/* "limits": what limited each TCP point (the verdict most repetitions
+ * got) and each knee's NDR (run_limit.h). */
+static bool limits_json(cJSON *arr, const struct results_run *run,
+			const struct results_summary *sum)
+{
+	struct results_tcp_limit l;
+	struct ndr_limit_verdict v;
+	cJSON *o;
+
+	for (size_t i = 0; i < sum->ntcp; i++) {
+		const struct results_tcp_point *p = &sum->tcp[i];
+
+		if (!results_tcp_limit_line(run, p->path, p->streams, &l))
+			continue;
+		o = cJSON_CreateObject();
+		if (!add_array_item(arr, o) || !add_str(o, "path", run->paths[p->path].name) ||
+		    !add_str(o, "figure", "tcp") || !add_num(o, "streams", p->streams) ||
+		    !add_str(o, "limit", tcp_limit_name(l.v.limit)) ||
+		    !add_num(o, "agree", l.agree) || !add_num(o, "judged", l.n) ||
+		    !add_str(o, "evidence", l.v.evidence) || !add_str(o, "fix", l.v.fix))
+			return false;
+	}
+	for (size_t i = 0; i < sum->nknee; i++) {
+		const struct results_knee_point *k = &sum->knee[i];
+
+		if (!results_ndr_limit(run, sum, k->path, k->len, &v))
+			continue;
+		o = cJSON_CreateObject();
+		if (!add_array_item(arr, o) || !add_str(o, "path", run->paths[k->path].name) ||
+		    !add_str(o, "figure", "ndr") || !add_num(o, "len", k->len) ||
+		    !add_str(o, "limit", ndr_limit_name(v.limit)) ||
+		    !add_num(o, "fail_bps", (double)v.fail_bps) ||
+		    !add_str(o, "place", v.place >= 0 ? loss_place_key(v.place) : "") ||
+		    !add_str(o, "evidence", v.evidence) || !add_str(o, "fix", v.fix))
+			return false;
+	}
+	return true;
+}
+
+/* "breakdown": each overlay's cost by part (breakdown.h). */
+static bool breakdown_json(cJSON *arr, const struct results_run *run, const struct breakdown *b)
+{
+	for (size_t i = 0; i < b->n; i++) {
+		const struct breakdown_row *r = &b->rows[i];
+		cJSON *o = cJSON_CreateObject(), *parts;
+
+		if (!add_array_item(arr, o) || !add_str(o, "path", run->paths[r->path].name) ||
+		    !add_str(o, "base", run->paths[r->base_path].name) ||
+		    !add_str(o, "figure", r->kind == BREAKDOWN_TCP ? "tcp" : "ndr") ||
+		    !add_num(o, r->kind == BREAKDOWN_TCP ? "streams" : "len", r->key) ||
+		    !add_num(o, "ratio", r->ratio) || !cJSON_AddBoolToObject(o, "ok", r->ok) ||
+		    !add_str(o, "limit", r->limit) || !add_str(o, "note", r->note) ||
+		    !(parts = array_in(o, "parts")))
+			return false;
+		for (unsigned j = 0; j < r->nparts; j++) {
+			const struct breakdown_part *p = &r->part[j];
+			cJSON *q = cJSON_CreateObject();
+
+			if (!add_array_item(parts, q) || !add_str(q, "name", p->name) ||
+			    !(p->sub ? cJSON_AddNullToObject(q, "factor") != NULL
+				     : add_num(q, "factor", p->factor)) ||
+			    !add_num(q, "points", p->points) ||
+			    !cJSON_AddBoolToObject(q, "sub", p->sub) ||
+			    !add_str(q, "detail", p->detail))
+				return false;
+		}
+	}
+	return true;
+}
+
 /* The derived sections: written for readers, recomputed when read. */
 static bool add_derived(cJSON *root, const struct results_run *run)
 {
 	struct results_summary sum;
 	struct overhead ov = { 0 };
-	cJSON *s = cJSON_CreateObject(), *tcp, *knee, *delay, *oh, *loads;
+	struct breakdown bd = { 0 };
+	cJSON *s = cJSON_CreateObject(), *tcp, *knee, *delay, *oh, *loads, *lim, *bda;
 	bool ok;
 
 	if (!add_child(root, "summary", s) || results_aggregate(run, &sum))
 		return false;
-	ok = overhead_compute(run, &sum, &ov) == 0;
+	ok = overhead_compute(run, &sum, &ov) == 0 && breakdown_of(run, &sum, &bd) == 0;
 	tcp = ok ? array_in(s, "tcp") : NULL;
 	knee = tcp ? array_in(s, "udp_knee") : NULL;
 	delay = knee ? array_in(s, "delay") : NULL;
-	oh = delay ? array_in(root, "overhead") : NULL;
-	loads = oh ? array_in(root, "delay_loads") : NULL;
+	lim = delay ? array_in(s, "limits") : NULL;
+	oh = lim ? array_in(root, "overhead") : NULL;
+	bda = oh ? array_in(root, "breakdown") : NULL;
+	loads = bda ? array_in(root, "delay_loads") : NULL;
 	ok = loads && delay_loads(loads, run) && summary_tcp(tcp, run, &sum) &&
 	     summary_knee(knee, run, &sum) && summary_delay(delay, run, &sum) &&
-	     add_num(s, "owd_error_ms", sum.owd_error_ms) && overhead_json(oh, run, &ov, &sum);
+	     add_num(s, "owd_error_ms", sum.owd_error_ms) && overhead_json(oh, run, &ov, &sum) &&
+	     limits_json(lim, run, &sum) && breakdown_json(bda, run, &bd);
+	breakdown_free(&bd);
 	overhead_free(&ov);
 	results_summary_free(&sum);
 	return ok;

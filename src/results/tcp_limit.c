@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "results.h"
 #include "tcp_limit.h"
 
 static const char *const names[] = {
@@ -19,20 +20,6 @@ static const char *const names[] = {
 const char *tcp_limit_name(enum tcp_limit l)
 {
 	return (unsigned)l < sizeof(names) / sizeof(names[0]) ? names[l] : "unknown";
-}
-
-/* "26.1 Mbit/s", "3.34 Gbit/s" */
-static const char *rate(char *buf, size_t len, double bps)
-{
-	static const char *const unit[] = { "bit/s", "kbit/s", "Mbit/s", "Gbit/s", "Tbit/s" };
-	unsigned u = 0;
-
-	while (bps >= 1000 && u < 4) {
-		bps /= 1000;
-		u++;
-	}
-	snprintf(buf, len, "%.3g %s", bps, unit[u]);
-	return buf;
 }
 
 /* A buffer size a sysctl takes: rounded up to a whole MiB (4 MiB at least). */
@@ -91,15 +78,15 @@ static void rwnd(const struct tcp_result *t, const struct tcp_limit_ctx *c, cons
 		 "%.0f %% of the time), which at a %.2f ms round trip allows %s (measured %s); "
 		 "its socket buffer reached %.0f B of the net.ipv4.tcp_rmem maximum %u B",
 		 v->needed_window_B / n, n > 1 ? " a stream" : "", v->allowed_window_B / n,
-		 rcv_host, v->rwnd * 100, v->rtt_ms, rate(a, sizeof(a), v->allowed_bps),
-		 rate(b, sizeof(b), (double)t->goodput_bps), (double)d->sock_rcvbuf / n,
+		 rcv_host, v->rwnd * 100, v->rtt_ms, results_fmt_bps(a, sizeof(a), v->allowed_bps),
+		 results_fmt_bps(b, sizeof(b), (double)t->goodput_bps), (double)d->sock_rcvbuf / n,
 		 d->tcp_rmem_max);
 	if (c->sock_buf) {
 		snprintf(v->fix, sizeof(v->fix),
 			 "a larger -w: the test set SO_RCVBUF itself (%u B asked), which turns "
 			 "autotuning off; %.0f B a stream carry %s at this round trip",
 			 c->sock_buf, target * rtt_s / 8 / n / ratio,
-			 rate(tgt, sizeof(tgt), target));
+			 results_fmt_bps(tgt, sizeof(tgt), target));
 		return;
 	}
 	snprintf(v->fix, sizeof(v->fix),
@@ -108,7 +95,7 @@ static void rwnd(const struct tcp_result *t, const struct tcp_limit_ctx *c, cons
 		 "of its buffer the kernel advertises); net.core.rmem_max only binds -w",
 		 rcv_host, d->tcp_rmem_max,
 		 (unsigned long long)sysctl_value(target * rtt_s / 8 / n / ratio),
-		 rate(tgt, sizeof(tgt), target), target * rtt_s / 8 / n, ratio * 100);
+		 results_fmt_bps(tgt, sizeof(tgt), target), target * rtt_s / 8 / n, ratio * 100);
 }
 
 static void sndbuf(const struct tcp_result *t, const struct tcp_limit_ctx *c, const char *snd_host,
@@ -134,13 +121,14 @@ static void sndbuf(const struct tcp_result *t, const struct tcp_limit_ctx *c, co
 		 v->needed_window_B / n, n > 1 ? " a stream" : "", (double)s->snd_wnd / n,
 		 v->cwnd_B / n, v->sndbuf * 100, snd_host, (double)s->sock_sndbuf / n,
 		 n > 1 ? " a stream" : "", s->tcp_wmem_max, v->rtt_ms,
-		 rate(a, sizeof(a), v->allowed_bps), rate(b, sizeof(b), (double)t->goodput_bps));
+		 results_fmt_bps(a, sizeof(a), v->allowed_bps),
+		 results_fmt_bps(b, sizeof(b), (double)t->goodput_bps));
 	if (c->sock_buf) {
 		snprintf(v->fix, sizeof(v->fix),
 			 "a larger -w: the test set SO_SNDBUF itself (%u B asked); %.0f B a stream "
 			 "carry %s at this round trip",
 			 c->sock_buf, target * rtt_s / 8 / n / ratio,
-			 rate(tgt, sizeof(tgt), target));
+			 results_fmt_bps(tgt, sizeof(tgt), target));
 		return;
 	}
 	snprintf(v->fix, sizeof(v->fix),
@@ -149,7 +137,7 @@ static void sndbuf(const struct tcp_result *t, const struct tcp_limit_ctx *c, co
 		 "this test had in flight)",
 		 snd_host, s->tcp_wmem_max,
 		 (unsigned long long)sysctl_value(target * rtt_s / 8 / n / ratio),
-		 rate(tgt, sizeof(tgt), target), target * rtt_s / 8 / n, ratio * 100);
+		 results_fmt_bps(tgt, sizeof(tgt), target), target * rtt_s / 8 / n, ratio * 100);
 }
 
 static void cpu(const char *host, const char *who, double share, bool sender,
@@ -193,7 +181,7 @@ static void window_causes(const struct tcp_result *t, const struct tcp_limit_ctx
 			snprintf(v->evidence + strlen(v->evidence),
 				 sizeof(v->evidence) - strlen(v->evidence),
 				 "; the path's rate is %s",
-				 rate(a, sizeof(a), (double)c->path_bps));
+				 results_fmt_bps(a, sizeof(a), (double)c->path_bps));
 		snprintf(v->fix, sizeof(v->fix),
 			 "none on the hosts: this is the path's rate (a faster path or shaper "
 			 "moves it)");
@@ -329,14 +317,17 @@ static bool cpu_bound(const struct tcp_limit_ctx *c, const char *snd_host, const
 	/* no one thread at a core, but every core busy: the lab's hosts, the
 	 * overlay's daemons and the kernel's packet work share one machine */
 	if (c->machine_cpus && c->machine_busy >= TCP_LIMIT_MACHINE_BOUND) {
+		char ov[48] = "";
+
 		v->limit = TCP_LIMIT_HOST_CPU;
+		if (c->overlay_thread)
+			snprintf(ov, sizeof(ov), ", the overlay's %s %.0f %%", c->overlay_thread,
+				 c->overlay_cpu * 100);
 		snprintf(v->evidence, sizeof(v->evidence),
-			 "the machine's %u cores were %.0f %% busy, its busiest threads: sending "
-			 "%.0f %%, receiving %.0f %%%s%s%s %.0f %% of a core",
+			 "the machine's %u cores were %.0f %% busy, its busiest threads (of a "
+			 "core): sending %.0f %%, receiving %.0f %%%s",
 			 c->machine_cpus, c->machine_busy * 100, v->sender_cpu * 100,
-			 v->receiver_cpu * 100, c->overlay_thread ? ", the overlay's " : "",
-			 c->overlay_thread ? c->overlay_thread : "",
-			 c->overlay_thread ? "" : " (no overlay)", c->overlay_cpu * 100);
+			 v->receiver_cpu * 100, ov);
 		snprintf(v->fix, sizeof(v->fix),
 			 "more cores: the hosts of a lab share this machine's, so its figures are "
 			 "the machine's limit, not the path's; real hosts measure the path");
@@ -355,8 +346,8 @@ static void application(const struct tcp_result *t, const struct tcp_limit_ctx *
 		snprintf(v->evidence, sizeof(v->evidence),
 			 "the test asked for %s (-b) and got %s (the write queue empty %.0f %% of "
 			 "the time)",
-			 rate(a, sizeof(a), (double)c->rate_bps),
-			 rate(b, sizeof(b), (double)t->goodput_bps), v->app * 100);
+			 results_fmt_bps(a, sizeof(a), (double)c->rate_bps),
+			 results_fmt_bps(b, sizeof(b), (double)t->goodput_bps), v->app * 100);
 		snprintf(v->fix, sizeof(v->fix), "none: it ran at the rate asked");
 		return;
 	}

@@ -115,17 +115,20 @@ double knee_quantile_loss(const struct knee_goal *g, const double *loss, const u
 /* A path that forwards less than it is offered without dropping it in
  * the trial's time queues the rest: a 1 s trial 5 % above a shaper whose
  * queue holds 50 ms loses nothing, and its datagrams arrive over 1.05 s.
- * The receive rate (over the receiver's window, first datagram to last)
+ * The arrival rate (over the receiver's window, first datagram to last)
  * then falls short of what was sent by more than the loss explains. A
  * shortfall beyond the goal's width counts as lost: the load is above what
- * the path sustains. Within the width it is the receiver's timing. */
+ * the path sustains. Within the width it is the receiver's timing. A
+ * measurement without an arrival rate (a receiver that reports no window)
+ * has only its received rate, over the sender's window. */
 double knee_trial_loss(const struct knee_measurement *m, const struct knee_goal *g)
 {
+	uint64_t rx = m->arrival_bps ? m->arrival_bps : m->received_bps;
 	double deficit;
 
-	if (!m->achieved_bps || !m->received_bps || m->received_bps >= m->achieved_bps)
+	if (!m->achieved_bps || !rx || rx >= m->achieved_bps)
 		return m->loss_ratio;
-	deficit = 1 - (double)m->received_bps / (double)m->achieved_bps;
+	deficit = 1 - (double)rx / (double)m->achieved_bps;
 	return deficit > g->width && deficit > m->loss_ratio ? deficit : m->loss_ratio;
 }
 

@@ -280,6 +280,17 @@ static void threads_of(const struct run_cpu *rc, struct results_trial *t)
 	}
 }
 
+/* The cores the overlay's processes used together over the window. */
+static double overlay_cores(const struct run_cpu *rc)
+{
+	double cores = 0;
+
+	for (unsigned i = 0; i < rc->nproc; i++)
+		if (read_twice(rc, &rc->proc[i]))
+			cores += process_cores(&rc->proc[i].first, &rc->proc[i].last);
+	return cores;
+}
+
 void run_cpu_end(struct run_cpu *rc, double duration_s, struct results_trial *t)
 {
 	if (!rc)
@@ -293,6 +304,7 @@ void run_cpu_end(struct run_cpu *rc, double duration_s, struct results_trial *t)
 								t->softirq, CPUUSE_MAX_CPUS, NULL);
 		threads_of(rc, t);
 		quota_of(rc, t);
+		t->overlay_cpu_s = overlay_cores(rc) * duration_s;
 	}
 	free(rc);
 }

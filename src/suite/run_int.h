@@ -121,7 +121,8 @@ struct load_hooks;
  * remote run's path with `process` gets a warning, once. */
 struct run_cpu *run_cpu_begin(struct run *r, struct run_path *rp, struct load_hooks *hooks);
 /* The figures over the measured window (duration_s long) into t (NULL:
- * none recorded): host_cpu_s, softirq, overlay_thread*, overlay_quota*;
+ * none recorded): host_cpu_s, softirq, overlay_thread*, overlay_quota*,
+ * overlay_cpu_s;
  * frees rc (NULL: nothing). */
 void run_cpu_end(struct run_cpu *rc, double duration_s, struct results_trial *t);
 

@@ -451,6 +451,26 @@ static void delay_load(struct run *r, struct trial_req *q)
 	}
 }
 
+/* Common loads are shares of a found knee; a basis that some path's search
+ * left a lower bound of (its sender ran out, or it passed at max_rate) may
+ * not be below that path's knee, and the run says so. */
+static void warn_lower_basis(struct run *r, uint32_t len, uint64_t basis)
+{
+	const struct results_run *res = r->res;
+
+	for (size_t i = 0; i < res->nknees; i++) {
+		const struct results_knee *k = &res->knees[i];
+
+		if (k->len != len || !results_knee_is_lower_bound(k->ndr_outcome))
+			continue;
+		run_warn(r,
+			 "UDP %u B: the delay trials' loads are shares of %.0f bit/s, and path "
+			 "%s's NDR is only a lower bound (%s): they may not be below its knee",
+			 len, (double)basis, res->paths[k->path].name, k->ndr_outcome);
+		return;
+	}
+}
+
 /* One-way delay at each common load: the scenario's [udp] rate, else each
  * [udp] delay_loads fraction of the slowest path's NDR. Half the NDR alone
  * hides the queue a path builds near its knee; a load near it shows it. */
@@ -475,6 +495,8 @@ static void delay_phase(struct run *r)
 				sat_sub(r->trials_planned, r->reps * r->npaths * nloads);
 			continue;
 		}
+		if (!scn->udp.rate_bps)
+			warn_lower_basis(r, q.len, basis);
 		for (unsigned l = 0; l < nloads && !r->stop; l++) {
 			q.load_pct = scn->udp.rate_bps ? 0 : scn->udp.delay_loads_pct[l];
 			q.rate_bps =

@@ -95,6 +95,7 @@ void sweep_point_from_result(const struct load_result *res, struct sweep_point *
 	pt->duration_s = res->duration_s;
 	pt->achieved_bps = u->achieved_bps;
 	pt->received_bps = u->received_bps;
+	pt->arrival_bps = u->arrival_bps;
 	pt->sent_pps = u->sent_pps;
 	pt->received_pps = u->received_pps;
 	pt->sent = u->sent;
@@ -126,6 +127,7 @@ void sweep_point_to_knee(const struct sweep_point *pt, struct knee_measurement *
 	*m = (struct knee_measurement){ .offered_bps = pt->target_bps,
 					.achieved_bps = pt->achieved_bps,
 					.received_bps = pt->received_bps,
+					.arrival_bps = pt->arrival_bps,
 					.loss_ratio = pt->loss_ratio,
 					.generator_limited = pt->generator_limited,
 					.duration_ns = (uint64_t)(pt->duration_s * 1e9) };

@@ -99,6 +99,15 @@ print("reported_frame_bytes_less_fcs", L["frame"]["received_bytes"] - fcs * u["r
 print("qdisc_exact", int(qb - other == L["frame"]["received_bytes"] - fcs * u["received"]))
 print("shaper_lost", ep - ip_)
 print("line_mbps", round(L["line"]["received_bps"] / 1e6, 3))
+# one window for both rates: a trial that lost nothing received at the rate
+# it sent, within one datagram over the test's time, at every layer
+dur = d["duration_s"]
+print("rates_one_window", int(abs(u["received_pps"] - u["sent_pps"]) * dur <= 1
+      and abs(u["received_bps"] - u["achieved_bps"]) * dur <= 8 * u["len"]
+      and abs(L["received_pps"] - L["sent_pps"]) * dur <= 1
+      and abs(L["line"]["received_bps"] - L["line"]["sent_bps"]) * dur
+          <= 8 * L["line"]["datagram_bytes"]))
+print("rates", u["sent_pps"], u["received_pps"], u["achieved_bps"], u["received_bps"], dur)
 EOF
 	sed "s/^/  $name: /" "$OUT/$name.check"
 }
@@ -110,6 +119,7 @@ expect_eq "90 %: family" "$(get line90 family)" ipv4
 expect_eq "90 %: payload rate for 8152 frames/s" "$(get line90 target_bps)" $((8152 * 72 * 8))
 expect_eq "90 %: sizes payload ip frame line" "$(awk '$1 == "sizes" {print $2, $3, $4, $5}' "$OUT/line90.check")" "72 100 118 138"
 expect_eq "90 %: nothing lost" "$(get line90 lost)" 0
+expect_eq "90 %: TX and RX rates over one window (equal)" "$(get line90 rates_one_window)" 1
 expect_eq "90 %: the shaper dropped nothing" "$(get line90 qdisc_drops)" 0
 expect_eq "90 %: frame bytes = sent * 118" "$(get line90 frame_bytes_ok)" 1
 expect_eq "90 %: the egress hook saw the datagrams sent" "$(get line90 hook_pkts_ok)" 1
@@ -137,6 +147,7 @@ expect_eq "IPv6: family" "$(get v6 family)" ipv6
 expect_eq "IPv6: sizes payload ip frame line" "$(awk '$1 == "sizes" {print $2, $3, $4, $5}' "$OUT/v6.check")" "52 100 118 138"
 expect_eq "IPv6: payload rate for 8152 frames/s" "$(get v6 target_bps)" $((8152 * 52 * 8))
 expect_eq "IPv6: nothing lost" "$(get v6 lost)" 0
+expect_eq "IPv6: TX and RX rates over one window (equal)" "$(get v6 rates_one_window)" 1
 expect_eq "IPv6: the egress hook saw the datagrams sent" "$(get v6 hook_pkts_ok)" 1
 expect_eq "IPv6: the far end got what the tbf sent" "$(get v6 tbf_to_far_ok)" 1
 expect_eq "IPv6: tbf bytes = reported frame bytes - FCS" "$(get v6 qdisc_exact)" 1

@@ -37,9 +37,16 @@ print("NDR %.1f Mbit/s, shaper payload rate %.1f Mbit/s (%+.1f %%), outcome %s" 
 # ("generator-limit"), never a knee below the shaper nor "unfinished".
 assert k["ndr_outcome"] in ("found", "generator-limit"), k["ndr_outcome"]
 assert ndr <= want * 1.05, "NDR above the shaper"
+# What limited the NDR, in run.json's summary.limits: the shaper (network
+# rate: the NDR near what the link's tbf carries) when found, the generator
+# when a lower bound.
+lim = [l for l in d["summary"]["limits"] if l["figure"] == "ndr"][0]
+print("NDR limited by %s: %s" % (lim["limit"], lim["evidence"]))
 if k["ndr_outcome"] == "generator-limit":
+    assert lim["limit"] == "generator", lim
     print("the sender could not keep up: NDR is a lower bound")
     sys.exit(0)
+assert lim["limit"] == "network rate" and "lab link's 200 Mbit/s shaper" in lim["evidence"], lim
 assert abs(ndr / want - 1) <= 0.05, "NDR not within 5 % of the shaper"
 # Loss above the knee: the sending host's shaper (its tbf qdisc) drops,
 # and nothing is blamed on its socket buffer.

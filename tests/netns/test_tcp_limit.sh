@@ -173,12 +173,15 @@ ok "rerun with tcp_rmem_max = $fixed: $(cut -d' ' -f2- "$OUT/moved.txt")"
 # more than the whole daemon's, and the report's verdict for the path is
 # one the figures allow (a CPU or the queue it makes, never "unknown")
 printf '%s\n' "[scenario]" "name = tlov" "repetitions = 1" "duration = 2s" "[lab]" "name = tlov" \
-	"[path.overlay]" "type = builtin" "[tcp]" "streams = 1" "[udp]" "enabled = no" >"$OUT/ov.ini"
+	"[path.underlay]" "type = underlay" "[path.overlay]" "type = builtin" "[tcp]" "streams = 1" \
+	"[udp]" "enabled = no" >"$OUT/ov.ini"
+grep -v '^\[path.underlay\]$\|^type = underlay$' "$OUT/ov.ini" >"$OUT/ovq.ini" # the overlay alone
 "$OVLPERF" run "$OUT/ov.ini" -o "$OUT/ov" >"$OUT/ov.out" 2>"$OUT/ov.err" ||
 	{ cat "$OUT/ov.err"; fail "overlay run exited non-zero"; }
 python3 - "$OUT"/ov/*/run.json >"$OUT/ov.check" <<'PY'
 import json, sys
-t = [t for t in json.load(open(sys.argv[1]))["trials"] if t["kind"] == "tcp"][0]
+d = json.load(open(sys.argv[1]))
+t = [t for t in d["trials"] if t["kind"] == "tcp" and d["paths"][t["path"]]["name"] == "overlay"][0]
 print(int(t["overlay_thread"].startswith("ovl-") and 0 < t["overlay_thread_cpu"] <= 1.05
           and t["overlay_thread_host"] in (0, 1)),
       t["overlay_thread"], t["overlay_thread_cpu"], t["overlay_thread_host"])
@@ -188,6 +191,40 @@ ok "the overlay's busiest thread over the trial: $(cut -d' ' -f2- "$OUT/ov.check
 grep -Eq "overlay, 1 stream: (overlay CPU|machine CPU|network rate|congestion window|sender CPU|receiver CPU) " "$OUT/ov.out" ||
 	fail "overlay verdict: $(grep -A1 'limited by' "$OUT/ov.out")"
 ok "the overlay path's verdict: $(grep -o 'overlay, 1 stream: [a-zA-Z ]*' "$OUT/ov.out" | head -1)"
+
+# Its cost part by part (run.json's breakdown): the factors multiply to
+# the ratio of the medians and the points add up to the change; the CPU
+# the parts split is the machine's (/proc/stat), of which the test's
+# processes (getrusage) and the daemons (/proc/PID/task) can be no more
+# than all of it
+python3 - "$OUT"/ov/*/run.json >"$OUT/bd.check" 2>&1 <<'PY' || fail "breakdown: $(cat "$OUT/bd.check")"
+import json, math, sys
+d = json.load(open(sys.argv[1]))
+rows = [r for r in d["breakdown"] if r["figure"] == "tcp" and r["path"] == "overlay"]
+assert rows and rows[0]["ok"], "no TCP breakdown for the overlay: %s" % d["breakdown"]
+r = rows[0]
+top = [p for p in r["parts"] if not p["sub"]]
+prod = math.prod(p["factor"] for p in top)
+assert abs(prod / r["ratio"] - 1) < 1e-6, "factors %s multiply to %g, not %g" % (top, prod, r["ratio"])
+pts = sum(p["points"] for p in top)
+assert abs(pts - (r["ratio"] - 1) * 100) < 0.01, "points add up to %g, not %g" % (pts, (r["ratio"] - 1) * 100)
+assert top[0]["name"] == "bytes on the wire" and 0.8 < top[0]["factor"] < 1, top[0]
+rep = [p for p in top if p["name"] == "repetitions"]
+assert not rep or abs(rep[0]["factor"] - 1) <= 0.05, "the parts miss the ratio by %s" % rep
+for t in d["trials"]:
+    if t["kind"] != "tcp":
+        continue
+    procs = sum(t[e]["user_s"] + t[e]["sys_s"] for e in ("cpu_sender", "cpu_receiver"))
+    if d["paths"][t["path"]]["name"] == "overlay":
+        assert t["overlay_cpu_s"] > 0, "the daemons' CPU not read: %s" % t["overlay_cpu_s"]
+    assert procs + t["overlay_cpu_s"] <= 1.05 * t["host_cpu_s"] + 0.1, \
+        "processes %.2f s + daemons %.2f s above the machine's %.2f s" % (
+            procs, t["overlay_cpu_s"], t["host_cpu_s"])
+print("x%.3g = %s" % (r["ratio"], " * ".join("%s x%.3g" % (p["name"], p["factor"]) for p in top)))
+PY
+ok "the overlay's TCP cost part by part: $(cat "$OUT/bd.check")"
+grep -q "overlay daemons" "$OUT/ov.out" || fail "no part by part in the summary: $(cat "$OUT/ov.out")"
+ok "the summary prints the cost part by part"
 
 # One daemon in a cgroup (v1 cpu) with a 20 % CPU quota, moved there as
 # soon as the run starts it: the path's verdict is the overlay's CPU on
@@ -215,7 +252,7 @@ if [ -w "$CG/cgroup.procs" ]; then
 		) &
 		mover=$!
 		t0=$(awk '$1 == "throttled_time" {print $2}' "$q/cpu.stat")
-		"$OVLPERF" run "$OUT/ov.ini" -o "$OUT/q$h" >"$OUT/q$h.out" 2>"$OUT/q$h.err" ||
+		"$OVLPERF" run "$OUT/ovq.ini" -o "$OUT/q$h" >"$OUT/q$h.out" 2>"$OUT/q$h.err" ||
 			{ cat "$OUT/q$h.err"; fail "quota run (host $h) exited non-zero"; }
 		wait $mover || fail "the daemon of host $h was never moved into $q"
 		t1=$(awk '$1 == "throttled_time" {print $2}' "$q/cpu.stat")

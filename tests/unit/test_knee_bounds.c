@@ -371,6 +371,16 @@ static void test_trial_loss(void **state)
 	assert_true(knee_trial_loss(&m, &g) == 0.02);
 	m = (struct knee_measurement){ .loss_ratio = 0.003 }; /* rates unknown */
 	assert_true(knee_trial_loss(&m, &g) == 0.003);
+	/* Received over the sender's window equals what was sent when nothing
+	 * was lost: the arrival rate (the receiver's window) shows the queue. */
+	m = (struct knee_measurement){ .achieved_bps = 52500000,
+				       .received_bps = 52500000,
+				       .arrival_bps = 50000000 };
+	assert_true(fabs(knee_trial_loss(&m, &g) - (1 - 50.0 / 52.5)) < 1e-12);
+	m.arrival_bps = 52000000;
+	assert_true(knee_trial_loss(&m, &g) == 0);
+	m.arrival_bps = 0; /* no receiver window: the received rate stands in */
+	assert_true(knee_trial_loss(&m, &g) == 0);
 }
 
 static void test_full(void **state)

@@ -241,9 +241,9 @@ static void test_csv_md(void **state)
 	assert_int_equal(report_mesh_csv(f, &m), 0);
 	fclose(f);
 	assert_non_null(strstr(buf, "client,server,status,path,figure,value,bound,unit,detail,"
-				    "reason\n"));
+				    "reason,limit\n"));
 	assert_non_null(strstr(buf, "\"a\",\"b\",ok,\"underlay\",tcp_goodput_bps,900000000,exact,"
-				    "bit/s,0,\"\"\n"));
+				    "bit/s,0,\"\",\"\"\n"));
 	assert_non_null(strstr(buf, "\"c\",\"b\",ok,\"underlay\",udp_ndr_bps,700000000,at_least,"));
 	assert_non_null(strstr(buf, "\"c\",\"a\",unreachable,\"\",\"\",,,,,\"c: ssh: connect"));
 	free(buf);
@@ -255,6 +255,25 @@ static void test_csv_md(void **state)
 				    "| **a** | - | 900 Mbit/s | 1 Gbit/s |\n"));
 	assert_non_null(strstr(buf, "| c | a | unreachable | c: ssh: connect"));
 	assert_non_null(strstr(buf, "- Slowest pair: b -> c"));
+	free(buf);
+	/* what limited each pair's figure, each limit once with its pairs */
+	buf = NULL;
+	for (size_t i = 0; i < m.npairs; i++)
+		if (m.pairs[i].status == MESH_OK)
+			snprintf(m.pairs[i].fig[0][MESH_TCP_GOODPUT].limit,
+				 sizeof(m.pairs[i].fig[0][MESH_TCP_GOODPUT].limit), "%s",
+				 m.hosts[m.pairs[i].client][0] == 'a' ? "receive window" : "loss");
+	f = open_memstream(&buf, &len);
+	assert_int_equal(report_mesh_md(f, &m, &v, NULL), 0);
+	fclose(f);
+	assert_non_null(strstr(buf, "Limited by: receive window (a -> b, a -> c); loss (b -> a"));
+	free(buf);
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	assert_int_equal(report_mesh_csv(f, &m), 0);
+	fclose(f);
+	assert_non_null(
+		strstr(buf, "tcp_goodput_bps,900000000,exact,bit/s,0,\"\",\"receive window\"\n"));
 	free(buf);
 	mesh_free(&m);
 }
@@ -375,8 +394,19 @@ static void test_heatmaps(void **state)
 	for (unsigned i = 0; i < set.n; i++) {
 		char name[MESH_PLOT_FILE_MAX];
 
+		char path[600], buf[1 << 16] = "";
+		FILE *f;
+
 		snprintf(name, sizeof(name), "%.*s", (int)strlen(set.file[i]) - 4, set.file[i]);
 		assert_true(report_plot_svg_complete(dir, name));
+		/* every heatmap names the scenario its pairs ran and when */
+		snprintf(path, sizeof(path), "%s/%s", dir, set.file[i]);
+		f = fopen(path, "r");
+		assert_non_null(f);
+		buf[fread(buf, 1, sizeof(buf) - 1, f)] = '\0';
+		fclose(f);
+		if (!strstr(buf, "scenario ") || !strstr(buf, "started 20"))
+			fail_msg("%s: no scenario and start in the title", set.file[i]);
 	}
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	assert_int_equal(system(cmd), 0);

@@ -17,6 +17,7 @@
 
 #include "netcounters.h"
 #include "qdiscstats.h"
+#include "loss_place.h"
 #include "report_load.h"
 
 /* Linux 6.1: OutTransmits absent, Tcp MaxConn -1, UdpLite after Udp. */
@@ -571,21 +572,21 @@ static void test_loss_fixes(void **state)
 	char fix[256];
 
 	(void)state;
-	for (int p = 0; p < REPORT_LOSS_NPLACES; p++) {
-		assert_string_not_equal(report_loss_key((enum report_loss_place)p), "?");
-		assert_string_not_equal(report_loss_name((enum report_loss_place)p), "?");
-		report_loss_fix(fix, sizeof(fix), &l, (enum report_loss_place)p);
+	for (int p = 0; p < LOSS_PLACE_COUNT; p++) {
+		assert_string_not_equal(loss_place_key((enum loss_place)p), "?");
+		assert_string_not_equal(loss_place_name((enum loss_place)p), "?");
+		loss_place_fix(fix, sizeof(fix), &l, (enum loss_place)p);
 		assert_true(strlen(fix) > 10);
 	}
-	report_loss_fix(fix, sizeof(fix), &l, REPORT_LOSS_SENDER_QDISC);
+	loss_place_fix(fix, sizeof(fix), &l, LOSS_PLACE_SENDER_QDISC);
 	assert_non_null(strstr(fix, "the configured rate is the limit (qdisc tbf on ovp0)"));
-	report_loss_fix(fix, sizeof(fix), &l, REPORT_LOSS_RECEIVER_SOCKET);
+	loss_place_fix(fix, sizeof(fix), &l, LOSS_PLACE_RECEIVER_SOCKET);
 	assert_non_null(strstr(fix, "-w 110K")); /* (8192 + 216800) / 2 rounded up */
 	l.rcvbuf_need_bytes = 0;
-	report_loss_fix(fix, sizeof(fix), &l, REPORT_LOSS_RECEIVER_SOCKET);
+	loss_place_fix(fix, sizeof(fix), &l, LOSS_PLACE_RECEIVER_SOCKET);
 	assert_non_null(strstr(fix, "fell behind"));
 	l.sender_qdisc = 3;
-	assert_int_equal(report_loss_count(&l, REPORT_LOSS_SENDER_QDISC), 3);
+	assert_int_equal(loss_place_count(&l, LOSS_PLACE_SENDER_QDISC), 3);
 }
 
 int main(void)

@@ -206,8 +206,10 @@ static void sweep_point(struct results_run *run, unsigned path, uint32_t len, ui
 	run->trials[run->ntrials - 1].udp.len = len;
 }
 
-/* delivered.gp: a marker per size, a log axis over more than a decade,
- * knees with error bars, a lower bound as an arrow to higher rates. */
+/* delivered.gp: a marker per path and size, a log rate axis over more
+ * than a decade, loss on a log axis from "none" (a decade below the goal)
+ * with the goal drawn, knees with error bars, a lower bound as an arrow to
+ * higher rates. */
 static void test_plot_script(void **state)
 {
 	struct results_run run;
@@ -229,13 +231,21 @@ static void test_plot_script(void **state)
 	snprintf(path, sizeof(path), "%s/delivered.gp", dir);
 	gp = slurp(path);
 	contains(gp, "set logscale x\n");
-	/* 100 B ranks first (filled circle), 1400 B second (filled square) */
+	contains(gp, "set logscale y\n");
+	contains(gp, "set ytics add ('none' 0.01)\n");
+	contains(gp, "set arrow from graph 0, first 0.5 to graph 1, first 0.5 nohead dt 3");
+	contains(gp, "set label 'loss goal 0.5 % (PDR)'");
+	/* the underlay's 100 B a filled circle, its 1400 B a triangle; the
+	 * overlay's a diamond and an inverted triangle (open: knee trials) */
 	contains(gp, "using 1:2 with linespoints pt 7 ps 0.8 lw 2 lc rgb '#1f77b4' title "
 		     "\"underlay 100 B sweep\"");
-	contains(gp, "using 1:2 with points pt 4 ps 0.8 lc rgb '#d62728' title \"overlay 1400 B\"");
-	contains(gp, "$k1 using 1:2:3:4 with xerrorbars pt 5 ps 1.5 lw 1.5 lc rgb '#d62728'");
-	/* the overlay's NDR, a lower bound: an arrow to higher rates at 100 % */
-	contains(gp, "set arrow from first 200, first 100 rto graph 0.07, graph 0 head filled");
+	contains(gp, "using 1:2 with linespoints pt 13 ps 0.8 lw 2 lc rgb '#d62728' title "
+		     "\"overlay 100 B sweep\"");
+	contains(gp,
+		 "using 1:2 with points pt 10 ps 0.8 lc rgb '#d62728' title \"overlay 1400 B\"");
+	contains(gp, "$k1 using 1:2:3:4 with xerrorbars pt 11 ps 1.5 lw 1.5 lc rgb '#d62728'");
+	/* the overlay's NDR, a lower bound: an arrow to higher rates on "none" */
+	contains(gp, "set arrow from first 200, first 0.01 rto graph 0.07, graph 0 head filled");
 	contains(gp, "keyentry with vectors head filled");
 	free(gp);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);

@@ -87,7 +87,10 @@ static void test_term(void **state)
 	assert_int_equal(report_run_prepare(&rr, &run), 0);
 	t = render(p_term, &rr, NULL);
 	contains(t, "line 1466 B 837.7 Mbit/s, 83.8 % of the line's 1000 Mbit/s\n");
-	contains(t, "receiver's other sockets 70%, network 30%");
+	contains(t,
+		 "network 100%: 1 of 1 trials lost 16 % (14k datagrams), up to 16 % at 1 Gbit/s");
+	contains(t,
+		 "network 100%: 2 of 2 trials lost 72 % (96k datagrams), up to 78 % at 1 Gbit/s");
 	contains(t, "offered payload | RX/TX pps");
 	contains(t, "(sizes in bytes and rates in bit/s of UDP payload;");
 	/* the size at every layer heads each table, what arrived is at each */
@@ -164,20 +167,22 @@ static void test_md_csv(void **state)
 	contains(t, "Each datagram: 1400 B payload, 1428 B IP packet (IPv4), 1446 B frame, 1466 B "
 		    "on the line.");
 	contains(t, "| offered Mbit/s (payload) | TX pps | RX pps | RX Mbit/s payload |");
-	contains(t, "- overlay, 1400 B: other sockets of the receiving host: another socket");
+	contains(t, "- overlay, 1400 B: the network between the hosts: ");
+	contains(t, "| 9 | 12.5 | network 100%: 2 of 2 trials lost 72 % (96k datagrams), up to 78 "
+		    "% at 1 Gbit/s |");
 	contains(t, "```ini\n[scenario]\nname = fixture\n```");
 	contains(t, "Test CPU \"quoted\" model");
 	free(t);
 	t = render(p_csv, &rr, NULL);
 	contains(t, "metric,path,kind,streams,bytes,offered_bps,n,median,min,max,");
 	contains(t, "udp_ndr_bps,overlay,builtin,,1400,,1,200000000,200000000,200000000,"
-		    "800000000,0.25,75,exact,exact,exact,exact\n");
+		    "800000000,0.25,75,exact,exact,exact,exact,unknown\n");
 	contains(
 		t,
 		"tcp_goodput_bps,underlay,underlay,4,,,3,1900000000,1800000000,2000000000,,,,exact,"
-		",,\n");
+		",,,\n");
 	contains(t, "owd_p99_ms,overlay,builtin,,1400,100000000,3,0.9,0.9,0.9,0.2,4.5,350,exact,"
-		    "exact,exact,exact\n");
+		    "exact,exact,exact,\n");
 	/* rates at the other layers, named by their layer: 200 Mbit/s of
 	 * 1400-byte payloads is 17857 datagrams a second, 209.4 on the line */
 	contains(t, "udp_ndr_pps,overlay,builtin,,1400,,1,17857.14286,");
@@ -329,11 +334,11 @@ static void test_lower_bound_markers(void **state)
 	assert_null(strstr(t, "| 10000.0 Mbit/s"));
 	free(t);
 	t = render(p_csv, &rr, NULL);
-	contains(t, ",cost_pct,bound,underlay_bound,ratio_bound,cost_bound\n");
+	contains(t, ",cost_pct,bound,underlay_bound,ratio_bound,cost_bound,limit\n");
 	contains(t, "udp_ndr_bps,underlay,underlay,,1400,,1,10000000000,10000000000,10000000000,,,,"
-		    "lower_bound,,,\n");
+		    "lower_bound,,,,max rate\n");
 	contains(t, "udp_ndr_bps,overlay,builtin,,1400,,1,1800000000,1800000000,1800000000,"
-		    "10000000000,0.18,82,lower_bound,lower_bound,unknown,unknown\n");
+		    "10000000000,0.18,82,lower_bound,lower_bound,unknown,unknown,generator\n");
 	contains(t, "udp_ndr_target_bps,overlay,builtin,,1400,,1,1810000000,");
 	free(t);
 	/* only the underlay a bound: the ratio is at most, the cost at least */
@@ -345,7 +350,7 @@ static void test_lower_bound_markers(void **state)
 		 "| >= 10000.0 Mbit/s | 1800.0 Mbit/s | <= 0.180 | <= -8200.0 Mbit/s | >= +82.0 |");
 	free(t);
 	t = render(p_csv, &rr, NULL);
-	contains(t, "10000000000,0.18,82,exact,lower_bound,at_most,at_least\n");
+	contains(t, "10000000000,0.18,82,exact,lower_bound,at_most,at_least,unknown\n");
 	free(t);
 	report_run_release(&rr);
 	results_free(&run);
@@ -388,7 +393,7 @@ static void test_diff_bounds(void **state)
 	free(t);
 	t = render(p_csv, &rb, NULL);
 	contains(t, "udp_pdr_bps,overlay,builtin,,1400,,1,1000000,1000000,1000000,840000000,"
-		    "0.00119048,99.88,upper_bound,exact,at_most,at_least\n");
+		    "0.00119048,99.88,upper_bound,exact,at_most,at_least,\n");
 	free(t);
 	t = render(p_md, &rb, NULL);
 	contains(t, "| overlay | UDP PDR | 1400 bytes | 840.0 Mbit/s | <= 1.0 Mbit/s | <= 0.001 |");
@@ -402,6 +407,49 @@ static void test_diff_bounds(void **state)
 static bool have_gnuplot(void)
 {
 	return system("command -v gnuplot >/dev/null 2>&1") == 0;
+}
+
+/* The first marker gnuplot drew for plot element no (1, 2 ...) of an SVG:
+ * its symbol ("#gpPt7") and colour ("rgb( 31, 119, 180)"). */
+static void first_marker(const char *svg, unsigned no, char *pt, char *color, size_t len)
+{
+	char id[48];
+	const char *g, *end, *u, *c;
+
+	snprintf(id, sizeof(id), "<g id=\"gnuplot_plot_%u\"", no);
+	g = strstr(svg, id);
+	assert_non_null(g);
+	snprintf(id, sizeof(id), "<g id=\"gnuplot_plot_%u\"", no + 1);
+	end = strstr(g, id);
+	u = strstr(g, "<use xlink:href='");
+	assert_true(u && (!end || u < end));
+	u += strlen("<use xlink:href='");
+	snprintf(pt, len, "%.*s", (int)strcspn(u, "'"), u);
+	c = strstr(u, "color='");
+	assert_non_null(c);
+	c += strlen("color='");
+	snprintf(color, len, "%.*s", (int)strcspn(c, "'"), c);
+}
+
+/* Every plot names its run; the loss plot draws the goal; the paths'
+ * markers differ in shape and colour in every plot that has both. */
+static void plot_checks(const char *file, const char *buf)
+{
+	char pt[2][32], color[2][32];
+
+	contains(buf, "scenario fixture, started 2026-11-30T09:00:00Z");
+	if (!strcmp(file, "delivered.svg")) {
+		contains(buf, "Loss vs offered load");
+		contains(buf, "loss goal 0.5 % (PDR)");
+		contains(buf, ">none<");
+	}
+	/* the first two elements are the two paths' (underlay, then overlay) */
+	for (unsigned i = 0; i < 2; i++)
+		first_marker(buf, 1 + i * (strcmp(file, "delay.svg") ? 1 : 2), pt[i], color[i],
+			     sizeof(pt[i]));
+	if (!strcmp(pt[0], pt[1]) || !strcmp(color[0], color[1]))
+		fail_msg("%s: both paths drawn as %s %s / %s %s", file, pt[0], color[0], pt[1],
+			 color[1]);
 }
 
 static void test_plots(void **state)
@@ -434,6 +482,7 @@ static void test_plots(void **state)
 		contains(buf, "</svg>");
 		if (!strcmp(set.file[i], "delivered.svg"))
 			contains(buf, "NDR overlay 1400 B: 200 Mbit/s");
+		plot_checks(set.file[i], buf);
 		free(buf);
 	}
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
@@ -513,6 +562,52 @@ static void test_sweep_summary(void **state)
 	results_free(&run);
 }
 
+/* The loss above the NDR is what every knee and MRR trial above it
+ * counted, not the one trial at its upper bound: there a path that queued
+ * lost nothing (its arrivals fell behind), while higher loads lost 15 and
+ * 57 %. A trial at the NDR's load is not above it; a knee above every
+ * trial has none above it; a queue alone is named as one. */
+static void test_knee_above(void **state)
+{
+	struct results_run run;
+	struct report_run rr;
+	char b[256];
+
+	(void)state;
+	results_init(&run);
+	results_add_path(&run, "underlay", RESULTS_PATH_UNDERLAY, "198.18.0.2", 1500);
+	results_add_path(&run, "overlay", RESULTS_PATH_BUILTIN, "198.19.0.2", 1420);
+	fixture_udp(&run, 1, RESULTS_TRIAL_KNEE, 10000, 43.0, 1, 2);
+	fixture_udp(&run, 1, RESULTS_TRIAL_KNEE, 5330, 85.0, 1, 2);
+	fixture_udp(&run, 1, RESULTS_TRIAL_KNEE, 4000, 100.0, 1, 2);
+	run.trials[run.ntrials - 1].udp.arrival_bps = 3800000000; /* 5 % short */
+	fixture_udp(&run, 1, RESULTS_TRIAL_KNEE, 3900, 100.0, 1, 2);
+	fixture_udp(&run, 0, RESULTS_TRIAL_KNEE, 3900, 100.0, 1, 2);
+	fixture_knee(&run, 0, 3900, 3900);
+	fixture_knee(&run, 1, 3900, 3900);
+	assert_int_equal(report_run_prepare(&rr, &run), 0);
+	assert_int_equal(rr.sum.nknee, 2);
+	report_run_knee_above(b, sizeof(b), &rr.sum.knee[0]);
+	assert_string_equal(b, "no trial above it");
+	report_run_knee_above(b, sizeof(b), &rr.sum.knee[1]);
+	assert_int_equal(rr.sum.knee[1].above_trials, 3);
+	assert_int_equal(rr.sum.knee[1].above_lossy, 2);
+	contains(b, "network 100%: 2 of 3 trials lost ");
+	contains(b, "up to 57 % at 10 Gbit/s");
+	for (size_t i = 0; i < run.ntrials; i++)
+		if (run.trials[i].target_bps > 4000000000) {
+			run.trials[i].udp.received = run.trials[i].udp.sent;
+			run.trials[i].udp.lost = 0;
+		}
+	report_run_release(&rr);
+	assert_int_equal(report_run_prepare(&rr, &run), 0);
+	report_run_knee_above(b, sizeof(b), &rr.sum.knee[1]);
+	assert_string_equal(b, "none lost in 3 trials, but queued: arrivals up to 5.0 % below "
+			       "the sent rate (at 4 Gbit/s)");
+	report_run_release(&rr);
+	results_free(&run);
+}
+
 static void test_fmt(void **state)
 {
 	char b[64];
@@ -529,6 +624,10 @@ static void test_fmt(void **state)
 	assert_string_equal(b, "no loss counted");
 	report_run_loss_where(b, sizeof(b), &net);
 	assert_string_equal(b, "network 100%");
+	net.tunnel = 1;
+	net.network = 999;
+	report_run_loss_where(b, sizeof(b), &net);
+	assert_string_equal(b, "network 100%, tunnel daemons <1%");
 }
 
 int main(void)
@@ -545,6 +644,7 @@ int main(void)
 		cmocka_unit_test(test_plots),
 		cmocka_unit_test(test_output_full_disk),
 		cmocka_unit_test(test_sweep_summary),
+		cmocka_unit_test(test_knee_above),
 		cmocka_unit_test(test_fmt),
 	};
 

@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "overhead.h"
+#include "loss_place.h"
 #include "report_load.h"
 #include "report_run.h"
 #include "results.h"
@@ -107,7 +108,16 @@ static void test_aggregate(void **state)
 	assert_true(kp->ndr_bps.median == 200e6);
 	assert_true(kp->pdr_bps.median == 220e6);
 	assert_true(kp->ndr_upper_bps.median == 202e6);
-	assert_int_equal(kp->loss_at.receiver_rcvbuf, 7);
+	/* the loss above the NDR: the knee trials at 500 M and 1 G (60 % and
+	 * 78 % lost), not the one at 200 M, the NDR's own load */
+	assert_int_equal(kp->above_trials, 2);
+	assert_int_equal(kp->above_lossy, 2);
+	assert_int_equal(kp->above_lost, 26786 + 69643);
+	assert_int_equal(kp->above_sent, 44642 + 89285);
+	assert_int_equal(kp->loss_at.network, kp->above_lost);
+	assert_int_equal(kp->loss_at.receiver_rcvbuf, 0);
+	assert_int_equal(kp->above_worst_bps, 1000000000);
+	assert_int_equal(kp->loss_at_bps, 202000000);
 	assert_null(results_find_knee(&sum, 1, 46));
 
 	dp = results_find_delay(&sum, 1, 1400, 100000000);
@@ -139,10 +149,10 @@ static void test_knee_bounds_over_reps(void **state)
 		struct {
 			double lo, sent, up; /* Mbit/s; up 0: none */
 			const char *outcome;
-			uint64_t net; /* loss_at.network: tags the repetition */
+			uint64_t net; /* loss_at_bps: tags the repetition */
 		} rep[3];
 		double lo, up; /* medians; up 0: none */
-		uint64_t net;  /* the loss location reported */
+		uint64_t net;  /* the repetition whose first failing rate is reported */
 		bool lower_bound;
 	} cases[] = {
 		{ 3,
@@ -188,7 +198,7 @@ static void test_knee_bounds_over_reps(void **state)
 			k->ndr_lower_bps = (uint64_t)(cases[c].rep[r].lo * 1e6);
 			k->ndr_lower_achieved_bps = (uint64_t)(cases[c].rep[r].sent * 1e6);
 			k->ndr_upper_bps = (uint64_t)(cases[c].rep[r].up * 1e6);
-			k->loss_at.network = cases[c].rep[r].net;
+			k->loss_at_bps = cases[c].rep[r].net;
 			snprintf(k->ndr_outcome, sizeof(k->ndr_outcome), "%s",
 				 cases[c].rep[r].outcome);
 		}
@@ -198,11 +208,10 @@ static void test_knee_bounds_over_reps(void **state)
 		if (fabs(kp->ndr_bps.median - cases[c].lo * 1e6) > 1 ||
 		    (cases[c].up ? fabs(kp->ndr_upper_bps.median - cases[c].up * 1e6) > 1
 				 : kp->ndr_upper_bps.n != 0) ||
-		    kp->loss_at.network != cases[c].net ||
-		    kp->ndr_lower_bound != cases[c].lower_bound)
+		    kp->loss_at_bps != cases[c].net || kp->ndr_lower_bound != cases[c].lower_bound)
 			fail_msg("case %zu: NDR %.2f..%.2f (n %u) loss tag %llu bound %d", c,
 				 kp->ndr_bps.median / 1e6, kp->ndr_upper_bps.median / 1e6,
-				 kp->ndr_upper_bps.n, (unsigned long long)kp->loss_at.network,
+				 kp->ndr_upper_bps.n, (unsigned long long)kp->loss_at_bps,
 				 kp->ndr_lower_bound);
 		if (kp->ndr_upper_bps.n) {
 			assert_true(kp->ndr_bps.median <= kp->ndr_upper_bps.median);
@@ -273,7 +282,7 @@ static void test_knee_spread(void **state)
 	assert_true(report_run_knee_repeat(buf, sizeof(buf), kp));
 	assert_non_null(strstr(buf, "varies 54.6 %"));
 	assert_non_null(strstr(buf, "96 %"));
-	assert_non_null(strstr(buf, report_loss_name(REPORT_LOSS_RECEIVER_OTHER)));
+	assert_non_null(strstr(buf, loss_place_name(LOSS_PLACE_RECEIVER_OTHER)));
 	assert_non_null(strstr(buf, "UDP port 51820 (IPv4) of wireguard-go (pid 4242)"));
 	results_summary_free(&sum);
 	/* within the width: a plain sentence, no warning */

@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "report_load.h"
+#include "loss_place.h"
 
 /* SO_RCVBUF reads back twice what was set: the kernel doubles the value
  * for its bookkeeping (socket(7)), so -w sets half of the need. */
@@ -16,40 +16,40 @@
 static const struct {
 	const char *key, *name;
 	size_t off;
-} places[REPORT_LOSS_NPLACES] = {
-	[REPORT_LOSS_SENDER_SOCKET] = { "sender_sndbuf", "the sender's socket buffer",
-					offsetof(struct loss_attrib, sender_sndbuf) },
-	[REPORT_LOSS_SENDER_QDISC] = { "sender_qdisc", "the sender's qdisc (shaper or queue)",
-				       offsetof(struct loss_attrib, sender_qdisc) },
-	[REPORT_LOSS_SENDER_IF] = { "sender_link", "the sender's interface",
-				    offsetof(struct loss_attrib, sender_link) },
-	[REPORT_LOSS_TUNNEL] = { "tunnel", "the overlay's tunnel daemons",
-				 offsetof(struct loss_attrib, tunnel) },
-	[REPORT_LOSS_NETWORK] = { "network", "the network between the hosts",
-				  offsetof(struct loss_attrib, network) },
-	[REPORT_LOSS_RECEIVER_IF] = { "receiver_link", "the receiver's interface",
-				      offsetof(struct loss_attrib, receiver_link) },
-	[REPORT_LOSS_RECEIVER_UDP] = { "receiver_inerrors", "the receiver's UDP input (errors)",
-				       offsetof(struct loss_attrib, receiver_inerrors) },
-	[REPORT_LOSS_RECEIVER_OTHER] = { "receiver_rcvbuf", "other sockets of the receiving host",
-					 offsetof(struct loss_attrib, receiver_rcvbuf) },
-	[REPORT_LOSS_RECEIVER_SOCKET] = { "receiver_socket", "the test's own receive socket",
-					  offsetof(struct loss_attrib, receiver_socket) },
+} places[LOSS_PLACE_COUNT] = {
+	[LOSS_PLACE_SENDER_SOCKET] = { "sender_sndbuf", "the sender's socket buffer",
+				       offsetof(struct loss_attrib, sender_sndbuf) },
+	[LOSS_PLACE_SENDER_QDISC] = { "sender_qdisc", "the sender's qdisc (shaper or queue)",
+				      offsetof(struct loss_attrib, sender_qdisc) },
+	[LOSS_PLACE_SENDER_IF] = { "sender_link", "the sender's interface",
+				   offsetof(struct loss_attrib, sender_link) },
+	[LOSS_PLACE_TUNNEL] = { "tunnel", "the overlay's tunnel daemons",
+				offsetof(struct loss_attrib, tunnel) },
+	[LOSS_PLACE_NETWORK] = { "network", "the network between the hosts",
+				 offsetof(struct loss_attrib, network) },
+	[LOSS_PLACE_RECEIVER_IF] = { "receiver_link", "the receiver's interface",
+				     offsetof(struct loss_attrib, receiver_link) },
+	[LOSS_PLACE_RECEIVER_UDP] = { "receiver_inerrors", "the receiver's UDP input (errors)",
+				      offsetof(struct loss_attrib, receiver_inerrors) },
+	[LOSS_PLACE_RECEIVER_OTHER] = { "receiver_rcvbuf", "other sockets of the receiving host",
+					offsetof(struct loss_attrib, receiver_rcvbuf) },
+	[LOSS_PLACE_RECEIVER_SOCKET] = { "receiver_socket", "the test's own receive socket",
+					 offsetof(struct loss_attrib, receiver_socket) },
 };
 
-const char *report_loss_key(enum report_loss_place p)
+const char *loss_place_key(enum loss_place p)
 {
-	return p < REPORT_LOSS_NPLACES ? places[p].key : "?";
+	return p < LOSS_PLACE_COUNT ? places[p].key : "?";
 }
 
-const char *report_loss_name(enum report_loss_place p)
+const char *loss_place_name(enum loss_place p)
 {
-	return p < REPORT_LOSS_NPLACES ? places[p].name : "?";
+	return p < LOSS_PLACE_COUNT ? places[p].name : "?";
 }
 
-uint64_t report_loss_count(const struct loss_attrib *l, enum report_loss_place p)
+uint64_t loss_place_count(const struct loss_attrib *l, enum loss_place p)
 {
-	return p < REPORT_LOSS_NPLACES ? *(const uint64_t *)((const char *)l + places[p].off) : 0;
+	return p < LOSS_PLACE_COUNT ? *(const uint64_t *)((const char *)l + places[p].off) : 0;
 }
 
 static void socket_fix(char *buf, size_t len, const struct loss_attrib *l)
@@ -72,15 +72,15 @@ static void socket_fix(char *buf, size_t len, const struct loss_attrib *l)
 		 w, l->rcvbuf_bytes, w * 1024);
 }
 
-void report_loss_fix(char *buf, size_t len, const struct loss_attrib *l, enum report_loss_place p)
+void loss_place_fix(char *buf, size_t len, const struct loss_attrib *l, enum loss_place p)
 {
 	switch (p) {
-	case REPORT_LOSS_SENDER_SOCKET:
+	case LOSS_PLACE_SENDER_SOCKET:
 		snprintf(buf, len,
 			 "a larger send buffer: net.core.wmem_max / wmem_default "
 			 "(SO_SNDBUF) on the sending host");
 		break;
-	case REPORT_LOSS_SENDER_QDISC:
+	case LOSS_PLACE_SENDER_QDISC:
 		if (l->qdisc_kind[0] && l->qdisc_if[0])
 			snprintf(buf, len,
 				 "none in the host: the configured rate is the limit (qdisc %s "
@@ -91,19 +91,19 @@ void report_loss_fix(char *buf, size_t len, const struct loss_attrib *l, enum re
 				 "none in the host: the configured rate is the limit "
 				 "(the sender's qdisc); send at or below it");
 		break;
-	case REPORT_LOSS_SENDER_IF:
+	case LOSS_PLACE_SENDER_IF:
 		snprintf(buf, len,
 			 "a longer interface queue on the sender: ip link set IF txqueuelen N "
 			 "(now %u)",
 			 l->sender_txqlen);
 		break;
-	case REPORT_LOSS_TUNNEL:
+	case LOSS_PLACE_TUNNEL:
 		snprintf(buf, len,
 			 "the tunnel daemon dropped them: ovlperf tunnel show says why "
 			 "(drop.decrypt/replay: the path corrupts or reorders; "
 			 "no_slot/under_load: the daemon is overloaded)");
 		break;
-	case REPORT_LOSS_NETWORK:
+	case LOSS_PLACE_NETWORK:
 		if (l->network_where[0])
 			snprintf(buf, len,
 				 "none in the hosts: %s, whose WAN conditions lose them as "
@@ -114,17 +114,17 @@ void report_loss_fix(char *buf, size_t len, const struct loss_attrib *l, enum re
 				 "the path between the hosts (links, middleboxes, shapers, "
 				 "firewalls on the way): not these hosts' settings");
 		break;
-	case REPORT_LOSS_RECEIVER_IF:
+	case LOSS_PLACE_RECEIVER_IF:
 		snprintf(buf, len,
 			 "the receiver's interface: its ring (ethtool -G) or "
 			 "net.core.netdev_max_backlog");
 		break;
-	case REPORT_LOSS_RECEIVER_UDP:
+	case LOSS_PLACE_RECEIVER_UDP:
 		snprintf(buf, len,
 			 "UDP input errors at the receiver (checksums, filters): "
 			 "see /proc/net/snmp there");
 		break;
-	case REPORT_LOSS_RECEIVER_OTHER:
+	case LOSS_PLACE_RECEIVER_OTHER:
 		if (l->other_port && l->other_pid)
 			snprintf(buf, len,
 				 "UDP port %u (IPv%u) of %s (pid %u) on the receiving host "
@@ -146,7 +146,7 @@ void report_loss_fix(char *buf, size_t len, const struct loss_attrib *l, enum re
 				 "another socket of the receiving host overflowed (a tunnel or VPN "
 				 "daemon's): that socket owner's buffer setting; -w cannot help");
 		break;
-	case REPORT_LOSS_RECEIVER_SOCKET:
+	case LOSS_PLACE_RECEIVER_SOCKET:
 		socket_fix(buf, len, l);
 		break;
 	default:

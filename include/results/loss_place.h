@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The places where datagrams are lost (struct loss_attrib, netcounters.h)
+ * by name, and the fix each one calls for: shared by the load and run
+ * printers and by the verdicts on what limited a knee (run_limit.h).
+ */
+#ifndef OVLPERF_LOSS_PLACE_H
+#define OVLPERF_LOSS_PLACE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "netcounters.h"
+
+/* The places where datagrams are lost, in path order (struct loss_attrib). */
+enum loss_place {
+	LOSS_PLACE_SENDER_SOCKET,
+	LOSS_PLACE_SENDER_QDISC,
+	LOSS_PLACE_SENDER_IF,
+	LOSS_PLACE_TUNNEL,
+	LOSS_PLACE_NETWORK,
+	LOSS_PLACE_RECEIVER_IF,
+	LOSS_PLACE_RECEIVER_UDP,
+	LOSS_PLACE_RECEIVER_OTHER,
+	LOSS_PLACE_RECEIVER_SOCKET,
+	LOSS_PLACE_COUNT
+};
+/* Its key in the JSON "loss_at" object ("sender_qdisc"). */
+const char *loss_place_key(enum loss_place p);
+/* Its plain name ("the sender's qdisc (shaper/queue)"). */
+const char *loss_place_name(enum loss_place p);
+uint64_t loss_place_count(const struct loss_attrib *l, enum loss_place p);
+/* What would stop the loss at that place, one sentence into buf. */
+void loss_place_fix(char *buf, size_t len, const struct loss_attrib *l, enum loss_place p);
+
+#endif
