@@ -72,4 +72,22 @@ struct cpuuse_cgroup {
 int cpuuse_cgroup_read(const char *proc_root, const char *cg_root, int pid,
 		       struct cpuuse_cgroup *out);
 
+/* Each CPU's time so far and the part of it spent in softirq (the
+ * kernel's packet work: NAPI polls, the stack's receive and transmit),
+ * from /proc/stat's cpuN lines, indexed by CPU number (an offline CPU's
+ * total is 0). */
+#define CPUUSE_MAX_CPUS 64
+struct cpuuse_softirq {
+	unsigned ncpu; /* the highest CPU number read, plus 1 */
+	uint64_t total[CPUUSE_MAX_CPUS], softirq[CPUUSE_MAX_CPUS]; /* clock ticks */
+};
+/* Reads proc_root/stat; 0 or -errno (-EINVAL: no cpuN line). */
+int cpuuse_softirq_read(const char *proc_root, struct cpuuse_softirq *out);
+/* Each CPU's share of its time in softirq between a and b (0..1) into
+ * share[0..max-1], by CPU number (0 for a CPU not counted in both);
+ * returns how many were written, and *busiest (if not NULL) the CPU with
+ * the largest share (-1 when none). */
+unsigned cpuuse_softirq_shares(const struct cpuuse_softirq *a, const struct cpuuse_softirq *b,
+			       double *share, unsigned max, int *busiest);
+
 #endif

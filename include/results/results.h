@@ -87,12 +87,23 @@ struct results_trial {
 	double overlay_thread_cpu;
 	unsigned overlay_thread_host;
 	char overlay_thread[16];
+	char overlay_process[16]; /* its process's name (comm): "ovlperf", "wireguard-go" */
 	/* ... and a daemon whose cgroup has a CPU quota (the host with the most
 	 * time throttled): the quota and the cores its process used, in cores,
 	 * and the time the kernel held it at the quota (cpu.stat) over the
 	 * measured window; quota 0: none found */
 	double overlay_quota_cores, overlay_quota_used, overlay_throttled_s;
 	unsigned overlay_quota_host;
+	/* that daemon's process name, its busiest thread and that thread's
+	 * share of a core ("": not read) */
+	char overlay_quota_process[16], overlay_quota_thread[16];
+	double overlay_quota_thread_cpu;
+	/* Each CPU's share of its time in softirq (the kernel's packet work)
+	 * over the measured window, by CPU number, from /proc/stat: in a lab
+	 * the one machine every lab host shares, so one set for them all;
+	 * softirq_ncpu 0: not read (remote runs) */
+	unsigned softirq_ncpu;
+	double softirq[CPUUSE_MAX_CPUS];
 	/* the CPU seconds the overlay's daemons used on both hosts together,
 	 * over the measured window (0: not read) */
 	double overlay_cpu_s;

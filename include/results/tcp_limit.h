@@ -28,7 +28,9 @@ enum tcp_limit {
 	TCP_LIMIT_SENDER_CPU,	/* a sending thread at a full core */
 	TCP_LIMIT_RECEIVER_CPU, /* a receiving thread at a full core */
 	TCP_LIMIT_OVERLAY_CPU,	/* an overlay daemon's thread at a full core */
-	TCP_LIMIT_HOST_CPU,	/* every core of the machine busy (a lab's hosts share it) */
+	/* every core of the machine busy (a lab's hosts share it), or one CPU
+	 * at a full core in softirq (the kernel's packet work) */
+	TCP_LIMIT_HOST_CPU,
 };
 
 /* A thread at this share of a core or more is a CPU limit. */
@@ -70,15 +72,24 @@ struct tcp_limit_ctx {
 	 * read it: its share of a core, its name and its host's (NULL: unknown) */
 	double overlay_cpu;
 	const char *overlay_thread, *overlay_host;
+	const char *overlay_process; /* its process's name (comm), NULL: unknown */
 	/* a daemon's cgroup quota (cores, 0: none), the cores its process
 	 * used, the time it was held at the quota, and its host's name */
 	double overlay_quota_cores, overlay_quota_used, overlay_throttled_s;
 	const char *overlay_quota_host;
+	/* that daemon's process name and its busiest thread's name and share
+	 * of a core (NULL: unknown) */
+	const char *overlay_quota_process, *overlay_quota_thread;
+	double overlay_quota_thread_cpu;
 	double duration_s; /* the measured window (0: unknown) */
 	/* the whole machine's busy share over the test (all its cores, 0..1)
 	 * and how many it has, where the caller knows (a lab run); 0: unknown */
 	double machine_busy;
 	unsigned machine_cpus;
+	/* the CPU with the largest share of its time in softirq over the
+	 * test, and that share (0..1; 0: unknown) */
+	unsigned softirq_cpu;
+	double softirq_share;
 };
 
 /* The verdict on a TCP test's figures t (both ends' limits known, else

@@ -97,6 +97,10 @@ struct scenario_path {
 	char overlay_subnets[SCN_TEXT_MAX];
 	uint32_t expect_mtu; /* 0: unknown */
 	uint32_t expect_mss; /* 0: unknown */
+	/* external: the VPN's process whose CPU each trial reads, a name
+	 * (comm or argv[0]'s base name) or a pid file's absolute path; "":
+	 * none */
+	char process[SCN_TEXT_MAX];
 };
 
 struct scenario_tcp {

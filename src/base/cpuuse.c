@@ -250,3 +250,56 @@ int cpuuse_cgroup_read(const char *proc_root, const char *cg_root, int pid,
 		out->quota_cores = (double)quota / (double)period;
 	return 0;
 }
+
+/* "cpuN user nice system idle iowait irq softirq steal guest guest_nice":
+ * guest time is inside user already, so the first eight are the total. */
+int cpuuse_softirq_read(const char *proc_root, struct cpuuse_softirq *out)
+{
+	char path[256], line[512];
+	FILE *f;
+
+	memset(out, 0, sizeof(*out));
+	snprintf(path, sizeof(path), "%s/stat", proc_root);
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long v[8] = { 0 };
+		unsigned cpu;
+		uint64_t total = 0;
+
+		if (strncmp(line, "cpu", 3) || line[3] < '0' || line[3] > '9')
+			continue;
+		if (sscanf(line + 3, "%u %llu %llu %llu %llu %llu %llu %llu %llu", &cpu, &v[0],
+			   &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]) < 8 ||
+		    cpu >= CPUUSE_MAX_CPUS)
+			continue;
+		for (unsigned k = 0; k < 8; k++)
+			total += v[k];
+		out->total[cpu] = total;
+		out->softirq[cpu] = v[6];
+		if (cpu + 1 > out->ncpu)
+			out->ncpu = cpu + 1;
+	}
+	fclose(f);
+	return out->ncpu ? 0 : -EINVAL;
+}
+
+unsigned cpuuse_softirq_shares(const struct cpuuse_softirq *a, const struct cpuuse_softirq *b,
+			       double *share, unsigned max, int *busiest)
+{
+	unsigned n = b->ncpu < max ? b->ncpu : max;
+	int best = -1;
+
+	for (unsigned i = 0; i < n; i++) {
+		uint64_t dt = b->total[i] > a->total[i] ? b->total[i] - a->total[i] : 0;
+		uint64_t ds = b->softirq[i] > a->softirq[i] ? b->softirq[i] - a->softirq[i] : 0;
+
+		share[i] = dt && a->total[i] ? (double)(ds < dt ? ds : dt) / (double)dt : 0;
+		if (dt && a->total[i] && (best < 0 || share[i] > share[best]))
+			best = (int)i;
+	}
+	if (busiest)
+		*busiest = best;
+	return n;
+}

@@ -177,12 +177,36 @@ static cJSON *layers_json(const struct results_run *run, const struct results_tr
 	return o;
 }
 
+/* {"scope": "machine", "cpu": [0.02, 0.97]}: the lab's hosts share the
+ * machine's CPUs, so one set stands for them all */
+static cJSON *softirq_json(const struct results_trial *t)
+{
+	cJSON *o = cJSON_CreateObject(), *a = cJSON_CreateArray();
+
+	if (!o || !a || !add_str(o, "scope", "machine") || !add_child(o, "cpu", a)) {
+		cJSON_Delete(o);
+		if (!o)
+			cJSON_Delete(a);
+		return NULL;
+	}
+	for (unsigned i = 0; i < t->softirq_ncpu && i < CPUUSE_MAX_CPUS; i++)
+		if (!cJSON_AddItemToArray(a, cJSON_CreateNumber(t->softirq[i]))) {
+			cJSON_Delete(o);
+			return NULL;
+		}
+	return o;
+}
+
 static cJSON *trial_json(const struct results_run *run, const struct results_trial *t)
 {
 	cJSON *o = obj_of(t, trial_fields, NF(trial_fields)), *u;
 	bool ok = o && add_str(o, "kind", results_trial_kind_name(t->kind)) &&
 		  add_num(o, "status", t->status) && add_str(o, "error", t->error) &&
-		  add_str(o, "overlay_thread", t->overlay_thread);
+		  add_str(o, "overlay_thread", t->overlay_thread) &&
+		  add_str(o, "overlay_process", t->overlay_process) &&
+		  add_str(o, "overlay_quota_process", t->overlay_quota_process) &&
+		  add_str(o, "overlay_quota_thread", t->overlay_quota_thread) &&
+		  (!t->softirq_ncpu || add_child(o, "softirq", softirq_json(t)));
 
 	if (ok && t->kind == RESULTS_TRIAL_DELAY)
 		ok = add_num(o, "load_pct", t->load_pct);

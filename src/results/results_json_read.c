@@ -158,6 +158,27 @@ static int read_load_pct(struct rd *rd, const cJSON *o, struct results_trial *t)
 	return err;
 }
 
+/* "softirq": {"scope": "machine", "cpu": [shares 0..1]}, absent: not read */
+static int read_softirq(struct rd *rd, const cJSON *o, struct results_trial *t)
+{
+	const cJSON *a = o ? cJSON_GetObjectItemCaseSensitive(o, "cpu") : NULL, *v;
+
+	t->softirq_ncpu = 0;
+	if (!o)
+		return 0;
+	if (!cJSON_IsObject(o) || !cJSON_IsArray(a))
+		return bad(rd, "softirq", "must be an object with a cpu array");
+	if (cJSON_GetArraySize(a) > CPUUSE_MAX_CPUS)
+		return bad(rd, "softirq.cpu", "has more CPUs than ovlperf reads");
+	cJSON_ArrayForEach(v, a)
+	{
+		if (!cJSON_IsNumber(v) || !(v->valuedouble >= 0 && v->valuedouble <= 1))
+			return bad(rd, "softirq.cpu", "must hold shares from 0 to 1");
+		t->softirq[t->softirq_ncpu++] = v->valuedouble;
+	}
+	return 0;
+}
+
 static int read_trial(struct rd *rd, const cJSON *o, const struct results_run *run,
 		      struct results_trial *t)
 {
@@ -175,6 +196,17 @@ static int read_trial(struct rd *rd, const cJSON *o, const struct results_run *r
 	if (!err)
 		err = get_str(rd, o, "overlay_thread", t->overlay_thread, sizeof(t->overlay_thread),
 			      false);
+	if (!err)
+		err = get_str(rd, o, "overlay_process", t->overlay_process,
+			      sizeof(t->overlay_process), false);
+	if (!err)
+		err = get_str(rd, o, "overlay_quota_process", t->overlay_quota_process,
+			      sizeof(t->overlay_quota_process), false);
+	if (!err)
+		err = get_str(rd, o, "overlay_quota_thread", t->overlay_quota_thread,
+			      sizeof(t->overlay_quota_thread), false);
+	if (!err)
+		err = read_softirq(rd, cJSON_GetObjectItemCaseSensitive(o, "softirq"), t);
 	if (err)
 		return err;
 	k = results_trial_kind_parse(kind);

@@ -12,7 +12,7 @@ void results_trial_tcp_limit(const struct results_run *run, const struct results
 {
 	char host[24], qhost[24];
 	unsigned ncpu = run->host.ncpu;
-	const struct tcp_limit_ctx c = {
+	struct tcp_limit_ctx c = {
 		.rate_bps = t->target_bps,
 		.machine_cpus = t->host_cpu_s > 0 ? ncpu : 0,
 		.machine_busy =
@@ -26,11 +26,22 @@ void results_trial_tcp_limit(const struct results_run *run, const struct results
 		.overlay_quota_used = t->overlay_quota_used,
 		.overlay_throttled_s = t->overlay_throttled_s,
 		.overlay_quota_host = qhost,
+		.overlay_process = t->overlay_process[0] ? t->overlay_process : NULL,
+		.overlay_quota_process =
+			t->overlay_quota_process[0] ? t->overlay_quota_process : NULL,
+		.overlay_quota_thread = t->overlay_quota_thread[0] ? t->overlay_quota_thread : NULL,
+		.overlay_quota_thread_cpu = t->overlay_quota_thread_cpu,
 		.duration_s = t->duration_s,
 	};
 
 	snprintf(host, sizeof(host), "lab host %u", t->overlay_thread_host);
 	snprintf(qhost, sizeof(qhost), "lab host %u", t->overlay_quota_host);
+	/* the CPU busiest in softirq (the machine's, every lab host's) */
+	for (unsigned i = 0; i < t->softirq_ncpu; i++)
+		if (t->softirq[i] > c.softirq_share) {
+			c.softirq_share = t->softirq[i];
+			c.softirq_cpu = i;
+		}
 	tcp_limit_judge(&t->tcp, &c, v);
 }
 

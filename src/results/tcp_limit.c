@@ -215,9 +215,24 @@ static void window_causes(const struct tcp_result *t, const struct tcp_limit_ctx
 /* In flight against a window: the window binds when 80 % of it is used. */
 #define WINDOW_USED 0.8
 
+/* " (wireguard-go, its busiest thread wireguard-go at 19 % of a core)" */
+static const char *quota_who(char *buf, size_t len, const struct tcp_limit_ctx *c)
+{
+	buf[0] = '\0';
+	if (c->overlay_quota_process && c->overlay_quota_thread)
+		snprintf(buf, len, " (%s, its busiest thread %s at %.0f %% of a core)",
+			 c->overlay_quota_process, c->overlay_quota_thread,
+			 c->overlay_quota_thread_cpu * 100);
+	else if (c->overlay_quota_process)
+		snprintf(buf, len, " (%s)", c->overlay_quota_process);
+	return buf;
+}
+
 /* The overlay's daemon held at its quota or a core: the path's CPU. */
 static bool overlay_bound(const struct tcp_limit_ctx *c, struct tcp_limit_verdict *v)
 {
+	char who[96];
+
 	/* a daemon held at its cgroup's CPU quota (the kernel throttled it,
 	 * and it used 90 % of the quota or was throttled a tenth of the test:
 	 * a machine busy with more than the lab starves it below its quota
@@ -227,12 +242,12 @@ static bool overlay_bound(const struct tcp_limit_ctx *c, struct tcp_limit_verdic
 	     (c->duration_s > 0 && c->overlay_throttled_s >= 0.1 * c->duration_s))) {
 		v->limit = TCP_LIMIT_OVERLAY_CPU;
 		snprintf(v->evidence, sizeof(v->evidence),
-			 "the overlay's daemon on %s was held at its cgroup's CPU quota: %.2f of "
+			 "the overlay's daemon on %s was held at its cgroup's CPU quota%s: %.2f of "
 			 "its %.2f cores used, throttled %.0f ms by the kernel (cpu.stat); the "
 			 "round trip %.2f ms above its least (its queue)",
 			 c->overlay_quota_host ? c->overlay_quota_host : "a host",
-			 c->overlay_quota_used, c->overlay_quota_cores,
-			 c->overlay_throttled_s * 1e3, v->queue_ms);
+			 quota_who(who, sizeof(who), c), c->overlay_quota_used,
+			 c->overlay_quota_cores, c->overlay_throttled_s * 1e3, v->queue_ms);
 		snprintf(v->fix, sizeof(v->fix),
 			 "a larger CPU quota for the daemon's cgroup on %s (cpu.cfs_quota_us, or "
 			 "cpu.max on cgroup v2): its TCP cannot go faster than the quota lets it",
@@ -243,14 +258,15 @@ static bool overlay_bound(const struct tcp_limit_ctx *c, struct tcp_limit_verdic
 	 * path, whatever the ends' own threads do */
 	if (c->overlay_cpu >= TCP_LIMIT_CPU_BOUND) {
 		v->limit = TCP_LIMIT_OVERLAY_CPU;
-		snprintf(
-			v->evidence, sizeof(v->evidence),
-			"the overlay's thread %s on %s used %.0f %% of a core (the round trip "
-			"%.2f ms above its least: its queue; the ends' busiest threads at %.0f and "
-			"%.0f %%)",
-			c->overlay_thread[0] ? c->overlay_thread : "?",
-			c->overlay_host ? c->overlay_host : "a host", c->overlay_cpu * 100,
-			v->queue_ms, v->sender_cpu * 100, v->receiver_cpu * 100);
+		snprintf(v->evidence, sizeof(v->evidence),
+			 "the overlay's thread %s on %s used %.0f %% of a core%s%s (the round "
+			 "trip %.2f ms above its least: its queue; the ends' busiest threads at "
+			 "%.0f and %.0f %%)",
+			 c->overlay_thread[0] ? c->overlay_thread : "?",
+			 c->overlay_host ? c->overlay_host : "a host", c->overlay_cpu * 100,
+			 c->overlay_process ? ", in process " : "",
+			 c->overlay_process ? c->overlay_process : "", v->queue_ms,
+			 v->sender_cpu * 100, v->receiver_cpu * 100);
 		snprintf(v->fix, sizeof(v->fix),
 			 "more CPU for the overlay's daemon on %s (more workers on more cores, a "
 			 "faster CPU or cipher); its TCP cannot go faster than that thread",
@@ -258,6 +274,27 @@ static bool overlay_bound(const struct tcp_limit_ctx *c, struct tcp_limit_verdic
 		return true;
 	}
 	return false;
+}
+
+/* One CPU at a full core in softirq: the kernel's packet work (the
+ * stack's receive and transmit, NAPI polls, a veth's or a tunnel's
+ * forwarding) on that CPU is the limit, whoever's packets they are. */
+static bool softirq_bound(const struct tcp_limit_ctx *c, struct tcp_limit_verdict *v)
+{
+	if (c->softirq_share < TCP_LIMIT_CPU_BOUND)
+		return false;
+	v->limit = TCP_LIMIT_HOST_CPU;
+	snprintf(v->evidence, sizeof(v->evidence),
+		 "CPU %u spent %.0f %% of its time in softirq, the kernel's packet work "
+		 "(/proc/stat); the busiest threads: sending %.0f %%, receiving %.0f %% of a core",
+		 c->softirq_cpu, c->softirq_share * 100, v->sender_cpu * 100,
+		 v->receiver_cpu * 100);
+	snprintf(v->fix, sizeof(v->fix),
+		 "spread the kernel's packet work over more CPUs (more NIC queues: ethtool -L; "
+		 "RPS: /sys/class/net/DEV/queues/rx-N/rps_cpus; irqbalance) or a faster CPU: "
+		 "CPU %u's packet work cannot go faster",
+		 c->softirq_cpu);
+	return true;
 }
 
 static bool cpu_bound(const struct tcp_limit_ctx *c, const char *snd_host, const char *rcv_host,
@@ -275,6 +312,8 @@ static bool cpu_bound(const struct tcp_limit_ctx *c, const char *snd_host, const
 		cpu(rcv_host, "receiving", v->receiver_cpu, false, v);
 		return true;
 	}
+	if (softirq_bound(c, v))
+		return true;
 	/* no one thread at a core, but every core busy: the lab's hosts, the
 	 * overlay's daemons and the kernel's packet work share one machine */
 	if (c->machine_cpus && c->machine_busy >= TCP_LIMIT_MACHINE_BOUND) {

@@ -98,6 +98,7 @@ static const struct keydef path_keys[] = {
 	KEY("overlay_subnets", T_TEXT, struct scenario_path, overlay_subnets, 0, 0),
 	KEY("expect_mtu", T_UINT, struct scenario_path, expect_mtu, 68, 65535),
 	KEY("expect_mss", T_UINT, struct scenario_path, expect_mss, 1, 65535),
+	KEY("process", T_WORD, struct scenario_path, process, 0, 0),
 	{ 0 }
 };
 static const struct keydef tcp_keys[] = {

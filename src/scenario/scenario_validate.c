@@ -181,11 +181,27 @@ static void split_address(struct parser *p, struct section *sec, char *addr, siz
 	snprintf(addr, len, "%s", host);
 }
 
+/* A process name as the kernel keeps it (comm, argv[0]'s base name: no
+ * '/'), or a pid file's absolute path. */
+static void validate_process(struct parser *p, struct section *sec, const char *v)
+{
+	char q[64];
+
+	if (v[0] != '/' && strchr(v, '/'))
+		scn_error_at(p, scn_line_of(sec, "process"), sec, "process",
+			     "'%s' is neither a process name (its comm or argv[0]'s base name, "
+			     "no '/') nor a pid file's absolute path (/run/vpn.pid)",
+			     scn_quote(v, q));
+	else if (v[strlen(v) - 1] == '/')
+		scn_error_at(p, scn_line_of(sec, "process"), sec, "process",
+			     "'%s' is a directory, not a pid file", scn_quote(v, q));
+}
+
 static void validate_path_keys(struct parser *p, struct section *sec, struct scenario_path *ps)
 {
 	static const char *const builtin_only[] = { "mtu", "cipher", "underlay_family",
 						    "overlay_subnets" };
-	static const char *const external_only[] = { "setup", "teardown" };
+	static const char *const external_only[] = { "setup", "teardown", "process" };
 	int fam;
 
 	split_address(p, sec, ps->address, sizeof(ps->address), &ps->port);
@@ -196,13 +212,15 @@ static void validate_path_keys(struct parser *p, struct section *sec, struct sce
 			scn_error_at(p, scn_line_of(sec, builtin_only[k]), sec, builtin_only[k],
 				     "only for builtin paths (this one is %s)",
 				     scenario_path_type_name(ps->type));
-	for (int k = 0; k < 2; k++)
+	for (int k = 0; k < 3; k++)
 		if (ps->type != SCN_PATH_EXTERNAL && scn_given(sec, external_only[k]))
 			scn_error_at(p, scn_line_of(sec, external_only[k]), sec, external_only[k],
 				     "only for external paths (this one is %s)",
 				     scenario_path_type_name(ps->type));
 	if (ps->type == SCN_PATH_EXTERNAL)
 		scn_require(p, sec, "address", " (the far end's overlay address)");
+	if (ps->process[0])
+		validate_process(p, sec, ps->process);
 	if (!scn_given(sec, "family") && fam != AF_UNSPEC)
 		ps->family = fam;
 	else if (fam != AF_UNSPEC && fam != ps->family)

@@ -8,6 +8,8 @@
  *   run.c         run_scenario(): the results directory, paths up, the
  *                 trials, paths down, the last run.json
  *   run_trials.c  the phases of the plan, trial by trial
+ *   run_cpu.c     a lab trial's CPU: the machine's, softirq per CPU, the
+ *                 overlay's processes' threads and cgroup quota
  *   run_mtu.c     the MTU / MSS checks and the UDP sizes they allow
  *   run_paths.c   paths up and down, the far end's server, external commands
  *   run_plan.c    the plan (pure) and the [knee] settings as a knee_config
@@ -42,6 +44,7 @@ struct run_path {
 	bool setup_done;	    /* external setup ran: teardown must run */
 	struct overlay_client *ovl; /* builtin between hosts: its overlay */
 	unsigned failures;	    /* consecutive failed trials */
+	bool process_warned;	    /* external: "process not found" said once */
 };
 
 struct run {
@@ -104,6 +107,24 @@ int run_paths_check(struct run *r);
 /* Moves this thread into the client's namespace (lab) or does nothing. */
 int run_paths_enter(struct run *r);
 void run_paths_leave(struct run *r);
+
+/* --- run_cpu.c --- */
+
+/* The overlay processes a trial reads at most (an external `process` may
+ * name one per host, or more). */
+#define RUN_CPU_MAX_PROCS 8
+struct run_cpu;
+struct load_hooks;
+/* Starts reading the CPU of a trial on path rp (lab runs; NULL otherwise,
+ * or without memory): sets hooks' on_interval and arg, for a load_spec
+ * whose interval_ns the caller sets to bracket the measured window. A
+ * remote run's path with `process` gets a warning, once. */
+struct run_cpu *run_cpu_begin(struct run *r, struct run_path *rp, struct load_hooks *hooks);
+/* The figures over the measured window (duration_s long) into t (NULL:
+ * none recorded): host_cpu_s, softirq, overlay_thread*, overlay_quota*,
+ * overlay_cpu_s;
+ * frees rc (NULL: nothing). */
+void run_cpu_end(struct run_cpu *rc, double duration_s, struct results_trial *t);
 
 /* --- run_mtu.c --- */
 

@@ -17,14 +17,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "clock.h"
-#include "cpuuse.h"
 #include "interrupt.h"
 #include "knee.h"
 #include "knee_drive.h"
-#include "lab_overlay.h"
 #include "load.h"
 #include "log.h"
 #include "run_int.h"
@@ -39,139 +36,6 @@ struct trial_req {
 	double load_pct;   /* delay trials: percent of the lowest NDR; 0: none */
 	const char *phase; /* knee phase name for the progress line, or NULL */
 };
-
-/* Busy CPU time of the whole machine (all namespaces share it), in seconds. */
-static bool host_busy_s(double *s)
-{
-	unsigned long long v[8] = { 0 };
-	long hz = sysconf(_SC_CLK_TCK);
-	FILE *f = fopen("/proc/stat", "r");
-	int n;
-
-	if (!f)
-		return false;
-	n = fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3],
-		   &v[4], &v[5], &v[6], &v[7]);
-	fclose(f);
-	if (n < 7 || hz <= 0)
-		return false;
-	/* user nice system [idle iowait] irq softirq steal */
-	*s = (double)(v[0] + v[1] + v[2] + v[5] + v[6] + v[7]) / (double)hz;
-	return true;
-}
-
-/* The machine's busy CPU over a trial's measured window: sampled at the
- * first and the last interval report, so connection set-up and tear-down do
- * not count, then scaled to the trial's measured duration. */
-struct host_cpu {
-	unsigned n;
-	double cpu_first, cpu_last;
-	double t_first, t_last;
-	/* a builtin path's daemons (client host, server host): their threads
-	 * at the first and the last interval */
-	int pid[2];
-	unsigned host[2];
-	struct cpuuse_threads first[2], last[2];
-	struct cpuuse_cgroup cg_first[2], cg_last[2];
-};
-
-static void host_cpu_interval(const struct load_result *res, const struct load_interval *iv,
-			      void *arg)
-{
-	struct host_cpu *hc = arg;
-	bool first = hc->n == 0;
-	double s;
-
-	(void)res;
-	if (!host_busy_s(&s))
-		return;
-	if (!hc->n++) {
-		hc->cpu_first = s;
-		hc->t_first = iv->end_s;
-	} else {
-		hc->cpu_last = s;
-		hc->t_last = iv->end_s;
-	}
-	for (unsigned e = 0; e < 2; e++) {
-		if (hc->pid[e] &&
-		    cpuuse_threads_read("/proc", hc->pid[e], first ? &hc->first[e] : &hc->last[e]))
-			hc->pid[e] = 0;
-		if (hc->pid[e])
-			cpuuse_cgroup_read("/proc", "/sys/fs/cgroup", hc->pid[e],
-					   first ? &hc->cg_first[e] : &hc->cg_last[e]);
-	}
-}
-
-/* The CPU the whole process used between two reads of its threads, cores. */
-static double process_cores(const struct cpuuse_threads *a, const struct cpuuse_threads *b)
-{
-	uint64_t used = 0;
-
-	if (b->wall_ns <= a->wall_ns)
-		return 0;
-	for (unsigned i = 0; i < b->n; i++)
-		for (unsigned j = 0; j < a->n; j++)
-			if (a->t[j].tid == b->t[i].tid && b->t[i].cpu_ns > a->t[j].cpu_ns)
-				used += b->t[i].cpu_ns - a->t[j].cpu_ns;
-	return (double)used / (double)(b->wall_ns - a->wall_ns);
-}
-
-/* A daemon held at its cgroup's quota: the host whose throttled time rose most. */
-static void overlay_quota_of(const struct host_cpu *hc, struct results_trial *t)
-{
-	for (unsigned e = 0; e < 2; e++) {
-		const struct cpuuse_cgroup *a = &hc->cg_first[e], *b = &hc->cg_last[e];
-		double thr;
-
-		if (!hc->pid[e] || hc->n < 2 || !a->found || !b->found || b->quota_cores <= 0)
-			continue;
-		thr = b->throttled_ns > a->throttled_ns
-			      ? (double)(b->throttled_ns - a->throttled_ns) / 1e9
-			      : 0;
-		if (t->overlay_quota_cores > 0 && thr <= t->overlay_throttled_s)
-			continue;
-		t->overlay_quota_cores = b->quota_cores;
-		t->overlay_throttled_s = thr;
-		t->overlay_quota_used = process_cores(&hc->first[e], &hc->last[e]);
-		t->overlay_quota_host = hc->host[e];
-	}
-}
-
-/* The daemons' busiest thread over the measured window, of both hosts. */
-static void overlay_threads_of(const struct host_cpu *hc, struct results_trial *t)
-{
-	for (unsigned e = 0; e < 2; e++) {
-		double share;
-		int i;
-
-		if (!hc->pid[e] || hc->n < 2)
-			continue;
-		i = cpuuse_threads_busiest(&hc->first[e], &hc->last[e], &share);
-		if (i < 0 || share <= t->overlay_thread_cpu)
-			continue;
-		t->overlay_thread_cpu = share;
-		t->overlay_thread_host = hc->host[e];
-		snprintf(t->overlay_thread, sizeof(t->overlay_thread), "%s", hc->last[e].t[i].name);
-	}
-}
-
-/* The daemons' CPU on both hosts over the measured window, seconds. */
-static double overlay_cpu_of(const struct host_cpu *hc, double duration_s)
-{
-	double cores = 0;
-
-	for (unsigned e = 0; e < 2; e++)
-		if (hc->pid[e] && hc->n >= 2)
-			cores += process_cores(&hc->first[e], &hc->last[e]);
-	return cores * duration_s;
-}
-
-static double host_cpu_of(const struct host_cpu *hc, double duration_s)
-{
-	if (hc->n < 2 || hc->t_last <= hc->t_first || hc->cpu_last < hc->cpu_first)
-		return 0;
-	return (hc->cpu_last - hc->cpu_first) / (hc->t_last - hc->t_first) * duration_s;
-}
 
 static int run_load(struct run *r, const struct load_spec *spec, struct load_result *lr,
 		    const struct load_hooks *hooks)
@@ -266,8 +130,8 @@ static int do_trial(struct run *r, const struct trial_req *q, struct knee_measur
 	struct load_spec spec;
 	struct load_result lr;
 	struct results_trial *t;
-	static struct host_cpu hc; /* 8 KiB of thread figures; one trial at a time */
 	struct load_hooks hooks = { 0 };
+	struct run_cpu *cpu = NULL;
 	uint64_t start;
 	int rc;
 
@@ -291,21 +155,11 @@ static int do_trial(struct run *r, const struct trial_req *q, struct knee_measur
 	r->trial_no++;
 	trial_event(r, q, &(struct run_progress){ .kind = RUN_PROGRESS_TRIAL });
 	memset(&lr, 0, sizeof(lr));
-	memset(&hc, 0, sizeof(hc));
-	if (r->lab) {
-		/* Interval reports bracket the measured window for host_cpu(). */
+	cpu = run_cpu_begin(r, p, &hooks);
+	if (cpu) /* interval reports bracket the measured window for run_cpu */
 		spec.interval_ns = q->duration_ns / 5 ? q->duration_ns / 5 : q->duration_ns;
-		hooks.on_interval = host_cpu_interval;
-		hooks.arg = &hc;
-		if (p->sp->type == SCN_PATH_BUILTIN && r->ov) {
-			hc.host[0] = r->scn->lab.client;
-			hc.host[1] = r->scn->lab.server;
-			hc.pid[0] = lab_overlay_pid(r->ov, hc.host[0]);
-			hc.pid[1] = lab_overlay_pid(r->ov, hc.host[1]);
-		}
-	}
 	start = clock_now_ns();
-	rc = run_load(r, &spec, &lr, r->lab ? &hooks : NULL);
+	rc = run_load(r, &spec, &lr, cpu ? &hooks : NULL);
 	*wall = clock_now_ns() - start;
 	t = results_add_trial(r->res);
 	if (t) {
@@ -321,12 +175,9 @@ static int do_trial(struct run *r, const struct trial_req *q, struct knee_measur
 		t->status = rc < 0 ? rc : 0;
 		if (rc < 0 && !t->error[0])
 			snprintf(t->error, sizeof(t->error), "%s", strerror(-rc));
-		t->host_cpu_s = host_cpu_of(&hc, lr.duration_s);
-		overlay_threads_of(&hc, t);
-		overlay_quota_of(&hc, t);
-		t->overlay_cpu_s = overlay_cpu_of(&hc, lr.duration_s);
 		*idx = r->res->ntrials - 1;
 	}
+	run_cpu_end(cpu, lr.duration_s, t);
 	if (km && spec.proto == LOAD_UDP) {
 		struct sweep_point pt;
 

@@ -200,13 +200,62 @@ static void test_cgroup(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+/* Softirq per CPU from /proc/stat trees of our own: the share of each
+ * CPU's time, CPU numbers with a gap (cpu2 offline), the busiest, a
+ * kernel without steal and guest columns, a file with no cpuN line. */
+static void test_softirq(void **state)
+{
+	char root[] = "/tmp/ovlperf-softirq-XXXXXX", p[256], cmd[64];
+	struct cpuuse_softirq *a = calloc(2, sizeof(*a)), *b = a + 1;
+	double share[CPUUSE_MAX_CPUS];
+	int busiest;
+
+	(void)state;
+	assert_non_null(a);
+	assert_non_null(mkdtemp(root));
+	snprintf(p, sizeof(p), "%s/stat", root);
+	put(p, "cpu  300 0 300 1000 0 0 400 0 0 0\n"
+	       "cpu0 100 0 100 500 0 0 100 0 0 0\n"
+	       "cpu1 200 0 200 500 0 0 300 0 50 0\n"
+	       "cpu3 0 0 0 1000 0 0 0\n"
+	       "intr 12345 0 0\nsoftirq 999 0 0\n");
+	assert_int_equal(cpuuse_softirq_read(root, a), 0);
+	assert_int_equal(a->ncpu, 4);
+	assert_int_equal(a->softirq[1], 300);
+	assert_int_equal(a->total[1], 1200); /* guest is inside user: not added */
+	assert_int_equal(a->total[2], 0);
+	/* over the window: cpu0 100 more ticks, 50 in softirq; cpu1 200, 196
+	 * in softirq; cpu3 100 idle */
+	put(p, "cpu  300 0 300 1000 0 0 400 0 0 0\n"
+	       "cpu0 120 0 110 520 0 0 150 0 0 0\n"
+	       "cpu1 202 0 200 502 0 0 496 0 60 0\n"
+	       "cpu3 0 0 0 1100 0 0 0\n");
+	assert_int_equal(cpuuse_softirq_read(root, b), 0);
+	assert_int_equal(cpuuse_softirq_shares(a, b, share, CPUUSE_MAX_CPUS, &busiest), 4);
+	assert_true(fabs(share[0] - 0.5) < 1e-12);
+	assert_true(fabs(share[1] - 0.98) < 1e-12);
+	assert_true(share[2] == 0 && share[3] == 0);
+	assert_int_equal(busiest, 1);
+	/* max bounds the shares written */
+	assert_int_equal(cpuuse_softirq_shares(a, b, share, 1, &busiest), 1);
+	assert_int_equal(busiest, 0);
+	/* the same read twice: no time between, no busiest */
+	assert_int_equal(cpuuse_softirq_shares(b, b, share, CPUUSE_MAX_CPUS, &busiest), 4);
+	assert_int_equal(busiest, -1);
+	put(p, "intr 1\n");
+	assert_int_equal(cpuuse_softirq_read(root, a), -EINVAL);
+	assert_int_equal(cpuuse_softirq_read("/nonexistent-proc", a), -ENOENT);
+	free(a);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
+	assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_delta_and_ratios),
-		cmocka_unit_test(test_live),
-		cmocka_unit_test(test_threads),
-		cmocka_unit_test(test_cgroup),
+		cmocka_unit_test(test_delta_and_ratios), cmocka_unit_test(test_live),
+		cmocka_unit_test(test_threads),		 cmocka_unit_test(test_cgroup),
+		cmocka_unit_test(test_softirq),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -357,6 +357,17 @@ static void test_round_trip(void **state)
 	a.trials[5].udp.generator_limited = true;
 	a.trials[5].sched_client = (struct load_sched){ LOAD_SCHED_OTHER, 0 };
 	a.trials[5].sched_server = (struct load_sched){ LOAD_SCHED_FIFO, 1 };
+	/* an external VPN's process held at its quota, and softirq per CPU */
+	snprintf(a.trials[0].overlay_thread, sizeof(a.trials[0].overlay_thread), "wireguard-go");
+	snprintf(a.trials[0].overlay_process, sizeof(a.trials[0].overlay_process), "wireguard-go");
+	snprintf(a.trials[0].overlay_quota_process, sizeof(a.trials[0].overlay_quota_process),
+		 "wireguard-go");
+	snprintf(a.trials[0].overlay_quota_thread, sizeof(a.trials[0].overlay_quota_thread),
+		 "wireguard-go");
+	a.trials[0].overlay_quota_thread_cpu = 0.07;
+	a.trials[0].softirq_ncpu = 2;
+	a.trials[0].softirq[0] = 0.25;
+	a.trials[0].softirq[1] = 0.97;
 	a.complete = false;
 	snprintf(a.stop_reason, sizeof(a.stop_reason), "interrupted by signal 2");
 	assert_int_equal(results_write_json(&a, path), 0);
@@ -380,6 +391,13 @@ static void test_round_trip(void **state)
 	assert_int_equal(b.trials[5].sched_server.policy, LOAD_SCHED_FIFO);
 	assert_int_equal(b.trials[5].sched_server.prio, 1);
 	assert_int_equal(b.trials[0].sched_server.policy, LOAD_SCHED_UNKNOWN);
+	assert_string_equal(b.trials[0].overlay_process, "wireguard-go");
+	assert_string_equal(b.trials[0].overlay_quota_process, "wireguard-go");
+	assert_string_equal(b.trials[0].overlay_quota_thread, "wireguard-go");
+	assert_true(b.trials[0].overlay_quota_thread_cpu == 0.07);
+	assert_int_equal(b.trials[0].softirq_ncpu, 2);
+	assert_true(b.trials[0].softirq[1] == 0.97);
+	assert_int_equal(b.trials[1].softirq_ncpu, 0); /* not read: absent */
 	assert_int_equal(b.knees[1].loss_at.receiver_rcvbuf, 7);
 	assert_int_equal(b.mtu[0].verdict, RESULTS_WARN);
 	assert_string_equal(b.mtu[0].fix, a.mtu[0].fix);
@@ -661,6 +679,14 @@ static void test_read_errors(void **state)
 		  "\"paths\":[{\"name\":\"u\",\"kind\":\"underlay\"}],\"trials\":[{\"kind\":"
 		  "\"knee\",\"path\":0,\"load_pct\":50}]}",
 		  "trials[0].load_pct: belongs to delay trials only" },
+		{ "{\"schema\":1,\"complete\":true,\"scenario\":{\"name\":\"x\"},"
+		  "\"paths\":[{\"name\":\"u\",\"kind\":\"underlay\"}],\"trials\":[{\"kind\":"
+		  "\"tcp\",\"path\":0,\"softirq\":{\"scope\":\"machine\",\"cpu\":[0.5,1.5]}}]}",
+		  "trials[0].softirq.cpu: must hold shares from 0 to 1" },
+		{ "{\"schema\":1,\"complete\":true,\"scenario\":{\"name\":\"x\"},"
+		  "\"paths\":[{\"name\":\"u\",\"kind\":\"underlay\"}],\"trials\":[{\"kind\":"
+		  "\"tcp\",\"path\":0,\"softirq\":[0.5]}]}",
+		  "trials[0].softirq: must be an object with a cpu array" },
 	};
 	char err[256];
 

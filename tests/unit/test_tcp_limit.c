@@ -286,6 +286,61 @@ static void test_overlay_and_machine(void **state)
 	assert_int_equal(v.limit, TCP_LIMIT_APPLICATION);
 }
 
+/* An external VPN's daemon (wireguard-go) held at its quota, named with
+ * its process and busiest thread; its thread at a full core; and one CPU
+ * at a full core in softirq: the kernel's packet work, named by CPU. */
+static void test_external_and_softirq(void **state)
+{
+	struct load_result r;
+	struct tcp_limit_verdict v;
+	struct tcp_limit_ctx c = { .overlay_quota_cores = 0.2,
+				   .overlay_quota_used = 0.2,
+				   .overlay_throttled_s = 1.2,
+				   .overlay_quota_host = "lab host 1",
+				   .overlay_quota_process = "wireguard-go",
+				   .overlay_quota_thread = "wireguard-go",
+				   .overlay_quota_thread_cpu = 0.07,
+				   .duration_s = 1.5 };
+
+	(void)state;
+	base(&r, 310e6);
+	r.tcp.sender.rtt_us = 9100;
+	r.tcp.sender_limits.min_rtt_us = 150;
+	r.tcp.sender.snd_cwnd = 400;
+	tcp_limit_judge(&r.tcp, &c, &v);
+	assert_int_equal(v.limit, TCP_LIMIT_OVERLAY_CPU);
+	assert_non_null(strstr(v.evidence,
+			       "the overlay's daemon on lab host 1 was held at its cgroup's CPU "
+			       "quota (wireguard-go, its busiest thread wireguard-go at 7 % of a "
+			       "core): 0.20 of its 0.20 cores used, throttled 1200 ms"));
+	/* its thread at a full core, no quota */
+	c = (struct tcp_limit_ctx){ .overlay_cpu = 0.98,
+				    .overlay_thread = "wireguard-go",
+				    .overlay_process = "wireguard-go",
+				    .overlay_host = "lab host 0" };
+	tcp_limit_judge(&r.tcp, &c, &v);
+	assert_int_equal(v.limit, TCP_LIMIT_OVERLAY_CPU);
+	assert_non_null(strstr(v.evidence, "wireguard-go on lab host 0 used 98 % of a core, "
+					   "in process wireguard-go (the round trip"));
+	/* one CPU in softirq 97 % of its time, no thread at a core */
+	c = (struct tcp_limit_ctx){ .overlay_cpu = 0.4, .softirq_cpu = 1, .softirq_share = 0.97 };
+	tcp_limit_judge(&r.tcp, &c, &v);
+	assert_int_equal(v.limit, TCP_LIMIT_HOST_CPU);
+	assert_string_equal(tcp_limit_name(v.limit), "machine CPU");
+	assert_non_null(strstr(v.evidence, "CPU 1 spent 97 % of its time in softirq"));
+	assert_non_null(strstr(v.fix, "rps_cpus"));
+	/* below a full core it is not the limit: the queue is the network's */
+	c.softirq_share = 0.9;
+	tcp_limit_judge(&r.tcp, &c, &v);
+	assert_int_equal(v.limit, TCP_LIMIT_NETWORK_RATE);
+	/* an overlay thread at a full core comes first */
+	c.softirq_share = 0.99;
+	c.overlay_cpu = 0.99;
+	c.overlay_thread = "ovl-rx0";
+	tcp_limit_judge(&r.tcp, &c, &v);
+	assert_int_equal(v.limit, TCP_LIMIT_OVERLAY_CPU);
+}
+
 static void test_unknown(void **state)
 {
 	struct load_result r;
@@ -336,6 +391,7 @@ int main(void)
 		cmocka_unit_test(test_unknown),
 		cmocka_unit_test(test_shares_add_up),
 		cmocka_unit_test(test_overlay_and_machine),
+		cmocka_unit_test(test_external_and_softirq),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: MIT
+/* Processes by name or pid file, from a /proc tree (procfind.h). */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "procfind.h"
+
+bool procfind_is_pidfile(const char *spec)
+{
+	return spec[0] == '/';
+}
+
+static bool is_pid(const char *s, int *pid)
+{
+	char *end;
+	long v;
+
+	if (*s < '1' || *s > '9')
+		return false;
+	v = strtol(s, &end, 10);
+	if (*end || v <= 0 || v > 0x3fffffff)
+		return false;
+	*pid = (int)v;
+	return true;
+}
+
+int procfind_comm(const char *proc_root, int pid, char *buf, size_t len)
+{
+	char path[256];
+	FILE *f;
+	bool ok;
+
+	buf[0] = '\0';
+	snprintf(path, sizeof(path), "%s/%d/comm", proc_root, pid);
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	ok = fgets(buf, (int)len, f) != NULL;
+	fclose(f);
+	if (!ok)
+		return -EIO;
+	buf[strcspn(buf, "\n")] = '\0';
+	return 0;
+}
+
+/* The base name of argv[0] (up to its NUL); false for a kernel thread or
+ * a zombie, whose cmdline is empty. */
+static bool argv0_base(const char *proc_root, int pid, char *buf, size_t len)
+{
+	char path[256], arg[512], *slash;
+	size_t n;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%d/cmdline", proc_root, pid);
+	f = fopen(path, "re");
+	if (!f)
+		return false;
+	n = fread(arg, 1, sizeof(arg) - 1, f);
+	fclose(f);
+	arg[n] = '\0';
+	if (!n || !arg[0])
+		return false;
+	slash = strrchr(arg, '/');
+	snprintf(buf, len, "%s", slash ? slash + 1 : arg);
+	return true;
+}
+
+/* The comm is the first 15 bytes of the program's name: a longer name
+ * matches a comm of its first 15. */
+static bool matches(const char *proc_root, int pid, const char *name)
+{
+	char comm[32], want[PROCFIND_COMM_MAX + 1], base[512];
+
+	if (!argv0_base(proc_root, pid, base, sizeof(base)))
+		return false;
+	if (!strcmp(base, name))
+		return true;
+	snprintf(want, sizeof(want), "%s", name); /* truncated as the kernel does */
+	return procfind_comm(proc_root, pid, comm, sizeof(comm)) == 0 && !strcmp(comm, want);
+}
+
+static int by_pidfile(const char *proc_root, const char *file, int *pids, unsigned max)
+{
+	char line[32], path[256];
+	struct stat st;
+	FILE *f = fopen(file, "re");
+	bool ok;
+	int pid;
+
+	if (!f)
+		return -errno;
+	ok = fgets(line, sizeof(line), f) != NULL;
+	fclose(f);
+	if (!ok)
+		return -EINVAL;
+	line[strcspn(line, " \t\r\n")] = '\0';
+	if (!is_pid(line, &pid))
+		return -EINVAL;
+	snprintf(path, sizeof(path), "%s/%d", proc_root, pid);
+	if (stat(path, &st) < 0 || !max)
+		return 0;
+	pids[0] = pid;
+	return 1;
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return (x > y) - (x < y);
+}
+
+int procfind(const char *proc_root, const char *spec, int *pids, unsigned max)
+{
+	struct dirent *de;
+	unsigned n = 0;
+	DIR *d;
+
+	if (procfind_is_pidfile(spec))
+		return by_pidfile(proc_root, spec, pids, max);
+	d = opendir(proc_root);
+	if (!d)
+		return -errno;
+	while ((de = readdir(d)) && n < max) {
+		int pid;
+
+		if (is_pid(de->d_name, &pid) && matches(proc_root, pid, spec))
+			pids[n++] = pid;
+	}
+	closedir(d);
+	qsort(pids, n, sizeof(*pids), cmp_int);
+	return (int)n;
+}
+
+int procfind_netns(const char *proc_root, int pid, uint64_t *dev, uint64_t *ino)
+{
+	char path[256];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/%d/ns/net", proc_root, pid);
+	if (stat(path, &st) < 0)
+		return -errno;
+	*dev = (uint64_t)st.st_dev;
+	*ino = (uint64_t)st.st_ino;
+	return 0;
+}
