@@ -53,6 +53,7 @@ struct ndr_limit_verdict {
 	double place_share; /* of the datagrams lost there, 0..1 */
 	double overlay_cpu; /* busiest overlay thread there, of a core (0: not read) */
 	char overlay_thread[16];
+	char overlay_process[16]; /* its process (comm), "" unknown */
 	unsigned overlay_host;
 	double machine_busy; /* the machine's cores busy there, 0..1 (0: unknown) */
 	double throttled_s;  /* an overlay daemon held at its quota there */

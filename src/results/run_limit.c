@@ -180,9 +180,11 @@ static void lost_evidence(const struct ndr_limit_verdict *v, size_t lost, char *
 			      v->place_share * 100, loss_place_name((enum loss_place)v->place));
 	if (n > 0 && (size_t)n < len && v->overlay_thread[0])
 		n += snprintf(buf + n, len - (size_t)n,
-			      "; the overlay's busiest thread, %s on lab host %u, at %.0f %% of a "
-			      "core",
-			      v->overlay_thread, v->overlay_host, v->overlay_cpu * 100);
+			      "; the overlay's busiest thread, %s%s%s%s on lab host %u, at %.0f %% "
+			      "of a core",
+			      v->overlay_thread, v->overlay_process[0] ? " (process " : "",
+			      v->overlay_process, v->overlay_process[0] ? ")" : "", v->overlay_host,
+			      v->overlay_cpu * 100);
 	if (n > 0 && (size_t)n < len && v->throttled_s > 0)
 		n += snprintf(buf + n, len - (size_t)n, "; its daemon held at its quota %.2f s",
 			      v->throttled_s);
@@ -284,6 +286,7 @@ bool results_ndr_limit(const struct results_run *run, const struct results_summa
 		v->overlay_cpu = t->overlay_thread_cpu;
 		v->overlay_host = t->overlay_thread_host;
 		snprintf(v->overlay_thread, sizeof(v->overlay_thread), "%s", t->overlay_thread);
+		snprintf(v->overlay_process, sizeof(v->overlay_process), "%s", t->overlay_process);
 	}
 	/* held at its quota a tenth of the trial: the quota is the limit */
 	if (t->overlay_quota_cores > 0 && t->overlay_throttled_s >= 0.1 * t->duration_s)
