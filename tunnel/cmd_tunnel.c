@@ -414,6 +414,16 @@ int cmd_tunnel(int argc, char **argv)
 		fprintf(stderr, "ovlperf: tunnel: cannot initialise libsodium\n");
 		return 1;
 	}
+	/* `tunnel SUB --help` prints help, never a key */
+	for (int i = 2; i < argc; i++)
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			usage(stdout);
+			return 0;
+		}
+	if ((!strcmp(argv[1], "genkey") || !strcmp(argv[1], "pubkey")) && argc > 2) {
+		fprintf(stderr, "ovlperf tunnel: %s takes no argument ('%s')\n", argv[1], argv[2]);
+		return EXIT_USAGE;
+	}
 	if (!strcmp(argv[1], "genkey"))
 		return cmd_genkey();
 	if (!strcmp(argv[1], "pubkey"))

@@ -640,6 +640,11 @@ int cmd_lab(int argc, char **argv)
 		fputs(usage_text, argc < 2 ? stderr : stdout);
 		return argc < 2 ? EXIT_USAGE : 0;
 	}
+	/* `lab SUB --help` (before exec's command, whose own --help it is) */
+	if (argc > 2 && (!strcmp(argv[2], "--help") || !strcmp(argv[2], "-h"))) {
+		fputs(usage_text, stdout);
+		return 0;
+	}
 	if (!strcmp(argv[1], "up"))
 		return up(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "down"))
