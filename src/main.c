@@ -74,8 +74,16 @@ int main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	for (size_t k = 0; k < sizeof(subcommands) / sizeof(subcommands[0]); k++)
-		if (!strcmp(argv[i], subcommands[k].name))
+		if (!strcmp(argv[i], subcommands[k].name)) {
+			char name[32];
+
+			/* errors start "ovlperf COMMAND:", getopt's too (it
+			 * names argv[0]) */
+			log_set_command(subcommands[k].name);
+			snprintf(name, sizeof(name), "ovlperf %s", subcommands[k].name);
+			argv[i] = name;
 			return subcommands[k].fn(argc - i, argv + i);
+		}
 	fprintf(stderr, "ovlperf: unknown command '%s'\n", argv[i]);
 	usage(stderr);
 	return EXIT_USAGE;

@@ -645,8 +645,16 @@ int cmd_lab(int argc, char **argv)
 		fputs(usage_text, stdout);
 		return 0;
 	}
-	if (!strcmp(argv[1], "up"))
-		return up(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "up")) {
+		/* getopt names argv[0]: "ovlperf lab up: ..."; a copy, argv is the caller's */
+		char *sub[argc];
+
+		sub[0] = (char *)"ovlperf lab up";
+		for (int k = 2; k < argc; k++)
+			sub[k - 1] = argv[k];
+		sub[argc - 1] = NULL;
+		return up(argc - 1, sub);
+	}
 	if (!strcmp(argv[1], "down"))
 		return down(argc, argv);
 	if (!strcmp(argv[1], "show")) {

@@ -43,6 +43,29 @@ once_named()
 	grep -q "^ovlperf $1: " "$OUT/err" || fail "ovlperf $*: not prefixed 'ovlperf $1:': $(cat "$OUT/err")"
 	ok "ovlperf $*: the missing file named once, after 'ovlperf $1:'"
 }
+# prefixed CMD ARGS...: the error of `ovlperf CMD ARGS` starts with
+# "ovlperf CMD:" (getopt's own messages too); a hint may follow it
+prefixed()
+{
+	local rc=0
+	"$OVLPERF" "$@" </dev/null >/dev/null 2>"$OUT/err" || rc=$?
+	[ "$rc" -ne 0 ] || fail "ovlperf $*: exit 0"
+	[ -s "$OUT/err" ] || fail "ovlperf $*: no error message"
+	head -n 1 "$OUT/err" | grep -qE "^ovlperf $1( [a-z]+)?: " ||
+		fail "ovlperf $*: not prefixed 'ovlperf $1:': $(cat "$OUT/err")"
+	# and no line with another prefix ("ovlperf:", "client:")
+	! grep -vE "^ovlperf $1( [a-z]+)?: " "$OUT/err" | grep -qE '^(ovlperf|[a-z]+):' ||
+		fail "ovlperf $*: a line with another prefix: $(cat "$OUT/err")"
+}
+prefixed client --no-such-option 198.18.0.1
+prefixed client -u -l 70000 198.18.0.1
+prefixed sweep --no-such-option
+prefixed lab up --no-such-option
+prefixed tunnel up --no-such-option
+prefixed tunnel pubkey
+prefixed mtu
+prefixed report --format yaml "$OUT"
+ok "errors start 'ovlperf COMMAND:', getopt's and the log's too"
 MISSING=$OUT/none.ini once_named run "$OUT/none.ini"
 MISSING=$OUT/none once_named report "$OUT/none"
 echo "$TEST_NAME: $CHECKS checks passed"
