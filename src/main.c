@@ -29,6 +29,8 @@ static const struct {
 static void usage(FILE *f)
 {
 	fprintf(f, "Usage: ovlperf [-v|-q] [--logfile FILE] <command> [options]\n"
+		   "       ovlperf -c HOST [options]   (client, as iperf3)\n"
+		   "       ovlperf -s [options]        (server, as iperf3)\n"
 		   "       ovlperf --version\n\n"
 		   "  -v            more log lines (twice: debug)\n"
 		   "  -q            errors only\n"
@@ -60,6 +62,12 @@ int main(int argc, char **argv)
 		} else if (!strcmp(argv[i], "--version")) {
 			printf("ovlperf %s\n", OVLPERF_VERSION);
 			return 0;
+		} else if (!strncmp(argv[i], "-c", 2) || !strcmp(argv[i], "-s")) {
+			/* iperf3's habit: `ovlperf -c HOST ...`, `ovlperf -s` */
+			log_set_command(argv[i][1] == 'c' ? "client" : "server");
+			argv[i - 1] = argv[i][1] == 'c' ? "ovlperf client" : "ovlperf server";
+			return argv[i][1] == 'c' ? cmd_client(argc - i + 1, argv + i - 1)
+						 : cmd_server(argc - i + 1, argv + i - 1);
 		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
 			usage(stdout);
 			return 0;

@@ -66,6 +66,15 @@ prefixed tunnel pubkey
 prefixed mtu
 prefixed report --format yaml "$OUT"
 ok "errors start 'ovlperf COMMAND:', getopt's and the log's too"
+# a misspelt long option gets the one it was near; a far one gets none
+"$OVLPERF" client --bidr x >/dev/null 2>"$OUT/err" && fail "client --bidr: exit 0"
+grep -q "^ovlperf client: unknown option '--bidr' (did you mean --bidir?)" "$OUT/err" ||
+	fail "client --bidr: $(cat "$OUT/err")"
+"$OVLPERF" server --prot=1 >/dev/null 2>"$OUT/err" && fail "server --prot: exit 0"
+grep -q "(did you mean --port?)" "$OUT/err" || fail "server --prot=1: $(cat "$OUT/err")"
+"$OVLPERF" client --zzzzzz x >/dev/null 2>"$OUT/err" && fail "client --zzzzzz: exit 0"
+! grep -q "did you mean" "$OUT/err" || fail "client --zzzzzz: $(cat "$OUT/err")"
+ok "a misspelt long option: did you mean the near one (none for a far one)"
 MISSING=$OUT/none.ini once_named run "$OUT/none.ini"
 MISSING=$OUT/none once_named report "$OUT/none"
 echo "$TEST_NAME: $CHECKS checks passed"
