@@ -48,7 +48,7 @@ UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(O)/tests/%)
 FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
 
-.PHONY: format-check layout-check all check check-beside unit man-check install-man uninstall-man netns netns-asan asan fuzz fuzz-smoke fuzz-long fuzz-merge bench clean deps bench-deps demo format
+.PHONY: format-check layout-check all check check-beside unit man-check install-man uninstall-man netns netns-asan asan fuzz fuzz-smoke fuzz-long fuzz-merge bench clean deps demo-deps bench-deps demo format
 all: $(BIN)
 
 $(BIN): $(OBJ)
@@ -172,7 +172,7 @@ fuzz-merge: fuzz
 bench: $(BIN) bench-deps
 	@for b in $(filter-out %_lib.sh,$(wildcard bench/*.sh)); do echo "== $$b"; OVLPERF=$(abspath $(BIN)) bash $$b || exit 1; done
 
-demo: deps
+demo: demo-deps
 	$(MAKE) all
 	./$(BIN) run scenarios/default.ini
 
@@ -195,8 +195,13 @@ uninstall-man:
 INSTALL_HOOKS   += install-man
 UNINSTALL_HOOKS += uninstall-man
 
+# Packages by purpose (scripts/deps.sh): demo-deps what building and the
+# main job need and nothing that runs a service; deps adds every tool the
+# tests call (check); bench-deps the peers bench/ compares with.
+demo-deps:
+	@bash scripts/deps.sh demo
 deps:
-	@bash scripts/deps.sh test
+	@bash scripts/deps.sh check
 bench-deps:
 	@bash scripts/deps.sh bench
 

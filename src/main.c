@@ -29,6 +29,8 @@ static const struct {
 static void usage(FILE *f)
 {
 	fprintf(f, "Usage: ovlperf [-v|-q] [--logfile FILE] <command> [options]\n"
+		   "       ovlperf -c HOST [options]   (client, as iperf3)\n"
+		   "       ovlperf -s [options]        (server, as iperf3)\n"
 		   "       ovlperf --version\n\n"
 		   "  -v            more log lines (twice: debug)\n"
 		   "  -q            errors only\n"
@@ -60,6 +62,12 @@ int main(int argc, char **argv)
 		} else if (!strcmp(argv[i], "--version")) {
 			printf("ovlperf %s\n", OVLPERF_VERSION);
 			return 0;
+		} else if (!strncmp(argv[i], "-c", 2) || !strcmp(argv[i], "-s")) {
+			/* iperf3's habit: `ovlperf -c HOST ...`, `ovlperf -s` */
+			log_set_command(argv[i][1] == 'c' ? "client" : "server");
+			argv[i - 1] = argv[i][1] == 'c' ? "ovlperf client" : "ovlperf server";
+			return argv[i][1] == 'c' ? cmd_client(argc - i + 1, argv + i - 1)
+						 : cmd_server(argc - i + 1, argv + i - 1);
 		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
 			usage(stdout);
 			return 0;
@@ -74,8 +82,16 @@ int main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	for (size_t k = 0; k < sizeof(subcommands) / sizeof(subcommands[0]); k++)
-		if (!strcmp(argv[i], subcommands[k].name))
+		if (!strcmp(argv[i], subcommands[k].name)) {
+			char name[32];
+
+			/* errors start "ovlperf COMMAND:", getopt's too (it
+			 * names argv[0]) */
+			log_set_command(subcommands[k].name);
+			snprintf(name, sizeof(name), "ovlperf %s", subcommands[k].name);
+			argv[i] = name;
 			return subcommands[k].fn(argc - i, argv + i);
+		}
 	fprintf(stderr, "ovlperf: unknown command '%s'\n", argv[i]);
 	usage(stderr);
 	return EXIT_USAGE;

@@ -65,7 +65,7 @@ static int cmd_pubkey(void)
 	n = fread(line, 1, sizeof(line) - 1, stdin);
 	line[n] = '\0';
 	if (!key_from_base64(priv, line) || key_public(pub, priv) < 0) {
-		fprintf(stderr, "ovlperf: tunnel pubkey: stdin is not a base64 private key\n");
+		fprintf(stderr, "ovlperf tunnel pubkey: stdin is not a base64 private key\n");
 	} else {
 		key_to_base64(b64, pub);
 		printf("%s\n", b64);
@@ -87,7 +87,7 @@ static int write_pid_file(const char *path)
 
 		if (fd >= 0)
 			close(fd);
-		fprintf(stderr, "ovlperf: tunnel up: pid file %s: %s\n", path, strerror(-r));
+		fprintf(stderr, "ovlperf tunnel up: pid file %s: %s\n", path, strerror(-r));
 		return r;
 	}
 	close(fd);
@@ -175,12 +175,12 @@ static int cmd_up(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	if (name && (!*name || strlen(name) >= IFNAMSIZ)) {
-		fprintf(stderr, "ovlperf: tunnel up: --name '%s' is not an interface name\n", name);
+		fprintf(stderr, "ovlperf tunnel up: --name '%s' is not an interface name\n", name);
 		return EXIT_USAGE;
 	}
 	r = config_load(argv[optind], &cfg, err, sizeof(err));
 	if (r < 0) {
-		fprintf(stderr, "ovlperf: %s\n", err);
+		fprintf(stderr, "ovlperf tunnel up: %s\n", err);
 		config_free(&cfg);
 		return EXIT_USAGE;
 	}
@@ -203,7 +203,7 @@ static int cmd_up(int argc, char **argv)
 	if (r == 0)
 		r = device_start(dev);
 	if (r < 0) {
-		fprintf(stderr, "ovlperf: tunnel up: %s: %s\n", argv[optind], strerror(-r));
+		fprintf(stderr, "ovlperf tunnel up: %s: %s\n", argv[optind], strerror(-r));
 		report_ready(&ready_fd, 1);
 		sandbox_release(&sb);
 		device_down(dev);
@@ -323,7 +323,7 @@ static void show_one(void *arg, const char *ifname)
 	}
 	n = control_request(path, sc->keys ? "show-keys" : "show", reply, CONTROL_REPLY_MAX, 3000);
 	if (n < 0) {
-		fprintf(stderr, "ovlperf: tunnel show: %s: no daemon answers (%s)\n", ifname,
+		fprintf(stderr, "ovlperf tunnel show: %s: no daemon answers (%s)\n", ifname,
 			strerror((int)-n));
 		sc->rc = 1;
 	} else {
@@ -375,7 +375,7 @@ static int cmd_down(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	if (control_path(0, argv[1], path, sizeof(path)) < 0) {
-		fprintf(stderr, "ovlperf: tunnel down: '%s' is not an interface name\n", argv[1]);
+		fprintf(stderr, "ovlperf tunnel down: '%s' is not an interface name\n", argv[1]);
 		return EXIT_USAGE;
 	}
 	reply = malloc(CONTROL_REPLY_MAX);
@@ -388,7 +388,7 @@ static int cmd_down(int argc, char **argv)
 		n = control_request(path, "stop", reply, CONTROL_REPLY_MAX, 3000);
 	free(reply);
 	if (n < 0) {
-		fprintf(stderr, "ovlperf: tunnel down: %s: no daemon answers (%s)\n", argv[1],
+		fprintf(stderr, "ovlperf tunnel down: %s: no daemon answers (%s)\n", argv[1],
 			strerror((int)-n));
 		return 1;
 	}
@@ -397,7 +397,7 @@ static int cmd_down(int argc, char **argv)
 	       clock_now_ns() < deadline)
 		usleep(20 * 1000);
 	if (access(path, F_OK) == 0 || (pid > 0 && kill(pid, 0) == 0)) {
-		fprintf(stderr, "ovlperf: tunnel down: %s: the daemon did not stop in 10 s\n",
+		fprintf(stderr, "ovlperf tunnel down: %s: the daemon did not stop in 10 s\n",
 			argv[1]);
 		return 1;
 	}
@@ -411,20 +411,38 @@ int cmd_tunnel(int argc, char **argv)
 		return argc < 2 ? EXIT_USAGE : 0;
 	}
 	if (sodium_init() < 0) {
-		fprintf(stderr, "ovlperf: tunnel: cannot initialise libsodium\n");
+		fprintf(stderr, "ovlperf tunnel: cannot initialise libsodium\n");
 		return 1;
+	}
+	/* `tunnel SUB --help` prints help, never a key */
+	for (int i = 2; i < argc; i++)
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			usage(stdout);
+			return 0;
+		}
+	if ((!strcmp(argv[1], "genkey") || !strcmp(argv[1], "pubkey")) && argc > 2) {
+		fprintf(stderr, "ovlperf tunnel: %s takes no argument ('%s')\n", argv[1], argv[2]);
+		return EXIT_USAGE;
 	}
 	if (!strcmp(argv[1], "genkey"))
 		return cmd_genkey();
 	if (!strcmp(argv[1], "pubkey"))
 		return cmd_pubkey();
-	if (!strcmp(argv[1], "up"))
-		return cmd_up(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "up")) {
+		/* getopt names argv[0]: "ovlperf tunnel up: ..."; a copy, argv is the caller's */
+		char *sub[argc];
+
+		sub[0] = (char *)"ovlperf tunnel up";
+		for (int k = 2; k < argc; k++)
+			sub[k - 1] = argv[k];
+		sub[argc - 1] = NULL;
+		return cmd_up(argc - 1, sub);
+	}
 	if (!strcmp(argv[1], "show"))
 		return cmd_show(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "down"))
 		return cmd_down(argc - 1, argv + 1);
-	fprintf(stderr, "ovlperf: tunnel: unknown subcommand '%s'\n", argv[1]);
+	fprintf(stderr, "ovlperf tunnel: unknown subcommand '%s'\n", argv[1]);
 	usage(stderr);
 	return EXIT_USAGE;
 }

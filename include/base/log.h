@@ -17,6 +17,9 @@ enum log_level log_get_level(void);
  * opened for appending (created 0640). 0 or a negative errno; stderr stays
  * the log then. */
 int log_set_file(const char *path);
+/* Set once at start-up (main.c): every line then starts "ovlperf CMD:"
+ * instead of "ovlperf:", as the command's own errors do. */
+void log_set_command(const char *cmd);
 
 void log_msg(enum log_level level, const char *func, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

@@ -55,6 +55,10 @@ int report_run_csv(FILE *f, const struct report_run *rr);
 /* The run's figures as OpenMetrics text (report_run_om.c), ending in
  * "# EOF". Returns 0 or -EIO. */
 int report_run_openmetrics(FILE *f, const struct report_run *rr);
+/* The same written to path atomically (a temporary file beside it, then a
+ * rename), for a textfile collector that may read it at any moment.
+ * 0 or a negative errno (logged with the path). */
+int report_run_openmetrics_file(const char *path, const struct report_run *rr);
 /* report.html (report_run_html.c): report.md as one self-contained HTML
  * page, the SVG plots of set read from dir and embedded. 0 or -EIO. */
 int report_run_html(FILE *f, const struct report_run *rr, const struct plot_set *set,

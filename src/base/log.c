@@ -13,6 +13,8 @@
 /* Written once by main() before any thread starts; read-only afterwards. */
 static enum log_level threshold = LOG_WARN;
 static int log_fd = STDERR_FILENO;
+/* "ovlperf COMMAND" once main() knows the command, else "ovlperf" */
+static char prefix[40] = "ovlperf";
 
 void log_set_level(enum log_level level)
 {
@@ -22,6 +24,11 @@ void log_set_level(enum log_level level)
 enum log_level log_get_level(void)
 {
 	return threshold;
+}
+
+void log_set_command(const char *cmd)
+{
+	snprintf(prefix, sizeof(prefix), "ovlperf%s%s", cmd && *cmd ? " " : "", cmd ? cmd : "");
 }
 
 int log_set_file(const char *path)
@@ -59,11 +66,12 @@ static void emit(const char *level, const char *func, const char *msg)
 	int k;
 
 	if (func)
-		k = snprintf(line + n, sizeof(line) - n, "ovlperf: %s: %s: %s\n", level, func, msg);
+		k = snprintf(line + n, sizeof(line) - n, "%s: %s: %s: %s\n", prefix, level, func,
+			     msg);
 	else if (level)
-		k = snprintf(line + n, sizeof(line) - n, "ovlperf: %s: %s\n", level, msg);
+		k = snprintf(line + n, sizeof(line) - n, "%s: %s: %s\n", prefix, level, msg);
 	else
-		k = snprintf(line + n, sizeof(line) - n, "ovlperf: %s\n", msg);
+		k = snprintf(line + n, sizeof(line) - n, "%s: %s\n", prefix, msg);
 	if (k < 0)
 		return;
 	n += (size_t)k;

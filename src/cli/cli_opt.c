@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* Option errors as every subcommand reports them (cli_opt.h). */
 #include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -24,6 +25,81 @@ const char *cli_opt_name(const struct option *opts, int c, char buf[static CLI_O
 int cli_opt_error(const char *cmd, const char *opt, const char *why)
 {
 	fprintf(stderr, "ovlperf %s: %s: %s\n", cmd, opt, why);
+	return EXIT_USAGE;
+}
+
+/* Optimal string alignment distance (Damerau-Levenshtein with adjacent
+ * swaps), capped: names longer than 40 are never near. */
+static unsigned edits(const char *a, const char *b)
+{
+	size_t n = strlen(a), m = strlen(b);
+	unsigned d[41][41];
+
+	if (n > 40 || m > 40)
+		return 99;
+	for (size_t i = 0; i <= n; i++)
+		d[i][0] = (unsigned)i;
+	for (size_t j = 0; j <= m; j++)
+		d[0][j] = (unsigned)j;
+	for (size_t i = 1; i <= n; i++)
+		for (size_t j = 1; j <= m; j++) {
+			unsigned best = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+
+			if (d[i - 1][j] + 1 < best)
+				best = d[i - 1][j] + 1;
+			if (d[i][j - 1] + 1 < best)
+				best = d[i][j - 1] + 1;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+			    d[i - 2][j - 2] + 1 < best)
+				best = d[i - 2][j - 2] + 1;
+			d[i][j] = best;
+		}
+	return d[n][m];
+}
+
+const char *cli_opt_nearest(const struct option *opts, const char *name)
+{
+	const char *best = NULL;
+	unsigned best_d = 3; /* two edits at most */
+	size_t len = strcspn(name, "=");
+	char key[48];
+
+	if (!len || len >= sizeof(key))
+		return NULL;
+	memcpy(key, name, len);
+	key[len] = '\0';
+	for (const struct option *o = opts; o && o->name; o++) {
+		unsigned d = edits(key, o->name);
+
+		/* a short name is near nothing but itself: "ab" is two
+		 * edits from every two-letter name */
+		if (d < best_d && d < strlen(key)) {
+			best_d = d;
+			best = o->name;
+		}
+	}
+	return best;
+}
+
+int cli_opt_unknown(const char *cmd, const struct option *opts, int c, const char *arg)
+{
+	const char *near;
+
+	if (c == ':') {
+		fprintf(stderr, "ovlperf %s: %s needs a value\n", cmd, arg ? arg : "an option");
+		return EXIT_USAGE;
+	}
+	if (!arg || strncmp(arg, "--", 2)) {
+		fprintf(stderr, "ovlperf %s: unknown option '-%c'\n", cmd, optopt ? optopt : '?');
+		return EXIT_USAGE;
+	}
+	near = cli_opt_nearest(opts, arg + 2);
+	if (near)
+		fprintf(stderr, "ovlperf %s: unknown option '%.*s' (did you mean --%s?)\n", cmd,
+			(int)strcspn(arg, "="), arg, near);
+	else
+		fprintf(stderr, "ovlperf %s: unknown option '%.*s'\n", cmd, (int)strcspn(arg, "="),
+			arg);
 	return EXIT_USAGE;
 }
 

@@ -32,6 +32,15 @@
 const char *cli_opt_name(const struct option *opts, int c, char buf[static CLI_OPT_NAME_MAX]);
 /* "ovlperf CMD: OPT: WHY" on stderr; returns EXIT_USAGE. */
 int cli_opt_error(const char *cmd, const char *opt, const char *why);
+/* The long option nearest to name (without its "--"): at most two edits
+ * away (a letter left out, added, changed or two swapped), or a prefix
+ * of exactly one; NULL when none is that near. */
+const char *cli_opt_nearest(const struct option *opts, const char *name);
+/* A getopt error with opterr 0 and ':' leading the short options, as
+ * "ovlperf CMD: ..." on stderr: c ':' an option without its value, else an
+ * unknown option, with "did you mean --X?" for a misspelt long one. arg
+ * is the argument getopt stopped at (argv[optind - 1]). EXIT_USAGE. */
+int cli_opt_unknown(const char *cmd, const struct option *opts, int c, const char *arg);
 /* The index of arg in names[n]; -1 with why ("'x': expected a, b or c")
  * when it is none of them. */
 int cli_opt_choice(const char *arg, const char *const *names, size_t n, char *why, size_t whylen);

@@ -16,6 +16,7 @@
 #include "clock.h"
 #include "cmd.h"
 #include "interrupt.h"
+#include "line_prefix.h"
 #include "load.h"
 #include "lab.h"
 #include "log.h"
@@ -29,8 +30,10 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: ovlperf client [options] HOST\n"
+		"       ovlperf client [options] -c HOST   (ovlperf -c HOST, as iperf3)\n"
 		"Runs one test against `ovlperf server` on HOST: a name, 198.18.0.2,\n"
 		"2001:2::2, or with a port (instead of -p) HOST:5211, [2001:2::2]:5211.\n\n"
+		"  -c, --client HOST    the server, as iperf3 takes it (or HOST alone)\n"
 		"  -u, --udp            UDP test (the default is TCP)\n"
 		"      --tcp            TCP test, said explicitly\n"
 		"  -P, --parallel N     streams, 1..%d (default 1)\n"
@@ -80,6 +83,9 @@ static void usage(FILE *f)
 		"                       (default 10000)\n"
 		"      --connect-timeout MS  deadline of connecting to the server (default:\n"
 		"                       --msg-timeout's)\n"
+		"  -T, --title STR      start each line of the tables with \"STR:  \"\n"
+		"      --timestamps[=FMT]  start each line of the tables with the time, as\n"
+		"                       strftime(3) FMT (default \"%%c \", as iperf3)\n"
 		"  -f, --format U       rates in k, m, g (kbit/s, Mbit/s, Gbit/s) or K, M, G\n"
 		"                       (kB/s, MB/s, GB/s); decimal units (1k = 1000), where\n"
 		"                       iperf3 counts bytes in 1024s. Default: each scaled\n"
@@ -120,9 +126,13 @@ enum {
 	OPT_CONNECT_TIMEOUT,
 	OPT_BIDIR,
 	OPT_SERVER_OUTPUT,
+	OPT_TIMESTAMPS,
 };
 
 static const struct option options[] = {
+	{ "client", required_argument, NULL, 'c' },
+	{ "title", required_argument, NULL, 'T' },
+	{ "timestamps", optional_argument, NULL, OPT_TIMESTAMPS },
 	{ "udp", no_argument, NULL, 'u' },
 	{ "tcp", no_argument, NULL, OPT_TCP },
 	{ "parallel", required_argument, NULL, 'P' },
@@ -262,7 +272,9 @@ struct client_opts {
 	enum client_output json;
 	struct cli_layer layer;
 	bool interval_given, rate_given, verbose, bidir, server_output;
-	char units; /* -f: 0 or one of REPORT_UNITS */
+	char units;		  /* -f: 0 or one of REPORT_UNITS */
+	const char *host;	  /* -c; NULL: the HOST argument */
+	struct line_prefix lines; /* -T, --timestamps */
 };
 
 /* The layer options and -l as given; false with why on a bad value. */
@@ -303,6 +315,12 @@ static bool apply_output(int c, const char *arg, struct client_opts *o,
 		return true;
 	case OPT_SERVER_OUTPUT:
 		o->server_output = true;
+		return true;
+	case 'T':
+		o->lines.title = arg;
+		return true;
+	case OPT_TIMESTAMPS:
+		o->lines.timestamps = arg ? arg : "%c ";
 		return true;
 	case 'f':
 		if (strlen(arg) != 1 || !strchr(REPORT_UNITS, arg[0])) {
@@ -353,6 +371,15 @@ static bool apply(struct load_spec *s, int c, const char *arg, struct client_opt
 	case OPT_GRO:
 		s->udp_gro = true;
 		return true;
+	case 'c':
+		if (o->host) {
+			snprintf(why, VALUE_WHY_MAX, "one server at a time");
+			return false;
+		}
+		o->host = arg;
+		return true;
+	case 'T':
+	case OPT_TIMESTAMPS:
 	case 'J':
 	case OPT_JSON_FORMAT:
 	case OPT_JSON_STREAM:
@@ -468,9 +495,9 @@ static void print_native(const struct load_result *res, const char *server)
 
 /* Runs the test and prints it as the options say; load_run's code. */
 static int run_and_print(const struct client_opts *o, const struct load_spec *spec,
-			 struct load_result *res)
+			 struct load_result *res, FILE *f)
 {
-	struct report_term term = { .f = stdout, .units = o->units };
+	struct report_term term = { .f = f, .units = o->units };
 	struct report_iperf3_stream st = { .f = stdout };
 	struct load_hooks hooks = { .on_interval = report_load_term_interval, .arg = &term };
 	struct load_hooks stream = { .on_local = report_iperf3_stream_local, .arg = &st };
@@ -481,7 +508,7 @@ static int run_and_print(const struct client_opts *o, const struct load_spec *sp
 	int rc;
 
 	if (o->verbose && o->json == CLIENT_TERM)
-		print_verbose(stdout, spec);
+		print_verbose(f, spec);
 	if (o->bidir) {
 		memset(res, 0, sizeof(*res)); /* each direction has its own */
 		return client_bidir_run(&out, spec);
@@ -504,7 +531,7 @@ static int run_and_print(const struct client_opts *o, const struct load_spec *sp
 		if (res->nstreams)
 			report_load_term(&term, res);
 		if (server)
-			printf("\nServer output:\n%s", server);
+			fprintf(f, "\nServer output:\n%s", server);
 		break;
 	case CLIENT_JSON:
 		print_native(res, server);
@@ -525,29 +552,35 @@ int cmd_client(int argc, char **argv)
 	struct load_spec spec;
 	char why[VALUE_WHY_MAX], name[CLI_OPT_NAME_MAX];
 	struct client_opts o = { .json = CLIENT_TERM };
+	FILE *out;
 	int c, rc;
 
 	load_spec_defaults(&spec);
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "uP:t:i:O:b:l:RM:C:w:46p:B:f:VJh", options, NULL)) !=
-	       -1) {
+	opterr = 0; /* cli_opt_unknown() says it, with the option it may have meant */
+	while ((c = getopt_long(argc, argv, ":uP:t:i:O:b:l:RM:C:w:46p:B:f:VJhc:T:", options,
+				NULL)) != -1) {
 		if (c == 'h') {
 			usage(stdout);
 			return 0;
 		}
-		if (c == '?' || !apply(&spec, c, optarg, &o, why)) {
-			if (c != '?')
+		if (c == '?' || c == ':' || !apply(&spec, c, optarg, &o, why)) {
+			if (c == '?' || c == ':')
+				cli_opt_unknown("client", options, c, argv[optind - 1]);
+			else
 				cli_opt_error("client", cli_opt_name(options, c, name), why);
 			fprintf(stderr, "see 'ovlperf client --help'\n");
 			return EXIT_USAGE;
 		}
 	}
-	if (optind != argc - 1) {
-		fprintf(stderr, "ovlperf client: give exactly one server HOST\n");
+	if (optind != argc - !o.host) {
+		fprintf(stderr, "ovlperf client: give exactly one server HOST (or -c HOST)\n");
 		fprintf(stderr, "see 'ovlperf client --help'\n");
 		return EXIT_USAGE;
 	}
-	if (!cli_opt_host(spec.host, sizeof(spec.host), &spec.port, argv[optind], why, sizeof(why)))
+	if (!o.host)
+		o.host = argv[optind];
+	if (!cli_opt_host(spec.host, sizeof(spec.host), &spec.port, o.host, why, sizeof(why)))
 		return cli_opt_error("client", "HOST", why);
 	if (!convert_layers(&o, &spec))
 		return EXIT_USAGE;
@@ -556,8 +589,27 @@ int cmd_client(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	habit_defaults(&o, &spec);
+	/* before any output: the banner is not printed for a test that
+	 * cannot start */
+	if (spec.proto == LOAD_UDP && spec.len &&
+	    (spec.len < LOAD_UDP_SHORT_MIN_LEN || spec.len > LOAD_UDP_MAX_LEN)) {
+		snprintf(why, sizeof(why), "a UDP datagram carries %d..%d bytes",
+			 LOAD_UDP_SHORT_MIN_LEN, LOAD_UDP_MAX_LEN);
+		return cli_opt_error("client", "--length", why);
+	}
+	if ((o.lines.title || o.lines.timestamps) && o.bidir)
+		return cli_opt_error("client", o.lines.title ? "--title" : "--timestamps",
+				     "not with --bidir");
+	out = stdout;
+	if ((o.lines.title || o.lines.timestamps) && o.json == CLIENT_TERM &&
+	    !(out = line_prefix_open(stdout, &o.lines))) {
+		log_err("cannot prefix the output lines: %s", strerror(errno));
+		return 1;
+	}
 	interrupt_install();
-	rc = run_and_print(&o, &spec, &res);
+	rc = run_and_print(&o, &spec, &res, out);
+	if (out != stdout)
+		fclose(out);
 	if (rc < 0 && res.error[0])
 		log_err("%s", res.error);
 	load_result_free(&res);

@@ -640,8 +640,21 @@ int cmd_lab(int argc, char **argv)
 		fputs(usage_text, argc < 2 ? stderr : stdout);
 		return argc < 2 ? EXIT_USAGE : 0;
 	}
-	if (!strcmp(argv[1], "up"))
-		return up(argc - 1, argv + 1);
+	/* `lab SUB --help` (before exec's command, whose own --help it is) */
+	if (argc > 2 && (!strcmp(argv[2], "--help") || !strcmp(argv[2], "-h"))) {
+		fputs(usage_text, stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "up")) {
+		/* getopt names argv[0]: "ovlperf lab up: ..."; a copy, argv is the caller's */
+		char *sub[argc];
+
+		sub[0] = (char *)"ovlperf lab up";
+		for (int k = 2; k < argc; k++)
+			sub[k - 1] = argv[k];
+		sub[argc - 1] = NULL;
+		return up(argc - 1, sub);
+	}
 	if (!strcmp(argv[1], "down"))
 		return down(argc, argv);
 	if (!strcmp(argv[1], "show")) {

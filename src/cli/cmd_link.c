@@ -175,8 +175,16 @@ int cmd_link(int argc, char **argv)
 		fputs(usage_text, stdout);
 		return 0;
 	}
-	if (!strcmp(argv[1], "run"))
-		return run(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "run")) {
+		/* getopt names argv[0]: "ovlperf link run: ..."; a copy, argv is the caller's */
+		char *sub[argc];
+
+		sub[0] = (char *)"ovlperf link run";
+		for (int k = 2; k < argc; k++)
+			sub[k - 1] = argv[k];
+		sub[argc - 1] = NULL;
+		return run(argc - 1, sub);
+	}
 	if (!strcmp(argv[1], "show"))
 		return show(argc - 1, argv + 1);
 	return usage_error("unknown subcommand", argv[1]);

@@ -27,6 +27,9 @@ static void usage(FILE *f)
 		"               OpenMetrics text, for a textfile collector or a push\n"
 		"               gateway) or html (report.html with the plots in DIR\n"
 		"               embedded); the last two leave the directory as it is\n"
+		"  -o, --output FILE  with -F openmetrics: write FILE instead of printing,\n"
+		"               atomically (a temporary file beside it, then a rename), so\n"
+		"               that a textfile collector never reads a part of it\n"
 		"  --no-write   only print (leave the directory as it is)\n"
 		"  --no-plots   do not run gnuplot\n"
 		"  -h, --help\n");
@@ -74,7 +77,8 @@ static int parse_format(const char *s, enum report_format *fmt)
 }
 
 /* A run printed to stdout in fmt; the directory is only read. */
-static int print_run(const struct results_run *run, const char *dir, enum report_format fmt)
+static int print_run(const struct results_run *run, const char *dir, enum report_format fmt,
+		     const char *output)
 {
 	struct report_run rr;
 	struct plot_set set;
@@ -82,7 +86,9 @@ static int print_run(const struct results_run *run, const char *dir, enum report
 
 	if (rc)
 		return rc;
-	if (fmt == FMT_OPENMETRICS) {
+	if (fmt == FMT_OPENMETRICS && output) {
+		rc = report_run_openmetrics_file(output, &rr);
+	} else if (fmt == FMT_OPENMETRICS) {
 		rc = report_run_openmetrics(stdout, &rr);
 	} else if (fmt == FMT_HTML) {
 		report_run_plot_existing(dir, &set);
@@ -128,6 +134,7 @@ int cmd_report(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "format", required_argument, NULL, 'F' },
+		{ "output", required_argument, NULL, 'o' },
 		{ "no-write", no_argument, NULL, 'W' },
 		{ "no-plots", no_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
@@ -135,6 +142,7 @@ int cmd_report(int argc, char **argv)
 	};
 	enum report_format fmt = FMT_SUMMARY;
 	bool write = true, plots = true;
+	const char *output = NULL;
 	struct results_run run;
 	char dir[1024];
 	int c, rc;
@@ -143,11 +151,14 @@ int cmd_report(int argc, char **argv)
 		if (!strcmp(argv[i], "--matrix"))
 			return cmd_report_matrix(argc, argv);
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "F:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "F:o:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'F':
 			if (parse_format(optarg, &fmt))
 				return EXIT_USAGE;
+			break;
+		case 'o':
+			output = optarg;
 			break;
 		case 'W':
 			write = false;
@@ -168,6 +179,10 @@ int cmd_report(int argc, char **argv)
 				"text\n");
 		return EXIT_USAGE;
 	}
+	if (output && fmt != FMT_OPENMETRICS) {
+		fprintf(stderr, "ovlperf report: --output is for --format openmetrics\n");
+		return EXIT_USAGE;
+	}
 	if (argc - optind == 2)
 		return compare(argv[optind], argv[optind + 1]);
 	if (argc - optind != 1) {
@@ -179,7 +194,7 @@ int cmd_report(int argc, char **argv)
 	if (write && fmt == FMT_SUMMARY)
 		rc = report_run_out_write(&run, dir, plots, stdout, NULL, 0);
 	else
-		rc = print_run(&run, dir, fmt);
+		rc = print_run(&run, dir, fmt, output);
 	results_free(&run);
 	return rc ? 1 : 0;
 }

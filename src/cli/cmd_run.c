@@ -220,11 +220,15 @@ int cmd_run(int argc, char **argv)
 		return 1;
 	rc = scenario_load(file, scn, err, sizeof(err));
 	if (rc) {
-		if (rc == -EINVAL)
-			fprintf(stderr, "%s", err);
+		/* err names the file (and line and key) on each of its lines */
+		if (err[0])
+			for (char *l = err, *nl; *l; l = nl) {
+				nl = l + strcspn(l, "\n");
+				fprintf(stderr, "ovlperf run: %.*s\n", (int)(nl - l), l);
+				nl += *nl == '\n';
+			}
 		else
-			fprintf(stderr, "ovlperf run: %s: %s\n", file,
-				err[0] ? err : strerror(-rc));
+			fprintf(stderr, "ovlperf run: %s: %s\n", file, strerror(-rc));
 		free(scn);
 		return EXIT_USAGE;
 	}

@@ -23,11 +23,12 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: ovlperf server [options]\n"
+		"Usage: ovlperf server [options]   (ovlperf -s, ovlperf server -s, as iperf3)\n"
 		"Serves TCP, UDP and MTU tests to `ovlperf client`, `sweep`, `mtu` and `run`.\n"
 		"Logs go to stderr (-v for one line per test). When it stops it logs one stats\n"
 		"line: sessions, tests, and every refusal counted by reason (bad_message,\n"
 		"timeout, auth, limit_*, busy, ...) and refused foreign data.\n\n"
+		"  -s, --server           accepted for iperf3's habit (this is the server)\n"
 		"  -p, --port PORT        the one port, TCP and UDP: control, data, UDP streams\n"
 		"                         and MTU probes (default %d)\n"
 		"  -B, --bind ADDR        listen on this address only (default: all, IPv4+IPv6);\n"
@@ -85,6 +86,7 @@ enum {
 };
 
 static const struct option options[] = {
+	{ "server", no_argument, NULL, 's' },
 	{ "port", required_argument, NULL, 'p' },
 	{ "bind", required_argument, NULL, 'B' },
 	{ "one-off", no_argument, NULL, '1' },
@@ -204,13 +206,18 @@ int cmd_server(int argc, char **argv)
 
 	server_config_defaults(&cfg);
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "p:B:461h", options, NULL)) != -1) {
+	opterr = 0; /* cli_opt_unknown() says it, with the option it may have meant */
+	while ((c = getopt_long(argc, argv, ":p:B:461hs", options, NULL)) != -1) {
 		if (c == 'h') {
 			usage(stdout);
 			return 0;
 		}
-		if (c == '?' || !apply(&cfg, c, optarg, why)) {
-			if (c != '?')
+		if (c == 's') /* iperf3's -s: this is the server already */
+			continue;
+		if (c == '?' || c == ':' || !apply(&cfg, c, optarg, why)) {
+			if (c == '?' || c == ':')
+				cli_opt_unknown("server", options, c, argv[optind - 1]);
+			else
 				cli_opt_error("server", cli_opt_name(options, c, name), why);
 			fprintf(stderr, "see 'ovlperf server --help'\n");
 			return EXIT_USAGE;

@@ -633,7 +633,8 @@ int results_read_json(const char *path, struct results_run *run, char *err, size
 	results_init(run);
 	if (!f) {
 		rc = -errno;
-		snprintf(err, errlen, "%s: %s", path, strerror(-rc));
+		/* the caller names the file */
+		snprintf(err, errlen, "%s", strerror(-rc));
 		return rc;
 	}
 	for (;;) {

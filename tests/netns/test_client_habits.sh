@@ -3,7 +3,9 @@
 # The client's iperf3 habits on a lab path: -C sets the congestion control
 # of both ends' test connections (ss in the server's host shows it while the
 # test runs; the JSON says what each end used), -i reports each second on a
-# terminal and not in a pipe, -f units, -V.
+# terminal and not in a pipe, -f units, -V; `ovlperf -c HOST` and `-s`,
+# -T and --timestamps on every line of the tables; a bad -l refused before
+# any output.
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/engine_lib.sh"
 
@@ -93,4 +95,18 @@ ok "--bidir: a summary each way ([TX-C], [RX-C])"
 rc=0
 in_a "$OVLPERF" client 198.18.0.2 -t 1 --bidir -R >/dev/null 2>&1 || rc=$?
 expect_eq "--bidir -R: a usage error" "$rc" 2
+# iperf3's words: `ovlperf -s` serves, `ovlperf -c HOST` tests it
+SERVER_PORT=5299 server_in "$B" "$WORK/s.log" -s -p 5299
+in_a "$OVLPERF" -c 198.18.0.2 -p 5299 -t 0.3 -T box1 --timestamps='[%H:%M:%S] ' \
+	>"$WORK/title.txt" 2>>"$WORK/client.log" || fail "ovlperf -c: $(tail -3 "$WORK/client.log")"
+n=$(wc -l <"$WORK/title.txt")
+[ "$n" -ge 3 ] || fail "ovlperf -c -T: $n lines: $(cat "$WORK/title.txt")"
+bad=$(grep -cvE '^\[[0-9]{2}:[0-9]{2}:[0-9]{2}\] box1:  ' "$WORK/title.txt" || true)
+expect_eq "ovlperf -s / -c: lines of the tables without the time stamp and title" "$bad" 0
+rc=0
+in_a "$OVLPERF" client -c 198.18.0.2 -p 5299 -u -l 70000 >"$WORK/l.out" 2>"$WORK/l.err" || rc=$?
+expect_eq "-u -l 70000: a usage error" "$rc" 2
+[ ! -s "$WORK/l.out" ] || fail "-u -l 70000 printed before its error: $(cat "$WORK/l.out")"
+grep -q '^ovlperf client: --length: ' "$WORK/l.err" || fail "-l 70000: $(cat "$WORK/l.err")"
+ok "-u -l 70000: refused before any output"
 echo "$TEST_NAME: $CHECKS checks passed"

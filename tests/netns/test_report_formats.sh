@@ -59,21 +59,31 @@ for l in lines[:-2]:
         continue
     m = sample.match(l)
     need(m, "not a sample: " + l)
-    need(m.group(1) == cur, m.group(1) + ": sample outside its family")
+    need(m.group(1) == cur or (types.get(cur) == "summary" and m.group(1) in (cur + "_sum", cur + "_count")),
+         m.group(1) + ": sample outside its family")
     need(m.group(2) is None or "=" in m.group(2), "empty label set")
     need((m.group(1), m.group(2)) not in series, "duplicate series: " + l)
     series.add((m.group(1), m.group(2)))
     float(m.group(3))
-need(all(t == "gauge" for t in types.values()), "a family that is not a gauge")
+need(all(t == "gauge" or (t == "summary" and n.endswith("_seconds")) for n, t in types.items()),
+     "a family that is neither a gauge nor the delay's summary")
+# A stable label set: no label holds a rate, a time, a verdict or a bound
+# outside the families that say whether a figure is a bound.
+for name, labels in series:
+    need(not re.search(r'(started_utc|offered_bits_per_second|verdict)=', labels or ""),
+         "a label that changes from run to run: %s%s" % (name, labels))
+    need(name.endswith("_bound") or 'bound=' not in (labels or ""), "a bound as a label: " + name)
 for fam in ("ovlperf_tcp_goodput_bytes_per_second", "ovlperf_udp_pdr_bytes_per_second",
-            "ovlperf_udp_owd_p50_seconds", "ovlperf_overhead_ratio", "ovlperf_mtu_check_verdict"):
+            "ovlperf_udp_owd_seconds", "ovlperf_udp_ndr_bound", "ovlperf_overhead_ratio", "ovlperf_mtu_check_verdict"):
     need(fam in seen, "no family " + fam)
-need(any('path="overlay",kind="builtin",bytes="1400",bound=' in s[1] and 'stat="median"' in s[1]
+need(any('path="overlay",kind="builtin",bytes="1400",stat="median"' in s[1]
          for s in series if s[0] == "ovlperf_udp_pdr_bytes_per_second"),
-     "no overlay PDR with path, kind, bytes, bound and stat labels")
+     "no overlay PDR with path, kind, bytes and stat labels")
+need(any('quantile="0.99"' in s[1] for s in series if s[0] == "ovlperf_udp_owd_seconds"),
+     "no delay p99 as a quantile")
 print("openmetrics: %d families, %d series" % (len(seen), len(series)))
 PY
-ok "OpenMetrics: gauges with unit suffixes, families contiguous, no duplicate series, # EOF"
+ok "OpenMetrics: gauges (and the delay's summary) with unit suffixes, families contiguous, stable labels, no duplicate series, # EOF"
 # The matrix of pair runs: this real run (a pair without pair.json) and the
 # unit tests' canned pairs (one of them unreachable).
 "$OVLPERF" report --matrix --format openmetrics "$OUT/r" tests/unit/mesh/*/ >"$OUT/mesh.om" ||
@@ -83,7 +93,7 @@ promtool check metrics <"$OUT/mesh.om" >"$OUT/promtool-mesh.out" 2>&1 || {
 	fail "promtool check metrics refuses the matrix's OpenMetrics text"
 }
 [ "$(tail -n 1 "$OUT/mesh.om")" = "# EOF" ] || fail "the matrix's OpenMetrics text does not end with # EOF"
-grep -q '^ovlperf_mesh_pair_complete{.*status="unreachable"} 0$' "$OUT/mesh.om" ||
+grep -q '^ovlperf_mesh_pair_status{.*status="unreachable"} 1$' "$OUT/mesh.om" ||
 	fail "the unreachable canned pair is not in the matrix's OpenMetrics text"
 grep -q '^ovlperf_mesh_tcp_goodput_bytes_per_second{.*path="overlay",kind="builtin"' "$OUT/mesh.om" ||
 	fail "the real run's overlay goodput is not in the matrix's OpenMetrics text"

@@ -51,6 +51,14 @@ static void test_logfile(void **state)
 	assert_non_null(strstr(buf, "Z ovlperf: server starting\n"));
 	line2 = strstr(buf, "ovlperf: error: an error\n");
 	assert_non_null(line2);
+	/* once main() knows the command, every line starts "ovlperf CMD:" */
+	log_set_command("client");
+	log_err("named");
+	log_set_command(NULL);
+	log_err("unnamed");
+	read_all(path, buf, sizeof(buf));
+	assert_non_null(strstr(buf, "Z ovlperf client: error: named\n"));
+	assert_non_null(strstr(buf, "Z ovlperf: error: unnamed\n"));
 	unlink(path);
 	rmdir(dir);
 }

@@ -297,15 +297,20 @@ static void test_openmetrics(void **state)
 				    "# UNIT ovlperf_mesh_tcp_goodput_bytes_per_second "
 				    "bytes_per_second\n"));
 	assert_non_null(strstr(buf, "ovlperf_mesh_tcp_goodput_bytes_per_second{client=\"a\","
-				    "server=\"b\",path=\"underlay\",kind=\"underlay\","
-				    "bound=\"exact\"} 112500000\n"));
+				    "server=\"b\",path=\"underlay\",kind=\"underlay\"} "
+				    "112500000\n"));
 	assert_non_null(strstr(buf, "ovlperf_mesh_udp_ndr_bytes_per_second{client=\"c\","
+				    "server=\"b\",path=\"underlay\",kind=\"underlay\"} "
+				    "87500000\n"));
+	assert_non_null(strstr(buf, "ovlperf_mesh_udp_ndr_bytes_per_second_bound{client=\"c\","
 				    "server=\"b\",path=\"underlay\",kind=\"underlay\","
-				    "bound=\"at_least\"} 87500000\n"));
-	assert_non_null(strstr(buf, "ovlperf_mesh_pair_complete{client=\"c\",server=\"a\","
-				    "status=\"unreachable\"} 0\n"));
-	assert_non_null(strstr(buf, "ovlperf_mesh_pair_complete{client=\"a\",server=\"b\","
-				    "status=\"ok\"} 1\n"));
+				    "bound=\"at_least\"} 1\n"));
+	assert_non_null(strstr(buf, "ovlperf_mesh_pair_complete{client=\"c\",server=\"a\"} 0\n"));
+	assert_non_null(strstr(buf, "ovlperf_mesh_pair_status{client=\"c\",server=\"a\","
+				    "status=\"unreachable\"} 1\n"));
+	assert_non_null(strstr(buf, "ovlperf_mesh_pair_status{client=\"c\",server=\"a\","
+				    "status=\"ok\"} 0\n"));
+	assert_non_null(strstr(buf, "ovlperf_mesh_pair_complete{client=\"a\",server=\"b\"} 1\n"));
 	assert_non_null(strstr(buf, "# TYPE ovlperf_mesh_mtu_verdict gauge\n"));
 	assert_null(strstr(buf, "client=\"c\",server=\"a\",path="));
 	assert_int_equal(strcmp(buf + len - 6, "# EOF\n"), 0);

@@ -459,9 +459,39 @@ static void test_choice(void **state)
 	assert_string_equal(why, "'x': expected table");
 }
 
+/* A misspelt long option and the one it is near: a letter left out,
+ * added, changed or two swapped; nothing for a far or a short one. */
+static void test_nearest(void **state)
+{
+	static const struct option opts[] = {
+		{ "bidir", no_argument, NULL, 1 },	{ "bitrate", required_argument, NULL, 2 },
+		{ "time", required_argument, NULL, 3 }, { "port", required_argument, NULL, 4 },
+		{ "udp", no_argument, NULL, 5 },	{ NULL, 0, NULL, 0 },
+	};
+	static const struct {
+		const char *typed, *near;
+	} cases[] = {
+		{ "bidr", "bidir" },  { "bidirr", "bidir" }, { "bitrat", "bitrate" },
+		{ "tmie", "time" },   { "prot=1", "port" },  { "tim", "time" },
+		{ "zzzzzz", NULL },   { "u", NULL },	     { "", NULL },
+		{ "parallel", NULL },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *got = cli_opt_nearest(opts, cases[i].typed);
+
+		if (!cases[i].near)
+			assert_null(got);
+		else
+			assert_string_equal(got, cases[i].near);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_nearest),
 		cmocka_unit_test(test_uint_and_size),
 		cmocka_unit_test(test_duration_and_percent),
 		cmocka_unit_test(test_bool_and_list),
