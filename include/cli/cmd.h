@@ -14,6 +14,9 @@
 /* ... or the run completed and wrote everything, but an MTU / MSS check
  * says FAIL (`ovlperf mtu` exits 1 for the same). */
 #define EXIT_VERDICT_FAIL 4
+/* `ovlperf report A B --fail-on-regression`: a figure of B regressed
+ * against A beyond the noise of the repetitions and the threshold. */
+#define EXIT_REGRESSION 5
 
 int cmd_server(int argc, char **argv);
 int cmd_client(int argc, char **argv);
