@@ -26,6 +26,8 @@ int cmd_run(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 /* `report --matrix`: cmd_report() hands its arguments over (cmd_report_matrix.c). */
 int cmd_report_matrix(int argc, char **argv);
+/* `report --trend`: likewise (cmd_report_trend.c). */
+int cmd_report_trend(int argc, char **argv);
 int cmd_lab(int argc, char **argv);
 int cmd_link(int argc, char **argv);
 int cmd_tunnel(int argc, char **argv);

@@ -22,7 +22,9 @@ static void usage(FILE *f)
 		"               from run.json\n"
 		"  DIR DIR2     compares two runs: every figure both have, with B - A, the\n"
 		"               change's interval from the repetitions and its verdict\n"
-		"  --matrix DIR...  merges pair runs into host x host tables (--matrix --help)\n\n"
+		"  --matrix DIR...  merges pair runs into host x host tables (--matrix --help)\n"
+		"  --trend DIR...  every run of a scenario over time, each figure's segments and\n"
+		"               where one starts lower or higher (--trend --help)\n\n"
 		"  -F, --format FMT  what DIR prints on stdout: summary (default; rewrites\n"
 		"               the directory's files), openmetrics (the figures as\n"
 		"               OpenMetrics text, for a textfile collector or a push\n"
@@ -176,6 +178,8 @@ int cmd_report(int argc, char **argv)
 	for (int i = 1; i < argc; i++)
 		if (!strcmp(argv[i], "--matrix"))
 			return cmd_report_matrix(argc, argv);
+		else if (!strcmp(argv[i], "--trend"))
+			return cmd_report_trend(argc, argv);
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "F:h", opts, NULL)) != -1) {
 		switch (c) {
