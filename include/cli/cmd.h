@@ -14,6 +14,9 @@
 /* ... or the run completed and wrote everything, but an MTU / MSS check
  * says FAIL (`ovlperf mtu` exits 1 for the same). */
 #define EXIT_VERDICT_FAIL 4
+/* `ovlperf report A B --fail-on-regression`: a figure of B regressed
+ * against A beyond the noise of the repetitions and the threshold. */
+#define EXIT_REGRESSION 5
 
 int cmd_server(int argc, char **argv);
 int cmd_client(int argc, char **argv);
@@ -23,6 +26,8 @@ int cmd_run(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 /* `report --matrix`: cmd_report() hands its arguments over (cmd_report_matrix.c). */
 int cmd_report_matrix(int argc, char **argv);
+/* `report --trend`: likewise (cmd_report_trend.c). */
+int cmd_report_trend(int argc, char **argv);
 int cmd_lab(int argc, char **argv);
 int cmd_link(int argc, char **argv);
 int cmd_tunnel(int argc, char **argv);

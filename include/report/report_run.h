@@ -66,8 +66,17 @@ int report_run_html(FILE *f, const struct report_run *rr, const struct plot_set 
 /* The plots already in dir (from an earlier render) into set. */
 void report_run_plot_existing(const char *dir, struct plot_set *set);
 
-/* `ovlperf report DIR1 DIR2`: the figures both runs have, with deltas. */
-void report_run_diff(FILE *f, const struct report_run *a, const struct report_run *b);
+/* `ovlperf report DIR1 DIR2`: the figures both runs have, with deltas, each
+ * change's interval from the repetitions and its verdict (change.h). */
+struct report_diff_options {
+	double threshold;	   /* fraction (0.05); 0: CHANGE_DEFAULT_THRESHOLD */
+	double confidence;	   /* (0.90); 0: CHANGE_DEFAULT_CONFIDENCE */
+	bool json;		   /* one JSON document instead of the table */
+	const char *dir_a, *dir_b; /* the runs' directories, as named */
+};
+/* The number of regressions (>= 0) or a negative errno; o may be NULL. */
+int report_run_diff(FILE *f, const struct report_run *a, const struct report_run *b,
+		    const struct report_diff_options *o);
 
 /* Writes DIR/<name>.gp for each plot the run has data for (delivered % vs
  * offered rate with the knees marked, TCP goodput vs streams, delay vs

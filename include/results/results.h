@@ -335,6 +335,10 @@ struct results_knee_point {
 /* Whether a knee outcome ("found", "above-max", ...) makes its lower bound
  * only a lower bound of the knee. */
 bool results_knee_is_lower_bound(const char *outcome);
+/* One repetition's figure of a knee (pdr: the PDR, else the NDR), as its
+ * point's median is taken over: the rate achieved at its lower bound, never
+ * above the target. false: the repetition found none. */
+bool results_knee_rep_lower(const struct results_knee *k, bool pdr, double *lo);
 
 struct results_delay_point {
 	unsigned path;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* `ovlperf report DIR` re-renders a run from its run.json (or prints it as
  * OpenMetrics or HTML); `ovlperf report DIR1 DIR2` compares two runs figure
- * by figure. */
+ * by figure, each change judged against its repetitions' noise. */
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -20,8 +20,11 @@ static void usage(FILE *f)
 		"  DIR          a results directory (or its run.json): prints the summary and\n"
 		"               rewrites summary.csv, report.md, report.html and the plots\n"
 		"               from run.json\n"
-		"  DIR DIR2     compares two runs: every figure both have, with B - A\n"
-		"  --matrix DIR...  merges pair runs into host x host tables (--matrix --help)\n\n"
+		"  DIR DIR2     compares two runs: every figure both have, with B - A, the\n"
+		"               change's interval from the repetitions and its verdict\n"
+		"  --matrix DIR...  merges pair runs into host x host tables (--matrix --help)\n"
+		"  --trend DIR...  every run of a scenario over time, each figure's segments and\n"
+		"               where one starts lower or higher (--trend --help)\n\n"
 		"  -F, --format FMT  what DIR prints on stdout: summary (default; rewrites\n"
 		"               the directory's files), openmetrics (the figures as\n"
 		"               OpenMetrics text, for a textfile collector or a push\n"
@@ -31,6 +34,11 @@ static void usage(FILE *f)
 		"               atomically (a temporary file beside it, then a rename), so\n"
 		"               that a textfile collector never reads a part of it\n"
 		"  --no-write   only print (leave the directory as it is)\n"
+		"  --threshold PCT  DIR DIR2: the least change called a regression or\n"
+		"               progression (default 5 %%)\n"
+		"  --confidence PCT  DIR DIR2: of the change's interval (default 90 %%)\n"
+		"  --json       DIR DIR2: the comparison as one JSON document\n"
+		"  --fail-on-regression  DIR DIR2: exit 5 when a figure regressed\n"
 		"  --no-plots   do not run gnuplot\n"
 		"  -h, --help\n");
 }
@@ -102,7 +110,21 @@ static int print_run(const struct results_run *run, const char *dir, enum report
 	return rc;
 }
 
-static int compare(const char *a, const char *b)
+/* A percentage option into a fraction. */
+static int parse_pct(const char *opt, const char *s, double lo, double hi, double *out)
+{
+	char why[160];
+	double pct;
+
+	if (value_get_percent(s, lo, hi, &pct, why, sizeof(why))) {
+		cli_opt_error("report", opt, why);
+		return -EINVAL;
+	}
+	*out = pct / 100;
+	return 0;
+}
+
+static int compare(const char *a, const char *b, struct report_diff_options *o, bool fail)
 {
 	struct results_run ra, rb;
 	struct report_run pa, pb;
@@ -119,15 +141,24 @@ static int compare(const char *a, const char *b)
 	if (!rc) {
 		rc = report_run_prepare(&pb, &rb);
 		if (!rc) {
-			printf("A = %s\nB = %s\n", da, db);
-			report_run_diff(stdout, &pa, &pb);
+			o->dir_a = da;
+			o->dir_b = db;
+			if (!o->json)
+				printf("A = %s\nB = %s\n", da, db);
+			rc = report_run_diff(stdout, &pa, &pb, o);
+			if (rc > 0)
+				rc = fail ? EXIT_REGRESSION : 0;
+			else if (rc < 0)
+				fprintf(stderr, "ovlperf report: comparing: %s\n", strerror(-rc));
 			report_run_release(&pb);
 		}
 		report_run_release(&pa);
 	}
 	results_free(&ra);
 	results_free(&rb);
-	return rc ? 1 : 0;
+	if (fflush(stdout) || ferror(stdout))
+		return 1;
+	return rc < 0 ? 1 : rc;
 }
 
 int cmd_report(int argc, char **argv)
@@ -137,11 +168,16 @@ int cmd_report(int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "no-write", no_argument, NULL, 'W' },
 		{ "no-plots", no_argument, NULL, 'P' },
+		{ "threshold", required_argument, NULL, 'T' },
+		{ "confidence", required_argument, NULL, 'C' },
+		{ "json", no_argument, NULL, 'J' },
+		{ "fail-on-regression", no_argument, NULL, 'R' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
 	enum report_format fmt = FMT_SUMMARY;
-	bool write = true, plots = true;
+	struct report_diff_options dopt = { 0 };
+	bool write = true, plots = true, fail = false, diff_opt = false;
 	const char *output = NULL;
 	struct results_run run;
 	char dir[1024];
@@ -150,6 +186,8 @@ int cmd_report(int argc, char **argv)
 	for (int i = 1; i < argc; i++)
 		if (!strcmp(argv[i], "--matrix"))
 			return cmd_report_matrix(argc, argv);
+		else if (!strcmp(argv[i], "--trend"))
+			return cmd_report_trend(argc, argv);
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "F:o:h", opts, NULL)) != -1) {
 		switch (c) {
@@ -165,6 +203,22 @@ int cmd_report(int argc, char **argv)
 			break;
 		case 'P':
 			plots = false;
+			break;
+		case 'T':
+			if (parse_pct("--threshold", optarg, 0, 100, &dopt.threshold))
+				return EXIT_USAGE;
+			diff_opt = true;
+			break;
+		case 'C':
+			if (parse_pct("--confidence", optarg, 50, 99.9, &dopt.confidence))
+				return EXIT_USAGE;
+			diff_opt = true;
+			break;
+		case 'J':
+			dopt.json = diff_opt = true;
+			break;
+		case 'R':
+			fail = diff_opt = true;
 			break;
 		case 'h':
 			usage(stdout);
@@ -184,7 +238,12 @@ int cmd_report(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	if (argc - optind == 2)
-		return compare(argv[optind], argv[optind + 1]);
+		return compare(argv[optind], argv[optind + 1], &dopt, fail);
+	if (diff_opt) {
+		fprintf(stderr, "ovlperf report: --threshold, --confidence, --json and "
+				"--fail-on-regression are for two DIRs\n");
+		return EXIT_USAGE;
+	}
 	if (argc - optind != 1) {
 		usage(stderr);
 		return EXIT_USAGE;

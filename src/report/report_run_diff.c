@@ -8,148 +8,45 @@
  * a bound as well, or "?" when the two bounds point opposite ways. Runs that
  * differ in what they measured (loss goal, datagram sizes, durations,
  * paths) are flagged before the table.
+ *
+ * Each change comes with its interval from the two runs' repetitions
+ * (change.h: the Hodges-Lehmann shift and its Mann-Whitney interval) and a
+ * verdict: a regression or progression only when the interval excludes
+ * zero and the shift exceeds the threshold, in the figure's direction
+ * (more goodput is better, more delay or CPU worse). A change resting on a
+ * bound is called only when the truth can lie only further the same way.
  */
+#include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "report_run.h"
+#include "report_diff.h"
 
-struct fig {
-	char what[48]; /* "TCP goodput", "UDP NDR", "ratio TCP goodput" ... */
-	char path[RESULTS_NAME_MAX];
-	unsigned key;
-	const char *unit; /* "streams" / "B" */
-	double v;
-	bool rate;		   /* print as a rate */
-	enum overhead_bound bound; /* AT_LEAST: a lower bound, AT_MOST: an upper one */
-};
-
-struct figs {
-	size_t n;
-	struct fig *f;
-};
-
-static void add(struct figs *s, const char *what, const char *path, unsigned key, const char *unit,
-		double v, bool rate, enum overhead_bound bound)
+/* A figure's value as the table shows it: its bound's marker, a rate in
+ * bit/s. */
+static void value(char *buf, size_t len, const struct results_figure *x, double v,
+		  enum overhead_bound bound)
 {
-	struct fig *q = realloc(s->f, (s->n + 1) * sizeof(*q));
-
-	if (!q)
-		return; /* a comparison missing a row beats none at all */
-	s->f = q;
-	q = &s->f[s->n++];
-	snprintf(q->what, sizeof(q->what), "%s", what);
-	snprintf(q->path, sizeof(q->path), "%s", path);
-	q->key = key;
-	q->unit = unit;
-	q->v = v;
-	q->rate = rate;
-	q->bound = bound;
-}
-
-/* "delay p50 ms @90%": a delay figure named by its load's share of the
- * NDR; a fixed [udp] rate has none. */
-static void delay_what(char *buf, size_t len, const char *what, double load_pct)
-{
-	if (load_pct > 0)
-		snprintf(buf, len, "%.23s @%.4g%%", what, load_pct);
-	else
-		snprintf(buf, len, "%s", what);
-}
-
-/* A knee figure: the NDR/PDR, ">=" when only a lower bound; below the
- * search's minimum, "<=" the upper bound it measured (a figure still, not
- * one missing from the run). */
-static void add_knee(struct figs *s, const char *what, const char *path, uint32_t len,
-		     const struct results_stat *lo, bool lower_bound, const char *outcome,
-		     const struct results_stat *up)
-{
-	if (lo->n)
-		add(s, what, path, len, "B", lo->median, true,
-		    lower_bound ? OVERHEAD_AT_LEAST : OVERHEAD_EXACT);
-	else if (!strcmp(outcome, "below-min") && up->n)
-		add(s, what, path, len, "B", up->median, true, OVERHEAD_AT_MOST);
-}
-
-static void collect(const struct report_run *rr, struct figs *s)
-{
-	const struct results_run *run = rr->run;
-
-	for (size_t i = 0; i < rr->sum.ntcp; i++) {
-		const struct results_tcp_point *p = &rr->sum.tcp[i];
-
-		add(s, "TCP goodput", run->paths[p->path].name, p->streams, "str",
-		    p->goodput_bps.median, true, OVERHEAD_EXACT);
-		add(s, "CPU s/Gbit", run->paths[p->path].name, p->streams, "str",
-		    p->cpu_s_per_gbit.median, false, OVERHEAD_EXACT);
-	}
-	for (size_t i = 0; i < rr->sum.nknee; i++) {
-		const struct results_knee_point *p = &rr->sum.knee[i];
-
-		add_knee(s, "UDP NDR", run->paths[p->path].name, p->len, &p->ndr_bps,
-			 p->ndr_lower_bound, p->ndr_outcome, &p->ndr_upper_bps);
-		add_knee(s, "UDP PDR", run->paths[p->path].name, p->len, &p->pdr_bps,
-			 p->pdr_lower_bound, p->pdr_outcome, &p->pdr_upper_bps);
-	}
-	/* Delays of two runs compare at the same share of each run's NDR: the
-	 * loads in bit/s differ as the NDRs do. */
-	for (size_t i = 0; i < rr->sum.ndelay; i++) {
-		const struct results_delay_point *p = &rr->sum.delay[i];
-		char w50[48], w99[48];
-
-		delay_what(w50, sizeof(w50), "delay p50 ms", p->load_pct);
-		delay_what(w99, sizeof(w99), "delay p99 ms", p->load_pct);
-		add(s, w50, run->paths[p->path].name, p->len, "B", p->p50_ms.median, false,
-		    OVERHEAD_EXACT);
-		add(s, w99, run->paths[p->path].name, p->len, "B", p->p99_ms.median, false,
-		    OVERHEAD_EXACT);
-	}
-	for (size_t i = 0; i < rr->ov.n; i++) {
-		const struct overhead_row *r = &rr->ov.rows[i];
-		char what[48], label[24];
-
-		if (isnan(r->ratio))
-			continue;
-		snprintf(label, sizeof(label), "ratio %s", overhead_metric_label(r->metric));
-		if (r->load_bps)
-			delay_what(what, sizeof(what), label, r->load_pct);
-		else
-			snprintf(what, sizeof(what), "%s", label);
-		add(s, what, run->paths[r->path].name, r->key,
-		    !strcmp(overhead_metric_key(r->metric), "streams") ? "str" : "B", r->ratio,
-		    false, overhead_ratio_bound(r));
-	}
-}
-
-static const struct fig *match(const struct figs *s, const struct fig *x)
-{
-	for (size_t i = 0; i < s->n; i++)
-		if (!strcmp(s->f[i].what, x->what) && !strcmp(s->f[i].path, x->path) &&
-		    s->f[i].key == x->key)
-			return &s->f[i];
-	return NULL;
-}
-
-static void value(char *buf, size_t len, const struct fig *x)
-{
-	const char *pre = overhead_bound_prefix(x->bound);
+	const char *pre = overhead_bound_prefix(bound);
 	size_t l = strlen(pre);
 
 	snprintf(buf, len, "%s", pre);
 	if (l >= len)
 		return;
 	if (x->rate)
-		report_run_fmt_rate(buf + l, len - l, x->v);
+		report_run_fmt_rate(buf + l, len - l, v);
 	else
-		snprintf(buf + l, len - l, "%.4g", x->v);
+		snprintf(buf + l, len - l, "%.4g", v);
 }
 
 /* How B - A relates to the true difference: B a lower bound makes it a
  * lower bound, A a lower bound an upper one; opposite pulls, or either side
  * unknown, leave nothing. */
-static enum overhead_bound delta_bound(const struct fig *a, const struct fig *b)
+static enum overhead_bound delta_bound(const struct results_figure *a,
+				       const struct results_figure *b)
 {
 	enum overhead_bound fa = a->bound, fb = b->bound, flip;
 
@@ -227,7 +124,19 @@ static void paths_of(const struct results_run *run, char *buf, size_t len)
 
 /* Differences in what the two runs measured make their figures compare
  * only with care: say so before the table. */
-static void differences(FILE *f, const struct results_run *a, const struct results_run *b)
+static void warn(struct report_diff *d, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (d->nwarn == REPORT_DIFF_WARN_MAX)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(d->warn[d->nwarn++], sizeof(d->warn[0]), fmt, ap);
+	va_end(ap);
+}
+
+static void differences(struct report_diff *d, const struct results_run *a,
+			const struct results_run *b)
 {
 	static const struct {
 		int kind;
@@ -242,76 +151,196 @@ static void differences(FILE *f, const struct results_run *a, const struct resul
 	char x[512], y[512];
 
 	if (a->pdr_goal_pct != b->pdr_goal_pct)
-		fprintf(f, "warning: the PDR loss goals differ: A %g %%, B %g %%\n",
-			a->pdr_goal_pct, b->pdr_goal_pct);
+		warn(d, "the PDR loss goals differ: A %g %%, B %g %%", a->pdr_goal_pct,
+		     b->pdr_goal_pct);
 	for (size_t i = 0; i < sizeof(props) / sizeof(props[0]); i++) {
 		distinct(a, props[i].kind, x, sizeof(x));
 		distinct(b, props[i].kind, y, sizeof(y));
 		if (strcmp(x, y) && x[0] && y[0])
-			fprintf(f, "warning: the %s differ: A %s, B %s\n", props[i].what, x, y);
+			warn(d, "the %s differ: A %s, B %s", props[i].what, x, y);
 	}
 	paths_of(a, x, sizeof(x));
 	paths_of(b, y, sizeof(y));
 	if (strcmp(x, y))
-		fprintf(f, "warning: the paths differ: A %s, B %s\n", x, y);
+		warn(d, "the paths differ: A %s, B %s", x, y);
 }
 
-void report_run_diff(FILE *f, const struct report_run *a, const struct report_run *b)
+/* The verdict of a change whose B - A is only a bound: it stands when the
+ * truth can only be further the same way. */
+static enum change_verdict bounded(enum change_verdict v, const struct change *c,
+				   enum overhead_bound db)
 {
-	struct figs fa = { 0 }, fb = { 0 };
-	size_t only_b = 0;
+	bool changed = v == CHANGE_REGRESSION || v == CHANGE_PROGRESSION || v == CHANGE_DIFFERENT ||
+		       v == CHANGE_SMALL;
 
-	head(f, "A", a->run);
-	head(f, "B", b->run);
-	differences(f, a->run, b->run);
-	collect(a, &fa);
-	collect(b, &fb);
-	fprintf(f, "\n  %-22s %-12s %8s  %14s %14s %14s %8s\n", "figure", "path", "at", "A", "B",
-		"B - A", "change");
-	for (size_t i = 0; i < fa.n; i++) {
-		const struct fig *x = &fa.f[i], *y = match(&fb, x);
-		char at[24], va[32], vb[32], d[32];
-		struct fig delta;
-		enum overhead_bound db;
+	if (db == OVERHEAD_EXACT || !changed)
+		return db == OVERHEAD_UNKNOWN ? CHANGE_UNKNOWN : v;
+	if (db == OVERHEAD_UNKNOWN || (db == OVERHEAD_AT_LEAST && c->shift < 0) ||
+	    (db == OVERHEAD_AT_MOST && c->shift > 0))
+		return CHANGE_UNKNOWN;
+	return v;
+}
 
-		snprintf(at, sizeof(at), "%u %s", x->key, x->unit);
-		value(va, sizeof(va), x);
-		if (!y) {
+static void compare_row(struct report_diff *d, struct report_diff_row *r)
+{
+	r->delta_bound = delta_bound(r->a, r->b);
+	r->compared = change_compare(r->a->v, r->a->n, r->b->v, r->b->n, d->confidence, &r->ch);
+	if (!r->compared) {
+		r->verdict = CHANGE_TOO_FEW;
+		return;
+	}
+	r->verdict =
+		bounded(change_verdict(&r->ch, r->a->better, d->threshold), &r->ch, r->delta_bound);
+	d->regressions += r->verdict == CHANGE_REGRESSION;
+	d->progressions += r->verdict == CHANGE_PROGRESSION;
+}
+
+int report_diff_build(struct report_diff *d, const struct report_run *a, const struct report_run *b,
+		      const struct report_diff_options *o)
+{
+	int rc;
+
+	memset(d, 0, sizeof(*d));
+	d->a = a;
+	d->b = b;
+	d->threshold = o && o->threshold > 0 ? o->threshold : CHANGE_DEFAULT_THRESHOLD;
+	d->confidence = o && o->confidence > 0 ? o->confidence : CHANGE_DEFAULT_CONFIDENCE;
+	differences(d, a->run, b->run);
+	rc = results_figures(a->run, &a->sum, &a->ov, &d->fa);
+	if (!rc)
+		rc = results_figures(b->run, &b->sum, &b->ov, &d->fb);
+	if (!rc && d->fa.n && !(d->rows = calloc(d->fa.n, sizeof(*d->rows))))
+		rc = -ENOMEM;
+	if (rc) {
+		report_diff_free(d);
+		return rc;
+	}
+	for (size_t i = 0; i < d->fa.n; i++) {
+		struct report_diff_row *r = &d->rows[d->n++];
+
+		r->a = &d->fa.f[i];
+		r->b = results_figures_match(&d->fb, r->a);
+		if (r->b)
+			compare_row(d, r);
+	}
+	for (size_t i = 0; i < d->fb.n; i++)
+		d->only_b += !results_figures_match(&d->fa, &d->fb.f[i]);
+	return 0;
+}
+
+void report_diff_free(struct report_diff *d)
+{
+	results_figures_free(&d->fa);
+	results_figures_free(&d->fb);
+	free(d->rows);
+	d->rows = NULL;
+	d->n = 0;
+}
+
+/* "B - A" with its bound's marker; a rate that fell keeps its sign. */
+static void delta_text(char *d, size_t len, const struct report_diff_row *r)
+{
+	enum overhead_bound db = r->delta_bound;
+	double dv = r->b->value - r->a->value;
+	size_t l = strlen(overhead_bound_prefix(db));
+
+	if (db == OVERHEAD_UNKNOWN)
+		snprintf(d, len, "?");
+	else if (r->a->rate && dv < 0) {
+		snprintf(d, len, "%s-", overhead_bound_prefix(db));
+		value(d + l + 1, len - l - 1, r->a, -dv, OVERHEAD_EXACT);
+	} else
+		value(d, len, r->a, dv, db);
+}
+
+static void change_text(char *d, size_t len, const struct report_diff_row *r)
+{
+	const struct results_figure *x = r->a, *y = r->b;
+
+	if (r->delta_bound == OVERHEAD_UNKNOWN)
+		snprintf(d, len, "?");
+	else if (x->value != 0)
+		snprintf(d, len, "%s%+.1f%%", overhead_bound_prefix(r->delta_bound),
+			 100.0 * (y->value - x->value) / fabs(x->value));
+	else
+		snprintf(d, len, "-");
+}
+
+/* The interval of the change in % of A ("[-12.1, -8.0]%"), or why none. */
+static void interval_text(char *d, size_t len, const struct report_diff_row *r)
+{
+	const struct change *c = &r->ch;
+
+	if (!r->compared || !c->has_interval)
+		snprintf(d, len, "(%zu+%zu reps)", c->na, c->nb);
+	else if (isnan(c->lo_pct))
+		snprintf(d, len, "[%.3g, %.3g]", c->lo, c->hi);
+	else
+		snprintf(d, len, "[%+.1f, %+.1f]%%", c->lo_pct, c->hi_pct);
+}
+
+static const char *verdict_word(enum change_verdict v)
+{
+	return v == CHANGE_REGRESSION	 ? "REGRESSION"
+	       : v == CHANGE_PROGRESSION ? "progression"
+	       : v == CHANGE_DIFFERENT	 ? "changed"
+	       : v == CHANGE_SMALL	 ? "within threshold"
+	       : v == CHANGE_NOISE	 ? "noise"
+	       : v == CHANGE_TOO_FEW	 ? "too few reps"
+					 : "bound: ?";
+}
+
+static void print_text(FILE *f, const struct report_diff *d)
+{
+	head(f, "A", d->a->run);
+	head(f, "B", d->b->run);
+	for (unsigned i = 0; i < d->nwarn; i++)
+		fprintf(f, "warning: %s\n", d->warn[i]);
+	fprintf(f, "\n  %-22s %-12s %8s  %14s %14s %14s %8s  %-18s %s\n", "figure", "path", "at",
+		"A", "B", "B - A", "change", "interval", "verdict");
+	for (size_t i = 0; i < d->n; i++) {
+		const struct report_diff_row *r = &d->rows[i];
+		const struct results_figure *x = r->a;
+		char at[24], va[32], vb[32], dt[32], ch[32], in[40];
+
+		snprintf(at, sizeof(at), "%u %s", x->key,
+			 !strcmp(x->key_unit, "bytes") ? "B" : "str");
+		value(va, sizeof(va), x, x->value, x->bound);
+		if (!r->b) {
 			fprintf(f, "  %-22s %-12s %8s  %14s %14s\n", x->what, x->path, at, va,
 				"(only in A)");
 			continue;
 		}
-		value(vb, sizeof(vb), y);
-		delta = *y;
-		delta.v = y->v - x->v;
-		delta.bound = OVERHEAD_EXACT;
-		db = delta_bound(x, y);
-		if (db == OVERHEAD_UNKNOWN) {
-			snprintf(d, sizeof(d), "?");
-		} else if (delta.rate && delta.v < 0) {
-			size_t l = strlen(overhead_bound_prefix(db));
-
-			delta.v = -delta.v;
-			snprintf(d, sizeof(d), "%s-", overhead_bound_prefix(db));
-			value(d + l + 1, sizeof(d) - l - 1, &delta);
-		} else {
-			delta.bound = db;
-			value(d, sizeof(d), &delta);
-		}
-		fprintf(f, "  %-22s %-12s %8s  %14s %14s %14s ", x->what, x->path, at, va, vb, d);
-		if (db == OVERHEAD_UNKNOWN)
-			snprintf(d, sizeof(d), "?");
-		else if (x->v != 0)
-			snprintf(d, sizeof(d), "%s%+.1f%%", overhead_bound_prefix(db),
-				 100.0 * (y->v - x->v) / fabs(x->v));
-		else
-			snprintf(d, sizeof(d), "-");
-		fprintf(f, "%8s\n", d);
+		value(vb, sizeof(vb), r->b, r->b->value, r->b->bound);
+		delta_text(dt, sizeof(dt), r);
+		change_text(ch, sizeof(ch), r);
+		interval_text(in, sizeof(in), r);
+		fprintf(f, "  %-22s %-12s %8s  %14s %14s %14s %8s  %-18s %s\n", x->what, x->path,
+			at, va, vb, dt, ch, in, verdict_word(r->verdict));
 	}
-	for (size_t i = 0; i < fb.n; i++)
-		only_b += !match(&fa, &fb.f[i]);
-	if (only_b)
-		fprintf(f, "\n  %zu figures only in B (other paths or sizes)\n", only_b);
-	free(fa.f);
-	free(fb.f);
+	if (d->only_b)
+		fprintf(f, "\n  %zu figures only in B (other paths or sizes)\n", d->only_b);
+	fprintf(f,
+		"\n  %u regressions, %u progressions: a change is one when its interval (%.0f %% "
+		"confidence,\n  Hodges-Lehmann over the repetitions) excludes zero and it exceeds "
+		"%.3g %%\n",
+		d->regressions, d->progressions, 100 * d->confidence, 100 * d->threshold);
+}
+
+int report_run_diff(FILE *f, const struct report_run *a, const struct report_run *b,
+		    const struct report_diff_options *o)
+{
+	struct report_diff d;
+	int rc = report_diff_build(&d, a, b, o);
+
+	if (rc)
+		return rc;
+	if (o && o->json)
+		rc = report_diff_json(f, &d, o);
+	else
+		print_text(f, &d);
+	if (!rc)
+		rc = (int)d.regressions;
+	report_diff_free(&d);
+	return rc;
 }

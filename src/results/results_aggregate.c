@@ -176,6 +176,13 @@ static bool rep_bounds(const struct results_knee *k, bool pdr, double *lo, doubl
 	return pdr ? k->pdr_found : k->found;
 }
 
+bool results_knee_rep_lower(const struct results_knee *k, bool pdr, double *lo)
+{
+	double target, up;
+
+	return rep_bounds(k, pdr, lo, &target, &up);
+}
+
 /* The median repetition: the one whose lower bound is closest to the
  * median; it carries the outcome and where the loss was. */
 static const struct results_knee *median_rep(const struct results_run *run,

@@ -29,13 +29,15 @@ static void print_all(const struct results_run *run)
 {
 	struct report_run rr;
 	struct plot_set set = { 0 };
+	struct report_diff_options json = { .json = true };
 
 	if (report_run_prepare(&rr, run))
 		return;
 	report_run_term(sink(), &rr);
 	report_run_md(sink(), &rr, &set);
 	report_run_csv(sink(), &rr);
-	report_run_diff(sink(), &rr, &rr);
+	report_run_diff(sink(), &rr, &rr, NULL);
+	report_run_diff(sink(), &rr, &rr, &json);
 	report_run_release(&rr);
 }
 

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <cjson/cJSON.h>
 
 #include "report_run.h"
 #include "run.h"
@@ -51,7 +52,7 @@ static void p_csv(FILE *f, const struct report_run *rr, const void *arg)
 
 static void p_diff(FILE *f, const struct report_run *rr, const void *arg)
 {
-	report_run_diff(f, rr, arg);
+	report_run_diff(f, rr, arg, NULL);
 }
 
 static void contains(const char *text, const char *what)
@@ -284,6 +285,78 @@ static void test_diff(void **state)
 	contains(t, "UDP NDR");
 	contains(t, "+50.0%");
 	contains(t, "100 Mbit/s");
+	free(t);
+	report_run_release(&ra);
+	report_run_release(&rb);
+	results_free(&a);
+	results_free(&b);
+}
+
+static void p_diff_json(FILE *f, const struct report_run *rr, const void *arg)
+{
+	struct report_diff_options o = { .json = true, .dir_a = "a", .dir_b = "b" };
+
+	assert_int_equal(report_run_diff(f, rr, arg, &o), 6);
+}
+
+/* The overlay's TCP goodput halves in B: every one of its repetitions
+ * below every one of A's, a regression at 1 and 4 streams, and so are its
+ * ratios to the underlay and the host's CPU per Gbit (the same CPU seconds
+ * for half the data); the test processes' CPU per Gbit, the same in every
+ * repetition, is noise, and so is the underlay, unchanged. */
+static void test_diff_verdicts(void **state)
+{
+	struct results_run a, b;
+	struct report_run ra, rb;
+	cJSON *doc, *figs, *x;
+	unsigned regressions = 0;
+	char *t;
+
+	(void)state;
+	fixture_run(&a);
+	fixture_run(&b);
+	for (size_t i = 0; i < b.ntrials; i++)
+		if (b.trials[i].kind == RESULTS_TRIAL_TCP && b.trials[i].path == 1)
+			b.trials[i].tcp.goodput_bps /= 2;
+	assert_int_equal(report_run_prepare(&ra, &a), 0);
+	assert_int_equal(report_run_prepare(&rb, &b), 0);
+	t = render(p_diff, &ra, &rb);
+	/* 200..300 against 100..150: the nine differences -200..-50 of 250 */
+	contains(t,
+		 "TCP goodput            overlay         1 str      250 Mbit/s     125 Mbit/s    "
+		 "-125 Mbit/s   -50.0%  [-80.0, -20.0]%    REGRESSION\n");
+	contains(t,
+		 "TCP goodput            underlay        1 str      950 Mbit/s     950 Mbit/s     "
+		 "   0 bit/s    +0.0%  [-10.5, +10.5]%    noise\n");
+	contains(t, "ratio host CPU s/Gbit  overlay         1 str               4              8 "
+		    "             4  +100.0%  [+100.0, +100.0]%  REGRESSION\n");
+	contains(t, "(1+1 reps)         too few reps\n");
+	contains(t, "6 regressions, 0 progressions");
+	free(t);
+	t = render(p_diff_json, &ra, &rb);
+	doc = cJSON_Parse(t);
+	assert_non_null(doc);
+	assert_string_equal(cJSON_GetObjectItem(doc, "schema")->valuestring, "ovlperf.compare");
+	assert_int_equal(cJSON_GetObjectItem(doc, "regressions")->valueint, 6);
+	figs = cJSON_GetObjectItem(doc, "figures");
+	cJSON_ArrayForEach(x, figs)
+	{
+		const char *v = cJSON_GetObjectItem(x, "verdict")->valuestring;
+
+		if (strcmp(v, "regression"))
+			continue;
+		regressions++;
+		assert_string_equal(cJSON_GetObjectItem(x, "path")->valuestring, "overlay");
+		assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(cJSON_GetObjectItem(x, "b"),
+									"repetitions")),
+				 3);
+		assert_float_equal(
+			cJSON_GetObjectItem(cJSON_GetObjectItem(x, "change"), "confidence")
+				->valuedouble,
+			0.9, 1e-9);
+	}
+	assert_int_equal(regressions, 6);
+	cJSON_Delete(doc);
 	free(t);
 	report_run_release(&ra);
 	report_run_release(&rb);
@@ -639,6 +712,7 @@ int main(void)
 		cmocka_unit_test(test_owd_upper_bound),
 		cmocka_unit_test(test_delay_rows),
 		cmocka_unit_test(test_diff),
+		cmocka_unit_test(test_diff_verdicts),
 		cmocka_unit_test(test_lower_bound_markers),
 		cmocka_unit_test(test_diff_bounds),
 		cmocka_unit_test(test_plots),

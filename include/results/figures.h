@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Every figure of a run with the values of its repetitions (figures.c):
+ * what `ovlperf report A B` compares and `report --trend` follows from run
+ * to run. A figure is named by what it is, its path and its key (stream
+ * count or datagram size), and a delay by its load's share of the NDR, so
+ * two runs of one scenario name the same figure alike. Its value is the one
+ * the reports give (the median over the repetitions, results_aggregate());
+ * its repetitions' values are what the noise is judged from.
+ */
+#ifndef OVLPERF_FIGURES_H
+#define OVLPERF_FIGURES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "overhead.h"
+#include "results.h"
+
+/* The repetitions kept of one figure (a scenario allows up to 100). */
+#define RESULTS_FIGURE_REPS 100
+
+struct results_figure {
+	char what[48]; /* "TCP goodput", "UDP NDR", "delay p50 ms @90%", "ratio TCP goodput" */
+	enum overhead_metric metric;
+	bool ratio; /* overlay / underlay, each repetition against its own */
+	char path[RESULTS_NAME_MAX];
+	unsigned key;
+	const char *key_unit; /* "streams" or "bytes" */
+	double load_pct;      /* delay figures: the load's share of the NDR; else 0 */
+	double value;	      /* as the reports give it */
+	bool rate;	      /* bit/s */
+	int better;	      /* +1 higher is better, -1 lower is, 0 neither */
+	enum overhead_bound bound;
+	size_t n;
+	double v[RESULTS_FIGURE_REPS]; /* each repetition's value */
+};
+
+struct results_figures {
+	size_t n;
+	struct results_figure *f;
+};
+
+/* The figures of run (sum and ov derived from it). 0 or -ENOMEM. */
+int results_figures(const struct results_run *run, const struct results_summary *sum,
+		    const struct overhead *ov, struct results_figures *out);
+void results_figures_free(struct results_figures *fs);
+/* The figure of fs that names the same figure as x, or NULL. */
+const struct results_figure *results_figures_match(const struct results_figures *fs,
+						   const struct results_figure *x);
+/* A stable name for JSON and OpenMetrics: the metric's name
+ * ("tcp_goodput_bps"), "ratio_" before it for a ratio. */
+void results_figure_name(const struct results_figure *x, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * `ovlperf report A B` as a model (report_run_diff.c builds it and prints
+ * it as text) and its JSON printer (report_run_diff_json.c): every figure
+ * of A matched with B's, the change with its interval from the
+ * repetitions (change.h) and the verdict.
+ */
+#ifndef OVLPERF_REPORT_DIFF_H
+#define OVLPERF_REPORT_DIFF_H
+
+#include <stdio.h>
+
+#include "change.h"
+#include "figures.h"
+#include "report_run.h"
+
+#define REPORT_DIFF_WARN_MAX 8
+
+struct report_diff_row {
+	const struct results_figure *a, *b; /* b NULL: only in A */
+	/* How B - A relates to the true difference (a bound in either run) */
+	enum overhead_bound delta_bound;
+	bool compared; /* ch holds the change (both have values) */
+	struct change ch;
+	enum change_verdict verdict;
+};
+
+struct report_diff {
+	const struct report_run *a, *b;
+	struct results_figures fa, fb;
+	size_t n;
+	struct report_diff_row *rows;
+	size_t only_b;	/* figures of B that A lacks */
+	unsigned nwarn; /* what the runs differ in besides their figures */
+	char warn[REPORT_DIFF_WARN_MAX][256];
+	unsigned regressions, progressions;
+	double threshold, confidence;
+};
+
+int report_diff_build(struct report_diff *d, const struct report_run *a, const struct report_run *b,
+		      const struct report_diff_options *o);
+void report_diff_free(struct report_diff *d);
+/* The diff as one JSON document (schema "ovlperf.compare", docs/json.md). */
+int report_diff_json(FILE *f, const struct report_diff *d, const struct report_diff_options *o);
+
+#endif

@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: MIT
+/* change.c: the Hodges-Lehmann shift, its Mann-Whitney interval and the
+ * verdicts, on hand-computed cases and on synthetic repetitions with known
+ * steps drawn from a fixed seed (the same numbers on every run). */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "change.h"
+
+/* splitmix64 with a fixed seed: every run draws the same histories */
+static uint64_t rng = 0x0123456789abcdefULL;
+
+static double uniform01(void)
+{
+	uint64_t z = (rng += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	z ^= z >> 31;
+	return ((double)(z >> 11) + 0.5) / 9007199254740992.0;
+}
+
+static double gauss(void)
+{
+	return sqrt(-2 * log(uniform01())) * cos(2 * M_PI * uniform01());
+}
+
+/* n repetitions of level with a spread of spread ((max - min) / level at
+ * most: uniform in level * (1 +- spread / 2)), or normal with sd when
+ * spread is 0. */
+static void draw(double *v, size_t n, double level, double spread, double sd)
+{
+	for (size_t i = 0; i < n; i++)
+		v[i] = level * (1 + (spread > 0 ? spread * (uniform01() - 0.5) : sd * gauss()));
+}
+
+/* U for 3 + 3: counts 1 1 2 3 3 3 3 2 1 1 of 20 orders. */
+static void test_u_cdf(void **state)
+{
+	static const double cum[] = { 1, 2, 4, 7, 10, 13, 16, 18, 19, 20 };
+
+	(void)state;
+	for (unsigned u = 0; u < 10; u++)
+		assert_float_equal(change_u_cdf(3, 3, u), cum[u] / 20, 1e-12);
+	assert_float_equal(change_u_cdf(3, 3, -1), 0, 0);
+	/* 2 + 2: 1 1 2 1 1 of 6 */
+	assert_float_equal(change_u_cdf(2, 2, 0), 1.0 / 6, 1e-12);
+	assert_float_equal(change_u_cdf(2, 2, 2), 4.0 / 6, 1e-12);
+	/* the exact distribution at its limit agrees with the approximation */
+	assert_float_equal(change_u_cdf(CHANGE_EXACT_MAX, CHANGE_EXACT_MAX, 1000),
+			   change_u_cdf(CHANGE_EXACT_MAX + 1, CHANGE_EXACT_MAX, 1025), 0.01);
+}
+
+/* 3 + 3 values, B 10 below A: the nine differences are -12..-8, their
+ * median -10; at 90 % the interval is their range, and 95 % cannot be had. */
+static void test_three_by_three(void **state)
+{
+	const double a[] = { 100, 101, 102 }, b[] = { 90, 91, 92 };
+	struct change c;
+
+	(void)state;
+	assert_true(change_compare(a, 3, b, 3, 0.90, &c));
+	assert_float_equal(c.base, 101, 1e-12);
+	assert_float_equal(c.shift, -10, 1e-12);
+	assert_true(c.has_interval);
+	assert_float_equal(c.lo, -12, 1e-12);
+	assert_float_equal(c.hi, -8, 1e-12);
+	assert_float_equal(c.confidence, 0.9, 1e-12);
+	assert_float_equal(c.pct, -1000.0 / 101, 1e-9);
+	assert_int_equal(change_verdict(&c, 1, 0.05), CHANGE_REGRESSION);
+	assert_int_equal(change_verdict(&c, -1, 0.05), CHANGE_PROGRESSION);
+	assert_int_equal(change_verdict(&c, 0, 0.05), CHANGE_DIFFERENT);
+	assert_int_equal(change_verdict(&c, 1, 0.15), CHANGE_SMALL);
+	assert_true(change_compare(a, 3, b, 3, 0.95, &c));
+	assert_false(c.has_interval);
+	assert_int_equal(change_verdict(&c, 1, 0.05), CHANGE_TOO_FEW);
+	/* overlapping: the interval holds zero */
+	const double d[] = { 99, 101.5, 103 };
+
+	assert_true(change_compare(a, 3, d, 3, 0.90, &c));
+	assert_int_equal(change_verdict(&c, 1, 0.05), CHANGE_NOISE);
+	/* one value a side gives a shift and no interval */
+	assert_true(change_compare(a, 1, b, 1, 0.90, &c));
+	assert_float_equal(c.shift, -10, 1e-12);
+	assert_int_equal(change_verdict(&c, 1, 0.05), CHANGE_TOO_FEW);
+	assert_false(change_compare(a, 0, b, 3, 0.90, &c));
+}
+
+/* Larger samples: 10 + 10 at 95 % (exact) and 60 + 60 (approximation)
+ * find a 3 % step in 1 % noise. */
+static void test_larger(void **state)
+{
+	double a[60], b[60];
+	struct change c;
+
+	(void)state;
+	draw(a, 10, 1000, 0, 0.01);
+	draw(b, 10, 970, 0, 0.01);
+	assert_true(change_compare(a, 10, b, 10, 0.95, &c));
+	assert_true(c.has_interval && c.confidence >= 0.95);
+	assert_true(c.hi < 0);
+	assert_int_equal(change_verdict(&c, 1, 0.02), CHANGE_REGRESSION);
+	draw(a, 60, 1000, 0, 0.01);
+	draw(b, 60, 970, 0, 0.01);
+	assert_true(change_compare(a, 60, b, 60, 0.95, &c));
+	assert_true(c.lo_pct > -4 && c.hi_pct < -2);
+}
+
+#define HISTORIES 200
+
+/* 3 repetitions a side with a 5 % spread: a 10 % step is found every
+ * time, a 1 % step never. */
+static void test_steps(void **state)
+{
+	unsigned found10 = 0, found1 = 0;
+
+	(void)state;
+	for (int i = 0; i < HISTORIES; i++) {
+		double a[3], b[3];
+		struct change c;
+
+		draw(a, 3, 1e9, 0.05, 0);
+		draw(b, 3, 0.9e9, 0.05, 0);
+		assert_true(change_compare(a, 3, b, 3, CHANGE_DEFAULT_CONFIDENCE, &c));
+		found10 += change_verdict(&c, 1, CHANGE_DEFAULT_THRESHOLD) == CHANGE_REGRESSION;
+		draw(b, 3, 0.99e9, 0.05, 0);
+		assert_true(change_compare(a, 3, b, 3, CHANGE_DEFAULT_CONFIDENCE, &c));
+		found1 += change_verdict(&c, 1, CHANGE_DEFAULT_THRESHOLD) >= CHANGE_REGRESSION;
+	}
+	assert_int_equal(found10, HISTORIES);
+	assert_int_equal(found1, 0);
+}
+
+/* Noise alone, 3 + 3 repetitions: the interval misses zero at the rate its
+ * confidence says (10 %, 2 of 20 orders: 20 of 200, binomially 7..35 at
+ * 99.9 %). With the 5 % threshold, noise of a 5 % spread is never called a
+ * change; normal noise of 2 % sd is, at 0.26 % (2.6e5 simulated pairs: the
+ * shift must also exceed 1.8 sd of a difference), so at most 4 of 200
+ * (binomially 99.9 %). */
+static void test_noise(void **state)
+{
+	unsigned excl = 0, alarms = 0, alarms_normal = 0;
+
+	(void)state;
+	for (int i = 0; i < HISTORIES; i++) {
+		double a[3], b[3];
+		struct change c;
+		enum change_verdict v;
+
+		draw(a, 3, 1e9, 0.05, 0);
+		draw(b, 3, 1e9, 0.05, 0);
+		assert_true(change_compare(a, 3, b, 3, CHANGE_DEFAULT_CONFIDENCE, &c));
+		v = change_verdict(&c, 1, CHANGE_DEFAULT_THRESHOLD);
+		excl += v != CHANGE_NOISE;
+		alarms += v == CHANGE_REGRESSION || v == CHANGE_PROGRESSION;
+		draw(a, 3, 1e9, 0, 0.02);
+		draw(b, 3, 1e9, 0, 0.02);
+		assert_true(change_compare(a, 3, b, 3, CHANGE_DEFAULT_CONFIDENCE, &c));
+		v = change_verdict(&c, 1, CHANGE_DEFAULT_THRESHOLD);
+		alarms_normal += v == CHANGE_REGRESSION || v == CHANGE_PROGRESSION;
+	}
+	print_message("noise only: interval without zero %u of %d, alarms %u, %u (normal)\n", excl,
+		      HISTORIES, alarms, alarms_normal);
+	assert_in_range(excl, 7, 35);
+	assert_int_equal(alarms, 0);
+	assert_in_range(alarms_normal, 0, 4);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_u_cdf),  cmocka_unit_test(test_three_by_three),
+		cmocka_unit_test(test_larger), cmocka_unit_test(test_steps),
+		cmocka_unit_test(test_noise),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
