@@ -124,7 +124,7 @@ static void paths_of(const struct results_run *run, char *buf, size_t len)
 
 /* Differences in what the two runs measured make their figures compare
  * only with care: say so before the table. */
-static void warn(struct report_diff *d, const char *fmt, ...)
+__attribute__((format(printf, 2, 3))) static void warn(struct report_diff *d, const char *fmt, ...)
 {
 	va_list ap;
 
