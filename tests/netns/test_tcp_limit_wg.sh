@@ -113,11 +113,14 @@ for t in run["trials"]:
         why.append("quota %s on host %s" % (t.get("overlay_quota_cores"), t.get("overlay_quota_host")))
     if not 0 < t.get("overlay_throttled_s", 0) <= whole:
         why.append("throttled %s s, the cgroup's %s s" % (t.get("overlay_throttled_s"), whole))
-    if not 0 < t.get("overlay_quota_used", 0) <= 0.2 * 1.1:
+    # the quota is 20 ms a 100 ms period; a window read between periods
+    # can hold a period's quota more at each end: 40 ms over the trial's
+    # measured 0.8 s or more is 0.05 cores (a CI run read 0.221)
+    if not 0 < t.get("overlay_quota_used", 0) <= 0.25:
         why.append("used %s of 0.2 cores" % t.get("overlay_quota_used"))
     if t.get("overlay_quota_process") != "wireguard-go" or t.get("overlay_quota_thread") != "wireguard-go":
         why.append("quota process %r thread %r" % (t.get("overlay_quota_process"), t.get("overlay_quota_thread")))
-    if not 0 < t.get("overlay_quota_thread_cpu", 0) <= 0.2 * 1.1:
+    if not 0 < t.get("overlay_quota_thread_cpu", 0) <= 0.25:
         why.append("its busiest thread at %s" % t.get("overlay_quota_thread_cpu"))
     if t.get("overlay_process") != "wireguard-go" or t.get("overlay_thread_host") not in (0, 1) \
             or not 0 < t.get("overlay_thread_cpu", 0) <= 1.05:
