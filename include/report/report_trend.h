@@ -25,5 +25,9 @@ int report_trend_plot(const struct history *h, size_t n, const char *dir);
 /* dir/trend.html: the summary table and, for each figure, its SVG in dir
  * embedded (when plots drew it) with its segments. 0 or a negative errno. */
 int report_trend_html(const struct history *h, const char *dir, bool plots);
+/* dir/trend.prom: report_trend_openmetrics() written whole and renamed into
+ * place, so a textfile collector never reads half of it. 0 or a negative
+ * errno. */
+int report_trend_prom(const struct history *h, const char *dir);
 
 #endif

@@ -107,30 +107,6 @@ static int parse(int argc, char **argv, struct trend_opts *o)
 	return 0;
 }
 
-/* dir/trend.prom, written whole then renamed into place, so a textfile
- * collector never reads half of it. */
-static int write_prom(const struct history *h, const char *dir)
-{
-	char path[1100], tmp[1120];
-	FILE *f;
-	int rc;
-
-	snprintf(path, sizeof(path), "%s/trend.prom", dir);
-	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	if (!(f = fopen(tmp, "w")))
-		return -errno;
-	rc = report_trend_openmetrics(f, h);
-	if ((fflush(f) || ferror(f)) && !rc)
-		rc = -EIO;
-	if (fclose(f) && !rc)
-		rc = -EIO;
-	if (!rc && rename(tmp, path))
-		rc = -errno;
-	if (rc)
-		remove(tmp);
-	return rc;
-}
-
 static int write_out(const struct history *h, const struct trend_opts *o)
 {
 	bool plots = o->plots;
@@ -153,7 +129,7 @@ static int write_out(const struct history *h, const struct trend_opts *o)
 	}
 	rc = report_trend_html(h, o->out, plots);
 	if (!rc)
-		rc = write_prom(h, o->out);
+		rc = report_trend_prom(h, o->out);
 	if (rc)
 		fprintf(stderr, "ovlperf report --trend: writing in %s: %s\n", o->out,
 			strerror(-rc));

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "report_file.h"
 #include "report_run.h"
 #include "report_trend.h"
 
@@ -138,17 +139,17 @@ static void html_series(FILE *f, const struct history *h, size_t i, bool plots)
 	fputs("</table>\n", f);
 }
 
-int report_trend_html(const struct history *h, const char *dir, bool plots)
-{
-	char path[1100], tmp[1120];
-	FILE *f;
-	int rc = 0;
+struct html_ctx {
+	const struct history *h;
+	bool plots;
+};
 
-	snprintf(path, sizeof(path), "%s/trend.html", dir);
-	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	f = fopen(tmp, "w");
-	if (!f)
-		return -errno;
+static int html_page(FILE *f, const void *arg)
+{
+	const struct html_ctx *c = arg;
+	const struct history *h = c->h;
+	bool plots = c->plots;
+
 	fputs("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>ovlperf trend: ", f);
 	esc(f, h->scenario);
 	fputs("</title><style>body{font-family:sans-serif;max-width:60em;margin:auto}"
@@ -169,13 +170,27 @@ int report_trend_html(const struct history *h, const char *dir, bool plots)
 	for (size_t i = 0; i < h->nseries; i++)
 		html_series(f, h, i, plots);
 	fputs("</body></html>\n", f);
-	if (fflush(f) || ferror(f))
-		rc = -EIO;
-	if (fclose(f) && !rc)
-		rc = -EIO;
-	if (!rc && rename(tmp, path))
-		rc = -errno;
-	if (rc)
-		remove(tmp);
-	return rc;
+	return 0;
+}
+
+int report_trend_html(const struct history *h, const char *dir, bool plots)
+{
+	const struct html_ctx c = { h, plots };
+	char path[1100];
+
+	snprintf(path, sizeof(path), "%s/trend.html", dir);
+	return report_write_path(path, html_page, &c);
+}
+
+static int prom_text(FILE *f, const void *h)
+{
+	return report_trend_openmetrics(f, h);
+}
+
+int report_trend_prom(const struct history *h, const char *dir)
+{
+	char path[1100];
+
+	snprintf(path, sizeof(path), "%s/trend.prom", dir);
+	return report_write_path(path, prom_text, h);
 }
