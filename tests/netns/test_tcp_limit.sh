@@ -159,7 +159,7 @@ unit = {"bit/s": 1, "kbit/s": 1e3, "Mbit/s": 1e6, "Gbit/s": 1e9}
 def bps(m): return float(m.group(1)) * unit[m.group(2)]
 small, fixed = open(sys.argv[1]).read(), open(sys.argv[2]).read()
 want = bps(re.search(r"a window for ([0-9.]+) (\S+) at this round trip", small))
-line = re.search(r"underlay, 1 stream: ([a-z ]+) \(.*", fixed).group(0)
+line = re.search(r"underlay, 1 stream: ([A-Za-z ]+) \(.*", fixed).group(0)
 got = bps(re.search(r"measured ([0-9.]+) (\S+)\)", line)) if "measured" in line else 0
 moved = not line.startswith("underlay, 1 stream: receive window")
 print(int(moved or got >= 0.9 * want), line[:60], "got", got, "sized for", want)
