@@ -71,9 +71,9 @@ $(O)/tests/%: tests/unit/%.c $(LIBOBJ)
 #
 # The netns scripts mostly wait: the lane scripts used 411 s of CPU in 296 s
 # of wall time on 2 cores, the alone ones about 180 s in 300 s. So the layers
-# that compute and touch no namespace, lab or installed file (check-beside:
-# the unit tests under ASan, the fuzzers, the Debian package's build, the
-# Ansible lint) run beside them under SCHED_IDLE (chrt -i 0, and nice 19):
+# that compute and touch no namespace or lab (check-beside: the unit tests
+# under ASan, the fuzzers, the staged install, the Debian package's build
+# and its install test, the Ansible lint) run beside them under SCHED_IDLE (chrt -i 0, and nice 19):
 # such a task takes only what nothing else wants, and the kernel counts a
 # CPU that runs nothing else as idle when it places a waking task, so an
 # alone script still has the machine to itself whenever it wants a core.
@@ -93,20 +93,22 @@ check: deps
 	$(MAKE) netns-asan NETNS_JOBS=$(CHECK_NETNS_JOBS) NETNS_PHASE=alone || rc=1; \
 	echo "== check: waiting for the layers beside the netns tests"; \
 	bgrc=0; wait $$bg || bgrc=1; \
-	echo "== check: beside the netns tests (SCHED_IDLE): ASan unit tests, fuzzers, deb build, Ansible lint"; \
+	echo "== check: beside the netns tests (SCHED_IDLE): ASan unit tests, fuzzers, install-check, deb build and test, Ansible lint"; \
 	cat "$$log"; \
 	[ $$bgrc -eq 0 ] || echo "check: a layer beside the netns tests failed (its output above)" >&2; \
 	[ $$rc -eq 0 ] && [ $$bgrc -eq 0 ]
 	$(MAKE) netns NETNS_ONLY=tunnel_privilege
-	$(MAKE) install-check
-	$(MAKE) deb-test
-	$(MAKE) mesh-demo
 
 # The layers `check` runs beside the netns tests (above), one after another.
+# install-check stages into a scratch DESTDIR; deb-test installs the package
+# it built and purges it (no netns script reads the installed files). The
+# mesh demo is a lane script of its own (tests/netns/test_mesh_demo.sh).
 check-beside:
 	$(MAKE) -j$(JOBS) WERROR=1 asan
 	$(MAKE) -j$(JOBS) fuzz-smoke FUZZ_SECONDS=$(CHECK_FUZZ_SECONDS) FUZZ_SMOKE_JOBS=2
+	$(MAKE) install-check
 	$(MAKE) deb
+	$(MAKE) deb-test
 	$(MAKE) ansible-lint
 
 unit: $(UNIT_BIN)
