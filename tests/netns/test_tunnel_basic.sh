@@ -71,7 +71,10 @@ udp_case()
 	err0=$(($(udp6_in InErrors) + $(udp6_in InCsumErrors)))
 	ip netns exec "$B" python3 "$(dirname "$0")/udp_burst.py" recv "$addr" 5003 $n "$gro" >"$log" 2>&1 &
 	pid=$!
-	for _ in $(seq 100); do grep -q ready "$log" && break; sleep 0.1; done
+	# a loaded machine may take seconds to start python in B: sending
+	# before B's socket is bound gets ICMP port unreachable, then ECONNREFUSED
+	for _ in $(seq 300); do grep -q ready "$log" && break; sleep 0.1; done
+	grep -q ready "$log" || fail "B's UDP receiver on $addr not bound after 30 s: $(cat "$log")"
 	in_a python3 "$(dirname "$0")/udp_burst.py" send "$addr" 5003 $n 1000
 	wait $pid || fail "UDP to $addr (UDP_GRO $gro): $(cat "$log")"
 	read -r got reads multi < <(tail -1 "$log")
