@@ -82,22 +82,29 @@ $(O)/tests/%: tests/unit/%.c $(LIBOBJ)
 JOBS        ?= $(shell nproc 2>/dev/null || echo 2)
 CHECK_FUZZ_SECONDS ?= 5
 CHECK_NETNS_JOBS ?= 3
+# Each stage prints when it starts (== check: ... at HH:MM:SS), for the time
+# budget: .ci/run, which runs check, must stay within 15 minutes on 2 cores.
 check: deps
+	@echo "== check: builds, unit tests, man pages at $$(date +%T)"
 	$(MAKE) format-check layout-check
 	$(MAKE) -j$(JOBS) WERROR=1 all unit
 	$(MAKE) man-check
 	+$(ASAN_MAKE) -j$(JOBS) WERROR=1 build-asan/ovlperf
 	+@log=$$(mktemp /tmp/ovlperf-check-beside.XXXXXX); trap 'rm -f "$$log"' EXIT; \
 	chrt -i 0 nice -n 19 $(MAKE) --no-print-directory check-beside >"$$log" 2>&1 & bg=$$!; \
+	echo "== check: netns lanes at $$(date +%T)"; \
 	rc=0; $(MAKE) netns-asan NETNS_JOBS=$(CHECK_NETNS_JOBS) NETNS_PHASE=lanes || rc=1; \
+	echo "== check: netns alone at $$(date +%T)"; \
 	$(MAKE) netns-asan NETNS_JOBS=$(CHECK_NETNS_JOBS) NETNS_PHASE=alone || rc=1; \
-	echo "== check: waiting for the layers beside the netns tests"; \
+	echo "== check: waiting for the layers beside the netns tests at $$(date +%T)"; \
 	bgrc=0; wait $$bg || bgrc=1; \
 	echo "== check: beside the netns tests (SCHED_IDLE): ASan unit tests, fuzzers, install-check, deb build and test, Ansible lint"; \
 	cat "$$log"; \
 	[ $$bgrc -eq 0 ] || echo "check: a layer beside the netns tests failed (its output above)" >&2; \
 	[ $$rc -eq 0 ] && [ $$bgrc -eq 0 ]
+	@echo "== check: the privilege test with the release binary at $$(date +%T)"
 	$(MAKE) netns NETNS_ONLY=tunnel_privilege
+	@echo "== check: done at $$(date +%T)"
 
 # The layers `check` runs beside the netns tests (above), one after another.
 # install-check stages into a scratch DESTDIR; deb-test installs the package
