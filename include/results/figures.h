@@ -48,6 +48,20 @@ void results_figures_free(struct results_figures *fs);
 /* The figure of fs that names the same figure as x, or NULL. */
 const struct results_figure *results_figures_match(const struct results_figures *fs,
 						   const struct results_figure *x);
+/* CPU per Gbit (of the test processes or of the whole machine, and their
+ * overlay / underlay ratios) moves between runs of one unchanged setup far
+ * beyond what its repetitions show: the share of a shared machine a run
+ * gets, its CPU frequency, the other tenants of a VM change from run to
+ * run, not from repetition to repetition (docs/compare.md measured +-17 %
+ * between three identical runs, 2.5 against 0.7 s/Gbit once). So a CPU
+ * figure has a threshold of its own, by default a doubling (100 %). */
+#define RESULTS_CPU_THRESHOLD 1.0
+bool results_figure_is_cpu(const struct results_figure *x);
+/* The threshold (a fraction) that applies to x: cpu_threshold (0:
+ * RESULTS_CPU_THRESHOLD) for a CPU figure, else threshold. */
+double results_figure_threshold(const struct results_figure *x, double threshold,
+				double cpu_threshold);
+
 /* A stable name for JSON and OpenMetrics: the metric's name
  * ("tcp_goodput_bps"), "ratio_" before it for a ratio. */
 void results_figure_name(const struct results_figure *x, char *buf, size_t len);
