@@ -73,7 +73,7 @@ $(O)/tests/%: tests/unit/%.c $(LIBOBJ)
 # of wall time on 2 cores, the alone ones about 180 s in 300 s. So the layers
 # that compute and touch no namespace, lab or installed file (check-beside:
 # the unit tests under ASan, the fuzzers, the Debian package's build, the
-# Ansible lint) run beside them under SCHED_IDLE (chrt -i 0, and nice 19):
+# Ansible lint, the alert rules' promtool tests) run beside them under SCHED_IDLE (chrt -i 0, and nice 19):
 # such a task takes only what nothing else wants, and the kernel counts a
 # CPU that runs nothing else as idle when it places a waking task, so an
 # alone script still has the machine to itself whenever it wants a core.
@@ -93,7 +93,7 @@ check: deps
 	$(MAKE) netns-asan NETNS_JOBS=$(CHECK_NETNS_JOBS) NETNS_PHASE=alone || rc=1; \
 	echo "== check: waiting for the layers beside the netns tests"; \
 	bgrc=0; wait $$bg || bgrc=1; \
-	echo "== check: beside the netns tests (SCHED_IDLE): ASan unit tests, fuzzers, deb build, Ansible lint"; \
+	echo "== check: beside the netns tests (SCHED_IDLE): ASan unit tests, fuzzers, deb build, Ansible lint, alert rules"; \
 	cat "$$log"; \
 	[ $$bgrc -eq 0 ] || echo "check: a layer beside the netns tests failed (its output above)" >&2; \
 	[ $$rc -eq 0 ] && [ $$bgrc -eq 0 ]
@@ -108,6 +108,7 @@ check-beside:
 	$(MAKE) -j$(JOBS) fuzz-smoke FUZZ_SECONDS=$(CHECK_FUZZ_SECONDS) FUZZ_SMOKE_JOBS=2
 	$(MAKE) deb
 	$(MAKE) ansible-lint
+	$(MAKE) rules-check
 
 unit: $(UNIT_BIN)
 	@bash tests/run_unit.sh $(UNIT_BIN)
@@ -233,7 +234,7 @@ layout-check:
 
 # install, uninstall, install-check (PREFIX, DESTDIR; deploy/install.mk)
 include deploy/install.mk
-# mesh-demo, ansible-lint, deb, deb-check (deploy/mesh.mk)
+# mesh-demo, ansible-lint, deb, deb-check, rules-check (deploy/mesh.mk)
 include deploy/mesh.mk
 
 clean:

@@ -5,7 +5,7 @@
 #   make install PREFIX=/usr DESTDIR=/tmp/pkg
 # Installs the binary, the systemd units (`ovlperf server`; `ovlperf run`
 # of a scenario on a timer), their options files (each kept when it exists:
-# it is the user's), the scenarios and the docs.
+# it is the user's), the scenarios, the Prometheus alert rules and the docs.
 #
 # Hooks: a rule file that installs more (man pages) adds its targets to
 # INSTALL_HOOKS and UNINSTALL_HOOKS (e.g. INSTALL_HOOKS += install-man); they
@@ -30,10 +30,11 @@ UNIT_SUBST = sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@DOCDIR@|$(DOCDIR)|g' \
 
 .PHONY: install uninstall install-check
 install: $(BIN)
-	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/scenarios \
+	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/scenarios $(DESTDIR)$(DATADIR)/prometheus \
 		$(DESTDIR)$(DOCDIR)/docs $(DESTDIR)$(UNITDIR) $(DESTDIR)$(SYSCONFDIR)/ovlperf
 	$(INSTALL) -m 755 $(BIN) $(DESTDIR)$(BINDIR)/ovlperf
 	$(INSTALL) -m 644 $(INSTALL_SCENARIOS) $(DESTDIR)$(DATADIR)/scenarios/
+	$(INSTALL) -m 644 deploy/prometheus/ovlperf.rules.yml $(DESTDIR)$(DATADIR)/prometheus/
 	$(INSTALL) -m 644 README.md SECURITY.md $(DESTDIR)$(DOCDIR)/
 	$(INSTALL) -m 644 $(wildcard docs/*.md) $(DESTDIR)$(DOCDIR)/docs/
 	@for u in $(UNIT_NAMES); do \
@@ -55,6 +56,7 @@ uninstall:
 	@[ -z "$(strip $(UNINSTALL_HOOKS))" ] || $(MAKE) $(UNINSTALL_HOOKS)
 	rm -f $(DESTDIR)$(BINDIR)/ovlperf $(UNIT_NAMES:%=$(DESTDIR)$(UNITDIR)/%)
 	rm -f $(INSTALL_SCENARIOS:scenarios/%=$(DESTDIR)$(DATADIR)/scenarios/%)
+	rm -f $(DESTDIR)$(DATADIR)/prometheus/ovlperf.rules.yml
 	rm -f $(DESTDIR)$(DOCDIR)/README.md $(DESTDIR)$(DOCDIR)/SECURITY.md \
 		$(patsubst docs/%,$(DESTDIR)$(DOCDIR)/docs/%,$(wildcard docs/*.md))
 	@for e in $(ENV_NAMES); do \
@@ -63,7 +65,7 @@ uninstall:
 			rm -f $$env; \
 		elif [ -e $$env ]; then echo "kept $$env (edited)"; fi; \
 	done
-	-rmdir $(DESTDIR)$(DATADIR)/scenarios $(DESTDIR)$(DATADIR) $(DESTDIR)$(DOCDIR)/docs \
+	-rmdir $(DESTDIR)$(DATADIR)/scenarios $(DESTDIR)$(DATADIR)/prometheus $(DESTDIR)$(DATADIR) $(DESTDIR)$(DOCDIR)/docs \
 		$(DESTDIR)$(DOCDIR) $(DESTDIR)$(SYSCONFDIR)/ovlperf 2>/dev/null
 
 # Installs into a scratch DESTDIR and PREFIX, checks the file list and the

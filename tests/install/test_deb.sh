@@ -37,7 +37,7 @@ ok "lintian: no errors ($(grep -c '^W:' "$WORK/lintian.txt" || true) warnings)"
 dpkg-deb -c "$DEB" | awk '{print $6}' >"$WORK/contents"
 for f in ./usr/bin/ovlperf ./lib/systemd/system/ovlperf-server.service ./etc/ovlperf/server.env \
 	./lib/systemd/system/ovlperf-run@.service ./lib/systemd/system/ovlperf-run@.timer \
-	./etc/ovlperf/run@.env \
+	./etc/ovlperf/run@.env ./usr/share/ovlperf/prometheus/ovlperf.rules.yml \
 	./usr/share/ovlperf/scenarios/default.ini ./usr/share/doc/ovlperf/README.md \
 	./usr/share/doc/ovlperf/docs/mesh.md ./usr/share/doc/ovlperf/copyright; do
 	grep -qx "$f" "$WORK/contents" || fail "the package lacks $f"

@@ -26,6 +26,7 @@ mk install DESTDIR="$D" PREFIX=/usr >"$WORK/install.out"
 	echo ./usr/lib/systemd/system/ovlperf-run@.service
 	echo ./usr/lib/systemd/system/ovlperf-run@.timer
 	for f in scenarios/*.ini; do echo "./usr/share/ovlperf/$f"; done
+	echo ./usr/share/ovlperf/prometheus/ovlperf.rules.yml
 	echo ./usr/share/doc/ovlperf/README.md
 	echo ./usr/share/doc/ovlperf/SECURITY.md
 	for f in docs/*.md; do echo "./usr/share/doc/ovlperf/$f"; done
