@@ -52,13 +52,14 @@ const struct results_figure *results_figures_match(const struct results_figures 
  * overlay / underlay ratios) moves between runs of one unchanged setup far
  * beyond what its repetitions show: the share of a shared machine a run
  * gets, its CPU frequency, the other tenants of a VM change from run to
- * run, not from repetition to repetition (docs/compare.md measured +-17 %
- * between three identical runs, 2.5 against 0.7 s/Gbit once). So a CPU
- * figure has a threshold of its own, by default a doubling (100 %). */
-#define RESULTS_CPU_THRESHOLD 1.0
+ * run, not from repetition to repetition (docs/compare.md measured -16 %,
+ * +17 % and +194 % between identical runs). No fixed threshold tells that
+ * from a change there, so a CPU figure has a threshold of its own, and by
+ * default none: its change and interval are given, never called a
+ * regression or progression (at most "small"), unless one is asked for. */
 bool results_figure_is_cpu(const struct results_figure *x);
-/* The threshold (a fraction) that applies to x: cpu_threshold (0:
- * RESULTS_CPU_THRESHOLD) for a CPU figure, else threshold. */
+/* The threshold (a fraction) that applies to x: for a CPU figure
+ * cpu_threshold, or INFINITY (not judged) when it is 0; else threshold. */
 double results_figure_threshold(const struct results_figure *x, double threshold,
 				double cpu_threshold);
 

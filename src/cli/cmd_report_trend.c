@@ -24,7 +24,7 @@ static void usage(FILE *f)
 		"               followed in the order they started\n\n"
 		"  --scenario NAME  the scenario to follow (default: the latest run's)\n"
 		"  --threshold PCT  the least change of a segment flagged (default 5 %%;\n"
-		"               CPU per Gbit: 100 %%, docs/compare.md)\n"
+		"               CPU per Gbit is not judged, docs/compare.md)\n"
 		"  --out DIR    also write trend.html, trend-N.svg per figure (gnuplot) and\n"
 		"               trend.prom (OpenMetrics) into DIR (made if missing)\n"
 		"  -F, --format FMT  what stdout gets: summary (default) or openmetrics\n"

@@ -207,7 +207,7 @@ int report_diff_build(struct report_diff *d, const struct report_run *a, const s
 	d->b = b;
 	d->threshold = o && o->threshold > 0 ? o->threshold : CHANGE_DEFAULT_THRESHOLD;
 	d->confidence = o && o->confidence > 0 ? o->confidence : CHANGE_DEFAULT_CONFIDENCE;
-	d->cpu_threshold = o && o->cpu_threshold > 0 ? o->cpu_threshold : RESULTS_CPU_THRESHOLD;
+	d->cpu_threshold = o && o->cpu_threshold > 0 ? o->cpu_threshold : 0;
 	differences(d, a->run, b->run);
 	rc = results_figures(a->run, &a->sum, &a->ov, &d->fa);
 	if (!rc)
@@ -326,9 +326,13 @@ static void print_text(FILE *f, const struct report_diff *d)
 	fprintf(f,
 		"\n  %u regressions, %u progressions: a change is one when its interval (%.0f %% "
 		"confidence,\n  Hodges-Lehmann over the repetitions) excludes zero and it exceeds "
-		"%.3g %%\n  (CPU per Gbit: %.3g %%, --threshold-cpu)\n",
-		d->regressions, d->progressions, 100 * d->confidence, 100 * d->threshold,
-		100 * d->cpu_threshold);
+		"%.3g %%\n",
+		d->regressions, d->progressions, 100 * d->confidence, 100 * d->threshold);
+	if (d->cpu_threshold > 0)
+		fprintf(f, "  (CPU per Gbit: %.3g %%, --threshold-cpu)\n", 100 * d->cpu_threshold);
+	else
+		fprintf(f, "  (CPU per Gbit is not judged: it moves between runs beyond its "
+			   "repetitions; --threshold-cpu PCT)\n");
 }
 
 int report_run_diff(FILE *f, const struct report_run *a, const struct report_run *b,

@@ -291,5 +291,5 @@ double results_figure_threshold(const struct results_figure *x, double threshold
 {
 	if (!results_figure_is_cpu(x))
 		return threshold;
-	return cpu_threshold > 0 ? cpu_threshold : RESULTS_CPU_THRESHOLD;
+	return cpu_threshold > 0 ? cpu_threshold : INFINITY;
 }
