@@ -73,7 +73,8 @@ $(O)/tests/%: tests/unit/%.c $(LIBOBJ)
 # of wall time on 2 cores, the alone ones about 180 s in 300 s. So the layers
 # that compute and touch no namespace or lab (check-beside: the unit tests
 # under ASan, the fuzzers, the staged install, the Debian package's build
-# and its install test, the Ansible lint) run beside them under SCHED_IDLE (chrt -i 0, and nice 19):
+# and its install test, the Ansible lint, the alert rules' promtool tests)
+# run beside them under SCHED_IDLE (chrt -i 0, and nice 19):
 # such a task takes only what nothing else wants, and the kernel counts a
 # CPU that runs nothing else as idle when it places a waking task, so an
 # alone script still has the machine to itself whenever it wants a core.
@@ -98,7 +99,7 @@ check: deps
 	$(MAKE) netns-asan NETNS_JOBS=$(CHECK_NETNS_JOBS) NETNS_PHASE=alone || rc=1; \
 	echo "== check: waiting for the layers beside the netns tests at $$(date +%T)"; \
 	bgrc=0; wait $$bg || bgrc=1; \
-	echo "== check: beside the netns tests (SCHED_IDLE): ASan unit tests, fuzzers, install-check, deb build and test, Ansible lint"; \
+	echo "== check: beside the netns tests (SCHED_IDLE): ASan unit tests, fuzzers, install-check, deb build and test, Ansible lint, alert rules"; \
 	cat "$$log"; \
 	[ $$bgrc -eq 0 ] || echo "check: a layer beside the netns tests failed (its output above)" >&2; \
 	[ $$rc -eq 0 ] && [ $$bgrc -eq 0 ]
@@ -117,6 +118,7 @@ check-beside:
 	$(MAKE) deb
 	$(MAKE) deb-test
 	$(MAKE) ansible-lint
+	$(MAKE) rules-check
 
 unit: $(UNIT_BIN)
 	@bash tests/run_unit.sh $(UNIT_BIN)
@@ -242,7 +244,7 @@ layout-check:
 
 # install, uninstall, install-check (PREFIX, DESTDIR; deploy/install.mk)
 include deploy/install.mk
-# mesh-demo, ansible-lint, deb, deb-check (deploy/mesh.mk)
+# mesh-demo, ansible-lint, deb, deb-check, rules-check (deploy/mesh.mk)
 include deploy/mesh.mk
 
 clean:

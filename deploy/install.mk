@@ -3,8 +3,9 @@
 # conventions: PREFIX (default /usr/local) and the directories below it, and
 # DESTDIR for staged installs (packages):
 #   make install PREFIX=/usr DESTDIR=/tmp/pkg
-# Installs the binary, the systemd unit of `ovlperf server`, its options
-# file (kept when it exists: it is the user's), the scenarios and the docs.
+# Installs the binary, the systemd units (`ovlperf server`; `ovlperf run`
+# of a scenario on a timer), their options files (each kept when it exists:
+# it is the user's), the scenarios, the Prometheus alert rules and the docs.
 #
 # Hooks: a rule file that installs more (man pages) adds its targets to
 # INSTALL_HOOKS and UNINSTALL_HOOKS (e.g. INSTALL_HOOKS += install-man); they
@@ -22,43 +23,49 @@ UNINSTALL_HOOKS ?=
 
 INSTALL_SCENARIOS := $(wildcard scenarios/*.ini)
 INSTALL_DOCS      := README.md SECURITY.md $(wildcard docs/*.md)
-UNIT_NAME         := ovlperf-server.service
+UNIT_NAMES        := ovlperf-server.service ovlperf-run@.service ovlperf-run@.timer
+ENV_NAMES         := server.env run@.env
 UNIT_SUBST = sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@DOCDIR@|$(DOCDIR)|g' \
-		 -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g'
+		 -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' -e 's|@DATADIR@|$(DATADIR)|g'
 
 .PHONY: install uninstall install-check
 install: $(BIN)
-	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/scenarios \
+	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/scenarios $(DESTDIR)$(DATADIR)/prometheus \
 		$(DESTDIR)$(DOCDIR)/docs $(DESTDIR)$(UNITDIR) $(DESTDIR)$(SYSCONFDIR)/ovlperf
 	$(INSTALL) -m 755 $(BIN) $(DESTDIR)$(BINDIR)/ovlperf
 	$(INSTALL) -m 644 $(INSTALL_SCENARIOS) $(DESTDIR)$(DATADIR)/scenarios/
+	$(INSTALL) -m 644 deploy/prometheus/ovlperf.rules.yml $(DESTDIR)$(DATADIR)/prometheus/
 	$(INSTALL) -m 644 README.md SECURITY.md $(DESTDIR)$(DOCDIR)/
 	$(INSTALL) -m 644 $(wildcard docs/*.md) $(DESTDIR)$(DOCDIR)/docs/
-	$(UNIT_SUBST) deploy/systemd/$(UNIT_NAME) >$(DESTDIR)$(UNITDIR)/$(UNIT_NAME).tmp
-	chmod 644 $(DESTDIR)$(UNITDIR)/$(UNIT_NAME).tmp
-	mv $(DESTDIR)$(UNITDIR)/$(UNIT_NAME).tmp $(DESTDIR)$(UNITDIR)/$(UNIT_NAME)
-	@# The options file is the user's once installed: never overwritten.
-	@if [ -e $(DESTDIR)$(SYSCONFDIR)/ovlperf/server.env ]; then \
-		echo "kept $(DESTDIR)$(SYSCONFDIR)/ovlperf/server.env (yours)"; \
-	else \
-		$(UNIT_SUBST) deploy/systemd/server.env >$(DESTDIR)$(SYSCONFDIR)/ovlperf/server.env && \
-		chmod 644 $(DESTDIR)$(SYSCONFDIR)/ovlperf/server.env; \
-	fi
+	@for u in $(UNIT_NAMES); do \
+		$(UNIT_SUBST) deploy/systemd/$$u >$(DESTDIR)$(UNITDIR)/$$u.tmp && \
+		chmod 644 $(DESTDIR)$(UNITDIR)/$$u.tmp && \
+		mv $(DESTDIR)$(UNITDIR)/$$u.tmp $(DESTDIR)$(UNITDIR)/$$u || exit 1; \
+	done
+	@# An options file is the user's once installed: never overwritten.
+	@for e in $(ENV_NAMES); do \
+		f=$(DESTDIR)$(SYSCONFDIR)/ovlperf/$$e; \
+		if [ -e $$f ]; then echo "kept $$f (yours)"; \
+		else $(UNIT_SUBST) deploy/systemd/$$e >$$f && chmod 644 $$f || exit 1; fi; \
+	done
 	@[ -z "$(strip $(INSTALL_HOOKS))" ] || $(MAKE) $(INSTALL_HOOKS)
 
 # Removes what install put there; the options file only while it is the one
 # shipped (an edited one is the user's and stays, with a note).
 uninstall:
 	@[ -z "$(strip $(UNINSTALL_HOOKS))" ] || $(MAKE) $(UNINSTALL_HOOKS)
-	rm -f $(DESTDIR)$(BINDIR)/ovlperf $(DESTDIR)$(UNITDIR)/$(UNIT_NAME)
+	rm -f $(DESTDIR)$(BINDIR)/ovlperf $(UNIT_NAMES:%=$(DESTDIR)$(UNITDIR)/%)
 	rm -f $(INSTALL_SCENARIOS:scenarios/%=$(DESTDIR)$(DATADIR)/scenarios/%)
+	rm -f $(DESTDIR)$(DATADIR)/prometheus/ovlperf.rules.yml
 	rm -f $(DESTDIR)$(DOCDIR)/README.md $(DESTDIR)$(DOCDIR)/SECURITY.md \
 		$(patsubst docs/%,$(DESTDIR)$(DOCDIR)/docs/%,$(wildcard docs/*.md))
-	@env=$(DESTDIR)$(SYSCONFDIR)/ovlperf/server.env; \
-	if [ -e $$env ] && $(UNIT_SUBST) deploy/systemd/server.env | cmp -s - $$env; then \
-		rm -f $$env; \
-	elif [ -e $$env ]; then echo "kept $$env (edited)"; fi
-	-rmdir $(DESTDIR)$(DATADIR)/scenarios $(DESTDIR)$(DATADIR) $(DESTDIR)$(DOCDIR)/docs \
+	@for e in $(ENV_NAMES); do \
+		env=$(DESTDIR)$(SYSCONFDIR)/ovlperf/$$e; \
+		if [ -e $$env ] && $(UNIT_SUBST) deploy/systemd/$$e | cmp -s - $$env; then \
+			rm -f $$env; \
+		elif [ -e $$env ]; then echo "kept $$env (edited)"; fi; \
+	done
+	-rmdir $(DESTDIR)$(DATADIR)/scenarios $(DESTDIR)$(DATADIR)/prometheus $(DESTDIR)$(DATADIR) $(DESTDIR)$(DOCDIR)/docs \
 		$(DESTDIR)$(DOCDIR) $(DESTDIR)$(SYSCONFDIR)/ovlperf 2>/dev/null
 
 # Installs into a scratch DESTDIR and PREFIX, checks the file list and the

@@ -71,6 +71,7 @@ void report_run_plot_existing(const char *dir, struct plot_set *set);
 struct report_diff_options {
 	double threshold;	   /* fraction (0.05); 0: CHANGE_DEFAULT_THRESHOLD */
 	double confidence;	   /* (0.90); 0: CHANGE_DEFAULT_CONFIDENCE */
+	double cpu_threshold;	   /* CPU figures' (0: not judged) */
 	bool json;		   /* one JSON document instead of the table */
 	const char *dir_a, *dir_b; /* the runs' directories, as named */
 };

@@ -57,7 +57,7 @@ bool change_compare(const double *a, size_t na, const double *b, size_t nb, doub
 
 /* The verdict of c for a figure whose better direction is better (+1:
  * higher is better, -1: lower is, 0: neither), threshold a fraction
- * (0.05). */
+ * (0.05; INFINITY: never beyond it, at most CHANGE_SMALL). */
 enum change_verdict change_verdict(const struct change *c, int better, double threshold);
 
 /* "noise", "small", "regression", "progression", "different",

@@ -48,6 +48,21 @@ void results_figures_free(struct results_figures *fs);
 /* The figure of fs that names the same figure as x, or NULL. */
 const struct results_figure *results_figures_match(const struct results_figures *fs,
 						   const struct results_figure *x);
+/* CPU per Gbit (of the test processes or of the whole machine, and their
+ * overlay / underlay ratios) moves between runs of one unchanged setup far
+ * beyond what its repetitions show: the share of a shared machine a run
+ * gets, its CPU frequency, the other tenants of a VM change from run to
+ * run, not from repetition to repetition (docs/compare.md measured -16 %,
+ * +17 % and +194 % between identical runs). No fixed threshold tells that
+ * from a change there, so a CPU figure has a threshold of its own, and by
+ * default none: its change and interval are given, never called a
+ * regression or progression (at most "small"), unless one is asked for. */
+bool results_figure_is_cpu(const struct results_figure *x);
+/* The threshold (a fraction) that applies to x: for a CPU figure
+ * cpu_threshold, or INFINITY (not judged) when it is 0; else threshold. */
+double results_figure_threshold(const struct results_figure *x, double threshold,
+				double cpu_threshold);
+
 /* A stable name for JSON and OpenMetrics: the metric's name
  * ("tcp_goodput_bps"), "ratio_" before it for a ratio. */
 void results_figure_name(const struct results_figure *x, char *buf, size_t len);

@@ -36,6 +36,9 @@ static void usage(FILE *f)
 		"  --no-write   only print (leave the directory as it is)\n"
 		"  --threshold PCT  DIR DIR2: the least change called a regression or\n"
 		"               progression (default 5 %%)\n"
+		"  --threshold-cpu PCT  DIR DIR2: the same for CPU per Gbit (default: not\n"
+		"               judged, never a regression: it moves between runs of one\n"
+		"               setup far beyond its repetitions)\n"
 		"  --confidence PCT  DIR DIR2: of the change's interval (default 90 %%)\n"
 		"  --json       DIR DIR2: the comparison as one JSON document\n"
 		"  --fail-on-regression  DIR DIR2: exit 5 when a figure regressed\n"
@@ -169,6 +172,7 @@ int cmd_report(int argc, char **argv)
 		{ "no-write", no_argument, NULL, 'W' },
 		{ "no-plots", no_argument, NULL, 'P' },
 		{ "threshold", required_argument, NULL, 'T' },
+		{ "threshold-cpu", required_argument, NULL, 'U' },
 		{ "confidence", required_argument, NULL, 'C' },
 		{ "json", no_argument, NULL, 'J' },
 		{ "fail-on-regression", no_argument, NULL, 'R' },
@@ -209,6 +213,11 @@ int cmd_report(int argc, char **argv)
 				return EXIT_USAGE;
 			diff_opt = true;
 			break;
+		case 'U':
+			if (parse_pct("--threshold-cpu", optarg, 0, 1000, &dopt.cpu_threshold))
+				return EXIT_USAGE;
+			diff_opt = true;
+			break;
 		case 'C':
 			if (parse_pct("--confidence", optarg, 50, 99.9, &dopt.confidence))
 				return EXIT_USAGE;
@@ -240,8 +249,9 @@ int cmd_report(int argc, char **argv)
 	if (argc - optind == 2)
 		return compare(argv[optind], argv[optind + 1], &dopt, fail);
 	if (diff_opt) {
-		fprintf(stderr, "ovlperf report: --threshold, --confidence, --json and "
-				"--fail-on-regression are for two DIRs\n");
+		fprintf(stderr,
+			"ovlperf report: --threshold, --threshold-cpu, --confidence, --json and "
+			"--fail-on-regression are for two DIRs\n");
 		return EXIT_USAGE;
 	}
 	if (argc - optind != 1) {

@@ -18,6 +18,7 @@
 #include "results.h"
 #include "run.h"
 #include "run_iperf3.h"
+#include "run_schedule.h"
 #include "scenario.h"
 #include "value.h"
 
@@ -42,6 +43,14 @@ static void usage(FILE *f)
 		"      --iperf3-json     also each trial as iperf3's -J document, in the\n"
 		"                        results directory's iperf3/ (docs/json.md)\n"
 		"  -n, --dry-run         check the scenario and print the plan; run nothing\n"
+		"      --keep N          after a run that completed: remove the oldest runs of\n"
+		"                        the scenario under --results beyond the newest N\n"
+		"      --keep-days D     ... and those that started more than D days ago.\n"
+		"                        Only directories ovlperf named and wrote a run.json\n"
+		"                        of the scenario into are removed, nothing else\n"
+		"      --textfile-dir DIR  after a run that completed: its figures as\n"
+		"                        OpenMetrics in DIR/ovlperf-<scenario>.prom, replaced\n"
+		"                        atomically (a node exporter's textfile collector)\n"
 		"  -h, --help\n\n"
 		"Writes <results>/<UTC time>-<scenario>/: run.json, summary.csv, report.md,\n"
 		"report.html (one page, the plots embedded), *.svg.\n\n"
@@ -52,8 +61,9 @@ static void usage(FILE *f)
 		"%s\n"
 		"Exit status (the first that applies):\n"
 		"  2      bad usage or scenario\n"
-		"  3      a file of the results directory could not be written (full disk,\n"
-		"         permissions): the files are named on stderr, do not trust them\n"
+		"  3      a file of the results directory or the textfile could not be\n"
+		"         written (full disk, permissions): the files are named on stderr,\n"
+		"         do not trust them; or a run the retention chose was not removed\n"
 		"  128+N  interrupted by signal N (kept as incomplete)\n"
 		"  1      the run failed (kept as incomplete), or refused to start (a lab\n"
 		"         made by 'lab up', a run already in --out DIR): nothing touched\n"
@@ -150,6 +160,9 @@ int cmd_run(int argc, char **argv)
 		{ "iperf3-json", no_argument, NULL, 'I' },
 		{ "dry-run", no_argument, NULL, 'n' },
 		{ "force", no_argument, NULL, 'F' },
+		{ "keep", required_argument, NULL, 'K' },
+		{ "keep-days", required_argument, NULL, 'D' },
+		{ "textfile-dir", required_argument, NULL, 'T' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -157,6 +170,7 @@ int cmd_run(int argc, char **argv)
 	struct run_options opt = { .unwritten = unwritten, .unwritten_len = sizeof(unwritten) };
 	struct report_run_progress progress;
 	struct run_iperf3 iperf3;
+	struct run_schedule sched = { 0 };
 	struct scenario *scn;
 	struct results_run res;
 	const char *file = NULL;
@@ -198,6 +212,19 @@ int cmd_run(int argc, char **argv)
 		case 'F':
 			opt.force = true;
 			break;
+		case 'K':
+			if (value_get(VALUE_UINT, optarg, 1, 100000, &v, why, sizeof(why)))
+				return cli_opt_error("run", "--keep", why);
+			sched.keep = (unsigned)v;
+			break;
+		case 'D':
+			if (value_get(VALUE_UINT, optarg, 1, 100000, &v, why, sizeof(why)))
+				return cli_opt_error("run", "--keep-days", why);
+			sched.keep_days = (unsigned)v;
+			break;
+		case 'T':
+			sched.textfile_dir = optarg;
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -205,6 +232,11 @@ int cmd_run(int argc, char **argv)
 			usage(stderr);
 			return EXIT_USAGE;
 		}
+	}
+	if ((sched.keep || sched.keep_days) && opt.out_dir) {
+		fprintf(stderr, "ovlperf run: --keep and --keep-days prune the runs under "
+				"--results; a run in --out DIR is never pruned\n");
+		return EXIT_USAGE;
 	}
 	if (optind < argc)
 		file = argv[optind++];
@@ -271,6 +303,17 @@ int cmd_run(int argc, char **argv)
 		fprintf(stderr, "ovlperf run: stopped: %s%s%s\n", res.stop_reason,
 			dir[0] ? "; what was measured is in " : "", dir);
 	fails = mtu_fails(&res);
+	/* a refused, failed or interrupted run, or one with files unwritten,
+	 * neither replaces the textfile nor prunes */
+	if (!rc && !unwritten[0] && dir[0] && run_schedule_wanted(&sched) &&
+	    run_schedule_after(&sched, &res,
+			       opt.results_root ? opt.results_root : RUN_DEFAULT_RESULTS, dir,
+			       unwritten, sizeof(unwritten)) &&
+	    !unwritten[0]) {
+		fprintf(stderr, "ovlperf run: the retention could not remove a run (above)\n");
+		results_free(&res);
+		return EXIT_UNWRITTEN;
+	}
 	results_free(&res);
 	if (unwritten[0]) {
 		fprintf(stderr, "ovlperf run: could not write %s%s%s\n", unwritten,

@@ -35,6 +35,7 @@ struct report_diff {
 	char warn[REPORT_DIFF_WARN_MAX][256];
 	unsigned regressions, progressions;
 	double threshold, confidence;
+	double cpu_threshold; /* CPU figures' (0: not judged; results_figure_threshold()) */
 };
 
 int report_diff_build(struct report_diff *d, const struct report_run *a, const struct report_run *b,

@@ -189,8 +189,10 @@ static void compare_row(struct report_diff *d, struct report_diff_row *r)
 		r->verdict = CHANGE_TOO_FEW;
 		return;
 	}
-	r->verdict =
-		bounded(change_verdict(&r->ch, r->a->better, d->threshold), &r->ch, r->delta_bound);
+	r->verdict = bounded(
+		change_verdict(&r->ch, r->a->better,
+			       results_figure_threshold(r->a, d->threshold, d->cpu_threshold)),
+		&r->ch, r->delta_bound);
 	d->regressions += r->verdict == CHANGE_REGRESSION;
 	d->progressions += r->verdict == CHANGE_PROGRESSION;
 }
@@ -205,6 +207,7 @@ int report_diff_build(struct report_diff *d, const struct report_run *a, const s
 	d->b = b;
 	d->threshold = o && o->threshold > 0 ? o->threshold : CHANGE_DEFAULT_THRESHOLD;
 	d->confidence = o && o->confidence > 0 ? o->confidence : CHANGE_DEFAULT_CONFIDENCE;
+	d->cpu_threshold = o && o->cpu_threshold > 0 ? o->cpu_threshold : 0;
 	differences(d, a->run, b->run);
 	rc = results_figures(a->run, &a->sum, &a->ov, &d->fa);
 	if (!rc)
@@ -325,6 +328,11 @@ static void print_text(FILE *f, const struct report_diff *d)
 		"confidence,\n  Hodges-Lehmann over the repetitions) excludes zero and it exceeds "
 		"%.3g %%\n",
 		d->regressions, d->progressions, 100 * d->confidence, 100 * d->threshold);
+	if (d->cpu_threshold > 0)
+		fprintf(f, "  (CPU per Gbit: %.3g %%, --threshold-cpu)\n", 100 * d->cpu_threshold);
+	else
+		fprintf(f, "  (CPU per Gbit is not judged: it moves between runs beyond its "
+			   "repetitions; --threshold-cpu PCT)\n");
 }
 
 int report_run_diff(FILE *f, const struct report_run *a, const struct report_run *b,

@@ -113,6 +113,10 @@ int report_diff_json(FILE *f, const struct report_diff *d, const struct report_d
 	cJSON_AddItemToObject(root, "a", run_json(d->a->run, o ? o->dir_a : NULL));
 	cJSON_AddItemToObject(root, "b", run_json(d->b->run, o ? o->dir_b : NULL));
 	cJSON_AddNumberToObject(root, "threshold_pct", 100 * d->threshold);
+	if (d->cpu_threshold > 0)
+		cJSON_AddNumberToObject(root, "threshold_cpu_pct", 100 * d->cpu_threshold);
+	else
+		cJSON_AddNullToObject(root, "threshold_cpu_pct");
 	cJSON_AddNumberToObject(root, "confidence", d->confidence);
 	cJSON_AddStringToObject(root, "method", "hodges-lehmann");
 	warn = cJSON_AddArrayToObject(root, "warnings");

@@ -87,7 +87,8 @@ void report_trend_term(FILE *f, const struct history *h)
 		}
 	}
 	if (!flags)
-		fprintf(f, "  none beyond the threshold (%.3g %%)\n", 100 * h->threshold);
+		fprintf(f, "  none beyond the threshold (%.3g %%; CPU per Gbit not judged)\n",
+			100 * h->threshold);
 }
 
 static void esc(FILE *f, const char *s)
@@ -165,7 +166,7 @@ static int html_page(FILE *f, const void *arg)
 	fprintf(f,
 		". Each figure's runs are grouped into constant segments by Minimum Description "
 		"Length; a segment that starts more than %.3g %% lower or higher is flagged "
-		"(docs/compare.md).</p>\n",
+		"(CPU per Gbit is not judged; docs/compare.md).</p>\n",
 		100 * h->threshold);
 	for (size_t i = 0; i < h->nseries; i++)
 		html_series(f, h, i, plots);

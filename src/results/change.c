@@ -166,8 +166,9 @@ enum change_verdict change_verdict(const struct change *c, int better, double th
 		return CHANGE_TOO_FEW;
 	if (c->lo <= 0 && c->hi >= 0)
 		return CHANGE_NOISE;
-	/* a base of zero: any change is beyond every relative threshold */
-	if (c->base != 0 && fabs(c->shift) <= threshold * fabs(c->base))
+	/* a base of zero: any change is beyond every relative threshold but
+	 * an infinite one (a figure not judged) */
+	if (isinf(threshold) || (c->base != 0 && fabs(c->shift) <= threshold * fabs(c->base)))
 		return CHANGE_SMALL;
 	if (!better)
 		return CHANGE_DIFFERENT;

@@ -280,3 +280,16 @@ void results_figure_name(const struct results_figure *x, char *buf, size_t len)
 {
 	snprintf(buf, len, "%s%s", x->ratio ? "ratio_" : "", overhead_metric_name(x->metric));
 }
+
+bool results_figure_is_cpu(const struct results_figure *x)
+{
+	return x->metric == OVERHEAD_CPU_PER_GBIT || x->metric == OVERHEAD_HOST_CPU_PER_GBIT;
+}
+
+double results_figure_threshold(const struct results_figure *x, double threshold,
+				double cpu_threshold)
+{
+	if (!results_figure_is_cpu(x))
+		return threshold;
+	return cpu_threshold > 0 ? cpu_threshold : INFINITY;
+}

@@ -247,7 +247,7 @@ static int segment(struct history *h, const struct reader *rd)
 		if (df > 0)
 			s->within = sqrt(M_PI / 2) * sqrt(ss / df) / sqrt(reps / (reps - df));
 		rc = trend_segment(s->y, s->n, trend_noise(s->y, s->n, s->within), s->id.better,
-				   h->threshold, &s->trend);
+				   results_figure_threshold(&s->id, h->threshold, 0), &s->trend);
 		if (rc)
 			return rc;
 	}

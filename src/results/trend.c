@@ -77,7 +77,7 @@ static void flag(struct trend *t, int better, double threshold)
 		double prev = t->seg[k - 1].level, d = s->level - prev;
 
 		s->change_pct = prev != 0 ? 100.0 * d / fabs(prev) : 0;
-		if (prev != 0 && fabs(d) <= threshold * fabs(prev))
+		if (isinf(threshold) || (prev != 0 && fabs(d) <= threshold * fabs(prev)))
 			s->verdict = CHANGE_SMALL;
 		else if (!better)
 			s->verdict = CHANGE_DIFFERENT;

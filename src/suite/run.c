@@ -5,7 +5,6 @@
  * whatever happened (completion, Ctrl-C, a dead host) tears down what it
  * created and writes what it measured.
  */
-#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +15,7 @@
 #include "clock.h"
 #include "interrupt.h"
 #include "log.h"
+#include "retention.h"
 #include "run_int.h"
 
 static int mkdir_p(const char *dir)
@@ -53,13 +53,9 @@ static int make_dir(struct run *r, const char *name)
 	}
 	gmtime_r(&now, &tm);
 	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
-	/* The name becomes part of a path: keep it to one harmless component. */
-	snprintf(safe, sizeof(safe), "%s", name[0] ? name : "run");
-	for (char *c = safe; *c; c++)
-		if (!isalnum((unsigned char)*c) && *c != '-' && *c != '_' && *c != '.')
-			*c = '_';
-	if (safe[0] == '.')
-		safe[0] = '_';
+	/* The name becomes part of a path: keep it to one harmless component
+	 * (the name retention recognises a run by). */
+	retention_safe_name(name, safe, sizeof(safe));
 	name = safe;
 	err = mkdir_p(root);
 	if (err)

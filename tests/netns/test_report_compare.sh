@@ -65,11 +65,12 @@ print("goodput %.1f -> %.1f Mbit/s, change %+.1f %% [%+.1f, %+.1f] at %.0f %%" %
 PY
 ok "--json: the regression with its interval and each run's 5 repetitions"
 
-# The same shaper: the goodput is no change. The test processes' CPU per
-# Gbit is not held to that: on a shared 2-core machine it moves from run to
-# run by more than its repetitions show (a first run measured 1.4 s/Gbit,
-# the next two 0.7), so it may be called a change either way; the exit
-# status must then be what the verdicts say.
+# The same shaper: no verdict at all, exit 0. The goodput is no change;
+# the test processes' CPU per Gbit moves from run to run on a shared 2-core
+# machine by more than its repetitions show (a first run measured 1.4
+# s/Gbit, the next two 0.7; another pair 0.73 and 2.16), which is why a CPU
+# figure is not judged unless --threshold-cpu asks (docs/compare.md): its
+# verdict is at most "within threshold".
 rc=0
 "$OVLPERF" report --threshold 10 --fail-on-regression "$OUT/a" "$OUT/c" >"$OUT/ac.txt" || rc=$?
 cat "$OUT/ac.txt"
@@ -81,11 +82,12 @@ python3 - "$OUT/ac.json" "$rc" <<'PY' || fail "the unchanged comparison (see abo
 import json, sys
 d, rc = json.load(open(sys.argv[1])), int(sys.argv[2])
 bad = [f for f in d["figures"] if f["verdict"] in ("regression", "progression")]
-assert all(f["metric"] == "cpu_s_per_gbit" for f in bad), bad
-assert rc == (5 if d["regressions"] else 0), (rc, d["regressions"])
+assert not bad, bad
+assert d["threshold_cpu_pct"] is None, d["threshold_cpu_pct"]
+assert rc == 0 and d["regressions"] == 0, (rc, d["regressions"])
 print("unchanged: goodput %s; CPU per Gbit %s; exit %d" % (
     [f["verdict"] for f in d["figures"] if f["metric"] == "tcp_goodput_bps"][0],
     [f["verdict"] for f in d["figures"] if f["metric"] == "cpu_s_per_gbit"][0], rc))
 PY
-ok "the same shaper: the goodput is no change, and the exit status follows the verdicts"
+ok "the same shaper: no regression nor progression (CPU per Gbit not judged), exit 0"
 echo "$TEST_NAME: $CHECKS checks passed"

@@ -76,6 +76,9 @@ static void test_three_by_three(void **state)
 	assert_int_equal(change_verdict(&c, -1, 0.05), CHANGE_PROGRESSION);
 	assert_int_equal(change_verdict(&c, 0, 0.05), CHANGE_DIFFERENT);
 	assert_int_equal(change_verdict(&c, 1, 0.15), CHANGE_SMALL);
+	/* an infinite threshold (a figure not judged): at most small */
+	assert_int_equal(change_verdict(&c, 1, INFINITY), CHANGE_SMALL);
+	assert_int_equal(change_verdict(&c, 0, INFINITY), CHANGE_SMALL);
 	assert_true(change_compare(a, 3, b, 3, 0.95, &c));
 	assert_false(c.has_interval);
 	assert_int_equal(change_verdict(&c, 1, 0.05), CHANGE_TOO_FEW);
@@ -89,6 +92,12 @@ static void test_three_by_three(void **state)
 	assert_float_equal(c.shift, -10, 1e-12);
 	assert_int_equal(change_verdict(&c, 1, 0.05), CHANGE_TOO_FEW);
 	assert_false(change_compare(a, 0, b, 3, 0.90, &c));
+	/* a base of zero: beyond every finite threshold, within an infinite one */
+	const double z[] = { 0, 0, 0 }, up[] = { 1, 2, 3 };
+
+	assert_true(change_compare(z, 3, up, 3, 0.90, &c));
+	assert_int_equal(change_verdict(&c, -1, 1000), CHANGE_REGRESSION);
+	assert_int_equal(change_verdict(&c, -1, INFINITY), CHANGE_SMALL);
 }
 
 /* Larger samples: 10 + 10 at 95 % (exact) and 60 + 60 (approximation)

@@ -294,16 +294,28 @@ static void test_diff(void **state)
 
 static void p_diff_json(FILE *f, const struct report_run *rr, const void *arg)
 {
-	struct report_diff_options o = { .json = true, .dir_a = "a", .dir_b = "b" };
+	struct report_diff_options o = {
+		.json = true, .dir_a = "a", .dir_b = "b", .cpu_threshold = 0.05
+	};
 
 	assert_int_equal(report_run_diff(f, rr, arg, &o), 6);
 }
 
+/* The text at --threshold-cpu 10 */
+static void p_diff_cpu10(FILE *f, const struct report_run *rr, const void *arg)
+{
+	struct report_diff_options o = { .cpu_threshold = 0.10 };
+
+	report_run_diff(f, rr, arg, &o);
+}
+
 /* The overlay's TCP goodput halves in B: every one of its repetitions
  * below every one of A's, a regression at 1 and 4 streams, and so are its
- * ratios to the underlay and the host's CPU per Gbit (the same CPU seconds
- * for half the data); the test processes' CPU per Gbit, the same in every
- * repetition, is noise, and so is the underlay, unchanged. */
+ * ratios to the underlay; the ratio of the host's CPU per Gbit doubles (the
+ * same CPU seconds for half the data), within the CPU figures' default
+ * threshold of 100 % and a regression at --threshold-cpu 5 (the JSON);
+ * the test processes' CPU per Gbit, the same in every repetition, is
+ * noise, and so is the underlay, unchanged. */
 static void test_diff_verdicts(void **state)
 {
 	struct results_run a, b;
@@ -329,15 +341,18 @@ static void test_diff_verdicts(void **state)
 		 "TCP goodput            underlay        1 str      950 Mbit/s     950 Mbit/s     "
 		 "   0 bit/s    +0.0%  [-10.5, +10.5]%    noise\n");
 	contains(t, "ratio host CPU s/Gbit  overlay         1 str               4              8 "
-		    "             4  +100.0%  [+100.0, +100.0]%  REGRESSION\n");
+		    "             4  +100.0%  [+100.0, +100.0]%  within threshold\n");
 	contains(t, "(1+1 reps)         too few reps\n");
-	contains(t, "6 regressions, 0 progressions");
+	contains(t, "4 regressions, 0 progressions");
+	contains(t, "(CPU per Gbit is not judged: it moves between runs beyond its repetitions; "
+		    "--threshold-cpu PCT)");
 	free(t);
 	t = render(p_diff_json, &ra, &rb);
 	doc = cJSON_Parse(t);
 	assert_non_null(doc);
 	assert_string_equal(cJSON_GetObjectItem(doc, "schema")->valuestring, "ovlperf.compare");
 	assert_int_equal(cJSON_GetObjectItem(doc, "regressions")->valueint, 6);
+	assert_float_equal(cJSON_GetObjectItem(doc, "threshold_cpu_pct")->valuedouble, 5, 1e-9);
 	figs = cJSON_GetObjectItem(doc, "figures");
 	cJSON_ArrayForEach(x, figs)
 	{
@@ -357,6 +372,64 @@ static void test_diff_verdicts(void **state)
 	}
 	assert_int_equal(regressions, 6);
 	cJSON_Delete(doc);
+	free(t);
+	report_run_release(&ra);
+	report_run_release(&rb);
+	results_free(&a);
+	results_free(&b);
+}
+
+/* The line of the figure that starts with head; its verdict must be want. */
+static void verdict_of(const char *text, const char *head, const char *want)
+{
+	const char *l = strstr(text, head), *e;
+
+	if (!l)
+		fail_msg("no line '%s' in:\n%s", head, text);
+	e = strchr(l, '\n');
+	assert_non_null(e);
+	if ((size_t)(e - l) < strlen(want) || strncmp(e - strlen(want), want, strlen(want)))
+		fail_msg("'%.*s': not '%s'", (int)(e - l), l, want);
+}
+
+/* The goodput the same, the test processes' CPU per Gbit tripled in B (as
+ * between identical real runs, docs/compare.md): not judged by default (0
+ * regressions), a regression at --threshold-cpu 10; the goodput noise. */
+static void test_diff_cpu_threshold(void **state)
+{
+	struct results_run a, b;
+	struct report_run ra, rb;
+	FILE *null;
+	char *t;
+
+	(void)state;
+	fixture_run(&a);
+	fixture_run(&b);
+	for (size_t i = 0; i < b.ntrials; i++)
+		if (b.trials[i].kind == RESULTS_TRIAL_TCP) {
+			b.trials[i].sender_cpu_s_per_gbit *= 3;
+			b.trials[i].receiver_cpu_s_per_gbit *= 3;
+		}
+	assert_int_equal(report_run_prepare(&ra, &a), 0);
+	assert_int_equal(report_run_prepare(&rb, &b), 0);
+	null = fopen("/dev/null", "w");
+	assert_non_null(null);
+	assert_int_equal(report_run_diff(null, &ra, &rb, NULL), 0);
+	fclose(null);
+	t = render(p_diff, &ra, &rb);
+	contains(t, "CPU s/Gbit             overlay         1 str               4             12 "
+		    "             8  +200.0%  [+200.0, +200.0]%  within threshold\n");
+	verdict_of(t, "  CPU s/Gbit             underlay        4 str", "within threshold");
+	verdict_of(t, "  ratio CPU s/Gbit       overlay         1 str", "noise");
+	verdict_of(t, "  TCP goodput            overlay         1 str", "noise");
+	contains(t, "0 regressions, 0 progressions");
+	free(t);
+	t = render(p_diff_cpu10, &ra, &rb);
+	contains(t, "CPU s/Gbit             overlay         1 str               4             12 "
+		    "             8  +200.0%  [+200.0, +200.0]%  REGRESSION\n");
+	verdict_of(t, "  TCP goodput            overlay         1 str", "noise");
+	contains(t, "4 regressions, 0 progressions");
+	contains(t, "(CPU per Gbit: 10 %, --threshold-cpu)");
 	free(t);
 	report_run_release(&ra);
 	report_run_release(&rb);
@@ -713,6 +786,7 @@ int main(void)
 		cmocka_unit_test(test_delay_rows),
 		cmocka_unit_test(test_diff),
 		cmocka_unit_test(test_diff_verdicts),
+		cmocka_unit_test(test_diff_cpu_threshold),
 		cmocka_unit_test(test_lower_bound_markers),
 		cmocka_unit_test(test_diff_bounds),
 		cmocka_unit_test(test_plots),
