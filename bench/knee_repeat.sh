@@ -1,88 +1,112 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# How repeatable the UDP knee is through a noisy userspace VPN: wireguard-go
-# on a lab pair, `ovlperf server` at the far end of the tunnel, and REPS
-# knee searches (`ovlperf sweep --knee`, 1200-byte datagrams, max 1G) with
-# each of two methods, the methods taking turns so that a burst of other
-# load on the machine hits both alike:
+# How repeatable the UDP knee is through a noisy userspace VPN, measured as
+# a user measures it: `ovlperf run` of a scenario whose one path is an
+# external wireguard-go tunnel between the lab's two hosts
+# (tests/netns/wg_path.sh brings it up as the path's setup, `process =
+# wireguard-go` reads its CPU), REPS repetitions of the knee search
+# (1200-byte datagrams, max 1G), run RUNS times. Two methods, taking turns
+# run by run so that a burst of other load on the machine hits both alike:
 #   mlr     the defaults: RFC 9971's search, 1 s trials, exceed ratio 50 %,
 #           a load classified from three trials' time (two of three agree);
 #   single  one trial decides a load (exceed ratio 0, duration sum = final
-#           5 s trial: the search ovlperf ran before, 1 s narrowing, 5 s
-#           confirmations).
-# Prints each repetition's NDR, the median, the spread (max - min) / median
-# and the longest search per method, and the targets: mlr's spread at most
-# 10 % of its median, each of its searches at most 60 s.
+#           5 s trial: the search ovlperf ran before RFC 9971).
+# Prints each run's NDR per repetition (run.json's knees[], what the
+# sender achieved at the lower bound), the median, the spread
+# (max - min) / median, the trials and the wall time of each search, and
+# the targets of the noisy-knee issue: mlr's spread at most 10 % of its
+# median in every run, each search at most 60 s, and (RUNS > 1) the medians
+# of the runs within 10 % of each other.
 #
-# With --runs N the whole comparison runs N times, and the medians of the
-# runs must lie within 10 % of each other (mlr).
-#
-#   OVLPERF=./ovlperf [KNEE_ARGS="--duration-sum 5s"] bash bench/knee_repeat.sh [--reps N]
-#                     [--runs N] [--only mlr|single]
-# Needs root, wireguard-go and wireguard-tools (make bench-deps).
+#   OVLPERF=./ovlperf [KNEE_KEYS="duration_sum = 5s"] bash bench/knee_repeat.sh
+#       [--reps N] [--runs N] [--only mlr|single] [--keep DIR]
+# KNEE_KEYS: more [knee] lines for mlr, separated by ';'. --keep DIR keeps
+# every run's results directory under DIR. Needs root, wireguard-go and
+# wireguard-tools (make bench-deps). About 3 minutes a run and method.
 set -euo pipefail
 OVLPERF=${OVLPERF:-$PWD/ovlperf}
+HERE=$(cd "$(dirname "$0")" && pwd)
 LAB=${BENCH_LAB:-kr}
 REPS=3
 RUNS=1
 METHODS="mlr single"
+KEEP=
+usage() { echo "usage: $0 [--reps N] [--runs N] [--only mlr|single] [--keep DIR]" >&2; exit 2; }
 while [ $# -gt 0 ]; do
 	case $1 in
 	--reps) REPS=$2; shift 2 ;;
 	--runs) RUNS=$2; shift 2 ;;
 	--only) METHODS=$2; shift 2 ;;
-	*) echo "usage: $0 [--reps N] [--runs N] [--only mlr|single]" >&2; exit 2 ;;
+	--keep) KEEP=$2; shift 2 ;;
+	*) usage ;;
 	esac
 done
-source "$(dirname "$0")/peers_lib.sh"
+for m in $METHODS; do [ "$m" = mlr ] || [ "$m" = single ] || usage; done
+command -v wireguard-go >/dev/null && command -v wg >/dev/null ||
+	{ echo "$0: wireguard-go and wg are needed (make bench-deps)" >&2; exit 1; }
+WORK=$(mktemp -d /tmp/ovlperf-kneerep-XXXXXX)
+trap 'rm -rf "$WORK"' EXIT
+trap 'exit 130' INT TERM
+[ -z "$KEEP" ] || mkdir -p "$KEEP"
 
-up_wg
-in_b "$OVLPERF" server >"$WORK/server.log" 2>&1 &
-CLEANUP+=("kill $!")
-for i in $(seq 50); do in_a ping -c1 -W1 198.19.1.2 >/dev/null 2>&1 && break; sleep 0.2; done
-
-search() # METHOD REP (REP: RUN-REPETITION)
+# scenario METHOD FILE: the one external path and the knee of METHOD
+scenario()
 {
-	local args=()
-	# KNEE_ARGS: more sweep options for mlr (e.g. "--duration-sum 5s")
-	[ "$1" = mlr ] && read -r -a args <<<"${KNEE_ARGS:-}"
-	[ "$1" = single ] && args=(--exceed-ratio 0 --duration-sum 5s --final 5s)
-	local t0
-	t0=$(date +%s%N)
-	in_a "$OVLPERF" sweep 198.19.1.2 --knee --max 1G -l 1200 --gap 200ms --no-progress \
-		--label "$1" "${args[@]}" --json >"$WORK/$1-$2.json" 2>"$WORK/$1-$2.err" ||
-		{ cat "$WORK/$1-$2.err" >&2; return 1; }
-	echo $(( ($(date +%s%N) - t0) / 1000000 )) >"$WORK/$1-$2.time"
-	log "$1 repetition $2: $(python3 -c 'import json,sys; k=json.load(open(sys.argv[1]))["knee"]; print(k["ndr"]["outcome"], k["ndr"]["lower_bps"], k["trials"], "trials")' "$WORK/$1-$2.json")"
+	local knee=()
+	if [ "$1" = single ]; then
+		knee=("exceed_ratio = 0" "final = 5s" "duration_sum = 5s")
+	elif [ -n "${KNEE_KEYS:-}" ]; then
+		IFS=';' read -r -a knee <<<"$KNEE_KEYS"
+	fi
+	printf '%s\n' "[scenario]" "name = knee-repeat-$1" "repetitions = $REPS" "duration = 1s" \
+		"[lab]" "name = $LAB" \
+		"[path.wireguard-go]" "type = external" "address = 198.19.5.2" \
+		"process = wireguard-go" \
+		"setup = bash $HERE/../tests/netns/wg_path.sh up ${LAB}kq 1420 $WORK" \
+		"teardown = bash $HERE/../tests/netns/wg_path.sh down ${LAB}kq $WORK" \
+		"[tcp]" "enabled = no" "[udp]" "sizes = 1200" "duration = 1s" "delay_loads = 50%" \
+		"[mtu]" "enabled = no" \
+		"[knee]" "max_rate = 1G" "${knee[@]}" >"$2"
 }
 
 for run in $(seq "$RUNS"); do
-	for r in $(seq "$REPS"); do
-		for m in $METHODS; do search "$m" "$run-$r"; done
+	for m in $METHODS; do
+		scenario "$m" "$WORK/$m.ini"
+		out=$WORK/$m-$run
+		t0=$(date +%s)
+		rc=0
+		"$OVLPERF" run "$WORK/$m.ini" --out "$out" --no-plots --no-progress \
+			>"$WORK/$m-$run.log" 2>&1 || rc=$?
+		if [ "$rc" -ne 0 ] && [ "$rc" -ne 4 ]; then
+			cat "$WORK/$m-$run.log" >&2
+			echo "$0: ovlperf run exited $rc" >&2
+			exit 1
+		fi
+		[ -z "$KEEP" ] || cp -r "$out" "$KEEP/$m-$run"
+		echo "bench: $m run $run: $(($(date +%s) - t0)) s" >&2
 	done
 done
 
-python3 - "$WORK" "$REPS" "$RUNS" "$METHODS" <<'EOF'
+/usr/bin/python3 - "$WORK" "$RUNS" "$METHODS" <<'EOF'
 import json, statistics, sys
-work, reps, runs, methods = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4].split()
+work, runs, methods = sys.argv[1], int(sys.argv[2]), sys.argv[3].split()
 res = {}
 for m in methods:
     medians, spreads, longest = [], [], 0
     for run in range(1, runs + 1):
-        ndr, trials, secs = [], [], []
-        for r in range(1, reps + 1):
-            k = json.load(open(f"{work}/{m}-{run}-{r}.json"))["knee"]
-            ndr.append((k["ndr"]["lower_bps"] or 0) / 1e6)
-            trials.append(k["trials"])
-            secs.append(float(open(f"{work}/{m}-{run}-{r}.time").read()) / 1000)
+        knees = sorted(json.load(open(f"{work}/{m}-{run}/run.json"))["knees"],
+                       key=lambda k: k["rep"])
+        ndr = [(k.get("ndr_lower_achieved_bps") or 0) / 1e6 for k in knees]
         med = statistics.median(ndr)
         spread = (max(ndr) - min(ndr)) / med if med else float("inf")
         medians.append(med)
         spreads.append(spread)
-        longest = max(longest, max(secs))
+        longest = max([longest] + [k["time_s"] for k in knees])
         print(f"{m:7s} run {run}: NDR Mbit/s {' '.join('%.1f' % v for v in ndr)}  median "
-              f"{med:.1f}  spread {100 * spread:.1f} %  trials {' '.join(map(str, trials))}  "
-              f"search s {' '.join('%.0f' % s for s in secs)}")
+              f"{med:.1f}  spread {100 * spread:.1f} %  outcome "
+              f"{' '.join(k['ndr_outcome'] for k in knees)}  trials "
+              f"{' '.join(str(k['trials']) for k in knees)}  search s "
+              f"{' '.join('%.0f' % k['time_s'] for k in knees)}")
     res[m] = (medians, spreads, longest)
 for m, (medians, spreads, longest) in res.items():
     worst = max(spreads)
