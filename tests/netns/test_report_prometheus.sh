@@ -106,13 +106,16 @@ for t in s["tcp"]:
 for k in s["udp_knee"]:
     sel = 'path="%s",bytes="%d"' % (k["path"], k["len"])
     # a search that found no NDR (on a loaded machine the tiny run's may end
-    # below its minimum) has no figure: then no series, never a 0
-    if k["ndr_bps"]["n"]:
-        close(one('ovlperf_udp_ndr_bytes_per_second{%s,stat="median"}' % sel),
-              k["ndr_bps"]["median"] / 8, "NDR " + sel)
-    else:
+    # below its minimum) has no figure: then no series, never a 0; one that
+    # lost at its minimum has the rate it lost at as an upper bound
+    if k["ndr_bound"] == "none":
         need(not query('ovlperf_udp_ndr_bytes_per_second{%s}' % sel), "an NDR series for " + sel +
              ", whose search found none")
+        need(not query('ovlperf_udp_ndr_bound{%s}' % sel), "an NDR bound series for " + sel +
+             ", whose search found no NDR")
+        continue
+    fig = k["ndr_upper"] if k["ndr_bound"] == "upper_bound" else k["ndr_bps"]
+    close(one('ovlperf_udp_ndr_bytes_per_second{%s,stat="median"}' % sel), fig["median"] / 8, "NDR " + sel)
     close(one('ovlperf_udp_ndr_bound{%s,bound="%s"}' % (sel, k["ndr_bound"])), 1, "NDR bound " + sel)
     close(one('sum(ovlperf_udp_ndr_bound{%s})' % sel), 1, "NDR bound states holding " + sel)
 for d in s["delay"]:
