@@ -330,6 +330,10 @@ struct results_knee_point {
 	double ndr_spread;
 	unsigned disagree_trials;
 	struct loss_attrib disagree_loss;
+	/* How soft the knee is: the knee trials of every repetition at loads
+	 * between the lowest and the highest NDR target, and those of them
+	 * that lost. About half lost: loss there is chance, not load. */
+	unsigned band_trials, band_lossy;
 };
 
 /* Whether a knee outcome ("found", "above-max", ...) makes its lower bound

@@ -5,7 +5,9 @@
  * for, and, when the spread is wider, where the trials that disagreed lost
  * their datagrams and what would stop it (loss_place_fix()). A noisy
  * system's NDR is then a property of the system's noise, not of its
- * capacity: the reader is told which place to fix before trusting it.
+ * capacity: the reader is told which place to fix before trusting it. A
+ * soft knee (about half the trials between the NDRs lost) is said as such:
+ * there more trial time narrows the NDR only slowly.
  */
 #include <stdio.h>
 
@@ -42,11 +44,30 @@ void report_run_knee_above(char *buf, size_t len, const struct results_knee_poin
 		 100 * p->above_worst_ratio, worst);
 }
 
+/* When about half the trials between the lowest and the highest NDR lost
+ * (a quarter to three quarters of at least four), loss there came by
+ * chance rather than with the load: each repetition's NDR is where its
+ * luck ran out, and more trial time narrows that only as its square root.
+ * Else nothing. */
+static void soft_knee(char *buf, size_t len, const struct results_knee_point *p)
+{
+	double share = p->band_trials ? (double)p->band_lossy / p->band_trials : 0;
+
+	buf[0] = '\0';
+	if (p->band_trials < 4 || share < 0.25 || share > 0.75)
+		return;
+	snprintf(buf, len,
+		 ". A soft knee: %u of the %u trials between those NDRs lost (%.0f %%), so loss "
+		 "there came by chance rather than with the load, and each NDR is where a "
+		 "search's luck ran out",
+		 p->band_lossy, p->band_trials, 100 * share);
+}
+
 bool report_run_knee_repeat(char *buf, size_t len, const struct results_knee_point *p)
 {
 	enum loss_place top = LOSS_PLACE_COUNT;
 	uint64_t total = 0, most = 0;
-	char lo[24], hi[24], fix[256];
+	char lo[24], hi[24], fix[256], soft[224];
 	bool wide;
 
 	buf[0] = '\0';
@@ -61,6 +82,7 @@ bool report_run_knee_repeat(char *buf, size_t len, const struct results_knee_poi
 			 p->ndr_bps.n, lo, hi, 100 * p->ndr_spread, 100 * p->width_goal);
 		return false;
 	}
+	soft_knee(soft, sizeof(soft), p);
 	for (int i = 0; i < LOSS_PLACE_COUNT; i++) {
 		uint64_t n = loss_place_count(&p->disagree_loss, (enum loss_place)i);
 
@@ -71,19 +93,20 @@ bool report_run_knee_repeat(char *buf, size_t len, const struct results_knee_poi
 		}
 	}
 	if (!total) {
-		snprintf(buf, len,
-			 "warning: the NDR varies %.1f %% over %u repetitions (%s..%s), more than "
-			 "the %.1f %% width, and no counter says where the trials that "
-			 "disagreed lost: more trial time per load (duration_sum) would steady it",
-			 100 * p->ndr_spread, p->ndr_bps.n, lo, hi, 100 * p->width_goal);
+		snprintf(
+			buf, len,
+			"warning: the NDR varies %.1f %% over %u repetitions (%s..%s), more than "
+			"the %.1f %% width, and no counter says where the trials that "
+			"disagreed lost: more trial time per load (duration_sum) would steady it%s",
+			100 * p->ndr_spread, p->ndr_bps.n, lo, hi, 100 * p->width_goal, soft);
 		return true;
 	}
 	loss_place_fix(fix, sizeof(fix), &p->disagree_loss, top);
 	snprintf(buf, len,
 		 "warning: the NDR varies %.1f %% over %u repetitions (%s..%s), more than the "
 		 "%.1f %% width: %u trials lost at loads another repetition passed, %.0f %% of "
-		 "their datagrams at %s; to fix: %s",
+		 "their datagrams at %s; to fix: %s%s",
 		 100 * p->ndr_spread, p->ndr_bps.n, lo, hi, 100 * p->width_goal, p->disagree_trials,
-		 100.0 * (double)most / (double)total, loss_place_name(top), fix);
+		 100.0 * (double)most / (double)total, loss_place_name(top), fix, soft);
 	return true;
 }

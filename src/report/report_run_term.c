@@ -572,7 +572,7 @@ static void knee_layers(FILE *f, const struct results_run *run, const struct res
 /* RFC 9971's conditional throughput, and how repeatable the NDR is. */
 static void knee_repeat(FILE *f, const struct results_knee_point *p)
 {
-	char ndr[24] = "-", pdr[24] = "-", rep[768];
+	char ndr[24] = "-", pdr[24] = "-", rep[1024];
 
 	if (p->ndr_ct_bps.n)
 		report_run_fmt_rate(ndr, sizeof(ndr), p->ndr_ct_bps.median);

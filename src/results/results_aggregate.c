@@ -302,7 +302,8 @@ static void loss_add(struct loss_attrib *sum, const struct loss_attrib *l)
 
 /* The NDR's spread over the repetitions, and the trials behind it: those
  * that lost at a load no higher than the highest NDR a repetition found
- * (some repetition passed there or above, this trial did not). */
+ * (some repetition passed there or above, this trial did not); and of the
+ * trials between the lowest and the highest NDR, how many lost. */
 static void knee_spread(const struct results_run *run, struct results_knee_point *p)
 {
 	if (p->ndr_bps.n < 2 || p->ndr_bps.median <= 0)
@@ -310,9 +311,16 @@ static void knee_spread(const struct results_run *run, struct results_knee_point
 	p->ndr_spread = (p->ndr_bps.max - p->ndr_bps.min) / p->ndr_bps.median;
 	for (size_t i = 0; i < run->ntrials; i++) {
 		const struct results_trial *t = &run->trials[i];
+		double rate = (double)t->target_bps;
 
 		if (t->kind != RESULTS_TRIAL_KNEE || t->path != p->path || t->len != p->len ||
-		    t->status || !t->udp.lost || (double)t->target_bps > p->ndr_target_bps.max)
+		    t->status || rate > p->ndr_target_bps.max)
+			continue;
+		if (rate >= p->ndr_target_bps.min) {
+			p->band_trials++;
+			p->band_lossy += t->udp.lost > 0;
+		}
+		if (!t->udp.lost)
 			continue;
 		p->disagree_trials++;
 		loss_add(&p->disagree_loss, &t->udp.loss_at);

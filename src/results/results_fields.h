@@ -85,6 +85,13 @@ static const struct field loss_fields[] = {
 	FLD(struct loss_attrib, tunnel, F_U64),
 };
 
+/* beside loss_at, in "loss_detail": what the fixes name (loss_place.h) */
+static const struct field loss_detail_fields[] = {
+	FLD(struct loss_attrib, sender_txqlen, F_U32),
+	FLD(struct loss_attrib, rcvbuf_bytes, F_U32),
+	FLD(struct loss_attrib, rcvbuf_need_bytes, F_U32),
+};
+
 static const struct field tcpinfo_fields[] = {
 	FLD(struct tcp_info_summary, retransmits, F_U32),
 	FLD(struct tcp_info_summary, rtt_us, F_U32),

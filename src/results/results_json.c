@@ -94,6 +94,37 @@ static bool add_num(cJSON *o, const char *name, double v)
 	return cJSON_AddNumberToObject(o, name, isfinite(v) ? v : 0) != NULL;
 }
 
+/* Where datagrams were lost: KEY, the places (loss_fields), each a count of
+ * datagrams summing to lost; and beside it DETAIL_KEY, only when the run
+ * knew any of it, what the fixes name (loss_place.h): the emulated link,
+ * the sender's qdisc, interface and its queue, the test socket's buffer and
+ * the one that would have held the overflow, and "other_socket", the
+ * receiving host's other socket that dropped most; so that `report DIR`
+ * names them as the run did. */
+static bool add_loss(cJSON *o, const char *key, const char *detail_key, const struct loss_attrib *l)
+{
+	cJSON *d, *s;
+
+	if (!add_child(o, key, obj_of(l, loss_fields, NF(loss_fields))))
+		return false;
+	if (!l->network_where[0] && !l->qdisc_kind[0] && !l->qdisc_if[0] && !l->sender_txqlen &&
+	    !l->rcvbuf_bytes && !l->rcvbuf_need_bytes && !l->other_port)
+		return true;
+	d = obj_of(l, loss_detail_fields, NF(loss_detail_fields));
+	if (!add_child(o, detail_key, d))
+		return false;
+	if ((l->network_where[0] && !add_str(d, "network_where", l->network_where)) ||
+	    (l->qdisc_kind[0] && !add_str(d, "qdisc_kind", l->qdisc_kind)) ||
+	    (l->qdisc_if[0] && !add_str(d, "qdisc_if", l->qdisc_if)))
+		return false;
+	if (!l->other_port)
+		return true;
+	s = cJSON_CreateObject();
+	return add_child(d, "other_socket", s) && add_str(s, "owner", l->other_owner) &&
+	       add_num(s, "pid", l->other_pid) && add_num(s, "port", l->other_port) &&
+	       add_num(s, "family", l->other_family) && add_num(s, "drops", (double)l->other_drops);
+}
+
 /* {"client": "other", "server": "fifo:1"}; an end that did not say: null */
 static cJSON *sched_json(const struct results_trial *t)
 {
@@ -216,8 +247,7 @@ static cJSON *trial_json(const struct results_run *run, const struct results_tri
 		ok = add_child(o, "udp", u) &&
 		     add_child(u, "owd", obj_of(&t->udp.owd, owd_fields, NF(owd_fields))) &&
 		     add_child(u, "rx_wait", obj_of(&t->udp.rx_wait, owd_fields, NF(owd_fields))) &&
-		     add_child(u, "loss_at",
-			       obj_of(&t->udp.loss_at, loss_fields, NF(loss_fields))) &&
+		     add_loss(u, "loss_at", "loss_detail", &t->udp.loss_at) &&
 		     add_child(u, "layers", layers_json(run, t));
 	} else if (ok) {
 		u = cJSON_CreateObject();
@@ -361,7 +391,7 @@ static bool summary_knee(cJSON *arr, const struct results_run *run,
 		      add_num(o, "trials", p->trials) && add_num(o, "time_s", p->time_s) &&
 		      add_num(o, "max_rx_bps", (double)p->max_rx_bps) &&
 		      add_num(o, "loss_at_bps", (double)p->loss_at_bps) &&
-		      add_child(o, "loss_at", obj_of(&p->loss_at, loss_fields, NF(loss_fields))) &&
+		      add_loss(o, "loss_at", "loss_detail", &p->loss_at) &&
 		      add_num(o, "above_trials", p->above_trials) &&
 		      add_num(o, "above_lossy_trials", p->above_lossy) &&
 		      add_num(o, "above_sent", (double)p->above_sent) &&
@@ -374,8 +404,9 @@ static bool summary_knee(cJSON *arr, const struct results_run *run,
 		      add_stat(o, "pdr_conditional_throughput_bps", &p->pdr_ct_bps) &&
 		      add_num(o, "ndr_spread", p->ndr_spread) &&
 		      add_num(o, "disagree_trials", p->disagree_trials) &&
-		      add_child(o, "disagree_loss_at",
-				obj_of(&p->disagree_loss, loss_fields, NF(loss_fields)))))
+		      add_num(o, "band_trials", p->band_trials) &&
+		      add_num(o, "band_lossy_trials", p->band_lossy) &&
+		      add_loss(o, "disagree_loss_at", "disagree_loss_detail", &p->disagree_loss)))
 			return false;
 	}
 	return true;
@@ -665,7 +696,7 @@ static bool add_lists(cJSON *root, const struct results_run *run)
 		if (!add_array_item(knees, o) || !add_str(o, "ndr_outcome", k->ndr_outcome) ||
 		    !add_str(o, "pdr_outcome", k->pdr_outcome) ||
 		    (k->stopped[0] && !add_str(o, "stopped", k->stopped)) ||
-		    !add_child(o, "loss_at", obj_of(&k->loss_at, loss_fields, NF(loss_fields))) ||
+		    !add_loss(o, "loss_at", "loss_detail", &k->loss_at) ||
 		    !add_child(o, "goals", knee_goals(k)))
 			return false;
 	}

@@ -119,6 +119,62 @@ static int get_sub(struct rd *rd, const cJSON *obj, const char *name, void *base
 	return err;
 }
 
+/* "loss_at": the places (loss_fields); "loss_detail" beside it: what the
+ * fixes name (loss_detail_fields, the link, qdisc and interface, and
+ * "other_socket", the receiving host's other socket that dropped most);
+ * each absent in a run.json from before it was written. */
+static int read_loss(struct rd *rd, const cJSON *obj, struct loss_attrib *l)
+{
+	struct other {
+		uint32_t pid;
+		uint64_t drops;
+	} x = { 0, 0 };
+	static const struct field of[] = {
+		FLD(struct other, pid, F_U32),
+		FLD(struct other, drops, F_U64),
+	};
+	const cJSON *d = cJSON_GetObjectItemCaseSensitive(obj, "loss_detail"), *s, *n;
+	size_t at, at2;
+	int err = get_sub(rd, obj, "loss_at", l, loss_fields, NF(loss_fields));
+
+	if (err || !d)
+		return err;
+	at = push(rd, "loss_detail");
+	err = get_fields(rd, d, l, loss_detail_fields, NF(loss_detail_fields));
+	if (!err)
+		err = get_str(rd, d, "network_where", l->network_where, sizeof(l->network_where),
+			      false);
+	if (!err)
+		err = get_str(rd, d, "qdisc_kind", l->qdisc_kind, sizeof(l->qdisc_kind), false);
+	if (!err)
+		err = get_str(rd, d, "qdisc_if", l->qdisc_if, sizeof(l->qdisc_if), false);
+	s = cJSON_GetObjectItemCaseSensitive(d, "other_socket");
+	if (err || !s) {
+		rd->where[at] = '\0';
+		return err;
+	}
+	at2 = push(rd, "other_socket");
+	err = get_fields(rd, s, &x, of, NF(of));
+	l->other_pid = x.pid;
+	l->other_drops = x.drops;
+	if (!err)
+		err = get_str(rd, s, "owner", l->other_owner, sizeof(l->other_owner), false);
+	n = cJSON_GetObjectItemCaseSensitive(s, "port");
+	if (!err && (!cJSON_IsNumber(n) || n->valuedouble < 1 || n->valuedouble > 65535 ||
+		     n->valuedouble != floor(n->valuedouble)))
+		err = bad(rd, "port", "must be a UDP port, 1 to 65535");
+	if (!err)
+		l->other_port = (uint16_t)n->valuedouble;
+	n = cJSON_GetObjectItemCaseSensitive(s, "family");
+	if (!err && (!cJSON_IsNumber(n) || (n->valuedouble != 4 && n->valuedouble != 6)))
+		err = bad(rd, "family", "must be 4 or 6");
+	if (!err)
+		l->other_family = (uint8_t)n->valuedouble;
+	rd->where[at2] = '\0';
+	rd->where[at] = '\0';
+	return err;
+}
+
 /* "sched": {"client": "other", "server": "fifo:1"}; absent (older runs) or
  * null: unknown. */
 static int read_sched(struct rd *rd, const cJSON *o, struct results_trial *t)
@@ -230,8 +286,7 @@ static int read_trial(struct rd *rd, const cJSON *o, const struct results_run *r
 			err = get_sub(rd, udp, "rx_wait", &t->udp.rx_wait, owd_fields,
 				      NF(owd_fields));
 		if (!err)
-			err = get_sub(rd, udp, "loss_at", &t->udp.loss_at, loss_fields,
-				      NF(loss_fields));
+			err = read_loss(rd, udp, &t->udp.loss_at);
 		rd->where[l] = '\0';
 		if (!err)
 			err = get_sub(rd, o, "udp", &t->udp, udp_fields, NF(udp_fields));
@@ -412,7 +467,7 @@ static int read_knees(struct rd *rd, const cJSON *root, struct results_run *run)
 		if (!err)
 			err = get_str(rd, o, "stopped", k->stopped, sizeof(k->stopped), false);
 		if (!err)
-			err = get_sub(rd, o, "loss_at", &k->loss_at, loss_fields, NF(loss_fields));
+			err = read_loss(rd, o, &k->loss_at);
 		if (err)
 			return err;
 		if (k->path >= run->npaths)

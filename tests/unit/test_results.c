@@ -233,11 +233,15 @@ static void test_knee_spread(void **state)
 	static const struct {
 		double rate;
 		uint64_t lost, other;
-	} trials[] = { { 100e6, 0, 0 }, { 120e6, 40, 40 }, { 125e6, 10, 8 }, { 140e6, 900, 0 } };
+	} trials[] = { { 100e6, 0, 0 },
+		       { 110e6, 0, 0 },
+		       { 120e6, 40, 40 },
+		       { 125e6, 10, 8 },
+		       { 140e6, 900, 0 } };
 	struct results_run run;
 	struct results_summary sum;
 	const struct results_knee_point *kp;
-	char buf[768];
+	char buf[1024];
 
 	(void)state;
 	results_init(&run);
@@ -284,6 +288,37 @@ static void test_knee_spread(void **state)
 	assert_non_null(strstr(buf, "96 %"));
 	assert_non_null(strstr(buf, loss_place_name(LOSS_PLACE_RECEIVER_OTHER)));
 	assert_non_null(strstr(buf, "UDP port 51820 (IPv4) of wireguard-go (pid 4242)"));
+	/* between 72M and 131M, 2 of 4 trials lost: a soft knee */
+	assert_int_equal(kp->band_trials, 4);
+	assert_int_equal(kp->band_lossy, 2);
+	assert_non_null(
+		strstr(buf, "A soft knee: 2 of the 4 trials between those NDRs lost (50 %)"));
+	results_summary_free(&sum);
+	/* run.json keeps the other socket: `report DIR` names it as the run did */
+	{
+		struct results_run back;
+		char err[256], *j = results_to_json(&run);
+
+		assert_non_null(j);
+		assert_int_equal(results_from_json(j, &back, err, sizeof(err)), 0);
+		free(j);
+		assert_string_equal(back.trials[2].udp.loss_at.other_owner, "wireguard-go");
+		assert_int_equal(back.trials[2].udp.loss_at.other_drops, 40);
+		assert_int_equal(results_aggregate(&back, &sum), 0);
+		assert_true(
+			report_run_knee_repeat(buf, sizeof(buf), results_find_knee(&sum, 0, 1200)));
+		assert_non_null(strstr(buf, "UDP port 51820 (IPv4) of wireguard-go (pid 4242)"));
+		results_summary_free(&sum);
+		results_free(&back);
+	}
+	/* every trial between them lost: loss rose with the load, no soft knee */
+	run.trials[0].udp.lost = run.trials[1].udp.lost = 5;
+	run.trials[0].udp.loss_at.network = run.trials[1].udp.loss_at.network = 5;
+	assert_int_equal(results_aggregate(&run, &sum), 0);
+	kp = results_find_knee(&sum, 0, 1200);
+	assert_int_equal(kp->band_lossy, 4);
+	assert_true(report_run_knee_repeat(buf, sizeof(buf), kp));
+	assert_null(strstr(buf, "soft knee"));
 	results_summary_free(&sum);
 	/* within the width: a plain sentence, no warning */
 	for (unsigned r = 0; r < 3; r++)
@@ -687,6 +722,11 @@ static void test_read_errors(void **state)
 		  "\"paths\":[{\"name\":\"u\",\"kind\":\"underlay\"}],\"trials\":[{\"kind\":"
 		  "\"tcp\",\"path\":0,\"softirq\":[0.5]}]}",
 		  "trials[0].softirq: must be an object with a cpu array" },
+		{ "{\"schema\":1,\"complete\":true,\"scenario\":{\"name\":\"x\"},"
+		  "\"paths\":[{\"name\":\"u\",\"kind\":\"underlay\"}],\"trials\":[{\"kind\":"
+		  "\"knee\",\"path\":0,\"udp\":{\"loss_detail\":{\"other_socket\":{\"port\":0,"
+		  "\"family\":4}}}}]}",
+		  "trials[0].udp.loss_detail.other_socket.port: must be a UDP port" },
 	};
 	char err[256];
 
