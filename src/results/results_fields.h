@@ -92,6 +92,12 @@ static const struct field loss_detail_fields[] = {
 	FLD(struct loss_attrib, rcvbuf_need_bytes, F_U32),
 };
 
+/* in loss_detail's "other_socket", beside its owner, port and family */
+static const struct field other_socket_fields[] = {
+	{ "pid", offsetof(struct loss_attrib, other_pid), F_U32 },
+	{ "drops", offsetof(struct loss_attrib, other_drops), F_U64 },
+};
+
 static const struct field tcpinfo_fields[] = {
 	FLD(struct tcp_info_summary, retransmits, F_U32),
 	FLD(struct tcp_info_summary, rtt_us, F_U32),

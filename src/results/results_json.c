@@ -119,10 +119,9 @@ static bool add_loss(cJSON *o, const char *key, const char *detail_key, const st
 		return false;
 	if (!l->other_port)
 		return true;
-	s = cJSON_CreateObject();
+	s = obj_of(l, other_socket_fields, NF(other_socket_fields));
 	return add_child(d, "other_socket", s) && add_str(s, "owner", l->other_owner) &&
-	       add_num(s, "pid", l->other_pid) && add_num(s, "port", l->other_port) &&
-	       add_num(s, "family", l->other_family) && add_num(s, "drops", (double)l->other_drops);
+	       add_num(s, "port", l->other_port) && add_num(s, "family", l->other_family);
 }
 
 /* {"client": "other", "server": "fifo:1"}; an end that did not say: null */

@@ -125,14 +125,6 @@ static int get_sub(struct rd *rd, const cJSON *obj, const char *name, void *base
  * each absent in a run.json from before it was written. */
 static int read_loss(struct rd *rd, const cJSON *obj, struct loss_attrib *l)
 {
-	struct other {
-		uint32_t pid;
-		uint64_t drops;
-	} x = { 0, 0 };
-	static const struct field of[] = {
-		FLD(struct other, pid, F_U32),
-		FLD(struct other, drops, F_U64),
-	};
 	const cJSON *d = cJSON_GetObjectItemCaseSensitive(obj, "loss_detail"), *s, *n;
 	size_t at, at2;
 	int err = get_sub(rd, obj, "loss_at", l, loss_fields, NF(loss_fields));
@@ -154,9 +146,7 @@ static int read_loss(struct rd *rd, const cJSON *obj, struct loss_attrib *l)
 		return err;
 	}
 	at2 = push(rd, "other_socket");
-	err = get_fields(rd, s, &x, of, NF(of));
-	l->other_pid = x.pid;
-	l->other_drops = x.drops;
+	err = get_fields(rd, s, l, other_socket_fields, NF(other_socket_fields));
 	if (!err)
 		err = get_str(rd, s, "owner", l->other_owner, sizeof(l->other_owner), false);
 	n = cJSON_GetObjectItemCaseSensitive(s, "port");
