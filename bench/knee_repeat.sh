@@ -16,7 +16,9 @@
 # (max - min) / median, the trials and the wall time of each search, and
 # the targets of the noisy-knee issue: mlr's spread at most 10 % of its
 # median in every run, each search at most 60 s, and (RUNS > 1) the medians
-# of the runs within 10 % of each other.
+# of the runs within 10 % of each other; and the same for the fitted NDR
+# (run.json's summary.udp_knee[].ndr_fit: the load where a trial loses in half
+# the cases, fitted from all the search's trials).
 #
 #   OVLPERF=./ovlperf [KNEE_KEYS="duration_sum = 5s"] bash bench/knee_repeat.sh
 #       [--reps N] [--runs N] [--only mlr|single] [--keep DIR]
@@ -92,7 +94,7 @@ import json, statistics, sys
 work, runs, methods = sys.argv[1], int(sys.argv[2]), sys.argv[3].split()
 res = {}
 for m in methods:
-    medians, spreads, longest = [], [], 0
+    medians, spreads, longest, fits = [], [], 0, []
     for run in range(1, runs + 1):
         knees = sorted(json.load(open(f"{work}/{m}-{run}/run.json"))["knees"],
                        key=lambda k: k["rep"])
@@ -102,13 +104,25 @@ for m in methods:
         medians.append(med)
         spreads.append(spread)
         longest = max([longest] + [k["time_s"] for k in knees])
+        point = json.load(open(f"{work}/{m}-{run}/run.json"))["summary"]["udp_knee"][0]
+        fit = point.get("ndr_fit")
+        if fit:
+            reps = fit["repetitions_bps"]
+            fits.append((fit["load_bps"] / 1e6, fit["spread"]))
+            print(f"{m:7s} run {run}: fitted NDR (trials lose in half the cases) "
+                  f"{fit['load_bps'] / 1e6:.1f} Mbit/s [{fit['low_bps'] / 1e6:.1f}, "
+                  f"{fit['high_bps'] / 1e6:.1f}] from {fit['trials']} trials; per repetition "
+                  f"{reps['min'] / 1e6:.1f}..{reps['max'] / 1e6:.1f} (n {reps['n']}), spread "
+                  f"{100 * fit['spread']:.1f} %")
+        else:
+            fits.append(None)
         print(f"{m:7s} run {run}: NDR Mbit/s {' '.join('%.1f' % v for v in ndr)}  median "
               f"{med:.1f}  spread {100 * spread:.1f} %  outcome "
               f"{' '.join(k['ndr_outcome'] for k in knees)}  trials "
               f"{' '.join(str(k['trials']) for k in knees)}  search s "
               f"{' '.join('%.0f' % k['time_s'] for k in knees)}")
-    res[m] = (medians, spreads, longest)
-for m, (medians, spreads, longest) in res.items():
+    res[m] = (medians, spreads, longest, fits)
+for m, (medians, spreads, longest, fits) in res.items():
     worst = max(spreads)
     print("target (%s): spread <= 10 %% of the median in every run: %s (worst %.1f %%)" %
           (m, "met" if worst <= 0.10 else "NOT met", 100 * worst))
@@ -118,4 +132,17 @@ for m, (medians, spreads, longest) in res.items():
         across = (max(medians) - min(medians)) / statistics.median(medians)
         print("target (%s): the medians of %d runs within 10 %% of each other: %s (%.1f %%)" %
               (m, runs, "met" if across <= 0.10 else "NOT met", 100 * across))
+    if fits and all(fits):
+        worst = max(f[1] for f in fits)
+        print("fitted (%s): spread of the repetitions' fits <= 10 %% in every run: %s "
+              "(worst %.1f %%)" % (m, "met" if worst <= 0.10 else "NOT met", 100 * worst))
+        if runs > 1:
+            v = [f[0] for f in fits]
+            across = (max(v) - min(v)) / statistics.median(v)
+            print("fitted (%s): the pooled fits of %d runs within 10 %% of each other: %s "
+                  "(%.1f %%)" % (m, runs, "met" if across <= 0.10 else "NOT met",
+                                 100 * across))
+    elif fits:
+        print("fitted (%s): %d of %d runs had no fit (a knee without overlap)" %
+              (m, fits.count(None), len(fits)))
 EOF

@@ -118,5 +118,8 @@ void report_run_knee_above(char *buf, size_t len, const struct results_knee_poin
  * two); true when it is a warning: wider than the search's width, with
  * where the trials that disagreed lost and the fix. */
 bool report_run_knee_repeat(char *buf, size_t len, const struct results_knee_point *p);
+/* Where a soft knee lies, fitted from all its trials (results_knee_point's
+ * ndr_fit), as a sentence; "" and false when the trials give no fit. */
+bool report_run_knee_fit(char *buf, size_t len, const struct results_knee_point *p);
 
 #endif

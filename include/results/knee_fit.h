@@ -42,7 +42,8 @@ struct knee_fit_obs {
 };
 
 struct knee_fit {
-	double load_bps;	  /* where P(bad) = the exceed ratio */
+	double chance;		  /* the q asked for: the exceed ratio */
+	double load_bps;	  /* where P(bad) = chance */
 	double low_bps, high_bps; /* its 90 % interval */
 	double band_low_bps;	  /* where P(bad) = 10 %, and */
 	double band_high_bps;	  /* where it is 90 %: how soft the knee is */

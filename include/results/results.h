@@ -20,6 +20,7 @@
 #include <stdint.h>
 
 #include "layer.h"
+#include "knee_fit.h"
 #include "load_result.h"
 
 /* run.json: "schema" names the document, "schema_version" counts its
@@ -334,6 +335,15 @@ struct results_knee_point {
 	 * between the lowest and the highest NDR target, and those of them
 	 * that lost. About half lost: loss there is chance, not load. */
 	unsigned band_trials, band_lossy;
+	/* Where the soft knee lies from all trials (knee_fit.h): the NDR
+	 * goal's chance of a lossy trial fitted over every repetition's knee
+	 * trials of the final duration, pooled; each repetition's own fit
+	 * (their median and range, n: the repetitions fitted) and its spread
+	 * (max - min) / median, as ndr_spread is the bounds'. A knee without
+	 * overlap has none (ndr_fit.load_bps 0, ndr_fit_rep_bps.n 0). */
+	struct knee_fit ndr_fit;
+	struct results_stat ndr_fit_rep_bps;
+	double ndr_fit_spread;
 };
 
 /* Whether a knee outcome ("found", "above-max", ...) makes its lower bound

@@ -7,7 +7,9 @@
  * system's NDR is then a property of the system's noise, not of its
  * capacity: the reader is told which place to fix before trusting it. A
  * soft knee (about half the trials between the NDRs lost) is said as such:
- * there more trial time narrows the NDR only slowly.
+ * there more trial time narrows the NDR only slowly, and the load every
+ * trial together puts the chance of loss at the exceed ratio is said
+ * beside it: the figure to compare such paths by (knee_fit.h).
  */
 #include <stdio.h>
 
@@ -108,5 +110,33 @@ bool report_run_knee_repeat(char *buf, size_t len, const struct results_knee_poi
 		 "their datagrams at %s; to fix: %s%s",
 		 100 * p->ndr_spread, p->ndr_bps.n, lo, hi, 100 * p->width_goal, p->disagree_trials,
 		 100.0 * (double)most / (double)total, loss_place_name(top), fix, soft);
+	return true;
+}
+
+bool report_run_knee_fit(char *buf, size_t len, const struct results_knee_point *p)
+{
+	const struct knee_fit *f = &p->ndr_fit;
+	char at[24], lo[24], hi[24], b10[24], b90[24], reps[96] = "";
+
+	buf[0] = '\0';
+	if (!(f->load_bps > 0))
+		return false;
+	report_run_fmt_rate(at, sizeof(at), f->load_bps);
+	report_run_fmt_rate(lo, sizeof(lo), f->low_bps);
+	report_run_fmt_rate(hi, sizeof(hi), f->high_bps);
+	report_run_fmt_rate(b10, sizeof(b10), f->band_low_bps);
+	report_run_fmt_rate(b90, sizeof(b90), f->band_high_bps);
+	if (p->ndr_fit_rep_bps.n >= 2) {
+		char rlo[24], rhi[24];
+
+		report_run_fmt_rate(rlo, sizeof(rlo), p->ndr_fit_rep_bps.min);
+		report_run_fmt_rate(rhi, sizeof(rhi), p->ndr_fit_rep_bps.max);
+		snprintf(reps, sizeof(reps), "; each repetition's own fit %s..%s, spread %.1f %%",
+			 rlo, rhi, 100 * p->ndr_fit_spread);
+	}
+	snprintf(buf, len,
+		 "fitted to all %u trials (%u lost): a trial loses in %.0f %% of trials at %s "
+		 "(90 %% interval %s..%s), in 10 %% at %s, in 90 %% at %s%s",
+		 f->ntrials, f->nbad, 100 * f->chance, at, lo, hi, b10, b90, reps);
 	return true;
 }

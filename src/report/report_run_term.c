@@ -584,6 +584,8 @@ static void knee_repeat(FILE *f, const struct results_knee_point *p)
 	report_run_knee_repeat(rep, sizeof(rep), p);
 	if (rep[0])
 		fprintf(f, "  %-12s %6s  %s\n", "", "", rep);
+	if (report_run_knee_fit(rep, sizeof(rep), p))
+		fprintf(f, "  %-12s %6s  NDR %s\n", "", "", rep);
 }
 
 static void knee_table(FILE *f, const struct report_run *rr)

@@ -158,6 +158,7 @@ bool knee_fit(const struct knee_fit_obs *obs, size_t n, double q, struct knee_fi
 		goto none;
 	/* delta method: d xq / d(a, b) = (-1 / b, -xq / b) */
 	se = sqrt(fmax(cov[0] + 2 * xq * cov[1] + xq * xq * cov[2], 0)) / b;
+	out->chance = q;
 	out->load_bps = exp(d.mean + d.sd * xq);
 	out->low_bps = exp(d.mean + d.sd * (xq - KNEE_FIT_Z * se));
 	out->high_bps = exp(d.mean + d.sd * (xq + KNEE_FIT_Z * se));

@@ -327,20 +327,30 @@ static void knee_spread(const struct results_run *run, struct results_knee_point
 	}
 }
 
+/* The knee record of trial t's repetition, or NULL. */
+static const struct results_knee *rep_knee(const struct results_run *run,
+					   const struct results_trial *t)
+{
+	for (size_t i = 0; i < run->nknees; i++) {
+		const struct results_knee *k = &run->knees[i];
+
+		if (k->path == t->path && k->len == t->len && k->rep == t->rep)
+			return k;
+	}
+	return NULL;
+}
+
 /* The NDR lower bound of trial t's repetition, found or where an
  * unfinished search left it; false when it has none (every load it tried
  * is then above its NDR). */
 static bool rep_ndr(const struct results_run *run, const struct results_trial *t, double *ndr)
 {
-	for (size_t i = 0; i < run->nknees; i++) {
-		const struct results_knee *k = &run->knees[i];
+	const struct results_knee *k = rep_knee(run, t);
 
-		if (k->path == t->path && k->len == t->len && k->rep == t->rep) {
-			*ndr = (double)k->ndr_lower_bps;
-			return k->ndr_lower_bps > 0;
-		}
-	}
-	return false;
+	if (!k)
+		return false;
+	*ndr = (double)k->ndr_lower_bps;
+	return k->ndr_lower_bps > 0;
 }
 
 /* What a trial really offered: its target, or less when its sender fell
@@ -401,8 +411,64 @@ static struct results_stat ct_stat(const struct results_run *run,
 	return results_stat_of(v, n);
 }
 
+/* The knee trials of p's path and size that say something of the NDR
+ * goal's chance of loss: valid, at the load asked for (not short of it)
+ * and as long as the goal's final trials (a shorter trial has less time
+ * to lose in); of one repetition, or of all (rep < 0). *q: the exceed
+ * ratio the figure is taken at. */
+static size_t fit_obs(const struct results_run *run, const struct results_knee_point *p, int rep,
+		      struct knee_fit_obs *obs, double *q)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < run->ntrials; i++) {
+		const struct results_trial *t = &run->trials[i];
+		const struct results_knee *k;
+
+		if (t->kind != RESULTS_TRIAL_KNEE || t->path != p->path || t->len != p->len ||
+		    !usable(t) || t->udp.generator_limited || !t->udp.sent ||
+		    (rep >= 0 && t->rep != (unsigned)rep))
+			continue;
+		k = rep_knee(run, t);
+		if (!k || !(k->exceed_ratio > 0) || t->duration_s < 0.9 * k->final_s)
+			continue;
+		*q = k->exceed_ratio;
+		obs[n++] = (struct knee_fit_obs){ .load_bps = (double)t->target_bps,
+						  .bad = t->udp.lost > 0 };
+	}
+	return n;
+}
+
+/* Where the soft knee lies: the fit of all repetitions' trials, and of each. */
+static void knee_fit_point(const struct results_run *run, struct results_knee_point *p,
+			   struct knee_fit_obs *obs, double *v)
+{
+	unsigned nrep = 0, nv = 0;
+	double q = 0;
+	size_t n;
+
+	for (size_t i = 0; i < run->nknees; i++)
+		if (run->knees[i].path == p->path && run->knees[i].len == p->len &&
+		    run->knees[i].rep + 1 > nrep)
+			nrep = run->knees[i].rep + 1;
+	n = fit_obs(run, p, -1, obs, &q);
+	if (!knee_fit(obs, n, q, &p->ndr_fit))
+		return;
+	for (unsigned r = 0; r < nrep; r++) {
+		struct knee_fit f;
+
+		n = fit_obs(run, p, (int)r, obs, &q);
+		if (knee_fit(obs, n, q, &f))
+			v[nv++] = f.load_bps;
+	}
+	p->ndr_fit_rep_bps = results_stat_of(v, nv);
+	if (nv >= 2 && p->ndr_fit_rep_bps.median > 0)
+		p->ndr_fit_spread = (p->ndr_fit_rep_bps.max - p->ndr_fit_rep_bps.min) /
+				    p->ndr_fit_rep_bps.median;
+}
+
 static void knee_point(const struct results_run *run, struct results_knee_point *p, double *a,
-		       double *b, double *c)
+		       double *b, double *c, struct knee_fit_obs *obs)
 {
 	const struct results_knee *med, *last = NULL;
 
@@ -422,6 +488,7 @@ static void knee_point(const struct results_run *run, struct results_knee_point 
 	knee_target(run, p, false, a, b, c);
 	knee_target(run, p, true, a, b, c);
 	knee_spread(run, p);
+	knee_fit_point(run, p, obs, a);
 	p->ndr_ct_bps = ct_stat(run, p, false, a);
 	p->pdr_ct_bps = ct_stat(run, p, true, a);
 	med = median_rep(run, p, false);
@@ -562,11 +629,12 @@ int results_aggregate(const struct results_run *run, struct results_summary *sum
 	size_t cap = (run->ntrials > run->nknees ? run->ntrials : run->nknees) + 1;
 	double *buf = calloc(8 * cap, sizeof(double));
 	uint32_t *mss = calloc(cap, sizeof(uint32_t));
+	struct knee_fit_obs *obs = calloc(cap, sizeof(*obs));
 	double *v[8];
 	int err;
 
 	memset(sum, 0, sizeof(*sum));
-	if (!buf || !mss) {
+	if (!buf || !mss || !obs) {
 		err = -ENOMEM;
 		goto out;
 	}
@@ -580,7 +648,7 @@ int results_aggregate(const struct results_run *run, struct results_summary *sum
 	for (size_t i = 0; i < sum->nsweep; i++)
 		sweep_point(run, &sum->sweep[i], v);
 	for (size_t i = 0; i < sum->nknee; i++)
-		knee_point(run, &sum->knee[i], v[0], v[1], v[2]);
+		knee_point(run, &sum->knee[i], v[0], v[1], v[2], obs);
 	for (size_t i = 0; i < sum->ndelay; i++)
 		delay_point(run, &sum->delay[i], v[0], v[1], v[2], v[3]);
 	for (size_t i = 0; i < run->ntrials; i++)
@@ -598,6 +666,7 @@ int results_aggregate(const struct results_run *run, struct results_summary *sum
 out:
 	free(buf);
 	free(mss);
+	free(obs);
 	if (err)
 		results_summary_free(sum);
 	return err;

@@ -365,6 +365,27 @@ static cJSON *knee_goals(const struct results_knee *k)
 	return arr;
 }
 
+/* Where the soft knee lies, fitted from every trial (knee_fit.h); null
+ * when the trials give no fit (a sharp knee: the bounds are the answer). */
+static bool add_knee_fit(cJSON *o, const struct results_knee_point *p)
+{
+	const struct knee_fit *f = &p->ndr_fit;
+	cJSON *j;
+
+	if (!(f->load_bps > 0))
+		return add_child(o, "ndr_fit", cJSON_CreateNull());
+	j = cJSON_CreateObject();
+	if (!add_child(o, "ndr_fit", j))
+		return false;
+	return add_num(j, "load_bps", f->load_bps) && add_num(j, "low_bps", f->low_bps) &&
+	       add_num(j, "high_bps", f->high_bps) &&
+	       add_num(j, "chance_10pct_bps", f->band_low_bps) &&
+	       add_num(j, "chance_90pct_bps", f->band_high_bps) &&
+	       add_num(j, "trials", f->ntrials) && add_num(j, "lossy_trials", f->nbad) &&
+	       add_stat(j, "repetitions_bps", &p->ndr_fit_rep_bps) &&
+	       add_num(j, "spread", p->ndr_fit_spread);
+}
+
 static bool summary_knee(cJSON *arr, const struct results_run *run,
 			 const struct results_summary *sum)
 {
@@ -405,7 +426,8 @@ static bool summary_knee(cJSON *arr, const struct results_run *run,
 		      add_num(o, "disagree_trials", p->disagree_trials) &&
 		      add_num(o, "band_trials", p->band_trials) &&
 		      add_num(o, "band_lossy_trials", p->band_lossy) &&
-		      add_loss(o, "disagree_loss_at", "disagree_loss_detail", &p->disagree_loss)))
+		      add_loss(o, "disagree_loss_at", "disagree_loss_detail", &p->disagree_loss) &&
+		      add_knee_fit(o, p)))
 			return false;
 	}
 	return true;

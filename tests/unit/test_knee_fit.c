@@ -51,6 +51,7 @@ static void test_two_loads_exact(void **state)
 	assert_true(f.low_bps < f.load_bps && f.load_bps < f.high_bps);
 	assert_int_equal(f.ntrials, 8);
 	assert_int_equal(f.nbad, 4);
+	assert_true(f.chance == 0.5);
 	assert_true(knee_fit(o, n, 0.25, &f));
 	assert_true(fabs(f.load_bps / 100e6 - 1) < 1e-6);
 	/* a chance below every load tried: no figure outside them */

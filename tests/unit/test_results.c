@@ -753,6 +753,93 @@ static void test_read_missing_file(void **state)
 	assert_string_equal(err, strerror(ENOENT));
 }
 
+/* A soft knee fitted from all trials (knee_fit.h): three repetitions whose
+ * 1-s trials lose in about half the cases between 160M and 180M, the third
+ * 5M higher. The fit pools them near 170M, fits each repetition, and says
+ * so; trials shorter than the final duration, short of their rate or of
+ * another size stay out; run.json carries it; a sharp knee has none. */
+static void test_knee_fit_run(void **state)
+{
+	static const unsigned bad_of_2[] = { 0, 0, 1, 1, 1, 2, 2 }; /* 140..200M */
+	struct results_run run;
+	struct results_summary sum;
+	const struct results_knee_point *kp;
+	char buf[512], *j;
+
+	(void)state;
+	results_init(&run);
+	results_add_path(&run, "wg", RESULTS_PATH_EXTERNAL, "198.19.0.2", 1420);
+	for (unsigned r = 0; r < 3; r++) {
+		struct results_knee *k = results_add_knee(&run);
+
+		k->len = 1200;
+		k->rep = r;
+		k->found = true;
+		k->ndr_lower_bps = k->ndr_lower_achieved_bps = 150000000;
+		k->width_goal = 0.01;
+		k->exceed_ratio = 0.5;
+		k->final_s = 1;
+		snprintf(k->ndr_outcome, sizeof(k->ndr_outcome), "found");
+		for (unsigned l = 0; l < 7; l++)
+			for (unsigned i = 0; i < 2; i++) {
+				struct results_trial *t = results_add_trial(&run);
+
+				t->kind = RESULTS_TRIAL_KNEE;
+				t->len = 1200;
+				t->rep = r;
+				t->duration_s = 1;
+				t->target_bps = (140 + 10 * l + (r == 2 ? 5 : 0)) * 1000000ULL;
+				t->udp.sent = 10000;
+				t->udp.lost = i < bad_of_2[l] ? 7 : 0;
+			}
+	}
+	/* out of the fit: a short trial, one short of its rate, another size */
+	for (unsigned i = 0; i < 3; i++) {
+		struct results_trial *t = results_add_trial(&run);
+
+		t->kind = RESULTS_TRIAL_KNEE;
+		t->len = i == 2 ? 64 : 1200;
+		t->duration_s = i == 0 ? 0.5 : 1;
+		t->udp.generator_limited = i == 1;
+		t->target_bps = 100000000;
+		t->udp.sent = 10000;
+		t->udp.lost = 9;
+	}
+	assert_int_equal(results_aggregate(&run, &sum), 0);
+	kp = results_find_knee(&sum, 0, 1200);
+	assert_non_null(kp);
+	assert_int_equal(kp->ndr_fit.ntrials, 42);
+	assert_int_equal(kp->ndr_fit.nbad, 21);
+	assert_true(kp->ndr_fit.load_bps > 165e6 && kp->ndr_fit.load_bps < 177e6);
+	assert_true(kp->ndr_fit.low_bps < kp->ndr_fit.load_bps);
+	assert_true(kp->ndr_fit.high_bps > kp->ndr_fit.load_bps);
+	assert_int_equal(kp->ndr_fit_rep_bps.n, 3);
+	assert_true(kp->ndr_fit_spread > 0.02 && kp->ndr_fit_spread < 0.04);
+	assert_true(report_run_knee_fit(buf, sizeof(buf), kp));
+	assert_non_null(strstr(buf, "fitted to all 42 trials (21 lost): a trial loses in 50 %"));
+	assert_non_null(strstr(buf, "each repetition's own fit"));
+	j = results_to_json(&run);
+	assert_non_null(j);
+	assert_non_null(strstr(j, "\"ndr_fit\":\t{\n"));
+	assert_non_null(strstr(strstr(j, "\"ndr_fit\":"), "\"repetitions_bps\""));
+	free(j);
+	results_summary_free(&sum);
+	/* every good trial below every bad one: no fit, and null in run.json */
+	for (size_t i = 0; i < run.ntrials; i++)
+		run.trials[i].udp.lost = run.trials[i].target_bps > 172000000 ? 7 : 0;
+	assert_int_equal(results_aggregate(&run, &sum), 0);
+	kp = results_find_knee(&sum, 0, 1200);
+	assert_true(kp->ndr_fit.load_bps == 0);
+	assert_int_equal(kp->ndr_fit_rep_bps.n, 0);
+	assert_false(report_run_knee_fit(buf, sizeof(buf), kp));
+	assert_string_equal(buf, "");
+	j = results_to_json(&run);
+	assert_non_null(strstr(j, "\"ndr_fit\":\tnull"));
+	free(j);
+	results_summary_free(&sum);
+	results_free(&run);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -761,6 +848,7 @@ int main(void)
 		cmocka_unit_test(test_aggregate),
 		cmocka_unit_test(test_knee_bounds_over_reps),
 		cmocka_unit_test(test_knee_spread),
+		cmocka_unit_test(test_knee_fit_run),
 		cmocka_unit_test(test_delay_basis),
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_json_has_ratios),
