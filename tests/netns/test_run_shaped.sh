@@ -37,6 +37,11 @@ print("NDR %.1f Mbit/s, shaper payload rate %.1f Mbit/s (%+.1f %%), outcome %s" 
 # ("generator-limit"), never a knee below the shaper nor "unfinished".
 assert k["ndr_outcome"] in ("found", "generator-limit"), k["ndr_outcome"]
 assert ndr <= want * 1.05, "NDR above the shaper"
+# A shaper's knee is sharp: no trial loses below it, so there is no fit of
+# a soft knee (ndr_fit null); should a loaded machine make one trial lose
+# below it, the fit sits at the shaper all the same.
+f = k["ndr_fit"]
+assert f is None or abs(f["load_bps"] / want - 1) < 0.05, f
 # What limited the NDR, in run.json's summary.limits: the shaper (network
 # rate: the NDR near what the link's tbf carries) when found, the generator
 # when a lower bound.
