@@ -152,10 +152,10 @@ bool knee_fit(const struct knee_fit_obs *obs, size_t n, double q, struct knee_fi
 	memset(out, 0, sizeof(*out));
 	if (!(q > 0 && q < 1) || !prepare(&d, &out->ntrials, &out->nbad) ||
 	    !fit_ml(&d, &a, &b, cov) || !(b > 0))
-		goto none;
+		return false; /* *out still zero but for the counts */
 	xq = (logit(q) - a) / b;
 	if (xq * d.sd + d.mean < d.xmin || xq * d.sd + d.mean > d.xmax)
-		goto none;
+		return false;
 	/* delta method: d xq / d(a, b) = (-1 / b, -xq / b) */
 	se = sqrt(fmax(cov[0] + 2 * xq * cov[1] + xq * xq * cov[2], 0)) / b;
 	out->chance = q;
@@ -165,12 +165,4 @@ bool knee_fit(const struct knee_fit_obs *obs, size_t n, double q, struct knee_fi
 	out->band_low_bps = exp(d.mean + d.sd * (logit(0.1) - a) / b);
 	out->band_high_bps = exp(d.mean + d.sd * (logit(0.9) - a) / b);
 	return true;
-none : {
-	unsigned nt = out->ntrials, nb = out->nbad;
-
-	memset(out, 0, sizeof(*out));
-	out->ntrials = nt;
-	out->nbad = nb;
-}
-	return false;
 }

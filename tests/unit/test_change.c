@@ -11,23 +11,11 @@
 #include <cmocka.h>
 
 #include "change.h"
-
-/* splitmix64 with a fixed seed: every run draws the same histories */
-static uint64_t rng = 0x0123456789abcdefULL;
-
-static double uniform01(void)
-{
-	uint64_t z = (rng += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	z ^= z >> 31;
-	return ((double)(z >> 11) + 0.5) / 9007199254740992.0;
-}
+#include "test_seed.h"
 
 static double gauss(void)
 {
-	return sqrt(-2 * log(uniform01())) * cos(2 * M_PI * uniform01());
+	return sqrt(-2 * log(test_rand01())) * cos(2 * M_PI * test_rand01());
 }
 
 /* n repetitions of level with a spread of spread ((max - min) / level at
@@ -36,7 +24,7 @@ static double gauss(void)
 static void draw(double *v, size_t n, double level, double spread, double sd)
 {
 	for (size_t i = 0; i < n; i++)
-		v[i] = level * (1 + (spread > 0 ? spread * (uniform01() - 0.5) : sd * gauss()));
+		v[i] = level * (1 + (spread > 0 ? spread * (test_rand01() - 0.5) : sd * gauss()));
 }
 
 /* U for 3 + 3: counts 1 1 2 3 3 3 3 2 1 1 of 20 orders. */
@@ -187,6 +175,8 @@ int main(void)
 		cmocka_unit_test(test_larger), cmocka_unit_test(test_steps),
 		cmocka_unit_test(test_noise),
 	};
+
+	test_rng_state = 0x0123456789abcdefULL; /* fixed: the same draws on every run */
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

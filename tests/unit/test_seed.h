@@ -58,6 +58,12 @@ static inline uint64_t test_rand64(void)
 	return z ^ (z >> 31);
 }
 
+/* Uniform in (0, 1): 53 bits, never 0 (a log of it is finite). */
+static inline double test_rand01(void)
+{
+	return ((double)(test_rand64() >> 11) + 0.5) / 9007199254740992.0;
+}
+
 /* Uniform in [0, n), n > 0 (Lemire's multiply-shift; its bias is below
  * n / 2^32, far under anything a test could notice). */
 static inline uint32_t test_rand_below(uint32_t n)
