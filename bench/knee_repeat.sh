@@ -18,7 +18,9 @@
 # median in every run, each search at most 60 s, and (RUNS > 1) the medians
 # of the runs within 10 % of each other; and the same for the fitted NDR
 # (run.json's summary.udp_knee[].ndr_fit: the load where a trial loses in half
-# the cases, fitted from all the search's trials).
+# the cases, fitted from all the search's trials, each repetition's under
+# their common slope), with the test of whether the repetitions saw one
+# knee (a small p: the path changed between them).
 #
 #   OVLPERF=./ovlperf [KNEE_KEYS="duration_sum = 5s"] bash bench/knee_repeat.sh
 #       [--reps N] [--runs N] [--only mlr|single] [--keep DIR]
@@ -109,11 +111,13 @@ for m in methods:
         if fit:
             reps = fit["repetitions_bps"]
             fits.append((fit["load_bps"] / 1e6, fit["spread"]))
+            test = fit["same_knee_test"]
             print(f"{m:7s} run {run}: fitted NDR (trials lose in half the cases) "
                   f"{fit['load_bps'] / 1e6:.1f} Mbit/s [{fit['low_bps'] / 1e6:.1f}, "
                   f"{fit['high_bps'] / 1e6:.1f}] from {fit['trials']} trials; per repetition "
-                  f"{reps['min'] / 1e6:.1f}..{reps['max'] / 1e6:.1f} (n {reps['n']}), spread "
-                  f"{100 * fit['spread']:.1f} %")
+                  f"(common slope) {reps['min'] / 1e6:.1f}..{reps['max'] / 1e6:.1f} "
+                  f"(n {reps['n']}), spread {100 * fit['spread']:.1f} %; one knee? p "
+                  f"{test['p']:.3f} ({'the path changed' if test['differ'] else 'luck'})")
         else:
             fits.append(None)
         print(f"{m:7s} run {run}: NDR Mbit/s {' '.join('%.1f' % v for v in ndr)}  median "

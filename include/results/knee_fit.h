@@ -22,6 +22,17 @@
  * Fisher information). A knee without overlap (every good trial below every
  * bad one: a shaped link, the built-in overlay) has no maximum-likelihood
  * fit and gets none: its bounds are the answer there.
+ *
+ * Repetitions: whether they saw one knee (knee_fit_reps()). Each
+ * repetition gets an intercept of its own under one common slope, so that
+ * a repetition whose own trials do not overlap still gets a figure, placed
+ * by the others' slope; and the likelihood ratio of that model against one
+ * curve for all (Cox, ch. 4) says whether their knees differ by more than
+ * their trials' luck: the chi-square test on (repetitions - 1) degrees of
+ * freedom. A small p says the path itself changed between repetitions
+ * (other load on the host, the VPN's own state), which no number of
+ * trials narrows; a large one, that their spread is luck and the pooled
+ * figure is the one to compare.
  */
 #ifndef OVLPERF_KNEE_FIT_H
 #define OVLPERF_KNEE_FIT_H
@@ -34,11 +45,18 @@
 #define KNEE_FIT_MIN_EACH   2
 /* z of the interval given: 90 %, two-sided. */
 #define KNEE_FIT_Z 1.6448536269514722
+/* Repetitions compared (a scenario has at most 100); trials of a higher
+ * repetition number are left out of the comparison. */
+#define KNEE_FIT_MAX_REPS 128
+/* Below this p the repetitions' knees are said to differ. */
+#define KNEE_FIT_DIFFER_P 0.05
 
-/* One trial: its offered load and whether it lost more than the loss ratio. */
+/* One trial: its offered load, whether it lost more than the loss ratio,
+ * and its repetition (0-based; knee_fit() pools them all). */
 struct knee_fit_obs {
 	double load_bps;
 	bool bad;
+	unsigned rep;
 };
 
 struct knee_fit {
@@ -56,5 +74,34 @@ struct knee_fit {
  * and bad ones, a chance that falls with the load, or a figure outside the
  * loads tried. */
 bool knee_fit(const struct knee_fit_obs *obs, size_t n, double q, struct knee_fit *out);
+
+/* One repetition under the common slope. */
+struct knee_fit_rep {
+	unsigned rep;	  /* its number */
+	unsigned ntrials; /* its trials, and */
+	unsigned nbad;	  /* those that lost */
+	double load_bps;  /* where its P(bad) = q; 0: none (no good or no
+			   * bad trial of its own, or outside the loads tried) */
+};
+
+struct knee_fit_reps {
+	unsigned n; /* repetitions with trials, in rep order */
+	struct knee_fit_rep rep[KNEE_FIT_MAX_REPS];
+	unsigned nfit; /* of them with a figure: those compared */
+	double slope;  /* the common b, per unit of ln load */
+	double lr;     /* 2 (ln L of a curve each - ln L of one curve) */
+	unsigned df;   /* nfit - 1 */
+	double p;      /* the chance of an lr this large were they alike */
+};
+
+/* Fits each repetition's intercept under one slope (q as knee_fit()) and
+ * tests them against one curve. false when fewer than two repetitions have
+ * both good and bad trials, too few trials, or no slope (no overlap in
+ * any repetition, or a chance that falls with the load); out->n and the
+ * per-repetition counts are still filled. */
+bool knee_fit_reps(const struct knee_fit_obs *obs, size_t n, double q, struct knee_fit_reps *out);
+
+/* P(X >= x) for X chi-square with df degrees of freedom (df >= 1). */
+double knee_fit_chi2_sf(double x, unsigned df);
 
 #endif

@@ -337,11 +337,13 @@ struct results_knee_point {
 	unsigned band_trials, band_lossy;
 	/* Where the soft knee lies from all trials (knee_fit.h): the NDR
 	 * goal's chance of a lossy trial fitted over every repetition's knee
-	 * trials of the final duration, pooled; each repetition's own fit
-	 * (their median and range, n: the repetitions fitted) and its spread
-	 * (max - min) / median, as ndr_spread is the bounds'. A knee without
-	 * overlap has none (ndr_fit.load_bps 0, ndr_fit_rep_bps.n 0). */
+	 * trials of the final duration, pooled; each repetition's own knee
+	 * under the common slope, their test against one curve
+	 * (ndr_fit_reps), the median and range of their figures and their
+	 * spread (max - min) / median, as ndr_spread is the bounds'. A knee
+	 * without overlap has none (ndr_fit.load_bps 0, ndr_fit_rep_bps.n 0). */
 	struct knee_fit ndr_fit;
+	struct knee_fit_reps ndr_fit_reps;
 	struct results_stat ndr_fit_rep_bps;
 	double ndr_fit_spread;
 };

@@ -11,6 +11,7 @@
  * trial together puts the chance of loss at the exceed ratio is said
  * beside it: the figure to compare such paths by (knee_fit.h).
  */
+#include <math.h>
 #include <stdio.h>
 
 #include "loss_place.h"
@@ -113,10 +114,42 @@ bool report_run_knee_repeat(char *buf, size_t len, const struct results_knee_poi
 	return true;
 }
 
+/* Whether the repetitions' knees differ beyond their trials' luck, and
+ * the one farthest from the pooled figure. */
+static void fit_reps_said(char *buf, size_t len, const struct results_knee_point *p)
+{
+	const struct knee_fit_reps *fr = &p->ndr_fit_reps;
+	const struct knee_fit_rep *far = NULL;
+	char at[24];
+
+	buf[0] = '\0';
+	if (!fr->df)
+		return;
+	if (!(fr->p < KNEE_FIT_DIFFER_P)) {
+		snprintf(buf, len,
+			 ": within their trials' luck (p = %.2f that one knee gives a spread as "
+			 "wide), so the pooled figure is the one to compare",
+			 fr->p);
+		return;
+	}
+	for (unsigned i = 0; i < fr->n; i++)
+		if (fr->rep[i].load_bps > 0 &&
+		    (!far || fabs(log(fr->rep[i].load_bps / p->ndr_fit.load_bps)) >
+				     fabs(log(far->load_bps / p->ndr_fit.load_bps))))
+			far = &fr->rep[i];
+	report_run_fmt_rate(at, sizeof(at), far->load_bps);
+	snprintf(buf, len,
+		 ": wider than their trials' luck (p = %.3f that one knee gives a spread as "
+		 "wide; repetition %u's at %s is the farthest), so the path itself changed "
+		 "between repetitions (other load on the hosts, the VPN's own state) and more "
+		 "trials will not narrow it",
+		 fr->p, far->rep + 1, at);
+}
+
 bool report_run_knee_fit(char *buf, size_t len, const struct results_knee_point *p)
 {
 	const struct knee_fit *f = &p->ndr_fit;
-	char at[24], lo[24], hi[24], b10[24], b90[24], reps[96] = "";
+	char at[24], lo[24], hi[24], b10[24], b90[24], reps[512] = "";
 
 	buf[0] = '\0';
 	if (!(f->load_bps > 0))
@@ -127,12 +160,15 @@ bool report_run_knee_fit(char *buf, size_t len, const struct results_knee_point 
 	report_run_fmt_rate(b10, sizeof(b10), f->band_low_bps);
 	report_run_fmt_rate(b90, sizeof(b90), f->band_high_bps);
 	if (p->ndr_fit_rep_bps.n >= 2) {
-		char rlo[24], rhi[24];
+		char rlo[24], rhi[24], said[400];
 
 		report_run_fmt_rate(rlo, sizeof(rlo), p->ndr_fit_rep_bps.min);
 		report_run_fmt_rate(rhi, sizeof(rhi), p->ndr_fit_rep_bps.max);
-		snprintf(reps, sizeof(reps), "; each repetition's own fit %s..%s, spread %.1f %%",
-			 rlo, rhi, 100 * p->ndr_fit_spread);
+		fit_reps_said(said, sizeof(said), p);
+		snprintf(reps, sizeof(reps),
+			 "; each repetition's knee under their common slope %s..%s, spread %.1f "
+			 "%%%s",
+			 rlo, rhi, 100 * p->ndr_fit_spread, said);
 	}
 	snprintf(buf, len,
 		 "fitted to all %u trials (%u lost): a trial loses in %.0f %% of trials at %s "

@@ -189,7 +189,7 @@ static void knee_repeat(FILE *f, const struct report_run *rr)
 
 	for (size_t i = 0; i < rr->sum.nknee; i++) {
 		const struct results_knee_point *p = &rr->sum.knee[i];
-		char ndr[24] = "-", pdr[24] = "-", rep[1024], fit[512];
+		char ndr[24] = "-", pdr[24] = "-", rep[1024], fit[1024];
 
 		report_run_knee_repeat(rep, sizeof(rep), p);
 		report_run_knee_fit(fit, sizeof(fit), p);

@@ -414,9 +414,9 @@ static struct results_stat ct_stat(const struct results_run *run,
 /* The knee trials of p's path and size that say something of the NDR
  * goal's chance of loss: valid, at the load asked for (not short of it)
  * and as long as the goal's final trials (a shorter trial has less time
- * to lose in); of one repetition, or of all (rep < 0). *q: the exceed
- * ratio the figure is taken at. */
-static size_t fit_obs(const struct results_run *run, const struct results_knee_point *p, int rep,
+ * to lose in), of every repetition. *q: the exceed ratio the figure is
+ * taken at. */
+static size_t fit_obs(const struct results_run *run, const struct results_knee_point *p,
 		      struct knee_fit_obs *obs, double *q)
 {
 	size_t n = 0;
@@ -426,41 +426,35 @@ static size_t fit_obs(const struct results_run *run, const struct results_knee_p
 		const struct results_knee *k;
 
 		if (t->kind != RESULTS_TRIAL_KNEE || t->path != p->path || t->len != p->len ||
-		    !usable(t) || t->udp.generator_limited || !t->udp.sent ||
-		    (rep >= 0 && t->rep != (unsigned)rep))
+		    !usable(t) || t->udp.generator_limited || !t->udp.sent)
 			continue;
 		k = rep_knee(run, t);
 		if (!k || !(k->exceed_ratio > 0) || t->duration_s < 0.9 * k->final_s)
 			continue;
 		*q = k->exceed_ratio;
 		obs[n++] = (struct knee_fit_obs){ .load_bps = (double)t->target_bps,
-						  .bad = t->udp.lost > 0 };
+						  .bad = t->udp.lost > 0,
+						  .rep = t->rep };
 	}
 	return n;
 }
 
-/* Where the soft knee lies: the fit of all repetitions' trials, and of each. */
+/* Where the soft knee lies: the fit of all repetitions' trials, and each
+ * repetition's knee under their common slope. */
 static void knee_fit_point(const struct results_run *run, struct results_knee_point *p,
 			   struct knee_fit_obs *obs, double *v)
 {
-	unsigned nrep = 0, nv = 0;
+	struct knee_fit_reps *fr = &p->ndr_fit_reps;
+	unsigned nv = 0;
 	double q = 0;
 	size_t n;
 
-	for (size_t i = 0; i < run->nknees; i++)
-		if (run->knees[i].path == p->path && run->knees[i].len == p->len &&
-		    run->knees[i].rep + 1 > nrep)
-			nrep = run->knees[i].rep + 1;
-	n = fit_obs(run, p, -1, obs, &q);
-	if (!knee_fit(obs, n, q, &p->ndr_fit))
+	n = fit_obs(run, p, obs, &q);
+	if (!knee_fit(obs, n, q, &p->ndr_fit) || !knee_fit_reps(obs, n, q, fr))
 		return;
-	for (unsigned r = 0; r < nrep; r++) {
-		struct knee_fit f;
-
-		n = fit_obs(run, p, (int)r, obs, &q);
-		if (knee_fit(obs, n, q, &f))
-			v[nv++] = f.load_bps;
-	}
+	for (unsigned i = 0; i < fr->n; i++)
+		if (fr->rep[i].load_bps > 0)
+			v[nv++] = fr->rep[i].load_bps;
 	p->ndr_fit_rep_bps = results_stat_of(v, nv);
 	if (nv >= 2 && p->ndr_fit_rep_bps.median > 0)
 		p->ndr_fit_spread = (p->ndr_fit_rep_bps.max - p->ndr_fit_rep_bps.min) /

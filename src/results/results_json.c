@@ -365,6 +365,32 @@ static cJSON *knee_goals(const struct results_knee *k)
 	return arr;
 }
 
+/* Each repetition's knee under the common slope (knee_fit_reps()), and
+ * the test of whether they differ by more than their trials' luck. */
+static bool add_fit_reps(cJSON *j, const struct results_knee_point *p)
+{
+	const struct knee_fit_reps *fr = &p->ndr_fit_reps;
+	cJSON *arr = cJSON_CreateArray(), *t;
+
+	if (!add_child(j, "repetitions", arr))
+		return false;
+	for (unsigned i = 0; i < fr->n; i++) {
+		cJSON *r = cJSON_CreateObject();
+
+		if (!add_array_item(arr, r) || !add_num(r, "rep", fr->rep[i].rep) ||
+		    !add_num(r, "trials", fr->rep[i].ntrials) ||
+		    !add_num(r, "lossy_trials", fr->rep[i].nbad) ||
+		    !(fr->rep[i].load_bps > 0 ? add_num(r, "load_bps", fr->rep[i].load_bps)
+					      : add_child(r, "load_bps", cJSON_CreateNull())))
+			return false;
+	}
+	t = cJSON_CreateObject();
+	return add_child(j, "same_knee_test", t) && add_num(t, "statistic", fr->lr) &&
+	       add_num(t, "df", fr->df) && add_num(t, "p", fr->p) &&
+	       cJSON_AddBoolToObject(t, "differ", fr->df && fr->p < KNEE_FIT_DIFFER_P) &&
+	       add_num(j, "slope", fr->slope);
+}
+
 /* Where the soft knee lies, fitted from every trial (knee_fit.h); null
  * when the trials give no fit (a sharp knee: the bounds are the answer). */
 static bool add_knee_fit(cJSON *o, const struct results_knee_point *p)
@@ -383,7 +409,7 @@ static bool add_knee_fit(cJSON *o, const struct results_knee_point *p)
 	       add_num(j, "chance_90pct_bps", f->band_high_bps) &&
 	       add_num(j, "trials", f->ntrials) && add_num(j, "lossy_trials", f->nbad) &&
 	       add_stat(j, "repetitions_bps", &p->ndr_fit_rep_bps) &&
-	       add_num(j, "spread", p->ndr_fit_spread);
+	       add_num(j, "spread", p->ndr_fit_spread) && add_fit_reps(j, p);
 }
 
 static bool summary_knee(cJSON *arr, const struct results_run *run,

@@ -2,7 +2,10 @@
 /* knee_fit.c: the logistic fit of a soft knee, on a hand-computed case
  * (two loads, whose fit is exact), on knees without a fit (sharp, too few
  * trials, falling chance) and on simulated noisy systems whose chance of a
- * lossy trial is known, drawn from a fixed seed (the same on every run). */
+ * lossy trial is known, drawn from a fixed seed (the same on every run);
+ * the repetitions' comparison on repetitions of one knee (the test's false
+ * alarms near its 5 %) and of a knee that moved (found), and the
+ * chi-square tail against tabled values. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -140,13 +143,148 @@ static void test_noisy_system(void **state)
 	assert_true(covered < fitted); /* an interval, not the whole range */
 }
 
+/* The chi-square upper tail at its tabled 95 % points (Abramowitz and
+ * Stegun, table 26.8) and at points with a closed form. */
+static void test_chi2_tail(void **state)
+{
+	static const struct {
+		double x;
+		unsigned df;
+		double p;
+	} tab[] = {
+		{ 3.841459, 1, 0.05 },	{ 5.991465, 2, 0.05 }, { 7.814728, 3, 0.05 },
+		{ 11.070498, 5, 0.05 }, { 6.634897, 1, 0.01 }, { 23.209251, 10, 0.01 },
+		{ 2, 2, 0.36787944 },	{ 0, 4, 1 },	       { 1e-300, 1, 1 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(tab) / sizeof(tab[0]); i++)
+		assert_true(fabs(knee_fit_chi2_sf(tab[i].x, tab[i].df) - tab[i].p) < 2e-6);
+	assert_true(knee_fit_chi2_sf(200, 3) < 1e-40);
+}
+
+/* nrep repetitions of ntr trials each over 120M..260M, the chance as in
+ * test_noisy_system, repetition 0's knee at shift times the others'. */
+static size_t draw_reps(struct knee_fit_obs *o, unsigned nrep, unsigned ntr, double shift)
+{
+	const double lo = 140e6, hi = 200e6, mid = sqrt(lo * hi);
+	const double s = log(hi / lo) / (2 * log(9.0));
+	size_t n = 0;
+
+	for (unsigned r = 0; r < nrep; r++)
+		for (unsigned i = 0; i < ntr; i++) {
+			double load = 120e6 * exp(log(260.0 / 120.0) * test_rand01());
+			double p = 1 / (1 + exp(-log(load / (mid * (r ? 1 : shift))) / s));
+
+			o[n++] = (struct knee_fit_obs){ .load_bps = load,
+							.bad = test_rand01() < p,
+							.rep = r };
+		}
+	return n;
+}
+
+/* Three repetitions of one knee: the test says they differ in about 5 %
+ * of 300 histories (its size), each repetition's figure is near the
+ * truth, and the counts are each repetition's. */
+static void test_reps_alike(void **state)
+{
+	unsigned fitted = 0, alarms = 0;
+
+	(void)state;
+	for (int h = 0; h < 300; h++) {
+		struct knee_fit_obs o[90];
+		struct knee_fit_reps fr;
+		size_t n = draw_reps(o, 3, 30, 1);
+
+		if (!knee_fit_reps(o, n, 0.5, &fr))
+			continue;
+		fitted++;
+		assert_int_equal(fr.n, 3);
+		assert_int_equal(fr.df, fr.nfit - 1);
+		assert_true(fr.p >= 0 && fr.p <= 1 && fr.lr >= 0 && fr.slope > 0);
+		for (unsigned r = 0; r < 3; r++) {
+			assert_int_equal(fr.rep[r].rep, r);
+			assert_int_equal(fr.rep[r].ntrials, 30);
+			if (fr.rep[r].load_bps > 0)
+				assert_true(fabs(log(fr.rep[r].load_bps / sqrt(140e6 * 200e6))) <
+					    0.3);
+		}
+		alarms += fr.p < KNEE_FIT_DIFFER_P;
+	}
+	assert_true(fitted >= 290);
+	assert_true(alarms >= fitted / 100);	  /* a test that can say so */
+	assert_true(alarms <= fitted * 10 / 100); /* near its 5 % */
+}
+
+/* Repetition 0's knee 25 % higher: found in most of 200 histories, and
+ * that repetition's figure the highest. */
+static void test_reps_moved(void **state)
+{
+	unsigned fitted = 0, found = 0, highest = 0;
+
+	(void)state;
+	for (int h = 0; h < 200; h++) {
+		struct knee_fit_obs o[90];
+		struct knee_fit_reps fr;
+		size_t n = draw_reps(o, 3, 30, 1.25);
+
+		if (!knee_fit_reps(o, n, 0.5, &fr))
+			continue;
+		fitted++;
+		found += fr.p < KNEE_FIT_DIFFER_P;
+		highest += fr.rep[0].load_bps > fr.rep[1].load_bps &&
+			   fr.rep[0].load_bps > fr.rep[2].load_bps;
+	}
+	assert_true(fitted >= 190);
+	assert_true(found >= fitted * 8 / 10);
+	assert_true(highest >= fitted * 95 / 100);
+}
+
+/* A repetition whose own trials do not overlap still gets a figure from
+ * the common slope, between its highest good and lowest bad trial; one
+ * with no good trial gets none; fewer than two with both kinds, no test. */
+static void test_reps_sharp_one(void **state)
+{
+	struct knee_fit_obs o[64];
+	struct knee_fit_reps fr;
+	size_t n = 0;
+
+	(void)state;
+	for (unsigned r = 1; r <= 2; r++) { /* overlapping: 2 of 4 lost at each */
+		size_t m = n;
+
+		fill(o, &n, 150e6, 3, 1);
+		fill(o, &n, 180e6, 2, 2);
+		fill(o, &n, 210e6, 1, 3);
+		for (size_t i = m; i < n; i++)
+			o[i].rep = r;
+	}
+	for (int i = 0; i < 6; i++) /* repetition 0: good to 160M, bad from 170M */
+		o[n++] = (struct knee_fit_obs){ .load_bps = (140 + 10 * i) * 1e6, .bad = i >= 3 };
+	for (int i = 0; i < 3; i++) /* repetition 5: all lost */
+		o[n++] = (struct knee_fit_obs){ .load_bps = 200e6, .bad = true, .rep = 5 };
+	assert_true(knee_fit_reps(o, n, 0.5, &fr));
+	assert_int_equal(fr.n, 4);
+	assert_int_equal(fr.rep[3].rep, 5);
+	assert_true(fr.rep[3].load_bps == 0);
+	assert_int_equal(fr.rep[3].nbad, 3);
+	assert_true(fr.rep[0].load_bps > 160e6 && fr.rep[0].load_bps < 170e6);
+	assert_true(fabs(fr.rep[1].load_bps / fr.rep[2].load_bps - 1) < 1e-6);
+	assert_int_equal(fr.nfit, 3);
+	assert_int_equal(fr.df, 2);
+	/* only repetitions 0 and 5 */
+	assert_false(knee_fit_reps(o + 24, n - 24, 0.5, &fr));
+	assert_int_equal(fr.n, 2);
+	assert_int_equal(fr.rep[0].ntrials, 6);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_two_loads_exact),
-		cmocka_unit_test(test_sharp_knee_none),
-		cmocka_unit_test(test_too_few_or_falling),
-		cmocka_unit_test(test_noisy_system),
+		cmocka_unit_test(test_two_loads_exact),	   cmocka_unit_test(test_sharp_knee_none),
+		cmocka_unit_test(test_too_few_or_falling), cmocka_unit_test(test_noisy_system),
+		cmocka_unit_test(test_chi2_tail),	   cmocka_unit_test(test_reps_alike),
+		cmocka_unit_test(test_reps_moved),	   cmocka_unit_test(test_reps_sharp_one),
 	};
 
 	test_rng_state = 0x5eed0fa11ULL; /* fixed: the same draws on every run */

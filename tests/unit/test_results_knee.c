@@ -141,38 +141,35 @@ static void test_knee_spread(void **state)
  * 5M higher. The fit pools them near 170M, fits each repetition, and says
  * so; trials shorter than the final duration, short of their rate or of
  * another size stay out; run.json carries it; a sharp knee has none. */
-static void test_knee_fit_run(void **state)
+/* Three repetitions of 14 one-second trials at 140..200M (the third's
+ * shift higher), half of them lost, and three trials the fit leaves out. */
+static void fit_run(struct results_run *run, unsigned shift)
 {
 	static const unsigned bad_of_2[] = { 0, 0, 1, 1, 1, 2, 2 }; /* 140..200M */
-	struct results_run run;
-	struct results_summary sum;
-	const struct results_knee_point *kp;
-	char buf[512], *j;
 
-	(void)state;
-	results_init(&run);
-	results_add_path(&run, "wg", RESULTS_PATH_EXTERNAL, "198.19.0.2", 1420);
+	results_init(run);
+	results_add_path(run, "wg", RESULTS_PATH_EXTERNAL, "198.19.0.2", 1420);
 	for (unsigned r = 0; r < 3; r++) {
-		struct results_knee *k = add_knee(&run, r, 150000000);
+		struct results_knee *k = add_knee(run, r, 150000000);
 
 		k->exceed_ratio = 0.5;
 		k->final_s = 1;
 		for (unsigned l = 0; l < 7; l++)
 			for (unsigned i = 0; i < 2; i++) {
-				struct results_trial *t = results_add_trial(&run);
+				struct results_trial *t = results_add_trial(run);
 
 				t->kind = RESULTS_TRIAL_KNEE;
 				t->len = 1200;
 				t->rep = r;
 				t->duration_s = 1;
-				t->target_bps = (140 + 10 * l + (r == 2 ? 5 : 0)) * 1000000ULL;
+				t->target_bps = (140 + 10 * l + (r == 2 ? shift : 0)) * 1000000ULL;
 				t->udp.sent = 10000;
 				t->udp.lost = i < bad_of_2[l] ? 7 : 0;
 			}
 	}
 	/* out of the fit: a short trial, one short of its rate, another size */
 	for (unsigned i = 0; i < 3; i++) {
-		struct results_trial *t = results_add_trial(&run);
+		struct results_trial *t = results_add_trial(run);
 
 		t->kind = RESULTS_TRIAL_KNEE;
 		t->len = i == 2 ? 64 : 1200;
@@ -182,6 +179,17 @@ static void test_knee_fit_run(void **state)
 		t->udp.sent = 10000;
 		t->udp.lost = 9;
 	}
+}
+
+static void test_knee_fit_run(void **state)
+{
+	struct results_run run;
+	struct results_summary sum;
+	const struct results_knee_point *kp;
+	char buf[1024], *j;
+
+	(void)state;
+	fit_run(&run, 5);
 	assert_int_equal(results_aggregate(&run, &sum), 0);
 	kp = results_find_knee(&sum, 0, 1200);
 	assert_non_null(kp);
@@ -194,11 +202,23 @@ static void test_knee_fit_run(void **state)
 	assert_true(kp->ndr_fit_spread > 0.02 && kp->ndr_fit_spread < 0.04);
 	assert_true(report_run_knee_fit(buf, sizeof(buf), kp));
 	assert_non_null(strstr(buf, "fitted to all 42 trials (21 lost): a trial loses in 50 %"));
-	assert_non_null(strstr(buf, "each repetition's own fit"));
+	/* each repetition under the common slope: the third's trials 5M higher */
+	assert_int_equal(kp->ndr_fit_reps.n, 3);
+	assert_int_equal(kp->ndr_fit_reps.rep[2].ntrials, 14);
+	assert_int_equal(kp->ndr_fit_reps.rep[2].nbad, 7);
+	assert_true(kp->ndr_fit_reps.rep[2].load_bps > kp->ndr_fit_reps.rep[0].load_bps);
+	assert_true(fabs(kp->ndr_fit_reps.rep[0].load_bps / kp->ndr_fit_reps.rep[1].load_bps - 1) <
+		    1e-9);
+	assert_int_equal(kp->ndr_fit_reps.df, 2);
+	assert_true(kp->ndr_fit_reps.p > KNEE_FIT_DIFFER_P);
+	assert_non_null(strstr(buf, "each repetition's knee under their common slope"));
+	assert_non_null(strstr(buf, "within their trials' luck"));
 	j = results_to_json(&run);
 	assert_non_null(j);
 	assert_non_null(strstr(j, "\"ndr_fit\":\t{\n"));
 	assert_non_null(strstr(strstr(j, "\"ndr_fit\":"), "\"repetitions_bps\""));
+	assert_non_null(strstr(strstr(j, "\"ndr_fit\":"), "\"same_knee_test\""));
+	assert_non_null(strstr(strstr(j, "\"same_knee_test\":"), "\"differ\":\tfalse"));
 	free(j);
 	results_summary_free(&sum);
 	/* every good trial below every bad one: no fit, and null in run.json */
@@ -217,11 +237,40 @@ static void test_knee_fit_run(void **state)
 	results_free(&run);
 }
 
+/* The third repetition's trials 60M higher: its knee moved beyond the
+ * trials' luck, and the report says which and what that means. */
+static void test_knee_fit_moved(void **state)
+{
+	struct results_run run;
+	struct results_summary sum;
+	const struct results_knee_point *kp;
+	char buf[1024], *j;
+
+	(void)state;
+	fit_run(&run, 60);
+	assert_int_equal(results_aggregate(&run, &sum), 0);
+	kp = results_find_knee(&sum, 0, 1200);
+	assert_non_null(kp);
+	assert_true(kp->ndr_fit_reps.p < KNEE_FIT_DIFFER_P);
+	assert_true(kp->ndr_fit_reps.rep[2].load_bps > 1.25 * kp->ndr_fit_reps.rep[0].load_bps);
+	assert_true(report_run_knee_fit(buf, sizeof(buf), kp));
+	assert_non_null(strstr(buf, "wider than their trials' luck"));
+	assert_non_null(strstr(buf, "repetition 3's at"));
+	assert_non_null(strstr(buf, "the path itself changed between repetitions"));
+	j = results_to_json(&run);
+	assert_non_null(j);
+	assert_non_null(strstr(strstr(j, "\"same_knee_test\":"), "\"differ\":\ttrue"));
+	free(j);
+	results_summary_free(&sum);
+	results_free(&run);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_knee_spread),
 		cmocka_unit_test(test_knee_fit_run),
+		cmocka_unit_test(test_knee_fit_moved),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
