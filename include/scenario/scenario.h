@@ -156,6 +156,7 @@ struct scenario_knee {
 	double exceed_ratio;	  /* RFC 9971: ratio, 0.5 = 50 % */
 	uint64_t duration_sum_ns; /* 0: three final trials */
 	unsigned max_trials;
+	unsigned fit_trials;   /* at a soft knee, once the goals are done */
 	enum layer rate_layer; /* min_rate and max_rate count this layer */
 };
 

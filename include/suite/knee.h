@@ -45,6 +45,12 @@
  *     the last steps so that either result meets the width.
  *  4. A goal is done when its bounds are within the width, it passes at
  *     max_rate, fails at min_rate, or reaches the generator's limit.
+ *  5. When every goal is done and the NDR goal's final trials show a soft
+ *     knee (a good trial above a bad one by more than the width),
+ *     fit_trials more final trials at the load where a fit of them puts
+ *     the chance of a lossy trial at the exceed ratio (knee_fit.h),
+ *     refitted after each: the trials a fit of the knee learns most from.
+ *     They count for the bounds as any trial does.
  *
  * A trial whose generator fell short of its target (generator_limited) is
  * no trial of its load: it is bad when it lost more than the goal's loss
@@ -76,6 +82,11 @@
 #define KNEE_DURATION_SUM_TRIALS     3
 #define KNEE_DEFAULT_EXCEED_RATIO    0.5
 #define KNEE_DEFAULT_MAX_TRIALS	     60
+/* Final trials at a soft knee's fitted NDR once the goals are done (see
+ * knee_select.c): enough that each repetition's figure under the common
+ * slope (knee_fit.h) narrows by about half on wireguard-go, within a
+ * search of about a minute. */
+#define KNEE_DEFAULT_FIT_TRIALS 15
 
 enum knee_target { KNEE_NDR = 0, KNEE_PDR = 1, KNEE_NTARGETS = 2 };
 
@@ -90,6 +101,11 @@ struct knee_config {
 	double exceed_ratio;	  /* 0 <= ratio < 1; 0: a single lossy trial decides */
 	uint64_t duration_sum_ns; /* >= final_ns; 0: KNEE_DURATION_SUM_TRIALS final trials */
 	unsigned max_trials;	  /* 1..KNEE_MAX_TRIALS */
+	/* Once every goal is done, final trials spent where the NDR goal's
+	 * trials so far put the chance of a lossy trial at the exceed ratio,
+	 * when a good trial lies above a bad one by more than the width (a
+	 * soft knee: knee_fit.h); 0: none. A sharp knee gets none. */
+	unsigned fit_trials;
 };
 
 /* One search goal, or a coarser target before it (RFC 9971 4.6). */
@@ -116,6 +132,7 @@ enum knee_phase {
 	KNEE_PHASE_NARROW,  /* short trials: one classifies a load */
 	KNEE_PHASE_CONFIRM, /* final trials: the goal's duration sum classifies */
 	KNEE_PHASE_RETRY,   /* repeat of an invalid (generator-limited) trial */
+	KNEE_PHASE_FIT,	    /* final trials at a soft knee's fitted NDR */
 };
 
 /* What knee_next() asks for. */
@@ -229,8 +246,8 @@ struct knee {
 };
 
 /* Defaults: loss goal 0.5 %, width goal 1 %, 1 s short and final trials,
- * exceed ratio 50 %, duration sum three final trials, 60 trials; min and max rate 0 (max
- * must be set). */
+ * exceed ratio 50 %, duration sum three final trials, 60 trials, 15 fit
+ * trials; min and max rate 0 (max must be set). */
 void knee_config_defaults(struct knee_config *cfg);
 
 /* Returns 0 or -EINVAL when the configuration is out of range (with the

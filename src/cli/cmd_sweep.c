@@ -43,6 +43,8 @@ static void usage(FILE *f)
 		"  --duration-sum DUR         knee: trial time a load needs before it is\n"
 		"                             classified (default three final trials)\n"
 		"  --max-trials N             knee: give up after N trials (default %d)\n"
+		"  --fit-trials N             knee: final trials, once the goals are done, at\n"
+		"                             a soft knee's fitted NDR (0: none; default %d)\n"
 		"  --gap DUR                  pause between trials (default 500ms)\n"
 		"  -l, --length BYTES         UDP payload per datagram (default %d)\n"
 		"      --size-layer L         -l is the size at layer L: payload (the default),\n"
@@ -66,7 +68,8 @@ static void usage(FILE *f)
 		"                             the host; each point says what both ends ran with)\n"
 		"      --no-rt                SCHED_OTHER, the default (kept for old scripts)\n"
 		"  -J, --json                 one JSON document on stdout\n",
-		KNEE_DEFAULT_MAX_TRIALS, LOAD_UDP_DEFAULT_LEN, LOAD_DEFAULT_PORT);
+		KNEE_DEFAULT_MAX_TRIALS, KNEE_DEFAULT_FIT_TRIALS, LOAD_UDP_DEFAULT_LEN,
+		LOAD_DEFAULT_PORT);
 }
 
 enum {
@@ -82,6 +85,7 @@ enum {
 	OPT_EXCEED,
 	OPT_DURSUM,
 	OPT_TRIALS,
+	OPT_FIT_TRIALS,
 	OPT_GAP,
 	OPT_PSK,
 	OPT_LABEL,
@@ -106,6 +110,7 @@ static const struct option options[] = {
 	{ "exceed-ratio", required_argument, NULL, OPT_EXCEED },
 	{ "duration-sum", required_argument, NULL, OPT_DURSUM },
 	{ "max-trials", required_argument, NULL, OPT_TRIALS },
+	{ "fit-trials", required_argument, NULL, OPT_FIT_TRIALS },
 	{ "gap", required_argument, NULL, OPT_GAP },
 	{ "length", required_argument, NULL, 'l' },
 	{ "size-layer", required_argument, NULL, OPT_SIZE_LAYER },
@@ -229,6 +234,11 @@ static bool parse_number(struct opts *o, int c, const char *arg, char why[static
 		if (value_get(VALUE_UINT, arg, 1, KNEE_MAX_TRIALS, &v, why, VALUE_WHY_MAX))
 			return false;
 		s->knee.max_trials = (unsigned)v;
+		return true;
+	case OPT_FIT_TRIALS:
+		if (value_get(VALUE_UINT, arg, 0, KNEE_MAX_TRIALS, &v, why, VALUE_WHY_MAX))
+			return false;
+		s->knee.fit_trials = (unsigned)v;
 		return true;
 	default:
 		return false;

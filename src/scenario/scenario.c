@@ -49,6 +49,7 @@ void scenario_defaults(struct scenario *scn)
 	scn->knee.exceed_ratio = KNEE_DEFAULT_EXCEED_RATIO;
 	scn->knee.duration_sum_ns = KNEE_DEFAULT_DURATION_SUM_NS;
 	scn->knee.max_trials = KNEE_DEFAULT_MAX_TRIALS;
+	scn->knee.fit_trials = KNEE_DEFAULT_FIT_TRIALS;
 	scn->mtu.base = 1200;
 	scn->mtu.probes = 3;
 	scn->mtu.timeout_ns = 1000000000ULL;

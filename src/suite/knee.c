@@ -22,6 +22,7 @@ void knee_config_defaults(struct knee_config *cfg)
 	cfg->exceed_ratio = KNEE_DEFAULT_EXCEED_RATIO;
 	cfg->duration_sum_ns = KNEE_DEFAULT_DURATION_SUM_NS;
 	cfg->max_trials = KNEE_DEFAULT_MAX_TRIALS;
+	cfg->fit_trials = KNEE_DEFAULT_FIT_TRIALS;
 }
 
 static int check_config(struct knee_config *c)
@@ -55,7 +56,7 @@ static int check_config(struct knee_config *c)
 	}
 	if (!c->max_trials)
 		c->max_trials = KNEE_DEFAULT_MAX_TRIALS;
-	if (c->max_trials > KNEE_MAX_TRIALS) {
+	if (c->max_trials > KNEE_MAX_TRIALS || c->fit_trials > KNEE_MAX_TRIALS) {
 		log_debug("at most %d trials", KNEE_MAX_TRIALS);
 		return -EINVAL;
 	}
@@ -199,6 +200,8 @@ const char *knee_phase_name(enum knee_phase p)
 		return "confirm";
 	case KNEE_PHASE_RETRY:
 		return "retry";
+	case KNEE_PHASE_FIT:
+		return "fit";
 	}
 	return "";
 }

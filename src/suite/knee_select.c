@@ -8,10 +8,12 @@
  * is repeated once at once. Otherwise the first target not done (the coarse
  * targets, one short trial per load, before the goals, whose loads need
  * their duration sum of final trials; NDR before PDR) gets a trial: at the
- * highest undecided load between its bounds, or at a new load.
+ * highest undecided load between its bounds, or at a new load. When every
+ * goal is done, a soft knee gets its fit trials (fit_next()).
  */
 #include <math.h>
 
+#include "knee_fit.h"
 #include "knee_int.h"
 
 static uint64_t clamp_between(double c, uint64_t lo, uint64_t hi)
@@ -144,6 +146,52 @@ static bool target_next(const struct knee_bounds *b, const struct knee_config *c
 	return true;
 }
 
+/* A fit trial, once the goals are done: at the load where the NDR goal's
+ * final trials so far put the chance of a lossy trial at the exceed ratio
+ * (knee_fit.h), the load whose trials say most of where that is. Only at
+ * a soft knee, whose trials overlap by more than the width: a good trial
+ * above a bad one (a shaped link, whose knee is sharper than the width,
+ * gets none); where the trials give no fit yet, between the two. Within
+ * the loads the search may ask (min_rate to max_rate, below the
+ * generator's limit). */
+static bool fit_next(const struct knee_bounds *b, const struct knee_config *cfg,
+		     struct knee_trial *t)
+{
+	struct knee_fit_obs obs[KNEE_MAX_TRIALS];
+	double good_max = 0, bad_min = INFINITY, rate;
+	struct knee_fit f;
+	unsigned done = 0;
+	size_t n = 0;
+
+	if (!cfg->fit_trials || !(cfg->exceed_ratio > 0))
+		return false;
+	for (unsigned i = 0; i < b->ntrials; i++) {
+		const struct knee_record *r = &b->trials[i];
+		double load = (double)r->trial.rate_bps;
+
+		done += r->trial.phase == KNEE_PHASE_FIT;
+		if (r->verdict == KNEE_INVALID || r->trial.duration_ns < cfg->final_ns)
+			continue;
+		obs[n++] =
+			(struct knee_fit_obs){ .load_bps = load, .bad = r->verdict != KNEE_PASS };
+		if (r->verdict == KNEE_PASS)
+			good_max = fmax(good_max, load);
+		else
+			bad_min = fmin(bad_min, load);
+	}
+	if (done >= cfg->fit_trials || !(good_max > bad_min * (1 + cfg->width_goal)))
+		return false;
+	rate = knee_fit(obs, n, cfg->exceed_ratio, &f) ? f.load_bps : sqrt(good_max * bad_min);
+	rate = fmin(fmax(rate, (double)cfg->min_rate_bps), (double)b->max_eff);
+	if (b->gen_limited && rate >= (double)b->gen_limit)
+		rate = (double)b->gen_limit * (1 - cfg->width_goal);
+	*t = (struct knee_trial){ .rate_bps = (uint64_t)llround(rate),
+				  .duration_ns = cfg->final_ns,
+				  .phase = KNEE_PHASE_FIT,
+				  .target = KNEE_NDR };
+	return true;
+}
+
 enum knee_select knee_select_next(const struct knee_bounds *b, const struct knee_config *cfg,
 				  struct knee_trial *t)
 {
@@ -165,7 +213,7 @@ enum knee_select knee_select_next(const struct knee_bounds *b, const struct knee
 		for (int i = 0; i < KNEE_NTARGETS && !found; i++)
 			found = target_next(b, cfg, level, i, t);
 	if (!found)
-		return KNEE_SELECT_DONE;
+		return fit_next(b, cfg, t) ? KNEE_SELECT_TRIAL : KNEE_SELECT_DONE;
 	/* A rate the generator could not offer, asked for and repeated
 	 * already: a third try measures nothing new. When it passed higher
 	 * rates (it fell short there by chance), a rate an eighth of the width

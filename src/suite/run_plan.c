@@ -30,6 +30,7 @@ void run_knee_config(const struct scenario *scn, struct knee_config *cfg)
 	cfg->exceed_ratio = scn->knee.exceed_ratio;
 	cfg->duration_sum_ns = scn->knee.duration_sum_ns;
 	cfg->max_trials = scn->knee.max_trials;
+	cfg->fit_trials = scn->knee.fit_trials;
 }
 
 static void plan_phase(struct run_plan *plan, enum run_phase ph, uint64_t trials, uint64_t ns)

@@ -696,7 +696,7 @@ static void test_noisy_knee_repeatable(void **state)
 	assert_true(mlr.median >= 97e6 && mlr.median <= 103e6);
 	assert_true(mlr.spread <= 0.10);
 	assert_true(mlr.spread < single.spread / 1.5);
-	assert_true(mlr.max_trials <= 50);
+	assert_true(mlr.max_trials <= 50 + cfg.fit_trials); /* a soft knee's fit trials */
 }
 
 /* Rare bursts below the knee (a userspace VPN's threads scheduled away):
