@@ -123,7 +123,8 @@ for m in methods:
         print(f"{m:7s} run {run}: NDR Mbit/s {' '.join('%.1f' % v for v in ndr)}  median "
               f"{med:.1f}  spread {100 * spread:.1f} %  outcome "
               f"{' '.join(k['ndr_outcome'] for k in knees)}  trials "
-              f"{' '.join(str(k['trials']) for k in knees)}  search s "
+              f"{' '.join(str(k['trials']) for k in knees)} (fit "
+              f"{' '.join(str(k.get('fit_trials', 0)) for k in knees)})  search s "
               f"{' '.join('%.0f' % k['time_s'] for k in knees)}")
     res[m] = (medians, spreads, longest, fits)
 for m, (medians, spreads, longest, fits) in res.items():

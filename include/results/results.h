@@ -136,6 +136,7 @@ struct results_knee {
 	unsigned loads;		   /* distinct loads tried */
 	uint64_t max_rx_bps;	   /* receive rate at the maximum offered rate */
 	unsigned trials;
+	unsigned fit_trials; /* of them the soft knee's fit trials (knee.h) */
 	double time_s;
 	struct loss_attrib loss_at;	/* loss at the first failing rate above the NDR */
 	uint64_t loss_at_bps;		/* that rate; 0: none failed */

@@ -211,6 +211,7 @@ struct knee_result {
 	bool generator_limited;			/* a generator limit was found */
 	uint64_t generator_limit_bps;		/* lowest rate the generator could not offer */
 	unsigned ntrials;
+	unsigned nfit;	   /* of them fit trials (a soft knee's, after the goals) */
 	unsigned nloads;   /* distinct loads tried */
 	uint64_t trial_ns; /* sum of trial durations (measured if given) */
 	bool done;	   /* false: stopped early (limit or interrupt) */

@@ -528,6 +528,7 @@ void knee_bounds_get(const struct knee_bounds *b, const struct knee_config *cfg,
 	for (unsigned i = 0; i < b->ntrials; i++) {
 		unsigned j = 0;
 
+		res->nfit += b->trials[i].trial.phase == KNEE_PHASE_FIT;
 		while (j < res->nloads && seen[j] != b->trials[i].trial.rate_bps)
 			j++;
 		if (j == res->nloads)

@@ -313,6 +313,7 @@ static void knee_store(struct run *r, unsigned path, uint32_t len, unsigned rep,
 	k->max_rx_bps = res.mrr_bps;
 	snprintf(k->stopped, sizeof(k->stopped), "%s", kr->d.stopped);
 	k->trials = res.ntrials;
+	k->fit_trials = res.nfit;
 	k->time_s = (double)kr->wall_ns / 1e9;
 	/* Where the loss went at the lowest rate that lost: the NDR's upper bound. */
 	if (ndr->upper_trial >= 0 && (unsigned)ndr->upper_trial < kr->nmap) {

@@ -52,6 +52,7 @@ static unsigned search(const struct path *p, unsigned fit_trials, unsigned *nfit
 	struct knee_config cfg;
 	struct knee k;
 	struct knee_trial t;
+	struct knee_result res;
 	struct knee_fit_obs obs[KNEE_MAX_TRIALS];
 	struct knee_fit f;
 	const struct knee_record *tr;
@@ -68,6 +69,7 @@ static unsigned search(const struct path *p, unsigned fit_trials, unsigned *nfit
 		assert_int_equal(knee_record(&k, &m), 0);
 	}
 	tr = knee_trials(&k, &n);
+	knee_get_result(&k, &res);
 	*nfit = 0;
 	for (unsigned i = 0; i < n; i++) {
 		if (out)
@@ -78,6 +80,8 @@ static unsigned search(const struct path *p, unsigned fit_trials, unsigned *nfit
 				(struct knee_fit_obs){ .load_bps = (double)tr[i].trial.rate_bps,
 						       .bad = tr[i].verdict != KNEE_PASS };
 	}
+	assert_int_equal(res.nfit, *nfit);
+	assert_int_equal(res.ntrials, n);
 	*err = knee_fit(obs, nobs, cfg.exceed_ratio, &f) ? fabs(log(f.load_bps / p->knee)) : 1;
 	return n;
 }

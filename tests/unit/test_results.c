@@ -296,6 +296,8 @@ static void test_round_trip(void **state)
 	a.trials[0].softirq[0] = 0.25;
 	a.trials[0].softirq[1] = 0.97;
 	a.complete = false;
+	a.knees[1].trials = 41;
+	a.knees[1].fit_trials = 15;
 	snprintf(a.stop_reason, sizeof(a.stop_reason), "interrupted by signal 2");
 	assert_int_equal(results_write_json(&a, path), 0);
 	assert_int_equal(results_read_json(path, &b, err, sizeof(err)), 0);
@@ -326,6 +328,9 @@ static void test_round_trip(void **state)
 	assert_true(b.trials[0].softirq[1] == 0.97);
 	assert_int_equal(b.trials[1].softirq_ncpu, 0); /* not read: absent */
 	assert_int_equal(b.knees[1].loss_at.receiver_rcvbuf, 7);
+	assert_int_equal(b.knees[1].trials, 41);
+	assert_int_equal(b.knees[1].fit_trials, 15);
+	assert_int_equal(b.knees[0].fit_trials, 0);
 	assert_int_equal(b.mtu[0].verdict, RESULTS_WARN);
 	assert_string_equal(b.mtu[0].fix, a.mtu[0].fix);
 	/* Everything, including derived sections, survives a second trip. */
