@@ -42,6 +42,9 @@ assert ndr <= want * 1.05, "NDR above the shaper"
 # below it, the fit sits at the shaper all the same.
 f = k["ndr_fit"]
 assert f is None or abs(f["load_bps"] / want - 1) < 0.05, f
+# ... and without one, no search spent fit trials (a sharp knee gets none)
+fits = [kn.get("fit_trials", 0) for kn in d["knees"]]
+assert f is not None or fits == [0] * len(fits), fits
 # What limited the NDR, in run.json's summary.limits: the shaper (network
 # rate: the NDR near what the link's tbf carries) when found, the generator
 # when a lower bound.

@@ -183,12 +183,13 @@ static size_t draw_reps(struct knee_fit_obs *o, unsigned nrep, unsigned ntr, dou
 	return n;
 }
 
-/* Three repetitions of one knee: the test says they differ in about 5 %
- * of 300 histories (its size), each repetition's figure is near the
- * truth, and the counts are each repetition's. */
+/* Three repetitions of one knee: the test's p falls below 5 % in about
+ * 5 % of 300 histories (it is calibrated), below KNEE_FIT_DIFFER_P (1 %)
+ * in a few at most; each repetition's figure is near the truth, and the
+ * counts are each repetition's. */
 static void test_reps_alike(void **state)
 {
-	unsigned fitted = 0, alarms = 0;
+	unsigned fitted = 0, at5 = 0, alarms = 0;
 
 	(void)state;
 	for (int h = 0; h < 300; h++) {
@@ -209,15 +210,17 @@ static void test_reps_alike(void **state)
 				assert_true(fabs(log(fr.rep[r].load_bps / sqrt(140e6 * 200e6))) <
 					    0.3);
 		}
+		at5 += fr.p < 0.05;
 		alarms += fr.p < KNEE_FIT_DIFFER_P;
 	}
 	assert_true(fitted >= 290);
-	assert_true(alarms >= fitted / 100);	  /* a test that can say so */
-	assert_true(alarms <= fitted * 10 / 100); /* near its 5 % */
+	assert_true(at5 >= fitted / 100);      /* a test that can say so */
+	assert_true(at5 <= fitted * 10 / 100); /* near its 5 % */
+	assert_true(alarms <= fitted * 3 / 100);
 }
 
-/* Repetition 0's knee 25 % higher: found in most of 200 histories, and
- * that repetition's figure the highest. */
+/* Repetition 0's knee 25 % higher: found in most of 200 histories at
+ * KNEE_FIT_DIFFER_P, and that repetition's figure the highest. */
 static void test_reps_moved(void **state)
 {
 	unsigned fitted = 0, found = 0, highest = 0;
@@ -236,7 +239,7 @@ static void test_reps_moved(void **state)
 			   fr.rep[0].load_bps > fr.rep[2].load_bps;
 	}
 	assert_true(fitted >= 190);
-	assert_true(found >= fitted * 8 / 10);
+	assert_true(found >= fitted * 3 / 4);
 	assert_true(highest >= fitted * 95 / 100);
 }
 
