@@ -1,18 +1,22 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# netns: long
+# netns: alone
 # A soft knee whose truth is known: a lab link whose nftables rule drops
 # 0.01 % of the datagrams at random (drop_pct, numgen), no shaper. A 1 s
 # trial of n datagrams then loses none with chance (1 - 1e-4)^n, so the
 # load at which half the trials lose is where n = ln 2 / -ln(1 - 1e-4) =
-# 6931 datagrams a second: 66.5 Mbit/s of 1200-byte payload. Below it good
+# 6931 datagrams a second: 66.5 Mbit/s of 1200-byte payload (the search
+# starts at 150 Mbit/s, where 79 % of the trials lose). Below it good
 # and bad trials mix over a wide band: a soft knee, stationary by
-# construction. `ovlperf run`, 3 repetitions, the defaults:
+# construction. `ovlperf run`, 2 repetitions, the defaults but 45 trials
+# at most a search (two minutes in all under ASan):
 #   - a search spends 15 fit trials or none (run.json's knees[].fit_trials;
-#     fewer only at max_trials), and none only when its trials show no
-#     good one above a bad one by more than the width (the search's 1 %);
-#   - the fit of every trial (summary.udp_knee[].ndr_fit), present when
-#     good and bad trials overlap, lies within a factor 3 of 66.5 Mbit/s,
+#     fewer only at max_trials), and one whose goals were done spends none
+#     only when its trials show no good one above a bad one by more than
+#     the width (the search's 1 %);
+#   - the fit of every trial (summary.udp_knee[].ndr_fit), where there is
+#     one (good and bad trials overlap, its middle within the loads
+#     tried), lies within a factor 3 of 66.5 Mbit/s,
 #     its interval around it. Loose on purpose: this curve is not the
 #     fit's shape (a complementary log-log of slope 1 in ln load, whose
 #     long lower tail a logistic reads as a lower knee), the path loses a
@@ -26,7 +30,8 @@
 #   - the report says the fit and the test's reading;
 #   - truth: the trials up to 100 Mbit/s lost what the drop rule drops
 #     (its binomial, less 4 standard deviations) and little else.
-# Nothing here is a speed: the knee is the drop rule's.
+# Nothing here is a speed: the knee is the drop rule's. Alone: its two
+# minutes of UDP (under ASan in make check) would load the lanes' tests.
 source "$(dirname "$0")/lib.sh"
 
 OUT=$(mktemp -d /tmp/ovlperf-knee-soft.XXXXXX)
@@ -34,10 +39,10 @@ on_exit "rm -rf '$OUT'"
 on_exit "\"$OVLPERF\" lab down ksf"
 "$OVLPERF" lab down ksf >/dev/null 2>&1 || true
 
-printf '%s\n' "[scenario]" "name = knee-soft" "repetitions = 3" "duration = 1s" \
+printf '%s\n' "[scenario]" "name = knee-soft" "repetitions = 2" "duration = 1s" \
 	"[lab]" "name = ksf" "drop_pct = 0.01" "[path.underlay]" "type = underlay" \
 	"[tcp]" "enabled = no" "[udp]" "sizes = 1200" "duration = 1s" "delay_loads = 50%" \
-	"[mtu]" "enabled = no" "[knee]" "max_rate = 300M" "min_rate = 2M" >"$OUT/soft.ini"
+	"[mtu]" "enabled = no" "[knee]" "max_rate = 150M" "min_rate = 2M" "max_trials = 45" >"$OUT/soft.ini"
 rc=0
 "$OVLPERF" run --no-progress --no-plots --out "$OUT/r" "$OUT/soft.ini" \
 	>"$OUT/stdout" 2>"$OUT/stderr" || rc=$?
@@ -55,8 +60,8 @@ print("truth %.1f Mbit/s; fit %s; fit trials %s; trials %s" %
       (truth / 1e6, "none" if f is None else "%.1f [%.1f, %.1f] of %d trials" %
        (f["load_bps"] / 1e6, f["low_bps"] / 1e6, f["high_bps"] / 1e6, f["trials"]),
        fits, [kn["trials"] for kn in d["knees"]]))
-# 15 fit trials or none, fewer only where the search reached max_trials (60)
-assert all(kn["fit_trials"] in (0, 15) or (kn["fit_trials"] < 15 and kn["trials"] == 60)
+# 15 fit trials or none, fewer only where the search reached max_trials (45)
+assert all(kn["fit_trials"] in (0, 15) or (kn["fit_trials"] < 15 and kn["trials"] == 45)
            for kn in d["knees"]), fits
 # truth: the trials at up to 100 Mbit/s (the knee's band, where the
 # receiver keeps up) lost what the rule drops, by the binomial it draws
@@ -69,7 +74,7 @@ lost, sent = sum(x["udp"]["lost"] for x in pts), sum(x["udp"]["sent"] for x in p
 want = 1e-4 * sent
 print("lost %d of %d sent in %d knee trials up to 100 Mbit/s (the rule: %.0f +- %.0f)" %
       (lost, sent, len(pts), want, math.sqrt(want)))
-assert want - 4 * math.sqrt(want) <= lost <= 3 * want + 10, (lost, want)
+assert not pts or want - 4 * math.sqrt(want) <= lost <= 3 * want + 10, (lost, want)
 def overlap(trials):
     good = [x["target_bps"] for x in trials if x["udp"]["lost"] == 0]
     bad = [x["target_bps"] for x in trials if x["udp"]["lost"] > 0]
@@ -78,19 +83,24 @@ knee = [x for x in d["trials"] if x["kind"] == "knee" and x["duration_s"] >= 0.9
         not x["udp"]["generator_limited"]]
 for kn in d["knees"]:
     mine = [x for x in knee if x["rep"] == kn["rep"]]
-    # (a search cut at max_trials may end before its goals are done)
-    assert kn["fit_trials"] or not overlap(mine) or kn["trials"] == 60, \
-        "repetition %d overlapped, no fit trials" % kn["rep"]
+    # (only a search whose goals were done: one cut at max_trials, or
+    # ended at the sender's limit, spends none)
+    done = kn["trials"] < 45 and not {kn["ndr_outcome"], kn["pdr_outcome"]} & \
+        {"generator-limit", "unfinished"}
+    assert kn["fit_trials"] or not overlap(mine) or not done, \
+        "repetition %d overlapped, no fit trials (%s)" % (kn["rep"], kn)
 if f is None:
-    assert not overlap(knee), "the trials overlap and have no fit"
-    print("no repetition's trials overlapped: a knee the bounds answer")
+    # no overlap, or a middle outside the loads tried (a search that
+    # passed by luck near the top): the bounds are the answer
+    print("no fit: %s" % ("the trials do not overlap" if not overlap(knee) else
+                          "its middle lies outside the loads tried"))
     print("fit 0")
     sys.exit(0)
 assert truth / 3 <= f["load_bps"] <= truth * 3, f["load_bps"]
 assert f["low_bps"] <= f["load_bps"] <= f["high_bps"], f
 assert f["chance_10pct_bps"] < f["load_bps"] < f["chance_90pct_bps"], f
 reps = f["repetitions"]
-assert [r["rep"] for r in reps] == [0, 1, 2], reps
+assert [r["rep"] for r in reps] == [0, 1], reps
 # compared: the repetitions with good and bad trials of their own (a
 # figure outside the loads tried is null, its repetition still compared)
 n = sum(0 < r["lossy_trials"] < r["trials"] for r in reps)
