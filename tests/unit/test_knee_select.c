@@ -11,8 +11,7 @@
  * repeat of a trial the sender fell short in, the goal's trials at the
  * coarse bounds, another trial at a load the goal left undecided, a step
  * down when noise made a load an upper bound, the end, and the end at a
- * rate the sender failed twice or one an eighth of the width below it that
- * was classified already.
+ * rate the sender failed twice.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -85,14 +84,6 @@ static const struct row rows[] = {
 		       SHORT_BY(124.89996, 0.2), RETRY_BY(124.89996, 0.2),
 		       SHORT_BY(124.743835, 0.2), RETRY_BY(124.743835, 0.2),
 		       SHORT_BY(124.587905, 0.2), RETRY_BY(124.587905, 0.2) },
-	  .want = KNEE_SELECT_STUCK },
-	{ "a sender that tops out at max_rate in final trials: the rate an eighth of the width "
-	  "below, classified already, is not asked again: stuck",
-	  .h.steps = { MRR(1000),
-		       { 1000, 'F', KNEE_PHASE_CONFIRM, 0, 0.05 },
-		       { 1000, 'F', KNEE_PHASE_RETRY, 0, 0.05 },
-		       F(998.75),
-		       F(998.75) },
 	  .want = KNEE_SELECT_STUCK },
 	{ "noisy sender: before the repeat, that rate (sqrt(120 * 130))",
 	  .h.sys = { .knee = 125e6 },
