@@ -261,11 +261,19 @@ void knee_bounds_relevant(const struct knee_bounds *b, const struct knee_config 
 		r->upper_rx = b->trials[r->upper_trial].m.received_bps;
 	}
 	/* Above the generator's limit nothing can be measured: the limit is
-	 * the upper bound unless the generator did offer a rate at or above
-	 * it in a good trial as long as the one that set the limit (it fell
-	 * short twice by chance, not for good; a sender may hold a rate for a
-	 * short trial that it cannot hold for a final one). */
-	for (unsigned i = 0; i < b->ntrials && b->gen_limited; i++) {
+	 * the upper bound unless the generator fell short twice by chance, not
+	 * for good: a load at or above it is a lower bound (the generator held
+	 * it for the target's duration sum), or a good trial there as long as
+	 * the one that set the limit came after it (a sender may hold a rate
+	 * for a short trial that it cannot hold for a final one). A good trial
+	 * before the limit is not enough: a sender that falls short in most
+	 * trials offers a load now and then but never often enough to classify
+	 * it, and the search would step down below each load it failed twice,
+	 * classifying none. */
+	for (unsigned i = 0; i < n && b->gen_limited; i++)
+		above_ok |= loads[i].cls == KNEE_LOWER && loads[i].rate >= b->gen_limit &&
+			    (!r->upper_valid || loads[i].rate < r->upper);
+	for (unsigned i = b->gen_trial + 1; i < b->ntrials && b->gen_limited; i++) {
 		const struct knee_record *t = &b->trials[i];
 
 		above_ok |= counts(t, g) == 0 && t->trial.rate_bps >= b->gen_limit &&
