@@ -218,13 +218,20 @@ enum knee_select knee_select_next(const struct knee_bounds *b, const struct knee
 	 * already: a third try measures nothing new. When it passed higher
 	 * rates (it fell short there by chance), a rate an eighth of the width
 	 * lower is a load of its own, still inside the bounds; when that too
-	 * was failed twice, the search ends at the generator's limit. */
+	 * was failed twice, or its target has classified it already (another
+	 * trial there says nothing new, and the same rate would be asked
+	 * again and again), the search ends at the generator's limit. */
 	for (unsigned nudge = 0; knee_bounds_unsustained(b, cfg, t) >= 2; nudge++) {
 		uint64_t step = (uint64_t)llround((double)t->rate_bps * cfg->width_goal / 8);
+		const struct knee_goal *g =
+			&b->target[t->phase == KNEE_PHASE_NARROW ? 0 : 1][t->target];
+		enum knee_class cls;
 
 		if (nudge == 2 || step == 0 || t->rate_bps <= cfg->min_rate_bps + step)
 			return KNEE_SELECT_STUCK;
 		t->rate_bps -= step;
+		if (knee_bounds_class(b, g, t->rate_bps, &cls) && cls != KNEE_UNDECIDED)
+			return KNEE_SELECT_STUCK;
 	}
 	return KNEE_SELECT_TRIAL;
 }

@@ -11,7 +11,8 @@
  * repeat of a trial the sender fell short in, the goal's trials at the
  * coarse bounds, another trial at a load the goal left undecided, a step
  * down when noise made a load an upper bound, the end, and the end at a
- * rate the sender failed twice.
+ * rate the sender failed twice or one an eighth of the width below it that
+ * was classified already.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -84,6 +85,17 @@ static const struct row rows[] = {
 		       SHORT_BY(124.89996, 0.2), RETRY_BY(124.89996, 0.2),
 		       SHORT_BY(124.743835, 0.2), RETRY_BY(124.743835, 0.2),
 		       SHORT_BY(124.587905, 0.2), RETRY_BY(124.587905, 0.2) },
+	  .want = KNEE_SELECT_STUCK },
+	{ "a sender that fell short twice at 900, apart: 900 is asked no third time, and the "
+	  "rate an eighth of the width below, classified already, not again: stuck",
+	  .h.sys = { .knee = 950e6 }, .h.width_goal = 0.2,
+	  .h.steps = { MRR(1000),
+		       F(877.5),
+		       F(877.5),
+		       { 900, 'F', KNEE_PHASE_CONFIRM, 0, 0.05 },
+		       { 900, 'F', KNEE_PHASE_RETRY, 0, 0 },
+		       { 900, 'F', KNEE_PHASE_CONFIRM, 0, 0.05 },
+		       { 900, 'F', KNEE_PHASE_RETRY, 2e-5, 0 } },
 	  .want = KNEE_SELECT_STUCK },
 	{ "noisy sender: before the repeat, that rate (sqrt(120 * 130))",
 	  .h.sys = { .knee = 125e6 },
