@@ -87,6 +87,10 @@
  * slope (knee_fit.h) narrows by about half on wireguard-go, within a
  * search of about a minute. */
 #define KNEE_DEFAULT_FIT_TRIALS 15
+/* A search's own time, each try's setup included (CSIT's MLRsearch calls
+ * it search_duration_max): 0 is as long as max_trials final trials, 60 s
+ * at the defaults. */
+#define KNEE_DEFAULT_MAX_TIME_NS 0
 
 enum knee_target { KNEE_NDR = 0, KNEE_PDR = 1, KNEE_NTARGETS = 2 };
 
@@ -106,6 +110,10 @@ struct knee_config {
 	 * when a good trial lies above a bad one by more than the width (a
 	 * soft knee: knee_fit.h); 0: none. A sharp knee gets none. */
 	unsigned fit_trials;
+	/* The search's own wall time, each try's setup included: a try that
+	 * would end beyond it is not started (knee_drive.h). 0: max_trials
+	 * final trials' worth (knee_init() sets it). */
+	uint64_t max_time_ns;
 };
 
 /* One search goal, or a coarser target before it (RFC 9971 4.6). */

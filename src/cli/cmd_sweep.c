@@ -43,6 +43,9 @@ static void usage(FILE *f)
 		"  --duration-sum DUR         knee: trial time a load needs before it is\n"
 		"                             classified (default three final trials)\n"
 		"  --max-trials N             knee: give up after N trials (default %d)\n"
+		"  --max-time DUR             knee: the search's own time, each trial's setup\n"
+		"                             included, pauses not (default: max-trials\n"
+		"                             final trials)\n"
 		"  --fit-trials N             knee: final trials, once the goals are done, at\n"
 		"                             a soft knee's fitted NDR (0: none; default %d)\n"
 		"  --gap DUR                  pause between trials (default 500ms)\n"
@@ -84,6 +87,7 @@ enum {
 	OPT_WIDTH,
 	OPT_EXCEED,
 	OPT_DURSUM,
+	OPT_MAX_TIME,
 	OPT_TRIALS,
 	OPT_FIT_TRIALS,
 	OPT_GAP,
@@ -109,6 +113,7 @@ static const struct option options[] = {
 	{ "width-goal", required_argument, NULL, OPT_WIDTH },
 	{ "exceed-ratio", required_argument, NULL, OPT_EXCEED },
 	{ "duration-sum", required_argument, NULL, OPT_DURSUM },
+	{ "max-time", required_argument, NULL, OPT_MAX_TIME },
 	{ "max-trials", required_argument, NULL, OPT_TRIALS },
 	{ "fit-trials", required_argument, NULL, OPT_FIT_TRIALS },
 	{ "gap", required_argument, NULL, OPT_GAP },
@@ -177,6 +182,8 @@ static bool set_duration(struct opts *o, int c, uint64_t v)
 		s->knee.final_ns = v;
 	} else if (c == OPT_DURSUM) {
 		s->knee.duration_sum_ns = v;
+	} else if (c == OPT_MAX_TIME) {
+		s->knee.max_time_ns = v;
 	} else {
 		s->gap_ns = v;
 	}
@@ -203,6 +210,7 @@ static bool parse_number(struct opts *o, int c, const char *arg, char why[static
 	case 't':
 	case OPT_FINAL:
 	case OPT_DURSUM:
+	case OPT_MAX_TIME:
 	case OPT_GAP:
 		if (value_get(VALUE_DURATION, arg, c == OPT_GAP ? 0 : CLI_DURATION_MIN_NS,
 			      SCN_DURATION_MAX_NS, &v, why, VALUE_WHY_MAX))

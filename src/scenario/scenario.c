@@ -50,6 +50,7 @@ void scenario_defaults(struct scenario *scn)
 	scn->knee.duration_sum_ns = KNEE_DEFAULT_DURATION_SUM_NS;
 	scn->knee.max_trials = KNEE_DEFAULT_MAX_TRIALS;
 	scn->knee.fit_trials = KNEE_DEFAULT_FIT_TRIALS;
+	scn->knee.max_time_ns = KNEE_DEFAULT_MAX_TIME_NS;
 	scn->mtu.base = 1200;
 	scn->mtu.probes = 3;
 	scn->mtu.timeout_ns = 1000000000ULL;

@@ -141,6 +141,7 @@ static const struct keydef knee_keys[] = {
 	KEY("duration_sum", T_DUR, struct scenario_knee, duration_sum_ns, 0, 0),
 	KEY("max_trials", T_UINT, struct scenario_knee, max_trials, 1, KNEE_MAX_TRIALS),
 	KEY("fit_trials", T_UINT, struct scenario_knee, fit_trials, 0, KNEE_MAX_TRIALS),
+	KEY("max_time", T_DUR, struct scenario_knee, max_time_ns, 0, 0),
 	KEY("rate_layer", T_LAYER, struct scenario_knee, rate_layer, 0, LAYER_LINE),
 	{ 0 }
 };

@@ -389,6 +389,9 @@ static void validate_knee(struct parser *p, struct section *sec)
 	if (k->duration_sum_ns && k->duration_sum_ns < k->final_ns)
 		scn_error_at(p, scn_line_of(sec, "duration_sum"), sec, "duration_sum",
 			     "must not be shorter than final (%.3g s)", (double)k->final_ns / 1e9);
+	if (k->max_time_ns && k->short_ns && k->max_time_ns < k->short_ns)
+		scn_error_at(p, scn_line_of(sec, "max_time"), sec, "max_time",
+			     "must not be shorter than short (%.3g s)", (double)k->short_ns / 1e9);
 }
 
 /* The delay trials run at [udp] rate, or at fractions of the slowest path's

@@ -23,6 +23,7 @@ void knee_config_defaults(struct knee_config *cfg)
 	cfg->duration_sum_ns = KNEE_DEFAULT_DURATION_SUM_NS;
 	cfg->max_trials = KNEE_DEFAULT_MAX_TRIALS;
 	cfg->fit_trials = KNEE_DEFAULT_FIT_TRIALS;
+	cfg->max_time_ns = KNEE_DEFAULT_MAX_TIME_NS;
 }
 
 static int check_config(struct knee_config *c)
@@ -58,6 +59,12 @@ static int check_config(struct knee_config *c)
 		c->max_trials = KNEE_DEFAULT_MAX_TRIALS;
 	if (c->max_trials > KNEE_MAX_TRIALS || c->fit_trials > KNEE_MAX_TRIALS) {
 		log_debug("at most %d trials", KNEE_MAX_TRIALS);
+		return -EINVAL;
+	}
+	if (!c->max_time_ns)
+		c->max_time_ns = (uint64_t)c->max_trials * c->final_ns;
+	if (c->max_time_ns < c->short_ns) {
+		log_debug("max_time must not be shorter than the short trial");
 		return -EINVAL;
 	}
 	return 0;
@@ -162,9 +169,16 @@ uint64_t knee_estimate_ns(const struct knee_config *cfg)
 	unsigned n = knee_estimate_trials(cfg);
 	unsigned fin = 2 * 2 * per_load_final(cfg);
 
+	uint64_t ns, cap = cfg->max_time_ns
+				   ? cfg->max_time_ns
+				   : (uint64_t)(cfg->max_trials ? cfg->max_trials
+								: KNEE_DEFAULT_MAX_TRIALS) *
+					     cfg->final_ns;
+
 	if (fin > n)
 		fin = n;
-	return (uint64_t)(n - fin) * cfg->short_ns + (uint64_t)fin * cfg->final_ns;
+	ns = (uint64_t)(n - fin) * cfg->short_ns + (uint64_t)fin * cfg->final_ns;
+	return ns < cap ? ns : cap;
 }
 
 const char *knee_target_name(enum knee_target t)

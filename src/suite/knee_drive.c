@@ -6,8 +6,17 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "knee_drive.h"
+
+static uint64_t monotonic_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
 
 int knee_drive_init(struct knee_drive *d, const struct knee_config *cfg, knee_drive_runner_fn run,
 		    void *arg)
@@ -42,11 +51,22 @@ static enum knee_drive_step uncounted(struct knee_drive *d, const struct knee_tr
 	return end(d, KNEE_DRIVE_FAILED);
 }
 
+/* Whether the next try, of duration ns, would end beyond max_time: its
+ * duration plus the mean setup of the tries so far. */
+static bool out_of_time(const struct knee_drive *d, uint64_t ns)
+{
+	uint64_t setup =
+		d->tries && d->spent_ns > d->asked_ns ? (d->spent_ns - d->asked_ns) / d->tries : 0;
+
+	return d->spent_ns + ns + setup > d->k.cfg.max_time_ns;
+}
+
 enum knee_drive_step knee_drive_step(struct knee_drive *d)
 {
 	struct knee_drive_try t = { 0 };
 	struct knee_measurement m;
 	unsigned counted = d->k.b.ntrials;
+	uint64_t t0, wall = 0;
 	int rc;
 
 	if (d->end)
@@ -59,12 +79,23 @@ enum knee_drive_step knee_drive_step(struct knee_drive *d)
 			 d->tries - counted);
 		return end(d, KNEE_DRIVE_ATTEMPTS);
 	}
+	if (d->tries && out_of_time(d, t.trial.duration_ns)) {
+		snprintf(d->stopped, sizeof(d->stopped),
+			 "%.1f s of trials (max_time %.1f s): the next, of %.1f s, would end "
+			 "beyond it",
+			 (double)d->spent_ns / 1e9, (double)d->k.cfg.max_time_ns / 1e9,
+			 (double)t.trial.duration_ns / 1e9);
+		return end(d, KNEE_DRIVE_TIME);
+	}
 	t.trial_no = counted + 1;
 	t.again = d->uncounted;
 	t.tries = d->tries++;
 	t.trial_ns = d->k.b.trial_ns;
 	memset(&m, 0, sizeof(m));
-	rc = d->run(d->arg, &t, &m);
+	t0 = monotonic_ns();
+	rc = d->run(d->arg, &t, &m, &wall);
+	d->spent_ns += wall ? wall : monotonic_ns() - t0;
+	d->asked_ns += t.trial.duration_ns;
 	if (rc == -EINTR || rc == -ECANCELED) {
 		d->rc = rc;
 		return end(d, KNEE_DRIVE_STOPPED);

@@ -12,8 +12,12 @@
  *     measured nothing the search accepts) is asked again once, and two in
  *     a row end the search (KNEE_DRIVE_FAILED) instead of asking the same
  *     trial forever;
- *   - the bound: max_trials bounds every try, counted or not
- *     (KNEE_DRIVE_ATTEMPTS).
+ *   - the bounds: max_trials bounds every try, counted or not
+ *     (KNEE_DRIVE_ATTEMPTS), and max_time the search's own time, each
+ *     try's setup included (the pauses between trials are not): a try that
+ *     would end beyond it (its duration plus the tries' mean setup so far)
+ *     is not started (KNEE_DRIVE_TIME). Only the search's own tries count,
+ *     so that searches interleaved trial by trial each get their time.
  * One step is one try, so that a caller can interleave several searches
  * (one per path) trial by trial.
  */
@@ -38,11 +42,13 @@ struct knee_drive_try {
 	uint64_t trial_ns; /* duration of the trials counted so far */
 };
 
-/* Runs one try and fills m. Returns 0 when m is a measurement; -EINTR or
+/* Runs one try and fills m, and *wall_ns with the try's own time (its
+ * setup and trial, not a pause between trials; left 0, the driver's clock
+ * around the call). Returns 0 when m is a measurement; -EINTR or
  * -ECANCELED to stop the search here (an interrupt, a run that stops);
  * another negative errno when the trial failed and measured nothing. */
 typedef int (*knee_drive_runner_fn)(void *arg, const struct knee_drive_try *t,
-				    struct knee_measurement *m);
+				    struct knee_measurement *m, uint64_t *wall_ns);
 
 enum knee_drive_step {
 	KNEE_DRIVE_COUNTED = 1, /* the try was recorded: knee_trials()' last */
@@ -56,6 +62,7 @@ enum knee_drive_end {
 	KNEE_DRIVE_STOPPED,  /* the runner or the caller stopped it */
 	KNEE_DRIVE_FAILED,   /* KNEE_DRIVE_MAX_UNCOUNTED tries in a row not counted */
 	KNEE_DRIVE_ATTEMPTS, /* max_trials tries run, some not counted */
+	KNEE_DRIVE_TIME,     /* max_time spent: the next try would end beyond it */
 };
 
 struct knee_drive {
@@ -66,7 +73,9 @@ struct knee_drive {
 	unsigned uncounted; /* in a row */
 	int rc;		    /* the error of the last try not counted, or the stop */
 	enum knee_drive_end end;
-	char stopped[KNEE_DRIVE_TEXT_MAX]; /* FAILED, ATTEMPTS: why, as a sentence */
+	char stopped[KNEE_DRIVE_TEXT_MAX]; /* FAILED, ATTEMPTS, TIME: why, as a sentence */
+	uint64_t spent_ns;		   /* the tries' own time so far (wall_ns) */
+	uint64_t asked_ns;		   /* their trials' durations, as asked */
 };
 
 /* Returns 0, or -EINVAL for a configuration knee_init() refuses. */

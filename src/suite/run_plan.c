@@ -31,6 +31,7 @@ void run_knee_config(const struct scenario *scn, struct knee_config *cfg)
 	cfg->duration_sum_ns = scn->knee.duration_sum_ns;
 	cfg->max_trials = scn->knee.max_trials;
 	cfg->fit_trials = scn->knee.fit_trials;
+	cfg->max_time_ns = scn->knee.max_time_ns;
 }
 
 static void plan_phase(struct run_plan *plan, enum run_phase ph, uint64_t trials, uint64_t ns)

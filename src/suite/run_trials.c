@@ -327,7 +327,8 @@ static void knee_store(struct run *r, unsigned path, uint32_t len, unsigned rep,
 /* One try of a path's knee trial, for the knee driver: a trial of the
  * run, recorded in run.json like any other. A trial that failed because
  * the run stops stops the search. */
-static int knee_try(void *arg, const struct knee_drive_try *t, struct knee_measurement *m)
+static int knee_try(void *arg, const struct knee_drive_try *t, struct knee_measurement *m,
+		    uint64_t *wall_ns)
 {
 	struct knee_run *kr = arg;
 	struct trial_req q = { .path = kr->path,
@@ -342,6 +343,7 @@ static int knee_try(void *arg, const struct knee_drive_try *t, struct knee_measu
 	int rc = do_trial(kr->r, &q, m, &kr->idx, &wall);
 
 	kr->wall_ns += wall;
+	*wall_ns = wall ? wall : 1; /* the gap after it is not the search's */
 	return rc < 0 && kr->r->stop ? -ECANCELED : rc;
 }
 

@@ -72,7 +72,8 @@ int sweep_spec_check(const struct sweep_spec *spec, char *err, size_t errlen)
 			return -ENOMEM;
 		if (knee_init(k, &spec->knee))
 			why = "knee search: need max rate > min rate, 0 <= loss goal < 100 %, "
-			      "0 < width goal < 50 %, 0 < short <= final trial duration";
+			      "0 < width goal < 50 %, 0 < short <= final trial duration, "
+			      "short <= max time";
 		free(k);
 	} else {
 		why = "unknown sweep mode";
@@ -263,7 +264,8 @@ struct knee_sweep {
 	struct sweep_point pt; /* the last try's */
 };
 
-static int knee_try(void *arg, const struct knee_drive_try *t, struct knee_measurement *m)
+static int knee_try(void *arg, const struct knee_drive_try *t, struct knee_measurement *m,
+		    uint64_t *wall_ns)
 {
 	struct knee_sweep *ks = arg;
 	const struct sweep_spec *spec = ks->spec;
@@ -279,6 +281,7 @@ static int knee_try(void *arg, const struct knee_drive_try *t, struct knee_measu
 	start = clock_now_ns() - ks->t0;
 	rc = sweep_trial(spec, t->trial.rate_bps, t->trial.duration_ns, &ks->pt);
 	ks->pt.start_ns = start;
+	*wall_ns = clock_now_ns() - ks->t0 - start; /* the pause before it is not the trial's */
 	if (rc == -EINTR || interrupt_requested())
 		return -EINTR;
 	if (rc < 0) {
@@ -303,6 +306,7 @@ static int knee_end(const struct knee_drive *d, const struct knee_sweep *ks,
 			 ks->pt.rc < 0 ? ks->pt.error : d->stopped);
 		return d->rc;
 	case KNEE_DRIVE_ATTEMPTS:
+	case KNEE_DRIVE_TIME:
 		snprintf(res->error, sizeof(res->error), "%s", d->stopped);
 		return d->rc;
 	case KNEE_DRIVE_STOPPED:

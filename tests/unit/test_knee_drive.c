@@ -26,7 +26,8 @@ enum act { ACT_FAIL = 1, ACT_BAD, ACT_STOP, ACT_INTR };
 /* The runner: a system, and what happens at chosen tries (1-based). */
 struct script {
 	struct sys sys;
-	double noise_p; /* probability that a trial loses 2e-5 (seeded) */
+	double noise_p;	   /* probability that a trial loses 2e-5 (seeded) */
+	uint64_t setup_ns; /* each try's own time beyond its trial (0: not said) */
 	uint64_t rng;
 	struct {
 		unsigned try_no;
@@ -58,11 +59,14 @@ static struct knee_measurement sim(struct script *sc, const struct knee_trial *t
 
 static const struct knee_config *cfg_of_drive; /* for the runner's durations */
 
-static int runner(void *arg, const struct knee_drive_try *t, struct knee_measurement *m)
+static int runner(void *arg, const struct knee_drive_try *t, struct knee_measurement *m,
+		  uint64_t *wall_ns)
 {
 	struct script *sc = arg;
 	unsigned no = ++sc->tries;
 
+	if (sc->setup_ns)
+		*wall_ns = t->trial.duration_ns + sc->setup_ns;
 	if (no <= sizeof(sc->seen) / sizeof(sc->seen[0]))
 		sc->seen[no - 1] = *t;
 	for (unsigned i = 0; i < MAX_SCRIPT; i++) {
@@ -87,7 +91,8 @@ static int runner(void *arg, const struct knee_drive_try *t, struct knee_measure
 struct row {
 	const char *name;
 	struct script sc;
-	unsigned max_trials; /* 0: the default */
+	unsigned max_trials;  /* 0: the default */
+	uint64_t max_time_ns; /* 0: the default */
 	enum knee_drive_end end;
 	unsigned tries, counted; /* tries run, trials recorded */
 	int rc;			 /* d.rc at the end: the last try not counted, or the stop */
@@ -123,6 +128,15 @@ static const struct row rows[] = {
 	  .max_trials = 5, .end = KNEE_DRIVE_ATTEMPTS, .tries = 5, .counted = 2,
 	  .rc = -ECONNREFUSED,
 	  .stopped = "5 trials run (max_trials), 3 of them could not be counted" },
+	{ "max_time bounds the search's own time, setup included: 1 s trials and 0.25 s setup "
+	  "in 5 s: the 5th try would end beyond it",
+	  .sc = { .sys = { .knee = 47e6 }, .setup_ns = SEC / 4 }, .max_time_ns = 5 * SEC,
+	  .end = KNEE_DRIVE_TIME, .tries = 4, .counted = 4,
+	  .stopped = "5.0 s of trials (max_time 5.0 s): the next, of 1.0 s, would end beyond it" },
+	{ "max_time: a failed try's time counts too",
+	  .sc = { .sys = { .knee = 47e6 }, .setup_ns = SEC / 4, .at = { { 2, ACT_FAIL } } },
+	  .max_time_ns = 5 * SEC, .end = KNEE_DRIVE_TIME, .tries = 4, .counted = 3,
+	  .rc = -ECONNREFUSED, .stopped = "(max_time 5.0 s)" },
 	{ "max_trials counted: the search's own end", .sc = { .sys = { .knee = 47e6 } },
 	  .max_trials = 3, .end = KNEE_DRIVE_DONE, .tries = 3, .counted = 3 },
 	{ "the runner stops the search (a run that stops)",
@@ -189,6 +203,7 @@ static void test_rows(void **state)
 		cfg.max_rate_bps = 1000 * M;
 		if (rw->max_trials)
 			cfg.max_trials = rw->max_trials;
+		cfg.max_time_ns = rw->max_time_ns;
 		assert_int_equal(knee_drive_init(&d, &cfg, runner, &sc), 0);
 		cfg_of_drive = &d.k.cfg;
 		assert_int_equal(knee_drive_run(&d), rw->end);

@@ -60,6 +60,7 @@ static const struct {
 	{ "sweep-too-many.ini", 8, "[sweep] step: makes more than 200 trials" },
 	{ "knee-missing-max.ini", 5, "[knee]: missing required key 'max_rate'" },
 	{ "knee-final-short.ini", 8, "[knee] final: must not be shorter than short" },
+	{ "knee-max-time-short.ini", 8, "[knee] max_time: must not be shorter than short (2 s)" },
 	{ "knee-min-max.ini", 7, "[knee] min_rate: must be below max_rate" },
 	{ "no-paths.ini", 0, "no [path.NAME] section" },
 	{ "bad-bool.ini", 2, "[scenario] interleave: 'maybe' is not yes or no" },
