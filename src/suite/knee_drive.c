@@ -52,13 +52,10 @@ static enum knee_drive_step uncounted(struct knee_drive *d, const struct knee_tr
 }
 
 /* Whether the next try, of duration ns, would end beyond max_time: its
- * duration plus the mean setup of the tries so far. */
+ * duration plus the longest setup of the tries so far. */
 static bool out_of_time(const struct knee_drive *d, uint64_t ns)
 {
-	uint64_t setup =
-		d->tries && d->spent_ns > d->asked_ns ? (d->spent_ns - d->asked_ns) / d->tries : 0;
-
-	return d->spent_ns + ns + setup > d->k.cfg.max_time_ns;
+	return d->spent_ns + ns + d->setup_max_ns > d->k.cfg.max_time_ns;
 }
 
 enum knee_drive_step knee_drive_step(struct knee_drive *d)
@@ -94,8 +91,11 @@ enum knee_drive_step knee_drive_step(struct knee_drive *d)
 	memset(&m, 0, sizeof(m));
 	t0 = monotonic_ns();
 	rc = d->run(d->arg, &t, &m, &wall);
-	d->spent_ns += wall ? wall : monotonic_ns() - t0;
-	d->asked_ns += t.trial.duration_ns;
+	if (!wall)
+		wall = monotonic_ns() - t0;
+	d->spent_ns += wall;
+	if (wall > t.trial.duration_ns && wall - t.trial.duration_ns > d->setup_max_ns)
+		d->setup_max_ns = wall - t.trial.duration_ns;
 	if (rc == -EINTR || rc == -ECANCELED) {
 		d->rc = rc;
 		return end(d, KNEE_DRIVE_STOPPED);

@@ -15,7 +15,7 @@
  *   - the bounds: max_trials bounds every try, counted or not
  *     (KNEE_DRIVE_ATTEMPTS), and max_time the search's own time, each
  *     try's setup included (the pauses between trials are not): a try that
- *     would end beyond it (its duration plus the tries' mean setup so far)
+ *     would end beyond it (its duration plus the longest setup so far)
  *     is not started (KNEE_DRIVE_TIME). Only the search's own tries count,
  *     so that searches interleaved trial by trial each get their time.
  * One step is one try, so that a caller can interleave several searches
@@ -75,7 +75,7 @@ struct knee_drive {
 	enum knee_drive_end end;
 	char stopped[KNEE_DRIVE_TEXT_MAX]; /* FAILED, ATTEMPTS, TIME: why, as a sentence */
 	uint64_t spent_ns;		   /* the tries' own time so far (wall_ns) */
-	uint64_t asked_ns;		   /* their trials' durations, as asked */
+	uint64_t setup_max_ns;		   /* the longest beyond a try's duration */
 };
 
 /* Returns 0, or -EINVAL for a configuration knee_init() refuses. */
