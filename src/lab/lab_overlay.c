@@ -32,7 +32,7 @@
 struct lab_overlay {
 	const struct lab *lab;
 	unsigned nhosts;
-	char dir[64];
+	char dir[96]; /* paths under it fit in 128 */
 	pid_t pid[LAB_MAX_HOSTS];
 	bool detached; /* pid[] are the detached spawns', not the daemons' */
 	uint64_t netns_ino[LAB_MAX_HOSTS];
@@ -297,6 +297,7 @@ int lab_overlay_up(const struct lab *lab, const struct lab_overlay_spec *spec,
 {
 	static const struct lab_overlay_spec defaults = { .underlay_family = AF_INET };
 	struct lab_overlay *ov;
+	const char *tmp;
 	int r;
 
 	*out = NULL;
@@ -307,7 +308,12 @@ int lab_overlay_up(const struct lab *lab, const struct lab_overlay_spec *spec,
 		return -ENOMEM;
 	ov->lab = lab;
 	ov->nhosts = lab_get_spec(lab)->nhosts;
-	snprintf(ov->dir, sizeof(ov->dir), "/tmp/ovlperf-overlay-XXXXXX");
+	/* under $TMPDIR when it names a directory (as mktemp(1) does), else /tmp */
+	tmp = getenv("TMPDIR");
+	if (!tmp || tmp[0] != '/' ||
+	    (size_t)snprintf(ov->dir, sizeof(ov->dir), "%s/ovlperf-overlay-XXXXXX", tmp) >=
+		    sizeof(ov->dir))
+		snprintf(ov->dir, sizeof(ov->dir), "/tmp/ovlperf-overlay-XXXXXX");
 	if (!mkdtemp(ov->dir)) { /* mkdtemp makes it 0700 */
 		r = -errno;
 		free(ov);

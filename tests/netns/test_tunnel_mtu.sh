@@ -126,13 +126,19 @@ expect_ge "segments sent before the PMTU was known (fragmented, not lost; $try t
 
 # The lab's own overlay over IPv6: ready with handshakes done, MTU 1500 - 80.
 kill $PID_A $PID_B; wait $PID_A $PID_B || true
-"$OVLPERF" lab up tu2 --overlay6 --force >/dev/null || fail "lab up --overlay6"
+# its key files in a directory of this test's own (other tests beside it
+# bring overlays up in /tmp): lab up writes them under $TMPDIR
+KEYTMP=$(mktemp -d /tmp/ovlperf-tunnel-mtu.XXXXXX)
+on_exit "rm -rf '$KEYTMP'"
+TMPDIR=$KEYTMP "$OVLPERF" lab up tu2 --overlay6 --force >/dev/null || fail "lab up --overlay6"
 A=ovp-tu2-0 B=ovp-tu2-1
 expect_eq "lab overlay MTU over IPv6" "$(tu_show "$A" ovl0 mtu)" 1420
 expect_eq "lab overlay handshakes at start" "$(tu_show "$A" ovl0 peers_with_handshake)" 1
 in_a ping -c 1 -W 2 198.19.0.2 >/dev/null || fail "lab overlay: ping 198.19.0.2"
 in_b ping -6 -c 1 -W 2 2001:2:0:ff::1 >/dev/null || fail "lab overlay: ping 2001:2:0:ff::1"
 ok "lab up --overlay6: both overlay families reachable"
-ls /tmp | grep -q "^ovlperf-overlay-" && fail "lab overlay left key files in /tmp"
+grep -qsF "$KEYTMP/ovlperf-overlay-" /proc/[0-9]*/cmdline ||
+	fail "lab overlay: no daemon read its configuration under \$TMPDIR ($KEYTMP)"
+[ -d "$KEYTMP" ] && [ -z "$(ls -A "$KEYTMP")" ] || fail "lab overlay left key files: $(ls -A "$KEYTMP")"
 ok "no key files left on disk"
 echo "$TEST_NAME: $CHECKS checks passed"
