@@ -366,49 +366,42 @@ static bool knee_step(struct run *r, struct knee_run *kr)
 	return false;
 }
 
-/* The searches of repetitions rep0 .. rep0 + nreps - 1 on every path
- * (kr: nreps * npaths of them, repetition by repetition). Interleaved
- * (the scenario's default), they take turns trial by trial: path A then B
- * (drift favours neither), and repetition 1, 2, 3 of each (a host that
- * drifts over the minutes of the search does so under every repetition
- * alike, and their spread is what their trials' luck leaves); otherwise
- * each runs to its end before the next. */
-static void knee_round(struct run *r, struct knee_run *kr, unsigned rep0, unsigned nreps,
-		       uint32_t len, const struct knee_config *cfg)
+static void knee_round(struct run *r, struct knee_run *kr, unsigned rep, uint32_t len,
+		       const struct knee_config *cfg)
 {
-	unsigned est = knee_estimate_trials(cfg), n = nreps * r->npaths;
+	unsigned est = knee_estimate_trials(cfg);
 	uint64_t est_ns = knee_estimate_ns(cfg);
 
-	for (unsigned i = 0; i < n; i++) {
-		memset(&kr[i], 0, sizeof(kr[i]));
-		knee_drive_init(&kr[i].d, cfg, knee_try, &kr[i]);
-		kr[i].r = r;
-		kr[i].path = i % r->npaths;
-		kr[i].rep = rep0 + i / r->npaths;
-		kr[i].len = len;
+	for (unsigned p = 0; p < r->npaths; p++) {
+		memset(&kr[p], 0, sizeof(kr[p]));
+		knee_drive_init(&kr[p].d, cfg, knee_try, &kr[p]);
+		kr[p].r = r;
+		kr[p].path = p;
+		kr[p].rep = rep;
+		kr[p].len = len;
 	}
 	for (bool any = true; any && !r->stop;) {
 		any = false;
-		for (unsigned i = 0; i < n && !r->stop; i++) {
+		for (unsigned p = 0; p < r->npaths && !r->stop; p++) {
 			bool more;
 
 			do
-				more = knee_step(r, &kr[i]);
+				more = knee_step(r, &kr[p]);
 			while (more && !r->scn->interleave && !r->stop);
 			any |= more;
 		}
 	}
-	for (unsigned i = 0; i < n; i++) {
-		unsigned got;
+	for (unsigned p = 0; p < r->npaths; p++) {
+		unsigned n;
 
-		knee_drive_abandon(&kr[i].d);
-		knee_store(r, kr[i].path, len, kr[i].rep, &kr[i], cfg);
+		knee_drive_abandon(&kr[p].d);
+		knee_store(r, p, len, rep, &kr[p], cfg);
 		/* Give back what the estimate planned beyond the trials it took. */
-		got = r->res->knees[r->res->nknees - 1].trials;
-		if (got < est && r->trials_planned >= est - got)
-			r->trials_planned -= est - got;
-		if (kr[i].wall_ns < est_ns)
-			r->time_planned_ns = sat_sub(r->time_planned_ns, est_ns - kr[i].wall_ns);
+		n = r->res->knees[r->res->nknees - 1].trials;
+		if (n < est && r->trials_planned >= est - n)
+			r->trials_planned -= est - n;
+		if (kr[p].wall_ns < est_ns)
+			r->time_planned_ns = sat_sub(r->time_planned_ns, est_ns - kr[p].wall_ns);
 	}
 	run_save(r);
 }
@@ -427,7 +420,7 @@ static void knee_phase(struct run *r)
 			 r->scn->file, r->scn->knee.line);
 		return;
 	}
-	kr = calloc((size_t)r->npaths * (r->scn->interleave ? r->reps : 1), sizeof(*kr));
+	kr = calloc(r->npaths, sizeof(*kr));
 	if (!kr) {
 		run_stop(r, -ENOMEM, "out of memory");
 		return;
@@ -441,10 +434,8 @@ static void knee_phase(struct run *r)
 						       cfg.min_rate_bps, len);
 		c.max_rate_bps = scenario_rate_payload(r->scn, r->scn->knee.rate_layer,
 						       cfg.max_rate_bps, len);
-		if (r->scn->interleave)
-			knee_round(r, kr, 0, r->reps, len, &c);
-		for (unsigned rep = 0; rep < r->reps && !r->scn->interleave && !r->stop; rep++)
-			knee_round(r, kr, rep, 1, len, &c);
+		for (unsigned rep = 0; rep < r->reps && !r->stop; rep++)
+			knee_round(r, kr, rep, len, &c);
 	}
 	free(kr);
 }

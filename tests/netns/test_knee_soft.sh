@@ -75,12 +75,6 @@ want = 1e-4 * sent
 print("lost %d of %d sent in %d knee trials up to 100 Mbit/s (the rule: %.0f +- %.0f)" %
       (lost, sent, len(pts), want, math.sqrt(want)))
 assert not pts or want - 4 * math.sqrt(want) <= lost <= 3 * want + 10, (lost, want)
-# the repetitions' searches take turns trial by trial (interleave = yes,
-# the default) while both run: drift over the minutes lands in both alike
-seq = [x["rep"] for x in sorted(d["trials"], key=lambda x: x["seq"]) if x["kind"] == "knee"]
-both = 2 * min(seq.count(0), seq.count(1))
-assert seq[:both] == [i % 2 for i in range(both)], seq
-print("repetitions in turn: %d trials, %d of them while both ran" % (len(seq), both))
 def overlap(trials):
     good = [x["target_bps"] for x in trials if x["udp"]["lost"] == 0]
     bad = [x["target_bps"] for x in trials if x["udp"]["lost"] > 0]
