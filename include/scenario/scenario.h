@@ -157,7 +157,7 @@ struct scenario_knee {
 	uint64_t duration_sum_ns; /* 0: three final trials */
 	unsigned max_trials;
 	unsigned fit_trials;   /* at a soft knee, once the goals are done */
-	uint64_t max_time_ns;  /* a search's own time; 0: max_trials final trials */
+	uint64_t max_time_ns;  /* a search's own time; 0: 60 final trials' */
 	enum layer rate_layer; /* min_rate and max_rate count this layer */
 };
 

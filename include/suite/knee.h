@@ -88,8 +88,10 @@
  * search of about a minute. */
 #define KNEE_DEFAULT_FIT_TRIALS 15
 /* A search's own time, each try's setup included (CSIT's MLRsearch calls
- * it search_duration_max): 0 is as long as max_trials final trials, 60 s
- * at the defaults. */
+ * it search_duration_max): 0 is as long as KNEE_MAX_TIME_TRIALS final
+ * trials, 60 s at the default final trial of 1 s, whatever max_trials is
+ * (the trials' setup would otherwise make it bind before max_trials). */
+#define KNEE_MAX_TIME_TRIALS	 60
 #define KNEE_DEFAULT_MAX_TIME_NS 0
 
 enum knee_target { KNEE_NDR = 0, KNEE_PDR = 1, KNEE_NTARGETS = 2 };
@@ -111,8 +113,8 @@ struct knee_config {
 	 * soft knee: knee_fit.h); 0: none. A sharp knee gets none. */
 	unsigned fit_trials;
 	/* The search's own wall time, each try's setup included: a try that
-	 * would end beyond it is not started (knee_drive.h). 0: max_trials
-	 * final trials' worth (knee_init() sets it). */
+	 * would end beyond it is not started (knee_drive.h). 0:
+	 * KNEE_MAX_TIME_TRIALS final trials' worth (knee_init() sets it). */
 	uint64_t max_time_ns;
 };
 

@@ -62,7 +62,7 @@ static int check_config(struct knee_config *c)
 		return -EINVAL;
 	}
 	if (!c->max_time_ns)
-		c->max_time_ns = (uint64_t)c->max_trials * c->final_ns;
+		c->max_time_ns = (uint64_t)KNEE_MAX_TIME_TRIALS * c->final_ns;
 	if (c->max_time_ns < c->short_ns) {
 		log_debug("max_time must not be shorter than the short trial");
 		return -EINVAL;
@@ -168,12 +168,8 @@ uint64_t knee_estimate_ns(const struct knee_config *cfg)
 {
 	unsigned n = knee_estimate_trials(cfg);
 	unsigned fin = 2 * 2 * per_load_final(cfg);
-
-	uint64_t ns, cap = cfg->max_time_ns
-				   ? cfg->max_time_ns
-				   : (uint64_t)(cfg->max_trials ? cfg->max_trials
-								: KNEE_DEFAULT_MAX_TRIALS) *
-					     cfg->final_ns;
+	uint64_t ns, cap = cfg->max_time_ns ? cfg->max_time_ns
+					    : (uint64_t)KNEE_MAX_TIME_TRIALS * cfg->final_ns;
 
 	if (fin > n)
 		fin = n;
