@@ -121,5 +121,8 @@ bool report_run_knee_repeat(char *buf, size_t len, const struct results_knee_poi
 /* Where a soft knee lies, fitted from all its trials (results_knee_point's
  * ndr_fit), as a sentence; "" and false when the trials give no fit. */
 bool report_run_knee_fit(char *buf, size_t len, const struct results_knee_point *p);
+/* The searches cut short by max_trials or max_time, as a sentence; "" and
+ * false when none was. */
+bool report_run_knee_cut(char *buf, size_t len, const struct results_knee_point *p);
 
 #endif

@@ -325,6 +325,10 @@ struct results_knee_point {
 	/* conditional throughput (RFC 9971) over the repetitions */
 	struct results_stat ndr_ct_bps, pdr_ct_bps;
 	double width_goal;
+	/* Repetitions whose search was cut short (results_knee's stopped):
+	 * all, by max_time, and those of them that left the NDR unfinished. */
+	unsigned cut, cut_time, cut_unfinished;
+	unsigned reps; /* repetitions searched */
 	/* How repeatable the NDR is: (max - min) / median of the repetitions'
 	 * lower bounds (0 with fewer than two). When it exceeds the width, the
 	 * trials that disagreed: those that lost at a load no higher than some

@@ -176,3 +176,28 @@ bool report_run_knee_fit(char *buf, size_t len, const struct results_knee_point 
 		 f->ntrials, f->nbad, 100 * f->chance, at, lo, hi, b10, b90, reps);
 	return true;
 }
+
+/* Searches cut short: by max_time or max_trials, with their goals done (only
+ * the fit trials after them were cut) or not (the NDR is where they got). */
+bool report_run_knee_cut(char *buf, size_t len, const struct results_knee_point *p)
+{
+	const char *by = p->cut_time == p->cut ? "max_time"
+			 : p->cut_time	       ? "max_time or max_trials"
+					       : "max_trials";
+
+	buf[0] = '\0';
+	if (!p->cut)
+		return false;
+	if (p->cut_unfinished)
+		snprintf(buf, len,
+			 "%u of %u searches stopped at %s, %u of them before the NDR goal was "
+			 "done (its figure is where they got): a longer max_time, fewer loads "
+			 "(a wider width_goal) or shorter trials",
+			 p->cut, p->reps, by, p->cut_unfinished);
+	else
+		snprintf(buf, len,
+			 "%u of %u searches stopped at %s after their goals were done (only "
+			 "the fit trials after them were cut)",
+			 p->cut, p->reps, by);
+	return true;
+}

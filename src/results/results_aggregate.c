@@ -472,6 +472,12 @@ static void knee_point(const struct results_run *run, struct results_knee_point 
 		if (k->path != p->path || k->len != p->len)
 			continue;
 		last = k;
+		p->reps++;
+		if (k->stopped[0]) {
+			p->cut++;
+			p->cut_time += strstr(k->stopped, "(max_time") != NULL;
+			p->cut_unfinished += !strcmp(k->ndr_outcome, "unfinished");
+		}
 		p->trials += k->trials;
 		p->time_s += k->time_s;
 		p->found += k->found;

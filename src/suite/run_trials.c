@@ -312,6 +312,9 @@ static void knee_store(struct run *r, unsigned path, uint32_t len, unsigned rep,
 	k->loads = res.nloads;
 	k->max_rx_bps = res.mrr_bps;
 	snprintf(k->stopped, sizeof(k->stopped), "%s", kr->d.stopped);
+	/* the search's own end at max_trials counted trials cut it short too */
+	if (!k->stopped[0] && res.ntrials >= cfg->max_trials)
+		snprintf(k->stopped, sizeof(k->stopped), "%u trials run (max_trials)", res.ntrials);
 	k->trials = res.ntrials;
 	k->fit_trials = res.nfit;
 	k->time_s = (double)kr->wall_ns / 1e9;

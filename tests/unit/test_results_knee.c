@@ -265,12 +265,67 @@ static void test_knee_fit_moved(void **state)
 	results_free(&run);
 }
 
+/* Searches cut short (run.json's knees[].stopped, as knee_drive.c says it):
+ * counted by max_time and max_trials, and whether their NDR goal was done;
+ * the printers' sentence says which, through run.json and back. */
+static void test_knee_cut(void **state)
+{
+	struct results_run run;
+	struct results_summary sum;
+	const struct results_knee_point *kp;
+	char buf[512];
+
+	(void)state;
+	results_init(&run);
+	results_add_path(&run, "wg", RESULTS_PATH_EXTERNAL, "198.19.0.2", 1420);
+	add_knee(&run, 0, 400000000);
+	assert_int_equal(results_aggregate(&run, &sum), 0);
+	assert_false(report_run_knee_cut(buf, sizeof(buf), results_find_knee(&sum, 0, 1200)));
+	assert_string_equal(buf, "");
+	results_summary_free(&sum);
+	snprintf(run.knees[0].stopped, sizeof(run.knees[0].stopped),
+		 "59.6 s of trials (max_time 60.0 s): the next, of 1.0 s, would end beyond it");
+	add_knee(&run, 1, 410000000);
+	add_knee(&run, 2, 0);
+	run.knees[2].found = false;
+	snprintf(run.knees[2].ndr_outcome, sizeof(run.knees[2].ndr_outcome), "unfinished");
+	snprintf(run.knees[2].stopped, sizeof(run.knees[2].stopped),
+		 "60 trials run (max_trials), 0 of them could not be counted");
+	{
+		struct results_run back;
+		char err[256], *j = results_to_json(&run);
+
+		assert_non_null(j);
+		assert_int_equal(results_from_json(j, &back, err, sizeof(err)), 0);
+		free(j);
+		assert_int_equal(results_aggregate(&back, &sum), 0);
+		results_free(&back);
+	}
+	kp = results_find_knee(&sum, 0, 1200);
+	assert_int_equal(kp->reps, 3);
+	assert_int_equal(kp->cut, 2);
+	assert_int_equal(kp->cut_time, 1);
+	assert_int_equal(kp->cut_unfinished, 1);
+	assert_true(report_run_knee_cut(buf, sizeof(buf), kp));
+	assert_non_null(strstr(buf, "2 of 3 searches stopped at max_time or max_trials, 1 of "
+				    "them before the NDR goal was done"));
+	results_summary_free(&sum);
+	/* only max_time, after the goals */
+	run.knees[2].stopped[0] = '\0';
+	assert_int_equal(results_aggregate(&run, &sum), 0);
+	assert_true(report_run_knee_cut(buf, sizeof(buf), results_find_knee(&sum, 0, 1200)));
+	assert_non_null(strstr(buf, "1 of 3 searches stopped at max_time after their goals"));
+	results_summary_free(&sum);
+	results_free(&run);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_knee_spread),
 		cmocka_unit_test(test_knee_fit_run),
 		cmocka_unit_test(test_knee_fit_moved),
+		cmocka_unit_test(test_knee_cut),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
