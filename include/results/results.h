@@ -141,6 +141,7 @@ struct results_knee {
 	struct loss_attrib loss_at;	/* loss at the first failing rate above the NDR */
 	uint64_t loss_at_bps;		/* that rate; 0: none failed */
 	char stopped[RESULTS_TEXT_MAX]; /* why the search was cut short; "": it was not */
+	char cut_by[16];		/* what cut it: "max_trials", "max_time"; "": neither */
 };
 
 enum results_verdict { RESULTS_OK = 0, RESULTS_WARN = 1, RESULTS_FAIL = 2 };
@@ -325,8 +326,9 @@ struct results_knee_point {
 	/* conditional throughput (RFC 9971) over the repetitions */
 	struct results_stat ndr_ct_bps, pdr_ct_bps;
 	double width_goal;
-	/* Repetitions whose search was cut short (results_knee's stopped):
-	 * all, by max_time, and those of them that left the NDR unfinished. */
+	/* Repetitions whose search max_trials or max_time cut short
+	 * (results_knee's cut_by): all, by max_time, and those of them that
+	 * left the NDR unfinished. */
 	unsigned cut, cut_time, cut_unfinished;
 	unsigned reps; /* repetitions searched */
 	/* How repeatable the NDR is: (max - min) / median of the repetitions'

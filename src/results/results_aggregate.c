@@ -473,9 +473,9 @@ static void knee_point(const struct results_run *run, struct results_knee_point 
 			continue;
 		last = k;
 		p->reps++;
-		if (k->stopped[0]) {
+		if (k->cut_by[0]) {
 			p->cut++;
-			p->cut_time += strstr(k->stopped, "(max_time") != NULL;
+			p->cut_time += !strcmp(k->cut_by, "max_time");
 			p->cut_unfinished += !strcmp(k->ndr_outcome, "unfinished");
 		}
 		p->trials += k->trials;

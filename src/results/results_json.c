@@ -743,6 +743,7 @@ static bool add_lists(cJSON *root, const struct results_run *run)
 		if (!add_array_item(knees, o) || !add_str(o, "ndr_outcome", k->ndr_outcome) ||
 		    !add_str(o, "pdr_outcome", k->pdr_outcome) ||
 		    (k->stopped[0] && !add_str(o, "stopped", k->stopped)) ||
+		    (k->cut_by[0] && !add_str(o, "cut_by", k->cut_by)) ||
 		    !add_loss(o, "loss_at", "loss_detail", &k->loss_at) ||
 		    !add_child(o, "goals", knee_goals(k)))
 			return false;

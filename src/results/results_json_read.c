@@ -457,6 +457,8 @@ static int read_knees(struct rd *rd, const cJSON *root, struct results_run *run)
 		if (!err)
 			err = get_str(rd, o, "stopped", k->stopped, sizeof(k->stopped), false);
 		if (!err)
+			err = get_str(rd, o, "cut_by", k->cut_by, sizeof(k->cut_by), false);
+		if (!err)
 			err = read_loss(rd, o, &k->loss_at);
 		if (err)
 			return err;

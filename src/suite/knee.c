@@ -26,6 +26,12 @@ void knee_config_defaults(struct knee_config *cfg)
 	cfg->max_time_ns = KNEE_DEFAULT_MAX_TIME_NS;
 }
 
+/* max_time, or its default: KNEE_MAX_TIME_TRIALS final trials. */
+static uint64_t max_time_of(const struct knee_config *c)
+{
+	return c->max_time_ns ? c->max_time_ns : (uint64_t)KNEE_MAX_TIME_TRIALS * c->final_ns;
+}
+
 static int check_config(struct knee_config *c)
 {
 	if (c->max_rate_bps < 2) {
@@ -61,8 +67,7 @@ static int check_config(struct knee_config *c)
 		log_debug("at most %d trials", KNEE_MAX_TRIALS);
 		return -EINVAL;
 	}
-	if (!c->max_time_ns)
-		c->max_time_ns = (uint64_t)KNEE_MAX_TIME_TRIALS * c->final_ns;
+	c->max_time_ns = max_time_of(c);
 	if (c->max_time_ns < c->short_ns) {
 		log_debug("max_time must not be shorter than the short trial");
 		return -EINVAL;
@@ -168,8 +173,7 @@ uint64_t knee_estimate_ns(const struct knee_config *cfg)
 {
 	unsigned n = knee_estimate_trials(cfg);
 	unsigned fin = 2 * 2 * per_load_final(cfg);
-	uint64_t ns, cap = cfg->max_time_ns ? cfg->max_time_ns
-					    : (uint64_t)KNEE_MAX_TIME_TRIALS * cfg->final_ns;
+	uint64_t ns, cap = max_time_of(cfg);
 
 	if (fin > n)
 		fin = n;

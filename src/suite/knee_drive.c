@@ -6,17 +6,8 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 #include "knee_drive.h"
-
-static uint64_t monotonic_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
 
 int knee_drive_init(struct knee_drive *d, const struct knee_config *cfg, knee_drive_runner_fn run,
 		    void *arg)
@@ -63,20 +54,26 @@ enum knee_drive_step knee_drive_step(struct knee_drive *d)
 	struct knee_drive_try t = { 0 };
 	struct knee_measurement m;
 	unsigned counted = d->k.b.ntrials;
-	uint64_t t0, wall = 0;
+	uint64_t wall = 0;
 	int rc;
 
 	if (d->end)
 		return KNEE_DRIVE_END;
-	if (!knee_next(&d->k, &t.trial))
+	if (!knee_next(&d->k, &t.trial)) {
+		/* the search's own end at max_trials counted trials cut it short */
+		if (counted >= d->k.cfg.max_trials)
+			d->cut_by = "max_trials";
 		return end(d, KNEE_DRIVE_DONE);
+	}
 	if (d->tries >= d->k.cfg.max_trials) {
+		d->cut_by = "max_trials";
 		snprintf(d->stopped, sizeof(d->stopped),
 			 "%u trials run (max_trials), %u of them could not be counted", d->tries,
 			 d->tries - counted);
 		return end(d, KNEE_DRIVE_ATTEMPTS);
 	}
 	if (d->tries && out_of_time(d, t.trial.duration_ns)) {
+		d->cut_by = "max_time";
 		snprintf(d->stopped, sizeof(d->stopped),
 			 "%.1f s of trials (max_time %.1f s): the next, of %.1f s, would end "
 			 "beyond it",
@@ -89,10 +86,7 @@ enum knee_drive_step knee_drive_step(struct knee_drive *d)
 	t.tries = d->tries++;
 	t.trial_ns = d->k.b.trial_ns;
 	memset(&m, 0, sizeof(m));
-	t0 = monotonic_ns();
 	rc = d->run(d->arg, &t, &m, &wall);
-	if (!wall)
-		wall = monotonic_ns() - t0;
 	d->spent_ns += wall;
 	if (wall > t.trial.duration_ns && wall - t.trial.duration_ns > d->setup_max_ns)
 		d->setup_max_ns = wall - t.trial.duration_ns;

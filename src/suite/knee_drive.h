@@ -43,8 +43,8 @@ struct knee_drive_try {
 };
 
 /* Runs one try and fills m, and *wall_ns with the try's own time (its
- * setup and trial, not a pause between trials; left 0, the driver's clock
- * around the call). Returns 0 when m is a measurement; -EINTR or
+ * setup and trial, not a pause between trials), what max_time counts.
+ * Returns 0 when m is a measurement; -EINTR or
  * -ECANCELED to stop the search here (an interrupt, a run that stops);
  * another negative errno when the trial failed and measured nothing. */
 typedef int (*knee_drive_runner_fn)(void *arg, const struct knee_drive_try *t,
@@ -74,8 +74,11 @@ struct knee_drive {
 	int rc;		    /* the error of the last try not counted, or the stop */
 	enum knee_drive_end end;
 	char stopped[KNEE_DRIVE_TEXT_MAX]; /* FAILED, ATTEMPTS, TIME: why, as a sentence */
-	uint64_t spent_ns;		   /* the tries' own time so far (wall_ns) */
-	uint64_t setup_max_ns;		   /* the longest beyond a try's duration */
+	/* what cut the search short: "max_trials" (ATTEMPTS, or DONE at
+	 * max_trials counted trials, which says no sentence), "max_time"; NULL */
+	const char *cut_by;
+	uint64_t spent_ns;     /* the tries' own time so far (wall_ns) */
+	uint64_t setup_max_ns; /* the longest beyond a try's duration */
 };
 
 /* Returns 0, or -EINVAL for a configuration knee_init() refuses. */

@@ -195,6 +195,7 @@ static bool fit_next(const struct knee_bounds *b, const struct knee_config *cfg,
 enum knee_select knee_select_next(const struct knee_bounds *b, const struct knee_config *cfg,
 				  struct knee_trial *t)
 {
+	const struct knee_goal *g;
 	bool found = false;
 
 	if (!b->ntrials) {
@@ -221,10 +222,9 @@ enum knee_select knee_select_next(const struct knee_bounds *b, const struct knee
 	 * was failed twice, or its target has classified it already (another
 	 * trial there says nothing new, and the same rate would be asked
 	 * again and again), the search ends at the generator's limit. */
+	g = &b->target[t->phase == KNEE_PHASE_NARROW ? 0 : 1][t->target];
 	for (unsigned nudge = 0; knee_bounds_unsustained(b, cfg, t) >= 2; nudge++) {
 		uint64_t step = (uint64_t)llround((double)t->rate_bps * cfg->width_goal / 8);
-		const struct knee_goal *g =
-			&b->target[t->phase == KNEE_PHASE_NARROW ? 0 : 1][t->target];
 		enum knee_class cls;
 
 		if (nudge == 2 || step == 0 || t->rate_bps <= cfg->min_rate_bps + step)

@@ -311,10 +311,12 @@ static void knee_store(struct run *r, unsigned path, uint32_t len, unsigned rep,
 	k->ndr_lower_trials = ndr->lower_ntrials;
 	k->loads = res.nloads;
 	k->max_rx_bps = res.mrr_bps;
-	snprintf(k->stopped, sizeof(k->stopped), "%s", kr->d.stopped);
-	/* the search's own end at max_trials counted trials cut it short too */
-	if (!k->stopped[0] && res.ntrials >= cfg->max_trials)
-		snprintf(k->stopped, sizeof(k->stopped), "%u trials run (max_trials)", res.ntrials);
+	snprintf(k->cut_by, sizeof(k->cut_by), "%s", kr->d.cut_by ? kr->d.cut_by : "");
+	if (kr->d.stopped[0] || !kr->d.cut_by)
+		snprintf(k->stopped, sizeof(k->stopped), "%s", kr->d.stopped);
+	else
+		snprintf(k->stopped, sizeof(k->stopped), "%u trials run (%s)", res.ntrials,
+			 kr->d.cut_by);
 	k->trials = res.ntrials;
 	k->fit_trials = res.nfit;
 	k->time_s = (double)kr->wall_ns / 1e9;
@@ -346,7 +348,7 @@ static int knee_try(void *arg, const struct knee_drive_try *t, struct knee_measu
 	int rc = do_trial(kr->r, &q, m, &kr->idx, &wall);
 
 	kr->wall_ns += wall;
-	*wall_ns = wall ? wall : 1; /* the gap after it is not the search's */
+	*wall_ns = wall; /* the gap after it is not the search's */
 	return rc < 0 && kr->r->stop ? -ECANCELED : rc;
 }
 

@@ -285,12 +285,14 @@ static void test_knee_cut(void **state)
 	results_summary_free(&sum);
 	snprintf(run.knees[0].stopped, sizeof(run.knees[0].stopped),
 		 "59.6 s of trials (max_time 60.0 s): the next, of 1.0 s, would end beyond it");
+	snprintf(run.knees[0].cut_by, sizeof(run.knees[0].cut_by), "max_time");
 	add_knee(&run, 1, 410000000);
 	add_knee(&run, 2, 0);
 	run.knees[2].found = false;
 	snprintf(run.knees[2].ndr_outcome, sizeof(run.knees[2].ndr_outcome), "unfinished");
 	snprintf(run.knees[2].stopped, sizeof(run.knees[2].stopped),
 		 "60 trials run (max_trials), 0 of them could not be counted");
+	snprintf(run.knees[2].cut_by, sizeof(run.knees[2].cut_by), "max_trials");
 	{
 		struct results_run back;
 		char err[256], *j = results_to_json(&run);
@@ -311,7 +313,7 @@ static void test_knee_cut(void **state)
 				    "them before the NDR goal was done"));
 	results_summary_free(&sum);
 	/* only max_time, after the goals */
-	run.knees[2].stopped[0] = '\0';
+	run.knees[2].stopped[0] = run.knees[2].cut_by[0] = '\0';
 	assert_int_equal(results_aggregate(&run, &sum), 0);
 	assert_true(report_run_knee_cut(buf, sizeof(buf), results_find_knee(&sum, 0, 1200)));
 	assert_non_null(strstr(buf, "1 of 3 searches stopped at max_time after their goals"));
