@@ -41,6 +41,7 @@
 #define LAB_NAME_MAX	 12
 #define LAB_MAX_HOSTS	 8
 #define LAB_MAX_LINKS	 8
+#define LAB_CPUS_MAX	 48 /* a host's CPU list as text, with its NUL */
 #define LAB_DEFAULT_NAME "lab"
 #define LAB_MTU_MIN	 68
 #define LAB_MTU_MAX	 65535
@@ -92,6 +93,13 @@ struct lab_spec {
 	/* every host's net.ipv4.tcp_rmem / tcp_wmem maximum (their third
 	 * values: TCP autotuning's ceilings), bytes; 0: the kernel's */
 	uint32_t tcp_rmem_max, tcp_wmem_max;
+	/* Each host's CPUs (`--cpus`, [lab] cpus: "0|1"), as taskset -c lists
+	 * them ("0-3,8"): every process the lab starts in host h, and a run's
+	 * own loads when h is its client, run on cpus[h] only, as on a machine
+	 * of their own. cpus_hosts: how many hosts have a list (0: none, every
+	 * process on any CPU; else nhosts). */
+	unsigned cpus_hosts;
+	char cpus[LAB_MAX_HOSTS][LAB_CPUS_MAX];
 };
 /* The smallest maximum a host's TCP buffers may be given. */
 #define LAB_TCP_MEM_MIN 4096u
@@ -240,10 +248,29 @@ int lab_host_addr(const struct lab *lab, unsigned host, unsigned link, int famil
 /* Interface name of host h's end of link l (e.g. "ovp0"). */
 const char *lab_host_ifname(const struct lab *lab, unsigned host, unsigned link);
 
-/* fork(); the child enters host h's namespace and execv()s argv (argv[0] a
- * path; "/proc/self/exe" runs ovlperf itself). stdout/stderr are inherited
+/* fork(); the child enters host h's namespace, takes its CPUs (lab_spec's
+ * cpus) and execv()s argv (argv[0] a path; "/proc/self/exe" runs ovlperf
+ * itself). stdout/stderr are inherited
  * unless out_fd/err_fd >= 0. Returns the pid or a negative errno. */
 pid_t lab_spawn(const struct lab *lab, unsigned host, char *const argv[], int out_fd, int err_fd);
+
+/* A CPU list as taskset -c takes it ("2", "0-3", "0,2,4-7"; CPU numbers below
+ * CPU_SETSIZE) into set (a cpu_set_t; NULL: only checked). 0, or -EINVAL
+ * with why in err. Pure. */
+int lab_cpus_parse(const char *list, void *set, char *err, size_t errlen);
+/* "LIST|LIST|...", one list per host in host order (`--cpus`, [lab] cpus),
+ * into spec->cpus and spec->cpus_hosts. 0, or -EINVAL with why in err.
+ * lab_spec_check() then wants a list for every host. Pure. */
+int lab_parse_cpus_opt(const char *s, struct lab_spec *spec, char *err, size_t errlen);
+/* Whether every CPU the spec gives a host is one this process may run on
+ * (its own affinity: the machine's CPUs, or a container's). 0, or -EINVAL
+ * with which host and CPU, and the CPUs there are, in err. */
+int lab_cpus_available(const struct lab_spec *spec, char *err, size_t errlen);
+/* Moves every thread of this process onto host h's CPUs (nothing when the
+ * lab gives its hosts none); threads made later inherit them. */
+int lab_pin_self(const struct lab *lab, unsigned host);
+/* Host h's CPU list ("" when the lab gives none). */
+const char *lab_host_cpus(const struct lab *lab, unsigned host);
 
 /* Sends SIGTERM, waits up to timeout_ms, then SIGKILL. Returns the exit
  * status (0..255), 128 + signal if it died of a signal, or a negative errno. */

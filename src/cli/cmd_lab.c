@@ -28,6 +28,7 @@ static const char usage_text[] =
 	"                      [--loss-burst P,R[/P,R]] [--reorder PCT[/PCT]]\n"
 	"                      [--link-means auto|netem|userspace]\n"
 	"                      [--tcp-rmem-max SIZE] [--tcp-wmem-max SIZE]\n"
+	"                      [--cpus LIST|LIST...]\n"
 	"                      [--block-icmp] [--link L:KEY=VALUE,...] [--force]\n"
 	"                      [--overlay | --overlay6]\n"
 	"       ovlperf lab down [NAME]\n"
@@ -50,6 +51,12 @@ static const char usage_text[] =
 	"  --tcp-rmem-max SIZE, --tcp-wmem-max SIZE\n"
 	"                 every host's net.ipv4.tcp_rmem / tcp_wmem maximum (TCP\n"
 	"                 autotuning's ceiling), e.g. 256K, 16M (4K at least)\n"
+	"  --cpus LIST|LIST...\n"
+	"                 each host's CPUs, in host order, as taskset -c lists them:\n"
+	"                 '0|1' puts host 0 on CPU 0 and host 1 on CPU 1, as two\n"
+	"                 machines ('0-3|4-7'). Every process started in a host\n"
+	"                 (lab exec, the overlay, a run's server) and a run's own\n"
+	"                 loads on its client host run there only\n"
 	"WAN conditions of every link (X/Y: X from host i to i+1, Y back; X alone:\n"
 	"both ways):\n"
 	"  --delay D      one-way delay, e.g. 40ms, 500us (0..60s)\n"
@@ -159,6 +166,8 @@ static void print_spec(const struct lab_spec *s)
 		printf("  every host: net.ipv4.tcp_rmem maximum %u B\n", s->tcp_rmem_max);
 	if (s->tcp_wmem_max)
 		printf("  every host: net.ipv4.tcp_wmem maximum %u B\n", s->tcp_wmem_max);
+	for (unsigned h = 0; h < s->cpus_hosts && h < LAB_MAX_HOSTS; h++)
+		printf("  host %u: CPUs %s\n", h, s->cpus[h]);
 	for (unsigned l = 0; l < s->nlinks; l++) {
 		const struct lab_link_spec *k = &s->links[l];
 
@@ -277,6 +286,7 @@ struct up_opts {
 	int overlay_family; /* 0: no overlay */
 	enum lab_means means;
 	uint32_t tcp_rmem_max, tcp_wmem_max;
+	const char *cpus; /* --cpus */
 	unsigned nconds;
 	struct {
 		const char *key, *value;
@@ -339,6 +349,7 @@ static int parse_up(int argc, char **argv, struct up_opts *o)
 		{ "link-means", required_argument, NULL, 'M' },
 		{ "tcp-rmem-max", required_argument, NULL, 'W' },
 		{ "tcp-wmem-max", required_argument, NULL, 'X' },
+		{ "cpus", required_argument, NULL, 'C' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -374,6 +385,9 @@ static int parse_up(int argc, char **argv, struct up_opts *o)
 				if (x->val == c)
 					o->conds[o->nconds].key = x->name;
 			o->conds[o->nconds++].value = optarg;
+			break;
+		case 'C':
+			o->cpus = optarg;
 			break;
 		case 'M':
 			if (!lab_means_parse(optarg, &o->means))
@@ -484,6 +498,8 @@ static int up(int argc, char **argv)
 	spec.means = o.means;
 	spec.tcp_rmem_max = o.tcp_rmem_max;
 	spec.tcp_wmem_max = o.tcp_wmem_max;
+	if (o.cpus && lab_parse_cpus_opt(o.cpus, &spec, err, sizeof(err)))
+		return usage_error("--cpus: %s", err);
 	for (unsigned i = 0; i < o.nconds; i++)
 		if (lab_spec_cond(&spec, o.conds[i].key, o.conds[i].value, err, sizeof(err)))
 			return usage_error("--%s", err);
@@ -492,6 +508,8 @@ static int up(int argc, char **argv)
 			return usage_error("%s", err);
 	if (lab_spec_check(&spec, err, sizeof(err)))
 		return usage_error("%s", err);
+	if (lab_cpus_available(&spec, err, sizeof(err)))
+		return usage_error("--cpus: %s", err);
 	interrupt_install();
 	if (o.force) {
 		rc = lab_down_by_name(o.name);

@@ -397,7 +397,7 @@ int lab_up_owned(const struct lab_spec *spec, enum lab_owner owner, struct lab *
 	int rc;
 
 	*out = NULL;
-	if (lab_spec_check(spec, err, sizeof(err))) {
+	if (lab_spec_check(spec, err, sizeof(err)) || lab_cpus_available(spec, err, sizeof(err))) {
 		log_err("%s", err);
 		return -EINVAL;
 	}

@@ -54,6 +54,10 @@ struct lab {
 	char ifname[LAB_MAX_LINKS][16];
 };
 
+/* Host h's CPUs into set (a cpu_set_t): 1, or 0 when the lab gives its hosts
+ * none (set untouched), or -EINVAL (lab_cpus.c). */
+int lab_host_cpu_set(const struct lab *lab, unsigned host, void *set);
+
 /* lab_spawn() for a process that outlives the caller: the child also
  * starts a session of its own (setsid), away from the caller's terminal. */
 pid_t lab_spawn_detached(const struct lab *lab, unsigned host, char *const argv[], int out_fd,

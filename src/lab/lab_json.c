@@ -5,7 +5,8 @@
  *   { "schema": "ovlperf-lab", "schema_version": 1, "version": 1 (the same,
  *     kept for the readers written before schema_version), "name": "lab",
  *     "owner": "lab up" or "run" (who made it), "creator_pid", "tcp_rmem_max" and
- *     "tcp_wmem_max" (bytes, when the lab set them),
+ *     "tcp_wmem_max" (bytes, when the lab set them), "cpus" (each host's CPU
+ *     list, when the lab gives them: ["0", "1"]),
  *     "links": [ { "index", "a", "b", "ifname", "mtu", "rate_bps", "rate_layer",
  *                  "drop_pct",
  *                  "block_icmp_too_big", "means" ("none", "netem" or
@@ -156,6 +157,18 @@ int lab_json(const struct lab *lab, char **out)
 	    (s->tcp_rmem_max && !cJSON_AddNumberToObject(root, "tcp_rmem_max", s->tcp_rmem_max)) ||
 	    (s->tcp_wmem_max && !cJSON_AddNumberToObject(root, "tcp_wmem_max", s->tcp_wmem_max)))
 		goto out;
+	if (s->cpus_hosts) {
+		const char *lists[LAB_MAX_HOSTS];
+		cJSON *cpus;
+
+		for (unsigned h = 0; h < s->cpus_hosts && h < LAB_MAX_HOSTS; h++)
+			lists[h] = s->cpus[h];
+		cpus = cJSON_CreateStringArray(lists, (int)s->cpus_hosts);
+		if (!cpus || !cJSON_AddItemToObject(root, "cpus", cpus)) {
+			cJSON_Delete(cpus);
+			goto out;
+		}
+	}
 	links = links_json(lab);
 	if (!links || !cJSON_AddItemToObject(root, "links", links)) {
 		cJSON_Delete(links);

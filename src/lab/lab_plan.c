@@ -135,6 +135,17 @@ int lab_spec_check(const struct lab_spec *spec, char *err, size_t errlen)
 				    ? spec->tcp_rmem_max
 				    : spec->tcp_wmem_max,
 			    LAB_TCP_MEM_MIN);
+	if (spec->cpus_hosts && spec->cpus_hosts != spec->nhosts)
+		return fail(err, errlen,
+			    "CPU lists for %u hosts: the lab has %u (one list per host, "
+			    "separated by |: \"0|1\")",
+			    spec->cpus_hosts, spec->nhosts);
+	for (unsigned h = 0; h < spec->cpus_hosts && h < LAB_MAX_HOSTS; h++) {
+		char why[160];
+
+		if (lab_cpus_parse(spec->cpus[h], NULL, why, sizeof(why)))
+			return fail(err, errlen, "host %u: %s", h, why);
+	}
 	return 0;
 }
 

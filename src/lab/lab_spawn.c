@@ -20,7 +20,8 @@
 #include "log.h"
 
 /* Between fork and exec: async-signal-safe calls only. */
-static void child(int nsfd, char *const argv[], int out_fd, int err_fd, bool detach)
+static void child(int nsfd, const cpu_set_t *cpus, char *const argv[], int out_fd, int err_fd,
+		  bool detach)
 {
 	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
 	struct sigaction sa;
@@ -33,6 +34,8 @@ static void child(int nsfd, char *const argv[], int out_fd, int err_fd, bool det
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
 	if (setns(nsfd, CLONE_NEWNET) < 0)
+		_exit(127);
+	if (cpus && sched_setaffinity(0, sizeof(*cpus), cpus) < 0)
 		_exit(127);
 	/* No terminal's Ctrl-C, hang-up or input reaches a process that
 	 * outlives us. */
@@ -50,7 +53,8 @@ static void child(int nsfd, char *const argv[], int out_fd, int err_fd, bool det
 	_exit(127);
 }
 
-pid_t lab_spawn_ns(int nsfd, char *const argv[], int out_fd, int err_fd, bool detach)
+static pid_t spawn_ns(int nsfd, const cpu_set_t *cpus, char *const argv[], int out_fd, int err_fd,
+		      bool detach)
 {
 	pid_t pid;
 
@@ -60,17 +64,28 @@ pid_t lab_spawn_ns(int nsfd, char *const argv[], int out_fd, int err_fd, bool de
 	if (pid < 0)
 		return -errno;
 	if (pid == 0)
-		child(nsfd, argv, out_fd, err_fd, detach);
+		child(nsfd, cpus, argv, out_fd, err_fd, detach);
 	log_debug("pid %d runs %s%s", (int)pid, argv[0], detach ? " (own session)" : "");
 	return pid;
+}
+
+pid_t lab_spawn_ns(int nsfd, char *const argv[], int out_fd, int err_fd, bool detach)
+{
+	return spawn_ns(nsfd, NULL, argv, out_fd, err_fd, detach);
 }
 
 static pid_t spawn(const struct lab *lab, unsigned host, char *const argv[], int out_fd, int err_fd,
 		   bool detach)
 {
+	cpu_set_t cpus;
+	int has;
+
 	if (host >= lab->st.spec.nhosts)
 		return -EINVAL;
-	return lab_spawn_ns(lab->nsfd[host], argv, out_fd, err_fd, detach);
+	has = lab_host_cpu_set(lab, host, &cpus);
+	if (has < 0)
+		return has;
+	return spawn_ns(lab->nsfd[host], has ? &cpus : NULL, argv, out_fd, err_fd, detach);
 }
 
 pid_t lab_spawn(const struct lab *lab, unsigned host, char *const argv[], int out_fd, int err_fd)

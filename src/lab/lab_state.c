@@ -9,12 +9,15 @@
  *   pid 1234
  *   owner run
  *   hosts 2
+ *   cpus 0 0
+ *   cpus 1 1-3
  *   link 0 1 mtu 1500 rate 0 drop 0.00 block-icmp 0
  *   link 1 2 mtu 1500 rate 1000000000 drop 0.00 block-icmp 0 rate-layer line
  *   link 0 1 mtu 1500 rate 0 drop 0.00 block-icmp 0 means netem delay 40ms/10ms loss 1%
  *   netns ovp-lab-0 4026532345
  *   linkns 0 ovp-lab-l0 4026532411
  *
+ * "cpus" lines (host, CPU list) only when the lab gives its hosts CPUs.
  * A link's WAN conditions follow its means, as link_conf_get() spells them
  * and link_conf_set() reads them back; "linkns" lines are the namespaces of
  * userspace emulators (link, name, inode), made after the hosts'.
@@ -66,6 +69,8 @@ int lab_state_format(const struct lab_state *st, char *buf, size_t len)
 		   st->owner == LAB_OWNER_RUN ? "run" : "user", s->nhosts);
 	if (s->tcp_rmem_max || s->tcp_wmem_max)
 		LAB_APPEND("tcp-mem-max %u %u\n", s->tcp_rmem_max, s->tcp_wmem_max);
+	for (unsigned h = 0; h < s->cpus_hosts && h < LAB_MAX_HOSTS; h++)
+		LAB_APPEND("cpus %u %s\n", h, s->cpus[h]);
 	for (unsigned i = 0; i < s->nlinks && i < LAB_MAX_LINKS; i++) {
 		const struct lab_link_spec *l = &s->links[i];
 
@@ -136,6 +141,14 @@ static int parse_line(const char *line, struct lab_state *st)
 	}
 	if (sscanf(line, "hosts %u%n", &host, &end) == 1 && line[end] == '\0') {
 		s->nhosts = host;
+		return 0;
+	}
+	/* "cpus H LIST", in host order */
+	if (sscanf(line, "cpus %u %n", &host, &end) == 1 && end > 0 && host == s->cpus_hosts &&
+	    host < LAB_MAX_HOSTS && strlen(line + end) < LAB_CPUS_MAX &&
+	    !lab_cpus_parse(line + end, NULL, NULL, 0)) {
+		snprintf(s->cpus[host], LAB_CPUS_MAX, "%s", line + end);
+		s->cpus_hosts++;
 		return 0;
 	}
 	if (sscanf(line, "tcp-mem-max %u %u%n", &a, &b, &end) == 2 && line[end] == '\0') {

@@ -3,6 +3,7 @@
  * routes, the state file format and the nftables ruleset. */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
+#include <sched.h>
 #include <signal.h>
 #include <errno.h>
 #include <setjmp.h>
@@ -327,6 +328,7 @@ static void test_state_roundtrip(void **state)
 	st.spec.links[1].rate_layer = LAYER_LINE;
 	st.spec.tcp_rmem_max = 262144;
 	st.spec.tcp_wmem_max = 1u << 20;
+	assert_int_equal(lab_parse_cpus_opt("0|1-3|0,2", &st.spec, NULL, 0), 0);
 	st.pid = 42;
 	st.owner = LAB_OWNER_RUN;
 	st.nns = 2;
@@ -355,11 +357,60 @@ static void test_state_roundtrip(void **state)
 	assert_int_equal(back.spec.links[0].rate_layer, LAYER_PAYLOAD);
 	assert_int_equal(back.spec.tcp_rmem_max, 262144);
 	assert_int_equal(back.spec.tcp_wmem_max, 1u << 20);
+	assert_int_equal(back.spec.cpus_hosts, 3);
+	assert_string_equal(back.spec.cpus[1], "1-3");
+	assert_string_equal(back.spec.cpus[2], "0,2");
 	assert_int_equal(back.nns, 2);
 	assert_string_equal(back.ns[0].name, "ovp-lt-0");
 	assert_int_equal(back.ns[0].ino, 4026532177ULL);
 	assert_int_equal(back.ns[1].ino, 0);
 	assert_int_equal(lab_state_format(&st, buf, 20), -ENOSPC);
+}
+
+/* Each host's CPUs: taskset -c's lists, one per host, all or none. */
+static void test_cpus(void **state)
+{
+	static const char *const bad[] = { "",	   "x",	 "1-",	"-1",	"3-1",
+					   "1,,2", "1,", "0 1", "1024", "99999999999999999999",
+					   "1;2" };
+	struct lab_spec s;
+	cpu_set_t set;
+	char err[160];
+
+	(void)state;
+	assert_int_equal(lab_cpus_parse("0,2,4-6", &set, err, sizeof(err)), 0);
+	assert_int_equal(CPU_COUNT(&set), 5);
+	assert_true(CPU_ISSET(0, &set) && CPU_ISSET(2, &set) && CPU_ISSET(6, &set));
+	assert_false(CPU_ISSET(1, &set) || CPU_ISSET(3, &set) || CPU_ISSET(7, &set));
+	assert_int_equal(lab_cpus_parse("1023", &set, err, sizeof(err)), 0);
+	assert_int_equal(CPU_COUNT(&set), 1);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		if (lab_cpus_parse(bad[i], &set, err, sizeof(err)) != -EINVAL || !err[0])
+			fail_msg("accepted CPU list '%s'", bad[i]);
+
+	lab_spec_chain(&s, "lt", 3, 0);
+	assert_int_equal(lab_parse_cpus_opt(" 0 | 1-2|3,5 ", &s, err, sizeof(err)), 0);
+	assert_int_equal(s.cpus_hosts, 3);
+	assert_string_equal(s.cpus[0], "0");
+	assert_string_equal(s.cpus[1], "1-2");
+	assert_string_equal(s.cpus[2], "3,5");
+	assert_int_equal(lab_spec_check(&s, err, sizeof(err)), 0);
+	/* one list per host, never fewer or more */
+	assert_int_equal(lab_parse_cpus_opt("0|1", &s, err, sizeof(err)), 0);
+	assert_int_equal(lab_spec_check(&s, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "CPU lists for 2 hosts: the lab has 3"));
+	assert_int_equal(lab_parse_cpus_opt("0|x|1", &s, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "host 1: 'x' is not a CPU list"));
+	assert_int_equal(lab_parse_cpus_opt("0|1|2|3|4|5|6|7|8", &s, err, sizeof(err)), -EINVAL);
+	assert_int_equal(lab_parse_cpus_opt("0||1", &s, err, sizeof(err)), -EINVAL);
+
+	/* a CPU this process may not run on is refused, naming host and CPU */
+	lab_spec_pair(&s, "lt", 0);
+	assert_int_equal(lab_parse_cpus_opt("0|1023", &s, err, sizeof(err)), 0);
+	assert_int_equal(lab_cpus_available(&s, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "host 1's CPU 1023 is not one this process may run on"));
+	s.cpus_hosts = 0;
+	assert_int_equal(lab_cpus_available(&s, err, sizeof(err)), 0);
 }
 
 /* A state file may only list namespaces of its own lab's naming scheme. */
@@ -394,6 +445,10 @@ static void test_state_rejects(void **state)
 		STATE_HEAD "link 0 1 mtu 0 rate 1000 drop 0.00 block-icmp 0 rate-layer line x\n",
 		STATE_HEAD "link 0 1 mtu 0 rate 0 drop 0.00 block-icmp 0 rate-layer line\n",
 		STATE_HEAD,
+		STATE_HEAD "cpus 0 0\n" STATE_LINK,
+		STATE_HEAD "cpus 0 0\ncpus 1 x\n" STATE_LINK,
+		STATE_HEAD "cpus 1 0\ncpus 0 1\n" STATE_LINK,
+		STATE_HEAD "cpus 0 0\ncpus 1 1\ncpus 2 1\n" STATE_LINK,
 	};
 	struct lab_state st;
 
@@ -410,6 +465,8 @@ static void test_state_rejects(void **state)
 	assert_int_equal(st.owner, LAB_OWNER_USER);
 	assert_int_equal(lab_state_parse(STATE_HEAD "owner run\n" STATE_LINK, &st), 0);
 	assert_int_equal(st.owner, LAB_OWNER_RUN);
+	assert_int_equal(lab_state_parse(STATE_HEAD "cpus 0 1\ncpus 1 0-1\n" STATE_LINK, &st), 0);
+	assert_string_equal(st.spec.cpus[1], "0-1");
 	assert_int_equal(lab_state_parse("ovlperf-lab 1\nname lt\nhosts 8\n"
 					 "link 0 7 mtu 0 rate 0 drop 0.00 block-icmp 0\n"
 					 "netns ovp-lt-0 5\n",
@@ -553,6 +610,7 @@ static void test_api_in_namespaces(void **state)
 {
 	char *ipargv[] = { "/bin/sh", "-c", "ip -o -4 addr show dev ovp0", NULL };
 	char *sleeper[] = { "/bin/sleep", "30", NULL };
+	char *cpusargv[] = { "/bin/grep", "Cpus_allowed_list", "/proc/self/status", NULL };
 	char *stubborn[] = { "/bin/sh", "-c",
 			     "trap '' TERM; echo ready; while :; do sleep 0.05; done", NULL };
 	struct sockaddr_storage ss;
@@ -576,6 +634,14 @@ static void test_api_in_namespaces(void **state)
 	assert_int_equal(lab_up(&s, &lab), -EINVAL);
 	assert_null(lab);
 	lab_spec_pair(&s, name, 1400);
+	assert_int_equal(lab_parse_cpus_opt("0|1023", &s, NULL, 0), 0);
+	assert_int_equal(lab_up(&s, &lab), -EINVAL); /* no CPU 1023: refused, nothing made */
+	assert_null(lab);
+	assert_int_equal(stat(path0, &st1), -1);
+	/* host 1 on CPU 0 alone: what it starts runs there (this process may
+	 * run on every CPU, so a lab that ignored it would show them all) */
+	lab_spec_pair(&s, name, 1400);
+	assert_int_equal(lab_parse_cpus_opt("0|0", &s, NULL, 0), 0);
 	status = lab_up(&s, &lab);
 	if (status == -EEXIST)
 		fail_msg("lab %s exists already: left by an earlier run?", name);
@@ -612,6 +678,9 @@ static void test_api_in_namespaces(void **state)
 	spawn_output(lab, 1, ipargv, buf, sizeof(buf), &status);
 	assert_non_null(strstr(buf, "198.18.0.2/24"));
 	assert_int_equal(status, 0);
+	spawn_output(lab, 1, cpusargv, buf, sizeof(buf), &status);
+	assert_string_equal(buf, "Cpus_allowed_list:\t0\n");
+	assert_string_equal(lab_host_cpus(lab, 1), "0");
 	status = lab_reap(lab_spawn(lab, 0, sleeper, -1, -1), 1000);
 	assert_int_equal(status, 128 + SIGTERM);
 	status = stubborn_reap(lab, stubborn);
@@ -647,6 +716,7 @@ int main(void)
 		cmocka_unit_test(test_routes),
 		cmocka_unit_test(test_drop_and_burst),
 		cmocka_unit_test(test_tbf_overhead),
+		cmocka_unit_test(test_cpus),
 		cmocka_unit_test(test_state_roundtrip),
 		cmocka_unit_test(test_state_rejects),
 		cmocka_unit_test(test_nft_ruleset),
