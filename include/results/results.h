@@ -161,6 +161,8 @@ struct results_host {
 	char cpu[RESULTS_TEXT_MAX];    /* /proc/cpuinfo model name */
 	unsigned ncpu;
 	char hostname[64];
+	/* A lab's client and server hosts' CPUs ([lab] cpus, "0-3"); "": any */
+	char client_cpus[48], server_cpus[48];
 };
 
 /* A lab link's WAN conditions and how they were made (a lab run; a run

@@ -65,6 +65,8 @@ struct scenario_lab {
 	enum lab_means means;	 /* link_means: how the links' conditions are made */
 	uint32_t tcp_rmem_max;	 /* every host's net.ipv4.tcp_rmem maximum; 0: the kernel's */
 	uint32_t tcp_wmem_max;	 /* ... tcp_wmem's */
+	unsigned cpus_hosts;	 /* cpus: lists given (0: none; lab_spec's cpus) */
+	char cpus[LAB_MAX_HOSTS][LAB_CPUS_MAX];
 	unsigned nlinks;
 	struct scenario_link links[LAB_MAX_LINKS];
 };

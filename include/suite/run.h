@@ -189,6 +189,9 @@ struct run_plan {
 	bool lab; /* a lab on this machine (else remote hosts) */
 	const char *lab_name;
 	unsigned hosts, client, server;
+	/* each host's CPUs ([lab] cpus; cpus_hosts 0: any) */
+	unsigned cpus_hosts;
+	const char (*cpus)[LAB_CPUS_MAX];
 	unsigned nlinks;
 	struct run_plan_link links[LAB_MAX_LINKS];
 	unsigned npaths;

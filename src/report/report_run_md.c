@@ -68,7 +68,12 @@ static void head(FILE *f, const struct report_run *rr)
 	cell(f, run->host.kernel);
 	fprintf(f, " |\n| CPU | ");
 	cell(f, run->host.cpu);
-	fprintf(f, " x %u |\n\n", run->host.ncpu);
+	fprintf(f, " x %u |\n", run->host.ncpu);
+	if (run->host.client_cpus[0] || run->host.server_cpus[0])
+		fprintf(f, "| lab hosts' CPUs | client %s, server %s |\n",
+			run->host.client_cpus[0] ? run->host.client_cpus : "any",
+			run->host.server_cpus[0] ? run->host.server_cpus : "any");
+	fprintf(f, "\n");
 	fprintf(f, "## Paths\n\n| path | kind | far end | MTU |\n|---|---|---|---|\n");
 	for (unsigned i = 0; i < run->npaths; i++)
 		fprintf(f, "| %s | %s | %s | %u |\n", run->paths[i].name,

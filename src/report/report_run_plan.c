@@ -41,6 +41,12 @@ static void topology(FILE *f, const struct run_plan *plan)
 	if (plan->lab) {
 		fprintf(f, "  lab '%s': %u hosts, client host %u, server host %u\n", plan->lab_name,
 			plan->hosts, plan->client, plan->server);
+		if (plan->cpus_hosts) {
+			fprintf(f, "  hosts on CPUs of their own:");
+			for (unsigned h = 0; h < plan->cpus_hosts; h++)
+				fprintf(f, "%s host %u on CPUs %s", h ? "," : "", h, plan->cpus[h]);
+			fputc('\n', f);
+		}
 		for (unsigned i = 0; i < plan->nlinks; i++) {
 			const struct run_plan_link *l = &plan->links[i];
 

@@ -127,6 +127,10 @@ static void head(FILE *f, const struct results_run *run)
 		fprintf(f, "  stopped: %s\n", run->stop_reason[0] ? run->stop_reason : "unknown");
 	fprintf(f, "  %s | %s x%u | started %s\n", run->host.kernel, run->host.cpu, run->host.ncpu,
 		run->started_utc);
+	if (run->host.client_cpus[0] || run->host.server_cpus[0])
+		fprintf(f, "  lab hosts on CPUs of their own: client %s, server %s\n",
+			run->host.client_cpus[0] ? run->host.client_cpus : "any",
+			run->host.server_cpus[0] ? run->host.server_cpus : "any");
 	for (unsigned i = 0; i < run->npaths; i++)
 		fprintf(f, "  path %-12s %-8s %s%s%.0u\n", run->paths[i].name,
 			results_path_kind_name(run->paths[i].kind), run->paths[i].addr,

@@ -685,7 +685,9 @@ static bool add_head(cJSON *root, const struct results_run *run)
 	       add_str(sc, "text", run->scenario_text) && add_child(root, "host", host) &&
 	       add_str(host, "kernel", run->host.kernel) && add_str(host, "cpu", run->host.cpu) &&
 	       add_num(host, "ncpu", run->host.ncpu) &&
-	       add_str(host, "hostname", run->host.hostname);
+	       add_str(host, "hostname", run->host.hostname) &&
+	       (!run->host.client_cpus[0] || add_str(host, "client_cpus", run->host.client_cpus)) &&
+	       (!run->host.server_cpus[0] || add_str(host, "server_cpus", run->host.server_cpus));
 }
 
 /* "links": the lab's links, their conditions and how they were made. */

@@ -619,6 +619,12 @@ static int read_head(struct rd *rd, const cJSON *root, struct results_run *run)
 	if (!err)
 		err = get_str(rd, host, "hostname", run->host.hostname, sizeof(run->host.hostname),
 			      false);
+	if (!err)
+		err = get_str(rd, host, "client_cpus", run->host.client_cpus,
+			      sizeof(run->host.client_cpus), false);
+	if (!err)
+		err = get_str(rd, host, "server_cpus", run->host.server_cpus,
+			      sizeof(run->host.server_cpus), false);
 	if (!err) {
 		static const struct field nf[] = { FLD(struct results_host, ncpu, F_UINT) };
 

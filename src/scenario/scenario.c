@@ -136,6 +136,8 @@ void scenario_lab_spec(const struct scenario *scn, struct lab_spec *spec)
 	spec->means = scn->lab.means;
 	spec->tcp_rmem_max = scn->lab.tcp_rmem_max;
 	spec->tcp_wmem_max = scn->lab.tcp_wmem_max;
+	spec->cpus_hosts = scn->lab.cpus_hosts;
+	memcpy(spec->cpus, scn->lab.cpus, sizeof(spec->cpus));
 	for (unsigned i = 0; i < scn->lab.nlinks && i < LAB_MAX_LINKS; i++) {
 		const struct scenario_link *l = &scn->lab.links[i];
 

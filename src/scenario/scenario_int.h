@@ -59,6 +59,7 @@ enum vtype {
 	T_LOADS,    /* [udp] delay_loads: a list of percentages */
 	T_LINKCOND, /* a WAN condition of a link: link_conf_set() (link.h) */
 	T_MEANS,    /* how the conditions are made: auto, netem, userspace */
+	T_CPUS,	    /* [lab] cpus: each host's CPU list, "0|1" (lab.h) */
 };
 
 struct keydef {

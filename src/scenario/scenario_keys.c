@@ -59,6 +59,7 @@ static const struct keydef lab_keys[] = {
 	KEY("link_means", T_MEANS, struct scenario_lab, means, 0, 0),
 	KEY("tcp_rmem_max", T_BYTES, struct scenario_lab, tcp_rmem_max, LAB_TCP_MEM_MIN, 1u << 30),
 	KEY("tcp_wmem_max", T_BYTES, struct scenario_lab, tcp_wmem_max, LAB_TCP_MEM_MIN, 1u << 30),
+	KEY("cpus", T_CPUS, struct scenario_lab, cpus, 0, 0),
 	{ 0 }
 };
 static const struct keydef link_keys[] = {
@@ -516,6 +517,24 @@ static bool set_means(struct parser *p, const struct section *sec, const struct 
 	return true;
 }
 
+/* [lab] cpus: parsed as `lab up --cpus` parses it; the count of lists is
+ * checked against hosts once the whole file is read. */
+static bool set_cpus(struct parser *p, const struct section *sec, const char *v)
+{
+	struct scenario_lab *lab = &p->scn->lab;
+	struct lab_spec spec;
+	char why[160];
+
+	memset(&spec, 0, sizeof(spec));
+	if (lab_parse_cpus_opt(v, &spec, why, sizeof(why))) {
+		scn_error_at(p, p->line, sec, "cpus", "%s", why);
+		return false;
+	}
+	lab->cpus_hosts = spec.cpus_hosts;
+	memcpy(lab->cpus, spec.cpus, sizeof(lab->cpus));
+	return true;
+}
+
 static bool set_value(struct parser *p, struct section *sec, const struct keydef *kd, const char *v)
 {
 	void *obj = section_object(p, sec, kd->link0);
@@ -580,6 +599,8 @@ static bool set_value(struct parser *p, struct section *sec, const struct keydef
 		return set_cond(p, sec, kd, field, v);
 	case T_MEANS:
 		return set_means(p, sec, kd, field, v);
+	case T_CPUS:
+		return set_cpus(p, sec, v);
 	}
 	return false;
 }

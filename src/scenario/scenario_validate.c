@@ -108,6 +108,11 @@ static void validate_lab(struct parser *p)
 	else if (lab->client == lab->server)
 		scn_error_at(p, scn_line_of(ls, "server"), ls, "server",
 			     "the server must not be the client");
+	if (lab->cpus_hosts && lab->cpus_hosts != lab->hosts)
+		scn_error_at(p, scn_line_of(ls, "cpus"), ls, "cpus",
+			     "%u CPU lists for %u hosts: one per host, in host order, "
+			     "separated by | (\"0|1\")",
+			     lab->cpus_hosts, lab->hosts);
 }
 
 static bool touches(const struct scenario_link *l, unsigned host)

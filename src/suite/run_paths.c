@@ -198,11 +198,13 @@ static int commands_log(const struct run *r, const char *what, const char *cmd)
 
 /* Runs an external path's setup or teardown command with /bin/sh in the root
  * namespace; in a lab, OVLPERF_LAB / OVLPERF_NS_CLIENT / OVLPERF_NS_SERVER
- * tell it where the hosts are. Both its output streams go to the run's
+ * tell it where the hosts are, and OVLPERF_CPUS_CLIENT / OVLPERF_CPUS_SERVER
+ * their CPUs ("" when the lab gives none; the command itself runs on the
+ * client's, as this process does). Both its output streams go to the run's
  * commands log. Returns the exit status or a negative errno. */
 static int shell(struct run *r, const char *what, const char *cmd)
 {
-	char vars[3][128];
+	char vars[5][128];
 	size_t n = 0;
 	char **envp;
 	pid_t pid;
@@ -210,7 +212,7 @@ static int shell(struct run *r, const char *what, const char *cmd)
 
 	while (environ[n])
 		n++;
-	envp = calloc(n + 4, sizeof(*envp));
+	envp = calloc(n + 6, sizeof(*envp));
 	if (!envp)
 		return -ENOMEM;
 	memcpy(envp, environ, n * sizeof(*envp));
@@ -220,7 +222,12 @@ static int shell(struct run *r, const char *what, const char *cmd)
 			 lab_netns_name(r->lab, r->scn->lab.client));
 		snprintf(vars[2], sizeof(vars[2]), "OVLPERF_NS_SERVER=%s",
 			 lab_netns_name(r->lab, r->scn->lab.server));
-		for (int i = 0; i < 3; i++)
+		/* each host's CPUs ("" when the lab gives none), for taskset -c */
+		snprintf(vars[3], sizeof(vars[3]), "OVLPERF_CPUS_CLIENT=%s",
+			 lab_host_cpus(r->lab, r->scn->lab.client));
+		snprintf(vars[4], sizeof(vars[4]), "OVLPERF_CPUS_SERVER=%s",
+			 lab_host_cpus(r->lab, r->scn->lab.server));
+		for (int i = 0; i < 5; i++)
 			envp[n++] = vars[i];
 	}
 	out = commands_log(r, what, cmd);
@@ -427,6 +434,19 @@ static int lab_up_all(struct run *r)
 		return err;
 	}
 	record_links(r);
+	/* the run's own loads on its client host's CPUs, as lab_spawn() puts
+	 * the server and the overlay's daemons on theirs */
+	snprintf(r->res->host.client_cpus, sizeof(r->res->host.client_cpus), "%s",
+		 lab_host_cpus(r->lab, r->scn->lab.client));
+	snprintf(r->res->host.server_cpus, sizeof(r->res->host.server_cpus), "%s",
+		 lab_host_cpus(r->lab, r->scn->lab.server));
+	err = lab_pin_self(r->lab, r->scn->lab.client);
+	if (err) {
+		run_stop(r, err, "cannot put this run on lab host %u's CPUs (%s): %s",
+			 r->scn->lab.client, lab_host_cpus(r->lab, r->scn->lab.client),
+			 strerror(-err));
+		return err;
+	}
 	err = builtin_up(r);
 	if (!err && !interrupt_requested())
 		err = start_server(r);

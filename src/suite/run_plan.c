@@ -52,6 +52,8 @@ static void plan_topology(const struct scenario *scn, struct run_plan *plan)
 	if (scn->is_lab) {
 		plan->lab_name = scn->lab.name;
 		plan->hosts = scn->lab.hosts;
+		plan->cpus_hosts = scn->lab.cpus_hosts;
+		plan->cpus = scn->lab.cpus;
 		plan->client = scn->lab.client;
 		plan->server = scn->lab.server;
 		plan->nlinks = scn->lab.nlinks;

@@ -299,6 +299,8 @@ static void test_round_trip(void **state)
 	a.knees[1].trials = 41;
 	a.knees[1].fit_trials = 15;
 	snprintf(a.stop_reason, sizeof(a.stop_reason), "interrupted by signal 2");
+	snprintf(a.host.client_cpus, sizeof(a.host.client_cpus), "0");
+	snprintf(a.host.server_cpus, sizeof(a.host.server_cpus), "1-3");
 	assert_int_equal(results_write_json(&a, path), 0);
 	assert_int_equal(results_read_json(path, &b, err, sizeof(err)), 0);
 	assert_int_equal(b.npaths, 2);
@@ -311,6 +313,8 @@ static void test_round_trip(void **state)
 	assert_false(b.complete);
 	assert_string_equal(b.stop_reason, "interrupted by signal 2");
 	assert_string_equal(b.host.cpu, "Test CPU \"quoted\" model");
+	assert_string_equal(b.host.client_cpus, "0");
+	assert_string_equal(b.host.server_cpus, "1-3");
 	assert_string_equal(b.scenario_text, a.scenario_text);
 	assert_int_equal(b.trials[3].status, -ETIMEDOUT);
 	assert_string_equal(b.trials[3].error, "server did not answer");

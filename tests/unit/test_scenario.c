@@ -631,10 +631,14 @@ static void test_link_conditions(void **state)
 		{ "loss = 1%\nloss_burst = 1%,20%", "w.ini:3: [lab] loss_burst: with loss: one" },
 		{ "tcp_rmem_max = 1k", "w.ini:2: [lab] tcp_rmem_max: 1k is out of range (4k..1G" },
 		{ "tcp_wmem_max = lots", "w.ini:2: [lab] tcp_wmem_max:" },
+		{ "cpus = 0|1-x", "w.ini:2: [lab] cpus: host 1: '1-x': a range is LOW-HIGH" },
+		{ "cpus = 0|1|0", "w.ini:2: [lab] cpus: 3 CPU lists for 2 hosts: one per host" },
+		{ "hosts = 3\ncpus = 0|1", "w.ini:3: [lab] cpus: 2 CPU lists for 3 hosts" },
 	};
 	static const char good[] = "[lab]\ndelay = 35ms/10ms\njitter = 2ms\nloss = 1%\n"
 				   "reorder = 0.5%\nlink_means = userspace\n"
 				   "tcp_rmem_max = 256K\ntcp_wmem_max = 16M\n"
+				   "cpus = 0-1 | 2\n"
 				   "[path.u]\ntype = underlay\n[tcp]\n";
 	static const char links[] = "[lab]\nhosts = 3\n[link.x]\na = 0\nb = 1\n"
 				    "[link.y]\na = 1\nb = 2\nloss_burst = 1%,20%\n"
@@ -654,6 +658,9 @@ static void test_link_conditions(void **state)
 	assert_int_equal(spec.links[0].cond.dir[1].reorder_ppm, 5000);
 	assert_int_equal(spec.tcp_rmem_max, 262144);
 	assert_int_equal(spec.tcp_wmem_max, 16u << 20);
+	assert_int_equal(spec.cpus_hosts, 2);
+	assert_string_equal(spec.cpus[0], "0-1");
+	assert_string_equal(spec.cpus[1], "2");
 	assert_int_equal(scenario_parse("w.ini", links, strlen(links), &s, err, sizeof(err)), 0);
 	scenario_lab_spec(&s, &spec);
 	assert_false(link_conf_active(&spec.links[0].cond));
