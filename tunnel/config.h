@@ -100,7 +100,7 @@ struct config {
 	char ifname[IFNAMSIZ]; /* "" : ovl%d */
 	uint32_t sock_buf;
 	unsigned batch;
-	unsigned workers; /* asked for; the device uses min(this, online cores) */
+	unsigned workers; /* asked for; the device uses min(this, the CPUs it may run on) */
 	uint32_t txqueuelen;
 	/* The underlay receive queue's policy (codel.h), in us; target and
 	 * limit 0: off. */

@@ -12,6 +12,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
+#include <sched.h>
 #include <signal.h>
 #include <sodium.h>
 #include <stdio.h>
@@ -42,10 +43,14 @@
 #define DEVICE_INITIATE_DEFER_NS    NSEC_PER_SEC
 #define DEVICE_DEFAULT_UNDERLAY_MTU 1500
 
-/* workers = min(config, online cores), and 1 when IFF_MULTI_QUEUE is refused. */
+/* workers = min(config, the CPUs this process may run on: its affinity, which
+ * taskset, a cpuset or a lab host's CPUs narrow; else the online cores), and
+ * 1 when IFF_MULTI_QUEUE is refused. */
 static int init_workers(struct device *dev)
 {
-	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+	cpu_set_t mine;
+	long cores = sched_getaffinity(0, sizeof(mine), &mine) == 0 ? CPU_COUNT(&mine)
+								    : sysconf(_SC_NPROCESSORS_ONLN);
 	unsigned n = dev->cfg->workers ? dev->cfg->workers : 1;
 
 	if (cores > 0 && (unsigned long)cores < n)

@@ -124,7 +124,7 @@ struct device {
 	uint8_t public_key[WIRE_KEY_LEN];
 	uint8_t *private_key; /* key_alloc() copy for show-keys */
 	struct device_worker *workers;
-	unsigned nworkers; /* min(config workers, online cores) */
+	unsigned nworkers; /* min(config workers, the CPUs it may run on) */
 	bool threads_started;
 	_Atomic uint64_t counters[DEV_C__COUNT];
 	struct rxq_stats rxq; /* sojourn in the underlay's receive queues */
