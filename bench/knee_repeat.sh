@@ -23,7 +23,10 @@
 # knee (a small p: the path changed between them).
 #
 #   OVLPERF=./ovlperf [KNEE_KEYS="duration_sum = 5s"] bash bench/knee_repeat.sh
-#       [--reps N] [--runs N] [--only mlr|single] [--keep DIR]
+#       [--reps N] [--runs N] [--only mlr|single] [--keep DIR] [--own-cpus]
+# The lab's hosts share the machine's CPUs (the default lab); --own-cpus
+# gives each its own ([lab] cpus = 0 | 1, each end's wireguard-go with its
+# host), as two machines.
 # KNEE_KEYS: more [knee] lines for mlr, separated by ';'. --keep DIR keeps
 # every run's results directory under DIR. Needs root, wireguard-go and
 # wireguard-tools (make bench-deps). About 3 minutes a run and method.
@@ -35,17 +38,20 @@ REPS=3
 RUNS=1
 METHODS="mlr single"
 KEEP=
-usage() { echo "usage: $0 [--reps N] [--runs N] [--only mlr|single] [--keep DIR]" >&2; exit 2; }
+CPUS=()
+usage() { echo "usage: $0 [--reps N] [--runs N] [--only mlr|single] [--keep DIR] [--own-cpus]" >&2; exit 2; }
 while [ $# -gt 0 ]; do
 	case $1 in
 	--reps) REPS=$2; shift 2 ;;
 	--runs) RUNS=$2; shift 2 ;;
 	--only) METHODS=$2; shift 2 ;;
 	--keep) KEEP=$2; shift 2 ;;
+	--own-cpus) CPUS=("cpus = 0 | 1"); shift ;;
 	*) usage ;;
 	esac
 done
 for m in $METHODS; do [ "$m" = mlr ] || [ "$m" = single ] || usage; done
+[ ${#CPUS[@]} -eq 0 ] || [ "$(nproc)" -ge 2 ] || { echo "$0: --own-cpus needs two CPUs" >&2; exit 1; }
 command -v wireguard-go >/dev/null && command -v wg >/dev/null ||
 	{ echo "$0: wireguard-go and wg are needed (make bench-deps)" >&2; exit 1; }
 WORK=$(mktemp -d /tmp/ovlperf-kneerep-XXXXXX)
@@ -63,7 +69,7 @@ scenario()
 		IFS=';' read -r -a knee <<<"$KNEE_KEYS"
 	fi
 	printf '%s\n' "[scenario]" "name = knee-repeat-$1" "repetitions = $REPS" "duration = 1s" \
-		"[lab]" "name = $LAB" \
+		"[lab]" "name = $LAB" "${CPUS[@]}" \
 		"[path.wireguard-go]" "type = external" "address = 198.19.5.2" \
 		"process = wireguard-go" \
 		"setup = bash $HERE/../tests/netns/wg_path.sh up ${LAB}kq 1420 $WORK" \
