@@ -12,7 +12,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <sched.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,18 +19,6 @@
 #include <unistd.h>
 
 #include "lab_int.h"
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return -EINVAL;
-}
 
 /* One CPU number at *s (decimal, below CPU_SETSIZE); advances *s. */
 static bool cpu_number(const char **s, unsigned *cpu)
@@ -58,12 +45,12 @@ int lab_cpus_parse(const char *list, void *set, char *err, size_t errlen)
 	if (cs)
 		CPU_ZERO(cs);
 	if (!list || !*list)
-		return fail(err, errlen, "no CPUs: give a list such as 0, 0-3 or 0,2,4-7");
+		return lab_fail(err, errlen, "no CPUs: give a list such as 0, 0-3 or 0,2,4-7");
 	for (;;) {
 		unsigned lo, hi;
 
 		if (!cpu_number(&s, &lo))
-			return fail(
+			return lab_fail(
 				err, errlen,
 				"'%s' is not a CPU list such as 0, 0-3 or 0,2,4-7 (CPUs below %d)",
 				list, CPU_SETSIZE);
@@ -71,17 +58,17 @@ int lab_cpus_parse(const char *list, void *set, char *err, size_t errlen)
 		if (*s == '-') {
 			s++;
 			if (!cpu_number(&s, &hi) || hi < lo)
-				return fail(err, errlen,
-					    "'%s': a range is LOW-HIGH, LOW at most HIGH (0-3)",
-					    list);
+				return lab_fail(err, errlen,
+						"'%s': a range is LOW-HIGH, LOW at most HIGH (0-3)",
+						list);
 		}
 		for (unsigned c = lo; cs && c <= hi; c++)
 			CPU_SET(c, cs);
 		if (*s == '\0')
 			return 0;
 		if (*s++ != ',')
-			return fail(err, errlen, "'%s' is not a CPU list such as 0, 0-3 or 0,2,4-7",
-				    list);
+			return lab_fail(err, errlen,
+					"'%s' is not a CPU list such as 0, 0-3 or 0,2,4-7", list);
 	}
 }
 
@@ -102,18 +89,19 @@ int lab_parse_cpus_opt(const char *s, struct lab_spec *spec, char *err, size_t e
 		while (len > a && (p[len - 1] == ' ' || p[len - 1] == '\t'))
 			len--;
 		if (n >= LAB_MAX_HOSTS)
-			return fail(err, errlen, "'%s': more than %d hosts' CPU lists", s,
-				    LAB_MAX_HOSTS);
+			return lab_fail(err, errlen, "'%s': more than %d hosts' CPU lists", s,
+					LAB_MAX_HOSTS);
 		if (len - a >= sizeof(one))
-			return fail(err, errlen, "host %u's CPU list is longer than %d characters",
-				    n, LAB_CPUS_MAX - 1);
+			return lab_fail(err, errlen,
+					"host %u's CPU list is longer than %d characters", n,
+					LAB_CPUS_MAX - 1);
 		memcpy(one, p + a, len - a);
 		one[len - a] = '\0';
 		if (lab_cpus_parse(one, NULL, err, errlen)) {
 			char why[160];
 
 			snprintf(why, sizeof(why), "%s", err ? err : "");
-			return fail(err, errlen, "host %u: %s", n, why);
+			return lab_fail(err, errlen, "host %u: %s", n, why);
 		}
 		snprintf(spec->cpus[n++], LAB_CPUS_MAX, "%s", one);
 		if (!bar)
@@ -155,17 +143,19 @@ int lab_cpus_available(const struct lab_spec *spec, char *err, size_t errlen)
 	if (!spec->cpus_hosts)
 		return 0;
 	if (sched_getaffinity(0, sizeof(have), &have) < 0)
-		return fail(err, errlen, "cannot read this process's CPUs: %s", strerror(errno));
+		return lab_fail(err, errlen, "cannot read this process's CPUs: %s",
+				strerror(errno));
 	cpus_text(&have, list, sizeof(list));
 	for (unsigned h = 0; h < spec->cpus_hosts && h < LAB_MAX_HOSTS; h++) {
 		if (lab_cpus_parse(spec->cpus[h], &want, err, errlen))
 			return -EINVAL;
 		for (unsigned c = 0; c < CPU_SETSIZE; c++)
 			if (CPU_ISSET(c, &want) && !CPU_ISSET(c, &have))
-				return fail(err, errlen,
-					    "host %u's CPU %u is not one this process may run on "
-					    "(CPUs %s)",
-					    h, c, list);
+				return lab_fail(
+					err, errlen,
+					"host %u's CPU %u is not one this process may run on "
+					"(CPUs %s)",
+					h, c, list);
 	}
 	return 0;
 }

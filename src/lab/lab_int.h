@@ -54,6 +54,10 @@ struct lab {
 	char ifname[LAB_MAX_LINKS][16];
 };
 
+/* Writes the printf-style reason into err (errlen bytes; err may be NULL)
+ * and returns -EINVAL: the pure checks' one way to say why (lab_plan.c). */
+int lab_fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
 /* Host h's CPUs into set (a cpu_set_t): 1, or 0 when the lab gives its hosts
  * none (set untouched), or -EINVAL (lab_cpus.c). */
 int lab_host_cpu_set(const struct lab *lab, unsigned host, void *set);

@@ -53,10 +53,7 @@ bool lab_name_valid(const char *name)
 	return true;
 }
 
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
+int lab_fail(char *err, size_t errlen, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -73,39 +70,41 @@ static int link_check(const struct lab_spec *spec, unsigned i, char *err, size_t
 	const struct lab_link_spec *l = &spec->links[i];
 
 	if (l->a >= spec->nhosts || l->b >= spec->nhosts)
-		return fail(err, errlen,
-			    "link %u joins host %u and %u, but the lab has hosts 0..%u", i, l->a,
-			    l->b, spec->nhosts - 1);
+		return lab_fail(err, errlen,
+				"link %u joins host %u and %u, but the lab has hosts 0..%u", i,
+				l->a, l->b, spec->nhosts - 1);
 	if (l->a == l->b)
-		return fail(err, errlen, "link %u joins host %u to itself", i, l->a);
+		return lab_fail(err, errlen, "link %u joins host %u to itself", i, l->a);
 	if (l->mtu && (l->mtu < LAB_MTU_MIN || l->mtu > LAB_MTU_MAX))
-		return fail(err, errlen, "link %u: MTU %u out of range %u..%u", i, l->mtu,
-			    LAB_MTU_MIN, LAB_MTU_MAX);
+		return lab_fail(err, errlen, "link %u: MTU %u out of range %u..%u", i, l->mtu,
+				LAB_MTU_MIN, LAB_MTU_MAX);
 	if (l->rate_bps && (l->rate_bps < LAB_RATE_MIN_BPS || l->rate_bps > LAB_RATE_MAX_BPS))
-		return fail(err, errlen, "link %u: rate %llu bit/s out of range %llu..%llu", i,
-			    (unsigned long long)l->rate_bps, LAB_RATE_MIN_BPS, LAB_RATE_MAX_BPS);
+		return lab_fail(err, errlen, "link %u: rate %llu bit/s out of range %llu..%llu", i,
+				(unsigned long long)l->rate_bps, LAB_RATE_MIN_BPS,
+				LAB_RATE_MAX_BPS);
 	if ((l->rate_layer == LAYER_FRAME || l->rate_layer == LAYER_LINE) && !l->rate_bps)
-		return fail(err, errlen, "link %u: rate-layer %s needs a rate", i,
-			    layer_name(l->rate_layer));
+		return lab_fail(err, errlen, "link %u: rate-layer %s needs a rate", i,
+				layer_name(l->rate_layer));
 	if (!(l->drop_pct >= 0.0 && l->drop_pct <= 100.0))
-		return fail(err, errlen, "link %u: drop %g%% out of range 0..100", i, l->drop_pct);
+		return lab_fail(err, errlen, "link %u: drop %g%% out of range 0..100", i,
+				l->drop_pct);
 	if (l->drop_pct > 0.0 && lab_plan_drop_threshold(l->drop_pct) == 0)
-		return fail(err, errlen, "link %u: drop %g%% is below the 0.01%% resolution", i,
-			    l->drop_pct);
+		return lab_fail(err, errlen, "link %u: drop %g%% is below the 0.01%% resolution", i,
+				l->drop_pct);
 	for (unsigned d = 0; d < LINK_DIRS; d++) {
 		const struct link_dir_conf *c = &l->cond.dir[d];
 
 		/* netem has one loss model at a time: random or Gilbert-Elliott */
 		if (c->loss_ppm && c->ge_p_ppm)
-			return fail(err, errlen,
-				    "link %u: loss and loss-burst: one or the other (one loss "
-				    "model per direction)",
-				    i);
+			return lab_fail(err, errlen,
+					"link %u: loss and loss-burst: one or the other (one loss "
+					"model per direction)",
+					i);
 		if (c->rate_bps)
-			return fail(err, errlen,
-				    "link %u: the link's rate is its rate (tbf), "
-				    "not a condition",
-				    i);
+			return lab_fail(err, errlen,
+					"link %u: the link's rate is its rate (tbf), "
+					"not a condition",
+					i);
 	}
 	return 0;
 }
@@ -115,14 +114,16 @@ int lab_spec_check(const struct lab_spec *spec, char *err, size_t errlen)
 	int rc;
 
 	if (!lab_name_valid(spec->name))
-		return fail(
+		return lab_fail(
 			err, errlen,
 			"lab name '%.*s' invalid: 1..%d of A-Z a-z 0-9 - _, starting alphanumeric",
 			LAB_NAME_MAX + 1, spec->name, LAB_NAME_MAX);
 	if (spec->nhosts < 2 || spec->nhosts > LAB_MAX_HOSTS)
-		return fail(err, errlen, "%u hosts: a lab has 2..%d", spec->nhosts, LAB_MAX_HOSTS);
+		return lab_fail(err, errlen, "%u hosts: a lab has 2..%d", spec->nhosts,
+				LAB_MAX_HOSTS);
 	if (spec->nlinks < 1 || spec->nlinks > LAB_MAX_LINKS)
-		return fail(err, errlen, "%u links: a lab has 1..%d", spec->nlinks, LAB_MAX_LINKS);
+		return lab_fail(err, errlen, "%u links: a lab has 1..%d", spec->nlinks,
+				LAB_MAX_LINKS);
 	for (unsigned i = 0; i < spec->nlinks; i++) {
 		rc = link_check(spec, i, err, errlen);
 		if (rc)
@@ -130,21 +131,21 @@ int lab_spec_check(const struct lab_spec *spec, char *err, size_t errlen)
 	}
 	if ((spec->tcp_rmem_max && spec->tcp_rmem_max < LAB_TCP_MEM_MIN) ||
 	    (spec->tcp_wmem_max && spec->tcp_wmem_max < LAB_TCP_MEM_MIN))
-		return fail(err, errlen, "TCP buffer maximum %u B: at least %u B",
-			    spec->tcp_rmem_max && spec->tcp_rmem_max < LAB_TCP_MEM_MIN
-				    ? spec->tcp_rmem_max
-				    : spec->tcp_wmem_max,
-			    LAB_TCP_MEM_MIN);
+		return lab_fail(err, errlen, "TCP buffer maximum %u B: at least %u B",
+				spec->tcp_rmem_max && spec->tcp_rmem_max < LAB_TCP_MEM_MIN
+					? spec->tcp_rmem_max
+					: spec->tcp_wmem_max,
+				LAB_TCP_MEM_MIN);
 	if (spec->cpus_hosts && spec->cpus_hosts != spec->nhosts)
-		return fail(err, errlen,
-			    "CPU lists for %u hosts: the lab has %u (one list per host, "
-			    "separated by |: \"0|1\")",
-			    spec->cpus_hosts, spec->nhosts);
+		return lab_fail(err, errlen,
+				"CPU lists for %u hosts: the lab has %u (one list per host, "
+				"separated by |: \"0|1\")",
+				spec->cpus_hosts, spec->nhosts);
 	for (unsigned h = 0; h < spec->cpus_hosts && h < LAB_MAX_HOSTS; h++) {
 		char why[160];
 
 		if (lab_cpus_parse(spec->cpus[h], NULL, why, sizeof(why)))
-			return fail(err, errlen, "host %u: %s", h, why);
+			return lab_fail(err, errlen, "host %u: %s", h, why);
 	}
 	return 0;
 }
@@ -173,14 +174,14 @@ static int link_cond(struct lab_link_spec *l, const char *key, const char *val, 
 
 	if (link_conf_set(&l->cond, key, val, why, sizeof(why)))
 		return 0;
-	return fail(err, errlen, "%s: %s", key, why);
+	return lab_fail(err, errlen, "%s: %s", key, why);
 }
 
 int lab_spec_cond(struct lab_spec *spec, const char *key, const char *value, char *err,
 		  size_t errlen)
 {
 	if (!is_cond_key(key))
-		return fail(err, errlen, "%s is not a link condition", key);
+		return lab_fail(err, errlen, "%s is not a link condition", key);
 	for (unsigned l = 0; l < spec->nlinks && l < LAB_MAX_LINKS; l++)
 		if (link_cond(&spec->links[l], key, value, err, errlen))
 			return -EINVAL;
@@ -243,7 +244,7 @@ static int link_kv(const char *kv, size_t len, struct lab_link_spec *l, char *er
 	uint64_t n;
 
 	if (klen == 0 || klen >= sizeof(key) || vlen >= sizeof(val))
-		return fail(err, errlen, "bad --link item '%.*s'", (int)len, kv);
+		return lab_fail(err, errlen, "bad --link item '%.*s'", (int)len, kv);
 	memcpy(key, kv, klen);
 	key[klen] = '\0';
 	memcpy(val, eq ? eq + 1 : "", vlen);
@@ -253,14 +254,15 @@ static int link_kv(const char *kv, size_t len, struct lab_link_spec *l, char *er
 		return 0;
 	}
 	if (!eq)
-		return fail(err, errlen, "--link: '%s' needs a value", key);
+		return lab_fail(err, errlen, "--link: '%s' needs a value", key);
 	if (!strcmp(key, "mtu")) {
 		if (!value_uint(val, &n))
-			return fail(err, errlen, "--link: mtu '%s' is not a whole number (%u..%u)",
-				    val, LAB_MTU_MIN, LAB_MTU_MAX);
+			return lab_fail(err, errlen,
+					"--link: mtu '%s' is not a whole number (%u..%u)", val,
+					LAB_MTU_MIN, LAB_MTU_MAX);
 		if ((n && n < LAB_MTU_MIN) || n > LAB_MTU_MAX) /* 0: the default, as --mtu's */
-			return fail(err, errlen, "--link: mtu '%s' is out of range (%u..%u)", val,
-				    LAB_MTU_MIN, LAB_MTU_MAX);
+			return lab_fail(err, errlen, "--link: mtu '%s' is out of range (%u..%u)",
+					val, LAB_MTU_MIN, LAB_MTU_MAX);
 		l->mtu = (uint32_t)n;
 		return 0;
 	}
@@ -269,30 +271,32 @@ static int link_kv(const char *kv, size_t len, struct lab_link_spec *l, char *er
 			return 0;
 		value_range_str(VALUE_RATE, LAB_RATE_MIN_BPS, LAB_RATE_MAX_BPS, range,
 				sizeof(range));
-		return fail(err, errlen, "--link: rate '%s' is not a rate (%s, e.g. 100M, 1.5G)",
-			    val, range);
+		return lab_fail(err, errlen,
+				"--link: rate '%s' is not a rate (%s, e.g. 100M, 1.5G)", val,
+				range);
 	}
 	if (!strcmp(key, "rate-layer")) {
 		if (layer_parse(val, &l->rate_layer) &&
 		    (l->rate_layer == LAYER_FRAME || l->rate_layer == LAYER_LINE))
 			return 0;
 		l->rate_layer = LAYER_PAYLOAD;
-		return fail(err, errlen,
-			    "--link: rate-layer '%s' is not frame or line (a tbf counts the frame "
-			    "without FCS unless told)",
-			    val);
+		return lab_fail(
+			err, errlen,
+			"--link: rate-layer '%s' is not frame or line (a tbf counts the frame "
+			"without FCS unless told)",
+			val);
 	}
 	if (is_cond_key(key))
 		return link_cond(l, key, val, err, errlen);
 	if (!strcmp(key, "drop"))
 		return lab_parse_pct(val, &l->drop_pct)
 			       ? 0
-			       : fail(err, errlen, "--link: drop '%s' is not a percentage 0..100",
-				      val);
-	return fail(err, errlen,
-		    "--link: unknown key '%s' (mtu, rate, rate-layer, drop, block-icmp, delay, "
-		    "jitter, loss, loss-burst, reorder)",
-		    key);
+			       : lab_fail(err, errlen,
+					  "--link: drop '%s' is not a percentage 0..100", val);
+	return lab_fail(err, errlen,
+			"--link: unknown key '%s' (mtu, rate, rate-layer, drop, block-icmp, delay, "
+			"jitter, loss, loss-burst, reorder)",
+			key);
 }
 
 /* Length of the item at p: up to the next comma, except that loss-burst's
@@ -319,13 +323,13 @@ int lab_parse_link_opt(const char *s, struct lab_spec *spec, char *err, size_t e
 	errno = 0;
 	link = strtoul(s, &end, 10);
 	if (errno || end == s || *end != ':' || s[0] == '-')
-		return fail(err, errlen, "--link '%s': expected L:key=value[,key=value...]", s);
+		return lab_fail(err, errlen, "--link '%s': expected L:key=value[,key=value...]", s);
 	if (link >= spec->nlinks)
-		return fail(err, errlen, "--link '%s': the lab has links 0..%u", s,
-			    spec->nlinks ? spec->nlinks - 1 : 0);
+		return lab_fail(err, errlen, "--link '%s': the lab has links 0..%u", s,
+				spec->nlinks ? spec->nlinks - 1 : 0);
 	p = end + 1;
 	if (!*p)
-		return fail(err, errlen, "--link '%s': nothing to set", s);
+		return lab_fail(err, errlen, "--link '%s': nothing to set", s);
 	while (*p) {
 		size_t len = item_len(p);
 
