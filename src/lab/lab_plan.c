@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "lab.h"
+#include "lab_int.h"
 #include "rate.h"
 #include "value.h"
 
