@@ -310,6 +310,11 @@ const char *knee_class_name(enum knee_class c); /* "undecided", "lower", "upper"
  * lines ("trial k of n, time left"). */
 unsigned knee_estimate_trials(const struct knee_config *cfg);
 uint64_t knee_estimate_ns(const struct knee_config *cfg);
+/* What a search never exceeds, whatever the path: its max_trials counted
+ * trials, and max_time of trial time (their setup included; the default:
+ * KNEE_MAX_TIME_TRIALS final trials). */
+unsigned knee_max_trials(const struct knee_config *cfg);
+uint64_t knee_max_time_ns(const struct knee_config *cfg);
 
 const char *knee_target_name(enum knee_target t); /* "NDR", "PDR" */
 const char *knee_outcome_name(enum knee_outcome o);

@@ -204,6 +204,12 @@ struct run_plan {
 	unsigned sweep_points;		       /* sweep: rates per path and size */
 	uint64_t sweep_from_bps, sweep_to_bps; /* sweep: the range */
 	uint64_t knee_max_rate_bps;	       /* knee: where the search starts */
+	/* knee: searches, and what one never exceeds: knee_max_trials(), and
+	 * knee_max_time_ns() or that many final trials if less (trial time, as
+	 * the phases'): the phase's ceiling on a soft knee */
+	uint64_t knee_searches;
+	unsigned knee_max_trials;
+	uint64_t knee_max_time_ns;
 	/* delay: the loads as shares of the lowest NDR; 0 of them: the one
 	 * fixed [udp] rate */
 	unsigned delay_nloads;

@@ -93,6 +93,15 @@ void report_run_plan(FILE *f, const struct run_plan *plan)
 		report_run_fmt_rate(a, sizeof(a), (double)plan->knee_max_rate_bps);
 		snprintf(what, sizeof(what), "UDP knee search up to %s (estimate)", a);
 		phase_row(f, what, &ph[RUN_PHASE_KNEE]);
+		/* a soft knee takes more: what the searches never exceed */
+		report_run_fmt_time(a, sizeof(a), (double)plan->knee_max_time_ns / 1e9);
+		report_run_fmt_time(b, sizeof(b),
+				    (double)plan->knee_max_time_ns / 1e9 *
+					    (double)plan->knee_searches);
+		fprintf(f,
+			"    (a search at most %u trials and %s, max_trials and max_time: %llu "
+			"searches at most %s)\n",
+			plan->knee_max_trials, a, (unsigned long long)plan->knee_searches, b);
 	}
 	if (ph[RUN_PHASE_DELAY].enabled) {
 		delay_what(what, sizeof(what), plan);

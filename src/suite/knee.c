@@ -169,6 +169,16 @@ unsigned knee_estimate_trials(const struct knee_config *cfg)
 	return n;
 }
 
+unsigned knee_max_trials(const struct knee_config *cfg)
+{
+	return cfg->max_trials ? cfg->max_trials : KNEE_DEFAULT_MAX_TRIALS;
+}
+
+uint64_t knee_max_time_ns(const struct knee_config *cfg)
+{
+	return max_time_of(cfg);
+}
+
 uint64_t knee_estimate_ns(const struct knee_config *cfg)
 {
 	unsigned n = knee_estimate_trials(cfg);

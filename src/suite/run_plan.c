@@ -129,6 +129,12 @@ void run_plan_build(const struct scenario *scn, unsigned reps, struct run_plan *
 		run_knee_config(scn, &cfg);
 		n = per * nsizes;
 		plan->knee_max_rate_bps = cfg.max_rate_bps;
+		plan->knee_searches = n;
+		plan->knee_max_trials = knee_max_trials(&cfg);
+		/* max_time, or max_trials of the final duration if that is less */
+		plan->knee_max_time_ns = knee_max_time_ns(&cfg);
+		if ((uint64_t)plan->knee_max_trials * cfg.final_ns < plan->knee_max_time_ns)
+			plan->knee_max_time_ns = (uint64_t)plan->knee_max_trials * cfg.final_ns;
 		plan_phase(plan, RUN_PHASE_KNEE, n * knee_estimate_trials(&cfg),
 			   n * knee_estimate_ns(&cfg));
 	}

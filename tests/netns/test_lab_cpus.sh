@@ -24,6 +24,8 @@ expect_eq "lab exec in host 1 runs on" \
 	"$("$OVLPERF" lab exec lcp 1 awk '/^Cpus_allowed_list/ { print $2 }' /proc/self/status)" 0
 has "host 1: CPUs 0" "$OVLPERF" lab show lcp || fail "lab show: $("$OVLPERF" lab show lcp)"
 ok "lab show: host 1: CPUs 0"
+"$OVLPERF" lab show lcp --json >"$OUT/lab.json"
+expect_eq "lab show --json: cpus" "$(python3 -c 'import json,sys; print(" ".join(json.load(open(sys.argv[1]))["cpus"]))' "$OUT/lab.json")" "1 0"
 
 rc=0
 "$OVLPERF" lab up lcp --force --cpus "0|1000" >"$OUT/force.out" 2>&1 || rc=$?

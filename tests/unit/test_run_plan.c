@@ -456,6 +456,11 @@ static void test_plan_counts(void **state)
 	assert_int_equal(plan.knee_max_rate_bps, 2000000000);
 	assert_int_equal(plan.phase[RUN_PHASE_KNEE].trials, 4 * knee_trials);
 	assert_int_equal(plan.phase[RUN_PHASE_KNEE].time_ns, 4 * knee_ns);
+	/* and what those 4 never exceed: max_trials and max_time each */
+	assert_int_equal(plan.knee_searches, 4);
+	assert_int_equal(plan.knee_max_trials, knee_max_trials(&cfg));
+	assert_int_equal(plan.knee_max_time_ns, knee_max_time_ns(&cfg)); /* 60 x 5 s */
+	assert_true(plan.knee_max_trials >= knee_trials && plan.knee_max_time_ns >= knee_ns);
 	/* 2 reps x 2 paths x 1 size x 2 loads (the default delay_loads, 50 %
 	 * and 90 % of the NDR; one load before they were a list): 8 of 1 s */
 	assert_int_equal(plan.phase[RUN_PHASE_DELAY].trials, 8);
@@ -474,6 +479,11 @@ static void test_plan_counts(void **state)
 	scn.udp.ndelay_loads = 3;
 	run_plan_build(&scn, 0, &plan);
 	assert_int_equal(plan.phase[RUN_PHASE_DELAY].trials, 12);
+	/* 10 trials of 5 s end a search before max_time's 5 minutes */
+	scn.knee.max_trials = 10;
+	run_plan_build(&scn, 0, &plan);
+	assert_int_equal(plan.knee_max_trials, 10);
+	assert_int_equal(plan.knee_max_time_ns, 50 * NSEC_PER_SEC);
 
 	parse_scenario(small_text, &scn);
 	run_plan_build(&scn, 0, &plan);
@@ -653,6 +663,10 @@ static void test_plan_rendered(void **state)
 	load_scenario(&scn);
 	text = render(render_plan, &scn);
 	if (!strstr(text, "  UDP one-way delay at 50, 90 % of NDR               8 trials  ~8.0s\n"))
+		fail_msg("plan:\n%s", text);
+	/* the knee's estimate, and its ceiling on a soft knee */
+	if (!strstr(text, "    (a search at most 60 trials and 5m00s, max_trials and max_time: 4 "
+			  "searches at most 20m00s)\n"))
 		fail_msg("plan:\n%s", text);
 	free(text);
 }
