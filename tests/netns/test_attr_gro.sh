@@ -41,12 +41,23 @@ overflow() # NAME DST FAMILY RATE ARGS...
 	local name=$1 dst=$2 fam=$3 rate=$4 f="$WORK/$1.json" hdr=28 r0 r1 p0 b0 p1 b1 arrived
 	shift 4
 	[ "$fam" = 6 ] && hdr=48
-	r0=$(rcvbuf_errors "$B" "$fam")
-	read -r p0 b0 < <(nft_counter)
-	client "$f" "$dst" -u -b "$rate" -l 1200 -t 1 -w "${W:-64K}" "$@"
-	read -r p1 b1 < <(nft_counter)
-	r1=$(rcvbuf_errors "$B" "$fam")
-	arrived=$((((b1 - b0) - (p1 - p0) * hdr) / 1200))
+	# The test's premise is an overflow. On a busy machine the sender may
+	# fall short and the receiver keep up: when the kernel agrees that
+	# nothing was dropped (no RcvbufErrors, every datagram at B's input
+	# read by the test) and the test lost nothing, it is run again, up to
+	# three times. Any drop the kernel counted goes on to the checks.
+	for try in 1 2 3; do
+		r0=$(rcvbuf_errors "$B" "$fam")
+		read -r p0 b0 < <(nft_counter)
+		client "$f" "$dst" -u -b "$rate" -l 1200 -t 1 -w "${W:-64K}" "$@"
+		read -r p1 b1 < <(nft_counter)
+		r1=$(rcvbuf_errors "$B" "$fam")
+		arrived=$((((b1 - b0) - (p1 - p0) * hdr) / 1200))
+		pyv "$f" 'd["udp"]["lost"]' 'd["udp"]["received"]'
+		[ "$((r1 - r0))" -eq 0 ] && [ "${V[0]}" -eq 0 ] && [ "$arrived" -eq "${V[1]}" ] ||
+			break
+		echo "# $name: no overflow at $rate (try $try; the kernel dropped nothing either)"
+	done
 	pyv "$f" 'str(d["error"])' 'd["udp"]["sent"]' 'd["udp"]["received"]' 'd["udp"]["lost"]' \
 		'd["udp"]["loss_at"]["receiver_socket"]' 'sum(d["udp"]["loss_at"].values())' \
 		'(d["udp"].get("receiver_drops") or {}).get("packets", -1)' \
@@ -91,8 +102,13 @@ overflow v6-link-off 2001:2::2 6 1G --no-gso --no-gro
 W=16K overflow v4-link-off-gro 198.18.0.2 4 1G
 
 # the terminal names the place and its fix
-in_a "$OVLPERF" client 198.18.0.2 -u -b 2G -l 1200 -t 1 -w 64K >"$WORK/term.txt" 2>>"$WORK/client.log" ||
-	fail "terminal run"
+# (again when nothing overflowed: "loss 0.0000 %", as above)
+for try in 1 2 3; do
+	in_a "$OVLPERF" client 198.18.0.2 -u -b 2G -l 1200 -t 1 -w 64K >"$WORK/term.txt" 2>>"$WORK/client.log" ||
+		fail "terminal run"
+	grep -q "^  loss 0.0000 % " "$WORK/term.txt" || break
+	echo "# terminal: no overflow at 2G (try $try)"
+done
 grep -q "the test's own receive socket .*100" "$WORK/term.txt" ||
 	fail "no socket line: $(cat "$WORK/term.txt")"
 ok "terminal report books the loss to the receive socket"
