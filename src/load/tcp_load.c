@@ -5,6 +5,8 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/sockios.h>
+#include <sys/ioctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -159,8 +161,17 @@ static int recv_loop(struct tcp_stream *st, uint8_t *buf)
 			continue;
 		}
 		if (!omit_passed && now >= st->omit_end_ns) {
+			int queued = 0;
+
+			/* The window starts now: what this read returned and what
+			 * still waits in the socket arrived before it. A reader
+			 * late at the window's start (a busy machine) would
+			 * otherwise count its backlog as the window's and report
+			 * more than the path carried (SIOCINQ: unread bytes). */
+			if (ioctl(st->fd, SIOCINQ, &queued) < 0 || queued < 0)
+				queued = 0;
 			omit_passed = true;
-			st->bytes_at_omit = total;
+			st->bytes_at_omit = total + (uint64_t)n + (uint64_t)queued;
 			st->first_ns = now;
 		}
 		total += (uint64_t)n;
