@@ -226,7 +226,15 @@ for t in d["trials"]:
 print("x%.3g = %s" % (r["ratio"], " * ".join("%s x%.3g" % (p["name"], p["factor"]) for p in top)))
 PY
 ok "the overlay's TCP cost part by part: $(cat "$OUT/bd.check")"
-grep -q "overlay daemons" "$OUT/ov.out" || fail "no part by part in the summary: $(cat "$OUT/ov.out")"
+grep -q "What each overlay costs, part by part" "$OUT/ov.out" ||
+	fail "no part by part in the summary: $(cat "$OUT/ov.out")"
+# Split by whose CPU (the daemons' among them) when a CPU was the limit;
+# on a busy machine the verdict may be the network rate (accepted above),
+# and then the part is that rate, not CPU
+if grep -Eq "overlay, 1 stream: (overlay CPU|machine CPU|sender CPU|receiver CPU) " "$OUT/ov.out"; then
+	grep -q "overlay daemons" "$OUT/ov.out" ||
+		fail "a CPU limit, but no CPU split in the summary: $(cat "$OUT/ov.out")"
+fi
 ok "the summary prints the cost part by part"
 
 # One daemon in a cgroup (v1 cpu) with a 20 % CPU quota, moved there as
