@@ -15,7 +15,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "lab_int.h"
@@ -80,7 +79,7 @@ int lab_parse_cpus_opt(const char *s, struct lab_spec *spec, char *err, size_t e
 	for (;;) {
 		const char *bar = strchr(p, '|');
 		size_t len = bar ? (size_t)(bar - p) : strlen(p);
-		char one[LAB_CPUS_MAX];
+		char one[LAB_CPUS_MAX], why[160];
 		size_t a = 0;
 
 		/* blanks around each list: "0 | 1" reads as well as "0|1" */
@@ -97,12 +96,8 @@ int lab_parse_cpus_opt(const char *s, struct lab_spec *spec, char *err, size_t e
 					LAB_CPUS_MAX - 1);
 		memcpy(one, p + a, len - a);
 		one[len - a] = '\0';
-		if (lab_cpus_parse(one, NULL, err, errlen)) {
-			char why[160];
-
-			snprintf(why, sizeof(why), "%s", err ? err : "");
+		if (lab_cpus_parse(one, NULL, why, sizeof(why)))
 			return lab_fail(err, errlen, "host %u: %s", n, why);
-		}
 		snprintf(spec->cpus[n++], LAB_CPUS_MAX, "%s", one);
 		if (!bar)
 			break;
