@@ -27,9 +27,9 @@ void knee_config_defaults(struct knee_config *cfg)
 }
 
 /* max_time, or its default: KNEE_MAX_TIME_TRIALS final trials. */
-static uint64_t max_time_of(const struct knee_config *c)
+uint64_t knee_max_time_ns(const struct knee_config *cfg)
 {
-	return c->max_time_ns ? c->max_time_ns : (uint64_t)KNEE_MAX_TIME_TRIALS * c->final_ns;
+	return cfg->max_time_ns ? cfg->max_time_ns : (uint64_t)KNEE_MAX_TIME_TRIALS * cfg->final_ns;
 }
 
 static int check_config(struct knee_config *c)
@@ -67,7 +67,7 @@ static int check_config(struct knee_config *c)
 		log_debug("at most %d trials", KNEE_MAX_TRIALS);
 		return -EINVAL;
 	}
-	c->max_time_ns = max_time_of(c);
+	c->max_time_ns = knee_max_time_ns(c);
 	if (c->max_time_ns < c->short_ns) {
 		log_debug("max_time must not be shorter than the short trial");
 		return -EINVAL;
@@ -174,16 +174,11 @@ unsigned knee_max_trials(const struct knee_config *cfg)
 	return cfg->max_trials ? cfg->max_trials : KNEE_DEFAULT_MAX_TRIALS;
 }
 
-uint64_t knee_max_time_ns(const struct knee_config *cfg)
-{
-	return max_time_of(cfg);
-}
-
 uint64_t knee_estimate_ns(const struct knee_config *cfg)
 {
 	unsigned n = knee_estimate_trials(cfg);
 	unsigned fin = 2 * 2 * per_load_final(cfg);
-	uint64_t ns, cap = max_time_of(cfg);
+	uint64_t ns, cap = knee_max_time_ns(cfg);
 
 	if (fin > n)
 		fin = n;
