@@ -261,6 +261,11 @@ int device_up(struct config *cfg, const char *ifname, struct device **out)
 	pthread_mutex_init(&dev->frag_lock, NULL);
 	allowedips_init(&dev->table);
 	r = init_workers(dev);
+	/* The listening sockets first: a peer's path MTU socket (init_peers)
+	 * connects from an ephemeral port, which may be the port to listen on
+	 * when that lies in ip_local_port_range (51900 does). */
+	if (r == 0)
+		r = open_sockets(dev);
 	if (r == 0)
 		r = init_peers(dev);
 	if (r == 0) {
@@ -274,8 +279,6 @@ int device_up(struct config *cfg, const char *ifname, struct device **out)
 		for (size_t i = 0; r == 0 && i < dev->npeers; i++)
 			pmtu_set_pad(&dev->peers[i]);
 	}
-	if (r == 0)
-		r = open_sockets(dev);
 	if (r == 0)
 		r = underlay_check_endpoints(cfg, &dev->sock);
 	if (r == 0)

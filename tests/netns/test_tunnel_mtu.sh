@@ -11,6 +11,21 @@
 . "$(dirname "$0")/tunnel_lib.sh"
 
 lab_pair tu2
+# The port to listen on as the namespace's only ephemeral port: the
+# daemon's own path MTU socket, which connects from an ephemeral port,
+# must not take it first (the listening sockets open before it connects).
+tu_key a
+tu_key b
+tu_conf p.conf a "[2001:2::1]:51900" "198.19.0.1/24" b "[2001:2::2]:51900" "198.19.0.2/32"
+range=$(in_a sysctl -n net.ipv4.ip_local_port_range)
+in_a sysctl -qw net.ipv4.ip_local_port_range="51900 51900"
+tu_up "$A" p.conf ovl0
+in_a ss -Hlun 'sport = :51900' | grep -q '2001:2::1' ||
+	fail "not listening on [2001:2::1]:51900: $(in_a ss -Hlun)"
+ok "listening on [2001:2::1]:51900, the namespace's only ephemeral port"
+kill "$TU_PID"
+wait "$TU_PID" || true
+in_a sysctl -qw net.ipv4.ip_local_port_range="$range"
 tu_pair 6 "mtu = 1500"
 expect_eq "configured overlay MTU" "$(tu_show "$A" ovl0 mtu)" 1500
 expect_eq "inner packets that fit the IPv6 underlay (1500 - 80)" "$(tu_show "$A" ovl0 path_inner_mtu)" 1420
