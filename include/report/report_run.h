@@ -125,4 +125,8 @@ bool report_run_knee_fit(char *buf, size_t len, const struct results_knee_point 
  * false when none was. */
 bool report_run_knee_cut(char *buf, size_t len, const struct results_knee_point *p);
 
+/* The trials repeated because the sender stalled, as a sentence; "" and
+ * false when there were none. */
+bool report_run_knee_stalls(char *buf, size_t len, const struct results_knee_point *p);
+
 #endif

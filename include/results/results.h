@@ -137,6 +137,7 @@ struct results_knee {
 	uint64_t max_rx_bps;	   /* receive rate at the maximum offered rate */
 	unsigned trials;
 	unsigned fit_trials; /* of them the soft knee's fit trials (knee.h) */
+	unsigned stalls;     /* of them repeats of a sender's stall (knee.h) */
 	double time_s;
 	struct loss_attrib loss_at;	/* loss at the first failing rate above the NDR */
 	uint64_t loss_at_bps;		/* that rate; 0: none failed */
@@ -332,7 +333,8 @@ struct results_knee_point {
 	 * (results_knee's cut_by): all, by max_time, and those of them that
 	 * left the NDR unfinished. */
 	unsigned cut, cut_time, cut_unfinished;
-	unsigned reps; /* repetitions searched */
+	unsigned stalls; /* trials repeated after the sender stalled, all repetitions */
+	unsigned reps;	 /* repetitions searched */
 	/* How repeatable the NDR is: (max - min) / median of the repetitions'
 	 * lower bounds (0 with fewer than two). When it exceeds the width, the
 	 * trials that disagreed: those that lost at a load no higher than some

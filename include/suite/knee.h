@@ -62,7 +62,12 @@
  * classified load is higher (a sender short of every rate by a share still
  * ends at its limit with a lower bound). No rate and duration the generator
  * failed twice is ever asked again: when the search would, it asks a rate
- * an eighth of the width lower (twice at most), then ends there.
+ * an eighth of the width lower (twice at most), then ends there. A stall is
+ * not a limit: a trial that fell behind by at most KNEE_STALL_NS at a load
+ * no higher than one the generator sustained for a trial as long is
+ * repeated as often as it comes and counts toward no limit (a sender on a
+ * busy host is scheduled away now and then; taken as its limit, that luck
+ * would end the search wherever it struck).
  * max_trials always bounds the number of trials.
  */
 #ifndef OVLPERF_KNEE_H
@@ -177,7 +182,16 @@ struct knee_record {
 	struct knee_trial trial;
 	struct knee_measurement m;
 	enum knee_verdict verdict;
+	/* The generator fell short by a stall (knee_bounds.c): repeated, and
+	 * no evidence of its limit. */
+	bool stall;
 };
+
+/* A sender that has offered a load for a whole trial and then, at that load
+ * or a lower one, falls short by no more than this much of its trial's time
+ * was off the CPU for a moment (a busy host), not at its limit: 3 % of a
+ * 1 s trial. */
+#define KNEE_STALL_NS 30000000ull
 
 enum knee_outcome {
 	KNEE_UNFINISHED = 0,  /* trial limit reached or search abandoned */
@@ -222,6 +236,7 @@ struct knee_result {
 	uint64_t generator_limit_bps;		/* lowest rate the generator could not offer */
 	unsigned ntrials;
 	unsigned nfit;	   /* of them fit trials (a soft knee's, after the goals) */
+	unsigned nstalls;  /* of them stalls of the generator, repeated */
 	unsigned nloads;   /* distinct loads tried */
 	uint64_t trial_ns; /* sum of trial durations (measured if given) */
 	bool done;	   /* false: stopped early (limit or interrupt) */
@@ -235,7 +250,8 @@ struct knee_result {
 struct knee_bounds {
 	/* [0]: the coarse targets (one short trial classifies), [1]: the goals */
 	struct knee_goal target[2][KNEE_NTARGETS];
-	bool retry_due;	  /* the last trial was invalid once: repeat it */
+	bool retry_due;	  /* the last trial was invalid: repeat it */
+	bool short_once;  /* the generator fell short of it once, not by a stall */
 	uint64_t max_eff; /* max_rate, lowered to the generator limit */
 	bool gen_limited;
 	uint64_t gen_limit;

@@ -14,6 +14,7 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "knee.h"
 #include "loss_place.h"
 #include "report_load.h"
 #include "report_run.h"
@@ -174,6 +175,22 @@ bool report_run_knee_fit(char *buf, size_t len, const struct results_knee_point 
 		 "fitted to all %u trials (%u lost): a trial loses in %.0f %% of trials at %s "
 		 "(90 %% interval %s..%s), in 10 %% at %s, in 90 %% at %s%s",
 		 f->ntrials, f->nbad, 100 * f->chance, at, lo, hi, b10, b90, reps);
+	return true;
+}
+
+/* Stalls: the sender fell a little behind at a load it had offered before
+ * (knee.h's KNEE_STALL_NS), a busy host; each was repeated, none taken as
+ * the sender's limit. Many of them make the search long, not wrong. */
+bool report_run_knee_stalls(char *buf, size_t len, const struct results_knee_point *p)
+{
+	buf[0] = '\0';
+	if (!p->stalls)
+		return false;
+	snprintf(buf, len,
+		 "the sender stalled in %u of %u trials (it fell behind by at most %.0f ms at "
+		 "a load it had offered before: a busy host); they were repeated, not taken "
+		 "as its limit",
+		 p->stalls, p->trials, KNEE_STALL_NS / 1e6);
 	return true;
 }
 

@@ -194,12 +194,14 @@ static void knee_repeat(FILE *f, const struct report_run *rr)
 
 	for (size_t i = 0; i < rr->sum.nknee; i++) {
 		const struct results_knee_point *p = &rr->sum.knee[i];
-		char ndr[24] = "-", pdr[24] = "-", rep[1024], fit[1024], cut[512];
+		char ndr[24] = "-", pdr[24] = "-", rep[1024], fit[1024], cut[512], stall[256];
 
 		report_run_knee_repeat(rep, sizeof(rep), p);
 		report_run_knee_fit(fit, sizeof(fit), p);
 		report_run_knee_cut(cut, sizeof(cut), p);
-		if (!p->ndr_ct_bps.n && !p->pdr_ct_bps.n && !rep[0] && !fit[0] && !cut[0])
+		report_run_knee_stalls(stall, sizeof(stall), p);
+		if (!p->ndr_ct_bps.n && !p->pdr_ct_bps.n && !rep[0] && !fit[0] && !cut[0] &&
+		    !stall[0])
 			continue;
 		if (!head)
 			fprintf(f,
@@ -211,9 +213,10 @@ static void knee_repeat(FILE *f, const struct report_run *rr)
 			report_run_fmt_rate(ndr, sizeof(ndr), p->ndr_ct_bps.median);
 		if (p->pdr_ct_bps.n)
 			report_run_fmt_rate(pdr, sizeof(pdr), p->pdr_ct_bps.median);
-		fprintf(f, "- %s, %u B: conditional throughput NDR %s, PDR %s%s%s%s%s%s%s\n",
+		fprintf(f, "- %s, %u B: conditional throughput NDR %s, PDR %s%s%s%s%s%s%s%s%s\n",
 			rr->run->paths[p->path].name, p->len, ndr, pdr, rep[0] ? "; " : "", rep,
-			fit[0] ? "; NDR " : "", fit, cut[0] ? "; " : "", cut);
+			fit[0] ? "; NDR " : "", fit, cut[0] ? "; " : "", cut, stall[0] ? "; " : "",
+			stall);
 	}
 }
 

@@ -592,6 +592,8 @@ static void knee_repeat(FILE *f, const struct results_knee_point *p)
 		fprintf(f, "  %-12s %6s  NDR %s\n", "", "", rep);
 	if (report_run_knee_cut(rep, sizeof(rep), p))
 		fprintf(f, "  %-12s %6s  %s\n", "", "", rep);
+	if (report_run_knee_stalls(rep, sizeof(rep), p))
+		fprintf(f, "  %-12s %6s  %s\n", "", "", rep);
 }
 
 static void knee_table(FILE *f, const struct report_run *rr)

@@ -479,6 +479,7 @@ static void knee_point(const struct results_run *run, struct results_knee_point 
 			p->cut_unfinished += !strcmp(k->ndr_outcome, "unfinished");
 		}
 		p->trials += k->trials;
+		p->stalls += k->stalls;
 		p->time_s += k->time_s;
 		p->found += k->found;
 		p->pdr_found += k->pdr_found;

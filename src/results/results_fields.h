@@ -178,6 +178,7 @@ static const struct field knee_fields[] = {
 	FLD(struct results_knee, max_rx_bps, F_U64),
 	FLD(struct results_knee, trials, F_UINT),
 	FLD(struct results_knee, fit_trials, F_UINT),
+	FLD(struct results_knee, stalls, F_UINT),
 	FLD(struct results_knee, time_s, F_DBL),
 	FLD(struct results_knee, loss_at_bps, F_U64),
 	FLD(struct results_knee, ndr_lower_achieved_bps, F_U64),

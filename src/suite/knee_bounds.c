@@ -320,22 +320,56 @@ bool knee_bounds_done(const struct knee_bounds *b, const struct knee_config *cfg
 	return false;
 }
 
-/* A trial the generator could not offer: repeated once; invalid twice, its
- * rate becomes the generator limit. Trials that lost more than every goal
- * need no repeat: they are bad trials whatever the generator did. */
+/* Whether the generator's shortfall in trial idx was a stall: it fell
+ * behind by at most KNEE_STALL_NS of the trial's time, and an earlier trial
+ * at least as long sustained that load or a higher one. A sender at its limit falls
+ * short wherever it is asked beyond it; one that held a load and then
+ * falls a little short of it, or of a lower one, was scheduled away (a
+ * host busy with other work). Counted as a limit, such luck would end a
+ * search anywhere below what the sender can offer. */
+static bool is_stall(const struct knee_bounds *b, unsigned idx)
+{
+	const struct knee_record *r = &b->trials[idx];
+	double dur = (double)(r->m.duration_ns ? r->m.duration_ns : r->trial.duration_ns);
+	double behind;
+
+	if (!r->m.achieved_bps || !r->trial.rate_bps)
+		return false;
+	behind = dur * (1 - (double)r->m.achieved_bps / (double)r->trial.rate_bps);
+	if (behind > (double)KNEE_STALL_NS)
+		return false;
+	for (unsigned i = 0; i < idx; i++) {
+		const struct knee_trial *t = &b->trials[i].trial;
+
+		if (!b->trials[i].m.generator_limited && t->rate_bps >= r->trial.rate_bps &&
+		    t->duration_ns >= r->trial.duration_ns)
+			return true;
+	}
+	return false;
+}
+
+/* A trial the generator could not offer: repeated; short of it twice (not
+ * by a stall), its rate becomes the generator limit. A stall is repeated
+ * as often as it comes (max_trials and max_time bound the search). Trials
+ * that lost more than every goal need no repeat: they are bad trials
+ * whatever the generator did. */
 static void record_invalid(struct knee_bounds *b, const struct knee_config *cfg, unsigned idx)
 {
 	const struct knee_trial *tr = &b->trials[idx].trial;
 
 	if (b->trials[idx].m.loss_ratio > cfg->loss_goal) {
-		b->retry_due = false;
+		b->retry_due = b->short_once = false;
 		return;
 	}
-	if (!b->retry_due) {
-		b->retry_due = true;
+	b->retry_due = true;
+	b->trials[idx].stall = is_stall(b, idx);
+	if (b->trials[idx].stall)
+		return;
+	if (!b->short_once) {
+		b->short_once = true;
 		return;
 	}
-	b->retry_due = false;
+	b->retry_due = b->short_once = false;
 	/* the lowest such rate; at the same rate the longer trial, which
 	 * says the sender cannot hold it for as long as a final trial */
 	if (!b->gen_limited || tr->rate_bps < b->gen_limit ||
@@ -357,7 +391,7 @@ unsigned knee_bounds_unsustained(const struct knee_bounds *b, const struct knee_
 	for (unsigned i = 0; i < b->ntrials; i++) {
 		const struct knee_record *r = &b->trials[i];
 
-		n += r->verdict == KNEE_INVALID && r->trial.rate_bps == t->rate_bps &&
+		n += r->verdict == KNEE_INVALID && !r->stall && r->trial.rate_bps == t->rate_bps &&
 		     r->trial.duration_ns == t->duration_ns && r->m.loss_ratio <= cfg->loss_goal;
 	}
 	return n;
@@ -375,6 +409,7 @@ int knee_bounds_add(struct knee_bounds *b, const struct knee_config *cfg,
 	rec = &b->trials[idx];
 	rec->trial = *t;
 	rec->m = *m;
+	rec->stall = false;
 	rec->verdict = knee_classify(m, cfg->loss_goal);
 	b->trial_ns += m->duration_ns ? m->duration_ns : t->duration_ns;
 	if (idx == 0)
@@ -382,7 +417,7 @@ int knee_bounds_add(struct knee_bounds *b, const struct knee_config *cfg,
 	if (rec->verdict == KNEE_INVALID)
 		record_invalid(b, cfg, idx);
 	else
-		b->retry_due = false;
+		b->retry_due = b->short_once = false;
 	return 0;
 }
 
@@ -537,6 +572,7 @@ void knee_bounds_get(const struct knee_bounds *b, const struct knee_config *cfg,
 		unsigned j = 0;
 
 		res->nfit += b->trials[i].trial.phase == KNEE_PHASE_FIT;
+		res->nstalls += b->trials[i].stall;
 		while (j < res->nloads && seen[j] != b->trials[i].trial.rate_bps)
 			j++;
 		if (j == res->nloads)

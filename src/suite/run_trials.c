@@ -319,6 +319,7 @@ static void knee_store(struct run *r, unsigned path, uint32_t len, unsigned rep,
 			 kr->d.cut_by);
 	k->trials = res.ntrials;
 	k->fit_trials = res.nfit;
+	k->stalls = res.nstalls;
 	k->time_s = (double)kr->wall_ns / 1e9;
 	/* Where the loss went at the lowest rate that lost: the NDR's upper bound. */
 	if (ndr->upper_trial >= 0 && (unsigned)ndr->upper_trial < kr->nmap) {
