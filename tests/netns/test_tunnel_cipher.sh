@@ -61,7 +61,7 @@ stop
 # 2. Nothing in common: no session; the responder says why.
 start 4 "aes256gcm" "chacha20poly1305"
 in_a ping -c 1 -W 1 198.19.0.2 >/dev/null 2>&1 || true
-for i in $(seq 100); do
+for i in $(seq 300); do # a lost first initiation is retried after REKEY_TIMEOUT (5 s)
 	[ "$(tu_show "$B" ovl0 drop.no_cipher)" -ge 1 ] && [ "$(tu_show "$A" ovl0 drop.no_cipher)" -ge 1 ] && break
 	sleep 0.1
 done
