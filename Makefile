@@ -18,7 +18,7 @@
 # O=DIR builds into DIR (default build/), so several builds can share one tree:
 #   make O=build-lab BIN=build-lab/ovlperf
 
-PKGS     := libsodium libnl-3.0 libnl-route-3.0 inih libcjson libnftables libcap-ng libseccomp
+PKGS     := libsodium libcrypto libnl-3.0 libnl-route-3.0 inih libcjson libnftables libcap-ng libseccomp
 O        ?= build
 BIN      ?= ovlperf
 CC       ?= cc

@@ -18,9 +18,16 @@
 # TCP runs ROUNDS times per path, the paths taking turns, and the best round
 # counts: a burst of other load on the machine then hits every path alike.
 #
+# WGGO_MODERN=PATH adds wgmodern: wireguard-go built from its 2025 source
+# (TUN offloads; /work/shared/tools/wggo-modern-build.sh builds it), the
+# anchor the "vs" columns then compare with. Each path's single-stream TCP
+# also gives the whole machine's busy CPU per Gbit (/proc/stat) and, with
+# perf(1), the top three symbols of the overlay's own processes.
+#
 # Targets (ovl and ovlplain): ours >= 2x wireguard-go's TCP goodput, ping RTT no higher.
 # Targets (ovl, offloads on): >= 6x wireguard-go's single-stream TCP
-# goodput, >= 4x its UDP NDR.
+# goodput, >= 4x its UDP NDR. Against wgmodern: >= 3x its single-stream TCP,
+# 4 streams >= 1 stream, machine CPU per Gbit <= 0.33 s.
 # Needs root, wireguard-go, wireguard-tools, openvpn, iperf3 (make bench-deps).
 set -euo pipefail
 OVLPERF=${OVLPERF:-$PWD/ovlperf}
@@ -38,6 +45,12 @@ while [ $# -gt 0 ]; do
 	*) echo "usage: $0 [-t SEC] [--rounds N] [--load ovlperf|iperf3] [--paths LIST]" >&2; exit 2 ;;
 	esac
 done
+if [ -n "${WGGO_MODERN:-}" ]; then
+	[ -x "$WGGO_MODERN" ] || { echo "bench: WGGO_MODERN=$WGGO_MODERN is not an executable" >&2; exit 1; }
+	[[ " $PATHS " == *" wgmodern "* ]] || PATHS="$PATHS wgmodern"
+fi
+REF=wg
+[[ " $PATHS " == *" wgmodern "* ]] && REF=wgmodern
 for tool in wireguard-go wg openvpn iperf3 ping; do
 	command -v $tool >/dev/null || { echo "bench: $tool missing (make bench-deps)" >&2; exit 1; }
 done
@@ -66,14 +79,15 @@ sleep 0.5
 
 
 declare -A ADDR=([native]=198.18.0.2 [ovl]=198.19.0.2 [ovlplain]=198.19.3.2 [wg]=198.19.1.2
-	[ovpn]=198.19.2.2)
+	[ovpn]=198.19.2.2 [wgmodern]=198.19.4.2)
 declare -A NAME=([native]="native veth" [ovl]="ovlperf" [ovlplain]="ovlperf no-offl"
-	[wg]="wireguard-go" [ovpn]="OpenVPN 2.6")
+	[wg]="wireguard-go" [ovpn]="OpenVPN 2.6" [wgmodern]="wireguard-go 2025")
 for p in $PATHS; do
 	case $p in
 	ovl) up_ovl ovl ovl0 198.19.0 51900 on ;;
 	ovlplain) up_ovl ovlplain ovl1 198.19.3 51902 off ;;
 	wg) up_wg ;;
+	wgmodern) up_wg "$WGGO_MODERN" "$WM_A" "$WM_B" 198.19.4 51821 ;;
 	ovpn) up_ovpn ;;
 	esac
 done
@@ -141,6 +155,7 @@ daemon_pids()
 	case $1 in
 	ovl | ovlplain) cat "$WORK/$1-a.pid" "$WORK/$1-b.pid" ;;
 	wg) pgrep -f "wireguard-go -f ($WG_A|$WG_B)\$" ;;
+	wgmodern) pgrep -f " -f ($WM_A|$WM_B)\$" ;;
 	ovpn) cat "$WORK/ovpn-a.pid" "$WORK/ovpn-b.pid" ;;
 	esac
 }
@@ -153,18 +168,43 @@ cpu_ticks()
 	echo $t
 }
 
-declare -A TCP TCP4 UDP RTT CPU TICKS MB
+# Busy jiffies of the whole machine (user, nice, system, irq, softirq, steal).
+machine_ticks() { awk '/^cpu /{print $2 + $3 + $4 + $7 + $8 + $9}' /proc/stat; }
+
+# prof_start PATH PIDS / prof_top PATH: perf on the overlay's processes for T
+# seconds; then its three busiest symbols ("-" without perf or processes).
+prof_start()
+{
+	[ -n "$2" ] && command -v perf >/dev/null || return 0
+	perf record -q -F 499 -p "$(echo $2 | tr ' ' ',')" -o "$WORK/$1.perf" -- sleep "$T" \
+		>/dev/null 2>&1 &
+	PROF_PID=$!
+}
+prof_top()
+{
+	[ -s "$WORK/$1.perf" ] || { echo "-"; return; }
+	perf report -i "$WORK/$1.perf" --no-children --sort dso,symbol --stdio -g none 2>/dev/null |
+		awk '/^ +[0-9.]+%/ && n < 3 {printf "%s%s %s %s", n++ ? "; " : "", $1, $2, $4}'
+}
+
+declare -A TCP TCP4 UDP RTT CPU TICKS MB MTICKS MCPU PROF
 HZ=$(getconf CLK_TCK)
-for p in $PATHS; do TCP[$p]=0; TCP4[$p]=0; TICKS[$p]=0; MB[$p]=0; done
+for p in $PATHS; do TCP[$p]=0; TCP4[$p]=0; TICKS[$p]=0; MB[$p]=0; MTICKS[$p]=0; done
 # Idle RTT first, before any load has filled a queue.
 for p in $PATHS; do RTT[$p]=$(rtt_ms "${ADDR[$p]}"); done
 for r in $(seq "$ROUNDS"); do
 	for p in $PATHS; do
 		log "${NAME[$p]}: TCP ${T}s (round $r of $ROUNDS)"
 		pids=$(daemon_pids $p | tr '\n' ' ')
+		PROF_PID=
+		[ "$r" = 1 ] && prof_start "$p" "$pids"
 		c0=$(cpu_ticks $pids)
+		m0=$(machine_ticks)
 		mbps=$(tcp_mbps "${ADDR[$p]}")
+		m1=$(machine_ticks)
 		c1=$(cpu_ticks $pids)
+		[ -n "$PROF_PID" ] && wait "$PROF_PID" 2>/dev/null || true
+		MTICKS[$p]=$((MTICKS[$p] + m1 - m0))
 		[ "${mbps:-0}" -gt "${TCP[$p]}" ] && TCP[$p]=$mbps
 		TICKS[$p]=$((TICKS[$p] + c1 - c0))
 		# -O 1: the client ran T + 1 seconds at about the measured goodput.
@@ -177,6 +217,10 @@ done
 for p in $PATHS; do
 	CPU[$p]=$(python3 -c 'import sys; t, hz, mb = map(float, sys.argv[1:])
 print("%.1f" % (t / hz / (mb / 1e3)) if t > 0 and mb > 0 else "-")' "${TICKS[$p]}" "$HZ" "${MB[$p]}")
+	# Gbit moved = MB * 8 / 1000
+	MCPU[$p]=$(python3 -c 'import sys; t, hz, mb = map(float, sys.argv[1:])
+print("%.2f" % (t / hz / (mb * 8 / 1e3)) if t > 0 and mb > 0 else "-")' "${MTICKS[$p]}" "$HZ" "${MB[$p]}")
+	PROF[$p]=$(prof_top "$p")
 	log "${NAME[$p]}: UDP lossless rate"
 	UDP[$p]=$(udp_ndr_mbps "${ADDR[$p]}" "$([ $p = native ] && echo 8000 || echo 4000)")
 done
@@ -190,15 +234,25 @@ except ValueError:
     except ValueError: a = b = 0
 print("%.2fx" % (a / b) if a and b else "-")' "$1" "$2"
 }
-printf '\n%-16s %10s %7s %10s %7s %14s %7s %8s %7s %12s %7s\n' path "TCP Mbit/s" "vs wg" \
-	"TCP x4" "vs wg" "UDP NDR Mbit/s" "vs wg" "RTT ms" "vs wg" "CPU s/GB" "vs wg"
+printf '\n%-17s %10s %7s %10s %7s %14s %7s %8s %7s %12s %7s %14s\n' path "TCP Mbit/s" "vs $REF" \
+	"TCP x4" "vs $REF" "UDP NDR Mbit/s" "vs $REF" "RTT ms" "vs $REF" "CPU s/GB" "vs $REF" \
+	"machine s/Gbit"
 for p in $PATHS; do
-	printf '%-16s %10s %7s %10s %7s %14s %7s %8s %7s %12s %7s\n' "${NAME[$p]}" \
-		"${TCP[$p]}" "$(ratio "${TCP[$p]}" "${TCP[wg]:-}")" \
-		"${TCP4[$p]}" "$(ratio "${TCP4[$p]}" "${TCP4[wg]:-}")" \
-		"${UDP[$p]}" "$(ratio "${UDP[$p]}" "${UDP[wg]:-}")" \
-		"${RTT[$p]}" "$(ratio "${RTT[$p]}" "${RTT[wg]:-}")" \
-		"${CPU[$p]}" "$(ratio "${CPU[$p]}" "${CPU[wg]:-}")"
+	printf '%-17s %10s %7s %10s %7s %14s %7s %8s %7s %12s %7s %14s\n' "${NAME[$p]}" \
+		"${TCP[$p]}" "$(ratio "${TCP[$p]}" "${TCP[$REF]:-}")" \
+		"${TCP4[$p]}" "$(ratio "${TCP4[$p]}" "${TCP4[$REF]:-}")" \
+		"${UDP[$p]}" "$(ratio "${UDP[$p]}" "${UDP[$REF]:-}")" \
+		"${RTT[$p]}" "$(ratio "${RTT[$p]}" "${RTT[$REF]:-}")" \
+		"${CPU[$p]}" "$(ratio "${CPU[$p]}" "${CPU[$REF]:-}")" "${MCPU[$p]}"
+done
+echo "machine s/Gbit: busy CPU seconds of the whole machine (other work on it included) per Gbit of single-stream TCP goodput"
+for p in $PATHS; do
+	[ "${PROF[$p]:-"-"}" = "-" ] || echo "profile ${NAME[$p]} (its processes, single-stream TCP, round 1): ${PROF[$p]}"
+done
+for o in ovl ovlplain; do
+	[[ " $PATHS " == *" $o "* ]] || continue
+	dev=$([ $o = ovl ] && echo ovl0 || echo ovl1)
+	echo "${NAME[$o]}: data cipher $(in_a "$OVLPERF" tunnel show $dev --raw | awk -F= '$1 == "session_cipher" || $1 == "session_cipher_impl" || $1 == "session_cipher_by" || $1 == "cipher_order" {printf "%s%s=%s", n++ ? " " : "", $1, $2}')"
 done
 [ -s "$WORK/sched" ] && echo "test threads' scheduling (UDP trials): $(sort -u "$WORK/sched" | paste -sd';')"
 echo "load: $LOAD; TCP 1 and 4 streams, best of $ROUNDS rounds of ${T}s; UDP 1400-byte IPv4 packets (1372-byte payload: fits wireguard-go's MTU 1420); lab $LAB (veth, MTU 1500)"
@@ -223,5 +277,18 @@ f = lambda a, b: a / b if b else float("inf")
 print("ovlperf (offloads): issue-6 targets: TCP 1 stream >= 6x wireguard-go: %s (%.2fx); "
       "UDP NDR >= 4x wireguard-go: %s (%.2fx)" % ("met" if t_o >= 6 * t_w else "NOT met", f(t_o, t_w),
                                                   "met" if u_o >= 4 * u_w else "NOT met", f(u_o, u_w)))
+PY
+fi
+if [[ " $PATHS " == *" ovl "* && " $PATHS " == *" wgmodern "* ]]; then
+	python3 - "${TCP[ovl]}" "${TCP[wgmodern]}" "${TCP4[ovl]}" "${MCPU[ovl]}" <<'PY'
+import sys
+t_o, t_m, t4_o = map(float, sys.argv[1:4])
+try: m = float(sys.argv[4])
+except ValueError: m = float("inf")
+f = lambda a, b: a / b if b else float("inf")
+print("ovlperf (offloads) against wireguard-go 2025: TCP 1 stream >= 3x: %s (%.2fx); "
+      "4 streams >= 1 stream: %s (%.2fx); machine CPU per Gbit <= 0.33 s: %s (%.2f s)" % (
+          "met" if t_o >= 3 * t_m else "NOT met", f(t_o, t_m),
+          "met" if t4_o >= t_o else "NOT met", f(t4_o, t_o), "met" if m <= 0.33 else "NOT met", m))
 PY
 fi

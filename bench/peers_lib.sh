@@ -44,24 +44,30 @@ up_ovl()
 
 # wireguard-go: unique lower-case names that start with the lab's name (its
 # UAPI socket directory is shared by all namespaces), configured with wg(8).
+# WGGO_MODERN (a wireguard-go built from its 2025 source) gets names of its own.
 WG_A=${LAB}wga$$ WG_B=${LAB}wgb$$
 WG_A=${WG_A:0:15} WG_B=${WG_B:0:15}
+WM_A=${LAB}wma$$ WM_B=${LAB}wmb$$
+WM_A=${WM_A:0:15} WM_B=${WM_B:0:15}
+# up_wg [BIN IF_A IF_B SUBNET PORT]: a wireguard-go pair (default: the PATH's,
+# 198.19.1.0/24, port 51820)
 up_wg()
 {
-	(umask 077; wg genkey >"$WORK/wa.key"; wg genkey >"$WORK/wb.key")
-	in_a env WG_PROCESS_FOREGROUND=1 setsid wireguard-go -f "$WG_A" >"$WORK/wga.log" 2>&1 &
-	CLEANUP+=("kill $!; rm -f /var/run/wireguard/$WG_A.sock")
-	in_b env WG_PROCESS_FOREGROUND=1 setsid wireguard-go -f "$WG_B" >"$WORK/wgb.log" 2>&1 &
-	CLEANUP+=("kill $!; rm -f /var/run/wireguard/$WG_B.sock")
-	for i in $(seq 50); do [ -S /var/run/wireguard/$WG_A.sock ] && [ -S /var/run/wireguard/$WG_B.sock ] && break; sleep 0.1; done
-	in_a wg set "$WG_A" listen-port 51820 private-key "$WORK/wa.key" \
-		peer "$(wg pubkey <"$WORK/wb.key")" endpoint 198.18.0.2:51820 allowed-ips 198.19.1.2/32
-	in_b wg set "$WG_B" listen-port 51820 private-key "$WORK/wb.key" \
-		peer "$(wg pubkey <"$WORK/wa.key")" endpoint 198.18.0.1:51820 allowed-ips 198.19.1.1/32
-	in_a ip addr add 198.19.1.1/24 dev "$WG_A"
-	in_b ip addr add 198.19.1.2/24 dev "$WG_B"
-	in_a ip link set "$WG_A" mtu 1420 up
-	in_b ip link set "$WG_B" mtu 1420 up
+	local bin=${1:-wireguard-go} ia=${2:-$WG_A} ib=${3:-$WG_B} net=${4:-198.19.1} port=${5:-51820}
+	(umask 077; wg genkey >"$WORK/$ia.key"; wg genkey >"$WORK/$ib.key")
+	in_a env WG_PROCESS_FOREGROUND=1 setsid "$bin" -f "$ia" >"$WORK/$ia.log" 2>&1 &
+	CLEANUP+=("kill $!; rm -f /var/run/wireguard/$ia.sock")
+	in_b env WG_PROCESS_FOREGROUND=1 setsid "$bin" -f "$ib" >"$WORK/$ib.log" 2>&1 &
+	CLEANUP+=("kill $!; rm -f /var/run/wireguard/$ib.sock")
+	for i in $(seq 50); do [ -S /var/run/wireguard/$ia.sock ] && [ -S /var/run/wireguard/$ib.sock ] && break; sleep 0.1; done
+	in_a wg set "$ia" listen-port "$port" private-key "$WORK/$ia.key" \
+		peer "$(wg pubkey <"$WORK/$ib.key")" endpoint 198.18.0.2:"$port" allowed-ips "$net.2/32"
+	in_b wg set "$ib" listen-port "$port" private-key "$WORK/$ib.key" \
+		peer "$(wg pubkey <"$WORK/$ia.key")" endpoint 198.18.0.1:"$port" allowed-ips "$net.1/32"
+	in_a ip addr add "$net.1/24" dev "$ia"
+	in_b ip addr add "$net.2/24" dev "$ib"
+	in_a ip link set "$ia" mtu 1420 up
+	in_b ip link set "$ib" mtu 1420 up
 }
 
 # OpenVPN 2.6 point-to-point with a static key (AES-256-CBC + HMAC-SHA256),

@@ -2,16 +2,18 @@
 /*
  * Per-core seal/open throughput of the tunnel's data path for 1420-byte
  * packets, both ciphers, measured three ways in one run so they can be read
- * as ratios: libsodium's one-shot AEAD (the ceiling), aead_seal/aead_open
- * (in place, precomputed AES key schedule), and the engine itself
+ * as ratios: libsodium's one-shot AEAD, aead_seal/aead_open (in place, with
+ * each implementation: libsodium's and OpenSSL's), and the engine itself
+ * (with the implementation the start-up measurement, aead_host.c, picks)
  * (engine_encapsulate in batches of 64 and engine_receive per datagram:
  * header, padding, counter, index lookup, replay window, inner-length check).
  * Not a test: prints numbers, asserts nothing.
  *
  * Build and run (from the repository root):
  *   cc -O2 -std=gnu11 -Iinclude -Itunnel bench/tunnel_crypto.c \
- *      tunnel/{aead,replay,tai64n,timers,ratelimit,key,noise,cookie,index_table,engine,engine_tx,engine_rx}.c
- * \ src/base/log.c $(pkg-config --cflags --libs libsodium) -lpthread -o /tmp/tunnel_crypto
+ *      tunnel/{aead,aead_ossl,aead_host,negotiate,replay,tai64n,timers,ratelimit,key,noise,cookie,\
+ *      index_table,engine,engine_tx,engine_rx}.c src/base/log.c \
+ *      $(pkg-config --cflags --libs libsodium libcrypto) -lpthread -o /tmp/tunnel_crypto
  *   /tmp/tunnel_crypto [seconds per line, default 1]
  */
 #include <netinet/in.h>
@@ -72,7 +74,7 @@ static void bench_oneshot(enum aead_cipher c, double secs)
 	       gbps(n * PKT, now - start), (double)n * 1e6 / (double)(now - start));
 }
 
-static void bench_aead(enum aead_cipher c, double secs)
+static void bench_aead(enum aead_cipher c, enum aead_impl impl, double secs)
 {
 	struct aead_key *k = sodium_malloc(sizeof(*k));
 	static uint8_t buf[PKT + 16], ad[16];
@@ -81,7 +83,12 @@ static void bench_aead(enum aead_cipher c, double secs)
 	int bad = 0;
 
 	randombytes_buf(key, sizeof(key));
-	aead_key_init(k, c, key);
+	if (aead_key_init(k, c, impl, key) < 0) {
+		printf("%-17s %-9s not here\n", aead_cipher_name(c), aead_impl_name(impl));
+		aead_key_wipe(k);
+		sodium_free(k);
+		return;
+	}
 	start = cpu_ns();
 	end = start + (uint64_t)(secs * 1e9);
 	do {
@@ -90,8 +97,8 @@ static void bench_aead(enum aead_cipher c, double secs)
 		now = cpu_ns();
 	} while (now < end);
 	sealed_ns = now - start;
-	printf("%-17s aead_seal (in place)      %6.2f Gbit/s  %7.0f kpps\n", aead_cipher_name(c),
-	       gbps(n * PKT, sealed_ns), (double)n * 1e6 / (double)sealed_ns);
+	printf("%-17s aead_seal %-9s       %6.2f Gbit/s  %7.0f kpps\n", aead_cipher_name(c),
+	       aead_impl_name(impl), gbps(n * PKT, sealed_ns), (double)n * 1e6 / (double)sealed_ns);
 	/* Open: seal one, open it repeatedly (same cost, restore the ciphertext). */
 	{
 		static uint8_t ct[PKT + 16];
@@ -108,8 +115,8 @@ static void bench_aead(enum aead_cipher c, double secs)
 			}
 			now = cpu_ns();
 		} while (now < end);
-		printf("%-17s aead_open (in place)      %6.2f Gbit/s  %7.0f kpps%s\n",
-		       aead_cipher_name(c), gbps(n * PKT, now - start),
+		printf("%-17s aead_open %-9s       %6.2f Gbit/s  %7.0f kpps%s\n",
+		       aead_cipher_name(c), aead_impl_name(impl), gbps(n * PKT, now - start),
 		       (double)n * 1e6 / (double)(now - start), bad ? "  (OPEN FAILED)" : "");
 	}
 	aead_key_wipe(k);
@@ -117,11 +124,12 @@ static void bench_aead(enum aead_cipher c, double secs)
 }
 
 /* Two engines in one process, a handshake, then sealed batches and opened datagrams. */
-static void bench_engine(enum aead_cipher c, double secs)
+static void bench_engine(enum aead_cipher c, const struct aead_host *host, double secs)
 {
 	uint8_t pa[32], pb[32], puba[32], pubb[32];
-	struct engine_config ca = { .private_key = pa, .cipher = c, .mtu = PKT };
-	struct engine_config cb = { .private_key = pb, .cipher = c, .mtu = PKT };
+	struct cipher_list cl = { .n = 1, .c = { c } };
+	struct engine_config ca = { .private_key = pa, .ciphers = cl, .host = host, .mtu = PKT };
+	struct engine_config cb = { .private_key = pb, .ciphers = cl, .host = host, .mtu = PKT };
 	struct engine *a, *b;
 	struct engine_peer *ab, *ba;
 	struct engine_result res;
@@ -175,8 +183,9 @@ static void bench_engine(enum aead_cipher c, double secs)
 		open_ns += t2 - t1;
 		n += BATCH;
 	}
-	printf("%-17s engine_encapsulate x%-3d   %6.2f Gbit/s  %7.0f kpps\n", aead_cipher_name(c),
-	       BATCH, gbps(n * PKT, seal_ns), (double)n * 1e6 / (double)seal_ns);
+	printf("%-17s engine_encapsulate x%-3d   %6.2f Gbit/s  %7.0f kpps  (%s)\n",
+	       aead_cipher_name(c), BATCH, gbps(n * PKT, seal_ns),
+	       (double)n * 1e6 / (double)seal_ns, aead_impl_name(host->impl[c]));
 	printf("%-17s engine_receive            %6.2f Gbit/s  %7.0f kpps%s\n", aead_cipher_name(c),
 	       gbps(n * PKT, open_ns), (double)n * 1e6 / (double)open_ns,
 	       dropped ? "  (DROPS!)" : "");
@@ -187,19 +196,26 @@ static void bench_engine(enum aead_cipher c, double secs)
 int main(int argc, char **argv)
 {
 	double secs = argc > 1 ? atof(argv[1]) : 1.0;
+	struct aead_host host;
 
-	if (sodium_init() < 0)
+	if (sodium_init() < 0 || aead_host_measure(&host) < 0)
 		return 1;
+	printf("start-up measurement (seal+open, Gbit/s): aes256gcm libsodium %.2f openssl %.2f, "
+	       "chacha20poly1305 libsodium %.2f openssl %.2f; offer order %s,%s\n",
+	       host.gbps[AEAD_AES256GCM][AEAD_IMPL_LIBSODIUM],
+	       host.gbps[AEAD_AES256GCM][AEAD_IMPL_OPENSSL],
+	       host.gbps[AEAD_CHACHA20POLY1305][AEAD_IMPL_LIBSODIUM],
+	       host.gbps[AEAD_CHACHA20POLY1305][AEAD_IMPL_OPENSSL],
+	       aead_cipher_name(host.order.c[0]),
+	       host.order.n > 1 ? aead_cipher_name(host.order.c[1]) : "-");
 	printf("1420-byte packets, per core (thread CPU time), %.1f s per line, plaintext Gbit/s\n",
 	       secs);
 	for (int c = AEAD_AES256GCM; c <= AEAD_CHACHA20POLY1305; c++) {
-		if (c == AEAD_AES256GCM && !aead_aes_available()) {
-			printf("aes256gcm: not available on this CPU\n");
-			continue;
-		}
-		bench_oneshot((enum aead_cipher)c, secs);
-		bench_aead((enum aead_cipher)c, secs);
-		bench_engine((enum aead_cipher)c, secs);
+		if (c != AEAD_AES256GCM || aead_aes_available())
+			bench_oneshot((enum aead_cipher)c, secs);
+		bench_aead((enum aead_cipher)c, AEAD_IMPL_LIBSODIUM, secs);
+		bench_aead((enum aead_cipher)c, AEAD_IMPL_OPENSSL, secs);
+		bench_engine((enum aead_cipher)c, &host, secs);
 	}
 	return 0;
 }

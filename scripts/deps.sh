@@ -16,7 +16,7 @@
 # runs); the tests start their own instances in namespaces of their own.
 set -euo pipefail
 demo_pkgs=(build-essential pkg-config
-	libsodium-dev libnl-3-dev libnl-route-3-dev libinih-dev libcjson-dev
+	libsodium-dev libssl-dev libnl-3-dev libnl-route-3-dev libinih-dev libcjson-dev
 	libnftables-dev libcap-ng-dev libseccomp-dev
 	nftables iproute2 gnuplot-nox)
 peer_pkgs=(iperf3 wireguard-go wireguard-tools openvpn)

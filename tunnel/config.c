@@ -5,6 +5,7 @@
  * section a key belongs to (several [peer] sections look the same to inih).
  */
 #include <arpa/inet.h>
+#include <ctype.h>
 #include <errno.h>
 #include <ini.h>
 #include <netinet/in.h>
@@ -210,6 +211,27 @@ static bool parse_listen(const char *s, struct sockaddr_storage *ss)
 	return config_parse_endpoint(s, ss);
 }
 
+/* "auto" or a list of up to three cipher names, any case. */
+static void parse_ciphers(struct parse *p, const char *key, const char *val,
+			  struct cipher_list *out)
+{
+	char low[128];
+	const char *bad = NULL;
+	size_t n = strlen(val);
+
+	if (n >= sizeof(low)) {
+		perr(p, key, "'%s' is too long for a cipher list", val);
+		return;
+	}
+	for (size_t i = 0; i <= n; i++)
+		low[i] = (char)tolower((unsigned char)val[i]);
+	if (!negotiate_list_parse(low, out, &bad))
+		perr(p, key,
+		     "'%s': at '%s': expected auto, or a comma list of aes256gcm and "
+		     "chacha20poly1305 without repeats",
+		     val, val + (bad - low));
+}
+
 static void resolve_path(struct parse *p, const char *key, const char *val, char out[PATH_MAX])
 {
 	int n;
@@ -340,15 +362,7 @@ static void interface_key(struct parse *p, const char *name, const char *val)
 			perr(p, name, "'%s' is not a number in %d..%d", val, CONFIG_MIN_MTU,
 			     CONFIG_MAX_MTU);
 	} else if (key_is(name, "cipher")) {
-		if (!strcasecmp(val, "auto"))
-			cfg->cipher = CONFIG_CIPHER_AUTO;
-		else if (!strcasecmp(val, "aes256gcm") || !strcasecmp(val, "aes-256-gcm"))
-			cfg->cipher = CONFIG_CIPHER_AES256GCM;
-		else if (!strcasecmp(val, "chacha20poly1305") ||
-			 !strcasecmp(val, "chacha20-poly1305"))
-			cfg->cipher = CONFIG_CIPHER_CHACHA20POLY1305;
-		else
-			perr(p, name, "'%s' is not auto, aes256gcm or chacha20poly1305", val);
+		parse_ciphers(p, name, val, &cfg->ciphers);
 	} else if (key_is(name, "name")) {
 		size_t n = strlen(val);
 

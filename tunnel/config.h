@@ -9,7 +9,7 @@
  *                                     ; (bound, usually connected), shared by workers
  *   address = 198.19.0.1/24           ; repeatable / comma list; IPv4 and IPv6
  *   mtu = 1420                        ; default: underlay MTU minus overhead
- *   cipher = auto                     ; auto | aes256gcm | chacha20poly1305
+ *   cipher = auto                     ; auto, or a list of aes256gcm, chacha20poly1305
  *   name = ovl0                       ; device name (default ovl%d)
  *   socket_buffer = 8388608           ; SO_SNDBUF/SO_RCVBUF request
  *   batch = 64                        ; packets per recvmmsg/sendmmsg
@@ -45,6 +45,8 @@
 #include <stdint.h>
 #include <sys/socket.h>
 
+#include "negotiate.h"
+
 #define CONFIG_KEY_LEN	       32
 #define CONFIG_MAX_PEERS       256
 #define CONFIG_MAX_ADDRESSES   8
@@ -63,8 +65,6 @@
 #define CONFIG_MAX_MTU		  65000
 #define CONFIG_ERR_LEN		  512
 #define CONFIG_MAX_UNDERLAY_FD	  1023
-
-enum config_cipher { CONFIG_CIPHER_AUTO, CONFIG_CIPHER_AES256GCM, CONFIG_CIPHER_CHACHA20POLY1305 };
 
 struct config_prefix {
 	int family;	  /* AF_INET or AF_INET6 */
@@ -93,11 +93,11 @@ struct config {
 	unsigned underlay_fd_line; /* for messages */
 	struct config_prefix addresses[CONFIG_MAX_ADDRESSES];
 	size_t naddresses;
-	uint32_t mtu;	  /* 0: underlay MTU minus overhead */
-	uint32_t max_mtu; /* highest MTU the TUN may be raised to while up
-			   * (buffers are sized for it); 0: the start MTU */
-	enum config_cipher cipher;
-	char ifname[IFNAMSIZ]; /* "" : ovl%d */
+	uint32_t mtu;		    /* 0: underlay MTU minus overhead */
+	uint32_t max_mtu;	    /* highest MTU the TUN may be raised to while up
+				     * (buffers are sized for it); 0: the start MTU */
+	struct cipher_list ciphers; /* n = 0: auto (fastest here first) */
+	char ifname[IFNAMSIZ];	    /* "" : ovl%d */
 	uint32_t sock_buf;
 	unsigned batch;
 	unsigned workers; /* asked for; the device uses min(this, the CPUs it may run on) */

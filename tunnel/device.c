@@ -125,13 +125,6 @@ static uint32_t choose_mtu(struct device *dev)
 	return best;
 }
 
-static enum aead_cipher cipher_of(enum config_cipher c)
-{
-	return c == CONFIG_CIPHER_AES256GCM	     ? AEAD_AES256GCM
-	       : c == CONFIG_CIPHER_CHACHA20POLY1305 ? AEAD_CHACHA20POLY1305
-						     : AEAD_AUTO;
-}
-
 static int add_peers(struct device *dev)
 {
 	struct config *cfg = dev->cfg;
@@ -198,6 +191,8 @@ static int create_engine(struct device *dev)
 {
 	uint8_t *priv = NULL;
 	struct engine_config ec = { 0 };
+	struct aead_host host;
+	char offer[64];
 	int r = key_read_file(dev->cfg->private_key_file, &priv);
 
 	if (r < 0) {
@@ -206,16 +201,31 @@ static int create_engine(struct device *dev)
 		return r;
 	}
 	ec.private_key = priv;
-	ec.cipher = cipher_of(dev->cfg->cipher);
+	/* Before the sandbox: OpenSSL loads its provider on first use. */
+	r = aead_host_measure(&host);
+	if (r < 0) {
+		log_err("cannot measure the data ciphers: %s", strerror(-r));
+		return r;
+	}
+	ec.ciphers = dev->cfg->ciphers;
+	ec.host = &host;
 	ec.mtu = dev->max_mtu;
 	ec.max_peers = (uint32_t)dev->npeers;
 	dev->private_key = priv;
 	r = engine_new(&ec, &dev->engine);
 	if (r < 0) {
 		log_err("cannot start the tunnel engine: %s%s", strerror(-r),
-			r == -ENOTSUP ? " (cipher aes256gcm needs AES-NI; use auto)" : "");
+			r == -ENOTSUP ? " (no listed cipher runs here; key 'cipher')" : "");
 		return r;
 	}
+	negotiate_list_format(engine_offer(dev->engine), offer, sizeof(offer));
+	log_info("data ciphers offered: %s (%s; one core: aes256gcm %.1f/%.1f, "
+		 "chacha20poly1305 %.1f/%.1f Gbit/s libsodium/openssl)",
+		 offer, dev->cfg->ciphers.n ? "configured" : "fastest here first",
+		 host.gbps[AEAD_AES256GCM][AEAD_IMPL_LIBSODIUM],
+		 host.gbps[AEAD_AES256GCM][AEAD_IMPL_OPENSSL],
+		 host.gbps[AEAD_CHACHA20POLY1305][AEAD_IMPL_LIBSODIUM],
+		 host.gbps[AEAD_CHACHA20POLY1305][AEAD_IMPL_OPENSSL]);
 	engine_public_key(dev->engine, dev->public_key);
 	return add_peers(dev);
 }

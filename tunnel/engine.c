@@ -36,6 +36,7 @@ static const char *const drop_names[ENGINE_DROP__COUNT] = {
 	[ENGINE_DROP_TOO_BIG] = "too_big",
 	[ENGINE_DROP_COOKIE] = "bad_cookie",
 	[ENGINE_DROP_NO_SLOT] = "no_slot",
+	[ENGINE_DROP_NO_CIPHER] = "no_cipher",
 };
 
 const char *engine_drop_name(enum engine_drop d)
@@ -137,22 +138,35 @@ static int engine_alloc(const struct engine_config *cfg, struct engine **out)
 	return 0;
 }
 
+/* Without a measurement: libsodium, AES-256-GCM first where the CPU runs it. */
+static void host_libsodium(struct aead_host *h)
+{
+	memset(h, 0, sizeof(*h));
+	h->gbps[AEAD_CHACHA20POLY1305][AEAD_IMPL_LIBSODIUM] = 1;
+	if (aead_aes_available())
+		h->gbps[AEAD_AES256GCM][AEAD_IMPL_LIBSODIUM] = 2;
+	aead_host_rank(h);
+}
+
 int engine_new(const struct engine_config *cfg, struct engine **out)
 {
 	struct engine *e;
-	enum aead_cipher cipher;
+	struct cipher_list offer;
 	int rc;
 
 	*out = NULL;
 	if (!cfg->private_key || cfg->mtu < 68 || cfg->mtu > WIRE_MAX_PLAINTEXT)
 		return -EINVAL;
-	rc = aead_cipher_resolve(cfg->cipher, &cipher);
-	if (rc < 0)
-		return rc;
 	rc = engine_alloc(cfg, &e);
 	if (rc < 0)
 		return rc;
-	rc = noise_local_init(e->local, cfg->private_key, cipher);
+	if (cfg->host)
+		e->host = *cfg->host;
+	else
+		host_libsodium(&e->host);
+	rc = aead_host_offer(&e->host, &cfg->ciphers, &offer);
+	if (rc == 0)
+		rc = noise_local_init(e->local, cfg->private_key, &offer);
 	if (rc < 0)
 		goto free_mem;
 	rc = cookie_checker_init(e->cookie, e->local->pub);
@@ -183,6 +197,11 @@ static void peer_free(struct engine_peer *p)
 		sodium_memzero(p->staged, (size_t)p->e->mtu * ENGINE_STAGED_MAX);
 		free(p->staged);
 	}
+	/* The keys' OpenSSL contexts are outside p: free them before the wipe. */
+	for (int i = 0; i < ENGINE_KEYPAIRS; i++) {
+		aead_key_wipe(&p->kp[i].send);
+		aead_key_wipe(&p->kp[i].recv);
+	}
 	sodium_free(p); /* wipes keys, handshake, psk */
 }
 
@@ -201,7 +220,17 @@ void engine_free(struct engine *e)
 
 enum aead_cipher engine_cipher(const struct engine *e)
 {
-	return e->local->cipher;
+	return e->local->ciphers.c[0];
+}
+
+const struct cipher_list *engine_offer(const struct engine *e)
+{
+	return &e->local->ciphers;
+}
+
+const struct aead_host *engine_host(const struct engine *e)
+{
+	return &e->host;
 }
 
 void engine_public_key(const struct engine *e, uint8_t pub[static WIRE_KEY_LEN])
@@ -368,9 +397,9 @@ int peer_begin_session(struct engine_peer *p, struct noise_handshake *hs, uint64
 	}
 	rc = noise_derive_keys(hs, &keys);
 	if (rc == 0)
-		rc = aead_key_init(&kp->send, e->local->cipher, keys.send);
+		rc = aead_key_init(&kp->send, keys.cipher, e->host.impl[keys.cipher], keys.send);
 	if (rc == 0)
-		rc = aead_key_init(&kp->recv, e->local->cipher, keys.recv);
+		rc = aead_key_init(&kp->recv, keys.cipher, e->host.impl[keys.cipher], keys.recv);
 	if (rc < 0) {
 		sodium_memzero(&keys, sizeof(keys));
 		keypair_wipe(kp);
@@ -385,6 +414,7 @@ int peer_begin_session(struct engine_peer *p, struct noise_handshake *hs, uint64
 	kp->local_index = keys.local_index;
 	kp->remote_index = keys.remote_index;
 	kp->initiator = keys.initiator;
+	kp->negotiated = keys.negotiated;
 	atomic_store(&kp->confirmed, keys.initiator);
 	atomic_store(&kp->lastminute, false);
 	sodium_memzero(&keys, sizeof(keys));
@@ -452,5 +482,8 @@ void engine_peer_stats(struct engine_peer *p, uint64_t now, struct engine_peer_s
 	st->last_handshake_realtime_ns = atomic_load(&p->last_handshake_realtime);
 	pthread_mutex_lock(&p->lock);
 	st->has_session = keypair_usable(p->current, now);
+	st->cipher = p->current ? p->current->send.cipher : AEAD_AUTO;
+	st->impl = p->current ? p->current->send.impl : AEAD_IMPL_NONE;
+	st->negotiated = p->current && p->current->negotiated;
 	pthread_mutex_unlock(&p->lock);
 }

@@ -65,6 +65,8 @@
 #include <sys/socket.h>
 
 #include "aead.h"
+#include "aead_host.h"
+#include "negotiate.h"
 #include "wire.h"
 
 #define ENGINE_HEADROOM WIRE_DATA_HEADER_LEN
@@ -82,9 +84,12 @@ struct engine_peer;
 
 struct engine_config {
 	const uint8_t *private_key; /* KEY_LEN bytes; copied */
-	enum aead_cipher cipher;    /* AEAD_AUTO resolved by engine_new() */
-	uint32_t mtu;		    /* tunnel MTU: largest plaintext; padding stays within */
-	uint32_t max_peers;	    /* sizes the tables; 0 = 64 */
+	struct cipher_list ciphers; /* offered and accepted; n = 0: host->order */
+	/* Implementations and speeds (aead_host_measure(), copied); NULL: libsodium,
+	 * AES-256-GCM first where the CPU has it (tests: no measurement). */
+	const struct aead_host *host;
+	uint32_t mtu;	    /* tunnel MTU: largest plaintext; padding stays within */
+	uint32_t max_peers; /* sizes the tables; 0 = 64 */
 	/* Tests only: deterministic randomness (ephemeral keys, indexes, jitter). */
 	void (*rng)(void *ctx, void *buf, size_t len);
 	void *rng_ctx;
@@ -125,6 +130,7 @@ enum engine_drop {
 	ENGINE_DROP_TOO_BIG,	   /* TX: plaintext over MTU or buffer too small */
 	ENGINE_DROP_COOKIE,	   /* cookie reply does not decrypt */
 	ENGINE_DROP_NO_SLOT,	   /* keypair pool or index table full */
+	ENGINE_DROP_NO_CIPHER,	   /* initiation offers no cipher we have */
 	ENGINE_DROP__COUNT
 };
 
@@ -161,6 +167,11 @@ struct engine_peer_stats {
 	uint64_t handshakes;		     /* sessions derived */
 	uint64_t last_handshake_realtime_ns; /* 0 = never */
 	bool has_session;		     /* a current keypair is usable */
+	/* The current keypair's (AEAD_AUTO: none yet): cipher, implementation,
+	 * and whether it was negotiated or is a peer without negotiation's. */
+	enum aead_cipher cipher;
+	enum aead_impl impl;
+	bool negotiated;
 };
 
 struct engine_stats {
@@ -169,13 +180,16 @@ struct engine_stats {
 	bool under_load;
 };
 
-/* Needs sodium_init() done. 0, -EINVAL (bad key/config), -ENOTSUP (AES asked, no AES-NI), -ENOMEM.
- */
+/* Needs sodium_init() done. 0, -EINVAL (bad key/config), -ENOTSUP (no listed cipher runs here),
+ * -ENOMEM. */
 int engine_new(const struct engine_config *cfg, struct engine **out)
 	__attribute__((warn_unused_result));
 /* Wipes every secret and frees every peer. No other call may be in flight. */
 void engine_free(struct engine *e);
+/* Our offer (preferred first); engine_cipher() is its first. */
 enum aead_cipher engine_cipher(const struct engine *e);
+const struct cipher_list *engine_offer(const struct engine *e);
+const struct aead_host *engine_host(const struct engine *e);
 void engine_public_key(const struct engine *e, uint8_t pub[static WIRE_KEY_LEN]);
 
 /* Adds a peer (setup time, before traffic). 0, -EEXIST, -ENOSPC, -EINVAL, -ENOMEM. */

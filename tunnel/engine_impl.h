@@ -10,6 +10,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 
+#include "aead_host.h"
 #include "cookie.h"
 #include "engine.h"
 #include "index_table.h"
@@ -42,6 +43,7 @@ struct keypair {
 	uint32_t local_index;
 	uint32_t remote_index;
 	bool initiator;
+	bool negotiated; /* the cipher came from an offer, not a peer without one */
 	struct engine_peer *peer;
 };
 
@@ -85,6 +87,7 @@ struct engine {
 	size_t by_pub_mask;
 	uint8_t hash_key[16];
 	uint32_t mtu;
+	struct aead_host host; /* implementation per cipher; measured or libsodium */
 	void (*rng)(void *ctx, void *buf, size_t len);
 	void *rng_ctx;
 	void (*tai64n)(void *ctx, uint8_t out[WIRE_TAI64N_LEN]);

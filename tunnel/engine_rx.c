@@ -103,6 +103,11 @@ static enum engine_op rx_initiation(struct engine *e, const uint8_t *msg,
 		why = ENGINE_DROP_HANDSHAKE;
 		goto out;
 	}
+	/* Authenticated, but nothing in its offer runs here: say so in the counters. */
+	if (hs.offer[0] && negotiate_pick(hs.offer, &e->local->ciphers) == AEAD_AUTO) {
+		why = ENGINE_DROP_NO_CIPHER;
+		goto out;
+	}
 	if (!tai64n_after(ts, p->latest_timestamp)) {
 		why = ENGINE_DROP_TIMESTAMP;
 		goto out;

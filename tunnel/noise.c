@@ -144,32 +144,44 @@ static bool decrypt_and_hash(uint8_t *plain, const uint8_t *in, size_t len,
 	return true;
 }
 
-int noise_local_init(struct noise_local *l, const uint8_t priv[static WIRE_KEY_LEN],
-		     enum aead_cipher cipher)
+/* h0 = HASH(ck0 || IDENTIFIER " " name): MixHash(prologue) for one cipher. */
+static int prologue_hash(uint8_t h0[static WIRE_HASH_LEN], const uint8_t ck0[static WIRE_HASH_LEN],
+			 enum aead_cipher cipher)
 {
-	const char *name = aead_cipher_name(cipher);
 	uint8_t prologue[64];
-	int n;
+	int n = snprintf((char *)prologue, sizeof(prologue), "%s %s", WIRE_IDENTIFIER,
+			 aead_cipher_name(cipher));
 
-	if (cipher == AEAD_AUTO)
+	if (n < 0 || (size_t)n >= sizeof(prologue))
+		return -EINVAL;
+	noise_hash(h0, ck0, WIRE_HASH_LEN, prologue, (size_t)n);
+	return 0;
+}
+
+int noise_local_init(struct noise_local *l, const uint8_t priv[static WIRE_KEY_LEN],
+		     const struct cipher_list *ciphers)
+{
+	if (!ciphers->n || ciphers->n > WIRE_OFFER_LEN)
 		return -EINVAL;
 	memcpy(l->priv, priv, WIRE_KEY_LEN);
 	if (crypto_scalarmult_base(l->pub, l->priv) != 0)
 		return -EINVAL;
-	l->cipher = cipher;
-	n = snprintf((char *)prologue, sizeof(prologue), "%s %s", WIRE_IDENTIFIER, name);
-	if (n < 0 || (size_t)n >= sizeof(prologue))
-		return -EINVAL;
+	l->ciphers = *ciphers;
+	l->no_offer = false;
 	/*
 	 * Noise InitializeSymmetric: a name no longer than HASHLEN is used as is,
 	 * zero-padded (WireGuard hashes its name only because it is longer than
-	 * BLAKE2s's 32 bytes); then MixHash(prologue).
+	 * BLAKE2s's 32 bytes); then MixHash(prologue), one per cipher since the
+	 * prologue names the first one offered.
 	 */
 	_Static_assert(sizeof(WIRE_CONSTRUCTION) - 1 <= WIRE_HASH_LEN, "name fits HASHLEN");
 	memset(l->ck0, 0, WIRE_HASH_LEN);
 	memcpy(l->ck0, WIRE_CONSTRUCTION, strlen(WIRE_CONSTRUCTION));
-	noise_hash(l->h0, l->ck0, WIRE_HASH_LEN, prologue, (size_t)n);
-	noise_hash(l->h_local, l->h0, WIRE_HASH_LEN, l->pub, WIRE_KEY_LEN);
+	for (int c = 1; c <= AEAD_CIPHERS; c++) {
+		if (prologue_hash(l->h0[c], l->ck0, (enum aead_cipher)c) < 0)
+			return -EINVAL;
+		noise_hash(l->h_local[c], l->h0[c], WIRE_HASH_LEN, l->pub, WIRE_KEY_LEN);
+	}
 	return 0;
 }
 
@@ -181,7 +193,8 @@ int noise_remote_init(struct noise_remote *r, const struct noise_local *l,
 		memcpy(r->psk, psk, WIRE_KEY_LEN);
 	else
 		sodium_memzero(r->psk, WIRE_KEY_LEN);
-	noise_hash(r->h_remote, l->h0, WIRE_HASH_LEN, pub, WIRE_KEY_LEN);
+	for (int c = 1; c <= AEAD_CIPHERS; c++)
+		noise_hash(r->h_remote[c], l->h0[c], WIRE_HASH_LEN, pub, WIRE_KEY_LEN);
 	if (crypto_scalarmult(r->ss, l->priv, pub) != 0) {
 		sodium_memzero(r->ss, WIRE_KEY_LEN);
 		return -EINVAL;
@@ -201,9 +214,13 @@ int noise_create_initiation(const struct noise_local *l, const struct noise_remo
 	sodium_memzero(hs, sizeof(*hs));
 	memset(msg, 0, WIRE_INITIATION_LEN);
 	msg[0] = WIRE_TYPE_INITIATION;
+	if (!l->no_offer)
+		negotiate_offer_put(&l->ciphers, hs->offer);
+	memcpy(msg + WIRE_OFFER_OFF, hs->offer, WIRE_OFFER_LEN);
+	hs->cipher = l->ciphers.c[0];
 	put_le32(msg + WIRE_INIT_OFF_SENDER, local_index);
 	memcpy(hs->ck, l->ck0, WIRE_HASH_LEN);
-	memcpy(hs->h, r->h_remote, WIRE_HASH_LEN);
+	memcpy(hs->h, r->h_remote[hs->cipher], WIRE_HASH_LEN);
 
 	/* e */
 	memcpy(hs->e_priv, e_priv, WIRE_KEY_LEN);
@@ -230,24 +247,54 @@ out:
 	return rc;
 }
 
+/*
+ * The initiation's s token under the prologue of cipher c: h from our
+ * h_local for c, then e; true (hs->h set) if the static key decrypts.
+ */
+static bool try_prologue(const struct noise_local *l, enum aead_cipher c, const uint8_t *msg,
+			 const uint8_t k[static WIRE_KEY_LEN], struct noise_handshake *hs,
+			 uint8_t static_pub[static WIRE_KEY_LEN])
+{
+	uint8_t h[WIRE_HASH_LEN];
+	bool ok;
+
+	memcpy(h, l->h_local[c], WIRE_HASH_LEN);
+	mix_hash(h, hs->re, WIRE_KEY_LEN);
+	ok = decrypt_and_hash(static_pub, msg + WIRE_INIT_OFF_STATIC, WIRE_KEY_LEN, k, h);
+	if (ok) {
+		memcpy(hs->h, h, WIRE_HASH_LEN);
+		hs->cipher = c;
+	}
+	sodium_memzero(h, sizeof(h));
+	return ok;
+}
+
 int noise_consume_initiation(const struct noise_local *l,
 			     const uint8_t msg[static WIRE_INITIATION_LEN],
 			     struct noise_handshake *hs, uint8_t static_pub[static WIRE_KEY_LEN])
 {
+	static const uint8_t none[WIRE_OFFER_LEN];
 	uint8_t k[WIRE_KEY_LEN];
+	bool ok = false;
 	int rc = -EBADMSG;
 
 	sodium_memzero(hs, sizeof(*hs));
+	memcpy(hs->offer, msg + WIRE_OFFER_OFF, WIRE_OFFER_LEN);
+	if (memcmp(hs->offer, none, WIRE_OFFER_LEN) && !negotiate_offer_valid(hs->offer))
+		goto out;
 	memcpy(hs->ck, l->ck0, WIRE_HASH_LEN);
-	memcpy(hs->h, l->h_local, WIRE_HASH_LEN);
-	/* e */
+	/* e (h follows per prologue in try_prologue) */
 	memcpy(hs->re, msg + WIRE_INIT_OFF_EPHEMERAL, WIRE_KEY_LEN);
-	mix_hash(hs->h, hs->re, WIRE_KEY_LEN);
 	mix_ck(hs->ck, hs->re, WIRE_KEY_LEN);
 	/* es, s */
 	if (!mix_dh(hs->ck, k, l->priv, hs->re))
 		goto out;
-	if (!decrypt_and_hash(static_pub, msg + WIRE_INIT_OFF_STATIC, WIRE_KEY_LEN, k, hs->h))
+	if (hs->offer[0])
+		ok = try_prologue(l, (enum aead_cipher)hs->offer[0], msg, k, hs, static_pub);
+	/* No offer: an older initiator, whose prologue names its only cipher. */
+	for (unsigned i = 0; !hs->offer[0] && !ok && i < l->ciphers.n; i++)
+		ok = try_prologue(l, l->ciphers.c[i], msg, k, hs, static_pub);
+	if (!ok)
 		goto out;
 	hs->remote_index = get_le32(msg + WIRE_INIT_OFF_SENDER);
 	hs->state = NOISE_HS_CONSUMED_INITIATION;
@@ -281,6 +328,18 @@ out:
 	return rc;
 }
 
+/* The choice out of an offer: MixHash(offer || choice), so both are authenticated. */
+static void mix_choice(struct noise_handshake *hs, enum aead_cipher c)
+{
+	uint8_t oc[WIRE_OFFER_LEN + 1];
+
+	memcpy(oc, hs->offer, WIRE_OFFER_LEN);
+	oc[WIRE_OFFER_LEN] = (uint8_t)c;
+	mix_hash(hs->h, oc, sizeof(oc));
+	hs->cipher = c;
+	hs->negotiated = true;
+}
+
 int noise_create_response(const struct noise_local *l, const struct noise_remote *r,
 			  struct noise_handshake *hs, uint32_t local_index,
 			  const uint8_t e_priv[static WIRE_KEY_LEN],
@@ -289,11 +348,18 @@ int noise_create_response(const struct noise_local *l, const struct noise_remote
 	uint8_t k[WIRE_KEY_LEN], tau[WIRE_HASH_LEN], t[WIRE_HASH_LEN];
 	int rc = -EINVAL;
 
-	(void)l;
 	if (hs->state != NOISE_HS_CONSUMED_INITIATION)
 		return -EINVAL;
 	memset(msg, 0, WIRE_RESPONSE_LEN);
 	msg[0] = WIRE_TYPE_RESPONSE;
+	if (hs->offer[0]) {
+		enum aead_cipher c = negotiate_pick(hs->offer, &l->ciphers);
+
+		if (c == AEAD_AUTO)
+			return -ENOTSUP;
+		mix_choice(hs, c);
+		msg[WIRE_OFFER_OFF] = (uint8_t)c;
+	}
 	put_le32(msg + WIRE_RESP_OFF_SENDER, local_index);
 	put_le32(msg + WIRE_RESP_OFF_RECEIVER, hs->remote_index);
 	/* e */
@@ -332,12 +398,21 @@ int noise_consume_response(const struct noise_local *l, const struct noise_remot
 {
 	uint8_t k[WIRE_KEY_LEN], tau[WIRE_HASH_LEN], t[WIRE_HASH_LEN];
 	uint8_t h[WIRE_HASH_LEN], ck[WIRE_HASH_LEN], re[WIRE_KEY_LEN];
+	struct noise_handshake chosen;
+	uint8_t choice = msg[WIRE_OFFER_OFF];
 	int rc = -EBADMSG;
 
+	(void)l;
 	if (hs->state != NOISE_HS_CREATED_INITIATION ||
 	    get_le32(msg + WIRE_RESP_OFF_RECEIVER) != hs->local_index)
 		return -EBADMSG;
-	memcpy(h, hs->h, sizeof(h));
+	/* No choice: an older responder that took our prologue's cipher. */
+	if (choice && !negotiate_choice_valid(hs->offer, choice))
+		return -EBADMSG;
+	chosen = *hs;
+	if (choice)
+		mix_choice(&chosen, (enum aead_cipher)choice);
+	memcpy(h, chosen.h, sizeof(h));
 	memcpy(ck, hs->ck, sizeof(ck));
 	memcpy(re, msg + WIRE_RESP_OFF_EPHEMERAL, WIRE_KEY_LEN);
 	/* e */
@@ -359,6 +434,8 @@ int noise_consume_response(const struct noise_local *l, const struct noise_remot
 	memcpy(hs->h, h, sizeof(h));
 	memcpy(hs->ck, ck, sizeof(ck));
 	memcpy(hs->re, re, sizeof(re));
+	hs->cipher = chosen.cipher;
+	hs->negotiated = chosen.negotiated;
 	hs->remote_index = get_le32(msg + WIRE_RESP_OFF_SENDER);
 	hs->state = NOISE_HS_CONSUMED_RESPONSE;
 	rc = 0;
@@ -369,6 +446,7 @@ out:
 	sodium_memzero(h, sizeof(h));
 	sodium_memzero(ck, sizeof(ck));
 	sodium_memzero(re, sizeof(re));
+	sodium_memzero(&chosen, sizeof(chosen));
 	return rc;
 }
 
@@ -389,6 +467,8 @@ int noise_derive_keys(struct noise_handshake *hs, struct noise_keys *keys)
 	keys->local_index = hs->local_index;
 	keys->remote_index = hs->remote_index;
 	keys->initiator = initiator;
+	keys->cipher = hs->cipher;
+	keys->negotiated = hs->negotiated;
 	sodium_memzero(t1, sizeof(t1));
 	sodium_memzero(t2, sizeof(t2));
 	sodium_memzero(hs, sizeof(*hs));

@@ -6,10 +6,11 @@
  *
  *   ck = CONSTRUCTION zero-padded to 64 bytes (Noise InitializeSymmetric:
  *        the name is not longer than HASHLEN); h = HASH(ck || IDENTIFIER " "
- *        cipher) (MixHash(prologue));
+ *        cipher) (MixHash(prologue)), cipher the first one offered;
  *   h = HASH(h || S_pub_responder)  (IK pre-message)
- *   initiation: e, es, s, ss, {timestamp}
- *   response:   e, ee, se, psk, {}
+ *   initiation: offer in the clear, e, es, s, ss, {timestamp}
+ *   response:   choice in the clear, MixHash(offer || choice) if there is a
+ *               choice, e, ee, se, psk, {}
  *   (T_send, T_recv) = HKDF2(ck, empty)   (swapped for the responder)
  *
  * HMAC is RFC 2104 over BLAKE2b-512 and HKDF is Noise's (section 4.3). Where
@@ -31,6 +32,7 @@
 #include <stdint.h>
 
 #include "aead.h"
+#include "negotiate.h"
 #include "wire.h"
 
 #define NOISE_WUR __attribute__((warn_unused_result))
@@ -39,18 +41,22 @@
 struct noise_local {
 	uint8_t priv[WIRE_KEY_LEN];
 	uint8_t pub[WIRE_KEY_LEN];
-	enum aead_cipher cipher;	/* resolved; bound into the prologue */
-	uint8_t ck0[WIRE_HASH_LEN];	/* CONSTRUCTION, zero-padded */
-	uint8_t h0[WIRE_HASH_LEN];	/* HASH(ck0 || prologue) */
-	uint8_t h_local[WIRE_HASH_LEN]; /* HASH(h0 || pub): as a responder */
+	struct cipher_list ciphers; /* offered and accepted, preferred first */
+	bool no_offer;		    /* initiate as an end without negotiation (tests) */
+	uint8_t ck0[WIRE_HASH_LEN]; /* CONSTRUCTION, zero-padded */
+	/* Per cipher id: HASH(ck0 || prologue naming it), and HASH(that || pub)
+	 * (as a responder). */
+	uint8_t h0[AEAD_CIPHERS + 1][WIRE_HASH_LEN];
+	uint8_t h_local[AEAD_CIPHERS + 1][WIRE_HASH_LEN];
 };
 
 /* What we know of one peer. */
 struct noise_remote {
 	uint8_t pub[WIRE_KEY_LEN];
-	uint8_t psk[WIRE_KEY_LEN];	 /* zeros when none */
-	uint8_t ss[WIRE_KEY_LEN];	 /* DH(our priv, their pub), precomputed */
-	uint8_t h_remote[WIRE_HASH_LEN]; /* HASH(h0 || pub): as an initiator */
+	uint8_t psk[WIRE_KEY_LEN]; /* zeros when none */
+	uint8_t ss[WIRE_KEY_LEN];  /* DH(our priv, their pub), precomputed */
+	/* Per cipher id: HASH(h0 || pub), as an initiator. */
+	uint8_t h_remote[AEAD_CIPHERS + 1][WIRE_HASH_LEN];
 };
 
 enum noise_hs_state {
@@ -71,6 +77,9 @@ struct noise_handshake {
 	uint8_t re[WIRE_KEY_LEN]; /* their ephemeral */
 	uint8_t h[WIRE_HASH_LEN];
 	uint8_t ck[WIRE_HASH_LEN];
+	uint8_t offer[WIRE_OFFER_LEN]; /* sent / received; zeros: none */
+	enum aead_cipher cipher;       /* the prologue's, then the chosen one */
+	bool negotiated;	       /* chosen from an offer (else: the prologue's) */
 };
 
 /* Transport keys out of a completed handshake. */
@@ -80,6 +89,8 @@ struct noise_keys {
 	uint32_t local_index;
 	uint32_t remote_index;
 	bool initiator;
+	enum aead_cipher cipher; /* the data cipher both ends run */
+	bool negotiated;	 /* from an offer; false: a peer without negotiation */
 };
 
 /* Primitives (exposed for known-answer tests). */
@@ -91,9 +102,9 @@ void noise_hmac(uint8_t out[static WIRE_HASH_LEN], const uint8_t *key, size_t ke
 void noise_hkdf(uint8_t *out1, uint8_t *out2, uint8_t *out3, const uint8_t ck[static WIRE_HASH_LEN],
 		const uint8_t *ikm, size_t ikmlen);
 
-/* 0, or -EINVAL (priv gives a zero public key / unresolved cipher). */
+/* 0, or -EINVAL (priv gives a zero public key / an empty cipher list). */
 int noise_local_init(struct noise_local *l, const uint8_t priv[static WIRE_KEY_LEN],
-		     enum aead_cipher cipher) NOISE_WUR;
+		     const struct cipher_list *ciphers) NOISE_WUR;
 /* psk may be NULL. 0, or -EINVAL (their key gives a zero shared secret). */
 int noise_remote_init(struct noise_remote *r, const struct noise_local *l,
 		      const uint8_t pub[static WIRE_KEY_LEN], const uint8_t *psk) NOISE_WUR;
@@ -113,8 +124,10 @@ int noise_create_initiation(const struct noise_local *l, const struct noise_remo
  * Responder, step 1: decrypts an initiation (mac1 already checked) far enough
  * to learn the initiator's static key. Fills hs (state
  * NOISE_HS_CONSUMED_INITIATION, with remote_index) but the caller must then
- * find the peer by static_pub and call noise_finish_initiation(). 0 or
- * -EBADMSG.
+ * find the peer by static_pub and call noise_finish_initiation(). An
+ * initiation without an offer is tried with the prologue of each of our
+ * ciphers in turn (one DH for all): an older peer gets the cipher it always
+ * had, if we have it. 0 or -EBADMSG.
  */
 int noise_consume_initiation(const struct noise_local *l,
 			     const uint8_t msg[static WIRE_INITIATION_LEN],
@@ -132,7 +145,9 @@ int noise_finish_initiation(const struct noise_remote *r,
 
 /*
  * Responder: builds the response to a consumed initiation into msg (all but
- * mac1/mac2), hs goes to NOISE_HS_CREATED_RESPONSE. 0 or -EINVAL.
+ * mac1/mac2), with our choice from its offer; hs goes to
+ * NOISE_HS_CREATED_RESPONSE. 0, -EINVAL, or -ENOTSUP (we have none of the
+ * offered ciphers).
  */
 int noise_create_response(const struct noise_local *l, const struct noise_remote *r,
 			  struct noise_handshake *hs, uint32_t local_index,
@@ -141,7 +156,8 @@ int noise_create_response(const struct noise_local *l, const struct noise_remote
 
 /*
  * Initiator: checks a response (mac1 checked, receiver index matched to hs by
- * the caller) against hs in NOISE_HS_CREATED_INITIATION. On success hs is
+ * the caller) against hs in NOISE_HS_CREATED_INITIATION, and its choice
+ * against our offer (no choice: the prologue's cipher). On success hs is
  * NOISE_HS_CONSUMED_RESPONSE; on failure hs is unchanged (a forged response
  * cannot kill a pending handshake). 0 or -EBADMSG.
  */

@@ -21,9 +21,9 @@
 /* Noise protocol name: the initial chaining key and hash, zero-padded to 64 bytes. */
 #define WIRE_CONSTRUCTION "Noise_IKpsk2_25519_ChaChaPoly_BLAKE2b"
 /*
- * Prologue: this identifier followed by one space and the data cipher's name
- * ("aes256gcm" or "chacha20poly1305"), so two ends configured with different
- * data ciphers fail the handshake instead of exchanging undecryptable data.
+ * Prologue: this identifier followed by one space and a data cipher's name
+ * ("aes256gcm" or "chacha20poly1305"): the first cipher of the initiator's
+ * offer, or, from an end that sends no offer, the only cipher it has.
  */
 #define WIRE_IDENTIFIER	  "ovlperf tunnel v1"
 #define WIRE_LABEL_MAC1	  "mac1----"
@@ -39,7 +39,28 @@
 #define WIRE_COOKIE_LEN	      16
 #define WIRE_COOKIE_NONCE_LEN 24 /* XChaCha20-Poly1305 */
 
-/* Message types: first byte; the three following bytes are reserved (zero). */
+/*
+ * Message types: first byte. In a data or cookie message the three following
+ * bytes are reserved (zero).
+ *
+ * CIPHER NEGOTIATION rides in those three bytes of the handshake messages
+ * (an end that predates it writes zeros there and ignores them):
+ *  - initiation: the offer, the initiator's data ciphers in its order of
+ *    preference, one id a byte, zero-terminated if shorter than 3; the
+ *    prologue names the first. All zero: no offer (an older initiator).
+ *  - response: byte 1 is the responder's choice, the first offered cipher it
+ *    takes; bytes 2-3 zero. Zero: no choice (an older responder, which
+ *    accepted the initiation, so it runs the prologue's cipher).
+ * A responder that chose mixes offer(3) || choice(1) into the handshake hash
+ * before its ephemeral key, and so does the initiator on reading the choice:
+ * the response's empty AEAD (keyed by both DHs and the psk) then fails if
+ * anyone changed a byte of either, so forcing a weaker choice needs the keys.
+ */
+#define WIRE_CIPHER_AES256GCM	     1
+#define WIRE_CIPHER_CHACHA20POLY1305 2
+#define WIRE_OFFER_OFF		     1
+#define WIRE_OFFER_LEN		     3
+
 enum wire_type {
 	WIRE_TYPE_INITIATION = 1,
 	WIRE_TYPE_RESPONSE = 2,
@@ -49,7 +70,7 @@ enum wire_type {
 
 /*
  * Handshake initiation (148 bytes):
- *   type(1) reserved(3) sender(4) ephemeral(32) static(32+16) timestamp(12+16)
+ *   type(1) offer(3) sender(4) ephemeral(32) static(32+16) timestamp(12+16)
  *   mac1(16) mac2(16)
  */
 #define WIRE_INIT_OFF_SENDER	4
@@ -62,7 +83,7 @@ enum wire_type {
 
 /*
  * Handshake response (92 bytes):
- *   type(1) reserved(3) sender(4) receiver(4) ephemeral(32) empty(0+16)
+ *   type(1) choice(1) reserved(2) sender(4) receiver(4) ephemeral(32) empty(0+16)
  *   mac1(16) mac2(16)
  */
 #define WIRE_RESP_OFF_SENDER	4

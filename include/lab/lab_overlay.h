@@ -43,6 +43,17 @@ const char *lab_overlay_ifname(const struct lab_overlay *ov, unsigned host);
  * (/run/ovlperf/labs/<lab>.overlay-<h>.log; lab_down() removes it); host < 0
  * gives the name of them all, with H for the host, for messages. */
 int lab_overlay_log_path(const char *lab_name, int host, char *buf, size_t len);
+/* The data cipher host h's daemon runs with its first peer, and why
+ * (`tunnel show`: session_cipher, session_cipher_impl, session_cipher_by,
+ * cipher_order); the fields are "" when the daemon does not say. */
+struct lab_overlay_cipher {
+	char name[24];
+	char impl[16];
+	char by[32];
+	char order[16];
+};
+/* 0, or -errno if the daemon does not answer. */
+int lab_overlay_cipher(const struct lab_overlay *ov, unsigned host, struct lab_overlay_cipher *out);
 /* Whether the daemon in host h is still running. */
 bool lab_overlay_alive(const struct lab_overlay *ov, unsigned host);
 /* The pid of host h's daemon as this process started it (0: none, or one

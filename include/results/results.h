@@ -51,6 +51,15 @@ struct results_path {
 	char pmtu_source[16];
 	int family; /* AF_INET or AF_INET6 of the data path; 0: unknown
 		     * (results_path_family() then reads the address) */
+	/* A built-in overlay's data cipher as its client-side daemon reported
+	 * it once up (`tunnel show`: session_cipher, session_cipher_impl,
+	 * session_cipher_by, cipher_order); "" when not known. */
+	struct results_path_cipher {
+		char name[24];
+		char impl[16];
+		char by[32];
+		char order[16];
+	} cipher;
 };
 
 enum results_trial_kind {

@@ -196,6 +196,35 @@ static int handshakes_done(const struct lab_overlay *ov, unsigned h)
 	return r;
 }
 
+int lab_overlay_cipher(const struct lab_overlay *ov, unsigned host, struct lab_overlay_cipher *out)
+{
+	char path[128];
+	char *reply = malloc(CONTROL_REPLY_MAX);
+	ssize_t n;
+	int r;
+
+	memset(out, 0, sizeof(*out));
+	if (!reply)
+		return -ENOMEM;
+	r = host < ov->nhosts
+		    ? control_path(ov->netns_ino[host], OVERLAY_IFNAME, path, sizeof(path))
+		    : -EINVAL;
+	if (r == 0) {
+		n = control_request(path, "show", reply, CONTROL_REPLY_MAX, 1000);
+		if (n < 0)
+			r = (int)n;
+	}
+	if (r == 0) {
+		/* A key the daemon does not print (an older one) stays "". */
+		(void)control_get(reply, "session_cipher", out->name, sizeof(out->name));
+		(void)control_get(reply, "session_cipher_impl", out->impl, sizeof(out->impl));
+		(void)control_get(reply, "session_cipher_by", out->by, sizeof(out->by));
+		(void)control_get(reply, "cipher_order", out->order, sizeof(out->order));
+	}
+	free(reply);
+	return r;
+}
+
 static int wait_ready(struct lab_overlay *ov)
 {
 	uint64_t deadline = clock_now_ns() + OVERLAY_READY_TIMEOUT_MS * NSEC_PER_MSEC;

@@ -382,7 +382,8 @@ static bool add_lists(cJSON *root, const struct results_run *run)
 		return false;
 	for (unsigned i = 0; i < run->npaths; i++) {
 		const struct results_path *p = &run->paths[i];
-		cJSON *o = cJSON_CreateObject();
+		const struct results_path_cipher *c = &p->cipher;
+		cJSON *o = cJSON_CreateObject(), *co;
 
 		if (!rj_add_array_item(paths, o) || !rj_add_str(o, "name", p->name) ||
 		    !rj_add_str(o, "kind", results_path_kind_name(p->kind)) ||
@@ -390,6 +391,13 @@ static bool add_lists(cJSON *root, const struct results_run *run)
 		    !rj_add_num(o, "pmtu", p->pmtu) ||
 		    !rj_add_str(o, "pmtu_source", p->pmtu_source) ||
 		    !rj_add_num(o, "family", results_path_family(p) == AF_INET6 ? 6 : 4))
+			return false;
+		if (!c->name[0])
+			continue;
+		co = cJSON_CreateObject();
+		if (!rj_add_child(o, "cipher", co) || !rj_add_str(co, "name", c->name) ||
+		    !rj_add_str(co, "impl", c->impl) || !rj_add_str(co, "by", c->by) ||
+		    !rj_add_str(co, "order", c->order))
 			return false;
 	}
 	trials = cJSON_CreateArray();

@@ -314,6 +314,27 @@ static int read_trial(struct rd *rd, const cJSON *o, const struct results_run *r
 	return err;
 }
 
+/* A path's "cipher" object (a built-in overlay's; absent in older runs and other paths). */
+static int read_path_cipher(struct rd *rd, const cJSON *o, struct results_path_cipher *c)
+{
+	const cJSON *co = cJSON_GetObjectItemCaseSensitive(o, "cipher");
+	int err;
+
+	memset(c, 0, sizeof(*c));
+	if (!co)
+		return 0;
+	if (!cJSON_IsObject(co))
+		return bad(rd, "cipher", "must be an object");
+	err = get_str(rd, co, "name", c->name, sizeof(c->name), true);
+	if (!err)
+		err = get_str(rd, co, "impl", c->impl, sizeof(c->impl), false);
+	if (!err)
+		err = get_str(rd, co, "by", c->by, sizeof(c->by), false);
+	if (!err)
+		err = get_str(rd, co, "order", c->order, sizeof(c->order), false);
+	return err;
+}
+
 static int read_paths(struct rd *rd, const cJSON *root, struct results_run *run)
 {
 	const cJSON *paths = cJSON_GetObjectItemCaseSensitive(root, "paths"), *o;
@@ -363,6 +384,9 @@ static int read_paths(struct rd *rd, const cJSON *root, struct results_run *run)
 		    (!cJSON_IsNumber(mtu) || (mtu->valuedouble != 4 && mtu->valuedouble != 6)))
 			return bad(rd, "family", "must be 4 or 6");
 		p->family = !mtu ? 0 : mtu->valuedouble == 6 ? AF_INET6 : AF_INET;
+		err = read_path_cipher(rd, o, &p->cipher);
+		if (err)
+			return err;
 		run->npaths++;
 	}
 	rd->where[0] = '\0';

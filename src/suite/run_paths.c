@@ -294,6 +294,24 @@ static uint32_t path_mtu(const struct run *r, const struct scenario_path *sp)
 	return 0;
 }
 
+/* The data cipher the overlay's first host runs (its handshakes are done) into path k of run.json.
+ */
+static void note_cipher(struct run *r, unsigned k)
+{
+	struct lab_overlay_cipher c;
+	struct results_path_cipher *out;
+
+	if (k >= r->res->npaths || lab_overlay_cipher(r->ov, 0, &c) < 0)
+		return;
+	out = &r->res->paths[k].cipher;
+	snprintf(out->name, sizeof(out->name), "%s", c.name);
+	snprintf(out->impl, sizeof(out->impl), "%s", c.impl);
+	snprintf(out->by, sizeof(out->by), "%s", c.by);
+	snprintf(out->order, sizeof(out->order), "%s", c.order);
+	log_info("path %s: data cipher %s (%s, %s; offer order %s)", r->res->paths[k].name, c.name,
+		 c.impl, c.by, c.order);
+}
+
 static int builtin_up(struct run *r)
 {
 	const struct scenario_path *b = NULL;
@@ -325,8 +343,10 @@ static int builtin_up(struct run *r)
 		if (!interrupt_requested())
 			run_stop(r, err, "path %s: the built-in overlay did not come up: %s",
 				 b->name, strerror(-err));
+		return err;
 	}
-	return err;
+	note_cipher(r, (unsigned)(b - r->scn->paths));
+	return 0;
 }
 
 static bool process_alive(pid_t pid)

@@ -63,7 +63,7 @@ static struct engine *make_engine(const uint8_t *priv, const uint8_t *peer_priv,
 				  struct engine_peer **peer)
 {
 	struct engine_config cfg = { .private_key = priv,
-				     .cipher = AEAD_CHACHA20POLY1305,
+				     .ciphers = { .n = 1, .c = { AEAD_CHACHA20POLY1305 } },
 				     .mtu = 1420,
 				     .max_peers = 2,
 				     .rng = det_rng,

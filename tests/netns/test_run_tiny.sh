@@ -38,6 +38,11 @@ need(d["schema"] == "ovlperf.run" and d["schema_version"] == 2 and d["complete"]
      "schema ovlperf.run version 2 and complete")
 need([p["kind"] for p in d["paths"]] == ["underlay", "builtin"], "paths underlay + builtin")
 need(d["paths"][0]["addr"] == "198.18.0.2" and d["paths"][1]["addr"] == "198.19.0.2", "addresses")
+c = d["paths"][1].get("cipher", {})
+need(c.get("name") in ("aes256gcm", "chacha20poly1305") and c.get("by") == "negotiated"
+     and c.get("impl") in ("openssl", "libsodium") and c.get("order") == "measured",
+     "the overlay's data cipher, negotiated, from its daemon: %r" % c)
+need("cipher" not in d["paths"][0], "no cipher on the underlay")
 need(d["host"]["kernel"].startswith("Linux") and d["host"]["cpu"], "kernel and CPU")
 need("[scenario]" in d["scenario"]["text"], "scenario text")
 kinds = {t["kind"] for t in d["trials"]}

@@ -26,7 +26,7 @@ static const char good[] = "; a comment\n"
 			   "address = 198.19.0.1/24, 2001:2:0:ff::1/64\n"
 			   "mtu = 1420 ; inline comment\n"
 			   "max_mtu = 9000\n"
-			   "cipher = chacha20poly1305\n"
+			   "cipher = ChaCha20Poly1305 , aes256gcm\n"
 			   "\n"
 			   "[peer]\n"
 			   "public_key = " K1 "\n"
@@ -57,7 +57,9 @@ static void test_good(void **state)
 	assert_int_equal(c.addresses[1].family, AF_INET6);
 	assert_int_equal(c.mtu, 1420);
 	assert_int_equal(c.max_mtu, 9000);
-	assert_int_equal(c.cipher, CONFIG_CIPHER_CHACHA20POLY1305);
+	assert_int_equal(c.ciphers.n, 2);
+	assert_int_equal(c.ciphers.c[0], AEAD_CHACHA20POLY1305);
+	assert_int_equal(c.ciphers.c[1], AEAD_AES256GCM);
 	assert_int_equal(c.npeers, 2);
 	assert_int_equal(c.peers[0].nallowed, 3);
 	assert_int_equal(c.peers[0].line, 10);
@@ -156,7 +158,14 @@ static const struct {
 	{ "[interface]\nmax_mtu=100\n",
 	  "t.conf:2: key 'max_mtu': '100' is not a number in 576..65000" },
 	{ "[interface]\ncipher=rot13\n",
-	  "t.conf:2: key 'cipher': 'rot13' is not auto, aes256gcm or chacha20poly1305" },
+	  "t.conf:2: key 'cipher': 'rot13': at 'rot13': expected auto, or a comma list of "
+	  "aes256gcm and chacha20poly1305 without repeats" },
+	{ "[interface]\ncipher=aes256gcm, AES256GCM\n",
+	  "t.conf:2: key 'cipher': 'aes256gcm, AES256GCM': at ' AES256GCM': expected auto, or a "
+	  "comma list of aes256gcm and chacha20poly1305 without repeats" },
+	{ "[interface]\ncipher=aes256gcm,auto\n",
+	  "t.conf:2: key 'cipher': 'aes256gcm,auto': at 'auto': expected auto, or a comma list of "
+	  "aes256gcm and chacha20poly1305 without repeats" },
 	{ "[interface]\naddress=198.19.0.1\n",
 	  "t.conf:2: key 'address': '198.19.0.1' is not an address/prefix (e.g. 198.19.0.1/24)" },
 	{ "[interface]\naddress=198.19.0.1/33\n", "t.conf:2: key 'address': '198.19.0.1/33' is not "

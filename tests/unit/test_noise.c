@@ -116,9 +116,18 @@ struct pair {
 	struct noise_handshake *hi, *hr;
 };
 
-static void pair_init(struct pair *p, enum aead_cipher ci, enum aead_cipher cr,
-		      const uint8_t *psk_i, const uint8_t *psk_r)
+static struct cipher_list list_of(const char *s)
 {
+	struct cipher_list l;
+
+	assert_true(negotiate_list_parse(s, &l, NULL));
+	return l;
+}
+
+static void pair_init_lists(struct pair *p, const char *ci, const char *cr, const uint8_t *psk_i,
+			    const uint8_t *psk_r)
+{
+	struct cipher_list li = list_of(ci), lr = list_of(cr);
 	uint8_t si[32], sr[32];
 
 	p->li = sodium_malloc(sizeof(*p->li));
@@ -129,10 +138,16 @@ static void pair_init(struct pair *p, enum aead_cipher ci, enum aead_cipher cr,
 	p->hr = sodium_malloc(sizeof(*p->hr));
 	unhex(si, 32, KAT_S_I);
 	unhex(sr, 32, KAT_S_R);
-	assert_int_equal(noise_local_init(p->li, si, ci), 0);
-	assert_int_equal(noise_local_init(p->lr, sr, cr), 0);
+	assert_int_equal(noise_local_init(p->li, si, &li), 0);
+	assert_int_equal(noise_local_init(p->lr, sr, &lr), 0);
 	assert_int_equal(noise_remote_init(p->ri, p->li, p->lr->pub, psk_i), 0);
 	assert_int_equal(noise_remote_init(p->rr, p->lr, p->li->pub, psk_r), 0);
+}
+
+static void pair_init(struct pair *p, enum aead_cipher ci, enum aead_cipher cr,
+		      const uint8_t *psk_i, const uint8_t *psk_r)
+{
+	pair_init_lists(p, aead_cipher_name(ci), aead_cipher_name(cr), psk_i, psk_r);
 }
 
 static void pair_free(struct pair *p)
@@ -218,8 +233,8 @@ static void check_data(const struct kat_case *c, const struct noise_keys *ki,
 		return; /* messages checked; data sealing needs AES-NI */
 	}
 	/* Initiator -> responder data, counter 0. */
-	assert_int_equal(aead_key_init(ks, c->cipher, ki->send), 0);
-	assert_int_equal(aead_key_init(kv, c->cipher, kr->recv), 0);
+	assert_int_equal(aead_key_init(ks, c->cipher, AEAD_IMPL_LIBSODIUM, ki->send), 0);
+	assert_int_equal(aead_key_init(kv, c->cipher, AEAD_IMPL_LIBSODIUM, kr->recv), 0);
 	pkt[0] = WIRE_TYPE_DATA;
 	put_le32(pkt + 4, ki->remote_index);
 	put_le64(pkt + 8, 0);
@@ -231,7 +246,8 @@ static void check_data(const struct kat_case *c, const struct noise_keys *ki,
 	assert_int_equal(aead_open(kv, 0, pkt, 16, pkt + 16, padded, pkt + 16 + padded), 0);
 	assert_memory_equal(pkt + 16, payload, plen);
 	/* Responder -> initiator keepalive, counter 7. */
-	assert_int_equal(aead_key_init(ks, c->cipher, kr->send), 0);
+	aead_key_wipe(ks);
+	assert_int_equal(aead_key_init(ks, c->cipher, AEAD_IMPL_LIBSODIUM, kr->send), 0);
 	memset(pkt, 0, sizeof(pkt));
 	pkt[0] = WIRE_TYPE_DATA;
 	put_le32(pkt + 4, kr->remote_index);
@@ -255,6 +271,9 @@ static void test_handshake_kat(void **state)
 
 		print_message("  case %s\n", c->name);
 		pair_init(&p, c->cipher, c->cipher, c->psk ? psk : NULL, c->psk ? psk : NULL);
+		/* The golden transcripts are of ends without negotiation: an end
+		 * that sends no offer still speaks them byte for byte. */
+		p.li->no_offer = true;
 		make_init(&p, init);
 		assert_hex(init, sizeof(init), c->init);
 		assert_int_equal(consume_init(&p, init), 0);
@@ -276,6 +295,10 @@ static void test_handshake_kat(void **state)
 		assert_int_equal(ki.remote_index, KAT_R_IDX);
 		assert_int_equal(kr.local_index, KAT_R_IDX);
 		assert_int_equal(kr.remote_index, KAT_I_IDX);
+		assert_int_equal(ki.cipher, c->cipher);
+		assert_int_equal(kr.cipher, c->cipher);
+		assert_false(ki.negotiated);
+		assert_false(kr.negotiated);
 		/* derive_keys wipes the handshake: a second call fails. */
 		assert_int_not_equal(noise_derive_keys(p.hi, &ki), 0);
 		check_data(c, &ki, &kr);
@@ -318,10 +341,24 @@ static void test_cipher_mismatch(void **state)
 	struct pair p;
 
 	(void)state;
+	/* Without an offer (an older initiator): its prologue matches none of ours. */
 	pair_init(&p, AEAD_CHACHA20POLY1305, AEAD_AES256GCM, NULL, NULL);
+	p.li->no_offer = true;
 	make_init(&p, init);
 	assert_int_equal(noise_consume_initiation(p.lr, init, p.hr, spub), -EBADMSG);
 	assert_int_equal(p.hr->state, NOISE_HS_ZEROED);
+	pair_free(&p);
+	/* With one: it authenticates, and the responder has nothing to choose. */
+	pair_init(&p, AEAD_CHACHA20POLY1305, AEAD_AES256GCM, NULL, NULL);
+	make_init(&p, init);
+	assert_int_equal(consume_init(&p, init), 0);
+	{
+		uint8_t e[32], resp[WIRE_RESPONSE_LEN];
+
+		unhex(e, 32, KAT_E_R);
+		assert_int_equal(noise_create_response(p.lr, p.rr, p.hr, KAT_R_IDX, e, resp),
+				 -ENOTSUP);
+	}
 	pair_free(&p);
 }
 
@@ -336,7 +373,11 @@ static void test_wrong_responder_key(void **state)
 	make_init(&p, init);
 	/* Someone else receives it: the static key does not decrypt. */
 	unhex(other, 32, KAT_E_R);
-	assert_int_equal(noise_local_init(x, other, AEAD_CHACHA20POLY1305), 0);
+	{
+		struct cipher_list cl = list_of("chacha20poly1305");
+
+		assert_int_equal(noise_local_init(x, other, &cl), 0);
+	}
 	assert_int_equal(noise_consume_initiation(x, init, p.hr, spub), -EBADMSG);
 	/* The right responder with the wrong idea of the initiator's key: ss differs. */
 	assert_int_equal(noise_consume_initiation(p.lr, init, p.hr, spub), 0);
@@ -359,11 +400,141 @@ static void test_low_order_point(void **state)
 
 	(void)state;
 	unhex(sk, 32, KAT_S_I);
-	assert_int_equal(noise_local_init(l, sk, AEAD_CHACHA20POLY1305), 0);
+	struct cipher_list cl = list_of("chacha20poly1305"), none = list_of("auto");
+
+	assert_int_equal(noise_local_init(l, sk, &cl), 0);
 	assert_int_equal(noise_remote_init(r, l, zero, NULL), -EINVAL);
-	assert_int_equal(noise_local_init(l, sk, AEAD_AUTO), -EINVAL);
+	assert_int_equal(noise_local_init(l, sk, &none), -EINVAL);
 	sodium_free(l);
 	sodium_free(r);
+}
+
+/* A whole handshake; the response's first check is returned (0 when it completes). */
+static int run_pair(struct pair *p, uint8_t init[WIRE_INITIATION_LEN],
+		    uint8_t resp[WIRE_RESPONSE_LEN], struct noise_keys *ki, struct noise_keys *kr)
+{
+	int rc = noise_consume_response(p->li, p->ri, p->hi, resp);
+
+	(void)init;
+	if (rc)
+		return rc;
+	assert_int_equal(noise_derive_keys(p->hi, ki), 0);
+	assert_int_equal(noise_derive_keys(p->hr, kr), 0);
+	assert_memory_equal(ki->send, kr->recv, 32);
+	assert_int_equal(ki->cipher, kr->cipher);
+	assert_int_equal(ki->negotiated, kr->negotiated);
+	return 0;
+}
+
+static void test_negotiation(void **state)
+{
+	static const struct {
+		const char *ci, *cr; /* initiator's and responder's lists */
+		bool offer;	     /* the initiator sends one */
+		bool strip; /* the offer is zeroed on the way (as an older responder reads it) */
+		enum aead_cipher want;
+		bool negotiated;
+	} cases[] = {
+		/* The initiator's order wins, among what the responder has. */
+		{ "aes256gcm,chacha20poly1305", "chacha20poly1305,aes256gcm", true, false,
+		  AEAD_AES256GCM, true },
+		{ "chacha20poly1305,aes256gcm", "aes256gcm,chacha20poly1305", true, false,
+		  AEAD_CHACHA20POLY1305, true },
+		{ "aes256gcm,chacha20poly1305", "chacha20poly1305", true, false,
+		  AEAD_CHACHA20POLY1305, true },
+		{ "chacha20poly1305", "aes256gcm,chacha20poly1305", true, false,
+		  AEAD_CHACHA20POLY1305, true },
+		/* An older initiator (no offer): the responder finds its prologue's cipher. */
+		{ "chacha20poly1305", "aes256gcm,chacha20poly1305", false, false,
+		  AEAD_CHACHA20POLY1305, false },
+		{ "aes256gcm", "chacha20poly1305,aes256gcm", false, false, AEAD_AES256GCM, false },
+		/* An older responder (reads no offer, answers no choice): the prologue's cipher. */
+		{ "aes256gcm,chacha20poly1305", "aes256gcm", true, true, AEAD_AES256GCM, false },
+	};
+	uint8_t init[WIRE_INITIATION_LEN], resp[WIRE_RESPONSE_LEN], spub[32], ts[12];
+	struct noise_keys ki, kr;
+	struct pair p;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		print_message("  %s -> %s%s%s\n", cases[i].ci, cases[i].cr,
+			      cases[i].offer ? "" : " (no offer)",
+			      cases[i].strip ? " (stripped)" : "");
+		pair_init_lists(&p, cases[i].ci, cases[i].cr, NULL, NULL);
+		p.li->no_offer = !cases[i].offer;
+		make_init(&p, init);
+		assert_int_equal(init[1] != 0, cases[i].offer);
+		if (cases[i].strip)
+			memset(init + WIRE_OFFER_OFF, 0, WIRE_OFFER_LEN);
+		assert_int_equal(noise_consume_initiation(p.lr, init, p.hr, spub), 0);
+		assert_int_equal(noise_finish_initiation(p.rr, init, p.hr, ts), 0);
+		make_resp(&p, resp);
+		assert_int_equal(resp[1], cases[i].negotiated ? cases[i].want : 0);
+		assert_int_equal(run_pair(&p, init, resp, &ki, &kr), 0);
+		assert_int_equal(ki.cipher, cases[i].want);
+		assert_int_equal(ki.negotiated, cases[i].negotiated);
+		pair_free(&p);
+	}
+}
+
+/* Nobody without the keys changes the outcome: a changed choice or offer fails the response. */
+static void test_negotiation_tamper(void **state)
+{
+	uint8_t init[WIRE_INITIATION_LEN], resp[WIRE_RESPONSE_LEN], spub[32], ts[12];
+	struct noise_keys ki, kr;
+	struct pair p;
+
+	(void)state;
+	/* The choice rewritten to the other offered cipher. */
+	pair_init_lists(&p, "aes256gcm,chacha20poly1305", "aes256gcm,chacha20poly1305", NULL, NULL);
+	make_init(&p, init);
+	assert_int_equal(consume_init(&p, init), 0);
+	make_resp(&p, resp);
+	assert_int_equal(resp[1], AEAD_AES256GCM);
+	resp[1] = AEAD_CHACHA20POLY1305;
+	assert_int_equal(run_pair(&p, init, resp, &ki, &kr), -EBADMSG);
+	assert_int_equal(p.hi->state, NOISE_HS_CREATED_INITIATION);
+	/* ... or removed (as if from an older responder). */
+	resp[1] = 0;
+	assert_int_equal(run_pair(&p, init, resp, &ki, &kr), -EBADMSG);
+	/* ... or a cipher we did not offer. */
+	resp[1] = 9;
+	assert_int_equal(run_pair(&p, init, resp, &ki, &kr), -EBADMSG);
+	resp[1] = AEAD_AES256GCM;
+	assert_int_equal(run_pair(&p, init, resp, &ki, &kr), 0);
+	pair_free(&p);
+
+	/* The offer cut short on the way: the responder picks from it, the
+	 * initiator's hash has the whole offer, the response fails. */
+	pair_init_lists(&p, "aes256gcm,chacha20poly1305", "aes256gcm,chacha20poly1305", NULL, NULL);
+	make_init(&p, init);
+	init[2] = 0;
+	assert_int_equal(noise_consume_initiation(p.lr, init, p.hr, spub), 0);
+	assert_int_equal(noise_finish_initiation(p.rr, init, p.hr, ts), 0);
+	make_resp(&p, resp);
+	assert_int_equal(run_pair(&p, init, resp, &ki, &kr), -EBADMSG);
+	pair_free(&p);
+
+	/* The first offered cipher changed: the prologue no longer matches. */
+	pair_init_lists(&p, "aes256gcm,chacha20poly1305", "aes256gcm,chacha20poly1305", NULL, NULL);
+	make_init(&p, init);
+	init[1] = AEAD_CHACHA20POLY1305;
+	init[2] = AEAD_AES256GCM;
+	assert_int_equal(noise_consume_initiation(p.lr, init, p.hr, spub), -EBADMSG);
+	/* A malformed offer (an id after the end) is refused before any DH. */
+	make_init(&p, init);
+	init[2] = 0;
+	init[3] = AEAD_CHACHA20POLY1305;
+	assert_int_equal(noise_consume_initiation(p.lr, init, p.hr, spub), -EBADMSG);
+	pair_free(&p);
+
+	/* Nothing in common: the responder makes no response. */
+	pair_init_lists(&p, "aes256gcm", "chacha20poly1305", NULL, NULL);
+	make_init(&p, init);
+	assert_int_equal(consume_init(&p, init), 0);
+	assert_int_equal(noise_create_response(p.lr, p.rr, p.hr, KAT_R_IDX, init + 8, resp),
+			 -ENOTSUP);
+	pair_free(&p);
 }
 
 static void test_tai64n(void **state)
@@ -393,6 +564,8 @@ int main(void)
 		cmocka_unit_test(test_handshake_kat),
 		cmocka_unit_test(test_wrong_psk),
 		cmocka_unit_test(test_cipher_mismatch),
+		cmocka_unit_test(test_negotiation),
+		cmocka_unit_test(test_negotiation_tamper),
 		cmocka_unit_test(test_wrong_responder_key),
 		cmocka_unit_test(test_low_order_point),
 		cmocka_unit_test(test_tai64n),

@@ -301,12 +301,22 @@ static void test_round_trip(void **state)
 	snprintf(a.stop_reason, sizeof(a.stop_reason), "interrupted by signal 2");
 	snprintf(a.host.client_cpus, sizeof(a.host.client_cpus), "0");
 	snprintf(a.host.server_cpus, sizeof(a.host.server_cpus), "1-3");
+	/* the built-in overlay's data cipher, as its daemon said */
+	snprintf(a.paths[1].cipher.name, sizeof(a.paths[1].cipher.name), "aes256gcm");
+	snprintf(a.paths[1].cipher.impl, sizeof(a.paths[1].cipher.impl), "openssl");
+	snprintf(a.paths[1].cipher.by, sizeof(a.paths[1].cipher.by), "negotiated");
+	snprintf(a.paths[1].cipher.order, sizeof(a.paths[1].cipher.order), "measured");
 	assert_int_equal(results_write_json(&a, path), 0);
 	assert_int_equal(results_read_json(path, &b, err, sizeof(err)), 0);
 	assert_int_equal(b.npaths, 2);
 	assert_string_equal(b.paths[1].name, "overlay");
 	assert_int_equal(b.paths[1].kind, RESULTS_PATH_BUILTIN);
 	assert_int_equal(b.paths[1].mtu, 1420);
+	assert_string_equal(b.paths[1].cipher.name, "aes256gcm");
+	assert_string_equal(b.paths[1].cipher.impl, "openssl");
+	assert_string_equal(b.paths[1].cipher.by, "negotiated");
+	assert_string_equal(b.paths[1].cipher.order, "measured");
+	assert_string_equal(b.paths[0].cipher.name, ""); /* the underlay has none */
 	assert_int_equal(b.ntrials, a.ntrials);
 	assert_int_equal(b.nknees, 2);
 	assert_int_equal(b.nmtu, 1);

@@ -238,7 +238,7 @@ static void test_cipher_mismatch(void **state)
 		uint8_t priv[32];
 		struct engine *e;
 		struct engine_config cfg = { .private_key = priv,
-					     .cipher = AEAD_AES256GCM,
+					     .ciphers = { .n = 1, .c = { AEAD_AES256GCM } },
 					     .mtu = 1420 };
 
 		key_generate(priv);
@@ -250,7 +250,7 @@ static void test_cipher_mismatch(void **state)
 	node_link(&a, &b, NULL, NULL);
 	engine_initiate(a.peer, T0, &res);
 	assert_int_equal(deliver(&b, &a, res.ctrl, res.ctrl_len, T0, &r2, buf, &pkt), ENGINE_DROP);
-	assert_int_equal(r2.drop, ENGINE_DROP_HANDSHAKE);
+	assert_int_equal(r2.drop, ENGINE_DROP_NO_CIPHER);
 	assert_int_equal(r2.ctrl_len, 0);
 	node_free(&a);
 	node_free(&b);
@@ -261,6 +261,69 @@ static void test_cipher_mismatch(void **state)
 		node_link(&a, &b, NULL, NULL);
 		handshake(&a, &b, T0);
 		assert_int_equal(engine_cipher(a.e), c);
+		node_free(&a);
+		node_free(&b);
+	}
+}
+
+/* Data flows both ways and the session runs want, agreed as negotiated says. */
+static void check_session(struct node *a, struct node *b, enum aead_cipher want, bool negotiated)
+{
+	struct engine_peer_stats sa, sb;
+	struct engine_result res;
+	struct engine_pkt pkt;
+	uint8_t d[BUF], buf[BUF];
+	size_t len;
+
+	len = seal_one(a, 200, 0x11, T0, d);
+	assert_int_equal(deliver(b, a, d, len, T0, &res, buf, &pkt), ENGINE_TO_TUNNEL);
+	len = seal_one(b, 1400, 0x22, T0, d);
+	assert_int_equal(deliver(a, b, d, len, T0, &res, buf, &pkt), ENGINE_TO_TUNNEL);
+	engine_peer_stats(a->peer, T0, &sa);
+	engine_peer_stats(b->peer, T0, &sb);
+	assert_int_equal(sa.cipher, want);
+	assert_int_equal(sb.cipher, want);
+	assert_int_equal(sa.negotiated, negotiated);
+	assert_int_equal(sb.negotiated, negotiated);
+}
+
+/* Ends with different preferences, implementations, and one without negotiation. */
+static void test_cipher_negotiation(void **state)
+{
+	static const struct {
+		const char *a, *b;
+		enum aead_impl ia, ib;
+		bool a_offers;
+		enum aead_cipher want; /* a initiates */
+		bool negotiated;
+	} cases[] = {
+		{ "aes256gcm,chacha20poly1305", "chacha20poly1305,aes256gcm", AEAD_IMPL_OPENSSL,
+		  AEAD_IMPL_NONE, true, AEAD_AES256GCM, true },
+		{ "chacha20poly1305,aes256gcm", "aes256gcm,chacha20poly1305", AEAD_IMPL_NONE,
+		  AEAD_IMPL_OPENSSL, true, AEAD_CHACHA20POLY1305, true },
+		{ "aes256gcm,chacha20poly1305", "chacha20poly1305", AEAD_IMPL_OPENSSL,
+		  AEAD_IMPL_OPENSSL, true, AEAD_CHACHA20POLY1305, true },
+		/* a is an older end: no offer; b finds a's cipher in its list. */
+		{ "aes256gcm", "chacha20poly1305,aes256gcm", AEAD_IMPL_NONE, AEAD_IMPL_OPENSSL,
+		  false, AEAD_AES256GCM, false },
+		{ "chacha20poly1305", "aes256gcm,chacha20poly1305", AEAD_IMPL_OPENSSL,
+		  AEAD_IMPL_NONE, false, AEAD_CHACHA20POLY1305, false },
+	};
+	struct node a, b;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		if (!aead_aes_available() &&
+		    (cases[i].ia != AEAD_IMPL_OPENSSL || cases[i].ib != AEAD_IMPL_OPENSSL))
+			continue; /* libsodium's AES-256-GCM needs AES-NI */
+		print_message("  %s (%s) -> %s (%s)\n", cases[i].a, aead_impl_name(cases[i].ia),
+			      cases[i].b, aead_impl_name(cases[i].ib));
+		node_init_impl(&a, 1, cases[i].a, cases[i].ia);
+		node_init_impl(&b, 2, cases[i].b, cases[i].ib);
+		a.e->local->no_offer = !cases[i].a_offers;
+		node_link(&a, &b, NULL, NULL);
+		handshake(&a, &b, T0);
+		check_session(&a, &b, cases[i].want, cases[i].negotiated);
 		node_free(&a);
 		node_free(&b);
 	}
@@ -532,6 +595,7 @@ int main(void)
 		cmocka_unit_test(test_unknown_and_wrong_keys),
 		cmocka_unit_test(test_psk_mismatch),
 		cmocka_unit_test(test_cipher_mismatch),
+		cmocka_unit_test(test_cipher_negotiation),
 		cmocka_unit_test(test_keepalive_and_new_handshake),
 		cmocka_unit_test(test_rekey_and_expiry),
 		cmocka_unit_test(test_counter_limit),

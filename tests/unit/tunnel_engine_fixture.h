@@ -58,11 +58,16 @@ static inline void seeded_rng(void *ctx, void *buf, size_t len)
 	test_rand_buf(buf, len);
 }
 
-static inline void node_init(struct node *n, uint8_t host, enum aead_cipher cipher)
+/*
+ * ciphers: "auto" or a list (negotiate_list_parse()); impl: the implementation
+ * of every cipher (AEAD_IMPL_NONE: the engine's default, libsodium).
+ */
+static inline void node_init_impl(struct node *n, uint8_t host, const char *ciphers,
+				  enum aead_impl impl)
 {
 	uint8_t priv[32];
+	struct aead_host h = { 0 };
 	struct engine_config cfg = { .private_key = priv,
-				     .cipher = cipher,
 				     .mtu = 1420,
 				     .max_peers = 4,
 				     .rng = seeded_rng,
@@ -70,6 +75,13 @@ static inline void node_init(struct node *n, uint8_t host, enum aead_cipher ciph
 				     .tai64n = fake_tai64n };
 
 	memset(n, 0, sizeof(*n));
+	assert_true(negotiate_list_parse(ciphers, &cfg.ciphers, NULL));
+	if (impl != AEAD_IMPL_NONE) {
+		for (int c = 1; c <= AEAD_CIPHERS; c++)
+			h.gbps[c][impl] = aead_impl_available((enum aead_cipher)c, impl) ? c : 0;
+		aead_host_rank(&h);
+		cfg.host = &h;
+	}
 	key_generate(priv);
 	assert_int_equal(engine_new(&cfg, &n->e), 0);
 	engine_public_key(n->e, n->pub);
@@ -77,6 +89,16 @@ static inline void node_init(struct node *n, uint8_t host, enum aead_cipher ciph
 	n->addr.sin_port = htons(51900);
 	n->addr.sin_addr.s_addr = htonl(0xc6120000u | host); /* 198.18.0.host */
 	sodium_memzero(priv, sizeof(priv));
+}
+
+static inline void node_init_list(struct node *n, uint8_t host, const char *ciphers)
+{
+	node_init_impl(n, host, ciphers, AEAD_IMPL_NONE);
+}
+
+static inline void node_init(struct node *n, uint8_t host, enum aead_cipher cipher)
+{
+	node_init_list(n, host, cipher == AEAD_AUTO ? "auto" : aead_cipher_name(cipher));
 }
 
 /* a learns b (with psk), b learns a (with psk_b). */
