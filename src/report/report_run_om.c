@@ -42,31 +42,6 @@
 /* CPU seconds per Gbit -> per byte */
 #define PER_GBIT_TO_PER_BYTE (8.0 / 1e9)
 
-void report_om_label(FILE *f, bool *first, const char *name, const char *value)
-{
-	fprintf(f, "%s%s=\"", *first ? "{" : ",", name);
-	*first = false;
-	for (; *value; value++) {
-		if (*value == '\\' || *value == '"')
-			fprintf(f, "\\%c", *value);
-		else if (*value == '\n')
-			fputs("\\n", f);
-		else
-			fputc(*value, f);
-	}
-	fputc('"', f);
-}
-
-void report_om_value(FILE *f, double v)
-{
-	if (isnan(v))
-		fputs(" NaN\n", f);
-	else if (isinf(v))
-		fputs(v > 0 ? " +Inf\n" : " -Inf\n", f);
-	else
-		fprintf(f, " %.12g\n", v);
-}
-
 static void label_u(FILE *f, bool *first, const char *name, unsigned long long v)
 {
 	char b[24];
@@ -130,10 +105,7 @@ static void sample(FILE *f, const char *name, const struct om_labels *l, double 
 /* The metadata of a family. unit is the name's suffix (or NULL). */
 static void family(FILE *f, const char *name, const char *unit, const char *help)
 {
-	fprintf(f, "# TYPE " OM_PREFIX "%s gauge\n", name);
-	if (unit)
-		fprintf(f, "# UNIT " OM_PREFIX "%s %s\n", name, unit);
-	fprintf(f, "# HELP " OM_PREFIX "%s %s\n", name, help);
+	report_om_family(f, OM_PREFIX, name, unit, help);
 }
 
 /* A figure over repetitions: median, min and max, each scaled to its base
