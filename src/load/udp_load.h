@@ -111,6 +111,16 @@ struct udp_stream {
  * 2000 B does not fit the path MTU 1500 via ovp0 ...; use -l 1472 or less ...". */
 void udp_fit_error(char *buf, size_t n, uint32_t len, uint32_t mtu, unsigned hdr, const char *dev);
 
+/* Whether the owner told the stream to stop. */
+static inline bool udp_stream_stopped(const struct udp_stream *st)
+{
+	return st->stop && atomic_load_explicit(st->stop, memory_order_relaxed);
+}
+
+/* The receiving stream thread's body (udp_recv.c): reads until stopped,
+ * then drains what is queued and reads the socket's drop counter. */
+void udp_recv_run(struct udp_stream *st);
+
 /* Configures the socket for its role (buffers, GSO/GRO, SO_RXQ_OVFL) and
  * starts the thread. 0 or a negative errno. */
 int udp_stream_start(struct udp_stream *st, uint32_t sock_buf);
