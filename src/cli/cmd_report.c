@@ -229,12 +229,8 @@ int cmd_report(int argc, char **argv)
 		case 'R':
 			fail = diff_opt = true;
 			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			usage(stderr);
-			return EXIT_USAGE;
+		default: /* -h, or what it does not take */
+			return cli_opt_usage(c, usage);
 		}
 	}
 	if (argc - optind == 2 && fmt != FMT_SUMMARY) {

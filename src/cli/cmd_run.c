@@ -225,12 +225,8 @@ int cmd_run(int argc, char **argv)
 		case 'T':
 			sched.textfile_dir = optarg;
 			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			usage(stderr);
-			return EXIT_USAGE;
+		default: /* -h, or what it does not take */
+			return cli_opt_usage(c, usage);
 		}
 	}
 	if ((sched.keep || sched.keep_days) && opt.out_dir) {
