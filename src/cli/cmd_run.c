@@ -17,8 +17,8 @@
 #include "report_suite.h"
 #include "results.h"
 #include "run.h"
-#include "run_iperf3.h"
-#include "run_schedule.h"
+#include "cmd_run_iperf3.h"
+#include "cmd_run_schedule.h"
 #include "scenario.h"
 #include "value.h"
 

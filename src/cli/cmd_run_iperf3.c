@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 
 #include "report_iperf3.h"
-#include "run_iperf3.h"
+#include "cmd_run_iperf3.h"
 
 static void name_trial(struct run_iperf3 *ri, const struct run_progress *ev)
 {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* The textfile and the retention after a scheduled run (run_schedule.h). */
+/* The textfile and the retention after a scheduled run (cmd_run_schedule.h). */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -7,7 +7,7 @@
 #include "log.h"
 #include "report_run.h"
 #include "retention.h"
-#include "run_schedule.h"
+#include "cmd_run_schedule.h"
 
 bool run_schedule_wanted(const struct run_schedule *s)
 {
