@@ -137,10 +137,11 @@ static unsigned mtu_fails(const struct results_run *res)
 
 /* --iperf3-json: the trials' documents beside run.json; a file that could
  * not be written joins the unwritten list. */
-static void write_iperf3(const struct run_iperf3 *ri, const char *dir, char *unwritten, size_t len)
+static void write_iperf3(const struct cmd_run_iperf3 *ri, const char *dir, char *unwritten,
+			 size_t len)
 {
 	char bad[256];
-	int rc = run_iperf3_write(ri, dir, bad, sizeof(bad));
+	int rc = cmd_run_iperf3_write(ri, dir, bad, sizeof(bad));
 	size_t used = strlen(unwritten);
 
 	if (!rc)
@@ -152,7 +153,7 @@ static void write_iperf3(const struct run_iperf3 *ri, const char *dir, char *unw
 /* What `ovlperf run`'s options and argument ask for. */
 struct run_args {
 	struct run_options opt;
-	struct run_schedule sched;
+	struct cmd_run_schedule sched;
 	const char *file;
 	char defpath[1024];
 	bool dry, lines, plots, iperf3_json;
@@ -286,7 +287,7 @@ static int run_and_write(struct run_args *a, const struct scenario *scn, struct 
 			 char *dir, size_t dirlen)
 {
 	struct report_run_progress progress;
-	struct run_iperf3 iperf3;
+	struct cmd_run_iperf3 iperf3;
 	char *text = read_text(a->file);
 	int rc;
 
@@ -295,12 +296,12 @@ static int run_and_write(struct run_args *a, const struct scenario *scn, struct 
 	a->opt.progress = report_run_progress;
 	a->opt.progress_arg = &progress;
 	if (a->iperf3_json)
-		run_iperf3_attach(&iperf3, &a->opt);
+		cmd_run_iperf3_attach(&iperf3, &a->opt);
 	rc = run_scenario(scn, text, &a->opt, res, dir, dirlen);
 	if (a->iperf3_json && dir[0])
 		write_iperf3(&iperf3, dir, a->opt.unwritten, a->opt.unwritten_len);
 	if (a->iperf3_json)
-		run_iperf3_free(&iperf3);
+		cmd_run_iperf3_free(&iperf3);
 	free(text);
 	/* The summary is printed even for an interrupted run: what was measured
 	 * is worth seeing. Plots are skipped then, so Ctrl-C ends the run fast. */
@@ -323,10 +324,10 @@ static int run_exit(struct run_args *a, const struct results_run *res, int rc, c
 
 	/* a refused, failed or interrupted run, or one with files unwritten,
 	 * neither replaces the textfile nor prunes */
-	if (!rc && !unwritten[0] && dir[0] && run_schedule_wanted(&a->sched) &&
-	    run_schedule_after(&a->sched, res,
-			       a->opt.results_root ? a->opt.results_root : RUN_DEFAULT_RESULTS, dir,
-			       unwritten, a->opt.unwritten_len) &&
+	if (!rc && !unwritten[0] && dir[0] && cmd_run_schedule_wanted(&a->sched) &&
+	    cmd_run_schedule_after(&a->sched, res,
+				   a->opt.results_root ? a->opt.results_root : RUN_DEFAULT_RESULTS,
+				   dir, unwritten, a->opt.unwritten_len) &&
 	    !unwritten[0]) {
 		fprintf(stderr, "ovlperf run: the retention could not remove a run (above)\n");
 		return EXIT_UNWRITTEN;
