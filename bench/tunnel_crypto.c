@@ -24,7 +24,7 @@
 #include "aead.h"
 #include "bytes.h"
 #include "clock.h"
-#include "engine.h"
+#include "tunnel_engine.h"
 #include "key.h"
 
 #define PKT   1420
