@@ -10,7 +10,8 @@
  *
  * Build and run (from the repository root):
  *   cc -O2 -std=gnu11 -Iinclude -Itunnel bench/tunnel_crypto.c \
- *      tunnel/{aead,replay,tai64n,timers,ratelimit,key,noise,cookie,index_table,engine,engine_tx,engine_rx}.c
+ *      tunnel/{aead,replay,tai64n,timers,ratelimit,key,noise,cookie,index_table}.c \
+ *      tunnel/{tunnel_engine,tunnel_engine_tx,tunnel_engine_rx}.c
  * \ src/base/log.c $(pkg-config --cflags --libs libsodium) -lpthread -o /tmp/tunnel_crypto
  *   /tmp/tunnel_crypto [seconds per line, default 1]
  */
