@@ -329,7 +329,8 @@ static bool interface_device_key(struct parse *p, const char *name, const char *
 		if (!parse_u32(val, 3, CONFIG_MAX_UNDERLAY_FD, &v))
 			perr(p, name, "'%s' is not a descriptor number in 3..%d", val,
 			     CONFIG_MAX_UNDERLAY_FD);
-		cfg->underlay_fd = (int)v;
+		else
+			cfg->underlay_fd = (int)v;
 		cfg->underlay_fd_line = p->line;
 	} else if (key_is(name, "address")) {
 		for_each_item(p, name, val, add_address);
@@ -426,11 +427,13 @@ static bool interface_datapath_key(struct parse *p, const char *name, const char
 	} else if (key_is(name, "batch")) {
 		if (!parse_u32(val, 1, CONFIG_MAX_BATCH, &v))
 			perr(p, name, "'%s' is not a number in 1..%d", val, CONFIG_MAX_BATCH);
-		cfg->batch = v;
+		else
+			cfg->batch = v;
 	} else if (key_is(name, "workers")) {
 		if (!parse_u32(val, 1, CONFIG_MAX_WORKERS, &v))
 			perr(p, name, "'%s' is not a number in 1..%d", val, CONFIG_MAX_WORKERS);
-		cfg->workers = v;
+		else
+			cfg->workers = v;
 	} else {
 		return false;
 	}
@@ -469,7 +472,8 @@ static void peer_key(struct parse *p, const char *name, const char *val)
 	} else if (key_is(name, "persistent_keepalive")) {
 		if (!parse_u32(val, 0, 65535, &v))
 			perr(p, name, "'%s' is not seconds in 0..65535", val);
-		peer->keepalive_s = v;
+		else
+			peer->keepalive_s = v;
 	} else {
 		perr(p, name, "unknown key in [peer]");
 	}
