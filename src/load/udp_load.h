@@ -2,16 +2,17 @@
 /*
  * UDP data streams of one test, shared by the client and the server.
  *
- * Sender: one thread per stream sends datagrams at absolute deadlines from
- * the pacer (pacer.h), batched with sendmmsg() and, when the kernel has it,
- * UDP GSO. A warm-up phase (omit) sends datagrams flagged DGRAM_F_OMIT with
- * their own sequence space; the measured phase starts again at seq 0. After
- * the last datagram a few DGRAM_F_FIN markers carry the count sent.
+ * Sender (udp_send.c, with each stream's thread): one thread per stream
+ * sends datagrams at absolute deadlines from the pacer (pacer.h), batched
+ * with sendmmsg() and, when the kernel has it, UDP GSO. A warm-up phase
+ * (omit) sends datagrams flagged DGRAM_F_OMIT with their own sequence
+ * space; the measured phase starts again at seq 0. After the last datagram
+ * a few DGRAM_F_FIN markers carry the count sent.
  *
- * Receiver: one thread per stream reads with recvmmsg() (and UDP GRO, split
- * by the gso_size of the cmsg), feeds rxstats, and reads the socket's
- * SO_RXQ_OVFL drop counter. The owner stops it (the stop flag) once the
- * FIN was seen or a grace period passed.
+ * Receiver (udp_recv.c): one thread per stream reads with recvmmsg() (and
+ * UDP GRO, split by the gso_size of the cmsg), feeds rxstats, and reads the
+ * socket's SO_RXQ_OVFL drop counter. The owner stops it (the stop flag)
+ * once the FIN was seen or a grace period passed.
  *
  * Counters read by the owner while the thread runs are atomics.
  */
