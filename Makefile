@@ -246,6 +246,8 @@ layout-check:
 	@# the headers that declare what it defines is one module): a helper two
 	@# files share lives in a file both include (scripts/include_cycles.py).
 	@python3 scripts/include_cycles.py || { echo "layout-check: files that use each other (above): move what both need into a file both include" >&2; exit 1; }
+	@# ... and still finds the one circle of its fixture (tests/layout/).
+	@test "$$(python3 scripts/include_cycles.py --count tests/layout/*.c)" = 1 || { echo "layout-check: scripts/include_cycles.py misses the circle of tests/layout/" >&2; exit 1; }
 	@# One concept per file: none over LINES_MAX lines (STYLE.md).
 	@bad=$$(find src tunnel include tests -type f \( -name '*.[ch]' -o -name '*.sh' -o -name '*.py' \) \
 		-exec awk -v max=$(LINES_MAX) 'FNR == 1 && NR > 1 && n > max { print prev ": " n " lines" } \
