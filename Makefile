@@ -229,6 +229,7 @@ format-check:
 	echo "format-check: not formatted (make format):" $${bad:-$$out} >&2; exit 1
 
 # No #include reaches into another folder by a path ("../lab/lab_int.h").
+LINES_MAX ?= 800
 layout-check:
 	@bad=$$(grep -n '^[[:space:]]*#[[:space:]]*include[[:space:]]*"[^"]*/' $(SRC) $(wildcard include/*/*.h src/*/*.h tunnel/*.h)); \
 	if [ -n "$$bad" ]; then echo "layout-check: an include climbs out of its folder:" >&2; echo "$$bad" >&2; exit 1; fi
@@ -241,6 +242,17 @@ layout-check:
 	@# renders them.
 	@bad=$$(grep -nE '\b(v?f?printf|fputs|puts|f?putc|putchar|fwrite|perror|dprintf)[[:space:]]*\(|\b(stdout|stderr)\b|include[[:space:]]*"report_' src/suite/*.c src/suite/*.h); \
 	if [ -n "$$bad" ]; then echo "layout-check: the suite prints (src/suite/ fills structs; src/report/ renders):" >&2; echo "$$bad" >&2; exit 1; fi
+	@# No two files use each other, directly or around a circle (a .c with
+	@# the headers that declare what it defines is one module): a helper two
+	@# files share lives in a file both include (scripts/include_cycles.py).
+	@python3 scripts/include_cycles.py || { echo "layout-check: files that use each other (above): move what both need into a file both include" >&2; exit 1; }
+	@# ... and still finds the one circle of its fixture (tests/layout/).
+	@test "$$(python3 scripts/include_cycles.py --count tests/layout/*.c)" = 1 || { echo "layout-check: scripts/include_cycles.py misses the circle of tests/layout/" >&2; exit 1; }
+	@# One concept per file: none over LINES_MAX lines (STYLE.md).
+	@bad=$$(find src tunnel include tests -type f \( -name '*.[ch]' -o -name '*.sh' -o -name '*.py' \) \
+		-exec awk -v max=$(LINES_MAX) 'FNR == 1 && NR > 1 && n > max { print prev ": " n " lines" } \
+		{ n = FNR; prev = FILENAME } END { if (n > max) print prev ": " n " lines" }' {} +); \
+	if [ -n "$$bad" ]; then echo "layout-check: a file over $(LINES_MAX) lines (split it by concept):" >&2; echo "$$bad" >&2; exit 1; fi
 
 # install, uninstall, install-check (PREFIX, DESTDIR; deploy/install.mk)
 include deploy/install.mk

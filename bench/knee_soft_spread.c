@@ -15,9 +15,10 @@
  * and 6 to 8 (a CPU each). Not a test: prints numbers, asserts nothing.
  *
  * Build and run (from the repository root):
- *   cc -O2 -std=gnu11 -Iinclude/suite -Iinclude/base -Iinclude/results -Isrc/suite \
+ *   cc -O2 -std=gnu11 -Iinclude/suite -Iinclude/base -Iinclude/results \
+ *      -Iinclude/stats -Isrc/suite \
  *      bench/knee_soft_spread.c src/suite/knee.c src/suite/knee_bounds.c \
- *      src/suite/knee_select.c src/results/knee_fit.c src/base/log.c -lm \
+ *      src/suite/knee_select.c src/stats/knee_fit.c src/base/log.c -lm \
  *      -o /tmp/knee_soft_spread
  *   /tmp/knee_soft_spread [triples per line, default 1000]
  */

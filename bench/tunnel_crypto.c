@@ -12,7 +12,7 @@
  * Build and run (from the repository root):
  *   cc -O2 -std=gnu11 -Iinclude -Itunnel bench/tunnel_crypto.c \
  *      tunnel/{aead,aead_ossl,aead_host,negotiate,replay,tai64n,timers,ratelimit,key,noise,cookie,\
- *      index_table,engine,engine_tx,engine_rx}.c src/base/log.c \
+ *      index_table,tunnel_engine,tunnel_engine_tx,tunnel_engine_rx}.c src/base/log.c \
  *      $(pkg-config --cflags --libs libsodium libcrypto) -lpthread -o /tmp/tunnel_crypto
  *   /tmp/tunnel_crypto [seconds per line, default 1]
  */
@@ -26,7 +26,7 @@
 #include "aead.h"
 #include "bytes.h"
 #include "clock.h"
-#include "engine.h"
+#include "tunnel_engine.h"
 #include "key.h"
 
 #define PKT   1420

@@ -9,7 +9,7 @@
  *
  * Sealing and opening work in place on the caller's buffer: no copy, no
  * allocation. An aead_key holds expanded key material and must live in
- * sodium_malloc memory (it is part of a keypair, see engine.c); it is
+ * sodium_malloc memory (it is part of a keypair, see tunnel_engine.c); it is
  * read-only after aead_key_init() as far as callers can tell, so several
  * threads may seal or open with the same key at once: an OpenSSL key holds
  * AEAD_OSSL_SLOTS contexts (an EVP_CIPHER_CTX keeps per-call state) and a

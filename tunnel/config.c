@@ -334,7 +334,9 @@ static bool key_is(const char *name, const char *want)
 	return !strcasecmp(name, want);
 }
 
-static void interface_key(struct parse *p, const char *name, const char *val)
+/* [interface]'s keys of the device and its addresses: its key, listen,
+ * underlay_fd, address, mtu, max_mtu, cipher, name. Whether name was one. */
+static bool interface_device_key(struct parse *p, const char *name, const char *val)
 {
 	struct config *cfg = p->cfg;
 	uint32_t v;
@@ -349,7 +351,8 @@ static void interface_key(struct parse *p, const char *name, const char *val)
 		if (!parse_u32(val, 3, CONFIG_MAX_UNDERLAY_FD, &v))
 			perr(p, name, "'%s' is not a descriptor number in 3..%d", val,
 			     CONFIG_MAX_UNDERLAY_FD);
-		cfg->underlay_fd = (int)v;
+		else
+			cfg->underlay_fd = (int)v;
 		cfg->underlay_fd_line = p->line;
 	} else if (key_is(name, "address")) {
 		for_each_item(p, name, val, add_address);
@@ -371,10 +374,20 @@ static void interface_key(struct parse *p, const char *name, const char *val)
 			     IFNAMSIZ - 1);
 		else
 			memcpy(cfg->ifname, val, n + 1);
-	} else if (key_is(name, "socket_buffer")) {
-		if (!parse_u32(val, 65536, 1U << 30, &cfg->sock_buf))
-			perr(p, name, "'%s' is not a byte count in 65536..1073741824", val);
-	} else if (key_is(name, "offload")) {
+	} else {
+		return false;
+	}
+	return true;
+}
+
+/* [interface]'s offload switches: offload, tso, coalesce, udp_gso, uso,
+ * udp_gro (each one set is remembered: docs/tunnel.md, their defaults
+ * follow offload). Whether name was one. */
+static bool interface_offload_key(struct parse *p, const char *name, const char *val)
+{
+	struct config *cfg = p->cfg;
+
+	if (key_is(name, "offload")) {
 		parse_switch(p, name, val, &cfg->offload);
 	} else if (key_is(name, "tso")) {
 		parse_switch(p, name, val, &cfg->tso);
@@ -391,13 +404,28 @@ static void interface_key(struct parse *p, const char *name, const char *val)
 	} else if (key_is(name, "udp_gro")) {
 		parse_switch(p, name, val, &cfg->udp_gro);
 		p->set_udp_gro = true;
+	} else {
+		return false;
+	}
+	return true;
+}
+
+/* [interface]'s keys of the data path: socket_buffer, sandbox,
+ * txqueuelen, the queue's target, interval and limit, batch, workers.
+ * Whether name was one. */
+static bool interface_datapath_key(struct parse *p, const char *name, const char *val)
+{
+	struct config *cfg = p->cfg;
+	uint32_t v;
+
+	if (key_is(name, "socket_buffer")) {
+		if (!parse_u32(val, 65536, 1U << 30, &cfg->sock_buf))
+			perr(p, name, "'%s' is not a byte count in 65536..1073741824", val);
 	} else if (key_is(name, "sandbox")) {
-		if (!strcasecmp(val, "on") || !strcasecmp(val, "yes") || !strcmp(val, "1"))
-			cfg->sandbox_off = false;
-		else if (!strcasecmp(val, "off") || !strcasecmp(val, "no") || !strcmp(val, "0"))
-			cfg->sandbox_off = true;
-		else
-			perr(p, name, "'%s' is not on or off", val);
+		bool on = !cfg->sandbox_off;
+
+		parse_switch(p, name, val, &on);
+		cfg->sandbox_off = !on;
 	} else if (key_is(name, "txqueuelen")) {
 		if (!parse_u32(val, 16, 100000, &cfg->txqueuelen))
 			perr(p, name, "'%s' is not a number in 16..100000", val);
@@ -413,14 +441,24 @@ static void interface_key(struct parse *p, const char *name, const char *val)
 	} else if (key_is(name, "batch")) {
 		if (!parse_u32(val, 1, CONFIG_MAX_BATCH, &v))
 			perr(p, name, "'%s' is not a number in 1..%d", val, CONFIG_MAX_BATCH);
-		cfg->batch = v;
+		else
+			cfg->batch = v;
 	} else if (key_is(name, "workers")) {
 		if (!parse_u32(val, 1, CONFIG_MAX_WORKERS, &v))
 			perr(p, name, "'%s' is not a number in 1..%d", val, CONFIG_MAX_WORKERS);
-		cfg->workers = v;
+		else
+			cfg->workers = v;
 	} else {
-		perr(p, name, "unknown key in [interface]");
+		return false;
 	}
+	return true;
+}
+
+static void interface_key(struct parse *p, const char *name, const char *val)
+{
+	if (!interface_device_key(p, name, val) && !interface_offload_key(p, name, val) &&
+	    !interface_datapath_key(p, name, val))
+		perr(p, name, "unknown key in [interface]");
 }
 
 static void peer_key(struct parse *p, const char *name, const char *val)
@@ -448,7 +486,8 @@ static void peer_key(struct parse *p, const char *name, const char *val)
 	} else if (key_is(name, "persistent_keepalive")) {
 		if (!parse_u32(val, 0, 65535, &v))
 			perr(p, name, "'%s' is not seconds in 0..65535", val);
-		peer->keepalive_s = v;
+		else
+			peer->keepalive_s = v;
 	} else {
 		perr(p, name, "unknown key in [peer]");
 	}

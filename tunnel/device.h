@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The tunnel device: a TUN interface, UDP sockets on the underlay and the
- * protocol engine (engine.h) between them. Set-up and tear-down in device.c,
+ * protocol engine (tunnel_engine.h) between them. Set-up and tear-down in device.c,
  * the sockets in underlay.c, each peer's path MTU in pmtu.c, the control
  * thread in device_run.c, the data path in send.c and receive.c. What
  * they all share of a device (its state, peers, workers, counters) is in

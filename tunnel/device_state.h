@@ -19,7 +19,7 @@
 
 #include "allowedips.h"
 #include "config.h"
-#include "engine.h"
+#include "tunnel_engine.h"
 #include "rxq.h"
 #include "tun.h"
 #include "underlay.h"

@@ -9,7 +9,7 @@
 #include <sys/socket.h>
 
 #include "device_state.h"
-#include "engine.h"
+#include "tunnel_engine.h"
 
 /* Sending on the underlay, from any thread (send.c). Sends one datagram,
  * with the outer packet allowed to fragment when allow_frag; on EMSGSIZE

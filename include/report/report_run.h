@@ -99,7 +99,7 @@ int report_run_plot(const struct report_run *rr, const char *dir, struct plot_se
 int report_run_out_write(const struct results_run *res, const char *dir, bool plots, FILE *term,
 			 char *unwritten, size_t len);
 
-/* Helpers shared by the printers. */
+/* Helpers shared by the printers (report_fmt.c). */
 /* "812.3 Mbit/s", "2.41 Gbit/s", "950 kbit/s" */
 void report_run_fmt_rate(char *buf, size_t len, double bps);
 /* "1.2M", "830k", "950" packets per second */

@@ -28,6 +28,12 @@ int cli_opt_error(const char *cmd, const char *opt, const char *why)
 	return EXIT_USAGE;
 }
 
+int cli_opt_usage(int c, void (*usage)(FILE *f))
+{
+	usage(c == 'h' ? stdout : stderr);
+	return c == 'h' ? 0 : EXIT_USAGE;
+}
+
 /* Optimal string alignment distance (Damerau-Levenshtein with adjacent
  * swaps), capped: names longer than 40 are never near. */
 static unsigned edits(const char *a, const char *b)

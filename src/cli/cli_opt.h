@@ -16,6 +16,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "value.h"
 
@@ -32,6 +33,10 @@
 const char *cli_opt_name(const struct option *opts, int c, char buf[static CLI_OPT_NAME_MAX]);
 /* "ovlperf CMD: OPT: WHY" on stderr; returns EXIT_USAGE. */
 int cli_opt_error(const char *cmd, const char *opt, const char *why);
+/* The end of a command's option switch: -h (c 'h') prints usage on stdout
+ * and returns 0; anything else (an unknown option, a value missing) prints
+ * it on stderr and returns EXIT_USAGE. */
+int cli_opt_usage(int c, void (*usage)(FILE *f));
 /* The long option nearest to name (without its "--"): at most two edits
  * away (a letter left out, added, changed or two swapped), or a prefix
  * of exactly one; NULL when none is that near. */

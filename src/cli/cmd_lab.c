@@ -329,6 +329,80 @@ static int up_value(struct up_opts *o, int c, const char *arg, char why[static V
 	}
 }
 
+/* --link, and the link conditions (--delay ... --reorder), each kept in the
+ * order given: 0, or EXIT_USAGE when there are too many. */
+static int up_link_opt(struct up_opts *o, int c, const struct option *opts)
+{
+	if (c == 'L') {
+		if (o->nlinkopts >= sizeof(o->linkopts) / sizeof(o->linkopts[0]))
+			return usage_error("too many --link options (at most %zu)",
+					   sizeof(o->linkopts) / sizeof(o->linkopts[0]));
+		o->linkopts[o->nlinkopts++] = optarg;
+		return 0;
+	}
+	if (o->nconds >= sizeof(o->conds) / sizeof(o->conds[0]))
+		return usage_error("too many link conditions");
+	/* the option's name is its condition's key (link.h) */
+	for (const struct option *x = opts; x->name; x++)
+		if (x->val == c)
+			o->conds[o->nconds].key = x->name;
+	o->conds[o->nconds++].value = optarg;
+	return 0;
+}
+
+/* One option of `lab up` (getopt_long()'s c; opts its table) into o: 0 to
+ * go on, else what parse_up() returns. */
+static int up_opt(struct up_opts *o, int c, const struct option *opts)
+{
+	char why[VALUE_WHY_MAX], name[CLI_OPT_NAME_MAX];
+
+	switch (c) {
+	case 'n':
+	case 'm':
+	case 'r':
+	case 'd':
+	case 'W':
+	case 'X':
+		if (up_value(o, c, optarg, why))
+			return usage_error("%s: %s", cli_opt_name(opts, c, name), why);
+		break;
+	case 'L':
+	case 'D':
+	case 'J':
+	case 'l':
+	case 'B':
+	case 'R':
+		return up_link_opt(o, c, opts);
+	case 'C':
+		o->cpus = optarg;
+		break;
+	case 'M':
+		if (!lab_means_parse(optarg, &o->means))
+			return usage_error("--link-means: '%s' is not auto, netem or "
+					   "userspace",
+					   optarg);
+		break;
+	case 'b':
+		o->block_icmp = true;
+		break;
+	case 'f':
+		o->force = true;
+		break;
+	case 'o':
+		o->overlay_family = AF_INET;
+		break;
+	case '6':
+		o->overlay_family = AF_INET6;
+		break;
+	case 'h':
+		fputs(usage_text, stdout);
+		return -1;
+	default:
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
 static int parse_up(int argc, char **argv, struct up_opts *o)
 {
 	static const struct option opts[] = {
@@ -353,67 +427,11 @@ static int parse_up(int argc, char **argv, struct up_opts *o)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	char why[VALUE_WHY_MAX], name[CLI_OPT_NAME_MAX];
-	int c;
+	int c, rc;
 
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'n':
-		case 'm':
-		case 'r':
-		case 'd':
-		case 'W':
-		case 'X':
-			if (up_value(o, c, optarg, why))
-				return usage_error("%s: %s", cli_opt_name(opts, c, name), why);
-			break;
-		case 'L':
-			if (o->nlinkopts >= sizeof(o->linkopts) / sizeof(o->linkopts[0]))
-				return usage_error("too many --link options (at most %zu)",
-						   sizeof(o->linkopts) / sizeof(o->linkopts[0]));
-			o->linkopts[o->nlinkopts++] = optarg;
-			break;
-		case 'D':
-		case 'J':
-		case 'l':
-		case 'B':
-		case 'R':
-			if (o->nconds >= sizeof(o->conds) / sizeof(o->conds[0]))
-				return usage_error("too many link conditions");
-			/* the option's name is its condition's key (link.h) */
-			for (const struct option *x = opts; x->name; x++)
-				if (x->val == c)
-					o->conds[o->nconds].key = x->name;
-			o->conds[o->nconds++].value = optarg;
-			break;
-		case 'C':
-			o->cpus = optarg;
-			break;
-		case 'M':
-			if (!lab_means_parse(optarg, &o->means))
-				return usage_error("--link-means: '%s' is not auto, netem or "
-						   "userspace",
-						   optarg);
-			break;
-		case 'b':
-			o->block_icmp = true;
-			break;
-		case 'f':
-			o->force = true;
-			break;
-		case 'o':
-			o->overlay_family = AF_INET;
-			break;
-		case '6':
-			o->overlay_family = AF_INET6;
-			break;
-		case 'h':
-			fputs(usage_text, stdout);
-			return -1;
-		default:
-			return EXIT_USAGE;
-		}
-	}
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1)
+		if ((rc = up_opt(o, c, opts)) != 0)
+			return rc;
 	if (optind < argc)
 		o->name = argv[optind++];
 	if (optind < argc)

@@ -164,7 +164,62 @@ static int compare(const char *a, const char *b, struct report_diff_options *o, 
 	return rc < 0 ? 1 : rc;
 }
 
-int cmd_report(int argc, char **argv)
+/* What `ovlperf report DIR [DIR2]`'s options ask for. */
+struct report_args {
+	enum report_format fmt;
+	struct report_diff_options dopt;
+	bool write, plots, fail;
+	bool diff_opt; /* an option only a comparison takes */
+	const char *output;
+};
+
+/* One option (getopt_long()'s c) into a: -1 to go on, else the exit status. */
+static int parse_opt(int c, struct report_args *a)
+{
+	switch (c) {
+	case 'F':
+		if (parse_format(optarg, &a->fmt))
+			return EXIT_USAGE;
+		break;
+	case 'o':
+		a->output = optarg;
+		break;
+	case 'W':
+		a->write = false;
+		break;
+	case 'P':
+		a->plots = false;
+		break;
+	case 'T':
+		if (parse_pct("--threshold", optarg, 0, 100, &a->dopt.threshold))
+			return EXIT_USAGE;
+		a->diff_opt = true;
+		break;
+	case 'U':
+		if (parse_pct("--threshold-cpu", optarg, 0, 1000, &a->dopt.cpu_threshold))
+			return EXIT_USAGE;
+		a->diff_opt = true;
+		break;
+	case 'C':
+		if (parse_pct("--confidence", optarg, 50, 99.9, &a->dopt.confidence))
+			return EXIT_USAGE;
+		a->diff_opt = true;
+		break;
+	case 'J':
+		a->dopt.json = a->diff_opt = true;
+		break;
+	case 'R':
+		a->fail = a->diff_opt = true;
+		break;
+	default: /* -h, or what it does not take */
+		return cli_opt_usage(c, usage);
+	}
+	return -1;
+}
+
+/* The options into a, and whether --format and --output fit the DIRs
+ * given: -1 to go on, else the exit status. */
+static int parse_args(int argc, char **argv, struct report_args *a)
 {
 	static const struct option opts[] = {
 		{ "format", required_argument, NULL, 'F' },
@@ -179,76 +234,58 @@ int cmd_report(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
-	enum report_format fmt = FMT_SUMMARY;
-	struct report_diff_options dopt = { 0 };
-	bool write = true, plots = true, fail = false, diff_opt = false;
-	const char *output = NULL;
+	int c, rc;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "F:o:h", opts, NULL)) != -1)
+		if ((rc = parse_opt(c, a)) >= 0)
+			return rc;
+	if (argc - optind == 2 && a->fmt != FMT_SUMMARY) {
+		fprintf(stderr, "ovlperf report: --format is for one DIR; two are compared as "
+				"text\n");
+		return EXIT_USAGE;
+	}
+	if (a->output && a->fmt != FMT_OPENMETRICS) {
+		fprintf(stderr, "ovlperf report: --output is for --format openmetrics\n");
+		return EXIT_USAGE;
+	}
+	return -1;
+}
+
+/* One DIR: re-rendered into its files and on stdout, or printed in the
+ * format asked for. */
+static int report_one(const char *arg, const struct report_args *a)
+{
 	struct results_run run;
 	char dir[1024];
-	int c, rc;
+	int rc;
+
+	if (load(arg, &run, dir, sizeof(dir)))
+		return EXIT_USAGE;
+	if (a->write && a->fmt == FMT_SUMMARY)
+		rc = report_run_out_write(&run, dir, a->plots, stdout, NULL, 0);
+	else
+		rc = print_run(&run, dir, a->fmt, a->output);
+	results_free(&run);
+	return rc ? 1 : 0;
+}
+
+int cmd_report(int argc, char **argv)
+{
+	struct report_args a = { .fmt = FMT_SUMMARY, .write = true, .plots = true };
+	int rc;
 
 	for (int i = 1; i < argc; i++)
 		if (!strcmp(argv[i], "--matrix"))
 			return cmd_report_matrix(argc, argv);
 		else if (!strcmp(argv[i], "--trend"))
 			return cmd_report_trend(argc, argv);
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "F:o:h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'F':
-			if (parse_format(optarg, &fmt))
-				return EXIT_USAGE;
-			break;
-		case 'o':
-			output = optarg;
-			break;
-		case 'W':
-			write = false;
-			break;
-		case 'P':
-			plots = false;
-			break;
-		case 'T':
-			if (parse_pct("--threshold", optarg, 0, 100, &dopt.threshold))
-				return EXIT_USAGE;
-			diff_opt = true;
-			break;
-		case 'U':
-			if (parse_pct("--threshold-cpu", optarg, 0, 1000, &dopt.cpu_threshold))
-				return EXIT_USAGE;
-			diff_opt = true;
-			break;
-		case 'C':
-			if (parse_pct("--confidence", optarg, 50, 99.9, &dopt.confidence))
-				return EXIT_USAGE;
-			diff_opt = true;
-			break;
-		case 'J':
-			dopt.json = diff_opt = true;
-			break;
-		case 'R':
-			fail = diff_opt = true;
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			usage(stderr);
-			return EXIT_USAGE;
-		}
-	}
-	if (argc - optind == 2 && fmt != FMT_SUMMARY) {
-		fprintf(stderr, "ovlperf report: --format is for one DIR; two are compared as "
-				"text\n");
-		return EXIT_USAGE;
-	}
-	if (output && fmt != FMT_OPENMETRICS) {
-		fprintf(stderr, "ovlperf report: --output is for --format openmetrics\n");
-		return EXIT_USAGE;
-	}
+	rc = parse_args(argc, argv, &a);
+	if (rc >= 0)
+		return rc;
 	if (argc - optind == 2)
-		return compare(argv[optind], argv[optind + 1], &dopt, fail);
-	if (diff_opt) {
+		return compare(argv[optind], argv[optind + 1], &a.dopt, a.fail);
+	if (a.diff_opt) {
 		fprintf(stderr,
 			"ovlperf report: --threshold, --threshold-cpu, --confidence, --json and "
 			"--fail-on-regression are for two DIRs\n");
@@ -258,12 +295,5 @@ int cmd_report(int argc, char **argv)
 		usage(stderr);
 		return EXIT_USAGE;
 	}
-	if (load(argv[optind], &run, dir, sizeof(dir)))
-		return EXIT_USAGE;
-	if (write && fmt == FMT_SUMMARY)
-		rc = report_run_out_write(&run, dir, plots, stdout, NULL, 0);
-	else
-		rc = print_run(&run, dir, fmt, output);
-	results_free(&run);
-	return rc ? 1 : 0;
+	return report_one(argv[optind], &a);
 }

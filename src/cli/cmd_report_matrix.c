@@ -94,12 +94,8 @@ static int parse(int argc, char **argv, struct matrix_opts *o)
 		case 'P':
 			o->plots = false;
 			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			usage(stderr);
-			return EXIT_USAGE;
+		default: /* -h, or what it does not take */
+			return cli_opt_usage(c, usage);
 		}
 	}
 	if (optind == argc) {

@@ -17,8 +17,8 @@
 #include "report_suite.h"
 #include "results.h"
 #include "run.h"
-#include "run_iperf3.h"
-#include "run_schedule.h"
+#include "cmd_run_iperf3.h"
+#include "cmd_run_schedule.h"
 #include "scenario.h"
 #include "value.h"
 
@@ -137,10 +137,11 @@ static unsigned mtu_fails(const struct results_run *res)
 
 /* --iperf3-json: the trials' documents beside run.json; a file that could
  * not be written joins the unwritten list. */
-static void write_iperf3(const struct run_iperf3 *ri, const char *dir, char *unwritten, size_t len)
+static void write_iperf3(const struct cmd_run_iperf3 *ri, const char *dir, char *unwritten,
+			 size_t len)
 {
 	char bad[256];
-	int rc = run_iperf3_write(ri, dir, bad, sizeof(bad));
+	int rc = cmd_run_iperf3_write(ri, dir, bad, sizeof(bad));
 	size_t used = strlen(unwritten);
 
 	if (!rc)
@@ -149,7 +150,70 @@ static void write_iperf3(const struct run_iperf3 *ri, const char *dir, char *unw
 	snprintf(unwritten + used, len - used, "%s%s", used ? ", " : "", bad);
 }
 
-int cmd_run(int argc, char **argv)
+/* What `ovlperf run`'s options and argument ask for. */
+struct run_args {
+	struct run_options opt;
+	struct cmd_run_schedule sched;
+	const char *file;
+	char defpath[1024];
+	bool dry, lines, plots, iperf3_json;
+};
+
+/* One option (getopt_long()'s c) into a: -1 to go on, else the exit status. */
+static int parse_opt(int c, struct run_args *a)
+{
+	char why[VALUE_WHY_MAX];
+	uint64_t v;
+
+	switch (c) {
+	case 'o':
+		a->opt.results_root = optarg;
+		break;
+	case 'O':
+		a->opt.out_dir = optarg;
+		break;
+	case 'r':
+		if (value_get(VALUE_UINT, optarg, 1, 100, &v, why, sizeof(why)))
+			return cli_opt_error("run", "--repetitions", why);
+		a->opt.repetitions = (unsigned)v;
+		break;
+	case 'P':
+		a->plots = false;
+		break;
+	case 'N':
+		a->lines = false;
+		break;
+	case 'I':
+		a->iperf3_json = true;
+		break;
+	case 'n':
+		a->dry = true;
+		break;
+	case 'F':
+		a->opt.force = true;
+		break;
+	case 'K':
+		if (value_get(VALUE_UINT, optarg, 1, 100000, &v, why, sizeof(why)))
+			return cli_opt_error("run", "--keep", why);
+		a->sched.keep = (unsigned)v;
+		break;
+	case 'D':
+		if (value_get(VALUE_UINT, optarg, 1, 100000, &v, why, sizeof(why)))
+			return cli_opt_error("run", "--keep-days", why);
+		a->sched.keep_days = (unsigned)v;
+		break;
+	case 'T':
+		a->sched.textfile_dir = optarg;
+		break;
+	default: /* -h, or what it does not take */
+		return cli_opt_usage(c, usage);
+	}
+	return -1;
+}
+
+/* The options and the one scenario (or the default's path) into a: -1 to
+ * go on, else the exit status. */
+static int parse_args(int argc, char **argv, struct run_args *a)
 {
 	static const struct option opts[] = {
 		{ "results", required_argument, NULL, 'o' },
@@ -166,155 +230,108 @@ int cmd_run(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
-	char unwritten[512] = "";
-	struct run_options opt = { .unwritten = unwritten, .unwritten_len = sizeof(unwritten) };
-	struct report_run_progress progress;
-	struct run_iperf3 iperf3;
-	struct run_schedule sched = { 0 };
-	struct scenario *scn;
-	struct results_run res;
-	const char *file = NULL;
-	char defpath[1024];
-	bool dry = false, lines = true, plots = true, iperf3_json = false;
-	char err[4096], dir[1024] = "";
-	char why[VALUE_WHY_MAX];
-	char *text;
-	uint64_t v;
-	unsigned fails;
 	int c, rc;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:r:nh", opts, NULL)) != -1) {
-		switch (c) {
-		case 'o':
-			opt.results_root = optarg;
-			break;
-		case 'O':
-			opt.out_dir = optarg;
-			break;
-		case 'r':
-			if (value_get(VALUE_UINT, optarg, 1, 100, &v, why, sizeof(why)))
-				return cli_opt_error("run", "--repetitions", why);
-			opt.repetitions = (unsigned)v;
-			break;
-		case 'P':
-			plots = false;
-			break;
-		case 'N':
-			lines = false;
-			break;
-		case 'I':
-			iperf3_json = true;
-			break;
-		case 'n':
-			dry = true;
-			break;
-		case 'F':
-			opt.force = true;
-			break;
-		case 'K':
-			if (value_get(VALUE_UINT, optarg, 1, 100000, &v, why, sizeof(why)))
-				return cli_opt_error("run", "--keep", why);
-			sched.keep = (unsigned)v;
-			break;
-		case 'D':
-			if (value_get(VALUE_UINT, optarg, 1, 100000, &v, why, sizeof(why)))
-				return cli_opt_error("run", "--keep-days", why);
-			sched.keep_days = (unsigned)v;
-			break;
-		case 'T':
-			sched.textfile_dir = optarg;
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			usage(stderr);
-			return EXIT_USAGE;
-		}
-	}
-	if ((sched.keep || sched.keep_days) && opt.out_dir) {
+	while ((c = getopt_long(argc, argv, "o:r:nh", opts, NULL)) != -1)
+		if ((rc = parse_opt(c, a)) >= 0)
+			return rc;
+	if ((a->sched.keep || a->sched.keep_days) && a->opt.out_dir) {
 		fprintf(stderr, "ovlperf run: --keep and --keep-days prune the runs under "
 				"--results; a run in --out DIR is never pruned\n");
 		return EXIT_USAGE;
 	}
 	if (optind < argc)
-		file = argv[optind++];
+		a->file = argv[optind++];
 	else
-		file = default_scenario(defpath, sizeof(defpath));
+		a->file = default_scenario(a->defpath, sizeof(a->defpath));
 	if (optind < argc) {
 		fprintf(stderr, "ovlperf run: one scenario at a time ('%s' is extra)\n",
 			argv[optind]);
 		return EXIT_USAGE;
 	}
-	scn = calloc(1, sizeof(*scn));
+	return -1;
+}
+
+/* The scenario file into *out (to free); else EXIT_USAGE with every problem
+ * on stderr (1 without memory). */
+static int load_scenario(const char *file, struct scenario **out)
+{
+	struct scenario *scn = calloc(1, sizeof(*scn));
+	char err[4096];
+	int rc;
+
 	if (!scn)
 		return 1;
 	rc = scenario_load(file, scn, err, sizeof(err));
-	if (rc) {
-		/* err names the file (and line and key) on each of its lines */
-		if (err[0])
-			for (char *l = err, *nl; *l; l = nl) {
-				nl = l + strcspn(l, "\n");
-				fprintf(stderr, "ovlperf run: %.*s\n", (int)(nl - l), l);
-				nl += *nl == '\n';
-			}
-		else
-			fprintf(stderr, "ovlperf run: %s: %s\n", file, strerror(-rc));
-		free(scn);
-		return EXIT_USAGE;
-	}
-	if (dry) {
-		struct run_plan plan;
-
-		run_plan_build(scn, opt.repetitions, &plan);
-		report_run_plan(stdout, &plan);
-		free(scn);
+	if (!rc) {
+		*out = scn;
 		return 0;
 	}
-	if (scn->is_lab && geteuid() != 0) {
-		fprintf(stderr,
-			"ovlperf run: %s builds a lab (network namespaces): run it as "
-			"root\n",
-			file);
-		free(scn);
-		return 1;
-	}
-	text = read_text(file);
-	interrupt_install();
-	report_run_progress_init(&progress, stderr, lines);
-	opt.progress = report_run_progress;
-	opt.progress_arg = &progress;
-	if (iperf3_json)
-		run_iperf3_attach(&iperf3, &opt);
-	rc = run_scenario(scn, text, &opt, &res, dir, sizeof(dir));
-	if (iperf3_json && dir[0])
-		write_iperf3(&iperf3, dir, unwritten, sizeof(unwritten));
-	if (iperf3_json)
-		run_iperf3_free(&iperf3);
-	free(text);
+	/* err names the file (and line and key) on each of its lines */
+	if (err[0])
+		for (char *l = err, *nl; *l; l = nl) {
+			nl = l + strcspn(l, "\n");
+			fprintf(stderr, "ovlperf run: %.*s\n", (int)(nl - l), l);
+			nl += *nl == '\n';
+		}
+	else
+		fprintf(stderr, "ovlperf run: %s: %s\n", file, strerror(-rc));
 	free(scn);
+	return EXIT_USAGE;
+}
+
+/* The run itself, its progress drawn on stderr, then its files and summary
+ * (and --iperf3-json's documents) written into dir; run_scenario()'s result. */
+static int run_and_write(struct run_args *a, const struct scenario *scn, struct results_run *res,
+			 char *dir, size_t dirlen)
+{
+	struct report_run_progress progress;
+	struct cmd_run_iperf3 iperf3;
+	char *text = read_text(a->file);
+	int rc;
+
+	interrupt_install();
+	report_run_progress_init(&progress, stderr, a->lines);
+	a->opt.progress = report_run_progress;
+	a->opt.progress_arg = &progress;
+	if (a->iperf3_json)
+		cmd_run_iperf3_attach(&iperf3, &a->opt);
+	rc = run_scenario(scn, text, &a->opt, res, dir, dirlen);
+	if (a->iperf3_json && dir[0])
+		write_iperf3(&iperf3, dir, a->opt.unwritten, a->opt.unwritten_len);
+	if (a->iperf3_json)
+		cmd_run_iperf3_free(&iperf3);
+	free(text);
 	/* The summary is printed even for an interrupted run: what was measured
 	 * is worth seeing. Plots are skipped then, so Ctrl-C ends the run fast. */
 	if (dir[0])
-		report_run_out_write(&res, dir, plots && rc != -EINTR, stdout, unwritten,
-				     sizeof(unwritten));
-	if (rc && res.stop_reason[0])
-		fprintf(stderr, "ovlperf run: stopped: %s%s%s\n", res.stop_reason,
+		report_run_out_write(res, dir, a->plots && rc != -EINTR, stdout, a->opt.unwritten,
+				     a->opt.unwritten_len);
+	if (rc && res->stop_reason[0])
+		fprintf(stderr, "ovlperf run: stopped: %s%s%s\n", res->stop_reason,
 			dir[0] ? "; what was measured is in " : "", dir);
-	fails = mtu_fails(&res);
+	return rc;
+}
+
+/* After a complete run with every file written, the retention and the
+ * textfile (--keep, --keep-days, --textfile-dir); then the exit status, the
+ * first of usage()'s list that applies. rc: run_scenario()'s. */
+static int run_exit(struct run_args *a, const struct results_run *res, int rc, const char *dir)
+{
+	char *unwritten = a->opt.unwritten;
+	unsigned fails = mtu_fails(res);
+
 	/* a refused, failed or interrupted run, or one with files unwritten,
 	 * neither replaces the textfile nor prunes */
-	if (!rc && !unwritten[0] && dir[0] && run_schedule_wanted(&sched) &&
-	    run_schedule_after(&sched, &res,
-			       opt.results_root ? opt.results_root : RUN_DEFAULT_RESULTS, dir,
-			       unwritten, sizeof(unwritten)) &&
+	if (!rc && !unwritten[0] && dir[0] && cmd_run_schedule_wanted(&a->sched) &&
+	    cmd_run_schedule_after(&a->sched, res,
+				   a->opt.results_root ? a->opt.results_root : RUN_DEFAULT_RESULTS,
+				   dir, unwritten, a->opt.unwritten_len) &&
 	    !unwritten[0]) {
 		fprintf(stderr, "ovlperf run: the retention could not remove a run (above)\n");
-		results_free(&res);
 		return EXIT_UNWRITTEN;
 	}
-	results_free(&res);
 	if (unwritten[0]) {
 		fprintf(stderr, "ovlperf run: could not write %s%s%s\n", unwritten,
 			dir[0] ? " in " : "", dir);
@@ -330,4 +347,44 @@ int cmd_run(int argc, char **argv)
 		return EXIT_VERDICT_FAIL;
 	}
 	return 0;
+}
+
+int cmd_run(int argc, char **argv)
+{
+	char unwritten[512] = "", dir[1024] = "";
+	struct run_args a = {
+		.opt = { .unwritten = unwritten, .unwritten_len = sizeof(unwritten) },
+		.lines = true,
+		.plots = true,
+	};
+	struct scenario *scn;
+	struct results_run res;
+	int rc = parse_args(argc, argv, &a);
+
+	if (rc >= 0)
+		return rc;
+	rc = load_scenario(a.file, &scn);
+	if (rc)
+		return rc;
+	if (a.dry) {
+		struct run_plan plan;
+
+		run_plan_build(scn, a.opt.repetitions, &plan);
+		report_run_plan(stdout, &plan);
+		free(scn);
+		return 0;
+	}
+	if (scn->is_lab && geteuid() != 0) {
+		fprintf(stderr,
+			"ovlperf run: %s builds a lab (network namespaces): run it as "
+			"root\n",
+			a.file);
+		free(scn);
+		return 1;
+	}
+	rc = run_and_write(&a, scn, &res, dir, sizeof(dir));
+	free(scn);
+	rc = run_exit(&a, &res, rc, dir);
+	results_free(&res);
+	return rc;
 }

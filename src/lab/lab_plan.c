@@ -7,7 +7,6 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,18 +51,6 @@ bool lab_name_valid(const char *name)
 			return false;
 	}
 	return true;
-}
-
-int lab_fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return -EINVAL;
 }
 
 static int link_check(const struct lab_spec *spec, unsigned i, char *err, size_t errlen)

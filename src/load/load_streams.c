@@ -118,7 +118,8 @@ uint64_t load_streams_next_tick(const struct load_streams *ls)
 	return ls->next_tick_ns;
 }
 
-static void sample(const struct load_streams *ls, struct proto_interval *cum)
+/* The streams' figures of the measured phase so far, summed. */
+static void cumulative(const struct load_streams *ls, struct proto_interval *cum)
 {
 	if (ls->udp)
 		udp_streams_sample(ls->us, ls->n, ls->sender, cum);
@@ -131,7 +132,7 @@ void load_streams_interval(struct load_streams *ls, uint64_t now, struct proto_i
 	struct proto_interval cum;
 	uint64_t from = ls->next_tick_ns - ls->interval_ns;
 
-	sample(ls, &cum);
+	cumulative(ls, &cum);
 	memset(iv, 0, sizeof(*iv));
 	iv->index = ls->index++;
 	iv->start_ns = from - ls->start_ns;

@@ -2,16 +2,17 @@
 /*
  * UDP data streams of one test, shared by the client and the server.
  *
- * Sender: one thread per stream sends datagrams at absolute deadlines from
- * the pacer (pacer.h), batched with sendmmsg() and, when the kernel has it,
- * UDP GSO. A warm-up phase (omit) sends datagrams flagged DGRAM_F_OMIT with
- * their own sequence space; the measured phase starts again at seq 0. After
- * the last datagram a few DGRAM_F_FIN markers carry the count sent.
+ * Sender (udp_send.c, with each stream's thread): one thread per stream
+ * sends datagrams at absolute deadlines from the pacer (pacer.h), batched
+ * with sendmmsg() and, when the kernel has it, UDP GSO. A warm-up phase
+ * (omit) sends datagrams flagged DGRAM_F_OMIT with their own sequence
+ * space; the measured phase starts again at seq 0. After the last datagram
+ * a few DGRAM_F_FIN markers carry the count sent.
  *
- * Receiver: one thread per stream reads with recvmmsg() (and UDP GRO, split
- * by the gso_size of the cmsg), feeds rxstats, and reads the socket's
- * SO_RXQ_OVFL drop counter. The owner stops it (the stop flag) once the
- * FIN was seen or a grace period passed.
+ * Receiver (udp_recv.c): one thread per stream reads with recvmmsg() (and
+ * UDP GRO, split by the gso_size of the cmsg), feeds rxstats, and reads the
+ * socket's SO_RXQ_OVFL drop counter. The owner stops it (the stop flag)
+ * once the FIN was seen or a grace period passed.
  *
  * Counters read by the owner while the thread runs are atomics.
  */
@@ -110,6 +111,16 @@ struct udp_stream {
 /* The error for a datagram too big for the path with DF set: "datagram of
  * 2000 B does not fit the path MTU 1500 via ovp0 ...; use -l 1472 or less ...". */
 void udp_fit_error(char *buf, size_t n, uint32_t len, uint32_t mtu, unsigned hdr, const char *dev);
+
+/* Whether the owner told the stream to stop. */
+static inline bool udp_stream_stopped(const struct udp_stream *st)
+{
+	return st->stop && atomic_load_explicit(st->stop, memory_order_relaxed);
+}
+
+/* The receiving stream thread's body (udp_recv.c): reads until stopped,
+ * then drains what is queued and reads the socket's drop counter. */
+void udp_recv_run(struct udp_stream *st);
 
 /* Configures the socket for its role (buffers, GSO/GRO, SO_RXQ_OVFL) and
  * starts the thread. 0 or a negative errno. */

@@ -157,63 +157,70 @@ static const char *where(const struct mtu_path_result *p)
 	return "";
 }
 
-static void judge_pmtu(struct mtu_report *rep, unsigned i)
+/* Not even the base size got through: refused by this host, or lost. */
+static void judge_base_failed(struct mtu_report *rep, unsigned i)
 {
 	const struct mtu_path_result *p = &rep->paths[i];
 	const struct mtu_search_result *s = &p->search;
-	const char *icmp = p->family == AF_INET6 ? "ICMPv6 packet-too-big" : "ICMP frag-needed";
-	struct mtu_verdict *v;
+	struct mtu_verdict *v = add(rep, p, "pmtu", MTU_FAIL, 0);
 
-	if (s->state == MTU_SEARCH_BASE_FAILED) {
-		v = add(rep, p, "pmtu", MTU_FAIL, 0);
-		if (s->probes_refused) {
-			REASON(v,
-			       "this host refused to send %u of the %u probes of %u bytes "
-			       "(sendmsg: %s)%s",
-			       s->probes_refused, s->probes_sent, p->records[0].size,
-			       strerror(s->refused_errno),
-			       s->icmp_seen ? "; ICMP too-big came back" : "");
-			fix_refused(v, p, s->refused_errno);
-			return;
-		}
-		REASON(v, "not one probe of %u bytes was delivered (%u sent)%s", p->records[0].size,
-		       s->probes_sent, s->icmp_seen ? "; ICMP too-big came back" : "");
-		if (s->icmp_mtu)
-			FIX(v,
-			    "the path says its MTU is %u: probe from a smaller base (--base 576 "
-			    "or 68) and lower the MTU to what it finds",
-			    s->icmp_mtu);
-		else
-			FIX(v, "check that UDP reaches the server; probe from a smaller base "
-			       "(--base 576 or 68)");
+	if (s->probes_refused) {
+		REASON(v,
+		       "this host refused to send %u of the %u probes of %u bytes "
+		       "(sendmsg: %s)%s",
+		       s->probes_refused, s->probes_sent, p->records[0].size,
+		       strerror(s->refused_errno), s->icmp_seen ? "; ICMP too-big came back" : "");
+		fix_refused(v, p, s->refused_errno);
 		return;
 	}
-	if (s->state != MTU_SEARCH_DONE)
-		return;
-	if (s->reached_max || (p->if_mtu && s->pmtu >= p->if_mtu)) {
-		v = add(rep, p, "pmtu", MTU_OK, s->pmtu);
-		if (p->fragmenting)
-			REASON(v,
-			       "%u bytes get through, the full MTU of %s, but above %u only in "
-			       "fragments (see fragments)",
-			       s->pmtu, ifdesc(rep, i), mtu_path_unfragmented(p));
-		else if (s->pmtu > 1500)
-			REASON(v,
-			       "jumbo path confirmed: MTU %u end to end, MSS %u (%u bytes of "
-			       "payload per segment)",
-			       s->pmtu, mtu_expected_adv_mss(s->pmtu, p->family),
-			       mtu_expected_snd_mss(s->pmtu, p->family, timestamps(p)));
-		else
-			REASON(v, "path MTU %u confirmed, the full MTU of %s", s->pmtu,
-			       ifdesc(rep, i));
-		return;
-	}
-	if (s->blackhole && s->smallest_refused && s->smallest_refused <= s->smallest_failed &&
-	    far_end_narrower(p)) {
+	REASON(v, "not one probe of %u bytes was delivered (%u sent)%s", p->records[0].size,
+	       s->probes_sent, s->icmp_seen ? "; ICMP too-big came back" : "");
+	if (s->icmp_mtu)
+		FIX(v,
+		    "the path says its MTU is %u: probe from a smaller base (--base 576 "
+		    "or 68) and lower the MTU to what it finds",
+		    s->icmp_mtu);
+	else
+		FIX(v, "check that UDP reaches the server; probe from a smaller base "
+		       "(--base 576 or 68)");
+}
+
+/* The search reached the interface's MTU (or its maximum): OK. */
+static void judge_full_mtu(struct mtu_report *rep, unsigned i)
+{
+	const struct mtu_path_result *p = &rep->paths[i];
+	const struct mtu_search_result *s = &p->search;
+	struct mtu_verdict *v = add(rep, p, "pmtu", MTU_OK, s->pmtu);
+
+	if (p->fragmenting)
+		REASON(v,
+		       "%u bytes get through, the full MTU of %s, but above %u only in "
+		       "fragments (see fragments)",
+		       s->pmtu, ifdesc(rep, i), mtu_path_unfragmented(p));
+	else if (s->pmtu > 1500)
+		REASON(v,
+		       "jumbo path confirmed: MTU %u end to end, MSS %u (%u bytes of "
+		       "payload per segment)",
+		       s->pmtu, mtu_expected_adv_mss(s->pmtu, p->family),
+		       mtu_expected_snd_mss(s->pmtu, p->family, timestamps(p)));
+	else
+		REASON(v, "path MTU %u confirmed, the full MTU of %s", s->pmtu, ifdesc(rep, i));
+}
+
+/* Sizes that were neither delivered nor answered with ICMP: dropped by the
+ * far end's smaller interface, refused by this host's stack, or lost on
+ * the way. */
+static void judge_blackhole(struct mtu_report *rep, unsigned i, const char *icmp)
+{
+	const struct mtu_path_result *p = &rep->paths[i];
+	const struct mtu_search_result *s = &p->search;
+	bool refused = s->smallest_refused && s->smallest_refused <= s->smallest_failed;
+	struct mtu_verdict *v = add(rep, p, "blackhole", MTU_FAIL, s->pmtu);
+
+	if (refused && far_end_narrower(p)) {
 		/* A veth pair (or a driver like it) books the far side's drop of
 		 * an oversized frame as a transmit drop, which the sender sees
 		 * as ENOBUFS: the limit is the far interface, not this host. */
-		v = add(rep, p, "blackhole", MTU_FAIL, s->pmtu);
 		REASON(v,
 		       "packets of %u bytes and more vanish at the far end: its interface MTU %u "
 		       "is smaller than this end's %u and it drops larger frames without ICMP "
@@ -225,27 +232,44 @@ static void judge_pmtu(struct mtu_report *rep, unsigned i)
 		    "give both ends of the link the same MTU: %u on %s (or raise the far end's "
 		    "to %u)",
 		    p->server_if_mtu, ifdesc(rep, i), p->if_mtu);
-		return;
-	}
-	if (s->blackhole && s->smallest_refused && s->smallest_refused <= s->smallest_failed) {
-		v = add(rep, p, "blackhole", MTU_FAIL, s->pmtu);
+	} else if (refused) {
 		REASON(v,
 		       "packets of %u bytes and more never leave this host: its stack refused "
 		       "them (sendmsg: %s) and sent no ICMP; the largest size that passes is %u",
 		       s->smallest_failed, strerror(s->refused_errno), s->pmtu);
 		fix_refused(v, p, s->refused_errno);
-		return;
-	}
-	if (s->blackhole) {
-		v = add(rep, p, "blackhole", MTU_FAIL, s->pmtu);
+	} else {
 		REASON(v,
 		       "packets of %u..%u bytes are black-holed: neither delivered nor "
 		       "answered by %s; the path MTU is %u%s",
 		       s->smallest_failed, p->if_mtu ? p->if_mtu : s->smallest_failed, icmp,
 		       s->pmtu, where(p));
 		fix_set_mtu(v, rep, i);
+	}
+}
+
+static void judge_pmtu(struct mtu_report *rep, unsigned i)
+{
+	const struct mtu_path_result *p = &rep->paths[i];
+	const struct mtu_search_result *s = &p->search;
+	const char *icmp = p->family == AF_INET6 ? "ICMPv6 packet-too-big" : "ICMP frag-needed";
+	struct mtu_verdict *v;
+
+	if (s->state == MTU_SEARCH_BASE_FAILED) {
+		judge_base_failed(rep, i);
 		return;
 	}
+	if (s->state != MTU_SEARCH_DONE)
+		return;
+	if (s->reached_max || (p->if_mtu && s->pmtu >= p->if_mtu)) {
+		judge_full_mtu(rep, i);
+		return;
+	}
+	if (s->blackhole) {
+		judge_blackhole(rep, i, icmp);
+		return;
+	}
+	/* Smaller than the interface, and the path says so with ICMP: a WARN. */
 	v = add(rep, p, "pmtu", MTU_WARN, s->pmtu);
 	REASON(v,
 	       "path MTU %u is below the %u of %s; %s arrives (MTU %u), so PMTU discovery "

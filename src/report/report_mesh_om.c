@@ -44,10 +44,7 @@ static void pair_labels(FILE *f, bool *first, const struct mesh *m, const struct
 
 static void family(FILE *f, const char *name, const char *unit, const char *help)
 {
-	fprintf(f, "# TYPE %s gauge\n", name);
-	if (unit)
-		fprintf(f, "# UNIT %s %s\n", name, unit);
-	fprintf(f, "# HELP %s %s\n", name, help);
+	report_om_family(f, "", name, unit, help);
 }
 
 static void figure_family(FILE *f, const struct mesh *m, const struct fam *fam)

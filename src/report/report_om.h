@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* OpenMetrics text pieces shared by the run's and the matrix's printers
- * (private to src/report). */
+/* OpenMetrics text pieces shared by the run's, the matrix's and the trend's
+ * printers (report_om.c; private to src/report). */
 #ifndef OVLPERF_REPORT_OM_H
 #define OVLPERF_REPORT_OM_H
 
@@ -13,5 +13,10 @@
 void report_om_label(FILE *f, bool *first, const char *name, const char *value);
 /* A sample's value: a Go-parsable float; NaN and the infinities spelt out. */
 void report_om_value(FILE *f, double v);
+/* A family's metadata (OpenMetrics 1.0, "MetricFamily"): TYPE gauge, UNIT
+ * when unit is not NULL (the name's suffix), HELP; each name is prefix then
+ * name. */
+void report_om_family(FILE *f, const char *prefix, const char *name, const char *unit,
+		      const char *help);
 
 #endif

@@ -42,31 +42,6 @@
 /* CPU seconds per Gbit -> per byte */
 #define PER_GBIT_TO_PER_BYTE (8.0 / 1e9)
 
-void report_om_label(FILE *f, bool *first, const char *name, const char *value)
-{
-	fprintf(f, "%s%s=\"", *first ? "{" : ",", name);
-	*first = false;
-	for (; *value; value++) {
-		if (*value == '\\' || *value == '"')
-			fprintf(f, "\\%c", *value);
-		else if (*value == '\n')
-			fputs("\\n", f);
-		else
-			fputc(*value, f);
-	}
-	fputc('"', f);
-}
-
-void report_om_value(FILE *f, double v)
-{
-	if (isnan(v))
-		fputs(" NaN\n", f);
-	else if (isinf(v))
-		fputs(v > 0 ? " +Inf\n" : " -Inf\n", f);
-	else
-		fprintf(f, " %.12g\n", v);
-}
-
 static void label_u(FILE *f, bool *first, const char *name, unsigned long long v)
 {
 	char b[24];
@@ -120,7 +95,8 @@ static void labels(FILE *f, const struct om_labels *l)
 	fputc('}', f);
 }
 
-static void sample(FILE *f, const char *name, const struct om_labels *l, double v)
+/* One sample: the name, its labels, the value. */
+static void sample_line(FILE *f, const char *name, const struct om_labels *l, double v)
 {
 	fprintf(f, OM_PREFIX "%s", name);
 	labels(f, l);
@@ -130,10 +106,7 @@ static void sample(FILE *f, const char *name, const struct om_labels *l, double 
 /* The metadata of a family. unit is the name's suffix (or NULL). */
 static void family(FILE *f, const char *name, const char *unit, const char *help)
 {
-	fprintf(f, "# TYPE " OM_PREFIX "%s gauge\n", name);
-	if (unit)
-		fprintf(f, "# UNIT " OM_PREFIX "%s %s\n", name, unit);
-	fprintf(f, "# HELP " OM_PREFIX "%s %s\n", name, help);
+	report_om_family(f, OM_PREFIX, name, unit, help);
 }
 
 /* A figure over repetitions: median, min and max, each scaled to its base
@@ -148,7 +121,7 @@ static void stat3(FILE *f, const char *name, struct om_labels l, const struct re
 		return;
 	for (int i = 0; i < 3; i++) {
 		l.stat = names[i];
-		sample(f, name, &l, v[i] * scale);
+		sample_line(f, name, &l, v[i] * scale);
 	}
 }
 
@@ -159,7 +132,7 @@ static void bound_samples(FILE *f, const char *name, struct om_labels l, enum ov
 {
 	for (unsigned s = 0; s < nstates; s++) {
 		l.bound = name_of((enum overhead_bound)s);
-		sample(f, name, &l, (unsigned)b == s ? 1 : 0);
+		sample_line(f, name, &l, (unsigned)b == s ? 1 : 0);
 	}
 }
 
@@ -199,22 +172,22 @@ static void run_families(FILE *f, const struct report_run *rr)
 	report_om_label(f, &first, "version", run->version);
 	fputs("} 1\n", f);
 	family(f, "run_complete", NULL, "1 when the run measured everything it planned, else 0.");
-	sample(f, "run_complete", &none, run->complete ? 1 : 0);
+	sample_line(f, "run_complete", &none, run->complete ? 1 : 0);
 	family(f, "run_duration_seconds", "seconds", "Wall-clock duration of the run.");
-	sample(f, "run_duration_seconds", &none, run->duration_s);
+	sample_line(f, "run_duration_seconds", &none, run->duration_s);
 	if (t0 >= 0) {
 		family(f, "run_start_timestamp_seconds", "seconds",
 		       "When the run started, in seconds since the Unix epoch.");
-		sample(f, "run_start_timestamp_seconds", &none, t0);
+		sample_line(f, "run_start_timestamp_seconds", &none, t0);
 	}
 	family(f, "run_trials", NULL, "Trials (single loads) the run measured.");
-	sample(f, "run_trials", &none, (double)run->ntrials);
+	sample_line(f, "run_trials", &none, (double)run->ntrials);
 	family(f, "path_mtu_bytes", "bytes", "MTU of the near end's interface of each path.");
 	for (unsigned i = 0; i < run->npaths; i++)
 		if (run->paths[i].mtu) {
 			struct om_labels l = path_labels(rr, i);
 
-			sample(f, "path_mtu_bytes", &l, run->paths[i].mtu);
+			sample_line(f, "path_mtu_bytes", &l, run->paths[i].mtu);
 		}
 }
 
@@ -273,7 +246,7 @@ static void tcp_family(FILE *f, const struct report_run *rr, enum tcp_field fiel
 
 		l.streams = p->streams;
 		if (field == TCP_MSS)
-			sample(f, fam[field].name, &l, p->snd_mss);
+			sample_line(f, fam[field].name, &l, p->snd_mss);
 		else
 			stat3(f, fam[field].name, l, tcp_stat(p, field), fam[field].scale);
 	}
@@ -369,7 +342,7 @@ static void knee_effort(FILE *f, const struct report_run *rr, bool seconds)
 		struct om_labels l = path_labels(rr, s->knee[i].path);
 
 		l.bytes = s->knee[i].len;
-		sample(f, name, &l, seconds ? s->knee[i].time_s : s->knee[i].trials);
+		sample_line(f, name, &l, seconds ? s->knee[i].time_s : s->knee[i].trials);
 	}
 }
 
@@ -381,7 +354,7 @@ static void loss_goal_family(FILE *f, const struct report_run *rr)
 		return;
 	family(f, "udp_pdr_loss_goal_ratio", "ratio",
 	       "Share of the datagrams sent the PDR may lose (the scenario's loss_goal).");
-	sample(f, "udp_pdr_loss_goal_ratio", &l, rr->run->pdr_goal_pct / 100);
+	sample_line(f, "udp_pdr_loss_goal_ratio", &l, rr->run->pdr_goal_pct / 100);
 }
 
 /* A delay's common load as a label that is the same in every run: the
@@ -443,12 +416,12 @@ static void delay_family(FILE *f, const struct report_run *rr)
 
 			l.quantile = quantile[q];
 			if (st->n)
-				sample(f, name, &l, st->median * 1e-3);
+				sample_line(f, name, &l, st->median * 1e-3);
 		}
 		l.quantile = NULL;
 		delay_totals(rr->run, p, &count, &sum_s);
-		sample(f, "udp_owd_seconds_sum", &l, sum_s);
-		sample(f, "udp_owd_seconds_count", &l, count);
+		sample_line(f, "udp_owd_seconds_sum", &l, sum_s);
+		sample_line(f, "udp_owd_seconds_count", &l, count);
 	}
 }
 
@@ -474,7 +447,7 @@ static void delay_load_family(FILE *f, const struct report_run *rr)
 		if (seen)
 			continue;
 		l.load = load_name(p->load_pct, buf, sizeof(buf));
-		sample(f, name, &l, p->load_bps / 8.0);
+		sample_line(f, name, &l, p->load_bps / 8.0);
 	}
 }
 
@@ -514,7 +487,7 @@ static void sweep_family(FILE *f, const struct report_run *rr, int which)
 				  s->sweep[j].path == p->path && s->sweep[j].len == p->len &&
 				  s->sweep[j].target_bps < p->target_bps;
 		if (which == 0)
-			sample(f, fam[which].name, &l, p->target_bps / 8.0);
+			sample_line(f, fam[which].name, &l, p->target_bps / 8.0);
 		else if (which == 1)
 			stat3(f, fam[which].name, l, &p->rx_bps, 1.0 / 8);
 		else
@@ -564,7 +537,7 @@ static void overhead_family(FILE *f, const struct report_run *rr, bool bound)
 			bound_samples(f, name, l, overhead_ratio_bound(r), overhead_bound_name,
 				      OVERHEAD_UNKNOWN + 1);
 		else
-			sample(f, name, &l, r->ratio);
+			sample_line(f, name, &l, r->ratio);
 	}
 }
 
@@ -580,7 +553,7 @@ static void mtu_family(FILE *f, const struct report_run *rr)
 		struct om_labels l = path_labels(rr, run->mtu[i].path);
 
 		l.check = run->mtu[i].check;
-		sample(f, "mtu_check_verdict", &l, run->mtu[i].verdict);
+		sample_line(f, "mtu_check_verdict", &l, run->mtu[i].verdict);
 	}
 	family(f, "mtu_check_value_bytes", "bytes",
 	       "The size an MTU / MSS check found (probed MTU or MSS).");
@@ -590,7 +563,7 @@ static void mtu_family(FILE *f, const struct report_run *rr)
 		if (!run->mtu[i].value)
 			continue;
 		l.check = run->mtu[i].check;
-		sample(f, "mtu_check_value_bytes", &l, run->mtu[i].value);
+		sample_line(f, "mtu_check_value_bytes", &l, run->mtu[i].value);
 	}
 }
 

@@ -9,7 +9,6 @@
  * measured value.
  */
 #include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -33,18 +32,6 @@ static const struct {
 	{ OVERHEAD_HOST_CPU_PER_GBIT, "host_cpu_seconds_per_byte", "host_cpu_per_byte", 8e-9 },
 	{ OVERHEAD_TCP_MSS, "tcp_mss_bytes", "tcp_mss", 1 },
 };
-
-/* " VALUE\n" after a sample's labels (OpenMetrics 1.0: NaN and the
- * infinities spelt out). */
-static void value(FILE *f, double v)
-{
-	if (isnan(v))
-		fputs(" NaN\n", f);
-	else if (isinf(v))
-		fputs(v > 0 ? " +Inf\n" : " -Inf\n", f);
-	else
-		fprintf(f, " %.12g\n", v);
-}
 
 static const char *unit_of(const char *name)
 {
@@ -102,10 +89,7 @@ static void family(FILE *f, const char *name, const char *help)
 {
 	const char *unit = unit_of(name);
 
-	fprintf(f, "# TYPE %s gauge\n", name);
-	if (*unit)
-		fprintf(f, "# UNIT %s %s\n", name, unit);
-	fprintf(f, "# HELP %s %s\n", name, help);
+	report_om_family(f, "", name, *unit ? unit : NULL, help);
 }
 
 /* One gauge per figure kind, each series a sample; the kinds in the
@@ -133,7 +117,7 @@ static void levels(FILE *f, const struct history *h)
 				continue;
 			fputs(name, f);
 			labels(f, h, s, NULL);
-			value(f, s->trend.seg[s->trend.n - 1].level * k);
+			report_om_value(f, s->trend.seg[s->trend.n - 1].level * k);
 		}
 	}
 }
@@ -169,7 +153,7 @@ static void changes(FILE *f, const struct history *h)
 				     : (double)(l->end - l->start);
 			fputs(names[m], f);
 			labels(f, h, s, fig + strlen("ovlperf_trend_"));
-			value(f, v);
+			report_om_value(f, v);
 		}
 	}
 }
@@ -198,7 +182,7 @@ int report_trend_openmetrics(FILE *f, const struct history *h)
 	fputs("ovlperf_trend_last_run_timestamp_seconds", f);
 	report_om_label(f, &first, "scenario", h->scenario);
 	fputc('}', f);
-	value(f, epoch_of(h->runs[h->nruns - 1].started_utc));
+	report_om_value(f, epoch_of(h->runs[h->nruns - 1].started_utc));
 	fputs("# EOF\n", f);
 	return ferror(f) ? -EIO : 0;
 }

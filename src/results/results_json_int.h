@@ -2,7 +2,8 @@
 /*
  * Between the two halves of run.json's writer: results_json.c (the run as
  * recorded: head, paths, links, trials, knees, MTU checks) and
- * results_json_summary.c (the derived sections). Private to them.
+ * results_json_summary.c (the derived sections), and the building blocks
+ * both use (results_json_add.c). Private to them.
  */
 #ifndef OVLPERF_RESULTS_JSON_INT_H
 #define OVLPERF_RESULTS_JSON_INT_H

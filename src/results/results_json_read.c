@@ -25,7 +25,8 @@ struct rd {
 	char where[96]; /* e.g. "trials[3]" */
 };
 
-static int bad(struct rd *rd, const char *field, const char *what)
+/* "trials[3].rate_bps: is not a number" into rd->err; -EINVAL. */
+static int field_error(struct rd *rd, const char *field, const char *what)
 {
 	snprintf(rd->err, rd->errlen, "%s%s%s: %s", rd->where, rd->where[0] ? "." : "", field,
 		 what);
@@ -35,7 +36,7 @@ static int bad(struct rd *rd, const char *field, const char *what)
 static int get_fields(struct rd *rd, const cJSON *obj, void *base, const struct field *f, size_t n)
 {
 	if (!cJSON_IsObject(obj))
-		return bad(rd, "(object)", "is not an object");
+		return field_error(rd, "(object)", "is not an object");
 	for (size_t i = 0; i < n; i++) {
 		const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, f[i].name);
 		char *p = (char *)base + f[i].off;
@@ -45,25 +46,25 @@ static int get_fields(struct rd *rd, const cJSON *obj, void *base, const struct 
 			continue;
 		if (f[i].type == F_BOOL) {
 			if (!cJSON_IsBool(v))
-				return bad(rd, f[i].name, "must be true or false");
+				return field_error(rd, f[i].name, "must be true or false");
 			*(bool *)p = cJSON_IsTrue(v);
 			continue;
 		}
 		if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble))
-			return bad(rd, f[i].name, "must be a number");
+			return field_error(rd, f[i].name, "must be a number");
 		d = v->valuedouble;
 		if (f[i].type != F_DBL && (d < 0 || d != floor(d)))
-			return bad(rd, f[i].name, "must be a non-negative integer");
+			return field_error(rd, f[i].name, "must be a non-negative integer");
 		switch (f[i].type) {
 		case F_U64:
 			if (d >= 18446744073709551616.0)
-				return bad(rd, f[i].name, "is out of range");
+				return field_error(rd, f[i].name, "is out of range");
 			*(uint64_t *)p = (uint64_t)d;
 			break;
 		case F_U32:
 		case F_UINT:
 			if (d > UINT32_MAX)
-				return bad(rd, f[i].name, "is out of range");
+				return field_error(rd, f[i].name, "is out of range");
 			if (f[i].type == F_U32)
 				*(uint32_t *)p = (uint32_t)d;
 			else
@@ -85,12 +86,12 @@ static int get_str(struct rd *rd, const cJSON *obj, const char *name, char *dst,
 
 	if (!v) {
 		if (required)
-			return bad(rd, name, "is missing");
+			return field_error(rd, name, "is missing");
 		dst[0] = '\0';
 		return 0;
 	}
 	if (!cJSON_IsString(v))
-		return bad(rd, name, "must be a string");
+		return field_error(rd, name, "must be a string");
 	snprintf(dst, len, "%s", v->valuestring);
 	return 0;
 }
@@ -152,12 +153,12 @@ static int read_loss(struct rd *rd, const cJSON *obj, struct loss_attrib *l)
 	n = cJSON_GetObjectItemCaseSensitive(s, "port");
 	if (!err && (!cJSON_IsNumber(n) || n->valuedouble < 1 || n->valuedouble > 65535 ||
 		     n->valuedouble != floor(n->valuedouble)))
-		err = bad(rd, "port", "must be a UDP port, 1 to 65535");
+		err = field_error(rd, "port", "must be a UDP port, 1 to 65535");
 	if (!err)
 		l->other_port = (uint16_t)n->valuedouble;
 	n = cJSON_GetObjectItemCaseSensitive(s, "family");
 	if (!err && (!cJSON_IsNumber(n) || (n->valuedouble != 4 && n->valuedouble != 6)))
-		err = bad(rd, "family", "must be 4 or 6");
+		err = field_error(rd, "family", "must be 4 or 6");
 	if (!err)
 		l->other_family = (uint8_t)n->valuedouble;
 	rd->where[at2] = '\0';
@@ -177,15 +178,16 @@ static int read_sched(struct rd *rd, const cJSON *o, struct results_trial *t)
 	if (!sc || cJSON_IsNull(sc))
 		return 0;
 	if (!cJSON_IsObject(sc))
-		return bad(rd, "sched", "must be an object");
+		return field_error(rd, "sched", "must be an object");
 	for (int i = 0; i < 2; i++) {
 		const cJSON *v = cJSON_GetObjectItemCaseSensitive(sc, key[i]);
 
 		if (!v || cJSON_IsNull(v))
 			continue;
 		if (!cJSON_IsString(v) || !load_sched_parse(v->valuestring, end[i]))
-			return bad(rd, field[i],
-				   "must be null, \"other\", \"fifo:N\" or \"rr:N\" (N 1..99)");
+			return field_error(
+				rd, field[i],
+				"must be null, \"other\", \"fifo:N\" or \"rr:N\" (N 1..99)");
 	}
 	return 0;
 }
@@ -198,9 +200,9 @@ static int read_load_pct(struct rd *rd, const cJSON *o, struct results_trial *t)
 	int err = get_fields(rd, o, t, f, NF(f));
 
 	if (!err && (t->load_pct < 0 || t->load_pct > 100))
-		return bad(rd, "load_pct", "must be 0..100");
+		return field_error(rd, "load_pct", "must be 0..100");
 	if (!err && t->load_pct && t->kind != RESULTS_TRIAL_DELAY)
-		return bad(rd, "load_pct", "belongs to delay trials only");
+		return field_error(rd, "load_pct", "belongs to delay trials only");
 	return err;
 }
 
@@ -213,13 +215,13 @@ static int read_softirq(struct rd *rd, const cJSON *o, struct results_trial *t)
 	if (!o)
 		return 0;
 	if (!cJSON_IsObject(o) || !cJSON_IsArray(a))
-		return bad(rd, "softirq", "must be an object with a cpu array");
+		return field_error(rd, "softirq", "must be an object with a cpu array");
 	if (cJSON_GetArraySize(a) > CPUUSE_MAX_CPUS)
-		return bad(rd, "softirq.cpu", "has more CPUs than ovlperf reads");
+		return field_error(rd, "softirq.cpu", "has more CPUs than ovlperf reads");
 	cJSON_ArrayForEach(v, a)
 	{
 		if (!cJSON_IsNumber(v) || !(v->valuedouble >= 0 && v->valuedouble <= 1))
-			return bad(rd, "softirq.cpu", "must hold shares from 0 to 1");
+			return field_error(rd, "softirq.cpu", "must hold shares from 0 to 1");
 		t->softirq[t->softirq_ncpu++] = v->valuedouble;
 	}
 	return 0;
@@ -257,15 +259,15 @@ static int read_trial(struct rd *rd, const cJSON *o, const struct results_run *r
 		return err;
 	k = results_trial_kind_parse(kind);
 	if (k < 0)
-		return bad(rd, "kind", "must be tcp, sweep, knee or delay");
+		return field_error(rd, "kind", "must be tcp, sweep, knee or delay");
 	t->kind = (enum results_trial_kind)k;
 	err = read_load_pct(rd, o, t);
 	if (err)
 		return err;
 	if (t->path >= run->npaths)
-		return bad(rd, "path", "names no path of the run");
+		return field_error(rd, "path", "names no path of the run");
 	if (st && (!cJSON_IsNumber(st) || st->valuedouble > 0 || st->valuedouble < -4095))
-		return bad(rd, "status", "must be 0 or a negative errno");
+		return field_error(rd, "status", "must be 0 or a negative errno");
 	t->status = st ? (int)st->valuedouble : 0;
 	if (udp) {
 		size_t l = push(rd, "udp");
@@ -324,7 +326,7 @@ static int read_path_cipher(struct rd *rd, const cJSON *o, struct results_path_c
 	if (!co)
 		return 0;
 	if (!cJSON_IsObject(co))
-		return bad(rd, "cipher", "must be an object");
+		return field_error(rd, "cipher", "must be an object");
 	err = get_str(rd, co, "name", c->name, sizeof(c->name), true);
 	if (!err)
 		err = get_str(rd, co, "impl", c->impl, sizeof(c->impl), false);
@@ -341,7 +343,7 @@ static int read_paths(struct rd *rd, const cJSON *root, struct results_run *run)
 	int err = 0;
 
 	if (!cJSON_IsArray(paths))
-		return bad(rd, "paths", "is missing or not an array");
+		return field_error(rd, "paths", "is missing or not an array");
 	cJSON_ArrayForEach(o, paths)
 	{
 		struct results_path *p;
@@ -350,11 +352,11 @@ static int read_paths(struct rd *rd, const cJSON *root, struct results_run *run)
 		int k;
 
 		if (run->npaths >= RESULTS_MAX_PATHS)
-			return bad(rd, "paths", "has too many entries");
+			return field_error(rd, "paths", "has too many entries");
 		snprintf(rd->where, sizeof(rd->where), "paths[%u]", run->npaths);
 		p = &run->paths[run->npaths];
 		if (!cJSON_IsObject(o))
-			return bad(rd, "(entry)", "is not an object");
+			return field_error(rd, "(entry)", "is not an object");
 		err = get_str(rd, o, "name", p->name, sizeof(p->name), true);
 		if (!err)
 			err = get_str(rd, o, "kind", kind, sizeof(kind), true);
@@ -364,17 +366,17 @@ static int read_paths(struct rd *rd, const cJSON *root, struct results_run *run)
 			return err;
 		k = results_path_kind_parse(kind);
 		if (k < 0)
-			return bad(rd, "kind", "must be underlay, builtin or external");
+			return field_error(rd, "kind", "must be underlay, builtin or external");
 		p->kind = (enum results_path_kind)k;
 		mtu = cJSON_GetObjectItemCaseSensitive(o, "mtu");
 		if (mtu &&
 		    (!cJSON_IsNumber(mtu) || mtu->valuedouble < 0 || mtu->valuedouble > 65535))
-			return bad(rd, "mtu", "must be a number 0..65535");
+			return field_error(rd, "mtu", "must be a number 0..65535");
 		p->mtu = mtu ? (uint32_t)mtu->valuedouble : 0;
 		mtu = cJSON_GetObjectItemCaseSensitive(o, "pmtu");
 		if (mtu &&
 		    (!cJSON_IsNumber(mtu) || mtu->valuedouble < 0 || mtu->valuedouble > 65535))
-			return bad(rd, "pmtu", "must be a number 0..65535");
+			return field_error(rd, "pmtu", "must be a number 0..65535");
 		p->pmtu = mtu ? (uint32_t)mtu->valuedouble : 0;
 		err = get_str(rd, o, "pmtu_source", p->pmtu_source, sizeof(p->pmtu_source), false);
 		if (err)
@@ -382,7 +384,7 @@ static int read_paths(struct rd *rd, const cJSON *root, struct results_run *run)
 		mtu = cJSON_GetObjectItemCaseSensitive(o, "family");
 		if (mtu &&
 		    (!cJSON_IsNumber(mtu) || (mtu->valuedouble != 4 && mtu->valuedouble != 6)))
-			return bad(rd, "family", "must be 4 or 6");
+			return field_error(rd, "family", "must be 4 or 6");
 		p->family = !mtu ? 0 : mtu->valuedouble == 6 ? AF_INET6 : AF_INET;
 		err = read_path_cipher(rd, o, &p->cipher);
 		if (err)
@@ -402,13 +404,13 @@ static int read_links(struct rd *rd, const cJSON *root, struct results_run *run)
 	if (!links)
 		return 0;
 	if (!cJSON_IsArray(links))
-		return bad(rd, "links", "is not an array");
+		return field_error(rd, "links", "is not an array");
 	cJSON_ArrayForEach(o, links)
 	{
 		struct results_link *l;
 
 		if (run->nlinks >= RESULTS_MAX_LINKS)
-			return bad(rd, "links", "has too many entries");
+			return field_error(rd, "links", "has too many entries");
 		snprintf(rd->where, sizeof(rd->where), "links[%u]", run->nlinks);
 		l = &run->links[run->nlinks];
 		err = get_fields(rd, o, l, link_fields, NF(link_fields));
@@ -437,7 +439,7 @@ static int read_trials(struct rd *rd, const cJSON *root, struct results_run *run
 	size_t i = 0;
 
 	if (!cJSON_IsArray(arr))
-		return bad(rd, "trials", "is missing or not an array");
+		return field_error(rd, "trials", "is missing or not an array");
 	cJSON_ArrayForEach(o, arr)
 	{
 		struct results_trial *t = results_add_trial(run);
@@ -462,7 +464,7 @@ static int read_knees(struct rd *rd, const cJSON *root, struct results_run *run)
 	if (!arr)
 		return 0;
 	if (!cJSON_IsArray(arr))
-		return bad(rd, "knees", "is not an array");
+		return field_error(rd, "knees", "is not an array");
 	cJSON_ArrayForEach(o, arr)
 	{
 		struct results_knee *k = results_add_knee(run);
@@ -487,7 +489,7 @@ static int read_knees(struct rd *rd, const cJSON *root, struct results_run *run)
 		if (err)
 			return err;
 		if (k->path >= run->npaths)
-			return bad(rd, "path", "names no path of the run");
+			return field_error(rd, "path", "names no path of the run");
 	}
 	rd->where[0] = '\0';
 	return 0;
@@ -505,7 +507,7 @@ static int read_mtu(struct rd *rd, const cJSON *root, struct results_run *run)
 	if (!arr)
 		return 0;
 	if (!cJSON_IsArray(arr))
-		return bad(rd, "mtu", "is not an array");
+		return field_error(rd, "mtu", "is not an array");
 	cJSON_ArrayForEach(o, arr)
 	{
 		struct results_mtu_check *m = results_add_mtu(run);
@@ -528,10 +530,10 @@ static int read_mtu(struct rd *rd, const cJSON *root, struct results_run *run)
 			return err;
 		v = results_verdict_parse(verdict);
 		if (v < 0)
-			return bad(rd, "verdict", "must be OK, WARN or FAIL");
+			return field_error(rd, "verdict", "must be OK, WARN or FAIL");
 		m->verdict = (enum results_verdict)v;
 		if (m->path >= run->npaths)
-			return bad(rd, "path", "names no path of the run");
+			return field_error(rd, "path", "names no path of the run");
 	}
 	rd->where[0] = '\0';
 	return 0;
@@ -548,7 +550,7 @@ static int get_layer(struct rd *rd, const cJSON *root, const char *name, enum la
 	if (err || !v[0])
 		return err;
 	if (!layer_parse(v, l))
-		return bad(rd, name, "must be payload, ip, frame or line");
+		return field_error(rd, name, "must be payload, ip, frame or line");
 	return 0;
 }
 
@@ -564,12 +566,12 @@ static int read_schema(struct rd *rd, const cJSON *root, const cJSON *schema,
 		v = schema->valuedouble;
 	} else if (cJSON_IsString(schema) && !strcmp(schema->valuestring, RESULTS_SCHEMA_NAME)) {
 		if (!cJSON_IsNumber(ver))
-			return bad(rd, "schema_version", "is missing or not a number");
+			return field_error(rd, "schema_version", "is missing or not a number");
 		v = ver->valuedouble;
 	} else {
-		return bad(rd, "schema",
-			   "is missing or not \"" RESULTS_SCHEMA_NAME
-			   "\": not an ovlperf run.json");
+		return field_error(rd, "schema",
+				   "is missing or not \"" RESULTS_SCHEMA_NAME
+				   "\": not an ovlperf run.json");
 	}
 	if (v != 1 && v != RESULTS_SCHEMA) {
 		snprintf(rd->err, rd->errlen,
@@ -600,7 +602,7 @@ static int read_head(struct rd *rd, const cJSON *root, struct results_run *run)
 	if (err)
 		return err;
 	if (!cJSON_IsBool(complete))
-		return bad(rd, "complete", "is missing or not true/false");
+		return field_error(rd, "complete", "is missing or not true/false");
 	run->complete = cJSON_IsTrue(complete);
 	err = get_fields(rd, root, run, hf, NF(hf));
 	if (!err)
@@ -620,7 +622,7 @@ static int read_head(struct rd *rd, const cJSON *root, struct results_run *run)
 	if (err)
 		return err;
 	if (!cJSON_IsObject(sc))
-		return bad(rd, "scenario", "is missing or not an object");
+		return field_error(rd, "scenario", "is missing or not an object");
 	snprintf(rd->where, sizeof(rd->where), "scenario");
 	err = get_str(rd, sc, "name", run->scenario_name, sizeof(run->scenario_name), true);
 	if (!err)
@@ -636,7 +638,7 @@ static int read_head(struct rd *rd, const cJSON *root, struct results_run *run)
 		goto out;
 	snprintf(rd->where, sizeof(rd->where), "host");
 	if (!cJSON_IsObject(host))
-		return bad(rd, "(object)", "is not an object");
+		return field_error(rd, "(object)", "is not an object");
 	err = get_str(rd, host, "kernel", run->host.kernel, sizeof(run->host.kernel), false);
 	if (!err)
 		err = get_str(rd, host, "cpu", run->host.cpu, sizeof(run->host.cpu), false);

@@ -18,7 +18,8 @@ int knee_drive_init(struct knee_drive *d, const struct knee_config *cfg, knee_dr
 	return knee_init(&d->k, cfg);
 }
 
-static enum knee_drive_step end(struct knee_drive *d, enum knee_drive_end why)
+/* The search ends for why (abandoned unless it is done). */
+static enum knee_drive_step finish(struct knee_drive *d, enum knee_drive_end why)
 {
 	if (why != KNEE_DRIVE_DONE)
 		knee_abandon(&d->k);
@@ -39,7 +40,7 @@ static enum knee_drive_step uncounted(struct knee_drive *d, const struct knee_tr
 		 "%u trials in a row at %.1f Mbit/s could not be counted, the last: %s",
 		 d->uncounted, (double)t->rate_bps / 1e6,
 		 run_rc < 0 ? strerror(-run_rc) : "it measured nothing the search accepts");
-	return end(d, KNEE_DRIVE_FAILED);
+	return finish(d, KNEE_DRIVE_FAILED);
 }
 
 /* Whether the next try, of duration ns, would end beyond max_time: its
@@ -63,14 +64,14 @@ enum knee_drive_step knee_drive_step(struct knee_drive *d)
 		/* the search's own end at max_trials counted trials cut it short */
 		if (counted >= d->k.cfg.max_trials)
 			d->cut_by = "max_trials";
-		return end(d, KNEE_DRIVE_DONE);
+		return finish(d, KNEE_DRIVE_DONE);
 	}
 	if (d->tries >= d->k.cfg.max_trials) {
 		d->cut_by = "max_trials";
 		snprintf(d->stopped, sizeof(d->stopped),
 			 "%u trials run (max_trials), %u of them could not be counted", d->tries,
 			 d->tries - counted);
-		return end(d, KNEE_DRIVE_ATTEMPTS);
+		return finish(d, KNEE_DRIVE_ATTEMPTS);
 	}
 	if (d->tries && out_of_time(d, t.trial.duration_ns)) {
 		d->cut_by = "max_time";
@@ -79,7 +80,7 @@ enum knee_drive_step knee_drive_step(struct knee_drive *d)
 			 "beyond it",
 			 (double)d->spent_ns / 1e9, (double)d->k.cfg.max_time_ns / 1e9,
 			 (double)t.trial.duration_ns / 1e9);
-		return end(d, KNEE_DRIVE_TIME);
+		return finish(d, KNEE_DRIVE_TIME);
 	}
 	t.trial_no = counted + 1;
 	t.again = d->uncounted;
@@ -92,7 +93,7 @@ enum knee_drive_step knee_drive_step(struct knee_drive *d)
 		d->setup_max_ns = wall - t.trial.duration_ns;
 	if (rc == -EINTR || rc == -ECANCELED) {
 		d->rc = rc;
-		return end(d, KNEE_DRIVE_STOPPED);
+		return finish(d, KNEE_DRIVE_STOPPED);
 	}
 	if (rc < 0)
 		return uncounted(d, &t.trial, rc, rc);
@@ -113,5 +114,5 @@ enum knee_drive_end knee_drive_run(struct knee_drive *d)
 void knee_drive_abandon(struct knee_drive *d)
 {
 	if (!d->end)
-		end(d, KNEE_DRIVE_STOPPED);
+		finish(d, KNEE_DRIVE_STOPPED);
 }

@@ -25,7 +25,7 @@
 #include <sodium.h>
 
 #include "bytes.h"
-#include "engine.h"
+#include "tunnel_engine.h"
 #include "key.h"
 #include "noise.h"
 

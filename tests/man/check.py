@@ -165,11 +165,13 @@ def compare_sections(what, documented, actual, source):
 def tunnel_keys(path):
     src = open(path).read()
     out = {}
-    for sec, fn in (("interface", "interface_key"), ("peer", "peer_key")):
-        m = re.search(rf"static void {fn}\(.*?\n\}}\n", src, re.S)
-        out[sec] = set(re.findall(r"key_is\(name, \"(\w+)\"\)", m.group(0))) if m else set()
+    for sec in ("interface", "peer"):
+        # SEC_key() and the steps it calls, SEC_<what>_key()
+        out[sec] = set()
+        for m in re.finditer(rf"static \w+ {sec}(_\w+)?_key\(.*?\n\}}\n", src, re.S):
+            out[sec] |= set(re.findall(r"key_is\(name, \"(\w+)\"\)", m.group(0)))
         if not out[sec]:
-            fail(f"{path}: no keys found in {fn}() (has its layout changed?)")
+            fail(f"{path}: no keys found in {sec}_key() (has its layout changed?)")
     return out
 
 

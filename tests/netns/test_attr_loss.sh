@@ -166,7 +166,7 @@ small_rcvbuf() # NAME DST FAMILY OFFLOAD_ARGS...
 		expect_eq "$name: all in the test's socket" "${V[1]}" "${V[0]}"
 		expect_eq "$name: network" "${V[2]}" 0
 		# The kernel's counter also holds the end-of-test markers the full
-		# socket refused: 3 copies per stream (udp_load.c FIN_COPIES), sent
+		# socket refused: 3 copies per stream (udp_send.c FIN_COPIES), sent
 		# right after the data, no test datagrams and so no loss. The
 		# test's own loss is exact; the markers are the only other thing
 		# that can reach this socket.

@@ -19,7 +19,7 @@
 #include <cmocka.h>
 #include <sodium.h>
 
-#include "engine.h"
+#include "tunnel_engine.h"
 #include "tunnel_engine_fixture.h"
 #include "index_table.h"
 #include "test_seed.h"

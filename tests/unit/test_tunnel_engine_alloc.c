@@ -29,7 +29,7 @@
 #include <sodium.h>
 
 #include "bytes.h"
-#include "engine.h"
+#include "tunnel_engine.h"
 #include "key.h"
 #include "timers.h"
 

@@ -21,9 +21,9 @@
 #include <sodium.h>
 
 #include "bytes.h"
-#include "engine.h"
+#include "tunnel_engine.h"
 #include "tunnel_engine_fixture.h"
-#include "engine_impl.h"
+#include "tunnel_engine_impl.h"
 #include "key.h"
 #include "test_seed.h"
 

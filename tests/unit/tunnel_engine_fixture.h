@@ -27,7 +27,7 @@
 
 #include "bytes.h"
 #include "clock.h"
-#include "engine.h"
+#include "tunnel_engine.h"
 #include "key.h"
 #include "noise.h"
 #include "test_seed.h"

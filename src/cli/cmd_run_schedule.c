@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* The textfile and the retention after a scheduled run (run_schedule.h). */
+/* The textfile and the retention after a scheduled run (cmd_run_schedule.h). */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -7,9 +7,9 @@
 #include "log.h"
 #include "report_run.h"
 #include "retention.h"
-#include "run_schedule.h"
+#include "cmd_run_schedule.h"
 
-bool run_schedule_wanted(const struct run_schedule *s)
+bool cmd_run_schedule_wanted(const struct cmd_run_schedule *s)
 {
 	return s->keep || s->keep_days || s->textfile_dir;
 }
@@ -40,8 +40,8 @@ static int write_textfile(const char *tdir, const struct results_run *res, char 
 	return rc;
 }
 
-int run_schedule_after(const struct run_schedule *s, const struct results_run *res,
-		       const char *root, const char *dir, char *unwritten, size_t len)
+int cmd_run_schedule_after(const struct cmd_run_schedule *s, const struct results_run *res,
+			   const char *root, const char *dir, char *unwritten, size_t len)
 {
 	unsigned removed = 0;
 	int rc = 0;

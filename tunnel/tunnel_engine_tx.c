@@ -2,7 +2,7 @@
 /*
  * The engine's sending side: sealing batches in place, staging packets until
  * a session exists, handshake initiations, keepalives and the timers that
- * drive them. Threading rules are in engine.h.
+ * drive them. Threading rules are in tunnel_engine.h.
  */
 #include <string.h>
 
@@ -10,7 +10,7 @@
 
 #include "bytes.h"
 #include "clock.h"
-#include "engine_impl.h"
+#include "tunnel_engine_impl.h"
 
 /* ---- sending ---- */
 

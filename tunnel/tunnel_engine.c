@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * The protocol engine: device and peer state, keypair life cycle. Sealing,
- * staging, initiations and timers are engine_tx.c; the receive dispatcher is
- * engine_rx.c.
- * Threading rules are in engine.h; lock order is peer->lock, then the index
+ * staging, initiations and timers are tunnel_engine_tx.c; the receive dispatcher is
+ * tunnel_engine_rx.c.
+ * Threading rules are in tunnel_engine.h; lock order is peer->lock, then the index
  * table's lock.
  */
 #include <errno.h>
@@ -14,7 +14,7 @@
 
 #include "bytes.h"
 #include "clock.h"
-#include "engine_impl.h"
+#include "tunnel_engine_impl.h"
 #include "log.h"
 
 static const char *const drop_names[ENGINE_DROP__COUNT] = {

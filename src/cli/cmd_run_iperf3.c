@@ -11,9 +11,9 @@
 #include <sys/stat.h>
 
 #include "report_iperf3.h"
-#include "run_iperf3.h"
+#include "cmd_run_iperf3.h"
 
-static void name_trial(struct run_iperf3 *ri, const struct run_progress *ev)
+static void name_trial(struct cmd_run_iperf3 *ri, const struct run_progress *ev)
 {
 	const char *kind = results_trial_kind_name(ev->trial_kind);
 
@@ -33,7 +33,7 @@ static void name_trial(struct run_iperf3 *ri, const struct run_progress *ev)
 
 static void progress(void *arg, const struct run_progress *ev)
 {
-	struct run_iperf3 *ri = arg;
+	struct cmd_run_iperf3 *ri = arg;
 
 	if (ev->kind == RUN_PROGRESS_TRIAL)
 		name_trial(ri, ev);
@@ -45,8 +45,8 @@ static void progress(void *arg, const struct run_progress *ev)
 
 static void keep(void *arg, const struct load_result *lr, int rc)
 {
-	struct run_iperf3 *ri = arg;
-	struct run_iperf3_doc *d;
+	struct cmd_run_iperf3 *ri = arg;
+	struct cmd_run_iperf3_doc *d;
 	cJSON *doc;
 
 	(void)rc; /* the document carries the result's error itself */
@@ -74,7 +74,7 @@ static void keep(void *arg, const struct load_result *lr, int rc)
 	ri->n++;
 }
 
-void run_iperf3_attach(struct run_iperf3 *ri, struct run_options *opt)
+void cmd_run_iperf3_attach(struct cmd_run_iperf3 *ri, struct run_options *opt)
 {
 	memset(ri, 0, sizeof(*ri));
 	ri->progress = opt->progress;
@@ -99,7 +99,7 @@ static int write_one(const char *path, const char *text)
 	return rc;
 }
 
-int run_iperf3_write(const struct run_iperf3 *ri, const char *dir, char *bad, size_t badlen)
+int cmd_run_iperf3_write(const struct cmd_run_iperf3 *ri, const char *dir, char *bad, size_t badlen)
 {
 	char path[1024];
 	int rc = ri->err;
@@ -125,7 +125,7 @@ int run_iperf3_write(const struct run_iperf3 *ri, const char *dir, char *bad, si
 	return 0;
 }
 
-void run_iperf3_free(struct run_iperf3 *ri)
+void cmd_run_iperf3_free(struct cmd_run_iperf3 *ri)
 {
 	for (unsigned i = 0; i < ri->n; i++)
 		free(ri->docs[i].text);

@@ -9,27 +9,27 @@
  * then ages, which is what an alert on stale results watches) and
  * removes nothing.
  */
-#ifndef OVLPERF_RUN_SCHEDULE_H
-#define OVLPERF_RUN_SCHEDULE_H
+#ifndef OVLPERF_CMD_RUN_SCHEDULE_H
+#define OVLPERF_CMD_RUN_SCHEDULE_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
 #include "results.h"
 
-struct run_schedule {
+struct cmd_run_schedule {
 	unsigned keep;		  /* the newest runs of the scenario kept; 0: all */
 	unsigned keep_days;	  /* runs older than this many days removed; 0: none */
 	const char *textfile_dir; /* NULL: no textfile */
 };
 
 /* Whether anything is asked at all. */
-bool run_schedule_wanted(const struct run_schedule *s);
+bool cmd_run_schedule_wanted(const struct cmd_run_schedule *s);
 
 /* After res completed in dir under root: DIR/ovlperf-<scenario>.prom
  * written atomically (a failure is added to unwritten), then the prune.
  * 0, or a negative errno when the textfile or a removal failed (logged). */
-int run_schedule_after(const struct run_schedule *s, const struct results_run *res,
-		       const char *root, const char *dir, char *unwritten, size_t len);
+int cmd_run_schedule_after(const struct cmd_run_schedule *s, const struct results_run *res,
+			   const char *root, const char *dir, char *unwritten, size_t len);
 
 #endif

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Engine internals shared by engine.c (device, peers, keypairs, sending,
- * timers) and engine_rx.c (the receive dispatcher). Not a contract for other
- * modules: use engine.h.
+ * Engine internals shared by tunnel_engine.c (device, peers, keypairs, sending,
+ * timers) and tunnel_engine_rx.c (the receive dispatcher). Not a contract for other
+ * modules: use tunnel_engine.h.
  */
 #ifndef OVLPERF_TUNNEL_ENGINE_IMPL_H
 #define OVLPERF_TUNNEL_ENGINE_IMPL_H
@@ -12,7 +12,7 @@
 
 #include "aead_host.h"
 #include "cookie.h"
-#include "engine.h"
+#include "tunnel_engine.h"
 #include "index_table.h"
 #include "noise.h"
 #include "ratelimit.h"
@@ -95,7 +95,7 @@ struct engine {
 	_Atomic uint64_t cookies_sent;
 };
 
-/* engine.c and engine_tx.c, shared with each other and engine_rx.c */
+/* tunnel_engine.c and tunnel_engine_tx.c, shared with each other and tunnel_engine_rx.c */
 struct engine_peer *engine_peer_by_pub(struct engine *e, const uint8_t pub[static WIRE_KEY_LEN]);
 struct keypair *keypair_get(struct keypair *kp);
 void keypair_put(struct keypair *kp);

@@ -16,7 +16,7 @@
 #include <sodium.h>
 
 #include "bytes.h"
-#include "engine_impl.h"
+#include "tunnel_engine_impl.h"
 
 static enum engine_op drop(struct engine *e, struct engine_result *res, enum engine_drop why)
 {
