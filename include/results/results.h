@@ -109,6 +109,9 @@ struct results_trial {
 	 * over the measured window (0: not read) */
 	double overlay_cpu_s;
 	struct load_sched sched_client, sched_server; /* each end's test threads */
+	/* TCP: the sending end's congestion control ("cubic", "bbr"; "": not
+	 * reported), so no fix names the one in force */
+	char congestion[16];
 };
 
 /* What a knee search found for one path and datagram size. */

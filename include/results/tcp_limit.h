@@ -41,6 +41,10 @@ enum tcp_limit {
 
 struct tcp_limit_verdict {
 	enum tcp_limit limit;
+	/* judged, but the evidence cannot decide (TCP_LIMIT_UNKNOWN with what
+	 * is unknown and why in evidence): a queue while a host's CPU on the
+	 * path was not read */
+	bool undecided;
 	/* shares of the measured window (times the streams), 0..1; they add
 	 * up to 1: the write queue empty, stalled by the receive window, by
 	 * the send buffer, sending within the congestion window */
@@ -57,6 +61,26 @@ struct tcp_limit_verdict {
 					  * the path's where known, else four times the rate */
 	char evidence[384];		 /* two or three figures, one sentence */
 	char fix[384];			 /* what to change ("" when nothing) */
+};
+
+/* Where a test's packets were dropped, as one end's counters or the same
+ * path's UDP trials saw it: the place, how many, and who should have taken
+ * them there, with that process's CPU. */
+enum tcp_drop_kind {
+	TCP_DROP_NONE,	  /* nothing seen dropped (or not read) */
+	TCP_DROP_HOST,	  /* a host's queue: a TUN, an interface, a socket, the backlog */
+	TCP_DROP_SHAPER,  /* a shaper's or a full interface queue: the network's rate */
+	TCP_DROP_NETWORK, /* between the hosts, past every counter they keep */
+};
+struct tcp_limit_drop {
+	enum tcp_drop_kind kind;
+	const char *place;   /* "the sender's interface (a TUN)", "the receiving host's backlog" */
+	uint64_t count;	     /* packets dropped there (0: a share is known, not a count) */
+	double share;	     /* of all the drops seen, 0..1 (0: unknown) */
+	const char *process; /* the process that should have taken them (NULL: none known) */
+	double process_cpu;  /* its busiest thread, of a core (0: not read) */
+	double quota_cores;  /* its cgroup's CPU quota (0: none or not read) */
+	const char *fix;     /* what would stop it there (NULL: none known) */
 };
 
 /* What the verdict needs of the test beyond its figures. */
@@ -90,6 +114,19 @@ struct tcp_limit_ctx {
 	 * test, and that share (0..1; 0: unknown) */
 	unsigned softirq_cpu;
 	double softirq_share;
+	/* Why some host's CPU on the path was not read, where it was not
+	 * ("the far host's CPU not reported: server 0.1.0"); NULL: every CPU
+	 * the path crosses was read (a lab's machine, or both ends' facts). A
+	 * queue alone is then no proof of the network's rate: a process at a
+	 * full core queues as a bottleneck does. */
+	const char *cpu_unknown;
+	/* The sender's congestion control ("cubic", "bbr"; NULL or "": not
+	 * reported): a fix never names the one in force. */
+	const char *congestion;
+	/* Where this test's segments were dropped, by the counters read over
+	 * it (either end's TUN, interfaces, sockets, softnet backlog, qdiscs),
+	 * and where the same path's UDP trials lost most (their loss places). */
+	struct tcp_limit_drop trial_drop, udp_drop;
 };
 
 /* The verdict on a TCP test's figures t (both ends' limits known, else

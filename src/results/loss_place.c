@@ -4,6 +4,7 @@
  * each one calls for, shared by the load and run printers.
  */
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -72,7 +73,42 @@ static void socket_fix(char *buf, size_t len, const struct loss_attrib *l)
 		 w, l->rcvbuf_bytes, w * 1024);
 }
 
+/* A transmit drop at the sender's interface. Over an overlay it is the
+ * overlay's TUN: a TUN's queue fills when the process reading it (the
+ * overlay's daemon, the VPN) takes packets slower than they come, so a
+ * longer queue only delays the drop. Elsewhere the interface's queue, named
+ * with its length only where the sender read them (a qdisc's counters). */
+static void sender_if_fix(char *buf, size_t len, const struct loss_attrib *l, bool overlay,
+			  const char *process)
+{
+	if (overlay) {
+		snprintf(buf, len,
+			 "the process reading the overlay's TUN on the sending host%s%s%s did not "
+			 "take packets as fast as they came: more CPU for it (a core of its own, a "
+			 "larger cgroup quota, more threads), not a longer queue",
+			 process ? " (" : "", process ? process : "", process ? ")" : "");
+		return;
+	}
+	if (l->qdisc_if[0] && l->sender_txqlen) {
+		snprintf(buf, len,
+			 "a longer transmit queue on the sender's %s: ip link set dev %s "
+			 "txqueuelen %u (now %u)",
+			 l->qdisc_if, l->qdisc_if, l->sender_txqlen * 2, l->sender_txqlen);
+		return;
+	}
+	snprintf(buf, len,
+		 "the sender's interface dropped them on transmit (which one was not recorded: "
+		 "ip -s link on the sender names it): a NIC's ring (ethtool -G), a queue of "
+		 "length 0 (a TUN: its reading process did not keep up)");
+}
+
 void loss_place_fix(char *buf, size_t len, const struct loss_attrib *l, enum loss_place p)
+{
+	loss_place_fix_on(buf, len, l, p, false, NULL);
+}
+
+void loss_place_fix_on(char *buf, size_t len, const struct loss_attrib *l, enum loss_place p,
+		       bool overlay, const char *process)
 {
 	switch (p) {
 	case LOSS_PLACE_SENDER_SOCKET:
@@ -92,10 +128,7 @@ void loss_place_fix(char *buf, size_t len, const struct loss_attrib *l, enum los
 				 "(the sender's qdisc); send at or below it");
 		break;
 	case LOSS_PLACE_SENDER_IF:
-		snprintf(buf, len,
-			 "a longer interface queue on the sender: ip link set IF txqueuelen N "
-			 "(now %u)",
-			 l->sender_txqlen);
+		sender_if_fix(buf, len, l, overlay, process);
 		break;
 	case LOSS_PLACE_TUNNEL:
 		snprintf(buf, len,

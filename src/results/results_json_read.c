@@ -246,6 +246,8 @@ static int read_trial(struct rd *rd, const cJSON *o, const struct results_run *r
 		err = get_str(rd, o, "overlay_process", t->overlay_process,
 			      sizeof(t->overlay_process), false);
 	if (!err)
+		err = get_str(rd, o, "congestion", t->congestion, sizeof(t->congestion), false);
+	if (!err)
 		err = get_str(rd, o, "overlay_quota_process", t->overlay_quota_process,
 			      sizeof(t->overlay_quota_process), false);
 	if (!err)

@@ -7,10 +7,77 @@
 #include "loss_place.h"
 #include "run_limit.h"
 
+/* Why a host's CPU on path p was not read for trial t (NULL: it all was).
+ * In a lab every host is this machine, read whole; between hosts the far
+ * one reports its test threads, not the overlay's or a VPN's process. */
+static const char *cpu_unknown(const struct results_run *run, const struct results_trial *t,
+			       unsigned p)
+{
+	bool overlay = p < run->npaths && run->paths[p].kind != RESULTS_PATH_UNDERLAY;
+	bool daemon_read = t->overlay_thread[0] || t->overlay_quota_process[0];
+
+	if (!overlay || (run->nlinks && daemon_read))
+		return NULL;
+	if (run->nlinks)
+		return "the overlay's daemon CPU was not read (an external overlay with no "
+		       "process = key)";
+	return "the far host's CPU not reported: its server sends no host facts, and the "
+	       "overlay's or VPN's process there was not read";
+}
+
+/* The place path p's UDP knee trials lost most at, summed over its knees
+ * (each at the first rate above its NDR that lost), as the TCP verdict's
+ * evidence of where that path drops. */
+static void udp_drop(const struct results_run *run, const struct results_trial *t, unsigned p,
+		     char *fix, size_t fixlen, struct tcp_limit_drop *d)
+{
+	uint64_t by[LOSS_PLACE_COUNT] = { 0 }, all = 0;
+	const struct loss_attrib *at = NULL;
+	bool overlay = p < run->npaths && run->paths[p].kind != RESULTS_PATH_UNDERLAY;
+	int best = -1;
+
+	for (size_t i = 0; i < run->nknees; i++) {
+		const struct results_knee *k = &run->knees[i];
+
+		if (k->path != p || !k->loss_at_bps)
+			continue;
+		for (int pl = 0; pl < LOSS_PLACE_COUNT; pl++) {
+			uint64_t c = loss_place_count(&k->loss_at, (enum loss_place)pl);
+
+			by[pl] += c;
+			all += c;
+			if (c && (best < 0 || by[pl] > by[best])) {
+				best = pl;
+				at = &k->loss_at;
+			}
+		}
+	}
+	memset(d, 0, sizeof(*d));
+	if (best < 0)
+		return;
+	d->kind = best == LOSS_PLACE_NETWORK	    ? TCP_DROP_NETWORK
+		  : best == LOSS_PLACE_SENDER_QDISC ? TCP_DROP_SHAPER
+						    : TCP_DROP_HOST;
+	d->place = loss_place_name((enum loss_place)best);
+	d->share = (double)by[best] / (double)all;
+	/* the overlay's daemon reads the sender's TUN and owns the other
+	 * socket that overflows at the receiver */
+	if (overlay && (best == LOSS_PLACE_SENDER_IF || best == LOSS_PLACE_TUNNEL ||
+			best == LOSS_PLACE_RECEIVER_OTHER)) {
+		d->process = t->overlay_process[0]	   ? t->overlay_process
+			     : t->overlay_quota_process[0] ? t->overlay_quota_process
+							   : NULL;
+		d->process_cpu = t->overlay_thread[0] ? t->overlay_thread_cpu : 0;
+		d->quota_cores = t->overlay_throttled_s > 0 ? t->overlay_quota_cores : 0;
+	}
+	loss_place_fix_on(fix, fixlen, at, (enum loss_place)best, overlay, d->process);
+	d->fix = fix;
+}
+
 void results_trial_tcp_limit(const struct results_run *run, const struct results_trial *t,
 			     struct tcp_limit_verdict *v)
 {
-	char host[24], qhost[24];
+	char host[24], qhost[24], fix[384];
 	unsigned ncpu = run->host.ncpu;
 	struct tcp_limit_ctx c = {
 		.rate_bps = t->target_bps,
@@ -32,6 +99,8 @@ void results_trial_tcp_limit(const struct results_run *run, const struct results
 		.overlay_quota_thread = t->overlay_quota_thread[0] ? t->overlay_quota_thread : NULL,
 		.overlay_quota_thread_cpu = t->overlay_quota_thread_cpu,
 		.duration_s = t->duration_s,
+		.cpu_unknown = cpu_unknown(run, t, t->path),
+		.congestion = t->congestion,
 	};
 
 	snprintf(host, sizeof(host), "lab host %u", t->overlay_thread_host);
@@ -42,6 +111,7 @@ void results_trial_tcp_limit(const struct results_run *run, const struct results
 			c.softirq_share = t->softirq[i];
 			c.softirq_cpu = i;
 		}
+	udp_drop(run, t, t->path, fix, sizeof(fix), &c.udp_drop);
 	tcp_limit_judge(&t->tcp, &c, v);
 }
 
@@ -60,7 +130,9 @@ bool results_tcp_limit_line(const struct results_run *run, unsigned p, unsigned 
 		if (t->kind != RESULTS_TRIAL_TCP || t->path != p || t->streams != n || t->status)
 			continue;
 		results_trial_tcp_limit(run, t, &v);
-		if (v.limit == TCP_LIMIT_UNKNOWN || (unsigned)v.limit > TCP_LIMIT_HOST_CPU)
+		/* a trial judged but undecided counts as "unknown", with why */
+		if ((v.limit == TCP_LIMIT_UNKNOWN && !v.undecided) ||
+		    (unsigned)v.limit > TCP_LIMIT_HOST_CPU)
 			continue;
 		l->n++;
 		if (!count[v.limit]++) {
@@ -149,8 +221,11 @@ static enum ndr_limit place_limit(const struct results_run *run, unsigned p, int
 		return NDR_LIMIT_NETWORK;
 	case LOSS_PLACE_TUNNEL:
 		return NDR_LIMIT_OVERLAY;
-	case LOSS_PLACE_SENDER_SOCKET:
 	case LOSS_PLACE_SENDER_IF:
+		/* over an overlay the sender's interface that drops is its TUN,
+		 * full when its daemon does not read it as fast */
+		return overlay ? NDR_LIMIT_OVERLAY : NDR_LIMIT_SENDER;
+	case LOSS_PLACE_SENDER_SOCKET:
 		return NDR_LIMIT_SENDER;
 	case LOSS_PLACE_RECEIVER_OTHER:
 		/* over an overlay the other socket that overflowed is its daemon's */
@@ -321,6 +396,8 @@ bool results_ndr_limit(const struct results_run *run, const struct results_summa
 		return true;
 	}
 	if (v->place >= 0)
-		loss_place_fix(v->fix, sizeof(v->fix), &kp->loss_at, (enum loss_place)v->place);
+		loss_place_fix_on(v->fix, sizeof(v->fix), &kp->loss_at, (enum loss_place)v->place,
+				  run->paths[p].kind != RESULTS_PATH_UNDERLAY,
+				  v->overlay_process[0] ? v->overlay_process : NULL);
 	return true;
 }
