@@ -134,6 +134,25 @@ struct tcp_end_limits {
 	uint32_t rcv_space; /* receiver: autotuned receive space, bytes */
 };
 
+/* What either end's counters saw dropped or held over a TCP test, in
+ * packets as the kernel counts them (every interface, socket and qdisc of
+ * that end's network namespace, not only the test's): where the test's
+ * segments went, for the verdict. */
+struct tcp_drops {
+	bool known;			   /* both ends' host counters came */
+	uint64_t sender_link_tx;	   /* the sender's interfaces' tx drops (a TUN's
+					    * full queue: its reader did not keep up) */
+	uint64_t receiver_link_rx;	   /* the receiver's interfaces' rx drops */
+	uint64_t receiver_udp_drops;	   /* the receiver's UDP sockets' receive buffer
+					    * drops (an overlay's or VPN's socket) */
+	bool qdisc_read;		   /* the sender's root qdiscs were read */
+	uint64_t qdisc_drops;		   /* their drops */
+	uint64_t qdisc_held;		   /* their overlimits: a shaper held packets
+					    * back (its queue grew); the client's own
+					    * only (0 from a server that sent) */
+	char qdisc_kind[16], qdisc_if[16]; /* the one that held (else dropped) most */
+};
+
 struct tcp_result {
 	uint64_t bytes;	     /* received after omit */
 	uint64_t sent_bytes; /* written by the sender after omit */
@@ -141,6 +160,7 @@ struct tcp_result {
 	struct tcp_info_summary sender;	  /* from the sending end's TCP_INFO */
 	struct tcp_info_summary receiver; /* from the receiving end */
 	struct tcp_end_limits sender_limits, receiver_limits;
+	struct tcp_drops drops;
 };
 
 struct load_stream_result {

@@ -460,6 +460,9 @@ struct proto_local_drops {
 				 * at this end (either role), packets */
 	char qdisc_kind[16];	/* NUL-terminated */
 	char qdisc_if[16];
+	/* a TCP sender's qdiscs' overlimits (a shaper held packets back):
+	 * this end's own, not on the wire (0 from the far end) */
+	uint64_t qdisc_held;
 };
 #define PROTO_LD_QDISC_READ  (1u << 0) /* the qdisc counters were read */
 #define PROTO_LD_TUNNEL_READ (1u << 1) /* a built-in overlay daemon answered */

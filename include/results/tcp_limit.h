@@ -129,6 +129,16 @@ struct tcp_limit_ctx {
 	struct tcp_limit_drop trial_drop, udp_drop;
 };
 
+/* Where t's own counters say its segments went (t->drops): a host's
+ * place that dropped a tenth of the segments resent or more (the
+ * sender's interfaces, a TUN among them, the receiver's interfaces or UDP
+ * sockets; over an overlay, overlay true, named as its TUN and socket,
+ * whose reader is process, NULL: unknown), else the sender's qdisc that
+ * held packets back or dropped them (a shaper's or a full queue: the
+ * network's rate), else none. place (len bytes) holds the place's words. */
+void tcp_limit_drop_of(const struct tcp_result *t, bool overlay, const char *process, char *place,
+		       size_t len, struct tcp_limit_drop *d);
+
 /* The verdict on a TCP test's figures t (both ends' limits known, else
  * TCP_LIMIT_UNKNOWN with the reason in evidence). */
 void tcp_limit_judge(const struct tcp_result *t, const struct tcp_limit_ctx *c,

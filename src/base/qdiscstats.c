@@ -44,6 +44,7 @@ static void add_qdisc(struct nl_object *obj, void *arg)
 		snprintf(e->kind, sizeof(e->kind), "%s", kind ? kind : "?");
 		e->txqlen = rtnl_link_get_txqlen(link);
 		e->drops = rtnl_tc_get_stat(tc, RTNL_TC_DROPS);
+		e->overlimits = rtnl_tc_get_stat(tc, RTNL_TC_OVERLIMITS);
 		if (strcmp(e->kind, "tbf") == 0) {
 			int b = rtnl_qdisc_tbf_get_rate_bucket((struct rtnl_qdisc *)tc);
 			int pb = rtnl_qdisc_tbf_get_peakrate_bucket((struct rtnl_qdisc *)tc);
@@ -134,6 +135,32 @@ uint64_t qdiscstats_delta(const struct qdiscstats *before, const struct qdiscsta
 			best = d;
 			*top = *a;
 			top->drops = d;
+		}
+	}
+	return sum;
+}
+
+static uint64_t rise(uint64_t before, uint64_t after)
+{
+	return after > before ? after - before : 0;
+}
+
+uint64_t qdiscstats_held(const struct qdiscstats *before, const struct qdiscstats *after,
+			 struct qdiscstats_if *top)
+{
+	uint64_t sum = 0, best = 0;
+
+	memset(top, 0, sizeof(*top));
+	for (unsigned i = 0; i < after->n; i++) {
+		const struct qdiscstats_if *a = &after->ifs[i], *b = find(before, a);
+		uint64_t d = rise(b ? b->overlimits : 0, a->overlimits);
+
+		sum += d;
+		if (d > best) {
+			best = d;
+			*top = *a;
+			top->overlimits = d;
+			top->drops = rise(b ? b->drops : 0, a->drops);
 		}
 	}
 	return sum;

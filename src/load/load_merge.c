@@ -59,6 +59,25 @@ static void limits_get(const struct proto_results *r, struct tcp_end_limits *l)
 				      .rcv_space = x->rcv_space };
 }
 
+/* Where a TCP test's segments may have gone: each end's host counters and
+ * the sender's qdiscs over the test. */
+static void drops_get(const struct proto_results *snd, const struct proto_results *rcv,
+		      struct tcp_drops *d)
+{
+	memset(d, 0, sizeof(*d));
+	d->known = true;
+	d->sender_link_tx = snd->host.link_tx_drops;
+	d->receiver_link_rx = rcv->host.link_rx_drops;
+	d->receiver_udp_drops = rcv->host.udp_rcvbuf_errors;
+	if (!snd->has_local_drops || !(snd->local.flags & PROTO_LD_QDISC_READ))
+		return;
+	d->qdisc_read = true;
+	d->qdisc_drops = snd->local.qdisc_drops;
+	d->qdisc_held = snd->local.qdisc_held;
+	snprintf(d->qdisc_kind, sizeof(d->qdisc_kind), "%s", snd->local.qdisc_kind);
+	snprintf(d->qdisc_if, sizeof(d->qdisc_if), "%s", snd->local.qdisc_if);
+}
+
 static void merge_tcp(const struct proto_results *snd, const struct proto_results *rcv,
 		      struct load_result *res)
 {
@@ -83,6 +102,7 @@ static void merge_tcp(const struct proto_results *snd, const struct proto_result
 	tcp_info_get(&rcv->total, &res->tcp.receiver);
 	limits_get(snd, &res->tcp.sender_limits);
 	limits_get(rcv, &res->tcp.receiver_limits);
+	drops_get(snd, rcv, &res->tcp.drops);
 	res->duration_s = (double)dur / 1e9;
 }
 

@@ -135,6 +135,17 @@ static const struct field tcplimits_fields[] = {
 	FLD(struct tcp_end_limits, rcv_space, F_U32),
 };
 
+/* A TCP trial's "drops": what either end's counters saw (tcp_drops) */
+static const struct field tcpdrops_fields[] = {
+	FLD(struct tcp_drops, known, F_BOOL),
+	FLD(struct tcp_drops, sender_link_tx, F_U64),
+	FLD(struct tcp_drops, receiver_link_rx, F_U64),
+	FLD(struct tcp_drops, receiver_udp_drops, F_U64),
+	FLD(struct tcp_drops, qdisc_read, F_BOOL),
+	FLD(struct tcp_drops, qdisc_drops, F_U64),
+	FLD(struct tcp_drops, qdisc_held, F_U64),
+};
+
 static const struct field cpu_fields[] = {
 	FLD(struct cpu_use, user_s, F_DBL),
 	FLD(struct cpu_use, sys_s, F_DBL),

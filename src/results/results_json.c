@@ -226,6 +226,17 @@ static cJSON *softirq_json(const struct results_trial *t)
 	return o;
 }
 
+/* "drops": where a TCP trial's segments may have gone, by both ends'
+ * counters, with the sender's qdisc that held or dropped most */
+static bool tcp_drops_json(cJSON *tcp, const struct tcp_drops *d)
+{
+	cJSON *o = rj_obj_of(d, tcpdrops_fields, NF(tcpdrops_fields));
+
+	return rj_add_child(tcp, "drops", o) &&
+	       (!d->qdisc_kind[0] || rj_add_str(o, "qdisc_kind", d->qdisc_kind)) &&
+	       (!d->qdisc_if[0] || rj_add_str(o, "qdisc_if", d->qdisc_if));
+}
+
 static cJSON *trial_json(const struct results_run *run, const struct results_trial *t)
 {
 	cJSON *o = rj_obj_of(t, trial_fields, NF(trial_fields)), *u;
@@ -265,7 +276,8 @@ static cJSON *trial_json(const struct results_run *run, const struct results_tri
 		     (!t->tcp.receiver_limits.known ||
 		      rj_add_child(u, "receiver_limits",
 				   rj_obj_of(&t->tcp.receiver_limits, tcplimits_fields,
-					     NF(tcplimits_fields))));
+					     NF(tcplimits_fields)))) &&
+		     (!t->tcp.drops.known || tcp_drops_json(u, &t->tcp.drops));
 	}
 	ok = ok &&
 	     rj_add_child(o, "cpu_sender", rj_obj_of(&t->cpu_sender, cpu_fields, NF(cpu_fields))) &&

@@ -119,6 +119,25 @@ static int get_sub(struct rd *rd, const cJSON *obj, const char *name, void *base
 	return err;
 }
 
+/* A TCP trial's "drops" (absent in a run.json from before). */
+static int read_tcp_drops(struct rd *rd, const cJSON *tcp, struct tcp_drops *d)
+{
+	const cJSON *o = cJSON_GetObjectItemCaseSensitive(tcp, "drops");
+	size_t at;
+	int err;
+
+	if (!o)
+		return 0;
+	at = push(rd, "drops");
+	err = get_fields(rd, o, d, tcpdrops_fields, NF(tcpdrops_fields));
+	if (!err)
+		err = get_str(rd, o, "qdisc_kind", d->qdisc_kind, sizeof(d->qdisc_kind), false);
+	if (!err)
+		err = get_str(rd, o, "qdisc_if", d->qdisc_if, sizeof(d->qdisc_if), false);
+	rd->where[at] = '\0';
+	return err;
+}
+
 /* "loss_at": the places (loss_fields); "loss_detail" beside it: what the
  * fixes name (loss_detail_fields, the link, qdisc and interface, and
  * "other_socket", the receiving host's other socket that dropped most);
@@ -305,6 +324,9 @@ static int read_trial(struct rd *rd, const cJSON *o, const struct results_run *r
 		if (!err)
 			err = get_sub(rd, tcp, "receiver_limits", &t->tcp.receiver_limits,
 				      tcplimits_fields, NF(tcplimits_fields));
+		/* absent before the trial's drops were recorded */
+		if (!err)
+			err = read_tcp_drops(rd, tcp, &t->tcp.drops);
 		rd->where[l] = '\0';
 	}
 	if (!err)

@@ -77,7 +77,8 @@ static void udp_drop(const struct results_run *run, const struct results_trial *
 void results_trial_tcp_limit(const struct results_run *run, const struct results_trial *t,
 			     struct tcp_limit_verdict *v)
 {
-	char host[24], qhost[24], fix[384];
+	char host[24], qhost[24], fix[384], place[96];
+	bool overlay = t->path < run->npaths && run->paths[t->path].kind != RESULTS_PATH_UNDERLAY;
 	unsigned ncpu = run->host.ncpu;
 	struct tcp_limit_ctx c = {
 		.rate_bps = t->target_bps,
@@ -112,6 +113,15 @@ void results_trial_tcp_limit(const struct results_run *run, const struct results
 			c.softirq_cpu = i;
 		}
 	udp_drop(run, t, t->path, fix, sizeof(fix), &c.udp_drop);
+	tcp_limit_drop_of(&t->tcp, overlay,
+			  t->overlay_process[0]		? t->overlay_process
+			  : t->overlay_quota_process[0] ? t->overlay_quota_process
+							: NULL,
+			  place, sizeof(place), &c.trial_drop);
+	if (c.trial_drop.process) {
+		c.trial_drop.process_cpu = t->overlay_thread[0] ? t->overlay_thread_cpu : 0;
+		c.trial_drop.quota_cores = t->overlay_throttled_s > 0 ? t->overlay_quota_cores : 0;
+	}
 	tcp_limit_judge(&t->tcp, &c, v);
 }
 

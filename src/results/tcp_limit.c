@@ -623,17 +623,59 @@ void tcp_limit_judge(const struct tcp_result *t, const struct tcp_limit_ctx *c,
 		window_causes(t, c, v);
 }
 
+void tcp_limit_drop_of(const struct tcp_result *t, bool overlay, const char *process, char *place,
+		       size_t len, struct tcp_limit_drop *d)
+{
+	const struct tcp_drops *x = &t->drops;
+	const uint64_t n[] = { x->sender_link_tx, x->receiver_link_rx, x->receiver_udp_drops };
+	const char *const where[] = {
+		overlay ? "the sending host's interfaces (its TUN among them: tx drops)"
+			: "the sending host's interfaces (tx drops)",
+		"the receiving host's interfaces (rx drops)",
+		overlay ? "the receiving host's UDP sockets (the overlay's: receive buffer drops)"
+			: "the receiving host's UDP sockets (receive buffer drops)",
+	};
+	unsigned best = 0;
+
+	memset(d, 0, sizeof(*d));
+	if (!x->known)
+		return;
+	for (unsigned i = 1; i < sizeof(n) / sizeof(n[0]); i++)
+		if (n[i] > n[best])
+			best = i;
+	/* a host's counters count every packet of that host: a tenth of the
+	 * segments resent is the test's, not a stray drop of other traffic */
+	if (n[best] && n[best] * 10 >= t->sender.retransmits) {
+		d->kind = TCP_DROP_HOST;
+		d->count = n[best];
+		snprintf(place, len, "%s", where[best]);
+		d->place = place;
+		/* the TUN's reader and the socket's owner: the overlay's daemon */
+		if (overlay && best != 1)
+			d->process = process;
+		return;
+	}
+	if (x->qdisc_read && (x->qdisc_held || x->qdisc_drops) && x->qdisc_if[0]) {
+		d->kind = TCP_DROP_SHAPER;
+		d->count = x->qdisc_drops;
+		snprintf(place, len,
+			 "the sending host's qdisc %s on %s (held packets back %llu times)",
+			 x->qdisc_kind, x->qdisc_if, (unsigned long long)x->qdisc_held);
+		d->place = place;
+	}
+}
+
 void tcp_limit_of(const struct load_result *r, uint64_t path_bps, struct tcp_limit_verdict *v)
 {
-	char why[160];
+	char why[160], place[96];
 	/* ovlperf client reads its test's threads at both ends, and no
 	 * overlay's or VPN's process on either: a queue may be one at a core */
-	const struct tcp_limit_ctx c = { .reverse = r->spec.reverse,
-					 .rate_bps = r->spec.rate_bps,
-					 .sock_buf = r->spec.sock_buf,
-					 .path_bps = path_bps,
-					 .cpu_unknown = why,
-					 .congestion = r->spec.reverse ? r->cc_peer : r->cc_local };
+	struct tcp_limit_ctx c = { .reverse = r->spec.reverse,
+				   .rate_bps = r->spec.rate_bps,
+				   .sock_buf = r->spec.sock_buf,
+				   .path_bps = path_bps,
+				   .cpu_unknown = why,
+				   .congestion = r->spec.reverse ? r->cc_peer : r->cc_local };
 
 	snprintf(why, sizeof(why),
 		 "the far host's CPU not reported: server %s; nor an overlay's or VPN's "
@@ -645,5 +687,6 @@ void tcp_limit_of(const struct load_result *r, uint64_t path_bps, struct tcp_lim
 		snprintf(v->evidence, sizeof(v->evidence), "not a TCP test");
 		return;
 	}
+	tcp_limit_drop_of(&r->tcp, false, NULL, place, sizeof(place), &c.trial_drop);
 	tcp_limit_judge(&r->tcp, &c, v);
 }

@@ -558,6 +558,16 @@ static void test_qdisc_delta(void **state)
 	assert_int_equal(top.split_above, 25000);
 	assert_int_equal(qdiscstats_delta(&a, &a, &top), 0);
 	assert_string_equal(top.ifname, "");
+	/* the shaper that held packets back most (overlimits), with its drops */
+	a.ifs[0].overlimits = 10;
+	b.ifs[0].overlimits = 4010;
+	b.ifs[2].overlimits = 30;
+	assert_int_equal(qdiscstats_held(&a, &b, &top), 4000 + 30);
+	assert_string_equal(top.ifname, "ovp0");
+	assert_int_equal(top.overlimits, 4000);
+	assert_int_equal(top.drops, 60);
+	assert_int_equal(qdiscstats_held(&b, &b, &top), 0);
+	assert_string_equal(top.ifname, "");
 }
 
 /* Each place has a key, a name and a fix; the socket's fix is the -w that

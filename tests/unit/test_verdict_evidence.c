@@ -321,12 +321,68 @@ static void test_run_between_hosts(void **state)
 	assert_int_equal(v.limit, TCP_LIMIT_NETWORK_RATE);
 }
 
+/* A TCP test's own counters: a host's drops of a tenth of the segments
+ * resent or more name the place (over an overlay its TUN and its reader);
+ * fewer are other traffic's; a shaper that held packets back is the
+ * network's queue, seen, whatever CPU was not read. */
+static void test_own_counters(void **state)
+{
+	struct tcp_result t;
+	struct tcp_limit_drop d;
+	struct tcp_limit_verdict v;
+	struct tcp_limit_ctx c = { .cpu_unknown = FAR, .congestion = "cubic" };
+	char place[96];
+
+	(void)state;
+	tcp(&t, 640e6, 0.5, 0.2, 0.126);
+	t.drops = (struct tcp_drops){ .known = true, .sender_link_tx = 5000 };
+	tcp_limit_drop_of(&t, true, "wireguard-go", place, sizeof(place), &d);
+	assert_int_equal(d.kind, TCP_DROP_HOST);
+	assert_int_equal(d.count, 5000);
+	assert_string_equal(d.process, "wireguard-go");
+	assert_non_null(strstr(d.place, "its TUN among them: tx drops"));
+	c.trial_drop = d;
+	tcp_limit_judge(&t, &c, &v);
+	assert_int_equal(v.limit, TCP_LIMIT_LOSS);
+	assert_non_null(strstr(v.evidence, "(5000 packets, counted over this test), whose reader "
+					   "is wireguard-go (its CPU not read)"));
+	assert_non_null(strstr(v.fix, "more CPU for wireguard-go"));
+	assert_null(strstr(v.fix, "-C bbr"));
+	/* three drops at the receiver against 1000 segments resent: not the
+	 * test's; the tbf that held packets back 4000 times is */
+	tcp(&t, 195e6, 12.0, 0.1, 0.0002);
+	t.drops = (struct tcp_drops){ .known = true,
+				      .receiver_udp_drops = 3,
+				      .qdisc_read = true,
+				      .qdisc_held = 4000,
+				      .qdisc_kind = "tbf",
+				      .qdisc_if = "ovp0" };
+	tcp_limit_drop_of(&t, false, NULL, place, sizeof(place), &d);
+	assert_int_equal(d.kind, TCP_DROP_SHAPER);
+	assert_non_null(strstr(d.place, "qdisc tbf on ovp0 (held packets back 4000 times)"));
+	c.trial_drop = d;
+	tcp_limit_judge(&t, &c, &v);
+	assert_int_equal(v.limit, TCP_LIMIT_NETWORK_RATE);
+	/* the same queue, the shaper not seen: undecided */
+	t.drops.qdisc_held = 0;
+	tcp_limit_drop_of(&t, false, NULL, place, sizeof(place), &c.trial_drop);
+	assert_int_equal(c.trial_drop.kind, TCP_DROP_NONE);
+	tcp_limit_judge(&t, &c, &v);
+	assert_int_equal(v.limit, TCP_LIMIT_UNKNOWN);
+	/* counters not read (an older peer): nothing named */
+	t.drops.known = false;
+	t.drops.sender_link_tx = 99999;
+	tcp_limit_drop_of(&t, false, NULL, place, sizeof(place), &d);
+	assert_int_equal(d.kind, TCP_DROP_NONE);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cases),
 		cmocka_unit_test(test_sender_interface_fix),
 		cmocka_unit_test(test_run_between_hosts),
+		cmocka_unit_test(test_own_counters),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
