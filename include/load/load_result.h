@@ -145,6 +145,8 @@ struct tcp_drops {
 	uint64_t receiver_link_rx;	   /* the receiver's interfaces' rx drops */
 	uint64_t receiver_udp_drops;	   /* the receiver's UDP sockets' receive buffer
 					    * drops (an overlay's or VPN's socket) */
+	uint64_t tunnel;		   /* the built-in overlay's daemons' own drops, both
+					    * ends (ovlperf tunnel show: drop.*) */
 	bool qdisc_read;		   /* the sender's root qdiscs were read */
 	uint64_t qdisc_drops;		   /* their drops */
 	uint64_t qdisc_held;		   /* their overlimits: a shaper held packets

@@ -69,6 +69,8 @@ static void drops_get(const struct proto_results *snd, const struct proto_result
 	d->sender_link_tx = snd->host.link_tx_drops;
 	d->receiver_link_rx = rcv->host.link_rx_drops;
 	d->receiver_udp_drops = rcv->host.udp_rcvbuf_errors;
+	d->tunnel = (snd->has_local_drops ? snd->local.tunnel_drops : 0) +
+		    (rcv->has_local_drops ? rcv->local.tunnel_drops : 0);
 	if (!snd->has_local_drops || !(snd->local.flags & PROTO_LD_QDISC_READ))
 		return;
 	d->qdisc_read = true;

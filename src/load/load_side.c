@@ -393,6 +393,7 @@ void load_side_tcp(struct load_side *side, const struct tcp_stream *st, unsigned
 	out->has_local_drops = false;
 	if (sender)
 		tcp_qdiscs(side, out);
+	tunnel_end(side, sender, out);
 }
 
 static void udp_sender_stats(const struct udp_stream *st, struct proto_stream_stats *s)

@@ -141,6 +141,7 @@ static const struct field tcpdrops_fields[] = {
 	FLD(struct tcp_drops, sender_link_tx, F_U64),
 	FLD(struct tcp_drops, receiver_link_rx, F_U64),
 	FLD(struct tcp_drops, receiver_udp_drops, F_U64),
+	FLD(struct tcp_drops, tunnel, F_U64),
 	FLD(struct tcp_drops, qdisc_read, F_BOOL),
 	FLD(struct tcp_drops, qdisc_drops, F_U64),
 	FLD(struct tcp_drops, qdisc_held, F_U64),

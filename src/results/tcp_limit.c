@@ -627,13 +627,15 @@ void tcp_limit_drop_of(const struct tcp_result *t, bool overlay, const char *pro
 		       size_t len, struct tcp_limit_drop *d)
 {
 	const struct tcp_drops *x = &t->drops;
-	const uint64_t n[] = { x->sender_link_tx, x->receiver_link_rx, x->receiver_udp_drops };
+	const uint64_t n[] = { x->sender_link_tx, x->receiver_link_rx, x->receiver_udp_drops,
+			       x->tunnel };
 	const char *const where[] = {
 		overlay ? "the sending host's interfaces (its TUN among them: tx drops)"
 			: "the sending host's interfaces (tx drops)",
 		"the receiving host's interfaces (rx drops)",
 		overlay ? "the receiving host's UDP sockets (the overlay's: receive buffer drops)"
 			: "the receiving host's UDP sockets (receive buffer drops)",
+		"the built-in overlay's daemons (their own drops: ovlperf tunnel show)",
 	};
 	unsigned best = 0;
 
@@ -651,8 +653,16 @@ void tcp_limit_drop_of(const struct tcp_result *t, bool overlay, const char *pro
 		snprintf(place, len, "%s", where[best]);
 		d->place = place;
 		/* the TUN's reader and the socket's owner: the overlay's daemon */
-		if (overlay && best != 1)
+		if (overlay && (best == 0 || best == 2))
 			d->process = process;
+		if (best == 3)
+			d->fix = "more CPU for the overlay's daemon that dropped them (a core of "
+				 "its "
+				 "own, its cgroup's quota): ovlperf tunnel show on each host names "
+				 "the "
+				 "counter (under_load, no_slot: it could not keep up; decrypt, "
+				 "replay: "
+				 "the path corrupts or reorders)";
 		return;
 	}
 	if (x->qdisc_read && (x->qdisc_held || x->qdisc_drops) && x->qdisc_if[0]) {
