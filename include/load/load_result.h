@@ -147,6 +147,8 @@ struct tcp_drops {
 					    * drops (an overlay's or VPN's socket) */
 	uint64_t tunnel;		   /* the built-in overlay's daemons' own drops, both
 					    * ends (ovlperf tunnel show: drop.*) */
+	uint64_t backlog;		   /* a CPU's backlog (softnet_stat dropped), this client's
+					    * machine */
 	bool qdisc_read;		   /* the sender's root qdiscs were read */
 	uint64_t qdisc_drops;		   /* their drops */
 	uint64_t qdisc_held;		   /* their overlimits: a shaper held packets

@@ -24,6 +24,9 @@ enum loss_place {
 	LOSS_PLACE_RECEIVER_UDP,
 	LOSS_PLACE_RECEIVER_OTHER,
 	LOSS_PLACE_RECEIVER_SOCKET,
+	/* a CPU's backlog, before the interfaces' and sockets' counters (last:
+	 * the places before it keep their numbers) */
+	LOSS_PLACE_BACKLOG,
 	LOSS_PLACE_COUNT
 };
 /* Its key in the JSON "loss_at" object ("sender_qdisc"). */

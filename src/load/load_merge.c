@@ -69,6 +69,7 @@ static void drops_get(const struct proto_results *snd, const struct proto_result
 	d->sender_link_tx = snd->host.link_tx_drops;
 	d->receiver_link_rx = rcv->host.link_rx_drops;
 	d->receiver_udp_drops = rcv->host.udp_rcvbuf_errors;
+	d->backlog = snd->host.softnet_drops + rcv->host.softnet_drops;
 	d->tunnel = (snd->has_local_drops ? snd->local.tunnel_drops : 0) +
 		    (rcv->has_local_drops ? rcv->local.tunnel_drops : 0);
 	if (!snd->has_local_drops || !(snd->local.flags & PROTO_LD_QDISC_READ))
@@ -202,6 +203,9 @@ static void loss_attribution(const struct proto_results *snd, const struct proto
 		.sender_link_tx = snd->host.link_tx_drops,
 		.receiver_rcvbuf = rcv->host.udp_rcvbuf_errors,
 		.receiver_inerrors = rcv->host.udp_in_errors,
+		/* one machine's count: the client's own (the far end's is not
+		 * on the wire; in a lab both ends are that machine) */
+		.backlog = snd->host.softnet_drops + rcv->host.softnet_drops,
 		/* the same figure; an older receiver sends only the field,
 		 * where it scaled packets by their mean size */
 		.receiver_rxq_ovfl = socket_dgrams(rcv, u->lost),
@@ -222,6 +226,7 @@ static void loss_attribution(const struct proto_results *snd, const struct proto
 	snprintf(l->qdisc_kind, sizeof(l->qdisc_kind), "%s", snd->local.qdisc_kind);
 	snprintf(l->qdisc_if, sizeof(l->qdisc_if), "%s", snd->local.qdisc_if);
 	l->sender_txqlen = snd->local.txqlen;
+	l->backlog_max = snd->host.backlog_max ? snd->host.backlog_max : rcv->host.backlog_max;
 	l->qdisc_packets = snd->local.qdisc_drops;
 	l->refused_dgrams = snd->local.refused_dgrams;
 	l->hidden_dgrams = snd->local.hidden_dgrams;

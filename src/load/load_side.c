@@ -219,6 +219,8 @@ static void host_deltas(struct load_side *side, struct proto_results *out)
 	out->host.udp_rcvbuf_errors = rcvbuf - own + side->own_drops;
 	out->host.udp_in_errors = (inerr > own ? inerr - own : 0) + side->own_drops;
 	netcounters_link_drops(d, NULL, &out->host.link_rx_drops, &out->host.link_tx_drops);
+	out->host.softnet_drops = d->softnet_dropped;
+	out->host.backlog_max = after->netdev_max_backlog;
 out:
 	free(after);
 	free(d);

@@ -36,6 +36,8 @@ static const struct {
 					offsetof(struct loss_attrib, receiver_rcvbuf) },
 	[LOSS_PLACE_RECEIVER_SOCKET] = { "receiver_socket", "the test's own receive socket",
 					 offsetof(struct loss_attrib, receiver_socket) },
+	[LOSS_PLACE_BACKLOG] = { "backlog", "a CPU's backlog (softnet_stat dropped)",
+				 offsetof(struct loss_attrib, backlog) },
 };
 
 const char *loss_place_key(enum loss_place p)
@@ -100,6 +102,22 @@ static void sender_if_fix(char *buf, size_t len, const struct loss_attrib *l, bo
 		 "the sender's interface dropped them on transmit (which one was not recorded: "
 		 "ip -s link on the sender names it): a NIC's ring (ethtool -G), a queue of "
 		 "length 0 (a TUN: its reading process did not keep up)");
+}
+
+/* A CPU's backlog full: the packets a veth, a TUN's writer or RPS handed
+ * to a CPU that had not yet processed the ones before. */
+static void backlog_fix(char *buf, size_t len, const struct loss_attrib *l)
+{
+	if (l->backlog_max)
+		snprintf(buf, len,
+			 "a CPU's backlog was full (net.core.netdev_max_backlog %u): a longer one "
+			 "(sysctl -w net.core.netdev_max_backlog=%u), or the receive work spread "
+			 "over more CPUs (RPS: /sys/class/net/DEV/queues/rx-N/rps_cpus)",
+			 l->backlog_max, l->backlog_max * 4);
+	else
+		snprintf(buf, len,
+			 "a CPU's backlog was full: a longer one (net.core.netdev_max_backlog), or "
+			 "the receive work spread over more CPUs (RPS)");
 }
 
 void loss_place_fix(char *buf, size_t len, const struct loss_attrib *l, enum loss_place p)
@@ -181,6 +199,9 @@ void loss_place_fix_on(char *buf, size_t len, const struct loss_attrib *l, enum 
 		break;
 	case LOSS_PLACE_RECEIVER_SOCKET:
 		socket_fix(buf, len, l);
+		break;
+	case LOSS_PLACE_BACKLOG:
+		backlog_fix(buf, len, l);
 		break;
 	default:
 		snprintf(buf, len, "?");

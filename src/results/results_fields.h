@@ -83,6 +83,7 @@ static const struct field loss_fields[] = {
 	FLD(struct loss_attrib, network, F_U64),
 	FLD(struct loss_attrib, sender_qdisc, F_U64),
 	FLD(struct loss_attrib, tunnel, F_U64),
+	FLD(struct loss_attrib, backlog, F_U64),
 };
 
 /* beside loss_at, in "loss_detail": what the fixes name (loss_place.h) */
@@ -90,6 +91,7 @@ static const struct field loss_detail_fields[] = {
 	FLD(struct loss_attrib, sender_txqlen, F_U32),
 	FLD(struct loss_attrib, rcvbuf_bytes, F_U32),
 	FLD(struct loss_attrib, rcvbuf_need_bytes, F_U32),
+	FLD(struct loss_attrib, backlog_max, F_U32),
 };
 
 /* in loss_detail's "other_socket", beside its owner, port and family */
@@ -142,6 +144,7 @@ static const struct field tcpdrops_fields[] = {
 	FLD(struct tcp_drops, receiver_link_rx, F_U64),
 	FLD(struct tcp_drops, receiver_udp_drops, F_U64),
 	FLD(struct tcp_drops, tunnel, F_U64),
+	FLD(struct tcp_drops, backlog, F_U64),
 	FLD(struct tcp_drops, qdisc_read, F_BOOL),
 	FLD(struct tcp_drops, qdisc_drops, F_U64),
 	FLD(struct tcp_drops, qdisc_held, F_U64),

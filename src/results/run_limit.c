@@ -240,6 +240,7 @@ static enum ndr_limit place_limit(const struct results_run *run, unsigned p, int
 	case LOSS_PLACE_RECEIVER_OTHER:
 		/* over an overlay the other socket that overflowed is its daemon's */
 		return overlay ? NDR_LIMIT_OVERLAY : NDR_LIMIT_RECEIVER;
+	case LOSS_PLACE_BACKLOG:
 	case LOSS_PLACE_RECEIVER_IF:
 	case LOSS_PLACE_RECEIVER_UDP:
 	case LOSS_PLACE_RECEIVER_SOCKET:

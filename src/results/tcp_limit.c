@@ -628,7 +628,7 @@ void tcp_limit_drop_of(const struct tcp_result *t, bool overlay, const char *pro
 {
 	const struct tcp_drops *x = &t->drops;
 	const uint64_t n[] = { x->sender_link_tx, x->receiver_link_rx, x->receiver_udp_drops,
-			       x->tunnel };
+			       x->tunnel, x->backlog };
 	const char *const where[] = {
 		overlay ? "the sending host's interfaces (its TUN among them: tx drops)"
 			: "the sending host's interfaces (tx drops)",
@@ -636,6 +636,7 @@ void tcp_limit_drop_of(const struct tcp_result *t, bool overlay, const char *pro
 		overlay ? "the receiving host's UDP sockets (the overlay's: receive buffer drops)"
 			: "the receiving host's UDP sockets (receive buffer drops)",
 		"the built-in overlay's daemons (their own drops: ovlperf tunnel show)",
+		"a CPU's backlog (softnet_stat dropped; net.core.netdev_max_backlog)",
 	};
 	unsigned best = 0;
 
@@ -655,6 +656,11 @@ void tcp_limit_drop_of(const struct tcp_result *t, bool overlay, const char *pro
 		/* the TUN's reader and the socket's owner: the overlay's daemon */
 		if (overlay && (best == 0 || best == 2))
 			d->process = process;
+		if (best == 4)
+			d->fix = "a longer backlog on the host whose CPU dropped them (sysctl "
+				 "net.core.netdev_max_backlog), or its receive work spread over "
+				 "more "
+				 "CPUs (RPS: /sys/class/net/DEV/queues/rx-N/rps_cpus)";
 		if (best == 3)
 			d->fix = "more CPU for the overlay's daemon that dropped them (a core of "
 				 "its "
