@@ -87,24 +87,12 @@ if [ -w "$CG/cgroup.procs" ]; then
 		addr=$SADDR4
 		[ $fam = 6 ] && addr=$SADDR6
 		scenario "b$fam" $fam $addr builtin
-		(
-			for _ in $(seq 3000); do
-				for p in $(ip netns pids "$RS"); do
-					if grep -qx ovl-tx0 /proc/"$p"/task/*/comm 2>/dev/null; then
-						echo "$p" >"$q/cgroup.procs"
-						exit 0
-					fi
-				done
-				sleep 0.01
-			done
-			exit 1
-		) &
-		mover=$!
+		cg_move_thread "$RS" ovl-tx0 "$q"
 		n0=$(awk '$1 == "nr_throttled" {print $2}' "$q/cpu.stat")
 		ip netns exec "$RC" "$OVLPERF" run "$DIR/b$fam.ini" --out "$DIR/b$fam" \
 			>"$DIR/b$fam.txt" 2>"$DIR/b$fam.err" ||
 			{ cat "$DIR/b$fam.err"; fail "IPv$fam builtin run exited non-zero"; }
-		wait $mover || fail "IPv$fam: the far daemon was never moved into $q"
+		wait $CG_MOVER || fail "IPv$fam: the far daemon was never moved into $q"
 		n1=$(awk '$1 == "nr_throttled" {print $2}' "$q/cpu.stat")
 		[ "$n1" -gt "$n0" ] || fail "IPv$fam: the far daemon was never throttled ($n0 -> $n1)"
 		ok "IPv$fam: the far daemon throttled $((n1 - n0)) periods (cpu.stat)"
