@@ -112,6 +112,9 @@ struct results_trial {
 	/* TCP: the sending end's congestion control ("cubic", "bbr"; "": not
 	 * reported), so no fix names the one in force */
 	char congestion[16];
+	/* each end's host facts over the trial (load_result's; run.json's
+	 * trials[].host_facts.client / .server) */
+	struct hostfacts facts_client, facts_server;
 };
 
 /* What a knee search found for one path and datagram size. */

@@ -143,6 +143,8 @@ void results_trial_from_load(struct results_trial *t, const struct load_result *
 	if (res->spec.proto == LOAD_TCP)
 		snprintf(t->congestion, sizeof(t->congestion), "%s",
 			 res->spec.reverse ? res->cc_peer : res->cc_local);
+	t->facts_client = res->facts_client;
+	t->facts_server = res->facts_server;
 	if (res->error[0])
 		snprintf(t->error, sizeof(t->error), "%s", res->error);
 }
