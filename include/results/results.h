@@ -112,6 +112,7 @@ struct results_trial {
 	/* TCP: the sending end's congestion control ("cubic", "bbr"; "": not
 	 * reported), so no fix names the one in force */
 	char congestion[16];
+	bool reverse; /* TCP: the server's end sent ([tcp] reverse) */
 	/* each end's host facts over the trial (load_result's; run.json's
 	 * trials[].host_facts.client / .server) */
 	struct hostfacts facts_client, facts_server;

@@ -139,6 +139,26 @@ struct tcp_limit_ctx {
 void tcp_limit_drop_of(const struct tcp_result *t, bool overlay, const char *process, char *place,
 		       size_t len, struct tcp_limit_drop *d);
 
+/* The words a context from host facts points into (the caller's). */
+struct tcp_facts_words {
+	char cpu_unknown[96];
+	char place[96];
+	char fix[256];
+};
+
+/* Fills c's evidence from the sending and receiving ends' host facts
+ * (hostfacts.h; snd_name and rcv_name name them in the sentences): an end
+ * that did not report leaves cpu_unknown saying which and why ("the far
+ * host's CPU not reported: server ovlperf 0.1.0"), both reported clear it;
+ * the busiest overlay/VPN thread and the process held longest at its
+ * quota, either end's, where c has none; the sender's congestion control
+ * where c has none; the CPU busiest in softirq; and the place of the most
+ * drops (the sender's TUN and its reader, the receiver's UDP socket and its
+ * owner, a softnet backlog) where it is a tenth of retransmits or more. */
+void tcp_limit_from_facts(const struct hostfacts *snd, const struct hostfacts *rcv,
+			  const char *snd_name, const char *rcv_name, uint32_t retransmits,
+			  struct tcp_facts_words *w, struct tcp_limit_ctx *c);
+
 /* The verdict on a TCP test's figures t (both ends' limits known, else
  * TCP_LIMIT_UNKNOWN with the reason in evidence). */
 void tcp_limit_judge(const struct tcp_result *t, const struct tcp_limit_ctx *c,

@@ -247,6 +247,7 @@ static cJSON *trial_json(const struct results_run *run, const struct results_tri
 		  rj_add_str(o, "overlay_quota_process", t->overlay_quota_process) &&
 		  rj_add_str(o, "overlay_quota_thread", t->overlay_quota_thread) &&
 		  (!t->congestion[0] || rj_add_str(o, "congestion", t->congestion)) &&
+		  (!t->reverse || cJSON_AddTrueToObject(o, "reverse")) &&
 		  (!t->softirq_ncpu || rj_add_child(o, "softirq", softirq_json(t)));
 
 	if (ok && t->kind == RESULTS_TRIAL_DELAY)

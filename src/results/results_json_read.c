@@ -266,6 +266,8 @@ static int read_trial(struct rd *rd, const cJSON *o, const struct results_run *r
 			      sizeof(t->overlay_process), false);
 	if (!err)
 		err = get_str(rd, o, "congestion", t->congestion, sizeof(t->congestion), false);
+	if (!err && cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "reverse")))
+		t->reverse = true;
 	if (!err)
 		err = get_str(rd, o, "overlay_quota_process", t->overlay_quota_process,
 			      sizeof(t->overlay_quota_process), false);

@@ -78,6 +78,7 @@ void results_trial_tcp_limit(const struct results_run *run, const struct results
 			     struct tcp_limit_verdict *v)
 {
 	char host[24], qhost[24], fix[384], place[96];
+	struct tcp_facts_words w;
 	bool overlay = t->path < run->npaths && run->paths[t->path].kind != RESULTS_PATH_UNDERLAY;
 	unsigned ncpu = run->host.ncpu;
 	struct tcp_limit_ctx c = {
@@ -118,6 +119,13 @@ void results_trial_tcp_limit(const struct results_run *run, const struct results
 			  : t->overlay_quota_process[0] ? t->overlay_quota_process
 							: NULL,
 			  place, sizeof(place), &c.trial_drop);
+	/* both ends' host facts where this build's client read its own */
+	if (t->facts_client.known)
+		tcp_limit_from_facts(t->reverse ? &t->facts_server : &t->facts_client,
+				     t->reverse ? &t->facts_client : &t->facts_server,
+				     t->reverse ? "the server's host" : "the client's host",
+				     t->reverse ? "the client's host" : "the server's host",
+				     t->tcp.sender.retransmits, &w, &c);
 	if (c.trial_drop.process) {
 		c.trial_drop.process_cpu = t->overlay_thread[0] ? t->overlay_thread_cpu : 0;
 		c.trial_drop.quota_cores = t->overlay_throttled_s > 0 ? t->overlay_quota_cores : 0;

@@ -684,6 +684,7 @@ void tcp_limit_drop_of(const struct tcp_result *t, bool overlay, const char *pro
 void tcp_limit_of(const struct load_result *r, uint64_t path_bps, struct tcp_limit_verdict *v)
 {
 	char why[160], place[96];
+	struct tcp_facts_words w;
 	/* ovlperf client reads its test's threads at both ends, and no
 	 * overlay's or VPN's process on either: a queue may be one at a core */
 	struct tcp_limit_ctx c = { .reverse = r->spec.reverse,
@@ -704,5 +705,12 @@ void tcp_limit_of(const struct load_result *r, uint64_t path_bps, struct tcp_lim
 		return;
 	}
 	tcp_limit_drop_of(&r->tcp, false, NULL, place, sizeof(place), &c.trial_drop);
+	/* this build's client reads its host's facts: both ends' decide */
+	if (r->facts_client.known)
+		tcp_limit_from_facts(r->spec.reverse ? &r->facts_server : &r->facts_client,
+				     r->spec.reverse ? &r->facts_client : &r->facts_server,
+				     r->spec.reverse ? "the far host" : "this host",
+				     r->spec.reverse ? "this host" : "the far host",
+				     r->tcp.sender.retransmits, &w, &c);
 	tcp_limit_judge(&r->tcp, &c, v);
 }

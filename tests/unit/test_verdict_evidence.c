@@ -376,6 +376,130 @@ static void test_own_counters(void **state)
 	assert_int_equal(d.kind, TCP_DROP_NONE);
 }
 
+/* Both ends' host facts, the issue's real-hosts cases built so the cause
+ * is known: wireguard-go found by its TUN at a full core on this host;
+ * the far daemon at a 15 % quota; an old server; a tbf with every CPU
+ * read and none at a core; a far VPN's UDP socket that dropped. */
+static void test_facts(void **state)
+{
+	struct hostfacts snd, rcv;
+	struct tcp_result t;
+	struct tcp_facts_words w;
+	struct tcp_limit_verdict v;
+	struct tcp_limit_ctx c;
+
+	(void)state;
+	memset(&snd, 0, sizeof(snd));
+	memset(&rcv, 0, sizeof(rcv));
+	snd.known = rcv.known = true;
+	snd.softirq_busiest = rcv.softirq_busiest = -1;
+	snd.sysctl_known = true;
+	snprintf(snd.cc, sizeof(snd.cc), "bbr");
+	snd.nprocs = 1;
+	snd.procs[0] = (struct hostfacts_proc){ .pid = 812,
+						.comm = "wireguard-go",
+						.found_by = HOSTFACTS_BY_TUN,
+						.tun = "wg0",
+						.cores = 1.4,
+						.busiest = "wireguard-go",
+						.busiest_cores = 0.99 };
+	snd.nlinks = 1;
+	snd.links[0] = (struct hostfacts_link){ .name = "wg0", .tun = true, .tx_drops = 9000 };
+	tcp(&t, 640e6, 9.5, 0.2, 0.126);
+	memset(&c, 0, sizeof(c));
+	tcp_limit_from_facts(&snd, &rcv, "this host", "the far host", t.sender.retransmits, &w, &c);
+	assert_null(c.cpu_unknown);
+	assert_string_equal(c.congestion, "bbr");
+	assert_string_equal(c.trial_drop.place, "the sending host's TUN wg0 (tx drops)");
+	assert_string_equal(c.trial_drop.process, "wireguard-go");
+	tcp_limit_judge(&t, &c, &v);
+	assert_int_equal(v.limit, TCP_LIMIT_OVERLAY_CPU);
+	assert_non_null(strstr(v.evidence, "wireguard-go on this host used 99 % of a core, in "
+					   "process wireguard-go"));
+	/* below a core, the TUN's drops are the loss's place, its reader why */
+	snd.procs[0].busiest_cores = 0.6;
+	memset(&c, 0, sizeof(c));
+	tcp_limit_from_facts(&snd, &rcv, "this host", "the far host", t.sender.retransmits, &w, &c);
+	tcp_limit_judge(&t, &c, &v);
+	assert_int_equal(v.limit, TCP_LIMIT_LOSS);
+	assert_non_null(strstr(v.evidence, "dropped at the sending host's TUN wg0 (tx drops) (9000 "
+					   "packets, counted over this test), whose reader "
+					   "wireguard-go's busiest thread used 60 %"));
+	assert_non_null(strstr(v.fix, "more CPU for wireguard-go"));
+	assert_null(strstr(v.fix, "bbr"));
+	assert_null(strstr(v.fix, "txqueuelen"));
+
+	/* the far daemon held at 15 % of a core: 2.4 s throttled in 3 s */
+	memset(&snd, 0, sizeof(snd));
+	snd.known = true;
+	snd.softirq_busiest = -1;
+	rcv.nprocs = 1;
+	rcv.procs[0] = (struct hostfacts_proc){
+		.comm = "ovlperf",
+		.found_by = HOSTFACTS_BY_BUILTIN,
+		.cores = 0.15,
+		.busiest = "ovl-rx0",
+		.busiest_cores = 0.09,
+		.cgroup = { .found = true,
+			    .version = 1,
+			    .quota_cores = 0.15,
+			    .throttled_ns = 2401000000 },
+	};
+	tcp(&t, 97e6, 21.6, 0.33, 0);
+	memset(&c, 0, sizeof(c));
+	c.duration_s = 3;
+	tcp_limit_from_facts(&snd, &rcv, "this host", "the far host", t.sender.retransmits, &w, &c);
+	tcp_limit_judge(&t, &c, &v);
+	assert_int_equal(v.limit, TCP_LIMIT_OVERLAY_CPU);
+	assert_non_null(strstr(v.evidence,
+			       "on the far host was held at its cgroup's CPU quota "
+			       "(ovlperf, its busiest thread ovl-rx0 at 9 % of a core)"));
+	assert_non_null(strstr(v.evidence, "throttled 2401 ms"));
+	assert_non_null(strstr(v.fix, "larger CPU quota"));
+
+	/* an old server: no facts, unknown and why, never the network */
+	memset(&rcv, 0, sizeof(rcv));
+	hostfacts_unknown(&rcv, "server ovlperf 0.1.0");
+	memset(&c, 0, sizeof(c));
+	tcp_limit_from_facts(&snd, &rcv, "this host", "the far host", t.sender.retransmits, &w, &c);
+	assert_string_equal(c.cpu_unknown, "the far host's CPU not reported: server ovlperf 0.1.0");
+	tcp_limit_judge(&t, &c, &v);
+	assert_int_equal(v.limit, TCP_LIMIT_UNKNOWN);
+	assert_non_null(
+		strstr(v.evidence, "the far host's CPU not reported: server ovlperf 0.1.0"));
+
+	/* a tbf between the hosts: both reported, nothing at a core */
+	memset(&rcv, 0, sizeof(rcv));
+	rcv.known = true;
+	rcv.softirq_busiest = -1;
+	tcp(&t, 287e6, 4.7, 0.1, 0.0003);
+	memset(&c, 0, sizeof(c));
+	tcp_limit_from_facts(&snd, &rcv, "this host", "the far host", t.sender.retransmits, &w, &c);
+	tcp_limit_judge(&t, &c, &v);
+	assert_int_equal(v.limit, TCP_LIMIT_NETWORK_RATE);
+
+	/* a far VPN's UDP socket that overflowed: its owner named */
+	rcv.nsocks = 1;
+	rcv.socks[0] = (struct hostfacts_sock){
+		.pid = 901, .comm = "nebula", .port = 4242, .family = 4, .drops = 3000
+	};
+	rcv.nprocs = 1;
+	rcv.procs[0] = (struct hostfacts_proc){ .comm = "nebula",
+						.found_by = HOSTFACTS_BY_UDP,
+						.udp_port = 4242,
+						.busiest = "nebula",
+						.busiest_cores = 0.97 };
+	tcp(&t, 410e6, 0.6, 0.2, 0.11);
+	memset(&c, 0, sizeof(c));
+	tcp_limit_from_facts(&snd, &rcv, "this host", "the far host", t.sender.retransmits, &w, &c);
+	assert_string_equal(c.trial_drop.place,
+			    "the receiving host's UDP port 4242 of nebula (receive buffer drops)");
+	tcp_limit_judge(&t, &c, &v);
+	/* its thread at a core: the overlay's CPU on the far host */
+	assert_int_equal(v.limit, TCP_LIMIT_OVERLAY_CPU);
+	assert_non_null(strstr(v.evidence, "nebula on the far host used 97 %"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -383,6 +507,7 @@ int main(void)
 		cmocka_unit_test(test_sender_interface_fix),
 		cmocka_unit_test(test_run_between_hosts),
 		cmocka_unit_test(test_own_counters),
+		cmocka_unit_test(test_facts),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
