@@ -273,12 +273,12 @@ static void lost_evidence(const struct ndr_limit_verdict *v, size_t lost, char *
 			      "; of what every trial above the NDR lost, %.0f %% at %s",
 			      v->place_share * 100, loss_place_name((enum loss_place)v->place));
 	if (n > 0 && (size_t)n < len && v->overlay_thread[0])
-		n += snprintf(buf + n, len - (size_t)n,
-			      "; the overlay's busiest thread, %s%s%s%s on lab host %u, at %.0f %% "
-			      "of a core",
-			      v->overlay_thread, v->overlay_process[0] ? " (process " : "",
-			      v->overlay_process, v->overlay_process[0] ? ")" : "", v->overlay_host,
-			      v->overlay_cpu * 100);
+		n += snprintf(
+			buf + n, len - (size_t)n,
+			"; the overlay's busiest thread, %s%s%s%s on %s, at %.0f %% of a core",
+			v->overlay_thread, v->overlay_process[0] ? " (process " : "",
+			v->overlay_process, v->overlay_process[0] ? ")" : "", v->overlay_where,
+			v->overlay_cpu * 100);
 	if (n > 0 && (size_t)n < len && v->throttled_s > 0)
 		n += snprintf(buf + n, len - (size_t)n, "; its daemon held at its quota %.2f s",
 			      v->throttled_s);
@@ -339,6 +339,49 @@ static bool at_link_rate(const struct results_run *run, const struct results_sum
 	return true;
 }
 
+/* The overlay's CPU in the trial that lost: the lab's reading of its
+ * daemons, else both ends' host facts (the busiest overlay/VPN thread and
+ * a process held at its quota); a quota binds when the kernel held its
+ * process there a tenth of the trial or more. */
+static void ndr_cpu(const struct results_trial *t, struct ndr_limit_verdict *v)
+{
+	struct tcp_limit_ctx c = { 0 };
+	struct tcp_facts_words w;
+
+	if (t->overlay_thread[0]) {
+		c.overlay_cpu = t->overlay_thread_cpu;
+		c.overlay_thread = t->overlay_thread;
+		c.overlay_process = t->overlay_process;
+		snprintf(v->overlay_where, sizeof(v->overlay_where), "lab host %u",
+			 t->overlay_thread_host);
+	}
+	if (t->overlay_quota_cores > 0) {
+		c.overlay_quota_cores = t->overlay_quota_cores;
+		c.overlay_throttled_s = t->overlay_throttled_s;
+		snprintf(v->quota_where, sizeof(v->quota_where), "lab host %u",
+			 t->overlay_quota_host);
+	}
+	if (t->facts_client.known) {
+		tcp_limit_from_facts(&t->facts_client, &t->facts_server, "the client's host",
+				     "the server's host", 0, &w, &c);
+		if (!v->overlay_where[0] && c.overlay_host)
+			snprintf(v->overlay_where, sizeof(v->overlay_where), "%s", c.overlay_host);
+		if (!v->quota_where[0] && c.overlay_quota_host)
+			snprintf(v->quota_where, sizeof(v->quota_where), "%s",
+				 c.overlay_quota_host);
+	}
+	if (c.overlay_thread) {
+		v->overlay_cpu = c.overlay_cpu;
+		snprintf(v->overlay_thread, sizeof(v->overlay_thread), "%s", c.overlay_thread);
+		snprintf(v->overlay_process, sizeof(v->overlay_process), "%s",
+			 c.overlay_process ? c.overlay_process : "");
+	}
+	if (c.overlay_quota_cores > 0 && c.overlay_throttled_s >= 0.1 * t->duration_s) {
+		v->throttled_s = c.overlay_throttled_s;
+		v->quota_cores = c.overlay_quota_cores;
+	}
+}
+
 bool results_ndr_limit(const struct results_run *run, const struct results_summary *sum, unsigned p,
 		       uint32_t len, struct ndr_limit_verdict *v)
 {
@@ -376,15 +419,7 @@ bool results_ndr_limit(const struct results_run *run, const struct results_summa
 		}
 	}
 	v->place_share = lost ? (double)most / (double)lost : 0;
-	if (t->overlay_thread[0]) {
-		v->overlay_cpu = t->overlay_thread_cpu;
-		v->overlay_host = t->overlay_thread_host;
-		snprintf(v->overlay_thread, sizeof(v->overlay_thread), "%s", t->overlay_thread);
-		snprintf(v->overlay_process, sizeof(v->overlay_process), "%s", t->overlay_process);
-	}
-	/* held at its quota a tenth of the trial: the quota is the limit */
-	if (t->overlay_quota_cores > 0 && t->overlay_throttled_s >= 0.1 * t->duration_s)
-		v->throttled_s = t->overlay_throttled_s;
+	ndr_cpu(t, v);
 	if (ncpu && t->duration_s > 0 && t->host_cpu_s > 0)
 		v->machine_busy = t->host_cpu_s / t->duration_s / ncpu;
 	lost_evidence(v, lost, v->evidence, sizeof(v->evidence));
@@ -393,15 +428,14 @@ bool results_ndr_limit(const struct results_run *run, const struct results_summa
 		v->limit = NDR_LIMIT_OVERLAY_CPU;
 		if (v->throttled_s > 0)
 			snprintf(v->fix, sizeof(v->fix),
-				 "a larger CPU quota for the overlay's daemon on lab host %u (its "
-				 "cgroup's cpu.cfs_quota_us or cpu.max: %.2f cores now)",
-				 t->overlay_quota_host, t->overlay_quota_cores);
+				 "a larger CPU quota for the overlay's daemon on %s (its cgroup's "
+				 "cpu.cfs_quota_us or cpu.max: %.2f cores now)",
+				 v->quota_where, v->quota_cores);
 		else
 			snprintf(v->fix, sizeof(v->fix),
-				 "more CPU for the overlay's %s on lab host %u: a faster core, a "
-				 "cheaper cipher, or an overlay that spreads its work over more "
-				 "threads",
-				 v->overlay_thread, v->overlay_host);
+				 "more CPU for the overlay's %s on %s: a faster core, a cheaper "
+				 "cipher, or an overlay that spreads its work over more threads",
+				 v->overlay_thread, v->overlay_where);
 		return true;
 	}
 	v->limit = place_limit(run, p, v->place);
