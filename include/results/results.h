@@ -20,6 +20,7 @@
 #include <stdint.h>
 
 #include "layer.h"
+#include "confirm.h"
 #include "knee_fit.h"
 #include "load_result.h"
 
@@ -224,6 +225,9 @@ struct results_run {
 	struct results_knee *knees;
 	size_t nmtu, mtu_cap;
 	struct results_mtu_check *mtu;
+	/* run --confirm: each limited TCP figure rerun with its fix (confirm.h) */
+	unsigned nconfirms;
+	struct results_confirm confirms[RESULTS_MAX_CONFIRMS];
 };
 
 /* The layers of a UDP trial (results_layers.c): its datagrams counted at

@@ -59,8 +59,12 @@ struct tcp_limit_verdict {
 	double sender_cpu, receiver_cpu; /* busiest stream threads, of a core */
 	double fix_bps;			 /* the rate the fix's buffer value is sized for (0: none):
 					  * the path's where known, else four times the rate */
-	char evidence[384];		 /* two or three figures, one sentence */
-	char fix[384];			 /* what to change ("" when nothing) */
+	/* the value the fix names: a tcp_rmem/tcp_wmem maximum (bytes), or
+	 * -w's bytes a stream where the test set it (sock_buf_fix); 0: none */
+	uint64_t fix_value;
+	bool sock_buf_fix;
+	char evidence[384]; /* two or three figures, one sentence */
+	char fix[384];	    /* what to change ("" when nothing) */
 };
 
 /* Where a test's packets were dropped, as one end's counters or the same

@@ -150,6 +150,15 @@ static const struct field tcpdrops_fields[] = {
 	FLD(struct tcp_drops, qdisc_held, F_U64),
 };
 
+/* run.json's "confirm" entries (confirm.h), beside their strings */
+static const struct field confirm_fields[] = {
+	FLD(struct results_confirm, path, F_UINT),
+	FLD(struct results_confirm, streams, F_UINT),
+	FLD(struct results_confirm, before_bps, F_DBL),
+	FLD(struct results_confirm, after_bps, F_DBL),
+	FLD(struct results_confirm, restored, F_BOOL),
+};
+
 static const struct field cpu_fields[] = {
 	FLD(struct cpu_use, user_s, F_DBL),
 	FLD(struct cpu_use, sys_s, F_DBL),

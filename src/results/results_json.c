@@ -388,6 +388,28 @@ static bool add_links(cJSON *root, const struct results_run *run)
 	return true;
 }
 
+/* "confirm" (run --confirm): each limited TCP figure rerun with its fix */
+static bool add_confirms(cJSON *root, const struct results_run *run)
+{
+	cJSON *arr;
+
+	if (!run->nconfirms)
+		return true;
+	arr = cJSON_CreateArray();
+	if (!rj_add_child(root, "confirm", arr))
+		return false;
+	for (unsigned i = 0; i < run->nconfirms; i++) {
+		const struct results_confirm *c = &run->confirms[i];
+		cJSON *o = rj_obj_of(c, confirm_fields, NF(confirm_fields));
+
+		if (!rj_add_array_item(arr, o) || !rj_add_str(o, "limit_before", c->limit_before) ||
+		    !rj_add_str(o, "limit_after", c->limit_after) ||
+		    !rj_add_str(o, "applied", c->applied) || !rj_add_str(o, "note", c->note))
+			return false;
+	}
+	return true;
+}
+
 static bool add_lists(cJSON *root, const struct results_run *run)
 {
 	cJSON *paths = cJSON_CreateArray(), *trials = NULL, *knees = NULL, *mtu = NULL;
@@ -441,7 +463,7 @@ static bool add_lists(cJSON *root, const struct results_run *run)
 		    !rj_add_str(o, "fix", m->fix))
 			return false;
 	}
-	return true;
+	return add_confirms(root, run);
 }
 
 char *results_to_json(const struct results_run *run)

@@ -539,6 +539,43 @@ static int read_mtu(struct rd *rd, const cJSON *root, struct results_run *run)
 	return 0;
 }
 
+/* "confirm": absent but after run --confirm */
+static int read_confirms(struct rd *rd, const cJSON *root, struct results_run *run)
+{
+	const cJSON *arr = cJSON_GetObjectItemCaseSensitive(root, "confirm"), *o;
+	int err = 0;
+
+	if (!arr)
+		return 0;
+	if (!cJSON_IsArray(arr))
+		return bad(rd, "confirm", "is not an array");
+	cJSON_ArrayForEach(o, arr)
+	{
+		struct results_confirm *c = &run->confirms[run->nconfirms];
+
+		if (run->nconfirms == RESULTS_MAX_CONFIRMS)
+			return bad(rd, "confirm", "has too many entries");
+		snprintf(rd->where, sizeof(rd->where), "confirm[%u]", run->nconfirms++);
+		err = get_fields(rd, o, c, confirm_fields, NF(confirm_fields));
+		if (!err)
+			err = get_str(rd, o, "limit_before", c->limit_before,
+				      sizeof(c->limit_before), false);
+		if (!err)
+			err = get_str(rd, o, "limit_after", c->limit_after, sizeof(c->limit_after),
+				      false);
+		if (!err)
+			err = get_str(rd, o, "applied", c->applied, sizeof(c->applied), false);
+		if (!err)
+			err = get_str(rd, o, "note", c->note, sizeof(c->note), false);
+		if (!err && c->path >= run->npaths)
+			err = bad(rd, "path", "names no path of the run");
+		if (err)
+			return err;
+	}
+	rd->where[0] = '\0';
+	return 0;
+}
+
 /* An optional layer name (absent in a run.json from before layers: the
  * payload layer, ovlperf's own). */
 static int get_layer(struct rd *rd, const cJSON *root, const char *name, enum layer *l)
@@ -693,6 +730,8 @@ int results_from_json(const char *text, struct results_run *run, char *err, size
 		rc = read_knees(&rd, root, run);
 	if (!rc)
 		rc = read_mtu(&rd, root, run);
+	if (!rc)
+		rc = read_confirms(&rd, root, run);
 	cJSON_Delete(root);
 	if (rc) {
 		if (rc == -ENOMEM)

@@ -82,6 +82,8 @@ static void rwnd(const struct tcp_result *t, const struct tcp_limit_ctx *c, cons
 		 results_fmt_bps(b, sizeof(b), (double)t->goodput_bps), (double)d->sock_rcvbuf / n,
 		 d->tcp_rmem_max);
 	if (c->sock_buf) {
+		v->sock_buf_fix = true;
+		v->fix_value = (uint64_t)(target * rtt_s / 8 / n / ratio);
 		snprintf(v->fix, sizeof(v->fix),
 			 "a larger -w: the test set SO_RCVBUF itself (%u B asked), which turns "
 			 "autotuning off; %.0f B a stream carry %s at this round trip",
@@ -89,6 +91,7 @@ static void rwnd(const struct tcp_result *t, const struct tcp_limit_ctx *c, cons
 			 results_fmt_bps(tgt, sizeof(tgt), target));
 		return;
 	}
+	v->fix_value = sysctl_value(target * rtt_s / 8 / n / ratio);
 	snprintf(v->fix, sizeof(v->fix),
 		 "raise net.ipv4.tcp_rmem's maximum (its third value) on %s from %u to %llu B: "
 		 "a window for %s at this round trip (%.0f B a stream needed, at the %.0f %% "
@@ -124,6 +127,8 @@ static void sndbuf(const struct tcp_result *t, const struct tcp_limit_ctx *c, co
 		 results_fmt_bps(a, sizeof(a), v->allowed_bps),
 		 results_fmt_bps(b, sizeof(b), (double)t->goodput_bps));
 	if (c->sock_buf) {
+		v->sock_buf_fix = true;
+		v->fix_value = (uint64_t)(target * rtt_s / 8 / n / ratio);
 		snprintf(v->fix, sizeof(v->fix),
 			 "a larger -w: the test set SO_SNDBUF itself (%u B asked); %.0f B a stream "
 			 "carry %s at this round trip",
@@ -131,6 +136,7 @@ static void sndbuf(const struct tcp_result *t, const struct tcp_limit_ctx *c, co
 			 results_fmt_bps(tgt, sizeof(tgt), target));
 		return;
 	}
+	v->fix_value = sysctl_value(target * rtt_s / 8 / n / ratio);
 	snprintf(v->fix, sizeof(v->fix),
 		 "raise net.ipv4.tcp_wmem's maximum (its third value) on %s from %u to %llu B: "
 		 "%s in flight at this round trip (%.0f B a stream, at the %.0f %% of its buffer "
