@@ -239,8 +239,8 @@ int lab_enter(const struct lab *lab, unsigned host);
 int lab_leave(const struct lab *lab);
 
 /* Host h's net.ipv4.tcp_rmem (rmem) or tcp_wmem maximum set to max in its
- * namespace (its default lowered to it when above), the maximum it had in
- * *was: a confirming rerun's fix, put back with *was. Leaves the calling
+ * namespace (its default lowered to it when above; max 0: only read), the
+ * maximum it had in *was: a confirming rerun's fix, put back with *was. Leaves the calling
  * thread in the namespace lab_leave() returns to. 0 or -errno. */
 int lab_host_tcp_max(const struct lab *lab, unsigned h, bool rmem, uint32_t max, uint32_t *was);
 

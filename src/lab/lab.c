@@ -219,7 +219,7 @@ static int host_tcp_max(const struct lab *lab, unsigned h, void *arg)
 	if (n != 3 || v[2] > UINT32_MAX)
 		return -EIO;
 	a->was = (uint32_t)v[2];
-	return tcp_mem_max(a->path, a->max);
+	return a->max ? tcp_mem_max(a->path, a->max) : 0;
 }
 
 int lab_host_tcp_max(const struct lab *lab, unsigned h, bool rmem, uint32_t max, uint32_t *was)

@@ -2,6 +2,7 @@
 /* What limited each figure of a run (contract in run_limit.h). */
 #include <stdio.h>
 #include <string.h>
+#include <sys/socket.h>
 
 #include "layer.h"
 #include "loss_place.h"
@@ -74,6 +75,31 @@ static void udp_drop(const struct results_run *run, const struct results_trial *
 	d->fix = fix;
 }
 
+/* A lab link's rate as TCP payload on the trial's path: the slowest
+ * link's tbf counts frames (docs/shaped.md), of which a full segment
+ * carries its MSS; over an overlay its packet grows by the MTUs'
+ * difference. 0: no link rate, or no MSS recorded. */
+static uint64_t lab_path_bps(const struct results_run *run, const struct results_trial *t)
+{
+	uint64_t rate = 0;
+	uint32_t mss = t->tcp.sender.snd_mss;
+	int fam = t->path < run->npaths ? results_path_family(&run->paths[t->path]) : 0,
+	    base = results_underlay(run);
+	double frame;
+
+	for (unsigned i = 0; i < run->nlinks; i++)
+		if (run->links[i].rate_bps && (!rate || run->links[i].rate_bps < rate))
+			rate = run->links[i].rate_bps;
+	if (!rate || !mss || t->path >= run->npaths)
+		return 0;
+	/* IP, TCP with timestamps, the Ethernet header a tbf counts */
+	frame = mss + (fam == AF_INET6 ? 40 : 20) + 32 + 14;
+	if (run->paths[t->path].kind != RESULTS_PATH_UNDERLAY && base >= 0 &&
+	    run->paths[base].mtu > run->paths[t->path].mtu && run->paths[t->path].mtu)
+		frame += run->paths[base].mtu - run->paths[t->path].mtu;
+	return (uint64_t)((double)rate * mss / frame);
+}
+
 void results_trial_tcp_limit(const struct results_run *run, const struct results_trial *t,
 			     struct tcp_limit_verdict *v)
 {
@@ -83,6 +109,7 @@ void results_trial_tcp_limit(const struct results_run *run, const struct results
 	unsigned ncpu = run->host.ncpu;
 	struct tcp_limit_ctx c = {
 		.rate_bps = t->target_bps,
+		.path_bps = lab_path_bps(run, t),
 		.machine_cpus = t->host_cpu_s > 0 ? ncpu : 0,
 		.machine_busy =
 			ncpu && t->duration_s > 0 ? t->host_cpu_s / t->duration_s / ncpu : 0,

@@ -52,6 +52,11 @@ static void put_back(struct run *r, const struct undo *u, struct results_confirm
 		return;
 	run_paths_leave(r);
 	rc = lab_host_tcp_max(r->lab, u->host, u->rmem, u->was, &now);
+	/* read back: the maximum the host has now is the one it had */
+	if (!rc)
+		rc = lab_host_tcp_max(r->lab, u->host, u->rmem, 0, &now);
+	if (!rc && now != u->was)
+		rc = -EIO;
 	if (run_paths_enter(r) || rc) {
 		c->restored = false;
 		run_warn(r, "lab host %u: net.ipv4.tcp_%s maximum not put back to %u: %s", u->host,
