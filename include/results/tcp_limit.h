@@ -147,7 +147,6 @@ void tcp_limit_drop_of(const struct tcp_result *t, bool overlay, const char *pro
 struct tcp_facts_words {
 	char cpu_unknown[96];
 	char place[96];
-	char fix[256];
 };
 
 /* Fills c's evidence from the sending and receiving ends' host facts

@@ -106,6 +106,8 @@ static void drops(const struct hostfacts *snd, const struct hostfacts *rcv,
 				 "the %s host's backlog (softnet_stat dropped)",
 				 e ? "receiving" : "sending");
 			memset(d, 0, sizeof(*d));
+			d->fix = "a longer backlog (net.core.netdev_max_backlog) or the receive "
+				 "work over more CPUs (RPS) on that host";
 		}
 	}
 	if (!most)
@@ -113,21 +115,7 @@ static void drops(const struct hostfacts *snd, const struct hostfacts *rcv,
 	d->kind = TCP_DROP_HOST;
 	d->count = most;
 	d->place = w->place;
-	if (d->process && d->quota_cores > 0)
-		snprintf(w->fix, sizeof(w->fix),
-			 "a larger CPU quota for %s's cgroup (%.2f cores now: cpu.cfs_quota_us, or "
-			 "cpu.max on cgroup v2): it did not take what %s held",
-			 d->process, d->quota_cores, w->place);
-	else if (d->process)
-		snprintf(w->fix, sizeof(w->fix),
-			 "more CPU for %s, which did not take what %s held as fast as it came (a "
-			 "core of its own, more threads), not a longer queue",
-			 d->process, w->place);
-	else
-		snprintf(w->fix, sizeof(w->fix),
-			 "a longer backlog (net.core.netdev_max_backlog) or the receive work over "
-			 "more CPUs (RPS) on that host");
-	d->fix = w->fix;
+	/* a TUN's or a socket's: its reader's CPU or quota, tcp_limit.c's */
 }
 
 void tcp_limit_from_facts(const struct hostfacts *snd, const struct hostfacts *rcv,
