@@ -362,8 +362,11 @@ static void window_causes(const struct tcp_result *t, const struct tcp_limit_ctx
 	double min_ms = s->min_rtt_us / 1e3;
 	bool host_drop = d && d->kind == TCP_DROP_HOST && v->retrans_ratio >= 1e-4;
 
-	/* a known link rate reached is the network's, whatever else */
-	if (c->path_bps && (double)t->goodput_bps >= 0.9 * (double)c->path_bps) {
+	/* a known link rate reached is the network's, whatever else; so is a
+	 * shaper (or a full interface queue) seen holding or dropping this
+	 * test's packets where no host's place dropped them */
+	if ((c->path_bps && (double)t->goodput_bps >= 0.9 * (double)c->path_bps) ||
+	    (c->trial_drop.kind == TCP_DROP_SHAPER && !host_drop)) {
 		network_rate(t, c, v);
 		return;
 	}

@@ -199,6 +199,19 @@ static const struct {
 	  "no host's thread",
 	  "path's rate",
 	  NULL },
+	/* a shaper seen dropping, 0.5 % resent and no queue left at the end:
+	 * its rate, not a host's loss */
+	{ "shaper's drops, no queue",
+	  195e6,
+	  0.15,
+	  0.1,
+	  0.005,
+	  { .trial_drop = shaper_drop, .cpu_unknown = FAR, .congestion = "cubic" },
+	  TCP_LIMIT_NETWORK_RATE,
+	  "the router's tbf on r0",
+	  NULL,
+	  "path's rate",
+	  "-C bbr" },
 	/* the same queue, no drop seen, every CPU read: the network's */
 	{ "queue, every CPU read",
 	  287e6,
