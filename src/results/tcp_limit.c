@@ -345,8 +345,11 @@ static void loss(const struct tcp_result *t, const struct tcp_limit_ctx *c,
 			 d->fix ? d->fix : "the path between the hosts (its links, middleboxes)");
 	} else {
 		append(v->evidence, sizeof(v->evidence),
-		       ": where is unknown (no drop counter read over this test, no UDP trial on "
-		       "this path)");
+		       t->drops.known ? ": where is unknown (no host's counter read over this test "
+					"dropped a tenth of the segments resent, and no UDP trial "
+					"on this path lost any)"
+				      : ": where is unknown (no drop counter read over this test, "
+					"no UDP trial on this path lost any)");
 		snprintf(v->fix, sizeof(v->fix),
 			 "find where: a UDP test on this path names the place (the link, a "
 			 "socket, a host's backlog)");
@@ -665,6 +668,18 @@ void tcp_limit_drop_of(const struct tcp_result *t, bool overlay, const char *pro
 		/* the TUN's reader and the socket's owner: the overlay's daemon */
 		if (overlay && (best == 0 || best == 2))
 			d->process = process;
+		if (overlay && !process && best == 0)
+			d->fix =
+				"the process reading the overlay's TUN on the sending host (not "
+				"read "
+				"here) did not take packets as fast as they came: more CPU for it, "
+				"not a longer queue";
+		if (overlay && !process && best == 2)
+			d->fix = "the overlay's or VPN's process owning that socket on the "
+				 "receiving "
+				 "host (not read here: ss -uapm there names it) did not read it as "
+				 "fast as packets came: its CPU or its receive buffer, not the "
+				 "network";
 		if (best == 4)
 			d->fix = "a longer backlog on the host whose CPU dropped them (sysctl "
 				 "net.core.netdev_max_backlog), or its receive work spread over "
