@@ -38,6 +38,8 @@ struct loss_attrib {
 				     * across which its SO_RXQ_OVFL rose */
 	uint64_t receiver_inerrors; /* Udp InErrors that are not RcvbufErrors */
 	uint64_t receiver_link;	    /* the receiver's interfaces: rx drops */
+	uint64_t backlog;	    /* a CPU's backlog (softnet_stat dropped) on the
+				     * client's machine, either role */
 	uint64_t network;	    /* the rest: lost on the path */
 	uint64_t sender_qdisc;	    /* the sender's qdisc (a shaper, a full queue):
 				     * root qdisc drops and sends refused ENOBUFS */
@@ -56,6 +58,8 @@ struct loss_attrib {
 	char qdisc_kind[16];	/* root qdisc with the most drops ("tbf") */
 	char qdisc_if[16];	/* on this interface of the sender */
 	uint32_t sender_txqlen; /* that interface's txqueuelen */
+	uint32_t backlog_max;	/* net.core.netdev_max_backlog where the backlog
+				 * dropped (0: not read) */
 	/* the receiver's account behind receiver_socket: the test sockets'
 	 * drop counters (packets: a GRO one of many datagrams counts once) */
 	bool socket_packets_known; /* false: an older receiver did not say */
@@ -99,6 +103,13 @@ struct netcounters {
 	unsigned nlinks;
 	bool links_truncated; /* more than NETCOUNTERS_MAX_LINKS interfaces */
 	struct netcounters_link links[NETCOUNTERS_MAX_LINKS];
+	/* /proc/net/softnet_stat's second column summed over the CPUs: the
+	 * packets a CPU's backlog (net.core.netdev_max_backlog) was too full
+	 * to take (enqueue_to_backlog()); the machine's, whatever the
+	 * namespace: a veth, a TUN's writes and RPS queue there */
+	bool softnet_valid;
+	uint64_t softnet_dropped;
+	uint32_t netdev_max_backlog; /* its length (0: not read) */
 };
 
 void netcounters_init(struct netcounters *nc);
@@ -110,6 +121,9 @@ void netcounters_init(struct netcounters *nc);
 int netcounters_parse_snmp(const char *text, size_t len, struct netcounters *nc);
 int netcounters_parse_snmp6(const char *text, size_t len, struct netcounters *nc);
 int netcounters_parse_dev(const char *text, size_t len, struct netcounters *nc);
+/* /proc/net/softnet_stat: a line of hex columns per CPU, the second the
+ * backlog's drops. */
+int netcounters_parse_softnet(const char *text, size_t len, struct netcounters *nc);
 
 /* Reads all three files of the calling thread's namespace. snmp6 is
  * optional (no IPv6: udp6/ip6 stay invalid). 0 or -errno. */
@@ -141,6 +155,7 @@ struct loss_inputs {
 				      * (SO_RXQ_OVFL counts packets: the
 				      * receiver books the gaps, sockloss.h) */
 	uint64_t receiver_link_rx;   /* rx drops of the receiver's interfaces */
+	uint64_t backlog;	     /* softnet_stat drops (netcounters.softnet_dropped) */
 	/* The sender's own account (proto_local_drops; has_local false: an
 	 * older peer, sender_sndbuf minus sender_send_errors is used instead) */
 	bool has_local;

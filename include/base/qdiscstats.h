@@ -29,6 +29,8 @@ struct qdiscstats_if {
 					 * bucket) is split into its segments before
 					 * queueing, each counted when dropped
 					 * (tbf_segment()); 0: never split */
+	uint64_t overlimits;		/* RTNL_TC_OVERLIMITS: a shaper held a packet
+					 * back for want of tokens (its queue grew) */
 };
 
 struct qdiscstats {
@@ -45,5 +47,11 @@ int qdiscstats_read(struct qdiscstats *qs);
  * is "" when nothing was dropped. Returns the sum. */
 uint64_t qdiscstats_delta(const struct qdiscstats *before, const struct qdiscstats *after,
 			  struct qdiscstats_if *top);
+
+/* The same for the overlimits: the root qdisc whose shaper held packets
+ * back most between before and after, in *top (its overlimits and drops
+ * the rises; ifname "" when none rose). Returns the overlimits' sum. */
+uint64_t qdiscstats_held(const struct qdiscstats *before, const struct qdiscstats *after,
+			 struct qdiscstats_if *top);
 
 #endif

@@ -238,6 +238,12 @@ int lab_host_interfaces(const struct lab *lab, unsigned host, struct lab_if_info
 int lab_enter(const struct lab *lab, unsigned host);
 int lab_leave(const struct lab *lab);
 
+/* Host h's net.ipv4.tcp_rmem (rmem) or tcp_wmem maximum set to max in its
+ * namespace (its default lowered to it when above; max 0: only read), the
+ * maximum it had in *was: a confirming rerun's fix, put back with *was. Leaves the calling
+ * thread in the namespace lab_leave() returns to. 0 or -errno. */
+int lab_host_tcp_max(const struct lab *lab, unsigned h, bool rmem, uint32_t max, uint32_t *was);
+
 /* Opens a file descriptor for host h's namespace (for setns by a child). */
 int lab_netns_fd(const struct lab *lab, unsigned host);
 const char *lab_netns_name(const struct lab *lab, unsigned host);

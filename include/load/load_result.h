@@ -19,6 +19,7 @@
 /* the base structs a result carries: struct cpu_use, struct loss_attrib,
  * struct tcp_info_summary */
 #include "cpuuse.h"
+#include "hostfacts.h"
 #include "netcounters.h"
 #include "sockopt.h"
 /* a result carries the spec it ran */
@@ -134,6 +135,29 @@ struct tcp_end_limits {
 	uint32_t rcv_space; /* receiver: autotuned receive space, bytes */
 };
 
+/* What either end's counters saw dropped or held over a TCP test, in
+ * packets as the kernel counts them (every interface, socket and qdisc of
+ * that end's network namespace, not only the test's): where the test's
+ * segments went, for the verdict. */
+struct tcp_drops {
+	bool known;			   /* both ends' host counters came */
+	uint64_t sender_link_tx;	   /* the sender's interfaces' tx drops (a TUN's
+					    * full queue: its reader did not keep up) */
+	uint64_t receiver_link_rx;	   /* the receiver's interfaces' rx drops */
+	uint64_t receiver_udp_drops;	   /* the receiver's UDP sockets' receive buffer
+					    * drops (an overlay's or VPN's socket) */
+	uint64_t tunnel;		   /* the built-in overlay's daemons' own drops, both
+					    * ends (ovlperf tunnel show: drop.*) */
+	uint64_t backlog;		   /* a CPU's backlog (softnet_stat dropped), this client's
+					    * machine */
+	bool qdisc_read;		   /* the sender's root qdiscs were read */
+	uint64_t qdisc_drops;		   /* their drops */
+	uint64_t qdisc_held;		   /* their overlimits: a shaper held packets
+					    * back (its queue grew); the client's own
+					    * only (0 from a server that sent) */
+	char qdisc_kind[16], qdisc_if[16]; /* the one that held (else dropped) most */
+};
+
 struct tcp_result {
 	uint64_t bytes;	     /* received after omit */
 	uint64_t sent_bytes; /* written by the sender after omit */
@@ -141,6 +165,7 @@ struct tcp_result {
 	struct tcp_info_summary sender;	  /* from the sending end's TCP_INFO */
 	struct tcp_info_summary receiver; /* from the receiving end */
 	struct tcp_end_limits sender_limits, receiver_limits;
+	struct tcp_drops drops;
 };
 
 struct load_stream_result {
@@ -220,6 +245,10 @@ struct load_result {
 	char cookie[33];		   /* the test's cookie in hex ("" before TEST_ACCEPT) */
 	uint32_t tcp_mss, sndbuf_bytes, rcvbuf_local_bytes; /* the first data socket's */
 	char cc_local[16], cc_peer[16]; /* TCP congestion control of each end ("" unknown) */
+	/* Each end's host facts over the test (hostfacts.h): the client's
+	 * read here, the server's from its HOST_FACTS (known false: an older
+	 * server, or none asked for) */
+	struct hostfacts facts_client, facts_server;
 };
 
 /* Frees the arrays load_run() allocated in res (streams, intervals, conns,

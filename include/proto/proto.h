@@ -428,6 +428,10 @@ struct proto_host_counters {
 	uint64_t udp_sndbuf_errors, udp_rcvbuf_errors, udp_in_errors;
 	uint64_t udp_in_datagrams, udp_out_datagrams;
 	uint64_t link_rx_drops, link_tx_drops;
+	/* this end's own, not on the wire (0 from the far end): the machine's
+	 * softnet backlog drops and net.core.netdev_max_backlog */
+	uint64_t softnet_drops;
+	uint32_t backlog_max;
 };
 
 /* proto_results.flags: sched_prio is set (an older peer sends 0 there
@@ -460,6 +464,9 @@ struct proto_local_drops {
 				 * at this end (either role), packets */
 	char qdisc_kind[16];	/* NUL-terminated */
 	char qdisc_if[16];
+	/* a TCP sender's qdiscs' overlimits (a shaper held packets back):
+	 * this end's own, not on the wire (0 from the far end) */
+	uint64_t qdisc_held;
 };
 #define PROTO_LD_QDISC_READ  (1u << 0) /* the qdisc counters were read */
 #define PROTO_LD_TUNNEL_READ (1u << 1) /* a built-in overlay daemon answered */

@@ -7,6 +7,7 @@
 #ifndef OVLPERF_LOSS_PLACE_H
 #define OVLPERF_LOSS_PLACE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -23,6 +24,9 @@ enum loss_place {
 	LOSS_PLACE_RECEIVER_UDP,
 	LOSS_PLACE_RECEIVER_OTHER,
 	LOSS_PLACE_RECEIVER_SOCKET,
+	/* a CPU's backlog, before the interfaces' and sockets' counters (last:
+	 * the places before it keep their numbers) */
+	LOSS_PLACE_BACKLOG,
 	LOSS_PLACE_COUNT
 };
 /* Its key in the JSON "loss_at" object ("sender_qdisc"). */
@@ -32,5 +36,10 @@ const char *loss_place_name(enum loss_place p);
 uint64_t loss_place_count(const struct loss_attrib *l, enum loss_place p);
 /* What would stop the loss at that place, one sentence into buf. */
 void loss_place_fix(char *buf, size_t len, const struct loss_attrib *l, enum loss_place p);
+/* The same on a path whose kind the caller knows: over an overlay
+ * (overlay true) the sender's interface that drops is its TUN, whose
+ * reader is process (NULL: not known). */
+void loss_place_fix_on(char *buf, size_t len, const struct loss_attrib *l, enum loss_place p,
+		       bool overlay, const char *process);
 
 #endif

@@ -20,6 +20,7 @@
 #include <stdint.h>
 
 #include "layer.h"
+#include "confirm.h"
 #include "knee_fit.h"
 #include "load_result.h"
 
@@ -118,6 +119,13 @@ struct results_trial {
 	 * over the measured window (0: not read) */
 	double overlay_cpu_s;
 	struct load_sched sched_client, sched_server; /* each end's test threads */
+	/* TCP: the sending end's congestion control ("cubic", "bbr"; "": not
+	 * reported), so no fix names the one in force */
+	char congestion[16];
+	bool reverse; /* TCP: the server's end sent ([tcp] reverse) */
+	/* each end's host facts over the trial (load_result's; run.json's
+	 * trials[].host_facts.client / .server) */
+	struct hostfacts facts_client, facts_server;
 };
 
 /* What a knee search found for one path and datagram size. */
@@ -227,6 +235,9 @@ struct results_run {
 	struct results_knee *knees;
 	size_t nmtu, mtu_cap;
 	struct results_mtu_check *mtu;
+	/* run --confirm: each limited TCP figure rerun with its fix (confirm.h) */
+	unsigned nconfirms;
+	struct results_confirm confirms[RESULTS_MAX_CONFIRMS];
 };
 
 /* The layers of a UDP trial (results_layers.c): its datagrams counted at

@@ -54,9 +54,11 @@ struct ndr_limit_verdict {
 	double overlay_cpu; /* busiest overlay thread there, of a core (0: not read) */
 	char overlay_thread[16];
 	char overlay_process[16]; /* its process (comm), "" unknown */
-	unsigned overlay_host;
-	double machine_busy; /* the machine's cores busy there, 0..1 (0: unknown) */
-	double throttled_s;  /* an overlay daemon held at its quota there */
+	char overlay_where[24];	  /* its host: "lab host 1", "the server's host" */
+	double machine_busy;	  /* the machine's cores busy there, 0..1 (0: unknown) */
+	double throttled_s;	  /* an overlay daemon held at its quota there */
+	double quota_cores;	  /* that daemon's quota, cores */
+	char quota_where[24];	  /* its host */
 	char evidence[384];
 	char fix[384];
 };

@@ -41,6 +41,10 @@ enum tcp_limit {
 
 struct tcp_limit_verdict {
 	enum tcp_limit limit;
+	/* judged, but the evidence cannot decide (TCP_LIMIT_UNKNOWN with what
+	 * is unknown and why in evidence): a queue while a host's CPU on the
+	 * path was not read */
+	bool undecided;
 	/* shares of the measured window (times the streams), 0..1; they add
 	 * up to 1: the write queue empty, stalled by the receive window, by
 	 * the send buffer, sending within the congestion window */
@@ -55,8 +59,32 @@ struct tcp_limit_verdict {
 	double sender_cpu, receiver_cpu; /* busiest stream threads, of a core */
 	double fix_bps;			 /* the rate the fix's buffer value is sized for (0: none):
 					  * the path's where known, else four times the rate */
-	char evidence[384];		 /* two or three figures, one sentence */
-	char fix[384];			 /* what to change ("" when nothing) */
+	/* the value the fix names: a tcp_rmem/tcp_wmem maximum (bytes), or
+	 * -w's bytes a stream where the test set it (sock_buf_fix); 0: none */
+	uint64_t fix_value;
+	bool sock_buf_fix;
+	char evidence[384]; /* two or three figures, one sentence */
+	char fix[384];	    /* what to change ("" when nothing) */
+};
+
+/* Where a test's packets were dropped, as one end's counters or the same
+ * path's UDP trials saw it: the place, how many, and who should have taken
+ * them there, with that process's CPU. */
+enum tcp_drop_kind {
+	TCP_DROP_NONE,	  /* nothing seen dropped (or not read) */
+	TCP_DROP_HOST,	  /* a host's queue: a TUN, an interface, a socket, the backlog */
+	TCP_DROP_SHAPER,  /* a shaper's or a full interface queue: the network's rate */
+	TCP_DROP_NETWORK, /* between the hosts, past every counter they keep */
+};
+struct tcp_limit_drop {
+	enum tcp_drop_kind kind;
+	const char *place;   /* "the sender's interface (a TUN)", "the receiving host's backlog" */
+	uint64_t count;	     /* packets dropped there (0: a share is known, not a count) */
+	double share;	     /* of all the drops seen, 0..1 (0: unknown) */
+	const char *process; /* the process that should have taken them (NULL: none known) */
+	double process_cpu;  /* its busiest thread, of a core (0: not read) */
+	double quota_cores;  /* its cgroup's CPU quota (0: none or not read) */
+	const char *fix;     /* what would stop it there (NULL: none known) */
 };
 
 /* What the verdict needs of the test beyond its figures. */
@@ -90,7 +118,49 @@ struct tcp_limit_ctx {
 	 * test, and that share (0..1; 0: unknown) */
 	unsigned softirq_cpu;
 	double softirq_share;
+	/* Why some host's CPU on the path was not read, where it was not
+	 * ("the far host's CPU not reported: server 0.1.0"); NULL: every CPU
+	 * the path crosses was read (a lab's machine, or both ends' facts). A
+	 * queue alone is then no proof of the network's rate: a process at a
+	 * full core queues as a bottleneck does. */
+	const char *cpu_unknown;
+	/* The sender's congestion control ("cubic", "bbr"; NULL or "": not
+	 * reported): a fix never names the one in force. */
+	const char *congestion;
+	/* Where this test's segments were dropped, by the counters read over
+	 * it (either end's TUN, interfaces, sockets, softnet backlog, qdiscs),
+	 * and where the same path's UDP trials lost most (their loss places). */
+	struct tcp_limit_drop trial_drop, udp_drop;
 };
+
+/* Where t's own counters say its segments went (t->drops): a host's
+ * place that dropped a tenth of the segments resent or more (the
+ * sender's interfaces, a TUN among them, the receiver's interfaces or UDP
+ * sockets; over an overlay, overlay true, named as its TUN and socket,
+ * whose reader is process, NULL: unknown), else the sender's qdisc that
+ * held packets back or dropped them (a shaper's or a full queue: the
+ * network's rate), else none. place (len bytes) holds the place's words. */
+void tcp_limit_drop_of(const struct tcp_result *t, bool overlay, const char *process, char *place,
+		       size_t len, struct tcp_limit_drop *d);
+
+/* The words a context from host facts points into (the caller's). */
+struct tcp_facts_words {
+	char cpu_unknown[96];
+	char place[96];
+};
+
+/* Fills c's evidence from the sending and receiving ends' host facts
+ * (hostfacts.h; snd_name and rcv_name name them in the sentences): an end
+ * that did not report leaves cpu_unknown saying which and why ("the far
+ * host's CPU not reported: server ovlperf 0.1.0"), both reported clear it;
+ * the busiest overlay/VPN thread and the process held longest at its
+ * quota, either end's, where c has none; the sender's congestion control
+ * where c has none; the CPU busiest in softirq; and the place of the most
+ * drops (the sender's TUN and its reader, the receiver's UDP socket and its
+ * owner, a softnet backlog) where it is a tenth of retransmits or more. */
+void tcp_limit_from_facts(const struct hostfacts *snd, const struct hostfacts *rcv,
+			  const char *snd_name, const char *rcv_name, uint32_t retransmits,
+			  struct tcp_facts_words *w, struct tcp_limit_ctx *c);
 
 /* The verdict on a TCP test's figures t (both ends' limits known, else
  * TCP_LIMIT_UNKNOWN with the reason in evidence). */

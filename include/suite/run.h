@@ -129,6 +129,9 @@ struct run_options {
 	run_runner_fn runner; /* NULL: load_run_hooks */
 	void *runner_arg;
 	bool no_gap; /* no RUN_TRIAL_GAP_MS pause (simulated paths) */
+	/* --confirm: after the trials, each limited TCP figure rerun once with
+	 * its fix applied where ovlperf may apply it (res->confirms) */
+	bool confirm;
 	/* Events while the run runs; NULL: none (warnings then go to log.h). */
 	run_progress_fn progress;
 	void *progress_arg;

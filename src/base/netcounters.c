@@ -321,6 +321,49 @@ int netcounters_parse_dev(const char *text, size_t len, struct netcounters *nc)
 	return headers == 2 ? 0 : -EINVAL;
 }
 
+/* Hex digits only (softnet_stat's columns); 0, -EINVAL or -ERANGE. */
+static int parse_hex(struct span s, uint64_t *out)
+{
+	uint64_t v = 0;
+
+	if (s.n == 0 || s.n > 16)
+		return s.n ? -ERANGE : -EINVAL;
+	for (size_t i = 0; i < s.n; i++) {
+		char c = s.p[i];
+		unsigned d = c >= '0' && c <= '9'   ? (unsigned)(c - '0')
+			     : c >= 'a' && c <= 'f' ? (unsigned)(c - 'a' + 10)
+			     : c >= 'A' && c <= 'F' ? (unsigned)(c - 'A' + 10)
+						    : 16;
+
+		if (d > 15)
+			return -EINVAL;
+		v = v << 4 | d;
+	}
+	*out = v;
+	return 0;
+}
+
+int netcounters_parse_softnet(const char *text, size_t len, struct netcounters *nc)
+{
+	struct span line, processed, dropped;
+	uint64_t p, d, sum = 0;
+	size_t pos = 0;
+	int ret;
+
+	while (next_line(text, len, &pos, &line)) {
+		if (!next_token(&line, &processed))
+			continue;
+		if (!next_token(&line, &dropped))
+			return -EINVAL;
+		if ((ret = parse_hex(processed, &p)) < 0 || (ret = parse_hex(dropped, &d)) < 0)
+			return ret;
+		sum += d;
+	}
+	nc->softnet_valid = true;
+	nc->softnet_dropped = sum;
+	return 0;
+}
+
 /* ---- reading ---------------------------------------------------------------- */
 
 /* Reads a whole /proc file into a malloc'd buffer. */
@@ -396,6 +439,21 @@ static int read_one(const char *name, parse_fn parse, struct netcounters *nc)
 	return ret;
 }
 
+/* net.core.netdev_max_backlog, 0 when unreadable. */
+static uint32_t read_backlog_max(void)
+{
+	char buf[32] = "";
+	FILE *f = fopen("/proc/sys/net/core/netdev_max_backlog", "re");
+	unsigned long v = 0;
+
+	if (!f)
+		return 0;
+	if (fgets(buf, sizeof(buf), f))
+		v = strtoul(buf, NULL, 10);
+	fclose(f);
+	return v > UINT32_MAX ? 0 : (uint32_t)v;
+}
+
 void netcounters_init(struct netcounters *nc)
 {
 	memset(nc, 0, sizeof(*nc));
@@ -413,7 +471,13 @@ int netcounters_read(struct netcounters *nc)
 	if (ret < 0)
 		return ret;
 	ret = read_one("snmp6", netcounters_parse_snmp6, nc);
-	return ret == -ENOENT ? 0 : ret; /* no IPv6 in this kernel or namespace */
+	if (ret < 0 && ret != -ENOENT) /* ENOENT: no IPv6 in this kernel or namespace */
+		return ret;
+	/* the backlog's drops and length: optional, as old kernels lack them */
+	if (read_one("softnet_stat", netcounters_parse_softnet, nc) < 0)
+		nc->softnet_valid = false;
+	nc->netdev_max_backlog = read_backlog_max();
+	return 0;
 }
 
 /* ---- deltas ------------------------------------------------------------------ */
@@ -488,6 +552,10 @@ void netcounters_delta(const struct netcounters *before, const struct netcounter
 			   &delta->links[i]);
 	delta->nlinks = after->nlinks;
 	delta->links_truncated = before->links_truncated || after->links_truncated;
+	delta->softnet_valid = before->softnet_valid && after->softnet_valid;
+	delta->softnet_dropped =
+		delta->softnet_valid ? sub0(after->softnet_dropped, before->softnet_dropped) : 0;
+	delta->netdev_max_backlog = after->netdev_max_backlog;
 }
 
 void netcounters_link_drops(const struct netcounters *nc, const char *ifname, uint64_t *rx,
@@ -598,5 +666,8 @@ void netcounters_attribute(const struct loss_inputs *in, struct loss_attrib *out
 	out->receiver_link = take(&left, in->receiver_link_rx);
 	out->receiver_rcvbuf = take(&left, rcvbuf_other);
 	out->receiver_inerrors = take(&left, sub0(in->receiver_inerrors, udp_drops));
+	/* a CPU's backlog drops before any counter of an interface or a
+	 * socket sees the packet: the last place a host keeps, not the path */
+	out->backlog = take(&left, in->backlog);
 	out->network = left;
 }

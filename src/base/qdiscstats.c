@@ -44,6 +44,7 @@ static void add_qdisc(struct nl_object *obj, void *arg)
 		snprintf(e->kind, sizeof(e->kind), "%s", kind ? kind : "?");
 		e->txqlen = rtnl_link_get_txqlen(link);
 		e->drops = rtnl_tc_get_stat(tc, RTNL_TC_DROPS);
+		e->overlimits = rtnl_tc_get_stat(tc, RTNL_TC_OVERLIMITS);
 		if (strcmp(e->kind, "tbf") == 0) {
 			int b = rtnl_qdisc_tbf_get_rate_bucket((struct rtnl_qdisc *)tc);
 			int pb = rtnl_qdisc_tbf_get_peakrate_bucket((struct rtnl_qdisc *)tc);
@@ -119,22 +120,43 @@ static const struct qdiscstats_if *find(const struct qdiscstats *qs, const struc
 	return NULL;
 }
 
-uint64_t qdiscstats_delta(const struct qdiscstats *before, const struct qdiscstats *after,
-			  struct qdiscstats_if *top)
+static uint64_t rise(uint64_t before, uint64_t after)
+{
+	return after > before ? after - before : 0;
+}
+
+/* The rises of drops or overlimits (held) between before and after, summed,
+ * and the root qdisc with the largest in *top with both its rises. */
+static uint64_t top_rise(const struct qdiscstats *before, const struct qdiscstats *after,
+			 struct qdiscstats_if *top, bool held)
 {
 	uint64_t sum = 0, best = 0;
 
 	memset(top, 0, sizeof(*top));
 	for (unsigned i = 0; i < after->n; i++) {
 		const struct qdiscstats_if *a = &after->ifs[i], *b = find(before, a);
-		uint64_t d = b ? (a->drops > b->drops ? a->drops - b->drops : 0) : a->drops;
+		uint64_t drops = rise(b ? b->drops : 0, a->drops),
+			 over = rise(b ? b->overlimits : 0, a->overlimits), d = held ? over : drops;
 
 		sum += d;
 		if (d > best) {
 			best = d;
 			*top = *a;
-			top->drops = d;
+			top->drops = drops;
+			top->overlimits = over;
 		}
 	}
 	return sum;
+}
+
+uint64_t qdiscstats_delta(const struct qdiscstats *before, const struct qdiscstats *after,
+			  struct qdiscstats_if *top)
+{
+	return top_rise(before, after, top, false);
+}
+
+uint64_t qdiscstats_held(const struct qdiscstats *before, const struct qdiscstats *after,
+			 struct qdiscstats_if *top)
+{
+	return top_rise(before, after, top, true);
 }

@@ -38,6 +38,11 @@ static void usage(FILE *f)
 		"                        runs in it is killed). Without it the run refuses\n"
 		"                        both and touches nothing\n"
 		"  -r, --repetitions N   override the scenario's repetitions\n"
+		"      --confirm         after the trials, rerun each limited TCP figure once\n"
+		"                        with its fix applied where ovlperf may (its own lab's\n"
+		"                        TCP buffer maxima, the test's own -w and -C; never a\n"
+		"                        host it did not make), report the figure before and\n"
+		"                        after, and put back what it changed\n"
 		"      --no-plots        do not run gnuplot\n"
 		"      --no-progress     no progress line on stderr\n"
 		"      --iperf3-json     also each trial as iperf3's -J document, in the\n"
@@ -192,6 +197,9 @@ static int parse_opt(int c, struct run_args *a)
 	case 'F':
 		a->opt.force = true;
 		break;
+	case 'C':
+		a->opt.confirm = true;
+		break;
 	case 'K':
 		if (value_get(VALUE_UINT, optarg, 1, 100000, &v, why, sizeof(why)))
 			return cli_opt_error("run", "--keep", why);
@@ -224,6 +232,7 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 		{ "iperf3-json", no_argument, NULL, 'I' },
 		{ "dry-run", no_argument, NULL, 'n' },
 		{ "force", no_argument, NULL, 'F' },
+		{ "confirm", no_argument, NULL, 'C' },
 		{ "keep", required_argument, NULL, 'K' },
 		{ "keep-days", required_argument, NULL, 'D' },
 		{ "textfile-dir", required_argument, NULL, 'T' },

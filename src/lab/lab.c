@@ -198,6 +198,41 @@ static int tcp_mem_max(const char *path, uint32_t max)
 	return netns_sysctl(path, line);
 }
 
+struct tcp_max_arg {
+	const char *path;
+	uint32_t max, was;
+};
+
+static int host_tcp_max(const struct lab *lab, unsigned h, void *arg)
+{
+	struct tcp_max_arg *a = arg;
+	unsigned long v[3] = { 0 };
+	char line[96];
+	FILE *f = fopen(a->path, "re");
+	int n = f && fgets(line, sizeof(line), f) ? sscanf(line, "%lu %lu %lu", &v[0], &v[1], &v[2])
+						  : 0;
+
+	(void)lab;
+	(void)h;
+	if (f)
+		fclose(f);
+	if (n != 3 || v[2] > UINT32_MAX)
+		return -EIO;
+	a->was = (uint32_t)v[2];
+	return a->max ? tcp_mem_max(a->path, a->max) : 0;
+}
+
+int lab_host_tcp_max(const struct lab *lab, unsigned h, bool rmem, uint32_t max, uint32_t *was)
+{
+	struct tcp_max_arg a = { rmem ? "/proc/sys/net/ipv4/tcp_rmem"
+				      : "/proc/sys/net/ipv4/tcp_wmem",
+				 max, 0 };
+	int rc = in_host(lab, h, host_tcp_max, &a);
+
+	*was = a.was;
+	return rc;
+}
+
 /* The TCP buffer maxima asked for every host ([lab] tcp_rmem_max,
  * tcp_wmem_max; `lab up --tcp-rmem-max`): the host's own, its namespace's. */
 static int host_tcp_mem(const struct lab *lab, unsigned h, void *arg)

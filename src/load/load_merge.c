@@ -59,6 +59,28 @@ static void limits_get(const struct proto_results *r, struct tcp_end_limits *l)
 				      .rcv_space = x->rcv_space };
 }
 
+/* Where a TCP test's segments may have gone: each end's host counters and
+ * the sender's qdiscs over the test. */
+static void drops_get(const struct proto_results *snd, const struct proto_results *rcv,
+		      struct tcp_drops *d)
+{
+	memset(d, 0, sizeof(*d));
+	d->known = true;
+	d->sender_link_tx = snd->host.link_tx_drops;
+	d->receiver_link_rx = rcv->host.link_rx_drops;
+	d->receiver_udp_drops = rcv->host.udp_rcvbuf_errors;
+	d->backlog = snd->host.softnet_drops + rcv->host.softnet_drops;
+	d->tunnel = (snd->has_local_drops ? snd->local.tunnel_drops : 0) +
+		    (rcv->has_local_drops ? rcv->local.tunnel_drops : 0);
+	if (!snd->has_local_drops || !(snd->local.flags & PROTO_LD_QDISC_READ))
+		return;
+	d->qdisc_read = true;
+	d->qdisc_drops = snd->local.qdisc_drops;
+	d->qdisc_held = snd->local.qdisc_held;
+	snprintf(d->qdisc_kind, sizeof(d->qdisc_kind), "%s", snd->local.qdisc_kind);
+	snprintf(d->qdisc_if, sizeof(d->qdisc_if), "%s", snd->local.qdisc_if);
+}
+
 static void merge_tcp(const struct proto_results *snd, const struct proto_results *rcv,
 		      struct load_result *res)
 {
@@ -83,6 +105,7 @@ static void merge_tcp(const struct proto_results *snd, const struct proto_result
 	tcp_info_get(&rcv->total, &res->tcp.receiver);
 	limits_get(snd, &res->tcp.sender_limits);
 	limits_get(rcv, &res->tcp.receiver_limits);
+	drops_get(snd, rcv, &res->tcp.drops);
 	res->duration_s = (double)dur / 1e9;
 }
 
@@ -180,6 +203,9 @@ static void loss_attribution(const struct proto_results *snd, const struct proto
 		.sender_link_tx = snd->host.link_tx_drops,
 		.receiver_rcvbuf = rcv->host.udp_rcvbuf_errors,
 		.receiver_inerrors = rcv->host.udp_in_errors,
+		/* one machine's count: the client's own (the far end's is not
+		 * on the wire; in a lab both ends are that machine) */
+		.backlog = snd->host.softnet_drops + rcv->host.softnet_drops,
 		/* the same figure; an older receiver sends only the field,
 		 * where it scaled packets by their mean size */
 		.receiver_rxq_ovfl = socket_dgrams(rcv, u->lost),
@@ -200,6 +226,7 @@ static void loss_attribution(const struct proto_results *snd, const struct proto
 	snprintf(l->qdisc_kind, sizeof(l->qdisc_kind), "%s", snd->local.qdisc_kind);
 	snprintf(l->qdisc_if, sizeof(l->qdisc_if), "%s", snd->local.qdisc_if);
 	l->sender_txqlen = snd->local.txqlen;
+	l->backlog_max = snd->host.backlog_max ? snd->host.backlog_max : rcv->host.backlog_max;
 	l->qdisc_packets = snd->local.qdisc_drops;
 	l->refused_dgrams = snd->local.refused_dgrams;
 	l->hidden_dgrams = snd->local.hidden_dgrams;

@@ -219,6 +219,8 @@ static void host_deltas(struct load_side *side, struct proto_results *out)
 	out->host.udp_rcvbuf_errors = rcvbuf - own + side->own_drops;
 	out->host.udp_in_errors = (inerr > own ? inerr - own : 0) + side->own_drops;
 	netcounters_link_drops(d, NULL, &out->host.link_rx_drops, &out->host.link_tx_drops);
+	out->host.softnet_drops = d->softnet_dropped;
+	out->host.backlog_max = after->netdev_max_backlog;
 out:
 	free(after);
 	free(d);
@@ -339,6 +341,30 @@ static void tcp_limits(const struct tcp_stream *st, unsigned n, bool sender,
 	out->has_tcp_limits = n > 0;
 }
 
+/* A TCP sender's root qdiscs over the test: their drops, and the one whose
+ * shaper held packets back most (its queue grew: the bottleneck on this
+ * host's way out), else the one that dropped most. */
+static void tcp_qdiscs(struct load_side *side, struct proto_results *out)
+{
+	struct proto_local_drops *l = &out->local;
+	struct qdiscstats *after = malloc(sizeof(*after));
+	struct qdiscstats_if dropped, held;
+
+	if (after && side->have_qdisc_before && qdiscstats_read(after) == 0) {
+		const struct qdiscstats_if *top;
+
+		out->has_local_drops = true;
+		l->flags |= PROTO_LD_QDISC_READ;
+		l->qdisc_drops = qdiscstats_delta(&side->qdisc_before, after, &dropped);
+		l->qdisc_held = qdiscstats_held(&side->qdisc_before, after, &held);
+		top = held.ifname[0] ? &held : &dropped;
+		l->txqlen = top->txqlen;
+		snprintf(l->qdisc_kind, sizeof(l->qdisc_kind), "%s", top->kind);
+		snprintf(l->qdisc_if, sizeof(l->qdisc_if), "%s", top->ifname);
+	}
+	free(after);
+}
+
 void load_side_tcp(struct load_side *side, const struct tcp_stream *st, unsigned n, bool sender,
 		   struct proto_results *out)
 {
@@ -365,6 +391,11 @@ void load_side_tcp(struct load_side *side, const struct tcp_stream *st, unsigned
 	host_deltas(side, out);
 	out->has_sock_owner = false;
 	tcp_limits(st, n, sender, out);
+	memset(&out->local, 0, sizeof(out->local));
+	out->has_local_drops = false;
+	if (sender)
+		tcp_qdiscs(side, out);
+	tunnel_end(side, sender, out);
 }
 
 static void udp_sender_stats(const struct udp_stream *st, struct proto_stream_stats *s)

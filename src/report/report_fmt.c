@@ -53,6 +53,7 @@ void report_run_loss_where(char *buf, size_t len, const struct loss_attrib *l)
 		{ "sender qdisc (shaper)", l->sender_qdisc },
 		{ "sender interface", l->sender_link },
 		{ "tunnel daemons", l->tunnel },
+		{ "a CPU's backlog", l->backlog },
 	};
 	enum { N = sizeof(at) / sizeof(at[0]) };
 	bool used[N] = { false };

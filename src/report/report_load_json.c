@@ -184,6 +184,7 @@ static cJSON *loss_at_json(const struct loss_attrib *l)
 	add_num(o, "sender_link", (double)l->sender_link);
 	add_num(o, "receiver_rcvbuf", (double)l->receiver_rcvbuf);
 	add_num(o, "receiver_socket", (double)l->receiver_socket);
+	add_num(o, "backlog", (double)l->backlog);
 	add_num(o, "receiver_inerrors", (double)l->receiver_inerrors);
 	add_num(o, "receiver_link", (double)l->receiver_link);
 	add_num(o, "network", (double)l->network);

@@ -6,11 +6,24 @@
 #include "report_run_limit.h"
 #include "run_limit.h"
 
+/* run --confirm's rerun of path p's TCP figure with n streams: its words
+ * into buf, "" when it was not rerun. */
+static const char *confirm_of(const struct results_run *run, unsigned p, unsigned n, char *buf,
+			      size_t len)
+{
+	buf[0] = '\0';
+	for (unsigned i = 0; i < run->nconfirms; i++)
+		if (run->confirms[i].path == p && run->confirms[i].streams == n)
+			confirm_words(&run->confirms[i], buf, len);
+	return buf;
+}
+
 /* Terminal lines, or report.md's table (md). */
 static void tcp_limits(FILE *f, const struct report_run *rr, bool md)
 {
 	bool head = false;
 	struct results_tcp_limit l;
+	char cf[256];
 
 	for (size_t i = 0; i < rr->sum.ntcp; i++) {
 		const struct results_tcp_point *p = &rr->sum.tcp[i];
@@ -28,10 +41,12 @@ static void tcp_limits(FILE *f, const struct report_run *rr, bool md)
 				 : "TCP limited by (the verdict most repetitions got):\n",
 			      f);
 		head = true;
+		confirm_of(rr->run, p->path, p->streams, cf, sizeof(cf));
 		if (md) {
-			fprintf(f, "| %s | %u | %s (%u of %u) | %s | %s |\n", name, p->streams,
-				tcp_limit_name(l.v.limit), l.agree, l.n, l.v.evidence,
-				l.v.fix[0] ? l.v.fix : "-");
+			fprintf(f, "| %s | %u | %s (%u of %u) | %s | %s%s%s%s |\n", name,
+				p->streams, tcp_limit_name(l.v.limit), l.agree, l.n, l.v.evidence,
+				l.v.fix[0] ? l.v.fix : "-", cf[0] ? " (rerun: " : "", cf,
+				cf[0] ? ")" : "");
 			continue;
 		}
 		fprintf(f, "  %s, %u stream%s: %s (%u of %u): %s\n", name, p->streams,
@@ -39,6 +54,8 @@ static void tcp_limits(FILE *f, const struct report_run *rr, bool md)
 			l.v.evidence);
 		if (l.v.fix[0])
 			fprintf(f, "    fix: %s\n", l.v.fix);
+		if (cf[0])
+			fprintf(f, "    rerun with the fix (--confirm): %s\n", cf);
 	}
 }
 

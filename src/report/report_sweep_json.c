@@ -29,6 +29,7 @@ static cJSON *loss_at_json(const struct loss_attrib *a)
 	num(o, "sender_link", (double)a->sender_link);
 	num(o, "receiver_rcvbuf", (double)a->receiver_rcvbuf);
 	num(o, "receiver_socket", (double)a->receiver_socket);
+	num(o, "backlog", (double)a->backlog);
 	num(o, "receiver_inerrors", (double)a->receiver_inerrors);
 	num(o, "receiver_link", (double)a->receiver_link);
 	num(o, "sender_qdisc", (double)a->sender_qdisc);

@@ -30,7 +30,7 @@ static const char *loss_where(const struct loss_attrib *a, char buf[static 48])
 		   { "tx-link", a->sender_link },    { "rcvbuf", a->receiver_rcvbuf },
 		   { "socket", a->receiver_socket }, { "inerrors", a->receiver_inerrors },
 		   { "rx-link", a->receiver_link },  { "qdisc", a->sender_qdisc },
-		   { "tunnel", a->tunnel } };
+		   { "tunnel", a->tunnel },	     { "backlog", a->backlog } };
 	size_t n = sizeof(at) / sizeof(at[0]), first = n, second = n;
 	uint64_t total = 0;
 

@@ -4,6 +4,7 @@
  * each one calls for, shared by the load and run printers.
  */
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -35,6 +36,8 @@ static const struct {
 					offsetof(struct loss_attrib, receiver_rcvbuf) },
 	[LOSS_PLACE_RECEIVER_SOCKET] = { "receiver_socket", "the test's own receive socket",
 					 offsetof(struct loss_attrib, receiver_socket) },
+	[LOSS_PLACE_BACKLOG] = { "backlog", "a CPU's backlog (softnet_stat dropped)",
+				 offsetof(struct loss_attrib, backlog) },
 };
 
 const char *loss_place_key(enum loss_place p)
@@ -72,7 +75,58 @@ static void socket_fix(char *buf, size_t len, const struct loss_attrib *l)
 		 w, l->rcvbuf_bytes, w * 1024);
 }
 
+/* A transmit drop at the sender's interface. Over an overlay it is the
+ * overlay's TUN: a TUN's queue fills when the process reading it (the
+ * overlay's daemon, the VPN) takes packets slower than they come, so a
+ * longer queue only delays the drop. Elsewhere the interface's queue, named
+ * with its length only where the sender read them (a qdisc's counters). */
+static void sender_if_fix(char *buf, size_t len, const struct loss_attrib *l, bool overlay,
+			  const char *process)
+{
+	if (overlay) {
+		snprintf(buf, len,
+			 "the process reading the overlay's TUN on the sending host%s%s%s did not "
+			 "take packets as fast as they came: more CPU for it (a core of its own, a "
+			 "larger cgroup quota, more threads), not a longer queue",
+			 process ? " (" : "", process ? process : "", process ? ")" : "");
+		return;
+	}
+	if (l->qdisc_if[0] && l->sender_txqlen) {
+		snprintf(buf, len,
+			 "a longer transmit queue on the sender's %s: ip link set dev %s "
+			 "txqueuelen %u (now %u)",
+			 l->qdisc_if, l->qdisc_if, l->sender_txqlen * 2, l->sender_txqlen);
+		return;
+	}
+	snprintf(buf, len,
+		 "the sender's interface dropped them on transmit (which one was not recorded: "
+		 "ip -s link on the sender names it): a NIC's ring (ethtool -G), a queue of "
+		 "length 0 (a TUN: its reading process did not keep up)");
+}
+
+/* A CPU's backlog full: the packets a veth, a TUN's writer or RPS handed
+ * to a CPU that had not yet processed the ones before. */
+static void backlog_fix(char *buf, size_t len, const struct loss_attrib *l)
+{
+	if (l->backlog_max)
+		snprintf(buf, len,
+			 "a CPU's backlog was full (net.core.netdev_max_backlog %u): a longer one "
+			 "(sysctl -w net.core.netdev_max_backlog=%u), or the receive work spread "
+			 "over more CPUs (RPS: /sys/class/net/DEV/queues/rx-N/rps_cpus)",
+			 l->backlog_max, l->backlog_max * 4);
+	else
+		snprintf(buf, len,
+			 "a CPU's backlog was full: a longer one (net.core.netdev_max_backlog), or "
+			 "the receive work spread over more CPUs (RPS)");
+}
+
 void loss_place_fix(char *buf, size_t len, const struct loss_attrib *l, enum loss_place p)
+{
+	loss_place_fix_on(buf, len, l, p, false, NULL);
+}
+
+void loss_place_fix_on(char *buf, size_t len, const struct loss_attrib *l, enum loss_place p,
+		       bool overlay, const char *process)
 {
 	switch (p) {
 	case LOSS_PLACE_SENDER_SOCKET:
@@ -92,10 +146,7 @@ void loss_place_fix(char *buf, size_t len, const struct loss_attrib *l, enum los
 				 "(the sender's qdisc); send at or below it");
 		break;
 	case LOSS_PLACE_SENDER_IF:
-		snprintf(buf, len,
-			 "a longer interface queue on the sender: ip link set IF txqueuelen N "
-			 "(now %u)",
-			 l->sender_txqlen);
+		sender_if_fix(buf, len, l, overlay, process);
 		break;
 	case LOSS_PLACE_TUNNEL:
 		snprintf(buf, len,
@@ -148,6 +199,9 @@ void loss_place_fix(char *buf, size_t len, const struct loss_attrib *l, enum los
 		break;
 	case LOSS_PLACE_RECEIVER_SOCKET:
 		socket_fix(buf, len, l);
+		break;
+	case LOSS_PLACE_BACKLOG:
+		backlog_fix(buf, len, l);
 		break;
 	default:
 		snprintf(buf, len, "?");

@@ -281,7 +281,7 @@ static void loss_add(struct loss_attrib *sum, const struct loss_attrib *l)
 {
 	bool first = !sum->sender_sndbuf && !sum->sender_link && !sum->receiver_rcvbuf &&
 		     !sum->receiver_socket && !sum->receiver_inerrors && !sum->receiver_link &&
-		     !sum->network && !sum->sender_qdisc && !sum->tunnel;
+		     !sum->network && !sum->sender_qdisc && !sum->tunnel && !sum->backlog;
 
 	if (first)
 		*sum = *l; /* the names and sizes the fixes need */
@@ -290,6 +290,7 @@ static void loss_add(struct loss_attrib *sum, const struct loss_attrib *l)
 		sum->sender_link += l->sender_link;
 		sum->receiver_rcvbuf += l->receiver_rcvbuf;
 		sum->receiver_socket += l->receiver_socket;
+		sum->backlog += l->backlog;
 		sum->receiver_inerrors += l->receiver_inerrors;
 		sum->receiver_link += l->receiver_link;
 		sum->network += l->network;

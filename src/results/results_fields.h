@@ -83,6 +83,7 @@ static const struct field loss_fields[] = {
 	FLD(struct loss_attrib, network, F_U64),
 	FLD(struct loss_attrib, sender_qdisc, F_U64),
 	FLD(struct loss_attrib, tunnel, F_U64),
+	FLD(struct loss_attrib, backlog, F_U64),
 };
 
 /* beside loss_at, in "loss_detail": what the fixes name (loss_place.h) */
@@ -90,6 +91,7 @@ static const struct field loss_detail_fields[] = {
 	FLD(struct loss_attrib, sender_txqlen, F_U32),
 	FLD(struct loss_attrib, rcvbuf_bytes, F_U32),
 	FLD(struct loss_attrib, rcvbuf_need_bytes, F_U32),
+	FLD(struct loss_attrib, backlog_max, F_U32),
 };
 
 /* in loss_detail's "other_socket", beside its owner, port and family */
@@ -133,6 +135,28 @@ static const struct field tcplimits_fields[] = {
 	FLD(struct tcp_end_limits, wmem_max, F_U32),
 	FLD(struct tcp_end_limits, thread_cpu, F_DBL),
 	FLD(struct tcp_end_limits, rcv_space, F_U32),
+};
+
+/* A TCP trial's "drops": what either end's counters saw (tcp_drops) */
+static const struct field tcpdrops_fields[] = {
+	FLD(struct tcp_drops, known, F_BOOL),
+	FLD(struct tcp_drops, sender_link_tx, F_U64),
+	FLD(struct tcp_drops, receiver_link_rx, F_U64),
+	FLD(struct tcp_drops, receiver_udp_drops, F_U64),
+	FLD(struct tcp_drops, tunnel, F_U64),
+	FLD(struct tcp_drops, backlog, F_U64),
+	FLD(struct tcp_drops, qdisc_read, F_BOOL),
+	FLD(struct tcp_drops, qdisc_drops, F_U64),
+	FLD(struct tcp_drops, qdisc_held, F_U64),
+};
+
+/* run.json's "confirm" entries (confirm.h), beside their strings */
+static const struct field confirm_fields[] = {
+	FLD(struct results_confirm, path, F_UINT),
+	FLD(struct results_confirm, streams, F_UINT),
+	FLD(struct results_confirm, before_bps, F_DBL),
+	FLD(struct results_confirm, after_bps, F_DBL),
+	FLD(struct results_confirm, restored, F_BOOL),
 };
 
 static const struct field cpu_fields[] = {

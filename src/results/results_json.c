@@ -128,6 +128,17 @@ static cJSON *softirq_json(const struct results_trial *t)
 	return o;
 }
 
+/* "drops": where a TCP trial's segments may have gone, by both ends'
+ * counters, with the sender's qdisc that held or dropped most */
+static bool tcp_drops_json(cJSON *tcp, const struct tcp_drops *d)
+{
+	cJSON *o = rj_obj_of(d, tcpdrops_fields, NF(tcpdrops_fields));
+
+	return rj_add_child(tcp, "drops", o) &&
+	       (!d->qdisc_kind[0] || rj_add_str(o, "qdisc_kind", d->qdisc_kind)) &&
+	       (!d->qdisc_if[0] || rj_add_str(o, "qdisc_if", d->qdisc_if));
+}
+
 static cJSON *trial_json(const struct results_run *run, const struct results_trial *t)
 {
 	cJSON *o = rj_obj_of(t, trial_fields, NF(trial_fields)), *u;
@@ -137,6 +148,8 @@ static cJSON *trial_json(const struct results_run *run, const struct results_tri
 		  rj_add_str(o, "overlay_process", t->overlay_process) &&
 		  rj_add_str(o, "overlay_quota_process", t->overlay_quota_process) &&
 		  rj_add_str(o, "overlay_quota_thread", t->overlay_quota_thread) &&
+		  (!t->congestion[0] || rj_add_str(o, "congestion", t->congestion)) &&
+		  (!t->reverse || cJSON_AddTrueToObject(o, "reverse")) &&
 		  (!t->softirq_ncpu || rj_add_child(o, "softirq", softirq_json(t)));
 
 	if (ok && t->kind == RESULTS_TRIAL_DELAY)
@@ -166,7 +179,8 @@ static cJSON *trial_json(const struct results_run *run, const struct results_tri
 		     (!t->tcp.receiver_limits.known ||
 		      rj_add_child(u, "receiver_limits",
 				   rj_obj_of(&t->tcp.receiver_limits, tcplimits_fields,
-					     NF(tcplimits_fields))));
+					     NF(tcplimits_fields)))) &&
+		     (!t->tcp.drops.known || tcp_drops_json(u, &t->tcp.drops));
 	}
 	ok = ok &&
 	     rj_add_child(o, "cpu_sender", rj_obj_of(&t->cpu_sender, cpu_fields, NF(cpu_fields))) &&
@@ -265,6 +279,28 @@ static bool add_links(cJSON *root, const struct results_run *run)
 	return true;
 }
 
+/* "confirm" (run --confirm): each limited TCP figure rerun with its fix */
+static bool add_confirms(cJSON *root, const struct results_run *run)
+{
+	cJSON *arr;
+
+	if (!run->nconfirms)
+		return true;
+	arr = cJSON_CreateArray();
+	if (!rj_add_child(root, "confirm", arr))
+		return false;
+	for (unsigned i = 0; i < run->nconfirms; i++) {
+		const struct results_confirm *c = &run->confirms[i];
+		cJSON *o = rj_obj_of(c, confirm_fields, NF(confirm_fields));
+
+		if (!rj_add_array_item(arr, o) || !rj_add_str(o, "limit_before", c->limit_before) ||
+		    !rj_add_str(o, "limit_after", c->limit_after) ||
+		    !rj_add_str(o, "applied", c->applied) || !rj_add_str(o, "note", c->note))
+			return false;
+	}
+	return true;
+}
+
 static bool add_lists(cJSON *root, const struct results_run *run)
 {
 	cJSON *paths = cJSON_CreateArray(), *trials = NULL, *knees = NULL, *mtu = NULL;
@@ -326,7 +362,7 @@ static bool add_lists(cJSON *root, const struct results_run *run)
 		    !rj_add_str(o, "fix", m->fix))
 			return false;
 	}
-	return true;
+	return add_confirms(root, run);
 }
 
 char *results_to_json(const struct results_run *run)

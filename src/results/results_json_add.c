@@ -95,7 +95,7 @@ bool rj_add_loss(cJSON *o, const char *key, const char *detail_key, const struct
 	if (!rj_add_child(o, key, rj_obj_of(l, loss_fields, NF(loss_fields))))
 		return false;
 	if (!l->network_where[0] && !l->qdisc_kind[0] && !l->qdisc_if[0] && !l->sender_txqlen &&
-	    !l->rcvbuf_bytes && !l->rcvbuf_need_bytes && !l->other_port)
+	    !l->rcvbuf_bytes && !l->rcvbuf_need_bytes && !l->other_port && !l->backlog_max)
 		return true;
 	d = rj_obj_of(l, loss_detail_fields, NF(loss_detail_fields));
 	if (!rj_add_child(o, detail_key, d))

@@ -120,6 +120,25 @@ static int get_sub(struct rd *rd, const cJSON *obj, const char *name, void *base
 	return err;
 }
 
+/* A TCP trial's "drops" (absent in a run.json from before). */
+static int read_tcp_drops(struct rd *rd, const cJSON *tcp, struct tcp_drops *d)
+{
+	const cJSON *o = cJSON_GetObjectItemCaseSensitive(tcp, "drops");
+	size_t at;
+	int err;
+
+	if (!o)
+		return 0;
+	at = push(rd, "drops");
+	err = get_fields(rd, o, d, tcpdrops_fields, NF(tcpdrops_fields));
+	if (!err)
+		err = get_str(rd, o, "qdisc_kind", d->qdisc_kind, sizeof(d->qdisc_kind), false);
+	if (!err)
+		err = get_str(rd, o, "qdisc_if", d->qdisc_if, sizeof(d->qdisc_if), false);
+	rd->where[at] = '\0';
+	return err;
+}
+
 /* "loss_at": the places (loss_fields); "loss_detail" beside it: what the
  * fixes name (loss_detail_fields, the link, qdisc and interface, and
  * "other_socket", the receiving host's other socket that dropped most);
@@ -248,6 +267,10 @@ static int read_trial(struct rd *rd, const cJSON *o, const struct results_run *r
 		err = get_str(rd, o, "overlay_process", t->overlay_process,
 			      sizeof(t->overlay_process), false);
 	if (!err)
+		err = get_str(rd, o, "congestion", t->congestion, sizeof(t->congestion), false);
+	if (!err && cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "reverse")))
+		t->reverse = true;
+	if (!err)
 		err = get_str(rd, o, "overlay_quota_process", t->overlay_quota_process,
 			      sizeof(t->overlay_quota_process), false);
 	if (!err)
@@ -305,6 +328,9 @@ static int read_trial(struct rd *rd, const cJSON *o, const struct results_run *r
 		if (!err)
 			err = get_sub(rd, tcp, "receiver_limits", &t->tcp.receiver_limits,
 				      tcplimits_fields, NF(tcplimits_fields));
+		/* absent before the trial's drops were recorded */
+		if (!err)
+			err = read_tcp_drops(rd, tcp, &t->tcp.drops);
 		rd->where[l] = '\0';
 	}
 	if (!err)
@@ -539,6 +565,43 @@ static int read_mtu(struct rd *rd, const cJSON *root, struct results_run *run)
 	return 0;
 }
 
+/* "confirm": absent but after run --confirm */
+static int read_confirms(struct rd *rd, const cJSON *root, struct results_run *run)
+{
+	const cJSON *arr = cJSON_GetObjectItemCaseSensitive(root, "confirm"), *o;
+	int err = 0;
+
+	if (!arr)
+		return 0;
+	if (!cJSON_IsArray(arr))
+		return field_error(rd, "confirm", "is not an array");
+	cJSON_ArrayForEach(o, arr)
+	{
+		struct results_confirm *c = &run->confirms[run->nconfirms];
+
+		if (run->nconfirms == RESULTS_MAX_CONFIRMS)
+			return field_error(rd, "confirm", "has too many entries");
+		snprintf(rd->where, sizeof(rd->where), "confirm[%u]", run->nconfirms++);
+		err = get_fields(rd, o, c, confirm_fields, NF(confirm_fields));
+		if (!err)
+			err = get_str(rd, o, "limit_before", c->limit_before,
+				      sizeof(c->limit_before), false);
+		if (!err)
+			err = get_str(rd, o, "limit_after", c->limit_after, sizeof(c->limit_after),
+				      false);
+		if (!err)
+			err = get_str(rd, o, "applied", c->applied, sizeof(c->applied), false);
+		if (!err)
+			err = get_str(rd, o, "note", c->note, sizeof(c->note), false);
+		if (!err && c->path >= run->npaths)
+			err = field_error(rd, "path", "names no path of the run");
+		if (err)
+			return err;
+	}
+	rd->where[0] = '\0';
+	return 0;
+}
+
 /* An optional layer name (absent in a run.json from before layers: the
  * payload layer, ovlperf's own). */
 static int get_layer(struct rd *rd, const cJSON *root, const char *name, enum layer *l)
@@ -693,6 +756,8 @@ int results_from_json(const char *text, struct results_run *run, char *err, size
 		rc = read_knees(&rd, root, run);
 	if (!rc)
 		rc = read_mtu(&rd, root, run);
+	if (!rc)
+		rc = read_confirms(&rd, root, run);
 	cJSON_Delete(root);
 	if (rc) {
 		if (rc == -ENOMEM)

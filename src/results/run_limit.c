@@ -2,18 +2,114 @@
 /* What limited each figure of a run (contract in run_limit.h). */
 #include <stdio.h>
 #include <string.h>
+#include <sys/socket.h>
 
 #include "layer.h"
 #include "loss_place.h"
 #include "run_limit.h"
 
+/* Why a host's CPU on path p was not read for trial t (NULL: it all was).
+ * In a lab every host is this machine, read whole; between hosts the far
+ * one reports its test threads, not the overlay's or a VPN's process. */
+static const char *cpu_unknown(const struct results_run *run, const struct results_trial *t,
+			       unsigned p)
+{
+	bool overlay = p < run->npaths && run->paths[p].kind != RESULTS_PATH_UNDERLAY;
+	bool daemon_read = t->overlay_thread[0] || t->overlay_quota_process[0];
+
+	if (!overlay || (run->nlinks && daemon_read))
+		return NULL;
+	if (run->nlinks)
+		return "the overlay's daemon CPU was not read (an external overlay with no "
+		       "process = key)";
+	return "the far host's CPU not reported: its server sends no host facts, and the "
+	       "overlay's or VPN's process there was not read";
+}
+
+/* The place path p's UDP knee trials lost most at, summed over its knees
+ * (each at the first rate above its NDR that lost), as the TCP verdict's
+ * evidence of where that path drops. */
+static void udp_drop(const struct results_run *run, const struct results_trial *t, unsigned p,
+		     char *fix, size_t fixlen, struct tcp_limit_drop *d)
+{
+	uint64_t by[LOSS_PLACE_COUNT] = { 0 }, all = 0;
+	const struct loss_attrib *at = NULL;
+	bool overlay = p < run->npaths && run->paths[p].kind != RESULTS_PATH_UNDERLAY;
+	int best = -1;
+
+	for (size_t i = 0; i < run->nknees; i++) {
+		const struct results_knee *k = &run->knees[i];
+
+		if (k->path != p || !k->loss_at_bps)
+			continue;
+		for (int pl = 0; pl < LOSS_PLACE_COUNT; pl++) {
+			uint64_t c = loss_place_count(&k->loss_at, (enum loss_place)pl);
+
+			by[pl] += c;
+			all += c;
+			if (c && (best < 0 || by[pl] > by[best])) {
+				best = pl;
+				at = &k->loss_at;
+			}
+		}
+	}
+	memset(d, 0, sizeof(*d));
+	if (best < 0)
+		return;
+	d->kind = best == LOSS_PLACE_NETWORK	    ? TCP_DROP_NETWORK
+		  : best == LOSS_PLACE_SENDER_QDISC ? TCP_DROP_SHAPER
+						    : TCP_DROP_HOST;
+	d->place = loss_place_name((enum loss_place)best);
+	d->share = (double)by[best] / (double)all;
+	/* the overlay's daemon reads the sender's TUN and owns the other
+	 * socket that overflows at the receiver */
+	if (overlay && (best == LOSS_PLACE_SENDER_IF || best == LOSS_PLACE_TUNNEL ||
+			best == LOSS_PLACE_RECEIVER_OTHER)) {
+		d->process = t->overlay_process[0]	   ? t->overlay_process
+			     : t->overlay_quota_process[0] ? t->overlay_quota_process
+							   : NULL;
+		d->process_cpu = t->overlay_thread[0] ? t->overlay_thread_cpu : 0;
+		d->quota_cores = t->overlay_throttled_s > 0 ? t->overlay_quota_cores : 0;
+	}
+	loss_place_fix_on(fix, fixlen, at, (enum loss_place)best, overlay, d->process);
+	d->fix = fix;
+}
+
+/* A lab link's rate as TCP payload on the trial's path: the slowest
+ * link's tbf counts frames (docs/shaped.md), of which a full segment
+ * carries its MSS; over an overlay its packet grows by the MTUs'
+ * difference. 0: no link rate, or no MSS recorded. */
+static uint64_t lab_path_bps(const struct results_run *run, const struct results_trial *t)
+{
+	uint64_t rate = 0;
+	uint32_t mss = t->tcp.sender.snd_mss;
+	int fam = t->path < run->npaths ? results_path_family(&run->paths[t->path]) : 0,
+	    base = results_underlay(run);
+	double frame;
+
+	for (unsigned i = 0; i < run->nlinks; i++)
+		if (run->links[i].rate_bps && (!rate || run->links[i].rate_bps < rate))
+			rate = run->links[i].rate_bps;
+	if (!rate || !mss || t->path >= run->npaths)
+		return 0;
+	/* IP, TCP with timestamps, the Ethernet header a tbf counts */
+	frame = mss + (fam == AF_INET6 ? 40 : 20) + 32 + 14;
+	if (run->paths[t->path].kind != RESULTS_PATH_UNDERLAY && base >= 0 &&
+	    run->paths[base].mtu > run->paths[t->path].mtu && run->paths[t->path].mtu)
+		frame += run->paths[base].mtu - run->paths[t->path].mtu;
+	return (uint64_t)((double)rate * mss / frame);
+}
+
 void results_trial_tcp_limit(const struct results_run *run, const struct results_trial *t,
 			     struct tcp_limit_verdict *v)
 {
-	char host[24], qhost[24];
+	char host[24], qhost[24], fix[384], place[96];
+	struct tcp_facts_words w;
+	bool overlay = t->path < run->npaths && run->paths[t->path].kind != RESULTS_PATH_UNDERLAY;
 	unsigned ncpu = run->host.ncpu;
 	struct tcp_limit_ctx c = {
 		.rate_bps = t->target_bps,
+		.path_bps = lab_path_bps(run, t),
 		.machine_cpus = t->host_cpu_s > 0 ? ncpu : 0,
 		.machine_busy =
 			ncpu && t->duration_s > 0 ? t->host_cpu_s / t->duration_s / ncpu : 0,
@@ -32,6 +128,8 @@ void results_trial_tcp_limit(const struct results_run *run, const struct results
 		.overlay_quota_thread = t->overlay_quota_thread[0] ? t->overlay_quota_thread : NULL,
 		.overlay_quota_thread_cpu = t->overlay_quota_thread_cpu,
 		.duration_s = t->duration_s,
+		.cpu_unknown = cpu_unknown(run, t, t->path),
+		.congestion = t->congestion,
 	};
 
 	snprintf(host, sizeof(host), "lab host %u", t->overlay_thread_host);
@@ -42,6 +140,23 @@ void results_trial_tcp_limit(const struct results_run *run, const struct results
 			c.softirq_share = t->softirq[i];
 			c.softirq_cpu = i;
 		}
+	udp_drop(run, t, t->path, fix, sizeof(fix), &c.udp_drop);
+	tcp_limit_drop_of(&t->tcp, overlay,
+			  t->overlay_process[0]		? t->overlay_process
+			  : t->overlay_quota_process[0] ? t->overlay_quota_process
+							: NULL,
+			  place, sizeof(place), &c.trial_drop);
+	/* both ends' host facts where this build's client read its own */
+	if (t->facts_client.known)
+		tcp_limit_from_facts(t->reverse ? &t->facts_server : &t->facts_client,
+				     t->reverse ? &t->facts_client : &t->facts_server,
+				     t->reverse ? "the server's host" : "the client's host",
+				     t->reverse ? "the client's host" : "the server's host",
+				     t->tcp.sender.retransmits, &w, &c);
+	if (c.trial_drop.process) {
+		c.trial_drop.process_cpu = t->overlay_thread[0] ? t->overlay_thread_cpu : 0;
+		c.trial_drop.quota_cores = t->overlay_throttled_s > 0 ? t->overlay_quota_cores : 0;
+	}
 	tcp_limit_judge(&t->tcp, &c, v);
 }
 
@@ -60,7 +175,9 @@ bool results_tcp_limit_line(const struct results_run *run, unsigned p, unsigned 
 		if (t->kind != RESULTS_TRIAL_TCP || t->path != p || t->streams != n || t->status)
 			continue;
 		results_trial_tcp_limit(run, t, &v);
-		if (v.limit == TCP_LIMIT_UNKNOWN || (unsigned)v.limit > TCP_LIMIT_HOST_CPU)
+		/* a trial judged but undecided counts as "unknown", with why */
+		if ((v.limit == TCP_LIMIT_UNKNOWN && !v.undecided) ||
+		    (unsigned)v.limit > TCP_LIMIT_HOST_CPU)
 			continue;
 		l->n++;
 		if (!count[v.limit]++) {
@@ -149,12 +266,16 @@ static enum ndr_limit place_limit(const struct results_run *run, unsigned p, int
 		return NDR_LIMIT_NETWORK;
 	case LOSS_PLACE_TUNNEL:
 		return NDR_LIMIT_OVERLAY;
-	case LOSS_PLACE_SENDER_SOCKET:
 	case LOSS_PLACE_SENDER_IF:
+		/* over an overlay the sender's interface that drops is its TUN,
+		 * full when its daemon does not read it as fast */
+		return overlay ? NDR_LIMIT_OVERLAY : NDR_LIMIT_SENDER;
+	case LOSS_PLACE_SENDER_SOCKET:
 		return NDR_LIMIT_SENDER;
 	case LOSS_PLACE_RECEIVER_OTHER:
 		/* over an overlay the other socket that overflowed is its daemon's */
 		return overlay ? NDR_LIMIT_OVERLAY : NDR_LIMIT_RECEIVER;
+	case LOSS_PLACE_BACKLOG:
 	case LOSS_PLACE_RECEIVER_IF:
 	case LOSS_PLACE_RECEIVER_UDP:
 	case LOSS_PLACE_RECEIVER_SOCKET:
@@ -179,12 +300,12 @@ static void lost_evidence(const struct ndr_limit_verdict *v, size_t lost, char *
 			      "; of what every trial above the NDR lost, %.0f %% at %s",
 			      v->place_share * 100, loss_place_name((enum loss_place)v->place));
 	if (n > 0 && (size_t)n < len && v->overlay_thread[0])
-		n += snprintf(buf + n, len - (size_t)n,
-			      "; the overlay's busiest thread, %s%s%s%s on lab host %u, at %.0f %% "
-			      "of a core",
-			      v->overlay_thread, v->overlay_process[0] ? " (process " : "",
-			      v->overlay_process, v->overlay_process[0] ? ")" : "", v->overlay_host,
-			      v->overlay_cpu * 100);
+		n += snprintf(
+			buf + n, len - (size_t)n,
+			"; the overlay's busiest thread, %s%s%s%s on %s, at %.0f %% of a core",
+			v->overlay_thread, v->overlay_process[0] ? " (process " : "",
+			v->overlay_process, v->overlay_process[0] ? ")" : "", v->overlay_where,
+			v->overlay_cpu * 100);
 	if (n > 0 && (size_t)n < len && v->throttled_s > 0)
 		n += snprintf(buf + n, len - (size_t)n, "; its daemon held at its quota %.2f s",
 			      v->throttled_s);
@@ -245,6 +366,49 @@ static bool at_link_rate(const struct results_run *run, const struct results_sum
 	return true;
 }
 
+/* The overlay's CPU in the trial that lost: the lab's reading of its
+ * daemons, else both ends' host facts (the busiest overlay/VPN thread and
+ * a process held at its quota); a quota binds when the kernel held its
+ * process there a tenth of the trial or more. */
+static void ndr_cpu(const struct results_trial *t, struct ndr_limit_verdict *v)
+{
+	struct tcp_limit_ctx c = { 0 };
+	struct tcp_facts_words w;
+
+	if (t->overlay_thread[0]) {
+		c.overlay_cpu = t->overlay_thread_cpu;
+		c.overlay_thread = t->overlay_thread;
+		c.overlay_process = t->overlay_process;
+		snprintf(v->overlay_where, sizeof(v->overlay_where), "lab host %u",
+			 t->overlay_thread_host);
+	}
+	if (t->overlay_quota_cores > 0) {
+		c.overlay_quota_cores = t->overlay_quota_cores;
+		c.overlay_throttled_s = t->overlay_throttled_s;
+		snprintf(v->quota_where, sizeof(v->quota_where), "lab host %u",
+			 t->overlay_quota_host);
+	}
+	if (t->facts_client.known) {
+		tcp_limit_from_facts(&t->facts_client, &t->facts_server, "the client's host",
+				     "the server's host", 0, &w, &c);
+		if (!v->overlay_where[0] && c.overlay_host)
+			snprintf(v->overlay_where, sizeof(v->overlay_where), "%s", c.overlay_host);
+		if (!v->quota_where[0] && c.overlay_quota_host)
+			snprintf(v->quota_where, sizeof(v->quota_where), "%s",
+				 c.overlay_quota_host);
+	}
+	if (c.overlay_thread) {
+		v->overlay_cpu = c.overlay_cpu;
+		snprintf(v->overlay_thread, sizeof(v->overlay_thread), "%s", c.overlay_thread);
+		snprintf(v->overlay_process, sizeof(v->overlay_process), "%s",
+			 c.overlay_process ? c.overlay_process : "");
+	}
+	if (c.overlay_quota_cores > 0 && c.overlay_throttled_s >= 0.1 * t->duration_s) {
+		v->throttled_s = c.overlay_throttled_s;
+		v->quota_cores = c.overlay_quota_cores;
+	}
+}
+
 bool results_ndr_limit(const struct results_run *run, const struct results_summary *sum, unsigned p,
 		       uint32_t len, struct ndr_limit_verdict *v)
 {
@@ -282,15 +446,7 @@ bool results_ndr_limit(const struct results_run *run, const struct results_summa
 		}
 	}
 	v->place_share = lost ? (double)most / (double)lost : 0;
-	if (t->overlay_thread[0]) {
-		v->overlay_cpu = t->overlay_thread_cpu;
-		v->overlay_host = t->overlay_thread_host;
-		snprintf(v->overlay_thread, sizeof(v->overlay_thread), "%s", t->overlay_thread);
-		snprintf(v->overlay_process, sizeof(v->overlay_process), "%s", t->overlay_process);
-	}
-	/* held at its quota a tenth of the trial: the quota is the limit */
-	if (t->overlay_quota_cores > 0 && t->overlay_throttled_s >= 0.1 * t->duration_s)
-		v->throttled_s = t->overlay_throttled_s;
+	ndr_cpu(t, v);
 	if (ncpu && t->duration_s > 0 && t->host_cpu_s > 0)
 		v->machine_busy = t->host_cpu_s / t->duration_s / ncpu;
 	lost_evidence(v, lost, v->evidence, sizeof(v->evidence));
@@ -299,15 +455,14 @@ bool results_ndr_limit(const struct results_run *run, const struct results_summa
 		v->limit = NDR_LIMIT_OVERLAY_CPU;
 		if (v->throttled_s > 0)
 			snprintf(v->fix, sizeof(v->fix),
-				 "a larger CPU quota for the overlay's daemon on lab host %u (its "
-				 "cgroup's cpu.cfs_quota_us or cpu.max: %.2f cores now)",
-				 t->overlay_quota_host, t->overlay_quota_cores);
+				 "a larger CPU quota for the overlay's daemon on %s (its cgroup's "
+				 "cpu.cfs_quota_us or cpu.max: %.2f cores now)",
+				 v->quota_where, v->quota_cores);
 		else
 			snprintf(v->fix, sizeof(v->fix),
-				 "more CPU for the overlay's %s on lab host %u: a faster core, a "
-				 "cheaper cipher, or an overlay that spreads its work over more "
-				 "threads",
-				 v->overlay_thread, v->overlay_host);
+				 "more CPU for the overlay's %s on %s: a faster core, a cheaper "
+				 "cipher, or an overlay that spreads its work over more threads",
+				 v->overlay_thread, v->overlay_where);
 		return true;
 	}
 	v->limit = place_limit(run, p, v->place);
@@ -321,6 +476,8 @@ bool results_ndr_limit(const struct results_run *run, const struct results_summa
 		return true;
 	}
 	if (v->place >= 0)
-		loss_place_fix(v->fix, sizeof(v->fix), &kp->loss_at, (enum loss_place)v->place);
+		loss_place_fix_on(v->fix, sizeof(v->fix), &kp->loss_at, (enum loss_place)v->place,
+				  run->paths[p].kind != RESULTS_PATH_UNDERLAY,
+				  v->overlay_process[0] ? v->overlay_process : NULL);
 	return true;
 }

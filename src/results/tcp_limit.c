@@ -82,6 +82,8 @@ static void rwnd(const struct tcp_result *t, const struct tcp_limit_ctx *c, cons
 		 results_fmt_bps(b, sizeof(b), (double)t->goodput_bps), (double)d->sock_rcvbuf / n,
 		 d->tcp_rmem_max);
 	if (c->sock_buf) {
+		v->sock_buf_fix = true;
+		v->fix_value = (uint64_t)(target * rtt_s / 8 / n / ratio);
 		snprintf(v->fix, sizeof(v->fix),
 			 "a larger -w: the test set SO_RCVBUF itself (%u B asked), which turns "
 			 "autotuning off; %.0f B a stream carry %s at this round trip",
@@ -89,6 +91,7 @@ static void rwnd(const struct tcp_result *t, const struct tcp_limit_ctx *c, cons
 			 results_fmt_bps(tgt, sizeof(tgt), target));
 		return;
 	}
+	v->fix_value = sysctl_value(target * rtt_s / 8 / n / ratio);
 	snprintf(v->fix, sizeof(v->fix),
 		 "raise net.ipv4.tcp_rmem's maximum (its third value) on %s from %u to %llu B: "
 		 "a window for %s at this round trip (%.0f B a stream needed, at the %.0f %% "
@@ -124,6 +127,8 @@ static void sndbuf(const struct tcp_result *t, const struct tcp_limit_ctx *c, co
 		 results_fmt_bps(a, sizeof(a), v->allowed_bps),
 		 results_fmt_bps(b, sizeof(b), (double)t->goodput_bps));
 	if (c->sock_buf) {
+		v->sock_buf_fix = true;
+		v->fix_value = (uint64_t)(target * rtt_s / 8 / n / ratio);
 		snprintf(v->fix, sizeof(v->fix),
 			 "a larger -w: the test set SO_SNDBUF itself (%u B asked); %.0f B a stream "
 			 "carry %s at this round trip",
@@ -131,6 +136,7 @@ static void sndbuf(const struct tcp_result *t, const struct tcp_limit_ctx *c, co
 			 results_fmt_bps(tgt, sizeof(tgt), target));
 		return;
 	}
+	v->fix_value = sysctl_value(target * rtt_s / 8 / n / ratio);
 	snprintf(v->fix, sizeof(v->fix),
 		 "raise net.ipv4.tcp_wmem's maximum (its third value) on %s from %u to %llu B: "
 		 "%s in flight at this round trip (%.0f B a stream, at the %.0f %% of its buffer "
@@ -155,51 +161,235 @@ static void cpu(const char *host, const char *who, double share, bool sender,
 		 host);
 }
 
+/* The place a test's segments were dropped at: this test's own counters
+ * first, then the same path's UDP trials. NULL: neither saw one. */
+static const struct tcp_limit_drop *drop_seen(const struct tcp_limit_ctx *c)
+{
+	if (c->trial_drop.kind != TCP_DROP_NONE)
+		return &c->trial_drop;
+	if (c->udp_drop.kind != TCP_DROP_NONE)
+		return &c->udp_drop;
+	return NULL;
+}
+
+/* "; dropped at the sender's interface (a TUN) (91 % of the drops in this
+ * path's UDP trials), whose reader wireguard-go's busiest thread used 99 %
+ * of a core" */
+static void drop_words(char *buf, size_t len, const struct tcp_limit_ctx *c,
+		       const struct tcp_limit_drop *d)
+{
+	int n = snprintf(buf, len, "; dropped at %s (", d->place ? d->place : "?");
+
+	if (n > 0 && (size_t)n < len && d->count)
+		n += snprintf(buf + n, len - (size_t)n, "%llu packets, ",
+			      (unsigned long long)d->count);
+	if (n > 0 && (size_t)n < len && d->share > 0)
+		n += snprintf(buf + n, len - (size_t)n, "%.0f %% of the drops ", d->share * 100);
+	if (n > 0 && (size_t)n < len)
+		n += snprintf(buf + n, len - (size_t)n, "%s)",
+			      d == &c->trial_drop ? "counted over this test"
+						  : "in this path's UDP trials");
+	if (n <= 0 || (size_t)n >= len || !d->process)
+		return;
+	if (d->quota_cores > 0)
+		snprintf(buf + n, len - (size_t)n,
+			 ", whose reader %s was held at its cgroup's quota of %.2f cores",
+			 d->process, d->quota_cores);
+	else if (d->process_cpu >= TCP_LIMIT_CPU_BOUND)
+		snprintf(buf + n, len - (size_t)n,
+			 ", whose reader %s's busiest thread used %.0f %% of a core: it did not "
+			 "keep up",
+			 d->process, d->process_cpu * 100);
+	else if (d->process_cpu > 0)
+		snprintf(buf + n, len - (size_t)n,
+			 ", whose reader %s's busiest thread used %.0f %% of a core", d->process,
+			 d->process_cpu * 100);
+	else
+		snprintf(buf + n, len - (size_t)n, ", whose reader is %s (its CPU not read)",
+			 d->process);
+}
+
+/* Appends to a verdict's sentence, cut at its end. */
+static void append(char *buf, size_t len, const char *s)
+{
+	size_t n = strlen(buf);
+
+	if (n + 1 < len)
+		snprintf(buf + n, len - n, "%s", s);
+}
+
+/* Against random loss on a link, a congestion control that tolerates it,
+ * unless it is the one in force (BBR does not read loss as congestion). */
+static void congestion_fix(char *buf, size_t len, const struct tcp_limit_ctx *c)
+{
+	char s[160];
+
+	if (c->congestion && !strcmp(c->congestion, "bbr"))
+		return;
+	if (c->congestion && c->congestion[0])
+		snprintf(s, sizeof(s),
+			 "; against random loss on a link, a congestion control that tolerates "
+			 "it: -C bbr (%s now)",
+			 c->congestion);
+	else
+		snprintf(s, sizeof(s),
+			 "; against random loss on a link, a congestion control that tolerates "
+			 "it: -C bbr (unless it runs already: the sender's was not reported)");
+	append(buf, len, s);
+}
+
+static void network_rate(const struct tcp_result *t, const struct tcp_limit_ctx *c,
+			 struct tcp_limit_verdict *v)
+{
+	double min_ms = t->sender_limits.min_rtt_us / 1e3;
+	char a[32], more[160];
+
+	v->limit = TCP_LIMIT_NETWORK_RATE;
+	snprintf(v->evidence, sizeof(v->evidence),
+		 "within the congestion window %.0f %% of the time, the round trip %.2f ms "
+		 "above its least %.3f ms (a bottleneck's queue), %.3f %% of the bytes resent",
+		 v->cwnd * 100, v->queue_ms, min_ms, v->retrans_ratio * 100);
+	/* with a host's CPU unread, only a shaper's drops or the link's rate
+	 * reached stand for the network: say which CPU was not read */
+	if (c->cpu_unknown)
+		snprintf(more, sizeof(more),
+			 "; not every host's CPU was read, but the network's "
+			 "queue was seen");
+	else
+		snprintf(more, sizeof(more),
+			 "; no host's thread at a core (sending %.0f %%, receiving %.0f %%, the "
+			 "overlay's %.0f %%)",
+			 v->sender_cpu * 100, v->receiver_cpu * 100, c->overlay_cpu * 100);
+	append(v->evidence, sizeof(v->evidence), more);
+	if (c->trial_drop.kind == TCP_DROP_SHAPER) {
+		drop_words(more, sizeof(more), c, &c->trial_drop);
+		append(v->evidence, sizeof(v->evidence), more);
+	}
+	if (c->path_bps) {
+		snprintf(more, sizeof(more), "; the path's rate is %s",
+			 results_fmt_bps(a, sizeof(a), (double)c->path_bps));
+		append(v->evidence, sizeof(v->evidence), more);
+	}
+	snprintf(v->fix, sizeof(v->fix),
+		 "none on the hosts: this is the path's rate (a faster path or shaper "
+		 "moves it)");
+}
+
+/* A queue, but a host's CPU on the path was not read: a process at a full
+ * core queues as a bottleneck does, so neither is named. */
+static void undecided(const struct tcp_result *t, const struct tcp_limit_ctx *c,
+		      struct tcp_limit_verdict *v)
+{
+	v->limit = TCP_LIMIT_UNKNOWN;
+	v->undecided = true;
+	snprintf(v->evidence, sizeof(v->evidence),
+		 "within the congestion window %.0f %% of the time, the round trip %.2f ms above "
+		 "its least %.3f ms, %.3f %% of the bytes resent: a queue, at a bottleneck of "
+		 "the network or before a process at a full core; which is unknown: %s",
+		 v->cwnd * 100, v->queue_ms, t->sender_limits.min_rtt_us / 1e3,
+		 v->retrans_ratio * 100, c->cpu_unknown);
+	snprintf(v->fix, sizeof(v->fix),
+		 "none named before the cause is known: the CPU of the overlay's or VPN's "
+		 "process on each host (a server that reports its host's facts, or process = "
+		 "in the scenario) tells them apart");
+}
+
+/* What stops the drops at a host's place: its own fix where the caller
+ * knows one, else the CPU of the process that should have taken them. */
+static void drop_fix(char *buf, size_t len, const struct tcp_limit_drop *d)
+{
+	if (d->fix)
+		snprintf(buf, len, "%s", d->fix);
+	else if (d->process && d->quota_cores > 0)
+		snprintf(buf, len,
+			 "a larger CPU quota for %s's cgroup (%.2f cores now: cpu.cfs_quota_us, or "
+			 "cpu.max on cgroup v2): it could not take what %s held",
+			 d->process, d->quota_cores, d->place ? d->place : "its queue");
+	else if (d->process)
+		snprintf(buf, len,
+			 "more CPU for %s (a core of its own, more threads): it did not take what "
+			 "%s held as fast as it came",
+			 d->process, d->place ? d->place : "its queue");
+	else
+		snprintf(buf, len,
+			 "the host's place that dropped them (%s), not the network: its queue's "
+			 "reader or length",
+			 d->place ? d->place : "?");
+}
+
+static void loss(const struct tcp_result *t, const struct tcp_limit_ctx *c,
+		 struct tcp_limit_verdict *v)
+{
+	const struct tcp_limit_drop *d = drop_seen(c);
+	char more[224];
+
+	v->limit = TCP_LIMIT_LOSS;
+	snprintf(v->evidence, sizeof(v->evidence),
+		 "within the congestion window %.0f %% of the time, %.3f %% of the bytes "
+		 "resent (%u segments), the round trip %.2f ms above its least %.3f ms",
+		 v->cwnd * 100, v->retrans_ratio * 100, t->sender.retransmits, v->queue_ms,
+		 t->sender_limits.min_rtt_us / 1e3);
+	if (d && d->kind != TCP_DROP_NETWORK) {
+		drop_words(more, sizeof(more), c, d);
+		append(v->evidence, sizeof(v->evidence), more);
+		drop_fix(v->fix, sizeof(v->fix), d);
+		return;
+	}
+	if (d) {
+		append(v->evidence, sizeof(v->evidence),
+		       d == &c->trial_drop
+			       ? "; no host's counter rose over this test: lost between the hosts"
+			       : "; this path's UDP trials lost them between the hosts, past every "
+				 "counter the hosts keep");
+		snprintf(v->fix, sizeof(v->fix), "%s",
+			 d->fix ? d->fix : "the path between the hosts (its links, middleboxes)");
+	} else {
+		append(v->evidence, sizeof(v->evidence),
+		       t->drops.known ? ": where is unknown (no host's counter read over this test "
+					"dropped a tenth of the segments resent, and no UDP trial "
+					"on this path lost any)"
+				      : ": where is unknown (no drop counter read over this test, "
+					"no UDP trial on this path lost any)");
+		snprintf(v->fix, sizeof(v->fix),
+			 "find where: a UDP test on this path names the place (the link, a "
+			 "socket, a host's backlog)");
+	}
+	congestion_fix(v->fix, sizeof(v->fix), c);
+}
+
 static void window_causes(const struct tcp_result *t, const struct tcp_limit_ctx *c,
 			  struct tcp_limit_verdict *v)
 {
 	const struct tcp_end_limits *s = &t->sender_limits;
+	const struct tcp_limit_drop *d = drop_seen(c);
 	double min_ms = s->min_rtt_us / 1e3;
-	char a[32];
+	bool host_drop = d && d->kind == TCP_DROP_HOST && v->retrans_ratio >= 1e-4;
 
+	/* a known link rate reached is the network's, whatever else; so is a
+	 * shaper (or a full interface queue) seen holding or dropping this
+	 * test's packets where no host's place dropped them */
+	if ((c->path_bps && (double)t->goodput_bps >= 0.9 * (double)c->path_bps) ||
+	    (c->trial_drop.kind == TCP_DROP_SHAPER && !host_drop)) {
+		network_rate(t, c, v);
+		return;
+	}
 	/* a bottleneck's tail-drop queue drops what congestion control probes
 	 * with, far below 1 % of the bytes at any window worth queueing for;
 	 * one end-of-test round trip a little above its least (a loaded link
 	 * emulator) does not outweigh that much resent, a queue of half the
 	 * round trip or more (5 ms at least) does: a bottleneck that drops
-	 * early (an AQM such as the built-in overlay's CoDel) */
-	if ((c->path_bps && (double)t->goodput_bps >= 0.9 * (double)c->path_bps) ||
-	    (queued(v, min_ms) &&
-	     (v->retrans_ratio < 0.01 || v->queue_ms >= fmax(5.0, 0.5 * min_ms)))) {
-		v->limit = TCP_LIMIT_NETWORK_RATE;
-		snprintf(v->evidence, sizeof(v->evidence),
-			 "within the congestion window %.0f %% of the time, the round trip "
-			 "%.2f ms above its least %.3f ms (a bottleneck's queue), %.3f %% of the "
-			 "bytes resent",
-			 v->cwnd * 100, v->queue_ms, min_ms, v->retrans_ratio * 100);
-		if (c->path_bps)
-			snprintf(v->evidence + strlen(v->evidence),
-				 sizeof(v->evidence) - strlen(v->evidence),
-				 "; the path's rate is %s",
-				 results_fmt_bps(a, sizeof(a), (double)c->path_bps));
-		snprintf(v->fix, sizeof(v->fix),
-			 "none on the hosts: this is the path's rate (a faster path or shaper "
-			 "moves it)");
+	 * early (an AQM such as the built-in overlay's CoDel). But segments
+	 * a host was seen to drop are that host's, queue or not. */
+	if (!host_drop && queued(v, min_ms) &&
+	    (v->retrans_ratio < 0.01 || v->queue_ms >= fmax(5.0, 0.5 * min_ms))) {
+		if (c->cpu_unknown && c->trial_drop.kind != TCP_DROP_SHAPER)
+			undecided(t, c, v);
+		else
+			network_rate(t, c, v);
 		return;
 	}
 	if (v->retrans_ratio >= 1e-4) {
-		v->limit = TCP_LIMIT_LOSS;
-		snprintf(v->evidence, sizeof(v->evidence),
-			 "within the congestion window %.0f %% of the time, %.3f %% of the bytes "
-			 "resent (%u segments), the round trip %.2f ms above its least %.3f ms: "
-			 "losses without a bottleneck's queue (a lossy link, or a host dropping "
-			 "what it could not process)",
-			 v->cwnd * 100, v->retrans_ratio * 100, t->sender.retransmits, v->queue_ms,
-			 min_ms);
-		snprintf(v->fix, sizeof(v->fix),
-			 "find where: a UDP test on this path names the place (the link, a "
-			 "socket, a host's backlog); against random loss on a link, a "
-			 "congestion control that tolerates it (-C bbr)");
+		loss(t, c, v);
 		return;
 	}
 	v->limit = TCP_LIMIT_CWND;
@@ -445,17 +635,106 @@ void tcp_limit_judge(const struct tcp_result *t, const struct tcp_limit_ctx *c,
 		window_causes(t, c, v);
 }
 
+void tcp_limit_drop_of(const struct tcp_result *t, bool overlay, const char *process, char *place,
+		       size_t len, struct tcp_limit_drop *d)
+{
+	const struct tcp_drops *x = &t->drops;
+	const uint64_t n[] = { x->sender_link_tx, x->receiver_link_rx, x->receiver_udp_drops,
+			       x->tunnel, x->backlog };
+	const char *const where[] = {
+		overlay ? "the sending host's interfaces (its TUN among them: tx drops)"
+			: "the sending host's interfaces (tx drops)",
+		"the receiving host's interfaces (rx drops)",
+		overlay ? "the receiving host's UDP sockets (the overlay's: receive buffer drops)"
+			: "the receiving host's UDP sockets (receive buffer drops)",
+		"the built-in overlay's daemons (their own drops: ovlperf tunnel show)",
+		"a CPU's backlog (softnet_stat dropped; net.core.netdev_max_backlog)",
+	};
+	unsigned best = 0;
+
+	memset(d, 0, sizeof(*d));
+	if (!x->known)
+		return;
+	for (unsigned i = 1; i < sizeof(n) / sizeof(n[0]); i++)
+		if (n[i] > n[best])
+			best = i;
+	/* a host's counters count every packet of that host: a tenth of the
+	 * segments resent is the test's, not a stray drop of other traffic */
+	if (n[best] && n[best] * 10 >= t->sender.retransmits) {
+		d->kind = TCP_DROP_HOST;
+		d->count = n[best];
+		snprintf(place, len, "%s", where[best]);
+		d->place = place;
+		/* the TUN's reader and the socket's owner: the overlay's daemon */
+		if (overlay && (best == 0 || best == 2))
+			d->process = process;
+		if (overlay && !process && best == 0)
+			d->fix =
+				"the process reading the overlay's TUN on the sending host (not "
+				"read "
+				"here) did not take packets as fast as they came: more CPU for it, "
+				"not a longer queue";
+		if (overlay && !process && best == 2)
+			d->fix = "the overlay's or VPN's process owning that socket on the "
+				 "receiving "
+				 "host (not read here: ss -uapm there names it) did not read it as "
+				 "fast as packets came: its CPU or its receive buffer, not the "
+				 "network";
+		if (best == 4)
+			d->fix = "a longer backlog on the host whose CPU dropped them (sysctl "
+				 "net.core.netdev_max_backlog), or its receive work spread over "
+				 "more "
+				 "CPUs (RPS: /sys/class/net/DEV/queues/rx-N/rps_cpus)";
+		if (best == 3)
+			d->fix = "more CPU for the overlay's daemon that dropped them (a core of "
+				 "its "
+				 "own, its cgroup's quota): ovlperf tunnel show on each host names "
+				 "the "
+				 "counter (under_load, no_slot: it could not keep up; decrypt, "
+				 "replay: "
+				 "the path corrupts or reorders)";
+		return;
+	}
+	if (x->qdisc_read && (x->qdisc_held || x->qdisc_drops) && x->qdisc_if[0]) {
+		d->kind = TCP_DROP_SHAPER;
+		d->count = x->qdisc_drops;
+		snprintf(place, len,
+			 "the sending host's qdisc %s on %s (held packets back %llu times)",
+			 x->qdisc_kind, x->qdisc_if, (unsigned long long)x->qdisc_held);
+		d->place = place;
+	}
+}
+
 void tcp_limit_of(const struct load_result *r, uint64_t path_bps, struct tcp_limit_verdict *v)
 {
-	const struct tcp_limit_ctx c = { .reverse = r->spec.reverse,
-					 .rate_bps = r->spec.rate_bps,
-					 .sock_buf = r->spec.sock_buf,
-					 .path_bps = path_bps };
+	char why[160], place[96];
+	struct tcp_facts_words w;
+	/* ovlperf client reads its test's threads at both ends, and no
+	 * overlay's or VPN's process on either: a queue may be one at a core */
+	struct tcp_limit_ctx c = { .reverse = r->spec.reverse,
+				   .rate_bps = r->spec.rate_bps,
+				   .sock_buf = r->spec.sock_buf,
+				   .path_bps = path_bps,
+				   .cpu_unknown = why,
+				   .congestion = r->spec.reverse ? r->cc_peer : r->cc_local };
+
+	snprintf(why, sizeof(why),
+		 "the far host's CPU not reported: server %s; nor an overlay's or VPN's "
+		 "process on this host read",
+		 r->server_version[0] ? r->server_version : "of an unknown version");
 
 	if (r->spec.proto != LOAD_TCP) {
 		memset(v, 0, sizeof(*v));
 		snprintf(v->evidence, sizeof(v->evidence), "not a TCP test");
 		return;
 	}
+	tcp_limit_drop_of(&r->tcp, false, NULL, place, sizeof(place), &c.trial_drop);
+	/* this build's client reads its host's facts: both ends' decide */
+	if (r->facts_client.known)
+		tcp_limit_from_facts(r->spec.reverse ? &r->facts_server : &r->facts_client,
+				     r->spec.reverse ? &r->facts_client : &r->facts_server,
+				     r->spec.reverse ? "the far host" : "this host",
+				     r->spec.reverse ? "this host" : "the far host",
+				     r->tcp.sender.retransmits, &w, &c);
 	tcp_limit_judge(&r->tcp, &c, v);
 }

@@ -192,6 +192,8 @@ int run_scenario(const struct scenario *scn, const char *text, const struct run_
 			run_stop(r, err, "cannot enter the client host: %s", strerror(-err));
 		else
 			run_trials(r);
+		if (!err && !r->stop && opt->confirm)
+			run_confirm(r);
 		run_paths_leave(r);
 	}
 	run_paths_down(r);

@@ -71,6 +71,22 @@ struct run {
 	char stop_reason[RESULTS_TEXT_MAX];
 };
 
+/* --- run_trials.c --- */
+
+/* One TCP test of path with streams as the TCP phase runs it, not
+ * recorded as a trial; sock_buf (-w, 0: autotuning) and congestion (-C,
+ * NULL: the host's) as a confirming rerun asks. lr is the caller's to
+ * free (load_result_free). load_run's result. */
+int run_tcp_once(struct run *r, unsigned path, unsigned streams, uint32_t sock_buf,
+		 const char *congestion, struct load_result *lr);
+
+/* --- run_confirm.c --- */
+
+/* run --confirm: each limited TCP figure of the run rerun once with its
+ * fix applied where ovlperf may apply it (confirm.h), recorded in
+ * res->confirms; everything it changed is put back. */
+void run_confirm(struct run *r);
+
 /* --- run_ctx.c --- */
 
 /* Hands ev to the caller's progress hook, if any (npaths filled in). */

@@ -120,6 +120,50 @@ static void account(struct run *r, const struct run_path *p, int rc, uint64_t wa
 			 p->sp->name, p->failures, strerror(-rc));
 }
 
+/* The load a trial asks for, as the scenario and the path say. */
+static void trial_spec(const struct run *r, const struct trial_req *q, struct load_spec *spec)
+{
+	const struct run_path *p = &r->paths[q->path];
+
+	load_spec_defaults(spec);
+	spec->proto = q->kind == RESULTS_TRIAL_TCP ? LOAD_TCP : LOAD_UDP;
+	snprintf(spec->host, sizeof(spec->host), "%s", p->addr);
+	spec->port = p->port;
+	spec->cport = p->cport;
+	spec->family = p->sp->family;
+	spec->streams = q->streams;
+	spec->duration_ns = q->duration_ns;
+	spec->omit_ns = r->scn->omit_ns;
+	spec->rate_bps = q->rate_bps;
+	spec->len = q->len;
+	spec->fit_judged = true; /* run_size_checks() said it once per path */
+	snprintf(spec->psk_file, sizeof(spec->psk_file), "%s", p->psk_file);
+	if (spec->proto == LOAD_TCP) {
+		spec->mss = r->scn->tcp.mss;
+		spec->reverse = r->scn->tcp.reverse;
+	}
+}
+
+int run_tcp_once(struct run *r, unsigned path, unsigned streams, uint32_t sock_buf,
+		 const char *congestion, struct load_result *lr)
+{
+	const struct trial_req q = { .path = path,
+				     .kind = RESULTS_TRIAL_TCP,
+				     .streams = streams,
+				     .len = r->scn->tcp.len,
+				     .duration_ns =
+					     dur_or(r->scn->tcp.duration_ns, r->scn->duration_ns) };
+	struct load_spec spec;
+
+	trial_spec(r, &q, &spec);
+	if (sock_buf)
+		spec.sock_buf = sock_buf;
+	if (congestion)
+		snprintf(spec.congestion, sizeof(spec.congestion), "%s", congestion);
+	memset(lr, 0, sizeof(*lr));
+	return run_load(r, &spec, lr, NULL);
+}
+
 /* Runs one trial and records it; *idx receives its index in res->trials and
  * km (if not NULL) the knee measurement it stands for. Returns load_run's
  * result, or -ENOMEM when the trial could not be recorded. */
@@ -135,23 +179,7 @@ static int do_trial(struct run *r, const struct trial_req *q, struct knee_measur
 	uint64_t start;
 	int rc;
 
-	load_spec_defaults(&spec);
-	spec.proto = q->kind == RESULTS_TRIAL_TCP ? LOAD_TCP : LOAD_UDP;
-	snprintf(spec.host, sizeof(spec.host), "%s", p->addr);
-	spec.port = p->port;
-	spec.cport = p->cport;
-	spec.family = p->sp->family;
-	spec.streams = q->streams;
-	spec.duration_ns = q->duration_ns;
-	spec.omit_ns = r->scn->omit_ns;
-	spec.rate_bps = q->rate_bps;
-	spec.len = q->len;
-	spec.fit_judged = true; /* run_size_checks() said it once per path */
-	snprintf(spec.psk_file, sizeof(spec.psk_file), "%s", p->psk_file);
-	if (spec.proto == LOAD_TCP) {
-		spec.mss = r->scn->tcp.mss;
-		spec.reverse = r->scn->tcp.reverse;
-	}
+	trial_spec(r, q, &spec);
 	r->trial_no++;
 	trial_event(r, q, &(struct run_progress){ .kind = RUN_PROGRESS_TRIAL });
 	memset(&lr, 0, sizeof(lr));

@@ -117,3 +117,26 @@ d=json.load(open(sys.argv[1]))
 for k in sys.argv[2].split("."):
     d=d[int(k)] if isinstance(d,list) else d[k]
 print(str(d).lower() if isinstance(d,bool) else d)' "$1" "$2"; }
+
+# cg_move_thread NS THREAD CGROUP: in the background, moves the first
+# process of namespace NS that has a thread named THREAD (its comm) into
+# the cgroup directory CGROUP as soon as it runs, for up to 30 s; CG_MOVER
+# is its pid (`wait $CG_MOVER` is 0 once it moved one).
+cg_move_thread()
+{
+	local ns=$1 comm=$2 cg=$3
+	(
+		for _ in $(seq 3000); do
+			for p in $(ip netns pids "$ns" 2>/dev/null); do
+				if grep -qx "$comm" /proc/"$p"/task/*/comm 2>/dev/null; then
+					echo "$p" >"$cg/cgroup.procs"
+					exit 0
+				fi
+			done
+			sleep 0.01
+		done
+		exit 1
+	) &
+	CG_MOVER=$!
+	on_exit "kill $CG_MOVER 2>/dev/null"
+}

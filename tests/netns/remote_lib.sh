@@ -10,7 +10,10 @@
 # port); it accepts ICMP/ICMPv6 (neighbour discovery, PMTU), TCP and UDP to
 # the one port 5211 and UDP 51820 (the external wireguard-go path's own
 # port). A test with a firewall of its own calls ro_net and loads it.
-RC=roc-$1 RR=ror-$1 RS=ros-$1
+# RO_NAME (default "ro") begins the namespaces' names: a test that needs
+# names of its own prefix sets it before sourcing.
+RO_NAME=${RO_NAME:-ro}
+RC=${RO_NAME}c-$1 RR=${RO_NAME}r-$1 RS=${RO_NAME}s-$1
 SADDR4=198.18.31.2 SADDR6=2001:2:0:31::2
 
 ro_ns_del() { for ns in "$RC" "$RR" "$RS"; do ip netns del "$ns" 2>/dev/null || true; done; }

@@ -249,23 +249,12 @@ if [ -w "$CG/cgroup.procs" ]; then
 		on_exit "rmdir $q"
 		echo 100000 >"$q/cpu.cfs_period_us"
 		echo 20000 >"$q/cpu.cfs_quota_us"
-		(
-			for _ in $(seq 1000); do
-				# the daemon: the process of that host with a thread ovl-tx0
-				for p in $(ip netns pids ovp-tlov-$h 2>/dev/null); do
-					if grep -qx ovl-tx0 /proc/"$p"/task/*/comm 2>/dev/null; then
-						echo "$p" >"$q/cgroup.procs"
-						exit 0
-					fi
-				done
-				sleep 0.01
-			done
-		) &
-		mover=$!
+		# the daemon: the process of that host with a thread ovl-tx0
+		cg_move_thread ovp-tlov-$h ovl-tx0 "$q"
 		t0=$(awk '$1 == "throttled_time" {print $2}' "$q/cpu.stat")
 		"$OVLPERF" run "$OUT/ovq.ini" -o "$OUT/q$h" >"$OUT/q$h.out" 2>"$OUT/q$h.err" ||
 			{ cat "$OUT/q$h.err"; fail "quota run (host $h) exited non-zero"; }
-		wait $mover || fail "the daemon of host $h was never moved into $q"
+		wait $CG_MOVER || fail "the daemon of host $h was never moved into $q"
 		t1=$(awk '$1 == "throttled_time" {print $2}' "$q/cpu.stat")
 		grep -q "overlay, 1 stream: overlay CPU (1 of 1): the overlay's daemon on lab host $h was held at its cgroup's CPU quota" "$OUT/q$h.out" ||
 			fail "quota on host $h: $(grep -A1 'overlay, 1 stream' "$OUT/q$h.out")"

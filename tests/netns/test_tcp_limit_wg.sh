@@ -67,28 +67,15 @@ for h in 1 0; do
 	else
 		scenario "$OUT/q$h.ini" wireguard-go
 	fi
-	(
-		# host h's wireguard-go, moved as soon as it runs (before any trial:
-		# the setup waits for its tunnel to answer pings)
-		for _ in $(seq 3000); do
-			for p in $(ip netns pids ovp-tlwg-$h 2>/dev/null); do
-				if [ "$(cat /proc/"$p"/comm 2>/dev/null)" = wireguard-go ]; then
-					echo "$p" >"$q/cgroup.procs"
-					exit 0
-				fi
-			done
-			sleep 0.01
-		done
-		exit 1
-	) &
-	mover=$!
-	on_exit "kill $mover 2>/dev/null"
+	# host h's wireguard-go, moved as soon as it runs (before any trial:
+	# the setup waits for its tunnel to answer pings)
+	cg_move_thread ovp-tlwg-$h wireguard-go "$q"
 	t0=$(throttled "$q")
 	rc=0
 	"$OVLPERF" run --no-progress --no-plots --out "$OUT/q$h" "$OUT/q$h.ini" \
 		>"$OUT/q$h.out" 2>"$OUT/q$h.err" || rc=$?
 	[ $rc = 0 ] || { cat "$OUT/q$h.err" >&2; fail "host $h: ovlperf run exited $rc"; }
-	wait $mover || fail "the wireguard-go of host $h was never moved into $q"
+	wait $CG_MOVER || fail "the wireguard-go of host $h was never moved into $q"
 	t1=$(throttled "$q")
 	for path in vpn4 vpn6; do
 		want="$path, 1 stream: overlay CPU (1 of 1): the overlay's daemon on lab host $h was held at its cgroup's CPU quota (wireguard-go, its busiest thread wireguard-go at"

@@ -307,6 +307,35 @@ static void test_ndr_limits(void **state)
 	assert_non_null(strstr(v.fix, "ovl-tx0"));
 	results_free(&run);
 
+	/* the sender's TUN dropped them (a VPN's, its reader below a core, no
+	 * facts): the overlay, its reader's CPU the fix, never a queue
+	 * length; then the far host's facts show its thread at a core */
+	run_make(&run);
+	run.paths[1].kind = RESULTS_PATH_EXTERNAL;
+	knee_trial(&run, 1, 290000000, 1, 0.9, 0);
+	ft = knee_trial(&run, 1, 310000000, 0.9, 0.9, 0);
+	k = knee_found(&run, 1, 290000000, 310000000);
+	ft->udp.loss_at.sender_link = 9100;
+	ft->udp.loss_at.network = 700;
+	ndr_case(&run, &v);
+	assert_int_equal(v.limit, NDR_LIMIT_OVERLAY);
+	assert_non_null(strstr(v.fix, "reading the overlay's TUN on the sending host"));
+	assert_null(strstr(v.fix, "txqueuelen"));
+	ft->facts_client.known = ft->facts_server.known = true;
+	ft->facts_client.softirq_busiest = ft->facts_server.softirq_busiest = -1;
+	ft->facts_server.nprocs = 1;
+	ft->facts_server.procs[0] = (struct hostfacts_proc){ .comm = "wireguard-go",
+							     .found_by = HOSTFACTS_BY_TUN,
+							     .tun = "wg0",
+							     .busiest = "wireguard-go",
+							     .busiest_cores = 0.99 };
+	ndr_case(&run, &v);
+	assert_int_equal(v.limit, NDR_LIMIT_OVERLAY_CPU);
+	assert_non_null(strstr(v.evidence, "wireguard-go (process wireguard-go) on the server's "
+					   "host, at 99 %"));
+	assert_non_null(strstr(v.fix, "wireguard-go on the server's host"));
+	results_free(&run);
+
 	/* every core busy and the receiving socket overflowing: machine CPU */
 	run_make(&run);
 	knee_trial(&run, 1, 290000000, 1, 1.9, 0.5);

@@ -558,6 +558,54 @@ static void test_qdisc_delta(void **state)
 	assert_int_equal(top.split_above, 25000);
 	assert_int_equal(qdiscstats_delta(&a, &a, &top), 0);
 	assert_string_equal(top.ifname, "");
+	/* the shaper that held packets back most (overlimits), with its drops */
+	a.ifs[0].overlimits = 10;
+	b.ifs[0].overlimits = 4010;
+	b.ifs[2].overlimits = 30;
+	assert_int_equal(qdiscstats_held(&a, &b, &top), 4000 + 30);
+	assert_string_equal(top.ifname, "ovp0");
+	assert_int_equal(top.overlimits, 4000);
+	assert_int_equal(top.drops, 60);
+	assert_int_equal(qdiscstats_held(&b, &b, &top), 0);
+	assert_string_equal(top.ifname, "");
+}
+
+/* /proc/net/softnet_stat: the second hex column of each CPU's line is its
+ * backlog's drops; the machine's sum goes between two reads as any other
+ * counter; a lost datagram the backlog dropped is the backlog's, not the
+ * network's, and its fix names the backlog's length now. */
+static void test_softnet(void **state)
+{
+	static const char t0[] = "004c57ea 00000000 00000003 00000000\n"
+				 "004a22d9 0000000a 00000000 00000000\n";
+	static const char t1[] = "004c67ea 000001f4 00000003 00000000\n"
+				 "004a32d9 0000000a 00000000 00000000\n";
+	struct netcounters a, b, d;
+	struct loss_inputs in = { .lost = 600, .backlog = 500 };
+	struct loss_attrib l;
+	char fix[384];
+
+	(void)state;
+	netcounters_init(&a);
+	netcounters_init(&b);
+	assert_int_equal(netcounters_parse_softnet(t0, sizeof(t0) - 1, &a), 0);
+	assert_int_equal(netcounters_parse_softnet(t1, sizeof(t1) - 1, &b), 0);
+	assert_true(a.softnet_valid);
+	assert_int_equal(a.softnet_dropped, 10);
+	netcounters_delta(&a, &b, &d);
+	assert_int_equal(d.softnet_dropped, 500);
+	assert_int_equal(netcounters_parse_softnet("004c57ea\n", 9, &a), -EINVAL);
+	assert_int_equal(netcounters_parse_softnet("004c57ea zz\n", 12, &a), -EINVAL);
+	memset(&l, 0, sizeof(l));
+	netcounters_attribute(&in, &l);
+	assert_int_equal(l.backlog, 500);
+	assert_int_equal(l.network, 100);
+	assert_int_equal(loss_place_count(&l, LOSS_PLACE_BACKLOG), 500);
+	assert_string_equal(loss_place_key(LOSS_PLACE_BACKLOG), "backlog");
+	l.backlog_max = 1000;
+	loss_place_fix(fix, sizeof(fix), &l, LOSS_PLACE_BACKLOG);
+	assert_non_null(strstr(fix, "net.core.netdev_max_backlog 1000"));
+	assert_non_null(strstr(fix, "net.core.netdev_max_backlog=4000"));
 }
 
 /* Each place has a key, a name and a fix; the socket's fix is the -w that
@@ -603,6 +651,7 @@ int main(void)
 		cmocka_unit_test(test_attribution_invariants),
 		cmocka_unit_test(test_loss_inputs),
 		cmocka_unit_test(test_qdisc_delta),
+		cmocka_unit_test(test_softnet),
 		cmocka_unit_test(test_loss_fixes),
 	};
 

@@ -160,6 +160,8 @@ static void test_network_rate_and_loss(void **state)
 {
 	struct load_result r;
 	struct tcp_limit_verdict v;
+	/* every CPU on the path read (a lab's machine), none at a core */
+	const struct tcp_limit_ctx all_read = { 0 };
 
 	(void)state;
 	/* the tbf: the congestion window binds, its queue adds 2.6 ms */
@@ -167,9 +169,17 @@ static void test_network_rate_and_loss(void **state)
 	r.tcp.sender.rtt_us = 2650;
 	r.tcp.sender_limits.min_rtt_us = 12;
 	r.tcp.sender.snd_cwnd = 70;
-	tcp_limit_of(&r, 0, &v);
+	tcp_limit_judge(&r.tcp, &all_read, &v);
 	assert_int_equal(v.limit, TCP_LIMIT_NETWORK_RATE);
 	assert_true(v.queue_ms > 2.6 && v.queue_ms < 2.7);
+	/* ovlperf client reads no overlay's process, the far host no CPU
+	 * beyond its test thread: the same queue decides nothing */
+	snprintf(r.server_version, sizeof(r.server_version), "0.1.0");
+	tcp_limit_of(&r, 0, &v);
+	assert_int_equal(v.limit, TCP_LIMIT_UNKNOWN);
+	assert_true(v.undecided);
+	assert_non_null(strstr(v.evidence, "far host's CPU not reported: server 0.1.0"));
+	assert_null(strstr(v.fix, "network"));
 	/* no queue, but the caller knows the path's rate and it was reached */
 	r.tcp.sender.rtt_us = 60;
 	r.tcp.sender.snd_cwnd = 2;
@@ -193,7 +203,7 @@ static void test_network_rate_and_loss(void **state)
 	tcp_limit_of(&r, 0, &v);
 	assert_int_equal(v.limit, TCP_LIMIT_LOSS);
 	r.tcp.sender_limits.bytes_retrans = r.tcp.sender_limits.bytes_sent / 5000;
-	tcp_limit_of(&r, 0, &v);
+	tcp_limit_judge(&r.tcp, &all_read, &v);
 	assert_int_equal(v.limit, TCP_LIMIT_NETWORK_RATE);
 	r.tcp.sender.rtt_us = 390;
 	r.tcp.sender_limits.min_rtt_us = 4;

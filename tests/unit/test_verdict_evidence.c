@@ -1,0 +1,527 @@
+// SPDX-License-Identifier: MIT
+/* Verdicts that follow the evidence: each case's cause known by
+ * construction (the figures the real-hosts runs measured), and what the
+ * verdict may and may not say about it. A queue is the network's rate only
+ * where every CPU on the path was read; a loss verdict says where the
+ * segments were dropped and why; a fix never names the state in force. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "loss_place.h"
+#include "run_limit.h"
+#include "tcp_limit.h"
+
+/* One stream over 3 s in the congestion window: rate, round trip and its
+ * least (ms), the share of the bytes resent. */
+static void tcp(struct tcp_result *t, double bps, double rtt_ms, double min_ms, double resent)
+{
+	struct tcp_end_limits *s = &t->sender_limits;
+
+	memset(t, 0, sizeof(*t));
+	t->goodput_bps = (uint64_t)bps;
+	t->sender.rtt_us = (uint32_t)(rtt_ms * 1e3);
+	t->sender.snd_mss = 1448;
+	/* the congestion window just holds what was in flight */
+	t->sender.snd_cwnd = (uint32_t)(bps * rtt_ms / 1e3 / 8 / 1448 + 1);
+	t->sender.retransmits = 1000;
+	*s = (struct tcp_end_limits){ .known = true,
+				      .chrono = true,
+				      .sysctl = true,
+				      .streams = 1,
+				      .window_s = 3,
+				      .busy_s = 3,
+				      .bytes_sent = (uint64_t)(bps * 3 / 8),
+				      .min_rtt_us = (uint32_t)(min_ms * 1e3),
+				      .snd_wnd = 1u << 30,
+				      .sock_sndbuf = 64u << 20,
+				      .sock_rcvbuf = 64u << 20,
+				      .tcp_rmem_max = 64u << 20,
+				      .tcp_wmem_max = 64u << 20,
+				      .thread_cpu = 0.3 };
+	s->bytes_retrans = (uint64_t)((double)s->bytes_sent * resent);
+	t->receiver_limits = *s;
+	t->receiver_limits.chrono = false;
+	t->receiver_limits.thread_cpu = 0.4;
+}
+
+static const struct tcp_limit_drop tun_drop = {
+	.kind = TCP_DROP_HOST,
+	.place = "the sender's interface",
+	.share = 0.92,
+	.process = "wireguard-go",
+	.process_cpu = 0.99,
+	.fix = "the process reading the overlay's TUN on the sending host (wireguard-go) did "
+	       "not take packets as fast as they came",
+};
+
+static const struct tcp_limit_drop shaper_drop = {
+	.kind = TCP_DROP_SHAPER,
+	.place = "the router's tbf on r0",
+	.count = 812,
+};
+
+static const struct tcp_limit_drop wire_drop = {
+	.kind = TCP_DROP_NETWORK,
+	.place = "the network between the hosts",
+	.share = 0.97,
+};
+
+#define FAR "the far host's CPU not reported: server 0.1.0"
+
+static const struct {
+	const char *name;
+	double bps, rtt_ms, min_ms, resent;
+	struct tcp_limit_ctx c;
+	enum tcp_limit want;
+	const char *says, *never, *fix_says, *fix_never;
+} cases[] = {
+	/* the built-in overlay's far daemon in a 15 % quota, seen from a
+	 * client whose server reports no host facts: a queue of 21 ms */
+	{ "far daemon at its quota, not reported",
+	  97e6,
+	  21.6,
+	  0.33,
+	  0,
+	  { .cpu_unknown = FAR },
+	  TCP_LIMIT_UNKNOWN,
+	  FAR,
+	  "network rate",
+	  "process",
+	  "network" },
+	/* x0.22 on the built-in overlay: 3.9 Gbit/s, its CoDel's queue 6 ms
+	 * and 0.4 % resent, its daemon's CPU not read on the far host */
+	{ "CPU-bound overlay, queue, no network evidence",
+	  3.9e9,
+	  6.3,
+	  0.09,
+	  0.004,
+	  { .cpu_unknown = FAR },
+	  TCP_LIMIT_UNKNOWN,
+	  "which is unknown",
+	  "network rate",
+	  NULL,
+	  "path's rate" },
+	/* the same, the far daemon's thread read at a full core */
+	{ "CPU-bound overlay, read",
+	  3.9e9,
+	  6.3,
+	  0.09,
+	  0.004,
+	  { .overlay_cpu = 0.99, .overlay_thread = "ovl-tx0", .overlay_host = "the far host" },
+	  TCP_LIMIT_OVERLAY_CPU,
+	  "ovl-tx0 on the far host used 99 %",
+	  "network rate",
+	  NULL,
+	  NULL },
+	/* wireguard-go, TCP: 12.6 % resent behind a 9 ms queue, the same
+	 * path's UDP trials lost 92 % at the sender's TUN */
+	{ "TCP loss, UDP found the TUN",
+	  640e6,
+	  9.5,
+	  0.2,
+	  0.126,
+	  { .udp_drop = tun_drop, .congestion = "bbr", .cpu_unknown = FAR },
+	  TCP_LIMIT_LOSS,
+	  "dropped at the sender's interface (92 % of the drops in this path's UDP trials), "
+	  "whose reader wireguard-go's busiest thread used 99 % of a core",
+	  "network rate",
+	  "wireguard-go",
+	  "bbr" },
+	/* the same counted over this TCP test itself */
+	{ "TCP loss, its own TUN drops",
+	  640e6,
+	  0.5,
+	  0.2,
+	  0.126,
+	  { .trial_drop = { .kind = TCP_DROP_HOST,
+			    .place = "the sender's TUN nebula1",
+			    .count = 20544,
+			    .process = "nebula",
+			    .quota_cores = 0.5 } },
+	  TCP_LIMIT_LOSS,
+	  "dropped at the sender's TUN nebula1 (20544 packets, counted over this test), whose "
+	  "reader nebula was held at its cgroup's quota of 0.50 cores",
+	  "network rate",
+	  "a larger CPU quota for nebula's cgroup (0.50 cores now",
+	  "-C bbr" },
+	/* random loss on the wire, BBR already in force: no -C bbr */
+	{ "random loss, BBR in force",
+	  3.8e9,
+	  0.39,
+	  0.004,
+	  0.02,
+	  { .udp_drop = wire_drop, .congestion = "bbr" },
+	  TCP_LIMIT_LOSS,
+	  "lost them between the hosts",
+	  NULL,
+	  "path between the hosts",
+	  "-C bbr" },
+	/* the same under cubic: -C bbr, with what runs now */
+	{ "random loss, cubic",
+	  3.8e9,
+	  0.39,
+	  0.004,
+	  0.02,
+	  { .udp_drop = wire_drop, .congestion = "cubic" },
+	  TCP_LIMIT_LOSS,
+	  NULL,
+	  NULL,
+	  "-C bbr (cubic now)",
+	  NULL },
+	/* loss nowhere counted, BBR: where is unknown, no -C bbr */
+	{ "loss, place unknown, BBR",
+	  3.8e9,
+	  0.39,
+	  0.004,
+	  0.02,
+	  { .congestion = "bbr" },
+	  TCP_LIMIT_LOSS,
+	  "where is unknown",
+	  NULL,
+	  "UDP test",
+	  "bbr" },
+	/* a 300 Mbit/s tbf on a router: its drops seen, the hosts' CPU not
+	 * all read: the shaper's queue is evidence enough */
+	{ "shaper's queue seen",
+	  287e6,
+	  4.7,
+	  0.1,
+	  0.0003,
+	  { .trial_drop = shaper_drop, .cpu_unknown = FAR },
+	  TCP_LIMIT_NETWORK_RATE,
+	  "dropped at the router's tbf on r0 (812 packets",
+	  "no host's thread",
+	  "path's rate",
+	  NULL },
+	/* a shaper seen dropping, 0.5 % resent and no queue left at the end:
+	 * its rate, not a host's loss */
+	{ "shaper's drops, no queue",
+	  195e6,
+	  0.15,
+	  0.1,
+	  0.005,
+	  { .trial_drop = shaper_drop, .cpu_unknown = FAR, .congestion = "cubic" },
+	  TCP_LIMIT_NETWORK_RATE,
+	  "the router's tbf on r0",
+	  NULL,
+	  "path's rate",
+	  "-C bbr" },
+	/* the same queue, no drop seen, every CPU read: the network's */
+	{ "queue, every CPU read",
+	  287e6,
+	  4.7,
+	  0.1,
+	  0.0003,
+	  { 0 },
+	  TCP_LIMIT_NETWORK_RATE,
+	  "no host's thread at a core",
+	  NULL,
+	  NULL,
+	  NULL },
+	/* ... and the link's rate known: the network's, whatever is unread */
+	{ "link rate known",
+	  287e6,
+	  4.7,
+	  0.1,
+	  0.0003,
+	  { .path_bps = 300000000, .cpu_unknown = FAR },
+	  TCP_LIMIT_NETWORK_RATE,
+	  "the path's rate is 300",
+	  NULL,
+	  NULL,
+	  NULL },
+};
+
+static void test_cases(void **state)
+{
+	struct tcp_result t;
+	struct tcp_limit_verdict v;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		tcp(&t, cases[i].bps, cases[i].rtt_ms, cases[i].min_ms, cases[i].resent);
+		tcp_limit_judge(&t, &cases[i].c, &v);
+		print_message("%s: %s: %s; fix: %s\n", cases[i].name, tcp_limit_name(v.limit),
+			      v.evidence, v.fix);
+		assert_int_equal(v.limit, cases[i].want);
+		if (cases[i].says)
+			assert_non_null(strstr(v.evidence, cases[i].says));
+		if (cases[i].never)
+			assert_null(strstr(v.evidence, cases[i].never));
+		if (cases[i].never)
+			assert_null(strstr(v.fix, cases[i].never));
+		if (cases[i].fix_says)
+			assert_non_null(strstr(v.fix, cases[i].fix_says));
+		if (cases[i].fix_never)
+			assert_null(strstr(v.fix, cases[i].fix_never));
+	}
+}
+
+/* A transmit drop at the sender's interface: over an overlay its TUN's
+ * reader; elsewhere the interface named with its real queue length, or not
+ * named at all where it was not read ("txqueuelen N (now 0)" never). */
+static void test_sender_interface_fix(void **state)
+{
+	struct loss_attrib l;
+	char fix[384];
+
+	(void)state;
+	memset(&l, 0, sizeof(l));
+	loss_place_fix(fix, sizeof(fix), &l, LOSS_PLACE_SENDER_IF);
+	assert_null(strstr(fix, "now 0"));
+	assert_null(strstr(fix, " IF "));
+	assert_non_null(strstr(fix, "ip -s link"));
+	snprintf(l.qdisc_if, sizeof(l.qdisc_if), "veth0");
+	l.sender_txqlen = 1000;
+	loss_place_fix(fix, sizeof(fix), &l, LOSS_PLACE_SENDER_IF);
+	assert_non_null(strstr(fix, "ip link set dev veth0 txqueuelen 2000 (now 1000)"));
+	loss_place_fix_on(fix, sizeof(fix), &l, LOSS_PLACE_SENDER_IF, true, "wireguard-go");
+	assert_non_null(
+		strstr(fix, "reading the overlay's TUN on the sending host (wireguard-go)"));
+	assert_null(strstr(fix, "txqueuelen"));
+}
+
+/* A run between two hosts (no lab links): wireguard-go's TCP trial with
+ * 12.6 % resent behind a 9 ms queue, and its knee's loss above the NDR 92 %
+ * at the sender's interface; and the underlay's queue on the same run. */
+static void test_run_between_hosts(void **state)
+{
+	struct results_run run;
+	struct results_trial tr[2];
+	struct results_knee k;
+	struct tcp_limit_verdict v;
+
+	(void)state;
+	memset(&run, 0, sizeof(run));
+	memset(tr, 0, sizeof(tr));
+	memset(&k, 0, sizeof(k));
+	run.npaths = 2;
+	run.paths[0].kind = RESULTS_PATH_UNDERLAY;
+	run.paths[1].kind = RESULTS_PATH_EXTERNAL;
+	run.ntrials = 2;
+	run.trials = tr;
+	tr[0].kind = tr[1].kind = RESULTS_TRIAL_TCP;
+	tr[0].streams = tr[1].streams = 1;
+	tr[0].duration_s = tr[1].duration_s = 3;
+	tcp(&tr[0].tcp, 287e6, 4.7, 0.1, 0.0003);
+	tr[1].path = 1;
+	tcp(&tr[1].tcp, 640e6, 9.5, 0.2, 0.126);
+	snprintf(tr[1].congestion, sizeof(tr[1].congestion), "bbr");
+	results_trial_tcp_limit(&run, &tr[1], &v);
+	/* no UDP trial yet: a queue and a host's CPU unread decide nothing */
+	assert_int_equal(v.limit, TCP_LIMIT_UNKNOWN);
+	assert_non_null(strstr(v.evidence, "far host's CPU not reported"));
+	k.path = 1;
+	k.loss_at_bps = 700000000;
+	k.loss_at.sender_link = 9200;
+	k.loss_at.network = 800;
+	run.knees = &k;
+	run.nknees = 1;
+	results_trial_tcp_limit(&run, &tr[1], &v);
+	assert_int_equal(v.limit, TCP_LIMIT_LOSS);
+	assert_non_null(strstr(v.evidence, "dropped at the sender's interface (92 %"));
+	assert_non_null(strstr(v.fix, "TUN"));
+	assert_null(strstr(v.fix, "bbr"));
+	assert_null(strstr(v.fix, "txqueuelen"));
+	/* the underlay's queue: its ends' threads reported, no overlay */
+	results_trial_tcp_limit(&run, &tr[0], &v);
+	assert_int_equal(v.limit, TCP_LIMIT_NETWORK_RATE);
+}
+
+/* A TCP test's own counters: a host's drops of a tenth of the segments
+ * resent or more name the place (over an overlay its TUN and its reader);
+ * fewer are other traffic's; a shaper that held packets back is the
+ * network's queue, seen, whatever CPU was not read. */
+static void test_own_counters(void **state)
+{
+	struct tcp_result t;
+	struct tcp_limit_drop d;
+	struct tcp_limit_verdict v;
+	struct tcp_limit_ctx c = { .cpu_unknown = FAR, .congestion = "cubic" };
+	char place[96];
+
+	(void)state;
+	tcp(&t, 640e6, 0.5, 0.2, 0.126);
+	t.drops = (struct tcp_drops){ .known = true, .sender_link_tx = 5000 };
+	tcp_limit_drop_of(&t, true, "wireguard-go", place, sizeof(place), &d);
+	assert_int_equal(d.kind, TCP_DROP_HOST);
+	assert_int_equal(d.count, 5000);
+	assert_string_equal(d.process, "wireguard-go");
+	assert_non_null(strstr(d.place, "its TUN among them: tx drops"));
+	c.trial_drop = d;
+	tcp_limit_judge(&t, &c, &v);
+	assert_int_equal(v.limit, TCP_LIMIT_LOSS);
+	assert_non_null(strstr(v.evidence, "(5000 packets, counted over this test), whose reader "
+					   "is wireguard-go (its CPU not read)"));
+	assert_non_null(strstr(v.fix, "more CPU for wireguard-go"));
+	assert_null(strstr(v.fix, "-C bbr"));
+	/* three drops at the receiver against 1000 segments resent: not the
+	 * test's; the tbf that held packets back 4000 times is */
+	tcp(&t, 195e6, 12.0, 0.1, 0.0002);
+	t.drops = (struct tcp_drops){ .known = true,
+				      .receiver_udp_drops = 3,
+				      .qdisc_read = true,
+				      .qdisc_held = 4000,
+				      .qdisc_kind = "tbf",
+				      .qdisc_if = "ovp0" };
+	tcp_limit_drop_of(&t, false, NULL, place, sizeof(place), &d);
+	assert_int_equal(d.kind, TCP_DROP_SHAPER);
+	assert_non_null(strstr(d.place, "qdisc tbf on ovp0 (held packets back 4000 times)"));
+	c.trial_drop = d;
+	tcp_limit_judge(&t, &c, &v);
+	assert_int_equal(v.limit, TCP_LIMIT_NETWORK_RATE);
+	/* the same queue, the shaper not seen: undecided */
+	t.drops.qdisc_held = 0;
+	tcp_limit_drop_of(&t, false, NULL, place, sizeof(place), &c.trial_drop);
+	assert_int_equal(c.trial_drop.kind, TCP_DROP_NONE);
+	tcp_limit_judge(&t, &c, &v);
+	assert_int_equal(v.limit, TCP_LIMIT_UNKNOWN);
+	/* counters not read (an older peer): nothing named */
+	t.drops.known = false;
+	t.drops.sender_link_tx = 99999;
+	tcp_limit_drop_of(&t, false, NULL, place, sizeof(place), &d);
+	assert_int_equal(d.kind, TCP_DROP_NONE);
+}
+
+/* Both ends' host facts, the issue's real-hosts cases built so the cause
+ * is known: wireguard-go found by its TUN at a full core on this host;
+ * the far daemon at a 15 % quota; an old server; a tbf with every CPU
+ * read and none at a core; a far VPN's UDP socket that dropped. */
+static void test_facts(void **state)
+{
+	struct hostfacts snd, rcv;
+	struct tcp_result t;
+	struct tcp_facts_words w;
+	struct tcp_limit_verdict v;
+	struct tcp_limit_ctx c;
+
+	(void)state;
+	memset(&snd, 0, sizeof(snd));
+	memset(&rcv, 0, sizeof(rcv));
+	snd.known = rcv.known = true;
+	snd.softirq_busiest = rcv.softirq_busiest = -1;
+	snd.sysctl_known = true;
+	snprintf(snd.cc, sizeof(snd.cc), "bbr");
+	snd.nprocs = 1;
+	snd.procs[0] = (struct hostfacts_proc){ .pid = 812,
+						.comm = "wireguard-go",
+						.found_by = HOSTFACTS_BY_TUN,
+						.tun = "wg0",
+						.cores = 1.4,
+						.busiest = "wireguard-go",
+						.busiest_cores = 0.99 };
+	snd.nlinks = 1;
+	snd.links[0] = (struct hostfacts_link){ .name = "wg0", .tun = true, .tx_drops = 9000 };
+	tcp(&t, 640e6, 9.5, 0.2, 0.126);
+	memset(&c, 0, sizeof(c));
+	tcp_limit_from_facts(&snd, &rcv, "this host", "the far host", t.sender.retransmits, &w, &c);
+	assert_null(c.cpu_unknown);
+	assert_string_equal(c.congestion, "bbr");
+	assert_string_equal(c.trial_drop.place, "the sending host's TUN wg0 (tx drops)");
+	assert_string_equal(c.trial_drop.process, "wireguard-go");
+	tcp_limit_judge(&t, &c, &v);
+	assert_int_equal(v.limit, TCP_LIMIT_OVERLAY_CPU);
+	assert_non_null(strstr(v.evidence, "wireguard-go on this host used 99 % of a core, in "
+					   "process wireguard-go"));
+	/* below a core, the TUN's drops are the loss's place, its reader why */
+	snd.procs[0].busiest_cores = 0.6;
+	memset(&c, 0, sizeof(c));
+	tcp_limit_from_facts(&snd, &rcv, "this host", "the far host", t.sender.retransmits, &w, &c);
+	tcp_limit_judge(&t, &c, &v);
+	assert_int_equal(v.limit, TCP_LIMIT_LOSS);
+	assert_non_null(strstr(v.evidence, "dropped at the sending host's TUN wg0 (tx drops) (9000 "
+					   "packets, counted over this test), whose reader "
+					   "wireguard-go's busiest thread used 60 %"));
+	assert_non_null(strstr(v.fix, "more CPU for wireguard-go"));
+	assert_null(strstr(v.fix, "bbr"));
+	assert_null(strstr(v.fix, "txqueuelen"));
+
+	/* the far daemon held at 15 % of a core: 2.4 s throttled in 3 s */
+	memset(&snd, 0, sizeof(snd));
+	snd.known = true;
+	snd.softirq_busiest = -1;
+	rcv.nprocs = 1;
+	rcv.procs[0] = (struct hostfacts_proc){
+		.comm = "ovlperf",
+		.found_by = HOSTFACTS_BY_BUILTIN,
+		.cores = 0.15,
+		.busiest = "ovl-rx0",
+		.busiest_cores = 0.09,
+		.cgroup = { .found = true,
+			    .version = 1,
+			    .quota_cores = 0.15,
+			    .throttled_ns = 2401000000 },
+	};
+	tcp(&t, 97e6, 21.6, 0.33, 0);
+	memset(&c, 0, sizeof(c));
+	c.duration_s = 3;
+	tcp_limit_from_facts(&snd, &rcv, "this host", "the far host", t.sender.retransmits, &w, &c);
+	tcp_limit_judge(&t, &c, &v);
+	assert_int_equal(v.limit, TCP_LIMIT_OVERLAY_CPU);
+	assert_non_null(strstr(v.evidence,
+			       "on the far host was held at its cgroup's CPU quota "
+			       "(ovlperf, its busiest thread ovl-rx0 at 9 % of a core)"));
+	assert_non_null(strstr(v.evidence, "throttled 2401 ms"));
+	assert_non_null(strstr(v.fix, "larger CPU quota"));
+
+	/* an old server: no facts, unknown and why, never the network */
+	memset(&rcv, 0, sizeof(rcv));
+	hostfacts_unknown(&rcv, "server ovlperf 0.1.0");
+	memset(&c, 0, sizeof(c));
+	tcp_limit_from_facts(&snd, &rcv, "this host", "the far host", t.sender.retransmits, &w, &c);
+	assert_string_equal(c.cpu_unknown, "the far host's CPU not reported: server ovlperf 0.1.0");
+	tcp_limit_judge(&t, &c, &v);
+	assert_int_equal(v.limit, TCP_LIMIT_UNKNOWN);
+	assert_non_null(
+		strstr(v.evidence, "the far host's CPU not reported: server ovlperf 0.1.0"));
+
+	/* a tbf between the hosts: both reported, nothing at a core */
+	memset(&rcv, 0, sizeof(rcv));
+	rcv.known = true;
+	rcv.softirq_busiest = -1;
+	tcp(&t, 287e6, 4.7, 0.1, 0.0003);
+	memset(&c, 0, sizeof(c));
+	tcp_limit_from_facts(&snd, &rcv, "this host", "the far host", t.sender.retransmits, &w, &c);
+	tcp_limit_judge(&t, &c, &v);
+	assert_int_equal(v.limit, TCP_LIMIT_NETWORK_RATE);
+
+	/* a far VPN's UDP socket that overflowed: its owner named */
+	rcv.nsocks = 1;
+	rcv.socks[0] = (struct hostfacts_sock){
+		.pid = 901, .comm = "nebula", .port = 4242, .family = 4, .drops = 3000
+	};
+	rcv.nprocs = 1;
+	rcv.procs[0] = (struct hostfacts_proc){ .comm = "nebula",
+						.found_by = HOSTFACTS_BY_UDP,
+						.udp_port = 4242,
+						.busiest = "nebula",
+						.busiest_cores = 0.97 };
+	tcp(&t, 410e6, 0.6, 0.2, 0.11);
+	memset(&c, 0, sizeof(c));
+	tcp_limit_from_facts(&snd, &rcv, "this host", "the far host", t.sender.retransmits, &w, &c);
+	assert_string_equal(c.trial_drop.place,
+			    "the receiving host's UDP port 4242 of nebula (receive buffer drops)");
+	tcp_limit_judge(&t, &c, &v);
+	/* its thread at a core: the overlay's CPU on the far host */
+	assert_int_equal(v.limit, TCP_LIMIT_OVERLAY_CPU);
+	assert_non_null(strstr(v.evidence, "nebula on the far host used 97 %"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_cases),
+		cmocka_unit_test(test_sender_interface_fix),
+		cmocka_unit_test(test_run_between_hosts),
+		cmocka_unit_test(test_own_counters),
+		cmocka_unit_test(test_facts),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
