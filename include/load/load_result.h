@@ -19,6 +19,7 @@
 /* the base structs a result carries: struct cpu_use, struct loss_attrib,
  * struct tcp_info_summary */
 #include "cpuuse.h"
+#include "hostfacts.h"
 #include "netcounters.h"
 #include "sockopt.h"
 /* a result carries the spec it ran */
@@ -220,6 +221,10 @@ struct load_result {
 	char cookie[33];		   /* the test's cookie in hex ("" before TEST_ACCEPT) */
 	uint32_t tcp_mss, sndbuf_bytes, rcvbuf_local_bytes; /* the first data socket's */
 	char cc_local[16], cc_peer[16]; /* TCP congestion control of each end ("" unknown) */
+	/* Each end's host facts over the test (hostfacts.h): the client's
+	 * read here, the server's from its HOST_FACTS (known false: an older
+	 * server, or none asked for) */
+	struct hostfacts facts_client, facts_server;
 };
 
 /* Frees the arrays load_run() allocated in res (streams, intervals, conns,

@@ -109,6 +109,9 @@ struct results_trial {
 	 * over the measured window (0: not read) */
 	double overlay_cpu_s;
 	struct load_sched sched_client, sched_server; /* each end's test threads */
+	/* each end's host facts over the trial (load_result's; run.json's
+	 * trials[].host_facts.client / .server) */
+	struct hostfacts facts_client, facts_server;
 };
 
 /* What a knee search found for one path and datagram size. */

@@ -140,6 +140,8 @@ void results_trial_from_load(struct results_trial *t, const struct load_result *
 	t->receiver_cpu_s_per_gbit = res->receiver_cpu_s_per_gbit;
 	t->sched_client = res->sched_client;
 	t->sched_server = res->sched_server;
+	t->facts_client = res->facts_client;
+	t->facts_server = res->facts_server;
 	if (res->error[0])
 		snprintf(t->error, sizeof(t->error), "%s", res->error);
 }
