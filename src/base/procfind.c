@@ -2,10 +2,12 @@
 /* Processes by name or pid file, from a /proc tree (procfind.h). */
 #include <dirent.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "procfind.h"
 
@@ -147,4 +149,108 @@ int procfind_netns(const char *proc_root, int pid, uint64_t *dev, uint64_t *ino)
 	*dev = (uint64_t)st.st_dev;
 	*ino = (uint64_t)st.st_ino;
 	return 0;
+}
+
+/* fdinfo's "iff:\tNAME" line names the TUN device an fd is attached to. */
+static bool fd_is_tun(const char *proc_root, int pid, const char *fd, const char *ifname)
+{
+	char path[300], line[128];
+	bool found = false;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%d/fdinfo/%s", proc_root, pid, fd);
+	f = fopen(path, "re");
+	if (!f)
+		return false;
+	while (!found && fgets(line, sizeof(line), f)) {
+		char *v = line + 4;
+
+		if (strncmp(line, "iff:", 4))
+			continue;
+		v += strspn(v, " \t");
+		v[strcspn(v, " \t\r\n")] = '\0';
+		found = !strcmp(v, ifname);
+	}
+	fclose(f);
+	return found;
+}
+
+/* Whether one of pid's fds is /dev/net/tun attached to ifname. */
+static bool holds_tun(const char *proc_root, int pid, const char *ifname)
+{
+	char dir[300];
+	struct dirent *de;
+	bool found = false;
+	DIR *d;
+
+	snprintf(dir, sizeof(dir), "%s/%d/fd", proc_root, pid);
+	d = opendir(dir);
+	if (!d)
+		return false;
+	while (!found && (de = readdir(d))) {
+		char target[64];
+		ssize_t n;
+
+		if (de->d_name[0] == '.')
+			continue;
+		n = readlinkat(dirfd(d), de->d_name, target, sizeof(target) - 1);
+		if (n <= 0)
+			continue;
+		target[n] = '\0';
+		found = !strcmp(target, "/dev/net/tun") &&
+			fd_is_tun(proc_root, pid, de->d_name, ifname);
+	}
+	closedir(d);
+	return found;
+}
+
+int procfind_tun(const char *proc_root, const char *ifname, int *pids, unsigned max)
+{
+	struct dirent *de;
+	unsigned n = 0;
+	DIR *d;
+
+	if (!ifname[0])
+		return 0;
+	d = opendir(proc_root);
+	if (!d)
+		return -errno;
+	while ((de = readdir(d)) && n < max) {
+		int pid;
+
+		if (is_pid(de->d_name, &pid) && holds_tun(proc_root, pid, ifname))
+			pids[n++] = pid;
+	}
+	closedir(d);
+	qsort(pids, n, sizeof(*pids), cmp_int);
+	return (int)n;
+}
+
+int procfind_sockets(const char *proc_root, int pid, uint64_t *inodes, unsigned max)
+{
+	char dir[300];
+	struct dirent *de;
+	unsigned n = 0;
+	DIR *d;
+
+	snprintf(dir, sizeof(dir), "%s/%d/fd", proc_root, pid);
+	d = opendir(dir);
+	if (!d)
+		return -errno;
+	while (n < max && (de = readdir(d))) {
+		char target[64];
+		uint64_t ino;
+		ssize_t len;
+
+		if (de->d_name[0] == '.')
+			continue;
+		len = readlinkat(dirfd(d), de->d_name, target, sizeof(target) - 1);
+		if (len <= 0)
+			continue;
+		target[len] = '\0';
+		if (sscanf(target, "socket:[%" SCNu64 "]", &ino) == 1)
+			inodes[n++] = ino;
+	}
+	closedir(d);
+	return (int)n;
 }

@@ -47,20 +47,11 @@ struct run_cpu {
 /* Busy CPU time of the whole machine (all namespaces share it), in seconds. */
 static bool host_busy_s(double *s)
 {
-	unsigned long long v[8] = { 0 };
-	long hz = sysconf(_SC_CLK_TCK);
-	FILE *f = fopen(PROC_ROOT "/stat", "r");
-	int n;
+	uint64_t ns;
 
-	if (!f)
+	if (cpuuse_machine_busy(PROC_ROOT, &ns))
 		return false;
-	n = fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3],
-		   &v[4], &v[5], &v[6], &v[7]);
-	fclose(f);
-	if (n < 7 || hz <= 0)
-		return false;
-	/* user nice system [idle iowait] irq softirq steal */
-	*s = (double)(v[0] + v[1] + v[2] + v[5] + v[6] + v[7]) / (double)hz;
+	*s = (double)ns / 1e9;
 	return true;
 }
 
@@ -195,20 +186,6 @@ static bool read_twice(const struct run_cpu *rc, const struct run_cpu_proc *p)
 	return p->pid && rc->n >= 2;
 }
 
-/* The CPU the whole process used between two reads of its threads, cores. */
-static double process_cores(const struct cpuuse_threads *a, const struct cpuuse_threads *b)
-{
-	uint64_t used = 0;
-
-	if (b->wall_ns <= a->wall_ns)
-		return 0;
-	for (unsigned i = 0; i < b->n; i++)
-		for (unsigned j = 0; j < a->n; j++)
-			if (a->t[j].tid == b->t[i].tid && b->t[i].cpu_ns > a->t[j].cpu_ns)
-				used += b->t[i].cpu_ns - a->t[j].cpu_ns;
-	return (double)used / (double)(b->wall_ns - a->wall_ns);
-}
-
 /* The cores every process read in cgroup path used (the quota is the
  * cgroup's, shared by all its processes). */
 static double cgroup_cores(const struct run_cpu *rc, const char *path)
@@ -219,7 +196,7 @@ static double cgroup_cores(const struct run_cpu *rc, const char *path)
 		const struct run_cpu_proc *p = &rc->proc[i];
 
 		if (read_twice(rc, p) && p->cg_last.found && !strcmp(p->cg_last.path, path))
-			used += process_cores(&p->first, &p->last);
+			used += cpuuse_threads_cores(&p->first, &p->last);
 	}
 	return used;
 }
@@ -287,7 +264,7 @@ static double overlay_cores(const struct run_cpu *rc)
 
 	for (unsigned i = 0; i < rc->nproc; i++)
 		if (read_twice(rc, &rc->proc[i]))
-			cores += process_cores(&rc->proc[i].first, &rc->proc[i].last);
+			cores += cpuuse_threads_cores(&rc->proc[i].first, &rc->proc[i].last);
 	return cores;
 }
 
