@@ -60,6 +60,10 @@ int cpuuse_threads_busiest(const struct cpuuse_threads *a, const struct cpuuse_t
  * both); 0 when no time passed. */
 double cpuuse_threads_cores(const struct cpuuse_threads *a, const struct cpuuse_threads *b);
 
+/* Process pid's CPU time so far, all its threads, those that ended
+ * included (/proc/PID/stat's utime + stime); 0 or -errno. */
+int cpuuse_process_cpu(const char *proc_root, int pid, uint64_t *cpu_ns);
+
 /* The whole machine's busy CPU time so far (every namespace shares it),
  * from proc_root/stat's cpu line: user nice system irq softirq steal
  * (idle and iowait not); 0 or -errno. */

@@ -164,7 +164,7 @@ struct hostfacts_where {
  * NULL when out of memory. */
 struct hostfacts_probe *hostfacts_begin(const struct hostfacts_where *w);
 /* Its last read: fills out over the window and frees p (NULL: out is
- * unknown, "out of memory"). */
+ * unknown, "not read"). */
 void hostfacts_end(struct hostfacts_probe *p, struct hostfacts *out);
 
 /* The TCP settings in force under proc_sys ("/proc/sys") into f

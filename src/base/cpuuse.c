@@ -324,6 +324,19 @@ double cpuuse_threads_cores(const struct cpuuse_threads *a, const struct cpuuse_
 	return (double)used / (double)(b->wall_ns - a->wall_ns);
 }
 
+int cpuuse_process_cpu(const char *proc_root, int pid, uint64_t *cpu_ns)
+{
+	struct cpuuse_thread t;
+	char path[256];
+	int rc;
+
+	snprintf(path, sizeof(path), "%s/%d/stat", proc_root, pid);
+	rc = thread_stat(path, pid, &t);
+	if (rc == 0)
+		*cpu_ns = t.cpu_ns;
+	return rc;
+}
+
 int cpuuse_machine_busy(const char *proc_root, uint64_t *busy_ns)
 {
 	unsigned long long v[8] = { 0 };

@@ -34,6 +34,8 @@ struct probe_proc {
 	uint16_t udp_port;
 	struct cpuuse_threads first, last;
 	struct cpuuse_cgroup cg_first, cg_last;
+	bool cpu_ok;		      /* cpu_first and cpu_last were read */
+	uint64_t cpu_first, cpu_last; /* the process's, ended threads' included */
 };
 
 struct probe_snap {
@@ -71,6 +73,9 @@ static void proc_read(const struct hostfacts_probe *p, struct probe_proc *pp, bo
 		pp->pid = 0;
 		return;
 	}
+	pp->cpu_ok = cpuuse_process_cpu(p->proc_root, pp->pid,
+					first ? &pp->cpu_first : &pp->cpu_last) == 0 &&
+		     (first || pp->cpu_ok);
 	cpuuse_cgroup_read(p->proc_root, p->cg_root, pp->pid, first ? &pp->cg_first : &pp->cg_last);
 }
 
@@ -210,7 +215,13 @@ static void proc_fill(const struct probe_proc *pp, struct hostfacts_proc *out)
 	out->udp_port = pp->udp_port;
 	if (!pp->pid)
 		return;
+	/* the process's own count keeps the time of threads that ended
+	 * within the window (a test's stream threads end before its last
+	 * read); the threads' list does not */
 	out->cores = cpuuse_threads_cores(&pp->first, &pp->last);
+	if (pp->cpu_ok && pp->last.wall_ns > pp->first.wall_ns && pp->cpu_last > pp->cpu_first)
+		out->cores = (double)(pp->cpu_last - pp->cpu_first) /
+			     (double)(pp->last.wall_ns - pp->first.wall_ns);
 	k = cpuuse_threads_busiest(&pp->first, &pp->last, &share);
 	if (k >= 0) {
 		snprintf(out->busiest, sizeof(out->busiest), "%s", pp->last.t[k].name);
@@ -324,7 +335,7 @@ static void machine_fill(const struct hostfacts_probe *p, struct hostfacts *f)
 void hostfacts_end(struct hostfacts_probe *p, struct hostfacts *f)
 {
 	if (!p) {
-		hostfacts_unknown(f, "out of memory");
+		hostfacts_unknown(f, "not read (the test did not start, or no memory)");
 		return;
 	}
 	hostfacts_unknown(f, NULL);
