@@ -18,6 +18,7 @@
 
 #include "clock.h"
 #include "hostfacts.h"
+#include "log.h"
 #include "netcounters.h"
 #include "procfind.h"
 #include "softnet.h"
@@ -26,6 +27,10 @@
 #define PROC_ROOT   "/proc"
 #define CGROUP_ROOT "/sys/fs/cgroup"
 #define PROC_SYS    "/proc/sys"
+/* `ip netns exec` mounts a sysfs of the namespace over /sys, without the
+ * cgroup mounts: the first process's root still has them (readable by a
+ * root server, and a server without root sees /sys/fs/cgroup itself) */
+#define CGROUP_ROOT_INIT "/proc/1/root/sys/fs/cgroup"
 
 struct probe_proc {
 	int pid; /* 0: gone */
@@ -76,7 +81,11 @@ static void proc_read(const struct hostfacts_probe *p, struct probe_proc *pp, bo
 	pp->cpu_ok = cpuuse_process_cpu(p->proc_root, pp->pid,
 					first ? &pp->cpu_first : &pp->cpu_last) == 0 &&
 		     (first || pp->cpu_ok);
-	cpuuse_cgroup_read(p->proc_root, p->cg_root, pp->pid, first ? &pp->cg_first : &pp->cg_last);
+	if (cpuuse_cgroup_read(p->proc_root, p->cg_root, pp->pid,
+			       first ? &pp->cg_first : &pp->cg_last) == -ENOENT &&
+	    !strcmp(p->cg_root, CGROUP_ROOT))
+		cpuuse_cgroup_read(p->proc_root, CGROUP_ROOT_INIT, pp->pid,
+				   first ? &pp->cg_first : &pp->cg_last);
 }
 
 static void snap(struct hostfacts_probe *p, struct probe_snap *s, bool first)
@@ -149,11 +158,15 @@ static void find_tun_holders(struct hostfacts_probe *p)
 	if (!p->path_if[0])
 		return;
 	n = procfind_tun(p->proc_root, p->path_if, pids, HOSTFACTS_MAX_PROCS);
+	log_debug("%s: %d process(es) hold a TUN of that name", p->path_if, n);
 	for (int i = 0; i < n; i++) {
 		struct probe_proc *pp;
 
-		if (!same_netns(p->proc_root, pids[i]))
+		if (!same_netns(p->proc_root, pids[i])) {
+			log_debug("%s: pid %d holds one in another network namespace", p->path_if,
+				  pids[i]);
 			continue;
+		}
 		pp = add_proc(p, pids[i], HOSTFACTS_BY_TUN);
 		if (pp)
 			snprintf(pp->tun, sizeof(pp->tun), "%s", p->path_if);

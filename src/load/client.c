@@ -601,12 +601,13 @@ static int measure(struct client *cl, int *fds)
 	uint64_t wake, slow, blocked, refused;
 	struct udp_outer outer;
 	struct hostfacts_probe *probe;
+	char dev[IF_NAMESIZE];
 	double baseline;
 	uint32_t end_mtu;
 	bool owd_ok = owd_clock_usable(&cl->clock);
 	int rc, serr;
 
-	baseline = load_facts_baseline(cl->hooks);
+	baseline = load_facts_baseline(cl->hooks, fds[0], dev);
 	cl->res->started_unix = (int64_t)time(NULL);
 	rc = ctrl_send(&cl->c, proto_encode_start(cl->c.out, PROTO_MAX_MSG, &st));
 	if (rc < 0) {
@@ -622,7 +623,7 @@ static int measure(struct client *cl, int *fds)
 		client_facts_end(cl, NULL);
 		return fail(cl, rc, "cannot start streams: %s", strerror(-rc));
 	}
-	probe = load_facts_begin(cl->hooks, fds[0], baseline);
+	probe = load_facts_begin(cl->hooks, dev, baseline);
 	rc = run_loop(cl, &ls);
 	/* before the streams' threads are joined: their CPU is the test's */
 	client_facts_end(cl, probe);
