@@ -160,8 +160,12 @@ struct hostfacts_where {
 				* running (hostfacts_idle); < 0: not measured */
 };
 
-/* The window's first read: the processes found and their counters.
- * NULL when out of memory. */
+/* Finds the processes (walking /proc: some milliseconds on a busy host,
+ * so before the window starts); NULL when out of memory. */
+struct hostfacts_probe *hostfacts_prepare(const struct hostfacts_where *w);
+/* The window's first read (p may be NULL). */
+void hostfacts_start(struct hostfacts_probe *p);
+/* Both at once. */
 struct hostfacts_probe *hostfacts_begin(const struct hostfacts_where *w);
 /* Its last read: fills out over the window and frees p (NULL: out is
  * unknown, "not read"). */

@@ -56,6 +56,7 @@ struct hostfacts_probe {
 	const char *proc_root, *cg_root, *proc_sys;
 	char path_if[IFNAMSIZ];
 	double baseline_cores;
+	bool started; /* the window's first read was taken */
 	struct probe_proc test;
 	unsigned nprocs;
 	struct probe_proc procs[HOSTFACTS_MAX_PROCS];
@@ -173,7 +174,7 @@ static void find_tun_holders(struct hostfacts_probe *p)
 	}
 }
 
-struct hostfacts_probe *hostfacts_begin(const struct hostfacts_where *w)
+struct hostfacts_probe *hostfacts_prepare(const struct hostfacts_where *w)
 {
 	struct hostfacts_probe *p = calloc(1, sizeof(*p));
 
@@ -193,7 +194,22 @@ struct hostfacts_probe *hostfacts_begin(const struct hostfacts_where *w)
 		add_proc(p, w->pids[i], w->pids_by ? w->pids_by[i] : HOSTFACTS_BY_PROCESS);
 	for (unsigned i = 0; i < p->nprocs; i++)
 		p->procs[i].udp_port = udp_port_of(p, p->procs[i].pid);
+	return p;
+}
+
+void hostfacts_start(struct hostfacts_probe *p)
+{
+	if (!p)
+		return;
 	snap(p, &p->a, true);
+	p->started = true;
+}
+
+struct hostfacts_probe *hostfacts_begin(const struct hostfacts_where *w)
+{
+	struct hostfacts_probe *p = hostfacts_prepare(w);
+
+	hostfacts_start(p);
 	return p;
 }
 
@@ -347,8 +363,9 @@ static void machine_fill(const struct hostfacts_probe *p, struct hostfacts *f)
 
 void hostfacts_end(struct hostfacts_probe *p, struct hostfacts *f)
 {
-	if (!p) {
+	if (!p || !p->started) {
 		hostfacts_unknown(f, "not read (the test did not start, or no memory)");
+		free(p);
 		return;
 	}
 	hostfacts_unknown(f, NULL);

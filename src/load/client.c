@@ -601,29 +601,27 @@ static int measure(struct client *cl, int *fds)
 	uint64_t wake, slow, blocked, refused;
 	struct udp_outer outer;
 	struct hostfacts_probe *probe;
-	char dev[IF_NAMESIZE];
-	double baseline;
 	uint32_t end_mtu;
 	bool owd_ok = owd_clock_usable(&cl->clock);
 	int rc, serr;
 
-	baseline = load_facts_baseline(cl->hooks, fds[0], dev);
+	probe = load_facts_prepare(cl->hooks, fds[0]);
 	cl->res->started_unix = (int64_t)time(NULL);
 	rc = ctrl_send(&cl->c, proto_encode_start(cl->c.out, PROTO_MAX_MSG, &st));
 	if (rc < 0) {
 		for (unsigned i = 0; i < cl->spec.streams; i++)
 			close(fds[i]);
-		client_facts_end(cl, NULL);
+		client_facts_end(cl, probe);
 		return fail(cl, rc, "sending START: %s", proto_strerror(rc));
 	}
 	rc = load_streams_start(&ls, &cl->spec, fds, !cl->spec.reverse, cl->acc.test_id,
 				owd_clock_shift(&cl->clock, !cl->spec.reverse));
 	if (rc < 0) {
 		load_streams_free(&ls);
-		client_facts_end(cl, NULL);
+		client_facts_end(cl, probe);
 		return fail(cl, rc, "cannot start streams: %s", strerror(-rc));
 	}
-	probe = load_facts_begin(cl->hooks, dev, baseline);
+	load_facts_start(probe);
 	rc = run_loop(cl, &ls);
 	/* before the streams' threads are joined: their CPU is the test's */
 	client_facts_end(cl, probe);

@@ -6,20 +6,18 @@
 #include "load_facts.h"
 #include "sockopt.h"
 
-double load_facts_baseline(const struct load_hooks *h, int fd, char dev[static IF_NAMESIZE])
+struct hostfacts_probe *load_facts_prepare(const struct load_hooks *h, int fd)
 {
-	sockopt_local_ifname(fd, dev, IF_NAMESIZE);
-	if (h && h->idle)
-		return hostfacts_idle_start(h->idle);
-	return hostfacts_idle_sample(NULL, LOAD_FACTS_IDLE_NS);
-}
-
-struct hostfacts_probe *load_facts_begin(const struct load_hooks *h, const char *dev,
-					 double baseline)
-{
-	struct hostfacts_where w = { .baseline_cores = baseline, .path_if = dev };
+	struct hostfacts_where w = { .baseline_cores = -1 };
 	uint32_t by[HOSTFACTS_MAX_PROCS];
+	char dev[IF_NAMESIZE] = "";
 
+	sockopt_local_ifname(fd, dev, sizeof(dev));
+	w.path_if = dev;
+	if (h && h->idle)
+		w.baseline_cores = hostfacts_idle_start(h->idle);
+	else
+		w.baseline_cores = hostfacts_idle_sample(NULL, LOAD_FACTS_IDLE_NS);
 	if (h && h->npids) {
 		w.npids = h->npids < HOSTFACTS_MAX_PROCS ? h->npids : HOSTFACTS_MAX_PROCS;
 		for (unsigned i = 0; i < w.npids; i++)
@@ -27,7 +25,12 @@ struct hostfacts_probe *load_facts_begin(const struct load_hooks *h, const char 
 		w.pids = h->pids;
 		w.pids_by = by;
 	}
-	return hostfacts_begin(&w);
+	return hostfacts_prepare(&w);
+}
+
+void load_facts_start(struct hostfacts_probe *p)
+{
+	hostfacts_start(p);
 }
 
 void load_facts_end(const struct load_hooks *h, struct hostfacts_probe *p, struct hostfacts *out)

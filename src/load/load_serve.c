@@ -328,11 +328,14 @@ static int send_facts(const struct load_serve_session *s, const struct hostfacts
 
 /* The window's first read of this host's facts: the data socket's
  * interface is the path's (a VPN's TUN, whose holder is found). */
-static struct hostfacts_probe *facts_begin(const char *dev, double baseline)
+static struct hostfacts_probe *facts_prepare(int fd, double baseline)
 {
-	struct hostfacts_where w = { .baseline_cores = baseline, .path_if = dev };
+	struct hostfacts_where w = { .baseline_cores = baseline };
+	char dev[IF_NAMESIZE] = "";
 
-	return hostfacts_begin(&w);
+	sockopt_local_ifname(fd, dev, sizeof(dev));
+	w.path_if = dev;
+	return hostfacts_prepare(&w);
 }
 
 static int send_results(const struct load_serve_session *s, struct load_streams *ls,
@@ -383,7 +386,6 @@ static int measure(const struct load_serve_session *s, struct data_server *ds,
 	struct load_streams ls;
 	struct hostfacts_probe *probe;
 	struct hostfacts *facts;
-	char dev[IF_NAMESIZE];
 	double baseline;
 	int rc;
 
@@ -401,8 +403,9 @@ static int measure(const struct load_serve_session *s, struct data_server *ds,
 	/* ~5 KiB: off the session thread's stack */
 	facts = s->host_facts ? malloc(sizeof(*facts)) : NULL;
 	baseline = s->idle ? hostfacts_idle_start(s->idle) : -1;
-	/* the path's interface, a VPN's TUN: before the streams own the fds */
-	sockopt_local_ifname(fds[0], dev, sizeof(dev));
+	/* the path's interface, a VPN's TUN, its holder found: before the
+	 * streams own the fds and the window starts */
+	probe = facts ? facts_prepare(fds[0], baseline) : NULL;
 	rc = load_streams_start(&ls, spec, fds, spec->reverse, ds->test_id, 0);
 	if (rc < 0) {
 		serve_refuse(s, PROTO_ERROR, PROTO_R_INTERNAL, "cannot start streams: %s",
@@ -410,12 +413,14 @@ static int measure(const struct load_serve_session *s, struct data_server *ds,
 		load_streams_free(&ls);
 		if (s->idle)
 			hostfacts_idle_stop(s->idle);
+		if (facts)
+			hostfacts_end(probe, facts);
 		free(facts);
 		return rc;
 	}
 	/* once the streams' threads run, and until they are joined: their
 	 * CPU is the test's */
-	probe = facts ? facts_begin(dev, baseline) : NULL;
+	hostfacts_start(probe);
 	rc = run_loop(s, &ls, ds->test_id);
 	if (facts)
 		hostfacts_end(probe, facts);
