@@ -153,18 +153,37 @@ static void add_external(struct run *r, struct run_path *rp, struct run_cpu *rc)
 			 elsewhere ? " on the lab's hosts (only in other namespaces)" : "");
 }
 
+/* Between hosts: the `process` key's processes on this host go into the
+ * client's host facts (the far host's VPN is found there by its TUN, as
+ * this one's is here when the key names nothing). */
+static void facts_pids(struct run *r, struct run_path *rp, struct load_hooks *hooks)
+{
+	const char *spec = rp->sp->process;
+	int n;
+
+	rp->nfacts_pids = 0;
+	if (!spec[0])
+		return;
+	n = procfind(PROC_ROOT, spec, rp->facts_pids, HOSTFACTS_MAX_PROCS);
+	if (n > 0) {
+		rp->nfacts_pids = (unsigned)n;
+		hooks->pids = rp->facts_pids;
+		hooks->npids = rp->nfacts_pids;
+		return;
+	}
+	if (rp->process_warned)
+		return;
+	rp->process_warned = true;
+	run_warn(r, "path %s: process = %s: %s on this host; its CPU is not read", rp->sp->name,
+		 spec, n < 0 ? "cannot read the pid file" : "no such process runs");
+}
+
 struct run_cpu *run_cpu_begin(struct run *r, struct run_path *rp, struct load_hooks *hooks)
 {
 	struct run_cpu *rc;
 
 	if (!r->lab) {
-		if (rp->sp->process[0] && !rp->process_warned) {
-			rp->process_warned = true;
-			run_warn(r,
-				 "path %s: process = %s: read in lab runs only (between hosts "
-				 "the far host's figures are not read yet)",
-				 rp->sp->name, rp->sp->process);
-		}
+		facts_pids(r, rp, hooks);
 		return NULL;
 	}
 	rc = calloc(1, sizeof(*rc));

@@ -130,7 +130,7 @@ static int do_trial(struct run *r, const struct trial_req *q, struct knee_measur
 	struct load_spec spec;
 	struct load_result lr;
 	struct results_trial *t;
-	struct load_hooks hooks = { 0 };
+	struct load_hooks hooks = { .idle = &r->idle };
 	struct run_cpu *cpu = NULL;
 	uint64_t start;
 	int rc;
@@ -159,7 +159,7 @@ static int do_trial(struct run *r, const struct trial_req *q, struct knee_measur
 	if (cpu) /* interval reports bracket the measured window for run_cpu */
 		spec.interval_ns = q->duration_ns / 5 ? q->duration_ns / 5 : q->duration_ns;
 	start = clock_now_ns();
-	rc = run_load(r, &spec, &lr, cpu ? &hooks : NULL);
+	rc = run_load(r, &spec, &lr, &hooks);
 	*wall = clock_now_ns() - start;
 	t = results_add_trial(r->res);
 	if (t) {
