@@ -113,6 +113,9 @@ struct hostfacts {
 	 * own share, so whole-machine figures carry something else. */
 	double machine_cores, baseline_cores;
 	bool rest_moved;
+#define HOSTFACTS_MOVED_MIN_CORES                                                                  \
+	0.1 /* and by more than this: /proc/stat's                                                 \
+	     * ticks (1/100 s a CPU) are noise below */
 
 	/* each CPU's share of its time in softirq (0..1), by CPU number, and
 	 * the busiest (-1: none) */

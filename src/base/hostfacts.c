@@ -358,7 +358,8 @@ static void machine_fill(const struct hostfacts_probe *p, struct hostfacts *f)
 	if (p->a.si_ok && p->b.si_ok)
 		own += softirq_cores(&p->a.si, &p->b.si, f->window_s);
 	rest = f->machine_cores - own - f->baseline_cores;
-	f->rest_moved = f->baseline_cores >= 0 && fabs(rest) > own;
+	f->rest_moved = f->baseline_cores >= 0 && fabs(rest) > own &&
+			fabs(rest) > HOSTFACTS_MOVED_MIN_CORES;
 }
 
 void hostfacts_end(struct hostfacts_probe *p, struct hostfacts *f)
