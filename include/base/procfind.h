@@ -40,6 +40,12 @@ int procfind_netns(const char *proc_root, int pid, uint64_t *dev, uint64_t *ino)
  * them apart (procfind_netns). */
 int procfind_tun(const char *proc_root, const char *ifname, int *pids, unsigned max);
 
+/* Calls fn with each of process pid's fds (its name under /proc/PID/fd)
+ * and what it links to ("socket:[123]", "/dev/net/tun"), until fn
+ * returns true; whether one did (false too when the fds cannot be read). */
+typedef bool (*procfind_fd_fn)(const char *fd, const char *target, void *arg);
+bool procfind_each_fd(const char *proc_root, int pid, procfind_fd_fn fn, void *arg);
+
 /* The inodes of process pid's sockets (its fds that link to
  * "socket:[INODE]"), at most max; how many, or -errno. */
 int procfind_sockets(const char *proc_root, int pid, uint64_t *inodes, unsigned max);

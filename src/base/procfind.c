@@ -175,8 +175,7 @@ static bool fd_is_tun(const char *proc_root, int pid, const char *fd, const char
 	return found;
 }
 
-/* Whether one of pid's fds is /dev/net/tun attached to ifname. */
-static bool holds_tun(const char *proc_root, int pid, const char *ifname)
+bool procfind_each_fd(const char *proc_root, int pid, procfind_fd_fn fn, void *arg)
 {
 	char dir[300];
 	struct dirent *de;
@@ -197,11 +196,22 @@ static bool holds_tun(const char *proc_root, int pid, const char *ifname)
 		if (n <= 0)
 			continue;
 		target[n] = '\0';
-		found = !strcmp(target, "/dev/net/tun") &&
-			fd_is_tun(proc_root, pid, de->d_name, ifname);
+		found = fn(de->d_name, target, arg);
 	}
 	closedir(d);
 	return found;
+}
+
+struct tun_want {
+	const char *proc_root, *ifname;
+	int pid;
+};
+
+static bool is_tun(const char *fd, const char *target, void *arg)
+{
+	const struct tun_want *w = arg;
+
+	return !strcmp(target, "/dev/net/tun") && fd_is_tun(w->proc_root, w->pid, fd, w->ifname);
 }
 
 int procfind_tun(const char *proc_root, const char *ifname, int *pids, unsigned max)
@@ -218,7 +228,10 @@ int procfind_tun(const char *proc_root, const char *ifname, int *pids, unsigned 
 	while ((de = readdir(d)) && n < max) {
 		int pid;
 
-		if (is_pid(de->d_name, &pid) && holds_tun(proc_root, pid, ifname))
+		if (!is_pid(de->d_name, &pid))
+			continue;
+		if (procfind_each_fd(proc_root, pid, is_tun,
+				     &(struct tun_want){ proc_root, ifname, pid }))
 			pids[n++] = pid;
 	}
 	closedir(d);
@@ -226,31 +239,32 @@ int procfind_tun(const char *proc_root, const char *ifname, int *pids, unsigned 
 	return (int)n;
 }
 
+struct sockets {
+	uint64_t *inodes;
+	unsigned n, max;
+};
+
+static bool add_socket(const char *fd, const char *target, void *arg)
+{
+	struct sockets *s = arg;
+	uint64_t ino;
+
+	(void)fd;
+	if (sscanf(target, "socket:[%" SCNu64 "]", &ino) == 1)
+		s->inodes[s->n++] = ino;
+	return s->n >= s->max;
+}
+
 int procfind_sockets(const char *proc_root, int pid, uint64_t *inodes, unsigned max)
 {
+	struct sockets s = { inodes, 0, max };
 	char dir[300];
-	struct dirent *de;
-	unsigned n = 0;
-	DIR *d;
+	struct stat st;
 
 	snprintf(dir, sizeof(dir), "%s/%d/fd", proc_root, pid);
-	d = opendir(dir);
-	if (!d)
+	if (stat(dir, &st) < 0)
 		return -errno;
-	while (n < max && (de = readdir(d))) {
-		char target[64];
-		uint64_t ino;
-		ssize_t len;
-
-		if (de->d_name[0] == '.')
-			continue;
-		len = readlinkat(dirfd(d), de->d_name, target, sizeof(target) - 1);
-		if (len <= 0)
-			continue;
-		target[len] = '\0';
-		if (sscanf(target, "socket:[%" SCNu64 "]", &ino) == 1)
-			inodes[n++] = ino;
-	}
-	closedir(d);
-	return (int)n;
+	if (max)
+		procfind_each_fd(proc_root, pid, add_socket, &s);
+	return (int)s.n;
 }

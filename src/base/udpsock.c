@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "procfind.h"
 #include "udpsock.h"
 
 static bool parse_line(const char *line, uint8_t family, struct udpsock_entry *e)
@@ -171,28 +172,10 @@ bool udpsock_top_riser(const struct udpsock_table *before, const struct udpsock_
 	return best > 0;
 }
 
-static bool links_to(const char *dir, const char *want)
+static bool links_to(const char *fd, const char *target, void *want)
 {
-	DIR *d = opendir(dir);
-	struct dirent *de;
-	bool found = false;
-
-	if (!d)
-		return false;
-	while (!found && (de = readdir(d))) {
-		char target[64];
-		ssize_t n;
-
-		if (de->d_name[0] == '.')
-			continue;
-		n = readlinkat(dirfd(d), de->d_name, target, sizeof(target) - 1);
-		if (n <= 0)
-			continue;
-		target[n] = '\0';
-		found = !strcmp(target, want);
-	}
-	closedir(d);
-	return found;
+	(void)fd;
+	return !strcmp(target, want);
 }
 
 static void read_comm(const char *proc_root, int pid, char comm[static UDPSOCK_COMM_LEN])
@@ -222,14 +205,12 @@ bool udpsock_owner_process(const char *proc_root, struct udpsock_owner *o)
 		return false;
 	snprintf(want, sizeof(want), "socket:[%" PRIu64 "]", o->inode);
 	while ((de = readdir(d))) {
-		char dir[300];
 		int pid;
 
 		if (!isdigit((unsigned char)de->d_name[0]))
 			continue;
 		pid = atoi(de->d_name);
-		snprintf(dir, sizeof(dir), "%s/%d/fd", proc_root, pid);
-		if (pid > 0 && links_to(dir, want)) {
+		if (pid > 0 && procfind_each_fd(proc_root, pid, links_to, want)) {
 			o->pid = pid;
 			read_comm(proc_root, pid, o->comm);
 			break;

@@ -65,17 +65,27 @@ static void drops(char *buf, size_t len, size_t *off, const struct hostfacts *f)
 		    (unsigned long long)f->socks[i].drops);
 }
 
+/* An end that did not report says why, one that found nothing says so
+ * (none); false when f has processes to name. */
+static bool unknown_or_none(char *buf, size_t len, size_t *off, const struct hostfacts *f,
+			    const char *none)
+{
+	buf[0] = '\0';
+	if (!f->known) {
+		add(buf, len, off, "unknown (%s)", f->unknown[0] ? f->unknown : "not measured");
+		return true;
+	}
+	if (!f->nprocs)
+		add(buf, len, off, "%s", none);
+	return false;
+}
+
 void report_facts_brief(char *buf, size_t len, const struct hostfacts *f)
 {
 	size_t off = 0;
 
-	buf[0] = '\0';
-	if (!f->known) {
-		add(buf, len, &off, "unknown (%s)", f->unknown[0] ? f->unknown : "not measured");
+	if (unknown_or_none(buf, len, &off, f, "no overlay/VPN process found"))
 		return;
-	}
-	if (!f->nprocs)
-		add(buf, len, &off, "no overlay/VPN process found");
 	for (unsigned i = 0; i < f->nprocs; i++) {
 		add(buf, len, &off, "%s", i ? "; " : "");
 		proc(buf, len, &off, &f->procs[i]);
@@ -108,13 +118,8 @@ static void found(char *buf, size_t len, const struct hostfacts *f)
 {
 	size_t off = 0;
 
-	buf[0] = '\0';
-	if (!f->known) {
-		add(buf, len, &off, "unknown (%s)", f->unknown[0] ? f->unknown : "not measured");
+	if (unknown_or_none(buf, len, &off, f, "none found"))
 		return;
-	}
-	if (!f->nprocs)
-		add(buf, len, &off, "none found");
 	for (unsigned i = 0; i < f->nprocs; i++) {
 		add(buf, len, &off, "%s%s ", i ? ", " : "", f->procs[i].comm);
 		how(buf, len, &off, &f->procs[i]);
