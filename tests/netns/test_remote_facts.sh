@@ -7,9 +7,9 @@
 #   - an older server (`ovlperf server --no-host-facts` answers as one):
 #     the far host's facts are "unknown" with the server's version, the
 #     client's own are there, exit 0;
-#   - wireguard-go (Debian's) at both ends, named nowhere: each end finds
-#     it by the TUN device its data socket uses (fdinfo's iff:), with its
-#     UDP port, its CPU (no more than its own /proc/PID/stat counted over
+#   - wireguard-go (Debian's, remote_wg.sh) at both ends, named nowhere:
+#     each end finds it by the TUN device its data socket uses (fdinfo's
+#     iff:), with its UDP port (51820 at the server's end), its CPU (no more than its own /proc/PID/stat counted over
 #     a wider window) and its busiest thread; under a UDP load above what
 #     it carries, its TUN's tx drops as the client's facts count them
 #     against `ip -s link` read around the test;
@@ -56,24 +56,11 @@ kill "$OLD"
 wait "$OLD" 2>/dev/null || true
 
 # --- wireguard-go, found by its TUN ------------------------------------------------
-(umask 077 && wg genkey >"$DIR/c.key" && wg genkey >"$DIR/s.key")
-wg_up()
-{
-	local ns=$1 dev=$2 key=$3 peer=$4 addr=$5 addr6=$6 ep=$7
-	ip netns exec "$ns" setsid wireguard-go -f "$dev" >>"$DIR/$dev.log" 2>&1 &
-	echo $! >"$DIR/$dev.pid"
-	on_exit "kill \$(cat $DIR/$dev.pid)"
-	for _ in $(seq 50); do [ -S "/var/run/wireguard/$dev.sock" ] && break; sleep 0.1; done
-	ip netns exec "$ns" wg set "$dev" private-key "$DIR/$key" listen-port 51820 \
-		peer "$(wg pubkey <"$DIR/$peer")" endpoint "$ep:51820" \
-		allowed-ips 198.19.40.0/24,2001:2:0:41::/64
-	ip -n "$ns" addr add "$addr/24" dev "$dev"
-	ip -n "$ns" addr add "$addr6/64" dev "$dev" nodad
-	ip -n "$ns" link set "$dev" mtu 1420 up
-}
-wg_up "$C" fawgc c.key s.key 198.19.40.1 2001:2:0:41::1 198.18.40.1
-wg_up "$S" fawgs s.key c.key 198.19.40.2 2001:2:0:41::2 198.18.40.2
-for _ in $(seq 50); do ip netns exec "$C" ping -c1 -W1 198.19.40.2 >/dev/null 2>&1 && break; done
+# remote_wg.sh: fawgc (198.19.6.1, 2001:2:0:66::1) and fawgs (.2, ::2, UDP
+# 51820); the client's end on a port of the kernel's choosing
+WG="bash $(dirname "$0")/remote_wg.sh"
+on_exit "$WG down fawg '$DIR'"
+$WG up fawg "$C" "$S" 198.18.40.1 "$DIR"
 WGC=$(cat "$DIR/fawgc.pid") WGS=$(cat "$DIR/fawgs.pid")
 server_in "$S" "$DIR/server.log" server
 NEW=$SERVER_PID
@@ -81,7 +68,7 @@ NEW=$SERVER_PID
 # cpu_s PID: the process's utime + stime so far, seconds
 cpu_s() { awk -v hz="$(getconf CLK_TCK)" '{ sub(/.*\) /, ""); print ($12 + $13) / hz }' "/proc/$1/stat"; }
 
-for addr in 198.19.40.2 2001:2:0:41::2; do
+for addr in 198.19.6.2 2001:2:0:66::2; do
 	c0=$(cpu_s "$WGC") s0=$(cpu_s "$WGS")
 	ip netns exec "$C" "$OVLPERF" client -c "$addr" -t 2 --json >"$DIR/wg.json" 2>"$DIR/wg.err" ||
 		fail "TCP over wireguard-go ($addr): $(tail -2 "$DIR/wg.err")"
@@ -101,7 +88,8 @@ for end, pid, dev, a, b in (("client", int(sys.argv[2]), "fawgc", *map(float, sy
     used = p["cores"] * f["window_s"]
     # its own count over a wider window (around the client), one tick of slack
     ok &= (p["found_by"] == ["tun"] and p["tun"] == dev and p["comm"] == "wireguard-go"
-           and p["udp_port"] == 51820 and p["busiest_thread"] != ""
+           and p["udp_port"] == (51820 if end == "server" else p["udp_port"] or -1)
+           and p["busiest_thread"] != ""
            and 0 < p["busiest_cores"] <= p["cores"] + 1e-6 and 0 < used <= b - a + 0.011)
     out.append(f"{end}: {p['comm']} by {p['found_by']} on {p['tun']} port {p['udp_port']}, "
                f"{used:.2f} CPU s of {b - a:.2f}, busiest {p['busiest_thread']} "
@@ -117,7 +105,7 @@ tun_txdrop() { ip -n "$C" -s -j link show fawgc | python3 -c 'import json,sys; p
 # A UDP load the daemon cannot carry: the kernel drops at its TUN's queue
 # what wireguard-go did not read in time. A run without drops says nothing
 # of their count: tried again, up to three times.
-for addr in 198.19.40.2 2001:2:0:41::2; do
+for addr in 198.19.6.2 2001:2:0:66::2; do
 	for try in 1 2 3; do
 		d0=$(tun_txdrop)
 		ip netns exec "$C" "$OVLPERF" client -c "$addr" -u -b 20G -l 1300 -t 2 --json \
