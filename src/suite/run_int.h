@@ -49,6 +49,7 @@ struct run_path {
 	 * for each trial, read into the client's host facts */
 	int facts_pids[HOSTFACTS_MAX_PROCS];
 	unsigned nfacts_pids;
+	bool moved_warned; /* "the rest of the machine moved" said once */
 };
 
 struct run {

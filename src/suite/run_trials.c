@@ -120,6 +120,27 @@ static void account(struct run *r, const struct run_path *p, int rc, uint64_t wa
 			 p->sp->name, p->failures, strerror(-rc));
 }
 
+/* A machine whose other work moved during a trial by more than the
+ * test's own share (hostfacts.h): its whole-machine CPU figures carry that
+ * work. Said once a path. */
+static void warn_moved(struct run *r, struct run_path *p, const struct results_trial *t)
+{
+	const struct hostfacts *f[2] = { &t->facts_client, &t->facts_server };
+	static const char *const end[2] = { "client", "server" };
+
+	for (int i = 0; i < 2 && !p->moved_warned; i++) {
+		if (!f[i]->known || !f[i]->rest_moved)
+			continue;
+		p->moved_warned = true;
+		run_warn(r,
+			 "path %s: trial %u: the %s host's machine was %.2f cores busy, %.2f "
+			 "at rest before it: the rest of the machine moved by more than the "
+			 "test's own share, and its whole-machine CPU figures carry that work",
+			 p->sp->name, r->trial_no, end[i], f[i]->machine_cores,
+			 f[i]->baseline_cores);
+	}
+}
+
 /* Runs one trial and records it; *idx receives its index in res->trials and
  * km (if not NULL) the knee measurement it stands for. Returns load_run's
  * result, or -ENOMEM when the trial could not be recorded. */
@@ -192,6 +213,8 @@ static int do_trial(struct run *r, const struct trial_req *q, struct knee_measur
 	if (rc < 0 && rc != -EINTR)
 		run_warn(r, "path %s: trial %u failed: %s", p->sp->name, r->trial_no,
 			 t && t->error[0] ? t->error : strerror(-rc));
+	if (t)
+		warn_moved(r, p, t);
 	account(r, p, rc, *wall, q->duration_ns);
 	trial_event(r, q,
 		    &(struct run_progress){ .kind = RUN_PROGRESS_TRIAL_DONE,
