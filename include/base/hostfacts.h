@@ -65,7 +65,9 @@ struct hostfacts_cgroup {
 /* One process over the window: all its threads' CPU and its busiest. */
 struct hostfacts_proc {
 	int pid;
-	char comm[HOSTFACTS_NAME];
+	char comm[HOSTFACTS_NAME];    /* its comm; for a program run through
+				       * /proc/self/exe (comm "exe"), its file's
+				       * name: "ovlperf" for the built-in daemons */
 	uint32_t found_by;	      /* HOSTFACTS_BY_*; 0 for the test's own */
 	char tun[HOSTFACTS_NAME];     /* the TUN device it holds ("": none) */
 	uint16_t udp_port;	      /* the local port of its UDP socket (0: none) */

@@ -118,6 +118,25 @@ static bool same_netns(const char *proc_root, int pid)
 	return dev == (uint64_t)st.st_dev && ino == (uint64_t)st.st_ino;
 }
 
+/* A process's name: its comm, or for one run through /proc/self/exe (the
+ * built-in overlay's daemons: comm "exe") its program's file name. */
+static void name_of(const char *proc_root, int pid, char name[static HOSTFACTS_NAME])
+{
+	char path[300], target[256], *base;
+	ssize_t n;
+
+	procfind_comm(proc_root, pid, name, HOSTFACTS_NAME);
+	if (strcmp(name, "exe"))
+		return;
+	snprintf(path, sizeof(path), "%s/%d/exe", proc_root, pid);
+	n = readlink(path, target, sizeof(target) - 1);
+	if (n <= 0)
+		return;
+	target[n] = '\0';
+	base = strrchr(target, '/');
+	snprintf(name, HOSTFACTS_NAME, "%.*s", HOSTFACTS_NAME - 1, base ? base + 1 : target);
+}
+
 static struct probe_proc *add_proc(struct hostfacts_probe *p, int pid, uint32_t by)
 {
 	struct probe_proc *pp;
@@ -132,7 +151,7 @@ static struct probe_proc *add_proc(struct hostfacts_probe *p, int pid, uint32_t 
 	pp = &p->procs[p->nprocs++];
 	pp->pid = pid;
 	pp->found_by = by;
-	procfind_comm(p->proc_root, pid, pp->comm, sizeof(pp->comm));
+	name_of(p->proc_root, pid, pp->comm);
 	return pp;
 }
 

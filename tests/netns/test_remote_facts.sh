@@ -203,7 +203,7 @@ if not f["known"] or len(p) != 1:
     sys.exit()
 p, whole_ms, whole_n = p[0], int(sys.argv[2]) / 1e6, int(sys.argv[3])
 cg = p["cgroup"]
-print(int(p["found_by"] == ["tun"] and p["tun"].startswith("ovs") and cg["version"] == 1
+print(int(p["found_by"] == ["tun"] and p["tun"].startswith("ovs") and p["comm"] == "ovlperf" and cg["version"] == 1
           and abs(cg["quota_cores"] - 0.15) < 1e-6 and 0 < cg["throttled_ms"] <= whole_ms
           and 0 < cg["nr_throttled"] <= whole_n and p["cores"] <= 0.15 * 1.1),
       f"{p['comm']} on {p['tun']} (found by {p['found_by']}): quota {cg['quota_cores']} cores,",
