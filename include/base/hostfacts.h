@@ -176,6 +176,12 @@ struct hostfacts_probe *hostfacts_begin(const struct hostfacts_where *w);
  * unknown, "not read"). */
 void hostfacts_end(struct hostfacts_probe *p, struct hostfacts *out);
 
+/* The machine's busy cores over f's window less its baseline: what the
+ * test, its overlay and whatever changed on the machine since it was at
+ * rest used. < 0: unknown (not reported, no baseline, the rest of the
+ * machine moved by more than the test's own share, or nothing left). */
+double hostfacts_net_cores(const struct hostfacts *f);
+
 /* The TCP settings in force under proc_sys ("/proc/sys") into f
  * (sysctl_known false when tcp_rmem cannot be read). */
 void hostfacts_read_sysctls(const char *proc_sys, struct hostfacts *f);

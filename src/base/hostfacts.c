@@ -415,6 +415,16 @@ void hostfacts_end(struct hostfacts_probe *p, struct hostfacts *f)
 	free(p);
 }
 
+double hostfacts_net_cores(const struct hostfacts *f)
+{
+	double net;
+
+	if (!f->known || f->baseline_cores < 0 || f->rest_moved)
+		return -1;
+	net = f->machine_cores - f->baseline_cores;
+	return net > 0 ? net : -1;
+}
+
 /* "a b c" (tcp_rmem) or "a" into v[0..n-1]; the count read. */
 static int sysctl_u32s(const char *proc_sys, const char *name, uint32_t *v, int n)
 {

@@ -191,6 +191,25 @@ static void test_probe_self(void **state)
 	assert_string_equal(f.unknown, "not read (the test did not start, or no memory)");
 }
 
+static void test_net_cores(void **state)
+{
+	struct hostfacts f;
+
+	(void)state;
+	hostfacts_unknown(&f, NULL);
+	assert_true(hostfacts_net_cores(&f) < 0); /* not reported */
+	f.known = true;
+	f.machine_cores = 1.75;
+	assert_true(hostfacts_net_cores(&f) < 0); /* no baseline */
+	f.baseline_cores = 0.25;
+	assert_true(hostfacts_net_cores(&f) == 1.5);
+	f.rest_moved = true;
+	assert_true(hostfacts_net_cores(&f) < 0);
+	f.rest_moved = false;
+	f.baseline_cores = 1.8; /* the machine quieter than at rest: nothing to book */
+	assert_true(hostfacts_net_cores(&f) < 0);
+}
+
 static void test_idle(void **state)
 {
 	struct hostfacts_idle i;
@@ -218,7 +237,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_tun_holder), cmocka_unit_test(test_sockets),
 		cmocka_unit_test(test_softnet),	   cmocka_unit_test(test_sysctls),
-		cmocka_unit_test(test_probe_self), cmocka_unit_test(test_idle),
+		cmocka_unit_test(test_probe_self), cmocka_unit_test(test_net_cores),
+		cmocka_unit_test(test_idle),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
