@@ -155,7 +155,10 @@ struct hostfacts_where {
 						     * /proc/sys */
 	const char *path_if;			    /* the path's interface: its TUN's holder is
 						     * found (NULL or "": unknown) */
-	int test_pid;				    /* the test's process (0: this one) */
+	const char *far_addr; /* the far host's underlay address, a literal: the
+			       * holder of a UDP socket connected to it is found
+			       * (NULL, "" or a name: not looked for) */
+	int test_pid;	      /* the test's process (0: this one) */
 	/* processes found otherwise (the scenario's `process` key), each
 	 * with its HOSTFACTS_BY_* */
 	const int *pids;

@@ -33,6 +33,7 @@ struct load_hooks {
 	struct hostfacts_idle *idle;
 	const int *pids;
 	unsigned npids;
+	const char *far_addr; /* the far host's underlay address (hostfacts.h) */
 };
 
 /* Runs one test against a server. On failure returns a negative errno and

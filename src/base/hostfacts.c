@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <arpa/inet.h>
 #include <net/if.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -193,6 +194,32 @@ static void find_tun_holders(struct hostfacts_probe *p)
 	}
 }
 
+/* The processes holding a UDP socket connected to the far host's
+ * underlay address (a VPN whose socket is connected to its peer). */
+static void find_udp_owners(struct hostfacts_probe *p, const char *far)
+{
+	uint8_t addr[16];
+	uint8_t family = 0;
+
+	if (!far || !far[0] || !p->a.us_ok)
+		return;
+	if (inet_pton(AF_INET, far, addr) == 1)
+		family = 4;
+	else if (inet_pton(AF_INET6, far, addr) == 1)
+		family = 6;
+	for (unsigned i = 0; family && i < p->a.us.n; i++) {
+		struct udpsock_owner o = { .inode = p->a.us.e[i].inode };
+		struct probe_proc *pp;
+
+		if (!udpsock_connected_to(&p->a.us.e[i], family, addr) ||
+		    !udpsock_owner_process(p->proc_root, &o) || o.pid == p->test.pid)
+			continue;
+		pp = add_proc(p, o.pid, HOSTFACTS_BY_UDP);
+		if (pp)
+			pp->udp_port = p->a.us.e[i].port;
+	}
+}
+
 struct hostfacts_probe *hostfacts_prepare(const struct hostfacts_where *w)
 {
 	struct hostfacts_probe *p = calloc(1, sizeof(*p));
@@ -213,6 +240,7 @@ struct hostfacts_probe *hostfacts_prepare(const struct hostfacts_where *w)
 		add_proc(p, w->pids[i], w->pids_by ? w->pids_by[i] : HOSTFACTS_BY_PROCESS);
 	for (unsigned i = 0; i < p->nprocs; i++)
 		p->procs[i].udp_port = udp_port_of(p, p->procs[i].pid);
+	find_udp_owners(p, w->far_addr);
 	return p;
 }
 

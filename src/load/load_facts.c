@@ -14,6 +14,7 @@ struct hostfacts_probe *load_facts_prepare(const struct load_hooks *h, int fd)
 
 	sockopt_local_ifname(fd, dev, sizeof(dev));
 	w.path_if = dev;
+	w.far_addr = h ? h->far_addr : NULL;
 	if (h && h->idle)
 		w.baseline_cores = hostfacts_idle_start(h->idle);
 	else

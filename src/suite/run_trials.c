@@ -152,6 +152,7 @@ static int do_trial(struct run *r, const struct trial_req *q, struct knee_measur
 	struct load_result lr;
 	struct results_trial *t;
 	struct load_hooks hooks = { .idle = &r->idle };
+
 	struct run_cpu *cpu = NULL;
 	uint64_t start;
 	int rc;
@@ -176,6 +177,10 @@ static int do_trial(struct run *r, const struct trial_req *q, struct knee_measur
 	r->trial_no++;
 	trial_event(r, q, &(struct run_progress){ .kind = RUN_PROGRESS_TRIAL });
 	memset(&lr, 0, sizeof(lr));
+	/* an overlay between hosts: its process may hold a UDP socket
+	 * connected to the far host's underlay address */
+	if (!r->scn->is_lab && p->sp->type != SCN_PATH_UNDERLAY)
+		hooks.far_addr = r->scn->hosts[p->sp->host].address;
 	cpu = run_cpu_begin(r, p, &hooks);
 	if (cpu) /* interval reports bracket the measured window for run_cpu */
 		spec.interval_ns = q->duration_ns / 5 ? q->duration_ns / 5 : q->duration_ns;

@@ -16,7 +16,8 @@
 #   - the built-in overlay's far daemon (`server --overlay`) in a cgroup v1
 #     CPU quota of 15 %: the far host's facts in run.json name the daemon
 #     (found by its TUN), its quota and the time it was throttled, no more
-#     than the cgroup's own cpu.stat says over the run.
+#     than the cgroup's own cpu.stat says over the run; the near daemon is
+#     found by its TUN and by its UDP socket connected to the far host.
 source "$(dirname "$0")/lib.sh"
 
 C=fa-c S=fa-s
@@ -203,12 +204,17 @@ if not f["known"] or len(p) != 1:
     sys.exit()
 p, whole_ms, whole_n = p[0], int(sys.argv[2]) / 1e6, int(sys.argv[3])
 cg = p["cgroup"]
-print(int(p["found_by"] == ["tun"] and p["tun"].startswith("ovs") and p["comm"] == "ovlperf" and cg["version"] == 1
+# this end's daemon: by its TUN and by its UDP socket, connected to the
+# far host's underlay address
+near = [q for q in t["host_facts"]["client"]["processes"] if q["found_by"] == ["tun", "udp"]
+        and q["comm"] == "ovlperf" and q["udp_port"] > 0]
+print(int(len(near) == 1 and p["found_by"] == ["tun"] and p["tun"].startswith("ovs") and p["comm"] == "ovlperf" and cg["version"] == 1
           and abs(cg["quota_cores"] - 0.15) < 1e-6 and 0 < cg["throttled_ms"] <= whole_ms
           and 0 < cg["nr_throttled"] <= whole_n and p["cores"] <= 0.15 * 1.1),
       f"{p['comm']} on {p['tun']} (found by {p['found_by']}): quota {cg['quota_cores']} cores,",
       f"used {p['cores']:.3f}, throttled {cg['throttled_ms']:.0f} ms in {cg['nr_throttled']}",
-      f"periods of the cgroup's {whole_ms:.0f} ms in {whole_n}; busiest {p['busiest_thread']}")
+      f"periods of the cgroup's {whole_ms:.0f} ms in {whole_n}; busiest {p['busiest_thread']};",
+      f"this end's daemon by {near[0]['found_by'] if near else t['host_facts']['client']['processes']}")
 PY
 	[ "$(cut -d' ' -f1 "$DIR/q$fam.check")" = 1 ] || fail "IPv$fam: $(cat "$DIR/q$fam.check")"
 	ok "IPv$fam far host: $(cut -d' ' -f2- "$DIR/q$fam.check")"
