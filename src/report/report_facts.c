@@ -25,14 +25,20 @@ __attribute__((format(printf, 4, 5))) static void add(char *buf, size_t len, siz
 
 static void how(char *buf, size_t len, size_t *off, const struct hostfacts_proc *p)
 {
-	if (p->found_by & HOSTFACTS_BY_TUN)
-		add(buf, len, off, "by its TUN %s", p->tun);
-	else if (p->found_by & HOSTFACTS_BY_PROCESS)
-		add(buf, len, off, "by the process key");
-	else
-		add(buf, len, off, "as the built-in overlay's");
+	static const char *const ways[] = { "its TUN", "its UDP socket to the far host",
+					    "as the built-in overlay's daemon", "the process key" };
+	const char *sep = "by ";
+
+	for (unsigned i = 0; i < sizeof(ways) / sizeof(ways[0]); i++) {
+		if (!(p->found_by & (1u << i)))
+			continue;
+		add(buf, len, off, "%s%s", sep, ways[i]);
+		if (i == 0)
+			add(buf, len, off, " %s", p->tun);
+		sep = " and ";
+	}
 	if (p->udp_port)
-		add(buf, len, off, ", UDP %u", p->udp_port);
+		add(buf, len, off, "%sUDP %u", p->found_by ? ", " : "", p->udp_port);
 }
 
 static void proc(char *buf, size_t len, size_t *off, const struct hostfacts_proc *p)

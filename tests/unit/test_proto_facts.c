@@ -15,18 +15,24 @@
 
 static uint8_t buf[PROTO_MAX_MSG];
 
+/* f as HOST_FACTS in buf, parsed into m */
+static void encoded(const struct hostfacts *f, struct proto_msg *m)
+{
+	ssize_t n = proto_encode_host_facts(buf, sizeof(buf), f);
+
+	assert_true(n > 0);
+	assert_int_equal(proto_parse(buf, (size_t)n, m), 0);
+	assert_int_equal(m->type, PROTO_HOST_FACTS);
+}
+
 static void test_round_trip(void **state)
 {
 	struct hostfacts f, g;
 	struct proto_msg m;
-	ssize_t n;
 
 	(void)state;
 	sample(&f);
-	n = proto_encode_host_facts(buf, sizeof(buf), &f);
-	assert_true(n > 0);
-	assert_int_equal(proto_parse(buf, (size_t)n, &m), 0);
-	assert_int_equal(m.type, PROTO_HOST_FACTS);
+	encoded(&f, &m);
 	assert_int_equal(m.len, PROTO_FACTS_FIXED_LEN + 3 * PROTO_FACTS_PROC_LEN +
 					PROTO_FACTS_LINK_LEN + PROTO_FACTS_SOCK_LEN + 2 * 4);
 	assert_int_equal(proto_decode_host_facts(m.body, m.len, &g), 0);
@@ -83,13 +89,11 @@ static void test_unknowns(void **state)
 {
 	struct hostfacts f, g;
 	struct proto_msg m;
-	ssize_t n;
 
 	(void)state;
 	hostfacts_unknown(&f, NULL);
 	f.known = true;
-	n = proto_encode_host_facts(buf, sizeof(buf), &f);
-	assert_int_equal(proto_parse(buf, (size_t)n, &m), 0);
+	encoded(&f, &m);
 	assert_int_equal(m.len, PROTO_FACTS_FIXED_LEN + PROTO_FACTS_PROC_LEN);
 	assert_int_equal(proto_decode_host_facts(m.body, m.len, &g), 0);
 	assert_true(g.baseline_cores < 0);
@@ -102,12 +106,10 @@ static void test_lengths(void **state)
 {
 	struct hostfacts f, g;
 	struct proto_msg m;
-	ssize_t n;
 
 	(void)state;
 	sample(&f);
-	n = proto_encode_host_facts(buf, sizeof(buf), &f);
-	assert_int_equal(proto_parse(buf, (size_t)n, &m), 0);
+	encoded(&f, &m);
 	/* one byte short, one too many: refused */
 	assert_int_equal(proto_decode_host_facts(m.body, m.len - 1, &g), PROTO_E_LENGTH);
 	assert_false(g.known);
