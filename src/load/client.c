@@ -626,6 +626,7 @@ static int measure(struct client *cl, int *fds)
 	/* before the streams' threads are joined: their CPU is the test's */
 	client_facts_end(cl, probe);
 	load_streams_stop(&ls);
+	load_facts_streams(&cl->res->facts_client, &ls);
 	load_streams_results(&ls, cl->mine);
 	load_streams_outer(&ls, &outer);
 	serr = load_streams_error(&ls);

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: MIT
 /* The client's host facts over a test (load_facts.h). */
 #include <net/if.h>
+#include <stdio.h>
 
 #include "hostfacts.h"
 #include "load_facts.h"
 #include "sockopt.h"
+#include "tcp_load.h"
+#include "udp_load.h"
 
 struct hostfacts_probe *load_facts_prepare(const struct load_hooks *h, int fd)
 {
@@ -39,4 +42,20 @@ void load_facts_end(const struct load_hooks *h, struct hostfacts_probe *p, struc
 	hostfacts_end(p, out);
 	if (h && h->idle)
 		hostfacts_idle_stop(h->idle);
+}
+
+void load_facts_streams(struct hostfacts *f, const struct load_streams *ls)
+{
+	for (unsigned i = 0; f->known && i < ls->n; i++) {
+		const struct cpu_use *c = ls->udp ? &ls->us[i].cpu : &ls->tcp[i].cpu;
+		double share = c->wall_s > 0 ? (c->user_s + c->sys_s) / c->wall_s : 0;
+
+		if (share <= f->test.busiest_cores)
+			continue;
+		f->test.busiest_cores = share;
+		f->test.busiest_tid = 0;
+		/* at most LOAD_MAX_STREAMS: the bound keeps the name in its 16 bytes */
+		snprintf(f->test.busiest, sizeof(f->test.busiest), "stream %u",
+			 i < LOAD_MAX_STREAMS ? i + 1 : LOAD_MAX_STREAMS);
+	}
 }

@@ -9,6 +9,7 @@
 #define OVLPERF_LOAD_FACTS_H
 
 #include "load.h"
+#include "load_streams.h"
 
 /* The machine's busy CPU measured this long before a test that has no
  * gap before it to measure (`ovlperf client`: one test). */
@@ -21,6 +22,12 @@
 struct hostfacts_probe *load_facts_prepare(const struct load_hooks *hooks, int fd);
 /* Once the streams run (their threads are the test's): the first read. */
 void load_facts_start(struct hostfacts_probe *p);
+/* After the streams' threads are joined: the busiest of them by its own
+ * count (RUSAGE_THREAD, ls's) as the test's busiest thread ("stream N")
+ * when busier than any thread read in /proc (a stream thread that ended
+ * before the window's last read is not there). */
+void load_facts_streams(struct hostfacts *f, const struct load_streams *ls);
+
 /* Before the streams' threads are joined: fills out and frees p (NULL:
  * out is unknown). */
 void load_facts_end(const struct load_hooks *hooks, struct hostfacts_probe *p,

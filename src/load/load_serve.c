@@ -18,6 +18,7 @@
 #include "ctrl.h"
 #include "data_conn.h"
 #include "hostfacts.h"
+#include "load_facts.h"
 #include "interrupt.h"
 #include "load_serve.h"
 #include "load_streams.h"
@@ -425,6 +426,8 @@ static int measure(const struct load_serve_session *s, struct data_server *ds,
 	if (facts)
 		hostfacts_end(probe, facts);
 	load_streams_stop(&ls);
+	if (facts)
+		load_facts_streams(facts, &ls);
 	if (s->idle)
 		hostfacts_idle_stop(s->idle);
 	/* the path MTU fell below the datagrams during the test (ICMP) */
