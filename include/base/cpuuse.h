@@ -56,6 +56,18 @@ int cpuuse_threads_read(const char *proc_root, int pid, struct cpuuse_threads *o
  * wall time between (*share); -1 when none. */
 int cpuuse_threads_busiest(const struct cpuuse_threads *a, const struct cpuuse_threads *b,
 			   double *share);
+/* The cores the whole process used between a and b (its threads in
+ * both); 0 when no time passed. */
+double cpuuse_threads_cores(const struct cpuuse_threads *a, const struct cpuuse_threads *b);
+
+/* Process pid's CPU time so far, all its threads, those that ended
+ * included (/proc/PID/stat's utime + stime); 0 or -errno. */
+int cpuuse_process_cpu(const char *proc_root, int pid, uint64_t *cpu_ns);
+
+/* The whole machine's busy CPU time so far (every namespace shares it),
+ * from proc_root/stat's cpu line: user nice system irq softirq steal
+ * (idle and iowait not); 0 or -errno. */
+int cpuuse_machine_busy(const char *proc_root, uint64_t *busy_ns);
 
 /* The CPU quota of a process's cgroup and the time the kernel held it at
  * that quota so far: cgroup v1's cpu controller (cpu.cfs_quota_us over
@@ -65,7 +77,11 @@ struct cpuuse_cgroup {
 	bool found;	    /* the process's cpu cgroup was read */
 	double quota_cores; /* cores it may use; 0 unlimited */
 	uint64_t throttled_ns;
-	char path[128]; /* its path in the hierarchy ("/" the root) */
+	char path[128];	 /* its path in the hierarchy ("/" the root) */
+	uint8_t version; /* 1 or 2 */
+	/* cpu.stat's enforcement periods so far and those the group was
+	 * throttled in (both versions name them so) */
+	uint64_t nr_periods, nr_throttled;
 };
 /* For process pid, with /proc at proc_root and the cgroup mounts under
  * cg_root ("/sys/fs/cgroup"). 0 or -errno (-ENOENT: no cpu cgroup). */

@@ -28,6 +28,7 @@
 #ifndef OVLPERF_HOSTFACTS_H
 #define OVLPERF_HOSTFACTS_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -64,7 +65,9 @@ struct hostfacts_cgroup {
 /* One process over the window: all its threads' CPU and its busiest. */
 struct hostfacts_proc {
 	int pid;
-	char comm[HOSTFACTS_NAME];
+	char comm[HOSTFACTS_NAME];    /* its comm; for a program run through
+				       * /proc/self/exe (comm "exe"), its file's
+				       * name: "ovlperf" for the built-in daemons */
 	uint32_t found_by;	      /* HOSTFACTS_BY_*; 0 for the test's own */
 	char tun[HOSTFACTS_NAME];     /* the TUN device it holds ("": none) */
 	uint16_t udp_port;	      /* the local port of its UDP socket (0: none) */
@@ -112,6 +115,9 @@ struct hostfacts {
 	 * own share, so whole-machine figures carry something else. */
 	double machine_cores, baseline_cores;
 	bool rest_moved;
+#define HOSTFACTS_MOVED_MIN_CORES                                                                  \
+	0.1 /* and by more than this: /proc/stat's                                                 \
+	     * ticks (1/100 s a CPU) are noise below */
 
 	/* each CPU's share of its time in softirq (0..1), by CPU number, and
 	 * the busiest (-1: none) */
@@ -141,5 +147,71 @@ struct hostfacts {
 
 /* Marks f unknown for why ("server ovlperf 0.1.0"). */
 void hostfacts_unknown(struct hostfacts *f, const char *why);
+
+/* Where and what to read. The /proc and cgroup trees are the calling
+ * thread's (its network namespace for the interfaces and sockets). */
+struct hostfacts_where {
+	const char *proc_root, *cg_root, *proc_sys; /* NULL: /proc, /sys/fs/cgroup,
+						     * /proc/sys */
+	const char *path_if;			    /* the path's interface: its TUN's holder is
+						     * found (NULL or "": unknown) */
+	const char *far_addr; /* the far host's underlay address, a literal: the
+			       * holder of a UDP socket connected to it is found
+			       * (NULL, "" or a name: not looked for) */
+	int test_pid;	      /* the test's process (0: this one) */
+	/* processes found otherwise (the scenario's `process` key), each
+	 * with its HOSTFACTS_BY_* */
+	const int *pids;
+	const uint32_t *pids_by;
+	unsigned npids;
+	double baseline_cores; /* the machine's busy cores with no test
+				* running (hostfacts_idle); < 0: not measured */
+};
+
+/* Finds the processes (walking /proc: some milliseconds on a busy host,
+ * so before the window starts); NULL when out of memory. */
+struct hostfacts_probe *hostfacts_prepare(const struct hostfacts_where *w);
+/* The window's first read (p may be NULL). */
+void hostfacts_start(struct hostfacts_probe *p);
+/* Both at once. */
+struct hostfacts_probe *hostfacts_begin(const struct hostfacts_where *w);
+/* Its last read: fills out over the window and frees p (NULL: out is
+ * unknown, "not read"). */
+void hostfacts_end(struct hostfacts_probe *p, struct hostfacts *out);
+
+/* The machine's busy cores over f's window less its baseline: what the
+ * test, its overlay and whatever changed on the machine since it was at
+ * rest used. < 0: unknown (not reported, no baseline, the rest of the
+ * machine moved by more than the test's own share, or nothing left). */
+double hostfacts_net_cores(const struct hostfacts *f);
+
+/* The TCP settings in force under proc_sys ("/proc/sys") into f
+ * (sysctl_known false when tcp_rmem cannot be read). */
+void hostfacts_read_sysctls(const char *proc_sys, struct hostfacts *f);
+
+/* The machine's busy CPU with no test running: the gaps between tests
+ * (and before the first) of one process that runs them, a server's
+ * sessions at once among them. */
+struct hostfacts_idle {
+	pthread_mutex_t lock;
+	const char *proc_root;
+	unsigned running; /* tests under way */
+	bool marked;	  /* mark_* hold the start of an idle gap */
+	uint64_t mark_busy_ns, mark_wall_ns;
+	double cores; /* the last gap's busy cores; < 0: none yet */
+};
+/* The idle gap starts now. proc_root NULL: /proc. */
+void hostfacts_idle_init(struct hostfacts_idle *i, const char *proc_root);
+void hostfacts_idle_destroy(struct hostfacts_idle *i);
+/* A test starts: closes the gap since the last test ended (one of at
+ * least HOSTFACTS_IDLE_MIN_NS with none running) and returns the
+ * baseline, the latest such gap's busy cores (< 0: none yet). */
+#define HOSTFACTS_IDLE_MIN_NS 100000000ULL
+double hostfacts_idle_start(struct hostfacts_idle *i);
+/* A test ended: the last one running opens a gap. */
+void hostfacts_idle_stop(struct hostfacts_idle *i);
+/* Measures the machine idle for ns (a process with no gap before its one
+ * test: `ovlperf client`); the busy cores, < 0 when unreadable. */
+double hostfacts_idle_sample(const char *proc_root, uint64_t ns);
 
 #endif

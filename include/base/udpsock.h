@@ -21,6 +21,10 @@ struct udpsock_entry {
 	uint32_t drops;
 	uint16_t port;	/* local */
 	uint8_t family; /* 4 or 6 */
+	/* the connected peer (network byte order: 4 bytes for family 4, 16
+	 * for 6), rport 0: not connected */
+	uint8_t raddr[16];
+	uint16_t rport;
 };
 
 struct udpsock_table {
@@ -42,6 +46,10 @@ struct udpsock_owner {
 /* Appends the sockets of one /proc/net/udp{,6} text (family 4 or 6) to t.
  * Returns 0, or -EINVAL when the text is not that format (no header). */
 int udpsock_parse(const char *text, uint8_t family, struct udpsock_table *t);
+
+/* Whether e is connected to addr (4 or 16 bytes, network byte order, of
+ * family 4 or 6; an IPv4 address also as a v4-mapped IPv6 peer). */
+bool udpsock_connected_to(const struct udpsock_entry *e, uint8_t family, const uint8_t *addr);
 
 /* Both tables of this namespace into t (emptied first); 0 or -errno. */
 int udpsock_read(struct udpsock_table *t);

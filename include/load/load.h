@@ -27,6 +27,13 @@ struct load_hooks {
 	load_interval_fn on_interval; /* NULL: intervals are only stored */
 	load_local_fn on_local;	      /* NULL: the client's samples are only stored */
 	void *arg;
+	/* The client's host facts: the machine's busy CPU between the
+	 * caller's tests (NULL: a short idle sample before this one), and
+	 * processes found otherwise (a scenario's `process` key) */
+	struct hostfacts_idle *idle;
+	const int *pids;
+	unsigned npids;
+	const char *far_addr; /* the far host's underlay address (hostfacts.h) */
 };
 
 /* Runs one test against a server. On failure returns a negative errno and

@@ -21,6 +21,7 @@
 
 struct ctrl;
 struct data_registry;
+struct hostfacts_idle;
 
 /* What the server allows a test (`ovlperf server` options). */
 struct load_serve_limits {
@@ -44,6 +45,11 @@ struct load_serve_session {
 	 * counts them); NULL: not counted. */
 	void (*refused)(void *arg, uint16_t reason);
 	void *arg;
+	/* The server's host facts: the machine's busy CPU between tests
+	 * (NULL: no baseline), and whether to send HOST_FACTS (the client
+	 * asked, and the server answers so) */
+	struct hostfacts_idle *idle;
+	bool host_facts;
 };
 
 /* Runs one TCP or UDP test request. 1 when the test ran to its end, 0 when

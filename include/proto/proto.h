@@ -36,6 +36,8 @@
  *   c->s START             the measurement begins
  *   s->c / c->s INTERVAL   optional per-interval figures from the receiving end
  *   c->s STOP              the sender is done (or the client was interrupted)
+ *   s->c HOST_FACTS        (with PROTO_CAP_HOST_FACTS on both sides) the
+ *                          server's host facts over the test, before its RESULTS
  *   both RESULTS           each end's own counters (sender and receiver views)
  *   either ERROR           code + text; the sender of ERROR closes afterwards
  *   MTU_PROBE_REQUEST / MTU_PROBE_REPLY carry an opaque body (mtu_wire.h).
@@ -164,7 +166,8 @@ enum proto_type {
 	PROTO_OVERLAY_ACCEPT = 16,
 	PROTO_OVERLAY_READY = 17,
 	PROTO_OVERLAY_DOWN = 18,
-	PROTO_TYPE_MAX = 18,
+	PROTO_HOST_FACTS = 19, /* s->c: the server's host facts (below) */
+	PROTO_TYPE_MAX = 19,
 };
 
 /* ---- header and framing ------------------------------------------------ */
@@ -268,6 +271,10 @@ int proto_write_all(int fd, const uint8_t *buf, size_t len, int timeout_ms);
 /* Client: RESULTS of a TCP test may end with this end's TCP limits
  * (struct proto_tcp_limits, after the socket owner). */
 #define PROTO_CAP_TCP_LIMITS (1u << 16)
+/* Both ends: the client wants the server's host facts; the server sends
+ * HOST_FACTS before each test's RESULTS (a server without it: the far
+ * host's facts are unknown). */
+#define PROTO_CAP_HOST_FACTS (1u << 17)
 
 #define PROTO_HELLO_LEN 40
 struct proto_hello {
@@ -571,7 +578,26 @@ struct proto_results {
 	struct proto_tcp_limits tcp_limits;
 };
 
+/* HOST_FACTS: the server's struct hostfacts over the test (hostfacts.h),
+ * a fixed part, then the test's process and nprocs processes (each
+ * PROTO_FACTS_PROC_LEN), nlinks interfaces (PROTO_FACTS_LINK_LEN), nsocks
+ * sockets (PROTO_FACTS_SOCK_LEN) and ncpu softirq shares (u32, parts per
+ * million); the length must be exactly that. Its own version field
+ * (PROTO_FACTS_VERSION) lets a later server add a tail an older client
+ * skips. Shares and cores travel as u32 parts per million of a core. */
+#define PROTO_FACTS_VERSION    1
+#define PROTO_FACTS_FIXED_LEN  104
+#define PROTO_FACTS_PROC_LEN   232
+#define PROTO_FACTS_LINK_LEN   40
+#define PROTO_FACTS_SOCK_LEN   32
+#define PROTO_FACTS_F_SYSCTL   (1u << 0) /* the TCP settings were read */
+#define PROTO_FACTS_F_SOFTNET  (1u << 1) /* softnet_stat was read */
+#define PROTO_FACTS_F_BASELINE (1u << 2) /* baseline_cores is measured */
+#define PROTO_FACTS_F_MOVED    (1u << 3) /* rest_moved */
+
 /* MTU_PROBE_* bodies are opaque here: 0..PROTO_MAX_BODY bytes, in mtu_wire.h. */
+
+struct hostfacts;
 
 /*
  * Encoders write header + body into buf and return the message length, or
@@ -604,6 +630,10 @@ int proto_decode_interval(const uint8_t *body, size_t len, struct proto_interval
 /* struct proto_results is ~26 KiB: keep it off small stacks. */
 ssize_t proto_encode_results(uint8_t *buf, size_t cap, const struct proto_results *m);
 int proto_decode_results(const uint8_t *body, size_t len, struct proto_results *m);
+/* HOST_FACTS (f->known must be set; the counts are capped at hostfacts.h's
+ * maxima on the way out and refused above them on the way in). */
+ssize_t proto_encode_host_facts(uint8_t *buf, size_t cap, const struct hostfacts *f);
+int proto_decode_host_facts(const uint8_t *body, size_t len, struct hostfacts *f);
 /* type is PROTO_MTU_PROBE_REQUEST or _REPLY; body copied verbatim. */
 ssize_t proto_encode_opaque(uint8_t *buf, size_t cap, uint16_t type, const uint8_t *body,
 			    size_t len);

@@ -34,6 +34,8 @@ struct server_config {
 	bool overlay;		  /* serve the built-in overlay (overlay.h); needs a PSK */
 	unsigned overlay_max;	  /* overlays at once */
 	char overlay_state[256];  /* "" : the default state file */
+	bool no_host_facts;	  /* answer as a server before HOST_FACTS did (to
+				   * test clients against an older server) */
 };
 
 void server_config_defaults(struct server_config *cfg);

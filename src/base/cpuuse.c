@@ -156,8 +156,9 @@ static int read_line(const char *dir, const char *name, char *buf, size_t len)
 	return ok ? 0 : -EIO;
 }
 
-/* "throttled_time N" (v1, ns) or "throttled_usec N" (v2) in cpu.stat. */
-static int throttled(const char *dir, uint64_t *ns)
+/* cpu.stat: "throttled_time N" (v1, ns) or "throttled_usec N" (v2), and
+ * nr_periods / nr_throttled (both). */
+static int throttled(const char *dir, struct cpuuse_cgroup *out)
 {
 	char path[320], key[64];
 	unsigned long long v;
@@ -170,11 +171,15 @@ static int throttled(const char *dir, uint64_t *ns)
 		return -errno;
 	while (fscanf(f, "%63s %llu", key, &v) == 2) {
 		if (!strcmp(key, "throttled_time")) {
-			*ns = v;
+			out->throttled_ns = v;
 			rc = 0;
 		} else if (!strcmp(key, "throttled_usec")) {
-			*ns = v * 1000;
+			out->throttled_ns = v * 1000;
 			rc = 0;
+		} else if (!strcmp(key, "nr_periods")) {
+			out->nr_periods = v;
+		} else if (!strcmp(key, "nr_throttled")) {
+			out->nr_throttled = v;
 		}
 	}
 	fclose(f);
@@ -222,9 +227,10 @@ int cpuuse_cgroup_read(const char *proc_root, const char *cg_root, int pid,
 	if (v1found) {
 		for (size_t i = 0; i < sizeof(v1) / sizeof(v1[0]) && !out->found; i++) {
 			snprintf(dir, sizeof(dir), "%s/%s%s", cg_root, v1[i], out->path);
-			if (throttled(dir, &out->throttled_ns))
+			if (throttled(dir, out))
 				continue;
 			out->found = true;
+			out->version = 1;
 			if (!read_line(dir, "cpu.cfs_quota_us", line, sizeof(line)))
 				quota = atoll(line);
 			if (!read_line(dir, "cpu.cfs_period_us", line, sizeof(line)))
@@ -233,12 +239,13 @@ int cpuuse_cgroup_read(const char *proc_root, const char *cg_root, int pid,
 	} else if (v2path[0]) {
 		snprintf(out->path, sizeof(out->path), "%s", v2path);
 		snprintf(dir, sizeof(dir), "%s%s", cg_root, v2path);
-		if (throttled(dir, &out->throttled_ns)) {
+		if (throttled(dir, out)) {
 			snprintf(dir, sizeof(dir), "%s/unified%s", cg_root, v2path);
-			if (throttled(dir, &out->throttled_ns))
+			if (throttled(dir, out))
 				return -ENOENT;
 		}
 		out->found = true;
+		out->version = 2;
 		/* "max 100000" or "20000 100000" */
 		if (!read_line(dir, "cpu.max", line, sizeof(line)) && strncmp(line, "max", 3) &&
 		    sscanf(line, "%lld %lld", &quota, &period) != 2)
@@ -302,4 +309,52 @@ unsigned cpuuse_softirq_shares(const struct cpuuse_softirq *a, const struct cpuu
 	if (busiest)
 		*busiest = best;
 	return n;
+}
+
+double cpuuse_threads_cores(const struct cpuuse_threads *a, const struct cpuuse_threads *b)
+{
+	uint64_t used = 0;
+
+	if (b->wall_ns <= a->wall_ns)
+		return 0;
+	for (unsigned i = 0; i < b->n; i++)
+		for (unsigned j = 0; j < a->n; j++)
+			if (a->t[j].tid == b->t[i].tid && b->t[i].cpu_ns > a->t[j].cpu_ns)
+				used += b->t[i].cpu_ns - a->t[j].cpu_ns;
+	return (double)used / (double)(b->wall_ns - a->wall_ns);
+}
+
+int cpuuse_process_cpu(const char *proc_root, int pid, uint64_t *cpu_ns)
+{
+	struct cpuuse_thread t;
+	char path[256];
+	int rc;
+
+	snprintf(path, sizeof(path), "%s/%d/stat", proc_root, pid);
+	rc = thread_stat(path, pid, &t);
+	if (rc == 0)
+		*cpu_ns = t.cpu_ns;
+	return rc;
+}
+
+int cpuuse_machine_busy(const char *proc_root, uint64_t *busy_ns)
+{
+	unsigned long long v[8] = { 0 };
+	long hz = sysconf(_SC_CLK_TCK);
+	char path[256];
+	FILE *f;
+	int n;
+
+	snprintf(path, sizeof(path), "%s/stat", proc_root);
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	n = fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3],
+		   &v[4], &v[5], &v[6], &v[7]);
+	fclose(f);
+	if (n < 7 || hz <= 0)
+		return -EINVAL;
+	/* user nice system [idle iowait] irq softirq steal */
+	*busy_ns = (v[0] + v[1] + v[2] + v[5] + v[6] + v[7]) * (1000000000ULL / (uint64_t)hz);
+	return 0;
 }

@@ -2,10 +2,12 @@
 /* Processes by name or pid file, from a /proc tree (procfind.h). */
 #include <dirent.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "procfind.h"
 
@@ -147,4 +149,122 @@ int procfind_netns(const char *proc_root, int pid, uint64_t *dev, uint64_t *ino)
 	*dev = (uint64_t)st.st_dev;
 	*ino = (uint64_t)st.st_ino;
 	return 0;
+}
+
+/* fdinfo's "iff:\tNAME" line names the TUN device an fd is attached to. */
+static bool fd_is_tun(const char *proc_root, int pid, const char *fd, const char *ifname)
+{
+	char path[300], line[128];
+	bool found = false;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%d/fdinfo/%s", proc_root, pid, fd);
+	f = fopen(path, "re");
+	if (!f)
+		return false;
+	while (!found && fgets(line, sizeof(line), f)) {
+		char *v = line + 4;
+
+		if (strncmp(line, "iff:", 4))
+			continue;
+		v += strspn(v, " \t");
+		v[strcspn(v, " \t\r\n")] = '\0';
+		found = !strcmp(v, ifname);
+	}
+	fclose(f);
+	return found;
+}
+
+bool procfind_each_fd(const char *proc_root, int pid, procfind_fd_fn fn, void *arg)
+{
+	char dir[300];
+	struct dirent *de;
+	bool found = false;
+	DIR *d;
+
+	snprintf(dir, sizeof(dir), "%s/%d/fd", proc_root, pid);
+	d = opendir(dir);
+	if (!d)
+		return false;
+	while (!found && (de = readdir(d))) {
+		char target[64];
+		ssize_t n;
+
+		if (de->d_name[0] == '.')
+			continue;
+		n = readlinkat(dirfd(d), de->d_name, target, sizeof(target) - 1);
+		if (n <= 0)
+			continue;
+		target[n] = '\0';
+		found = fn(de->d_name, target, arg);
+	}
+	closedir(d);
+	return found;
+}
+
+struct tun_want {
+	const char *proc_root, *ifname;
+	int pid;
+};
+
+static bool is_tun(const char *fd, const char *target, void *arg)
+{
+	const struct tun_want *w = arg;
+
+	return !strcmp(target, "/dev/net/tun") && fd_is_tun(w->proc_root, w->pid, fd, w->ifname);
+}
+
+int procfind_tun(const char *proc_root, const char *ifname, int *pids, unsigned max)
+{
+	struct dirent *de;
+	unsigned n = 0;
+	DIR *d;
+
+	if (!ifname[0])
+		return 0;
+	d = opendir(proc_root);
+	if (!d)
+		return -errno;
+	while ((de = readdir(d)) && n < max) {
+		int pid;
+
+		if (!is_pid(de->d_name, &pid))
+			continue;
+		if (procfind_each_fd(proc_root, pid, is_tun,
+				     &(struct tun_want){ proc_root, ifname, pid }))
+			pids[n++] = pid;
+	}
+	closedir(d);
+	qsort(pids, n, sizeof(*pids), cmp_int);
+	return (int)n;
+}
+
+struct sockets {
+	uint64_t *inodes;
+	unsigned n, max;
+};
+
+static bool add_socket(const char *fd, const char *target, void *arg)
+{
+	struct sockets *s = arg;
+	uint64_t ino;
+
+	(void)fd;
+	if (sscanf(target, "socket:[%" SCNu64 "]", &ino) == 1)
+		s->inodes[s->n++] = ino;
+	return s->n >= s->max;
+}
+
+int procfind_sockets(const char *proc_root, int pid, uint64_t *inodes, unsigned max)
+{
+	struct sockets s = { inodes, 0, max };
+	char dir[300];
+	struct stat st;
+
+	snprintf(dir, sizeof(dir), "%s/%d/fd", proc_root, pid);
+	if (stat(dir, &st) < 0)
+		return -errno;
+	if (max)
+		procfind_each_fd(proc_root, pid, add_socket, &s);
+	return (int)s.n;
 }

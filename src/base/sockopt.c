@@ -208,6 +208,16 @@ void sockopt_local_ifname(int fd, char *name, size_t len)
 	name[0] = '\0';
 	if (getsockname(fd, (struct sockaddr *)&ss, &l) < 0 || getifaddrs(&ifa) < 0)
 		return;
+	/* a dual-stack socket's IPv4 peer: the address is the IPv4 one the
+	 * interface holds (RFC 4291 2.5.5.2) */
+	if (ss.ss_family == AF_INET6 &&
+	    IN6_IS_ADDR_V4MAPPED(&((struct sockaddr_in6 *)&ss)->sin6_addr)) {
+		struct sockaddr_in v4 = { .sin_family = AF_INET };
+
+		memcpy(&v4.sin_addr, &((struct sockaddr_in6 *)&ss)->sin6_addr.s6_addr[12], 4);
+		memset(&ss, 0, sizeof(ss));
+		memcpy(&ss, &v4, sizeof(v4));
+	}
 	for (i = ifa; i; i = i->ifa_next) {
 		const struct sockaddr *a = i->ifa_addr;
 

@@ -15,24 +15,63 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "procfind.h"
 #include "udpsock.h"
+
+/* The kernel prints an address as 32-bit words of the in-memory (network
+ * order) bytes, each "%08X" of the host's u32: read each word back into
+ * the host's u32 and its bytes are the address again. */
+static bool parse_addr(const char *hex, uint8_t family, uint8_t out[16])
+{
+	size_t words = family == 6 ? 4 : 1;
+
+	if (strlen(hex) != words * 8)
+		return false;
+	for (size_t i = 0; i < words; i++) {
+		char w[9];
+		uint32_t v;
+
+		memcpy(w, hex + i * 8, 8);
+		w[8] = '\0';
+		v = (uint32_t)strtoul(w, NULL, 16);
+		memcpy(out + i * 4, &v, 4);
+	}
+	return true;
+}
 
 static bool parse_line(const char *line, uint8_t family, struct udpsock_entry *e)
 {
-	unsigned port, drops;
+	unsigned port, rport, drops;
 	unsigned long long inode;
+	char rem[33];
 
 	/* sl: local:port rem:port st txq:rxq tr:when retr uid timeout inode ref ptr drops */
 	if (sscanf(line,
-		   " %*u: %*[0-9A-Fa-f]:%x %*[0-9A-Fa-f]:%*x %*x %*x:%*x %*x:%*x %*x %*u %*u %llu "
+		   " %*u: %*[0-9A-Fa-f]:%x %32[0-9A-Fa-f]:%x %*x %*x:%*x %*x:%*x %*x %*u %*u %llu "
 		   "%*u %*x %u",
-		   &port, &inode, &drops) != 3 ||
-	    port > 65535)
+		   &port, rem, &rport, &inode, &drops) != 5 ||
+	    port > 65535 || rport > 65535)
 		return false;
-	*e = (struct udpsock_entry){
-		.inode = inode, .drops = drops, .port = (uint16_t)port, .family = family
-	};
+	*e = (struct udpsock_entry){ .inode = inode,
+				     .drops = drops,
+				     .port = (uint16_t)port,
+				     .family = family,
+				     .rport = (uint16_t)rport };
+	if (!parse_addr(rem, family, e->raddr))
+		e->rport = 0;
 	return true;
+}
+
+bool udpsock_connected_to(const struct udpsock_entry *e, uint8_t family, const uint8_t *addr)
+{
+	static const uint8_t mapped[12] = { [10] = 0xff, [11] = 0xff };
+
+	if (!e->rport)
+		return false;
+	if (e->family == family)
+		return !memcmp(e->raddr, addr, family == 6 ? 16 : 4);
+	return family == 4 && e->family == 6 && !memcmp(e->raddr, mapped, 12) &&
+	       !memcmp(e->raddr + 12, addr, 4);
 }
 
 int udpsock_parse(const char *text, uint8_t family, struct udpsock_table *t)
@@ -171,28 +210,10 @@ bool udpsock_top_riser(const struct udpsock_table *before, const struct udpsock_
 	return best > 0;
 }
 
-static bool links_to(const char *dir, const char *want)
+static bool links_to(const char *fd, const char *target, void *want)
 {
-	DIR *d = opendir(dir);
-	struct dirent *de;
-	bool found = false;
-
-	if (!d)
-		return false;
-	while (!found && (de = readdir(d))) {
-		char target[64];
-		ssize_t n;
-
-		if (de->d_name[0] == '.')
-			continue;
-		n = readlinkat(dirfd(d), de->d_name, target, sizeof(target) - 1);
-		if (n <= 0)
-			continue;
-		target[n] = '\0';
-		found = !strcmp(target, want);
-	}
-	closedir(d);
-	return found;
+	(void)fd;
+	return !strcmp(target, want);
 }
 
 static void read_comm(const char *proc_root, int pid, char comm[static UDPSOCK_COMM_LEN])
@@ -222,14 +243,12 @@ bool udpsock_owner_process(const char *proc_root, struct udpsock_owner *o)
 		return false;
 	snprintf(want, sizeof(want), "socket:[%" PRIu64 "]", o->inode);
 	while ((de = readdir(d))) {
-		char dir[300];
 		int pid;
 
 		if (!isdigit((unsigned char)de->d_name[0]))
 			continue;
 		pid = atoi(de->d_name);
-		snprintf(dir, sizeof(dir), "%s/%d/fd", proc_root, pid);
-		if (pid > 0 && links_to(dir, want)) {
+		if (pid > 0 && procfind_each_fd(proc_root, pid, links_to, want)) {
 			o->pid = pid;
 			read_comm(proc_root, pid, o->comm);
 			break;

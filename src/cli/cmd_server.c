@@ -64,7 +64,9 @@ static void usage(FILE *f)
 		"      --overlay-max N    overlays at once, one per client session (default %d,\n"
 		"                         at most %d)\n"
 		"      --overlay-state F  the state file (default\n"
-		"                         %s/server-NETNS_INODE-PORT.state)\n\n"
+		"                         %s/server-NETNS_INODE-PORT.state)\n"
+		"      --no-host-facts    send no host facts (answer as a server before them:\n"
+		"                         to test a client against an older server)\n\n"
 		"On start it logs one line: version, port, PSK on or off, limits.\n\n"
 		"%s",
 		LOAD_DEFAULT_PORT, LOAD_MAX_STREAMS, SERVER_DEFAULT_MAX_SESSIONS, 10000u,
@@ -82,7 +84,8 @@ enum {
 	OPT_IDLE,
 	OPT_OVERLAY,
 	OPT_OVERLAY_MAX,
-	OPT_OVERLAY_STATE
+	OPT_OVERLAY_STATE,
+	OPT_NO_FACTS
 };
 
 static const struct option options[] = {
@@ -102,6 +105,7 @@ static const struct option options[] = {
 	{ "overlay", no_argument, NULL, OPT_OVERLAY },
 	{ "overlay-max", required_argument, NULL, OPT_OVERLAY_MAX },
 	{ "overlay-state", required_argument, NULL, OPT_OVERLAY_STATE },
+	{ "no-host-facts", no_argument, NULL, OPT_NO_FACTS },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -169,6 +173,9 @@ static bool apply(struct server_config *cfg, int c, const char *arg, char why[st
 		return true;
 	case OPT_OVERLAY:
 		cfg->overlay = true;
+		return true;
+	case OPT_NO_FACTS:
+		cfg->no_host_facts = true;
 		return true;
 	default:
 		return apply_value(cfg, c, arg, why);

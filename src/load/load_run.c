@@ -24,6 +24,7 @@
 #include "data_conn.h"
 #include "interrupt.h"
 #include "load.h"
+#include "load_facts.h"
 #include "load_local.h"
 #include "load_merge.h"
 #include "load_tunnel.h"
@@ -53,6 +54,8 @@ struct client {
 	bool data_ack;	       /* the server has PROTO_CAP_DATA_ACK */
 	bool dgram_short;      /* the server has PROTO_CAP_DGRAM_SHORT */
 	bool cc_cap;	       /* the server has PROTO_CAP_CONGESTION */
+	bool facts_cap;	       /* the server sends HOST_FACTS */
+	bool have_facts;       /* ... and did for this test */
 	uint32_t path_mtu;     /* UDP: the data socket's path MTU before START */
 	unsigned udp_hdr;      /* UDP: IP + UDP header bytes (28 or 48) */
 	char dev[IF_NAMESIZE]; /* UDP: interface of the local address */
@@ -206,7 +209,7 @@ static int handshake(struct client *cl)
 					 PROTO_CAP_DATA_ACK | PROTO_CAP_LOCAL_DROPS |
 					 PROTO_CAP_CONGESTION | PROTO_CAP_RX_WAIT |
 					 PROTO_CAP_SOCK_DROPS | PROTO_CAP_SOCK_OWNER |
-					 PROTO_CAP_TCP_LIMITS };
+					 PROTO_CAP_TCP_LIMITS | PROTO_CAP_HOST_FACTS };
 	struct proto_msg m;
 	int rc;
 
@@ -223,6 +226,13 @@ static int handshake(struct client *cl)
 	cl->data_ack = h.caps & PROTO_CAP_DATA_ACK;
 	cl->dgram_short = h.caps & PROTO_CAP_DGRAM_SHORT;
 	cl->cc_cap = h.caps & PROTO_CAP_CONGESTION;
+	cl->facts_cap = h.caps & PROTO_CAP_HOST_FACTS;
+	if (!cl->facts_cap) {
+		char why[HOSTFACTS_WHY];
+
+		snprintf(why, sizeof(why), "not reported by server %.40s", h.software);
+		hostfacts_unknown(&cl->res->facts_server, why);
+	}
 	if (h.caps & PROTO_CAP_AUTH_REQUIRED)
 		return authenticate(cl);
 	if (cl->spec.psk_file[0])
@@ -485,6 +495,12 @@ static int on_message(struct client *cl, struct load_streams *ls, const struct p
 		server_interval(cl, ls, m);
 		return 0;
 	}
+	if (m->type == PROTO_HOST_FACTS && cl->facts_cap) {
+		if (proto_decode_host_facts(m->body, m->len, &cl->res->facts_server) < 0)
+			return fail(cl, -EPROTO, "malformed HOST_FACTS from the server");
+		cl->have_facts = true;
+		return 0;
+	}
 	if (m->type != PROTO_RESULTS)
 		return unexpected(cl, m, "RESULTS");
 	if (proto_decode_results(m->body, m->len, cl->theirs) < 0 ||
@@ -570,6 +586,13 @@ static int run_loop(struct client *cl, struct load_streams *ls)
 	}
 }
 
+static void client_facts_end(struct client *cl, struct hostfacts_probe *p)
+{
+	load_facts_end(cl->hooks, p, &cl->res->facts_client);
+	if (cl->facts_cap && !cl->have_facts)
+		hostfacts_unknown(&cl->res->facts_server, "the server sent none");
+}
+
 static int measure(struct client *cl, int *fds)
 {
 	struct proto_start st = { .test_id = cl->acc.test_id };
@@ -577,25 +600,33 @@ static int measure(struct client *cl, int *fds)
 	static const struct proto_results none;
 	uint64_t wake, slow, blocked, refused;
 	struct udp_outer outer;
+	struct hostfacts_probe *probe;
 	uint32_t end_mtu;
 	bool owd_ok = owd_clock_usable(&cl->clock);
 	int rc, serr;
 
+	probe = load_facts_prepare(cl->hooks, fds[0]);
 	cl->res->started_unix = (int64_t)time(NULL);
 	rc = ctrl_send(&cl->c, proto_encode_start(cl->c.out, PROTO_MAX_MSG, &st));
 	if (rc < 0) {
 		for (unsigned i = 0; i < cl->spec.streams; i++)
 			close(fds[i]);
+		client_facts_end(cl, probe);
 		return fail(cl, rc, "sending START: %s", proto_strerror(rc));
 	}
 	rc = load_streams_start(&ls, &cl->spec, fds, !cl->spec.reverse, cl->acc.test_id,
 				owd_clock_shift(&cl->clock, !cl->spec.reverse));
 	if (rc < 0) {
 		load_streams_free(&ls);
+		client_facts_end(cl, probe);
 		return fail(cl, rc, "cannot start streams: %s", strerror(-rc));
 	}
+	load_facts_start(probe);
 	rc = run_loop(cl, &ls);
+	/* before the streams' threads are joined: their CPU is the test's */
+	client_facts_end(cl, probe);
 	load_streams_stop(&ls);
+	load_facts_streams(&cl->res->facts_client, &ls);
 	load_streams_results(&ls, cl->mine);
 	load_streams_outer(&ls, &outer);
 	serr = load_streams_error(&ls);

@@ -17,6 +17,8 @@
 #include "clock.h"
 #include "ctrl.h"
 #include "data_conn.h"
+#include "hostfacts.h"
+#include "load_facts.h"
 #include "interrupt.h"
 #include "load_serve.h"
 #include "load_streams.h"
@@ -318,6 +320,25 @@ static int run_loop(const struct load_serve_session *s, struct load_streams *ls,
 	}
 }
 
+/* The server's host facts over the test, before its RESULTS: the client
+ * takes RESULTS as the test's end. */
+static int send_facts(const struct load_serve_session *s, const struct hostfacts *f)
+{
+	return ctrl_send(s->c, proto_encode_host_facts(s->c->out, PROTO_MAX_MSG, f));
+}
+
+/* The window's first read of this host's facts: the data socket's
+ * interface is the path's (a VPN's TUN, whose holder is found). */
+static struct hostfacts_probe *facts_prepare(int fd, double baseline)
+{
+	struct hostfacts_where w = { .baseline_cores = baseline };
+	char dev[IF_NAMESIZE] = "";
+
+	sockopt_local_ifname(fd, dev, sizeof(dev));
+	w.path_if = dev;
+	return hostfacts_prepare(&w);
+}
+
 static int send_results(const struct load_serve_session *s, struct load_streams *ls,
 			uint32_t test_id)
 {
@@ -364,6 +385,9 @@ static int measure(const struct load_serve_session *s, struct data_server *ds,
 	bool df_sender = spec->proto == LOAD_UDP && spec->reverse && spec->dont_fragment;
 	int fds[LOAD_MAX_STREAMS];
 	struct load_streams ls;
+	struct hostfacts_probe *probe;
+	struct hostfacts *facts;
+	double baseline;
 	int rc;
 
 	for (unsigned i = 0; i < ds->streams; i++)
@@ -377,32 +401,57 @@ static int measure(const struct load_serve_session *s, struct data_server *ds,
 			close(fds[i]);
 		return rc;
 	}
+	/* ~5 KiB: off the session thread's stack */
+	facts = s->host_facts ? malloc(sizeof(*facts)) : NULL;
+	baseline = s->idle ? hostfacts_idle_start(s->idle) : -1;
+	/* the path's interface, a VPN's TUN, its holder found: before the
+	 * streams own the fds and the window starts */
+	probe = facts ? facts_prepare(fds[0], baseline) : NULL;
 	rc = load_streams_start(&ls, spec, fds, spec->reverse, ds->test_id, 0);
 	if (rc < 0) {
 		serve_refuse(s, PROTO_ERROR, PROTO_R_INTERNAL, "cannot start streams: %s",
 			     strerror(-rc));
 		load_streams_free(&ls);
+		if (s->idle)
+			hostfacts_idle_stop(s->idle);
+		if (facts)
+			hostfacts_end(probe, facts);
+		free(facts);
 		return rc;
 	}
+	/* once the streams' threads run, and until they are joined: their
+	 * CPU is the test's */
+	hostfacts_start(probe);
 	rc = run_loop(s, &ls, ds->test_id);
+	if (facts)
+		hostfacts_end(probe, facts);
 	load_streams_stop(&ls);
+	if (facts)
+		load_facts_streams(facts, &ls);
+	if (s->idle)
+		hostfacts_idle_stop(s->idle);
 	/* the path MTU fell below the datagrams during the test (ICMP) */
 	if (df_sender && rc == 0 && load_streams_error(&ls) == -EMSGSIZE &&
 	    (rc = df_refuse(s, spec, ls.us[0].fd, load_streams_path_mtu(&ls))) < 0) {
 		load_streams_free(&ls);
+		free(facts);
 		return rc;
 	}
 	if (rc < 0 && rc != -EINTR)
 		log_warn("%s: test %u aborted: %s", s->name, ds->test_id,
 			 rc == PROTO_E_EOF ? "the client went away" : proto_strerror(rc));
 	if (rc == 0 || rc == -EINTR) {
-		int r2 = send_results(s, &ls, ds->test_id);
+		int r2 = facts ? send_facts(s, facts) : 0;
+
+		if (r2 == 0)
+			r2 = send_results(s, &ls, ds->test_id);
 
 		if (rc == -EINTR)
 			serve_refuse(s, PROTO_ERROR, PROTO_R_INTERRUPTED, "server shutting down");
 		rc = rc ? rc : r2;
 	}
 	load_streams_free(&ls);
+	free(facts);
 	return rc;
 }
 

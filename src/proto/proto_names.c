@@ -30,6 +30,7 @@ const char *proto_type_name(uint16_t type)
 		[PROTO_OVERLAY_ACCEPT] = "OVERLAY_ACCEPT",
 		[PROTO_OVERLAY_READY] = "OVERLAY_READY",
 		[PROTO_OVERLAY_DOWN] = "OVERLAY_DOWN",
+		[PROTO_HOST_FACTS] = "HOST_FACTS",
 	};
 
 	if (type < sizeof(names) / sizeof(names[0]) && names[type])

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hostfacts_json.h"
 #include "json_out.h"
 #include "report_layers.h"
 #include "loss_place.h"
@@ -515,6 +516,8 @@ cJSON *report_load_json(const struct load_result *r)
 	cJSON_AddStringToObject(o, "server_version", r->server_version);
 	cJSON_AddItemToObject(o, "test", spec_json(&r->spec));
 	cJSON_AddItemToObject(o, "sched", json_out_sched(&r->sched_client, &r->sched_server));
+	cJSON_AddItemToObject(o, "host_facts",
+			      hostfacts_json_pair(&r->facts_client, &r->facts_server));
 	cJSON_AddStringToObject(o, "local_addr", r->local_addr);
 	cJSON_AddStringToObject(o, "remote_addr", r->remote_addr);
 	cJSON_AddBoolToObject(o, "interrupted", r->interrupted);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report_facts.h"
 #include "clock.h"
 #include "report_layers.h"
 #include "loss_place.h"
@@ -260,6 +261,20 @@ static void print_cpu(FILE *f, const char *who, const struct cpu_use *c, double 
 		who, c->user_s, c->sys_s, c->wall_s, s_per_gbit);
 }
 
+/* Each end's host facts in a line; nothing when neither was read (a
+ * test that never ran). */
+static void print_facts(FILE *f, const struct load_result *res)
+{
+	char buf[1024];
+
+	if (!res->facts_client.known && !res->facts_client.unknown[0])
+		return;
+	report_facts_brief(buf, sizeof(buf), &res->facts_client);
+	fprintf(f, "  client host: %s\n", buf);
+	report_facts_brief(buf, sizeof(buf), &res->facts_server);
+	fprintf(f, "  server host: %s\n", buf);
+}
+
 void report_load_term(const struct report_term *t, const struct load_result *res)
 {
 	FILE *f = t->f;
@@ -292,6 +307,7 @@ void report_load_term(const struct report_term *t, const struct load_result *res
 		print_tcp(f, res, t->units);
 	print_cpu(f, "sender", &res->cpu_sender, res->sender_cpu_s_per_gbit);
 	print_cpu(f, "receiver", &res->cpu_receiver, res->receiver_cpu_s_per_gbit);
+	print_facts(f, res);
 	if (res->error[0])
 		fprintf(f, "  error: %s\n", res->error);
 	fflush(f);

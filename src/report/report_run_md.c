@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/socket.h>
 
+#include "report_facts.h"
 #include "loss_place.h"
 #include "report_load.h"
 #include "report_run_breakdown.h"
@@ -538,6 +539,7 @@ int report_run_md(FILE *f, const struct report_run *rr, const struct plot_set *s
 	tcp(f, rr);
 	report_run_limits_md(f, rr);
 	report_run_breakdown_md(f, rr);
+	report_facts_run(f, rr, true);
 	knees(f, rr);
 	delays(f, rr);
 	mtu(f, rr->run);

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/socket.h>
 
+#include "report_facts.h"
 #include "report_run_breakdown.h"
 #include "report_run_limit.h"
 #include "run_verdict.h"
@@ -424,6 +425,7 @@ static void summary(FILE *f, const struct report_run *rr)
 	summary_mtu(f, rr);
 	report_run_limits_term(f, rr);
 	report_run_breakdown_term(f, rr);
+	report_facts_run(f, rr, false);
 	if (any_bound_mark(rr))
 		fprintf(f, "  * a bound, not a ratio: a rate marked >= is a lower bound (the knee "
 			   "search passed at max_rate, its sender ran out first, or it did not "

@@ -20,6 +20,7 @@
 
 #include <cJSON.h>
 
+#include "hostfacts_json.h"
 #include "results.h"
 #include "results_fields.h"
 #include "results_json_int.h"
@@ -186,7 +187,8 @@ static cJSON *trial_json(const struct results_run *run, const struct results_tri
 	     rj_add_child(o, "cpu_sender", rj_obj_of(&t->cpu_sender, cpu_fields, NF(cpu_fields))) &&
 	     rj_add_child(o, "cpu_receiver",
 			  rj_obj_of(&t->cpu_receiver, cpu_fields, NF(cpu_fields))) &&
-	     rj_add_child(o, "sched", sched_json(t));
+	     rj_add_child(o, "sched", sched_json(t)) &&
+	     rj_add_child(o, "host_facts", hostfacts_json_pair(&t->facts_client, &t->facts_server));
 	if (!ok) {
 		cJSON_Delete(o);
 		return NULL;

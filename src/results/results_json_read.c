@@ -16,6 +16,7 @@
 
 #include <cJSON.h>
 
+#include "hostfacts_json.h"
 #include "results.h"
 #include "results_fields.h"
 
@@ -339,6 +340,7 @@ static int read_trial(struct rd *rd, const cJSON *o, const struct results_run *r
 		err = get_sub(rd, o, "cpu_receiver", &t->cpu_receiver, cpu_fields, NF(cpu_fields));
 	if (!err)
 		err = read_sched(rd, o, t);
+	hostfacts_json_read_pair(o, &t->facts_client, &t->facts_server);
 	return err;
 }
 

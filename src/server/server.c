@@ -216,6 +216,7 @@ int server_run(const struct server_config *cfg)
 	atomic_init(&sh->next_test_id, 1);
 	atomic_init(&sh->tests_done, 0);
 	atomic_init(&sh->stop, false);
+	hostfacts_idle_init(&sh->idle, NULL);
 	rc = load_key(cfg, &sh->key);
 	if (rc == 0)
 		rc = open_port(sh, &lsn, &udp);
@@ -223,6 +224,7 @@ int server_run(const struct server_config *cfg)
 		auth_key_free(sh->key);
 		pending_free(&ps);
 		free(buf);
+		hostfacts_idle_destroy(&sh->idle);
 		free(sh);
 		return rc;
 	}
@@ -235,6 +237,7 @@ int server_run(const struct server_config *cfg)
 		auth_key_free(sh->key);
 		pending_free(&ps);
 		free(buf);
+		hostfacts_idle_destroy(&sh->idle);
 		free(sh);
 		return rc;
 	}
@@ -255,6 +258,7 @@ int server_run(const struct server_config *cfg)
 	overlay_server_close(sh->ovl);
 	data_registry_free(sh->reg);
 	auth_key_free(sh->key);
+	hostfacts_idle_destroy(&sh->idle);
 	free(sh);
 	return 0;
 }

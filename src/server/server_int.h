@@ -10,6 +10,7 @@
 #include <stdatomic.h>
 
 #include "auth.h"
+#include "hostfacts.h"
 #include "data_registry.h"
 #include "load_serve.h"
 #include "overlay.h"
@@ -25,8 +26,9 @@ struct server_shared {
 	struct overlay_server *ovl;	 /* NULL: no --overlay */
 	atomic_uint sessions;		 /* running session threads */
 	atomic_uint next_test_id;
-	atomic_uint tests_done; /* for one_shot */
-	atomic_bool stop;	/* one_shot reached: stop accepting */
+	atomic_uint tests_done;	    /* for one_shot */
+	atomic_bool stop;	    /* one_shot reached: stop accepting */
+	struct hostfacts_idle idle; /* the machine's busy CPU between tests */
 };
 
 #endif

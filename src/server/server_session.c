@@ -131,6 +131,8 @@ static int hello(struct session *s)
 		h.caps |= PROTO_CAP_AUTH_REQUIRED;
 	if (s->sh->ovl)
 		h.caps |= PROTO_CAP_OVERLAY;
+	if (!cfg->no_host_facts)
+		h.caps |= PROTO_CAP_HOST_FACTS;
 	snprintf(h.software, sizeof(h.software), "ovlperf %s", OVLPERF_VERSION);
 	return ctrl_send(&s->c, proto_encode_hello(s->c.out, PROTO_MAX_MSG, &h));
 }
@@ -220,7 +222,10 @@ static int serve_test(struct session *s, const struct proto_test_request *req)
 					 .limits = &sh->limits,
 					 .next_test_id = &sh->next_test_id,
 					 .refused = count_refused,
-					 .arg = &sh->stats };
+					 .arg = &sh->stats,
+					 .idle = &sh->idle,
+					 .host_facts = !sh->cfg->no_host_facts &&
+						       (s->client_caps & PROTO_CAP_HOST_FACTS) };
 	unsigned foreign;
 	int rc = load_serve(&ls, req, &foreign);
 

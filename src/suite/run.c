@@ -190,10 +190,15 @@ int run_scenario(const struct scenario *scn, const char *text, const struct run_
 		err = run_paths_enter(r);
 		if (err)
 			run_stop(r, err, "cannot enter the client host: %s", strerror(-err));
-		else
+		else {
+			/* the gaps between trials from here: the paths' set-up
+			 * (a VPN starting) is not the machine at rest */
+			hostfacts_idle_init(&r->idle, NULL);
 			run_trials(r);
-		if (!err && !r->stop && opt->confirm)
-			run_confirm(r);
+			if (!r->stop && opt->confirm)
+				run_confirm(r);
+			hostfacts_idle_destroy(&r->idle);
+		}
 		run_paths_leave(r);
 	}
 	run_paths_down(r);

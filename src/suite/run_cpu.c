@@ -47,20 +47,11 @@ struct run_cpu {
 /* Busy CPU time of the whole machine (all namespaces share it), in seconds. */
 static bool host_busy_s(double *s)
 {
-	unsigned long long v[8] = { 0 };
-	long hz = sysconf(_SC_CLK_TCK);
-	FILE *f = fopen(PROC_ROOT "/stat", "r");
-	int n;
+	uint64_t ns;
 
-	if (!f)
+	if (cpuuse_machine_busy(PROC_ROOT, &ns))
 		return false;
-	n = fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3],
-		   &v[4], &v[5], &v[6], &v[7]);
-	fclose(f);
-	if (n < 7 || hz <= 0)
-		return false;
-	/* user nice system [idle iowait] irq softirq steal */
-	*s = (double)(v[0] + v[1] + v[2] + v[5] + v[6] + v[7]) / (double)hz;
+	*s = (double)ns / 1e9;
 	return true;
 }
 
@@ -162,18 +153,37 @@ static void add_external(struct run *r, struct run_path *rp, struct run_cpu *rc)
 			 elsewhere ? " on the lab's hosts (only in other namespaces)" : "");
 }
 
+/* Between hosts: the `process` key's processes on this host go into the
+ * client's host facts (the far host's VPN is found there by its TUN, as
+ * this one's is here when the key names nothing). */
+static void facts_pids(struct run *r, struct run_path *rp, struct load_hooks *hooks)
+{
+	const char *spec = rp->sp->process;
+	int n;
+
+	rp->nfacts_pids = 0;
+	if (!spec[0])
+		return;
+	n = procfind(PROC_ROOT, spec, rp->facts_pids, HOSTFACTS_MAX_PROCS);
+	if (n > 0) {
+		rp->nfacts_pids = (unsigned)n;
+		hooks->pids = rp->facts_pids;
+		hooks->npids = rp->nfacts_pids;
+		return;
+	}
+	if (rp->process_warned)
+		return;
+	rp->process_warned = true;
+	run_warn(r, "path %s: process = %s: %s on this host; its CPU is not read", rp->sp->name,
+		 spec, n < 0 ? "cannot read the pid file" : "no such process runs");
+}
+
 struct run_cpu *run_cpu_begin(struct run *r, struct run_path *rp, struct load_hooks *hooks)
 {
 	struct run_cpu *rc;
 
 	if (!r->lab) {
-		if (rp->sp->process[0] && !rp->process_warned) {
-			rp->process_warned = true;
-			run_warn(r,
-				 "path %s: process = %s: read in lab runs only (between hosts "
-				 "the far host's figures are not read yet)",
-				 rp->sp->name, rp->sp->process);
-		}
+		facts_pids(r, rp, hooks);
 		return NULL;
 	}
 	rc = calloc(1, sizeof(*rc));
@@ -195,20 +205,6 @@ static bool read_twice(const struct run_cpu *rc, const struct run_cpu_proc *p)
 	return p->pid && rc->n >= 2;
 }
 
-/* The CPU the whole process used between two reads of its threads, cores. */
-static double process_cores(const struct cpuuse_threads *a, const struct cpuuse_threads *b)
-{
-	uint64_t used = 0;
-
-	if (b->wall_ns <= a->wall_ns)
-		return 0;
-	for (unsigned i = 0; i < b->n; i++)
-		for (unsigned j = 0; j < a->n; j++)
-			if (a->t[j].tid == b->t[i].tid && b->t[i].cpu_ns > a->t[j].cpu_ns)
-				used += b->t[i].cpu_ns - a->t[j].cpu_ns;
-	return (double)used / (double)(b->wall_ns - a->wall_ns);
-}
-
 /* The cores every process read in cgroup path used (the quota is the
  * cgroup's, shared by all its processes). */
 static double cgroup_cores(const struct run_cpu *rc, const char *path)
@@ -219,7 +215,7 @@ static double cgroup_cores(const struct run_cpu *rc, const char *path)
 		const struct run_cpu_proc *p = &rc->proc[i];
 
 		if (read_twice(rc, p) && p->cg_last.found && !strcmp(p->cg_last.path, path))
-			used += process_cores(&p->first, &p->last);
+			used += cpuuse_threads_cores(&p->first, &p->last);
 	}
 	return used;
 }
@@ -287,7 +283,7 @@ static double overlay_cores(const struct run_cpu *rc)
 
 	for (unsigned i = 0; i < rc->nproc; i++)
 		if (read_twice(rc, &rc->proc[i]))
-			cores += process_cores(&rc->proc[i].first, &rc->proc[i].last);
+			cores += cpuuse_threads_cores(&rc->proc[i].first, &rc->proc[i].last);
 	return cores;
 }
 

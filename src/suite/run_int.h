@@ -45,6 +45,11 @@ struct run_path {
 	struct overlay_client *ovl; /* builtin between hosts: its overlay */
 	unsigned failures;	    /* consecutive failed trials */
 	bool process_warned;	    /* external: "process not found" said once */
+	/* between hosts: the `process` key's processes on this host, found
+	 * for each trial, read into the client's host facts */
+	int facts_pids[HOSTFACTS_MAX_PROCS];
+	unsigned nfacts_pids;
+	bool moved_warned; /* "the rest of the machine moved" said once */
 };
 
 struct run {
@@ -67,6 +72,9 @@ struct run {
 	uint64_t overhead_ns;	  /* measured per-trial cost beyond its duration */
 	unsigned overhead_n;
 
+	/* the machine's busy CPU between trials: the baseline of each
+	 * trial's host facts (hostfacts.h) */
+	struct hostfacts_idle idle;
 	int stop; /* 0, or why the run stops (negative errno) */
 	char stop_reason[RESULTS_TEXT_MAX];
 };

@@ -164,6 +164,28 @@ int run_tcp_once(struct run *r, unsigned path, unsigned streams, uint32_t sock_b
 	return run_load(r, &spec, lr, NULL);
 }
 
+
+/* A machine whose other work moved during a trial by more than the
+ * test's own share (hostfacts.h): its whole-machine CPU figures carry that
+ * work. Said once a path. */
+static void warn_moved(struct run *r, struct run_path *p, const struct results_trial *t)
+{
+	const struct hostfacts *f[2] = { &t->facts_client, &t->facts_server };
+	static const char *const end[2] = { "client", "server" };
+
+	for (int i = 0; i < 2 && !p->moved_warned; i++) {
+		if (!f[i]->known || !f[i]->rest_moved)
+			continue;
+		p->moved_warned = true;
+		run_warn(r,
+			 "path %s: trial %u: the %s host's machine was %.2f cores busy, %.2f "
+			 "at rest before it: the rest of the machine moved by more than the "
+			 "test's own share, and its whole-machine CPU figures carry that work",
+			 p->sp->name, r->trial_no, end[i], f[i]->machine_cores,
+			 f[i]->baseline_cores);
+	}
+}
+
 /* Runs one trial and records it; *idx receives its index in res->trials and
  * km (if not NULL) the knee measurement it stands for. Returns load_run's
  * result, or -ENOMEM when the trial could not be recorded. */
@@ -174,7 +196,8 @@ static int do_trial(struct run *r, const struct trial_req *q, struct knee_measur
 	struct load_spec spec;
 	struct load_result lr;
 	struct results_trial *t;
-	struct load_hooks hooks = { 0 };
+	struct load_hooks hooks = { .idle = &r->idle };
+
 	struct run_cpu *cpu = NULL;
 	uint64_t start;
 	int rc;
@@ -183,11 +206,15 @@ static int do_trial(struct run *r, const struct trial_req *q, struct knee_measur
 	r->trial_no++;
 	trial_event(r, q, &(struct run_progress){ .kind = RUN_PROGRESS_TRIAL });
 	memset(&lr, 0, sizeof(lr));
+	/* an overlay between hosts: its process may hold a UDP socket
+	 * connected to the far host's underlay address */
+	if (!r->scn->is_lab && p->sp->type != SCN_PATH_UNDERLAY)
+		hooks.far_addr = r->scn->hosts[p->sp->host].address;
 	cpu = run_cpu_begin(r, p, &hooks);
 	if (cpu) /* interval reports bracket the measured window for run_cpu */
 		spec.interval_ns = q->duration_ns / 5 ? q->duration_ns / 5 : q->duration_ns;
 	start = clock_now_ns();
-	rc = run_load(r, &spec, &lr, cpu ? &hooks : NULL);
+	rc = run_load(r, &spec, &lr, &hooks);
 	*wall = clock_now_ns() - start;
 	t = results_add_trial(r->res);
 	if (t) {
@@ -220,6 +247,8 @@ static int do_trial(struct run *r, const struct trial_req *q, struct knee_measur
 	if (rc < 0 && rc != -EINTR)
 		run_warn(r, "path %s: trial %u failed: %s", p->sp->name, r->trial_no,
 			 t && t->error[0] ? t->error : strerror(-rc));
+	if (t)
+		warn_moved(r, p, t);
 	account(r, p, rc, *wall, q->duration_ns);
 	trial_event(r, q,
 		    &(struct run_progress){ .kind = RUN_PROGRESS_TRIAL_DONE,

@@ -10,11 +10,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hostfacts.h"
 #include "proto.h"
 #include "proto_overlay.h"
 
-static uint8_t out[PROTO_MAX_MSG];
+static uint8_t out[PROTO_MAX_MSG], out2[PROTO_MAX_MSG];
 static struct proto_results res, res2;
+static struct hostfacts facts, facts2;
 
 static void reencode(ssize_t n, uint16_t type)
 {
@@ -60,6 +62,25 @@ static void decode_overlay(const struct proto_msg *m)
 	reencode(n, m->type);
 	/* reserved bytes are ignored by the decoders and written as 0 */
 	if ((size_t)n - PROTO_HDR_LEN != m->len)
+		abort();
+}
+
+/* HOST_FACTS: what decodes encodes again, and that encoding is a fixed
+ * point (the shares' parts per million survive the round trip). */
+static void decode_facts(const struct proto_msg *m)
+{
+	ssize_t n, n2;
+
+	if (proto_decode_host_facts(m->body, m->len, &facts) != 0)
+		return;
+	if (!facts.known)
+		abort();
+	n = proto_encode_host_facts(out, sizeof(out), &facts);
+	reencode(n, m->type);
+	if (proto_decode_host_facts(out + PROTO_HDR_LEN, (size_t)n - PROTO_HDR_LEN, &facts2) != 0)
+		abort();
+	n2 = proto_encode_host_facts(out2, sizeof(out2), &facts2);
+	if (n2 != n || memcmp(out, out2, (size_t)n) != 0)
 		abort();
 }
 
@@ -149,6 +170,9 @@ static void decode(const struct proto_msg *m)
 				   sizeof(res.streams[0]) * res.nstreams) != 0)
 				abort();
 		}
+		break;
+	case PROTO_HOST_FACTS:
+		decode_facts(m);
 		break;
 	case PROTO_MTU_PROBE_REQUEST:
 	case PROTO_MTU_PROBE_REPLY:

@@ -176,19 +176,24 @@ static void test_cgroup(void **state)
 		assert_string_equal(cg.path, "/vpn");
 		assert_true(fabs(cg.quota_cores - 0.2) < 1e-12);
 		assert_int_equal(cg.throttled_ns, 1227583629ULL);
+		assert_int_equal(cg.version, 1);
+		assert_int_equal(cg.nr_periods, 30);
+		assert_int_equal(cg.nr_throttled, 29);
 		/* v2: the unified line alone, cpu.max and throttled_usec */
 		snprintf(p, sizeof(p), "%s/proc/42/cgroup", root);
 		put(p, "0::/vpn2\n");
 		snprintf(p, sizeof(p), "%s/cg/vpn2", root);
 		mkdir(p, 0700);
 		snprintf(p, sizeof(p), "%s/cg/vpn2/cpu.stat", root);
-		put(p, "usage_usec 5\nthrottled_usec 1500\n");
+		put(p, "usage_usec 5\nnr_periods 12\nnr_throttled 4\nthrottled_usec 1500\n");
 		snprintf(p, sizeof(p), "%s/cg/vpn2/cpu.max", root);
 		put(p, "50000 100000\n");
 		snprintf(p, sizeof(p), "%s/proc", root);
 		assert_int_equal(cpuuse_cgroup_read(p, cgroot, 42, &cg), 0);
 		assert_true(fabs(cg.quota_cores - 0.5) < 1e-12);
 		assert_int_equal(cg.throttled_ns, 1500000ULL);
+		assert_int_equal(cg.version, 2);
+		assert_int_equal(cg.nr_throttled, 4);
 		snprintf(p, sizeof(p), "%s/cg/vpn2/cpu.max", root);
 		put(p, "max 100000\n");
 		snprintf(p, sizeof(p), "%s/proc", root);

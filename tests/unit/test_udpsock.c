@@ -47,6 +47,11 @@ static void test_parse(void **state)
 	assert_int_equal(t.e[0].drops, 0);
 	assert_int_equal(t.e[1].port, 5211);
 	assert_int_equal(t.e[1].drops, 17);
+	/* connected to 198.18.0.1:40000; the first socket to none */
+	assert_int_equal(t.e[1].rport, 40000);
+	assert_true(udpsock_connected_to(&t.e[1], 4, (const uint8_t[]){ 198, 18, 0, 1 }));
+	assert_false(udpsock_connected_to(&t.e[1], 4, (const uint8_t[]){ 198, 18, 0, 2 }));
+	assert_false(udpsock_connected_to(&t.e[0], 4, (const uint8_t[]){ 0, 0, 0, 0 }));
 	assert_int_equal(t.e[2].family, 6);
 	assert_int_equal(t.e[2].drops, 4294967295u);
 	assert_int_equal(udpsock_parse("garbage\n", 4, &t), -EINVAL);
