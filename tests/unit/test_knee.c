@@ -22,7 +22,7 @@
 #define M   1000000ULL
 #define SEC 1000000000ULL
 
-enum curve { SDWAN, SHAPER, LOSSLESS, CONSTANT, SHAPED_LOSSY, NOISY_KNEE, BURSTS };
+enum curve { SDWAN, SHAPER, LOSSLESS, CONSTANT, SHAPED_LOSSY, NOISY_KNEE, BURSTS, QUEUED };
 
 struct simpath {
 	enum curve curve;
@@ -44,6 +44,9 @@ struct simpath {
 	double spread, cap, burst_p, burst_loss;
 	unsigned spike_trial; /* this trial (1-based) loses spike_loss (0: none) */
 	double spike_loss;
+	/* QUEUED: a tbf at knee whose queue holds queue_s of its rate: above
+	 * it the queue grows through a trial and drops only once full */
+	double queue_s;
 };
 
 static double rnd(struct simpath *p)
@@ -97,6 +100,12 @@ static double path_loss(struct simpath *p, double r, uint64_t dur)
 		if (loss == 0 && rnd(p) < p->burst_p)
 			loss = p->burst_loss;
 		break;
+	case QUEUED: {
+		double sec = (double)dur / 1e9, held = p->knee * (sec + p->queue_s);
+
+		loss = r * sec > held ? 1 - held / (r * sec) : 0;
+		break;
+	}
 	}
 	if (loss == 0 && r >= p->noise_from && r <= p->noise_to) {
 		double prob = dur >= 5 * SEC && p->noise_long_p > 0 ? p->noise_long_p : p->noise_p;
@@ -121,14 +130,20 @@ static struct knee_measurement measure(struct simpath *p, const struct knee_tria
 		sent = r * p->gen_share;
 	double loss = path_loss(p, sent, t->duration_ns);
 
+	/* a queue that grows delivers at the shaper's rate, over a window
+	 * longer than the trial's */
+	double arrival = p->curve == QUEUED && sent > p->knee ? p->knee : sent * (1 - loss);
+
 	p->trials++;
 	if (p->spike_trial && p->trials == p->spike_trial)
 		loss = p->spike_loss;
 	return (struct knee_measurement){ .offered_bps = t->rate_bps,
 					  .achieved_bps = (uint64_t)sent,
 					  .received_bps = (uint64_t)(sent * (1 - loss)),
+					  .arrival_bps = (uint64_t)arrival,
 					  .loss_ratio = loss,
-					  .generator_limited = sent < 0.99 * r };
+					  .generator_limited = sent < 0.99 * r,
+					  .duration_ns = t->duration_ns };
 }
 
 static void cfg_for(struct knee_config *c, uint64_t max)
@@ -269,6 +284,76 @@ static void test_sdwan_noise(void **state)
 	print_message("noisy sdwan, 40 seeds: knee search %u trials, binary search %u\n", total,
 		      total_bin);
 	assert_true(total < total_bin);
+}
+
+/* The default lab's link: a 1 Gbit/s tbf whose queue holds 50 ms, 970
+ * Mbit/s of 1400 B payload, searched as the default scenario does (width
+ * 4 %, 500 ms short and 1 s final trials, from 2 Gbit/s). A load up to
+ * 5 % above the shaper loses nothing in a 1 s trial (10 % in a short
+ * one): the queue takes it. Only a queue that did not grow makes a pass,
+ * so the NDR is at most the queue tolerance above the shaper, and it is
+ * found, not left a bound. */
+static void test_queued_shaper(void **state)
+{
+	static const double caps[] = { 97e6, 970e6 };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(caps) / sizeof(caps[0]); i++) {
+		struct knee_config cfg;
+		struct knee k;
+		struct knee_result res;
+		struct simpath p = { .curve = QUEUED, .knee = caps[i], .queue_s = 0.05, .rng = 5 };
+		const struct knee_bound *ndr = &res.bound[KNEE_NDR];
+
+		cfg_for(&cfg, (uint64_t)(caps[i] * 2));
+		cfg.width_goal = 0.04;
+		cfg.short_ns = SEC / 2;
+		cfg.max_trials = 24;
+		search(&p, &cfg, &k, &res);
+		print_message("queued shaper %.0f Mbit/s: NDR %.1f..%.1f Mbit/s, %u trials\n",
+			      caps[i] / 1e6, (double)ndr->lower_bps / 1e6,
+			      (double)ndr->upper_bps / 1e6, res.ntrials);
+		assert_int_equal(ndr->outcome, KNEE_FOUND);
+		assert_true((double)ndr->lower_bps <= caps[i] * (1 + KNEE_QUEUE_TOLERANCE));
+		assert_true((double)ndr->lower_bps >= caps[i] * (1 - cfg.width_goal));
+	}
+}
+
+/* The queue criterion leaves a path without a queue as it was: the
+ * random-drop link (CONSTANT) and a shaper that drops at once keep their
+ * figures; a trial whose receiver window is within the tolerance (the
+ * receiver's timing) passes. */
+static void test_queue_tolerance(void **state)
+{
+	struct knee_goal g;
+	struct knee_config cfg;
+	struct knee_measurement m = { .achieved_bps = 1000 * M,
+				      .received_bps = 1000 * M,
+				      .arrival_bps = 995 * M,
+				      .duration_ns = SEC };
+
+	(void)state;
+	cfg_for(&cfg, 2000 * M);
+	cfg.width_goal = 0.04;
+	knee_goal_of(&cfg, KNEE_NDR, &g);
+	/* 5 ms over 1 s: within the 1 % tolerance */
+	assert_true(knee_trial_loss(&m, &g) == 0);
+	assert_true(llabs((long long)knee_queue_growth_ns(&m) - 5025126) < 2);
+	/* 31 ms over 1 s: beyond it, though within the 4 % width */
+	m.arrival_bps = 970 * M;
+	assert_true(fabs(knee_trial_loss(&m, &g) - 0.03) < 1e-9);
+	assert_true(llabs((long long)knee_queue_growth_ns(&m) - 30927835) < 2);
+	/* a 100 ms trial whose last datagram came 1.5 ms late: the floor */
+	m.duration_ns = SEC / 10;
+	m.arrival_bps = 985 * M;
+	assert_true(knee_trial_loss(&m, &g) == 0);
+	/* a real loss stays itself */
+	m = (struct knee_measurement){ .achieved_bps = 1000 * M,
+				       .received_bps = 980 * M,
+				       .arrival_bps = 980 * M,
+				       .loss_ratio = 0.02,
+				       .duration_ns = SEC };
+	assert_true(knee_trial_loss(&m, &g) == 0.02);
 }
 
 static void test_shapers(void **state)
@@ -845,6 +930,8 @@ int main(void)
 		cmocka_unit_test(test_sdwan_curve),
 		cmocka_unit_test(test_sdwan_noise),
 		cmocka_unit_test(test_shapers),
+		cmocka_unit_test(test_queued_shaper),
+		cmocka_unit_test(test_queue_tolerance),
 		cmocka_unit_test(test_confirmation_moves_bound),
 		cmocka_unit_test(test_generator_limited),
 		cmocka_unit_test(test_generator_sags_in_long_trials),
