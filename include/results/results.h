@@ -314,7 +314,9 @@ struct results_knee_point {
 	 * it found none), where its lost datagrams went summed in loss_at;
 	 * the trial that lost the largest share and its offered rate; and of
 	 * those that lost nothing, the largest shortfall of the arrival rate
-	 * below the sent one (the path queued: knee_trial_loss()). */
+	 * below the sent one (the path queued: knee_trial_loss()), and at
+	 * that trial how much the queue grew (ms) in how long a trial (s):
+	 * "lossless for 1 s only: the queue grew 31 ms". */
 	struct loss_attrib loss_at;
 	unsigned above_trials, above_lossy;
 	uint64_t above_sent, above_lost;
@@ -322,6 +324,7 @@ struct results_knee_point {
 	uint64_t above_worst_bps;
 	double above_queued_ratio;
 	uint64_t above_queued_bps;
+	double above_queued_ms, above_queued_s;
 	unsigned found;			       /* repetitions that found an NDR */
 	unsigned pdr_found;		       /* ... and a PDR */
 	char ndr_outcome[24], pdr_outcome[24]; /* of the median repetition */

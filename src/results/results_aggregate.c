@@ -390,6 +390,8 @@ static void knee_above(const struct results_run *run, struct results_knee_point 
 			if (r > p->above_queued_ratio) {
 				p->above_queued_ratio = r;
 				p->above_queued_bps = t->target_bps;
+				p->above_queued_ms = u->queue_growth_ms;
+				p->above_queued_s = t->duration_s;
 			}
 		}
 	}

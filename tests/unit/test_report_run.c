@@ -751,6 +751,18 @@ static void test_knee_above(void **state)
 	assert_string_equal(b, "none lost in 3 trials, but queued: arrivals up to 5.0 % below "
 			       "the sent rate (at 4 Gbit/s)");
 	report_run_release(&rr);
+	/* with the queue's growth measured (the receiver's window beyond the
+	 * sender's), the load passed on loss alone, for its trial's length */
+	for (size_t i = 0; i < run.ntrials; i++)
+		if (run.trials[i].target_bps >= 4000000000) {
+			run.trials[i].udp.queue_growth_ms = 52.6;
+			run.trials[i].duration_s = 1;
+		}
+	assert_int_equal(report_run_prepare(&rr, &run), 0);
+	report_run_knee_above(b, sizeof(b), &rr.sum.knee[1]);
+	assert_string_equal(b, "none lost in 3 trials, but lossless for 1 s only at 4 Gbit/s: the "
+			       "queue grew 52.6 ms (arrivals 5.0 % below the sent rate)");
+	report_run_release(&rr);
 	results_free(&run);
 }
 
