@@ -184,6 +184,9 @@ enum knee_verdict {
 	KNEE_PASS_PDR, /* loss within the goal: passes PDR, fails NDR */
 	KNEE_FAIL,     /* loss above the goal */
 	KNEE_INVALID,  /* generator fell short: no pass at the rate asked for */
+	/* loss within the goal, but the queue grew beyond the tolerance
+	 * (knee_trial_loss()): fails NDR and PDR, it passed on loss alone */
+	KNEE_QUEUED,
 };
 
 /* One trial as recorded, in order. */

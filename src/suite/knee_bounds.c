@@ -408,6 +408,14 @@ int knee_bounds_add(struct knee_bounds *b, const struct knee_config *cfg,
 	rec->trial = *t;
 	rec->m = *m;
 	rec->verdict = knee_classify(m, cfg->loss_goal);
+	if (rec->verdict == KNEE_PASS || rec->verdict == KNEE_PASS_PDR) {
+		struct knee_goal g;
+
+		/* lossless (or within the goal) only because a queue took it */
+		knee_goal_of(cfg, KNEE_NDR, &g);
+		if (knee_trial_loss(m, &g) > m->loss_ratio)
+			rec->verdict = KNEE_QUEUED;
+	}
 	b->trial_ns += m->duration_ns ? m->duration_ns : t->duration_ns;
 	if (idx == 0)
 		b->mrr = m->received_bps;

@@ -304,6 +304,8 @@ static void test_queued_shaper(void **state)
 		struct knee_result res;
 		struct simpath p = { .curve = QUEUED, .knee = caps[i], .queue_s = 0.05, .rng = 5 };
 		const struct knee_bound *ndr = &res.bound[KNEE_NDR];
+		const struct knee_record *tr;
+		unsigned n;
 
 		cfg_for(&cfg, (uint64_t)(caps[i] * 2));
 		cfg.width_goal = 0.04;
@@ -315,6 +317,13 @@ static void test_queued_shaper(void **state)
 			      (double)ndr->upper_bps / 1e6, res.ntrials);
 		assert_int_equal(ndr->outcome, KNEE_FOUND);
 		assert_true((double)ndr->lower_bps <= caps[i] * (1 + KNEE_QUEUE_TOLERANCE));
+		/* a trial above the shaper that lost nothing says why it
+		 * failed: its queue grew */
+		tr = knee_trials(&k, &n);
+		for (unsigned j = 0; j < n; j++)
+			if ((double)tr[j].trial.rate_bps > caps[i] * (1 + KNEE_QUEUE_TOLERANCE))
+				assert_true(tr[j].verdict ==
+					    (tr[j].m.loss_ratio > 0 ? KNEE_FAIL : KNEE_QUEUED));
 		assert_true((double)ndr->lower_bps >= caps[i] * (1 - cfg.width_goal));
 	}
 }
