@@ -289,6 +289,20 @@ struct results_sweep_point {
  * from that repetition; the medians (and min-max) of each are taken over
  * the same repetitions, so lower <= upper holds for the medians as it does
  * for every repetition. */
+/* One answer per question: when some repetition found its knee, a
+ * repetition whose search ended on a lower bound below it (its sender's
+ * limit, max_rate, or cut short) agrees with that knee and says nothing
+ * more of it; the figure is then the found repetitions' alone (used), and
+ * the others are named here: how many, the highest of their bounds, its
+ * repetition (0-based) and outcome. A bound above every found knee keeps
+ * the figure a bound (used false). */
+struct results_knee_left {
+	bool used;
+	unsigned n, rep;
+	uint64_t bps;
+	char outcome[24];
+};
+
 struct results_knee_point {
 	unsigned path;
 	uint32_t len;
@@ -304,6 +318,8 @@ struct results_knee_point {
 	/* the NDR/PDR figure is only a lower bound: a repetition behind it
 	 * passed at max_rate, hit the generator's limit or did not finish */
 	bool ndr_lower_bound, pdr_lower_bound;
+	/* Repetitions left out of a found figure (struct results_knee_left) */
+	struct results_knee_left ndr_left, pdr_left;
 	unsigned trials;
 	double time_s;
 	/* of the median repetition, all from that one repetition: */

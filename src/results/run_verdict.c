@@ -110,6 +110,32 @@ static const char *knee_words(char *buf, size_t len, const struct results_knee_p
 	return buf;
 }
 
+/* The repetitions a found figure leaves out (struct results_knee_left),
+ * so that the figure, its limit and the bound below it describe the same
+ * searches. */
+static void left_out(char *line, const struct results_run *run, const struct results_knee_point *k)
+{
+	const struct results_knee_left *l = &k->ndr_left;
+	const char *why = !strcmp(l->outcome, "generator-limit") ? "its sender's limit"
+			  : !strcmp(l->outcome, "above-max")	 ? "the search's maximum rate"
+								 : "where its search was cut short";
+	char r[32];
+
+	if (!l->used || !l->n)
+		return;
+	results_fmt_bps(r, sizeof(r), (double)l->bps);
+	add(line, " (%s: %u of %u repetitions found the knee", run->paths[k->path].name,
+	    k->ndr_bps.n, k->ndr_bps.n + l->n);
+	if (l->n == 1)
+		add(line, "; repetition %u ended at %s, %s, below it, and is left out)", l->rep + 1,
+		    r, why);
+	else
+		add(line,
+		    "; %u ended on lower bounds below it, the highest repetition %u at %s, "
+		    "%s, and are left out)",
+		    l->n, l->rep + 1, r, why);
+}
+
 static void ndr_line(struct run_verdict *v, const struct results_run *run,
 		     const struct results_summary *sum, const struct breakdown *b, unsigned p,
 		     unsigned base)
@@ -136,6 +162,8 @@ static void ndr_line(struct run_verdict *v, const struct results_run *run,
 		    o->ndr_bps.median / u->ndr_bps.median, ndr_limit_name(lo.limit),
 		    run->paths[base].name, ndr_limit_name(lu.limit));
 		largest_part(line, row_of(b, p, BREAKDOWN_NDR, o->len));
+		left_out(line, run, o);
+		left_out(line, run, u);
 		add(line, ".");
 		return;
 	}

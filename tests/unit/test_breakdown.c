@@ -417,12 +417,71 @@ static void test_verdict(void **state)
 	results_free(&run);
 }
 
+/* One answer per question (the default run that read "at least 947
+ * against at least 999 ... That is no cost ... the search ended found"):
+ * a repetition whose sender ran out below the knee the others found
+ * leaves the figure found, and the verdict says which repetitions found
+ * what; a bound above every found knee keeps the figure a bound, with
+ * the outcome that made it one, never "found". */
+static void test_verdict_left_out(void **state)
+{
+	static const uint64_t under[] = { 955000000, 999000000, 843000000 };
+	static const uint64_t over[] = { 947000000, 951000000, 803000000 };
+	struct results_run run;
+	struct results_summary sum;
+	struct run_verdict v;
+	const struct results_knee_point *kp;
+
+	(void)state;
+	run_make(&run);
+	for (unsigned r = 0; r < 3; r++) {
+		struct results_knee *ku = knee_found(&run, 0, under[r], under[r] * 102 / 100);
+		struct results_knee *ko = knee_found(&run, 1, over[r], over[r] * 102 / 100);
+
+		ku->rep = ko->rep = r;
+		if (r == 2) {
+			snprintf(ku->ndr_outcome, sizeof(ku->ndr_outcome), "generator-limit");
+			snprintf(ko->ndr_outcome, sizeof(ko->ndr_outcome), "generator-limit");
+			ku->ndr_upper_bps = ko->ndr_upper_bps = 0;
+		}
+	}
+	knee_trial(&run, 0, 2000000000, 0.5, 1.0, 0);
+	knee_trial(&run, 1, 2000000000, 0.5, 1.0, 0);
+	assert_int_equal(results_aggregate(&run, &sum), 0);
+	kp = results_find_knee(&sum, 0, 1400);
+	assert_false(kp->ndr_lower_bound);
+	assert_int_equal(kp->ndr_bps.n, 2);
+	assert_true(kp->ndr_left.used);
+	assert_int_equal(kp->ndr_left.n, 1);
+	assert_int_equal(kp->ndr_left.rep, 2);
+	assert_int_equal(kp->ndr_left.bps, 843000000);
+	assert_string_equal(kp->ndr_outcome, "found");
+	results_run_verdict(&run, &sum, &v);
+	assert_false(said(&v, "That is no cost"));
+	assert_false(said(&v, "at least"));
+	assert_true(said(&v, "(x0.97)"));
+	assert_true(said(&v, "(overlay: 2 of 3 repetitions found the knee; repetition 3 ended at "
+			     "803 Mbit/s, its sender's limit, below it, and is left out)"));
+	results_summary_free(&sum);
+	/* the sender's limit above the knees found: the figure is a bound */
+	run.knees[4].ndr_lower_bps = run.knees[4].ndr_lower_achieved_bps = 1500000000;
+	assert_int_equal(results_aggregate(&run, &sum), 0);
+	kp = results_find_knee(&sum, 0, 1400);
+	assert_true(kp->ndr_lower_bound);
+	assert_false(kp->ndr_left.used);
+	assert_string_equal(kp->ndr_outcome, "generator-limit");
+	results_run_verdict(&run, &sum, &v);
+	assert_false(said(&v, "ended found"));
+	results_summary_free(&sum);
+	results_free(&run);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_tcp_cpu_bound), cmocka_unit_test(test_tcp_repetitions),
 		cmocka_unit_test(test_ndr_limits),    cmocka_unit_test(test_ndr_breakdown),
-		cmocka_unit_test(test_verdict),
+		cmocka_unit_test(test_verdict),	      cmocka_unit_test(test_verdict_left_out),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
