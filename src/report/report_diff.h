@@ -14,7 +14,7 @@
 #include "figures.h"
 #include "report_run.h"
 
-#define REPORT_DIFF_WARN_MAX 8
+#define REPORT_DIFF_WARN_MAX 16
 
 struct report_diff_row {
 	const struct results_figure *a, *b; /* b NULL: only in A */
@@ -33,6 +33,10 @@ struct report_diff {
 	size_t only_b;	/* figures of B that A lacks */
 	unsigned nwarn; /* what the runs differ in besides their figures */
 	char warn[REPORT_DIFF_WARN_MAX][256];
+	/* The runs are not of one setup: their scenarios, labs' links (rate,
+	 * delay, loss, drop), paths (addresses, MTU) or hosts (CPUs) differ,
+	 * so a change may be the setup's, not the overlay's: said loudly. */
+	bool setups_differ;
 	unsigned regressions, progressions;
 	double threshold, confidence;
 	double cpu_threshold; /* CPU figures' (0: not judged; results_figure_threshold()) */

@@ -165,6 +165,58 @@ static void differences(struct report_diff *d, const struct results_run *a,
 		warn(d, "the paths differ: A %s, B %s", x, y);
 }
 
+/* A lab link as the runs record it: its rate, what it emulates, its drop. */
+static void link_of(const struct results_link *l, char *buf, size_t len)
+{
+	char r[24] = "no rate";
+
+	if (l->rate_bps)
+		report_run_fmt_rate(r, sizeof(r), (double)l->rate_bps);
+	snprintf(buf, len, "%s, %s%s", r, l->conditions[0] ? l->conditions : "no delay or loss",
+		 l->drop_pct > 0 ? ", random drop" : "");
+	if (l->drop_pct > 0)
+		snprintf(buf + strlen(buf), len - strlen(buf), " %g %%", l->drop_pct);
+}
+
+/* The setups of the two runs: what makes their figures those of one
+ * setup (scenario, lab links, paths' far ends and MTUs, the host's CPUs).
+ * Any difference is a warning of its own and sets setups_differ. */
+static void setups(struct report_diff *d, const struct results_run *a, const struct results_run *b)
+{
+	unsigned before = d->nwarn;
+	char x[256], y[256];
+
+	if (strcmp(a->scenario_name, b->scenario_name))
+		warn(d, "the scenarios differ: A '%s', B '%s'", a->scenario_name, b->scenario_name);
+	if (a->nlinks != b->nlinks)
+		warn(d, "the labs differ: A has %u links, B %u", a->nlinks, b->nlinks);
+	for (unsigned i = 0; i < a->nlinks && i < b->nlinks; i++) {
+		link_of(&a->links[i], x, sizeof(x));
+		link_of(&b->links[i], y, sizeof(y));
+		if (strcmp(x, y))
+			warn(d, "the labs' link %u differs: A %s; B %s", i, x, y);
+	}
+	for (unsigned i = 0; i < a->npaths; i++)
+		for (unsigned j = 0; j < b->npaths; j++) {
+			const struct results_path *p = &a->paths[i], *q = &b->paths[j];
+
+			if (strcmp(p->name, q->name))
+				continue;
+			if (strcmp(p->addr, q->addr))
+				warn(d, "path %s goes to another host: A %s, B %s", p->name,
+				     p->addr, q->addr);
+			if (p->mtu != q->mtu || (p->pmtu && q->pmtu && p->pmtu != q->pmtu))
+				warn(d, "path %s's MTU differs: A %u (path MTU %u), B %u (%u)",
+				     p->name, p->mtu, p->pmtu, q->mtu, q->pmtu);
+		}
+	if (a->host.ncpu != b->host.ncpu || strcmp(a->host.client_cpus, b->host.client_cpus) ||
+	    strcmp(a->host.server_cpus, b->host.server_cpus))
+		warn(d, "the hosts' CPUs differ: A %u CPUs (%s | %s), B %u (%s | %s)", a->host.ncpu,
+		     a->host.client_cpus, a->host.server_cpus, b->host.ncpu, b->host.client_cpus,
+		     b->host.server_cpus);
+	d->setups_differ = d->nwarn > before;
+}
+
 /* The verdict of a change whose B - A is only a bound: it stands when the
  * truth can only be further the same way. */
 static enum change_verdict bounded(enum change_verdict v, const struct change *c,
@@ -181,18 +233,24 @@ static enum change_verdict bounded(enum change_verdict v, const struct change *c
 	return v;
 }
 
+/* Every figure compared is a rate, a delay, a CPU time or a ratio of
+ * them: never negative, so its change is taken as a ratio (its interval
+ * never below -100 %), and held to its run-to-run threshold
+ * (results_figure_gate()). */
 static void compare_row(struct report_diff *d, struct report_diff_row *r)
 {
+	double rel, floor;
+
 	r->delta_bound = delta_bound(r->a, r->b);
-	r->compared = change_compare(r->a->v, r->a->n, r->b->v, r->b->n, d->confidence, &r->ch);
+	r->compared =
+		change_compare_ratio(r->a->v, r->a->n, r->b->v, r->b->n, d->confidence, &r->ch);
 	if (!r->compared) {
 		r->verdict = CHANGE_TOO_FEW;
 		return;
 	}
-	r->verdict = bounded(
-		change_verdict(&r->ch, r->a->better,
-			       results_figure_threshold(r->a, d->threshold, d->cpu_threshold)),
-		&r->ch, r->delta_bound);
+	results_figure_gate(r->a, d->threshold, d->cpu_threshold, &rel, &floor);
+	r->verdict = bounded(change_verdict_floor(&r->ch, r->a->better, rel, floor), &r->ch,
+			     r->delta_bound);
 	d->regressions += r->verdict == CHANGE_REGRESSION;
 	d->progressions += r->verdict == CHANGE_PROGRESSION;
 }
@@ -205,9 +263,10 @@ int report_diff_build(struct report_diff *d, const struct report_run *a, const s
 	memset(d, 0, sizeof(*d));
 	d->a = a;
 	d->b = b;
-	d->threshold = o && o->threshold > 0 ? o->threshold : CHANGE_DEFAULT_THRESHOLD;
+	d->threshold = o && o->threshold > 0 ? o->threshold : RESULTS_GATE_RATE;
 	d->confidence = o && o->confidence > 0 ? o->confidence : CHANGE_DEFAULT_CONFIDENCE;
 	d->cpu_threshold = o && o->cpu_threshold > 0 ? o->cpu_threshold : 0;
+	setups(d, a->run, b->run);
 	differences(d, a->run, b->run);
 	rc = results_figures(a->run, &a->sum, &a->ov, &d->fa);
 	if (!rc)
@@ -297,6 +356,10 @@ static void print_text(FILE *f, const struct report_diff *d)
 {
 	head(f, "A", d->a->run);
 	head(f, "B", d->b->run);
+	if (d->setups_differ)
+		fprintf(f, "\nWARNING: A and B are not runs of one setup (below): a change between "
+			   "them may be the\nsetup's, not the overlay's. Compare runs of one "
+			   "scenario on one lab.\n");
 	for (unsigned i = 0; i < d->nwarn; i++)
 		fprintf(f, "warning: %s\n", d->warn[i]);
 	fprintf(f, "\n  %-22s %-12s %8s  %14s %14s %14s %8s  %-18s %s\n", "figure", "path", "at",
@@ -326,8 +389,11 @@ static void print_text(FILE *f, const struct report_diff *d)
 	fprintf(f,
 		"\n  %u regressions, %u progressions: a change is one when its interval (%.0f %% "
 		"confidence,\n  Hodges-Lehmann over the repetitions) excludes zero and it exceeds "
-		"%.3g %%\n",
-		d->regressions, d->progressions, 100 * d->confidence, 100 * d->threshold);
+		"what two runs of one\n  setup differ by: %.3g %% for rates, for one-way delay "
+		"%.3g %% and %.3g ms (p50), %.3g %% and %.3g ms (p99)\n",
+		d->regressions, d->progressions, 100 * d->confidence, 100 * d->threshold,
+		100 * fmax(d->threshold, RESULTS_GATE_P50), RESULTS_GATE_P50_MS,
+		100 * fmax(d->threshold, RESULTS_GATE_P99), RESULTS_GATE_P99_MS);
 	if (d->cpu_threshold > 0)
 		fprintf(f, "  (CPU per Gbit: %.3g %%, --threshold-cpu)\n", 100 * d->cpu_threshold);
 	else

@@ -119,6 +119,7 @@ int report_diff_json(FILE *f, const struct report_diff *d, const struct report_d
 		cJSON_AddNullToObject(root, "threshold_cpu_pct");
 	cJSON_AddNumberToObject(root, "confidence", d->confidence);
 	cJSON_AddStringToObject(root, "method", "hodges-lehmann");
+	cJSON_AddBoolToObject(root, "setups_differ", d->setups_differ);
 	warn = cJSON_AddArrayToObject(root, "warnings");
 	for (unsigned i = 0; warn && i < d->nwarn; i++)
 		cJSON_AddItemToArray(warn, cJSON_CreateString(d->warn[i]));

@@ -316,6 +316,53 @@ static void p_diff_cpu10(FILE *f, const struct report_run *rr, const void *arg)
  * threshold of 100 % and a regression at --threshold-cpu 5 (the JSON);
  * the test processes' CPU per Gbit, the same in every repetition, is
  * noise, and so is the underlay, unchanged. */
+static void p_diff_json_setups(FILE *f, const struct report_run *rr, const void *arg)
+{
+	struct report_diff_options o = { .json = true };
+
+	assert_true(report_run_diff(f, rr, arg, &o) >= 0);
+}
+
+/* Runs of two setups (the default lab against the WAN scenario's 75 ms
+ * link, another MTU) compare only with a loud warning naming each
+ * difference, in the text and the JSON. */
+static void test_diff_setups(void **state)
+{
+	struct results_run a, b;
+	struct report_run ra, rb;
+	char *t;
+
+	(void)state;
+	fixture_run(&a);
+	fixture_run(&b);
+	a.nlinks = b.nlinks = 1;
+	a.links[0].rate_bps = b.links[0].rate_bps = 1000000000;
+	assert_int_equal(report_run_prepare(&ra, &a), 0);
+	assert_int_equal(report_run_prepare(&rb, &b), 0);
+	t = render(p_diff, &ra, &rb);
+	assert_null(strstr(t, "WARNING"));
+	free(t);
+	report_run_release(&rb);
+	snprintf(b.links[0].conditions, sizeof(b.links[0].conditions), "delay 75ms");
+	snprintf(b.scenario_name, sizeof(b.scenario_name), "wan_sdwan");
+	b.paths[1].mtu = 1380;
+	assert_int_equal(report_run_prepare(&rb, &b), 0);
+	t = render(p_diff, &ra, &rb);
+	contains(t, "WARNING: A and B are not runs of one setup");
+	contains(t, "warning: the scenarios differ: A 'fixture', B 'wan_sdwan'");
+	contains(t, "warning: the labs' link 0 differs: A 1 Gbit/s, no delay or loss; B 1 Gbit/s, "
+		    "delay 75ms");
+	contains(t, "MTU differs");
+	free(t);
+	t = render(p_diff_json_setups, &ra, &rb);
+	contains(t, "\"setups_differ\":\ttrue");
+	free(t);
+	report_run_release(&ra);
+	report_run_release(&rb);
+	results_free(&a);
+	results_free(&b);
+}
+
 static void test_diff_verdicts(void **state)
 {
 	struct results_run a, b;
@@ -333,13 +380,14 @@ static void test_diff_verdicts(void **state)
 	assert_int_equal(report_run_prepare(&ra, &a), 0);
 	assert_int_equal(report_run_prepare(&rb, &b), 0);
 	t = render(p_diff, &ra, &rb);
-	/* 200..300 against 100..150: the nine differences -200..-50 of 250 */
+	/* 200..300 against 100..150: the nine ratios 1/3..3/4 (a rate's
+	 * change is a ratio: never below -100 %) */
 	contains(t,
 		 "TCP goodput            overlay         1 str      250 Mbit/s     125 Mbit/s    "
-		 "-125 Mbit/s   -50.0%  [-80.0, -20.0]%    REGRESSION\n");
+		 "-125 Mbit/s   -50.0%  [-66.7, -25.0]%    REGRESSION\n");
 	contains(t,
 		 "TCP goodput            underlay        1 str      950 Mbit/s     950 Mbit/s     "
-		 "   0 bit/s    +0.0%  [-10.5, +10.5]%    noise\n");
+		 "   0 bit/s    +0.0%  [-10.0, +11.1]%    noise\n");
 	contains(t, "ratio host CPU s/Gbit  overlay         1 str               4              8 "
 		    "             4  +100.0%  [+100.0, +100.0]%  within threshold\n");
 	contains(t, "(1+1 reps)         too few reps\n");
@@ -798,6 +846,7 @@ int main(void)
 		cmocka_unit_test(test_delay_rows),
 		cmocka_unit_test(test_diff),
 		cmocka_unit_test(test_diff_verdicts),
+		cmocka_unit_test(test_diff_setups),
 		cmocka_unit_test(test_diff_cpu_threshold),
 		cmocka_unit_test(test_lower_bound_markers),
 		cmocka_unit_test(test_diff_bounds),
