@@ -75,6 +75,15 @@ grep -q "(did you mean --port?)" "$OUT/err" || fail "server --prot=1: $(cat "$OU
 "$OVLPERF" client --zzzzzz x >/dev/null 2>"$OUT/err" && fail "client --zzzzzz: exit 0"
 ! grep -q "did you mean" "$OUT/err" || fail "client --zzzzzz: $(cat "$OUT/err")"
 ok "a misspelt long option: did you mean the near one (none for a far one)"
+# a misspelt command likewise
+rc=0
+"$OVLPERF" rnu >/dev/null 2>"$OUT/err" || rc=$?
+[ "$rc" = 2 ] || fail "ovlperf rnu: exit $rc, not 2"
+grep -q "^ovlperf: unknown command 'rnu' (did you mean 'run'?)" "$OUT/err" ||
+	fail "ovlperf rnu: $(cat "$OUT/err")"
+"$OVLPERF" zzzzzz >/dev/null 2>"$OUT/err" && fail "ovlperf zzzzzz: exit 0"
+! grep -q "did you mean" "$OUT/err" || fail "ovlperf zzzzzz: $(cat "$OUT/err")"
+ok "a misspelt command: did you mean the near one (none for a far one)"
 MISSING=$OUT/none.ini once_named run "$OUT/none.ini"
 MISSING=$OUT/none once_named report "$OUT/none"
 echo "$TEST_NAME: $CHECKS checks passed"
