@@ -546,6 +546,26 @@ static int run_and_print(const struct client_opts *o, const struct load_spec *sp
 	return rc;
 }
 
+/* Arguments beyond the one HOST: name them, and the habit that most often
+ * makes them (a value in two words, as iperf3's help writes "Mbits/sec"). */
+static int extra_args(int argc, char **argv, int first, const char *host)
+{
+	if (first >= argc)
+		fprintf(stderr, "ovlperf client: give exactly one server HOST (or -c HOST)\n");
+	else if (host)
+		fprintf(stderr,
+			"ovlperf client: '%s' is one argument too many: the server is -c %s; a "
+			"rate or size is one word (-b 100M, not -b 100 Mbps)\n",
+			argv[first], host);
+	else
+		fprintf(stderr,
+			"ovlperf client: give exactly one server HOST, not '%s' and '%s'; a rate "
+			"or size is one word (-b 100M, not -b 100 Mbps)\n",
+			argv[first], argv[first + 1]);
+	fprintf(stderr, "see 'ovlperf client --help'\n");
+	return EXIT_USAGE;
+}
+
 int cmd_client(int argc, char **argv)
 {
 	struct load_result res;
@@ -573,11 +593,8 @@ int cmd_client(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 	}
-	if (optind != argc - !o.host) {
-		fprintf(stderr, "ovlperf client: give exactly one server HOST (or -c HOST)\n");
-		fprintf(stderr, "see 'ovlperf client --help'\n");
-		return EXIT_USAGE;
-	}
+	if (optind != argc - !o.host)
+		return extra_args(argc, argv, optind, o.host);
 	if (!o.host)
 		o.host = argv[optind];
 	if (!cli_opt_host(spec.host, sizeof(spec.host), &spec.port, o.host, why, sizeof(why)))
