@@ -78,6 +78,17 @@ static void test_term(void **state)
 	contains(t, "1368                   -80");	/* MSS delta */
 	contains(t, "0.15 / 0.9             x3.0/4.5"); /* delay at the common load */
 	contains(t, "200M..202M                             220M..222M"); /* knee bounds */
+	report_run_release(&rr);
+	free(t);
+	/* a range that rounds to one unit: never "1e+03M", never "1G-1G" */
+	for (size_t i = 0, k = 0; i < run.ntrials; i++)
+		if (run.trials[i].kind == RESULTS_TRIAL_TCP && run.trials[i].path == 0 &&
+		    run.trials[i].streams == 1)
+			run.trials[i].tcp.goodput_bps =
+				k++ ? 1000000000 + (k - 2) * 800000 : 999700000;
+	assert_int_equal(report_run_prepare(&rr, &run), 0);
+	t = render(p_term, &rr, NULL);
+	contains(t, "1G [999.7M-1.001G]");
 	/* the NDR at every layer: 800 Mbit/s of 1400-byte payloads */
 	contains(t, "NDR 71k frames/s: ip 1428 B 816.0, frame 1446 B 826.3, line 1466 B 837.7 "
 		    "Mbit/s\n");
