@@ -55,6 +55,40 @@ static void largest_part(char *line, const struct breakdown_row *r)
 		    big->name, big->points, big->detail);
 }
 
+/* The stream count whose ratio is the worst, when it is not the one the
+ * line gives (o) and lies below it by more than 5 %: a verdict names the
+ * worst figure of the run, not only the first. */
+static void worst_streams(char *line, const struct results_summary *sum,
+			  const struct results_tcp_point *o, unsigned base)
+{
+	const struct results_tcp_point *w = NULL, *wu = NULL;
+	double first = 0, worst = 0;
+	char a[32], c[32];
+
+	for (size_t i = 0; i < sum->ntcp; i++) {
+		const struct results_tcp_point *t = &sum->tcp[i], *u;
+		double r;
+
+		if (t->path != o->path || !t->goodput_bps.n ||
+		    !(u = results_find_tcp(sum, base, t->streams)) || !u->goodput_bps.n ||
+		    u->goodput_bps.median <= 0)
+			continue;
+		r = t->goodput_bps.median / u->goodput_bps.median;
+		if (t == o)
+			first = r;
+		else if (!w || r < worst) {
+			w = t;
+			wu = u;
+			worst = r;
+		}
+	}
+	if (!w || !(worst < first * 0.95))
+		return;
+	add(line, "; the worst: %u stream%s, %s against %s (x%.2f)", w->streams,
+	    w->streams == 1 ? "" : "s", results_fmt_bps(a, sizeof(a), w->goodput_bps.median),
+	    results_fmt_bps(c, sizeof(c), wu->goodput_bps.median), worst);
+}
+
 static void tcp_line(struct run_verdict *v, const struct results_run *run,
 		     const struct results_summary *sum, const struct breakdown *b, unsigned p,
 		     unsigned base)
@@ -78,6 +112,7 @@ static void tcp_line(struct run_verdict *v, const struct results_run *run,
 		add(line, ", limited by %s", tcp_limit_name(lo.v.limit));
 	if (results_tcp_limit_line(run, base, u->streams, &lu))
 		add(line, " (%s by %s)", run->paths[base].name, tcp_limit_name(lu.v.limit));
+	worst_streams(line, sum, o, base);
 	largest_part(line, row_of(b, p, BREAKDOWN_TCP, o->streams));
 	add(line, ".");
 	if (o->host_cpu_s_per_gbit.n && u->host_cpu_s_per_gbit.n &&

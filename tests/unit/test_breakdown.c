@@ -417,6 +417,31 @@ static void test_verdict(void **state)
 	results_free(&run);
 }
 
+/* The verdict names the run's worst figure: the WAN scenario's 16
+ * streams at x0.41 beside its 1 stream at x0.95. */
+static void test_verdict_worst(void **state)
+{
+	struct results_run run;
+	struct results_summary sum;
+	struct run_verdict v;
+
+	(void)state;
+	run_make(&run);
+	tcp_trial(&run, 0, 200e6, 1448, 1.0, 0.5, 0.5, 0, 0);
+	tcp_trial(&run, 1, 190e6, 1368, 1.0, 0.5, 0.5, 0.5, 0.3);
+	tcp_trial(&run, 0, 950e6, 1448, 1.0, 0.5, 0.5, 0, 0);
+	run.trials[run.ntrials - 1].streams = 16;
+	tcp_trial(&run, 1, 390e6, 1368, 1.0, 0.5, 0.5, 0.5, 0.3);
+	run.trials[run.ntrials - 1].streams = 16;
+	assert_int_equal(results_aggregate(&run, &sum), 0);
+	results_run_verdict(&run, &sum, &v);
+	assert_true(said(&v, "TCP through overlay (1 stream): 190 Mbit/s against 200 Mbit/s over "
+			     "underlay (x0.95)"));
+	assert_true(said(&v, "; the worst: 16 streams, 390 Mbit/s against 950 Mbit/s (x0.41)"));
+	results_summary_free(&sum);
+	results_free(&run);
+}
+
 /* One answer per question (the default run that read "at least 947
  * against at least 999 ... That is no cost ... the search ended found"):
  * a repetition whose sender ran out below the knee the others found
@@ -482,6 +507,7 @@ int main(void)
 		cmocka_unit_test(test_tcp_cpu_bound), cmocka_unit_test(test_tcp_repetitions),
 		cmocka_unit_test(test_ndr_limits),    cmocka_unit_test(test_ndr_breakdown),
 		cmocka_unit_test(test_verdict),	      cmocka_unit_test(test_verdict_left_out),
+		cmocka_unit_test(test_verdict_worst),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
