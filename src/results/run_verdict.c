@@ -205,13 +205,20 @@ static void ndr_line(struct run_verdict *v, const struct results_run *run,
 	/* a bound: say which, and why, and that the ratio is then no cost */
 	w = u->ndr_lower_bound ? &lu : &lo;
 	who = u->ndr_lower_bound ? run->paths[base].name : run->paths[p].name;
-	add(line,
-	    ". That is no cost: %s's search ended before anything was lost (%s: %s), so its "
-	    "figure is only a lower bound",
-	    who, ndr_limit_name(w->limit), w->evidence);
+	if (u->ndr_lower_bound && o->ndr_lower_bound)
+		add(line,
+		    ". Both are only lower bounds, so no cost can be read from them: %s's "
+		    "search and %s's ended before anything was lost (%s: %s; %s: %s)",
+		    run->paths[p].name, run->paths[base].name, run->paths[p].name,
+		    ndr_limit_name(lo.limit), run->paths[base].name, ndr_limit_name(lu.limit));
+	else
+		add(line,
+		    ". That is no cost: %s's search ended before anything was lost (%s: %s), so "
+		    "its figure is only a lower bound",
+		    who, ndr_limit_name(w->limit), w->evidence);
 	if (w->limit == NDR_LIMIT_GENERATOR)
-		add(line, "; between two hosts, or on a link with a rate (scenarios/default.ini), "
-			  "the knee is found");
+		add(line, "; a sender with cores of its own ([lab] cpus) or on another host "
+			  "reaches further");
 	add(line, ".");
 }
 

@@ -498,6 +498,13 @@ static void test_verdict_left_out(void **state)
 	results_run_verdict(&run, &sum, &v);
 	assert_false(said(&v, "ended found"));
 	results_summary_free(&sum);
+	/* both figures bounds: no "That is no cost" of one of them */
+	run.knees[5].ndr_lower_bps = run.knees[5].ndr_lower_achieved_bps = 1400000000;
+	assert_int_equal(results_aggregate(&run, &sum), 0);
+	results_run_verdict(&run, &sum, &v);
+	assert_true(said(&v, "Both are only lower bounds, so no cost can be read from them"));
+	assert_false(said(&v, "That is no cost"));
+	results_summary_free(&sum);
 	results_free(&run);
 }
 
