@@ -687,6 +687,8 @@ static void test_plots(void **state)
 		contains(buf, "</svg>");
 		if (!strcmp(set.file[i], "delivered.svg"))
 			contains(buf, "NDR overlay 1400 B: 200 Mbit/s");
+		if (!strcmp(set.file[i], "delivered.svg"))
+			contains(buf, "drawn at this edge");
 		plot_checks(set.file[i], buf);
 		free(buf);
 	}
