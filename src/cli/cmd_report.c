@@ -43,6 +43,9 @@ static void usage(FILE *f)
 		"  --confidence PCT  DIR DIR2: of the change's interval (default 90 %%)\n"
 		"  --json       DIR DIR2: the comparison as one JSON document\n"
 		"  --fail-on-regression  DIR DIR2: exit 5 when a figure regressed\n"
+		"  --history ROOT  DIR DIR2: earlier runs of A's scenario (a results root):\n"
+		"               a figure with 4 runs there is held to 3 times its run-to-run\n"
+		"               noise instead of its documented threshold\n"
 		"  --no-plots   do not run gnuplot\n"
 		"  -h, --help\n");
 }
@@ -177,6 +180,7 @@ int cmd_report(int argc, char **argv)
 		{ "confidence", required_argument, NULL, 'C' },
 		{ "json", no_argument, NULL, 'J' },
 		{ "fail-on-regression", no_argument, NULL, 'R' },
+		{ "history", required_argument, NULL, 'H' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -230,6 +234,10 @@ int cmd_report(int argc, char **argv)
 		case 'R':
 			fail = diff_opt = true;
 			break;
+		case 'H':
+			dopt.history = optarg;
+			diff_opt = true;
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -251,8 +259,8 @@ int cmd_report(int argc, char **argv)
 		return compare(argv[optind], argv[optind + 1], &dopt, fail);
 	if (diff_opt) {
 		fprintf(stderr,
-			"ovlperf report: --threshold, --threshold-cpu, --confidence, --json and "
-			"--fail-on-regression are for two DIRs\n");
+			"ovlperf report: --threshold, --threshold-cpu, --confidence, --json, "
+			"--history and --fail-on-regression are for two DIRs\n");
 		return EXIT_USAGE;
 	}
 	if (argc - optind != 1) {

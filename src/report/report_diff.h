@@ -23,7 +23,18 @@ struct report_diff_row {
 	bool compared; /* ch holds the change (both have values) */
 	struct change ch;
 	enum change_verdict verdict;
+	/* the figure's run-to-run noise in the history (--history): one run's
+	 * sigma (trend.h) over that many runs; 0 runs: none */
+	double hist_sigma;
+	size_t hist_runs;
+	double threshold; /* the relative threshold it was held to */
 };
+
+/* Runs of one figure a history needs before its noise replaces the
+ * figure's documented threshold, and how many of its sigmas a change must
+ * exceed (a difference of two runs has sqrt(2) sigma: about two of its own). */
+#define REPORT_DIFF_HISTORY_MIN	   4
+#define REPORT_DIFF_HISTORY_SIGMAS 3.0
 
 struct report_diff {
 	const struct report_run *a, *b;
@@ -38,6 +49,7 @@ struct report_diff {
 	 * so a change may be the setup's, not the overlay's: said loudly. */
 	bool setups_differ;
 	unsigned regressions, progressions;
+	size_t hist_runs; /* runs read from --history (0: none) */
 	double threshold, confidence;
 	double cpu_threshold; /* CPU figures' (0: not judged; results_figure_threshold()) */
 };

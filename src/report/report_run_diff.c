@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "history.h"
 #include "report_diff.h"
 
 /* A figure's value as the table shows it: its bound's marker, a rate in
@@ -249,10 +250,45 @@ static void compare_row(struct report_diff *d, struct report_diff_row *r)
 		return;
 	}
 	results_figure_gate(r->a, d->threshold, d->cpu_threshold, &rel, &floor);
+	/* a history of enough runs says the figure's own run-to-run noise */
+	if (r->hist_runs >= REPORT_DIFF_HISTORY_MIN && isfinite(rel) && r->ch.base != 0 &&
+	    !results_figure_is_cpu(r->a))
+		rel = fmax(REPORT_DIFF_HISTORY_SIGMAS * r->hist_sigma / fabs(r->ch.base), 0.01);
+	r->threshold = rel;
 	r->verdict = bounded(change_verdict_floor(&r->ch, r->a->better, rel, floor), &r->ch,
 			     r->delta_bound);
 	d->regressions += r->verdict == CHANGE_REGRESSION;
 	d->progressions += r->verdict == CHANGE_PROGRESSION;
+}
+
+/* Each figure's run-to-run noise from the earlier runs of A's scenario
+ * under o->history (history.h); an unreadable history is a warning, and
+ * the figures keep their documented thresholds. */
+static void history_noise(struct report_diff *d, const struct report_diff_options *o)
+{
+	char *dirs[1] = { (char *)o->history }, err[256] = "";
+	struct history h;
+
+	if (history_read(&h, dirs, 1, d->a->run->scenario_name, d->threshold, err, sizeof(err))) {
+		warn(d, "--history %s: %s; each figure keeps its own threshold", o->history,
+		     err[0] ? err : "unreadable");
+		return;
+	}
+	d->hist_runs = h.nruns;
+	for (size_t i = 0; i < d->n; i++) {
+		struct report_diff_row *r = &d->rows[i];
+
+		for (size_t j = 0; j < h.nseries; j++) {
+			const struct results_figures one = { .n = 1, .f = &h.series[j].id };
+
+			if (!results_figures_match(&one, r->a))
+				continue;
+			r->hist_sigma = h.series[j].trend.sigma;
+			r->hist_runs = h.series[j].n;
+			break;
+		}
+	}
+	history_free(&h);
 }
 
 int report_diff_build(struct report_diff *d, const struct report_run *a, const struct report_run *b,
@@ -282,9 +318,12 @@ int report_diff_build(struct report_diff *d, const struct report_run *a, const s
 
 		r->a = &d->fa.f[i];
 		r->b = results_figures_match(&d->fb, r->a);
-		if (r->b)
-			compare_row(d, r);
 	}
+	if (o && o->history)
+		history_noise(d, o);
+	for (size_t i = 0; i < d->n; i++)
+		if (d->rows[i].b)
+			compare_row(d, &d->rows[i]);
 	for (size_t i = 0; i < d->fb.n; i++)
 		d->only_b += !results_figures_match(&d->fa, &d->fb.f[i]);
 	return 0;
@@ -394,6 +433,11 @@ static void print_text(FILE *f, const struct report_diff *d)
 		d->regressions, d->progressions, 100 * d->confidence, 100 * d->threshold,
 		100 * fmax(d->threshold, RESULTS_GATE_P50), RESULTS_GATE_P50_MS,
 		100 * fmax(d->threshold, RESULTS_GATE_P99), RESULTS_GATE_P99_MS);
+	if (d->hist_runs)
+		fprintf(f,
+			"  (with the history of %zu runs: a figure with %d runs or more in it is "
+			"held to %.0f times its\n  run-to-run noise instead)\n",
+			d->hist_runs, REPORT_DIFF_HISTORY_MIN, REPORT_DIFF_HISTORY_SIGMAS);
 	if (d->cpu_threshold > 0)
 		fprintf(f, "  (CPU per Gbit: %.3g %%, --threshold-cpu)\n", 100 * d->cpu_threshold);
 	else
