@@ -424,7 +424,15 @@ static void knee_above(const struct results_run *run, struct results_knee_point 
 		double ndr = 0, r;
 
 		if (t->kind != RESULTS_TRIAL_KNEE || t->path != p->path || t->len != p->len ||
-		    t->status || !u->sent || (rep_ndr(run, t, &ndr) && sent_rate(t) <= ndr))
+		    t->status || !u->sent)
+			continue;
+		/* a repetition left out of a found figure (its sender ran out
+		 * below it) is above the figure, not above its own bound: the
+		 * loss said beside the figure is of the same searches */
+		if (rep_ndr(run, t, &ndr) && p->ndr_left.used && p->ndr_bps.n && rep_knee(run, t) &&
+		    results_knee_is_lower_bound(rep_knee(run, t)->ndr_outcome))
+			ndr = fmax(ndr, p->ndr_bps.median);
+		if (ndr > 0 && sent_rate(t) <= ndr)
 			continue;
 		p->above_trials++;
 		p->above_sent += u->sent;

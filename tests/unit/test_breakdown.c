@@ -472,8 +472,12 @@ static void test_verdict_left_out(void **state)
 	}
 	knee_trial(&run, 0, 2000000000, 0.5, 1.0, 0);
 	knee_trial(&run, 1, 2000000000, 0.5, 1.0, 0);
+	/* the left-out repetition's trial between its bound and the figure:
+	 * not "above the NDR" the verdict gives */
+	knee_trial(&run, 0, 900000000, 0.9, 1.0, 0)->rep = 2;
 	assert_int_equal(results_aggregate(&run, &sum), 0);
 	kp = results_find_knee(&sum, 0, 1400);
+	assert_int_equal(kp->above_trials, 1);
 	assert_false(kp->ndr_lower_bound);
 	assert_int_equal(kp->ndr_bps.n, 2);
 	assert_true(kp->ndr_left.used);
