@@ -70,12 +70,11 @@ static void head(FILE *f, const char *tag, const struct results_run *run)
 		run->host.kernel, run->host.cpu);
 }
 
-/* The distinct values of one trial property, sorted, as text: datagram
- * sizes of the UDP trials, or measured durations (0.1 s) of one kind. */
-static void distinct(const struct results_run *run, int kind, char *buf, size_t len)
+/* The distinct values of one trial property, sorted: datagram sizes of
+ * the UDP trials, or measured durations (0.1 s) of one kind. */
+static unsigned distinct_vals(const struct results_run *run, int kind, unsigned v[static 64])
 {
-	unsigned v[64], n = 0;
-	size_t off = 0;
+	unsigned n = 0;
 
 	for (size_t i = 0; i < run->ntrials; i++) {
 		const struct results_trial *t = &run->trials[i];
@@ -97,6 +96,14 @@ static void distinct(const struct results_run *run, int kind, char *buf, size_t 
 			v[j] = v[j - 1];
 			v[j - 1] = t;
 		}
+	return n;
+}
+
+/* The same values as text ("1400 8972", "1.0s 5.0s"). */
+static void distinct_text(const unsigned *v, unsigned n, int kind, char *buf, size_t len)
+{
+	size_t off = 0;
+
 	buf[0] = '\0';
 	for (unsigned i = 0; i < n && off < len; i++) {
 		int w = kind ? snprintf(buf + off, len - off, "%s%.1fs", i ? " " : "", v[i] / 10.0)
@@ -106,6 +113,23 @@ static void distinct(const struct results_run *run, int kind, char *buf, size_t 
 			break;
 		off += (size_t)w;
 	}
+}
+
+/* Whether every value of a has one of b near it: sizes equal, measured
+ * durations within 10 % (a 1.5 s trial measures 1.7 s in one run and
+ * 1.8 s in the next: the same trials, not different ones). */
+static bool covered(const unsigned *a, unsigned na, const unsigned *b, unsigned nb, int kind)
+{
+	for (unsigned i = 0; i < na; i++) {
+		bool near = false;
+
+		for (unsigned j = 0; j < nb && !near; j++)
+			near = kind ? fabs((double)a[i] - b[j]) <= 0.1 * fmax(a[i], b[j]) + 1
+				    : a[i] == b[j];
+		if (!near)
+			return false;
+	}
+	return true;
 }
 
 static void paths_of(const struct results_run *run, char *buf, size_t len)
@@ -150,15 +174,21 @@ static void differences(struct report_diff *d, const struct results_run *a,
 		{ RESULTS_TRIAL_DELAY, "delay trial durations" },
 	};
 	char x[512], y[512];
+	unsigned va[64], vb[64], na, nb;
 
 	if (a->pdr_goal_pct != b->pdr_goal_pct)
 		warn(d, "the PDR loss goals differ: A %g %%, B %g %%", a->pdr_goal_pct,
 		     b->pdr_goal_pct);
 	for (size_t i = 0; i < sizeof(props) / sizeof(props[0]); i++) {
-		distinct(a, props[i].kind, x, sizeof(x));
-		distinct(b, props[i].kind, y, sizeof(y));
-		if (strcmp(x, y) && x[0] && y[0])
-			warn(d, "the %s differ: A %s, B %s", props[i].what, x, y);
+		na = distinct_vals(a, props[i].kind, va);
+		nb = distinct_vals(b, props[i].kind, vb);
+		if (!na || !nb ||
+		    (covered(va, na, vb, nb, props[i].kind) &&
+		     covered(vb, nb, va, na, props[i].kind)))
+			continue;
+		distinct_text(va, na, props[i].kind, x, sizeof(x));
+		distinct_text(vb, nb, props[i].kind, y, sizeof(y));
+		warn(d, "the %s differ: A %s, B %s", props[i].what, x, y);
 	}
 	paths_of(a, x, sizeof(x));
 	paths_of(b, y, sizeof(y));
