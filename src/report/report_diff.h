@@ -28,6 +28,8 @@ struct report_diff_row {
 	double hist_sigma;
 	size_t hist_runs;
 	double threshold; /* the relative threshold it was held to */
+	/* TCP goodput the machine's CPU bound in both runs: judged as CPU */
+	bool machine_bound;
 };
 
 /* Runs of one figure a history needs before its noise replaces the
@@ -49,7 +51,8 @@ struct report_diff {
 	 * so a change may be the setup's, not the overlay's: said loudly. */
 	bool setups_differ;
 	unsigned regressions, progressions;
-	size_t hist_runs; /* runs read from --history (0: none) */
+	size_t hist_runs;	/* runs read from --history (0: none) */
+	unsigned machine_bound; /* rows judged as CPU for it */
 	double threshold, confidence;
 	double cpu_threshold; /* CPU figures' (0: not judged; results_figure_threshold()) */
 };

@@ -104,6 +104,7 @@ static cJSON *row_json(const struct report_diff_row *r)
 		cJSON_AddNumberToObject(o, "threshold_pct", 100 * r->threshold);
 	else
 		cJSON_AddNullToObject(o, "threshold_pct");
+	cJSON_AddBoolToObject(o, "machine_bound", r->machine_bound);
 	cJSON_AddNumberToObject(o, "history_runs",
 				r->hist_runs >= REPORT_DIFF_HISTORY_MIN ? (double)r->hist_runs : 0);
 	cJSON_AddStringToObject(o, "verdict", change_verdict_name(r->verdict));
