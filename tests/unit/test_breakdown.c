@@ -472,6 +472,30 @@ static void test_diff_machine_bound(void **state)
 		results_free(&a);
 		results_free(&b);
 	}
+	/* a busy machine, and a shaper 15 % slower in B: the underlay's
+	 * goodput at each run's shaper is the shaper's, judged, a regression */
+	cpu_run(&a, 9.8, 913e6);
+	cpu_run(&b, 9.8, 754e6);
+	a.nlinks = b.nlinks = 1;
+	a.links[0].rate_bps = 1000000000;
+	b.links[0].rate_bps = 850000000;
+	for (size_t i = 0; i < b.ntrials; i++)
+		if (!b.trials[i].path)
+			b.trials[i].tcp.goodput_bps = b.trials[i].tcp.goodput_bps * 85 / 100;
+	assert_int_equal(report_run_prepare(&ra, &a), 0);
+	assert_int_equal(report_run_prepare(&rb, &b), 0);
+	assert_int_equal(report_diff_build(&d, &ra, &rb, NULL), 0);
+	for (size_t i = 0; i < d.n; i++)
+		if (!strcmp(d.rows[i].a->what, "TCP goodput") &&
+		    !strcmp(d.rows[i].a->path, "underlay")) {
+			assert_false(d.rows[i].machine_bound);
+			assert_int_equal(d.rows[i].verdict, CHANGE_REGRESSION);
+		}
+	report_diff_free(&d);
+	report_run_release(&ra);
+	report_run_release(&rb);
+	results_free(&a);
+	results_free(&b);
 }
 
 /* The verdict names the run's worst figure: the WAN scenario's 16
