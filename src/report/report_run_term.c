@@ -173,6 +173,13 @@ static void short_rate(char *buf, size_t len, double bps, int digits)
 		snprintf(buf, len, "%.*gk", digits, bps / 1e3);
 }
 
+/* Decimals that keep a ratio's first digit: x3.0, x0.05 (4.23 ms against
+ * 88.6 was "x0.0"). */
+static int ratio_digits(double r)
+{
+	return r > 0 && r < 0.095 ? 2 + (r < 0.0095) : 1;
+}
+
 /* The median and the range; a range that three digits would show as one
  * value (999.7M..1.001G as "1G-1G") gets a fourth. */
 static void rate_cell(char *buf, size_t len, const struct results_stat *s)
@@ -374,7 +381,8 @@ static void summary_udp(FILE *f, const struct report_run *rr)
 				snprintf(w.val[p], sizeof(w.val[p]), "%.3g / %.3g",
 					 x->p50_ms.median, x->p99_ms.median);
 			if (a && b && !isnan(a->ratio) && !isnan(b->ratio))
-				snprintf(w.ratio[p], sizeof(w.ratio[p]), "x%.1f/%.1f", a->ratio,
+				snprintf(w.ratio[p], sizeof(w.ratio[p]), "x%.*f/%.*f",
+					 ratio_digits(a->ratio), a->ratio, ratio_digits(b->ratio),
 					 b->ratio);
 		}
 		print_row(f, rr, &w);

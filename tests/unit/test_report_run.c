@@ -89,6 +89,15 @@ static void test_term(void **state)
 	assert_int_equal(report_run_prepare(&rr, &run), 0);
 	t = render(p_term, &rr, NULL);
 	contains(t, "1G [999.7M-1.001G]");
+	report_run_release(&rr);
+	free(t);
+	/* a delay ratio below 0.1 keeps its first digit: x0.05, not x0.0 */
+	for (size_t i = 0; i < run.ntrials; i++)
+		if (run.trials[i].kind == RESULTS_TRIAL_DELAY && run.trials[i].path == 1)
+			run.trials[i].udp.owd.p99_ns = 10000;
+	assert_int_equal(report_run_prepare(&rr, &run), 0);
+	t = render(p_term, &rr, NULL);
+	contains(t, "x3.0/0.05");
 	/* the NDR at every layer: 800 Mbit/s of 1400-byte payloads */
 	contains(t, "NDR 71k frames/s: ip 1428 B 816.0, frame 1446 B 826.3, line 1466 B 837.7 "
 		    "Mbit/s\n");
