@@ -92,7 +92,7 @@ print("%.0f" % (n.get("lower_bps") or 0))' || echo 0
 # ms; socket-p99: the wait in the receiving application's socket
 owd()
 {
-	in_a "$OVLPERF" client "$1" -u -b "$2" -l 1372 -t "$T" -J 2>/dev/null |
+	in_a "$OVLPERF" client "$1" -u -b "$2" -l 1372 -t "$T" --json 2>/dev/null |
 		python3 -c 'import json,sys
 u = json.load(sys.stdin)["udp"]; w = u.get("owd_us") or {}; s = u.get("rx_wait_us") or {}
 d = 100.0 * u["received"] / u["sent"] if u.get("sent") else 0

@@ -62,7 +62,7 @@ if [ "$LOAD" = auto ]; then
 	LOAD=iperf3
 	in_b "$OVLPERF" server -1 -B 198.18.0.2 -p 5299 >/dev/null 2>&1 &
 	sleep 0.3
-	in_a timeout 10 "$OVLPERF" client 198.18.0.2 -p 5299 -t 1 -J >"$WORK/probe.json" 2>/dev/null &&
+	in_a timeout 10 "$OVLPERF" client 198.18.0.2 -p 5299 -t 1 --json >"$WORK/probe.json" 2>/dev/null &&
 		python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$WORK/probe.json" 2>/dev/null &&
 		LOAD=ovlperf
 	wait || true
@@ -102,7 +102,7 @@ tcp_mbps()
 {
 	local P=${2:-1}
 	if [ "$LOAD" = ovlperf ]; then
-		in_a "$OVLPERF" client "$1" -t "$T" -O 1 -P "$P" -J 2>/dev/null |
+		in_a "$OVLPERF" client "$1" -t "$T" -O 1 -P "$P" --json 2>/dev/null |
 			python3 -c 'import json,sys; print("%.0f" % (json.load(sys.stdin)["tcp"]["goodput_bps"] / 1e6))'
 	else
 		in_a iperf3 -c "$1" -t "$T" -O 1 -P "$P" -J 2>/dev/null |
@@ -118,7 +118,7 @@ udp_trial()
 	if [ "$LOAD" = ovlperf ]; then
 		# records the test threads' scheduling as both ends report it: a
 		# real-time end would starve the userspace VPN daemons it measures
-		in_a "$OVLPERF" client "$1" -u -b "$2" -l 1372 -t 1 -J 2>/dev/null |
+		in_a "$OVLPERF" client "$1" -u -b "$2" -l 1372 -t 1 --json 2>/dev/null |
 			python3 -c 'import json,sys; d=json.load(sys.stdin); u=d["udp"]; s=d.get("sched") or {}
 open(sys.argv[1], "a").write("client %s, server %s\n" % (s.get("client"), s.get("server")))
 print("%d %.0f" % (u["lost"] == 0 and u["received"] > 0, u["received_bps"] / 1e6))' "$WORK/sched"

@@ -41,6 +41,22 @@ static void usage(FILE *f)
 	fprintf(f, "\n'ovlperf <command> --help' describes each command.\n");
 }
 
+static int unknown(const char *cmd)
+{
+	const char *names[sizeof(subcommands) / sizeof(subcommands[0])], *near;
+
+	for (size_t k = 0; k < sizeof(subcommands) / sizeof(subcommands[0]); k++)
+		names[k] = subcommands[k].name;
+	near = cmd_nearest(names, sizeof(names) / sizeof(names[0]), cmd);
+	if (near) {
+		fprintf(stderr, "ovlperf: unknown command '%s' (did you mean '%s'?)\n", cmd, near);
+		return EXIT_USAGE;
+	}
+	fprintf(stderr, "ovlperf: unknown command '%s'\n", cmd);
+	usage(stderr);
+	return EXIT_USAGE;
+}
+
 int main(int argc, char **argv)
 {
 	int i = 1;
@@ -92,7 +108,5 @@ int main(int argc, char **argv)
 			argv[i] = name;
 			return subcommands[k].fn(argc - i, argv + i);
 		}
-	fprintf(stderr, "ovlperf: unknown command '%s'\n", argv[i]);
-	usage(stderr);
-	return EXIT_USAGE;
+	return unknown(argv[i]);
 }

@@ -7,6 +7,8 @@
 #ifndef OVLPERF_CMD_H
 #define OVLPERF_CMD_H
 
+#include <stddef.h>
+
 #define EXIT_USAGE 2
 /* `ovlperf run` only: a file of the results directory could not be written
  * (full disk, permissions; the files are named on stderr) ... */
@@ -31,5 +33,9 @@ int cmd_report_trend(int argc, char **argv);
 int cmd_lab(int argc, char **argv);
 int cmd_link(int argc, char **argv);
 int cmd_tunnel(int argc, char **argv);
+
+/* Of names[n], the one nearest to name (a misspelt command: at most two
+ * edits, as a misspelt long option, cli_opt.c), or NULL. */
+const char *cmd_nearest(const char *const *names, size_t n, const char *name);
 
 #endif

@@ -88,6 +88,13 @@ struct udp_result {
 	 * in, and this rate falls short of achieved_bps though nothing was
 	 * lost (the knee search counts that shortfall, knee_trial_loss()). */
 	uint64_t arrival_bps;
+	/* How much the queue on the path grew through the test: the
+	 * receiver's window beyond the sender's, i.e. how much later the last
+	 * datagram arrived than the first, against when they were sent (ms;
+	 * 0: it did not grow, or no window is known). A lossless trial whose
+	 * queue grew passed on loss alone: its load is above what the path
+	 * sustains (the knee search's queue tolerance, knee.h). */
+	double queue_growth_ms;
 	double jitter_ms; /* RFC 3550 interarrival jitter */
 	struct owd_summary owd;
 	/* The share of owd spent in the receiving sockets (all streams): the

@@ -74,6 +74,9 @@ struct report_diff_options {
 	double cpu_threshold;	   /* CPU figures' (0: not judged) */
 	bool json;		   /* one JSON document instead of the table */
 	const char *dir_a, *dir_b; /* the runs' directories, as named */
+	/* a results root (or run directory) of earlier runs of A's scenario:
+	 * each figure's run-to-run noise from them (NULL: none) */
+	const char *history;
 };
 /* The number of regressions (>= 0) or a negative errno; o may be NULL. */
 int report_run_diff(FILE *f, const struct report_run *a, const struct report_run *b,

@@ -63,6 +63,26 @@ bool results_figure_is_cpu(const struct results_figure *x);
 double results_figure_threshold(const struct results_figure *x, double threshold,
 				double cpu_threshold);
 
+/* What `report A B` holds a figure's change to between two runs, beyond
+ * what their repetitions show (docs/compare.md, "Between runs"): two runs
+ * of one unchanged setup differ by more than repetitions of one run do.
+ * Rates (goodput, NDR, PDR) and their ratios: threshold, or
+ * RESULTS_GATE_RATE when none is given (0). One-way delay: its share
+ * RESULTS_GATE_P50 / _P99 (or threshold when larger) and a floor in ms,
+ * RESULTS_GATE_P50_MS / _P99_MS: a delay's tail on a shared host is its
+ * scheduler's (a thread woken a few ms late), not the path's, and moves
+ * from run to run by whole milliseconds, so a tail is judged on its own
+ * terms, in milliseconds; a ratio of delays (their quotient, which a
+ * delay of 0.1 ms makes swing by x17) is not judged (INFINITY). CPU per
+ * Gbit: results_figure_threshold(). */
+#define RESULTS_GATE_RATE   0.10
+#define RESULTS_GATE_P50    0.25
+#define RESULTS_GATE_P99    0.50
+#define RESULTS_GATE_P50_MS 1.0
+#define RESULTS_GATE_P99_MS 10.0
+void results_figure_gate(const struct results_figure *x, double threshold, double cpu_threshold,
+			 double *rel, double *floor);
+
 /* A stable name for JSON and OpenMetrics: the metric's name
  * ("tcp_goodput_bps"), "ratio_" before it for a ratio. */
 void results_figure_name(const struct results_figure *x, char *buf, size_t len);

@@ -310,6 +310,20 @@ struct results_sweep_point {
  * from that repetition; the medians (and min-max) of each are taken over
  * the same repetitions, so lower <= upper holds for the medians as it does
  * for every repetition. */
+/* One answer per question: when some repetition found its knee, a
+ * repetition whose search ended on a lower bound below it (its sender's
+ * limit, max_rate, or cut short) agrees with that knee and says nothing
+ * more of it; the figure is then the found repetitions' alone (used), and
+ * the others are named here: how many, the highest of their bounds, its
+ * repetition (0-based) and outcome. A bound above every found knee keeps
+ * the figure a bound (used false). */
+struct results_knee_left {
+	bool used;
+	unsigned n, rep;
+	uint64_t bps;
+	char outcome[24];
+};
+
 struct results_knee_point {
 	unsigned path;
 	uint32_t len;
@@ -325,6 +339,8 @@ struct results_knee_point {
 	/* the NDR/PDR figure is only a lower bound: a repetition behind it
 	 * passed at max_rate, hit the generator's limit or did not finish */
 	bool ndr_lower_bound, pdr_lower_bound;
+	/* Repetitions left out of a found figure (struct results_knee_left) */
+	struct results_knee_left ndr_left, pdr_left;
 	unsigned trials;
 	double time_s;
 	/* of the median repetition, all from that one repetition: */
@@ -335,7 +351,9 @@ struct results_knee_point {
 	 * it found none), where its lost datagrams went summed in loss_at;
 	 * the trial that lost the largest share and its offered rate; and of
 	 * those that lost nothing, the largest shortfall of the arrival rate
-	 * below the sent one (the path queued: knee_trial_loss()). */
+	 * below the sent one (the path queued: knee_trial_loss()), and at
+	 * that trial how much the queue grew (ms) in how long a trial (s):
+	 * "lossless for 1 s only: the queue grew 31 ms". */
 	struct loss_attrib loss_at;
 	unsigned above_trials, above_lossy;
 	uint64_t above_sent, above_lost;
@@ -343,6 +361,7 @@ struct results_knee_point {
 	uint64_t above_worst_bps;
 	double above_queued_ratio;
 	uint64_t above_queued_bps;
+	double above_queued_ms, above_queued_s;
 	unsigned found;			       /* repetitions that found an NDR */
 	unsigned pdr_found;		       /* ... and a PDR */
 	char ndr_outcome[24], pdr_outcome[24]; /* of the median repetition */

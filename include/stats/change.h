@@ -55,10 +55,28 @@ enum change_verdict {
 bool change_compare(const double *a, size_t na, const double *b, size_t nb, double confidence,
 		    struct change *out);
 
+/* The same for a figure that cannot be negative (a rate, a delay, a
+ * ratio of them), every value above 0: the shift of the logarithms (the
+ * median ratio B / A, Hodges-Lehmann of log values) and its interval,
+ * turned back into B - A. A relative change then never reaches -100 %,
+ * whatever one wild repetition does: additive differences of a skewed
+ * figure (A's p99 delays 0.12, 0.13 and 8.4 ms) put the interval's low
+ * end at -6,800 % of A's median, a fall no delay can make. With a value
+ * of 0 or below it is change_compare(). */
+bool change_compare_ratio(const double *a, size_t na, const double *b, size_t nb, double confidence,
+			  struct change *out);
+
 /* The verdict of c for a figure whose better direction is better (+1:
  * higher is better, -1: lower is, 0: neither), threshold a fraction
  * (0.05; INFINITY: never beyond it, at most CHANGE_SMALL). */
 enum change_verdict change_verdict(const struct change *c, int better, double threshold);
+
+/* change_verdict() with a floor as well: a change no larger than floor
+ * (in the figure's unit) is at most CHANGE_SMALL, whatever its share of
+ * A (a delay of 0.1 ms that became 2 ms on a host whose scheduler delays
+ * a thread by that much). */
+enum change_verdict change_verdict_floor(const struct change *c, int better, double threshold,
+					 double floor);
 
 /* "noise", "small", "regression", "progression", "different",
  * "too-few", "unknown". */

@@ -98,6 +98,17 @@
  * (the trials' setup would otherwise make it bind before max_trials). */
 #define KNEE_MAX_TIME_TRIALS	 60
 #define KNEE_DEFAULT_MAX_TIME_NS 0
+/* Beyond RFC 9971, which counts only loss: a trial passes only when no
+ * queue grew through it either (knee_trial_loss()). A queue that grows by
+ * more than this share of the trial's time means a load that much above
+ * what the path forwards: a 1 s trial 3 % above a shaper whose queue holds
+ * 50 ms loses nothing, only because the queue absorbed it for that second.
+ * 1 %: 10 ms in a 1 s trial; the NDR then lies at most 1 % above the rate
+ * the path sustains, whatever the width goal. The floor keeps a short
+ * trial's receiver timing (a thread scheduled away near the end) from
+ * counting as a queue. */
+#define KNEE_QUEUE_TOLERANCE 0.01
+#define KNEE_QUEUE_FLOOR_NS  (2ULL * 1000000ULL)
 
 enum knee_target { KNEE_NDR = 0, KNEE_PDR = 1, KNEE_NTARGETS = 2 };
 
@@ -130,6 +141,9 @@ struct knee_goal {
 	uint64_t final_ns;
 	uint64_t duration_sum_ns;
 	double width;
+	/* the share of a trial's time a queue may grow by (0: the default,
+	 * KNEE_QUEUE_TOLERANCE) */
+	double queue_tolerance;
 };
 
 /* How a load stands for a goal (RFC 9971 Appendix A). */
@@ -175,6 +189,9 @@ enum knee_verdict {
 	KNEE_PASS_PDR, /* loss within the goal: passes PDR, fails NDR */
 	KNEE_FAIL,     /* loss above the goal */
 	KNEE_INVALID,  /* generator fell short: no pass at the rate asked for */
+	/* loss within the goal, but the queue grew beyond the tolerance
+	 * (knee_trial_loss()): fails NDR and PDR, it passed on loss alone */
+	KNEE_QUEUED,
 };
 
 /* One trial as recorded, in order. */
@@ -304,9 +321,16 @@ const struct knee_record *knee_trials(const struct knee *k, unsigned *n);
 enum knee_verdict knee_classify(const struct knee_measurement *m, double loss_goal);
 
 /* The loss ratio trial m counts with for goal g: its loss, or the share by
- * which the path's receive rate fell short of what was sent when that
- * exceeds the goal's width (the path queued what it could not forward). */
+ * which the path's receive rate fell short of what was sent when the
+ * queue that shortfall stands for grew beyond the goal's queue tolerance
+ * (the path queued what it could not forward). */
 double knee_trial_loss(const struct knee_measurement *m, const struct knee_goal *g);
+
+/* How much the queue grew through trial m: how much longer its datagrams
+ * took to arrive than to be sent (the receiver's window beyond the
+ * sender's: the last one-way delay beyond the first), in ns; 0 when it
+ * did not grow or no arrival rate is known. */
+uint64_t knee_queue_growth_ns(const struct knee_measurement *m);
 
 /* Goal t of a checked configuration (NDR: loss ratio 0, PDR: loss_goal). */
 void knee_goal_of(const struct knee_config *cfg, enum knee_target t, struct knee_goal *g);

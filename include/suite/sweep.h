@@ -27,12 +27,13 @@ enum sweep_mode { SWEEP_LINEAR = 1, SWEEP_KNEE = 2 };
 
 /* One trial, summarised from its struct load_result. */
 struct sweep_point {
-	uint64_t target_bps;   /* offered load asked for */
-	uint64_t duration_ns;  /* asked for */
-	double duration_s;     /* measured */
-	uint64_t achieved_bps; /* really sent (payload bits/s) */
-	uint64_t received_bps; /* over the sender's window, as achieved_bps */
-	uint64_t arrival_bps;  /* over the receiver's (udp_result) */
+	uint64_t target_bps;	/* offered load asked for */
+	uint64_t duration_ns;	/* asked for */
+	double duration_s;	/* measured */
+	uint64_t achieved_bps;	/* really sent (payload bits/s) */
+	uint64_t received_bps;	/* over the sender's window, as achieved_bps */
+	uint64_t arrival_bps;	/* over the receiver's (udp_result) */
+	double queue_growth_ms; /* the receiver's window beyond the sender's */
 	uint64_t sent_pps, received_pps;
 	uint64_t sent, received, lost;
 	double delivered_pct; /* 100 * received / sent */

@@ -87,6 +87,22 @@ const char *cli_opt_nearest(const struct option *opts, const char *name)
 	return best;
 }
 
+const char *cmd_nearest(const char *const *names, size_t n, const char *name)
+{
+	const char *best = NULL;
+	unsigned best_d = 3;
+
+	for (size_t i = 0; i < n; i++) {
+		unsigned d = edits(name, names[i]);
+
+		if (d < best_d && d < strlen(name)) {
+			best_d = d;
+			best = names[i];
+		}
+	}
+	return best;
+}
+
 int cli_opt_unknown(const char *cmd, const struct option *opts, int c, const char *arg)
 {
 	const char *near;

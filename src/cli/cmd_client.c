@@ -92,10 +92,11 @@ static void usage(FILE *f)
 		"  -V, --verbose        print this host, its kernel and the test's options\n"
 		"      --get-server-output  also the test as the server's end measured it\n"
 		"                       (from its RESULTS; iperf3's \"server_output_text\")\n"
-		"  -J, --json           one JSON document on stdout (docs/json.md)\n"
-		"      --json-format F  the document's shape: ovlperf (the default: every\n"
-		"                       figure, docs/json.md) or iperf3 (iperf3's -J keys and\n"
-		"                       types; ovlperf's figures under \"ovlperf\"); implies -J\n"
+		"  -J                   iperf3's JSON document, as iperf3 -J writes it (its\n"
+		"                       keys and types; ovlperf's figures under \"ovlperf\")\n"
+		"      --json           ovlperf's own JSON document: every figure (docs/json.md)\n"
+		"      --json-format F  the document's shape, whichever of -J and --json is\n"
+		"                       given: ovlperf or iperf3\n"
 		"      --json-stream    iperf3's shape, one JSON object per line and event\n"
 		"                       (start, each interval, error, end) as iperf3\n"
 		"                       --json-stream writes them\n\n"
@@ -123,6 +124,7 @@ enum {
 	OPT_RATE_LAYER,
 	OPT_JSON_FORMAT,
 	OPT_JSON_STREAM,
+	OPT_JSON,
 	OPT_CONNECT_TIMEOUT,
 	OPT_BIDIR,
 	OPT_SERVER_OUTPUT,
@@ -162,7 +164,7 @@ static const struct option options[] = {
 	{ "no-rt", no_argument, NULL, CLI_OPT_NO_RT },
 	{ "realtime", no_argument, NULL, CLI_OPT_RT },
 	{ "dont-fragment", no_argument, NULL, OPT_DF },
-	{ "json", no_argument, NULL, 'J' },
+	{ "json", no_argument, NULL, OPT_JSON },
 	{ "json-format", required_argument, NULL, OPT_JSON_FORMAT },
 	{ "json-stream", no_argument, NULL, OPT_JSON_STREAM },
 	{ "connect-timeout", required_argument, NULL, OPT_CONNECT_TIMEOUT },
@@ -300,7 +302,11 @@ static bool apply_output(int c, const char *arg, struct client_opts *o,
 			 char why[static VALUE_WHY_MAX])
 {
 	switch (c) {
-	case 'J':
+	case 'J': /* iperf3's -J: its document, for the tools that read it */
+		if (o->json == CLIENT_TERM)
+			o->json = CLIENT_IPERF3;
+		return true;
+	case OPT_JSON: /* ovlperf's own, every figure (docs/json.md) */
 		if (o->json == CLIENT_TERM)
 			o->json = CLIENT_JSON;
 		return true;
@@ -381,6 +387,7 @@ static bool apply(struct load_spec *s, int c, const char *arg, struct client_opt
 	case 'T':
 	case OPT_TIMESTAMPS:
 	case 'J':
+	case OPT_JSON:
 	case OPT_JSON_FORMAT:
 	case OPT_JSON_STREAM:
 	case 'f':
@@ -546,6 +553,26 @@ static int run_and_print(const struct client_opts *o, const struct load_spec *sp
 	return rc;
 }
 
+/* Arguments beyond the one HOST: name them, and the habit that most often
+ * makes them (a value in two words, as iperf3's help writes "Mbits/sec"). */
+static int extra_args(int argc, char **argv, int first, const char *host)
+{
+	if (first >= argc)
+		fprintf(stderr, "ovlperf client: give exactly one server HOST (or -c HOST)\n");
+	else if (host)
+		fprintf(stderr,
+			"ovlperf client: '%s' is one argument too many: the server is -c %s; a "
+			"rate or size is one word (-b 100M, not -b 100 Mbps)\n",
+			argv[first], host);
+	else
+		fprintf(stderr,
+			"ovlperf client: give exactly one server HOST, not '%s' and '%s'; a rate "
+			"or size is one word (-b 100M, not -b 100 Mbps)\n",
+			argv[first], argv[first + 1]);
+	fprintf(stderr, "see 'ovlperf client --help'\n");
+	return EXIT_USAGE;
+}
+
 int cmd_client(int argc, char **argv)
 {
 	struct load_result res;
@@ -573,11 +600,8 @@ int cmd_client(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 	}
-	if (optind != argc - !o.host) {
-		fprintf(stderr, "ovlperf client: give exactly one server HOST (or -c HOST)\n");
-		fprintf(stderr, "see 'ovlperf client --help'\n");
-		return EXIT_USAGE;
-	}
+	if (optind != argc - !o.host)
+		return extra_args(argc, argv, optind, o.host);
 	if (!o.host)
 		o.host = argv[optind];
 	if (!cli_opt_host(spec.host, sizeof(spec.host), &spec.port, o.host, why, sizeof(why)))

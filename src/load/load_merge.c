@@ -253,6 +253,16 @@ static void arrival_rate(uint64_t window_ns, uint32_t len, struct udp_result *u)
 	u->arrival_bps = rxstats_window_bps(u->received, len, window_ns);
 }
 
+/* The receiver's window beyond the sender's (load_result.h): both count
+ * first to last datagram of the test, so what the receiver's is longer by
+ * is the last one-way delay beyond the first. */
+static void queue_growth(uint64_t rx_window_ns, uint64_t tx_window_ns, struct udp_result *u)
+{
+	u->queue_growth_ms = u->arrival_bps && rx_window_ns > tx_window_ns
+				     ? (double)(rx_window_ns - tx_window_ns) / 1e6
+				     : 0;
+}
+
 static void merge_udp(const struct proto_results *snd, const struct proto_results *rcv,
 		      bool owd_valid, struct load_result *res)
 {
@@ -277,6 +287,7 @@ static void merge_udp(const struct proto_results *snd, const struct proto_result
 	udp_one(&snd->total, &rcv->total, sp->rate_bps, sp->len, dur, owd_valid, &res->udp);
 	rx_wait_get(rcv, &res->udp.rx_wait);
 	arrival_rate(rcv->duration_ns, sp->len, &res->udp);
+	queue_growth(rcv->duration_ns, dur, &res->udp);
 	loss_attribution(snd, rcv, &res->udp);
 	res->udp_gso_used = snd->flags & PROTO_SS_GSO;
 	res->udp_gro_used = rcv->flags & PROTO_SS_GRO;

@@ -449,7 +449,7 @@ static void judge_tunnel(struct mtu_report *rep, unsigned i)
 			t->overlay_if_mtu);
 		REASON(v,
 		       "overlay MTU %u is larger than the underlay can carry: underlay path MTU "
-		       "%u - %d bytes overhead = %u%s",
+		       "%u - %d bytes of encapsulation inside the MTU = %u%s",
 		       t->overlay_if_mtu, t->underlay_pmtu,
 		       builtin ? (int)t->overhead_expected : t->overhead_inferred,
 		       t->inner_expected, p->search.blackhole ? "; larger packets vanish" : "");
@@ -469,7 +469,9 @@ static void judge_tunnel(struct mtu_report *rep, unsigned i)
 	v = add(rep, p, "tunnel", MTU_OK,
 		(uint32_t)(t->overhead_inferred > 0 ? t->overhead_inferred : 0));
 	if (builtin)
-		REASON(v, "overlay MTU %u = underlay path MTU %u - %u bytes overhead",
+		REASON(v,
+		       "overlay MTU %u = underlay path MTU %u - %u bytes of encapsulation inside "
+		       "the MTU",
 		       t->overlay_pmtu, t->underlay_pmtu, t->overhead_expected);
 	else if (p->search.reached_max && !p->fragmenting)
 		/* The overlay's own MTU stopped the search, not the underlay. */

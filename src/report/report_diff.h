@@ -14,7 +14,7 @@
 #include "figures.h"
 #include "report_run.h"
 
-#define REPORT_DIFF_WARN_MAX 8
+#define REPORT_DIFF_WARN_MAX 16
 
 struct report_diff_row {
 	const struct results_figure *a, *b; /* b NULL: only in A */
@@ -23,7 +23,20 @@ struct report_diff_row {
 	bool compared; /* ch holds the change (both have values) */
 	struct change ch;
 	enum change_verdict verdict;
+	/* the figure's run-to-run noise in the history (--history): one run's
+	 * sigma (trend.h) over that many runs; 0 runs: none */
+	double hist_sigma;
+	size_t hist_runs;
+	double threshold; /* the relative threshold it was held to */
+	/* TCP goodput the machine's CPU bound in both runs: judged as CPU */
+	bool machine_bound;
 };
+
+/* Runs of one figure a history needs before its noise replaces the
+ * figure's documented threshold, and how many of its sigmas a change must
+ * exceed (a difference of two runs has sqrt(2) sigma: about two of its own). */
+#define REPORT_DIFF_HISTORY_MIN	   4
+#define REPORT_DIFF_HISTORY_SIGMAS 3.0
 
 struct report_diff {
 	const struct report_run *a, *b;
@@ -33,7 +46,13 @@ struct report_diff {
 	size_t only_b;	/* figures of B that A lacks */
 	unsigned nwarn; /* what the runs differ in besides their figures */
 	char warn[REPORT_DIFF_WARN_MAX][256];
+	/* The runs are not of one setup: their scenarios, labs' links (rate,
+	 * delay, loss, drop), paths (addresses, MTU) or hosts (CPUs) differ,
+	 * so a change may be the setup's, not the overlay's: said loudly. */
+	bool setups_differ;
 	unsigned regressions, progressions;
+	size_t hist_runs;	/* runs read from --history (0: none) */
+	unsigned machine_bound; /* rows judged as CPU for it */
 	double threshold, confidence;
 	double cpu_threshold; /* CPU figures' (0: not judged; results_figure_threshold()) */
 };

@@ -293,6 +293,8 @@ static cJSON *udp_json(const struct udp_result *u, bool whole)
 	cJSON_AddItemToObject(o, "owd_us", owd_json(&u->owd));
 	cJSON_AddBoolToObject(o, "generator_limited", u->generator_limited);
 	if (whole) {
+		/* the receiver's window is the whole test's */
+		add_num(o, "queue_growth_ms", u->queue_growth_ms);
 		/* the receiver measures its socket wait over all streams */
 		cJSON_AddItemToObject(o, "rx_wait_us", owd_json(&u->rx_wait));
 		cJSON_AddItemToObject(o, "loss_at", loss_at_json(&u->loss_at));
@@ -422,9 +424,10 @@ static cJSON *intervals_json(const struct load_result *r)
  * they become null, not the zeros (or the 100 % loss) the merge leaves.
  * "lost", "loss_pct" and "loss_at" need both ends. Lists end with NULL. */
 static const char *const udp_by_receiver[] = {
-	"received",	"lost",		"loss_pct",	  "duplicates",	  "reordered", "malformed",
-	"received_bps", "received_pps", "arrival_bps",	  "jitter_ms",	  "owd_us",    "rx_wait_us",
-	"loss_at",	"loss_places",	"receiver_drops", "rcvbuf_bytes", "gro",       NULL,
+	"received",	"lost",		"loss_pct",	   "duplicates",  "reordered",
+	"malformed",	"received_bps", "received_pps",	   "arrival_bps", "jitter_ms",
+	"owd_us",	"rx_wait_us",	"loss_at",	   "loss_places", "receiver_drops",
+	"rcvbuf_bytes", "gro",		"queue_growth_ms", NULL,
 };
 static const char *const udp_by_sender[] = {
 	"sent",	       "lost",	       "loss_pct",	    "achieved_bps", "sent_pps", "loss_at",

@@ -23,7 +23,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "history.h"
 #include "report_diff.h"
+#include "run_limit.h"
 
 /* A figure's value as the table shows it: its bound's marker, a rate in
  * bit/s. */
@@ -69,12 +71,11 @@ static void head(FILE *f, const char *tag, const struct results_run *run)
 		run->host.kernel, run->host.cpu);
 }
 
-/* The distinct values of one trial property, sorted, as text: datagram
- * sizes of the UDP trials, or measured durations (0.1 s) of one kind. */
-static void distinct(const struct results_run *run, int kind, char *buf, size_t len)
+/* The distinct values of one trial property, sorted: datagram sizes of
+ * the UDP trials, or measured durations (0.1 s) of one kind. */
+static unsigned distinct_vals(const struct results_run *run, int kind, unsigned v[static 64])
 {
-	unsigned v[64], n = 0;
-	size_t off = 0;
+	unsigned n = 0;
 
 	for (size_t i = 0; i < run->ntrials; i++) {
 		const struct results_trial *t = &run->trials[i];
@@ -96,6 +97,14 @@ static void distinct(const struct results_run *run, int kind, char *buf, size_t 
 			v[j] = v[j - 1];
 			v[j - 1] = t;
 		}
+	return n;
+}
+
+/* The same values as text ("1400 8972", "1.0s 5.0s"). */
+static void distinct_text(const unsigned *v, unsigned n, int kind, char *buf, size_t len)
+{
+	size_t off = 0;
+
 	buf[0] = '\0';
 	for (unsigned i = 0; i < n && off < len; i++) {
 		int w = kind ? snprintf(buf + off, len - off, "%s%.1fs", i ? " " : "", v[i] / 10.0)
@@ -105,6 +114,23 @@ static void distinct(const struct results_run *run, int kind, char *buf, size_t 
 			break;
 		off += (size_t)w;
 	}
+}
+
+/* Whether every value of a has one of b near it: sizes equal, measured
+ * durations within 10 % (a 1.5 s trial measures 1.7 s in one run and
+ * 1.8 s in the next: the same trials, not different ones). */
+static bool covered(const unsigned *a, unsigned na, const unsigned *b, unsigned nb, int kind)
+{
+	for (unsigned i = 0; i < na; i++) {
+		bool near = false;
+
+		for (unsigned j = 0; j < nb && !near; j++)
+			near = kind ? fabs((double)a[i] - b[j]) <= 0.1 * fmax(a[i], b[j]) + 1
+				    : a[i] == b[j];
+		if (!near)
+			return false;
+	}
+	return true;
 }
 
 static void paths_of(const struct results_run *run, char *buf, size_t len)
@@ -149,20 +175,78 @@ static void differences(struct report_diff *d, const struct results_run *a,
 		{ RESULTS_TRIAL_DELAY, "delay trial durations" },
 	};
 	char x[512], y[512];
+	unsigned va[64], vb[64], na, nb;
 
 	if (a->pdr_goal_pct != b->pdr_goal_pct)
 		warn(d, "the PDR loss goals differ: A %g %%, B %g %%", a->pdr_goal_pct,
 		     b->pdr_goal_pct);
 	for (size_t i = 0; i < sizeof(props) / sizeof(props[0]); i++) {
-		distinct(a, props[i].kind, x, sizeof(x));
-		distinct(b, props[i].kind, y, sizeof(y));
-		if (strcmp(x, y) && x[0] && y[0])
-			warn(d, "the %s differ: A %s, B %s", props[i].what, x, y);
+		na = distinct_vals(a, props[i].kind, va);
+		nb = distinct_vals(b, props[i].kind, vb);
+		if (!na || !nb ||
+		    (covered(va, na, vb, nb, props[i].kind) &&
+		     covered(vb, nb, va, na, props[i].kind)))
+			continue;
+		distinct_text(va, na, props[i].kind, x, sizeof(x));
+		distinct_text(vb, nb, props[i].kind, y, sizeof(y));
+		warn(d, "the %s differ: A %s, B %s", props[i].what, x, y);
 	}
 	paths_of(a, x, sizeof(x));
 	paths_of(b, y, sizeof(y));
 	if (strcmp(x, y))
 		warn(d, "the paths differ: A %s, B %s", x, y);
+}
+
+/* A lab link as the runs record it: its rate, what it emulates, its drop. */
+static void link_of(const struct results_link *l, char *buf, size_t len)
+{
+	char r[24] = "no rate";
+
+	if (l->rate_bps)
+		report_run_fmt_rate(r, sizeof(r), (double)l->rate_bps);
+	snprintf(buf, len, "%s, %s%s", r, l->conditions[0] ? l->conditions : "no delay or loss",
+		 l->drop_pct > 0 ? ", random drop" : "");
+	if (l->drop_pct > 0)
+		snprintf(buf + strlen(buf), len - strlen(buf), " %g %%", l->drop_pct);
+}
+
+/* The setups of the two runs: what makes their figures those of one
+ * setup (scenario, lab links, paths' far ends and MTUs, the host's CPUs).
+ * Any difference is a warning of its own and sets setups_differ. */
+static void setups(struct report_diff *d, const struct results_run *a, const struct results_run *b)
+{
+	unsigned before = d->nwarn;
+	char x[256], y[256];
+
+	if (strcmp(a->scenario_name, b->scenario_name))
+		warn(d, "the scenarios differ: A '%s', B '%s'", a->scenario_name, b->scenario_name);
+	if (a->nlinks != b->nlinks)
+		warn(d, "the labs differ: A has %u links, B %u", a->nlinks, b->nlinks);
+	for (unsigned i = 0; i < a->nlinks && i < b->nlinks; i++) {
+		link_of(&a->links[i], x, sizeof(x));
+		link_of(&b->links[i], y, sizeof(y));
+		if (strcmp(x, y))
+			warn(d, "the labs' link %u differs: A %s; B %s", i, x, y);
+	}
+	for (unsigned i = 0; i < a->npaths; i++)
+		for (unsigned j = 0; j < b->npaths; j++) {
+			const struct results_path *p = &a->paths[i], *q = &b->paths[j];
+
+			if (strcmp(p->name, q->name))
+				continue;
+			if (strcmp(p->addr, q->addr))
+				warn(d, "path %s goes to another host: A %s, B %s", p->name,
+				     p->addr, q->addr);
+			if (p->mtu != q->mtu || (p->pmtu && q->pmtu && p->pmtu != q->pmtu))
+				warn(d, "path %s's MTU differs: A %u (path MTU %u), B %u (%u)",
+				     p->name, p->mtu, p->pmtu, q->mtu, q->pmtu);
+		}
+	if (a->host.ncpu != b->host.ncpu || strcmp(a->host.client_cpus, b->host.client_cpus) ||
+	    strcmp(a->host.server_cpus, b->host.server_cpus))
+		warn(d, "the hosts' CPUs differ: A %u CPUs (%s | %s), B %u (%s | %s)", a->host.ncpu,
+		     a->host.client_cpus, a->host.server_cpus, b->host.ncpu, b->host.client_cpus,
+		     b->host.server_cpus);
+	d->setups_differ = d->nwarn > before;
 }
 
 /* The verdict of a change whose B - A is only a bound: it stands when the
@@ -181,20 +265,101 @@ static enum change_verdict bounded(enum change_verdict v, const struct change *c
 	return v;
 }
 
+/* Whether the machine's CPU bound x's TCP trials in rr's run (every core
+ * busy, its hosts sharing it: tcp_limit.h's HOST_CPU), for most of its
+ * repetitions, below the lab's shaper (a goodput at 90 % of the tbf's
+ * payload rate or more is the shaper's, however busy the machine). Such
+ * goodput measures the share of the machine a run got, which moves from
+ * run to run as CPU per Gbit does (identical default runs here: the
+ * overlay's 1 stream 913, 879 and 754 Mbit/s), so it is held to CPU per
+ * Gbit's threshold (docs/compare.md). */
+static bool machine_bound(const struct report_run *rr, const struct results_figure *x)
+{
+	const struct results_run *run = rr->run;
+	const struct results_tcp_point *tp;
+	struct results_tcp_limit l;
+	double rate = 0;
+
+	if (x->metric != OVERHEAD_TCP_GOODPUT)
+		return false;
+	for (unsigned i = 0; i < run->nlinks; i++)
+		if (run->links[i].rate_bps && (!rate || run->links[i].rate_bps < rate))
+			rate = (double)run->links[i].rate_bps;
+	for (unsigned p = 0; p < run->npaths; p++) {
+		if (strcmp(run->paths[p].name, x->path))
+			continue;
+		tp = results_find_tcp(&rr->sum, p, x->key);
+		/* TCP's payload of a 1514 B frame: 1448 B */
+		if (rate > 0 && tp && tp->goodput_bps.n &&
+		    tp->goodput_bps.median >= 0.9 * rate * 1448 / 1514)
+			return false;
+		return results_tcp_limit_line(run, p, x->key, &l) &&
+		       l.v.limit == TCP_LIMIT_HOST_CPU && 2 * l.agree > l.n;
+	}
+	return false;
+}
+
+/* Every figure compared is a rate, a delay, a CPU time or a ratio of
+ * them: never negative, so its change is taken as a ratio (its interval
+ * never below -100 %), and held to its run-to-run threshold
+ * (results_figure_gate()). */
 static void compare_row(struct report_diff *d, struct report_diff_row *r)
 {
+	double rel, floor;
+
 	r->delta_bound = delta_bound(r->a, r->b);
-	r->compared = change_compare(r->a->v, r->a->n, r->b->v, r->b->n, d->confidence, &r->ch);
+	r->compared =
+		change_compare_ratio(r->a->v, r->a->n, r->b->v, r->b->n, d->confidence, &r->ch);
 	if (!r->compared) {
 		r->verdict = CHANGE_TOO_FEW;
 		return;
 	}
-	r->verdict = bounded(
-		change_verdict(&r->ch, r->a->better,
-			       results_figure_threshold(r->a, d->threshold, d->cpu_threshold)),
-		&r->ch, r->delta_bound);
+	results_figure_gate(r->a, d->threshold, d->cpu_threshold, &rel, &floor);
+	/* either run's figure the machine's share: the change may be it */
+	r->machine_bound = machine_bound(d->a, r->a) || machine_bound(d->b, r->b);
+	if (r->machine_bound) {
+		rel = d->cpu_threshold > 0 ? d->cpu_threshold : INFINITY;
+		d->machine_bound++;
+	}
+	/* a history of enough runs says the figure's own run-to-run noise */
+	if (r->hist_runs >= REPORT_DIFF_HISTORY_MIN && isfinite(rel) && r->ch.base != 0 &&
+	    !results_figure_is_cpu(r->a) && !r->machine_bound)
+		rel = fmax(REPORT_DIFF_HISTORY_SIGMAS * r->hist_sigma / fabs(r->ch.base), 0.01);
+	r->threshold = rel;
+	r->verdict = bounded(change_verdict_floor(&r->ch, r->a->better, rel, floor), &r->ch,
+			     r->delta_bound);
 	d->regressions += r->verdict == CHANGE_REGRESSION;
 	d->progressions += r->verdict == CHANGE_PROGRESSION;
+}
+
+/* Each figure's run-to-run noise from the earlier runs of A's scenario
+ * under o->history (history.h); an unreadable history is a warning, and
+ * the figures keep their documented thresholds. */
+static void history_noise(struct report_diff *d, const struct report_diff_options *o)
+{
+	char *dirs[1] = { (char *)o->history }, err[256] = "";
+	struct history h;
+
+	if (history_read(&h, dirs, 1, d->a->run->scenario_name, d->threshold, err, sizeof(err))) {
+		warn(d, "--history %s: %s; each figure keeps its own threshold", o->history,
+		     err[0] ? err : "unreadable");
+		return;
+	}
+	d->hist_runs = h.nruns;
+	for (size_t i = 0; i < d->n; i++) {
+		struct report_diff_row *r = &d->rows[i];
+
+		for (size_t j = 0; j < h.nseries; j++) {
+			const struct results_figures one = { .n = 1, .f = &h.series[j].id };
+
+			if (!results_figures_match(&one, r->a))
+				continue;
+			r->hist_sigma = h.series[j].trend.sigma;
+			r->hist_runs = h.series[j].n;
+			break;
+		}
+	}
+	history_free(&h);
 }
 
 int report_diff_build(struct report_diff *d, const struct report_run *a, const struct report_run *b,
@@ -205,9 +370,10 @@ int report_diff_build(struct report_diff *d, const struct report_run *a, const s
 	memset(d, 0, sizeof(*d));
 	d->a = a;
 	d->b = b;
-	d->threshold = o && o->threshold > 0 ? o->threshold : CHANGE_DEFAULT_THRESHOLD;
+	d->threshold = o && o->threshold > 0 ? o->threshold : RESULTS_GATE_RATE;
 	d->confidence = o && o->confidence > 0 ? o->confidence : CHANGE_DEFAULT_CONFIDENCE;
 	d->cpu_threshold = o && o->cpu_threshold > 0 ? o->cpu_threshold : 0;
+	setups(d, a->run, b->run);
 	differences(d, a->run, b->run);
 	rc = results_figures(a->run, &a->sum, &a->ov, &d->fa);
 	if (!rc)
@@ -223,9 +389,12 @@ int report_diff_build(struct report_diff *d, const struct report_run *a, const s
 
 		r->a = &d->fa.f[i];
 		r->b = results_figures_match(&d->fb, r->a);
-		if (r->b)
-			compare_row(d, r);
 	}
+	if (o && o->history)
+		history_noise(d, o);
+	for (size_t i = 0; i < d->n; i++)
+		if (d->rows[i].b)
+			compare_row(d, &d->rows[i]);
 	for (size_t i = 0; i < d->fb.n; i++)
 		d->only_b += !results_figures_match(&d->fa, &d->fb.f[i]);
 	return 0;
@@ -297,6 +466,10 @@ static void print_text(FILE *f, const struct report_diff *d)
 {
 	head(f, "A", d->a->run);
 	head(f, "B", d->b->run);
+	if (d->setups_differ)
+		fprintf(f, "\nWARNING: A and B are not runs of one setup (below): a change between "
+			   "them may be the\nsetup's, not the overlay's. Compare runs of one "
+			   "scenario on one lab.\n");
 	for (unsigned i = 0; i < d->nwarn; i++)
 		fprintf(f, "warning: %s\n", d->warn[i]);
 	fprintf(f, "\n  %-22s %-12s %8s  %14s %14s %14s %8s  %-18s %s\n", "figure", "path", "at",
@@ -326,8 +499,21 @@ static void print_text(FILE *f, const struct report_diff *d)
 	fprintf(f,
 		"\n  %u regressions, %u progressions: a change is one when its interval (%.0f %% "
 		"confidence,\n  Hodges-Lehmann over the repetitions) excludes zero and it exceeds "
-		"%.3g %%\n",
-		d->regressions, d->progressions, 100 * d->confidence, 100 * d->threshold);
+		"what two runs of one\n  setup differ by: %.3g %% for rates, for one-way delay "
+		"%.3g %% and %.3g ms (p50), %.3g %% and %.3g ms (p99)\n",
+		d->regressions, d->progressions, 100 * d->confidence, 100 * d->threshold,
+		100 * fmax(d->threshold, RESULTS_GATE_P50), RESULTS_GATE_P50_MS,
+		100 * fmax(d->threshold, RESULTS_GATE_P99), RESULTS_GATE_P99_MS);
+	if (d->machine_bound)
+		fprintf(f,
+			"  (%u TCP goodput figures the machine's CPU bound in both runs are judged "
+			"as CPU per Gbit:\n  they measure the share of the machine each run got)\n",
+			d->machine_bound);
+	if (d->hist_runs)
+		fprintf(f,
+			"  (with the history of %zu runs: a figure with %d runs or more in it is "
+			"held to %.0f times its\n  run-to-run noise instead)\n",
+			d->hist_runs, REPORT_DIFF_HISTORY_MIN, REPORT_DIFF_HISTORY_SIGMAS);
 	if (d->cpu_threshold > 0)
 		fprintf(f, "  (CPU per Gbit: %.3g %%, --threshold-cpu)\n", 100 * d->cpu_threshold);
 	else

@@ -98,6 +98,15 @@ static cJSON *row_json(const struct report_diff_row *r)
 		cJSON_AddItemToObject(o, "change", change_json(r));
 	else
 		cJSON_AddNullToObject(o, "change");
+	/* the share of A a change had to exceed (null: not judged), and the
+	 * runs of the history it came from (0: the figure's documented one) */
+	if (r->compared && isfinite(r->threshold))
+		cJSON_AddNumberToObject(o, "threshold_pct", 100 * r->threshold);
+	else
+		cJSON_AddNullToObject(o, "threshold_pct");
+	cJSON_AddBoolToObject(o, "machine_bound", r->machine_bound);
+	cJSON_AddNumberToObject(o, "history_runs",
+				r->hist_runs >= REPORT_DIFF_HISTORY_MIN ? (double)r->hist_runs : 0);
 	cJSON_AddStringToObject(o, "verdict", change_verdict_name(r->verdict));
 	return o;
 }
@@ -118,7 +127,9 @@ int report_diff_json(FILE *f, const struct report_diff *d, const struct report_d
 	else
 		cJSON_AddNullToObject(root, "threshold_cpu_pct");
 	cJSON_AddNumberToObject(root, "confidence", d->confidence);
+	cJSON_AddNumberToObject(root, "history_runs", (double)d->hist_runs);
 	cJSON_AddStringToObject(root, "method", "hodges-lehmann");
+	cJSON_AddBoolToObject(root, "setups_differ", d->setups_differ);
 	warn = cJSON_AddArrayToObject(root, "warnings");
 	for (unsigned i = 0; warn && i < d->nwarn; i++)
 		cJSON_AddItemToArray(warn, cJSON_CreateString(d->warn[i]));

@@ -19,33 +19,49 @@
 #include "report_load.h"
 #include "report_run.h"
 
+/* A load that passed on loss alone: its queue grew through the trial
+ * (knee.h's queue tolerance), so it was lossless only for the trial's
+ * length. */
+static void queued(char *buf, size_t len, const struct results_knee_point *p)
+{
+	char at[24];
+
+	report_run_fmt_rate(at, sizeof(at), (double)p->above_queued_bps);
+	if (p->above_queued_ms > 0 && p->above_queued_s > 0)
+		snprintf(buf, len,
+			 "lossless for %.3g s only at %s: the queue grew %.3g ms (arrivals "
+			 "%.1f %% below the sent rate)",
+			 p->above_queued_s, at, p->above_queued_ms, 100 * p->above_queued_ratio);
+	else
+		snprintf(buf, len, "queued: arrivals up to %.1f %% below the sent rate (at %s)",
+			 100 * p->above_queued_ratio, at);
+}
+
 void report_run_knee_above(char *buf, size_t len, const struct results_knee_point *p)
 {
-	char where[128], lost[16], worst[24];
+	char where[128], lost[16], worst[24], q[160] = "";
 
 	if (!p->above_trials) {
 		snprintf(buf, len, "no trial above it");
 		return;
 	}
+	if (p->above_queued_ratio > 0)
+		queued(q, sizeof(q), p);
 	if (!p->above_lost) {
-		if (p->above_queued_ratio <= 0) {
+		if (!q[0])
 			snprintf(buf, len, "none lost in %u trials", p->above_trials);
-			return;
-		}
-		report_run_fmt_rate(worst, sizeof(worst), (double)p->above_queued_bps);
-		snprintf(buf, len,
-			 "none lost in %u trials, but queued: arrivals up to %.1f %% below the "
-			 "sent rate (at %s)",
-			 p->above_trials, 100 * p->above_queued_ratio, worst);
+		else
+			snprintf(buf, len, "none lost in %u trials, but %s", p->above_trials, q);
 		return;
 	}
 	report_run_loss_where(where, sizeof(where), &p->loss_at);
 	report_run_fmt_pps(lost, sizeof(lost), (double)p->above_lost);
 	report_run_fmt_rate(worst, sizeof(worst), (double)p->above_worst_bps);
-	snprintf(buf, len, "%s: %u of %u trials lost %.2g %% (%s datagrams), up to %.3g %% at %s",
-		 where, p->above_lossy, p->above_trials,
+	snprintf(buf, len,
+		 "%s: %u of %u trials lost %.2g %% (%s datagrams), up to %.3g %% at %s%s%s", where,
+		 p->above_lossy, p->above_trials,
 		 100.0 * (double)p->above_lost / (double)p->above_sent, lost,
-		 100 * p->above_worst_ratio, worst);
+		 100 * p->above_worst_ratio, worst, q[0] ? "; " : "", q);
 }
 
 /* When about half the trials between the lowest and the highest NDR lost

@@ -123,13 +123,42 @@ static void span_stat(struct span *sp, const struct results_stat *st)
 	}
 }
 
+/* Where a plot of knee searches alone ends: a little beyond the highest
+ * rate tried but the first (max_rate, where the MRR trial runs, often
+ * twice the knee), so that the trials around the knees fill the axis
+ * rather than a corner of it; 0: no zoom (a linear sweep is a curve to
+ * show whole, or max_rate lies within half again of the other trials).
+ * Trials beyond are drawn at the axis' edge, and said so. */
+static double zoom_hi(const struct results_summary *s)
+{
+	double top = 0, next = 0;
+
+	for (size_t i = 0; i < s->nsweep; i++)
+		if (s->sweep[i].kind != RESULTS_TRIAL_KNEE)
+			return 0;
+	for (size_t i = 0; i < s->nsweep; i++)
+		top = fmax(top, (double)s->sweep[i].target_bps);
+	for (size_t i = 0; i < s->nsweep; i++)
+		if ((double)s->sweep[i].target_bps < top)
+			next = fmax(next, (double)s->sweep[i].target_bps);
+	return next > 0 && top > 1.5 * next ? next * 1.08 : 0;
+}
+
+/* A rate on the plot's axis: at its edge when beyond the zoom. */
+static double on_axis(const struct results_summary *s, double bps)
+{
+	double hi = zoom_hi(s);
+
+	return hi > 0 && bps > hi ? hi : bps;
+}
+
 /* Every sweep point and every knee's bounds with their spread. */
 static struct span rate_span(const struct results_summary *s)
 {
 	struct span sp = { 0, 0 };
 
 	for (size_t i = 0; i < s->nsweep; i++)
-		span_add(&sp, (double)s->sweep[i].target_bps);
+		span_add(&sp, on_axis(s, (double)s->sweep[i].target_bps));
 	for (size_t i = 0; i < s->nknee; i++) {
 		span_stat(&sp, &s->knee[i].ndr_bps);
 		span_stat(&sp, &s->knee[i].pdr_bps);
@@ -269,6 +298,22 @@ static void loss_axis(FILE *f, const struct report_run *rr, double floor_pct)
 	}
 }
 
+/* The trials beyond the zoom, said at the axis' right edge. */
+static void far_label(FILE *f, const struct results_summary *s)
+{
+	double hi = zoom_hi(s), far = 0;
+
+	if (!(hi > 0))
+		return;
+	for (size_t i = 0; i < s->nsweep; i++)
+		far = fmax(far, (double)s->sweep[i].target_bps);
+	fprintf(f,
+		"set label 'trials up to %.4g Mbit/s (the MRR) drawn at this edge' at "
+		"graph 0.99, graph 0.97 right font ',9' textcolor rgb '%s'\n",
+		far / 1e6, KEY_GREY);
+	fprintf(f, "set xrange [*:%.6g]\n", hi / 1e6);
+}
+
 static int delivered_gp(FILE *f, const struct report_run *rr)
 {
 	const struct results_summary *s = &rr->sum;
@@ -289,10 +334,11 @@ static int delivered_gp(FILE *f, const struct report_run *rr)
 	for (size_t i = 0; i < s->nsweep; i = series_end(s, i), nseries++) {
 		fprintf(f, "$s%u << EOD\n", nseries);
 		for (size_t j = i; j < series_end(s, i); j++)
-			fprintf(f, "%.6g %.6g\n", (double)s->sweep[j].target_bps / 1e6,
+			fprintf(f, "%.6g %.6g\n", on_axis(s, (double)s->sweep[j].target_bps) / 1e6,
 				loss_of(&s->sweep[j], fl));
 		fprintf(f, "EOD\n");
 	}
+	far_label(f, s);
 	for (size_t i = 0; i < s->nknee; i++) {
 		if (s->knee[i].ndr_bps.n)
 			knee_line(f, rr, i);

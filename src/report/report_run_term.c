@@ -76,28 +76,47 @@ struct row {
 	char ratio[RESULTS_MAX_PATHS][16];
 };
 
-/* 9.46G, 486M, 950k: rates in a narrow column. */
-static void short_rate(char *buf, size_t len, double bps)
+/* 9.46G, 486M, 950k: rates in a narrow column, digits significant
+ * digits; the unit chosen after rounding, so that 999.7 Mbit/s is 1G,
+ * never "1e+03M". */
+static void short_rate(char *buf, size_t len, double bps, int digits)
 {
-	if (bps >= 1e9)
-		snprintf(buf, len, "%.3gG", bps / 1e9);
-	else if (bps >= 1e6)
-		snprintf(buf, len, "%.3gM", bps / 1e6);
+	double half = 0.5 * pow(10, -digits); /* what rounds up to the next unit */
+
+	if (bps >= 1e9 * (1 - half))
+		snprintf(buf, len, "%.*gG", digits, bps / 1e9);
+	else if (bps >= 1e6 * (1 - half))
+		snprintf(buf, len, "%.*gM", digits, bps / 1e6);
 	else
-		snprintf(buf, len, "%.3gk", bps / 1e3);
+		snprintf(buf, len, "%.*gk", digits, bps / 1e3);
 }
 
+/* Decimals that keep a ratio's first digit: x3.0, x0.05 (4.23 ms against
+ * 88.6 was "x0.0"). */
+static int ratio_digits(double r)
+{
+	return r > 0 && r < 0.095 ? 2 + (r < 0.0095) : 1;
+}
+
+/* The median and the range; a range that three digits would show as one
+ * value (999.7M..1.001G as "1G-1G") gets a fourth. */
 static void rate_cell(char *buf, size_t len, const struct results_stat *s)
 {
 	char m[16], lo[16], hi[16];
+	int digits = 3;
 
-	short_rate(m, sizeof(m), s->median);
+	short_rate(m, sizeof(m), s->median, digits);
 	if (s->n < 2 || s->min == s->max) {
 		snprintf(buf, len, "%s", m);
 		return;
 	}
-	short_rate(lo, sizeof(lo), s->min);
-	short_rate(hi, sizeof(hi), s->max);
+	for (; digits <= 4; digits++) {
+		short_rate(m, sizeof(m), s->median, digits);
+		short_rate(lo, sizeof(lo), s->min, digits);
+		short_rate(hi, sizeof(hi), s->max, digits);
+		if (strcmp(lo, hi))
+			break;
+	}
 	if (snprintf(buf, len, "%s [%s-%s]", m, lo, hi) >= (int)len)
 		buf[len - 1] = '\0';
 }
@@ -188,7 +207,7 @@ static void knee_value(char *buf, size_t len, const struct results_stat *s, bool
 
 	if (!s->n) {
 		if (!strcmp(outcome, "below-min") && upper->n) {
-			short_rate(v, sizeof(v), upper->median);
+			short_rate(v, sizeof(v), upper->median, 3);
 			snprintf(buf, len, "< %s", v);
 		} else {
 			snprintf(buf, len, "(%s)", outcome[0] ? outcome : "none");
@@ -262,7 +281,7 @@ static void summary_udp(FILE *f, const struct report_run *rr)
 			dup |= s->delay[j].len == dp->len && s->delay[j].load_bps == dp->load_bps;
 		if (dup)
 			continue;
-		short_rate(load, sizeof(load), (double)dp->load_bps);
+		short_rate(load, sizeof(load), (double)dp->load_bps, 3);
 		if (dp->load_pct > 0)
 			snprintf(w.label, sizeof(w.label), "delay %uB @%g%% %s", dp->len,
 				 dp->load_pct, load);
@@ -280,7 +299,8 @@ static void summary_udp(FILE *f, const struct report_run *rr)
 				snprintf(w.val[p], sizeof(w.val[p]), "%.3g / %.3g",
 					 x->p50_ms.median, x->p99_ms.median);
 			if (a && b && !isnan(a->ratio) && !isnan(b->ratio))
-				snprintf(w.ratio[p], sizeof(w.ratio[p]), "x%.1f/%.1f", a->ratio,
+				snprintf(w.ratio[p], sizeof(w.ratio[p]), "x%.*f/%.*f",
+					 ratio_digits(a->ratio), a->ratio, ratio_digits(b->ratio),
 					 b->ratio);
 		}
 		print_row(f, rr, &w);
@@ -331,10 +351,10 @@ static void summary_sweep(FILE *f, const struct report_run *rr)
 
 			sweep_figures(s, p, len, &l, &m);
 			if (l > 0)
-				short_rate(a.val[p], sizeof(a.val[p]), l);
+				short_rate(a.val[p], sizeof(a.val[p]), l, 3);
 			else
 				snprintf(a.val[p], sizeof(a.val[p]), "(none)");
-			short_rate(b.val[p], sizeof(b.val[p]), m);
+			short_rate(b.val[p], sizeof(b.val[p]), m, 3);
 			if ((int)p != u && ul > 0 && l > 0)
 				snprintf(a.ratio[p], sizeof(a.ratio[p]), "x%.2f", l / ul);
 			if ((int)p != u && um > 0)
@@ -445,13 +465,13 @@ static void bounds(char *buf, size_t len, const struct results_stat *s,
 	char lo[16] = "?", hi[16] = "?", tg[32] = "";
 
 	if (s->n)
-		short_rate(lo, sizeof(lo), s->median);
+		short_rate(lo, sizeof(lo), s->median, 3);
 	if (upper->n)
-		short_rate(hi, sizeof(hi), upper->median);
+		short_rate(hi, sizeof(hi), upper->median, 3);
 	if (s->n && target->n && target->median > s->median * 1.0005) {
 		char t[16];
 
-		short_rate(t, sizeof(t), target->median);
+		short_rate(t, sizeof(t), target->median, 3);
 		snprintf(tg, sizeof(tg), "target %s", t);
 	}
 	if (s->n && !lower_bound)

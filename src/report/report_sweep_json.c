@@ -90,6 +90,7 @@ static cJSON *point_json(const struct sweep_result *res, const struct sweep_poin
 	num(o, "lost", (double)p->lost);
 	num(o, "delivered_pct", p->delivered_pct);
 	num(o, "loss_ratio", p->loss_ratio);
+	num(o, "queue_growth_ms", p->queue_growth_ms);
 	cJSON_AddBoolToObject(o, "generator_limited", p->generator_limited);
 	cJSON_AddItemToObject(o, "layers", point_layers(res, p));
 	cJSON_AddItemToObject(o, "loss_at", loss_at_json(&p->loss_at));

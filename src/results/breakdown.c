@@ -236,7 +236,8 @@ static void tcp_row(const struct results_run *run, const struct results_summary 
 	f_bytes = eff_o / eff_u;
 	p = add_part(r, "bytes on the wire", f_bytes, false);
 	snprintf(p->detail, sizeof(p->detail),
-		 "MSS %u against %u, %.0f B of encapsulation a packet (%s): %.1f %% of the line "
+		 "MSS %u against %u, %.0f B of encapsulation a packet on the wire (%s): %.1f %% of "
+		 "the line "
 		 "is payload against %.1f %%",
 		 o->snd_mss, u->snd_mss, encap > 0 ? encap : 0, how, eff_o * 100, eff_u * 100);
 	tcp_side(run, o->path, o->streams, &so);
@@ -288,7 +289,8 @@ static void ndr_row(const struct results_run *run, const struct results_summary 
 	f_bytes = eff_o / eff_u;
 	p = add_part(r, "bytes on the wire", f_bytes, false);
 	snprintf(p->detail, sizeof(p->detail),
-		 "%.0f B of encapsulation a datagram (%s): %.1f %% of the line is payload against "
+		 "%.0f B of encapsulation a datagram on the wire (%s): %.1f %% of the line is "
+		 "payload against "
 		 "%.1f %%",
 		 encap > 0 ? encap : 0, how, eff_o * 100, eff_u * 100);
 	ndr_side(run, o, &so);

@@ -293,3 +293,25 @@ double results_figure_threshold(const struct results_figure *x, double threshold
 		return threshold;
 	return cpu_threshold > 0 ? cpu_threshold : INFINITY;
 }
+
+void results_figure_gate(const struct results_figure *x, double threshold, double cpu_threshold,
+			 double *rel, double *floor)
+{
+	bool p99 = x->metric == OVERHEAD_OWD_P99;
+
+	*floor = 0;
+	if (results_figure_is_cpu(x)) {
+		*rel = results_figure_threshold(x, threshold, cpu_threshold);
+		return;
+	}
+	if (x->metric != OVERHEAD_OWD_P50 && !p99) {
+		*rel = threshold > 0 ? threshold : RESULTS_GATE_RATE;
+		return;
+	}
+	if (x->ratio) {
+		*rel = INFINITY;
+		return;
+	}
+	*rel = fmax(threshold, p99 ? RESULTS_GATE_P99 : RESULTS_GATE_P50);
+	*floor = p99 ? RESULTS_GATE_P99_MS : RESULTS_GATE_P50_MS;
+}

@@ -183,6 +183,24 @@ bool results_knee_rep_lower(const struct results_knee *k, bool pdr, double *lo)
 	return rep_bounds(k, pdr, lo, &target, &up);
 }
 
+static bool rep_found(const struct results_knee *k, bool pdr)
+{
+	return !results_knee_is_lower_bound(pdr ? k->pdr_outcome : k->ndr_outcome);
+}
+
+/* Whether repetition k stands behind p's figure for the NDR (pdr false)
+ * or the PDR: it has a lower bound, and it is not left out of a figure
+ * the found repetitions give (struct results_knee_left). */
+static bool rep_behind(const struct results_knee *k, const struct results_knee_point *p, bool pdr,
+		       double *lo, double *target, double *up)
+{
+	const struct results_knee_left *left = pdr ? &p->pdr_left : &p->ndr_left;
+
+	if (k->path != p->path || k->len != p->len || !rep_bounds(k, pdr, lo, target, up))
+		return false;
+	return !left->used || rep_found(k, pdr);
+}
+
 /* The median repetition: the one whose lower bound is closest to the
  * median; it carries the outcome and where the loss was. */
 static const struct results_knee *median_rep(const struct results_run *run,
@@ -195,7 +213,7 @@ static const struct results_knee *median_rep(const struct results_run *run,
 		const struct results_knee *k = &run->knees[i];
 		double lo, t, up;
 
-		if (k->path != p->path || k->len != p->len || !rep_bounds(k, pdr, &lo, &t, &up))
+		if (!rep_behind(k, p, pdr, &lo, &t, &up))
 			continue;
 		if (!med || fabs(lo - m) < best) {
 			med = k;
@@ -203,6 +221,41 @@ static const struct results_knee *median_rep(const struct results_run *run,
 		}
 	}
 	return med;
+}
+
+/* The repetitions that ended on a lower bound below every knee another
+ * repetition found are left out of the figure (struct
+ * results_knee_left); one above a found knee keeps them all in. */
+static void knee_left(const struct results_run *run, struct results_knee_point *p, bool pdr)
+{
+	struct results_knee_left *left = pdr ? &p->pdr_left : &p->ndr_left;
+	double found_max = -1, bound_max = -1, lo, t, up;
+
+	memset(left, 0, sizeof(*left));
+	for (size_t i = 0; i < run->nknees; i++) {
+		const struct results_knee *k = &run->knees[i];
+
+		if (!rep_behind(k, p, pdr, &lo, &t, &up))
+			continue;
+		if (rep_found(k, pdr))
+			found_max = fmax(found_max, lo);
+		else if (lo > bound_max) {
+			bound_max = lo;
+			left->rep = k->rep;
+			left->bps = (uint64_t)lo;
+			snprintf(left->outcome, sizeof(left->outcome), "%s",
+				 pdr ? k->pdr_outcome : k->ndr_outcome);
+		}
+	}
+	if (found_max < 0 || bound_max > found_max) {
+		memset(left, 0, sizeof(*left));
+		return;
+	}
+	left->used = true;
+	for (size_t i = 0; i < run->nknees; i++)
+		left->n += run->knees[i].path == p->path && run->knees[i].len == p->len &&
+			   rep_bounds(&run->knees[i], pdr, &lo, &t, &up) &&
+			   !rep_found(&run->knees[i], pdr);
 }
 
 /* The repetition whose upper bound is closest to the median upper: where
@@ -248,12 +301,11 @@ static void knee_target(const struct results_run *run, struct results_knee_point
 	bool *bound = pdr ? &p->pdr_lower_bound : &p->ndr_lower_bound;
 	size_t n = 0, nu = 0;
 
+	knee_left(run, p, pdr);
 	for (size_t i = 0; i < run->nknees; i++) {
 		const struct results_knee *k = &run->knees[i];
 
-		if (k->path != p->path || k->len != p->len)
-			continue;
-		if (rep_bounds(k, pdr, &lo[n], &tg[n], &up[n])) {
+		if (rep_behind(k, p, pdr, &lo[n], &tg[n], &up[n])) {
 			*bound |=
 				results_knee_is_lower_bound(pdr ? k->pdr_outcome : k->ndr_outcome);
 			n++;
@@ -373,7 +425,15 @@ static void knee_above(const struct results_run *run, struct results_knee_point 
 		double ndr = 0, r;
 
 		if (t->kind != RESULTS_TRIAL_KNEE || t->path != p->path || t->len != p->len ||
-		    t->status || !u->sent || (rep_ndr(run, t, &ndr) && sent_rate(t) <= ndr))
+		    t->status || !u->sent)
+			continue;
+		/* a repetition left out of a found figure (its sender ran out
+		 * below it) is above the figure, not above its own bound: the
+		 * loss said beside the figure is of the same searches */
+		if (rep_ndr(run, t, &ndr) && p->ndr_left.used && p->ndr_bps.n && rep_knee(run, t) &&
+		    results_knee_is_lower_bound(rep_knee(run, t)->ndr_outcome))
+			ndr = fmax(ndr, p->ndr_bps.median);
+		if (ndr > 0 && sent_rate(t) <= ndr)
 			continue;
 		p->above_trials++;
 		p->above_sent += u->sent;
@@ -391,6 +451,8 @@ static void knee_above(const struct results_run *run, struct results_knee_point 
 			if (r > p->above_queued_ratio) {
 				p->above_queued_ratio = r;
 				p->above_queued_bps = t->target_bps;
+				p->above_queued_ms = u->queue_growth_ms;
+				p->above_queued_s = t->duration_s;
 			}
 		}
 	}
@@ -462,6 +524,26 @@ static void knee_fit_point(const struct results_run *run, struct results_knee_po
 				    p->ndr_fit_rep_bps.median;
 }
 
+/* A figure that is a bound carries the outcome of the repetition that
+ * made it one (the highest bound), not a found repetition's: "the search
+ * ended found" would contradict "at least". */
+static void bound_outcome(const struct results_run *run, const struct results_knee_point *p,
+			  bool pdr, char *out, size_t len)
+{
+	double best = -1, lo, t, up;
+
+	if (!(pdr ? p->pdr_lower_bound : p->ndr_lower_bound) || results_knee_is_lower_bound(out))
+		return;
+	for (size_t i = 0; i < run->nknees; i++) {
+		const struct results_knee *k = &run->knees[i];
+
+		if (rep_behind(k, p, pdr, &lo, &t, &up) && !rep_found(k, pdr) && lo > best) {
+			best = lo;
+			snprintf(out, len, "%s", pdr ? k->pdr_outcome : k->ndr_outcome);
+		}
+	}
+}
+
 static void knee_point(const struct results_run *run, struct results_knee_point *p, double *a,
 		       double *b, double *c, struct knee_fit_obs *obs)
 {
@@ -499,6 +581,7 @@ static void knee_point(const struct results_run *run, struct results_knee_point 
 	if (med) {
 		p->max_rx_bps = med->max_rx_bps;
 		snprintf(p->ndr_outcome, sizeof(p->ndr_outcome), "%s", med->ndr_outcome);
+		bound_outcome(run, p, false, p->ndr_outcome, sizeof(p->ndr_outcome));
 	}
 	if (median_upper_rep(run, p))
 		med = median_upper_rep(run, p);
@@ -510,6 +593,7 @@ static void knee_point(const struct results_run *run, struct results_knee_point 
 		med = last;
 	if (med)
 		snprintf(p->pdr_outcome, sizeof(p->pdr_outcome), "%s", med->pdr_outcome);
+	bound_outcome(run, p, true, p->pdr_outcome, sizeof(p->pdr_outcome));
 }
 
 static int cmp_tcp(const void *x, const void *y)

@@ -54,6 +54,7 @@ static const struct field udp_fields[] = {
 	FLD(struct udp_result, sent_pps, F_U64),
 	FLD(struct udp_result, received_pps, F_U64),
 	FLD(struct udp_result, arrival_bps, F_U64),
+	FLD(struct udp_result, queue_growth_ms, F_DBL),
 	FLD(struct udp_result, jitter_ms, F_DBL),
 	FLD(struct udp_result, generator_limited, F_BOOL),
 	FLD(struct udp_result, len, F_U32),

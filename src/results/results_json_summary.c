@@ -150,6 +150,8 @@ static bool summary_knee(cJSON *arr, const struct results_run *run,
 		      rj_add_num(o, "above_worst_bps", (double)p->above_worst_bps) &&
 		      rj_add_num(o, "above_queued_ratio", p->above_queued_ratio) &&
 		      rj_add_num(o, "above_queued_bps", (double)p->above_queued_bps) &&
+		      rj_add_num(o, "above_queued_growth_ms", p->above_queued_ms) &&
+		      rj_add_num(o, "above_queued_trial_s", p->above_queued_s) &&
 		      add_stat(o, "ndr_conditional_throughput_bps", &p->ndr_ct_bps) &&
 		      add_stat(o, "pdr_conditional_throughput_bps", &p->pdr_ct_bps) &&
 		      rj_add_num(o, "ndr_spread", p->ndr_spread) &&

@@ -233,8 +233,9 @@ static void lower_bound(const struct results_knee_point *kp, struct ndr_limit_ve
 	if (!strcmp(kp->ndr_outcome, "generator-limit")) {
 		v->limit = NDR_LIMIT_GENERATOR;
 		snprintf(v->evidence, sizeof(v->evidence),
-			 "the sender offered at most %s and nothing was lost: the NDR is at "
-			 "least that, a limit of the sender, not of the path",
+			 "nothing was lost up to %s, and above it the sender fell short of the "
+			 "rate asked (twice at one rate, whatever shorter trials reached): the "
+			 "NDR is at least that, a limit of the sender, not of the path",
 			 a);
 		snprintf(v->fix, sizeof(v->fix),
 			 "more sending streams ([udp] streams), larger datagrams, or a sender "

@@ -55,6 +55,40 @@ static void largest_part(char *line, const struct breakdown_row *r)
 		    big->name, big->points, big->detail);
 }
 
+/* The stream count whose ratio is the worst, when it is not the one the
+ * line gives (o) and lies below it by more than 5 %: a verdict names the
+ * worst figure of the run, not only the first. */
+static void worst_streams(char *line, const struct results_summary *sum,
+			  const struct results_tcp_point *o, unsigned base)
+{
+	const struct results_tcp_point *w = NULL, *wu = NULL;
+	double first = 0, worst = 0;
+	char a[32], c[32];
+
+	for (size_t i = 0; i < sum->ntcp; i++) {
+		const struct results_tcp_point *t = &sum->tcp[i], *u;
+		double r;
+
+		if (t->path != o->path || !t->goodput_bps.n ||
+		    !(u = results_find_tcp(sum, base, t->streams)) || !u->goodput_bps.n ||
+		    u->goodput_bps.median <= 0)
+			continue;
+		r = t->goodput_bps.median / u->goodput_bps.median;
+		if (t == o)
+			first = r;
+		else if (!w || r < worst) {
+			w = t;
+			wu = u;
+			worst = r;
+		}
+	}
+	if (!w || !(worst < first * 0.95))
+		return;
+	add(line, "; the worst: %u stream%s, %s against %s (x%.2f)", w->streams,
+	    w->streams == 1 ? "" : "s", results_fmt_bps(a, sizeof(a), w->goodput_bps.median),
+	    results_fmt_bps(c, sizeof(c), wu->goodput_bps.median), worst);
+}
+
 static void tcp_line(struct run_verdict *v, const struct results_run *run,
 		     const struct results_summary *sum, const struct breakdown *b, unsigned p,
 		     unsigned base)
@@ -78,6 +112,7 @@ static void tcp_line(struct run_verdict *v, const struct results_run *run,
 		add(line, ", limited by %s", tcp_limit_name(lo.v.limit));
 	if (results_tcp_limit_line(run, base, u->streams, &lu))
 		add(line, " (%s by %s)", run->paths[base].name, tcp_limit_name(lu.v.limit));
+	worst_streams(line, sum, o, base);
 	largest_part(line, row_of(b, p, BREAKDOWN_TCP, o->streams));
 	add(line, ".");
 	if (o->host_cpu_s_per_gbit.n && u->host_cpu_s_per_gbit.n &&
@@ -110,6 +145,32 @@ static const char *knee_words(char *buf, size_t len, const struct results_knee_p
 	return buf;
 }
 
+/* The repetitions a found figure leaves out (struct results_knee_left),
+ * so that the figure, its limit and the bound below it describe the same
+ * searches. */
+static void left_out(char *line, const struct results_run *run, const struct results_knee_point *k)
+{
+	const struct results_knee_left *l = &k->ndr_left;
+	const char *why = !strcmp(l->outcome, "generator-limit") ? "its sender's limit"
+			  : !strcmp(l->outcome, "above-max")	 ? "the search's maximum rate"
+								 : "where its search was cut short";
+	char r[32];
+
+	if (!l->used || !l->n)
+		return;
+	results_fmt_bps(r, sizeof(r), (double)l->bps);
+	add(line, " (%s: %u of %u repetitions found the knee", run->paths[k->path].name,
+	    k->ndr_bps.n, k->ndr_bps.n + l->n);
+	if (l->n == 1)
+		add(line, "; repetition %u ended at %s, %s, below it, and is left out)", l->rep + 1,
+		    r, why);
+	else
+		add(line,
+		    "; %u ended on lower bounds below it, the highest repetition %u at %s, "
+		    "%s, and are left out)",
+		    l->n, l->rep + 1, r, why);
+}
+
 static void ndr_line(struct run_verdict *v, const struct results_run *run,
 		     const struct results_summary *sum, const struct breakdown *b, unsigned p,
 		     unsigned base)
@@ -136,19 +197,28 @@ static void ndr_line(struct run_verdict *v, const struct results_run *run,
 		    o->ndr_bps.median / u->ndr_bps.median, ndr_limit_name(lo.limit),
 		    run->paths[base].name, ndr_limit_name(lu.limit));
 		largest_part(line, row_of(b, p, BREAKDOWN_NDR, o->len));
+		left_out(line, run, o);
+		left_out(line, run, u);
 		add(line, ".");
 		return;
 	}
 	/* a bound: say which, and why, and that the ratio is then no cost */
 	w = u->ndr_lower_bound ? &lu : &lo;
 	who = u->ndr_lower_bound ? run->paths[base].name : run->paths[p].name;
-	add(line,
-	    ". That is no cost: %s's search ended before anything was lost (%s: %s), so its "
-	    "figure is only a lower bound",
-	    who, ndr_limit_name(w->limit), w->evidence);
+	if (u->ndr_lower_bound && o->ndr_lower_bound)
+		add(line,
+		    ". Both are only lower bounds, so no cost can be read from them: %s's "
+		    "search and %s's ended before anything was lost (%s: %s; %s: %s)",
+		    run->paths[p].name, run->paths[base].name, run->paths[p].name,
+		    ndr_limit_name(lo.limit), run->paths[base].name, ndr_limit_name(lu.limit));
+	else
+		add(line,
+		    ". That is no cost: %s's search ended before anything was lost (%s: %s), so "
+		    "its figure is only a lower bound",
+		    who, ndr_limit_name(w->limit), w->evidence);
 	if (w->limit == NDR_LIMIT_GENERATOR)
-		add(line, "; between two hosts, or on a link with a rate (scenarios/default.ini), "
-			  "the knee is found");
+		add(line, "; a sender with cores of its own ([lab] cpus) or on another host "
+			  "reaches further");
 	add(line, ".");
 }
 

@@ -160,6 +160,57 @@ bool change_compare(const double *a, size_t na, const double *b, size_t nb, doub
 	return true;
 }
 
+bool change_compare_ratio(const double *a, size_t na, const double *b, size_t nb, double confidence,
+			  struct change *out)
+{
+	double *la, *lb;
+	struct change l;
+	bool ok = false, pos = true;
+
+	for (size_t i = 0; i < na; i++)
+		pos &= a[i] > 0;
+	for (size_t j = 0; j < nb; j++)
+		pos &= b[j] > 0;
+	if (!change_compare(a, na, b, nb, confidence, out) || !pos)
+		return out->na && out->nb;
+	la = malloc(na * sizeof(double));
+	lb = malloc(nb * sizeof(double));
+	if (la && lb) {
+		for (size_t i = 0; i < na; i++)
+			la[i] = log(a[i]);
+		for (size_t j = 0; j < nb; j++)
+			lb[j] = log(b[j]);
+		ok = change_compare(la, na, lb, nb, confidence, &l);
+	}
+	free(la);
+	free(lb);
+	if (!ok)
+		return true; /* the additive change stands */
+	/* out->base stays A's median, the figure the reports give */
+	out->shift = out->base * expm1(l.shift);
+	out->pct = 100 * expm1(l.shift);
+	out->has_interval = l.has_interval;
+	out->confidence = l.confidence;
+	if (l.has_interval) {
+		out->lo = out->base * expm1(l.lo);
+		out->hi = out->base * expm1(l.hi);
+		out->lo_pct = 100 * expm1(l.lo);
+		out->hi_pct = 100 * expm1(l.hi);
+	}
+	return true;
+}
+
+enum change_verdict change_verdict_floor(const struct change *c, int better, double threshold,
+					 double floor)
+{
+	enum change_verdict v = change_verdict(c, better, threshold);
+
+	if ((v == CHANGE_REGRESSION || v == CHANGE_PROGRESSION || v == CHANGE_DIFFERENT) &&
+	    fabs(c->shift) <= floor)
+		return CHANGE_SMALL;
+	return v;
+}
+
 enum change_verdict change_verdict(const struct change *c, int better, double threshold)
 {
 	if (!c->has_interval)

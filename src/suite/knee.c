@@ -241,6 +241,8 @@ const char *knee_verdict_name(enum knee_verdict v)
 		return "fail";
 	case KNEE_INVALID:
 		return "invalid";
+	case KNEE_QUEUED:
+		return "queued";
 	}
 	return "";
 }

@@ -24,7 +24,8 @@ void knee_goal_of(const struct knee_config *cfg, enum knee_target t, struct knee
 				 .exceed_ratio = cfg->exceed_ratio,
 				 .final_ns = cfg->final_ns,
 				 .duration_sum_ns = sum > cfg->final_ns ? sum : cfg->final_ns,
-				 .width = cfg->width_goal };
+				 .width = cfg->width_goal,
+				 .queue_tolerance = KNEE_QUEUE_TOLERANCE };
 }
 
 void knee_bounds_init(struct knee_bounds *b, const struct knee_config *cfg)
@@ -113,23 +114,54 @@ double knee_quantile_loss(const struct knee_goal *g, const double *loss, const u
 }
 
 /* A path that forwards less than it is offered without dropping it in
- * the trial's time queues the rest: a 1 s trial 5 % above a shaper whose
- * queue holds 50 ms loses nothing, and its datagrams arrive over 1.05 s.
+ * the trial's time queues the rest: a 1 s trial 3 % above a shaper whose
+ * queue holds 50 ms loses nothing, and its datagrams arrive over 1.03 s.
  * The arrival rate (over the receiver's window, first datagram to last)
- * then falls short of what was sent by more than the loss explains. A
- * shortfall beyond the goal's width counts as lost: the load is above what
- * the path sustains. Within the width it is the receiver's timing. A
+ * then falls short of what was sent by more than the loss explains: the
+ * receiver's window is the sender's plus the queue's growth. A growth
+ * beyond the queue tolerance of the trial's time (and beyond its floor)
+ * counts the shortfall as lost: the load is above what the path sustains,
+ * it passed on loss alone. Within it, it is the receiver's timing. A
  * measurement without an arrival rate (a receiver that reports no window)
  * has only its received rate, over the sender's window. */
+static double shortfall(uint64_t rx, uint64_t of)
+{
+	return of && rx && rx < of ? 1 - (double)rx / (double)of : 0;
+}
+
+/* The share of the receiver's window that the queue's growth took: the
+ * received rate over the sender's window against the arrival rate over
+ * the receiver's (the same datagrams); without an arrival rate, the
+ * received rate against the sent one. */
+static double queue_share(const struct knee_measurement *m)
+{
+	if (m->arrival_bps)
+		return shortfall(m->arrival_bps, m->received_bps);
+	return shortfall(m->received_bps, m->achieved_bps);
+}
+
+uint64_t knee_queue_growth_ns(const struct knee_measurement *m)
+{
+	double q = queue_share(m);
+
+	/* the receiver's window is the sender's / (1 - q) */
+	if (q <= 0 || q >= 1 || !m->duration_ns)
+		return 0;
+	return (uint64_t)((double)m->duration_ns * q / (1 - q));
+}
+
 double knee_trial_loss(const struct knee_measurement *m, const struct knee_goal *g)
 {
-	uint64_t rx = m->arrival_bps ? m->arrival_bps : m->received_bps;
-	double deficit;
+	double tol = g->queue_tolerance > 0 ? g->queue_tolerance : KNEE_QUEUE_TOLERANCE;
+	double all;
 
-	if (!m->achieved_bps || !rx || rx >= m->achieved_bps)
+	if (queue_share(m) <= tol)
 		return m->loss_ratio;
-	deficit = 1 - (double)rx / (double)m->achieved_bps;
-	return deficit > g->width && deficit > m->loss_ratio ? deficit : m->loss_ratio;
+	if (m->duration_ns && knee_queue_growth_ns(m) <= KNEE_QUEUE_FLOOR_NS)
+		return m->loss_ratio;
+	/* what arrived in the sender's time, of what was sent */
+	all = shortfall(m->arrival_bps ? m->arrival_bps : m->received_bps, m->achieved_bps);
+	return all > m->loss_ratio ? all : m->loss_ratio;
 }
 
 /* How trial r counts for goal g: -1 not at its load (the generator fell
@@ -411,6 +443,14 @@ int knee_bounds_add(struct knee_bounds *b, const struct knee_config *cfg,
 	rec->m = *m;
 	rec->stall = false;
 	rec->verdict = knee_classify(m, cfg->loss_goal);
+	if (rec->verdict == KNEE_PASS || rec->verdict == KNEE_PASS_PDR) {
+		struct knee_goal g;
+
+		/* lossless (or within the goal) only because a queue took it */
+		knee_goal_of(cfg, KNEE_NDR, &g);
+		if (knee_trial_loss(m, &g) > m->loss_ratio)
+			rec->verdict = KNEE_QUEUED;
+	}
 	b->trial_ns += m->duration_ns ? m->duration_ns : t->duration_ns;
 	if (idx == 0)
 		b->mrr = m->received_bps;

@@ -97,6 +97,7 @@ void sweep_point_from_result(const struct load_result *res, struct sweep_point *
 	pt->achieved_bps = u->achieved_bps;
 	pt->received_bps = u->received_bps;
 	pt->arrival_bps = u->arrival_bps;
+	pt->queue_growth_ms = u->queue_growth_ms;
 	pt->sent_pps = u->sent_pps;
 	pt->received_pps = u->received_pps;
 	pt->sent = u->sent;

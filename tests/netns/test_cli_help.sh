@@ -75,6 +75,22 @@ grep -q "(did you mean --port?)" "$OUT/err" || fail "server --prot=1: $(cat "$OU
 "$OVLPERF" client --zzzzzz x >/dev/null 2>"$OUT/err" && fail "client --zzzzzz: exit 0"
 ! grep -q "did you mean" "$OUT/err" || fail "client --zzzzzz: $(cat "$OUT/err")"
 ok "a misspelt long option: did you mean the near one (none for a far one)"
+# a misspelt command likewise
+rc=0
+"$OVLPERF" rnu >/dev/null 2>"$OUT/err" || rc=$?
+[ "$rc" = 2 ] || fail "ovlperf rnu: exit $rc, not 2"
+grep -q "^ovlperf: unknown command 'rnu' (did you mean 'run'?)" "$OUT/err" ||
+	fail "ovlperf rnu: $(cat "$OUT/err")"
+"$OVLPERF" zzzzzz >/dev/null 2>"$OUT/err" && fail "ovlperf zzzzzz: exit 0"
+! grep -q "did you mean" "$OUT/err" || fail "ovlperf zzzzzz: $(cat "$OUT/err")"
+ok "a misspelt command: did you mean the near one (none for a far one)"
+# iperf3's "100 Mbps" as two words: the extra word named, and the habit
+"$OVLPERF" client -b 100 Mbps -c 198.18.0.2 >/dev/null 2>"$OUT/err" && fail "-b 100 Mbps: exit 0"
+grep -q "^ovlperf client: 'Mbps' is one argument too many: .*(-b 100M, not -b 100 Mbps)" \
+	"$OUT/err" || fail "-b 100 Mbps -c HOST: $(cat "$OUT/err")"
+"$OVLPERF" client 198.18.0.2 -b 100 Mbps >/dev/null 2>"$OUT/err" && fail "-b 100 Mbps: exit 0"
+grep -q "not '198.18.0.2' and 'Mbps'" "$OUT/err" || fail "HOST -b 100 Mbps: $(cat "$OUT/err")"
+ok "a rate in two words: the extra word named, and how to write it"
 MISSING=$OUT/none.ini once_named run "$OUT/none.ini"
 MISSING=$OUT/none once_named report "$OUT/none"
 echo "$TEST_NAME: $CHECKS checks passed"

@@ -39,7 +39,7 @@ ok "the server's start-up line went to its --logfile (port, family, PSK)"
 ok "nothing of the server's log on its stdout/stderr"
 
 in_c() { ip netns exec $C "$@"; }
-client_json() { in_c "$OVLPERF" client --psk-file "$WORK/psk" -J -t 0.5 "$@"; }
+client_json() { in_c "$OVLPERF" client --psk-file "$WORK/psk" --json -t 0.5 "$@"; }
 
 # client: a bare literal with -p, and [literal]:port; TCP and UDP
 client_json -p $PORT $SA >"$WORK/c1.json" 2>"$WORK/c1.err" ||

@@ -41,6 +41,13 @@ same_shape tcp_bidir -t 2 --bidir
 same_shape udp_bidir -t 2 -u -b 20M --bidir
 same_shape server_output -t 2 --get-server-output
 
+# iperf3's habit: -J alone writes iperf3's document (ovlperf's own is --json)
+in_a "$OVLPERF" -c 198.18.0.2 -t 2 -J >"$WORK/tcp_J.ovlperf.json" 2>>"$WORK/client.log" ||
+	fail "ovlperf -c HOST -J: $(tail -3 "$WORK/client.log")"
+out=$(python3 "$SHAPE" "$WORK/tcp.iperf3.json" "$WORK/tcp_J.ovlperf.json") ||
+	fail "-J: shape differs from iperf3's: $out"
+ok "ovlperf -c HOST -J: iperf3's document, as iperf3 -J writes it"
+
 # the figures are the measurement's, not a second account of it
 pyv "$WORK/tcp.ovlperf.json" 'd["end"]["sum_received"]["bytes"] == d["ovlperf"]["load"]["tcp"]["bytes"]' \
 	'd["end"]["sum_sent"]["bytes"] == d["ovlperf"]["load"]["tcp"]["sent_bytes"]' \
@@ -77,8 +84,8 @@ expect_eq "error says why" "${V[0]}" true
 expect_eq "error: no end figures" "${V[1]}" "{}"
 expect_eq "error: no intervals" "${V[2]}" "[]"
 expect_eq "error: no native figures" "${V[3]}" None
-in_a "$OVLPERF" client 198.18.0.2 -p 5299 -u -J >"$WORK/err.native.json" 2>>"$WORK/client.log" &&
-	fail "ovlperf -J reached a closed port"
+in_a "$OVLPERF" client 198.18.0.2 -p 5299 -u --json >"$WORK/err.native.json" 2>>"$WORK/client.log" &&
+	fail "ovlperf --json reached a closed port"
 pyv "$WORK/err.native.json" 'd["schema"]' '"refused" in d["error"]' \
 	'[k for k, v in d["udp"].items() if v is not None]' 'd["cpu"]' 'd["duration_s"]'
 expect_eq "native error document: schema" "${V[0]}" ovlperf.load

@@ -68,7 +68,7 @@ trial()
 	local name=$1 before after
 	shift
 	before=$(counters)
-	in_a "$OVLPERF" client -u --no-gso -t 2 --size-layer frame -l 118 --rate-layer line -J "$@" \
+	in_a "$OVLPERF" client -u --no-gso -t 2 --size-layer frame -l 118 --rate-layer line --json "$@" \
 		>"$OUT/$name.json"
 	after=$(counters)
 	python3 - "$OUT/$name.json" "$before" "$after" >"$OUT/$name.check" <<'EOF'

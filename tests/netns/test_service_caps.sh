@@ -83,7 +83,7 @@ as_service "$B" "$OVLPERF" server -B 198.19.0.2 -p 5213 >"$TU_DIR/server.log" 2>
 SRV=$!
 on_exit "kill $SRV"
 for _ in $(seq 100); do in_b ss -ltn | grep -q "198.19.0.2:5213 " && break; sleep 0.1; done
-in_a "$OVLPERF" client 198.19.0.2 -p 5213 -t 0.5 -J >"$TU_DIR/c.json" 2>"$TU_DIR/c.err" ||
+in_a "$OVLPERF" client 198.19.0.2 -p 5213 -t 0.5 --json >"$TU_DIR/c.json" 2>"$TU_DIR/c.err" ||
 	fail "client across the overlay: $(cat "$TU_DIR/c.err") / $(cat "$TU_DIR/server.log")"
 expect_eq "the service-capped server served a TCP test across the overlay: error" \
 	"$(json_get "$TU_DIR/c.json" error 2>/dev/null || echo None)" None

@@ -117,7 +117,7 @@ check v6
 # The end marker keeps the full 32-byte header: the receiver takes it whole
 # (nothing malformed) and stops on it, in either direction.
 for dir in "" -R; do
-	in_a "$OVLPERF" client -u --size-layer frame -l 64 -b 100k -t 1 $dir -J $DST >"$OUT/c.json"
+	in_a "$OVLPERF" client -u --size-layer frame -l 64 -b 100k -t 1 $dir --json $DST >"$OUT/c.json"
 	expect_eq "client ${dir:-forward}: malformed, lost" "$(python3 -c 'import json, sys
 u = json.load(open(sys.argv[1]))["udp"]; print(u["malformed"], u["lost"], u["sent"] == u["received"] > 0)' "$OUT/c.json")" "0 0 True"
 done

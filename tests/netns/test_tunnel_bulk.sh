@@ -99,7 +99,7 @@ in_b "$OVLPERF" server -1 -B 198.19.0.2 -p 5104 >/dev/null 2>&1 &
 on_exit "kill $! 2>/dev/null"
 for i in $(seq 600); do in_b ss -ltn | grep -q "198.19.0.2:5104" && break; sleep 0.1; done
 r0=$(tu_show "$A" ovl0 counter.tun_rx_reads) p0=$(tu_show "$A" ovl0 counter.tun_rx_packets)
-in_a "$OVLPERF" client 198.19.0.2 -p 5104 -u -b 200M -l 1372 -t 2 -J >"$TU_DIR/udp.json" ||
+in_a "$OVLPERF" client 198.19.0.2 -p 5104 -u -b 200M -l 1372 -t 2 --json >"$TU_DIR/udp.json" ||
 	fail "UDP load through the overlay"
 got=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["udp"]["received"])' "$TU_DIR/udp.json")
 expect_ge "UDP datagrams received through the overlay" "$got" 1000

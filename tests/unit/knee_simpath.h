@@ -22,7 +22,7 @@
 #define M   1000000ULL
 #define SEC 1000000000ULL
 
-enum curve { SDWAN, SHAPER, LOSSLESS, CONSTANT, SHAPED_LOSSY, NOISY_KNEE, BURSTS };
+enum curve { SDWAN, SHAPER, LOSSLESS, CONSTANT, SHAPED_LOSSY, NOISY_KNEE, BURSTS, QUEUED };
 
 struct simpath {
 	enum curve curve;
@@ -44,6 +44,9 @@ struct simpath {
 	double spread, cap, burst_p, burst_loss;
 	unsigned spike_trial; /* this trial (1-based) loses spike_loss (0: none) */
 	double spike_loss;
+	/* QUEUED: a tbf at knee whose queue holds queue_s of its rate: above
+	 * it the queue grows through a trial and drops only once full */
+	double queue_s;
 };
 
 static inline double rnd(struct simpath *p)
@@ -97,6 +100,12 @@ static inline double path_loss(struct simpath *p, double r, uint64_t dur)
 		if (loss == 0 && rnd(p) < p->burst_p)
 			loss = p->burst_loss;
 		break;
+	case QUEUED: {
+		double sec = (double)dur / 1e9, held = p->knee * (sec + p->queue_s);
+
+		loss = r * sec > held ? 1 - held / (r * sec) : 0;
+		break;
+	}
 	}
 	if (loss == 0 && r >= p->noise_from && r <= p->noise_to) {
 		double prob = dur >= 5 * SEC && p->noise_long_p > 0 ? p->noise_long_p : p->noise_p;
@@ -121,14 +130,20 @@ static inline struct knee_measurement measure(struct simpath *p, const struct kn
 		sent = r * p->gen_share;
 	double loss = path_loss(p, sent, t->duration_ns);
 
+	/* a queue that grows delivers at the shaper's rate, over a window
+	 * longer than the trial's */
+	double arrival = p->curve == QUEUED && sent > p->knee ? p->knee : sent * (1 - loss);
+
 	p->trials++;
 	if (p->spike_trial && p->trials == p->spike_trial)
 		loss = p->spike_loss;
 	return (struct knee_measurement){ .offered_bps = t->rate_bps,
 					  .achieved_bps = (uint64_t)sent,
 					  .received_bps = (uint64_t)(sent * (1 - loss)),
+					  .arrival_bps = (uint64_t)arrival,
 					  .loss_ratio = loss,
-					  .generator_limited = sent < 0.99 * r };
+					  .generator_limited = sent < 0.99 * r,
+					  .duration_ns = t->duration_ns };
 }
 
 static inline void cfg_for(struct knee_config *c, uint64_t max)

@@ -15,6 +15,7 @@
 
 #include "breakdown.h"
 #include "loss_place.h"
+#include "report_diff.h"
 #include "run_limit.h"
 #include "run_verdict.h"
 
@@ -446,12 +447,188 @@ static void test_verdict(void **state)
 	results_free(&run);
 }
 
+/* A run of 3 repetitions of TCP through both paths, the machine's cores
+ * busy (host_s of 10 core-seconds) or not, the overlay at ovl_bps. */
+static void cpu_run(struct results_run *run, double host_s, double ovl_bps)
+{
+	run_make(run);
+	for (unsigned r = 0; r < 3; r++) {
+		tcp_trial(run, 0, 950e6 * (1 + 0.002 * r), 1448, host_s, 0.5, 0.5, 0, 0);
+		run->trials[run->ntrials - 1].rep = r;
+		tcp_trial(run, 1, ovl_bps * (1 + 0.002 * r), 1368, host_s, 0.5, 0.5, 1.0, 0.4);
+		run->trials[run->ntrials - 1].rep = r;
+	}
+}
+
+static enum change_verdict overlay_goodput(const struct report_diff *d)
+{
+	for (size_t i = 0; i < d->n; i++)
+		if (!strcmp(d->rows[i].a->what, "TCP goodput") &&
+		    !strcmp(d->rows[i].a->path, "overlay"))
+			return d->rows[i].verdict;
+	fail();
+	return CHANGE_UNKNOWN;
+}
+
+/* TCP goodput that the machine's CPU bound in both runs (every core busy,
+ * no thread at a core: the lab's hosts share it) measures the share of the
+ * machine each run got: the overlay's 913 and 754 Mbit/s of two identical
+ * default runs here. It is judged as CPU per Gbit (not by default); the
+ * same fall on a machine with cores to spare is a regression. */
+static void test_diff_machine_bound(void **state)
+{
+	struct results_run a, b;
+	struct report_run ra, rb;
+	struct report_diff d;
+
+	(void)state;
+	for (int busy = 1; busy >= 0; busy--) {
+		cpu_run(&a, busy ? 9.8 : 5.0, 913e6);
+		cpu_run(&b, busy ? 9.8 : 5.0, 754e6);
+		assert_int_equal(report_run_prepare(&ra, &a), 0);
+		assert_int_equal(report_run_prepare(&rb, &b), 0);
+		assert_int_equal(report_diff_build(&d, &ra, &rb, NULL), 0);
+		if (busy) {
+			assert_int_equal(overlay_goodput(&d), CHANGE_SMALL);
+			assert_true(d.machine_bound > 0);
+		} else {
+			assert_int_equal(overlay_goodput(&d), CHANGE_REGRESSION);
+			assert_int_equal(d.machine_bound, 0);
+		}
+		report_diff_free(&d);
+		report_run_release(&ra);
+		report_run_release(&rb);
+		results_free(&a);
+		results_free(&b);
+	}
+	/* a busy machine, and a shaper 15 % slower in B: the underlay's
+	 * goodput at each run's shaper is the shaper's, judged, a regression */
+	cpu_run(&a, 9.8, 913e6);
+	cpu_run(&b, 9.8, 754e6);
+	a.nlinks = b.nlinks = 1;
+	a.links[0].rate_bps = 1000000000;
+	b.links[0].rate_bps = 850000000;
+	for (size_t i = 0; i < b.ntrials; i++)
+		if (!b.trials[i].path)
+			b.trials[i].tcp.goodput_bps = b.trials[i].tcp.goodput_bps * 85 / 100;
+	assert_int_equal(report_run_prepare(&ra, &a), 0);
+	assert_int_equal(report_run_prepare(&rb, &b), 0);
+	assert_int_equal(report_diff_build(&d, &ra, &rb, NULL), 0);
+	for (size_t i = 0; i < d.n; i++)
+		if (!strcmp(d.rows[i].a->what, "TCP goodput") &&
+		    !strcmp(d.rows[i].a->path, "underlay")) {
+			assert_false(d.rows[i].machine_bound);
+			assert_int_equal(d.rows[i].verdict, CHANGE_REGRESSION);
+		}
+	report_diff_free(&d);
+	report_run_release(&ra);
+	report_run_release(&rb);
+	results_free(&a);
+	results_free(&b);
+}
+
+/* The verdict names the run's worst figure: the WAN scenario's 16
+ * streams at x0.41 beside its 1 stream at x0.95. */
+static void test_verdict_worst(void **state)
+{
+	struct results_run run;
+	struct results_summary sum;
+	struct run_verdict v;
+
+	(void)state;
+	run_make(&run);
+	tcp_trial(&run, 0, 200e6, 1448, 1.0, 0.5, 0.5, 0, 0);
+	tcp_trial(&run, 1, 190e6, 1368, 1.0, 0.5, 0.5, 0.5, 0.3);
+	tcp_trial(&run, 0, 950e6, 1448, 1.0, 0.5, 0.5, 0, 0);
+	run.trials[run.ntrials - 1].streams = 16;
+	tcp_trial(&run, 1, 390e6, 1368, 1.0, 0.5, 0.5, 0.5, 0.3);
+	run.trials[run.ntrials - 1].streams = 16;
+	assert_int_equal(results_aggregate(&run, &sum), 0);
+	results_run_verdict(&run, &sum, &v);
+	assert_true(said(&v, "TCP through overlay (1 stream): 190 Mbit/s against 200 Mbit/s over "
+			     "underlay (x0.95)"));
+	assert_true(said(&v, "; the worst: 16 streams, 390 Mbit/s against 950 Mbit/s (x0.41)"));
+	results_summary_free(&sum);
+	results_free(&run);
+}
+
+/* One answer per question (the default run that read "at least 947
+ * against at least 999 ... That is no cost ... the search ended found"):
+ * a repetition whose sender ran out below the knee the others found
+ * leaves the figure found, and the verdict says which repetitions found
+ * what; a bound above every found knee keeps the figure a bound, with
+ * the outcome that made it one, never "found". */
+static void test_verdict_left_out(void **state)
+{
+	static const uint64_t under[] = { 955000000, 999000000, 843000000 };
+	static const uint64_t over[] = { 947000000, 951000000, 803000000 };
+	struct results_run run;
+	struct results_summary sum;
+	struct run_verdict v;
+	const struct results_knee_point *kp;
+
+	(void)state;
+	run_make(&run);
+	for (unsigned r = 0; r < 3; r++) {
+		struct results_knee *ku = knee_found(&run, 0, under[r], under[r] * 102 / 100);
+		struct results_knee *ko = knee_found(&run, 1, over[r], over[r] * 102 / 100);
+
+		ku->rep = ko->rep = r;
+		if (r == 2) {
+			snprintf(ku->ndr_outcome, sizeof(ku->ndr_outcome), "generator-limit");
+			snprintf(ko->ndr_outcome, sizeof(ko->ndr_outcome), "generator-limit");
+			ku->ndr_upper_bps = ko->ndr_upper_bps = 0;
+		}
+	}
+	knee_trial(&run, 0, 2000000000, 0.5, 1.0, 0);
+	knee_trial(&run, 1, 2000000000, 0.5, 1.0, 0);
+	/* the left-out repetition's trial between its bound and the figure:
+	 * not "above the NDR" the verdict gives */
+	knee_trial(&run, 0, 900000000, 0.9, 1.0, 0)->rep = 2;
+	assert_int_equal(results_aggregate(&run, &sum), 0);
+	kp = results_find_knee(&sum, 0, 1400);
+	assert_int_equal(kp->above_trials, 1);
+	assert_false(kp->ndr_lower_bound);
+	assert_int_equal(kp->ndr_bps.n, 2);
+	assert_true(kp->ndr_left.used);
+	assert_int_equal(kp->ndr_left.n, 1);
+	assert_int_equal(kp->ndr_left.rep, 2);
+	assert_int_equal(kp->ndr_left.bps, 843000000);
+	assert_string_equal(kp->ndr_outcome, "found");
+	results_run_verdict(&run, &sum, &v);
+	assert_false(said(&v, "That is no cost"));
+	assert_false(said(&v, "at least"));
+	assert_true(said(&v, "(x0.97)"));
+	assert_true(said(&v, "(overlay: 2 of 3 repetitions found the knee; repetition 3 ended at "
+			     "803 Mbit/s, its sender's limit, below it, and is left out)"));
+	results_summary_free(&sum);
+	/* the sender's limit above the knees found: the figure is a bound */
+	run.knees[4].ndr_lower_bps = run.knees[4].ndr_lower_achieved_bps = 1500000000;
+	assert_int_equal(results_aggregate(&run, &sum), 0);
+	kp = results_find_knee(&sum, 0, 1400);
+	assert_true(kp->ndr_lower_bound);
+	assert_false(kp->ndr_left.used);
+	assert_string_equal(kp->ndr_outcome, "generator-limit");
+	results_run_verdict(&run, &sum, &v);
+	assert_false(said(&v, "ended found"));
+	results_summary_free(&sum);
+	/* both figures bounds: no "That is no cost" of one of them */
+	run.knees[5].ndr_lower_bps = run.knees[5].ndr_lower_achieved_bps = 1400000000;
+	assert_int_equal(results_aggregate(&run, &sum), 0);
+	results_run_verdict(&run, &sum, &v);
+	assert_true(said(&v, "Both are only lower bounds, so no cost can be read from them"));
+	assert_false(said(&v, "That is no cost"));
+	results_summary_free(&sum);
+	results_free(&run);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_tcp_cpu_bound), cmocka_unit_test(test_tcp_repetitions),
 		cmocka_unit_test(test_ndr_limits),    cmocka_unit_test(test_ndr_breakdown),
-		cmocka_unit_test(test_verdict),
+		cmocka_unit_test(test_verdict),	      cmocka_unit_test(test_verdict_left_out),
+		cmocka_unit_test(test_verdict_worst), cmocka_unit_test(test_diff_machine_bound),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

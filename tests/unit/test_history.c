@@ -17,6 +17,7 @@
 
 #include <cmocka.h>
 
+#include "report_diff.h"
 #include "report_trend.h"
 #include "run_fixture.h"
 
@@ -127,10 +128,92 @@ static void test_history(void **state)
 	assert_int_equal(system(err), 0);
 }
 
+/* Run r of a machine whose overlay TCP goodput moves by 8 % from run to
+ * run (alternately above and below its level), each run's repetitions
+ * within 1 % of each other: repetitions that agree, runs that do not. */
+static void noisy_run(struct results_run *run, int r)
+{
+	fixture_run(run);
+	snprintf(run->started_utc, sizeof(run->started_utc), "2026-12-0%dT0%d:00:00Z", 1 + r / 4,
+		 r % 4);
+	for (size_t i = 0; i < run->ntrials; i++) {
+		struct results_trial *t = &run->trials[i];
+		double level = t->path ? 250e6 * (r % 2 ? 1.08 : 0.92) : 950e6;
+
+		if (t->kind == RESULTS_TRIAL_TCP)
+			t->tcp.goodput_bps = (uint64_t)(level * (1 + 0.005 * ((int)t->rep - 1)));
+	}
+}
+
+static unsigned overlay_goodput_verdict(const struct report_diff *d, enum change_verdict *v)
+{
+	for (size_t i = 0; i < d->n; i++)
+		if (!strcmp(d->rows[i].a->what, "TCP goodput") &&
+		    !strcmp(d->rows[i].a->path, "overlay") && d->rows[i].a->key == 1) {
+			*v = d->rows[i].verdict;
+			return (unsigned)d->rows[i].hist_runs;
+		}
+	fail();
+	return 0;
+}
+
+/* report A B --history: two identical runs of that machine, A above its
+ * level and B below (-15 %), are a regression by the documented 10 %;
+ * against the history of eight such runs, whose noise the goodput moves
+ * by, they are not. */
+static void test_diff_history(void **state)
+{
+	char root[] = "/tmp/test_diff_history_XXXXXX", dir[300], path[320];
+	struct results_run a, b;
+	struct report_run ra, rb;
+	struct report_diff d;
+	struct report_diff_options o = { 0 };
+	enum change_verdict v;
+
+	(void)state;
+	assert_non_null(mkdtemp(root));
+	for (int r = 0; r < RUNS; r++) {
+		struct results_run run;
+
+		noisy_run(&run, r);
+		snprintf(dir, sizeof(dir), "%s/run%d", root, r);
+		assert_int_equal(mkdir(dir, 0755), 0);
+		snprintf(path, sizeof(path), "%s/run.json", dir);
+		assert_int_equal(results_write_json(&run, path), 0);
+		results_free(&run);
+	}
+	noisy_run(&a, 1);
+	noisy_run(&b, 2);
+	assert_int_equal(report_run_prepare(&ra, &a), 0);
+	assert_int_equal(report_run_prepare(&rb, &b), 0);
+	assert_int_equal(report_diff_build(&d, &ra, &rb, &o), 0);
+	assert_int_equal(overlay_goodput_verdict(&d, &v), 0);
+	assert_int_equal(v, CHANGE_REGRESSION);
+	report_diff_free(&d);
+	o.history = root;
+	assert_int_equal(report_diff_build(&d, &ra, &rb, &o), 0);
+	assert_int_equal(d.hist_runs, RUNS);
+	assert_int_equal(overlay_goodput_verdict(&d, &v), RUNS);
+	assert_int_not_equal(v, CHANGE_REGRESSION);
+	/* the underlay, steady from run to run, keeps a tight threshold */
+	for (size_t i = 0; i < d.n; i++)
+		if (!strcmp(d.rows[i].a->what, "TCP goodput") &&
+		    !strcmp(d.rows[i].a->path, "underlay") && d.rows[i].a->key == 1)
+			assert_true(d.rows[i].threshold < 0.05);
+	report_diff_free(&d);
+	report_run_release(&ra);
+	report_run_release(&rb);
+	results_free(&a);
+	results_free(&b);
+	snprintf(path, sizeof(path), "rm -rf '%s'", root);
+	assert_int_equal(system(path), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_history),
+		cmocka_unit_test(test_diff_history),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -102,6 +102,85 @@ static void test_sdwan_noise(void **state)
 	assert_true(total < total_bin);
 }
 
+/* The default lab's link: a 1 Gbit/s tbf whose queue holds 50 ms, 970
+ * Mbit/s of 1400 B payload, searched as the default scenario does (width
+ * 4 %, 500 ms short and 1 s final trials, from 2 Gbit/s). A load up to
+ * 5 % above the shaper loses nothing in a 1 s trial (10 % in a short
+ * one): the queue takes it. Only a queue that did not grow makes a pass,
+ * so the NDR is at most the queue tolerance above the shaper, and it is
+ * found, not left a bound. */
+static void test_queued_shaper(void **state)
+{
+	static const double caps[] = { 97e6, 970e6 };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(caps) / sizeof(caps[0]); i++) {
+		struct knee_config cfg;
+		struct knee k;
+		struct knee_result res;
+		struct simpath p = { .curve = QUEUED, .knee = caps[i], .queue_s = 0.05, .rng = 5 };
+		const struct knee_bound *ndr = &res.bound[KNEE_NDR];
+		const struct knee_record *tr;
+		unsigned n;
+
+		cfg_for(&cfg, (uint64_t)(caps[i] * 2));
+		cfg.width_goal = 0.04;
+		cfg.short_ns = SEC / 2;
+		cfg.max_trials = 24;
+		search(&p, &cfg, &k, &res);
+		print_message("queued shaper %.0f Mbit/s: NDR %.1f..%.1f Mbit/s, %u trials\n",
+			      caps[i] / 1e6, (double)ndr->lower_bps / 1e6,
+			      (double)ndr->upper_bps / 1e6, res.ntrials);
+		assert_int_equal(ndr->outcome, KNEE_FOUND);
+		assert_true((double)ndr->lower_bps <= caps[i] * (1 + KNEE_QUEUE_TOLERANCE));
+		/* a trial above the shaper that lost nothing says why it
+		 * failed: its queue grew */
+		tr = knee_trials(&k, &n);
+		for (unsigned j = 0; j < n; j++)
+			if ((double)tr[j].trial.rate_bps > caps[i] * (1 + KNEE_QUEUE_TOLERANCE))
+				assert_true(tr[j].verdict ==
+					    (tr[j].m.loss_ratio > 0 ? KNEE_FAIL : KNEE_QUEUED));
+		assert_true((double)ndr->lower_bps >= caps[i] * (1 - cfg.width_goal));
+	}
+}
+
+/* The queue criterion leaves a path without a queue as it was: the
+ * random-drop link (CONSTANT) and a shaper that drops at once keep their
+ * figures; a trial whose receiver window is within the tolerance (the
+ * receiver's timing) passes. */
+static void test_queue_tolerance(void **state)
+{
+	struct knee_goal g;
+	struct knee_config cfg;
+	struct knee_measurement m = { .achieved_bps = 1000 * M,
+				      .received_bps = 1000 * M,
+				      .arrival_bps = 995 * M,
+				      .duration_ns = SEC };
+
+	(void)state;
+	cfg_for(&cfg, 2000 * M);
+	cfg.width_goal = 0.04;
+	knee_goal_of(&cfg, KNEE_NDR, &g);
+	/* 5 ms over 1 s: within the 1 % tolerance */
+	assert_true(knee_trial_loss(&m, &g) == 0);
+	assert_true(llabs((long long)knee_queue_growth_ns(&m) - 5025126) < 2);
+	/* 31 ms over 1 s: beyond it, though within the 4 % width */
+	m.arrival_bps = 970 * M;
+	assert_true(fabs(knee_trial_loss(&m, &g) - 0.03) < 1e-9);
+	assert_true(llabs((long long)knee_queue_growth_ns(&m) - 30927835) < 2);
+	/* a 100 ms trial whose last datagram came 1.5 ms late: the floor */
+	m.duration_ns = SEC / 10;
+	m.arrival_bps = 985 * M;
+	assert_true(knee_trial_loss(&m, &g) == 0);
+	/* a real loss stays itself */
+	m = (struct knee_measurement){ .achieved_bps = 1000 * M,
+				       .received_bps = 980 * M,
+				       .arrival_bps = 980 * M,
+				       .loss_ratio = 0.02,
+				       .duration_ns = SEC };
+	assert_true(knee_trial_loss(&m, &g) == 0.02);
+}
+
 static void test_shapers(void **state)
 {
 	static const double caps[] = { 3e6, 47e6, 100e6, 333e6, 950e6 };
@@ -457,6 +536,8 @@ int main(void)
 		cmocka_unit_test(test_sdwan_curve),
 		cmocka_unit_test(test_sdwan_noise),
 		cmocka_unit_test(test_shapers),
+		cmocka_unit_test(test_queued_shaper),
+		cmocka_unit_test(test_queue_tolerance),
 		cmocka_unit_test(test_confirmation_moves_bound),
 		cmocka_unit_test(test_lossless_to_max),
 		cmocka_unit_test(test_loss_everywhere),

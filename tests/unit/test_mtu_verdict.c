@@ -331,7 +331,8 @@ static void test_external_overlay(void **state)
 	assert_int_equal(r->tunnels[1].overhead_inferred, 60);
 	expect_verdict(r, "frag", "fragments", MTU_WARN, "1441..1500 bytes got through only",
 		       "set the overlay MTU to 1440");
-	expect_verdict(r, "frag", "tunnel", MTU_WARN, "1500 - 60 bytes overhead = 1440",
+	expect_verdict(r, "frag", "tunnel", MTU_WARN,
+		       "1500 - 60 bytes of encapsulation inside the MTU = 1440",
 		       "set the overlay MTU to 1440");
 	expect_verdict(r, "frag", "pmtu", MTU_OK, "above 1440 only in fragments", NULL);
 	/* an external overlay whose interface promises more than it carries */

@@ -78,6 +78,26 @@ static void test_term(void **state)
 	contains(t, "1368                   -80");	/* MSS delta */
 	contains(t, "0.15 / 0.9             x3.0/4.5"); /* delay at the common load */
 	contains(t, "200M..202M                             220M..222M"); /* knee bounds */
+	report_run_release(&rr);
+	free(t);
+	/* a range that rounds to one unit: never "1e+03M", never "1G-1G" */
+	for (size_t i = 0, k = 0; i < run.ntrials; i++)
+		if (run.trials[i].kind == RESULTS_TRIAL_TCP && run.trials[i].path == 0 &&
+		    run.trials[i].streams == 1)
+			run.trials[i].tcp.goodput_bps =
+				k++ ? 1000000000 + (k - 2) * 800000 : 999700000;
+	assert_int_equal(report_run_prepare(&rr, &run), 0);
+	t = render(p_term, &rr, NULL);
+	contains(t, "1G [999.7M-1.001G]");
+	report_run_release(&rr);
+	free(t);
+	/* a delay ratio below 0.1 keeps its first digit: x0.05, not x0.0 */
+	for (size_t i = 0; i < run.ntrials; i++)
+		if (run.trials[i].kind == RESULTS_TRIAL_DELAY && run.trials[i].path == 1)
+			run.trials[i].udp.owd.p99_ns = 10000;
+	assert_int_equal(report_run_prepare(&rr, &run), 0);
+	t = render(p_term, &rr, NULL);
+	contains(t, "x3.0/0.05");
 	/* the NDR at every layer: 800 Mbit/s of 1400-byte payloads */
 	contains(t, "NDR 71k frames/s: ip 1428 B 816.0, frame 1446 B 826.3, line 1466 B 837.7 "
 		    "Mbit/s\n");
@@ -316,6 +336,61 @@ static void p_diff_cpu10(FILE *f, const struct report_run *rr, const void *arg)
  * threshold of 100 % and a regression at --threshold-cpu 5 (the JSON);
  * the test processes' CPU per Gbit, the same in every repetition, is
  * noise, and so is the underlay, unchanged. */
+static void p_diff_json_setups(FILE *f, const struct report_run *rr, const void *arg)
+{
+	struct report_diff_options o = { .json = true };
+
+	assert_true(report_run_diff(f, rr, arg, &o) >= 0);
+}
+
+/* Runs of two setups (the default lab against the WAN scenario's 75 ms
+ * link, another MTU) compare only with a loud warning naming each
+ * difference, in the text and the JSON. */
+static void test_diff_setups(void **state)
+{
+	struct results_run a, b;
+	struct report_run ra, rb;
+	char *t;
+
+	(void)state;
+	fixture_run(&a);
+	fixture_run(&b);
+	a.nlinks = b.nlinks = 1;
+	a.links[0].rate_bps = b.links[0].rate_bps = 1000000000;
+	/* the same 1.5 s trials measured 1.7 s in one run, 1.8 s in the next */
+	for (size_t i = 0; i < a.ntrials; i++)
+		if (a.trials[i].kind == RESULTS_TRIAL_TCP)
+			a.trials[i].duration_s = 1.7;
+	for (size_t i = 0; i < b.ntrials; i++)
+		if (b.trials[i].kind == RESULTS_TRIAL_TCP)
+			b.trials[i].duration_s = i % 2 ? 1.8 : 1.7;
+	assert_int_equal(report_run_prepare(&ra, &a), 0);
+	assert_int_equal(report_run_prepare(&rb, &b), 0);
+	t = render(p_diff, &ra, &rb);
+	assert_null(strstr(t, "WARNING"));
+	assert_null(strstr(t, "durations differ"));
+	free(t);
+	report_run_release(&rb);
+	snprintf(b.links[0].conditions, sizeof(b.links[0].conditions), "delay 75ms");
+	snprintf(b.scenario_name, sizeof(b.scenario_name), "wan_sdwan");
+	b.paths[1].mtu = 1380;
+	assert_int_equal(report_run_prepare(&rb, &b), 0);
+	t = render(p_diff, &ra, &rb);
+	contains(t, "WARNING: A and B are not runs of one setup");
+	contains(t, "warning: the scenarios differ: A 'fixture', B 'wan_sdwan'");
+	contains(t, "warning: the labs' link 0 differs: A 1 Gbit/s, no delay or loss; B 1 Gbit/s, "
+		    "delay 75ms");
+	contains(t, "MTU differs");
+	free(t);
+	t = render(p_diff_json_setups, &ra, &rb);
+	contains(t, "\"setups_differ\":\ttrue");
+	free(t);
+	report_run_release(&ra);
+	report_run_release(&rb);
+	results_free(&a);
+	results_free(&b);
+}
+
 static void test_diff_verdicts(void **state)
 {
 	struct results_run a, b;
@@ -333,13 +408,14 @@ static void test_diff_verdicts(void **state)
 	assert_int_equal(report_run_prepare(&ra, &a), 0);
 	assert_int_equal(report_run_prepare(&rb, &b), 0);
 	t = render(p_diff, &ra, &rb);
-	/* 200..300 against 100..150: the nine differences -200..-50 of 250 */
+	/* 200..300 against 100..150: the nine ratios 1/3..3/4 (a rate's
+	 * change is a ratio: never below -100 %) */
 	contains(t,
 		 "TCP goodput            overlay         1 str      250 Mbit/s     125 Mbit/s    "
-		 "-125 Mbit/s   -50.0%  [-80.0, -20.0]%    REGRESSION\n");
+		 "-125 Mbit/s   -50.0%  [-66.7, -25.0]%    REGRESSION\n");
 	contains(t,
 		 "TCP goodput            underlay        1 str      950 Mbit/s     950 Mbit/s     "
-		 "   0 bit/s    +0.0%  [-10.5, +10.5]%    noise\n");
+		 "   0 bit/s    +0.0%  [-10.0, +11.1]%    noise\n");
 	contains(t, "ratio host CPU s/Gbit  overlay         1 str               4              8 "
 		    "             4  +100.0%  [+100.0, +100.0]%  within threshold\n");
 	contains(t, "(1+1 reps)         too few reps\n");
@@ -628,6 +704,8 @@ static void test_plots(void **state)
 		contains(buf, "</svg>");
 		if (!strcmp(set.file[i], "delivered.svg"))
 			contains(buf, "NDR overlay 1400 B: 200 Mbit/s");
+		if (!strcmp(set.file[i], "delivered.svg"))
+			contains(buf, "drawn at this edge");
 		plot_checks(set.file[i], buf);
 		free(buf);
 	}
@@ -751,6 +829,18 @@ static void test_knee_above(void **state)
 	assert_string_equal(b, "none lost in 3 trials, but queued: arrivals up to 5.0 % below "
 			       "the sent rate (at 4 Gbit/s)");
 	report_run_release(&rr);
+	/* with the queue's growth measured (the receiver's window beyond the
+	 * sender's), the load passed on loss alone, for its trial's length */
+	for (size_t i = 0; i < run.ntrials; i++)
+		if (run.trials[i].target_bps >= 4000000000) {
+			run.trials[i].udp.queue_growth_ms = 52.6;
+			run.trials[i].duration_s = 1;
+		}
+	assert_int_equal(report_run_prepare(&rr, &run), 0);
+	report_run_knee_above(b, sizeof(b), &rr.sum.knee[1]);
+	assert_string_equal(b, "none lost in 3 trials, but lossless for 1 s only at 4 Gbit/s: the "
+			       "queue grew 52.6 ms (arrivals 5.0 % below the sent rate)");
+	report_run_release(&rr);
 	results_free(&run);
 }
 
@@ -786,6 +876,7 @@ int main(void)
 		cmocka_unit_test(test_delay_rows),
 		cmocka_unit_test(test_diff),
 		cmocka_unit_test(test_diff_verdicts),
+		cmocka_unit_test(test_diff_setups),
 		cmocka_unit_test(test_diff_cpu_threshold),
 		cmocka_unit_test(test_lower_bound_markers),
 		cmocka_unit_test(test_diff_bounds),
