@@ -19,107 +19,7 @@
 #include "hostfacts_json.h"
 #include "results.h"
 #include "results_fields.h"
-
-struct rd {
-	char *err;
-	size_t errlen;
-	char where[96]; /* e.g. "trials[3]" */
-};
-
-/* "trials[3].rate_bps: is not a number" into rd->err; -EINVAL. */
-static int field_error(struct rd *rd, const char *field, const char *what)
-{
-	snprintf(rd->err, rd->errlen, "%s%s%s: %s", rd->where, rd->where[0] ? "." : "", field,
-		 what);
-	return -EINVAL;
-}
-
-static int get_fields(struct rd *rd, const cJSON *obj, void *base, const struct field *f, size_t n)
-{
-	if (!cJSON_IsObject(obj))
-		return field_error(rd, "(object)", "is not an object");
-	for (size_t i = 0; i < n; i++) {
-		const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, f[i].name);
-		char *p = (char *)base + f[i].off;
-		double d;
-
-		if (!v)
-			continue;
-		if (f[i].type == F_BOOL) {
-			if (!cJSON_IsBool(v))
-				return field_error(rd, f[i].name, "must be true or false");
-			*(bool *)p = cJSON_IsTrue(v);
-			continue;
-		}
-		if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble))
-			return field_error(rd, f[i].name, "must be a number");
-		d = v->valuedouble;
-		if (f[i].type != F_DBL && (d < 0 || d != floor(d)))
-			return field_error(rd, f[i].name, "must be a non-negative integer");
-		switch (f[i].type) {
-		case F_U64:
-			if (d >= 18446744073709551616.0)
-				return field_error(rd, f[i].name, "is out of range");
-			*(uint64_t *)p = (uint64_t)d;
-			break;
-		case F_U32:
-		case F_UINT:
-			if (d > UINT32_MAX)
-				return field_error(rd, f[i].name, "is out of range");
-			if (f[i].type == F_U32)
-				*(uint32_t *)p = (uint32_t)d;
-			else
-				*(unsigned *)p = (unsigned)d;
-			break;
-		default:
-			*(double *)p = d;
-			break;
-		}
-	}
-	return 0;
-}
-
-/* Copies an optional string member; a present non-string is an error. */
-static int get_str(struct rd *rd, const cJSON *obj, const char *name, char *dst, size_t len,
-		   bool required)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, name);
-
-	if (!v) {
-		if (required)
-			return field_error(rd, name, "is missing");
-		dst[0] = '\0';
-		return 0;
-	}
-	if (!cJSON_IsString(v))
-		return field_error(rd, name, "must be a string");
-	snprintf(dst, len, "%s", v->valuestring);
-	return 0;
-}
-
-/* Descends into a member for error messages; returns the length to pop to. */
-static size_t push(struct rd *rd, const char *name)
-{
-	size_t l = strlen(rd->where);
-
-	snprintf(rd->where + l, sizeof(rd->where) - l, "%s%s", l ? "." : "", name);
-	return l;
-}
-
-static int get_sub(struct rd *rd, const cJSON *obj, const char *name, void *base,
-		   const struct field *f, size_t n)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, name);
-	size_t l;
-	int err;
-
-	if (!v)
-		return 0;
-	l = push(rd, name);
-	err = get_fields(rd, v, base, f, n);
-	rd->where[l] = '\0';
-	return err;
-}
+#include "results_json_rd.h"
 
 /* A TCP trial's "drops" (absent in a run.json from before). */
 static int read_tcp_drops(struct rd *rd, const cJSON *tcp, struct tcp_drops *d)
@@ -130,12 +30,12 @@ static int read_tcp_drops(struct rd *rd, const cJSON *tcp, struct tcp_drops *d)
 
 	if (!o)
 		return 0;
-	at = push(rd, "drops");
-	err = get_fields(rd, o, d, tcpdrops_fields, NF(tcpdrops_fields));
+	at = rd_push(rd, "drops");
+	err = rd_fields(rd, o, d, tcpdrops_fields, NF(tcpdrops_fields));
 	if (!err)
-		err = get_str(rd, o, "qdisc_kind", d->qdisc_kind, sizeof(d->qdisc_kind), false);
+		err = rd_str(rd, o, "qdisc_kind", d->qdisc_kind, sizeof(d->qdisc_kind), false);
 	if (!err)
-		err = get_str(rd, o, "qdisc_if", d->qdisc_if, sizeof(d->qdisc_if), false);
+		err = rd_str(rd, o, "qdisc_if", d->qdisc_if, sizeof(d->qdisc_if), false);
 	rd->where[at] = '\0';
 	return err;
 }
@@ -148,37 +48,37 @@ static int read_loss(struct rd *rd, const cJSON *obj, struct loss_attrib *l)
 {
 	const cJSON *d = cJSON_GetObjectItemCaseSensitive(obj, "loss_detail"), *s, *n;
 	size_t at, at2;
-	int err = get_sub(rd, obj, "loss_at", l, loss_fields, NF(loss_fields));
+	int err = rd_sub(rd, obj, "loss_at", l, loss_fields, NF(loss_fields));
 
 	if (err || !d)
 		return err;
-	at = push(rd, "loss_detail");
-	err = get_fields(rd, d, l, loss_detail_fields, NF(loss_detail_fields));
+	at = rd_push(rd, "loss_detail");
+	err = rd_fields(rd, d, l, loss_detail_fields, NF(loss_detail_fields));
 	if (!err)
-		err = get_str(rd, d, "network_where", l->network_where, sizeof(l->network_where),
-			      false);
+		err = rd_str(rd, d, "network_where", l->network_where, sizeof(l->network_where),
+			     false);
 	if (!err)
-		err = get_str(rd, d, "qdisc_kind", l->qdisc_kind, sizeof(l->qdisc_kind), false);
+		err = rd_str(rd, d, "qdisc_kind", l->qdisc_kind, sizeof(l->qdisc_kind), false);
 	if (!err)
-		err = get_str(rd, d, "qdisc_if", l->qdisc_if, sizeof(l->qdisc_if), false);
+		err = rd_str(rd, d, "qdisc_if", l->qdisc_if, sizeof(l->qdisc_if), false);
 	s = cJSON_GetObjectItemCaseSensitive(d, "other_socket");
 	if (err || !s) {
 		rd->where[at] = '\0';
 		return err;
 	}
-	at2 = push(rd, "other_socket");
-	err = get_fields(rd, s, l, other_socket_fields, NF(other_socket_fields));
+	at2 = rd_push(rd, "other_socket");
+	err = rd_fields(rd, s, l, other_socket_fields, NF(other_socket_fields));
 	if (!err)
-		err = get_str(rd, s, "owner", l->other_owner, sizeof(l->other_owner), false);
+		err = rd_str(rd, s, "owner", l->other_owner, sizeof(l->other_owner), false);
 	n = cJSON_GetObjectItemCaseSensitive(s, "port");
 	if (!err && (!cJSON_IsNumber(n) || n->valuedouble < 1 || n->valuedouble > 65535 ||
 		     n->valuedouble != floor(n->valuedouble)))
-		err = field_error(rd, "port", "must be a UDP port, 1 to 65535");
+		err = rd_error(rd, "port", "must be a UDP port, 1 to 65535");
 	if (!err)
 		l->other_port = (uint16_t)n->valuedouble;
 	n = cJSON_GetObjectItemCaseSensitive(s, "family");
 	if (!err && (!cJSON_IsNumber(n) || (n->valuedouble != 4 && n->valuedouble != 6)))
-		err = field_error(rd, "family", "must be 4 or 6");
+		err = rd_error(rd, "family", "must be 4 or 6");
 	if (!err)
 		l->other_family = (uint8_t)n->valuedouble;
 	rd->where[at2] = '\0';
@@ -198,14 +98,14 @@ static int read_sched(struct rd *rd, const cJSON *o, struct results_trial *t)
 	if (!sc || cJSON_IsNull(sc))
 		return 0;
 	if (!cJSON_IsObject(sc))
-		return field_error(rd, "sched", "must be an object");
+		return rd_error(rd, "sched", "must be an object");
 	for (int i = 0; i < 2; i++) {
 		const cJSON *v = cJSON_GetObjectItemCaseSensitive(sc, key[i]);
 
 		if (!v || cJSON_IsNull(v))
 			continue;
 		if (!cJSON_IsString(v) || !load_sched_parse(v->valuestring, end[i]))
-			return field_error(
+			return rd_error(
 				rd, field[i],
 				"must be null, \"other\", \"fifo:N\" or \"rr:N\" (N 1..99)");
 	}
@@ -217,12 +117,12 @@ static int read_sched(struct rd *rd, const cJSON *o, struct results_trial *t)
 static int read_load_pct(struct rd *rd, const cJSON *o, struct results_trial *t)
 {
 	static const struct field f[] = { FLD(struct results_trial, load_pct, F_DBL) };
-	int err = get_fields(rd, o, t, f, NF(f));
+	int err = rd_fields(rd, o, t, f, NF(f));
 
 	if (!err && (t->load_pct < 0 || t->load_pct > 100))
-		return field_error(rd, "load_pct", "must be 0..100");
+		return rd_error(rd, "load_pct", "must be 0..100");
 	if (!err && t->load_pct && t->kind != RESULTS_TRIAL_DELAY)
-		return field_error(rd, "load_pct", "belongs to delay trials only");
+		return rd_error(rd, "load_pct", "belongs to delay trials only");
 	return err;
 }
 
@@ -235,13 +135,13 @@ static int read_softirq(struct rd *rd, const cJSON *o, struct results_trial *t)
 	if (!o)
 		return 0;
 	if (!cJSON_IsObject(o) || !cJSON_IsArray(a))
-		return field_error(rd, "softirq", "must be an object with a cpu array");
+		return rd_error(rd, "softirq", "must be an object with a cpu array");
 	if (cJSON_GetArraySize(a) > CPUUSE_MAX_CPUS)
-		return field_error(rd, "softirq.cpu", "has more CPUs than ovlperf reads");
+		return rd_error(rd, "softirq.cpu", "has more CPUs than ovlperf reads");
 	cJSON_ArrayForEach(v, a)
 	{
 		if (!cJSON_IsNumber(v) || !(v->valuedouble >= 0 && v->valuedouble <= 1))
-			return field_error(rd, "softirq.cpu", "must hold shares from 0 to 1");
+			return rd_error(rd, "softirq.cpu", "must hold shares from 0 to 1");
 		t->softirq[t->softirq_ncpu++] = v->valuedouble;
 	}
 	return 0;
@@ -256,56 +156,56 @@ static int read_trial(struct rd *rd, const cJSON *o, const struct results_run *r
 	char kind[16];
 	int err, k;
 
-	err = get_fields(rd, o, t, trial_fields, NF(trial_fields));
+	err = rd_fields(rd, o, t, trial_fields, NF(trial_fields));
 	if (!err)
-		err = get_str(rd, o, "kind", kind, sizeof(kind), true);
+		err = rd_str(rd, o, "kind", kind, sizeof(kind), true);
 	if (!err)
-		err = get_str(rd, o, "error", t->error, sizeof(t->error), false);
+		err = rd_str(rd, o, "error", t->error, sizeof(t->error), false);
 	if (!err)
-		err = get_str(rd, o, "overlay_thread", t->overlay_thread, sizeof(t->overlay_thread),
-			      false);
+		err = rd_str(rd, o, "overlay_thread", t->overlay_thread, sizeof(t->overlay_thread),
+			     false);
 	if (!err)
-		err = get_str(rd, o, "overlay_process", t->overlay_process,
-			      sizeof(t->overlay_process), false);
+		err = rd_str(rd, o, "overlay_process", t->overlay_process,
+			     sizeof(t->overlay_process), false);
 	if (!err)
-		err = get_str(rd, o, "congestion", t->congestion, sizeof(t->congestion), false);
+		err = rd_str(rd, o, "congestion", t->congestion, sizeof(t->congestion), false);
 	if (!err && cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "reverse")))
 		t->reverse = true;
 	if (!err)
-		err = get_str(rd, o, "overlay_quota_process", t->overlay_quota_process,
-			      sizeof(t->overlay_quota_process), false);
+		err = rd_str(rd, o, "overlay_quota_process", t->overlay_quota_process,
+			     sizeof(t->overlay_quota_process), false);
 	if (!err)
-		err = get_str(rd, o, "overlay_quota_thread", t->overlay_quota_thread,
-			      sizeof(t->overlay_quota_thread), false);
+		err = rd_str(rd, o, "overlay_quota_thread", t->overlay_quota_thread,
+			     sizeof(t->overlay_quota_thread), false);
 	if (!err)
 		err = read_softirq(rd, cJSON_GetObjectItemCaseSensitive(o, "softirq"), t);
 	if (err)
 		return err;
 	k = results_trial_kind_parse(kind);
 	if (k < 0)
-		return field_error(rd, "kind", "must be tcp, sweep, knee or delay");
+		return rd_error(rd, "kind", "must be tcp, sweep, knee or delay");
 	t->kind = (enum results_trial_kind)k;
 	err = read_load_pct(rd, o, t);
 	if (err)
 		return err;
 	if (t->path >= run->npaths)
-		return field_error(rd, "path", "names no path of the run");
+		return rd_error(rd, "path", "names no path of the run");
 	if (st && (!cJSON_IsNumber(st) || st->valuedouble > 0 || st->valuedouble < -4095))
-		return field_error(rd, "status", "must be 0 or a negative errno");
+		return rd_error(rd, "status", "must be 0 or a negative errno");
 	t->status = st ? (int)st->valuedouble : 0;
 	if (udp) {
-		size_t l = push(rd, "udp");
+		size_t l = rd_push(rd, "udp");
 
-		err = get_sub(rd, udp, "owd", &t->udp.owd, owd_fields, NF(owd_fields));
+		err = rd_sub(rd, udp, "owd", &t->udp.owd, owd_fields, NF(owd_fields));
 		/* absent in a run.json from before it was measured */
 		if (!err)
-			err = get_sub(rd, udp, "rx_wait", &t->udp.rx_wait, owd_fields,
-				      NF(owd_fields));
+			err = rd_sub(rd, udp, "rx_wait", &t->udp.rx_wait, owd_fields,
+				     NF(owd_fields));
 		if (!err)
 			err = read_loss(rd, udp, &t->udp.loss_at);
 		rd->where[l] = '\0';
 		if (!err)
-			err = get_sub(rd, o, "udp", &t->udp, udp_fields, NF(udp_fields));
+			err = rd_sub(rd, o, "udp", &t->udp, udp_fields, NF(udp_fields));
 	}
 	if (!err && tcp) {
 		static const struct field tf[] = {
@@ -314,30 +214,30 @@ static int read_trial(struct rd *rd, const cJSON *o, const struct results_run *r
 		};
 		size_t l;
 
-		err = get_sub(rd, o, "tcp", &t->tcp, tf, NF(tf));
-		l = push(rd, "tcp");
+		err = rd_sub(rd, o, "tcp", &t->tcp, tf, NF(tf));
+		l = rd_push(rd, "tcp");
 		if (!err)
-			err = get_sub(rd, tcp, "sender", &t->tcp.sender, tcpinfo_fields,
-				      NF(tcpinfo_fields));
+			err = rd_sub(rd, tcp, "sender", &t->tcp.sender, tcpinfo_fields,
+				     NF(tcpinfo_fields));
 		if (!err)
-			err = get_sub(rd, tcp, "receiver", &t->tcp.receiver, tcpinfo_fields,
-				      NF(tcpinfo_fields));
+			err = rd_sub(rd, tcp, "receiver", &t->tcp.receiver, tcpinfo_fields,
+				     NF(tcpinfo_fields));
 		/* absent before what limited a trial was recorded */
 		if (!err)
-			err = get_sub(rd, tcp, "sender_limits", &t->tcp.sender_limits,
-				      tcplimits_fields, NF(tcplimits_fields));
+			err = rd_sub(rd, tcp, "sender_limits", &t->tcp.sender_limits,
+				     tcplimits_fields, NF(tcplimits_fields));
 		if (!err)
-			err = get_sub(rd, tcp, "receiver_limits", &t->tcp.receiver_limits,
-				      tcplimits_fields, NF(tcplimits_fields));
+			err = rd_sub(rd, tcp, "receiver_limits", &t->tcp.receiver_limits,
+				     tcplimits_fields, NF(tcplimits_fields));
 		/* absent before the trial's drops were recorded */
 		if (!err)
 			err = read_tcp_drops(rd, tcp, &t->tcp.drops);
 		rd->where[l] = '\0';
 	}
 	if (!err)
-		err = get_sub(rd, o, "cpu_sender", &t->cpu_sender, cpu_fields, NF(cpu_fields));
+		err = rd_sub(rd, o, "cpu_sender", &t->cpu_sender, cpu_fields, NF(cpu_fields));
 	if (!err)
-		err = get_sub(rd, o, "cpu_receiver", &t->cpu_receiver, cpu_fields, NF(cpu_fields));
+		err = rd_sub(rd, o, "cpu_receiver", &t->cpu_receiver, cpu_fields, NF(cpu_fields));
 	if (!err)
 		err = read_sched(rd, o, t);
 	hostfacts_json_read_pair(o, &t->facts_client, &t->facts_server);
@@ -354,14 +254,14 @@ static int read_path_cipher(struct rd *rd, const cJSON *o, struct results_path_c
 	if (!co)
 		return 0;
 	if (!cJSON_IsObject(co))
-		return field_error(rd, "cipher", "must be an object");
-	err = get_str(rd, co, "name", c->name, sizeof(c->name), true);
+		return rd_error(rd, "cipher", "must be an object");
+	err = rd_str(rd, co, "name", c->name, sizeof(c->name), true);
 	if (!err)
-		err = get_str(rd, co, "impl", c->impl, sizeof(c->impl), false);
+		err = rd_str(rd, co, "impl", c->impl, sizeof(c->impl), false);
 	if (!err)
-		err = get_str(rd, co, "by", c->by, sizeof(c->by), false);
+		err = rd_str(rd, co, "by", c->by, sizeof(c->by), false);
 	if (!err)
-		err = get_str(rd, co, "order", c->order, sizeof(c->order), false);
+		err = rd_str(rd, co, "order", c->order, sizeof(c->order), false);
 	return err;
 }
 
@@ -371,7 +271,7 @@ static int read_paths(struct rd *rd, const cJSON *root, struct results_run *run)
 	int err = 0;
 
 	if (!cJSON_IsArray(paths))
-		return field_error(rd, "paths", "is missing or not an array");
+		return rd_error(rd, "paths", "is missing or not an array");
 	cJSON_ArrayForEach(o, paths)
 	{
 		struct results_path *p;
@@ -380,39 +280,39 @@ static int read_paths(struct rd *rd, const cJSON *root, struct results_run *run)
 		int k;
 
 		if (run->npaths >= RESULTS_MAX_PATHS)
-			return field_error(rd, "paths", "has too many entries");
+			return rd_error(rd, "paths", "has too many entries");
 		snprintf(rd->where, sizeof(rd->where), "paths[%u]", run->npaths);
 		p = &run->paths[run->npaths];
 		if (!cJSON_IsObject(o))
-			return field_error(rd, "(entry)", "is not an object");
-		err = get_str(rd, o, "name", p->name, sizeof(p->name), true);
+			return rd_error(rd, "(entry)", "is not an object");
+		err = rd_str(rd, o, "name", p->name, sizeof(p->name), true);
 		if (!err)
-			err = get_str(rd, o, "kind", kind, sizeof(kind), true);
+			err = rd_str(rd, o, "kind", kind, sizeof(kind), true);
 		if (!err)
-			err = get_str(rd, o, "addr", p->addr, sizeof(p->addr), false);
+			err = rd_str(rd, o, "addr", p->addr, sizeof(p->addr), false);
 		if (err)
 			return err;
 		k = results_path_kind_parse(kind);
 		if (k < 0)
-			return field_error(rd, "kind", "must be underlay, builtin or external");
+			return rd_error(rd, "kind", "must be underlay, builtin or external");
 		p->kind = (enum results_path_kind)k;
 		mtu = cJSON_GetObjectItemCaseSensitive(o, "mtu");
 		if (mtu &&
 		    (!cJSON_IsNumber(mtu) || mtu->valuedouble < 0 || mtu->valuedouble > 65535))
-			return field_error(rd, "mtu", "must be a number 0..65535");
+			return rd_error(rd, "mtu", "must be a number 0..65535");
 		p->mtu = mtu ? (uint32_t)mtu->valuedouble : 0;
 		mtu = cJSON_GetObjectItemCaseSensitive(o, "pmtu");
 		if (mtu &&
 		    (!cJSON_IsNumber(mtu) || mtu->valuedouble < 0 || mtu->valuedouble > 65535))
-			return field_error(rd, "pmtu", "must be a number 0..65535");
+			return rd_error(rd, "pmtu", "must be a number 0..65535");
 		p->pmtu = mtu ? (uint32_t)mtu->valuedouble : 0;
-		err = get_str(rd, o, "pmtu_source", p->pmtu_source, sizeof(p->pmtu_source), false);
+		err = rd_str(rd, o, "pmtu_source", p->pmtu_source, sizeof(p->pmtu_source), false);
 		if (err)
 			return err;
 		mtu = cJSON_GetObjectItemCaseSensitive(o, "family");
 		if (mtu &&
 		    (!cJSON_IsNumber(mtu) || (mtu->valuedouble != 4 && mtu->valuedouble != 6)))
-			return field_error(rd, "family", "must be 4 or 6");
+			return rd_error(rd, "family", "must be 4 or 6");
 		p->family = !mtu ? 0 : mtu->valuedouble == 6 ? AF_INET6 : AF_INET;
 		err = read_path_cipher(rd, o, &p->cipher);
 		if (err)
@@ -432,27 +332,27 @@ static int read_links(struct rd *rd, const cJSON *root, struct results_run *run)
 	if (!links)
 		return 0;
 	if (!cJSON_IsArray(links))
-		return field_error(rd, "links", "is not an array");
+		return rd_error(rd, "links", "is not an array");
 	cJSON_ArrayForEach(o, links)
 	{
 		struct results_link *l;
 
 		if (run->nlinks >= RESULTS_MAX_LINKS)
-			return field_error(rd, "links", "has too many entries");
+			return rd_error(rd, "links", "has too many entries");
 		snprintf(rd->where, sizeof(rd->where), "links[%u]", run->nlinks);
 		l = &run->links[run->nlinks];
-		err = get_fields(rd, o, l, link_fields, NF(link_fields));
+		err = rd_fields(rd, o, l, link_fields, NF(link_fields));
 		if (!err)
-			err = get_str(rd, o, "means", l->means, sizeof(l->means), false);
+			err = rd_str(rd, o, "means", l->means, sizeof(l->means), false);
 		if (!err)
-			err = get_str(rd, o, "conditions", l->conditions, sizeof(l->conditions),
-				      false);
+			err = rd_str(rd, o, "conditions", l->conditions, sizeof(l->conditions),
+				     false);
 		if (!err)
-			err = get_sub(rd, o, "a_to_b", &l->dir[0], link_dir_fields,
-				      NF(link_dir_fields));
+			err = rd_sub(rd, o, "a_to_b", &l->dir[0], link_dir_fields,
+				     NF(link_dir_fields));
 		if (!err)
-			err = get_sub(rd, o, "b_to_a", &l->dir[1], link_dir_fields,
-				      NF(link_dir_fields));
+			err = rd_sub(rd, o, "b_to_a", &l->dir[1], link_dir_fields,
+				     NF(link_dir_fields));
 		if (err)
 			return err;
 		run->nlinks++;
@@ -467,7 +367,7 @@ static int read_trials(struct rd *rd, const cJSON *root, struct results_run *run
 	size_t i = 0;
 
 	if (!cJSON_IsArray(arr))
-		return field_error(rd, "trials", "is missing or not an array");
+		return rd_error(rd, "trials", "is missing or not an array");
 	cJSON_ArrayForEach(o, arr)
 	{
 		struct results_trial *t = results_add_trial(run);
@@ -492,7 +392,7 @@ static int read_knees(struct rd *rd, const cJSON *root, struct results_run *run)
 	if (!arr)
 		return 0;
 	if (!cJSON_IsArray(arr))
-		return field_error(rd, "knees", "is not an array");
+		return rd_error(rd, "knees", "is not an array");
 	cJSON_ArrayForEach(o, arr)
 	{
 		struct results_knee *k = results_add_knee(run);
@@ -501,23 +401,23 @@ static int read_knees(struct rd *rd, const cJSON *root, struct results_run *run)
 		if (!k)
 			return -ENOMEM;
 		snprintf(rd->where, sizeof(rd->where), "knees[%zu]", i++);
-		err = get_fields(rd, o, k, knee_fields, NF(knee_fields));
+		err = rd_fields(rd, o, k, knee_fields, NF(knee_fields));
 		if (!err)
-			err = get_str(rd, o, "ndr_outcome", k->ndr_outcome, sizeof(k->ndr_outcome),
-				      false);
+			err = rd_str(rd, o, "ndr_outcome", k->ndr_outcome, sizeof(k->ndr_outcome),
+				     false);
 		if (!err)
-			err = get_str(rd, o, "pdr_outcome", k->pdr_outcome, sizeof(k->pdr_outcome),
-				      false);
+			err = rd_str(rd, o, "pdr_outcome", k->pdr_outcome, sizeof(k->pdr_outcome),
+				     false);
 		if (!err)
-			err = get_str(rd, o, "stopped", k->stopped, sizeof(k->stopped), false);
+			err = rd_str(rd, o, "stopped", k->stopped, sizeof(k->stopped), false);
 		if (!err)
-			err = get_str(rd, o, "cut_by", k->cut_by, sizeof(k->cut_by), false);
+			err = rd_str(rd, o, "cut_by", k->cut_by, sizeof(k->cut_by), false);
 		if (!err)
 			err = read_loss(rd, o, &k->loss_at);
 		if (err)
 			return err;
 		if (k->path >= run->npaths)
-			return field_error(rd, "path", "names no path of the run");
+			return rd_error(rd, "path", "names no path of the run");
 	}
 	rd->where[0] = '\0';
 	return 0;
@@ -535,7 +435,7 @@ static int read_mtu(struct rd *rd, const cJSON *root, struct results_run *run)
 	if (!arr)
 		return 0;
 	if (!cJSON_IsArray(arr))
-		return field_error(rd, "mtu", "is not an array");
+		return rd_error(rd, "mtu", "is not an array");
 	cJSON_ArrayForEach(o, arr)
 	{
 		struct results_mtu_check *m = results_add_mtu(run);
@@ -545,23 +445,23 @@ static int read_mtu(struct rd *rd, const cJSON *root, struct results_run *run)
 		if (!m)
 			return -ENOMEM;
 		snprintf(rd->where, sizeof(rd->where), "mtu[%zu]", i++);
-		err = get_fields(rd, o, m, mf, NF(mf));
+		err = rd_fields(rd, o, m, mf, NF(mf));
 		if (!err)
-			err = get_str(rd, o, "check", m->check, sizeof(m->check), true);
+			err = rd_str(rd, o, "check", m->check, sizeof(m->check), true);
 		if (!err)
-			err = get_str(rd, o, "verdict", verdict, sizeof(verdict), true);
+			err = rd_str(rd, o, "verdict", verdict, sizeof(verdict), true);
 		if (!err)
-			err = get_str(rd, o, "reason", m->reason, sizeof(m->reason), false);
+			err = rd_str(rd, o, "reason", m->reason, sizeof(m->reason), false);
 		if (!err)
-			err = get_str(rd, o, "fix", m->fix, sizeof(m->fix), false);
+			err = rd_str(rd, o, "fix", m->fix, sizeof(m->fix), false);
 		if (err)
 			return err;
 		v = results_verdict_parse(verdict);
 		if (v < 0)
-			return field_error(rd, "verdict", "must be OK, WARN or FAIL");
+			return rd_error(rd, "verdict", "must be OK, WARN or FAIL");
 		m->verdict = (enum results_verdict)v;
 		if (m->path >= run->npaths)
-			return field_error(rd, "path", "names no path of the run");
+			return rd_error(rd, "path", "names no path of the run");
 	}
 	rd->where[0] = '\0';
 	return 0;
@@ -576,27 +476,27 @@ static int read_confirms(struct rd *rd, const cJSON *root, struct results_run *r
 	if (!arr)
 		return 0;
 	if (!cJSON_IsArray(arr))
-		return field_error(rd, "confirm", "is not an array");
+		return rd_error(rd, "confirm", "is not an array");
 	cJSON_ArrayForEach(o, arr)
 	{
 		struct results_confirm *c = &run->confirms[run->nconfirms];
 
 		if (run->nconfirms == RESULTS_MAX_CONFIRMS)
-			return field_error(rd, "confirm", "has too many entries");
+			return rd_error(rd, "confirm", "has too many entries");
 		snprintf(rd->where, sizeof(rd->where), "confirm[%u]", run->nconfirms++);
-		err = get_fields(rd, o, c, confirm_fields, NF(confirm_fields));
+		err = rd_fields(rd, o, c, confirm_fields, NF(confirm_fields));
 		if (!err)
-			err = get_str(rd, o, "limit_before", c->limit_before,
-				      sizeof(c->limit_before), false);
+			err = rd_str(rd, o, "limit_before", c->limit_before,
+				     sizeof(c->limit_before), false);
 		if (!err)
-			err = get_str(rd, o, "limit_after", c->limit_after, sizeof(c->limit_after),
-				      false);
+			err = rd_str(rd, o, "limit_after", c->limit_after, sizeof(c->limit_after),
+				     false);
 		if (!err)
-			err = get_str(rd, o, "applied", c->applied, sizeof(c->applied), false);
+			err = rd_str(rd, o, "applied", c->applied, sizeof(c->applied), false);
 		if (!err)
-			err = get_str(rd, o, "note", c->note, sizeof(c->note), false);
+			err = rd_str(rd, o, "note", c->note, sizeof(c->note), false);
 		if (!err && c->path >= run->npaths)
-			err = field_error(rd, "path", "names no path of the run");
+			err = rd_error(rd, "path", "names no path of the run");
 		if (err)
 			return err;
 	}
@@ -609,13 +509,13 @@ static int read_confirms(struct rd *rd, const cJSON *root, struct results_run *r
 static int get_layer(struct rd *rd, const cJSON *root, const char *name, enum layer *l)
 {
 	char v[16];
-	int err = get_str(rd, root, name, v, sizeof(v), false);
+	int err = rd_str(rd, root, name, v, sizeof(v), false);
 
 	*l = LAYER_PAYLOAD;
 	if (err || !v[0])
 		return err;
 	if (!layer_parse(v, l))
-		return field_error(rd, name, "must be payload, ip, frame or line");
+		return rd_error(rd, name, "must be payload, ip, frame or line");
 	return 0;
 }
 
@@ -631,12 +531,12 @@ static int read_schema(struct rd *rd, const cJSON *root, const cJSON *schema,
 		v = schema->valuedouble;
 	} else if (cJSON_IsString(schema) && !strcmp(schema->valuestring, RESULTS_SCHEMA_NAME)) {
 		if (!cJSON_IsNumber(ver))
-			return field_error(rd, "schema_version", "is missing or not a number");
+			return rd_error(rd, "schema_version", "is missing or not a number");
 		v = ver->valuedouble;
 	} else {
-		return field_error(rd, "schema",
-				   "is missing or not \"" RESULTS_SCHEMA_NAME
-				   "\": not an ovlperf run.json");
+		return rd_error(rd, "schema",
+				"is missing or not \"" RESULTS_SCHEMA_NAME
+				"\": not an ovlperf run.json");
 	}
 	if (v != 1 && v != RESULTS_SCHEMA) {
 		snprintf(rd->err, rd->errlen,
@@ -667,17 +567,17 @@ static int read_head(struct rd *rd, const cJSON *root, struct results_run *run)
 	if (err)
 		return err;
 	if (!cJSON_IsBool(complete))
-		return field_error(rd, "complete", "is missing or not true/false");
+		return rd_error(rd, "complete", "is missing or not true/false");
 	run->complete = cJSON_IsTrue(complete);
-	err = get_fields(rd, root, run, hf, NF(hf));
+	err = rd_fields(rd, root, run, hf, NF(hf));
 	if (!err)
-		err = get_str(rd, root, "version", run->version, sizeof(run->version), false);
+		err = rd_str(rd, root, "version", run->version, sizeof(run->version), false);
 	if (!err)
-		err = get_str(rd, root, "stop_reason", run->stop_reason, sizeof(run->stop_reason),
-			      false);
+		err = rd_str(rd, root, "stop_reason", run->stop_reason, sizeof(run->stop_reason),
+			     false);
 	if (!err)
-		err = get_str(rd, root, "started_utc", run->started_utc, sizeof(run->started_utc),
-			      false);
+		err = rd_str(rd, root, "started_utc", run->started_utc, sizeof(run->started_utc),
+			     false);
 	if (!err)
 		err = get_layer(rd, root, "size_layer", &run->size_layer);
 	if (!err)
@@ -687,12 +587,11 @@ static int read_head(struct rd *rd, const cJSON *root, struct results_run *run)
 	if (err)
 		return err;
 	if (!cJSON_IsObject(sc))
-		return field_error(rd, "scenario", "is missing or not an object");
+		return rd_error(rd, "scenario", "is missing or not an object");
 	snprintf(rd->where, sizeof(rd->where), "scenario");
-	err = get_str(rd, sc, "name", run->scenario_name, sizeof(run->scenario_name), true);
+	err = rd_str(rd, sc, "name", run->scenario_name, sizeof(run->scenario_name), true);
 	if (!err)
-		err = get_str(rd, sc, "file", run->scenario_file, sizeof(run->scenario_file),
-			      false);
+		err = rd_str(rd, sc, "file", run->scenario_file, sizeof(run->scenario_file), false);
 	text = cJSON_GetObjectItemCaseSensitive(sc, "text");
 	if (!err && cJSON_IsString(text)) {
 		run->scenario_text = strdup(text->valuestring);
@@ -703,23 +602,23 @@ static int read_head(struct rd *rd, const cJSON *root, struct results_run *run)
 		goto out;
 	snprintf(rd->where, sizeof(rd->where), "host");
 	if (!cJSON_IsObject(host))
-		return field_error(rd, "(object)", "is not an object");
-	err = get_str(rd, host, "kernel", run->host.kernel, sizeof(run->host.kernel), false);
+		return rd_error(rd, "(object)", "is not an object");
+	err = rd_str(rd, host, "kernel", run->host.kernel, sizeof(run->host.kernel), false);
 	if (!err)
-		err = get_str(rd, host, "cpu", run->host.cpu, sizeof(run->host.cpu), false);
+		err = rd_str(rd, host, "cpu", run->host.cpu, sizeof(run->host.cpu), false);
 	if (!err)
-		err = get_str(rd, host, "hostname", run->host.hostname, sizeof(run->host.hostname),
-			      false);
+		err = rd_str(rd, host, "hostname", run->host.hostname, sizeof(run->host.hostname),
+			     false);
 	if (!err)
-		err = get_str(rd, host, "client_cpus", run->host.client_cpus,
-			      sizeof(run->host.client_cpus), false);
+		err = rd_str(rd, host, "client_cpus", run->host.client_cpus,
+			     sizeof(run->host.client_cpus), false);
 	if (!err)
-		err = get_str(rd, host, "server_cpus", run->host.server_cpus,
-			      sizeof(run->host.server_cpus), false);
+		err = rd_str(rd, host, "server_cpus", run->host.server_cpus,
+			     sizeof(run->host.server_cpus), false);
 	if (!err) {
 		static const struct field nf[] = { FLD(struct results_host, ncpu, F_UINT) };
 
-		err = get_fields(rd, host, &run->host, nf, 1);
+		err = rd_fields(rd, host, &run->host, nf, 1);
 	}
 out:
 	rd->where[0] = '\0';

@@ -164,7 +164,6 @@ int run_tcp_once(struct run *r, unsigned path, unsigned streams, uint32_t sock_b
 	return run_load(r, &spec, lr, NULL);
 }
 
-
 /* A machine whose other work moved during a trial by more than the
  * test's own share (hostfacts.h): its whole-machine CPU figures carry that
  * work. Said once a path. */
