@@ -129,7 +129,7 @@ void tcp_limit_from_facts(const struct hostfacts *snd, const struct hostfacts *r
 	if (!snd->known || !rcv->known) {
 		const struct hostfacts *u = !rcv->known ? rcv : snd;
 
-		snprintf(w->cpu_unknown, sizeof(w->cpu_unknown), "%s's CPU not reported: %s",
+		snprintf(w->cpu_unknown, sizeof(w->cpu_unknown), "%s's CPU: %s",
 			 !rcv->known ? rcv_name : snd_name, u->unknown[0] ? u->unknown : "?");
 		c->cpu_unknown = w->cpu_unknown;
 	} else {

@@ -116,9 +116,12 @@ for addr in 198.19.6.2 2001:2:0:66::2; do
 	done
 	[ $((d1 - d0)) -gt 0 ] || fail "$addr: no TUN tx drops in 3 tries: no premise"
 	facts=$(py "$DIR/wgu.json" "[l['tx_drops'] for l in d['host_facts']['client']['links'] if l['name'] == 'fawgc' and l['tun']][0]")
-	# the facts' window lies within the one around the client; the queue
-	# fills some milliseconds after the streams start
-	[ "$facts" -le $((d1 - d0)) ] && [ "$facts" -ge $(((d1 - d0) * 95 / 100)) ] ||
+	# the facts' window lies within the one around the client: never more
+	# than ip -s link counted around it, and most of it (the queue fills
+	# some milliseconds after the streams start, and what the sender had
+	# queued still meets the full TUN after the window: a CI under ASan
+	# counted 94.7 % in the window, 221894 of 234261)
+	[ "$facts" -le $((d1 - d0)) ] && [ "$facts" -ge $(((d1 - d0) * 85 / 100)) ] ||
 		fail "$addr: the client's facts say $facts TUN tx drops, ip -s link $((d1 - d0))"
 	ok "$addr: fawgc's tx drops: facts $facts, ip -s link $((d1 - d0))"
 done
