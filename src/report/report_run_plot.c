@@ -125,7 +125,7 @@ static void span_stat(struct span *sp, const struct results_stat *st)
 
 /* Where a plot of knee searches alone ends: a little beyond the highest
  * rate tried but the first (max_rate, where the MRR trial runs, often
- * twice the knee), so that the trials around the knees fill the axis
+ * twice the knee) and beyond every knee's figure, so that the trials around the knees fill the axis
  * rather than a corner of it; 0: no zoom (a linear sweep is a curve to
  * show whole, or max_rate lies within half again of the other trials).
  * Trials beyond are drawn at the axis' edge, and said so. */
@@ -141,6 +141,12 @@ static double zoom_hi(const struct results_summary *s)
 	for (size_t i = 0; i < s->nsweep; i++)
 		if ((double)s->sweep[i].target_bps < top)
 			next = fmax(next, (double)s->sweep[i].target_bps);
+	/* every knee's figure stays on the axis (a path that passed at
+	 * max_rate has its NDR there, far from the other path's trials) */
+	for (size_t i = 0; i < s->nknee; i++) {
+		next = fmax(next, s->knee[i].ndr_bps.n ? s->knee[i].ndr_bps.max : 0);
+		next = fmax(next, s->knee[i].pdr_bps.n ? s->knee[i].pdr_bps.max : 0);
+	}
 	return next > 0 && top > 1.5 * next ? next * 1.08 : 0;
 }
 

@@ -344,18 +344,27 @@ static void plot_checks(const char *file, const char *buf)
 			 color[1]);
 }
 
-static void test_plots(void **state)
+/* The run's three plots, checked as SVG; on delivered.svg each path's NDR
+ * label. low_knees: the underlay's knee at 300 Mbit/s instead of 800, so
+ * that both knees lie far below the MRR trials at 1000: the axis zooms to
+ * the trials around them, the MRR trials drawn at its edge and said so;
+ * with the underlay's NDR at 800 the axis keeps it, no zoom. */
+static void plots_of(bool low_knees)
 {
 	struct results_run run;
 	struct report_run rr;
 	struct plot_set set;
 	char dir[] = "/tmp/test_plot_XXXXXX", path[128], cmd[256];
 
-	(void)state;
-	if (!have_gnuplot())
-		skip();
 	assert_non_null(mkdtemp(dir));
 	fixture_run(&run);
+	for (size_t k = 0; low_knees && k < run.nknees; k++)
+		if (run.knees[k].path == 0) {
+			run.knees[k].ndr_lower_bps = 300000000;
+			run.knees[k].ndr_upper_bps = 303000000;
+			run.knees[k].pdr_lower_bps = 320000000;
+			run.knees[k].pdr_upper_bps = 323200000;
+		}
 	assert_int_equal(report_run_prepare(&rr, &run), 0);
 	assert_int_equal(report_run_plot(&rr, dir, &set), 0);
 	assert_int_equal(set.n, 3);
@@ -372,10 +381,15 @@ static void test_plots(void **state)
 		assert_true(n > 100);
 		contains(buf, "<svg");
 		contains(buf, "</svg>");
-		if (!strcmp(set.file[i], "delivered.svg"))
+		if (!strcmp(set.file[i], "delivered.svg")) {
 			contains(buf, "NDR overlay 1400 B: 200 Mbit/s");
-		if (!strcmp(set.file[i], "delivered.svg"))
-			contains(buf, "drawn at this edge");
+			contains(buf, low_knees ? "NDR underlay 1400 B: 300 Mbit/s"
+						: "NDR underlay 1400 B: 800 Mbit/s");
+			if (low_knees)
+				contains(buf, "drawn at this edge");
+			else if (strstr(buf, "drawn at this edge"))
+				fail_msg("the axis zoomed past the underlay's NDR at 800 Mbit/s");
+		}
 		plot_checks(set.file[i], buf);
 		free(buf);
 	}
@@ -383,6 +397,15 @@ static void test_plots(void **state)
 	assert_int_equal(system(cmd), 0);
 	report_run_release(&rr);
 	results_free(&run);
+}
+
+static void test_plots(void **state)
+{
+	(void)state;
+	if (!have_gnuplot())
+		skip();
+	plots_of(false);
+	plots_of(true);
 }
 
 /* A full disk: every file of the results directory is /dev/full, whose
