@@ -68,12 +68,12 @@ print("ndr_known", int(lo is not None and (ndr["outcome"] in ("found", "generato
                                            (ndr["outcome"] == "unfinished" and short))))
 # a trial sent above what the tbf carries (by more than the tolerance)
 # that lost nothing passed on loss alone: its queue grew beyond the
-# tolerance (1 % of its time, 2 ms at least) and its verdict says so (a
+# tolerance (0.5 % of its time, 2 ms at least) and its verdict says so (a
 # sender short of its target keeps "invalid": the search counts it bad at
 # its load by its queue all the same)
 bad = [p for p in d["points"] if p["achieved_bps"] > carry * 1.01 and p["lost"] == 0 and
        ((p["verdict"] != "queued" and not p["generator_limited"]) or
-        p["queue_growth_ms"] <= max(10 * p["duration_s"], 2))]
+        p["queue_growth_ms"] <= max(5 * p["duration_s"], 2))]
 for p in d["points"]:
     print("trial", p["target_bps"], p["achieved_bps"], p["verdict"], p["lost"],
           p["queue_growth_ms"], "short" if p["generator_limited"] else "")
