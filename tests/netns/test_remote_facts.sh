@@ -178,20 +178,9 @@ for fam in 4 6; do
 	[udp]
 	enabled = no
 	INI
-	(
-		# the far daemon (its thread ovl-tx0), moved as soon as it runs
-		for _ in $(seq 3000); do
-			for p in $(ip netns pids "$S" 2>/dev/null); do
-				if grep -qx ovl-tx0 /proc/"$p"/task/*/comm 2>/dev/null; then
-					echo "$p" >"$q/cgroup.procs"
-					exit 0
-				fi
-			done
-			sleep 0.01
-		done
-		exit 1
-	) &
-	mover=$!
+	# the far daemon (its thread ovl-tx0), moved as soon as it runs
+	cg_move_thread "$S" ovl-tx0 "$q"
+	mover=$CG_MOVER
 	t0=$(stat_of throttled_time) n0=$(stat_of nr_throttled)
 	ip netns exec "$C" "$OVLPERF" run "$DIR/q$fam.ini" -o "$DIR/q$fam" >"$DIR/q$fam.out" \
 		2>"$DIR/q$fam.err" || fail "IPv$fam quota run: $(tail -3 "$DIR/q$fam.err")"

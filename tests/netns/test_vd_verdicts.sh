@@ -121,20 +121,20 @@ fi
 # host's facts every thread on the path is read and none is at a core:
 # network rate. With one that does not (--no-host-facts answers as an older
 # server), the far host's CPU is unknown: unknown, and why, exit 0.
-for addr in $SADDR4 $SADDR6; do
-	ip netns exec "$RC" "$OVLPERF" client "$addr" --psk-file "$DIR/psk" -t 2 >"$DIR/c.txt" \
-		2>"$DIR/c.err" || { cat "$DIR/c.err"; fail "client to $addr exited non-zero"; }
-	grep -q "limited by: network rate" "$DIR/c.txt" ||
-		fail "client to $addr: $(grep -A1 'limited by' "$DIR/c.txt")"
-	ok "client to $addr, a server with host facts: limited by: network rate"
-done
+# client_says WHAT PATTERN: the client's verdict to each address matches
+client_says()
+{
+	local addr
+	for addr in $SADDR4 $SADDR6; do
+		ip netns exec "$RC" "$OVLPERF" client "$addr" --psk-file "$DIR/psk" -t 2 \
+			>"$DIR/c.txt" 2>"$DIR/c.err" || { cat "$DIR/c.err"; fail "client to $addr exited non-zero"; }
+		grep -q "$2" "$DIR/c.txt" || fail "client to $addr: $(grep -A1 'limited by' "$DIR/c.txt")"
+		ok "client to $addr, $1"
+	done
+}
+client_says "a server with host facts: limited by: network rate" "limited by: network rate"
 kill "$SERVER_PID"
 wait "$SERVER_PID" 2>/dev/null || true
 server_in "$RS" "$DIR/old.log" server --psk-file "$DIR/psk" --no-host-facts
-for addr in $SADDR4 $SADDR6; do
-	ip netns exec "$RC" "$OVLPERF" client "$addr" --psk-file "$DIR/psk" -t 2 >"$DIR/c.txt" \
-		2>"$DIR/c.err" || { cat "$DIR/c.err"; fail "client to $addr exited non-zero"; }
-	grep -q "limited by: unknown (.*the far host's CPU: not reported by server ovlperf " "$DIR/c.txt" ||
-		fail "client to $addr: $(grep -A1 'limited by' "$DIR/c.txt")"
-	ok "client to $addr, an older server: limited by: unknown, the far host's CPU not reported"
-done
+client_says "an older server: limited by: unknown, the far host's CPU not reported" \
+	"limited by: unknown (.*the far host's CPU: not reported by server ovlperf "
