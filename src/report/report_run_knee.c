@@ -154,13 +154,14 @@ static void fit_reps_said(char *buf, size_t len, const struct results_knee_point
 		    (!far || fabs(log(fr->rep[i].load_bps / p->ndr_fit.load_bps)) >
 				     fabs(log(far->load_bps / p->ndr_fit.load_bps))))
 			far = &fr->rep[i];
-	report_run_fmt_rate(at, sizeof(at), far->load_bps);
+	if (far)
+		report_run_fmt_rate(at, sizeof(at), far->load_bps);
 	snprintf(buf, len,
 		 ": wider than their trials' luck (p = %.3f that one knee gives a spread as "
-		 "wide; repetition %u's at %s is the farthest), so the path itself changed "
-		 "between repetitions (other load on the hosts, the VPN's own state) and more "
-		 "trials will not narrow it",
-		 fr->p, far->rep + 1, at);
+		 "wide%s%u%s%s%s), so the path itself changed between repetitions (other load "
+		 "on the hosts, the VPN's own state) and more trials will not narrow it",
+		 fr->p, far ? "; repetition " : "", far ? far->rep + 1 : 0, far ? "'s at " : "",
+		 far ? at : "", far ? " is the farthest" : "");
 }
 
 bool report_run_knee_fit(char *buf, size_t len, const struct results_knee_point *p)
@@ -186,6 +187,16 @@ bool report_run_knee_fit(char *buf, size_t len, const struct results_knee_point 
 			 "; each repetition's knee under their common slope %s..%s, spread %.1f "
 			 "%%%s",
 			 rlo, rhi, 100 * p->ndr_fit_spread, said);
+	} else if (p->ndr_fit_reps.df) {
+		/* the test was made though some repetition's knee lies outside
+		 * the loads tried (it has no figure): its reading still holds */
+		char said[400];
+
+		fit_reps_said(said, sizeof(said), p);
+		snprintf(reps, sizeof(reps),
+			 "; the repetitions, each under their common slope (a knee outside the "
+			 "loads tried has no figure)%s",
+			 said);
 	}
 	snprintf(buf, len,
 		 "fitted to all %u trials (%u lost): a trial loses in %.0f %% of trials at %s "

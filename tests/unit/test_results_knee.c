@@ -213,6 +213,17 @@ static void test_knee_fit_run(void **state)
 	assert_true(kp->ndr_fit_reps.p > KNEE_FIT_DIFFER_P);
 	assert_non_null(strstr(buf, "each repetition's knee under their common slope"));
 	assert_non_null(strstr(buf, "within their trials' luck"));
+	{
+		/* two repetitions' knees outside the loads tried (no figure):
+		 * the test was made all the same, and its reading is said */
+		struct results_knee_point one = *kp;
+
+		one.ndr_fit_reps.rep[0].load_bps = one.ndr_fit_reps.rep[1].load_bps = 0;
+		one.ndr_fit_rep_bps.n = 1;
+		assert_true(report_run_knee_fit(buf, sizeof(buf), &one));
+		assert_non_null(strstr(buf, "a knee outside the loads tried has no figure"));
+		assert_non_null(strstr(buf, "within their trials' luck"));
+	}
 	j = results_to_json(&run);
 	assert_non_null(j);
 	assert_non_null(strstr(j, "\"ndr_fit\":\t{\n"));
