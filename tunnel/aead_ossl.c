@@ -81,7 +81,7 @@ void aead_ossl_seal(struct aead_key *k, const uint8_t nonce[12], const uint8_t *
 	if (EVP_EncryptInit_ex(ctx, NULL, NULL, NULL, nonce) != 1 ||
 	    EVP_EncryptUpdate(ctx, NULL, &n, ad, (int)adlen) != 1 ||
 	    (len && EVP_EncryptUpdate(ctx, buf, &n, buf, (int)len) != 1) ||
-	    EVP_EncryptFinal_ex(ctx, buf + n, &n) != 1 ||
+	    EVP_EncryptFinal_ex(ctx, buf + (len ? n : 0), &n) != 1 ||
 	    EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_GET_TAG, WIRE_TAG_LEN, tag) != 1)
 		memset(tag, 0, WIRE_TAG_LEN);
 	give(k, i);
