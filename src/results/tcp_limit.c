@@ -178,7 +178,10 @@ static const struct tcp_limit_drop *drop_seen(const struct tcp_limit_ctx *c)
 static void drop_words(char *buf, size_t len, const struct tcp_limit_ctx *c,
 		       const struct tcp_limit_drop *d)
 {
-	int n = snprintf(buf, len, "; dropped at %s (", d->place ? d->place : "?");
+	/* a shaper that only held packets back dropped none: it queued them */
+	bool held = d->kind == TCP_DROP_SHAPER && !d->count;
+	int n = snprintf(buf, len, "; %s at %s (", held ? "queued, not dropped," : "dropped",
+			 d->place ? d->place : "?");
 
 	if (n > 0 && (size_t)n < len && d->count)
 		n += snprintf(buf + n, len - (size_t)n, "%llu packets, ",
@@ -699,7 +702,7 @@ void tcp_limit_drop_of(const struct tcp_result *t, bool overlay, const char *pro
 		d->kind = TCP_DROP_SHAPER;
 		d->count = x->qdisc_drops;
 		snprintf(place, len,
-			 "the sending host's qdisc %s on %s (held packets back %llu times)",
+			 "the sending host's qdisc %s on %s, which held packets back %llu times",
 			 x->qdisc_kind, x->qdisc_if, (unsigned long long)x->qdisc_held);
 		d->place = place;
 	}

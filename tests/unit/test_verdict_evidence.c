@@ -369,10 +369,13 @@ static void test_own_counters(void **state)
 				      .qdisc_if = "ovp0" };
 	tcp_limit_drop_of(&t, false, NULL, place, sizeof(place), &d);
 	assert_int_equal(d.kind, TCP_DROP_SHAPER);
-	assert_non_null(strstr(d.place, "qdisc tbf on ovp0 (held packets back 4000 times)"));
+	assert_non_null(strstr(d.place, "qdisc tbf on ovp0, which held packets back 4000 times"));
 	c.trial_drop = d;
 	tcp_limit_judge(&t, &c, &v);
 	assert_int_equal(v.limit, TCP_LIMIT_NETWORK_RATE);
+	/* it held them back and dropped none: queued, not "dropped at" */
+	assert_non_null(strstr(v.evidence, "; queued, not dropped, at the sending host's qdisc"));
+	assert_null(strstr(v.evidence, "dropped at"));
 	/* the same queue, the shaper not seen: undecided */
 	t.drops.qdisc_held = 0;
 	tcp_limit_drop_of(&t, false, NULL, place, sizeof(place), &c.trial_drop);
