@@ -30,7 +30,20 @@ struct report_diff_row {
 	double threshold; /* the relative threshold it was held to */
 	/* TCP goodput the machine's CPU bound in both runs: judged as CPU */
 	bool machine_bound;
+	/* a one-way delay measured while other work kept the machine busy in
+	 * either run (report_diff_busy_cores()): judged as CPU */
+	bool machine_busy;
+	double busy_cores; /* the larger of the two runs' */
 };
+
+/* Other work's cores (the machine's busy CPU measured with no test
+ * running, before the trials: hostfacts.h's baseline) from which a run's
+ * one-way delays are the scheduler's as much as the path's: a host whose
+ * other work keeps half a core busy delays a test's threads by a time
+ * slice (milliseconds) in its tails. Identical default runs here: p99 at
+ * 50 % of the NDR 0.054 ms with the machine idle, 10.2 ms with other work
+ * at 2 of 2 cores. */
+#define REPORT_DIFF_BUSY_CORES 0.5
 
 /* Runs of one figure a history needs before its noise replaces the
  * figure's documented threshold, and how many of its sigmas a change must
@@ -53,6 +66,7 @@ struct report_diff {
 	unsigned regressions, progressions;
 	size_t hist_runs;	/* runs read from --history (0: none) */
 	unsigned machine_bound; /* rows judged as CPU for it */
+	unsigned machine_busy;	/* delay rows judged as CPU for a busy machine */
 	double threshold, confidence;
 	double cpu_threshold; /* CPU figures' (0: not judged; results_figure_threshold()) */
 };

@@ -299,6 +299,30 @@ static bool machine_bound(const struct report_run *rr, const struct results_figu
 	return false;
 }
 
+/* The median of other work's cores (either end's baseline, the larger)
+ * over the trials that made delay figure x in rr's run; 0 for other
+ * figures, or when no trial's host facts were read (an older run.json). */
+static double busy_cores(const struct report_run *rr, const struct results_figure *x)
+{
+	const struct results_run *run = rr->run;
+	double v[64];
+	size_t n = 0;
+
+	if (x->metric != OVERHEAD_OWD_P50 && x->metric != OVERHEAD_OWD_P99)
+		return 0;
+	for (size_t i = 0; i < run->ntrials && n < sizeof(v) / sizeof(v[0]); i++) {
+		const struct results_trial *t = &run->trials[i];
+
+		if (t->kind != RESULTS_TRIAL_DELAY || t->len != x->key || t->path >= run->npaths ||
+		    strcmp(run->paths[t->path].name, x->path) ||
+		    fabs(t->load_pct - x->load_pct) > 1e-6 || !t->facts_client.known)
+			continue;
+		v[n++] = fmax(t->facts_client.baseline_cores,
+			      t->facts_server.known ? t->facts_server.baseline_cores : 0);
+	}
+	return n ? results_stat_of(v, n).median : 0;
+}
+
 /* Every figure compared is a rate, a delay, a CPU time or a ratio of
  * them: never negative, so its change is taken as a ratio (its interval
  * never below -100 %), and held to its run-to-run threshold
@@ -321,9 +345,16 @@ static void compare_row(struct report_diff *d, struct report_diff_row *r)
 		rel = d->cpu_threshold > 0 ? d->cpu_threshold : INFINITY;
 		d->machine_bound++;
 	}
+	r->busy_cores = fmax(busy_cores(d->a, r->a), busy_cores(d->b, r->b));
+	r->machine_busy = r->busy_cores >= REPORT_DIFF_BUSY_CORES;
+	if (r->machine_busy) {
+		rel = d->cpu_threshold > 0 ? d->cpu_threshold : INFINITY;
+		floor = 0;
+		d->machine_busy++;
+	}
 	/* a history of enough runs says the figure's own run-to-run noise */
 	if (r->hist_runs >= REPORT_DIFF_HISTORY_MIN && isfinite(rel) && r->ch.base != 0 &&
-	    !results_figure_is_cpu(r->a) && !r->machine_bound)
+	    !results_figure_is_cpu(r->a) && !r->machine_bound && !r->machine_busy)
 		rel = fmax(REPORT_DIFF_HISTORY_SIGMAS * r->hist_sigma / fabs(r->ch.base), 0.01);
 	r->threshold = rel;
 	r->verdict = bounded(change_verdict_floor(&r->ch, r->a->better, rel, floor), &r->ch,
@@ -509,6 +540,12 @@ static void print_text(FILE *f, const struct report_diff *d)
 			"  (%u TCP goodput figures the machine's CPU bound in both runs are judged "
 			"as CPU per Gbit:\n  they measure the share of the machine each run got)\n",
 			d->machine_bound);
+	if (d->machine_busy)
+		fprintf(f,
+			"  (%u one-way delay figures measured while other work kept the machine "
+			"busy (%.2g cores or more\n  before their trials, in A or B) are judged as "
+			"CPU per Gbit: the host's scheduler sets their tails)\n",
+			d->machine_busy, REPORT_DIFF_BUSY_CORES);
 	if (d->hist_runs)
 		fprintf(f,
 			"  (with the history of %zu runs: a figure with %d runs or more in it is "

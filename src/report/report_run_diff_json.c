@@ -105,6 +105,8 @@ static cJSON *row_json(const struct report_diff_row *r)
 	else
 		cJSON_AddNullToObject(o, "threshold_pct");
 	cJSON_AddBoolToObject(o, "machine_bound", r->machine_bound);
+	cJSON_AddBoolToObject(o, "machine_busy", r->machine_busy);
+	cJSON_AddNumberToObject(o, "busy_cores", r->busy_cores);
 	cJSON_AddNumberToObject(o, "history_runs",
 				r->hist_runs >= REPORT_DIFF_HISTORY_MIN ? (double)r->hist_runs : 0);
 	cJSON_AddStringToObject(o, "verdict", change_verdict_name(r->verdict));

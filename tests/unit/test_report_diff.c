@@ -247,6 +247,57 @@ static void test_diff_cpu_threshold(void **state)
 	results_free(&b);
 }
 
+/* B's delay tails 50 times A's (0.2 -> 10 ms over the underlay, 0.9 -> 45
+ * over the overlay): a regression when B's machine was idle; measured
+ * while other work kept 1.9 of its 2 cores busy before the trials (the
+ * baseline of its host facts), the host's scheduler's: judged as CPU per
+ * Gbit, not a regression, and said why. Below half a core: judged. */
+static void busy_delays(struct results_run *b, double baseline)
+{
+	fixture_run(b);
+	for (size_t i = 0; i < b->ntrials; i++) {
+		struct results_trial *t = &b->trials[i];
+
+		if (t->kind != RESULTS_TRIAL_DELAY)
+			continue;
+		t->udp.owd.p99_ns *= 50;
+		t->facts_client.known = baseline >= 0;
+		t->facts_client.baseline_cores = baseline;
+	}
+}
+
+static void test_diff_busy_machine(void **state)
+{
+	static const double baselines[] = { -1, 0.3, 1.9 };
+	struct results_run a, b;
+	struct report_run ra, rb;
+	char *t;
+
+	(void)state;
+	fixture_run(&a);
+	assert_int_equal(report_run_prepare(&ra, &a), 0);
+	for (unsigned i = 0; i < 3; i++) {
+		busy_delays(&b, baselines[i]);
+		assert_int_equal(report_run_prepare(&rb, &b), 0);
+		t = render(p_diff, &ra, &rb);
+		verdict_of(t, "  delay p99 ms           overlay",
+			   i < 2 ? "REGRESSION" : "within threshold");
+		if (i < 2)
+			assert_null(strstr(t, "kept the machine busy"));
+		else
+			contains(t,
+				 "(6 one-way delay figures measured while other work kept the "
+				 "machine "
+				 "busy (0.5 cores or more\n  before their trials, in A or B) are "
+				 "judged as CPU per Gbit");
+		free(t);
+		report_run_release(&rb);
+		results_free(&b);
+	}
+	report_run_release(&ra);
+	results_free(&a);
+}
+
 /* `ovlperf report A B`: a lower bound is no exact difference, a knee below
  * the search's minimum is a figure (not "only in A"), and runs that differ
  * in what they measured are flagged. */
@@ -300,7 +351,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_diff),	    cmocka_unit_test(test_diff_verdicts),
 		cmocka_unit_test(test_diff_setups), cmocka_unit_test(test_diff_cpu_threshold),
-		cmocka_unit_test(test_diff_bounds),
+		cmocka_unit_test(test_diff_bounds), cmocka_unit_test(test_diff_busy_machine),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
