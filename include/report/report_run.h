@@ -117,6 +117,10 @@ void report_run_loss_where(char *buf, size_t len, const struct loss_attrib *l);
  * 57.3 % at 10 Gbit/s"; "none lost in 3 trials" (with, when the path
  * queued instead, by how much its arrivals fell short); "no trial above it". */
 void report_run_knee_above(char *buf, size_t len, const struct results_knee_point *p);
+/* How far knee trial t's queue grew through it (ms) when beyond the
+ * search's queue tolerance (knee.h): it was lossless only for its length;
+ * 0 when within it (or not a knee trial). */
+double report_run_trial_queued_ms(const struct results_trial *t);
 /* The NDR's spread over the repetitions as a sentence ("" with fewer than
  * two); true when it is a warning: wider than the search's width, with
  * where the trials that disagreed lost and the fix. */

@@ -37,6 +37,18 @@ static void queued(char *buf, size_t len, const struct results_knee_point *p)
 			 100 * p->above_queued_ratio, at);
 }
 
+double report_run_trial_queued_ms(const struct results_trial *t)
+{
+	double ms = t->udp.queue_growth_ms, dur_ms = t->duration_s * 1e3;
+
+	/* knee_trial_loss()'s test: the receiver's window beyond the sender's
+	 * by more than the tolerance's share of it, and by more than the floor */
+	if (t->kind != RESULTS_TRIAL_KNEE || ms * 1e6 <= (double)KNEE_QUEUE_FLOOR_NS ||
+	    dur_ms <= 0 || ms <= KNEE_QUEUE_TOLERANCE * (dur_ms + ms))
+		return 0;
+	return ms;
+}
+
 void report_run_knee_above(char *buf, size_t len, const struct results_knee_point *p)
 {
 	char where[128], lost[16], worst[24], q[160] = "";

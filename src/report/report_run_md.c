@@ -519,10 +519,13 @@ static void trials(FILE *f, const struct results_run *run)
 		if (t->kind == RESULTS_TRIAL_TCP)
 			fprintf(f, "%.1f Mbit/s, %u retrans", (double)t->tcp.goodput_bps / 1e6,
 				t->tcp.sender.retransmits);
-		else
+		else {
 			fprintf(f, "%.2f %% delivered, %.1f Mbit/s%s",
 				results_delivered_pct(&t->udp), (double)t->udp.received_bps / 1e6,
 				t->udp.generator_limited ? ", generator short" : "");
+			if (report_run_trial_queued_ms(t) > 0)
+				fprintf(f, ", queued %.3g ms", report_run_trial_queued_ms(t));
+		}
 		fputs(" | ", f);
 		if (t->status)
 			cell(f, t->error[0] ? t->error : "failed");

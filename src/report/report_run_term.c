@@ -613,7 +613,7 @@ static void sweep_head(FILE *f, const struct results_run *run, unsigned path, ui
 
 static void sweep_row(FILE *f, const struct results_run *run, unsigned path, uint32_t len,
 		      enum layer rate_layer, double target, double rx_pps, double tx_pps,
-		      double pct, bool short_gen, double outer_line)
+		      double pct, bool short_gen, double outer_line, double queued_ms)
 {
 	char off[32], tx[24], rx[24];
 	double rx_bps[LAYER_COUNT];
@@ -636,6 +636,8 @@ static void sweep_row(FILE *f, const struct results_run *run, unsigned path, uin
 			outer_line / (double)results_layer_bytes(run, path, len, LAYER_LINE));
 	if (short_gen)
 		fprintf(f, " generator short");
+	if (queued_ms > 0)
+		fprintf(f, " queued %.3g ms", queued_ms);
 	fputc('\n', f);
 }
 
@@ -684,7 +686,7 @@ static void knee_trials(FILE *f, const struct report_run *rr, unsigned path, uin
 		sweep_row(f, run, path, len, run->knee_rate_layer, (double)v[i]->target_bps,
 			  (double)v[i]->udp.received_pps, (double)v[i]->udp.sent_pps,
 			  results_delivered_pct(&v[i]->udp), v[i]->udp.generator_limited,
-			  outer ? l.outer_line_per_datagram : 0);
+			  outer ? l.outer_line_per_datagram : 0, report_run_trial_queued_ms(v[i]));
 	}
 	free(v);
 }
@@ -710,7 +712,7 @@ void report_run_term_sweeps(FILE *f, const struct report_run *rr)
 		sweep_row(f, run, p->path, p->len, run->sweep_rate_layer, (double)p->target_bps,
 			  p->rx_pps.median, p->tx_pps.median, p->delivered_pct.median,
 			  p->generator_limited,
-			  p->outer_line_per_datagram.n ? p->outer_line_per_datagram.median : 0);
+			  p->outer_line_per_datagram.n ? p->outer_line_per_datagram.median : 0, 0);
 	}
 }
 

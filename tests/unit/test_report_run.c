@@ -484,6 +484,34 @@ static void test_sweep_summary(void **state)
  * lost nothing (its arrivals fell behind), while higher loads lost 15 and
  * 57 %. A trial at the NDR's load is not above it; a knee above every
  * trial has none above it; a queue alone is named as one. */
+/* A knee trial lossless on loss alone whose queue grew beyond the search's
+ * tolerance (50 ms in 1 s) is marked in the terminal's trial table and
+ * report.md's list; 3 ms in 1 s (0.3 %, below 0.5 %) is not. */
+static void test_knee_queued_rows(void **state)
+{
+	struct results_run run;
+	struct report_run rr;
+	char *t;
+	unsigned k = 0;
+
+	(void)state;
+	fixture_run(&run);
+	for (size_t i = 0; i < run.ntrials; i++)
+		if (run.trials[i].kind == RESULTS_TRIAL_KNEE && run.trials[i].path == 0)
+			run.trials[i].udp.queue_growth_ms = k++ ? 3 : 50;
+	assert_int_equal(report_run_prepare(&rr, &run), 0);
+	t = render(p_term, &rr, NULL);
+	contains(t, "| queued 50 ms\n");
+	assert_null(strstr(t, "queued 3 ms"));
+	free(t);
+	t = render(p_md, &rr, NULL);
+	contains(t, "84.00 % delivered, 840.0 Mbit/s, queued 50 ms |");
+	assert_null(strstr(t, "queued 3 ms"));
+	free(t);
+	report_run_release(&rr);
+	results_free(&run);
+}
+
 static void test_knee_above(void **state)
 {
 	struct results_run run;
@@ -562,11 +590,17 @@ static void test_fmt(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_term),	      cmocka_unit_test(test_md_csv),
-		cmocka_unit_test(test_outer),	      cmocka_unit_test(test_owd_upper_bound),
-		cmocka_unit_test(test_delay_rows),    cmocka_unit_test(test_lower_bound_markers),
-		cmocka_unit_test(test_plots),	      cmocka_unit_test(test_output_full_disk),
-		cmocka_unit_test(test_sweep_summary), cmocka_unit_test(test_knee_above),
+		cmocka_unit_test(test_term),
+		cmocka_unit_test(test_md_csv),
+		cmocka_unit_test(test_outer),
+		cmocka_unit_test(test_owd_upper_bound),
+		cmocka_unit_test(test_delay_rows),
+		cmocka_unit_test(test_lower_bound_markers),
+		cmocka_unit_test(test_plots),
+		cmocka_unit_test(test_output_full_disk),
+		cmocka_unit_test(test_sweep_summary),
+		cmocka_unit_test(test_knee_above),
+		cmocka_unit_test(test_knee_queued_rows),
 		cmocka_unit_test(test_fmt),
 	};
 
