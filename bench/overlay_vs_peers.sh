@@ -14,6 +14,9 @@
 # coalescing out, UDP GSO and UDP GRO on the underlay, workers = 2); ovlplain
 # the same with offload = off (one packet per read, write and datagram: the
 # plain data path).
+# ovl1port is ovl with worker_ports = off: every worker sends from the
+# listening port, so one peer's data is opened by one receiving worker
+# (what worker_ports is worth; not among the default paths).
 #
 # TCP runs ROUNDS times per path, the paths taking turns, and the best round
 # counts: a burst of other load on the machine then hits every path alike.
@@ -79,13 +82,15 @@ sleep 0.5
 
 
 declare -A ADDR=([native]=198.18.0.2 [ovl]=198.19.0.2 [ovlplain]=198.19.3.2 [wg]=198.19.1.2
-	[ovpn]=198.19.2.2 [wgmodern]=198.19.4.2)
+	[ovpn]=198.19.2.2 [wgmodern]=198.19.4.2 [ovl1port]=198.19.5.2)
 declare -A NAME=([native]="native veth" [ovl]="ovlperf" [ovlplain]="ovlperf no-offl"
-	[wg]="wireguard-go" [ovpn]="OpenVPN 2.6" [wgmodern]="wireguard-go 2025")
+	[wg]="wireguard-go" [ovpn]="OpenVPN 2.6" [wgmodern]="wireguard-go 2025"
+	[ovl1port]="ovlperf 1 port")
 for p in $PATHS; do
 	case $p in
 	ovl) up_ovl ovl ovl0 198.19.0 51900 on ;;
 	ovlplain) up_ovl ovlplain ovl1 198.19.3 51902 off ;;
+	ovl1port) up_ovl ovl1port ovl2 198.19.5 51904 on "worker_ports = off" ;;
 	wg) up_wg ;;
 	wgmodern) up_wg "$WGGO_MODERN" "$WM_A" "$WM_B" 198.19.4 51821 ;;
 	ovpn) up_ovpn ;;
@@ -153,7 +158,7 @@ rtt_ms()
 daemon_pids()
 {
 	case $1 in
-	ovl | ovlplain) cat "$WORK/$1-a.pid" "$WORK/$1-b.pid" ;;
+	ovl | ovlplain | ovl1port) cat "$WORK/$1-a.pid" "$WORK/$1-b.pid" ;;
 	wg) pgrep -f "wireguard-go -f ($WG_A|$WG_B)\$" ;;
 	wgmodern) pgrep -f " -f ($WM_A|$WM_B)\$" ;;
 	ovpn) cat "$WORK/ovpn-a.pid" "$WORK/ovpn-b.pid" ;;
