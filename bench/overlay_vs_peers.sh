@@ -254,10 +254,14 @@ echo "machine s/Gbit: busy CPU seconds of the whole machine (other work on it in
 for p in $PATHS; do
 	[ "${PROF[$p]:-"-"}" = "-" ] || echo "profile ${NAME[$p]} (its processes, single-stream TCP, round 1): ${PROF[$p]}"
 done
-for o in ovl ovlplain; do
+declare -A OVLDEV=([ovl]=ovl0 [ovlplain]=ovl1 [ovl1port]=ovl2)
+for o in ovl ovlplain ovl1port; do
 	[[ " $PATHS " == *" $o "* ]] || continue
-	dev=$([ $o = ovl ] && echo ovl0 || echo ovl1)
+	dev=${OVLDEV[$o]}
 	echo "${NAME[$o]}: data cipher $(in_a "$OVLPERF" tunnel show $dev --raw | awk -F= '$1 == "session_cipher" || $1 == "session_cipher_impl" || $1 == "session_cipher_by" || $1 == "cipher_order" {printf "%s%s=%s", n++ ? " " : "", $1, $2}')"
+	# The receiving end over the whole run: which workers opened the
+	# datagrams (worker_ports spreads them), and what it dropped.
+	echo "${NAME[$o]}: receiving end $(in_b "$OVLPERF" tunnel show $dev --raw | awk -F= '$1 ~ /^worker\.[0-9]+\.udp_rx_datagrams$/ || $1 == "worker_ports" || ($1 ~ /^drop\./ && $2 > 0) {printf "%s%s=%s", n++ ? " " : "", $1, $2}')"
 done
 [ -s "$WORK/sched" ] && echo "test threads' scheduling (UDP trials): $(sort -u "$WORK/sched" | paste -sd';')"
 echo "load: $LOAD; TCP 1 and 4 streams, best of $ROUNDS rounds of ${T}s; UDP 1400-byte IPv4 packets (1372-byte payload: fits wireguard-go's MTU 1420); lab $LAB (veth, MTU 1500)"
