@@ -14,6 +14,9 @@
 # coalescing out, UDP GSO and UDP GRO on the underlay, workers = 2); ovlplain
 # the same with offload = off (one packet per read, write and datagram: the
 # plain data path).
+# ovl1port is ovl with worker_ports = off: every worker sends from the
+# listening port, so one peer's data is opened by one receiving worker
+# (what worker_ports is worth; not among the default paths).
 #
 # TCP runs ROUNDS times per path, the paths taking turns, and the best round
 # counts: a burst of other load on the machine then hits every path alike.
@@ -79,13 +82,15 @@ sleep 0.5
 
 
 declare -A ADDR=([native]=198.18.0.2 [ovl]=198.19.0.2 [ovlplain]=198.19.3.2 [wg]=198.19.1.2
-	[ovpn]=198.19.2.2 [wgmodern]=198.19.4.2)
+	[ovpn]=198.19.2.2 [wgmodern]=198.19.4.2 [ovl1port]=198.19.5.2)
 declare -A NAME=([native]="native veth" [ovl]="ovlperf" [ovlplain]="ovlperf no-offl"
-	[wg]="wireguard-go" [ovpn]="OpenVPN 2.6" [wgmodern]="wireguard-go 2025")
+	[wg]="wireguard-go" [ovpn]="OpenVPN 2.6" [wgmodern]="wireguard-go 2025"
+	[ovl1port]="ovlperf 1 port")
 for p in $PATHS; do
 	case $p in
 	ovl) up_ovl ovl ovl0 198.19.0 51900 on ;;
 	ovlplain) up_ovl ovlplain ovl1 198.19.3 51902 off ;;
+	ovl1port) up_ovl ovl1port ovl2 198.19.5 51904 on "worker_ports = off" ;;
 	wg) up_wg ;;
 	wgmodern) up_wg "$WGGO_MODERN" "$WM_A" "$WM_B" 198.19.4 51821 ;;
 	ovpn) up_ovpn ;;
@@ -153,7 +158,7 @@ rtt_ms()
 daemon_pids()
 {
 	case $1 in
-	ovl | ovlplain) cat "$WORK/$1-a.pid" "$WORK/$1-b.pid" ;;
+	ovl | ovlplain | ovl1port) cat "$WORK/$1-a.pid" "$WORK/$1-b.pid" ;;
 	wg) pgrep -f "wireguard-go -f ($WG_A|$WG_B)\$" ;;
 	wgmodern) pgrep -f " -f ($WM_A|$WM_B)\$" ;;
 	ovpn) cat "$WORK/ovpn-a.pid" "$WORK/ovpn-b.pid" ;;
@@ -249,10 +254,14 @@ echo "machine s/Gbit: busy CPU seconds of the whole machine (other work on it in
 for p in $PATHS; do
 	[ "${PROF[$p]:-"-"}" = "-" ] || echo "profile ${NAME[$p]} (its processes, single-stream TCP, round 1): ${PROF[$p]}"
 done
-for o in ovl ovlplain; do
+declare -A OVLDEV=([ovl]=ovl0 [ovlplain]=ovl1 [ovl1port]=ovl2)
+for o in ovl ovlplain ovl1port; do
 	[[ " $PATHS " == *" $o "* ]] || continue
-	dev=$([ $o = ovl ] && echo ovl0 || echo ovl1)
+	dev=${OVLDEV[$o]}
 	echo "${NAME[$o]}: data cipher $(in_a "$OVLPERF" tunnel show $dev --raw | awk -F= '$1 == "session_cipher" || $1 == "session_cipher_impl" || $1 == "session_cipher_by" || $1 == "cipher_order" {printf "%s%s=%s", n++ ? " " : "", $1, $2}')"
+	# The receiving end over the whole run: which workers opened the
+	# datagrams (worker_ports spreads them), and what it dropped.
+	echo "${NAME[$o]}: receiving end $(in_b "$OVLPERF" tunnel show $dev --raw | awk -F= '$1 ~ /^worker\.[0-9]+\.udp_rx_datagrams$/ || $1 == "worker_ports" || ($1 ~ /^drop\./ && $2 > 0) {printf "%s%s=%s", n++ ? " " : "", $1, $2}')"
 done
 [ -s "$WORK/sched" ] && echo "test threads' scheduling (UDP trials): $(sort -u "$WORK/sched" | paste -sd';')"
 echo "load: $LOAD; TCP 1 and 4 streams, best of $ROUNDS rounds of ${T}s; UDP 1400-byte IPv4 packets (1372-byte payload: fits wireguard-go's MTU 1420); lab $LAB (veth, MTU 1500)"

@@ -10,7 +10,12 @@
 #                  compare with, Prometheus and its node exporter, Chromium
 #                  (report.html), mandoc, Ansible and an SSH server (the mesh
 #                  demo), the Debian packaging tools
-#   deps.sh bench  the demo's and the peers bench/ compares with (`make bench`)
+#   deps.sh bench  the demo's and the peers bench/ compares with (`make bench`),
+#                  and what building the anchor needs (wireguard-go from its
+#                  2025 source, /work/shared/tools/wggo-modern-build.sh): Go
+#                  1.23 and golang.org/x/crypto and x/sys from
+#                  bookworm-backports (added to apt's sources, a file of its
+#                  own, when missing), x/net from bookworm
 # Only `check` installs packages that ship a service (openssh-server,
 # prometheus, prometheus-node-exporter: Debian starts them where systemd
 # runs); the tests start their own instances in namespaces of their own.
@@ -28,6 +33,10 @@ check_pkgs=(clang clang-format libclang-rt-14-dev libcmocka-dev
 	debhelper dpkg-dev lintian)
 # bench/ runs its peers and reads results with python3; ping checks a path.
 bench_pkgs=("${peer_pkgs[@]}" python3 iputils-ping procps)
+# The anchor's build (offline, no module proxy): these from bookworm-backports,
+anchor_bpo_pkgs=(golang-1.23-go golang-golang-x-crypto-dev golang-golang-x-sys-dev)
+# this one from bookworm itself (its backport needs a newer x/crypto).
+anchor_pkgs=(golang-golang-x-net-dev)
 want=("${demo_pkgs[@]}")
 case "${1:-check}" in
 demo) ;;
@@ -38,16 +47,64 @@ bench) want+=("${bench_pkgs[@]}") ;;
 	exit 2
 	;;
 esac
-missing=()
-for p in "${want[@]}"; do
-	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing+=("$p")
-done
-[ ${#missing[@]} -eq 0 ] && exit 0
-if [ "$(id -u)" -ne 0 ]; then
-	echo "deps: missing ${missing[*]}; run 'make ${1:-check}' (or 'make deps') as root" >&2
-	exit 1
-fi
-echo "deps: installing ${missing[*]}" >&2
+# missing PKG...: those of the packages not installed
+missing()
+{
+	local p
+	for p in "$@"; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || echo "$p"
+	done
+}
+# One apt at a time: wait for another's lock rather than fail.
+APT=(apt-get -o DPkg::Lock::Timeout=600 -y -qq --no-install-recommends)
 export DEBIAN_FRONTEND=noninteractive
-apt-get update -qq
-apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+need_root()
+{
+	[ "$(id -u)" -eq 0 ] && return 0
+	echo "deps: missing $*; run 'make ${PURPOSE}' (or 'make deps') as root" >&2
+	exit 1
+}
+
+# bookworm-backports beside the bookworm sources, in their form and mirror.
+BPO_LIST=/etc/apt/sources.list.d/bookworm-backports.sources
+add_backports()
+{
+	local uri
+	grep -rqs 'bookworm-backports' /etc/apt/sources.list /etc/apt/sources.list.d/ && return 0
+	uri=$(sed -n 's|^URIs: *\([^ ]*debian\)/*$|\1|p' /etc/apt/sources.list.d/debian.sources 2>/dev/null |
+		head -n 1)
+	printf 'Types: deb\nURIs: %s\nSuites: bookworm-backports\nComponents: main\nSigned-By: %s\n' \
+		"${uri:-http://deb.debian.org/debian}" /usr/share/keyrings/debian-archive-keyring.gpg >"$BPO_LIST"
+	echo "deps: added bookworm-backports to apt's sources ($BPO_LIST)" >&2
+}
+
+# The anchor's packages, on Debian 12 only (elsewhere: say what it needs).
+anchor_deps()
+{
+	local bpo plain
+	mapfile -t bpo < <(missing "${anchor_bpo_pkgs[@]}")
+	mapfile -t plain < <(missing "${anchor_pkgs[@]}")
+	[ ${#bpo[@]} -eq 0 ] && [ ${#plain[@]} -eq 0 ] && return 0
+	if ! grep -qs '^VERSION_CODENAME=bookworm' /etc/os-release; then
+		echo "deps: not Debian 12: the anchor (wireguard-go 2025) needs Go >= 1.23 and golang.org/x/{crypto,sys,net} sources; skipped" >&2
+		return 0
+	fi
+	need_root "${bpo[@]}" "${plain[@]}"
+	add_backports
+	"${APT[@]}" update
+	[ ${#bpo[@]} -eq 0 ] || "${APT[@]}" install -t bookworm-backports "${bpo[@]}" >/dev/null
+	[ ${#plain[@]} -eq 0 ] || "${APT[@]}" install "${plain[@]}" >/dev/null
+}
+
+PURPOSE=${1:-check}
+[ "$PURPOSE" = test ] && PURPOSE=check
+mapfile -t missing_pkgs < <(missing "${want[@]}")
+if [ ${#missing_pkgs[@]} -gt 0 ]; then
+	need_root "${missing_pkgs[@]}"
+	echo "deps: installing ${missing_pkgs[*]}" >&2
+	"${APT[@]}" update
+	"${APT[@]}" install "${missing_pkgs[@]}" >/dev/null
+fi
+if [ "$PURPOSE" = bench ]; then
+	anchor_deps
+fi

@@ -411,7 +411,8 @@ static bool interface_offload_key(struct parse *p, const char *name, const char 
 }
 
 /* [interface]'s keys of the data path: socket_buffer, sandbox,
- * txqueuelen, the queue's target, interval and limit, batch, workers.
+ * txqueuelen, the queue's target, interval and limit, batch, workers,
+ * worker_ports.
  * Whether name was one. */
 static bool interface_datapath_key(struct parse *p, const char *name, const char *val)
 {
@@ -448,6 +449,8 @@ static bool interface_datapath_key(struct parse *p, const char *name, const char
 			perr(p, name, "'%s' is not a number in 1..%d", val, CONFIG_MAX_WORKERS);
 		else
 			cfg->workers = v;
+	} else if (key_is(name, "worker_ports")) {
+		parse_switch(p, name, val, &cfg->worker_ports);
 	} else {
 		return false;
 	}
@@ -644,6 +647,7 @@ int config_parse(const char *name, const char *text, size_t len, struct config *
 	cfg->sock_buf = CONFIG_DEFAULT_SOCKBUF;
 	cfg->batch = CONFIG_DEFAULT_BATCH;
 	cfg->workers = CONFIG_DEFAULT_WORKERS;
+	cfg->worker_ports = true;
 	cfg->txqueuelen = CONFIG_DEFAULT_TXQUEUELEN;
 	cfg->queue_target_us = CODEL_DEFAULT_TARGET_NS / 1000;
 	cfg->queue_interval_us = CODEL_DEFAULT_INTERVAL_NS / 1000;

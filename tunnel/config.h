@@ -14,6 +14,7 @@
  *   socket_buffer = 8388608           ; SO_SNDBUF/SO_RCVBUF request
  *   batch = 64                        ; packets per recvmmsg/sendmmsg
  *   workers = 2                       ; TUN queues / SO_REUSEPORT sockets / thread pairs (<= cores)
+ *   worker_ports = on                 ; workers send from ports of their own (underlay_spread.h)
  *   txqueuelen = 1000                 ; TUN queue length (packets)
  *   queue_target_us = 5000            ; RX queue: CoDel target sojourn (0: off)
  *   queue_interval_us = 100000        ; RX queue: CoDel interval
@@ -100,7 +101,8 @@ struct config {
 	char ifname[IFNAMSIZ];	    /* "" : ovl%d */
 	uint32_t sock_buf;
 	unsigned batch;
-	unsigned workers; /* asked for; the device uses min(this, the CPUs it may run on) */
+	unsigned workers;  /* asked for; the device uses min(this, the CPUs it may run on) */
+	bool worker_ports; /* each worker sends from a port of its own (default on) */
 	uint32_t txqueuelen;
 	/* The underlay receive queue's policy (codel.h), in us; target and
 	 * limit 0: off. */

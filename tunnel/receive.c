@@ -9,7 +9,8 @@
  * goes on to be coalesced (gro.c) into one TUN write. Decrypted packets are checked against the
  * sending peer's allowed IPs (cryptokey routing: a peer may only send from addresses it owns) and
  * written to the TUN. A peer's endpoint moves to a datagram's source only
- * when that datagram authenticated (roaming).
+ * when that datagram authenticated (roaming), and on data only to another
+ * address (roam() says why).
  *
  * The socket's queue is the one place on this path where datagrams wait
  * unseen: each carries its kernel receive time (SO_TIMESTAMPNS), so its
@@ -78,10 +79,12 @@ static bool enable_stamps(struct rx *rx)
 	const struct config *cfg = rx->dev->cfg;
 	bool any = false;
 
-	for (int s = 0; s < 2; s++) {
-		if (rx->w->sock.fd[s] < 0)
+	for (int s = 0; s < 4; s++) {
+		int fd = s < 2 ? rx->w->sock.fd[s] : rx->w->sock.txfd[s - 2];
+
+		if (fd < 0)
 			continue;
-		int r = sockopt_rx_timestamps(rx->w->sock.fd[s]);
+		int r = sockopt_rx_timestamps(fd);
 
 		if (r < 0)
 			log_warn("RX: no receive timestamps (%s): no queue delay, no queue policy",
@@ -229,34 +232,44 @@ static void arm(struct rx *rx)
 	}
 }
 
-static bool same_addr(const struct sockaddr_storage *a, const struct sockaddr_storage *b)
+/* Whether a and b are one address (and, with port, one port). */
+static bool same_addr(const struct sockaddr_storage *a, const struct sockaddr_storage *b, bool port)
 {
 	if (a->ss_family != b->ss_family)
 		return false;
 	if (a->ss_family == AF_INET) {
 		const struct sockaddr_in *x = (const void *)a, *y = (const void *)b;
 
-		return x->sin_port == y->sin_port && x->sin_addr.s_addr == y->sin_addr.s_addr;
+		return (!port || x->sin_port == y->sin_port) &&
+		       x->sin_addr.s_addr == y->sin_addr.s_addr;
 	}
 	const struct sockaddr_in6 *x = (const void *)a, *y = (const void *)b;
 
-	return x->sin6_port == y->sin6_port &&
+	return (!port || x->sin6_port == y->sin6_port) &&
 	       !memcmp(&x->sin6_addr, &y->sin6_addr, sizeof(x->sin6_addr));
 }
 
-/* With one worker only this thread writes endpoints, so comparing without
- * the lock is safe; with several, RX threads compare under the lock. */
-static void roam(struct device *dev, struct device_peer *peer, const struct sockaddr_storage *src)
+/*
+ * The peer's endpoint moves to src, the source of an authenticated datagram.
+ * A peer's workers send data from ports of their own (underlay_spread.h), so
+ * data moves it only to another address; handshake messages, which a peer
+ * sends from its listening port, move it to another port as well (a peer
+ * that came back on another port, a NAT's new mapping: its next handshake).
+ * With one worker only this thread writes endpoints, so comparing without
+ * the lock is safe; with several, RX threads compare under the lock.
+ */
+static void roam(struct device *dev, struct device_peer *peer, const struct sockaddr_storage *src,
+		 bool data)
 {
 	if (dev->nworkers > 1) {
 		bool same;
 
 		pthread_mutex_lock(&peer->lock);
-		same = peer->has_endpoint && same_addr(&peer->endpoint, src);
+		same = peer->has_endpoint && same_addr(&peer->endpoint, src, !data);
 		pthread_mutex_unlock(&peer->lock);
 		if (same)
 			return;
-	} else if (peer->has_endpoint && same_addr(&peer->endpoint, src)) {
+	} else if (peer->has_endpoint && same_addr(&peer->endpoint, src, !data)) {
 		return;
 	}
 	pthread_mutex_lock(&peer->lock);
@@ -306,11 +319,14 @@ static void handle_one(struct rx *rx, uint8_t *buf, size_t len, const struct soc
 	struct device_peer *peer = NULL;
 	enum engine_op op;
 
+	/* Read before the engine opens the datagram in place. */
+	bool data = wire_msg_type(buf, len) == WIRE_TYPE_DATA;
+
 	memset(&res, 0, sizeof(res));
 	op = engine_receive(dev->engine, &pkt, (const struct sockaddr *)src, srclen, now, &res);
 	if (res.peer) {
 		peer = engine_peer_user(res.peer);
-		roam(dev, peer, src);
+		roam(dev, peer, src, data);
 	}
 	if (res.ctrl_len) {
 		struct sockaddr_storage ep;
@@ -447,17 +463,21 @@ void *device_rx_thread(void *arg)
 		return NULL;
 	}
 	while (!atomic_load(&dev->stopping)) {
-		struct pollfd p[3] = { { .fd = w->sock.fd[0], .events = POLLIN },
+		/* The listening sockets, then this worker's own port's (a peer
+		 * may have learnt it as our endpoint). */
+		struct pollfd p[5] = { { .fd = w->sock.fd[0], .events = POLLIN },
 				       { .fd = w->sock.fd[1], .events = POLLIN },
+				       { .fd = w->sock.txfd[0], .events = POLLIN },
+				       { .fd = w->sock.txfd[1], .events = POLLIN },
 				       { .fd = dev->stop_fd, .events = POLLIN } };
 
-		if (poll(p, 3, -1) < 0 && errno != EINTR)
+		if (poll(p, 5, -1) < 0 && errno != EINTR)
 			break;
-		if (p[2].revents)
+		if (p[4].revents)
 			break;
-		for (int s = 0; s < 2; s++)
+		for (int s = 0; s < 4; s++)
 			if (p[s].revents & POLLIN)
-				drain(&rx, w->sock.fd[s]);
+				drain(&rx, p[s].fd);
 	}
 	rx_free(&rx);
 	return NULL;

@@ -245,7 +245,7 @@ static void send_mmsg(struct tx *tx, struct device_peer *peer, const struct sock
 		      unsigned off, unsigned n)
 {
 	struct device *dev = tx->dev;
-	int fd = underlay_sock_for(&tx->w->sock, ep->ss_family);
+	int fd = underlay_tx_sock_for(&tx->w->sock, ep->ss_family);
 
 	while (off < n) {
 		int r = sendmmsg(fd, tx->msgs + off, n - off, 0);
@@ -278,7 +278,7 @@ static bool send_gso(struct tx *tx, const struct sockaddr_storage *ep, unsigned 
 		     size_t size)
 {
 	struct device *dev = tx->dev;
-	int fd = underlay_sock_for(&tx->w->sock, ep->ss_family);
+	int fd = underlay_tx_sock_for(&tx->w->sock, ep->ss_family);
 	union {
 		char buf[CMSG_SPACE(sizeof(uint16_t))];
 		struct cmsghdr align;

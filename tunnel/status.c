@@ -200,12 +200,21 @@ static void put_interface(struct out *o, struct device *dev, uint64_t now, bool 
 	put(o, "coalesce_udp=%s\n", device_coalesce_udp(dev) ? "on" : "off");
 	put(o, "dumpable=%d\n", sandbox_dumpable());
 	put(o, "workers=%u\n", dev->nworkers);
-	for (unsigned k = 0; k < dev->nworkers; k++)
+	for (unsigned k = 0; k < dev->nworkers; k++) {
+		const struct underlay_socks *ws = &dev->workers[k].sock;
+
 		put(o,
 		    "worker.%u.tun_rx_packets=%" PRIu64 "\nworker.%u.udp_rx_datagrams=%" PRIu64
 		    "\n",
 		    k, atomic_load(&dev->workers[k].tun_rx_packets), k,
 		    atomic_load(&dev->workers[k].udp_rx_datagrams));
+		/* The port its data leaves from (worker_ports): IPv4's, else IPv6's. */
+		put(o, "worker.%u.tx_port=%u\n", k,
+		    underlay_port(ws->txfd[0] >= 0 || ws->fd[0] >= 0
+					  ? underlay_tx_sock_for(ws, AF_INET)
+					  : underlay_tx_sock_for(ws, AF_INET6)));
+	}
+	put(o, "worker_ports=%s\n", dev->cfg->worker_ports && dev->nworkers > 1 ? "on" : "off");
 	put(o, "peers=%zu\npeers_with_handshake=%u\n", dev->npeers, with_hs);
 	put(o, "under_load=%d\ncookies_sent=%" PRIu64 "\n", es.under_load, es.cookies_sent);
 	for (int k = 0; k < DEV_C__COUNT; k++)

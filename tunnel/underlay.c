@@ -14,6 +14,11 @@
 #include "config.h"
 #include "log.h"
 #include "underlay.h"
+#include "underlay_spread.h"
+
+/* Ephemeral ports tried for a worker's own port (underlay_spread_port_ok
+ * accepts one in nworkers: 32 tries fail with two workers once in 4e9). */
+#define TX_PORT_TRIES 32u
 
 static void set_buffers(int fd, uint32_t bytes)
 {
@@ -95,6 +100,63 @@ static bool enable_gro(int fd, int family, bool quiet)
 	return false;
 }
 
+uint16_t underlay_port(int fd)
+{
+	struct sockaddr_storage got;
+	socklen_t gl = sizeof(got);
+
+	if (fd < 0 || getsockname(fd, (struct sockaddr *)&got, &gl) < 0)
+		return 0;
+	/* Same port offset in sin and sin6. */
+	return ntohs(((struct sockaddr_in *)&got)->sin_port);
+}
+
+/* Worker k's own sending socket: the listening address, an ephemeral port
+ * that underlay_spread_port_ok() takes (listen_port is worker 0's). */
+static int open_tx_socket(const struct config *cfg, unsigned nworkers, unsigned k, int family,
+			  uint16_t listen_port)
+{
+	struct sockaddr_storage at = cfg->listen;
+	int fd = -EADDRINUSE;
+
+	((struct sockaddr_in *)&at)->sin_port = 0; /* same offset in sin6 */
+	for (unsigned t = 0; t < TX_PORT_TRIES * nworkers; t++) {
+		fd = open_socket(cfg, 1, family, &at);
+		if (fd < 0 || underlay_spread_port_ok(underlay_port(fd), listen_port, nworkers, k))
+			return fd;
+		close(fd);
+	}
+	return open_socket(cfg, 1, family, &at); /* spread by luck, still correct */
+}
+
+/* Worker k's extras with several workers and worker_ports = on: worker 0
+ * attaches the group's picking program, the others open their own port. A
+ * refusal costs the spread, never the tunnel: logged, and worker k sends
+ * from the listening socket. */
+static void spread_socket(const struct config *cfg, unsigned nworkers, unsigned k, int family,
+			  uint16_t listen_port, struct underlay_socks *w)
+{
+	int i = family == AF_INET6 ? 1 : 0, r;
+
+	if (k == 0) {
+		r = underlay_spread_attach(w->fd[i], family, nworkers);
+		if (r < 0)
+			log_warn("SO_ATTACH_REUSEPORT_CBPF refused on the %s socket (%s): workers "
+				 "picked by the kernel's 4-tuple hash",
+				 family == AF_INET ? "IPv4" : "IPv6", strerror(-r));
+		return;
+	}
+	r = open_tx_socket(cfg, nworkers, k, family, listen_port);
+	if (r < 0) {
+		log_warn("worker %u: no port of its own (%s): it sends from the listening port", k,
+			 strerror(-r));
+		return;
+	}
+	w->txfd[i] = r;
+	if (w->gro[i] && !enable_gro(r, family, true))
+		w->gro[i] = false;
+}
+
 /* Worker w's sockets: worker 0's bound to 'listen', the others to the same
  * address and port (an ephemeral port is the one worker 0 got). */
 static int open_worker_sockets(const struct config *cfg, unsigned nworkers, unsigned k,
@@ -138,6 +200,9 @@ static int open_worker_sockets(const struct config *cfg, unsigned nworkers, unsi
 		w->fd[i] = fd;
 		if (cfg->udp_gro)
 			w->gro[i] = enable_gro(fd, family, k > 0);
+		if (nworkers > 1 && cfg->worker_ports)
+			spread_socket(cfg, nworkers, k, family,
+				      underlay_port(k ? first->fd[i] : fd), w);
 	}
 	return 0;
 }
@@ -199,14 +264,17 @@ int underlay_open(const struct config *cfg, unsigned nworkers, unsigned k,
 
 void underlay_socks_init(struct underlay_socks *s)
 {
-	*s = (struct underlay_socks){ .fd = { -1, -1 } };
+	*s = (struct underlay_socks){ .fd = { -1, -1 }, .txfd = { -1, -1 } };
 }
 
 void underlay_close(struct underlay_socks *s)
 {
-	for (int i = 0; i < 2; i++)
+	for (int i = 0; i < 2; i++) {
 		if (s->fd[i] >= 0)
 			close(s->fd[i]);
+		if (s->txfd[i] >= 0)
+			close(s->txfd[i]);
+	}
 	underlay_socks_init(s);
 }
 

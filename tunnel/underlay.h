@@ -4,7 +4,10 @@
  * in use, bound to the configured 'listen' address (the other workers' on
  * worker 0's port, one SO_REUSEPORT group per family), path MTU discovery
  * on (IP_PMTUDISC_DO), the configured buffer sizes, UDP GRO when asked for;
- * or one inherited socket ('underlay_fd') that every worker shares. Knows
+ * or one inherited socket ('underlay_fd') that every worker shares; with
+ * several workers and worker_ports = on, workers 1.. send from sockets of
+ * their own ports, and the listening group picks a worker by the sender's
+ * address and port (underlay_spread.h). Knows
  * the configuration, not the device: the device keeps one struct
  * underlay_socks per worker. Sending is device_send_one() in send.c.
  */
@@ -17,10 +20,14 @@
 
 struct config;
 
-/* One worker's sockets: [0] IPv4, [1] IPv6, -1 when absent. */
+/* One worker's sockets: [0] IPv4, [1] IPv6, -1 when absent. fd is the
+ * listening socket (a member of the reuseport group); txfd, when present,
+ * the socket this worker sends its data from, bound to a port of its own
+ * (worker_ports = on: underlay_spread.h), which it also reads. */
 struct underlay_socks {
 	int fd[2];
-	bool gro[2]; /* fd[i] has UDP_GRO (udp_gro = on, kernel agreed) */
+	int txfd[2];
+	bool gro[2]; /* fd[i] (and txfd[i]) have UDP_GRO (udp_gro = on, kernel agreed) */
 };
 
 /* Both absent. */
@@ -39,6 +46,18 @@ static inline int underlay_sock_for(const struct underlay_socks *s, int family)
 {
 	return s->fd[family == AF_INET6 ? 1 : 0];
 }
+
+/* The socket this worker's data leaves from: its own port's, else the
+ * listening one. */
+static inline int underlay_tx_sock_for(const struct underlay_socks *s, int family)
+{
+	int i = family == AF_INET6 ? 1 : 0;
+
+	return s->txfd[i] >= 0 ? s->txfd[i] : s->fd[i];
+}
+
+/* The local port of fd, 0 if unknown. */
+uint16_t underlay_port(int fd);
 
 socklen_t underlay_sockaddr_len(const struct sockaddr_storage *ss);
 

@@ -28,7 +28,9 @@ one_family()
 		lab_make $lab --overlay
 	fi
 	server_in "$B" "$OUT/server.log" server
-	port=$(in_a "$OVLPERF" tunnel show --raw | awk -F= '$1 == "listen_port" { print $2; exit }')
+	# By B's listening port, where all of A's datagrams go: A's workers send
+	# from ports of their own (worker_ports), so A's port would miss some.
+	port=$(in_b "$OVLPERF" tunnel show --raw | awk -F= '$1 == "listen_port" { print $2; exit }')
 	[ -n "$port" ] || fail "no overlay listen port"
 
 	# Counted where the far end's link receives them, each on its own: the
@@ -39,8 +41,8 @@ one_family()
 	table netdev lyov_count {
 		chain c {
 			type filter hook ingress device "ovp0" priority 0; policy accept;
-			udp sport $port $len counter
-			udp sport $port counter
+			udp dport $port $len counter
+			udp dport $port counter
 		}
 	}
 	NFT

@@ -76,6 +76,7 @@ static void test_good(void **state)
 	assert_int_equal(c.peers[1].keepalive_s, 25);
 	assert_int_equal(c.peers[1].public_key[0], 1);
 	assert_int_equal(c.sock_buf, CONFIG_DEFAULT_SOCKBUF);
+	assert_true(c.worker_ports); /* on unless said */
 	config_free(&c);
 }
 
@@ -157,6 +158,8 @@ static const struct {
 	  "t.conf:4: key 'mtu': '12x' is not a number in 576..65000" },
 	{ "[interface]\nmax_mtu=100\n",
 	  "t.conf:2: key 'max_mtu': '100' is not a number in 576..65000" },
+	{ "[interface]\nworkers=2\nworker_ports=several\n",
+	  "t.conf:3: key 'worker_ports': 'several' is not on or off" },
 	{ "[interface]\ncipher=rot13\n",
 	  "t.conf:2: key 'cipher': 'rot13': at 'rot13': expected auto, or a comma list of "
 	  "aes256gcm and chacha20poly1305 without repeats" },
