@@ -83,6 +83,7 @@ struct tcp_limit_drop {
 	double share;	     /* of all the drops seen, 0..1 (0: unknown) */
 	const char *process; /* the process that should have taken them (NULL: none known) */
 	double process_cpu;  /* its busiest thread, of a core (0: not read) */
+	const char *thread;  /* that thread's name (NULL: not read) */
 	double quota_cores;  /* its cgroup's CPU quota (0: none or not read) */
 	const char *fix;     /* what would stop it there (NULL: none known) */
 };

@@ -69,6 +69,7 @@ static void udp_drop(const struct results_run *run, const struct results_trial *
 			     : t->overlay_quota_process[0] ? t->overlay_quota_process
 							   : NULL;
 		d->process_cpu = t->overlay_thread[0] ? t->overlay_thread_cpu : 0;
+		d->thread = t->overlay_thread[0] ? t->overlay_thread : NULL;
 		d->quota_cores = t->overlay_throttled_s > 0 ? t->overlay_quota_cores : 0;
 	}
 	loss_place_fix_on(fix, fixlen, at, (enum loss_place)best, overlay, d->process);
@@ -146,6 +147,13 @@ void results_trial_tcp_limit(const struct results_run *run, const struct results
 			  : t->overlay_quota_process[0] ? t->overlay_quota_process
 							: NULL,
 			  place, sizeof(place), &c.trial_drop);
+	/* the lab's read of the daemon, for a drop its own counters placed;
+	 * one the host facts place below carries its reader's own CPU */
+	if (c.trial_drop.process) {
+		c.trial_drop.process_cpu = t->overlay_thread[0] ? t->overlay_thread_cpu : 0;
+		c.trial_drop.thread = t->overlay_thread[0] ? t->overlay_thread : NULL;
+		c.trial_drop.quota_cores = t->overlay_throttled_s > 0 ? t->overlay_quota_cores : 0;
+	}
 	/* both ends' host facts where this build's client read its own */
 	if (t->facts_client.known)
 		tcp_limit_from_facts(t->reverse ? &t->facts_server : &t->facts_client,
@@ -153,10 +161,6 @@ void results_trial_tcp_limit(const struct results_run *run, const struct results
 				     t->reverse ? "the server's host" : "the client's host",
 				     t->reverse ? "the client's host" : "the server's host",
 				     t->tcp.sender.retransmits, &w, &c);
-	if (c.trial_drop.process) {
-		c.trial_drop.process_cpu = t->overlay_thread[0] ? t->overlay_thread_cpu : 0;
-		c.trial_drop.quota_cores = t->overlay_throttled_s > 0 ? t->overlay_quota_cores : 0;
-	}
 	tcp_limit_judge(&t->tcp, &c, v);
 }
 

@@ -195,15 +195,12 @@ static void drop_words(char *buf, size_t len, const struct tcp_limit_ctx *c,
 		snprintf(buf + n, len - (size_t)n,
 			 ", whose reader %s was held at its cgroup's quota of %.2f cores",
 			 d->process, d->quota_cores);
-	else if (d->process_cpu >= TCP_LIMIT_CPU_BOUND)
-		snprintf(buf + n, len - (size_t)n,
-			 ", whose reader %s's busiest thread used %.0f %% of a core: it did not "
-			 "keep up",
-			 d->process, d->process_cpu * 100);
 	else if (d->process_cpu > 0)
 		snprintf(buf + n, len - (size_t)n,
-			 ", whose reader %s's busiest thread used %.0f %% of a core", d->process,
-			 d->process_cpu * 100);
+			 ", whose reader %s's busiest thread%s%s used %.0f %% of a core%s",
+			 d->process, d->thread ? " " : "", d->thread ? d->thread : "",
+			 d->process_cpu * 100,
+			 d->process_cpu >= TCP_LIMIT_CPU_BOUND ? ": it did not keep up" : "");
 	else
 		snprintf(buf + n, len - (size_t)n, ", whose reader is %s (its CPU not read)",
 			 d->process);

@@ -331,6 +331,64 @@ static void test_run_between_hosts(void **state)
 	assert_int_equal(v.limit, TCP_LIMIT_NETWORK_RATE);
 }
 
+/* A run between two hosts, Nebula found by its TUN at both ends by their
+ * host facts (no lab, no process = key: the trial's own overlay fields
+ * empty): 11434 drops at the far Nebula's UDP socket against 11334
+ * segments resent. Its reader is the far Nebula, whose CPU the far host
+ * read: its busiest thread named with its share, never "not read". */
+static void test_run_facts_reader(void **state)
+{
+	struct results_run run;
+	struct results_trial tr;
+	struct tcp_limit_verdict v;
+	struct hostfacts *snd = &tr.facts_client, *rcv = &tr.facts_server;
+
+	(void)state;
+	memset(&run, 0, sizeof(run));
+	memset(&tr, 0, sizeof(tr));
+	run.npaths = 1;
+	run.paths[0].kind = RESULTS_PATH_EXTERNAL;
+	run.ntrials = 1;
+	run.trials = &tr;
+	tr.kind = RESULTS_TRIAL_TCP;
+	tr.streams = 1;
+	tr.duration_s = 2;
+	tcp(&tr.tcp, 319e6, 1.25, 0.097, 0.15);
+	tr.tcp.sender.retransmits = 11334;
+	snd->known = rcv->known = true;
+	snd->softirq_busiest = rcv->softirq_busiest = -1;
+	snd->nprocs = rcv->nprocs = 1;
+	snd->procs[0] = (struct hostfacts_proc){ .pid = 6781,
+						 .comm = "nebula",
+						 .found_by = HOSTFACTS_BY_TUN,
+						 .tun = "nbxc",
+						 .udp_port = 55494,
+						 .cores = 0.55,
+						 .busiest = "nebula",
+						 .busiest_cores = 0.32 };
+	rcv->procs[0] = (struct hostfacts_proc){ .pid = 6780,
+						 .comm = "nebula",
+						 .found_by = HOSTFACTS_BY_TUN,
+						 .tun = "nbxs",
+						 .udp_port = 4242,
+						 .cores = 0.48,
+						 .busiest = "nebula",
+						 .busiest_cores = 0.22 };
+	rcv->nsocks = 1;
+	rcv->socks[0] = (struct hostfacts_sock){
+		.pid = 6780, .comm = "nebula", .port = 4242, .family = 6, .drops = 11434
+	};
+	results_trial_tcp_limit(&run, &tr, &v);
+	print_message("%s: %s; fix: %s\n", tcp_limit_name(v.limit), v.evidence, v.fix);
+	assert_int_equal(v.limit, TCP_LIMIT_LOSS);
+	assert_non_null(strstr(v.evidence, "the receiving host's UDP port 4242 of nebula"));
+	assert_non_null(strstr(v.evidence, "whose reader nebula's busiest thread nebula used 22 % "
+					   "of a core"));
+	assert_null(strstr(v.evidence, "not read"));
+	assert_null(strstr(v.evidence, "network rate"));
+	assert_non_null(strstr(v.fix, "nebula"));
+}
+
 /* A TCP test's own counters: a host's drops of a tenth of the segments
  * resent or more name the place (over an overlay its TUN and its reader);
  * fewer are other traffic's; a shaper that held packets back is the
@@ -434,7 +492,7 @@ static void test_facts(void **state)
 	assert_int_equal(v.limit, TCP_LIMIT_LOSS);
 	assert_non_null(strstr(v.evidence, "dropped at the sending host's TUN wg0 (tx drops) (9000 "
 					   "packets, counted over this test), whose reader "
-					   "wireguard-go's busiest thread used 60 %"));
+					   "wireguard-go's busiest thread wireguard-go used 60 %"));
 	assert_non_null(strstr(v.fix, "more CPU for wireguard-go"));
 	assert_null(strstr(v.fix, "bbr"));
 	assert_null(strstr(v.fix, "txqueuelen"));
@@ -517,6 +575,7 @@ int main(void)
 		cmocka_unit_test(test_cases),
 		cmocka_unit_test(test_sender_interface_fix),
 		cmocka_unit_test(test_run_between_hosts),
+		cmocka_unit_test(test_run_facts_reader),
 		cmocka_unit_test(test_own_counters),
 		cmocka_unit_test(test_facts),
 	};
