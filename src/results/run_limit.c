@@ -30,7 +30,8 @@ static const char *cpu_unknown(const struct results_run *run, const struct resul
  * (each at the first rate above its NDR that lost), as the TCP verdict's
  * evidence of where that path drops. */
 static void udp_drop(const struct results_run *run, const struct results_trial *t, unsigned p,
-		     char *fix, size_t fixlen, struct tcp_limit_drop *d)
+		     const struct tcp_limit_ctx *c, char *fix, size_t fixlen,
+		     struct tcp_limit_drop *d)
 {
 	uint64_t by[LOSS_PLACE_COUNT] = { 0 }, all = 0;
 	const struct loss_attrib *at = NULL;
@@ -62,15 +63,16 @@ static void udp_drop(const struct results_run *run, const struct results_trial *
 	d->place = loss_place_name((enum loss_place)best);
 	d->share = (double)by[best] / (double)all;
 	/* the overlay's daemon reads the sender's TUN and owns the other
-	 * socket that overflows at the receiver */
+	 * socket that overflows at the receiver: the busiest one the lab or
+	 * either end's host facts read (c, filled from both) */
 	if (overlay && (best == LOSS_PLACE_SENDER_IF || best == LOSS_PLACE_TUNNEL ||
 			best == LOSS_PLACE_RECEIVER_OTHER)) {
-		d->process = t->overlay_process[0]	   ? t->overlay_process
-			     : t->overlay_quota_process[0] ? t->overlay_quota_process
-							   : NULL;
-		d->process_cpu = t->overlay_thread[0] ? t->overlay_thread_cpu : 0;
-		d->thread = t->overlay_thread[0] ? t->overlay_thread : NULL;
-		d->quota_cores = t->overlay_throttled_s > 0 ? t->overlay_quota_cores : 0;
+		d->process = c->overlay_process		? c->overlay_process
+			     : c->overlay_quota_process ? c->overlay_quota_process
+							: NULL;
+		d->process_cpu = c->overlay_thread ? c->overlay_cpu : 0;
+		d->thread = c->overlay_thread;
+		d->quota_cores = c->overlay_throttled_s > 0 ? c->overlay_quota_cores : 0;
 	}
 	loss_place_fix_on(fix, fixlen, at, (enum loss_place)best, overlay, d->process);
 	d->fix = fix;
@@ -141,7 +143,6 @@ void results_trial_tcp_limit(const struct results_run *run, const struct results
 			c.softirq_share = t->softirq[i];
 			c.softirq_cpu = i;
 		}
-	udp_drop(run, t, t->path, fix, sizeof(fix), &c.udp_drop);
 	tcp_limit_drop_of(&t->tcp, overlay,
 			  t->overlay_process[0]		? t->overlay_process
 			  : t->overlay_quota_process[0] ? t->overlay_quota_process
@@ -161,6 +162,7 @@ void results_trial_tcp_limit(const struct results_run *run, const struct results
 				     t->reverse ? "the server's host" : "the client's host",
 				     t->reverse ? "the client's host" : "the server's host",
 				     t->tcp.sender.retransmits, &w, &c);
+	udp_drop(run, t, t->path, &c, fix, sizeof(fix), &c.udp_drop);
 	tcp_limit_judge(&t->tcp, &c, v);
 }
 

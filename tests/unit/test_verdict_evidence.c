@@ -342,6 +342,7 @@ static void test_run_facts_reader(void **state)
 	struct results_trial tr;
 	struct tcp_limit_verdict v;
 	struct hostfacts *snd = &tr.facts_client, *rcv = &tr.facts_server;
+	struct results_knee k;
 
 	(void)state;
 	memset(&run, 0, sizeof(run));
@@ -387,6 +388,22 @@ static void test_run_facts_reader(void **state)
 	assert_null(strstr(v.evidence, "not read"));
 	assert_null(strstr(v.evidence, "network rate"));
 	assert_non_null(strstr(v.fix, "nebula"));
+	/* no drop counted over the TCP test, the path's UDP trials lost 92 %
+	 * at the sender's TUN: its reader the busiest Nebula the facts read */
+	rcv->nsocks = 0;
+	memset(&k, 0, sizeof(k));
+	k.loss_at_bps = 173000000;
+	k.loss_at.sender_link = 9200;
+	k.loss_at.network = 800;
+	run.knees = &k;
+	run.nknees = 1;
+	results_trial_tcp_limit(&run, &tr, &v);
+	print_message("%s: %s; fix: %s\n", tcp_limit_name(v.limit), v.evidence, v.fix);
+	assert_int_equal(v.limit, TCP_LIMIT_LOSS);
+	assert_non_null(strstr(v.evidence, "dropped at the sender's interface (92 %"));
+	assert_non_null(
+		strstr(v.evidence, "whose reader nebula's busiest thread nebula used 32 %"));
+	assert_non_null(strstr(v.fix, "(nebula)"));
 }
 
 /* A TCP test's own counters: a host's drops of a tenth of the segments
