@@ -29,9 +29,8 @@ static const char *cpu_unknown(const struct results_run *run, const struct resul
 /* The place path p's UDP knee trials lost most at, summed over its knees
  * (each at the first rate above its NDR that lost), as the TCP verdict's
  * evidence of where that path drops. */
-static void udp_drop(const struct results_run *run, const struct results_trial *t, unsigned p,
-		     const struct tcp_limit_ctx *c, char *fix, size_t fixlen,
-		     struct tcp_limit_drop *d)
+static void udp_drop(const struct results_run *run, unsigned p, const struct tcp_limit_ctx *ctx,
+		     char *fix, size_t fixlen, struct tcp_limit_drop *d)
 {
 	uint64_t by[LOSS_PLACE_COUNT] = { 0 }, all = 0;
 	const struct loss_attrib *at = NULL;
@@ -64,15 +63,15 @@ static void udp_drop(const struct results_run *run, const struct results_trial *
 	d->share = (double)by[best] / (double)all;
 	/* the overlay's daemon reads the sender's TUN and owns the other
 	 * socket that overflows at the receiver: the busiest one the lab or
-	 * either end's host facts read (c, filled from both) */
+	 * either end's host facts read (ctx, filled from both) */
 	if (overlay && (best == LOSS_PLACE_SENDER_IF || best == LOSS_PLACE_TUNNEL ||
 			best == LOSS_PLACE_RECEIVER_OTHER)) {
-		d->process = c->overlay_process		? c->overlay_process
-			     : c->overlay_quota_process ? c->overlay_quota_process
-							: NULL;
-		d->process_cpu = c->overlay_thread ? c->overlay_cpu : 0;
-		d->thread = c->overlay_thread;
-		d->quota_cores = c->overlay_throttled_s > 0 ? c->overlay_quota_cores : 0;
+		d->process = ctx->overlay_process	  ? ctx->overlay_process
+			     : ctx->overlay_quota_process ? ctx->overlay_quota_process
+							  : NULL;
+		d->process_cpu = ctx->overlay_thread ? ctx->overlay_cpu : 0;
+		d->thread = ctx->overlay_thread;
+		d->quota_cores = ctx->overlay_throttled_s > 0 ? ctx->overlay_quota_cores : 0;
 	}
 	loss_place_fix_on(fix, fixlen, at, (enum loss_place)best, overlay, d->process);
 	d->fix = fix;
@@ -162,7 +161,7 @@ void results_trial_tcp_limit(const struct results_run *run, const struct results
 				     t->reverse ? "the server's host" : "the client's host",
 				     t->reverse ? "the client's host" : "the server's host",
 				     t->tcp.sender.retransmits, &w, &c);
-	udp_drop(run, t, t->path, &c, fix, sizeof(fix), &c.udp_drop);
+	udp_drop(run, t->path, &c, fix, sizeof(fix), &c.udp_drop);
 	tcp_limit_judge(&t->tcp, &c, v);
 }
 
@@ -416,6 +415,48 @@ static void ndr_cpu(const struct results_trial *t, struct ndr_limit_verdict *v)
 	}
 }
 
+/* Of path p's knee trials at len, the fastest one asked whose client read
+ * its host's facts (NULL: none did). */
+static const struct results_trial *fastest_with_facts(const struct results_run *run, unsigned p,
+						      uint32_t len)
+{
+	const struct results_trial *best = NULL;
+
+	for (size_t i = 0; i < run->ntrials; i++) {
+		const struct results_trial *t = &run->trials[i];
+
+		if (t->kind != RESULTS_TRIAL_KNEE || t->path != p || t->len != len || t->status ||
+		    !t->facts_client.known)
+			continue;
+		if (!best || t->target_bps > best->target_bps)
+			best = t;
+	}
+	return best;
+}
+
+/* A sender's limit beside an overlay whose process the host facts read:
+ * on the sender's host it takes the same cores, so its busiest thread is
+ * said with the bound ("; the overlay's busiest thread meanwhile, nebula
+ * (process nebula) on the client's host, at 45 % of a core"). */
+static void lower_bound_cpu(const struct results_run *run, unsigned p, uint32_t len,
+			    struct ndr_limit_verdict *v)
+{
+	const struct results_trial *t = fastest_with_facts(run, p, len);
+	size_t n = strlen(v->evidence);
+
+	if (!t || run->paths[p].kind == RESULTS_PATH_UNDERLAY)
+		return;
+	ndr_cpu(t, v);
+	if (v->overlay_thread[0] && n + 1 < sizeof(v->evidence))
+		snprintf(v->evidence + n, sizeof(v->evidence) - n,
+			 "; the overlay's busiest thread meanwhile, %s%s%s%s on %s, at %.0f %% "
+			 "of a core (at %s asked)",
+			 v->overlay_thread, v->overlay_process[0] ? " (process " : "",
+			 v->overlay_process, v->overlay_process[0] ? ")" : "", v->overlay_where,
+			 v->overlay_cpu * 100,
+			 results_fmt_bps((char[32]){ 0 }, 32, (double)t->target_bps));
+}
+
 bool results_ndr_limit(const struct results_run *run, const struct results_summary *sum, unsigned p,
 		       uint32_t len, struct ndr_limit_verdict *v)
 {
@@ -431,6 +472,8 @@ bool results_ndr_limit(const struct results_run *run, const struct results_summa
 	v->ndr_bps = kp->ndr_bps.n ? (uint64_t)kp->ndr_bps.median : 0;
 	if (kp->ndr_lower_bound) {
 		lower_bound(kp, v);
+		if (!strcmp(kp->ndr_outcome, "generator-limit"))
+			lower_bound_cpu(run, p, len, v);
 		return true;
 	}
 	v->fail_bps = kp->loss_at_bps;
