@@ -75,6 +75,8 @@ enum tcp_drop_kind {
 	TCP_DROP_HOST,	  /* a host's queue: a TUN, an interface, a socket, the backlog */
 	TCP_DROP_SHAPER,  /* a shaper's or a full interface queue: the network's rate */
 	TCP_DROP_NETWORK, /* between the hosts, past every counter they keep */
+	/* past every counter the hosts keep, with no evidence of the network */
+	TCP_DROP_UNACCOUNTED,
 };
 struct tcp_limit_drop {
 	enum tcp_drop_kind kind;

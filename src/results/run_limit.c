@@ -56,10 +56,11 @@ static void udp_drop(const struct results_run *run, unsigned p, const struct tcp
 	memset(d, 0, sizeof(*d));
 	if (best < 0)
 		return;
-	d->kind = best == LOSS_PLACE_NETWORK	    ? TCP_DROP_NETWORK
+	d->kind = best == LOSS_PLACE_NETWORK
+			  ? (loss_place_network_seen(at) ? TCP_DROP_NETWORK : TCP_DROP_UNACCOUNTED)
 		  : best == LOSS_PLACE_SENDER_QDISC ? TCP_DROP_SHAPER
 						    : TCP_DROP_HOST;
-	d->place = loss_place_name((enum loss_place)best);
+	d->place = loss_place_name_at(at, (enum loss_place)best);
 	d->share = (double)by[best] / (double)all;
 	/* the overlay's daemon reads the sender's TUN and owns the other
 	 * socket that overflows at the receiver: the busiest one the lab or
@@ -199,11 +200,12 @@ bool results_tcp_limit_line(const struct results_run *run, unsigned p, unsigned 
 }
 
 static const char *const ndr_names[] = {
-	[NDR_LIMIT_UNKNOWN] = "unknown",   [NDR_LIMIT_GENERATOR] = "generator",
-	[NDR_LIMIT_MAX_RATE] = "max rate", [NDR_LIMIT_NETWORK_RATE] = "network rate",
-	[NDR_LIMIT_NETWORK] = "network",   [NDR_LIMIT_OVERLAY_CPU] = "overlay CPU",
-	[NDR_LIMIT_OVERLAY] = "overlay",   [NDR_LIMIT_HOST_CPU] = "machine CPU",
-	[NDR_LIMIT_SENDER] = "sender",	   [NDR_LIMIT_RECEIVER] = "receiver",
+	[NDR_LIMIT_UNKNOWN] = "unknown",	 [NDR_LIMIT_GENERATOR] = "generator",
+	[NDR_LIMIT_MAX_RATE] = "max rate",	 [NDR_LIMIT_NETWORK_RATE] = "network rate",
+	[NDR_LIMIT_NETWORK] = "network",	 [NDR_LIMIT_OVERLAY_CPU] = "overlay CPU",
+	[NDR_LIMIT_OVERLAY] = "overlay",	 [NDR_LIMIT_HOST_CPU] = "machine CPU",
+	[NDR_LIMIT_SENDER] = "sender",		 [NDR_LIMIT_RECEIVER] = "receiver",
+	[NDR_LIMIT_UNACCOUNTED] = "unaccounted",
 };
 
 const char *ndr_limit_name(enum ndr_limit l)
@@ -293,7 +295,8 @@ static enum ndr_limit place_limit(const struct results_run *run, unsigned p, int
 
 /* The evidence of a knee that lost above its NDR: the rate, the place and
  * the CPU of the trial that lost. */
-static void lost_evidence(const struct ndr_limit_verdict *v, size_t lost, char *buf, size_t len)
+static void lost_evidence(const struct ndr_limit_verdict *v, const struct loss_attrib *at,
+			  size_t lost, char *buf, size_t len)
 {
 	char a[32], b[32];
 	int n;
@@ -302,9 +305,13 @@ static void lost_evidence(const struct ndr_limit_verdict *v, size_t lost, char *
 		     results_fmt_bps(a, sizeof(a), (double)v->ndr_bps),
 		     results_fmt_bps(b, sizeof(b), (double)v->fail_bps), v->fail_loss_pct);
 	if (n > 0 && (size_t)n < len && v->place >= 0 && lost)
-		n += snprintf(buf + n, len - (size_t)n,
-			      "; of what every trial above the NDR lost, %.0f %% at %s",
-			      v->place_share * 100, loss_place_name((enum loss_place)v->place));
+		n += snprintf(
+			buf + n, len - (size_t)n,
+			"; of what every trial above the NDR lost, %.0f %% %s%s",
+			v->place_share * 100,
+			/* "96 % unaccounted: not counted by ..." */
+			v->place == LOSS_PLACE_NETWORK && !loss_place_network_seen(at) ? "" : "at ",
+			loss_place_name_at(at, (enum loss_place)v->place));
 	if (n > 0 && (size_t)n < len && v->overlay_thread[0])
 		n += snprintf(
 			buf + n, len - (size_t)n,
@@ -499,7 +506,7 @@ bool results_ndr_limit(const struct results_run *run, const struct results_summa
 	ndr_cpu(t, v);
 	if (ncpu && t->duration_s > 0 && t->host_cpu_s > 0)
 		v->machine_busy = t->host_cpu_s / t->duration_s / ncpu;
-	lost_evidence(v, lost, v->evidence, sizeof(v->evidence));
+	lost_evidence(v, &kp->loss_at, lost, v->evidence, sizeof(v->evidence));
 
 	if (v->overlay_cpu >= TCP_LIMIT_CPU_BOUND || v->throttled_s > 0) {
 		v->limit = NDR_LIMIT_OVERLAY_CPU;
@@ -516,6 +523,8 @@ bool results_ndr_limit(const struct results_run *run, const struct results_summa
 		return true;
 	}
 	v->limit = place_limit(run, p, v->place);
+	if (v->limit == NDR_LIMIT_NETWORK && !loss_place_network_seen(&kp->loss_at))
+		v->limit = NDR_LIMIT_UNACCOUNTED;
 	if (v->machine_busy >= TCP_LIMIT_MACHINE_BOUND && v->limit != NDR_LIMIT_NETWORK_RATE &&
 	    v->limit != NDR_LIMIT_NETWORK) {
 		v->limit = NDR_LIMIT_HOST_CPU;

@@ -326,13 +326,22 @@ static void loss(const struct tcp_result *t, const struct tcp_limit_ctx *c,
 		 "resent (%u segments), the round trip %.2f ms above its least %.3f ms",
 		 v->cwnd * 100, v->retrans_ratio * 100, t->sender.retransmits, v->queue_ms,
 		 t->sender_limits.min_rtt_us / 1e3);
-	if (d && d->kind != TCP_DROP_NETWORK) {
+	if (d && d->kind != TCP_DROP_NETWORK && d->kind != TCP_DROP_UNACCOUNTED) {
 		drop_words(more, sizeof(more), c, d);
 		append(v->evidence, sizeof(v->evidence), more);
 		drop_fix(v->fix, sizeof(v->fix), d);
 		return;
 	}
-	if (d) {
+	if (d && d->kind == TCP_DROP_UNACCOUNTED) {
+		append(v->evidence, sizeof(v->evidence),
+		       "; this path's UDP trials lost them where no counter ovlperf reads on "
+		       "either host saw it (unaccounted), and nothing says the path between them "
+		       "loses");
+		snprintf(v->fix, sizeof(v->fix), "%s",
+			 d->fix ? d->fix : "find where first: no counter on either host saw them");
+		/* no link is known to lose: no congestion control against it */
+		return;
+	} else if (d) {
 		append(v->evidence, sizeof(v->evidence),
 		       d == &c->trial_drop
 			       ? "; no host's counter rose over this test: lost between the hosts"

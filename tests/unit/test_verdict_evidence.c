@@ -406,6 +406,110 @@ static void test_run_facts_reader(void **state)
 	assert_non_null(strstr(v.fix, "(nebula)"));
 }
 
+/* A loss past every counter both hosts keep: the network's only with
+ * evidence of it (a lab link whose conditions lose, or whose shaper the
+ * trial reached), else unaccounted with what was read; the TCP verdict
+ * of the same path says so too. The built-in overlay between two plain
+ * namespaces lost 96 % of its datagrams above its NDR past every counter,
+ * on veths that cannot lose. */
+static const struct {
+	const char *name;
+	double loss_pct;   /* the lab link's random loss, 0: none */
+	uint64_t rate_bps; /* its shaper, 0: none */
+	uint64_t fail_bps; /* the first rate that lost */
+	enum ndr_limit want;
+	const char *says, *fix_says;
+	enum tcp_drop_kind tcp;
+} unaccounted_cases[] = {
+	{ "veths between real hosts", 0, 0, 3200000000, NDR_LIMIT_UNACCOUNTED,
+	  "96 % unaccounted: not counted by any counter ovlperf reads on either host",
+	  "no link rate reached", TCP_DROP_UNACCOUNTED },
+	{ "a lab link's 1 % loss", 1, 0, 3200000000, NDR_LIMIT_NETWORK,
+	  "96 % at the network between the hosts", "lab link 0 (loss 1%)", TCP_DROP_NETWORK },
+	/* (TCP through a shaper: its rate, not judged here) */
+	{ "a 1 Gbit/s shaper below its rate", 0, 1000000000, 300000000, NDR_LIMIT_UNACCOUNTED,
+	  "96 % unaccounted", "find where first", TCP_DROP_NONE },
+	{ "a 1 Gbit/s shaper reached", 0, 1000000000, 960000000, NDR_LIMIT_NETWORK,
+	  "96 % at the network between the hosts", "its 1 Gbit/s shaper, reached", TCP_DROP_NONE },
+};
+
+static void test_unaccounted(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(unaccounted_cases) / sizeof(unaccounted_cases[0]); i++) {
+		const __typeof__(unaccounted_cases[0]) *u = &unaccounted_cases[i];
+		struct results_run run;
+		struct results_summary sum;
+		struct results_trial *t;
+		struct results_knee *k;
+		struct ndr_limit_verdict v;
+		struct tcp_limit_verdict tv;
+
+		results_init(&run);
+		assert_true(results_add_path(&run, "builtin", RESULTS_PATH_BUILTIN, "198.19.0.2",
+					     1420) >= 0);
+		if (u->loss_pct > 0 || u->rate_bps) {
+			run.nlinks = 1;
+			run.links[0].rate_bps = u->rate_bps;
+			run.links[0].dir[0].loss_pct = u->loss_pct;
+			snprintf(run.links[0].conditions, sizeof(run.links[0].conditions),
+				 "loss 1%%");
+		}
+		t = results_add_trial(&run);
+		t->kind = RESULTS_TRIAL_KNEE;
+		t->len = 1400;
+		t->target_bps = u->fail_bps;
+		t->duration_s = 1;
+		t->udp.sent = u->fail_bps / (1400 * 8);
+		t->udp.lost = t->udp.sent / 2;
+		t->udp.received = t->udp.sent - t->udp.lost;
+		t->udp.loss_at.network = t->udp.lost * 96 / 100;
+		t->udp.loss_at.sender_link = t->udp.lost - t->udp.loss_at.network;
+		results_trial_network_where(&run, t);
+		k = results_add_knee(&run);
+		k->len = 1400;
+		k->found = k->pdr_found = true;
+		snprintf(k->ndr_outcome, sizeof(k->ndr_outcome), "found");
+		snprintf(k->pdr_outcome, sizeof(k->pdr_outcome), "found");
+		k->ndr_lower_bps = k->ndr_lower_achieved_bps = u->fail_bps * 9 / 10;
+		k->pdr_lower_bps = k->pdr_lower_achieved_bps = k->ndr_lower_bps;
+		k->ndr_upper_bps = k->loss_at_bps = u->fail_bps;
+		k->loss_at = t->udp.loss_at;
+		assert_int_equal(results_aggregate(&run, &sum), 0);
+		assert_true(results_ndr_limit(&run, &sum, 0, 1400, &v));
+		print_message("%s: %s: %s; fix: %s\n", u->name, ndr_limit_name(v.limit), v.evidence,
+			      v.fix);
+		assert_int_equal(v.limit, u->want);
+		assert_non_null(strstr(v.evidence, u->says));
+		assert_true(strstr(v.fix, u->fix_says) ||
+			    strstr(t->udp.loss_at.network_where, u->fix_says));
+		/* a TCP trial of the path, lossy, none of its own counters rose */
+		if (u->tcp == TCP_DROP_NONE) {
+			results_summary_free(&sum);
+			results_free(&run);
+			continue;
+		}
+		t = results_add_trial(&run);
+		t->kind = RESULTS_TRIAL_TCP;
+		t->streams = 1;
+		t->duration_s = 3;
+		tcp(&t->tcp, 3.8e9, 0.39, 0.004, 0.02);
+		results_trial_tcp_limit(&run, t, &tv);
+		print_message("  TCP: %s: %s; fix: %s\n", tcp_limit_name(tv.limit), tv.evidence,
+			      tv.fix);
+		assert_int_equal(tv.limit, TCP_LIMIT_LOSS);
+		if (u->tcp == TCP_DROP_UNACCOUNTED) {
+			assert_non_null(strstr(tv.evidence, "(unaccounted)"));
+			assert_null(strstr(tv.evidence, "between the hosts"));
+			assert_null(strstr(tv.fix, "random loss on a link"));
+		} else {
+			assert_non_null(strstr(tv.evidence, "lost them between the hosts"));
+		}
+		results_summary_free(&sum);
+		results_free(&run);
+	}
+}
+
 /* A TCP test's own counters: a host's drops of a tenth of the segments
  * resent or more name the place (over an overlay its TUN and its reader);
  * fewer are other traffic's; a shaper that held packets back is the
@@ -593,6 +697,7 @@ int main(void)
 		cmocka_unit_test(test_sender_interface_fix),
 		cmocka_unit_test(test_run_between_hosts),
 		cmocka_unit_test(test_run_facts_reader),
+		cmocka_unit_test(test_unaccounted),
 		cmocka_unit_test(test_own_counters),
 		cmocka_unit_test(test_facts),
 	};
