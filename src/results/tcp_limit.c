@@ -235,11 +235,19 @@ static void congestion_fix(char *buf, size_t len, const struct tcp_limit_ctx *c)
 	append(buf, len, s);
 }
 
+/* A thread at a full core, or the machine's cores busy together. */
+static bool cpu_full(const struct tcp_limit_verdict *v, const struct tcp_limit_ctx *c)
+{
+	return v->sender_cpu >= TCP_LIMIT_CPU_BOUND || v->receiver_cpu >= TCP_LIMIT_CPU_BOUND ||
+	       c->overlay_cpu >= TCP_LIMIT_CPU_BOUND ||
+	       (c->machine_cpus && c->machine_busy >= TCP_LIMIT_MACHINE_BOUND);
+}
+
 static void network_rate(const struct tcp_result *t, const struct tcp_limit_ctx *c,
 			 struct tcp_limit_verdict *v)
 {
 	double min_ms = t->sender_limits.min_rtt_us / 1e3;
-	char a[32], more[160];
+	char a[32], more[224];
 
 	v->limit = TCP_LIMIT_NETWORK_RATE;
 	snprintf(v->evidence, sizeof(v->evidence),
@@ -252,7 +260,17 @@ static void network_rate(const struct tcp_result *t, const struct tcp_limit_ctx 
 		snprintf(more, sizeof(more),
 			 "; not every host's CPU was read, but the network's "
 			 "queue was seen");
-	else
+	else if (cpu_full(v, c)) {
+		char m[40] = "";
+
+		if (c->machine_cpus)
+			snprintf(m, sizeof(m), "; the machine's cores %.0f %% busy",
+				 c->machine_busy * 100);
+		snprintf(more, sizeof(more),
+			 "; a CPU was full too (threads of a core: sending %.0f %%, receiving %.0f "
+			 "%%, the overlay's %.0f %%%s), but the flow reached the link's rate",
+			 v->sender_cpu * 100, v->receiver_cpu * 100, c->overlay_cpu * 100, m);
+	} else
 		snprintf(more, sizeof(more),
 			 "; no host's thread at a core (sending %.0f %%, receiving %.0f %%, the "
 			 "overlay's %.0f %%)",
@@ -363,6 +381,15 @@ static void loss(const struct tcp_result *t, const struct tcp_limit_ctx *c,
 	congestion_fix(v->fix, sizeof(v->fix), c);
 }
 
+/* The known link rate reached (the lab's shaper, a [link] rate, as the
+ * payload's share of it: 90 % of it or more): the network's, whatever
+ * the CPU; a machine that fills its cores beside a flow at its link's
+ * rate did not hold that flow back. */
+static bool link_rate_reached(const struct tcp_result *t, const struct tcp_limit_ctx *c)
+{
+	return c->path_bps && (double)t->goodput_bps >= 0.9 * (double)c->path_bps;
+}
+
 static void window_causes(const struct tcp_result *t, const struct tcp_limit_ctx *c,
 			  struct tcp_limit_verdict *v)
 {
@@ -374,8 +401,7 @@ static void window_causes(const struct tcp_result *t, const struct tcp_limit_ctx
 	/* a known link rate reached is the network's, whatever else; so is a
 	 * shaper (or a full interface queue) seen holding or dropping this
 	 * test's packets where no host's place dropped them */
-	if ((c->path_bps && (double)t->goodput_bps >= 0.9 * (double)c->path_bps) ||
-	    (c->trial_drop.kind == TCP_DROP_SHAPER && !host_drop)) {
+	if (link_rate_reached(t, c) || (c->trial_drop.kind == TCP_DROP_SHAPER && !host_drop)) {
 		network_rate(t, c, v);
 		return;
 	}
@@ -620,7 +646,7 @@ void tcp_limit_judge(const struct tcp_result *t, const struct tcp_limit_ctx *c,
 		return;
 	}
 	if (v->cwnd_B > 0 && inflight >= WINDOW_USED * v->cwnd_B) {
-		if (!cpu_bound(c, snd_host, rcv_host, v))
+		if (link_rate_reached(t, c) || !cpu_bound(c, snd_host, rcv_host, v))
 			window_causes(t, c, v);
 		return;
 	}
@@ -637,7 +663,7 @@ void tcp_limit_judge(const struct tcp_result *t, const struct tcp_limit_ctx *c,
 		sndbuf(t, c, snd_host, v);
 		return;
 	}
-	if (!cpu_bound(c, snd_host, rcv_host, v))
+	if (link_rate_reached(t, c) || !cpu_bound(c, snd_host, rcv_host, v))
 		window_causes(t, c, v);
 }
 
