@@ -63,6 +63,12 @@ struct tcp_limit_verdict {
 	 * -w's bytes a stream where the test set it (sock_buf_fix); 0: none */
 	uint64_t fix_value;
 	bool sock_buf_fix;
+	/* a buffer limit's fix as the test's own -w, for a host whose sysctls
+	 * are not ovlperf's: fix_value within the net.core maximum that caps
+	 * SO_RCVBUF (the receiver's rmem_max) or SO_SNDBUF (the sender's
+	 * wmem_max), that maximum in sock_buf_max (0: not read); 0: none */
+	uint64_t sock_buf_value;
+	uint32_t sock_buf_max;
 	char evidence[384]; /* two or three figures, one sentence */
 	char fix[384];	    /* what to change ("" when nothing) */
 };

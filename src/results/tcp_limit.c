@@ -59,6 +59,15 @@ static double target_bps(const struct tcp_result *t, uint64_t path_bps)
 	return path_bps && (double)path_bps > got * 1.1 ? (double)path_bps : 4 * got;
 }
 
+/* The fix as the test's own -w: SO_RCVBUF and SO_SNDBUF are capped at
+ * net.core.rmem_max and wmem_max (socket(7)), so a -w above the host's
+ * maximum would be cut to it without a word: the value within it. */
+static void sock_buf_within(struct tcp_limit_verdict *v, uint32_t max)
+{
+	v->sock_buf_max = max;
+	v->sock_buf_value = max && v->fix_value > max ? max : v->fix_value;
+}
+
 static void rwnd(const struct tcp_result *t, const struct tcp_limit_ctx *c, const char *rcv_host,
 		 struct tcp_limit_verdict *v)
 {
@@ -92,6 +101,7 @@ static void rwnd(const struct tcp_result *t, const struct tcp_limit_ctx *c, cons
 		return;
 	}
 	v->fix_value = sysctl_value(target * rtt_s / 8 / n / ratio);
+	sock_buf_within(v, d->rmem_max);
 	snprintf(v->fix, sizeof(v->fix),
 		 "raise net.ipv4.tcp_rmem's maximum (its third value) on %s from %u to %llu B: "
 		 "a window for %s at this round trip (%.0f B a stream needed, at the %.0f %% "
@@ -137,6 +147,7 @@ static void sndbuf(const struct tcp_result *t, const struct tcp_limit_ctx *c, co
 		return;
 	}
 	v->fix_value = sysctl_value(target * rtt_s / 8 / n / ratio);
+	sock_buf_within(v, s->wmem_max);
 	snprintf(v->fix, sizeof(v->fix),
 		 "raise net.ipv4.tcp_wmem's maximum (its third value) on %s from %u to %llu B: "
 		 "%s in flight at this round trip (%.0f B a stream, at the %.0f %% of its buffer "

@@ -199,3 +199,58 @@ tun_txdrop_check()
 		fail "$addr: the client's facts say $facts tx drops at $dev, ip -s link $((d1 - d0))"
 	ok "$addr: $dev's tx drops: facts $facts, ip -s link $((d1 - d0))"
 }
+
+# link_hosts A B L N: two namespaces that are not an ovlperf lab, A
+# (198.18.N.1, 2001:2:0:N::1) and B (.2, ::2), each on its interface le0,
+# joined through a third, L, whose ends a and b carry no address and send
+# nothing of their own: `ovlperf link run --a a --b b` (link_run_in) is the
+# wire between them. No router solicitations, and permanent neighbours: no
+# ARP or ND crosses the link, only the test's packets. Removed on exit.
+link_hosts()
+{
+	local na=$1 nb=$2 nl=$3 n=$4 ns i=1 ma mb
+	for ns in "$na" "$nb" "$nl"; do
+		ip netns del "$ns" 2>/dev/null || true
+		ip netns add "$ns"
+		on_exit "ip netns del $ns"
+		ip netns exec "$ns" sysctl -qw net.ipv6.conf.default.router_solicitations=0
+	done
+	ip link add le0 netns "$na" type veth peer name a netns "$nl"
+	ip link add le0 netns "$nb" type veth peer name b netns "$nl"
+	ip netns exec "$nl" sysctl -qw net.ipv6.conf.a.disable_ipv6=1 net.ipv6.conf.b.disable_ipv6=1
+	ip -n "$nl" link set dev a up
+	ip -n "$nl" link set dev b up
+	for ns in "$na" "$nb"; do
+		ip -n "$ns" addr add "198.18.$n.$i/24" dev le0
+		ip -n "$ns" addr add "2001:2:0:$n::$i/64" dev le0 nodad
+		ip -n "$ns" link set le0 up
+		ip -n "$ns" link set lo up
+		i=$((i + 1))
+	done
+	ma=$(ip -n "$na" -j link show le0 | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["address"])')
+	mb=$(ip -n "$nb" -j link show le0 | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["address"])')
+	ip -n "$na" neigh replace "198.18.$n.2" lladdr "$mb" dev le0 nud permanent
+	ip -n "$na" neigh replace "2001:2:0:$n::2" lladdr "$mb" dev le0 nud permanent
+	ip -n "$nb" neigh replace "198.18.$n.1" lladdr "$ma" dev le0 nud permanent
+	ip -n "$nb" neigh replace "2001:2:0:$n::1" lladdr "$ma" dev le0 nud permanent
+}
+
+# link_run_in L FILE LOG ARGS...: `ovlperf link run --a a --b b ARGS` in
+# link_hosts' namespace L, its counters in FILE, its output appended to
+# LOG, stopped on exit; returns once FILE exists (its readiness), fails if
+# it dies first. Sets LINK_PID.
+link_run_in()
+{
+	local nl=$1 file=$2 log=$3
+	shift 3
+	rm -f "$file"
+	ip netns exec "$nl" "$OVLPERF" link run --a a --b b --counters "$file" "$@" >>"$log" 2>&1 &
+	LINK_PID=$!
+	on_exit "kill $LINK_PID 2>/dev/null; wait $LINK_PID 2>/dev/null"
+	for _ in $(seq 200); do
+		[ -e "$file" ] && return 0
+		kill -0 $LINK_PID 2>/dev/null || fail "link run $* died: $(cat "$log")"
+		sleep 0.05
+	done
+	fail "link run $* did not start"
+}
