@@ -301,14 +301,22 @@ static void lost_evidence(const struct ndr_limit_verdict *v, const struct loss_a
 	char a[32], b[32];
 	int n;
 
-	n = snprintf(buf, len, "above the NDR (%s) the first rate to lose, %s, lost %.3g %%",
-		     results_fmt_bps(a, sizeof(a), (double)v->ndr_bps),
-		     results_fmt_bps(b, sizeof(b), (double)v->fail_bps), v->fail_loss_pct);
+	/* a search whose every load lost found no NDR: no "NDR (0 bit/s)" */
+	if (v->ndr_bps)
+		n = snprintf(buf, len,
+			     "above the NDR (%s) the first rate to lose, %s, lost %.3g %%",
+			     results_fmt_bps(a, sizeof(a), (double)v->ndr_bps),
+			     results_fmt_bps(b, sizeof(b), (double)v->fail_bps), v->fail_loss_pct);
+	else
+		n = snprintf(
+			buf, len,
+			"no load tried was lossless: the lowest, %s, lost %.3g %%, so there is "
+			"no NDR",
+			results_fmt_bps(b, sizeof(b), (double)v->fail_bps), v->fail_loss_pct);
 	if (n > 0 && (size_t)n < len && v->place >= 0 && lost)
 		n += snprintf(
-			buf + n, len - (size_t)n,
-			"; of what every trial above the NDR lost, %.0f %% %s%s",
-			v->place_share * 100,
+			buf + n, len - (size_t)n, "; of what every trial %s lost, %.0f %% %s%s",
+			v->ndr_bps ? "above the NDR" : "of the search", v->place_share * 100,
 			/* "96 % unaccounted: not counted by ..." */
 			v->place == LOSS_PLACE_NETWORK && !loss_place_network_seen(at) ? "" : "at ",
 			loss_place_name_at(at, (enum loss_place)v->place));

@@ -384,6 +384,21 @@ static void test_ndr_limits(void **state)
 			       "the overlay's busiest thread meanwhile, nebula (process "
 			       "nebula) on the client's host, at 45 % of a core (at 73"));
 	results_free(&run);
+
+	/* every load the search tried lost (Nebula's lowest, 153 Mbit/s, lost
+	 * 56 % at its TUN): no NDR, and never "above the NDR (0 bit/s)" */
+	run_make(&run);
+	run.paths[1].kind = RESULTS_PATH_EXTERNAL;
+	ft = knee_trial(&run, 1, 153000000, 0.436, 0.9, 0);
+	ft->udp.loss_at.sender_link = ft->udp.lost;
+	knee_found(&run, 1, 0, 153000000);
+	ndr_case(&run, &v);
+	assert_int_equal(v.limit, NDR_LIMIT_OVERLAY);
+	assert_non_null(strstr(v.evidence, "no load tried was lossless: the lowest, 153 Mbit/s, "
+					   "lost 56.4 %, so there is no NDR; of what every trial "
+					   "of the search lost, 100 % at the sender's interface"));
+	assert_null(strstr(v.evidence, "0 bit/s"));
+	results_free(&run);
 }
 
 /* The NDR's ratio broken down when both knees were found; only a note when
