@@ -14,23 +14,9 @@
 #   nebula_path.sh down NAME DIR
 # Pid files NAMEc.pid and NAMEs.pid in DIR.
 set -eu
-cmd=$1 name=$2
-if [ "$cmd" = down ]; then
-	dir=$3
-	for end in c s; do
-		[ -f "$dir/$name$end.pid" ] && kill "$(cat "$dir/$name$end.pid")" 2>/dev/null || true
-	done
-	# gone before the port and the TUN are taken again
-	for end in c s; do
-		for _ in $(seq 50); do
-			[ -f "$dir/$name$end.pid" ] && kill -0 "$(cat "$dir/$name$end.pid")" 2>/dev/null ||
-				break
-			sleep 0.1
-		done
-	done
-	exit 0
-fi
-c=$3 s=$4 saddr=$5 dir=$6
+source "$(dirname "$0")/vpn_ends.sh"
+[ "$1" != down ] || { vpn_ends_down "$2" "$3" && exit 0; }
+name=$2 c=$3 s=$4 saddr=$5 dir=$6
 case "$saddr" in *:*) saddr="[$saddr]" ;; esac
 if [ ! -f "$dir/$name.ca.crt" ]; then
 	(

@@ -95,8 +95,9 @@ for fam in 4 6; do
 	    # the process and its busiest thread (every Nebula thread is
 	    # "nebula"): "nebula's busiest thread nebula", "thread nebula on
 	    # ..., in process nebula", "busiest thread, nebula (process nebula)"
+	    # (a sender's limit beside it: "busiest thread meanwhile, ...")
 	    named = re.search(r"nebula's busiest thread nebula|thread nebula .*process nebula|"
-	                      r"busiest thread, nebula \(process nebula\)|"
+	                      r"busiest thread(?: meanwhile)?, nebula \(process nebula\)|"
 	                      r"\(nebula, its busiest thread nebula", l["evidence"])
 	    if l["limit"].startswith("network") or "network rate" in text or not named:
 	        bad.append("%s verdict: %s" % (l["figure"], text))
