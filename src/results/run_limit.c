@@ -26,9 +26,32 @@ static const char *cpu_unknown(const struct results_run *run, const struct resul
 	       "overlay's or VPN's process there was not read";
 }
 
+/* Adds l's places to by and all; the place of the most so far in *best,
+ * the attribution that made it so in *at. Returns what l counted. */
+static uint64_t add_places(const struct loss_attrib *l, uint64_t by[LOSS_PLACE_COUNT],
+			   uint64_t *all, int *best, const struct loss_attrib **at)
+{
+	uint64_t sum = 0;
+
+	for (int pl = 0; pl < LOSS_PLACE_COUNT; pl++) {
+		uint64_t c = loss_place_count(l, (enum loss_place)pl);
+
+		by[pl] += c;
+		sum += c;
+		if (c && (*best < 0 || by[pl] > by[*best])) {
+			*best = pl;
+			*at = l;
+		}
+	}
+	*all += sum;
+	return sum;
+}
+
 /* The place path p's UDP knee trials lost most at, summed over its knees
- * (each at the first rate above its NDR that lost), as the TCP verdict's
- * evidence of where that path drops. */
+ * (each at the first rate above its NDR that lost, or, where that trial's
+ * loss was too small to count at any place, its repetition's trials at
+ * that rate and above: a knee whose NDR stands on the exceed ratio), as
+ * the TCP verdict's evidence of where that path drops. */
 static void udp_drop(const struct results_run *run, unsigned p, const struct tcp_limit_ctx *ctx,
 		     char *fix, size_t fixlen, struct tcp_limit_drop *d)
 {
@@ -42,15 +65,14 @@ static void udp_drop(const struct results_run *run, unsigned p, const struct tcp
 
 		if (k->path != p || !k->loss_at_bps)
 			continue;
-		for (int pl = 0; pl < LOSS_PLACE_COUNT; pl++) {
-			uint64_t c = loss_place_count(&k->loss_at, (enum loss_place)pl);
+		if (add_places(&k->loss_at, by, &all, &best, &at))
+			continue;
+		for (size_t j = 0; j < run->ntrials; j++) {
+			const struct results_trial *t = &run->trials[j];
 
-			by[pl] += c;
-			all += c;
-			if (c && (best < 0 || by[pl] > by[best])) {
-				best = pl;
-				at = &k->loss_at;
-			}
+			if (t->kind == RESULTS_TRIAL_KNEE && t->path == p && t->rep == k->rep &&
+			    t->len == k->len && t->target_bps >= k->loss_at_bps && !t->status)
+				add_places(&t->udp.loss_at, by, &all, &best, &at);
 		}
 	}
 	memset(d, 0, sizeof(*d));

@@ -551,6 +551,48 @@ static void test_unaccounted(void **state)
 	}
 }
 
+/* The built-in overlay between two plain namespaces: its knee's first
+ * lossy rate (2.78 Gbit/s) lost too little to count at any place, the
+ * repetition's trials above it lost past every counter. The TCP verdict
+ * reads those, never "no UDP trial on this path lost any". */
+static void test_udp_drop_above(void **state)
+{
+	struct results_run run;
+	struct results_trial *t;
+	struct results_knee *k;
+	struct tcp_limit_verdict v;
+	const uint64_t rate[2] = { 2777284973, 3200000000 };
+
+	(void)state;
+	results_init(&run);
+	assert_true(results_add_path(&run, "builtin", RESULTS_PATH_BUILTIN, "198.19.0.2", 1420) >=
+		    0);
+	for (unsigned i = 0; i < 2; i++) {
+		t = results_add_trial(&run);
+		t->kind = RESULTS_TRIAL_KNEE;
+		t->len = 1200;
+		t->target_bps = rate[i];
+		t->udp.sent = 100000;
+		t->udp.lost = i ? 20000 : 0;
+		t->udp.loss_at.network = i ? 19400 : 0;
+		t->udp.loss_at.sender_link = i ? 600 : 0;
+	}
+	k = results_add_knee(&run);
+	k->len = 1200;
+	k->loss_at_bps = rate[0];
+	t = results_add_trial(&run);
+	t->kind = RESULTS_TRIAL_TCP;
+	t->streams = 1;
+	t->duration_s = 3;
+	tcp(&t->tcp, 3.8e9, 0.39, 0.004, 0.02);
+	results_trial_tcp_limit(&run, t, &v);
+	print_message("%s: %s; fix: %s\n", tcp_limit_name(v.limit), v.evidence, v.fix);
+	assert_int_equal(v.limit, TCP_LIMIT_LOSS);
+	assert_non_null(strstr(v.evidence, "(unaccounted)"));
+	assert_null(strstr(v.evidence, "lost any"));
+	results_free(&run);
+}
+
 /* A TCP test's own counters: a host's drops of a tenth of the segments
  * resent or more name the place (over an overlay its TUN and its reader);
  * fewer are other traffic's; a shaper that held packets back is the
@@ -739,6 +781,7 @@ int main(void)
 		cmocka_unit_test(test_run_between_hosts),
 		cmocka_unit_test(test_run_facts_reader),
 		cmocka_unit_test(test_unaccounted),
+		cmocka_unit_test(test_udp_drop_above),
 		cmocka_unit_test(test_own_counters),
 		cmocka_unit_test(test_facts),
 	};
