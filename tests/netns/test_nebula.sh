@@ -11,7 +11,10 @@
 # IPv4 underlay, then over an IPv6 one. On each:
 #   - both ends find Nebula by its TUN (the far end through the server's
 #     host facts): its pid, TUN and UDP port (4242 at the server), its
-#     busiest thread;
+#     busiest thread; and only it: a decoy on the client's host with a UDP
+#     socket connected to the far host's underlay address (as the built-in
+#     overlay's daemon has, left up beside another VPN to the same host)
+#     is not this path's VPN;
 #   - on this machine's cores Nebula is the path's CPU (its threads and
 #     the ends' share them; its own UDP socket and TUN overflow first):
 #     the TCP and NDR verdicts name its process and busiest thread, and no
@@ -35,6 +38,13 @@ for fam in 4 6; do
 	name=nb$fam
 	on_exit "$NB down $name '$DIR'"
 	$NB up $name "$C" "$S" $saddr "$DIR" || fail "IPv$fam underlay: Nebula did not come up"
+	# the decoy: a socket connected to the far host, sending nothing
+	ip netns exec "$C" python3 -c 'import socket, sys, time
+s = socket.socket(socket.AF_INET6 if ":" in sys.argv[1] else socket.AF_INET, socket.SOCK_DGRAM)
+s.connect((sys.argv[1], 9))
+time.sleep(600)' $saddr &
+	decoy=$!
+	on_exit "kill $decoy 2>/dev/null"
 	cat >"$DIR/$name.ini" <<-INI
 	[scenario]
 	name = $name
@@ -79,6 +89,8 @@ for fam in 4 6; do
 	for end, pid in pids.items():
 	    f = t["host_facts"][end]
 	    p = [p for p in f.get("processes", []) if p["pid"] == pid]
+	    if len(f.get("processes", [])) != 1:
+	        bad.append("%s: not Nebula alone: %s" % (end, f.get("processes")))
 	    tun = name + end[0]
 	    if not f["known"] or len(p) != 1:
 	        bad.append("%s: nebula %d not found: %s" % (end, pid, f.get("processes")))
@@ -113,6 +125,7 @@ for fam in 4 6; do
 		fail "IPv$fam underlay: the run says network rate: $(grep 'network rate' "$DIR/$name.out")"
 	ok "IPv$fam underlay: no line of the run says network rate"
 	tun_txdrop_check "$C" ${name}c 198.19.7.2 "$DIR"
+	kill $decoy
 	$NB down $name "$DIR"
 done
 echo "$TEST_NAME: $CHECKS checks passed"
