@@ -372,6 +372,20 @@ static void test_run_between_hosts(void **state)
 	assert_int_equal(v.limit, TCP_LIMIT_NETWORK_RATE);
 }
 
+/* One end's Nebula, found by its TUN: its cores and its busiest thread's. */
+static void nebula_at(struct hostfacts_proc *p, int pid, const char *tun, uint16_t port,
+		      double cores, double busiest)
+{
+	*p = (struct hostfacts_proc){ .pid = pid,
+				      .comm = "nebula",
+				      .found_by = HOSTFACTS_BY_TUN,
+				      .udp_port = port,
+				      .cores = cores,
+				      .busiest = "nebula",
+				      .busiest_cores = busiest };
+	snprintf(p->tun, sizeof(p->tun), "%s", tun);
+}
+
 /* A run between two hosts, Nebula found by its TUN at both ends by their
  * host facts (no lab, no process = key: the trial's own overlay fields
  * empty): 11434 drops at the far Nebula's UDP socket against 11334
@@ -400,22 +414,8 @@ static void test_run_facts_reader(void **state)
 	snd->known = rcv->known = true;
 	snd->softirq_busiest = rcv->softirq_busiest = -1;
 	snd->nprocs = rcv->nprocs = 1;
-	snd->procs[0] = (struct hostfacts_proc){ .pid = 6781,
-						 .comm = "nebula",
-						 .found_by = HOSTFACTS_BY_TUN,
-						 .tun = "nbxc",
-						 .udp_port = 55494,
-						 .cores = 0.55,
-						 .busiest = "nebula",
-						 .busiest_cores = 0.32 };
-	rcv->procs[0] = (struct hostfacts_proc){ .pid = 6780,
-						 .comm = "nebula",
-						 .found_by = HOSTFACTS_BY_TUN,
-						 .tun = "nbxs",
-						 .udp_port = 4242,
-						 .cores = 0.48,
-						 .busiest = "nebula",
-						 .busiest_cores = 0.22 };
+	nebula_at(&snd->procs[0], 6781, "nbxc", 55494, 0.55, 0.32);
+	nebula_at(&rcv->procs[0], 6780, "nbxs", 4242, 0.48, 0.22);
 	rcv->nsocks = 1;
 	rcv->socks[0] = (struct hostfacts_sock){
 		.pid = 6780, .comm = "nebula", .port = 4242, .family = 6, .drops = 11434
