@@ -447,6 +447,20 @@ static void test_run_facts_reader(void **state)
 	assert_non_null(strstr(v.fix, "(nebula)"));
 }
 
+/* A TCP trial on run's path 0, 2 % resent, none of its own counters
+ * risen: its verdict in v, from the path's UDP trials. */
+static void tcp_lossy_limit(struct results_run *run, struct tcp_limit_verdict *v)
+{
+	struct results_trial *t = results_add_trial(run);
+
+	assert_non_null(t);
+	t->kind = RESULTS_TRIAL_TCP;
+	t->streams = 1;
+	t->duration_s = 3;
+	tcp(&t->tcp, 3.8e9, 0.39, 0.004, 0.02);
+	results_trial_tcp_limit(run, t, v);
+}
+
 /* A loss past every counter both hosts keep: the network's only with
  * evidence of it (a lab link whose conditions lose, or whose shaper the
  * trial reached), else unaccounted with what was read; the TCP verdict
@@ -530,12 +544,7 @@ static void test_unaccounted(void **state)
 			results_free(&run);
 			continue;
 		}
-		t = results_add_trial(&run);
-		t->kind = RESULTS_TRIAL_TCP;
-		t->streams = 1;
-		t->duration_s = 3;
-		tcp(&t->tcp, 3.8e9, 0.39, 0.004, 0.02);
-		results_trial_tcp_limit(&run, t, &tv);
+		tcp_lossy_limit(&run, &tv);
 		print_message("  TCP: %s: %s; fix: %s\n", tcp_limit_name(tv.limit), tv.evidence,
 			      tv.fix);
 		assert_int_equal(tv.limit, TCP_LIMIT_LOSS);
@@ -580,12 +589,7 @@ static void test_udp_drop_above(void **state)
 	k = results_add_knee(&run);
 	k->len = 1200;
 	k->loss_at_bps = rate[0];
-	t = results_add_trial(&run);
-	t->kind = RESULTS_TRIAL_TCP;
-	t->streams = 1;
-	t->duration_s = 3;
-	tcp(&t->tcp, 3.8e9, 0.39, 0.004, 0.02);
-	results_trial_tcp_limit(&run, t, &v);
+	tcp_lossy_limit(&run, &v);
 	print_message("%s: %s; fix: %s\n", tcp_limit_name(v.limit), v.evidence, v.fix);
 	assert_int_equal(v.limit, TCP_LIMIT_LOSS);
 	assert_non_null(strstr(v.evidence, "(unaccounted)"));
