@@ -27,10 +27,13 @@ demo_pkgs=(build-essential pkg-config
 peer_pkgs=(iperf3 wireguard-go wireguard-tools openvpn)
 check_pkgs=(clang clang-format libclang-rt-14-dev libcmocka-dev
 	iputils-ping tcpdump procps python3 bc ethtool
-	"${peer_pkgs[@]}"
+	"${peer_pkgs[@]}" nebula
 	prometheus prometheus-node-exporter chromium mandoc
 	ansible-core ansible-lint openssh-server openssh-sftp-server openssh-client
 	debhelper dpkg-dev lintian)
+# nebula (1.6: nebula and nebula-cert) is a VPN the tests run as a user
+# does (tests/netns/test_nebula.sh), found by its TUN; its package ships
+# only a templated unit (nebula@NAME), which starts nothing.
 # bench/ runs its peers and reads results with python3; ping checks a path.
 bench_pkgs=("${peer_pkgs[@]}" python3 iputils-ping procps)
 # The anchor's build (offline, no module proxy): these from bookworm-backports,

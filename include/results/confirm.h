@@ -27,8 +27,12 @@ enum confirm_action {
 struct confirm_plan {
 	enum confirm_action action;
 	uint64_t value; /* the maximum or -w, bytes */
-	char cc[16];	/* CONFIRM_CONGESTION: the algorithm */
-	char why[128];	/* CONFIRM_NONE: why nothing is applied */
+	/* between hosts, the -w within the host's maximum that caps it: that
+	 * maximum (0: not read) and its name */
+	uint32_t max;
+	const char *max_name;
+	char cc[16];   /* CONFIRM_CONGESTION: the algorithm */
+	char why[128]; /* CONFIRM_NONE: why nothing is applied */
 };
 
 /* What a rerun of a figure whose verdict is v may apply; lab: the run made

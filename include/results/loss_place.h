@@ -33,6 +33,17 @@ enum loss_place {
 const char *loss_place_key(enum loss_place p);
 /* Its plain name ("the sender's qdisc (shaper/queue)"). */
 const char *loss_place_name(enum loss_place p);
+/* Whether l's rest, lost past every counter the hosts keep, has evidence
+ * of the network: the emulated link or the shaper the path crosses lost
+ * them (network_where). Without it the rest is unaccounted, not the
+ * network's: two veths cannot lose. */
+bool loss_place_network_seen(const struct loss_attrib *l);
+/* The name of place p in l: as loss_place_name, but the rest without
+ * evidence of the network reads LOSS_PLACE_UNACCOUNTED. */
+const char *loss_place_name_at(const struct loss_attrib *l, enum loss_place p);
+#define LOSS_PLACE_UNACCOUNTED                                                                     \
+	"unaccounted: not counted by any counter ovlperf reads on either host (socket buffers, "   \
+	"UDP errors, qdiscs, interfaces' and TUNs' drops, softnet backlogs)"
 uint64_t loss_place_count(const struct loss_attrib *l, enum loss_place p);
 /* What would stop the loss at that place, one sentence into buf. */
 void loss_place_fix(char *buf, size_t len, const struct loss_attrib *l, enum loss_place p);

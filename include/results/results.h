@@ -440,6 +440,12 @@ int results_add_path(struct results_run *run, const char *name, enum results_pat
 struct results_trial *results_add_trial(struct results_run *run);
 /* Copies what a load_run measured into the trial. */
 void results_trial_from_load(struct results_trial *t, const struct load_result *res);
+/* The evidence that UDP trial t's loss past every host counter is the
+ * network's, in t->udp.loss_at.network_where: a lab link of run whose
+ * conditions lose (random loss, a burst model, nftables drops), or whose
+ * shaper the trial's offered rate reached (90 % of the rate's payload
+ * share). Left empty without: that rest is unaccounted (loss_place.h). */
+void results_trial_network_where(const struct results_run *run, struct results_trial *t);
 struct results_knee *results_add_knee(struct results_run *run);
 struct results_mtu_check *results_add_mtu(struct results_run *run);
 

@@ -42,6 +42,9 @@ enum ndr_limit {
 	NDR_LIMIT_HOST_CPU,	/* every core of the machine busy */
 	NDR_LIMIT_SENDER,	/* the sender's socket buffer or interface */
 	NDR_LIMIT_RECEIVER,	/* the receiver's socket, interface or other sockets */
+	/* lost past every counter either host keeps, with no evidence of the
+	 * network (no emulated link's loss, no shaper's rate reached) */
+	NDR_LIMIT_UNACCOUNTED,
 };
 
 struct ndr_limit_verdict {

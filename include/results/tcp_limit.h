@@ -63,6 +63,12 @@ struct tcp_limit_verdict {
 	 * -w's bytes a stream where the test set it (sock_buf_fix); 0: none */
 	uint64_t fix_value;
 	bool sock_buf_fix;
+	/* a buffer limit's fix as the test's own -w, for a host whose sysctls
+	 * are not ovlperf's: fix_value within the net.core maximum that caps
+	 * SO_RCVBUF (the receiver's rmem_max) or SO_SNDBUF (the sender's
+	 * wmem_max), that maximum in sock_buf_max (0: not read); 0: none */
+	uint64_t sock_buf_value;
+	uint32_t sock_buf_max;
 	char evidence[384]; /* two or three figures, one sentence */
 	char fix[384];	    /* what to change ("" when nothing) */
 };
@@ -75,6 +81,8 @@ enum tcp_drop_kind {
 	TCP_DROP_HOST,	  /* a host's queue: a TUN, an interface, a socket, the backlog */
 	TCP_DROP_SHAPER,  /* a shaper's or a full interface queue: the network's rate */
 	TCP_DROP_NETWORK, /* between the hosts, past every counter they keep */
+	/* past every counter the hosts keep, with no evidence of the network */
+	TCP_DROP_UNACCOUNTED,
 };
 struct tcp_limit_drop {
 	enum tcp_drop_kind kind;
@@ -83,6 +91,7 @@ struct tcp_limit_drop {
 	double share;	     /* of all the drops seen, 0..1 (0: unknown) */
 	const char *process; /* the process that should have taken them (NULL: none known) */
 	double process_cpu;  /* its busiest thread, of a core (0: not read) */
+	const char *thread;  /* that thread's name (NULL: not read) */
 	double quota_cores;  /* its cgroup's CPU quota (0: none or not read) */
 	const char *fix;     /* what would stop it there (NULL: none known) */
 };

@@ -194,9 +194,22 @@ static void find_tun_holders(struct hostfacts_probe *p)
 	}
 }
 
+/* Whether pid was found holding the path's TUN. */
+static bool holds_tun(const struct hostfacts_probe *p, int pid)
+{
+	for (unsigned i = 0; i < p->nprocs; i++)
+		if (p->procs[i].pid == pid && (p->procs[i].found_by & HOSTFACTS_BY_TUN))
+			return true;
+	return false;
+}
+
 /* The processes holding a UDP socket connected to the far host's
- * underlay address (a VPN whose socket is connected to its peer). */
-static void find_udp_owners(struct hostfacts_probe *p, const char *far)
+ * underlay address (a VPN whose socket is connected to its peer). Where
+ * the path's TUN has a holder (tun_found), a socket says only how that
+ * holder was found too: another process's socket to the same host is
+ * another overlay's (the built-in overlay's daemon, left up beside a
+ * Nebula whose own socket is not connected), not this path's VPN. */
+static void find_udp_owners(struct hostfacts_probe *p, const char *far, bool tun_found)
 {
 	uint8_t addr[16];
 	uint8_t family = 0;
@@ -212,7 +225,8 @@ static void find_udp_owners(struct hostfacts_probe *p, const char *far)
 		struct probe_proc *pp;
 
 		if (!udpsock_connected_to(&p->a.us.e[i], family, addr) ||
-		    !udpsock_owner_process(p->proc_root, &o) || o.pid == p->test.pid)
+		    !udpsock_owner_process(p->proc_root, &o) || o.pid == p->test.pid ||
+		    (tun_found && !holds_tun(p, o.pid)))
 			continue;
 		pp = add_proc(p, o.pid, HOSTFACTS_BY_UDP);
 		if (pp)
@@ -223,6 +237,7 @@ static void find_udp_owners(struct hostfacts_probe *p, const char *far)
 struct hostfacts_probe *hostfacts_prepare(const struct hostfacts_where *w)
 {
 	struct hostfacts_probe *p = calloc(1, sizeof(*p));
+	bool tun_found;
 
 	if (!p)
 		return NULL;
@@ -236,11 +251,12 @@ struct hostfacts_probe *hostfacts_prepare(const struct hostfacts_where *w)
 	/* the UDP tables first: a holder's port is looked up in them */
 	p->a.us_ok = udpsock_read(&p->a.us) == 0;
 	find_tun_holders(p);
+	tun_found = p->nprocs > 0;
 	for (unsigned i = 0; i < w->npids; i++)
 		add_proc(p, w->pids[i], w->pids_by ? w->pids_by[i] : HOSTFACTS_BY_PROCESS);
 	for (unsigned i = 0; i < p->nprocs; i++)
 		p->procs[i].udp_port = udp_port_of(p, p->procs[i].pid);
-	find_udp_owners(p, w->far_addr);
+	find_udp_owners(p, w->far_addr, tun_found);
 	return p;
 }
 

@@ -13,6 +13,7 @@
 #include "cmd.h"
 #include "interrupt.h"
 #include "knee.h"
+#include "lab.h"
 #include "log.h"
 #include "rate.h"
 #include "scenario.h"
@@ -455,6 +456,12 @@ int cmd_sweep(int argc, char **argv)
 	}
 	interrupt_install();
 	rc = sweep_run(&o.spec, &res);
+	/* in a lab, the loss on the path is the emulated link's to name, as
+	 * ovlperf client does; elsewhere it stays unaccounted */
+	for (unsigned i = 0; i < res.npoints; i++)
+		if (res.points[i].loss_at.network)
+			lab_where(res.host, res.points[i].loss_at.network_where,
+				  sizeof(res.points[i].loss_at.network_where));
 	if (o.progress && o.spec.progress_arg)
 		fprintf(stderr, "\r\033[K");
 	if (o.json)

@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "loss_place.h"
 #include "report_run.h"
 
 void report_run_fmt_rate(char *buf, size_t len, double bps)
@@ -44,7 +45,8 @@ void report_run_loss_where(char *buf, size_t len, const struct loss_attrib *l)
 		const char *name;
 		uint64_t n;
 	} at[] = {
-		{ "network", l->network },
+		/* the rest: the network's only where it has evidence */
+		{ loss_place_network_seen(l) ? "network" : "unaccounted", l->network },
 		{ "receiver socket buffer", l->receiver_socket },
 		{ "receiver's other sockets", l->receiver_rcvbuf },
 		{ "receiver UDP errors", l->receiver_inerrors },

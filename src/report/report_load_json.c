@@ -226,7 +226,7 @@ static cJSON *loss_places_json(const struct loss_attrib *l)
 			break;
 		loss_place_fix(fix, sizeof(fix), l, (enum loss_place)p);
 		cJSON_AddStringToObject(o, "place", loss_place_key((enum loss_place)p));
-		cJSON_AddStringToObject(o, "name", loss_place_name((enum loss_place)p));
+		cJSON_AddStringToObject(o, "name", loss_place_name_at(l, (enum loss_place)p));
 		add_num(o, "datagrams", (double)n);
 		cJSON_AddStringToObject(o, "fix", fix);
 		cJSON_AddItemToArray(a, o);

@@ -182,8 +182,8 @@ static void print_loss_at(FILE *f, const struct udp_result *u)
 			continue;
 		loss_place_fix(fix, sizeof(fix), l, (enum loss_place)p);
 		fprintf(f, "    %-38s %10" PRIu64 " (%.1f %%)  fix: %s\n",
-			loss_place_name((enum loss_place)p), n, 100.0 * (double)n / (double)u->lost,
-			fix);
+			loss_place_name_at(l, (enum loss_place)p), n,
+			100.0 * (double)n / (double)u->lost, fix);
 	}
 }
 

@@ -139,7 +139,8 @@ bool report_run_knee_repeat(char *buf, size_t len, const struct results_knee_poi
 		 "%.1f %% width: %u trials lost at loads another repetition passed, %.0f %% of "
 		 "their datagrams at %s; to fix: %s%s",
 		 100 * p->ndr_spread, p->ndr_bps.n, lo, hi, 100 * p->width_goal, p->disagree_trials,
-		 100.0 * (double)most / (double)total, loss_place_name(top), fix, soft);
+		 100.0 * (double)most / (double)total, loss_place_name_at(&p->disagree_loss, top),
+		 fix, soft);
 	return true;
 }
 

@@ -182,7 +182,7 @@ static void knee_fixes(FILE *f, const struct report_run *rr)
 		head = true;
 		loss_place_fix(fix, sizeof(fix), &p->loss_at, (enum loss_place)best);
 		fprintf(f, "- %s, %u B: %s: %s\n", rr->run->paths[p->path].name, p->len,
-			loss_place_name((enum loss_place)best), fix);
+			loss_place_name_at(&p->loss_at, (enum loss_place)best), fix);
 	}
 }
 

@@ -26,11 +26,16 @@ static const char *loss_where(const struct loss_attrib *a, char buf[static 48])
 	const struct {
 		const char *name;
 		uint64_t n;
-	} at[] = { { "network", a->network },	     { "sndbuf", a->sender_sndbuf },
-		   { "tx-link", a->sender_link },    { "rcvbuf", a->receiver_rcvbuf },
-		   { "socket", a->receiver_socket }, { "inerrors", a->receiver_inerrors },
-		   { "rx-link", a->receiver_link },  { "qdisc", a->sender_qdisc },
-		   { "tunnel", a->tunnel },	     { "backlog", a->backlog } };
+	} at[] = { { a->network_where[0] ? "network" : "unaccounted", a->network },
+		   { "sndbuf", a->sender_sndbuf },
+		   { "tx-link", a->sender_link },
+		   { "rcvbuf", a->receiver_rcvbuf },
+		   { "socket", a->receiver_socket },
+		   { "inerrors", a->receiver_inerrors },
+		   { "rx-link", a->receiver_link },
+		   { "qdisc", a->sender_qdisc },
+		   { "tunnel", a->tunnel },
+		   { "backlog", a->backlog } };
 	size_t n = sizeof(at) / sizeof(at[0]), first = n, second = n;
 	uint64_t total = 0;
 

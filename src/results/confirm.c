@@ -16,9 +16,18 @@ void confirm_plan_of(const struct tcp_limit_verdict *v, bool lab, struct confirm
 			break;
 		/* the test's own -w where it set it, or between hosts (a host's
 		 * sysctl is its owner's); the lab's namespaces are the run's */
-		if (v->sock_buf_fix || !lab)
+		if (v->sock_buf_fix) {
 			p->action = CONFIRM_SOCK_BUF;
-		else
+		} else if (!lab) {
+			p->action = CONFIRM_SOCK_BUF;
+			if (v->sock_buf_value)
+				p->value = v->sock_buf_value;
+			p->max = v->sock_buf_max;
+			p->max_name = v->limit == TCP_LIMIT_RWND ? "net.core.rmem_max of the "
+								   "receiving host"
+								 : "net.core.wmem_max of the "
+								   "sending host";
+		} else
 			p->action = v->limit == TCP_LIMIT_RWND ? CONFIRM_RMEM : CONFIRM_WMEM;
 		return;
 	case TCP_LIMIT_LOSS:

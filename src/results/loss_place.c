@@ -50,6 +50,18 @@ const char *loss_place_name(enum loss_place p)
 	return p < LOSS_PLACE_COUNT ? places[p].name : "?";
 }
 
+bool loss_place_network_seen(const struct loss_attrib *l)
+{
+	return l->network_where[0] != '\0';
+}
+
+const char *loss_place_name_at(const struct loss_attrib *l, enum loss_place p)
+{
+	if (p == LOSS_PLACE_NETWORK && !loss_place_network_seen(l))
+		return LOSS_PLACE_UNACCOUNTED;
+	return loss_place_name(p);
+}
+
 uint64_t loss_place_count(const struct loss_attrib *l, enum loss_place p)
 {
 	return p < LOSS_PLACE_COUNT ? *(const uint64_t *)((const char *)l + places[p].off) : 0;
@@ -162,8 +174,10 @@ void loss_place_fix_on(char *buf, size_t len, const struct loss_attrib *l, enum 
 				 l->network_where);
 		else
 			snprintf(buf, len,
-				 "the path between the hosts (links, middleboxes, shapers, "
-				 "firewalls on the way): not these hosts' settings");
+				 "find where first: no counter ovlperf reads on either host saw "
+				 "them, and nothing says the path between them loses (no link "
+				 "rate reached, no shaper's drops); not read: a NIC's own "
+				 "counters (ethtool -S), the switches and middleboxes on the way");
 		break;
 	case LOSS_PLACE_RECEIVER_IF:
 		snprintf(buf, len,

@@ -129,6 +129,43 @@ struct results_mtu_check *results_add_mtu(struct results_run *run)
 		    sizeof(struct results_mtu_check));
 }
 
+/* A frame's bytes around a datagram's payload that a tbf counts: IPv6,
+ * UDP and Ethernet (the larger family, so a rate is never called reached
+ * below it) */
+#define SHAPED_HDR_BYTES (40 + 8 + 14)
+
+void results_trial_network_where(const struct results_run *run, struct results_trial *t)
+{
+	struct loss_attrib *l = &t->udp.loss_at;
+
+	if (!l->network || l->network_where[0])
+		return;
+	for (unsigned i = 0; i < run->nlinks; i++) {
+		const struct results_link *k = &run->links[i];
+		bool loses = k->drop_pct > 0;
+		char r[32];
+
+		for (unsigned d = 0; d < 2; d++)
+			loses |= k->dir[d].loss_pct > 0 || k->dir[d].loss_burst_p_pct > 0;
+		if (loses && k->drop_pct > 0)
+			snprintf(l->network_where, sizeof(l->network_where),
+				 "lab link %u (nftables random drop %.4g %%)", i, k->drop_pct);
+		else if (loses)
+			snprintf(l->network_where, sizeof(l->network_where), "lab link %u (%s)", i,
+				 k->conditions);
+		if (loses)
+			return;
+		if (k->rate_bps && t->len &&
+		    (double)t->target_bps >=
+			    0.9 * (double)k->rate_bps * t->len / (t->len + SHAPED_HDR_BYTES)) {
+			snprintf(l->network_where, sizeof(l->network_where),
+				 "lab link %u (its %s shaper, reached)", i,
+				 results_fmt_bps(r, sizeof(r), (double)k->rate_bps));
+			return;
+		}
+	}
+}
+
 void results_trial_from_load(struct results_trial *t, const struct load_result *res)
 {
 	t->duration_s = res->duration_s;

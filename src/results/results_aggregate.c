@@ -350,6 +350,10 @@ static void loss_add(struct loss_attrib *sum, const struct loss_attrib *l)
 		sum->tunnel += l->tunnel;
 		if (l->rcvbuf_need_bytes > sum->rcvbuf_need_bytes)
 			sum->rcvbuf_need_bytes = l->rcvbuf_need_bytes;
+		/* the network's evidence, from any trial that had it */
+		if (!sum->network_where[0])
+			snprintf(sum->network_where, sizeof(sum->network_where), "%s",
+				 l->network_where);
 	}
 }
 

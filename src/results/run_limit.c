@@ -26,10 +26,33 @@ static const char *cpu_unknown(const struct results_run *run, const struct resul
 	       "overlay's or VPN's process there was not read";
 }
 
+/* Adds l's places to by and all; the place of the most so far in *best,
+ * the attribution that made it so in *at. Returns what l counted. */
+static uint64_t add_places(const struct loss_attrib *l, uint64_t by[LOSS_PLACE_COUNT],
+			   uint64_t *all, int *best, const struct loss_attrib **at)
+{
+	uint64_t sum = 0;
+
+	for (int pl = 0; pl < LOSS_PLACE_COUNT; pl++) {
+		uint64_t c = loss_place_count(l, (enum loss_place)pl);
+
+		by[pl] += c;
+		sum += c;
+		if (c && (*best < 0 || by[pl] > by[*best])) {
+			*best = pl;
+			*at = l;
+		}
+	}
+	*all += sum;
+	return sum;
+}
+
 /* The place path p's UDP knee trials lost most at, summed over its knees
- * (each at the first rate above its NDR that lost), as the TCP verdict's
- * evidence of where that path drops. */
-static void udp_drop(const struct results_run *run, const struct results_trial *t, unsigned p,
+ * (each at the first rate above its NDR that lost, or, where that trial's
+ * loss was too small to count at any place, its repetition's trials at
+ * that rate and above: a knee whose NDR stands on the exceed ratio), as
+ * the TCP verdict's evidence of where that path drops. */
+static void udp_drop(const struct results_run *run, unsigned p, const struct tcp_limit_ctx *ctx,
 		     char *fix, size_t fixlen, struct tcp_limit_drop *d)
 {
 	uint64_t by[LOSS_PLACE_COUNT] = { 0 }, all = 0;
@@ -42,34 +65,36 @@ static void udp_drop(const struct results_run *run, const struct results_trial *
 
 		if (k->path != p || !k->loss_at_bps)
 			continue;
-		for (int pl = 0; pl < LOSS_PLACE_COUNT; pl++) {
-			uint64_t c = loss_place_count(&k->loss_at, (enum loss_place)pl);
+		if (add_places(&k->loss_at, by, &all, &best, &at))
+			continue;
+		for (size_t j = 0; j < run->ntrials; j++) {
+			const struct results_trial *t = &run->trials[j];
 
-			by[pl] += c;
-			all += c;
-			if (c && (best < 0 || by[pl] > by[best])) {
-				best = pl;
-				at = &k->loss_at;
-			}
+			if (t->kind == RESULTS_TRIAL_KNEE && t->path == p && t->rep == k->rep &&
+			    t->len == k->len && t->target_bps >= k->loss_at_bps && !t->status)
+				add_places(&t->udp.loss_at, by, &all, &best, &at);
 		}
 	}
 	memset(d, 0, sizeof(*d));
 	if (best < 0)
 		return;
-	d->kind = best == LOSS_PLACE_NETWORK	    ? TCP_DROP_NETWORK
+	d->kind = best == LOSS_PLACE_NETWORK
+			  ? (loss_place_network_seen(at) ? TCP_DROP_NETWORK : TCP_DROP_UNACCOUNTED)
 		  : best == LOSS_PLACE_SENDER_QDISC ? TCP_DROP_SHAPER
 						    : TCP_DROP_HOST;
-	d->place = loss_place_name((enum loss_place)best);
+	d->place = loss_place_name_at(at, (enum loss_place)best);
 	d->share = (double)by[best] / (double)all;
 	/* the overlay's daemon reads the sender's TUN and owns the other
-	 * socket that overflows at the receiver */
+	 * socket that overflows at the receiver: the busiest one the lab or
+	 * either end's host facts read (ctx, filled from both) */
 	if (overlay && (best == LOSS_PLACE_SENDER_IF || best == LOSS_PLACE_TUNNEL ||
 			best == LOSS_PLACE_RECEIVER_OTHER)) {
-		d->process = t->overlay_process[0]	   ? t->overlay_process
-			     : t->overlay_quota_process[0] ? t->overlay_quota_process
-							   : NULL;
-		d->process_cpu = t->overlay_thread[0] ? t->overlay_thread_cpu : 0;
-		d->quota_cores = t->overlay_throttled_s > 0 ? t->overlay_quota_cores : 0;
+		d->process = ctx->overlay_process	  ? ctx->overlay_process
+			     : ctx->overlay_quota_process ? ctx->overlay_quota_process
+							  : NULL;
+		d->process_cpu = ctx->overlay_thread ? ctx->overlay_cpu : 0;
+		d->thread = ctx->overlay_thread;
+		d->quota_cores = ctx->overlay_throttled_s > 0 ? ctx->overlay_quota_cores : 0;
 	}
 	loss_place_fix_on(fix, fixlen, at, (enum loss_place)best, overlay, d->process);
 	d->fix = fix;
@@ -140,12 +165,18 @@ void results_trial_tcp_limit(const struct results_run *run, const struct results
 			c.softirq_share = t->softirq[i];
 			c.softirq_cpu = i;
 		}
-	udp_drop(run, t, t->path, fix, sizeof(fix), &c.udp_drop);
 	tcp_limit_drop_of(&t->tcp, overlay,
 			  t->overlay_process[0]		? t->overlay_process
 			  : t->overlay_quota_process[0] ? t->overlay_quota_process
 							: NULL,
 			  place, sizeof(place), &c.trial_drop);
+	/* the lab's read of the daemon, for a drop its own counters placed;
+	 * one the host facts place below carries its reader's own CPU */
+	if (c.trial_drop.process) {
+		c.trial_drop.process_cpu = t->overlay_thread[0] ? t->overlay_thread_cpu : 0;
+		c.trial_drop.thread = t->overlay_thread[0] ? t->overlay_thread : NULL;
+		c.trial_drop.quota_cores = t->overlay_throttled_s > 0 ? t->overlay_quota_cores : 0;
+	}
 	/* both ends' host facts where this build's client read its own */
 	if (t->facts_client.known)
 		tcp_limit_from_facts(t->reverse ? &t->facts_server : &t->facts_client,
@@ -153,10 +184,7 @@ void results_trial_tcp_limit(const struct results_run *run, const struct results
 				     t->reverse ? "the server's host" : "the client's host",
 				     t->reverse ? "the client's host" : "the server's host",
 				     t->tcp.sender.retransmits, &w, &c);
-	if (c.trial_drop.process) {
-		c.trial_drop.process_cpu = t->overlay_thread[0] ? t->overlay_thread_cpu : 0;
-		c.trial_drop.quota_cores = t->overlay_throttled_s > 0 ? t->overlay_quota_cores : 0;
-	}
+	udp_drop(run, t->path, &c, fix, sizeof(fix), &c.udp_drop);
 	tcp_limit_judge(&t->tcp, &c, v);
 }
 
@@ -194,11 +222,12 @@ bool results_tcp_limit_line(const struct results_run *run, unsigned p, unsigned 
 }
 
 static const char *const ndr_names[] = {
-	[NDR_LIMIT_UNKNOWN] = "unknown",   [NDR_LIMIT_GENERATOR] = "generator",
-	[NDR_LIMIT_MAX_RATE] = "max rate", [NDR_LIMIT_NETWORK_RATE] = "network rate",
-	[NDR_LIMIT_NETWORK] = "network",   [NDR_LIMIT_OVERLAY_CPU] = "overlay CPU",
-	[NDR_LIMIT_OVERLAY] = "overlay",   [NDR_LIMIT_HOST_CPU] = "machine CPU",
-	[NDR_LIMIT_SENDER] = "sender",	   [NDR_LIMIT_RECEIVER] = "receiver",
+	[NDR_LIMIT_UNKNOWN] = "unknown",	 [NDR_LIMIT_GENERATOR] = "generator",
+	[NDR_LIMIT_MAX_RATE] = "max rate",	 [NDR_LIMIT_NETWORK_RATE] = "network rate",
+	[NDR_LIMIT_NETWORK] = "network",	 [NDR_LIMIT_OVERLAY_CPU] = "overlay CPU",
+	[NDR_LIMIT_OVERLAY] = "overlay",	 [NDR_LIMIT_HOST_CPU] = "machine CPU",
+	[NDR_LIMIT_SENDER] = "sender",		 [NDR_LIMIT_RECEIVER] = "receiver",
+	[NDR_LIMIT_UNACCOUNTED] = "unaccounted",
 };
 
 const char *ndr_limit_name(enum ndr_limit l)
@@ -288,18 +317,31 @@ static enum ndr_limit place_limit(const struct results_run *run, unsigned p, int
 
 /* The evidence of a knee that lost above its NDR: the rate, the place and
  * the CPU of the trial that lost. */
-static void lost_evidence(const struct ndr_limit_verdict *v, size_t lost, char *buf, size_t len)
+static void lost_evidence(const struct ndr_limit_verdict *v, const struct loss_attrib *at,
+			  size_t lost, char *buf, size_t len)
 {
 	char a[32], b[32];
 	int n;
 
-	n = snprintf(buf, len, "above the NDR (%s) the first rate to lose, %s, lost %.3g %%",
-		     results_fmt_bps(a, sizeof(a), (double)v->ndr_bps),
-		     results_fmt_bps(b, sizeof(b), (double)v->fail_bps), v->fail_loss_pct);
+	/* a search whose every load lost found no NDR: no "NDR (0 bit/s)" */
+	if (v->ndr_bps)
+		n = snprintf(buf, len,
+			     "above the NDR (%s) the first rate to lose, %s, lost %.3g %%",
+			     results_fmt_bps(a, sizeof(a), (double)v->ndr_bps),
+			     results_fmt_bps(b, sizeof(b), (double)v->fail_bps), v->fail_loss_pct);
+	else
+		n = snprintf(
+			buf, len,
+			"no load tried was lossless: the lowest, %s, lost %.3g %%, so there is "
+			"no NDR",
+			results_fmt_bps(b, sizeof(b), (double)v->fail_bps), v->fail_loss_pct);
 	if (n > 0 && (size_t)n < len && v->place >= 0 && lost)
-		n += snprintf(buf + n, len - (size_t)n,
-			      "; of what every trial above the NDR lost, %.0f %% at %s",
-			      v->place_share * 100, loss_place_name((enum loss_place)v->place));
+		n += snprintf(
+			buf + n, len - (size_t)n, "; of what every trial %s lost, %.0f %% %s%s",
+			v->ndr_bps ? "above the NDR" : "of the search", v->place_share * 100,
+			/* "96 % unaccounted: not counted by ..." */
+			v->place == LOSS_PLACE_NETWORK && !loss_place_network_seen(at) ? "" : "at ",
+			loss_place_name_at(at, (enum loss_place)v->place));
 	if (n > 0 && (size_t)n < len && v->overlay_thread[0])
 		n += snprintf(
 			buf + n, len - (size_t)n,
@@ -410,6 +452,48 @@ static void ndr_cpu(const struct results_trial *t, struct ndr_limit_verdict *v)
 	}
 }
 
+/* Of path p's knee trials at len, the fastest one asked whose client read
+ * its host's facts (NULL: none did). */
+static const struct results_trial *fastest_with_facts(const struct results_run *run, unsigned p,
+						      uint32_t len)
+{
+	const struct results_trial *best = NULL;
+
+	for (size_t i = 0; i < run->ntrials; i++) {
+		const struct results_trial *t = &run->trials[i];
+
+		if (t->kind != RESULTS_TRIAL_KNEE || t->path != p || t->len != len || t->status ||
+		    !t->facts_client.known)
+			continue;
+		if (!best || t->target_bps > best->target_bps)
+			best = t;
+	}
+	return best;
+}
+
+/* A sender's limit beside an overlay whose process the host facts read:
+ * on the sender's host it takes the same cores, so its busiest thread is
+ * said with the bound ("; the overlay's busiest thread meanwhile, nebula
+ * (process nebula) on the client's host, at 45 % of a core"). */
+static void lower_bound_cpu(const struct results_run *run, unsigned p, uint32_t len,
+			    struct ndr_limit_verdict *v)
+{
+	const struct results_trial *t = fastest_with_facts(run, p, len);
+	size_t n = strlen(v->evidence);
+
+	if (!t || run->paths[p].kind == RESULTS_PATH_UNDERLAY)
+		return;
+	ndr_cpu(t, v);
+	if (v->overlay_thread[0] && n + 1 < sizeof(v->evidence))
+		snprintf(v->evidence + n, sizeof(v->evidence) - n,
+			 "; the overlay's busiest thread meanwhile, %s%s%s%s on %s, at %.0f %% "
+			 "of a core (at %s asked)",
+			 v->overlay_thread, v->overlay_process[0] ? " (process " : "",
+			 v->overlay_process, v->overlay_process[0] ? ")" : "", v->overlay_where,
+			 v->overlay_cpu * 100,
+			 results_fmt_bps((char[32]){ 0 }, 32, (double)t->target_bps));
+}
+
 bool results_ndr_limit(const struct results_run *run, const struct results_summary *sum, unsigned p,
 		       uint32_t len, struct ndr_limit_verdict *v)
 {
@@ -425,6 +509,8 @@ bool results_ndr_limit(const struct results_run *run, const struct results_summa
 	v->ndr_bps = kp->ndr_bps.n ? (uint64_t)kp->ndr_bps.median : 0;
 	if (kp->ndr_lower_bound) {
 		lower_bound(kp, v);
+		if (!strcmp(kp->ndr_outcome, "generator-limit"))
+			lower_bound_cpu(run, p, len, v);
 		return true;
 	}
 	v->fail_bps = kp->loss_at_bps;
@@ -450,7 +536,7 @@ bool results_ndr_limit(const struct results_run *run, const struct results_summa
 	ndr_cpu(t, v);
 	if (ncpu && t->duration_s > 0 && t->host_cpu_s > 0)
 		v->machine_busy = t->host_cpu_s / t->duration_s / ncpu;
-	lost_evidence(v, lost, v->evidence, sizeof(v->evidence));
+	lost_evidence(v, &kp->loss_at, lost, v->evidence, sizeof(v->evidence));
 
 	if (v->overlay_cpu >= TCP_LIMIT_CPU_BOUND || v->throttled_s > 0) {
 		v->limit = NDR_LIMIT_OVERLAY_CPU;
@@ -467,6 +553,8 @@ bool results_ndr_limit(const struct results_run *run, const struct results_summa
 		return true;
 	}
 	v->limit = place_limit(run, p, v->place);
+	if (v->limit == NDR_LIMIT_NETWORK && !loss_place_network_seen(&kp->loss_at))
+		v->limit = NDR_LIMIT_UNACCOUNTED;
 	if (v->machine_busy >= TCP_LIMIT_MACHINE_BOUND && v->limit != NDR_LIMIT_NETWORK_RATE &&
 	    v->limit != NDR_LIMIT_NETWORK) {
 		v->limit = NDR_LIMIT_HOST_CPU;

@@ -63,6 +63,7 @@ static void reader(const struct hostfacts_proc *p, struct tcp_limit_drop *d)
 		return;
 	d->process = p->comm;
 	d->process_cpu = p->busiest_cores;
+	d->thread = p->busiest[0] ? p->busiest : NULL;
 	if (p->cgroup.found && p->cgroup.quota_cores > 0 && p->cgroup.throttled_ns)
 		d->quota_cores = p->cgroup.quota_cores;
 }

@@ -59,6 +59,15 @@ static double target_bps(const struct tcp_result *t, uint64_t path_bps)
 	return path_bps && (double)path_bps > got * 1.1 ? (double)path_bps : 4 * got;
 }
 
+/* The fix as the test's own -w: SO_RCVBUF and SO_SNDBUF are capped at
+ * net.core.rmem_max and wmem_max (socket(7)), so a -w above the host's
+ * maximum would be cut to it without a word: the value within it. */
+static void sock_buf_within(struct tcp_limit_verdict *v, uint32_t max)
+{
+	v->sock_buf_max = max;
+	v->sock_buf_value = max && v->fix_value > max ? max : v->fix_value;
+}
+
 static void rwnd(const struct tcp_result *t, const struct tcp_limit_ctx *c, const char *rcv_host,
 		 struct tcp_limit_verdict *v)
 {
@@ -92,6 +101,7 @@ static void rwnd(const struct tcp_result *t, const struct tcp_limit_ctx *c, cons
 		return;
 	}
 	v->fix_value = sysctl_value(target * rtt_s / 8 / n / ratio);
+	sock_buf_within(v, d->rmem_max);
 	snprintf(v->fix, sizeof(v->fix),
 		 "raise net.ipv4.tcp_rmem's maximum (its third value) on %s from %u to %llu B: "
 		 "a window for %s at this round trip (%.0f B a stream needed, at the %.0f %% "
@@ -137,6 +147,7 @@ static void sndbuf(const struct tcp_result *t, const struct tcp_limit_ctx *c, co
 		return;
 	}
 	v->fix_value = sysctl_value(target * rtt_s / 8 / n / ratio);
+	sock_buf_within(v, s->wmem_max);
 	snprintf(v->fix, sizeof(v->fix),
 		 "raise net.ipv4.tcp_wmem's maximum (its third value) on %s from %u to %llu B: "
 		 "%s in flight at this round trip (%.0f B a stream, at the %.0f %% of its buffer "
@@ -198,15 +209,12 @@ static void drop_words(char *buf, size_t len, const struct tcp_limit_ctx *c,
 		snprintf(buf + n, len - (size_t)n,
 			 ", whose reader %s was held at its cgroup's quota of %.2f cores",
 			 d->process, d->quota_cores);
-	else if (d->process_cpu >= TCP_LIMIT_CPU_BOUND)
-		snprintf(buf + n, len - (size_t)n,
-			 ", whose reader %s's busiest thread used %.0f %% of a core: it did not "
-			 "keep up",
-			 d->process, d->process_cpu * 100);
 	else if (d->process_cpu > 0)
 		snprintf(buf + n, len - (size_t)n,
-			 ", whose reader %s's busiest thread used %.0f %% of a core", d->process,
-			 d->process_cpu * 100);
+			 ", whose reader %s's busiest thread%s%s used %.0f %% of a core%s",
+			 d->process, d->thread ? " " : "", d->thread ? d->thread : "",
+			 d->process_cpu * 100,
+			 d->process_cpu >= TCP_LIMIT_CPU_BOUND ? ": it did not keep up" : "");
 	else
 		snprintf(buf + n, len - (size_t)n, ", whose reader is %s (its CPU not read)",
 			 d->process);
@@ -241,11 +249,19 @@ static void congestion_fix(char *buf, size_t len, const struct tcp_limit_ctx *c)
 	append(buf, len, s);
 }
 
+/* A thread at a full core, or the machine's cores busy together. */
+static bool cpu_full(const struct tcp_limit_verdict *v, const struct tcp_limit_ctx *c)
+{
+	return v->sender_cpu >= TCP_LIMIT_CPU_BOUND || v->receiver_cpu >= TCP_LIMIT_CPU_BOUND ||
+	       c->overlay_cpu >= TCP_LIMIT_CPU_BOUND ||
+	       (c->machine_cpus && c->machine_busy >= TCP_LIMIT_MACHINE_BOUND);
+}
+
 static void network_rate(const struct tcp_result *t, const struct tcp_limit_ctx *c,
 			 struct tcp_limit_verdict *v)
 {
 	double min_ms = t->sender_limits.min_rtt_us / 1e3;
-	char a[32], more[160];
+	char a[32], more[224];
 
 	v->limit = TCP_LIMIT_NETWORK_RATE;
 	snprintf(v->evidence, sizeof(v->evidence),
@@ -258,7 +274,17 @@ static void network_rate(const struct tcp_result *t, const struct tcp_limit_ctx 
 		snprintf(more, sizeof(more),
 			 "; not every host's CPU was read, but the network's "
 			 "queue was seen");
-	else
+	else if (cpu_full(v, c)) {
+		char m[40] = "";
+
+		if (c->machine_cpus)
+			snprintf(m, sizeof(m), "; the machine's cores %.0f %% busy",
+				 c->machine_busy * 100);
+		snprintf(more, sizeof(more),
+			 "; a CPU was full too (threads of a core: sending %.0f %%, receiving %.0f "
+			 "%%, the overlay's %.0f %%%s), but the flow reached the link's rate",
+			 v->sender_cpu * 100, v->receiver_cpu * 100, c->overlay_cpu * 100, m);
+	} else
 		snprintf(more, sizeof(more),
 			 "; no host's thread at a core (sending %.0f %%, receiving %.0f %%, the "
 			 "overlay's %.0f %%)",
@@ -332,13 +358,22 @@ static void loss(const struct tcp_result *t, const struct tcp_limit_ctx *c,
 		 "resent (%u segments), the round trip %.2f ms above its least %.3f ms",
 		 v->cwnd * 100, v->retrans_ratio * 100, t->sender.retransmits, v->queue_ms,
 		 t->sender_limits.min_rtt_us / 1e3);
-	if (d && d->kind != TCP_DROP_NETWORK) {
+	if (d && d->kind != TCP_DROP_NETWORK && d->kind != TCP_DROP_UNACCOUNTED) {
 		drop_words(more, sizeof(more), c, d);
 		append(v->evidence, sizeof(v->evidence), more);
 		drop_fix(v->fix, sizeof(v->fix), d);
 		return;
 	}
-	if (d) {
+	if (d && d->kind == TCP_DROP_UNACCOUNTED) {
+		append(v->evidence, sizeof(v->evidence),
+		       "; this path's UDP trials lost them where no counter ovlperf reads on "
+		       "either host saw it (unaccounted), and nothing says the path between them "
+		       "loses");
+		snprintf(v->fix, sizeof(v->fix), "%s",
+			 d->fix ? d->fix : "find where first: no counter on either host saw them");
+		/* no link is known to lose: no congestion control against it */
+		return;
+	} else if (d) {
 		append(v->evidence, sizeof(v->evidence),
 		       d == &c->trial_drop
 			       ? "; no host's counter rose over this test: lost between the hosts"
@@ -360,6 +395,15 @@ static void loss(const struct tcp_result *t, const struct tcp_limit_ctx *c,
 	congestion_fix(v->fix, sizeof(v->fix), c);
 }
 
+/* The known link rate reached (the lab's shaper, a [link] rate, as the
+ * payload's share of it: 90 % of it or more): the network's, whatever
+ * the CPU; a machine that fills its cores beside a flow at its link's
+ * rate did not hold that flow back. */
+static bool link_rate_reached(const struct tcp_result *t, const struct tcp_limit_ctx *c)
+{
+	return c->path_bps && (double)t->goodput_bps >= 0.9 * (double)c->path_bps;
+}
+
 static void window_causes(const struct tcp_result *t, const struct tcp_limit_ctx *c,
 			  struct tcp_limit_verdict *v)
 {
@@ -371,8 +415,7 @@ static void window_causes(const struct tcp_result *t, const struct tcp_limit_ctx
 	/* a known link rate reached is the network's, whatever else; so is a
 	 * shaper (or a full interface queue) seen holding or dropping this
 	 * test's packets where no host's place dropped them */
-	if ((c->path_bps && (double)t->goodput_bps >= 0.9 * (double)c->path_bps) ||
-	    (c->trial_drop.kind == TCP_DROP_SHAPER && !host_drop)) {
+	if (link_rate_reached(t, c) || (c->trial_drop.kind == TCP_DROP_SHAPER && !host_drop)) {
 		network_rate(t, c, v);
 		return;
 	}
@@ -617,7 +660,7 @@ void tcp_limit_judge(const struct tcp_result *t, const struct tcp_limit_ctx *c,
 		return;
 	}
 	if (v->cwnd_B > 0 && inflight >= WINDOW_USED * v->cwnd_B) {
-		if (!cpu_bound(c, snd_host, rcv_host, v))
+		if (link_rate_reached(t, c) || !cpu_bound(c, snd_host, rcv_host, v))
 			window_causes(t, c, v);
 		return;
 	}
@@ -634,7 +677,7 @@ void tcp_limit_judge(const struct tcp_result *t, const struct tcp_limit_ctx *c,
 		sndbuf(t, c, snd_host, v);
 		return;
 	}
-	if (!cpu_bound(c, snd_host, rcv_host, v))
+	if (link_rate_reached(t, c) || !cpu_bound(c, snd_host, rcv_host, v))
 		window_causes(t, c, v);
 }
 

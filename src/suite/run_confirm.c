@@ -116,6 +116,9 @@ static void confirm_one(struct run *r, const struct results_tcp_point *pt,
 	}
 	if (p.action == CONFIRM_RMEM || p.action == CONFIRM_WMEM)
 		rc = set_max(r, &p, &u, c);
+	else if (p.action == CONFIRM_SOCK_BUF && p.max_name && p.max)
+		snprintf(c->applied, sizeof(c->applied), "-w %llu (within the %s, %u B)",
+			 (unsigned long long)p.value, p.max_name, p.max);
 	else if (p.action == CONFIRM_SOCK_BUF)
 		snprintf(c->applied, sizeof(c->applied), "-w %llu", (unsigned long long)p.value);
 	else

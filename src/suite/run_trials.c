@@ -226,6 +226,7 @@ static int do_trial(struct run *r, const struct trial_req *q, struct knee_measur
 		t->load_pct = q->load_pct;
 		t->start_s = (double)(start - r->t0) / 1e9;
 		results_trial_from_load(t, &lr);
+		results_trial_network_where(r->res, t);
 		t->status = rc < 0 ? rc : 0;
 		if (rc < 0 && !t->error[0])
 			snprintf(t->error, sizeof(t->error), "%s", strerror(-rc));

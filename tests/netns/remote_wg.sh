@@ -11,10 +11,8 @@
 set -eu
 cmd=$1 name=$2
 if [ "$cmd" = down ]; then
-	dir=$3
-	for end in c s; do
-		[ -f "$dir/$name$end.pid" ] && kill "$(cat "$dir/$name$end.pid")" 2>/dev/null || true
-	done
+	source "$(dirname "$0")/vpn_ends.sh"
+	vpn_ends_down "$name" "$3"
 	exit 0
 fi
 c=$3 s=$4 saddr=$5 dir=$6

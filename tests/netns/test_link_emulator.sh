@@ -28,56 +28,12 @@ source "$(dirname "$0")/lib.sh"
 NA=ovl-le-a NB=ovl-le-b NL=ovl-le-l
 WORK=$(mktemp -d /tmp/ovl-le.XXXXXX)
 on_exit "rm -rf $WORK"
-for ns in $NA $NB $NL; do
-	ip netns del $ns 2>/dev/null || true
-	ip netns add $ns
-	on_exit "ip netns del $ns"
-	# No router solicitations (the default repeats them for ever): only the
-	# test's packets cross the link.
-	ip netns exec $ns sysctl -qw net.ipv6.conf.default.router_solicitations=0
-done
+# hosts A (198.18.77.1) and B (.2), the link's ends a and b in NL
+link_hosts $NA $NB $NL 77
 
-# host veth le0 <-> link end a (host A) and b (host B)
-ip link add le0 netns $NA type veth peer name a netns $NL
-ip link add le0 netns $NB type veth peer name b netns $NL
-# The link's ends carry no addresses and send nothing of their own.
-ip netns exec $NL sysctl -qw net.ipv6.conf.a.disable_ipv6=1 net.ipv6.conf.b.disable_ipv6=1
-ip -n $NL link set dev a up
-ip -n $NL link set dev b up
-n=1
-for ns in $NA $NB; do
-	ip -n $ns addr add 198.18.77.$n/24 dev le0
-	ip -n $ns addr add 2001:2:0:77::$n/64 dev le0 nodad
-	ip -n $ns link set le0 up
-	ip -n $ns link set lo up
-	n=$((n + 1))
-done
-# Permanent neighbours: no ARP or ND crosses the link (they would be delayed
-# and dropped too, and the loss count would not be ping's alone).
-mac() { ip -n "$1" -j link show le0 | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["address"])'; }
-MA=$(mac $NA) MB=$(mac $NB)
-ip -n $NA neigh replace 198.18.77.2 lladdr "$MB" dev le0 nud permanent
-ip -n $NA neigh replace 2001:2:0:77::2 lladdr "$MB" dev le0 nud permanent
-ip -n $NB neigh replace 198.18.77.1 lladdr "$MA" dev le0 nud permanent
-ip -n $NB neigh replace 2001:2:0:77::1 lladdr "$MA" dev le0 nud permanent
-
-LINK_PID=
-# link_start ARGS...: `ovlperf link run` in the link namespace; returns once
-# its counter file exists (its readiness), fails if it dies first.
-link_start()
-{
-	rm -f "$WORK/c"
-	ip netns exec $NL "$OVLPERF" link run --a a --b b --counters "$WORK/c" "$@" \
-		>>"$WORK/link.log" 2>&1 &
-	LINK_PID=$!
-	on_exit "kill $LINK_PID 2>/dev/null; wait $LINK_PID 2>/dev/null"
-	for _ in $(seq 200); do
-		[ -e "$WORK/c" ] && return 0
-		kill -0 $LINK_PID 2>/dev/null || fail "link run $* died: $(cat "$WORK/link.log")"
-		sleep 0.05
-	done
-	fail "link run $* did not start"
-}
+# link_start ARGS...: lib.sh's link_run_in, in the link namespace, with
+# this test's counter file
+link_start() { link_run_in $NL "$WORK/c" "$WORK/link.log" "$@"; }
 
 # link_stop: SIGTERM; the process must exit 0 and mark its file exited.
 link_stop()

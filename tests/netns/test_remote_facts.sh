@@ -23,23 +23,7 @@ source "$(dirname "$0")/lib.sh"
 C=fa-c S=fa-s
 DIR=$(mktemp -d /tmp/ovlperf-facts.XXXXXX)
 on_exit "rm -rf '$DIR'"
-ns_del() { ip netns del "$C" 2>/dev/null || true; ip netns del "$S" 2>/dev/null || true; }
-ns_del
-on_exit ns_del
-ip netns add "$C"
-ip netns add "$S"
-ip -n "$C" link set lo up
-ip -n "$S" link set lo up
-ip -n "$C" link add fac0 type veth peer name fas0 netns "$S"
-ip -n "$C" addr add 198.18.40.2/24 dev fac0
-ip -n "$C" addr add 2001:2:0:40::2/64 dev fac0 nodad
-ip -n "$S" addr add 198.18.40.1/24 dev fas0
-ip -n "$S" addr add 2001:2:0:40::1/64 dev fas0 nodad
-ip -n "$C" link set fac0 up
-ip -n "$S" link set fas0 up
-
-# py FILE EXPR: a value of a JSON document (d)
-py() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"; }
+plain_pair "$C" "$S" fac0 fas0 40
 
 # --- an older server -----------------------------------------------------------
 SERVER_PORT=5212 server_in "$S" "$DIR/old.log" server --no-host-facts -p 5212
@@ -101,29 +85,9 @@ PY
 	ok "$addr: $(cut -d' ' -f2- "$DIR/wg.check")"
 done
 
-# tx_dropped of the client's TUN, as `ip -s link` says it
-tun_txdrop() { ip -n "$C" -s -j link show fawgc | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["stats64"]["tx"]["dropped"])'; }
-# A UDP load the daemon cannot carry: the kernel drops at its TUN's queue
-# what wireguard-go did not read in time. A run without drops says nothing
-# of their count: tried again, up to three times.
+# a UDP load wireguard-go cannot carry: its TUN's tx drops (lib.sh)
 for addr in 198.19.6.2 2001:2:0:66::2; do
-	for try in 1 2 3; do
-		d0=$(tun_txdrop)
-		ip netns exec "$C" "$OVLPERF" client -c "$addr" -u -b 20G -l 1300 -t 2 --json \
-			>"$DIR/wgu.json" 2>"$DIR/wgu.err" || fail "UDP over wireguard-go ($addr) failed"
-		d1=$(tun_txdrop)
-		[ $((d1 - d0)) -gt 0 ] && break
-	done
-	[ $((d1 - d0)) -gt 0 ] || fail "$addr: no TUN tx drops in 3 tries: no premise"
-	facts=$(py "$DIR/wgu.json" "[l['tx_drops'] for l in d['host_facts']['client']['links'] if l['name'] == 'fawgc' and l['tun']][0]")
-	# the facts' window lies within the one around the client: never more
-	# than ip -s link counted around it, and most of it (the queue fills
-	# some milliseconds after the streams start, and what the sender had
-	# queued still meets the full TUN after the window: a CI under ASan
-	# counted 94.7 % in the window, 221894 of 234261)
-	[ "$facts" -le $((d1 - d0)) ] && [ "$facts" -ge $(((d1 - d0) * 85 / 100)) ] ||
-		fail "$addr: the client's facts say $facts TUN tx drops, ip -s link $((d1 - d0))"
-	ok "$addr: fawgc's tx drops: facts $facts, ip -s link $((d1 - d0))"
+	tun_txdrop_check "$C" fawgc "$addr" "$DIR"
 done
 kill "$NEW"
 wait "$NEW" 2>/dev/null || true

@@ -120,6 +120,9 @@ static inline void fixture_udp(struct results_run *run, unsigned path, enum resu
 	t->udp.owd.p50_ns = (uint64_t)(p50_ms * 1e6);
 	t->udp.owd.p99_ns = (uint64_t)(p99_ms * 1e6);
 	t->udp.loss_at.network = t->udp.lost;
+	/* the fixture's lab link lost them: the network, with its evidence */
+	snprintf(t->udp.loss_at.network_where, sizeof(t->udp.loss_at.network_where),
+		 "lab link 0 (its 1 Gbit/s shaper, reached)");
 	t->udp.jitter_ms = 0.01;
 }
 
@@ -145,6 +148,8 @@ static inline void fixture_knee(struct results_run *run, unsigned path, uint64_t
 	k->max_rx_bps = pdr_mbit * 1100000;
 	k->loss_at.receiver_rcvbuf = 7;
 	k->loss_at.network = 3;
+	snprintf(k->loss_at.network_where, sizeof(k->loss_at.network_where),
+		 "lab link 0 (its 1 Gbit/s shaper, reached)");
 	k->loss_at_bps = k->ndr_upper_bps;
 }
 

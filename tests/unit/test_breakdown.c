@@ -357,6 +357,47 @@ static void test_ndr_limits(void **state)
 	ndr_case(&run, &v);
 	assert_int_equal(v.limit, NDR_LIMIT_GENERATOR);
 	assert_non_null(strstr(v.evidence, "at least"));
+	assert_null(strstr(v.evidence, "busiest thread"));
+	results_free(&run);
+
+	/* the same bound between real hosts beside Nebula, found by its TUN on
+	 * the client's host: its process and busiest thread said with it */
+	run_make(&run);
+	run.paths[1].kind = RESULTS_PATH_EXTERNAL;
+	knee_trial(&run, 1, 66900000, 1, 0.9, 0);
+	ft = knee_trial(&run, 1, 73000000, 1, 0.9, 0);
+	ft->facts_client.known = ft->facts_server.known = true;
+	ft->facts_client.softirq_busiest = ft->facts_server.softirq_busiest = -1;
+	ft->facts_client.nprocs = 1;
+	ft->facts_client.procs[0] = (struct hostfacts_proc){ .comm = "nebula",
+							     .found_by = HOSTFACTS_BY_TUN,
+							     .tun = "nb4c",
+							     .busiest = "nebula",
+							     .busiest_cores = 0.45 };
+	k = knee_found(&run, 1, 66900000, 0);
+	k->ndr_upper_bps = 0;
+	k->loss_at_bps = 0;
+	snprintf(k->ndr_outcome, sizeof(k->ndr_outcome), "generator-limit");
+	ndr_case(&run, &v);
+	assert_int_equal(v.limit, NDR_LIMIT_GENERATOR);
+	assert_non_null(strstr(v.evidence,
+			       "the overlay's busiest thread meanwhile, nebula (process "
+			       "nebula) on the client's host, at 45 % of a core (at 73"));
+	results_free(&run);
+
+	/* every load the search tried lost (Nebula's lowest, 153 Mbit/s, lost
+	 * 56 % at its TUN): no NDR, and never "above the NDR (0 bit/s)" */
+	run_make(&run);
+	run.paths[1].kind = RESULTS_PATH_EXTERNAL;
+	ft = knee_trial(&run, 1, 153000000, 0.436, 0.9, 0);
+	ft->udp.loss_at.sender_link = ft->udp.lost;
+	knee_found(&run, 1, 0, 153000000);
+	ndr_case(&run, &v);
+	assert_int_equal(v.limit, NDR_LIMIT_OVERLAY);
+	assert_non_null(strstr(v.evidence, "no load tried was lossless: the lowest, 153 Mbit/s, "
+					   "lost 56.4 %, so there is no NDR; of what every trial "
+					   "of the search lost, 100 % at the sender's interface"));
+	assert_null(strstr(v.evidence, "0 bit/s"));
 	results_free(&run);
 }
 

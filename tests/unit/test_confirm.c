@@ -32,6 +32,20 @@ static void test_plan(void **state)
 	/* between hosts the far host's sysctl is its owner's: the test's -w */
 	confirm_plan_of(&v, false, &p);
 	assert_int_equal(p.action, CONFIRM_SOCK_BUF);
+	/* ... within the net.core.rmem_max that caps SO_RCVBUF there (a
+	 * stock Debian host's 212992 B): a -w above it would be cut to it */
+	v.sock_buf_value = 212992;
+	v.sock_buf_max = 212992;
+	confirm_plan_of(&v, false, &p);
+	assert_int_equal(p.action, CONFIRM_SOCK_BUF);
+	assert_int_equal(p.value, 212992);
+	assert_int_equal(p.max, 212992);
+	assert_non_null(strstr(p.max_name, "net.core.rmem_max of the receiving host"));
+	/* in the lab its own sysctl, whatever -w could do */
+	confirm_plan_of(&v, true, &p);
+	assert_int_equal(p.action, CONFIRM_RMEM);
+	assert_int_equal(p.value, 4u << 20);
+	v.sock_buf_value = v.sock_buf_max = 0;
 	/* the test set -w itself: a larger -w, in the lab too */
 	v.sock_buf_fix = true;
 	confirm_plan_of(&v, true, &p);

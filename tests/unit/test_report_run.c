@@ -579,6 +579,10 @@ static void test_fmt(void **state)
 	assert_string_equal(b, "2m31s");
 	report_run_loss_where(b, sizeof(b), &none);
 	assert_string_equal(b, "no loss counted");
+	/* the rest past every counter, no evidence of the network */
+	report_run_loss_where(b, sizeof(b), &net);
+	assert_string_equal(b, "unaccounted 100%");
+	snprintf(net.network_where, sizeof(net.network_where), "lab link 0 (loss 1%%)");
 	report_run_loss_where(b, sizeof(b), &net);
 	assert_string_equal(b, "network 100%");
 	net.tunnel = 1;

@@ -221,6 +221,47 @@ static const struct {
 	  NULL,
 	  NULL,
 	  NULL },
+	/* a 953 Mbit/s flow through the lab's 1 Gbit/s tbf (956 Mbit/s of
+	 * payload) while other work filled the machine's 2 cores: the link's
+	 * rate, not the machine's CPU */
+	{ "link rate reached, machine busy",
+	  953e6,
+	  1.2,
+	  0.1,
+	  0.0001,
+	  { .path_bps = 956400000, .machine_cpus = 2, .machine_busy = 0.97 },
+	  TCP_LIMIT_NETWORK_RATE,
+	  "the flow reached the link's rate; the path's rate is 956",
+	  "no host's thread",
+	  "path's rate",
+	  "more cores" },
+	/* the same with the overlay's thread at a full core beside it */
+	{ "link rate reached, overlay thread at a core",
+	  953e6,
+	  1.2,
+	  0.1,
+	  0.0001,
+	  { .path_bps = 956400000,
+	    .overlay_cpu = 0.99,
+	    .overlay_thread = "ovl-tx0",
+	    .overlay_host = "lab host 0" },
+	  TCP_LIMIT_NETWORK_RATE,
+	  "the overlay's 99 %",
+	  "no host's thread",
+	  "path's rate",
+	  NULL },
+	/* below the link's rate the busy machine is the limit */
+	{ "below the link rate, machine busy",
+	  600e6,
+	  1.2,
+	  0.1,
+	  0.0001,
+	  { .path_bps = 956400000, .machine_cpus = 2, .machine_busy = 0.97 },
+	  TCP_LIMIT_HOST_CPU,
+	  "cores were 97 % busy",
+	  NULL,
+	  "more cores",
+	  NULL },
 	/* ... and the link's rate known: the network's, whatever is unread */
 	{ "link rate known",
 	  287e6,
@@ -331,6 +372,231 @@ static void test_run_between_hosts(void **state)
 	assert_int_equal(v.limit, TCP_LIMIT_NETWORK_RATE);
 }
 
+/* One end's Nebula, found by its TUN: its cores and its busiest thread's. */
+static void nebula_at(struct hostfacts_proc *p, int pid, const char *tun, uint16_t port,
+		      double cores, double busiest)
+{
+	*p = (struct hostfacts_proc){ .pid = pid,
+				      .comm = "nebula",
+				      .found_by = HOSTFACTS_BY_TUN,
+				      .udp_port = port,
+				      .cores = cores,
+				      .busiest = "nebula",
+				      .busiest_cores = busiest };
+	snprintf(p->tun, sizeof(p->tun), "%s", tun);
+}
+
+/* A run between two hosts, Nebula found by its TUN at both ends by their
+ * host facts (no lab, no process = key: the trial's own overlay fields
+ * empty): 11434 drops at the far Nebula's UDP socket against 11334
+ * segments resent. Its reader is the far Nebula, whose CPU the far host
+ * read: its busiest thread named with its share, never "not read". */
+static void test_run_facts_reader(void **state)
+{
+	struct results_run run;
+	struct results_trial tr;
+	struct tcp_limit_verdict v;
+	struct hostfacts *snd = &tr.facts_client, *rcv = &tr.facts_server;
+	struct results_knee k;
+
+	(void)state;
+	memset(&run, 0, sizeof(run));
+	memset(&tr, 0, sizeof(tr));
+	run.npaths = 1;
+	run.paths[0].kind = RESULTS_PATH_EXTERNAL;
+	run.ntrials = 1;
+	run.trials = &tr;
+	tr.kind = RESULTS_TRIAL_TCP;
+	tr.streams = 1;
+	tr.duration_s = 2;
+	tcp(&tr.tcp, 319e6, 1.25, 0.097, 0.15);
+	tr.tcp.sender.retransmits = 11334;
+	snd->known = rcv->known = true;
+	snd->softirq_busiest = rcv->softirq_busiest = -1;
+	snd->nprocs = rcv->nprocs = 1;
+	nebula_at(&snd->procs[0], 6781, "nbxc", 55494, 0.55, 0.32);
+	nebula_at(&rcv->procs[0], 6780, "nbxs", 4242, 0.48, 0.22);
+	rcv->nsocks = 1;
+	rcv->socks[0] = (struct hostfacts_sock){
+		.pid = 6780, .comm = "nebula", .port = 4242, .family = 6, .drops = 11434
+	};
+	results_trial_tcp_limit(&run, &tr, &v);
+	print_message("%s: %s; fix: %s\n", tcp_limit_name(v.limit), v.evidence, v.fix);
+	assert_int_equal(v.limit, TCP_LIMIT_LOSS);
+	assert_non_null(strstr(v.evidence, "the receiving host's UDP port 4242 of nebula"));
+	assert_non_null(strstr(v.evidence, "whose reader nebula's busiest thread nebula used 22 % "
+					   "of a core"));
+	assert_null(strstr(v.evidence, "not read"));
+	assert_null(strstr(v.evidence, "network rate"));
+	assert_non_null(strstr(v.fix, "nebula"));
+	/* no drop counted over the TCP test, the path's UDP trials lost 92 %
+	 * at the sender's TUN: its reader the busiest Nebula the facts read */
+	rcv->nsocks = 0;
+	memset(&k, 0, sizeof(k));
+	k.loss_at_bps = 173000000;
+	k.loss_at.sender_link = 9200;
+	k.loss_at.network = 800;
+	run.knees = &k;
+	run.nknees = 1;
+	results_trial_tcp_limit(&run, &tr, &v);
+	print_message("%s: %s; fix: %s\n", tcp_limit_name(v.limit), v.evidence, v.fix);
+	assert_int_equal(v.limit, TCP_LIMIT_LOSS);
+	assert_non_null(strstr(v.evidence, "dropped at the sender's interface (92 %"));
+	assert_non_null(
+		strstr(v.evidence, "whose reader nebula's busiest thread nebula used 32 %"));
+	assert_non_null(strstr(v.fix, "(nebula)"));
+}
+
+/* A TCP trial on run's path 0, 2 % resent, none of its own counters
+ * risen: its verdict in v, from the path's UDP trials. */
+static void tcp_lossy_limit(struct results_run *run, struct tcp_limit_verdict *v)
+{
+	struct results_trial *t = results_add_trial(run);
+
+	assert_non_null(t);
+	t->kind = RESULTS_TRIAL_TCP;
+	t->streams = 1;
+	t->duration_s = 3;
+	tcp(&t->tcp, 3.8e9, 0.39, 0.004, 0.02);
+	results_trial_tcp_limit(run, t, v);
+}
+
+/* A loss past every counter both hosts keep: the network's only with
+ * evidence of it (a lab link whose conditions lose, or whose shaper the
+ * trial reached), else unaccounted with what was read; the TCP verdict
+ * of the same path says so too. The built-in overlay between two plain
+ * namespaces lost 96 % of its datagrams above its NDR past every counter,
+ * on veths that cannot lose. */
+static const struct {
+	const char *name;
+	double loss_pct;   /* the lab link's random loss, 0: none */
+	uint64_t rate_bps; /* its shaper, 0: none */
+	uint64_t fail_bps; /* the first rate that lost */
+	enum ndr_limit want;
+	const char *says, *fix_says;
+	enum tcp_drop_kind tcp;
+} unaccounted_cases[] = {
+	{ "veths between real hosts", 0, 0, 3200000000, NDR_LIMIT_UNACCOUNTED,
+	  "96 % unaccounted: not counted by any counter ovlperf reads on either host",
+	  "no link rate reached", TCP_DROP_UNACCOUNTED },
+	{ "a lab link's 1 % loss", 1, 0, 3200000000, NDR_LIMIT_NETWORK,
+	  "96 % at the network between the hosts", "lab link 0 (loss 1%)", TCP_DROP_NETWORK },
+	/* (TCP through a shaper: its rate, not judged here) */
+	{ "a 1 Gbit/s shaper below its rate", 0, 1000000000, 300000000, NDR_LIMIT_UNACCOUNTED,
+	  "96 % unaccounted", "find where first", TCP_DROP_NONE },
+	{ "a 1 Gbit/s shaper reached", 0, 1000000000, 960000000, NDR_LIMIT_NETWORK,
+	  "96 % at the network between the hosts", "its 1 Gbit/s shaper, reached", TCP_DROP_NONE },
+};
+
+static void test_unaccounted(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(unaccounted_cases) / sizeof(unaccounted_cases[0]); i++) {
+		const __typeof__(unaccounted_cases[0]) *u = &unaccounted_cases[i];
+		struct results_run run;
+		struct results_summary sum;
+		struct results_trial *t;
+		struct results_knee *k;
+		struct ndr_limit_verdict v;
+		struct tcp_limit_verdict tv;
+
+		results_init(&run);
+		assert_true(results_add_path(&run, "builtin", RESULTS_PATH_BUILTIN, "198.19.0.2",
+					     1420) >= 0);
+		if (u->loss_pct > 0 || u->rate_bps) {
+			run.nlinks = 1;
+			run.links[0].rate_bps = u->rate_bps;
+			run.links[0].dir[0].loss_pct = u->loss_pct;
+			snprintf(run.links[0].conditions, sizeof(run.links[0].conditions),
+				 "loss 1%%");
+		}
+		t = results_add_trial(&run);
+		t->kind = RESULTS_TRIAL_KNEE;
+		t->len = 1400;
+		t->target_bps = u->fail_bps;
+		t->duration_s = 1;
+		t->udp.sent = u->fail_bps / (1400 * 8);
+		t->udp.lost = t->udp.sent / 2;
+		t->udp.received = t->udp.sent - t->udp.lost;
+		t->udp.loss_at.network = t->udp.lost * 96 / 100;
+		t->udp.loss_at.sender_link = t->udp.lost - t->udp.loss_at.network;
+		results_trial_network_where(&run, t);
+		k = results_add_knee(&run);
+		k->len = 1400;
+		k->found = k->pdr_found = true;
+		snprintf(k->ndr_outcome, sizeof(k->ndr_outcome), "found");
+		snprintf(k->pdr_outcome, sizeof(k->pdr_outcome), "found");
+		k->ndr_lower_bps = k->ndr_lower_achieved_bps = u->fail_bps * 9 / 10;
+		k->pdr_lower_bps = k->pdr_lower_achieved_bps = k->ndr_lower_bps;
+		k->ndr_upper_bps = k->loss_at_bps = u->fail_bps;
+		k->loss_at = t->udp.loss_at;
+		assert_int_equal(results_aggregate(&run, &sum), 0);
+		assert_true(results_ndr_limit(&run, &sum, 0, 1400, &v));
+		print_message("%s: %s: %s; fix: %s\n", u->name, ndr_limit_name(v.limit), v.evidence,
+			      v.fix);
+		assert_int_equal(v.limit, u->want);
+		assert_non_null(strstr(v.evidence, u->says));
+		assert_true(strstr(v.fix, u->fix_says) ||
+			    strstr(t->udp.loss_at.network_where, u->fix_says));
+		/* a TCP trial of the path, lossy, none of its own counters rose */
+		if (u->tcp == TCP_DROP_NONE) {
+			results_summary_free(&sum);
+			results_free(&run);
+			continue;
+		}
+		tcp_lossy_limit(&run, &tv);
+		print_message("  TCP: %s: %s; fix: %s\n", tcp_limit_name(tv.limit), tv.evidence,
+			      tv.fix);
+		assert_int_equal(tv.limit, TCP_LIMIT_LOSS);
+		if (u->tcp == TCP_DROP_UNACCOUNTED) {
+			assert_non_null(strstr(tv.evidence, "(unaccounted)"));
+			assert_null(strstr(tv.evidence, "between the hosts"));
+			assert_null(strstr(tv.fix, "random loss on a link"));
+		} else {
+			assert_non_null(strstr(tv.evidence, "lost them between the hosts"));
+		}
+		results_summary_free(&sum);
+		results_free(&run);
+	}
+}
+
+/* The built-in overlay between two plain namespaces: its knee's first
+ * lossy rate (2.78 Gbit/s) lost too little to count at any place, the
+ * repetition's trials above it lost past every counter. The TCP verdict
+ * reads those, never "no UDP trial on this path lost any". */
+static void test_udp_drop_above(void **state)
+{
+	struct results_run run;
+	struct results_trial *t;
+	struct results_knee *k;
+	struct tcp_limit_verdict v;
+	const uint64_t rate[2] = { 2777284973, 3200000000 };
+
+	(void)state;
+	results_init(&run);
+	assert_true(results_add_path(&run, "builtin", RESULTS_PATH_BUILTIN, "198.19.0.2", 1420) >=
+		    0);
+	for (unsigned i = 0; i < 2; i++) {
+		t = results_add_trial(&run);
+		t->kind = RESULTS_TRIAL_KNEE;
+		t->len = 1200;
+		t->target_bps = rate[i];
+		t->udp.sent = 100000;
+		t->udp.lost = i ? 20000 : 0;
+		t->udp.loss_at.network = i ? 19400 : 0;
+		t->udp.loss_at.sender_link = i ? 600 : 0;
+	}
+	k = results_add_knee(&run);
+	k->len = 1200;
+	k->loss_at_bps = rate[0];
+	tcp_lossy_limit(&run, &v);
+	print_message("%s: %s; fix: %s\n", tcp_limit_name(v.limit), v.evidence, v.fix);
+	assert_int_equal(v.limit, TCP_LIMIT_LOSS);
+	assert_non_null(strstr(v.evidence, "(unaccounted)"));
+	assert_null(strstr(v.evidence, "lost any"));
+	results_free(&run);
+}
+
 /* A TCP test's own counters: a host's drops of a tenth of the segments
  * resent or more name the place (over an overlay its TUN and its reader);
  * fewer are other traffic's; a shaper that held packets back is the
@@ -437,7 +703,7 @@ static void test_facts(void **state)
 	assert_int_equal(v.limit, TCP_LIMIT_LOSS);
 	assert_non_null(strstr(v.evidence, "dropped at the sending host's TUN wg0 (tx drops) (9000 "
 					   "packets, counted over this test), whose reader "
-					   "wireguard-go's busiest thread used 60 %"));
+					   "wireguard-go's busiest thread wireguard-go used 60 %"));
 	assert_non_null(strstr(v.fix, "more CPU for wireguard-go"));
 	assert_null(strstr(v.fix, "bbr"));
 	assert_null(strstr(v.fix, "txqueuelen"));
@@ -520,6 +786,9 @@ int main(void)
 		cmocka_unit_test(test_cases),
 		cmocka_unit_test(test_sender_interface_fix),
 		cmocka_unit_test(test_run_between_hosts),
+		cmocka_unit_test(test_run_facts_reader),
+		cmocka_unit_test(test_unaccounted),
+		cmocka_unit_test(test_udp_drop_above),
 		cmocka_unit_test(test_own_counters),
 		cmocka_unit_test(test_facts),
 	};
