@@ -57,12 +57,15 @@ static bool summary_tcp(cJSON *arr, const struct results_run *run,
 }
 
 /* "exact", "lower_bound", "upper_bound" (below the search's minimum: the
- * rate it lost at, in ndr_upper / pdr_upper) or "none". */
+ * rate it lost at, in ndr_upper / pdr_upper), "fit" (the headline is the
+ * fit: ndr_fit, pdr_fit) or "none" (none found, or the path changed). */
 static const char *knee_bound_name(const struct results_knee_point *p, bool pdr)
 {
 	const struct results_stat *s;
 	enum overhead_bound b;
 
+	if ((pdr ? p->pdr_head : p->ndr_head) == RESULTS_HEAD_FIT)
+		return "fit";
 	if (!overhead_knee_figure(p, pdr, &s, &b))
 		return "none";
 	return overhead_figure_bound_name(b);
@@ -96,7 +99,7 @@ static bool add_fit_reps(cJSON *j, const struct results_knee_point *p)
 
 /* Where the soft knee lies, fitted from every trial (knee_fit.h); null
  * when the trials give no fit (a sharp knee: the bounds are the answer). */
-static bool add_knee_fit(cJSON *o, const struct results_knee_point *p)
+static bool add_ndr_fit(cJSON *o, const struct results_knee_point *p)
 {
 	const struct knee_fit *f = &p->ndr_fit;
 	cJSON *j;
@@ -113,6 +116,29 @@ static bool add_knee_fit(cJSON *o, const struct results_knee_point *p)
 	       rj_add_num(j, "trials", f->ntrials) && rj_add_num(j, "lossy_trials", f->nbad) &&
 	       add_stat(j, "repetitions_bps", &p->ndr_fit_rep_bps) &&
 	       rj_add_num(j, "spread", p->ndr_fit_spread) && add_fit_reps(j, p);
+}
+
+/* The PDR goal's fit (its load and interval); null without one. */
+static bool add_pdr_fit(cJSON *o, const struct results_knee_point *p)
+{
+	const struct knee_fit *f = &p->pdr_fit;
+	cJSON *j;
+
+	if (!(f->load_bps > 0))
+		return rj_add_child(o, "pdr_fit", cJSON_CreateNull());
+	j = cJSON_CreateObject();
+	return rj_add_child(o, "pdr_fit", j) && rj_add_num(j, "load_bps", f->load_bps) &&
+	       rj_add_num(j, "low_bps", f->low_bps) && rj_add_num(j, "high_bps", f->high_bps) &&
+	       rj_add_num(j, "trials", f->ntrials) && rj_add_num(j, "lossy_trials", f->nbad);
+}
+
+/* What each goal's headline is (results_knee_head.c), and both fits. */
+static bool add_knee_fit(cJSON *o, const struct results_knee_point *p)
+{
+	if (!rj_add_str(o, "ndr_headline", results_head_name(p->ndr_head)) ||
+	    !rj_add_str(o, "pdr_headline", results_head_name(p->pdr_head)) || !add_pdr_fit(o, p))
+		return false;
+	return add_ndr_fit(o, p);
 }
 
 static bool summary_knee(cJSON *arr, const struct results_run *run,

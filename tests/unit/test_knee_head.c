@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: MIT
+/* A knee's headline (results_knee_head.c) on paths whose knee is known by
+ * construction (soft_fixture.h): a soft path's headline is its fit in
+ * every output, a shaper's never is, and a path whose knee moved between
+ * repetitions has none. */
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "overhead.h"
+#include "report_run.h"
+#include "results.h"
+#include "report_fixture.h"
+#include "soft_fixture.h"
+
+static const struct results_knee_point *wg_knee(const struct report_run *rr)
+{
+	const struct results_knee_point *k = results_find_knee(&rr->sum, 1, SOFT_LEN);
+
+	assert_non_null(k);
+	return k;
+}
+
+/* The decision and its figure in the model: the fit at 50 % near the
+ * curve's 440 Mbit/s, its interval about it; the underlay's tbf keeps its
+ * found bounds. */
+static void test_model(void **state)
+{
+	struct results_run run;
+	struct report_run rr;
+	const struct results_knee_point *k, *u;
+	const struct results_stat *st;
+	enum overhead_bound b;
+
+	(void)state;
+	soft_run(&run, SOFT_SOFT);
+	assert_int_equal(report_run_prepare(&rr, &run), 0);
+	k = wg_knee(&rr);
+	u = results_find_knee(&rr.sum, 0, SOFT_LEN);
+	print_message("wg: band %u of %u lost, NDR %.0f..%.0f, fit %.4g (%.4g..%.4g), p %.3f\n",
+		      k->band_lossy, k->band_trials, k->ndr_bps.min, k->ndr_bps.max,
+		      k->ndr_fit.load_bps, k->ndr_fit.low_bps, k->ndr_fit.high_bps,
+		      k->ndr_fit_reps.p);
+	assert_true(results_knee_soft(k));
+	assert_int_equal(k->ndr_head, RESULTS_HEAD_FIT);
+	assert_true(overhead_knee_figure(k, false, &st, &b));
+	assert_int_equal(b, OVERHEAD_EXACT);
+	assert_true(st->median == k->ndr_fit.load_bps);
+	assert_true(st->min == k->ndr_fit.low_bps && st->max == k->ndr_fit.high_bps);
+	assert_true(fabs(st->median / SOFT_KNEE_BPS - 1) < 0.05);
+	assert_int_equal(u->ndr_head, RESULTS_HEAD_FOUND);
+	assert_int_equal(u->pdr_head, RESULTS_HEAD_FOUND);
+	assert_true(overhead_knee_figure(u, false, &st, &b));
+	assert_true(st->median == 900e6);
+	report_run_release(&rr);
+	results_free(&run);
+}
+
+/* The terminal: the verdict and the summary give the fit, marked, and the
+ * ratio of a fit to a found knee says so; the sharp run shows neither. */
+static void test_term(void **state)
+{
+	struct results_run run;
+	struct report_run rr;
+	char *t;
+
+	(void)state;
+	soft_run(&run, SOFT_SOFT);
+	assert_int_equal(report_run_prepare(&rr, &run), 0);
+	t = render(p_term, &rr, NULL);
+	contains(t, "through wg: ~4");
+	contains(t, "fitted: a soft knee) against 900 Mbit/s over underlay (x0.");
+	contains(t, ", a fit against a found knee)");
+	contains(t, "  UDP 1200 B NDR         900M                             ~4");
+	contains(t, "~ fitted: a soft knee");
+	free(t);
+	report_run_release(&rr);
+	results_free(&run);
+
+	soft_run(&run, SOFT_SHARP);
+	assert_int_equal(report_run_prepare(&rr, &run), 0);
+	assert_int_equal(wg_knee(&rr)->ndr_head, RESULTS_HEAD_FOUND);
+	t = render(p_term, &rr, NULL);
+	assert_null(strstr(t, "~"));
+	assert_null(strstr(t, "fitted"));
+	contains(t, "through wg: 440 Mbit/s against 900 Mbit/s");
+	free(t);
+	report_run_release(&rr);
+	results_free(&run);
+}
+
+/* The third repetition's knee 40 % higher: no single figure, said. */
+static void test_moved(void **state)
+{
+	struct results_run run;
+	struct report_run rr;
+	const struct results_stat *st;
+	enum overhead_bound b;
+	char *t;
+
+	(void)state;
+	soft_run(&run, SOFT_MOVED);
+	assert_int_equal(report_run_prepare(&rr, &run), 0);
+	assert_int_equal(wg_knee(&rr)->ndr_head, RESULTS_HEAD_CHANGED);
+	assert_false(overhead_knee_figure(wg_knee(&rr), false, &st, &b));
+	t = render(p_term, &rr, NULL);
+	contains(t, "through wg: no single figure (its repetitions' knees differ");
+	contains(t, "(changed)");
+	free(t);
+	report_run_release(&rr);
+	results_free(&run);
+}
+
+/* run.json keeps the decision; read back, it is the recorded one, not
+ * decided again; a file without it (from before) reads with the found
+ * bounds, as it did. */
+static void test_json(void **state)
+{
+	struct results_run run, back;
+	struct report_run rr;
+	char err[256], *j, *at;
+
+	(void)state;
+	soft_run(&run, SOFT_SOFT);
+	j = results_to_json(&run);
+	assert_non_null(j);
+	at = strstr(j, "\"path\":\t\"wg\"");
+	assert_non_null(at);
+	assert_non_null(strstr(at, "\"ndr_headline\":\t\"fit\""));
+	assert_non_null(strstr(at, "\"ndr_bound\":\t\"fit\""));
+	assert_non_null(strstr(j, "\"ndr_headline\":\t\"found\""));
+	assert_int_equal(results_from_json(j, &back, err, sizeof(err)), 0);
+	assert_int_equal(report_run_prepare(&rr, &back), 0);
+	assert_int_equal(wg_knee(&rr)->ndr_head, RESULTS_HEAD_FIT);
+	report_run_release(&rr);
+	results_free(&back);
+	/* an older file: no headline recorded */
+	while ((at = strstr(j, "\"ndr_headline\"")))
+		memcpy(at, "\"old_headline\"", 14);
+	assert_int_equal(results_from_json(j, &back, err, sizeof(err)), 0);
+	assert_int_equal(report_run_prepare(&rr, &back), 0);
+	assert_int_equal(wg_knee(&rr)->ndr_head, RESULTS_HEAD_FOUND);
+	report_run_release(&rr);
+	results_free(&back);
+	/* a bad value names its place */
+	at = strstr(j, "\"pdr_headline\":\t\"");
+	assert_non_null(at);
+	memcpy(at + 17, "xx", 2);
+	assert_int_equal(results_from_json(j, &back, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "summary.udp_knee[0].pdr_headline"));
+	free(j);
+	results_free(&run);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_model),
+		cmocka_unit_test(test_term),
+		cmocka_unit_test(test_moved),
+		cmocka_unit_test(test_json),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
