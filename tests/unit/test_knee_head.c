@@ -119,6 +119,87 @@ static void test_moved(void **state)
 	results_free(&run);
 }
 
+static void p_om(FILE *f, const struct report_run *rr, const void *arg)
+{
+	(void)arg;
+	assert_int_equal(report_run_openmetrics(f, rr), 0);
+}
+
+static void p_html(FILE *f, const struct report_run *rr, const void *arg)
+{
+	struct plot_set set = { .n = 0 };
+
+	(void)arg;
+	assert_int_equal(report_run_html(f, rr, &set, "/nonexistent"), 0);
+}
+
+#define OM_WG "{scenario=\"soft\",path=\"wg\",kind=\"external\",bytes=\"1200\""
+
+/* summary.csv, OpenMetrics, report.md and report.html: the fit as the
+ * figure, its interval as min and max, its state "fit"; a sharp path's
+ * outputs say nothing of a fit (its fit state 0). */
+static void test_outputs(void **state)
+{
+	struct results_run run;
+	struct report_run rr;
+	char *t;
+
+	(void)state;
+	soft_run(&run, SOFT_SOFT);
+	assert_int_equal(report_run_prepare(&rr, &run), 0);
+	t = render(p_csv, &rr, NULL);
+	contains(t, "udp_ndr_bps,wg,external,,1200,,3,419016187,405114225,433395210,900000000,"
+		    "0.465574,53.44,fit,exact,exact,exact,");
+	free(t);
+	t = render(p_om, &rr, NULL);
+	contains(t, "ovlperf_udp_ndr_bytes_per_second" OM_WG ",stat=\"median\"} 52377023");
+	contains(t, "ovlperf_udp_ndr_bound" OM_WG ",bound=\"exact\"} 0\n");
+	contains(t, "ovlperf_udp_ndr_bound" OM_WG ",bound=\"fit\"} 1\n");
+	contains(t, "ovlperf_udp_pdr_bound" OM_WG ",bound=\"fit\"} 0\n");
+	free(t);
+	t = render(p_md, &rr, NULL);
+	contains(t,
+		 "| wg | 1200 | ~419.0 (405.1-433.4), fitted: a soft knee | 330.0 (310.0-410.0) |");
+	contains(t, "0.466 (a fit against a found knee)");
+	free(t);
+	t = render(p_html, &rr, NULL);
+	contains(t, "~419.0 (405.1-433.4), fitted: a soft knee");
+	free(t);
+	report_run_release(&rr);
+	results_free(&run);
+
+	soft_run(&run, SOFT_SHARP);
+	assert_int_equal(report_run_prepare(&rr, &run), 0);
+	t = render(p_csv, &rr, NULL);
+	assert_null(strstr(t, "fit"));
+	free(t);
+	t = render(p_om, &rr, NULL);
+	contains(t, "ovlperf_udp_ndr_bound" OM_WG ",bound=\"exact\"} 1\n");
+	contains(t, "ovlperf_udp_ndr_bound" OM_WG ",bound=\"fit\"} 0\n");
+	free(t);
+	t = render(p_md, &rr, NULL);
+	assert_null(strstr(t, "fitted: a soft knee"));
+	free(t);
+	report_run_release(&rr);
+	results_free(&run);
+
+	/* the path changed: no figure, said as such */
+	soft_run(&run, SOFT_MOVED);
+	assert_int_equal(report_run_prepare(&rr, &run), 0);
+	t = render(p_csv, &rr, NULL);
+	contains(t, "udp_ndr_bps,wg,external,,1200,,0,0,0,0,,,,changed,");
+	free(t);
+	t = render(p_om, &rr, NULL);
+	assert_null(strstr(t, "ovlperf_udp_ndr_bytes_per_second" OM_WG));
+	assert_null(strstr(t, "ovlperf_udp_ndr_bound" OM_WG));
+	free(t);
+	t = render(p_md, &rr, NULL);
+	contains(t, "no single figure: the path changed between repetitions");
+	free(t);
+	report_run_release(&rr);
+	results_free(&run);
+}
+
 /* run.json keeps the decision; read back, it is the recorded one, not
  * decided again; a file without it (from before) reads with the found
  * bounds, as it did. */
@@ -163,10 +244,9 @@ static void test_json(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_model),
-		cmocka_unit_test(test_term),
-		cmocka_unit_test(test_moved),
-		cmocka_unit_test(test_json),
+		cmocka_unit_test(test_model),	cmocka_unit_test(test_term),
+		cmocka_unit_test(test_moved),	cmocka_unit_test(test_json),
+		cmocka_unit_test(test_outputs),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
