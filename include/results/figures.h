@@ -32,6 +32,12 @@ struct results_figure {
 	bool rate;	      /* bit/s */
 	int better;	      /* +1 higher is better, -1 lower is, 0 neither */
 	enum overhead_bound bound;
+	/* An NDR or PDR whose headline is a soft knee's fit (results_head):
+	 * value is the fit, low and high its 90 % interval; `report A B`
+	 * judges a change between two fits by those, not by the repetitions'
+	 * found bounds in v. */
+	bool fit;
+	double fit_low, fit_high;
 	size_t n;
 	double v[RESULTS_FIGURE_REPS]; /* each repetition's value */
 };

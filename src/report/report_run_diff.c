@@ -44,6 +44,17 @@ static void value(char *buf, size_t len, const struct results_figure *x, double 
 		snprintf(buf + l, len - l, "%.4g", v);
 }
 
+/* A figure's own value: "~" before a soft knee's fit. */
+static void fit_value(char *buf, size_t len, const struct results_figure *x)
+{
+	if (!x->fit || len < 2) {
+		value(buf, len, x, x->value, x->bound);
+		return;
+	}
+	buf[0] = '~';
+	value(buf + 1, len - 1, x, x->value, x->bound);
+}
+
 /* How B - A relates to the true difference: B a lower bound makes it a
  * lower bound, A a lower bound an upper one; opposite pulls, or either side
  * unknown, leave nothing. */
@@ -308,8 +319,15 @@ static void compare_row(struct report_diff *d, struct report_diff_row *r)
 	double rel, floor;
 
 	r->delta_bound = delta_bound(r->a, r->b);
-	r->compared =
-		change_compare_ratio(r->a->v, r->a->n, r->b->v, r->b->n, d->confidence, &r->ch);
+	r->fit = r->a->fit && r->b->fit;
+	r->fit_mixed = r->a->fit != r->b->fit;
+	if (r->fit)
+		r->compared = change_compare_estimates(r->a->value, r->a->fit_low, r->a->fit_high,
+						       r->b->value, r->b->fit_low, r->b->fit_high,
+						       KNEE_FIT_Z, d->confidence, &r->ch);
+	else
+		r->compared = change_compare_ratio(r->a->v, r->a->n, r->b->v, r->b->n,
+						   d->confidence, &r->ch);
 	if (!r->compared) {
 		r->verdict = CHANGE_TOO_FEW;
 		return;
@@ -448,7 +466,10 @@ static void interval_text(char *d, size_t len, const struct report_diff_row *r)
 	else if (isnan(c->lo_pct))
 		snprintf(d, len, "[%.3g, %.3g]", c->lo, c->hi);
 	else
-		snprintf(d, len, "[%+.1f, %+.1f]%%", c->lo_pct, c->hi_pct);
+		snprintf(d, len, "[%+.1f, %+.1f]%%%s", c->lo_pct, c->hi_pct,
+			 r->fit		? " fit"
+			 : r->fit_mixed ? " fit/found"
+					: "");
 }
 
 static const char *verdict_word(enum change_verdict v)
@@ -460,6 +481,14 @@ static const char *verdict_word(enum change_verdict v)
 	       : v == CHANGE_NOISE	 ? "noise"
 	       : v == CHANGE_TOO_FEW	 ? "too few reps"
 					 : "bound: ?";
+}
+
+static bool any_fit(const struct report_diff *d)
+{
+	for (size_t i = 0; i < d->n; i++)
+		if (d->rows[i].a->fit || (d->rows[i].b && d->rows[i].b->fit))
+			return true;
+	return false;
 }
 
 static void print_text(FILE *f, const struct report_diff *d)
@@ -481,13 +510,13 @@ static void print_text(FILE *f, const struct report_diff *d)
 
 		snprintf(at, sizeof(at), "%u %s", x->key,
 			 !strcmp(x->key_unit, "bytes") ? "B" : "str");
-		value(va, sizeof(va), x, x->value, x->bound);
+		fit_value(va, sizeof(va), x);
 		if (!r->b) {
 			fprintf(f, "  %-22s %-12s %8s  %14s %14s\n", x->what, x->path, at, va,
 				"(only in A)");
 			continue;
 		}
-		value(vb, sizeof(vb), r->b, r->b->value, r->b->bound);
+		fit_value(vb, sizeof(vb), r->b);
 		delta_text(dt, sizeof(dt), r);
 		change_text(ch, sizeof(ch), r);
 		interval_text(in, sizeof(in), r);
@@ -504,6 +533,10 @@ static void print_text(FILE *f, const struct report_diff *d)
 		d->regressions, d->progressions, 100 * d->confidence, 100 * d->threshold,
 		100 * fmax(d->threshold, RESULTS_GATE_P50), RESULTS_GATE_P50_MS,
 		100 * fmax(d->threshold, RESULTS_GATE_P99), RESULTS_GATE_P99_MS);
+	if (any_fit(d))
+		fprintf(f, "  (~ a soft knee's fit: a change between two fits is judged by their "
+			   "90 %% intervals, not by\n  the repetitions' found bounds, which are "
+			   "where each search's luck ran out)\n");
 	if (d->machine_bound)
 		fprintf(f,
 			"  (%u TCP goodput figures the machine's CPU bound in both runs are judged "

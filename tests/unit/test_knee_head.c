@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "overhead.h"
+#include "report_diff.h"
 #include "report_run.h"
 #include "results.h"
 #include "report_fixture.h"
@@ -200,6 +201,66 @@ static void test_outputs(void **state)
 	results_free(&run);
 }
 
+static void p_diff(FILE *f, const struct report_run *rr, const void *arg)
+{
+	report_run_diff(f, rr, arg, NULL);
+}
+
+/* `report A B` of two runs of the soft path: the same path with other
+ * luck is no change (judged by the fits' intervals), the path 25 % slower
+ * a regression; with the repetitions' found NDRs the first pair's spread
+ * alone would move the figure. */
+static void test_diff(void **state)
+{
+	struct results_run a, b, c;
+	struct report_run ra, rb, rc;
+	struct report_diff d;
+	const struct report_diff_row *r = NULL;
+	char *t;
+
+	(void)state;
+	soft_run_at(&a, SOFT_SOFT, 88172645463325252ULL, 1);
+	soft_run_at(&b, SOFT_SOFT, 1181783497276652981ULL, 1);
+	soft_run_at(&c, SOFT_SOFT, 1181783497276652981ULL, 0.75);
+	assert_int_equal(report_run_prepare(&ra, &a), 0);
+	assert_int_equal(report_run_prepare(&rb, &b), 0);
+	assert_int_equal(report_run_prepare(&rc, &c), 0);
+	assert_int_equal(report_diff_build(&d, &ra, &rb, NULL), 0);
+	for (size_t i = 0; i < d.n; i++)
+		if (!strcmp(d.rows[i].a->path, "wg") && d.rows[i].a->metric == OVERHEAD_UDP_NDR &&
+		    !d.rows[i].a->ratio)
+			r = &d.rows[i];
+	assert_non_null(r);
+	print_message("A ~%.4g (%.4g..%.4g), B ~%.4g (%.4g..%.4g): %+.1f %% [%+.1f, %+.1f]\n",
+		      r->a->value, r->a->fit_low, r->a->fit_high, r->b->value, r->b->fit_low,
+		      r->b->fit_high, r->ch.pct, r->ch.lo_pct, r->ch.hi_pct);
+	assert_true(r->fit);
+	assert_true(r->verdict == CHANGE_NOISE || r->verdict == CHANGE_SMALL);
+	assert_int_equal(d.regressions, 0);
+	report_diff_free(&d);
+	t = render(p_diff, &ra, &rb);
+	contains(t, "~4");
+	contains(t, "% fit ");
+	contains(t, "a change between two fits is judged by their 90 % intervals");
+	free(t);
+	assert_int_equal(report_diff_build(&d, &ra, &rc, NULL), 0);
+	r = NULL;
+	for (size_t i = 0; i < d.n; i++)
+		if (!strcmp(d.rows[i].a->path, "wg") && d.rows[i].a->metric == OVERHEAD_UDP_NDR &&
+		    !d.rows[i].a->ratio)
+			r = &d.rows[i];
+	assert_non_null(r);
+	print_message("slower: %+.1f %% [%+.1f, %+.1f]\n", r->ch.pct, r->ch.lo_pct, r->ch.hi_pct);
+	assert_int_equal(r->verdict, CHANGE_REGRESSION);
+	report_diff_free(&d);
+	report_run_release(&ra);
+	report_run_release(&rb);
+	report_run_release(&rc);
+	results_free(&a);
+	results_free(&b);
+	results_free(&c);
+}
+
 /* run.json keeps the decision; read back, it is the recorded one, not
  * decided again; a file without it (from before) reads with the found
  * bounds, as it did. */
@@ -246,7 +307,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_model),	cmocka_unit_test(test_term),
 		cmocka_unit_test(test_moved),	cmocka_unit_test(test_json),
-		cmocka_unit_test(test_outputs),
+		cmocka_unit_test(test_outputs), cmocka_unit_test(test_diff),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
