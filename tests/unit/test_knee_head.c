@@ -12,12 +12,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <cmocka.h>
 
+#include "history.h"
+#include "mesh.h"
 #include "overhead.h"
 #include "report_diff.h"
+#include "report_mesh.h"
 #include "report_run.h"
+#include "report_trend.h"
 #include "results.h"
 #include "report_fixture.h"
 #include "soft_fixture.h"
@@ -261,6 +266,90 @@ static void test_diff(void **state)
 	results_free(&c);
 }
 
+/* Run r of the soft path under root (each its own luck, started an hour
+ * apart), its knee at scale. */
+static void write_soft(const char *root, int r, double scale)
+{
+	struct results_run run;
+	char dir[256], path[300];
+
+	soft_run_at(&run, SOFT_SOFT, 88172645463325252ULL + 7919ULL * (uint64_t)r, scale);
+	snprintf(run.started_utc, sizeof(run.started_utc), "2026-12-07T%02d:00:00Z", r);
+	snprintf(dir, sizeof(dir), "%s/run%d", root, r);
+	assert_int_equal(mkdir(dir, 0755), 0);
+	snprintf(path, sizeof(path), "%s/run.json", dir);
+	assert_int_equal(results_write_json(&run, path), 0);
+	results_free(&run);
+}
+
+static void p_trend(FILE *f, const struct report_run *rr, const void *arg)
+{
+	(void)rr;
+	report_trend_term(f, arg);
+}
+
+static void p_mesh(FILE *f, const struct report_run *rr, const void *arg)
+{
+	struct mesh_verdicts v;
+
+	(void)rr;
+	mesh_verdicts(arg, &v);
+	report_mesh_term(f, arg, &v);
+}
+
+/* `report --trend` follows each run's fit (read from its run.json), its
+ * band the fit's interval; the mesh matrix's cell is the fit, marked. */
+static void test_trend_matrix(void **state)
+{
+	char root[] = "/tmp/test_knee_head_XXXXXX", err[256], cmd[300], *t;
+	char *dirs[1] = { root };
+	const struct history_series *s = NULL;
+	struct results_run run;
+	struct report_run rr;
+	struct history h;
+	struct mesh m;
+
+	(void)state;
+	assert_non_null(mkdtemp(root));
+	for (int r = 0; r < 4; r++)
+		write_soft(root, r, 1);
+	assert_int_equal(history_read(&h, dirs, 1, "soft", 0.05, err, sizeof(err)), 0);
+	for (size_t i = 0; i < h.nseries; i++)
+		if (!strcmp(h.series[i].id.path, "wg") &&
+		    h.series[i].id.metric == OVERHEAD_UDP_NDR && !h.series[i].id.ratio)
+			s = &h.series[i];
+	assert_non_null(s);
+	assert_true(s->fitted);
+	assert_int_equal(s->n, 4);
+	for (size_t i = 0; i < s->n; i++)
+		assert_true(s->lo[i] < s->y[i] && s->y[i] < s->hi[i] &&
+			    fabs(s->y[i] / SOFT_KNEE_BPS - 1) < 0.1);
+	t = render(p_trend, NULL, &h);
+	contains(t, "~4");
+	contains(t, "~ a soft knee's fit of all its trials");
+	free(t);
+	history_free(&h);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	assert_int_equal(system(cmd), 0);
+
+	mesh_init(&m);
+	soft_run(&run, SOFT_SOFT);
+	assert_int_equal(mesh_add_pair(&m, "a", "b", &run, MESH_OK, "", "a-b"), 0);
+	results_free(&run);
+	soft_run(&run, SOFT_SHARP);
+	assert_int_equal(mesh_add_pair(&m, "b", "a", &run, MESH_OK, "", "b-a"), 0);
+	results_free(&run);
+	mesh_sort(&m);
+	assert_true(report_mesh_any_fit(&m));
+	t = render(p_mesh, NULL, &m);
+	contains(t, "~419 Mbit/s");
+	contains(t, "440 Mbit/s");
+	contains(t, "~ a soft knee's fit");
+	free(t);
+	mesh_free(&m);
+	(void)rr;
+}
+
 /* run.json keeps the decision; read back, it is the recorded one, not
  * decided again; a file without it (from before) reads with the found
  * bounds, as it did. */
@@ -305,9 +394,10 @@ static void test_json(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_model),	cmocka_unit_test(test_term),
-		cmocka_unit_test(test_moved),	cmocka_unit_test(test_json),
-		cmocka_unit_test(test_outputs), cmocka_unit_test(test_diff),
+		cmocka_unit_test(test_model),	     cmocka_unit_test(test_term),
+		cmocka_unit_test(test_moved),	     cmocka_unit_test(test_json),
+		cmocka_unit_test(test_outputs),	     cmocka_unit_test(test_diff),
+		cmocka_unit_test(test_trend_matrix),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
