@@ -319,11 +319,16 @@ static void compare_row(struct report_diff *d, struct report_diff_row *r)
 	double rel, floor;
 
 	r->delta_bound = delta_bound(r->a, r->b);
-	r->fit = r->a->fit && r->b->fit;
-	r->fit_mixed = r->a->fit != r->b->fit;
+	/* either headline a fit: the path's knee is soft, and its two fits
+	 * are what repeats (the other run's fit too, when its headline kept
+	 * the bounds: a knee that looked sharp in one run) */
+	r->fit = (r->a->fit || r->b->fit) && r->a->fit_est && r->b->fit_est;
+	r->fit_mixed = r->a->fit != r->b->fit && !r->fit;
 	if (r->fit)
-		r->compared = change_compare_estimates(r->a->value, r->a->fit_low, r->a->fit_high,
-						       r->b->value, r->b->fit_low, r->b->fit_high,
+		r->delta_bound = OVERHEAD_EXACT; /* two estimates, neither a bound */
+	if (r->fit)
+		r->compared = change_compare_estimates(r->a->fit_bps, r->a->fit_low, r->a->fit_high,
+						       r->b->fit_bps, r->b->fit_low, r->b->fit_high,
 						       KNEE_FIT_Z, d->confidence, &r->ch);
 	else
 		r->compared = change_compare_ratio(r->a->v, r->a->n, r->b->v, r->b->n,

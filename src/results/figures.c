@@ -138,6 +138,15 @@ static void delay_what(char *buf, size_t len, const char *what, double load_pct)
 		snprintf(buf, len, "%s", what);
 }
 
+/* A knee's fit, headline or not (the other run's may be one). */
+static void fit_of(struct results_figure *x, const struct knee_fit *f)
+{
+	x->fit_est = f->load_bps > 0;
+	x->fit_bps = f->load_bps;
+	x->fit_low = f->low_bps;
+	x->fit_high = f->high_bps;
+}
+
 static int plain(const struct results_run *run, const struct results_summary *sum,
 		 struct results_figures *fs)
 {
@@ -175,8 +184,7 @@ static int plain(const struct results_run *run, const struct results_summary *su
 			x->value = st->median;
 			x->bound = b;
 			x->fit = (pdr ? p->pdr_head : p->ndr_head) == RESULTS_HEAD_FIT;
-			x->fit_low = x->fit ? st->min : 0;
-			x->fit_high = x->fit ? st->max : 0;
+			fit_of(x, pdr ? &p->pdr_fit : &p->ndr_fit);
 			samples_of(run, m, p->path, p->len, 0, &s);
 			take(x, &s);
 		}
@@ -248,7 +256,8 @@ static void ratio_fit(const struct results_summary *sum, const struct overhead_r
 	sv = fit_se(sum, r->path, r);
 	sb = fit_se(sum, r->base_path, r);
 	se = sqrt(sv * sv + sb * sb);
-	x->fit = true;
+	x->fit = x->fit_est = true;
+	x->fit_bps = r->ratio;
 	x->fit_low = r->ratio * exp(-KNEE_FIT_Z * se);
 	x->fit_high = r->ratio * exp(KNEE_FIT_Z * se);
 }
