@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -350,6 +351,57 @@ static void test_trend_matrix(void **state)
 	(void)rr;
 }
 
+/* The fit's plot (knee_fit.gp): the fitted curve over each load's share
+ * of lossy trials, the exceed ratio's line; the slope rebuilt from the
+ * fit is the curve's own (10); a sharp run has no such plot. */
+static void test_plot(void **state)
+{
+	char dir[] = "/tmp/test_knee_head_plot_XXXXXX", path[128], cmd[160], *t;
+	struct results_run run;
+	struct report_run rr;
+	struct plot_set set;
+	double slope = 0;
+	FILE *f;
+	long len;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	soft_run(&run, SOFT_SOFT);
+	assert_int_equal(report_run_prepare(&rr, &run), 0);
+	report_run_plot(&rr, dir, &set);
+	snprintf(path, sizeof(path), "%s/knee_fit.gp", dir);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	fseek(f, 0, SEEK_END);
+	len = ftell(f);
+	rewind(f);
+	t = calloc(1, (size_t)len + 1);
+	assert_int_equal(fread(t, 1, (size_t)len, f), (size_t)len);
+	fclose(f);
+	contains(t, "P1(x) = 1 / (1 + exp(-(log(0.5 / (1 - 0.5)) + ");
+	assert_int_equal(sscanf(strstr(t, "(1 - 0.5)) + ") + 13, "%lf", &slope), 1);
+	assert_true(slope > 8 && slope < 12);
+	contains(t, "set arrow from graph 0, first 0.5 to graph 1, first 0.5 nohead dt 2");
+	contains(t, "$f1 << EOD\n300 0 6\n");
+	contains(t, "title 'the exceed ratio'");
+	free(t);
+	report_run_release(&rr);
+	results_free(&run);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+
+	assert_non_null(mkdtemp(strcpy(dir, "/tmp/test_knee_head_plot_XXXXXX")));
+	soft_run(&run, SOFT_SHARP);
+	assert_int_equal(report_run_prepare(&rr, &run), 0);
+	report_run_plot(&rr, dir, &set);
+	snprintf(path, sizeof(path), "%s/knee_fit.gp", dir);
+	assert_int_equal(access(path, F_OK), -1);
+	report_run_release(&rr);
+	results_free(&run);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
 /* run.json keeps the decision; read back, it is the recorded one, not
  * decided again; a file without it (from before) reads with the found
  * bounds, as it did. */
@@ -397,7 +449,7 @@ int main(void)
 		cmocka_unit_test(test_model),	     cmocka_unit_test(test_term),
 		cmocka_unit_test(test_moved),	     cmocka_unit_test(test_json),
 		cmocka_unit_test(test_outputs),	     cmocka_unit_test(test_diff),
-		cmocka_unit_test(test_trend_matrix),
+		cmocka_unit_test(test_trend_matrix), cmocka_unit_test(test_plot),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
