@@ -97,39 +97,42 @@ static bool add_fit_reps(cJSON *j, const struct results_knee_point *p)
 	       rj_add_num(j, "slope", fr->slope);
 }
 
-/* Where the soft knee lies, fitted from every trial (knee_fit.h); null
- * when the trials give no fit (a sharp knee: the bounds are the answer). */
-static bool add_ndr_fit(cJSON *o, const struct results_knee_point *p)
+/* A fit under name: its load at the exceed ratio, its 90 % interval,
+ * where the chance of a lossy trial is 10 % and 90 %, the trials fitted;
+ * null when the trials give none (a sharp knee: the bounds are the
+ * answer). *j: its object, NULL for null. */
+static bool add_fit(cJSON *o, const char *name, const struct knee_fit *f, cJSON **j)
 {
-	const struct knee_fit *f = &p->ndr_fit;
-	cJSON *j;
-
+	*j = NULL;
 	if (!(f->load_bps > 0))
-		return rj_add_child(o, "ndr_fit", cJSON_CreateNull());
-	j = cJSON_CreateObject();
-	if (!rj_add_child(o, "ndr_fit", j))
-		return false;
-	return rj_add_num(j, "load_bps", f->load_bps) && rj_add_num(j, "low_bps", f->low_bps) &&
-	       rj_add_num(j, "high_bps", f->high_bps) &&
-	       rj_add_num(j, "chance_10pct_bps", f->band_low_bps) &&
-	       rj_add_num(j, "chance_90pct_bps", f->band_high_bps) &&
-	       rj_add_num(j, "trials", f->ntrials) && rj_add_num(j, "lossy_trials", f->nbad) &&
-	       add_stat(j, "repetitions_bps", &p->ndr_fit_rep_bps) &&
-	       rj_add_num(j, "spread", p->ndr_fit_spread) && add_fit_reps(j, p);
+		return rj_add_child(o, name, cJSON_CreateNull());
+	*j = cJSON_CreateObject();
+	return rj_add_child(o, name, *j) && rj_add_num(*j, "load_bps", f->load_bps) &&
+	       rj_add_num(*j, "low_bps", f->low_bps) && rj_add_num(*j, "high_bps", f->high_bps) &&
+	       rj_add_num(*j, "chance_10pct_bps", f->band_low_bps) &&
+	       rj_add_num(*j, "chance_90pct_bps", f->band_high_bps) &&
+	       rj_add_num(*j, "trials", f->ntrials) && rj_add_num(*j, "lossy_trials", f->nbad);
 }
 
-/* The PDR goal's fit (its load and interval); null without one. */
-static bool add_pdr_fit(cJSON *o, const struct results_knee_point *p)
+/* Where the soft knee lies, fitted from every trial (knee_fit.h), and each
+ * repetition's knee with the test of one knee. */
+static bool add_ndr_fit(cJSON *o, const struct results_knee_point *p)
 {
-	const struct knee_fit *f = &p->pdr_fit;
 	cJSON *j;
 
-	if (!(f->load_bps > 0))
-		return rj_add_child(o, "pdr_fit", cJSON_CreateNull());
-	j = cJSON_CreateObject();
-	return rj_add_child(o, "pdr_fit", j) && rj_add_num(j, "load_bps", f->load_bps) &&
-	       rj_add_num(j, "low_bps", f->low_bps) && rj_add_num(j, "high_bps", f->high_bps) &&
-	       rj_add_num(j, "trials", f->ntrials) && rj_add_num(j, "lossy_trials", f->nbad);
+	if (!add_fit(o, "ndr_fit", &p->ndr_fit, &j))
+		return false;
+	return !j || (add_stat(j, "repetitions_bps", &p->ndr_fit_rep_bps) &&
+		      rj_add_num(j, "spread", p->ndr_fit_spread) && add_fit_reps(j, p));
+}
+
+/* The PDR goal's fit: a trial is lossy when it lost more than the PDR's
+ * loss ratio. */
+static bool add_pdr_fit(cJSON *o, const struct results_knee_point *p)
+{
+	cJSON *j;
+
+	return add_fit(o, "pdr_fit", &p->pdr_fit, &j);
 }
 
 /* What each goal's headline is (results_knee_head.c), and both fits. */

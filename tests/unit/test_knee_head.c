@@ -28,6 +28,13 @@
 #include "report_fixture.h"
 #include "soft_fixture.h"
 
+/* The soft fixture's run in mode, aggregated for the printers. */
+static void prepared(struct results_run *run, struct report_run *rr, enum soft_mode mode)
+{
+	soft_run(run, mode);
+	assert_int_equal(report_run_prepare(rr, run), 0);
+}
+
 static const struct results_knee_point *wg_knee(const struct report_run *rr)
 {
 	const struct results_knee_point *k = results_find_knee(&rr->sum, 1, SOFT_LEN);
@@ -48,8 +55,7 @@ static void test_model(void **state)
 	enum overhead_bound b;
 
 	(void)state;
-	soft_run(&run, SOFT_SOFT);
-	assert_int_equal(report_run_prepare(&rr, &run), 0);
+	prepared(&run, &rr, SOFT_SOFT);
 	k = wg_knee(&rr);
 	u = results_find_knee(&rr.sum, 0, SOFT_LEN);
 	print_message("wg: band %u of %u lost, NDR %.0f..%.0f, fit %.4g (%.4g..%.4g), p %.3f\n",
@@ -80,8 +86,7 @@ static void test_term(void **state)
 	char *t;
 
 	(void)state;
-	soft_run(&run, SOFT_SOFT);
-	assert_int_equal(report_run_prepare(&rr, &run), 0);
+	prepared(&run, &rr, SOFT_SOFT);
 	t = render(p_term, &rr, NULL);
 	contains(t, "through wg: ~4");
 	contains(t, "fitted: a soft knee) against 900 Mbit/s over underlay (x0.");
@@ -92,8 +97,7 @@ static void test_term(void **state)
 	report_run_release(&rr);
 	results_free(&run);
 
-	soft_run(&run, SOFT_SHARP);
-	assert_int_equal(report_run_prepare(&rr, &run), 0);
+	prepared(&run, &rr, SOFT_SHARP);
 	assert_int_equal(wg_knee(&rr)->ndr_head, RESULTS_HEAD_FOUND);
 	t = render(p_term, &rr, NULL);
 	assert_null(strstr(t, "~"));
@@ -114,8 +118,7 @@ static void test_moved(void **state)
 	char *t;
 
 	(void)state;
-	soft_run(&run, SOFT_MOVED);
-	assert_int_equal(report_run_prepare(&rr, &run), 0);
+	prepared(&run, &rr, SOFT_MOVED);
 	assert_int_equal(wg_knee(&rr)->ndr_head, RESULTS_HEAD_CHANGED);
 	assert_false(overhead_knee_figure(wg_knee(&rr), false, &st, &b));
 	t = render(p_term, &rr, NULL);
@@ -152,8 +155,7 @@ static void test_outputs(void **state)
 	char *t;
 
 	(void)state;
-	soft_run(&run, SOFT_SOFT);
-	assert_int_equal(report_run_prepare(&rr, &run), 0);
+	prepared(&run, &rr, SOFT_SOFT);
 	t = render(p_csv, &rr, NULL);
 	contains(t, "udp_ndr_bps,wg,external,,1200,,3,419016187,405114225,433395210,900000000,"
 		    "0.465574,53.44,fit,exact,exact,exact,");
@@ -175,8 +177,7 @@ static void test_outputs(void **state)
 	report_run_release(&rr);
 	results_free(&run);
 
-	soft_run(&run, SOFT_SHARP);
-	assert_int_equal(report_run_prepare(&rr, &run), 0);
+	prepared(&run, &rr, SOFT_SHARP);
 	t = render(p_csv, &rr, NULL);
 	assert_null(strstr(t, "fit"));
 	free(t);
@@ -191,8 +192,7 @@ static void test_outputs(void **state)
 	results_free(&run);
 
 	/* the path changed: no figure, said as such */
-	soft_run(&run, SOFT_MOVED);
-	assert_int_equal(report_run_prepare(&rr, &run), 0);
+	prepared(&run, &rr, SOFT_MOVED);
 	t = render(p_csv, &rr, NULL);
 	contains(t, "udp_ndr_bps,wg,external,,1200,,0,0,0,0,,,,changed,");
 	free(t);
@@ -366,8 +366,7 @@ static void test_plot(void **state)
 
 	(void)state;
 	assert_non_null(mkdtemp(dir));
-	soft_run(&run, SOFT_SOFT);
-	assert_int_equal(report_run_prepare(&rr, &run), 0);
+	prepared(&run, &rr, SOFT_SOFT);
 	report_run_plot(&rr, dir, &set);
 	snprintf(path, sizeof(path), "%s/knee_fit.gp", dir);
 	f = fopen(path, "r");
@@ -391,8 +390,7 @@ static void test_plot(void **state)
 	assert_int_equal(system(cmd), 0);
 
 	assert_non_null(mkdtemp(strcpy(dir, "/tmp/test_knee_head_plot_XXXXXX")));
-	soft_run(&run, SOFT_SHARP);
-	assert_int_equal(report_run_prepare(&rr, &run), 0);
+	prepared(&run, &rr, SOFT_SHARP);
 	report_run_plot(&rr, dir, &set);
 	snprintf(path, sizeof(path), "%s/knee_fit.gp", dir);
 	assert_int_equal(access(path, F_OK), -1);
