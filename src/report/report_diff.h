@@ -30,10 +30,11 @@ struct report_diff_row {
 	double threshold; /* the relative threshold it was held to */
 	/* TCP goodput the machine's CPU bound in both runs: judged as CPU */
 	bool machine_bound;
-	/* Both runs' figures are soft knees' fits: the change is judged
-	 * against their intervals (change_compare_estimates()), not the
-	 * repetitions' found bounds; fit_mixed: only one run's is a fit (its
-	 * repetitions judge it, as before) */
+	/* Either run's figure is a soft knee's fit: the change is judged
+	 * against the fits' intervals (change_compare_estimates()), not the
+	 * repetitions' found bounds; fit_mixed: one run's trials gave no fit,
+	 * its figure and its repetitions' range stand against the other's
+	 * fit */
 	bool fit, fit_mixed;
 };
 

@@ -310,6 +310,25 @@ static bool machine_bound(const struct report_run *rr, const struct results_figu
 	return false;
 }
 
+/* A figure as an estimate with its interval: a fit's own (taken as
+ * KNEE_FIT_Z standard errors), else its value and its repetitions'
+ * range (a sharp knee found: each repetition where the path's rate is,
+ * within the search's width). */
+static void estimate(const struct results_figure *x, double *v, double *lo, double *hi)
+{
+	if (x->fit_est) {
+		*v = x->fit_bps;
+		*lo = x->fit_low;
+		*hi = x->fit_high;
+		return;
+	}
+	*v = *lo = *hi = x->value;
+	for (size_t i = 0; i < x->n; i++) {
+		*lo = fmin(*lo, x->v[i]);
+		*hi = fmax(*hi, x->v[i]);
+	}
+}
+
 /* Every figure compared is a rate, a delay, a CPU time or a ratio of
  * them: never negative, so its change is taken as a ratio (its interval
  * never below -100 %), and held to its run-to-run threshold
@@ -319,20 +338,26 @@ static void compare_row(struct report_diff *d, struct report_diff_row *r)
 	double rel, floor;
 
 	r->delta_bound = delta_bound(r->a, r->b);
-	/* either headline a fit: the path's knee is soft, and its two fits
-	 * are what repeats (the other run's fit too, when its headline kept
-	 * the bounds: a knee that looked sharp in one run) */
-	r->fit = (r->a->fit || r->b->fit) && r->a->fit_est && r->b->fit_est;
-	r->fit_mixed = r->a->fit != r->b->fit && !r->fit;
-	if (r->fit)
-		r->delta_bound = OVERHEAD_EXACT; /* two estimates, neither a bound */
-	if (r->fit)
-		r->compared = change_compare_estimates(r->a->fit_bps, r->a->fit_low, r->a->fit_high,
-						       r->b->fit_bps, r->b->fit_low, r->b->fit_high,
-						       KNEE_FIT_Z, d->confidence, &r->ch);
-	else
+	/* either headline a fit: the path's knee is soft, and its fit is
+	 * what repeats; the other run's fit too, when its headline kept the
+	 * bounds (a knee that looked sharp in one run), else its figure and
+	 * its repetitions' range (a knee made sharp: a daemon held to a CPU
+	 * quota loses at its quota's rate, every trial) */
+	r->fit = r->a->fit || r->b->fit;
+	r->fit_mixed = r->fit && !(r->a->fit_est && r->b->fit_est);
+	if (r->fit) {
+		double a, alo, ahi, b, blo, bhi;
+
+		estimate(r->a, &a, &alo, &ahi);
+		estimate(r->b, &b, &blo, &bhi);
+		if (!r->fit_mixed)
+			r->delta_bound = OVERHEAD_EXACT; /* two fits, neither a bound */
+		r->compared = change_compare_estimates(a, alo, ahi, b, blo, bhi, KNEE_FIT_Z,
+						       d->confidence, &r->ch);
+	} else {
 		r->compared = change_compare_ratio(r->a->v, r->a->n, r->b->v, r->b->n,
 						   d->confidence, &r->ch);
+	}
 	if (!r->compared) {
 		r->verdict = CHANGE_TOO_FEW;
 		return;
@@ -472,9 +497,9 @@ static void interval_text(char *d, size_t len, const struct report_diff_row *r)
 		snprintf(d, len, "[%.3g, %.3g]", c->lo, c->hi);
 	else
 		snprintf(d, len, "[%+.1f, %+.1f]%%%s", c->lo_pct, c->hi_pct,
-			 r->fit		? " fit"
-			 : r->fit_mixed ? " fit/found"
-					: "");
+			 r->fit_mixed ? " fit/found"
+			 : r->fit     ? " fit"
+				      : "");
 }
 
 static const char *verdict_word(enum change_verdict v)

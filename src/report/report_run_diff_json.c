@@ -110,7 +110,10 @@ static cJSON *row_json(const struct report_diff_row *r)
 	else
 		cJSON_AddNullToObject(o, "threshold_pct");
 	cJSON_AddBoolToObject(o, "machine_bound", r->machine_bound);
-	cJSON_AddStringToObject(o, "judged_by", r->fit ? "fit" : "repetitions");
+	cJSON_AddStringToObject(o, "judged_by",
+				r->fit_mixed ? "fit_and_found"
+				: r->fit     ? "fit"
+					     : "repetitions");
 	cJSON_AddNumberToObject(o, "history_runs",
 				r->hist_runs >= REPORT_DIFF_HISTORY_MIN ? (double)r->hist_runs : 0);
 	cJSON_AddStringToObject(o, "verdict", change_verdict_name(r->verdict));

@@ -207,6 +207,16 @@ static void test_outputs(void **state)
 	results_free(&run);
 }
 
+/* The wg path's NDR row of a comparison. */
+static const struct report_diff_row *wg_ndr_row(const struct report_diff *d)
+{
+	for (size_t i = 0; i < d->n; i++)
+		if (!strcmp(d->rows[i].a->path, "wg") && d->rows[i].a->metric == OVERHEAD_UDP_NDR &&
+		    !d->rows[i].a->ratio)
+			return &d->rows[i];
+	return NULL;
+}
+
 static void p_diff(FILE *f, const struct report_run *rr, const void *arg)
 {
 	report_run_diff(f, rr, arg, NULL);
@@ -221,7 +231,7 @@ static void test_diff(void **state)
 	struct results_run a, b, c;
 	struct report_run ra, rb, rc;
 	struct report_diff d;
-	const struct report_diff_row *r = NULL;
+	const struct report_diff_row *r;
 	char *t;
 
 	(void)state;
@@ -232,10 +242,7 @@ static void test_diff(void **state)
 	assert_int_equal(report_run_prepare(&rb, &b), 0);
 	assert_int_equal(report_run_prepare(&rc, &c), 0);
 	assert_int_equal(report_diff_build(&d, &ra, &rb, NULL), 0);
-	for (size_t i = 0; i < d.n; i++)
-		if (!strcmp(d.rows[i].a->path, "wg") && d.rows[i].a->metric == OVERHEAD_UDP_NDR &&
-		    !d.rows[i].a->ratio)
-			r = &d.rows[i];
+	r = wg_ndr_row(&d);
 	assert_non_null(r);
 	print_message("A ~%.4g (%.4g..%.4g), B ~%.4g (%.4g..%.4g): %+.1f %% [%+.1f, %+.1f]\n",
 		      r->a->value, r->a->fit_low, r->a->fit_high, r->b->value, r->b->fit_low,
@@ -250,13 +257,21 @@ static void test_diff(void **state)
 	contains(t, "a change between two fits is judged by their 90 % intervals");
 	free(t);
 	assert_int_equal(report_diff_build(&d, &ra, &rc, NULL), 0);
-	r = NULL;
-	for (size_t i = 0; i < d.n; i++)
-		if (!strcmp(d.rows[i].a->path, "wg") && d.rows[i].a->metric == OVERHEAD_UDP_NDR &&
-		    !d.rows[i].a->ratio)
-			r = &d.rows[i];
+	r = wg_ndr_row(&d);
 	assert_non_null(r);
 	print_message("slower: %+.1f %% [%+.1f, %+.1f]\n", r->ch.pct, r->ch.lo_pct, r->ch.hi_pct);
+	assert_int_equal(r->verdict, CHANGE_REGRESSION);
+	report_diff_free(&d);
+	/* the path made sharp at 80 % of its knee (a daemon at a CPU quota): its
+	 * found figure and its repetitions' range against A's fit */
+	report_run_release(&rc);
+	results_free(&c);
+	soft_run_at(&c, SOFT_SHARP, 1181783497276652981ULL, 0.8);
+	assert_int_equal(report_run_prepare(&rc, &c), 0);
+	assert_int_equal(report_diff_build(&d, &ra, &rc, NULL), 0);
+	r = wg_ndr_row(&d);
+	assert_non_null(r);
+	assert_true(r->fit && r->fit_mixed);
 	assert_int_equal(r->verdict, CHANGE_REGRESSION);
 	report_diff_free(&d);
 	report_run_release(&ra);
