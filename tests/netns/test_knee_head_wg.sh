@@ -35,8 +35,8 @@ printf '%s\n' "[scenario]" "name = ftkh" "repetitions = 2" "duration = 300ms" \
 	"teardown = bash $HERE/wg_path.sh down ftkh $OUT" \
 	"[tcp]" "enabled = no" "[udp]" "sizes = 1200" "duration = 300ms" "rate = 10M" \
 	"[mtu]" "enabled = no" \
-	"[knee]" "max_rate = 400M" "min_rate = 10M" "width_goal = 5" "short = 300ms" \
-	"final = 300ms" "max_trials = 18" "fit_trials = 6" >"$OUT/wg.ini"
+	"[knee]" "max_rate = 350M" "min_rate = 10M" "width_goal = 5" "short = 300ms" \
+	"final = 300ms" "max_trials = 16" "fit_trials = 6" >"$OUT/wg.ini"
 
 run()
 {
