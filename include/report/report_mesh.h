@@ -47,6 +47,8 @@ void report_mesh_costliest(char *buf, size_t len, const struct mesh *m,
 			   const struct mesh_verdicts *v);
 
 void report_mesh_term(FILE *f, const struct mesh *m, const struct mesh_verdicts *v);
+/* Whether some pair's figure is a soft knee's fit (marked "~"). */
+bool report_mesh_any_fit(const struct mesh *m);
 /* report.md: the tables, failed pairs with reasons, the named pair and
  * overlay, the heatmaps in set linked. 0 or -EIO. */
 int report_mesh_md(FILE *f, const struct mesh *m, const struct mesh_verdicts *v,

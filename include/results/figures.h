@@ -32,6 +32,13 @@ struct results_figure {
 	bool rate;	      /* bit/s */
 	int better;	      /* +1 higher is better, -1 lower is, 0 neither */
 	enum overhead_bound bound;
+	/* An NDR or PDR whose headline is a soft knee's fit (results_head):
+	 * value is the fit. Whenever its trials give a fit (fit_est), its
+	 * load and 90 % interval: `report A B` judges a change where either
+	 * run's headline is a fit by the two fits, not by the repetitions'
+	 * found bounds in v. */
+	bool fit, fit_est;
+	double fit_bps, fit_low, fit_high;
 	size_t n;
 	double v[RESULTS_FIGURE_REPS]; /* each repetition's value */
 };

@@ -29,6 +29,7 @@ struct history_series {
 	double *y;	 /* each run's figure */
 	double *lo, *hi; /* the least and largest of its repetitions */
 	bool bounded;	 /* some run's figure is only a bound */
+	bool fitted;	 /* some run's is a soft knee's fit: lo, hi its interval */
 	double within;	 /* the noise of a run's figure from its repetitions (0: unknown) */
 	struct trend trend;
 };

@@ -47,8 +47,9 @@ enum mesh_figure {
 struct mesh_value {
 	bool present;
 	double v;
-	enum overhead_bound bound;    /* a lower bound keeps its marker (">= ") */
-	uint32_t detail;	      /* MESH_MTU: the worst check's value (bytes); 0: none */
+	enum overhead_bound bound; /* a lower bound keeps its marker (">= ") */
+	bool fit;	 /* UDP NDR and its ratio: a soft knee's fit ("~"), results_head */
+	uint32_t detail; /* MESH_MTU: the worst check's value (bytes); 0: none */
 	char check[RESULTS_NAME_MAX]; /* MESH_MTU: the worst check's name */
 	char limit[32]; /* TCP goodput, UDP NDR: what limited it (run_limit.h); "": unknown */
 };

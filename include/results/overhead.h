@@ -51,6 +51,9 @@ struct overhead_row {
 	 * one that lost even at its minimum rate: AT_MOST, the rate it lost
 	 * at) makes the ratio, delta and cost bounds too. */
 	enum overhead_bound base_bound, value_bound;
+	/* NDR and PDR rows: a side whose figure is a soft knee's fit
+	 * (RESULTS_HEAD_FIT); a ratio of a fit to a found knee says so */
+	bool base_fit, value_fit;
 };
 
 struct overhead {
@@ -100,10 +103,13 @@ const char *overhead_bound_name(enum overhead_bound b);
 /* "exact", "upper_bound", "lower_bound" (or "unknown") for one figure. */
 const char *overhead_figure_bound_name(enum overhead_bound b);
 
-/* The figure a knee search stands for (pdr: the PDR, else the NDR): the
- * rate achieved at its lower bound (AT_LEAST when only a lower bound), or,
- * when it lost even at the search's minimum rate, that upper bound
- * (AT_MOST). The stat behind it goes to *stat. False: no figure. */
+/* The figure a knee search stands for (pdr: the PDR, else the NDR), as
+ * its headline says (enum results_head): on a soft knee the fit (EXACT,
+ * its interval as the stat's min and max); else the rate achieved at its
+ * lower bound (AT_LEAST when only a lower bound), or, when it lost even at
+ * the search's minimum rate, that upper bound (AT_MOST). The stat behind
+ * it goes to *stat. False: no figure (none found, or the path changed
+ * between repetitions). */
 bool overhead_knee_figure(const struct results_knee_point *p, bool pdr,
 			  const struct results_stat **stat, enum overhead_bound *bound);
 

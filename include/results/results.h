@@ -238,6 +238,13 @@ struct results_run {
 	/* run --confirm: each limited TCP figure rerun with its fix (confirm.h) */
 	unsigned nconfirms;
 	struct results_confirm confirms[RESULTS_MAX_CONFIRMS];
+	/* Read back from a run.json: each knee's headlines as it recorded
+	 * them, which results_aggregate() keeps instead of deciding again;
+	 * a knee the file has none for (a file from before them) keeps its
+	 * found bounds, as it read then. */
+	bool heads_read;
+	size_t nheads;
+	struct results_head_rec *heads;
 };
 
 /* The layers of a UDP trial (results_layers.c): its datagrams counted at
@@ -280,6 +287,27 @@ bool results_trial_layers(const struct results_run *run, const struct results_tr
 struct results_stat {
 	unsigned n;
 	double median, min, max;
+};
+
+/* What a knee's headline NDR or PDR is. A sharp knee (a shaper, the
+ * built-in overlay) keeps the search's bounds; on a soft one each
+ * repetition's NDR is where its luck ran out and the pooled fit of all its
+ * trials is the figure that repeats (knee_fit.h); when the repetitions'
+ * test says the path itself changed between them, no single figure is. */
+enum results_head {
+	RESULTS_HEAD_FOUND = 0, /* the search's bounds, as found */
+	RESULTS_HEAD_FIT,	/* the fit at the exceed ratio, with its interval */
+	RESULTS_HEAD_CHANGED,	/* the path changed between repetitions: none */
+};
+/* "found", "fit", "changed" */
+const char *results_head_name(enum results_head h);
+int results_head_parse(const char *s);
+
+/* One knee's headlines as a run.json recorded them (results_run.heads) */
+struct results_head_rec {
+	unsigned path;
+	uint32_t len;
+	enum results_head ndr, pdr;
 };
 
 /* Aggregates, derived from trials and knees by results_aggregate(). */
@@ -396,7 +424,31 @@ struct results_knee_point {
 	struct knee_fit_reps ndr_fit_reps;
 	struct results_stat ndr_fit_rep_bps;
 	double ndr_fit_spread;
+	/* The PDR goal's fit: a trial is bad when it lost more than the
+	 * PDR's loss ratio (none: pdr_fit.load_bps 0). */
+	struct knee_fit pdr_fit;
+	/* What each goal's headline figure is (results_knee_head.c): decided
+	 * once here, kept in run.json's summary and read back from it, so
+	 * every printer and `report A B`, the trend and the matrix show one
+	 * answer. With FIT, ndr_head_bps is the fit as a figure: median its
+	 * load, min and max its 90 % interval, n the repetitions fitted. */
+	enum results_head ndr_head, pdr_head;
+	struct results_stat ndr_head_bps, pdr_head_bps;
 };
+
+/* A soft knee: loss there came by chance rather than with the load. The
+ * report's test (about half the knee trials between the lowest and the
+ * highest NDR the repetitions found lost: a quarter to three quarters of
+ * at least four), or a fit whose chance of a lossy trial rises from 10 %
+ * to 90 % over more than RESULTS_SOFT_BAND of its figure. The second
+ * because the NDRs of a soft path end where luck ran out, mostly below
+ * its 50 % point: on bench/knee_soft_spread.c's curve (slope 10, 10 % to
+ * 90 % over 36 % of the knee) three repetitions' NDRs at 310..410 Mbit/s
+ * of a 440 Mbit/s knee had 14 of the 66 trials between them lost (21 %).
+ * 10 % is a slope of 44 (wireguard-go measured 6 to 14 here); a shaper has
+ * no fit at all, its trials never overlap. */
+#define RESULTS_SOFT_BAND 0.10
+bool results_knee_soft(const struct results_knee_point *p);
 
 /* Whether a knee outcome ("found", "above-max", ...) makes its lower bound
  * only a lower bound of the knee. */

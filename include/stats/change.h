@@ -66,6 +66,18 @@ bool change_compare(const double *a, size_t na, const double *b, size_t nb, doub
 bool change_compare_ratio(const double *a, size_t na, const double *b, size_t nb, double confidence,
 			  struct change *out);
 
+/* The change from one estimate to another, each given with its interval
+ * at z standard errors, symmetric in the logarithm (a soft knee's fit,
+ * knee_fit.h: z KNEE_FIT_Z, 90 %): B / A and its interval at confidence
+ * from the two standard errors of the log figures added in quadrature
+ * (independent runs), turned back into B - A as change_compare_ratio()
+ * gives it; na = nb = 1. On a soft knee this is what the figure's own
+ * uncertainty allows, where the repetitions' spread is their searches'
+ * luck (three NDRs of one run 20 % apart, the fits of two runs inside each
+ * other's intervals). false when a value or interval is not positive. */
+bool change_compare_estimates(double a, double a_lo, double a_hi, double b, double b_lo,
+			      double b_hi, double z, double confidence, struct change *out);
+
 /* The verdict of c for a figure whose better direction is better (+1:
  * higher is better, -1: lower is, 0: neither), threshold a fraction
  * (0.05; INFINITY: never beyond it, at most CHANGE_SMALL). */

@@ -34,6 +34,12 @@ struct report_diff_row {
 	 * either run (report_diff_busy_cores()): judged as CPU */
 	bool machine_busy;
 	double busy_cores; /* the larger of the two runs' */
+	/* Either run's figure is a soft knee's fit: the change is judged
+	 * against the fits' intervals (change_compare_estimates()), not the
+	 * repetitions' found bounds; fit_mixed: one run's trials gave no fit,
+	 * its figure and its repetitions' range stand against the other's
+	 * fit */
+	bool fit, fit_mixed;
 };
 
 /* Other work's cores (the machine's busy CPU measured with no test

@@ -28,7 +28,9 @@ static void pair_rows(FILE *f, const struct mesh *m, const struct mesh_pair *p)
 			row_start(f, m, p);
 			report_csv_quoted(f, m->paths[path].name);
 			fprintf(f, ",%s,%.10g,%s,%s,%u,\"\",", mesh_figure_name(fig), x->v,
-				fig == MESH_MTU ? "exact" : overhead_bound_name(x->bound),
+				fig == MESH_MTU ? "exact"
+				: x->fit	? "fit"
+						: overhead_bound_name(x->bound),
 				fig == MESH_MTU ? results_verdict_name((enum results_verdict)x->v)
 						: mesh_figure_unit(fig),
 				x->detail);

@@ -24,7 +24,7 @@ static cJSON *value_json(const struct mesh_value *x, enum mesh_figure fig)
 		return o;
 	}
 	cJSON_AddNumberToObject(o, "value", x->v);
-	cJSON_AddStringToObject(o, "bound", overhead_figure_bound_name(x->bound));
+	cJSON_AddStringToObject(o, "bound", x->fit ? "fit" : overhead_figure_bound_name(x->bound));
 	if (fig == MESH_TCP_GOODPUT || fig == MESH_UDP_NDR)
 		cJSON_AddStringToObject(o, "limit", x->limit);
 	return o;

@@ -87,9 +87,10 @@ int report_mesh_md(FILE *f, const struct mesh *m, const struct mesh_verdicts *v,
 	fprintf(f,
 		"# ovlperf mesh\n\n%u hosts, %zu ordered pairs: %zu ok, %zu incomplete, %zu "
 		"failed, %zu unreachable. Rows are the client, columns the server. `>=` marks a "
-		"lower bound, `<=` an upper bound.\n\n",
+		"lower bound, `<=` an upper bound.%s\n\n",
 		m->nhosts, m->npairs, mesh_count(m, MESH_OK), mesh_count(m, MESH_INCOMPLETE),
-		mesh_count(m, MESH_FAILED), mesh_count(m, MESH_UNREACHABLE));
+		mesh_count(m, MESH_FAILED), mesh_count(m, MESH_UNREACHABLE),
+		report_mesh_any_fit(m) ? " `~` marks a soft knee's fit of all its trials." : "");
 	report_mesh_slowest(line, sizeof(line), m, v);
 	if (line[0])
 		fprintf(f, "- %s", line);

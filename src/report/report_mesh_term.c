@@ -7,9 +7,19 @@
 #include "report_mesh.h"
 #include "report_run.h"
 
+bool report_mesh_any_fit(const struct mesh *m)
+{
+	for (size_t i = 0; i < m->npairs; i++)
+		for (unsigned p = 0; p < m->npaths; p++)
+			for (int f = 0; f < MESH_FIGURE_COUNT; f++)
+				if (m->pairs[i].fig[p][f].present && m->pairs[i].fig[p][f].fit)
+					return true;
+	return false;
+}
+
 static void fmt_figure(char *buf, size_t len, const struct mesh_value *x, enum mesh_figure f)
 {
-	const char *pre = overhead_bound_prefix(x->bound);
+	const char *pre = x->fit ? "~" : overhead_bound_prefix(x->bound);
 	char v[32];
 
 	switch (f) {
@@ -204,4 +214,7 @@ void report_mesh_term(FILE *f, const struct mesh *m, const struct mesh_verdicts 
 	report_mesh_costliest(line, sizeof(line), m, v);
 	fputs(line, f);
 	fprintf(f, "(>= a lower bound, <= an upper bound, ? no bound either way)\n");
+	if (report_mesh_any_fit(m))
+		fprintf(f, "(~ a soft knee's fit of all its trials: where each repetition's NDR "
+			   "is its search's luck)\n");
 }

@@ -49,9 +49,18 @@ static void limit_cell(FILE *f, const struct report_run *rr, const char *metric,
 		report_csv_field(f, ndr_limit_name(v.limit));
 }
 
-static void row(FILE *f, const struct report_run *rr, const char *metric, unsigned path,
-		unsigned streams, unsigned bytes, uint64_t offered, const struct results_stat *s,
-		const struct overhead_row *ov, enum overhead_bound bound)
+/* A figure's bound column: a knee's headline when it is no found bound
+ * ("fit", or "changed": the path changed between repetitions, no
+ * figure), the rest their bound. */
+static const char *bound_cell(enum overhead_bound b, enum results_head h)
+{
+	return h != RESULTS_HEAD_FOUND ? results_head_name(h) : overhead_figure_bound_name(b);
+}
+
+static void row_fit(FILE *f, const struct report_run *rr, const char *metric, unsigned path,
+		    unsigned streams, unsigned bytes, uint64_t offered,
+		    const struct results_stat *s, const struct overhead_row *ov,
+		    enum overhead_bound bound, enum results_head head)
 {
 	const struct results_path *p = &rr->run->paths[path];
 	char a[48];
@@ -84,15 +93,23 @@ static void row(FILE *f, const struct report_run *rr, const char *metric, unsign
 		fputc(',', f);
 		if (!isnan(c) && ov->metric != OVERHEAD_TCP_MSS)
 			fprintf(f, "%.4g", c);
-		fprintf(f, ",%s,%s,%s,%s,", overhead_figure_bound_name(bound),
-			overhead_figure_bound_name(ov->base_bound),
+		fprintf(f, ",%s,%s,%s,%s,", bound_cell(bound, head),
+			bound_cell(ov->base_bound,
+				   ov->base_fit ? RESULTS_HEAD_FIT : RESULTS_HEAD_FOUND),
 			overhead_bound_name(overhead_ratio_bound(ov)),
 			overhead_bound_name(overhead_cost_bound(ov)));
 	} else {
-		fprintf(f, ",,,%s,,,,", overhead_figure_bound_name(bound));
+		fprintf(f, ",,,%s,,,,", bound_cell(bound, head));
 	}
 	limit_cell(f, rr, metric, path, streams, bytes);
 	fputc('\n', f);
+}
+
+static void row(FILE *f, const struct report_run *rr, const char *metric, unsigned path,
+		unsigned streams, unsigned bytes, uint64_t offered, const struct results_stat *s,
+		const struct overhead_row *ov, enum overhead_bound bound)
+{
+	row_fit(f, rr, metric, path, streams, bytes, offered, s, ov, bound, RESULTS_HEAD_FOUND);
 }
 
 static struct results_stat scaled(const struct results_stat *s, double k)
@@ -140,10 +157,10 @@ static void knee_rows(FILE *f, const struct report_run *rr, const struct results
 
 		overhead_knee_figure(p, pdr, &v, &b);
 		snprintf(m, sizeof(m), "udp_%s_bps", pdr ? "pdr" : "ndr");
-		row(f, rr, m, p->path, 0, p->len, 0, v,
-		    overhead_find(&rr->ov, p->path, pdr ? OVERHEAD_UDP_PDR : OVERHEAD_UDP_NDR,
-				  p->len),
-		    b);
+		row_fit(f, rr, m, p->path, 0, p->len, 0, v,
+			overhead_find(&rr->ov, p->path, pdr ? OVERHEAD_UDP_PDR : OVERHEAD_UDP_NDR,
+				      p->len),
+			b, pdr ? p->pdr_head : p->ndr_head);
 		snprintf(m, sizeof(m), "udp_%s", pdr ? "pdr" : "ndr");
 		layer_rows(f, rr, m, p->path, p->len, 0, v, b);
 		snprintf(m, sizeof(m), "udp_%s_target_bps", pdr ? "pdr" : "ndr");

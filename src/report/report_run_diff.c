@@ -44,6 +44,17 @@ static void value(char *buf, size_t len, const struct results_figure *x, double 
 		snprintf(buf + l, len - l, "%.4g", v);
 }
 
+/* A figure's own value: "~" before a soft knee's fit. */
+static void fit_value(char *buf, size_t len, const struct results_figure *x)
+{
+	if (!x->fit || len < 2) {
+		value(buf, len, x, x->value, x->bound);
+		return;
+	}
+	buf[0] = '~';
+	value(buf + 1, len - 1, x, x->value, x->bound);
+}
+
 /* How B - A relates to the true difference: B a lower bound makes it a
  * lower bound, A a lower bound an upper one; opposite pulls, or either side
  * unknown, leave nothing. */
@@ -323,6 +334,25 @@ static double busy_cores(const struct report_run *rr, const struct results_figur
 	return n ? results_stat_of(v, n).median : 0;
 }
 
+/* A figure as an estimate with its interval: a fit's own (taken as
+ * KNEE_FIT_Z standard errors), else its value and its repetitions'
+ * range (a sharp knee found: each repetition where the path's rate is,
+ * within the search's width). */
+static void estimate(const struct results_figure *x, double *v, double *lo, double *hi)
+{
+	if (x->fit_est) {
+		*v = x->fit_bps;
+		*lo = x->fit_low;
+		*hi = x->fit_high;
+		return;
+	}
+	*v = *lo = *hi = x->value;
+	for (size_t i = 0; i < x->n; i++) {
+		*lo = fmin(*lo, x->v[i]);
+		*hi = fmax(*hi, x->v[i]);
+	}
+}
+
 /* Every figure compared is a rate, a delay, a CPU time or a ratio of
  * them: never negative, so its change is taken as a ratio (its interval
  * never below -100 %), and held to its run-to-run threshold
@@ -332,8 +362,26 @@ static void compare_row(struct report_diff *d, struct report_diff_row *r)
 	double rel, floor;
 
 	r->delta_bound = delta_bound(r->a, r->b);
-	r->compared =
-		change_compare_ratio(r->a->v, r->a->n, r->b->v, r->b->n, d->confidence, &r->ch);
+	/* either headline a fit: the path's knee is soft, and its fit is
+	 * what repeats; the other run's fit too, when its headline kept the
+	 * bounds (a knee that looked sharp in one run), else its figure and
+	 * its repetitions' range (a knee made sharp: a daemon held to a CPU
+	 * quota loses at its quota's rate, every trial) */
+	r->fit = r->a->fit || r->b->fit;
+	r->fit_mixed = r->fit && !(r->a->fit_est && r->b->fit_est);
+	if (r->fit) {
+		double a, alo, ahi, b, blo, bhi;
+
+		estimate(r->a, &a, &alo, &ahi);
+		estimate(r->b, &b, &blo, &bhi);
+		if (!r->fit_mixed)
+			r->delta_bound = OVERHEAD_EXACT; /* two fits, neither a bound */
+		r->compared = change_compare_estimates(a, alo, ahi, b, blo, bhi, KNEE_FIT_Z,
+						       d->confidence, &r->ch);
+	} else {
+		r->compared = change_compare_ratio(r->a->v, r->a->n, r->b->v, r->b->n,
+						   d->confidence, &r->ch);
+	}
 	if (!r->compared) {
 		r->verdict = CHANGE_TOO_FEW;
 		return;
@@ -479,7 +527,10 @@ static void interval_text(char *d, size_t len, const struct report_diff_row *r)
 	else if (isnan(c->lo_pct))
 		snprintf(d, len, "[%.3g, %.3g]", c->lo, c->hi);
 	else
-		snprintf(d, len, "[%+.1f, %+.1f]%%", c->lo_pct, c->hi_pct);
+		snprintf(d, len, "[%+.1f, %+.1f]%%%s", c->lo_pct, c->hi_pct,
+			 r->fit_mixed ? " fit/found"
+			 : r->fit     ? " fit"
+				      : "");
 }
 
 static const char *verdict_word(enum change_verdict v)
@@ -491,6 +542,14 @@ static const char *verdict_word(enum change_verdict v)
 	       : v == CHANGE_NOISE	 ? "noise"
 	       : v == CHANGE_TOO_FEW	 ? "too few reps"
 					 : "bound: ?";
+}
+
+static bool any_fit(const struct report_diff *d)
+{
+	for (size_t i = 0; i < d->n; i++)
+		if (d->rows[i].a->fit || (d->rows[i].b && d->rows[i].b->fit))
+			return true;
+	return false;
 }
 
 static void print_text(FILE *f, const struct report_diff *d)
@@ -512,13 +571,13 @@ static void print_text(FILE *f, const struct report_diff *d)
 
 		snprintf(at, sizeof(at), "%u %s", x->key,
 			 !strcmp(x->key_unit, "bytes") ? "B" : "str");
-		value(va, sizeof(va), x, x->value, x->bound);
+		fit_value(va, sizeof(va), x);
 		if (!r->b) {
 			fprintf(f, "  %-22s %-12s %8s  %14s %14s\n", x->what, x->path, at, va,
 				"(only in A)");
 			continue;
 		}
-		value(vb, sizeof(vb), r->b, r->b->value, r->b->bound);
+		fit_value(vb, sizeof(vb), r->b);
 		delta_text(dt, sizeof(dt), r);
 		change_text(ch, sizeof(ch), r);
 		interval_text(in, sizeof(in), r);
@@ -535,6 +594,10 @@ static void print_text(FILE *f, const struct report_diff *d)
 		d->regressions, d->progressions, 100 * d->confidence, 100 * d->threshold,
 		100 * fmax(d->threshold, RESULTS_GATE_P50), RESULTS_GATE_P50_MS,
 		100 * fmax(d->threshold, RESULTS_GATE_P99), RESULTS_GATE_P99_MS);
+	if (any_fit(d))
+		fprintf(f, "  (~ a soft knee's fit: a change between two fits is judged by their "
+			   "90 %% intervals, not by\n  the repetitions' found bounds, which are "
+			   "where each search's luck ran out)\n");
 	if (d->machine_bound)
 		fprintf(f,
 			"  (%u TCP goodput figures the machine's CPU bound in both runs are judged "

@@ -39,7 +39,12 @@ static cJSON *side_json(const struct results_figure *x)
 	cJSON *o = cJSON_CreateObject();
 
 	cJSON_AddNumberToObject(o, "value", x->value);
-	cJSON_AddStringToObject(o, "bound", overhead_figure_bound_name(x->bound));
+	cJSON_AddStringToObject(o, "bound", x->fit ? "fit" : overhead_figure_bound_name(x->bound));
+	/* a soft knee's fit: its 90 % interval, what a change is judged by */
+	if (x->fit) {
+		cJSON_AddNumberToObject(o, "fit_low", x->fit_low);
+		cJSON_AddNumberToObject(o, "fit_high", x->fit_high);
+	}
 	cJSON_AddItemToObject(o, "repetitions", cJSON_CreateDoubleArray(x->v, (int)x->n));
 	return o;
 }
@@ -107,6 +112,10 @@ static cJSON *row_json(const struct report_diff_row *r)
 	cJSON_AddBoolToObject(o, "machine_bound", r->machine_bound);
 	cJSON_AddBoolToObject(o, "machine_busy", r->machine_busy);
 	cJSON_AddNumberToObject(o, "busy_cores", r->busy_cores);
+	cJSON_AddStringToObject(o, "judged_by",
+				r->fit_mixed ? "fit_and_found"
+				: r->fit     ? "fit"
+					     : "repetitions");
 	cJSON_AddNumberToObject(o, "history_runs",
 				r->hist_runs >= REPORT_DIFF_HISTORY_MIN ? (double)r->hist_runs : 0);
 	cJSON_AddStringToObject(o, "verdict", change_verdict_name(r->verdict));

@@ -30,13 +30,16 @@ static void spread(FILE *f, const struct results_stat *s, double scale, int prec
 		fprintf(f, " (%.*f-%.*f)", prec, s->min / scale, prec, s->max / scale);
 }
 
-/* A ratio against a lower bound is a bound itself: "<= 0.180". */
+/* A ratio against a lower bound is a bound itself: "<= 0.180"; one of a
+ * soft knee's fit to a found knee says so: "0.466 (a fit against a found
+ * knee)". */
 static void ratio(FILE *f, const struct overhead_row *r)
 {
 	if (!r || isnan(r->ratio))
 		fputs(" - |", f);
 	else
-		fprintf(f, " %s%.3f |", overhead_bound_prefix(overhead_ratio_bound(r)), r->ratio);
+		fprintf(f, " %s%.3f%s |", overhead_bound_prefix(overhead_ratio_bound(r)), r->ratio,
+			r->base_fit != r->value_fit ? " (a fit against a found knee)" : "");
 }
 
 static void head(FILE *f, const struct report_run *rr)
@@ -158,6 +161,35 @@ static void knee_lower(FILE *f, const struct results_stat *s, const struct resul
 	fputs(" | ", f);
 }
 
+/* One goal's headline and its target (enum results_head): a soft knee's
+ * fit with its 90 % interval and the found bound's target beside it, no
+ * figure when the path changed between repetitions, else the bound. */
+static void knee_head(FILE *f, const struct results_knee_point *p, bool pdr)
+{
+	const struct results_stat *h = pdr ? &p->pdr_head_bps : &p->ndr_head_bps;
+
+	switch (pdr ? p->pdr_head : p->ndr_head) {
+	case RESULTS_HEAD_FIT:
+		fprintf(f, "~%.1f (%.1f-%.1f), fitted: a soft knee | ", h->median / 1e6,
+			h->min / 1e6, h->max / 1e6);
+		spread(f, pdr ? &p->pdr_target_bps : &p->ndr_target_bps, 1e6, 1);
+		fputs(" | ", f);
+		return;
+	case RESULTS_HEAD_CHANGED:
+		fprintf(f,
+			"no single figure: the path changed between repetitions (p = %.3f) | - "
+			"| ",
+			p->ndr_fit_reps.p);
+		return;
+	case RESULTS_HEAD_FOUND:
+		break;
+	}
+	if (pdr)
+		knee_lower(f, &p->pdr_bps, &p->pdr_target_bps, p->pdr_lower_bound, p->pdr_outcome);
+	else
+		knee_lower(f, &p->ndr_bps, &p->ndr_target_bps, p->ndr_lower_bound, p->ndr_outcome);
+}
+
 /* Under the knee table: for each point that lost above its NDR, the place
  * that lost most and what would stop it there. */
 static void knee_fixes(FILE *f, const struct report_run *rr)
@@ -253,6 +285,21 @@ static void knee_layers(FILE *f, const struct report_run *rr)
 	}
 }
 
+static const char fit_note[] =
+	" `~` marks a soft knee's fitted figure: there each repetition's NDR is where its "
+	"search's luck ran out, and the figure is where all its trials put the chance of a "
+	"lossy trial at the exceed ratio, with its 90 % interval (the bounds found are in "
+	"the target and upper columns and the lines below).";
+
+static bool any_fit(const struct report_run *rr)
+{
+	for (size_t i = 0; i < rr->sum.nknee; i++)
+		if (rr->sum.knee[i].ndr_head == RESULTS_HEAD_FIT ||
+		    rr->sum.knee[i].pdr_head == RESULTS_HEAD_FIT)
+			return true;
+	return false;
+}
+
 static void knees(FILE *f, const struct report_run *rr)
 {
 	if (!rr->sum.nknee)
@@ -266,8 +313,8 @@ static void knees(FILE *f, const struct report_run *rr)
 		"repetitions, each repetition's pair from that repetition. `>=` marks a lower "
 		"bound only (the search passed at max_rate, hit the generator's limit or did "
 		"not finish). Bytes are UDP payload, rates payload bit/s; the NDR at the other "
-		"layers follows the table.\n\n",
-		rr->run->pdr_goal_pct);
+		"layers follows the table.%s\n\n",
+		rr->run->pdr_goal_pct, any_fit(rr) ? fit_note : "");
 	fprintf(f, "| path | payload bytes | NDR Mbit/s | NDR target | NDR upper | NDR kpps | vs "
 		   "underlay | PDR Mbit/s | PDR target | PDR upper | vs underlay | trials | time s "
 		   "| loss above the NDR |\n");
@@ -277,15 +324,17 @@ static void knees(FILE *f, const struct report_run *rr)
 		char where[256];
 
 		fprintf(f, "| %s | %u | ", rr->run->paths[p->path].name, p->len);
-		knee_lower(f, &p->ndr_bps, &p->ndr_target_bps, p->ndr_lower_bound, p->ndr_outcome);
+		knee_head(f, p, false);
 		upper(f, &p->ndr_upper_bps, p->ndr_outcome);
-		if (p->ndr_bps.n)
+		if (p->ndr_head == RESULTS_HEAD_FIT)
+			fprintf(f, " | ~%.1f |", p->ndr_head_bps.median / (8.0 * p->len) / 1e3);
+		else if (p->ndr_bps.n && p->ndr_head == RESULTS_HEAD_FOUND)
 			fprintf(f, " | %.1f |", p->ndr_bps.median / (8.0 * p->len) / 1e3);
 		else
 			fputs(" | |", f);
 		ratio(f, overhead_find(&rr->ov, p->path, OVERHEAD_UDP_NDR, p->len));
 		fputc(' ', f);
-		knee_lower(f, &p->pdr_bps, &p->pdr_target_bps, p->pdr_lower_bound, p->pdr_outcome);
+		knee_head(f, p, true);
 		upper(f, &p->pdr_upper_bps, p->pdr_outcome);
 		fputs(" |", f);
 		ratio(f, overhead_find(&rr->ov, p->path, OVERHEAD_UDP_PDR, p->len));

@@ -263,7 +263,8 @@ static const char *const knee_suffix[KNEE_WHICH_COUNT] = { "_bytes_per_second",
 static const char *const knee_help[2][KNEE_WHICH_COUNT] = {
 	{
 		"UDP no-drop rate (NDR): payload rate received in the highest trial of the "
-		"knee search that lost no datagram (udp_ndr_bound: whether only a bound).",
+		"knee search that lost no datagram (udp_ndr_bound: whether only a bound); on a "
+		"soft knee the fit of all its trials, min and max its 90 % interval.",
 		"Offered payload rate of the trial that set the NDR.",
 		"Lowest offered payload rate at which the NDR search lost a datagram (the "
 		"NDR's upper bound).",
@@ -271,18 +272,22 @@ static const char *const knee_help[2][KNEE_WHICH_COUNT] = {
 		"1 for the one that holds: exact (found within the search's width), "
 		"lower_bound (the true NDR is higher: the search passed at max_rate, the "
 		"sender reached its limit or the search did not finish), upper_bound (it "
-		"lost even at the lowest rate tried).",
+		"lost even at the lowest rate tried), fit (a soft knee: where all its trials "
+		"put the chance of a lossy trial at the exceed ratio; no sample when its "
+		"repetitions' knees differ, the path changed between them).",
 	},
 	{
 		"UDP partial-drop rate (PDR): payload rate received in the highest trial of "
 		"the knee search whose loss stayed within the loss goal "
-		"(udp_pdr_loss_goal_ratio; udp_pdr_bound: whether only a bound).",
+		"(udp_pdr_loss_goal_ratio; udp_pdr_bound: whether only a bound); on a soft "
+		"knee the fit of all its trials, min and max its 90 % interval.",
 		"Offered payload rate of the trial that set the PDR.",
 		"Lowest offered payload rate at which the PDR search lost more than the loss "
 		"goal (the PDR's upper bound).",
 		"How udp_pdr_bytes_per_second relates to the true PDR, one sample per state, "
 		"1 for the one that holds: exact, lower_bound (the true PDR is higher), "
-		"upper_bound (it lost more than the goal even at the lowest rate tried).",
+		"upper_bound (it lost more than the goal even at the lowest rate tried), fit "
+		"(a soft knee's fit).",
 	},
 };
 
@@ -300,7 +305,7 @@ static void knee_family(FILE *f, const struct report_run *rr, bool pdr, enum kne
 		struct om_labels l = path_labels(rr, p->path);
 		const struct results_stat *v = NULL;
 		enum overhead_bound b = OVERHEAD_EXACT;
-		bool any = overhead_knee_figure(p, pdr, &v, &b);
+		bool any = overhead_knee_figure(p, pdr, &v, &b), fit;
 
 		l.bytes = p->len;
 		switch (which) {
@@ -315,10 +320,15 @@ static void knee_family(FILE *f, const struct report_run *rr, bool pdr, enum kne
 			stat3(f, name, l, pdr ? &p->pdr_upper_bps : &p->ndr_upper_bps, 1.0 / 8);
 			break;
 		case KNEE_BOUND:
-			/* exact, upper_bound, lower_bound: a figure is never unknown */
-			if (any && v)
-				bound_samples(f, name, l, b, overhead_figure_bound_name,
-					      OVERHEAD_UNKNOWN);
+			/* exact, upper_bound, lower_bound, fit: a figure is never
+			 * unknown; a fit is exact as figures go, its own state */
+			if (!any || !v)
+				break;
+			fit = (pdr ? p->pdr_head : p->ndr_head) == RESULTS_HEAD_FIT;
+			bound_samples(f, name, l, fit ? OVERHEAD_UNKNOWN : b,
+				      overhead_figure_bound_name, OVERHEAD_UNKNOWN);
+			l.bound = "fit";
+			sample_line(f, name, &l, fit);
 			break;
 		case KNEE_WHICH_COUNT:
 			break;

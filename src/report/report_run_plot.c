@@ -2,7 +2,8 @@
 /*
  * SVG plots of a run through gnuplot (`set terminal svg`): loss vs offered
  * rate per path on a log axis with the loss goal drawn and the knees
- * marked, TCP goodput vs streams per path, one-way delay vs offered load.
+ * marked, TCP goodput vs streams per path, one-way delay vs offered load,
+ * and for a soft knee its fit: the chance of a lossy trial at each load.
  * Every plot names its scenario and start time; each path has its own
  * colour and marker, and legend entries that stand for no path are grey.
  * Each plot is a self-contained gnuplot script (data inline as datablocks)
@@ -531,6 +532,117 @@ static int delay_gp(FILE *f, const struct report_run *rr)
 	return 0;
 }
 
+/* The knee trials a soft knee's fit pooled, as results_knee_head.c
+ * takes them: at the load asked for, as long as their repetition's final
+ * trials; at each load, the share of them that lost. One line per load:
+ * "Mbit/s share trials". */
+static void fit_points(FILE *f, const struct results_run *run, const struct results_knee_point *p)
+{
+	double load[128];
+	unsigned n[128], bad[128], nl = 0;
+
+	for (size_t i = 0; i < run->ntrials; i++) {
+		const struct results_trial *t = &run->trials[i];
+		const struct results_knee *k = NULL;
+		unsigned j;
+
+		if (t->kind != RESULTS_TRIAL_KNEE || t->path != p->path || t->len != p->len ||
+		    t->status || t->udp.generator_limited || !t->udp.sent)
+			continue;
+		for (size_t x = 0; x < run->nknees && !k; x++)
+			if (run->knees[x].path == t->path && run->knees[x].len == t->len &&
+			    run->knees[x].rep == t->rep)
+				k = &run->knees[x];
+		if (!k || t->duration_s < 0.9 * k->final_s)
+			continue;
+		for (j = 0; j < nl && load[j] != (double)t->target_bps; j++)
+			;
+		if (j == nl) {
+			if (nl == 128)
+				continue;
+			load[nl] = (double)t->target_bps;
+			n[nl] = bad[nl] = 0;
+			nl++;
+		}
+		n[j]++;
+		bad[j] += t->udp.lost > 0;
+	}
+	for (unsigned j = 0; j < nl; j++)
+		fprintf(f, "%.6g %.6g %u\n", load[j] / 1e6, (double)bad[j] / n[j], n[j]);
+}
+
+/* A soft knee's fit (results_head FIT): the chance of a lossy trial the
+ * fit gives at each load over the share of each load's trials that lost,
+ * the exceed ratio a dashed line and the figure where they cross. The
+ * curve is the fit's logistic in ln load (knee_fit.h), rebuilt from its
+ * figure at the exceed ratio q and its 10 % and 90 % loads: its slope is
+ * (logit 0.9 - logit 0.1) / ln(high / low). */
+static int fit_gp(FILE *f, const struct report_run *rr)
+{
+	const struct results_summary *s = &rr->sum;
+	unsigned n = 0;
+
+	for (size_t i = 0; i < s->nknee; i++)
+		n += s->knee[i].ndr_head == RESULTS_HEAD_FIT;
+	if (!n)
+		return -ENODATA;
+	preamble(f, rr->run, "knee_fit.svg",
+		 "Chance of a lossy trial vs offered load: the soft knees' fits",
+		 "offered rate (Mbit/s)", "share of trials that lost");
+	fprintf(f, "set yrange [-0.05:1.05]\nset xrange [*:*]\nset samples 400\n");
+	n = 0;
+	for (size_t i = 0; i < s->nknee; i++) {
+		const struct results_knee_point *p = &s->knee[i];
+		const struct knee_fit *k = &p->ndr_fit;
+		double b;
+
+		if (p->ndr_head != RESULTS_HEAD_FIT)
+			continue;
+		b = log(81.0) / log(k->band_high_bps / k->band_low_bps);
+		fprintf(f,
+			"P%zu(x) = 1 / (1 + exp(-(log(%.6g / (1 - %.6g)) + %.6g * log(x / "
+			"%.6g))))\n",
+			i, k->chance, k->chance, b, k->load_bps / 1e6);
+		fprintf(f,
+			"set arrow from %.6g, graph 0 to %.6g, graph 1 nohead dt 3 lc rgb '%s'\n",
+			k->load_bps / 1e6, k->load_bps / 1e6, COLOR(p->path));
+		fprintf(f, "$f%zu << EOD\n", i);
+		fit_points(f, rr->run, p);
+		fprintf(f, "EOD\n");
+		if (!n)
+			fprintf(f,
+				"set arrow from graph 0, first %.6g to graph 1, first %.6g nohead "
+				"dt "
+				"2 lc rgb '%s'\n",
+				k->chance, k->chance, KEY_GREY);
+		n++;
+	}
+	fprintf(f, "plot ");
+	n = 0;
+	for (size_t i = 0; i < s->nknee; i++) {
+		const struct results_knee_point *p = &s->knee[i];
+		char t[96];
+
+		if (p->ndr_head != RESULTS_HEAD_FIT)
+			continue;
+		snprintf(t, sizeof(t), "%s, %u B: trials that lost", rr->run->paths[p->path].name,
+			 p->len);
+		fprintf(f,
+			"%s$f%zu using 1:2:(0.4 + 0.15 * sqrt($3)) with points pt 7 ps variable "
+			"lc rgb '%s' title ",
+			n++ ? ", \\\n     " : "", i, COLOR(p->path));
+		report_plot_str(f, t);
+		snprintf(t, sizeof(t), "fit: ~%.4g Mbit/s at %.0f %%", p->ndr_fit.load_bps / 1e6,
+			 100 * p->ndr_fit.chance);
+		fprintf(f, ", \\\n     P%zu(x) with lines lw 2 lc rgb '%s' title ", i,
+			COLOR(p->path));
+		report_plot_str(f, t);
+	}
+	fprintf(f, ", \\\n     keyentry with lines dt 2 lc rgb '%s' title 'the exceed ratio'\n",
+		KEY_GREY);
+	return 0;
+}
+
 static const struct {
 	const char *name, *title;
 	int (*gen)(FILE *f, const struct report_run *rr);
@@ -539,6 +651,7 @@ static const struct {
 	  delivered_gp },
 	{ "tcp", "TCP goodput vs streams", tcp_gp },
 	{ "delay", "One-way delay vs offered load", delay_gp },
+	{ "knee_fit", "Chance of a lossy trial vs offered load: a soft knee's fit", fit_gp },
 };
 
 void report_run_plot_existing(const char *dir, struct plot_set *set)

@@ -137,7 +137,8 @@ static void set_ratio(struct row *w, const struct report_run *rr, unsigned p,
 	if (o && m == OVERHEAD_TCP_MSS)
 		snprintf(w->ratio[p], sizeof(w->ratio[p]), "%+.0f", o->delta);
 	else if (o && !isnan(o->ratio))
-		snprintf(w->ratio[p], sizeof(w->ratio[p]), "x%.2f", o->ratio);
+		snprintf(w->ratio[p], sizeof(w->ratio[p]), "x%.2f%s", o->ratio,
+			 o->base_fit != o->value_fit ? "~" : "");
 }
 
 static bool seen_streams(const struct results_summary *s, size_t i)
@@ -218,6 +219,33 @@ static void knee_value(char *buf, size_t len, const struct results_stat *s, bool
 	snprintf(buf, len, "%s%s", lower_bound ? ">= " : "", v);
 }
 
+/* A knee's headline in a cell: its bounds as found, or a soft knee's fit
+ * with its 90 % interval ("~252M (229-278)"), or none when the path
+ * changed between repetitions (enum results_head). */
+static void knee_cell(char *buf, size_t len, const struct results_knee_point *k, bool pdr)
+{
+	const struct results_stat *s = pdr ? &k->pdr_head_bps : &k->ndr_head_bps;
+	enum results_head h = pdr ? k->pdr_head : k->ndr_head;
+	char m[16], lo[16], hi[16];
+
+	if (h == RESULTS_HEAD_CHANGED) {
+		snprintf(buf, len, "(changed)");
+		return;
+	}
+	if (h != RESULTS_HEAD_FIT) {
+		knee_value(buf, len, pdr ? &k->pdr_bps : &k->ndr_bps,
+			   pdr ? k->pdr_lower_bound : k->ndr_lower_bound,
+			   pdr ? k->pdr_outcome : k->ndr_outcome,
+			   pdr ? &k->pdr_upper_bps : &k->ndr_upper_bps);
+		return;
+	}
+	short_rate(m, sizeof(m), s->median, 3);
+	short_rate(lo, sizeof(lo), s->min, 3);
+	short_rate(hi, sizeof(hi), s->max, 3);
+	if (snprintf(buf, len, "~%s (%s-%s)", m, lo, hi) >= (int)len)
+		buf[len - 1] = '\0';
+}
+
 /* A ratio against a lower bound is itself a bound: "*" marks it, explained
  * under the table (the column is too narrow for "<= x0.18"). */
 static void bound_mark(struct row *w, const struct report_run *rr, unsigned p,
@@ -228,6 +256,16 @@ static void bound_mark(struct row *w, const struct report_run *rr, unsigned p,
 
 	if (o && l && l + 2 <= sizeof(w->ratio[p]) && overhead_ratio_bound(o) != OVERHEAD_EXACT)
 		memcpy(w->ratio[p] + l, "*", 2);
+}
+
+/* Whether some knee's headline is a fit or none (enum results_head):
+ * the note under the table says what "~" and "(changed)" mean. */
+static bool any_head(const struct report_run *rr, enum results_head h)
+{
+	for (size_t i = 0; i < rr->sum.nknee; i++)
+		if (rr->sum.knee[i].ndr_head == h || rr->sum.knee[i].pdr_head == h)
+			return true;
+	return false;
 }
 
 static bool any_bound_mark(const struct report_run *rr)
@@ -258,10 +296,8 @@ static void summary_udp(FILE *f, const struct report_run *rr)
 
 			if (!k)
 				continue;
-			knee_value(n.val[p], sizeof(n.val[p]), &k->ndr_bps, k->ndr_lower_bound,
-				   k->ndr_outcome, &k->ndr_upper_bps);
-			knee_value(d.val[p], sizeof(d.val[p]), &k->pdr_bps, k->pdr_lower_bound,
-				   k->pdr_outcome, &k->pdr_upper_bps);
+			knee_cell(n.val[p], sizeof(n.val[p]), k, false);
+			knee_cell(d.val[p], sizeof(d.val[p]), k, true);
 			set_ratio(&n, rr, p, OVERHEAD_UDP_NDR, len);
 			set_ratio(&d, rr, p, OVERHEAD_UDP_PDR, len);
 			bound_mark(&n, rr, p, OVERHEAD_UDP_NDR, len);
@@ -452,6 +488,17 @@ static void summary(FILE *f, const struct report_run *rr)
 			   "finish), one marked < an upper bound (it lost at its minimum rate); "
 			   "against a lower-bound underlay the ratio is an upper bound, for a "
 			   "lower-bound overlay a lower one\n");
+	if (any_head(rr, RESULTS_HEAD_FIT))
+		fprintf(f, "  ~ fitted: a soft knee, where each repetition's NDR is where its "
+			   "search's luck ran out; the figure is where all its trials put the "
+			   "chance of a lossy trial at the exceed ratio, with its 90 %% interval "
+			   "(a ratio marked ~ sets a fit against a found knee)\n");
+	if (any_head(rr, RESULTS_HEAD_CHANGED))
+		fprintf(f,
+			"  (changed): the repetitions' knees differ beyond their trials' luck "
+			"(p < %.2g): the path itself changed between them, and no single figure "
+			"stands for it\n",
+			KNEE_FIT_DIFFER_P);
 }
 
 /* "7.11G..7.41G": the medians of each repetition's bounds (each pair from

@@ -56,7 +56,8 @@ void report_trend_term(FILE *f, const struct history *h)
 		char at[24], lv[32], ch[32];
 
 		at_text(at, sizeof(at), &s->id);
-		fmt_value(lv, sizeof(lv), &s->id, l->level);
+		lv[0] = '~';
+		fmt_value(lv + s->fitted, sizeof(lv) - 1, &s->id, l->level);
 		if (s->trend.n > 1)
 			snprintf(ch, sizeof(ch), "%+.1f%%", l->change_pct);
 		else
@@ -89,6 +90,12 @@ void report_trend_term(FILE *f, const struct history *h)
 	if (!flags)
 		fprintf(f, "  none beyond the threshold (%.3g %%; CPU per Gbit not judged)\n",
 			100 * h->threshold);
+	for (size_t i = 0; i < h->nseries; i++)
+		if (h->series[i].fitted) {
+			fprintf(f, "\n  ~ a soft knee's fit of all its trials: each run's figure, "
+				   "its noise the fits' own interval\n");
+			break;
+		}
 }
 
 static void esc(FILE *f, const char *s)

@@ -254,6 +254,13 @@ static void tcp_row(const struct results_run *run, const struct results_summary 
 	r->ok = true;
 }
 
+/* The NDR the ratio is of: a soft knee's fit where that is its headline
+ * (enum results_head), else the found figure. */
+static double head_bps(const struct results_knee_point *k)
+{
+	return k->ndr_head == RESULTS_HEAD_FIT ? k->ndr_head_bps.median : k->ndr_bps.median;
+}
+
 static void ndr_row(const struct results_run *run, const struct results_summary *sum,
 		    const struct results_knee_point *o, const struct results_knee_point *u,
 		    struct breakdown_row *r)
@@ -268,9 +275,16 @@ static void ndr_row(const struct results_run *run, const struct results_summary 
 
 	r->kind = BREAKDOWN_NDR;
 	r->key = o->len;
-	r->ratio = o->ndr_bps.n && u->ndr_bps.n ? o->ndr_bps.median / u->ndr_bps.median : NAN;
+	r->ratio = o->ndr_bps.n && u->ndr_bps.n ? head_bps(o) / head_bps(u) : NAN;
 	if (results_ndr_limit(run, sum, o->path, o->len, &v))
 		snprintf(r->limit, sizeof(r->limit), "%s", ndr_limit_name(v.limit));
+	if (o->ndr_head == RESULTS_HEAD_CHANGED || u->ndr_head == RESULTS_HEAD_CHANGED) {
+		r->ratio = NAN;
+		snprintf(r->note, sizeof(r->note),
+			 "no breakdown: %s knee moved between repetitions (no single figure)",
+			 o->ndr_head == RESULTS_HEAD_CHANGED ? "the overlay's" : "the underlay's");
+		return;
+	}
 	if (!o->ndr_bps.n || !u->ndr_bps.n || o->ndr_bps.median <= 0 || u->ndr_bps.median <= 0) {
 		snprintf(r->note, sizeof(r->note), "no breakdown: %s found no NDR",
 			 o->ndr_bps.n ? "the underlay" : "the overlay");

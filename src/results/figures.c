@@ -138,6 +138,15 @@ static void delay_what(char *buf, size_t len, const char *what, double load_pct)
 		snprintf(buf, len, "%s", what);
 }
 
+/* A knee's fit, headline or not (the other run's may be one). */
+static void fit_of(struct results_figure *x, const struct knee_fit *f)
+{
+	x->fit_est = f->load_bps > 0;
+	x->fit_bps = f->load_bps;
+	x->fit_low = f->low_bps;
+	x->fit_high = f->high_bps;
+}
+
 static int plain(const struct results_run *run, const struct results_summary *sum,
 		 struct results_figures *fs)
 {
@@ -174,6 +183,8 @@ static int plain(const struct results_run *run, const struct results_summary *su
 				return -ENOMEM;
 			x->value = st->median;
 			x->bound = b;
+			x->fit = (pdr ? p->pdr_head : p->ndr_head) == RESULTS_HEAD_FIT;
+			fit_of(x, pdr ? &p->pdr_fit : &p->ndr_fit);
 			samples_of(run, m, p->path, p->len, 0, &s);
 			take(x, &s);
 		}
@@ -218,8 +229,41 @@ static void ratio_samples(const struct results_run *run, const struct overhead_r
 			}
 }
 
-static int ratios(const struct results_run *run, const struct overhead *ov,
-		  struct results_figures *fs)
+/* The log standard error of a knee's headline fit (0: not a fit). */
+static double fit_se(const struct results_summary *sum, unsigned path, const struct overhead_row *r)
+{
+	const struct results_knee_point *p = results_find_knee(sum, path, r->key);
+	bool pdr = r->metric == OVERHEAD_UDP_PDR;
+	const struct results_stat *h;
+
+	if (!p || (pdr ? p->pdr_head : p->ndr_head) != RESULTS_HEAD_FIT)
+		return 0;
+	h = pdr ? &p->pdr_head_bps : &p->ndr_head_bps;
+	return h->min > 0 ? log(h->max / h->min) / (2 * KNEE_FIT_Z) : 0;
+}
+
+/* A ratio with a soft knee's fit on either side is a fit too: its 90 %
+ * interval from the fits' standard errors in the logarithm, added in
+ * quadrature (a found side adds none). */
+static void ratio_fit(const struct results_summary *sum, const struct overhead_row *r,
+		      struct results_figure *x)
+{
+	double sv, sb, se;
+
+	if ((r->metric != OVERHEAD_UDP_NDR && r->metric != OVERHEAD_UDP_PDR) ||
+	    (!r->value_fit && !r->base_fit))
+		return;
+	sv = fit_se(sum, r->path, r);
+	sb = fit_se(sum, r->base_path, r);
+	se = sqrt(sv * sv + sb * sb);
+	x->fit = x->fit_est = true;
+	x->fit_bps = r->ratio;
+	x->fit_low = r->ratio * exp(-KNEE_FIT_Z * se);
+	x->fit_high = r->ratio * exp(KNEE_FIT_Z * se);
+}
+
+static int ratios(const struct results_run *run, const struct results_summary *sum,
+		  const struct overhead *ov, struct results_figures *fs)
 {
 	for (size_t i = 0; i < ov->n; i++) {
 		const struct overhead_row *r = &ov->rows[i];
@@ -240,6 +284,7 @@ static int ratios(const struct results_run *run, const struct overhead *ov,
 		x->load_pct = r->load_bps ? r->load_pct : 0;
 		x->value = r->ratio;
 		x->bound = overhead_ratio_bound(r);
+		ratio_fit(sum, r, x);
 		ratio_samples(run, r, x);
 	}
 	return 0;
@@ -253,7 +298,7 @@ int results_figures(const struct results_run *run, const struct results_summary 
 	memset(out, 0, sizeof(*out));
 	rc = plain(run, sum, out);
 	if (!rc)
-		rc = ratios(run, ov, out);
+		rc = ratios(run, sum, ov, out);
 	if (rc)
 		results_figures_free(out);
 	return rc;

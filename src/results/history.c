@@ -170,10 +170,16 @@ static int append(struct history_series *s, size_t run, const struct results_fig
 	s->run = r;
 	if (!grow(&s->y, s->n + 1) || !grow(&s->lo, s->n + 1) || !grow(&s->hi, s->n + 1))
 		return -ENOMEM;
-	for (size_t i = 0; i < x->n; i++) {
+	for (size_t i = 0; i < x->n && !x->fit; i++) {
 		lo = fmin(lo, x->v[i]);
 		hi = fmax(hi, x->v[i]);
 	}
+	/* a soft knee's fit: its own interval, not the repetitions' bounds */
+	if (x->fit) {
+		lo = x->fit_low;
+		hi = x->fit_high;
+	}
+	s->fitted |= x->fit;
 	s->run[s->n] = run;
 	s->y[s->n] = x->value;
 	s->lo[s->n] = lo;
@@ -227,11 +233,25 @@ static int build(struct history *h, const struct reader *rd)
 	return 0;
 }
 
+/* The noise of a run's figure that is a soft knee's fit: its standard
+ * error, from its 90 % interval (symmetric in the logarithm). */
+static void add_fit(double *ss, unsigned *n, const struct results_figure *x)
+{
+	double se;
+
+	if (!x->fit || !(x->fit_low > 0))
+		return;
+	se = x->value * log(x->fit_high / x->fit_low) / (2 * KNEE_FIT_Z);
+	*ss += se * se;
+	(*n)++;
+}
+
 static int segment(struct history *h, const struct reader *rd)
 {
 	for (size_t i = 0; i < h->nseries; i++) {
 		struct history_series *s = &h->series[i];
-		double ss = 0, df = 0, reps = 0;
+		double ss = 0, df = 0, reps = 0, fss = 0;
+		unsigned nfit = 0;
 		int rc;
 
 		for (size_t k = 0; k < rd->n; k++) {
@@ -240,12 +260,18 @@ static int segment(struct history *h, const struct reader *rd)
 			if (strcmp(rd->r[k].scenario, h->scenario))
 				continue;
 			x = results_figures_match(&rd->r[k].figs, &s->id);
-			if (x)
+			if (x && x->fit)
+				add_fit(&fss, &nfit, x);
+			else if (x)
 				add_within(&ss, &df, &reps, x);
 		}
 		/* reps - df: the runs with two repetitions or more */
 		if (df > 0)
 			s->within = sqrt(M_PI / 2) * sqrt(ss / df) / sqrt(reps / (reps - df));
+		/* a figure that is a fit: the fits' own error, which the
+		 * repetitions' found bounds (their searches' luck) overstate */
+		if (nfit)
+			s->within = sqrt(fss / nfit);
 		rc = trend_segment(s->y, s->n, trend_noise(s->y, s->n, s->within), s->id.better,
 				   results_figure_threshold(&s->id, h->threshold, 0), &s->trend);
 		if (rc)

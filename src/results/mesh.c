@@ -91,6 +91,8 @@ static void fill_ratio(struct mesh_value *v, const struct overhead *ov, unsigned
 
 	if (r)
 		set_value(v, r->ratio, overhead_ratio_bound(r));
+	if (r)
+		v->fit = r->value_fit || r->base_fit;
 }
 
 static void fill_mtu(struct mesh_value *v, const struct results_run *run, unsigned path)
@@ -146,6 +148,7 @@ static void fill_path(struct mesh *m, struct mesh_value *fig, const struct resul
 
 		if (overhead_knee_figure(k, false, &st, &b))
 			set_value(&fig[MESH_UDP_NDR], st->median, b);
+		fig[MESH_UDP_NDR].fit = k->ndr_head == RESULTS_HEAD_FIT;
 		if (fig[MESH_UDP_NDR].present && results_ndr_limit(run, s, p, k->len, &nl))
 			snprintf(fig[MESH_UDP_NDR].limit, sizeof(fig[0].limit), "%s",
 				 ndr_limit_name(nl.limit));

@@ -138,7 +138,15 @@ bool overhead_knee_figure(const struct results_knee_point *p, bool pdr,
 {
 	const struct results_stat *lo = pdr ? &p->pdr_bps : &p->ndr_bps;
 	const struct results_stat *up = pdr ? &p->pdr_upper_bps : &p->ndr_upper_bps;
+	enum results_head h = pdr ? p->pdr_head : p->ndr_head;
 
+	if (h == RESULTS_HEAD_CHANGED)
+		return false;
+	if (h == RESULTS_HEAD_FIT) {
+		*stat = pdr ? &p->pdr_head_bps : &p->ndr_head_bps;
+		*bound = OVERHEAD_EXACT;
+		return true;
+	}
 	if (lo->n) {
 		*stat = lo;
 		*bound = (pdr ? p->pdr_lower_bound : p->ndr_lower_bound) ? OVERHEAD_AT_LEAST
@@ -225,6 +233,10 @@ static int knee_rows(const struct results_summary *sum, unsigned path, unsigned 
 		if (!err) {
 			o->rows[o->n - 1].base_bound = bb;
 			o->rows[o->n - 1].value_bound = bv;
+			o->rows[o->n - 1].base_fit =
+				(pdr ? b->pdr_head : b->ndr_head) == RESULTS_HEAD_FIT;
+			o->rows[o->n - 1].value_fit =
+				(pdr ? p->pdr_head : p->ndr_head) == RESULTS_HEAD_FIT;
 		}
 	}
 	return err;

@@ -9,7 +9,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "results.h"
+#include "results_int.h"
 #include "version.h"
 
 void results_init(struct results_run *run)
@@ -26,6 +26,7 @@ void results_free(struct results_run *run)
 	free(run->trials);
 	free(run->knees);
 	free(run->mtu);
+	free(run->heads);
 	memset(run, 0, sizeof(*run));
 }
 
@@ -187,6 +188,23 @@ void results_trial_from_load(struct results_trial *t, const struct load_result *
 		snprintf(t->error, sizeof(t->error), "%s", res->error);
 }
 
+bool results_trial_usable(const struct results_trial *t)
+{
+	return t->status == 0 && t->duration_s > 0;
+}
+
+const struct results_knee *results_rep_knee(const struct results_run *run,
+					    const struct results_trial *t)
+{
+	for (size_t i = 0; i < run->nknees; i++) {
+		const struct results_knee *k = &run->knees[i];
+
+		if (k->path == t->path && k->len == t->len && k->rep == t->rep)
+			return k;
+	}
+	return NULL;
+}
+
 int results_underlay(const struct results_run *run)
 {
 	for (unsigned i = 0; i < run->npaths; i++)
@@ -302,4 +320,16 @@ const char *results_verdict_name(enum results_verdict v)
 int results_verdict_parse(const char *s)
 {
 	return parse_name(verdicts, 3, s);
+}
+
+static const char *const heads[] = { "found", "fit", "changed" };
+
+const char *results_head_name(enum results_head h)
+{
+	return h <= RESULTS_HEAD_CHANGED ? heads[h] : "?";
+}
+
+int results_head_parse(const char *s)
+{
+	return parse_name(heads, 3, s);
 }

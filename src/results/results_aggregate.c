@@ -13,12 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "results.h"
-
-static bool usable(const struct results_trial *t)
-{
-	return t->status == 0 && t->duration_s > 0;
-}
+#include "results_int.h"
 
 static void *append(void **arr, size_t *n, size_t elem)
 {
@@ -66,8 +61,8 @@ static int tcp_point(const struct results_run *run, struct results_tcp_point *p,
 		const struct results_trial *t = &run->trials[i];
 		double g;
 
-		if (t->kind != RESULTS_TRIAL_TCP || !usable(t) || t->path != p->path ||
-		    t->streams != p->streams)
+		if (t->kind != RESULTS_TRIAL_TCP || !results_trial_usable(t) ||
+		    t->path != p->path || t->streams != p->streams)
 			continue;
 		g = gbit(t->tcp.goodput_bps, t->duration_s);
 		a[n] = (double)t->tcp.goodput_bps;
@@ -102,7 +97,8 @@ static void sweep_point(const struct results_run *run, struct results_sweep_poin
 	for (size_t i = 0; i < run->ntrials; i++) {
 		const struct results_trial *t = &run->trials[i];
 
-		if (!usable(t) || !same_udp_key(t, p->path, p->len, p->kind, p->target_bps))
+		if (!results_trial_usable(t) ||
+		    !same_udp_key(t, p->path, p->len, p->kind, p->target_bps))
 			continue;
 		v[0][n] = (double)t->udp.achieved_bps;
 		v[1][n] = (double)t->udp.received_bps;
@@ -134,7 +130,7 @@ static void delay_point(const struct results_run *run, struct results_delay_poin
 	for (size_t i = 0; i < run->ntrials; i++) {
 		const struct results_trial *t = &run->trials[i];
 
-		if (!usable(t) ||
+		if (!results_trial_usable(t) ||
 		    !same_udp_key(t, p->path, p->len, RESULTS_TRIAL_DELAY, p->load_bps) ||
 		    !t->udp.owd.valid)
 			continue;
@@ -384,25 +380,12 @@ static void knee_spread(const struct results_run *run, struct results_knee_point
 	}
 }
 
-/* The knee record of trial t's repetition, or NULL. */
-static const struct results_knee *rep_knee(const struct results_run *run,
-					   const struct results_trial *t)
-{
-	for (size_t i = 0; i < run->nknees; i++) {
-		const struct results_knee *k = &run->knees[i];
-
-		if (k->path == t->path && k->len == t->len && k->rep == t->rep)
-			return k;
-	}
-	return NULL;
-}
-
 /* The NDR lower bound of trial t's repetition, found or where an
  * unfinished search left it; false when it has none (every load it tried
  * is then above its NDR). */
 static bool rep_ndr(const struct results_run *run, const struct results_trial *t, double *ndr)
 {
-	const struct results_knee *k = rep_knee(run, t);
+	const struct results_knee *k = results_rep_knee(run, t);
 
 	if (!k)
 		return false;
@@ -434,8 +417,9 @@ static void knee_above(const struct results_run *run, struct results_knee_point 
 		/* a repetition left out of a found figure (its sender ran out
 		 * below it) is above the figure, not above its own bound: the
 		 * loss said beside the figure is of the same searches */
-		if (rep_ndr(run, t, &ndr) && p->ndr_left.used && p->ndr_bps.n && rep_knee(run, t) &&
-		    results_knee_is_lower_bound(rep_knee(run, t)->ndr_outcome))
+		if (rep_ndr(run, t, &ndr) && p->ndr_left.used && p->ndr_bps.n &&
+		    results_rep_knee(run, t) &&
+		    results_knee_is_lower_bound(results_rep_knee(run, t)->ndr_outcome))
 			ndr = fmax(ndr, p->ndr_bps.median);
 		if (ndr > 0 && sent_rate(t) <= ndr)
 			continue;
@@ -476,56 +460,6 @@ static struct results_stat ct_stat(const struct results_run *run,
 			v[n++] = (double)ct;
 	}
 	return results_stat_of(v, n);
-}
-
-/* The knee trials of p's path and size that say something of the NDR
- * goal's chance of loss: valid, at the load asked for (not short of it)
- * and as long as the goal's final trials (a shorter trial has less time
- * to lose in), of every repetition. *q: the exceed ratio the figure is
- * taken at. */
-static size_t fit_obs(const struct results_run *run, const struct results_knee_point *p,
-		      struct knee_fit_obs *obs, double *q)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < run->ntrials; i++) {
-		const struct results_trial *t = &run->trials[i];
-		const struct results_knee *k;
-
-		if (t->kind != RESULTS_TRIAL_KNEE || t->path != p->path || t->len != p->len ||
-		    !usable(t) || t->udp.generator_limited || !t->udp.sent)
-			continue;
-		k = rep_knee(run, t);
-		if (!k || !(k->exceed_ratio > 0) || t->duration_s < 0.9 * k->final_s)
-			continue;
-		*q = k->exceed_ratio;
-		obs[n++] = (struct knee_fit_obs){ .load_bps = (double)t->target_bps,
-						  .bad = t->udp.lost > 0,
-						  .rep = t->rep };
-	}
-	return n;
-}
-
-/* Where the soft knee lies: the fit of all repetitions' trials, and each
- * repetition's knee under their common slope. */
-static void knee_fit_point(const struct results_run *run, struct results_knee_point *p,
-			   struct knee_fit_obs *obs, double *v)
-{
-	struct knee_fit_reps *fr = &p->ndr_fit_reps;
-	unsigned nv = 0;
-	double q = 0;
-	size_t n;
-
-	n = fit_obs(run, p, obs, &q);
-	if (!knee_fit(obs, n, q, &p->ndr_fit) || !knee_fit_reps(obs, n, q, fr))
-		return;
-	for (unsigned i = 0; i < fr->n; i++)
-		if (fr->rep[i].load_bps > 0)
-			v[nv++] = fr->rep[i].load_bps;
-	p->ndr_fit_rep_bps = results_stat_of(v, nv);
-	if (nv >= 2 && p->ndr_fit_rep_bps.median > 0)
-		p->ndr_fit_spread = (p->ndr_fit_rep_bps.max - p->ndr_fit_rep_bps.min) /
-				    p->ndr_fit_rep_bps.median;
 }
 
 /* A figure that is a bound carries the outcome of the repetition that
@@ -576,7 +510,7 @@ static void knee_point(const struct results_run *run, struct results_knee_point 
 	knee_target(run, p, false, a, b, c);
 	knee_target(run, p, true, a, b, c);
 	knee_spread(run, p);
-	knee_fit_point(run, p, obs, a);
+	results_knee_head(run, p, obs, a);
 	p->ndr_ct_bps = ct_stat(run, p, false, a);
 	p->pdr_ct_bps = ct_stat(run, p, true, a);
 	med = median_rep(run, p, false);
@@ -649,7 +583,7 @@ static int collect_keys(const struct results_run *run, struct results_summary *s
 		const struct results_trial *t = &run->trials[i];
 		bool seen = false;
 
-		if (!usable(t))
+		if (!results_trial_usable(t))
 			continue;
 		if (t->kind == RESULTS_TRIAL_TCP) {
 			struct results_tcp_point *p;
@@ -742,7 +676,7 @@ int results_aggregate(const struct results_run *run, struct results_summary *sum
 	for (size_t i = 0; i < sum->ndelay; i++)
 		delay_point(run, &sum->delay[i], v[0], v[1], v[2], v[3]);
 	for (size_t i = 0; i < run->ntrials; i++)
-		if (usable(&run->trials[i]) && run->trials[i].udp.owd.valid &&
+		if (results_trial_usable(&run->trials[i]) && run->trials[i].udp.owd.valid &&
 		    (double)run->trials[i].udp.owd.error_ns / 1e6 > sum->owd_error_ms)
 			sum->owd_error_ms = (double)run->trials[i].udp.owd.error_ns / 1e6;
 	if (sum->ntcp)

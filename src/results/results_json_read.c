@@ -504,6 +504,63 @@ static int read_confirms(struct rd *rd, const cJSON *root, struct results_run *r
 	return 0;
 }
 
+/* One goal's headline as summary.udp_knee[] recorded it; absent (a file
+ * from before headlines): the found bounds, as such a file read then. */
+static int read_headline(struct rd *rd, const cJSON *o, const char *name, enum results_head *h)
+{
+	char v[16] = "";
+	int err = rd_str(rd, o, name, v, sizeof(v), false), x;
+
+	*h = RESULTS_HEAD_FOUND;
+	if (err || !v[0])
+		return err;
+	x = results_head_parse(v);
+	if (x < 0)
+		return rd_error(rd, name, "is not one of found, fit, changed");
+	*h = (enum results_head)x;
+	return 0;
+}
+
+/* The knees' headlines of summary.udp_knee[], decided when the run was
+ * measured: kept as they were (results_run.heads), not decided again. */
+static int read_heads(struct rd *rd, const cJSON *root, struct results_run *run)
+{
+	const cJSON *s = cJSON_GetObjectItemCaseSensitive(root, "summary");
+	const cJSON *arr = cJSON_GetObjectItemCaseSensitive(s, "udp_knee"), *o;
+	unsigned i = 0;
+	int err = 0;
+
+	run->heads_read = true;
+	if (!cJSON_IsArray(arr))
+		return 0;
+	cJSON_ArrayForEach(o, arr)
+	{
+		const cJSON *path = cJSON_GetObjectItemCaseSensitive(o, "path");
+		const cJSON *len = cJSON_GetObjectItemCaseSensitive(o, "len");
+		struct results_head_rec h = { .path = run->npaths }, *q;
+
+		snprintf(rd->where, sizeof(rd->where), "summary.udp_knee[%u]", i++);
+		for (unsigned p = 0; cJSON_IsString(path) && p < run->npaths; p++)
+			if (!strcmp(run->paths[p].name, path->valuestring))
+				h.path = p;
+		if (h.path == run->npaths || !cJSON_IsNumber(len) || len->valuedouble < 0)
+			continue;
+		h.len = (uint32_t)len->valuedouble;
+		err = read_headline(rd, o, "ndr_headline", &h.ndr);
+		if (!err)
+			err = read_headline(rd, o, "pdr_headline", &h.pdr);
+		if (err)
+			return err;
+		q = realloc(run->heads, (run->nheads + 1) * sizeof(*q));
+		if (!q)
+			return -ENOMEM;
+		run->heads = q;
+		run->heads[run->nheads++] = h;
+	}
+	rd->where[0] = '\0';
+	return 0;
+}
+
 /* An optional layer name (absent in a run.json from before layers: the
  * payload layer, ovlperf's own). */
 static int get_layer(struct rd *rd, const cJSON *root, const char *name, enum layer *l)
@@ -659,6 +716,8 @@ int results_from_json(const char *text, struct results_run *run, char *err, size
 		rc = read_mtu(&rd, root, run);
 	if (!rc)
 		rc = read_confirms(&rd, root, run);
+	if (!rc)
+		rc = read_heads(&rd, root, run);
 	cJSON_Delete(root);
 	if (rc) {
 		if (rc == -ENOMEM)

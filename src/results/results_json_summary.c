@@ -57,12 +57,15 @@ static bool summary_tcp(cJSON *arr, const struct results_run *run,
 }
 
 /* "exact", "lower_bound", "upper_bound" (below the search's minimum: the
- * rate it lost at, in ndr_upper / pdr_upper) or "none". */
+ * rate it lost at, in ndr_upper / pdr_upper), "fit" (the headline is the
+ * fit: ndr_fit, pdr_fit) or "none" (none found, or the path changed). */
 static const char *knee_bound_name(const struct results_knee_point *p, bool pdr)
 {
 	const struct results_stat *s;
 	enum overhead_bound b;
 
+	if ((pdr ? p->pdr_head : p->ndr_head) == RESULTS_HEAD_FIT)
+		return "fit";
 	if (!overhead_knee_figure(p, pdr, &s, &b))
 		return "none";
 	return overhead_figure_bound_name(b);
@@ -94,25 +97,51 @@ static bool add_fit_reps(cJSON *j, const struct results_knee_point *p)
 	       rj_add_num(j, "slope", fr->slope);
 }
 
-/* Where the soft knee lies, fitted from every trial (knee_fit.h); null
- * when the trials give no fit (a sharp knee: the bounds are the answer). */
-static bool add_knee_fit(cJSON *o, const struct results_knee_point *p)
+/* A fit under name: its load at the exceed ratio, its 90 % interval,
+ * where the chance of a lossy trial is 10 % and 90 %, the trials fitted;
+ * null when the trials give none (a sharp knee: the bounds are the
+ * answer). *j: its object, NULL for null. */
+static bool add_fit(cJSON *o, const char *name, const struct knee_fit *f, cJSON **j)
 {
-	const struct knee_fit *f = &p->ndr_fit;
+	*j = NULL;
+	if (!(f->load_bps > 0))
+		return rj_add_child(o, name, cJSON_CreateNull());
+	*j = cJSON_CreateObject();
+	return rj_add_child(o, name, *j) && rj_add_num(*j, "load_bps", f->load_bps) &&
+	       rj_add_num(*j, "low_bps", f->low_bps) && rj_add_num(*j, "high_bps", f->high_bps) &&
+	       rj_add_num(*j, "chance_10pct_bps", f->band_low_bps) &&
+	       rj_add_num(*j, "chance_90pct_bps", f->band_high_bps) &&
+	       rj_add_num(*j, "trials", f->ntrials) && rj_add_num(*j, "lossy_trials", f->nbad);
+}
+
+/* Where the soft knee lies, fitted from every trial (knee_fit.h), and each
+ * repetition's knee with the test of one knee. */
+static bool add_ndr_fit(cJSON *o, const struct results_knee_point *p)
+{
 	cJSON *j;
 
-	if (!(f->load_bps > 0))
-		return rj_add_child(o, "ndr_fit", cJSON_CreateNull());
-	j = cJSON_CreateObject();
-	if (!rj_add_child(o, "ndr_fit", j))
+	if (!add_fit(o, "ndr_fit", &p->ndr_fit, &j))
 		return false;
-	return rj_add_num(j, "load_bps", f->load_bps) && rj_add_num(j, "low_bps", f->low_bps) &&
-	       rj_add_num(j, "high_bps", f->high_bps) &&
-	       rj_add_num(j, "chance_10pct_bps", f->band_low_bps) &&
-	       rj_add_num(j, "chance_90pct_bps", f->band_high_bps) &&
-	       rj_add_num(j, "trials", f->ntrials) && rj_add_num(j, "lossy_trials", f->nbad) &&
-	       add_stat(j, "repetitions_bps", &p->ndr_fit_rep_bps) &&
-	       rj_add_num(j, "spread", p->ndr_fit_spread) && add_fit_reps(j, p);
+	return !j || (add_stat(j, "repetitions_bps", &p->ndr_fit_rep_bps) &&
+		      rj_add_num(j, "spread", p->ndr_fit_spread) && add_fit_reps(j, p));
+}
+
+/* The PDR goal's fit: a trial is lossy when it lost more than the PDR's
+ * loss ratio. */
+static bool add_pdr_fit(cJSON *o, const struct results_knee_point *p)
+{
+	cJSON *j;
+
+	return add_fit(o, "pdr_fit", &p->pdr_fit, &j);
+}
+
+/* What each goal's headline is (results_knee_head.c), and both fits. */
+static bool add_knee_fit(cJSON *o, const struct results_knee_point *p)
+{
+	if (!rj_add_str(o, "ndr_headline", results_head_name(p->ndr_head)) ||
+	    !rj_add_str(o, "pdr_headline", results_head_name(p->pdr_head)) || !add_pdr_fit(o, p))
+		return false;
+	return add_ndr_fit(o, p);
 }
 
 static bool summary_knee(cJSON *arr, const struct results_run *run,

@@ -125,18 +125,33 @@ static void tcp_line(struct run_verdict *v, const struct results_run *run,
 		    o->host_cpu_s_per_gbit.median / u->host_cpu_s_per_gbit.median);
 }
 
-/* "at least 4.11 Gbit/s" or "943 Mbit/s" */
+/* "at least 4.11 Gbit/s", "943 Mbit/s", on a soft knee "~252 Mbit/s
+ * (229-278), fitted: a soft knee", and for a path that changed between
+ * repetitions no figure at all (enum results_head). */
 static const char *knee_words(char *buf, size_t len, const struct results_knee_point *k)
 {
 	const struct results_stat *st;
 	enum overhead_bound bd;
-	char r[32];
+	char r[32], lo[32], hi[32];
 
+	if (k->ndr_head == RESULTS_HEAD_CHANGED) {
+		snprintf(buf, len,
+			 "no single figure (its repetitions' knees differ beyond their trials' "
+			 "luck, p = %.3f: the path itself changed between them)",
+			 k->ndr_fit_reps.p);
+		return buf;
+	}
 	if (!overhead_knee_figure(k, false, &st, &bd)) {
 		snprintf(buf, len, "none (no lossless rate found)");
 		return buf;
 	}
 	results_fmt_bps(r, sizeof(r), st->median);
+	if (k->ndr_head == RESULTS_HEAD_FIT) {
+		results_fmt_bps(lo, sizeof(lo), st->min);
+		results_fmt_bps(hi, sizeof(hi), st->max);
+		snprintf(buf, len, "~%s (90 %% interval %s..%s; fitted: a soft knee)", r, lo, hi);
+		return buf;
+	}
 	snprintf(buf, len, "%s%s",
 		 bd == OVERHEAD_AT_LEAST  ? "at least "
 		 : bd == OVERHEAD_AT_MOST ? "less than "
@@ -179,7 +194,9 @@ static void ndr_line(struct run_verdict *v, const struct results_run *run,
 	struct ndr_limit_verdict lo, lu;
 	const struct ndr_limit_verdict *w;
 	const char *who;
-	char a[48], c[48], *line;
+	const struct results_stat *so, *su;
+	enum overhead_bound bo, bu;
+	char a[224], c[224], *line;
 
 	for (size_t i = 0; i < sum->nknee && !o; i++)
 		if (sum->knee[i].path == p)
@@ -191,11 +208,17 @@ static void ndr_line(struct run_verdict *v, const struct results_run *run,
 	add(line, "Lossless UDP (NDR, %u-byte datagrams) through %s: %s against %s over %s", o->len,
 	    run->paths[p].name, knee_words(a, sizeof(a), o), knee_words(c, sizeof(c), u),
 	    run->paths[base].name);
-	if (!o->ndr_lower_bound && !u->ndr_lower_bound && o->ndr_bps.n && u->ndr_bps.n &&
-	    u->ndr_bps.median > 0) {
-		add(line, " (x%.2f), limited by %s (%s by %s)",
-		    o->ndr_bps.median / u->ndr_bps.median, ndr_limit_name(lo.limit),
-		    run->paths[base].name, ndr_limit_name(lu.limit));
+	if (o->ndr_head == RESULTS_HEAD_CHANGED || u->ndr_head == RESULTS_HEAD_CHANGED) {
+		add(line, ".");
+		return;
+	}
+	if (overhead_knee_figure(o, false, &so, &bo) && overhead_knee_figure(u, false, &su, &bu) &&
+	    bo == OVERHEAD_EXACT && bu == OVERHEAD_EXACT && so->n && su->n && su->median > 0) {
+		add(line, " (x%.2f%s), limited by %s (%s by %s)", so->median / su->median,
+		    (o->ndr_head == RESULTS_HEAD_FIT) != (u->ndr_head == RESULTS_HEAD_FIT)
+			    ? ", a fit against a found knee"
+			    : "",
+		    ndr_limit_name(lo.limit), run->paths[base].name, ndr_limit_name(lu.limit));
 		largest_part(line, row_of(b, p, BREAKDOWN_NDR, o->len));
 		left_out(line, run, o);
 		left_out(line, run, u);

@@ -200,6 +200,49 @@ bool change_compare_ratio(const double *a, size_t na, const double *b, size_t nb
 	return true;
 }
 
+/* z of a two-sided interval at confidence c: the normal quantile of
+ * (1 + c) / 2, by bisection on erfc (to 1e-12, well inside any use). */
+static double z_of(double c)
+{
+	double lo = 0, hi = 10, p = (1 - c) / 2;
+
+	for (int i = 0; i < 100; i++) {
+		double mid = (lo + hi) / 2;
+
+		if (0.5 * erfc(mid / M_SQRT2) > p)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2;
+}
+
+bool change_compare_estimates(double a, double a_lo, double a_hi, double b, double b_lo,
+			      double b_hi, double z, double confidence, struct change *out)
+{
+	double sa, sb, d, se, zc;
+
+	memset(out, 0, sizeof(*out));
+	if (!(a > 0 && b > 0 && a_lo > 0 && a_hi >= a_lo && b_lo > 0 && b_hi >= b_lo && z > 0))
+		return false;
+	out->na = out->nb = 1;
+	out->base = a;
+	sa = log(a_hi / a_lo) / (2 * z);
+	sb = log(b_hi / b_lo) / (2 * z);
+	d = log(b / a);
+	se = sqrt(sa * sa + sb * sb);
+	zc = z_of(confidence);
+	out->shift = a * expm1(d);
+	out->pct = 100 * expm1(d);
+	out->has_interval = true;
+	out->confidence = confidence;
+	out->lo = a * expm1(d - zc * se);
+	out->hi = a * expm1(d + zc * se);
+	out->lo_pct = 100 * expm1(d - zc * se);
+	out->hi_pct = 100 * expm1(d + zc * se);
+	return true;
+}
+
 enum change_verdict change_verdict_floor(const struct change *c, int better, double threshold,
 					 double floor)
 {

@@ -118,6 +118,22 @@ for k in sys.argv[2].split("."):
     d=d[int(k)] if isinstance(d,list) else d[k]
 print(str(d).lower() if isinstance(d,bool) else d)' "$1" "$2"; }
 
+# need_wg_cpu_cgroup: wireguard-go and wg (else the script fails), and a
+# writable cgroup v1 cpu controller at CG=/sys/fs/cgroup/cpu (else the
+# script ends, ok and skipped): what a test that holds a wireguard-go to a
+# CPU quota needs.
+need_wg_cpu_cgroup()
+{
+	command -v wireguard-go >/dev/null && command -v wg >/dev/null ||
+		fail "wireguard-go and wg are needed (make deps)"
+	CG=/sys/fs/cgroup/cpu
+	if [ ! -w "$CG/cgroup.procs" ]; then
+		echo "# no writable cgroup v1 cpu controller: nothing to run"
+		ok "skipped: no cgroup v1 cpu controller at $CG"
+		exit 0
+	fi
+}
+
 # cg_move_thread NS THREAD CGROUP: in the background, moves the first
 # process of namespace NS that has a thread named THREAD (its comm) into
 # the cgroup directory CGROUP as soon as it runs, for up to 30 s; CG_MOVER

@@ -29,6 +29,9 @@
 #     repetition's good and bad trials overlap on their own), with a p in
 #     [0, 1];
 #   - the report says the fit and the test's reading;
+#   - the headline (run.json's ndr_headline, the summary) is the fit, or
+#     no figure when the test says the repetitions' knees differ; the
+#     bounds when there is no fit;
 #   - truth: the trials up to 100 Mbit/s lost what the drop rule drops
 #     (its binomial, less 4 standard deviations) and little else.
 # Nothing here is a speed: the knee is the drop rule's. Alone: its two
@@ -102,6 +105,8 @@ if f is None:
     print("no fit: %s" % ("the trials do not overlap" if not overlap(knee) else
                           "its middle lies outside the loads tried"))
     print("fit 0")
+    assert k["ndr_headline"] == "found", k["ndr_headline"]
+    print("headline found")
     sys.exit(0)
 assert truth / 3 <= f["load_bps"] <= truth * 3, f["load_bps"]
 assert f["low_bps"] <= f["load_bps"] <= f["high_bps"], f
@@ -130,6 +135,12 @@ assert t["df"] == (n - 1 if tested else 0), (t, n, tested)
 assert 0 <= t["p"] <= 1 and t["differ"] == (t["df"] > 0 and t["p"] < 0.01), t
 print("fit 1")
 print("reading", int(t["df"] > 0))
+# the headline (results_knee_head.c): a soft knee by construction, so its
+# fit, or no figure when the repetitions' test says the path changed
+want = "changed" if t["differ"] else "fit"
+assert k["ndr_headline"] == want and k["ndr_bound"] == ("none" if t["differ"] else "fit"), \
+    (k["ndr_headline"], k["ndr_bound"], want)
+print("headline", want)
 PY
 cat "$OUT/check"
 ok "fit trials where the trials overlapped, the loss the drop rule's: $(head -1 "$OUT/check")"
@@ -139,6 +150,14 @@ if [ "$(ck fit)" = 1 ]; then
 	grep -q "NDR fitted to all" "$OUT/report" || fail "report: no fit: $(grep -i ndr "$OUT/report" | head -3)"
 	ok "the report gives the fit"
 fi
+case $(ck headline) in
+fit) grep -Eq "^  UDP 1200 B NDR +~[0-9.]+[kMG] \([0-9.]+[kMG]-[0-9.]+[kMG]\)" "$OUT/report" ||
+	fail "report: the summary does not give the fit: $(grep 'UDP 1200 B NDR' "$OUT/report")"
+	ok "the summary's NDR is the fit" ;;
+changed) grep -Eq "^  UDP 1200 B NDR +\(changed\)" "$OUT/report" ||
+	fail "report: the summary gives a figure of a changed path: $(grep 'UDP 1200 B NDR' "$OUT/report")"
+	ok "the summary gives no single figure: the path changed" ;;
+esac
 if [ "$(ck reading)" = 1 ]; then
 	grep -Eq "(within|wider than) their trials' luck" "$OUT/report" ||
 		fail "report: no reading of the repetitions: $(grep 'NDR fitted' "$OUT/report")"

@@ -20,14 +20,7 @@
 # Never on speed: the verdicts, the names and the kernel's counters.
 source "$(dirname "$0")/lib.sh"
 
-command -v wireguard-go >/dev/null && command -v wg >/dev/null ||
-	fail "wireguard-go and wg are needed (make deps)"
-CG=/sys/fs/cgroup/cpu
-if [ ! -w "$CG/cgroup.procs" ]; then
-	echo "# no writable cgroup v1 cpu controller: nothing to run"
-	ok "skipped: no cgroup v1 cpu controller at $CG"
-	exit 0
-fi
+need_wg_cpu_cgroup
 OUT=$(mktemp -d /tmp/ovlperf-tlwg-XXXXXX)
 on_exit "rm -rf '$OUT'"
 on_exit "\"$OVLPERF\" lab down tlwg >/dev/null 2>&1"
