@@ -310,12 +310,31 @@ struct results_head_rec {
 	enum results_head ndr, pdr;
 };
 
+/* Other work's cores (a trial's baseline) above which the whole machine's
+ * CPU per Gbit is not the test's: identical default runs on a 2-core
+ * machine read the overlay's whole-machine ratio to the underlay's x7.45
+ * when quiet and x1.03 to x1.83 with other builds beside them; less
+ * baselines of 1 to 2 cores measured between trials, x0.45 to x14.65. */
+#define RESULTS_HOST_CPU_QUIET_CORES 0.25
+
 /* Aggregates, derived from trials and knees by results_aggregate(). */
 struct results_tcp_point {
 	unsigned path, streams;
 	struct results_stat goodput_bps;
-	struct results_stat cpu_s_per_gbit;	 /* sender + receiver process */
-	struct results_stat host_cpu_s_per_gbit; /* whole machine; n = 0 if unknown */
+	struct results_stat cpu_s_per_gbit; /* sender + receiver process */
+	/* The whole machine less its baseline (the machine's busy CPU with no
+	 * test running, measured between trials: hostfacts_net_cores()) where
+	 * the trial's host facts have one, else the whole machine (an older
+	 * run.json); n = 0 if unknown. A repetition during which the rest of the
+	 * machine moved by more than the test's own share is left out and
+	 * counted in host_cpu_moved: its figure carries other work. */
+	struct results_stat host_cpu_s_per_gbit;
+	unsigned host_cpu_moved;
+	double host_cpu_busy; /* the most other work's cores among those left out */
+	/* the test's processes and the overlay's daemons (a lab's builtin
+	 * path; host facts' processes elsewhere are not added): what stands
+	 * when the whole machine's figure cannot */
+	struct results_stat own_cpu_s_per_gbit;
 	struct results_stat retransmits;
 	struct results_stat rtt_us;
 	uint32_t snd_mss; /* most frequent sender MSS */

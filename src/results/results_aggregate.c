@@ -52,14 +52,42 @@ static uint32_t mode_u32(const uint32_t *v, size_t n)
 	return best;
 }
 
-static int tcp_point(const struct results_run *run, struct results_tcp_point *p, double *a,
-		     double *b, double *c, double *d, double *e, uint32_t *mss)
+/* The whole machine's CPU seconds over trial t that are the test's: its
+ * busy cores less the baseline (other work with no test running) when
+ * the trial's host facts measured one; false when the rest of the machine
+ * moved by more than the test's own share, or other work kept more than
+ * RESULTS_HOST_CPU_QUIET_CORES busy (the figure is other work's as much
+ * as the test's: a baseline read between trials does not hold what that
+ * work did during one), or nothing is left. Without a baseline (an older
+ * run.json, a run without host facts), the whole machine's. */
+static bool host_cpu_of(const struct results_trial *t, double *cpu_s)
 {
+	const struct hostfacts *f = &t->facts_client;
+	double net;
+
+	if (t->host_cpu_s <= 0)
+		return false;
+	if (!f->known || f->baseline_cores < 0) {
+		*cpu_s = t->host_cpu_s;
+		return true;
+	}
+	net = hostfacts_net_cores(f);
+	if (net <= 0 || f->baseline_cores > RESULTS_HOST_CPU_QUIET_CORES)
+		return false;
+	*cpu_s = net * t->duration_s;
+	return true;
+}
+
+/* v: six scratch arrays of the trials' count each */
+static int tcp_point(const struct results_run *run, struct results_tcp_point *p, double *const *v,
+		     uint32_t *mss)
+{
+	double *a = v[0], *b = v[1], *c = v[2], *d = v[3], *e = v[4], *own = v[5];
 	size_t n = 0, nh = 0;
 
 	for (size_t i = 0; i < run->ntrials; i++) {
 		const struct results_trial *t = &run->trials[i];
-		double g;
+		double g, h;
 
 		if (t->kind != RESULTS_TRIAL_TCP || !results_trial_usable(t) ||
 		    t->path != p->path || t->streams != p->streams)
@@ -67,15 +95,21 @@ static int tcp_point(const struct results_run *run, struct results_tcp_point *p,
 		g = gbit(t->tcp.goodput_bps, t->duration_s);
 		a[n] = (double)t->tcp.goodput_bps;
 		b[n] = t->sender_cpu_s_per_gbit + t->receiver_cpu_s_per_gbit;
+		own[n] = b[n] + (g > 0 && t->overlay_cpu_s > 0 ? t->overlay_cpu_s / g : 0);
 		d[n] = t->tcp.sender.retransmits;
 		e[n] = t->tcp.sender.rtt_us;
 		mss[n] = t->tcp.sender.snd_mss;
-		if (t->host_cpu_s > 0 && g > 0)
-			c[nh++] = t->host_cpu_s / g;
+		if (g > 0 && host_cpu_of(t, &h))
+			c[nh++] = h / g;
+		else if (g > 0 && t->host_cpu_s > 0) {
+			p->host_cpu_moved++;
+			p->host_cpu_busy = fmax(p->host_cpu_busy, t->facts_client.baseline_cores);
+		}
 		n++;
 	}
 	p->goodput_bps = results_stat_of(a, n);
 	p->cpu_s_per_gbit = results_stat_of(b, n);
+	p->own_cpu_s_per_gbit = results_stat_of(own, n);
 	p->host_cpu_s_per_gbit = results_stat_of(c, nh);
 	p->retransmits = results_stat_of(d, n);
 	p->rtt_us = results_stat_of(e, n);
@@ -668,7 +702,7 @@ int results_aggregate(const struct results_run *run, struct results_summary *sum
 	if (err)
 		goto out;
 	for (size_t i = 0; i < sum->ntcp; i++)
-		tcp_point(run, &sum->tcp[i], v[0], v[1], v[2], v[3], v[4], mss);
+		tcp_point(run, &sum->tcp[i], v, mss);
 	for (size_t i = 0; i < sum->nsweep; i++)
 		sweep_point(run, &sum->sweep[i], v);
 	for (size_t i = 0; i < sum->nknee; i++)

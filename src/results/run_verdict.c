@@ -123,6 +123,19 @@ static void tcp_line(struct run_verdict *v, const struct results_run *run,
 		    o->host_cpu_s_per_gbit.median, run->paths[p].name,
 		    u->host_cpu_s_per_gbit.median, run->paths[base].name,
 		    o->host_cpu_s_per_gbit.median / u->host_cpu_s_per_gbit.median);
+	else if ((o->host_cpu_moved || u->host_cpu_moved) && o->own_cpu_s_per_gbit.n &&
+		 u->own_cpu_s_per_gbit.n && u->own_cpu_s_per_gbit.median > 0 &&
+		 (line = next_line(v)))
+		add(line,
+		    "CPU: the whole machine's CPU per Gbit is not given: other work on the "
+		    "machine (up to %.2g cores busy before the trials) could not be told apart "
+		    "from the test's in %u of its repetitions. The test's processes and the "
+		    "overlay's daemons spent %.3g s per Gbit through %s against %.3g over %s "
+		    "(x%.1f; the kernel's packet work outside them not counted).",
+		    fmax(o->host_cpu_busy, u->host_cpu_busy), o->host_cpu_moved + u->host_cpu_moved,
+		    o->own_cpu_s_per_gbit.median, run->paths[p].name, u->own_cpu_s_per_gbit.median,
+		    run->paths[base].name,
+		    o->own_cpu_s_per_gbit.median / u->own_cpu_s_per_gbit.median);
 }
 
 /* "at least 4.11 Gbit/s", "943 Mbit/s", on a soft knee "~252 Mbit/s

@@ -20,6 +20,7 @@
 #include "report_run.h"
 #include "results.h"
 #include "run_fixture.h"
+#include "run_verdict.h"
 
 static void test_stat_median(void **state)
 {
@@ -134,6 +135,64 @@ static void test_aggregate(void **state)
 	assert_int_equal(sum.sweep[2].target_bps, 200000000);
 	assert_true(sum.sweep[4].delivered_pct.median > 21.9 &&
 		    sum.sweep[4].delivered_pct.median < 22.1);
+	results_summary_free(&sum);
+	results_free(&run);
+}
+
+/* The whole machine's CPU per Gbit less other work: a trial whose host
+ * facts measured a baseline of 0.1 core (other work at rest) counts its
+ * busy cores less it; one at 1.9 cores, or whose rest moved, is left out
+ * and counted, and the verdict then says why and gives the test's and the
+ * overlay's own processes instead (its ratio steady where the whole
+ * machine's read x7.3 and x1.26 in two identical runs). */
+static void test_host_cpu_baseline(void **state)
+{
+	struct results_run run;
+	struct results_summary sum;
+	const struct results_tcp_point *tp;
+	struct run_verdict v;
+	bool said = false;
+
+	(void)state;
+	fixture_run(&run);
+	for (size_t i = 0; i < run.ntrials; i++) {
+		struct results_trial *t = &run.trials[i];
+
+		if (t->kind != RESULTS_TRIAL_TCP || t->streams != 1)
+			continue;
+		t->facts_client.known = true;
+		t->facts_client.window_s = t->duration_s;
+		/* 1.5 cores busy over the trial, 0.1 of them other work's */
+		t->facts_client.machine_cores = 1.5;
+		t->facts_client.baseline_cores = 0.1;
+		t->overlay_cpu_s = t->path ? 0.5 : 0;
+	}
+	assert_int_equal(results_aggregate(&run, &sum), 0);
+	tp = results_find_tcp(&sum, 0, 1);
+	/* 1.4 cores * 2 s over 950 Mbit/s * 2 s: 1.4 / 0.95 s per Gbit */
+	assert_int_equal(tp->host_cpu_s_per_gbit.n, 3);
+	assert_float_equal(tp->host_cpu_s_per_gbit.median, 1.4 / 0.95, 1e-9);
+	assert_int_equal(tp->host_cpu_moved, 0);
+	results_summary_free(&sum);
+	for (size_t i = 0; i < run.ntrials; i++)
+		if (run.trials[i].kind == RESULTS_TRIAL_TCP && run.trials[i].streams == 1) {
+			run.trials[i].facts_client.baseline_cores = i % 2 ? 1.9 : 0.1;
+			run.trials[i].facts_client.rest_moved = !(i % 2);
+		}
+	assert_int_equal(results_aggregate(&run, &sum), 0);
+	tp = results_find_tcp(&sum, 1, 1);
+	assert_int_equal(tp->host_cpu_s_per_gbit.n, 0);
+	assert_int_equal(tp->host_cpu_moved, 3);
+	/* the overlay's own: 4 s/Gbit of its processes and 0.5 s over 250 Mbit/s * 2 s */
+	assert_float_equal(tp->own_cpu_s_per_gbit.median, 4.0 + 0.5 / 0.5, 1e-9);
+	results_run_verdict(&run, &sum, &v);
+	for (unsigned i = 0; i < v.n; i++) {
+		assert_null(strstr(v.line[i], "the whole machine spent"));
+		said |= strstr(v.line[i],
+			       "CPU: the whole machine's CPU per Gbit is not given: "
+			       "other work on the machine (up to 1.9 cores busy") != NULL;
+	}
+	assert_true(said);
 	results_summary_free(&sum);
 	results_free(&run);
 }
@@ -670,6 +729,7 @@ int main(void)
 		cmocka_unit_test(test_stat_median),
 		cmocka_unit_test(test_delivered),
 		cmocka_unit_test(test_aggregate),
+		cmocka_unit_test(test_host_cpu_baseline),
 		cmocka_unit_test(test_knee_bounds_over_reps),
 		cmocka_unit_test(test_delay_basis),
 		cmocka_unit_test(test_round_trip),
