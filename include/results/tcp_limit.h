@@ -38,6 +38,12 @@ enum tcp_limit {
 /* A machine whose cores are this busy together is a CPU limit (its idle
  * rest the gaps between threads handing packets to each other). */
 #define TCP_LIMIT_MACHINE_BOUND 0.9
+/* An overlay's flow this many times below what the underlay carried over
+ * the same network was not held back by the network (its encapsulation
+ * adds 5-10 % on the wire): two plain namespaces, the built-in overlay's
+ * 5.25 Gbit/s against the underlay's 17.6 read "network rate" from its
+ * queue alone. */
+#define TCP_LIMIT_UNDERLAY_ROOM 1.5
 
 struct tcp_limit_verdict {
 	enum tcp_limit limit;
@@ -102,6 +108,11 @@ struct tcp_limit_ctx {
 	uint64_t rate_bps; /* the rate asked (-b), 0: as fast as it can */
 	uint32_t sock_buf; /* -w: the test set both ends' buffers, 0: autotuning */
 	uint64_t path_bps; /* the path's rate where the caller knows it, else 0 */
+	/* An overlay's test: the TCP goodput the same run's underlay reached
+	 * over the network the overlay rides on (the most of its repetitions
+	 * at this stream count); 0: none, or this test is the underlay's. A
+	 * network that carried far more is not what held the overlay back. */
+	uint64_t underlay_bps;
 	/* the hosts' names in the sentences; NULL: "this host" and "the far
 	 * host" by reverse */
 	const char *snd_host, *rcv_host;
@@ -123,6 +134,16 @@ struct tcp_limit_ctx {
 	 * and how many it has, where the caller knows (a lab run); 0: unknown */
 	double machine_busy;
 	unsigned machine_cpus;
+	/* Between real hosts (either end's host facts, the busier end): the
+	 * share of its cores the test kept busy (its busy cores less other
+	 * work's at rest), how many it has, its name and other work's cores
+	 * at rest (< 0: unknown); host_cpus 0: not read. Only a queue's
+	 * reading uses it: a host whose every core the test filled queues as
+	 * a bottleneck does, so the queue is not the network's proof. */
+	double host_busy;
+	unsigned host_cpus;
+	const char *machine_host;
+	double machine_baseline;
 	/* the CPU with the largest share of its time in softirq over the
 	 * test, and that share (0..1; 0: unknown) */
 	unsigned softirq_cpu;

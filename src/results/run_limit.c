@@ -125,6 +125,25 @@ static uint64_t lab_path_bps(const struct results_run *run, const struct results
 	return (uint64_t)((double)rate * mss / frame);
 }
 
+/* The most TCP goodput the run's underlay reached at t's stream count,
+ * for an overlay's trial t; 0 for the underlay's own, or none. */
+static uint64_t underlay_bps(const struct results_run *run, const struct results_trial *t)
+{
+	int base = results_underlay(run);
+	uint64_t most = 0;
+
+	if (base < 0 || t->path == (unsigned)base)
+		return 0;
+	for (size_t i = 0; i < run->ntrials; i++) {
+		const struct results_trial *u = &run->trials[i];
+
+		if (u->kind == RESULTS_TRIAL_TCP && u->path == (unsigned)base && !u->status &&
+		    u->streams == t->streams && u->tcp.goodput_bps > most)
+			most = u->tcp.goodput_bps;
+	}
+	return most;
+}
+
 void results_trial_tcp_limit(const struct results_run *run, const struct results_trial *t,
 			     struct tcp_limit_verdict *v)
 {
@@ -135,6 +154,7 @@ void results_trial_tcp_limit(const struct results_run *run, const struct results
 	struct tcp_limit_ctx c = {
 		.rate_bps = t->target_bps,
 		.path_bps = lab_path_bps(run, t),
+		.underlay_bps = underlay_bps(run, t),
 		.machine_cpus = t->host_cpu_s > 0 ? ncpu : 0,
 		.machine_busy =
 			ncpu && t->duration_s > 0 ? t->host_cpu_s / t->duration_s / ncpu : 0,

@@ -2,6 +2,7 @@
 /* A TCP verdict's evidence from both ends' host facts (contract in
  * tcp_limit.h): each end's overlay/VPN processes and their quota, softirq,
  * the TUN and socket that dropped and who reads them, the softnet backlog. */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -44,6 +45,32 @@ static void quota(const struct hostfacts *const f[2], const char *const name[2],
 			c->overlay_quota_thread = p->busiest[0] ? p->busiest : NULL;
 			c->overlay_quota_thread_cpu = p->busiest_cores;
 		}
+}
+
+/* Between real hosts the lab's machine figure is unknown: the busier
+ * end's whole machine (its busy cores over the test, of how many it has)
+ * stands for it. No thread at a core with every core of a host busy is
+ * that host's CPU, not the network's rate: its test, its overlay's or
+ * VPN's threads and the kernel's packet work share its cores; the share is
+ * the machine's busy cores less other work's at rest (its baseline). */
+static void machine(const struct hostfacts *const f[2], const char *const name[2],
+		    struct tcp_limit_ctx *c)
+{
+	for (unsigned e = 0; e < 2; e++) {
+		double share;
+
+		if (!f[e]->known || !f[e]->ncpu || !(f[e]->machine_cores > 0))
+			continue;
+		/* less other work's baseline: cores another process keeps busy
+		 * (a build beside the test) say nothing of what the test needed */
+		share = (f[e]->machine_cores - fmax(f[e]->baseline_cores, 0)) / f[e]->ncpu;
+		if (c->host_cpus && share <= c->host_busy)
+			continue;
+		c->host_busy = share > 1 ? 1 : share;
+		c->host_cpus = f[e]->ncpu;
+		c->machine_host = name[e];
+		c->machine_baseline = f[e]->baseline_cores;
+	}
 }
 
 static const struct hostfacts_proc *holder_of(const struct hostfacts *f, const char *tun,
@@ -140,6 +167,7 @@ void tcp_limit_from_facts(const struct hostfacts *snd, const struct hostfacts *r
 		busiest(f, name, c);
 	if (c->overlay_quota_cores <= 0)
 		quota(f, name, c);
+	machine(f, name, c);
 	if ((!c->congestion || !c->congestion[0]) && snd->known && snd->sysctl_known)
 		c->congestion = snd->cc;
 	for (unsigned e = 0; e < 2; e++)

@@ -7,6 +7,7 @@
 
 #include "results.h"
 #include "tcp_limit.h"
+#include "tcp_limit_int.h"
 
 static const char *const names[] = {
 	[TCP_LIMIT_UNKNOWN] = "unknown",	   [TCP_LIMIT_APPLICATION] = "application",
@@ -155,21 +156,6 @@ static void sndbuf(const struct tcp_result *t, const struct tcp_limit_ctx *c, co
 		 snd_host, s->tcp_wmem_max,
 		 (unsigned long long)sysctl_value(target * rtt_s / 8 / n / ratio),
 		 results_fmt_bps(tgt, sizeof(tgt), target), target * rtt_s / 8 / n, ratio * 100);
-}
-
-static void cpu(const char *host, const char *who, double share, bool sender,
-		struct tcp_limit_verdict *v)
-{
-	snprintf(v->evidence, sizeof(v->evidence),
-		 "the busiest %s thread on %s used %.0f %% of a core (queue empty %.0f %%, "
-		 "receive window %.0f %%, congestion window %.0f %% of the time)",
-		 who, host, share * 100, v->app * 100, v->rwnd * 100, v->cwnd * 100);
-	snprintf(v->fix, sizeof(v->fix),
-		 sender ? "more streams (-P) to spread the writing over cores, a faster CPU, or "
-			  "the offloads that cut the cost per byte (TSO/GSO on %s)"
-			: "more streams (-P) to spread the reading over cores, a faster CPU, or "
-			  "the offloads that cut the cost per byte (GRO on %s)",
-		 host);
 }
 
 /* The place a test's segments were dropped at: this test's own counters
@@ -404,6 +390,37 @@ static bool link_rate_reached(const struct tcp_result *t, const struct tcp_limit
 	return c->path_bps && (double)t->goodput_bps >= 0.9 * (double)c->path_bps;
 }
 
+/* An overlay's flow far below what the underlay carried over the same
+ * network, with a queue and no thread at a core: the queue was at a host,
+ * in the overlay's hand-offs (its TUN, its sockets, its threads waking
+ * each other), not on the network. */
+static void overlay_hosts(const struct tcp_result *t, const struct tcp_limit_ctx *c,
+			  struct tcp_limit_verdict *v)
+{
+	char a[32], m[96] = "";
+
+	if (c->host_cpus)
+		snprintf(m, sizeof(m), "; %s's %u cores %.0f %% busy with the test",
+			 c->machine_host, c->host_cpus, c->host_busy * 100);
+	else if (c->machine_cpus)
+		snprintf(m, sizeof(m), "; the machine's %u cores %.0f %% busy", c->machine_cpus,
+			 c->machine_busy * 100);
+	v->limit = TCP_LIMIT_HOST_CPU;
+	snprintf(v->evidence, sizeof(v->evidence),
+		 "the underlay carried %s over the same network, %.1f times this flow: not "
+		 "the network's rate; the round trip %.2f ms above its least (a queue at a "
+		 "host), %.3f %% of the bytes resent, no thread at a core (sending %.0f %%, "
+		 "receiving %.0f %%, the overlay's %.0f %%)%s",
+		 results_fmt_bps(a, sizeof(a), (double)c->underlay_bps),
+		 (double)c->underlay_bps / (double)t->goodput_bps, v->queue_ms,
+		 v->retrans_ratio * 100, v->sender_cpu * 100, v->receiver_cpu * 100,
+		 c->overlay_cpu * 100, m);
+	snprintf(v->fix, sizeof(v->fix),
+		 "CPU for the overlay's processes on the hosts: more cores, its threads on "
+		 "cores of their own (a profile of them, perf record -g, says where their time "
+		 "goes); not the network");
+}
+
 static void window_causes(const struct tcp_result *t, const struct tcp_limit_ctx *c,
 			  struct tcp_limit_verdict *v)
 {
@@ -428,7 +445,12 @@ static void window_causes(const struct tcp_result *t, const struct tcp_limit_ctx
 	 * a host was seen to drop are that host's, queue or not. */
 	if (!host_drop && queued(v, min_ms) &&
 	    (v->retrans_ratio < 0.01 || v->queue_ms >= fmax(5.0, 0.5 * min_ms))) {
-		if (c->cpu_unknown && c->trial_drop.kind != TCP_DROP_SHAPER)
+		if (c->underlay_bps && t->goodput_bps &&
+		    (double)t->goodput_bps * TCP_LIMIT_UNDERLAY_ROOM < (double)c->underlay_bps)
+			overlay_hosts(t, c, v);
+		else if (c->host_cpus && c->host_busy >= TCP_LIMIT_MACHINE_BOUND)
+			tcp_limit_host_busy(c, v);
+		else if (c->cpu_unknown && c->trial_drop.kind != TCP_DROP_SHAPER)
 			undecided(t, c, v);
 		else
 			network_rate(t, c, v);
@@ -450,127 +472,6 @@ static void window_causes(const struct tcp_result *t, const struct tcp_limit_ctx
 
 /* In flight against a window: the window binds when 80 % of it is used. */
 #define WINDOW_USED 0.8
-
-/* " (wireguard-go, its busiest thread wireguard-go at 19 % of a core)" */
-static const char *quota_who(char *buf, size_t len, const struct tcp_limit_ctx *c)
-{
-	buf[0] = '\0';
-	if (c->overlay_quota_process && c->overlay_quota_thread)
-		snprintf(buf, len, " (%s, its busiest thread %s at %.0f %% of a core)",
-			 c->overlay_quota_process, c->overlay_quota_thread,
-			 c->overlay_quota_thread_cpu * 100);
-	else if (c->overlay_quota_process)
-		snprintf(buf, len, " (%s)", c->overlay_quota_process);
-	return buf;
-}
-
-/* The overlay's daemon held at its quota or a core: the path's CPU. */
-static bool overlay_bound(const struct tcp_limit_ctx *c, struct tcp_limit_verdict *v)
-{
-	char who[96];
-
-	/* a daemon held at its cgroup's CPU quota (the kernel throttled it,
-	 * and it used 90 % of the quota or was throttled a tenth of the test:
-	 * a machine busy with more than the lab starves it below its quota
-	 * too) holds the path as a full core does */
-	if (c->overlay_quota_cores > 0 && c->overlay_throttled_s > 0 &&
-	    (c->overlay_quota_used >= 0.9 * c->overlay_quota_cores ||
-	     (c->duration_s > 0 && c->overlay_throttled_s >= 0.1 * c->duration_s))) {
-		v->limit = TCP_LIMIT_OVERLAY_CPU;
-		snprintf(v->evidence, sizeof(v->evidence),
-			 "the overlay's daemon on %s was held at its cgroup's CPU quota%s: %.2f of "
-			 "its %.2f cores used, throttled %.0f ms by the kernel (cpu.stat); the "
-			 "round trip %.2f ms above its least (its queue)",
-			 c->overlay_quota_host ? c->overlay_quota_host : "a host",
-			 quota_who(who, sizeof(who), c), c->overlay_quota_used,
-			 c->overlay_quota_cores, c->overlay_throttled_s * 1e3, v->queue_ms);
-		snprintf(v->fix, sizeof(v->fix),
-			 "a larger CPU quota for the daemon's cgroup on %s (cpu.cfs_quota_us, or "
-			 "cpu.max on cgroup v2): its TCP cannot go faster than the quota lets it",
-			 c->overlay_quota_host ? c->overlay_quota_host : "that host");
-		return true;
-	}
-	/* an overlay daemon's thread at a full core holds every packet of the
-	 * path, whatever the ends' own threads do */
-	if (c->overlay_cpu >= TCP_LIMIT_CPU_BOUND) {
-		v->limit = TCP_LIMIT_OVERLAY_CPU;
-		snprintf(v->evidence, sizeof(v->evidence),
-			 "the overlay's thread %s on %s used %.0f %% of a core%s%s (the round "
-			 "trip %.2f ms above its least: its queue; the ends' busiest threads at "
-			 "%.0f and %.0f %%)",
-			 c->overlay_thread[0] ? c->overlay_thread : "?",
-			 c->overlay_host ? c->overlay_host : "a host", c->overlay_cpu * 100,
-			 c->overlay_process ? ", in process " : "",
-			 c->overlay_process ? c->overlay_process : "", v->queue_ms,
-			 v->sender_cpu * 100, v->receiver_cpu * 100);
-		snprintf(v->fix, sizeof(v->fix),
-			 "more CPU for the overlay's daemon on %s (more workers on more cores, a "
-			 "faster CPU or cipher); its TCP cannot go faster than that thread",
-			 c->overlay_host ? c->overlay_host : "that host");
-		return true;
-	}
-	return false;
-}
-
-/* One CPU at a full core in softirq: the kernel's packet work (the
- * stack's receive and transmit, NAPI polls, a veth's or a tunnel's
- * forwarding) on that CPU is the limit, whoever's packets they are. */
-static bool softirq_bound(const struct tcp_limit_ctx *c, struct tcp_limit_verdict *v)
-{
-	if (c->softirq_share < TCP_LIMIT_CPU_BOUND)
-		return false;
-	v->limit = TCP_LIMIT_HOST_CPU;
-	snprintf(v->evidence, sizeof(v->evidence),
-		 "CPU %u spent %.0f %% of its time in softirq, the kernel's packet work "
-		 "(/proc/stat); the busiest threads: sending %.0f %%, receiving %.0f %% of a core",
-		 c->softirq_cpu, c->softirq_share * 100, v->sender_cpu * 100,
-		 v->receiver_cpu * 100);
-	snprintf(v->fix, sizeof(v->fix),
-		 "spread the kernel's packet work over more CPUs (more NIC queues: ethtool -L; "
-		 "RPS: /sys/class/net/DEV/queues/rx-N/rps_cpus; irqbalance) or a faster CPU: "
-		 "CPU %u's packet work cannot go faster",
-		 c->softirq_cpu);
-	return true;
-}
-
-static bool cpu_bound(const struct tcp_limit_ctx *c, const char *snd_host, const char *rcv_host,
-		      struct tcp_limit_verdict *v)
-{
-	if (overlay_bound(c, v))
-		return true;
-	if (v->sender_cpu >= TCP_LIMIT_CPU_BOUND) {
-		v->limit = TCP_LIMIT_SENDER_CPU;
-		cpu(snd_host, "sending", v->sender_cpu, true, v);
-		return true;
-	}
-	if (v->receiver_cpu >= TCP_LIMIT_CPU_BOUND) {
-		v->limit = TCP_LIMIT_RECEIVER_CPU;
-		cpu(rcv_host, "receiving", v->receiver_cpu, false, v);
-		return true;
-	}
-	if (softirq_bound(c, v))
-		return true;
-	/* no one thread at a core, but every core busy: the lab's hosts, the
-	 * overlay's daemons and the kernel's packet work share one machine */
-	if (c->machine_cpus && c->machine_busy >= TCP_LIMIT_MACHINE_BOUND) {
-		char ov[48] = "";
-
-		v->limit = TCP_LIMIT_HOST_CPU;
-		if (c->overlay_thread)
-			snprintf(ov, sizeof(ov), ", the overlay's %s %.0f %%", c->overlay_thread,
-				 c->overlay_cpu * 100);
-		snprintf(v->evidence, sizeof(v->evidence),
-			 "the machine's %u cores were %.0f %% busy, its busiest threads (of a "
-			 "core): sending %.0f %%, receiving %.0f %%%s",
-			 c->machine_cpus, c->machine_busy * 100, v->sender_cpu * 100,
-			 v->receiver_cpu * 100, ov);
-		snprintf(v->fix, sizeof(v->fix),
-			 "more cores: the hosts of a lab share this machine's, so its figures are "
-			 "the machine's limit, not the path's; real hosts measure the path");
-		return true;
-	}
-	return false;
-}
 
 static void application(const struct tcp_result *t, const struct tcp_limit_ctx *c,
 			struct tcp_limit_verdict *v)
@@ -637,7 +538,7 @@ void tcp_limit_judge(const struct tcp_result *t, const struct tcp_limit_ctx *c,
 	if (v->app >= 0.5) {
 		if (v->sender_cpu >= TCP_LIMIT_CPU_BOUND) {
 			v->limit = TCP_LIMIT_SENDER_CPU;
-			cpu(snd_host, "sending", v->sender_cpu, true, v);
+			tcp_limit_cpu(snd_host, "sending", v->sender_cpu, true, v);
 			return;
 		}
 		application(t, c, v);
@@ -652,7 +553,7 @@ void tcp_limit_judge(const struct tcp_result *t, const struct tcp_limit_ctx *c,
 	    (v->rwnd >= v->cwnd || (v->rwnd_B <= v->cwnd_B && v->retrans_ratio < 0.01))) {
 		if (v->receiver_cpu >= TCP_LIMIT_CPU_BOUND) {
 			v->limit = TCP_LIMIT_RECEIVER_CPU;
-			cpu(rcv_host, "receiving", v->receiver_cpu, false, v);
+			tcp_limit_cpu(rcv_host, "receiving", v->receiver_cpu, false, v);
 			return;
 		}
 		v->limit = TCP_LIMIT_RWND;
@@ -660,7 +561,7 @@ void tcp_limit_judge(const struct tcp_result *t, const struct tcp_limit_ctx *c,
 		return;
 	}
 	if (v->cwnd_B > 0 && inflight >= WINDOW_USED * v->cwnd_B) {
-		if (link_rate_reached(t, c) || !cpu_bound(c, snd_host, rcv_host, v))
+		if (link_rate_reached(t, c) || !tcp_limit_cpu_bound(c, snd_host, rcv_host, v))
 			window_causes(t, c, v);
 		return;
 	}
@@ -671,13 +572,13 @@ void tcp_limit_judge(const struct tcp_result *t, const struct tcp_limit_ctx *c,
 	if (v->sndbuf >= 0.05 && (v->retrans_ratio < 0.01 || v->sndbuf >= v->cwnd)) {
 		/* a throttled daemon on the sending host backs its queue up into
 		 * the send buffer: the daemon is the limit, not the buffer */
-		if (overlay_bound(c, v))
+		if (tcp_limit_overlay_bound(c, v))
 			return;
 		v->limit = TCP_LIMIT_SNDBUF;
 		sndbuf(t, c, snd_host, v);
 		return;
 	}
-	if (link_rate_reached(t, c) || !cpu_bound(c, snd_host, rcv_host, v))
+	if (link_rate_reached(t, c) || !tcp_limit_cpu_bound(c, snd_host, rcv_host, v))
 		window_causes(t, c, v);
 }
 
