@@ -320,6 +320,14 @@ static void drop_fix(char *buf, size_t len, const struct tcp_limit_drop *d)
 			 "a larger CPU quota for %s's cgroup (%.2f cores now: cpu.cfs_quota_us, or "
 			 "cpu.max on cgroup v2): it could not take what %s held",
 			 d->process, d->quota_cores, d->place ? d->place : "its queue");
+	else if (d->process && d->process_cpu > 0 && d->process_cpu < TCP_LIMIT_READER_BUSY)
+		/* its busiest thread far from a core: not its CPU as a whole,
+		 * but how soon it ran while other threads shared its cores */
+		snprintf(buf, len,
+			 "a core of its own for %s, or a longer queue in front of it: its busiest "
+			 "thread used %.0f %% of a core, so it did not lack CPU as a whole, but it "
+			 "did not run soon enough to take what %s held before more came",
+			 d->process, d->process_cpu * 100, d->place ? d->place : "its queue");
 	else if (d->process)
 		snprintf(buf, len,
 			 "more CPU for %s (a core of its own, more threads): it did not take what "
