@@ -304,19 +304,9 @@ static void test_run_between_hosts(void **state)
 	struct tcp_limit_verdict v;
 
 	(void)state;
-	memset(&run, 0, sizeof(run));
-	memset(tr, 0, sizeof(tr));
+	two_paths(&run, tr, RESULTS_PATH_EXTERNAL);
 	memset(&k, 0, sizeof(k));
-	run.npaths = 2;
-	run.paths[0].kind = RESULTS_PATH_UNDERLAY;
-	run.paths[1].kind = RESULTS_PATH_EXTERNAL;
-	run.ntrials = 2;
-	run.trials = tr;
-	tr[0].kind = tr[1].kind = RESULTS_TRIAL_TCP;
-	tr[0].streams = tr[1].streams = 1;
-	tr[0].duration_s = tr[1].duration_s = 3;
 	tcp(&tr[0].tcp, 287e6, 4.7, 0.1, 0.0003);
-	tr[1].path = 1;
 	tcp(&tr[1].tcp, 640e6, 9.5, 0.2, 0.126);
 	snprintf(tr[1].congestion, sizeof(tr[1].congestion), "bbr");
 	results_trial_tcp_limit(&run, &tr[1], &v);

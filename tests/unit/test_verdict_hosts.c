@@ -72,18 +72,8 @@ static void test_underlay_carried_more(void **state)
 	struct tcp_limit_verdict v;
 
 	(void)state;
-	memset(&run, 0, sizeof(run));
-	memset(tr, 0, sizeof(tr));
-	run.npaths = 2;
-	run.paths[0].kind = RESULTS_PATH_UNDERLAY;
-	run.paths[1].kind = RESULTS_PATH_BUILTIN;
-	run.ntrials = 2;
-	run.trials = tr;
-	tr[0].kind = tr[1].kind = RESULTS_TRIAL_TCP;
-	tr[0].streams = tr[1].streams = 1;
-	tr[0].duration_s = tr[1].duration_s = 3;
+	two_paths(&run, tr, RESULTS_PATH_BUILTIN);
 	tcp(&tr[0].tcp, 17.6e9, 0.03, 0.007, 0.00018);
-	tr[1].path = 1;
 	tcp(&tr[1].tcp, 5.25e9, 2.03, 0.091, 0.00461);
 	facts(&tr[1].facts_client, 1.65, 0.04);
 	facts(&tr[1].facts_server, 1.67, 0.07);

@@ -8,6 +8,7 @@
 
 #include <string.h>
 
+#include "results.h"
 #include "tcp_limit.h"
 
 /* One stream over 3 s in the congestion window: rate, round trip and its
@@ -42,6 +43,25 @@ static inline void tcp(struct tcp_result *t, double bps, double rtt_ms, double m
 	t->receiver_limits = *s;
 	t->receiver_limits.chrono = false;
 	t->receiver_limits.thread_cpu = 0.4;
+}
+
+/* A run of two paths, the underlay (path 0) and one of kind (path 1),
+ * each with one TCP trial of 1 stream over 3 s: tr[0] and tr[1], whose
+ * figures the caller sets. */
+static inline void two_paths(struct results_run *run, struct results_trial tr[2],
+			     enum results_path_kind kind)
+{
+	memset(run, 0, sizeof(*run));
+	memset(tr, 0, 2 * sizeof(*tr));
+	run->npaths = 2;
+	run->paths[0].kind = RESULTS_PATH_UNDERLAY;
+	run->paths[1].kind = kind;
+	run->ntrials = 2;
+	run->trials = tr;
+	tr[0].kind = tr[1].kind = RESULTS_TRIAL_TCP;
+	tr[0].streams = tr[1].streams = 1;
+	tr[0].duration_s = tr[1].duration_s = 3;
+	tr[1].path = 1;
 }
 
 #endif
