@@ -7,7 +7,7 @@
 #
 #   NETNS_ONLY=WORD  only the scripts whose path contains WORD
 #   NETNS_JOBS=N     run up to N scripts at once (default 1; `make check`
-#                    uses 4). Each script's output goes to a file and is
+#                    uses 3). Each script's output goes to a file and is
 #                    printed whole when it ends, never interleaved.
 #   NETNS_PHASE=P    lanes: only the scripts that may run beside others;
 #                    alone: only the `# netns: alone` ones; all (default):
