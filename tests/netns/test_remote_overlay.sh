@@ -218,10 +218,11 @@ expect_eq "the next client's run over a new overlay" \
 	"$(json "$DIR/next/run.json" "d['complete'] and d['paths'][0]['addr']")" 198.19.128.1
 
 # --- a client that vanishes without a word: TCP keepalive --------------------
-ip netns exec "$RC" "$OVLPERF" run "$DIR/long.ini" --out "$DIR/vanish" >/dev/null 2>&1 &
+ip netns exec "$RC" "$OVLPERF" run "$DIR/long.ini" --out "$DIR/vanish" >/dev/null 2>"$DIR/vanish.err" &
 RUNPID=$!
 for _ in $(seq 150); do ip -n "$RS" link show "$IFS_SERVER" >/dev/null 2>&1 && break; sleep 0.1; done
-ip -n "$RS" link show "$IFS_SERVER" >/dev/null 2>&1 || fail "no overlay at the server for the vanishing client"
+ip -n "$RS" link show "$IFS_SERVER" >/dev/null 2>&1 ||
+	fail "no overlay at the server for the vanishing client in 15 s: the run said: $(tail -3 "$DIR/vanish.err"); the server: $(tail -3 "$DIR/server.log")"
 ip netns exec "$RR" nft -f - <<-'NFT'
 	table inet roblk {
 		chain blk {
