@@ -39,6 +39,11 @@ struct results_figure {
 	 * found bounds in v. */
 	bool fit, fit_est;
 	double fit_bps, fit_low, fit_high;
+	/* An NDR or PDR whose headline is "changed": the repetitions' test
+	 * found the path's knee moved between repetitions, so the run gives
+	 * no figure; value is its repetitions' found median, for reference.
+	 * No change between runs is judged on it, and no history takes it. */
+	bool changed;
 	size_t n;
 	double v[RESULTS_FIGURE_REPS]; /* each repetition's value */
 };

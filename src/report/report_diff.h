@@ -40,6 +40,10 @@ struct report_diff_row {
 	 * its figure and its repetitions' range stand against the other's
 	 * fit */
 	bool fit, fit_mixed;
+	/* Either run's knee headline is "changed" (results_figure.changed):
+	 * that run's repetitions disagree, so no change is judged (verdict
+	 * CHANGE_UNKNOWN): the run is to be repeated */
+	bool changed;
 };
 
 /* Other work's cores (the machine's busy CPU measured with no test
@@ -73,6 +77,7 @@ struct report_diff {
 	size_t hist_runs;	/* runs read from --history (0: none) */
 	unsigned machine_bound; /* rows judged as CPU for it */
 	unsigned machine_busy;	/* delay rows judged as CPU for a busy machine */
+	unsigned changed;	/* knee rows not judged: a run's repetitions disagree */
 	double threshold, confidence;
 	double cpu_threshold; /* CPU figures' (0: not judged; results_figure_threshold()) */
 };

@@ -362,6 +362,12 @@ static void compare_row(struct report_diff *d, struct report_diff_row *r)
 	double rel, floor;
 
 	r->delta_bound = delta_bound(r->a, r->b);
+	r->changed = r->a->changed || r->b->changed;
+	if (r->changed) {
+		r->verdict = CHANGE_UNKNOWN;
+		d->changed++;
+		return;
+	}
 	/* either headline a fit: the path's knee is soft, and its fit is
 	 * what repeats; the other run's fit too, when its headline kept the
 	 * bounds (a knee that looked sharp in one run), else its figure and
@@ -582,7 +588,11 @@ static void print_text(FILE *f, const struct report_diff *d)
 		change_text(ch, sizeof(ch), r);
 		interval_text(in, sizeof(in), r);
 		fprintf(f, "  %-22s %-12s %8s  %14s %14s %14s %8s  %-18s %s\n", x->what, x->path,
-			at, va, vb, dt, ch, in, verdict_word(r->verdict));
+			at, va, vb, dt, ch, in,
+			!r->changed	 ? verdict_word(r->verdict)
+			: !r->b->changed ? "? A moved"
+			: !r->a->changed ? "? B moved"
+					 : "? both moved");
 	}
 	if (d->only_b)
 		fprintf(f, "\n  %zu figures only in B (other paths or sizes)\n", d->only_b);
@@ -598,6 +608,14 @@ static void print_text(FILE *f, const struct report_diff *d)
 		fprintf(f, "  (~ a soft knee's fit: a change between two fits is judged by their "
 			   "90 %% intervals, not by\n  the repetitions' found bounds, which are "
 			   "where each search's luck ran out)\n");
+	if (d->changed)
+		fprintf(f,
+			"  (? moved: %u knee figures whose run's repetitions disagree (its "
+			"repetitions' test: the path\n  itself changed between them): that run "
+			"gives "
+			"no figure, its found median is shown,\n  and no change is judged: repeat "
+			"it)\n",
+			d->changed);
 	if (d->machine_bound)
 		fprintf(f,
 			"  (%u TCP goodput figures the machine's CPU bound in both runs are judged "

@@ -113,9 +113,18 @@ static cJSON *row_json(const struct report_diff_row *r)
 	cJSON_AddBoolToObject(o, "machine_busy", r->machine_busy);
 	cJSON_AddNumberToObject(o, "busy_cores", r->busy_cores);
 	cJSON_AddStringToObject(o, "judged_by",
-				r->fit_mixed ? "fit_and_found"
-				: r->fit     ? "fit"
-					     : "repetitions");
+				r->changed     ? "none"
+				: r->fit_mixed ? "fit_and_found"
+				: r->fit       ? "fit"
+					       : "repetitions");
+	/* the run (a, b or both) whose repetitions disagree: no change judged */
+	if (r->changed)
+		cJSON_AddStringToObject(o, "moved_within",
+					!r->b->changed	 ? "a"
+					: !r->a->changed ? "b"
+							 : "both");
+	else
+		cJSON_AddNullToObject(o, "moved_within");
 	cJSON_AddNumberToObject(o, "history_runs",
 				r->hist_runs >= REPORT_DIFF_HISTORY_MIN ? (double)r->hist_runs : 0);
 	cJSON_AddStringToObject(o, "verdict", change_verdict_name(r->verdict));

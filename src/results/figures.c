@@ -122,6 +122,18 @@ static struct results_figure *add(struct results_figures *fs, const char *what,
 	return q;
 }
 
+/* A knee whose headline is "changed" (its repetitions disagree): its
+ * found bounds' median, for reference only (results_figure.changed). */
+static bool changed_figure(const struct results_knee_point *p, bool pdr,
+			   const struct results_stat **st)
+{
+	const struct results_stat *lo = pdr ? &p->pdr_bps : &p->ndr_bps;
+	const struct results_stat *up = pdr ? &p->pdr_upper_bps : &p->ndr_upper_bps;
+
+	*st = lo->n ? lo : up;
+	return (*st)->n > 0;
+}
+
 static void take(struct results_figure *x, const struct samples *s)
 {
 	x->n = s->n;
@@ -176,13 +188,17 @@ static int plain(const struct results_run *run, const struct results_summary *su
 			const struct results_stat *st;
 			enum overhead_bound b;
 
-			if (!overhead_knee_figure(p, pdr, &st, &b))
+			bool changed = (pdr ? p->pdr_head : p->ndr_head) == RESULTS_HEAD_CHANGED;
+
+			if (!(changed ? changed_figure(p, pdr, &st)
+				      : overhead_knee_figure(p, pdr, &st, &b)))
 				continue;
 			if (!(x = add(fs, overhead_metric_label(m), m, run->paths[p->path].name,
 				      p->len)))
 				return -ENOMEM;
 			x->value = st->median;
-			x->bound = b;
+			x->bound = changed ? OVERHEAD_UNKNOWN : b;
+			x->changed = changed;
 			x->fit = (pdr ? p->pdr_head : p->ndr_head) == RESULTS_HEAD_FIT;
 			fit_of(x, pdr ? &p->pdr_fit : &p->ndr_fit);
 			samples_of(run, m, p->path, p->len, 0, &s);

@@ -42,6 +42,12 @@ static int figures_of(const struct results_run *run, struct results_figures *fig
 	rc = overhead_compute(run, &sum, &ov);
 	if (!rc)
 		rc = results_figures(run, &sum, &ov, figs);
+	/* a knee whose repetitions disagree gives the run no figure */
+	for (size_t i = 0; !rc && i < figs->n;)
+		if (figs->f[i].changed)
+			memmove(&figs->f[i], &figs->f[i + 1], (--figs->n - i) * sizeof(figs->f[i]));
+		else
+			i++;
 	overhead_free(&ov);
 	results_summary_free(&sum);
 	return rc;

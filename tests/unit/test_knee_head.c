@@ -282,6 +282,57 @@ static void test_diff(void **state)
 	results_free(&c);
 }
 
+static void p_diff_json(FILE *f, const struct report_run *rr, const void *arg)
+{
+	struct report_diff_options o = { .json = true };
+
+	report_run_diff(f, rr, arg, &o);
+}
+
+/* `report A B` where A's repetitions disagree (its headline "changed"):
+ * the row is there, its found median shown as no exact figure, and no
+ * change judged either way ("unknown"), said; a B that moved as well. */
+static void test_diff_moved(void **state)
+{
+	struct results_run a, b;
+	struct report_run ra, rb;
+	struct report_diff d;
+	const struct report_diff_row *r;
+	char *t;
+
+	(void)state;
+	soft_run_at(&a, SOFT_MOVED, 88172645463325252ULL, 1);
+	soft_run_at(&b, SOFT_SOFT, 1181783497276652981ULL, 0.5);
+	assert_int_equal(report_run_prepare(&ra, &a), 0);
+	assert_int_equal(report_run_prepare(&rb, &b), 0);
+	assert_int_equal(report_diff_build(&d, &ra, &rb, NULL), 0);
+	r = wg_ndr_row(&d);
+	assert_non_null(r);
+	assert_true(r->changed && r->a->changed && !r->b->changed);
+	assert_int_equal(r->verdict, CHANGE_UNKNOWN);
+	assert_int_equal(d.regressions, 0);
+	assert_int_equal(d.changed, 2); /* its NDR and its PDR */
+	report_diff_free(&d);
+	t = render(p_diff, &ra, &rb);
+	contains(t, "? A moved");
+	contains(t, "(? moved: 2 knee figures whose run's repetitions disagree");
+	free(t);
+	t = render(p_diff_json, &ra, &rb);
+	contains(t, "\"moved_within\":\t\"a\"");
+	contains(t, "\"verdict\":\t\"unknown\"");
+	free(t);
+	assert_int_equal(report_diff_build(&d, &rb, &ra, NULL), 0);
+	assert_int_equal(wg_ndr_row(&d)->verdict, CHANGE_UNKNOWN);
+	report_diff_free(&d);
+	t = render(p_diff, &rb, &ra);
+	contains(t, "? B moved");
+	free(t);
+	report_run_release(&ra);
+	report_run_release(&rb);
+	results_free(&a);
+	results_free(&b);
+}
+
 /* Run r of the soft path under root (each its own luck, started an hour
  * apart), its knee at scale. */
 static void write_soft(const char *root, int r, double scale)
@@ -459,10 +510,11 @@ static void test_json(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_model),	     cmocka_unit_test(test_term),
-		cmocka_unit_test(test_moved),	     cmocka_unit_test(test_json),
-		cmocka_unit_test(test_outputs),	     cmocka_unit_test(test_diff),
-		cmocka_unit_test(test_trend_matrix), cmocka_unit_test(test_plot),
+		cmocka_unit_test(test_model),	   cmocka_unit_test(test_term),
+		cmocka_unit_test(test_moved),	   cmocka_unit_test(test_json),
+		cmocka_unit_test(test_outputs),	   cmocka_unit_test(test_diff),
+		cmocka_unit_test(test_diff_moved), cmocka_unit_test(test_trend_matrix),
+		cmocka_unit_test(test_plot),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
