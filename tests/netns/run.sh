@@ -21,8 +21,9 @@
 # whose checks need the machine to itself (rates that must reach a target,
 # delays or waits that must stay under a bound). The lane scripts run first,
 # then the alone ones one by one. A lane script whose header has
-# `# netns: long` (40 s or more) starts before the others, so that no
-# lane is left with a long script at the end while the others idle.
+# `# netns: long N` (N: its usual wall seconds in check, 30 or more)
+# starts before the others, the longest first, so that no lane is left
+# with a long script at the end while the others idle.
 #
 # Per script it prints the wall time and the CPU time (user + sys) of the
 # processes it started and waited for (bash's `times` of the subshell that
@@ -111,12 +112,15 @@ for t in tests/netns/test_*.sh; do
 		fi
 	elif [ "$PHASE" = alone ]; then
 		continue
-	elif grep -q '^# netns: long' "$t"; then
-		long+=("$t")
+	elif w=$(sed -n 's/^# netns: long *\([0-9]*\).*/\1/p' "$t" | head -1) && grep -q '^# netns: long' "$t"; then
+		long+=("${w:-40} $t")
 	else
 		lane+=("$t")
 	fi
 done
+# the long ones longest first (their header's seconds), so that the last
+# to end is a short one and no lane idles long while another finishes
+mapfile -t long < <(printf '%s\n' ${long[@]+"${long[@]}"} | sort -rn | sed 's/^[0-9]* //' | grep .)
 lane=(${long[@]+"${long[@]}"} ${lane[@]+"${lane[@]}"})
 start=$SECONDS
 for t in ${lane[@]+"${lane[@]}"}; do

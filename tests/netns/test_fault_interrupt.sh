@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# netns: long
+# netns: long 50
 # `ovlperf run` interrupted at random points 14 times in a row (Ctrl-C
 # may come at any moment and must never leave anything behind): tiny.ini on lab "fd" (a full run takes about 10 s: lab, overlay,
 # server, MTU, TCP, UDP knee search), SIGINT after a random 0.2..6 s delay.

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# netns: long
+# netns: long 42
 # `ovlperf client --json-format iperf3` against real iperf3 -J on the same
 # lab path: TCP, TCP -R, UDP, -P 2 (TCP and UDP), --bidir (TCP and UDP),
 # --get-server-output and a refused connection.

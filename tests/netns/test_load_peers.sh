@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# netns: long
+# netns: long 14
 # A tunnel with 100 configured peers routing by allowed IPs (a hub
 # of many peers must still hand each packet to its owner).
 # Lab "ff", 4 hosts in a chain; the hub (host 1, underlay 198.18.0.2) has

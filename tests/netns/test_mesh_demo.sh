@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# netns: long
+# netns: long 82
 # `make mesh-demo` (tests/mesh/mesh_demo.sh: the Ansible mesh on namespace
 # hosts over SSH, every pair's run.json and the matrix, nothing left
 # behind) as a lane script: it mostly waits on SSH and Ansible, so `make

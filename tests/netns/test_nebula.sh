@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# netns: lanes
+# netns: long 31
 # Nebula as a user runs it (Debian's nebula 1.6, nebula_path.sh: its own
 # CA and certificates, static_host_map, no lighthouse), between two plain
 # namespaces that are not an ovlperf lab (nbc-n the client, nbs-n the

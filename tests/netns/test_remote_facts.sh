@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# netns: long
+# netns: long 23
 # Each end's host facts between two plain namespaces that are not an
 # ovlperf lab (fa-c the client, fa-s the server, one veth between them:
 # 198.18.40.2/.1, 2001:2:0:40::2/::1), IPv4 and IPv6:

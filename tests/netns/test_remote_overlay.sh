@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# netns: long
+# netns: long 106
 # The built-in overlay between two real hosts, played by namespaces that are
 # not an ovlperf lab (remote_lib.sh): the client behind a masquerading NAT,
 # the server behind an nftables input policy of drop that accepts only

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# netns: long
+# netns: long 39
 # `ovlperf report A B` on real runs (docs/compare.md): three runs of
 # compare.ini in lab "rcmp", TCP goodput through a tbf shaper, 5
 # repetitions each: A at 40 Mbit/s, B at 34 Mbit/s (15 % lower), C at

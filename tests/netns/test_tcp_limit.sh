@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# netns: lanes
+# netns: long 50
 # What limited a TCP test (`ovlperf client`'s "limited by", the JSON's
 # tcp.limit; results/tcp_limit.c), each case built so the answer is known,
 # IPv4 and IPv6:

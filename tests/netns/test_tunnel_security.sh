@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
+# netns: long 31
 # The overlay against a hostile underlay: a captured data packet re-injected
 # is not delivered twice; a host with a key the peer does not know gets no
 # answer at all; restarting one side's daemon recovers without manual steps.

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# netns: long
+# netns: long 23
 # Verdicts that follow the evidence between two hosts that are not an
 # ovlperf lab (remote_lib.sh, namespaces vdc-v, vdr-v, vds-v), IPv4 and
 # IPv6, each cause known by construction:
