@@ -49,8 +49,13 @@ uint64_t loss_place_count(const struct loss_attrib *l, enum loss_place p);
 void loss_place_fix(char *buf, size_t len, const struct loss_attrib *l, enum loss_place p);
 /* The same on a path whose kind the caller knows: over an overlay
  * (overlay true) the sender's interface that drops is its TUN, whose
- * reader is process (NULL: not known). */
+ * reader is process (NULL: not known), its busiest thread at process_cpu
+ * of a core at most (0: not read). A reader that used less than
+ * LOSS_PLACE_READER_BUSY of a core did not lack CPU as a whole: it ran
+ * too late (a core shared with other work), so a core of its own or a
+ * longer queue in front of it stops the drops, not more CPU. */
+#define LOSS_PLACE_READER_BUSY 0.5
 void loss_place_fix_on(char *buf, size_t len, const struct loss_attrib *l, enum loss_place p,
-		       bool overlay, const char *process);
+		       bool overlay, const char *process, double process_cpu);
 
 #endif

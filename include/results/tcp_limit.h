@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "load_result.h"
+#include "loss_place.h"
 
 enum tcp_limit {
 	TCP_LIMIT_UNKNOWN,	/* no chronographs (an older kernel or peer) */
@@ -48,7 +49,7 @@ enum tcp_limit {
  * core was not short of CPU as a whole: it ran too late, not too slowly
  * (wireguard-go between two namespaces at 16 % of a core, 13,026 drops at
  * its socket, read "more CPU for wireguard-go"). */
-#define TCP_LIMIT_READER_BUSY 0.5
+#define TCP_LIMIT_READER_BUSY LOSS_PLACE_READER_BUSY
 
 struct tcp_limit_verdict {
 	enum tcp_limit limit;

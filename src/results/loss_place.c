@@ -93,8 +93,17 @@ static void socket_fix(char *buf, size_t len, const struct loss_attrib *l)
  * longer queue only delays the drop. Elsewhere the interface's queue, named
  * with its length only where the sender read them (a qdisc's counters). */
 static void sender_if_fix(char *buf, size_t len, const struct loss_attrib *l, bool overlay,
-			  const char *process)
+			  const char *process, double process_cpu)
 {
+	if (overlay && process && process_cpu > 0 && process_cpu < LOSS_PLACE_READER_BUSY) {
+		snprintf(buf, len,
+			 "a core of its own for %s, or a longer queue in front of it (ip link set "
+			 "dev TUN txqueuelen on the sending host): its busiest thread used %.0f %% "
+			 "of a core, so it did not lack CPU as a whole, but it did not run soon "
+			 "enough to take packets as fast as they came",
+			 process, process_cpu * 100);
+		return;
+	}
 	if (overlay) {
 		snprintf(buf, len,
 			 "the process reading the overlay's TUN on the sending host%s%s%s did not "
@@ -134,11 +143,11 @@ static void backlog_fix(char *buf, size_t len, const struct loss_attrib *l)
 
 void loss_place_fix(char *buf, size_t len, const struct loss_attrib *l, enum loss_place p)
 {
-	loss_place_fix_on(buf, len, l, p, false, NULL);
+	loss_place_fix_on(buf, len, l, p, false, NULL, 0);
 }
 
 void loss_place_fix_on(char *buf, size_t len, const struct loss_attrib *l, enum loss_place p,
-		       bool overlay, const char *process)
+		       bool overlay, const char *process, double process_cpu)
 {
 	switch (p) {
 	case LOSS_PLACE_SENDER_SOCKET:
@@ -158,7 +167,7 @@ void loss_place_fix_on(char *buf, size_t len, const struct loss_attrib *l, enum 
 				 "(the sender's qdisc); send at or below it");
 		break;
 	case LOSS_PLACE_SENDER_IF:
-		sender_if_fix(buf, len, l, overlay, process);
+		sender_if_fix(buf, len, l, overlay, process, process_cpu);
 		break;
 	case LOSS_PLACE_TUNNEL:
 		snprintf(buf, len,

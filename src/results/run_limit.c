@@ -96,7 +96,8 @@ static void udp_drop(const struct results_run *run, unsigned p, const struct tcp
 		d->thread = ctx->overlay_thread;
 		d->quota_cores = ctx->overlay_throttled_s > 0 ? ctx->overlay_quota_cores : 0;
 	}
-	loss_place_fix_on(fix, fixlen, at, (enum loss_place)best, overlay, d->process);
+	loss_place_fix_on(fix, fixlen, at, (enum loss_place)best, overlay, d->process,
+			  d->process_cpu);
 	d->fix = fix;
 }
 
@@ -587,6 +588,7 @@ bool results_ndr_limit(const struct results_run *run, const struct results_summa
 	if (v->place >= 0)
 		loss_place_fix_on(v->fix, sizeof(v->fix), &kp->loss_at, (enum loss_place)v->place,
 				  run->paths[p].kind != RESULTS_PATH_UNDERLAY,
-				  v->overlay_process[0] ? v->overlay_process : NULL);
+				  v->overlay_process[0] ? v->overlay_process : NULL,
+				  v->overlay_process[0] ? v->overlay_cpu : 0);
 	return true;
 }

@@ -287,10 +287,22 @@ static void test_sender_interface_fix(void **state)
 	l.sender_txqlen = 1000;
 	loss_place_fix(fix, sizeof(fix), &l, LOSS_PLACE_SENDER_IF);
 	assert_non_null(strstr(fix, "ip link set dev veth0 txqueuelen 2000 (now 1000)"));
-	loss_place_fix_on(fix, sizeof(fix), &l, LOSS_PLACE_SENDER_IF, true, "wireguard-go");
+	loss_place_fix_on(fix, sizeof(fix), &l, LOSS_PLACE_SENDER_IF, true, "wireguard-go", 0);
 	assert_non_null(
 		strstr(fix, "reading the overlay's TUN on the sending host (wireguard-go)"));
+	assert_non_null(strstr(fix, "more CPU for it"));
 	assert_null(strstr(fix, "txqueuelen"));
+	/* its reader near a core: more CPU for it */
+	loss_place_fix_on(fix, sizeof(fix), &l, LOSS_PLACE_SENDER_IF, true, "wireguard-go", 0.97);
+	assert_non_null(strstr(fix, "more CPU for it"));
+	/* its busiest thread at 19 % of a core (wireguard-go between two
+	 * namespaces): it ran too late, not too slowly; no "more CPU" */
+	loss_place_fix_on(fix, sizeof(fix), &l, LOSS_PLACE_SENDER_IF, true, "wireguard-go", 0.19);
+	assert_non_null(strstr(fix, "a core of its own for wireguard-go, or a longer queue in "
+				    "front of it"));
+	assert_non_null(strstr(fix, "19 % of a core"));
+	assert_null(strstr(fix, "more CPU"));
+	assert_null(strstr(fix, "now 0"));
 }
 
 /* A run between two hosts (no lab links): wireguard-go's TCP trial with
@@ -402,7 +414,9 @@ static void test_run_facts_reader(void **state)
 	assert_non_null(strstr(v.evidence, "dropped at the sender's interface (92 %"));
 	assert_non_null(
 		strstr(v.evidence, "whose reader nebula's busiest thread nebula used 32 %"));
-	assert_non_null(strstr(v.fix, "(nebula)"));
+	/* at 32 % of a core it ran too late, not too slowly */
+	assert_non_null(strstr(v.fix, "a core of its own for nebula, or a longer queue"));
+	assert_null(strstr(v.fix, "more CPU"));
 }
 
 /* A TCP trial on run's path 0, 2 % resent, none of its own counters
