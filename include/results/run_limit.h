@@ -52,6 +52,9 @@ struct ndr_limit_verdict {
 	uint64_t ndr_bps;  /* the NDR (median lower bound, achieved) */
 	uint64_t fail_bps; /* the lowest rate above it that lost (0: none) */
 	double fail_loss_pct;
+	/* the NDR's headline where it is a soft knee's fit (results_head):
+	 * the fit of every trial, 0: the headline is not a fit */
+	uint64_t fit_bps;
 	int place;	    /* enum loss_place that lost most there, -1: none */
 	double place_share; /* of the datagrams lost there, 0..1 */
 	double overlay_cpu; /* busiest overlay thread there, of a core (0: not read) */

@@ -350,6 +350,14 @@ static void lost_evidence(const struct ndr_limit_verdict *v, const struct loss_a
 			     "above the NDR (%s) the first rate to lose, %s, lost %.3g %%",
 			     results_fmt_bps(a, sizeof(a), (double)v->ndr_bps),
 			     results_fmt_bps(b, sizeof(b), (double)v->fail_bps), v->fail_loss_pct);
+	else if (v->fit_bps)
+		/* a soft knee: no search's trial at a load is the figure, the
+		 * fit of all of them is (results_knee_head.c) */
+		n = snprintf(buf, len,
+			     "no load tried was lossless: the lowest, %s, lost %.3g %%; a soft "
+			     "knee, whose NDR is the fit of every trial, ~%s",
+			     results_fmt_bps(b, sizeof(b), (double)v->fail_bps), v->fail_loss_pct,
+			     results_fmt_bps(a, sizeof(a), (double)v->fit_bps));
 	else
 		n = snprintf(
 			buf, len,
@@ -535,6 +543,8 @@ bool results_ndr_limit(const struct results_run *run, const struct results_summa
 		return true;
 	}
 	v->fail_bps = kp->loss_at_bps;
+	if (kp->ndr_head == RESULTS_HEAD_FIT && kp->ndr_head_bps.n)
+		v->fit_bps = (uint64_t)kp->ndr_head_bps.median;
 	if (at_link_rate(run, sum, p, len, v))
 		return true;
 	t = v->fail_bps ? failing_trial(run, p, len, v->fail_bps) : NULL;

@@ -25,6 +25,7 @@
 #include "report_run.h"
 #include "report_trend.h"
 #include "results.h"
+#include "run_limit.h"
 #include "report_fixture.h"
 #include "soft_fixture.h"
 
@@ -104,6 +105,38 @@ static void test_term(void **state)
 	assert_null(strstr(t, "fitted"));
 	contains(t, "through wg: 440 Mbit/s against 900 Mbit/s");
 	free(t);
+	report_run_release(&rr);
+	results_free(&run);
+}
+
+/* The NDR's verdict of a soft knee whose median search found no lossless
+ * load: the fit is the NDR, not "there is no NDR" beside a fitted
+ * headline. */
+static void test_verdict_no_lossless(void **state)
+{
+	struct results_run run;
+	struct report_run rr;
+	struct results_knee_point *k;
+	struct ndr_limit_verdict v;
+
+	(void)state;
+	prepared(&run, &rr, SOFT_SOFT);
+	k = (struct results_knee_point *)wg_knee(&rr);
+	assert_int_equal(k->ndr_head, RESULTS_HEAD_FIT);
+	k->ndr_bps.n = 0; /* every load its median search tried lost */
+	for (size_t i = 0; i < run.ntrials && !k->loss_at_bps; i++)
+		if (run.trials[i].kind == RESULTS_TRIAL_KNEE && run.trials[i].path == 1 &&
+		    run.trials[i].udp.lost)
+			k->loss_at_bps = run.trials[i].target_bps;
+	assert_true(results_ndr_limit(&run, &rr.sum, 1, SOFT_LEN, &v));
+	print_message("%s\n", v.evidence);
+	assert_non_null(strstr(v.evidence, "no load tried was lossless"));
+	assert_non_null(strstr(v.evidence, "a soft knee, whose NDR is the fit of every trial, ~4"));
+	assert_null(strstr(v.evidence, "there is no NDR"));
+	/* a sharp knee's search with no lossless load: no NDR */
+	k->ndr_head = RESULTS_HEAD_FOUND;
+	assert_true(results_ndr_limit(&run, &rr.sum, 1, SOFT_LEN, &v));
+	assert_non_null(strstr(v.evidence, "so there is no NDR"));
 	report_run_release(&rr);
 	results_free(&run);
 }
@@ -510,11 +543,11 @@ static void test_json(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_model),	   cmocka_unit_test(test_term),
-		cmocka_unit_test(test_moved),	   cmocka_unit_test(test_json),
-		cmocka_unit_test(test_outputs),	   cmocka_unit_test(test_diff),
-		cmocka_unit_test(test_diff_moved), cmocka_unit_test(test_trend_matrix),
-		cmocka_unit_test(test_plot),
+		cmocka_unit_test(test_model),	     cmocka_unit_test(test_term),
+		cmocka_unit_test(test_moved),	     cmocka_unit_test(test_json),
+		cmocka_unit_test(test_outputs),	     cmocka_unit_test(test_diff),
+		cmocka_unit_test(test_diff_moved),   cmocka_unit_test(test_verdict_no_lossless),
+		cmocka_unit_test(test_trend_matrix), cmocka_unit_test(test_plot),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
