@@ -52,6 +52,10 @@ struct ndr_limit_verdict {
 	uint64_t ndr_bps;  /* the NDR (median lower bound, achieved) */
 	uint64_t fail_bps; /* the lowest rate above it that lost (0: none) */
 	double fail_loss_pct;
+	/* how much that trial's queue grew (ms; knee_trial_loss()'s reading of
+	 * the receiver's window beyond the sender's): a load that failed on
+	 * its queue with nothing lost */
+	double fail_queued_ms;
 	/* the NDR's headline where it is a soft knee's fit (results_head):
 	 * the fit of every trial, 0: the headline is not a fit */
 	uint64_t fit_bps;

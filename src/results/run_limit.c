@@ -345,7 +345,15 @@ static void lost_evidence(const struct ndr_limit_verdict *v, const struct loss_a
 	int n;
 
 	/* a search whose every load lost found no NDR: no "NDR (0 bit/s)" */
-	if (v->ndr_bps)
+	if (v->ndr_bps && v->fail_loss_pct <= 0 && v->fail_queued_ms > 0)
+		/* the search's first bad load lost nothing in its trials: its
+		 * queue grew, and would have overflowed in a longer one */
+		n = snprintf(buf, len,
+			     "above the NDR (%s) the first rate to fail, %s, lost nothing in its "
+			     "trial but its queue grew %.3g ms through it",
+			     results_fmt_bps(a, sizeof(a), (double)v->ndr_bps),
+			     results_fmt_bps(b, sizeof(b), (double)v->fail_bps), v->fail_queued_ms);
+	else if (v->ndr_bps)
 		n = snprintf(buf, len,
 			     "above the NDR (%s) the first rate to lose, %s, lost %.3g %%",
 			     results_fmt_bps(a, sizeof(a), (double)v->ndr_bps),
@@ -554,6 +562,7 @@ bool results_ndr_limit(const struct results_run *run, const struct results_summa
 		return true;
 	}
 	v->fail_loss_pct = 100.0 - results_delivered_pct(&t->udp);
+	v->fail_queued_ms = t->udp.queue_growth_ms;
 	for (int i = 0; i < LOSS_PLACE_COUNT; i++) {
 		uint64_t c = loss_place_count(&kp->loss_at, (enum loss_place)i);
 

@@ -262,6 +262,19 @@ static void test_ndr_limits(void **state)
 	assert_int_equal(v.place, LOSS_PLACE_SENDER_QDISC);
 	assert_non_null(strstr(v.fix, "tbf on veth0"));
 	assert_non_null(strstr(v.evidence, "310 Mbit/s"));
+	assert_non_null(strstr(v.evidence, "the first rate to lose, 310 Mbit/s, lost 3 %"));
+	/* the search's first bad load lost nothing: its queue grew 40 ms
+	 * through its trial (a queue that would overflow in a longer one),
+	 * never "lost 0 %" beside the loss counted above it */
+	ft->udp.received = ft->udp.sent;
+	ft->udp.lost = 0;
+	ft->udp.received_bps = ft->target_bps;
+	ft->udp.queue_growth_ms = 40;
+	ndr_case(&run, &v);
+	print_message("%s\n", v.evidence);
+	assert_non_null(strstr(v.evidence, "the first rate to fail, 310 Mbit/s, lost nothing in "
+					   "its trial but its queue grew 40 ms through it"));
+	assert_null(strstr(v.evidence, "lost 0 %"));
 	results_free(&run);
 
 	/* a lab link shaped at 1G: an NDR at 98 % of what it carries of these
