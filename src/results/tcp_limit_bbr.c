@@ -59,7 +59,7 @@ bool tcp_limit_bbr_unslowed(const struct tcp_result *t, const struct tcp_limit_c
 
 /* Where the loss BBR paid for was seen. A host's drop never comes here:
  * a host that drops is the bottleneck itself, and its verdict is loss. */
-static const char *loss_place(const struct tcp_limit_ctx *c)
+static const char *loss_place(const struct tcp_result *t, const struct tcp_limit_ctx *c)
 {
 	if (c->trial_drop.kind == TCP_DROP_NETWORK)
 		return "lost between the hosts: no host's counter rose over this test";
@@ -69,7 +69,8 @@ static const char *loss_place(const struct tcp_limit_ctx *c)
 		return "lost where no counter on either host looks, by this path's UDP trials";
 	if (c->udp_drop.kind == TCP_DROP_SHAPER)
 		return "dropped at a shaper, by this path's UDP trials";
-	return "where, no counter read says";
+	return t->drops.known ? "no host's counter read over this test saw them"
+			      : "no drop counter read over this test";
 }
 
 void tcp_limit_bbr_words(char *buf, size_t len, const struct tcp_result *t,
@@ -82,6 +83,6 @@ void tcp_limit_bbr_words(char *buf, size_t len, const struct tcp_result *t,
 		 "BBR sent at the bottleneck rate it measured: the %.1f %% of the bytes resent "
 		 "(%s) cost their share of the bytes, not the rate (a loss-based control would "
 		 "carry about %s at that loss and a %.2f ms round trip; this flow %s)",
-		 v->retrans_ratio * 100, loss_place(c), results_fmt_bps(a, sizeof(a), bound),
+		 v->retrans_ratio * 100, loss_place(t, c), results_fmt_bps(a, sizeof(a), bound),
 		 bound_rtt_s(t) * 1e3, results_fmt_bps(b, sizeof(b), (double)t->goodput_bps));
 }

@@ -154,7 +154,7 @@ static const struct {
 	  0.02,
 	  { .congestion = "bbr" },
 	  TCP_LIMIT_NETWORK_RATE,
-	  "(where, no counter read says)",
+	  "(no drop counter read over this test)",
 	  "find where",
 	  NULL,
 	  "bbr" },
