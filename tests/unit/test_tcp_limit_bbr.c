@@ -16,27 +16,7 @@
 #include "tcp_limit.h"
 #include "verdict_fixture.h"
 
-#define TUN_DROP                                                                                   \
-	{                                                                                          \
-		.kind = TCP_DROP_HOST, .place = "the sender's interface", .share = 0.92,           \
-		.process = "wireguard-go", .process_cpu = 0.99,                                    \
-		.fix = "the process reading the overlay's TUN on the sending host (wireguard-go) " \
-		       "did not take packets as fast as they came"                                 \
-	}
-#define WIRE_DROP                                                                                  \
-	{                                                                                          \
-		.kind = TCP_DROP_NETWORK, .place = "the network between the hosts", .share = 0.97  \
-	}
-
-#define FAR "the far host's CPU not reported: server 0.1.0"
-
-static const struct {
-	const char *name;
-	double bps, rtt_ms, min_ms, resent;
-	struct tcp_limit_ctx c;
-	enum tcp_limit want;
-	const char *says, *never, *fix_says, *fix_never;
-} cases[] = {
+static const struct verdict_case cases[] = {
 	/* the lab's 2 % random drop and 1 ms each way under BBR: 1.8 Gbit/s
 	 * against about 49 Mbit/s a loss-based control carries there */
 	{ "lab's random drop, BBR",
@@ -105,27 +85,9 @@ static const struct {
 
 static void test_cases(void **state)
 {
-	struct tcp_result t;
-	struct tcp_limit_verdict v;
-
 	(void)state;
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		tcp(&t, cases[i].bps, cases[i].rtt_ms, cases[i].min_ms, cases[i].resent);
-		tcp_limit_judge(&t, &cases[i].c, &v);
-		print_message("%s: %s: %s; fix: %s\n", cases[i].name, tcp_limit_name(v.limit),
-			      v.evidence, v.fix);
-		assert_int_equal(v.limit, cases[i].want);
-		if (cases[i].says)
-			assert_non_null(strstr(v.evidence, cases[i].says));
-		if (cases[i].never) {
-			assert_null(strstr(v.evidence, cases[i].never));
-			assert_null(strstr(v.fix, cases[i].never));
-		}
-		if (cases[i].fix_says)
-			assert_non_null(strstr(v.fix, cases[i].fix_says));
-		if (cases[i].fix_never)
-			assert_null(strstr(v.fix, cases[i].fix_never));
-	}
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		verdict_check(&cases[i]);
 }
 
 /* The bound itself: 1448 B at a 2 ms round trip and 2 % lost carry
