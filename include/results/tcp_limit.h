@@ -81,7 +81,7 @@ struct tcp_limit_verdict {
 	 * wmem_max), that maximum in sock_buf_max (0: not read); 0: none */
 	uint64_t sock_buf_value;
 	uint32_t sock_buf_max;
-	char evidence[384]; /* two or three figures, one sentence */
+	char evidence[512]; /* two or three figures, one sentence (BBR's the longest) */
 	char fix[384];	    /* what to change ("" when nothing) */
 };
 

@@ -221,7 +221,7 @@ static void congestion_fix(char *buf, size_t len, const struct tcp_limit_ctx *c)
 {
 	char s[160];
 
-	if (c->congestion && !strcmp(c->congestion, "bbr"))
+	if (tcp_limit_is_bbr(c))
 		return;
 	if (c->congestion && c->congestion[0])
 		snprintf(s, sizeof(s),
@@ -243,17 +243,23 @@ static bool cpu_full(const struct tcp_limit_verdict *v, const struct tcp_limit_c
 	       (c->machine_cpus && c->machine_busy >= TCP_LIMIT_MACHINE_BOUND);
 }
 
-static void network_rate(const struct tcp_result *t, const struct tcp_limit_ctx *c,
+/* The network's rate: its evidence opens with bbr where BBR's own rate
+ * is the evidence (NULL: the bottleneck's queue is). */
+static void network_rate(const struct tcp_result *t, const struct tcp_limit_ctx *c, const char *bbr,
 			 struct tcp_limit_verdict *v)
 {
 	double min_ms = t->sender_limits.min_rtt_us / 1e3;
 	char a[32], more[224];
 
 	v->limit = TCP_LIMIT_NETWORK_RATE;
-	snprintf(v->evidence, sizeof(v->evidence),
-		 "within the congestion window %.0f %% of the time, the round trip %.2f ms "
-		 "above its least %.3f ms (a bottleneck's queue), %.3f %% of the bytes resent",
-		 v->cwnd * 100, v->queue_ms, min_ms, v->retrans_ratio * 100);
+	if (bbr)
+		snprintf(v->evidence, sizeof(v->evidence), "%s", bbr);
+	else
+		snprintf(v->evidence, sizeof(v->evidence),
+			 "within the congestion window %.0f %% of the time, the round trip %.2f "
+			 "ms above its least %.3f ms (a bottleneck's queue), %.3f %% of the bytes "
+			 "resent",
+			 v->cwnd * 100, v->queue_ms, min_ms, v->retrans_ratio * 100);
 	/* with a host's CPU unread, only a shaper's drops or the link's rate
 	 * reached stand for the network: say which CPU was not read */
 	if (c->cpu_unknown)
@@ -292,17 +298,24 @@ static void network_rate(const struct tcp_result *t, const struct tcp_limit_ctx 
 
 /* A queue, but a host's CPU on the path was not read: a process at a full
  * core queues as a bottleneck does, so neither is named. */
-static void undecided(const struct tcp_result *t, const struct tcp_limit_ctx *c,
+static void undecided(const struct tcp_result *t, const struct tcp_limit_ctx *c, const char *bbr,
 		      struct tcp_limit_verdict *v)
 {
 	v->limit = TCP_LIMIT_UNKNOWN;
 	v->undecided = true;
-	snprintf(v->evidence, sizeof(v->evidence),
-		 "within the congestion window %.0f %% of the time, the round trip %.2f ms above "
-		 "its least %.3f ms, %.3f %% of the bytes resent: a queue, at a bottleneck of "
-		 "the network or before a process at a full core; which is unknown: %s",
-		 v->cwnd * 100, v->queue_ms, t->sender_limits.min_rtt_us / 1e3,
-		 v->retrans_ratio * 100, c->cpu_unknown);
+	if (bbr)
+		snprintf(v->evidence, sizeof(v->evidence),
+			 "%s; that bottleneck is the network's or a process's at a full core, "
+			 "which is unknown: %s",
+			 bbr, c->cpu_unknown);
+	else
+		snprintf(v->evidence, sizeof(v->evidence),
+			 "within the congestion window %.0f %% of the time, the round trip %.2f ms "
+			 "above its least %.3f ms, %.3f %% of the bytes resent: a queue, at a "
+			 "bottleneck of "
+			 "the network or before a process at a full core; which is unknown: %s",
+			 v->cwnd * 100, v->queue_ms, t->sender_limits.min_rtt_us / 1e3,
+			 v->retrans_ratio * 100, c->cpu_unknown);
 	snprintf(v->fix, sizeof(v->fix),
 		 "none named before the cause is known: the CPU of the overlay's or VPN's "
 		 "process on each host (a server that reports its host's facts, or process = "
@@ -389,6 +402,21 @@ static void loss(const struct tcp_result *t, const struct tcp_limit_ctx *c,
 	congestion_fix(v->fix, sizeof(v->fix), c);
 }
 
+/* A host's CPU verdict on a BBR flow: its own evidence after a short
+ * word that BBR's loss was not the limit. */
+static void lead_with_bbr(const struct tcp_result *t, struct tcp_limit_verdict *v)
+{
+	char lead[sizeof(v->evidence)], a[32];
+
+	snprintf(lead, sizeof(lead),
+		 "BBR, not slowed by the %.1f %% of the bytes resent (a loss-based control: "
+		 "about %s); ",
+		 v->retrans_ratio * 100,
+		 results_fmt_bps(a, sizeof(a), tcp_limit_loss_bound_bps(t, v->retrans_ratio)));
+	append(lead, sizeof(lead), v->evidence);
+	memcpy(v->evidence, lead, sizeof(v->evidence));
+}
+
 /* The known link rate reached (the lab's shaper, a [link] rate, as the
  * payload's share of it: 90 % of it or more): the network's, whatever
  * the CPU; a machine that fills its cores beside a flow at its link's
@@ -429,6 +457,26 @@ static void overlay_hosts(const struct tcp_result *t, const struct tcp_limit_ctx
 		 "goes); not the network");
 }
 
+/* The bottleneck a queue (or BBR's rate, bbr its words; else NULL) shows:
+ * the overlay's hosts when the underlay carried far more over the same
+ * network, a host busy in every core, unknown while a host's CPU on the
+ * path is unread, else the network's rate. */
+static void bottleneck(const struct tcp_result *t, const struct tcp_limit_ctx *c, const char *bbr,
+		       struct tcp_limit_verdict *v)
+{
+	if (c->underlay_bps && t->goodput_bps &&
+	    (double)t->goodput_bps * TCP_LIMIT_UNDERLAY_ROOM < (double)c->underlay_bps)
+		overlay_hosts(t, c, v);
+	else if (c->host_cpus && c->host_busy >= TCP_LIMIT_MACHINE_BOUND)
+		tcp_limit_host_busy(c, v);
+	else if (c->cpu_unknown && c->trial_drop.kind != TCP_DROP_SHAPER)
+		undecided(t, c, bbr, v);
+	else
+		network_rate(t, c, bbr, v);
+	if (bbr && v->limit == TCP_LIMIT_HOST_CPU)
+		lead_with_bbr(t, v);
+}
+
 static void window_causes(const struct tcp_result *t, const struct tcp_limit_ctx *c,
 			  struct tcp_limit_verdict *v)
 {
@@ -441,7 +489,18 @@ static void window_causes(const struct tcp_result *t, const struct tcp_limit_ctx
 	 * shaper (or a full interface queue) seen holding or dropping this
 	 * test's packets where no host's place dropped them */
 	if (link_rate_reached(t, c) || (c->trial_drop.kind == TCP_DROP_SHAPER && !host_drop)) {
-		network_rate(t, c, v);
+		network_rate(t, c, NULL, v);
+		return;
+	}
+	/* BBR far above what a loss-based control carries at this loss ran at
+	 * the bottleneck rate it measured: the loss cost bytes, not rate, and
+	 * the bottleneck is decided as a queue's is (BBR keeps little queue,
+	 * so its round trip at the test's end says nothing either way) */
+	if (!host_drop && tcp_limit_bbr_unslowed(t, c, v)) {
+		char bbr[sizeof(v->evidence)];
+
+		tcp_limit_bbr_words(bbr, sizeof(bbr), t, c, v);
+		bottleneck(t, c, bbr, v);
 		return;
 	}
 	/* a bottleneck's tail-drop queue drops what congestion control probes
@@ -453,15 +512,7 @@ static void window_causes(const struct tcp_result *t, const struct tcp_limit_ctx
 	 * a host was seen to drop are that host's, queue or not. */
 	if (!host_drop && queued(v, min_ms) &&
 	    (v->retrans_ratio < 0.01 || v->queue_ms >= fmax(5.0, 0.5 * min_ms))) {
-		if (c->underlay_bps && t->goodput_bps &&
-		    (double)t->goodput_bps * TCP_LIMIT_UNDERLAY_ROOM < (double)c->underlay_bps)
-			overlay_hosts(t, c, v);
-		else if (c->host_cpus && c->host_busy >= TCP_LIMIT_MACHINE_BOUND)
-			tcp_limit_host_busy(c, v);
-		else if (c->cpu_unknown && c->trial_drop.kind != TCP_DROP_SHAPER)
-			undecided(t, c, v);
-		else
-			network_rate(t, c, v);
+		bottleneck(t, c, NULL, v);
 		return;
 	}
 	if (v->retrans_ratio >= 1e-4) {

@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * What tcp_limit.c (the verdict's order and its network and window causes)
+ * What tcp_limit.c (the verdict's order and its network and window causes),
+ * tcp_limit_bbr.c (a BBR sender against the loss-based bound)
  * and tcp_limit_cpu.c (its CPU causes) share; private to src/results.
  */
 #ifndef OVLPERF_TCP_LIMIT_INT_H
 #define OVLPERF_TCP_LIMIT_INT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "tcp_limit.h"
 
@@ -25,5 +27,19 @@ bool tcp_limit_overlay_bound(const struct tcp_limit_ctx *c, struct tcp_limit_ver
 void tcp_limit_host_busy(const struct tcp_limit_ctx *c, struct tcp_limit_verdict *v);
 bool tcp_limit_cpu_bound(const struct tcp_limit_ctx *c, const char *snd_host, const char *rcv_host,
 			 struct tcp_limit_verdict *v);
+
+/* The sender's congestion control is BBR (c->congestion "bbr"). */
+bool tcp_limit_is_bbr(const struct tcp_limit_ctx *c);
+/* What a loss-based control carries at a share p of its segments lost and
+ * t's round trip (Mathis et al. 1997), bit/s; 0 where either is unknown. */
+double tcp_limit_loss_bound_bps(const struct tcp_result *t, double p);
+/* A BBR sender far above that bound at the share v resent: the loss was
+ * not its limit. */
+bool tcp_limit_bbr_unslowed(const struct tcp_result *t, const struct tcp_limit_ctx *c,
+			    const struct tcp_limit_verdict *v);
+/* "BBR sent at the bottleneck rate it measured: ..." into buf: the share
+ * resent, where it was lost, the loss-based bound and this flow's rate. */
+void tcp_limit_bbr_words(char *buf, size_t len, const struct tcp_result *t,
+			 const struct tcp_limit_ctx *c, const struct tcp_limit_verdict *v);
 
 #endif

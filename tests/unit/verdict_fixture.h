@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * What the verdict tests share (test_verdict_evidence.c,
+ * What the verdict tests share (test_verdict_evidence.c, test_tcp_limit_bbr.c,
  * test_verdict_hosts.c): a TCP result whose causes are set by hand.
  */
 #ifndef OVLPERF_VERDICT_FIXTURE_H
@@ -43,6 +43,57 @@ static inline void tcp(struct tcp_result *t, double bps, double rtt_ms, double m
 	t->receiver_limits = *s;
 	t->receiver_limits.chrono = false;
 	t->receiver_limits.thread_cpu = 0.4;
+}
+
+/* macros, not const objects: a static initializer takes only constants
+ * (clang holds to the standard there) */
+#define TUN_DROP                                                                                   \
+	{                                                                                          \
+		.kind = TCP_DROP_HOST, .place = "the sender's interface", .share = 0.92,           \
+		.process = "wireguard-go", .process_cpu = 0.99,                                    \
+		.fix = "the process reading the overlay's TUN on the sending host (wireguard-go) " \
+		       "did not take packets as fast as they came"                                 \
+	}
+
+#define WIRE_DROP                                                                                  \
+	{                                                                                          \
+		.kind = TCP_DROP_NETWORK, .place = "the network between the hosts", .share = 0.97  \
+	}
+
+#define FAR "the far host's CPU not reported: server 0.1.0"
+
+/* A verdict's case: a TCP result's figures (tcp()'s), its context, the
+ * verdict wanted and words its evidence and fix must and must not hold
+ * (NULL: none; never holds for both). */
+struct verdict_case {
+	const char *name;
+	double bps, rtt_ms, min_ms, resent;
+	struct tcp_limit_ctx c;
+	enum tcp_limit want;
+	const char *says, *never, *fix_says, *fix_never;
+};
+
+/* Judges k's figures and checks the verdict against k (cmocka's asserts:
+ * the including test includes cmocka.h first). */
+static inline void verdict_check(const struct verdict_case *k)
+{
+	struct tcp_result t;
+	struct tcp_limit_verdict v;
+
+	tcp(&t, k->bps, k->rtt_ms, k->min_ms, k->resent);
+	tcp_limit_judge(&t, &k->c, &v);
+	print_message("%s: %s: %s; fix: %s\n", k->name, tcp_limit_name(v.limit), v.evidence, v.fix);
+	assert_int_equal(v.limit, k->want);
+	if (k->says)
+		assert_non_null(strstr(v.evidence, k->says));
+	if (k->never) {
+		assert_null(strstr(v.evidence, k->never));
+		assert_null(strstr(v.fix, k->never));
+	}
+	if (k->fix_says)
+		assert_non_null(strstr(v.fix, k->fix_says));
+	if (k->fix_never)
+		assert_null(strstr(v.fix, k->fix_never));
 }
 
 /* A run of two paths, the underlay (path 0) and one of kind (path 1),
