@@ -87,3 +87,42 @@ up_ovpn()
 		--ifconfig 198.19.2.2 198.19.2.1 $common --daemon --writepid "$WORK/ovpn-b.pid" --log "$WORK/ovpn-b.log"
 	CLEANUP+=("kill \$(cat $WORK/ovpn-b.pid)")
 }
+
+# ---- one-way delay near the knee (bench/overlay_latency.sh, and
+# overlay_vs_peers.sh --delay); 1400-byte IPv4 packets (1372-byte payload
+# fits wireguard-go's MTU 1420), trials of $T seconds, ovlperf's server on B
+# ndr_bps ADDR MAX: the knee search's NDR (rate achieved at its lower
+# bound), 0 when it found none
+ndr_bps()
+{
+	in_a "$OVLPERF" sweep "$1" --knee --max "$2" -l 1372 -t "$T" --final "$T" \
+		--width-goal 2 --max-trials 30 --no-progress -J 2>/dev/null |
+		python3 -c 'import json,sys
+def find(o):
+    if isinstance(o, dict):
+        if "ndr" in o and isinstance(o["ndr"], dict): return o["ndr"]
+        for v in o.values():
+            r = find(v)
+            if r: return r
+    elif isinstance(o, list):
+        for v in o:
+            r = find(v)
+            if r: return r
+    return None
+n = find(json.load(sys.stdin)) or {}
+print("%.0f" % (n.get("lower_bps") or 0))' || echo 0
+}
+
+# owd ADDR RATE: "p50 p99 delivered% socket-p99 lost" of one trial, delays
+# in ms; socket-p99: the wait in the receiving application's socket; lost:
+# the datagrams of this trial that never arrived
+owd()
+{
+	in_a "$OVLPERF" client "$1" -u -b "$2" -l 1372 -t "$T" --json 2>/dev/null |
+		python3 -c 'import json,sys
+u = json.load(sys.stdin)["udp"]; w = u.get("owd_us") or {}; s = u.get("rx_wait_us") or {}
+d = 100.0 * u["received"] / u["sent"] if u.get("sent") else 0
+print("%.3f %.3f %.2f %s %d" % (w.get("p50", -1e3) / 1e3, w.get("p99", -1e3) / 1e3, d,
+                                "%.3f" % (s["p99"] / 1e3) if "p99" in s else "-", u.get("lost", -1)))' ||
+		echo "- - - - -"
+}
