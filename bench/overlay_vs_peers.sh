@@ -18,6 +18,9 @@
 # ovl1port is ovl with worker_ports = off: every worker sends from the
 # listening port, so one peer's data is opened by one receiving worker
 # (what worker_ports is worth; not among the default paths).
+# OVLPERF_BASE=PATH adds ovlbase: ovl with the daemons of another ovlperf
+# binary (e.g. built from an older commit), to see what a change to the data
+# path gives in the same run.
 #
 # TCP runs ROUNDS times per path, the paths taking turns, and the best round
 # counts: a burst of other load on the machine then hits every path alike.
@@ -69,6 +72,10 @@ if [ -n "${WGGO_MODERN:-}" ]; then
 	[ -x "$WGGO_MODERN" ] || { echo "bench: WGGO_MODERN=$WGGO_MODERN is not an executable" >&2; exit 1; }
 	[[ " $PATHS " == *" wgmodern "* ]] || PATHS="$PATHS wgmodern"
 fi
+if [ -n "${OVLPERF_BASE:-}" ]; then
+	[ -x "$OVLPERF_BASE" ] || { echo "bench: OVLPERF_BASE=$OVLPERF_BASE is not an executable" >&2; exit 1; }
+	[[ " $PATHS " == *" ovlbase "* ]] || PATHS="$PATHS ovlbase"
+fi
 REF=wg
 [[ " $PATHS " == *" wgmodern "* ]] && REF=wgmodern
 for tool in wireguard-go wg openvpn iperf3 ping; do
@@ -101,15 +108,16 @@ sleep 0.5
 
 
 declare -A ADDR=([native]=198.18.0.2 [ovl]=198.19.0.2 [ovlplain]=198.19.3.2 [wg]=198.19.1.2
-	[ovpn]=198.19.2.2 [wgmodern]=198.19.4.2 [ovl1port]=198.19.5.2)
+	[ovpn]=198.19.2.2 [wgmodern]=198.19.4.2 [ovl1port]=198.19.5.2 [ovlbase]=198.19.6.2)
 declare -A NAME=([native]="native veth" [ovl]="ovlperf" [ovlplain]="ovlperf no-offl"
 	[wg]="wireguard-go" [ovpn]="OpenVPN 2.6" [wgmodern]="wireguard-go 2025"
-	[ovl1port]="ovlperf 1 port")
+	[ovl1port]="ovlperf 1 port" [ovlbase]="ovlperf base")
 for p in $PATHS; do
 	case $p in
 	ovl) up_ovl ovl ovl0 198.19.0 51900 on ;;
 	ovlplain) up_ovl ovlplain ovl1 198.19.3 51902 off ;;
 	ovl1port) up_ovl ovl1port ovl2 198.19.5 51904 on "worker_ports = off" ;;
+	ovlbase) OVL_BIN=$OVLPERF_BASE up_ovl ovlbase ovl3 198.19.6 51906 on ;;
 	wg) up_wg ;;
 	wgmodern) up_wg "$WGGO_MODERN" "$WM_A" "$WM_B" 198.19.4 51821 ;;
 	ovpn) up_ovpn ;;
@@ -192,7 +200,7 @@ pin_lab()
 daemon_pids()
 {
 	case $1 in
-	ovl | ovlplain | ovl1port) cat "$WORK/$1-a.pid" "$WORK/$1-b.pid" ;;
+	ovl | ovlplain | ovl1port | ovlbase) cat "$WORK/$1-a.pid" "$WORK/$1-b.pid" ;;
 	wg) pgrep -f "wireguard-go -f ($WG_A|$WG_B)\$" ;;
 	wgmodern) pgrep -f " -f ($WM_A|$WM_B)\$" ;;
 	ovpn) cat "$WORK/ovpn-a.pid" "$WORK/ovpn-b.pid" ;;
@@ -244,6 +252,10 @@ for r in $(seq "$ROUNDS"); do
 		c1=$(cpu_ticks $pids)
 		[ -n "$PROF_PID" ] && wait "$PROF_PID" 2>/dev/null || true
 		MTICKS[$p]=$((MTICKS[$p] + m1 - m0))
+		# each round's figures too: the best of ROUNDS hides how they spread
+		log "${NAME[$p]}: ${mbps:-0} Mbit/s, processes $(python3 -c 'import sys; t, hz, mb = map(float, sys.argv[1:])
+print("%.2f" % (t / hz / (mb / 1e3)) if mb > 0 else "-")' $((c1 - c0)) "$HZ" $((${mbps:-0} * (T + 1) / 8))) s/GB, machine $(python3 -c 'import sys; t, hz, mb = map(float, sys.argv[1:])
+print("%.2f" % (t / hz / (mb * 8 / 1e3)) if mb > 0 else "-")' $((m1 - m0)) "$HZ" $((${mbps:-0} * (T + 1) / 8))) s/Gbit"
 		[ "${mbps:-0}" -gt "${TCP[$p]}" ] && TCP[$p]=$mbps
 		TICKS[$p]=$((TICKS[$p] + c1 - c0))
 		# -O 1: the client ran T + 1 seconds at about the measured goodput.
@@ -326,8 +338,8 @@ fi
 for p in $PATHS; do
 	[ "${PROF[$p]:-"-"}" = "-" ] || echo "profile ${NAME[$p]} (its processes, single-stream TCP, round 1): ${PROF[$p]}"
 done
-declare -A OVLDEV=([ovl]=ovl0 [ovlplain]=ovl1 [ovl1port]=ovl2)
-for o in ovl ovlplain ovl1port; do
+declare -A OVLDEV=([ovl]=ovl0 [ovlplain]=ovl1 [ovl1port]=ovl2 [ovlbase]=ovl3)
+for o in ovl ovlplain ovl1port ovlbase; do
 	[[ " $PATHS " == *" $o "* ]] || continue
 	dev=${OVLDEV[$o]}
 	echo "${NAME[$o]}: data cipher $(in_a "$OVLPERF" tunnel show $dev --raw | awk -F= '$1 == "session_cipher" || $1 == "session_cipher_impl" || $1 == "session_cipher_by" || $1 == "cipher_order" {printf "%s%s=%s", n++ ? " " : "", $1, $2}')"

@@ -26,10 +26,11 @@ CLEANUP+=("\"$OVLPERF\" lab down $LAB")
 
 # ---- the overlays
 # up_ovl TAG DEV SUBNET PORT OFFLOAD [LINE]: a pair of our daemons (keys made
-# here), LINE one more [interface] key for both
+# here), LINE one more [interface] key for both; OVL_BIN another ovlperf
+# binary for the daemons (default OVLPERF)
 up_ovl()
 {
-	local tag=$1 dev=$2 net=$3 port=$4 off=$5 extra=${6:-} s
+	local tag=$1 dev=$2 net=$3 port=$4 off=$5 extra=${6:-} s bin=${OVL_BIN:-$OVLPERF}
 	(umask 077
 	 "$OVLPERF" tunnel genkey >"$WORK/$tag-a.key"
 	 "$OVLPERF" tunnel genkey >"$WORK/$tag-b.key")
@@ -37,9 +38,9 @@ up_ovl()
 	mk() { printf '[interface]\nprivate_key_file = %s.key\nlisten = %s:%s\naddress = %s/24\noffload = %s\n%s\n[peer]\npublic_key = %s\nendpoint = %s:%s\nallowed_ips = %s/32\n' "$@"; }
 	mk "$tag-a" 198.18.0.1 "$port" "$net.1" "$off" "$extra" "$(cat "$WORK/$tag-b.pub")" 198.18.0.2 "$port" "$net.2" >"$WORK/$tag-a.conf"
 	mk "$tag-b" 198.18.0.2 "$port" "$net.2" "$off" "$extra" "$(cat "$WORK/$tag-a.pub")" 198.18.0.1 "$port" "$net.1" >"$WORK/$tag-b.conf"
-	in_a "$OVLPERF" tunnel up "$WORK/$tag-a.conf" --name "$dev" -d --pid-file "$WORK/$tag-a.pid"
+	in_a "$bin" tunnel up "$WORK/$tag-a.conf" --name "$dev" -d --pid-file "$WORK/$tag-a.pid"
 	CLEANUP+=("kill \$(cat $WORK/$tag-a.pid)")
-	in_b "$OVLPERF" tunnel up "$WORK/$tag-b.conf" --name "$dev" -d --pid-file "$WORK/$tag-b.pid"
+	in_b "$bin" tunnel up "$WORK/$tag-b.conf" --name "$dev" -d --pid-file "$WORK/$tag-b.pid"
 	CLEANUP+=("kill \$(cat $WORK/$tag-b.pid)")
 }
 
