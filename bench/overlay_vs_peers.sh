@@ -33,9 +33,9 @@
 #
 # --cores: each path's single-stream TCP once more with every process of the
 # lab's two hosts (`ip netns pids`: the daemons of both ends, all their
-# threads, and the load's server; `taskset -a -p`) and the load's client on
-# one CPU, each round, the paths taking turns; then back on the CPUs they
-# had. The daemons keep the workers they started with (the built-in overlay
+# threads, and the load's server; `taskset -p` per thread) and the load's
+# client on one CPU, each round, the paths taking turns; then each thread
+# back on the CPUs it had. The daemons keep the workers they started with (the built-in overlay
 # sizes them by its affinity at start): this is what the same daemons do
 # with half the machine, not a daemon configured for one core.
 # --delay: each overlay's own NDR (`ovlperf sweep --knee`, $T-second
@@ -181,19 +181,30 @@ rtt_ms()
 	in_a ping -q -c 50 -i 0.02 "$1" | sed -n 's|.*= [0-9.]*/\([0-9.]*\)/.*|\1|p'
 }
 
-# pin_lab CPUS: every process of the lab's two hosts, all their threads, on
-# CPUS (--cores); PIN the prefix that starts the load's client there too.
+# pin_lab CPUS: every thread of every process of the lab's two hosts on CPUS
+# (--cores), each thread's own CPUs kept in $WORK/affinity (the built-in
+# overlay pins its workers: pin_workers); PIN the prefix that starts the
+# load's client there too. unpin_lab: every thread back on the CPUs it had.
 PIN=
-ALL_CPUS=$(taskset -pc $$ | sed 's/.*: //')
 pin_lab()
 {
-	local pid
+	local pid tid
+	: >"$WORK/affinity"
 	for pid in $(ip netns pids "$A"; ip netns pids "$B"); do
-		taskset -a -p -c "$1" "$pid" >/dev/null 2>&1 || true
+		for tid in $(ls /proc/"$pid"/task 2>/dev/null); do
+			echo "$tid $(taskset -pc "$tid" 2>/dev/null | sed 's/.*: //')" >>"$WORK/affinity"
+			taskset -p -c "$1" "$tid" >/dev/null 2>&1 || true
+		done
 	done
 	PIN="taskset -c $1"
-	[ "$1" = "$ALL_CPUS" ] && PIN=
-	return 0
+}
+unpin_lab()
+{
+	local tid cpus
+	while read -r tid cpus; do
+		[ -n "$cpus" ] && taskset -p -c "$cpus" "$tid" >/dev/null 2>&1 || true
+	done <"$WORK/affinity"
+	PIN=
 }
 
 # The overlay's own processes (both ends), for CPU seconds per GB moved.
@@ -267,7 +278,7 @@ print("%.2f" % (t / hz / (mb * 8 / 1e3)) if mb > 0 else "-")' $((m1 - m0)) "$HZ"
 		log "${NAME[$p]}: TCP ${T}s on CPU 0 only (round $r of $ROUNDS)"
 		pin_lab 0
 		mbps=$(tcp_mbps "${ADDR[$p]}")
-		pin_lab "$ALL_CPUS"
+		unpin_lab
 		[ "${mbps:-0}" -gt "${TCP1C[$p]/-/0}" ] && TCP1C[$p]=$mbps
 	done
 done
@@ -321,7 +332,7 @@ if [ "$CORES" = 1 ]; then
 		printf '%-17s %14s %14s %9s %7s\n' "${NAME[$p]}" "${TCP1C[$p]}" "${TCP[$p]}" \
 			"$(ratio "${TCP[$p]}" "${TCP1C[$p]}")" "$(ratio "${TCP1C[$p]}" "${TCP1C[$REF]:-}")"
 	done
-	echo "TCP 1 core: single-stream Mbit/s (best of $ROUNDS) with every process of both lab hosts and the load's client on CPU 0 (taskset -a -p, then taskset -c); vs $REF: on one core each"
+	echo "TCP 1 core: single-stream Mbit/s (best of $ROUNDS) with every thread of both lab hosts and the load's client on CPU 0 (taskset -p per thread, then taskset -c); vs $REF: on one core each"
 fi
 if [ "$DELAY" = 1 ]; then
 	printf '\n%-17s %14s %14s %10s %10s %8s %9s\n' path "NDR Mbit/s" "90 % Mbit/s" "p50 ms" "p99 ms" \
