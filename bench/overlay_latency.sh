@@ -64,43 +64,6 @@ for p in $PATHS; do
 	in_a ping -c 1 -W 2 "${ADDR[$p]}" >/dev/null || { log "${NAME[$p]}: ${ADDR[$p]} unreachable"; exit 1; }
 done
 
-# ---- measurements; 1400-byte IPv4 packets (1372-byte payload fits
-# wireguard-go's MTU 1420)
-# ndr_bps ADDR MAX: the knee search's NDR (rate achieved at its lower
-# bound), 0 when it found none
-ndr_bps()
-{
-	in_a "$OVLPERF" sweep "$1" --knee --max "$2" -l 1372 -t "$T" --final "$T" \
-		--width-goal 2 --max-trials 30 --no-progress -J 2>/dev/null |
-		python3 -c 'import json,sys
-def find(o):
-    if isinstance(o, dict):
-        if "ndr" in o and isinstance(o["ndr"], dict): return o["ndr"]
-        for v in o.values():
-            r = find(v)
-            if r: return r
-    elif isinstance(o, list):
-        for v in o:
-            r = find(v)
-            if r: return r
-    return None
-n = find(json.load(sys.stdin)) or {}
-print("%.0f" % (n.get("lower_bps") or 0))' || echo 0
-}
-
-# owd ADDR RATE: "p50 p99 delivered% socket-p99" of one trial, delays in
-# ms; socket-p99: the wait in the receiving application's socket
-owd()
-{
-	in_a "$OVLPERF" client "$1" -u -b "$2" -l 1372 -t "$T" --json 2>/dev/null |
-		python3 -c 'import json,sys
-u = json.load(sys.stdin)["udp"]; w = u.get("owd_us") or {}; s = u.get("rx_wait_us") or {}
-d = 100.0 * u["received"] / u["sent"] if u.get("sent") else 0
-print("%.3f %.3f %.2f %s" % (w.get("p50", -1e3) / 1e3, w.get("p99", -1e3) / 1e3, d,
-                             "%.3f" % (s["p99"] / 1e3) if "p99" in s else "-"))' ||
-		echo "- - - -"
-}
-
 # stages SNAP: both daemons' counters (ovlperf only) into $WORK/SNAP-{a,b}
 stages() { in_a "$OVLPERF" tunnel show ovl0 --raw >"$WORK/$1-a"; in_b "$OVLPERF" tunnel show ovl0 --raw >"$WORK/$1-b"; }
 # where BEFORE AFTER: the p99 (upper bound of its power-of-two bucket, ms)
@@ -153,7 +116,7 @@ for l in $LOADS; do
 		rate=$(python3 -c 'import sys; print("%.0f" % (float(sys.argv[1]) * float(sys.argv[2]) / 100))' "${NDR[$p]}" "$l")
 		log "${NAME[$p]}: ${l} % of NDR (${rate} bit/s) for ${T}s"
 		[ "$p" = ovl ] && stages before
-		read -r a b c e < <(owd "${ADDR[$p]}" "$rate")
+		read -r a b c e _ < <(owd "${ADDR[$p]}" "$rate")
 		P50[$p,$l]=$a P99[$p,$l]=$b DLV[$p,$l]=$c SOCK[$p,$l]=$e
 		[ "$p" = ovl ] && { stages after; WHERE[$l]=$(where before after || echo "- - -"); }
 	done

@@ -9,6 +9,7 @@
 #
 #   OVLPERF=build/ovlperf bash bench/overlay_vs_peers.sh [-t SEC] [--rounds N]
 #                       [--load ovlperf|iperf3] [--paths "native ovl ovlplain wg ovpn"]
+#                       [--cores] [--delay]
 #
 # ovl is our overlay as configured by default (offload = on: TUN TSO in, TCP
 # coalescing out, UDP GSO and UDP GRO on the underlay, workers = 2); ovlplain
@@ -17,6 +18,9 @@
 # ovl1port is ovl with worker_ports = off: every worker sends from the
 # listening port, so one peer's data is opened by one receiving worker
 # (what worker_ports is worth; not among the default paths).
+# OVLPERF_BASE=PATH adds ovlbase: ovl with the daemons of another ovlperf
+# binary (e.g. built from an older commit), to see what a change to the data
+# path gives in the same run.
 #
 # TCP runs ROUNDS times per path, the paths taking turns, and the best round
 # counts: a burst of other load on the machine then hits every path alike.
@@ -27,10 +31,22 @@
 # also gives the whole machine's busy CPU per Gbit (/proc/stat) and, with
 # perf(1), the top three symbols of the overlay's own processes.
 #
+# --cores: each path's single-stream TCP once more with every process of the
+# lab's two hosts (`ip netns pids`: the daemons of both ends, all their
+# threads, and the load's server; `taskset -p` per thread) and the load's
+# client on one CPU, each round, the paths taking turns; then each thread
+# back on the CPUs it had. The daemons keep the workers they started with (the built-in overlay
+# sizes them by its affinity at start): this is what the same daemons do
+# with half the machine, not a daemon configured for one core.
+# --delay: each overlay's own NDR (`ovlperf sweep --knee`, $T-second
+# trials), then one $T-second UDP trial at 90 % of it: one-way delay p50 and
+# p99 (both ends on one clock: exact) and the datagrams that trial lost.
+#
 # Targets (ovl and ovlplain): ours >= 2x wireguard-go's TCP goodput, ping RTT no higher.
 # Targets (ovl, offloads on): >= 6x wireguard-go's single-stream TCP
 # goodput, >= 4x its UDP NDR. Against wgmodern: >= 3x its single-stream TCP,
-# 4 streams >= 1 stream, machine CPU per Gbit <= 0.33 s.
+# 4 streams >= 1 stream, machine CPU per Gbit <= 0.33 s, one-way delay p99
+# at 90 % of its own NDR <= 1 ms with nothing lost.
 # Needs root, wireguard-go, wireguard-tools, openvpn, iperf3 (make bench-deps).
 set -euo pipefail
 OVLPERF=${OVLPERF:-$PWD/ovlperf}
@@ -39,18 +55,26 @@ T=5
 ROUNDS=2
 LOAD=auto
 PATHS="native ovl ovlplain wg ovpn"
+CORES=0
+DELAY=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	-t) T=$2; shift 2 ;;
 	--rounds) ROUNDS=$2; shift 2 ;;
 	--load) LOAD=$2; shift 2 ;;
 	--paths) PATHS=$2; shift 2 ;;
-	*) echo "usage: $0 [-t SEC] [--rounds N] [--load ovlperf|iperf3] [--paths LIST]" >&2; exit 2 ;;
+	--cores) CORES=1; shift ;;
+	--delay) DELAY=1; shift ;;
+	*) echo "usage: $0 [-t SEC] [--rounds N] [--load ovlperf|iperf3] [--paths LIST] [--cores] [--delay]" >&2; exit 2 ;;
 	esac
 done
 if [ -n "${WGGO_MODERN:-}" ]; then
 	[ -x "$WGGO_MODERN" ] || { echo "bench: WGGO_MODERN=$WGGO_MODERN is not an executable" >&2; exit 1; }
 	[[ " $PATHS " == *" wgmodern "* ]] || PATHS="$PATHS wgmodern"
+fi
+if [ -n "${OVLPERF_BASE:-}" ]; then
+	[ -x "$OVLPERF_BASE" ] || { echo "bench: OVLPERF_BASE=$OVLPERF_BASE is not an executable" >&2; exit 1; }
+	[[ " $PATHS " == *" ovlbase "* ]] || PATHS="$PATHS ovlbase"
 fi
 REF=wg
 [[ " $PATHS " == *" wgmodern "* ]] && REF=wgmodern
@@ -71,10 +95,12 @@ if [ "$LOAD" = auto ]; then
 	wait || true
 fi
 log "load generator: $LOAD"
-if [ "$LOAD" = ovlperf ]; then
+if [ "$LOAD" = ovlperf ] || [ "$DELAY" = 1 ]; then
+	# --delay's trials need ovlperf's server whatever the TCP load
 	in_b "$OVLPERF" server >/dev/null 2>"$WORK/server.log" &
 	CLEANUP+=("kill $!")
-else
+fi
+if [ "$LOAD" != ovlperf ]; then
 	in_b iperf3 -s -D -I "$WORK/iperf3.pid" >/dev/null
 	CLEANUP+=("kill \$(cat $WORK/iperf3.pid)")
 fi
@@ -82,15 +108,16 @@ sleep 0.5
 
 
 declare -A ADDR=([native]=198.18.0.2 [ovl]=198.19.0.2 [ovlplain]=198.19.3.2 [wg]=198.19.1.2
-	[ovpn]=198.19.2.2 [wgmodern]=198.19.4.2 [ovl1port]=198.19.5.2)
+	[ovpn]=198.19.2.2 [wgmodern]=198.19.4.2 [ovl1port]=198.19.5.2 [ovlbase]=198.19.6.2)
 declare -A NAME=([native]="native veth" [ovl]="ovlperf" [ovlplain]="ovlperf no-offl"
 	[wg]="wireguard-go" [ovpn]="OpenVPN 2.6" [wgmodern]="wireguard-go 2025"
-	[ovl1port]="ovlperf 1 port")
+	[ovl1port]="ovlperf 1 port" [ovlbase]="ovlperf base")
 for p in $PATHS; do
 	case $p in
 	ovl) up_ovl ovl ovl0 198.19.0 51900 on ;;
 	ovlplain) up_ovl ovlplain ovl1 198.19.3 51902 off ;;
 	ovl1port) up_ovl ovl1port ovl2 198.19.5 51904 on "worker_ports = off" ;;
+	ovlbase) OVL_BIN=$OVLPERF_BASE up_ovl ovlbase ovl3 198.19.6 51906 on ;;
 	wg) up_wg ;;
 	wgmodern) up_wg "$WGGO_MODERN" "$WM_A" "$WM_B" 198.19.4 51821 ;;
 	ovpn) up_ovpn ;;
@@ -107,10 +134,10 @@ tcp_mbps()
 {
 	local P=${2:-1}
 	if [ "$LOAD" = ovlperf ]; then
-		in_a "$OVLPERF" client "$1" -t "$T" -O 1 -P "$P" --json 2>/dev/null |
+		in_a $PIN "$OVLPERF" client "$1" -t "$T" -O 1 -P "$P" --json 2>/dev/null |
 			python3 -c 'import json,sys; print("%.0f" % (json.load(sys.stdin)["tcp"]["goodput_bps"] / 1e6))'
 	else
-		in_a iperf3 -c "$1" -t "$T" -O 1 -P "$P" -J 2>/dev/null |
+		in_a $PIN iperf3 -c "$1" -t "$T" -O 1 -P "$P" -J 2>/dev/null |
 			python3 -c 'import json,sys; print("%.0f" % (json.load(sys.stdin)["end"]["sum_received"]["bits_per_second"] / 1e6))'
 	fi
 }
@@ -154,11 +181,37 @@ rtt_ms()
 	in_a ping -q -c 50 -i 0.02 "$1" | sed -n 's|.*= [0-9.]*/\([0-9.]*\)/.*|\1|p'
 }
 
+# pin_lab CPUS: every thread of every process of the lab's two hosts on CPUS
+# (--cores), each thread's own CPUs kept in $WORK/affinity (the built-in
+# overlay pins its workers: pin_workers); PIN the prefix that starts the
+# load's client there too. unpin_lab: every thread back on the CPUs it had.
+PIN=
+pin_lab()
+{
+	local pid tid
+	: >"$WORK/affinity"
+	for pid in $(ip netns pids "$A"; ip netns pids "$B"); do
+		for tid in $(ls /proc/"$pid"/task 2>/dev/null); do
+			echo "$tid $(taskset -pc "$tid" 2>/dev/null | sed 's/.*: //')" >>"$WORK/affinity"
+			taskset -p -c "$1" "$tid" >/dev/null 2>&1 || true
+		done
+	done
+	PIN="taskset -c $1"
+}
+unpin_lab()
+{
+	local tid cpus
+	while read -r tid cpus; do
+		[ -n "$cpus" ] && taskset -p -c "$cpus" "$tid" >/dev/null 2>&1 || true
+	done <"$WORK/affinity"
+	PIN=
+}
+
 # The overlay's own processes (both ends), for CPU seconds per GB moved.
 daemon_pids()
 {
 	case $1 in
-	ovl | ovlplain | ovl1port) cat "$WORK/$1-a.pid" "$WORK/$1-b.pid" ;;
+	ovl | ovlplain | ovl1port | ovlbase) cat "$WORK/$1-a.pid" "$WORK/$1-b.pid" ;;
 	wg) pgrep -f "wireguard-go -f ($WG_A|$WG_B)\$" ;;
 	wgmodern) pgrep -f " -f ($WM_A|$WM_B)\$" ;;
 	ovpn) cat "$WORK/ovpn-a.pid" "$WORK/ovpn-b.pid" ;;
@@ -192,9 +245,9 @@ prof_top()
 		awk '/^ +[0-9.]+%/ && n < 3 {printf "%s%s %s %s", n++ ? "; " : "", $1, $2, $4}'
 }
 
-declare -A TCP TCP4 UDP RTT CPU TICKS MB MTICKS MCPU PROF
+declare -A TCP TCP4 TCP1C UDP RTT CPU TICKS MB MTICKS MCPU PROF NDR90 P50 P99 LOST
 HZ=$(getconf CLK_TCK)
-for p in $PATHS; do TCP[$p]=0; TCP4[$p]=0; TICKS[$p]=0; MB[$p]=0; MTICKS[$p]=0; done
+for p in $PATHS; do TCP[$p]=0; TCP4[$p]=0; TCP1C[$p]=-; TICKS[$p]=0; MB[$p]=0; MTICKS[$p]=0; done
 # Idle RTT first, before any load has filled a queue.
 for p in $PATHS; do RTT[$p]=$(rtt_ms "${ADDR[$p]}"); done
 for r in $(seq "$ROUNDS"); do
@@ -210,6 +263,10 @@ for r in $(seq "$ROUNDS"); do
 		c1=$(cpu_ticks $pids)
 		[ -n "$PROF_PID" ] && wait "$PROF_PID" 2>/dev/null || true
 		MTICKS[$p]=$((MTICKS[$p] + m1 - m0))
+		# each round's figures too: the best of ROUNDS hides how they spread
+		log "${NAME[$p]}: ${mbps:-0} Mbit/s, processes $(python3 -c 'import sys; t, hz, mb = map(float, sys.argv[1:])
+print("%.2f" % (t / hz / (mb / 1e3)) if mb > 0 else "-")' $((c1 - c0)) "$HZ" $((${mbps:-0} * (T + 1) / 8))) s/GB, machine $(python3 -c 'import sys; t, hz, mb = map(float, sys.argv[1:])
+print("%.2f" % (t / hz / (mb * 8 / 1e3)) if mb > 0 else "-")' $((m1 - m0)) "$HZ" $((${mbps:-0} * (T + 1) / 8))) s/Gbit"
 		[ "${mbps:-0}" -gt "${TCP[$p]}" ] && TCP[$p]=$mbps
 		TICKS[$p]=$((TICKS[$p] + c1 - c0))
 		# -O 1: the client ran T + 1 seconds at about the measured goodput.
@@ -217,8 +274,26 @@ for r in $(seq "$ROUNDS"); do
 		log "${NAME[$p]}: TCP 4 streams ${T}s (round $r of $ROUNDS)"
 		mbps=$(tcp_mbps "${ADDR[$p]}" 4)
 		[ "${mbps:-0}" -gt "${TCP4[$p]}" ] && TCP4[$p]=$mbps
+		[ "$CORES" = 1 ] || continue
+		log "${NAME[$p]}: TCP ${T}s on CPU 0 only (round $r of $ROUNDS)"
+		pin_lab 0
+		mbps=$(tcp_mbps "${ADDR[$p]}")
+		unpin_lab
+		[ "${mbps:-0}" -gt "${TCP1C[$p]/-/0}" ] && TCP1C[$p]=$mbps
 	done
 done
+if [ "$DELAY" = 1 ]; then
+	for p in $PATHS; do
+		[ "$p" = native ] && continue
+		log "${NAME[$p]}: NDR (knee search, ${T}s trials)"
+		n=$(ndr_bps "${ADDR[$p]}" "$([ "${p:0:3}" = ovl ] && echo 8G || echo 4G)")
+		NDR90[$p]=$n
+		[ "$n" != 0 ] || continue
+		rate=$((n * 9 / 10))
+		log "${NAME[$p]}: one-way delay at 90 % of its NDR ($((rate / 1000000)) Mbit/s) for ${T}s"
+		read -r P50[$p] P99[$p] _ _ LOST[$p] < <(owd "${ADDR[$p]}" "$rate")
+	done
+fi
 for p in $PATHS; do
 	CPU[$p]=$(python3 -c 'import sys; t, hz, mb = map(float, sys.argv[1:])
 print("%.1f" % (t / hz / (mb / 1e3)) if t > 0 and mb > 0 else "-")' "${TICKS[$p]}" "$HZ" "${MB[$p]}")
@@ -251,11 +326,31 @@ for p in $PATHS; do
 		"${CPU[$p]}" "$(ratio "${CPU[$p]}" "${CPU[$REF]:-}")" "${MCPU[$p]}"
 done
 echo "machine s/Gbit: busy CPU seconds of the whole machine (other work on it included) per Gbit of single-stream TCP goodput"
+if [ "$CORES" = 1 ]; then
+	printf '\n%-17s %14s %14s %9s %7s\n' path "TCP 1 core" "TCP 2 cores" "2c / 1c" "vs $REF"
+	for p in $PATHS; do
+		printf '%-17s %14s %14s %9s %7s\n' "${NAME[$p]}" "${TCP1C[$p]}" "${TCP[$p]}" \
+			"$(ratio "${TCP[$p]}" "${TCP1C[$p]}")" "$(ratio "${TCP1C[$p]}" "${TCP1C[$REF]:-}")"
+	done
+	echo "TCP 1 core: single-stream Mbit/s (best of $ROUNDS) with every thread of both lab hosts and the load's client on CPU 0 (taskset -p per thread, then taskset -c); vs $REF: on one core each"
+fi
+if [ "$DELAY" = 1 ]; then
+	printf '\n%-17s %14s %14s %10s %10s %8s %9s\n' path "NDR Mbit/s" "90 % Mbit/s" "p50 ms" "p99 ms" \
+		"lost" "p99 vs $REF"
+	for p in $PATHS; do
+		[ "$p" = native ] && continue
+		n=${NDR90[$p]:-0}
+		printf '%-17s %14s %14s %10s %10s %8s %9s\n' "${NAME[$p]}" "$((n / 1000000))" \
+			"$((n * 9 / 10 / 1000000))" "${P50[$p]:--}" "${P99[$p]:--}" "${LOST[$p]:--}" \
+			"$(ratio "${P99[$p]:-}" "${P99[$REF]:-}")"
+	done
+	echo "delay: each overlay's own NDR (ovlperf sweep --knee, ${T}s trials, 1400-byte IPv4 packets), then one ${T}s UDP trial at 90 % of it: one-way delay (one clock) and the datagrams it lost"
+fi
 for p in $PATHS; do
 	[ "${PROF[$p]:-"-"}" = "-" ] || echo "profile ${NAME[$p]} (its processes, single-stream TCP, round 1): ${PROF[$p]}"
 done
-declare -A OVLDEV=([ovl]=ovl0 [ovlplain]=ovl1 [ovl1port]=ovl2)
-for o in ovl ovlplain ovl1port; do
+declare -A OVLDEV=([ovl]=ovl0 [ovlplain]=ovl1 [ovl1port]=ovl2 [ovlbase]=ovl3)
+for o in ovl ovlplain ovl1port ovlbase; do
 	[[ " $PATHS " == *" $o "* ]] || continue
 	dev=${OVLDEV[$o]}
 	echo "${NAME[$o]}: data cipher $(in_a "$OVLPERF" tunnel show $dev --raw | awk -F= '$1 == "session_cipher" || $1 == "session_cipher_impl" || $1 == "session_cipher_by" || $1 == "cipher_order" {printf "%s%s=%s", n++ ? " " : "", $1, $2}')"
@@ -289,15 +384,21 @@ print("ovlperf (offloads): issue-6 targets: TCP 1 stream >= 6x wireguard-go: %s 
 PY
 fi
 if [[ " $PATHS " == *" ovl "* && " $PATHS " == *" wgmodern "* ]]; then
-	python3 - "${TCP[ovl]}" "${TCP[wgmodern]}" "${TCP4[ovl]}" "${MCPU[ovl]}" <<'PY'
+	python3 - "${TCP[ovl]}" "${TCP[wgmodern]}" "${TCP4[ovl]}" "${MCPU[ovl]}" "${P99[ovl]:--}" \
+		"${LOST[ovl]:--}" <<'PY'
 import sys
 t_o, t_m, t4_o = map(float, sys.argv[1:4])
 try: m = float(sys.argv[4])
 except ValueError: m = float("inf")
 f = lambda a, b: a / b if b else float("inf")
-print("ovlperf (offloads) against wireguard-go 2025: TCP 1 stream >= 3x: %s (%.2fx); "
-      "4 streams >= 1 stream: %s (%.2fx); machine CPU per Gbit <= 0.33 s: %s (%.2f s)" % (
-          "met" if t_o >= 3 * t_m else "NOT met", f(t_o, t_m),
-          "met" if t4_o >= t_o else "NOT met", f(t4_o, t_o), "met" if m <= 0.33 else "NOT met", m))
+line = ("ovlperf (offloads) against wireguard-go 2025: TCP 1 stream >= 3x: %s (%.2fx); "
+        "4 streams >= 1 stream: %s (%.2fx); machine CPU per Gbit <= 0.33 s: %s (%.2f s)" % (
+            "met" if t_o >= 3 * t_m else "NOT met", f(t_o, t_m),
+            "met" if t4_o >= t_o else "NOT met", f(t4_o, t_o), "met" if m <= 0.33 else "NOT met", m))
+if sys.argv[5] != "-":
+    p99, lost = float(sys.argv[5]), sys.argv[6]
+    line += "; one-way p99 at 90 %% of its NDR <= 1 ms, nothing lost: %s (%.3f ms, %s lost)" % (
+        "met" if 0 <= p99 <= 1 and lost == "0" else "NOT met", p99, lost)
+print(line)
 PY
 fi

@@ -26,10 +26,11 @@ CLEANUP+=("\"$OVLPERF\" lab down $LAB")
 
 # ---- the overlays
 # up_ovl TAG DEV SUBNET PORT OFFLOAD [LINE]: a pair of our daemons (keys made
-# here), LINE one more [interface] key for both
+# here), LINE one more [interface] key for both; OVL_BIN another ovlperf
+# binary for the daemons (default OVLPERF)
 up_ovl()
 {
-	local tag=$1 dev=$2 net=$3 port=$4 off=$5 extra=${6:-} s
+	local tag=$1 dev=$2 net=$3 port=$4 off=$5 extra=${6:-} s bin=${OVL_BIN:-$OVLPERF}
 	(umask 077
 	 "$OVLPERF" tunnel genkey >"$WORK/$tag-a.key"
 	 "$OVLPERF" tunnel genkey >"$WORK/$tag-b.key")
@@ -37,9 +38,9 @@ up_ovl()
 	mk() { printf '[interface]\nprivate_key_file = %s.key\nlisten = %s:%s\naddress = %s/24\noffload = %s\n%s\n[peer]\npublic_key = %s\nendpoint = %s:%s\nallowed_ips = %s/32\n' "$@"; }
 	mk "$tag-a" 198.18.0.1 "$port" "$net.1" "$off" "$extra" "$(cat "$WORK/$tag-b.pub")" 198.18.0.2 "$port" "$net.2" >"$WORK/$tag-a.conf"
 	mk "$tag-b" 198.18.0.2 "$port" "$net.2" "$off" "$extra" "$(cat "$WORK/$tag-a.pub")" 198.18.0.1 "$port" "$net.1" >"$WORK/$tag-b.conf"
-	in_a "$OVLPERF" tunnel up "$WORK/$tag-a.conf" --name "$dev" -d --pid-file "$WORK/$tag-a.pid"
+	in_a "$bin" tunnel up "$WORK/$tag-a.conf" --name "$dev" -d --pid-file "$WORK/$tag-a.pid"
 	CLEANUP+=("kill \$(cat $WORK/$tag-a.pid)")
-	in_b "$OVLPERF" tunnel up "$WORK/$tag-b.conf" --name "$dev" -d --pid-file "$WORK/$tag-b.pid"
+	in_b "$bin" tunnel up "$WORK/$tag-b.conf" --name "$dev" -d --pid-file "$WORK/$tag-b.pid"
 	CLEANUP+=("kill \$(cat $WORK/$tag-b.pid)")
 }
 
@@ -86,4 +87,43 @@ up_ovpn()
 	in_b openvpn --dev ovpn0 --local 198.18.0.2 --lport 1194 --remote 198.18.0.1 1194 \
 		--ifconfig 198.19.2.2 198.19.2.1 $common --daemon --writepid "$WORK/ovpn-b.pid" --log "$WORK/ovpn-b.log"
 	CLEANUP+=("kill \$(cat $WORK/ovpn-b.pid)")
+}
+
+# ---- one-way delay near the knee (bench/overlay_latency.sh, and
+# overlay_vs_peers.sh --delay); 1400-byte IPv4 packets (1372-byte payload
+# fits wireguard-go's MTU 1420), trials of $T seconds, ovlperf's server on B
+# ndr_bps ADDR MAX: the knee search's NDR (rate achieved at its lower
+# bound), 0 when it found none
+ndr_bps()
+{
+	in_a "$OVLPERF" sweep "$1" --knee --max "$2" -l 1372 -t "$T" --final "$T" \
+		--width-goal 2 --max-trials 30 --no-progress -J 2>/dev/null |
+		python3 -c 'import json,sys
+def find(o):
+    if isinstance(o, dict):
+        if "ndr" in o and isinstance(o["ndr"], dict): return o["ndr"]
+        for v in o.values():
+            r = find(v)
+            if r: return r
+    elif isinstance(o, list):
+        for v in o:
+            r = find(v)
+            if r: return r
+    return None
+n = find(json.load(sys.stdin)) or {}
+print("%.0f" % (n.get("lower_bps") or 0))' || echo 0
+}
+
+# owd ADDR RATE: "p50 p99 delivered% socket-p99 lost" of one trial, delays
+# in ms; socket-p99: the wait in the receiving application's socket; lost:
+# the datagrams of this trial that never arrived
+owd()
+{
+	in_a "$OVLPERF" client "$1" -u -b "$2" -l 1372 -t "$T" --json 2>/dev/null |
+		python3 -c 'import json,sys
+u = json.load(sys.stdin)["udp"]; w = u.get("owd_us") or {}; s = u.get("rx_wait_us") or {}
+d = 100.0 * u["received"] / u["sent"] if u.get("sent") else 0
+print("%.3f %.3f %.2f %s %d" % (w.get("p50", -1e3) / 1e3, w.get("p99", -1e3) / 1e3, d,
+                                "%.3f" % (s["p99"] / 1e3) if "p99" in s else "-", u.get("lost", -1)))' ||
+		echo "- - - - -"
 }

@@ -10,7 +10,8 @@
  * Not a test: prints numbers, asserts nothing.
  *
  * Build and run (from the repository root):
- *   cc -O2 -std=gnu11 -Iinclude -Itunnel bench/tunnel_crypto.c \
+ *   cc -O2 -std=gnu11 -Iinclude -Iinclude/base -Iinclude/tunnel -Itunnel \
+ *      bench/tunnel_crypto.c \
  *      tunnel/{aead,aead_ossl,aead_host,negotiate,replay,tai64n,timers,ratelimit,key,noise,cookie,\
  *      index_table,tunnel_engine,tunnel_engine_tx,tunnel_engine_rx}.c src/base/log.c \
  *      $(pkg-config --cflags --libs libsodium libcrypto) -lpthread -o /tmp/tunnel_crypto

@@ -3,7 +3,7 @@
  * Data-message AEAD: AES-256-GCM or ChaCha20-Poly1305 (IETF, RFC 8439), both
  * with a 12-byte nonce of 4 zero bytes then the 64-bit message counter,
  * little-endian, each from one of two implementations: libsodium's or
- * OpenSSL's libcrypto (EVP). Both produce the same bytes, so the
+ * OpenSSL's libcrypto (its default provider). Both produce the same bytes, so the
  * implementation is a local choice (aead_host.h measures which is faster
  * here); the cipher is agreed with the peer in the handshake (negotiate.h).
  *
@@ -12,7 +12,7 @@
  * sodium_malloc memory (it is part of a keypair, see tunnel_engine.c); it is
  * read-only after aead_key_init() as far as callers can tell, so several
  * threads may seal or open with the same key at once: an OpenSSL key holds
- * AEAD_OSSL_SLOTS contexts (an EVP_CIPHER_CTX keeps per-call state) and a
+ * AEAD_OSSL_SLOTS contexts (a cipher context keeps per-call state) and a
  * call takes a free one with an atomic flag.
  */
 #ifndef OVLPERF_TUNNEL_AEAD_H
@@ -45,7 +45,26 @@ enum aead_impl {
 /* More than the threads that may use one key at once (workers' TX or RX, timers). */
 #define AEAD_OSSL_SLOTS 16
 
-struct evp_cipher_ctx_st;
+struct evp_cipher_st;
+struct ossl_param_st;
+
+/*
+ * The OpenSSL provider's own cipher functions (its OSSL_DISPATCH table), called
+ * without EVP in between: see aead_ossl.c for why.
+ */
+struct aead_ossl_fns {
+	void *(*newctx)(void *provctx);
+	void (*freectx)(void *cctx);
+	int (*einit)(void *cctx, const unsigned char *key, size_t keylen, const unsigned char *iv,
+		     size_t ivlen, const struct ossl_param_st *params);
+	int (*dinit)(void *cctx, const unsigned char *key, size_t keylen, const unsigned char *iv,
+		     size_t ivlen, const struct ossl_param_st *params);
+	int (*update)(void *cctx, unsigned char *out, size_t *outl, size_t outsize,
+		      const unsigned char *in, size_t inl);
+	int (*final)(void *cctx, unsigned char *out, size_t *outl, size_t outsize);
+	int (*get_ctx_params)(void *cctx, struct ossl_param_st *params);
+	int (*set_ctx_params)(void *cctx, const struct ossl_param_st *params);
+};
 
 struct aead_key {
 	enum aead_cipher cipher;
@@ -54,8 +73,10 @@ struct aead_key {
 		crypto_aead_aes256gcm_state aes; /* CRYPTO_ALIGN(16) */
 		uint8_t chacha[WIRE_KEY_LEN];
 		struct {
-			struct evp_cipher_ctx_st *ctx[AEAD_OSSL_SLOTS];
+			void *ctx[AEAD_OSSL_SLOTS]; /* the provider's contexts, key set */
 			atomic_flag busy[AEAD_OSSL_SLOTS];
+			struct aead_ossl_fns fns;
+			struct evp_cipher_st *evp; /* holds the provider while keyed */
 		} ossl;
 	} u;
 };

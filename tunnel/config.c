@@ -412,7 +412,7 @@ static bool interface_offload_key(struct parse *p, const char *name, const char 
 
 /* [interface]'s keys of the data path: socket_buffer, sandbox,
  * txqueuelen, the queue's target, interval and limit, batch, workers,
- * worker_ports.
+ * worker_ports, pin_workers.
  * Whether name was one. */
 static bool interface_datapath_key(struct parse *p, const char *name, const char *val)
 {
@@ -451,6 +451,8 @@ static bool interface_datapath_key(struct parse *p, const char *name, const char
 			cfg->workers = v;
 	} else if (key_is(name, "worker_ports")) {
 		parse_switch(p, name, val, &cfg->worker_ports);
+	} else if (key_is(name, "pin_workers")) {
+		parse_switch(p, name, val, &cfg->pin_workers);
 	} else {
 		return false;
 	}
@@ -648,6 +650,7 @@ int config_parse(const char *name, const char *text, size_t len, struct config *
 	cfg->batch = CONFIG_DEFAULT_BATCH;
 	cfg->workers = CONFIG_DEFAULT_WORKERS;
 	cfg->worker_ports = true;
+	cfg->pin_workers = true;
 	cfg->txqueuelen = CONFIG_DEFAULT_TXQUEUELEN;
 	cfg->queue_target_us = CODEL_DEFAULT_TARGET_NS / 1000;
 	cfg->queue_interval_us = CODEL_DEFAULT_INTERVAL_NS / 1000;

@@ -15,6 +15,7 @@
  *   batch = 64                        ; packets per recvmmsg/sendmmsg
  *   workers = 2                       ; TUN queues / SO_REUSEPORT sockets / thread pairs (<= cores)
  *   worker_ports = on                 ; workers send from ports of their own (underlay_spread.h)
+ *   pin_workers = on                  ; worker k's threads on the k-th CPU it may run on
  *   txqueuelen = 1000                 ; TUN queue length (packets)
  *   queue_target_us = 5000            ; RX queue: CoDel target sojourn (0: off)
  *   queue_interval_us = 100000        ; RX queue: CoDel interval
@@ -103,6 +104,7 @@ struct config {
 	unsigned batch;
 	unsigned workers;  /* asked for; the device uses min(this, the CPUs it may run on) */
 	bool worker_ports; /* each worker sends from a port of its own (default on) */
+	bool pin_workers;  /* worker k's threads on the k-th CPU it may run on (default on) */
 	uint32_t txqueuelen;
 	/* The underlay receive queue's policy (codel.h), in us; target and
 	 * limit 0: off. */

@@ -215,6 +215,7 @@ static void put_interface(struct out *o, struct device *dev, uint64_t now, bool 
 					  : underlay_tx_sock_for(ws, AF_INET6)));
 	}
 	put(o, "worker_ports=%s\n", dev->cfg->worker_ports && dev->nworkers > 1 ? "on" : "off");
+	put(o, "pin_workers=%s\n", dev->cfg->pin_workers && dev->nworkers > 1 ? "on" : "off");
 	put(o, "peers=%zu\npeers_with_handshake=%u\n", dev->npeers, with_hs);
 	put(o, "under_load=%d\ncookies_sent=%" PRIu64 "\n", es.under_load, es.cookies_sent);
 	for (int k = 0; k < DEV_C__COUNT; k++)

@@ -114,9 +114,26 @@ spread_flows()
 	ok "replayed or too old on B: $(tu_show "$B" ovl0 drop.replay)"
 }
 
+# cpus_of PID THREAD: the CPUs the daemon's thread (by name) may run on
+cpus_of()
+{
+	local t
+	for t in /proc/"$1"/task/*; do
+		[ "$(cat "$t/comm")" != "$2" ] || awk '/^Cpus_allowed_list/ { print $2 }' "$t/status"
+	done
+}
+
 workers=$(tu_show "$A" ovl0 workers)
 if [ "$workers" -ge 2 ]; then
 	expect_eq "worker ports on A" "$(tu_show "$A" ovl0 worker_ports)" on
+	# pin_workers (default on): worker k's two threads on the k-th CPU of
+	# the daemon's affinity, one CPU each, the workers on different CPUs
+	expect_eq "pinned workers on A" "$(tu_show "$A" ovl0 pin_workers)" on
+	c0=$(cpus_of "$PID_A" ovl-tx0) c1=$(cpus_of "$PID_A" ovl-tx1)
+	[[ "$c0" =~ ^[0-9]+$ && "$c1" =~ ^[0-9]+$ && "$c0" != "$c1" ]] ||
+		fail "A's TX threads are not on one CPU each: ovl-tx0 on '$c0', ovl-tx1 on '$c1'"
+	expect_eq "A's worker 0: RX on the CPU of its TX" "$(cpus_of "$PID_A" ovl-rx0)" "$c0"
+	expect_eq "A's worker 1: RX on the CPU of its TX" "$(cpus_of "$PID_A" ovl-rx1)" "$c1"
 	spread_flows 5102 198.18.0.1:51900
 else
 	ok "one core online: one worker, multi-queue not exercised"

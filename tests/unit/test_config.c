@@ -77,6 +77,7 @@ static void test_good(void **state)
 	assert_int_equal(c.peers[1].public_key[0], 1);
 	assert_int_equal(c.sock_buf, CONFIG_DEFAULT_SOCKBUF);
 	assert_true(c.worker_ports); /* on unless said */
+	assert_true(c.pin_workers);  /* on unless said */
 	config_free(&c);
 }
 
@@ -160,6 +161,8 @@ static const struct {
 	  "t.conf:2: key 'max_mtu': '100' is not a number in 576..65000" },
 	{ "[interface]\nworkers=2\nworker_ports=several\n",
 	  "t.conf:3: key 'worker_ports': 'several' is not on or off" },
+	{ "[interface]\npin_workers=sometimes\n",
+	  "t.conf:2: key 'pin_workers': 'sometimes' is not on or off" },
 	{ "[interface]\ncipher=rot13\n",
 	  "t.conf:2: key 'cipher': 'rot13': at 'rot13': expected auto, or a comma list of "
 	  "aes256gcm and chacha20poly1305 without repeats" },
