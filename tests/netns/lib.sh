@@ -64,6 +64,21 @@ server_in()
 	SERVER_PID=$LISTENER_PID
 }
 
+# The fixed ports the tests bind (the built-in overlay's 51900..., WireGuard's
+# 51820, --cport 40000..40303) lie in the kernel's ephemeral range, where
+# the daemons under test take ports of their own (a worker's sending port,
+# a probe's socket): reserved in every namespace a test makes, so that no
+# ephemeral port lands on one (a fresh-clone CI failed "cannot listen on
+# 198.18.0.1:51901: Address already in use"). Per namespace, both families.
+TEST_RESERVED_PORTS=40000-40399,51800-51999
+reserve_test_ports()
+{
+	local ns
+	for ns in "$@"; do
+		ip netns exec "$ns" sysctl -qw net.ipv4.ip_local_reserved_ports=$TEST_RESERVED_PORTS
+	done
+}
+
 # lab_make NAME [lab up options...]: a lab with any `ovlperf lab up` options
 # (--hosts N, --mtu N, --rate 100M, --drop PCT, --block-icmp, --overlay),
 # removed on exit. Hosts are ovp-NAME-0, ovp-NAME-1, ... in a chain; link i
@@ -78,6 +93,7 @@ lab_make()
 	"$OVLPERF" lab up "$name" "$@" >/dev/null
 	A=ovp-$name-0
 	B=ovp-$name-1
+	reserve_test_ports $(ip netns list | awk -v p="^ovp-$name-[0-9]+$" '$1 ~ p {print $1}')
 }
 
 # lab_pair NAME [MTU]: hosts ovp-NAME-0 and ovp-NAME-1, 198.18.0.1 <-> 198.18.0.2
@@ -168,6 +184,7 @@ plain_pair()
 	on_exit "ip netns del '$c'; ip netns del '$s'"
 	ip netns add "$c"
 	ip netns add "$s"
+	reserve_test_ports "$c" "$s"
 	ip -n "$c" link set lo up
 	ip -n "$s" link set lo up
 	ip -n "$c" link add "$cif" type veth peer name "$sif" netns "$s"
@@ -229,6 +246,7 @@ link_hosts()
 		ip netns del "$ns" 2>/dev/null || true
 		ip netns add "$ns"
 		on_exit "ip netns del $ns"
+		reserve_test_ports "$ns"
 		ip netns exec "$ns" sysctl -qw net.ipv6.conf.default.router_solicitations=0
 	done
 	ip link add le0 netns "$na" type veth peer name a netns "$nl"

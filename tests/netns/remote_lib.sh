@@ -24,6 +24,7 @@ ro_net()
 	on_exit ro_ns_del
 	for ns in "$RC" "$RR" "$RS"; do
 		ip netns add "$ns"
+		reserve_test_ports "$ns"
 		ip -n "$ns" link set lo up
 	done
 	ip -n "$RR" link add rc1 type veth peer name rc0 netns "$RC"

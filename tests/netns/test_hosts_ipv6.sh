@@ -19,6 +19,7 @@ for n in $C $S; do
 done
 ip netns add $C
 ip netns add $S
+reserve_test_ports $C $S
 ip -n $C link add hx6c0 type veth peer name hx6s0 netns $S
 ip -n $C link set lo up
 ip -n $S link set lo up
