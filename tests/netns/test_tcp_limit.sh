@@ -119,13 +119,46 @@ for dst in 198.18.0.2 2001:2:0:0::2; do
 done
 "$OVLPERF" lab down tlr >/dev/null
 
+# The 1 ms each way is the lab's userspace link emulator's: on a machine
+# busy with other work it sends late now and then, and a round trip 5 ms
+# above its least beside 2 % resent reads as a bottleneck's queue (a fresh-
+# clone CI read network rate here at 25 Mbit/s): the case is then not the
+# one built, by the emulator's own counters (how late it sent), and is
+# measured again, up to three times; a verdict other than loss with the
+# emulator on time fails at once.
 lab_make tll --drop 2 --delay 1ms
 server_in "$B" "$OUT/server.log" server
+emu() { "$OVLPERF" link show --json /run/ovlperf/labs/tll.link-0.counters; }
+# late C0 C1: how late the emulator sent over a case: "MEAN MAX" in ms, the
+# mean both ways added, and the most late one frame went where that rose
+# in the case (late_max_ns is the most since the link started; 0: it did
+# not rise)
+late()
+{
+	python3 -c 'import json, sys
+c0, c1 = json.loads(sys.argv[1]), json.loads(sys.argv[2])
+late, most = 0.0, 0.0
+for d in ("a_to_b", "b_to_a"):
+    n = c1[d]["tx_packets"] - c0[d]["tx_packets"]
+    late += (c1[d]["late_sum_ns"] - c0[d]["late_sum_ns"]) / max(n, 1) / 1e6
+    if c1[d]["late_max_ns"] > c0[d]["late_max_ns"]:
+        most = max(most, c1[d]["late_max_ns"] / 1e6)
+print("%.3f %.3f" % (late, most))' "$1" "$2"
+}
 for dst in 198.18.0.2 2001:2:0:0::2; do
 	for off in on off; do
 		offloads $off
 		t=loss-$dst-$off
-		limit_of "$t" $dst -C cubic
+		for try in 1 2 3; do
+			c0=$(emu)
+			limit_of "$t" $dst -C cubic
+			l=$(late "$c0" "$(emu)")
+			[ "$(get "$t" name)" = loss ] && break
+			echo "# $t, try $try: $(get "$t" name), the emulator late $l ms (mean, most): $(json_get "$OUT/$t.json" tcp.limit.evidence)"
+			# late by an eighth of the round trip on average, or one frame
+			# by the queue the verdict reads (2 ms): not the link built
+			python3 -c 'import sys; sys.exit(not (float(sys.argv[1]) >= 0.25 or float(sys.argv[2]) >= 2))' $l || break
+		done
 		expect_eq "$dst offloads $off: 2 % random drop" "$(get "$t" name)" loss
 		python3 -c 'import sys; sys.exit(not 0.01 <= float(sys.argv[1]) <= 0.04)' "$(get "$t" resent)" ||
 			fail "$t: resent $(get "$t" resent) of the bytes, not within 1..4 %"
