@@ -157,8 +157,14 @@ ip netns exec "$ns" ping -c 3 -i 0.2 -W 1 -I 198.19.1.50 198.19.0.1 >/dev/null 2
 expect_ge "the spoofed packets reached the hub's daemon (peer 17 rx_packets)" \
 	$(($(peer_stat 17 rx_packets) - rx17)) 3
 expect_eq "spoofed echo requests the hub's daemon wrote to its TUN" "$(nft_count "$HUB" ovpspoof 1)" 0
-ip netns exec "$ns" ping -c 3 -i 0.2 -W 2 -I 198.19.1.17 198.19.0.1 >/dev/null ||
-	fail "spoke 17 from its own address: ping hub"
-expect_eq "echo requests from spoke 17's own address on the hub's TUN" "$(nft_count "$HUB" ovpspoof 2)" 3
+# every echo reply ping got is a request the hub's TUN counted (a loaded
+# machine may lose one of the three on the way: a fresh-clone CI counted 2)
+got=$(ip netns exec "$ns" ping -c 3 -i 0.2 -W 2 -I 198.19.1.17 198.19.0.1 |
+	sed -n 's/.* \([0-9]*\) received.*/\1/p' || true)
+[ "${got:-0}" -ge 1 ] || fail "spoke 17 from its own address: ping hub: no reply"
+n=$(nft_count "$HUB" ovpspoof 2)
+[ "$n" -ge "$got" ] && [ "$n" -le 3 ] ||
+	fail "echo requests from spoke 17's own address on the hub's TUN: $n, with $got replies of 3"
+ok "echo requests from spoke 17's own address on the hub's TUN: $n (of 3 sent, $got replies)"
 ok "a source outside the sender's allowed IPs is dropped by the hub"
 echo "$TEST_NAME: $CHECKS checks passed"
