@@ -171,16 +171,18 @@ void rxstats_wait_add(struct rxstats *st, uint64_t wait_ns)
 	rxstats_hist_add(&st->wait, wait_ns);
 }
 
-static void count_arrival(struct rxstats *st, uint64_t send_ns, uint64_t recv_ns, uint32_t len)
+static void count_arrival(struct rxstats *st, uint64_t send_ns, uint64_t recv_ns,
+			  uint64_t arrive_ns, uint32_t len)
 {
 	int64_t transit = (int64_t)(recv_ns - send_ns);
 	double d;
 
 	st->received++;
 	st->bytes += len;
-	if (st->received == 1)
-		st->first_recv_ns = recv_ns;
-	st->last_recv_ns = recv_ns;
+	if (st->received == 1 || arrive_ns < st->first_recv_ns)
+		st->first_recv_ns = arrive_ns;
+	if (arrive_ns > st->last_recv_ns)
+		st->last_recv_ns = arrive_ns;
 	if (st->have_prev) {
 		d = (double)transit - (double)st->prev_transit;
 		st->jitter_ns += (fabs(d) - st->jitter_ns) / 16.0;
@@ -196,7 +198,8 @@ static void count_arrival(struct rxstats *st, uint64_t send_ns, uint64_t recv_ns
 	}
 }
 
-void rxstats_add(struct rxstats *st, uint64_t seq, uint64_t send_ns, uint64_t recv_ns, uint32_t len)
+void rxstats_add(struct rxstats *st, uint64_t seq, uint64_t send_ns, uint64_t recv_ns,
+		 uint64_t arrive_ns, uint32_t len)
 {
 	if (!st->any) {
 		st->any = true;
@@ -217,7 +220,7 @@ void rxstats_add(struct rxstats *st, uint64_t seq, uint64_t send_ns, uint64_t re
 		mark(st, seq);
 		st->reordered++;
 	}
-	count_arrival(st, send_ns, recv_ns, len);
+	count_arrival(st, send_ns, recv_ns, arrive_ns, len);
 }
 
 void rxstats_malformed(struct rxstats *st)

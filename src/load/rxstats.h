@@ -63,7 +63,9 @@ struct rxstats {
 	int64_t prev_transit; /* recv_ns - send_ns of the previous arrival */
 	double jitter_ns;
 	uint64_t jitter_samples; /* for merging (weights) */
-	/* first/last arrival, for rates */
+	/* first/last arrival, for rates and the queue's growth: the kernel's
+	 * arrival stamp where the socket gave one, not the read, whose delay
+	 * is the receiving thread's (a late first read shortens the window) */
 	uint64_t first_recv_ns, last_recv_ns;
 	struct rxstats_hist owd;
 	/* how long datagrams waited in the receiving socket: the kernel's
@@ -80,9 +82,11 @@ struct rxstats_snapshot {
 
 /* struct rxstats is ~40 KiB: allocate it with the stream. */
 void rxstats_init(struct rxstats *st);
-/* One datagram that parsed (dgram_parse() true). */
+/* One datagram that parsed (dgram_parse() true), read at recv_ns (its
+ * one-way delay: the wait in the socket is in it), arrived at arrive_ns
+ * (the kernel's stamp on the same clock; recv_ns when there is none). */
 void rxstats_add(struct rxstats *st, uint64_t seq, uint64_t send_ns, uint64_t recv_ns,
-		 uint32_t len);
+		 uint64_t arrive_ns, uint32_t len);
 /* One datagram that did not parse. */
 void rxstats_malformed(struct rxstats *st);
 
@@ -119,11 +123,11 @@ void rxstats_owd(const struct rxstats *st, struct owd_summary *out);
 void rxstats_wait_add(struct rxstats *st, uint64_t wait_ns);
 void rxstats_wait(const struct rxstats *st, struct owd_summary *out);
 
-/* The receiver's window: first to last datagram received, 0 with fewer than
- * two. The arrival rate is taken over it (udp_result.arrival_bps): a path
- * that queued what it could not forward drains after the sender stops, so
- * its arrivals spread over a longer window than its sends. The received
- * rate is not: it shares the sender's window (load_merge.c). */
+/* The receiver's window: first to last datagram's arrival (the kernel's
+ * stamp where there is one), 0 with fewer than two. The arrival rate is taken over it
+ * (udp_result.arrival_bps): a path that queued what it could not forward drains after the sender
+ * stops, so its arrivals spread over a longer window than its sends. The received rate is not: it
+ * shares the sender's window (load_merge.c). */
 uint64_t rxstats_window_ns(const struct rxstats *st);
 
 /* Rate of arrivals over a window: the window spans received - 1 gaps, so

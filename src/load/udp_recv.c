@@ -79,7 +79,10 @@ static void account(struct udp_stream *st, const uint8_t *p, size_t len, uint64_
 	} else if (h.flags & DGRAM_F_OMIT) {
 		st->omitted++;
 	} else {
-		rxstats_add(st->rx, h.seq, h.send_ns + (uint64_t)st->clock_shift_ns, now,
+		/* the window counts the kernel's arrival, not the read */
+		uint64_t at = st->rx_stamped && st->rx_wait_ns < now ? now - st->rx_wait_ns : now;
+
+		rxstats_add(st->rx, h.seq, h.send_ns + (uint64_t)st->clock_shift_ns, now, at,
 			    (uint32_t)len);
 		if (st->rx_stamped)
 			rxstats_wait_add(st->rx, st->rx_wait_ns);

@@ -56,7 +56,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				abort();
 			/* as the receiver does: a short header's fields made whole */
 			dgram_widen(&h, st.any ? st.highest : 0, now);
-			rxstats_add(&st, h.seq, h.send_ns, now, (uint32_t)len);
+			rxstats_add(&st, h.seq, h.send_ns, now, now, (uint32_t)len);
 			arrivals++;
 		} else {
 			rxstats_malformed(&st);
