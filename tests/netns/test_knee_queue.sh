@@ -18,9 +18,10 @@
 #     (tc -s qdisc: drops) say the same, and its queue did not grow
 #     through the trial (the trial's queue_growth_ms and the tbf's backlog
 #     at the end);
-#     every trial of the search above the NDR that lost nothing is one
-#     whose queue grew beyond the tolerance (a load that passed on loss
-#     alone), and the report would say so.
+#     every trial of the search far enough above the tbf's rate (its
+#     excess less the tbf's burst fills three times the tolerance) that
+#     lost nothing is one whose queue grew beyond the tolerance (a load
+#     that passed on loss alone), and the report would say so.
 # Loose where the machine decides (a sender that cannot reach the rate
 # ends at its limit, below the shaper: then only "not above"), never on
 # speed. About 45 s.
@@ -68,14 +69,24 @@ print("ndr_held", int(lo is not None and lo <= carry * 1.01))
 short = any(p["generator_limited"] for p in d["points"])
 print("ndr_known", int(lo is not None and (ndr["outcome"] in ("found", "generator-limit") or
                                            (ndr["outcome"] == "unfinished" and short))))
-# a trial sent above what the tbf carries (by more than the tolerance)
-# that lost nothing passed on loss alone: its queue grew beyond the
-# tolerance (0.5 % of its time, 2 ms at least) and its verdict says so (a
-# sender short of its target keeps "invalid": the search counts it bad at
-# its load by its queue all the same)
-bad = [p for p in d["points"] if p["achieved_bps"] > carry * 1.01 and p["lost"] == 0 and
+# a trial sent above what the tbf carries that lost nothing passed on loss
+# alone: its queue grew beyond the tolerance (0.5 % of its time, 2 ms at
+# least) and its verdict says so (a sender short of its target keeps
+# "invalid": the search counts it bad at its load by its queue all the
+# same). Asked of the trials whose excess, less the tbf's burst (1 ms of
+# its rate: lab_plan_tbf_burst), fills at least three times the tolerance:
+# a 500 ms trial 1.07 % above the tbf queues 4.3 ms by that sum, and one
+# such trial under the check's beside layers read 1.73 ms (a busy host's
+# sender pacing unevenly lets the queue drain in a gap; the receiver's
+# window counts the kernel's arrival stamps, not its late reads), under
+# the 2.5 ms tolerance, and the search passed it
+def tol_ms(p):
+    return max(5 * p["duration_s"], 2)
+def fills_ms(p):
+    return p["duration_s"] * 1e3 * (p["achieved_bps"] / carry - 1) - 1
+bad = [p for p in d["points"] if fills_ms(p) >= 3 * tol_ms(p) and p["lost"] == 0 and
        ((p["verdict"] != "queued" and not p["generator_limited"]) or
-        p["queue_growth_ms"] <= max(5 * p["duration_s"], 2))]
+        p["queue_growth_ms"] <= tol_ms(p))]
 for p in d["points"]:
     print("trial", p["target_bps"], p["achieved_bps"], p["verdict"], p["lost"],
           p["queue_growth_ms"], "short" if p["generator_limited"] else "")
