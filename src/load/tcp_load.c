@@ -17,6 +17,11 @@
 #include "tcp_load.h"
 
 #define POLL_MS 100
+/* A sender's blocking write wakes at least this often to read the round
+ * trip (a window of a few segments blocks it for tens of ms at a time) */
+#define RTT_EVERY_MS 10
+/* ... and reads it no more often than this */
+#define RTT_MIN_GAP_NS 1000000ULL
 /* A receiver whose sender never closes gives up this long after its end time. */
 #define RECV_GRACE_NS (5 * NSEC_PER_SEC)
 
@@ -50,10 +55,32 @@ static bool stopped(const struct tcp_stream *st)
 static void set_timeouts(int fd)
 {
 	struct timeval tv = { .tv_sec = 0, .tv_usec = POLL_MS * 1000 };
+	struct timeval snd = { .tv_sec = 0, .tv_usec = RTT_EVERY_MS * 1000 };
 
 	sockopt_nonblock(fd, false);
-	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &snd, sizeof(snd));
 	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+}
+
+/* The smoothed round trip (RFC 6298 SRTT, tcpi_rtt) read over the measured
+ * window, each reading held until the next: one reading at the test's end
+ * is no queue's measure, since after a loss a window of a segment or two
+ * waits for the receiver's delayed ACK (tens of ms) and one such sample
+ * lifts SRTT by an eighth of it, 5 ms and more, for a few round trips. */
+static void rtt_note(struct tcp_stream *st, uint64_t now)
+{
+	struct tcp_info_summary ti;
+
+	if (st->rtt_at_ns && now < st->rtt_at_ns + RTT_MIN_GAP_NS)
+		return;
+	if (sockopt_tcp_info(st->fd, &ti) < 0 || !ti.rtt_us)
+		return;
+	if (st->rtt_at_ns) {
+		st->rtt_sum += (double)st->rtt_last_us * (double)(now - st->rtt_at_ns);
+		st->rtt_ns += now - st->rtt_at_ns;
+	}
+	st->rtt_at_ns = now;
+	st->rtt_last_us = ti.rtt_us;
 }
 
 /* The sender's counters where the measured window begins: the warm-up's
@@ -109,6 +136,8 @@ static int send_loop(struct tcp_stream *st, uint8_t *buf)
 		ssize_t n;
 
 		note_omit(st, now, total, &omit_passed);
+		if (omit_passed)
+			rtt_note(st, now);
 		if (st->rate_bps) {
 			/* absolute schedule: the write of byte `total` is due at ... */
 			uint64_t due = st->start_ns + total * 8 * NSEC_PER_SEC / st->rate_bps;
@@ -131,6 +160,11 @@ static int send_loop(struct tcp_stream *st, uint8_t *buf)
 	note_omit(st, now, total, &omit_passed);
 	if (!omit_passed)
 		st->bytes_at_omit = total;
+	else if (st->rtt_at_ns && now > st->rtt_at_ns) {
+		/* the last reading held to the window's end */
+		st->rtt_sum += (double)st->rtt_last_us * (double)(now - st->rtt_at_ns);
+		st->rtt_ns += now - st->rtt_at_ns;
+	}
 	/* Stopped or failed early: the sender's duration is what it really sent
 	 * for (it is the test's duration when the receiver's figures are lost). */
 	if (now < st->end_ns)
@@ -226,6 +260,9 @@ int tcp_stream_start(struct tcp_stream *st)
 	atomic_init(&st->finished, false);
 	memset(&st->info_at_omit, 0, sizeof(st->info_at_omit));
 	st->retrans_at_omit = 0;
+	st->rtt_sum = 0;
+	st->rtt_ns = st->rtt_at_ns = 0;
+	st->rtt_last_us = 0;
 	st->err = 0;
 	rc = pthread_create(&st->thread, NULL, stream_main, st);
 	if (rc)

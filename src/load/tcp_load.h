@@ -37,9 +37,14 @@ struct tcp_stream {
 					       * (retransmits, chronographs, bytes)
 					       * over the measured window */
 	uint32_t sndbuf, rcvbuf;	      /* SO_SNDBUF / SO_RCVBUF at the end */
-	struct cpu_use cpu;		      /* of this thread */
-	int err;			      /* 0 or negative errno */
-	bool eof;			      /* receiver: orderly end of stream seen */
+	/* sender: tcpi_rtt over the measured window, each reading weighted by
+	 * the time until the next (time-weighted mean = rtt_sum / rtt_ns) */
+	double rtt_sum;
+	uint64_t rtt_ns, rtt_at_ns;
+	uint32_t rtt_last_us;
+	struct cpu_use cpu; /* of this thread */
+	int err;	    /* 0 or negative errno */
+	bool eof;	    /* receiver: orderly end of stream seen */
 
 	atomic_bool finished; /* the thread has returned its figures */
 	pthread_t thread;
