@@ -51,7 +51,8 @@ static bool stopped(const struct tcp_stream *st)
 }
 
 /* Blocking I/O (one syscall per buffer, as fast as it gets) that still wakes
- * every POLL_MS to look at the stop flag and the clock. */
+ * every POLL_MS (a sender every RTT_EVERY_MS) to look at the stop flag and
+ * the clock. */
 static void set_timeouts(int fd)
 {
 	struct timeval tv = { .tv_sec = 0, .tv_usec = POLL_MS * 1000 };
@@ -63,10 +64,18 @@ static void set_timeouts(int fd)
 }
 
 /* The smoothed round trip (RFC 6298 SRTT, tcpi_rtt) read over the measured
- * window, each reading held until the next: one reading at the test's end
+ * window, each reading held until the next (rtt_held): one reading at the test's end
  * is no queue's measure, since after a loss a window of a segment or two
  * waits for the receiver's delayed ACK (tens of ms) and one such sample
  * lifts SRTT by an eighth of it, 5 ms and more, for a few round trips. */
+static void rtt_held(struct tcp_stream *st, uint64_t now)
+{
+	if (!st->rtt_at_ns || now <= st->rtt_at_ns)
+		return;
+	st->rtt_sum += (double)st->rtt_last_us * (double)(now - st->rtt_at_ns);
+	st->rtt_ns += now - st->rtt_at_ns;
+}
+
 static void rtt_note(struct tcp_stream *st, uint64_t now)
 {
 	struct tcp_info_summary ti;
@@ -75,10 +84,7 @@ static void rtt_note(struct tcp_stream *st, uint64_t now)
 		return;
 	if (sockopt_tcp_info(st->fd, &ti) < 0 || !ti.rtt_us)
 		return;
-	if (st->rtt_at_ns) {
-		st->rtt_sum += (double)st->rtt_last_us * (double)(now - st->rtt_at_ns);
-		st->rtt_ns += now - st->rtt_at_ns;
-	}
+	rtt_held(st, now);
 	st->rtt_at_ns = now;
 	st->rtt_last_us = ti.rtt_us;
 }
@@ -160,11 +166,8 @@ static int send_loop(struct tcp_stream *st, uint8_t *buf)
 	note_omit(st, now, total, &omit_passed);
 	if (!omit_passed)
 		st->bytes_at_omit = total;
-	else if (st->rtt_at_ns && now > st->rtt_at_ns) {
-		/* the last reading held to the window's end */
-		st->rtt_sum += (double)st->rtt_last_us * (double)(now - st->rtt_at_ns);
-		st->rtt_ns += now - st->rtt_at_ns;
-	}
+	else
+		rtt_held(st, now); /* the last reading, to the window's end */
 	/* Stopped or failed early: the sender's duration is what it really sent
 	 * for (it is the test's duration when the receiver's figures are lost). */
 	if (now < st->end_ns)
