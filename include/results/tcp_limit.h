@@ -63,9 +63,9 @@ struct tcp_limit_verdict {
 	double app, rwnd, sndbuf, cwnd;
 	double retrans_ratio; /* bytes resent / bytes sent */
 	double queue_ms;      /* the round trip above its least: a queue */
-	/* queue_ms from the sender's round trip averaged over the measured
+	/* queue_ms from the sender's median round trip over the measured
 	 * window (else its one reading at the test's end: a peer's) */
-	bool queue_mean;
+	bool queue_median;
 	double rtt_ms;			 /* smoothed, the streams' mean at the end */
 	double needed_window_B;		 /* in flight: the rate measured times the round trip */
 	double cwnd_B, rwnd_B;		 /* the congestion window and the peer's at the end */

@@ -529,21 +529,21 @@ static void window_causes(const struct tcp_result *t, const struct tcp_limit_ctx
 		 "growing");
 }
 
-/* The queue: the sender's round trip above its least, averaged over the
- * measured window where the sender read it so. Not one reading at the
+/* The queue: the sender's round trip above its least, its median over
+ * the measured window where the sender read it so. Not one reading at the
  * end: a flow held by random loss to a window of a few segments waits on
  * the receiver's delayed ACK now and then (RFC 1122 4.2.3.2: up to 500
  * ms; Linux's 40 ms at the least), and each such sample lifts the smoothed
  * round trip by an eighth of it (RFC 6298 2.3) for a few round trips: a
  * reading 5 ms above its least beside a 2 ms path, 2 % of the time, a
  * queue's figure with no queue. A bottleneck's queue holds the round trip
- * up all through the test, and the mean keeps it. */
+ * up most of the time, and the median keeps it. */
 static void queue_of(const struct tcp_result *t, struct tcp_limit_verdict *v)
 {
 	const struct tcp_end_limits *s = &t->sender_limits;
-	uint32_t rtt = s->rtt_mean_us ? s->rtt_mean_us : t->sender.rtt_us;
+	uint32_t rtt = s->rtt_median_us ? s->rtt_median_us : t->sender.rtt_us;
 
-	v->queue_mean = s->rtt_mean_us != 0;
+	v->queue_median = s->rtt_median_us != 0;
 	v->queue_ms = s->min_rtt_us && rtt > s->min_rtt_us ? (rtt - s->min_rtt_us) / 1e3 : 0;
 }
 

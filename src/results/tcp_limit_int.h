@@ -26,8 +26,8 @@ bool tcp_limit_overlay_bound(const struct tcp_limit_ctx *c, struct tcp_limit_ver
  * one averaged over the test, or the one at its end. */
 static inline const char *tcp_limit_rtt_read(const struct tcp_limit_verdict *v)
 {
-	return v->queue_mean ? "the round trip averaged over the test"
-			     : "the round trip at the test's end";
+	return v->queue_median ? "the median round trip over the test"
+			       : "the round trip at the test's end";
 }
 /* Every core of a real host busy with the test (c->host_busy), no thread
  * at one: v filled as that host's CPU, a queue's cause. */

@@ -14,7 +14,7 @@
 #       fix on this host;
 #     -b 20M -> "application", nothing to fix;
 #   a tbf at 200 Mbit/s -> "network rate",
-#     its queue read from the round trip averaged over the test;
+#     its queue read from the median round trip over the test;
 #   2 % random drop (nftables) and 1 ms each way, cubic -> "loss" at once
 #     (a delayed ACK's rise at the test's end is no queue), the
 #     bytes resent within 1..4 % (what the drop rule does), offloads on
@@ -56,7 +56,7 @@ print("snd_wnd", t["sender_limits"]["snd_wnd"])
 print("rcvbuf", t["receiver_limits"]["sock_rcvbuf"])
 print("resent", l.get("retrans_ratio", 0))
 print("min_rtt", t["sender_limits"]["min_rtt_us"])
-print("rtt_mean", t["sender_limits"].get("rtt_mean_us", 0))
+print("rtt_median", t["sender_limits"].get("rtt_median_us", 0))
 m = re.search(r" to (\d+) B", l["fix"])
 print("fix_value", m.group(1) if m else 0)
 print("fix_host", "far" if "on the far host" in l["fix"] else "this" if "on this host" in l["fix"] else "none")
@@ -120,21 +120,21 @@ server_in "$B" "$OUT/server.log" server
 for dst in 198.18.0.2 2001:2:0:0::2; do
 	limit_of "tbf-$dst" $dst
 	expect_eq "$dst: a tbf at 200 Mbit/s" "$(get "tbf-$dst" name)" network_rate
-	# the queue read from the round trip averaged over the test, which
+	# the queue read from the median round trip over the test, which
 	# this client (the sender) read: never below its least
 	case "$(get "tbf-$dst" evidence)" in
-	*the_round_trip_averaged_over_the_test*) ok "$dst: the queue read over the test" ;;
+	*the_median_round_trip_over_the_test*) ok "$dst: the queue read over the test" ;;
 	*) fail "tbf-$dst: the queue not read over the test: $(get "tbf-$dst" evidence)" ;;
 	esac
-	[ "$(get "tbf-$dst" rtt_mean)" -ge "$(get "tbf-$dst" min_rtt)" ] ||
-		fail "tbf-$dst: the mean round trip $(get "tbf-$dst" rtt_mean) us below its least $(get "tbf-$dst" min_rtt) us"
+	[ "$(get "tbf-$dst" rtt_median)" -ge "$(get "tbf-$dst" min_rtt)" ] ||
+		fail "tbf-$dst: the median round trip $(get "tbf-$dst" rtt_median) us below its least $(get "tbf-$dst" min_rtt) us"
 done
 "$OVLPERF" lab down tlr >/dev/null
 
 # The 1 ms each way is the lab's userspace link emulator's. A window of a
 # few segments waits on the receiver's delayed ACK now and then, which
 # lifts the smoothed round trip 5 ms above its least for a few round trips:
-# the verdict reads the round trip averaged over the test, so one such
+# the verdict reads the median round trip over the test, so one such
 # reading at the end is no queue (a fresh-clone CI read network rate here
 # from it). A verdict other than loss fails at once, the emulator's
 # lateness over the case printed beside it.

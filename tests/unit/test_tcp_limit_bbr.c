@@ -34,7 +34,7 @@ static const struct verdict_case cases[] = {
 	 * the shaper's drops 3.3 % of the bytes, its queue 4.2 ms over a least
 	 * round trip of 16 us (a fresh-clone CI read "loss ... find where"):
 	 * the bound at the flow's own round trip, 18.7 Mbit/s; the round trip
-	 * averaged over the test as high (4.3 ms), the queue held throughout */
+	 * median over the test as high (4.3 ms), the queue held throughout */
 	{ "BBR at a router's shaper",
 	  300e6,
 	  4.2,

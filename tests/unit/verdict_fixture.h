@@ -66,14 +66,14 @@ static inline void tcp(struct tcp_result *t, double bps, double rtt_ms, double m
 /* A verdict's case: a TCP result's figures (tcp()'s), its context, the
  * verdict wanted and words its evidence and fix must and must not hold
  * (NULL: none; never holds for both); and the sender's round trip
- * averaged over the test, ms (0: not read, the queue from rtt_ms's). */
+ * median over the test, ms (0: not read, the queue from rtt_ms's). */
 struct verdict_case {
 	const char *name;
 	double bps, rtt_ms, min_ms, resent;
 	struct tcp_limit_ctx c;
 	enum tcp_limit want;
 	const char *says, *never, *fix_says, *fix_never;
-	double mean_ms;
+	double median_ms;
 };
 
 /* Judges k's figures and checks the verdict against k (cmocka's asserts:
@@ -84,14 +84,14 @@ static inline void verdict_check(const struct verdict_case *k)
 	struct tcp_limit_verdict v;
 
 	tcp(&t, k->bps, k->rtt_ms, k->min_ms, k->resent);
-	t.sender_limits.rtt_mean_us = (uint32_t)(k->mean_ms * 1e3 + 0.5);
+	t.sender_limits.rtt_median_us = (uint32_t)(k->median_ms * 1e3 + 0.5);
 	tcp_limit_judge(&t, &k->c, &v);
 	print_message("%s: %s: %s; fix: %s\n", k->name, tcp_limit_name(v.limit), v.evidence, v.fix);
 	assert_int_equal(v.limit, k->want);
-	/* the queue read from the mean where there is one */
-	assert_true(v.queue_mean == (k->mean_ms > 0));
-	if (k->mean_ms > k->min_ms)
-		assert_true(fabs(v.queue_ms - (k->mean_ms - k->min_ms)) < 0.001);
+	/* the queue read from the median where there is one */
+	assert_true(v.queue_median == (k->median_ms > 0));
+	if (k->median_ms > k->min_ms)
+		assert_true(fabs(v.queue_ms - (k->median_ms - k->min_ms)) < 0.001);
 	if (k->says)
 		assert_non_null(strstr(v.evidence, k->says));
 	if (k->never) {
