@@ -546,6 +546,10 @@ struct proto_tcp_limits {
 	uint32_t tcp_rmem_max, tcp_wmem_max, rmem_max, wmem_max; /* this host's */
 	uint32_t thread_cpu_permille; /* the busiest stream thread, of a core */
 	uint32_t rcv_space;	      /* receiver: the largest stream's */
+	/* Not on the wire (PROTO_TCP_LIMITS_LEN leaves it out): this host's
+	 * own sender's median round trip over the measured window (by time),
+	 * the streams' medians averaged; 0 from a peer */
+	uint32_t rtt_median_us;
 };
 #define PROTO_TL_CHRONO (1u << 0) /* the kernel keeps the chronographs */
 #define PROTO_TL_SYSCTL (1u << 1) /* the buffer maxima were read */

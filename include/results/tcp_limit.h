@@ -61,8 +61,11 @@ struct tcp_limit_verdict {
 	 * up to 1: the write queue empty, stalled by the receive window, by
 	 * the send buffer, sending within the congestion window */
 	double app, rwnd, sndbuf, cwnd;
-	double retrans_ratio;		 /* bytes resent / bytes sent */
-	double queue_ms;		 /* the round trip above its least: a queue */
+	double retrans_ratio; /* bytes resent / bytes sent */
+	double queue_ms;      /* the round trip above its least: a queue */
+	/* queue_ms from the sender's median round trip over the measured
+	 * window (else its one reading at the test's end: a peer's) */
+	bool queue_median;
 	double rtt_ms;			 /* smoothed, the streams' mean at the end */
 	double needed_window_B;		 /* in flight: the rate measured times the round trip */
 	double cwnd_B, rwnd_B;		 /* the congestion window and the peer's at the end */

@@ -48,6 +48,7 @@ static void limits_get(const struct proto_results *r, struct tcp_end_limits *l)
 				      .delivery_bps = x->delivery_Bps * 8,
 				      .app_limited_streams = x->app_limited_streams,
 				      .min_rtt_us = x->min_rtt_us,
+				      .rtt_median_us = x->rtt_median_us,
 				      .snd_wnd = x->snd_wnd,
 				      .sock_sndbuf = x->sock_sndbuf,
 				      .sock_rcvbuf = x->sock_rcvbuf,

@@ -291,6 +291,8 @@ static void tcp_limits(const struct tcp_stream *st, unsigned n, bool sender,
 	struct proto_tcp_limits *l = &out->tcp_limits;
 	struct tcp_buf_sysctls sys = { 0 };
 	bool chrono = n > 0;
+	double rtt_sum = 0;
+	unsigned rtt_n = 0;
 
 	memset(l, 0, sizeof(*l));
 	l->streams = n;
@@ -335,9 +337,15 @@ static void tcp_limits(const struct tcp_stream *st, unsigned n, bool sender,
 		if (t->min_rtt_us && (!l->min_rtt_us || t->min_rtt_us < l->min_rtt_us))
 			l->min_rtt_us = t->min_rtt_us;
 		l->snd_wnd = add_sat(l->snd_wnd, t->snd_wnd);
+		if (tcp_rtt_median_us(&st[i])) {
+			rtt_sum += tcp_rtt_median_us(&st[i]);
+			rtt_n++;
+		}
 	}
 	if (sender && chrono)
 		l->flags |= PROTO_TL_CHRONO;
+	if (sender && rtt_n)
+		l->rtt_median_us = (uint32_t)(rtt_sum / rtt_n + 0.5);
 	out->has_tcp_limits = n > 0;
 }
 

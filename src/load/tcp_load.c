@@ -3,6 +3,7 @@
  * so that the stop flag and the end time are noticed within ~100 ms. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <linux/sockios.h>
@@ -17,6 +18,11 @@
 #include "tcp_load.h"
 
 #define POLL_MS 100
+/* A sender's blocking write wakes at least this often to read the round
+ * trip (a window of a few segments blocks it for tens of ms at a time) */
+#define RTT_EVERY_MS 10
+/* ... and reads it no more often than this */
+#define RTT_MIN_GAP_NS 1000000ULL
 /* A receiver whose sender never closes gives up this long after its end time. */
 #define RECV_GRACE_NS (5 * NSEC_PER_SEC)
 
@@ -46,14 +52,59 @@ static bool stopped(const struct tcp_stream *st)
 }
 
 /* Blocking I/O (one syscall per buffer, as fast as it gets) that still wakes
- * every POLL_MS to look at the stop flag and the clock. */
+ * every POLL_MS (a sender every RTT_EVERY_MS) to look at the stop flag and
+ * the clock. */
 static void set_timeouts(int fd)
 {
 	struct timeval tv = { .tv_sec = 0, .tv_usec = POLL_MS * 1000 };
+	struct timeval snd = { .tv_sec = 0, .tv_usec = RTT_EVERY_MS * 1000 };
 
 	sockopt_nonblock(fd, false);
-	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &snd, sizeof(snd));
 	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+}
+
+/* The smoothed round trip (RFC 6298 SRTT, tcpi_rtt) over the measured
+ * window as its bytes saw it: each reading counts the bytes sent since the
+ * one before, for the median. Not one reading at the end: after a loss a
+ * window of a segment or two waits on the receiver's delayed ACK (tens of
+ * ms), a hole filled after a retransmission timeout echoes an old
+ * timestamp (RFC 7323 4.3), and one such sample lifts SRTT by an eighth of
+ * it for a few round trips. Nor by time: SRTT stands still, lifted,
+ * through a timeout's backoff, which sends nothing. A bottleneck's queue
+ * delays most of the bytes, which the median keeps. */
+static unsigned rtt_bucket(uint32_t us)
+{
+	unsigned b = us > 1 ? (unsigned)(16 * log2((double)us)) : 0;
+
+	return b < TCP_RTT_BUCKETS ? b : TCP_RTT_BUCKETS - 1;
+}
+
+static void rtt_note(struct tcp_stream *st, uint64_t now)
+{
+	struct tcp_info_summary ti;
+
+	/* tcpi_bytes_sent: 4.19 and later, as the chronographs */
+	if (sockopt_tcp_info(st->fd, &ti) < 0 || !ti.rtt_us || !ti.chrono_known)
+		return;
+	if (st->rtt_at_ns && ti.bytes_sent > st->rtt_sent)
+		st->rtt_bytes[rtt_bucket(ti.rtt_us)] += ti.bytes_sent - st->rtt_sent;
+	st->rtt_at_ns = now;
+	st->rtt_sent = ti.bytes_sent;
+}
+
+uint32_t tcp_rtt_median_us(const struct tcp_stream *st)
+{
+	uint64_t all = 0, sum = 0;
+
+	for (unsigned b = 0; b < TCP_RTT_BUCKETS; b++)
+		all += st->rtt_bytes[b];
+	for (unsigned b = 0; all && b < TCP_RTT_BUCKETS; b++) {
+		sum += st->rtt_bytes[b];
+		if (2 * sum >= all)
+			return (uint32_t)(exp2((b + 0.5) / 16) + 0.5);
+	}
+	return 0;
 }
 
 /* The sender's counters where the measured window begins: the warm-up's
@@ -109,6 +160,8 @@ static int send_loop(struct tcp_stream *st, uint8_t *buf)
 		ssize_t n;
 
 		note_omit(st, now, total, &omit_passed);
+		if (omit_passed && (!st->rtt_at_ns || now >= st->rtt_at_ns + RTT_MIN_GAP_NS))
+			rtt_note(st, now);
 		if (st->rate_bps) {
 			/* absolute schedule: the write of byte `total` is due at ... */
 			uint64_t due = st->start_ns + total * 8 * NSEC_PER_SEC / st->rate_bps;
@@ -131,6 +184,8 @@ static int send_loop(struct tcp_stream *st, uint8_t *buf)
 	note_omit(st, now, total, &omit_passed);
 	if (!omit_passed)
 		st->bytes_at_omit = total;
+	else
+		rtt_note(st, now); /* the last bytes' */
 	/* Stopped or failed early: the sender's duration is what it really sent
 	 * for (it is the test's duration when the receiver's figures are lost). */
 	if (now < st->end_ns)
@@ -226,6 +281,8 @@ int tcp_stream_start(struct tcp_stream *st)
 	atomic_init(&st->finished, false);
 	memset(&st->info_at_omit, 0, sizeof(st->info_at_omit));
 	st->retrans_at_omit = 0;
+	memset(st->rtt_bytes, 0, sizeof(st->rtt_bytes));
+	st->rtt_at_ns = st->rtt_sent = 0;
 	st->err = 0;
 	rc = pthread_create(&st->thread, NULL, stream_main, st);
 	if (rc)

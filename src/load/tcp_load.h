@@ -18,6 +18,10 @@
 #include "sockopt.h"
 #include "proto.h"
 
+/* The round trip's buckets: 1/16 of an octave each (4.4 %), from 1 us
+ * up to 2^24 us (16.8 s) */
+#define TCP_RTT_BUCKETS (24 * 16)
+
 struct tcp_stream {
 	/* set by the owner before tcp_stream_start() */
 	int fd;
@@ -37,9 +41,13 @@ struct tcp_stream {
 					       * (retransmits, chronographs, bytes)
 					       * over the measured window */
 	uint32_t sndbuf, rcvbuf;	      /* SO_SNDBUF / SO_RCVBUF at the end */
-	struct cpu_use cpu;		      /* of this thread */
-	int err;			      /* 0 or negative errno */
-	bool eof;			      /* receiver: orderly end of stream seen */
+	/* sender: tcpi_rtt over the measured window, the bytes sent since
+	 * the reading before by the reading's bucket (tcp_rtt_median_us()) */
+	uint64_t rtt_bytes[TCP_RTT_BUCKETS];
+	uint64_t rtt_at_ns, rtt_sent; /* the last reading's time, bytes sent */
+	struct cpu_use cpu;	      /* of this thread */
+	int err;		      /* 0 or negative errno */
+	bool eof;		      /* receiver: orderly end of stream seen */
 
 	atomic_bool finished; /* the thread has returned its figures */
 	pthread_t thread;
@@ -52,6 +60,9 @@ int tcp_stream_start(struct tcp_stream *st);
 void tcp_stream_join(struct tcp_stream *st);
 /* Bytes counted for the result (after omit). */
 uint64_t tcp_stream_bytes(const struct tcp_stream *st);
+/* The sender's median round trip over the measured window, by the bytes
+ * sent (us, to its bucket's 4.4 %); 0: not read. */
+uint32_t tcp_rtt_median_us(const struct tcp_stream *st);
 /* Cumulative figures over n streams for interval reports: bytes after omit;
  * a sender adds its sockets' total retransmits. */
 void tcp_streams_sample(const struct tcp_stream *st, unsigned n, bool sender,

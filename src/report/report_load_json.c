@@ -86,6 +86,8 @@ static cJSON *end_limits_json(const struct tcp_end_limits *l)
 	add_num(o, "delivery_bps", (double)l->delivery_bps);
 	add_num(o, "app_limited_streams", l->app_limited_streams);
 	add_num(o, "min_rtt_us", l->min_rtt_us);
+	if (l->rtt_median_us)
+		add_num(o, "rtt_median_us", l->rtt_median_us);
 	add_num(o, "snd_wnd", l->snd_wnd);
 	add_num(o, "sock_sndbuf", l->sock_sndbuf);
 	add_num(o, "sock_rcvbuf", l->sock_rcvbuf);

@@ -127,6 +127,7 @@ static const struct field tcplimits_fields[] = {
 	FLD(struct tcp_end_limits, delivery_bps, F_U64),
 	FLD(struct tcp_end_limits, app_limited_streams, F_UINT),
 	FLD(struct tcp_end_limits, min_rtt_us, F_U32),
+	FLD(struct tcp_end_limits, rtt_median_us, F_U32),
 	FLD(struct tcp_end_limits, snd_wnd, F_U32),
 	FLD(struct tcp_end_limits, sock_sndbuf, F_U32),
 	FLD(struct tcp_end_limits, sock_rcvbuf, F_U32),

@@ -256,10 +256,10 @@ static void network_rate(const struct tcp_result *t, const struct tcp_limit_ctx 
 		snprintf(v->evidence, sizeof(v->evidence), "%s", bbr);
 	else
 		snprintf(v->evidence, sizeof(v->evidence),
-			 "within the congestion window %.0f %% of the time, the round trip %.2f "
-			 "ms above its least %.3f ms (a bottleneck's queue), %.3f %% of the bytes "
-			 "resent",
-			 v->cwnd * 100, v->queue_ms, min_ms, v->retrans_ratio * 100);
+			 "within the congestion window %.0f %% of the time, %s %.2f ms above "
+			 "its least %.3f ms (a bottleneck's queue), %.3f %% of the bytes resent",
+			 v->cwnd * 100, tcp_limit_rtt_read(v), v->queue_ms, min_ms,
+			 v->retrans_ratio * 100);
 	/* with a host's CPU unread, only a shaper's drops or the link's rate
 	 * reached stand for the network: say which CPU was not read */
 	if (c->cpu_unknown)
@@ -310,12 +310,11 @@ static void undecided(const struct tcp_result *t, const struct tcp_limit_ctx *c,
 			 bbr, c->cpu_unknown);
 	else
 		snprintf(v->evidence, sizeof(v->evidence),
-			 "within the congestion window %.0f %% of the time, the round trip %.2f ms "
-			 "above its least %.3f ms, %.3f %% of the bytes resent: a queue, at a "
-			 "bottleneck of "
+			 "within the congestion window %.0f %% of the time, %s %.2f ms above its "
+			 "least %.3f ms, %.3f %% of the bytes resent: a queue, at a bottleneck of "
 			 "the network or before a process at a full core; which is unknown: %s",
-			 v->cwnd * 100, v->queue_ms, t->sender_limits.min_rtt_us / 1e3,
-			 v->retrans_ratio * 100, c->cpu_unknown);
+			 v->cwnd * 100, tcp_limit_rtt_read(v), v->queue_ms,
+			 t->sender_limits.min_rtt_us / 1e3, v->retrans_ratio * 100, c->cpu_unknown);
 	snprintf(v->fix, sizeof(v->fix),
 		 "none named before the cause is known: the CPU of the overlay's or VPN's "
 		 "process on each host (a server that reports its host's facts, or process = "
@@ -362,9 +361,9 @@ static void loss(const struct tcp_result *t, const struct tcp_limit_ctx *c,
 	v->limit = TCP_LIMIT_LOSS;
 	snprintf(v->evidence, sizeof(v->evidence),
 		 "within the congestion window %.0f %% of the time, %.3f %% of the bytes "
-		 "resent (%u segments), the round trip %.2f ms above its least %.3f ms",
-		 v->cwnd * 100, v->retrans_ratio * 100, t->sender.retransmits, v->queue_ms,
-		 t->sender_limits.min_rtt_us / 1e3);
+		 "resent (%u segments), %s %.2f ms above its least %.3f ms",
+		 v->cwnd * 100, v->retrans_ratio * 100, t->sender.retransmits,
+		 tcp_limit_rtt_read(v), v->queue_ms, t->sender_limits.min_rtt_us / 1e3);
 	if (d && d->kind != TCP_DROP_NETWORK && d->kind != TCP_DROP_UNACCOUNTED) {
 		drop_words(more, sizeof(more), c, d);
 		append(v->evidence, sizeof(v->evidence), more);
@@ -444,12 +443,12 @@ static void overlay_hosts(const struct tcp_result *t, const struct tcp_limit_ctx
 	v->limit = TCP_LIMIT_HOST_CPU;
 	snprintf(v->evidence, sizeof(v->evidence),
 		 "the underlay carried %s over the same network, %.1f times this flow: not "
-		 "the network's rate; the round trip %.2f ms above its least (a queue at a "
-		 "host), %.3f %% of the bytes resent, no thread at a core (sending %.0f %%, "
-		 "receiving %.0f %%, the overlay's %.0f %%)%s",
+		 "the network's rate; %s %.2f ms above its least (a queue at a host), %.3f "
+		 "%% of the bytes resent, no thread at a core (sending %.0f %%, receiving "
+		 "%.0f %%, the overlay's %.0f %%)%s",
 		 results_fmt_bps(a, sizeof(a), (double)c->underlay_bps),
-		 (double)c->underlay_bps / (double)t->goodput_bps, v->queue_ms,
-		 v->retrans_ratio * 100, v->sender_cpu * 100, v->receiver_cpu * 100,
+		 (double)c->underlay_bps / (double)t->goodput_bps, tcp_limit_rtt_read(v),
+		 v->queue_ms, v->retrans_ratio * 100, v->sender_cpu * 100, v->receiver_cpu * 100,
 		 c->overlay_cpu * 100, m);
 	snprintf(v->fix, sizeof(v->fix),
 		 "CPU for the overlay's processes on the hosts: more cores, its threads on "
@@ -505,11 +504,12 @@ static void window_causes(const struct tcp_result *t, const struct tcp_limit_ctx
 	}
 	/* a bottleneck's tail-drop queue drops what congestion control probes
 	 * with, far below 1 % of the bytes at any window worth queueing for;
-	 * one end-of-test round trip a little above its least (a loaded link
-	 * emulator) does not outweigh that much resent, a queue of half the
-	 * round trip or more (5 ms at least) does: a bottleneck that drops
-	 * early (an AQM such as the built-in overlay's CoDel). But segments
-	 * a host was seen to drop are that host's, queue or not. */
+	 * a round trip a little above its least (a loaded link emulator, the
+	 * delayed ACKs a window of a few segments waits for) does not outweigh
+	 * that much resent, a queue of half the round trip or more (5 ms at
+	 * least) does: a bottleneck that drops early (an AQM such as the
+	 * built-in overlay's CoDel). But segments a host was seen to drop are
+	 * that host's, queue or not. */
 	if (!host_drop && queued(v, min_ms) &&
 	    (v->retrans_ratio < 0.01 || v->queue_ms >= fmax(5.0, 0.5 * min_ms))) {
 		bottleneck(t, c, NULL, v);
@@ -522,11 +522,29 @@ static void window_causes(const struct tcp_result *t, const struct tcp_limit_ctx
 	v->limit = TCP_LIMIT_CWND;
 	snprintf(v->evidence, sizeof(v->evidence),
 		 "within the congestion window %.0f %% of the time, with no loss (%.3f %% resent) "
-		 "and no queue (round trip %.2f ms above its least)",
-		 v->cwnd * 100, v->retrans_ratio * 100, v->queue_ms);
+		 "and no queue (%s %.2f ms above its least)",
+		 v->cwnd * 100, v->retrans_ratio * 100, tcp_limit_rtt_read(v), v->queue_ms);
 	snprintf(v->fix, sizeof(v->fix),
 		 "a longer test (-t, or -O to leave slow start out): the window was still "
 		 "growing");
+}
+
+/* The queue: the sender's round trip above its least, its median over
+ * the measured window where the sender read it so. Not one reading at the
+ * end: a flow held by random loss to a window of a few segments waits on
+ * the receiver's delayed ACK now and then (RFC 1122 4.2.3.2: up to 500
+ * ms; Linux's 40 ms at the least), and each such sample lifts the smoothed
+ * round trip by an eighth of it (RFC 6298 2.3) for a few round trips: a
+ * reading 5 ms above its least beside a 2 ms path, 2 % of the time, a
+ * queue's figure with no queue. A bottleneck's queue holds the round trip
+ * up most of the time, and the median keeps it. */
+static void queue_of(const struct tcp_result *t, struct tcp_limit_verdict *v)
+{
+	const struct tcp_end_limits *s = &t->sender_limits;
+	uint32_t rtt = s->rtt_median_us ? s->rtt_median_us : t->sender.rtt_us;
+
+	v->queue_median = s->rtt_median_us != 0;
+	v->queue_ms = s->min_rtt_us && rtt > s->min_rtt_us ? (rtt - s->min_rtt_us) / 1e3 : 0;
 }
 
 /* In flight against a window: the window binds when 80 % of it is used. */
@@ -578,9 +596,7 @@ void tcp_limit_judge(const struct tcp_result *t, const struct tcp_limit_ctx *c,
 	shares(s, v);
 	v->retrans_ratio = s->bytes_sent ? (double)s->bytes_retrans / (double)s->bytes_sent : 0;
 	v->rtt_ms = t->sender.rtt_us / 1e3;
-	v->queue_ms = s->min_rtt_us && t->sender.rtt_us > s->min_rtt_us
-			      ? (t->sender.rtt_us - s->min_rtt_us) / 1e3
-			      : 0;
+	queue_of(t, v);
 	inflight = v->needed_window_B = (double)t->goodput_bps * v->rtt_ms / 1e3 / 8;
 	v->cwnd_B = (double)t->sender.snd_cwnd * t->sender.snd_mss;
 	v->rwnd_B = s->snd_wnd;

@@ -54,11 +54,12 @@ bool tcp_limit_overlay_bound(const struct tcp_limit_ctx *c, struct tcp_limit_ver
 		v->limit = TCP_LIMIT_OVERLAY_CPU;
 		snprintf(v->evidence, sizeof(v->evidence),
 			 "the overlay's daemon on %s was held at its cgroup's CPU quota%s: %.2f of "
-			 "its %.2f cores used, throttled %.0f ms by the kernel (cpu.stat); the "
-			 "round trip %.2f ms above its least (its queue)",
+			 "its %.2f cores used, throttled %.0f ms by the kernel (cpu.stat); %s "
+			 "%.2f ms above its least (its queue)",
 			 c->overlay_quota_host ? c->overlay_quota_host : "a host",
 			 quota_who(who, sizeof(who), c), c->overlay_quota_used,
-			 c->overlay_quota_cores, c->overlay_throttled_s * 1e3, v->queue_ms);
+			 c->overlay_quota_cores, c->overlay_throttled_s * 1e3,
+			 tcp_limit_rtt_read(v), v->queue_ms);
 		snprintf(v->fix, sizeof(v->fix),
 			 "a larger CPU quota for the daemon's cgroup on %s (cpu.cfs_quota_us, or "
 			 "cpu.max on cgroup v2): its TCP cannot go faster than the quota lets it",
@@ -70,14 +71,14 @@ bool tcp_limit_overlay_bound(const struct tcp_limit_ctx *c, struct tcp_limit_ver
 	if (c->overlay_cpu >= TCP_LIMIT_CPU_BOUND) {
 		v->limit = TCP_LIMIT_OVERLAY_CPU;
 		snprintf(v->evidence, sizeof(v->evidence),
-			 "the overlay's thread %s on %s used %.0f %% of a core%s%s (the round "
-			 "trip %.2f ms above its least: its queue; the ends' busiest threads at "
-			 "%.0f and %.0f %%)",
+			 "the overlay's thread %s on %s used %.0f %% of a core%s%s (%s %.2f ms "
+			 "above its least: its queue; the ends' busiest threads at %.0f and %.0f "
+			 "%%)",
 			 c->overlay_thread[0] ? c->overlay_thread : "?",
 			 c->overlay_host ? c->overlay_host : "a host", c->overlay_cpu * 100,
 			 c->overlay_process ? ", in process " : "",
-			 c->overlay_process ? c->overlay_process : "", v->queue_ms,
-			 v->sender_cpu * 100, v->receiver_cpu * 100);
+			 c->overlay_process ? c->overlay_process : "", tcp_limit_rtt_read(v),
+			 v->queue_ms, v->sender_cpu * 100, v->receiver_cpu * 100);
 		snprintf(v->fix, sizeof(v->fix),
 			 "more CPU for the overlay's daemon on %s (more workers on more cores, a "
 			 "faster CPU or cipher); its TCP cannot go faster than that thread",

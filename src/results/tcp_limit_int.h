@@ -22,6 +22,13 @@ bool tcp_limit_overlay_bound(const struct tcp_limit_ctx *c, struct tcp_limit_ver
 /* Any CPU cause, in order: the overlay's daemon, the sending and
  * receiving threads, a CPU in softirq, every core of the lab's machine
  * busy. */
+/* Which round trip v's queue was read from, for an evidence's words: the
+ * one averaged over the test, or the one at its end. */
+static inline const char *tcp_limit_rtt_read(const struct tcp_limit_verdict *v)
+{
+	return v->queue_median ? "the median round trip over the test"
+			       : "the round trip at the test's end";
+}
 /* Every core of a real host busy with the test (c->host_busy), no thread
  * at one: v filled as that host's CPU, a queue's cause. */
 void tcp_limit_host_busy(const struct tcp_limit_ctx *c, struct tcp_limit_verdict *v);

@@ -13,8 +13,10 @@
 #     this host's net.ipv4.tcp_wmem maximum 256 KiB -> "send buffer", the
 #       fix on this host;
 #     -b 20M -> "application", nothing to fix;
-#   a tbf at 200 Mbit/s -> "network rate";
-#   2 % random drop (nftables) and 1 ms each way, cubic -> "loss", the
+#   a tbf at 200 Mbit/s -> "network rate",
+#     its queue read from the median round trip over the test;
+#   2 % random drop (nftables) and 1 ms each way, cubic -> "loss" at once
+#     (a delayed ACK's rise at the test's end is no queue), the
 #     bytes resent within 1..4 % (what the drop rule does), offloads on
 #     and off: a loss-based congestion control, which 2 % random loss
 #     holds to tens of Mbit/s here (BBR, this kernel's default, does not
@@ -53,6 +55,8 @@ print("needed", int(l.get("needed_window_bytes", 0)))
 print("snd_wnd", t["sender_limits"]["snd_wnd"])
 print("rcvbuf", t["receiver_limits"]["sock_rcvbuf"])
 print("resent", l.get("retrans_ratio", 0))
+print("min_rtt", t["sender_limits"]["min_rtt_us"])
+print("rtt_median", t["sender_limits"].get("rtt_median_us", 0))
 m = re.search(r" to (\d+) B", l["fix"])
 print("fix_value", m.group(1) if m else 0)
 print("fix_host", "far" if "on the far host" in l["fix"] else "this" if "on this host" in l["fix"] else "none")
@@ -116,15 +120,24 @@ server_in "$B" "$OUT/server.log" server
 for dst in 198.18.0.2 2001:2:0:0::2; do
 	limit_of "tbf-$dst" $dst
 	expect_eq "$dst: a tbf at 200 Mbit/s" "$(get "tbf-$dst" name)" network_rate
+	# the queue read from the median round trip over the test, which
+	# this client (the sender) read: never below its least
+	case "$(get "tbf-$dst" evidence)" in
+	*the_median_round_trip_over_the_test*) ok "$dst: the queue read over the test" ;;
+	*) fail "tbf-$dst: the queue not read over the test: $(get "tbf-$dst" evidence)" ;;
+	esac
+	[ "$(get "tbf-$dst" rtt_median)" -ge "$(get "tbf-$dst" min_rtt)" ] ||
+		fail "tbf-$dst: the median round trip $(get "tbf-$dst" rtt_median) us below its least $(get "tbf-$dst" min_rtt) us"
 done
 "$OVLPERF" lab down tlr >/dev/null
 
-# The 1 ms each way is the lab's userspace link emulator's: on a machine
-# busy with other work it sends late now and then, and a round trip 5 ms
-# above its least beside 2 % resent reads as a bottleneck's queue (a fresh-
-# clone CI read network rate here at 25 Mbit/s). A verdict other than loss
-# is measured again, up to three times, each try's reading and the
-# emulator's lateness printed.
+# The 1 ms each way is the lab's userspace link emulator's. A window of a
+# few segments waits on the receiver's delayed ACK now and then, which
+# lifts the smoothed round trip 5 ms above its least for a few round trips:
+# the verdict reads the median round trip over the test, so one such
+# reading at the end is no queue (a fresh-clone CI read network rate here
+# from it). A verdict other than loss fails at once, the emulator's
+# lateness over the case printed beside it.
 lab_make tll --drop 2 --delay 1ms
 server_in "$B" "$OUT/server.log" server
 emu() { "$OVLPERF" link show --json /run/ovlperf/labs/tll.link-0.counters; }
@@ -148,20 +161,10 @@ for dst in 198.18.0.2 2001:2:0:0::2; do
 	for off in on off; do
 		offloads $off
 		t=loss-$dst-$off
-		for try in 1 2 3; do
-			c0=$(emu)
-			limit_of "$t" $dst -C cubic
-			l=$(late "$c0" "$(emu)")
-			[ "$(get "$t" name)" = loss ] && break
-			echo "# $t, try $try: $(get "$t" name), the emulator late $l ms (mean, most): $(json_get "$OUT/$t.json" tcp.limit.evidence)"
-			# measured again whatever the emulator's lateness: a CI read
-			# network rate here with the emulator on time (0.04 ms late on
-			# average, 0.27 ms at most) and the round trip 6.25 ms above
-			# its least, a rise at the ends, not the link's (delayed ACKs at
-			# a window of a few segments are suspected, not shown): the
-			# verdict's queue reading is the open question, said in the
-			# stop's note; three such readings in a row fail
-		done
+		c0=$(emu)
+		limit_of "$t" $dst -C cubic
+		[ "$(get "$t" name)" = loss ] ||
+			echo "# $t: $(get "$t" name), the emulator late $(late "$c0" "$(emu)") ms (mean, most): $(json_get "$OUT/$t.json" tcp.limit.evidence)"
 		expect_eq "$dst offloads $off: 2 % random drop" "$(get "$t" name)" loss
 		python3 -c 'import sys; sys.exit(not 0.01 <= float(sys.argv[1]) <= 0.04)' "$(get "$t" resent)" ||
 			fail "$t: resent $(get "$t" resent) of the bytes, not within 1..4 %"

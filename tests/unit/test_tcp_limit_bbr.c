@@ -33,7 +33,8 @@ static const struct verdict_case cases[] = {
 	/* BBR through a 300 Mbit/s tbf on a router between two namespaces,
 	 * the shaper's drops 3.3 % of the bytes, its queue 4.2 ms over a least
 	 * round trip of 16 us (a fresh-clone CI read "loss ... find where"):
-	 * the bound at the flow's own round trip, 18.7 Mbit/s */
+	 * the bound at the flow's own round trip, 18.7 Mbit/s; the round trip
+	 * median over the test as high (4.3 ms), the queue held throughout */
 	{ "BBR at a router's shaper",
 	  300e6,
 	  4.2,
@@ -44,7 +45,8 @@ static const struct verdict_case cases[] = {
 	  "a loss-based control would carry about 18.",
 	  "where is unknown",
 	  "path's rate",
-	  "find where" },
+	  "find where",
+	  4.3 },
 	/* BBR at 20 % resent, 100 Mbit/s: within the loss-based bound's reach
 	 * (81 Mbit/s at 0.39 ms), so the loss may be what held it */
 	{ "BBR near the loss bound",

@@ -6,6 +6,7 @@
 #ifndef OVLPERF_VERDICT_FIXTURE_H
 #define OVLPERF_VERDICT_FIXTURE_H
 
+#include <math.h>
 #include <string.h>
 
 #include "results.h"
@@ -64,13 +65,15 @@ static inline void tcp(struct tcp_result *t, double bps, double rtt_ms, double m
 
 /* A verdict's case: a TCP result's figures (tcp()'s), its context, the
  * verdict wanted and words its evidence and fix must and must not hold
- * (NULL: none; never holds for both). */
+ * (NULL: none; never holds for both); and the sender's round trip
+ * median over the test, ms (0: not read, the queue from rtt_ms's). */
 struct verdict_case {
 	const char *name;
 	double bps, rtt_ms, min_ms, resent;
 	struct tcp_limit_ctx c;
 	enum tcp_limit want;
 	const char *says, *never, *fix_says, *fix_never;
+	double median_ms;
 };
 
 /* Judges k's figures and checks the verdict against k (cmocka's asserts:
@@ -81,9 +84,14 @@ static inline void verdict_check(const struct verdict_case *k)
 	struct tcp_limit_verdict v;
 
 	tcp(&t, k->bps, k->rtt_ms, k->min_ms, k->resent);
+	t.sender_limits.rtt_median_us = (uint32_t)(k->median_ms * 1e3 + 0.5);
 	tcp_limit_judge(&t, &k->c, &v);
 	print_message("%s: %s: %s; fix: %s\n", k->name, tcp_limit_name(v.limit), v.evidence, v.fix);
 	assert_int_equal(v.limit, k->want);
+	/* the queue read from the median where there is one */
+	assert_true(v.queue_median == (k->median_ms > 0));
+	if (k->median_ms > k->min_ms)
+		assert_true(fabs(v.queue_ms - (k->median_ms - k->min_ms)) < 0.001);
 	if (k->says)
 		assert_non_null(strstr(v.evidence, k->says));
 	if (k->never) {
@@ -94,6 +102,13 @@ static inline void verdict_check(const struct verdict_case *k)
 		assert_non_null(strstr(v.fix, k->fix_says));
 	if (k->fix_never)
 		assert_null(strstr(v.fix, k->fix_never));
+}
+
+/* Every case of a table, in its order. */
+static inline void verdict_check_all(const struct verdict_case *k, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		verdict_check(&k[i]);
 }
 
 /* A run of two paths, the underlay (path 0) and one of kind (path 1),
