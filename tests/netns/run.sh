@@ -20,7 +20,8 @@
 # `ovlperf lab list` or /run/ovlperf/labs, the systemd unit, privileges) or
 # whose checks need the machine to itself (rates that must reach a target,
 # delays or waits that must stay under a bound). The lane scripts run first,
-# then the alone ones one by one. A lane script whose header has
+# then the alone ones one by one (those whose header says `# netns: alone
+# last` after the others). A lane script whose header has
 # `# netns: long N` (N: its usual wall seconds in check, 30 or more)
 # starts before the others, the longest first, so that no lane is left
 # with a long script at the end while the others idle.
@@ -100,12 +101,14 @@ reap()
 	done
 }
 
-long=() lane=() alone=()
+long=() lane=() alone=() last=()
 for t in tests/netns/test_*.sh; do
 	[ -n "${NETNS_ONLY:-}" ] && [[ "$t" != *"$NETNS_ONLY"* ]] && continue
 	if grep -q '^# netns: alone' "$t"; then
 		[ "$PHASE" = lanes ] && continue
-		if [ "$JOBS" -gt 1 ] || [ "$PHASE" = alone ]; then
+		if grep -q '^# netns: alone last' "$t"; then
+			last+=("$t")
+		elif [ "$JOBS" -gt 1 ] || [ "$PHASE" = alone ]; then
 			alone+=("$t")
 		else
 			lane+=("$t")
@@ -130,6 +133,10 @@ for t in ${lane[@]+"${lane[@]}"}; do
 	running[$!]=$t
 done
 while [ "${#running[@]}" -gt 0 ]; do reap; done
+# `# netns: alone last`: after the other alone ones, when the layers that
+# make check runs beside the netns tests at idle priority have most
+# likely ended (a userspace VPN's knee moves with them)
+alone=(${alone[@]+"${alone[@]}"} ${last[@]+"${last[@]}"})
 for t in ${alone[@]+"${alone[@]}"}; do
 	(run_one "$t")
 	report "$t"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# netns: alone
+# netns: alone last: wireguard-go's knee moves with check's idle-priority layers
 # A soft knee's headline across runs: wireguard-go between the two plain
 # namespaces of a lab (no shaper, no drop: wg_path.sh), one external path,
 # 1200-byte datagrams, 2 repetitions of short knee searches, three runs:
