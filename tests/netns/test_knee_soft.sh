@@ -8,7 +8,7 @@
 # 6931 datagrams a second: 66.5 Mbit/s of 1200-byte payload (the search
 # starts at 150 Mbit/s, where 79 % of the trials lose). Below it good
 # and bad trials mix over a wide band: a soft knee, stationary by
-# construction. `ovlperf run`, 2 repetitions, the defaults but 36 trials
+# construction. `ovlperf run`, 2 repetitions, the defaults but 30 trials
 # at most a search (20 to 90 s in all under ASan):
 #   - a search spends 15 fit trials or none (run.json's knees[].fit_trials;
 #     fewer only at max_trials), and one whose goals were done spends none
@@ -46,7 +46,7 @@ on_exit "\"$OVLPERF\" lab down ksf"
 printf '%s\n' "[scenario]" "name = knee-soft" "repetitions = 2" "duration = 1s" \
 	"[lab]" "name = ksf" "drop_pct = 0.01" "[path.underlay]" "type = underlay" \
 	"[tcp]" "enabled = no" "[udp]" "sizes = 1200" "duration = 1s" "delay_loads = 50%" \
-	"[mtu]" "enabled = no" "[knee]" "max_rate = 150M" "min_rate = 2M" "max_trials = 36" >"$OUT/soft.ini"
+	"[mtu]" "enabled = no" "[knee]" "max_rate = 150M" "min_rate = 2M" "max_trials = 30" >"$OUT/soft.ini"
 rc=0
 "$OVLPERF" run --no-progress --no-plots --out "$OUT/r" "$OUT/soft.ini" \
 	>"$OUT/stdout" 2>"$OUT/stderr" || rc=$?
@@ -66,11 +66,11 @@ print("truth %.1f Mbit/s; fit %s; fit trials %s; trials %s" %
        fits, [kn["trials"] for kn in d["knees"]]))
 print("searches: %s" % ", ".join("%s/%s, %d stalls" % (kn["ndr_outcome"], kn["pdr_outcome"],
                                                        kn.get("stalls", 0)) for kn in d["knees"]))
-# 15 fit trials or none, fewer only where the search reached max_trials (36)
-# or its time (max_time: as long as 36 final trials, each trial's setup
+# 15 fit trials or none, fewer only where the search reached max_trials (30)
+# or its time (max_time: as long as 30 final trials, each trial's setup
 # included; run.json says why it stopped)
 def cut(kn):
-    return kn["trials"] == 36 or "max_time" in kn.get("stopped", "")
+    return kn["trials"] == 30 or "max_time" in kn.get("stopped", "")
 assert all(kn["fit_trials"] in (0, 15) or (kn["fit_trials"] < 15 and cut(kn))
            for kn in d["knees"]), [(kn["fit_trials"], kn["trials"], kn.get("stopped")) for kn in d["knees"]]
 # truth: the trials at up to 100 Mbit/s (the knee's band, where the
