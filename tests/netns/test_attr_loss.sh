@@ -13,7 +13,8 @@
 #     the receiving host's RcvbufErrors (/proc/net/snmp, snmp6), less the
 #     end-of-test markers the full socket refused (at most 3);
 #   the built-in overlay's daemon dropping corrupted packets: every loss in
-#     the tunnel, equal to its drop.decrypt (ovlperf tunnel show).
+#     the tunnel, equal to its drops (ovlperf tunnel show: drop.*, decrypt
+#     among them; a daemon beside other work drops from its queue too).
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/engine_lib.sh"
 
@@ -198,13 +199,21 @@ small_rcvbuf rcv-v6-offload 2001:2::2 6
 
 # 4. Through the built-in overlay, an nftables rule at B corrupts 3 % of the
 # tunnel's outer datagrams: the daemon drops them (decrypt), and ovlperf reads
-# its drop.* counters through the control socket at both ends.
+# its drop.* counters through the control socket at both ends: the tunnel's
+# loss is B's daemon's drops, all kinds, decrypt among them.
 stop_server
 lab_make haovl --overlay
 start_server
 port=$(in_b "$OVLPERF" tunnel show | awk '/listen port:/ { print $3; exit }')
 [ -n "$port" ] || fail "no overlay listen port"
-decrypt_drops() { in_b "$OVLPERF" tunnel show | sed -n 's/.*drops:.*decrypt \([0-9]*\).*/\1/p' | head -1; }
+# drops_b KIND: B's daemon's drop.KIND; drops_b all: every drop.* of it
+# summed (what ovlperf reads as the tunnel's: a daemon beside other work
+# also drops from its queue, drop.queue_standing, 80 of 202 in a CI)
+drops_b()
+{
+	in_b "$OVLPERF" tunnel show --raw | awk -F= -v k="drop.$1" '
+		$1 == k || (k == "drop.all" && $1 ~ /^drop\./) { n += $2 } END { print n + 0 }'
+}
 in_b nft -f - <<NFT
 table inet hacorrupt {
 	chain pre { type filter hook prerouting priority -300; policy accept;
@@ -213,14 +222,15 @@ table inet hacorrupt {
 }
 NFT
 on_exit "ip netns exec $B nft delete table inet hacorrupt"
-d0=$(decrypt_drops)
+d0=$(drops_b decrypt) a0=$(drops_b all)
 client "$WORK/tunnel.json" 198.19.0.2 -u -b 50M -t 1
-d1=$(decrypt_drops)
+d1=$(drops_b decrypt) a1=$(drops_b all)
 check_counts "$WORK/tunnel.json"
 pyv "$WORK/tunnel.json" 'd["udp"]["lost"]' 'd["udp"]["loss_at"]["tunnel"]' 'd["udp"]["loss_at"]["network"]'
 expect_ge "overlay: lost" "${V[0]}" 1
 expect_eq "overlay: all in the tunnel daemon" "${V[1]}" "${V[0]}"
 expect_eq "overlay: network" "${V[2]}" 0
-within_1pct "overlay: tunnel vs the daemon's drop.decrypt" "${V[1]}" $((${d1:-0} - ${d0:-0}))
+within_1pct "overlay: tunnel vs the daemon's drops" "${V[1]}" $((a1 - a0))
+expect_ge "overlay: of them the corrupted ones (drop.decrypt)" $((d1 - d0)) 1
 
 echo "$TEST_NAME: $CHECKS checks passed"
