@@ -136,7 +136,7 @@ struct tcp_end_limits {
 	unsigned app_limited_streams;	   /* ... taken while the application held it */
 	uint32_t min_rtt_us;		   /* sender */
 	uint32_t rtt_median_us;		   /* sender: its median round trip over the window
-					    * (by time); 0 unknown (a peer's) */
+					    * (by the bytes sent); 0 unknown (a peer's) */
 	uint32_t snd_wnd;		   /* sender: the peer's windows at the end, bytes */
 	uint32_t sock_sndbuf, sock_rcvbuf; /* at the end, bytes */
 	uint32_t tcp_rmem_max, tcp_wmem_max, rmem_max, wmem_max; /* the host's */

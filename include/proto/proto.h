@@ -547,7 +547,7 @@ struct proto_tcp_limits {
 	uint32_t thread_cpu_permille; /* the busiest stream thread, of a core */
 	uint32_t rcv_space;	      /* receiver: the largest stream's */
 	/* Not on the wire (PROTO_TCP_LIMITS_LEN leaves it out): this host's
-	 * own sender's median round trip over the measured window (by time),
+	 * own sender's median round trip over the measured window (by bytes),
 	 * the streams' medians averaged; 0 from a peer */
 	uint32_t rtt_median_us;
 };

@@ -293,6 +293,7 @@ static void tcp_limits(const struct tcp_stream *st, unsigned n, bool sender,
 	bool chrono = n > 0;
 	double rtt_sum = 0;
 	unsigned rtt_n = 0;
+	uint32_t rtt;
 
 	memset(l, 0, sizeof(*l));
 	l->streams = n;
@@ -337,8 +338,9 @@ static void tcp_limits(const struct tcp_stream *st, unsigned n, bool sender,
 		if (t->min_rtt_us && (!l->min_rtt_us || t->min_rtt_us < l->min_rtt_us))
 			l->min_rtt_us = t->min_rtt_us;
 		l->snd_wnd = add_sat(l->snd_wnd, t->snd_wnd);
-		if (tcp_rtt_median_us(&st[i])) {
-			rtt_sum += tcp_rtt_median_us(&st[i]);
+		rtt = tcp_rtt_median_us(&st[i]);
+		if (rtt) {
+			rtt_sum += rtt;
 			rtt_n++;
 		}
 	}

@@ -124,10 +124,11 @@ void rxstats_wait_add(struct rxstats *st, uint64_t wait_ns);
 void rxstats_wait(const struct rxstats *st, struct owd_summary *out);
 
 /* The receiver's window: first to last datagram's arrival (the kernel's
- * stamp where there is one), 0 with fewer than two. The arrival rate is taken over it
- * (udp_result.arrival_bps): a path that queued what it could not forward drains after the sender
- * stops, so its arrivals spread over a longer window than its sends. The received rate is not: it
- * shares the sender's window (load_merge.c). */
+ * stamp where there is one), 0 with fewer than two. The arrival rate is
+ * taken over it (udp_result.arrival_bps): a path that queued what it could
+ * not forward drains after the sender stops, so its arrivals spread over a
+ * longer window than its sends. The received rate is not: it shares the
+ * sender's window (load_merge.c). */
 uint64_t rxstats_window_ns(const struct rxstats *st);
 
 /* Rate of arrivals over a window: the window spans received - 1 gaps, so
