@@ -121,7 +121,15 @@ only-in-a | only-in-b)
 esac
 # the run C is held against: one whose repetitions agree and that has an
 # NDR (a third when neither did)
-unusable() { headline "$1" | grep -Eq ': NDR changed,|found 0\.0 \[0\.0-0\.0\] Mbit/s, fit none'; }
+unusable()
+{
+	python3 - "$OUT/$1/run.json" <<'PY'
+import json, sys
+k = json.load(open(sys.argv[1]))["summary"]["udp_knee"][0]
+no_ndr = k["ndr_bps"]["max"] == 0 and k["ndr_fit"] is None
+sys.exit(0 if k["ndr_headline"] == "changed" or no_ndr else 1)
+PY
+}
 base=A
 unusable A && base=B
 if unusable $base; then
