@@ -8,20 +8,6 @@ set -euo pipefail
 export PATH=/usr/bin:$PATH
 OVLPERF=${OVLPERF:-$PWD/ovlperf}
 TEST_NAME=$(basename "$0" .sh)
-# Every process this script starts carries OVLPERF_TEST_OWNER in its
-# environment (daemons that fork and setsid keep it), and `kill` signals a
-# process id only while it is one of them. Ids come round fast here: pid_max
-# is 32768 and two lanes of scripts fork thousands of processes a minute, so
-# a cleanup's `kill $PID` of a process that ended long ago hits whatever has
-# that id now. A fresh-clone CI's test_tunnel_basic lost its `tunnel down` to
-# such a SIGTERM. For `kill -0 PID`, another script's process is not alive.
-# The value must be in the environment the script's shell started with (that
-# is what /proc/PID/environ shows, for it and the subshells it forks), so a
-# script without its own starts again with one.
-if [[ ${OVLPERF_TEST_OWNER:-} != "$TEST_NAME".* ]]; then
-	export OVLPERF_TEST_OWNER="$TEST_NAME.$$.$(date +%s%N)"
-	exec bash "$0" "$@"
-fi
 CHECKS=0
 declare -a CLEANUP=()
 
@@ -35,28 +21,6 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 on_exit() { CLEANUP+=("$*"); }
-
-# ours PID: whether the process carries this script's OVLPERF_TEST_OWNER (above).
-ours() { grep -qzxF "OVLPERF_TEST_OWNER=$OVLPERF_TEST_OWNER" "/proc/$1/environ" 2>/dev/null; }
-kill()
-{
-	local -a args=()
-	local a rc=0 targets=0 opts=1
-	for a in "$@"; do
-		if [[ $a =~ ^[0-9]+$ ]]; then
-			ours "$a" || { rc=1; continue; }
-			targets=$((targets + 1))
-		elif [[ $a == -- ]]; then
-			opts=0
-		elif [[ $opts == 0 || $a == %* ]]; then
-			targets=$((targets + 1)) # a group or a job: as asked
-		fi
-		args+=("$a")
-	done
-	[ "$targets" -gt 0 ] || return 1
-	builtin kill "${args[@]}" || rc=$?
-	return $rc
-}
 
 fail() { echo "FAIL [$TEST_NAME]: $*" >&2; exit 1; }
 ok() { CHECKS=$((CHECKS + 1)); echo "ok $CHECKS - $*"; }
