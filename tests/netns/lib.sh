@@ -84,10 +84,38 @@ reserve_test_ports()
 # removed on exit. Hosts are ovp-NAME-0, ovp-NAME-1, ... in a chain; link i
 # is 198.18.i.1 <-> 198.18.i.2 (2001:2:0:i::1 <-> ::2) on interface ovp<i>.
 # A and B are hosts 0 and 1.
+# claim_lab NAME: fails if another script that is still running made a lab
+# of this name (its `lab down` of a leftover would stop the other's
+# processes: test_tunnel_basic lost its `tunnel down` so to a script run
+# beside it under the same name). Each claim is a file naming the script's
+# shell by id and start time (an id alone comes round); removed on exit.
+LAB_CLAIMS=/run/ovlperf-tests/labs
+proc_start() { sed -n 's/^.*) //p' "/proc/$1/stat" 2>/dev/null | cut -d' ' -f20; }
+claim_lab()
+{
+	local f=$LAB_CLAIMS/$1 me pid st who
+	me="$$ $(proc_start $$) $TEST_NAME"
+	for _ in 1 2 3; do
+		mkdir -p "$LAB_CLAIMS"
+		(set -C && echo "$me" >"$f") 2>/dev/null && {
+			on_exit "[ \"\$(cat '$f' 2>/dev/null)\" = '$me' ] && rm -f '$f'; rmdir -p $LAB_CLAIMS"
+			return 0
+		}
+		read -r pid st who <"$f" 2>/dev/null || continue
+		[ "$pid $st $who" = "$me" ] && return 0
+		if [ -n "$st" ] && [ "$(proc_start "$pid")" = "$st" ]; then
+			fail "lab $1 is in use by $who (pid $pid), still running"
+		fi
+		rm -f "$f" # its script ended without removing it
+	done
+	fail "could not claim lab $1 ($f)"
+}
+
 lab_make()
 {
 	local name=$1
 	shift
+	claim_lab "$name"
 	"$OVLPERF" lab down "$name" >/dev/null 2>&1 || true
 	on_exit "\"$OVLPERF\" lab down $name"
 	"$OVLPERF" lab up "$name" "$@" >/dev/null

@@ -10,6 +10,7 @@ on_exit "rm -rf '$MT_DIR'"
 mt_chain()
 {
 	local name=$1 hosts=$2 mid=$3 last
+	claim_lab "$name"
 	"$OVLPERF" lab down "$name" >/dev/null 2>&1 || true
 	"$OVLPERF" lab up "$name" --hosts "$hosts" --mtu 1500 ${4:-} >/dev/null
 	on_exit "\"$OVLPERF\" lab down $name"

@@ -20,6 +20,7 @@ on_exit "rm -rf '$OUT'"
 on_exit "\"$OVLPERF\" lab down $LAB"
 RUNPID=
 on_exit '[ -n "$RUNPID" ] && kill -KILL $RUNPID'
+claim_lab $LAB
 "$OVLPERF" lab down $LAB >/dev/null 2>&1 || true
 sed -e "s/^name = ru$/name = $LAB/" tests/netns/tiny.ini >"$OUT/s.ini"
 grep -q "^name = $LAB$" "$OUT/s.ini" || fail "tiny.ini has no 'name = ru' in [lab] to replace"

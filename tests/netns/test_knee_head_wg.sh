@@ -39,6 +39,7 @@ need_wg_cpu_cgroup
 OUT=$(mktemp -d /tmp/ovlperf-ftkh-XXXXXX)
 on_exit "[ -n \"${FTKH_KEEP:-}\" ] || rm -rf '$OUT'"
 on_exit "\"$OVLPERF\" lab down ftkh >/dev/null 2>&1"
+claim_lab ftkh
 "$OVLPERF" lab down ftkh >/dev/null 2>&1 || true
 HERE=$(cd "$(dirname "$0")" && pwd)
 

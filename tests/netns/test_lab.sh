@@ -25,6 +25,7 @@ proc_gone()
 rc_of() { local rc=0; "$@" >/dev/null 2>&1 || rc=$?; echo $rc; }
 
 for n in lt lt2 lt3; do
+	claim_lab $n
 	"$OVLPERF" lab down $n >/dev/null 2>&1 || true
 	on_exit "\"$OVLPERF\" lab down $n"
 done

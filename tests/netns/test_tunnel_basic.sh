@@ -5,11 +5,12 @@
 # by byte (with TUN offloads, the default, or TU_EXTRA="offload = off"),
 # no plaintext on the veth,
 # keys hidden in `tunnel show`, SIGINT removes the device, config errors
-# name file, line and key.
+# name file, line and key. TU_LAB names its lab (tu): a script that runs
+# this one beside it in the lanes gives its own.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/tunnel_lib.sh"
 
-lab_pair tu
+lab_pair "${TU_LAB:-tu}"
 tu_pair 4
 
 in_a ping -c 2 -i 0.2 -W 2 198.19.0.2 >/dev/null || fail "ping 198.19.0.2 through the overlay"
