@@ -44,6 +44,13 @@ struct results_figure {
 	 * no figure; value is its repetitions' found median, for reference.
 	 * No change between runs is judged on it, and no history takes it. */
 	bool changed;
+	/* A changed figure's span: where its repetitions put the knee, from
+	 * the least rate a repetition achieved lossless (0 where one lost at
+	 * the search's minimum) to the highest it was offered and lost at
+	 * (INFINITY where one lost nothing up to its maximum or has no such
+	 * rate), widened to its pooled fit's interval if any. The path moved
+	 * within it; `report A B` holds it against the other run's interval. */
+	double moved_low, moved_high;
 	size_t n;
 	double v[RESULTS_FIGURE_REPS]; /* each repetition's value */
 };

@@ -41,9 +41,12 @@ struct report_diff_row {
 	 * fit */
 	bool fit, fit_mixed;
 	/* Either run's knee headline is "changed" (results_figure.changed):
-	 * that run's repetitions disagree, so no change is judged (verdict
-	 * CHANGE_UNKNOWN): the run is to be repeated */
-	bool changed;
+	 * that run's repetitions disagree and it gives no figure. The change
+	 * is judged by spans only (by_span): the moved run's span against the
+	 * other's interval, where every change they allow is a regression or
+	 * progression (ch: the least of them as its estimate). Otherwise
+	 * CHANGE_UNKNOWN: the run is to be repeated. */
+	bool changed, by_span;
 };
 
 /* Other work's cores (the machine's busy CPU measured with no test
@@ -78,6 +81,7 @@ struct report_diff {
 	unsigned machine_bound; /* rows judged as CPU for it */
 	unsigned machine_busy;	/* delay rows judged as CPU for a busy machine */
 	unsigned changed;	/* knee rows not judged: a run's repetitions disagree */
+	unsigned by_span;	/* knee rows of such a run judged by its span */
 	double threshold, confidence;
 	double cpu_threshold; /* CPU figures' (0: not judged; results_figure_threshold()) */
 };

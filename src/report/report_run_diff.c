@@ -353,6 +353,62 @@ static void estimate(const struct results_figure *x, double *v, double *lo, doub
 	}
 }
 
+/* Where a figure's knee is: a moved run's span (results_figure.moved_low,
+ * moved_high), else its headline's estimate and interval (estimate(); a
+ * found figure's open end where it is only a bound). */
+static void span(const struct results_figure *x, double *v, double *lo, double *hi)
+{
+	if (x->changed) {
+		*v = x->value;
+		*lo = x->moved_low;
+		*hi = x->moved_high;
+		return;
+	}
+	if (x->fit) {
+		estimate(x, v, lo, hi);
+		return;
+	}
+	*v = *lo = *hi = x->value;
+	for (size_t i = 0; i < x->n; i++) {
+		*lo = fmin(*lo, x->v[i]);
+		*hi = fmax(*hi, x->v[i]);
+	}
+	if (x->bound == OVERHEAD_AT_LEAST || x->bound == OVERHEAD_UNKNOWN)
+		*hi = INFINITY;
+	if (x->bound == OVERHEAD_AT_MOST || x->bound == OVERHEAD_UNKNOWN)
+		*lo = 0;
+}
+
+/* The change a moved run's span allows against the other run's: B / A
+ * from the lowest ratio the two spans give to the highest, and as its
+ * estimate the end nearer no change (the least change there can have
+ * been, whichever repetition was right). false without values above 0. */
+static bool span_change(const struct results_figure *a, const struct results_figure *b,
+			double confidence, struct change *c)
+{
+	double va, alo, ahi, vb, blo, bhi, rlo, rhi;
+
+	span(a, &va, &alo, &ahi);
+	span(b, &vb, &blo, &bhi);
+	if (!(va > 0) || !(vb > 0) || !(bhi > 0))
+		return false;
+	rlo = isinf(ahi) ? 0 : blo / ahi;
+	rhi = alo > 0 ? bhi / alo : INFINITY;
+	memset(c, 0, sizeof(*c));
+	c->na = a->n;
+	c->nb = b->n;
+	c->base = va;
+	c->has_interval = true;
+	c->confidence = confidence;
+	c->lo = (rlo - 1) * va;
+	c->hi = isinf(rhi) ? INFINITY : (rhi - 1) * va;
+	c->shift = rhi < 1 ? c->hi : rlo > 1 ? c->lo : 0;
+	c->pct = 100 * c->shift / va;
+	c->lo_pct = 100 * (rlo - 1);
+	c->hi_pct = isinf(rhi) ? INFINITY : 100 * (rhi - 1);
+	return true;
+}
+
 /* Every figure compared is a rate, a delay, a CPU time or a ratio of
  * them: never negative, so its change is taken as a ratio (its interval
  * never below -100 %), and held to its run-to-run threshold
@@ -363,19 +419,16 @@ static void compare_row(struct report_diff *d, struct report_diff_row *r)
 
 	r->delta_bound = delta_bound(r->a, r->b);
 	r->changed = r->a->changed || r->b->changed;
-	if (r->changed) {
-		r->verdict = CHANGE_UNKNOWN;
-		d->changed++;
-		return;
-	}
 	/* either headline a fit: the path's knee is soft, and its fit is
 	 * what repeats; the other run's fit too, when its headline kept the
 	 * bounds (a knee that looked sharp in one run), else its figure and
 	 * its repetitions' range (a knee made sharp: a daemon held to a CPU
 	 * quota loses at its quota's rate, every trial) */
-	r->fit = r->a->fit || r->b->fit;
+	r->fit = !r->changed && (r->a->fit || r->b->fit);
 	r->fit_mixed = r->fit && !(r->a->fit_est && r->b->fit_est);
-	if (r->fit) {
+	if (r->changed) {
+		r->compared = span_change(r->a, r->b, d->confidence, &r->ch);
+	} else if (r->fit) {
 		double a, alo, ahi, b, blo, bhi;
 
 		estimate(r->a, &a, &alo, &ahi);
@@ -389,7 +442,8 @@ static void compare_row(struct report_diff *d, struct report_diff_row *r)
 						   d->confidence, &r->ch);
 	}
 	if (!r->compared) {
-		r->verdict = CHANGE_TOO_FEW;
+		r->verdict = r->changed ? CHANGE_UNKNOWN : CHANGE_TOO_FEW;
+		d->changed += r->changed;
 		return;
 	}
 	results_figure_gate(r->a, d->threshold, d->cpu_threshold, &rel, &floor);
@@ -411,8 +465,20 @@ static void compare_row(struct report_diff *d, struct report_diff_row *r)
 	    !results_figure_is_cpu(r->a) && !r->machine_bound && !r->machine_busy)
 		rel = fmax(REPORT_DIFF_HISTORY_SIGMAS * r->hist_sigma / fabs(r->ch.base), 0.01);
 	r->threshold = rel;
-	r->verdict = bounded(change_verdict_floor(&r->ch, r->a->better, rel, floor), &r->ch,
-			     r->delta_bound);
+	r->verdict = change_verdict_floor(&r->ch, r->a->better, rel, floor);
+	if (r->changed) {
+		/* the spans hold each figure's bound as an open end */
+		r->by_span = r->verdict == CHANGE_REGRESSION || r->verdict == CHANGE_PROGRESSION ||
+			     r->verdict == CHANGE_DIFFERENT;
+		d->by_span += r->by_span;
+		if (!r->by_span) {
+			r->compared = false;
+			r->verdict = CHANGE_UNKNOWN;
+			d->changed++;
+			return;
+		}
+	} else
+		r->verdict = bounded(r->verdict, &r->ch, r->delta_bound);
 	d->regressions += r->verdict == CHANGE_REGRESSION;
 	d->progressions += r->verdict == CHANGE_PROGRESSION;
 }
@@ -550,6 +616,18 @@ static const char *verdict_word(enum change_verdict v)
 					 : "bound: ?";
 }
 
+/* A change judged by a moved run's span: "REGRESSION, B moved" */
+static const char *moved_word(const struct report_diff_row *r)
+{
+	static char w[40];
+
+	snprintf(w, sizeof(w), "%s, %s moved", verdict_word(r->verdict),
+		 !r->b->changed	  ? "A"
+		 : !r->a->changed ? "B"
+				  : "both");
+	return w;
+}
+
 static bool any_fit(const struct report_diff *d)
 {
 	for (size_t i = 0; i < d->n; i++)
@@ -590,6 +668,7 @@ static void print_text(FILE *f, const struct report_diff *d)
 		fprintf(f, "  %-22s %-12s %8s  %14s %14s %14s %8s  %-18s %s\n", x->what, x->path,
 			at, va, vb, dt, ch, in,
 			!r->changed	 ? verdict_word(r->verdict)
+			: r->by_span	 ? moved_word(r)
 			: !r->b->changed ? "? A moved"
 			: !r->a->changed ? "? B moved"
 					 : "? both moved");
@@ -616,6 +695,13 @@ static void print_text(FILE *f, const struct report_diff *d)
 			"no figure, its found median is shown,\n  and no change is judged: repeat "
 			"it)\n",
 			d->changed);
+	if (d->by_span)
+		fprintf(f,
+			"  (moved: %u knee figures whose run's repetitions disagree, judged all "
+			"the same: every change\n  between where its repetitions put the knee "
+			"and the other run's interval is beyond\n  the threshold; the interval "
+			"is those changes', not a confidence interval)\n",
+			d->by_span);
 	if (d->machine_bound)
 		fprintf(f,
 			"  (%u TCP goodput figures the machine's CPU bound in both runs are judged "

@@ -61,7 +61,12 @@ static cJSON *change_json(const struct report_diff_row *r)
 		cJSON_AddNumberToObject(o, "high", c->hi);
 		add_num(o, "low_pct", c->lo_pct);
 		add_num(o, "high_pct", c->hi_pct);
-		cJSON_AddNumberToObject(o, "confidence", c->confidence);
+		/* a span's range is every change the runs allow, not a
+		 * confidence interval; its estimate the least of them */
+		if (r->by_span)
+			cJSON_AddNullToObject(o, "confidence");
+		else
+			cJSON_AddNumberToObject(o, "confidence", c->confidence);
 	} else {
 		cJSON_AddNullToObject(o, "low");
 		cJSON_AddNullToObject(o, "high");
@@ -69,7 +74,10 @@ static cJSON *change_json(const struct report_diff_row *r)
 		cJSON_AddNullToObject(o, "high_pct");
 		cJSON_AddNullToObject(o, "confidence");
 	}
-	cJSON_AddStringToObject(o, "bound", overhead_bound_name(r->delta_bound));
+	cJSON_AddStringToObject(o, "bound",
+				!r->by_span    ? overhead_bound_name(r->delta_bound)
+				: c->shift < 0 ? overhead_bound_name(OVERHEAD_AT_MOST)
+					       : overhead_bound_name(OVERHEAD_AT_LEAST));
 	return o;
 }
 
@@ -113,11 +121,13 @@ static cJSON *row_json(const struct report_diff_row *r)
 	cJSON_AddBoolToObject(o, "machine_busy", r->machine_busy);
 	cJSON_AddNumberToObject(o, "busy_cores", r->busy_cores);
 	cJSON_AddStringToObject(o, "judged_by",
-				r->changed     ? "none"
+				r->by_span     ? "span"
+				: r->changed   ? "none"
 				: r->fit_mixed ? "fit_and_found"
 				: r->fit       ? "fit"
 					       : "repetitions");
-	/* the run (a, b or both) whose repetitions disagree: no change judged */
+	/* the run (a, b or both) whose repetitions disagree: no change judged
+	 * but by its span */
 	if (r->changed)
 		cJSON_AddStringToObject(o, "moved_within",
 					!r->b->changed	 ? "a"

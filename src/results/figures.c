@@ -123,14 +123,19 @@ static struct results_figure *add(struct results_figures *fs, const char *what,
 }
 
 /* A knee whose headline is "changed" (its repetitions disagree): its
- * found bounds' median, for reference only (results_figure.changed). */
+ * found bounds' median, for reference only (results_figure.changed), and
+ * its span (results_figure.moved_low, moved_high; the fit's interval is
+ * added by the caller). */
 static bool changed_figure(const struct results_knee_point *p, bool pdr,
-			   const struct results_stat **st)
+			   const struct results_stat **st, double *low, double *high)
 {
 	const struct results_stat *lo = pdr ? &p->pdr_bps : &p->ndr_bps;
 	const struct results_stat *up = pdr ? &p->pdr_upper_bps : &p->ndr_upper_bps;
+	bool unbounded = pdr ? p->pdr_lower_bound : p->ndr_lower_bound;
 
 	*st = lo->n ? lo : up;
+	*low = lo->n ? lo->min : 0;
+	*high = unbounded || !up->n ? INFINITY : fmax(up->max, lo->n ? lo->max : 0);
 	return (*st)->n > 0;
 }
 
@@ -187,10 +192,11 @@ static int plain(const struct results_run *run, const struct results_summary *su
 			enum overhead_metric m = pdr ? OVERHEAD_UDP_PDR : OVERHEAD_UDP_NDR;
 			const struct results_stat *st;
 			enum overhead_bound b;
+			double low = 0, high = 0;
 
 			bool changed = (pdr ? p->pdr_head : p->ndr_head) == RESULTS_HEAD_CHANGED;
 
-			if (!(changed ? changed_figure(p, pdr, &st)
+			if (!(changed ? changed_figure(p, pdr, &st, &low, &high)
 				      : overhead_knee_figure(p, pdr, &st, &b)))
 				continue;
 			if (!(x = add(fs, overhead_metric_label(m), m, run->paths[p->path].name,
@@ -201,6 +207,12 @@ static int plain(const struct results_run *run, const struct results_summary *su
 			x->changed = changed;
 			x->fit = (pdr ? p->pdr_head : p->ndr_head) == RESULTS_HEAD_FIT;
 			fit_of(x, pdr ? &p->pdr_fit : &p->ndr_fit);
+			if (changed && x->fit_est) {
+				low = fmin(low, x->fit_low);
+				high = fmax(high, x->fit_high);
+			}
+			x->moved_low = low;
+			x->moved_high = high;
 			samples_of(run, m, p->path, p->len, 0, &s);
 			take(x, &s);
 		}

@@ -81,15 +81,16 @@ static inline void soft_knee_rec(struct results_run *run, unsigned path, unsigne
 	k->time_s = 70;
 }
 
-/* One repetition of path's search: its trials and its knee record. */
+/* One repetition of path's search: its trials (at grid times the rates
+ * above) and its knee record. */
 static inline void soft_rep(struct results_run *run, unsigned path, unsigned rep, double knee,
-			    bool sharp, uint64_t *seed)
+			    bool sharp, double grid, uint64_t *seed)
 {
 	double ndr = 0, pdr = 0, first_bad = INFINITY;
 
 	for (unsigned l = 0; l <= 30; l++)
 		for (unsigned i = 0; i < 2; i++) {
-			double r = 300e6 + 10e6 * l, cap = 1.35 * knee;
+			double r = grid * (300e6 + 10e6 * l), cap = 1.35 * knee;
 			double loss = r > cap ? 1 - cap / r : 0;
 			bool bad = sharp ? r > knee
 					 : soft_rnd(seed) < 1 / (1 + exp(-10 * log(r / knee)));
@@ -107,10 +108,12 @@ static inline void soft_rep(struct results_run *run, unsigned path, unsigned rep
 	soft_knee_rec(run, path, rep, ndr, pdr);
 }
 
-/* The run with its own seed (another run of the same path) and the soft
- * knee at scale times its 440 Mbit/s (a path that got slower). */
-static inline void soft_run_at(struct results_run *run, enum soft_mode mode, uint64_t seed,
-			       double scale)
+/* The run with its own seed (another run of the same path), the soft
+ * knee at scale times its 440 Mbit/s (a path that got slower) and its
+ * trials' rates at grid times theirs (the same search about a knee
+ * scaled with it). */
+static inline void soft_run_grid(struct results_run *run, enum soft_mode mode, uint64_t seed,
+				 double scale, double grid)
 {
 	results_init(run);
 	snprintf(run->scenario_name, sizeof(run->scenario_name), "soft");
@@ -126,8 +129,15 @@ static inline void soft_run_at(struct results_run *run, enum soft_mode mode, uin
 			soft_trial(run, 0, rep, 700e6 + 100e6 * l,
 				   700e6 + 100e6 * l > 900e6 ? 0.1 : 0);
 		soft_knee_rec(run, 0, rep, 900e6, 900e6);
-		soft_rep(run, 1, rep, knee, mode == SOFT_SHARP, &seed);
+		soft_rep(run, 1, rep, knee, mode == SOFT_SHARP, grid, &seed);
 	}
+}
+
+/* soft_run_grid() with the trials' rates as they are */
+static inline void soft_run_at(struct results_run *run, enum soft_mode mode, uint64_t seed,
+			       double scale)
+{
+	soft_run_grid(run, mode, seed, scale, 1);
 }
 
 static inline void soft_run(struct results_run *run, enum soft_mode mode)

@@ -366,6 +366,63 @@ static void test_diff_moved(void **state)
 	results_free(&b);
 }
 
+/* `report A B` where B's repetitions disagree but every one of them puts
+ * the knee far below A's fit (a daemon held to a CPU quota whose rate moved
+ * between its repetitions): whichever was right, B is slower by more than
+ * the threshold, so a regression, judged by B's span and said so; the same
+ * runs the other way round a progression. Where the span reaches into the
+ * other's interval (test_diff_moved) nothing is judged. */
+static void test_diff_moved_far(void **state)
+{
+	struct results_run a, b;
+	struct report_run ra, rb;
+	struct report_diff d;
+	const struct report_diff_row *r;
+	char *t;
+
+	(void)state;
+	soft_run_at(&a, SOFT_SOFT, 1181783497276652981ULL, 1);
+	soft_run_grid(&b, SOFT_MOVED, 88172645463325252ULL, 0.1, 0.1);
+	assert_int_equal(report_run_prepare(&ra, &a), 0);
+	assert_int_equal(report_run_prepare(&rb, &b), 0);
+	assert_int_equal(report_diff_build(&d, &ra, &rb, NULL), 0);
+	r = wg_ndr_row(&d);
+	assert_non_null(r);
+	print_message("A ~%.4g (%.4g..%.4g); B moved, span %.4g..%.4g: %+.1f %% [%+.1f, %+.1f], "
+		      "verdict %s\n",
+		      r->a->fit_bps, r->a->fit_low, r->a->fit_high, r->b->moved_low,
+		      r->b->moved_high, r->ch.pct, r->ch.lo_pct, r->ch.hi_pct,
+		      change_verdict_name(r->verdict));
+	assert_true(r->changed && r->b->changed && !r->a->changed);
+	assert_true(r->by_span && r->compared);
+	assert_int_equal(r->verdict, CHANGE_REGRESSION);
+	/* the least change the span allows: its interval's end nearer 0 */
+	assert_true(r->ch.hi_pct < -10 && fabs(r->ch.pct - r->ch.hi_pct) < 1e-9);
+	assert_true(r->b->moved_high < r->a->fit_low);
+	report_diff_free(&d);
+	t = render(p_diff, &ra, &rb);
+	contains(t, "REGRESSION, B moved");
+	contains(t, "(moved: 2 knee figures whose run's repetitions disagree, judged all");
+	free(t);
+	t = render(p_diff_json, &ra, &rb);
+	contains(t, "\"judged_by\":\t\"span\"");
+	contains(t, "\"moved_within\":\t\"b\"");
+	contains(t, "\"verdict\":\t\"regression\"");
+	contains(t, "\"confidence\":\tnull");
+	contains(t, "\"bound\":\t\"at_most\"");
+	free(t);
+	assert_int_equal(report_diff_build(&d, &rb, &ra, NULL), 0);
+	r = wg_ndr_row(&d);
+	assert_true(r->by_span);
+	assert_int_equal(r->verdict, CHANGE_PROGRESSION);
+	assert_true(r->ch.lo_pct > 10 && fabs(r->ch.pct - r->ch.lo_pct) < 1e-9);
+	report_diff_free(&d);
+	report_run_release(&ra);
+	report_run_release(&rb);
+	results_free(&a);
+	results_free(&b);
+}
+
 /* Run r of the soft path under root (each its own luck, started an hour
  * apart), its knee at scale. */
 static void write_soft(const char *root, int r, double scale)
@@ -543,11 +600,17 @@ static void test_json(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_model),	     cmocka_unit_test(test_term),
-		cmocka_unit_test(test_moved),	     cmocka_unit_test(test_json),
-		cmocka_unit_test(test_outputs),	     cmocka_unit_test(test_diff),
-		cmocka_unit_test(test_diff_moved),   cmocka_unit_test(test_verdict_no_lossless),
-		cmocka_unit_test(test_trend_matrix), cmocka_unit_test(test_plot),
+		cmocka_unit_test(test_model),
+		cmocka_unit_test(test_term),
+		cmocka_unit_test(test_moved),
+		cmocka_unit_test(test_json),
+		cmocka_unit_test(test_outputs),
+		cmocka_unit_test(test_diff),
+		cmocka_unit_test(test_diff_moved),
+		cmocka_unit_test(test_diff_moved_far),
+		cmocka_unit_test(test_verdict_no_lossless),
+		cmocka_unit_test(test_trend_matrix),
+		cmocka_unit_test(test_plot),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
