@@ -102,8 +102,11 @@ struct results_trial {
 	/* ... and a daemon whose cgroup has a CPU quota (the host with the most
 	 * time throttled): the quota and the cores its process used, in cores,
 	 * and the time the kernel held it at the quota (cpu.stat) over the
-	 * measured window; quota 0: none found */
+	 * measured window; quota 0: none found. throttled_share: of the
+	 * quota's periods over that window, those the kernel throttled it in
+	 * (cpu.stat nr_throttled / nr_periods; 0: not read) */
 	double overlay_quota_cores, overlay_quota_used, overlay_throttled_s;
+	double overlay_throttled_share;
 	unsigned overlay_quota_host;
 	/* that daemon's process name, its busiest thread and that thread's
 	 * share of a core ("": not read) */

@@ -36,6 +36,10 @@ enum tcp_limit {
 
 /* A thread at this share of a core or more is a CPU limit. */
 #define TCP_LIMIT_CPU_BOUND 0.95
+/* A daemon throttled at its cgroup's quota in this share of the quota's
+ * periods or more was held by the quota more than by anything else, even
+ * where a busy machine left it little of each period. */
+#define TCP_LIMIT_QUOTA_PERIODS 0.5
 /* A machine whose cores are this busy together is a CPU limit (its idle
  * rest the gaps between threads handing packets to each other). */
 #define TCP_LIMIT_MACHINE_BOUND 0.9
@@ -131,8 +135,10 @@ struct tcp_limit_ctx {
 	const char *overlay_thread, *overlay_host;
 	const char *overlay_process; /* its process's name (comm), NULL: unknown */
 	/* a daemon's cgroup quota (cores, 0: none), the cores its process
-	 * used, the time it was held at the quota, and its host's name */
+	 * used, the time it was held at the quota, the share of the quota's
+	 * periods it was held in (0: not read), and its host's name */
 	double overlay_quota_cores, overlay_quota_used, overlay_throttled_s;
+	double overlay_throttled_share;
 	const char *overlay_quota_host;
 	/* that daemon's process name and its busiest thread's name and share
 	 * of a core (NULL: unknown) */

@@ -167,6 +167,7 @@ void results_trial_tcp_limit(const struct results_run *run, const struct results
 		.overlay_quota_cores = t->overlay_quota_cores,
 		.overlay_quota_used = t->overlay_quota_used,
 		.overlay_throttled_s = t->overlay_throttled_s,
+		.overlay_throttled_share = t->overlay_throttled_share,
 		.overlay_quota_host = qhost,
 		.overlay_process = t->overlay_process[0] ? t->overlay_process : NULL,
 		.overlay_quota_process =
@@ -465,6 +466,7 @@ static void ndr_cpu(const struct results_trial *t, struct ndr_limit_verdict *v)
 	if (t->overlay_quota_cores > 0) {
 		c.overlay_quota_cores = t->overlay_quota_cores;
 		c.overlay_throttled_s = t->overlay_throttled_s;
+		c.overlay_throttled_share = t->overlay_throttled_share;
 		snprintf(v->quota_where, sizeof(v->quota_where), "lab host %u",
 			 t->overlay_quota_host);
 	}
@@ -483,7 +485,9 @@ static void ndr_cpu(const struct results_trial *t, struct ndr_limit_verdict *v)
 		snprintf(v->overlay_process, sizeof(v->overlay_process), "%s",
 			 c.overlay_process ? c.overlay_process : "");
 	}
-	if (c.overlay_quota_cores > 0 && c.overlay_throttled_s >= 0.1 * t->duration_s) {
+	if (c.overlay_quota_cores > 0 && c.overlay_throttled_s > 0 &&
+	    (c.overlay_throttled_s >= 0.1 * t->duration_s ||
+	     c.overlay_throttled_share >= TCP_LIMIT_QUOTA_PERIODS)) {
 		v->throttled_s = c.overlay_throttled_s;
 		v->quota_cores = c.overlay_quota_cores;
 	}

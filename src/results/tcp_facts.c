@@ -40,6 +40,10 @@ static void quota(const struct hostfacts *const f[2], const char *const name[2],
 			c->overlay_quota_cores = p->cgroup.quota_cores;
 			c->overlay_quota_used = p->cores;
 			c->overlay_throttled_s = s;
+			c->overlay_throttled_share = p->cgroup.nr_periods
+							     ? (double)p->cgroup.nr_throttled /
+								       (double)p->cgroup.nr_periods
+							     : 0;
 			c->overlay_quota_host = name[e];
 			c->overlay_quota_process = p->comm;
 			c->overlay_quota_thread = p->busiest[0] ? p->busiest : NULL;

@@ -45,12 +45,15 @@ bool tcp_limit_overlay_bound(const struct tcp_limit_ctx *c, struct tcp_limit_ver
 	char who[96];
 
 	/* a daemon held at its cgroup's CPU quota (the kernel throttled it,
-	 * and it used 90 % of the quota or was throttled a tenth of the test:
-	 * a machine busy with more than the lab starves it below its quota
-	 * too) holds the path as a full core does */
+	 * and it used 90 % of the quota, was throttled a tenth of the test or
+	 * in half the quota's periods: a machine busy with more than the lab
+	 * starves it below its quota too, and a daemon that reaches its quota
+	 * late in a period is held only for the rest of it) holds the path as
+	 * a full core does */
 	if (c->overlay_quota_cores > 0 && c->overlay_throttled_s > 0 &&
 	    (c->overlay_quota_used >= 0.9 * c->overlay_quota_cores ||
-	     (c->duration_s > 0 && c->overlay_throttled_s >= 0.1 * c->duration_s))) {
+	     (c->duration_s > 0 && c->overlay_throttled_s >= 0.1 * c->duration_s) ||
+	     c->overlay_throttled_share >= TCP_LIMIT_QUOTA_PERIODS)) {
 		v->limit = TCP_LIMIT_OVERLAY_CPU;
 		snprintf(v->evidence, sizeof(v->evidence),
 			 "the overlay's daemon on %s was held at its cgroup's CPU quota%s: %.2f of "

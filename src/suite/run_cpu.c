@@ -242,6 +242,11 @@ static void quota_of(const struct run_cpu *rc, struct results_trial *t)
 			continue;
 		t->overlay_quota_cores = b->quota_cores;
 		t->overlay_throttled_s = thr;
+		t->overlay_throttled_share =
+			b->nr_periods > a->nr_periods && b->nr_throttled >= a->nr_throttled
+				? (double)(b->nr_throttled - a->nr_throttled) /
+					  (double)(b->nr_periods - a->nr_periods)
+				: 0;
 		t->overlay_quota_used = cgroup_cores(rc, b->path);
 		t->overlay_quota_host = p->host;
 		snprintf(t->overlay_quota_process, sizeof(t->overlay_quota_process), "%s", p->comm);

@@ -289,6 +289,14 @@ static void test_overlay_and_machine(void **state)
 	c.overlay_throttled_s = 0.1;
 	tcp_limit_judge(&r.tcp, &c, &v);
 	assert_int_equal(v.limit, TCP_LIMIT_NETWORK_RATE);
+	/* ... or throttled in half the quota's periods, however briefly each
+	 * (a busy machine left it little of each period before the quota) */
+	c.overlay_throttled_share = 0.6;
+	tcp_limit_judge(&r.tcp, &c, &v);
+	assert_int_equal(v.limit, TCP_LIMIT_OVERLAY_CPU);
+	c.overlay_throttled_share = 0.2;
+	tcp_limit_judge(&r.tcp, &c, &v);
+	assert_int_equal(v.limit, TCP_LIMIT_NETWORK_RATE);
 	/* and -b reached is the application */
 	base(&r, 50.32e6);
 	tcp_limit_judge(&r.tcp,
