@@ -332,18 +332,22 @@ if [ -w "$CG/cgroup.procs" ]; then
 			{ cat "$OUT/q$h.err"; fail "quota run (host $h) exited non-zero"; }
 		wait $CG_MOVER || fail "the daemon of host $h was never moved into $q"
 		t1=$(awk '$1 == "throttled_time" {print $2}' "$q/cpu.stat")
-		grep -q "overlay, 1 stream: overlay CPU (1 of 1): the overlay's daemon on lab host $h was held at its cgroup's CPU quota" "$OUT/q$h.out" ||
-			fail "quota on host $h: $(grep -A1 'overlay, 1 stream' "$OUT/q$h.out")"
-		ok "a 20 % quota on host $h's daemon: overlay CPU on lab host $h"
 		python3 - "$OUT"/q$h/*/run.json $((t1 - t0)) $h >"$OUT/q$h.check" <<'PY'
 import json, sys
 t = [t for t in json.load(open(sys.argv[1]))["trials"] if t["kind"] == "tcp"][0]
 whole = int(sys.argv[2]) / 1e9
-print(int(t["overlay_quota_host"] == int(sys.argv[3]) and t["overlay_quota_cores"] == 0.2
-          and 0 < t["overlay_throttled_s"] <= whole and t["overlay_quota_used"] <= 0.2 * 1.1),
-      "throttled", t["overlay_throttled_s"], "s of the cgroup's", whole, "s; used",
-      t["overlay_quota_used"], "of", t["overlay_quota_cores"], "cores")
+g = lambda k: t.get(k, 0)
+print(int(g("overlay_quota_host") == int(sys.argv[3]) and g("overlay_quota_cores") == 0.2
+          and 0 < g("overlay_throttled_s") <= whole and g("overlay_quota_used") <= 0.2 * 1.1
+          and 0 < g("overlay_throttled_share") <= 1),
+      "throttled", g("overlay_throttled_s"), "s of the cgroup's", whole, "s, in",
+      g("overlay_throttled_share"), "of the periods; used",
+      g("overlay_quota_used"), "of", g("overlay_quota_cores"), "cores; trial",
+      g("duration_s"), "s")
 PY
+		grep -q "overlay, 1 stream: overlay CPU (1 of 1): the overlay's daemon on lab host $h was held at its cgroup's CPU quota" "$OUT/q$h.out" ||
+			fail "quota on host $h: $(grep -A1 'overlay, 1 stream' "$OUT/q$h.out"); $(cut -d' ' -f2- "$OUT/q$h.check")"
+		ok "a 20 % quota on host $h's daemon: overlay CPU on lab host $h"
 		[ "$(cut -d' ' -f1 "$OUT/q$h.check")" = 1 ] || fail "quota figures, host $h: $(cat "$OUT/q$h.check")"
 		ok "host $h: $(cut -d' ' -f2- "$OUT/q$h.check")"
 	done
