@@ -17,10 +17,10 @@ RANDOM=${FAULT_SEED:-7}
 TAG="ovlperf-fault-int-$$"
 OUT=$(mktemp -d /tmp/ovlperf-fault-int.XXXXXX)
 on_exit "rm -rf '$OUT'"
+claim_lab $LAB
 on_exit "\"$OVLPERF\" lab down $LAB"
 RUNPID=
 on_exit '[ -n "$RUNPID" ] && kill -KILL $RUNPID'
-claim_lab $LAB
 "$OVLPERF" lab down $LAB >/dev/null 2>&1 || true
 sed -e "s/^name = ru$/name = $LAB/" tests/netns/tiny.ini >"$OUT/s.ini"
 grep -q "^name = $LAB$" "$OUT/s.ini" || fail "tiny.ini has no 'name = ru' in [lab] to replace"

@@ -40,8 +40,8 @@ source "$(dirname "$0")/lib.sh"
 need_wg_cpu_cgroup
 OUT=$(mktemp -d /tmp/ovlperf-ftkh-XXXXXX)
 on_exit "[ -n \"${FTKH_KEEP:-}\" ] || rm -rf '$OUT'"
-on_exit "\"$OVLPERF\" lab down ftkh >/dev/null 2>&1"
 claim_lab ftkh
+on_exit "\"$OVLPERF\" lab down ftkh >/dev/null 2>&1"
 "$OVLPERF" lab down ftkh >/dev/null 2>&1 || true
 HERE=$(cd "$(dirname "$0")" && pwd)
 

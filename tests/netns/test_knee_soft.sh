@@ -40,8 +40,8 @@ source "$(dirname "$0")/lib.sh"
 
 OUT=$(mktemp -d /tmp/ovlperf-knee-soft.XXXXXX)
 on_exit "rm -rf '$OUT'"
-on_exit "\"$OVLPERF\" lab down ksf"
 claim_lab ksf
+on_exit "\"$OVLPERF\" lab down ksf"
 "$OVLPERF" lab down ksf >/dev/null 2>&1 || true
 
 printf '%s\n' "[scenario]" "name = knee-soft" "repetitions = 2" "duration = 1s" \
