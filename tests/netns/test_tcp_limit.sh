@@ -337,19 +337,33 @@ import json, sys
 t = [t for t in json.load(open(sys.argv[1]))["trials"] if t["kind"] == "tcp"][0]
 whole = int(sys.argv[2]) / 1e9
 g = lambda k: t.get(k, 0)
+# held: the quota held the daemon by the verdict's own rule (tcp_limit.h)
+held = (g("overlay_quota_used") >= 0.9 * 0.2 or g("overlay_throttled_s") >= 0.1 * g("duration_s")
+        or g("overlay_throttled_share") >= 0.5)
 print(int(g("overlay_quota_host") == int(sys.argv[3]) and g("overlay_quota_cores") == 0.2
-          and 0 < g("overlay_throttled_s") <= whole and g("overlay_quota_used") <= 0.2 * 1.1
-          and 0 < g("overlay_throttled_share") <= 1),
-      "throttled", g("overlay_throttled_s"), "s of the cgroup's", whole, "s, in",
+          and 0 <= g("overlay_throttled_s") <= whole and g("overlay_quota_used") <= 0.2 * 1.1
+          and 0 <= g("overlay_throttled_share") <= 1 and (g("overlay_throttled_s") > 0 or not held)),
+      int(held), "throttled", g("overlay_throttled_s"), "s of the cgroup's", whole, "s, in",
       g("overlay_throttled_share"), "of the periods; used",
       g("overlay_quota_used"), "of", g("overlay_quota_cores"), "cores; trial",
       g("duration_s"), "s")
 PY
-		grep -q "overlay, 1 stream: overlay CPU (1 of 1): the overlay's daemon on lab host $h was held at its cgroup's CPU quota" "$OUT/q$h.out" ||
-			fail "quota on host $h: $(grep -A1 'overlay, 1 stream' "$OUT/q$h.out"); $(cut -d' ' -f2- "$OUT/q$h.check")"
-		ok "a 20 % quota on host $h's daemon: overlay CPU on lab host $h"
+		figs=$(cut -d' ' -f3- "$OUT/q$h.check")
+		if [ "$(cut -d' ' -f2 "$OUT/q$h.check")" = 1 ]; then
+			grep -q "overlay, 1 stream: overlay CPU (1 of 1): the overlay's daemon on lab host $h was held at its cgroup's CPU quota" "$OUT/q$h.out" ||
+				fail "quota on host $h: $(grep -A1 'overlay, 1 stream' "$OUT/q$h.out"); $figs"
+			ok "a 20 % quota on host $h's daemon: overlay CPU on lab host $h"
+		else
+			# other work on the machine starved the whole path below the
+			# quota (a fresh-clone CI: the daemon at 6.6 % of a core,
+			# throttled in 14 % of the periods, the test's threads at 1 %,
+			# the cores 114 % busy): then the machine is the verdict
+			grep -Eq "overlay, 1 stream: machine CPU \(1 of 1\): the machine's [0-9]+ cores were (9[0-9]|[1-9][0-9]{2,}) % busy" "$OUT/q$h.out" ||
+				fail "quota on host $h, not reached: $(grep -A1 'overlay, 1 stream' "$OUT/q$h.out"); $figs"
+			ok "a 20 % quota on host $h's daemon, not reached with the machine busy: machine CPU ($figs)"
+		fi
 		[ "$(cut -d' ' -f1 "$OUT/q$h.check")" = 1 ] || fail "quota figures, host $h: $(cat "$OUT/q$h.check")"
-		ok "host $h: $(cut -d' ' -f2- "$OUT/q$h.check")"
+		ok "host $h: $figs"
 	done
 else
 	echo "# no writable cgroup v1 cpu controller: the quota case is not run"
