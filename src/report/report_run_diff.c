@@ -334,6 +334,16 @@ static double busy_cores(const struct report_run *rr, const struct results_figur
 	return n ? results_stat_of(v, n).median : 0;
 }
 
+/* A found figure and its repetitions' range. */
+static void found_range(const struct results_figure *x, double *v, double *lo, double *hi)
+{
+	*v = *lo = *hi = x->value;
+	for (size_t i = 0; i < x->n; i++) {
+		*lo = fmin(*lo, x->v[i]);
+		*hi = fmax(*hi, x->v[i]);
+	}
+}
+
 /* A figure as an estimate with its interval: a fit's own (taken as
  * KNEE_FIT_Z standard errors), else its value and its repetitions'
  * range (a sharp knee found: each repetition where the path's rate is,
@@ -346,11 +356,7 @@ static void estimate(const struct results_figure *x, double *v, double *lo, doub
 		*hi = x->fit_high;
 		return;
 	}
-	*v = *lo = *hi = x->value;
-	for (size_t i = 0; i < x->n; i++) {
-		*lo = fmin(*lo, x->v[i]);
-		*hi = fmax(*hi, x->v[i]);
-	}
+	found_range(x, v, lo, hi);
 }
 
 /* Where a figure's knee is: a moved run's span (results_figure.moved_low,
@@ -368,11 +374,7 @@ static void span(const struct results_figure *x, double *v, double *lo, double *
 		estimate(x, v, lo, hi);
 		return;
 	}
-	*v = *lo = *hi = x->value;
-	for (size_t i = 0; i < x->n; i++) {
-		*lo = fmin(*lo, x->v[i]);
-		*hi = fmax(*hi, x->v[i]);
-	}
+	found_range(x, v, lo, hi);
 	if (x->bound == OVERHEAD_AT_LEAST || x->bound == OVERHEAD_UNKNOWN)
 		*hi = INFINITY;
 	if (x->bound == OVERHEAD_AT_MOST || x->bound == OVERHEAD_UNKNOWN)
