@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/sock_diag.h>
 #include <netinet/in.h>
 #include <netinet/udp.h>
 #include <string.h>
@@ -109,6 +110,26 @@ uint16_t underlay_port(int fd)
 		return 0;
 	/* Same port offset in sin and sin6. */
 	return ntohs(((struct sockaddr_in *)&got)->sin_port);
+}
+
+static uint64_t rx_queued(int fd)
+{
+	uint32_t mi[SK_MEMINFO_VARS] = { 0 };
+	socklen_t l = sizeof(mi);
+
+	if (fd < 0 || getsockopt(fd, SOL_SOCKET, SO_MEMINFO, mi, &l) < 0 ||
+	    l <= SK_MEMINFO_RMEM_ALLOC * sizeof(mi[0]))
+		return 0;
+	return mi[SK_MEMINFO_RMEM_ALLOC];
+}
+
+uint64_t underlay_rx_queued(const struct underlay_socks *s)
+{
+	uint64_t sum = 0;
+
+	for (int i = 0; i < 2; i++)
+		sum += rx_queued(s->fd[i]) + rx_queued(s->txfd[i]);
+	return sum;
 }
 
 /* Worker k's own sending socket: the listening address, an ephemeral port

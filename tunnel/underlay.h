@@ -58,6 +58,10 @@ static inline int underlay_tx_sock_for(const struct underlay_socks *s, int famil
 
 /* The local port of fd, 0 if unknown. */
 uint16_t underlay_port(int fd);
+/* What waits unread in s's receive queues, in the kernel's accounting
+ * (SO_MEMINFO's rmem_alloc, /proc/net/udp's rx_queue): 0 when every one
+ * is empty. A test reads the daemon's counters once this is 0. */
+uint64_t underlay_rx_queued(const struct underlay_socks *s);
 
 socklen_t underlay_sockaddr_len(const struct sockaddr_storage *ss);
 

@@ -107,6 +107,9 @@ void load_tunnel_add_traffic(const char *reply, size_t len, struct load_tunnel_t
 		t->rx_datagrams += v;
 	if (line_value(reply, len, "counter.udp_rx_bytes", &v))
 		t->rx_bytes += v;
+	if (line_value(reply, len, "queue.rx_unread_bytes", &v))
+		t->rx_unread_bytes += v;
+	t->drops += load_tunnel_sum_drops(reply, len);
 	if (ver && !t->ip_version)
 		t->ip_version = ver;
 }
@@ -153,10 +156,10 @@ int load_tunnel_read(uint64_t *drops, struct load_tunnel_traffic *t, unsigned *n
 		n = control_request(path, "show", reply, CONTROL_REPLY_MAX, TUNNEL_REQUEST_MS);
 		if (n < 0)
 			continue;
-		*drops += load_tunnel_sum_drops(reply, (size_t)n);
 		load_tunnel_add_traffic(reply, (size_t)n, t);
 		(*ndev)++;
 	}
+	*drops = t->drops;
 	free(reply);
 	return 0;
 }

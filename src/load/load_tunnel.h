@@ -29,9 +29,15 @@ uint64_t load_tunnel_sum_drops(const char *reply, size_t len);
 struct load_tunnel_traffic {
 	uint64_t tx_datagrams, tx_bytes, rx_datagrams, rx_bytes;
 	unsigned ip_version;
+	/* what waits unread in the daemons' underlay sockets
+	 * ("queue.rx_unread_bytes"): datagrams whose drops are not counted
+	 * yet; 0 from a daemon that does not say */
+	uint64_t rx_unread_bytes;
+	/* sum of every drop.* (load_tunnel_sum_drops) */
+	uint64_t drops;
 };
 
-/* Adds one "show" reply's counters into *t. */
+/* Adds one "show" reply's counters (its drops among them) into *t. */
 void load_tunnel_add_traffic(const char *reply, size_t len, struct load_tunnel_traffic *t);
 /* Whether a daemon of this namespace runs the interface ifname: a test
  * whose datagrams leave by it crosses the built-in overlay. */
