@@ -106,8 +106,9 @@ const char *overhead_figure_bound_name(enum overhead_bound b);
 /* The figure a knee search stands for (pdr: the PDR, else the NDR), as
  * its headline says (enum results_head): on a soft knee the fit (EXACT,
  * its interval as the stat's min and max); else the rate achieved at its
- * lower bound (AT_LEAST when only a lower bound), or, when it lost even at
- * the search's minimum rate, that upper bound (AT_MOST). The stat behind
+ * lower bound (AT_LEAST when only a lower bound), or, when it lost at every
+ * rate it tried (down to the search's minimum, or cut before it), the
+ * least rate it lost at (AT_MOST). The stat behind
  * it goes to *stat. False: no figure (none found, or the path changed
  * between repetitions). */
 bool overhead_knee_figure(const struct results_knee_point *p, bool pdr,

@@ -207,7 +207,7 @@ static void knee_value(char *buf, size_t len, const struct results_stat *s, bool
 	char v[40];
 
 	if (!s->n) {
-		if (!strcmp(outcome, "below-min") && upper->n) {
+		if (upper->n) {
 			short_rate(v, sizeof(v), upper->median, 3);
 			snprintf(buf, len, "< %s", v);
 		} else {
@@ -523,8 +523,8 @@ static void bounds(char *buf, size_t len, const struct results_stat *s,
 	}
 	if (s->n && !lower_bound)
 		snprintf(buf, len, "%s..%s%s%s%s", lo, hi, tg[0] ? " (" : "", tg, tg[0] ? ")" : "");
-	else if (!strcmp(outcome, "below-min"))
-		snprintf(buf, len, "< %s (below-min)", hi);
+	else if (!s->n && upper->n)
+		snprintf(buf, len, "< %s (%s)", hi, outcome[0] ? outcome : "below-min");
 	else if (s->n)
 		snprintf(buf, len, ">= %s (%s%s%s)", lo, outcome, tg[0] ? "; " : "", tg);
 	else

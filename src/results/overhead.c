@@ -153,7 +153,10 @@ bool overhead_knee_figure(const struct results_knee_point *p, bool pdr,
 									 : OVERHEAD_EXACT;
 		return true;
 	}
-	if (up->n && !strcmp(pdr ? p->pdr_outcome : p->ndr_outcome, "below-min")) {
+	/* lost at every rate it tried: below the least of them, whether the
+	 * search got down to its minimum (below-min) or not (cut by its
+	 * trials or time, or a sender short of the rate it lost at) */
+	if (up->n) {
 		*stat = up;
 		*bound = OVERHEAD_AT_MOST;
 		return true;

@@ -299,7 +299,8 @@ static void test_diff_busy_machine(void **state)
 }
 
 /* `ovlperf report A B`: a lower bound is no exact difference, a knee below
- * the search's minimum is a figure (not "only in A"), and runs that differ
+ * the search's minimum, or lost at every rate a cut search tried, is a
+ * figure (not "only in A"), and runs that differ
  * in what they measured are flagged. */
 static void test_diff_bounds(void **state)
 {
@@ -339,6 +340,17 @@ static void test_diff_bounds(void **state)
 	free(t);
 	t = render(p_md, &rb, NULL);
 	contains(t, "| overlay | UDP PDR | 1400 bytes | 840.0 Mbit/s | <= 1.0 Mbit/s | <= 0.001 |");
+	free(t);
+	/* a search that lost at every rate it tried but was cut before its
+	 * minimum (its trials or time spent): the least rate it lost at
+	 * bounds it all the same */
+	report_run_release(&rb);
+	snprintf(b.knees[1].pdr_outcome, sizeof(b.knees[1].pdr_outcome), "unfinished");
+	assert_int_equal(report_run_prepare(&rb, &b), 0);
+	t = render(p_diff, &ra, &rb);
+	contains(t, "UDP PDR                overlay        1400 B      220 Mbit/s    <= 1 Mbit/s "
+		    "<= -219 Mbit/s <= -99.5%");
+	assert_null(strstr(t, "only in A"));
 	free(t);
 	report_run_release(&ra);
 	report_run_release(&rb);
