@@ -12,7 +12,9 @@ against the rate offered):
     it within 1 %; or, when the search ended generator-limited, a rate a
     trial short of its target did send (RFC 9971's search credits what was
     sent without loss below the generator's limit): then that trial's sent
-    rate is the bound within 1 %, and at least one offered rate was reached;
+    rate is the bound within 1 %, and at least one offered rate was reached,
+    or, where none was, the sent rate stayed flat while the offered rate
+    fell (the machine's limit: machine_bound());
   - every rate offered below it was reached within 1 % by at least one of
     its trials (a trial the sender fell short in is repeated once; one of
     the two must make it).
@@ -53,6 +55,20 @@ def searches_of(doc):
                k.get("ndr_outcome"))
 
 
+def machine_bound(trials):
+    """A sender short of every offered rate because the machine cannot send
+    faster, not because its pacer runs slow: over offered rates that span at
+    least 10 %, the sent rates span less than half as much (a pacer short by
+    a share sends that share less of every rate, so its sent rates span as
+    much as the offered ones)."""
+    short = [(o, s) for o, s in trials if s < o * REACHED and s > 0]
+    if len(short) < 2:
+        return False
+    offered = max(o for o, _ in short) / min(o for o, _ in short) - 1
+    sent = max(s for _, s in short) / min(s for _, s in short) - 1
+    return offered >= 0.10 and sent < offered / 2
+
+
 def check(name, lower, trials, outcome):
     """The reasons this search fails the check (none: it passes)."""
     if not trials:
@@ -63,9 +79,13 @@ def check(name, lower, trials, outcome):
     at = [s / o for o, s in trials if o == lower]
     credited = [s for o, s in trials if s < o * REACHED and abs(s / lower - 1) <= 1 - REACHED]
     reached = [o for o, s in trials if s >= o * REACHED]
-    if not at and outcome == "generator-limit" and credited and reached:
+    if not at and outcome == "generator-limit" and credited and (reached or
+                                                                  machine_bound(trials)):
         print("%s: the NDR %.3f Mbit/s is what a short sender sent without loss, credited "
-              "by the search (generator-limit)" % (name, lower / 1e6))
+              "by the search (generator-limit)%s" %
+              (name, lower / 1e6, "" if reached else
+               "; no offered rate was reached, but the sent rate stayed flat while "
+               "the offered rate fell: the machine's limit, not the pacer's"))
         at = [1.0]
     if not at:
         why.append("%s: the NDR %.3f Mbit/s was never offered: credited at what a sender "

@@ -44,8 +44,12 @@ print("outcome", ndr["outcome"], pdr["outcome"])
 print("search", k["trials"], "trials", k["loads"], "loads", k["trial_s"], "s of trials")
 lo = ndr["lower_target_bps"]
 print("ndr", lo, "knee", round(knee))
-# a sender held off the CPU ends at its own limit: then only "not above"
-gen = ndr["outcome"] == "generator-limit"
+# a sender held off the CPU ends at its own limit, or unfinished at a rate
+# it fell short at again and again (a slow stretch here: 12 trials in a
+# row short at 46.7-47.7 Mbit/s, the search unfinished at 46.5, 2.2 %
+# under the knee): then only "not above"
+short = [p for p in d["points"] if p["generator_limited"]]
+gen = ndr["outcome"] == "generator-limit" or (ndr["outcome"] == "unfinished" and bool(short))
 # What a lossless 1 s trial can pass, by the method's own tolerances: the
 # tbf's bucket (lab_plan_tbf_burst: 1 ms of the rate or 4 frames) on top
 # of the rate, a receive rate up to the width (1 %) short of the sent one
@@ -59,7 +63,6 @@ print("ndr_within", int(lo is not None and lo <= hi and (gen or lo >= knee * 0.9
 # A sender that fell short of its rate (a loaded machine: the CI runs the
 # ASan build beside other layers) may end the search at a rate it failed
 # twice: "unfinished", said so; then the bounds it has must still hold.
-short = [p for p in d["points"] if p["generator_limited"]]
 for p in d["points"]:
     print("trial", p["target_bps"], p["verdict"], "short" if p["generator_limited"] else "",
           p.get("error", ""))
