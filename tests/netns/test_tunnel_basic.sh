@@ -4,7 +4,8 @@
 # addresses), a TCP transfer checked by SHA-256 and UDP bursts checked byte
 # by byte (with TUN offloads, the default, or TU_EXTRA="offload = off"),
 # no plaintext on the veth,
-# keys hidden in `tunnel show`, SIGINT removes the device, config errors
+# keys hidden in `tunnel show`, what waits unread in the daemon's socket
+# against the kernel's count, SIGINT removes the device, config errors
 # name file, line and key. TU_LAB names its lab (tu): a script that runs
 # this one beside it in the lanes gives its own.
 . "$(dirname "$0")/lib.sh"
@@ -129,6 +130,48 @@ same_counts "$A" queue.tx_hold_samples counter.tun_rx_packets "TX hold samples o
 same_counts "$B" queue.rx_hold_samples counter.udp_rx_datagrams "RX hold samples on B = datagrams B received"
 expect_ge "largest RX hold on B (us)" "$(tu_show "$B" ovl0 queue.rx_hold_max_us)" 1
 expect_ge "TX hold p99 bucket on A (us)" "$(tu_show "$A" ovl0 queue.tx_hold_p99_le_us)" 1
+
+# What waits unread in B's underlay sockets (queue.rx_unread_bytes), as
+# the kernel counts it (/proc/net/udp's rx_queue): B's receiving threads
+# held to 1 % of a core (a cgroup v1 quota on those threads alone) while A
+# sends 4000 datagrams of junk to B's port. Once A stopped the queue only
+# shrinks, so `tunnel show`'s figure lies between the kernel's read before
+# it (every UDP socket of B) and after it (the port's).
+CGQ=/sys/fs/cgroup/cpu
+if [ -w "$CGQ/tasks" ]; then
+	q=$CGQ/ovlperf-tu-$$
+	mkdir "$q"
+	on_exit "for t in \$(cat $q/tasks 2>/dev/null); do echo \$t >$CGQ/tasks; done; rmdir $q"
+	echo 100000 >"$q/cpu.cfs_period_us"
+	echo 1000 >"$q/cpu.cfs_quota_us"
+	pid=$(tu_show "$B" ovl0 pid)
+	for t in /proc/"$pid"/task/*; do
+		[[ "$(cat "$t/comm")" == ovl-rx* ]] && echo "${t##*/}" >"$q/tasks"
+	done
+	[ -n "$(cat "$q/tasks")" ] || fail "no ovl-rx thread of B's daemon ($pid) found"
+	in_a python3 -c "import socket; s=socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+for i in range(4000): s.sendto(b'x' * 200, ('198.18.0.2', 51900))"
+	# rx_queue summed over B's UDP sockets: all of them, or the port's
+	udpq() { ip netns exec "$B" python3 -c 'import sys
+p = sys.argv[1:] and int(sys.argv[1])
+print(sum(int(f[4].split(":")[1], 16) for t in ("udp", "udp6")
+          for f in (l.split() for l in open("/proc/net/" + t).readlines()[1:])
+          if not p or int(f[1].split(":")[-1], 16) == p))' "$@"; }
+	before=$(udpq)
+	shown=$(tu_show "$B" ovl0 queue.rx_unread_bytes)
+	after=$(udpq 51900)
+	echo "# B's underlay sockets: $before bytes unread before, $shown shown, $after after"
+	expect_ge "unread in B's sockets while its receiver is held (the kernel's rx_queue)" "$before" 1
+	[ "$shown" -le "$before" ] && [ "$shown" -ge "$after" ] ||
+		fail "queue.rx_unread_bytes $shown outside the kernel's $before (before) .. $after (after)"
+	ok "queue.rx_unread_bytes $shown within the kernel's $before .. $after"
+	for t in $(cat "$q/tasks"); do echo "$t" >"$CGQ/tasks"; done
+	# released, B's daemon reads its queue empty
+	for i in $(seq 100); do [ "$(tu_show "$B" ovl0 queue.rx_unread_bytes)" = 0 ] && break; sleep 0.1; done
+	expect_eq "queue.rx_unread_bytes once B's receiver runs again" "$(tu_show "$B" ovl0 queue.rx_unread_bytes)" 0
+else
+	ok "skipped: no writable cgroup v1 cpu controller at $CGQ for the unread queue's check"
+fi
 
 # A known payload crosses the overlay; it must show on the TUN, never on the veth.
 marker=OVLPERF-PLAINTEXT-MARKER-7f3a9c
