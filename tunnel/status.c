@@ -123,14 +123,14 @@ static void put_delay(struct out *o, const char *samples, const char *name,
 static void put_queue(struct out *o, struct device *dev)
 {
 	const struct config *cfg = dev->cfg;
-	uint64_t unread = 0;
+	unsigned waiting = 0;
 
 	for (unsigned k = 0; k < dev->nworkers; k++)
-		unread += underlay_rx_queued(&dev->workers[k].sock);
+		waiting += underlay_rx_waiting(&dev->workers[k].sock);
 
 	put(o, "queue.rx_target_us=%u\nqueue.rx_interval_us=%u\nqueue.rx_limit_us=%u\n",
 	    cfg->queue_target_us, cfg->queue_interval_us, cfg->queue_limit_us);
-	put(o, "queue.rx_unread_bytes=%" PRIu64 "\n", unread);
+	put(o, "queue.rx_waiting_sockets=%u\n", waiting);
 	put_delay(o, "queue.rx_samples", "queue.rx_delay", &dev->rxq);
 	put_delay(o, "queue.rx_hold_samples", "queue.rx_hold", &dev->rx_hold);
 	put_delay(o, "queue.tx_hold_samples", "queue.tx_hold", &dev->tx_hold);

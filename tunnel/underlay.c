@@ -5,7 +5,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <linux/sock_diag.h>
 #include <netinet/in.h>
 #include <netinet/udp.h>
 #include <string.h>
@@ -112,24 +111,18 @@ uint16_t underlay_port(int fd)
 	return ntohs(((struct sockaddr_in *)&got)->sin_port);
 }
 
-static uint64_t rx_queued(int fd)
+static bool rx_waiting(int fd)
 {
-	uint32_t mi[SK_MEMINFO_VARS] = { 0 };
-	socklen_t l = sizeof(mi);
-
-	if (fd < 0 || getsockopt(fd, SOL_SOCKET, SO_MEMINFO, mi, &l) < 0 ||
-	    l <= SK_MEMINFO_RMEM_ALLOC * sizeof(mi[0]))
-		return 0;
-	return mi[SK_MEMINFO_RMEM_ALLOC];
+	return fd >= 0 && recv(fd, NULL, 0, MSG_PEEK | MSG_DONTWAIT | MSG_TRUNC) >= 0;
 }
 
-uint64_t underlay_rx_queued(const struct underlay_socks *s)
+unsigned underlay_rx_waiting(const struct underlay_socks *s)
 {
-	uint64_t sum = 0;
+	unsigned n = 0;
 
 	for (int i = 0; i < 2; i++)
-		sum += rx_queued(s->fd[i]) + rx_queued(s->txfd[i]);
-	return sum;
+		n += rx_waiting(s->fd[i]) + rx_waiting(s->txfd[i]);
+	return n;
 }
 
 /* Worker k's own sending socket: the listening address, an ephemeral port

@@ -58,10 +58,12 @@ static inline int underlay_tx_sock_for(const struct underlay_socks *s, int famil
 
 /* The local port of fd, 0 if unknown. */
 uint16_t underlay_port(int fd);
-/* What waits unread in s's receive queues, in the kernel's accounting
- * (SO_MEMINFO's rmem_alloc, /proc/net/udp's rx_queue): 0 when every one
- * is empty. A test reads the daemon's counters once this is 0. */
-uint64_t underlay_rx_queued(const struct underlay_socks *s);
+/* How many of s's sockets have a datagram waiting unread (a peek, which
+ * takes nothing): 0 when every receive queue is empty. A test reads the
+ * daemon's counters once this is 0. (SO_MEMINFO's rmem_alloc would not
+ * do: it keeps what UDP frees in batches after the reads, /proc/net/udp's
+ * rx_queue less that deficit.) */
+unsigned underlay_rx_waiting(const struct underlay_socks *s);
 
 socklen_t underlay_sockaddr_len(const struct sockaddr_storage *ss);
 

@@ -31,7 +31,8 @@ static uint64_t delta(uint64_t before, uint64_t after)
  * wrote last may still wait in the TUN queue when the streams end, and one
  * it received in the daemon's underlay socket, its drop not counted yet
  * (a daemon that a busy machine left waiting). Read again while a daemon
- * has datagrams unread or its counters moved since the last read,
+ * has a socket with a datagram unread or its counters moved since the last
+ * read,
  * TUNNEL_SETTLE_NS apart, at most TUNNEL_SETTLE_TRIES times. */
 #define TUNNEL_SETTLE_NS    (20 * NSEC_PER_MSEC)
 #define TUNNEL_SETTLE_TRIES 50
@@ -50,7 +51,7 @@ static int tunnel_settled(uint64_t *drops, struct load_tunnel_traffic *t, unsign
 		prev = *t;
 		clock_sleep_until_ns(clock_now_ns() + TUNNEL_SETTLE_NS);
 		rc = load_tunnel_read(drops, t, ndev);
-		if (!tunnel_moved(&prev, t) && !t->rx_unread_bytes)
+		if (!tunnel_moved(&prev, t) && !t->rx_waiting)
 			break;
 	}
 	return rc;

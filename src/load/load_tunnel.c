@@ -107,8 +107,8 @@ void load_tunnel_add_traffic(const char *reply, size_t len, struct load_tunnel_t
 		t->rx_datagrams += v;
 	if (line_value(reply, len, "counter.udp_rx_bytes", &v))
 		t->rx_bytes += v;
-	if (line_value(reply, len, "queue.rx_unread_bytes", &v))
-		t->rx_unread_bytes += v;
+	if (line_value(reply, len, "queue.rx_waiting_sockets", &v))
+		t->rx_waiting += (unsigned)v;
 	t->drops += load_tunnel_sum_drops(reply, len);
 	if (ver && !t->ip_version)
 		t->ip_version = ver;

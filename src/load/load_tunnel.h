@@ -29,10 +29,10 @@ uint64_t load_tunnel_sum_drops(const char *reply, size_t len);
 struct load_tunnel_traffic {
 	uint64_t tx_datagrams, tx_bytes, rx_datagrams, rx_bytes;
 	unsigned ip_version;
-	/* what waits unread in the daemons' underlay sockets
-	 * ("queue.rx_unread_bytes"): datagrams whose drops are not counted
-	 * yet; 0 from a daemon that does not say */
-	uint64_t rx_unread_bytes;
+	/* how many of the daemons' underlay sockets hold a datagram unread
+	 * ("queue.rx_waiting_sockets"): one whose drop is not counted yet;
+	 * 0 from a daemon that does not say */
+	unsigned rx_waiting;
 	/* sum of every drop.* (load_tunnel_sum_drops) */
 	uint64_t drops;
 };

@@ -242,7 +242,7 @@ static void test_tunnel_traffic(void **state)
 	static const char v4[] = "interface=ovp0\ncounter.udp_tx_datagrams=10\n"
 				 "counter.udp_tx_bytes=960\ncounter.udp_rx_datagrams=3\n"
 				 "counter.udp_rx_bytes=2x\nxcounter.udp_tx_bytes=5\n"
-				 "queue.rx_unread_bytes=1536\ndrop.decrypt=2\n"
+				 "queue.rx_waiting_sockets=2\ndrop.decrypt=2\n"
 				 "peer=abc\nendpoint=198.18.0.2:51820\n";
 	static const char v6[] = "interface=ovp1\ncounter.udp_tx_datagrams=1\n"
 				 "counter.udp_tx_bytes=96\npeer=abc\nendpoint=[2001:2::2]:51820\n";
@@ -256,11 +256,11 @@ static void test_tunnel_traffic(void **state)
 	assert_int_equal(t.rx_datagrams, 3);
 	assert_int_equal(t.rx_bytes, 0); /* "2x" is no number */
 	assert_int_equal(t.ip_version, 4);
-	assert_int_equal(t.rx_unread_bytes, 1536);
+	assert_int_equal(t.rx_waiting, 2);
 	assert_int_equal(t.drops, 2);
 	load_tunnel_add_traffic(v6, strlen(v6), &t);
 	assert_int_equal(t.tx_datagrams, 11);
-	assert_int_equal(t.rx_unread_bytes, 1536); /* a daemon that does not say: none */
+	assert_int_equal(t.rx_waiting, 2); /* a daemon that does not say: none */
 	assert_int_equal(t.tx_bytes, 1056);
 	assert_int_equal(t.ip_version, 4); /* the first daemon's */
 	memset(&t, 0, sizeof(t));
