@@ -14,7 +14,8 @@
 #     end-of-test markers the full socket refused (at most 3);
 #   the built-in overlay's daemon dropping corrupted packets: every loss in
 #     the tunnel, equal to its drops (ovlperf tunnel show: drop.*, decrypt
-#     among them; a daemon beside other work drops more than those).
+#     among them; a daemon beside other work drops more than those), none
+#     in the network but what the daemon dropped after ovlperf read it.
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/engine_lib.sh"
 
@@ -237,8 +238,17 @@ pyv "$WORK/tunnel.json" 'd["udp"]["lost"]' 'd["udp"]["loss_at"]["tunnel"]' 'd["u
 	'" ".join("%s=%s" % (k, v) for k, v in d["udp"]["loss_at"].items() if v)'
 echo "# overlay: loss_at ${V[4]}; B's daemon dropped $((a1 - a0)), $((d1 - d0)) in decrypt"
 expect_ge "overlay: lost" "${V[0]}" 1
-expect_eq "overlay: network" "${V[2]}" 0
 before=${V[3]} left=$((V[0] - V[3])) drops=$((a1 - a0))
+# The network holds none but a corrupted datagram the daemon dropped after
+# ovlperf had read its counters: one that came late through a busy
+# machine's two daemons (network 1, tunnel 133, the daemon's 134 read
+# after, in a fresh-clone CI, with ovlperf waiting for the daemon's
+# counters to stand still and its socket to be read empty). The tunnel's
+# check below holds that count to the daemon's.
+late=$((drops > V[1] ? drops - V[1] : 0))
+[ "${V[2]}" -le "$late" ] ||
+	fail "overlay: network ${V[2]}, of which the daemon dropped only $late after ovlperf read it"
+ok "overlay: network ${V[2]} (the daemon's drops counted after ovlperf read them: $late)"
 [ "$before" -le $((V[0] / 10)) ] || fail "overlay: $before of ${V[0]} lost placed before the tunnel"
 within_1pct "overlay: tunnel vs the daemon's drops (at most the $left left once $before were placed)" \
 	"${V[1]}" $((drops < left ? drops : left))
