@@ -32,8 +32,7 @@ static uint64_t delta(uint64_t before, uint64_t after)
  * it received in the daemon's underlay socket, its drop not counted yet
  * (a daemon that a busy machine left waiting). Read again while a daemon
  * has a socket with a datagram unread or its counters moved since the last
- * read,
- * TUNNEL_SETTLE_NS apart, at most TUNNEL_SETTLE_TRIES times. */
+ * read, TUNNEL_SETTLE_NS apart, at most TUNNEL_SETTLE_TRIES times. */
 #define TUNNEL_SETTLE_NS    (20 * NSEC_PER_MSEC)
 #define TUNNEL_SETTLE_TRIES 50
 static bool tunnel_moved(const struct load_tunnel_traffic *a, const struct load_tunnel_traffic *b)
@@ -57,27 +56,37 @@ static int tunnel_settled(uint64_t *drops, struct load_tunnel_traffic *t, unsign
 	return rc;
 }
 
+/* The daemons' counters at the end, once settled: first thing when the
+ * streams have ended, before the host's counters are read. */
+static void tunnel_settle(struct load_side *side)
+{
+	unsigned ndev = 0;
+
+	side->have_tunnel_after =
+		side->have_tunnel &&
+		tunnel_settled(&side->tunnel_after, &side->traffic_after, &ndev) == 0 && ndev;
+}
+
 /* The built-in overlay daemons' drops over the test, at either end, and
  * the outer datagrams this end's daemons sent (sender) or received. */
 static void tunnel_end(struct load_side *side, bool udp_sender, struct proto_results *out)
 {
-	struct load_tunnel_traffic t;
+	const struct load_tunnel_traffic *t = &side->traffic_after;
 	const struct load_tunnel_traffic *b = &side->traffic_before;
-	uint64_t after = 0;
-	unsigned ndev = 0;
+	uint64_t after = side->tunnel_after;
 
-	if (!side->have_tunnel || tunnel_settled(&after, &t, &ndev) < 0 || !ndev)
+	if (!side->have_tunnel_after)
 		return;
 	out->has_local_drops = true;
 	out->local.flags |= PROTO_LD_TUNNEL_READ;
 	out->local.tunnel_drops = delta(side->tunnel_before, after);
 	side->outer = (struct udp_outer){
-		.ip_version = t.ip_version,
+		.ip_version = t->ip_version,
 		.received = !udp_sender,
-		.datagrams = udp_sender ? delta(b->tx_datagrams, t.tx_datagrams)
-					: delta(b->rx_datagrams, t.rx_datagrams),
-		.bytes = udp_sender ? delta(b->tx_bytes, t.tx_bytes)
-				    : delta(b->rx_bytes, t.rx_bytes),
+		.datagrams = udp_sender ? delta(b->tx_datagrams, t->tx_datagrams)
+					: delta(b->rx_datagrams, t->rx_datagrams),
+		.bytes = udp_sender ? delta(b->tx_bytes, t->tx_bytes)
+				    : delta(b->rx_bytes, t->rx_bytes),
 	};
 }
 
@@ -390,6 +399,7 @@ void load_side_tcp(struct load_side *side, const struct tcp_stream *st, unsigned
 {
 	uint64_t dur = 0;
 
+	tunnel_settle(side);
 	out->role = sender ? PROTO_ROLE_SENDER : PROTO_ROLE_RECEIVER;
 	out->nstreams = (uint16_t)n;
 	for (unsigned i = 0; i < n; i++) {
@@ -492,6 +502,7 @@ void load_side_udp(struct load_side *side, const struct udp_stream *st, unsigned
 	struct rxstats *all = sender ? NULL : malloc(sizeof(*all));
 	uint64_t pkts = 0, dgrams = 0;
 
+	tunnel_settle(side);
 	out->role = sender ? PROTO_ROLE_SENDER : PROTO_ROLE_RECEIVER;
 	out->nstreams = (uint16_t)n;
 	memset(&out->total, 0, sizeof(out->total));

@@ -33,6 +33,12 @@ struct load_side {
 	uint64_t tunnel_before; /* built-in overlay daemons' drops at the start */
 	bool have_tunnel;	/* a daemon answered at the start */
 	struct load_tunnel_traffic traffic_before; /* ... their outer datagrams */
+	/* ... and at the end, once their queues are through (read before the
+	 * host's counters, so that those count what the daemons' pipeline
+	 * still dropped when the streams ended) */
+	uint64_t tunnel_after;
+	struct load_tunnel_traffic traffic_after;
+	bool have_tunnel_after;
 	struct udp_outer outer; /* this end's outer datagrams over the test (UDP) */
 	uint64_t per_mille;	/* datagrams per kernel packet x1000 (GSO/GRO);
 				 * 0: one each */
