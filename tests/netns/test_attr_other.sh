@@ -36,6 +36,7 @@ overflow() # NAME DST
 	other=$(py "$f" 'd["udp"]["loss_at"]["receiver_rcvbuf"]')
 	own=$(py "$f" 'd["udp"]["loss_at"]["receiver_socket"]')
 	fix=$(py "$f" '([p["fix"] for p in d["udp"]["loss_places"] if p["place"] == "receiver_rcvbuf"] + [""])[0]')
+	echo "# $name: lost $lost, other sockets $other, own $own, network $(py "$f" 'd["udp"]["loss_at"]["network"]'); B's RcvbufErrors $((r1 - r0))"
 	expect_ge "$name: the daemon's socket overflowed (RcvbufErrors)" $((r1 - r0)) 1
 	within_1pct "$name: other sockets vs RcvbufErrors" "$other" $((r1 - r0))
 	expect_eq "$name: the sender's interface = the TUN's tx_dropped" \
