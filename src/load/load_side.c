@@ -17,9 +17,7 @@ static void tunnel_begin(struct load_side *side)
 {
 	unsigned ndev = 0;
 
-	side->have_tunnel =
-		load_tunnel_read(&side->tunnel_before, &side->traffic_before, &ndev) == 0 &&
-		ndev > 0;
+	side->have_tunnel = load_tunnel_read(&side->traffic_before, &ndev) == 0 && ndev > 0;
 }
 
 static uint64_t delta(uint64_t before, uint64_t after)
@@ -41,30 +39,26 @@ static bool tunnel_moved(const struct load_tunnel_traffic *a, const struct load_
 	       a->drops != b->drops;
 }
 
-static int tunnel_settled(uint64_t *drops, struct load_tunnel_traffic *t, unsigned *ndev)
+/* First thing when the streams have ended, before the host's counters
+ * are read. */
+static void tunnel_settle(struct load_side *side)
 {
-	struct load_tunnel_traffic prev;
-	int rc = load_tunnel_read(drops, t, ndev);
+	struct load_tunnel_traffic prev, *t = &side->traffic_after;
+	unsigned ndev = 0;
+	int rc;
 
-	for (int i = 0; rc == 0 && *ndev && i < TUNNEL_SETTLE_TRIES; i++) {
+	side->have_tunnel_after = false;
+	if (!side->have_tunnel)
+		return;
+	rc = load_tunnel_read(t, &ndev);
+	for (int i = 0; rc == 0 && ndev && i < TUNNEL_SETTLE_TRIES; i++) {
 		prev = *t;
 		clock_sleep_until_ns(clock_now_ns() + TUNNEL_SETTLE_NS);
-		rc = load_tunnel_read(drops, t, ndev);
+		rc = load_tunnel_read(t, &ndev);
 		if (!tunnel_moved(&prev, t) && !t->rx_waiting)
 			break;
 	}
-	return rc;
-}
-
-/* The daemons' counters at the end, once settled: first thing when the
- * streams have ended, before the host's counters are read. */
-static void tunnel_settle(struct load_side *side)
-{
-	unsigned ndev = 0;
-
-	side->have_tunnel_after =
-		side->have_tunnel &&
-		tunnel_settled(&side->tunnel_after, &side->traffic_after, &ndev) == 0 && ndev;
+	side->have_tunnel_after = rc == 0 && ndev;
 }
 
 /* The built-in overlay daemons' drops over the test, at either end, and
@@ -73,13 +67,12 @@ static void tunnel_end(struct load_side *side, bool udp_sender, struct proto_res
 {
 	const struct load_tunnel_traffic *t = &side->traffic_after;
 	const struct load_tunnel_traffic *b = &side->traffic_before;
-	uint64_t after = side->tunnel_after;
 
 	if (!side->have_tunnel_after)
 		return;
 	out->has_local_drops = true;
 	out->local.flags |= PROTO_LD_TUNNEL_READ;
-	out->local.tunnel_drops = delta(side->tunnel_before, after);
+	out->local.tunnel_drops = delta(b->drops, t->drops);
 	side->outer = (struct udp_outer){
 		.ip_version = t->ip_version,
 		.received = !udp_sender,

@@ -29,14 +29,13 @@ struct load_side {
 	bool have_before;
 	struct qdiscstats qdisc_before; /* root qdiscs at the start */
 	bool have_qdisc_before;
-	uint64_t sndbuf_calls;	/* SndbufErrors over the test, unscaled */
-	uint64_t tunnel_before; /* built-in overlay daemons' drops at the start */
-	bool have_tunnel;	/* a daemon answered at the start */
-	struct load_tunnel_traffic traffic_before; /* ... their outer datagrams */
+	uint64_t sndbuf_calls; /* SndbufErrors over the test, unscaled */
+	bool have_tunnel;      /* a built-in overlay daemon answered at the start */
+	/* the daemons' drops and outer datagrams at the start ... */
+	struct load_tunnel_traffic traffic_before;
 	/* ... and at the end, once their queues are through (read before the
 	 * host's counters, so that those count what the daemons' pipeline
 	 * still dropped when the streams ended) */
-	uint64_t tunnel_after;
 	struct load_tunnel_traffic traffic_after;
 	bool have_tunnel_after;
 	struct udp_outer outer; /* this end's outer datagrams over the test (UDP) */

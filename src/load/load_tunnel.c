@@ -126,20 +126,12 @@ bool load_tunnel_serves(const char *ifname)
 	return false;
 }
 
-int load_tunnel_drops(uint64_t *drops, unsigned *ndev)
-{
-	struct load_tunnel_traffic t;
-
-	return load_tunnel_read(drops, &t, ndev);
-}
-
-int load_tunnel_read(uint64_t *drops, struct load_tunnel_traffic *t, unsigned *ndev)
+int load_tunnel_read(struct load_tunnel_traffic *t, unsigned *ndev)
 {
 	struct devs d = { 0 };
 	char path[128], *reply;
 	int r;
 
-	*drops = 0;
 	*ndev = 0;
 	memset(t, 0, sizeof(*t));
 	r = control_list(0, add_dev, &d);
@@ -159,7 +151,6 @@ int load_tunnel_read(uint64_t *drops, struct load_tunnel_traffic *t, unsigned *n
 		load_tunnel_add_traffic(reply, (size_t)n, t);
 		(*ndev)++;
 	}
-	*drops = t->drops;
 	free(reply);
 	return 0;
 }

@@ -14,10 +14,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Sums the drop.* counters of every daemon in this namespace into *drops;
- * *ndev: how many answered (0: no built-in overlay here). 0 or -errno. */
-int load_tunnel_drops(uint64_t *drops, unsigned *ndev);
-
 /* The sum of the "drop.<reason>=N" lines of a "show" reply. */
 uint64_t load_tunnel_sum_drops(const char *reply, size_t len);
 
@@ -42,8 +38,9 @@ void load_tunnel_add_traffic(const char *reply, size_t len, struct load_tunnel_t
 /* Whether a daemon of this namespace runs the interface ifname: a test
  * whose datagrams leave by it crosses the built-in overlay. */
 bool load_tunnel_serves(const char *ifname);
-/* Reads every daemon of this namespace: their drops and traffic summed.
- * *ndev: how many answered. 0 or -errno. */
-int load_tunnel_read(uint64_t *drops, struct load_tunnel_traffic *t, unsigned *ndev);
+/* Reads every daemon of this namespace: their drops and traffic summed
+ * into *t. *ndev: how many answered (0: no built-in overlay here). 0 or
+ * -errno. */
+int load_tunnel_read(struct load_tunnel_traffic *t, unsigned *ndev);
 
 #endif
